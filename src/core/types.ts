@@ -81,6 +81,9 @@ export interface SessionUser {
   extraProp: UserExtraProp;
 }
 
+/** Client-side session state: not yet read, read and signed out, read and signed in. */
+export type SessionStatus = 'unknown' | 'anonymous' | 'authenticated';
+
 /** Answer of GET /cas/session (§7). */
 export interface SessionAnswer {
   id: string;

@@ -1,0 +1,183 @@
+// Access control of the console (§6). The UI's ACL is convenience; the server enforces the same
+// permissions on every call.
+//
+// Permission codes (strings in the session, each optionally `code|flag`):
+//   0 → signed-in member, self-service only: grants no guarded route, but makes the table non-empty.
+//   1 → /app/*      2 → /user      3 → /setting      4 → /operate/*
+// The flag after the pipe is an AclValue: True (2) or no flag grants the patterns; Disabled (1)
+// keeps the entries visible in the menu but greyed out and not navigable; False (0) and anything
+// unparseable grant nothing (fail closed).
+//
+// Matching: a route is checked as its path, the path + '/', and the path + '/view' (§6). A pattern
+// matches a candidate when the candidate's LAST segments equal the pattern's segments; a trailing
+// '*' stands for one or more segments. So '/user' matches '/operate/user', '/setting' matches
+// '/operate/setting', '/operate/*' matches every '/operate/…' route (and '/operate' through
+// '/operate/view'), and '/app/*' matches '/app/detail/:id' and '/operate/app' (through '/operate/app/view').
+import { AclValue, YesNo } from './enums';
+import type { SessionUser, OwnedApp } from './types';
+
+export const PERMISSION_PATTERNS: Readonly<Record<string, readonly string[]>> = {
+  '0': [],
+  '1': ['/app/*'],
+  '2': ['/user'],
+  '3': ['/setting'],
+  '4': ['/operate/*'],
+};
+
+/** The features of §6 whose menu entries are hidden (this product does not ship them). */
+export const Feature = {
+  Microservice: 'microservice',
+  KubeVirtApp: 'kubeVirtApp',
+  MultiNetwork: 'multiNetwork',
+  Ipv6: 'ipv6',
+  CodeCheck: 'codeCheck',
+  Network: 'network',
+  HostPathStorage: 'hostPathStorage',
+  FlexVolumeStorage: 'flexVolumeStorage',
+} as const;
+export type Feature = (typeof Feature)[keyof typeof Feature];
+export const DEFAULT_FEATURE_BLACKLIST: readonly string[] = Object.values(Feature);
+
+export const ACCESS_DENIED = 'Access is denied';
+
+export type Access = 'allowed' | 'disabled' | 'denied';
+
+export interface PermissionEntry {
+  code: string;
+  flag: AclValue;
+}
+
+/** Parses `code` or `code|flag`; undefined for a blank entry or a flag that is not an AclValue. */
+export function parsePermission(raw: string): PermissionEntry | undefined {
+  const [code = '', flagText, ...rest] = raw.split('|').map((part) => part.trim());
+  if (!code || rest.length) return undefined;
+  if (flagText === undefined) return { code, flag: AclValue.True };
+  const flag = Object.values(AclValue).find((value) => String(value) === flagText);
+  return flag === undefined ? undefined : { code, flag };
+}
+
+/** The parsed permission table (unparseable entries dropped). */
+export function permissionTable(permissions: readonly string[]): PermissionEntry[] {
+  return permissions.flatMap((raw) => parsePermission(raw) ?? []);
+}
+
+function segments(path: string): string[] {
+  return path.split('/').filter(Boolean);
+}
+
+/** Whether `pattern` matches `path` as its trailing whole segments ('*' at the end: one or more segments). */
+export function patternMatches(pattern: string, path: string): boolean {
+  const wanted = segments(pattern);
+  const actual = segments(path);
+  const wildcard = wanted[wanted.length - 1] === '*';
+  const fixed = wildcard ? wanted.slice(0, -1) : wanted;
+  if (!fixed.length) return wildcard && actual.length > 0;
+  // With a wildcard the fixed part may sit anywhere that leaves at least one segment after it.
+  const lastStart = actual.length - fixed.length - (wildcard ? 1 : 0);
+  const starts = wildcard ? Array.from({ length: Math.max(lastStart + 1, 0) }, (_, i) => i) : [lastStart];
+  return starts.some((start) => start >= 0 && fixed.every((segment, i) => actual[start + i] === segment));
+}
+
+/** The paths §6 checks for a route: the path, the path with a slash, the path plus /view. */
+export function aclCandidates(path: string): string[] {
+  const base = path.replace(/\/+$/, '');
+  return [base || '/', `${base}/`, `${base}/view`];
+}
+
+export interface AclContext {
+  permissions: readonly string[];
+  /** The ACL-check switch: 'N' disables the check (every route is allowed). */
+  aclSwitch?: YesNo;
+}
+
+export function isAclEnabled(aclSwitch: YesNo | undefined): boolean {
+  return aclSwitch !== YesNo.No;
+}
+
+/** The access the permission table gives to `path` (ignoring skip-ACL and the switch; see `routeAccess`). */
+export function pathAccess(path: string, permissions: readonly string[]): Access {
+  const candidates = aclCandidates(path);
+  let access: Access = 'denied';
+  for (const entry of permissionTable(permissions)) {
+    if (entry.flag === AclValue.False) continue;
+    const patterns = PERMISSION_PATTERNS[entry.code] ?? [];
+    if (!patterns.some((pattern) => candidates.some((candidate) => patternMatches(pattern, candidate)))) continue;
+    if (entry.flag === AclValue.True) return 'allowed';
+    access = 'disabled';
+  }
+  return access;
+}
+
+export interface AclSubject {
+  /** The path checked for this route (a route may borrow its parent's, see routes.ts `aclPath`). */
+  aclPath: string;
+  skipAcl?: boolean;
+}
+
+/** The access to a route: skip-ACL routes and a disabled switch always allow. */
+export function routeAccess(route: AclSubject, context: AclContext): Access {
+  if (route.skipAcl || !isAclEnabled(context.aclSwitch)) return 'allowed';
+  return pathAccess(route.aclPath, context.permissions);
+}
+
+/** For template conditions ("hide unless the admin flag or an ACL is met"): whether `user` is an
+ *  administrator (when `admin` is asked) or holds permission `code` with the True flag. */
+export function hasAccess(user: Pick<SessionUser, 'isAdmin' | 'permissions'> | undefined, need: { admin?: boolean; code?: string }): boolean {
+  if (!user) return false;
+  if (need.admin && user.isAdmin) return true;
+  if (need.code === undefined) return false;
+  return permissionTable(user.permissions).some((entry) => entry.code === need.code && entry.flag === AclValue.True);
+}
+
+/**
+ * Why a signed-in user is refused as a whole, or undefined when they are not:
+ * - an empty permission table (with the ACL check on) → 'Access is denied' (§6, §8);
+ * - with `authCheck`, a user who is not the master and administers no app → 'Access is denied'.
+ */
+export function accessDenial(
+  user: Pick<SessionUser, 'isMaster' | 'permissions'>,
+  administeredApps: readonly OwnedApp[] | undefined,
+  options: { aclSwitch?: YesNo; authCheck?: boolean } = {},
+): string | undefined {
+  if (isAclEnabled(options.aclSwitch) && permissionTable(user.permissions).length === 0) return ACCESS_DENIED;
+  if (options.authCheck && !user.isMaster && !administeredApps?.length) return ACCESS_DENIED;
+  return undefined;
+}
+
+/** A menu entry as the console draws it (from the route table or from the menus API). */
+export interface MenuItem {
+  path: string;
+  name: string;
+  icon?: string;
+  feature?: string;
+  disabled?: boolean;
+  children?: MenuItem[];
+}
+
+export interface MenuFilter {
+  /** When non-empty, only entries matching one of these path patterns (or with such a descendant) stay. */
+  allow?: readonly string[];
+  /** Entries matching one of these path patterns are removed with their children. */
+  deny?: readonly string[];
+  /** Entries whose `feature` is listed are removed; defaults to DEFAULT_FEATURE_BLACKLIST. */
+  featureBlacklist?: readonly string[];
+}
+
+function matchesAny(patterns: readonly string[], path: string): boolean {
+  return patterns.some((pattern) => patternMatches(pattern, path));
+}
+
+/** Menu entries filtered by the configuration's allow/deny rules and the feature blacklist. A
+ *  parent whose children are all filtered out disappears too. */
+export function filterMenu(items: readonly MenuItem[], filter: MenuFilter = {}): MenuItem[] {
+  const { allow = [], deny = [], featureBlacklist = DEFAULT_FEATURE_BLACKLIST } = filter;
+  return items.flatMap((item): MenuItem[] => {
+    if (item.feature && featureBlacklist.includes(item.feature)) return [];
+    if (matchesAny(deny, item.path)) return [];
+    if (item.children?.length) {
+      const children = filterMenu(item.children, { allow: matchesAny(allow, item.path) ? [] : allow, deny, featureBlacklist });
+      return children.length ? [{ ...item, children }] : [];
+    }
+    return !allow.length || matchesAny(allow, item.path) ? [{ ...item }] : [];
+  });
+}
