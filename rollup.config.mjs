@@ -1,0 +1,87 @@
+// The production build: ESM with code splitting into dist/, minified, with source maps.
+// Entries: `elements` (defines every element), `login` (only <iam-login>, kept small), `core`
+// (the framework-agnostic core) and `react` (the React components for React hosts).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { transform } from 'esbuild';
+import nodeResolve from '@rollup/plugin-node-resolve';
+import commonjs from '@rollup/plugin-commonjs';
+import replace from '@rollup/plugin-replace';
+import esbuild from 'rollup-plugin-esbuild';
+import { vanillaExtractPlugin } from '@vanilla-extract/rollup-plugin';
+
+const fromRoot = (path) => fileURLToPath(new URL(path, import.meta.url));
+
+const entries = {
+  elements: 'src/elements/index.ts',
+  login: 'src/elements/login.ts',
+  core: 'src/core/index.ts',
+  react: 'src/react/index.ts',
+};
+
+/** The module that receives the compiled CSS (src/react/theme/sheet.ts). */
+const styleSheetModule = fromRoot('./src/react/theme/sheet.ts');
+const cssModulePrefix = '\0iam-css:';
+
+/**
+ * vanilla-extract compiles each `*.css.ts` file into JS plus a side-effect import of a virtual
+ * `….vanilla.css?source=…` file, which its own plugin resolves to an external .css file. This
+ * plugin resolves those imports first and turns each into a module that hands the minified CSS
+ * text to the shared constructed stylesheet, so no .css file or <style> element reaches the
+ * page, and the CSS travels in the chunk whose code uses it (lazy screens bring their own).
+ */
+function adoptedCss() {
+  const cssById = new Map();
+  return {
+    name: 'iam-adopted-css',
+    async resolveId(source, importer, options) {
+      if (!/\.vanilla\.css\?source=/.test(source)) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      const css = resolved?.meta?.css;
+      if (typeof css !== 'string') this.error(`vanilla-extract gave no CSS for ${source.split('?')[0]}`);
+      const id = cssModulePrefix + resolved.id;
+      cssById.set(id, css);
+      return { id, moduleSideEffects: true };
+    },
+    async load(id) {
+      if (!id.startsWith(cssModulePrefix)) return null;
+      const { code: css } = await transform(cssById.get(id), { loader: 'css', minify: true });
+      return {
+        code: `import { registerCss } from ${JSON.stringify(styleSheetModule)};\nregisterCss(${JSON.stringify(css.trim())});\n`,
+        map: { mappings: '' },
+      };
+    },
+  };
+}
+
+export default {
+  input: Object.fromEntries(Object.entries(entries).filter(([, path]) => existsSync(fromRoot(`./${path}`)))),
+  output: {
+    dir: 'dist',
+    format: 'es',
+    sourcemap: true,
+    entryFileNames: '[name].js',
+    // Locale files are named by locale and namespace (`chunks/locale-zh-login-….js`).
+    chunkFileNames: ({ facadeModuleId }) => {
+      const locale = /locales\/(\w+)\/(\w+)\.json$/.exec(facadeModuleId ?? '');
+      return locale ? `chunks/locale-${locale[1]}-${locale[2]}-[hash].js` : 'chunks/[name]-[hash].js';
+    },
+  },
+  // A warning in the production build is a defect to fix, not noise.
+  onwarn(warning) {
+    throw new Error(`rollup: ${warning.message}`);
+  },
+  plugins: [
+    adoptedCss(),
+    vanillaExtractPlugin({ identifiers: 'short' }),
+    replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
+    nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
+    commonjs(),
+    esbuild({
+      target: 'es2022',
+      minify: true,
+      legalComments: 'none',
+      loaders: { '.json': 'json' },
+    }),
+  ],
+};

@@ -1,0 +1,47 @@
+// Helpers every iam-* element uses.
+import r2wc from '@r2wc/react-to-web-component';
+import type { ComponentType } from 'react';
+
+/** Defines `name` unless it already is (two copies of the bundle, or both entries on one page). */
+export function defineElement(name: string, constructor: CustomElementConstructor): void {
+  if (!customElements.get(name)) customElements.define(name, constructor);
+}
+
+/** The lifecycle r2wc's element class implements (its typings only say CustomElementConstructor). */
+export interface ReactElementBase extends HTMLElement {
+  connectedCallback(): void;
+  disconnectedCallback(): void;
+}
+
+/** r2wc, typed so that subclasses can extend the lifecycle. It renders asynchronously. */
+export function reactElement<Props extends object>(
+  component: ComponentType<Props>,
+  options: Parameters<typeof r2wc<Props>>[1],
+): new () => ReactElementBase {
+  return r2wc(component, options) as new () => ReactElementBase;
+}
+
+/**
+ * A property set on the element before its class was defined (pre-upgrade) is an own property
+ * that hides the class's accessor: remove it and set it again through the accessor.
+ */
+export function upgradeProperties(element: HTMLElement, names: readonly string[]): void {
+  const record = element as unknown as Record<string, unknown>;
+  for (const name of names) {
+    if (!Object.hasOwn(element, name)) continue;
+    const value = record[name];
+    delete record[name];
+    record[name] = value;
+  }
+}
+
+/** Dispatches an iam-* event that crosses shadow roots; answers false when a listener cancelled it. */
+export function emit<Detail>(target: EventTarget, type: string, detail: Detail, cancelable = false): boolean {
+  return target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
+}
+
+/** The document or shadow root the element is connected to. */
+export function rootOf(element: Node): Document | ShadowRoot {
+  const root = element.getRootNode();
+  return root instanceof ShadowRoot ? root : element.ownerDocument ?? document;
+}
