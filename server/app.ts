@@ -1,0 +1,121 @@
+// The Fastify application: database, security plugins, the API under /api, the OpenAPI document,
+// the built bundle under /dist/, the demo pages under /demo/ and the console page with history fallback.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import { resolveConfig, type ServerOptions } from './config';
+import { openDatabase } from './db/connect';
+import { bootstrap } from './bootstrap';
+import { SettingsStore } from './settings';
+import { AuditLog } from './audit';
+import { SessionService } from './auth/sessions';
+import { createGate } from './auth/gate';
+import { ApiError, tooMany } from './http/errors';
+import { failure } from './http/envelope';
+import type { Ctx } from './context';
+import { apiRoutes } from './routes';
+import { MAX_UPLOAD_BYTES } from './files/limits';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: Ctx;
+  }
+}
+
+export type App = FastifyInstance;
+
+function errorEnvelope(error: FastifyError | ApiError, log: FastifyInstance['log']) {
+  if (error instanceof ApiError) return { status: error.status, body: failure(error.code, error.message, error.data) };
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  if (status === 500) log.error(error);
+  return { status, body: failure(status, status === 500 ? 'Internal Server Error' : error.message) };
+}
+
+export async function buildApp(options: ServerOptions = {}): Promise<App> {
+  const config = resolveConfig(options);
+  const db = await openDatabase(config);
+  const now = () => config.clock.now();
+  await bootstrap(db.kysely, config, now());
+  const settings = new SettingsStore(db.kysely, now);
+  const ctx: Ctx = {
+    db: db.kysely, engine: db.engine, config, settings, now,
+    audit: new AuditLog(db.kysely, now),
+    sessions: new SessionService(db.kysely, settings, now),
+  };
+
+  const app = Fastify({ logger: config.logger, trustProxy: config.trustProxy, bodyLimit: 256 * 1024 });
+  app.decorate('ctx', ctx);
+  app.addHook('onClose', () => db.close());
+  // Requests are validated by the shared valibot schemas inside each route (see http/route.ts);
+  // the JSON Schemas Fastify holds are their OpenAPI description only.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const { status, body } = errorEnvelope(error, request.log);
+    return reply.status(status).send(body);
+  });
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'default-src': ["'self'"], 'script-src': ["'self'"], 'style-src': ["'self'"], 'img-src': ["'self'", 'data:', 'blob:'],
+        'connect-src': ["'self'"], 'object-src': ["'none'"], 'base-uri': ["'self'"], 'frame-ancestors': ["'self'"],
+        'upgrade-insecure-requests': null,
+      },
+    },
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  await app.register(cors, {
+    origin: (origin, callback) => callback(null, origin !== undefined && config.corsOrigins.includes(origin)),
+    credentials: true,
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => tooMany(`Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`),
+  });
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 5 } });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'iam-console API', version: '1.0.0', description: 'Every answer is the envelope {code, message, data}; code 0 on success.' },
+      components: {
+        securitySchemes: {
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'iam_session' },
+          sessionToken: { type: 'apiKey', in: 'header', name: 'token' },
+        },
+      },
+    },
+  });
+
+  const gate = createGate(ctx);
+  await app.register(async (api) => {
+    apiRoutes(api, gate, ctx);
+    api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  }, { prefix: '/api' });
+
+  const { dist, demo, publicDir } = config.staticRoots;
+  if (existsSync(dist)) await app.register(fastifyStatic, { root: dist, prefix: '/dist/', decorateReply: false });
+  if (existsSync(demo)) await app.register(fastifyStatic, { root: demo, prefix: '/demo/', decorateReply: false });
+  const consolePage = readFileSync(join(publicDir, 'index.html'), 'utf8');
+  const sendConsole = (reply: import('fastify').FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(consolePage);
+  app.get('/', { schema: { hide: true } }, (_request, reply) => sendConsole(reply));
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path.startsWith('/api/') || path === '/api') return reply.status(404).send(failure(404, 'Not Found'));
+    // History fallback: any other GET for a route (no file extension) gets the console page.
+    if ((request.method === 'GET' || request.method === 'HEAD') && !/\.[a-z0-9]+$/i.test(path)) return sendConsole(reply);
+    return reply.status(404).type('text/plain').send('Not Found');
+  });
+
+  return app;
+}

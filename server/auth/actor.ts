@@ -1,0 +1,91 @@
+// The caller of a request: the signed-in user, their session handle and what they may do (§6).
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, UserTable } from '../db/tables';
+import type { OwnedApp, SessionUser, UserExtraProp } from '../../src/core/types';
+import { Status, UserType } from '../../src/core/enums';
+import type { Permission } from '../http/route';
+
+export type UserRow = Selectable<UserTable>;
+
+export interface Actor {
+  id: string;
+  username: string;
+  user: UserRow;
+  /** Public handle of the session (SessionUser.sessionId), never its secret. */
+  sessionId: string;
+  via: 'cookie' | 'token';
+  permissions: Permission[];
+  /** Platform administrator: everything, everywhere. */
+  platformAdmin: boolean;
+  /** Tenant administrator: users and operations inside `tenantPath`'s subtree. */
+  tenantAdmin: boolean;
+  tenantPath: string | null;
+  ownedApps: OwnedApp[];
+}
+
+export const isPlatformAdmin = (user: UserRow) =>
+  (user.userType === UserType.Platform || user.userType === UserType.System) && user.isAdmin === 1 && user.isMaster === 1;
+
+export const isTenantAdmin = (user: UserRow) =>
+  user.userType === UserType.Tenant && user.isAdmin === 1 && user.tenantId !== null;
+
+/** §6 permission codes: 0 self-service, 1 apps, 2 users, 3 settings, 4 operations. */
+export function permissionsOf(user: UserRow, ownedApps: OwnedApp[]): Permission[] {
+  if (user.availabilityStatus !== Status.Enable) return [];
+  const codes = new Set<Permission>(['0']);
+  if (isPlatformAdmin(user)) (['1', '2', '3', '4'] as const).forEach((code) => codes.add(code));
+  if (isTenantAdmin(user)) (['2', '4'] as const).forEach((code) => codes.add(code));
+  if (ownedApps.length) codes.add('1');
+  return [...codes].sort();
+}
+
+export async function ownedAppsOf(db: Kysely<Database>, userId: string): Promise<OwnedApp[]> {
+  const rows = await db.selectFrom('appAdmins').innerJoin('apps', 'apps.id', 'appAdmins.appId')
+    .select(['apps.id', 'apps.name', 'apps.entrypoint'])
+    .where('appAdmins.userId', '=', userId).orderBy('apps.name').execute();
+  return rows.map((row) => ({ id: row.id, name: row.name, ...(row.entrypoint ? { entrypoint: row.entrypoint } : {}) }));
+}
+
+export async function loadActor(db: Kysely<Database>, user: UserRow, sessionId: string, via: Actor['via']): Promise<Actor> {
+  const ownedApps = await ownedAppsOf(db, user.id);
+  const tenantAdmin = isTenantAdmin(user);
+  const tenant = tenantAdmin && user.tenantId
+    ? await db.selectFrom('tenants').select('path').where('id', '=', user.tenantId).executeTakeFirst()
+    : undefined;
+  return {
+    id: user.id,
+    username: user.username,
+    user,
+    sessionId,
+    via,
+    permissions: permissionsOf(user, ownedApps),
+    platformAdmin: isPlatformAdmin(user),
+    tenantAdmin: tenantAdmin && tenant !== undefined,
+    tenantPath: tenant?.path ?? null,
+    ownedApps,
+  };
+}
+
+export function parseExtraProp(user: UserRow): UserExtraProp {
+  const extra = JSON.parse(user.extraProp) as UserExtraProp;
+  return { ...extra, intProperty1: user.userType as UserExtraProp['intProperty1'] };
+}
+
+/** §3 session user info, as GET /cas/session answers it. */
+export function toSessionUser(actor: Actor, featureBlacklist: string[]): SessionUser {
+  const { user } = actor;
+  return {
+    id: user.id,
+    username: user.username,
+    realName: user.realName,
+    ...(user.avatar ? { avatar: user.avatar } : {}),
+    ...(user.tenantId ? { tenantId: user.tenantId } : {}),
+    isAdmin: user.isAdmin === 1,
+    isMaster: user.isMaster === 1,
+    ownedApps: actor.ownedApps,
+    permissions: actor.permissions,
+    featureBlacklist,
+    sessionId: actor.sessionId,
+    extraProp: parseExtraProp(user),
+  };
+}

@@ -1,0 +1,94 @@
+// Who is calling (session cookie or token header) and whether a state-changing call may go on
+// (CSRF: its Origin must be ours or one of IAM_CORS_ORIGINS).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type {} from '@fastify/cookie';
+import type { Ctx } from '../context';
+import { forbidden } from '../http/errors';
+import type { Gate } from '../http/route';
+import { loadActor, type Actor } from './actor';
+
+export const SESSION_COOKIE = 'iam_session';
+/** The header with which a client asks for token mode at sign-in. */
+export const AUTH_MODE_HEADER = 'x-iam-auth-mode';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const actors = new WeakMap<FastifyRequest, Promise<Actor | null>>();
+
+export function ownOrigin(req: FastifyRequest): string {
+  return `${req.protocol}://${req.host}`;
+}
+
+function originOf(req: FastifyRequest): string | undefined {
+  const origin = req.headers.origin;
+  if (origin) return origin;
+  const referer = req.headers.referer;
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return 'null';
+  }
+}
+
+export function isAllowedOrigin(ctx: Ctx, req: FastifyRequest, origin: string): boolean {
+  return origin === ownOrigin(req) || ctx.config.corsOrigins.includes(origin);
+}
+
+/** The header that carries the token in token mode (§3 authConfig.tokenName). */
+export async function tokenHeaderName(ctx: Ctx): Promise<string> {
+  const { value } = await ctx.settings.get('config');
+  return value.settings.authConfig.tokenName.toLowerCase();
+}
+
+/** The session secret the request carries, and how. */
+export async function credentialOf(ctx: Ctx, req: FastifyRequest): Promise<{ secret: string; via: Actor['via'] } | undefined> {
+  const header = req.headers[await tokenHeaderName(ctx)];
+  if (typeof header === 'string' && header) return { secret: header, via: 'token' };
+  const cookie = req.cookies[SESSION_COOKIE];
+  if (cookie) return { secret: cookie, via: 'cookie' };
+  return undefined;
+}
+
+export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, secret: string, expiresAt: number, now: number): void {
+  reply.setCookie(SESSION_COOKIE, secret, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+    maxAge: Math.max(0, Math.floor((expiresAt - now) / 1000)),
+  });
+}
+
+export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
+}
+
+export function createGate(ctx: Ctx): Gate {
+  async function authenticate(req: FastifyRequest): Promise<Actor | null> {
+    const credential = await credentialOf(ctx, req);
+    if (!credential) return null;
+    const found = await ctx.sessions.resolve(credential.secret, credential.via);
+    return found ? loadActor(ctx.db, found.user, found.sessionId, credential.via) : null;
+  }
+  return {
+    authenticate(req) {
+      let actor = actors.get(req);
+      if (!actor) {
+        actor = authenticate(req);
+        actors.set(req, actor);
+      }
+      return actor;
+    },
+    checkCsrf(req) {
+      if (SAFE_METHODS.has(req.method)) return;
+      const origin = originOf(req);
+      // Browsers send Origin on every cross-origin and same-origin state-changing fetch. A request
+      // without Origin/Referer is not a browser's, unless it rides on our cookie: refuse that.
+      if (origin === undefined) {
+        if (req.cookies[SESSION_COOKIE]) throw forbidden('Cross-site request refused (no Origin)');
+        return;
+      }
+      if (!isAllowedOrigin(ctx, req, origin)) throw forbidden('Cross-site request refused (Origin not allowed)');
+    },
+  };
+}

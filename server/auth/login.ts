@@ -1,0 +1,134 @@
+// POST /authc/login: lockout, captcha, password (Argon2id), optional second step, then a fresh
+// session (rotation). Unknown user and wrong password give the same answer in the same time.
+import { randomInt } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type * as v from 'valibot';
+import type { Ctx } from '../context';
+import type { LoginAnswer } from '../../src/core/types';
+import type { loginBody } from '../../src/core/schemas/auth';
+import type { LoginSettings } from '../../src/core/schemas/settings';
+import { LoginMethod, MessageServiceType, SecondAuth, Status } from '../../src/core/enums';
+import { ApiError, tooMany } from '../http/errors';
+import { verifyPassword } from './kdf';
+import { consumeCaptcha, CAPTCHA_IMAGE_URL } from './captcha';
+import { AUTH_MODE_HEADER, credentialOf, isAllowedOrigin, setSessionCookie } from './gate';
+import { clearFailures, keysOfUser, recordFailure, throttleKey, throttleState } from './throttle';
+import { digest, newId, sameDigest } from './secrets';
+import type { UserRow } from './actor';
+
+type LoginBody = v.InferOutput<typeof loginBody>;
+
+export const LOGIN_FAILED = 'Invalid username or password';
+/** The envelope code of §8 that the console treats specially: here, "show (a new) captcha". */
+export const CAPTCHA_CODE = 1001;
+const CHALLENGE_TTL_MS = 5 * 60_000;
+const CHALLENGE_MAX_ATTEMPTS = 5;
+
+const identifierColumn = {
+  [LoginMethod.USERNAME_PASSWORD]: 'username',
+  [LoginMethod.EMAIL_PASSWORD]: 'email',
+  [LoginMethod.PHONE_PASSWORD]: 'mobilePhone',
+} as const;
+
+async function findUser(ctx: Ctx, policy: LoginSettings, identifier: string): Promise<UserRow | undefined> {
+  const rows = await ctx.db.selectFrom('users').selectAll().where(identifierColumn[policy.loginMethod], '=', identifier).limit(2).execute();
+  return rows.length === 1 ? rows[0] : undefined; // an ambiguous email/phone signs in no one
+}
+
+function needsCaptcha(policy: LoginSettings, failures: number): boolean {
+  return policy.captchaEnabled || (policy.captchaAfterFailures > 0 && failures >= policy.captchaAfterFailures);
+}
+
+const captchaError = (message: string) =>
+  new ApiError(400, message, { captchaImageUrl: CAPTCHA_IMAGE_URL, code: CAPTCHA_CODE, fields: [{ field: 'captcha', rule: 'rule.captcha' }] }, CAPTCHA_CODE);
+
+/** Only our own paths or configured origins: never an open redirect. */
+export function safeRedirect(ctx: Ctx, req: FastifyRequest, target: string | undefined): string {
+  if (!target) return '/';
+  if (target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/\\')) return target;
+  try {
+    const url = new URL(target);
+    return isAllowedOrigin(ctx, req, url.origin) ? url.href : '/';
+  } catch {
+    return '/';
+  }
+}
+
+async function startSecondStep(ctx: Ctx, user: UserRow): Promise<LoginAnswer> {
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const now = ctx.now();
+  await ctx.db.deleteFrom('loginChallenges').where('userId', '=', user.id).execute();
+  await ctx.db.insertInto('loginChallenges').values({
+    id: newId(), userId: user.id, step: SecondAuth.PHONE_CAPTCHA, codeHash: digest(code), attempts: 0, expiresAt: now + CHALLENGE_TTL_MS,
+  }).execute();
+  // The outbox: a channel worker delivers queued messages to the phone (or, lacking one, the email).
+  await ctx.db.insertInto('messages').values({
+    id: newId(), recipientId: user.id, address: user.mobilePhone ?? user.email, serviceType: MessageServiceType.SMS, vendor: null,
+    title: 'Sign-in code', content: `Your sign-in code is ${code}. It expires in 5 minutes.`, status: 'queued',
+    pushTime: now, readAt: null, createdAt: now,
+  }).execute();
+  return { hasNextStep: true, nextStep: SecondAuth.PHONE_CAPTCHA, loginSuccess: false, message: 'Enter the verification code sent to you' };
+}
+
+async function passSecondStep(ctx: Ctx, user: UserRow, code: string): Promise<boolean> {
+  const challenge = await ctx.db.selectFrom('loginChallenges').selectAll().where('userId', '=', user.id).executeTakeFirst();
+  if (!challenge || challenge.expiresAt <= ctx.now() || challenge.attempts >= CHALLENGE_MAX_ATTEMPTS) return false;
+  if (sameDigest(challenge.codeHash, digest(code))) {
+    await ctx.db.deleteFrom('loginChallenges').where('id', '=', challenge.id).execute();
+    return true;
+  }
+  await ctx.db.updateTable('loginChallenges').set({ attempts: challenge.attempts + 1 }).where('id', '=', challenge.id).execute();
+  return false;
+}
+
+export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: LoginBody, redirect: string | undefined): Promise<LoginAnswer> {
+  const { value: policy } = await ctx.settings.get('login');
+  const key = throttleKey(body.username);
+  const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
+  const fail = async (message: string, extra: Record<string, unknown> = {}): Promise<never> => {
+    const state = await recordFailure(ctx, key, policy);
+    await ctx.audit.record({ action: state.lockedUntil ? 'login.locked' : 'login.failure', ip: client.ip, success: false, detail: { username: body.username, ...extra } });
+    if (state.lockedUntil) throw tooMany(`Too many failed sign-ins. Try again in ${policy.lockMinutes} minutes`);
+    throw new ApiError(401, message, needsCaptcha(policy, state.failures) ? { captchaImageUrl: CAPTCHA_IMAGE_URL } : null);
+  };
+
+  const state = await throttleState(ctx, key);
+  if (state.lockedUntil) {
+    await ctx.audit.record({ action: 'login.locked', ip: client.ip, success: false, detail: { username: body.username } });
+    throw tooMany(`Too many failed sign-ins. Try again in ${policy.lockMinutes} minutes`);
+  }
+  if (needsCaptcha(policy, state.failures)) {
+    if (!body.captcha) throw captchaError('Please enter the captcha');
+    if (!(await consumeCaptcha(ctx, req, body.captcha, body.captchaKey))) await fail('Wrong captcha', { reason: 'captcha' });
+  }
+
+  const user = await findUser(ctx, policy, body.username);
+  const passwordOk = await verifyPassword(user?.passwordHash, body.password);
+  if (!user || !passwordOk) return fail(LOGIN_FAILED);
+  if (user.availabilityStatus !== Status.Enable) return fail('User is disabled', { reason: 'disabled' });
+
+  if (policy.secondAuth) {
+    if (!body.code) {
+      await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip });
+      return startSecondStep(ctx, user);
+    }
+    if (!(await passSecondStep(ctx, user, body.code))) return fail('Invalid verification code', { reason: 'second_step' });
+  }
+
+  await clearFailures(ctx, [key, ...keysOfUser(user)]);
+  // Rotation: whatever session the client had before ends; the new one gets a new secret.
+  const previous = await credentialOf(ctx, req);
+  if (previous) await ctx.sessions.revokeSecret(previous.secret);
+  const origin = req.headers.origin;
+  const tokenMode = req.headers[AUTH_MODE_HEADER] === 'token' && origin !== undefined && ctx.config.corsOrigins.includes(origin);
+  const session = await ctx.sessions.create(user.id, tokenMode ? 'token' : 'cookie', client);
+  if (!tokenMode) setSessionCookie(req, reply, session.secret, session.expiresAt, ctx.now());
+  await ctx.audit.record({ action: 'login.success', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { mode: tokenMode ? 'token' : 'cookie' } });
+  return {
+    hasNextStep: false,
+    loginSuccess: true,
+    message: 'Login success',
+    redirectURL: safeRedirect(ctx, req, redirect),
+    ...(tokenMode ? { token: session.secret } : {}),
+  };
+}

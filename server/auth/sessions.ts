@@ -1,0 +1,88 @@
+// Sessions in the database: the client holds a 256-bit random secret (cookie or token); the row
+// keeps only its SHA-256, a public id, and the idle/absolute deadlines of the login settings.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/tables';
+import type { SettingsStore } from '../settings';
+import { digest, newId, newSecret } from './secrets';
+import type { UserRow } from './actor';
+import { Status } from '../../src/core/enums';
+
+export type AuthMode = 'cookie' | 'token';
+
+export interface NewSession {
+  id: string;
+  secret: string;
+  expiresAt: number;
+}
+
+/** lastSeenAt is written at most this often (a write per request would be wasteful). */
+const TOUCH_EVERY_MS = 60_000;
+
+export class SessionService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly settings: SettingsStore,
+    private readonly now: () => number,
+  ) {}
+
+  async create(userId: string, mode: AuthMode, client: { ip: string | null; userAgent: string | null }): Promise<NewSession> {
+    const { value: policy } = await this.settings.get('login');
+    const secret = newSecret();
+    const id = newId();
+    const now = this.now();
+    const expiresAt = now + policy.sessionAbsoluteHours * 3_600_000;
+    await this.db.insertInto('sessions').values({
+      id, secretHash: digest(secret), userId, authMode: mode,
+      ip: client.ip, userAgent: client.userAgent?.slice(0, 300) ?? null,
+      createdAt: now, lastSeenAt: now, expiresAt,
+    }).execute();
+    return { id, secret, expiresAt };
+  }
+
+  /** The live session and its user for `secret`, or undefined (unknown, expired, idle, or the
+   *  user disabled); dead sessions are deleted on sight. */
+  async resolve(secret: string, mode: AuthMode): Promise<{ sessionId: string; user: UserRow } | undefined> {
+    const row = await this.db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.userId')
+      .selectAll('users')
+      .select(['sessions.id as sessionId', 'sessions.lastSeenAt', 'sessions.expiresAt', 'sessions.authMode', 'sessions.createdAt as sessionCreatedAt'])
+      .where('sessions.secretHash', '=', digest(secret))
+      .executeTakeFirst();
+    if (!row || row.authMode !== mode) return undefined;
+    const { value: policy } = await this.settings.get('login');
+    const now = this.now();
+    const idle = now - row.lastSeenAt > policy.sessionIdleMinutes * 60_000;
+    // A password change after the session began ends it (revocation also deletes the rows).
+    const stale = row.passwordChangedAt > row.sessionCreatedAt;
+    if (now >= row.expiresAt || idle || stale || row.availabilityStatus !== Status.Enable) {
+      await this.revoke(row.sessionId);
+      return undefined;
+    }
+    if (now - row.lastSeenAt > TOUCH_EVERY_MS) {
+      await this.db.updateTable('sessions').set({ lastSeenAt: now }).where('id', '=', row.sessionId).execute();
+    }
+    const { sessionId, lastSeenAt: _seen, expiresAt: _expires, authMode: _mode, sessionCreatedAt: _created, ...user } = row;
+    return { sessionId, user };
+  }
+
+  async revoke(id: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id', '=', id).execute();
+  }
+
+  async revokeSecret(secret: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('secretHash', '=', digest(secret)).execute();
+  }
+
+  /** Signs a user out everywhere, or everywhere but `keepId`. */
+  async revokeUser(userId: string, keepId?: string): Promise<number> {
+    let query = this.db.deleteFrom('sessions').where('userId', '=', userId);
+    if (keepId) query = query.where('id', '!=', keepId);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  list(userId: string) {
+    return this.db.selectFrom('sessions')
+      .select(['id', 'authMode', 'ip', 'userAgent', 'createdAt', 'lastSeenAt', 'expiresAt'])
+      .where('userId', '=', userId).orderBy('lastSeenAt', 'desc').execute();
+  }
+}

@@ -1,0 +1,218 @@
+// Schema migrations, one portable definition for SQLite and PostgreSQL (Kysely's schema builder).
+// Append new migrations; never edit one that has shipped.
+import { Migrator, sql, type Kysely, type Migration, type CreateTableBuilder } from 'kysely';
+
+type Engine = 'sqlite' | 'postgres';
+type Table = CreateTableBuilder<string, never>;
+
+function initial(engine: Engine): Migration {
+  const blob = engine === 'postgres' ? 'bytea' : 'blob';
+  const stamps = (t: Table) => t
+    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull());
+  return {
+    async up(db: Kysely<unknown>) {
+      await stamps(db.schema.createTable('tenants')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('parent_id', 'text', (c) => c.references('tenants.id').onDelete('restrict'))
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('scope', 'integer', (c) => c.notNull())
+        .addColumn('status', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('description', 'text')).execute();
+      await db.schema.createIndex('tenants_path').on('tenants').column('path').execute();
+      await db.schema.createIndex('tenants_parent').on('tenants').column('parent_id').execute();
+
+      await stamps(db.schema.createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('username', 'text', (c) => c.notNull().unique())
+        .addColumn('real_name', 'text', (c) => c.notNull())
+        .addColumn('email', 'text')
+        .addColumn('mobile_phone', 'text')
+        .addColumn('description', 'text')
+        .addColumn('availability_status', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('avatar', 'text')
+        .addColumn('extra_prop', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('user_type', 'integer', (c) => c.notNull())
+        .addColumn('tenant_id', 'text', (c) => c.references('tenants.id').onDelete('restrict'))
+        .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('is_master', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('password_changed_at', 'bigint', (c) => c.notNull())).execute();
+      for (const column of ['real_name', 'email', 'mobile_phone', 'tenant_id', 'created_at']) {
+        await db.schema.createIndex(`users_${column}`).on('users').column(column).execute();
+      }
+
+      await stamps(db.schema.createTable('apps')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull().unique())
+        .addColumn('detail', 'text')
+        .addColumn('entrypoint', 'text')
+        .addColumn('callback_url', 'text')
+        .addColumn('is_master', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('status', 'integer', (c) => c.notNull().defaultTo(1))).execute();
+
+      await db.schema.createTable('app_admins')
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addPrimaryKeyConstraint('app_admins_pk', ['app_id', 'user_id']).execute();
+      await db.schema.createIndex('app_admins_user').on('app_admins').column('user_id').execute();
+
+      await db.schema.createTable('privileges')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('parent_id', 'text', (c) => c.references('privileges.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('path', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('privileges_app_key', ['app_id', 'key']).execute();
+
+      await stamps(db.schema.createTable('roles')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addUniqueConstraint('roles_app_name', ['app_id', 'name'])).execute();
+
+      await db.schema.createTable('role_privileges')
+        .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id').onDelete('cascade'))
+        .addColumn('privilege_id', 'text', (c) => c.notNull().references('privileges.id').onDelete('cascade'))
+        .addPrimaryKeyConstraint('role_privileges_pk', ['role_id', 'privilege_id']).execute();
+      await db.schema.createTable('role_members')
+        .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addPrimaryKeyConstraint('role_members_pk', ['role_id', 'user_id']).execute();
+      await db.schema.createIndex('role_members_user').on('role_members').column('user_id').execute();
+
+      await stamps(db.schema.createTable('menu_plans')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.references('apps.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addColumn('items', 'text', (c) => c.notNull().defaultTo('[]'))).execute();
+      await db.schema.createIndex('menu_plans_app').on('menu_plans').column('app_id').execute();
+
+      await db.schema.createTable('settings')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('updated_at', 'bigint', (c) => c.notNull()).execute();
+
+      await stamps(db.schema.createTable('channels')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('service_type', 'text', (c) => c.notNull())
+        .addColumn('vendor', 'text', (c) => c.notNull())
+        .addColumn('config', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))).execute();
+
+      await db.schema.createTable('messages')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('recipient_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+        .addColumn('address', 'text')
+        .addColumn('service_type', 'text', (c) => c.notNull())
+        .addColumn('vendor', 'text')
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('push_time', 'bigint', (c) => c.notNull())
+        .addColumn('read_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+      await db.schema.createIndex('messages_recipient').on('messages').columns(['recipient_id', 'push_time']).execute();
+
+      await db.schema.createTable('files')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('mime', 'text', (c) => c.notNull())
+        .addColumn('size', 'integer', (c) => c.notNull())
+        .addColumn('data', sql.raw(blob), (c) => c.notNull())
+        .addColumn('created_by', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+
+      await db.schema.createTable('sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('secret_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('auth_mode', 'text', (c) => c.notNull())
+        .addColumn('ip', 'text')
+        .addColumn('user_agent', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute();
+      await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+
+      await db.schema.createTable('captchas')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('client_hash', 'text', (c) => c.notNull())
+        .addColumn('answer_hash', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute();
+      await db.schema.createIndex('captchas_client').on('captchas').column('client_hash').execute();
+
+      await db.schema.createTable('login_throttle')
+        .addColumn('username', 'text', (c) => c.primaryKey())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('locked_until', 'bigint')
+        .addColumn('updated_at', 'bigint', (c) => c.notNull()).execute();
+
+      await db.schema.createTable('login_challenges')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('step', 'text', (c) => c.notNull())
+        .addColumn('code_hash', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute();
+      await db.schema.createIndex('login_challenges_user').on('login_challenges').column('user_id').execute();
+
+      await db.schema.createTable('idps')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('code', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('config', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+
+      await db.schema.createTable('idp_tickets')
+        .addColumn('ticket_hash', 'text', (c) => c.primaryKey())
+        .addColumn('idp_code', 'text', (c) => c.notNull())
+        .addColumn('token', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('profile', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+        .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute();
+
+      await db.schema.createTable('audit_log')
+        .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('actor_id', 'text')
+        .addColumn('actor_name', 'text')
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('target_type', 'text')
+        .addColumn('target_id', 'text')
+        .addColumn('tenant_id', 'text')
+        .addColumn('ip', 'text')
+        .addColumn('success', 'integer', (c) => c.notNull())
+        .addColumn('detail', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+      for (const column of ['at', 'action', 'actor_id', 'tenant_id']) {
+        await db.schema.createIndex(`audit_log_${column}`).on('audit_log').column(column).execute();
+      }
+    },
+  };
+}
+
+/** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
+export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => ({ '0001_initial': initial(engine) }) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

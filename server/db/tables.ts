@@ -1,0 +1,242 @@
+// Row types of every table, as Kysely sees them through the CamelCasePlugin (snake_case in SQL,
+// camelCase here). Times are epoch milliseconds; booleans are 0/1 integers on both engines;
+// JSON columns hold text.
+import type { Generated } from 'kysely';
+
+export interface TenantTable {
+  id: string;
+  parentId: string | null;
+  /** Materialised path of ids, '/root/…/self/': a subtree is `path LIKE '<path>%'`. */
+  path: string;
+  name: string;
+  type: string;
+  scope: number;
+  status: number;
+  description: string | null;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface UserTable {
+  id: string;
+  username: string;
+  realName: string;
+  email: string | null;
+  mobilePhone: string | null;
+  description: string | null;
+  availabilityStatus: number;
+  avatar: string | null;
+  extraProp: string;
+  userType: number;
+  tenantId: string | null;
+  isAdmin: number;
+  isMaster: number;
+  passwordHash: string;
+  passwordChangedAt: number;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AppTable {
+  id: string;
+  name: string;
+  detail: string | null;
+  entrypoint: string | null;
+  callbackUrl: string | null;
+  isMaster: number;
+  status: number;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AppAdminTable {
+  appId: string;
+  userId: string;
+}
+
+export interface PrivilegeTable {
+  id: string;
+  appId: string;
+  parentId: string | null;
+  name: string;
+  key: string;
+  sort: number;
+  path: string | null;
+  createdAt: number;
+}
+
+export interface RoleTable {
+  id: string;
+  appId: string;
+  name: string;
+  description: string | null;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface RolePrivilegeTable {
+  roleId: string;
+  privilegeId: string;
+}
+
+export interface RoleMemberTable {
+  roleId: string;
+  userId: string;
+}
+
+export interface MenuPlanTable {
+  id: string;
+  /** null: the global menu. */
+  appId: string | null;
+  name: string;
+  description: string | null;
+  items: string;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface SettingTable {
+  key: string;
+  value: string;
+  version: number;
+  updatedAt: number;
+}
+
+export interface ChannelTable {
+  id: string;
+  name: string;
+  serviceType: string;
+  vendor: string;
+  config: string;
+  enabled: number;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface MessageTable {
+  id: string;
+  recipientId: string | null;
+  /** Where an outgoing message goes (phone, address, URL); null for in-site messages. */
+  address: string | null;
+  serviceType: string;
+  vendor: string | null;
+  title: string;
+  content: string;
+  status: string;
+  pushTime: number;
+  readAt: number | null;
+  createdAt: number;
+}
+
+export interface FileTable {
+  /** SHA-256 of the stored bytes (content addressing) plus the extension. */
+  id: string;
+  kind: string;
+  mime: string;
+  size: number;
+  data: Uint8Array;
+  createdBy: string | null;
+  createdAt: number;
+}
+
+export interface SessionTable {
+  /** Public handle (SessionUser.sessionId). */
+  id: string;
+  /** SHA-256 of the secret the client holds (cookie or token); the secret is never stored. */
+  secretHash: string;
+  userId: string;
+  authMode: string;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+}
+
+export interface CaptchaTable {
+  id: string;
+  clientHash: string;
+  answerHash: string;
+  expiresAt: number;
+}
+
+export interface LoginThrottleTable {
+  /** The normalised username typed at sign-in, known or not (so answers do not reveal which). */
+  username: string;
+  failures: number;
+  lockedUntil: number | null;
+  updatedAt: number;
+}
+
+export interface LoginChallengeTable {
+  id: string;
+  userId: string;
+  step: string;
+  codeHash: string;
+  attempts: number;
+  expiresAt: number;
+}
+
+export interface IdpTable {
+  id: string;
+  code: string;
+  name: string;
+  type: string;
+  config: string;
+  enabled: number;
+  createdAt: number;
+}
+
+export interface IdpTicketTable {
+  ticketHash: string;
+  idpCode: string;
+  token: string;
+  subject: string;
+  profile: string;
+  userId: string | null;
+  expiresAt: number;
+}
+
+export interface AuditTable {
+  id: Generated<number>;
+  at: number;
+  actorId: string | null;
+  actorName: string | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  /** Tenant of the target (or actor): lets a tenant administrator read their subtree's events. */
+  tenantId: string | null;
+  ip: string | null;
+  success: number;
+  detail: string;
+}
+
+export interface Database {
+  tenants: TenantTable;
+  users: UserTable;
+  apps: AppTable;
+  appAdmins: AppAdminTable;
+  privileges: PrivilegeTable;
+  roles: RoleTable;
+  rolePrivileges: RolePrivilegeTable;
+  roleMembers: RoleMemberTable;
+  menuPlans: MenuPlanTable;
+  settings: SettingTable;
+  channels: ChannelTable;
+  messages: MessageTable;
+  files: FileTable;
+  sessions: SessionTable;
+  captchas: CaptchaTable;
+  loginThrottle: LoginThrottleTable;
+  loginChallenges: LoginChallengeTable;
+  idps: IdpTable;
+  idpTickets: IdpTicketTable;
+  auditLog: AuditTable;
+}

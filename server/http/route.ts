@@ -1,0 +1,141 @@
+// One way to declare an API call: method, path, access rule, valibot schemas (the shared ones of
+// src/core/schemas) and a handler returning the envelope's data. The same schemas validate the
+// request (400 naming each field and its rule.* key) and describe the call in the OpenAPI document.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type * as v from 'valibot';
+import { toJsonSchema } from '@valibot/to-json-schema';
+import { validate } from '../../src/core/validation';
+import { ok } from './envelope';
+import { ApiError, fieldError } from './errors';
+import type { RateLimit } from '../config';
+import type { Actor } from '../auth/actor';
+
+export type Permission = '0' | '1' | '2' | '3' | '4';
+
+/** public: anyone; otherwise a signed-in, enabled user holding the permission code. */
+export type Access = 'public' | Permission;
+
+type Schema = v.GenericSchema;
+type Out<S> = S extends Schema ? v.InferOutput<S> : undefined;
+
+export interface ApiRequest<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  actor: Actor | null;
+  raw: FastifyRequest;
+}
+
+export interface SignedInRequest<B, Q, P> extends ApiRequest<B, Q, P> {
+  actor: Actor;
+}
+
+interface BaseSpec<B, Q, P> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  url: string;
+  summary: string;
+  tags: string[];
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** The schema of the envelope's `data` (documentation only). */
+  response?: Schema;
+  rateLimit?: RateLimit;
+  /** Handlers that answer something other than JSON (images, files) send it themselves. */
+  raw?: { contentType: string };
+  /** multipart/form-data upload (documented as such; the handler reads the parts). */
+  multipart?: boolean;
+}
+
+export interface PublicSpec<B, Q, P> extends BaseSpec<B, Q, P> {
+  access: 'public';
+  handler(req: ApiRequest<Out<B>, Out<Q>, Out<P>>, reply: FastifyReply): Promise<unknown>;
+}
+
+export interface SignedInSpec<B, Q, P> extends BaseSpec<B, Q, P> {
+  access: Permission;
+  handler(req: SignedInRequest<Out<B>, Out<Q>, Out<P>>, reply: FastifyReply): Promise<unknown>;
+}
+
+/** Finds the caller (session) and enforces CSRF; supplied by the auth module. */
+export interface Gate {
+  authenticate(req: FastifyRequest): Promise<Actor | null>;
+  checkCsrf(req: FastifyRequest, actor: Actor | null): void;
+}
+
+function toDoc(schema: Schema): Record<string, unknown> {
+  return toJsonSchema(schema, { target: 'openapi-3.0', errorMode: 'ignore' }) as Record<string, unknown>;
+}
+
+const envelopeDoc = (data: Record<string, unknown>) => ({
+  type: 'object',
+  required: ['code', 'message', 'data'],
+  properties: { code: { type: 'integer' }, message: { type: 'string' }, data },
+});
+
+const errorDoc = (description: string) => ({ description, ...envelopeDoc({}) });
+
+function parse<S extends Schema | undefined>(schema: S, input: unknown): Out<S> {
+  if (!schema) return undefined as Out<S>;
+  const result = validate(schema, input ?? {});
+  if (!result.success) throw fieldError(result.fields);
+  return result.output as Out<S>;
+}
+
+function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Access }): RouteShorthandOptions['schema'] {
+  const schema: Record<string, unknown> = {
+    summary: spec.summary,
+    tags: spec.tags,
+    description: spec.access === 'public' ? 'No sign-in needed.' : `Needs permission code ${spec.access}.`,
+    ...(spec.access === 'public' ? {} : { security: [{ sessionCookie: [] }, { sessionToken: [] }] }),
+  };
+  if (spec.body) schema.body = toDoc(spec.body as Schema);
+  if (spec.multipart) {
+    schema.consumes = ['multipart/form-data'];
+    schema.body = { type: 'object', properties: { file: { type: 'string', format: 'binary' }, kind: { type: 'string' } } };
+  }
+  if (spec.query) schema.querystring = toDoc(spec.query as Schema);
+  if (spec.params) schema.params = toDoc(spec.params as Schema);
+  const success = spec.raw
+    ? { description: spec.raw.contentType, content: { [spec.raw.contentType]: { schema: { type: 'string', format: 'binary' } } } }
+    : { description: 'Success', ...envelopeDoc(spec.response ? toDoc(spec.response) : {}) };
+  schema.response = {
+    200: success,
+    400: errorDoc('Invalid input: data.fields names each field and its rule.* key'),
+    ...(spec.access === 'public' ? {} : { 401: errorDoc('Not signed in'), 403: errorDoc('Not permitted') }),
+  };
+  return schema;
+}
+
+const permissionDenied = () => new ApiError(403, 'No Authenticated');
+
+export function defineRoute<B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
+  app: FastifyInstance,
+  gate: Gate,
+  spec: PublicSpec<B, Q, P> | SignedInSpec<B, Q, P>,
+): void {
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    schema: documentation(spec as BaseSpec<unknown, unknown, unknown> & { access: Access }),
+    ...(spec.rateLimit ? { config: { rateLimit: spec.rateLimit } } : {}),
+    handler: async (request, reply) => {
+      const actor = await gate.authenticate(request);
+      gate.checkCsrf(request, actor);
+      if (spec.access !== 'public') {
+        if (!actor) throw new ApiError(401, 'Authorization Error');
+        if (!actor.permissions.includes(spec.access)) throw permissionDenied();
+      }
+      const req = {
+        params: parse(spec.params, request.params),
+        query: parse(spec.query, request.query),
+        body: spec.multipart ? undefined : parse(spec.body, request.body),
+        actor,
+        raw: request,
+      };
+      const data = await (spec.handler as (r: typeof req, reply: FastifyReply) => Promise<unknown>)(req, reply);
+      if (spec.raw) return reply;
+      return ok(data ?? null);
+    },
+  });
+}

@@ -1,0 +1,110 @@
+// §7 sign-in calls: /authc/login, /cas/session, /cas/login, /cas/logout, the captcha image and
+// the unlock call; plus the current user's sessions (list, sign out one or all others).
+import * as v from 'valibot';
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../context';
+import { defineRoute, type Gate } from '../http/route';
+import { captchaQuery, casLoginAnswer, loginAnswer, loginBody, loginQuery, logoutAnswer, sessionAnswer, sessionInfo } from '../../src/core/schemas/auth';
+import { idParams, okAnswer } from '../../src/core/schemas/common';
+import { login, safeRedirect } from '../auth/login';
+import { issueCaptcha } from '../auth/captcha';
+import { clearSessionCookie, credentialOf } from '../auth/gate';
+import { toSessionUser } from '../auth/actor';
+import { manageableUser } from '../auth/scope';
+import { clearFailures, keysOfUser } from '../auth/throttle';
+import { notFound } from '../http/errors';
+
+const tags = ['Authentication'];
+
+export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
+  defineRoute(app, gate, {
+    method: 'POST', url: '/authc/login', tags, access: 'public',
+    summary: 'Sign in (password transformed by the browser); may answer a next step',
+    body: loginBody, query: loginQuery, response: loginAnswer, rateLimit: ctx.config.rateLimits.login,
+    handler: (req, reply) => login(ctx, req.raw, reply, req.body, req.query.redirect),
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/cas/session', tags, access: '0',
+    summary: 'The signed-in user (§3 session user info)', response: sessionAnswer,
+    handler: async ({ actor }) => {
+      const { value: config } = await ctx.settings.get('config');
+      const blacklist = config.settings.moduleConfig.featureBlacklist;
+      const user = toSessionUser(actor, Array.isArray(blacklist) ? blacklist.map(String) : []);
+      return { id: actor.sessionId, user, administeredApps: actor.ownedApps };
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/cas/login', tags, access: 'public',
+    summary: 'Is the caller signed in, and where to go next', query: loginQuery, response: casLoginAnswer,
+    handler: async ({ actor, query, raw }) => actor
+      ? { loginSuccess: true, redirectURL: safeRedirect(ctx, raw, query.redirect), message: 'Login success' }
+      : { loginSuccess: false, redirectURL: `/login?redirect=${encodeURIComponent(safeRedirect(ctx, raw, query.redirect))}`, message: 'session expired' },
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/cas/logout', tags, access: 'public',
+    summary: 'Sign out of this session', response: logoutAnswer,
+    handler: async ({ actor, raw }, reply) => {
+      const credential = await credentialOf(ctx, raw);
+      if (credential) await ctx.sessions.revokeSecret(credential.secret);
+      if (actor) await ctx.audit.record({ action: 'logout', actor, target: { type: 'session', id: actor.sessionId }, tenantId: actor.user.tenantId, ip: raw.ip });
+      clearSessionCookie(raw, reply);
+      return { redirectURL: '/login' };
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/captcha/image/display', tags, access: 'public',
+    summary: 'A new captcha image (SVG) for this client; single use, valid 2 minutes',
+    query: captchaQuery, raw: { contentType: 'image/svg+xml' }, rateLimit: ctx.config.rateLimits.captcha,
+    handler: async ({ query, raw }, reply) => {
+      const svg = await issueCaptcha(ctx, raw, reply, query.key);
+      reply.header('content-type', 'image/svg+xml')
+        .header('cache-control', 'no-store')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .send(svg);
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'DELETE', url: '/authc/user/:id/login/unlock', tags, access: '2',
+    summary: 'Unlock a user locked after failed sign-ins', params: idParams, response: okAnswer,
+    handler: async ({ actor, params, raw }) => {
+      const user = await manageableUser(ctx, actor, params.id);
+      await clearFailures(ctx, keysOfUser(user));
+      await ctx.audit.record({ action: 'user.unlock', actor, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: raw.ip });
+      return null;
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/cas/sessions', tags, access: '0',
+    summary: "The current user's sessions", response: v.array(sessionInfo),
+    handler: async ({ actor }) => (await ctx.sessions.list(actor.id)).map((row) => ({ ...row, current: row.id === actor.sessionId })),
+  });
+
+  defineRoute(app, gate, {
+    method: 'DELETE', url: '/cas/sessions/:id', tags, access: '0',
+    summary: 'Sign out one of my sessions', params: idParams, response: okAnswer,
+    handler: async ({ actor, params, raw }) => {
+      const mine = (await ctx.sessions.list(actor.id)).some((row) => row.id === params.id);
+      if (!mine) throw notFound('Session');
+      await ctx.sessions.revoke(params.id);
+      await ctx.audit.record({ action: 'session.revoke', actor, target: { type: 'session', id: params.id }, tenantId: actor.user.tenantId, ip: raw.ip });
+      return null;
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'DELETE', url: '/cas/sessions', tags, access: '0',
+    summary: 'Sign out all my other sessions', response: v.object({ revoked: v.number() }),
+    handler: async ({ actor, raw }) => {
+      const revoked = await ctx.sessions.revokeUser(actor.id, actor.sessionId);
+      await ctx.audit.record({ action: 'session.revoke', actor, target: { type: 'user', id: actor.id }, tenantId: actor.user.tenantId, ip: raw.ip, detail: { others: revoked } });
+      return { revoked };
+    },
+  });
+}

@@ -1,0 +1,9 @@
+// Every API call, registered under /api.
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../context';
+import type { Gate } from '../http/route';
+import { authRoutes } from './auth';
+
+export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
+  authRoutes(app, gate, ctx);
+}

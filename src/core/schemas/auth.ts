@@ -1,0 +1,68 @@
+// Sign-in, session and captcha calls (§7 /authc/login, /cas/*, /captcha/image/display).
+import * as v from 'valibot';
+import { transformedPassword } from './common';
+
+/** POST /authc/login body: the login form with the password already transformed. */
+export const loginBody = v.object({
+  username: v.pipe(v.string('rule.loginUsername'), v.trim(), v.nonEmpty('rule.loginUsername'), v.maxLength(100, 'rule.loginUsername')),
+  password: transformedPassword,
+  captcha: v.optional(v.pipe(v.string('rule.captcha'), v.maxLength(16, 'rule.captcha'))),
+  /** The random value the client put in the captcha image's query (binds the captcha without a cookie). */
+  captchaKey: v.optional(v.pipe(v.string('rule.captcha'), v.regex(/^[\w-]{16,128}$/, 'rule.captcha'))),
+  nextStep: v.optional(v.pipe(v.string('rule.required'), v.maxLength(32, 'rule.required'))),
+  code: v.optional(v.pipe(v.string('rule.code'), v.regex(/^\d{4,8}$/, 'rule.code'))),
+});
+
+/** Query parameters that pass through the sign-in (where to go afterwards). */
+export const loginQuery = v.object({
+  redirect: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+});
+
+export const loginAnswer = v.object({
+  hasNextStep: v.boolean(),
+  nextStep: v.optional(v.string()),
+  loginSuccess: v.boolean(),
+  message: v.string(),
+  redirectURL: v.optional(v.string()),
+  /** Token mode only: the session token for the header named by authConfig.tokenName. */
+  token: v.optional(v.string()),
+});
+
+export const captchaQuery = v.object({
+  r: v.optional(v.pipe(v.string(), v.maxLength(128))),
+  key: v.optional(v.pipe(v.string('rule.captcha'), v.regex(/^[\w-]{16,128}$/, 'rule.captcha'))),
+});
+
+const ownedApp = v.object({ id: v.string(), name: v.string(), entrypoint: v.optional(v.string()) });
+
+export const sessionUser = v.object({
+  id: v.string(),
+  username: v.string(),
+  realName: v.optional(v.string()),
+  avatar: v.optional(v.string()),
+  tenantId: v.optional(v.string()),
+  isAdmin: v.boolean(),
+  isMaster: v.boolean(),
+  ownedApps: v.array(ownedApp),
+  permissions: v.array(v.string()),
+  featureBlacklist: v.array(v.string()),
+  sessionId: v.string(),
+  extraProp: v.record(v.string(), v.unknown()),
+});
+
+export const sessionAnswer = v.object({ id: v.string(), user: sessionUser, administeredApps: v.array(ownedApp) });
+
+export const casLoginAnswer = v.object({ loginSuccess: v.boolean(), redirectURL: v.string(), message: v.string() });
+export const logoutAnswer = v.object({ redirectURL: v.string() });
+
+/** GET /user/sessions: the current user's sessions (public handles only). */
+export const sessionInfo = v.object({
+  id: v.string(),
+  current: v.boolean(),
+  authMode: v.string(),
+  ip: v.nullable(v.string()),
+  userAgent: v.nullable(v.string()),
+  createdAt: v.number(),
+  lastSeenAt: v.number(),
+  expiresAt: v.number(),
+});

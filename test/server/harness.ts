@@ -1,0 +1,152 @@
+// Test harness: a real server on 127.0.0.1 over its own database (a temp SQLite dir, or a fresh
+// PostgreSQL database when IAM_TEST_DB=postgres), and a small HTTP client that behaves like a
+// browser (keeps cookies, sends Origin on state-changing calls).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp, type App } from '../../server/app';
+import type { ServerOptions } from '../../server/config';
+import type { Envelope } from '../../src/core/types';
+
+export const ADMIN = { username: 'admin', password: 'Admin123!' };
+
+export const transform = (password: string) => createHash('sha256').update(password.trim()).digest('hex');
+
+export interface TestDatabase {
+  options: Pick<ServerOptions, 'dataDir' | 'databaseUrl'>;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (process.env.IAM_TEST_DB === 'postgres') {
+    const adminUrl = process.env.IAM_TEST_DATABASE_URL;
+    if (!adminUrl) throw new Error('IAM_TEST_DATABASE_URL is not set');
+    const name = `iam_${randomBytes(6).toString('hex')}`;
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`CREATE DATABASE ${name}`);
+    await client.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return {
+      options: { databaseUrl: url.href },
+      async drop() {
+        const dropper = new pg.Client({ connectionString: adminUrl });
+        await dropper.connect();
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await dropper.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'iam-server-test-'));
+  return { options: { dataDir: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A clock the tests can move forward (session timeouts, lockout expiry, license expiry). */
+export class TestClock {
+  offset = 0;
+  now = () => Date.now() + this.offset;
+  advance(ms: number) {
+    this.offset += ms;
+  }
+}
+
+export interface TestServer {
+  app: App;
+  base: string;
+  clock: TestClock;
+  stop(): Promise<void>;
+  /** A fresh browser-like client. */
+  client(options?: { origin?: string }): Client;
+  /** A client signed in as the first administrator. */
+  admin(): Promise<Client>;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const clock = new TestClock();
+  const app = await buildApp({
+    ...database.options,
+    adminUsername: ADMIN.username,
+    adminPassword: ADMIN.password,
+    clock,
+    rateLimits: { login: { max: 1000, timeWindow: 60_000 }, captcha: { max: 1000, timeWindow: 60_000 }, upload: { max: 1000, timeWindow: 60_000 } },
+    ...options,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  const base = `http://127.0.0.1:${address.port}`;
+  const server: TestServer = {
+    app, base, clock,
+    async stop() {
+      await app.close();
+      await database.drop();
+    },
+    client: (clientOptions) => new Client(base, clientOptions?.origin ?? base),
+    async admin() {
+      const client = server.client();
+      await client.login(ADMIN.username, ADMIN.password);
+      return client;
+    },
+  };
+  return server;
+}
+
+export interface Answer<T = unknown> {
+  status: number;
+  body: Envelope<T>;
+  headers: Headers;
+}
+
+export class Client {
+  cookies = new Map<string, string>();
+  headers: Record<string, string> = {};
+
+  constructor(readonly base: string, readonly origin: string | null) {}
+
+  async request<T = unknown>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Answer<T>> {
+    const response = await this.raw(method, path, body, extraHeaders);
+    const text = await response.text();
+    let parsed: Envelope<T>;
+    try {
+      parsed = JSON.parse(text) as Envelope<T>;
+    } catch {
+      throw new Error(`${method} ${path}: not JSON (${response.status}): ${text.slice(0, 200)}`);
+    }
+    return { status: response.status, body: parsed, headers: response.headers };
+  }
+
+  async raw(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...this.headers, ...extraHeaders };
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (method !== 'GET' && this.origin && !('origin' in headers)) headers.origin = this.origin;
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers['content-type'] = 'application/json';
+    }
+    const response = await fetch(this.base + path, { method, headers, body: payload, redirect: 'manual' });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      const name = pair!.slice(0, at);
+      const value = pair!.slice(at + 1);
+      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  get<T = unknown>(path: string, headers?: Record<string, string>) { return this.request<T>('GET', path, undefined, headers); }
+  post<T = unknown>(path: string, body?: unknown, headers?: Record<string, string>) { return this.request<T>('POST', path, body ?? {}, headers); }
+  put<T = unknown>(path: string, body?: unknown, headers?: Record<string, string>) { return this.request<T>('PUT', path, body ?? {}, headers); }
+  delete<T = unknown>(path: string, headers?: Record<string, string>) { return this.request<T>('DELETE', path, undefined, headers); }
+
+  login(username: string, password: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>) {
+    return this.post<Record<string, unknown>>('/api/authc/login', { username, password: transform(password), ...extra }, headers);
+  }
+}
