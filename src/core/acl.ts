@@ -38,8 +38,6 @@ export const Feature = {
 export type Feature = (typeof Feature)[keyof typeof Feature];
 export const DEFAULT_FEATURE_BLACKLIST: readonly string[] = Object.values(Feature);
 
-export const ACCESS_DENIED = 'Access is denied';
-
 export type Access = 'allowed' | 'disabled' | 'denied';
 
 export interface PermissionEntry {
@@ -129,18 +127,20 @@ export function hasAccess(user: Pick<SessionUser, 'isAdmin' | 'permissions'> | u
   return permissionTable(user.permissions).some((entry) => entry.code === need.code && entry.flag === AclValue.True);
 }
 
+export type AccessDenial = 'noPermissions' | 'noAdministeredApps';
+
 /**
- * Why a signed-in user is refused as a whole, or undefined when they are not:
- * - an empty permission table (with the ACL check on) → 'Access is denied' (§6, §8);
- * - with `authCheck`, a user who is not the master and administers no app → 'Access is denied'.
+ * Why a signed-in user is refused as a whole ('Access is denied'), or undefined when they are not:
+ * - 'noPermissions': an empty permission table, with the ACL check on (§6, §8);
+ * - 'noAdministeredApps': with `authCheck`, a user who is not the master and administers no app.
  */
 export function accessDenial(
   user: Pick<SessionUser, 'isMaster' | 'permissions'>,
   administeredApps: readonly OwnedApp[] | undefined,
   options: { aclSwitch?: YesNo; authCheck?: boolean } = {},
-): string | undefined {
-  if (isAclEnabled(options.aclSwitch) && permissionTable(user.permissions).length === 0) return ACCESS_DENIED;
-  if (options.authCheck && !user.isMaster && !administeredApps?.length) return ACCESS_DENIED;
+): AccessDenial | undefined {
+  if (isAclEnabled(options.aclSwitch) && permissionTable(user.permissions).length === 0) return 'noPermissions';
+  if (options.authCheck && !user.isMaster && !administeredApps?.length) return 'noAdministeredApps';
   return undefined;
 }
 

@@ -96,6 +96,8 @@ export interface LoginForm {
   username: string;
   password: string;
   captcha?: string;
+  /** The random key the client put in the captcha image's query (binds the captcha without a cookie). */
+  captchaKey?: string;
   nextStep?: string;
   /** The code of the second step (multi-step login). */
   code?: string;
@@ -109,6 +111,18 @@ export interface LoginAnswer {
   message?: string;
   redirectURL?: string;
   token?: string;
+}
+
+/** Answer of GET /cas/login (§7). */
+export interface CasLoginAnswer {
+  loginSuccess: boolean;
+  redirectURL: string;
+  message: string;
+}
+
+/** Answer of GET /cas/logout (§7). */
+export interface LogoutAnswer {
+  redirectURL: string;
 }
 
 /** `data` of a failed login: a captcha to show next, and/or an application code (1001). */

@@ -1,0 +1,13 @@
+// §2.5 captcha image.
+import { apiUrl } from '../http';
+import { randomHex } from '../random';
+
+/** A fresh captcha image URL (a random `r` defeats caches); `key` binds the captcha to this sign-in form. */
+export function captchaImageUrl(key?: string): string {
+  return apiUrl('/captcha/image/display', { r: Math.random().toString(36).slice(2), key });
+}
+
+/** A random key for `captchaImageUrl` and the login form's `captchaKey`. */
+export function newCaptchaKey(): string {
+  return randomHex(16);
+}

@@ -1,0 +1,17 @@
+// §7 file upload and display.
+import { apiUrl, request } from '../http';
+import type { UploadAnswer } from '../types';
+
+/** POST /file/upload (multipart, field `file`); answers the stored file's `url`. */
+export async function upload(file: Blob, name?: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', file, name);
+  const answer = await request<UploadAnswer>('POST', '/file/upload', { body: form });
+  return answer.url;
+}
+
+/** Where an uploaded file is shown from: /api/file/get/{url}. Absolute URLs and data: previews pass through. */
+export function fileUrl(url: string): string {
+  if (!url || /^(?:https?:|data:|blob:)/.test(url) || url.startsWith(apiUrl('/file/get/'))) return url;
+  return apiUrl(`/file/get/${url.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/')}`);
+}

@@ -1,0 +1,8 @@
+// Typed API modules, one per resource (§7).
+export * as auth from './auth';
+export * as users from './users';
+export * as license from './license';
+export * as thirdParty from './thirdParty';
+export * as files from './files';
+export * as captcha from './captcha';
+export * as menus from './menus';

@@ -1,0 +1,223 @@
+// The one HTTP client of the console (§7, §8). Every JSON answer is an Envelope `{ code, message,
+// data }` with code 0 on success; the HTTP status carries the class of a failure.
+//
+// - 30 s timeout (AbortController); empty query values are removed.
+// - Non-silent calls count in `$progress` (the progress bar).
+// - 401 → the session is cleared and the UI is asked to go to /login?redirect=<current location>.
+// - 403 → the message (or 'No Authenticated') for 2 s; other errors → the message for 6 s unless silent.
+// - Auth modes: 'cookie' (HttpOnly session cookie; credentials are included only when the API is on
+//   another origin) or 'token' (kept in memory only, sent in the header named `tokenName`).
+import { atom } from 'nanostores';
+import { $config, HTTP, TOAST } from './config';
+import { t } from './i18n';
+import { notifyError } from './messages';
+import { randomHex } from './random';
+import { currentLocation, requestNavigation } from './navigation';
+import { LOGIN_PATH, pathOf, withRedirect } from './routes';
+import { clearSession } from './session-state';
+import type { Envelope, PagedList } from './types';
+
+export type AuthMode = 'cookie' | 'token';
+
+export interface HttpConfig {
+  apiBase: string;
+  authMode: AuthMode;
+  tokenName: string;
+}
+
+/** The header with which a client asks the server for token mode at sign-in. */
+export const AUTH_MODE_HEADER = 'x-iam-auth-mode';
+
+let config: HttpConfig = { apiBase: HTTP.apiBase, authMode: 'cookie', tokenName: 'token' };
+let token: string | undefined;
+
+export function configureHttp(options: Partial<HttpConfig>): void {
+  config = { ...config, ...options };
+  config.apiBase = config.apiBase.replace(/\/+$/, '');
+}
+
+export function httpConfig(): Readonly<HttpConfig> {
+  return config;
+}
+
+/** Token mode: the session token from the login answer, kept in memory only (never in storage). */
+export function setToken(value: string | undefined): void {
+  token = value || undefined;
+}
+
+export function hasToken(): boolean {
+  return token !== undefined;
+}
+
+/** In-flight non-silent requests (the progress bar runs while it is above 0). */
+export const $progress = atom(0);
+
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
+export type Query = Record<string, QueryValue>;
+
+export interface RequestOptions {
+  query?: Query;
+  /** JSON-encoded, unless it is FormData (sent as multipart). */
+  body?: unknown;
+  /** No progress, no error toast (except 403, which §8 always shows). */
+  silent?: boolean;
+  timeout?: number;
+  /** false: a 401 is only thrown, without clearing the session and going to sign-in (login, session read). */
+  authRedirect?: boolean;
+  headers?: Record<string, string>;
+}
+
+export type HttpErrorReason = 'http' | 'timeout' | 'network' | 'invalid';
+
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    /** HTTP status; 0 when no answer arrived (timeout, network). */
+    readonly status: number,
+    /** The envelope code (or the status when there was no envelope; -1 when there was no answer). */
+    readonly code: number,
+    message: string,
+    readonly data: unknown = null,
+    readonly reason: HttpErrorReason = 'http',
+  ) {
+    super(message);
+  }
+}
+
+function queryString(query: Query | undefined): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item === undefined || item === null || item === '') continue;
+      params.append(name, String(item));
+    }
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** The URL of an API path (`/user`) under the configured base, with the non-empty query values. */
+export function apiUrl(path: string, query?: Query): string {
+  return `${config.apiBase}${path}${queryString(query)}`;
+}
+
+function isCrossOrigin(): boolean {
+  const page = globalThis.location;
+  try {
+    return new URL(config.apiBase, page?.href).origin !== page?.origin;
+  } catch {
+    return false;
+  }
+}
+
+function credentials(): RequestCredentials {
+  return config.authMode === 'cookie' && isCrossOrigin() ? 'include' : 'same-origin';
+}
+
+function authHeaders(): Record<string, string> {
+  if (config.authMode !== 'token') return {};
+  return { [AUTH_MODE_HEADER]: 'token', ...(token ? { [config.tokenName]: token } : {}) };
+}
+
+async function readEnvelope(response: Response): Promise<Envelope | undefined> {
+  if (!response.headers.get('content-type')?.includes('json')) return undefined;
+  try {
+    const value: unknown = await response.json();
+    return value && typeof value === 'object' && 'code' in value ? (value as Envelope) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function defaultMessage(status: number): string {
+  if (status === 401) return t('message.authorizationError');
+  if (status === 403) return t('message.noAuthenticated');
+  return t('message.requestFailed');
+}
+
+function goToLogin(): void {
+  clearSession();
+  setToken(undefined);
+  const location = currentLocation();
+  if (pathOf(location) !== LOGIN_PATH) requestNavigation(withRedirect(LOGIN_PATH, location));
+}
+
+/** The §8 reaction to a failed call. */
+function report(error: HttpError, options: RequestOptions): void {
+  if (error.status === 401 && options.authRedirect !== false) return goToLogin();
+  if (error.status === 403) {
+    notifyError(error.message, TOAST.forbiddenMs);
+    return;
+  }
+  if (!options.silent) notifyError(error.message);
+}
+
+/** Fire-and-forget report of one call to the trace collector (only with the tracing switch on). */
+function trace(span: { traceId: string; method: string; path: string; status: number; durationMs: number }): void {
+  void fetch(apiUrl('/trace'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...authHeaders() },
+    body: JSON.stringify(span),
+    credentials: credentials(),
+    keepalive: true,
+  }).catch(() => undefined);
+}
+
+/** Calls the API; resolves to the envelope's `data`, or throws an HttpError after the §8 reaction. */
+export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const { body, silent = false, timeout = HTTP.timeoutMs } = options;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeout);
+  // The tracing switch (business.skywalkingSwitch 'Y') reports each call to the collector at /trace.
+  const traceId = $config.get().settings.business.skywalkingSwitch === 'Y' ? randomHex(16) : undefined;
+  const started = Date.now();
+  let status = 0;
+  const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
+  if (!silent) $progress.set($progress.get() + 1);
+  try {
+    let response: Response;
+    try {
+      response = await fetch(apiUrl(path, options.query), {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(body !== undefined && !multipart ? { 'content-type': 'application/json' } : {}),
+          ...(traceId ? { traceparent: `00-${traceId}-${randomHex(8)}-01` } : {}),
+          ...authHeaders(),
+          ...options.headers,
+        },
+        body: body === undefined ? undefined : multipart ? (body as FormData) : JSON.stringify(body),
+        credentials: credentials(),
+        signal: controller.signal,
+      });
+    } catch {
+      throw controller.signal.aborted
+        ? new HttpError(0, -1, t('message.requestTimeout'), null, 'timeout')
+        : new HttpError(0, -1, t('message.networkError'), null, 'network');
+    }
+    status = response.status;
+    const envelope = await readEnvelope(response);
+    if (controller.signal.aborted) throw new HttpError(0, -1, t('message.requestTimeout'), null, 'timeout');
+    if (response.ok && (!envelope || envelope.code === 0)) return envelope?.data as T;
+    throw new HttpError(status, envelope?.code ?? status, envelope?.message || defaultMessage(status), envelope?.data ?? null);
+  } catch (error) {
+    const failure = error instanceof HttpError ? error : new HttpError(status, -1, t('message.requestFailed'), null, 'network');
+    report(failure, options);
+    throw failure;
+  } finally {
+    clearTimeout(timer);
+    if (!silent) $progress.set($progress.get() - 1);
+    if (traceId) trace({ traceId, method, path, status, durationMs: Date.now() - started });
+  }
+}
+
+/** A list call: the answer must carry an array `list` (§8 'Invalid list result'). */
+export async function requestList<T>(path: string, query?: Query, options: Omit<RequestOptions, 'query' | 'body'> = {}): Promise<PagedList<T>> {
+  const data = await request<PagedList<T> | null>('GET', path, { ...options, query });
+  if (!data || !Array.isArray(data.list)) {
+    const failure = new HttpError(200, -1, t('message.invalidListResult'), data, 'invalid');
+    report(failure, options);
+    throw failure;
+  }
+  return data;
+}

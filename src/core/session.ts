@@ -1,0 +1,146 @@
+// The session (nanostores): sign-in (with the optional next step), reload, logout. The store itself
+// lives in session-state.ts so that the HTTP client can clear it on a 401.
+import { atom } from 'nanostores';
+import { accessDenial } from './acl';
+import * as auth from './api/auth';
+import { $config } from './config';
+import { HttpError, setToken, type Query } from './http';
+import { t } from './i18n';
+import { notifyError } from './messages';
+import { currentLocation, requestNavigation } from './navigation';
+import { transformPassword } from './password';
+import { LOGIN_PATH, matchRoute, withRedirect } from './routes';
+import { $session, clearSession, type SessionState } from './session-state';
+import type { LoginAnswer, LoginErrorData, LoginForm } from './types';
+
+export { $session, type SessionState };
+
+/** The login code of §8 that is rethrown as Error('1001') (the server uses it for "captcha needed"). */
+export const LOGIN_SPECIAL_CODE = 1001;
+
+export interface LoginInput {
+  username: string;
+  /** The plain password: trimmed and transformed before it is sent. */
+  password: string;
+  captcha?: string;
+  /** The key of the captcha image shown (api/captcha `newCaptchaKey`). */
+  captchaKey?: string;
+}
+
+export type LoginResult =
+  | { kind: 'success'; redirectURL?: string; session: SessionState }
+  /** Multi-step login: show the next step, then call `submitNextStep`. */
+  | { kind: 'nextStep'; nextStep: string; message?: string };
+
+/** The captcha image URL a failed sign-in asked for: while set, the UI shows the captcha field. */
+export const $loginCaptcha = atom<string | undefined>(undefined);
+
+/** The first step of a multi-step sign-in, kept in memory until the next step is submitted. */
+let pendingStep: { form: LoginForm; query?: Query; nextStep: string } | undefined;
+
+function failLogin(error: unknown): never {
+  if (error instanceof HttpError) {
+    const data = (error.data ?? {}) as LoginErrorData;
+    $loginCaptcha.set(data.captchaImageUrl);
+    if (error.code === LOGIN_SPECIAL_CODE || Number(data.code) === LOGIN_SPECIAL_CODE) throw new Error(String(LOGIN_SPECIAL_CODE));
+    // The call is silent; only a 403 was already shown by the HTTP client.
+    if (error.status !== 403) notifyError(error.message);
+  }
+  throw error;
+}
+
+async function submit(form: LoginForm, query: Query | undefined): Promise<LoginResult> {
+  let answer: LoginAnswer;
+  try {
+    answer = await auth.login(form, query);
+  } catch (error) {
+    failLogin(error);
+  }
+  if (answer.hasNextStep) {
+    const nextStep = answer.nextStep ?? '';
+    pendingStep = { form, query, nextStep };
+    return { kind: 'nextStep', nextStep, message: answer.message };
+  }
+  pendingStep = undefined;
+  if (!answer.loginSuccess) {
+    const text = answer.message || t('message.userAuthInfoUnavailable');
+    notifyError(text);
+    throw new Error(text);
+  }
+  $loginCaptcha.set(undefined);
+  if (answer.token) setToken(answer.token);
+  const session = await reload();
+  return { kind: 'success', redirectURL: answer.redirectURL, session };
+}
+
+/** Signs in: POST /authc/login with the transformed password (query params such as `redirect` pass
+ *  through), then reloads the session. Failures show the message (or 'User auth info unavailable');
+ *  the special code 1001 is rethrown as Error('1001'). */
+export async function login(input: LoginInput, query?: Query): Promise<LoginResult> {
+  const password = await transformPassword(input.password);
+  return submit({ username: input.username.trim(), password, captcha: input.captcha, captchaKey: input.captchaKey }, query);
+}
+
+/** Continues a multi-step sign-in with the next step's code. */
+export async function submitNextStep(input: { code: string; captcha?: string; captchaKey?: string }): Promise<LoginResult> {
+  if (!pendingStep) throw new Error('No sign-in step is pending');
+  const { form, query, nextStep } = pendingStep;
+  return submit({ ...form, nextStep, code: input.code.trim(), captcha: input.captcha ?? form.captcha, captchaKey: input.captchaKey ?? form.captchaKey }, query);
+}
+
+/** Leaves for the session-read failure target: the answer's redirectURL, else /login with a redirect
+ *  query, unless the current page needs no sign-in (the login page itself, 404 …). */
+function leaveAfterReadFailure(error: unknown): void {
+  const location = currentLocation();
+  if (matchRoute(location)?.route.noLogin) return;
+  const data = error instanceof HttpError ? (error.data as { redirectURL?: unknown } | null) : null;
+  const target = typeof data?.redirectURL === 'string' && data.redirectURL ? data.redirectURL : withRedirect(LOGIN_PATH, location);
+  requestNavigation(target);
+}
+
+function deny(text: string): never {
+  notifyError(text);
+  clearSession();
+  setToken(undefined);
+  throw new Error(text);
+}
+
+/** Reads the session (GET /cas/session, silent). An empty permission table (or, with `authCheck`, a
+ *  non-master user without administered apps) shows 'Access is denied' and clears the session. */
+export async function reload(options: { authCheck?: boolean } = {}): Promise<SessionState> {
+  let answer;
+  try {
+    answer = await auth.casSession();
+  } catch (error) {
+    clearSession();
+    if (error instanceof HttpError && error.status === 401) setToken(undefined);
+    leaveAfterReadFailure(error);
+    throw error;
+  }
+  if (!answer?.user || !Array.isArray(answer.user.permissions)) deny(t('message.invalidAuthUserInfo'));
+  const { user, administeredApps = [] } = answer;
+  if (accessDenial(user, administeredApps, { aclSwitch: $config.get().settings.business.aclSwitch, authCheck: options.authCheck })) {
+    deny(t('message.accessDenied'));
+  }
+  const state: SessionState = { status: 'authenticated', user, administeredApps, id: answer.id };
+  $session.set(state);
+  return state;
+}
+
+/** Signs out (GET /cas/logout), forgets the session and goes to the answer's redirectURL or /login.
+ *  Resolves to that target; the local session is cleared even when the call fails. */
+export async function logout(): Promise<string> {
+  let target = LOGIN_PATH;
+  try {
+    const answer = await auth.casLogout();
+    if (answer?.redirectURL) target = answer.redirectURL;
+  } catch {
+    // Already reported by the HTTP client; signing out locally still goes on.
+  } finally {
+    pendingStep = undefined;
+    clearSession();
+    setToken(undefined);
+  }
+  requestNavigation(target);
+  return target;
+}
