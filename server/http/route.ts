@@ -36,6 +36,8 @@ interface BaseSpec<B, Q, P> {
   summary: string;
   tags: string[];
   body?: B;
+  /** How the body is documented when `body` cannot say it itself (a lazy schema). */
+  bodyDoc?: Schema;
   query?: Q;
   params?: P;
   /** The schema of the envelope's `data` (documentation only). */
@@ -89,7 +91,7 @@ function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Acc
     description: spec.access === 'public' ? 'No sign-in needed.' : `Needs permission code ${spec.access}.`,
     ...(spec.access === 'public' ? {} : { security: [{ sessionCookie: [] }, { sessionToken: [] }] }),
   };
-  if (spec.body) schema.body = toDoc(spec.body as Schema);
+  if (spec.body) schema.body = toDoc((spec.bodyDoc ?? spec.body) as Schema);
   if (spec.multipart) {
     schema.consumes = ['multipart/form-data'];
     schema.body = { type: 'object', properties: { file: { type: 'string', format: 'binary' }, kind: { type: 'string' } } };

@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import type { Gate } from '../http/route';
 import { authRoutes } from './auth';
+import { userRoutes } from './users';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
+  userRoutes(app, gate, ctx);
 }

@@ -1,0 +1,41 @@
+// Server-side paging and search (§7 list calls): page/size from the shared pageQuery, a total, and
+// a case-insensitive "contains" search on one indexed column.
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { PagedList } from '../../src/core/types';
+import type { Engine } from '../db/connect';
+
+export interface PageRequest {
+  page: number;
+  size: number;
+  searchProp?: string;
+  searchValue?: string;
+}
+
+/** `column` contains `value` (LIKE wildcards in the value are taken literally). */
+export function contains(engine: Engine, column: string, value: string): Expression<SqlBool> {
+  const pattern = `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const operator = engine === 'postgres' ? sql`ilike` : sql`like`;
+  return sql<SqlBool>`${sql.ref(column)} ${operator} ${pattern} escape '\\'`;
+}
+
+// Kysely's builder types are too deep to carry generically here; the callers keep theirs.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyQuery = SelectQueryBuilder<any, any, any>;
+
+export async function paginate<Row, Item>(
+  query: AnyQuery,
+  request: PageRequest,
+  toItem: (row: Row) => Item | Promise<Item>,
+): Promise<PagedList<Item>> {
+  const counted = await query.clearSelect().clearOrderBy().select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
+  const total = Number((counted as { total?: unknown } | undefined)?.total ?? 0);
+  const rows = (await query.limit(request.size).offset((request.page - 1) * request.size).execute()) as Row[];
+  return {
+    list: await Promise.all(rows.map(toItem)),
+    query: {
+      ...(request.searchProp ? { searchProp: request.searchProp } : {}),
+      ...(request.searchValue ? { searchValue: request.searchValue } : {}),
+    },
+    pager: { page: request.page, size: request.size, total },
+  };
+}

@@ -1,0 +1,285 @@
+// §7 user calls. Administrators (code 2) reach the users of their scope (platform: all; tenant
+// administrator: tenant users of their subtree); every user reaches their own basic info.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type * as v from 'valibot';
+import type { Ctx } from '../context';
+import { defineRoute, type Gate } from '../http/route';
+import { idParams, okAnswer } from '../../src/core/schemas/common';
+import {
+  basicInfo, basicInfoBody, passwordBody, selfPasswordBody, user as userSchema, userCreateBody, userList, userListQuery, userSaveBody, userSaveDoc, userUpdateBody,
+} from '../../src/core/schemas/users';
+import { Status, UserType } from '../../src/core/enums';
+import type { User } from '../../src/core/types';
+import { parseExtraProp, type Actor, type UserRow } from '../auth/actor';
+import { inSubtree, manageableUser, scopeUsers, tenantPathOf } from '../auth/scope';
+import { keysOfUser, lockedKeys } from '../auth/throttle';
+import { hashPassword, verifyPassword } from '../auth/kdf';
+import { newId } from '../auth/secrets';
+import { clearSessionCookie } from '../auth/gate';
+import { contains, paginate } from '../http/paging';
+import { conflict, fieldError, forbidden, notFound } from '../http/errors';
+import { isUniqueViolation } from '../db/errors';
+
+const tags = ['Users'];
+type CreateBody = v.InferOutput<typeof userCreateBody>;
+type UpdateBody = v.InferOutput<typeof userUpdateBody>;
+
+const blankToNull = (value: string | undefined | null) => (value === undefined ? undefined : value === '' ? null : value);
+
+export async function toApiUser(ctx: Ctx, row: UserRow, locked?: boolean): Promise<User & Record<string, unknown>> {
+  const isLocked = locked ?? (await lockedKeys(ctx, keysOfUser(row))).size > 0;
+  return {
+    id: row.id,
+    username: row.username,
+    realName: row.realName,
+    ...(row.email ? { email: row.email } : {}),
+    ...(row.mobilePhone ? { mobilePhone: row.mobilePhone } : {}),
+    ...(row.description ? { description: row.description } : {}),
+    ...(row.avatar ? { avatar: row.avatar } : {}),
+    availabilityStatus: row.availabilityStatus as User['availabilityStatus'],
+    extraProp: parseExtraProp(row),
+    ...(row.tenantId ? { tenantId: row.tenantId } : {}),
+    isAdmin: row.isAdmin === 1,
+    isMaster: row.isMaster === 1,
+    locked: isLocked,
+    version: row.version,
+    createdAt: row.createdAt,
+  };
+}
+
+const toBasicInfo = (row: UserRow) => ({
+  id: row.id, username: row.username, realName: row.realName,
+  ...(row.avatar ? { avatar: row.avatar } : {}),
+  ...(row.mobilePhone ? { mobilePhone: row.mobilePhone } : {}),
+  ...(row.email ? { email: row.email } : {}),
+  ...(row.description ? { description: row.description } : {}),
+  version: row.version,
+});
+
+async function rootTenantId(ctx: Ctx): Promise<string> {
+  const root = await ctx.db.selectFrom('tenants').select('id').where('parentId', 'is', null).executeTakeFirstOrThrow();
+  return root.id;
+}
+
+/** The tenant, user type and admin flags a change may set, within the actor's powers. */
+async function placement(ctx: Ctx, actor: Actor, wanted: { tenantId?: string; userType?: number; isAdmin?: boolean; isMaster?: boolean }, current?: UserRow) {
+  const tenantId = wanted.tenantId ?? current?.tenantId ?? (actor.tenantAdmin ? actor.user.tenantId : await rootTenantId(ctx));
+  const tenantPath = await tenantPathOf(ctx, tenantId);
+  if (!tenantPath) throw fieldError([{ field: 'tenantId', rule: 'rule.tenantId' }]);
+  const userType = wanted.userType ?? current?.userType ?? UserType.Tenant;
+  const isMaster = wanted.isMaster ?? (current ? current.isMaster === 1 : false);
+  if (!actor.platformAdmin) {
+    // A tenant administrator creates tenant users inside their subtree, never platform users or masters.
+    if (!inSubtree(actor, tenantPath)) throw forbidden('The tenant is outside your scope');
+    if (userType !== UserType.Tenant || isMaster) throw forbidden('Only a platform administrator grants platform rights');
+  }
+  if (isMaster && userType === UserType.Tenant) throw fieldError([{ field: 'isMaster', rule: 'rule.isMaster' }]);
+  return { tenantId, userType, isMaster: isMaster ? 1 : 0, isAdmin: (wanted.isAdmin ?? current?.isAdmin === 1) ? 1 : 0 };
+}
+
+async function assertUsernameFree(ctx: Ctx, username: string): Promise<void> {
+  const taken = await ctx.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+  if (taken) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+}
+
+/** Refuses a change that would leave no enabled platform administrator. */
+async function keepOnePlatformAdmin(ctx: Ctx, userId: string): Promise<void> {
+  const others = await ctx.db.selectFrom('users').select('id')
+    .where('id', '!=', userId).where('isAdmin', '=', 1).where('isMaster', '=', 1)
+    .where('userType', 'in', [UserType.Platform, UserType.System]).where('availabilityStatus', '=', Status.Enable)
+    .limit(1).executeTakeFirst();
+  if (!others) throw forbidden('The last platform administrator cannot be removed or demoted');
+}
+
+async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string) {
+  await assertUsernameFree(ctx, body.username);
+  const place = await placement(ctx, actor, { tenantId: body.tenantId, userType: body.extraProp?.intProperty1, isAdmin: body.isAdmin, isMaster: body.isMaster });
+  const { intProperty1: _type, ...extra } = body.extraProp ?? {};
+  const now = ctx.now();
+  const row: UserRow = {
+    id: newId(), username: body.username, realName: body.realName,
+    email: blankToNull(body.email) ?? null, mobilePhone: blankToNull(body.mobilePhone) ?? null,
+    description: blankToNull(body.description) ?? null, avatar: blankToNull(body.avatar) ?? null,
+    availabilityStatus: body.availabilityStatus ?? Status.Enable, extraProp: JSON.stringify(extra),
+    ...place, passwordHash: await hashPassword(body.password), passwordChangedAt: now,
+    version: 1, createdAt: now, updatedAt: now,
+  };
+  try {
+    await ctx.db.insertInto('users').values(row).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+    throw error;
+  }
+  await ctx.audit.record({ action: 'user.create', actor, target: { type: 'user', id: row.id }, tenantId: row.tenantId, ip, detail: { username: row.username } });
+  return toApiUser(ctx, row, false);
+}
+
+async function updateUser(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, ip: string) {
+  const current = await manageableUser(ctx, actor, id);
+  const place = await placement(ctx, actor, { tenantId: body.tenantId, userType: body.extraProp?.intProperty1, isAdmin: body.isAdmin, isMaster: body.isMaster }, current);
+  const demoted = place.isAdmin === 0 || place.isMaster === 0 || place.userType === UserType.Tenant || body.availabilityStatus === Status.Disabled;
+  if (current.isAdmin === 1 && current.isMaster === 1 && current.userType !== UserType.Tenant && demoted) await keepOnePlatformAdmin(ctx, id);
+  const { intProperty1: _type, ...extra } = body.extraProp ?? JSON.parse(current.extraProp);
+  const changes = {
+    ...(body.realName !== undefined ? { realName: body.realName } : {}),
+    ...(body.email !== undefined ? { email: blankToNull(body.email) } : {}),
+    ...(body.mobilePhone !== undefined ? { mobilePhone: blankToNull(body.mobilePhone) } : {}),
+    ...(body.description !== undefined ? { description: blankToNull(body.description) } : {}),
+    ...(body.avatar !== undefined ? { avatar: blankToNull(body.avatar) } : {}),
+    ...(body.availabilityStatus !== undefined ? { availabilityStatus: body.availabilityStatus } : {}),
+    ...place,
+    extraProp: JSON.stringify(extra),
+  };
+  const saved = await saveVersioned(ctx, id, body.version, changes);
+  if (saved.availabilityStatus !== Status.Enable) await ctx.sessions.revokeUser(id);
+  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id }, tenantId: saved.tenantId, ip, detail: { fields: Object.keys(changes) } });
+  return toApiUser(ctx, saved);
+}
+
+/** Writes `changes` when `version` is current (409 otherwise) and answers the new row. */
+async function saveVersioned(ctx: Ctx, id: string, version: number | undefined, changes: Partial<UserRow>): Promise<UserRow> {
+  const current = await ctx.db.selectFrom('users').select('version').where('id', '=', id).executeTakeFirst();
+  if (!current) throw notFound('User');
+  const expected = version ?? current.version;
+  const result = await ctx.db.updateTable('users')
+    .set({ ...changes, version: expected + 1, updatedAt: ctx.now() })
+    .where('id', '=', id).where('version', '=', expected).executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw conflict();
+  return ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** Self, or an administrator whose scope holds the user. */
+async function selfOrManageable(ctx: Ctx, actor: Actor, id: string): Promise<UserRow> {
+  if (id === actor.id) return actor.user;
+  if (!actor.permissions.includes('2')) throw forbidden();
+  return manageableUser(ctx, actor, id);
+}
+
+async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: v.InferOutput<typeof basicInfoBody>, ip: string) {
+  const saved = await saveVersioned(ctx, target.id, body.version, {
+    realName: body.realName,
+    ...(body.avatar !== undefined ? { avatar: blankToNull(body.avatar) } : {}),
+    ...(body.mobilePhone !== undefined ? { mobilePhone: blankToNull(body.mobilePhone) } : {}),
+    ...(body.email !== undefined ? { email: blankToNull(body.email) } : {}),
+    ...(body.description !== undefined ? { description: blankToNull(body.description) } : {}),
+  });
+  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip, detail: { basicInfo: true } });
+  return toBasicInfo(saved);
+}
+
+/** Sets a new password and signs the user out everywhere (their old sessions die with it). */
+async function setPassword(ctx: Ctx, actor: Actor, target: UserRow, password: string, ip: string, reply: FastifyReply, self: boolean) {
+  const now = ctx.now();
+  await ctx.db.updateTable('users')
+    .set({ passwordHash: await hashPassword(password), passwordChangedAt: now, version: target.version + 1, updatedAt: now })
+    .where('id', '=', target.id).execute();
+  await ctx.sessions.revokeUser(target.id);
+  if (self) clearSessionCookie(reply.request, reply);
+  await ctx.audit.record({ action: self ? 'password.change' : 'password.reset', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip });
+}
+
+async function assertOwnPassword(actor: Actor, transformed: string): Promise<void> {
+  if (!(await verifyPassword(actor.user.passwordHash, transformed))) throw fieldError([{ field: 'opUserPassword', rule: 'rule.wrongPassword' }]);
+}
+
+export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
+  defineRoute(app, gate, {
+    method: 'GET', url: '/user', tags, access: '2', summary: 'Users of my scope, paged and searchable',
+    query: userListQuery, response: userList,
+    handler: async ({ actor, query }) => {
+      let select = scopeUsers(actor, ctx.db.selectFrom('users').selectAll('users'));
+      if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, `users.${query.searchProp}`, query.searchValue));
+      if (query.tenantId) {
+        const path = await tenantPathOf(ctx, query.tenantId);
+        select = select.where((eb) => eb('users.tenantId', 'in', eb.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${path ?? '-'}%`)));
+      }
+      const page = await paginate<UserRow, User>(select.orderBy('users.createdAt', 'desc').orderBy('users.id'), query, (row) => toApiUser(ctx, row, false));
+      const locked = await lockedKeys(ctx, page.list.flatMap((item) => keysOfUser({ username: item.username, email: item.email ?? null, mobilePhone: item.mobilePhone ?? null })));
+      page.list.forEach((item) => { item.locked = keysOfUser({ username: item.username, email: item.email ?? null, mobilePhone: item.mobilePhone ?? null }).some((key) => locked.has(key)); });
+      return page;
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/user/:id', tags, access: '0', summary: 'One user (myself, or one of my scope)',
+    params: idParams, response: userSchema,
+    handler: async ({ actor, params }) => toApiUser(ctx, await selfOrManageable(ctx, actor, params.id)),
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/user/:id/basic_info', tags, access: '0', summary: 'Basic info of a user (myself, or one of my scope)',
+    params: idParams, response: basicInfo,
+    handler: async ({ actor, params }) => toBasicInfo(await selfOrManageable(ctx, actor, params.id)),
+  });
+
+  defineRoute(app, gate, {
+    method: 'PUT', url: '/user/:id/basic_info', tags, access: '0', summary: 'Change the basic info of a user (myself, or one of my scope)',
+    params: idParams, body: basicInfoBody, response: basicInfo,
+    handler: async ({ actor, params, body, raw }) => updateBasicInfo(ctx, actor, await selfOrManageable(ctx, actor, params.id), body, raw.ip),
+  });
+
+  defineRoute(app, gate, {
+    method: 'PUT', url: '/user/profile', tags, access: '0', summary: 'Change my own profile',
+    body: basicInfoBody, response: basicInfo,
+    handler: async ({ actor, body, raw }) => updateBasicInfo(ctx, actor, actor.user, body, raw.ip),
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/user', tags, access: '2', summary: 'Create a user (or update one when the body carries its id)',
+    body: userSaveBody, bodyDoc: userSaveDoc, response: userSchema,
+    handler: async ({ actor, body, raw }) => 'password' in body
+      ? createUser(ctx, actor, body, raw.ip)
+      // §4: saving a user creates it when there is no id, otherwise updates it.
+      : updateUser(ctx, actor, body.id, body, raw.ip),
+  });
+
+  defineRoute(app, gate, {
+    method: 'PUT', url: '/user/:id', tags, access: '2', summary: 'Update a user of my scope (409 when version is stale)',
+    params: idParams, body: userUpdateBody, response: userSchema,
+    handler: async ({ actor, params, body, raw }) => updateUser(ctx, actor, params.id, body, raw.ip),
+  });
+
+  defineRoute(app, gate, {
+    method: 'DELETE', url: '/user/:id', tags, access: '2', summary: 'Delete a user of my scope',
+    params: idParams, response: okAnswer,
+    handler: async ({ actor, params, raw }) => {
+      if (params.id === actor.id) throw forbidden('You cannot delete yourself');
+      const target = await manageableUser(ctx, actor, params.id);
+      if (target.isAdmin === 1 && target.isMaster === 1 && target.userType !== UserType.Tenant) await keepOnePlatformAdmin(ctx, target.id);
+      await ctx.db.deleteFrom('users').where('id', '=', target.id).execute();
+      await ctx.audit.record({ action: 'user.delete', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip: raw.ip, detail: { username: target.username } });
+      return null;
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/user/:id/password', tags, access: '0',
+    summary: "Reset a password: an administrator's reset needs their own password, a self reset the old one; either signs the user out everywhere",
+    params: idParams, body: passwordBody, response: okAnswer,
+    handler: async ({ actor, params, body, raw }, reply) => {
+      await assertOwnPassword(actor, body.opUserPassword);
+      if ('loginUserId' in body || params.id === actor.id) {
+        if (params.id !== actor.id || ('loginUserId' in body && body.loginUserId !== actor.id)) throw forbidden();
+        await setPassword(ctx, actor, actor.user, body.password, raw.ip, reply, true);
+        return null;
+      }
+      if (!actor.permissions.includes('2')) throw forbidden();
+      const target = await manageableUser(ctx, actor, params.id);
+      if (body.id !== target.id) throw fieldError([{ field: 'id', rule: 'rule.id' }]);
+      await setPassword(ctx, actor, target, body.password, raw.ip, reply, false);
+      return null;
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'PUT', url: '/user/password', tags, access: '0', summary: 'Change my own password (old password required; signs me out everywhere)',
+    body: selfPasswordBody, response: okAnswer,
+    handler: async ({ actor, body, raw }, reply) => {
+      if (body.loginUserId && body.loginUserId !== actor.id) throw forbidden();
+      await assertOwnPassword(actor, body.opUserPassword);
+      await setPassword(ctx, actor, actor.user, body.password, raw.ip, reply, true);
+      return null;
+    },
+  });
+}
+
