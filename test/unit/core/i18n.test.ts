@@ -1,0 +1,98 @@
+// i18n: key parity between the locales (every namespace file, recursively), on-demand loading,
+// switching, the revision store and namespaced keys.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { $i18nRevision, $locale, loadNamespaces, namespaces, setLocale, storedLocale, t, tRule } from '../../../src/core/i18n';
+
+const localesDir = fileURLToPath(new URL('../../../src/core/i18n/locales/', import.meta.url));
+
+/** Every key path of a JSON object, nested keys joined by '.'. */
+function keyPaths(value: unknown, prefix = ''): string[] {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return [prefix];
+  return Object.entries(value).flatMap(([key, child]) => keyPaths(child, prefix ? `${prefix}.${key}` : key));
+}
+
+function filesOf(locale: string): string[] {
+  return readdirSync(join(localesDir, locale)).filter((name) => name.endsWith('.json')).sort();
+}
+
+describe('locale files', () => {
+  it('both locales have the same namespace files, one per namespace', () => {
+    assert.deepEqual(filesOf('en'), filesOf('zh'));
+    assert.deepEqual(filesOf('en'), [...namespaces].map((ns) => `${ns}.json`).sort());
+  });
+
+  for (const file of filesOf('en')) {
+    it(`${file}: every key exists in both locales, with a non-empty text`, () => {
+      const read = (locale: string) => JSON.parse(readFileSync(join(localesDir, locale, file), 'utf8')) as unknown;
+      const en = keyPaths(read('en')).filter(Boolean);
+      const zh = keyPaths(read('zh')).filter(Boolean);
+      assert.deepEqual(en.filter((key) => !zh.includes(key)), [], 'keys only in en');
+      assert.deepEqual(zh.filter((key) => !en.includes(key)), [], 'keys only in zh');
+      for (const locale of ['en', 'zh']) {
+        const texts = JSON.stringify(read(locale)).match(/:""/g);
+        assert.equal(texts, null, `${locale}/${file} has an empty text`);
+      }
+    });
+  }
+});
+
+describe('i18n runtime', () => {
+  it('English common is there at once; other namespaces are not', () => {
+    assert.equal($locale.get(), 'en');
+    assert.equal(t('message.actionSuccess'), 'Action Success');
+    assert.equal(t('common:page.notFound'), 'Error: Page Not Found!');
+  });
+
+  // A key of the login namespace (filled by its owner), read from the file itself.
+  const loginKey = keyPaths(JSON.parse(readFileSync(join(localesDir, 'en', 'login.json'), 'utf8')))[0] ?? '';
+
+  it('loadNamespaces loads a namespace file and bumps the revision', async () => {
+    assert.ok(loginKey, 'login.json has at least one key');
+    const before = $i18nRevision.get();
+    assert.equal(t(`login:${loginKey}`), loginKey, 'not loaded yet: the key itself (without namespace) is shown');
+    await loadNamespaces('login');
+    assert.ok($i18nRevision.get() > before);
+    assert.notEqual(t(`login:${loginKey}`), loginKey);
+  });
+
+  it('setLocale loads zh, switches, keeps the choice, and bumps the revision', async () => {
+    const store = new Map<string, string>();
+    globalThis.localStorage = {
+      getItem: (key: string) => store.get(key) ?? null,
+      setItem: (key: string, value: string) => void store.set(key, value),
+    } as Storage;
+    const before = $i18nRevision.get();
+    await setLocale('zh');
+    assert.equal($locale.get(), 'zh');
+    assert.equal(t('upload.button'), '上传');
+    assert.equal(t('time.justNow'), '刚刚');
+    assert.equal(tRule('rule.json'), '请输入正确的JSON格式');
+    const zhLogin = JSON.parse(readFileSync(join(localesDir, 'zh', 'login.json'), 'utf8')) as Record<string, unknown>;
+    assert.equal(t(`login:${loginKey}`), loginKey.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], zhLogin), 'namespaces asked for earlier are loaded for zh too');
+    assert.ok($i18nRevision.get() > before);
+    assert.equal(store.get('iam-locale'), 'zh');
+    assert.equal(storedLocale(), 'zh');
+    await setLocale('en');
+    assert.equal(t('upload.button'), 'Upload');
+    assert.equal(storedLocale(), 'en');
+  });
+
+  it('overlapping switches: the last one wins', async () => {
+    await Promise.all([setLocale('zh'), setLocale('en')]);
+    assert.equal($locale.get(), 'en');
+    assert.equal(t('route.home'), 'Home');
+  });
+
+  it('rejects an unknown locale', async () => {
+    await assert.rejects(setLocale('fr' as 'en'), /Unsupported locale/);
+    assert.equal($locale.get(), 'en');
+  });
+
+  it('interpolates parameters without HTML escaping (UIs render text as text)', () => {
+    assert.equal(t('rule.range', { min: '<1>', max: 5 }), 'Please enter an integer from <1> to 5');
+  });
+});
