@@ -1,0 +1,200 @@
+// Every rule of §6: codes → patterns, code|flag, the three candidate paths, skip-ACL, the switch,
+// menu allow/deny and the feature blacklist, 'Access is denied' cases, template conditions.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  DEFAULT_FEATURE_BLACKLIST,
+  Feature,
+  aclCandidates,
+  accessDenial,
+  filterMenu,
+  hasAccess,
+  parsePermission,
+  pathAccess,
+  patternMatches,
+  permissionTable,
+  routeAccess,
+  type MenuItem,
+} from '../../../src/core/acl';
+import { AclValue } from '../../../src/core/enums';
+
+describe('§6 permission codes', () => {
+  const cases: [code: string, path: string, access: 'allowed' | 'denied'][] = [
+    ['1', '/app/detail/:id', 'allowed'],
+    ['1', '/operate/app', 'allowed'],
+    ['1', '/operate/user', 'denied'],
+    ['2', '/operate/user', 'allowed'],
+    ['2', '/user', 'allowed'],
+    ['2', '/operate/setting', 'denied'],
+    ['3', '/operate/setting', 'allowed'],
+    ['3', '/setting', 'allowed'],
+    ['3', '/operate/user', 'denied'],
+    ['4', '/operate', 'allowed'],
+    ['4', '/operate/app', 'allowed'],
+    ['4', '/operate/user', 'allowed'],
+    ['4', '/operate/tenant/list', 'allowed'],
+    ['4', '/operate/setting', 'allowed'],
+    ['4', '/operate/tunnel', 'allowed'],
+    ['4', '/operate/menu', 'allowed'],
+    ['4', '/app/detail/:id', 'denied'],
+    ['0', '/operate/user', 'denied'],
+    ['0', '/app/detail/:id', 'denied'],
+    ['99', '/operate/user', 'denied'],
+  ];
+  for (const [code, path, access] of cases) {
+    it(`code ${code} → ${path}: ${access}`, () => assert.equal(pathAccess(path, [code]), access));
+  }
+
+  it('codes combine', () => {
+    assert.equal(pathAccess('/operate/setting', ['0', '2', '3']), 'allowed');
+    assert.equal(pathAccess('/operate/tunnel', ['0', '2', '3']), 'denied');
+  });
+});
+
+describe('§6 code|flag (ACL value: False 0, Disabled 1, True 2)', () => {
+  it('parses code and flag; no flag means True', () => {
+    assert.deepEqual(parsePermission('2'), { code: '2', flag: AclValue.True });
+    assert.deepEqual(parsePermission('2|2'), { code: '2', flag: AclValue.True });
+    assert.deepEqual(parsePermission('3|1'), { code: '3', flag: AclValue.Disabled });
+    assert.deepEqual(parsePermission(' 4 | 0 '), { code: '4', flag: AclValue.False });
+  });
+
+  it('drops blank entries and unknown flags (fail closed)', () => {
+    for (const raw of ['', ' ', '|2', '2|', '2|9', '2|true', '2|2|2']) assert.equal(parsePermission(raw), undefined, raw);
+    assert.deepEqual(permissionTable(['2|9', '', '3']), [{ code: '3', flag: AclValue.True }]);
+  });
+
+  it('True allows, Disabled shows disabled, False denies', () => {
+    assert.equal(pathAccess('/operate/user', ['2|2']), 'allowed');
+    assert.equal(pathAccess('/operate/user', ['2|1']), 'disabled');
+    assert.equal(pathAccess('/operate/user', ['2|0']), 'denied');
+    assert.equal(pathAccess('/operate/user', ['2|1', '4']), 'allowed', 'a granting entry wins over a disabled one');
+  });
+});
+
+describe('§6 matching: path, path + "/", path + "/view"', () => {
+  it('the three candidates', () => {
+    assert.deepEqual(aclCandidates('/operate/app'), ['/operate/app', '/operate/app/', '/operate/app/view']);
+    assert.deepEqual(aclCandidates('/operate/'), ['/operate', '/operate/', '/operate/view']);
+  });
+
+  it('a pattern matches the trailing whole segments; * stands for one or more segments', () => {
+    assert.equal(patternMatches('/user', '/operate/user'), true);
+    assert.equal(patternMatches('/user', '/operate/users'), false);
+    assert.equal(patternMatches('/user', '/profile/userInfo'), false);
+    assert.equal(patternMatches('/user', '/user/view'), false);
+    assert.equal(patternMatches('/operate/*', '/operate'), false, 'the bare path needs the /view candidate');
+    assert.equal(patternMatches('/operate/*', '/operate/view'), true);
+    assert.equal(patternMatches('/operate/*', '/operate/tenant/list'), true);
+    assert.equal(patternMatches('/app/*', '/app/detail/7'), true);
+    assert.equal(patternMatches('/app/*', '/operate/app'), false);
+    assert.equal(patternMatches('/app/*', '/operate/app/view'), true);
+    assert.equal(patternMatches('/app/*', '/menu/detail/7'), false);
+  });
+
+  it('a route is allowed when any candidate matches', () => {
+    assert.equal(pathAccess('/operate', ['4']), 'allowed', 'through /operate/view');
+    assert.equal(pathAccess('/operate/app', ['1']), 'allowed', 'through /operate/app/view');
+  });
+});
+
+describe('§6 skip-ACL routes and the ACL-check switch', () => {
+  it('skip-ACL routes are always allowed, even with no permissions', () => {
+    assert.equal(routeAccess({ aclPath: '/profile/userInfo', skipAcl: true }, { permissions: [] }), 'allowed');
+    assert.equal(routeAccess({ aclPath: '/profile/userInfo' }, { permissions: [] }), 'denied');
+  });
+
+  it("the switch value 'N' disables the check; 'Y' (the default) keeps it", () => {
+    assert.equal(routeAccess({ aclPath: '/operate/user' }, { permissions: ['0'], aclSwitch: 'N' }), 'allowed');
+    assert.equal(routeAccess({ aclPath: '/operate/user' }, { permissions: ['0'], aclSwitch: 'Y' }), 'denied');
+    assert.equal(routeAccess({ aclPath: '/operate/user' }, { permissions: ['0'] }), 'denied');
+  });
+});
+
+describe("§6 'Access is denied'", () => {
+  const user = { isMaster: false, permissions: ['0'] };
+
+  it('an empty permission table is denied (unless the ACL check is off)', () => {
+    assert.equal(accessDenial({ ...user, permissions: [] }, []), 'noPermissions');
+    assert.equal(accessDenial({ ...user, permissions: ['', '2|x'] }, []), 'noPermissions', 'unparseable entries do not count');
+    assert.equal(accessDenial({ ...user, permissions: [] }, [], { aclSwitch: 'N' }), undefined);
+    assert.equal(accessDenial(user, []), undefined, 'code 0 makes the table non-empty');
+  });
+
+  it('with the auth check, a non-master user without administered apps is denied', () => {
+    assert.equal(accessDenial(user, [], { authCheck: true }), 'noAdministeredApps');
+    assert.equal(accessDenial(user, undefined, { authCheck: true }), 'noAdministeredApps');
+    assert.equal(accessDenial(user, [{ id: 'a1', name: 'App' }], { authCheck: true }), undefined);
+    assert.equal(accessDenial({ ...user, isMaster: true }, [], { authCheck: true }), undefined);
+    assert.equal(accessDenial(user, [], { authCheck: false }), undefined);
+  });
+});
+
+describe('§6 template conditions (admin flag or ACL)', () => {
+  it('shows for an admin when the admin flag is asked, or for a True permission code', () => {
+    assert.equal(hasAccess({ isAdmin: true, permissions: [] }, { admin: true }), true);
+    assert.equal(hasAccess({ isAdmin: false, permissions: ['2'] }, { admin: true }), false);
+    assert.equal(hasAccess({ isAdmin: false, permissions: ['2'] }, { admin: true, code: '2' }), true);
+    assert.equal(hasAccess({ isAdmin: false, permissions: ['2|1'] }, { code: '2' }), false);
+    assert.equal(hasAccess({ isAdmin: true, permissions: ['2'] }, { code: '3' }), false);
+    assert.equal(hasAccess(undefined, { admin: true }), false);
+  });
+});
+
+describe('§6 menu filtering: allow/deny rules and the feature blacklist', () => {
+  const menu: MenuItem[] = [
+    { path: '/home/index', name: 'route.home' },
+    {
+      path: '/operate',
+      name: 'route.operate',
+      children: [
+        { path: '/operate/app', name: 'route.app' },
+        { path: '/operate/user', name: 'route.user' },
+        { path: '/operate/tunnel', name: 'route.tunnel' },
+      ],
+    },
+    {
+      path: '/platform',
+      name: 'platform',
+      children: [
+        { path: '/platform/microservice', name: 'ms', feature: Feature.Microservice },
+        { path: '/platform/vm', name: 'vm', feature: Feature.KubeVirtApp },
+      ],
+    },
+    { path: '/network', name: 'network', feature: Feature.Network },
+    { path: '/storage/hostpath', name: 'hostPath', feature: Feature.HostPathStorage },
+    { path: '/storage/flex', name: 'flex', feature: Feature.FlexVolumeStorage },
+    { path: '/ipv6', name: 'ipv6', feature: Feature.Ipv6 },
+    { path: '/multi-network', name: 'mn', feature: Feature.MultiNetwork },
+    { path: '/code-check', name: 'cc', feature: Feature.CodeCheck },
+  ];
+  const paths = (items: MenuItem[]): string[] => items.flatMap((item) => [item.path, ...paths(item.children ?? [])]);
+
+  it('the §6 feature blacklist hides microservice, kubeVirt app, multi-network, IPv6, code check, network, host-path and flex-volume storage', () => {
+    assert.deepEqual([...DEFAULT_FEATURE_BLACKLIST].sort(), ['codeCheck', 'flexVolumeStorage', 'hostPathStorage', 'ipv6', 'kubeVirtApp', 'microservice', 'multiNetwork', 'network']);
+    assert.deepEqual(paths(filterMenu(menu)), ['/home/index', '/operate', '/operate/app', '/operate/user', '/operate/tunnel']);
+  });
+
+  it('a custom blacklist (e.g. the session user’s) replaces the default', () => {
+    assert.deepEqual(paths(filterMenu(menu, { featureBlacklist: ['network'] })).filter((path) => path.startsWith('/platform') || path === '/network'), [
+      '/platform',
+      '/platform/microservice',
+      '/platform/vm',
+    ]);
+  });
+
+  it('deny rules remove entries and their children', () => {
+    assert.deepEqual(paths(filterMenu(menu, { deny: ['/operate/tunnel'] })), ['/home/index', '/operate', '/operate/app', '/operate/user']);
+    assert.deepEqual(paths(filterMenu(menu, { deny: ['/operate/*'] })), ['/home/index']);
+  });
+
+  it('allow rules keep only matching entries (a matching parent keeps its children); empty parents disappear', () => {
+    assert.deepEqual(paths(filterMenu(menu, { allow: ['/operate/user', '/home/index'] })), ['/home/index', '/operate', '/operate/user']);
+    assert.deepEqual(paths(filterMenu(menu, { allow: ['/operate/*'] })), ['/operate', '/operate/app', '/operate/user', '/operate/tunnel']);
+    assert.deepEqual(filterMenu(menu, { allow: ['/nothing'] }), []);
+  });
+
+  it('deny wins over allow', () => {
+    assert.deepEqual(paths(filterMenu(menu, { allow: ['/operate/*'], deny: ['/operate/app'] })), ['/operate', '/operate/user', '/operate/tunnel']);
+  });
+});
