@@ -213,7 +213,7 @@ describe('§2 document title and menu', () => {
     assert.equal(documentTitle(route, 'Acme IAM'), 'Users – Acme IAM', 'translated with the core i18n by default');
   });
 
-  const tree = (items: MenuItem[]): unknown => items.map((item) => (item.children ? { [item.path]: tree(item.children) } : item.disabled ? `${item.path} (disabled)` : item.path));
+  const tree = (items: MenuItem[]): unknown[] => items.map((item) => (item.children ? { [item.path]: tree(item.children) } : item.disabled ? `${item.path} (disabled)` : item.path));
 
   it('the side menu shows visible permitted routes, nested (max depth 2)', () => {
     assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin })), [
