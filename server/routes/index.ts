@@ -4,8 +4,12 @@ import type { Ctx } from '../context';
 import type { Gate } from '../http/route';
 import { authRoutes } from './auth';
 import { userRoutes } from './users';
+import { tenantRoutes } from './tenants';
+import { settingsRoutes } from './settings';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
   userRoutes(app, gate, ctx);
+  tenantRoutes(app, gate, ctx);
+  settingsRoutes(app, gate, ctx);
 }

@@ -17,7 +17,8 @@ import { hashPassword, verifyPassword } from '../auth/kdf';
 import { newId } from '../auth/secrets';
 import { clearSessionCookie } from '../auth/gate';
 import { contains, paginate } from '../http/paging';
-import { conflict, fieldError, forbidden, notFound } from '../http/errors';
+import { fieldError, forbidden } from '../http/errors';
+import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
 
 const tags = ['Users'];
@@ -138,13 +139,7 @@ async function updateUser(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, 
 
 /** Writes `changes` when `version` is current (409 otherwise) and answers the new row. */
 async function saveVersioned(ctx: Ctx, id: string, version: number | undefined, changes: Partial<UserRow>): Promise<UserRow> {
-  const current = await ctx.db.selectFrom('users').select('version').where('id', '=', id).executeTakeFirst();
-  if (!current) throw notFound('User');
-  const expected = version ?? current.version;
-  const result = await ctx.db.updateTable('users')
-    .set({ ...changes, version: expected + 1, updatedAt: ctx.now() })
-    .where('id', '=', id).where('version', '=', expected).executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw conflict();
+  await updateVersioned(ctx.db, 'users', id, version, changes, ctx.now());
   return ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 

@@ -1,0 +1,57 @@
+// Login settings (the sign-in policy) and the console configuration / branding (§3 System config
+// and Other settings). The configuration is public to read: the sign-in page needs its branding.
+import * as v from 'valibot';
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../context';
+import { defineRoute, type Gate } from '../http/route';
+import { iamConfig, iamConfigUpdate, loginSettings, loginSettingsUpdate } from '../../src/core/schemas/settings';
+import { validate } from '../../src/core/validation';
+import { fieldError } from '../http/errors';
+import { resolveConfig } from '../../src/core/config';
+
+const tags = ['Settings'];
+const withVersion = <T extends v.GenericSchema>(schema: T) => v.object({ value: schema, version: v.number() });
+
+/** Validates a whole document after a partial change was merged in (cross-field rules hold). */
+function checked<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
+  const result = validate(schema, value);
+  if (!result.success) throw fieldError(result.fields);
+  return result.output;
+}
+
+export function settingsRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
+  defineRoute(app, gate, {
+    method: 'GET', url: '/settings/login', tags, access: '3', summary: 'The sign-in policy', response: withVersion(loginSettings),
+    handler: () => ctx.settings.get('login'),
+  });
+
+  defineRoute(app, gate, {
+    method: 'PUT', url: '/settings/login', tags, access: '3', summary: 'Change the sign-in policy (409 when version is stale)',
+    body: loginSettingsUpdate, response: withVersion(loginSettings),
+    handler: async ({ actor, body, raw }) => {
+      const { version, ...changes } = body;
+      const current = await ctx.settings.get('login');
+      const saved = await ctx.settings.put('login', checked(loginSettings, { ...current.value, ...changes }), version);
+      await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'settings', id: 'login' }, ip: raw.ip, detail: { fields: Object.keys(changes) } });
+      return saved;
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/config', tags, access: 'public', summary: 'Console configuration and branding (public: the sign-in page shows it)',
+    response: withVersion(iamConfig),
+    handler: () => ctx.settings.get('config'),
+  });
+
+  defineRoute(app, gate, {
+    method: 'PUT', url: '/config', tags, access: '3', summary: 'Change the console configuration and branding (409 when version is stale)',
+    body: iamConfigUpdate, response: withVersion(iamConfig),
+    handler: async ({ actor, body, raw }) => {
+      const current = await ctx.settings.get('config');
+      const merged = resolveConfig({ system: { ...current.value.system, ...body.system }, settings: { ...current.value.settings, ...body.settings } });
+      const saved = await ctx.settings.put('config', checked(iamConfig, merged), body.version);
+      await ctx.audit.record({ action: 'config.update', actor, target: { type: 'settings', id: 'config' }, ip: raw.ip, detail: { system: Object.keys(body.system ?? {}), settings: Object.keys(body.settings ?? {}) } });
+      return saved;
+    },
+  });
+}

@@ -1,0 +1,103 @@
+// Tenants (operations, code 4): a tree kept as materialised paths. A tenant administrator sees and
+// changes only their own tenant's subtree.
+import * as v from 'valibot';
+import type { FastifyInstance } from 'fastify';
+import type { Selectable } from 'kysely';
+import type { Ctx } from '../context';
+import type { TenantTable } from '../db/tables';
+import { defineRoute, type Gate } from '../http/route';
+import { idParams, okAnswer } from '../../src/core/schemas/common';
+import { tenant, tenantCreateBody, tenantList, tenantListQuery, tenantUpdateBody } from '../../src/core/schemas/resources';
+import { Scope, Status } from '../../src/core/enums';
+import type { Actor } from '../auth/actor';
+import { canManageTenantPath } from '../auth/scope';
+import { newId } from '../auth/secrets';
+import { contains, paginate } from '../http/paging';
+import { conflict, forbidden, notFound } from '../http/errors';
+import { updateVersioned } from '../db/versioned';
+
+const tags = ['Tenants'];
+type TenantRow = Selectable<TenantTable>;
+
+const toTenant = ({ path: _path, ...row }: TenantRow) => row;
+
+async function manageableTenant(ctx: Ctx, actor: Actor, id: string): Promise<TenantRow> {
+  const row = await ctx.db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row || !canManageTenantPath(actor, row.path)) throw notFound('Tenant');
+  return row;
+}
+
+/** The subtree an actor may see: everything for the platform, their own subtree for a tenant administrator. */
+const visiblePrefix = (actor: Actor) => (actor.platformAdmin ? '/' : actor.tenantPath ?? '/-none-/');
+
+export function tenantRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
+  defineRoute(app, gate, {
+    method: 'GET', url: '/tenants', tags, access: '4', summary: 'Tenants of my scope, paged',
+    query: tenantListQuery, response: tenantList,
+    handler: async ({ actor, query }) => {
+      let select = ctx.db.selectFrom('tenants').selectAll().where('path', 'like', `${visiblePrefix(actor)}%`);
+      if (query.parentId) select = select.where('parentId', '=', query.parentId);
+      if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, query.searchProp, query.searchValue));
+      return paginate(select.orderBy('path'), query, toTenant);
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/tenants/tree', tags, access: '4', summary: 'All tenants of my scope (flat, with parentId), for a tree',
+    response: v.array(tenant),
+    handler: async ({ actor }) => {
+      const rows = await ctx.db.selectFrom('tenants').selectAll().where('path', 'like', `${visiblePrefix(actor)}%`).orderBy('path').limit(5000).execute();
+      return rows.map(toTenant);
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/tenants/:id', tags, access: '4', summary: 'One tenant of my scope', params: idParams, response: tenant,
+    handler: async ({ actor, params }) => toTenant(await manageableTenant(ctx, actor, params.id)),
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/tenants', tags, access: '4', summary: 'Create a tenant under a parent of my scope',
+    body: tenantCreateBody, response: tenant,
+    handler: async ({ actor, body, raw }) => {
+      const parent = await manageableTenant(ctx, actor, body.parentId);
+      const now = ctx.now();
+      const id = newId();
+      const row: TenantRow = {
+        id, parentId: parent.id, path: `${parent.path}${id}/`, name: body.name, type: body.type, scope: Scope.Tenant,
+        status: Status.Enable, description: body.description || null, version: 1, createdAt: now, updatedAt: now,
+      };
+      await ctx.db.insertInto('tenants').values(row).execute();
+      await ctx.audit.record({ action: 'tenant.create', actor, target: { type: 'tenant', id }, tenantId: id, ip: raw.ip, detail: { name: body.name } });
+      return toTenant(row);
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'PUT', url: '/tenants/:id', tags, access: '4', summary: 'Update a tenant of my scope (409 when version is stale)',
+    params: idParams, body: tenantUpdateBody, response: tenant,
+    handler: async ({ actor, params, body, raw }) => {
+      const current = await manageableTenant(ctx, actor, params.id);
+      if (current.parentId === null && body.type) throw forbidden('The root tenant keeps its type');
+      const { version, ...changes } = body;
+      await updateVersioned(ctx.db, 'tenants', current.id, version, { ...changes, description: changes.description === undefined ? current.description : changes.description || null }, ctx.now());
+      await ctx.audit.record({ action: 'tenant.update', actor, target: { type: 'tenant', id: current.id }, tenantId: current.id, ip: raw.ip, detail: { fields: Object.keys(changes) } });
+      return toTenant(await manageableTenant(ctx, actor, current.id));
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'DELETE', url: '/tenants/:id', tags, access: '4', summary: 'Delete an empty tenant of my scope (not my own, not the root)',
+    params: idParams, response: okAnswer,
+    handler: async ({ actor, params, raw }) => {
+      const current = await manageableTenant(ctx, actor, params.id);
+      if (current.parentId === null || current.path === actor.tenantPath) throw forbidden('This tenant cannot be deleted');
+      const child = await ctx.db.selectFrom('tenants').select('id').where('parentId', '=', current.id).limit(1).executeTakeFirst();
+      const member = await ctx.db.selectFrom('users').select('id').where('tenantId', '=', current.id).limit(1).executeTakeFirst();
+      if (child || member) throw conflict('The tenant still has sub-tenants or users');
+      await ctx.db.deleteFrom('tenants').where('id', '=', current.id).execute();
+      await ctx.audit.record({ action: 'tenant.delete', actor, target: { type: 'tenant', id: current.id }, tenantId: current.parentId, ip: raw.ip, detail: { name: current.name } });
+      return null;
+    },
+  });
+}

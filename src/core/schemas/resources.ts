@@ -1,0 +1,145 @@
+// REST calls the spec leaves out (§7 "not shown"): tenants, apps and their administrators,
+// privilege trees, roles, menu plans, channels, messages and the audit log.
+import * as v from 'valibot';
+import { MessageServiceType, Scope, Status, TenantType } from '../enums';
+import { optionalField, patterns, rules } from '../validation';
+import { id, optionalDescription, pageQueryFields, pagedList, version } from './common';
+
+const status = v.picklist([Status.Enable, Status.Disabled], 'rule.availabilityStatus');
+const stamps = { version: v.number(), createdAt: v.number(), updatedAt: v.number() };
+
+// Tenants ------------------------------------------------------------------------------------
+export const tenantListQuery = v.object({ ...pageQueryFields, searchProp: v.optional(v.picklist(['name'], 'rule.searchProp')), parentId: v.optional(id) });
+export const tenantCreateBody = v.object({
+  parentId: id,
+  name: rules.tenantName,
+  type: v.picklist(Object.values(TenantType).filter((type) => type !== TenantType.Root), 'rule.tenantType'),
+  description: optionalDescription,
+});
+export const tenantUpdateBody = v.object({
+  name: v.optional(rules.tenantName),
+  type: v.optional(tenantCreateBody.entries.type),
+  status: v.optional(status),
+  description: optionalDescription,
+  version,
+});
+export const tenant = v.object({
+  id: v.string(), parentId: v.nullable(v.string()), name: v.string(), type: v.string(),
+  scope: v.picklist([Scope.Platform, Scope.Tenant]), status: v.number(), description: v.nullable(v.string()), ...stamps,
+});
+export const tenantList = pagedList(tenant);
+
+// Apps ---------------------------------------------------------------------------------------
+const link = optionalField(v.union([rules.url, rules.absolutePath], 'rule.url'));
+export const appListQuery = v.object({ ...pageQueryFields, searchProp: v.optional(v.picklist(['name'], 'rule.searchProp')) });
+export const appCreateBody = v.object({
+  name: rules.appName,
+  detail: optionalDescription,
+  entrypoint: link,
+  callbackUrl: optionalField(rules.url),
+  isMaster: v.optional(v.boolean('rule.required')),
+  status: v.optional(status),
+});
+export const appUpdateBody = v.object({ ...v.partial(appCreateBody).entries, version });
+export const app = v.object({
+  id: v.string(), name: v.string(), detail: v.nullable(v.string()), entrypoint: v.nullable(v.string()), callbackUrl: v.nullable(v.string()),
+  isMaster: v.boolean(), status: v.number(), ...stamps,
+});
+export const appList = pagedList(app);
+export const userIdsBody = v.object({ userIds: v.pipe(v.array(id, 'rule.required'), v.maxLength(500, 'rule.maxLength?max=500')) });
+export const memberUser = v.object({ id: v.string(), username: v.string(), realName: v.string() });
+
+// Privilege trees ----------------------------------------------------------------------------
+export const appParams = v.object({ appId: id });
+export const appItemParams = v.object({ appId: id, id });
+export const privilegeBody = v.object({
+  name: rules.resourceName,
+  parentId: v.optional(v.nullable(id)),
+  key: rules.safeCode,
+  sort: v.optional(v.pipe(v.number('rule.positiveInteger'), v.integer('rule.positiveInteger'), v.minValue(0, 'rule.positiveInteger'), v.maxValue(1_000_000, 'rule.positiveInteger'))),
+  path: v.optional(v.nullable(v.union([v.literal(''), rules.path], 'rule.path'))),
+});
+export const privilegeUpdateBody = v.partial(privilegeBody);
+export const privilege = v.object({
+  id: v.string(), appId: v.string(), parentId: v.nullable(v.string()), name: v.string(), key: v.string(), sort: v.number(), path: v.nullable(v.string()),
+});
+
+// Roles --------------------------------------------------------------------------------------
+export const roleListQuery = v.object({ ...pageQueryFields, searchProp: v.optional(v.picklist(['name'], 'rule.searchProp')) });
+export const roleCreateBody = v.object({ name: rules.roleName, description: optionalDescription });
+export const roleUpdateBody = v.object({ name: v.optional(rules.roleName), description: optionalDescription, version });
+export const role = v.object({ id: v.string(), appId: v.string(), name: v.string(), description: v.nullable(v.string()), ...stamps });
+export const roleList = pagedList(role);
+export const privilegeIdsBody = v.object({ privilegeIds: v.pipe(v.array(id, 'rule.required'), v.maxLength(1000, 'rule.maxLength?max=1000')) });
+
+// Menu plans ---------------------------------------------------------------------------------
+export interface MenuItem {
+  name: string;
+  path: string;
+  icon?: string;
+  children?: MenuItem[];
+}
+export const menuItem: v.GenericSchema<MenuItem> = v.object({
+  name: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(60, 'rule.maxLength?max=60')),
+  path: v.pipe(v.string('rule.required'), v.regex(patterns.path, 'rule.path')),
+  icon: v.optional(v.pipe(v.string(), v.maxLength(100, 'rule.maxLength?max=100'))),
+  children: v.optional(v.array(v.lazy(() => menuItem))),
+});
+export const menuListQuery = v.object({ ...pageQueryFields, searchProp: v.optional(v.picklist(['name'], 'rule.searchProp')), appId: v.optional(id) });
+export const menuPlanBody = v.object({
+  /** Absent or null: the global menu. */
+  appId: v.optional(v.nullable(id)),
+  name: rules.resourceName,
+  description: optionalDescription,
+  items: v.pipe(v.array(menuItem, 'rule.required'), v.maxLength(200, 'rule.maxLength?max=200')),
+});
+export const menuPlanUpdateBody = v.object({ ...v.partial(menuPlanBody).entries, version });
+export const menuPlan = v.object({
+  id: v.string(), appId: v.nullable(v.string()), name: v.string(), description: v.nullable(v.string()), items: v.array(menuItem), ...stamps,
+});
+export const menuPlanList = pagedList(menuPlan);
+export const multiAppMenuQuery = v.object({ appId: v.optional(id) });
+export const multiAppMenu = v.array(v.object({ appId: v.nullable(v.string()), appName: v.string(), planId: v.string(), menus: v.array(menuItem) }));
+
+// Channels -----------------------------------------------------------------------------------
+const serviceType = v.picklist(Object.values(MessageServiceType), 'rule.serviceType');
+export const channelBody = v.object({
+  name: rules.resourceName,
+  serviceType,
+  vendor: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(60, 'rule.maxLength?max=60')),
+  /** Vendor settings (host, port, webhook URL, keys …); secrets are never answered back. */
+  config: v.record(v.pipe(v.string(), v.maxLength(60)), v.pipe(v.string('rule.required'), v.maxLength(2000, 'rule.maxLength?max=2000'))),
+  enabled: v.optional(v.boolean('rule.required')),
+});
+export const channelUpdateBody = v.object({ ...v.partial(channelBody).entries, version });
+export const channel = v.object({
+  id: v.string(), name: v.string(), serviceType: v.string(), vendor: v.string(), config: v.record(v.string(), v.string()), enabled: v.boolean(), ...stamps,
+});
+export const channelList = pagedList(channel);
+
+// Messages -----------------------------------------------------------------------------------
+export const messageListQuery = v.object({ ...pageQueryFields, status: v.optional(v.picklist(['unread', 'read', 'all'], 'rule.status'), 'unread') });
+export const messageSendBody = v.object({
+  title: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(200, 'rule.maxLength?max=200')),
+  content: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(5000, 'rule.maxLength?max=5000')),
+  userIds: v.pipe(v.array(id, 'rule.required'), v.minLength(1, 'rule.required'), v.maxLength(500, 'rule.maxLength?max=500')),
+});
+export const message = v.object({
+  id: v.string(), serviceType: v.string(), vendor: v.nullable(v.string()), title: v.string(), content: v.string(),
+  status: v.string(), pushTime: v.number(), readAt: v.nullable(v.number()),
+});
+export const messageList = pagedList(message);
+
+// Audit log ----------------------------------------------------------------------------------
+export const auditListQuery = v.object({
+  ...pageQueryFields,
+  searchProp: v.optional(v.picklist(['action', 'actorName', 'targetId'], 'rule.searchProp')),
+});
+export const auditEntry = v.object({
+  id: v.number(), at: v.number(), actorId: v.nullable(v.string()), actorName: v.nullable(v.string()), action: v.string(),
+  targetType: v.nullable(v.string()), targetId: v.nullable(v.string()), tenantId: v.nullable(v.string()), ip: v.nullable(v.string()),
+  success: v.boolean(), detail: v.record(v.string(), v.unknown()),
+});
+export const auditList = pagedList(auditEntry);
+
+export const countAnswer = v.object({ count: v.number() });
