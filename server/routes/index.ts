@@ -6,10 +6,12 @@ import { authRoutes } from './auth';
 import { userRoutes } from './users';
 import { tenantRoutes } from './tenants';
 import { settingsRoutes } from './settings';
+import { fileRoutes } from './files';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
   userRoutes(app, gate, ctx);
   tenantRoutes(app, gate, ctx);
   settingsRoutes(app, gate, ctx);
+  fileRoutes(app, gate, ctx);
 }
