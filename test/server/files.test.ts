@@ -47,7 +47,7 @@ function ico(width: number, height: number): Buffer {
 
 async function upload(bytes: Buffer | string, purpose: string, client = admin, name = 'file.bin') {
   const form = new FormData();
-  form.append('file', new Blob([bytes]), name);
+  form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), name);
   return client.request<{ url: string; fields: { field: string; rule: string }[] }>('POST', `/api/file/upload?purpose=${purpose}`, form);
 }
 
@@ -131,7 +131,7 @@ test('uploading needs a session and our Origin', async () => {
   const anonymous = await upload(png(8, 8), 'avatar', server.client());
   assert.equal(anonymous.status, 401);
   const form = new FormData();
-  form.append('file', new Blob([png(8, 8)]), 'a.png');
+  form.append('file', new Blob([new Uint8Array(png(8, 8))]), 'a.png');
   const crossSite = await admin.request('POST', '/api/file/upload?purpose=avatar', form, { origin: 'http://evil.test' });
   assert.equal(crossSite.status, 403);
 });
