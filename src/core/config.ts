@@ -1,5 +1,4 @@
 // Defaults of §3 "System config" and "Other settings", and the business constants of §9.
-import { atom } from 'nanostores';
 import type { AuthType, Theme, TopMenuType, YesNo } from './enums';
 
 /** §9 paging defaults. */
@@ -153,12 +152,4 @@ function merge<T>(base: T, patch: unknown): T {
 /** The defaults merged with `partial` (nested objects merged key by key; undefined keeps the default). */
 export function resolveConfig(partial: DeepPartial<IamConfig> = {}): IamConfig {
   return merge(structuredClone(defaultConfig), partial);
-}
-
-/** The configuration in use (system config + other settings), for the core and the UI. */
-export const $config = atom<IamConfig>(resolveConfig());
-
-/** Replaces the configuration in use with the defaults merged with `partial`. */
-export function setConfig(partial: DeepPartial<IamConfig> = {}): void {
-  $config.set(resolveConfig(partial));
 }

@@ -8,7 +8,8 @@
 // - Auth modes: 'cookie' (HttpOnly session cookie; credentials are included only when the API is on
 //   another origin) or 'token' (kept in memory only, sent in the header named `tokenName`).
 import { atom } from 'nanostores';
-import { $config, HTTP, TOAST } from './config';
+import { HTTP, TOAST } from './config';
+import { $config } from './config-store';
 import { t } from './i18n';
 import { notifyError } from './messages';
 import { randomHex } from './random';

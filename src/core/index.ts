@@ -4,6 +4,7 @@ export * from './enums';
 // enums.ts and types.ts both name the user type; the enum (value and type) is the public one.
 export { UserType } from './enums';
 export * from './config';
+export * from './config-store';
 export * from './rule-message';
 export * from './validation';
 export * from './i18n';

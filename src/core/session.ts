@@ -3,7 +3,7 @@
 import { atom } from 'nanostores';
 import { accessDenial } from './acl';
 import * as auth from './api/auth';
-import { $config } from './config';
+import { $config } from './config-store';
 import { HttpError, setToken, type Query } from './http';
 import { t } from './i18n';
 import { notifyError } from './messages';

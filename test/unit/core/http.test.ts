@@ -5,7 +5,8 @@ import { $progress, HttpError, apiUrl, configureHttp, request, requestList, setT
 import { $messages, dismissMessage, notifySuccess, pushMessage } from '../../../src/core/messages';
 import { $navigationRequest, setCurrentLocation } from '../../../src/core/navigation';
 import { $session } from '../../../src/core/session-state';
-import { HTTP, setConfig } from '../../../src/core/config';
+import { HTTP } from '../../../src/core/config';
+import { setConfig } from '../../../src/core/config-store';
 import { delay, fail, ok, startApiServer, type ApiServer } from './support/api-server';
 
 let server: ApiServer;

@@ -6,7 +6,7 @@ import { configureHttp, setToken, HttpError } from '../../../src/core/http';
 import { $messages } from '../../../src/core/messages';
 import { $navigationRequest, setCurrentLocation } from '../../../src/core/navigation';
 import { sha256Hex } from '../../../src/core/password';
-import { setConfig } from '../../../src/core/config';
+import { setConfig } from '../../../src/core/config-store';
 import * as api from '../../../src/core/api';
 import type { SessionAnswer } from '../../../src/core/types';
 import { delay, fail, ok, startApiServer, type ApiServer } from './support/api-server';
