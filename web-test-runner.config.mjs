@@ -32,14 +32,16 @@ function summaryLine() {
     },
     stop() {
       const { passed, failed } = countTests([...args.sessions.all()]);
-      console.log(`${passed} passed, ${failed} failed`);
+      // After the default reporter's last progress output, so it is the last such line.
+      process.once('exit', () => console.log(`${passed} passed, ${failed} failed`));
     },
   };
 }
 
 export default {
   files: ['test/browser/**/*.test.js'],
-  nodeResolve: true,
+  // The production build of the test helpers' lit (quiet: no dev-mode warning).
+  nodeResolve: { exportConditions: ['production'] },
   concurrency: 1,
   testsFinishTimeout: 120_000,
   testFramework: { config: { timeout: 10_000 } },

@@ -1,8 +1,8 @@
 // React access to the core's i18n: components re-render when the language or the loaded
-// resources change ($i18nRevision), and can wait for the namespaces they show.
+// resources change ($i18nRevision), and wait for the texts they show before they render.
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { $i18nRevision, $locale, loadNamespaces, locales, setLocale, t, type Locale, type Namespace } from '../core/i18n';
+import { $i18nRevision, loadNamespaces, locales, setLocale, t, type Locale, type Namespace } from '../core/i18n';
 
 /** The core's `t`, with a re-render whenever translations change. */
 export function useT(): typeof t {
@@ -10,35 +10,31 @@ export function useT(): typeof t {
   return t;
 }
 
-/** Loads `namespaces` for the current locale; answers true once they are there. */
-export function useNamespaces(...namespaces: Namespace[]): boolean {
-  const key = namespaces.join(' ');
-  const [loadedKey, setLoadedKey] = useState<string>();
-  useEffect(() => {
-    let current = true;
-    void loadNamespaces(...(key.split(' ') as Namespace[])).then(() => {
-      if (current) setLoadedKey(key);
-    });
-    return () => {
-      current = false;
-    };
-  }, [key]);
-  return loadedKey === key;
-}
-
 function isLocale(value: string | undefined): value is Locale {
   return locales.some((locale) => locale === value);
 }
 
 /**
- * Switches the (page-wide) locale to `requested` when it names a supported one, and answers
- * true once the current locale is the requested one (at once when nothing valid is requested).
+ * Loads `namespaces` and, when `requestedLocale` names a supported locale, switches the
+ * (page-wide) locale to it. Answers true once the texts can be shown: the namespaces are loaded
+ * and the locale is the requested one. Later locale changes keep the current texts on screen
+ * until the new ones are there.
  */
-export function useRequestedLocale(requested: string | undefined): boolean {
-  const current = useStore($locale);
-  const wanted = isLocale(requested) ? requested : undefined;
+export function useTexts(requestedLocale: string | undefined, ...namespaces: Namespace[]): boolean {
+  const wantedLocale = isLocale(requestedLocale) ? requestedLocale : undefined;
+  const key = namespaces.join(' ');
+  const [loadedKey, setLoadedKey] = useState<string>();
   useEffect(() => {
-    if (wanted) void setLocale(wanted);
-  }, [wanted]);
-  return !wanted || current === wanted;
+    let current = true;
+    // Namespaces first: loadNamespaces registers them at once, so the locale switch loads them too.
+    const loading = loadNamespaces(...(key.split(' ') as Namespace[]));
+    const switching = wantedLocale ? setLocale(wantedLocale) : undefined;
+    void Promise.all([loading, switching]).then(() => {
+      if (current) setLoadedKey(key);
+    });
+    return () => {
+      current = false;
+    };
+  }, [key, wantedLocale]);
+  return loadedKey === key;
 }

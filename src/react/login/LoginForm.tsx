@@ -8,7 +8,7 @@
 // and i18next already use most of, and two fields need none.
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { tRule } from '../../core/i18n';
-import { useNamespaces, useRequestedLocale, useT } from '../i18n';
+import { useTexts, useT } from '../i18n';
 import { validateLogin, type LoginFieldErrors } from './validateLogin';
 import { signIn, type SignInOptions } from './signIn';
 import * as styles from './LoginForm.css';
@@ -36,15 +36,14 @@ export interface LoginFormProps extends SignInOptions {
 
 export function LoginForm({ locale, apiBase, authMode, tokenName, onLoginSubmit, onLoginSuccess, onLoginError }: LoginFormProps) {
   const t = useT();
-  const localeReady = useRequestedLocale(locale);
-  const textsReady = useNamespaces('login');
+  const textsReady = useTexts(locale, 'login');
   const id = useId();
   const [passwordShown, setPasswordShown] = useState(false);
   const [errors, setErrors] = useState<LoginFieldErrors>();
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string>();
 
-  if (!localeReady || !textsReady) return null;
+  if (!textsReady) return null;
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
