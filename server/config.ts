@@ -1,6 +1,7 @@
 // Server configuration: environment variables (DESIGN "Reference API server") merged with the
 // options a caller of buildApp() passes (tests pass a temp data dir or a database URL).
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 export interface RateLimit {
   max: number;
@@ -30,7 +31,8 @@ export interface ServerOptions {
   clock?: Clock;
   /** Told once, at first start, the generated password of the first administrator. */
   onAdminPasswordGenerated?: (username: string, password: string) => void;
-  /** The vendor's Ed25519 public key (PEM) that licenses must be signed with. */
+  /** The vendor's Ed25519 public key (PEM) that licenses must be signed with (env IAM_LICENSE_PUBLIC_KEY:
+   *  the PEM or a file path; default <dataDir>/license-public.pem). */
   licensePublicKey?: string;
 }
 
@@ -55,11 +57,19 @@ function listFromEnv(value: string | undefined): string[] {
   return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 }
 
+/** The vendor's public key: PEM text, a path to a PEM file, or <dataDir>/license-public.pem. */
+function licenseKey(value: string | undefined, dataDir: string): string | undefined {
+  if (value?.includes('BEGIN PUBLIC KEY')) return value;
+  const path = value || join(dataDir, 'license-public.pem');
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+}
+
 /** Options win over the environment; the environment wins over the defaults. */
 export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const root = process.cwd();
+  const dataDir = resolve(options.dataDir ?? env.IAM_DATA_DIR ?? './data');
   return {
-    dataDir: resolve(options.dataDir ?? env.IAM_DATA_DIR ?? './data'),
+    dataDir,
     databaseUrl: options.databaseUrl ?? (options.dataDir ? undefined : env.DATABASE_URL || undefined),
     adminUsername: options.adminUsername ?? env.IAM_ADMIN_USERNAME ?? 'admin',
     adminPassword: options.adminPassword ?? (env.IAM_ADMIN_PASSWORD || undefined),
@@ -80,6 +90,6 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     onAdminPasswordGenerated: options.onAdminPasswordGenerated ?? ((username, password) => {
       process.stdout.write(`\nFirst administrator created: ${username}\nGenerated password (shown once): ${password}\n\n`);
     }),
-    licensePublicKey: options.licensePublicKey ?? (env.IAM_LICENSE_PUBLIC_KEY || undefined),
+    licensePublicKey: options.licensePublicKey ?? licenseKey(env.IAM_LICENSE_PUBLIC_KEY, dataDir),
   };
 }

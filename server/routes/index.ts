@@ -7,6 +7,7 @@ import { userRoutes } from './users';
 import { tenantRoutes } from './tenants';
 import { settingsRoutes } from './settings';
 import { fileRoutes } from './files';
+import { licenseRoutes } from './license';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -14,4 +15,5 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   tenantRoutes(app, gate, ctx);
   settingsRoutes(app, gate, ctx);
   fileRoutes(app, gate, ctx);
+  licenseRoutes(app, gate, ctx);
 }

@@ -1,0 +1,57 @@
+// The installation's license: its request code, its status (valid / missing / expired / invalid /
+// over_limit) and activation of a new license.
+import type { Ctx } from '../context';
+import type { LicenseStatus } from '../../src/core/types';
+import { ApiError } from '../http/errors';
+import { newId } from '../auth/secrets';
+import { readLicense, type LicensePayload } from './codec';
+
+const INSTALLATION_KEY = 'installation';
+const LICENSE_KEY = 'license';
+const PRODUCT = 'iam-console';
+
+/** GET /license/auth: identifies this installation (a random id made at first use). */
+export async function requestCode(ctx: Ctx): Promise<string> {
+  let installation = await ctx.settings.getRaw(INSTALLATION_KEY);
+  if (!installation) {
+    await ctx.settings.setRaw(INSTALLATION_KEY, newId());
+    installation = (await ctx.settings.getRaw(INSTALLATION_KEY))!;
+  }
+  return `IAM1-${Buffer.from(JSON.stringify({ p: PRODUCT, i: installation })).toString('base64url')}`;
+}
+
+type Verdict = { status: 'valid' | 'expired' | 'over_limit'; payload: LicensePayload; users: number } | { status: 'invalid'; message: string };
+
+async function judge(ctx: Ctx, text: string): Promise<Verdict> {
+  const publicKey = ctx.config.licensePublicKey;
+  if (!publicKey) return { status: 'invalid', message: 'No vendor key is configured (IAM_LICENSE_PUBLIC_KEY)' };
+  const reading = readLicense(text, publicKey);
+  if (!reading.ok) {
+    return { status: 'invalid', message: reading.reason === 'signature' ? 'The license signature is invalid (tampered or not issued by the vendor)' : 'The license is malformed' };
+  }
+  if (reading.payload.requestCode !== (await requestCode(ctx))) return { status: 'invalid', message: 'The license was issued for another installation' };
+  const row = await ctx.db.selectFrom('users').select((eb) => eb.fn.countAll().as('count')).executeTakeFirst();
+  const users = Number(row?.count ?? 0);
+  if (Date.parse(reading.payload.expiresAt) <= ctx.now()) return { status: 'expired', payload: reading.payload, users };
+  if (users > reading.payload.userLimit) return { status: 'over_limit', payload: reading.payload, users };
+  return { status: 'valid', payload: reading.payload, users };
+}
+
+function describe(verdict: Verdict): LicenseStatus {
+  if (verdict.status === 'invalid') return { status: 'invalid' };
+  return { status: verdict.status, licensee: verdict.payload.licensee, expiresAt: verdict.payload.expiresAt, userLimit: verdict.payload.userLimit, users: verdict.users };
+}
+
+export async function licenseStatus(ctx: Ctx): Promise<LicenseStatus> {
+  const text = await ctx.settings.getRaw(LICENSE_KEY);
+  return text ? describe(await judge(ctx, text)) : { status: 'missing' };
+}
+
+/** POST /license/auth: refuses tampered, foreign, malformed and expired licenses with a clear message. */
+export async function activateLicense(ctx: Ctx, text: string): Promise<LicenseStatus> {
+  const verdict = await judge(ctx, text);
+  if (verdict.status === 'invalid') throw new ApiError(400, verdict.message, { fields: [{ field: 'newLicense', rule: 'rule.license' }] });
+  if (verdict.status === 'expired') throw new ApiError(400, 'The license has expired', { fields: [{ field: 'newLicense', rule: 'rule.licenseExpired' }] });
+  await ctx.settings.setRaw(LICENSE_KEY, text.trim());
+  return describe(verdict);
+}

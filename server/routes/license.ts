@@ -1,0 +1,40 @@
+// §7 license calls.
+import * as v from 'valibot';
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../context';
+import { defineRoute, type Gate } from '../http/route';
+import { activateLicense, licenseStatus, requestCode } from '../license/service';
+import { ApiError } from '../http/errors';
+
+const tags = ['License'];
+const status = v.object({
+  status: v.picklist(['valid', 'missing', 'expired', 'invalid', 'over_limit']),
+  licensee: v.optional(v.string()), expiresAt: v.optional(v.string()), userLimit: v.optional(v.number()), users: v.optional(v.number()),
+});
+const activateBody = v.object({ newLicense: v.pipe(v.string('rule.required'), v.trim(), v.nonEmpty('rule.required'), v.maxLength(8000, 'rule.license')) });
+
+export function licenseRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
+  defineRoute(app, gate, {
+    method: 'GET', url: '/license/status', tags, access: '0', summary: 'License status', response: status,
+    handler: () => licenseStatus(ctx),
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/license/auth', tags, access: '3', summary: 'The request code identifying this installation', response: v.string(),
+    handler: () => requestCode(ctx),
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/license/auth', tags, access: '3', summary: 'Activate a license (newLicense)', body: activateBody, response: status,
+    handler: async ({ actor, body, raw }) => {
+      try {
+        const answer = await activateLicense(ctx, body.newLicense);
+        await ctx.audit.record({ action: 'license.activate', actor, target: { type: 'license', id: null }, ip: raw.ip, detail: { licensee: answer.licensee, expiresAt: answer.expiresAt } });
+        return answer;
+      } catch (error) {
+        if (error instanceof ApiError) await ctx.audit.record({ action: 'license.refused', actor, target: { type: 'license', id: null }, ip: raw.ip, success: false, detail: { reason: error.message } });
+        throw error;
+      }
+    },
+  });
+}
