@@ -69,11 +69,11 @@ export function patternMatches(pattern: string, path: string): boolean {
   const actual = segments(path);
   const wildcard = wanted[wanted.length - 1] === '*';
   const fixed = wildcard ? wanted.slice(0, -1) : wanted;
-  if (!fixed.length) return wildcard && actual.length > 0;
-  // With a wildcard the fixed part may sit anywhere that leaves at least one segment after it.
-  const lastStart = actual.length - fixed.length - (wildcard ? 1 : 0);
-  const starts = wildcard ? Array.from({ length: Math.max(lastStart + 1, 0) }, (_, i) => i) : [lastStart];
-  return starts.some((start) => start >= 0 && fixed.every((segment, i) => actual[start + i] === segment));
+  const fixedAt = (start: number) => fixed.every((segment, i) => actual[start + i] === segment);
+  if (!wildcard) return actual.length >= fixed.length && fixedAt(actual.length - fixed.length);
+  // The fixed part followed by at least one more segment, which the '*' takes (with the rest of the path).
+  for (let start = 0; start + fixed.length < actual.length; start += 1) if (fixedAt(start)) return true;
+  return false;
 }
 
 /** The paths §6 checks for a route: the path, the path with a slash, the path plus /view. */
