@@ -1,0 +1,26 @@
+// The production entry (compiled to dist-server/main.js): start the server, print where it
+// listens, and on SIGTERM/SIGINT drain requests and close the database before exiting.
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+
+const app = await buildApp({
+  logger: process.env.IAM_LOG !== '0',
+  staticRoots: { publicDir: fileURLToPath(new URL('./public/', import.meta.url)) },
+});
+const port = Number(process.env.PORT ?? 8080);
+const host = process.env.HOST ?? 'localhost';
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info(`${signal}: draining requests and closing the database`);
+  // Fastify's close() stops accepting connections, waits for in-flight requests, then runs the
+  // onClose hooks (the database).
+  await app.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+await app.listen({ port, host });
