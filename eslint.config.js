@@ -9,7 +9,7 @@ const restrict = (patterns, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'dist-server/**', 'data/**', 'coverage/**', 'custom-elements.json'] },
+  { ignores: ['node_modules/**', 'dist/**', 'dist-server/**', 'data/**', 'coverage/**', 'custom-elements.json', '.tmp/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
