@@ -8,6 +8,8 @@ import { tenantRoutes } from './tenants';
 import { settingsRoutes } from './settings';
 import { fileRoutes } from './files';
 import { licenseRoutes } from './license';
+import { appRoutes } from './apps';
+import { operationRoutes } from './operations';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -16,4 +18,6 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   settingsRoutes(app, gate, ctx);
   fileRoutes(app, gate, ctx);
   licenseRoutes(app, gate, ctx);
+  appRoutes(app, gate, ctx);
+  operationRoutes(app, gate, ctx);
 }
