@@ -8,7 +8,7 @@ import { defineRoute, type Gate } from '../http/route';
 import { idParams, okAnswer } from '../../src/core/schemas/common';
 import {
   auditList, auditListQuery, channel, channelBody, channelList, channelUpdateBody, countAnswer, menuListQuery, menuPlan, menuPlanBody,
-  menuPlanList, menuPlanUpdateBody, message, messageList, messageListQuery, messageSendBody, multiAppMenu, multiAppMenuQuery,
+  menuPlanList, menuPlanUpdateBody, messageList, messageListQuery, messageSendBody, multiAppMenu, multiAppMenuQuery,
 } from '../../src/core/schemas/resources';
 import { pageQuery } from '../../src/core/schemas/common';
 import { MessageServiceType } from '../../src/core/enums';
