@@ -6,20 +6,29 @@ import { rollup } from 'rollup';
 import config from '../rollup.config.mjs';
 import { reportBundle } from './check-bundle.mjs';
 
-const started = Date.now();
-rmSync(config.output.dir, { recursive: true, force: true });
-const bundle = await rollup(config);
-try {
-  await bundle.write(config.output);
-} finally {
-  await bundle.close();
+async function buildBrowserBundle() {
+  const started = Date.now();
+  rmSync(config.output.dir, { recursive: true, force: true });
+  let bundle;
+  try {
+    bundle = await rollup(config);
+    await bundle.write(config.output);
+  } catch (error) {
+    const where = [error.plugin && `plugin ${error.plugin}`, error.id].filter(Boolean).join(', ');
+    console.error(`rollup failed${where ? ` (${where})` : ''}:\n${error.message}`);
+    return false;
+  } finally {
+    await bundle?.close();
+  }
+  console.log(`rollup: ${Object.keys(config.input).join(', ')} → ${config.output.dir}/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return true;
 }
-console.log(`rollup: ${Object.keys(config.input).join(', ')} → ${config.output.dir}/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-if (!reportBundle(config.output.dir)) process.exit(1);
-
-const serverBuild = new URL('./build-server.mjs', import.meta.url);
-if (existsSync(serverBuild)) {
-  const { status } = spawnSync(process.execPath, [serverBuild.pathname], { stdio: 'inherit' });
-  if (status !== 0) process.exit(status ?? 1);
+function buildServer() {
+  const script = new URL('./build-server.mjs', import.meta.url);
+  if (!existsSync(script)) return true;
+  return spawnSync(process.execPath, [script.pathname], { stdio: 'inherit' }).status === 0;
 }
+
+// exitCode rather than exit(): esbuild's service must wind down on its own.
+process.exitCode = (await buildBrowserBundle()) && reportBundle(config.output.dir) && buildServer() ? 0 : 1;

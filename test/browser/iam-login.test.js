@@ -13,7 +13,7 @@ describe('<iam-login>', () => {
   it('renders the sign-in form in the light DOM with labels and autocomplete', async () => {
     const element = await loginForm();
     expect(element.shadowRoot).to.equal(null);
-    expect(byRole(element, 'heading', 'Sign in')).to.exist;
+    expect(byRole(element, 'heading', 'Sign in')).to.not.equal(null);
     const username = byLabel(element, 'Username');
     const password = byLabel(element, 'Password');
     expect(username.getAttribute('autocomplete')).to.equal('username');
@@ -35,14 +35,14 @@ describe('<iam-login>', () => {
     const element = await loginForm();
     byRole(element, 'button', 'Sign in').click();
     await waitUntil(() => byText(element, 'Please enter the correct user name'), 'no username message');
-    expect(byText(element, 'The password can not be less than 6 digits')).to.exist;
+    expect(byText(element, 'The password can not be less than 6 digits')).to.not.equal(null);
     expect(byLabel(element, 'Username').getAttribute('aria-invalid')).to.equal('true');
 
     element.setAttribute('locale', 'zh');
     await waitUntil(() => byText(element, '请输入正确的用户名'), 'no Chinese username message');
-    expect(byText(element, '密码不能少于6位')).to.exist;
-    expect(byLabel(element, '用户名')).to.exist;
-    expect(byRole(element, 'button', '登录')).to.exist;
+    expect(byText(element, '密码不能少于6位')).to.not.equal(null);
+    expect(byLabel(element, '用户名')).to.not.equal(null);
+    expect(byRole(element, 'button', '登录')).to.not.equal(null);
   });
 
   it('clears a message once the field is corrected', async () => {
@@ -52,7 +52,7 @@ describe('<iam-login>', () => {
     await waitUntil(() => byText(element, 'The password can not be less than 6 digits'), 'no password message');
     type(byLabel(element, 'Password'), '123456');
     await waitUntil(() => !byText(element, 'The password can not be less than 6 digits'), 'the password message stayed');
-    expect(byText(element, 'Please enter the correct user name')).to.exist;
+    expect(byText(element, 'Please enter the correct user name')).to.not.equal(null);
   });
 
   it('shows and hides the password', async () => {
@@ -105,6 +105,21 @@ describe('<iam-login>', () => {
     expect(event.composed).to.equal(true);
     // (Comparing elements with chai's equal would print a React-laden element on failure.)
     expect(target === element, 'the event comes from <iam-login>').to.equal(true);
+  });
+
+  it('shows a failed sign-in with role="alert" and fires iam-error', async () => {
+    // The test server has no API: the call gets a real 404.
+    const element = await loginForm(html`<iam-login api-base="/no-api-here"></iam-login>`);
+    type(byLabel(element, 'Username'), 'alice');
+    type(byLabel(element, 'Password'), 'secret-1');
+    const failed = new Promise((resolve) => element.addEventListener('iam-error', resolve, { once: true }));
+    byRole(element, 'button', 'Sign in').click();
+    const event = await failed;
+    expect(event.detail.message).to.be.a('string').and.not.equal('');
+    expect(event.bubbles && event.composed).to.equal(true);
+    await waitUntil(() => byRole(element, 'alert'), 'no alert');
+    expect(byRole(element, 'alert').textContent).to.equal(event.detail.message);
+    expect(byRole(element, 'button', 'Sign in').disabled).to.equal(false);
   });
 
   it('can be defined twice (a second copy of the bundle, and the elements entry)', async () => {

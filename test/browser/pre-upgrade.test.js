@@ -12,7 +12,7 @@ describe('<iam-login> before its definition', () => {
     await import('../../dist/login.js');
     await waitUntil(() => byLabel(element, '用户名'), 'the pre-upgrade element did not render', { timeout: 5000 });
     expect(byLabel(element, '密码').getAttribute('autocomplete')).to.equal('current-password');
-    expect(byRole(element, 'button', '登录')).to.exist;
+    expect(byRole(element, 'button', '登录')).to.not.equal(null);
     expect(element.apiBase).to.equal('/custom-api');
     expect(element.getAttribute('api-base')).to.equal('/custom-api');
     element.remove();

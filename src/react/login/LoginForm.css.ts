@@ -56,9 +56,17 @@ export const label = style({
   fontWeight: 500,
 });
 
-export const inputRow = style({
+/** The password row: the toggle overlays the input's right end. */
+export const overlayRow = style({
   position: 'relative',
   display: 'flex',
+});
+
+/** The captcha row: the image follows the input. */
+export const addonRow = style({
+  display: 'flex',
+  gap: vars.space.sm,
+  alignItems: 'stretch',
 });
 
 export const input = style({
@@ -88,8 +96,8 @@ export const input = style({
   },
 });
 
-/** The password input leaves room on its right for the show/hide toggle. */
-export const passwordInput = style({
+/** An input with an overlaid addon leaves room for it on its right. */
+export const inputWithOverlay = style({
   paddingRight: '44px',
 });
 
@@ -119,6 +127,35 @@ export const toggle = style({
 export const icon = style({
   width: '20px',
   height: '20px',
+});
+
+export const captchaButton = style({
+  flex: '0 0 auto',
+  display: 'inline-flex',
+  padding: 0,
+  background: '#ffffff',
+  border: `1px solid ${vars.color.inputBorder}`,
+  borderRadius: vars.radius.base,
+  overflow: 'hidden',
+  cursor: 'pointer',
+  selectors: {
+    '&:focus-visible': {
+      outline: `2px solid ${vars.color.primary}`,
+      outlineOffset: '2px',
+    },
+  },
+});
+
+export const captchaImage = style({
+  display: 'block',
+  width: '120px',
+  height: '38px',
+  objectFit: 'contain',
+});
+
+export const hint = style({
+  margin: 0,
+  color: vars.color.textMuted,
 });
 
 export const fieldError = style({

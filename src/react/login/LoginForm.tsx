@@ -1,16 +1,21 @@
-// The sign-in form of §2.5: username and password (with a show/hide toggle), validated with the
-// core's login schema (§5 login messages), submitted through the core's session. Used by
-// <iam-login> (rendered in the light DOM so password managers see it) and by the console's
-// /login page. Every visible text is an i18n key of the `login` namespace.
+// The sign-in form of §2.5: username and password (with a show/hide toggle), the captcha when
+// the server asks for one, and the next step of a multi-step sign-in. Validated with the core's
+// rules (§5 login messages), submitted through the core's session. Used by <iam-login> (rendered
+// in the light DOM so password managers see it) and by the console's /login page. Every visible
+// text is an i18n key (`login` namespace, `rule.*` of `common`).
 //
 // The inputs are uncontrolled and read from the form on submit (what a password manager filled
-// in is what is sent). No form library: the sign-in entry has a size budget (85 KiB) that React
-// and i18next already use most of, and two fields need none.
-import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
-import { tRule } from '../../core/i18n';
-import { useTexts, useT } from '../i18n';
-import { validateLogin, type LoginFieldErrors } from './validateLogin';
-import { signIn, type SignInOptions } from './signIn';
+// in is what is sent). No form library: the sign-in entry has a size budget that React and
+// i18next already use most of.
+import { useEffect, useId, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useStore } from '@nanostores/react';
+import { captchaImageUrl, newCaptchaKey } from '../../core/api/captcha';
+import { $locale, tRule } from '../../core/i18n';
+import { $loginCaptcha, LOGIN_SPECIAL_CODE, login, submitNextStep, type LoginResult } from '../../core/session';
+import { useT, useTexts } from '../i18n';
+import { connect, type ConnectionOptions } from './connect';
+import { Field } from './Field';
+import { validateLogin, type LoginFieldErrors, type LoginValues } from './validateLogin';
 import * as styles from './LoginForm.css';
 
 export interface LoginSubmitDetail {
@@ -25,7 +30,7 @@ export interface LoginErrorDetail {
   message: string;
 }
 
-export interface LoginFormProps extends SignInOptions {
+export interface LoginFormProps extends ConnectionOptions {
   /** 'en' or 'zh'; switches the page-wide locale. Unset: the current locale stays. */
   locale?: string;
   /** Before the sign-in call, once the input is valid. */
@@ -34,37 +39,71 @@ export interface LoginFormProps extends SignInOptions {
   onLoginError?: (detail: LoginErrorDetail) => void;
 }
 
+/** The core's special login error (Error('1001'): the server wants a captcha) has its own text. */
+function failureText(error: unknown, t: (key: string) => string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message === String(LOGIN_SPECIAL_CODE) ? t('login:captchaRequired') : message;
+}
+
+function send(values: LoginValues, nextStep: string | undefined, captchaKey: string): Promise<LoginResult> {
+  const captcha = values.captcha === undefined ? {} : { captcha: values.captcha, captchaKey };
+  if (nextStep !== undefined) return submitNextStep({ code: values.code ?? '', ...captcha });
+  return login({ username: values.username, password: values.password, ...captcha });
+}
+
 export function LoginForm({ locale, apiBase, authMode, tokenName, onLoginSubmit, onLoginSuccess, onLoginError }: LoginFormProps) {
   const t = useT();
   const textsReady = useTexts(locale, 'login');
-  const id = useId();
+  const passwordId = useId();
+  const shownLocale = useStore($locale);
+  const captchaUrl = useStore($loginCaptcha);
+  const [captchaKey, setCaptchaKey] = useState(newCaptchaKey);
   const [passwordShown, setPasswordShown] = useState(false);
   const [errors, setErrors] = useState<LoginFieldErrors>();
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string>();
+  /** Set while the server waits for the next step of a multi-step sign-in. */
+  const [nextStep, setNextStep] = useState<string>();
+
+  useEffect(() => connect({ apiBase, authMode, tokenName }), [apiBase, authMode, tokenName]);
+  // Every load of the image makes the server issue a new captcha: one URL per key.
+  const captchaSrc = useMemo(() => (captchaUrl === undefined ? undefined : captchaImageUrl(captchaKey)), [captchaUrl, captchaKey]);
 
   if (!textsReady) return null;
+
+  const shown = { captcha: captchaUrl !== undefined, code: nextStep !== undefined };
+  const message = (name: keyof LoginFieldErrors) => {
+    const rule = errors?.[name];
+    return rule === undefined ? undefined : tRule(rule);
+  };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    const result = validateLogin(form);
+    const result = validateLogin(form, shown);
     setErrors(result.errors);
     if (!result.values) {
       form.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
       return;
     }
-    const { username, password } = result.values;
+    const values = result.values;
     setFailure(undefined);
     setSubmitting(true);
-    onLoginSubmit?.({ username });
+    onLoginSubmit?.({ username: values.username });
     try {
-      const { redirectURL } = await signIn({ username, password }, { apiBase, authMode, tokenName });
-      onLoginSuccess?.({ username, redirectURL });
+      const answer = await send(values, nextStep, captchaKey);
+      if (answer.kind === 'nextStep') {
+        setNextStep(answer.nextStep);
+      } else {
+        setNextStep(undefined);
+        onLoginSuccess?.({ username: values.username, redirectURL: answer.redirectURL });
+      }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      setFailure(message);
-      onLoginError?.({ message });
+      const text = failureText(error, t);
+      setFailure(text);
+      onLoginError?.({ message: text });
+      // A captcha is used up by every attempt: show a new one.
+      setCaptchaKey(newCaptchaKey());
     } finally {
       setSubmitting(false);
     }
@@ -72,78 +111,65 @@ export function LoginForm({ locale, apiBase, authMode, tokenName, onLoginSubmit,
 
   /** After a failed submit, the messages follow the input as it is corrected. */
   const onChange = (event: ChangeEvent<HTMLFormElement>) => {
-    if (errors) setErrors(validateLogin(event.currentTarget).errors);
+    if (errors) setErrors(validateLogin(event.currentTarget, shown).errors);
   };
 
-  const ids = { username: `${id}-username`, password: `${id}-password`, usernameError: `${id}-username-error`, passwordError: `${id}-password-error` };
-  const usernameError = errors?.username;
-  const passwordError = errors?.password;
-
   return (
-    <div className={styles.card}>
+    <div className={styles.card} lang={shownLocale}>
       <h2 className={styles.title}>{t('login:title')}</h2>
       <p className={styles.subtitle}>{t('login:subtitle', { app: t('app.name') })}</p>
       <form className={styles.form} noValidate onSubmit={onSubmit} onChange={onChange}>
-        <div className={styles.field}>
-          <label className={styles.label} htmlFor={ids.username}>
-            {t('login:username')}
-          </label>
-          <input
-            id={ids.username}
-            className={styles.input}
-            type="text"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            placeholder={t('login:usernamePlaceholder')}
-            aria-invalid={usernameError ? true : undefined}
-            aria-describedby={usernameError ? ids.usernameError : undefined}
-            name="username"
-          />
-          {usernameError && (
-            <p id={ids.usernameError} className={styles.fieldError}>
-              {tRule(usernameError)}
-            </p>
-          )}
-        </div>
-        <div className={styles.field}>
-          <label className={styles.label} htmlFor={ids.password}>
-            {t('login:password')}
-          </label>
-          <div className={styles.inputRow}>
-            <input
-              id={ids.password}
-              className={`${styles.input} ${styles.passwordInput}`}
-              type={passwordShown ? 'text' : 'password'}
-              autoComplete="current-password"
-              placeholder={t('login:passwordPlaceholder')}
-              aria-invalid={passwordError ? true : undefined}
-              aria-describedby={passwordError ? ids.passwordError : undefined}
-              name="password"
-            />
+        <Field
+          label={t('login:username')}
+          error={message('username')}
+          input={{ name: 'username', type: 'text', autoComplete: 'username', autoCapitalize: 'none', spellCheck: false, readOnly: shown.code, placeholder: t('login:usernamePlaceholder') }}
+        />
+        <Field
+          label={t('login:password')}
+          error={message('password')}
+          input={{ id: passwordId, name: 'password', type: passwordShown ? 'text' : 'password', autoComplete: 'current-password', readOnly: shown.code, placeholder: t('login:passwordPlaceholder') }}
+          overlay
+          addon={
             <button
               type="button"
               className={styles.toggle}
-              aria-controls={ids.password}
+              aria-controls={passwordId}
               aria-label={t(passwordShown ? 'login:hidePassword' : 'login:showPassword')}
-              onClick={() => setPasswordShown((shown) => !shown)}
+              onClick={() => setPasswordShown((isShown) => !isShown)}
             >
               <EyeIcon crossed={passwordShown} />
             </button>
-          </div>
-          {passwordError && (
-            <p id={ids.passwordError} className={styles.fieldError}>
-              {tRule(passwordError)}
-            </p>
-          )}
-        </div>
+          }
+        />
+        {shown.captcha && (
+          <Field
+            label={t('login:captcha')}
+            error={message('captcha')}
+            input={{ name: 'captcha', type: 'text', autoComplete: 'off', autoCapitalize: 'none', spellCheck: false, placeholder: t('login:captchaPlaceholder') }}
+            addon={
+              <button type="button" className={styles.captchaButton} aria-label={t('login:newCaptcha')} onClick={() => setCaptchaKey(newCaptchaKey())}>
+                <img className={styles.captchaImage} src={captchaSrc} alt={t('login:captchaImage')} />
+              </button>
+            }
+          />
+        )}
+        {shown.code && (
+          <>
+            <p className={styles.hint}>{t('login:codeHint')}</p>
+            <Field
+              label={t('login:code')}
+              error={message('code')}
+              input={{ name: 'code', type: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', placeholder: t('login:codePlaceholder') }}
+            />
+          </>
+        )}
         {failure && (
           <p role="alert" className={styles.formError}>
             {failure}
           </p>
         )}
         <button type="submit" className={styles.submit} disabled={submitting}>
-          {t(submitting ? 'login:submitting' : 'login:submit')}
+          {t(submitting ? 'login:submitting' : shown.code ? 'login:verify' : 'login:submit')}
         </button>
       </form>
     </div>
