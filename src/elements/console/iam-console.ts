@@ -1,0 +1,100 @@
+// <iam-console>: the whole console as a custom element. It renders into an open shadow root that
+// adopts the shared constructed stylesheet; Radix portals stay inside it. Attributes: api-base,
+// locale, theme, ui-embed, routing (history | memory), base, route, auth-mode, token-name.
+// Events (bubbling, composed): iam-navigate, iam-logout, iam-error.
+import { ConsoleApp, type ConsoleAppProps } from '../../react/app/ConsoleApp';
+import type { ConsoleErrorDetail, LogoutDetail, NavigateDetail } from '../../react/app/context';
+import { adoptStyles } from '../../react/theme/sheet';
+import { defineElement, emit, reactElement, upgradeProperties } from '../define';
+
+const props = ['apiBase', 'locale', 'theme', 'uiEmbed', 'routing', 'base', 'route', 'authMode', 'tokenName'] as const;
+
+/** Boolean attributes are on when present (`<iam-console ui-embed>`), unless written "false". */
+const booleanAttributes = new Set(['ui-embed']);
+
+const Base = reactElement<ConsoleAppProps>(ConsoleApp, {
+  shadow: 'open',
+  props: {
+    apiBase: 'string',
+    locale: 'string',
+    theme: 'string',
+    uiEmbed: 'boolean',
+    routing: 'string',
+    base: 'string',
+    route: 'string',
+    authMode: 'string',
+    tokenName: 'string',
+    // r2wc passes these methods of the element to the app as its callbacks.
+    onNavigate: 'method',
+    onLogout: 'method',
+    onError: 'method',
+    onThemeChange: 'method',
+  },
+});
+
+interface AttributeCallbacks {
+  attributeChangedCallback(name: string, previous: string | null, value: string | null): void;
+}
+
+export class IamConsoleElement extends Base {
+  declare apiBase: string | undefined;
+  declare locale: string | undefined;
+  declare theme: string | undefined;
+  declare uiEmbed: boolean | undefined;
+  declare routing: string | undefined;
+  declare base: string | undefined;
+  declare route: string | undefined;
+  declare authMode: string | undefined;
+  declare tokenName: string | undefined;
+
+  constructor() {
+    super();
+    // The shadow root exists now (r2wc attaches it in its constructor).
+    if (this.shadowRoot) adoptStyles(this.shadowRoot);
+  }
+
+  override connectedCallback(): void {
+    upgradeProperties(this, props);
+    super.connectedCallback();
+  }
+
+  attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
+    // r2wc ignores empty and removed values; a boolean attribute's presence is what counts.
+    const normalised = booleanAttributes.has(name) ? String(value !== null && value !== 'false') : value;
+    (Base.prototype as unknown as AttributeCallbacks).attributeChangedCallback.call(this, name, previous, normalised);
+  }
+
+  onNavigate(detail: NavigateDetail): void {
+    // Memory routing: the `route` attribute follows the console, so a host setting it again to an
+    // earlier value is a change.
+    if (this.routing === 'memory' && !detail.external && this.getAttribute('route') !== detail.path) this.setAttribute('route', detail.path);
+    emit(this, 'iam-navigate', detail);
+  }
+
+  onLogout(detail: LogoutDetail): void {
+    emit(this, 'iam-logout', detail);
+  }
+
+  onError(detail: ConsoleErrorDetail): void {
+    emit(this, 'iam-error', detail);
+  }
+
+  /** The person switched the theme: reflect it, so that `:host([theme="light"])` applies. */
+  onThemeChange(theme: string): void {
+    if (this.getAttribute('theme') !== theme) this.setAttribute('theme', theme);
+  }
+}
+
+export function defineIamConsole(): void {
+  defineElement('iam-console', IamConsoleElement);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'iam-console': IamConsoleElement;
+  }
+  interface HTMLElementEventMap {
+    'iam-navigate': CustomEvent<NavigateDetail>;
+    'iam-logout': CustomEvent<LogoutDetail>;
+  }
+}

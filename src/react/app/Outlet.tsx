@@ -1,0 +1,114 @@
+// The outlet: asks the core's guard what the current location shows and follows the answer
+// (render the route's lazily loaded screen, redirect, or read the session first). It also sets
+// the document title (standalone only), reports the location to the core and to the host, and
+// follows the core's navigation requests (401 → /login, logout, session read failures).
+import { Suspense, useEffect } from 'react';
+import { useStore } from '@nanostores/react';
+import { useLocation, useSearch } from 'wouter';
+import { $config } from '../../core/config-store';
+import { $navigationRequest, setCurrentLocation } from '../../core/navigation';
+import { guard, isSafeRedirect } from '../../core/routes';
+import { $session, reload } from '../../core/session';
+import { useT } from '../i18n';
+import { useConsole } from './context';
+import { Layout } from './Layout';
+import { routerBase, useNavigate } from './router';
+import { screens } from './screens';
+import * as styles from './shell.css';
+
+export function Loading() {
+  const t = useT();
+  return (
+    <div className={styles.loading} role="status">
+      {t('console:loading')}
+    </div>
+  );
+}
+
+/** Follows the core's navigation requests made after mount: in-app paths through the router,
+ *  other URLs by leaving the page (history routing) or by telling the host (memory routing). */
+function useNavigationRequests(base: string | undefined): void {
+  const navigate = useNavigate();
+  const { routing, onNavigate } = useConsole();
+  useEffect(() => {
+    const seen = $navigationRequest.get()?.id ?? 0;
+    return $navigationRequest.listen((request) => {
+      if (!request || request.id <= seen) return;
+      const { path } = request;
+      if (isSafeRedirect(path)) {
+        navigate(path);
+        return;
+      }
+      let url: URL;
+      try {
+        url = new URL(path, location.href);
+      } catch {
+        return;
+      }
+      if (!/^https?:$/.test(url.protocol)) return;
+      const prefix = routerBase(base);
+      if (url.origin === location.origin && (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))) {
+        navigate(`${url.pathname.slice(prefix.length) || '/'}${url.search}`);
+      } else if (routing === 'history') {
+        location.assign(url.href);
+      } else {
+        onNavigate?.({ path: url.href, external: true });
+      }
+    });
+  }, [navigate, routing, onNavigate, base]);
+}
+
+export function Outlet({ base }: { base?: string }) {
+  const t = useT();
+  const [path] = useLocation();
+  const search = useSearch();
+  const location = search ? `${path}?${search}` : path;
+  const session = useStore($session);
+  const config = useStore($config);
+  const { routing, uiEmbed, onNavigate } = useConsole();
+  const navigate = useNavigate();
+  useNavigationRequests(base);
+
+  const decision = guard({
+    location,
+    status: session.status,
+    permissions: session.user?.permissions ?? [],
+    aclSwitch: config.settings.business.aclSwitch,
+    appName: config.system.appName,
+    translate: t,
+  });
+
+  useEffect(() => {
+    setCurrentLocation(location);
+  }, [location]);
+
+  const pending = decision.kind === 'pending';
+  useEffect(() => {
+    // A failed read clears the session (the guard then sends the person to /login).
+    if (pending) reload().catch(() => undefined);
+  }, [pending]);
+
+  const redirectTo = decision.kind === 'redirect' ? decision.to : undefined;
+  useEffect(() => {
+    if (redirectTo) navigate(redirectTo, { replace: true });
+  }, [redirectTo, navigate]);
+
+  const title = decision.kind === 'render' ? decision.title : undefined;
+  useEffect(() => {
+    if (!title) return;
+    // Embedded (memory routing), the host page keeps its own title; it gets it in the event.
+    if (routing === 'history') document.title = title;
+    onNavigate?.({ path: location, title });
+  }, [title, location, routing, onNavigate]);
+
+  if (decision.kind !== 'render') return <Loading />;
+  const { route, params } = decision;
+  const Screen = route.screen ? screens[route.screen] : undefined;
+  if (!Screen) return <Loading />;
+  const page = (
+    <Suspense fallback={<Loading />}>
+      <Screen route={route} params={params} />
+    </Suspense>
+  );
+  return route.layout && !uiEmbed ? <Layout route={route}>{page}</Layout> : page;
+}

@@ -1,0 +1,198 @@
+// The console's frame: host element, top bar (50 px), side menu (160/54 px, a drawer below
+// 992 px), breadcrumb and content (§2, §9).
+import { globalStyle, style } from '@vanilla-extract/css';
+import { LAYOUT } from '../../core/config';
+import { vars } from '../theme/theme.css';
+import { tint } from '../widgets/tint';
+
+const px = (value: number) => `${value}px`;
+const mobile = `screen and (max-width: ${LAYOUT.mobileBreakpoint - 0.02}px)`;
+const desktop = `screen and (min-width: ${LAYOUT.mobileBreakpoint}px)`;
+
+globalStyle(':host(iam-console)', {
+  display: 'block',
+  colorScheme: 'dark',
+  minHeight: '100%',
+});
+globalStyle(':host(iam-console[theme="light"])', { colorScheme: 'light' });
+globalStyle(':host(iam-console[hidden])', { display: 'none' });
+
+export const root = style({
+  boxSizing: 'border-box',
+  minHeight: '100vh',
+  background: vars.color.page,
+  color: vars.color.text,
+  fontFamily: vars.font.family,
+  fontSize: vars.font.sizeBase,
+  lineHeight: 1.5,
+  WebkitFontSmoothing: 'antialiased',
+});
+
+/** Embedded (uiEmbed): the host sizes the console; no viewport-high frame. */
+export const embeddedRoot = style({ minHeight: 0, background: 'transparent' });
+
+globalStyle(`${root} *, ${root} *::before, ${root} *::after`, { boxSizing: 'border-box' });
+
+export const topBar = style({
+  position: 'sticky',
+  top: 0,
+  zIndex: 30,
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  height: px(LAYOUT.topNavHeight),
+  paddingInlineEnd: vars.space.md,
+  background: vars.color.surface,
+  borderBottom: `1px solid ${vars.color.border}`,
+});
+
+export const topBarBrand = style({
+  display: 'flex',
+  alignItems: 'center',
+  flex: 'none',
+  height: '100%',
+  width: px(LAYOUT.sidebarWidthOpen),
+  transition: 'width 160ms ease',
+  '@media': { [mobile]: { width: 'auto', paddingInlineStart: vars.space.xs } },
+});
+
+export const topBarBrandCollapsed = style({
+  '@media': { [desktop]: { width: px(LAYOUT.sidebarWidthCollapsed) } },
+});
+
+export const topBarSpacer = style({ flex: 1, minWidth: 0 });
+
+export const topBarTools = style({ display: 'flex', alignItems: 'center', gap: '2px' });
+
+export const topMenu = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '2px',
+  minWidth: 0,
+  overflowX: 'auto',
+  scrollbarWidth: 'none',
+  '@media': { [mobile]: { display: 'none' } },
+});
+
+export const topMenuLink = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: vars.space.xs,
+  height: '34px',
+  padding: `0 ${vars.space.sm}`,
+  borderRadius: vars.radius.base,
+  color: vars.color.textMuted,
+  textDecoration: 'none',
+  whiteSpace: 'nowrap',
+  selectors: {
+    '&:hover': { color: vars.color.text, background: tint(vars.color.primary, 12) },
+    '&[aria-current="page"]': { color: vars.color.primary },
+    '&:focus-visible': { outline: `2px solid ${vars.color.primary}`, outlineOffset: '-2px' },
+  },
+});
+
+export const body = style({ display: 'flex', alignItems: 'stretch', minHeight: `calc(100vh - ${px(LAYOUT.topNavHeight)})` });
+
+export const sidebar = style({
+  position: 'sticky',
+  top: px(LAYOUT.topNavHeight),
+  zIndex: 20,
+  flex: 'none',
+  display: 'flex',
+  flexDirection: 'column',
+  width: px(LAYOUT.sidebarWidthOpen),
+  height: `calc(100vh - ${px(LAYOUT.topNavHeight)})`,
+  background: vars.color.surface,
+  borderRight: `1px solid ${vars.color.border}`,
+  transition: 'width 160ms ease, transform 160ms ease',
+  '@media': {
+    [mobile]: {
+      position: 'fixed',
+      left: 0,
+      bottom: 0,
+      height: 'auto',
+      boxShadow: vars.shadow.card,
+      transform: 'translateX(-100%)',
+    },
+  },
+});
+
+/** Desktop: collapsed to icons. */
+export const sidebarCollapsed = style({
+  '@media': { [desktop]: { width: px(LAYOUT.sidebarWidthCollapsed) } },
+});
+
+/** Mobile: the drawer is open. */
+export const sidebarOpen = style({
+  '@media': { [mobile]: { transform: 'none' } },
+});
+
+export const scrim = style({
+  display: 'none',
+  '@media': {
+    [mobile]: {
+      display: 'block',
+      position: 'fixed',
+      inset: `${px(LAYOUT.topNavHeight)} 0 0 0`,
+      zIndex: 15,
+      background: 'rgb(0 0 0 / 45%)',
+      border: 'none',
+      padding: 0,
+      cursor: 'default',
+    },
+  },
+});
+
+export const main = style({
+  flex: 1,
+  minWidth: 0,
+  display: 'flex',
+  flexDirection: 'column',
+});
+
+export const breadcrumbBar = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  minHeight: '44px',
+  padding: `${vars.space.xs} ${vars.space.md}`,
+  borderBottom: `1px solid ${vars.color.border}`,
+  background: tint(vars.color.surface, 60),
+});
+
+export const breadcrumb = style({ minWidth: 0 });
+
+export const breadcrumbList = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: vars.space.xs,
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  color: vars.color.textMuted,
+});
+
+export const crumb = style({ display: 'inline-flex', alignItems: 'center', gap: vars.space.xs, minWidth: 0, whiteSpace: 'nowrap' });
+
+export const breadcrumbSeparator = style({ width: '14px', height: '14px', opacity: 0.6 });
+
+export const breadcrumbCurrent = style({ color: vars.color.text, fontWeight: 500 });
+
+export const content = style({
+  flex: 1,
+  minWidth: 0,
+  padding: vars.space.md,
+  '@media': { [desktop]: { padding: vars.space.lg } },
+});
+
+export const loading = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  minHeight: '160px',
+  color: vars.color.textMuted,
+});
+
+/** Where Radix portals render: inside the shadow root, above the frame. */
+export const portal = style({ position: 'relative', zIndex: 50 });

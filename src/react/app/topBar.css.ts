@@ -1,0 +1,70 @@
+// The top bar's controls: locale and theme switches, the user menu and its dropdown.
+import { style } from '@vanilla-extract/css';
+import { vars } from '../theme/theme.css';
+import { tint } from '../widgets/tint';
+
+export const localeButton = style({ minWidth: '58px', fontSize: '13px' });
+
+export const userButton = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  maxWidth: '220px',
+  height: '38px',
+  marginInlineStart: vars.space.xs,
+  padding: '0 6px 0 4px',
+  background: 'transparent',
+  color: vars.color.text,
+  border: '1px solid transparent',
+  borderRadius: '999px',
+  font: 'inherit',
+  cursor: 'pointer',
+  selectors: {
+    '&:hover, &[data-state="open"]': { background: tint(vars.color.primary, 12) },
+    '&:focus-visible': { outline: `2px solid ${vars.color.primary}`, outlineOffset: '1px' },
+  },
+});
+
+export const userName = style({
+  minWidth: 0,
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  '@media': { 'screen and (max-width: 600px)': { display: 'none' } },
+});
+
+export const menu = style({
+  zIndex: 45,
+  minWidth: '220px',
+  padding: '6px',
+  background: vars.color.surface,
+  color: vars.color.text,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: '8px',
+  boxShadow: vars.shadow.card,
+  fontFamily: vars.font.family,
+  fontSize: vars.font.sizeBase,
+  outline: 'none',
+});
+
+export const menuLabel = style({ display: 'flex', flexDirection: 'column', gap: '2px', padding: '6px 10px 8px' });
+
+export const menuName = style({ fontWeight: 600, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' });
+
+export const menuItem = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '10px',
+  minHeight: '34px',
+  padding: '0 10px',
+  borderRadius: vars.radius.base,
+  color: vars.color.text,
+  cursor: 'pointer',
+  outline: 'none',
+  userSelect: 'none',
+  selectors: {
+    '&[data-highlighted]': { background: tint(vars.color.primary, 14), color: vars.color.primary },
+  },
+});
+
+export const menuSeparator = style({ height: '1px', margin: '6px 4px', background: vars.color.border });

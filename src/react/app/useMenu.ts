@@ -1,0 +1,26 @@
+// The menu the signed-in person may see: the core's buildMenu over the route table, filtered by
+// their permissions (the ACL switch applies), the configuration's allow/deny rules and the feature
+// blacklist (the product's defaults plus the session's).
+import { useMemo } from 'react';
+import { useStore } from '@nanostores/react';
+import { DEFAULT_FEATURE_BLACKLIST, type MenuItem } from '../../core/acl';
+import { $config } from '../../core/config-store';
+import { buildMenu } from '../../core/routes';
+import { $session } from '../../core/session';
+
+export function useMenu(): MenuItem[] {
+  const user = useStore($session).user;
+  const { settings } = useStore($config);
+  const permissions = user?.permissions;
+  const featureBlacklist = user?.featureBlacklist;
+  const { aclSwitch } = settings.business;
+  const { allow, deny } = settings.menuConfig;
+  return useMemo(
+    () =>
+      buildMenu(
+        { permissions: permissions ?? [], aclSwitch },
+        { allow, deny, featureBlacklist: [...DEFAULT_FEATURE_BLACKLIST, ...(featureBlacklist ?? [])] },
+      ),
+    [permissions, aclSwitch, allow, deny, featureBlacklist],
+  );
+}

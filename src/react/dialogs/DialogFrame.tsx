@@ -1,0 +1,46 @@
+// The frame every console dialog uses: Radix Dialog (focus trapped, Esc closes, titled), portalled
+// into the console's own root so the shadow root's stylesheet applies.
+import * as Dialog from '@radix-ui/react-dialog';
+import type { ReactNode } from 'react';
+import { useConsole } from '../app/context';
+import { useT } from '../i18n';
+import { Icon } from '../widgets/Icon';
+import * as ui from '../widgets/ui.css';
+import * as styles from './dialog.css';
+
+export interface DialogFrameProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description?: string;
+  size?: 'normal' | 'small';
+  children: ReactNode;
+}
+
+export function DialogFrame({ open, onOpenChange, title, description, size = 'normal', children }: DialogFrameProps) {
+  const { portalContainer } = useConsole();
+  const t = useT();
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal container={portalContainer ?? undefined}>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content
+          className={`${styles.content} ${size === 'small' ? styles.small : ''}`}
+          // Without a description the content is named by its title only.
+          {...(description ? {} : { 'aria-describedby': undefined })}
+        >
+          <div className={styles.header}>
+            <Dialog.Title className={styles.title}>{title}</Dialog.Title>
+            <Dialog.Close className={ui.iconButton} aria-label={t('console:action.close')}>
+              <Icon name="close" />
+            </Dialog.Close>
+          </div>
+          <div className={styles.body}>
+            {description && <Dialog.Description className={styles.description}>{description}</Dialog.Description>}
+            {children}
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

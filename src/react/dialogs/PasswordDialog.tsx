@@ -1,0 +1,122 @@
+// The reset password dialog of §2.2, in two modes:
+// - self: old password, new password (show/hide), confirmation; success signs out and goes to /login;
+// - user: an administrator resets another user's password with their own password (§6).
+// Passwords are checked by the §5 policy, then trimmed and transformed by the core before sending.
+import { useForm } from 'react-hook-form';
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import { useStore } from '@nanostores/react';
+import * as users from '../../core/api/users';
+import { notifySuccess } from '../../core/messages';
+import { requestNavigation } from '../../core/navigation';
+import { LOGIN_PATH } from '../../core/routes';
+import { $session, logout } from '../../core/session';
+import { adminResetForm, selfPasswordForm, type AdminResetFormInput, type SelfPasswordFormInput } from '../../core/validation';
+import { useT } from '../i18n';
+import { PasswordField, TextField } from '../widgets/fields';
+import * as ui from '../widgets/ui.css';
+import { DialogFrame } from './DialogFrame';
+import { showServerFieldErrors } from './fieldErrors';
+
+export type PasswordMode = 'self' | 'user';
+
+export interface PasswordDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  mode: PasswordMode;
+  /** User mode: whose password is reset. */
+  userId?: string;
+  username?: string;
+  /** After a successful change (self mode: before signing out). */
+  onChanged?: (detail: { userId: string; mode: PasswordMode }) => void;
+}
+
+export default function PasswordDialog(props: PasswordDialogProps) {
+  const t = useT();
+  const title = props.mode === 'self' ? t('console:password.titleSelf') : t('console:password.titleUser');
+  return (
+    <DialogFrame open={props.open} onOpenChange={props.onOpenChange} title={title} size="small">
+      {props.mode === 'self' ? <SelfForm {...props} /> : <UserForm {...props} />}
+    </DialogFrame>
+  );
+}
+
+function Actions({ busy, onCancel }: { busy: boolean; onCancel: () => void }) {
+  const t = useT();
+  return (
+    <div className={ui.actions}>
+      <button type="button" className={ui.button.secondary} onClick={onCancel}>
+        {t('console:action.cancel')}
+      </button>
+      <button type="submit" className={ui.button.primary} disabled={busy} part="primary-button">
+        {t('console:action.confirm')}
+      </button>
+    </div>
+  );
+}
+
+function SelfForm({ onOpenChange, onChanged }: PasswordDialogProps) {
+  const t = useT();
+  const userId = useStore($session).user?.id;
+  const { register, handleSubmit, setError, formState } = useForm<SelfPasswordFormInput>({
+    resolver: valibotResolver(selfPasswordForm),
+    defaultValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
+  });
+  const { errors, isSubmitting } = formState;
+
+  const onSubmit = handleSubmit(async ({ oldPassword, newPassword }) => {
+    if (!userId) return;
+    try {
+      await users.resetOwnPassword({ userId, oldPassword, newPassword });
+    } catch (error) {
+      showServerFieldErrors(error, ['oldPassword', 'newPassword'], setError);
+      return;
+    }
+    notifySuccess(t('message.actionSuccess'));
+    onChanged?.({ userId, mode: 'self' });
+    onOpenChange(false);
+    // The server has ended every session of this user: sign out here too and start again at /login.
+    const target = await logout();
+    if (target !== LOGIN_PATH) requestNavigation(LOGIN_PATH);
+  });
+
+  return (
+    <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)}>
+      <PasswordField label={t('console:password.oldPassword')} required autoComplete="current-password" error={errors.oldPassword?.message} registration={register('oldPassword')} />
+      <PasswordField label={t('console:password.newPassword')} required autoComplete="new-password" hint={t('rule.password')} error={errors.newPassword?.message} registration={register('newPassword')} />
+      <PasswordField label={t('console:password.confirmPassword')} required autoComplete="new-password" error={errors.confirmPassword?.message} registration={register('confirmPassword')} />
+      <Actions busy={isSubmitting} onCancel={() => onOpenChange(false)} />
+    </form>
+  );
+}
+
+function UserForm({ onOpenChange, onChanged, userId, username = '' }: PasswordDialogProps) {
+  const t = useT();
+  const { register, handleSubmit, setError, formState } = useForm<AdminResetFormInput>({
+    resolver: valibotResolver(adminResetForm),
+    defaultValues: { username, adminPassword: '', newPassword: '', confirmPassword: '' },
+  });
+  const { errors, isSubmitting } = formState;
+
+  const onSubmit = handleSubmit(async ({ adminPassword, newPassword }) => {
+    if (!userId) return;
+    try {
+      await users.resetPasswordAsAdmin({ id: userId, username, newPassword, adminPassword });
+    } catch (error) {
+      showServerFieldErrors(error, ['adminPassword', 'newPassword'], setError);
+      return;
+    }
+    notifySuccess(t('message.actionSuccess'));
+    onChanged?.({ userId, mode: 'user' });
+    onOpenChange(false);
+  });
+
+  return (
+    <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)}>
+      <TextField label={t('console:password.username')} readOnly registration={register('username')} autoComplete="off" />
+      <PasswordField label={t('console:password.adminPassword')} required autoComplete="current-password" error={errors.adminPassword?.message} registration={register('adminPassword')} />
+      <PasswordField label={t('console:password.newPassword')} required autoComplete="new-password" hint={t('rule.password')} error={errors.newPassword?.message} registration={register('newPassword')} />
+      <PasswordField label={t('console:password.confirmPassword')} required autoComplete="new-password" error={errors.confirmPassword?.message} registration={register('confirmPassword')} />
+      <Actions busy={isSubmitting} onCancel={() => onOpenChange(false)} />
+    </form>
+  );
+}

@@ -1,0 +1,96 @@
+// The "edit personal information" dialog of §2.1 (编辑个人信息): username (read-only), real name,
+// avatar, mobile phone, email. On open it loads the user's basic info; on submit it saves
+// (PUT /user/profile), reloads the session, shows 'Action Success' and closes.
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import { useStore } from '@nanostores/react';
+import * as users from '../../core/api/users';
+import { notifySuccess } from '../../core/messages';
+import { $session, reload } from '../../core/session';
+import { profileForm, type ProfileFormInput } from '../../core/validation';
+import { useT } from '../i18n';
+import { TextField } from '../widgets/fields';
+import { ImageUpload } from '../widgets/ImageUpload';
+import * as ui from '../widgets/ui.css';
+import { DialogFrame } from './DialogFrame';
+import { showServerFieldErrors } from './fieldErrors';
+
+export interface ProfileDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** After a successful save (the session is already reloaded). */
+  onSaved?: (detail: { userId: string }) => void;
+}
+
+const empty: Required<ProfileFormInput> = { username: '', realName: '', avatar: '', mobilePhone: '', email: '' };
+const editable = ['realName', 'avatar', 'mobilePhone', 'email'] as const;
+
+export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDialogProps) {
+  const t = useT();
+  const userId = useStore($session).user?.id;
+  const [loaded, setLoaded] = useState(false);
+  const { register, handleSubmit, reset, setValue, setError, watch, formState } = useForm<ProfileFormInput>({
+    resolver: valibotResolver(profileForm),
+    defaultValues: empty,
+  });
+  const { errors, isSubmitting } = formState;
+
+  useEffect(() => {
+    if (!open || !userId) return;
+    let live = true;
+    setLoaded(false);
+    users
+      .basicInfo(userId)
+      .then((info) => {
+        if (!live) return;
+        reset({ username: info.username, realName: info.realName ?? '', avatar: info.avatar ?? '', mobilePhone: info.mobilePhone ?? '', email: info.email ?? '' });
+        setLoaded(true);
+      })
+      .catch(() => undefined); // shown by the HTTP client
+    return () => {
+      live = false;
+    };
+  }, [open, userId, reset]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    if (!userId) return;
+    try {
+      await users.updateProfile({ realName: values.realName, avatar: values.avatar ?? '', mobilePhone: values.mobilePhone ?? '', email: values.email ?? '' });
+    } catch (error) {
+      showServerFieldErrors(error, editable, setError);
+      return;
+    }
+    await reload().catch(() => undefined);
+    notifySuccess(t('message.actionSuccess'));
+    onSaved?.({ userId });
+    onOpenChange(false);
+  });
+
+  return (
+    <DialogFrame open={open} onOpenChange={onOpenChange} title={t('console:profile.title')}>
+      <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)} aria-busy={!loaded || undefined}>
+        <TextField label={t('console:profile.username')} readOnly registration={register('username')} autoComplete="username" />
+        <TextField label={t('console:profile.realName')} required error={errors.realName?.message} registration={register('realName')} autoComplete="name" />
+        <ImageUpload
+          label={t('console:profile.avatar')}
+          purpose="avatar"
+          hint={t('upload.avatarType')}
+          value={watch('avatar')}
+          onChange={(url) => setValue('avatar', url, { shouldDirty: true })}
+          disabled={!loaded}
+        />
+        <TextField label={t('console:profile.mobilePhone')} type="tel" inputMode="tel" error={errors.mobilePhone?.message} registration={register('mobilePhone')} autoComplete="tel" />
+        <TextField label={t('console:profile.email')} type="email" error={errors.email?.message} registration={register('email')} autoComplete="email" />
+        <div className={ui.actions}>
+          <button type="button" className={ui.button.secondary} onClick={() => onOpenChange(false)}>
+            {t('console:action.cancel')}
+          </button>
+          <button type="submit" className={ui.button.primary} disabled={!loaded || isSubmitting} part="primary-button">
+            {t('console:action.save')}
+          </button>
+        </div>
+      </form>
+    </DialogFrame>
+  );
+}

@@ -1,0 +1,19 @@
+// A 400 answer names the failed fields and their `rule.*` keys (types.ts FieldErrors): show each
+// under its field, like the form's own validation.
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { HttpError } from '../../core/http';
+import type { FieldErrors } from '../../core/types';
+
+/** Puts the server's field messages on the form's fields; answers whether there were any. */
+export function showServerFieldErrors<T extends FieldValues>(error: unknown, fields: readonly Path<T>[], setError: UseFormSetError<T>): boolean {
+  if (!(error instanceof HttpError) || error.status !== 400) return false;
+  const reported = (error.data as Partial<FieldErrors> | null)?.fields ?? [];
+  let shown = false;
+  for (const { field, rule } of reported) {
+    const name = fields.find((candidate) => candidate === field);
+    if (!name) continue;
+    setError(name, { type: 'server', message: rule });
+    shown = true;
+  }
+  return shown;
+}

@@ -1,0 +1,171 @@
+// The portal home (/home/index): who is signed in, the apps they may open (entrypoints), the admin
+// areas they are permitted, their unread messages and their recent sign-ins.
+import { Link } from 'wouter';
+import { useStore } from '@nanostores/react';
+import type { OwnedApp } from '../../../core/types';
+import { relativeTime } from '../../../core/format';
+import { $session } from '../../../core/session';
+import { mySessions } from '../../app/accountApi';
+import { displayName, roleKey } from '../../app/UserMenu';
+import { useMenu } from '../../app/useMenu';
+import { useT } from '../../i18n';
+import { Avatar } from '../../widgets/Avatar';
+import { Icon, isIconName } from '../../widgets/Icon';
+import { safeLink } from '../../widgets/links';
+import { useResource } from '../../widgets/useResource';
+import { describeAgent } from '../../widgets/userAgent';
+import * as ui from '../../widgets/ui.css';
+import * as styles from './HomeScreen.css';
+
+/** Apps the person administers or owns, once each. */
+function appsOf(administered: readonly OwnedApp[] = [], owned: readonly OwnedApp[] = []): OwnedApp[] {
+  const byId = new Map<string, OwnedApp>();
+  for (const app of [...administered, ...owned]) if (!byId.has(app.id)) byId.set(app.id, app);
+  return [...byId.values()];
+}
+
+function Section({ title, id, className, children }: { title: string; id: string; className?: string; children: React.ReactNode }) {
+  return (
+    <section className={`${ui.card} ${className ?? ''}`} aria-labelledby={id}>
+      <div className={ui.cardHeader}>
+        <h2 id={id} className={ui.cardTitle}>
+          {title}
+        </h2>
+      </div>
+      {children}
+    </section>
+  );
+}
+
+function AdminAreas() {
+  const t = useT();
+  const areas = useMenu()
+    .flatMap((item) => item.children ?? [])
+    .filter((item) => item.path.startsWith('/operate/') && !item.disabled);
+  if (!areas.length) return <p className={ui.empty}>{t('console:home.noAdminAreas')}</p>;
+  return (
+    <ul className={styles.tiles}>
+      {areas.map((area) => (
+        <li key={area.path}>
+          <Link href={area.path} className={styles.tile}>
+            <span className={styles.tileIcon}>{isIconName(area.icon) && <Icon name={area.icon} />}</span>
+            <span className={styles.tileText}>
+              <span className={styles.tileName}>{t(area.name)}</span>
+              <span className={styles.tileDescription}>{t(`console:home.areaText.${area.path.slice('/operate/'.length).replace(/\W.*$/, '')}`)}</span>
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Apps({ apps }: { apps: OwnedApp[] }) {
+  const t = useT();
+  if (!apps.length) return <p className={ui.empty}>{t('console:home.noApps')}</p>;
+  return (
+    <ul className={styles.tiles}>
+      {apps.map((app) => {
+        const href = safeLink(app.entrypoint);
+        const body = (
+          <>
+            <span className={styles.tileIcon}>
+              <Icon name="app" />
+            </span>
+            <span className={styles.tileText}>
+              <span className={styles.tileName}>{app.name}</span>
+              <span className={styles.tileDescription}>{href ?? t('console:home.noEntrypoint')}</span>
+            </span>
+          </>
+        );
+        return (
+          <li key={app.id}>
+            {href ? (
+              <a className={styles.tile} href={href} target="_blank" rel="noopener noreferrer">
+                {body}
+              </a>
+            ) : (
+              <span className={styles.tile}>{body}</span>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function RecentSignIns() {
+  const t = useT();
+  const sessions = useResource(mySessions, []);
+  if (sessions.loading && !sessions.data) return <p className={ui.empty}>{t('console:loading')}</p>;
+  if (sessions.failed || !sessions.data) return <p className={ui.empty}>{t('console:unavailable')}</p>;
+  const recent = [...sessions.data].sort((a, b) => b.createdAt - a.createdAt).slice(0, 5);
+  return (
+    <ul className={ui.list}>
+      {recent.map((session) => {
+        const agent = describeAgent(session.userAgent);
+        return (
+          <li key={session.id} className={ui.listItem}>
+            <span className={styles.itemMain}>
+              <span>{[agent.browser, agent.system].filter(Boolean).join(' · ') || t('console:session.unknownDevice')}</span>
+              <span className={styles.itemMeta}>{session.ip ?? t('console:session.unknownAddress')}</span>
+            </span>
+            <span className={styles.itemMeta}>{session.current ? <span className={ui.badge}>{t('console:session.current')}</span> : relativeTime(session.createdAt, Date.now(), t)}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export default function HomeScreen() {
+  const t = useT();
+  const { user, administeredApps } = useStore($session);
+  if (!user) return null;
+  const name = displayName(user);
+  const apps = appsOf(administeredApps, user.ownedApps);
+
+  return (
+    <div>
+      <div className={styles.hero}>
+        <Avatar src={user.avatar} name={name} size={56} />
+        <div className={styles.heroText}>
+          <h1 className={styles.heroTitle}>{t('console:home.welcome', { name })}</h1>
+          <p className={styles.heroMeta}>
+            <span className={ui.badge}>{t(roleKey(user))}</span>
+            <span>@{user.username}</span>
+          </p>
+        </div>
+        <Link href="/profile/userInfo" className={ui.button.secondary}>
+          <Icon name="userInfo" />
+          {t('route.userInfo')}
+        </Link>
+      </div>
+      <div className={styles.grid}>
+        <Section id="iam-home-admin" title={t('console:home.admin')} className={styles.wide}>
+          <AdminAreas />
+        </Section>
+        <Section id="iam-home-apps" title={t('console:home.apps')}>
+          <Apps apps={apps} />
+        </Section>
+        <Section id="iam-home-messages" title={t('console:home.messages')}>
+          <UnreadMessages />
+        </Section>
+        <Section id="iam-home-signins" title={t('console:home.signIns')}>
+          <RecentSignIns />
+        </Section>
+      </div>
+    </div>
+  );
+}
+
+function UnreadMessages() {
+  const t = useT();
+  return (
+    <p className={ui.empty}>
+      <Link href="/profile/message" className={ui.link}>
+        {t('route.message')}
+      </Link>
+    </p>
+  );
+}

@@ -1,0 +1,45 @@
+// The console's sign-in page (/login, §2.5): branding from the system config (login logo, sign,
+// app name, copyright), the sign-in form (captcha when the server asks, the next step of a
+// multi-step login) and, with supportThirdLogin 'Y', the third-party sign-in buttons. After the
+// sign-in the guard sends the person on: to the `redirect` query when it is a same-origin console
+// page they may open, else to the first page they are permitted.
+import { useStore } from '@nanostores/react';
+import { fileUrl } from '../../../core/api/files';
+import { $config } from '../../../core/config-store';
+import { LocaleSwitch, ThemeSwitch } from '../../app/Switches';
+import { useT } from '../../i18n';
+import { LoginForm } from '../../login/LoginForm';
+import { ConsoleMark } from '../../widgets/LogoBlock';
+import * as styles from './LoginScreen.css';
+
+export default function LoginScreen() {
+  const t = useT();
+  const { system } = useStore($config);
+  const appName = system.appName || t('app.name');
+
+  return (
+    <div className={styles.page}>
+      <aside className={styles.brand}>
+        <div className={styles.pattern} />
+        <div className={styles.brandTop}>
+          {system.loginLogoPath ? <img className={styles.logo} src={fileUrl(system.loginLogoPath)} alt="" /> : <ConsoleMark className={styles.logo} />}
+          <p className={styles.appName}>{appName}</p>
+        </div>
+        <div className={styles.pitch}>
+          <p className={styles.sign}>{system.loginSign || t('console:login.sign')}</p>
+          <p className={styles.pitchText}>{t('console:login.pitch')}</p>
+        </div>
+        <p className={styles.copyright}>{system.copyright || `© ${new Date().getFullYear()} ${appName}`}</p>
+      </aside>
+      <main className={styles.formSide}>
+        <div className={styles.tools}>
+          <LocaleSwitch />
+          <ThemeSwitch />
+        </div>
+        <div className={styles.formBox}>
+          <LoginForm />
+        </div>
+      </main>
+    </div>
+  );
+}

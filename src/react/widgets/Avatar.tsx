@@ -1,0 +1,14 @@
+// A user's avatar: the uploaded image, else their initial on a tinted disc. Decorative: the
+// name is always written next to it.
+import { fileUrl } from '../../core/api/files';
+import * as styles from './Avatar.css';
+
+export function Avatar({ src, name, size = 28 }: { src?: string; name: string; size?: number }) {
+  const dimensions = { width: size, height: size };
+  if (src) return <img className={styles.avatar} src={fileUrl(src)} alt="" {...dimensions} />;
+  return (
+    <span className={styles.avatar} aria-hidden="true" style={{ ...dimensions, fontSize: Math.round(size * 0.45) }}>
+      {Array.from(name.trim())[0] ?? '?'}
+    </span>
+  );
+}

@@ -1,0 +1,137 @@
+// End-to-end harness: the real server (compiled, dist-server/main.js) on a free port with a temp
+// data dir, Debian's Chromium through playwright-core, and a few API calls as the administrator
+// (to create the ordinary users a test needs). Pages collect console errors and page errors.
+//
+// IAM_E2E_CWD runs the server from another directory (its ./dist is the bundle served), e.g. a
+// private build; by default the repository root (what `npm run build` made).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import { transformPassword } from '../../src/core/password';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+// scripts/chromium.mjs has no typings: import it by URL and say what it gives.
+const { chromiumArgs } = (await import(new URL('../../scripts/chromium.mjs', import.meta.url).href)) as { chromiumArgs: string[] };
+
+export const ADMIN = { username: 'admin', password: 'Admin-e2e-2024' } as const;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** Starts the compiled server on a free port and a fresh data dir; resolves once it answers. */
+export async function startServer(): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'iam-e2e-'));
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'dist-server/main.js')], {
+    cwd: process.env.IAM_E2E_CWD || root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', IAM_DATA_DIR: dataDir, IAM_ADMIN_USERNAME: ADMIN.username, IAM_ADMIN_PASSWORD: ADMIN.password, IAM_LOG: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output}`);
+    try {
+      const answer = await fetch(`${url}/api/config`);
+      if (answer.ok) return { url, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await stop();
+  throw new Error(`the server did not answer within 30 s:\n${output}`);
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromiumArgs });
+}
+
+/**
+ * Browser messages that are not errors of the console: Chromium logs every HTTP error answer of a
+ * fetch as "Failed to load resource". The session read of a visitor who is not signed in answers
+ * 401 by design (§8); a test that expects another failing call names it.
+ */
+function expectedNetworkLog(message: ConsoleMessage, expected: readonly RegExp[]): boolean {
+  if (!message.text().startsWith('Failed to load resource')) return false;
+  const url = message.location().url;
+  return [/\/api\/cas\/session$/, ...expected].some((pattern) => pattern.test(url));
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught page errors seen so far. */
+  errors: string[];
+}
+
+/** A page in a fresh context (own cookies) that records console errors and page errors. */
+export async function openPage(browser: Browser, options: { viewport?: { width: number; height: number }; expectedFailures?: RegExp[] } = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !expectedNetworkLog(message, options.expectedFailures ?? [])) errors.push(`console: ${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
+  return { page, context, errors };
+}
+
+/** An API session as some user (cookie kept; Origin sent for the server's CSRF check). */
+export class ApiClient {
+  private cookie = '';
+  constructor(private readonly baseUrl: string) {}
+
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const answer = await fetch(`${this.baseUrl}/api${path}`, {
+      method,
+      headers: { origin: this.baseUrl, cookie: this.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const setCookie = answer.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    if (setCookie) this.cookie = setCookie;
+    const envelope = (await answer.json()) as { code: number; message: string; data: T };
+    if (!answer.ok || envelope.code !== 0) throw new Error(`${method} ${path}: ${answer.status} ${envelope.message}`);
+    return envelope.data;
+  }
+
+  async signIn(username: string, password: string): Promise<void> {
+    await this.call('POST', '/authc/login', { username, password: await transformPassword(password) });
+  }
+
+  /** Creates an enabled ordinary user (no admin rights) and answers its id. */
+  async createUser(user: { username: string; realName: string; password: string }): Promise<string> {
+    const created = await this.call<{ id: string }>('POST', '/user', { ...user, password: await transformPassword(user.password), extraProp: {} });
+    return created.id;
+  }
+}
