@@ -67,8 +67,10 @@ export default {
       return locale ? `chunks/locale-${locale[1]}-${locale[2]}-[hash].js` : 'chunks/[name]-[hash].js';
     },
   },
-  // A warning in the production build is a defect to fix, not noise.
+  // A warning in the production build is a defect to fix, not noise. The one exception: React
+  // libraries mark their modules "use client" (for server components), which means nothing here.
   onwarn(warning) {
+    if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && /"use client"/.test(warning.message)) return;
     throw new Error(`rollup: ${warning.message}`);
   },
   plugins: [

@@ -1,8 +1,24 @@
-// Public typings of the elements: tag names and the iam-* events with their `detail`.
+// Public typings of the elements: tag names, the iam-* events with their `detail`, and the
+// attributes for React 19 JSX (`<iam-login api-base="/api" />` in a React host).
+import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type { LoginErrorDetail, LoginSubmitDetail, LoginSuccessDetail } from '../react/login/LoginForm';
 import type { IamLoginElement } from './iam-login';
 
 export type { LoginErrorDetail, LoginSubmitDetail, LoginSuccessDetail, IamLoginElement };
+
+/** The attributes every iam-* element takes (DESIGN "Custom elements"). */
+export interface IamCommonAttributes {
+  'api-base'?: string;
+  locale?: 'en' | 'zh';
+  theme?: 'dark' | 'light';
+  'auth-mode'?: 'cookie' | 'token';
+  'token-name'?: string;
+}
+
+export interface IamLoginAttributes extends IamCommonAttributes {
+  /** Where to go after a successful sign-in (same origin only). */
+  redirect?: string;
+}
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -13,5 +29,14 @@ declare global {
     /** Cancelable: `preventDefault()` keeps <iam-login> from navigating to its `redirect`. */
     'iam-login-success': CustomEvent<LoginSuccessDetail>;
     'iam-error': CustomEvent<LoginErrorDetail>;
+  }
+}
+
+declare module 'react' {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- React's JSX typings are a namespace
+  namespace JSX {
+    interface IntrinsicElements {
+      'iam-login': DetailedHTMLProps<HTMLAttributes<IamLoginElement>, IamLoginElement> & IamLoginAttributes;
+    }
   }
 }
