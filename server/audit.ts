@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './db/tables';
 
 export type AuditAction =
-  | 'login.success' | 'login.failure' | 'login.locked' | 'login.second_step' | 'logout'
+  | 'login.success' | 'login.third_party' | 'login.failure' | 'login.locked' | 'login.second_step' | 'logout'
   | 'user.unlock' | 'user.create' | 'user.update' | 'user.delete'
   | 'password.change' | 'password.reset'
   | 'session.revoke'

@@ -116,14 +116,20 @@ export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, 
   }
 
   await clearFailures(ctx, [key, ...keysOfUser(user)]);
-  // Rotation: whatever session the client had before ends; the new one gets a new secret.
+  return startSession(ctx, req, reply, user, redirect, 'login.success');
+}
+
+/** Opens a session for `user` after a successful sign-in (password or third party): the old
+ *  session ends (rotation); token mode only for a configured origin that asked for it. */
+export async function startSession(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, user: UserRow, redirect: string | undefined, action: 'login.success' | 'login.third_party'): Promise<LoginAnswer> {
+  const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
   const previous = await credentialOf(ctx, req);
   if (previous) await ctx.sessions.revokeSecret(previous.secret);
   const origin = req.headers.origin;
   const tokenMode = req.headers[AUTH_MODE_HEADER] === 'token' && origin !== undefined && ctx.config.corsOrigins.includes(origin);
   const session = await ctx.sessions.create(user.id, tokenMode ? 'token' : 'cookie', client);
   if (!tokenMode) setSessionCookie(req, reply, session.secret, session.expiresAt, ctx.now());
-  await ctx.audit.record({ action: 'login.success', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { mode: tokenMode ? 'token' : 'cookie' } });
+  await ctx.audit.record({ action, actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { mode: tokenMode ? 'token' : 'cookie' } });
   return {
     hasNextStep: false,
     loginSuccess: true,

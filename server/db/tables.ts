@@ -203,6 +203,13 @@ export interface IdpTicketTable {
   expiresAt: number;
 }
 
+export interface IdpLinkTable {
+  idpCode: string;
+  subject: string;
+  userId: string;
+  createdAt: number;
+}
+
 export interface AuditTable {
   id: Generated<number>;
   at: number;
@@ -238,5 +245,6 @@ export interface Database {
   loginChallenges: LoginChallengeTable;
   idps: IdpTable;
   idpTickets: IdpTicketTable;
+  idpLinks: IdpLinkTable;
   auditLog: AuditTable;
 }

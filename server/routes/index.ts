@@ -10,6 +10,7 @@ import { fileRoutes } from './files';
 import { licenseRoutes } from './license';
 import { appRoutes } from './apps';
 import { operationRoutes } from './operations';
+import { idpRoutes } from './idp';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -20,4 +21,5 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   licenseRoutes(app, gate, ctx);
   appRoutes(app, gate, ctx);
   operationRoutes(app, gate, ctx);
+  idpRoutes(app, gate, ctx);
 }

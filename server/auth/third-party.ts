@@ -1,0 +1,60 @@
+// Third-party sign-in: after an identity provider authorised someone, a short-lived ticket holds
+// their subject and profile. The console reads it (access info), the user completes missing data
+// once (complement), and a local account linked to the subject is signed in.
+import type { Ctx } from '../context';
+import { Scope, Status, UserType } from '../../src/core/enums';
+import { digest, newId, newSecret } from './secrets';
+import { hashPassword } from './kdf';
+import { fieldError, notFound } from '../http/errors';
+import type { UserRow } from './actor';
+
+export const TICKET_TTL_MS = 10 * 60_000;
+
+/** Called by the provider callback once the provider has authorised `subject`. */
+export async function createIdpTicket(ctx: Ctx, input: { idpCode: string; subject: string; profile: Record<string, unknown> }) {
+  const link = await ctx.db.selectFrom('idpLinks').select('userId').where('idpCode', '=', input.idpCode).where('subject', '=', input.subject).executeTakeFirst();
+  const token = newSecret().slice(0, 22);
+  const accessTicket = newSecret();
+  await ctx.db.insertInto('idpTickets').values({
+    ticketHash: digest(accessTicket), idpCode: input.idpCode, token, subject: input.subject,
+    profile: JSON.stringify(input.profile), userId: link?.userId ?? null, expiresAt: ctx.now() + TICKET_TTL_MS,
+  }).execute();
+  return { token, accessTicket };
+}
+
+/** The live ticket for these values, or 404 (unknown, expired, wrong provider or token). */
+export async function findTicket(ctx: Ctx, idpCode: string, accessTicket: string, token?: string) {
+  const ticket = await ctx.db.selectFrom('idpTickets').selectAll().where('ticketHash', '=', digest(accessTicket)).executeTakeFirst();
+  const provider = await ctx.db.selectFrom('idps').select('enabled').where('code', '=', idpCode).executeTakeFirst();
+  if (!ticket || ticket.idpCode !== idpCode || (token !== undefined && ticket.token !== token) || ticket.expiresAt <= ctx.now() || provider?.enabled !== 1) {
+    throw notFound('Authorization');
+  }
+  return ticket;
+}
+
+/** Uses the ticket up and answers the linked user, creating and linking one on first use. */
+export async function redeemTicket(ctx: Ctx, idpCode: string, accessTicket: string, complement: { username?: string; realName?: string; email?: string; mobilePhone?: string }): Promise<UserRow> {
+  const ticket = await findTicket(ctx, idpCode, accessTicket);
+  if (!ticket.userId && (!complement.username || !complement.realName)) {
+    throw fieldError([...(complement.username ? [] : [{ field: 'username', rule: 'rule.required' }]), ...(complement.realName ? [] : [{ field: 'realName', rule: 'rule.required' }])]);
+  }
+  await ctx.db.deleteFrom('idpTickets').where('ticketHash', '=', ticket.ticketHash).execute();
+  if (ticket.userId) return ctx.db.selectFrom('users').selectAll().where('id', '=', ticket.userId).executeTakeFirstOrThrow();
+  const taken = await ctx.db.selectFrom('users').select('id').where('username', '=', complement.username!).executeTakeFirst();
+  if (taken) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+  const root = await ctx.db.selectFrom('tenants').select('id').where('scope', '=', Scope.Platform).where('parentId', 'is', null).executeTakeFirstOrThrow();
+  const now = ctx.now();
+  const user: UserRow = {
+    id: newId(), username: complement.username!, realName: complement.realName!, email: complement.email || null,
+    mobilePhone: complement.mobilePhone || null, description: null, availabilityStatus: Status.Enable, avatar: null,
+    extraProp: JSON.stringify({ idp: idpCode }), userType: UserType.Tenant, tenantId: root.id, isAdmin: 0, isMaster: 0,
+    // Nobody knows this password: the account signs in through its provider (or after a reset).
+    passwordHash: await hashPassword(newSecret()), passwordChangedAt: now, version: 1, createdAt: now, updatedAt: now,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.insertInto('users').values(user).execute();
+    await trx.insertInto('idpLinks').values({ idpCode, subject: ticket.subject, userId: user.id, createdAt: now }).execute();
+  });
+  await ctx.audit.record({ action: 'user.create', actor: null, target: { type: 'user', id: user.id }, tenantId: user.tenantId, detail: { idp: idpCode } });
+  return user;
+}

@@ -1,0 +1,72 @@
+// §7 third-party sign-in calls and the identity providers behind them.
+import * as v from 'valibot';
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../context';
+import { defineRoute, type Gate } from '../http/route';
+import { okAnswer } from '../../src/core/schemas/common';
+import { loginAnswer } from '../../src/core/schemas/auth';
+import { accessInfo, accessInfoParams, accessTicketQuery, complementBody, idpBody, idpCodeParams, idpSummary } from '../../src/core/schemas/idp';
+import { findTicket, redeemTicket } from '../auth/third-party';
+import { startSession } from '../auth/login';
+import { newId } from '../auth/secrets';
+import { fieldError, notFound } from '../http/errors';
+import { isUniqueViolation } from '../db/errors';
+
+const tags = ['Third-party sign-in'];
+
+export function idpRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
+  defineRoute(app, gate, {
+    method: 'GET', url: '/interaction/idp/:idpCode/authorize/user/access/info/:token', tags, access: 'public',
+    summary: 'What the provider told us about the user, and whether they must complete their data',
+    params: accessInfoParams, query: accessTicketQuery, response: accessInfo,
+    handler: async ({ params, query }) => {
+      const ticket = await findTicket(ctx, params.idpCode, query.access_ticket, params.token);
+      return {
+        idpCode: ticket.idpCode, token: ticket.token, accessTicket: query.access_ticket,
+        needComplement: ticket.userId === null, complement: JSON.parse(ticket.profile) as Record<string, unknown>,
+      };
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/interaction/idp/:idpCode/authorize/after/user/complement', tags, access: 'public',
+    summary: 'Complete the data of a first-time third-party user (if needed) and sign in',
+    params: idpCodeParams, query: accessTicketQuery, body: complementBody, response: loginAnswer, rateLimit: ctx.config.rateLimits.login,
+    handler: async ({ params, query, body, raw }, reply) => {
+      const user = await redeemTicket(ctx, params.idpCode, query.access_ticket, body);
+      return startSession(ctx, raw, reply, user, undefined, 'login.third_party');
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/idps', tags, access: 'public', summary: 'Enabled identity providers (for the sign-in page)', response: v.array(idpSummary),
+    handler: async () => {
+      const rows = await ctx.db.selectFrom('idps').select(['code', 'name', 'type', 'enabled']).where('enabled', '=', 1).orderBy('name').execute();
+      return rows.map((row) => ({ ...row, enabled: true }));
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/idps', tags, access: '3', summary: 'Add an identity provider (its config is never answered back)', body: idpBody, response: idpSummary,
+    handler: async ({ actor, body, raw }) => {
+      try {
+        await ctx.db.insertInto('idps').values({ id: newId(), code: body.code, name: body.name, type: body.type, config: JSON.stringify(body.config), enabled: body.enabled === false ? 0 : 1, createdAt: ctx.now() }).execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) throw fieldError([{ field: 'code', rule: 'rule.duplicate' }]);
+        throw error;
+      }
+      await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: body.code }, ip: raw.ip });
+      return { code: body.code, name: body.name, type: body.type, enabled: body.enabled !== false };
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'DELETE', url: '/idps/:idpCode', tags, access: '3', summary: 'Remove an identity provider', params: idpCodeParams, response: okAnswer,
+    handler: async ({ actor, params, raw }) => {
+      const deleted = await ctx.db.deleteFrom('idps').where('code', '=', params.idpCode).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) throw notFound('Identity provider');
+      await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: params.idpCode }, ip: raw.ip, detail: { deleted: true } });
+      return null;
+    },
+  });
+}

@@ -1,0 +1,35 @@
+// Third-party sign-in (§3 "Third-party login info", §7 /interaction/idp/… calls) and the
+// identity providers an administrator configures.
+import * as v from 'valibot';
+import { optionalField, rules } from '../validation';
+
+export const idpCodeParams = v.object({ idpCode: rules.safeCode });
+export const accessInfoParams = v.object({ idpCode: rules.safeCode, token: v.pipe(v.string(), v.regex(/^[\w-]{10,100}$/, 'rule.token')) });
+export const accessTicketQuery = v.object({ access_ticket: v.pipe(v.string('rule.required'), v.regex(/^[\w-]{20,200}$/, 'rule.accessTicket')) });
+
+export const accessInfo = v.object({
+  idpCode: v.string(),
+  token: v.string(),
+  accessTicket: v.string(),
+  needComplement: v.boolean(),
+  complement: v.optional(v.record(v.string(), v.unknown())),
+});
+
+/** What a first-time third-party user completes before their account is made. */
+export const complementBody = v.object({
+  username: v.optional(rules.username),
+  realName: v.optional(rules.realName),
+  email: optionalField(rules.email),
+  mobilePhone: optionalField(rules.mobilePhone),
+});
+
+export const idpBody = v.object({
+  code: rules.safeCode,
+  name: rules.resourceName,
+  type: v.picklist(['OIDC', 'OAUTH2'], 'rule.idpType'),
+  /** Issuer, client id, client secret …: never answered back. */
+  config: v.record(v.pipe(v.string(), v.maxLength(60)), v.pipe(v.string(), v.maxLength(2000, 'rule.maxLength?max=2000'))),
+  enabled: v.optional(v.boolean('rule.required')),
+});
+
+export const idpSummary = v.object({ code: v.string(), name: v.string(), type: v.string(), enabled: v.boolean() });
