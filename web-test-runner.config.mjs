@@ -1,8 +1,50 @@
 // Component tests in headless Chromium against the BUILT bundle in dist/ (what ships): the test
 // files import ../../dist/*.js, so `npm run build` comes first (scripts/test.mjs does it).
+// The API is the real server (dist-server/, started through the e2e harness on a free port with a
+// fresh database) behind this dev server's /api/, so the page and the API share one origin.
+import { request } from 'node:http';
 import { defaultReporter } from '@web/test-runner';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { tsImport } from 'tsx/esm/api';
 import { chromiumArgs } from './scripts/chromium.mjs';
+
+const { ADMIN, startServer } = await tsImport('./test/e2e/harness.ts', import.meta.url);
+
+/** Starts the API server with the dev server and stops it with it. Tests get the administrator's
+ *  credentials with `executeServerCommand('iam-admin')` (@web/test-runner-commands). */
+function apiServer() {
+  let server;
+  return {
+    name: 'iam-api-server',
+    async serverStart() {
+      server = await startServer();
+    },
+    async serverStop() {
+      await server?.stop();
+    },
+    executeCommand({ command }) {
+      return command === 'iam-admin' ? ADMIN : undefined;
+    },
+    /** The server's base URL (once started). */
+    url: () => server?.url,
+  };
+}
+
+/** Forwards /api/… to the API server as is (the Host header too, so its CSRF check sees one origin). */
+function proxyApi(target) {
+  return (context, next) => {
+    if (!context.path.startsWith('/api/')) return next();
+    context.respond = false;
+    return new Promise((resolve, reject) => {
+      const upstream = request(new URL(context.url, target()), { method: context.method, headers: context.req.headers }, (answer) => {
+        context.res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(context.res).on('finish', resolve);
+      });
+      upstream.on('error', reject);
+      context.req.pipe(upstream);
+    });
+  };
+}
 
 /** Counts every test of every session; a test file that failed to load counts as one failure. */
 function countTests(sessions) {
@@ -38,6 +80,8 @@ function summaryLine() {
   };
 }
 
+const api = apiServer();
+
 export default {
   files: ['test/browser/**/*.test.js'],
   // The production build of the test helpers' lit (quiet: no dev-mode warning).
@@ -45,6 +89,8 @@ export default {
   concurrency: 1,
   testsFinishTimeout: 120_000,
   testFramework: { config: { timeout: 10_000 } },
+  plugins: [api],
+  middleware: [proxyApi(api.url)],
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -1,6 +1,7 @@
 // <iam-login> from the built bundle (dist/login.js), in headless Chromium.
 import { expect, fixture, fixtureCleanup, html, waitUntil } from '@open-wc/testing';
 import '../../dist/login.js';
+import { executeServerCommand } from '@web/test-runner-commands';
 import { byLabel, byRole, byText, rendered, type } from './helpers.js';
 
 afterEach(() => fixtureCleanup());
@@ -107,19 +108,51 @@ describe('<iam-login>', () => {
     expect(target === element, 'the event comes from <iam-login>').to.equal(true);
   });
 
-  it('shows a failed sign-in with role="alert" and fires iam-error', async () => {
-    // The test server has no API: the call gets a real 404.
-    const element = await loginForm(html`<iam-login api-base="/no-api-here"></iam-login>`);
-    type(byLabel(element, 'Username'), 'alice');
-    type(byLabel(element, 'Password'), 'secret-1');
+  it('signs in against the server and fires iam-login-success', async () => {
+    const admin = await executeServerCommand('iam-admin');
+    const element = await loginForm();
+    type(byLabel(element, 'Username'), admin.username);
+    type(byLabel(element, 'Password'), admin.password);
+    const succeeded = new Promise((resolve) => document.addEventListener('iam-login-success', resolve, { once: true }));
+    byRole(element, 'button', 'Sign in').click();
+    const event = await succeeded;
+    expect(event.detail).to.deep.equal({ username: admin.username, redirectURL: '/' });
+    expect(event.bubbles && event.composed && event.cancelable).to.equal(true);
+    expect(byRole(element, 'alert')).to.equal(null);
+  });
+
+  it('shows a refused sign-in with role="alert" and fires iam-error', async () => {
+    const element = await loginForm();
+    type(byLabel(element, 'Username'), `nobody-${Date.now()}`);
+    type(byLabel(element, 'Password'), 'wrong-password-1');
     const failed = new Promise((resolve) => element.addEventListener('iam-error', resolve, { once: true }));
     byRole(element, 'button', 'Sign in').click();
     const event = await failed;
-    expect(event.detail.message).to.be.a('string').and.not.equal('');
+    expect(event.detail).to.deep.equal({ message: 'Invalid username or password' });
     expect(event.bubbles && event.composed).to.equal(true);
     await waitUntil(() => byRole(element, 'alert'), 'no alert');
-    expect(byRole(element, 'alert').textContent).to.equal(event.detail.message);
+    expect(byRole(element, 'alert').textContent).to.equal('Invalid username or password');
     expect(byRole(element, 'button', 'Sign in').disabled).to.equal(false);
+  });
+
+  it('asks for the captcha once the server wants one, and requires it', async () => {
+    const element = await loginForm();
+    const username = `nobody-${Date.now()}`;
+    // The server's default policy asks for a captcha after 3 failures of one username.
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      type(byLabel(element, 'Username'), username);
+      type(byLabel(element, 'Password'), 'wrong-password-1');
+      const failed = new Promise((resolve) => element.addEventListener('iam-error', resolve, { once: true }));
+      byRole(element, 'button', 'Sign in').click();
+      await failed;
+      await waitUntil(() => byRole(element, 'button', 'Sign in'), 'the form stayed busy');
+    }
+    await waitUntil(() => byLabel(element, 'Captcha'), 'no captcha field');
+    const image = element.querySelector('img[alt="Captcha image"]');
+    await waitUntil(() => image.complete && image.naturalWidth > 0, 'the captcha image did not load');
+    expect(new URL(image.src).pathname).to.equal('/api/captcha/image/display');
+    byRole(element, 'button', 'Sign in').click();
+    await waitUntil(() => byText(element, 'Please enter the characters shown in the image'), 'no captcha message');
   });
 
   it('can be defined twice (a second copy of the bundle, and the elements entry)', async () => {
