@@ -1,6 +1,6 @@
 // The section layout of §2: top bar (logo block, menu toggle, unified top menu, locale and theme
 // switches, user menu), side menu, breadcrumb, and the page.
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { $config } from '../../core/config-store';
 import { breadcrumbOf, type RouteDef } from '../../core/routes';
@@ -11,12 +11,18 @@ import * as ui from '../widgets/ui.css';
 import { Breadcrumb } from './Breadcrumb';
 import { useConsole } from './context';
 import { SideMenu } from './SideMenu';
+import { MenuDrawer } from './MenuDrawer';
 import { LocaleSwitch, ThemeSwitch } from './Switches';
 import { TopMenu } from './TopMenu';
-import { UserMenu } from './UserMenu';
 import { useMenu } from './useMenu';
+import { displayName } from './user';
+import * as topBar from './topBar.css';
+import { Avatar } from '../widgets/Avatar';
+import { $session } from '../../core/session';
 import { useSidebar } from './useSidebar';
 import * as styles from './shell.css';
+
+const UserMenu = lazy(() => import('./UserMenu'));
 
 export function Layout({ route, children }: { route: RouteDef; children: ReactNode }) {
   const t = useT();
@@ -51,24 +57,44 @@ export function Layout({ route, children }: { route: RouteDef; children: ReactNo
         <div className={styles.topBarTools}>
           <LocaleSwitch />
           <ThemeSwitch />
-          <UserMenu />
+          <Suspense fallback={<UserMenuPlaceholder />}>
+            <UserMenu />
+          </Suspense>
         </div>
       </header>
       <div className={styles.body}>
-        <aside
-          className={`${styles.sidebar} ${sidebar.collapsed ? styles.sidebarCollapsed : ''} ${sidebar.drawerOpen ? styles.sidebarOpen : ''}`}
-          part="sidebar"
-          // Closed drawers are out of the tab order and the accessibility tree.
-          inert={sidebar.mobile && !sidebar.drawerOpen}
-        >
-          <SideMenu items={menu} collapsed={sidebar.collapsed} activePaths={trail} />
-        </aside>
-        {sidebar.drawerOpen && <button type="button" className={styles.scrim} aria-label={t('console:menu.close')} tabIndex={-1} onClick={sidebar.closeDrawer} />}
+        {sidebar.mobile ? (
+          // Below 992 px the menu is a modal drawer (focus kept inside, Esc closes).
+          <MenuDrawer open={sidebar.drawerOpen} onOpenChange={(open) => !open && sidebar.closeDrawer()}>
+            <div className={styles.drawerHead}>
+              <LogoBlock collapsed={false} theme={theme} />
+            </div>
+            <SideMenu items={menu} collapsed={false} activePaths={trail} />
+          </MenuDrawer>
+        ) : (
+          <aside className={`${styles.sidebar} ${sidebar.collapsed ? styles.sidebarCollapsed : ''}`} part="sidebar">
+            <SideMenu items={menu} collapsed={sidebar.collapsed} activePaths={trail} />
+          </aside>
+        )}
         <main className={styles.main} part="content">
           <Breadcrumb route={route} />
           <div className={styles.content}>{children}</div>
         </main>
       </div>
     </>
+  );
+}
+
+/** Holds the user menu's place (same size) while its chunk loads. */
+function UserMenuPlaceholder() {
+  const user = useStore($session).user;
+  if (!user) return null;
+  const name = displayName(user);
+  return (
+    <span className={topBar.userButton} aria-hidden="true">
+      <Avatar src={user.avatar} name={name} />
+      <span className={topBar.userName}>{name}</span>
+      <Icon name="chevronDown" />
+    </span>
   );
 }

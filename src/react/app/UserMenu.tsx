@@ -1,9 +1,9 @@
 // The user dropdown of the top bar (§2): who is signed in and their role ('regular tenant' or
-// 'admin tenant'), then Profile, Reset Password and Logout.
+// 'admin tenant'), then Profile, Reset Password and Logout. Loaded just after the shell (Radix's
+// menu and its positioning are most of its weight), see Layout.
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useStore } from '@nanostores/react';
 import { $session } from '../../core/session';
-import type { SessionUser } from '../../core/types';
 import { useT } from '../i18n';
 import { Avatar } from '../widgets/Avatar';
 import { Icon } from '../widgets/Icon';
@@ -11,17 +11,9 @@ import * as ui from '../widgets/ui.css';
 import { openAccountDialog } from './accountDialogs';
 import { useConsole } from './context';
 import * as styles from './topBar.css';
+import { displayName, roleKey } from './user';
 
-/** §3: the profile menu shows the role as 'regular tenant' or 'admin tenant'. */
-export function roleKey(user: Pick<SessionUser, 'isAdmin'>): string {
-  return user.isAdmin ? 'userRole.adminTenant' : 'userRole.regularTenant';
-}
-
-export function displayName(user: Pick<SessionUser, 'realName' | 'username'>): string {
-  return user.realName || user.username;
-}
-
-export function UserMenu() {
+export default function UserMenu() {
   const t = useT();
   const user = useStore($session).user;
   const { portalContainer } = useConsole();

@@ -104,44 +104,36 @@ export const sidebar = style({
   height: `calc(100vh - ${px(LAYOUT.topNavHeight)})`,
   background: vars.color.surface,
   borderRight: `1px solid ${vars.color.border}`,
-  transition: 'width 160ms ease, transform 160ms ease',
-  '@media': {
-    [mobile]: {
-      position: 'fixed',
-      left: 0,
-      bottom: 0,
-      height: 'auto',
-      boxShadow: vars.shadow.card,
-      transform: 'translateX(-100%)',
-    },
-  },
+  transition: 'width 160ms ease',
 });
 
-/** Desktop: collapsed to icons. */
-export const sidebarCollapsed = style({
-  '@media': { [desktop]: { width: px(LAYOUT.sidebarWidthCollapsed) } },
+/** Collapsed to icons. */
+export const sidebarCollapsed = style({ width: px(LAYOUT.sidebarWidthCollapsed) });
+
+/** Narrow screens: the menu slides in from the left as a modal drawer. */
+export const drawerOverlay = style({ position: 'fixed', inset: 0, zIndex: 40, background: 'rgb(0 0 0 / 45%)' });
+
+export const drawer = style({
+  position: 'fixed',
+  top: 0,
+  bottom: 0,
+  left: 0,
+  zIndex: 41,
+  display: 'flex',
+  flexDirection: 'column',
+  width: px(LAYOUT.sidebarWidthOpen + 60),
+  maxWidth: '85vw',
+  background: vars.color.surface,
+  color: vars.color.text,
+  borderRight: `1px solid ${vars.color.border}`,
+  boxShadow: vars.shadow.card,
+  fontFamily: vars.font.family,
+  fontSize: vars.font.sizeBase,
+  lineHeight: 1.5,
+  outline: 'none',
 });
 
-/** Mobile: the drawer is open. */
-export const sidebarOpen = style({
-  '@media': { [mobile]: { transform: 'none' } },
-});
-
-export const scrim = style({
-  display: 'none',
-  '@media': {
-    [mobile]: {
-      display: 'block',
-      position: 'fixed',
-      inset: `${px(LAYOUT.topNavHeight)} 0 0 0`,
-      zIndex: 15,
-      background: 'rgb(0 0 0 / 45%)',
-      border: 'none',
-      padding: 0,
-      cursor: 'default',
-    },
-  },
-});
+export const drawerHead = style({ display: 'flex', alignItems: 'center', height: px(LAYOUT.topNavHeight), borderBottom: `1px solid ${vars.color.border}`, flex: 'none' });
 
 export const main = style({
   flex: 1,

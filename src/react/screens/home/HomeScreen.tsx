@@ -6,7 +6,7 @@ import type { OwnedApp } from '../../../core/types';
 import { relativeTime } from '../../../core/format';
 import { $session } from '../../../core/session';
 import { mySessions } from '../../app/accountApi';
-import { displayName, roleKey } from '../../app/UserMenu';
+import { displayName, roleKey } from '../../app/user';
 import { useMenu } from '../../app/useMenu';
 import { useT } from '../../i18n';
 import { Avatar } from '../../widgets/Avatar';

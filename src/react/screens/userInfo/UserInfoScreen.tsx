@@ -8,7 +8,7 @@ import { $session, reload } from '../../../core/session';
 import type { User } from '../../../core/types';
 import { mySessions, signOutOtherSessions, signOutSession, type SessionInfo } from '../../app/accountApi';
 import { openAccountDialog } from '../../app/accountDialogs';
-import { roleKey } from '../../app/UserMenu';
+import { roleKey } from '../../app/user';
 import { useT } from '../../i18n';
 import { Icon } from '../../widgets/Icon';
 import { ImageUpload } from '../../widgets/ImageUpload';

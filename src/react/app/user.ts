@@ -1,0 +1,11 @@
+// How the console names the signed-in person and their role (§3: the profile menu shows
+// 'regular tenant' or 'admin tenant').
+import type { SessionUser } from '../../core/types';
+
+export function roleKey(user: Pick<SessionUser, 'isAdmin'>): string {
+  return user.isAdmin ? 'userRole.adminTenant' : 'userRole.regularTenant';
+}
+
+export function displayName(user: Pick<SessionUser, 'realName' | 'username'>): string {
+  return user.realName || user.username;
+}
