@@ -10,8 +10,9 @@ import { maxBytesOf } from './limits';
 const EXTENSION: Record<ImageKind, string> = { png: 'png', jpeg: 'jpg', gif: 'gif', ico: 'ico', svg: 'svg' };
 export const FILE_NAME = /^[0-9a-f]{64}\.(?:png|jpg|gif|ico|svg)$/;
 
-/** Markup inside a raster image means the file is also meant to be read as something else. */
-const MARKUP = /<(?:script|html|body|svg|iframe|object|embed|img|a\s)|<\?php|javascript:/i;
+/** Markup inside a raster image means the file is also meant to be read as something else. The
+ *  tokens are long enough that compressed image data practically never contains them by chance. */
+const MARKUP = /<(?:script|html|svg|iframe|object|embed)|<\?php|javascript:/i;
 
 /** Bytes after the format's end marker: the usual way to glue a second file onto an image. */
 function hasTrailingData(kind: ImageKind, bytes: Uint8Array): boolean {
