@@ -44,6 +44,10 @@ describe('<iam-login>', () => {
     expect(byText(element, '密码不能少于6位')).to.not.equal(null);
     expect(byLabel(element, '用户名')).to.not.equal(null);
     expect(byRole(element, 'button', '登录')).to.not.equal(null);
+
+    // The locale is page-wide: back to English for the other tests.
+    element.setAttribute('locale', 'en');
+    await waitUntil(() => byLabel(element, 'Username'), 'the locale did not switch back');
   });
 
   it('clears a message once the field is corrected', async () => {
