@@ -54,6 +54,18 @@ function adoptedCss() {
   };
 }
 
+/** react-style-singleton injects <style> elements (refused under CSP `style-src 'self'`): its
+ *  singleton module is replaced by src/react/theme/stylesheetSingleton.ts (same API). */
+function cspSafeStyleSingleton() {
+  const replacement = fromRoot('./src/react/theme/stylesheetSingleton.ts');
+  return {
+    name: 'iam-csp-safe-style-singleton',
+    resolveId(source, importer) {
+      return source === './singleton' && importer?.includes('/react-style-singleton/') ? replacement : null;
+    },
+  };
+}
+
 export default {
   input: Object.fromEntries(Object.entries(entries).filter(([, path]) => existsSync(fromRoot(`./${path}`)))),
   output: {
@@ -75,6 +87,7 @@ export default {
   },
   plugins: [
     adoptedCss(),
+    cspSafeStyleSingleton(),
     vanillaExtractPlugin({ identifiers: 'short' }),
     replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
     nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
