@@ -13,6 +13,8 @@ describe('<iam-login> before its definition', () => {
     await waitUntil(() => byLabel(element, '用户名'), 'the pre-upgrade element did not render', { timeout: 5000 });
     expect(byLabel(element, '密码').getAttribute('autocomplete')).to.equal('current-password');
     expect(byRole(element, 'button', '登录')).to.not.equal(null);
+    const card = byRole(element, 'heading', '登录').parentElement;
+    expect(getComputedStyle(card).backgroundColor, 'the light theme').to.equal('rgb(255, 255, 255)');
     expect(element.apiBase).to.equal('/custom-api');
     expect(element.getAttribute('api-base')).to.equal('/custom-api');
     element.remove();
