@@ -43,11 +43,11 @@ const forbidden = [
 /** Sources must not render or build <style> (JSX compiles to calls the dist patterns miss). */
 const forbiddenInSources = /<style[\s>]|createElement(?:NS)?\([^)]*["'`]style["'`]/;
 
-function sourceFilesUnder(dir) {
+function filesUnder(dir, pattern) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFilesUnder(path);
-    return /\.tsx?$/.test(name) ? [path] : [];
+    if (statSync(path).isDirectory()) return filesUnder(path, pattern);
+    return pattern.test(name) ? [path] : [];
   });
 }
 
@@ -56,7 +56,7 @@ const withoutComments = (code) => code.replace(/\/\*[\s\S]*?\*\//g, '').replace(
 
 function checkSources(srcDir) {
   if (!existsSync(srcDir)) return [];
-  return sourceFilesUnder(srcDir)
+  return filesUnder(srcDir, /\.tsx?$/)
     .filter((file) => forbiddenInSources.test(withoutComments(readFileSync(file, 'utf8'))))
     .map((file) => `${file}: renders or creates a <style> element`);
 }
@@ -65,14 +65,6 @@ function forbiddenIn(name, code) {
   return forbidden.flatMap(({ pattern, why, allow }) =>
     [...code.matchAll(pattern)].filter((match) => !allow?.(code, match.index)).map(() => `${name}: ${why} (${pattern.source})`),
   );
-}
-
-function jsFilesUnder(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return jsFilesUnder(path);
-    return name.endsWith('.js') ? [path] : [];
-  });
 }
 
 /** Relative specifiers a module imports, statically and dynamically. */
@@ -99,7 +91,7 @@ export function checkBundle(distDir = 'dist', srcDir = 'src') {
   if (!existsSync(dist)) throw new Error(`${distDir}/ does not exist: run the build first`);
   const problems = checkSources(srcDir);
   const modules = new Map();
-  for (const file of jsFilesUnder(dist)) {
+  for (const file of filesUnder(dist, /\.js$/)) {
     const code = readFileSync(file, 'utf8');
     const name = relative(dist, file);
     problems.push(...forbiddenIn(name, code));
