@@ -1,19 +1,20 @@
-// i18next setup (no react-i18next). English `common` is bundled; every other namespace and every
-// Chinese resource is loaded on demand through the explicit import map below, so that a bundler
-// splits each file into its own chunk and the sign-in entry ships only what it shows.
-// The instance is private (createInstance): a host page's own i18next is never touched.
-import i18next, { type TOptions } from 'i18next';
+// Translations without an i18n framework: the console needs only lookup of `ns:key` texts (dotted
+// nested keys, default namespace `common`), `{{name}}` interpolation and a fallback to English,
+// then to the key. English `common` is bundled; every other namespace and every Chinese resource
+// is loaded on demand through the explicit import map below, so that a bundler splits each file
+// into its own chunk and the sign-in entry ships only what it shows. The state is this module's
+// own: a host page's i18n library is never touched.
 import { atom } from 'nanostores';
 import { APP } from '../config';
 import { parseRuleMessage } from '../rule-message';
 import enCommon from './locales/en/common.json' with { type: 'json' };
+import { interpolate, lookup, type Resources } from './translate';
 
 export type Locale = 'en' | 'zh';
 export const locales: readonly Locale[] = ['en', 'zh'];
 export type Namespace = 'common' | 'login' | 'console' | 'admin' | 'settings';
 export const namespaces: readonly Namespace[] = ['common', 'login', 'console', 'admin', 'settings'];
 
-type Resources = Record<string, unknown>;
 type Loader = () => Promise<{ default: Resources }>;
 
 /** Every locale file but the bundled English `common`, as a dynamic import a bundler can split. */
@@ -36,18 +37,8 @@ const loaders: Record<Locale, Partial<Record<Namespace, Loader>>> = {
 const STORAGE_KEY = 'iam-locale';
 const defaultLocale = APP.defaultLocale as Locale;
 
-const instance = i18next.createInstance();
-void instance.init({
-  lng: defaultLocale,
-  fallbackLng: defaultLocale,
-  supportedLngs: [...locales],
-  ns: ['common'],
-  defaultNS: 'common',
-  resources: { en: { common: enCommon } },
-  // UIs render text as text (React escapes it); escaping here would show entities.
-  interpolation: { escapeValue: false },
-  initAsync: false,
-});
+/** The loaded namespace files, by locale. */
+const resources: Record<Locale, Partial<Record<Namespace, Resources>>> = { en: { common: enCommon }, zh: {} };
 
 /** The current locale. Change it with `setLocale`, not directly. */
 export const $locale = atom<Locale>(defaultLocale);
@@ -55,8 +46,6 @@ export const $locale = atom<Locale>(defaultLocale);
 export const $i18nRevision = atom(0);
 
 const bump = () => $i18nRevision.set($i18nRevision.get() + 1);
-instance.on('languageChanged', bump);
-instance.store.on('added', bump);
 
 /** Namespaces the UI asked for; a locale switch loads them for the new locale too. */
 const wanted = new Set<Namespace>(['common']);
@@ -64,14 +53,15 @@ const pending = new Map<string, Promise<void>>();
 
 function load(locale: Locale, ns: Namespace): Promise<void> {
   const id = `${locale}/${ns}`;
-  if (instance.hasResourceBundle(locale, ns)) return Promise.resolve();
+  if (resources[locale][ns]) return Promise.resolve();
   const loader = loaders[locale][ns];
   if (!loader) return Promise.resolve();
   let promise = pending.get(id);
   if (!promise) {
     promise = loader()
       .then((module) => {
-        instance.addResourceBundle(locale, ns, module.default, true, true);
+        resources[locale][ns] = module.default;
+        bump();
       })
       .finally(() => pending.delete(id));
     pending.set(id, promise);
@@ -94,8 +84,8 @@ export async function setLocale(locale: Locale): Promise<void> {
   const id = ++switchId;
   await Promise.all([...wanted].map((name) => load(locale, name)));
   if (id !== switchId) return;
-  await instance.changeLanguage(locale);
   $locale.set(locale);
+  bump();
   try {
     globalThis.localStorage?.setItem(STORAGE_KEY, locale);
   } catch {
@@ -113,9 +103,19 @@ export function storedLocale(): Locale | undefined {
   }
 }
 
-/** Translates `key` (`ns:key`; the default namespace is `common`). */
+function isNamespace(name: string): name is Namespace {
+  return namespaces.some((ns) => ns === name);
+}
+
+/** Translates `key` (`ns:key`, nested keys joined by dots; the default namespace is `common`) in the
+ *  current locale, else in English, else answers the key itself (without its namespace), and fills
+ *  in the `{{name}}` placeholders from `options`. */
 export function t(key: string, options?: Record<string, unknown>): string {
-  return instance.t(key, options as TOptions) as string;
+  const colon = key.indexOf(':');
+  const prefix = key.slice(0, colon);
+  const [ns, path] = colon > 0 && isNamespace(prefix) ? [prefix, key.slice(colon + 1)] : ['common' as const, key];
+  const text = lookup(resources[$locale.get()][ns], path) ?? lookup(resources[defaultLocale][ns], path) ?? path;
+  return interpolate(text, options);
 }
 
 /** Translates a validation issue message (`rule.*`, possibly with parameters; see rule-message.ts). */

@@ -5,8 +5,8 @@
 // text is an i18n key (`login` namespace, `rule.*` of `common`).
 //
 // The inputs are uncontrolled and read from the form on submit (what a password manager filled
-// in is what is sent). No form library: the sign-in entry has a size budget that React and
-// i18next already use most of.
+// in is what is sent). No form library: the sign-in entry has a size budget that React
+// already uses most of.
 import { useEffect, useId, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { captchaImageUrl, newCaptchaKey } from '../../core/api/captcha';

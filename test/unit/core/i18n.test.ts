@@ -94,5 +94,24 @@ describe('i18n runtime', () => {
 
   it('interpolates parameters without HTML escaping (UIs render text as text)', () => {
     assert.equal(t('rule.range', { min: '<1>', max: 5 }), 'Please enter an integer from <1> to 5');
+    assert.equal(t('common:time.minutesAgo', { count: 3 }), '3 min ago');
+  });
+
+  it('a colon that does not follow a namespace is part of the key; a missing key answers itself', () => {
+    assert.equal(t('Error: no such text'), 'Error: no such text');
+    assert.equal(t('common:no.such.key'), 'no.such.key');
+    assert.equal(t('message'), 'message', 'a key naming a group of texts is not a text');
+  });
+
+  it('nested keys of a loaded namespace, in both locales', async () => {
+    await loadNamespaces('console');
+    const read = (locale: string) => JSON.parse(readFileSync(join(localesDir, locale, 'console.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const [group, texts] = Object.entries(read('en')).find(([, value]) => typeof value === 'object') ?? [];
+    assert.ok(group && texts, 'console.json has a group of texts');
+    const [key, text] = Object.entries(texts)[0] ?? [];
+    assert.equal(t(`console:${group}.${key}`), text);
+    await setLocale('zh');
+    assert.equal(t(`console:${group}.${key}`), read('zh')[group]?.[key ?? '']);
+    await setLocale('en');
   });
 });
