@@ -10,6 +10,8 @@ import { fileRoutes } from './files';
 import { licenseRoutes } from './license';
 import { appRoutes } from './apps';
 import { operationRoutes } from './operations';
+import { channelRoutes } from './channels';
+import { messageRoutes } from './messages';
 import { idpRoutes } from './idp';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
@@ -21,5 +23,7 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   licenseRoutes(app, gate, ctx);
   appRoutes(app, gate, ctx);
   operationRoutes(app, gate, ctx);
+  channelRoutes(app, gate, ctx);
+  messageRoutes(app, gate, ctx);
   idpRoutes(app, gate, ctx);
 }
