@@ -13,8 +13,11 @@
 // '*' stands for one or more segments. So '/user' matches '/operate/user', '/setting' matches
 // '/operate/setting', '/operate/*' matches every '/operate/…' route (and '/operate' through
 // '/operate/view'), and '/app/*' matches '/app/detail/:id' and '/operate/app' (through '/operate/app/view').
-import { AclValue, YesNo } from './enums';
-import type { SessionUser, OwnedApp } from './types';
+import type { YesNo } from './enums';
+import { AclValue, isAclEnabled, permissionTable } from './permissions';
+import type { SessionUser } from './types';
+
+export { AclValue, accessDenial, isAclEnabled, parsePermission, permissionTable, type AccessDenial, type PermissionEntry } from './permissions';
 
 export const PERMISSION_PATTERNS: Readonly<Record<string, readonly string[]>> = {
   '0': [],
@@ -39,25 +42,6 @@ export type Feature = (typeof Feature)[keyof typeof Feature];
 export const DEFAULT_FEATURE_BLACKLIST: readonly string[] = Object.values(Feature);
 
 export type Access = 'allowed' | 'disabled' | 'denied';
-
-export interface PermissionEntry {
-  code: string;
-  flag: AclValue;
-}
-
-/** Parses `code` or `code|flag`; undefined for a blank entry or a flag that is not an AclValue. */
-export function parsePermission(raw: string): PermissionEntry | undefined {
-  const [code = '', flagText, ...rest] = raw.split('|').map((part) => part.trim());
-  if (!code || rest.length) return undefined;
-  if (flagText === undefined) return { code, flag: AclValue.True };
-  const flag = Object.values(AclValue).find((value) => String(value) === flagText);
-  return flag === undefined ? undefined : { code, flag };
-}
-
-/** The parsed permission table (unparseable entries dropped). */
-export function permissionTable(permissions: readonly string[]): PermissionEntry[] {
-  return permissions.flatMap((raw) => parsePermission(raw) ?? []);
-}
 
 function segments(path: string): string[] {
   return path.split('/').filter(Boolean);
@@ -86,10 +70,6 @@ export interface AclContext {
   permissions: readonly string[];
   /** The ACL-check switch: 'N' disables the check (every route is allowed). */
   aclSwitch?: YesNo;
-}
-
-export function isAclEnabled(aclSwitch: YesNo | undefined): boolean {
-  return aclSwitch !== YesNo.No;
 }
 
 /** The access the permission table gives to `path` (ignoring skip-ACL and the switch; see `routeAccess`). */
@@ -125,23 +105,6 @@ export function hasAccess(user: Pick<SessionUser, 'isAdmin' | 'permissions'> | u
   if (need.admin && user.isAdmin) return true;
   if (need.code === undefined) return false;
   return permissionTable(user.permissions).some((entry) => entry.code === need.code && entry.flag === AclValue.True);
-}
-
-export type AccessDenial = 'noPermissions' | 'noAdministeredApps';
-
-/**
- * Why a signed-in user is refused as a whole ('Access is denied'), or undefined when they are not:
- * - 'noPermissions': an empty permission table, with the ACL check on (§6, §8);
- * - 'noAdministeredApps': with `authCheck`, a user who is not the master and administers no app.
- */
-export function accessDenial(
-  user: Pick<SessionUser, 'isMaster' | 'permissions'>,
-  administeredApps: readonly OwnedApp[] | undefined,
-  options: { aclSwitch?: YesNo; authCheck?: boolean } = {},
-): AccessDenial | undefined {
-  if (isAclEnabled(options.aclSwitch) && permissionTable(user.permissions).length === 0) return 'noPermissions';
-  if (options.authCheck && !user.isMaster && !administeredApps?.length) return 'noAdministeredApps';
-  return undefined;
 }
 
 /** A menu entry as the console draws it (from the route table or from the menus API). */

@@ -70,13 +70,8 @@ export const ZeroBasedScope = {
 } as const;
 export type ZeroBasedScope = ValueOf<typeof ZeroBasedScope>;
 
-/** The flag after the pipe of a permission code (`code|flag`, §6); see acl.ts. */
-export const AclValue = {
-  False: 0,
-  Disabled: 1,
-  True: 2,
-} as const;
-export type AclValue = ValueOf<typeof AclValue>;
+/** The flag after the pipe of a permission code (`code|flag`, §6), defined with the permission table. */
+export { AclValue } from './permissions';
 
 /** User type in the session user's extraProp.intProperty1 (§3). */
 export const UserType = {

@@ -14,7 +14,7 @@ import { t } from './i18n';
 import { notifyError } from './messages';
 import { randomHex } from './random';
 import { currentLocation, requestNavigation } from './navigation';
-import { LOGIN_PATH, pathOf, withRedirect } from './routes';
+import { LOGIN_PATH, pathOf, withRedirect } from './public-routes';
 import { clearSession } from './session-state';
 import type { Envelope, PagedList } from './types';
 

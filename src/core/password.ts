@@ -1,30 +1,11 @@
-// Passwords never leave the browser in plain text: they are trimmed, then transformed (by default
-// the lowercase hex SHA-256 of their UTF-8 bytes; the server hashes that again with a slow KDF).
-// @noble/hashes, not Web Crypto: crypto.subtle is missing on plain-http pages and in old engines.
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+// Passwords: the transform applied before they leave the browser (password-transform.ts), and
+// the §5 policy a new password must meet before it is transformed.
 import * as v from 'valibot';
+import { transformPassword } from './password-transform';
 import { rules } from './validation';
 
-/** Turns a trimmed plain password into the value sent to the server. */
-export type PasswordTransform = (trimmed: string) => string | Promise<string>;
-
-/** Lowercase hex SHA-256 of the UTF-8 bytes of `text`. */
-export function sha256Hex(text: string): string {
-  return bytesToHex(sha256(utf8ToBytes(text)));
-}
-
-let transform: PasswordTransform = sha256Hex;
-
-/** Replaces the transform (e.g. a host's own hashing routine); without an argument restores SHA-256 hex. */
-export function setPasswordTransform(fn: PasswordTransform = sha256Hex): void {
-  transform = fn;
-}
-
-/** Trims and transforms a password that is only checked by the server (login, old or administrator password). */
-export async function transformPassword(plain: string): Promise<string> {
-  return transform(plain.trim());
-}
+export { setPasswordTransform, sha256HexTransform, transformPassword, type PasswordTransform } from './password-transform';
+export { sha256Hex } from './sha256';
 
 /** Thrown when a new password breaks the §5 policy; `message` is the i18n key of the rule. */
 export class PasswordPolicyError extends Error {

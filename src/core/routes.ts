@@ -2,6 +2,7 @@
 // a UI router asks `guard()` what to do with a path and follows the answer.
 import { filterMenu, routeAccess, type Access, type AclContext, type MenuFilter, type MenuItem } from './acl';
 import { t } from './i18n';
+import { FORBIDDEN_PATH, LOGIN_PATH, NOT_FOUND_PATH, matchPath, pathOf, publicRoutes, withRedirect } from './public-routes';
 import type { SessionStatus } from './types';
 
 /** The lazily loaded screen a route shows; the UI maps each id to a dynamic import. */
@@ -54,21 +55,10 @@ export interface RouteDef {
   feature?: string;
 }
 
-export const LOGIN_PATH = '/login';
-export const NOT_FOUND_PATH = '/404';
-export const FORBIDDEN_PATH = '/403';
-/** Exempt from the login guard: it finishes a sign-in started elsewhere. */
-export const AUTH_REDIRECT_PATH = '/auth-redirect';
+export { AUTH_REDIRECT_PATH, FORBIDDEN_PATH, LOGIN_PATH, NOT_FOUND_PATH, isPublicLocation, matchPath, pathOf, publicRoutes, withRedirect } from './public-routes';
 
 export const routes: readonly RouteDef[] = [
-  { path: LOGIN_PATH, name: 'route.login', noLogin: true, hidden: true, layout: false, screen: 'login', order: 0 },
-  { path: '/verified/:code', name: 'route.login', noLogin: true, hidden: true, layout: false, screen: 'verified', order: 0 },
-  { path: '/infoComplete', name: 'route.infoComplete', noLogin: true, hidden: true, layout: false, screen: 'infoComplete', order: 0 },
-  { path: '/onlySignIn', name: 'route.onlySignIn', noLogin: true, hidden: true, layout: false, screen: 'onlySignIn', order: 0 },
-  { path: NOT_FOUND_PATH, name: 'route.notFound', noLogin: true, hidden: true, layout: false, screen: 'notFound', order: 0 },
-  { path: FORBIDDEN_PATH, name: 'route.forbidden', noLogin: true, hidden: true, layout: false, screen: 'forbidden', order: 0 },
-  { path: AUTH_REDIRECT_PATH, name: 'route.authRedirect', noLogin: true, skipAcl: true, hidden: true, layout: false, screen: 'authRedirect', order: 0 },
-
+  ...publicRoutes,
   { path: '/home/index', name: 'route.home', skipAcl: true, layout: true, screen: 'home', icon: 'home', order: 1 },
   { path: '/operate', name: 'route.operate', layout: true, icon: 'operate', order: 2 },
   { path: '/operate/app', name: 'route.app', parent: '/operate', layout: true, screen: 'appList', icon: 'app', order: 1 },
@@ -92,36 +82,11 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-/** The path part of a location (no query, no hash, no trailing slash). */
-export function pathOf(location: string): string {
-  const path = location.split(/[?#]/, 1)[0] ?? '';
-  return path.replace(/\/+$/, '') || '/';
-}
-
-function decode(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The route a location shows, with its decoded parameters; undefined for an unknown path. */
 export function matchRoute(location: string): RouteMatch | undefined {
-  const actual = pathOf(location).split('/').filter(Boolean);
   for (const route of routes) {
-    const wanted = route.path.split('/').filter(Boolean);
-    if (wanted.length !== actual.length) continue;
-    const params: Record<string, string> = {};
-    const matches = wanted.every((segment, i) => {
-      const value = actual[i] ?? '';
-      if (!segment.startsWith(':')) return segment === value;
-      const decoded = decode(value);
-      if (decoded === undefined) return false;
-      params[segment.slice(1)] = decoded;
-      return true;
-    });
-    if (matches) return { route, params };
+    const params = matchPath(route.path, location);
+    if (params) return { route, params };
   }
   return undefined;
 }
@@ -176,11 +141,6 @@ export function afterLoginPath(redirect: string | null | undefined, context: Acl
   const match = matchRoute(redirect);
   if (!match || match.route.path === LOGIN_PATH || !isPermitted(match.route, context)) return landing;
   return redirect;
-}
-
-/** `path` with `?redirect=<location>`. */
-export function withRedirect(path: string, location: string): string {
-  return `${path}?${new URLSearchParams({ redirect: location })}`;
 }
 
 /** Document title: the route's translated name, ' – ', the app name. */

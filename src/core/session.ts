@@ -1,15 +1,15 @@
 // The session (nanostores): sign-in (with the optional next step), reload, logout. The store itself
 // lives in session-state.ts so that the HTTP client can clear it on a 401.
 import { atom } from 'nanostores';
-import { accessDenial } from './acl';
 import * as auth from './api/auth';
 import { $config } from './config-store';
 import { HttpError, setToken, type Query } from './http';
 import { t } from './i18n';
 import { notifyError } from './messages';
 import { currentLocation, requestNavigation } from './navigation';
-import { transformPassword } from './password';
-import { LOGIN_PATH, matchRoute, withRedirect } from './routes';
+import { transformPassword } from './password-transform';
+import { accessDenial } from './permissions';
+import { LOGIN_PATH, isPublicLocation, withRedirect } from './public-routes';
 import { $session, clearSession, type SessionState } from './session-state';
 import type { LoginAnswer, LoginErrorData, LoginForm } from './types';
 
@@ -92,7 +92,7 @@ export async function submitNextStep(input: { code: string; captcha?: string; ca
  *  query, unless the current page needs no sign-in (the login page itself, 404 …). */
 function leaveAfterReadFailure(error: unknown): void {
   const location = currentLocation();
-  if (matchRoute(location)?.route.noLogin) return;
+  if (isPublicLocation(location)) return;
   const data = error instanceof HttpError ? (error.data as { redirectURL?: unknown } | null) : null;
   const target = typeof data?.redirectURL === 'string' && data.redirectURL ? data.redirectURL : withRedirect(LOGIN_PATH, location);
   requestNavigation(target);

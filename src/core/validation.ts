@@ -12,6 +12,8 @@ import { Status } from './enums';
 import { formatRuleMessage } from './rule-message';
 import type { FieldErrors } from './types';
 
+export { loginCaptcha, loginCode, loginForm, type LoginFormInput } from './validation/login';
+
 /** Letters, digits, underscore, hyphen and Chinese (CJK Unified Ideographs): the name character set. */
 const NAME_CHARS = '\\w\\u4e00-\\u9fa5-';
 /** Characters of one path segment. */
@@ -130,18 +132,6 @@ function confirmationMatches<TInput extends PasswordPair>() {
 
 const confirmPassword = v.pipe(v.string('rule.confirmPasswordRequired'), v.nonEmpty('rule.confirmPasswordRequired'));
 
-/** Login form (§2.5, §5 login messages). The password is checked in plain text, before the transform. */
-export const loginForm = v.object(
-  {
-    username: v.pipe(v.string('rule.loginUsername'), v.regex(/\S/, 'rule.loginUsername')),
-    password: v.pipe(v.string('rule.loginPassword'), v.minLength(PASSWORD.minLength, 'rule.loginPassword')),
-    captcha: v.optional(v.string('rule.required')),
-    nextStep: v.optional(v.string('rule.required')),
-    code: v.optional(v.string('rule.required')),
-  },
-  'rule.required',
-);
-
 /** Edit personal information (§2.1). The username is shown read-only and not validated. */
 export const profileForm = v.object(
   {
@@ -185,7 +175,6 @@ export const userCreateForm = v.object({ ...userFields, username: rules.username
 /** §3 User, updating: the username and password do not change here; `version` guards against stale writes. */
 export const userUpdateForm = v.object({ ...userFields, version: v.optional(v.number('rule.required')) }, 'rule.required');
 
-export type LoginFormInput = v.InferInput<typeof loginForm>;
 export type ProfileFormInput = v.InferInput<typeof profileForm>;
 export type SelfPasswordFormInput = v.InferInput<typeof selfPasswordForm>;
 export type AdminResetFormInput = v.InferInput<typeof adminResetForm>;

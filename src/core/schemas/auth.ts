@@ -1,16 +1,17 @@
 // Sign-in, session and captcha calls (§7 /authc/login, /cas/*, /captcha/image/display).
 import * as v from 'valibot';
+import { loginCaptcha, loginCode } from '../validation/login';
 import { transformedPassword } from './common';
 
 /** POST /authc/login body: the login form with the password already transformed. */
 export const loginBody = v.object({
   username: v.pipe(v.string('rule.loginUsername'), v.trim(), v.nonEmpty('rule.loginUsername'), v.maxLength(100, 'rule.loginUsername')),
   password: transformedPassword,
-  captcha: v.optional(v.pipe(v.string('rule.captcha'), v.maxLength(16, 'rule.captcha'))),
+  captcha: v.optional(loginCaptcha),
   /** The random value the client put in the captcha image's query (binds the captcha without a cookie). */
   captchaKey: v.optional(v.pipe(v.string('rule.captcha'), v.regex(/^[\w-]{16,128}$/, 'rule.captcha'))),
   nextStep: v.optional(v.pipe(v.string('rule.required'), v.maxLength(32, 'rule.required'))),
-  code: v.optional(v.pipe(v.string('rule.code'), v.regex(/^\d{4,8}$/, 'rule.code'))),
+  code: v.optional(loginCode),
 });
 
 /** Query parameters that pass through the sign-in (where to go afterwards). */

@@ -1,8 +1,7 @@
 // Reads the sign-in form and checks it with the core's rules: the login schema (§5 login
 // messages) and, when the form shows them, the captcha and the next step's code.
 import * as v from 'valibot';
-import { loginBody } from '../../core/schemas/auth';
-import { loginForm } from '../../core/validation';
+import { loginCaptcha, loginCode, loginForm } from '../../core/validation/login';
 
 export interface LoginValues {
   username: string;
@@ -33,8 +32,8 @@ export interface ShownFields {
 const fieldRules = {
   username: loginForm.entries.username,
   password: loginForm.entries.password,
-  captcha: v.pipe(v.unwrap(loginBody.entries.captcha), v.nonEmpty('rule.captcha')),
-  code: v.unwrap(loginBody.entries.code),
+  captcha: v.pipe(loginCaptcha, v.nonEmpty('rule.captcha')),
+  code: loginCode,
 } as const;
 
 export function validateLogin(form: HTMLFormElement, shown: ShownFields): LoginValidation {

@@ -35,6 +35,20 @@ describe('password transform', () => {
     assert.match(value, /^[0-9a-f]{64}$/);
   });
 
+  it('uses Web Crypto when the page has it', async () => {
+    const { subtle } = globalThis.crypto;
+    const digest = subtle.digest.bind(subtle);
+    let calls = 0;
+    Object.defineProperty(subtle, 'digest', { value: (...args: Parameters<SubtleCrypto['digest']>) => (calls++, digest(...args)), configurable: true });
+    try {
+      assert.equal(await transformPassword('密码123'), sha256Hex('密码123'));
+      assert.equal(calls, 1);
+    } finally {
+      delete (subtle as { digest?: unknown }).digest;
+    }
+    assert.equal(subtle.digest, SubtleCrypto.prototype.digest, 'the spy is gone');
+  });
+
   it('works without Web Crypto (crypto.subtle)', async () => {
     const subtle = Object.getOwnPropertyDescriptor(globalThis.crypto, 'subtle');
     Object.defineProperty(globalThis.crypto, 'subtle', { value: undefined, configurable: true });

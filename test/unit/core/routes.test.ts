@@ -8,7 +8,9 @@ import {
   documentTitle,
   firstPermittedPath,
   guard,
+  isPublicLocation,
   isSafeRedirect,
+  matchPath,
   matchRoute,
   routeByPath,
   routes,
@@ -77,6 +79,21 @@ describe('§2 route table', () => {
     assert.deepEqual(matchRoute('/menu/detail/42/')?.params, { id: '42' });
     assert.deepEqual(matchRoute('/verified/xyz#top')?.params, { code: 'xyz' });
     assert.equal(matchRoute('/app/detail/%E0%A4%A'), undefined, 'a malformed escape matches nothing');
+  });
+
+  it('the public routes (no sign-in) are exactly the noLogin rows of the table', () => {
+    for (const route of routes) {
+      const location = route.path.replace(/:\w+/g, 'x1');
+      assert.equal(isPublicLocation(`${location}?redirect=%2Fa#top`), route.noLogin === true, route.path);
+    }
+    assert.equal(isPublicLocation('/elsewhere'), false);
+  });
+
+  it('path patterns: one segment per parameter, decoded; a bad escape does not match', () => {
+    assert.deepEqual(matchPath('/app/detail/:id', '/app/detail/a%20b/'), { id: 'a b' });
+    assert.deepEqual(matchPath('/login', '/login?redirect=%2Fx'), {});
+    assert.equal(matchPath('/app/detail/:id', '/app/detail/a/b'), undefined);
+    assert.equal(matchPath('/app/detail/:id', '/app/detail/%E0%A4%A'), undefined);
   });
 
   it('breadcrumb: ancestors then the route', () => {

@@ -1,0 +1,25 @@
+// The sign-in rules (§2.5, §5 login messages), apart from the other rules of validation.ts so
+// that the sign-in form (and its size-budgeted entry) loads only these. validation.ts re-exports
+// them; the server's sign-in body (schemas/auth.ts) is built from the same captcha and code rules.
+import * as v from 'valibot';
+import { PASSWORD } from '../config';
+
+/** The captcha as typed (at most 16 characters). */
+export const loginCaptcha = v.pipe(v.string('rule.captcha'), v.maxLength(16, 'rule.captcha'));
+
+/** The code of a multi-step sign-in's next step: 4-8 digits. */
+export const loginCode = v.pipe(v.string('rule.code'), v.regex(/^\d{4,8}$/, 'rule.code'));
+
+/** Login form (§2.5, §5 login messages). The password is checked in plain text, before the transform. */
+export const loginForm = v.object(
+  {
+    username: v.pipe(v.string('rule.loginUsername'), v.regex(/\S/, 'rule.loginUsername')),
+    password: v.pipe(v.string('rule.loginPassword'), v.minLength(PASSWORD.minLength, 'rule.loginPassword')),
+    captcha: v.optional(v.string('rule.required')),
+    nextStep: v.optional(v.string('rule.required')),
+    code: v.optional(v.string('rule.required')),
+  },
+  'rule.required',
+);
+
+export type LoginFormInput = v.InferInput<typeof loginForm>;
