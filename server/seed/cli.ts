@@ -3,16 +3,13 @@
 // server would open: DATABASE_URL, else IAM_DATA_DIR, else ./data.
 import { parseArgs } from 'node:util';
 import { PasswordPolicyError } from '../../src/core/password';
-import { seed, SeedRefused } from './seed';
-
-/** The default password of every seeded user: sample data, printed on every run. */
-const DEFAULT_PASSWORD = 'Seed@2024';
+import { DEFAULT_SEED_PASSWORD, seed, SeedRefused } from './seed';
 
 const usage = `Usage: npm run seed -- --users N [--data-dir DIR | --database-url URL] [--password P]
   --users N            seeded users the database should hold (default 1000); a larger N tops up
   --data-dir DIR       SQLite data dir (default: IAM_DATA_DIR or ./data)
   --database-url URL   PostgreSQL instead (default: DATABASE_URL when --data-dir is absent)
-  --password P         the password of every seeded user (default ${DEFAULT_PASSWORD})`;
+  --password P         the password of every seeded user (default ${DEFAULT_SEED_PASSWORD})`;
 
 function options() {
   const { values } = parseArgs({
@@ -20,7 +17,7 @@ function options() {
       users: { type: 'string', default: '1000' },
       'data-dir': { type: 'string' },
       'database-url': { type: 'string' },
-      password: { type: 'string', default: DEFAULT_PASSWORD },
+      password: { type: 'string', default: DEFAULT_SEED_PASSWORD },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -17,6 +17,8 @@ import { Random } from './random';
 import { planApps, planTenants, type RoleName, type Workplace } from './organisation';
 import { PeopleFactory, type Placement, type UserRow } from './people';
 
+/** The password of every seeded user unless told otherwise: sample data, printed on every run. */
+export const DEFAULT_SEED_PASSWORD = 'Seed@2024';
 const MARKER_KEY = 'seed';
 /** Same seed number, same people (see random.ts); a top-up continues with a different stream. */
 const RANDOM_SEED = 20_240_601;

@@ -1,0 +1,32 @@
+// The bench's output: one table on stdout, and bench/results.json with the machine, Node version
+// and date beside every figure.
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+
+export function machine() {
+  const cores = cpus();
+  return {
+    cpu: cores[0]?.model.trim() ?? 'unknown',
+    cores: cores.length,
+    memoryGiB: Number((totalmem() / 2 ** 30).toFixed(1)),
+    platform: `${process.platform} ${process.arch}`,
+    loadAverage1m: Number(loadavg()[0].toFixed(2)),
+  };
+}
+
+const verdict = (pass) => (pass === undefined ? '' : pass ? 'pass' : 'FAIL');
+
+/** rows: { figure, value (text), budget (text, optional), pass (boolean, optional) }. */
+export function formatTable(rows) {
+  const header = { figure: 'Figure', value: 'Value', budget: 'Budget', result: 'Result' };
+  const lines = [header, ...rows.map((row) => ({ figure: row.figure, value: row.value, budget: row.budget ?? '', result: verdict(row.pass) }))];
+  const width = (key) => Math.max(...lines.map((line) => line[key].length));
+  const widths = { figure: width('figure'), value: width('value'), budget: width('budget'), result: width('result') };
+  const format = (line) => `| ${line.figure.padEnd(widths.figure)} | ${line.value.padStart(widths.value)} | ${line.budget.padEnd(widths.budget)} | ${line.result.padEnd(widths.result)} |`;
+  const rule = `|${'-'.repeat(widths.figure + 2)}|${'-'.repeat(widths.value + 1)}:|${'-'.repeat(widths.budget + 2)}|${'-'.repeat(widths.result + 2)}|`;
+  return [format(lines[0]), rule, ...lines.slice(1).map(format)].join('\n');
+}
+
+export function writeResults(path, results) {
+  writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
+}

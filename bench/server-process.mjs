@@ -1,0 +1,55 @@
+// Starts bench/server.ts in its own Node process (through tsx) and talks to it over IPC.
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+const START_TIMEOUT_MS = 60_000;
+
+/** Resolves when the server listens: { base, engine, eventLoopDelay(during), stop() }. */
+export async function startBenchServer({ dataDir, databaseUrl, adminPassword, distDir }) {
+  const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
+    // IAM_BENCH_CPU_PROF=DIR writes the server's CPU profile there (to see where its time goes).
+    execArgv: ['--import', 'tsx', ...(process.env.IAM_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.IAM_BENCH_CPU_PROF}`] : [])],
+    env: { ...process.env, IAM_BENCH_SERVER: JSON.stringify({ dataDir, databaseUrl, adminPassword, distDir }) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the bench server did not start within 60 s')), START_TIMEOUT_MS);
+    child.on('message', (message) => {
+      if (message.type === 'ready') {
+        clearTimeout(timer);
+        resolve(message);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the bench server exited (${code}) before listening`));
+    });
+  });
+  return {
+    base: `http://127.0.0.1:${ready.port}`,
+    engine: ready.engine,
+    /** Runs `work` while the server records its event-loop delay; answers both results. */
+    async eventLoopDelay(work) {
+      child.send({ type: 'eld-start' });
+      const result = await work();
+      const delay = await new Promise((resolve) => {
+        const onMessage = (message) => {
+          if (message.type !== 'eld') return;
+          child.off('message', onMessage);
+          resolve(message);
+        };
+        child.on('message', onMessage);
+        child.send({ type: 'eld-stop' });
+      });
+      return { result, delay };
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.send({ type: 'stop' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await once(child, 'exit');
+      clearTimeout(timer);
+    },
+  };
+}
