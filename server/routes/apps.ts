@@ -7,6 +7,7 @@ import type { Ctx } from '../context';
 import type { AppTable, PrivilegeTable, RoleTable } from '../db/tables';
 import { defineRoute, type Gate } from '../http/route';
 import { idParams, okAnswer } from '../../src/core/schemas/common';
+import { MEMBER_LOOKUP_LIMIT, memberLookupQuery, privilegeOrderBody } from '../../src/core/schemas/admin';
 import {
   app as appSchema, appCreateBody, appItemParams, appList, appListQuery, appParams, appUpdateBody, memberUser, privilege, privilegeBody,
   privilegeIdsBody, privilegeUpdateBody, role, roleCreateBody, roleList, roleListQuery, roleUpdateBody, userIdsBody,
@@ -205,6 +206,40 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
       if (Number(deleted.numDeletedRows) === 0) throw notFound('Privilege');
       await ctx.audit.record({ action: 'privilege.delete', actor, target: { type: 'privilege', id: params.id }, ip: raw.ip, detail: { appId: owner.id } });
       return null;
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'PUT', url: '/apps/:appId/privileges/order', tags, access: '1', summary: 'Reorder the children of one privilege node (or the top level)',
+    params: appParams, body: privilegeOrderBody, response: v.array(privilege),
+    handler: async ({ actor, params, body, raw }) => {
+      const owner = await manageableApp(ctx, actor, params.appId);
+      const siblings = await ctx.db.selectFrom('privileges').select('id').where('appId', '=', owner.id)
+        .where('parentId', body.parentId === null ? 'is' : '=', body.parentId).execute();
+      const wanted = new Set(body.ids);
+      // The order must name every child of that parent exactly once.
+      if (wanted.size !== body.ids.length || siblings.length !== wanted.size || siblings.some((row) => !wanted.has(row.id))) {
+        throw fieldError([{ field: 'ids', rule: 'rule.ids' }]);
+      }
+      await ctx.db.transaction().execute(async (trx) => {
+        for (const [index, id] of body.ids.entries()) await trx.updateTable('privileges').set({ sort: (index + 1) * 10 }).where('id', '=', id).execute();
+      });
+      await ctx.audit.record({ action: 'privilege.update', actor, target: { type: 'privilege', id: body.parentId }, ip: raw.ip, detail: { appId: owner.id, order: body.ids.length } });
+      const rows = await ctx.db.selectFrom('privileges').selectAll().where('appId', '=', owner.id).orderBy('sort').orderBy('name').execute();
+      return rows.map(toPrivilege);
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/apps/:appId/member-lookup', tags, access: '1',
+    summary: 'A few enabled users whose username or real name contains the text (to pick role members or app administrators)',
+    params: appParams, query: memberLookupQuery, response: v.array(memberUser),
+    handler: async ({ actor, params, query }) => {
+      await manageableApp(ctx, actor, params.appId);
+      return ctx.db.selectFrom('users').select(['users.id', 'users.username', 'users.realName'])
+        .where('availabilityStatus', '=', Status.Enable)
+        .where((eb) => eb.or([contains(ctx.engine, 'users.username', query.searchValue), contains(ctx.engine, 'users.realName', query.searchValue)]))
+        .orderBy('users.username').limit(MEMBER_LOOKUP_LIMIT).execute();
     },
   });
 

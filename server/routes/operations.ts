@@ -1,14 +1,17 @@
 // Operations (code 4): menu plans and the §7 multi-app menu list, and the audit log
 // (channels and messages: channels.ts, messages.ts).
+import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
 import type { AuditTable, MenuPlanTable } from '../db/tables';
 import { defineRoute, type Gate } from '../http/route';
 import { idParams, okAnswer } from '../../src/core/schemas/common';
+import { auditList, auditListQuery } from '../../src/core/schemas/resources';
 import {
-  auditList, auditListQuery, menuListQuery, menuPlan, menuPlanBody, menuPlanList, menuPlanUpdateBody, multiAppMenu, multiAppMenuQuery,
-} from '../../src/core/schemas/resources';
+  appMenus, appMenusQuery, GLOBAL_MENU, plan, planBody, planForParams, planList, planListQuery, planUpdateBody, type PlanMenuItem,
+} from '../../src/core/schemas/menuPlans';
+import { boundPrivileges, heldPrivileges, visibleItems } from '../menus/visibility';
 import { requirePlatform } from '../auth/scope';
 import { newId } from '../auth/secrets';
 import { contains, paginate } from '../http/paging';
@@ -16,7 +19,7 @@ import { fieldError, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 
 type MenuRow = Selectable<MenuPlanTable>;
-const toMenuPlan = (row: MenuRow) => ({ ...row, items: JSON.parse(row.items) });
+const toMenuPlan = (row: MenuRow) => ({ ...row, items: JSON.parse(row.items) as PlanMenuItem[] });
 
 function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   const tags = ['Menus'];
@@ -25,24 +28,41 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     if (!row) throw notFound('Menu plan');
     return row;
   };
+  /** The plan of an app (or of the global menu, appId null), if there is one. */
+  const planFor = (appId: string | null) => {
+    const select = ctx.db.selectFrom('menuPlans').selectAll();
+    return (appId === null ? select.where('appId', 'is', null) : select.where('appId', '=', appId)).executeTakeFirst();
+  };
   const appExists = async (appId: string | null | undefined) => {
     if (appId && !(await ctx.db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst())) throw fieldError([{ field: 'appId', rule: 'rule.appId' }]);
+  };
+  /** Bound privileges must exist; an app's plan binds only that app's privileges. */
+  const privilegesExist = async (appId: string | null, items: PlanMenuItem[]) => {
+    const ids = boundPrivileges(items);
+    if (!ids.length) return;
+    let select = ctx.db.selectFrom('privileges').select('id').where('id', 'in', ids);
+    if (appId) select = select.where('appId', '=', appId);
+    if ((await select.execute()).length !== ids.length) throw fieldError([{ field: 'items', rule: 'rule.privilegeIds' }]);
   };
 
   defineRoute(app, gate, {
     method: 'GET', url: '/menu/app/assignment/public/multi_app_menu/list', tags, access: '0',
-    summary: 'The menus of every app (and the global menu), for the console and portals', query: multiAppMenuQuery, response: multiAppMenu,
-    handler: async ({ query }) => {
+    summary: 'The menus of every app (and the global menu), with only the items the caller may see', query: appMenusQuery, response: appMenus,
+    handler: async ({ actor, query }) => {
       let select = ctx.db.selectFrom('menuPlans').leftJoin('apps', 'apps.id', 'menuPlans.appId')
-        .select(['menuPlans.id', 'menuPlans.appId', 'menuPlans.items', 'menuPlans.name', 'apps.name as appName']);
+        .select(['menuPlans.id', 'menuPlans.appId', 'menuPlans.items', 'menuPlans.name', 'apps.name as appName', 'apps.entrypoint']);
       if (query.appId) select = select.where('menuPlans.appId', '=', query.appId);
       const rows = await select.orderBy('apps.name').orderBy('menuPlans.name').limit(500).execute();
-      return rows.map((row) => ({ appId: row.appId, appName: row.appName ?? row.name, planId: row.id, menus: JSON.parse(row.items) }));
+      const held = await heldPrivileges(ctx, actor);
+      return rows.map((row) => ({
+        appId: row.appId, appName: row.appName ?? row.name, planId: row.id, planName: row.name, entrypoint: row.entrypoint ?? null,
+        menus: visibleItems(JSON.parse(row.items) as PlanMenuItem[], held),
+      }));
     },
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/menu-plans', tags, access: '4', summary: 'Menu plans, paged', query: menuListQuery, response: menuPlanList,
+    method: 'GET', url: '/menu-plans', tags, access: '4', summary: 'Menu plans, paged', query: planListQuery, response: planList,
     handler: async ({ query }) => {
       let select = ctx.db.selectFrom('menuPlans').selectAll();
       if (query.appId) select = select.where('appId', '=', query.appId);
@@ -52,17 +72,30 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/menu-plans/:id', tags, access: '4', summary: 'One menu plan', params: idParams, response: menuPlan,
+    method: 'GET', url: '/menu-plans/for/:appId', tags, access: '4', summary: `The menu plan of an app ('${GLOBAL_MENU}': the global menu), or null`,
+    params: planForParams, response: v.nullable(plan),
+    handler: async ({ params }) => {
+      const row = await planFor(params.appId === GLOBAL_MENU ? null : params.appId);
+      return row ? toMenuPlan(row) : null;
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/menu-plans/:id', tags, access: '4', summary: 'One menu plan', params: idParams, response: plan,
     handler: async ({ params }) => toMenuPlan(await planOf(params.id)),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/menu-plans', tags, access: '4', summary: 'Create a menu plan (platform administrators)', body: menuPlanBody, response: menuPlan,
+    method: 'POST', url: '/menu-plans', tags, access: '4', summary: 'Create the menu plan of an app or the global one (platform administrators; one each)',
+    body: planBody, response: plan,
     handler: async ({ actor, body, raw }) => {
       requirePlatform(actor);
-      await appExists(body.appId);
+      const appId = body.appId ?? null;
+      await appExists(appId);
+      if (await planFor(appId)) throw fieldError([{ field: 'appId', rule: 'rule.duplicate' }]);
+      await privilegesExist(appId, body.items);
       const now = ctx.now();
-      const row: MenuRow = { id: newId(), appId: body.appId ?? null, name: body.name, description: body.description || null, items: JSON.stringify(body.items), version: 1, createdAt: now, updatedAt: now };
+      const row: MenuRow = { id: newId(), appId, name: body.name, description: body.description || null, items: JSON.stringify(body.items), version: 1, createdAt: now, updatedAt: now };
       await ctx.db.insertInto('menuPlans').values(row).execute();
       await ctx.audit.record({ action: 'menu.create', actor, target: { type: 'menu', id: row.id }, ip: raw.ip, detail: { name: row.name } });
       return toMenuPlan(row);
@@ -71,12 +104,12 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
 
   defineRoute(app, gate, {
     method: 'PUT', url: '/menu-plans/:id', tags, access: '4', summary: 'Update a menu plan (platform administrators; 409 when version is stale)',
-    params: idParams, body: menuPlanUpdateBody, response: menuPlan,
+    params: idParams, body: planUpdateBody, response: plan,
     handler: async ({ actor, params, body, raw }) => {
       requirePlatform(actor);
       const current = await planOf(params.id);
-      await appExists(body.appId);
       const { version, items, description, ...fields } = body;
+      if (items) await privilegesExist(current.appId, items);
       const changes = { ...fields, ...(items ? { items: JSON.stringify(items) } : {}), ...(description !== undefined ? { description: description || null } : {}) };
       await updateVersioned(ctx.db, 'menuPlans', current.id, version, changes, ctx.now());
       await ctx.audit.record({ action: 'menu.update', actor, target: { type: 'menu', id: current.id }, ip: raw.ip, detail: { fields: Object.keys(changes) } });

@@ -6,8 +6,9 @@ import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
 import { idParams, okAnswer } from '../../src/core/schemas/common';
 import {
-  basicInfo, basicInfoBody, passwordBody, selfPasswordBody, user as userSchema, userCreateBody, userList, userListQuery, userSaveBody, userSaveDoc, userUpdateBody,
+  basicInfo, basicInfoBody, passwordBody, selfPasswordBody, user as userSchema, userCreateBody, userSaveBody, userSaveDoc, userUpdateBody,
 } from '../../src/core/schemas/users';
+import { adminUserList, adminUserListQuery, roleIdsBody, userAppParams, userAppRolesList } from '../../src/core/schemas/admin';
 import { Status, UserType } from '../../src/core/enums';
 import type { User } from '../../src/core/types';
 import { parseExtraProp, type Actor, type UserRow } from '../auth/actor';
@@ -17,7 +18,7 @@ import { hashPassword, verifyPassword } from '../auth/kdf';
 import { newId } from '../auth/secrets';
 import { clearSessionCookie } from '../auth/gate';
 import { contains, paginate } from '../http/paging';
-import { fieldError, forbidden } from '../http/errors';
+import { fieldError, forbidden, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
 
@@ -177,18 +178,49 @@ async function assertOwnPassword(actor: Actor, transformed: string): Promise<voi
   if (!(await verifyPassword(actor.user.passwordHash, transformed))) throw fieldError([{ field: 'opUserPassword', rule: 'rule.wrongPassword' }]);
 }
 
+/** Every app with its roles, each marked when the user holds it (apps and their roles are few; capped). */
+async function appRolesOf(ctx: Ctx, userId: string) {
+  const apps = await ctx.db.selectFrom('apps').select(['id', 'name']).orderBy('name').limit(200).execute();
+  const roles = apps.length
+    ? await ctx.db.selectFrom('roles').select(['id', 'name', 'appId']).where('appId', 'in', apps.map((row) => row.id)).orderBy('name').limit(5000).execute()
+    : [];
+  const held = new Set((await ctx.db.selectFrom('roleMembers').select('roleId').where('userId', '=', userId).execute()).map((row) => row.roleId));
+  return apps.map((row) => ({
+    appId: row.id,
+    appName: row.name,
+    roles: roles.filter((role) => role.appId === row.id).map((role) => ({ id: role.id, name: role.name, assigned: held.has(role.id) })),
+  }));
+}
+
+/** Replaces the roles a user holds in one app. */
+async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId: string, roleIds: string[], ip: string) {
+  const owner = await ctx.db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst();
+  if (!owner) throw notFound('App');
+  const ids = [...new Set(roleIds)];
+  const known = ids.length ? await ctx.db.selectFrom('roles').select('id').where('appId', '=', owner.id).where('id', 'in', ids).execute() : [];
+  if (known.length !== ids.length) throw fieldError([{ field: 'roleIds', rule: 'rule.roleIds' }]);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('roleMembers').where('userId', '=', target.id)
+      .where((eb) => eb('roleId', 'in', eb.selectFrom('roles').select('roles.id').where('roles.appId', '=', owner.id))).execute();
+    if (ids.length) await trx.insertInto('roleMembers').values(ids.map((roleId) => ({ roleId, userId: target.id }))).execute();
+  });
+  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip, detail: { appId: owner.id, roles: ids.length } });
+}
+
 export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
     method: 'GET', url: '/user', tags, access: '2', summary: 'Users of my scope, paged and searchable',
-    query: userListQuery, response: userList,
+    query: adminUserListQuery, response: adminUserList,
     handler: async ({ actor, query }) => {
       let select = scopeUsers(actor, ctx.db.selectFrom('users').selectAll('users'));
       if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, `users.${query.searchProp}`, query.searchValue));
-      if (query.tenantId) {
+      if (query.tenantId && query.tenantMatch === 'exact') select = select.where('users.tenantId', '=', query.tenantId);
+      else if (query.tenantId) {
         const path = await tenantPathOf(ctx, query.tenantId);
         select = select.where((eb) => eb('users.tenantId', 'in', eb.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${path ?? '-'}%`)));
       }
-      const page = await paginate<UserRow, User>(select.orderBy('users.createdAt', 'desc').orderBy('users.id'), query, (row) => toApiUser(ctx, row, false));
+      const sorted = select.orderBy(`users.${query.sort}`, query.order).orderBy('users.id');
+      const page = await paginate<UserRow, User>(sorted, query, (row) => toApiUser(ctx, row, false));
       const locked = await lockedKeys(ctx, page.list.flatMap((item) => keysOfUser({ username: item.username, email: item.email ?? null, mobilePhone: item.mobilePhone ?? null })));
       page.list.forEach((item) => { item.locked = keysOfUser({ username: item.username, email: item.email ?? null, mobilePhone: item.mobilePhone ?? null }).some((key) => locked.has(key)); });
       return page;
@@ -276,5 +308,20 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
       return null;
     },
   });
-}
 
+  defineRoute(app, gate, {
+    method: 'GET', url: '/user/:id/roles', tags, access: '2', summary: 'The roles of a user of my scope, per app (every app, each role marked when held)',
+    params: idParams, response: userAppRolesList,
+    handler: async ({ actor, params }) => appRolesOf(ctx, (await manageableUser(ctx, actor, params.id)).id),
+  });
+
+  defineRoute(app, gate, {
+    method: 'PUT', url: '/user/:id/roles/:appId', tags, access: '2', summary: 'Set the roles a user of my scope holds in one app',
+    params: userAppParams, body: roleIdsBody, response: userAppRolesList,
+    handler: async ({ actor, params, body, raw }) => {
+      const target = await manageableUser(ctx, actor, params.id);
+      await setAppRoles(ctx, actor, target, params.appId, body.roleIds, raw.ip);
+      return appRolesOf(ctx, target.id);
+    },
+  });
+}
