@@ -64,7 +64,7 @@ export function ImageUpload({ label, purpose, value, onChange, hint, disabled }:
   const previewClass = `${styles.preview[purpose]} ${value ? styles.filled : ''}`;
 
   return (
-    <div className={ui.field} role="group" aria-labelledby={labelId}>
+    <div className={ui.field}>
       <span id={labelId} className={ui.label}>
         {label}
       </span>

@@ -28,14 +28,17 @@ interface FieldFrameProps {
 export function FieldFrame({ id, label, required, error, hint, children }: FieldFrameProps) {
   return (
     <div className={ui.field}>
-      <label className={ui.label} htmlFor={id}>
-        {label}
+      {/* The marker stays outside the label: the field's name is the label's text alone. */}
+      <span className={ui.labelRow}>
+        <label className={ui.label} htmlFor={id}>
+          {label}
+        </label>
         {required && (
           <span className={ui.required} aria-hidden="true">
             *
           </span>
         )}
-      </label>
+      </span>
       {children}
       {hint && (
         <p id={`${id}-hint`} className={ui.hint}>

@@ -84,6 +84,8 @@ export const form = style({ display: 'flex', flexDirection: 'column', gap: vars.
 
 export const field = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xs, minWidth: 0 });
 
+export const labelRow = style({ display: 'flex', alignItems: 'baseline' });
+
 export const label = style({ fontWeight: 500, color: vars.color.text });
 
 export const required = style({ color: vars.color.error, marginInlineStart: '2px' });

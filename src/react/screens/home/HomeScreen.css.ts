@@ -77,3 +77,5 @@ export const tileDescription = style({ color: vars.color.textMuted, fontSize: va
 export const itemMain = style({ display: 'flex', flexDirection: 'column', minWidth: 0 });
 
 export const itemMeta = style({ color: vars.color.textMuted, fontSize: vars.font.sizeSmall });
+
+export const more = style({ margin: `${vars.space.sm} 0 0`, fontSize: vars.font.sizeSmall });

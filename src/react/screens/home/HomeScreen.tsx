@@ -5,7 +5,7 @@ import { useStore } from '@nanostores/react';
 import type { OwnedApp } from '../../../core/types';
 import { relativeTime } from '../../../core/format';
 import { $session } from '../../../core/session';
-import { mySessions } from '../../app/accountApi';
+import { mySessions, unreadMessages } from '../../app/accountApi';
 import { displayName, roleKey } from '../../app/user';
 import { useMenu } from '../../app/useMenu';
 import { useT } from '../../i18n';
@@ -161,11 +161,31 @@ export default function HomeScreen() {
 
 function UnreadMessages() {
   const t = useT();
+  const messages = useResource(() => unreadMessages(5), []);
+  if (!messages.data) return <p className={ui.empty}>{t(messages.failed ? 'console:unavailable' : 'console:loading')}</p>;
+  const { list, pager } = messages.data;
   return (
-    <p className={ui.empty}>
-      <Link href="/profile/message" className={ui.link}>
-        {t('route.message')}
-      </Link>
-    </p>
+    <>
+      {list.length ? (
+        <ul className={ui.list}>
+          {list.map((message) => (
+            <li key={message.id} className={ui.listItem}>
+              <span className={`${styles.itemMain} ${ui.ellipsis}`}>
+                <span className={ui.ellipsis}>{message.title}</span>
+                <span className={`${styles.itemMeta} ${ui.ellipsis}`}>{message.content}</span>
+              </span>
+              <span className={styles.itemMeta}>{relativeTime(message.pushTime, Date.now(), t)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className={ui.empty}>{t('console:home.noMessages')}</p>
+      )}
+      <p className={styles.more}>
+        <Link href="/profile/message" className={ui.link}>
+          {t('console:home.allMessages', { count: pager.total })}
+        </Link>
+      </p>
+    </>
   );
 }

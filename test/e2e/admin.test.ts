@@ -1,0 +1,228 @@
+// The administrator's day, as a person does it in Chromium against the real server: sign in by
+// labels, open every route of §2 from the menu, the 404 and 403 pages, both dialogs (profile with
+// an avatar upload; own password), Chinese and the light theme, and sign out.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import { tinyPng } from './images';
+
+let server: RunningServer;
+let browser: Browser;
+let watched: WatchedPage;
+let page: Page;
+let password: string = ADMIN.password;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  watched = await openPage(browser);
+  page = watched.page;
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const mainMenu = () => page.getByRole('navigation', { name: 'Main menu' });
+const pathname = () => new URL(page.url()).pathname;
+
+async function signIn(secret: string): Promise<void> {
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: /^Welcome back, / }).waitFor();
+}
+
+async function openUserMenu(): Promise<void> {
+  await page.getByRole('button', { name: /^Account menu of / }).click();
+  await page.getByRole('menu').waitFor();
+}
+
+test('signs in and lands on the page it was sent away from', async () => {
+  await page.goto(`${server.url}/profile/userInfo`);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  assert.equal(new URL(page.url()).searchParams.get('redirect'), '/profile/userInfo');
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Personal center', level: 1 }).waitFor();
+  assert.equal(pathname(), '/profile/userInfo');
+  assert.equal(await page.title(), 'Personal center – IAM Console');
+});
+
+test('reaches every screen of §2 from the menu, with titles and breadcrumbs', async () => {
+  await mainMenu().getByRole('link', { name: 'Home' }).click();
+  await page.getByRole('heading', { name: /^Welcome back, / }).waitFor();
+
+  const sections: [string, [string, string][]][] = [
+    ['Operations', [['Apps', '/operate/app'], ['Users', '/operate/user'], ['Tenants', '/operate/tenant/list'], ['Login settings', '/operate/setting'], ['Channels', '/operate/tunnel'], ['Menu plans', '/operate/menu']]],
+    ['Personal', [['Messages', '/profile/message'], ['Message history', '/profile/messageHis'], ['Personal center', '/profile/userInfo']]],
+  ];
+  for (const [parent, children] of sections) {
+    const toggle = mainMenu().getByRole('button', { name: parent });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    for (const [name, path] of children) {
+      const link = mainMenu().getByRole('link', { name, exact: true });
+      await link.click();
+      await page.waitForURL((url) => url.pathname === path);
+      await page.getByRole('heading', { name, level: 1 }).waitFor();
+      assert.equal(await page.title(), `${name} – IAM Console`);
+      assert.equal(await link.getAttribute('aria-current'), 'page');
+      const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+      assert.equal((await crumbs.innerText()).replace(/\s+/g, ' ').trim(), `${parent} ${name}`);
+    }
+  }
+
+  // Unique-open: opening one parent closes the other.
+  await mainMenu().getByRole('button', { name: 'Operations' }).click();
+  assert.equal(await mainMenu().getByRole('button', { name: 'Personal' }).getAttribute('aria-expanded'), 'false');
+
+  // The breadcrumb's back button returns to the previous page.
+  await page.getByRole('button', { name: 'Back' }).click();
+  await page.waitForURL((url) => url.pathname === '/profile/messageHis');
+
+  // Hidden routes open by address (their lists link to them).
+  await page.goto(`${server.url}/app/detail/some-app`);
+  await page.getByRole('heading', { name: 'App details', level: 1 }).waitFor();
+  await page.goto(`${server.url}/menu/detail/some-plan`);
+  await page.getByRole('heading', { name: 'Menu plan details', level: 1 }).waitFor();
+  // A parent route opens its first permitted child.
+  await page.goto(`${server.url}/operate`);
+  await page.waitForURL((url) => url.pathname === '/operate/app');
+});
+
+test('shows the 404 page for an unknown path and the 403 texts', async () => {
+  await page.goto(`${server.url}/no/such/page`);
+  await page.getByRole('heading', { name: 'Error: Page Not Found!' }).waitFor();
+  assert.equal(pathname(), '/404');
+  await page.getByRole('link', { name: 'Back to home' }).click();
+  await page.getByRole('heading', { name: /^Welcome back, / }).waitFor();
+
+  await page.goto(`${server.url}/403?redirect=%2Foperate%2Fuser`);
+  await page.getByRole('heading', { name: 'You do not have permissions to access this page' }).waitFor();
+  await page.getByText('Please contact your administrator').waitFor();
+  await page.getByRole('link', { name: 'Try again' }).click();
+  await page.waitForURL((url) => url.pathname === '/operate/user');
+});
+
+test('edits the profile in its dialog, with an avatar upload', async () => {
+  await openUserMenu();
+  await page.getByRole('menuitem', { name: 'Profile' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit personal information' });
+  await dialog.waitFor();
+  const username = dialog.getByLabel('Username');
+  await dialog.getByLabel('Real name').waitFor();
+  assert.equal(await username.inputValue(), ADMIN.username);
+  assert.equal(await username.getAttribute('readonly'), '');
+
+  // §5 messages under the fields.
+  await dialog.getByLabel('Real name').fill('x');
+  await dialog.getByLabel('Mobile phone').fill('123');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.getByText('Use 2-20 letters, digits, underscores, hyphens or Chinese characters').waitFor();
+  await dialog.getByText('Please enter a valid mobile phone number').waitFor();
+
+  await dialog.getByLabel('Real name').fill('Ada-Admin');
+  await dialog.getByLabel('Mobile phone').fill('13800138000');
+  await dialog.getByLabel('Email').fill('ada@example.com');
+  await dialog.getByLabel('Avatar').setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: tinyPng() });
+  await dialog.getByRole('img', { name: 'Avatar preview' }).waitFor();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Action Success').waitFor();
+  await dialog.waitFor({ state: 'detached' });
+
+  // The session was reloaded: the top bar shows the new name and the avatar.
+  const trigger = page.getByRole('button', { name: 'Account menu of Ada-Admin' });
+  await trigger.waitFor();
+  assert.match((await trigger.locator('img').getAttribute('src')) ?? '', /^\/api\/file\/get\//);
+
+  // Esc closes a dialog; the dialog loaded the saved values.
+  await openUserMenu();
+  await page.getByRole('menuitem', { name: 'Profile' }).click();
+  await dialog.waitFor();
+  await dialog.getByLabel('Email').waitFor();
+  assert.equal(await dialog.getByLabel('Email').inputValue(), 'ada@example.com');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+});
+
+test('switches to Chinese and to the light theme, and keeps both', async () => {
+  const host = page.locator('iam-console');
+  const background = () => page.evaluate(() => getComputedStyle(document.querySelector('iam-console')!.shadowRoot!.querySelector('header')!).backgroundColor);
+  const dark = await background();
+  await page.getByRole('button', { name: 'Switch to the light theme' }).click();
+  assert.equal(await host.getAttribute('theme'), 'light');
+  assert.notEqual(await background(), dark);
+
+  await page.getByRole('button', { name: '中文' }).click();
+  await page.getByRole('navigation', { name: '主菜单' }).getByRole('link', { name: '门户首页' }).waitFor();
+  await page.getByRole('button', { name: 'English' }).waitFor();
+
+  await page.reload();
+  await page.getByRole('navigation', { name: '主菜单' }).getByRole('link', { name: '门户首页' }).waitFor();
+  assert.equal(await host.getAttribute('theme'), 'light');
+
+  // The profile dialog's title in Chinese (§2.1).
+  await page.getByRole('button', { name: 'Ada-Admin 的账号菜单' }).click();
+  await page.getByRole('menuitem', { name: '个人信息' }).click();
+  await page.getByRole('dialog', { name: '编辑个人信息' }).waitFor();
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'English' }).click();
+  await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
+  await mainMenu().getByRole('link', { name: 'Home' }).waitFor();
+  assert.equal(await host.getAttribute('theme'), 'dark');
+});
+
+test('changes its own password in the dialog, is signed out, and signs in with the new one', async () => {
+  await openUserMenu();
+  await page.getByRole('menuitem', { name: 'Reset Password' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reset password' });
+  await dialog.waitFor();
+
+  const newPassword = 'Changed-e2e-7';
+  await dialog.getByLabel('Old password', { exact: true }).fill(password);
+  await dialog.getByLabel('New password', { exact: true }).fill('short');
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  // §5 messages under the fields (the policy text is also the field's hint).
+  await dialog.getByText('The password must be 6-20 characters with at least one digit and one non-digit').nth(1).waitFor();
+  await dialog.getByText('Please enter the password again').waitFor();
+
+  await dialog.getByLabel('New password', { exact: true }).fill(newPassword);
+  await dialog.getByLabel('Confirm the new password', { exact: true }).fill('Other-pass-1');
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await dialog.getByText('The two passwords do not match').waitFor();
+
+  await dialog.getByRole('button', { name: 'Show New password' }).click();
+  assert.equal(await dialog.getByLabel('New password', { exact: true }).getAttribute('type'), 'text');
+  await dialog.getByLabel('Confirm the new password', { exact: true }).fill(newPassword);
+  await dialog.getByRole('button', { name: 'OK' }).click();
+
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  assert.equal(pathname(), '/login');
+  password = newPassword;
+  await signIn(password);
+});
+
+test('signs out after confirming', async () => {
+  await openUserMenu();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Logout' });
+  await dialog.getByText('Are you sure to logout?').waitFor();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal(pathname(), '/home/index');
+
+  await openUserMenu();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  assert.equal(pathname(), '/login');
+
+  // Signed out for real: a console page sends the person back to sign in.
+  await page.goto(`${server.url}/home/index`);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  assert.deepEqual(watched.errors, []);
+});

@@ -1,0 +1,100 @@
+// An ordinary user (created through the API by the administrator) sees only their own entries,
+// gets /403 for the admin pages, reads their unread messages on the home page, and manages their
+// avatar and sessions in the personal center.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import { tinyPng } from './images';
+
+const MEMBER = { username: 'mia', realName: 'Mia', password: 'Member-e2e-1' };
+
+let server: RunningServer;
+let browser: Browser;
+let watched: WatchedPage;
+let page: Page;
+/** A second, API-only session of the member (signed out from the personal center). */
+let otherSession: ApiClient;
+
+before(async () => {
+  server = await startServer();
+  const admin = new ApiClient(server.url);
+  await admin.signIn(ADMIN.username, ADMIN.password);
+  const memberId = await admin.createUser(MEMBER);
+  await admin.call('POST', '/messages', { title: 'Welcome aboard', content: 'Your account is ready.', userIds: [memberId] });
+  otherSession = new ApiClient(server.url);
+  await otherSession.signIn(MEMBER.username, MEMBER.password);
+  browser = await launchBrowser();
+  watched = await openPage(browser);
+  page = watched.page;
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const mainMenu = () => page.getByRole('navigation', { name: 'Main menu' });
+
+test('the member signs in and sees only their own entries', async () => {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('Username').fill(MEMBER.username);
+  await page.getByLabel('Password', { exact: true }).fill(MEMBER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Welcome back, Mia' }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/home/index');
+
+  await mainMenu().getByRole('button', { name: 'Personal' }).click();
+  const entries = await mainMenu().getByRole('link').allInnerTexts();
+  assert.deepEqual(entries.map((text) => text.trim()), ['Home', 'Messages', 'Message history', 'Personal center']);
+  assert.equal(await mainMenu().getByRole('button', { name: 'Operations' }).count(), 0);
+
+  // The home page: no admin areas, the role, and the unread message.
+  await page.getByText('You have no administration areas. Your personal pages are in the menu.').waitFor();
+  await page.getByText('regular tenant').first().waitFor();
+  const messages = page.getByRole('region', { name: 'Unread messages' });
+  await messages.getByText('Welcome aboard').waitFor();
+  await messages.getByRole('link', { name: 'All messages (1 unread)' }).waitFor();
+});
+
+test('the admin pages answer 403 with the redirect query', async () => {
+  for (const path of ['/operate/user', '/operate/setting', '/app/detail/anything', '/operate']) {
+    await page.goto(`${server.url}${path}`);
+    await page.getByRole('heading', { name: 'You do not have permissions to access this page' }).waitFor();
+    const url = new URL(page.url());
+    assert.equal(url.pathname, '/403');
+    assert.equal(url.searchParams.get('redirect'), path);
+    await page.getByText('Please contact your administrator').waitFor();
+  }
+  await page.getByRole('link', { name: 'Back to home' }).click();
+  await page.getByRole('heading', { name: 'Welcome back, Mia' }).waitFor();
+});
+
+test('the personal center: avatar upload and signing out the other sessions', async () => {
+  await mainMenu().getByRole('button', { name: 'Personal' }).click();
+  await mainMenu().getByRole('link', { name: 'Personal center' }).click();
+  await page.getByRole('heading', { name: 'Personal center', level: 1 }).waitFor();
+  const details = page.getByRole('region', { name: 'Details' });
+  await details.getByText(MEMBER.username, { exact: true }).waitFor();
+
+  // A wrong file type is refused before anything is sent (§5).
+  const avatarCard = page.getByRole('region', { name: 'Avatar' });
+  await avatarCard.getByLabel('Avatar').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
+  await avatarCard.getByText('Only png, jpg, jpeg, gif and svg images are allowed').nth(1).waitFor();
+
+  await avatarCard.getByLabel('Avatar').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: tinyPng(48, [200, 120, 40]) });
+  await page.getByText('Action Success').waitFor();
+  await avatarCard.getByRole('img', { name: 'Avatar preview' }).waitFor();
+  const topBarAvatar = page.getByRole('button', { name: 'Account menu of Mia' }).locator('img');
+  await topBarAvatar.waitFor();
+
+  const sessions = page.getByRole('region', { name: 'Active sessions' });
+  await sessions.getByText('This device').waitFor();
+  assert.equal(await sessions.getByRole('listitem').count(), 2);
+  await sessions.getByRole('button', { name: 'Sign out other sessions' }).click();
+  await page.getByText('Action Success').first().waitFor();
+  await sessions.getByRole('listitem').nth(1).waitFor({ state: 'detached' });
+  assert.equal(await sessions.getByRole('listitem').count(), 1);
+  await assert.rejects(otherSession.call('GET', '/cas/session'), /401/);
+  assert.deepEqual(watched.errors, []);
+});
