@@ -216,11 +216,27 @@ const idpLinks: Migration = {
   },
 };
 
+/** Delivery of outgoing messages (server/channels): the channel used, attempts, the last error,
+ *  when the next attempt is due, when it was sent, SMS template parameters. */
+const messageDelivery: Migration = {
+  async up(db: Kysely<unknown>) {
+    // One column per statement: SQLite adds one column at a time.
+    await db.schema.alterTable('messages').addColumn('channel_id', 'text').execute();
+    await db.schema.alterTable('messages').addColumn('error', 'text').execute();
+    await db.schema.alterTable('messages').addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.alterTable('messages').addColumn('next_attempt_at', 'bigint').execute();
+    await db.schema.alterTable('messages').addColumn('sent_at', 'bigint').execute();
+    await db.schema.alterTable('messages').addColumn('params', 'text').execute();
+    await db.schema.createIndex('messages_status').on('messages').columns(['status', 'next_attempt_at']).execute();
+    await db.schema.createIndex('messages_channel').on('messages').columns(['channel_id', 'push_time']).execute();
+  },
+};
+
 /** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks }) },
+    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery }) },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');

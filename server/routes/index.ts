@@ -12,6 +12,7 @@ import { appRoutes } from './apps';
 import { operationRoutes } from './operations';
 import { channelRoutes } from './channels';
 import { messageRoutes } from './messages';
+import { Outbox } from '../channels/outbox';
 import { idpRoutes } from './idp';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
@@ -24,6 +25,10 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   appRoutes(app, gate, ctx);
   operationRoutes(app, gate, ctx);
   channelRoutes(app, gate, ctx);
-  messageRoutes(app, gate, ctx);
+  // The outbox worker delivers queued messages while the server runs.
+  const outbox = new Outbox(ctx);
+  app.addHook('onReady', async () => outbox.start());
+  app.addHook('onClose', () => outbox.stop());
+  messageRoutes(app, gate, ctx, outbox);
   idpRoutes(app, gate, ctx);
 }

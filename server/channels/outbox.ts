@@ -1,0 +1,65 @@
+// The outbox worker: delivers queued messages (sign-in codes, messages sent through a channel)
+// shortly after they are written, and retries failed ones. Every server process runs one; a
+// message is claimed atomically, so each is sent once even with several processes on PostgreSQL.
+import type { Ctx } from '../context';
+import { claim, deliver, dueMessages } from './deliver';
+
+const POLL_MS = 1_000;
+const BATCH = 20;
+
+export class Outbox {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  constructor(private readonly ctx: Ctx, private readonly pollMs = POLL_MS) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Looks for due messages now (after something was queued) instead of at the next poll. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delay: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.run(), delay);
+    this.timer.unref();
+  }
+
+  private async run(): Promise<void> {
+    if (this.running || this.stopped) return;
+    this.running = this.drain().catch((error: unknown) => console.error('outbox', error));
+    await this.running;
+    this.running = undefined;
+    if (this.stopped) return;
+    const again = this.again;
+    this.again = false;
+    this.schedule(again ? 0 : this.pollMs);
+  }
+
+  /** Delivers due messages, a batch at a time, until none is due. */
+  private async drain(): Promise<void> {
+    for (;;) {
+      const ids = await dueMessages(this.ctx, BATCH);
+      for (const id of ids) {
+        if (this.stopped) return;
+        const row = await claim(this.ctx, id);
+        if (row) await deliver(this.ctx, row);
+      }
+      if (ids.length < BATCH) return;
+    }
+  }
+}

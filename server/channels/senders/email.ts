@@ -1,0 +1,29 @@
+// EMAIL over SMTP with nodemailer: STARTTLS (default), implicit TLS, or plain for a local relay.
+import nodemailer from 'nodemailer';
+import { DeliveryError, type Sender } from './types';
+
+const TIMEOUT_MS = 10_000;
+
+export const sendEmail: Sender = async (settings, message) => {
+  if (!message.address?.includes('@')) throw new DeliveryError('the recipient has no email address');
+  const security = settings.security || 'starttls';
+  const transport = nodemailer.createTransport({
+    host: settings.host,
+    port: Number(settings.port),
+    secure: security === 'tls',
+    requireTLS: security === 'starttls',
+    ignoreTLS: security === 'none',
+    auth: settings.username ? { user: settings.username, pass: settings.password ?? '' } : undefined,
+    connectionTimeout: TIMEOUT_MS,
+    greetingTimeout: TIMEOUT_MS,
+    socketTimeout: 2 * TIMEOUT_MS,
+  });
+  try {
+    await transport.sendMail({ from: settings.from || settings.username, to: message.address, subject: message.title, text: message.content });
+  } catch (error) {
+    // nodemailer's texts name the SMTP step that failed (connection, auth, recipient); no secret.
+    throw new DeliveryError(error instanceof Error ? error.message : 'the mail server refused the message');
+  } finally {
+    transport.close();
+  }
+};

@@ -1,0 +1,19 @@
+// What a sender gets and how it fails: each service type has one sender function.
+
+/** A message on its way out. */
+export interface Outgoing {
+  title: string;
+  content: string;
+  /** Email address or mobile number (SMS; a robot's @mention); null for a robot without one. */
+  address: string | null;
+  /** SMS template parameters beyond title and content (e.g. a code). */
+  params: Record<string, string>;
+}
+
+/** A channel's settings (validated by the core's channelConfigSchema of its service type). */
+export type ChannelSettings = Record<string, string | undefined>;
+
+export type Sender = (settings: ChannelSettings, message: Outgoing) => Promise<void>;
+
+/** A failed delivery, in words fit for the delivery log (no secret, no webhook URL). */
+export class DeliveryError extends Error {}

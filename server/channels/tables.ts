@@ -1,0 +1,22 @@
+// The delivery columns that migration 0003 adds to `messages` (the outbox and message history).
+// They are typed here, beside the code that uses them, and joined to the shared row type.
+import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Database, MessageTable } from '../db/tables';
+
+export interface DeliveryColumns {
+  /** The channel that delivered (or will deliver) the message; null until one is chosen. */
+  channelId: string | null;
+  /** The last delivery error, in words (never a secret). */
+  error: string | null;
+  attempts: Generated<number>;
+  /** When the next attempt is due (null: now); while sending, when the claim lapses. */
+  nextAttemptAt: number | null;
+  sentAt: number | null;
+  /** Template parameters (JSON object of texts) for SMS templates; null: title and content only. */
+  params: string | null;
+}
+
+export type OutboxDatabase = Database & { messages: MessageTable & DeliveryColumns };
+export type MessageRow = Selectable<OutboxDatabase['messages']>;
+
+export const outboxDb = (db: Kysely<Database>): Kysely<OutboxDatabase> => db.withTables<{ messages: DeliveryColumns }>();

@@ -1,0 +1,111 @@
+// Real receivers on 127.0.0.1 for the channel tests: an SMTP server that captures mail (with
+// password authentication), and one HTTP server standing in for an SMS vendor, a DingTalk robot
+// (checking DingTalk's signature like the real one) and a WeCom robot.
+import { createServer, type IncomingMessage } from 'node:http';
+import { createHmac } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface Mail {
+  from: string;
+  to: string[];
+  user: string | undefined;
+  raw: string;
+}
+
+export interface SmtpReceiver {
+  port: number;
+  mails: Mail[];
+  stop(): Promise<void>;
+}
+
+/** An SMTP server without TLS that accepts `user`/`password` (plain AUTH) and keeps every mail. */
+export async function startSmtp(user: string, password: string): Promise<SmtpReceiver> {
+  const mails: Mail[] = [];
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS'],
+    allowInsecureAuth: true,
+    authMethods: ['PLAIN', 'LOGIN'],
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (auth.username === user && auth.password === password) callback(null, { user: auth.username });
+      else callback(new Error('Invalid username or password'));
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          user: session.user as string | undefined,
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return { port, mails, stop: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+export interface HttpCall {
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+}
+
+export interface HttpReceiver {
+  base: string;
+  calls: HttpCall[];
+  /** The status the SMS vendor answers (to simulate an outage). */
+  smsStatus: number;
+  stop(): Promise<void>;
+}
+
+/** DingTalk's check: sign = base64(HMAC-SHA256(secret, "timestamp\nsecret")), within an hour. */
+function dingTalkSignatureOk(query: URLSearchParams, secret: string): boolean {
+  const timestamp = query.get('timestamp') ?? '';
+  const expected = createHmac('sha256', secret).update(`${timestamp}\n${secret}`).digest('base64');
+  return query.get('sign') === expected && Math.abs(Date.now() - Number(timestamp)) < 3_600_000;
+}
+
+/**
+ * /sms: the SMS vendor (answers `smsStatus`); /dingtalk/send?access_token=T: a DingTalk robot whose
+ * token is `robotToken` and signing secret `dingTalkSecret`; /wecom/send?key=K: a WeCom robot.
+ */
+export async function startHttpReceiver(options: { robotToken: string; dingTalkSecret: string }): Promise<HttpReceiver> {
+  const calls: HttpCall[] = [];
+  const receiver: HttpReceiver = { base: '', calls, smsStatus: 200, stop: async () => undefined };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://receiver');
+      const text = Buffer.concat(chunks).toString('utf8');
+      calls.push({ path: url.pathname, query: url.searchParams, headers: req.headers, body: JSON.parse(text || '{}') as Record<string, unknown> });
+      const answer = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (url.pathname === '/sms') return answer(receiver.smsStatus, { code: receiver.smsStatus === 200 ? 'OK' : 'DOWN' });
+      if (url.searchParams.get('access_token') !== options.robotToken && url.searchParams.get('key') !== options.robotToken) return answer(200, { errcode: 300001, errmsg: 'token is not exist' });
+      if (url.pathname === '/dingtalk/send' && !dingTalkSignatureOk(url.searchParams, options.dingTalkSecret)) return answer(200, { errcode: 310000, errmsg: 'sign not match' });
+      return answer(200, { errcode: 0, errmsg: 'ok' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  receiver.stop = () => new Promise((resolve) => server.close(() => resolve()));
+  return receiver;
+}
+
+/** Waits until `check` answers something truthy (the outbox delivers within about a second). */
+export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
