@@ -93,8 +93,8 @@ export function ConsoleApp(props: ConsoleAppProps) {
   }, [apiBase]);
 
   const environment = useMemo<ConsoleEnvironment>(
-    () => ({ portalContainer, theme, setTheme, uiEmbed, routing, onNavigate, onLogout, onError, onThemeChange }),
-    [portalContainer, theme, setTheme, uiEmbed, routing, onNavigate, onLogout, onError, onThemeChange],
+    () => ({ connection: { apiBase, authMode, tokenName }, portalContainer, theme, setTheme, uiEmbed, routing, onNavigate, onLogout, onError, onThemeChange }),
+    [apiBase, authMode, tokenName, portalContainer, theme, setTheme, uiEmbed, routing, onNavigate, onLogout, onError, onThemeChange],
   );
 
   return (

@@ -27,7 +27,16 @@ export interface ConsoleEvents {
   onThemeChange?: (theme: Theme) => void;
 }
 
+/** Where the API is (the element's api-base, auth-mode, token-name), for parts that set it up
+ *  themselves (the sign-in form). */
+export interface Connection {
+  apiBase?: string;
+  authMode?: string;
+  tokenName?: string;
+}
+
 export interface ConsoleEnvironment extends ConsoleEvents {
+  connection: Connection;
   /** Where Radix portals (dialogs, menus) render: an element inside the console's root. */
   portalContainer: HTMLElement | null;
   theme: Theme;
@@ -39,6 +48,7 @@ export interface ConsoleEnvironment extends ConsoleEvents {
 }
 
 const defaults: ConsoleEnvironment = {
+  connection: {},
   portalContainer: null,
   theme: 'dark',
   setTheme: () => undefined,

@@ -33,6 +33,8 @@ export interface LoginErrorDetail {
 export interface LoginFormProps extends ConnectionOptions {
   /** 'en' or 'zh'; switches the page-wide locale. Unset: the current locale stays. */
   locale?: string;
+  /** The application name in the subtitle (the console passes its branding); default the product's. */
+  appName?: string;
   /** Before the sign-in call, once the input is valid. */
   onLoginSubmit?: (detail: LoginSubmitDetail) => void;
   onLoginSuccess?: (detail: LoginSuccessDetail) => void;
@@ -51,7 +53,7 @@ function send(values: LoginValues, nextStep: string | undefined, captchaKey: str
   return login({ username: values.username, password: values.password, ...captcha });
 }
 
-export function LoginForm({ locale, apiBase, authMode, tokenName, onLoginSubmit, onLoginSuccess, onLoginError }: LoginFormProps) {
+export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLoginSubmit, onLoginSuccess, onLoginError }: LoginFormProps) {
   const t = useT();
   const textsReady = useTexts(locale, 'login');
   const passwordId = useId();
@@ -117,7 +119,7 @@ export function LoginForm({ locale, apiBase, authMode, tokenName, onLoginSubmit,
   return (
     <div className={styles.card} lang={shownLocale}>
       <h2 className={styles.title}>{t('login:title')}</h2>
-      <p className={styles.subtitle}>{t('login:subtitle', { app: t('app.name') })}</p>
+      <p className={styles.subtitle}>{t('login:subtitle', { app: appName || t('app.name') })}</p>
       <form className={styles.form} noValidate onSubmit={onSubmit} onChange={onChange}>
         <Field
           label={t('login:username')}

@@ -1,15 +1,18 @@
-// /infoComplete: after a third-party (identity provider) sign-in the server may need more about
-// the person before the account can be used. The query carries idpCode, token and access_ticket;
-// the page reads the access info, asks for the missing details (the profile rules of §5) and
-// submits the complement, then finishes the sign-in at /auth-redirect.
+// /infoComplete: the way back from a third-party (identity provider) sign-in. The query carries
+// idpCode, token and access_ticket; the page reads the access info. A person already linked to an
+// account is signed in at once; a first-time person completes their data (username and real
+// name required, §5 rules) and their account is made. The sign-in then finishes at /auth-redirect.
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
+import * as v from 'valibot';
 import { Link, useSearch } from 'wouter';
 import { accessInfo, complement } from '../../../core/api/thirdParty';
 import { requestNavigation } from '../../../core/navigation';
 import { AUTH_REDIRECT_PATH, LOGIN_PATH } from '../../../core/routes';
-import { profileForm, type ProfileFormInput } from '../../../core/validation';
+import { complementBody } from '../../../core/schemas/idp';
+import { rules } from '../../../core/validation';
+import { showServerFieldErrors } from '../../dialogs/fieldErrors';
 import { useT } from '../../i18n';
 import { TextField } from '../../widgets/fields';
 import { Icon } from '../../widgets/Icon';
@@ -19,6 +22,11 @@ import * as ui from '../../widgets/ui.css';
 
 type Stage = 'loading' | 'form' | 'invalid';
 
+/** The server's complement body, with what a first-time account cannot do without. */
+const complementForm = v.object({ ...complementBody.entries, username: rules.username, realName: rules.realName });
+type ComplementValues = v.InferInput<typeof complementForm>;
+const fields = ['username', 'realName', 'email', 'mobilePhone'] as const;
+
 export default function InfoCompleteScreen() {
   const t = useT();
   const query = new URLSearchParams(useSearch());
@@ -26,9 +34,9 @@ export default function InfoCompleteScreen() {
   const token = query.get('token') ?? '';
   const accessTicket = query.get('access_ticket') ?? query.get('accessTicket') ?? '';
   const [stage, setStage] = useState<Stage>(idpCode && token && accessTicket ? 'loading' : 'invalid');
-  const { register, handleSubmit, reset, formState } = useForm<ProfileFormInput>({
-    resolver: valibotResolver(profileForm),
-    defaultValues: { realName: '', email: '', mobilePhone: '' },
+  const { register, handleSubmit, reset, setError, formState } = useForm<ComplementValues>({
+    resolver: valibotResolver(complementForm),
+    defaultValues: { username: '', realName: '', email: '', mobilePhone: '' },
   });
 
   useEffect(() => {
@@ -38,12 +46,13 @@ export default function InfoCompleteScreen() {
       .then((info) => {
         if (!live) return;
         if (!info.needComplement) {
-          requestNavigation(AUTH_REDIRECT_PATH);
-          return;
+          // Already linked: redeeming the ticket signs the person in.
+          return complement(idpCode, accessTicket, {}).then(() => requestNavigation(AUTH_REDIRECT_PATH));
         }
+        // What the provider told about the person fills the form (the names are the providers').
         const known = info.complement ?? {};
-        const text = (name: string) => (typeof known[name] === 'string' ? (known[name] as string) : '');
-        reset({ realName: text('realName'), email: text('email'), mobilePhone: text('mobilePhone') });
+        const text = (...names: string[]) => names.map((name) => known[name]).find((value): value is string => typeof value === 'string') ?? '';
+        reset({ username: text('username', 'preferred_username'), realName: text('realName', 'name'), email: text('email'), mobilePhone: text('mobilePhone', 'phone_number') });
         setStage('form');
       })
       .catch(() => live && setStage('invalid'));
@@ -52,11 +61,12 @@ export default function InfoCompleteScreen() {
     };
   }, [idpCode, token, accessTicket, reset]);
 
-  const onSubmit = handleSubmit(async ({ realName, email, mobilePhone }) => {
+  const onSubmit = handleSubmit(async (values) => {
     try {
-      await complement(idpCode, accessTicket, { realName, email, mobilePhone });
-    } catch {
-      return; // shown by the HTTP client
+      await complement(idpCode, accessTicket, values);
+    } catch (error) {
+      showServerFieldErrors(error, fields, setError);
+      return;
     }
     requestNavigation(AUTH_REDIRECT_PATH);
   });
@@ -86,6 +96,7 @@ export default function InfoCompleteScreen() {
     <StatusPage mark={<Icon name="userInfo" className={statusStyles.mark} />} title={t('route.infoComplete')}>
       <p className={statusStyles.text}>{t('console:infoComplete.text')}</p>
       <form className={`${ui.form} ${ui.card}`} noValidate onSubmit={(event) => void onSubmit(event)}>
+        <TextField label={t('console:profile.username')} required error={errors.username?.message} registration={register('username')} autoComplete="username" />
         <TextField label={t('console:profile.realName')} required error={errors.realName?.message} registration={register('realName')} autoComplete="name" />
         <TextField label={t('console:profile.email')} type="email" error={errors.email?.message} registration={register('email')} autoComplete="email" />
         <TextField label={t('console:profile.mobilePhone')} type="tel" error={errors.mobilePhone?.message} registration={register('mobilePhone')} autoComplete="tel" />

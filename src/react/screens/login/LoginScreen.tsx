@@ -4,17 +4,23 @@
 // sign-in the guard sends the person on: to the `redirect` query when it is a same-origin console
 // page they may open, else to the first page they are permitted.
 import { useStore } from '@nanostores/react';
+import { useSearch } from 'wouter';
 import { fileUrl } from '../../../core/api/files';
 import { $config } from '../../../core/config-store';
+import { isSafeRedirect } from '../../../core/routes';
+import { useConsole } from '../../app/context';
 import { LocaleSwitch, ThemeSwitch } from '../../app/Switches';
 import { useT } from '../../i18n';
 import { LoginForm } from '../../login/LoginForm';
 import { ConsoleMark } from '../../widgets/LogoBlock';
 import * as styles from './LoginScreen.css';
+import { ThirdPartyLogin } from './ThirdPartyLogin';
 
 export default function LoginScreen() {
   const t = useT();
   const { system } = useStore($config);
+  const { connection } = useConsole();
+  const redirect = new URLSearchParams(useSearch()).get('redirect');
   const appName = system.appName || t('app.name');
 
   return (
@@ -37,7 +43,8 @@ export default function LoginScreen() {
           <ThemeSwitch />
         </div>
         <div className={styles.formBox}>
-          <LoginForm />
+          <LoginForm {...connection} appName={appName} />
+          {system.supportThirdLogin === 'Y' && <ThirdPartyLogin redirect={isSafeRedirect(redirect) ? redirect : undefined} />}
         </div>
       </main>
     </div>

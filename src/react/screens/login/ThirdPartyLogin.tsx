@@ -1,0 +1,45 @@
+// Third-party sign-in buttons (supportThirdLogin 'Y'): one per enabled identity provider
+// (GET /idps, public). A button starts the provider's flow on the server, which comes back to
+// /infoComplete (first-time users complete their data) or signs the person in.
+import type * as v from 'valibot';
+import { apiUrl, request } from '../../../core/http';
+import type { idpSummary } from '../../../core/schemas/idp';
+import { apiPath } from '../../../core/api/path';
+import { useT } from '../../i18n';
+import { Icon } from '../../widgets/Icon';
+import { useResource } from '../../widgets/useResource';
+import * as ui from '../../widgets/ui.css';
+import * as styles from './LoginScreen.css';
+
+type IdentityProvider = v.InferOutput<typeof idpSummary>;
+
+function enabledProviders(): Promise<IdentityProvider[]> {
+  return request<IdentityProvider[]>('GET', '/idps', { silent: true, authRedirect: false });
+}
+
+/** Where a provider's sign-in starts (the server redirects to the provider). */
+export function providerStartUrl(code: string, redirect: string | undefined): string {
+  return apiUrl(apiPath`/interaction/idp/${code}/authorize`, { redirect });
+}
+
+export function ThirdPartyLogin({ redirect }: { redirect?: string }) {
+  const t = useT();
+  const providers = useResource(enabledProviders, []);
+  const list = providers.data?.filter((provider) => provider.enabled) ?? [];
+  if (!list.length) return null;
+  return (
+    <section className={styles.thirdParty} aria-labelledby="iam-third-party">
+      <p id="iam-third-party" className={styles.divider}>
+        {t('console:login.thirdParty')}
+      </p>
+      <div className={styles.providers}>
+        {list.map((provider) => (
+          <a key={provider.code} className={ui.button.secondary} href={providerStartUrl(provider.code, redirect)}>
+            <Icon name="external" />
+            {t('console:login.withProvider', { name: provider.name })}
+          </a>
+        ))}
+      </div>
+    </section>
+  );
+}
