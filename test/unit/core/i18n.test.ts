@@ -40,6 +40,22 @@ describe('locale files', () => {
   }
 });
 
+describe('locale files use only what the translator supports', () => {
+  for (const locale of ['en', 'zh']) {
+    for (const file of filesOf(locale)) {
+      it(`${locale}/${file}: no plural or context suffixes, no nesting, only plain {{name}} placeholders`, () => {
+        const resources = JSON.parse(readFileSync(join(localesDir, locale, file), 'utf8')) as unknown;
+        const pluralOrContext = keyPaths(resources).filter((key) => /_(zero|one|two|few|many|other|male|female)$/.test(key));
+        assert.deepEqual(pluralOrContext, [], 'plural/context keys would never be looked up');
+        const texts = JSON.stringify(resources);
+        assert.equal(/\$t\(/.test(texts), false, 'nested $t(…) is not supported');
+        const placeholders = texts.match(/\{\{[^}]*\}\}/g) ?? [];
+        assert.deepEqual(placeholders.filter((placeholder) => !/^\{\{\s*\w+\s*\}\}$/.test(placeholder)), [], 'formatted placeholders are not supported');
+      });
+    }
+  }
+});
+
 describe('i18n runtime', () => {
   it('English common is there at once; other namespaces are not', () => {
     assert.equal($locale.get(), 'en');
