@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
-import { iamConfig, iamConfigUpdate, loginSettings, loginSettingsUpdate } from '../../src/core/schemas/settings';
+import { iamConfig, iamConfigUpdate, loginSettings, loginSettingsUpdate, publicLoginSettings } from '../../src/core/schemas/settings';
 import { validate } from '../../src/core/validation';
 import { fieldError } from '../http/errors';
 import { resolveConfig } from '../../src/core/config';
@@ -23,6 +23,16 @@ export function settingsRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
   defineRoute(app, gate, {
     method: 'GET', url: '/settings/login', tags, access: '3', summary: 'The sign-in policy', response: withVersion(loginSettings),
     handler: () => ctx.settings.get('login'),
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/settings/login/public', tags, access: 'public',
+    summary: 'What the sign-in page and password forms follow: login method, captcha, second step, password policy (no lockout details)',
+    response: publicLoginSettings,
+    handler: async () => {
+      const { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, passwordPolicy } = (await ctx.settings.get('login')).value;
+      return { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, passwordPolicy };
+    },
   });
 
   defineRoute(app, gate, {

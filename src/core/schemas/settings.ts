@@ -1,11 +1,30 @@
 // Login settings (security policy of the sign-in) and the system config / branding of §3.
 import * as v from 'valibot';
+import { PASSWORD } from '../config';
 import { BackgroundType, CaptchaKind, LoginMethod, SecondAuth } from '../enums';
 import { rules } from '../validation';
 import { optionalText, version, yesNo } from './common';
+import { formatRuleMessage } from '../rule-message';
 
 const values = <T extends Record<string, string>>(enumeration: T) => Object.values(enumeration) as T[keyof T][];
 const between = (min: number, max: number) => rules.range(min, max);
+
+/** Password rules on top of §5 (which always asks for a digit and a non-digit): the length within
+ *  the §5 bounds, further character classes, how many earlier passwords may not be reused, and
+ *  after how many days a password expires (0: never). */
+export const passwordPolicy = v.pipe(
+  v.object({
+    minLength: between(PASSWORD.minLength, PASSWORD.maxLength),
+    maxLength: between(PASSWORD.minLength, PASSWORD.maxLength),
+    requireUppercase: v.boolean('rule.required'),
+    requireLowercase: v.boolean('rule.required'),
+    requireSymbol: v.boolean('rule.required'),
+    history: between(0, 24),
+    expiryDays: between(0, 3650),
+  }),
+  v.forward(v.check((policy) => policy.maxLength >= policy.minLength, 'settings:rule.passwordMaxLength'), ['maxLength']),
+);
+export type PasswordPolicy = v.InferOutput<typeof passwordPolicy>;
 
 /** The sign-in policy (operate/setting). */
 export const loginSettings = v.object({
@@ -26,6 +45,7 @@ export const loginSettings = v.object({
   sessionAbsoluteHours: between(1, 30 * 24),
   backgroundType: v.picklist(values(BackgroundType), 'rule.backgroundType'),
   background: optionalText(2000),
+  passwordPolicy,
 });
 export type LoginSettings = v.InferOutput<typeof loginSettings>;
 
@@ -42,7 +62,35 @@ export const defaultLoginSettings: LoginSettings = {
   sessionAbsoluteHours: 12,
   backgroundType: BackgroundType.InitialVersion,
   background: null,
+  passwordPolicy: { minLength: PASSWORD.minLength, maxLength: PASSWORD.maxLength, requireUppercase: false, requireLowercase: false, requireSymbol: false, history: 0, expiryDays: 0 },
 };
+
+/** What the sign-in page and the password forms need before anyone signs in (GET /settings/login/public). */
+export const publicLoginSettings = v.object({
+  loginMethod: loginSettings.entries.loginMethod,
+  captchaEnabled: v.boolean(),
+  captchaKind: loginSettings.entries.captchaKind,
+  captchaLength: v.number(),
+  secondAuth: loginSettings.entries.secondAuth,
+  passwordPolicy,
+});
+export type PublicLoginSettings = v.InferOutput<typeof publicLoginSettings>;
+
+/** A new password under `policy`: the §5 rule first, then the policy's length and classes. */
+export function passwordRule(policy: PasswordPolicy) {
+  const message = formatRuleMessage('settings:rule.passwordPolicy', { min: policy.minLength, max: policy.maxLength });
+  const classes: [boolean, RegExp, string][] = [
+    [policy.requireUppercase, /[A-Z]/, 'settings:rule.passwordUppercase'],
+    [policy.requireLowercase, /[a-z]/, 'settings:rule.passwordLowercase'],
+    [policy.requireSymbol, /[^A-Za-z0-9]/, 'settings:rule.passwordSymbol'],
+  ];
+  return v.pipe(
+    rules.newPassword,
+    v.minLength<string, number, string>(policy.minLength, message),
+    v.maxLength<string, number, string>(policy.maxLength, message),
+    ...classes.filter(([wanted]) => wanted).map(([, pattern, key]) => v.regex<string, string>(pattern, key)),
+  );
+}
 
 export const loginSettingsUpdate = v.object({ ...v.partial(loginSettings).entries, version });
 
