@@ -27,11 +27,11 @@ export function settingsRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
 
   defineRoute(app, gate, {
     method: 'GET', url: '/settings/login/public', tags, access: 'public',
-    summary: 'What the sign-in page and password forms follow: login method, captcha, second step, password policy (no lockout details)',
+    summary: 'What the sign-in page and password forms follow: login method, captcha, second step, background, password policy (no lockout details)',
     response: publicLoginSettings,
     handler: async () => {
-      const { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, passwordPolicy } = (await ctx.settings.get('login')).value;
-      return { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, passwordPolicy };
+      const { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background, passwordPolicy } = (await ctx.settings.get('login')).value;
+      return { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background: background ?? null, passwordPolicy };
     },
   });
 

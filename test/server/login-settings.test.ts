@@ -39,7 +39,7 @@ test('the password policy keeps its length within §5 and its maximum above its 
 test('the public sign-in policy is readable before sign-in and tells nothing about lockout', async () => {
   const answer = await server.client().get<PublicLoginSettings>('/api/settings/login/public');
   assert.equal(answer.status, 200);
-  assert.deepEqual(Object.keys(answer.body.data).sort(), ['captchaEnabled', 'captchaKind', 'captchaLength', 'loginMethod', 'passwordPolicy', 'secondAuth']);
+  assert.deepEqual(Object.keys(answer.body.data).sort(), ['background', 'backgroundType', 'captchaEnabled', 'captchaKind', 'captchaLength', 'loginMethod', 'passwordPolicy', 'secondAuth']);
   assert.equal(answer.body.data.passwordPolicy.minLength, 10);
 });
 
@@ -76,4 +76,12 @@ test('a saved idle timeout ends idle sessions', async () => {
   assert.equal((await user.get('/api/cas/session')).status, 401);
   admin = await server.admin(); // idle too
   await change({ sessionIdleMinutes: 30 });
+});
+
+test('branding: the favicon is kept with the other system config and readable before sign-in', async () => {
+  const current = await server.client().get<{ version: number }>('/api/config');
+  const saved = await admin.put<{ value: { system: { favicon: string; appName: string } } }>('/api/config', { system: { appName: 'Brand IAM', favicon: 'abc.ico' }, version: current.body.data.version });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  const read = await server.client().get<{ value: { system: { favicon: string; appName: string; topMenuType: string } } }>('/api/config');
+  assert.deepEqual([read.body.data.value.system.appName, read.body.data.value.system.favicon, read.body.data.value.system.topMenuType], ['Brand IAM', 'abc.ico', 'self']);
 });

@@ -72,6 +72,8 @@ export const publicLoginSettings = v.object({
   captchaKind: loginSettings.entries.captchaKind,
   captchaLength: v.number(),
   secondAuth: loginSettings.entries.secondAuth,
+  backgroundType: loginSettings.entries.backgroundType,
+  background: v.nullable(v.string()),
   passwordPolicy,
 });
 export type PublicLoginSettings = v.InferOutput<typeof publicLoginSettings>;
@@ -102,6 +104,8 @@ export const systemConfig = v.object({
   appLogo: imagePath,
   appBrandImage: imagePath,
   appBrandImageLight: imagePath,
+  /** The browser tab's icon (beyond §3's list; an .ico or SVG upload); empty: the default. */
+  favicon: v.optional(imagePath, ''),
   copyright: v.pipe(v.string('rule.required'), v.maxLength(200, 'rule.maxLength?max=200')),
   loginLogoPath: imagePath,
   loginSign: v.pipe(v.string('rule.required'), v.maxLength(200, 'rule.maxLength?max=200')),

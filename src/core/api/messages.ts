@@ -1,0 +1,38 @@
+// Messages: my inbox, my history, the unread count; administrators send.
+import { PAGING } from '../config';
+import { request, requestList } from '../http';
+import type { Message, MessageSendInput } from '../schemas/messaging';
+import type { PagedList } from '../types';
+import { apiPath } from './path';
+
+export type InboxFilter = 'unread' | 'read' | 'all';
+
+export function inbox(status: InboxFilter = 'all', page: number = PAGING.page, size: number = PAGING.size): Promise<PagedList<Message>> {
+  return requestList<Message>('/messages', { status, page, size });
+}
+
+export function history(page: number = PAGING.page, size: number = PAGING.size): Promise<PagedList<Message>> {
+  return requestList<Message>('/messages/history', { page, size });
+}
+
+/** The number of unread in-site messages (silent: a badge must not raise errors). */
+export async function unreadCount(): Promise<number> {
+  return (await request<{ count: number }>('GET', '/messages/unread/count', { silent: true })).count;
+}
+
+export function markRead(id: string): Promise<null> {
+  return request<null>('PUT', apiPath`/messages/${id}/read`);
+}
+
+export async function markAllRead(): Promise<number> {
+  return (await request<{ count: number }>('PUT', '/messages/read')).count;
+}
+
+export function remove(id: string): Promise<null> {
+  return request<null>('DELETE', apiPath`/messages/${id}`);
+}
+
+/** Sends to users and/or a tenant: in-site without a channel, else queued for the channel. */
+export function send(message: MessageSendInput): Promise<{ count: number; skipped: number }> {
+  return request<{ count: number; skipped: number }>('POST', '/messages', { body: message, silent: true });
+}
