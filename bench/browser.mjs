@@ -66,7 +66,7 @@ export async function medianColdLoad(browser, url, runs) {
 export async function signedInFiles(browser, url, cookie) {
   const context = await browser.newContext();
   try {
-    await context.addCookies([{ ...cookie, url }]);
+    await context.addCookies([{ name: cookie.name, value: cookie.value, url }]);
     const page = await context.newPage();
     const files = recordBundleFiles(page);
     await page.goto(url, { waitUntil: 'networkidle', timeout: LOAD_TIMEOUT_MS });

@@ -1,6 +1,8 @@
-// Load against the bench server on 127.0.0.1: sign-in, throughput of one call (autocannon),
-// latency of the paged user search, and bursts of parallel sign-ins. Every loop is bounded by a
-// count, and autocannon by a duration.
+// Load against the bench servers on 127.0.0.1: sign-in, throughput (autocannon), latency of the
+// paged user search, and bursts of parallel sign-ins. Figures that are compared (SQLite against
+// PostgreSQL, a call against the baseline) are measured interleaved: run 1 of every target, then
+// run 2 of every target …, so that the other work on a shared machine weighs on all of them alike.
+// Every loop is bounded by a count, and autocannon by a duration.
 import autocannon from 'autocannon';
 import { transformPassword } from '../src/core/password.ts';
 import { median, percentile } from './stats.mjs';
@@ -42,41 +44,60 @@ export async function sampleUsers(base, cookie, pages) {
   return users;
 }
 
-/** GET `url` with the session cookie: a warm-up, then `runs` timed runs; medians of req/s and p99 (ms). */
-export async function throughput(url, cookie, { connections, warmupSeconds, runs, seconds }) {
-  const options = { url, connections, headers: { cookie: cookie.header } };
-  await autocannon({ ...options, duration: warmupSeconds });
-  const results = [];
-  for (let run = 0; run < runs; run++) {
-    const result = await autocannon({ ...options, duration: seconds });
+/**
+ * Throughput of each target ({ url, cookie }): a warm-up each, then `runs` rounds of one timed run
+ * per target; per target the medians of req/s and p99 (ms).
+ */
+export async function throughput(targets, { connections, warmupSeconds, runs, seconds }) {
+  const run = async ({ url, cookie }, duration) => {
+    const result = await autocannon({ url, connections, duration, headers: { cookie: cookie.header } });
     if (result.non2xx || result.errors || result.timeouts) {
       throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
     }
-    results.push({ requestsPerSecond: result.requests.average, p99: result.latency.p99, total: result.requests.total });
-  }
-  return {
-    requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
-    p99: median(results.map((result) => result.p99)),
-    runs: results,
+    return { requestsPerSecond: result.requests.average, p99: result.latency.p99, total: result.requests.total };
   };
+  for (const target of targets) await run(target, warmupSeconds);
+  const results = targets.map(() => []);
+  for (let round = 0; round < runs; round++) {
+    for (const [index, target] of targets.entries()) results[index].push(await run(target, seconds));
+  }
+  return results.map((runsOfTarget) => ({
+    requestsPerSecond: median(runsOfTarget.map((result) => result.requestsPerSecond)),
+    p99: median(runsOfTarget.map((result) => result.p99)),
+    runs: runsOfTarget,
+  }));
 }
 
-/** Latency of each list request, one after another (after `warmup` unmeasured ones): p50, p95. */
-export async function listLatency(base, cookie, paths, warmup) {
-  const timings = [];
-  let matches = 0;
+/** Time to the last byte of one list request; fails on anything but a list envelope. */
+async function timedList(url, cookie) {
+  const started = performance.now();
+  const response = await fetch(url, { headers: { cookie: cookie.header } });
+  const text = await response.text();
+  const elapsed = performance.now() - started;
+  const body = JSON.parse(text);
+  if (!response.ok || body.code !== 0 || !Array.isArray(body.data?.list)) throw new Error(`${url}: ${response.status} ${body.message ?? ''}`);
+  return { elapsed, found: body.data.list.length > 0 };
+}
+
+/**
+ * Latency of the same list requests on each target ({ base, cookie }), one request at a time,
+ * each path on every target in turn; the first `warmup` paths are not counted, and no path starts
+ * after `seconds`. Per target: p50, p95 and how many requests they cover.
+ */
+export async function listLatency(targets, paths, { warmup, seconds }) {
+  const deadline = performance.now() + seconds * 1000;
+  const timings = targets.map(() => []);
+  const found = targets.map(() => 0);
   for (const [index, path] of paths.entries()) {
-    const started = performance.now();
-    const response = await fetch(base + path, { headers: { cookie: cookie.header } });
-    const text = await response.text();
-    const elapsed = performance.now() - started;
-    const body = JSON.parse(text);
-    if (!response.ok || body.code !== 0 || !Array.isArray(body.data?.list)) throw new Error(`${path}: ${response.status} ${body.message ?? ''}`);
-    if (index < warmup) continue;
-    timings.push(elapsed);
-    if (body.data.list.length) matches++;
+    if (performance.now() > deadline) break;
+    for (const [at, { base, cookie }] of targets.entries()) {
+      const { elapsed, found: hit } = await timedList(base + path, cookie);
+      if (index < warmup) continue;
+      timings[at].push(elapsed);
+      if (hit) found[at]++;
+    }
   }
-  return { p50: percentile(timings, 50), p95: percentile(timings, 95), requests: timings.length, withResults: matches };
+  return timings.map((samples, at) => ({ p50: percentile(samples, 50), p95: percentile(samples, 95), requests: samples.length, withResults: found[at] }));
 }
 
 /** All `usernames` sign in at once with the right password: sign-ins per second over the burst. */

@@ -23,12 +23,9 @@ process.chdir(root);
 
 const PLAN = {
   users: 100_000,
-  postgresUsers: 100_000,
   coldLoads: 7,
-  session: { connections: 10, warmupSeconds: 2, runs: 3, seconds: 3 },
-  baseline: { connections: 10, warmupSeconds: 1, runs: 3, seconds: 2 },
-  listRequests: 240,
-  listWarmup: 10,
+  throughput: { connections: 10, warmupSeconds: 2, runs: 3, seconds: 3 },
+  search: { requests: 240, warmup: 10, seconds: 80 },
   loginBursts: 3,
   loginBurstSize: 24,
   idleSeconds: 2,
@@ -36,6 +33,7 @@ const PLAN = {
 };
 const KiB = 1024;
 const BUDGET = { loginEntry: 85 * KiB, consoleFirstLoad: 140 * KiB, lazyChunk: 25 * KiB, sessionRps: 3_000, listP95Ms: 30, eventLoopP99Ms: 50, seedSeconds: 60 };
+const ENGINES = [{ key: 'sqlite', label: 'SQLite' }, { key: 'postgres', label: 'PostgreSQL' }];
 
 const started = Date.now();
 const log = (line) => console.error(`[bench ${String(Math.round((Date.now() - started) / 1000)).padStart(3)} s] ${line}`);
@@ -66,61 +64,55 @@ process.once('SIGINT', async () => {
 });
 
 const rows = [];
-const notes = [];
 const kib = (bytes) => `${(bytes / KiB).toFixed(1)} KiB`;
 const fixed = (value, digits = 1) => Number(value.toFixed(digits));
+const count = (value) => value.toLocaleString('en-US').replaceAll(',', ' ');
 
 /** One row of the table: `text` is what the table shows; `value`/`unit` go to results.json. */
 function row(id, figure, value, unit, { text, budget, pass } = {}) {
   rows.push({ id, figure, value: fixed(value, 2), unit, text: text ?? `${fixed(value)} ${unit}`, ...(budget ? { budget, pass } : {}) });
 }
 
+function ratioRow(id, figure, numerator, denominator) {
+  row(id, figure, numerator / denominator, '×', { text: `${(numerator / denominator).toFixed(2)}×` });
+}
+
+/** Builds when dist/ is missing; the build's report goes to stderr (stdout carries the one table). */
 function ensureBuilt() {
   if (existsSync('dist')) return;
   log('dist/ is missing: npm run build');
-  const { status } = spawnSync('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const { status } = spawnSync('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 2, 2] });
   if (status !== 0) throw new Error('npm run build failed');
 }
 
 function measureSizes(graph) {
   for (const entry of ['login', 'elements', 'core', 'react']) {
-    if (!graph.has(`${entry}.js`)) {
-      notes.push(`dist/${entry}.js is not built: no size for it.`);
-      continue;
-    }
+    if (!graph.has(`${entry}.js`)) throw new Error(`dist/${entry}.js was not built`);
     const { bytes, files } = graph.firstLoad(`${entry}.js`);
     const budget = { login: BUDGET.loginEntry, elements: BUDGET.consoleFirstLoad }[entry];
     row(`size.${entry}`, `${entry} entry + static imports (${files} files), min+gzip`, bytes / KiB, 'KiB', {
       text: kib(bytes), ...(budget ? { budget: `≤ ${kib(budget)}`, pass: bytes <= budget } : {}),
     });
   }
-  const lazy = graph.has('elements.js') ? graph.lazyChunks('elements.js') : [];
-  if (lazy.length) {
-    const largest = lazy.reduce((a, b) => (b.bytes > a.bytes ? b : a));
-    row('size.lazyMax', `largest of ${lazy.length} lazy chunks (${largest.name}), min+gzip`, largest.bytes / KiB, 'KiB', {
-      text: kib(largest.bytes), budget: `≤ ${kib(BUDGET.lazyChunk)} each`, pass: largest.bytes <= BUDGET.lazyChunk,
-    });
-  }
-}
-
-/** What an administrator types in the user search: the start of a login name, a surname, a full name. */
-function searchPaths(users, prop, count) {
-  return Array.from({ length: count }, (_, index) => {
-    const user = users[index % users.length];
-    const broad = index % 2 === 0;
-    const value = prop === 'username' ? user.username.slice(0, broad ? 3 + (index % 3) : 20) : broad ? user.realName.slice(0, 1) : user.realName;
-    const page = broad ? 1 + (index % 3) : 1;
-    return `/api/user?page=${page}&size=10&searchProp=${prop}&searchValue=${encodeURIComponent(value)}`;
+  const lazy = graph.lazyChunks('elements.js');
+  if (!lazy.length) return;
+  const largest = lazy.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  row('size.lazyMax', `largest of ${lazy.length} lazy chunks (${largest.name}), min+gzip`, largest.bytes / KiB, 'KiB', {
+    text: kib(largest.bytes), budget: `≤ ${kib(BUDGET.lazyChunk)} each`, pass: largest.bytes <= BUDGET.lazyChunk,
   });
 }
 
-async function seedAndStart(label, target, users, adminPassword, distDir) {
-  log(`${label}: seeding ${users} users`);
-  const summary = await seed({ users, password: DEFAULT_SEED_PASSWORD, adminPassword, ...target });
-  log(`${label}: seeded in ${summary.seconds.toFixed(1)} s; starting the server`);
+/** Seeds, starts the server over it and signs the administrator in. */
+async function seededServer(engine, target, adminPassword, distDir) {
+  log(`${engine.label}: seeding ${count(PLAN.users)} users`);
+  const summary = await seed({ users: PLAN.users, password: DEFAULT_SEED_PASSWORD, adminPassword, ...target });
+  log(`${engine.label}: seeded in ${summary.seconds.toFixed(1)} s; starting the server`);
   const server = await startBenchServer({ ...target, adminPassword, distDir });
+  stopLater(() => server.stop());
   const admin = await signIn(server.base, 'admin', adminPassword);
-  return { summary, server, admin, stop: stopLater(() => server.stop()) };
+  // The newest 300 users: the search terms and the people who sign in come from them.
+  const users = await sampleUsers(server.base, admin, 3);
+  return { ...engine, summary, server, admin, users };
 }
 
 async function measureBrowser(base, adminPassword, graph) {
@@ -141,68 +133,89 @@ async function measureBrowser(base, adminPassword, graph) {
   return { login: login.samples, console: consoleLoad.samples, loginFiles: login.files, consoleFiles: consoleLoad.files, homeFiles };
 }
 
-async function measureServer(label, server, admin, queries) {
-  log(`${label}: session check throughput`);
-  const session = await throughput(`${server.base}/api/cas/session`, admin, PLAN.session);
-  log(`${label}: user search latency`);
-  const list = {
-    username: await listLatency(server.base, admin, queries.username, PLAN.listWarmup),
-    realName: await listLatency(server.base, admin, queries.realName, PLAN.listWarmup),
-  };
-  return { session, list };
+/** What an administrator types in the user search: the start of a login name, a surname, a full name. */
+function searchPaths(users, prop, total) {
+  return Array.from({ length: total }, (_, index) => {
+    const user = users[index % users.length];
+    const broad = index % 2 === 0;
+    const value = prop === 'username' ? user.username.slice(0, broad ? 3 + (index % 3) : 20) : broad ? user.realName.slice(0, 1) : user.realName;
+    const page = broad ? 1 + (index % 3) : 1;
+    return `/api/user?page=${page}&size=10&searchProp=${prop}&searchValue=${encodeURIComponent(value)}`;
+  });
 }
 
-function serverRows(engine, label, figures, users) {
-  const { session, list } = figures;
-  row(`${engine}.session.rps`, `${label}: GET /api/cas/session (${PLAN.session.connections} connections, median of ${PLAN.session.runs}×${PLAN.session.seconds} s)`, session.requestsPerSecond, 'req/s', {
-    text: `${Math.round(session.requestsPerSecond)} req/s`, budget: `≥ ${BUDGET.sessionRps} req/s`, pass: session.requestsPerSecond >= BUDGET.sessionRps,
-  });
-  row(`${engine}.session.p99`, `${label}: GET /api/cas/session p99 latency`, session.p99, 'ms', { text: `${session.p99} ms` });
-  for (const prop of ['username', 'realName']) {
-    const figure = list[prop];
-    row(`${engine}.list.${prop}`, `${label}: user search by ${prop}, ${users} users, p50 / p95 of ${figure.requests}`, figure.p95, 'ms (p95)', {
-      text: `${figure.p50.toFixed(1)} / ${figure.p95.toFixed(1)} ms`, budget: `p95 ≤ ${BUDGET.listP95Ms} ms`, pass: figure.p95 <= BUDGET.listP95Ms,
+async function measureThroughput(servers) {
+  log('throughput: baseline and session check, SQLite and PostgreSQL interleaved');
+  const [first] = servers;
+  const targets = [
+    { url: `${first.server.base}/bench/ping`, cookie: first.admin },
+    ...servers.map(({ server, admin }) => ({ url: `${server.base}/api/cas/session`, cookie: admin })),
+  ];
+  const [baseline, ...sessions] = await throughput(targets, PLAN.throughput);
+  const runs = `median of ${PLAN.throughput.runs}×${PLAN.throughput.seconds} s, ${PLAN.throughput.connections} connections`;
+  row('baseline.rps', `baseline: GET /bench/ping, same stack, no session or database (${runs})`, baseline.requestsPerSecond, 'req/s', { text: `${Math.round(baseline.requestsPerSecond)} req/s` });
+  for (const [index, { key, label }] of servers.entries()) {
+    const session = sessions[index];
+    row(`${key}.session.rps`, `${label}: GET /api/cas/session (${runs})`, session.requestsPerSecond, 'req/s', {
+      text: `${Math.round(session.requestsPerSecond)} req/s`, budget: `≥ ${BUDGET.sessionRps} req/s`, pass: session.requestsPerSecond >= BUDGET.sessionRps,
     });
+    row(`${key}.session.p99`, `${label}: GET /api/cas/session p99 latency`, session.p99, 'ms', { text: `${session.p99} ms` });
+    ratioRow(`${key}.session.toBaseline`, `${label}: session check ÷ baseline, req/s`, session.requestsPerSecond, baseline.requestsPerSecond);
   }
+  return { baseline, sessions };
 }
 
-/** Enabled, unlocked, ordinary seeded users, as the administrator's list shows them. */
-async function signInCandidates(server, admin) {
-  const users = await sampleUsers(server.base, admin, 3);
-  return users.filter((user) => user.availabilityStatus === 1 && !user.isAdmin && !user.locked).map((user) => user.username);
+async function measureSearch(servers) {
+  log('user search latency, SQLite and PostgreSQL interleaved');
+  const targets = servers.map(({ server, admin }) => ({ base: server.base, cookie: admin }));
+  const figures = {};
+  for (const prop of ['username', 'realName']) {
+    figures[prop] = await listLatency(targets, searchPaths(servers[0].users, prop, PLAN.search.requests + PLAN.search.warmup), PLAN.search);
+    for (const [index, { key, label }] of servers.entries()) {
+      const figure = figures[prop][index];
+      row(`${key}.list.${prop}`, `${label}: user search by ${prop}, ${count(PLAN.users)} users, p50 / p95 of ${figure.requests}`, figure.p95, 'ms (p95)', {
+        text: `${figure.p50.toFixed(1)} / ${figure.p95.toFixed(1)} ms`, budget: `p95 ≤ ${BUDGET.listP95Ms} ms`, pass: figure.p95 <= BUDGET.listP95Ms,
+      });
+    }
+  }
+  return figures;
 }
 
-async function measureSignIns(label, server, users) {
+/** Enabled, unlocked, ordinary users, in groups of one burst each. */
+function burstsOf(users) {
+  const names = users.filter((user) => user.availabilityStatus === 1 && !user.isAdmin && !user.locked).map((user) => user.username);
   const needed = PLAN.loginBurstSize * (PLAN.loginBursts + 1);
-  if (users.length < needed) throw new Error(`only ${users.length} enabled seeded users sampled, ${needed} needed`);
-  log(`${label}: sign-in bursts (production KDF)`);
-  const idle = await server.eventLoopDelay(() => sleep(PLAN.idleSeconds * 1000));
-  // Warm-up burst (the KDF's first runs, the decoy hash), not counted.
-  await loginBurst(server.base, users.slice(0, PLAN.loginBurstSize), DEFAULT_SEED_PASSWORD);
-  const bursts = [];
-  for (let burst = 1; burst <= PLAN.loginBursts; burst++) {
-    const distinct = users.slice(burst * PLAN.loginBurstSize, (burst + 1) * PLAN.loginBurstSize);
-    const { result, delay } = await server.eventLoopDelay(() => loginBurst(server.base, distinct, DEFAULT_SEED_PASSWORD));
-    bursts.push({ ...result, eventLoopDelay: delay });
+  if (names.length < needed) throw new Error(`only ${names.length} enabled seeded users sampled, ${needed} needed`);
+  return Array.from({ length: PLAN.loginBursts + 1 }, (_, burst) => names.slice(burst * PLAN.loginBurstSize, (burst + 1) * PLAN.loginBurstSize));
+}
+
+async function measureSignIns(servers) {
+  log('sign-in bursts with the production KDF, SQLite and PostgreSQL interleaved');
+  const figures = [];
+  for (const { server, users } of servers) {
+    const [warmup, ...groups] = burstsOf(users);
+    const idle = await server.eventLoopDelay(() => sleep(PLAN.idleSeconds * 1000));
+    // Warm-up burst (the KDF's first runs, the decoy hash), not counted.
+    await loginBurst(server.base, warmup, DEFAULT_SEED_PASSWORD);
+    figures.push({ idle: idle.delay, groups, bursts: [] });
   }
-  return {
-    perSecond: median(bursts.map((burst) => burst.perSecond)),
-    eventLoopP99: median(bursts.map((burst) => burst.eventLoopDelay.p99)),
-    idle: idle.delay,
-    bursts,
-  };
-}
-
-function signInRows(engine, label, figures) {
+  for (let burst = 0; burst < PLAN.loginBursts; burst++) {
+    for (const [index, { server }] of servers.entries()) {
+      const { result, delay } = await server.eventLoopDelay(() => loginBurst(server.base, figures[index].groups[burst], DEFAULT_SEED_PASSWORD));
+      figures[index].bursts.push({ ...result, eventLoopDelay: delay });
+    }
+  }
   const kdf = `Argon2id m=${KDF_PARAMS.memoryCost / 1024} MiB t=${KDF_PARAMS.timeCost} p=${KDF_PARAMS.parallelism}`;
-  row(`${engine}.signIn.rate`, `${label}: sign-ins per second, ${kdf} (bursts of ${PLAN.loginBurstSize} distinct users, median of ${PLAN.loginBursts})`, figures.perSecond, 'sign-ins/s');
-  row(`${engine}.signIn.eventLoopP99`, `${label}: event-loop delay p99 during the bursts (median; idle: ${figures.idle.p99.toFixed(1)} ms)`, figures.eventLoopP99, 'ms', {
-    text: `${figures.eventLoopP99.toFixed(1)} ms`, budget: `≤ ${BUDGET.eventLoopP99Ms} ms (bench's bar)`, pass: figures.eventLoopP99 <= BUDGET.eventLoopP99Ms,
+  return figures.map(({ idle, bursts }, index) => {
+    const { key, label } = servers[index];
+    const perSecond = median(bursts.map((burst) => burst.perSecond));
+    const eventLoopP99 = median(bursts.map((burst) => burst.eventLoopDelay.p99));
+    row(`${key}.signIn.rate`, `${label}: sign-ins/s, ${kdf} (${PLAN.loginBursts} bursts of ${PLAN.loginBurstSize} users, median)`, perSecond, 'sign-ins/s');
+    row(`${key}.signIn.eventLoopP99`, `${label}: event-loop delay p99 during the bursts (median; idle ${idle.p99.toFixed(1)} ms)`, eventLoopP99, 'ms', {
+      text: `${eventLoopP99.toFixed(1)} ms`, budget: `≤ ${BUDGET.eventLoopP99Ms} ms (bench's bar)`, pass: eventLoopP99 <= BUDGET.eventLoopP99Ms,
+    });
+    return { perSecond, eventLoopP99, idle, bursts };
   });
-}
-
-function ratioRow(id, figure, postgres, sqlite) {
-  row(id, figure, postgres / sqlite, '×', { text: `${(postgres / sqlite).toFixed(2)}×` });
 }
 
 async function main() {
@@ -219,54 +232,43 @@ async function main() {
   const graph = bundleGraph(distDir);
   measureSizes(graph);
 
-  const sqliteDir = join(workDir, 'data');
-  mkdirSync(sqliteDir);
-  const sqlite = await seedAndStart('SQLite', { dataDir: sqliteDir }, PLAN.users, adminPassword, distDir);
-  row('sqlite.seed', `npm run seed: ${PLAN.users} users into SQLite`, sqlite.summary.seconds, 's', {
+  const dataDir = join(workDir, 'data');
+  mkdirSync(dataDir);
+  const sqlite = await seededServer(ENGINES[0], { dataDir }, adminPassword, distDir);
+  row('sqlite.seed', `npm run seed: ${count(PLAN.users)} users into SQLite`, sqlite.summary.seconds, 's', {
     budget: `< ${BUDGET.seedSeconds} s`, pass: sqlite.summary.seconds < BUDGET.seedSeconds,
   });
-  const sample = await sampleUsers(sqlite.server.base, sqlite.admin, 3);
-  const queries = { username: searchPaths(sample, 'username', PLAN.listRequests + PLAN.listWarmup), realName: searchPaths(sample, 'realName', PLAN.listRequests + PLAN.listWarmup) };
   const browser = await measureBrowser(sqlite.server.base, adminPassword, graph);
-  log('SQLite: baseline throughput (same stack, no session, no database)');
-  const baseline = await throughput(`${sqlite.server.base}/bench/ping`, sqlite.admin, PLAN.baseline);
-  const sqliteFigures = await measureServer('SQLite', sqlite.server, sqlite.admin, queries);
-  const sqliteSignIns = await measureSignIns('SQLite', sqlite.server, await signInCandidates(sqlite.server, sqlite.admin));
-  await sqlite.stop();
-  row('baseline.rps', `baseline: GET /bench/ping, same server stack without session or database (median of ${PLAN.baseline.runs}×${PLAN.baseline.seconds} s)`, baseline.requestsPerSecond, 'req/s', { text: `${Math.round(baseline.requestsPerSecond)} req/s` });
-  serverRows('sqlite', 'SQLite', sqliteFigures, PLAN.users);
-  ratioRow('ratio.sessionToBaseline', 'SQLite session check ÷ baseline, req/s', sqliteFigures.session.requestsPerSecond, baseline.requestsPerSecond);
-  signInRows('sqlite', 'SQLite', sqliteSignIns);
 
   log('PostgreSQL: starting a throwaway cluster');
   const cluster = await startPostgres();
-  const stopCluster = stopLater(() => cluster.stop());
-  const postgres = await seedAndStart('PostgreSQL', { databaseUrl: cluster.url }, PLAN.postgresUsers, adminPassword, distDir);
-  const postgresFigures = await measureServer('PostgreSQL', postgres.server, postgres.admin, queries);
-  const postgresSignIns = await measureSignIns('PostgreSQL', postgres.server, await signInCandidates(postgres.server, postgres.admin));
-  await postgres.stop();
-  await stopCluster();
-  serverRows('postgres', 'PostgreSQL', postgresFigures, PLAN.postgresUsers);
-  signInRows('postgres', 'PostgreSQL', postgresSignIns);
-  ratioRow('ratio.session', 'PostgreSQL ÷ SQLite: session check req/s', postgresFigures.session.requestsPerSecond, sqliteFigures.session.requestsPerSecond);
+  stopLater(() => cluster.stop());
+  const postgres = await seededServer(ENGINES[1], { databaseUrl: cluster.url }, adminPassword, distDir);
+  row('postgres.seed', `npm run seed: ${count(PLAN.users)} users into PostgreSQL`, postgres.summary.seconds, 's');
+
+  const servers = [sqlite, postgres];
+  const load = await measureThroughput(servers);
+  const search = await measureSearch(servers);
+  const signIns = await measureSignIns(servers);
+  ratioRow('ratio.session', 'PostgreSQL ÷ SQLite: session check req/s', load.sessions[1].requestsPerSecond, load.sessions[0].requestsPerSecond);
   for (const prop of ['username', 'realName']) {
-    ratioRow(`ratio.list.${prop}`, `PostgreSQL ÷ SQLite: user search by ${prop}, p95`, postgresFigures.list[prop].p95, sqliteFigures.list[prop].p95);
+    ratioRow(`ratio.list.${prop}`, `PostgreSQL ÷ SQLite: user search by ${prop}, p95`, search[prop][1].p95, search[prop][0].p95);
   }
-  ratioRow('ratio.signIn', 'PostgreSQL ÷ SQLite: sign-ins per second', postgresSignIns.perSecond, sqliteSignIns.perSecond);
-  ratioRow('ratio.eventLoop', 'PostgreSQL ÷ SQLite: event-loop delay p99 during sign-ins', postgresSignIns.eventLoopP99, sqliteSignIns.eventLoopP99);
-  ratioRow('ratio.seed', `PostgreSQL ÷ SQLite: seeding ${PLAN.users} users`, postgres.summary.seconds, sqlite.summary.seconds);
+  ratioRow('ratio.signIn', 'PostgreSQL ÷ SQLite: sign-ins per second', signIns[1].perSecond, signIns[0].perSecond);
+  ratioRow('ratio.eventLoop', 'PostgreSQL ÷ SQLite: event-loop delay p99 during sign-ins', signIns[1].eventLoopP99, signIns[0].eventLoopP99);
+  ratioRow('ratio.seed', `PostgreSQL ÷ SQLite: seeding ${count(PLAN.users)} users`, postgres.summary.seconds, sqlite.summary.seconds);
   await stopAll();
 
   const seconds = (Date.now() - started) / 1000;
-  notes.push(
+  const notes = [
     `${context.machine.cores} cores (${context.machine.cpu}) shared with other work: load average ${context.machine.loadAverage1m} at the start, so every figure is noisy; compare ratios from one run, not absolute figures between runs.`,
-    'Cold loads: fresh browser context each (empty cache), served by the real server on 127.0.0.1 without compression; time from navigation start to the visible username input, measured in the page.',
-    'Event-loop delay: monitorEventLoopDelay in the server process (5 ms resolution, subtracted); DESIGN.md names no number, 50 ms is this bench\'s bar for "responsive".',
-    'Load generators (autocannon, fetch) run in the bench process, the server in its own process; user search latency is one request at a time.',
-  );
+    'SQLite and PostgreSQL (and the baseline) are measured interleaved, run by run, so that background load weighs on both alike; the load generators run in the bench process, each server in its own.',
+    'Cold loads: a fresh browser context each (empty cache), served by the real server on 127.0.0.1 without compression; time from navigation start to the visible username input, measured in the page.',
+    'User search: one request at a time, time to the last byte. Event-loop delay: monitorEventLoopDelay in the server process (5 ms resolution, subtracted); DESIGN.md names no number, 50 ms is this bench\'s bar for "responsive".',
+  ];
   const results = {
     ...context, durationSeconds: Math.round(seconds), plan: PLAN, rows, notes,
-    details: { browser, baseline, sqlite: { ...sqliteFigures, signIns: sqliteSignIns }, postgres: { ...postgresFigures, signIns: postgresSignIns } },
+    details: { browser, throughput: load, search, signIns: signIns.map(({ idle, bursts }) => ({ idle, bursts })) },
   };
   writeResults(join(root, 'bench/results.json'), results);
   console.log(formatTable(rows.map((item) => ({ figure: item.figure, value: item.text, budget: item.budget, pass: item.pass }))));
