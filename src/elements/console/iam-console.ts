@@ -6,10 +6,11 @@ import { ConsoleApp, type ConsoleAppProps } from '../../react/app/ConsoleApp';
 import type { ConsoleErrorDetail, LogoutDetail, NavigateDetail } from '../../react/app/context';
 import { adoptStyles } from '../../react/theme/sheet';
 import { defineElement, emit, reactElement, upgradeProperties } from '../define';
+import { forwardAttribute } from './attributes';
 
 const props = ['apiBase', 'locale', 'theme', 'uiEmbed', 'routing', 'base', 'route', 'authMode', 'tokenName'] as const;
 
-/** Boolean attributes are on when present (`<iam-console ui-embed>`), unless written "false". */
+/** On when present (`<iam-console ui-embed>`), unless written "false". */
 const booleanAttributes = new Set(['ui-embed']);
 
 const Base = reactElement<ConsoleAppProps>(ConsoleApp, {
@@ -31,10 +32,6 @@ const Base = reactElement<ConsoleAppProps>(ConsoleApp, {
     onThemeChange: 'method',
   },
 });
-
-interface AttributeCallbacks {
-  attributeChangedCallback(name: string, previous: string | null, value: string | null): void;
-}
 
 export class IamConsoleElement extends Base {
   declare apiBase: string | undefined;
@@ -59,9 +56,7 @@ export class IamConsoleElement extends Base {
   }
 
   attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
-    // r2wc ignores empty and removed values; a boolean attribute's presence is what counts.
-    const normalised = booleanAttributes.has(name) ? String(value !== null && value !== 'false') : value;
-    (Base.prototype as unknown as AttributeCallbacks).attributeChangedCallback.call(this, name, previous, normalised);
+    forwardAttribute(Base, this, booleanAttributes, [name, previous, value]);
   }
 
   onNavigate(detail: NavigateDetail): void {

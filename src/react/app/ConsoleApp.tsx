@@ -2,11 +2,11 @@
 // HTTP and locale set-up, the branding from the server, the router with the guarded outlet, the
 // account dialogs, toasts and the progress bar.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { configureHttp, type AuthMode } from '../../core/http';
 import { storedLocale } from '../../core/i18n';
 import { $messages } from '../../core/messages';
 import type { Theme } from '../../core/enums';
 import { useTexts } from '../i18n';
+import { connect } from '../login/connect';
 import { ProgressBar } from '../widgets/ProgressBar';
 import { Toasts } from '../widgets/Toasts';
 import { AccountDialogs } from './AccountDialogs';
@@ -40,9 +40,7 @@ export interface ConsoleAppProps extends ConsoleEvents {
 
 function useHttpSetup(apiBase: string | undefined, authMode: string | undefined, tokenName: string | undefined): void {
   // Set while rendering, before any child effect can call the API (effects run children first).
-  useMemo(() => {
-    configureHttp({ apiBase: apiBase || '/api', authMode: (authMode === 'token' ? 'token' : 'cookie') as AuthMode, tokenName: tokenName || 'token' });
-  }, [apiBase, authMode, tokenName]);
+  useMemo(() => connect({ apiBase, authMode, tokenName }), [apiBase, authMode, tokenName]);
 }
 
 /** The theme: the attribute when given, else the person's last choice, else dark. A switch is

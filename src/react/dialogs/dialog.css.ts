@@ -1,11 +1,15 @@
 // Dialogs: a scrim over the console and a centred panel (a bottom sheet on narrow screens).
-import { keyframes, style } from '@vanilla-extract/css';
+import { globalStyle, keyframes, style } from '@vanilla-extract/css';
 import { LAYOUT } from '../../core/config';
 import { vars } from '../theme/theme.css';
 
 const fade = keyframes({ from: { opacity: 0 }, to: { opacity: 1 } });
 const rise = keyframes({ from: { opacity: 0, transform: 'translate(-50%, calc(-50% + 8px))' }, to: { opacity: 1, transform: 'translate(-50%, -50%)' } });
 const narrow = `screen and (max-width: ${LAYOUT.mobileBreakpoint - 0.02}px)`;
+
+// The dialog elements take no room in the page: their dialog is fixed over it.
+globalStyle(':host(iam-profile-dialog), :host(iam-password-dialog)', { display: 'contents', colorScheme: 'dark' });
+globalStyle(':host(iam-profile-dialog[theme="light"]), :host(iam-password-dialog[theme="light"])', { colorScheme: 'light' });
 
 export const overlay = style({
   position: 'fixed',

@@ -1,0 +1,74 @@
+// <iam-password-dialog>: the reset password dialog of §2.2 on any page. `mode="self"` (default):
+// old password, new password, confirmation; success signs the person out. `mode="user"` with
+// `user-id` and `username`: an administrator resets that user's password with their own.
+// `open` shows it. Events: iam-password-changed (detail { userId, mode }), iam-close.
+import { PasswordDialogApp, type PasswordChangedDetail, type PasswordDialogAppProps } from '../../react/dialogs/elementApps';
+import { adoptStyles } from '../../react/theme/sheet';
+import { forwardAttribute } from '../console/attributes';
+import { defineElement, emit, reactElement, upgradeProperties } from '../define';
+
+const props = ['apiBase', 'locale', 'authMode', 'tokenName', 'open', 'mode', 'userId', 'username'] as const;
+const booleanAttributes = new Set(['open']);
+
+const Base = reactElement<PasswordDialogAppProps>(PasswordDialogApp, {
+  shadow: 'open',
+  props: {
+    apiBase: 'string',
+    locale: 'string',
+    authMode: 'string',
+    tokenName: 'string',
+    open: 'boolean',
+    mode: 'string',
+    userId: 'string',
+    username: 'string',
+    onClose: 'method',
+    onChanged: 'method',
+  },
+});
+
+export class IamPasswordDialogElement extends Base {
+  declare apiBase: string | undefined;
+  declare locale: string | undefined;
+  declare authMode: string | undefined;
+  declare tokenName: string | undefined;
+  declare open: boolean | undefined;
+  declare mode: string | undefined;
+  declare userId: string | undefined;
+  declare username: string | undefined;
+
+  constructor() {
+    super();
+    if (this.shadowRoot) adoptStyles(this.shadowRoot);
+  }
+
+  override connectedCallback(): void {
+    upgradeProperties(this, props);
+    super.connectedCallback();
+  }
+
+  attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
+    forwardAttribute(Base, this, booleanAttributes, [name, previous, value]);
+  }
+
+  onClose(): void {
+    this.removeAttribute('open');
+    emit(this, 'iam-close', {});
+  }
+
+  onChanged(detail: PasswordChangedDetail): void {
+    emit(this, 'iam-password-changed', detail);
+  }
+}
+
+export function defineIamPasswordDialog(): void {
+  defineElement('iam-password-dialog', IamPasswordDialogElement);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'iam-password-dialog': IamPasswordDialogElement;
+  }
+  interface HTMLElementEventMap {
+    'iam-password-changed': CustomEvent<PasswordChangedDetail>;
+  }
+}

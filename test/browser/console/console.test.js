@@ -1,0 +1,145 @@
+// <iam-console> from the built bundle (dist/elements.js) in headless Chromium, against the real
+// API server: its sign-in page, memory routing and events, the side menu (ACL entries, unique-open,
+// collapse kept in localStorage, 160/54 px, a drawer below 992 px), the theme switch and logout.
+import { expect, fixture, fixtureCleanup, html, oneEvent } from '@open-wc/testing';
+import { executeServerCommand, setViewport } from '@web/test-runner-commands';
+import '../../../dist/elements.js';
+import { allByRole, byLabel, byRole, byText, nameOf, type, until } from './helpers.js';
+
+let admin;
+
+before(async () => {
+  admin = await executeServerCommand('iam-admin');
+  localStorage.clear();
+});
+
+beforeEach(() => setViewport({ width: 1280, height: 800 }));
+afterEach(() => fixtureCleanup());
+
+async function mount(route) {
+  const element = await fixture(html`<iam-console routing="memory" route=${route}></iam-console>`);
+  return { element, root: element.shadowRoot };
+}
+
+const menuOf = (root) => byRole(root, 'navigation', 'Main menu');
+
+describe('<iam-console>', () => {
+  it('sends a visitor to its sign-in page, checks the form, signs in by labels and goes back', async () => {
+    const pageUrl = location.href;
+    const pageTitle = document.title;
+    const { element, root } = await mount('/home/index');
+    await until(() => byRole(root, 'heading', 'Sign in'), 'no sign-in page');
+    // Memory routing: the element's route follows the console; the page's URL and title stay.
+    expect(element.getAttribute('route')).to.equal('/login?redirect=%2Fhome%2Findex');
+    expect(location.href).to.equal(pageUrl);
+
+    byRole(root, 'button', 'Sign in').click();
+    await until(() => byText(root, 'Please enter the correct user name'), 'no username message');
+    expect(byText(root, 'The password can not be less than 6 digits')).to.not.equal(null);
+
+    type(byLabel(root, 'Username'), admin.username);
+    type(byLabel(root, 'Password'), admin.password);
+    const navigated = oneEvent(element, 'iam-navigate');
+    byRole(root, 'button', 'Sign in').click();
+    await until(() => byRole(root, 'heading', `Welcome back, ${admin.username}`), 'no home page after signing in');
+    const { detail, bubbles, composed } = await navigated;
+    expect({ bubbles, composed }).to.deep.equal({ bubbles: true, composed: true });
+    expect(detail.path).to.equal('/home/index');
+    expect(detail.title).to.equal('Home – IAM Console');
+    expect(element.getAttribute('route')).to.equal('/home/index');
+    expect(location.href).to.equal(pageUrl);
+    expect(document.title).to.equal(pageTitle);
+  });
+
+  it('navigates when the host sets `route`, and answers 404 for an unknown one', async () => {
+    const { element, root } = await mount('/home/index');
+    await until(() => byRole(root, 'heading', `Welcome back, ${admin.username}`), 'no home page');
+    element.setAttribute('route', '/profile/userInfo');
+    await until(() => byRole(root, 'heading', 'Personal center'), 'the route attribute did not navigate');
+    element.setAttribute('route', '/no/such/page');
+    await until(() => byRole(root, 'heading', 'Error: Page Not Found!'), 'no 404 page');
+    expect(element.getAttribute('route')).to.equal('/404');
+  });
+
+  it('the side menu: the permitted entries, one parent open at a time, collapse kept (160/54 px)', async () => {
+    const { element, root } = await mount('/home/index');
+    await until(() => menuOf(root), 'no side menu');
+    const menu = menuOf(root);
+    const aside = menu.closest('aside');
+    expect(aside.getBoundingClientRect().width).to.equal(160);
+    expect(allByRole(menu, 'link').map(nameOf)).to.deep.equal(['Home']);
+
+    const operations = byRole(menu, 'button', 'Operations');
+    const personal = byRole(menu, 'button', 'Personal');
+    operations.click();
+    await until(() => operations.getAttribute('aria-expanded') === 'true', 'Operations did not open');
+    expect(allByRole(menu, 'link').map(nameOf)).to.deep.equal(['Home', 'Apps', 'Users', 'Tenants', 'Login settings', 'Channels', 'Menu plans']);
+    personal.click();
+    await until(() => personal.getAttribute('aria-expanded') === 'true', 'Personal did not open');
+    expect(operations.getAttribute('aria-expanded')).to.equal('false');
+    expect(allByRole(menu, 'link').map(nameOf)).to.deep.equal(['Home', 'Messages', 'Message history', 'Personal center']);
+
+    const navigated = oneEvent(element, 'iam-navigate');
+    byRole(menu, 'link', 'Message history').click();
+    expect((await navigated).detail.path).to.equal('/profile/messageHis');
+    await until(() => byRole(menu, 'link', 'Message history').getAttribute('aria-current') === 'page', 'the entry is not marked current');
+
+    byRole(root, 'button', 'Collapse the menu').click();
+    await until(() => aside.getBoundingClientRect().width === 54, 'the menu did not collapse to 54 px');
+    expect(localStorage.getItem('iam-sidebar-collapsed')).to.equal('1');
+    // Collapsed entries keep their names (only the icons show).
+    expect(byRole(menu, 'link', 'Home')).to.not.equal(null);
+
+    fixtureCleanup();
+    const again = await mount('/home/index');
+    await until(() => menuOf(again.root), 'no side menu');
+    expect(menuOf(again.root).closest('aside').getBoundingClientRect().width).to.equal(54);
+    byRole(again.root, 'button', 'Expand the menu').click();
+    await until(() => menuOf(again.root).closest('aside').getBoundingClientRect().width === 160, 'the menu did not expand');
+    expect(localStorage.getItem('iam-sidebar-collapsed')).to.equal('0');
+  });
+
+  it('below 992 px the menu is a drawer that closes on route change', async () => {
+    await setViewport({ width: 390, height: 844 });
+    const { element, root } = await mount('/home/index');
+    await until(() => byRole(root, 'button', 'Open the menu'), 'no menu button');
+    expect(root.querySelector('aside')).to.equal(null);
+    byRole(root, 'button', 'Open the menu').click();
+    const drawer = await until(() => byRole(root, 'dialog', 'Main menu'), 'the drawer did not open');
+    byRole(drawer, 'button', 'Personal').click();
+    await until(() => byRole(drawer, 'link', 'Personal center'), 'Personal did not open');
+    byRole(drawer, 'link', 'Personal center').click();
+    await until(() => !byRole(root, 'dialog', 'Main menu'), 'the drawer stayed open');
+    expect(element.getAttribute('route')).to.equal('/profile/userInfo');
+  });
+
+  it('switches the theme: the host attribute and the colours follow', async () => {
+    const { element, root } = await mount('/home/index');
+    await until(() => root.querySelector('header'), 'no top bar');
+    const header = root.querySelector('header');
+    const dark = getComputedStyle(header).backgroundColor;
+    byRole(root, 'button', 'Switch to the light theme').click();
+    await until(() => element.getAttribute('theme') === 'light', 'the theme attribute did not follow');
+    await until(() => getComputedStyle(header).backgroundColor !== dark, 'the colours did not change');
+    expect(localStorage.getItem('iam-theme')).to.equal('light');
+    byRole(root, 'button', 'Switch to the dark theme').click();
+    await until(() => getComputedStyle(header).backgroundColor === dark, 'the dark theme did not come back');
+  });
+
+  it('signs out after "Are you sure to logout?" and fires iam-logout', async () => {
+    const { element, root } = await mount('/home/index');
+    const trigger = await until(() => byRole(root, 'button', `Account menu of ${admin.username}`), 'no user menu');
+    trigger.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0, pointerType: 'mouse' }));
+    const menu = await until(() => byRole(root, 'menu'), 'the user menu did not open');
+    expect(allByRole(menu, 'menuitem').map(nameOf)).to.deep.equal(['Profile', 'Reset Password', 'Logout']);
+    expect(byText(menu, 'admin tenant')).to.not.equal(null);
+    byRole(menu, 'menuitem', 'Logout').click();
+    const dialog = await until(() => byRole(root, 'dialog', 'Logout'), 'no confirmation');
+    expect(byText(dialog, 'Are you sure to logout?')).to.not.equal(null);
+    const loggedOut = oneEvent(element, 'iam-logout');
+    byRole(dialog, 'button', 'OK').click();
+    expect((await loggedOut).detail).to.deep.equal({ redirectURL: '/login' });
+    await until(() => byRole(root, 'heading', 'Sign in'), 'not back at the sign-in page');
+    expect(element.getAttribute('route')).to.equal('/login');
+  });
+});
