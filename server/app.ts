@@ -2,7 +2,7 @@
 // the built bundle under /dist/, the demo pages under /demo/ and the console page with history fallback.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
@@ -19,6 +19,7 @@ import { SessionService } from './auth/sessions';
 import { createGate } from './auth/gate';
 import { ApiError, tooMany } from './http/errors';
 import { failure } from './http/envelope';
+import { answerLanguage, localizeMessage } from './http/language';
 import type { Ctx } from './context';
 import { apiRoutes } from './routes';
 import { MAX_UPLOAD_BYTES } from './files/limits';
@@ -31,11 +32,14 @@ declare module 'fastify' {
 
 export type App = FastifyInstance;
 
-function errorEnvelope(error: FastifyError | ApiError, log: FastifyInstance['log']) {
-  if (error instanceof ApiError) return { status: error.status, body: failure(error.code, error.message, error.data) };
+function errorEnvelope(error: FastifyError | ApiError, request: FastifyRequest) {
+  const language = answerLanguage(request.headers['accept-language']);
+  if (error instanceof ApiError) {
+    return { status: error.status, body: failure(error.code, localizeMessage(error.message, language), error.data) };
+  }
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-  if (status === 500) log.error(error);
-  return { status, body: failure(status, status === 500 ? 'Internal Server Error' : error.message) };
+  if (status === 500) request.log.error(error);
+  return { status, body: failure(status, localizeMessage(status === 500 ? 'Internal Server Error' : error.message, language)) };
 }
 
 export async function buildApp(options: ServerOptions = {}): Promise<App> {
@@ -58,7 +62,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    const { status, body } = errorEnvelope(error, request.log);
+    const { status, body } = errorEnvelope(error, request);
     return reply.status(status).send(body);
   });
 
@@ -111,7 +115,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    if (path.startsWith('/api/') || path === '/api') return reply.status(404).send(failure(404, 'Not Found'));
+    if (path.startsWith('/api/') || path === '/api') return reply.status(404).send(failure(404, localizeMessage('Not Found', answerLanguage(request.headers['accept-language']))));
     // History fallback: any other GET for a route (no file extension) gets the console page.
     if ((request.method === 'GET' || request.method === 'HEAD') && !/\.[a-z0-9]+$/i.test(path)) return sendConsole(reply);
     return reply.status(404).type('text/plain').send('Not Found');

@@ -10,7 +10,7 @@
 import { atom } from 'nanostores';
 import { HTTP, TOAST } from './config';
 import { $config } from './config-store';
-import { t } from './i18n';
+import { $locale, t } from './i18n';
 import { notifyError } from './messages';
 import { randomHex } from './random';
 import { currentLocation, requestNavigation } from './navigation';
@@ -182,6 +182,8 @@ export async function request<T>(method: string, path: string, options: RequestO
         method,
         headers: {
           accept: 'application/json',
+          // The server answers its messages in the console's language (server/http/language.ts).
+          'accept-language': $locale.get(),
           ...(body !== undefined && !multipart ? { 'content-type': 'application/json' } : {}),
           ...(traceId ? { traceparent: `00-${traceId}-${randomHex(8)}-01` } : {}),
           ...authHeaders(),
