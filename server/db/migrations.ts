@@ -232,11 +232,40 @@ const messageDelivery: Migration = {
   },
 };
 
+/** The OpenID Connect provider (server/oidc): its state (codes, tokens, sessions, interactions,
+ *  grants) as JSON per model and id, its keys (shared by every process), and the apps' client secrets. */
+const oidcProvider: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('oidc_payloads')
+      .addColumn('model', 'text', (c) => c.notNull())
+      .addColumn('id', 'text', (c) => c.notNull())
+      .addColumn('payload', 'text', (c) => c.notNull())
+      .addColumn('grant_id', 'text')
+      .addColumn('uid', 'text')
+      .addColumn('user_code', 'text')
+      .addColumn('expires_at', 'bigint')
+      .addColumn('consumed_at', 'bigint')
+      .addPrimaryKeyConstraint('oidc_payloads_pk', ['model', 'id']).execute();
+    await db.schema.createIndex('oidc_payloads_grant').on('oidc_payloads').column('grant_id').execute();
+    await db.schema.createIndex('oidc_payloads_uid').on('oidc_payloads').column('uid').execute();
+    await db.schema.createIndex('oidc_payloads_expires').on('oidc_payloads').column('expires_at').execute();
+    await db.schema.createTable('oidc_keys')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('material', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+    await db.schema.createTable('oidc_clients')
+      .addColumn('app_id', 'text', (c) => c.primaryKey().references('apps.id').onDelete('cascade'))
+      .addColumn('secret', 'text', (c) => c.notNull())
+      .addColumn('rotated_at', 'bigint', (c) => c.notNull()).execute();
+  },
+};
+
 /** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery }) },
+    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider }) },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');

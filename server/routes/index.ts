@@ -14,6 +14,7 @@ import { channelRoutes } from './channels';
 import { messageRoutes } from './messages';
 import { Outbox } from '../channels/outbox';
 import { idpRoutes } from './idp';
+import { ssoRoutes } from './sso';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -31,4 +32,5 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   app.addHook('onClose', () => outbox.stop());
   messageRoutes(app, gate, ctx, outbox);
   idpRoutes(app, gate, ctx);
+  ssoRoutes(app, gate, ctx);
 }

@@ -1,0 +1,63 @@
+// oidc-provider's storage adapter over our database (SQLite or PostgreSQL through Kysely): one row
+// per model and id, so every server process sees the same codes, tokens, sessions and grants.
+// Clients are not stored here: they are the apps (see clients.ts).
+import type { Kysely } from 'kysely';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { OidcDatabase } from './tables';
+import { clientMetadata } from './clients';
+
+export function adapterFactory(db: Kysely<OidcDatabase>) {
+  return (model: string): Adapter => (model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, model));
+}
+
+/** The provider's own clock is real time (the tokens it signs carry it), so expiry follows it too. */
+const now = () => Date.now();
+
+class PayloadAdapter implements Adapter {
+  constructor(private readonly db: Kysely<OidcDatabase>, private readonly model: string) {}
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    const row = {
+      payload: JSON.stringify(payload),
+      grantId: payload.grantId ?? null,
+      uid: payload.uid ?? null,
+      userCode: payload.userCode ?? null,
+      expiresAt: expiresIn ? now() + expiresIn * 1000 : null,
+    };
+    await this.db.insertInto('oidcPayloads').values({ model: this.model, id, consumedAt: null, ...row })
+      .onConflict((conflict) => conflict.columns(['model', 'id']).doUpdateSet(row)).execute();
+  }
+
+  private async findBy(column: 'id' | 'uid' | 'userCode', value: string): Promise<AdapterPayload | undefined> {
+    const row = await this.db.selectFrom('oidcPayloads').select(['payload', 'expiresAt', 'consumedAt'])
+      .where('model', '=', this.model).where(column, '=', value).executeTakeFirst();
+    if (!row || (row.expiresAt !== null && row.expiresAt <= now())) return undefined;
+    const payload = JSON.parse(row.payload) as AdapterPayload;
+    return row.consumedAt === null ? payload : { ...payload, consumed: Math.floor(row.consumedAt / 1000) };
+  }
+
+  find(id: string) { return this.findBy('id', id); }
+  findByUid(uid: string) { return this.findBy('uid', uid); }
+  findByUserCode(userCode: string) { return this.findBy('userCode', userCode); }
+
+  async consume(id: string): Promise<void> {
+    await this.db.updateTable('oidcPayloads').set({ consumedAt: now() }).where('model', '=', this.model).where('id', '=', id).execute();
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.db.deleteFrom('oidcPayloads').where('model', '=', this.model).where('id', '=', id).execute();
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.db.deleteFrom('oidcPayloads').where('grantId', '=', grantId).execute();
+  }
+}
+
+/** Clients are read-only here: an enabled app with a generated secret is a client. */
+function clientAdapter(db: Kysely<OidcDatabase>): Adapter {
+  const readOnly = async () => undefined;
+  return {
+    find: (id) => clientMetadata(db, id),
+    findByUid: readOnly, findByUserCode: readOnly, upsert: readOnly, consume: readOnly, destroy: readOnly, revokeByGrantId: readOnly,
+  };
+}

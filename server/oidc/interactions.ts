@@ -1,0 +1,42 @@
+// Sign-in and consent for the provider, answered by the console's oauth/authorize page: it reads
+// what the app asks for, and the signed-in user allows or denies. The browser then goes back to the
+// provider (returnTo), which checks its own resume cookie, so only the browser that began the flow
+// can finish it.
+import type Provider from 'oidc-provider';
+import { notFound } from '../http/errors';
+
+const scopesOf = (scope: unknown): string[] => (typeof scope === 'string' ? scope.split(' ').filter(Boolean) : []);
+
+async function interactionOf(provider: Provider, uid: string) {
+  const interaction = await provider.Interaction.find(uid);
+  if (!interaction) throw notFound('Authorization request');
+  return interaction;
+}
+
+export async function interactionDetails(provider: Provider, uid: string) {
+  const interaction = await interactionOf(provider, uid);
+  const clientId = String(interaction.params.client_id ?? '');
+  const client = await provider.Client.find(clientId);
+  if (!client) throw notFound('App');
+  return { uid, clientId, clientName: client.clientName ?? clientId, scopes: scopesOf(interaction.params.scope), prompt: interaction.prompt.name };
+}
+
+/** Records the user's answer; answers where the browser goes next (back to the provider). */
+export async function finishInteraction(provider: Provider, uid: string, accountId: string, allow: boolean): Promise<string> {
+  const interaction = await interactionOf(provider, uid);
+  if (!allow) {
+    interaction.result = { error: 'access_denied', error_description: 'The user denied the request' };
+  } else {
+    const clientId = String(interaction.params.client_id ?? '');
+    const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+    // A grant belongs to one account: another user signing in starts a fresh one.
+    const grant = existing && existing.accountId === accountId ? existing : new provider.Grant({ accountId, clientId });
+    grant.addOIDCScope(scopesOf(interaction.params.scope).join(' '));
+    const details = interaction.prompt.details as { missingOIDCClaims?: string[] };
+    if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
+    const grantId = await grant.save();
+    interaction.result = { login: { accountId }, consent: { grantId } };
+  }
+  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+  return interaction.returnTo;
+}

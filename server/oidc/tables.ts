@@ -1,0 +1,39 @@
+// The tables of migration 0004 (the OpenID Connect provider), typed beside the code that uses them
+// and joined to the shared database type.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/tables';
+
+export interface OidcPayloadTable {
+  /** oidc-provider's model name (AuthorizationCode, Session, Interaction, Grant …). */
+  model: string;
+  id: string;
+  /** The model's JSON payload. */
+  payload: string;
+  grantId: string | null;
+  uid: string | null;
+  userCode: string | null;
+  /** Epoch ms; null: no expiry. */
+  expiresAt: number | null;
+  consumedAt: number | null;
+}
+
+export interface OidcKeyTable {
+  id: string;
+  /** 'signing' (a private JWK) or 'cookie' (a random secret). */
+  kind: string;
+  material: string;
+  createdAt: number;
+}
+
+export interface OidcClientTable {
+  appId: string;
+  /** The client secret: oidc-provider compares it (and HS256 uses it as a key), so it is kept as
+   *  is; it is answered once, when generated, and never again. */
+  secret: string;
+  rotatedAt: number;
+}
+
+export type OidcDatabase = Database & { oidcPayloads: OidcPayloadTable; oidcKeys: OidcKeyTable; oidcClients: OidcClientTable };
+
+export const oidcDb = (db: Kysely<Database>): Kysely<OidcDatabase> =>
+  db.withTables<{ oidcPayloads: OidcPayloadTable; oidcKeys: OidcKeyTable; oidcClients: OidcClientTable }>();

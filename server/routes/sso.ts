@@ -1,0 +1,80 @@
+// Single sign-on for the apps: the OpenID Connect provider mounted at /api/oidc (its own endpoints,
+// answered by oidc-provider), the consent page's calls, and the apps' client secrets.
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Ctx } from '../context';
+import { defineRoute, type Gate } from '../http/route';
+import { appParams } from '../../src/core/schemas/resources';
+import { clientSecretAnswer, clientStatus as clientStatusSchema, consentAnswer, consentBody, interaction, interactionParams } from '../../src/core/schemas/sso';
+import { OIDC_MOUNT, OIDC_PATH, OidcProvider } from '../oidc/provider';
+import { finishInteraction, interactionDetails } from '../oidc/interactions';
+import { clientStatus, rotateClientSecret } from '../oidc/clients';
+import { oidcDb } from '../oidc/tables';
+import { ownOrigin } from '../auth/gate';
+import { canManageApp } from '../auth/scope';
+import { notFound } from '../http/errors';
+
+const tags = ['Single sign-on'];
+
+/** Hands the request to oidc-provider (a Koa app) untouched: its own body parsing, its own answers. */
+function mountProvider(app: FastifyInstance, oidc: OidcProvider): void {
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    const handle = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+      const provider = await oidc.get(ownOrigin(request));
+      const raw = request.raw as IncomingMessage & { originalUrl?: string };
+      // oidc-provider finds its mount path by comparing originalUrl with url.
+      raw.originalUrl = raw.url;
+      raw.url = (raw.url ?? '').slice(OIDC_PATH.length) || '/';
+      reply.hijack();
+      await provider.callback()(raw, reply.raw);
+    };
+    scope.all(`${OIDC_MOUNT}/*`, { schema: { hide: true } }, handle);
+  });
+}
+
+export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
+  const oidc = new OidcProvider(ctx);
+  const db = oidcDb(ctx.db);
+  mountProvider(app, oidc);
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/sso/interactions/:uid', tags, access: '0',
+    summary: 'What an app asks of the signed-in user (the consent page)', params: interactionParams, response: interaction,
+    handler: async ({ params, raw }) => interactionDetails(await oidc.get(ownOrigin(raw)), params.uid),
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/sso/interactions/:uid', tags, access: '0',
+    summary: 'Allow or deny the app; answers where the browser goes next', params: interactionParams, body: consentBody, response: consentAnswer,
+    handler: async ({ actor, params, body, raw }) => {
+      return { redirectURL: await finishInteraction(await oidc.get(ownOrigin(raw)), params.uid, actor.user.id, body.allow) };
+    },
+  });
+
+  const manageable = async (actor: Parameters<typeof canManageApp>[0], appId: string) => {
+    const row = await ctx.db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst();
+    if (!row || !canManageApp(actor, appId)) throw notFound('App');
+  };
+
+  defineRoute(app, gate, {
+    method: 'GET', url: '/apps/:appId/oidc-client', tags, access: '1',
+    summary: 'The app as an OpenID Connect client (never its secret)', params: appParams, response: clientStatusSchema,
+    handler: async ({ actor, params, raw }) => {
+      await manageable(actor, params.appId);
+      return { clientId: params.appId, issuer: (await oidc.get(ownOrigin(raw))).issuer, ...(await clientStatus(db, params.appId)) };
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/apps/:appId/oidc-client/secret', tags, access: '1',
+    summary: 'Generate (or rotate) the app\'s client secret: shown in this answer only', params: appParams, response: clientSecretAnswer,
+    handler: async ({ actor, params, raw }) => {
+      await manageable(actor, params.appId);
+      const clientSecret = await rotateClientSecret(db, params.appId, ctx.now());
+      await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: params.appId }, ip: raw.ip, detail: { clientSecret: 'rotated' } });
+      return { clientId: params.appId, clientSecret, issuer: (await oidc.get(ownOrigin(raw))).issuer };
+    },
+  });
+}
