@@ -1,2 +1,63 @@
-// Placeholder until this route's screen lands (another helper's issue): replace this file.
-export { default } from '../placeholder/PlaceholderScreen';
+// operate/setting: login management, branding and the license, as three tabs; a banner when the
+// license has expired or expires within 30 days.
+import { useState } from 'react';
+import * as license from '../../../core/api/license';
+import * as settings from '../../../core/api/settings';
+import { formatDate } from '../../../core/format';
+import { useT, useTexts } from '../../i18n';
+import { useResource } from '../../widgets/useResource';
+import * as ui from '../../widgets/ui.css';
+import type { ScreenProps } from '../types';
+import { BrandingForm } from './BrandingForm';
+import { expiryNotice } from './licenseExpiry';
+import { LicensePanel } from './LicensePanel';
+import { SignInPolicyForm } from './SignInPolicyForm';
+import * as styles from './settings.css';
+import { Tabs } from './Tabs';
+import type { LicenseStatus } from '../../../core/types';
+
+function Loading({ failed }: { failed: boolean }) {
+  const t = useT();
+  return <p className={ui.empty}>{t(failed ? 'console:unavailable' : 'console:loading')}</p>;
+}
+
+function ExpiryBanner({ status }: { status: LicenseStatus | undefined }) {
+  const t = useT();
+  const notice = expiryNotice(status);
+  if (!notice) return null;
+  const date = formatDate(notice.date, 'YYYY-MM-DD');
+  return (
+    <div role="status" className={`${styles.banner} ${notice.kind === 'expired' ? styles.bannerError : ''}`}>
+      {notice.kind === 'expired' ? t('settings:license.expiredBanner', { date }) : t('settings:license.expiringBanner', { date, days: notice.days })}
+    </div>
+  );
+}
+
+export default function LoginSettingsScreen({ route }: ScreenProps) {
+  const t = useT();
+  const ready = useTexts(undefined, 'settings');
+  const [tab, setTab] = useState('signIn');
+  const policy = useResource(settings.loginSettings, []);
+  const config = useResource(settings.config, []);
+  const licenseStatus = useResource(license.status, []);
+  const [activated, setActivated] = useState<LicenseStatus>();
+  const status = activated ?? licenseStatus.data;
+
+  if (!ready) return <Loading failed={false} />;
+  return (
+    <div>
+      <h1 className={ui.pageTitle}>{t(route.name)}</h1>
+      <ExpiryBanner status={status} />
+      <Tabs
+        label={t(route.name)}
+        selected={tab}
+        onSelect={setTab}
+        tabs={[
+          { id: 'signIn', label: t('settings:tab.signIn'), panel: () => (policy.data ? <SignInPolicyForm initial={policy.data} /> : <Loading failed={policy.failed} />) },
+          { id: 'branding', label: t('settings:tab.branding'), panel: () => (config.data ? <BrandingForm initial={config.data} /> : <Loading failed={config.failed} />) },
+          { id: 'license', label: t('settings:tab.license'), panel: () => <LicensePanel status={status} onChange={setActivated} /> },
+        ]}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+// Login management (operate/setting, first tab): login method, second step, captcha, lockout,
+// password policy, session timeouts and the sign-in page background, saved with
+// PUT /settings/login. The server and the sign-in page follow a save at once.
+import { useForm } from 'react-hook-form';
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import * as api from '../../../core/api/settings';
+import { BackgroundType, CaptchaKind, LoginMethod, SecondAuth } from '../../../core/enums';
+import { loginSettings, type LoginSettings } from '../../../core/schemas/settings';
+import { useT } from '../../i18n';
+import { TextField } from '../../widgets/fields';
+import { ImageUpload } from '../../widgets/ImageUpload';
+import * as ui from '../../widgets/ui.css';
+import { CheckboxField, Section, SelectField, TextAreaField } from './controls';
+import { SaveBar } from './SaveBar';
+import * as styles from './settings.css';
+import { useVersionedSave } from './versionedSave';
+
+/** The methods this server signs in with (PHONE_CAPTCHA sign-in comes with the codes' own work). */
+const loginMethods = [LoginMethod.USERNAME_PASSWORD, LoginMethod.EMAIL_PASSWORD, LoginMethod.PHONE_PASSWORD];
+/** Second authentication: PASSWORD is the password alone (no second step); PHONE_CAPTCHA adds a code. */
+const secondAuths = [SecondAuth.PASSWORD, SecondAuth.PHONE_CAPTCHA];
+
+const toForm = (settings: LoginSettings): LoginSettings => ({ ...settings, background: settings.background ?? '' });
+
+export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSettings> }) {
+  const t = useT();
+  const form = useForm<LoginSettings>({ resolver: valibotResolver(loginSettings), defaultValues: toForm(initial.value) });
+  const { register, watch, setValue, formState } = form;
+  const { errors } = formState;
+  const { submit, stale, reloadLatest } = useVersionedSave(form, initial, toForm, (values, version) => api.saveLoginSettings(values, version), api.loginSettings);
+
+  const number = (name: Parameters<typeof register>[0]) => register(name, { valueAsNumber: true });
+  const backgroundType = watch('backgroundType');
+  const options = (values: readonly string[], prefix: string) => values.map((value) => ({ value, label: t(`settings:${prefix}.${value}`) }));
+
+  return (
+    <form className={ui.form} noValidate onSubmit={(event) => void submit(event)} aria-label={t('settings:tab.signIn')}>
+      <Section title={t('settings:signIn.methods')}>
+        <SelectField label={t('settings:signIn.loginMethod')} options={options(loginMethods, 'loginMethod')} error={errors.loginMethod?.message} registration={register('loginMethod')} />
+        <SelectField
+          label={t('settings:signIn.secondAuth')}
+          // The form keeps null for "password only": its option's value is ''.
+          options={secondAuths.map((value) => ({ value: value === SecondAuth.PASSWORD ? '' : value, label: t(`settings:secondAuth.${value}`) }))}
+          hint={t('settings:signIn.secondAuthHint')}
+          error={errors.secondAuth?.message}
+          registration={register('secondAuth', { setValueAs: (value: string | null) => value || null })}
+        />
+      </Section>
+
+      <Section title={t('settings:signIn.captcha')} description={t('settings:signIn.captchaText')}>
+        <CheckboxField label={t('settings:signIn.captchaEnabled')} registration={register('captchaEnabled')} />
+        <TextField label={t('settings:signIn.captchaAfterFailures')} type="number" min={0} max={100} hint={t('settings:signIn.captchaAfterFailuresHint')} error={errors.captchaAfterFailures?.message} registration={number('captchaAfterFailures')} />
+        <SelectField label={t('settings:signIn.captchaKind')} options={options(Object.values(CaptchaKind), 'captchaKind')} error={errors.captchaKind?.message} registration={register('captchaKind')} />
+        <TextField label={t('settings:signIn.captchaLength')} type="number" min={4} max={8} error={errors.captchaLength?.message} registration={number('captchaLength')} />
+      </Section>
+
+      <Section title={t('settings:signIn.lockout')}>
+        <TextField label={t('settings:signIn.maxFailures')} type="number" min={1} max={100} error={errors.maxFailures?.message} registration={number('maxFailures')} />
+        <TextField label={t('settings:signIn.lockMinutes')} type="number" min={1} max={1440} error={errors.lockMinutes?.message} registration={number('lockMinutes')} />
+      </Section>
+
+      <Section title={t('settings:signIn.passwordPolicy')} description={t('settings:signIn.passwordPolicyText')}>
+        <TextField label={t('settings:signIn.minLength')} type="number" min={6} max={20} error={errors.passwordPolicy?.minLength?.message} registration={number('passwordPolicy.minLength')} />
+        <TextField label={t('settings:signIn.maxLength')} type="number" min={6} max={20} error={errors.passwordPolicy?.maxLength?.message} registration={number('passwordPolicy.maxLength')} />
+        <TextField label={t('settings:signIn.history')} type="number" min={0} max={24} hint={t('settings:signIn.historyHint')} error={errors.passwordPolicy?.history?.message} registration={number('passwordPolicy.history')} />
+        <TextField label={t('settings:signIn.expiryDays')} type="number" min={0} max={3650} hint={t('settings:signIn.expiryDaysHint')} error={errors.passwordPolicy?.expiryDays?.message} registration={number('passwordPolicy.expiryDays')} />
+        <CheckboxField label={t('settings:signIn.requireUppercase')} registration={register('passwordPolicy.requireUppercase')} />
+        <CheckboxField label={t('settings:signIn.requireLowercase')} registration={register('passwordPolicy.requireLowercase')} />
+        <CheckboxField label={t('settings:signIn.requireSymbol')} registration={register('passwordPolicy.requireSymbol')} />
+      </Section>
+
+      <Section title={t('settings:signIn.sessions')}>
+        <TextField label={t('settings:signIn.sessionIdleMinutes')} type="number" min={1} max={10080} error={errors.sessionIdleMinutes?.message} registration={number('sessionIdleMinutes')} />
+        <TextField label={t('settings:signIn.sessionAbsoluteHours')} type="number" min={1} max={720} error={errors.sessionAbsoluteHours?.message} registration={number('sessionAbsoluteHours')} />
+      </Section>
+
+      <Section title={t('settings:signIn.background')}>
+        <SelectField label={t('settings:signIn.backgroundType')} options={options(Object.values(BackgroundType), 'backgroundType')} error={errors.backgroundType?.message} registration={register('backgroundType')} />
+        {backgroundType === BackgroundType.SolidColorBackground && (
+          <TextField label={t('settings:signIn.backgroundColor')} type="color" className={styles.colorInput} error={errors.background?.message} registration={register('background')} />
+        )}
+        {backgroundType === BackgroundType.PictureBackground && (
+          <div className={styles.wide}>
+            <ImageUpload label={t('settings:signIn.backgroundPicture')} purpose="image" value={watch('background') ?? ''} onChange={(url) => setValue('background', url, { shouldDirty: true })} />
+          </div>
+        )}
+        {backgroundType === BackgroundType.CustomCss && (
+          <div className={styles.wide}>
+            <TextAreaField label={t('settings:signIn.backgroundCss')} hint={t('settings:signIn.backgroundCssHint')} spellCheck={false} error={errors.background?.message} registration={register('background')} />
+          </div>
+        )}
+      </Section>
+
+      <SaveBar stale={stale} busy={formState.isSubmitting} onReload={() => void reloadLatest()} />
+    </form>
+  );
+}

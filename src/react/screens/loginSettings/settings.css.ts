@@ -1,0 +1,105 @@
+import { style } from '@vanilla-extract/css';
+import { vars } from '../../theme/theme.css';
+import { tint } from '../../widgets/tint';
+
+export const tabs = style({
+  display: 'flex',
+  gap: vars.space.xs,
+  margin: `0 0 ${vars.space.md}`,
+  borderBottom: `1px solid ${vars.color.border}`,
+  overflowX: 'auto',
+});
+
+export const tab = style({
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  background: 'transparent',
+  color: vars.color.textMuted,
+  border: 'none',
+  borderBottom: '2px solid transparent',
+  marginBottom: '-1px',
+  font: 'inherit',
+  fontWeight: 500,
+  cursor: 'pointer',
+  whiteSpace: 'nowrap',
+  selectors: {
+    '&:hover': { color: vars.color.text },
+    '&[aria-selected="true"]': { color: vars.color.primary, borderBottomColor: vars.color.primary },
+    '&:focus-visible': { outline: `2px solid ${vars.color.primary}`, outlineOffset: '-2px' },
+  },
+});
+
+export const section = style({
+  margin: `0 0 ${vars.space.md}`,
+  padding: vars.space.md,
+  background: vars.color.surface,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+  minWidth: 0,
+});
+
+export const legend = style({ padding: `0 ${vars.space.xs}`, fontSize: '15px', fontWeight: 600 });
+
+export const sectionText = style({ margin: `0 0 ${vars.space.sm}` });
+
+export const fields = style({
+  display: 'grid',
+  gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))',
+  gap: vars.space.md,
+  alignItems: 'start',
+});
+
+export const wide = style({ gridColumn: '1 / -1' });
+
+export const select = style({ appearance: 'auto' });
+
+export const textArea = style({ minHeight: '96px', resize: 'vertical', fontFamily: 'inherit' });
+
+export const code = style({ minHeight: '72px', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: vars.font.sizeSmall, wordBreak: 'break-all' });
+
+export const checkboxField = style({ display: 'flex', alignItems: 'flex-start', gap: vars.space.sm, paddingTop: '6px' });
+
+export const checkbox = style({ width: '16px', height: '16px', margin: '3px 0 0', accentColor: vars.color.primary, flex: 'none' });
+
+export const block = style({ display: 'block' });
+
+export const saveBar = style({
+  position: 'sticky',
+  bottom: 0,
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'flex-end',
+  flexWrap: 'wrap',
+  gap: vars.space.sm,
+  padding: `${vars.space.sm} 0`,
+  background: vars.color.page,
+});
+
+export const banner = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  margin: `0 0 ${vars.space.md}`,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  border: `1px solid ${vars.color.primary}`,
+  borderRadius: vars.radius.base,
+  background: tint(vars.color.primary, 12),
+});
+
+export const bannerError = style({ borderColor: vars.color.error, background: vars.color.errorSurface });
+
+export const grid = style({
+  display: 'grid',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))',
+  gap: vars.space.md,
+  alignItems: 'start',
+});
+
+export const details = style({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: `${vars.space.sm} ${vars.space.md}`, margin: 0 });
+
+export const term = style({ color: vars.color.textMuted });
+
+export const detail = style({ margin: 0, minWidth: 0, overflowWrap: 'anywhere' });
+
+export const colorInput = style({ width: '64px', height: '36px', padding: '2px', cursor: 'pointer' });
+
+export const row = style({ display: 'contents' });
