@@ -1,0 +1,58 @@
+// Branding (operate/setting, Branding tab): a new app name shows at once in the document title and
+// the logo block, without a reload; an uploaded favicon becomes the tab's icon; a new visitor's
+// sign-in page shows the name and the slogan.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { ADMIN, launchBrowser, openPage, startServer, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const favicon = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#3ccf8a"/></svg>');
+
+test('the app name, favicon and sign-in slogan apply at once', async () => {
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${server.url}/operate/setting`);
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('tab', { name: 'Branding' }).click();
+  await page.getByLabel('Application name').waitFor();
+  assert.equal(await page.title(), 'Login settings – IAM Console');
+  const header = page.locator('header');
+  await header.getByText('IAM Console', { exact: true }).waitFor();
+
+  await page.getByLabel('Application name').fill('ACME Identity');
+  await page.getByLabel('Sign-in page slogan').fill('Welcome to ACME');
+  await page.getByLabel('Browser tab icon (favicon)', { exact: true }).setInputFiles({ name: 'favicon.svg', mimeType: 'image/svg+xml', buffer: favicon });
+  await page.getByRole('img', { name: 'Browser tab icon (favicon) preview' }).waitFor();
+  const navigations: string[] = [];
+  page.on('framenavigated', (frame) => navigations.push(frame.url()));
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Action Success').waitFor();
+
+  await header.getByText('ACME Identity', { exact: true }).waitFor();
+  await page.waitForFunction(() => document.title === 'Login settings – ACME Identity');
+  const icon = await page.locator('link[rel~="icon"]').getAttribute('href');
+  assert.match(icon ?? '', /^\/api\/file\/get\/.+\.svg$/);
+  assert.deepEqual(navigations, [], 'applied without a reload');
+
+  const visitor = await openPage(browser);
+  await visitor.page.goto(`${server.url}/login`);
+  await visitor.page.getByText('Welcome to ACME').waitFor();
+  await visitor.page.getByText('ACME Identity', { exact: true }).first().waitFor();
+  assert.equal(await visitor.page.title(), 'Sign in – ACME Identity');
+  await visitor.context.close();
+  assert.deepEqual(errors, []);
+});
