@@ -261,11 +261,26 @@ const oidcProvider: Migration = {
   },
 };
 
+/** Third-party sign-in in progress (server/idp): PKCE verifier, state and nonce per browser. */
+const idpFlows: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('idp_flows')
+      .addColumn('state_hash', 'text', (c) => c.primaryKey())
+      .addColumn('browser_hash', 'text', (c) => c.notNull())
+      .addColumn('idp_code', 'text', (c) => c.notNull())
+      .addColumn('code_verifier', 'text', (c) => c.notNull())
+      .addColumn('nonce', 'text', (c) => c.notNull())
+      .addColumn('redirect', 'text')
+      .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute();
+    await db.schema.createIndex('idp_flows_expires').on('idp_flows').column('expires_at').execute();
+  },
+};
+
 /** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider }) },
+    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows }) },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');

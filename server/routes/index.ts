@@ -15,6 +15,7 @@ import { messageRoutes } from './messages';
 import { Outbox } from '../channels/outbox';
 import { idpRoutes } from './idp';
 import { ssoRoutes } from './sso';
+import { idpLoginRoutes } from './idp-login';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -33,4 +34,5 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   messageRoutes(app, gate, ctx, outbox);
   idpRoutes(app, gate, ctx);
   ssoRoutes(app, gate, ctx);
+  idpLoginRoutes(app, gate, ctx);
 }
