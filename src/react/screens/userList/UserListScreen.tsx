@@ -1,2 +1,150 @@
-// Placeholder until this route's screen lands (another helper's issue): replace this file.
-export { default } from '../placeholder/PlaceholderScreen';
+// Users (operate/user): the users of my scope, paged, searched and sorted on the server, filtered
+// by tenant; create and edit in a dialog, delete after confirming, enable/disable, unlock, reset a
+// password (the user mode of the password dialog) and assign roles per app.
+import { lazy, Suspense, useMemo, useState } from 'react';
+import * as users from '../../../core/api/users';
+import * as tenantApi from '../../../core/api/tenants';
+import { listUsers, setStatus, type AdminUser, type UserQuery, type UserSearchProp } from '../../../core/api/userAdmin';
+import { formatDate } from '../../../core/format';
+import { notifySuccess } from '../../../core/messages';
+import { Status } from '../../../core/enums';
+import type { UserSortProp } from '../../../core/schemas/admin';
+import { useT } from '../../i18n';
+import { AdminPage } from '../../widgets/table/AdminPage';
+import { DataTable, type Column, type Sort } from '../../widgets/table/DataTable';
+import { Pager } from '../../widgets/table/Pager';
+import { SearchBar } from '../../widgets/table/SearchBar';
+import { TenantFilter } from '../../widgets/table/TenantFilter';
+import { usePagedList } from '../../widgets/table/usePagedList';
+import { useAdminScope } from '../../widgets/table/scope';
+import { useResource } from '../../widgets/useResource';
+import * as ui from '../../widgets/ui.css';
+import * as styles from '../../widgets/table/table.css';
+
+const UserDialog = lazy(() => import('./UserDialog'));
+const RolesDialog = lazy(() => import('./RolesDialog'));
+const PasswordDialog = lazy(() => import('../../dialogs/PasswordDialog'));
+const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
+
+type Query = Required<Pick<UserQuery, 'page' | 'size'>> & Omit<UserQuery, 'page' | 'size'>;
+type Open = { kind: 'create' } | { kind: 'edit' | 'roles' | 'password' | 'delete'; user: AdminUser };
+
+const searchFields: UserSearchProp[] = ['username', 'realName', 'email', 'mobilePhone'];
+
+export default function UserListScreen() {
+  const t = useT();
+  const scope = useAdminScope();
+  const list = usePagedList<AdminUser, Query>(listUsers, { sort: 'createdAt', order: 'desc' });
+  const tree = useResource(tenantApi.tree, []);
+  const tenantNames = useMemo(() => new Map(tree.data?.map((tenant) => [tenant.id, tenant.name])), [tree.data]);
+  const [open, setOpen] = useState<Open>();
+  const close = () => setOpen(undefined);
+
+  const act = async (call: () => Promise<unknown>) => {
+    try {
+      await call();
+    } catch {
+      return; // the HTTP client has shown why
+    }
+    notifySuccess(t('message.actionSuccess'));
+    list.reload();
+  };
+  const named = (action: string, user: AdminUser) => t('admin:action.of', { action: t(`admin:action.${action}`), name: user.username });
+  const rowButton = (action: string, user: AdminUser, onClick: () => void) => (
+    <button type="button" className={`${ui.button.ghost} ${styles.small}`} aria-label={named(action, user)} onClick={onClick}>
+      {t(`admin:action.${action}`)}
+    </button>
+  );
+
+  const columns: Column<AdminUser, UserSortProp>[] = [
+    { id: 'username', header: t('admin:user.username'), sortKey: 'username', cell: (user) => user.username },
+    { id: 'realName', header: t('admin:user.realName'), sortKey: 'realName', cell: (user) => user.realName },
+    { id: 'email', header: t('admin:user.email'), cell: (user) => user.email ?? '—' },
+    { id: 'mobilePhone', header: t('admin:user.mobilePhone'), cell: (user) => user.mobilePhone ?? '—' },
+    { id: 'tenant', header: t('admin:user.tenant'), cell: (user) => (user.tenantId && tenantNames.get(user.tenantId)) || '—' },
+    {
+      id: 'status',
+      header: t('admin:user.status'),
+      cell: (user) => (
+        <span className={styles.inline}>
+          <span className={user.availabilityStatus === Status.Enable ? styles.status.enabled : styles.status.disabled}>
+            {t(user.availabilityStatus === Status.Enable ? 'admin:status.enabled' : 'admin:status.disabled')}
+          </span>
+          {user.locked && <span className={styles.status.locked}>{t('admin:status.locked')}</span>}
+        </span>
+      ),
+    },
+    { id: 'createdAt', header: t('admin:user.createdAt'), sortKey: 'createdAt', cell: (user) => formatDate(user.createdAt) },
+    {
+      id: 'actions',
+      header: t('admin:table.actions'),
+      align: 'end',
+      cell: (user) => {
+        const self = user.id === scope.userId;
+        const enabled = user.availabilityStatus === Status.Enable;
+        return (
+          <>
+            {rowButton('edit', user, () => setOpen({ kind: 'edit', user }))}
+            {rowButton('roles', user, () => setOpen({ kind: 'roles', user }))}
+            {!self && rowButton('resetPassword', user, () => setOpen({ kind: 'password', user }))}
+            {!self && rowButton(enabled ? 'disable' : 'enable', user, () => void act(() => setStatus(user, enabled ? Status.Disabled : Status.Enable)))}
+            {user.locked && rowButton('unlock', user, () => void act(() => users.unlock(user.id)))}
+            {!self && rowButton('delete', user, () => setOpen({ kind: 'delete', user }))}
+          </>
+        );
+      },
+    },
+  ];
+
+  const sort: Sort<UserSortProp> = { key: list.query.sort ?? 'createdAt', order: list.query.order ?? 'desc' };
+  return (
+    <AdminPage
+      title="route.user"
+      actions={
+        <button type="button" className={ui.button.primary} onClick={() => setOpen({ kind: 'create' })}>
+          {t('admin:user.create')}
+        </button>
+      }
+    >
+      <div className={styles.toolbar}>
+        <SearchBar
+          fields={searchFields.map((field) => ({ value: field, label: t(`admin:user.${field}`) }))}
+          onSearch={(searchProp, searchValue) => list.refine({ searchProp, searchValue })}
+        />
+        <TenantFilter tenants={tree.data ?? []} value={list.query.tenantId} onChange={(tenantId) => list.refine({ tenantId })} />
+      </div>
+      <DataTable
+        caption={t('route.user')}
+        columns={columns}
+        rows={list.data?.list}
+        rowKey={(user) => user.id}
+        loading={list.loading}
+        failed={list.failed && !list.data}
+        onRetry={list.reload}
+        emptyText={t(list.query.searchValue || list.query.tenantId ? 'admin:user.noMatch' : 'admin:user.empty')}
+        sort={sort}
+        onSort={(next) => list.refine({ sort: next.key, order: next.order })}
+      />
+      {list.data && <Pager page={list.query.page} size={list.query.size} total={list.data.pager.total} onChange={list.turn} />}
+
+      <Suspense fallback={null}>
+        {open?.kind === 'create' && <UserDialog tenants={tree.data ?? []} onClose={close} onSaved={list.reload} />}
+        {open?.kind === 'edit' && <UserDialog user={open.user} tenants={tree.data ?? []} onClose={close} onSaved={list.reload} />}
+        {open?.kind === 'roles' && <RolesDialog user={open.user} onClose={close} />}
+        {open?.kind === 'password' && (
+          <PasswordDialog open mode="user" userId={open.user.id} username={open.user.username} onOpenChange={(still) => !still && close()} />
+        )}
+        {open?.kind === 'delete' && (
+          <ConfirmDialog
+            open
+            onOpenChange={(still) => !still && close()}
+            title={t('admin:user.deleteTitle')}
+            question={t('admin:user.deleteQuestion', { name: open.user.username })}
+            confirmLabel={t('admin:action.delete')}
+            onConfirm={() => act(() => users.remove(open.user.id))}
+          />
+        )}
+      </Suspense>
+    </AdminPage>
+  );
+}

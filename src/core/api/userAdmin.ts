@@ -1,0 +1,67 @@
+// Calls of the user administration screen beyond §7's basics (users.ts): the list with sorting and
+// the tenant filter, updates guarded by `version`, the status switch, and the roles per app.
+import type * as v from 'valibot';
+import { PAGING } from '../config';
+import { request, requestList } from '../http';
+import type { SortOrder, UserSortProp, userAppRoles } from '../schemas/admin';
+import type { userSearchProps } from '../schemas/users';
+import type { AvailabilityStatus, PagedList, User, UserExtraProp } from '../types';
+import { apiPath } from './path';
+
+/** A user as the administration calls answer it. */
+export type AdminUser = User & { tenantId?: string; isAdmin: boolean; isMaster: boolean; locked: boolean; version: number; createdAt: number };
+export type UserAppRoles = v.InferOutput<typeof userAppRoles>;
+export type UserSearchProp = (typeof userSearchProps)[number];
+
+export interface UserQuery {
+  page?: number;
+  size?: number;
+  searchProp?: UserSearchProp;
+  searchValue?: string;
+  sort?: UserSortProp;
+  order?: SortOrder;
+  /** Users of this tenant's subtree. */
+  tenantId?: string;
+  tenantMatch?: 'subtree' | 'exact';
+}
+
+/** GET /user, paged on the server; empty values are not sent. */
+export function listUsers(query: UserQuery = {}): Promise<PagedList<AdminUser>> {
+  return requestList<AdminUser>('/user', { page: PAGING.page, size: PAGING.size, ...query });
+}
+
+export interface UserChanges {
+  realName?: string;
+  email?: string;
+  mobilePhone?: string;
+  description?: string;
+  avatar?: string;
+  availabilityStatus?: AvailabilityStatus;
+  tenantId?: string;
+  isAdmin?: boolean;
+  /** With isAdmin on a platform user: a platform administrator (platform administrators only). */
+  isMaster?: boolean;
+  extraProp?: UserExtraProp;
+  /** The version the change was based on: a stale one answers 409. */
+  version: number;
+}
+
+/** PUT /user/{id}: '' clears a field. Silent: the form shows what went wrong (400 fields, 409). */
+export function updateUser(id: string, changes: UserChanges): Promise<AdminUser> {
+  return request<AdminUser>('PUT', apiPath`/user/${id}`, { body: changes, silent: true });
+}
+
+/** Enables (1) or disables (2) a user; disabling ends their sessions. */
+export function setStatus(user: Pick<AdminUser, 'id' | 'version'>, availabilityStatus: AvailabilityStatus): Promise<AdminUser> {
+  return request<AdminUser>('PUT', apiPath`/user/${user.id}`, { body: { availabilityStatus, version: user.version } });
+}
+
+/** GET /user/{id}/roles: every app with its roles, each marked when the user holds it. */
+export function appRoles(id: string): Promise<UserAppRoles[]> {
+  return request<UserAppRoles[]>('GET', apiPath`/user/${id}/roles`);
+}
+
+/** PUT /user/{id}/roles/{appId}: the roles the user holds in that app. */
+export function setAppRoles(id: string, appId: string, roleIds: string[]): Promise<UserAppRoles[]> {
+  return request<UserAppRoles[]>('PUT', apiPath`/user/${id}/roles/${appId}`, { body: { roleIds } });
+}

@@ -1,0 +1,191 @@
+// Create or edit a user (§3 fields, §5 rules). Create sends the non-empty fields and `extraProp`
+// (POST /user); edit sends the changes with the version it started from. A duplicate username or
+// a stale version keeps everything typed: the first is shown under the username, the second offers
+// to take the latest version and save again.
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import * as v from 'valibot';
+import * as users from '../../../core/api/users';
+import { updateUser, type AdminUser } from '../../../core/api/userAdmin';
+import type { Tenant } from '../../../core/api/tenants';
+import { Status, UserType } from '../../../core/enums';
+import { notifySuccess } from '../../../core/messages';
+import { userCreateForm, userUpdateForm } from '../../../core/validation';
+import type { AvailabilityStatus, UserType as UserTypeValue } from '../../../core/types';
+import { DialogFrame } from '../../dialogs/DialogFrame';
+import { useT } from '../../i18n';
+import { PasswordField, TextField } from '../../widgets/fields';
+import { ImageUpload } from '../../widgets/ImageUpload';
+import { CheckboxField, SelectField, TextAreaField } from '../../widgets/table/fields';
+import { refusalOf } from '../../widgets/table/serverErrors';
+import { useAdminScope } from '../../widgets/table/scope';
+import { TenantOptions } from '../../widgets/table/TenantFilter';
+import * as styles from '../../widgets/table/table.css';
+import * as ui from '../../widgets/ui.css';
+
+/** The form's own controls (selects answer strings) on top of the core's user rules. */
+const controls = {
+  availabilityStatus: v.picklist([String(Status.Enable), String(Status.Disabled)], 'rule.availabilityStatus'),
+  userType: v.picklist([String(UserType.Tenant), String(UserType.Platform)], 'rule.required'),
+  tenantId: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required')),
+  avatar: v.string(),
+  isAdmin: v.boolean(),
+};
+const createSchema = v.object({ ...userCreateForm.entries, ...controls, username: userCreateForm.entries.username, password: userCreateForm.entries.password });
+const updateSchema = v.object({ ...userUpdateForm.entries, ...controls, username: v.string(), password: v.string() });
+type Values = v.InferInput<typeof createSchema>;
+const editable = ['username', 'password', 'realName', 'email', 'mobilePhone', 'description', 'tenantId'] as const;
+
+export interface UserDialogProps {
+  user?: AdminUser;
+  tenants: readonly Tenant[];
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+function initialValues(user: AdminUser | undefined, defaultTenant: string): Values {
+  return {
+    username: user?.username ?? '',
+    password: '',
+    realName: user?.realName ?? '',
+    email: user?.email ?? '',
+    mobilePhone: user?.mobilePhone ?? '',
+    description: user?.description ?? '',
+    avatar: user?.avatar ?? '',
+    tenantId: user?.tenantId ?? defaultTenant,
+    availabilityStatus: String(user?.availabilityStatus ?? Status.Enable),
+    userType: String(user?.extraProp.intProperty1 === UserType.Tenant || !user ? UserType.Tenant : UserType.Platform),
+    isAdmin: user?.isAdmin ?? false,
+  };
+}
+
+export default function UserDialog({ user, tenants, onClose, onSaved }: UserDialogProps) {
+  const t = useT();
+  const scope = useAdminScope();
+  const self = user?.id === scope.userId;
+  const defaultTenant = scope.tenantAdmin && scope.tenantId ? scope.tenantId : tenants.find((tenant) => !tenant.parentId)?.id ?? tenants[0]?.id ?? '';
+  const [version, setVersion] = useState(user?.version);
+  const [stale, setStale] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  const { register, handleSubmit, setError, setValue, watch, formState } = useForm<Values>({
+    resolver: valibotResolver(user ? updateSchema : createSchema),
+    defaultValues: initialValues(user, defaultTenant),
+  });
+  const { errors, isSubmitting } = formState;
+  const userType = Number(watch('userType')) as UserTypeValue;
+
+  const save = async (values: Values) => {
+    const availabilityStatus = Number(values.availabilityStatus) as AvailabilityStatus;
+    const common = {
+      realName: values.realName, email: values.email ?? '', mobilePhone: values.mobilePhone ?? '', description: values.description ?? '',
+      avatar: values.avatar, tenantId: values.tenantId,
+    };
+    // Only a platform administrator grants platform rights; nobody changes their own status or rights here.
+    const rights = self ? {} : {
+      availabilityStatus,
+      isAdmin: values.isAdmin,
+      ...(scope.platform ? { isMaster: values.isAdmin && userType !== UserType.Tenant } : {}),
+    };
+    if (!user) {
+      const extraProp = userType === UserType.Tenant ? {} : { intProperty1: userType };
+      return users.create({ ...common, ...rights, username: values.username, password: values.password, extraProp });
+    }
+    const extraProp = scope.platform && !self ? { extraProp: { ...user.extraProp, intProperty1: userType } } : {};
+    return updateUser(user.id, { ...common, ...rights, ...extraProp, version: version ?? 1 });
+  };
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(undefined);
+    try {
+      await save(values);
+    } catch (error) {
+      const refusal = refusalOf(error);
+      setStale(refusal.stale);
+      refusal.fields.forEach(({ field, message }) => {
+        const name = editable.find((candidate) => candidate === field);
+        if (name) setError(name, { type: 'server', message });
+      });
+      if (refusal.message) setFailure(refusal.message);
+      return;
+    }
+    notifySuccess(t('message.actionSuccess'));
+    onSaved();
+    onClose();
+  });
+
+  const takeLatest = async () => {
+    if (!user) return;
+    try {
+      setVersion((await users.get(user.id)).version);
+      setStale(false);
+    } catch {
+      // shown by the HTTP client
+    }
+  };
+
+  return (
+    <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t(user ? 'admin:user.editTitle' : 'admin:user.createTitle')}>
+      <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)}>
+        <div className={styles.formGrid}>
+          <TextField label={t('admin:user.username')} required={!user} readOnly={!!user} autoComplete="off" error={errors.username?.message} registration={register('username')} />
+          <TextField label={t('admin:user.realName')} required autoComplete="off" error={errors.realName?.message} registration={register('realName')} />
+          {!user && (
+            <div className={styles.full}>
+              <PasswordField label={t('admin:user.password')} required autoComplete="new-password" hint={t('rule.password')} error={errors.password?.message} registration={register('password')} />
+            </div>
+          )}
+          <TextField label={t('admin:user.email')} type="email" autoComplete="off" error={errors.email?.message} registration={register('email')} />
+          <TextField label={t('admin:user.mobilePhone')} type="tel" inputMode="tel" autoComplete="off" error={errors.mobilePhone?.message} registration={register('mobilePhone')} />
+          <SelectField label={t('admin:user.tenant')} required error={errors.tenantId?.message} registration={register('tenantId')}>
+            <TenantOptions tenants={tenants} />
+          </SelectField>
+          {!self && (
+            <SelectField label={t('admin:user.status')} registration={register('availabilityStatus')}>
+              <option value={Status.Enable}>{t('admin:status.enabled')}</option>
+              <option value={Status.Disabled}>{t('admin:status.disabled')}</option>
+            </SelectField>
+          )}
+          {scope.platform && !self && (
+            <SelectField label={t('admin:user.userType')} registration={register('userType')}>
+              <option value={UserType.Tenant}>{t('admin:userType.tenant')}</option>
+              <option value={UserType.Platform}>{t('admin:userType.platform')}</option>
+            </SelectField>
+          )}
+          {!self && (
+            <div className={styles.full}>
+              <CheckboxField label={t(userType === UserType.Tenant ? 'admin:user.tenantAdmin' : 'admin:user.platformAdmin')} registration={register('isAdmin')} />
+            </div>
+          )}
+          <div className={styles.full}>
+            <TextAreaField label={t('admin:user.description')} error={errors.description?.message} registration={register('description')} />
+          </div>
+          <div className={styles.full}>
+            <ImageUpload label={t('admin:user.avatar')} purpose="avatar" hint={t('upload.avatarType')} value={watch('avatar')} onChange={(url) => setValue('avatar', url, { shouldDirty: true })} />
+          </div>
+        </div>
+        {stale && (
+          <div className={ui.formError} role="alert">
+            <p>{t('admin:user.stale')}</p>
+            <button type="button" className={ui.button.secondary} onClick={() => void takeLatest()}>
+              {t('admin:user.takeLatest')}
+            </button>
+          </div>
+        )}
+        {failure && (
+          <p className={ui.formError} role="alert">
+            {failure}
+          </p>
+        )}
+        <div className={ui.actions}>
+          <button type="button" className={ui.button.secondary} onClick={onClose}>
+            {t('console:action.cancel')}
+          </button>
+          <button type="submit" className={ui.button.primary} disabled={isSubmitting} part="primary-button">
+            {t('console:action.save')}
+          </button>
+        </div>
+      </form>
+    </DialogFrame>
+  );
+}

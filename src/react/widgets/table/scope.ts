@@ -1,0 +1,28 @@
+// What the signed-in administrator may do, read from the session (§3 user type, admin and master
+// flags, administered apps), so screens hide what the server would refuse. The server decides.
+import { useStore } from '@nanostores/react';
+import { UserType } from '../../../core/enums';
+import { $session } from '../../../core/session';
+
+export interface AdminScope {
+  userId?: string;
+  /** Platform (or system) administrator: everything, everywhere. */
+  platform: boolean;
+  /** Tenant administrator: their tenant's subtree. */
+  tenantAdmin: boolean;
+  tenantId?: string;
+  ownedAppIds: readonly string[];
+}
+
+export function useAdminScope(): AdminScope {
+  const user = useStore($session).user;
+  const type = user?.extraProp.intProperty1;
+  const platform = !!user && (type === UserType.Platform || type === UserType.System) && user.isAdmin && user.isMaster;
+  return {
+    userId: user?.id,
+    platform,
+    tenantAdmin: !!user && type === UserType.Tenant && user.isAdmin,
+    tenantId: user?.tenantId,
+    ownedAppIds: user?.ownedApps.map((app) => app.id) ?? [],
+  };
+}

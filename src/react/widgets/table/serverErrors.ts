@@ -1,0 +1,23 @@
+// What a refused save answered, for a form: the 400 field errors (their `rule.*` keys, the rules
+// only the administration calls use translated from the admin namespace), a stale version (409),
+// or another failure's message.
+import { HttpError } from '../../../core/http';
+import type { FieldErrors } from '../../../core/types';
+
+/** Rules the administration calls answer that the common rule texts do not have. */
+const ADMIN_RULES = new Set(['rule.usernameTaken', 'rule.duplicate', 'rule.parentId', 'rule.userIds', 'rule.roleIds', 'rule.privilegeIds', 'rule.tenantId', 'rule.isMaster', 'rule.ids']);
+
+export interface Refusal {
+  fields: { field: string; message: string }[];
+  stale: boolean;
+  /** Anything else: the server's (or the HTTP client's) message. */
+  message?: string;
+}
+
+export function refusalOf(error: unknown): Refusal {
+  if (!(error instanceof HttpError)) return { fields: [], stale: false, message: String(error) };
+  if (error.status === 409) return { fields: [], stale: true };
+  const reported = error.status === 400 ? (error.data as Partial<FieldErrors> | null)?.fields ?? [] : [];
+  const fields = reported.map(({ field, rule }) => ({ field, message: ADMIN_RULES.has(rule.split('?')[0] ?? '') ? `admin:${rule}` : rule }));
+  return { fields, stale: false, ...(fields.length ? {} : { message: error.message }) };
+}

@@ -1,0 +1,237 @@
+// The administration kit: toolbars, data tables, pager, trees, tabs and pickers. Colours come from
+// the theme contract only (both themes and host overrides apply).
+import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
+import { vars } from '../../theme/theme.css';
+import { tint } from '../tint';
+
+export const header = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  flexWrap: 'wrap',
+  gap: vars.space.sm,
+  marginBottom: vars.space.md,
+});
+
+export const title = style({ margin: 0, fontSize: vars.font.sizeTitle, fontWeight: 600, lineHeight: 1.3 });
+
+export const toolbar = style({ display: 'flex', alignItems: 'flex-end', flexWrap: 'wrap', gap: vars.space.sm, marginBottom: vars.space.md });
+
+export const grow = style({ flex: '1 1 auto' });
+
+export const control = style({ display: 'flex', flexDirection: 'column', gap: '2px', minWidth: 0 });
+
+export const controlLabel = style({ fontSize: vars.font.sizeSmall, color: vars.color.textMuted });
+
+export const select = style({
+  minHeight: '36px',
+  padding: '6px 10px',
+  background: vars.color.inputBackground,
+  color: vars.color.text,
+  border: `1px solid ${vars.color.inputBorder}`,
+  borderRadius: vars.radius.base,
+  font: 'inherit',
+  selectors: { '&:focus-visible': { outline: 'none', borderColor: vars.color.primary, boxShadow: `0 0 0 3px ${vars.color.focusRing}` } },
+});
+
+export const searchInput = style({ minWidth: '220px' });
+
+export const tableWrap = style({
+  overflowX: 'auto',
+  background: vars.color.surface,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+});
+
+export const table = style({ width: '100%', borderCollapse: 'collapse', fontSize: vars.font.sizeBase });
+
+export const th = style({
+  padding: '10px 12px',
+  textAlign: 'start',
+  fontWeight: 600,
+  whiteSpace: 'nowrap',
+  color: vars.color.textMuted,
+  background: tint(vars.color.primary, 6),
+  borderBottom: `1px solid ${vars.color.border}`,
+});
+
+export const sortButton = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '4px',
+  padding: 0,
+  background: 'none',
+  border: 'none',
+  color: 'inherit',
+  font: 'inherit',
+  cursor: 'pointer',
+  selectors: {
+    '&:hover': { color: vars.color.text },
+    '&:focus-visible': { outline: `2px solid ${vars.color.primary}`, outlineOffset: '2px', borderRadius: '2px' },
+  },
+});
+
+export const sortMark = style({ width: '14px', height: '14px', flex: 'none', opacity: 0.8 });
+
+export const sortMarkUp = style({ transform: 'rotate(180deg)' });
+
+export const td = style({ padding: '9px 12px', borderBottom: `1px solid ${vars.color.border}`, verticalAlign: 'middle' });
+
+export const row = style({ selectors: { '&:hover': { background: tint(vars.color.primary, 5) } } });
+
+globalStyle(`${row}:last-child > td`, { borderBottom: 'none' });
+
+export const stateCell = style({ padding: `${vars.space.lg} 12px`, textAlign: 'center', color: vars.color.textMuted });
+
+export const rowActions = style({ display: 'flex', justifyContent: 'flex-end', flexWrap: 'wrap', gap: '2px' });
+
+export const small = style({ minHeight: '28px', padding: '0 8px', fontSize: vars.font.sizeSmall });
+
+export const pager = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'flex-end',
+  flexWrap: 'wrap',
+  gap: vars.space.sm,
+  marginTop: vars.space.sm,
+  color: vars.color.textMuted,
+});
+
+export const status = styleVariants({
+  enabled: { color: vars.color.primary, fontWeight: 600 },
+  disabled: { color: vars.color.textMuted },
+  locked: { color: vars.color.error, fontWeight: 600 },
+});
+
+export const split = style({
+  display: 'grid',
+  gridTemplateColumns: 'minmax(240px, 340px) minmax(0, 1fr)',
+  gap: vars.space.md,
+  alignItems: 'start',
+  '@media': { 'screen and (max-width: 991.98px)': { gridTemplateColumns: 'minmax(0, 1fr)' } },
+});
+
+export const tree = style({ listStyle: 'none', margin: 0, padding: 0 });
+
+export const treeRow = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '4px',
+  minHeight: '32px',
+  paddingInlineEnd: vars.space.sm,
+  borderRadius: vars.radius.base,
+  cursor: 'pointer',
+  outline: 'none',
+  selectors: {
+    '&:hover': { background: tint(vars.color.primary, 8) },
+    '&:focus-visible': { boxShadow: `inset 0 0 0 2px ${vars.color.primary}` },
+    '&[aria-selected="true"]': { background: tint(vars.color.primary, 18), color: vars.color.text },
+  },
+});
+
+export const treeToggle = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  width: '22px',
+  height: '22px',
+  flex: 'none',
+  color: vars.color.textMuted,
+});
+
+export const treeToggleClosed = style({ transform: 'rotate(-90deg)' });
+
+export const treeLabel = style({ display: 'flex', alignItems: 'center', gap: vars.space.xs, minWidth: 0, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' });
+
+export const tag = style({
+  padding: '0 6px',
+  borderRadius: '4px',
+  border: `1px solid ${vars.color.border}`,
+  color: vars.color.textMuted,
+  fontSize: vars.font.sizeSmall,
+  whiteSpace: 'nowrap',
+});
+
+export const tabs = style({ display: 'flex', gap: '2px', borderBottom: `1px solid ${vars.color.border}`, marginBottom: vars.space.md, overflowX: 'auto' });
+
+export const tab = style({
+  padding: '8px 14px',
+  background: 'none',
+  border: 'none',
+  borderBottom: '2px solid transparent',
+  color: vars.color.textMuted,
+  font: 'inherit',
+  fontWeight: 500,
+  cursor: 'pointer',
+  whiteSpace: 'nowrap',
+  selectors: {
+    '&:hover': { color: vars.color.text },
+    '&[aria-selected="true"]': { color: vars.color.primary, borderBottomColor: vars.color.primary },
+    '&:focus-visible': { outline: `2px solid ${vars.color.primary}`, outlineOffset: '-2px' },
+  },
+});
+
+export const chips = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.xs, listStyle: 'none', margin: 0, padding: 0 });
+
+export const chip = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '2px',
+  padding: '2px 4px 2px 10px',
+  borderRadius: '999px',
+  background: tint(vars.color.primary, 14),
+  fontSize: vars.font.sizeSmall,
+});
+
+export const chipRemove = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  width: '20px',
+  height: '20px',
+  padding: 0,
+  background: 'none',
+  border: 'none',
+  borderRadius: '50%',
+  color: vars.color.textMuted,
+  cursor: 'pointer',
+  selectors: { '&:hover': { color: vars.color.text, background: tint(vars.color.primary, 20) }, '&:focus-visible': { outline: `2px solid ${vars.color.primary}` } },
+});
+
+export const chipIcon = style({ width: '12px', height: '12px' });
+
+export const options = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: '4px',
+  maxHeight: '200px',
+  overflowY: 'auto',
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+  background: vars.color.inputBackground,
+});
+
+export const checkRow = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, minHeight: '28px', cursor: 'pointer' });
+
+export const checkbox = style({ width: '16px', height: '16px', margin: 0, accentColor: vars.color.primary, flex: 'none' });
+
+export const textarea = style({ minHeight: '72px', resize: 'vertical' });
+
+export const formGrid = style({
+  display: 'grid',
+  gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
+  gap: vars.space.md,
+  '@media': { 'screen and (max-width: 600px)': { gridTemplateColumns: 'minmax(0, 1fr)' } },
+});
+
+export const full = style({ gridColumn: '1 / -1' });
+
+export const panelTitle = style({ margin: `0 0 ${vars.space.sm}`, fontSize: '15px', fontWeight: 600 });
+
+export const stack = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
+
+export const inline = style({ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: vars.space.sm });
+
+/** Indentation of a tree row by depth (classes, not inline styles: the CSP allows no style attributes). */
+export const MAX_INDENT = 12;
+export const indent = Array.from({ length: MAX_INDENT + 1 }, (_, depth) => style({ paddingInlineStart: `${depth * 18}px` }));

@@ -1,0 +1,26 @@
+// A server-paged list: the query (page 1, size 10 by default, §9), changed by search, sort and
+// filters (each going back to page 1), and the latest page the server answered.
+import { useCallback, useState } from 'react';
+import { PAGING } from '../../../core/config';
+import type { PagedList } from '../../../core/types';
+import { useResource, type Resource } from '../useResource';
+
+export interface PageQuery {
+  page: number;
+  size: number;
+}
+
+export interface PagedListState<T, Q extends PageQuery> extends Resource<PagedList<T>> {
+  query: Q;
+  /** Changes filters, search or sort, and goes back to the first page. */
+  refine: (changes: Partial<Omit<Q, 'page' | 'size'>>) => void;
+  turn: (page: number, size: number) => void;
+}
+
+export function usePagedList<T, Q extends PageQuery>(load: (query: Q) => Promise<PagedList<T>>, initial: Omit<Q, 'page' | 'size'>): PagedListState<T, Q> {
+  const [query, setQuery] = useState<Q>(() => ({ page: PAGING.page, size: PAGING.size, ...initial }) as Q);
+  const resource = useResource(() => load(query), [query]);
+  const refine = useCallback((changes: Partial<Omit<Q, 'page' | 'size'>>) => setQuery((current) => ({ ...current, ...changes, page: 1 })), []);
+  const turn = useCallback((page: number, size: number) => setQuery((current) => ({ ...current, page, size })), []);
+  return { ...resource, query, refine, turn };
+}

@@ -1,0 +1,84 @@
+// Shared steps of the administration end-to-end tests: seeding through the real API as some user,
+// signing in through the form, and opening a screen from the side menu.
+import assert from 'node:assert/strict';
+import type { Locator, Page } from 'playwright-core';
+import { transformPassword } from '../../src/core/password';
+import { ADMIN, ApiClient } from './harness';
+
+export const PASSWORD = 'Secret-e2e-1';
+
+export interface Tenant { id: string; parentId: string | null; name: string; version: number }
+export interface Created { id: string; version: number }
+
+/** The API as some user, with the calls the tests seed data with. */
+export class Seeder extends ApiClient {
+  static async as(baseUrl: string, username: string = ADMIN.username, password: string = ADMIN.password): Promise<Seeder> {
+    const seeder = new Seeder(baseUrl);
+    await seeder.signIn(username, password);
+    return seeder;
+  }
+
+  async rootTenant(): Promise<Tenant> {
+    const tree = await this.call<Tenant[]>('GET', '/tenants/tree');
+    const root = tree.find((tenant) => tenant.parentId === null);
+    assert.ok(root, 'the tree has a root');
+    return root;
+  }
+
+  tenant(parentId: string, name: string, type = 'company'): Promise<Tenant> {
+    return this.call<Tenant>('POST', '/tenants', { parentId, name, type });
+  }
+
+  async user(fields: { username: string; realName?: string; password?: string; [field: string]: unknown }): Promise<Created> {
+    const { password = PASSWORD, realName = 'Seeded_User', ...rest } = fields;
+    return this.call<Created>('POST', '/user', { realName, ...rest, password: await transformPassword(password), extraProp: {} });
+  }
+
+  app(name: string, fields: Record<string, unknown> = {}): Promise<Created> {
+    return this.call<Created>('POST', '/apps', { name, ...fields });
+  }
+
+  role(appId: string, name: string): Promise<Created> {
+    return this.call<Created>('POST', `/apps/${appId}/roles`, { name });
+  }
+
+  privilege(appId: string, fields: { name: string; key: string; parentId?: string; path?: string }): Promise<Created> {
+    return this.call<Created>('POST', `/apps/${appId}/privileges`, fields);
+  }
+}
+
+/** Signs in through the sign-in form and waits for the home page. */
+export async function signIn(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+export const mainMenu = (page: Page) => page.getByRole('navigation', { name: 'Main menu' });
+
+/** Opens an Operations screen from the side menu and waits for its heading. */
+export async function openFromMenu(page: Page, name: string, parent = 'Operations'): Promise<void> {
+  const link = mainMenu(page).getByRole('link', { name, exact: true });
+  if (!(await link.isVisible())) await mainMenu(page).getByRole('button', { name: parent }).click();
+  await link.click();
+  await page.getByRole('heading', { name, level: 1 }).waitFor();
+}
+
+/** The body rows of a table (the header row excluded). */
+export const bodyRows = (table: Locator) => table.locator('tbody tr');
+
+/** The text of one column of a table's rows. */
+export async function columnTexts(table: Locator, column: number): Promise<string[]> {
+  return bodyRows(table).evaluateAll((rows, index) => rows.map((row) => row.children[index]?.textContent?.trim() ?? ''), column);
+}
+
+/** Waits until `check` holds (polling a few times a second, for at most `ms`). */
+export async function until(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('the condition did not hold in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
