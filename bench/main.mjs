@@ -25,7 +25,7 @@ const PLAN = {
   users: 100_000,
   coldLoads: 7,
   throughput: { connections: 10, warmupSeconds: 2, runs: 3, seconds: 3 },
-  search: { requests: 240, warmup: 10, seconds: 80 },
+  search: { requests: 240, warmup: 10, seconds: 120 },
   loginBursts: 3,
   loginBurstSize: 24,
   idleSeconds: 2,
