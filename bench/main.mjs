@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_SEED_PASSWORD, seed } from '../server/seed/seed.ts';
 import { KDF_PARAMS } from '../server/auth/kdf.ts';
 import { startPostgres } from '../scripts/postgres.mjs';
-import { bundleGraph } from './sizes.mjs';
+import { bundleGraph } from '../scripts/bundle-graph.mjs';
 import { startBenchServer } from './server-process.mjs';
 import { launchBrowser, medianColdLoad, signedInFiles } from './browser.mjs';
 import { listLatency, loginBurst, sampleUsers, signIn, throughput } from './load.mjs';

@@ -7,9 +7,8 @@
 //    measured on their own (only the files the entry has not already loaded).
 // Prints the size of every entry and chunk; exits 1 when a check fails.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { parseAst } from 'rollup/parseAst';
+import { join } from 'node:path';
+import { bundleGraph } from './bundle-graph.mjs';
 
 const KiB = 1024;
 
@@ -67,84 +66,37 @@ function forbiddenIn(name, code) {
   );
 }
 
-/** Relative specifiers a module imports, statically and dynamically. */
-function importsOf(file, code) {
-  const statics = new Set();
-  const dynamics = new Set();
-  const visit = (node) => {
-    if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach(visit);
-    const literal = node.source?.type === 'Literal' && typeof node.source.value === 'string' ? node.source.value : undefined;
-    if (literal?.startsWith('.')) {
-      const target = resolve(dirname(file), literal);
-      if (node.type === 'ImportExpression') dynamics.add(target);
-      else if (['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration'].includes(node.type)) statics.add(target);
-    }
-    for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value);
-  };
-  visit(parseAst(code));
-  return { statics, dynamics };
-}
-
 export function checkBundle(distDir = 'dist', srcDir = 'src') {
-  const dist = resolve(distDir);
-  if (!existsSync(dist)) throw new Error(`${distDir}/ does not exist: run the build first`);
+  if (!existsSync(distDir)) throw new Error(`${distDir}/ does not exist: run the build first`);
   const problems = checkSources(srcDir);
-  const modules = new Map();
-  for (const file of filesUnder(dist, /\.js$/)) {
-    const code = readFileSync(file, 'utf8');
-    const name = relative(dist, file);
-    problems.push(...forbiddenIn(name, code));
-    if (!existsSync(`${file}.map`)) problems.push(`${name}: no source map`);
-    modules.set(file, { name, size: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length, ...importsOf(file, code) });
-  }
-
-  const staticGraph = (roots) => {
-    const seen = new Set();
-    const stack = [...roots];
-    while (stack.length) {
-      const file = stack.pop();
-      if (seen.has(file)) continue;
-      const module = modules.get(file);
-      if (!module) {
-        problems.push(`${relative(dist, file)}: imported but missing from dist/`);
-        continue;
-      }
-      seen.add(file);
-      stack.push(...module.statics);
-    }
-    return seen;
-  };
-  const gzipOf = (files) => [...files].reduce((sum, file) => sum + modules.get(file).gzip, 0);
+  const graph = bundleGraph(distDir);
   const kib = (bytes) => `${(bytes / KiB).toFixed(1)} KiB`;
 
   console.log('\nBundle (min / min+gzip):');
-  for (const module of [...modules.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const module of graph.modules()) {
+    problems.push(...forbiddenIn(module.name, module.code));
+    if (!existsSync(`${module.file}.map`)) problems.push(`${module.name}: no source map`);
     console.log(`  ${module.name.padEnd(44)} ${kib(module.size).padStart(10)} ${kib(module.gzip).padStart(10)}`);
   }
 
   console.log('\nBudgets (min+gzip of everything the page loads):');
   for (const budget of budgets) {
-    const entry = join(dist, budget.entry);
-    if (!modules.has(entry)) {
+    if (!graph.has(budget.entry)) {
       console.log(`  ${budget.label}: ${budget.entry} not built, skipped`);
       continue;
     }
-    const firstLoad = staticGraph([entry]);
-    const firstSize = gzipOf(firstLoad);
-    const firstOk = firstSize <= budget.firstLoad;
-    console.log(`  ${firstOk ? 'ok  ' : 'OVER'} ${budget.label}: ${kib(firstSize)} of ${kib(budget.firstLoad)} (${firstLoad.size} files)`);
-    if (!firstOk) problems.push(`${budget.label}: ${kib(firstSize)} exceeds ${kib(budget.firstLoad)}`);
+    const firstLoad = graph.firstLoad(budget.entry);
+    const firstOk = firstLoad.bytes <= budget.firstLoad;
+    console.log(`  ${firstOk ? 'ok  ' : 'OVER'} ${budget.label}: ${kib(firstLoad.bytes)} of ${kib(budget.firstLoad)} (${firstLoad.files} files)`);
+    if (!firstOk) problems.push(`${budget.label}: ${kib(firstLoad.bytes)} exceeds ${kib(budget.firstLoad)}`);
     if (!budget.eachLazy) continue;
-    const lazyRoots = new Set([...firstLoad].flatMap((file) => [...modules.get(file).dynamics]));
-    for (const lazy of lazyRoots) {
-      const added = [...staticGraph([lazy])].filter((file) => !firstLoad.has(file));
-      const size = gzipOf(added);
-      const ok = size <= budget.eachLazy;
-      console.log(`    ${ok ? 'ok  ' : 'OVER'} lazy ${relative(dist, lazy)}: ${kib(size)} of ${kib(budget.eachLazy)}`);
-      if (!ok) problems.push(`lazy chunk ${relative(dist, lazy)} of ${budget.entry}: ${kib(size)} exceeds ${kib(budget.eachLazy)}`);
+    for (const lazy of graph.lazyChunks(budget.entry)) {
+      const ok = lazy.bytes <= budget.eachLazy;
+      console.log(`    ${ok ? 'ok  ' : 'OVER'} lazy ${lazy.name}: ${kib(lazy.bytes)} of ${kib(budget.eachLazy)}`);
+      if (!ok) problems.push(`lazy chunk ${lazy.name} of ${budget.entry}: ${kib(lazy.bytes)} exceeds ${kib(budget.eachLazy)}`);
     }
   }
+  problems.push(...graph.missing().map((name) => `${name}: imported but missing from dist/`));
   return problems;
 }
 

@@ -1,7 +1,7 @@
-// min+gzip sizes of the built bundle (dist/), as a page pays for them: an entry costs itself plus
-// its static imports, recursively; dynamically imported chunks are paid later, each on its own
-// (minus what the entry already loaded). Same rules as scripts/check-bundle.mjs, which does not
-// export its figures (it prints them): the two should share one computation.
+// The built bundle (dist/) as a page pays for it, min+gzip (zlib level 9): an entry costs itself
+// plus its static imports, recursively; dynamically imported chunks are paid later, each on its
+// own (minus what the entry already loaded). One computation for the budget check
+// (scripts/check-bundle.mjs) and the benchmark (bench/main.mjs).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -34,20 +34,25 @@ function importsOf(file, code) {
   return { statics, dynamics };
 }
 
-/** The bundle's module graph with each file's min+gzip size (zlib level 9, as check-bundle). */
+/** The bundle's module graph with each file's minified and min+gzip size. */
 export function bundleGraph(distDir) {
   const dist = resolve(distDir);
   const modules = new Map();
   for (const file of jsFilesUnder(dist)) {
     const code = readFileSync(file, 'utf8');
-    modules.set(file, { name: relative(dist, file), gzip: gzipSync(code, { level: 9 }).length, ...importsOf(file, code) });
+    modules.set(file, { file, name: relative(dist, file), code, size: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length, ...importsOf(file, code) });
   }
+  const missing = new Set();
   const staticClosure = (roots) => {
     const seen = new Set();
     const stack = [...roots];
     while (stack.length) {
       const file = stack.pop();
-      if (seen.has(file) || !modules.has(file)) continue;
+      if (seen.has(file)) continue;
+      if (!modules.has(file)) {
+        missing.add(relative(dist, file));
+        continue;
+      }
       seen.add(file);
       stack.push(...modules.get(file).statics);
     }
@@ -55,6 +60,10 @@ export function bundleGraph(distDir) {
   };
   const gzipOf = (files) => [...files].reduce((sum, file) => sum + (modules.get(file)?.gzip ?? 0), 0);
   return {
+    /** Every JavaScript file of dist/: `{ file, name, code, size, gzip }`, by name. */
+    modules: () => [...modules.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    /** Files some walked graph imports but dist/ lacks. */
+    missing: () => [...missing],
     has: (name) => modules.has(join(dist, name)),
     /** What importing `entry` loads at once: bytes and files. */
     firstLoad(entry) {
