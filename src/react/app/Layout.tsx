@@ -44,7 +44,7 @@ export function Layout({ route, children }: { route: RouteDef; children: ReactNo
         </div>
         <button
           type="button"
-          className={ui.iconButton}
+          className={`${ui.iconButton} ${styles.menuToggle}`}
           aria-label={toggleLabel}
           title={toggleLabel}
           aria-expanded={sidebar.mobile ? sidebar.drawerOpen : !sidebar.collapsed}

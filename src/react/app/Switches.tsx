@@ -20,7 +20,7 @@ export function LocaleSwitch() {
       title={t('console:topBar.language')}
       onClick={() => void setLocale(next)}
     >
-      <Icon name="globe" />
+      <Icon name="globe" className={`${ui.icon} ${styles.localeIcon}`} />
       {next === 'zh' ? '中文' : 'English'}
     </button>
   );

@@ -44,7 +44,11 @@ export const topBar = style({
   paddingInlineEnd: vars.space.md,
   background: vars.color.surface,
   borderBottom: `1px solid ${vars.color.border}`,
+  '@media': { [mobile]: { gap: '2px', paddingInline: '6px' } },
 });
+
+/** The menu toggle: after the logo block on wide screens, first on narrow ones. */
+export const menuToggle = style({ '@media': { [mobile]: { order: -1 } } });
 
 export const topBarBrand = style({
   display: 'flex',

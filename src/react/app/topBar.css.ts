@@ -3,7 +3,12 @@ import { style } from '@vanilla-extract/css';
 import { vars } from '../theme/theme.css';
 import { tint } from '../widgets/tint';
 
-export const localeButton = style({ minWidth: '58px', fontSize: '13px' });
+const narrow = 'screen and (max-width: 600px)';
+
+export const localeButton = style({ minWidth: '58px', fontSize: '13px', '@media': { [narrow]: { minWidth: 0 } } });
+
+/** The globe gives way to the label on narrow screens. */
+export const localeIcon = style({ '@media': { [narrow]: { display: 'none' } } });
 
 export const userButton = style({
   display: 'inline-flex',
@@ -13,6 +18,7 @@ export const userButton = style({
   height: '38px',
   marginInlineStart: vars.space.xs,
   padding: '0 6px 0 4px',
+  '@media': { [narrow]: { gap: '2px', marginInlineStart: 0, padding: '0 2px' } },
   background: 'transparent',
   color: vars.color.text,
   border: '1px solid transparent',
@@ -30,7 +36,7 @@ export const userName = style({
   overflow: 'hidden',
   textOverflow: 'ellipsis',
   whiteSpace: 'nowrap',
-  '@media': { 'screen and (max-width: 600px)': { display: 'none' } },
+  '@media': { [narrow]: { display: 'none' } },
 });
 
 export const menu = style({

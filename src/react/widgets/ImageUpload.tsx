@@ -29,9 +29,11 @@ export interface ImageUploadProps {
   onChange: (url: string) => void;
   hint?: string;
   disabled?: boolean;
+  /** The label is read to assistive technology but not shown (a card title already says it). */
+  labelHidden?: boolean;
 }
 
-export function ImageUpload({ label, purpose, value, onChange, hint, disabled }: ImageUploadProps) {
+export function ImageUpload({ label, purpose, value, onChange, hint, disabled, labelHidden }: ImageUploadProps) {
   const t = useT();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -65,7 +67,7 @@ export function ImageUpload({ label, purpose, value, onChange, hint, disabled }:
 
   return (
     <div className={ui.field}>
-      <span id={labelId} className={ui.label}>
+      <span id={labelId} className={labelHidden ? ui.visuallyHidden : ui.label}>
         {label}
       </span>
       <div className={styles.row}>

@@ -13,7 +13,7 @@ export const block = style({
   selectors: { '&:focus-visible': { outline: `2px solid ${vars.color.primary}`, outlineOffset: '-2px' } },
 });
 
-export const collapsed = style({ justifyContent: 'center', padding: 0 });
+export const collapsed = style({ justifyContent: 'center', width: '100%', padding: 0 });
 
 export const logo = style({ flex: 'none', width: '30px', height: '30px', objectFit: 'contain', color: vars.color.primary });
 

@@ -8,7 +8,7 @@ export const page = style({
   justifyContent: 'center',
   minHeight: '100vh',
   padding: vars.space.lg,
-  background: `radial-gradient(ellipse at 50% 0%, ${tint(vars.color.primary, 14)}, transparent 60%), ${vars.color.page}`,
+  background: `radial-gradient(130% 75% at 50% 0%, ${tint(vars.color.primary, 13)}, transparent), ${vars.color.page}`,
 });
 
 export const panel = style({

@@ -71,13 +71,15 @@ export const formSide = style({
   '@media': { [narrow]: { justifyContent: 'flex-start', padding: `${vars.space.lg} ${vars.space.md}` } },
 });
 
+/** Locale and theme switches, top right (in the brand row on narrow screens). */
 export const tools = style({
   position: 'absolute',
   top: vars.space.md,
   right: vars.space.md,
+  zIndex: 1,
   display: 'flex',
   gap: '2px',
-  '@media': { [narrow]: { position: 'static', justifyContent: 'flex-end', marginBottom: vars.space.sm } },
+  '@media': { [narrow]: { top: '19px', right: vars.space.sm } },
 });
 
 export const formBox = style({ width: '100%', maxWidth: '380px', marginInline: 'auto' });

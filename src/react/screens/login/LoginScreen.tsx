@@ -25,6 +25,10 @@ export default function LoginScreen() {
 
   return (
     <div className={styles.page}>
+      <div className={styles.tools}>
+        <LocaleSwitch />
+        <ThemeSwitch />
+      </div>
       <aside className={styles.brand}>
         <div className={styles.pattern} />
         <div className={styles.brandTop}>
@@ -38,10 +42,6 @@ export default function LoginScreen() {
         <p className={styles.copyright}>{system.copyright || `© ${new Date().getFullYear()} ${appName}`}</p>
       </aside>
       <main className={styles.formSide}>
-        <div className={styles.tools}>
-          <LocaleSwitch />
-          <ThemeSwitch />
-        </div>
         <div className={styles.formBox}>
           <LoginForm {...connection} appName={appName} />
           {system.supportThirdLogin === 'Y' && <ThirdPartyLogin redirect={isSafeRedirect(redirect) ? redirect : undefined} />}

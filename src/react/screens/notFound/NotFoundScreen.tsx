@@ -2,6 +2,7 @@
 import { Link } from 'wouter';
 import { useT } from '../../i18n';
 import { StatusPage } from '../../widgets/StatusPage';
+import * as styles from '../../widgets/StatusPage.css';
 import * as ui from '../../widgets/ui.css';
 
 export default function NotFoundScreen() {
@@ -16,7 +17,7 @@ export default function NotFoundScreen() {
         </Link>
       }
     >
-      <p>{t('console:status.notFoundText')}</p>
+      <p className={styles.text}>{t('console:status.notFoundText')}</p>
     </StatusPage>
   );
 }

@@ -66,7 +66,7 @@ function AvatarCard({ info }: { info: User }) {
   };
   return (
     <Card id="iam-userinfo-avatar" title={t('console:profile.avatar')}>
-      <ImageUpload label={t('console:profile.avatar')} purpose="avatar" hint={t('upload.avatarType')} value={info.avatar ?? ''} onChange={(url) => void save(url)} />
+      <ImageUpload label={t('console:profile.avatar')} labelHidden purpose="avatar" hint={t('upload.avatarType')} value={info.avatar ?? ''} onChange={(url) => void save(url)} />
     </Card>
   );
 }

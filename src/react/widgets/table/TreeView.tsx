@@ -1,6 +1,6 @@
 // A tree (WAI-ARIA tree pattern): one tab stop, arrows move and open/close, Enter or a click
 // selects. Children render only when their parent is open, so large trees stay cheap.
-import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Icon } from '../Icon';
 import * as styles from './table.css';
 import { childrenByParent, type TreeNode } from './tree';
@@ -17,12 +17,22 @@ export interface TreeViewProps<T extends TreeNode> {
 
 export function TreeView<T extends TreeNode>({ label, nodes, renderLabel, selectedId, onSelect, initiallyOpen = (_node, depth) => depth === 1 }: TreeViewProps<T>) {
   const children = useMemo(() => childrenByParent(nodes), [nodes]);
+  // The selected node's ancestors open, so a node chosen elsewhere (a search) is on screen.
+  const revealed = useMemo(() => {
+    const parents = new Map(nodes.map((node) => [node.id, node.parentId]));
+    const path = new Set<string>();
+    for (let id = selectedId && parents.get(selectedId); id; id = parents.get(id)) path.add(id);
+    return path;
+  }, [nodes, selectedId]);
   const [open, setOpen] = useState<Set<string>>(() => new Set());
   const [closed, setClosed] = useState<Set<string>>(() => new Set());
   const [focusId, setFocusId] = useState<string>();
   const rowRefs = useRef(new Map<string, HTMLDivElement>());
+  useEffect(() => {
+    if (selectedId) rowRefs.current.get(selectedId)?.scrollIntoView({ block: 'nearest' });
+  }, [selectedId]);
 
-  const isOpen = (node: T, depth: number) => open.has(node.id) || (!closed.has(node.id) && initiallyOpen(node, depth));
+  const isOpen = (node: T, depth: number) => open.has(node.id) || (!closed.has(node.id) && (revealed.has(node.id) || initiallyOpen(node, depth)));
   const toggle = (node: T, depth: number, wanted = !isOpen(node, depth)) => {
     setOpen((current) => { const next = new Set(current); if (wanted) next.add(node.id); else next.delete(node.id); return next; });
     setClosed((current) => { const next = new Set(current); if (wanted) next.delete(node.id); else next.add(node.id); return next; });

@@ -1,0 +1,86 @@
+// Screenshots of the console page that `npm start` serves (the real server, its CSP included):
+// sign-in, home, the profile and password dialogs, 403 and 404, at 1280×800 and 390×844, in the
+// dark and the light theme. Any console error, page error or CSP violation is reported and fails
+// the run. Not a test (the suite does not run it): a tool for looking at the pages.
+// Usage: npm run build && node --import tsx test/e2e/screenshots.ts [out-dir]   (default /tmp/shots)
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { ADMIN, launchBrowser, openPage, startServer } from './harness';
+
+const outDir = process.argv[2] ?? '/tmp/shots';
+const viewports = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const;
+const themes = ['dark', 'light'] as const;
+
+/** Fonts loaded and animations (dialogs fade in) finished. */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const root = document.querySelector('iam-console')?.shadowRoot;
+    await Promise.all([...document.getAnimations(), ...(root?.getAnimations() ?? [])].map((animation) => animation.finished));
+  });
+}
+
+mkdirSync(outDir, { recursive: true });
+const server = await startServer();
+const browser = await launchBrowser();
+const problems: string[] = [];
+try {
+  for (const [device, viewport] of Object.entries(viewports)) {
+    for (const theme of themes) {
+      const { page, context, errors } = await openPage(browser, { viewport });
+      await context.addInitScript((chosen) => localStorage.setItem('iam-theme', chosen), theme);
+      const shot = async (name: string) => {
+        // The pointer rests in a corner, so no hover effect shows where the last click was.
+        await page.mouse.move(viewport.width - 1, viewport.height - 1);
+        await settled(page);
+        const path = join(outDir, `console-${name}-${device}-${theme}.png`);
+        await page.screenshot({ path });
+        console.log(path);
+      };
+
+      await page.goto(`${server.url}/login`);
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await shot('sign-in');
+
+      await page.getByLabel('Username').fill(ADMIN.username);
+      await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
+      await page.getByRole('region', { name: 'Recent sign-ins' }).getByRole('listitem').first().waitFor();
+      await shot('home');
+
+      await page.getByRole('button', { name: /^Account menu of / }).click();
+      await page.getByRole('menuitem', { name: 'Profile' }).click();
+      await page.getByRole('dialog', { name: 'Edit personal information' }).getByRole('button', { name: 'Save' }).and(page.locator(':enabled')).waitFor();
+      await shot('profile-dialog');
+      await page.keyboard.press('Escape');
+
+      await page.getByRole('button', { name: /^Account menu of / }).click();
+      await page.getByRole('menuitem', { name: 'Reset Password' }).click();
+      const password = page.getByRole('dialog', { name: 'Reset password' });
+      await password.getByRole('button', { name: 'OK' }).click();
+      await password.getByText('Please enter the password again').waitFor();
+      await shot('password-dialog');
+      await page.keyboard.press('Escape');
+
+      await page.goto(`${server.url}/403?redirect=%2Foperate%2Fuser`);
+      await page.getByRole('heading', { name: 'You do not have permissions to access this page' }).waitFor();
+      await shot('403');
+
+      await page.goto(`${server.url}/no/such/page`);
+      await page.getByRole('heading', { name: 'Error: Page Not Found!' }).waitFor();
+      await shot('404');
+
+      problems.push(...errors.map((error) => `${device}/${theme}: ${error}`));
+      await context.close();
+    }
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
+if (problems.length) {
+  console.error(`Problems:\n${problems.join('\n')}`);
+  process.exitCode = 1;
+}
