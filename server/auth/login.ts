@@ -15,6 +15,7 @@ import { AUTH_MODE_HEADER, credentialOf, isAllowedOrigin, setSessionCookie } fro
 import { clearFailures, keysOfUser, recordFailure, throttleKey, throttleState } from './throttle';
 import { digest, newId, sameDigest } from './secrets';
 import type { UserRow } from './actor';
+import { TOTP_STEP, totpEnabled, verifyTotp } from './totp';
 
 type LoginBody = v.InferOutput<typeof loginBody>;
 
@@ -70,6 +71,8 @@ async function startSecondStep(ctx: Ctx, user: UserRow): Promise<LoginAnswer> {
   return { hasNextStep: true, nextStep: SecondAuth.PHONE_CAPTCHA, loginSuccess: false, message: 'Enter the verification code sent to you' };
 }
 
+const TOTP_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: TOTP_STEP, loginSuccess: false, message: 'Enter the code from your authenticator app' };
+
 async function passSecondStep(ctx: Ctx, user: UserRow, code: string): Promise<boolean> {
   const challenge = await ctx.db.selectFrom('loginChallenges').selectAll().where('userId', '=', user.id).executeTakeFirst();
   if (!challenge || challenge.expiresAt <= ctx.now() || challenge.attempts >= CHALLENGE_MAX_ATTEMPTS) return false;
@@ -107,12 +110,15 @@ export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, 
   if (!user || !passwordOk) return fail(LOGIN_FAILED);
   if (user.availabilityStatus !== Status.Enable) return fail('User is disabled', { reason: 'disabled' });
 
-  if (policy.secondAuth) {
+  // A person with an authenticator app always confirms with it; otherwise the policy's second step.
+  const totp = await totpEnabled(ctx, user.id);
+  if (totp || policy.secondAuth) {
     if (!body.code) {
       await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip });
-      return startSecondStep(ctx, user);
+      return totp ? TOTP_ANSWER : startSecondStep(ctx, user);
     }
-    if (!(await passSecondStep(ctx, user, body.code))) return fail('Invalid verification code', { reason: 'second_step' });
+    const passed = totp ? await verifyTotp(ctx, user.id, body.code) : await passSecondStep(ctx, user, body.code);
+    if (!passed) return fail('Invalid verification code', { reason: 'second_step' });
   }
 
   await clearFailures(ctx, [key, ...keysOfUser(user)]);

@@ -276,11 +276,33 @@ const idpFlows: Migration = {
   },
 };
 
+/** TOTP authenticators (server/auth/totp.ts) and one-time codes sent through channels
+ *  (server/auth/codes.ts: stored hashed, single use, short-lived). */
+const totpAndCodes: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('user_totp')
+      .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+      .addColumn('secret', 'text', (c) => c.notNull())
+      .addColumn('confirmed_at', 'bigint')
+      .addColumn('last_step', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+    await db.schema.createTable('one_time_codes')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('purpose', 'text', (c) => c.notNull())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('code_hash', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+    await db.schema.createIndex('one_time_codes_user').on('one_time_codes').columns(['user_id', 'purpose', 'created_at']).execute();
+  },
+};
+
 /** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows }) },
+    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes }) },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');

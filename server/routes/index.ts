@@ -16,6 +16,7 @@ import { Outbox } from '../channels/outbox';
 import { idpRoutes } from './idp';
 import { ssoRoutes } from './sso';
 import { idpLoginRoutes } from './idp-login';
+import { totpRoutes } from './totp';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -35,4 +36,5 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   idpRoutes(app, gate, ctx);
   ssoRoutes(app, gate, ctx);
   idpLoginRoutes(app, gate, ctx);
+  totpRoutes(app, gate, ctx);
 }

@@ -1,0 +1,68 @@
+// TOTP authenticator apps (RFC 6238 through otpauth): a person enrols from the personal center
+// (the secret is shown once, as an otpauth:// URI and as text), confirms with a code, and from
+// then on signs in with a code from the app as the second step. The secret is never answered
+// again; a code is accepted once (replays of the same time step are refused).
+import type { Kysely } from 'kysely';
+import { Secret, TOTP } from 'otpauth';
+import type { Ctx } from '../context';
+import type { Database } from '../db/tables';
+import { ApiError } from '../http/errors';
+
+export interface UserTotpTable {
+  userId: string;
+  /** Base32 secret. */
+  secret: string;
+  confirmedAt: number | null;
+  /** The last time step a code was accepted for (replay protection). */
+  lastStep: number;
+  createdAt: number;
+}
+
+export const TOTP_STEP = 'TOTP';
+const PERIOD_S = 30;
+
+const totpDb = (db: Kysely<Database>) => db.withTables<{ userTotp: UserTotpTable }>();
+
+function totpOf(secret: string, label: string, issuer: string): TOTP {
+  return new TOTP({ issuer, label, algorithm: 'SHA1', digits: 6, period: PERIOD_S, secret: Secret.fromBase32(secret) });
+}
+
+export async function totpEnabled(ctx: Ctx, userId: string): Promise<boolean> {
+  const row = await totpDb(ctx.db).selectFrom('userTotp').select('confirmedAt').where('userId', '=', userId).executeTakeFirst();
+  return row?.confirmedAt != null;
+}
+
+/** A new (unconfirmed) secret for the user, replacing an earlier unconfirmed one. */
+export async function startEnrolment(ctx: Ctx, user: { id: string; username: string }, issuer: string) {
+  if (await totpEnabled(ctx, user.id)) throw new ApiError(400, 'An authenticator is already set up; turn it off first');
+  const secret = new Secret({ size: 20 }).base32;
+  const row = { secret, confirmedAt: null, lastStep: 0, createdAt: ctx.now() };
+  await totpDb(ctx.db).insertInto('userTotp').values({ userId: user.id, ...row })
+    .onConflict((conflict) => conflict.column('userId').doUpdateSet(row)).execute();
+  return { secret, uri: totpOf(secret, user.username, issuer).toString() };
+}
+
+/** True when `code` is right for the user's secret and its time step was not used before. */
+async function accept(ctx: Ctx, userId: string, code: string, confirmed: boolean): Promise<boolean> {
+  const db = totpDb(ctx.db);
+  const row = await db.selectFrom('userTotp').selectAll().where('userId', '=', userId).executeTakeFirst();
+  if (!row || (row.confirmedAt !== null) !== confirmed || !/^\d{6}$/.test(code)) return false;
+  const now = ctx.now();
+  const delta = totpOf(row.secret, '', '').validate({ token: code, timestamp: now, window: 1 });
+  if (delta === null) return false;
+  const step = Math.floor(now / 1000 / PERIOD_S) + delta;
+  // Conditional update: of two requests with the same code, only one wins.
+  const updated = await db.updateTable('userTotp').set({ lastStep: step, ...(confirmed ? {} : { confirmedAt: now }) })
+    .where('userId', '=', userId).where('lastStep', '<', step).executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+export const confirmEnrolment = (ctx: Ctx, userId: string, code: string) => accept(ctx, userId, code, false);
+export const verifyTotp = (ctx: Ctx, userId: string, code: string) => accept(ctx, userId, code, true);
+
+/** Turning it off takes a current code (someone at an unlocked screen cannot do it alone). */
+export async function disableTotp(ctx: Ctx, userId: string, code: string): Promise<boolean> {
+  if (!(await verifyTotp(ctx, userId, code))) return false;
+  await totpDb(ctx.db).deleteFrom('userTotp').where('userId', '=', userId).execute();
+  return true;
+}

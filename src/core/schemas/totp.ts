@@ -1,0 +1,9 @@
+// The personal center's authenticator app (TOTP) calls.
+import * as v from 'valibot';
+
+export const totpCodeBody = v.object({ code: v.pipe(v.string('rule.required'), v.regex(/^\d{6}$/, 'rule.totpCode')) });
+
+export const totpStatus = v.object({ enabled: v.boolean() });
+
+/** The only answer that carries the secret: at enrolment, before it is confirmed. */
+export const totpEnrolment = v.object({ secret: v.string(), uri: v.string() });
