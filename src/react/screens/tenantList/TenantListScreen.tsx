@@ -31,7 +31,7 @@ export default function TenantListScreen() {
   const [selectedId, setSelectedId] = useState<string>();
   const [search, setSearch] = useState('');
   const [open, setOpen] = useState<Open>();
-  const tenants = tree.data ?? [];
+  const tenants = useMemo(() => tree.data ?? [], [tree.data]);
   const selected = tenants.find((tenant) => tenant.id === selectedId) ?? tenants[0];
   const matches = useMemo(() => {
     const wanted = search.toLowerCase();
