@@ -1,0 +1,86 @@
+// The production server as a child process (dist-server/main.js, or server/main.ts through tsx
+// when the compiled copy is absent) on a database the test owns, for kill -9 and two-process tests.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ADMIN, type TestDatabase } from './harness';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface ChildServer {
+  base: string;
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** SIGKILL: no drain, no close of the database. */
+  kill9(): Promise<void>;
+  /** SIGTERM and wait (SIGKILL after 10 s). */
+  stop(): Promise<void>;
+}
+
+function entry(): string[] {
+  const compiled = join(root, 'dist-server/main.js');
+  return existsSync(compiled) ? [compiled] : ['--import', 'tsx', join(root, 'server/main.ts')];
+}
+
+/** Starts the server on a free port over `database`; resolves once it answers. */
+export async function spawnServer(database: TestDatabase, env: Record<string, string> = {}): Promise<ChildServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const { dataDir, databaseUrl } = database.options;
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', IAM_ADMIN_USERNAME: ADMIN.username, IAM_ADMIN_PASSWORD: ADMIN.password, IAM_LOG: '0', ...env };
+  delete childEnv.DATABASE_URL;
+  delete childEnv.IAM_DATA_DIR;
+  if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
+  else if (dataDir) childEnv.IAM_DATA_DIR = dataDir;
+  const child = spawn(process.execPath, entry(), {
+    cwd: root,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const waitExit = async (ms: number) => {
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, ms))]);
+  };
+  const server: ChildServer = {
+    base, child,
+    output: () => output,
+    async kill9() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await waitExit(10_000);
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await waitExit(10_000);
+      if (child.exitCode === null && child.signalCode === null) await server.kill9();
+    },
+  };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output}`);
+    try {
+      if ((await fetch(`${base}/api/config`)).ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await server.kill9();
+  throw new Error(`the server did not answer within 60 s:\n${output}`);
+}
