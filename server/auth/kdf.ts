@@ -1,13 +1,46 @@
 // The slow password KDF: Argon2id (@node-rs/argon2 runs it on libuv's thread pool, off the event
 // loop). Its input is what the browser sends: SHA-256 hex of the trimmed password. Parameters
 // are stored inside each hash string ($argon2id$v=19$m=…,t=…,p=…), so they can be raised later.
+import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
 
 /** OWASP's minimum for Argon2id: 19 MiB, 2 passes, 1 lane (the library's default algorithm is Argon2id). */
 export const KDF_PARAMS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
+/** At most this many KDF runs at once: libuv's 4 threads of Argon2 on fewer cores would starve
+ *  the event loop (every other request) during a burst of sign-ins; one core stays free for it. */
+export const KDF_CONCURRENCY = Math.max(1, availableParallelism() - 1);
+
+/** A counting semaphore: `run` starts `task` when fewer than `limit` tasks run, else queues it (FIFO). */
+export function limitConcurrency(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  return {
+    async run<T>(task: () => Promise<T>): Promise<T> {
+      if (running < limit) running++;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+      try {
+        return await task();
+      } finally {
+        release();
+      }
+    },
+    /** How many tasks run now (for tests). */
+    get active() {
+      return running;
+    },
+  };
+}
+
+const kdfSlots = limitConcurrency(KDF_CONCURRENCY);
+
 export function hashPassword(transformed: string): Promise<string> {
-  return hash(transformed, KDF_PARAMS);
+  return kdfSlots.run(() => hash(transformed, KDF_PARAMS));
 }
 
 let decoy: Promise<string> | undefined;
@@ -17,6 +50,6 @@ let decoy: Promise<string> | undefined;
 export async function verifyPassword(stored: string | undefined, transformed: string): Promise<boolean> {
   decoy ??= hashPassword(`decoy-${Math.random()}`);
   const target = stored ?? (await decoy);
-  const matches = await verify(target, transformed).catch(() => false);
+  const matches = await kdfSlots.run(() => verify(target, transformed)).catch(() => false);
   return stored !== undefined && matches;
 }

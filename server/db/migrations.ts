@@ -302,11 +302,26 @@ const totpAndCodes: Migration = {
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes }) },
+    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine) }) },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+}
+
+/** The user search (server/db/search.ts) is a prefix range on lower(column): one index per
+ *  searchable column, built the way the search lowers (on PostgreSQL in the C collation). With
+ *  created_at and id in it, the default order (newest first) of a page of matches and the count
+ *  are read from the index alone. */
+function userSearchIndexes(engine: Engine): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      for (const column of ['username', 'real_name', 'email', 'mobile_phone']) {
+        const lowered = engine === 'postgres' ? sql`lower(${sql.ref(column)} collate "C")` : sql`lower(${sql.ref(column)})`;
+        await db.schema.createIndex(`users_lower_${column}`).on('users').expression(sql`${lowered}, created_at, id`).execute();
+      }
+    },
+  };
 }

@@ -22,14 +22,28 @@ export function contains(engine: Engine, column: string, value: string): Express
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyQuery = SelectQueryBuilder<any, any, any>;
 
+/**
+ * One page of `query` and the total of its matches. With `key` (the row's unique column, e.g.
+ * 'users.id') the page is read in two steps: the keys of the page first (an index can answer
+ * filter, order and key without touching rows, so thousands of matches sort cheaply), then
+ * those rows by key, in the same order.
+ */
 export async function paginate<Row, Item>(
   query: AnyQuery,
   request: PageRequest,
   toItem: (row: Row) => Item | Promise<Item>,
+  key?: string,
 ): Promise<PagedList<Item>> {
   const counted = await query.clearSelect().clearOrderBy().select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
   const total = Number((counted as { total?: unknown } | undefined)?.total ?? 0);
-  const rows = (await query.limit(request.size).offset((request.page - 1) * request.size).execute()) as Row[];
+  const page = query.limit(request.size).offset((request.page - 1) * request.size);
+  let rows: Row[];
+  if (key) {
+    const keys = (await page.clearSelect().select(sql.ref(key).as('key')).execute()).map((row) => (row as { key: unknown }).key);
+    rows = keys.length ? ((await query.clearWhere().where(sql.ref(key), 'in', keys).execute()) as Row[]) : [];
+  } else {
+    rows = (await page.execute()) as Row[];
+  }
   return {
     list: await Promise.all(rows.map(toItem)),
     query: {

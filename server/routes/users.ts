@@ -17,7 +17,8 @@ import { keysOfUser, lockedKeys } from '../auth/throttle';
 import { hashPassword, verifyPassword } from '../auth/kdf';
 import { newId } from '../auth/secrets';
 import { clearSessionCookie } from '../auth/gate';
-import { contains, paginate } from '../http/paging';
+import { paginate } from '../http/paging';
+import { userStartsWith } from '../db/search';
 import { fieldError, forbidden, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
@@ -209,18 +210,18 @@ async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId: strin
 
 export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
-    method: 'GET', url: '/user', tags, access: '2', summary: 'Users of my scope, paged and searchable',
+    method: 'GET', url: '/user', tags, access: '2', summary: 'Users of my scope, paged; searchValue matches the start of searchProp (username, realName, email or mobilePhone), ASCII letters in either case',
     query: adminUserListQuery, response: adminUserList,
     handler: async ({ actor, query }) => {
       let select = scopeUsers(actor, ctx.db.selectFrom('users').selectAll('users'));
-      if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, `users.${query.searchProp}`, query.searchValue));
+      if (query.searchProp && query.searchValue) select = select.where(userStartsWith(ctx.engine, query.searchProp, query.searchValue));
       if (query.tenantId && query.tenantMatch === 'exact') select = select.where('users.tenantId', '=', query.tenantId);
       else if (query.tenantId) {
         const path = await tenantPathOf(ctx, query.tenantId);
         select = select.where((eb) => eb('users.tenantId', 'in', eb.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${path ?? '-'}%`)));
       }
       const sorted = select.orderBy(`users.${query.sort}`, query.order).orderBy('users.id');
-      const page = await paginate<UserRow, User>(sorted, query, (row) => toApiUser(ctx, row, false));
+      const page = await paginate<UserRow, User>(sorted, query, (row) => toApiUser(ctx, row, false), 'users.id');
       const locked = await lockedKeys(ctx, page.list.flatMap((item) => keysOfUser({ username: item.username, email: item.email ?? null, mobilePhone: item.mobilePhone ?? null })));
       page.list.forEach((item) => { item.locked = keysOfUser({ username: item.username, email: item.email ?? null, mobilePhone: item.mobilePhone ?? null }).some((key) => locked.has(key)); });
       return page;
