@@ -22,6 +22,9 @@ before(async () => {
   await admin.signIn(ADMIN.username, ADMIN.password);
   const memberId = await admin.createUser(MEMBER);
   await admin.call('POST', '/messages', { title: 'Welcome aboard', content: 'Your account is ready.', userIds: [memberId] });
+  // An app everybody may open: its menu plan has an item bound to no privilege.
+  const wiki = await admin.call<{ id: string }>('POST', '/apps', { name: 'Wiki', entrypoint: 'https://wiki.example.com/' });
+  await admin.call('POST', '/menu-plans', { appId: wiki.id, name: 'Wiki menu', items: [{ name: 'Pages', path: '/pages' }] });
   otherSession = new ApiClient(server.url);
   await otherSession.signIn(MEMBER.username, MEMBER.password);
   browser = await launchBrowser();
@@ -49,7 +52,10 @@ test('the member signs in and sees only their own entries', async () => {
   assert.deepEqual(entries.map((text) => text.trim()), ['Home', 'Messages', 'Message history', 'Personal center']);
   assert.equal(await mainMenu().getByRole('button', { name: 'Operations' }).count(), 0);
 
-  // The home page: no admin areas, the role, and the unread message.
+  // The home page: the apps they may open, no admin areas, the role, and the unread message.
+  const wiki = page.getByRole('region', { name: 'Your apps' }).getByRole('link', { name: /^Wiki/ });
+  assert.equal(await wiki.getAttribute('href'), 'https://wiki.example.com/');
+  assert.equal(await wiki.getAttribute('target'), '_blank');
   await page.getByText('You have no administration areas. Your personal pages are in the menu.').waitFor();
   await page.getByText('regular tenant').first().waitFor();
   const messages = page.getByRole('region', { name: 'Unread messages' });

@@ -3,6 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
+import { transformPassword } from '../../src/core/password';
 import { ADMIN, launchBrowser, openPage, startServer, type RunningServer } from './harness';
 
 let server: RunningServer;
@@ -41,5 +42,29 @@ test('the administrator signs in by labels and sees the home page', async () => 
   for (const area of ['Apps', 'Users', 'Tenants', 'Login settings', 'Channels', 'Menu plans']) {
     await page.getByRole('region', { name: 'Administration' }).getByRole('link', { name: new RegExp(`^${area}`) }).waitFor();
   }
+  assert.deepEqual(errors, []);
+});
+
+test('/onlySignIn prompts, /auth-redirect finishes a sign-in made elsewhere (or goes to sign in)', async () => {
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${server.url}/onlySignIn?redirect=%2Fprofile%2FuserInfo`);
+  await page.getByRole('heading', { name: 'Please sign in' }).waitFor();
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('redirect') === '/profile/userInfo');
+
+  // Not signed in: /auth-redirect sends the person to the sign-in page the server names.
+  await page.goto(`${server.url}/auth-redirect?redirect=%2Fprofile%2FuserInfo`);
+  await page.waitForURL((url) => url.pathname === '/login');
+
+  // Signed in elsewhere (here: through the API with this browser's cookies), /auth-redirect
+  // reads the session and goes on to the permitted redirect.
+  const answer = await page.request.post(`${server.url}/api/authc/login`, {
+    headers: { origin: server.url },
+    data: { username: ADMIN.username, password: await transformPassword(ADMIN.password) },
+  });
+  assert.equal(answer.ok(), true);
+  await page.goto(`${server.url}/auth-redirect?redirect=%2Fprofile%2FuserInfo`);
+  await page.getByRole('heading', { name: 'Personal center', level: 1 }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/profile/userInfo');
   assert.deepEqual(errors, []);
 });

@@ -5,7 +5,9 @@ import { useStore } from '@nanostores/react';
 import type { OwnedApp } from '../../../core/types';
 import { relativeTime } from '../../../core/format';
 import { $session } from '../../../core/session';
+import { multiAppMenuList } from '../../../core/api/menus';
 import { mySessions, unreadMessages } from '../../app/accountApi';
+import { appsFromMenus, uniqueApps } from '../../app/portalApps';
 import { displayName, roleKey } from '../../app/user';
 import { useMenu } from '../../app/useMenu';
 import { useT } from '../../i18n';
@@ -16,13 +18,6 @@ import { useResource } from '../../widgets/useResource';
 import { describeAgent } from '../../widgets/userAgent';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './HomeScreen.css';
-
-/** Apps the person administers or owns, once each. */
-function appsOf(administered: readonly OwnedApp[] = [], owned: readonly OwnedApp[] = []): OwnedApp[] {
-  const byId = new Map<string, OwnedApp>();
-  for (const app of [...administered, ...owned]) if (!byId.has(app.id)) byId.set(app.id, app);
-  return [...byId.values()];
-}
 
 function Section({ title, id, className, children }: { title: string; id: string; className?: string; children: React.ReactNode }) {
   return (
@@ -60,8 +55,12 @@ function AdminAreas() {
   );
 }
 
-function Apps({ apps }: { apps: OwnedApp[] }) {
+/** The apps the person may open (a visible menu item) and those they administer, once each. */
+function Apps({ administered }: { administered: readonly OwnedApp[] }) {
   const t = useT();
+  const menus = useResource(() => multiAppMenuList(), []);
+  if (!menus.data && !menus.failed) return <p className={ui.empty}>{t('console:loading')}</p>;
+  const apps = uniqueApps(appsFromMenus(menus.data ?? []), administered);
   if (!apps.length) return <p className={ui.empty}>{t('console:home.noApps')}</p>;
   return (
     <ul className={styles.tiles}>
@@ -123,7 +122,6 @@ export default function HomeScreen() {
   const { user, administeredApps } = useStore($session);
   if (!user) return null;
   const name = displayName(user);
-  const apps = appsOf(administeredApps, user.ownedApps);
 
   return (
     <div>
@@ -146,7 +144,7 @@ export default function HomeScreen() {
           <AdminAreas />
         </Section>
         <Section id="iam-home-apps" title={t('console:home.apps')}>
-          <Apps apps={apps} />
+          <Apps administered={uniqueApps(administeredApps ?? [], user.ownedApps)} />
         </Section>
         <Section id="iam-home-messages" title={t('console:home.messages')}>
           <UnreadMessages />
