@@ -1,6 +1,5 @@
 // POST /authc/login: lockout, captcha, password (Argon2id), optional second step, then a fresh
 // session (rotation). Unknown user and wrong password give the same answer in the same time.
-import { randomInt } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
 import type { Ctx } from '../context';
@@ -13,17 +12,15 @@ import { verifyPassword } from './kdf';
 import { consumeCaptcha, CAPTCHA_IMAGE_URL } from './captcha';
 import { AUTH_MODE_HEADER, credentialOf, isAllowedOrigin, setSessionCookie } from './gate';
 import { clearFailures, keysOfUser, recordFailure, throttleKey, throttleState } from './throttle';
-import { digest, newId, sameDigest } from './secrets';
 import type { UserRow } from './actor';
 import { TOTP_STEP, totpEnabled, verifyTotp } from './totp';
+import { consumeCode, sendCode } from './codes';
 
 type LoginBody = v.InferOutput<typeof loginBody>;
 
 export const LOGIN_FAILED = 'Invalid username or password';
 /** The envelope code of §8 that the console treats specially: here, "show (a new) captcha". */
 export const CAPTCHA_CODE = 1001;
-const CHALLENGE_TTL_MS = 5 * 60_000;
-const CHALLENGE_MAX_ATTEMPTS = 5;
 
 const identifierColumn = {
   [LoginMethod.USERNAME_PASSWORD]: 'username',
@@ -55,34 +52,18 @@ export function safeRedirect(ctx: Ctx, req: FastifyRequest, target: string | und
   }
 }
 
+/** The second step's code goes by SMS, or by email to someone without a mobile number. */
 async function startSecondStep(ctx: Ctx, user: UserRow): Promise<LoginAnswer> {
-  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  const now = ctx.now();
-  await ctx.db.deleteFrom('loginChallenges').where('userId', '=', user.id).execute();
-  await ctx.db.insertInto('loginChallenges').values({
-    id: newId(), userId: user.id, step: SecondAuth.PHONE_CAPTCHA, codeHash: digest(code), attempts: 0, expiresAt: now + CHALLENGE_TTL_MS,
-  }).execute();
-  // The outbox: a channel worker delivers queued messages to the phone (or, lacking one, the email).
-  await ctx.db.insertInto('messages').values({
-    id: newId(), recipientId: user.id, address: user.mobilePhone ?? user.email, serviceType: MessageServiceType.SMS, vendor: null,
-    title: 'Sign-in code', content: `Your sign-in code is ${code}. It expires in 5 minutes.`, status: 'queued',
-    pushTime: now, readAt: null, createdAt: now,
-  }).execute();
+  try {
+    await sendCode(ctx, user, 'second-step', user.mobilePhone ? MessageServiceType.SMS : MessageServiceType.EMAIL);
+  } catch (error) {
+    // Asked again within the minute: the code already sent still works.
+    if (!(error instanceof ApiError && error.status === 429)) throw error;
+  }
   return { hasNextStep: true, nextStep: SecondAuth.PHONE_CAPTCHA, loginSuccess: false, message: 'Enter the verification code sent to you' };
 }
 
 const TOTP_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: TOTP_STEP, loginSuccess: false, message: 'Enter the code from your authenticator app' };
-
-async function passSecondStep(ctx: Ctx, user: UserRow, code: string): Promise<boolean> {
-  const challenge = await ctx.db.selectFrom('loginChallenges').selectAll().where('userId', '=', user.id).executeTakeFirst();
-  if (!challenge || challenge.expiresAt <= ctx.now() || challenge.attempts >= CHALLENGE_MAX_ATTEMPTS) return false;
-  if (sameDigest(challenge.codeHash, digest(code))) {
-    await ctx.db.deleteFrom('loginChallenges').where('id', '=', challenge.id).execute();
-    return true;
-  }
-  await ctx.db.updateTable('loginChallenges').set({ attempts: challenge.attempts + 1 }).where('id', '=', challenge.id).execute();
-  return false;
-}
 
 export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: LoginBody, redirect: string | undefined): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
@@ -117,7 +98,7 @@ export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, 
       await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip });
       return totp ? TOTP_ANSWER : startSecondStep(ctx, user);
     }
-    const passed = totp ? await verifyTotp(ctx, user.id, body.code) : await passSecondStep(ctx, user, body.code);
+    const passed = totp ? await verifyTotp(ctx, user.id, body.code) : await consumeCode(ctx, user.id, 'second-step', body.code);
     if (!passed) return fail('Invalid verification code', { reason: 'second_step' });
   }
 

@@ -17,6 +17,7 @@ import { idpRoutes } from './idp';
 import { ssoRoutes } from './sso';
 import { idpLoginRoutes } from './idp-login';
 import { totpRoutes } from './totp';
+import { passwordResetRoutes } from './password-reset';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -37,4 +38,5 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   ssoRoutes(app, gate, ctx);
   idpLoginRoutes(app, gate, ctx);
   totpRoutes(app, gate, ctx);
+  passwordResetRoutes(app, gate, ctx);
 }

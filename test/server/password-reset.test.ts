@@ -1,0 +1,82 @@
+// "Forgot password" with one-time codes delivered for real (local SMTP server and SMS vendor):
+// single use, wrong codes counted, rate limited, same answer for unknown accounts.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, transform, type Client, type TestServer } from './harness';
+import { startHttpReceiver, startSmtp, until, type HttpReceiver, type SmtpReceiver } from './receivers';
+
+const SMTP = { user: 'mailer', password: 'smtp-pass-42' };
+let server: TestServer;
+let smtp: SmtpReceiver;
+let http: HttpReceiver;
+let admin: Client;
+
+before(async () => {
+  [server, smtp, http] = await Promise.all([startServer(), startSmtp(SMTP.user, SMTP.password), startHttpReceiver({ robotToken: 'robot-token-0123456789', dingTalkSecret: 'SEC-x' })]);
+  admin = await server.admin();
+  for (const channel of [
+    { name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' } },
+    { name: 'SMS vendor', serviceType: 'SMS', vendor: 'acme-sms', config: { url: `${http.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' } },
+  ]) {
+    const created = await admin.post('/api/channels', channel);
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+  }
+  const user = await admin.post('/api/user', { username: 'forgetful', realName: 'Forgetful', email: 'forgetful@example.com', mobilePhone: '13912345678', password: transform('Old12345') });
+  assert.equal(user.status, 200, JSON.stringify(user.body));
+});
+after(async () => {
+  await Promise.all([server.stop(), smtp.stop(), http.stop()]);
+});
+
+const resetCode = (username: string, via: 'EMAIL' | 'SMS') => server.client().post('/api/user/password/reset-code', { username, via });
+const reset = (code: string, password: string) => server.client().put('/api/user/password/reset', { username: 'forgetful', code, password: transform(password) });
+
+test('a code by email resets the password once; the old password and sessions stop working', async () => {
+  const before = server.client();
+  assert.equal((await before.login('forgetful', 'Old12345')).body.data.loginSuccess, true);
+  assert.equal((await resetCode('forgetful', 'EMAIL')).status, 200);
+  const mail = await until(() => smtp.mails.find((entry) => entry.to.includes('forgetful@example.com')), 'the reset code by email');
+  const code = /reset code is (\d{6})/.exec(mail.raw)?.[1];
+  assert.ok(code, 'the mail carries the code');
+  const stored = await server.app.ctx.db.selectFrom('messages').select('content').where('address', '=', 'forgetful@example.com').executeTakeFirstOrThrow();
+  assert.ok(stored.content.includes(code));
+
+  assert.equal((await reset(code === '000000' ? '111111' : '000000', 'New12345')).status, 400);
+  assert.equal((await reset(code, 'New12345')).status, 200);
+  assert.equal((await reset(code, 'Other123')).status, 400, 'a code works once');
+  assert.equal((await before.get('/api/cas/session')).status, 401, 'sessions end with the reset');
+  assert.equal((await server.client().login('forgetful', 'Old12345')).status, 401);
+  assert.equal((await server.client().login('forgetful', 'New12345')).body.data.loginSuccess, true);
+});
+
+test('a code by SMS; asking again within a minute sends nothing new; unknown accounts get the same answer', async () => {
+  server.clock.advance(61_000);
+  assert.equal((await resetCode('forgetful', 'SMS')).status, 200);
+  const sms = await until(() => http.calls.find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === '13912345678'), 'the reset code by SMS');
+  const code = /\b(\d{6})\b/.exec(JSON.stringify(sms.body))?.[1];
+  assert.ok(code);
+  const sentBefore = http.calls.length;
+  assert.equal((await resetCode('forgetful', 'SMS')).status, 200, 'answered alike');
+  assert.equal((await resetCode('nobody-here', 'SMS')).status, 200, 'unknown accounts are not revealed');
+  const queued = await server.app.ctx.db.selectFrom('messages').select('id').where('address', '=', '13912345678').execute();
+  assert.equal(queued.length, 1, 'no second code within the minute');
+  assert.equal(http.calls.length, sentBefore);
+  assert.equal((await reset(code, 'Sms12345')).status, 200);
+  assert.equal((await server.client().login('forgetful', 'Sms12345')).body.data.loginSuccess, true);
+});
+
+test('a code dies after five wrong tries and after its ten minutes', async () => {
+  server.clock.advance(61_000);
+  await resetCode('forgetful', 'EMAIL');
+  const mail = await until(() => smtp.mails.filter((entry) => entry.to.includes('forgetful@example.com'))[1], 'a second mail');
+  const code = /reset code is (\d{6})/.exec(mail.raw)![1]!;
+  const wrong = code === '000000' ? '111111' : '000000';
+  for (let attempt = 0; attempt < 5; attempt++) assert.equal((await reset(wrong, 'Try12345')).status, 400);
+  assert.equal((await reset(code, 'Try12345')).status, 400, 'locked after five wrong tries');
+
+  server.clock.advance(61_000);
+  await resetCode('forgetful', 'EMAIL');
+  const third = await until(() => smtp.mails.filter((entry) => entry.to.includes('forgetful@example.com'))[2], 'a third mail');
+  server.clock.advance(10 * 60_000 + 1);
+  assert.equal((await reset(/reset code is (\d{6})/.exec(third.raw)![1]!, 'Late1234')).status, 400, 'expired');
+});
