@@ -1,2 +1,109 @@
-// Placeholder until this route's screen lands (another helper's issue): replace this file.
-export { default } from '../placeholder/PlaceholderScreen';
+// operate/tunnel: the message channels (SMS, EMAIL, DING_TALK, QYWX_WEBHOOK, SITE_MESSAGE) with
+// create/edit (write-only secrets), send test and delete, and the delivery log below.
+import { lazy, Suspense, useState } from 'react';
+import * as channels from '../../../core/api/channels';
+import { notifySuccess } from '../../../core/messages';
+import type { Channel, Delivery } from '../../../core/schemas/messaging';
+import { useT, useTexts } from '../../i18n';
+import { AdminPage } from '../../widgets/table/AdminPage';
+import { DataTable, type Column } from '../../widgets/table/DataTable';
+import { Pager } from '../../widgets/table/Pager';
+import * as table from '../../widgets/table/table.css';
+import { usePagedList } from '../../widgets/table/usePagedList';
+import * as ui from '../../widgets/ui.css';
+import type { ScreenProps } from '../types';
+import { DeliveryLog, type DeliveryQuery } from './DeliveryLog';
+
+const ChannelDialog = lazy(() => import('./ChannelDialog'));
+const TestDialog = lazy(() => import('./TestDialog'));
+const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
+
+type Editing = { channel?: Channel } | undefined;
+
+export default function ChannelsScreen({ route }: ScreenProps) {
+  const t = useT();
+  const ready = useTexts(undefined, 'settings', 'admin');
+  const list = usePagedList<Channel, { page: number; size: number }>(({ page, size }) => channels.list(page, size), {});
+  const log = usePagedList<Delivery, DeliveryQuery>(channels.deliveries, {});
+  const [editing, setEditing] = useState<Editing>();
+  const [testing, setTesting] = useState<Channel>();
+  const [deleting, setDeleting] = useState<Channel>();
+
+  const columns: Column<Channel>[] = [
+    { id: 'name', header: t('settings:channel.name'), cell: (row) => row.name },
+    { id: 'type', header: t('settings:channel.serviceType'), cell: (row) => t(`settings:serviceType.${row.serviceType}`) },
+    { id: 'vendor', header: t('settings:channel.vendor'), cell: (row) => row.vendor },
+    {
+      id: 'enabled',
+      header: t('settings:channel.state'),
+      cell: (row) => <span className={table.status[row.enabled ? 'enabled' : 'disabled']}>{t(row.enabled ? 'settings:channel.on' : 'settings:channel.off')}</span>,
+    },
+    {
+      id: 'actions',
+      header: t('admin:table.actions'),
+      align: 'end',
+      cell: (row) => (
+        <>
+          <button type="button" className={`${ui.button.ghost} ${table.small}`} aria-label={t('settings:channel.testOf', { name: row.name })} onClick={() => setTesting(row)}>
+            {t('settings:channel.test')}
+          </button>
+          <button type="button" className={`${ui.button.ghost} ${table.small}`} aria-label={t('settings:channel.editOf', { name: row.name })} onClick={() => setEditing({ channel: row })}>
+            {t('settings:channel.editShort')}
+          </button>
+          <button type="button" className={`${ui.button.ghost} ${table.small}`} aria-label={t('settings:channel.deleteOf', { name: row.name })} onClick={() => setDeleting(row)}>
+            {t('settings:channel.delete')}
+          </button>
+        </>
+      ),
+    },
+  ];
+
+  const remove = async (channel: Channel) => {
+    await channels.remove(channel.id);
+    notifySuccess(t('message.actionSuccess'));
+    list.reload();
+  };
+
+  return (
+    <AdminPage
+      title={route.name}
+      actions={
+        ready && (
+          <button type="button" className={ui.button.primary} onClick={() => setEditing({})}>
+            {t('settings:channel.create')}
+          </button>
+        )
+      }
+    >
+      {ready && (
+        <>
+          <DataTable
+            caption={t(route.name)}
+            columns={columns}
+            rows={list.data?.list}
+            rowKey={(row) => row.id}
+            loading={list.loading}
+            failed={list.failed}
+            onRetry={list.reload}
+            emptyText={t('settings:channel.empty')}
+          />
+          {list.data && <Pager page={list.query.page} size={list.query.size} total={list.data.pager.total} onChange={list.turn} />}
+          <DeliveryLog log={log} channelList={list.data?.list ?? []} />
+        </>
+      )}
+      <Suspense fallback={null}>
+        {editing && <ChannelDialog open onOpenChange={(open) => !open && setEditing(undefined)} channel={editing.channel} onSaved={list.reload} />}
+        {testing && <TestDialog channel={testing} onOpenChange={(open) => !open && setTesting(undefined)} onSent={log.reload} />}
+        {deleting && (
+          <ConfirmDialog
+            open
+            onOpenChange={(open) => !open && setDeleting(undefined)}
+            title={t('settings:channel.delete')}
+            question={t('settings:channel.deleteQuestion', { name: deleting.name })}
+            onConfirm={() => remove(deleting)}
+          />
+        )}
+      </Suspense>
+    </AdminPage>
+  );
+}

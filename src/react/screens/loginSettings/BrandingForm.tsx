@@ -16,7 +16,8 @@ import { useT } from '../../i18n';
 import { TextField } from '../../widgets/fields';
 import { ImageUpload } from '../../widgets/ImageUpload';
 import * as ui from '../../widgets/ui.css';
-import { CheckboxField, Section, SelectField } from './controls';
+import { CheckboxField, SelectField } from '../../widgets/table/fields';
+import { Section } from './Section';
 import { applyFavicon } from './favicon';
 import { SaveBar } from './SaveBar';
 import { useVersionedSave } from './versionedSave';
@@ -46,21 +47,21 @@ export function BrandingForm({ initial }: { initial: api.Versioned<IamConfig> })
 
   return (
     <form className={ui.form} noValidate onSubmit={(event) => void submit(event)} aria-label={t('settings:tab.branding')}>
-      <Section title={t('settings:branding.identity')}>
+      <Section title={t('settings:branding.identity')} description={t('settings:branding.supportThirdLoginHint')}>
         <TextField label={t('settings:branding.appName')} required error={errors.appName?.message} registration={register('appName')} />
         <TextField label={t('settings:branding.copyright')} error={errors.copyright?.message} registration={register('copyright')} />
         <TextField label={t('settings:branding.loginSign')} error={errors.loginSign?.message} registration={register('loginSign')} />
-        <SelectField
-          label={t('settings:branding.topMenuType')}
-          options={Object.values(TopMenuType).map((value) => ({ value, label: t(`settings:topMenuType.${value}`) }))}
-          error={errors.topMenuType?.message}
-          registration={register('topMenuType')}
-        />
+        <SelectField label={t('settings:branding.topMenuType')} error={errors.topMenuType?.message} registration={register('topMenuType')}>
+          {Object.values(TopMenuType).map((value) => (
+            <option key={value} value={value}>
+              {t(`settings:topMenuType.${value}`)}
+            </option>
+          ))}
+        </SelectField>
         <CheckboxField
           label={t('settings:branding.supportThirdLogin')}
-          hint={t('settings:branding.supportThirdLoginHint')}
           checked={watch('supportThirdLogin') === 'Y'}
-          onChange={(event) => setValue('supportThirdLogin', event.currentTarget.checked ? 'Y' : 'N', { shouldDirty: true })}
+          onChange={(checked) => setValue('supportThirdLogin', checked ? 'Y' : 'N', { shouldDirty: true })}
         />
       </Section>
 

@@ -10,7 +10,8 @@ import { useT } from '../../i18n';
 import { TextField } from '../../widgets/fields';
 import { ImageUpload } from '../../widgets/ImageUpload';
 import * as ui from '../../widgets/ui.css';
-import { CheckboxField, Section, SelectField, TextAreaField } from './controls';
+import { CheckboxField, SelectField, TextAreaField } from '../../widgets/table/fields';
+import { Section } from './Section';
 import { SaveBar } from './SaveBar';
 import * as styles from './settings.css';
 import { useVersionedSave } from './versionedSave';
@@ -31,26 +32,40 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
 
   const number = (name: Parameters<typeof register>[0]) => register(name, { valueAsNumber: true });
   const backgroundType = watch('backgroundType');
-  const options = (values: readonly string[], prefix: string) => values.map((value) => ({ value, label: t(`settings:${prefix}.${value}`) }));
+  const options = (values: readonly string[], prefix: string) =>
+    values.map((value) => (
+      <option key={value} value={value}>
+        {t(`settings:${prefix}.${value}`)}
+      </option>
+    ));
 
   return (
     <form className={ui.form} noValidate onSubmit={(event) => void submit(event)} aria-label={t('settings:tab.signIn')}>
       <Section title={t('settings:signIn.methods')}>
-        <SelectField label={t('settings:signIn.loginMethod')} options={options(loginMethods, 'loginMethod')} error={errors.loginMethod?.message} registration={register('loginMethod')} />
+        <SelectField label={t('settings:signIn.loginMethod')} error={errors.loginMethod?.message} registration={register('loginMethod')}>
+          {options(loginMethods, 'loginMethod')}
+        </SelectField>
         <SelectField
           label={t('settings:signIn.secondAuth')}
-          // The form keeps null for "password only": its option's value is ''.
-          options={secondAuths.map((value) => ({ value: value === SecondAuth.PASSWORD ? '' : value, label: t(`settings:secondAuth.${value}`) }))}
           hint={t('settings:signIn.secondAuthHint')}
           error={errors.secondAuth?.message}
           registration={register('secondAuth', { setValueAs: (value: string | null) => value || null })}
-        />
+        >
+          {/* The form keeps null for "password only": its option's value is ''. */}
+          {secondAuths.map((value) => (
+            <option key={value} value={value === SecondAuth.PASSWORD ? '' : value}>
+              {t(`settings:secondAuth.${value}`)}
+            </option>
+          ))}
+        </SelectField>
       </Section>
 
       <Section title={t('settings:signIn.captcha')} description={t('settings:signIn.captchaText')}>
         <CheckboxField label={t('settings:signIn.captchaEnabled')} registration={register('captchaEnabled')} />
         <TextField label={t('settings:signIn.captchaAfterFailures')} type="number" min={0} max={100} hint={t('settings:signIn.captchaAfterFailuresHint')} error={errors.captchaAfterFailures?.message} registration={number('captchaAfterFailures')} />
-        <SelectField label={t('settings:signIn.captchaKind')} options={options(Object.values(CaptchaKind), 'captchaKind')} error={errors.captchaKind?.message} registration={register('captchaKind')} />
+        <SelectField label={t('settings:signIn.captchaKind')} error={errors.captchaKind?.message} registration={register('captchaKind')}>
+          {options(Object.values(CaptchaKind), 'captchaKind')}
+        </SelectField>
         <TextField label={t('settings:signIn.captchaLength')} type="number" min={4} max={8} error={errors.captchaLength?.message} registration={number('captchaLength')} />
       </Section>
 
@@ -75,7 +90,9 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
       </Section>
 
       <Section title={t('settings:signIn.background')}>
-        <SelectField label={t('settings:signIn.backgroundType')} options={options(Object.values(BackgroundType), 'backgroundType')} error={errors.backgroundType?.message} registration={register('backgroundType')} />
+        <SelectField label={t('settings:signIn.backgroundType')} error={errors.backgroundType?.message} registration={register('backgroundType')}>
+          {options(Object.values(BackgroundType), 'backgroundType')}
+        </SelectField>
         {backgroundType === BackgroundType.SolidColorBackground && (
           <TextField label={t('settings:signIn.backgroundColor')} type="color" className={styles.colorInput} error={errors.background?.message} registration={register('background')} />
         )}

@@ -50,17 +50,13 @@ export const fields = style({
 
 export const wide = style({ gridColumn: '1 / -1' });
 
-export const select = style({ appearance: 'auto' });
 
 export const textArea = style({ minHeight: '96px', resize: 'vertical', fontFamily: 'inherit' });
 
 export const code = style({ minHeight: '72px', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: vars.font.sizeSmall, wordBreak: 'break-all' });
 
-export const checkboxField = style({ display: 'flex', alignItems: 'flex-start', gap: vars.space.sm, paddingTop: '6px' });
 
-export const checkbox = style({ width: '16px', height: '16px', margin: '3px 0 0', accentColor: vars.color.primary, flex: 'none' });
 
-export const block = style({ display: 'block' });
 
 export const saveBar = style({
   position: 'sticky',

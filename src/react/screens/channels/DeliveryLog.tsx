@@ -1,0 +1,86 @@
+// The delivery log: outgoing messages with their channel, recipient, status, attempts and error,
+// newest first, filtered by channel and status, paged.
+import { useId } from 'react';
+import * as channels from '../../../core/api/channels';
+import { formatDate } from '../../../core/format';
+import { DeliveryStatus, type Channel, type Delivery } from '../../../core/schemas/messaging';
+import { useT } from '../../i18n';
+import { DataTable, type Column } from '../../widgets/table/DataTable';
+import { Pager } from '../../widgets/table/Pager';
+import * as table from '../../widgets/table/table.css';
+import * as ui from '../../widgets/ui.css';
+import type { PagedListState } from '../../widgets/table/usePagedList';
+import * as styles from './channels.css';
+import { StatusBadge } from './StatusBadge';
+
+export type DeliveryQuery = channels.DeliveryQuery & { page: number; size: number };
+
+export function DeliveryLog({ log, channelList }: { log: PagedListState<Delivery, DeliveryQuery>; channelList: Channel[] }) {
+  const t = useT();
+  const id = useId();
+  const columns: Column<Delivery>[] = [
+    { id: 'time', header: t('settings:log.time'), cell: (row) => <span className={styles.nowrap}>{formatDate(row.pushTime)}</span> },
+    { id: 'channel', header: t('settings:log.channel'), cell: (row) => row.channelName ?? '—' },
+    { id: 'type', header: t('settings:log.serviceType'), cell: (row) => t(`settings:serviceType.${row.serviceType}`) },
+    { id: 'recipient', header: t('settings:log.recipient'), cell: (row) => row.address ?? '—' },
+    { id: 'title', header: t('settings:log.title'), cell: (row) => row.title },
+    { id: 'status', header: t('settings:log.status'), cell: (row) => <StatusBadge status={row.status} /> },
+    { id: 'attempts', header: t('settings:log.attempts'), cell: (row) => row.attempts },
+    { id: 'error', header: t('settings:log.error'), cell: (row) => (row.error ? <span className={styles.error}>{row.error}</span> : '—') },
+  ];
+  return (
+    <section className={styles.section} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className={styles.sectionTitle}>
+        {t('settings:log.heading')}
+      </h2>
+      <div className={table.toolbar}>
+        <div className={table.control}>
+          <label htmlFor={`${id}-channel`} className={table.controlLabel}>
+            {t('settings:log.channel')}
+          </label>
+          <select id={`${id}-channel`} className={table.select} value={log.query.channelId ?? ''} onChange={(event) => log.refine({ channelId: event.currentTarget.value || undefined })}>
+            <option value="">{t('settings:log.allChannels')}</option>
+            {channelList.map((channel) => (
+              <option key={channel.id} value={channel.id}>
+                {channel.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className={table.control}>
+          <label htmlFor={`${id}-status`} className={table.controlLabel}>
+            {t('settings:log.status')}
+          </label>
+          <select
+            id={`${id}-status`}
+            className={table.select}
+            value={log.query.status ?? ''}
+            onChange={(event) => log.refine({ status: (event.currentTarget.value || undefined) as DeliveryStatus | undefined })}
+          >
+            <option value="">{t('settings:log.allStatuses')}</option>
+            {Object.values(DeliveryStatus).map((status) => (
+              <option key={status} value={status}>
+                {t(`settings:messageStatus.${status}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <span className={table.grow} />
+        <button type="button" className={`${ui.button.secondary} ${table.small}`} onClick={log.reload}>
+          {t('settings:log.refresh')}
+        </button>
+      </div>
+      <DataTable
+        caption={t('settings:log.heading')}
+        columns={columns}
+        rows={log.data?.list}
+        rowKey={(row) => row.id}
+        loading={log.loading}
+        failed={log.failed}
+        onRetry={log.reload}
+        emptyText={t('settings:log.empty')}
+      />
+      {log.data && <Pager page={log.query.page} size={log.query.size} total={log.data.pager.total} onChange={log.turn} />}
+    </section>
+  );
+}

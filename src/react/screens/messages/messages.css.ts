@@ -1,0 +1,24 @@
+import { style } from '@vanilla-extract/css';
+import { vars } from '../../theme/theme.css';
+
+export const list = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: vars.space.sm });
+
+export const item = style({
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  background: vars.color.surface,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+});
+
+/** Unread messages carry a bar in the primary colour on their leading edge. */
+export const unread = style({ borderInlineStart: `3px solid ${vars.color.primary}` });
+
+export const itemHead = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, flexWrap: 'wrap' });
+
+export const itemTitle = style({ margin: 0, fontSize: '15px', fontWeight: 600, minWidth: 0, overflowWrap: 'anywhere' });
+
+export const time = style({ marginInlineStart: 'auto', color: vars.color.textMuted, fontSize: vars.font.sizeSmall, whiteSpace: 'nowrap' });
+
+export const content = style({ margin: `${vars.space.xs} 0 0`, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' });
+
+export const itemActions = style({ display: 'flex', justifyContent: 'flex-end', gap: '2px', marginTop: vars.space.xs });
