@@ -25,6 +25,9 @@ before(async () => {
   // An app everybody may open: its menu plan has an item bound to no privilege.
   const wiki = await admin.call<{ id: string }>('POST', '/apps', { name: 'Wiki', entrypoint: 'https://wiki.example.com/' });
   await admin.call('POST', '/menu-plans', { appId: wiki.id, name: 'Wiki menu', items: [{ name: 'Pages', path: '/pages' }] });
+  // The unified top menu (topMenuType 'unify') lists the portal's apps in the top bar.
+  const { version } = await admin.call<{ version: number }>('GET', '/config');
+  await admin.call('PUT', '/config', { system: { topMenuType: 'unify' }, version });
   otherSession = new ApiClient(server.url);
   await otherSession.signIn(MEMBER.username, MEMBER.password);
   browser = await launchBrowser();
@@ -56,6 +59,8 @@ test('the member signs in and sees only their own entries', async () => {
   const wiki = page.getByRole('region', { name: 'Your apps' }).getByRole('link', { name: /^Wiki/ });
   assert.equal(await wiki.getAttribute('href'), 'https://wiki.example.com/');
   assert.equal(await wiki.getAttribute('target'), '_blank');
+  const topMenu = page.getByRole('navigation', { name: 'Apps' });
+  assert.equal(await topMenu.getByRole('link', { name: /^Wiki/ }).getAttribute('href'), 'https://wiki.example.com/');
   await page.getByText('You have no administration areas. Your personal pages are in the menu.').waitFor();
   await page.getByText('regular tenant').first().waitFor();
   const messages = page.getByRole('region', { name: 'Unread messages' });
