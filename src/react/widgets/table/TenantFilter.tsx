@@ -1,13 +1,13 @@
-// Tenants as indented <option>s (tree order), and the tenant filter of a list built from them.
+// Tree records as indented <option>s (tree order), the tenants so, and the tenant filter of a list.
 import { useId } from 'react';
 import type { Tenant } from '../../../core/api/tenants';
 import { useT } from '../../i18n';
 import * as styles from './table.css';
-import { childrenByParent, flatten } from './tree';
+import { childrenByParent, flatten, type TreeNode } from './tree';
 
-/** The tenants in tree order, each indented by its depth; `exclude` drops a subtree's root and what lies below it. */
-export function TenantOptions({ tenants, exclude }: { tenants: readonly Tenant[]; exclude?: string }) {
-  const rows = flatten(childrenByParent(tenants));
+/** Records of a tree as indented <option>s in tree order; `exclude` drops a subtree (its root and all below it). */
+export function TreeOptions<T extends TreeNode>({ nodes, labelOf, exclude }: { nodes: readonly T[]; labelOf: (node: T) => string; exclude?: string }) {
+  const rows = flatten(childrenByParent(nodes));
   let skipBelow: number | undefined;
   return (
     <>
@@ -17,13 +17,17 @@ export function TenantOptions({ tenants, exclude }: { tenants: readonly Tenant[]
         if (node.id === exclude) return null;
         return (
           <option key={node.id} value={node.id}>
-            {`${'\u00a0\u00a0'.repeat(depth - 1)}${node.name}`}
+            {`${'\u00a0\u00a0'.repeat(depth - 1)}${labelOf(node)}`}
           </option>
         );
       })}
     </>
   );
 }
+
+export const TenantOptions = ({ tenants, exclude }: { tenants: readonly Tenant[]; exclude?: string }) => (
+  <TreeOptions nodes={tenants} labelOf={(tenant) => tenant.name} exclude={exclude} />
+);
 
 export function TenantFilter({ tenants, value, onChange }: { tenants: readonly Tenant[]; value?: string; onChange: (tenantId: string | undefined) => void }) {
   const t = useT();
