@@ -2,10 +2,12 @@
 // adopts the shared constructed stylesheet; Radix portals stay inside it. Attributes: api-base,
 // locale, theme, ui-embed, routing (history | memory), base, route, auth-mode, token-name.
 // Events (bubbling, composed): iam-navigate, iam-logout, iam-error.
+import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import { ConsoleApp, type ConsoleAppProps } from '../../react/app/ConsoleApp';
 import type { ConsoleErrorDetail, LogoutDetail, NavigateDetail } from '../../react/app/context';
 import { adoptStyles } from '../../react/theme/sheet';
 import { defineElement, emit, reactElement, upgradeProperties } from '../define';
+import type { IamCommonAttributes } from '../types';
 import { forwardAttribute } from './attributes';
 
 const props = ['apiBase', 'locale', 'theme', 'uiEmbed', 'routing', 'base', 'route', 'authMode', 'tokenName'] as const;
@@ -82,6 +84,23 @@ export class IamConsoleElement extends Base {
 
 export function defineIamConsole(): void {
   defineElement('iam-console', IamConsoleElement);
+}
+
+/** The attributes of <iam-console> (for React 19 JSX in a React host). */
+export interface IamConsoleAttributes extends IamCommonAttributes {
+  'ui-embed'?: boolean | '';
+  routing?: 'history' | 'memory';
+  base?: string;
+  route?: string;
+}
+
+declare module 'react' {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- React's JSX typings are a namespace
+  namespace JSX {
+    interface IntrinsicElements {
+      'iam-console': DetailedHTMLProps<HTMLAttributes<IamConsoleElement>, IamConsoleElement> & IamConsoleAttributes;
+    }
+  }
 }
 
 declare global {

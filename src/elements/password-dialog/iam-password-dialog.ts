@@ -2,10 +2,12 @@
 // old password, new password, confirmation; success signs the person out. `mode="user"` with
 // `user-id` and `username`: an administrator resets that user's password with their own.
 // `open` shows it. Events: iam-password-changed (detail { userId, mode }), iam-close.
+import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import { PasswordDialogApp, type PasswordChangedDetail, type PasswordDialogAppProps } from '../../react/dialogs/elementApps';
 import { adoptStyles } from '../../react/theme/sheet';
 import { forwardAttribute } from '../console/attributes';
 import { defineElement, emit, reactElement, upgradeProperties } from '../define';
+import type { IamCommonAttributes } from '../types';
 
 const props = ['apiBase', 'locale', 'authMode', 'tokenName', 'open', 'mode', 'userId', 'username'] as const;
 const booleanAttributes = new Set(['open']);
@@ -62,6 +64,23 @@ export class IamPasswordDialogElement extends Base {
 
 export function defineIamPasswordDialog(): void {
   defineElement('iam-password-dialog', IamPasswordDialogElement);
+}
+
+/** The attributes of <iam-password-dialog> (for React 19 JSX in a React host). */
+export interface IamPasswordDialogAttributes extends IamCommonAttributes {
+  open?: boolean | '';
+  mode?: 'self' | 'user';
+  'user-id'?: string;
+  username?: string;
+}
+
+declare module 'react' {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- React's JSX typings are a namespace
+  namespace JSX {
+    interface IntrinsicElements {
+      'iam-password-dialog': DetailedHTMLProps<HTMLAttributes<IamPasswordDialogElement>, IamPasswordDialogElement> & IamPasswordDialogAttributes;
+    }
+  }
 }
 
 declare global {

@@ -1,10 +1,12 @@
 // <iam-profile-dialog>: the "edit personal information" dialog of §2.1 on any page (the signed-in
 // person's own profile). `open` (attribute or property) shows it; it closes itself on Esc,
 // Cancel or after saving. Events: iam-profile-saved (detail { userId }), iam-close.
+import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import { ProfileDialogApp, type ProfileDialogAppProps, type ProfileSavedDetail } from '../../react/dialogs/elementApps';
 import { adoptStyles } from '../../react/theme/sheet';
 import { forwardAttribute } from '../console/attributes';
 import { defineElement, emit, reactElement, upgradeProperties } from '../define';
+import type { IamCommonAttributes } from '../types';
 
 const props = ['apiBase', 'locale', 'authMode', 'tokenName', 'open'] as const;
 const booleanAttributes = new Set(['open']);
@@ -47,6 +49,20 @@ export class IamProfileDialogElement extends Base {
 
 export function defineIamProfileDialog(): void {
   defineElement('iam-profile-dialog', IamProfileDialogElement);
+}
+
+/** The attributes of <iam-profile-dialog> (for React 19 JSX in a React host). */
+export interface IamProfileDialogAttributes extends IamCommonAttributes {
+  open?: boolean | '';
+}
+
+declare module 'react' {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- React's JSX typings are a namespace
+  namespace JSX {
+    interface IntrinsicElements {
+      'iam-profile-dialog': DetailedHTMLProps<HTMLAttributes<IamProfileDialogElement>, IamProfileDialogElement> & IamProfileDialogAttributes;
+    }
+  }
 }
 
 declare global {

@@ -12,7 +12,7 @@ import { Toasts } from '../widgets/Toasts';
 import { AccountDialogs } from './AccountDialogs';
 import { loadBranding } from './branding';
 import { ConsoleContext, type ConsoleEnvironment, type ConsoleEvents } from './context';
-import { Loading, Outlet } from './Outlet';
+import { Outlet } from './Outlet';
 import { isTheme, saveTheme, storedTheme } from './preferences';
 import { ConsoleRouter, type Routing } from './router';
 import * as styles from './shell.css';
@@ -108,7 +108,8 @@ export function ConsoleApp(props: ConsoleAppProps) {
             <Toasts />
           </>
         ) : (
-          <Loading />
+          // Not even the texts of "Loading…" are there yet.
+          <div className={styles.loading} aria-busy="true" />
         )}
         <div ref={setPortalContainer} className={styles.portal} />
       </ConsoleContext.Provider>
