@@ -18,6 +18,7 @@ import { ssoRoutes } from './sso';
 import { idpLoginRoutes } from './idp-login';
 import { totpRoutes } from './totp';
 import { passwordResetRoutes } from './password-reset';
+import { emailVerificationRoutes } from './email-verification';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -39,4 +40,5 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   idpLoginRoutes(app, gate, ctx);
   totpRoutes(app, gate, ctx);
   passwordResetRoutes(app, gate, ctx);
+  emailVerificationRoutes(app, gate, ctx);
 }

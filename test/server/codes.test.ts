@@ -1,5 +1,6 @@
-// "Forgot password" with one-time codes delivered for real (local SMTP server and SMS vendor):
-// single use, wrong codes counted, rate limited, same answer for unknown accounts.
+// One-time codes delivered for real (local SMTP server and SMS vendor): "forgot password" (single
+// use, wrong codes counted, rate limited, same answer for unknown accounts) and email verification
+// links to /verified/{code}.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
@@ -79,4 +80,20 @@ test('a code dies after five wrong tries and after its ten minutes', async () =>
   const third = await until(() => smtp.mails.filter((entry) => entry.to.includes('forgetful@example.com'))[2], 'a third mail');
   server.clock.advance(10 * 60_000 + 1);
   assert.equal((await reset(/reset code is (\d{6})/.exec(third.raw)![1]!, 'Late1234')).status, 400, 'expired');
+});
+
+test('an email verification link lands on /verified/{code} and works once', async () => {
+  const person = server.client();
+  assert.equal((await person.login('forgetful', 'Sms12345')).body.data.loginSuccess, true);
+  assert.equal((await person.post('/api/user/email/verification')).status, 200);
+  const mail = await until(() => smtp.mails.find((entry) => entry.raw.includes('/verified/')), 'the verification mail');
+  const link = new URL(/(http:\/\/127\.0\.0\.1:\d+\/verified\/[\w-]+)/.exec(mail.raw.replace(/=\r?\n/g, ''))![1]!);
+  assert.equal(link.origin, server.base);
+  const code = link.pathname.split('/').pop()!;
+  const used = await server.client().post<{ username: string; email: string }>(`/api/verified/${code}`);
+  assert.deepEqual(used.body.data, { username: 'forgetful', email: 'forgetful@example.com' });
+  assert.equal((await server.client().post(`/api/verified/${code}`)).status, 404, 'a link works once');
+  const row = await server.app.ctx.db.selectFrom('users').select('extraProp').where('username', '=', 'forgetful').executeTakeFirstOrThrow();
+  assert.equal((JSON.parse(row.extraProp) as { emailVerified: string }).emailVerified, 'forgetful@example.com');
+  assert.equal((await server.client().post('/api/user/email/verification')).status, 401);
 });

@@ -1,0 +1,39 @@
+// Email verification: a signed-in person asks for a link to their email address; opening it
+// (/verified/{code}, which calls POST /verified/{code}) marks that address verified in extraProp.
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../context';
+import { defineRoute, type Gate } from '../http/route';
+import { okAnswer } from '../../src/core/schemas/common';
+import { verificationParams, verifiedAnswer } from '../../src/core/schemas/email-verification';
+import { consumeVerificationLink, sendVerificationLink } from '../auth/codes';
+import { ownOrigin } from '../auth/gate';
+import { fieldError, notFound } from '../http/errors';
+
+const tags = ['Email verification'];
+
+export function emailVerificationRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
+  defineRoute(app, gate, {
+    method: 'POST', url: '/user/email/verification', tags, access: '0', summary: 'Mail me a link that verifies my email address', response: okAnswer,
+    rateLimit: ctx.config.rateLimits.login,
+    handler: async ({ actor, raw }) => {
+      const { email } = actor.user;
+      if (!email) throw fieldError([{ field: 'email', rule: 'rule.required' }]);
+      await sendVerificationLink(ctx, { ...actor.user, email }, ownOrigin(raw));
+      return null;
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/verified/:code', tags, access: 'public', summary: 'Use an email verification link (once)', params: verificationParams, response: verifiedAnswer,
+    rateLimit: ctx.config.rateLimits.login,
+    handler: async ({ params }) => {
+      const userId = await consumeVerificationLink(ctx, params.code);
+      const user = userId ? await ctx.db.selectFrom('users').select(['id', 'username', 'email', 'extraProp']).where('id', '=', userId).executeTakeFirst() : undefined;
+      if (!user?.email) throw notFound('Verification link');
+      // The verified address is kept: a later change of address is unverified again.
+      const extraProp = { ...(JSON.parse(user.extraProp) as Record<string, unknown>), emailVerified: user.email, emailVerifiedAt: ctx.now() };
+      await ctx.db.updateTable('users').set({ extraProp: JSON.stringify(extraProp) }).where('id', '=', user.id).execute();
+      return { username: user.username, email: user.email };
+    },
+  });
+}
