@@ -1,10 +1,12 @@
 // `npm run build`: the browser bundle with rollup (rollup.config.mjs) into dist/, the bundle
-// checks and size budgets (scripts/check-bundle.mjs), then the server build when it exists.
+// checks and size budgets (scripts/check-bundle.mjs), custom-elements.json (scripts/manifest.mjs),
+// then the server build when it exists.
 import { existsSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { rollup } from 'rollup';
 import config from '../rollup.config.mjs';
 import { reportBundle } from './check-bundle.mjs';
+import { writeManifest } from './manifest.mjs';
 
 async function buildBrowserBundle() {
   const started = Date.now();
@@ -31,4 +33,4 @@ function buildServer() {
 }
 
 // exitCode rather than exit(): esbuild's service must wind down on its own.
-process.exitCode = (await buildBrowserBundle()) && reportBundle(config.output.dir) && buildServer() ? 0 : 1;
+process.exitCode = (await buildBrowserBundle()) && reportBundle(config.output.dir) && writeManifest() && buildServer() ? 0 : 1;

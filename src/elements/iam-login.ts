@@ -4,6 +4,7 @@
 import { LoginForm, type LoginErrorDetail, type LoginSubmitDetail, type LoginSuccessDetail } from '../react/login/LoginForm';
 import { adoptStyles } from '../react/theme/sheet';
 import { defineElement, emit, reactElement, rootOf, upgradeProperties } from './define';
+import { consumeProvider, releaseProvider } from './provider/consume';
 
 /** Attributes that only the element reads (the form never sees them). `nonce` is the standard
  *  HTMLElement property: the element injects no <style> and no script, so it needs none today. */
@@ -33,6 +34,20 @@ function sameOrigin(url: string): URL | undefined {
   }
 }
 
+/**
+ * The sign-in form, rendered in the light DOM so that password managers see it.
+ * @tag iam-login
+ * @attr {string} api-base - Base of the API (default `/api`).
+ * @attr {'en' | 'zh'} locale - Language (default `en`).
+ * @attr {'cookie' | 'token'} auth-mode - `token` for pages on another origin: the token stays in memory.
+ * @attr {string} token-name - The header carrying the token in token mode (default `token`).
+ * @attr {'dark' | 'light'} theme - Colour theme (default `dark`).
+ * @attr {string} redirect - Where to go after a successful sign-in (same origin only).
+ * @fires {CustomEvent<LoginSubmitDetail>} iam-login-submit - The form was submitted (detail: username).
+ * @fires {CustomEvent<LoginSuccessDetail>} iam-login-success - Signed in; cancelable (keeps `redirect` from navigating).
+ * @fires {CustomEvent<LoginErrorDetail>} iam-error - The sign-in was refused (detail: message).
+ * @cssprop --iam-color-primary - Primary colour (every `--iam-*` token of the theme may be overridden).
+ */
 export class IamLoginElement extends Base {
   /** Base of the API, default `/api`. */
   declare apiBase: string | undefined;
@@ -63,7 +78,14 @@ export class IamLoginElement extends Base {
   override connectedCallback(): void {
     upgradeProperties(this, [...formProps, ...elementAttributes]);
     adoptStyles(rootOf(this));
+    // Before the first render, so that it already uses an enclosing <iam-provider>'s values.
+    consumeProvider(this);
     super.connectedCallback();
+  }
+
+  override disconnectedCallback(): void {
+    releaseProvider(this);
+    super.disconnectedCallback();
   }
 
   onLoginSubmit(detail: LoginSubmitDetail): void {

@@ -3,8 +3,9 @@
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type { LoginErrorDetail, LoginSubmitDetail, LoginSuccessDetail } from '../react/login/LoginForm';
 import type { IamLoginElement } from './iam-login';
+import type { IamProviderElement } from './provider/iam-provider';
 
-export type { LoginErrorDetail, LoginSubmitDetail, LoginSuccessDetail, IamLoginElement };
+export type { LoginErrorDetail, LoginSubmitDetail, LoginSuccessDetail, IamLoginElement, IamProviderElement };
 
 /** The attributes every iam-* element takes (DESIGN "Custom elements"). */
 export interface IamCommonAttributes {
@@ -20,9 +21,13 @@ export interface IamLoginAttributes extends IamCommonAttributes {
   redirect?: string;
 }
 
+/** The attributes of <iam-provider>: passed down to every iam-* element inside it. */
+export type IamProviderAttributes = Pick<IamCommonAttributes, 'api-base' | 'locale' | 'theme'>;
+
 declare global {
   interface HTMLElementTagNameMap {
     'iam-login': IamLoginElement;
+    'iam-provider': IamProviderElement;
   }
   interface HTMLElementEventMap {
     'iam-login-submit': CustomEvent<LoginSubmitDetail>;
@@ -37,6 +42,7 @@ declare module 'react' {
   namespace JSX {
     interface IntrinsicElements {
       'iam-login': DetailedHTMLProps<HTMLAttributes<IamLoginElement>, IamLoginElement> & IamLoginAttributes;
+      'iam-provider': DetailedHTMLProps<HTMLAttributes<IamProviderElement>, IamProviderElement> & IamProviderAttributes;
     }
   }
 }

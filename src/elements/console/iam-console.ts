@@ -7,6 +7,7 @@ import { ConsoleApp, type ConsoleAppProps } from '../../react/app/ConsoleApp';
 import type { ConsoleErrorDetail, LogoutDetail, NavigateDetail } from '../../react/app/context';
 import { adoptStyles } from '../../react/theme/sheet';
 import { defineElement, emit, reactElement, upgradeProperties } from '../define';
+import { consumeProvider, releaseProvider } from '../provider/consume';
 import type { IamCommonAttributes } from '../types';
 import { forwardAttribute } from './attributes';
 
@@ -35,6 +36,27 @@ const Base = reactElement<ConsoleAppProps>(ConsoleApp, {
   },
 });
 
+/**
+ * The whole console in an open shadow root.
+ * @tag iam-console
+ * @attr {string} api-base - Base of the API (default `/api`).
+ * @attr {'en' | 'zh'} locale - Language (default `en`).
+ * @attr {'cookie' | 'token'} auth-mode - `token` for pages on another origin: the token stays in memory.
+ * @attr {string} token-name - The header carrying the token in token mode (default `token`).
+ * @attr {'dark' | 'light'} theme - Colour theme (default `dark`).
+ * @attr {boolean} ui-embed - No top bar or side menu: the host draws its own chrome.
+ * @attr {'history' | 'memory'} routing - `history` (default) or `memory` (never touches the host URL).
+ * @attr {string} base - History base path (default `/`).
+ * @attr {string} route - The current route in memory routing; follows the console and drives it.
+ * @fires {CustomEvent<NavigateDetail>} iam-navigate - The console went to another route.
+ * @fires {CustomEvent<LogoutDetail>} iam-logout - The person signed out.
+ * @fires {CustomEvent<ConsoleErrorDetail>} iam-error - A call failed (detail: message).
+ * @csspart header - The top bar.
+ * @csspart sidebar - The side menu.
+ * @csspart content - The screen area.
+ * @csspart primary-button - Primary buttons.
+ * @cssprop --iam-color-primary - Primary colour (every `--iam-*` token of the theme may be overridden).
+ */
 export class IamConsoleElement extends Base {
   declare apiBase: string | undefined;
   declare locale: string | undefined;
@@ -54,7 +76,14 @@ export class IamConsoleElement extends Base {
 
   override connectedCallback(): void {
     upgradeProperties(this, props);
+    // Before the first render, so that it already uses an enclosing <iam-provider>'s values.
+    consumeProvider(this);
     super.connectedCallback();
+  }
+
+  override disconnectedCallback(): void {
+    releaseProvider(this);
+    super.disconnectedCallback();
   }
 
   attributeChangedCallback(name: string, previous: string | null, value: string | null): void {

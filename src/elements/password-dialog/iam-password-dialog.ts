@@ -7,6 +7,7 @@ import { PasswordDialogApp, type PasswordChangedDetail, type PasswordDialogAppPr
 import { adoptStyles } from '../../react/theme/sheet';
 import { forwardAttribute } from '../console/attributes';
 import { defineElement, emit, reactElement, upgradeProperties } from '../define';
+import { consumeProvider, releaseProvider } from '../provider/consume';
 import type { IamCommonAttributes } from '../types';
 
 const props = ['apiBase', 'locale', 'authMode', 'tokenName', 'open', 'mode', 'userId', 'username'] as const;
@@ -28,6 +29,22 @@ const Base = reactElement<PasswordDialogAppProps>(PasswordDialogApp, {
   },
 });
 
+/**
+ * The reset password dialog: the person's own (`mode="self"`) or a user's, by an administrator.
+ * @tag iam-password-dialog
+ * @attr {string} api-base - Base of the API (default `/api`).
+ * @attr {'en' | 'zh'} locale - Language (default `en`).
+ * @attr {'cookie' | 'token'} auth-mode - `token` for pages on another origin: the token stays in memory.
+ * @attr {string} token-name - The header carrying the token in token mode (default `token`).
+ * @attr {'dark' | 'light'} theme - Colour theme (default `dark`).
+ * @attr {boolean} open - Shows the dialog.
+ * @attr {'self' | 'user'} mode - Own password (default) or a user's.
+ * @attr {string} user-id - The user whose password is reset (mode `user`).
+ * @attr {string} username - Their username, shown in the dialog (mode `user`).
+ * @fires {CustomEvent<PasswordChangedDetail>} iam-password-changed - The password was changed (detail: userId, mode).
+ * @fires {CustomEvent<Record<string, never>>} iam-close - The dialog closed.
+ * @csspart primary-button - Primary buttons.
+ */
 export class IamPasswordDialogElement extends Base {
   declare apiBase: string | undefined;
   declare locale: string | undefined;
@@ -45,7 +62,14 @@ export class IamPasswordDialogElement extends Base {
 
   override connectedCallback(): void {
     upgradeProperties(this, props);
+    // Before the first render, so that it already uses an enclosing <iam-provider>'s values.
+    consumeProvider(this);
     super.connectedCallback();
+  }
+
+  override disconnectedCallback(): void {
+    releaseProvider(this);
+    super.disconnectedCallback();
   }
 
   attributeChangedCallback(name: string, previous: string | null, value: string | null): void {

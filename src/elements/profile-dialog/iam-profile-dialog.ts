@@ -6,6 +6,7 @@ import { ProfileDialogApp, type ProfileDialogAppProps, type ProfileSavedDetail }
 import { adoptStyles } from '../../react/theme/sheet';
 import { forwardAttribute } from '../console/attributes';
 import { defineElement, emit, reactElement, upgradeProperties } from '../define';
+import { consumeProvider, releaseProvider } from '../provider/consume';
 import type { IamCommonAttributes } from '../types';
 
 const props = ['apiBase', 'locale', 'authMode', 'tokenName', 'open'] as const;
@@ -16,6 +17,19 @@ const Base = reactElement<ProfileDialogAppProps>(ProfileDialogApp, {
   props: { apiBase: 'string', locale: 'string', authMode: 'string', tokenName: 'string', open: 'boolean', onClose: 'method', onSaved: 'method' },
 });
 
+/**
+ * The "edit personal information" dialog of the signed-in person.
+ * @tag iam-profile-dialog
+ * @attr {string} api-base - Base of the API (default `/api`).
+ * @attr {'en' | 'zh'} locale - Language (default `en`).
+ * @attr {'cookie' | 'token'} auth-mode - `token` for pages on another origin: the token stays in memory.
+ * @attr {string} token-name - The header carrying the token in token mode (default `token`).
+ * @attr {'dark' | 'light'} theme - Colour theme (default `dark`).
+ * @attr {boolean} open - Shows the dialog.
+ * @fires {CustomEvent<ProfileSavedDetail>} iam-profile-saved - The profile was saved (detail: userId).
+ * @fires {CustomEvent<Record<string, never>>} iam-close - The dialog closed.
+ * @csspart primary-button - Primary buttons.
+ */
 export class IamProfileDialogElement extends Base {
   declare apiBase: string | undefined;
   declare locale: string | undefined;
@@ -30,7 +44,14 @@ export class IamProfileDialogElement extends Base {
 
   override connectedCallback(): void {
     upgradeProperties(this, props);
+    // Before the first render, so that it already uses an enclosing <iam-provider>'s values.
+    consumeProvider(this);
     super.connectedCallback();
+  }
+
+  override disconnectedCallback(): void {
+    releaseProvider(this);
+    super.disconnectedCallback();
   }
 
   attributeChangedCallback(name: string, previous: string | null, value: string | null): void {

@@ -1,0 +1,16 @@
+// The context <iam-provider> passes down to the iam-* elements inside it. The key is a registered
+// symbol, so that two copies of the bundle on one page (elements and login entries, or two
+// versions) still find each other.
+import { createContext } from '@lit/context';
+
+/** The attributes a provider passes down (each optional: an absent one is not passed). */
+export interface IamProvided {
+  'api-base'?: string;
+  locale?: string;
+  theme?: string;
+}
+
+/** The provided attribute names, in one place. */
+export const providedAttributes = ['api-base', 'locale', 'theme'] as const satisfies readonly (keyof IamProvided)[];
+
+export const iamContext = createContext<IamProvided>(Symbol.for('iam-console.provider'));
