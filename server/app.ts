@@ -67,16 +67,17 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   });
 
   await app.register(cookie);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        'default-src': ["'self'"], 'script-src': ["'self'"], 'style-src': ["'self'"], 'img-src': ["'self'", 'data:', 'blob:'],
-        'connect-src': ["'self'"], 'object-src': ["'none'"], 'base-uri': ["'self'"], 'frame-ancestors': ["'self'"],
-        'upgrade-insecure-requests': null,
-      },
+  // @fastify/helmet builds helmet's middleware again on every request, parsing the CSP each time;
+  // the CSP middleware is therefore built once here and the plugin sets the other headers.
+  const csp = helmet.contentSecurityPolicy({
+    directives: {
+      'default-src': ["'self'"], 'script-src': ["'self'"], 'style-src': ["'self'"], 'img-src': ["'self'", 'data:', 'blob:'],
+      'connect-src': ["'self'"], 'object-src': ["'none'"], 'base-uri': ["'self'"], 'frame-ancestors': ["'self'"],
+      'upgrade-insecure-requests': null,
     },
-    crossOriginResourcePolicy: { policy: 'same-site' },
   });
+  await app.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'same-site' } });
+  app.addHook('onRequest', (request, reply, done) => csp(request.raw, reply.raw, done));
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && config.corsOrigins.includes(origin)),
     credentials: true,

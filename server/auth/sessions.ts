@@ -15,15 +15,32 @@ export interface NewSession {
   expiresAt: number;
 }
 
-/** lastSeenAt is written at most this often (a write per request would be wasteful). */
+/** lastSeenAt is written at most this often (a write per request would be wasteful): the idle
+ *  timeout therefore counts from a last activity known to within this granularity. */
 const TOUCH_EVERY_MS = 60_000;
 
+/** The query of every authenticated request, compiled once (Kysely would build and compile its SQL
+ *  again per call); its one parameter, bound at each run, is the secret's digest. */
+function sessionBySecretQuery(db: Kysely<Database>) {
+  return db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.userId')
+    .selectAll('users')
+    .select(['sessions.id as sessionId', 'sessions.lastSeenAt', 'sessions.expiresAt', 'sessions.authMode', 'sessions.createdAt as sessionCreatedAt'])
+    .where('sessions.secretHash', '=', '')
+    .compile();
+}
+
+type SessionBySecret = ReturnType<typeof sessionBySecretQuery>;
+
 export class SessionService {
+  private readonly sessionBySecret: SessionBySecret;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly settings: SettingsStore,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.sessionBySecret = sessionBySecretQuery(db);
+  }
 
   async create(userId: string, mode: AuthMode, client: { ip: string | null; userAgent: string | null }): Promise<NewSession> {
     const { value: policy } = await this.settings.get('login');
@@ -42,11 +59,8 @@ export class SessionService {
   /** The live session and its user for `secret`, or undefined (unknown, expired, idle, or the
    *  user disabled); dead sessions are deleted on sight. */
   async resolve(secret: string, mode: AuthMode): Promise<{ sessionId: string; user: UserRow } | undefined> {
-    const row = await this.db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.userId')
-      .selectAll('users')
-      .select(['sessions.id as sessionId', 'sessions.lastSeenAt', 'sessions.expiresAt', 'sessions.authMode', 'sessions.createdAt as sessionCreatedAt'])
-      .where('sessions.secretHash', '=', digest(secret))
-      .executeTakeFirst();
+    const bound: SessionBySecret = { ...this.sessionBySecret, parameters: [digest(secret)] };
+    const [row] = (await this.db.executeQuery(bound)).rows;
     if (!row || row.authMode !== mode) return undefined;
     const { value: policy } = await this.settings.get('login');
     const now = this.now();

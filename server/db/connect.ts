@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Database } from './tables';
 import { migrate } from './migrations';
 
@@ -23,6 +23,32 @@ const pgTypes = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/** How many compiled SQLite statements are kept (the server's distinct query texts number in the hundreds). */
+const STATEMENT_CACHE_SIZE = 1_000;
+
+/**
+ * better-sqlite3 compiles SQL on every prepare(), and Kysely prepares each query anew; this keeps
+ * the compiled statement per SQL text (the parameters are bound at each run) in an LRU. Safe
+ * because Kysely's SQLite driver runs one query at a time on its single connection and reads each
+ * statement to the end before the next, so one statement is never in use twice at once.
+ */
+export function reusingStatements(database: SQLite.Database, capacity = STATEMENT_CACHE_SIZE): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement) statements.delete(sql);
+      else {
+        statement = database.prepare(sql);
+        if (statements.size >= capacity) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+  };
+}
+
 export async function openDatabase(options: { dataDir: string; databaseUrl: string | undefined }): Promise<Db> {
   let kysely: Kysely<Database>;
   let engine: Engine;
@@ -37,7 +63,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [new CamelCasePlugin()] });
+    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }), plugins: [new CamelCasePlugin()] });
   }
   await migrate(kysely as unknown as Kysely<unknown>, engine);
   return { kysely, engine, close: () => kysely.destroy() };
