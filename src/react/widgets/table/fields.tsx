@@ -44,3 +44,23 @@ export function CheckboxField({ label, registration, ...input }: { label: string
     </label>
   );
 }
+
+/** A text field held in component state rather than a form library (the menu editor). */
+export function PlainTextField({ label, error, hint, required, value, onValue, readOnly }: { label: string; error?: string; hint?: ReactNode; required?: boolean; value: string; onValue: (value: string) => void; readOnly?: boolean }) {
+  const id = useId();
+  return (
+    <FieldFrame id={id} label={label} required={required} error={error} hint={hint}>
+      <input
+        id={id}
+        className={ui.input}
+        value={value}
+        readOnly={readOnly}
+        autoComplete="off"
+        aria-invalid={error ? true : undefined}
+        aria-required={required || undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        onChange={(event) => onValue(event.currentTarget.value)}
+      />
+    </FieldFrame>
+  );
+}

@@ -5,7 +5,7 @@ import { HttpError } from '../../../core/http';
 import type { FieldErrors } from '../../../core/types';
 
 /** Rules the administration calls answer that the common rule texts do not have. */
-const ADMIN_RULES = new Set(['rule.usernameTaken', 'rule.duplicate', 'rule.parentId', 'rule.userIds', 'rule.roleIds', 'rule.privilegeIds', 'rule.tenantId', 'rule.isMaster', 'rule.ids', 'rule.keyTaken', 'rule.roleTaken']);
+const ADMIN_RULES = new Set(['rule.usernameTaken', 'rule.duplicate', 'rule.parentId', 'rule.userIds', 'rule.roleIds', 'rule.privilegeIds', 'rule.tenantId', 'rule.isMaster', 'rule.ids', 'rule.keyTaken', 'rule.roleTaken', 'rule.icon']);
 
 export interface Refusal {
   fields: { field: string; message: string }[];

@@ -1,0 +1,75 @@
+// The fields of one menu item (name, path, icon, bound privilege) and its place in the tree
+// (add a child, move up/down among its siblings, delete with its children).
+import type { ReactNode } from 'react';
+import { useT } from '../../i18n';
+import { Icon, isIconName } from '../../widgets/Icon';
+import { PlainTextField, SelectField } from '../../widgets/table/fields';
+import * as styles from '../../widgets/table/table.css';
+import * as ui from '../../widgets/ui.css';
+import type { EditorItem } from './menuTree';
+
+/** The console's icons an item may show (those the side menu can draw). */
+export const MENU_ICONS = ['home', 'operate', 'app', 'user', 'tenant', 'setting', 'tunnel', 'menu', 'profile', 'message', 'history', 'userInfo', 'key', 'shield', 'device', 'globe', 'external'].filter(isIconName);
+
+export interface ItemEditorProps {
+  item: EditorItem;
+  errors: Record<string, string>;
+  /** The privileges an item may be bound to, as <option>s or <optgroup>s. */
+  privilegeOptions: ReactNode;
+  readOnly: boolean;
+  place: { index: number; count: number };
+  onChange: (changes: Partial<EditorItem>) => void;
+  onAddChild: () => void;
+  onShift: (step: -1 | 1) => void;
+  onDelete: () => void;
+}
+
+export function ItemEditor({ item, errors, privilegeOptions, readOnly, place, onChange, onAddChild, onShift, onDelete }: ItemEditorProps) {
+  const t = useT();
+  const label = item.name || t('admin:menu.untitled');
+  const named = (action: string) => t('admin:action.of', { action: t(`admin:menu.${action}`), name: label });
+  return (
+    <section className={ui.card} aria-labelledby="iam-menu-item">
+      <h3 id="iam-menu-item" className={styles.panelTitle}>
+        {label}
+      </h3>
+      <fieldset className={ui.form} disabled={readOnly}>
+        <PlainTextField label={t('admin:menu.itemName')} required value={item.name} error={errors.name} onValue={(name) => onChange({ name })} />
+        <PlainTextField label={t('admin:menu.itemPath')} required value={item.path} error={errors.path} hint={t('admin:menu.pathHint')} onValue={(path) => onChange({ path })} />
+        <div className={styles.inline}>
+          <div className={styles.grow}>
+            <SelectField label={t('admin:menu.icon')} value={item.icon} error={errors.icon} onChange={(event) => onChange({ icon: event.currentTarget.value })}>
+              <option value="">{t('admin:menu.noIcon')}</option>
+              {MENU_ICONS.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+          {isIconName(item.icon) && <Icon name={item.icon} />}
+        </div>
+        <SelectField label={t('admin:menu.privilege')} value={item.privilegeId} error={errors.privilegeId} hint={t('admin:menu.privilegeHint')} onChange={(event) => onChange({ privilegeId: event.currentTarget.value })}>
+          <option value="">{t('admin:menu.everyone')}</option>
+          {privilegeOptions}
+        </SelectField>
+      </fieldset>
+      {!readOnly && (
+        <div className={ui.actions}>
+          <button type="button" className={ui.button.secondary} aria-label={named('addChild')} onClick={onAddChild}>
+            {t('admin:menu.addChild')}
+          </button>
+          <button type="button" className={ui.button.secondary} aria-label={named('up')} disabled={place.index <= 0} onClick={() => onShift(-1)}>
+            {t('admin:privilege.up')}
+          </button>
+          <button type="button" className={ui.button.secondary} aria-label={named('down')} disabled={place.index < 0 || place.index >= place.count - 1} onClick={() => onShift(1)}>
+            {t('admin:privilege.down')}
+          </button>
+          <button type="button" className={ui.button.danger} aria-label={named('deleteItem')} onClick={onDelete}>
+            {t('admin:menu.deleteItem')}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
