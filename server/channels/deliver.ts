@@ -46,8 +46,8 @@ async function firstEnabled(ctx: Ctx, serviceType: string): Promise<ChannelRow |
 async function routeOf(ctx: Ctx, row: MessageRow): Promise<Route> {
   if (row.channelId) {
     const channel = await ctx.db.selectFrom('channels').selectAll().where('id', '=', row.channelId).executeTakeFirst();
-    if (!channel) throw new DeliveryError('the channel no longer exists');
-    if (channel.enabled !== 1) throw new DeliveryError('the channel is disabled');
+    if (!channel) throw new DeliveryError('The channel no longer exists');
+    if (channel.enabled !== 1) throw new DeliveryError('The channel is disabled');
     return { channel, address: row.address };
   }
   const user = row.recipientId ? await ctx.db.selectFrom('users').select(['email', 'mobilePhone']).where('id', '=', row.recipientId).executeTakeFirst() : undefined;
@@ -63,13 +63,13 @@ async function routeOf(ctx: Ctx, row: MessageRow): Promise<Route> {
     const channel = await firstEnabled(ctx, serviceType);
     if (channel) return { channel, address: address ?? null };
   }
-  throw new DeliveryError(`no enabled channel can reach the recipient (${candidates.map(([type]) => type).join(' or ')})`);
+  throw new DeliveryError(`No enabled channel can reach the recipient (${candidates.map(([type]) => type).join(' or ')})`);
 }
 
 async function send(ctx: Ctx, row: MessageRow, route: Route): Promise<void> {
   const type = route.channel.serviceType as MessageServiceType;
   if (type === MessageServiceType.SITE_MESSAGE) {
-    if (!row.recipientId) throw new DeliveryError('an in-site message needs a recipient');
+    if (!row.recipientId) throw new DeliveryError('An in-site message needs a recipient');
     return;
   }
   const settings = JSON.parse(route.channel.config) as ChannelSettings;
@@ -88,7 +88,7 @@ export async function deliver(ctx: Ctx, row: MessageRow, maxAttempts = MAX_ATTEM
     const site = route.channel.serviceType === MessageServiceType.SITE_MESSAGE;
     changes = { status: site ? InboxStatus.Unread : DeliveryStatus.Sent, sentAt: ctx.now(), error: null, nextAttemptAt: null };
   } catch (error) {
-    const text = error instanceof DeliveryError ? error.message : 'the message could not be sent';
+    const text = error instanceof DeliveryError ? error.message : 'The message could not be sent';
     if (!(error instanceof DeliveryError)) console.error('message delivery failed', error);
     const retry = row.attempts < maxAttempts;
     changes = { status: retry ? DeliveryStatus.Queued : DeliveryStatus.Failed, error: text.slice(0, 500), nextAttemptAt: retry ? ctx.now() + backoffMs(row.attempts) : null };

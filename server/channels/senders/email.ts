@@ -5,7 +5,7 @@ import { DeliveryError, type Sender } from './types';
 const TIMEOUT_MS = 10_000;
 
 export const sendEmail: Sender = async (settings, message) => {
-  if (!message.address?.includes('@')) throw new DeliveryError('the recipient has no email address');
+  if (!message.address?.includes('@')) throw new DeliveryError('The recipient has no email address');
   const security = settings.security || 'starttls';
   const transport = nodemailer.createTransport({
     host: settings.host,
@@ -22,7 +22,7 @@ export const sendEmail: Sender = async (settings, message) => {
     await transport.sendMail({ from: settings.from || settings.username, to: message.address, subject: message.title, text: message.content });
   } catch (error) {
     // nodemailer's texts name the SMTP step that failed (connection, auth, recipient); no secret.
-    throw new DeliveryError(error instanceof Error ? error.message : 'the mail server refused the message');
+    throw new DeliveryError(error instanceof Error ? error.message : 'The mail server refused the message');
   } finally {
     transport.close();
   }

@@ -7,8 +7,8 @@ const MAX_ANSWER_CHARS = 4_000;
 
 function reason(error: unknown): string {
   const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-  if (error instanceof Error && error.name === 'TimeoutError') return 'the vendor did not answer in time';
-  return cause?.code ? `the vendor could not be reached (${cause.code})` : 'the vendor could not be reached';
+  if (error instanceof Error && error.name === 'TimeoutError') return 'The vendor did not answer in time';
+  return cause?.code ? `The vendor could not be reached (${cause.code})` : 'The vendor could not be reached';
 }
 
 /** POSTs `body` as JSON; answers the parsed JSON answer (or null when it is not JSON). Throws on
@@ -27,7 +27,7 @@ export async function postJson(url: string, body: string, headers: Record<string
     throw new DeliveryError(reason(error));
   }
   const text = (await response.text()).slice(0, MAX_ANSWER_CHARS);
-  if (!response.ok) throw new DeliveryError(`the vendor answered HTTP ${response.status}`);
+  if (!response.ok) throw new DeliveryError(`The vendor answered HTTP ${response.status}`);
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -17,7 +17,7 @@ export function dingTalkUrl(webhook: string, secret: string | undefined, timesta
 
 function checkAnswer(answer: unknown): void {
   const { errcode, errmsg } = (answer ?? {}) as { errcode?: unknown; errmsg?: unknown };
-  if (errcode !== 0) throw new DeliveryError(`the robot refused the message (${String(errcode ?? 'no errcode')}: ${String(errmsg ?? '').slice(0, 200)})`);
+  if (errcode !== 0) throw new DeliveryError(`The robot refused the message (${String(errcode ?? 'no errcode')}: ${String(errmsg ?? '').slice(0, 200)})`);
 }
 
 const mentions = (address: string | null) => (address && /^\+?[\d-]{5,20}$/.test(address) ? [address] : []);

@@ -15,7 +15,7 @@ export function smsSignature(secret: string, timestamp: string, body: string): s
 
 export const sendSms: Sender = async (settings, message) => {
   const phone = message.address?.replace(/[\s-]/g, '');
-  if (!phone || !/^\+?\d{5,20}$/.test(phone)) throw new DeliveryError('the recipient has no mobile number');
+  if (!phone || !/^\+?\d{5,20}$/.test(phone)) throw new DeliveryError('The recipient has no mobile number');
   const values = { title: message.title, content: message.content, ...message.params };
   const mapping = settings.templateParams ? (JSON.parse(settings.templateParams) as Record<string, string>) : undefined;
   const params = mapping ? Object.fromEntries(Object.entries(mapping).map(([name, template]) => [name, fill(template, values)])) : values;

@@ -66,7 +66,7 @@ export function DeliveryLog({ log, channelList }: { log: PagedListState<Delivery
           </select>
         </div>
         <span className={table.grow} />
-        <button type="button" className={`${ui.button.secondary} ${table.small}`} onClick={log.reload}>
+        <button type="button" className={ui.button.secondary} onClick={log.reload}>
           {t('settings:log.refresh')}
         </button>
       </div>

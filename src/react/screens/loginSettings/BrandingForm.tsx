@@ -20,6 +20,7 @@ import { CheckboxField, SelectField } from '../../widgets/table/fields';
 import { Section } from './Section';
 import { applyFavicon } from './favicon';
 import { SaveBar } from './SaveBar';
+import * as styles from './settings.css';
 import { useVersionedSave } from './versionedSave';
 
 type Branding = v.InferInput<typeof systemConfig>;
@@ -47,7 +48,7 @@ export function BrandingForm({ initial }: { initial: api.Versioned<IamConfig> })
 
   return (
     <form className={ui.form} noValidate onSubmit={(event) => void submit(event)} aria-label={t('settings:tab.branding')}>
-      <Section title={t('settings:branding.identity')} description={t('settings:branding.supportThirdLoginHint')}>
+      <Section title={t('settings:branding.identity')}>
         <TextField label={t('settings:branding.appName')} required error={errors.appName?.message} registration={register('appName')} />
         <TextField label={t('settings:branding.copyright')} error={errors.copyright?.message} registration={register('copyright')} />
         <TextField label={t('settings:branding.loginSign')} error={errors.loginSign?.message} registration={register('loginSign')} />
@@ -58,14 +59,17 @@ export function BrandingForm({ initial }: { initial: api.Versioned<IamConfig> })
             </option>
           ))}
         </SelectField>
-        <CheckboxField
-          label={t('settings:branding.supportThirdLogin')}
-          checked={watch('supportThirdLogin') === 'Y'}
-          onChange={(checked) => setValue('supportThirdLogin', checked ? 'Y' : 'N', { shouldDirty: true })}
-        />
+        <div className={styles.wide}>
+          <CheckboxField
+            label={t('settings:branding.supportThirdLogin')}
+            checked={watch('supportThirdLogin') === 'Y'}
+            onChange={(checked) => setValue('supportThirdLogin', checked ? 'Y' : 'N', { shouldDirty: true })}
+          />
+          <p className={ui.hint}>{t('settings:branding.supportThirdLoginHint')}</p>
+        </div>
       </Section>
 
-      <Section title={t('settings:branding.images')} description={t('settings:branding.imagesText')}>
+      <Section title={t('settings:branding.images')} description={t('settings:branding.imagesText')} wide>
         {images.map(({ name, purpose }) => (
           <ImageUpload
             key={name}

@@ -3,12 +3,13 @@ import type { ReactNode } from 'react';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './settings.css';
 
-export function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
+/** `wide`: room for 290 px image previews in each column. */
+export function Section({ title, description, wide, children }: { title: string; description?: string; wide?: boolean; children: ReactNode }) {
   return (
     <fieldset className={styles.section}>
       <legend className={styles.legend}>{title}</legend>
       {description && <p className={`${ui.hint} ${styles.sectionText}`}>{description}</p>}
-      <div className={styles.fields}>{children}</div>
+      <div className={wide ? styles.wideFields : styles.fields}>{children}</div>
     </fieldset>
   );
 }

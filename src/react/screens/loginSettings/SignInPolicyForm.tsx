@@ -61,7 +61,9 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
       </Section>
 
       <Section title={t('settings:signIn.captcha')} description={t('settings:signIn.captchaText')}>
-        <CheckboxField label={t('settings:signIn.captchaEnabled')} registration={register('captchaEnabled')} />
+        <div className={styles.checkCell}>
+          <CheckboxField label={t('settings:signIn.captchaEnabled')} registration={register('captchaEnabled')} />
+        </div>
         <TextField label={t('settings:signIn.captchaAfterFailures')} type="number" min={0} max={100} hint={t('settings:signIn.captchaAfterFailuresHint')} error={errors.captchaAfterFailures?.message} registration={number('captchaAfterFailures')} />
         <SelectField label={t('settings:signIn.captchaKind')} error={errors.captchaKind?.message} registration={register('captchaKind')}>
           {options(Object.values(CaptchaKind), 'captchaKind')}
@@ -79,9 +81,11 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
         <TextField label={t('settings:signIn.maxLength')} type="number" min={6} max={20} error={errors.passwordPolicy?.maxLength?.message} registration={number('passwordPolicy.maxLength')} />
         <TextField label={t('settings:signIn.history')} type="number" min={0} max={24} hint={t('settings:signIn.historyHint')} error={errors.passwordPolicy?.history?.message} registration={number('passwordPolicy.history')} />
         <TextField label={t('settings:signIn.expiryDays')} type="number" min={0} max={3650} hint={t('settings:signIn.expiryDaysHint')} error={errors.passwordPolicy?.expiryDays?.message} registration={number('passwordPolicy.expiryDays')} />
-        <CheckboxField label={t('settings:signIn.requireUppercase')} registration={register('passwordPolicy.requireUppercase')} />
-        <CheckboxField label={t('settings:signIn.requireLowercase')} registration={register('passwordPolicy.requireLowercase')} />
-        <CheckboxField label={t('settings:signIn.requireSymbol')} registration={register('passwordPolicy.requireSymbol')} />
+        <div className={styles.checkRow}>
+          <CheckboxField label={t('settings:signIn.requireUppercase')} registration={register('passwordPolicy.requireUppercase')} />
+          <CheckboxField label={t('settings:signIn.requireLowercase')} registration={register('passwordPolicy.requireLowercase')} />
+          <CheckboxField label={t('settings:signIn.requireSymbol')} registration={register('passwordPolicy.requireSymbol')} />
+        </div>
       </Section>
 
       <Section title={t('settings:signIn.sessions')}>

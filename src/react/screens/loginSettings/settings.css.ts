@@ -48,7 +48,15 @@ export const fields = style({
   alignItems: 'start',
 });
 
+export const wideFields = style([fields, { gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))' }]);
+
 export const wide = style({ gridColumn: '1 / -1' });
+
+/** A checkbox in a grid of labelled inputs: level with the inputs, below their labels. */
+export const checkCell = style({ paddingTop: '28px' });
+
+/** Checkboxes side by side on a row of their own. */
+export const checkRow = style({ gridColumn: '1 / -1', display: 'flex', flexWrap: 'wrap', gap: `${vars.space.sm} ${vars.space.lg}` });
 
 
 export const textArea = style({ minHeight: '96px', resize: 'vertical', fontFamily: 'inherit' });

@@ -19,6 +19,7 @@ import * as table from '../../widgets/table/table.css';
 import { TenantOptions } from '../../widgets/table/TenantFilter';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
+import * as styles from './messages.css';
 
 interface SendValues {
   title: string;
@@ -69,7 +70,10 @@ export default function SendDialog({ open, onOpenChange, onSent }: { open: boole
       <form className={ui.form} noValidate onSubmit={(event) => void submit(event)}>
         <TextField label={t('settings:send.subject')} required maxLength={200} error={errors.title?.message} registration={register('title', { validate: required })} />
         <TextAreaField label={t('settings:send.content')} required maxLength={5000} error={errors.content?.message} registration={register('content', { validate: required })} />
-        <MemberPicker label={t('settings:send.users')} members={people} onChange={setPeople} search={findPeople} />
+        <fieldset className={styles.group}>
+          <legend className={`${ui.label} ${styles.legend}`}>{t('settings:send.users')}</legend>
+          <MemberPicker label={t('settings:send.users')} members={people} onChange={setPeople} search={findPeople} />
+        </fieldset>
         <SelectField label={t('settings:send.tenant')} hint={t('settings:send.tenantHint')} error={errors.tenantId?.message} registration={register('tenantId')}>
           <option value="">{t('settings:send.noTenant')}</option>
           {tenantList.data && <TenantOptions tenants={tenantList.data} />}

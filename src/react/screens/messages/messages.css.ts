@@ -22,3 +22,8 @@ export const time = style({ marginInlineStart: 'auto', color: vars.color.textMut
 export const content = style({ margin: `${vars.space.xs} 0 0`, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' });
 
 export const itemActions = style({ display: 'flex', justifyContent: 'flex-end', gap: '2px', marginTop: vars.space.xs });
+
+/** A group of controls under one visible legend, without a frame. */
+export const group = style({ margin: 0, padding: 0, border: 'none', minWidth: 0, display: 'flex', flexDirection: 'column', gap: vars.space.xs });
+
+export const legend = style({ padding: 0 });
