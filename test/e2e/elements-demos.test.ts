@@ -1,0 +1,131 @@
+// The host demos of demo/ in Chromium under the strict CSP: every page loads with zero
+// `securitypolicyviolation` events and no console error (screenshots in /tmp/shots/demo-*.png);
+// the portal drives the embedded console (uiEmbed, memory routing) without touching its own URL
+// or history; the third-party page on a second origin signs in with <iam-login auth-mode="token">
+// and keeps the token in memory only.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+// @ts-expect-error -- a plain ES module of the demo (no typings)
+import { startThirdPartyServer } from '../../demo/third-party-server.mjs';
+
+const SHOTS = '/tmp/shots';
+
+let server: RunningServer;
+let thirdParty: { url: string; stop: () => Promise<void> };
+let browser: Browser;
+
+before(async () => {
+  thirdParty = await startThirdPartyServer({ apiOrigin: () => server.url });
+  // The IAM server accepts the third-party origin (CORS, token mode).
+  process.env.IAM_CORS_ORIGINS = thirdParty.url;
+  server = await startServer();
+  browser = await launchBrowser();
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await thirdParty?.stop();
+});
+
+/** A watched page that records every CSP violation the document reports. */
+async function cspWatchedPage(): Promise<WatchedPage> {
+  const watched = await openPage(browser);
+  await watched.page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+  });
+  return watched;
+}
+
+async function violationsOf(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+}
+
+/** Asserts the strict CSP header, no violation and no console error, then takes the screenshot. */
+async function checkPage(watched: WatchedPage, name: string, csp: RegExp): Promise<void> {
+  const { page, errors } = watched;
+  assert.deepEqual(await violationsOf(page), [], `CSP violations on ${name}`);
+  assert.deepEqual(errors, [], `console errors on ${name}`);
+  const policy = await page.evaluate(async () => (await fetch(location.href)).headers.get('content-security-policy'));
+  assert.match(policy ?? '', csp, `the CSP of ${name}`);
+  await page.screenshot({ path: `${SHOTS}/demo-${name}.png` });
+}
+
+const STRICT = /default-src 'self'.*script-src 'self'.*style-src 'self'/;
+
+test('the host portal drives the embedded console through `route` and follows iam-navigate; its URL and history stay', async () => {
+  const watched = await cspWatchedPage();
+  const { page } = watched;
+  await page.goto(`${server.url}/demo/portal.html`);
+  const embedded = page.locator('iam-console');
+  // Signed out: the console shows its sign-in page in place of the screen.
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  const start = await page.evaluate(() => ({ href: location.href, length: history.length }));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await embedded.getByRole('heading', { name: 'Users' }).first().waitFor();
+  assert.equal(await embedded.getByRole('navigation', { name: 'Main menu' }).count(), 0, 'uiEmbed: no side menu');
+  assert.equal(await embedded.locator('header').count(), 0, 'uiEmbed: no top bar');
+
+  await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Tenants' }).click();
+  // iam-navigate reached the portal: its title line shows the console's route title.
+  await page.locator('#portal-title').filter({ hasText: 'Tenant' }).waitFor();
+  assert.equal(await embedded.getAttribute('route'), '/operate/tenant/list');
+  assert.equal(await page.getByRole('link', { name: 'Tenants' }).getAttribute('aria-current'), 'page');
+
+  await page.getByRole('link', { name: 'My account' }).click();
+  await embedded.getByRole('heading', { name: 'Personal center' }).waitFor();
+  assert.equal(await page.getByRole('link', { name: 'Tenants' }).getAttribute('aria-current'), null);
+  assert.deepEqual(await page.evaluate(() => ({ href: location.href, length: history.length })), start, 'the host URL and history are untouched');
+  await checkPage(watched, 'portal', STRICT);
+  await watched.context.close();
+});
+
+test('the sign-in demo page works under the strict CSP', async () => {
+  const watched = await cspWatchedPage();
+  await watched.page.goto(`${server.url}/demo/login.html`);
+  await watched.page.getByLabel('Username').waitFor();
+  await checkPage(watched, 'login', STRICT);
+  await watched.context.close();
+});
+
+test('the third-party page on another origin signs in with a token kept in memory only', async () => {
+  const watched = await cspWatchedPage();
+  const { page, context } = watched;
+  let token: string | undefined;
+  page.on('response', async (answer) => {
+    if (answer.url().endsWith('/api/authc/login') && answer.request().method() === 'POST') token = ((await answer.json()) as { data?: { token?: string } }).data?.token;
+  });
+  await page.goto(`${thirdParty.url}/demo/third-party.html?api=${encodeURIComponent(`${server.url}/api`)}`);
+  assert.notEqual(new URL(thirdParty.url).origin, new URL(server.url).origin);
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('status').filter({ hasText: `Signed in as ${ADMIN.username}.` }).waitFor();
+
+  assert.ok(token && token.length >= 16, 'the server answered a token in token mode');
+  const stored = await page.evaluate(() => ({
+    attributes: [...document.querySelectorAll('*')].flatMap((element) => [...element.attributes].map((attribute) => attribute.value)),
+    html: document.documentElement.outerHTML,
+    local: JSON.stringify({ ...localStorage }),
+    session: JSON.stringify({ ...sessionStorage }),
+    cookie: document.cookie,
+  }));
+  assert.ok(!stored.attributes.some((value) => value.includes(token!)), 'the token is in no attribute');
+  assert.ok(!stored.html.includes(token), 'the token is nowhere in the markup');
+  assert.ok(!stored.local.includes(token) && !stored.session.includes(token), 'the token is in no web storage');
+  assert.equal(stored.cookie, '', 'no cookie on the third-party origin');
+  assert.deepEqual(await context.cookies(thirdParty.url), [], 'no cookie for the third-party origin');
+
+  // The token works as the header named by token-name (default `token`) from this origin.
+  const session = await page.evaluate(async ({ api, value }) => (await fetch(`${api}/cas/session`, { headers: { token: value } })).status, { api: `${server.url}/api`, value: token });
+  assert.equal(session, 200);
+  await checkPage(watched, 'third-party', /default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' http:\/\/127\.0\.0\.1:\d+/);
+  await context.close();
+});
