@@ -1,2 +1,77 @@
-// Placeholder until this route's screen lands (another helper's issue): replace this file.
-export { default } from '../placeholder/PlaceholderScreen';
+// oauth/authorize (hidden, no ACL check): the consent page of our OpenID Connect provider. An app
+// sent the person here (?uid=…) after the route guard made sure they are signed in; the page says
+// which app asks for what, and Allow / Deny go back to the provider, which returns to the app.
+import { useEffect, useState } from 'react';
+import { useSearch } from 'wouter';
+import { answerSsoInteraction, ssoInteraction, type SsoInteraction } from '../../../core/api/sso';
+import { useT } from '../../i18n';
+import { Icon } from '../../widgets/Icon';
+import { StatusPage } from '../../widgets/StatusPage';
+import * as statusStyles from '../../widgets/StatusPage.css';
+import * as ui from '../../widgets/ui.css';
+
+type Stage = { kind: 'loading' } | { kind: 'ask'; request: SsoInteraction } | { kind: 'invalid' } | { kind: 'leaving' };
+
+export default function OauthAuthorizeScreen() {
+  const t = useT();
+  const uid = new URLSearchParams(useSearch()).get('uid') ?? '';
+  const [stage, setStage] = useState<Stage>(uid ? { kind: 'loading' } : { kind: 'invalid' });
+
+  useEffect(() => {
+    if (!uid) return;
+    let live = true;
+    ssoInteraction(uid)
+      .then((request) => live && setStage({ kind: 'ask', request }))
+      .catch(() => live && setStage({ kind: 'invalid' }));
+    return () => {
+      live = false;
+    };
+  }, [uid]);
+
+  const answer = async (allow: boolean) => {
+    setStage({ kind: 'leaving' });
+    try {
+      const { redirectURL } = await answerSsoInteraction(uid, allow);
+      // Back to the provider (another part of this server), which redirects to the app.
+      window.location.assign(redirectURL);
+    } catch {
+      setStage({ kind: 'invalid' });
+    }
+  };
+
+  const title = t('route.authorize');
+  const mark = <Icon name="shield" className={statusStyles.mark} />;
+  if (stage.kind !== 'ask') {
+    const text = stage.kind === 'invalid' ? t('console:sso.invalid') : t('console:loading');
+    return (
+      <StatusPage mark={mark} title={title}>
+        <p className={statusStyles.text} role="status">{text}</p>
+      </StatusPage>
+    );
+  }
+
+  const { clientName, scopes } = stage.request;
+  return (
+    <StatusPage
+      mark={mark}
+      title={title}
+      actions={
+        <div className={ui.actions}>
+          <button type="button" className={ui.button.secondary} onClick={() => void answer(false)}>
+            {t('console:sso.deny')}
+          </button>
+          <button type="button" className={ui.button.primary} onClick={() => void answer(true)}>
+            {t('console:sso.allow')}
+          </button>
+        </div>
+      }
+    >
+      <p className={statusStyles.text}>{t('console:sso.asks', { app: clientName })}</p>
+      <ul aria-label={t('console:sso.scopes')}>
+        {scopes.map((scope) => (
+          <li key={scope}>{t(`console:sso.scope.${scope}`)}</li>
+        ))}
+      </ul>
+    </StatusPage>
+  );
+}
