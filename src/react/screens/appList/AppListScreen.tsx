@@ -27,6 +27,19 @@ type Open = { kind: 'create' } | { kind: 'delete'; app: App };
 
 export default function AppListScreen() {
   const t = useT();
+  // Operations (code 4) open this page too, but only app administrators (code 1) have apps here.
+  if (!useAdminScope().may('1')) {
+    return (
+      <AdminPage title="route.app">
+        <p className={ui.empty}>{t('admin:app.noneAdministered')}</p>
+      </AdminPage>
+    );
+  }
+  return <AppList />;
+}
+
+function AppList() {
+  const t = useT();
   const scope = useAdminScope();
   const navigate = useNavigate();
   const list = usePagedList<App, Query>(appApi.list, {});

@@ -3,6 +3,11 @@
 import { useStore } from '@nanostores/react';
 import { UserType } from '../../../core/enums';
 import { $session } from '../../../core/session';
+import { permissionTable } from '../../../core/acl';
+import { AclValue } from '../../../core/enums';
+
+const holds = (permissions: readonly string[], code: string) =>
+  permissionTable(permissions).some((entry) => entry.code === code && entry.flag === AclValue.True);
 
 export interface AdminScope {
   userId?: string;
@@ -12,6 +17,8 @@ export interface AdminScope {
   tenantAdmin: boolean;
   tenantId?: string;
   ownedAppIds: readonly string[];
+  /** Holds permission code `code` (§6), enabled. */
+  may: (code: string) => boolean;
 }
 
 export function useAdminScope(): AdminScope {
@@ -24,5 +31,6 @@ export function useAdminScope(): AdminScope {
     tenantAdmin: !!user && type === UserType.Tenant && user.isAdmin,
     tenantId: user?.tenantId,
     ownedAppIds: user?.ownedApps.map((app) => app.id) ?? [],
+    may: (code) => holds(user?.permissions ?? [], code),
   };
 }
