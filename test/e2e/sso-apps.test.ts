@@ -1,0 +1,67 @@
+// Single sign-on for an app, as a person and a real relying party (openid-client) see it: discovery,
+// the authorization code flow with PKCE, the console's sign-in and consent page in Chromium, the
+// code exchange, userinfo and a refresh.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import * as oidc from 'openid-client';
+import type { Browser } from 'playwright-core';
+import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+let app: Server;
+let callback: string;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  // The app's own page: whatever the provider sends back lands here.
+  app = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('the app'));
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  const address = app.address();
+  callback = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  app?.close();
+});
+
+test('an app signs a person in through the consent page and refreshes its tokens', async () => {
+  const api = new ApiClient(server.url);
+  await api.signIn(ADMIN.username, ADMIN.password);
+  const created = await api.call<{ id: string }>('POST', '/apps', { name: 'Wiki', entrypoint: callback, callbackUrl: callback });
+  const { clientSecret, issuer } = await api.call<{ clientSecret: string; issuer: string }>('POST', `/apps/${created.id}/oidc-client/secret`);
+  const config = await oidc.discovery(new URL(issuer), created.id, clientSecret, undefined, { execute: [oidc.allowInsecureRequests] });
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const authorize = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: callback, scope: 'openid profile email', state,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+  });
+
+  const { page, errors } = await openPage(browser);
+  await page.goto(authorize.href);
+  // Not signed in: the console's sign-in page first, then back to the consent page.
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+
+  await page.getByText('Wiki asks to sign you in and to read:').waitFor();
+  assert.equal(new URL(page.url()).pathname, '/oauth/authorize');
+  const scopes = page.getByRole('list', { name: 'What the app may read' });
+  assert.deepEqual(await scopes.getByRole('listitem').allTextContents(), ['Your account identifier', 'Your name and username', 'Your email address']);
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await page.waitForURL((url) => url.href.startsWith(callback));
+  assert.deepEqual(errors, []);
+
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state });
+  const sub = tokens.claims()!.sub;
+  const info = await oidc.fetchUserInfo(config, tokens.access_token, sub);
+  assert.equal(info.preferred_username, ADMIN.username);
+  const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+  assert.equal((await oidc.fetchUserInfo(config, refreshed.access_token, sub)).sub, sub);
+});
