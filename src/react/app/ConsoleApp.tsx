@@ -2,7 +2,8 @@
 // HTTP and locale set-up, the branding from the server, the router with the guarded outlet, the
 // account dialogs, toasts and the progress bar.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { storedLocale } from '../../core/i18n';
+import { useStore } from '@nanostores/react';
+import { $locale, storedLocale } from '../../core/i18n';
 import { $messages } from '../../core/messages';
 import type { Theme } from '../../core/enums';
 import { useTexts } from '../i18n';
@@ -85,6 +86,8 @@ export function ConsoleApp(props: ConsoleAppProps) {
   const [theme, setTheme] = useTheme(props.theme, onThemeChange);
   const [portalContainer, setPortalContainer] = useState<HTMLElement | null>(null);
   useErrorEvents(onError);
+  // The root says which language its texts are in (screen readers pick the voice from it).
+  const locale = useStore($locale);
 
   useEffect(() => {
     void loadBranding();
@@ -96,7 +99,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
   );
 
   return (
-    <div className={`${styles.root} ${uiEmbed ? styles.embeddedRoot : ''}`} data-theme={theme}>
+    <div className={`${styles.root} ${uiEmbed ? styles.embeddedRoot : ''}`} data-theme={theme} lang={locale}>
       <ConsoleContext.Provider value={environment}>
         {textsReady ? (
           <>
