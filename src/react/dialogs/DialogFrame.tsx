@@ -25,6 +25,7 @@ export function DialogFrame({ open, onOpenChange, title, description, size = 'no
       <Dialog.Portal container={portalContainer ?? undefined}>
         <Dialog.Overlay className={styles.overlay} />
         <Dialog.Content
+          part="dialog"
           className={`${styles.content} ${size === 'small' ? styles.small : ''}`}
           // Without a description the content is named by its title only.
           {...(description ? {} : { 'aria-describedby': undefined })}
