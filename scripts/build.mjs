@@ -1,11 +1,12 @@
 // `npm run build`: the browser bundle with rollup (rollup.config.mjs) into dist/, the bundle
 // checks and size budgets (scripts/check-bundle.mjs), custom-elements.json (scripts/manifest.mjs),
-// then the server build when it exists.
+// the React host demo (scripts/demo-build.mjs), then the server build when it exists.
 import { existsSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { rollup } from 'rollup';
 import config from '../rollup.config.mjs';
 import { reportBundle } from './check-bundle.mjs';
+import { buildDemos } from './demo-build.mjs';
 import { writeManifest } from './manifest.mjs';
 
 async function buildBrowserBundle() {
@@ -33,4 +34,4 @@ function buildServer() {
 }
 
 // exitCode rather than exit(): esbuild's service must wind down on its own.
-process.exitCode = (await buildBrowserBundle()) && reportBundle(config.output.dir) && writeManifest() && buildServer() ? 0 : 1;
+process.exitCode = (await buildBrowserBundle()) && reportBundle(config.output.dir) && writeManifest() && (await buildDemos()) && buildServer() ? 0 : 1;

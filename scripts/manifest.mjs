@@ -37,7 +37,7 @@ function problemsOf(manifest) {
 
 /** Writes custom-elements.json at the package root; answers whether it is complete. */
 export function writeManifest() {
-  const run = spawnSync(process.execPath, [cli, 'analyze', '--globs', 'src/elements/**/*.ts', '--outdir', '.'], { cwd: root, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [cli, 'analyze', '--config', 'scripts/custom-elements-manifest.config.mjs'], { cwd: root, encoding: 'utf8' });
   if (run.status !== 0) {
     console.error(`custom-elements-manifest analyzer failed:\n${run.stderr || run.stdout}`);
     return false;

@@ -95,6 +95,38 @@ test('the sign-in demo page works under the strict CSP', async () => {
   await watched.context.close();
 });
 
+test('the React 19 host drives the console through <iam-provider> and typed events', async () => {
+  const watched = await cspWatchedPage();
+  const { page } = watched;
+  await page.goto(`${server.url}/demo/react.html`);
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const embedded = page.locator('iam-console');
+  const hostBar = page.getByRole('banner');
+  await embedded.getByRole('heading', { name: `Welcome back, ${ADMIN.username}` }).waitFor();
+  // The provider's theme reached the console; the host's button switches it live.
+  assert.equal(await embedded.getAttribute('theme'), 'light');
+  await hostBar.getByRole('button', { name: 'Dark theme' }).click();
+  await page.waitForFunction(() => document.querySelector('iam-console')?.getAttribute('theme') === 'dark');
+  assert.equal(await page.locator('iam-password-dialog').getAttribute('theme'), 'dark');
+
+  await hostBar.getByRole('button', { name: 'My account' }).click();
+  await embedded.getByRole('heading', { name: 'Personal center' }).waitFor();
+  // The typed iam-navigate listener put the route title into the host's bar.
+  await page.locator('.react-host-title').filter({ hasText: 'Personal center' }).waitFor();
+
+  await hostBar.getByRole('button', { name: 'Change password' }).click();
+  const dialog = page.locator('iam-password-dialog').getByRole('dialog');
+  await dialog.waitFor();
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  // iam-close reached React, whose state (set as the element's `open` property) is false again.
+  await page.waitForFunction(() => document.querySelector('iam-password-dialog')?.open === false);
+  await checkPage(watched, 'react', STRICT);
+  await watched.context.close();
+});
+
 test('the third-party page on another origin signs in with a token kept in memory only', async () => {
   const watched = await cspWatchedPage();
   const { page, context } = watched;
