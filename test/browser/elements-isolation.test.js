@@ -1,0 +1,82 @@
+// Style isolation of <iam-console> (hostile host CSS does not reach its shadow content; its styles
+// do not leak out to the host's elements) and memory routing that never touches the host's URL or
+// history while following `route`.
+import { expect, fixture, fixtureCleanup, html } from '@open-wc/testing';
+import { executeServerCommand, setViewport } from '@web/test-runner-commands';
+import '../../dist/elements.js';
+import { byRole, signIn, until } from './console/helpers.js';
+
+const hostile = new CSSStyleSheet();
+hostile.replaceSync('* { color: red !important; font-size: 40px !important } button { display: none !important }');
+
+let admin;
+
+before(async () => {
+  admin = await executeServerCommand('iam-admin');
+  await setViewport({ width: 1280, height: 800 });
+  await signIn(admin.username, admin.password);
+});
+
+afterEach(() => {
+  document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== hostile);
+  fixtureCleanup();
+});
+
+/** Colour, size and display of an element, as the browser computes them. */
+function looks(element) {
+  const style = getComputedStyle(element);
+  return { color: style.color, fontSize: style.fontSize, display: style.display, fontFamily: style.fontFamily, background: style.backgroundColor };
+}
+
+describe('style isolation', () => {
+  it('hostile host CSS does not change the console\'s shadow content', async () => {
+    const element = await fixture(html`<iam-console routing="memory" route="/profile/userInfo"></iam-console>`);
+    const root = element.shadowRoot;
+    const heading = await until(() => byRole(root, 'heading', 'Personal center'), 'no personal center');
+    const button = byRole(root, 'button', 'Change password');
+    const before = { heading: looks(heading), button: looks(button) };
+
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, hostile];
+    const after = { heading: looks(heading), button: looks(button) };
+    expect(after).to.deep.equal(before);
+    expect(after.button.display).to.not.equal('none');
+    expect(after.heading.color).to.not.equal('rgb(255, 0, 0)');
+    expect(after.heading.fontSize).to.not.equal('40px');
+    // The hostile sheet does apply to the page itself (so the comparison above could fail).
+    const outside = await fixture(html`<button type="button">Host button</button>`);
+    expect(getComputedStyle(outside).display).to.equal('none');
+  });
+
+  it('the console\'s styles do not leak out to the host\'s elements', async () => {
+    const host = await fixture(html`<div><h2>Host heading</h2><button type="button">Host button</button><p class="content">Host text</p></div>`);
+    const [heading, button, text] = host.children;
+    const before = [looks(heading), looks(button), looks(text)];
+    const element = await fixture(html`<iam-console routing="memory" route="/profile/userInfo"></iam-console>`);
+    await until(() => byRole(element.shadowRoot, 'heading', 'Personal center'), 'no personal center');
+    expect([looks(heading), looks(button), looks(text)]).to.deep.equal(before);
+    expect(document.querySelectorAll('style')).to.have.length(0);
+  });
+});
+
+describe('memory routing', () => {
+  it('follows `route` and reports iam-navigate without touching location or history', async () => {
+    const href = location.href;
+    const length = history.length;
+    const element = await fixture(html`<iam-console ui-embed routing="memory" route="/profile/userInfo"></iam-console>`);
+    const root = element.shadowRoot;
+    await until(() => byRole(root, 'heading', 'Personal center'), 'no personal center');
+    expect(root.querySelector('header'), 'uiEmbed: no top bar').to.equal(null);
+
+    const navigated = new Promise((resolve) => element.addEventListener('iam-navigate', resolve, { once: true }));
+    element.route = '/operate/user';
+    const event = await navigated;
+    expect(event.detail.path).to.equal('/operate/user');
+    expect(event.bubbles && event.composed).to.equal(true);
+    await until(() => byRole(root, 'heading', 'Users'), 'the route property did not navigate');
+
+    element.setAttribute('route', '/profile/userInfo');
+    await until(() => byRole(root, 'heading', 'Personal center'), 'the route attribute did not navigate back');
+    expect(location.href).to.equal(href);
+    expect(history.length).to.equal(length);
+  });
+});
