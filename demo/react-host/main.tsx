@@ -23,24 +23,33 @@ function HostApp() {
   const [route, setRoute] = useState('/home/index');
   const [title, setTitle] = useState('');
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [profileOpen, setProfileOpen] = useState(false);
+  const [saved, setSaved] = useState('');
   const passwordRef = useRef<HTMLElementTagNameMap['iam-password-dialog']>(null);
+  const profileRef = useRef<HTMLElementTagNameMap['iam-profile-dialog']>(null);
 
   const onNavigate = useState(() => (event: HTMLElementEventMap['iam-navigate']) => {
     if (event.detail.external) return;
     setRoute(event.detail.path);
     setTitle(event.detail.title ?? '');
   })[0];
-  const onClose = useState(() => () => setPasswordOpen(false))[0];
+  const onPasswordClose = useState(() => () => setPasswordOpen(false))[0];
+  const onProfileClose = useState(() => () => setProfileOpen(false))[0];
+  const onProfileSaved = useState(() => (event: HTMLElementEventMap['iam-profile-saved']) => setSaved(`Profile ${event.detail.userId} saved.`))[0];
   useElementEvent(consoleRef, 'iam-navigate', onNavigate);
-  useElementEvent(passwordRef, 'iam-close', onClose);
+  useElementEvent(passwordRef, 'iam-close', onPasswordClose);
+  useElementEvent(profileRef, 'iam-close', onProfileClose);
+  useElementEvent(profileRef, 'iam-profile-saved', onProfileSaved);
 
   return (
     <iam-provider api-base="/api" theme={theme}>
       <header className="react-host-bar">
         <strong>React host</strong>
         <span className="react-host-title">{title}</span>
+        <span role="status">{saved}</span>
         <button type="button" onClick={() => setRoute('/home/index')}>Home</button>
         <button type="button" onClick={() => setRoute('/profile/userInfo')}>My account</button>
+        <button type="button" onClick={() => setProfileOpen(true)}>Edit profile</button>
         <button type="button" onClick={() => setPasswordOpen(true)}>Change password</button>
         <button type="button" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>
           {theme === 'dark' ? 'Light theme' : 'Dark theme'}
@@ -51,6 +60,7 @@ function HostApp() {
       </main>
       {/* React 19 sets `open` as the element's property; iam-close sets the state back. */}
       <iam-password-dialog ref={passwordRef} mode="self" open={passwordOpen} />
+      <iam-profile-dialog ref={profileRef} open={profileOpen} />
     </iam-provider>
   );
 }

@@ -123,6 +123,14 @@ test('the React 19 host drives the console through <iam-provider> and typed even
   await dialog.waitFor({ state: 'detached' });
   // iam-close reached React, whose state (set as the element's `open` property) is false again.
   await page.waitForFunction(() => document.querySelector('iam-password-dialog')?.open === false);
+
+  await hostBar.getByRole('button', { name: 'Edit profile' }).click();
+  const profile = page.locator('iam-profile-dialog').getByRole('dialog');
+  await profile.getByLabel('Real name').waitFor();
+  await profile.getByRole('button', { name: 'Save' }).click();
+  // iam-profile-saved (typed detail) reached the host; the dialog closed itself.
+  await hostBar.getByRole('status').filter({ hasText: /^Profile \S+ saved\.$/ }).waitFor();
+  await profile.waitFor({ state: 'detached' });
   await checkPage(watched, 'react', STRICT);
   await watched.context.close();
 });
