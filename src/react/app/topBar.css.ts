@@ -70,6 +70,8 @@ export const menuItem = style({
   userSelect: 'none',
   selectors: {
     '&[data-highlighted]': { background: tint(vars.color.primary, 14), color: vars.color.primary },
+    // The tint alone is too faint a focus indicator for keyboard users (WCAG 2.4.7, 1.4.11).
+    '&:focus-visible': { boxShadow: `inset 0 0 0 2px ${vars.color.primary}` },
   },
 });
 
