@@ -4,7 +4,7 @@
 import { expect, fixture, fixtureCleanup, html } from '@open-wc/testing';
 import { executeServerCommand, setViewport } from '@web/test-runner-commands';
 import '../../dist/elements.js';
-import { byRole, signIn, until } from './console/helpers.js';
+import { api, byRole, signIn, until } from './console/helpers.js';
 
 const hostile = new CSSStyleSheet();
 hostile.replaceSync('* { color: red !important; font-size: 40px !important } button { display: none !important }');
@@ -16,6 +16,9 @@ before(async () => {
   await setViewport({ width: 1280, height: 800 });
   await signIn(admin.username, admin.password);
 });
+
+// The browser's cookies are shared by the test files: the next file starts signed out.
+after(() => api('GET', '/cas/logout'));
 
 afterEach(() => {
   document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== hostile);
