@@ -1,0 +1,45 @@
+// docs/elements.md: the element reference, generated from custom-elements.json (the Custom
+// Elements Manifest that `npm run build` writes). Run `node scripts/element-reference.mjs` after a
+// build; a unit test fails while the committed page differs from what the manifest gives.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = new URL('..', import.meta.url);
+const cell = (text) => String(text ?? '').replace(/\|/g, '\\|').replace(/\n+/g, ' ');
+
+function table(title, headers, rows) {
+  if (!rows.length) return [];
+  return [`**${title}**`, '', `| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`), ''];
+}
+
+/** The Markdown reference of every element the manifest declares. */
+export function elementReference(manifest) {
+  const elements = manifest.modules
+    .flatMap((module) => (module.declarations ?? []).map((declaration) => ({ ...declaration, path: module.path })))
+    .filter((declaration) => declaration.tagName)
+    .sort((a, b) => a.tagName.localeCompare(b.tagName));
+  const lines = [
+    '# Element reference',
+    '',
+    '<!-- Generated from custom-elements.json by scripts/element-reference.mjs: do not edit by hand. -->',
+    '',
+    'Every event is a `CustomEvent` that bubbles and is composed (it leaves shadow roots).',
+    '',
+  ];
+  for (const element of elements) {
+    lines.push(`## \`<${element.tagName}>\``, '', element.description ?? '', '', `Source: \`${element.path}\``, '');
+    lines.push(...table('Attributes', ['Attribute', 'Type', 'Description'], (element.attributes ?? []).map((a) => [`\`${a.name}\``, a.type?.text ?? '', a.description])));
+    lines.push(...table('Events', ['Event', 'Type', 'Description'], (element.events ?? []).map((e) => [`\`${e.name}\``, e.type?.text ?? '', e.description])));
+    lines.push(...table('CSS parts', ['Part', 'Description'], (element.cssParts ?? []).map((p) => [`\`::part(${p.name})\``, p.description])));
+    lines.push(...table('CSS custom properties', ['Property', 'Description'], (element.cssProperties ?? []).map((p) => [`\`${p.name}\``, p.description])));
+  }
+  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+export const referencePath = fileURLToPath(new URL('docs/elements.md', root));
+export const manifestPath = fileURLToPath(new URL('custom-elements.json', root));
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  writeFileSync(referencePath, elementReference(JSON.parse(readFileSync(manifestPath, 'utf8'))));
+  console.log(`wrote ${referencePath}`);
+}
