@@ -1,0 +1,122 @@
+// A keyboard-only walk through the console, in the dark and the light theme: no clicks, only Tab,
+// Shift+Tab, Enter, Space, Escape and the arrow keys (and typing into fields). Sign in, open the
+// profile dialog from the account menu and close it with Escape (the focus goes back to the menu
+// button), move through the side menu to another screen, sign out through the account menu and
+// confirm. Every element that takes the focus on the way shows it (an outline or a box shadow).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import { choose, text, type Theme } from './a11y-support';
+
+let server: RunningServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+interface Focused { tag: string; name: string; role: string | null; ring: boolean }
+
+/** The element that has the focus, looked for through shadow roots: what it is and whether it shows it. */
+function focused(page: Page): Promise<Focused | null> {
+  return page.evaluate(() => {
+    let element: Element | null = document.activeElement;
+    while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+    if (!element || element === document.body) return null;
+    const style = getComputedStyle(element);
+    const label = element instanceof HTMLInputElement ? element.labels?.[0]?.textContent : null;
+    return {
+      tag: element.tagName.toLowerCase(),
+      name: (element.getAttribute('aria-label') ?? label ?? element.textContent ?? '').trim(),
+      role: element.getAttribute('role'),
+      ring: (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none',
+    };
+  });
+}
+
+/**
+ * Presses `key` until the focused element is the one `wanted` describes (at most `tries` times),
+ * checking on the way that every focused element shows its focus.
+ */
+async function pressUntil(page: Page, key: string, wanted: (element: Focused) => boolean, what: string, tries = 40): Promise<Focused> {
+  for (let count = 0; count < tries; count++) {
+    await page.keyboard.press(key);
+    const element = await focused(page);
+    if (!element) continue;
+    assert.ok(element.ring, `no visible focus on ${element.tag} "${element.name}"`);
+    if (wanted(element)) return element;
+  }
+  throw new Error(`${key} ×${tries} did not reach ${what}`);
+}
+
+async function walk(theme: Theme, watched: WatchedPage): Promise<void> {
+  const { page } = watched;
+  const named = (name: string) => (element: Focused) => element.name === name;
+  const accountMenu = text('en', 'console:user.menu', { name: ADMIN.username });
+
+  await page.goto(`${server.url}/login`);
+  await choose(page, 'en', theme);
+  await page.reload();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+
+  await pressUntil(page, 'Tab', named('Username'), 'the username field');
+  await page.keyboard.type(ADMIN.username);
+  await pressUntil(page, 'Tab', named('Password'), 'the password field', 3);
+  await page.keyboard.type(ADMIN.password);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
+
+  // The account menu: open it with Enter, go to Profile with the arrow keys, open the dialog.
+  await pressUntil(page, 'Tab', named(accountMenu), 'the account menu button');
+  await page.keyboard.press('Enter');
+  await page.getByRole('menu').waitFor();
+  await pressUntil(page, 'ArrowDown', named('Profile'), 'the Profile item', 6);
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Edit personal information' });
+  await dialog.getByLabel('Real name').waitFor();
+  const inDialog = await focused(page);
+  assert.ok(inDialog?.ring, 'the dialog has the focus, visibly');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal((await focused(page))?.name, accountMenu, 'the focus went back to the account menu button');
+
+  // Through the side menu to the users screen: open Operations with Space, follow Users with Enter.
+  const operations = await pressUntil(page, 'Tab', named('Operations'), 'the Operations entry of the side menu');
+  assert.equal(operations.tag, 'button');
+  if ((await page.getByRole('navigation', { name: 'Main menu' }).getByRole('button', { name: 'Operations' }).getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('Space');
+  await pressUntil(page, 'Tab', named('Users'), 'the Users link', 10);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/operate/user');
+
+  // Back up to the account menu with Shift+Tab, sign out and confirm.
+  await pressUntil(page, 'Shift+Tab', named(accountMenu), 'the account menu button');
+  await page.keyboard.press('Enter');
+  await page.getByRole('menu').waitFor();
+  await pressUntil(page, 'ArrowUp', named('Logout'), 'the Logout item', 6);
+  await page.keyboard.press('Enter');
+  const confirm = page.getByRole('alertdialog').or(page.getByRole('dialog'));
+  await confirm.waitFor();
+  await pressUntil(page, 'Tab', (element) => element.tag === 'button' && /^(OK|Confirm|Logout)$/.test(element.name), 'the confirm button', 6);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+}
+
+for (const theme of ['dark', 'light'] as const) {
+  test(`a keyboard-only walk with visible focus (${theme})`, async () => {
+    const watched = await openPage(browser);
+    try {
+      await walk(theme, watched);
+      assert.deepEqual(watched.errors, []);
+    } finally {
+      await watched.context.close();
+    }
+  });
+}

@@ -1,0 +1,125 @@
+// Shared steps of the accessibility tests: axe-core run in the page (it walks the console's open
+// shadow root), its serious and critical violations printed readably, the console's own texts in
+// either locale (read from the locale files, so the tests find elements by their visible names in
+// Chinese too), and the console preferences (locale, theme) set the way a person's choice is kept.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { Seeder } from './admin-support';
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export type Locale = 'en' | 'zh';
+export type Theme = 'dark' | 'light';
+
+interface AxeNode { target: unknown[]; failureSummary?: string }
+interface AxeViolation { id: string; impact: string | null; help: string; helpUrl: string; nodes: AxeNode[] }
+
+/**
+ * Runs axe-core on the whole page and answers its serious and critical violations, one readable
+ * block each (rule, impact, help, then every element with axe's summary). The script goes in
+ * through the DevTools protocol (page.evaluate), which the server's strict CSP does not block.
+ */
+export async function seriousViolations(page: Page, where: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations;
+  }) as AxeViolation[];
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => [
+      `${where}: [${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})`,
+      ...violation.nodes.map((node) => `    at ${JSON.stringify(node.target)}\n      ${(node.failureSummary ?? '').replace(/\n/g, '\n      ')}`),
+    ].join('\n'));
+}
+
+type Tree = { [key: string]: string | Tree };
+const files: Record<Locale, Record<string, Tree>> = { en: {}, zh: {} };
+
+/** A text of the console in `locale`: `text('zh', 'console:user.menu', { name: 'admin' })`. */
+export function text(locale: Locale, key: string, values: Record<string, string> = {}): string {
+  const [namespace, path] = key.includes(':') ? key.split(':') as [string, string] : ['common', key];
+  files[locale][namespace] ??= JSON.parse(readFileSync(new URL(`../../src/core/i18n/locales/${locale}/${namespace}.json`, import.meta.url), 'utf8')) as Tree;
+  let node: string | Tree | undefined = files[locale][namespace];
+  for (const part of path.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  if (typeof node !== 'string') throw new Error(`no text ${key} in ${locale}`);
+  return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
+}
+
+/** Keeps locale and theme the way the console keeps a person's choice; applies on the next load. */
+export async function choose(page: Page, locale: Locale, theme: Theme): Promise<void> {
+  await page.evaluate(([chosenLocale, chosenTheme]) => {
+    localStorage.setItem('iam-locale', chosenLocale);
+    localStorage.setItem('iam-theme', chosenTheme);
+  }, [locale, theme] as const);
+}
+
+/** The console has drawn its screen: a heading, nothing busy, fonts and animations done. */
+export async function settled(page: Page): Promise<void> {
+  await page.locator('iam-console :is(h1, h2)').first().waitFor();
+  await page.locator('iam-console [aria-busy="true"]').first().waitFor({ state: 'detached' }).catch(() => undefined);
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const shadow = document.querySelector('iam-console')?.shadowRoot;
+    await Promise.all([...document.getAnimations(), ...(shadow?.getAnimations() ?? [])].map((animation) => animation.finished.catch(() => undefined)));
+  });
+}
+
+/** The ordinary user the sample data holds (the users table and its row actions use it). */
+export const MEMBER = 'bob-a11y';
+
+export interface SampleIds { app: string; plan: string }
+
+/**
+ * A little of everything through the real API as the administrator, so no screen is empty: a
+ * tenant, `users` ordinary users (MEMBER among them), an app with a privilege and a role, its menu
+ * plan and a message in the administrator's inbox.
+ */
+export async function seedSample(baseUrl: string, users = 2): Promise<SampleIds> {
+  const admin = await Seeder.as(baseUrl);
+  const root = await admin.rootTenant();
+  const tenant = await admin.tenant(root.id, 'Northwind');
+  await admin.user({ username: MEMBER, realName: 'Bob', tenantId: tenant.id });
+  await admin.user({ username: 'li-na', realName: '李娜' });
+  for (let index = 2; index < users; index++) await admin.user({ username: `user-${String(index).padStart(3, '0')}`, realName: `User_${index}` });
+  const app = await admin.app('Shop', { description: 'The web shop' });
+  const privilege = await admin.privilege(app.id, { name: 'Orders', key: 'orders', path: '/orders' });
+  await admin.role(app.id, 'Clerk');
+  const plan = await admin.call<{ id: string }>('POST', '/menu-plans', { appId: app.id, name: 'Shop menu', items: [{ name: 'Orders', path: '/orders', privilegeId: privilege.id }] });
+  const me = await admin.call<{ user: { id: string } }>('GET', '/cas/session');
+  await admin.call('POST', '/messages', { title: 'Quarterly access review', content: 'Please review the administrators of your apps.', userIds: [me.user.id] });
+  return { app: app.id, plan: plan.id };
+}
+
+export interface Screen { name: string; path: string; then?: (page: Page) => Promise<void> }
+
+/** Every screen of §2 by address; `then` brings up a part of a screen that shows only on request. */
+export function consoleScreens(ids: SampleIds, locale: Locale): Screen[] {
+  const tab = (index: number) => async (page: Page) => {
+    await page.getByRole('tab').nth(index).click();
+    await page.getByRole('tabpanel').first().waitFor();
+  };
+  return [
+    { name: 'home', path: '/home/index' },
+    { name: 'apps', path: '/operate/app' },
+    { name: 'app-detail', path: `/app/detail/${ids.app}` },
+    { name: 'users', path: '/operate/user', then: (page) => page.getByRole('cell', { name: MEMBER, exact: true }).waitFor() },
+    { name: 'tenants', path: '/operate/tenant/list', then: (page) => page.getByRole('treeitem').first().waitFor() },
+    { name: 'login-settings', path: '/operate/setting' },
+    { name: 'branding', path: '/operate/setting', then: tab(1) },
+    { name: 'license', path: '/operate/setting', then: tab(2) },
+    { name: 'channels', path: '/operate/tunnel' },
+    { name: 'menu-plans', path: '/operate/menu', then: (page) => page.getByRole('cell', { name: 'Shop menu' }).first().waitFor() },
+    { name: 'menu-detail', path: `/menu/detail/${ids.plan}` },
+    { name: 'messages', path: '/profile/message', then: (page) => page.getByText('Quarterly access review').first().waitFor() },
+    { name: 'message-history', path: '/profile/messageHis' },
+    { name: 'personal-center', path: '/profile/userInfo', then: (page) => page.getByText(text(locale, 'console:profile.username')).first().waitFor() },
+    { name: 'consent', path: '/oauth/authorize' },
+    { name: '403', path: '/403?redirect=%2Foperate%2Fuser' },
+    { name: '404', path: '/no/such/page' },
+    { name: 'only-sign-in', path: '/onlySignIn' },
+  ];
+}
