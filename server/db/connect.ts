@@ -52,6 +52,7 @@ export function reusingStatements(database: SQLite.Database, capacity = STATEMEN
 export async function openDatabase(options: { dataDir: string; databaseUrl: string | undefined }): Promise<Db> {
   let kysely: Kysely<Database>;
   let engine: Engine;
+  let sqliteFile: SQLite.Database | undefined;
   if (options.databaseUrl) {
     engine = 'postgres';
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes });
@@ -60,11 +61,24 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
     engine = 'sqlite';
     mkdirSync(options.dataDir, { recursive: true });
     const sqlite = new SQLite(join(options.dataDir, 'iam.sqlite'));
+    // The busy timeout first: another process may hold the file while this one switches to WAL.
+    sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
+    sqliteFile = sqlite;
     kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }), plugins: [new CamelCasePlugin()] });
   }
-  await migrate(kysely as unknown as Kysely<unknown>, engine);
+  if (sqliteFile) {
+    // Kysely takes no migration lock on SQLite: processes starting together on a fresh file would
+    // both create the tables. One write transaction around the migrations makes the others wait.
+    sqliteFile.exec('BEGIN IMMEDIATE');
+    try {
+      await migrate(kysely as unknown as Kysely<unknown>, engine);
+      sqliteFile.exec('COMMIT');
+    } catch (error) {
+      if (sqliteFile.inTransaction) sqliteFile.exec('ROLLBACK');
+      throw error;
+    }
+  } else await migrate(kysely as unknown as Kysely<unknown>, engine);
   return { kysely, engine, close: () => kysely.destroy() };
 }

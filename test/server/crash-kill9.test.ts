@@ -33,10 +33,10 @@ async function signedIn(base: string): Promise<Client> {
 async function listedCrashUsers(client: Client): Promise<Set<string>> {
   const names = new Set<string>();
   for (let page = 1; page <= 100; page += 1) {
-    const answer = await client.get<{ list: { username: string }[]; total: number }>(`/api/user?page=${page}&size=50&searchProp=username&searchValue=crash-`);
+    const answer = await client.get<{ list: { username: string }[]; pager: { total: number; size: number } }>(`/api/user?page=${page}&size=50&searchProp=username&searchValue=crash-`);
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     for (const user of answer.body.data.list) names.add(user.username);
-    if (page * 50 >= answer.body.data.total) break;
+    if (page * answer.body.data.pager.size >= answer.body.data.pager.total) break;
   }
   return names;
 }

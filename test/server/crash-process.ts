@@ -1,7 +1,7 @@
 // The production server as a child process (dist-server/main.js, or server/main.ts through tsx
-// when the compiled copy is absent) on a database the test owns, for kill -9 and two-process tests.
+// when the compiled copy is absent or older than its sources) on a database the test owns, for kill -9 and two-process tests.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,13 +31,34 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-function entry(): string[] {
-  const compiled = join(root, 'dist-server/main.js');
-  return existsSync(compiled) ? [compiled] : ['--import', 'tsx', join(root, 'server/main.ts')];
+/** Newest modification time of the files under `dir`. */
+function newest(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((latest, item) => {
+    const path = join(dir, item.name);
+    return Math.max(latest, item.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }, 0);
 }
 
-/** Starts the server on a free port over `database`; resolves once it answers. */
+/** The compiled server when it is newer than its sources (npm run build), else the sources through tsx. */
+function entry(): string[] {
+  const compiled = join(root, 'dist-server/main.js');
+  const fresh = existsSync(compiled) && statSync(compiled).mtimeMs >= Math.max(newest(join(root, 'server')), newest(join(root, 'src/core')));
+  return fresh ? [compiled] : ['--import', 'tsx', join(root, 'server/main.ts')];
+}
+
+/** Starts the server on a free port over `database`; resolves once it answers. A port taken by
+ *  someone else between the probe and the listen is retried on another. */
 export async function spawnServer(database: TestDatabase, env: Record<string, string> = {}): Promise<ChildServer> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await spawnOnce(database, env);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function spawnOnce(database: TestDatabase, env: Record<string, string>): Promise<ChildServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const { dataDir, databaseUrl } = database.options;
