@@ -7,6 +7,7 @@ import { Status } from '../../src/core/enums';
 import { adapterFactory } from './adapter';
 import { providerKeys } from './keys';
 import { oidcDb } from './tables';
+import { SESSION_COOKIE } from '../auth/gate';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -53,6 +54,16 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
       rpInitiatedLogout: { enabled: true },
+    },
+    // An earlier consent counts only while the same person is signed in to the console: after a
+    // sign-out (or as someone else) the app's request goes through the sign-in and consent page again.
+    loadExistingGrant: async (koa) => {
+      const { oidc } = koa;
+      const secret = koa.cookies.get(SESSION_COOKIE, { signed: false });
+      const live = secret ? await ctx.sessions.resolve(secret, 'cookie') : undefined;
+      if (!live || !oidc.session || !oidc.client || live.user.id !== oidc.session.accountId) return undefined;
+      const grantId = (oidc.result?.consent as { grantId?: string } | undefined)?.grantId ?? oidc.session.grantIdFor(oidc.client.clientId);
+      return grantId ? oidc.provider.Grant.find(grantId) : undefined;
     },
     interactions: { url: (_oidc, interaction) => `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}` },
     // Apps get a refresh token with every code exchange (they all allow the refresh_token grant).

@@ -87,7 +87,15 @@ test('an app signs a user in with the code flow and PKCE, reads userinfo and ref
   assert.ok(refreshed.access_token && refreshed.access_token !== tokens.access_token);
   assert.equal((await oidc.fetchUserInfo(config, refreshed.access_token, claims.sub)).sub, claims.sub);
 
-  // The code is single use.
+  // Signed in and consented: the next request goes straight back to the app; after signing out of
+  // the console it goes through the consent page again.
+  const again = await follow(browser, authorize.href);
+  assert.equal(again.origin + again.pathname, callback);
+  assert.ok(again.searchParams.get('code'));
+  await browser.get('/api/cas/logout');
+  assert.equal((await follow(browser, authorize.href)).pathname, '/oauth/authorize');
+
+  // The code is single use (and its reuse revokes what it granted).
   await assert.rejects(oidc.authorizationCodeGrant(config, landed, { pkceCodeVerifier: verifier, expectedState: state }));
 });
 
