@@ -70,10 +70,10 @@ describe('memory routing', () => {
     await until(() => byRole(root, 'heading', 'Personal center'), 'no personal center');
     expect(root.querySelector('header'), 'uiEmbed: no top bar').to.equal(null);
 
-    const navigated = new Promise((resolve) => element.addEventListener('iam-navigate', resolve, { once: true }));
+    const events = [];
+    element.addEventListener('iam-navigate', (event) => events.push(event));
     element.route = '/operate/user';
-    const event = await navigated;
-    expect(event.detail.path).to.equal('/operate/user');
+    const event = await until(() => events.find((candidate) => candidate.detail.path === '/operate/user'), 'no iam-navigate to /operate/user');
     expect(event.bubbles && event.composed).to.equal(true);
     await until(() => byRole(root, 'heading', 'Users'), 'the route property did not navigate');
 
