@@ -54,6 +54,12 @@ async function search(field: string, text: string): Promise<void> {
   await page.getByRole('searchbox', { name: 'Search' }).fill(text);
 }
 
+/** A row action behind the row's "More" menu button. */
+async function rowAction(username: string, action: string): Promise<void> {
+  await page.getByRole('button', { name: `More actions for ${username}` }).click();
+  await page.getByRole('menu', { name: `More actions for ${username}` }).getByRole('menuitem', { name: action }).click();
+}
+
 async function waitForUsernames(expected: string[]): Promise<void> {
   await until(async () => JSON.stringify(await usernames()) === JSON.stringify(expected)).catch(async () => {
     assert.deepEqual(await usernames(), expected);
@@ -159,10 +165,10 @@ test('a stale edit keeps what was typed and saves over the latest version on req
 });
 
 test('disables and enables a user: a disabled user cannot sign in', async () => {
-  await page.getByRole('button', { name: 'Disable new-person' }).click();
+  await rowAction('new-person', 'Disable');
   await bodyRows(table()).first().getByText('Disabled').waitFor();
   await assert.rejects(new ApiClient(server.url).signIn('new-person', 'Welcome-42'));
-  await page.getByRole('button', { name: 'Enable new-person' }).click();
+  await rowAction('new-person', 'Enable');
   await bodyRows(table()).first().getByText('Enabled').waitFor();
   await new ApiClient(server.url).signIn('new-person', 'Welcome-42');
 });
@@ -172,14 +178,14 @@ test('a user locked after failed sign-ins is unlocked from the list', async () =
   await assert.rejects(new ApiClient(server.url).signIn('new-person', 'Welcome-42'), 'locked even with the right password');
   await search('Username', 'new-pers');
   await bodyRows(table()).first().getByText('Locked').waitFor();
-  await page.getByRole('button', { name: 'Unlock new-person' }).click();
+  await rowAction('new-person', 'Unlock');
   await page.getByText('Action Success').first().waitFor();
   await bodyRows(table()).first().getByText('Locked').waitFor({ state: 'detached' });
   await new ApiClient(server.url).signIn('new-person', 'Welcome-42');
 });
 
 test("resets a user's password with the administrator's own password", async () => {
-  await page.getByRole('button', { name: 'Reset password new-person' }).click();
+  await rowAction('new-person', 'Reset password');
   const form = dialog("Reset the user's password");
   assert.equal(await form.getByLabel('Username').inputValue(), 'new-person');
   await form.getByLabel('Your password', { exact: true }).fill('Not-the-admin-1');
@@ -214,12 +220,20 @@ test('assigns roles per app', async () => {
 });
 
 test('deletes a user after confirming', async () => {
-  await page.getByRole('button', { name: 'Delete new-person' }).click();
+  // The row menu closes on Escape and gives the focus back to its button.
+  const more = page.getByRole('button', { name: 'More actions for new-person' });
+  await more.click();
+  await page.getByRole('menuitem', { name: 'Reset password' }).waitFor();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Escape');
+  await page.getByRole('menu').waitFor({ state: 'detached' });
+  assert.equal(await more.evaluate((element) => element === (element.getRootNode() as ShadowRoot).activeElement), true);
+  await rowAction('new-person', 'Delete');
   const confirm = dialog('Delete user');
   await confirm.getByText('Delete the user new-person? This cannot be undone.').waitFor();
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await bodyRows(table()).first().getByText('new-person').waitFor();
-  await page.getByRole('button', { name: 'Delete new-person' }).click();
+  await rowAction('new-person', 'Delete');
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await table().getByText('No users match.').waitFor();
   await assert.rejects(new ApiClient(server.url).signIn('new-person', 'Renewed-77'));

@@ -80,7 +80,7 @@ export default function PrivilegesPanel({ appId }: { appId: string }) {
             <h3 id="iam-privilege-name" className={styles.panelTitle}>
               {selected.name}
             </h3>
-            <dl className={styles.formGrid}>
+            <dl className={`${styles.formGrid} ${styles.details}`}>
               <div>
                 <dt className={styles.controlLabel}>{t('admin:privilege.key')}</dt>
                 <dd>{selected.key}</dd>

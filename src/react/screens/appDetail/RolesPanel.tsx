@@ -37,7 +37,7 @@ export default function RolesPanel({ appId }: { appId: string }) {
 
   const columns: Column<Role>[] = [
     { id: 'name', header: t('admin:role.name'), cell: (role) => role.name },
-    { id: 'description', header: t('admin:role.description'), cell: (role) => role.description ?? '—' },
+    { id: 'description', header: t('admin:role.description'), wrap: true, cell: (role) => role.description ?? '—' },
     {
       id: 'actions',
       header: t('admin:table.actions'),

@@ -58,7 +58,7 @@ function AppList() {
 
   const columns: Column<App>[] = [
     { id: 'name', header: t('admin:app.name'), cell: (app) => <Link href={appDetailPath(app.id)} className={ui.link}>{app.name}</Link> },
-    { id: 'detail', header: t('admin:app.detail'), cell: (app) => app.detail ?? '—' },
+    { id: 'detail', header: t('admin:app.detail'), wrap: true, cell: (app) => app.detail ?? '—' },
     {
       id: 'entrypoint',
       header: t('admin:app.entrypoint'),

@@ -33,7 +33,7 @@ export function ItemEditor({ item, errors, privilegeOptions, readOnly, place, on
       <h3 id="iam-menu-item" className={styles.panelTitle}>
         {label}
       </h3>
-      <fieldset className={ui.form} disabled={readOnly}>
+      <fieldset className={`${ui.form} ${styles.plainFieldset}`} disabled={readOnly}>
         <PlainTextField label={t('admin:menu.itemName')} required value={item.name} error={errors.name} onValue={(name) => onChange({ name })} />
         <PlainTextField label={t('admin:menu.itemPath')} required value={item.path} error={errors.path} hint={t('admin:menu.pathHint')} onValue={(path) => onChange({ path })} />
         <div className={styles.inline}>

@@ -114,7 +114,7 @@ export default function TenantListScreen() {
                 </h2>
                 <span className={ui.badge}>{typeLabel(selected)}</span>
               </div>
-              <dl className={styles.stack}>
+              <dl className={`${styles.stack} ${styles.details}`}>
                 <div>
                   <dt className={styles.controlLabel}>{t('admin:tenant.description')}</dt>
                   <dd>{selected.description || '—'}</dd>

@@ -57,8 +57,8 @@ export default function RolesDialog({ user, onClose }: { user: AdminUser; onClos
         {!apps && <p role="status">{t('console:loading')}</p>}
         {apps && !withRoles.length && <p className={ui.empty}>{t('admin:roles.none')}</p>}
         {withRoles.map((entry) => (
-          <fieldset key={entry.appId} className={styles.options}>
-            <legend className={styles.controlLabel}>{entry.appName}</legend>
+          <fieldset key={entry.appId} className={styles.checkGroup}>
+            <legend className={styles.legend}>{entry.appName}</legend>
             {entry.roles.map((role) => (
               <CheckboxField key={role.id} label={role.name} checked={chosen[entry.appId]?.includes(role.id) ?? false} onChange={(on) => toggle(entry.appId, role.id, on)} />
             ))}

@@ -13,6 +13,7 @@ import { useT } from '../../i18n';
 import { AdminPage } from '../../widgets/table/AdminPage';
 import { DataTable, type Column, type Sort } from '../../widgets/table/DataTable';
 import { Pager } from '../../widgets/table/Pager';
+import { RowMenu, type RowMenuItem } from '../../widgets/table/RowMenu';
 import { SearchBar } from '../../widgets/table/SearchBar';
 import { TenantFilter } from '../../widgets/table/TenantFilter';
 import { usePagedList } from '../../widgets/table/usePagedList';
@@ -59,7 +60,7 @@ export default function UserListScreen() {
   const columns: Column<AdminUser, UserSortProp>[] = [
     { id: 'username', header: t('admin:user.username'), sortKey: 'username', cell: (user) => user.username },
     { id: 'realName', header: t('admin:user.realName'), sortKey: 'realName', cell: (user) => user.realName },
-    { id: 'email', header: t('admin:user.email'), cell: (user) => user.email ?? '—' },
+    { id: 'email', header: t('admin:user.email'), cell: (user) => <span className={styles.clip} title={user.email}>{user.email ?? '—'}</span> },
     { id: 'mobilePhone', header: t('admin:user.mobilePhone'), cell: (user) => user.mobilePhone ?? '—' },
     { id: 'tenant', header: t('admin:user.tenant'), cell: (user) => (user.tenantId && tenantNames.get(user.tenantId)) || '—' },
     {
@@ -80,16 +81,19 @@ export default function UserListScreen() {
       header: t('admin:table.actions'),
       align: 'end',
       cell: (user) => {
-        const self = user.id === scope.userId;
         const enabled = user.availabilityStatus === Status.Enable;
+        // Nobody resets, disables or deletes themselves here.
+        const more: RowMenuItem[] = user.id === scope.userId ? [] : [
+          { key: 'password', label: t('admin:action.resetPassword'), onSelect: () => setOpen({ kind: 'password', user }) },
+          { key: 'status', label: t(`admin:action.${enabled ? 'disable' : 'enable'}`), onSelect: () => void act(() => setStatus(user, enabled ? Status.Disabled : Status.Enable)) },
+          ...(user.locked ? [{ key: 'unlock', label: t('admin:action.unlock'), onSelect: () => void act(() => users.unlock(user.id)) }] : []),
+          { key: 'delete', label: t('admin:action.delete'), danger: true, onSelect: () => setOpen({ kind: 'delete', user }) },
+        ];
         return (
           <>
             {rowButton('edit', user, () => setOpen({ kind: 'edit', user }))}
             {rowButton('roles', user, () => setOpen({ kind: 'roles', user }))}
-            {!self && rowButton('resetPassword', user, () => setOpen({ kind: 'password', user }))}
-            {!self && rowButton(enabled ? 'disable' : 'enable', user, () => void act(() => setStatus(user, enabled ? Status.Disabled : Status.Enable)))}
-            {user.locked && rowButton('unlock', user, () => void act(() => users.unlock(user.id)))}
-            {!self && rowButton('delete', user, () => setOpen({ kind: 'delete', user }))}
+            {more.length > 0 && <RowMenu label={t('admin:action.moreOf', { name: user.username })} items={more} />}
           </>
         );
       },

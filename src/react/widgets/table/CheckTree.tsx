@@ -26,7 +26,7 @@ export function CheckTree<T extends TreeNode>({ label, nodes, labelOf, checked, 
   };
   return (
     <fieldset className={styles.options} disabled={disabled}>
-      <legend className={styles.controlLabel}>{label}</legend>
+      <legend className={styles.legend}>{label}</legend>
       {rows.map(({ node, depth }) => (
         <label key={node.id} className={`${styles.checkRow} ${styles.indent[Math.min(depth - 1, styles.MAX_INDENT)]}`}>
           <input type="checkbox" className={styles.checkbox} checked={checked.has(node.id)} onChange={(event) => toggle(node.id, event.currentTarget.checked)} />

@@ -19,6 +19,8 @@ export interface Column<T, K extends string = string> {
   /** Sortable by this server-side key. */
   sortKey?: K;
   align?: 'end';
+  /** Long free text that may wrap (other cells stay on one line). */
+  wrap?: boolean;
 }
 
 export interface DataTableProps<T, K extends string = string> {
@@ -70,7 +72,7 @@ export function DataTable<T, K extends string = string>({ caption, columns, rows
               <th
                 key={column.id}
                 scope="col"
-                className={styles.th}
+                className={`${styles.th} ${column.align === 'end' ? styles.thEnd : ''}`}
                 aria-sort={column.sortKey && sort?.key === column.sortKey ? (sort.order === 'asc' ? 'ascending' : 'descending') : undefined}
               >
                 {column.sortKey ? <SortHeader label={column.header} sortKey={column.sortKey} sort={sort} onSort={onSort} /> : column.header}
@@ -89,7 +91,7 @@ export function DataTable<T, K extends string = string>({ caption, columns, rows
             rows?.map((row) => (
               <tr key={rowKey(row)} className={styles.row}>
                 {columns.map((column) => (
-                  <td key={column.id} className={styles.td}>
+                  <td key={column.id} className={`${styles.td} ${column.wrap ? '' : styles.nowrap}`}>
                     {column.align === 'end' ? <div className={styles.rowActions}>{column.cell(row)}</div> : column.cell(row)}
                   </td>
                 ))}

@@ -55,6 +55,8 @@ export const th = style({
   borderBottom: `1px solid ${vars.color.border}`,
 });
 
+export const thEnd = style({ textAlign: 'end' });
+
 export const sortButton = style({
   display: 'inline-flex',
   alignItems: 'center',
@@ -83,7 +85,7 @@ globalStyle(`${row}:last-child > td`, { borderBottom: 'none' });
 
 export const stateCell = style({ padding: `${vars.space.lg} 12px`, textAlign: 'center', color: vars.color.textMuted });
 
-export const rowActions = style({ display: 'flex', justifyContent: 'flex-end', flexWrap: 'wrap', gap: '2px' });
+export const rowActions = style({ display: 'flex', justifyContent: 'flex-end', flexWrap: 'nowrap', gap: '2px' });
 
 export const small = style({ minHeight: '28px', padding: '0 8px', fontSize: vars.font.sizeSmall });
 
@@ -105,7 +107,7 @@ export const status = styleVariants({
 
 export const split = style({
   display: 'grid',
-  gridTemplateColumns: 'minmax(240px, 340px) minmax(0, 1fr)',
+  gridTemplateColumns: 'minmax(260px, 400px) minmax(0, 1fr)',
   gap: vars.space.md,
   alignItems: 'start',
   '@media': { 'screen and (max-width: 991.98px)': { gridTemplateColumns: 'minmax(0, 1fr)' } },
@@ -144,6 +146,9 @@ export const treeToggleClosed = style({ transform: 'rotate(-90deg)' });
 export const treeLabel = style({ display: 'flex', alignItems: 'center', gap: vars.space.xs, minWidth: 0, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' });
 
 export const tag = style({
+  minWidth: 0,
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
   padding: '0 6px',
   borderRadius: '4px',
   border: `1px solid ${vars.color.border}`,
@@ -235,3 +240,57 @@ export const inline = style({ display: 'flex', alignItems: 'center', flexWrap: '
 /** Indentation of a tree row by depth (classes, not inline styles: the CSP allows no style attributes). */
 export const MAX_INDENT = 12;
 export const indent = Array.from({ length: MAX_INDENT + 1 }, (_, depth) => style({ paddingInlineStart: `${depth * 18}px` }));
+
+export const menu = style({
+  position: 'fixed',
+  zIndex: 40,
+  minWidth: '160px',
+  margin: 0,
+  padding: '4px',
+  listStyle: 'none',
+  background: vars.color.surface,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+  boxShadow: vars.shadow.card,
+});
+
+export const menuItem = style({
+  display: 'block',
+  width: '100%',
+  padding: '6px 10px',
+  background: 'none',
+  border: 'none',
+  borderRadius: '4px',
+  color: vars.color.text,
+  font: 'inherit',
+  textAlign: 'start',
+  whiteSpace: 'nowrap',
+  cursor: 'pointer',
+  selectors: { '&:hover, &:focus-visible': { background: tint(vars.color.primary, 14), outline: 'none' } },
+});
+
+export const menuItemDanger = style({ color: vars.color.error });
+
+/** Details (dl) without the browser's indentation. */
+export const details = style({ margin: 0 });
+globalStyle(`${details} dd`, { margin: 0 });
+
+/** A form group without the browser's fieldset frame. */
+export const plainFieldset = style({ minWidth: 0, margin: 0, padding: 0, border: 'none' });
+
+export const nowrap = style({ whiteSpace: 'nowrap' });
+
+export const clip = style({ display: 'inline-block', maxWidth: '200px', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', verticalAlign: 'bottom' });
+
+/** Checkboxes side by side in a framed group (a user's roles in one app). */
+export const checkGroup = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: `2px ${vars.space.md}`,
+  margin: 0,
+  padding: `${vars.space.xs} ${vars.space.sm} ${vars.space.sm}`,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+});
+
+export const legend = style({ padding: `0 ${vars.space.xs}`, fontSize: vars.font.sizeSmall, fontWeight: 600, color: vars.color.textMuted });

@@ -1,0 +1,104 @@
+// A row's less frequent actions behind one "More" button (WAI-ARIA menu button): the menu opens
+// below the button, arrows move between items, Escape or a click elsewhere closes it. It is
+// positioned fixed at the button (set through the CSSOM, like any popover library does) so the
+// table's scroll box does not clip it.
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useT } from '../../i18n';
+import { Icon } from '../Icon';
+import * as ui from '../ui.css';
+import * as styles from './table.css';
+
+export interface RowMenuItem {
+  key: string;
+  label: string;
+  danger?: boolean;
+  onSelect: () => void;
+}
+
+export function RowMenu({ label, items }: { label: string; items: readonly RowMenuItem[] }) {
+  const t = useT();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLUListElement>(null);
+  const buttons = () => [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])];
+
+  useLayoutEffect(() => {
+    if (!open || !trigger.current || !menu.current) return;
+    const box = trigger.current.getBoundingClientRect();
+    const below = box.bottom + menu.current.offsetHeight + 8 < window.innerHeight;
+    Object.assign(menu.current.style, {
+      top: `${below ? box.bottom + 4 : box.top - menu.current.offsetHeight - 4}px`,
+      left: `${Math.max(8, box.right - menu.current.offsetWidth)}px`,
+    });
+    buttons()[0]?.focus();
+  }, [open]);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: Event) => {
+      if (event.type === 'pointerdown' && [menu.current, trigger.current].some((element) => element && event.composedPath().includes(element))) return;
+      setOpen(false);
+    };
+    document.addEventListener('pointerdown', close);
+    window.addEventListener('resize', close);
+    window.addEventListener('scroll', close, true);
+    return () => {
+      document.removeEventListener('pointerdown', close);
+      window.removeEventListener('resize', close);
+      window.removeEventListener('scroll', close, true);
+    };
+  }, [open]);
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    const all = buttons();
+    const at = all.findIndex((button) => button === event.target);
+    const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: all.length - 1 };
+    if (event.key in moves) {
+      event.preventDefault();
+      all[((moves[event.key] ?? 0) + all.length) % all.length]?.focus();
+    } else if (event.key === 'Escape' || event.key === 'Tab') {
+      if (event.key === 'Escape') event.preventDefault();
+      setOpen(false);
+      trigger.current?.focus();
+    }
+  };
+
+  return (
+    <>
+      <button
+        ref={trigger}
+        type="button"
+        className={`${ui.button.ghost} ${styles.small}`}
+        aria-label={label}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? id : undefined}
+        onClick={() => setOpen((value) => !value)}
+      >
+        {t('admin:action.more')}
+        <Icon name="chevronDown" className={styles.chipIcon} />
+      </button>
+      {open && (
+        <ul ref={menu} id={id} role="menu" aria-label={label} className={styles.menu} onKeyDown={onKeyDown}>
+          {items.map((item) => (
+            <li key={item.key} role="none">
+              <button
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                className={`${styles.menuItem} ${item.danger ? styles.menuItemDanger : ''}`}
+                onClick={() => {
+                  setOpen(false);
+                  item.onSelect();
+                }}
+              >
+                {item.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
