@@ -22,7 +22,7 @@ before(async () => {
   server = await startServer();
   admin = await server.admin();
   // Some records, so that real ids reach the handlers (and their body validation) too.
-  const tenant = await admin.post<{ id: string }>('/api/tenants', { name: 'Fuzz_Tenant', type: 'COMPANY', parentId: null });
+  const tenant = await admin.post<{ id: string }>('/api/tenants', { name: 'Fuzz_Tenant', type: 'company', parentId: (await admin.get<{ id: string }[]>('/api/tenants/tree')).body.data[0]?.id });
   const app = await admin.post<{ id: string }>('/api/apps', { name: 'Fuzz App', code: 'fuzzapp', description: 'fuzz' });
   await admin.post('/api/user', { username: 'fuzz-user', realName: 'Fuzz_User', password: transform('Secret123'), tenantId: tenant.body.data?.id });
   if (app.body.data?.id) {
