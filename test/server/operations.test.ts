@@ -163,7 +163,7 @@ test('OpenAPI 3 lists every API call with its request and answer', async () => {
   assert.ok(login.requestBody, 'the sign-in body is described');
   assert.ok(login.responses['200'] && login.responses['400']);
   const list = doc.paths['/api/user']!.get!;
-  assert.deepEqual(list.parameters?.filter((p) => p.in === 'query').map((p) => p.name).sort(), ['page', 'searchProp', 'searchValue', 'size', 'tenantId']);
+  assert.deepEqual(list.parameters?.filter((p) => p.in === 'query').map((p) => p.name).sort(), ['order', 'page', 'searchProp', 'searchValue', 'size', 'sort', 'tenantId', 'tenantMatch']);
 });
 
 test('the console page, the bundle, the demo pages and the history fallback', async () => {
