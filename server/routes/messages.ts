@@ -10,7 +10,7 @@ import { idParams, okAnswer } from '../../src/core/schemas/common';
 import { countAnswer } from '../../src/core/schemas/resources';
 import { DeliveryStatus, historyQuery, InboxStatus, messageList, messageListQuery, messageSendBody, sendAnswer } from '../../src/core/schemas/messaging';
 import { MessageServiceType, Status } from '../../src/core/enums';
-import { canManageTenantPath, canManageUser, tenantPathOf } from '../auth/scope';
+import { canManageTenantPath, canManageUser, scopeUsers, tenantPathOf } from '../auth/scope';
 import { newId } from '../auth/secrets';
 import { paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
@@ -41,8 +41,9 @@ async function recipientsOf(ctx: Ctx, actor: Actor, body: { userIds?: string[]; 
   if (body.tenantId) {
     const path = await tenantPathOf(ctx, body.tenantId);
     if (!path || !canManageTenantPath(actor, path)) throw fieldError([{ field: 'tenantId', rule: 'rule.id' }]);
-    const members = await ctx.db.selectFrom('users').selectAll().where('availabilityStatus', '=', Status.Enable)
-      .where((eb) => eb('tenantId', 'in', eb.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${path}%`)))
+    // Within the actor's own scope too (a tenant administrator reaches tenant users only).
+    const members = await scopeUsers(actor, ctx.db.selectFrom('users').selectAll()).where('users.availabilityStatus', '=', Status.Enable)
+      .where((eb) => eb('users.tenantId', 'in', eb.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${path}%`)))
       .limit(MAX_RECIPIENTS + 1).execute();
     if (members.length + recipients.size > MAX_RECIPIENTS) throw fieldError([{ field: 'tenantId', rule: `rule.maxRecipients?max=${MAX_RECIPIENTS}` }]);
     members.forEach((user) => recipients.set(user.id, user));

@@ -218,3 +218,22 @@ test('administrators send in-site messages to a tenant; recipients count, read, 
   const none = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/messages', { title: 'x', content: 'y' });
   assert.deepEqual(none.body.data.fields, [{ field: 'userIds', rule: 'rule.recipients' }]);
 });
+
+test('a tenant administrator sends only within their tenant subtree', async () => {
+  const tenants = await admin.get<PagedList<{ id: string; parentId: string | null }>>('/api/tenants');
+  const root = tenants.body.data.list.find((tenant) => tenant.parentId === null)!;
+  const mine = (await admin.post<{ id: string }>('/api/tenants', { parentId: root.id, name: 'Own_Tenant', type: 'company' })).body.data;
+  const other = (await admin.post<{ id: string }>('/api/tenants', { parentId: root.id, name: 'Other_Tenant', type: 'company' })).body.data;
+  const created = await admin.post('/api/user', { username: 'tenant-boss', realName: 'Tenant_Boss', tenantId: mine.id, isAdmin: true, extraProp: { intProperty1: 1 }, password: transform('Secret123') });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const outsider = (await admin.post<{ id: string }>('/api/user', { username: 'outsider', realName: 'Out_Sider', tenantId: other.id, extraProp: { intProperty1: 1 }, password: transform('Secret123') })).body.data;
+  await admin.post('/api/user', { username: 'insider', realName: 'In_Sider', tenantId: mine.id, extraProp: { intProperty1: 1 }, password: transform('Secret123') });
+  const boss = server.client();
+  await boss.login('tenant-boss', 'Secret123');
+  const own = await boss.post<{ count: number }>('/api/messages', { title: 'Team', content: 'Hi team', tenantId: mine.id });
+  assert.equal(own.status, 200, JSON.stringify(own.body));
+  assert.equal(own.body.data.count, 2, 'the insider and the administrator');
+  assert.equal((await boss.post('/api/messages', { title: 'x', content: 'y', tenantId: other.id })).status, 400);
+  assert.equal((await boss.post('/api/messages', { title: 'x', content: 'y', userIds: [outsider.id] })).status, 400);
+  assert.equal((await boss.get('/api/channels')).status, 403, 'channels are platform settings');
+});
