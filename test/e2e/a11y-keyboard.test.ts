@@ -42,12 +42,13 @@ function focused(page: Page): Promise<Focused | null> {
 }
 
 /**
- * Presses `key` until the focused element is the one `wanted` describes (at most `tries` times),
+ * Presses `key` until (unless already) the focused element is the one `wanted` describes (at most `tries` times),
  * checking on the way that every focused element shows its focus.
  */
 async function pressUntil(page: Page, key: string, wanted: (element: Focused) => boolean, what: string, tries = 40): Promise<Focused> {
-  for (let count = 0; count < tries; count++) {
-    await page.keyboard.press(key);
+  for (let count = 0; count <= tries; count++) {
+    // The element may have the focus already (a menu focuses its first item when it opens).
+    if (count > 0) await page.keyboard.press(key);
     const element = await focused(page);
     if (!element) continue;
     assert.ok(element.ring, `no visible focus on ${element.tag} "${element.name}"`);

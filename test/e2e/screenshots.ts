@@ -1,12 +1,15 @@
-// Screenshots of the console page that `npm start` serves (the real server, its CSP included):
-// sign-in, home, the profile and password dialogs, 403 and 404, at 1280×800 and 390×844, in the
-// dark and the light theme. Any console error, page error or CSP violation is reported and fails
-// the run. Not a test (the suite does not run it): a tool for looking at the pages.
-// Usage: npm run build && node --import tsx test/e2e/screenshots.ts [out-dir]   (default /tmp/shots)
+// Screenshots of the console page that `npm start` serves (the real server, its CSP included, with
+// sample data seeded through the API): sign-in, home, the profile and password dialogs, 403 and 404
+// at 1280×800 and 390×844; every other main screen, the user dialogs and the demo pages at
+// 1280×800; all in the dark and the light theme. Any console error, page error or CSP violation is
+// reported and fails the run. Not a test (the suite does not run it): a tool for looking at pages.
+// Usage: npm run screenshots (scripts/screenshots.mjs: builds if needed, writes docs/screenshots/),
+// or after a build: node --import tsx test/e2e/screenshots.ts [out-dir]   (default /tmp/shots)
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ADMIN, launchBrowser, openPage, startServer } from './harness';
+import { consoleScreens, MEMBER, seedSample } from './a11y-support';
 
 const outDir = process.argv[2] ?? '/tmp/shots';
 const viewports = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const;
@@ -23,7 +26,9 @@ async function settled(page: Page): Promise<void> {
 
 mkdirSync(outDir, { recursive: true });
 const server = await startServer();
+const ids = await seedSample(server.url, 24);
 const browser = await launchBrowser();
+const demos = ['login', 'portal', 'react'];
 const problems: string[] = [];
 try {
   for (const [device, viewport] of Object.entries(viewports)) {
@@ -64,6 +69,31 @@ try {
       await shot('password-dialog');
       await page.keyboard.press('Escape');
 
+      if (device === 'desktop') {
+        // The screens and dialogs a phone picture adds little to: desktop only.
+        for (const screen of consoleScreens(ids, 'en').filter(({ name }) => !['home', '403', '404'].includes(name))) {
+          await page.goto(`${server.url}${screen.path}`);
+          await page.getByRole('heading', { level: 1 }).first().waitFor();
+          await screen.then?.(page);
+          await shot(screen.name);
+        }
+        await page.goto(`${server.url}/operate/user`);
+        await page.getByRole('cell', { name: MEMBER, exact: true }).waitFor();
+        await page.getByRole('button', { name: 'New user' }).click();
+        await page.getByRole('dialog').waitFor();
+        await shot('user-create-dialog');
+        await page.keyboard.press('Escape');
+        await page.getByRole('button', { name: `Edit ${MEMBER}`, exact: true }).click();
+        await page.getByRole('dialog').waitFor();
+        await shot('user-edit-dialog');
+        await page.keyboard.press('Escape');
+        await page.getByRole('button', { name: `More actions for ${MEMBER}` }).click();
+        await page.getByRole('menuitem', { name: 'Delete' }).click();
+        await page.getByRole('dialog').waitFor();
+        await shot('delete-confirmation');
+        await page.keyboard.press('Escape');
+      }
+
       await page.goto(`${server.url}/403?redirect=%2Foperate%2Fuser`);
       await page.getByRole('heading', { name: 'You do not have permissions to access this page' }).waitFor();
       await shot('403');
@@ -71,6 +101,17 @@ try {
       await page.goto(`${server.url}/no/such/page`);
       await page.getByRole('heading', { name: 'Error: Page Not Found!' }).waitFor();
       await shot('404');
+
+      if (device === 'desktop') {
+        for (const demo of demos) {
+          await page.goto(`${server.url}/demo/${demo}.html`);
+          await page.waitForLoadState('networkidle');
+          await page.mouse.move(viewport.width - 1, viewport.height - 1);
+          const path = join(outDir, `demo-${demo}-${theme}.png`);
+          await page.screenshot({ path });
+          console.log(path);
+        }
+      }
 
       problems.push(...errors.map((error) => `${device}/${theme}: ${error}`));
       await context.close();
