@@ -236,10 +236,13 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     params: appParams, query: memberLookupQuery, response: v.array(memberUser),
     handler: async ({ actor, params, query }) => {
       await manageableApp(ctx, actor, params.appId);
-      return ctx.db.selectFrom('users').select(['users.id', 'users.username', 'users.realName'])
+      // No ORDER BY: the scan stops at the first few matches (sorting all matches through the
+      // username index took ~0.5 s over 100 000 users); the few found are sorted here.
+      const found = await ctx.db.selectFrom('users').select(['users.id', 'users.username', 'users.realName'])
         .where('availabilityStatus', '=', Status.Enable)
         .where((eb) => eb.or([contains(ctx.engine, 'users.username', query.searchValue), contains(ctx.engine, 'users.realName', query.searchValue)]))
-        .orderBy('users.username').limit(MEMBER_LOOKUP_LIMIT).execute();
+        .limit(MEMBER_LOOKUP_LIMIT).execute();
+      return found.sort((a, b) => a.username.localeCompare(b.username));
     },
   });
 
