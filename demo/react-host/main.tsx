@@ -35,7 +35,7 @@ function HostApp() {
   })[0];
   const onPasswordClose = useState(() => () => setPasswordOpen(false))[0];
   const onProfileClose = useState(() => () => setProfileOpen(false))[0];
-  const onProfileSaved = useState(() => (event: HTMLElementEventMap['iam-profile-saved']) => setSaved(`Profile ${event.detail.userId} saved.`))[0];
+  const onProfileSaved = useState(() => (event: HTMLElementEventMap['iam-profile-saved']) => setSaved(`Profile saved (${event.detail.userId.slice(0, 8)}).`))[0];
   useElementEvent(consoleRef, 'iam-navigate', onNavigate);
   useElementEvent(passwordRef, 'iam-close', onPasswordClose);
   useElementEvent(profileRef, 'iam-close', onProfileClose);

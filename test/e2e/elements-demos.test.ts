@@ -129,7 +129,7 @@ test('the React 19 host drives the console through <iam-provider> and typed even
   await profile.getByLabel('Real name').waitFor();
   await profile.getByRole('button', { name: 'Save' }).click();
   // iam-profile-saved (typed detail) reached the host; the dialog closed itself.
-  await hostBar.getByRole('status').filter({ hasText: /^Profile \S+ saved\.$/ }).waitFor();
+  await hostBar.getByRole('status').filter({ hasText: /^Profile saved \(\S{8}\)\.$/ }).waitFor();
   await profile.waitFor({ state: 'detached' });
   await checkPage(watched, 'react', STRICT);
   await watched.context.close();
