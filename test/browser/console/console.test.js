@@ -4,13 +4,15 @@
 import { expect, fixture, fixtureCleanup, html, oneEvent } from '@open-wc/testing';
 import { executeServerCommand, setViewport } from '@web/test-runner-commands';
 import '../../../dist/elements.js';
-import { allByRole, byLabel, byRole, byText, nameOf, type, until } from './helpers.js';
+import { allByRole, api, byLabel, byRole, byText, nameOf, type, until } from './helpers.js';
 
 let admin;
 
 before(async () => {
   admin = await executeServerCommand('iam-admin');
   localStorage.clear();
+  // The browser's cookies are shared by every test file: start as a visitor whatever ran before.
+  await api('GET', '/cas/logout');
 });
 
 beforeEach(() => setViewport({ width: 1280, height: 800 }));
