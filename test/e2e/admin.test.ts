@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
 import { tinyPng } from './images';
 
 let server: RunningServer;
@@ -12,9 +12,14 @@ let browser: Browser;
 let watched: WatchedPage;
 let page: Page;
 let password: string = ADMIN.password;
+/** An app, for the hidden detail routes (/app/detail/:id, /menu/detail/:id take an app id). */
+let appId: string;
 
 before(async () => {
   server = await startServer();
+  const admin = new ApiClient(server.url);
+  await admin.signIn(ADMIN.username, ADMIN.password);
+  appId = (await admin.call<{ id: string }>('POST', '/apps', { name: 'Ledger', entrypoint: 'https://ledger.example.com/' })).id;
   browser = await launchBrowser();
   watched = await openPage(browser);
   page = watched.page;
@@ -83,11 +88,15 @@ test('reaches every screen of §2 from the menu, with titles and breadcrumbs', a
   await page.getByRole('button', { name: 'Back' }).click();
   await page.waitForURL((url) => url.pathname === '/profile/messageHis');
 
-  // Hidden routes open by address (their lists link to them).
-  await page.goto(`${server.url}/app/detail/some-app`);
-  await page.getByRole('heading', { name: 'App details', level: 1 }).waitFor();
-  await page.goto(`${server.url}/menu/detail/some-plan`);
-  await page.getByRole('heading', { name: 'Menu plan details', level: 1 }).waitFor();
+  // Hidden routes open by address (their lists link to them), titled from the route table, under
+  // their list in the breadcrumb.
+  for (const [path, name, list] of [[`/app/detail/${appId}`, 'App details', 'Apps'], [`/menu/detail/${appId}`, 'Menu plan details', 'Menu plans']]) {
+    await page.goto(`${server.url}${path}`);
+    await page.waitForFunction((title) => document.title === title, `${name} – IAM Console`);
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+    await crumbs.getByText(name, { exact: true }).waitFor();
+    assert.equal((await crumbs.innerText()).replace(/\s+/g, ' ').trim(), `Operations ${list} ${name}`);
+  }
   // A parent route opens its first permitted child.
   await page.goto(`${server.url}/operate`);
   await page.waitForURL((url) => url.pathname === '/operate/app');

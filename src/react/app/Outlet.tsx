@@ -13,6 +13,7 @@ import { useT } from '../i18n';
 import { useConsole } from './context';
 import { Layout } from './Layout';
 import { routerBase, useNavigate } from './router';
+import { ScreenBoundary } from './ScreenBoundary';
 import { screens } from './screens';
 import * as styles from './shell.css';
 
@@ -106,9 +107,11 @@ export function Outlet({ base }: { base?: string }) {
   const Screen = route.screen ? screens[route.screen] : undefined;
   if (!Screen) return <Loading />;
   const page = (
-    <Suspense fallback={<Loading />}>
-      <Screen route={route} params={params} />
-    </Suspense>
+    <ScreenBoundary location={location}>
+      <Suspense fallback={<Loading />}>
+        <Screen route={route} params={params} />
+      </Suspense>
+    </ScreenBoundary>
   );
   return route.layout && !uiEmbed ? <Layout route={route}>{page}</Layout> : page;
 }

@@ -184,6 +184,8 @@ export const content = style({
 
 export const loading = style({
   display: 'flex',
+  flexWrap: 'wrap',
+  gap: vars.space.sm,
   alignItems: 'center',
   justifyContent: 'center',
   minHeight: '160px',
