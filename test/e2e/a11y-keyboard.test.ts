@@ -62,9 +62,8 @@ async function walk(theme: Theme, watched: WatchedPage): Promise<void> {
   const named = (name: string) => (element: Focused) => element.name === name;
   const accountMenu = text('en', 'console:user.menu', { name: ADMIN.username });
 
+  await watched.context.addInitScript(choose, { locale: 'en' as const, theme });
   await page.goto(`${server.url}/login`);
-  await choose(page, 'en', theme);
-  await page.reload();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 
   await pressUntil(page, 'Tab', named('Username'), 'the username field');

@@ -20,8 +20,6 @@ let ids: SampleIds;
 before(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  watched = await openPage(browser);
-  page = watched.page;
   ids = await seedSample(server.url);
 });
 
@@ -87,10 +85,11 @@ const combinations: { locale: Locale; theme: Theme; withDialogs: boolean }[] = [
 for (const { locale, theme, withDialogs } of combinations) {
   test(`axe finds no serious or critical violation on every screen${withDialogs ? ' and dialog' : ''} (${locale}, ${theme})`, async () => {
     const found: string[] = [];
-    await watched.context.clearCookies();
+    // One page per combination: its own cookies, locale and theme chosen before the console loads.
+    watched = await openPage(browser);
+    page = watched.page;
+    await watched.context.addInitScript(choose, { locale, theme });
     await page.goto(`${server.url}/login`);
-    await choose(page, locale, theme);
-    await page.reload();
     await page.getByRole('heading', { name: text(locale, 'login:title') }).waitFor();
     await settled(page);
     assert.equal(await rootLang(), locale, 'lang of the console root on the sign-in page');
@@ -119,5 +118,6 @@ for (const { locale, theme, withDialogs } of combinations) {
     }
     assert.deepEqual(found, [], `accessibility problems:\n${found.join('\n')}`);
     assert.deepEqual(watched.errors, []);
+    await watched.context.close();
   });
 }

@@ -49,12 +49,13 @@ export function text(locale: Locale, key: string, values: Record<string, string>
   return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
 }
 
-/** Keeps locale and theme the way the console keeps a person's choice; applies on the next load. */
-export async function choose(page: Page, locale: Locale, theme: Theme): Promise<void> {
-  await page.evaluate(([chosenLocale, chosenTheme]) => {
-    localStorage.setItem('iam-locale', chosenLocale);
-    localStorage.setItem('iam-theme', chosenTheme);
-  }, [locale, theme] as const);
+/**
+ * Keeps locale and theme the way the console keeps a person's choice. Runs in the page: give it to
+ * `context.addInitScript(choose, { locale, theme })` so it applies before the console loads.
+ */
+export function choose({ locale, theme }: { locale: Locale; theme: Theme }): void {
+  localStorage.setItem('iam-locale', locale);
+  localStorage.setItem('iam-theme', theme);
 }
 
 /** The console has drawn its screen: a heading, nothing busy, fonts and animations done. */
@@ -82,9 +83,10 @@ export async function seedSample(baseUrl: string, users = 2): Promise<SampleIds>
   const admin = await Seeder.as(baseUrl);
   const root = await admin.rootTenant();
   const tenant = await admin.tenant(root.id, 'Northwind');
-  await admin.user({ username: MEMBER, realName: 'Bob', tenantId: tenant.id });
-  await admin.user({ username: 'li-na', realName: '李娜' });
   for (let index = 2; index < users; index++) await admin.user({ username: `user-${String(index).padStart(3, '0')}`, realName: `User_${index}` });
+  // The newest last: the users list opens with them on its first page.
+  await admin.user({ username: 'li-na', realName: '李娜' });
+  await admin.user({ username: MEMBER, realName: 'Bob', tenantId: tenant.id });
   const app = await admin.app('Shop', { description: 'The web shop' });
   const privilege = await admin.privilege(app.id, { name: 'Orders', key: 'orders', path: '/orders' });
   await admin.role(app.id, 'Clerk');
