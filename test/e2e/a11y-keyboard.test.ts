@@ -46,20 +46,23 @@ function focused(page: Page): Promise<Focused | null> {
  * checking on the way that every focused element shows its focus.
  */
 async function pressUntil(page: Page, key: string, wanted: (element: Focused) => boolean, what: string, tries = 40): Promise<Focused> {
+  const stops: string[] = [];
   for (let count = 0; count <= tries; count++) {
     // The element may have the focus already (a menu focuses its first item when it opens).
     if (count > 0) await page.keyboard.press(key);
     const element = await focused(page);
+    stops.push(element ? `${element.tag}[${element.role ?? ''}] "${element.name}"` : 'nothing');
     if (!element) continue;
     assert.ok(element.ring, `no visible focus on ${element.tag} "${element.name}"`);
     if (wanted(element)) return element;
   }
-  throw new Error(`${key} ×${tries} did not reach ${what}`);
+  throw new Error(`${key} ×${tries} did not reach ${what}; the focus went: ${stops.join(' → ')}`);
 }
 
 async function walk(theme: Theme, watched: WatchedPage): Promise<void> {
   const { page } = watched;
   const named = (name: string) => (element: Focused) => element.name === name;
+  const item = (name: string) => (element: Focused) => element.role === 'menuitem' && element.name.includes(name);
   const accountMenu = text('en', 'console:user.menu', { name: ADMIN.username });
 
   await watched.context.addInitScript(choose, { locale: 'en' as const, theme });
@@ -77,7 +80,7 @@ async function walk(theme: Theme, watched: WatchedPage): Promise<void> {
   await pressUntil(page, 'Tab', named(accountMenu), 'the account menu button');
   await page.keyboard.press('Enter');
   await page.getByRole('menu').waitFor();
-  await pressUntil(page, 'ArrowDown', named('Profile'), 'the Profile item', 6);
+  await pressUntil(page, 'ArrowUp', item('Profile'), 'the Profile item', 6);
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Edit personal information' });
   await dialog.getByLabel('Real name').waitFor();
@@ -100,7 +103,7 @@ async function walk(theme: Theme, watched: WatchedPage): Promise<void> {
   await pressUntil(page, 'Shift+Tab', named(accountMenu), 'the account menu button');
   await page.keyboard.press('Enter');
   await page.getByRole('menu').waitFor();
-  await pressUntil(page, 'ArrowUp', named('Logout'), 'the Logout item', 6);
+  await pressUntil(page, 'ArrowDown', item('Logout'), 'the Logout item', 6);
   await page.keyboard.press('Enter');
   const confirm = page.getByRole('alertdialog').or(page.getByRole('dialog'));
   await confirm.waitFor();
