@@ -1,7 +1,7 @@
 // The "edit personal information" dialog of §2.1 (编辑个人信息): username (read-only), real name,
 // avatar, mobile phone, email. On open it loads the user's basic info; on submit it saves
 // (PUT /user/profile), reloads the session, shows 'Action Success' and closes.
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useStore } from '@nanostores/react';
@@ -11,10 +11,14 @@ import { $session, reload } from '../../core/session';
 import { profileForm, type ProfileFormInput } from '../../core/validation';
 import { useT } from '../i18n';
 import { TextField } from '../widgets/fields';
-import { ImageUpload } from '../widgets/ImageUpload';
 import * as ui from '../widgets/ui.css';
 import { DialogFrame } from './DialogFrame';
 import { showServerFieldErrors } from './fieldErrors';
+import * as styles from './dialog.css';
+
+// The upload widget (and the core's image checks) load beside the dialog, not inside its chunk:
+// the dialog opens at once and the avatar field follows a moment later, in a reserved space.
+const ImageUpload = lazy(() => import('../widgets/ImageUpload').then((module) => ({ default: module.ImageUpload })));
 
 export interface ProfileDialogProps {
   open: boolean;
@@ -72,14 +76,16 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
       <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)} aria-busy={!loaded || undefined}>
         <TextField label={t('console:profile.username')} readOnly registration={register('username')} autoComplete="username" />
         <TextField label={t('console:profile.realName')} required error={errors.realName?.message} registration={register('realName')} autoComplete="name" />
-        <ImageUpload
-          label={t('console:profile.avatar')}
-          purpose="avatar"
-          hint={t('upload.avatarType')}
-          value={watch('avatar')}
-          onChange={(url) => setValue('avatar', url, { shouldDirty: true })}
-          disabled={!loaded}
-        />
+        <Suspense fallback={<div className={styles.uploadSpace} />}>
+          <ImageUpload
+            label={t('console:profile.avatar')}
+            purpose="avatar"
+            hint={t('upload.avatarType')}
+            value={watch('avatar')}
+            onChange={(url) => setValue('avatar', url, { shouldDirty: true })}
+            disabled={!loaded}
+          />
+        </Suspense>
         <TextField label={t('console:profile.mobilePhone')} type="tel" inputMode="tel" error={errors.mobilePhone?.message} registration={register('mobilePhone')} autoComplete="tel" />
         <TextField label={t('console:profile.email')} type="email" error={errors.email?.message} registration={register('email')} autoComplete="email" />
         <div className={ui.actions}>

@@ -61,3 +61,6 @@ export const title = style({ margin: 0, fontSize: '16px', fontWeight: 600 });
 export const body = style({ overflowY: 'auto', padding: `${vars.space.md} ${vars.space.lg} ${vars.space.lg}` });
 
 export const description = style({ margin: `0 0 ${vars.space.md}`, color: vars.color.textMuted });
+
+/** The room the avatar upload field takes while it loads (label, 96 px preview, hint). */
+export const uploadSpace = style({ minHeight: '150px' });
