@@ -1,5 +1,6 @@
 // Menu plan calls: the §7 multi-app menu list, one app's (or the global) plan, and saving it.
 import type * as v from 'valibot';
+import type { MenuItem } from '../acl';
 import { request } from '../http';
 import { GLOBAL_MENU, type appMenus, type plan, type PlanMenuItem } from '../schemas/menuPlans';
 import { apiPath } from './path';
@@ -9,9 +10,38 @@ export type Plan = v.InferOutput<typeof plan>;
 export type AppMenu = v.InferOutput<typeof appMenus>[number];
 export { GLOBAL_MENU };
 
-/** GET /menu/app/assignment/public/multi_app_menu/list: every plan, with the items the caller may see. */
+/** GET /menu/app/assignment/public/multi_app_menu/list: every plan, with the items the caller may see.
+ *  Silent: the console's menu falls back to the route table, and the list screen shows its own state. */
 export function appMenuList(query: { appId?: string } = {}): Promise<AppMenu[]> {
-  return request<AppMenu[]>('GET', '/menu/app/assignment/public/multi_app_menu/list', { query });
+  return request<AppMenu[]>('GET', '/menu/app/assignment/public/multi_app_menu/list', { query, silent: true });
+}
+
+/**
+ * The console's side menu as the global plan orders, names and decorates it: each plan item whose
+ * path is an entry of `permitted` (the route-table menu the person may see) is kept with the plan's
+ * name and icon; other items (links elsewhere, routes not permitted) are left out, and a parent
+ * stays when something under it does. The server has already removed items bound to privileges the
+ * person does not hold. Plan names are data: shown as written (a translation key also works).
+ */
+export function consoleMenu(items: readonly PlanMenuItem[], permitted: readonly MenuItem[]): MenuItem[] {
+  const entries = new Map<string, MenuItem>();
+  const collect = (menu: readonly MenuItem[]) => menu.forEach((entry) => {
+    entries.set(entry.path, entry);
+    collect(entry.children ?? []);
+  });
+  collect(permitted);
+  return items.flatMap((item) => {
+    const children = consoleMenu(item.children ?? [], permitted);
+    const entry = entries.get(item.path);
+    if (!entry && !children.length) return [];
+    const icon = item.icon || entry?.icon;
+    return [{
+      path: item.path, name: item.name,
+      ...(icon ? { icon } : {}),
+      ...(entry?.disabled ? { disabled: true } : {}),
+      ...(children.length ? { children } : {}),
+    }];
+  });
 }
 
 /** The plan of an app, or of the global menu (`GLOBAL_MENU`); null when there is none yet. */
