@@ -90,7 +90,7 @@ test('reaches every screen of §2 from the menu, with titles and breadcrumbs', a
 
   // Hidden routes open by address (their lists link to them), titled from the route table, under
   // their list in the breadcrumb.
-  for (const [path, name, list] of [[`/app/detail/${appId}`, 'App details', 'Apps'], [`/menu/detail/${appId}`, 'Menu plan details', 'Menu plans']]) {
+  for (const [path, name, list] of [[`/app/detail/${appId}`, 'App details', 'Apps'], [`/menu/detail/${appId}`, 'Menu plan details', 'Menu plans']] as const) {
     await page.goto(`${server.url}${path}`);
     await page.waitForFunction((title) => document.title === title, `${name} – IAM Console`);
     const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });

@@ -1,6 +1,6 @@
 // operate/setting: login management, branding and the license, as three tabs; a banner when the
 // license has expired or expires within 30 days.
-import { useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import * as license from '../../../core/api/license';
 import * as settings from '../../../core/api/settings';
 import { formatDate } from '../../../core/format';
@@ -8,13 +8,15 @@ import { useT, useTexts } from '../../i18n';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import type { ScreenProps } from '../types';
-import { BrandingForm } from './BrandingForm';
 import { expiryNotice } from './licenseExpiry';
-import { LicensePanel } from './LicensePanel';
-import { SignInPolicyForm } from './SignInPolicyForm';
 import * as styles from './settings.css';
 import { Tabs } from './Tabs';
 import type { LicenseStatus } from '../../../core/types';
+
+// Each tab is its own chunk: the three forms together would pass a lazy screen's size budget.
+const SignInPolicyForm = lazy(() => import('./SignInPolicyForm').then((module) => ({ default: module.SignInPolicyForm })));
+const BrandingForm = lazy(() => import('./BrandingForm').then((module) => ({ default: module.BrandingForm })));
+const LicensePanel = lazy(() => import('./LicensePanel').then((module) => ({ default: module.LicensePanel })));
 
 function Loading({ failed }: { failed: boolean }) {
   const t = useT();
@@ -32,6 +34,8 @@ function ExpiryBanner({ status }: { status: LicenseStatus | undefined }) {
     </div>
   );
 }
+
+const lazyPanel = (panel: ReactNode) => <Suspense fallback={<Loading failed={false} />}>{panel}</Suspense>;
 
 export default function LoginSettingsScreen({ route }: ScreenProps) {
   const t = useT();
@@ -53,9 +57,9 @@ export default function LoginSettingsScreen({ route }: ScreenProps) {
         selected={tab}
         onSelect={setTab}
         tabs={[
-          { id: 'signIn', label: t('settings:tab.signIn'), panel: () => (policy.data ? <SignInPolicyForm initial={policy.data} /> : <Loading failed={policy.failed} />) },
-          { id: 'branding', label: t('settings:tab.branding'), panel: () => (config.data ? <BrandingForm initial={config.data} /> : <Loading failed={config.failed} />) },
-          { id: 'license', label: t('settings:tab.license'), panel: () => <LicensePanel status={status} onChange={setActivated} /> },
+          { id: 'signIn', label: t('settings:tab.signIn'), panel: () => lazyPanel(policy.data ? <SignInPolicyForm initial={policy.data} /> : <Loading failed={policy.failed} />) },
+          { id: 'branding', label: t('settings:tab.branding'), panel: () => lazyPanel(config.data ? <BrandingForm initial={config.data} /> : <Loading failed={config.failed} />) },
+          { id: 'license', label: t('settings:tab.license'), panel: () => lazyPanel(<LicensePanel status={status} onChange={setActivated} />) },
         ]}
       />
     </div>
