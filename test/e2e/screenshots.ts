@@ -20,7 +20,8 @@ async function settled(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await document.fonts.ready;
     const root = document.querySelector('iam-console')?.shadowRoot;
-    await Promise.all([...document.getAnimations(), ...(root?.getAnimations() ?? [])].map((animation) => animation.finished));
+    // An animation cancelled meanwhile (its element left) rejects `finished`: that is settled too.
+    await Promise.all([...document.getAnimations(), ...(root?.getAnimations() ?? [])].map((animation) => animation.finished.catch(() => undefined)));
   });
 }
 
@@ -57,7 +58,9 @@ try {
 
       await page.getByRole('button', { name: /^Account menu of / }).click();
       await page.getByRole('menuitem', { name: 'Profile' }).click();
-      await page.getByRole('dialog', { name: 'Edit personal information' }).getByRole('button', { name: 'Save' }).and(page.locator(':enabled')).waitFor();
+      const profile = page.getByRole('dialog', { name: 'Edit personal information' });
+      await profile.getByRole('button', { name: 'Save' }).and(page.locator(':enabled')).waitFor();
+      await profile.getByRole('button', { name: 'Upload' }).waitFor();
       await shot('profile-dialog');
       await page.keyboard.press('Escape');
 
