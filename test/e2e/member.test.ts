@@ -15,10 +15,11 @@ let watched: WatchedPage;
 let page: Page;
 /** A second, API-only session of the member (signed out from the personal center). */
 let otherSession: ApiClient;
+let admin: ApiClient;
 
 before(async () => {
   server = await startServer();
-  const admin = new ApiClient(server.url);
+  admin = new ApiClient(server.url);
   await admin.signIn(ADMIN.username, ADMIN.password);
   const memberId = await admin.createUser(MEMBER);
   await admin.call('POST', '/messages', { title: 'Welcome aboard', content: 'Your account is ready.', userIds: [memberId] });
@@ -107,5 +108,28 @@ test('the personal center: avatar upload and signing out the other sessions', as
   await sessions.getByRole('listitem').nth(1).waitFor({ state: 'detached' });
   assert.equal(await sessions.getByRole('listitem').count(), 1);
   await assert.rejects(otherSession.call('GET', '/cas/session'), /401/);
+  assert.deepEqual(watched.errors, []);
+});
+
+test('a global menu plan orders and names the side menu; entries the member may not open stay out', async () => {
+  await admin.call('POST', '/menu-plans', {
+    appId: null,
+    name: 'Portal menu',
+    items: [
+      { name: 'My desk', path: '/profile', icon: 'profile', children: [{ name: 'About me', path: '/profile/userInfo' }, { name: 'Inbox', path: '/profile/message' }] },
+      { name: 'Start', path: '/home/index', icon: 'home' },
+      { name: 'People', path: '/operate/user' },
+    ],
+  });
+  await page.reload();
+  // The current page (the personal center) is under 'My desk', which is therefore open.
+  const desk = mainMenu().getByRole('button', { name: 'My desk' });
+  await desk.waitFor();
+  assert.equal(await desk.getAttribute('aria-expanded'), 'true');
+  await mainMenu().getByRole('link', { name: 'About me' }).waitFor();
+  const entries = await mainMenu().getByRole('link').allInnerTexts();
+  assert.deepEqual(entries.map((text) => text.trim()), ['About me', 'Inbox', 'Start']);
+  await mainMenu().getByRole('link', { name: 'Inbox' }).click();
+  await page.waitForURL((url) => url.pathname === '/profile/message');
   assert.deepEqual(watched.errors, []);
 });

@@ -1,17 +1,14 @@
 // The unified top menu (topMenuType 'unify', §3): the portal's apps the person may open, each
 // opening its entrypoint. 'self' shows no top menu: the console's own side menu is enough.
-import { multiAppMenuList } from '../../core/api/menus';
 import { useT } from '../i18n';
 import { Icon } from '../widgets/Icon';
 import { safeLink } from '../widgets/links';
-import { useResource } from '../widgets/useResource';
-import { appsFromMenus } from './portalApps';
+import { appsFromMenus, usePortalMenus } from './portalApps';
 import * as styles from './shell.css';
 
 export function TopMenu() {
   const t = useT();
-  const menus = useResource(() => multiAppMenuList(), []);
-  const entries = appsFromMenus(menus.data ?? []).flatMap((app) => {
+  const entries = appsFromMenus(usePortalMenus()).flatMap((app) => {
     const href = safeLink(app.entrypoint);
     return href ? [{ key: app.id, name: app.name, href }] : [];
   });

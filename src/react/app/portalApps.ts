@@ -1,16 +1,41 @@
-// The apps of the portal the signed-in person may open: the multi-app menu list answers every
-// app's menu with only the items the caller may see; an app with a visible item is theirs to open
-// (the home page's apps, and the unified top menu).
-import type { MultiAppMenu } from '../../core/api/menus';
+// The portal's menus as the signed-in person may see them (the §7 multi-app menu list: every
+// plan's items, those bound to privileges they lack already removed), read once per session and
+// shared by the side menu (the global plan), the unified top menu and the home page (the apps).
+import { useEffect } from 'react';
+import { atom } from 'nanostores';
+import { useStore } from '@nanostores/react';
+import { appMenuList, type AppMenu } from '../../core/api/menuPlans';
+import { $session } from '../../core/session';
 import type { OwnedApp } from '../../core/types';
 
-export function appsFromMenus(menus: readonly MultiAppMenu[]): OwnedApp[] {
-  return menus.flatMap((menu) => {
-    const { appId, appName, entrypoint } = menu;
-    if (typeof appId !== 'string' || !appId || typeof appName !== 'string') return [];
-    if (!Array.isArray(menu.menus) || !menu.menus.length) return [];
-    return [{ id: appId, name: appName, entrypoint: typeof entrypoint === 'string' ? entrypoint : undefined }];
-  });
+const $portalMenus = atom<readonly AppMenu[] | undefined>(undefined);
+let readFor: string | undefined;
+
+/** The menus, read for the current session (undefined while they load). A failed read answers []. */
+export function usePortalMenus(): readonly AppMenu[] | undefined {
+  const sessionId = useStore($session).id;
+  useEffect(() => {
+    if (!sessionId || readFor === sessionId) return;
+    readFor = sessionId;
+    $portalMenus.set(undefined);
+    appMenuList().then(
+      (menus) => readFor === sessionId && $portalMenus.set(menus),
+      () => readFor === sessionId && $portalMenus.set([]),
+    );
+  }, [sessionId]);
+  return useStore($portalMenus);
+}
+
+/** The global plan's items (the console's own menu), when there is a global plan. */
+export function globalPlanItems(menus: readonly AppMenu[] | undefined): AppMenu['menus'] | undefined {
+  return menus?.find((menu) => menu.appId === null)?.menus;
+}
+
+/** The apps the person may open: an app with a visible item in its plan. */
+export function appsFromMenus(menus: readonly AppMenu[] | undefined): OwnedApp[] {
+  return (menus ?? []).flatMap((menu) =>
+    menu.appId && menu.menus.length ? [{ id: menu.appId, name: menu.appName, entrypoint: menu.entrypoint ?? undefined }] : [],
+  );
 }
 
 /** Each app once (the first occurrence wins), in order. */

@@ -1,12 +1,15 @@
 // The menu the signed-in person may see: the core's buildMenu over the route table, filtered by
 // their permissions (the ACL switch applies), the configuration's allow/deny rules and the feature
-// blacklist (the product's defaults plus the session's).
+// blacklist (the product's defaults plus the session's). When a global menu plan exists, it orders,
+// names and decorates those entries (the core's consoleMenu); without one the route table does.
 import { useMemo } from 'react';
 import { useStore } from '@nanostores/react';
 import { DEFAULT_FEATURE_BLACKLIST, type MenuItem } from '../../core/acl';
+import { consoleMenu } from '../../core/api/menuPlans';
 import { $config } from '../../core/config-store';
 import { buildMenu } from '../../core/routes';
 import { $session } from '../../core/session';
+import { globalPlanItems, usePortalMenus } from './portalApps';
 
 export function useMenu(): MenuItem[] {
   const user = useStore($session).user;
@@ -15,12 +18,12 @@ export function useMenu(): MenuItem[] {
   const featureBlacklist = user?.featureBlacklist;
   const { aclSwitch } = settings.business;
   const { allow, deny } = settings.menuConfig;
-  return useMemo(
-    () =>
-      buildMenu(
-        { permissions: permissions ?? [], aclSwitch },
-        { allow, deny, featureBlacklist: [...DEFAULT_FEATURE_BLACKLIST, ...(featureBlacklist ?? [])] },
-      ),
-    [permissions, aclSwitch, allow, deny, featureBlacklist],
-  );
+  const plan = globalPlanItems(usePortalMenus());
+  return useMemo(() => {
+    const permitted = buildMenu(
+      { permissions: permissions ?? [], aclSwitch },
+      { allow, deny, featureBlacklist: [...DEFAULT_FEATURE_BLACKLIST, ...(featureBlacklist ?? [])] },
+    );
+    return plan?.length ? consoleMenu(plan, permitted) : permitted;
+  }, [permissions, aclSwitch, allow, deny, featureBlacklist, plan]);
 }

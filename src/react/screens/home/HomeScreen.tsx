@@ -2,12 +2,12 @@
 // areas they are permitted, their unread messages and their recent sign-ins.
 import { Link } from 'wouter';
 import { useStore } from '@nanostores/react';
+import type { MenuItem } from '../../../core/acl';
 import type { OwnedApp } from '../../../core/types';
 import { relativeTime } from '../../../core/format';
 import { $session } from '../../../core/session';
-import { multiAppMenuList } from '../../../core/api/menus';
 import { mySessions, unreadMessages } from '../../app/accountApi';
-import { appsFromMenus, uniqueApps } from '../../app/portalApps';
+import { appsFromMenus, uniqueApps, usePortalMenus } from '../../app/portalApps';
 import { displayName, roleKey } from '../../app/user';
 import { useMenu } from '../../app/useMenu';
 import { useT } from '../../i18n';
@@ -34,9 +34,9 @@ function Section({ title, id, className, children }: { title: string; id: string
 
 function AdminAreas() {
   const t = useT();
-  const areas = useMenu()
-    .flatMap((item) => item.children ?? [])
-    .filter((item) => item.path.startsWith('/operate/') && !item.disabled);
+  // Every permitted entry under /operate/, wherever the menu (or the global plan) puts it.
+  const flatten = (items: readonly MenuItem[]): MenuItem[] => items.flatMap((item) => [item, ...flatten(item.children ?? [])]);
+  const areas = flatten(useMenu()).filter((item) => item.path.startsWith('/operate/') && !item.children?.length && !item.disabled);
   if (!areas.length) return <p className={ui.empty}>{t('console:home.noAdminAreas')}</p>;
   return (
     <ul className={styles.tiles}>
@@ -58,9 +58,9 @@ function AdminAreas() {
 /** The apps the person may open (a visible menu item) and those they administer, once each. */
 function Apps({ administered }: { administered: readonly OwnedApp[] }) {
   const t = useT();
-  const menus = useResource(() => multiAppMenuList(), []);
-  if (!menus.data && !menus.failed) return <p className={ui.empty}>{t('console:loading')}</p>;
-  const apps = uniqueApps(appsFromMenus(menus.data ?? []), administered);
+  const menus = usePortalMenus();
+  if (!menus) return <p className={ui.empty}>{t('console:loading')}</p>;
+  const apps = uniqueApps(appsFromMenus(menus), administered);
   if (!apps.length) return <p className={ui.empty}>{t('console:home.noApps')}</p>;
   return (
     <ul className={styles.tiles}>
