@@ -11,16 +11,18 @@ export interface PagerProps {
   size: number;
   total: number;
   onChange: (page: number, size: number) => void;
+  /** The navigation's name when a page has more than one pager (landmarks must differ). */
+  label?: string;
 }
 
-export function Pager({ page, size, total, onChange }: PagerProps) {
+export function Pager({ page, size, total, onChange, label }: PagerProps) {
   const t = useT();
   const id = useId();
   const pages = Math.max(1, Math.ceil(total / size));
   const first = total ? (page - 1) * size + 1 : 0;
   const last = Math.min(page * size, total);
   return (
-    <nav className={styles.pager} aria-label={t('admin:pager.label')}>
+    <nav className={styles.pager} aria-label={label ?? t('admin:pager.label')}>
       <span role="status">{t('admin:pager.range', { first, last, total })}</span>
       <label htmlFor={id} className={ui.visuallyHidden}>
         {t('admin:pager.size')}
