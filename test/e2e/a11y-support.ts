@@ -115,7 +115,7 @@ export function consoleScreens(ids: SampleIds, locale: Locale): Screen[] {
     { name: 'license', path: '/operate/setting', then: tab(2) },
     { name: 'channels', path: '/operate/tunnel' },
     { name: 'menu-plans', path: '/operate/menu', then: (page) => page.getByRole('cell', { name: 'Shop menu' }).first().waitFor() },
-    { name: 'menu-detail', path: `/menu/detail/${ids.plan}` },
+    { name: 'menu-detail', path: `/menu/detail/${ids.app}` },
     { name: 'messages', path: '/profile/message', then: (page) => page.getByText('Quarterly access review').first().waitFor() },
     { name: 'message-history', path: '/profile/messageHis' },
     { name: 'personal-center', path: '/profile/userInfo', then: (page) => page.getByText(text(locale, 'console:profile.username')).first().waitFor() },

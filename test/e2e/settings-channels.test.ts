@@ -124,7 +124,7 @@ test('messages: an administrator sends in-site; the user reads, deletes, and fin
   const item = reader.page.getByRole('listitem').filter({ hasText: 'Maintenance window' });
   await item.getByText('Unread').waitFor();
   await item.getByText('read-only on Sunday').waitFor();
-  await reader.page.getByRole('button', { name: 'Mark Maintenance window read' }).click();
+  await reader.page.getByRole('button', { name: 'Mark read: Maintenance window' }).click();
   await item.getByText('Unread').waitFor({ state: 'detached' });
   await reader.page.getByRole('button', { name: 'Delete Maintenance window' }).click();
   await reader.page.getByText('No messages.').waitFor();

@@ -14,4 +14,7 @@ export const avatar = style({
   fontWeight: 700,
   textTransform: 'uppercase',
   objectFit: 'cover',
+  selectors: {
+    '&[data-initial]::before': { content: 'attr(data-initial)' },
+  },
 });

@@ -89,6 +89,9 @@ export function RowMenu({ label, items }: { label: string; items: readonly RowMe
                 tabIndex={-1}
                 className={`${styles.menuItem} ${item.danger ? styles.menuItemDanger : ''}`}
                 onClick={() => {
+                  // The item goes away with the menu: give the focus back to the menu button first,
+                  // so a dialog the item opens returns it there when it closes.
+                  trigger.current?.focus();
                   setOpen(false);
                   item.onSelect();
                 }}
