@@ -85,9 +85,7 @@ test('edits the basics', async () => {
   assert.equal(await tab('Basics').getAttribute('aria-selected'), 'true');
   await page.getByLabel('Detail').fill('Customers, orders and reports');
   await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Action Success').first().waitFor();
-  const app = await api.call<{ detail: string }>('GET', `/apps/${appId}`);
-  assert.equal(app.detail, 'Customers, orders and reports');
+  await until(async () => (await api.call<{ detail: string }>('GET', `/apps/${appId}`)).detail === 'Customers, orders and reports');
 });
 
 test('builds the privilege tree: add, add child, reorder, re-parent, delete', async () => {
@@ -150,7 +148,7 @@ test('creates a role with the role-name rule, privileges from the tree and membe
   await form.getByRole('button', { name: 'Save' }).click();
   await form.waitFor({ state: 'detached' });
   const table = page.getByRole('table', { name: 'Roles' });
-  assert.deepEqual(await columnTexts(table, 0), ['Sales_Rep']);
+  await until(async () => JSON.stringify(await columnTexts(table, 0)) === '["Sales_Rep"]');
 
   const roles = await api.call<{ list: Created[] }>('GET', `/apps/${appId}/roles`);
   const roleId = roles.list[0]!.id;
@@ -183,8 +181,10 @@ test('sets the app administrators, who then reach the app', async () => {
   await tab('Administrators').click();
   await page.getByLabel('Find a person by username or name').fill('crm-adm');
   await page.getByRole('button', { name: 'Add crm-admin' }).click();
-  await page.getByRole('button', { name: 'Save administrators' }).click();
-  await page.getByText('Action Success').first().waitFor();
+  const save = page.getByRole('button', { name: 'Save administrators' });
+  await save.click();
+  // Saved: nothing is left to save.
+  await until(() => save.isDisabled());
   const person = new ApiClient(server.url);
   await person.signIn('crm-admin', PASSWORD);
   const session = await person.call<{ user: { permissions: string[] }; administeredApps: { id: string }[] }>('GET', '/cas/session');

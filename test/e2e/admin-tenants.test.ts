@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
-import { openFromMenu, PASSWORD, Seeder, signIn } from './admin-support';
+import { openFromMenu, PASSWORD, Seeder, signIn, until } from './admin-support';
 
 let server: RunningServer;
 let browser: Browser;
@@ -99,7 +99,7 @@ test('moves a tenant under another parent', async () => {
   await form.waitFor({ state: 'detached' });
   await page.getByRole('heading', { name: 'Globex_Research', level: 2 }).waitFor();
   // Now under Initech, which opened to show it.
-  assert.equal(await item('Initech').getAttribute('aria-expanded'), 'true');
+  await until(async () => (await item('Initech').getAttribute('aria-expanded')) === 'true');
   assert.equal(await item('Globex_Research').getAttribute('aria-level'), '3');
   const parent = page.getByRole('region', { name: 'Globex_Research' }).getByText('Initech');
   await parent.waitFor();
@@ -134,8 +134,10 @@ test('sets tenant administrators, who then administer the tenant', async () => {
   await admins.getByText('Nobody yet.').waitFor();
   await admins.getByLabel('Find a person by username or name').fill('globex');
   await admins.getByRole('button', { name: 'Add globex-user' }).click();
-  await admins.getByRole('button', { name: 'Save administrators' }).click();
-  await page.getByText('Action Success').first().waitFor();
+  const save = admins.getByRole('button', { name: 'Save administrators' });
+  await save.click();
+  // Saved: nothing is left to save.
+  await until(() => save.isDisabled());
   await admins.getByRole('button', { name: 'Remove globex-user' }).waitFor();
   const person = new ApiClient(server.url);
   await person.signIn('globex-user', PASSWORD);
