@@ -125,6 +125,16 @@ export class ApiClient {
     return envelope.data;
   }
 
+  /** POST /file/upload?purpose=… (multipart); answers the stored file's url. */
+  async upload(purpose: string, name: string, bytes: Uint8Array, type: string): Promise<string> {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
+    const answer = await fetch(`${this.baseUrl}/api/file/upload?purpose=${encodeURIComponent(purpose)}`, { method: 'POST', headers: { origin: this.baseUrl, cookie: this.cookie }, body: form });
+    const envelope = (await answer.json()) as { code: number; message: string; data: { url: string } };
+    if (!answer.ok || envelope.code !== 0) throw new Error(`upload: ${answer.status} ${envelope.message}`);
+    return envelope.data.url;
+  }
+
   async signIn(username: string, password: string): Promise<void> {
     await this.call('POST', '/authc/login', { username, password: await transformPassword(password) });
   }

@@ -4,7 +4,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { transformPassword } from '../../src/core/password';
-import { ADMIN, launchBrowser, openPage, startServer, type RunningServer } from './harness';
+import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer } from './harness';
+import { tinyPng } from './images';
 
 let server: RunningServer;
 let browser: Browser;
@@ -66,5 +67,41 @@ test('/onlySignIn prompts, /auth-redirect finishes a sign-in made elsewhere (or 
   await page.goto(`${server.url}/auth-redirect?redirect=%2Fprofile%2FuserInfo`);
   await page.getByRole('heading', { name: 'Personal center', level: 1 }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/profile/userInfo');
+  assert.deepEqual(errors, []);
+});
+
+test('the sign-in page shows the background chosen in the login settings', async () => {
+  const admin = new ApiClient(server.url);
+  await admin.signIn(ADMIN.username, ADMIN.password);
+  const setBackground = async (backgroundType: string, background: string) => {
+    const { version } = await admin.call<{ version: number }>('GET', '/settings/login');
+    await admin.call('PUT', '/settings/login', { backgroundType, background, version });
+  };
+  const { page, errors } = await openPage(browser);
+  const loginPage = () => page.locator('iam-console').locator('[part="login-page"]');
+  const pageStyle = (property: string) => loginPage().evaluate((element, name) => getComputedStyle(element).getPropertyValue(name), property);
+
+  await setBackground('SolidColorBackground', '#224466');
+  await page.goto(`${server.url}/login`);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.waitForFunction(() => document.querySelector('iam-console')?.shadowRoot?.querySelector('[part="login-page"]')?.getAttribute('style')?.includes('background'));
+  assert.equal(await pageStyle('background-color'), 'rgb(34, 68, 102)');
+
+  // The picture is uploaded through the API as the administrator (the settings screen does it there).
+  await setBackground('PictureBackground', await admin.upload('image', 'background.png', tinyPng(64), 'image/png'));
+  await page.reload();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.waitForFunction(() => document.querySelector('iam-console')?.shadowRoot?.querySelector('[part="login-page"]')?.getAttribute('style')?.includes('url('));
+  assert.match(await pageStyle('background-image'), /\/api\/file\/get\/[0-9a-f]+\.png/);
+
+  await setBackground('CustomCss', 'background: linear-gradient(rgb(1, 2, 3), rgb(4, 5, 6))');
+  await page.reload();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.waitForFunction(() => {
+    const element = document.querySelector('iam-console')?.shadowRoot?.querySelector('[part="login-page"]');
+    return element && getComputedStyle(element).backgroundImage.includes('linear-gradient');
+  });
+  assert.match(await pageStyle('background-image'), /linear-gradient\(rgb\(1, 2, 3\), rgb\(4, 5, 6\)\)/);
+  await setBackground('InitialVersion', '');
   assert.deepEqual(errors, []);
 });

@@ -48,6 +48,13 @@ export const pattern = style({
   '@media': { [narrow]: { display: 'none' } },
 });
 
+/** A background from the login settings shows through the brand panel. */
+export const customBackground = style({});
+globalStyle(`${customBackground} ${brand}`, {
+  background: tint(vars.color.surface, 72),
+  backdropFilter: 'blur(6px)',
+});
+
 export const brandTop = style({ position: 'relative', display: 'flex', alignItems: 'center', gap: vars.space.sm, minWidth: 0 });
 
 export const logo = style({ width: '40px', height: '40px', objectFit: 'contain', color: vars.color.primary, flex: 'none' });

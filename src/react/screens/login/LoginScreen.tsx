@@ -3,6 +3,7 @@
 // multi-step login) and, with supportThirdLogin 'Y', the third-party sign-in buttons. After the
 // sign-in the guard sends the person on: to the `redirect` query when it is a same-origin console
 // page they may open, else to the first page they are permitted.
+import { useRef } from 'react';
 import { useStore } from '@nanostores/react';
 import { useSearch } from 'wouter';
 import { fileUrl } from '../../../core/api/files';
@@ -15,6 +16,7 @@ import { LoginForm } from '../../login/LoginForm';
 import { ConsoleMark } from '../../widgets/LogoBlock';
 import * as styles from './LoginScreen.css';
 import { ThirdPartyLogin } from './ThirdPartyLogin';
+import { useLoginBackground } from './useLoginBackground';
 
 export default function LoginScreen() {
   const t = useT();
@@ -22,9 +24,11 @@ export default function LoginScreen() {
   const { connection } = useConsole();
   const redirect = new URLSearchParams(useSearch()).get('redirect');
   const appName = system.appName || t('app.name');
+  const pageRef = useRef<HTMLDivElement>(null);
+  const background = useLoginBackground(pageRef, styles.page);
 
   return (
-    <div className={styles.page}>
+    <div ref={pageRef} className={`${styles.page} ${background.custom ? styles.customBackground : ''}`} style={background.style} part="login-page">
       <div className={styles.tools}>
         <LocaleSwitch />
         <ThemeSwitch />
