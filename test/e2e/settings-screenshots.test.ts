@@ -78,7 +78,7 @@ async function settled(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await document.fonts.ready;
     const shadow = document.querySelector('iam-console')?.shadowRoot;
-    await Promise.all([...document.getAnimations(), ...(shadow?.getAnimations() ?? [])].map((animation) => animation.finished));
+    await Promise.all([...document.getAnimations(), ...(shadow?.getAnimations() ?? [])].map((animation) => animation.finished.catch(() => undefined))); // a cancelled animation is settled too
   });
 }
 
