@@ -20,8 +20,12 @@ before(async () => {
   const admin = new ApiClient(server.url);
   await admin.signIn(ADMIN.username, ADMIN.password);
   appId = (await admin.call<{ id: string }>('POST', '/apps', { name: 'Ledger', entrypoint: 'https://ledger.example.com/' })).id;
+  // A password policy on top of §5: an uppercase letter (checked by the dialogs before hashing).
+  const { value, version } = await admin.call<{ value: { passwordPolicy: Record<string, unknown> }; version: number }>('GET', '/settings/login');
+  await admin.call('PUT', '/settings/login', { passwordPolicy: { ...value.passwordPolicy, requireUppercase: true }, version });
   browser = await launchBrowser();
-  watched = await openPage(browser);
+  // The wrong old password below is answered 400 on purpose.
+  watched = await openPage(browser, { expectedFailures: [/\/api\/user\/[^/]+\/password$/] });
   page = watched.page;
 });
 
@@ -198,6 +202,19 @@ test('changes its own password in the dialog, is signed out, and signs in with t
   // §5 messages under the fields (the policy text is also the field's hint).
   await dialog.getByText('The password must be 6-20 characters with at least one digit and one non-digit').nth(1).waitFor();
   await dialog.getByText('Please enter the password again').waitFor();
+
+  // The login settings' policy (an uppercase letter) applies after §5.
+  await dialog.getByLabel('New password', { exact: true }).fill('lower-case-1');
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await dialog.getByText('The password must contain an uppercase letter').waitFor();
+
+  // A wrong old password is refused by the server, under its field.
+  await dialog.getByLabel('Old password', { exact: true }).fill('Not-my-password-1');
+  await dialog.getByLabel('New password', { exact: true }).fill(newPassword);
+  await dialog.getByLabel('Confirm the new password', { exact: true }).fill(newPassword);
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await dialog.getByText('The password is wrong').waitFor();
+  await dialog.getByLabel('Old password', { exact: true }).fill(password);
 
   await dialog.getByLabel('New password', { exact: true }).fill(newPassword);
   await dialog.getByLabel('Confirm the new password', { exact: true }).fill('Other-pass-1');

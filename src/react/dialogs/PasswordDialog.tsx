@@ -2,6 +2,7 @@
 // - self: old password, new password (show/hide), confirmation; success signs out and goes to /login;
 // - user: an administrator resets another user's password with their own password (§6).
 // Passwords are checked by the §5 policy, then trimmed and transformed by the core before sending.
+import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useStore } from '@nanostores/react';
@@ -16,6 +17,7 @@ import { PasswordField, TextField } from '../widgets/fields';
 import * as ui from '../widgets/ui.css';
 import { DialogFrame } from './DialogFrame';
 import { showServerFieldErrors } from './fieldErrors';
+import { usePasswordPolicy, withPasswordPolicy } from './passwordPolicy';
 
 export type PasswordMode = 'self' | 'user';
 
@@ -57,8 +59,10 @@ function Actions({ busy, onCancel }: { busy: boolean; onCancel: () => void }) {
 function SelfForm({ onOpenChange, onChanged }: PasswordDialogProps) {
   const t = useT();
   const userId = useStore($session).user?.id;
+  const policy = usePasswordPolicy();
+  const resolver = useMemo(() => withPasswordPolicy(valibotResolver(selfPasswordForm), policy, 'newPassword'), [policy]);
   const { register, handleSubmit, setError, formState } = useForm<SelfPasswordFormInput>({
-    resolver: valibotResolver(selfPasswordForm),
+    resolver,
     defaultValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
   });
   const { errors, isSubmitting } = formState;
@@ -68,7 +72,7 @@ function SelfForm({ onOpenChange, onChanged }: PasswordDialogProps) {
     try {
       await users.resetOwnPassword({ userId, oldPassword, newPassword });
     } catch (error) {
-      showServerFieldErrors(error, ['oldPassword', 'newPassword'], setError);
+      showServerFieldErrors(error, { opUserPassword: 'oldPassword', password: 'newPassword' }, setError);
       return;
     }
     notifySuccess(t('message.actionSuccess'));
@@ -91,8 +95,10 @@ function SelfForm({ onOpenChange, onChanged }: PasswordDialogProps) {
 
 function UserForm({ onOpenChange, onChanged, userId, username = '' }: PasswordDialogProps) {
   const t = useT();
+  const policy = usePasswordPolicy();
+  const resolver = useMemo(() => withPasswordPolicy(valibotResolver(adminResetForm), policy, 'newPassword'), [policy]);
   const { register, handleSubmit, setError, formState } = useForm<AdminResetFormInput>({
-    resolver: valibotResolver(adminResetForm),
+    resolver,
     defaultValues: { username, adminPassword: '', newPassword: '', confirmPassword: '' },
   });
   const { errors, isSubmitting } = formState;
@@ -102,7 +108,7 @@ function UserForm({ onOpenChange, onChanged, userId, username = '' }: PasswordDi
     try {
       await users.resetPasswordAsAdmin({ id: userId, username, newPassword, adminPassword });
     } catch (error) {
-      showServerFieldErrors(error, ['adminPassword', 'newPassword'], setError);
+      showServerFieldErrors(error, { opUserPassword: 'adminPassword', password: 'newPassword' }, setError);
       return;
     }
     notifySuccess(t('message.actionSuccess'));
