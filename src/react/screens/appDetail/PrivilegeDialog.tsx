@@ -14,6 +14,7 @@ import { SelectField } from '../../widgets/table/fields';
 import { refusalOf } from '../../widgets/table/serverErrors';
 import { TreeOptions } from '../../widgets/table/TenantFilter';
 import * as ui from '../../widgets/ui.css';
+import { SaveFooter } from '../../widgets/table/SaveFooter';
 
 /** The form's text controls on top of the shared privilege rules: '' parent means the top level. */
 const schema = v.object({
@@ -74,19 +75,7 @@ export default function PrivilegeDialog({ appId, nodes, node, parentId = null, o
         </SelectField>
         <TextField label={t('admin:privilege.sort')} inputMode="numeric" autoComplete="off" error={errors.sort?.message} registration={register('sort')} />
         <TextField label={t('admin:privilege.path')} autoComplete="off" hint={t('admin:privilege.pathHint')} error={errors.path?.message} registration={register('path')} />
-        {failure && (
-          <p className={ui.formError} role="alert">
-            {failure}
-          </p>
-        )}
-        <div className={ui.actions}>
-          <button type="button" className={ui.button.secondary} onClick={onClose}>
-            {t('console:action.cancel')}
-          </button>
-          <button type="submit" className={ui.button.primary} disabled={isSubmitting} part="primary-button">
-            {t('console:action.save')}
-          </button>
-        </div>
+        <SaveFooter failure={failure} busy={isSubmitting} onCancel={onClose} />
       </form>
     </DialogFrame>
   );

@@ -17,6 +17,7 @@ import { MemberPicker, type Person } from '../../widgets/table/MemberPicker';
 import { refusalOf } from '../../widgets/table/serverErrors';
 import * as styles from '../../widgets/table/table.css';
 import * as ui from '../../widgets/ui.css';
+import { SaveFooter } from '../../widgets/table/SaveFooter';
 
 type Values = v.InferInput<typeof roleCreateBody>;
 const formFields = ['name', 'description'] as const;
@@ -97,19 +98,7 @@ export default function RoleDialog({ appId, role, onClose, onSaved }: RoleDialog
           <span className={styles.controlLabel}>{t('admin:role.members')}</span>
           <MemberPicker label={t('admin:role.members')} members={members} onChange={setMembers} search={search} />
         </div>
-        {failure && (
-          <p className={ui.formError} role="alert">
-            {failure}
-          </p>
-        )}
-        <div className={ui.actions}>
-          <button type="button" className={ui.button.secondary} onClick={onClose}>
-            {t('console:action.cancel')}
-          </button>
-          <button type="submit" className={ui.button.primary} disabled={isSubmitting || !tree} part="primary-button">
-            {t('console:action.save')}
-          </button>
-        </div>
+        <SaveFooter failure={failure} busy={isSubmitting || !tree} onCancel={onClose} />
       </form>
     </DialogFrame>
   );

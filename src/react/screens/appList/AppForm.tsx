@@ -15,6 +15,7 @@ import { CheckboxField, TextAreaField } from '../../widgets/table/fields';
 import { refusalOf } from '../../widgets/table/serverErrors';
 import { useAdminScope } from '../../widgets/table/scope';
 import * as ui from '../../widgets/ui.css';
+import { SaveFooter } from '../../widgets/table/SaveFooter';
 
 type Values = v.InferInput<typeof appCreateBody>;
 const fields = ['name', 'detail', 'entrypoint', 'callbackUrl'] as const;
@@ -87,21 +88,7 @@ export function AppForm({ app, onSaved, onCancel }: AppFormProps) {
           </button>
         </div>
       )}
-      {failure && (
-        <p className={ui.formError} role="alert">
-          {failure}
-        </p>
-      )}
-      <div className={ui.actions}>
-        {onCancel && (
-          <button type="button" className={ui.button.secondary} onClick={onCancel}>
-            {t('console:action.cancel')}
-          </button>
-        )}
-        <button type="submit" className={ui.button.primary} disabled={isSubmitting} part="primary-button">
-          {t('console:action.save')}
-        </button>
-      </div>
+      <SaveFooter failure={failure} busy={isSubmitting} onCancel={onCancel} />
     </form>
   );
 }

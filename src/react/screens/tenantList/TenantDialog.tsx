@@ -15,6 +15,7 @@ import { TextField } from '../../widgets/fields';
 import { SelectField, TextAreaField } from '../../widgets/table/fields';
 import { refusalOf } from '../../widgets/table/serverErrors';
 import * as ui from '../../widgets/ui.css';
+import { SaveFooter } from '../../widgets/table/SaveFooter';
 
 const types = Object.values(TenantType).filter((type) => type !== TenantType.Root);
 const schema = v.object({
@@ -77,19 +78,7 @@ export default function TenantDialog({ parent, tenant, onClose, onSaved }: Tenan
           ))}
         </SelectField>
         <TextAreaField label={t('admin:tenant.description')} error={errors.description?.message} registration={register('description')} />
-        {failure && (
-          <p className={ui.formError} role="alert">
-            {failure}
-          </p>
-        )}
-        <div className={ui.actions}>
-          <button type="button" className={ui.button.secondary} onClick={onClose}>
-            {t('console:action.cancel')}
-          </button>
-          <button type="submit" className={ui.button.primary} disabled={isSubmitting} part="primary-button">
-            {t('console:action.save')}
-          </button>
-        </div>
+        <SaveFooter failure={failure} busy={isSubmitting} onCancel={onClose} />
       </form>
     </DialogFrame>
   );

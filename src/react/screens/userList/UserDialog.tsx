@@ -23,6 +23,7 @@ import { useAdminScope } from '../../widgets/table/scope';
 import { TenantOptions } from '../../widgets/table/TenantFilter';
 import * as styles from '../../widgets/table/table.css';
 import * as ui from '../../widgets/ui.css';
+import { SaveFooter } from '../../widgets/table/SaveFooter';
 
 /** The form's own controls (selects answer strings) on top of the core's user rules. */
 const controls = {
@@ -172,19 +173,7 @@ export default function UserDialog({ user, tenants, onClose, onSaved }: UserDial
             </button>
           </div>
         )}
-        {failure && (
-          <p className={ui.formError} role="alert">
-            {failure}
-          </p>
-        )}
-        <div className={ui.actions}>
-          <button type="button" className={ui.button.secondary} onClick={onClose}>
-            {t('console:action.cancel')}
-          </button>
-          <button type="submit" className={ui.button.primary} disabled={isSubmitting} part="primary-button">
-            {t('console:action.save')}
-          </button>
-        </div>
+        <SaveFooter failure={failure} busy={isSubmitting} onCancel={onClose} />
       </form>
     </DialogFrame>
   );
