@@ -6,3 +6,4 @@ export * as thirdParty from './thirdParty';
 export * as files from './files';
 export * as captcha from './captcha';
 export * as menus from './menus';
+export * as account from './account';

@@ -6,7 +6,7 @@ import type { MenuItem } from '../../../core/acl';
 import type { OwnedApp } from '../../../core/types';
 import { relativeTime } from '../../../core/format';
 import { $session } from '../../../core/session';
-import { mySessions, unreadMessages } from '../../app/accountApi';
+import { mySessions, unreadMessages } from '../../../core/api/account';
 import { appsFromMenus, uniqueApps, usePortalMenus } from '../../app/portalApps';
 import { displayName, roleKey } from '../../app/user';
 import { useMenu } from '../../app/useMenu';

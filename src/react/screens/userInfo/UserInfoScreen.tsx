@@ -6,7 +6,7 @@ import { formatDate, relativeTime } from '../../../core/format';
 import { notifySuccess } from '../../../core/messages';
 import { $session, reload } from '../../../core/session';
 import type { User } from '../../../core/types';
-import { mySessions, signOutOtherSessions, signOutSession, type SessionInfo } from '../../app/accountApi';
+import { mySessions, signOutOtherSessions, signOutSession, type SessionInfo } from '../../../core/api/account';
 import { openAccountDialog } from '../../app/accountDialogs';
 import { roleKey } from '../../app/user';
 import { useT } from '../../i18n';

@@ -1,11 +1,11 @@
-// Calls about the signed-in person's own account that core/api does not have yet (their
-// sessions, their unread messages). Kept together here so that they move into core/api in one piece.
+// The signed-in person's own account: their sessions and their newest unread messages.
 import type * as v from 'valibot';
-import { request, requestList } from '../../core/http';
-import type { sessionInfo } from '../../core/schemas/auth';
-import type { message } from '../../core/schemas/resources';
-import type { PagedList } from '../../core/types';
-import { apiPath } from '../../core/api/path';
+import { request } from '../http';
+import type { sessionInfo } from '../schemas/auth';
+import type { Message } from '../schemas/messaging';
+import type { PagedList } from '../types';
+import { inbox } from './messages';
+import { apiPath } from './path';
 
 /** One of my sessions (a public handle, never the cookie secret). Times in ms since the epoch. */
 export type SessionInfo = v.InferOutput<typeof sessionInfo>;
@@ -25,10 +25,7 @@ export function signOutOtherSessions(): Promise<{ revoked: number }> {
   return request<{ revoked: number }>('DELETE', '/cas/sessions');
 }
 
-/** One of my in-site messages. Times in ms since the epoch. */
-export type SiteMessage = v.InferOutput<typeof message>;
-
 /** GET /messages?status=unread: my newest unread in-site messages (and how many there are). */
-export function unreadMessages(size = 5): Promise<PagedList<SiteMessage>> {
-  return requestList<SiteMessage>('/messages', { status: 'unread', page: 1, size });
+export function unreadMessages(size = 5): Promise<PagedList<Message>> {
+  return inbox('unread', 1, size);
 }
