@@ -1,12 +1,14 @@
 // §7 file upload and display.
 import { apiUrl, request } from '../http';
 import type { UploadAnswer } from '../types';
+import type { UploadPurpose } from '../upload';
 
-/** POST /file/upload (multipart, field `file`); answers the stored file's `url`. */
-export async function upload(file: Blob, name?: string): Promise<string> {
+/** POST /file/upload?purpose=… (multipart, field `file`): the server applies the §5 rules of the
+ *  purpose (an icon's 150 KB, a favicon's 20 KB and squareness …); answers the stored file's `url`. */
+export async function upload(file: Blob, purpose: UploadPurpose, name?: string): Promise<string> {
   const form = new FormData();
   form.append('file', file, name);
-  const answer = await request<UploadAnswer>('POST', '/file/upload', { body: form });
+  const answer = await request<UploadAnswer>('POST', '/file/upload', { query: { purpose }, body: form });
   return answer.url;
 }
 

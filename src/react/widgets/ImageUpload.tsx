@@ -3,23 +3,12 @@
 // POST /api/file/upload; the preview then shows /api/file/get/{url} and the bound value becomes
 // the returned URL (§4).
 import { useId, useRef, useState, type ChangeEvent } from 'react';
-import { fileUrl } from '../../core/api/files';
-import { request } from '../../core/http';
-import type { UploadAnswer } from '../../core/types';
+import { fileUrl, upload } from '../../core/api/files';
 import { acceptOf, checkUpload, type UploadPurpose } from '../../core/upload';
 import { useT } from '../i18n';
 import { Icon } from './Icon';
 import * as styles from './ImageUpload.css';
 import * as ui from './ui.css';
-
-/** POST /api/file/upload?purpose=… (the server applies the same §5 rules for the purpose).
- *  Here rather than in core/api/files until its `upload` takes the purpose. */
-async function uploadImage(file: File, purpose: UploadPurpose): Promise<string> {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  const answer = await request<UploadAnswer>('POST', '/file/upload', { query: { purpose }, body: form });
-  return answer.url;
-}
 
 export interface ImageUploadProps {
   label: string;
@@ -53,7 +42,7 @@ export function ImageUpload({ label, purpose, value, onChange, hint, disabled, l
     }
     setBusy(true);
     try {
-      onChange(await uploadImage(file, purpose));
+      onChange(await upload(file, purpose, file.name));
     } catch {
       // The HTTP client has shown the server's message.
     } finally {

@@ -1,0 +1,39 @@
+// The core's upload call tells the server what the image is for (?purpose=), so that the server
+// applies the same §5 rules as the console; against a real node:http server on 127.0.0.1.
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileUrl, upload } from '../../../src/core/api/files';
+import { configureHttp, setToken } from '../../../src/core/http';
+import { UPLOAD_RULES, type UploadPurpose } from '../../../src/core/upload';
+import { ok, startApiServer, type ApiServer } from './support/api-server';
+
+let server: ApiServer;
+
+before(async () => {
+  server = await startApiServer();
+});
+after(() => server.close());
+beforeEach(() => {
+  server.reset();
+  configureHttp({ apiBase: server.apiBase, authMode: 'cookie', tokenName: 'token' });
+  setToken(undefined);
+});
+
+describe('core upload', () => {
+  for (const purpose of Object.keys(UPLOAD_RULES) as UploadPurpose[]) {
+    it(`sends purpose=${purpose} with the file and answers the stored url`, async () => {
+      server.handle('POST /file/upload', (req) => ok({ url: `2026/${req.query.get('purpose')}.png` }));
+      const url = await upload(new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' }), purpose, 'picture.png');
+      assert.equal(url, `2026/${purpose}.png`);
+      const [sent] = server.requests;
+      assert.equal(sent?.method, 'POST');
+      assert.equal(sent?.query.get('purpose'), purpose);
+      assert.match(String(sent?.headers['content-type']), /^multipart\/form-data; boundary=/);
+      assert.match(sent?.body ?? '', /name="file"; filename="picture\.png"/);
+    });
+  }
+
+  it('the returned url is shown from /api/file/get/', () => {
+    assert.equal(fileUrl('2026/a b.png'), `${server.apiBase}/file/get/2026/a%20b.png`);
+  });
+});
