@@ -302,7 +302,7 @@ const totpAndCodes: Migration = {
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine) }) },
+    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory }) },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
@@ -325,3 +325,18 @@ function userSearchIndexes(engine: Engine): Migration {
     },
   };
 }
+
+/** Earlier password hashes (server/auth/password-policy.ts: the policy's history refuses their
+ *  reuse), and when a one-time code was used (a used verification link is told apart from an
+ *  expired one). */
+const passwordHistory: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('password_history')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('password_hash', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+    await db.schema.createIndex('password_history_user').on('password_history').columns(['user_id', 'created_at']).execute();
+    await db.schema.alterTable('one_time_codes').addColumn('used_at', 'bigint').execute();
+  },
+};
