@@ -3,12 +3,15 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { App } from '../../server/app';
+import { transform, type Client, type TestServer } from './harness';
 
 export interface Operation {
   method: string;
   /** OpenAPI path with {param} placeholders, e.g. /api/user/{id}. */
   path: string;
   signedIn: boolean;
+  /** The permission code the call needs (§6: '0' self-service … '4'), or 'public'. */
+  permission: string;
   params: string[];
   query: string[];
   /** Top-level properties of a JSON body (empty when the call takes none or it is not an object). */
@@ -19,6 +22,7 @@ export interface Operation {
 
 interface OpenApiOperation {
   security?: unknown[];
+  description?: string;
   parameters?: { in: string; name: string }[];
   requestBody?: { content: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
   consumes?: string[];
@@ -37,6 +41,8 @@ export async function readOperations(base: string): Promise<Operation[]> {
         method: method.toUpperCase(),
         path,
         signedIn: Array.isArray(operation.security),
+        // server/http/route.ts documents the access rule as "Needs permission code N."
+        permission: /permission code (\d)/.exec(operation.description ?? '')?.[1] ?? 'public',
         params: parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name),
         query: parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name),
         bodyProps: Object.keys(content['application/json']?.schema?.properties ?? {}),
@@ -47,6 +53,8 @@ export async function readOperations(base: string): Promise<Operation[]> {
   }
   return operations;
 }
+
+export const changesState = (operation: Operation) => !['GET', 'HEAD', 'OPTIONS'].includes(operation.method);
 
 /** The path with each {param} replaced (values are URL-encoded here). */
 export function fillPath(path: string, value: (name: string) => string): string {
@@ -80,4 +88,125 @@ export async function storedIds(app: App): Promise<string[]> {
     for (const row of rows) ids.add(String(row.id));
   }
   return [...ids];
+}
+
+/** Digest of every stored row that mentions one of `ids` (a refused or self-service call must
+ *  leave the other side's records exactly as they were). */
+export async function snapshotOf(app: App, ids: string[]): Promise<string> {
+  const db = app.ctx.db;
+  const tables = (await db.introspection.getTables()).map((table) => table.name).filter((name) => !VOLATILE.test(name)).sort();
+  const hash = createHash('sha256');
+  for (const table of tables) {
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
+    const lines = rows.map((row) => JSON.stringify(row, (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('hex') : value)))
+      .filter((line) => ids.some((id) => line.includes(id))).sort();
+    hash.update(`${table}\n${lines.join('\n')}\n`);
+  }
+  return hash.digest('hex');
+}
+
+export const PROBE_PASSWORD = 'Probe1234';
+
+interface Created { id: string; version?: number }
+
+/** Two sides of one installation, made by the platform administrator: tenant A with its
+ *  administrator and a plain member, app X with its administrator; and the other side — tenant B
+ *  with a user (signed in once, so a session of theirs exists) and a message to them, app Y with a
+ *  privilege, a role and a menu plan, a channel and an identity provider (platform records). */
+export interface TwoSides {
+  tenantA: Created;
+  tenantB: Created;
+  appX: Created;
+  appY: Created;
+  userB: Created & { username: string };
+  privilegeY: Created;
+  roleY: Created;
+  planY: Created;
+  channel: Created;
+  messageB: Created;
+  sessionB: string;
+  idpCode: string;
+  /** Usernames of the callers (password PROBE_PASSWORD). */
+  tenantAdmin: string;
+  appAdmin: string;
+  member: string;
+  /** Texts that exist only in B/Y's records: none may reach a caller of side A. */
+  markers: string[];
+}
+
+async function created<T = Created>(answer: Promise<{ status: number; body: { data: unknown; message: string } }>, what: string): Promise<T> {
+  const { status, body } = await answer;
+  if (status !== 200) throw new Error(`${what}: ${status} ${JSON.stringify(body)}`);
+  return body.data as T;
+}
+
+export async function seedTwoSides(server: TestServer, admin: Client): Promise<TwoSides> {
+  const root = (await created<{ id: string; parentId: string | null }[]>(admin.get('/api/tenants/tree'), 'tenant tree')).find((row) => row.parentId === null)!;
+  const tenant = (name: string) => created(admin.post('/api/tenants', { parentId: root.id, name, type: 'company' }), name);
+  const user = (username: string, fields: Record<string, unknown>) =>
+    created(admin.post('/api/user', { username, realName: 'Probe_User', password: transform(PROBE_PASSWORD), ...fields }), username);
+  const tenantA = await tenant('Side_A_Tenant');
+  const tenantB = await tenant('Zeta_Hidden_Tenant');
+  await user('side-a-admin', { tenantId: tenantA.id, isAdmin: true });
+  await user('side-a-member', { tenantId: tenantA.id });
+  const appAdminUser = await user('side-x-admin', { tenantId: tenantA.id });
+  const userB = await user('zeta-hidden-user', { tenantId: tenantB.id, description: 'Zeta hidden description' });
+  const appX = await created(admin.post('/api/apps', { name: 'Side_X_App' }), 'app X');
+  const appY = await created(admin.post('/api/apps', { name: 'Zeta_Hidden_App', detail: 'Zeta hidden detail' }), 'app Y');
+  await created(admin.put(`/api/apps/${appX.id}/admins`, { userIds: [appAdminUser.id] }), 'app X admins');
+  const privilegeY = await created(admin.post(`/api/apps/${appY.id}/privileges`, { name: 'Zeta hidden privilege', key: 'zetahidden', parentId: null }), 'privilege');
+  const roleY = await created(admin.post(`/api/apps/${appY.id}/roles`, { name: 'Zeta_Hidden_Role', description: 'Zeta hidden role' }), 'role');
+  const planY = await created(admin.post('/api/menu-plans', { appId: appY.id, name: 'Zeta hidden plan', items: [{ name: 'Zeta', path: '/zeta' }] }), 'menu plan');
+  const channel = await created(admin.post('/api/channels', { name: 'Zeta hidden channel', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: '2525', password: 'zeta-smtp-secret' } }), 'channel');
+  await created(admin.post('/api/messages', { title: 'Zeta hidden message', content: 'Zeta hidden content', userIds: [userB.id] }), 'message');
+  const b = server.client();
+  const signedIn = await b.login('zeta-hidden-user', PROBE_PASSWORD);
+  if (signedIn.body.data?.loginSuccess !== true) throw new Error(`user B sign-in: ${JSON.stringify(signedIn.body)}`);
+  const messageB = (await created<{ list: Created[] }>(b.get('/api/messages'), 'B messages')).list[0]!;
+  const sessionB = (await created<{ id: string }[]>(b.get('/api/cas/sessions'), 'B sessions'))[0]!.id;
+  const idpCode = 'zetaidp';
+  await created(admin.post('/api/idps', { code: idpCode, name: 'Zeta hidden IdP', type: 'OIDC', config: { issuer: 'https://sso.example.com', clientSecret: 'zeta-idp-secret' } }), 'idp');
+  const ids = [tenantB.id, appY.id, userB.id, privilegeY.id, roleY.id, planY.id, messageB.id];
+  return {
+    tenantA, tenantB, appX, appY, userB: { ...userB, username: 'zeta-hidden-user' }, privilegeY, roleY, planY, channel, messageB, sessionB, idpCode,
+    tenantAdmin: 'side-a-admin', appAdmin: 'side-x-admin', member: 'side-a-member',
+    markers: ['Zeta_Hidden', 'zeta-hidden', 'Zeta hidden', 'zeta-smtp-secret', ...ids],
+  };
+}
+
+/** A path parameter filled with the other side's record of the right kind. */
+export function otherSideParam(sides: TwoSides, path: string, name: string): string {
+  if (name === 'appId') return sides.appY.id;
+  if (name === 'idpCode') return sides.idpCode;
+  if (name === 'name') return `${'0'.repeat(64)}.png`;
+  if (name !== 'id') return `probe-${name}-0123456789`;
+  const kinds: [RegExp, string][] = [
+    [/\/privileges\/\{id\}/, sides.privilegeY.id],
+    [/\/roles\/\{id\}/, sides.roleY.id],
+    [/^\/api\/(user|authc\/user)\//, sides.userB.id],
+    [/^\/api\/cas\/sessions\//, sides.sessionB],
+    [/^\/api\/tenants\//, sides.tenantB.id],
+    [/^\/api\/apps\//, sides.appY.id],
+    [/^\/api\/menu-plans\//, sides.planY.id],
+    [/^\/api\/channels\//, sides.channel.id],
+    [/^\/api\/messages\//, sides.messageB.id],
+  ];
+  const kind = kinds.find(([pattern]) => pattern.test(path));
+  if (!kind) throw new Error(`no fixture for {id} of ${path}: add its kind to otherSideParam`);
+  return kind[1];
+}
+
+/** A body that passes validation where it can, every reference pointing at the other side, so
+ *  that a refusal comes from the scope check and not from the input rules. */
+export function otherSideBody(sides: TwoSides, operation: Operation, callerPassword: string): Record<string, unknown> {
+  const appScoped = operation.path.startsWith('/api/apps/');
+  const values: Record<string, unknown> = {
+    id: sides.userB.id, loginUserId: sides.userB.id, username: sides.userB.username, realName: 'Probe_Name',
+    name: 'Probe_Name', description: 'Probe description', title: 'Probe title', content: 'Probe content',
+    password: transform(PROBE_PASSWORD), opUserPassword: transform(callerPassword),
+    tenantId: sides.tenantB.id, parentId: appScoped ? sides.privilegeY.id : sides.tenantB.id, appId: sides.appY.id,
+    userIds: [sides.userB.id], roleIds: [sides.roleY.id], privilegeIds: [sides.privilegeY.id], ids: [sides.privilegeY.id],
+    channelId: sides.channel.id, type: 'company', key: 'probekey', items: [], allow: true, version: 1,
+  };
+  return Object.fromEntries(operation.bodyProps.filter((name) => name in values).map((name) => [name, values[name]]));
 }
