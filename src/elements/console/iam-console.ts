@@ -5,19 +5,12 @@
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import { ConsoleApp, type ConsoleAppProps } from '../../react/app/ConsoleApp';
 import type { ConsoleErrorDetail, LogoutDetail, NavigateDetail } from '../../react/app/context';
-import { adoptStyles } from '../../react/theme/sheet';
-import { defineElement, emit, reactElement, upgradeProperties } from '../define';
-import { consumeProvider, releaseProvider } from '../provider/consume';
+import { defineElement, emit } from '../define';
+import { shadowReactElement } from '../shadow-element';
 import type { IamCommonAttributes } from '../types';
-import { forwardAttribute } from './attributes';
 
-const props = ['apiBase', 'locale', 'theme', 'uiEmbed', 'routing', 'base', 'route', 'authMode', 'tokenName'] as const;
-
-/** On when present (`<iam-console ui-embed>`), unless written "false". */
-const booleanAttributes = new Set(['ui-embed']);
-
-const Base = reactElement<ConsoleAppProps>(ConsoleApp, {
-  shadow: 'open',
+const Base = shadowReactElement<ConsoleAppProps>(ConsoleApp, {
+  booleanAttributes: ['ui-embed'],
   props: {
     apiBase: 'string',
     locale: 'string',
@@ -67,28 +60,6 @@ export class IamConsoleElement extends Base {
   declare route: string | undefined;
   declare authMode: string | undefined;
   declare tokenName: string | undefined;
-
-  constructor() {
-    super();
-    // The shadow root exists now (r2wc attaches it in its constructor).
-    if (this.shadowRoot) adoptStyles(this.shadowRoot);
-  }
-
-  override connectedCallback(): void {
-    upgradeProperties(this, props);
-    // Before the first render, so that it already uses an enclosing <iam-provider>'s values.
-    consumeProvider(this);
-    super.connectedCallback();
-  }
-
-  override disconnectedCallback(): void {
-    releaseProvider(this);
-    super.disconnectedCallback();
-  }
-
-  attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
-    forwardAttribute(Base, this, booleanAttributes, [name, previous, value]);
-  }
 
   onNavigate(detail: NavigateDetail): void {
     // Memory routing: the `route` attribute follows the console, so a host setting it again to an

@@ -4,17 +4,12 @@
 // `open` shows it. Events: iam-password-changed (detail { userId, mode }), iam-close.
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import { PasswordDialogApp, type PasswordChangedDetail, type PasswordDialogAppProps } from '../../react/dialogs/elementApps';
-import { adoptStyles } from '../../react/theme/sheet';
-import { forwardAttribute } from '../console/attributes';
-import { defineElement, emit, reactElement, upgradeProperties } from '../define';
-import { consumeProvider, releaseProvider } from '../provider/consume';
+import { defineElement, emit } from '../define';
+import { dialogClosed, shadowReactElement } from '../shadow-element';
 import type { IamCommonAttributes } from '../types';
 
-const props = ['apiBase', 'locale', 'authMode', 'tokenName', 'open', 'mode', 'userId', 'username'] as const;
-const booleanAttributes = new Set(['open']);
-
-const Base = reactElement<PasswordDialogAppProps>(PasswordDialogApp, {
-  shadow: 'open',
+const Base = shadowReactElement<PasswordDialogAppProps>(PasswordDialogApp, {
+  booleanAttributes: ['open'],
   props: {
     apiBase: 'string',
     locale: 'string',
@@ -55,30 +50,8 @@ export class IamPasswordDialogElement extends Base {
   declare userId: string | undefined;
   declare username: string | undefined;
 
-  constructor() {
-    super();
-    if (this.shadowRoot) adoptStyles(this.shadowRoot);
-  }
-
-  override connectedCallback(): void {
-    upgradeProperties(this, props);
-    // Before the first render, so that it already uses an enclosing <iam-provider>'s values.
-    consumeProvider(this);
-    super.connectedCallback();
-  }
-
-  override disconnectedCallback(): void {
-    releaseProvider(this);
-    super.disconnectedCallback();
-  }
-
-  attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
-    forwardAttribute(Base, this, booleanAttributes, [name, previous, value]);
-  }
-
   onClose(): void {
-    this.removeAttribute('open');
-    emit(this, 'iam-close', {});
+    dialogClosed(this);
   }
 
   onChanged(detail: PasswordChangedDetail): void {

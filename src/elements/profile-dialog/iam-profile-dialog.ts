@@ -3,17 +3,12 @@
 // Cancel or after saving. Events: iam-profile-saved (detail { userId }), iam-close.
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import { ProfileDialogApp, type ProfileDialogAppProps, type ProfileSavedDetail } from '../../react/dialogs/elementApps';
-import { adoptStyles } from '../../react/theme/sheet';
-import { forwardAttribute } from '../console/attributes';
-import { defineElement, emit, reactElement, upgradeProperties } from '../define';
-import { consumeProvider, releaseProvider } from '../provider/consume';
+import { defineElement, emit } from '../define';
+import { dialogClosed, shadowReactElement } from '../shadow-element';
 import type { IamCommonAttributes } from '../types';
 
-const props = ['apiBase', 'locale', 'authMode', 'tokenName', 'open'] as const;
-const booleanAttributes = new Set(['open']);
-
-const Base = reactElement<ProfileDialogAppProps>(ProfileDialogApp, {
-  shadow: 'open',
+const Base = shadowReactElement<ProfileDialogAppProps>(ProfileDialogApp, {
+  booleanAttributes: ['open'],
   props: { apiBase: 'string', locale: 'string', authMode: 'string', tokenName: 'string', open: 'boolean', onClose: 'method', onSaved: 'method' },
 });
 
@@ -37,30 +32,8 @@ export class IamProfileDialogElement extends Base {
   declare tokenName: string | undefined;
   declare open: boolean | undefined;
 
-  constructor() {
-    super();
-    if (this.shadowRoot) adoptStyles(this.shadowRoot);
-  }
-
-  override connectedCallback(): void {
-    upgradeProperties(this, props);
-    // Before the first render, so that it already uses an enclosing <iam-provider>'s values.
-    consumeProvider(this);
-    super.connectedCallback();
-  }
-
-  override disconnectedCallback(): void {
-    releaseProvider(this);
-    super.disconnectedCallback();
-  }
-
-  attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
-    forwardAttribute(Base, this, booleanAttributes, [name, previous, value]);
-  }
-
   onClose(): void {
-    this.removeAttribute('open');
-    emit(this, 'iam-close', {});
+    dialogClosed(this);
   }
 
   onSaved(detail: ProfileSavedDetail): void {
