@@ -130,7 +130,9 @@ export interface TwoSides {
   tenantAdmin: string;
   appAdmin: string;
   member: string;
-  /** Texts that exist only in B/Y's records: none may reach a caller of side A. */
+  /** Texts and ids of tenant B's records and of app Y's administration (roles, privileges,
+   *  channel secret): none may reach a caller of side A. App Y's name and menu plan are not among
+   *  them: every signed-in user sees the apps' portal menus (GET …/multi_app_menu/list). */
   markers: string[];
 }
 
@@ -166,11 +168,12 @@ export async function seedTwoSides(server: TestServer, admin: Client): Promise<T
   const sessionB = (await created<{ id: string }[]>(b.get('/api/cas/sessions'), 'B sessions'))[0]!.id;
   const idpCode = 'zetaidp';
   await created(admin.post('/api/idps', { code: idpCode, name: 'Zeta hidden IdP', type: 'OIDC', config: { issuer: 'https://sso.example.com', clientSecret: 'zeta-idp-secret' } }), 'idp');
-  const ids = [tenantB.id, appY.id, userB.id, privilegeY.id, roleY.id, planY.id, messageB.id];
+  const ids = [tenantB.id, userB.id, privilegeY.id, roleY.id, messageB.id];
   return {
     tenantA, tenantB, appX, appY, userB: { ...userB, username: 'zeta-hidden-user' }, privilegeY, roleY, planY, channel, messageB, sessionB, idpCode,
     tenantAdmin: 'side-a-admin', appAdmin: 'side-x-admin', member: 'side-a-member',
-    markers: ['Zeta_Hidden', 'zeta-hidden', 'Zeta hidden', 'zeta-smtp-secret', ...ids],
+    markers: ['Zeta_Hidden_Tenant', 'Zeta_Hidden_Role', 'zeta-hidden-user', 'Zeta hidden description', 'Zeta hidden privilege', 'Zeta hidden role',
+      'Zeta hidden message', 'Zeta hidden content', 'zeta-smtp-secret', 'zeta-idp-secret', ...ids],
   };
 }
 
@@ -196,6 +199,13 @@ export function otherSideParam(sides: TwoSides, path: string, name: string): str
   return kind[1];
 }
 
+/** Query values that aim a search at the other side (e.g. the member lookup, the user list). */
+export function otherSideQuery(operation: Operation): string {
+  const values: Record<string, string> = { searchValue: 'zeta-hidden' };
+  const query = new URLSearchParams(operation.query.filter((name) => name in values).map((name) => [name, values[name]!]));
+  return query.size ? `?${query.toString()}` : '';
+}
+
 /** A body that passes validation where it can, every reference pointing at the other side, so
  *  that a refusal comes from the scope check and not from the input rules. */
 export function otherSideBody(sides: TwoSides, operation: Operation, callerPassword: string): Record<string, unknown> {
@@ -208,5 +218,7 @@ export function otherSideBody(sides: TwoSides, operation: Operation, callerPassw
     userIds: [sides.userB.id], roleIds: [sides.roleY.id], privilegeIds: [sides.privilegeY.id], ids: [sides.privilegeY.id],
     channelId: sides.channel.id, type: 'company', key: 'probekey', items: [], allow: true, version: 1,
   };
+  // A body the document cannot spell out (a union, e.g. the admin/self password reset): every field.
+  if (!operation.bodyProps.length) return values;
   return Object.fromEntries(operation.bodyProps.filter((name) => name in values).map((name) => [name, values[name]]));
 }
