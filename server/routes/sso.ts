@@ -8,7 +8,7 @@ import { appParams } from '../../src/core/schemas/resources';
 import { clientSecretAnswer, clientStatus as clientStatusSchema, consentAnswer, consentBody, interaction, interactionParams } from '../../src/core/schemas/sso';
 import { OIDC_MOUNT, OIDC_PATH, OidcProvider } from '../oidc/provider';
 import { finishInteraction, interactionDetails } from '../oidc/interactions';
-import { clientStatus, rotateClientSecret } from '../oidc/clients';
+import { callbackUrls, clientStatus, rotateClientSecret } from '../oidc/clients';
 import { oidcDb } from '../oidc/tables';
 import { ownOrigin } from '../auth/gate';
 import { canManageApp } from '../auth/scope';
@@ -53,17 +53,20 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     },
   });
 
+  /** The app, when the actor may manage it; its callback URLs are the client's redirect URIs. */
   const manageable = async (actor: Parameters<typeof canManageApp>[0], appId: string) => {
-    const row = await ctx.db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst();
+    const row = await ctx.db.selectFrom('apps').select(['id', 'callbackUrl']).where('id', '=', appId).executeTakeFirst();
     if (!row || !canManageApp(actor, appId)) throw notFound('App');
+    return row;
   };
 
   defineRoute(app, gate, {
     method: 'GET', url: '/apps/:appId/oidc-client', tags, access: '1',
     summary: 'The app as an OpenID Connect client (never its secret)', params: appParams, response: clientStatusSchema,
     handler: async ({ actor, params, raw }) => {
-      await manageable(actor, params.appId);
-      return { clientId: params.appId, issuer: (await oidc.get(ownOrigin(raw))).issuer, ...(await clientStatus(db, params.appId)) };
+      const { callbackUrl } = await manageable(actor, params.appId);
+      const { issuer } = await oidc.get(ownOrigin(raw));
+      return { clientId: params.appId, issuer, redirectUris: callbackUrls(callbackUrl), ...(await clientStatus(db, params.appId)) };
     },
   });
 

@@ -4,8 +4,9 @@ import type { UploadAnswer } from '../types';
 import type { UploadPurpose } from '../upload';
 
 /** POST /file/upload?purpose=… (multipart, field `file`): the server applies the §5 rules of the
- *  purpose (an icon's 150 KB, a favicon's 20 KB and squareness …); answers the stored file's `url`. */
-export async function upload(file: Blob, purpose: UploadPurpose, name?: string): Promise<string> {
+ *  purpose (an icon's 150 KB, a favicon's 20 KB and squareness …); answers the stored file's `url`.
+ *  The purpose comes last so that earlier `upload(file, name)` calls keep working (as 'image'). */
+export async function upload(file: Blob, name?: string, purpose: UploadPurpose = 'image'): Promise<string> {
   const form = new FormData();
   form.append('file', file, name);
   const answer = await request<UploadAnswer>('POST', '/file/upload', { query: { purpose }, body: form });

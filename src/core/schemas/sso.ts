@@ -23,6 +23,8 @@ export const consentAnswer = v.object({ redirectURL: v.string() });
 export const clientStatus = v.object({
   clientId: v.string(),
   issuer: v.string(),
+  /** The app's callback URLs (the only redirect URIs the provider accepts for it). */
+  redirectUris: v.array(v.string()),
   hasSecret: v.boolean(),
   rotatedAt: v.nullable(v.number()),
 });

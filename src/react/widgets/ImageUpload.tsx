@@ -42,7 +42,7 @@ export function ImageUpload({ label, purpose, value, onChange, hint, disabled, l
     }
     setBusy(true);
     try {
-      onChange(await upload(file, purpose, file.name));
+      onChange(await upload(file, file.name, purpose));
     } catch {
       // The HTTP client has shown the server's message.
     } finally {

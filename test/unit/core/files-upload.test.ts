@@ -23,7 +23,7 @@ describe('core upload', () => {
   for (const purpose of Object.keys(UPLOAD_RULES) as UploadPurpose[]) {
     it(`sends purpose=${purpose} with the file and answers the stored url`, async () => {
       server.handle('POST /file/upload', (req) => ok({ url: `2026/${req.query.get('purpose')}.png` }));
-      const url = await upload(new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' }), purpose, 'picture.png');
+      const url = await upload(new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' }), 'picture.png', purpose);
       assert.equal(url, `2026/${purpose}.png`);
       const [sent] = server.requests;
       assert.equal(sent?.method, 'POST');
@@ -32,6 +32,12 @@ describe('core upload', () => {
       assert.match(sent?.body ?? '', /name="file"; filename="picture\.png"/);
     });
   }
+
+  it('without a purpose, says so explicitly: image (the generic §5 rule)', async () => {
+    server.handle('POST /file/upload', ok({ url: 'x.png' }));
+    await upload(new Blob([new Uint8Array([1])]), 'x.png');
+    assert.equal(server.requests[0]?.query.get('purpose'), 'image');
+  });
 
   it('the returned url is shown from /api/file/get/', () => {
     assert.equal(fileUrl('2026/a b.png'), `${server.apiBase}/file/get/2026/a%20b.png`);

@@ -28,3 +28,9 @@ export const itemMain = style({ display: 'flex', flexDirection: 'column', minWid
 export const itemMeta = style({ color: vars.color.textMuted, fontSize: vars.font.sizeSmall });
 
 export const text = style({ margin: `0 0 ${vars.space.md}`, color: vars.color.textMuted });
+
+export const qrCode = style({ width: '184px', height: '184px', borderRadius: vars.radius.base, imageRendering: 'pixelated' });
+
+export const steps = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
+
+export const status = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, margin: `0 0 ${vars.space.md}` });

@@ -1,5 +1,5 @@
 // The personal center (/profile/userInfo): own details (edited in the profile dialog), avatar,
-// password change, the active sessions with "sign out other sessions", and recent sign-ins.
+// password change, the authenticator app, the active sessions with "sign out other sessions", and recent sign-ins.
 import { useStore } from '@nanostores/react';
 import * as users from '../../../core/api/users';
 import { formatDate, relativeTime } from '../../../core/format';
@@ -15,21 +15,9 @@ import { ImageUpload } from '../../widgets/ImageUpload';
 import { useResource } from '../../widgets/useResource';
 import { describeAgent } from '../../widgets/userAgent';
 import * as ui from '../../widgets/ui.css';
+import { AuthenticatorCard } from './AuthenticatorCard';
+import { Card } from './Card';
 import * as styles from './UserInfoScreen.css';
-
-function Card({ id, title, action, className, children }: { id: string; title: string; action?: React.ReactNode; className?: string; children: React.ReactNode }) {
-  return (
-    <section className={`${ui.card} ${className ?? ''}`} aria-labelledby={id}>
-      <div className={ui.cardHeader}>
-        <h2 id={id} className={ui.cardTitle}>
-          {title}
-        </h2>
-        {action}
-      </div>
-      {children}
-    </section>
-  );
-}
 
 function Details({ info }: { info: User }) {
   const t = useT();
@@ -167,6 +155,7 @@ export default function UserInfoScreen() {
             {t('console:userInfo.changePassword')}
           </button>
         </Card>
+        <AuthenticatorCard />
         <Sessions />
       </div>
     </div>

@@ -1,0 +1,103 @@
+// The app as an OpenID Connect client of our provider: client id, issuer, redirect URIs (the app's
+// callback URLs) and its client secret, generated or rotated here and shown once in a dialog.
+import { lazy, Suspense, useState } from 'react';
+import type { App } from '../../../core/api/apps';
+import { oidcClientStatus, rotateOidcClientSecret } from '../../../core/api/sso';
+import { formatDate } from '../../../core/format';
+import { useT } from '../../i18n';
+import { useResource } from '../../widgets/useResource';
+import * as ui from '../../widgets/ui.css';
+import * as styles from './ClientPanel.css';
+
+const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
+const ClientSecretDialog = lazy(() => import('./ClientSecretDialog'));
+
+type Open = { kind: 'confirmRotate' } | { kind: 'secret'; secret: string };
+
+export function ClientPanel({ app }: { app: App }) {
+  const t = useT();
+  // The redirect URIs follow the callback URL: read again after the basics are saved.
+  const status = useResource(() => oidcClientStatus(app.id), [app.id, app.version]);
+  const [open, setOpen] = useState<Open>();
+  const close = () => setOpen(undefined);
+
+  const rotate = async () => {
+    let secret: string;
+    try {
+      secret = (await rotateOidcClientSecret(app.id)).clientSecret;
+    } catch {
+      return; // shown by the HTTP client
+    }
+    status.reload();
+    setOpen({ kind: 'secret', secret });
+  };
+
+  const client = status.data;
+  return (
+    <section className={styles.panel} aria-labelledby="iam-app-client">
+      <h3 id="iam-app-client" className={styles.title}>
+        {t('console:clientSecret.title')}
+      </h3>
+      {!client ? (
+        <p className={ui.empty}>{t(status.failed ? 'console:unavailable' : 'console:loading')}</p>
+      ) : (
+        <>
+          <dl className={styles.details}>
+            <dt className={ui.muted}>{t('console:clientSecret.clientId')}</dt>
+            <dd className={styles.value}>
+              <code>{client.clientId}</code>
+            </dd>
+            <dt className={ui.muted}>{t('console:clientSecret.issuer')}</dt>
+            <dd className={styles.value}>
+              <code>{client.issuer}</code>
+            </dd>
+            <dt className={ui.muted}>{t('console:clientSecret.redirectUris')}</dt>
+            <dd className={styles.value}>
+              {client.redirectUris.length ? (
+                <ul className={styles.uris}>
+                  {client.redirectUris.map((uri) => (
+                    <li key={uri}>
+                      <code>{uri}</code>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                t('console:clientSecret.noRedirectUris')
+              )}
+            </dd>
+            <dt className={ui.muted}>{t('console:clientSecret.secret')}</dt>
+            <dd className={styles.value}>
+              {client.hasSecret && client.rotatedAt !== null
+                ? t('console:clientSecret.hasSecret', { time: formatDate(client.rotatedAt) })
+                : t('console:clientSecret.noSecret')}
+            </dd>
+          </dl>
+          <div className={ui.actions}>
+            {client.hasSecret ? (
+              <button type="button" className={ui.button.secondary} onClick={() => setOpen({ kind: 'confirmRotate' })}>
+                {t('console:clientSecret.rotate')}
+              </button>
+            ) : (
+              <button type="button" className={ui.button.primary} onClick={() => void rotate()}>
+                {t('console:clientSecret.generate')}
+              </button>
+            )}
+          </div>
+        </>
+      )}
+      <Suspense fallback={null}>
+        {open?.kind === 'confirmRotate' && (
+          <ConfirmDialog
+            open
+            onOpenChange={(still) => !still && close()}
+            title={t('console:clientSecret.rotateTitle')}
+            question={t('console:clientSecret.rotateQuestion')}
+            confirmLabel={t('console:clientSecret.rotate')}
+            onConfirm={rotate}
+          />
+        )}
+        {open?.kind === 'secret' && <ClientSecretDialog secret={open.secret} onClose={close} />}
+      </Suspense>
+    </section>
+  );
+}

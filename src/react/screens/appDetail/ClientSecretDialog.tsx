@@ -1,0 +1,19 @@
+// The app's new client secret, shown this once with a Copy button and a warning.
+import { DialogFrame } from '../../dialogs/DialogFrame';
+import { useT } from '../../i18n';
+import * as ui from '../../widgets/ui.css';
+import { SecretValue } from './SecretValue';
+
+export default function ClientSecretDialog({ secret, onClose }: { secret: string; onClose: () => void }) {
+  const t = useT();
+  return (
+    <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t('console:clientSecret.shownTitle')}>
+      <SecretValue label={t('console:clientSecret.secret')} value={secret} warning={t('console:clientSecret.once')} />
+      <div className={ui.actions}>
+        <button type="button" className={ui.button.primary} onClick={onClose}>
+          {t('console:clientSecret.done')}
+        </button>
+      </div>
+    </DialogFrame>
+  );
+}

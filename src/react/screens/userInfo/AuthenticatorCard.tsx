@@ -1,0 +1,137 @@
+// The personal center's authenticator app (TOTP): whether it is on; setting it up (the secret is
+// shown this once, as a QR code of the otpauth:// URI and as text, then confirmed with a code from
+// the app); turning it off with a current code. The server then asks enrolled people for a code
+// at sign-in.
+import { lazy, Suspense, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import { confirmTotp, disableTotp, startTotpEnrolment, totpStatusOf, type TotpEnrolment } from '../../../core/api/totp';
+import { notifySuccess } from '../../../core/messages';
+import { totpCodeBody } from '../../../core/schemas/totp';
+import { showServerFieldErrors } from '../../dialogs/fieldErrors';
+import { useT } from '../../i18n';
+import { TextField } from '../../widgets/fields';
+import { useResource } from '../../widgets/useResource';
+import * as ui from '../../widgets/ui.css';
+import { SecretValue } from '../appDetail/SecretValue';
+import { Card } from './Card';
+import * as styles from './UserInfoScreen.css';
+
+const QrCode = lazy(() => import('./QrCode'));
+
+/** A code from the app and a submit button (confirming the set-up, or turning it off). */
+function CodeForm({ submitLabel, onCode, onCancel }: { submitLabel: string; onCode: (code: string) => Promise<void>; onCancel: () => void }) {
+  const t = useT();
+  const { register, handleSubmit, setError, formState } = useForm<{ code: string }>({ resolver: valibotResolver(totpCodeBody), defaultValues: { code: '' } });
+  const onSubmit = handleSubmit(async ({ code }) => {
+    try {
+      await onCode(code);
+    } catch (error) {
+      showServerFieldErrors(error, ['code'], setError);
+    }
+  });
+  return (
+    <form className={ui.form} onSubmit={(event) => void onSubmit(event)} noValidate>
+      <TextField
+        label={t('console:totp.code')}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        required
+        error={formState.errors.code?.message}
+        registration={register('code')}
+      />
+      <div className={ui.actions}>
+        <button type="button" className={ui.button.secondary} onClick={onCancel}>
+          {t('console:action.cancel')}
+        </button>
+        <button type="submit" className={ui.button.primary} disabled={formState.isSubmitting}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Enrolment({ enrolment, onDone, onCancel }: { enrolment: TotpEnrolment; onDone: () => void; onCancel: () => void }) {
+  const t = useT();
+  return (
+    <div className={styles.steps}>
+      <p className={styles.text}>{t('console:totp.scan')}</p>
+      <Suspense fallback={<p className={ui.empty}>{t('console:loading')}</p>}>
+        <QrCode text={enrolment.uri} label={t('console:totp.qrCode')} />
+      </Suspense>
+      <SecretValue label={t('console:totp.key')} value={enrolment.secret} warning={t('console:totp.keyOnce')} />
+      <CodeForm
+        submitLabel={t('console:totp.turnOn')}
+        onCancel={onCancel}
+        onCode={async (code) => {
+          await confirmTotp(code);
+          notifySuccess(t('console:totp.turnedOn'));
+          onDone();
+        }}
+      />
+    </div>
+  );
+}
+
+type Step = { kind: 'idle' } | { kind: 'enrolling'; enrolment: TotpEnrolment } | { kind: 'turningOff' };
+
+export function AuthenticatorCard() {
+  const t = useT();
+  const status = useResource(totpStatusOf, []);
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
+  const enabled = status.data?.enabled;
+  const idle = () => setStep({ kind: 'idle' });
+  const finish = () => {
+    idle();
+    status.reload();
+  };
+
+  const setUp = async () => {
+    try {
+      setStep({ kind: 'enrolling', enrolment: await startTotpEnrolment() });
+    } catch {
+      // shown by the HTTP client
+    }
+  };
+
+  const action =
+    step.kind !== 'idle' || enabled === undefined ? undefined : enabled ? (
+      <button type="button" className={ui.button.secondary} onClick={() => setStep({ kind: 'turningOff' })}>
+        {t('console:totp.turnOff')}
+      </button>
+    ) : (
+      <button type="button" className={ui.button.primary} onClick={() => void setUp()}>
+        {t('console:totp.setUp')}
+      </button>
+    );
+
+  return (
+    <Card id="iam-userinfo-totp" title={t('console:totp.title')} action={action}>
+      {enabled === undefined ? (
+        <p className={ui.empty}>{t(status.failed ? 'console:unavailable' : 'console:loading')}</p>
+      ) : (
+        <p className={styles.status}>
+          <span className={ui.badge}>{t(enabled ? 'console:totp.on' : 'console:totp.off')}</span>
+          <span className={ui.muted}>{t(enabled ? 'console:totp.textOn' : 'console:totp.textOff')}</span>
+        </p>
+      )}
+      {step.kind === 'enrolling' && <Enrolment enrolment={step.enrolment} onDone={finish} onCancel={idle} />}
+      {step.kind === 'turningOff' && (
+        <>
+          <p className={styles.text}>{t('console:totp.turnOffText')}</p>
+          <CodeForm
+            submitLabel={t('console:totp.turnOff')}
+            onCancel={idle}
+            onCode={async (code) => {
+              await disableTotp(code);
+              notifySuccess(t('console:totp.turnedOff'));
+              finish();
+            }}
+          />
+        </>
+      )}
+    </Card>
+  );
+}
