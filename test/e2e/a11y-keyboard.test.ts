@@ -3,24 +3,13 @@
 // profile dialog from the account menu and close it with Escape (the focus goes back to the menu
 // button), move through the side menu to another screen, sign out through the account menu and
 // confirm. Every element that takes the focus on the way shows it (an outline or a box shadow).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import type { Page } from 'playwright-core';
+import { ADMIN, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { choose, text, type Theme } from './a11y-support';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startServerAndBrowser();
 
 interface Focused { tag: string; name: string; role: string | null; ring: boolean }
 

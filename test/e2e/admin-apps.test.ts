@@ -2,22 +2,19 @@
 // taken name keeps what was typed), edit its basics, build its privilege tree (add, add child,
 // reorder, re-parent, delete, a taken key), roles with the role-name rule, privileges from the
 // tree and members, app administrators, search and delete in the list, and both in Chinese.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import type { Page } from 'playwright-core';
+import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { columnTexts, openFromMenu, PASSWORD, Seeder, signIn, until, type Created } from './admin-support';
 
-let server: RunningServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser();
 let watched: WatchedPage;
 let page: Page;
 let api: Seeder;
 let appId: string;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   api = await Seeder.as(server.url);
   await api.app('ERP_Core');
   await api.user({ username: 'crm-user', realName: 'Crm_User' });
@@ -27,11 +24,6 @@ before(async () => {
   page = watched.page;
   await signIn(page, server.url, ADMIN.username, ADMIN.password);
   await openFromMenu(page, 'Apps');
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const tab = (name: string) => page.getByRole('tab', { name });

@@ -2,15 +2,14 @@
 // administrator reaches everything; a tenant administrator sees and changes only their tenant's
 // subtree; an app administrator only the apps they administer. Each time the UI does not offer
 // what the server refuses, and the server refuses it anyway when asked directly.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { transformPassword } from '../../src/core/password';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { columnTexts, mainMenu, openFromMenu, PASSWORD, Seeder, signIn, until, type Created, type Tenant } from './admin-support';
 
-let server: RunningServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser();
 let north: Tenant;
 let northEast: Tenant;
 let south: Tenant;
@@ -20,8 +19,6 @@ let alpha: Created;
 let beta: Created;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   const api = await Seeder.as(server.url);
   const root = await api.rootTenant();
   north = await api.tenant(root.id, 'North');
@@ -35,11 +32,6 @@ before(async () => {
   const appAdmin = await api.user({ username: 'alpha-admin', realName: 'Alpha_Admin' });
   await api.call('PUT', `/apps/${alpha.id}/admins`, { userIds: [appAdmin.id] });
   await api.call('POST', '/menu-plans', { appId: alpha.id, name: 'Alpha menu', items: [{ name: 'Start', path: '/start' }] });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /** A browser page signed in as `username`, and an API client as the same person. */

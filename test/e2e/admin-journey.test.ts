@@ -3,30 +3,22 @@
 // app's and the global one the console's side menu follows); after a reload each is found again
 // through its screen's search; the new user signs in and sees exactly the menu the plans and the
 // role allow (the console's side menu follows the global plan; the app's menu as the portal gets it).
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import type { Page } from 'playwright-core';
+import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { columnTexts, mainMenu, openFromMenu, signIn, until } from './admin-support';
 
-let server: RunningServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser();
 let watched: WatchedPage;
 let page: Page;
 let appPath: string;
 const USER = { username: 'journey-user', password: 'Journey-2024' };
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   watched = await openPage(browser);
   page = watched.page;
   await signIn(page, server.url, ADMIN.username, ADMIN.password);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const dialog = (name: string) => page.getByRole('dialog', { name });

@@ -2,24 +2,21 @@
 // privileges, order, icons, a child), the server's item rules shown on the item, reload, what
 // people with and without the role see, the global (unify) menu, search and delete in the list,
 // and both pages in Chinese.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import type { Page } from 'playwright-core';
+import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { columnTexts, openFromMenu, PASSWORD, Seeder, signIn, until, type Created } from './admin-support';
 
 interface Item { name: string; path: string; icon?: string; children?: Item[] }
 interface AppMenu { appId: string | null; planName: string; menus: Item[] }
 
-let server: RunningServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser();
 let watched: WatchedPage;
 let page: Page;
 let shop: Created;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   const api = await Seeder.as(server.url);
   shop = await api.app('Shop', { entrypoint: 'https://shop.example.com/' });
   const orders = await api.privilege(shop.id, { name: 'Orders', key: 'orders' });
@@ -34,11 +31,6 @@ before(async () => {
   page = watched.page;
   await signIn(page, server.url, ADMIN.username, ADMIN.password);
   await openFromMenu(page, 'Menu plans');
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const tree = () => page.getByRole('tree', { name: 'Menu items' });

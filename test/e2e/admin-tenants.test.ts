@@ -1,20 +1,17 @@
 // The tenants screen against the real server: the tree with the §3 type labels, create (with the
 // §5 name rule), rename, move, delete refused with a clear message while a tenant has sub-tenants
 // or users, delete of an empty one, tenant administrators, search, and the screen in Chinese.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import type { Page } from 'playwright-core';
+import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { openFromMenu, PASSWORD, Seeder, signIn, until } from './admin-support';
 
-let server: RunningServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser();
 let watched: WatchedPage;
 let page: Page;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   const api = await Seeder.as(server.url);
   const root = await api.rootTenant();
   const globex = await api.tenant(root.id, 'Globex');
@@ -26,11 +23,6 @@ before(async () => {
   page = watched.page;
   await signIn(page, server.url, ADMIN.username, ADMIN.password);
   await openFromMenu(page, 'Tenants');
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const tree = () => page.getByRole('tree', { name: 'Tenant tree' });

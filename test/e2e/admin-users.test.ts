@@ -2,22 +2,19 @@
 // search by field, sorting, the tenant filter, create/edit with the §5 rules, a duplicate username
 // and a stale edit that lose nothing typed, enable/disable, lock → unlock, an administrator's
 // password reset, roles per app, delete after confirming, and the screen in Chinese.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import type { Page } from 'playwright-core';
+import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { bodyRows, columnTexts, openFromMenu, Seeder, signIn, until, type Tenant } from './admin-support';
 
-let server: RunningServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser();
 let watched: WatchedPage;
 let page: Page;
 let api: Seeder;
 let sales: Tenant;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   api = await Seeder.as(server.url);
   const root = await api.rootTenant();
   const acme = await api.tenant(root.id, 'Acme');
@@ -38,11 +35,6 @@ before(async () => {
   page = watched.page;
   await signIn(page, server.url, ADMIN.username, ADMIN.password);
   await openFromMenu(page, 'Users');
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const table = () => page.getByRole('table', { name: 'Users' });

@@ -1,14 +1,13 @@
 // The administrator's day, as a person does it in Chromium against the real server: sign in by
 // labels, open every route of §2 from the menu, the 404 and 403 pages, both dialogs (profile with
 // an avatar upload; own password), Chinese and the light theme, and sign out.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import type { Page } from 'playwright-core';
+import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { tinyPng } from './images';
 
-let server: RunningServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser();
 let watched: WatchedPage;
 let page: Page;
 let password: string = ADMIN.password;
@@ -16,22 +15,15 @@ let password: string = ADMIN.password;
 let appId: string;
 
 before(async () => {
-  server = await startServer();
   const admin = new ApiClient(server.url);
   await admin.signIn(ADMIN.username, ADMIN.password);
   appId = (await admin.call<{ id: string }>('POST', '/apps', { name: 'Ledger', entrypoint: 'https://ledger.example.com/' })).id;
   // A password policy on top of §5: an uppercase letter (checked by the dialogs before hashing).
   const { value, version } = await admin.call<{ value: { passwordPolicy: Record<string, unknown> }; version: number }>('GET', '/settings/login');
   await admin.call('PUT', '/settings/login', { passwordPolicy: { ...value.passwordPolicy, requireUppercase: true }, version });
-  browser = await launchBrowser();
   // The wrong old password below is answered 400 on purpose.
   watched = await openPage(browser, { expectedFailures: [/\/api\/user\/[^/]+\/password$/] });
   page = watched.page;
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const mainMenu = () => page.getByRole('navigation', { name: 'Main menu' });

@@ -5,6 +5,7 @@
 // IAM_E2E_CWD runs the server from another directory (its ./dist is the bundle served), e.g. a
 // private build; by default the repository root (what `npm run build` made).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { after } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -75,6 +76,23 @@ export async function startServer(): Promise<RunningServer> {
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromiumArgs });
+}
+
+/**
+ * A test file's server and Chromium, started at once (top-level await in the file) and stopped
+ * after its tests. (Node 20 does not wait for one root `before` hook before running the next.)
+ */
+export async function startServerAndBrowser(): Promise<{ server: RunningServer; browser: Browser }> {
+  const server = await startServer();
+  const browser = await launchBrowser().catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  });
+  after(async () => {
+    await browser.close();
+    await server.stop();
+  });
+  return { server, browser };
 }
 
 /**

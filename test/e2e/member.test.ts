@@ -1,16 +1,15 @@
 // An ordinary user (created through the API by the administrator) sees only their own entries,
 // gets /403 for the admin pages, reads their unread messages on the home page, and manages their
 // avatar and sessions in the personal center.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import type { Page } from 'playwright-core';
+import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { tinyPng } from './images';
 
 const MEMBER = { username: 'mia', realName: 'Mia', password: 'Member-e2e-1' };
 
-let server: RunningServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser();
 let watched: WatchedPage;
 let page: Page;
 /** A second, API-only session of the member (signed out from the personal center). */
@@ -18,7 +17,6 @@ let otherSession: ApiClient;
 let admin: ApiClient;
 
 before(async () => {
-  server = await startServer();
   admin = new ApiClient(server.url);
   await admin.signIn(ADMIN.username, ADMIN.password);
   const memberId = await admin.createUser(MEMBER);
@@ -31,14 +29,8 @@ before(async () => {
   await admin.call('PUT', '/config', { system: { topMenuType: 'unify' }, version });
   otherSession = new ApiClient(server.url);
   await otherSession.signIn(MEMBER.username, MEMBER.password);
-  browser = await launchBrowser();
   watched = await openPage(browser);
   page = watched.page;
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const mainMenu = () => page.getByRole('navigation', { name: 'Main menu' });

@@ -1,23 +1,11 @@
 // Branding (operate/setting, Branding tab): a new app name shows at once in the document title and
 // the logo block, without a reload; an uploaded favicon becomes the tab's icon; a new visitor's
 // sign-in page shows the name and the slogan.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { ADMIN, launchBrowser, openPage, startServer, type RunningServer } from './harness';
+import { ADMIN, openPage, startServerAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startServerAndBrowser();
 
 const favicon = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#3ccf8a"/></svg>');
 

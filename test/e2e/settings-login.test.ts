@@ -1,23 +1,12 @@
 // Login management (operate/setting) as an administrator would use it: a saved captcha setting is
 // followed by the sign-in page of a new visitor at once; a save that lost a race (409) says so,
 // keeps what was typed, and saves after loading the latest version; the screen in Chinese.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, launchBrowser, openPage, startServer, type RunningServer } from './harness';
+import type { Page } from 'playwright-core';
+import { ADMIN, openPage, startServerAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startServerAndBrowser();
 
 async function signIn(page: Page, next: string): Promise<void> {
   await page.goto(`${server.url}${next}`);

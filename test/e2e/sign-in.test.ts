@@ -1,24 +1,12 @@
 // The first thing a person does: open the console page, sign in as the administrator by the
 // form's labels, and land on the portal home with its menu.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import { transformPassword } from '../../src/core/password';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer } from './harness';
+import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { tinyPng } from './images';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startServerAndBrowser();
 
 test('the administrator signs in by labels and sees the home page', async () => {
   const { page, errors } = await openPage(browser);

@@ -5,17 +5,13 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import * as oidc from 'openid-client';
-import type { Browser } from 'playwright-core';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer } from './harness';
+import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser();
 let app: Server;
 let callback: string;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   // The app's own page: whatever the provider sends back lands here.
   app = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('the app'));
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
@@ -24,8 +20,6 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
   app?.close();
 });
 
