@@ -1,4 +1,5 @@
 // Messages: my inbox, my history, the unread count; administrators send.
+import { atom } from 'nanostores';
 import { PAGING } from '../config';
 import { request, requestList } from '../http';
 import type { Message, MessageSendInput } from '../schemas/messaging';
@@ -20,16 +21,35 @@ export async function unreadCount(): Promise<number> {
   return (await request<{ count: number }>('GET', '/messages/unread/count', { silent: true })).count;
 }
 
+/** The signed-in person's unread count as last read (the top bar badge); undefined before the first read. */
+export const $unreadCount = atom<number | undefined>(undefined);
+
+/** Reads the unread count into $unreadCount; a failed read keeps the last known count. */
+export async function refreshUnreadCount(): Promise<void> {
+  try {
+    $unreadCount.set(await unreadCount());
+  } catch {
+    // silent: the next refresh tries again
+  }
+}
+
+/** Runs a change to my inbox, then reads the unread count again (the badge follows at once). */
+async function changingInbox<T>(change: Promise<T>): Promise<T> {
+  const answer = await change;
+  void refreshUnreadCount();
+  return answer;
+}
+
 export function markRead(id: string): Promise<null> {
-  return request<null>('PUT', apiPath`/messages/${id}/read`);
+  return changingInbox(request<null>('PUT', apiPath`/messages/${id}/read`));
 }
 
 export async function markAllRead(): Promise<number> {
-  return (await request<{ count: number }>('PUT', '/messages/read')).count;
+  return (await changingInbox(request<{ count: number }>('PUT', '/messages/read'))).count;
 }
 
 export function remove(id: string): Promise<null> {
-  return request<null>('DELETE', apiPath`/messages/${id}`);
+  return changingInbox(request<null>('DELETE', apiPath`/messages/${id}`));
 }
 
 /** Sends to users and/or a tenant: in-site without a channel, else queued for the channel. */

@@ -1,5 +1,5 @@
-// The section layout of §2: top bar (logo block, menu toggle, unified top menu, locale and theme
-// switches, user menu), side menu, breadcrumb, and the page.
+// The section layout of §2: top bar (logo block, menu toggle, unified top menu, messages with the
+// unread badge, locale and theme switches, user menu), side menu, breadcrumb, and the page.
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { $config } from '../../core/config-store';
@@ -14,6 +14,7 @@ import { SideMenu } from './SideMenu';
 import { MenuDrawer } from './MenuDrawer';
 import { LocaleSwitch, ThemeSwitch } from './Switches';
 import { TopMenu } from './TopMenu';
+import { UnreadBadge } from './UnreadBadge';
 import { useMenu } from './useMenu';
 import { displayName } from './user';
 import * as topBar from './topBar.css';
@@ -55,6 +56,7 @@ export function Layout({ route, children }: { route: RouteDef; children: ReactNo
         {system.topMenuType === 'unify' && <TopMenu />}
         <div className={styles.topBarSpacer} />
         <div className={styles.topBarTools}>
+          <UnreadBadge />
           <LocaleSwitch />
           <ThemeSwitch />
           <Suspense fallback={<UserMenuPlaceholder />}>

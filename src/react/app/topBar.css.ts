@@ -76,3 +76,24 @@ export const menuItem = style({
 });
 
 export const menuSeparator = style({ height: '1px', margin: '6px 4px', background: vars.color.border });
+
+/** The messages link: the unread badge sits on its top right corner. */
+export const messages = style({ position: 'relative', textDecoration: 'none' });
+
+export const unreadBadge = style({
+  position: 'absolute',
+  top: '1px',
+  right: '0',
+  minWidth: '16px',
+  height: '16px',
+  padding: '0 4px',
+  boxSizing: 'border-box',
+  borderRadius: '999px',
+  background: vars.color.error,
+  color: vars.color.page,
+  fontSize: '11px',
+  fontWeight: 700,
+  lineHeight: '16px',
+  textAlign: 'center',
+  pointerEvents: 'none',
+});
