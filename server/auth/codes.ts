@@ -1,7 +1,8 @@
 // One-time codes sent through the message channels (the outbox worker delivers them by SMS or
-// email): the sign-in second step, password resets (six digits), email verification (a link to
-// /verified/{code} with a long random code). Stored hashed, single use, short-lived, a few wrong
-// tries at most, and rate limited per person and purpose.
+// email): the sign-in second step, the PHONE_CAPTCHA sign-in, password resets (six digits), email
+// verification (a link to /verified/{code} with a long random code). Stored hashed, single use,
+// short-lived, a few wrong tries at most, and rate limited per person and purpose. Also the
+// server-side grant of an expired-password change (nothing is sent for it).
 import { randomInt } from 'node:crypto';
 import type { Ctx } from '../context';
 import type { UserRow } from './actor';
@@ -11,7 +12,9 @@ import { outboxDb } from '../channels/tables';
 import { digest, newId, newSecret, sameDigest } from './secrets';
 import { tooMany } from '../http/errors';
 
-export type CodePurpose = 'second-step' | 'password-reset' | 'email-verify';
+export type CodePurpose = 'second-step' | 'phone-login' | 'password-reset' | 'email-verify';
+/** Codes a person types (six digits). */
+export type TypedCodePurpose = Exclude<CodePurpose, 'email-verify'>;
 export type CodeChannel = typeof MessageServiceType.SMS | typeof MessageServiceType.EMAIL;
 
 interface CodeTable {
@@ -21,12 +24,16 @@ interface CodeTable {
   codeHash: string;
   attempts: number;
   expiresAt: number;
+  /** When the code was used (null: not used; a superseded or expired code stays null). */
+  usedAt: number | null;
   createdAt: number;
 }
 
 const minute = 60_000;
-const TTL_MS: Record<CodePurpose, number> = { 'second-step': 5 * minute, 'password-reset': 10 * minute, 'email-verify': 24 * 60 * minute };
-const TEXT: Record<CodePurpose, string> = { 'second-step': 'Sign-in code', 'password-reset': 'Password reset code', 'email-verify': 'Confirm your email address' };
+const TTL_MS: Record<CodePurpose, number> = { 'second-step': 5 * minute, 'phone-login': 5 * minute, 'password-reset': 10 * minute, 'email-verify': 24 * 60 * minute };
+const TEXT: Record<CodePurpose, string> = { 'second-step': 'Sign-in code', 'phone-login': 'Sign-in code', 'password-reset': 'Password reset code', 'email-verify': 'Confirm your email address' };
+/** Used and expired rows are kept this long (a used link is told apart from an unknown one). */
+const KEEP_MS = 7 * 24 * 60 * minute;
 /** One code a minute, five an hour, per person and purpose. */
 const RESEND_AFTER_MS = minute;
 const PER_HOUR = 5;
@@ -50,18 +57,18 @@ async function issue(ctx: Ctx, user: UserRow, purpose: CodePurpose, via: CodeCha
   await db.transaction().execute(async (trx) => {
     // Older codes of this purpose stop working; their rows stay (expired) for the hourly count.
     await trx.updateTable('oneTimeCodes').set({ expiresAt: now }).where('userId', '=', user.id).where('purpose', '=', purpose).where('expiresAt', '>', now).execute();
-    await trx.insertInto('oneTimeCodes').values({ id: newId(), purpose, userId: user.id, codeHash: digest(code), attempts: 0, expiresAt: now + ttl, createdAt: now }).execute();
+    await trx.insertInto('oneTimeCodes').values({ id: newId(), purpose, userId: user.id, codeHash: digest(code), attempts: 0, expiresAt: now + ttl, usedAt: null, createdAt: now }).execute();
     await trx.insertInto('messages').values({
       id: newId(), recipientId: user.id, address, serviceType: via, vendor: null, channelId: null,
       title: TEXT[purpose], content, params: JSON.stringify({ code, minutes: String(ttl / minute) }),
       status: DeliveryStatus.Queued, pushTime: now, readAt: null, createdAt: now, error: null, attempts: 0, nextAttemptAt: null, sentAt: null,
     }).execute();
   });
-  await db.deleteFrom('oneTimeCodes').where('createdAt', '<', now - 60 * minute).execute();
+  await db.deleteFrom('oneTimeCodes').where('expiresAt', '<', now - KEEP_MS).execute();
 }
 
 /** Sends a six-digit code; false when the person has no address for the channel (nothing sent). */
-export async function sendCode(ctx: Ctx, user: UserRow, purpose: Exclude<CodePurpose, 'email-verify'>, via: CodeChannel): Promise<boolean> {
+export async function sendCode(ctx: Ctx, user: UserRow, purpose: TypedCodePurpose, via: CodeChannel): Promise<boolean> {
   const address = addressOf(user, via);
   if (!address) return false;
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -76,28 +83,61 @@ export async function sendVerificationLink(ctx: Ctx, user: UserRow & { email: st
     `Open this link to confirm ${user.email} as your email address: ${origin}/verified/${code} (valid for 24 hours).`);
 }
 
-/** The person whose live verification link carries `code` (the link is used up), if any. */
-export async function consumeVerificationLink(ctx: Ctx, code: string): Promise<string | undefined> {
+export type LinkOutcome = { userId: string } | { refused: 'unknown' | 'used' | 'expired' };
+
+/** Uses the verification link that carries `code`: the person it verifies, or why it is refused. */
+export async function consumeVerificationLink(ctx: Ctx, code: string): Promise<LinkOutcome> {
   const db = codesDb(ctx);
   const now = ctx.now();
-  const used = await db.updateTable('oneTimeCodes').set({ expiresAt: now })
-    .where('codeHash', '=', digest(code)).where('purpose', '=', 'email-verify').where('expiresAt', '>', now)
+  const codeHash = digest(code);
+  const used = await db.updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now })
+    .where('codeHash', '=', codeHash).where('purpose', '=', 'email-verify').where('expiresAt', '>', now)
     .returning('userId').executeTakeFirst();
-  return used?.userId;
+  if (used) return { userId: used.userId };
+  const row = await db.selectFrom('oneTimeCodes').select('usedAt').where('codeHash', '=', codeHash).where('purpose', '=', 'email-verify').executeTakeFirst();
+  return { refused: !row ? 'unknown' : row.usedAt !== null ? 'used' : 'expired' };
+}
+
+/** The id of the person's live code for `purpose` when `code` is it (a wrong code counts as a
+ *  try); the code stays usable until `useCode`. */
+export async function checkCode(ctx: Ctx, userId: string, purpose: TypedCodePurpose, code: string): Promise<string | undefined> {
+  const db = codesDb(ctx);
+  const row = await db.selectFrom('oneTimeCodes').selectAll()
+    .where('userId', '=', userId).where('purpose', '=', purpose).where('expiresAt', '>', ctx.now()).orderBy('createdAt', 'desc').executeTakeFirst();
+  if (!row || row.attempts >= MAX_ATTEMPTS) return undefined;
+  if (sameDigest(row.codeHash, digest(code))) return row.id;
+  await db.updateTable('oneTimeCodes').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
+  return undefined;
+}
+
+/** Uses up a checked code; conditional, so of two requests with the same code one wins. */
+export async function useCode(ctx: Ctx, id: string): Promise<boolean> {
+  const now = ctx.now();
+  const used = await codesDb(ctx).updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now }).where('id', '=', id).where('expiresAt', '>', now).executeTakeFirst();
+  return Number(used.numUpdatedRows) === 1;
 }
 
 /** True (and the code is used up) when `code` is the person's live code for `purpose`. */
-export async function consumeCode(ctx: Ctx, userId: string, purpose: CodePurpose, code: string): Promise<boolean> {
+export async function consumeCode(ctx: Ctx, userId: string, purpose: TypedCodePurpose, code: string): Promise<boolean> {
+  const id = await checkCode(ctx, userId, purpose, code);
+  return id !== undefined && useCode(ctx, id);
+}
+
+const GRANT_MS = 10 * minute;
+
+/** Records that `userId` passed every sign-in factor with an expired password: for GRANT_MS the
+ *  person may set a new password with the old one (PUT /authc/password/expired). Nothing is sent. */
+export async function grantExpiredChange(ctx: Ctx, userId: string): Promise<void> {
   const db = codesDb(ctx);
   const now = ctx.now();
-  const row = await db.selectFrom('oneTimeCodes').selectAll()
-    .where('userId', '=', userId).where('purpose', '=', purpose).where('expiresAt', '>', now).orderBy('createdAt', 'desc').executeTakeFirst();
-  if (!row || row.attempts >= MAX_ATTEMPTS) return false;
-  if (!sameDigest(row.codeHash, digest(code))) {
-    await db.updateTable('oneTimeCodes').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
-    return false;
-  }
-  // Conditional: of two requests with the same code, one wins.
-  const used = await db.updateTable('oneTimeCodes').set({ expiresAt: now }).where('id', '=', row.id).where('expiresAt', '>', now).executeTakeFirst();
-  return Number(used.numUpdatedRows) === 1;
+  await db.updateTable('oneTimeCodes').set({ expiresAt: now }).where('userId', '=', userId).where('purpose', '=', 'password-expired').where('expiresAt', '>', now).execute();
+  await db.insertInto('oneTimeCodes').values({ id: newId(), purpose: 'password-expired', userId, codeHash: '', attempts: 0, expiresAt: now + GRANT_MS, usedAt: null, createdAt: now }).execute();
+}
+
+/** True (and the grant is used up) when `userId` holds a live expired-password grant. */
+export async function consumeExpiredChange(ctx: Ctx, userId: string): Promise<boolean> {
+  const now = ctx.now();
+  const used = await codesDb(ctx).updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now })
+    .where('userId', '=', userId).where('purpose', '=', 'password-expired').where('expiresAt', '>', now).executeTakeFirst();
+  return Number(used.numUpdatedRows) > 0;
 }

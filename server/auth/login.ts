@@ -1,24 +1,37 @@
 // POST /authc/login: lockout, captcha, password (Argon2id), optional second step, then a fresh
 // session (rotation). Unknown user and wrong password give the same answer in the same time.
+//
+// The PHONE_CAPTCHA login method signs in with a code sent by SMS (POST /authc/login/code)
+// instead of a password; that code is the sign-in's factor, no second step follows.
+// Second auth: a person with an authenticator app always confirms with it; otherwise
+// PHONE_CAPTCHA sends a code (SMS, or email without a phone), and TOTP sends an SMS code to
+// people without an authenticator, refusing those without a phone too.
+// Password expiry (passwordPolicy.expiryDays): once every factor passed, an expired password
+// answers the next step PASSWORD_EXPIRED instead of a session and grants a change for a few
+// minutes; PUT /authc/password/expired (old + new password) uses the grant and opens the
+// session. The grant lives on the server, so no ticket travels through the client, and a
+// password alone (without the second factor) cannot change an expired password.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
 import type { Ctx } from '../context';
 import type { LoginAnswer } from '../../src/core/types';
-import type { loginBody } from '../../src/core/schemas/auth';
+import type { expiredPasswordBody, loginBody, loginCodeBody } from '../../src/core/schemas/auth';
 import type { LoginSettings } from '../../src/core/schemas/settings';
-import { LoginMethod, MessageServiceType, SecondAuth, Status } from '../../src/core/enums';
-import { ApiError, tooMany } from '../http/errors';
+import { LoginMethod, LoginStep, MessageServiceType, SecondAuth, Status } from '../../src/core/enums';
+import { ApiError, fieldError, tooMany } from '../http/errors';
 import { verifyPassword } from './kdf';
 import { consumeCaptcha, CAPTCHA_IMAGE_URL } from './captcha';
 import { AUTH_MODE_HEADER, credentialOf, isAllowedOrigin, setSessionCookie } from './gate';
 import { clearFailures, keysOfUser, recordFailure, throttleKey, throttleState } from './throttle';
 import type { UserRow } from './actor';
-import { TOTP_STEP, totpEnabled, verifyTotp } from './totp';
-import { consumeCode, sendCode } from './codes';
+import { totpEnabled, verifyTotp } from './totp';
+import { consumeCode, consumeExpiredChange, grantExpiredChange, sendCode } from './codes';
+import { passwordExpired, storeNewPassword } from './password-policy';
 
 type LoginBody = v.InferOutput<typeof loginBody>;
 
 export const LOGIN_FAILED = 'Invalid username or password';
+const CODE_LOGIN_FAILED = 'Invalid phone number or code';
 /** The envelope code of §8 that the console treats specially: here, "show (a new) captcha". */
 export const CAPTCHA_CODE = 1001;
 
@@ -26,6 +39,7 @@ const identifierColumn = {
   [LoginMethod.USERNAME_PASSWORD]: 'username',
   [LoginMethod.EMAIL_PASSWORD]: 'email',
   [LoginMethod.PHONE_PASSWORD]: 'mobilePhone',
+  [LoginMethod.PHONE_CAPTCHA]: 'mobilePhone',
 } as const;
 
 async function findUser(ctx: Ctx, policy: LoginSettings, identifier: string): Promise<UserRow | undefined> {
@@ -40,6 +54,8 @@ function needsCaptcha(policy: LoginSettings, failures: number): boolean {
 const captchaError = (message: string) =>
   new ApiError(400, message, { captchaImageUrl: CAPTCHA_IMAGE_URL, code: CAPTCHA_CODE, fields: [{ field: 'captcha', rule: 'rule.captcha' }] }, CAPTCHA_CODE);
 
+const lockedError = (policy: LoginSettings) => tooMany(`Too many failed sign-ins. Try again in ${policy.lockMinutes} minutes`);
+
 /** Only our own paths or configured origins: never an open redirect. */
 export function safeRedirect(ctx: Ctx, req: FastifyRequest, target: string | undefined): string {
   if (!target) return '/';
@@ -52,57 +68,121 @@ export function safeRedirect(ctx: Ctx, req: FastifyRequest, target: string | und
   }
 }
 
-/** The second step's code goes by SMS, or by email to someone without a mobile number. */
-async function startSecondStep(ctx: Ctx, user: UserRow): Promise<LoginAnswer> {
+/** Sends a code, treating "asked again within the minute" as sent (the earlier code still works). */
+async function sendCodeOnce(ctx: Ctx, user: UserRow, purpose: 'second-step' | 'phone-login', via: typeof MessageServiceType.SMS | typeof MessageServiceType.EMAIL): Promise<void> {
   try {
-    await sendCode(ctx, user, 'second-step', user.mobilePhone ? MessageServiceType.SMS : MessageServiceType.EMAIL);
+    await sendCode(ctx, user, purpose, via);
   } catch (error) {
-    // Asked again within the minute: the code already sent still works.
     if (!(error instanceof ApiError && error.status === 429)) throw error;
   }
-  return { hasNextStep: true, nextStep: SecondAuth.PHONE_CAPTCHA, loginSuccess: false, message: 'Enter the verification code sent to you' };
 }
 
-const TOTP_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: TOTP_STEP, loginSuccess: false, message: 'Enter the code from your authenticator app' };
+const CODE_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PHONE_CAPTCHA, loginSuccess: false, message: 'Enter the verification code sent to you' };
+const TOTP_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.TOTP, loginSuccess: false, message: 'Enter the code from your authenticator app' };
+const EXPIRED_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PASSWORD_EXPIRED, loginSuccess: false, message: 'Your password has expired; choose a new one' };
+export const NO_SECOND_FACTOR = 'Two-step sign-in needs an authenticator app or a mobile phone number; ask an administrator to set one up for you';
+
+/** Which second step `user` takes under `policy` (none: undefined). */
+async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Promise<'totp' | 'code' | undefined> {
+  if (await totpEnabled(ctx, user.id)) return 'totp';
+  if (policy.secondAuth === SecondAuth.PHONE_CAPTCHA) return 'code';
+  if (policy.secondAuth === SecondAuth.TOTP) {
+    if (!user.mobilePhone) throw new ApiError(403, NO_SECOND_FACTOR);
+    return 'code';
+  }
+  return undefined;
+}
 
 export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: LoginBody, redirect: string | undefined): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
+  const byCode = policy.loginMethod === LoginMethod.PHONE_CAPTCHA;
   const key = throttleKey(body.username);
   const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
   const fail = async (message: string, extra: Record<string, unknown> = {}): Promise<never> => {
     const state = await recordFailure(ctx, key, policy);
     await ctx.audit.record({ action: state.lockedUntil ? 'login.locked' : 'login.failure', ip: client.ip, success: false, detail: { username: body.username, ...extra } });
-    if (state.lockedUntil) throw tooMany(`Too many failed sign-ins. Try again in ${policy.lockMinutes} minutes`);
-    throw new ApiError(401, message, needsCaptcha(policy, state.failures) ? { captchaImageUrl: CAPTCHA_IMAGE_URL } : null);
+    if (state.lockedUntil) throw lockedError(policy);
+    throw new ApiError(401, message, !byCode && needsCaptcha(policy, state.failures) ? { captchaImageUrl: CAPTCHA_IMAGE_URL } : null);
   };
 
   const state = await throttleState(ctx, key);
   if (state.lockedUntil) {
     await ctx.audit.record({ action: 'login.locked', ip: client.ip, success: false, detail: { username: body.username } });
-    throw tooMany(`Too many failed sign-ins. Try again in ${policy.lockMinutes} minutes`);
+    throw lockedError(policy);
   }
-  if (needsCaptcha(policy, state.failures)) {
+  // With PHONE_CAPTCHA the captcha was asked before the code was sent.
+  if (!byCode && needsCaptcha(policy, state.failures)) {
     if (!body.captcha) throw captchaError('Please enter the captcha');
     if (!(await consumeCaptcha(ctx, req, body.captcha, body.captchaKey))) await fail('Wrong captcha', { reason: 'captcha' });
   }
 
   const user = await findUser(ctx, policy, body.username);
-  const passwordOk = await verifyPassword(user?.passwordHash, body.password);
-  if (!user || !passwordOk) return fail(LOGIN_FAILED);
+  if (byCode) {
+    if (!body.code) throw fieldError([{ field: 'code', rule: 'rule.code' }]);
+    if (!user || !(await consumeCode(ctx, user.id, 'phone-login', body.code))) return fail(CODE_LOGIN_FAILED);
+  } else {
+    if (!body.password) throw fieldError([{ field: 'password', rule: 'rule.loginPassword' }]);
+    const passwordOk = await verifyPassword(user?.passwordHash, body.password);
+    if (!user || !passwordOk) return fail(LOGIN_FAILED);
+  }
   if (user.availabilityStatus !== Status.Enable) return fail('User is disabled', { reason: 'disabled' });
 
-  // A person with an authenticator app always confirms with it; otherwise the policy's second step.
-  const totp = await totpEnabled(ctx, user.id);
-  if (totp || policy.secondAuth) {
+  const secondStep = byCode ? undefined : await secondStepOf(ctx, policy, user);
+  if (secondStep) {
     if (!body.code) {
       await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip });
-      return totp ? TOTP_ANSWER : startSecondStep(ctx, user);
+      if (secondStep === 'totp') return TOTP_ANSWER;
+      await sendCodeOnce(ctx, user, 'second-step', user.mobilePhone ? MessageServiceType.SMS : MessageServiceType.EMAIL);
+      return CODE_ANSWER;
     }
-    const passed = totp ? await verifyTotp(ctx, user.id, body.code) : await consumeCode(ctx, user.id, 'second-step', body.code);
+    const passed = secondStep === 'totp' ? await verifyTotp(ctx, user.id, body.code) : await consumeCode(ctx, user.id, 'second-step', body.code);
     if (!passed) return fail('Invalid verification code', { reason: 'second_step' });
   }
 
   await clearFailures(ctx, [key, ...keysOfUser(user)]);
+  if (!byCode && passwordExpired(policy.passwordPolicy, user, ctx.now())) {
+    await grantExpiredChange(ctx, user.id);
+    await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { step: LoginStep.PASSWORD_EXPIRED } });
+    return EXPIRED_ANSWER;
+  }
+  return startSession(ctx, req, reply, user, redirect, 'login.success');
+}
+
+/** POST /authc/login/code: with the PHONE_CAPTCHA login method, sends a sign-in code by SMS.
+ *  The captcha comes first when the policy asks for one; the answer is the same whether or not
+ *  the number belongs to someone (and when a code was sent a moment ago). */
+export async function sendLoginCode(ctx: Ctx, req: FastifyRequest, body: v.InferOutput<typeof loginCodeBody>): Promise<null> {
+  const { value: policy } = await ctx.settings.get('login');
+  if (policy.loginMethod !== LoginMethod.PHONE_CAPTCHA) throw new ApiError(400, 'Signing in with a code is not enabled');
+  const state = await throttleState(ctx, throttleKey(body.phone));
+  if (state.lockedUntil) throw lockedError(policy);
+  if (needsCaptcha(policy, state.failures)) {
+    if (!body.captcha) throw captchaError('Please enter the captcha');
+    if (!(await consumeCaptcha(ctx, req, body.captcha, body.captchaKey))) throw captchaError('Wrong captcha');
+  }
+  const user = await findUser(ctx, policy, body.phone);
+  if (user && user.availabilityStatus === Status.Enable) await sendCodeOnce(ctx, user, 'phone-login', MessageServiceType.SMS);
+  return null;
+}
+
+/** PUT /authc/password/expired: after a sign-in answered PASSWORD_EXPIRED, the old password and
+ *  a new one (the policy's history applies) open the session. Without a live grant (or with a
+ *  wrong old password) it fails like a sign-in and counts toward the lockout. */
+export async function changeExpiredPassword(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: v.InferOutput<typeof expiredPasswordBody>, redirect: string | undefined): Promise<LoginAnswer> {
+  const { value: policy } = await ctx.settings.get('login');
+  const key = throttleKey(body.username);
+  if ((await throttleState(ctx, key)).lockedUntil) throw lockedError(policy);
+  const user = await findUser(ctx, policy, body.username);
+  const passwordOk = await verifyPassword(user?.passwordHash, body.password);
+  if (!user || !passwordOk) {
+    if ((await recordFailure(ctx, key, policy)).lockedUntil) throw lockedError(policy);
+    throw new ApiError(401, LOGIN_FAILED);
+  }
+  if (!(await storeNewPassword(ctx, user, body.newPassword, () => consumeExpiredChange(ctx, user.id)))) {
+    throw new ApiError(401, 'Sign in again to change your expired password');
+  }
+  await ctx.sessions.revokeUser(user.id);
+  await ctx.audit.record({ action: 'password.change', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: req.ip, detail: { expired: true } });
   return startSession(ctx, req, reply, user, redirect, 'login.success');
 }
 

@@ -1,12 +1,13 @@
 // §7 sign-in calls: /authc/login, /cas/session, /cas/login, /cas/logout, the captcha image and
-// the unlock call; plus the current user's sessions (list, sign out one or all others).
+// the unlock call; the sign-in code of the PHONE_CAPTCHA method and the change of an expired
+// password; plus the current user's sessions (list, sign out one or all others).
 import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
-import { captchaQuery, casLoginAnswer, loginAnswer, loginBody, loginQuery, logoutAnswer, sessionAnswer, sessionInfo } from '../../src/core/schemas/auth';
+import { captchaQuery, casLoginAnswer, expiredPasswordBody, loginAnswer, loginBody, loginCodeBody, loginQuery, logoutAnswer, sessionAnswer, sessionInfo } from '../../src/core/schemas/auth';
 import { idParams, okAnswer } from '../../src/core/schemas/common';
-import { login, safeRedirect } from '../auth/login';
+import { changeExpiredPassword, login, safeRedirect, sendLoginCode } from '../auth/login';
 import { issueCaptcha } from '../auth/captcha';
 import { clearSessionCookie, credentialOf } from '../auth/gate';
 import { toSessionUser } from '../auth/actor';
@@ -22,6 +23,20 @@ export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     summary: 'Sign in (password transformed by the browser); may answer a next step',
     body: loginBody, query: loginQuery, response: loginAnswer, rateLimit: ctx.config.rateLimits.login,
     handler: (req, reply) => login(ctx, req.raw, reply, req.body, req.query.redirect),
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/authc/login/code', tags, access: 'public',
+    summary: 'PHONE_CAPTCHA login method: send a sign-in code by SMS (captcha first when asked; answers alike for unknown numbers)',
+    body: loginCodeBody, response: okAnswer, rateLimit: ctx.config.rateLimits.login,
+    handler: ({ body, raw }) => sendLoginCode(ctx, raw, body),
+  });
+
+  defineRoute(app, gate, {
+    method: 'PUT', url: '/authc/password/expired', tags, access: 'public',
+    summary: 'After a sign-in answered PASSWORD_EXPIRED: old and new password (transformed); opens the session',
+    body: expiredPasswordBody, query: loginQuery, response: loginAnswer, rateLimit: ctx.config.rateLimits.login,
+    handler: (req, reply) => changeExpiredPassword(ctx, req.raw, reply, req.body, req.query.redirect),
   });
 
   defineRoute(app, gate, {

@@ -7,9 +7,16 @@ import { okAnswer } from '../../src/core/schemas/common';
 import { verificationParams, verifiedAnswer } from '../../src/core/schemas/email-verification';
 import { consumeVerificationLink, sendVerificationLink } from '../auth/codes';
 import { ownOrigin } from '../auth/gate';
-import { fieldError, notFound } from '../http/errors';
+import { ApiError, fieldError } from '../http/errors';
 
 const tags = ['Email verification'];
+
+/** Why a link is refused; `data.reason` lets the /verified page say it in the reader's language. */
+const linkRefused = {
+  unknown: () => new ApiError(404, 'Verification link not found', { reason: 'unknown' }),
+  used: () => new ApiError(410, 'This verification link was already used', { reason: 'used' }),
+  expired: () => new ApiError(410, 'This verification link has expired', { reason: 'expired' }),
+};
 
 export function emailVerificationRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
@@ -27,9 +34,10 @@ export function emailVerificationRoutes(app: FastifyInstance, gate: Gate, ctx: C
     method: 'POST', url: '/verified/:code', tags, access: 'public', summary: 'Use an email verification link (once)', params: verificationParams, response: verifiedAnswer,
     rateLimit: ctx.config.rateLimits.login,
     handler: async ({ params }) => {
-      const userId = await consumeVerificationLink(ctx, params.code);
-      const user = userId ? await ctx.db.selectFrom('users').select(['id', 'username', 'email', 'extraProp']).where('id', '=', userId).executeTakeFirst() : undefined;
-      if (!user?.email) throw notFound('Verification link');
+      const outcome = await consumeVerificationLink(ctx, params.code);
+      if ('refused' in outcome) throw linkRefused[outcome.refused]();
+      const user = await ctx.db.selectFrom('users').select(['id', 'username', 'email', 'extraProp']).where('id', '=', outcome.userId).executeTakeFirst();
+      if (!user?.email) throw linkRefused.unknown();
       // The verified address is kept: a later change of address is unverified again.
       const extraProp = { ...(JSON.parse(user.extraProp) as Record<string, unknown>), emailVerified: user.email, emailVerifiedAt: ctx.now() };
       await ctx.db.updateTable('users').set({ extraProp: JSON.stringify(extraProp) }).where('id', '=', user.id).execute();

@@ -8,6 +8,8 @@ import { iamConfig, iamConfigUpdate, loginSettings, loginSettingsUpdate, publicL
 import { validate } from '../../src/core/validation';
 import { fieldError } from '../http/errors';
 import { resolveConfig } from '../../src/core/config';
+import { SecondAuth } from '../../src/core/enums';
+import { totpEnabled } from '../auth/totp';
 
 const tags = ['Settings'];
 const withVersion = <T extends v.GenericSchema>(schema: T) => v.object({ value: schema, version: v.number() });
@@ -40,6 +42,8 @@ export function settingsRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
     body: loginSettingsUpdate, response: withVersion(loginSettings),
     handler: async ({ actor, body, raw }) => {
       const { version, ...changes } = body;
+      // Nobody locks themselves out: TOTP as the second step needs the saver's own authenticator.
+      if (changes.secondAuth === SecondAuth.TOTP && !(await totpEnabled(ctx, actor.id))) throw fieldError([{ field: 'secondAuth', rule: 'rule.totpRequired' }]);
       const current = await ctx.settings.get('login');
       const saved = await ctx.settings.put('login', checked(loginSettings, { ...current.value, ...changes }), version);
       await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'settings', id: 'login' }, ip: raw.ip, detail: { fields: Object.keys(changes) } });

@@ -16,6 +16,7 @@ import { inSubtree, manageableUser, scopeUsers, tenantPathOf } from '../auth/sco
 import { keysOfUser, lockedKeys } from '../auth/throttle';
 import { hashPassword, verifyPassword } from '../auth/kdf';
 import { newId } from '../auth/secrets';
+import { storeNewPassword } from '../auth/password-policy';
 import { clearSessionCookie } from '../auth/gate';
 import { paginate } from '../http/paging';
 import { userStartsWith } from '../db/search';
@@ -164,12 +165,10 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: v.
   return toBasicInfo(saved);
 }
 
-/** Sets a new password and signs the user out everywhere (their old sessions die with it). */
+/** Sets a new password (the policy's history applies) and signs the user out everywhere (their
+ *  old sessions die with it). */
 async function setPassword(ctx: Ctx, actor: Actor, target: UserRow, password: string, ip: string, reply: FastifyReply, self: boolean) {
-  const now = ctx.now();
-  await ctx.db.updateTable('users')
-    .set({ passwordHash: await hashPassword(password), passwordChangedAt: now, version: target.version + 1, updatedAt: now })
-    .where('id', '=', target.id).execute();
+  await storeNewPassword(ctx, target, password);
   await ctx.sessions.revokeUser(target.id);
   if (self) clearSessionCookie(reply.request, reply);
   await ctx.audit.record({ action: self ? 'password.change' : 'password.reset', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip });

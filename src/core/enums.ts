@@ -36,11 +36,23 @@ export const LoginMethod = {
 } as const;
 export type LoginMethod = ValueOf<typeof LoginMethod>;
 
+/** Second authentication after the password. TOTP (an authenticator app) is beyond §3. */
 export const SecondAuth = {
   PASSWORD: 'PASSWORD',
   PHONE_CAPTCHA: 'PHONE_CAPTCHA',
+  TOTP: 'TOTP',
 } as const;
 export type SecondAuth = ValueOf<typeof SecondAuth>;
+
+/** The next steps a sign-in may answer (LoginAnswer.nextStep): the code sent by SMS (or email),
+ *  the authenticator app's code, or a new password for an expired one (the login settings'
+ *  passwordPolicy.expiryDays: that answer gives no session; PUT /authc/password/expired does). */
+export const LoginStep = {
+  PHONE_CAPTCHA: 'PHONE_CAPTCHA',
+  TOTP: 'TOTP',
+  PASSWORD_EXPIRED: 'PASSWORD_EXPIRED',
+} as const;
+export type LoginStep = ValueOf<typeof LoginStep>;
 
 export const CaptchaKind = {
   NUMBER: 'NUMBER',

@@ -29,13 +29,13 @@ after(async () => {
   await Promise.all([server.stop(), smtp.stop(), http.stop()]);
 });
 
-const resetCode = (username: string, via: 'EMAIL' | 'SMS') => server.client().post('/api/user/password/reset-code', { username, via });
-const reset = (code: string, password: string) => server.client().put('/api/user/password/reset', { username: 'forgetful', code, password: transform(password) });
+const resetCode = (identifier: string) => server.client().post('/api/user/password/reset-code', { identifier });
+const reset = (code: string, password: string, identifier = 'forgetful@example.com') => server.client().put('/api/user/password/reset', { identifier, code, password: transform(password) });
 
 test('a code by email resets the password once; the old password and sessions stop working', async () => {
   const before = server.client();
   assert.equal((await before.login('forgetful', 'Old12345')).body.data.loginSuccess, true);
-  assert.equal((await resetCode('forgetful', 'EMAIL')).status, 200);
+  assert.equal((await resetCode('forgetful@example.com')).status, 200);
   const mail = await until(() => smtp.mails.find((entry) => entry.to.includes('forgetful@example.com')), 'the reset code by email');
   const code = /reset code is (\d{6})/.exec(mail.raw)?.[1];
   assert.ok(code, 'the mail carries the code');
@@ -52,23 +52,23 @@ test('a code by email resets the password once; the old password and sessions st
 
 test('a code by SMS; asking again within a minute sends nothing new; unknown accounts get the same answer', async () => {
   server.clock.advance(61_000);
-  assert.equal((await resetCode('forgetful', 'SMS')).status, 200);
+  assert.equal((await resetCode('13912345678')).status, 200);
   const sms = await until(() => http.calls.find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === '13912345678'), 'the reset code by SMS');
   const code = /\b(\d{6})\b/.exec(JSON.stringify(sms.body))?.[1];
   assert.ok(code);
   const sentBefore = http.calls.length;
-  assert.equal((await resetCode('forgetful', 'SMS')).status, 200, 'answered alike');
-  assert.equal((await resetCode('nobody-here', 'SMS')).status, 200, 'unknown accounts are not revealed');
+  assert.equal((await resetCode('13912345678')).status, 200, 'answered alike');
+  assert.equal((await resetCode('13800000000')).status, 200, 'unknown accounts are not revealed');
   const queued = await server.app.ctx.db.selectFrom('messages').select('id').where('address', '=', '13912345678').execute();
   assert.equal(queued.length, 1, 'no second code within the minute');
   assert.equal(http.calls.length, sentBefore);
-  assert.equal((await reset(code, 'Sms12345')).status, 200);
+  assert.equal((await reset(code, 'Sms12345', '13912345678')).status, 200);
   assert.equal((await server.client().login('forgetful', 'Sms12345')).body.data.loginSuccess, true);
 });
 
 test('a code dies after five wrong tries and after its ten minutes', async () => {
   server.clock.advance(61_000);
-  await resetCode('forgetful', 'EMAIL');
+  await resetCode('forgetful@example.com');
   const mail = await until(() => smtp.mails.filter((entry) => entry.to.includes('forgetful@example.com'))[1], 'a second mail');
   const code = /reset code is (\d{6})/.exec(mail.raw)![1]!;
   const wrong = code === '000000' ? '111111' : '000000';
@@ -76,7 +76,7 @@ test('a code dies after five wrong tries and after its ten minutes', async () =>
   assert.equal((await reset(code, 'Try12345')).status, 400, 'locked after five wrong tries');
 
   server.clock.advance(61_000);
-  await resetCode('forgetful', 'EMAIL');
+  await resetCode('forgetful@example.com');
   const third = await until(() => smtp.mails.filter((entry) => entry.to.includes('forgetful@example.com'))[2], 'a third mail');
   server.clock.advance(10 * 60_000 + 1);
   assert.equal((await reset(/reset code is (\d{6})/.exec(third.raw)![1]!, 'Late1234')).status, 400, 'expired');
@@ -92,8 +92,30 @@ test('an email verification link lands on /verified/{code} and works once', asyn
   const code = link.pathname.split('/').pop()!;
   const used = await server.client().post<{ username: string; email: string }>(`/api/verified/${code}`);
   assert.deepEqual(used.body.data, { username: 'forgetful', email: 'forgetful@example.com' });
-  assert.equal((await server.client().post(`/api/verified/${code}`)).status, 404, 'a link works once');
+  const again = await server.client().post<{ reason: string }>(`/api/verified/${code}`);
+  assert.deepEqual([again.status, again.body.data.reason], [410, 'used'], 'a link works once');
+  const unknown = await server.client().post<{ reason: string }>(`/api/verified/${'x'.repeat(43)}`);
+  assert.deepEqual([unknown.status, unknown.body.data.reason], [404, 'unknown']);
   const row = await server.app.ctx.db.selectFrom('users').select('extraProp').where('username', '=', 'forgetful').executeTakeFirstOrThrow();
   assert.equal((JSON.parse(row.extraProp) as { emailVerified: string }).emailVerified, 'forgetful@example.com');
   assert.equal((await server.client().post('/api/user/email/verification')).status, 401);
+});
+
+test('an email verification link expires after a day, and says so', async () => {
+  server.clock.advance(61_000);
+  const person = server.client();
+  assert.equal((await person.login('forgetful', 'Sms12345')).body.data.loginSuccess, true);
+  const mailsBefore = smtp.mails.filter((entry) => entry.raw.includes('/verified/')).length;
+  assert.equal((await person.post('/api/user/email/verification')).status, 200);
+  const mail = await until(() => smtp.mails.filter((entry) => entry.raw.includes('/verified/'))[mailsBefore], 'a second verification mail');
+  const code = /\/verified\/([\w-]+)/.exec(mail.raw.replace(/=\r?\n/g, ''))![1]!;
+  server.clock.advance(24 * 60 * 60_000 + 1);
+  const late = await server.client().post<{ reason: string }>(`/api/verified/${code}`);
+  assert.deepEqual([late.status, late.body.data.reason], [410, 'expired']);
+});
+
+test('a reset refuses the phone number or address of nobody, and a malformed identifier', async () => {
+  assert.equal((await reset('123456', 'Whatever1', '13800000000')).status, 400);
+  const malformed = await server.client().post<{ fields: { field: string; rule: string }[] }>('/api/user/password/reset-code', { identifier: 'forgetful' });
+  assert.deepEqual(malformed.body.data.fields.map((field) => field.rule), ['rule.emailOrPhone']);
 });

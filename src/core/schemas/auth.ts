@@ -3,15 +3,34 @@ import * as v from 'valibot';
 import { loginCaptcha, loginCode } from '../validation/login';
 import { transformedPassword } from './common';
 
-/** POST /authc/login body: the login form with the password already transformed. */
+const identifier = v.pipe(v.string('rule.loginUsername'), v.trim(), v.nonEmpty('rule.loginUsername'), v.maxLength(100, 'rule.loginUsername'));
+const captchaKey = v.optional(v.pipe(v.string('rule.captcha'), v.regex(/^[\w-]{16,128}$/, 'rule.captcha')));
+
+/** POST /authc/login body: the login form with the password already transformed. With the
+ *  PHONE_CAPTCHA login method `username` is the mobile phone, `code` the code sent to it and
+ *  there is no password. */
 export const loginBody = v.object({
-  username: v.pipe(v.string('rule.loginUsername'), v.trim(), v.nonEmpty('rule.loginUsername'), v.maxLength(100, 'rule.loginUsername')),
-  password: transformedPassword,
+  username: identifier,
+  password: v.optional(transformedPassword),
   captcha: v.optional(loginCaptcha),
   /** The random value the client put in the captcha image's query (binds the captcha without a cookie). */
-  captchaKey: v.optional(v.pipe(v.string('rule.captcha'), v.regex(/^[\w-]{16,128}$/, 'rule.captcha'))),
+  captchaKey,
   nextStep: v.optional(v.pipe(v.string('rule.required'), v.maxLength(32, 'rule.required'))),
   code: v.optional(loginCode),
+});
+
+/** POST /authc/login/code (PHONE_CAPTCHA login method): send a sign-in code to this phone. */
+export const loginCodeBody = v.object({
+  phone: identifier,
+  captcha: v.optional(loginCaptcha),
+  captchaKey,
+});
+
+/** PUT /authc/password/expired: the old password again and the new one, both transformed. */
+export const expiredPasswordBody = v.object({
+  username: identifier,
+  password: transformedPassword,
+  newPassword: transformedPassword,
 });
 
 /** Query parameters that pass through the sign-in (where to go afterwards). */

@@ -28,8 +28,9 @@ export type PasswordPolicy = v.InferOutput<typeof passwordPolicy>;
 
 /** The sign-in policy (operate/setting). */
 export const loginSettings = v.object({
-  /** Which identifier the username field takes. PHONE_CAPTCHA is not offered by this server. */
-  loginMethod: v.picklist([LoginMethod.USERNAME_PASSWORD, LoginMethod.EMAIL_PASSWORD, LoginMethod.PHONE_PASSWORD], 'rule.loginMethod'),
+  /** Which identifier the username field takes; PHONE_CAPTCHA signs in with a code sent by SMS
+   *  to the mobile phone instead of a password. */
+  loginMethod: v.picklist(values(LoginMethod), 'rule.loginMethod'),
   /** Failed sign-ins before the account is locked. */
   maxFailures: between(1, 100),
   lockMinutes: between(1, 24 * 60),
@@ -39,8 +40,9 @@ export const loginSettings = v.object({
   captchaAfterFailures: between(0, 100),
   captchaKind: v.picklist(values(CaptchaKind), 'rule.captchaKind'),
   captchaLength: between(4, 8),
-  /** A second step after the password; PHONE_CAPTCHA sends a one-time code. */
-  secondAuth: v.nullable(v.picklist([SecondAuth.PHONE_CAPTCHA], 'rule.secondAuth')),
+  /** A second step after the password (null: the password alone). PHONE_CAPTCHA sends a one-time
+   *  code; TOTP asks for the authenticator app's code (an SMS code for people without one). */
+  secondAuth: v.nullable(v.picklist([SecondAuth.PHONE_CAPTCHA, SecondAuth.TOTP], 'rule.secondAuth')),
   sessionIdleMinutes: between(1, 7 * 24 * 60),
   sessionAbsoluteHours: between(1, 30 * 24),
   backgroundType: v.picklist(values(BackgroundType), 'rule.backgroundType'),
