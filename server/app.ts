@@ -1,8 +1,9 @@
 // The Fastify application: database, security plugins, the API under /api, the OpenAPI document,
 // the built bundle under /dist/, the demo pages under /demo/ and the console page with history fallback.
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
@@ -40,6 +41,36 @@ function errorEnvelope(error: FastifyError | ApiError, request: FastifyRequest) 
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
   if (status === 500) request.log.error(error);
   return { status, body: failure(status, localizeMessage(status === 500 ? 'Internal Server Error' : error.message, language)) };
+}
+
+/** A page's HTML, revalidated on every visit. */
+function sendPage(reply: FastifyReply, html: string): FastifyReply {
+  return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+}
+
+/**
+ * The demo pages the server takes part in: history.html is the page of every URL under its
+ * console's base (deep links, reloads); nonce.html gets a fresh CSP nonce in its header and its
+ * inline script and style on every answer.
+ */
+function demoPages(app: App, demo: string): void {
+  const page = (name: string) => (existsSync(join(demo, name)) ? readFileSync(join(demo, name), 'utf8') : undefined);
+  const historyPage = page('history.html');
+  if (historyPage !== undefined) {
+    for (const url of ['/demo/history', '/demo/history/*']) app.get(url, { schema: { hide: true } }, (_request, reply) => sendPage(reply, historyPage));
+  }
+  const noncePage = page('nonce.html');
+  if (noncePage !== undefined) {
+    app.get('/demo/nonce.html', { schema: { hide: true } }, (_request, reply) => {
+      const nonce = randomBytes(16).toString('base64');
+      const policy = [
+        "default-src 'self'", `script-src 'self' 'nonce-${nonce}'`, `style-src 'self' 'nonce-${nonce}'`, "img-src 'self' data: blob:",
+        "connect-src 'self'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'self'",
+      ].join('; ');
+      // Replaces the strict policy the security hook set for every answer.
+      return sendPage(reply.header('content-security-policy', policy), noncePage.replaceAll('{{nonce}}', nonce));
+    });
+  }
 }
 
 export async function buildApp(options: ServerOptions = {}): Promise<App> {
@@ -109,9 +140,12 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
 
   const { dist, demo, publicDir } = config.staticRoots;
   if (existsSync(dist)) await app.register(fastifyStatic, { root: dist, prefix: '/dist/', decorateReply: false });
-  if (existsSync(demo)) await app.register(fastifyStatic, { root: demo, prefix: '/demo/', decorateReply: false });
+  if (existsSync(demo)) {
+    await app.register(fastifyStatic, { root: demo, prefix: '/demo/', decorateReply: false });
+    demoPages(app, demo);
+  }
   const consolePage = readFileSync(join(publicDir, 'index.html'), 'utf8');
-  const sendConsole = (reply: import('fastify').FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(consolePage);
+  const sendConsole = (reply: FastifyReply) => sendPage(reply, consolePage);
   app.get('/', { schema: { hide: true } }, (_request, reply) => sendConsole(reply));
 
   app.setNotFoundHandler((request, reply) => {
