@@ -1,9 +1,10 @@
 // The caller of a request: the signed-in user, their session handle and what they may do (§6).
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, UserTable } from '../db/tables';
+import type { Selectable } from 'kysely';
+import type { UserTable } from '../db/tables';
 import type { OwnedApp, SessionUser, UserExtraProp } from '../../src/core/types';
 import { Status, UserType } from '../../src/core/enums';
 import type { Permission } from '../http/route';
+import type { ResolvedSession } from './sessions';
 
 export type UserRow = Selectable<UserTable>;
 
@@ -39,19 +40,10 @@ export function permissionsOf(user: UserRow, ownedApps: OwnedApp[]): Permission[
   return [...codes].sort();
 }
 
-export async function ownedAppsOf(db: Kysely<Database>, userId: string): Promise<OwnedApp[]> {
-  const rows = await db.selectFrom('appAdmins').innerJoin('apps', 'apps.id', 'appAdmins.appId')
-    .select(['apps.id', 'apps.name', 'apps.entrypoint'])
-    .where('appAdmins.userId', '=', userId).orderBy('apps.name').execute();
-  return rows.map((row) => ({ id: row.id, name: row.name, ...(row.entrypoint ? { entrypoint: row.entrypoint } : {}) }));
-}
-
-export async function loadActor(db: Kysely<Database>, user: UserRow, sessionId: string, via: Actor['via']): Promise<Actor> {
-  const ownedApps = await ownedAppsOf(db, user.id);
-  const tenantAdmin = isTenantAdmin(user);
-  const tenant = tenantAdmin && user.tenantId
-    ? await db.selectFrom('tenants').select('path').where('id', '=', user.tenantId).executeTakeFirst()
-    : undefined;
+/** The actor of a live session; the session lookup (sessions.ts) read all of it in one query. */
+export function actorOf(session: ResolvedSession, via: Actor['via']): Actor {
+  const { user, sessionId, tenantPath, ownedApps } = session;
+  const tenantAdmin = isTenantAdmin(user) && tenantPath !== null;
   return {
     id: user.id,
     username: user.username,
@@ -60,8 +52,8 @@ export async function loadActor(db: Kysely<Database>, user: UserRow, sessionId: 
     via,
     permissions: permissionsOf(user, ownedApps),
     platformAdmin: isPlatformAdmin(user),
-    tenantAdmin: tenantAdmin && tenant !== undefined,
-    tenantPath: tenant?.path ?? null,
+    tenantAdmin,
+    tenantPath: tenantAdmin ? tenantPath : null,
     ownedApps,
   };
 }

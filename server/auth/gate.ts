@@ -5,7 +5,7 @@ import type {} from '@fastify/cookie';
 import type { Ctx } from '../context';
 import { forbidden } from '../http/errors';
 import type { Gate } from '../http/route';
-import { loadActor, type Actor } from './actor';
+import { actorOf, type Actor } from './actor';
 
 export const SESSION_COOKIE = 'iam_session';
 /** The header with which a client asks for token mode at sign-in. */
@@ -68,7 +68,7 @@ export function createGate(ctx: Ctx): Gate {
     const credential = await credentialOf(ctx, req);
     if (!credential) return null;
     const found = await ctx.sessions.resolve(credential.secret, credential.via);
-    return found ? loadActor(ctx.db, found.user, found.sessionId, credential.via) : null;
+    return found ? actorOf(found, credential.via) : null;
   }
   return {
     authenticate(req) {

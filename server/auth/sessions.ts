@@ -1,13 +1,26 @@
 // Sessions in the database: the client holds a 256-bit random secret (cookie or token); the row
 // keeps only its SHA-256, a public id, and the idle/absolute deadlines of the login settings.
 import type { Kysely } from 'kysely';
+import { jsonArrayFrom as postgresJsonArray } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArray } from 'kysely/helpers/sqlite';
 import type { Database } from '../db/tables';
 import type { SettingsStore } from '../settings';
 import { digest, newId, newSecret } from './secrets';
 import type { UserRow } from './actor';
+import type { OwnedApp } from '../../src/core/types';
+import type { Engine } from '../db/connect';
 import { Status } from '../../src/core/enums';
 
 export type AuthMode = 'cookie' | 'token';
+
+/** A live session with what its caller's actor is made of (server/auth/actor.ts). */
+export interface ResolvedSession {
+  sessionId: string;
+  user: UserRow;
+  /** The path of the user's tenant (null without one). */
+  tenantPath: string | null;
+  ownedApps: OwnedApp[];
+}
 
 export interface NewSession {
   id: string;
@@ -20,26 +33,45 @@ export interface NewSession {
 const TOUCH_EVERY_MS = 60_000;
 
 /** The query of every authenticated request, compiled once (Kysely would build and compile its SQL
- *  again per call); its one parameter, bound at each run, is the secret's digest. */
-function sessionBySecretQuery(db: Kysely<Database>) {
+ *  again per call); its one parameter, bound at each run, is the secret's digest. ONE statement
+ *  answers everything the request's actor needs: session, user, the user's tenant path and the
+ *  apps they administer (each by its index: sessions.secret_hash, the primary keys, app_admins_user). */
+function sessionBySecretQuery(db: Kysely<Database>, engine: Engine) {
   return db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.userId')
+    .leftJoin('tenants', 'tenants.id', 'users.tenantId')
     .selectAll('users')
-    .select(['sessions.id as sessionId', 'sessions.lastSeenAt', 'sessions.expiresAt', 'sessions.authMode', 'sessions.createdAt as sessionCreatedAt'])
+    .select(['sessions.id as sessionId', 'sessions.lastSeenAt', 'sessions.expiresAt', 'sessions.authMode', 'sessions.createdAt as sessionCreatedAt', 'tenants.path as tenantPath'])
+    .select((eb) => {
+      // The apps the user administers, as one JSON array column ([{id, name, entrypoint}] by name).
+      const apps = eb.selectFrom('appAdmins').innerJoin('apps', 'apps.id', 'appAdmins.appId')
+        .select(['apps.id', 'apps.name', 'apps.entrypoint'])
+        .whereRef('appAdmins.userId', '=', 'users.id').orderBy('apps.name');
+      return (engine === 'postgres' ? postgresJsonArray(apps) : sqliteJsonArray(apps)).as('ownedApps');
+    })
     .where('sessions.secretHash', '=', '')
     .compile();
 }
 
 type SessionBySecret = ReturnType<typeof sessionBySecretQuery>;
 
+type OwnedAppJson = { id: string; name: string; entrypoint: string | null };
+
+/** SQLite answers the JSON array as text, PostgreSQL (json_agg) as parsed values. */
+function toOwnedApps(column: OwnedAppJson[] | string): OwnedApp[] {
+  const apps = typeof column === 'string' ? (JSON.parse(column) as OwnedAppJson[]) : column;
+  return apps.map(({ id, name, entrypoint }) => ({ id, name, ...(entrypoint ? { entrypoint } : {}) }));
+}
+
 export class SessionService {
   private readonly sessionBySecret: SessionBySecret;
 
   constructor(
     private readonly db: Kysely<Database>,
+    engine: Engine,
     private readonly settings: SettingsStore,
     private readonly now: () => number,
   ) {
-    this.sessionBySecret = sessionBySecretQuery(db);
+    this.sessionBySecret = sessionBySecretQuery(db, engine);
   }
 
   async create(userId: string, mode: AuthMode, client: { ip: string | null; userAgent: string | null }): Promise<NewSession> {
@@ -58,7 +90,7 @@ export class SessionService {
 
   /** The live session and its user for `secret`, or undefined (unknown, expired, idle, or the
    *  user disabled); dead sessions are deleted on sight. */
-  async resolve(secret: string, mode: AuthMode): Promise<{ sessionId: string; user: UserRow } | undefined> {
+  async resolve(secret: string, mode: AuthMode): Promise<ResolvedSession | undefined> {
     const bound: SessionBySecret = { ...this.sessionBySecret, parameters: [digest(secret)] };
     const [row] = (await this.db.executeQuery(bound)).rows;
     if (!row || row.authMode !== mode) return undefined;
@@ -74,8 +106,8 @@ export class SessionService {
     if (now - row.lastSeenAt > TOUCH_EVERY_MS) {
       await this.db.updateTable('sessions').set({ lastSeenAt: now }).where('id', '=', row.sessionId).execute();
     }
-    const { sessionId, lastSeenAt: _seen, expiresAt: _expires, authMode: _mode, sessionCreatedAt: _created, ...user } = row;
-    return { sessionId, user };
+    const { sessionId, tenantPath, ownedApps, lastSeenAt: _seen, expiresAt: _expires, authMode: _mode, sessionCreatedAt: _created, ...user } = row;
+    return { sessionId, user, tenantPath, ownedApps: toOwnedApps(ownedApps) };
   }
 
   async revoke(id: string): Promise<void> {

@@ -1,0 +1,112 @@
+// Statements per request, counted where they reach the database driver (better-sqlite3's
+// statements, pg's client queries): a signed-in GET /cas/session is ONE statement (session, user,
+// tenant path and administered apps together), plus the idle-timestamp write at most once a minute.
+// The actor that one statement yields is checked too: permissions, tenant scope and owned apps.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { startServer, transform, type Client, type TestServer } from './harness';
+import type { SessionAnswer } from '../../src/core/types';
+
+/** Every SQL text the drivers run while `recording` is on (the server runs in this process), but
+ *  the outbox worker's poll (its own timer) and the settings documents (cached for 2 s, so a
+ *  refresh may fall into any request). */
+const BACKGROUND = /from "messages" where "status"|from "settings" where "key"/;
+const statements: string[] = [];
+let recording = false;
+
+function observe<T extends object>(prototype: T, methods: (keyof T)[], sqlOf: (self: unknown, args: unknown[]) => unknown) {
+  for (const name of methods) {
+    const original = prototype[name] as (...args: unknown[]) => unknown;
+    Object.defineProperty(prototype, name, {
+      configurable: true,
+      writable: true,
+      value(this: unknown, ...args: unknown[]) {
+        const text = recording ? String(sqlOf(this, args)) : '';
+        if (text && !BACKGROUND.test(text)) statements.push(text);
+        return original.apply(this, args);
+      },
+    });
+  }
+}
+
+const probe = new SQLite(':memory:');
+observe(Object.getPrototypeOf(probe.prepare('select 1')) as SQLite.Statement, ['all', 'get', 'run', 'iterate'], (self) => (self as SQLite.Statement).source);
+probe.close();
+observe(pg.Client.prototype, ['query'], (_self, [query]) => (typeof query === 'string' ? query : (query as { text?: string }).text));
+
+async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+  statements.length = 0;
+  recording = true;
+  try {
+    await work();
+  } finally {
+    recording = false;
+  }
+  return [...statements];
+}
+
+let server: TestServer;
+let admin: Client;
+
+async function sessionOf(client: Client) {
+  const answer = await client.get<SessionAnswer>('/api/cas/session');
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body.data;
+}
+
+before(async () => {
+  server = await startServer();
+  admin = await server.admin();
+});
+after(async () => { await server.stop(); });
+
+test('a session check is one statement; the idle timestamp adds one write at most once a minute', async () => {
+  const checks = await statementsOf(() => sessionOf(admin));
+  assert.equal(checks.length, 1, checks.join('\n'));
+  assert.match(checks[0]!, /from "sessions" inner join "users"/);
+
+  const tenSeconds = await statementsOf(async () => {
+    for (let index = 0; index < 10; index += 1) await sessionOf(admin);
+  });
+  assert.equal(tenSeconds.length, 10, 'ten checks, ten statements, no write');
+
+  server.clock.advance(61_000);
+  const later = await statementsOf(() => sessionOf(admin));
+  const sessionStatements = later.filter((text) => /"sessions"/.test(text));
+  assert.equal(sessionStatements.length, 2, later.join('\n'));
+  assert.match(sessionStatements[1]!, /^update "sessions" set "last_seen_at"/);
+});
+
+test('the one statement yields the whole actor: tenant administrator of a subtree, administrator of two apps', async () => {
+  const tree = await admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree');
+  const rootId = tree.body.data.find((row) => row.parentId === null)!.id;
+  const tenant = await admin.post<{ id: string }>('/api/tenants', { parentId: rootId, name: 'Statements_T', type: 'company' });
+  assert.equal(tenant.status, 200, JSON.stringify(tenant.body));
+  const created = await admin.post<{ id: string }>('/api/user', {
+    username: 'stmt-ta', realName: 'Statement_Admin', password: transform('Secret123'),
+    tenantId: tenant.body.data.id, isAdmin: true, extraProp: { intProperty1: 1 },
+  });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  for (const name of ['Stmt_Zeta', 'Stmt_Alpha']) {
+    const app = await admin.post<{ id: string }>('/api/apps', { name });
+    assert.equal(app.status, 200, JSON.stringify(app.body));
+    const admins = await admin.put(`/api/apps/${app.body.data.id}/admins`, { userIds: [created.body.data.id] });
+    assert.equal(admins.status, 200, JSON.stringify(admins.body));
+  }
+  const tenantAdmin = server.client();
+  assert.equal((await tenantAdmin.login('stmt-ta', 'Secret123')).body.data.loginSuccess, true);
+  let session: SessionAnswer | undefined;
+  const checks = await statementsOf(async () => { session = await sessionOf(tenantAdmin); });
+  assert.equal(checks.length, 1, checks.join('\n'));
+  assert.deepEqual(session!.user.ownedApps.map((app) => app.name), ['Stmt_Alpha', 'Stmt_Zeta'], 'by name');
+  assert.deepEqual(session!.administeredApps, session!.user.ownedApps);
+  assert.deepEqual(session!.user.permissions, ['0', '1', '2', '4']);
+  assert.equal(session!.user.tenantId, tenant.body.data.id);
+
+  // Tenant scope comes from the same statement: the user list holds the tenant's users only.
+  const list = await tenantAdmin.get<{ list: { username: string }[] }>('/api/user?size=50');
+  assert.equal(list.status, 200, JSON.stringify(list.body));
+  assert.deepEqual(list.body.data.list.map((user) => user.username), ['stmt-ta']);
+});
