@@ -72,30 +72,47 @@ export interface AclContext {
   aclSwitch?: YesNo;
 }
 
-/** The access the permission table gives to `path` (ignoring skip-ACL and the switch; see `routeAccess`). */
-export function pathAccess(path: string, permissions: readonly string[]): Access {
-  const candidates = aclCandidates(path);
+/** The best access the table's entries whose code `applies` give: the True flag (or none) allows,
+ *  Disabled shows greyed out; False and unparseable entries give nothing. */
+function bestAccess(permissions: readonly string[], applies: (code: string) => boolean): Access {
   let access: Access = 'denied';
   for (const entry of permissionTable(permissions)) {
-    if (entry.flag === AclValue.False) continue;
-    const patterns = PERMISSION_PATTERNS[entry.code] ?? [];
-    if (!patterns.some((pattern) => candidates.some((candidate) => patternMatches(pattern, candidate)))) continue;
+    if (entry.flag === AclValue.False || !applies(entry.code)) continue;
     if (entry.flag === AclValue.True) return 'allowed';
     access = 'disabled';
   }
   return access;
 }
 
+/** The access the permission table gives to `path` (ignoring skip-ACL and the switch; see `routeAccess`). */
+export function pathAccess(path: string, permissions: readonly string[]): Access {
+  const candidates = aclCandidates(path);
+  return bestAccess(permissions, (code) => (PERMISSION_PATTERNS[code] ?? []).some((pattern) => candidates.some((candidate) => patternMatches(pattern, candidate))));
+}
+
 export interface AclSubject {
   /** The path checked for this route (a route may borrow its parent's, see routes.ts `aclPath`). */
   aclPath: string;
   skipAcl?: boolean;
+  /** A code the route needs besides its path's (see routes.ts `alsoNeeds`). */
+  alsoNeeds?: string;
 }
 
-/** The access to a route: skip-ACL routes and a disabled switch always allow. */
+/** The access one code of the table gives. */
+function codeAccess(permissions: readonly string[], code: string): Access {
+  return bestAccess(permissions, (entryCode) => entryCode === code);
+}
+
+const ACCESS_ORDER: readonly Access[] = ['denied', 'disabled', 'allowed'];
+
+/** The access to a route: skip-ACL routes and a disabled switch always allow; otherwise the path's
+ *  access, lowered to the `alsoNeeds` code's when the route names one. */
 export function routeAccess(route: AclSubject, context: AclContext): Access {
   if (route.skipAcl || !isAclEnabled(context.aclSwitch)) return 'allowed';
-  return pathAccess(route.aclPath, context.permissions);
+  const byPath = pathAccess(route.aclPath, context.permissions);
+  if (route.alsoNeeds === undefined) return byPath;
+  const byCode = codeAccess(context.permissions, route.alsoNeeds);
+  return ACCESS_ORDER[Math.min(ACCESS_ORDER.indexOf(byPath), ACCESS_ORDER.indexOf(byCode))];
 }
 
 /** For template conditions ("hide unless the admin flag or an ACL is met"): whether `user` is an
@@ -103,8 +120,7 @@ export function routeAccess(route: AclSubject, context: AclContext): Access {
 export function hasAccess(user: Pick<SessionUser, 'isAdmin' | 'permissions'> | undefined, need: { admin?: boolean; code?: string }): boolean {
   if (!user) return false;
   if (need.admin && user.isAdmin) return true;
-  if (need.code === undefined) return false;
-  return permissionTable(user.permissions).some((entry) => entry.code === need.code && entry.flag === AclValue.True);
+  return need.code !== undefined && codeAccess(user.permissions, need.code) === 'allowed';
 }
 
 /** A menu entry as the console draws it (from the route table or from the menus API). */

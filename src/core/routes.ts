@@ -53,6 +53,12 @@ export interface RouteDef {
   aclPath?: string;
   /** The §6 feature the route belongs to, for the feature blacklist. */
   feature?: string;
+  /**
+   * A permission code needed besides the path's own (beyond §6): code 4 opens every /operate/…
+   * path, but a tenant administrator (codes 2 and 4) is refused the apps' (code 1) and the
+   * platform settings' (code 3) calls by the server, so those entries stay out of their menu.
+   */
+  alsoNeeds?: '1' | '3';
 }
 
 export { AUTH_REDIRECT_PATH, FORBIDDEN_PATH, LOGIN_PATH, NOT_FOUND_PATH, isPublicLocation, matchPath, pathOf, publicRoutes, withRedirect } from './public-routes';
@@ -61,12 +67,12 @@ export const routes: readonly RouteDef[] = [
   ...publicRoutes,
   { path: '/home/index', name: 'route.home', skipAcl: true, layout: true, screen: 'home', icon: 'home', order: 1 },
   { path: '/operate', name: 'route.operate', layout: true, icon: 'operate', order: 2 },
-  { path: '/operate/app', name: 'route.app', parent: '/operate', layout: true, screen: 'appList', icon: 'app', order: 1 },
-  { path: '/app/detail/:id', name: 'route.appDetail', parent: '/operate/app', hidden: true, layout: true, screen: 'appDetail', order: 1 },
+  { path: '/operate/app', name: 'route.app', parent: '/operate', layout: true, screen: 'appList', icon: 'app', order: 1, alsoNeeds: '1' },
+  { path: '/app/detail/:id', name: 'route.appDetail', parent: '/operate/app', hidden: true, layout: true, screen: 'appDetail', order: 1, alsoNeeds: '1' },
   { path: '/operate/user', name: 'route.user', parent: '/operate', layout: true, screen: 'userList', icon: 'user', order: 2 },
   { path: '/operate/tenant/list', name: 'route.tenant', parent: '/operate', layout: true, screen: 'tenantList', icon: 'tenant', order: 3 },
-  { path: '/operate/setting', name: 'route.setting', parent: '/operate', layout: true, screen: 'loginSettings', icon: 'setting', order: 4 },
-  { path: '/operate/tunnel', name: 'route.tunnel', parent: '/operate', layout: true, screen: 'channels', icon: 'tunnel', order: 5 },
+  { path: '/operate/setting', name: 'route.setting', parent: '/operate', layout: true, screen: 'loginSettings', icon: 'setting', order: 4, alsoNeeds: '3' },
+  { path: '/operate/tunnel', name: 'route.tunnel', parent: '/operate', layout: true, screen: 'channels', icon: 'tunnel', order: 5, alsoNeeds: '3' },
   { path: '/operate/menu', name: 'route.menu', parent: '/operate', layout: true, screen: 'menuList', icon: 'menu', order: 6 },
   // No permission pattern covers /menu/…: the detail is reachable whenever its list is.
   { path: '/menu/detail/:id', name: 'route.menuDetail', parent: '/operate/menu', hidden: true, layout: true, screen: 'menuDetail', aclPath: '/operate/menu', order: 1 },
@@ -107,7 +113,7 @@ export function breadcrumbOf(route: RouteDef): RouteDef[] {
 }
 
 export function accessOf(route: RouteDef, context: AclContext): Access {
-  return routeAccess({ aclPath: route.aclPath ?? route.path, skipAcl: route.skipAcl }, context);
+  return routeAccess({ aclPath: route.aclPath ?? route.path, skipAcl: route.skipAcl, alsoNeeds: route.alsoNeeds }, context);
 }
 
 /** A route is permitted when it is allowed itself, or (a parent without a screen) has a permitted child. */

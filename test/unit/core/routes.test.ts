@@ -149,12 +149,14 @@ describe('§2 guard: layout routes', () => {
   /** Which profiles may open each screen. */
   const allowed: Record<string, (keyof typeof profiles)[]> = {
     '/home/index': ['platformAdmin', 'tenantAdmin', 'appAdmin', 'userAdmin', 'settingAdmin', 'member'],
-    '/operate/app': ['platformAdmin', 'tenantAdmin', 'appAdmin'],
+    // A tenant administrator's code 4 covers /operate/…, but the apps need code 1 and the
+    // platform settings code 3 (`alsoNeeds`): the server refuses those calls to them.
+    '/operate/app': ['platformAdmin', 'appAdmin'],
     '/app/detail/:id': ['platformAdmin', 'appAdmin'],
     '/operate/user': ['platformAdmin', 'tenantAdmin', 'userAdmin'],
     '/operate/tenant/list': ['platformAdmin', 'tenantAdmin'],
-    '/operate/setting': ['platformAdmin', 'tenantAdmin', 'settingAdmin'],
-    '/operate/tunnel': ['platformAdmin', 'tenantAdmin'],
+    '/operate/setting': ['platformAdmin', 'settingAdmin'],
+    '/operate/tunnel': ['platformAdmin'],
     '/operate/menu': ['platformAdmin', 'tenantAdmin'],
     '/menu/detail/:id': ['platformAdmin', 'tenantAdmin'],
     '/profile/message': ['platformAdmin', 'tenantAdmin', 'appAdmin', 'userAdmin', 'settingAdmin', 'member'],
@@ -240,6 +242,11 @@ describe('§2 document title and menu', () => {
     ]);
     assert.deepEqual(tree(buildMenu({ permissions: profiles.member })), ['/home/index', { '/profile': ['/profile/message', '/profile/messageHis', '/profile/userInfo'] }]);
     assert.deepEqual(tree(buildMenu({ permissions: ['0', '2', '3|1'] }))[1], { '/operate': ['/operate/user', '/operate/setting (disabled)'] });
+    // A tenant administrator: code 4 without 1 and 3 leaves out the apps, settings and channels.
+    assert.deepEqual(tree(buildMenu({ permissions: profiles.tenantAdmin }))[1], { '/operate': ['/operate/user', '/operate/tenant/list', '/operate/menu'] });
+    assert.deepEqual(tree(buildMenu({ permissions: ['0', '2', '4', '1|1'] }))[1], {
+      '/operate': ['/operate/app (disabled)', '/operate/user', '/operate/tenant/list', '/operate/menu'],
+    });
   });
 
   it('the menu applies the configuration allow/deny rules', () => {
