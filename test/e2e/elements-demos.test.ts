@@ -1,8 +1,9 @@
 // The host demos of demo/ in Chromium under the strict CSP: every page loads with zero
 // `securitypolicyviolation` events and no console error (screenshots in /tmp/shots/demo-*.png);
-// the portal drives the embedded console (uiEmbed, memory routing) without touching its own URL
-// or history; the third-party page on a second origin signs in with <iam-login auth-mode="token">
-// and keeps the token in memory only.
+// the portal, the React and the Vue hosts drive the embedded console (uiEmbed, memory routing)
+// without touching their own URL or history; the third-party page on a second origin signs in
+// with <iam-login auth-mode="token"> and keeps the token in memory only; the console in history
+// routing stays below its base; a host with a nonce CSP runs every element.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -168,4 +169,129 @@ test('the third-party page on another origin signs in with a token kept in memor
   assert.equal(session, 200);
   await checkPage(watched, 'third-party', /default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' http:\/\/127\.0\.0\.1:\d+/);
   await context.close();
+});
+
+test('the Vue 3 host signs in with <iam-login>, drives the console through its own nav and switches it to Chinese', async () => {
+  const watched = await cspWatchedPage();
+  const { page } = watched;
+  await page.goto(`${server.url}/demo/vue.html`);
+  const start = await page.evaluate(() => ({ href: location.href, length: history.length }));
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // The typed iam-login-success listener reported the username; the host then shows the console.
+  const hostBar = page.getByRole('banner');
+  await hostBar.getByRole('status').filter({ hasText: `Signed in as ${ADMIN.username}.` }).waitFor();
+  const embedded = page.locator('iam-console');
+  await embedded.getByRole('heading', { name: `Welcome back, ${ADMIN.username}` }).waitFor();
+  assert.equal(await page.locator('iam-login').count(), 0, 'the sign-in form is gone');
+  assert.equal(await embedded.getByRole('navigation', { name: 'Main menu' }).count(), 0, 'uiEmbed: no side menu');
+
+  const nav = page.getByRole('navigation', { name: 'Vue host' });
+  for (const [link, heading, route] of [['Users', 'Users', '/operate/user'], ['Tenants', 'Tenants', '/operate/tenant/list'], ['My account', 'Personal center', '/profile/userInfo']] as const) {
+    await nav.getByRole('link', { name: link }).click();
+    await embedded.getByRole('heading', { name: heading, level: 1, exact: true }).waitFor();
+    // iam-navigate (typed detail) reached Vue: the route follows and the host's bar shows the title.
+    assert.equal(await embedded.getAttribute('route'), route);
+    await hostBar.locator('.vue-host-title').filter({ hasText: heading }).waitFor();
+    assert.equal(await nav.getByRole('link', { name: link }).getAttribute('aria-current'), 'page');
+  }
+
+  await hostBar.getByRole('button', { name: '中文' }).click();
+  await embedded.getByRole('heading', { name: '个人中心', level: 1 }).waitFor();
+  assert.equal(await embedded.getAttribute('locale'), 'zh', 'the locale reached the console as an attribute');
+  await nav.getByRole('link', { name: 'Users' }).click();
+  await embedded.getByRole('heading', { name: '用户管理', level: 1 }).waitFor();
+  assert.deepEqual(await page.evaluate(() => ({ href: location.href, length: history.length })), start, 'the host URL and history are untouched');
+  await checkPage(watched, 'vue', STRICT);
+  await watched.context.close();
+});
+
+test('history routing under a sub-path: deep links, pushed URLs, back and forward stay below the base', async () => {
+  const base = '/demo/history';
+  const watched = await cspWatchedPage();
+  const { page } = watched;
+  const pathOf = () => new URL(page.url()).pathname;
+  const embedded = page.locator('iam-console');
+
+  // Signed out, a deep link goes to the sign-in page below the base, and back to the link after it.
+  await page.goto(`${server.url}${base}/operate/user`);
+  await page.getByLabel('Username').fill(ADMIN.username);
+  assert.equal(pathOf(), `${base}/login`);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await embedded.getByRole('heading', { name: 'Users', level: 1, exact: true }).waitFor();
+  assert.equal(pathOf(), `${base}/operate/user`);
+
+  // Signed in, a deep link loads the page (server fallback) and opens its screen.
+  await page.goto(`${server.url}${base}/operate/tenant/list`);
+  await embedded.getByRole('heading', { name: 'Tenants', level: 1, exact: true }).waitFor();
+  const hrefs = await page.evaluate(() => [...document.querySelector('iam-console')!.shadowRoot!.querySelectorAll('a[href]')].map((link) => link.getAttribute('href') ?? ''));
+  assert.ok(hrefs.length >= 5, `the console shows its links (${hrefs.length})`);
+  assert.deepEqual(hrefs.filter((href) => !href.startsWith(`${base}/`)), [], 'every link stays below the base');
+
+  // In-app navigation pushes entries below the base without loading the page again.
+  await page.evaluate(() => ((window as unknown as { loaded: string }).loaded = 'once'));
+  const length = await page.evaluate(() => history.length);
+  const menu = embedded.getByRole('navigation', { name: 'Main menu' });
+  await menu.getByRole('link', { name: 'Users' }).click();
+  await embedded.getByRole('heading', { name: 'Users', level: 1, exact: true }).waitFor();
+  assert.equal(pathOf(), `${base}/operate/user`);
+  await menu.getByRole('link', { name: 'Apps' }).click();
+  await embedded.getByRole('heading', { name: 'Apps', level: 1, exact: true }).waitFor();
+  assert.equal(pathOf(), `${base}/operate/app`);
+  assert.equal(await page.evaluate(() => history.length), length + 2, 'two entries pushed');
+
+  await page.goBack();
+  await embedded.getByRole('heading', { name: 'Users', level: 1, exact: true }).waitFor();
+  assert.equal(pathOf(), `${base}/operate/user`);
+  await page.goBack();
+  await embedded.getByRole('heading', { name: 'Tenants', level: 1, exact: true }).waitFor();
+  assert.equal(pathOf(), `${base}/operate/tenant/list`);
+  await page.goForward();
+  await embedded.getByRole('heading', { name: 'Users', level: 1, exact: true }).waitFor();
+  assert.equal(pathOf(), `${base}/operate/user`);
+  assert.equal(await page.evaluate(() => (window as unknown as { loaded?: string }).loaded), 'once', 'no page load: the console routed in place');
+  // The host's own markup is untouched.
+  await page.getByRole('banner').filter({ hasText: 'Acme intranet' }).waitFor();
+  await checkPage(watched, 'history', STRICT);
+  await watched.context.close();
+});
+
+test('a host whose CSP allows its inline script and style by nonce: every element works, no violation', async () => {
+  const watched = await cspWatchedPage();
+  const { page } = watched;
+  const answer = await page.goto(`${server.url}/demo/nonce.html`);
+  const policy = (await answer!.allHeaders())['content-security-policy'] ?? '';
+  const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(policy)?.[1];
+  assert.ok(nonce && nonce.length >= 16, `a nonce in the script policy: ${policy}`);
+  assert.ok(policy.includes(`style-src 'self' 'nonce-${nonce}'`), 'the same nonce in the style policy');
+  assert.ok(!policy.includes("'unsafe-inline'"), 'no unsafe-inline');
+  const again = await (await fetch(`${server.url}/demo/nonce.html`)).headers.get('content-security-policy');
+  assert.ok(again && !again.includes(nonce), 'a fresh nonce on every answer');
+
+  // The inline script (it puts <iam-login> on the page) and the inline style both ran.
+  await page.getByLabel('Username').fill(ADMIN.username);
+  const hostBar = page.getByRole('banner');
+  assert.equal(await hostBar.evaluate((bar) => getComputedStyle(bar).backgroundColor), 'rgb(59, 63, 143)');
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await hostBar.getByRole('status').filter({ hasText: `Signed in as ${ADMIN.username}.` }).waitFor();
+  const embedded = page.locator('iam-console');
+  await embedded.getByRole('heading', { name: 'Users', level: 1, exact: true }).waitFor();
+  const nonces = await page.evaluate(() => ['iam-provider', 'iam-console', 'iam-profile-dialog', 'iam-password-dialog'].map((tag) => (document.querySelector(tag) as HTMLElement).nonce));
+  assert.deepEqual(nonces, [nonce, nonce, nonce, nonce], 'every element carries the page nonce');
+
+  await hostBar.getByRole('button', { name: 'Edit profile' }).click();
+  const profile = page.locator('iam-profile-dialog').getByRole('dialog');
+  await profile.getByLabel('Real name').waitFor();
+  await page.keyboard.press('Escape');
+  await profile.waitFor({ state: 'detached' });
+  await hostBar.getByRole('button', { name: 'Change password' }).click();
+  const password = page.locator('iam-password-dialog').getByRole('dialog');
+  await password.getByLabel('Old password', { exact: true }).waitFor();
+  await page.keyboard.press('Escape');
+  await password.waitFor({ state: 'detached' });
+  await checkPage(watched, 'nonce', /default-src 'self'; script-src 'self' 'nonce-[^']+'; style-src 'self' 'nonce-[^']+'/);
+  await watched.context.close();
 });
