@@ -29,7 +29,7 @@ mkdirSync(outDir, { recursive: true });
 const server = await startServer();
 const ids = await seedSample(server.url, 24);
 const browser = await launchBrowser();
-const demos = ['login', 'portal', 'react'];
+const demos = ['login', 'portal', 'react', 'vue'];
 const problems: string[] = [];
 try {
   for (const [device, viewport] of Object.entries(viewports)) {
