@@ -113,3 +113,63 @@ export async function loginBurst(base, usernames, password) {
   if (refused) throw new Error(`${refused} of ${usernames.length} sign-ins in the burst were refused`);
   return { signIns: usernames.length, seconds, perSecond: usernames.length / seconds };
 }
+
+/**
+ * Mixed load for `seconds` (a deadline; no loop outlives it): `workers` loops, each signing in as
+ * the next of `usernames` (the right password), then a few rounds of that session's check and a
+ * page of the user list as the administrator (`adminCookie`), then signing out. Nothing throws:
+ * every answer is counted, and a refused call (not 2xx, or an envelope code other than 0) or a
+ * network error counts as an error, a status ≥ 500 also as a server error. `sample()`, if given,
+ * is called once a second (e.g. to read memory).
+ */
+export async function soak(base, { adminCookie, usernames, password, seconds, workers = 4, readsPerSignIn = 5, sample }) {
+  const transformed = await transformPassword(password);
+  const deadline = performance.now() + seconds * 1000;
+  const tally = { requests: 0, errors: 0, serverErrors: 0, signIns: 0, sessionChecks: 0, lists: 0, signOuts: 0, firstError: null };
+  const latencies = [];
+  async function call(kind, url, init = {}) {
+    const started = performance.now();
+    tally.requests += 1;
+    try {
+      const response = await fetch(url, init);
+      const body = await response.json();
+      latencies.push(performance.now() - started);
+      if (response.status >= 500) tally.serverErrors += 1;
+      if (!response.ok || body.code !== 0) {
+        tally.errors += 1;
+        tally.firstError ??= `${kind}: ${response.status} ${body.message ?? ''}`;
+        return undefined;
+      }
+      tally[kind] += 1;
+      return response;
+    } catch (error) {
+      tally.errors += 1;
+      tally.firstError ??= `${kind}: ${error.message}`;
+      return undefined;
+    }
+  }
+  let next = 0;
+  async function worker() {
+    while (performance.now() < deadline) {
+      const username = usernames[next++ % usernames.length];
+      const signedIn = await call('signIns', `${base}/api/authc/login`, {
+        method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ username, password: transformed }),
+      });
+      const cookie = signedIn?.headers.getSetCookie().find((line) => line.startsWith(`${SESSION_COOKIE}=`))?.split(';')[0];
+      for (let round = 0; round < readsPerSignIn && performance.now() < deadline; round++) {
+        if (cookie) await call('sessionChecks', `${base}/api/cas/session`, { headers: { cookie } });
+        await call('lists', `${base}/api/user?page=${1 + ((next * readsPerSignIn + round) % 50)}&size=20`, { headers: { cookie: adminCookie.header } });
+      }
+      if (cookie) await call('signOuts', `${base}/api/cas/logout`, { headers: { cookie } });
+    }
+  }
+  const sampler = sample ? setInterval(sample, 1000) : undefined;
+  const started = performance.now();
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    clearInterval(sampler);
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  return { ...tally, seconds: elapsed, perSecond: tally.requests / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
