@@ -89,7 +89,8 @@ export function ClientPanel({ app }: { app: App }) {
         {open?.kind === 'confirmRotate' && (
           <ConfirmDialog
             open
-            onOpenChange={(still) => !still && close()}
+            // The confirm dialog closes after rotating, when the secret dialog has taken its place.
+            onOpenChange={(still) => !still && setOpen((current) => (current?.kind === 'confirmRotate' ? undefined : current))}
             title={t('console:clientSecret.rotateTitle')}
             question={t('console:clientSecret.rotateQuestion')}
             confirmLabel={t('console:clientSecret.rotate')}

@@ -1,0 +1,96 @@
+// An app's OpenID Connect client in the app detail: client id, issuer and redirect URIs (the
+// callback URLs); its secret generated and rotated there and shown once in a dialog. The secrets
+// are checked against our provider's token endpoint: the current one authenticates the app, a
+// rotated-out one is refused.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { ADMIN, ApiClient, openPage, startServerAndBrowser, type WatchedPage } from './harness';
+
+const CALLBACK = 'https://wiki.example.com/oauth/callback';
+
+const { server, browser } = await startServerAndBrowser();
+let watched: WatchedPage;
+let page: Page;
+let appId = '';
+
+before(async () => {
+  const admin = new ApiClient(server.url);
+  await admin.signIn(ADMIN.username, ADMIN.password);
+  appId = (await admin.call<{ id: string }>('POST', '/apps', { name: 'Wiki', entrypoint: 'https://wiki.example.com/', callbackUrl: CALLBACK })).id;
+  watched = await openPage(browser);
+  page = watched.page;
+  await watched.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/home\/index$/);
+});
+
+const panel = () => page.getByRole('region', { name: 'Single sign-on (OpenID Connect)' });
+const issuer = `${server.url}/api/oidc`;
+
+/** What the token endpoint says to the app authenticated with this secret (an unknown refresh
+ *  token: a right secret gets as far as invalid_grant, a wrong one stops at invalid_client). */
+async function tokenEndpointAnswer(secret: string): Promise<string> {
+  const response = await fetch(`${issuer}/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${appId}:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=refresh_token&refresh_token=unknown',
+  });
+  return ((await response.json()) as { error: string }).error;
+}
+
+/** Reads the secret from the dialog, copies it with the Copy button, closes with Done. */
+async function takeSecretFromDialog(): Promise<string> {
+  const dialog = page.getByRole('dialog', { name: 'New client secret' });
+  const field = dialog.getByRole('group', { name: 'Client secret' });
+  const secret = (await field.locator('code').textContent())?.trim() ?? '';
+  assert.ok(secret.length >= 32, `a long secret (${secret.length})`);
+  await dialog.getByText('This secret will not be shown again. Copy it now and keep it safe.').waitFor();
+  await field.getByRole('button', { name: 'Copy Client secret' }).click();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  return secret;
+}
+
+test('the app detail shows the client; the secret is generated and shown once', async () => {
+  await page.goto(`${server.url}/app/detail/${appId}`);
+  const details = panel().locator('dl');
+  await details.getByText(appId, { exact: true }).waitFor();
+  await details.getByText(issuer, { exact: true }).waitFor();
+  await details.getByText(CALLBACK, { exact: true }).waitFor();
+  await panel().getByText('No secret yet.').waitFor();
+
+  await panel().getByRole('button', { name: 'Generate secret' }).click();
+  const secret = await takeSecretFromDialog();
+  await panel().getByText(/^A secret is set \(created \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\)\.$/).waitFor();
+  assert.equal(await tokenEndpointAnswer(secret), 'invalid_grant', 'the shown secret authenticates the app');
+
+  // Shown once: not on the page any more, nor after a reload.
+  assert.ok(!(await page.locator('body').innerText()).includes(secret));
+  await page.reload();
+  await panel().getByRole('button', { name: 'Rotate secret' }).waitFor();
+  assert.ok(!(await page.locator('body').innerText()).includes(secret));
+  const status = await page.evaluate(async (id) => (await fetch(`/api/apps/${id}/oidc-client`)).text(), appId);
+  assert.ok(!status.includes(secret), 'the status answer never carries it');
+  assert.match(status, /"redirectUris":\["https:\/\/wiki\.example\.com\/oauth\/callback"\]/);
+
+  // Rotating asks first; Cancel keeps the secret.
+  await panel().getByRole('button', { name: 'Rotate secret' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Rotate the client secret?' });
+  await confirm.getByText('The current secret stops working at once; the app must be given the new one.').waitFor();
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await confirm.waitFor({ state: 'detached' });
+  assert.equal(await tokenEndpointAnswer(secret), 'invalid_grant');
+
+  await panel().getByRole('button', { name: 'Rotate secret' }).click();
+  await confirm.getByRole('button', { name: 'Rotate secret' }).click();
+  const rotated = await takeSecretFromDialog();
+  assert.notEqual(rotated, secret);
+  assert.equal(await tokenEndpointAnswer(rotated), 'invalid_grant', 'the new secret works');
+  assert.equal(await tokenEndpointAnswer(secret), 'invalid_client', 'the old secret is refused');
+  assert.deepEqual(watched.errors, []);
+});
