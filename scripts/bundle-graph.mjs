@@ -7,10 +7,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parseAst } from 'rollup/parseAst';
 
-function jsFilesUnder(dir) {
+/** The demo pages' own scripts (dist/demo/, scripts/demo-build.mjs) are no part of the bundle. */
+const notBundle = new Set(['demo']);
+
+function jsFilesUnder(dir, top = true) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return jsFilesUnder(path);
+    if (statSync(path).isDirectory()) return top && notBundle.has(name) ? [] : jsFilesUnder(path, false);
     return name.endsWith('.js') ? [path] : [];
   });
 }
@@ -33,6 +36,9 @@ function importsOf(file, code) {
   visit(parseAst(code));
   return { statics, dynamics };
 }
+
+/** A chunk's name without folder and hash, for tables: `chunks/UserDialog-D9WNEr2Z.js` → `UserDialog`. */
+export const chunkName = (name) => name.replace(/^chunks\//, '').replace(/-[\w-]{8}\.js$/, '');
 
 /** The bundle's module graph with each file's minified and min+gzip size. */
 export function bundleGraph(distDir) {
@@ -70,14 +76,44 @@ export function bundleGraph(distDir) {
       const files = staticClosure([join(dist, entry)]);
       return { bytes: gzipOf(files), files: files.size };
     },
-    /** Each chunk the entry's first load imports dynamically, with what it adds. */
-    lazyChunks(entry) {
+    /**
+     * What the entry plus the chunks a first visit fires at once (named by `firstVisit`, chunk
+     * names without their hash, e.g. `HomeScreen` or `locale-en-console`) load: bytes and files.
+     */
+    firstVisit(entry, firstVisit) {
       const first = staticClosure([join(dist, entry)]);
-      const roots = new Set([...first].flatMap((file) => [...modules.get(file).dynamics]));
-      return [...roots].map((root) => ({
-        name: relative(dist, root),
-        bytes: gzipOf([...staticClosure([root])].filter((file) => !first.has(file))),
-      }));
+      const roots = firstVisit.map((chunk) => {
+        const matches = [...modules.keys()].filter((file) => relative(dist, file).startsWith('chunks/') && chunkName(relative(dist, file)) === chunk);
+        if (matches.length !== 1) throw new Error(`first visit of ${entry}: ${matches.length} chunks named ${chunk} in ${distDir}`);
+        return matches[0];
+      });
+      const files = staticClosure([...first, ...roots]);
+      return { bytes: gzipOf(files), files: files.size, names: [...files].map((file) => relative(dist, file)).sort() };
+    },
+    /**
+     * Every dynamic import the entry's graph can fire, at any depth, with the bytes the browser
+     * fetches when it fires: the target and its static imports minus what is already loaded, i.e.
+     * the entry's first load plus the chain of dynamic imports that loaded the importer. A target
+     * reached through several chains is reported once, with the chain that costs most.
+     * `{ name, via: [chunk names of the chain], bytes }`, largest first.
+     */
+    lazyLoads(entry) {
+      const worst = new Map();
+      const walk = (loaded, added, chain) => {
+        const targets = new Set([...added].flatMap((file) => [...(modules.get(file)?.dynamics ?? [])]));
+        for (const target of targets) {
+          if (chain.includes(target) || loaded.has(target)) continue;
+          const closure = staticClosure([target]);
+          const fetched = new Set([...closure].filter((file) => !loaded.has(file)));
+          const bytes = gzipOf(fetched);
+          const known = worst.get(target);
+          if (!known || bytes > known.bytes) worst.set(target, { name: relative(dist, target), via: chain.map((file) => relative(dist, file)), bytes });
+          walk(new Set([...loaded, ...fetched]), fetched, [...chain, target]);
+        }
+      };
+      const first = staticClosure([join(dist, entry)]);
+      walk(first, first, []);
+      return [...worst.values()].sort((a, b) => b.bytes - a.bytes || a.name.localeCompare(b.name));
     },
     /** The size of a set of files named relative to dist/ (e.g. the ones a browser fetched). */
     sizeOf(names) {

@@ -2,25 +2,36 @@
 // 1. no CSS import and no <style> injection is left in the JavaScript (CSP `style-src 'self'`:
 //    styles are adopted as one constructed stylesheet, see src/react/theme/sheet.ts);
 // 2. every JavaScript file has its source map;
-// 3. the size budgets of DESIGN.md, min+gzip (zlib level 9): what a page loads for an entry is
-//    the entry plus its static imports, recursively; dynamic imports are loaded later and
-//    measured on their own (only the files the entry has not already loaded).
+// 3. the size budgets of DESIGN.md, min+gzip (zlib level 9), computed by scripts/bundle-graph.mjs
+//    (the benchmark uses the same functions): what a page loads for an entry is the entry plus its
+//    static imports, recursively; the console's first visit adds the lazy chunks that signing in
+//    and the home screen fire at once; every dynamic import, at any depth, is measured as what the
+//    browser fetches when it fires (beyond the first load and the chain of chunks that led to it).
 // Prints the size of every entry and chunk; exits 1 when a check fails.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleGraph } from './bundle-graph.mjs';
+import { bundleGraph, chunkName } from './bundle-graph.mjs';
 
 const KiB = 1024;
 
 /**
  * The budgets. `entry`: a file of dist/ (a budget whose entry was not built is skipped, so the
  * table can name entries before they exist). `firstLoad`: limit of the entry and its static
- * imports. `eachLazy`: limit of each chunk the entry's graph imports dynamically (with its own
- * static imports, minus what the entry already loaded).
+ * imports, and, when `firstVisit` names chunks, of the entry plus those chunks (the lazy chunks a
+ * first visit fires at once; bench/main.mjs checks the same figure against what Chromium fetched).
+ * `eachLazy`: limit of every dynamic import of the entry's graph, at any depth.
  */
-const budgets = [
+export const budgets = [
   { label: '<iam-login> (login entry)', entry: 'login.js', firstLoad: 85 * KiB },
-  { label: 'console (elements entry)', entry: 'elements.js', firstLoad: 140 * KiB, eachLazy: 25 * KiB },
+  {
+    label: 'console (elements entry)',
+    entry: 'elements.js',
+    firstLoad: 140 * KiB,
+    // Signed out at `/`: the sign-in screen and its texts; signed in: the home screen and the top
+    // bar's account menu (the shell's own texts come with the sign-in ones).
+    firstVisit: ['VerifiedScreen', 'locale-en-login', 'locale-en-console', 'HomeScreen', 'UserMenu'],
+    eachLazy: 25 * KiB,
+  },
 ];
 
 /**
@@ -85,15 +96,20 @@ export function checkBundle(distDir = 'dist', srcDir = 'src') {
       console.log(`  ${budget.label}: ${budget.entry} not built, skipped`);
       continue;
     }
-    const firstLoad = graph.firstLoad(budget.entry);
-    const firstOk = firstLoad.bytes <= budget.firstLoad;
-    console.log(`  ${firstOk ? 'ok  ' : 'OVER'} ${budget.label}: ${kib(firstLoad.bytes)} of ${kib(budget.firstLoad)} (${firstLoad.files} files)`);
-    if (!firstOk) problems.push(`${budget.label}: ${kib(firstLoad.bytes)} exceeds ${kib(budget.firstLoad)}`);
+    const loads = [{ what: 'entry + static imports', ...graph.firstLoad(budget.entry) }];
+    if (budget.firstVisit) loads.push({ what: `first visit (+ ${budget.firstVisit.join(', ')})`, ...graph.firstVisit(budget.entry, budget.firstVisit) });
+    for (const load of loads) {
+      const ok = load.bytes <= budget.firstLoad;
+      console.log(`  ${ok ? 'ok  ' : 'OVER'} ${budget.label}, ${load.what}: ${kib(load.bytes)} of ${kib(budget.firstLoad)} (${load.files} files)`);
+      if (!ok) problems.push(`${budget.label}, ${load.what}: ${kib(load.bytes)} exceeds ${kib(budget.firstLoad)}`);
+    }
     if (!budget.eachLazy) continue;
-    for (const lazy of graph.lazyChunks(budget.entry)) {
+    console.log(`    lazy loads (what the browser fetches when the import fires, after the chain shown):`);
+    for (const lazy of graph.lazyLoads(budget.entry)) {
       const ok = lazy.bytes <= budget.eachLazy;
-      console.log(`    ${ok ? 'ok  ' : 'OVER'} lazy ${lazy.name}: ${kib(lazy.bytes)} of ${kib(budget.eachLazy)}`);
-      if (!ok) problems.push(`lazy chunk ${lazy.name} of ${budget.entry}: ${kib(lazy.bytes)} exceeds ${kib(budget.eachLazy)}`);
+      const name = [...lazy.via, lazy.name].map(chunkName).join(' > ');
+      console.log(`    ${ok ? 'ok  ' : 'OVER'} ${name}: ${kib(lazy.bytes)} of ${kib(budget.eachLazy)}`);
+      if (!ok) problems.push(`lazy chunk ${name} of ${budget.entry}: ${kib(lazy.bytes)} exceeds ${kib(budget.eachLazy)}`);
     }
   }
   problems.push(...graph.missing().map((name) => `${name}: imported but missing from dist/`));

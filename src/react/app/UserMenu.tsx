@@ -1,57 +1,57 @@
-// The user dropdown of the top bar (§2): who is signed in and their role ('regular tenant' or
-// 'admin tenant'), then Profile, Reset Password and Logout. Loaded just after the shell (Radix's
-// menu and its positioning are most of its weight), see Layout.
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+// The user menu's button in the top bar. The dropdown behind it (Radix menu + positioning,
+// ≈16 KiB min+gzip) is not part of the console's first load: it is fetched when the pointer or
+// the focus reaches the button and opens as soon as it is there if the button was pressed.
+import { lazy, Suspense, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $session } from '../../core/session';
 import { useT } from '../i18n';
 import { Avatar } from '../widgets/Avatar';
 import { Icon } from '../widgets/Icon';
-import * as ui from '../widgets/ui.css';
-import { openAccountDialog } from './accountDialogs';
-import { useConsole } from './context';
 import * as styles from './topBar.css';
-import { displayName, roleKey } from './user';
+import { displayName } from './user';
+
+const loadDropdown = () => import('./UserMenuDropdown');
+const UserMenuDropdown = lazy(loadDropdown);
+/** Fetch ahead; a failure shows when the press renders the dropdown (lazy retries the import). */
+const prefetch = () => void loadDropdown().catch(() => undefined);
 
 export default function UserMenu() {
+  const [wanted, setWanted] = useState(false);
+  if (wanted) {
+    return (
+      <Suspense fallback={<UserMenuButton />}>
+        <UserMenuDropdown defaultOpen />
+      </Suspense>
+    );
+  }
+  return <UserMenuButton onPress={() => setWanted(true)} />;
+}
+
+/** The button as the dropdown's trigger draws it; `onPress` absent: a stand-in while it loads. */
+function UserMenuButton({ onPress }: { onPress?: () => void }) {
   const t = useT();
   const user = useStore($session).user;
-  const { portalContainer } = useConsole();
   if (!user) return null;
   const name = displayName(user);
-
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className={styles.userButton} aria-label={t('console:user.menu', { name })}>
-        <Avatar src={user.avatar} name={name} />
-        <span className={styles.userName}>{name}</span>
-        <Icon name="chevronDown" />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal container={portalContainer ?? undefined}>
-        <DropdownMenu.Content className={styles.menu} align="end" sideOffset={6} collisionPadding={8}>
-          <DropdownMenu.Label className={styles.menuLabel}>
-            <span className={styles.menuName}>{name}</span>
-            <span className={ui.muted}>@{user.username}</span>
-            <span>
-              <span className={ui.badge}>{t(roleKey(user))}</span>
-            </span>
-          </DropdownMenu.Label>
-          <DropdownMenu.Separator className={styles.menuSeparator} />
-          <DropdownMenu.Item className={styles.menuItem} onSelect={() => openAccountDialog('profile')}>
-            <Icon name="user" />
-            {t('console:user.profile')}
-          </DropdownMenu.Item>
-          <DropdownMenu.Item className={styles.menuItem} onSelect={() => openAccountDialog('password')}>
-            <Icon name="key" />
-            {t('console:user.resetPassword')}
-          </DropdownMenu.Item>
-          <DropdownMenu.Separator className={styles.menuSeparator} />
-          <DropdownMenu.Item className={styles.menuItem} onSelect={() => openAccountDialog('logout')}>
-            <Icon name="logout" />
-            {t('console:user.logout')}
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <button
+      type="button"
+      className={styles.userButton}
+      aria-label={t('console:user.menu', { name })}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onPointerEnter={prefetch}
+      onFocus={prefetch}
+      onClick={onPress}
+      onKeyDown={(event) => {
+        if (event.key !== 'ArrowDown' || !onPress) return;
+        event.preventDefault();
+        onPress();
+      }}
+    >
+      <Avatar src={user.avatar} name={name} />
+      <span className={styles.userName}>{name}</span>
+      <Icon name="chevronDown" />
+    </button>
   );
 }
