@@ -11,7 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_SEED_PASSWORD, seed } from '../server/seed/seed.ts';
 import { KDF_PARAMS } from '../server/auth/kdf.ts';
 import { startPostgres } from '../scripts/postgres.mjs';
-import { bundleGraph } from '../scripts/bundle-graph.mjs';
+import { bundleGraph, chunkName } from '../scripts/bundle-graph.mjs';
+import { budgets as bundleBudgets } from '../scripts/check-bundle.mjs';
 import { startBenchServer } from './server-process.mjs';
 import { launchBrowser, medianColdLoad, signedInFiles } from './browser.mjs';
 import { listLatency, loginBurst, sampleUsers, signIn, throughput } from './load.mjs';
@@ -94,10 +95,12 @@ function measureSizes(graph) {
       text: kib(bytes), ...(budget ? { budget: `≤ ${kib(budget)}`, pass: bytes <= budget } : {}),
     });
   }
-  const lazy = graph.lazyChunks('elements.js');
+  // Every dynamic import at any depth, as the build's check measures it (scripts/check-bundle.mjs).
+  const lazy = graph.lazyLoads('elements.js');
   if (!lazy.length) return;
-  const largest = lazy.reduce((a, b) => (b.bytes > a.bytes ? b : a));
-  row('size.lazyMax', `largest of ${lazy.length} lazy chunks (${largest.name}), min+gzip`, largest.bytes / KiB, 'KiB', {
+  const [largest] = lazy;
+  const chain = [...largest.via, largest.name].map(chunkName).join(' > ');
+  row('size.lazyMax', `largest of ${lazy.length} lazy loads, any depth (${chain}), min+gzip`, largest.bytes / KiB, 'KiB', {
     text: kib(largest.bytes), budget: `≤ ${kib(BUDGET.lazyChunk)} each`, pass: largest.bytes <= BUDGET.lazyChunk,
   });
 }
@@ -126,8 +129,21 @@ async function measureBrowser(base, adminPassword, graph) {
   await close();
   row('load.login', `cold load: <iam-login> username visible (login entry only; median of ${PLAN.coldLoads})`, login.ms, 'ms', { text: `${Math.round(login.ms)} ms` });
   row('load.console', `cold load: console sign-in form visible (median of ${PLAN.coldLoads})`, consoleLoad.ms, 'ms', { text: `${Math.round(consoleLoad.ms)} ms` });
-  const firstLoad = graph.sizeOf([...new Set([...consoleLoad.files, ...homeFiles])]);
-  row('size.consoleFirstLoad', 'console first load as Chromium fetched it (shell + sign-in + home), min+gzip', firstLoad / KiB, 'KiB', {
+  // size.elements (the build's "entry + static imports") counts only what the module graph loads
+  // before any code runs; a first visit also fetches the lazy chunks that signing in and the home
+  // screen fire at once (sign-in screen, texts, home, the user menu's button). The build predicts
+  // that set from the graph (check-bundle's "first visit"); here it is what Chromium fetched, and
+  // any difference between the two sets is named in the figure.
+  const fetched = [...new Set([...consoleLoad.files, ...homeFiles])];
+  const firstLoad = graph.sizeOf(fetched);
+  const consoleBudget = bundleBudgets.find((budget) => budget.entry === 'elements.js');
+  const predicted = graph.firstVisit(consoleBudget.entry, consoleBudget.firstVisit).names;
+  const differences = [
+    ...fetched.filter((name) => !predicted.includes(name)).map((name) => `+${name}`),
+    ...predicted.filter((name) => !fetched.includes(name)).map((name) => `-${name}`),
+  ];
+  const agreement = differences.length ? `differs from the build's prediction: ${differences.join(' ')}` : "the build's first-visit files exactly";
+  row('size.consoleFirstLoad', `console first load as Chromium fetched it (shell + sign-in + home; ${agreement}), min+gzip`, firstLoad / KiB, 'KiB', {
     text: kib(firstLoad), budget: `≤ ${kib(BUDGET.consoleFirstLoad)}`, pass: firstLoad <= BUDGET.consoleFirstLoad,
   });
   return { login: login.samples, console: consoleLoad.samples, loginFiles: login.files, consoleFiles: consoleLoad.files, homeFiles };
