@@ -255,6 +255,14 @@ test('history routing under a sub-path: deep links, pushed URLs, back and forwar
   // The host's own markup is untouched.
   await page.getByRole('banner').filter({ hasText: 'Acme intranet' }).waitFor();
   await checkPage(watched, 'history', STRICT);
+
+  // Signing out lands on the sign-in page below the base too.
+  await embedded.getByRole('button', { name: /^Account menu of / }).click();
+  await embedded.getByRole('menuitem', { name: 'Logout' }).click();
+  await embedded.getByRole('dialog', { name: 'Logout' }).getByRole('button', { name: 'OK' }).click();
+  await embedded.getByRole('heading', { name: 'Sign in' }).waitFor();
+  assert.equal(pathOf(), `${base}/login`);
+  assert.deepEqual(await violationsOf(page), []);
   await watched.context.close();
 });
 
