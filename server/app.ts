@@ -146,6 +146,8 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     await app.register(fastifyStatic, { root: demo, prefix: '/demo/', decorateReply: false });
     demoPages(app, demo);
   }
+  // The console page's own files (its stylesheet) under /public/; the page itself is served below.
+  await app.register(fastifyStatic, { root: publicDir, prefix: '/public/', decorateReply: false, index: false, allowedPath: (path) => path !== '/index.html' });
   const consolePage = readFileSync(join(publicDir, 'index.html'), 'utf8');
   const sendConsole = (reply: FastifyReply) => sendPage(reply, consolePage);
   app.get('/', { schema: { hide: true } }, (_request, reply) => sendConsole(reply));
