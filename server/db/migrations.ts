@@ -302,7 +302,7 @@ const totpAndCodes: Migration = {
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory }) },
+    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory, '0009_user_search_index_only': userSearchIndexOnly(engine) }) },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
@@ -340,3 +340,20 @@ const passwordHistory: Migration = {
     await db.schema.alterTable('one_time_codes').addColumn('used_at', 'bigint').execute();
   },
 };
+
+/** PostgreSQL cannot answer a condition on lower(column) from the index alone unless the column
+ *  itself is in the index (its planner wants the column to compute the expression): the search's
+ *  count then read a whole other index (100 000 entries) instead of the matching range. The
+ *  column is INCLUDEd now. SQLite answers these from the 0007 indexes already. */
+function userSearchIndexOnly(engine: Engine): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      if (engine !== 'postgres') return;
+      for (const column of ['username', 'real_name', 'email', 'mobile_phone']) {
+        const name = sql.ref(`users_lower_${column}`);
+        await sql`drop index ${name}`.execute(db);
+        await sql`create index ${name} on users (lower(${sql.ref(column)} collate "C"), created_at, id) include (${sql.ref(column)})`.execute(db);
+      }
+    },
+  };
+}
