@@ -22,27 +22,33 @@ export function contains(engine: Engine, column: string, value: string): Express
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyQuery = SelectQueryBuilder<any, any, any>;
 
+export interface PageOptions {
+  /** The row's unique column (e.g. 'users.id'): the page is read as "rows whose key is among the
+   *  page's keys", so an index can answer filter, order and key without touching the other rows. */
+  key?: string;
+  /** The query whose page is read, when it should differ from the counted one once the total is
+   *  known (the same rows, read by another plan: see server/db/search.ts). */
+  pageQuery?: (total: number) => AnyQuery | Promise<AnyQuery>;
+}
+
 /**
- * One page of `query` and the total of its matches. With `key` (the row's unique column, e.g.
- * 'users.id') the page is read in two steps: the keys of the page first (an index can answer
- * filter, order and key without touching rows, so thousands of matches sort cheaply), then
- * those rows by key, in the same order.
+ * One page of `query` and the total of its matches: the count, then (unless the page is past the
+ * end) the page's rows in one statement.
  */
 export async function paginate<Row, Item>(
   query: AnyQuery,
   request: PageRequest,
   toItem: (row: Row) => Item | Promise<Item>,
-  key?: string,
+  options: PageOptions = {},
 ): Promise<PagedList<Item>> {
   const counted = await query.clearSelect().clearOrderBy().select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
   const total = Number((counted as { total?: unknown } | undefined)?.total ?? 0);
-  const page = query.limit(request.size).offset((request.page - 1) * request.size);
-  let rows: Row[];
-  if (key) {
-    const keys = (await page.clearSelect().select(sql.ref(key).as('key')).execute()).map((row) => (row as { key: unknown }).key);
-    rows = keys.length ? ((await query.clearWhere().where(sql.ref(key), 'in', keys).execute()) as Row[]) : [];
-  } else {
-    rows = (await page.execute()) as Row[];
+  const offset = (request.page - 1) * request.size;
+  let rows: Row[] = [];
+  if (offset < total) {
+    const page = (options.pageQuery ? await options.pageQuery(total) : query).limit(request.size).offset(offset);
+    const { key } = options;
+    rows = (await (key ? query.clearWhere().where(sql.ref(key), 'in', page.clearSelect().select(sql.ref(key).as('key'))) : page).execute()) as Row[];
   }
   return {
     list: await Promise.all(rows.map(toItem)),

@@ -19,7 +19,7 @@ import { newId } from '../auth/secrets';
 import { storeNewPassword } from '../auth/password-policy';
 import { clearSessionCookie } from '../auth/gate';
 import { paginate } from '../http/paging';
-import { userStartsWith } from '../db/search';
+import { searchPlan, userStartsWith, type SearchPlan } from '../db/search';
 import { fieldError, forbidden, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
@@ -212,15 +212,23 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     method: 'GET', url: '/user', tags, access: '2', summary: 'Users of my scope, paged; searchValue matches the start of searchProp (username, realName, email or mobilePhone), ASCII letters in either case',
     query: adminUserListQuery, response: adminUserList,
     handler: async ({ actor, query }) => {
-      let select = scopeUsers(actor, ctx.db.selectFrom('users').selectAll('users'));
-      if (query.searchProp && query.searchValue) select = select.where(userStartsWith(ctx.engine, query.searchProp, query.searchValue));
-      if (query.tenantId && query.tenantMatch === 'exact') select = select.where('users.tenantId', '=', query.tenantId);
-      else if (query.tenantId) {
-        const path = await tenantPathOf(ctx, query.tenantId);
-        select = select.where((eb) => eb('users.tenantId', 'in', eb.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${path ?? '-'}%`)));
-      }
-      const sorted = select.orderBy(`users.${query.sort}`, query.order).orderBy('users.id');
-      const page = await paginate<UserRow, User>(sorted, query, (row) => toApiUser(ctx, row, false), 'users.id');
+      const subtree = query.tenantId && query.tenantMatch !== 'exact' ? await tenantPathOf(ctx, query.tenantId) : null;
+      const { searchProp, searchValue } = query;
+      /** The listed users, a search's matches read by `plan` (server/db/search.ts). */
+      const listed = (plan?: SearchPlan) => {
+        let select = scopeUsers(actor, ctx.db.selectFrom('users').selectAll('users'));
+        if (searchProp && searchValue) select = select.where(userStartsWith(ctx.engine, searchProp, searchValue, plan));
+        if (query.tenantId && query.tenantMatch === 'exact') select = select.where('users.tenantId', '=', query.tenantId);
+        else if (query.tenantId) {
+          select = select.where((eb) => eb('users.tenantId', 'in', eb.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${subtree ?? '-'}%`)));
+        }
+        return select.orderBy(`users.${query.sort}`, query.order).orderBy('users.id');
+      };
+      const population = async () => Number((await ctx.db.selectFrom('users').select((eb) => eb.fn.countAll().as('rows')).executeTakeFirstOrThrow()).rows);
+      const page = await paginate<UserRow, User>(listed(), query, (row) => toApiUser(ctx, row, false), {
+        key: 'users.id',
+        ...(searchProp && searchValue ? { pageQuery: async (total: number) => listed(await searchPlan(ctx.engine, total, query.page * query.size, population)) } : {}),
+      });
       const locked = await lockedKeys(ctx, page.list.flatMap((item) => keysOfUser({ username: item.username, email: item.email ?? null, mobilePhone: item.mobilePhone ?? null })));
       page.list.forEach((item) => { item.locked = keysOfUser({ username: item.username, email: item.email ?? null, mobilePhone: item.mobilePhone ?? null }).some((key) => locked.has(key)); });
       return page;

@@ -4,7 +4,7 @@
 // password shared by every seeded user. Re-runnable: a marker in the settings table records how
 // many users the seed made; a later run with a larger --users tops up, a smaller one does nothing;
 // a database holding data the seed did not make is refused.
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { AppAdminTable, Database, RoleMemberTable } from '../db/tables';
 import { openDatabase } from '../db/connect';
 import { resolveConfig } from '../config';
@@ -214,7 +214,13 @@ export async function seed(options: SeedOptions): Promise<SeedSummary> {
     await bootstrap(db.kysely, config, now);
     // Computed once: 100 000 users must not run 100 000 KDFs.
     const passwordHash = await hashPassword(await transformNewPassword(options.password));
-    return await seedDatabase(db.kysely, { users: options.users, passwordHash, now, ...(options.log ? { log: options.log } : {}) });
+    const summary = await seedDatabase(db.kysely, { users: options.users, passwordHash, now, ...(options.log ? { log: options.log } : {}) });
+    if (db.engine === 'postgres' && summary.added > 0) {
+      // After a bulk load PostgreSQL's planner has no statistics (it would, e.g., sort every match of
+      // a broad user search) and index-only scans still visit the table, until autovacuum comes by.
+      await sql`vacuum analyze users, role_members, app_admins`.execute(db.kysely);
+    }
+    return summary;
   } finally {
     await db.close();
   }
