@@ -2,29 +2,34 @@
 // statements, pg's client queries): a signed-in GET /cas/session is ONE statement (session, user,
 // tenant path and administered apps together), plus the idle-timestamp write at most once a minute.
 // The actor that one statement yields is checked too: permissions, tenant scope and owned apps.
+// The user search's statements and their query plans over 20 000 users, on both engines: the count
+// reads the search index's range only; a page of a broad search walks the order's index (SQLite is
+// told to, PostgreSQL's planner finds it), a narrow one reads the search index.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { CompiledQuery } from 'kysely';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import type { SessionAnswer } from '../../src/core/types';
 
-/** Every SQL text the drivers run while `recording` is on (the server runs in this process), but
+/** Every statement (SQL text and parameters) the drivers run while `recording` is on (the server runs in this process), but
  *  the outbox worker's poll (its own timer) and the settings documents (cached for 2 s, so a
  *  refresh may fall into any request). */
 const BACKGROUND = /from "messages" where "status"|from "settings" where "key"/;
-const statements: string[] = [];
+const statements: { text: string; parameters: unknown[] }[] = [];
 let recording = false;
 
-function observe<T extends object>(prototype: T, methods: (keyof T)[], sqlOf: (self: unknown, args: unknown[]) => unknown) {
+function observe<T extends object>(prototype: T, methods: (keyof T)[], statementOf: (self: unknown, args: unknown[]) => { text: unknown; parameters: unknown }) {
   for (const name of methods) {
     const original = prototype[name] as (...args: unknown[]) => unknown;
     Object.defineProperty(prototype, name, {
       configurable: true,
       writable: true,
       value(this: unknown, ...args: unknown[]) {
-        const text = recording ? String(sqlOf(this, args)) : '';
-        if (text && !BACKGROUND.test(text)) statements.push(text);
+        const statement = recording ? statementOf(this, args) : undefined;
+        const text = String(statement?.text ?? '');
+        if (statement && !BACKGROUND.test(text)) statements.push({ text, parameters: Array.isArray(statement.parameters) ? statement.parameters : [] });
         return original.apply(this, args);
       },
     });
@@ -32,11 +37,11 @@ function observe<T extends object>(prototype: T, methods: (keyof T)[], sqlOf: (s
 }
 
 const probe = new SQLite(':memory:');
-observe(Object.getPrototypeOf(probe.prepare('select 1')) as SQLite.Statement, ['all', 'get', 'run', 'iterate'], (self) => (self as SQLite.Statement).source);
+observe(Object.getPrototypeOf(probe.prepare('select 1')) as SQLite.Statement, ['all', 'get', 'run', 'iterate'], (self, [parameters]) => ({ text: (self as SQLite.Statement).source, parameters }));
 probe.close();
-observe(pg.Client.prototype, ['query'], (_self, [query]) => (typeof query === 'string' ? query : (query as { text?: string }).text));
+observe(pg.Client.prototype, ['query'], (_self, [query, parameters]) => (typeof query === 'string' ? { text: query, parameters } : { text: (query as { text?: string }).text, parameters: (query as { values?: unknown }).values }));
 
-async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+async function runStatements(work: () => Promise<unknown>) {
   statements.length = 0;
   recording = true;
   try {
@@ -49,6 +54,10 @@ async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
 
 let server: TestServer;
 let admin: Client;
+
+async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+  return (await runStatements(work)).map((statement) => statement.text);
+}
 
 async function sessionOf(client: Client) {
   const answer = await client.get<SessionAnswer>('/api/cas/session');
@@ -109,4 +118,58 @@ test('the one statement yields the whole actor: tenant administrator of a subtre
   const list = await tenantAdmin.get<{ list: { username: string }[] }>('/api/user?size=50');
   assert.equal(list.status, 200, JSON.stringify(list.body));
   assert.deepEqual(list.body.data.list.map((user) => user.username), ['stmt-ta']);
+});
+
+const BULK = 20_000;
+/** Username prefixes: a search for one of them matches an eighth of the users (like a common surname). */
+const GROUPS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+
+/** The plan the engine picks for `statement`, as text lines. */
+async function planOf(statement: { text: string; parameters: unknown[] }): Promise<string> {
+  const { db, engine } = server.app.ctx;
+  const explain = engine === 'postgres' ? 'explain ' : 'explain query plan ';
+  const { rows } = await db.executeQuery(CompiledQuery.raw(explain + statement.text, statement.parameters));
+  return rows.map((row) => String((row as Record<string, unknown>).detail ?? (row as Record<string, unknown>)['QUERY PLAN'])).join('\n');
+}
+
+/** The count and the page statement of one user search by username. */
+async function searchStatements(value: string) {
+  const run = await runStatements(async () => {
+    const answer = await admin.get<{ pager: { total: number } }>(`/api/user?page=1&size=10&searchProp=username&searchValue=${value}`);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  });
+  const count = run.find((statement) => /^select count\(\*\) as "total" from "users"/.test(statement.text));
+  const page = run.find((statement) => /^select "users"\.\* from "users" where "users"\."id" in \(select/.test(statement.text));
+  assert.ok(count && page, run.map((statement) => statement.text).join('\n'));
+  return { count, page };
+}
+
+test('user search plans over 20 000 users: count from the index range, a broad search\'s page without sorting its 2 500 matches', async () => {
+  const { db, engine } = server.app.ctx;
+  const root = await db.selectFrom('tenants').select('id').where('parentId', 'is', null).executeTakeFirstOrThrow();
+  const now = Date.now();
+  for (let at = 0; at < BULK; at += 1_000) {
+    await db.insertInto('users').values(Array.from({ length: 1_000 }, (_, offset) => {
+      const index = at + offset;
+      return {
+        id: `bulk-${index}`, username: `${GROUPS[index % GROUPS.length]}bulk-${String(index).padStart(5, '0')}`, realName: `Bulk ${index}`, email: null, mobilePhone: null,
+        description: null, availabilityStatus: 1, avatar: null, extraProp: '{}', userType: 1, tenantId: root.id, isAdmin: 0, isMaster: 0,
+        passwordHash: 'x', passwordChangedAt: now, version: 1, createdAt: now - index * 1_000, updatedAt: now,
+      };
+    })).execute();
+  }
+  await db.executeQuery(CompiledQuery.raw(engine === 'postgres' ? 'vacuum analyze users' : 'analyze'));
+
+  const broad = await searchStatements('CBULK-');
+  const countPlan = await planOf(broad.count);
+  if (engine === 'postgres') assert.match(countPlan, /Index Only Scan using users_lower_username/, countPlan);
+  else assert.match(countPlan, /COVERING INDEX users_lower_username/, countPlan);
+  const broadPlan = await planOf(broad.page);
+  assert.match(broadPlan, /users_created_at/, broadPlan);
+  assert.doesNotMatch(broadPlan, /users_lower_username/, broadPlan);
+
+  const narrow = await searchStatements('cbulk-0004');
+  const narrowPlan = await planOf(narrow.page);
+  assert.match(narrowPlan, /users_lower_username/, narrowPlan);
+  assert.doesNotMatch(narrowPlan, /users_created_at/, narrowPlan);
 });
