@@ -107,7 +107,8 @@ export function consoleScreens(ids: SampleIds, locale: Locale): Screen[] {
   return [
     { name: 'home', path: '/home/index' },
     { name: 'apps', path: '/operate/app' },
-    { name: 'app-detail', path: `/app/detail/${ids.app}` },
+    // The first tab loads as its own chunk: wait for its fields, not the 'Loading…' in its place.
+    { name: 'app-detail', path: `/app/detail/${ids.app}`, then: (page) => page.getByRole('tabpanel').getByRole('textbox').first().waitFor() },
     { name: 'users', path: '/operate/user', then: (page) => page.getByRole('cell', { name: MEMBER, exact: true }).waitFor() },
     { name: 'tenants', path: '/operate/tenant/list', then: (page) => page.getByRole('treeitem').first().waitFor() },
     { name: 'login-settings', path: '/operate/setting' },
