@@ -1,9 +1,12 @@
 // Login management: the password policy is validated (length within §5, max ≥ min), the public
 // part of the sign-in policy is readable before sign-in (without lockout details), and the server
-// follows a saved change at once: captcha, login method, lockout threshold, idle timeout.
+// follows a saved change at once: captcha, login method, lockout threshold, idle timeout; the
+// PHONE_CAPTCHA login method and the TOTP second auth.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { TOTP, URI } from 'otpauth';
+import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
+import { startHttpReceiver, until, type HttpReceiver } from './receivers';
 import type { LoginSettings, PublicLoginSettings } from '../../src/core/schemas/settings';
 
 let server: TestServer;
@@ -13,8 +16,11 @@ before(async () => {
   server = await startServer();
   admin = await server.admin();
   await admin.post('/api/user', { username: 'policy-user', realName: 'Policy_User', email: 'policy@example.com', password: transform('Secret123') });
+  await startSms();
 });
-after(() => server.stop());
+after(async () => {
+  await Promise.all([server.stop(), sms?.stop()]);
+});
 
 async function change(changes: Partial<LoginSettings>) {
   const current = await admin.get<{ value: LoginSettings; version: number }>('/api/settings/login');
@@ -84,4 +90,87 @@ test('branding: the favicon is kept with the other system config and readable be
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
   const read = await server.client().get<{ value: { system: { favicon: string; appName: string; topMenuType: string } } }>('/api/config');
   assert.deepEqual([read.body.data.value.system.appName, read.body.data.value.system.favicon, read.body.data.value.system.topMenuType], ['Brand IAM', 'abc.ico', 'self']);
+});
+
+// The PHONE_CAPTCHA login method and the TOTP second auth, with codes delivered for real (a local
+// SMS vendor).
+const PHONE = '13700000001';
+let sms: HttpReceiver;
+async function startSms() {
+  sms = await startHttpReceiver({ robotToken: 'robot-token-0123456789', dingTalkSecret: 'SEC-x' });
+  const channel = await admin.post('/api/channels', { name: 'SMS vendor', serviceType: 'SMS', vendor: 'acme-sms', config: { url: `${sms.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' } });
+  assert.equal(channel.status, 200, JSON.stringify(channel.body));
+  await admin.post('/api/user', { username: 'phone-user', realName: 'Phone_User', mobilePhone: PHONE, password: transform('Secret123') });
+  await admin.post('/api/user', { username: 'no-phone', realName: 'No_Phone', password: transform('Secret123') });
+}
+
+/** The code of the latest SMS to `phone` after `seen` earlier ones. */
+async function smsCode(phone: string, seen: number): Promise<string> {
+  const call = await until(() => sms.calls.filter((entry) => entry.path === '/sms' && entry.body.phone === phone)[seen], `SMS number ${seen + 1} to ${phone}`);
+  return /\b(\d{6})\b/.exec(JSON.stringify(call.body))![1]!;
+}
+const smsCount = (phone: string) => sms.calls.filter((entry) => entry.path === '/sms' && entry.body.phone === phone).length;
+
+test('PHONE_CAPTCHA: a code by SMS signs in once; unknown numbers get the same answer; a captcha comes first when asked', async () => {
+  admin = await server.admin();
+  assert.equal((await server.client().post('/api/authc/login/code', { phone: PHONE })).status, 400, 'not enabled yet');
+  await change({ loginMethod: 'PHONE_CAPTCHA' });
+  try {
+    assert.equal((await server.client().get<PublicLoginSettings>('/api/settings/login/public')).body.data.loginMethod, 'PHONE_CAPTCHA');
+    const known = await server.client().post('/api/authc/login/code', { phone: PHONE });
+    const unknown = await server.client().post('/api/authc/login/code', { phone: '13700000009' });
+    assert.deepEqual([known.status, known.body], [unknown.status, unknown.body], 'the same answer for a number of nobody');
+    const code = await smsCode(PHONE, 0);
+    assert.equal((await server.client().login(PHONE, 'Secret123')).status, 400, 'a password is not a code');
+    const wrong = await server.client().post('/api/authc/login', { username: PHONE, code: code === '000000' ? '111111' : '000000' });
+    assert.equal(wrong.status, 401);
+    const person = server.client();
+    const signedIn = await person.post<{ loginSuccess: boolean }>('/api/authc/login', { username: PHONE, code });
+    assert.equal(signedIn.body.data.loginSuccess, true, JSON.stringify(signedIn.body));
+    assert.equal((await person.get<{ user: { username: string } }>('/api/cas/session')).body.data.user.username, 'phone-user');
+    assert.equal((await server.client().post('/api/authc/login', { username: PHONE, code })).status, 401, 'a code works once');
+
+    // Asked again within the minute: answered alike, nothing new is sent.
+    assert.equal((await server.client().post('/api/authc/login/code', { phone: PHONE })).status, 200);
+    assert.equal(smsCount(PHONE), 1);
+
+    await change({ captchaEnabled: true });
+    const asked = await server.client().post('/api/authc/login/code', { phone: PHONE });
+    assert.equal(asked.body.code, 1001, 'the captcha comes before the code');
+  } finally {
+    await change({ loginMethod: 'USERNAME_PASSWORD', captchaEnabled: false });
+  }
+});
+
+test('TOTP second auth: saving it needs an authenticator of the saver; people without one get an SMS code or a clear refusal', async () => {
+  const current = await admin.get<{ value: LoginSettings; version: number }>('/api/settings/login');
+  const refused = await admin.put<{ fields: { field: string; rule: string }[] }>('/api/settings/login', { secondAuth: 'TOTP', version: current.body.data.version });
+  assert.deepEqual([refused.status, refused.body.data.fields], [400, [{ field: 'secondAuth', rule: 'rule.totpRequired' }]]);
+
+  const enrolment = await admin.post<{ uri: string }>('/api/user/totp');
+  const app = URI.parse(enrolment.body.data.uri) as TOTP;
+  assert.equal((await admin.post('/api/user/totp/confirm', { code: app.generate({ timestamp: server.clock.now() }) })).status, 200);
+  await change({ secondAuth: 'TOTP' });
+  try {
+    server.clock.advance(61_000);
+    const seen = smsCount(PHONE);
+    const person = server.client();
+    const step = await person.login('phone-user', 'Secret123');
+    assert.equal(step.body.data.nextStep, 'PHONE_CAPTCHA', 'no authenticator: a code by SMS');
+    const done = await person.login('phone-user', 'Secret123', { nextStep: 'PHONE_CAPTCHA', code: await smsCode(PHONE, seen) });
+    assert.equal(done.body.data.loginSuccess, true, JSON.stringify(done.body));
+
+    const nobody = await server.client().login('no-phone', 'Secret123');
+    assert.equal(nobody.status, 403);
+    assert.match(nobody.body.message, /ask an administrator/);
+
+    server.clock.advance(30_000);
+    const adminStep = await server.client().login(ADMIN.username, ADMIN.password);
+    assert.equal(adminStep.body.data.nextStep, 'TOTP', 'the enrolled administrator confirms with the app');
+  } finally {
+    admin = server.client();
+    server.clock.advance(30_000);
+    await admin.login(ADMIN.username, ADMIN.password, { nextStep: 'TOTP', code: app.generate({ timestamp: server.clock.now() }) });
+    await change({ secondAuth: null });
+  }
 });

@@ -22,3 +22,20 @@ export function casLogin(query?: Query): Promise<CasLoginAnswer> {
 export function casLogout(): Promise<LogoutAnswer> {
   return request<LogoutAnswer>('GET', '/cas/logout', { authRedirect: false });
 }
+
+/** POST /authc/login/code (PHONE_CAPTCHA login method): sends a sign-in code by SMS. The server
+ *  answers alike whether or not the number belongs to someone; 1001 asks for the captcha first. */
+export function sendLoginCode(phone: string, captcha?: { captcha: string; captchaKey: string }): Promise<void> {
+  return request<void>('POST', '/authc/login/code', { body: { phone: phone.trim(), ...captcha }, silent: true, authRedirect: false });
+}
+
+/** POST /authc/login with the PHONE_CAPTCHA login method: the phone and the code sent to it. */
+export function loginWithCode(phone: string, code: string, query?: Query): Promise<LoginAnswer> {
+  return request<LoginAnswer>('POST', '/authc/login', { body: { username: phone.trim(), code: code.trim() }, query, silent: true, authRedirect: false });
+}
+
+/** PUT /authc/password/expired: after the sign-in answered PASSWORD_EXPIRED, the old and the new
+ *  password (both already transformed); opens the session like a sign-in. */
+export function changeExpiredPassword(input: { username: string; password: string; newPassword: string }, query?: Query): Promise<LoginAnswer> {
+  return request<LoginAnswer>('PUT', '/authc/password/expired', { body: { ...input, username: input.username.trim() }, query, silent: true, authRedirect: false });
+}

@@ -5,22 +5,26 @@ import { transformNewPassword } from '../password';
 import type { verifiedAnswer } from '../schemas/email-verification';
 import { apiPath } from './path';
 
-/** POST /user/password/reset-code: a code by email or SMS (answered alike for unknown accounts). */
-export function sendResetCode(username: string, via: 'EMAIL' | 'SMS'): Promise<void> {
-  return request<void>('POST', '/user/password/reset-code', { body: { username: username.trim(), via }, authRedirect: false });
+/** POST /user/password/reset-code: a code to this email address (by email) or mobile phone (by
+ *  SMS); answered alike for unknown accounts. */
+export function sendResetCode(identifier: string): Promise<void> {
+  return request<void>('POST', '/user/password/reset-code', { body: { identifier: identifier.trim() }, silent: true, authRedirect: false });
 }
 
-/** PUT /user/password/reset: the new password (policy checked, then transformed) with the code. */
-export async function resetPasswordWithCode(username: string, code: string, password: string): Promise<void> {
-  const body = { username: username.trim(), code: code.trim(), password: await transformNewPassword(password) };
-  return request<void>('PUT', '/user/password/reset', { body, authRedirect: false });
+/** PUT /user/password/reset: the new password (§5 checked, then transformed) with the code; the
+ *  caller checks the login settings' policy first. */
+export async function resetPasswordWithCode(identifier: string, code: string, password: string): Promise<void> {
+  const body = { identifier: identifier.trim(), code: code.trim(), password: await transformNewPassword(password) };
+  return request<void>('PUT', '/user/password/reset', { body, silent: true, authRedirect: false });
 }
 
+/** POST /user/email/verification: mails the signed-in person a link to /verified/{code}. */
 export function sendVerificationLink(): Promise<void> {
   return request<void>('POST', '/user/email/verification');
 }
 
-/** POST /verified/{code}: uses the link from the mail. */
+/** POST /verified/{code}: uses the link from the mail. A refusal's HttpError data carries
+ *  `reason`: 'unknown', 'used' or 'expired'. */
 export function redeemVerificationLink(code: string): Promise<v.InferOutput<typeof verifiedAnswer>> {
-  return request('POST', apiPath`/verified/${code}`, { authRedirect: false });
+  return request('POST', apiPath`/verified/${code}`, { silent: true, authRedirect: false });
 }

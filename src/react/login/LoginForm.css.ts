@@ -194,3 +194,45 @@ export const submit = style({
     '&:disabled': { opacity: 0.65, cursor: 'progress' },
   },
 });
+
+/** A success message over the form (e.g. after a password reset). */
+export const notice = style({
+  margin: `0 0 ${vars.space.md}`,
+  padding: `${vars.space.sm} 12px`,
+  border: `1px solid ${vars.color.primary}`,
+  borderRadius: vars.radius.base,
+  color: vars.color.text,
+});
+
+/** A quiet text button ("Forgot password?", "Back to sign in"). */
+export const linkButton = style({
+  alignSelf: 'center',
+  padding: vars.space.xs,
+  background: 'none',
+  border: 'none',
+  color: vars.color.primary,
+  font: 'inherit',
+  textDecoration: 'underline',
+  textUnderlineOffset: '3px',
+  cursor: 'pointer',
+  selectors: {
+    '&:focus-visible': { outline: `2px solid ${vars.color.primary}`, outlineOffset: '2px', borderRadius: vars.radius.base },
+  },
+});
+
+/** "Send code" beside the code input; shows the cool-down while it is disabled. */
+export const sendButton = style({
+  flex: '0 0 auto',
+  minWidth: '112px',
+  padding: `0 ${vars.space.md}`,
+  background: 'transparent',
+  color: vars.color.primary,
+  border: `1px solid ${vars.color.primary}`,
+  borderRadius: vars.radius.base,
+  font: 'inherit',
+  cursor: 'pointer',
+  selectors: {
+    '&:focus-visible': { outline: `2px solid ${vars.color.primary}`, outlineOffset: '2px' },
+    '&:disabled': { color: vars.color.textMuted, borderColor: vars.color.border, cursor: 'default' },
+  },
+});

@@ -1,22 +1,32 @@
 // The sign-in form of §2.5: username and password (with a show/hide toggle), the captcha when
-// the server asks for one, and the next step of a multi-step sign-in. Validated with the core's
-// rules (§5 login messages), submitted through the core's session. Used by <iam-login> (rendered
-// in the light DOM so password managers see it) and by the console's /login page. Every visible
-// text is an i18n key (`login` namespace, `rule.*` of `common`).
+// the server asks for one (from the first paint when the login settings always ask), and the next
+// step of a multi-step sign-in. Validated with the core's rules (§5 login messages), submitted
+// through the core's session. Used by <iam-login> (rendered in the light DOM so password managers
+// see it) and by the console's /login page. Every visible text is an i18n key (`login`
+// namespace, `rule.*` of `common`).
+//
+// The other flows load lazily, outside the sign-in entry's size budget: the phone-and-code form
+// of the PHONE_CAPTCHA login method, "Forgot password?", and the new password an expired one
+// asks for.
 //
 // The inputs are uncontrolled and read from the form on submit (what a password manager filled
 // in is what is sent). No form library: the sign-in entry has a size budget that React
 // already uses most of.
-import { useEffect, useId, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { captchaImageUrl, newCaptchaKey } from '../../core/api/captcha';
+import { LoginMethod, LoginStep } from '../../core/enums';
 import { $locale, tRule } from '../../core/i18n';
 import { $loginCaptcha, LOGIN_SPECIAL_CODE, login, submitNextStep, type LoginResult } from '../../core/session';
 import { useT, useTexts } from '../i18n';
 import { connect, type ConnectionOptions } from './connect';
 import { Field } from './Field';
+import { usePublicLoginSettings } from './publicSettings';
+import type { Flow } from './SignInFlow';
 import { validateLogin, type LoginFieldErrors, type LoginValues } from './validateLogin';
 import * as styles from './LoginForm.css';
+
+const SignInFlow = lazy(() => import('./SignInFlow'));
 
 export interface LoginSubmitDetail {
   username: string;
@@ -56,6 +66,7 @@ function send(values: LoginValues, nextStep: string | undefined, captchaKey: str
 export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLoginSubmit, onLoginSuccess, onLoginError }: LoginFormProps) {
   const t = useT();
   const textsReady = useTexts(locale, 'login');
+  const settings = usePublicLoginSettings(`${apiBase} ${authMode} ${tokenName}`);
   const passwordId = useId();
   const shownLocale = useStore($locale);
   const captchaUrl = useStore($loginCaptcha);
@@ -66,14 +77,51 @@ export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLog
   const [failure, setFailure] = useState<string>();
   /** Set while the server waits for the next step of a multi-step sign-in. */
   const [nextStep, setNextStep] = useState<string>();
+  /** A flow in the form's place (forgot password, expired password); the phone form when it is the login method. */
+  const [flow, setFlow] = useState<Flow>();
+  /** A success message over the form (the password was reset). */
+  const [notice, setNotice] = useState<string>();
 
   useEffect(() => connect({ apiBase, authMode, tokenName }), [apiBase, authMode, tokenName]);
+  const captchaShown = captchaUrl !== undefined || settings?.captchaEnabled === true;
   // Every load of the image makes the server issue a new captcha: one URL per key.
-  const captchaSrc = useMemo(() => (captchaUrl === undefined ? undefined : captchaImageUrl(captchaKey)), [captchaUrl, captchaKey]);
+  const captchaSrc = useMemo(() => (captchaShown ? captchaImageUrl(captchaKey) : undefined), [captchaShown, captchaKey]);
 
-  if (!textsReady) return null;
+  // The settings first: the form's first paint already has the captcha or the phone form.
+  if (!textsReady || settings === undefined) return null;
 
-  const shown = { captcha: captchaUrl !== undefined, code: nextStep !== undefined };
+  const header = (
+    <>
+      <h2 className={styles.title}>{t('login:title')}</h2>
+      <p className={styles.subtitle}>{t('login:subtitle', { app: appName || t('app.name') })}</p>
+    </>
+  );
+  const shownFlow = flow ?? (settings?.loginMethod === LoginMethod.PHONE_CAPTCHA ? { kind: 'phone' as const } : undefined);
+  if (shownFlow) {
+    return (
+      <div className={styles.card} lang={shownLocale}>
+        <Suspense fallback={<p className={styles.hint}>{t('login:loading')}</p>}>
+          <SignInFlow
+            flow={shownFlow}
+            header={header}
+            settings={settings}
+            onSubmitted={onLoginSubmit}
+            onSuccess={(detail) => {
+              setFlow(undefined);
+              onLoginSuccess?.(detail);
+            }}
+            onError={onLoginError}
+            onBack={(message) => {
+              setFlow(undefined);
+              setNotice(message);
+            }}
+          />
+        </Suspense>
+      </div>
+    );
+  }
+
+  const shown = { captcha: captchaShown, code: nextStep !== undefined };
   const message = (name: keyof LoginFieldErrors) => {
     const rule = errors?.[name];
     return rule === undefined ? undefined : tRule(rule);
@@ -94,7 +142,10 @@ export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLog
     onLoginSubmit?.({ username: values.username });
     try {
       const answer = await send(values, nextStep, captchaKey);
-      if (answer.kind === 'nextStep') {
+      if (answer.kind === 'nextStep' && answer.nextStep === LoginStep.PASSWORD_EXPIRED) {
+        setNextStep(undefined);
+        setFlow({ kind: 'expired', username: values.username, password: values.password });
+      } else if (answer.kind === 'nextStep') {
         setNextStep(answer.nextStep);
       } else {
         setNextStep(undefined);
@@ -118,8 +169,12 @@ export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLog
 
   return (
     <div className={styles.card} lang={shownLocale}>
-      <h2 className={styles.title}>{t('login:title')}</h2>
-      <p className={styles.subtitle}>{t('login:subtitle', { app: appName || t('app.name') })}</p>
+      {header}
+      {notice && (
+        <p role="status" className={styles.notice}>
+          {notice}
+        </p>
+      )}
       <form className={styles.form} noValidate onSubmit={onSubmit} onChange={onChange}>
         <Field
           label={t('login:username')}
@@ -173,6 +228,11 @@ export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLog
         <button type="submit" className={styles.submit} disabled={submitting}>
           {t(submitting ? 'login:submitting' : shown.code ? 'login:verify' : 'login:submit')}
         </button>
+        {!shown.code && (
+          <button type="button" className={styles.linkButton} onClick={() => setFlow({ kind: 'forgot' })}>
+            {t('login:forgotPassword')}
+          </button>
+        )}
       </form>
     </div>
   );

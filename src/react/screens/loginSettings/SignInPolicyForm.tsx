@@ -6,7 +6,7 @@ import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as api from '../../../core/api/settings';
 import { BackgroundType, CaptchaKind, LoginMethod, SecondAuth } from '../../../core/enums';
 import { loginSettings, type LoginSettings } from '../../../core/schemas/settings';
-import { useT } from '../../i18n';
+import { useT, useTexts } from '../../i18n';
 import { TextField } from '../../widgets/fields';
 import { ImageUpload } from '../../widgets/ImageUpload';
 import * as ui from '../../widgets/ui.css';
@@ -16,15 +16,16 @@ import { SaveBar } from './SaveBar';
 import * as styles from './settings.css';
 import { useVersionedSave } from './versionedSave';
 
-/** The methods this server signs in with (PHONE_CAPTCHA sign-in comes with the codes' own work). */
-const loginMethods = [LoginMethod.USERNAME_PASSWORD, LoginMethod.EMAIL_PASSWORD, LoginMethod.PHONE_PASSWORD];
-/** Second authentication: PASSWORD is the password alone (no second step); PHONE_CAPTCHA adds a code. */
-const secondAuths = [SecondAuth.PASSWORD, SecondAuth.PHONE_CAPTCHA];
+/** Second authentication: PASSWORD is the password alone (no second step); PHONE_CAPTCHA adds a
+ *  code; TOTP the authenticator app's code (saving it needs the administrator's own app: the
+ *  server says so under the field). Their labels are in the `login` namespace. */
+const secondAuths = Object.values(SecondAuth);
 
 const toForm = (settings: LoginSettings): LoginSettings => ({ ...settings, background: settings.background ?? '' });
 
 export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSettings> }) {
   const t = useT();
+  const loginTexts = useTexts(undefined, 'login');
   const form = useForm<LoginSettings>({ resolver: valibotResolver(loginSettings), defaultValues: toForm(initial.value) });
   const { register, watch, setValue, formState } = form;
   const { errors } = formState;
@@ -43,7 +44,7 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
     <form className={ui.form} noValidate onSubmit={(event) => void submit(event)} aria-label={t('settings:tab.signIn')}>
       <Section title={t('settings:signIn.methods')}>
         <SelectField label={t('settings:signIn.loginMethod')} error={errors.loginMethod?.message} registration={register('loginMethod')}>
-          {options(loginMethods, 'loginMethod')}
+          {options(Object.values(LoginMethod), 'loginMethod')}
         </SelectField>
         <SelectField
           label={t('settings:signIn.secondAuth')}
@@ -54,7 +55,7 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
           {/* The form keeps null for "password only": its option's value is ''. */}
           {secondAuths.map((value) => (
             <option key={value} value={value === SecondAuth.PASSWORD ? '' : value}>
-              {t(`settings:secondAuth.${value}`)}
+              {loginTexts ? t(`login:secondAuth.${value}`) : value}
             </option>
           ))}
         </SelectField>

@@ -1,0 +1,140 @@
+// The PHONE_CAPTCHA login method (loaded lazily): the mobile phone, "Send code" (after the
+// captcha when the login settings ask for one; then a cool-down on the button), the code from
+// the SMS, and the sign-in. The server answers "Send code" alike for every number, so the form
+// says only that a code is on its way if the number has an account.
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useStore } from '@nanostores/react';
+import * as v from 'valibot';
+import { loginWithCode, sendLoginCode } from '../../core/api/auth';
+import { captchaImageUrl, newCaptchaKey } from '../../core/api/captcha';
+import { HttpError } from '../../core/http';
+import { tRule } from '../../core/i18n';
+import { $loginCaptcha, LOGIN_SPECIAL_CODE, type LoginResult } from '../../core/session';
+import type { LoginErrorData } from '../../core/types';
+import { rules } from '../../core/validation';
+import { loginCaptcha, loginCode } from '../../core/validation/login';
+import { useT } from '../i18n';
+import { Field } from './Field';
+import { finishSignIn } from './finishSignIn';
+import { checkFields, failureText, RESEND_SECONDS, useCooldown, type RuleErrors } from './flowSupport';
+import * as styles from './LoginForm.css';
+
+export interface PhoneCodeFormProps {
+  /** The login settings ask for the captcha on every attempt. */
+  captchaAlways: boolean;
+  onSubmitted: (phone: string) => void;
+  onSuccess: (result: Extract<LoginResult, { kind: 'success' }>, phone: string) => void;
+  onError: (message: string) => void;
+}
+
+const phoneRule = { phone: rules.mobilePhone };
+const captchaRule = { captcha: v.pipe(loginCaptcha, v.nonEmpty('rule.captcha')) };
+const codeRule = { code: v.pipe(v.string(), v.trim(), loginCode) };
+
+export default function PhoneCodeForm({ captchaAlways, onSubmitted, onSuccess, onError }: PhoneCodeFormProps) {
+  const t = useT();
+  const formRef = useRef<HTMLFormElement>(null);
+  const codeId = useId();
+  const serverCaptcha = useStore($loginCaptcha);
+  const captchaShown = captchaAlways || serverCaptcha !== undefined;
+  const [captchaKey, setCaptchaKey] = useState(newCaptchaKey);
+  const captchaSrc = useMemo(() => (captchaShown ? captchaImageUrl(captchaKey) : undefined), [captchaShown, captchaKey]);
+  const [errors, setErrors] = useState<RuleErrors>({});
+  const [failure, setFailure] = useState<string>();
+  const [sent, setSent] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [left, startCooldown] = useCooldown(RESEND_SECONDS);
+  const message = (name: string) => (errors[name] ? tRule(errors[name]) : undefined);
+
+  const sendCode = async () => {
+    const form = formRef.current;
+    if (!form) return;
+    const { values, errors: found } = checkFields<'phone' | 'captcha'>(form, { ...phoneRule, captcha: captchaShown ? captchaRule.captcha : v.string() });
+    setErrors(found);
+    if (!values) return;
+    setFailure(undefined);
+    setBusy(true);
+    try {
+      await sendLoginCode(values.phone, captchaShown ? { captcha: values.captcha, captchaKey } : undefined);
+      setSent(true);
+      startCooldown();
+      form.querySelector<HTMLInputElement>(`[id="${codeId}"]`)?.focus();
+    } catch (error) {
+      const data = error instanceof HttpError ? ((error.data ?? {}) as LoginErrorData) : undefined;
+      if (data?.captchaImageUrl) $loginCaptcha.set(data.captchaImageUrl);
+      setFailure(Number(data?.code) === LOGIN_SPECIAL_CODE && !captchaShown ? t('login:captchaRequired') : failureText(error));
+    } finally {
+      setBusy(false);
+      // A captcha is used up by every attempt: show a new one.
+      if (captchaShown) {
+        setCaptchaKey(newCaptchaKey());
+        const captchaInput = form.elements.namedItem('captcha');
+        if (captchaInput instanceof HTMLInputElement) captchaInput.value = '';
+      }
+    }
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const { values, errors: found } = checkFields(event.currentTarget, { ...phoneRule, ...codeRule });
+    setErrors(found);
+    if (!values) return;
+    setFailure(undefined);
+    setBusy(true);
+    onSubmitted(values.phone);
+    try {
+      onSuccess(await finishSignIn(await loginWithCode(values.phone, values.code)), values.phone);
+    } catch (error) {
+      const text = failureText(error);
+      setFailure(text);
+      onError(text);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form ref={formRef} className={styles.form} noValidate onSubmit={(event) => void onSubmit(event)}>
+      <Field
+        label={t('login:phone')}
+        error={message('phone')}
+        input={{ name: 'phone', type: 'tel', inputMode: 'tel', autoComplete: 'tel', placeholder: t('login:phonePlaceholder') }}
+      />
+      {captchaShown && (
+        <Field
+          label={t('login:captcha')}
+          error={message('captcha')}
+          input={{ name: 'captcha', type: 'text', autoComplete: 'off', autoCapitalize: 'none', spellCheck: false, placeholder: t('login:captchaPlaceholder') }}
+          addon={
+            <button type="button" className={styles.captchaButton} aria-label={t('login:newCaptcha')} onClick={() => setCaptchaKey(newCaptchaKey())}>
+              <img className={styles.captchaImage} src={captchaSrc} alt={t('login:captchaImage')} />
+            </button>
+          }
+        />
+      )}
+      <Field
+        label={t('login:code')}
+        error={message('code')}
+        input={{ id: codeId, name: 'code', type: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', placeholder: t('login:codePlaceholder') }}
+        addon={
+          <button type="button" className={styles.sendButton} disabled={busy || left > 0} onClick={() => void sendCode()}>
+            {left > 0 ? t('login:resendIn', { seconds: left }) : t('login:sendCode')}
+          </button>
+        }
+      />
+      {sent && (
+        <p role="status" className={styles.hint}>
+          {t('login:codeSentSms')}
+        </p>
+      )}
+      {failure && (
+        <p role="alert" className={styles.formError}>
+          {failure}
+        </p>
+      )}
+      <button type="submit" className={styles.submit} disabled={busy}>
+        {t(busy ? 'login:submitting' : 'login:submit')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,51 @@
+// Shared by the lazily loaded sign-in flows (phone code, forgot password, expired password): one
+// rule check per named input, the server's field messages, a failure's text, and the cool-down
+// of a "Send code" button.
+import { useEffect, useState } from 'react';
+import * as v from 'valibot';
+import { HttpError } from '../../core/http';
+import type { FieldErrors } from '../../core/types';
+
+/** A `rule.*` message per field name. */
+export type RuleErrors = Partial<Record<string, string>>;
+
+/** Checks the named inputs of `form` with their rules: the parsed values, or the messages. */
+export function checkFields<N extends string>(form: HTMLFormElement, fieldRules: Record<N, v.GenericSchema<string, string>>): { values?: Record<N, string>; errors: RuleErrors } {
+  const data = new FormData(form);
+  const values = {} as Record<N, string>;
+  const errors: RuleErrors = {};
+  for (const name of Object.keys(fieldRules) as N[]) {
+    const result = v.safeParse(fieldRules[name], String(data.get(name) ?? ''));
+    if (result.success) values[name] = result.output;
+    else errors[name] = result.issues[0].message;
+  }
+  if (Object.keys(errors).length) {
+    form.querySelector<HTMLInputElement>(`[name="${Object.keys(errors)[0]}"]`)?.focus();
+    return { errors };
+  }
+  return { values, errors };
+}
+
+/** The fields a 400 answer names, each with its `rule.*` key (renamed by `names` when given). */
+export function serverFieldErrors(error: unknown, names: Record<string, string> = {}): RuleErrors | undefined {
+  if (!(error instanceof HttpError) || error.status !== 400) return undefined;
+  const fields = (error.data as Partial<FieldErrors> | null)?.fields;
+  if (!fields?.length) return undefined;
+  return Object.fromEntries(fields.map(({ field, rule }) => [names[field] ?? field, rule]));
+}
+
+export const failureText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The seconds before a new code may be asked (the server sends one a minute); `start` begins. */
+export function useCooldown(seconds: number): [left: number, start: () => void] {
+  const [left, setLeft] = useState(0);
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = setTimeout(() => setLeft((value) => value - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [left]);
+  return [left, () => setLeft(seconds)];
+}
+
+/** The server sends at most one code a minute per person and purpose (server/auth/codes.ts). */
+export const RESEND_SECONDS = 60;
