@@ -2,7 +2,7 @@
 // never answered back), and the relying-party configuration openid-client discovers from it.
 import * as oidc from 'openid-client';
 import type { Ctx } from '../context';
-import { notFound } from '../http/errors';
+import { fieldError, notFound } from '../http/errors';
 
 export interface IdentityProviderConfig {
   issuer: string;
@@ -20,6 +20,31 @@ export function readConfig(text: string): IdentityProviderConfig | undefined {
   const field = (name: string) => (typeof config[name] === 'string' ? config[name] : '');
   if (!field('issuer') || !field('clientId')) return undefined;
   return { issuer: field('issuer'), clientId: field('clientId'), clientSecret: field('clientSecret'), scopes: field('scopes') || 'openid profile email' };
+}
+
+/** The sign-in button's icon is kept in the config under this key: the one public value there. */
+const ICON = 'icon';
+
+/** The stored icon (an upload's name) of a provider's config text, or null. */
+export function iconOf(text: string): string | null {
+  const icon = (JSON.parse(text) as Record<string, unknown>)[ICON];
+  return typeof icon === 'string' && icon ? icon : null;
+}
+
+/** The config with the icon set from the validated `icon` field only (a config key named 'icon' is
+ *  ignored); `icon` undefined keeps the one in `stored`, '' removes it. */
+export function configWithIcon(stored: Record<string, string>, given: Record<string, string>, icon: string | undefined): Record<string, string> {
+  const { [ICON]: kept, ...rest } = stored;
+  const { [ICON]: _ignored, ...changes } = given;
+  const next = icon ?? kept ?? '';
+  return { ...rest, ...changes, ...(next ? { [ICON]: next } : {}) };
+}
+
+/** An icon must be an image uploaded to us. */
+export async function checkIcon(ctx: Ctx, icon: string | undefined): Promise<void> {
+  if (!icon) return;
+  const file = await ctx.db.selectFrom('files').select('id').where('id', '=', icon).executeTakeFirst();
+  if (!file) throw fieldError([{ field: 'icon', rule: 'rule.idpIcon' }]);
 }
 
 export function scopeOf(config: IdentityProviderConfig): string {

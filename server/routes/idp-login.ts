@@ -6,6 +6,7 @@ import { defineRoute, type Gate } from '../http/route';
 import { idpCodeParams, idpSummary } from '../../src/core/schemas/idp';
 import { idpUpdateBody, providerStartQuery } from '../../src/core/schemas/idp-login';
 import { finishFlow, startFlow } from '../idp/flow';
+import { checkIcon, configWithIcon, iconOf } from '../idp/provider-config';
 import { ApiError, notFound } from '../http/errors';
 
 const tags = ['Third-party sign-in'];
@@ -40,15 +41,16 @@ export function idpLoginRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
     handler: async ({ actor, params, body, raw }) => {
       const row = await ctx.db.selectFrom('idps').selectAll().where('code', '=', params.idpCode).executeTakeFirst();
       if (!row) throw notFound('Identity provider');
+      await checkIcon(ctx, body.icon);
       const given = Object.fromEntries(Object.entries(body.config ?? {}).filter(([, value]) => value !== ''));
       const next = {
         name: body.name ?? row.name, type: body.type ?? row.type,
-        config: JSON.stringify({ ...(JSON.parse(row.config) as Record<string, string>), ...given }),
+        config: JSON.stringify(configWithIcon(JSON.parse(row.config) as Record<string, string>, given, body.icon)),
         enabled: body.enabled === undefined ? row.enabled : Number(body.enabled),
       };
       await ctx.db.updateTable('idps').set(next).where('id', '=', row.id).execute();
       await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: params.idpCode }, ip: raw.ip });
-      return { code: row.code, name: next.name, type: next.type, enabled: next.enabled === 1 };
+      return { code: row.code, name: next.name, type: next.type, enabled: next.enabled === 1, icon: iconOf(next.config) };
     },
   });
 }

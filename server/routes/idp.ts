@@ -11,6 +11,7 @@ import { startSession } from '../auth/login';
 import { newId } from '../auth/secrets';
 import { fieldError, notFound } from '../http/errors';
 import { isUniqueViolation } from '../db/errors';
+import { checkIcon, configWithIcon, iconOf } from '../idp/provider-config';
 
 const tags = ['Third-party sign-in'];
 
@@ -41,22 +42,25 @@ export function idpRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
     method: 'GET', url: '/idps', tags, access: 'public', summary: 'Enabled identity providers (for the sign-in page)', response: v.array(idpSummary),
     handler: async () => {
-      const rows = await ctx.db.selectFrom('idps').select(['code', 'name', 'type', 'enabled']).where('enabled', '=', 1).orderBy('name').execute();
-      return rows.map((row) => ({ ...row, enabled: true }));
+      const rows = await ctx.db.selectFrom('idps').select(['code', 'name', 'type', 'config']).where('enabled', '=', 1).orderBy('name').execute();
+      // Of the config, only the button's icon is public.
+      return rows.map(({ config, ...row }) => ({ ...row, enabled: true, icon: iconOf(config) }));
     },
   });
 
   defineRoute(app, gate, {
     method: 'POST', url: '/idps', tags, access: '3', summary: 'Add an identity provider (its config is never answered back)', body: idpBody, response: idpSummary,
     handler: async ({ actor, body, raw }) => {
+      await checkIcon(ctx, body.icon);
+      const config = configWithIcon({}, body.config, body.icon);
       try {
-        await ctx.db.insertInto('idps').values({ id: newId(), code: body.code, name: body.name, type: body.type, config: JSON.stringify(body.config), enabled: body.enabled === false ? 0 : 1, createdAt: ctx.now() }).execute();
+        await ctx.db.insertInto('idps').values({ id: newId(), code: body.code, name: body.name, type: body.type, config: JSON.stringify(config), enabled: body.enabled === false ? 0 : 1, createdAt: ctx.now() }).execute();
       } catch (error) {
         if (isUniqueViolation(error)) throw fieldError([{ field: 'code', rule: 'rule.duplicate' }]);
         throw error;
       }
       await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: body.code }, ip: raw.ip });
-      return { code: body.code, name: body.name, type: body.type, enabled: body.enabled !== false };
+      return { code: body.code, name: body.name, type: body.type, enabled: body.enabled !== false, icon: iconOf(JSON.stringify(config)) };
     },
   });
 

@@ -24,6 +24,36 @@ test('the sign-in page lists enabled providers without their secrets', async () 
   assert.equal((await admin.post('/api/idps', { code: 'corp', name: 'Again', type: 'OIDC', config: {} })).status, 400);
 });
 
+test("a provider's button icon: our own upload only, public in the list, kept or removed on update", async () => {
+  const form = new FormData();
+  form.append('file', new Blob(['<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16"/></svg>']), 'corp.svg');
+  const uploaded = await admin.request<{ url: string }>('POST', '/api/file/upload?purpose=icon', form);
+  const icon = uploaded.body.data.url;
+  const publicIcon = async () => (await server.client().get<{ code: string; icon: string | null }[]>('/api/idps')).body.data.find((idp) => idp.code === 'corp')?.icon;
+  assert.equal(await publicIcon(), null);
+
+  // Foreign and unknown images are refused under the field; a config key cannot smuggle one in.
+  for (const refused of ['https://cdn.example.com/corp.png', `${'0'.repeat(64)}.png`, 'javascript:alert(1)']) {
+    const answer = await admin.put<{ fields: { field: string; rule: string }[] }>('/api/idps/corp', { icon: refused });
+    assert.equal(answer.status, 400, refused);
+    assert.deepEqual(answer.body.data.fields, [{ field: 'icon', rule: 'rule.idpIcon' }]);
+  }
+  assert.equal((await admin.put('/api/idps/corp', { config: { icon: 'https://cdn.example.com/corp.png' } })).status, 200);
+  assert.equal(await publicIcon(), null);
+
+  // Given as the upload answered it or as its /api/file/get/ URL: kept as the stored name.
+  const set = await admin.put<{ icon: string }>('/api/idps/corp', { icon: `/api/file/get/${icon}` });
+  assert.equal(set.body.data.icon, icon);
+  assert.equal(await publicIcon(), icon);
+  assert.equal((await admin.put('/api/idps/corp', { name: 'Corp SSO' })).status, 200);
+  assert.equal(await publicIcon(), icon, 'an update without the icon keeps it');
+  assert.equal((await admin.put('/api/idps/corp', { icon: '' })).status, 200);
+  assert.equal(await publicIcon(), null);
+  const added = await admin.post<{ icon: string }>('/api/idps', { code: 'other', name: 'Other SSO', type: 'OIDC', icon, config: { issuer: 'https://other.example.com' } });
+  assert.equal(added.body.data.icon, icon);
+  assert.equal((await admin.delete('/api/idps/other')).status, 200);
+});
+
 test('a first-time user completes their data once, then signs in straight away', async () => {
   const first = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-1', profile: { email: 'jo@example.com', name: 'Jo' } });
   const client = server.client();

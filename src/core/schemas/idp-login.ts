@@ -8,6 +8,7 @@ export const providerStartQuery = v.object({ redirect: v.optional(v.pipe(v.strin
  *  (so the write-only client secret survives edits that do not retype it). */
 export const idpUpdateBody = v.object({
   name: v.optional(idpBody.entries.name),
+  icon: idpBody.entries.icon,
   type: v.optional(idpBody.entries.type),
   config: v.optional(idpBody.entries.config),
   enabled: v.optional(v.boolean('rule.required')),

@@ -23,13 +23,24 @@ export const complementBody = v.object({
   mobilePhone: optionalField(rules.mobilePhone),
 });
 
+/** A provider's button icon: an image uploaded to us (the stored name, or its /api/file/get/ URL,
+ *  kept as the stored name so that every console resolves it against its own API base); '' for
+ *  none. Only our own uploads: the console's Content-Security-Policy loads images from itself. */
+export const idpIcon = v.pipe(
+  v.string('rule.idpIcon'),
+  v.regex(/^(?:(?:\/api\/file\/get\/)?[0-9a-f]{64}\.(?:png|jpg|gif|ico|svg))?$/, 'rule.idpIcon'),
+  v.transform((icon) => icon.replace(/^\/api\/file\/get\//, '')),
+);
+
 export const idpBody = v.object({
   code: rules.safeCode,
   name: rules.resourceName,
+  /** The sign-in button's icon (see idpIcon). */
+  icon: v.optional(idpIcon),
   type: v.picklist(['OIDC', 'OAUTH2'], 'rule.idpType'),
   /** Issuer, client id, client secret …: never answered back. */
   config: v.record(v.pipe(v.string(), v.maxLength(60)), v.pipe(v.string(), v.maxLength(2000, 'rule.maxLength?max=2000'))),
   enabled: v.optional(v.boolean('rule.required')),
 });
 
-export const idpSummary = v.object({ code: v.string(), name: v.string(), type: v.string(), enabled: v.boolean() });
+export const idpSummary = v.object({ code: v.string(), name: v.string(), type: v.string(), enabled: v.boolean(), icon: v.nullable(v.string()) });

@@ -1,7 +1,8 @@
 // Third-party sign-in buttons (supportThirdLogin 'Y'): one per enabled identity provider
-// (GET /idps, public). A button starts the provider's flow on the server, which comes back to
+// (GET /idps, public), with the provider's icon when one is configured. A button starts the provider's flow on the server, which comes back to
 // /infoComplete (first-time users complete their data) or signs the person in.
 import type * as v from 'valibot';
+import { fileUrl } from '../../../core/api/files';
 import { apiUrl, request } from '../../../core/http';
 import type { idpSummary } from '../../../core/schemas/idp';
 import { apiPath } from '../../../core/api/path';
@@ -35,7 +36,8 @@ export function ThirdPartyLogin({ redirect }: { redirect?: string }) {
       <div className={styles.providers}>
         {list.map((provider) => (
           <a key={provider.code} className={ui.button.secondary} href={providerStartUrl(provider.code, redirect)}>
-            <Icon name="external" />
+            {/* The label names the button: the provider's icon is decoration (empty alt). */}
+            {provider.icon ? <img className={ui.icon} src={fileUrl(provider.icon)} alt="" /> : <Icon name="external" />}
             {t('console:login.withProvider', { name: provider.name })}
           </a>
         ))}
