@@ -161,6 +161,8 @@ export interface ThirdPartyAccessInfo {
   accessTicket: string;
   needComplement: boolean;
   complement?: Record<string, unknown>;
+  /** A local account has the provider's email: the person may link to it with its password. */
+  existingAccount?: { username: string };
 }
 
 /** Answer of POST /api/file/upload (§7): shown afterwards from /api/file/get/{url}. */
