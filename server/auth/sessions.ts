@@ -3,12 +3,12 @@
 import type { Kysely } from 'kysely';
 import { jsonArrayFrom as postgresJsonArray } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArray } from 'kysely/helpers/sqlite';
-import type { Database } from '../db/tables';
+import type { Database, UserTable } from '../db/tables';
 import type { SettingsStore } from '../settings';
 import { digest, newId, newSecret } from './secrets';
 import type { UserRow } from './actor';
 import type { OwnedApp } from '../../src/core/types';
-import type { Engine } from '../db/connect';
+import { preparedOnPostgres, type Engine } from '../db/connect';
 import { Status } from '../../src/core/enums';
 
 export type AuthMode = 'cookie' | 'token';
@@ -36,10 +36,16 @@ const TOUCH_EVERY_MS = 60_000;
  *  again per call); its one parameter, bound at each run, is the secret's digest. ONE statement
  *  answers everything the request's actor needs: session, user, the user's tenant path and the
  *  apps they administer (each by its index: sessions.secret_hash, the primary keys, app_admins_user). */
+/** The user's columns, listed (the statement is prepared on PostgreSQL: see preparedOnPostgres). */
+const USER_COLUMNS = [
+  'id', 'username', 'realName', 'email', 'mobilePhone', 'description', 'availabilityStatus', 'avatar', 'extraProp', 'userType',
+  'tenantId', 'isAdmin', 'isMaster', 'passwordHash', 'passwordChangedAt', 'version', 'createdAt', 'updatedAt',
+] as const satisfies readonly (keyof UserTable)[];
+
 function sessionBySecretQuery(db: Kysely<Database>, engine: Engine) {
   return db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.userId')
     .leftJoin('tenants', 'tenants.id', 'users.tenantId')
-    .selectAll('users')
+    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
     .select(['sessions.id as sessionId', 'sessions.lastSeenAt', 'sessions.expiresAt', 'sessions.authMode', 'sessions.createdAt as sessionCreatedAt', 'tenants.path as tenantPath'])
     .select((eb) => {
       // The apps the user administers, as one JSON array column ([{id, name, entrypoint}] by name).
@@ -72,6 +78,7 @@ export class SessionService {
     private readonly now: () => number,
   ) {
     this.sessionBySecret = sessionBySecretQuery(db, engine);
+    preparedOnPostgres(this.sessionBySecret.sql);
   }
 
   async create(userId: string, mode: AuthMode, client: { ip: string | null; userAgent: string | null }): Promise<NewSession> {

@@ -17,10 +17,10 @@ import type { SessionAnswer } from '../../src/core/types';
  *  the outbox worker's poll (its own timer) and the settings documents (cached for 2 s, so a
  *  refresh may fall into any request). */
 const BACKGROUND = /from "messages" where "status"|from "settings" where "key"/;
-const statements: { text: string; parameters: unknown[] }[] = [];
+const statements: { text: string; parameters: unknown[]; prepared: boolean }[] = [];
 let recording = false;
 
-function observe<T extends object>(prototype: T, methods: (keyof T)[], statementOf: (self: unknown, args: unknown[]) => { text: unknown; parameters: unknown }) {
+function observe<T extends object>(prototype: T, methods: (keyof T)[], statementOf: (self: unknown, args: unknown[]) => { text: unknown; parameters: unknown; prepared?: boolean }) {
   for (const name of methods) {
     const original = prototype[name] as (...args: unknown[]) => unknown;
     Object.defineProperty(prototype, name, {
@@ -29,7 +29,7 @@ function observe<T extends object>(prototype: T, methods: (keyof T)[], statement
       value(this: unknown, ...args: unknown[]) {
         const statement = recording ? statementOf(this, args) : undefined;
         const text = String(statement?.text ?? '');
-        if (statement && !BACKGROUND.test(text)) statements.push({ text, parameters: Array.isArray(statement.parameters) ? statement.parameters : [] });
+        if (statement && !BACKGROUND.test(text)) statements.push({ text, parameters: Array.isArray(statement.parameters) ? statement.parameters : [], prepared: statement.prepared ?? false });
         return original.apply(this, args);
       },
     });
@@ -39,7 +39,11 @@ function observe<T extends object>(prototype: T, methods: (keyof T)[], statement
 const probe = new SQLite(':memory:');
 observe(Object.getPrototypeOf(probe.prepare('select 1')) as SQLite.Statement, ['all', 'get', 'run', 'iterate'], (self, [parameters]) => ({ text: (self as SQLite.Statement).source, parameters }));
 probe.close();
-observe(pg.Client.prototype, ['query'], (_self, [query, parameters]) => (typeof query === 'string' ? { text: query, parameters } : { text: (query as { text?: string }).text, parameters: (query as { values?: unknown }).values }));
+observe(pg.Client.prototype, ['query'], (_self, [query, parameters]) => {
+  if (typeof query === 'string') return { text: query, parameters };
+  const { text, values, name } = query as { text?: string; values?: unknown; name?: string };
+  return { text, parameters: values, prepared: Boolean(name) };
+});
 
 async function runStatements(work: () => Promise<unknown>) {
   statements.length = 0;
@@ -72,9 +76,11 @@ before(async () => {
 after(async () => { await server.stop(); });
 
 test('a session check is one statement; the idle timestamp adds one write at most once a minute', async () => {
-  const checks = await statementsOf(() => sessionOf(admin));
-  assert.equal(checks.length, 1, checks.join('\n'));
-  assert.match(checks[0]!, /from "sessions" inner join "users"/);
+  const checks = await runStatements(() => sessionOf(admin));
+  assert.equal(checks.length, 1, checks.map((statement) => statement.text).join('\n'));
+  assert.match(checks[0]!.text, /from "sessions" inner join "users"/);
+  // On PostgreSQL a named prepared statement: parsed and planned once per connection.
+  assert.equal(checks[0]!.prepared, server.app.ctx.engine === 'postgres');
 
   const tenSeconds = await statementsOf(async () => {
     for (let index = 0; index < 10; index += 1) await sessionOf(admin);
