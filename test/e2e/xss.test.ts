@@ -101,7 +101,7 @@ before(async () => {
   await store('idp.name', shortPayload('idp.name'), (payload) =>
     api.call('POST', '/idps', { code: 'xssidp', name: payload, type: 'OIDC', config: { issuer: 'https://sso.example.com', clientId: 'iam' } }));
   const config = await api.call<{ value: { system: Record<string, unknown> }; version: number }>('GET', '/config');
-  const system = { ...config.value.system, supportThirdLogin: 'Y' };
+  const system: Record<string, unknown> = { ...config.value.system, supportThirdLogin: 'Y' };
   for (const field of ['appName', 'copyright', 'loginSign'] as const) {
     system[field] = field === 'appName' ? shortPayload('branding.appName') : fullPayload(`branding.${field}`);
     stored.set(`branding.${field}`, String(system[field]));
