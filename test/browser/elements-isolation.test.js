@@ -82,4 +82,20 @@ describe('memory routing', () => {
     expect(location.href).to.equal(href);
     expect(history.length).to.equal(length);
   });
+
+  it('a route the host sets wins over the console announcing the page it is still on', async () => {
+    const element = Object.assign(document.createElement('iam-console'), { uiEmbed: true, routing: 'memory', route: '/profile/userInfo' });
+    const announced = [];
+    element.addEventListener('iam-navigate', (event) => announced.push(event.detail.path));
+    (await fixture(html`<div></div>`)).append(element);
+    const root = element.shadowRoot;
+    await until(() => announced.includes('/profile/userInfo') && byRole(root, 'heading', 'Personal center'), 'no personal center');
+    element.setAttribute('route', '/operate/user');
+    // What a re-render of the console does before its router has moved: the same page again.
+    element.onNavigate({ path: '/profile/userInfo', title: 'Personal center – IAM Console' });
+    expect(element.getAttribute('route')).to.equal('/operate/user');
+    await until(() => byRole(root, 'heading', 'Users'), 'the host\'s route was overwritten');
+    expect(element.getAttribute('route')).to.equal('/operate/user');
+    expect(announced).to.include('/operate/user');
+  });
 });

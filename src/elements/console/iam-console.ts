@@ -29,6 +29,9 @@ const Base = shadowReactElement<ConsoleAppProps>(ConsoleApp, {
   },
 });
 
+/** The last in-app path each console reported (kept outside the class: not public API). */
+const reportedPaths = new WeakMap<HTMLElement, string>();
+
 /**
  * The whole console in an open shadow root.
  * @tag iam-console
@@ -62,9 +65,12 @@ export class IamConsoleElement extends Base {
   declare tokenName: string | undefined;
 
   onNavigate(detail: NavigateDetail): void {
-    // Memory routing: the `route` attribute follows the console, so a host setting it again to an
-    // earlier value is a change.
-    if (this.routing === 'memory' && !detail.external && this.getAttribute('route') !== detail.path) this.setAttribute('route', detail.path);
+    // Memory routing: the `route` attribute follows the console when it moves, so a host setting it
+    // again to an earlier value is a change. The console may announce the page it is on again (a
+    // re-render): that must not write back a route the host has just replaced.
+    const moved = !detail.external && reportedPaths.get(this) !== detail.path;
+    if (moved) reportedPaths.set(this, detail.path);
+    if (this.routing === 'memory' && moved && this.getAttribute('route') !== detail.path) this.setAttribute('route', detail.path);
     emit(this, 'iam-navigate', detail);
   }
 
