@@ -1,11 +1,17 @@
 // Third-party sign-in: after an identity provider authorised someone, a short-lived ticket holds
 // their subject and profile. The console reads it (access info), the user completes missing data
-// once (complement), and a local account linked to the subject is signed in.
+// once (complement), and a local account linked to the subject is signed in. When the provider's
+// email is that of an existing local account, nothing is linked silently: the person either proves
+// they own that account (its password, and its authenticator code when it has one) and the link
+// is remembered, or makes a new account through the complement.
+import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import { Scope, Status, UserType } from '../../src/core/enums';
 import { digest, newId, newSecret } from './secrets';
-import { hashPassword } from './kdf';
-import { fieldError, notFound } from '../http/errors';
+import { hashPassword, verifyPassword } from './kdf';
+import { clearFailures, keysOfUser, recordFailure, throttleKey, throttleState } from './throttle';
+import { totpEnabled, verifyTotp } from './totp';
+import { fieldError, notFound, tooMany } from '../http/errors';
 import type { UserRow } from './actor';
 
 export const TICKET_TTL_MS = 10 * 60_000;
@@ -30,6 +36,47 @@ export async function findTicket(ctx: Ctx, idpCode: string, accessTicket: string
     throw notFound('Authorization');
   }
   return ticket;
+}
+
+/** The one enabled local account whose email is the provider's (not when the provider says the
+ *  email is unverified, nor when several accounts share it). */
+export async function existingAccountOf(ctx: Ctx, profileText: string): Promise<UserRow | undefined> {
+  const profile = JSON.parse(profileText) as Record<string, unknown>;
+  if (typeof profile.email !== 'string' || !profile.email || profile.email_verified === false) return undefined;
+  const rows = await ctx.db.selectFrom('users').selectAll()
+    .where(sql<string>`lower(email)`, '=', profile.email.trim().toLowerCase()).where('availabilityStatus', '=', Status.Enable).limit(2).execute();
+  return rows.length === 1 ? rows[0] : undefined;
+}
+
+/** Links the ticket's provider account to the existing account with its email, once the person has
+ *  given that account's password (transformed as at sign-in) and, when it has an authenticator app,
+ *  a code from it. Failures count towards the account's sign-in lockout. Answers the account. */
+export async function linkTicket(ctx: Ctx, idpCode: string, accessTicket: string, proof: { password: string; code?: string }): Promise<UserRow> {
+  const ticket = await findTicket(ctx, idpCode, accessTicket);
+  const user = ticket.userId ? undefined : await existingAccountOf(ctx, ticket.profile);
+  if (!user) throw notFound('Account');
+  const { value: policy } = await ctx.settings.get('login');
+  const key = throttleKey(user.username);
+  const locked = () => tooMany(`Too many failed sign-ins. Try again in ${policy.lockMinutes} minutes`);
+  if ((await throttleState(ctx, key)).lockedUntil) throw locked();
+  const refuse = async (field: string, rule: string): Promise<never> => {
+    const state = await recordFailure(ctx, key, policy);
+    await ctx.audit.record({ action: state.lockedUntil ? 'login.locked' : 'login.failure', success: false, detail: { username: user.username, idp: idpCode, reason: 'link' } });
+    throw state.lockedUntil ? locked() : fieldError([{ field, rule }]);
+  };
+  if (!(await verifyPassword(user.passwordHash, proof.password))) return refuse('password', 'rule.wrongPassword');
+  if (await totpEnabled(ctx, user.id)) {
+    if (!proof.code) throw fieldError([{ field: 'code', rule: 'rule.totpCode' }]);
+    if (!(await verifyTotp(ctx, user.id, proof.code))) return refuse('code', 'rule.totpCode');
+  }
+  await clearFailures(ctx, [key, ...keysOfUser(user)]);
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('idpTickets').where('ticketHash', '=', ticket.ticketHash).execute();
+    await trx.insertInto('idpLinks').values({ idpCode, subject: ticket.subject, userId: user.id, createdAt: now }).execute();
+  });
+  await ctx.audit.record({ action: 'user.update', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, detail: { idpLinked: idpCode } });
+  return user;
 }
 
 /** Uses the ticket up and answers the linked user, creating and linking one on first use. */

@@ -5,8 +5,8 @@ import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
 import { okAnswer } from '../../src/core/schemas/common';
 import { loginAnswer } from '../../src/core/schemas/auth';
-import { accessInfo, accessInfoParams, accessTicketQuery, complementBody, idpBody, idpCodeParams, idpSummary } from '../../src/core/schemas/idp';
-import { findTicket, redeemTicket } from '../auth/third-party';
+import { accessInfo, accessInfoParams, accessTicketQuery, complementBody, idpBody, idpCodeParams, idpSummary, linkBody } from '../../src/core/schemas/idp';
+import { existingAccountOf, findTicket, linkTicket, redeemTicket } from '../auth/third-party';
 import { startSession } from '../auth/login';
 import { newId } from '../auth/secrets';
 import { fieldError, notFound } from '../http/errors';
@@ -22,9 +22,11 @@ export function idpRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     params: accessInfoParams, query: accessTicketQuery, response: accessInfo,
     handler: async ({ params, query }) => {
       const ticket = await findTicket(ctx, params.idpCode, query.access_ticket, params.token);
+      const existing = ticket.userId === null ? await existingAccountOf(ctx, ticket.profile) : undefined;
       return {
         idpCode: ticket.idpCode, token: ticket.token, accessTicket: query.access_ticket,
         needComplement: ticket.userId === null, complement: JSON.parse(ticket.profile) as Record<string, unknown>,
+        ...(existing ? { existingAccount: { username: existing.username } } : {}),
       };
     },
   });
@@ -35,6 +37,16 @@ export function idpRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     params: idpCodeParams, query: accessTicketQuery, body: complementBody, response: loginAnswer, rateLimit: ctx.config.rateLimits.login,
     handler: async ({ params, query, body, raw }, reply) => {
       const user = await redeemTicket(ctx, params.idpCode, query.access_ticket, body);
+      return startSession(ctx, raw, reply, user, undefined, 'login.third_party');
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/interaction/idp/:idpCode/authorize/after/user/link', tags, access: 'public',
+    summary: "Link the provider's account to the existing account with its email (that account's password, and its authenticator code if it has one), then sign in",
+    params: idpCodeParams, query: accessTicketQuery, body: linkBody, response: loginAnswer, rateLimit: ctx.config.rateLimits.login,
+    handler: async ({ params, query, body, raw }, reply) => {
+      const user = await linkTicket(ctx, params.idpCode, query.access_ticket, body);
       return startSession(ctx, raw, reply, user, undefined, 'login.third_party');
     },
   });

@@ -2,7 +2,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type Client, type TestServer } from './harness';
+import { URI, type TOTP } from 'otpauth';
 import { createIdpTicket } from '../../server/auth/third-party';
+import { transformPassword } from '../../src/core/password';
 
 let server: TestServer;
 let admin: Client;
@@ -80,6 +82,61 @@ test('a first-time user completes their data once, then signs in straight away',
   const signedIn = await again.post<{ loginSuccess: boolean }>(complementPath(second.accessTicket), {});
   assert.equal(signedIn.body.data.loginSuccess, true);
   assert.equal((await again.get<{ user: { username: string } }>('/api/cas/session')).body.data.user.username, 'jo-sso');
+});
+
+test("the provider's email is an existing account's: offered, linked only with its password (and code), then straight in", async () => {
+  const BOB = { username: 'bob', password: 'Bob-pass-2024' };
+  const created = await admin.post('/api/user', { username: BOB.username, realName: 'Bob', email: 'Bob@Corp.example', password: await transformPassword(BOB.password), extraProp: {} });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const linkPath = (ticket: string) => `/api/interaction/idp/corp/authorize/after/user/link?access_ticket=${ticket}`;
+  type Info = { needComplement: boolean; existingAccount?: { username: string } };
+
+  // An unverified email is not matched (nothing to link to).
+  const unverified = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-u', profile: { email: 'bob@corp.example', email_verified: false } });
+  assert.equal((await server.client().get<Info>(infoPath(unverified.token, unverified.accessTicket))).body.data.existingAccount, undefined);
+  assert.equal((await server.client().post(linkPath(unverified.accessTicket), { password: await transformPassword(BOB.password) })).status, 404);
+
+  // Bob has an authenticator app: linking needs its code too.
+  const bob = server.client();
+  await bob.login(BOB.username, BOB.password);
+  const { uri } = (await bob.post<{ uri: string }>('/api/user/totp')).body.data;
+  const code = () => (URI.parse(uri) as TOTP).generate({ timestamp: server.clock.now() });
+  assert.equal((await bob.post('/api/user/totp/confirm', { code: code() })).status, 200);
+  server.clock.advance(30_000);
+
+  const ticket = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-bob', profile: { email: 'bob@corp.example', name: 'Bobby' } });
+  const info = await server.client().get<Info>(infoPath(ticket.token, ticket.accessTicket));
+  assert.equal(info.body.data.needComplement, true);
+  assert.deepEqual(info.body.data.existingAccount, { username: 'bob' });
+
+  const browser = server.client();
+  const wrong = await browser.post<{ fields: unknown[] }>(linkPath(ticket.accessTicket), { password: await transformPassword('Not-his-1') });
+  assert.equal(wrong.status, 400);
+  assert.deepEqual(wrong.body.data.fields, [{ field: 'password', rule: 'rule.wrongPassword' }]);
+  const noCode = await browser.post<{ fields: unknown[] }>(linkPath(ticket.accessTicket), { password: await transformPassword(BOB.password) });
+  assert.deepEqual(noCode.body.data.fields, [{ field: 'code', rule: 'rule.totpCode' }]);
+  const linked = await browser.post<{ loginSuccess: boolean }>(linkPath(ticket.accessTicket), { password: await transformPassword(BOB.password), code: code() });
+  assert.equal(linked.body.data.loginSuccess, true, JSON.stringify(linked.body));
+  assert.equal((await browser.get<{ user: { username: string } }>('/api/cas/session')).body.data.user.username, 'bob');
+  assert.equal((await browser.post(linkPath(ticket.accessTicket), { password: await transformPassword(BOB.password) })).status, 404, 'the ticket is used up');
+
+  // Next time: the link is remembered, straight in.
+  const next = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-bob', profile: { email: 'bob@corp.example' } });
+  const again = await server.client().get<Info>(infoPath(next.token, next.accessTicket));
+  assert.equal(again.body.data.needComplement, false);
+  assert.equal(again.body.data.existingAccount, undefined);
+});
+
+test('failed link attempts count towards the account lockout', async () => {
+  await admin.post('/api/user', { username: 'carol', realName: 'Carol', email: 'carol@corp.example', password: await transformPassword('Carol-pass-1'), extraProp: {} });
+  const ticket = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-carol', profile: { email: 'carol@corp.example' } });
+  const browser = server.client();
+  const path = `/api/interaction/idp/corp/authorize/after/user/link?access_ticket=${ticket.accessTicket}`;
+  const statuses: number[] = [];
+  for (let attempt = 0; attempt < 6; attempt += 1) statuses.push((await browser.post(path, { password: await transformPassword(`Wrong-${attempt}x`) })).status);
+  assert.ok(statuses.includes(429), `locked after repeated failures: ${statuses.join(',')}`);
+  assert.equal((await browser.post(path, { password: await transformPassword('Carol-pass-1') })).status, 429, 'the right password waits for the lock');
+  assert.equal((await server.client().login('carol', 'Carol-pass-1')).status, 429, 'the sign-in form is locked too');
 });
 
 test('expired tickets and removed providers answer 404', async () => {

@@ -1,6 +1,7 @@
 // §7 third-party (identity provider) login calls.
 import { request } from '../http';
-import type { ThirdPartyAccessInfo } from '../types';
+import { transformPassword } from '../password-transform';
+import type { LoginAnswer, ThirdPartyAccessInfo } from '../types';
 import { apiPath } from './path';
 
 /** GET /interaction/idp/{idpCode}/authorize/user/access/info/{token}?access_ticket=… */
@@ -15,5 +16,15 @@ export function complement<T = unknown>(idpCode: string, accessTicket: string, d
   return request<T>('POST', apiPath`/interaction/idp/${idpCode}/authorize/after/user/complement`, {
     query: { access_ticket: accessTicket },
     body: data,
+  });
+}
+
+/** POST /interaction/idp/{idpCode}/authorize/after/user/link?access_ticket=…: links the provider's
+ *  account to the existing account with its email, proven by that account's password (trimmed and
+ *  transformed as at sign-in) and its authenticator code when it has one; then signs in. */
+export async function linkAccount(idpCode: string, accessTicket: string, proof: { password: string; code?: string }): Promise<LoginAnswer> {
+  return request<LoginAnswer>('POST', apiPath`/interaction/idp/${idpCode}/authorize/after/user/link`, {
+    query: { access_ticket: accessTicket },
+    body: { password: await transformPassword(proof.password), ...(proof.code ? { code: proof.code } : {}) },
   });
 }

@@ -2,6 +2,7 @@
 // identity providers an administrator configures.
 import * as v from 'valibot';
 import { optionalField, rules } from '../validation';
+import { transformedPassword } from './common';
 
 export const idpCodeParams = v.object({ idpCode: rules.safeCode });
 export const accessInfoParams = v.object({ idpCode: rules.safeCode, token: v.pipe(v.string(), v.regex(/^[\w-]{10,100}$/, 'rule.token')) });
@@ -13,6 +14,15 @@ export const accessInfo = v.object({
   accessTicket: v.string(),
   needComplement: v.boolean(),
   complement: v.optional(v.record(v.string(), v.unknown())),
+  /** A local account has the provider's email: the person may link to it (with its password). */
+  existingAccount: v.optional(v.object({ username: v.string() })),
+});
+
+/** Linking to the existing account: its password (transformed as at sign-in), and a code from its
+ *  authenticator app when it has one. */
+export const linkBody = v.object({
+  password: transformedPassword,
+  code: v.optional(v.pipe(v.string('rule.totpCode'), v.regex(/^\d{6}$/, 'rule.totpCode'))),
 });
 
 /** What a first-time third-party user completes before their account is made. */
