@@ -1,6 +1,7 @@
-// Third-party sign-in in Chromium against a real local OpenID Connect provider: the sign-in page's
-// provider button, the provider (which approves at once), our callback, /infoComplete with the
-// provider's details filled in, the new account signed in; the second time straight in.
+// Third-party sign-in in Chromium against real local OpenID Connect providers: the sign-in page's
+// provider buttons (with their icons), the provider (which approves at once), our callback,
+// /infoComplete with the provider's details filled in, the new account signed in; the second time
+// straight in. A provider whose email is an existing account's is linked only with its password.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
@@ -10,6 +11,10 @@ import { startIdentityProvider, type IdentityProvider } from '../server/identity
 let server: RunningServer;
 let browser: Browser;
 let idp: IdentityProvider;
+/** A second provider whose person has the email of an existing local account (bob). */
+let partner: IdentityProvider;
+const BOB = { username: 'bob', realName: 'Bob', password: 'Bob-e2e-2024', email: 'bob@partner.example' };
+const ICON = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><circle cx="8" cy="8" r="7" fill="#2a7"/></svg>';
 
 before(async () => {
   server = await startServer();
@@ -17,7 +22,11 @@ before(async () => {
   idp = await startIdentityProvider(`${server.url}/api/interaction/idp/corp/authorize/callback`, { sub: 'corp-alice', preferred_username: 'alice', name: 'Alice', email: 'alice@corp.example' });
   const api = new ApiClient(server.url);
   await api.signIn(ADMIN.username, ADMIN.password);
-  await api.call('POST', '/idps', { code: 'corp', name: 'Corp SSO', type: 'OIDC', config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret } });
+  const icon = await api.upload('icon', 'corp.svg', new TextEncoder().encode(ICON), 'image/svg+xml');
+  await api.call('POST', '/idps', { code: 'corp', name: 'Corp SSO', type: 'OIDC', icon, config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret } });
+  partner = await startIdentityProvider(`${server.url}/api/interaction/idp/partner/authorize/callback`, { sub: 'partner-bob', preferred_username: 'bobby', name: 'Bobby', email: BOB.email });
+  await api.call('POST', '/idps', { code: 'partner', name: 'Partner SSO', type: 'OIDC', config: { issuer: partner.issuer, clientId: partner.clientId, clientSecret: partner.clientSecret } });
+  await api.createUser(BOB);
   const { version } = await api.call<{ version: number }>('GET', '/config');
   await api.call('PUT', '/config', { system: { supportThirdLogin: 'Y' }, version });
 });
@@ -25,12 +34,19 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await idp?.stop();
+  await partner?.stop();
   await server?.stop();
 });
 
 test('a first-time person completes their details after the provider, then comes straight in', async () => {
   const { page, errors } = await openPage(browser);
   await page.goto(`${server.url}/login`);
+  // The configured icon is drawn beside the label (decoration: empty alt; the label names the link).
+  const icon = page.getByRole('link', { name: 'Sign in with Corp SSO' }).locator('img');
+  await icon.waitFor();
+  assert.equal(await icon.getAttribute('alt'), '');
+  assert.ok(await icon.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0), 'the icon loaded');
+  assert.equal(await page.getByRole('link', { name: 'Sign in with Partner SSO' }).locator('img').count(), 0, 'no icon: none drawn');
   await page.getByRole('link', { name: 'Sign in with Corp SSO' }).click();
 
   await page.getByText('Your account needs a few details before you can continue.').waitFor();
@@ -48,4 +64,37 @@ test('a first-time person completes their details after the provider, then comes
   await again.getByRole('heading', { name: 'Welcome back, alice' }).waitFor();
   assert.equal(idp.approvals, 2);
   assert.deepEqual(errors, []);
+});
+
+test("the provider's email is an existing account's: linked only with its password, then straight in", async () => {
+  const { page, errors } = await openPage(browser, { expectedFailures: [/\/after\/user\/link\?/] });
+  await page.goto(`${server.url}/login`);
+  await page.getByRole('link', { name: 'Sign in with Partner SSO' }).click();
+  await page.getByText('An account with your email address already exists: bob. Is it yours?').waitFor();
+
+  // "Create a new account" is the complement form; Back returns to the choice.
+  await page.getByRole('button', { name: 'Create a new account' }).click();
+  assert.equal(await page.getByLabel('Username').inputValue(), 'bobby');
+  await page.getByRole('button', { name: 'Back' }).click();
+
+  await page.getByRole('button', { name: 'Link to my existing account' }).click();
+  await page.getByText('Enter the password of bob to link this sign-in to it. Next time you come straight in.').waitFor();
+  await page.getByLabel('Password', { exact: true }).fill('Not-bobs-1');
+  await page.getByRole('button', { name: 'Link and sign in' }).click();
+  await page.getByText('The password is wrong').waitFor();
+  assert.equal(new URL(page.url()).pathname, '/infoComplete', 'not signed in');
+
+  await page.getByLabel('Password', { exact: true }).fill(BOB.password);
+  await page.getByRole('button', { name: 'Link and sign in' }).click();
+  await page.getByRole('heading', { name: 'Welcome back, Bob' }).waitFor();
+  assert.equal(partner.approvals, 1);
+
+  // The link is remembered: next time the provider signs bob in directly.
+  const { page: again, errors: againErrors } = await openPage(browser);
+  await again.goto(`${server.url}/login`);
+  await again.getByRole('link', { name: 'Sign in with Partner SSO' }).click();
+  await again.getByRole('heading', { name: 'Welcome back, Bob' }).waitFor();
+  assert.equal(partner.approvals, 2);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(againErrors, []);
 });
