@@ -113,7 +113,7 @@ export function AuthenticatorCard() {
         <p className={ui.empty}>{t(status.failed ? 'console:unavailable' : 'console:loading')}</p>
       ) : (
         <p className={styles.status}>
-          <span className={ui.badge}>{t(enabled ? 'console:totp.on' : 'console:totp.off')}</span>
+          <span className={`${ui.badge} ${enabled ? '' : styles.offBadge}`}>{t(enabled ? 'console:totp.on' : 'console:totp.off')}</span>
           <span className={ui.muted}>{t(enabled ? 'console:totp.textOn' : 'console:totp.textOff')}</span>
         </p>
       )}

@@ -34,3 +34,6 @@ export const qrCode = style({ width: '184px', height: '184px', borderRadius: var
 export const steps = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
 
 export const status = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, margin: `0 0 ${vars.space.md}` });
+
+/** "Off" reads as a neutral state, not as a success. */
+export const offBadge = style({ background: 'transparent', color: vars.color.textMuted, border: `1px solid ${vars.color.border}` });
