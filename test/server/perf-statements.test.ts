@@ -81,6 +81,11 @@ test('a session check is one statement; the idle timestamp adds one write at mos
   assert.match(checks[0]!.text, /from "sessions" inner join "users"/);
   // On PostgreSQL a named prepared statement: parsed and planned once per connection.
   assert.equal(checks[0]!.prepared, server.app.ctx.engine === 'postgres');
+  if (server.app.ctx.engine === 'sqlite') {
+    // SQLite runs on the event loop: its commits must not wait for an fsync (WAL, synchronous NORMAL = 1).
+    const { rows } = await server.app.ctx.db.executeQuery(CompiledQuery.raw('pragma synchronous'));
+    assert.deepEqual(rows, [{ synchronous: 1 }]);
+  }
 
   const tenSeconds = await statementsOf(async () => {
     for (let index = 0; index < 10; index += 1) await sessionOf(admin);
