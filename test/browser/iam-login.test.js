@@ -159,6 +159,23 @@ describe('<iam-login>', () => {
     await waitUntil(() => byText(element, 'Please enter the characters shown in the image'), 'no captcha message');
   });
 
+  it('opens "Forgot password?" as a lazily loaded form, checks the identifier, and goes back', async () => {
+    const element = await loginForm();
+    byRole(element, 'button', 'Forgot password?').click();
+    await waitUntil(() => byRole(element, 'heading', 'Reset your password'), 'the reset form did not load');
+    expect(byLabel(element, 'Username')).to.equal(null, 'in place of the sign-in form');
+    type(byLabel(element, 'Email or mobile phone'), 'not-an-address');
+    byRole(element, 'button', 'Send code').click();
+    await waitUntil(() => byText(element, 'Enter your email address or mobile phone number'), 'no identifier message');
+    type(byLabel(element, 'Email or mobile phone'), `nobody-${Date.now()}@example.com`);
+    byRole(element, 'button', 'Send code').click();
+    // Unknown addresses get the same answer: the form goes on to the code.
+    await waitUntil(() => byLabel(element, 'New password'), 'no code step');
+    expect(byRole(element, 'button', 'Send code')).to.equal(null, 'the cool-down replaced it');
+    byRole(element, 'button', 'Back to sign in').click();
+    await waitUntil(() => byLabel(element, 'Username'), 'not back at the sign-in form');
+  });
+
   it('can be defined twice (a second copy of the bundle, and the elements entry)', async () => {
     const first = customElements.get('iam-login');
     await import('../../dist/login.js?copy=2');
