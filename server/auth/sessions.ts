@@ -32,16 +32,16 @@ export interface NewSession {
  *  timeout therefore counts from a last activity known to within this granularity. */
 const TOUCH_EVERY_MS = 60_000;
 
-/** The query of every authenticated request, compiled once (Kysely would build and compile its SQL
- *  again per call); its one parameter, bound at each run, is the secret's digest. ONE statement
- *  answers everything the request's actor needs: session, user, the user's tenant path and the
- *  apps they administer (each by its index: sessions.secret_hash, the primary keys, app_admins_user). */
 /** The user's columns, listed (the statement is prepared on PostgreSQL: see preparedOnPostgres). */
 const USER_COLUMNS = [
   'id', 'username', 'realName', 'email', 'mobilePhone', 'description', 'availabilityStatus', 'avatar', 'extraProp', 'userType',
   'tenantId', 'isAdmin', 'isMaster', 'passwordHash', 'passwordChangedAt', 'version', 'createdAt', 'updatedAt',
 ] as const satisfies readonly (keyof UserTable)[];
 
+/** The query of every authenticated request, compiled once (Kysely would build and compile its SQL
+ *  again per call); its one parameter, bound at each run, is the secret's digest. ONE statement
+ *  answers everything the request's actor needs: session, user, the user's tenant path and the
+ *  apps they administer (each by its index: sessions.secret_hash, the primary keys, app_admins_user). */
 function sessionBySecretQuery(db: Kysely<Database>, engine: Engine) {
   return db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.userId')
     .leftJoin('tenants', 'tenants.id', 'users.tenantId')
