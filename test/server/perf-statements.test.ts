@@ -179,6 +179,11 @@ test('user search plans over 20 000 users: count from the index range, a broad s
   assert.match(broadPlan, /users_created_at/, broadPlan);
   assert.doesNotMatch(broadPlan, /users_lower_username/, broadPlan);
 
+  // The walk finds the same page, in the same order: the newest of group c are indexes 2, 10, 18 …
+  const second = await admin.get<{ list: { username: string }[]; pager: { total: number } }>('/api/user?page=2&size=3&searchProp=username&searchValue=CBULK-');
+  assert.equal(second.body.data.pager.total, BULK / GROUPS.length);
+  assert.deepEqual(second.body.data.list.map((user) => user.username), ['cbulk-00026', 'cbulk-00034', 'cbulk-00042']);
+
   const narrow = await searchStatements('cbulk-0004');
   const narrowPlan = await planOf(narrow.page);
   assert.match(narrowPlan, /users_lower_username/, narrowPlan);
