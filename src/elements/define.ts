@@ -11,6 +11,7 @@ export function defineElement(name: string, constructor: CustomElementConstructo
 export interface ReactElementBase extends HTMLElement {
   connectedCallback(): void;
   disconnectedCallback(): void;
+  attributeChangedCallback(name: string, previous: string | null, value: string | null): void;
 }
 
 /** r2wc, typed so that subclasses can extend the lifecycle. It renders asynchronously. */

@@ -9,10 +9,6 @@ import { consumeProvider, releaseProvider } from './provider/consume';
 /** r2wc's prop types: `method` props are callbacks the element passes to the app. */
 type PropType = 'string' | 'number' | 'boolean' | 'function' | 'method' | 'json';
 
-interface AttributeCallback {
-  attributeChangedCallback(name: string, previous: string | null, value: string | null): void;
-}
-
 export interface ShadowElementOptions<Props> {
   props: { [Name in keyof Props]?: PropType };
   /**
@@ -52,9 +48,9 @@ export function shadowReactElement<Props extends object>(
       super.disconnectedCallback();
     }
 
-    attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
+    override attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
       const normalised = booleans.has(name) ? String(value !== null && value !== 'false') : value;
-      (Base.prototype as unknown as AttributeCallback).attributeChangedCallback.call(this, name, previous, normalised);
+      super.attributeChangedCallback(name, previous, normalised);
     }
   };
 }

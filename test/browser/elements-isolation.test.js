@@ -94,6 +94,7 @@ describe('memory routing', () => {
     // What a re-render of the console does before its router has moved: the same page again.
     element.onNavigate({ path: '/profile/userInfo', title: 'Personal center – IAM Console' });
     expect(element.getAttribute('route')).to.equal('/operate/user');
+    expect(announced, 'no event for a page the host has left').to.deep.equal(['/profile/userInfo']);
     await until(() => byRole(root, 'heading', 'Users'), 'the host\'s route was overwritten');
     expect(element.getAttribute('route')).to.equal('/operate/user');
     expect(announced).to.include('/operate/user');

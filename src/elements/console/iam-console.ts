@@ -8,6 +8,7 @@ import type { ConsoleErrorDetail, LogoutDetail, NavigateDetail } from '../../rea
 import { defineElement, emit } from '../define';
 import { shadowReactElement } from '../shadow-element';
 import type { IamCommonAttributes } from '../types';
+import { RouteFollower } from './route-follower';
 
 const Base = shadowReactElement<ConsoleAppProps>(ConsoleApp, {
   booleanAttributes: ['ui-embed'],
@@ -29,8 +30,17 @@ const Base = shadowReactElement<ConsoleAppProps>(ConsoleApp, {
   },
 });
 
-/** The last in-app path each console reported (kept outside the class: not public API). */
-const reportedPaths = new WeakMap<HTMLElement, string>();
+/** Each console's route follower (kept outside the class: not public API). */
+const followers = new WeakMap<HTMLElement, RouteFollower>();
+
+function followerOf(element: HTMLElement): RouteFollower {
+  let follower = followers.get(element);
+  if (!follower) followers.set(element, (follower = new RouteFollower()));
+  return follower;
+}
+
+/** Set while the element writes `route` itself: not a request of the host. */
+let reflecting = false;
 
 /**
  * The whole console in an open shadow root.
@@ -64,13 +74,26 @@ export class IamConsoleElement extends Base {
   declare authMode: string | undefined;
   declare tokenName: string | undefined;
 
+  override attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
+    if (name === 'route' && !reflecting) followerOf(this).request(value);
+    super.attributeChangedCallback(name, previous, value);
+  }
+
   onNavigate(detail: NavigateDetail): void {
-    // Memory routing: the `route` attribute follows the console when it moves, so a host setting it
-    // again to an earlier value is a change. The console may announce the page it is on again (a
-    // re-render): that must not write back a route the host has just replaced.
-    const moved = !detail.external && reportedPaths.get(this) !== detail.path;
-    if (moved) reportedPaths.set(this, detail.path);
-    if (this.routing === 'memory' && moved && this.getAttribute('route') !== detail.path) this.setAttribute('route', detail.path);
+    if (this.routing === 'memory' && !detail.external) {
+      // A page the host has already asked the console to leave is not news: no event, no write.
+      if (!followerOf(this).accept(detail.path)) return;
+      // The `route` attribute follows the console, so a host setting it again to an earlier value
+      // is a change.
+      if (this.getAttribute('route') !== detail.path) {
+        reflecting = true;
+        try {
+          this.setAttribute('route', detail.path);
+        } finally {
+          reflecting = false;
+        }
+      }
+    }
     emit(this, 'iam-navigate', detail);
   }
 
