@@ -44,7 +44,7 @@ export function configWithIcon(stored: Record<string, string>, given: Record<str
 export async function checkIcon(ctx: Ctx, icon: string | undefined): Promise<void> {
   if (!icon) return;
   const file = await ctx.db.selectFrom('files').select('id').where('id', '=', icon).executeTakeFirst();
-  if (!file) throw fieldError([{ field: 'icon', rule: 'rule.idpIcon' }]);
+  if (!file) throw fieldError([{ field: 'icon', rule: 'rule.fileName' }]);
 }
 
 export function scopeOf(config: IdentityProviderConfig): string {

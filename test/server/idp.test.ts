@@ -38,7 +38,7 @@ test("a provider's button icon: our own upload only, public in the list, kept or
   for (const refused of ['https://cdn.example.com/corp.png', `${'0'.repeat(64)}.png`, 'javascript:alert(1)']) {
     const answer = await admin.put<{ fields: { field: string; rule: string }[] }>('/api/idps/corp', { icon: refused });
     assert.equal(answer.status, 400, refused);
-    assert.deepEqual(answer.body.data.fields, [{ field: 'icon', rule: 'rule.idpIcon' }]);
+    assert.deepEqual(answer.body.data.fields, [{ field: 'icon', rule: 'rule.fileName' }]);
   }
   assert.equal((await admin.put('/api/idps/corp', { config: { icon: 'https://cdn.example.com/corp.png' } })).status, 200);
   assert.equal(await publicIcon(), null);

@@ -37,8 +37,8 @@ export const complementBody = v.object({
  *  kept as the stored name so that every console resolves it against its own API base); '' for
  *  none. Only our own uploads: the console's Content-Security-Policy loads images from itself. */
 export const idpIcon = v.pipe(
-  v.string('rule.idpIcon'),
-  v.regex(/^(?:(?:\/api\/file\/get\/)?[0-9a-f]{64}\.(?:png|jpg|gif|ico|svg))?$/, 'rule.idpIcon'),
+  v.string('rule.fileName'),
+  v.regex(/^(?:(?:\/api\/file\/get\/)?[0-9a-f]{64}\.(?:png|jpg|gif|ico|svg))?$/, 'rule.fileName'),
   v.transform((icon) => icon.replace(/^\/api\/file\/get\//, '')),
 );
 

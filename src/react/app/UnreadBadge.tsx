@@ -15,7 +15,11 @@ const REFRESH_MS = 60_000;
 
 function useUnreadCountRefresh(userId: string | undefined): void {
   useEffect(() => {
-    if (!userId) return;
+    // Signed out: forget the count, so that the next person never sees it.
+    if (!userId) {
+      $unreadCount.set(undefined);
+      return;
+    }
     let timer: ReturnType<typeof setInterval> | undefined;
     const start = () => {
       void refreshUnreadCount();
