@@ -71,13 +71,15 @@ export async function settled(page: Page): Promise<void> {
 
 /** The ordinary user the sample data holds (the users table and its row actions use it). */
 export const MEMBER = 'bob-a11y';
+/** The sample's message channel (a robot webhook that nothing sends through). */
+export const CHANNEL = 'Ops robot';
 
 export interface SampleIds { app: string; plan: string }
 
 /**
  * A little of everything through the real API as the administrator, so no screen is empty: a
  * tenant, `users` ordinary users (MEMBER among them), an app with a privilege and a role, its menu
- * plan and a message in the administrator's inbox.
+ * plan, a message channel and a message in the administrator's inbox.
  */
 export async function seedSample(baseUrl: string, users = 2): Promise<SampleIds> {
   const admin = await Seeder.as(baseUrl);
@@ -91,6 +93,7 @@ export async function seedSample(baseUrl: string, users = 2): Promise<SampleIds>
   const privilege = await admin.privilege(app.id, { name: 'Orders', key: 'orders', path: '/orders' });
   await admin.role(app.id, 'Clerk');
   const plan = await admin.call<{ id: string }>('POST', '/menu-plans', { appId: app.id, name: 'Shop menu', items: [{ name: 'Orders', path: '/orders', privilegeId: privilege.id }] });
+  await admin.call('POST', '/channels', { name: CHANNEL, serviceType: 'DING_TALK', vendor: 'dingtalk', config: { webhook: 'http://127.0.0.1:9/robot', secret: 'SEC-sample' } });
   const me = await admin.call<{ user: { id: string } }>('GET', '/cas/session');
   await admin.call('POST', '/messages', { title: 'Quarterly access review', content: 'Please review the administrators of your apps.', userIds: [me.user.id] });
   return { app: app.id, plan: plan.id };
