@@ -1,7 +1,7 @@
 // §7 user calls. Administrators (code 2) reach the users of their scope (platform: all; tenant
 // administrator: tenant users of their subtree); every user reaches their own basic info.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
 import { idParams, okAnswer } from '../../src/core/schemas/common';
@@ -17,10 +17,12 @@ import { keysOfUser, lockedKeys } from '../auth/throttle';
 import { hashPassword, verifyPassword } from '../auth/kdf';
 import { newId } from '../auth/secrets';
 import { storeNewPassword } from '../auth/password-policy';
+import { passwordResetBody } from '../../src/core/schemas/password-reset';
+import { resetPasswordWithCode } from './password-reset';
 import { clearSessionCookie } from '../auth/gate';
 import { paginate } from '../http/paging';
 import { searchPlan, userStartsWith, type SearchPlan } from '../db/search';
-import { fieldError, forbidden, notFound } from '../http/errors';
+import { fieldError, forbidden, notFound, unauthorized } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
 
@@ -307,9 +309,12 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/user/password', tags, access: '0', summary: 'Change my own password (old password required; signs me out everywhere)',
-    body: selfPasswordBody, response: okAnswer,
+    method: 'PUT', url: '/user/password', tags, access: 'public',
+    summary: "§7 reset password: signed in, my own change (old password required); or, signed out, with a 'forgot password' code (identifier, code). Either signs the person out everywhere",
+    body: v.union([selfPasswordBody, passwordResetBody], 'rule.required'), response: okAnswer, rateLimit: ctx.config.rateLimits.login,
     handler: async ({ actor, body, raw }, reply) => {
+      if ('code' in body) return resetPasswordWithCode(ctx, body, raw.ip);
+      if (!actor) throw unauthorized();
       if (body.loginUserId && body.loginUserId !== actor.id) throw forbidden();
       await assertOwnPassword(actor, body.opUserPassword);
       await setPassword(ctx, actor, actor.user, body.password, raw.ip, reply, true);

@@ -30,7 +30,7 @@ after(async () => {
 });
 
 const resetCode = (identifier: string) => server.client().post('/api/user/password/reset-code', { identifier });
-const reset = (code: string, password: string, identifier = 'forgetful@example.com') => server.client().put('/api/user/password/reset', { identifier, code, password: transform(password) });
+const reset = (code: string, password: string, identifier = 'forgetful@example.com') => server.client().put('/api/user/password', { identifier, code, password: transform(password) });
 
 test('a code by email resets the password once; the old password and sessions stop working', async () => {
   const before = server.client();

@@ -67,7 +67,7 @@ test("history: the administrator's reset and the reset with a code refuse it too
   assert.equal((await server.client().post('/api/user/password/reset-code', { identifier: EMAIL })).status, 200);
   const mail = await until(() => smtp.mails.find((entry) => entry.to.includes(EMAIL)), 'the reset code');
   const code = /reset code is (\d{6})/.exec(mail.raw)![1]!;
-  const withCode = (password: string) => server.client().put<Fields>('/api/user/password/reset', { identifier: EMAIL, code, password: transform(password) });
+  const withCode = (password: string) => server.client().put<Fields>('/api/user/password', { identifier: EMAIL, code, password: transform(password) });
   const reused = await withCode('Fourth123');
   assert.deepEqual([reused.status, reused.body.data.fields], [400, [{ field: 'password', rule: 'rule.passwordReused?count=3' }]]);
   assert.equal((await withCode('Fifth123')).status, 200, 'the code still works after the refusal');

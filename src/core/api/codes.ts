@@ -11,11 +11,11 @@ export function sendResetCode(identifier: string): Promise<void> {
   return request<void>('POST', '/user/password/reset-code', { body: { identifier: identifier.trim() }, silent: true, authRedirect: false });
 }
 
-/** PUT /user/password/reset: the new password (§5 checked, then transformed) with the code; the
+/** PUT /user/password (§7) with a reset code: the new password (§5 checked, then transformed) with the code; the
  *  caller checks the login settings' policy first. */
 export async function resetPasswordWithCode(identifier: string, code: string, password: string): Promise<void> {
   const body = { identifier: identifier.trim(), code: code.trim(), password: await transformNewPassword(password) };
-  return request<void>('PUT', '/user/password/reset', { body, silent: true, authRedirect: false });
+  return request<void>('PUT', '/user/password', { body, silent: true, authRedirect: false });
 }
 
 /** POST /user/email/verification: mails the signed-in person a link to /verified/{code}. */
