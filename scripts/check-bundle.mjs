@@ -29,7 +29,7 @@ export const budgets = [
     firstLoad: 140 * KiB,
     // Signed out at `/`: the sign-in screen and its texts; signed in: the home screen and the top
     // bar's account menu (the shell's own texts come with the sign-in ones).
-    firstVisit: ['VerifiedScreen', 'locale-en-login', 'locale-en-console', 'HomeScreen', 'UserMenu'],
+    firstVisit: ['LoginScreen', 'locale-en-login', 'locale-en-console', 'HomeScreen', 'UserMenu'],
     eachLazy: 25 * KiB,
   },
 ];
