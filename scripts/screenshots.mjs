@@ -1,6 +1,6 @@
 // `npm run screenshots`: pictures of every main screen, the dialogs and the demo pages into
-// docs/screenshots/ (1280×800, a few at 390×844; dark and light), from the real server on a temp
-// data dir with sample data. Builds first when the bundle or the server build is missing; the
+// docs/screenshots/ (all at 1280×800 dark; the main ones also light and at 390×844 in both themes),
+// from the real server on a temp data dir with sample data. Builds first when the bundle or the server build is missing; the
 // work itself is test/e2e/screenshots.ts (run through tsx), which fails on any console/CSP error.
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
