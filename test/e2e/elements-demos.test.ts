@@ -96,6 +96,23 @@ test('the sign-in demo page works under the strict CSP', async () => {
   await watched.context.close();
 });
 
+test('the demo index links every host page, each served under a strict or nonce CSP', async () => {
+  const watched = await cspWatchedPage();
+  const { page } = watched;
+  await page.goto(`${server.url}/demo/`);
+  const links = page.getByRole('navigation', { name: 'Demos' }).getByRole('link');
+  const targets = await links.evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
+  assert.deepEqual(targets.map((href) => new URL(href).pathname), ['/demo/portal.html', '/demo/react.html', '/demo/vue.html', '/demo/history/', '/demo/nonce.html', '/demo/login.html']);
+  for (const href of targets) {
+    const answer = await page.request.get(href);
+    assert.equal(answer.status(), 200, href);
+    assert.match(answer.headers()['content-security-policy'] ?? '', /script-src 'self'( 'nonce-[^']+')?;/, href);
+    assert.match(await answer.text(), /<iam-(console|login|provider)|id="(react|vue)-host"/, href);
+  }
+  await checkPage(watched, 'index', STRICT);
+  await watched.context.close();
+});
+
 test('the React 19 host drives the console through <iam-provider> and typed events', async () => {
   const watched = await cspWatchedPage();
   const { page } = watched;
