@@ -45,16 +45,20 @@ export async function sampleUsers(base, cookie, pages) {
 }
 
 /**
- * Throughput of each target ({ url, cookie }): a warm-up each, then `runs` rounds of one timed run
- * per target; per target the medians of req/s and p99 (ms).
+ * Throughput of each target ({ url, cookie, cpuMicros }): a warm-up each, then `runs` rounds of one
+ * timed run per target; per target the medians of req/s, p99 (ms) and the server's CPU time per
+ * request (µs; what the request costs the server, much less sensitive to other work on the machine
+ * than req/s).
  */
 export async function throughput(targets, { connections, warmupSeconds, runs, seconds }) {
-  const run = async ({ url, cookie }, duration) => {
+  const run = async ({ url, cookie, cpuMicros }, duration) => {
+    const cpuBefore = await cpuMicros();
     const result = await autocannon({ url, connections, duration, headers: { cookie: cookie.header } });
+    const cpu = (await cpuMicros()) - cpuBefore;
     if (result.non2xx || result.errors || result.timeouts) {
       throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
     }
-    return { requestsPerSecond: result.requests.average, p99: result.latency.p99, total: result.requests.total };
+    return { requestsPerSecond: result.requests.average, p99: result.latency.p99, total: result.requests.total, cpuPerRequest: cpu / result.requests.total };
   };
   for (const target of targets) await run(target, warmupSeconds);
   const results = targets.map(() => []);
@@ -64,6 +68,7 @@ export async function throughput(targets, { connections, warmupSeconds, runs, se
   return results.map((runsOfTarget) => ({
     requestsPerSecond: median(runsOfTarget.map((result) => result.requestsPerSecond)),
     p99: median(runsOfTarget.map((result) => result.p99)),
+    cpuPerRequest: median(runsOfTarget.map((result) => result.cpuPerRequest)),
     runs: runsOfTarget,
   }));
 }

@@ -163,13 +163,15 @@ function searchPaths(users, prop, total) {
 async function measureThroughput(servers) {
   log('throughput: baseline and session check, SQLite and PostgreSQL interleaved');
   const [first] = servers;
+  const cpuMicros = (server) => () => server.cpuMicros();
   const targets = [
-    { url: `${first.server.base}/bench/ping`, cookie: first.admin },
-    ...servers.map(({ server, admin }) => ({ url: `${server.base}/api/cas/session`, cookie: admin })),
+    { url: `${first.server.base}/bench/ping`, cookie: first.admin, cpuMicros: cpuMicros(first.server) },
+    ...servers.map(({ server, admin }) => ({ url: `${server.base}/api/cas/session`, cookie: admin, cpuMicros: cpuMicros(server) })),
   ];
   const [baseline, ...sessions] = await throughput(targets, PLAN.throughput);
   const runs = `median of ${PLAN.throughput.runs}×${PLAN.throughput.seconds} s, ${PLAN.throughput.connections} connections`;
   row('baseline.rps', `baseline: GET /bench/ping, same stack, no session or database (${runs})`, baseline.requestsPerSecond, 'req/s', { text: `${Math.round(baseline.requestsPerSecond)} req/s` });
+  row('baseline.cpu', 'baseline: server CPU time per request', baseline.cpuPerRequest, 'µs', { text: `${Math.round(baseline.cpuPerRequest)} µs` });
   for (const [index, { key, label }] of servers.entries()) {
     const session = sessions[index];
     row(`${key}.session.rps`, `${label}: GET /api/cas/session (${runs})`, session.requestsPerSecond, 'req/s', {
@@ -177,6 +179,10 @@ async function measureThroughput(servers) {
     });
     row(`${key}.session.p99`, `${label}: GET /api/cas/session p99 latency`, session.p99, 'ms', { text: `${session.p99} ms` });
     ratioRow(`${key}.session.toBaseline`, `${label}: session check ÷ baseline, req/s`, session.requestsPerSecond, baseline.requestsPerSecond);
+    row(`${key}.session.cpu`, `${label}: server CPU time per session check (${Math.round(1e6 / session.cpuPerRequest)} req/s if it had a core to itself)`, session.cpuPerRequest, 'µs', {
+      text: `${Math.round(session.cpuPerRequest)} µs`,
+    });
+    ratioRow(`${key}.session.cpuToBaseline`, `${label}: baseline ÷ session check, server CPU per request`, baseline.cpuPerRequest, session.cpuPerRequest);
   }
   return { baseline, sessions };
 }
@@ -281,6 +287,7 @@ async function main() {
     'SQLite and PostgreSQL (and the baseline) are measured interleaved, run by run, so that background load weighs on both alike; the load generators run in the bench process, each server in its own.',
     'Cold loads: a fresh browser context each (empty cache), served by the real server on 127.0.0.1 without compression; time from navigation start to the visible username input, measured in the page.',
     'User search: one request at a time, time to the last byte. Event-loop delay: monitorEventLoopDelay in the server process (5 ms resolution, subtracted); DESIGN.md names no number, 50 ms is this bench\'s bar for "responsive".',
+    'Server CPU time per request: the Node server process\'s user + system time (all its threads) over a throughput run ÷ its requests; it counts what the request costs the server and changes much less with other work on the machine than req/s does. On PostgreSQL the database\'s own processes are not in it.',
   ];
   const results = {
     ...context, durationSeconds: Math.round(seconds), plan: PLAN, rows, notes,

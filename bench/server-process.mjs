@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 const START_TIMEOUT_MS = 60_000;
 
-/** Resolves when the server listens: { base, engine, eventLoopDelay(during), stop() }. */
+/** Resolves when the server listens: { base, engine, eventLoopDelay(during), cpuMicros(), stop() }. */
 export async function startBenchServer({ dataDir, databaseUrl, adminPassword, distDir }) {
   const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
     // IAM_BENCH_CPU_PROF=DIR writes the server's CPU profile there (to see where its time goes).
@@ -26,6 +26,16 @@ export async function startBenchServer({ dataDir, databaseUrl, adminPassword, di
       reject(new Error(`the bench server exited (${code}) before listening`));
     });
   });
+  /** Sends `command` and resolves with the server's first answer of type `answer`. */
+  const ask = (command, answer) => new Promise((resolve) => {
+    const onMessage = (message) => {
+      if (message.type !== answer) return;
+      child.off('message', onMessage);
+      resolve(message);
+    };
+    child.on('message', onMessage);
+    child.send(command);
+  });
   return {
     base: `http://127.0.0.1:${ready.port}`,
     engine: ready.engine,
@@ -33,16 +43,12 @@ export async function startBenchServer({ dataDir, databaseUrl, adminPassword, di
     async eventLoopDelay(work) {
       child.send({ type: 'eld-start' });
       const result = await work();
-      const delay = await new Promise((resolve) => {
-        const onMessage = (message) => {
-          if (message.type !== 'eld') return;
-          child.off('message', onMessage);
-          resolve(message);
-        };
-        child.on('message', onMessage);
-        child.send({ type: 'eld-stop' });
-      });
+      const delay = await ask({ type: 'eld-stop' }, 'eld');
       return { result, delay };
+    },
+    /** The server process's CPU time so far (user + system, all its threads), in microseconds. */
+    async cpuMicros() {
+      return (await ask({ type: 'cpu' }, 'cpu')).micros;
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

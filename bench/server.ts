@@ -1,7 +1,7 @@
 // The server under test, as its own process (started by bench/server-process.mjs through tsx):
 // the real application on 127.0.0.1 with one bench setting (a login rate limit high enough for a
 // burst of sign-ins), a page that loads only the login entry, and the event-loop delay histogram
-// read over IPC, so no production endpoint exposes it.
+// and the process's CPU time read over IPC, so no production endpoint exposes them.
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ interface BenchServerOptions {
   distDir: string;
 }
 
-type Command = { type: 'eld-start' } | { type: 'eld-stop' } | { type: 'stop' };
+type Command = { type: 'eld-start' } | { type: 'eld-stop' } | { type: 'cpu' } | { type: 'stop' };
 
 /** Sampling interval of the histogram; every sample includes it, so it is subtracted. */
 const ELD_RESOLUTION_MS = 5;
@@ -50,6 +50,9 @@ process.on('message', (command: Command) => {
   } else if (command.type === 'eld-stop') {
     histogram.disable();
     process.send?.({ type: 'eld', p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), samples: histogram.count });
+  } else if (command.type === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ type: 'cpu', micros: user + system });
   } else if (command.type === 'stop') void stop();
 });
 // The bench went away (crashed or was killed): do not outlive it.
