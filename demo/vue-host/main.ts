@@ -6,8 +6,7 @@
 // `new Function`, which the strict CSP forbids. Without a compiler Vue resolves no component
 // names, so `compilerOptions.isCustomElement` has nothing to act on (the runtime-only build
 // ignores it): the iam-* tags go to h() as plain strings and Vue creates them as native custom
-// elements, setting a key as a DOM property when the element has one and as an attribute with
-// the `^` prefix.
+// elements: a `.` prefix sets a DOM property, a `^` prefix an attribute.
 import { camelize, createApp, defineComponent, h, onMounted, ref, toHandlerKey } from 'vue';
 import type {} from '../../src/elements/index';
 
@@ -106,7 +105,7 @@ const HostApp = defineComponent(() => {
       h('button', { type: 'button', onClick: () => (theme.value = theme.value === 'dark' ? 'light' : 'dark') }, theme.value === 'dark' ? 'Light theme' : 'Dark theme'),
     ]);
 
-  // The locale and theme go to the elements as attributes (`^`); `route` is the console's property.
+  // The locale and theme go to the elements as attributes (`^`); `route` as the console's property (`.`).
   const content = () => {
     if (!checked.value) return null;
     if (!signedIn.value) {
@@ -118,7 +117,7 @@ const HostApp = defineComponent(() => {
       '^theme': theme.value,
       '^routing': 'memory',
       'ui-embed': '',
-      route: route.value,
+      '.route': route.value,
       ...onNavigate,
       ...onLogout,
     });
