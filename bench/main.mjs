@@ -15,7 +15,7 @@ import { bundleGraph, chunkName } from '../scripts/bundle-graph.mjs';
 import { budgets as bundleBudgets } from '../scripts/check-bundle.mjs';
 import { startBenchServer } from './server-process.mjs';
 import { launchBrowser, medianColdLoad, signedInFiles } from './browser.mjs';
-import { listLatency, loginBurst, sampleUsers, signIn, throughput } from './load.mjs';
+import { listLatency, loginBurst, sampleUsers, signIn, soak, throughput } from './load.mjs';
 import { median } from './stats.mjs';
 import { formatTable, machine, writeResults } from './report.mjs';
 
@@ -30,7 +30,8 @@ const PLAN = {
   loginBursts: 3,
   loginBurstSize: 24,
   idleSeconds: 2,
-  deadlineMs: 9.5 * 60_000,
+  soak: { seconds: 60, workers: 4 },
+  deadlineMs: 11 * 60_000,
 };
 const KiB = 1024;
 const BUDGET = { loginEntry: 85 * KiB, consoleFirstLoad: 140 * KiB, lazyChunk: 25 * KiB, sessionRps: 3_000, listP95Ms: 30, eventLoopP99Ms: 50, seedSeconds: 60 };
@@ -240,6 +241,23 @@ async function measureSignIns(servers) {
   });
 }
 
+/** Issue 11's 60 s soak on SQLite (npm test runs 20 s of it: test/server/load.test.ts): sign-in,
+ *  five rounds of session check + user list page, sign-out, in parallel loops; every error and
+ *  5xx counted, and the server's event-loop delay while it runs. */
+async function measureSoak({ server, admin, users, key, label }) {
+  log(`${label}: ${PLAN.soak.seconds} s soak`);
+  const usernames = users.filter((user) => user.availabilityStatus === 1 && !user.isAdmin && !user.locked).map((user) => user.username);
+  const { result, delay } = await server.eventLoopDelay(() => soak(server.base, {
+    adminCookie: admin, usernames, password: DEFAULT_SEED_PASSWORD, seconds: PLAN.soak.seconds, workers: PLAN.soak.workers,
+  }));
+  row(`${key}.soak.requests`, `${label}: ${PLAN.soak.seconds} s soak, ${PLAN.soak.workers} loops of sign-in, session checks, user list pages, sign-out`, result.requests, 'requests', {
+    text: `${result.requests} (${Math.round(result.perSecond)}/s, ${result.signIns} sign-ins), ${result.errors} errors, ${result.serverErrors} 5xx`,
+    budget: 'no errors, no 5xx', pass: result.errors === 0 && result.serverErrors === 0,
+  });
+  row(`${key}.soak.eventLoopP99`, `${label}: event-loop delay p99 during the soak`, delay.p99, 'ms', { text: `${delay.p99.toFixed(1)} ms (max ${delay.max.toFixed(0)} ms)` });
+  return { ...result, eventLoopDelay: delay };
+}
+
 async function main() {
   const adminPassword = `${randomBytes(12).toString('base64url')}1a`;
   const context = { date: new Date().toISOString(), node: process.version, machine: machine() };
@@ -272,6 +290,7 @@ async function main() {
   const load = await measureThroughput(servers);
   const search = await measureSearch(servers);
   const signIns = await measureSignIns(servers);
+  const soaked = await measureSoak(sqlite);
   ratioRow('ratio.session', 'PostgreSQL ÷ SQLite: session check req/s', load.sessions[1].requestsPerSecond, load.sessions[0].requestsPerSecond);
   for (const prop of ['username', 'realName']) {
     ratioRow(`ratio.list.${prop}`, `PostgreSQL ÷ SQLite: user search by ${prop}, p95`, search[prop][1].p95, search[prop][0].p95);
@@ -291,7 +310,7 @@ async function main() {
   ];
   const results = {
     ...context, durationSeconds: Math.round(seconds), plan: PLAN, rows, notes,
-    details: { browser, throughput: load, search, signIns: signIns.map(({ idle, bursts }) => ({ idle, bursts })) },
+    details: { browser, throughput: load, search, signIns: signIns.map(({ idle, bursts }) => ({ idle, bursts })), soak: soaked },
   };
   writeResults(join(root, 'bench/results.json'), results);
   console.log(formatTable(rows.map((item) => ({ figure: item.figure, value: item.text, budget: item.budget, pass: item.pass }))));
