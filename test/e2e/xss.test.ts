@@ -6,7 +6,7 @@
 // fields given `javascript:`) are shown to refuse them. Then every screen and a few dialogs that
 // show them are opened in Chromium (the sign-in page with its branding and identity providers,
 // `<iam-login>` on the demo page, home, every operations screen, app and menu plan details, the
-// personal center and messages), and:
+// personal center and messages; a member's portal and messages), and:
 //  (a) every payload is on some screen as text (or as an input's value),
 //  (b) no payload ran: each one calls __xss.push(field) — recorded in Node through an exposed
 //      binding — and the page opens no dialog;
@@ -17,6 +17,8 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
 import { signIn } from './admin-support';
+
+const MEMBER_PASSWORD = 'Member-xss-1';
 
 let server: RunningServer;
 let browser: Browser;
@@ -74,6 +76,7 @@ before(async () => {
 
   const me = await api.call<{ user: { id: string } }>('GET', '/cas/session');
   ids.me = me.user.id;
+  ids.member = await api.createUser({ username: 'xss-member', realName: 'Xss_Member', password: MEMBER_PASSWORD });
   await store('user.description', fullPayload('user.description'), (payload) =>
     api.call('POST', '/user', { username: 'xss-person', realName: 'Xss_Person', description: payload, password: 'a'.repeat(64), extraProp: {} }));
   ids.tenant = (await store('tenant.description', fullPayload('tenant.description'), (payload) =>
@@ -239,6 +242,17 @@ test('an uploaded SVG with script runs nothing, opened directly or as an image',
   await page.evaluate(`new Promise((resolve) => { const image = new Image(); image.onload = image.onerror = resolve; image.src = ${JSON.stringify(url)}; document.body.append(image); })`);
   assert.equal(await page.evaluate('document.documentElement.getAttribute("data-pwned")'), null, 'the SVG ran script as an image');
   assert.deepEqual(ran, []);
+  assert.deepEqual(dialogs, []);
+});
+
+test('a member’s portal (home, messages) shows the app menus and messages as text; nothing runs', async () => {
+  await api.call('POST', '/messages', { title: stored.get('message.title'), content: stored.get('message.content'), userIds: [ids.member] });
+  const { page } = await watchedPage();
+  await signIn(page, server.url, 'xss-member', MEMBER_PASSWORD);
+  await visit(page, '/home/index', []);
+  await visit(page, '/profile/message', ['message.title']);
+  await assertWatching(page);
+  assert.deepEqual(ran, [], 'a payload ran');
   assert.deepEqual(dialogs, []);
 });
 
