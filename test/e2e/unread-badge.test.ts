@@ -78,7 +78,7 @@ test('a new message shows within a minute while the page is visible; none is ask
   await badge('消息，3 条未读').waitFor();
 
   await page.getByRole('button', { name: '全部标为已读' }).click();
-  await badge('消息').waitFor();
+  await badge('消息，无未读').waitFor();
   assert.equal(await page.getByRole('banner').getByText('3', { exact: true }).count(), 0, 'no number when none is unread');
   assert.deepEqual(watched.errors, []);
 });
