@@ -66,6 +66,8 @@ function send(values: LoginValues, nextStep: string | undefined, captchaKey: str
 export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLoginSubmit, onLoginSuccess, onLoginError }: LoginFormProps) {
   const t = useT();
   const textsReady = useTexts(locale, 'login');
+  // Before the settings' effect: it reads them from this API.
+  useEffect(() => connect({ apiBase, authMode, tokenName }), [apiBase, authMode, tokenName]);
   const settings = usePublicLoginSettings(`${apiBase} ${authMode} ${tokenName}`);
   const passwordId = useId();
   const shownLocale = useStore($locale);
@@ -82,7 +84,6 @@ export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLog
   /** A success message over the form (the password was reset). */
   const [notice, setNotice] = useState<string>();
 
-  useEffect(() => connect({ apiBase, authMode, tokenName }), [apiBase, authMode, tokenName]);
   const captchaShown = captchaUrl !== undefined || settings?.captchaEnabled === true;
   // Every load of the image makes the server issue a new captcha: one URL per key.
   const captchaSrc = useMemo(() => (captchaShown ? captchaImageUrl(captchaKey) : undefined), [captchaShown, captchaKey]);
