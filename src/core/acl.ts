@@ -103,8 +103,6 @@ function codeAccess(permissions: readonly string[], code: string): Access {
   return bestAccess(permissions, (entryCode) => entryCode === code);
 }
 
-const ACCESS_ORDER: readonly Access[] = ['denied', 'disabled', 'allowed'];
-
 /** The access to a route: skip-ACL routes and a disabled switch always allow; otherwise the path's
  *  access, lowered to the `alsoNeeds` code's when the route names one. */
 export function routeAccess(route: AclSubject, context: AclContext): Access {
@@ -112,7 +110,8 @@ export function routeAccess(route: AclSubject, context: AclContext): Access {
   const byPath = pathAccess(route.aclPath, context.permissions);
   if (route.alsoNeeds === undefined) return byPath;
   const byCode = codeAccess(context.permissions, route.alsoNeeds);
-  return ACCESS_ORDER[Math.min(ACCESS_ORDER.indexOf(byPath), ACCESS_ORDER.indexOf(byCode))];
+  if (byPath === 'denied' || byCode === 'denied') return 'denied';
+  return byPath === 'allowed' && byCode === 'allowed' ? 'allowed' : 'disabled';
 }
 
 /** For template conditions ("hide unless the admin flag or an ACL is met"): whether `user` is an
