@@ -18,9 +18,13 @@ before(async () => {
 beforeEach(() => setViewport({ width: 1280, height: 800 }));
 afterEach(() => fixtureCleanup());
 
+/** A console in memory routing at `route`; `announced` resolves on its first iam-navigate (the
+ *  page is shown with its title: the console has settled, so a click is not lost to it). */
 async function mount(route) {
-  const element = await fixture(html`<iam-console routing="memory" route=${route}></iam-console>`);
-  return { element, root: element.shadowRoot };
+  const element = Object.assign(document.createElement('iam-console'), { routing: 'memory', route });
+  const announced = new Promise((resolve) => element.addEventListener('iam-navigate', resolve, { once: true }));
+  (await fixture(html`<div></div>`)).append(element);
+  return { element, root: element.shadowRoot, announced };
 }
 
 const menuOf = (root) => byRole(root, 'navigation', 'Main menu');
@@ -64,7 +68,8 @@ describe('<iam-console>', () => {
   });
 
   it('the side menu: the permitted entries, one parent open at a time, collapse kept (160/54 px)', async () => {
-    const { element, root } = await mount('/home/index');
+    const { element, root, announced } = await mount('/home/index');
+    await announced;
     await until(() => menuOf(root), 'no side menu');
     const menu = menuOf(root);
     const aside = menu.closest('aside');
