@@ -5,7 +5,7 @@ import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
 import { okAnswer } from '../../src/core/schemas/common';
 import { loginAnswer } from '../../src/core/schemas/auth';
-import { accessInfo, accessInfoParams, accessTicketQuery, complementBody, idpBody, idpCodeParams, idpSummary, linkBody } from '../../src/core/schemas/idp';
+import { accessInfo, accessInfoParams, accessTicketQuery, complementBody, idpCodeParams, idpCreateBody, idpDetail, idpSummary, linkBody } from '../../src/core/schemas/idp';
 import { existingAccountOf, findTicket, linkTicket, redeemTicket } from '../auth/third-party';
 import { startSession } from '../auth/login';
 import { newId } from '../auth/secrets';
@@ -14,6 +14,12 @@ import { isUniqueViolation } from '../db/errors';
 import { checkIcon, configWithIcon, iconOf } from '../idp/provider-config';
 
 const tags = ['Third-party sign-in'];
+
+/** A stored config's text setting by name ('' when absent). */
+const settingOf = (text: string) => {
+  const config = JSON.parse(text) as Record<string, unknown>;
+  return (name: string) => (typeof config[name] === 'string' ? config[name] : '');
+};
 
 export function idpRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
@@ -61,7 +67,19 @@ export function idpRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/idps', tags, access: '3', summary: 'Add an identity provider (its config is never answered back)', body: idpBody, response: idpSummary,
+    method: 'GET', url: '/idps/all', tags, access: '3', summary: 'Every identity provider, disabled ones too, with its settings but never its client secret',
+    response: v.array(idpDetail),
+    handler: async () => {
+      const rows = await ctx.db.selectFrom('idps').select(['code', 'name', 'type', 'config', 'enabled']).orderBy('name').orderBy('code').execute();
+      return rows.map(({ config, enabled, ...row }) => {
+        const setting = settingOf(config);
+        return { ...row, enabled: enabled === 1, icon: iconOf(config), issuer: setting('issuer'), clientId: setting('clientId'), scopes: setting('scopes'), hasClientSecret: setting('clientSecret') !== '' };
+      });
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/idps', tags, access: '3', summary: 'Add an identity provider (its client secret is never answered back)', body: idpCreateBody, response: idpSummary,
     handler: async ({ actor, body, raw }) => {
       await checkIcon(ctx, body.icon);
       const config = configWithIcon({}, body.config, body.icon);

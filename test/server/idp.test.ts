@@ -139,6 +139,56 @@ test('failed link attempts count towards the account lockout', async () => {
   assert.equal((await server.client().login('carol', 'Carol-pass-1')).status, 429, 'the sign-in form is locked too');
 });
 
+test("administrators list every provider with its settings but never its secret, and edit it (a blank secret keeps the stored one)", async () => {
+  type Detail = { code: string; name: string; enabled: boolean; issuer: string; clientId: string; scopes: string; hasClientSecret: boolean };
+  const secret = 'admin-list-secret-1';
+  const added = await admin.post('/api/idps', { code: 'hr-sso', name: 'HR SSO', type: 'OIDC', enabled: false, config: { issuer: 'https://hr.example.com/oidc', clientId: 'iam-hr', clientSecret: secret, scopes: 'openid email' } });
+  assert.equal(added.status, 200, JSON.stringify(added.body));
+  const detail = async () => {
+    const list = await admin.get<Detail[]>('/api/idps/all');
+    assert.equal(list.status, 200);
+    assert.ok(!JSON.stringify(list.body).includes('hidden') && !JSON.stringify(list.body).includes('admin-list-secret'), 'no secret answered');
+    return list.body.data.find((idp) => idp.code === 'hr-sso');
+  };
+  assert.deepEqual(await detail(), { code: 'hr-sso', name: 'HR SSO', type: 'OIDC', enabled: false, icon: null, issuer: 'https://hr.example.com/oidc', clientId: 'iam-hr', scopes: 'openid email', hasClientSecret: true });
+  assert.ok(!(await server.client().get<{ code: string }[]>('/api/idps')).body.data.some((idp) => idp.code === 'hr-sso'), 'disabled: not on the sign-in page');
+  const storedSecret = async () => (JSON.parse((await server.app.ctx.db.selectFrom('idps').select('config').where('code', '=', 'hr-sso').executeTakeFirstOrThrow()).config) as { clientSecret: string }).clientSecret;
+
+  // A blank secret keeps the stored one; a new one replaces it.
+  const edited = await admin.put('/api/idps/hr-sso', { name: 'HR login', enabled: true, config: { issuer: 'https://hr.example.com/oidc2', clientId: 'iam-hr2', clientSecret: '', scopes: 'openid profile' } });
+  assert.equal(edited.status, 200, JSON.stringify(edited.body));
+  assert.deepEqual(await detail(), { code: 'hr-sso', name: 'HR login', type: 'OIDC', enabled: true, icon: null, issuer: 'https://hr.example.com/oidc2', clientId: 'iam-hr2', scopes: 'openid profile', hasClientSecret: true });
+  assert.equal(await storedSecret(), secret);
+  assert.equal((await admin.put('/api/idps/hr-sso', { config: { clientSecret: 'admin-list-secret-2' } })).status, 200);
+  assert.equal(await storedSecret(), 'admin-list-secret-2');
+  assert.ok((await server.client().get<{ code: string }[]>('/api/idps')).body.data.some((idp) => idp.code === 'hr-sso'), 'enabled: on the sign-in page');
+
+  // Field errors: the issuer must be an http(s) URL, the code the safe-code rule, scopes plain names.
+  const refused = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/idps', { code: '1bad code', name: 'Bad', type: 'OIDC', config: { issuer: 'ftp://x.example.com', scopes: 'openid <script>' } });
+  assert.equal(refused.status, 400);
+  assert.deepEqual(refused.body.data.fields.map((entry) => `${entry.field}:${entry.rule}`).sort(), ['code:rule.safeCode', 'config.issuer:rule.url', 'config.scopes:rule.scopes']);
+  const noIssuer = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/idps', { code: 'no-issuer', name: 'No issuer', type: 'OIDC', config: { clientId: 'x' } });
+  assert.deepEqual(noIssuer.body.data.fields, [{ field: 'config.issuer', rule: 'rule.required' }]);
+  const badUpdate = await admin.put<{ fields: { field: string; rule: string }[] }>('/api/idps/hr-sso', { config: { issuer: 'javascript:alert(1)' } });
+  assert.deepEqual(badUpdate.body.data.fields, [{ field: 'config.issuer', rule: 'rule.url' }]);
+
+  // Unknown provider: 404; a caller without the settings permission: 403 on every administration call.
+  assert.equal((await admin.put('/api/idps/nobody-here', { name: 'Nobody' })).status, 404);
+  assert.equal((await admin.delete('/api/idps/nobody-here')).status, 404);
+  assert.equal((await admin.post('/api/user', { username: 'dora', realName: 'Dora', password: await transformPassword('Dora-pass-1'), extraProp: {} })).status, 200);
+  const dora = server.client();
+  await dora.login('dora', 'Dora-pass-1');
+  assert.equal((await dora.get('/api/idps/all')).status, 403);
+  assert.equal((await dora.put('/api/idps/hr-sso', { name: 'Mine' })).status, 403);
+  assert.equal((await dora.post('/api/idps', { code: 'mine', name: 'Mine', type: 'OIDC', config: { issuer: 'https://x.example.com' } })).status, 403);
+  assert.equal((await dora.delete('/api/idps/hr-sso')).status, 403);
+
+  assert.equal((await admin.delete('/api/idps/hr-sso')).status, 200);
+  const audit = await server.app.ctx.db.selectFrom('auditLog').select(['action', 'detail']).where('targetType', '=', 'idp').where('targetId', '=', 'hr-sso').orderBy('id').execute();
+  assert.equal(audit.length, 4, 'add, two updates, delete recorded');
+  assert.ok(!JSON.stringify(audit).includes('admin-list-secret'), 'no secret in the audit log');
+});
+
 test('expired tickets and removed providers answer 404', async () => {
   const ticket = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-2', profile: {} });
   server.clock.advance(11 * 60_000);

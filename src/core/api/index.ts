@@ -3,6 +3,7 @@ export * as auth from './auth';
 export * as users from './users';
 export * as license from './license';
 export * as thirdParty from './thirdParty';
+export * as idps from './idps';
 export * as files from './files';
 export * as captcha from './captcha';
 export * as menus from './menus';

@@ -42,15 +42,42 @@ export const idpIcon = v.pipe(
   v.transform((icon) => icon.replace(/^\/api\/file\/get\//, '')),
 );
 
+/** Scope names (space or comma separated; 'openid' is always asked). */
+const scopes = v.pipe(v.string('rule.scopes'), v.maxLength(500, 'rule.maxLength?max=500'), v.regex(/^[\w:./, -]*$/, 'rule.scopes'));
+
+/** A provider's OpenID Connect settings, each optional (an update changes only those given). The
+ *  client secret is write-only: never answered back; blank on update keeps the stored one. Other
+ *  keys are dropped. */
+export const idpConfig = v.object({
+  issuer: v.optional(v.pipe(rules.url, v.maxLength(500, 'rule.maxLength?max=500'))),
+  clientId: v.optional(v.pipe(v.string('rule.required'), v.maxLength(200, 'rule.maxLength?max=200'))),
+  clientSecret: v.optional(v.pipe(v.string('rule.required'), v.maxLength(2000, 'rule.maxLength?max=2000'))),
+  scopes: v.optional(scopes),
+});
+
 export const idpBody = v.object({
   code: rules.safeCode,
   name: rules.resourceName,
   /** The sign-in button's icon (see idpIcon). */
   icon: v.optional(idpIcon),
   type: v.picklist(['OIDC', 'OAUTH2'], 'rule.idpType'),
-  /** Issuer, client id, client secret …: never answered back. */
-  config: v.record(v.pipe(v.string(), v.maxLength(60)), v.pipe(v.string(), v.maxLength(2000, 'rule.maxLength?max=2000'))),
+  config: idpConfig,
   enabled: v.optional(v.boolean('rule.required')),
 });
 
+/** Adding a provider: its issuer is required (without it there is nothing to sign in with). */
+export const idpCreateBody = v.object({ ...idpBody.entries, config: v.object({ ...idpConfig.entries, issuer: idpConfig.entries.issuer.wrapped }, 'rule.required') });
+
 export const idpSummary = v.object({ code: v.string(), name: v.string(), type: v.string(), enabled: v.boolean(), icon: v.nullable(v.string()) });
+
+/** A provider as administrators see it: every one (disabled too), with its non-secret settings and
+ *  whether a client secret is stored (never the secret). */
+export const idpDetail = v.object({
+  ...idpSummary.entries,
+  issuer: v.string(),
+  clientId: v.string(),
+  scopes: v.string(),
+  hasClientSecret: v.boolean(),
+});
+export type IdpDetail = v.InferOutput<typeof idpDetail>;
+export type IdpInput = v.InferInput<typeof idpBody>;
