@@ -2,7 +2,7 @@
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
 import * as ui from '../../widgets/ui.css';
-import { SecretValue } from './SecretValue';
+import { SecretValue } from '../../widgets/SecretValue';
 
 export default function ClientSecretDialog({ secret, onClose }: { secret: string; onClose: () => void }) {
   const t = useT();

@@ -7,6 +7,7 @@ import { HttpError } from '../../../core/http';
 import { notifySuccess } from '../../../core/messages';
 import type { LicenseStatus } from '../../../core/types';
 import { useT } from '../../i18n';
+import { useCopy } from '../../widgets/useCopy';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './settings.css';
@@ -44,20 +45,7 @@ function RequestCode() {
   const id = useId();
   const code = useResource(license.requestCode, []);
   const area = useRef<HTMLTextAreaElement>(null);
-  const [hint, setHint] = useState<string>();
-
-  const copy = async () => {
-    if (!code.data) return;
-    try {
-      await navigator.clipboard.writeText(code.data);
-      notifySuccess(t('settings:license.copied'));
-      setHint(undefined);
-    } catch {
-      // No clipboard access (an http page, a denied permission): select the text for Ctrl+C.
-      area.current?.select();
-      setHint(t('settings:license.copyManually'));
-    }
-  };
+  const { copy, manual } = useCopy();
 
   return (
     <section className={ui.card} aria-labelledby={`${id}-title`}>
@@ -65,7 +53,7 @@ function RequestCode() {
         <h2 id={`${id}-title`} className={ui.cardTitle}>
           {t('settings:license.requestCode')}
         </h2>
-        <button type="button" className={ui.button.secondary} disabled={!code.data} onClick={() => void copy()}>
+        <button type="button" className={ui.button.secondary} disabled={!code.data} onClick={() => code.data && void copy(code.data, area.current, t('settings:license.copied'))}>
           {t('settings:license.copy')}
         </button>
       </div>
@@ -74,9 +62,9 @@ function RequestCode() {
         {t('settings:license.requestCode')}
       </label>
       <textarea id={id} ref={area} className={`${ui.input} ${styles.textArea} ${styles.code}`} readOnly value={code.data ?? t('console:loading')} />
-      {hint && (
+      {manual && (
         <p role="status" className={ui.hint}>
-          {hint}
+          {t('settings:license.copyManually')}
         </p>
       )}
     </section>

@@ -13,7 +13,7 @@ import { useT } from '../../i18n';
 import { TextField } from '../../widgets/fields';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
-import { SecretValue } from '../appDetail/SecretValue';
+import { SecretValue } from '../../widgets/SecretValue';
 import { Card } from './Card';
 import * as styles from './UserInfoScreen.css';
 

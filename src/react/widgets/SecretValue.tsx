@@ -1,30 +1,18 @@
 // A secret shown once (an app's client secret, an authenticator app's setup key): the value as
 // text (never in an attribute), a Copy button, and when the clipboard is not available the text
 // is selected for Ctrl+C. Shared by the app detail and the personal center.
-import { useId, useRef, useState } from 'react';
-import { notifySuccess } from '../../../core/messages';
-import { useT } from '../../i18n';
-import * as ui from '../../widgets/ui.css';
+import { useId, useRef } from 'react';
+import { useT } from '../i18n';
+import * as ui from './ui.css';
 import * as styles from './SecretValue.css';
+import { useCopy } from './useCopy';
 
 /** `warning` says that the value will not be shown again. */
 export function SecretValue({ label, value, warning }: { label: string; value: string; warning: string }) {
   const t = useT();
   const id = useId();
   const text = useRef<HTMLElement>(null);
-  const [manual, setManual] = useState(false);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setManual(false);
-      notifySuccess(t('console:secret.copied'));
-    } catch {
-      // No clipboard access (an http page, a denied permission): select the text for Ctrl+C.
-      if (text.current) window.getSelection()?.selectAllChildren(text.current);
-      setManual(true);
-    }
-  };
+  const { copy, manual } = useCopy();
 
   return (
     <div className={ui.field} role="group" aria-labelledby={`${id}-label`}>
@@ -35,7 +23,7 @@ export function SecretValue({ label, value, warning }: { label: string; value: s
         <code ref={text} className={styles.value}>
           {value}
         </code>
-        <button type="button" className={ui.button.secondary} onClick={() => void copy()} aria-label={t('console:secret.copyNamed', { name: label })}>
+        <button type="button" className={ui.button.secondary} onClick={() => void copy(value, text.current, t('console:secret.copied'))} aria-label={t('console:secret.copyNamed', { name: label })}>
           {t('console:secret.copy')}
         </button>
       </div>
