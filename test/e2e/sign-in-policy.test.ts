@@ -3,7 +3,7 @@
 // bundle, on a real SQLite database) with a clock the test moves forward: an expired password
 // signs in only into the forced change, whose new password must not be a recent one. Saving TOTP
 // as the second auth in the settings screen is refused under the field until the administrator
-// has an authenticator of their own.
+// has an authenticator of their own; then the administrator signs in with the app's code.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
@@ -103,6 +103,18 @@ test('TOTP as the second auth: refused under the field until the administrator h
   await page.getByText('Action Success').waitFor();
   const saved = await admin.get<{ value: LoginSettings }>('/api/settings/login');
   assert.equal(saved.body.data.value.secondAuth, 'TOTP');
-  await changeSettings({ secondAuth: null });
   await page.context().close();
+
+  // The administrator now signs in with the app's code (a later time step than the confirmation's).
+  server.clock.advance(30_000);
+  const next = await openPage(browser);
+  await next.page.goto(`${server.base}/login`);
+  await signInByForm(next.page, ADMIN.username, ADMIN_PASSWORD);
+  await next.page.getByText('Enter the 6-digit code from your authenticator app.').waitFor();
+  await next.page.getByLabel('Verification code').fill(app.generate({ timestamp: server.clock.now() }));
+  await next.page.getByRole('button', { name: 'Verify' }).click();
+  await next.page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
+  assert.deepEqual(next.errors, []);
+  await next.page.context().close();
+  await changeSettings({ secondAuth: null });
 });

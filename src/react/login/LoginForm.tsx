@@ -213,7 +213,7 @@ export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLog
         )}
         {shown.code && (
           <>
-            <p className={styles.hint}>{t('login:codeHint')}</p>
+            <p className={styles.hint}>{t(nextStep === LoginStep.TOTP ? 'login:codeHintTotp' : 'login:codeHint')}</p>
             <Field
               label={t('login:code')}
               error={message('code')}
