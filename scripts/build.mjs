@@ -1,8 +1,10 @@
 // `npm run build`: the browser bundle with rollup (rollup.config.mjs) into dist/, the bundle
 // checks and size budgets (scripts/check-bundle.mjs), custom-elements.json (scripts/manifest.mjs),
-// the React host demo (scripts/demo-build.mjs), then the server build when it exists.
+// the published typings (tsconfig.types.json → dist/types), the host demos
+// (scripts/demo-build.mjs), then the server build when it exists.
 import { existsSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { rollup } from 'rollup';
 import config from '../rollup.config.mjs';
 import { reportBundle } from './check-bundle.mjs';
@@ -27,6 +29,15 @@ async function buildBrowserBundle() {
   return true;
 }
 
+/** The .d.ts files package.json's exports name (`types`), emitted by tsc from the entries. */
+function buildTypes() {
+  const started = Date.now();
+  const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+  const ok = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { stdio: 'inherit', cwd: fileURLToPath(new URL('..', import.meta.url)) }).status === 0;
+  if (ok) console.log(`tsc: typings → dist/types/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return ok;
+}
+
 function buildServer() {
   const script = new URL('./build-server.mjs', import.meta.url);
   if (!existsSync(script)) return true;
@@ -36,7 +47,7 @@ function buildServer() {
 // Once the bundle is written, every later step runs (an exceeded budget still leaves a usable
 // dist/, manifest, demo and server build); any failure fails the build.
 async function buildAfterBundle() {
-  const steps = [reportBundle(config.output.dir), writeManifest(), await buildDemos(), buildServer()];
+  const steps = [reportBundle(config.output.dir), writeManifest(), buildTypes(), await buildDemos(), buildServer()];
   return steps.every(Boolean);
 }
 

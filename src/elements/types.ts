@@ -37,12 +37,15 @@ declare global {
   }
 }
 
+/** An iam-* element's props in React 19 JSX: the HTML attributes plus its own. */
+export type JsxElementProps<Element extends HTMLElement, Attributes> = DetailedHTMLProps<HTMLAttributes<Element>, Element> & Attributes;
+
 declare module 'react' {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- React's JSX typings are a namespace
   namespace JSX {
     interface IntrinsicElements {
-      'iam-login': DetailedHTMLProps<HTMLAttributes<IamLoginElement>, IamLoginElement> & IamLoginAttributes;
-      'iam-provider': DetailedHTMLProps<HTMLAttributes<IamProviderElement>, IamProviderElement> & IamProviderAttributes;
+      'iam-login': JsxElementProps<IamLoginElement, IamLoginAttributes>;
+      'iam-provider': JsxElementProps<IamProviderElement, IamProviderAttributes>;
     }
   }
 }

@@ -2,12 +2,11 @@
 // adopts the shared constructed stylesheet; Radix portals stay inside it. Attributes: api-base,
 // locale, theme, ui-embed, routing (history | memory), base, route, auth-mode, token-name.
 // Events (bubbling, composed): iam-navigate, iam-logout, iam-error.
-import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import { ConsoleApp, type ConsoleAppProps } from '../../react/app/ConsoleApp';
 import type { ConsoleErrorDetail, LogoutDetail, NavigateDetail } from '../../react/app/context';
 import { defineElement, emit } from '../define';
 import { shadowReactElement } from '../shadow-element';
-import type { IamCommonAttributes } from '../types';
+import type { IamCommonAttributes, JsxElementProps } from '../types';
 import { RouteFollower } from './route-follower';
 
 const Base = shadowReactElement<ConsoleAppProps>(ConsoleApp, {
@@ -127,7 +126,7 @@ declare module 'react' {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- React's JSX typings are a namespace
   namespace JSX {
     interface IntrinsicElements {
-      'iam-console': DetailedHTMLProps<HTMLAttributes<IamConsoleElement>, IamConsoleElement> & IamConsoleAttributes;
+      'iam-console': JsxElementProps<IamConsoleElement, IamConsoleAttributes>;
     }
   }
 }

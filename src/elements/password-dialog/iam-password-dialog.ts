@@ -2,11 +2,10 @@
 // old password, new password, confirmation; success signs the person out. `mode="user"` with
 // `user-id` and `username`: an administrator resets that user's password with their own.
 // `open` shows it. Events: iam-password-changed (detail { userId, mode }), iam-close.
-import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import { PasswordDialogApp, type PasswordChangedDetail, type PasswordDialogAppProps } from '../../react/dialogs/elementApps';
 import { defineElement, emit } from '../define';
 import { dialogClosed, shadowReactElement } from '../shadow-element';
-import type { IamCommonAttributes } from '../types';
+import type { IamCommonAttributes, JsxElementProps } from '../types';
 
 const Base = shadowReactElement<PasswordDialogAppProps>(PasswordDialogApp, {
   booleanAttributes: ['open'],
@@ -75,7 +74,7 @@ declare module 'react' {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- React's JSX typings are a namespace
   namespace JSX {
     interface IntrinsicElements {
-      'iam-password-dialog': DetailedHTMLProps<HTMLAttributes<IamPasswordDialogElement>, IamPasswordDialogElement> & IamPasswordDialogAttributes;
+      'iam-password-dialog': JsxElementProps<IamPasswordDialogElement, IamPasswordDialogAttributes>;
     }
   }
 }

@@ -1,11 +1,10 @@
 // <iam-profile-dialog>: the "edit personal information" dialog of §2.1 on any page (the signed-in
 // person's own profile). `open` (attribute or property) shows it; it closes itself on Esc,
 // Cancel or after saving. Events: iam-profile-saved (detail { userId }), iam-close.
-import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import { ProfileDialogApp, type ProfileDialogAppProps, type ProfileSavedDetail } from '../../react/dialogs/elementApps';
 import { defineElement, emit } from '../define';
 import { dialogClosed, shadowReactElement } from '../shadow-element';
-import type { IamCommonAttributes } from '../types';
+import type { IamCommonAttributes, JsxElementProps } from '../types';
 
 const Base = shadowReactElement<ProfileDialogAppProps>(ProfileDialogApp, {
   booleanAttributes: ['open'],
@@ -54,7 +53,7 @@ declare module 'react' {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- React's JSX typings are a namespace
   namespace JSX {
     interface IntrinsicElements {
-      'iam-profile-dialog': DetailedHTMLProps<HTMLAttributes<IamProfileDialogElement>, IamProfileDialogElement> & IamProfileDialogAttributes;
+      'iam-profile-dialog': JsxElementProps<IamProfileDialogElement, IamProfileDialogAttributes>;
     }
   }
 }
