@@ -80,7 +80,8 @@ describe('§3 enumerations', () => {
     assert.deepEqual(Object.values(ImageType), ['Icon', 'IconAndText', 'Favicon', 'Text', 'CircleImage']);
     assert.deepEqual(Object.values(ConfigScope), ['APP', 'DOMAIN', 'LOGIN_PAGE', 'SYSTEM_CONFIG']);
     assert.deepEqual(Object.values(LoginMethod), ['USERNAME_PASSWORD', 'EMAIL_PASSWORD', 'PHONE_PASSWORD', 'PHONE_CAPTCHA']);
-    assert.deepEqual(Object.values(SecondAuth), ['PASSWORD', 'PHONE_CAPTCHA']);
+    // TOTP (an authenticator app) goes beyond the spec's two (issue 8).
+    assert.deepEqual(Object.values(SecondAuth), ['PASSWORD', 'PHONE_CAPTCHA', 'TOTP']);
     assert.deepEqual(Object.values(CaptchaKind), ['NUMBER', 'LETTER', 'NUMBER_LETTER']);
     assert.deepEqual(Status, { Enable: 1, Disabled: 2 });
     assert.deepEqual(Scope, { Platform: 1, Tenant: 2 });
