@@ -1,4 +1,4 @@
-// operate/setting: login management, branding and the license, as three tabs; a banner when the
+// operate/setting: login management, branding, the license and third-party login, as four tabs; a banner when the
 // license has expired or expires within 30 days.
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import * as license from '../../../core/api/license';
@@ -13,10 +13,11 @@ import * as styles from './settings.css';
 import { Tabs } from './Tabs';
 import type { LicenseStatus } from '../../../core/types';
 
-// Each tab is its own chunk: the three forms together would pass a lazy screen's size budget.
+// Each tab is its own chunk: the forms together would pass a lazy screen's size budget.
 const SignInPolicyForm = lazy(() => import('./SignInPolicyForm').then((module) => ({ default: module.SignInPolicyForm })));
 const BrandingForm = lazy(() => import('./BrandingForm').then((module) => ({ default: module.BrandingForm })));
 const LicensePanel = lazy(() => import('./LicensePanel').then((module) => ({ default: module.LicensePanel })));
+const IdpPanel = lazy(() => import('./IdpPanel').then((module) => ({ default: module.IdpPanel })));
 
 function Loading({ failed }: { failed: boolean }) {
   const t = useT();
@@ -60,6 +61,7 @@ export default function LoginSettingsScreen({ route }: ScreenProps) {
           { id: 'signIn', label: t('settings:tab.signIn'), panel: () => lazyPanel(policy.data ? <SignInPolicyForm initial={policy.data} /> : <Loading failed={policy.failed} />) },
           { id: 'branding', label: t('settings:tab.branding'), panel: () => lazyPanel(config.data ? <BrandingForm initial={config.data} /> : <Loading failed={config.failed} />) },
           { id: 'license', label: t('settings:tab.license'), panel: () => lazyPanel(<LicensePanel status={status} onChange={setActivated} />) },
+          { id: 'thirdParty', label: t('settings:tab.thirdParty'), panel: () => lazyPanel(<IdpPanel />) },
         ]}
       />
     </div>
