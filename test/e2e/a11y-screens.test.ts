@@ -91,6 +91,15 @@ function dialogs(locale: Locale): { name: string; open: () => Promise<Locator> }
   };
   const channels = '/operate/tunnel';
   const channelRow = () => page.getByRole('cell', { name: CHANNEL, exact: true });
+  /** A button of the settings screen's third-party login tab, once its table lists the seeded provider. */
+  const onIdpTab = (name: string) => async () => {
+    await visit('/operate/setting');
+    await page.getByRole('tab', { name: text(locale, 'settings:tab.thirdParty') }).click();
+    await page.getByRole('cell', { name: PROVIDER, exact: true }).waitFor();
+    const opener = page.getByRole('button', { name, exact: true });
+    await opener.click();
+    return opener;
+  };
   return [
     { name: 'profile', open: fromAccountMenu('console:user.profile') },
     { name: 'own password', open: fromAccountMenu('console:user.resetPassword') },
@@ -118,6 +127,8 @@ function dialogs(locale: Locale): { name: string; open: () => Promise<Locator> }
     { name: 'new channel', open: byButton(channels, channelRow, () => text(locale, 'settings:channel.create')) },
     { name: 'send test', open: byButton(channels, channelRow, () => text(locale, 'settings:channel.testOf', { name: CHANNEL })) },
     { name: 'send message', open: byButton('/profile/message', () => page.getByText('Quarterly access review').first(), () => text(locale, 'settings:send.open')) },
+    { name: 'new identity provider', open: onIdpTab(text(locale, 'settings:idp.create')) },
+    { name: 'edit identity provider', open: onIdpTab(text(locale, 'settings:idp.editShortOf', { name: PROVIDER })) },
   ];
 }
 

@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
-import { choose, text } from './a11y-support';
+import { choose, seriousViolations, settled, text } from './a11y-support';
 import { startIdentityProvider } from '../server/identity-provider';
 
 const { server, browser } = await startServerAndBrowser();
@@ -56,6 +56,8 @@ test('add a provider in the tab, sign in with its button, edit keeping the secre
   const row = page.getByRole('row').filter({ hasText: 'Corp SSO' });
   await row.getByText(idp.issuer).waitFor();
   await row.getByText('Enabled').waitFor();
+  await settled(page);
+  assert.deepEqual(await seriousViolations(page, 'en third-party login tab'), []);
 
   // The same code again: the server's refusal under the field.
   await page.getByRole('button', { name: 'Add provider' }).click();
@@ -114,6 +116,8 @@ test('in Chinese: the tab and the dialog labels', async () => {
   await context.addInitScript(choose, { locale: 'zh', theme: 'light' });
   await openTab(page, 'zh');
   await page.getByRole('heading', { name: '身份提供方' }).waitFor();
+  await settled(page);
+  assert.deepEqual(await seriousViolations(page, 'zh third-party login tab (empty)'), []);
   await page.getByRole('button', { name: '添加提供方' }).click();
   const dialog = page.getByRole('dialog', { name: '添加提供方' });
   for (const label of ['编码', '按钮文字', '签发者地址', '客户端 ID', '客户端密钥', '授权范围', '启用']) await dialog.getByLabel(label, { exact: true }).waitFor();
