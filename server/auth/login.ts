@@ -18,11 +18,11 @@ import type { LoginAnswer } from '../../src/core/types';
 import type { expiredPasswordBody, loginBody, loginCodeBody } from '../../src/core/schemas/auth';
 import type { LoginSettings } from '../../src/core/schemas/settings';
 import { LoginMethod, LoginStep, MessageServiceType, SecondAuth, Status } from '../../src/core/enums';
-import { ApiError, fieldError, tooMany } from '../http/errors';
+import { ApiError, fieldError } from '../http/errors';
 import { verifyPassword } from './kdf';
 import { consumeCaptcha, CAPTCHA_IMAGE_URL } from './captcha';
 import { AUTH_MODE_HEADER, credentialOf, isAllowedOrigin, setSessionCookie } from './gate';
-import { clearFailures, keysOfUser, recordFailure, throttleKey, throttleState } from './throttle';
+import { clearFailures, keysOfUser, lockedError, recordFailure, throttleKey, throttleState } from './throttle';
 import type { UserRow } from './actor';
 import { totpEnabled, verifyTotp } from './totp';
 import { consumeCode, consumeExpiredChange, grantExpiredChange, sendCode } from './codes';
@@ -54,7 +54,6 @@ function needsCaptcha(policy: LoginSettings, failures: number): boolean {
 const captchaError = (message: string) =>
   new ApiError(400, message, { captchaImageUrl: CAPTCHA_IMAGE_URL, code: CAPTCHA_CODE, fields: [{ field: 'captcha', rule: 'rule.captcha' }] }, CAPTCHA_CODE);
 
-const lockedError = (policy: LoginSettings) => tooMany(`Too many failed sign-ins. Try again in ${policy.lockMinutes} minutes`);
 
 /** Only our own paths or configured origins: never an open redirect. */
 export function safeRedirect(ctx: Ctx, req: FastifyRequest, target: string | undefined): string {

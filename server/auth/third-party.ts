@@ -9,9 +9,9 @@ import type { Ctx } from '../context';
 import { Scope, Status, UserType } from '../../src/core/enums';
 import { digest, newId, newSecret } from './secrets';
 import { hashPassword, verifyPassword } from './kdf';
-import { clearFailures, keysOfUser, recordFailure, throttleKey, throttleState } from './throttle';
+import { clearFailures, keysOfUser, lockedError, recordFailure, throttleKey, throttleState } from './throttle';
 import { totpEnabled, verifyTotp } from './totp';
-import { fieldError, notFound, tooMany } from '../http/errors';
+import { fieldError, notFound } from '../http/errors';
 import type { UserRow } from './actor';
 
 export const TICKET_TTL_MS = 10 * 60_000;
@@ -57,12 +57,11 @@ export async function linkTicket(ctx: Ctx, idpCode: string, accessTicket: string
   if (!user) throw notFound('Account');
   const { value: policy } = await ctx.settings.get('login');
   const key = throttleKey(user.username);
-  const locked = () => tooMany(`Too many failed sign-ins. Try again in ${policy.lockMinutes} minutes`);
-  if ((await throttleState(ctx, key)).lockedUntil) throw locked();
+  if ((await throttleState(ctx, key)).lockedUntil) throw lockedError(policy);
   const refuse = async (field: string, rule: string): Promise<never> => {
     const state = await recordFailure(ctx, key, policy);
     await ctx.audit.record({ action: state.lockedUntil ? 'login.locked' : 'login.failure', success: false, detail: { username: user.username, idp: idpCode, reason: 'link' } });
-    throw state.lockedUntil ? locked() : fieldError([{ field, rule }]);
+    throw state.lockedUntil ? lockedError(policy) : fieldError([{ field, rule }]);
   };
   if (!(await verifyPassword(user.passwordHash, proof.password))) return refuse('password', 'rule.wrongPassword');
   if (await totpEnabled(ctx, user.id)) {

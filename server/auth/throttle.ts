@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import type { LoginSettings } from '../../src/core/schemas/settings';
 import type { UserRow } from './actor';
+import { tooMany } from '../http/errors';
 
 export const throttleKey = (identifier: string) => identifier.trim().toLowerCase();
 
@@ -22,6 +23,9 @@ export async function throttleState(ctx: Ctx, key: string): Promise<ThrottleStat
   }
   return row;
 }
+
+/** The answer to a sign-in attempt on a locked name (the same for known and unknown names). */
+export const lockedError = (policy: LoginSettings) => tooMany(`Too many failed sign-ins. Try again in ${policy.lockMinutes} minutes`);
 
 /** Counts one failure; locks when the count reaches the policy's maximum. */
 export async function recordFailure(ctx: Ctx, key: string, policy: LoginSettings): Promise<ThrottleState> {

@@ -18,7 +18,6 @@ export interface UserTotpTable {
   createdAt: number;
 }
 
-export const TOTP_STEP = 'TOTP';
 const PERIOD_S = 30;
 
 const totpDb = (db: Kysely<Database>) => db.withTables<{ userTotp: UserTotpTable }>();

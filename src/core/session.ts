@@ -62,15 +62,18 @@ async function submit(form: LoginForm, query: Query | undefined): Promise<LoginR
     return { kind: 'nextStep', nextStep, message: answer.message };
   }
   pendingStep = undefined;
-  if (!answer.loginSuccess) {
-    const text = answer.message || t('message.userAuthInfoUnavailable');
-    notifyError(text);
-    throw new Error(text);
-  }
+  if (!answer.loginSuccess) notifyError(answer.message || t('message.userAuthInfoUnavailable'));
+  return finishSignIn(answer);
+}
+
+/** Ends a sign-in answer, this module's or another call's (the PHONE_CAPTCHA code, the change of an
+ *  expired password): a refusal throws its message; a success forgets the captcha, keeps the token
+ *  in token mode and reads the session. */
+export async function finishSignIn(answer: LoginAnswer): Promise<Extract<LoginResult, { kind: 'success' }>> {
+  if (!answer.loginSuccess) throw new Error(answer.message || t('message.userAuthInfoUnavailable'));
   $loginCaptcha.set(undefined);
   if (answer.token) setToken(answer.token);
-  const session = await reload();
-  return { kind: 'success', redirectURL: answer.redirectURL, session };
+  return { kind: 'success', redirectURL: answer.redirectURL, session: await reload() };
 }
 
 /** Signs in: POST /authc/login with the transformed password (query params such as `redirect` pass

@@ -9,13 +9,12 @@ import { loginWithCode, sendLoginCode } from '../../core/api/auth';
 import { captchaImageUrl, newCaptchaKey } from '../../core/api/captcha';
 import { HttpError } from '../../core/http';
 import { tRule } from '../../core/i18n';
-import { $loginCaptcha, LOGIN_SPECIAL_CODE, type LoginResult } from '../../core/session';
+import { $loginCaptcha, finishSignIn, LOGIN_SPECIAL_CODE, type LoginResult } from '../../core/session';
 import type { LoginErrorData } from '../../core/types';
 import { rules } from '../../core/validation';
 import { loginCaptcha, loginCode } from '../../core/validation/login';
 import { useT } from '../i18n';
 import { Field } from './Field';
-import { finishSignIn } from './finishSignIn';
 import { checkFields, failureText, RESEND_SECONDS, useCooldown, type RuleErrors } from './flowSupport';
 import * as styles from './LoginForm.css';
 
