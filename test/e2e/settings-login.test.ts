@@ -96,3 +96,28 @@ test('the screen in Chinese: tabs, fields and validation messages', async () => 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('the sign-in method names the first field of the sign-in page (email, then back to username)', async () => {
+  const { page, errors } = await openPage(browser);
+  await openSettings(page);
+  await page.getByLabel('Users sign in with').selectOption({ label: 'Email and password' });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Action Success').waitFor();
+
+  const visitor = await openPage(browser);
+  await visitor.page.goto(`${server.url}/login`);
+  await visitor.page.getByLabel('Email', { exact: true }).waitFor();
+  assert.equal(await visitor.page.getByLabel('Username').count(), 0, 'no Username field with the email method');
+  assert.equal(await visitor.page.getByLabel('Email', { exact: true }).getAttribute('placeholder'), 'Enter your email address');
+  await visitor.context.close();
+
+  await page.getByLabel('Users sign in with').selectOption({ label: 'Username and password' });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Action Success').last().waitFor();
+  const next = await openPage(browser);
+  await next.page.goto(`${server.url}/login`);
+  await next.page.getByLabel('Username').waitFor();
+  await next.context.close();
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

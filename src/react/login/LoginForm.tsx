@@ -97,7 +97,9 @@ export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLog
       <p className={styles.subtitle}>{t('login:subtitle', { app: appName || t('app.name') })}</p>
     </>
   );
-  const shownFlow = flow ?? (settings?.loginMethod === LoginMethod.PHONE_CAPTCHA ? { kind: 'phone' as const } : undefined);
+  // What the first field takes: the settings' method (a username, an email or a mobile phone).
+  const method = settings?.loginMethod ?? LoginMethod.USERNAME_PASSWORD;
+  const shownFlow = flow ?? (method === LoginMethod.PHONE_CAPTCHA ? { kind: 'phone' as const } : undefined);
   if (shownFlow) {
     return (
       <div className={styles.card} lang={shownLocale}>
@@ -178,9 +180,9 @@ export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLog
       )}
       <form className={styles.form} noValidate onSubmit={onSubmit} onChange={onChange}>
         <Field
-          label={t('login:username')}
+          label={t(`login:identifier.${method}`)}
           error={message('username')}
-          input={{ name: 'username', type: 'text', autoComplete: 'username', autoCapitalize: 'none', spellCheck: false, readOnly: shown.code, placeholder: t('login:usernamePlaceholder') }}
+          input={{ name: 'username', type: 'text', autoComplete: 'username', autoCapitalize: 'none', spellCheck: false, readOnly: shown.code, placeholder: t(`login:identifierPlaceholder.${method}`) }}
         />
         <Field
           label={t('login:password')}
