@@ -144,7 +144,7 @@ async function complementFormViolations(locale: Locale, theme: Theme): Promise<s
 }
 
 async function signIn(locale: Locale): Promise<void> {
-  await page.getByLabel(text(locale, 'login:username')).fill(ADMIN.username);
+  await page.getByLabel(text(locale, 'login:identifier.USERNAME_PASSWORD')).fill(ADMIN.username);
   await page.getByLabel(text(locale, 'login:password'), { exact: true }).fill(ADMIN.password);
   await page.getByRole('button', { name: text(locale, 'login:submit') }).click();
   await page.waitForURL((url) => url.pathname !== '/login');

@@ -20,7 +20,7 @@ await api.call('PUT', '/config', { system: { supportThirdLogin: 'Y' }, version }
 
 async function openTab(page: Page, locale: 'en' | 'zh'): Promise<void> {
   await page.goto(`${server.url}/operate/setting`);
-  await page.getByLabel(text(locale, 'login:username')).fill(ADMIN.username);
+  await page.getByLabel(text(locale, 'login:identifier.USERNAME_PASSWORD')).fill(ADMIN.username);
   await page.getByLabel(text(locale, 'login:password'), { exact: true }).fill(ADMIN.password);
   await page.getByRole('button', { name: text(locale, 'login:submit') }).click();
   await page.getByRole('tab', { name: text(locale, 'settings:tab.thirdParty') }).click();
@@ -113,7 +113,7 @@ test('add a provider in the tab, sign in with its button, edit keeping the secre
 
 test('in Chinese: the tab and the dialog labels', async () => {
   const { page, context, errors } = await openPage(browser);
-  await context.addInitScript(choose, { locale: 'zh', theme: 'light' });
+  await context.addInitScript(choose, { locale: 'zh' as const, theme: 'light' as const });
   await openTab(page, 'zh');
   await page.getByRole('heading', { name: '身份提供方' }).waitFor();
   await settled(page);

@@ -19,6 +19,11 @@ export function update(code: string, changes: Partial<Omit<IdpInput, 'code'>>): 
   return request('PUT', apiPath`/idps/${code}`, { body: changes, silent: true });
 }
 
+/** Enables or disables a provider (a failure is shown by the HTTP client). */
+export function setEnabled(code: string, enabled: boolean): Promise<unknown> {
+  return request('PUT', apiPath`/idps/${code}`, { body: { enabled } });
+}
+
 export function remove(code: string): Promise<null> {
   return request<null>('DELETE', apiPath`/idps/${code}`);
 }

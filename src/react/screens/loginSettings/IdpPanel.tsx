@@ -29,7 +29,11 @@ export function IdpPanel() {
   const [deleting, setDeleting] = useState<idps.IdpDetail>();
 
   const toggle = async (provider: idps.IdpDetail) => {
-    await idps.update(provider.code, { enabled: !provider.enabled });
+    try {
+      await idps.setEnabled(provider.code, !provider.enabled);
+    } catch {
+      return; // The HTTP client has shown the server's message.
+    }
     notifySuccess(t('message.actionSuccess'));
     list.reload();
   };
