@@ -10,7 +10,8 @@ import { MessageServiceType } from '../../src/core/enums';
 import { DeliveryStatus } from '../../src/core/schemas/messaging';
 import { outboxDb } from '../channels/tables';
 import { digest, newId, newSecret, sameDigest } from './secrets';
-import { tooMany } from '../http/errors';
+import type { FastifyBaseLogger } from 'fastify';
+import { ApiError, tooMany } from '../http/errors';
 
 export type CodePurpose = 'second-step' | 'phone-login' | 'password-reset' | 'email-verify';
 /** Codes a person types (six digits). */
@@ -74,6 +75,22 @@ export async function sendCode(ctx: Ctx, user: UserRow, purpose: TypedCodePurpos
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await issue(ctx, user, purpose, via, address, code, `Your ${TEXT[purpose].toLowerCase()} is ${code}. It expires in ${TTL_MS[purpose] / minute} minutes.`);
   return true;
+}
+
+/** Sends a code, "too soon for a new one" (429) counting as sent: the earlier code still works,
+ *  and the caller's answer must not tell the two apart. */
+export async function sendCodeOnce(ctx: Ctx, user: UserRow, purpose: TypedCodePurpose, via: CodeChannel): Promise<void> {
+  try {
+    await sendCode(ctx, user, purpose, via);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 429)) throw error;
+  }
+}
+
+/** sendCodeOnce after the answer has gone, for the calls that answer alike whether an account
+ *  exists: its writes would make a known account's answer a few ms slower. Failures are logged. */
+export function sendCodeAfterAnswer(ctx: Ctx, log: FastifyBaseLogger, user: UserRow, purpose: TypedCodePurpose, via: CodeChannel): void {
+  sendCodeOnce(ctx, user, purpose, via).catch((error: unknown) => log.error({ err: error }, `${purpose} code not sent`));
 }
 
 /** Mails a link to `<origin>/verified/<code>` to the person's email address. */

@@ -25,7 +25,7 @@ import { AUTH_MODE_HEADER, credentialOf, isAllowedOrigin, setSessionCookie } fro
 import { clearFailures, keysOfUser, lockedError, recordFailure, throttleKey, throttleState } from './throttle';
 import type { UserRow } from './actor';
 import { totpEnabled, verifyTotp } from './totp';
-import { consumeCode, consumeExpiredChange, grantExpiredChange, sendCode } from './codes';
+import { consumeCode, consumeExpiredChange, grantExpiredChange, sendCodeAfterAnswer, sendCodeOnce } from './codes';
 import { passwordExpired, storeNewPassword } from './password-policy';
 
 type LoginBody = v.InferOutput<typeof loginBody>;
@@ -68,14 +68,6 @@ export function safeRedirect(ctx: Ctx, req: FastifyRequest, target: string | und
 }
 
 /** Sends a code, treating "asked again within the minute" as sent (the earlier code still works). */
-async function sendCodeOnce(ctx: Ctx, user: UserRow, purpose: 'second-step' | 'phone-login', via: typeof MessageServiceType.SMS | typeof MessageServiceType.EMAIL): Promise<void> {
-  try {
-    await sendCode(ctx, user, purpose, via);
-  } catch (error) {
-    if (!(error instanceof ApiError && error.status === 429)) throw error;
-  }
-}
-
 const CODE_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PHONE_CAPTCHA, loginSuccess: false, message: 'Enter the verification code sent to you' };
 const TOTP_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.TOTP, loginSuccess: false, message: 'Enter the code from your authenticator app' };
 const EXPIRED_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PASSWORD_EXPIRED, loginSuccess: false, message: 'Your password has expired; choose a new one' };
@@ -160,7 +152,7 @@ export async function sendLoginCode(ctx: Ctx, req: FastifyRequest, body: v.Infer
     if (!(await consumeCaptcha(ctx, req, body.captcha, body.captchaKey))) throw captchaError('Wrong captcha');
   }
   const user = await findUser(ctx, policy, body.phone);
-  if (user && user.availabilityStatus === Status.Enable) await sendCodeOnce(ctx, user, 'phone-login', MessageServiceType.SMS);
+  if (user && user.availabilityStatus === Status.Enable) sendCodeAfterAnswer(ctx, req.log, user, 'phone-login', MessageServiceType.SMS);
   return null;
 }
 

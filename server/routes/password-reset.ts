@@ -9,9 +9,9 @@ import { defineRoute, type Gate } from '../http/route';
 import { okAnswer } from '../../src/core/schemas/common';
 import { passwordResetBody, resetChannelOf, resetCodeBody } from '../../src/core/schemas/password-reset';
 import { MessageServiceType } from '../../src/core/enums';
-import { checkCode, sendCode, useCode } from '../auth/codes';
+import { checkCode, sendCodeAfterAnswer, useCode } from '../auth/codes';
 import { storeNewPassword } from '../auth/password-policy';
-import { ApiError, fieldError } from '../http/errors';
+import { fieldError } from '../http/errors';
 
 const tags = ['Password reset'];
 
@@ -41,15 +41,9 @@ export function passwordResetRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx):
     method: 'POST', url: '/user/password/reset-code', tags, access: 'public',
     summary: 'Send a password reset code to an email address or mobile phone (answers alike for unknown accounts)', body: resetCodeBody, response: okAnswer,
     rateLimit: ctx.config.rateLimits.login,
-    handler: async ({ body }) => {
+    handler: async ({ body, raw }) => {
       const user = await accountOf(ctx, body.identifier);
-      if (!user) return null;
-      try {
-        await sendCode(ctx, user, 'password-reset', resetChannelOf(body.identifier));
-      } catch (error) {
-        // Too soon for a new code: answered like a sent one (the account is not revealed).
-        if (!(error instanceof ApiError && error.status === 429)) throw error;
-      }
+      if (user) sendCodeAfterAnswer(ctx, raw.log, user, 'password-reset', resetChannelOf(body.identifier));
       return null;
     },
   });

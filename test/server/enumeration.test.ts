@@ -132,8 +132,7 @@ function assertSameAnswers(what: string, results: Awaited<ReturnType<typeof answ
   const spread = Math.max(...medians) / Math.min(...medians);
   console.log(`enumeration: ${what}: ${[...results[names[0]!]!.answers].join(' | ').slice(0, 80)}; medians ${names.map((name) => `${name} ${results[name]!.median.toFixed(1)} ms`).join(', ')} (max/min ${spread.toFixed(2)})`);
   for (const name of names) assert.deepEqual([...results[name]!.answers], [...results[names[0]!]!.answers], `${what}: ${name} answers otherwise than ${names[0]}`);
-  // Calls of a few milliseconds jitter by more than their own length on a shared machine, and a
-  // known account's code is written before the answer (docs/security.md, known limits): a gap
+  // Calls of a few milliseconds jitter by more than their own length on a shared machine: a gap
   // under 25 ms passes whatever the ratio; sending the mail or SMS inline would not.
   const gap = Math.max(...medians) - Math.min(...medians);
   if (ratio) assert.ok(spread < ratio || gap < 25, `${what}: timings tell the cases apart: ${medians.map((ms) => ms.toFixed(1)).join(' / ')} ms`);
