@@ -81,7 +81,7 @@ export function IdpPanel() {
         {t('settings:idp.title')}
       </h2>
       <p className={styles.sectionText}>{t('settings:idp.intro', { callback: callbackPattern() })}</p>
-      <div className={ui.actions}>
+      <div className={`${ui.actions} ${styles.toolbar}`}>
         <button type="button" className={ui.button.primary} onClick={() => setEditing({})}>
           {t('settings:idp.create')}
         </button>

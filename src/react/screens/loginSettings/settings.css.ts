@@ -107,3 +107,6 @@ export const detail = style({ margin: 0, minWidth: 0, overflowWrap: 'anywhere' }
 export const colorInput = style({ width: '64px', height: '36px', padding: '2px', cursor: 'pointer' });
 
 export const row = style({ display: 'contents' });
+
+/** A row of buttons above a table (the identity providers' "Add provider"). */
+export const toolbar = style({ marginBottom: vars.space.sm });
