@@ -84,7 +84,7 @@ export function DataTable<T, K extends string = string>({ caption, columns, rows
           {state !== undefined ? (
             <tr>
               <td className={styles.stateCell} colSpan={columns.length} role={failed ? 'alert' : 'status'}>
-                {state}
+                <div className={styles.stateText}>{state}</div>
               </td>
             </tr>
           ) : (

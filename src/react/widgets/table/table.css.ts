@@ -38,6 +38,8 @@ export const searchInput = style({ minWidth: '220px' });
 
 export const tableWrap = style({
   overflowX: 'auto',
+  // The state text below measures itself against the visible width (cqi), not the table's.
+  containerType: 'inline-size',
   background: vars.color.surface,
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.base,
@@ -83,7 +85,10 @@ export const row = style({ selectors: { '&:hover': { background: tint(vars.color
 
 globalStyle(`${row}:last-child > td`, { borderBottom: 'none' });
 
-export const stateCell = style({ padding: `${vars.space.lg} 12px`, textAlign: 'center', color: vars.color.textMuted });
+export const stateCell = style({ padding: `${vars.space.lg} 0`, textAlign: 'center', color: vars.color.textMuted });
+
+/** Loading / empty / failed text: centred in the visible part of a table wider than its box (phones). */
+export const stateText = style({ position: 'sticky', insetInlineStart: 0, maxWidth: '100cqi', padding: '0 12px', boxSizing: 'border-box' });
 
 export const rowActions = style({ display: 'flex', justifyContent: 'flex-end', flexWrap: 'nowrap', gap: '2px' });
 
