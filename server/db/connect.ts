@@ -1,9 +1,6 @@
 // Opens the database: SQLite in the data dir (WAL, foreign keys) or PostgreSQL from a URL.
-import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
@@ -25,42 +22,6 @@ const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
-
-/** How often the checkpointer runs; and the WAL size (pages) at which the server's own connection
- *  checkpoints anyway, should the checkpointer not keep up (SQLite's default is 1 000). */
-const CHECKPOINT_EVERY_MS = 1_000;
-const FALLBACK_CHECKPOINT_PAGES = 10_000;
-
-/** The checkpointer's code: its own connection to the file, a PASSIVE checkpoint on a timer. */
-const CHECKPOINTER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const SQLite = require(workerData.driver);
-const db = new SQLite(workerData.file);
-db.pragma('busy_timeout = 1000');
-const timer = setInterval(() => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* busy: next time */ } }, workerData.every);
-parentPort.once('message', () => { clearInterval(timer); db.close(); parentPort.close(); });
-`;
-
-/**
- * Checkpoints the WAL from a worker thread. SQLite's automatic checkpoint runs inside a commit, here
- * on the event loop, copying the WAL into the database file and fsyncing it: 10-120 ms every few
- * hundred writes on this machine's disk. A PASSIVE checkpoint never blocks readers or writers.
- * Answers the function that stops it.
- */
-function startCheckpointer(file: string): () => Promise<void> {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { file, driver, every: CHECKPOINT_EVERY_MS } });
-  let running = true;
-  worker.once('exit', () => { running = false; });
-  // Should it fail, the server's connection checkpoints by itself (FALLBACK_CHECKPOINT_PAGES).
-  worker.on('error', () => {});
-  worker.unref();
-  return async () => {
-    if (!running) return;
-    worker.postMessage('stop');
-    await once(worker, 'exit');
-  };
-}
 
 /** SQL texts that run as named prepared statements on PostgreSQL, by name (see preparedOnPostgres). */
 const preparedTexts = new Map<string, string>();
@@ -116,7 +77,6 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
   let kysely: Kysely<Database>;
   let engine: Engine;
   let sqliteFile: SQLite.Database | undefined;
-  let sqlitePath: string | undefined;
   if (options.databaseUrl) {
     engine = 'postgres';
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes, Client: PreparingClient });
@@ -124,8 +84,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
   } else {
     engine = 'sqlite';
     mkdirSync(options.dataDir, { recursive: true });
-    const file = join(options.dataDir, 'iam.sqlite');
-    const sqlite = new SQLite(file);
+    const sqlite = new SQLite(join(options.dataDir, 'iam.sqlite'));
     // The busy timeout first: another process may hold the file while this one switches to WAL.
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('journal_mode = WAL');
@@ -134,10 +93,8 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
     // 1-2 ms typically and tens of ms on a busy disk. Committed data survives a crash of the process;
     // an OS crash or power loss may lose the last commits, never the database's consistency.
     sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
     sqlite.pragma('foreign_keys = ON');
     sqliteFile = sqlite;
-    sqlitePath = file;
     kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }), plugins: [new CamelCasePlugin()] });
   }
   if (sqliteFile) {
@@ -152,12 +109,5 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
       throw error;
     }
   } else await migrate(kysely as unknown as Kysely<unknown>, engine);
-  const stopCheckpointer = sqlitePath ? startCheckpointer(sqlitePath) : undefined;
-  return {
-    kysely, engine,
-    async close() {
-      await stopCheckpointer?.();
-      await kysely.destroy();
-    },
-  };
+  return { kysely, engine, close: () => kysely.destroy() };
 }

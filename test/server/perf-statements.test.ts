@@ -9,9 +9,6 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery } from 'kysely';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import type { SessionAnswer } from '../../src/core/types';
@@ -191,25 +188,4 @@ test('user search plans over 20 000 users: count from the index range, a broad s
   const narrowPlan = await planOf(narrow.page);
   assert.match(narrowPlan, /users_lower_username/, narrowPlan);
   assert.doesNotMatch(narrowPlan, /users_created_at/, narrowPlan);
-});
-
-test('SQLite: the WAL is checkpointed off the event loop (a worker), not inside the server\'s commits', async () => {
-  const { db, engine, config } = server.app.ctx;
-  if (engine !== 'sqlite') {
-    // PostgreSQL checkpoints in its own processes; the server has nothing to do.
-    assert.equal(engine, 'postgres');
-    return;
-  }
-  const { rows } = await db.executeQuery(CompiledQuery.raw('pragma wal_autocheckpoint'));
-  assert.deepEqual(rows, [{ walAutocheckpoint: 10_000 }], 'the server\'s own connection checkpoints only as a fallback');
-  const file = join(config.dataDir, 'iam.sqlite');
-  const before = statSync(file).mtimeMs;
-  for (let index = 0; index < 200; index += 1) await server.app.ctx.audit.record({ action: 'logout', detail: { index } });
-  // Nothing in the server wrote the database file itself (WAL mode); the checkpointer will, within its second.
-  let after = before;
-  for (let waited = 0; waited < 5_000 && after === before; waited += 100) {
-    await sleep(100);
-    after = statSync(file).mtimeMs;
-  }
-  assert.ok(after > before, 'the database file was written by a checkpoint');
 });
