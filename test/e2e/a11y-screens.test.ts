@@ -7,14 +7,13 @@
 // and each dialog gives focus back to its opener when it closes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import type { Locator, Page } from 'playwright-core';
+import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { startIdentityProvider, type IdentityProvider } from '../server/identity-provider';
 import { until } from './admin-support';
 import { CHANNEL, choose, consoleScreens, MEMBER, seedSample, seriousViolations, settled, text, type Locale, type SampleIds, type Theme } from './a11y-support';
 
-let server: RunningServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser();
 let watched: WatchedPage;
 let page: Page;
 let ids: SampleIds;
@@ -24,8 +23,6 @@ const TENANT = 'Northwind';
 const PROVIDER = 'Corp SSO';
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   ids = await seedSample(server.url);
   // A third-party provider whose person is new here: signing in with it ends on the complement form.
   idp = await startIdentityProvider(`${server.url}/api/interaction/idp/corp/authorize/callback`, { sub: 'corp-carol', preferred_username: 'carol', name: 'Carol', email: 'carol@corp.example' });
@@ -37,9 +34,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
   await idp?.stop();
-  await server?.stop();
 });
 
 const shadowActive = (element: Locator) => element.evaluate((node) => (node.getRootNode() as ShadowRoot | Document).activeElement === node);

@@ -5,10 +5,10 @@
 // document.documentElement.outerHTML plus every shadow root's innerHTML, plus every form field's
 // current value — holds none of the secrets, nor the session cookie (HttpOnly: the page cannot
 // read it either) or the typed password.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer } from './harness';
+import type { Page } from 'playwright-core';
+import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { signIn } from './admin-support';
 
 const SECRETS = {
@@ -20,12 +20,9 @@ const SECRETS = {
 };
 const CHANNELS = ['Mail relay', 'SMS vendor', 'Ops group'];
 
-let server: RunningServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser();
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   const api = new ApiClient(server.url);
   await api.signIn(ADMIN.username, ADMIN.password);
   await api.call('POST', '/channels', { name: CHANNELS[0], serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: '2525', username: 'relay', password: SECRETS.smtpPassword } });
@@ -34,11 +31,6 @@ before(async () => {
   await api.call('POST', '/idps', { code: 'corp', name: 'Corp SSO', type: 'OIDC', config: { issuer: 'https://sso.example.com', clientId: 'iam', clientSecret: SECRETS.idpSecret } });
   const config = await api.call<{ value: { system: Record<string, unknown> }; version: number }>('GET', '/config');
   await api.call('PUT', '/config', { system: { ...config.value.system, supportThirdLogin: 'Y' }, version: config.version });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /** The whole DOM as markup (shadow roots included) and every form field's value. */

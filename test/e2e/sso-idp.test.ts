@@ -4,12 +4,10 @@
 // straight in. A provider whose email is an existing account's is linked only with its password.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer } from './harness';
+import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { startIdentityProvider, type IdentityProvider } from '../server/identity-provider';
 
-let server: RunningServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser();
 let idp: IdentityProvider;
 /** A second provider whose person has the email of an existing local account (bob). */
 let partner: IdentityProvider;
@@ -17,8 +15,6 @@ const BOB = { username: 'bob', realName: 'Bob', password: 'Bob-e2e-2024', email:
 const ICON = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><circle cx="8" cy="8" r="7" fill="#2a7"/></svg>';
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   idp = await startIdentityProvider(`${server.url}/api/interaction/idp/corp/authorize/callback`, { sub: 'corp-alice', preferred_username: 'alice', name: 'Alice', email: 'alice@corp.example' });
   const api = new ApiClient(server.url);
   await api.signIn(ADMIN.username, ADMIN.password);
@@ -32,10 +28,8 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
   await idp?.stop();
   await partner?.stop();
-  await server?.stop();
 });
 
 test('a first-time person completes their details after the provider, then comes straight in', async () => {

@@ -12,16 +12,15 @@
 //      binding — and the page opens no dialog;
 //  (c) an uploaded SVG with <script> and onload, opened directly in a tab and as an <img>, runs
 //      nothing, and is served with `Content-Security-Policy: … sandbox` and nosniff.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer, type WatchedPage } from './harness';
+import type { Page } from 'playwright-core';
+import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { signIn } from './admin-support';
 
 const MEMBER_PASSWORD = 'Member-xss-1';
 
-let server: RunningServer;
-let browser: Browser;
+const { server, browser } = await startServerAndBrowser();
 let api: ApiClient;
 /** Payloads that ran, by field (from any page of this file). */
 const ran: string[] = [];
@@ -58,8 +57,6 @@ async function refused(call: Promise<unknown>): Promise<string> {
 }
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   api = new ApiClient(server.url);
   await api.signIn(ADMIN.username, ADMIN.password);
 
@@ -110,11 +107,6 @@ before(async () => {
     stored.set(`branding.${field}`, String(system[field]));
   }
   await api.call('PUT', '/config', { system, version: config.version });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /** A page whose payload calls reach this file, and whose dialogs are counted and dismissed. */
