@@ -10,6 +10,7 @@ import type { PasswordPolicy } from '../../core/schemas/settings';
 import { finishSignIn, type LoginResult } from '../../core/session';
 import { useT, useTexts } from '../i18n';
 import { checkFields, failureText, serverFieldErrors, type RuleErrors } from './flowSupport';
+import { FailureAlert } from './flowParts';
 import { NEW_PASSWORD, NewPasswordFields, newPasswordRules } from './NewPasswordFields';
 import * as styles from './LoginForm.css';
 
@@ -67,11 +68,7 @@ export default function ExpiredPasswordForm({ username, password, policy, onSucc
       <form className={styles.form} noValidate onSubmit={(event) => void onSubmit(event)}>
         <p className={styles.hint}>{t('login:expired.intro', { username })}</p>
         <NewPasswordFields errors={errors} />
-        {failure && (
-          <p role="alert" className={styles.formError}>
-            {failure}
-          </p>
-        )}
+        <FailureAlert text={failure} />
         <button type="submit" className={styles.submit} disabled={busy}>
           {t(busy ? 'login:submitting' : 'login:expired.submit')}
         </button>

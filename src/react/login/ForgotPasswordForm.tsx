@@ -12,6 +12,7 @@ import type { PasswordPolicy } from '../../core/schemas/settings';
 import { useT, useTexts } from '../i18n';
 import { Field } from './Field';
 import { checkFields, failureText, RESEND_SECONDS, serverFieldErrors, useCooldown, type RuleErrors } from './flowSupport';
+import { CodeField, FailureAlert } from './flowParts';
 import { NEW_PASSWORD, NewPasswordFields, newPasswordRules } from './NewPasswordFields';
 import * as styles from './LoginForm.css';
 
@@ -89,11 +90,7 @@ export default function ForgotPasswordForm({ policy, onDone }: ForgotPasswordFor
             error={message('identifier')}
             input={{ name: 'identifier', type: 'text', autoComplete: 'username', autoCapitalize: 'none', spellCheck: false, placeholder: t('login:forgot.identifierPlaceholder') }}
           />
-          {failure && (
-            <p role="alert" className={styles.formError}>
-              {failure}
-            </p>
-          )}
+          <FailureAlert text={failure} />
           <button type="submit" className={styles.submit} disabled={busy}>
             {t('login:sendCode')}
           </button>
@@ -106,22 +103,9 @@ export default function ForgotPasswordForm({ policy, onDone }: ForgotPasswordFor
           <p role="status" className={styles.hint}>
             {t('login:forgot.codeSent', { address: identifier, channel: t(`login:forgot.channel${resetChannelOf(identifier)}`) })}
           </p>
-          <Field
-            label={t('login:code')}
-            error={message('code')}
-            input={{ name: 'code', type: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', placeholder: t('login:forgot.codePlaceholder') }}
-            addon={
-              <button type="button" className={styles.sendButton} disabled={busy || left > 0} onClick={() => void send(identifier)}>
-                {left > 0 ? t('login:resendIn', { seconds: left }) : t('login:sendCode')}
-              </button>
-            }
-          />
+          <CodeField error={message('code')} placeholder={t('login:forgot.codePlaceholder')} busy={busy} left={left} onSend={() => void send(identifier)} />
           <NewPasswordFields errors={errors} />
-          {failure && (
-            <p role="alert" className={styles.formError}>
-              {failure}
-            </p>
-          )}
+          <FailureAlert text={failure} />
           <button type="submit" className={styles.submit} disabled={busy}>
             {t('login:forgot.submit')}
           </button>

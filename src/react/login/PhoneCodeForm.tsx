@@ -15,6 +15,7 @@ import { rules } from '../../core/validation';
 import { loginCaptcha, loginCode } from '../../core/validation/login';
 import { useT } from '../i18n';
 import { Field } from './Field';
+import { CodeField, FailureAlert } from './flowParts';
 import { checkFields, failureText, RESEND_SECONDS, useCooldown, type RuleErrors } from './flowSupport';
 import * as styles from './LoginForm.css';
 
@@ -111,26 +112,13 @@ export default function PhoneCodeForm({ captchaAlways, onSubmitted, onSuccess, o
           }
         />
       )}
-      <Field
-        label={t('login:code')}
-        error={message('code')}
-        input={{ id: codeId, name: 'code', type: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', placeholder: t('login:codePlaceholder') }}
-        addon={
-          <button type="button" className={styles.sendButton} disabled={busy || left > 0} onClick={() => void sendCode()}>
-            {left > 0 ? t('login:resendIn', { seconds: left }) : t('login:sendCode')}
-          </button>
-        }
-      />
+      <CodeField id={codeId} error={message('code')} placeholder={t('login:codePlaceholder')} busy={busy} left={left} onSend={() => void sendCode()} />
       {sent && (
         <p role="status" className={styles.hint}>
           {t('login:codeSentSms')}
         </p>
       )}
-      {failure && (
-        <p role="alert" className={styles.formError}>
-          {failure}
-        </p>
-      )}
+      <FailureAlert text={failure} />
       <button type="submit" className={styles.submit} disabled={busy}>
         {t(busy ? 'login:submitting' : 'login:submit')}
       </button>

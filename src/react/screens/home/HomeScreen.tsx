@@ -12,25 +12,13 @@ import { displayName, roleKey } from '../../app/user';
 import { useMenu } from '../../app/useMenu';
 import { useT } from '../../i18n';
 import { Avatar } from '../../widgets/Avatar';
+import { Card } from '../../widgets/Card';
 import { Icon, isIconName } from '../../widgets/Icon';
 import { safeLink } from '../../widgets/links';
 import { useResource } from '../../widgets/useResource';
 import { describeAgent } from '../../widgets/userAgent';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './HomeScreen.css';
-
-function Section({ title, id, className, children }: { title: string; id: string; className?: string; children: React.ReactNode }) {
-  return (
-    <section className={`${ui.card} ${className ?? ''}`} aria-labelledby={id}>
-      <div className={ui.cardHeader}>
-        <h2 id={id} className={ui.cardTitle}>
-          {title}
-        </h2>
-      </div>
-      {children}
-    </section>
-  );
-}
 
 function AdminAreas() {
   const t = useT();
@@ -140,18 +128,18 @@ export default function HomeScreen() {
         </Link>
       </div>
       <div className={styles.grid}>
-        <Section id="iam-home-admin" title={t('console:home.admin')} className={styles.wide}>
+        <Card id="iam-home-admin" title={t('console:home.admin')} className={styles.wide}>
           <AdminAreas />
-        </Section>
-        <Section id="iam-home-apps" title={t('console:home.apps')}>
+        </Card>
+        <Card id="iam-home-apps" title={t('console:home.apps')}>
           <Apps administered={uniqueApps(administeredApps ?? [], user.ownedApps)} />
-        </Section>
-        <Section id="iam-home-messages" title={t('console:home.messages')}>
+        </Card>
+        <Card id="iam-home-messages" title={t('console:home.messages')}>
           <UnreadMessages />
-        </Section>
-        <Section id="iam-home-signins" title={t('console:home.signIns')}>
+        </Card>
+        <Card id="iam-home-signins" title={t('console:home.signIns')}>
           <RecentSignIns />
-        </Section>
+        </Card>
       </div>
     </div>
   );

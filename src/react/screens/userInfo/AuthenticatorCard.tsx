@@ -14,7 +14,7 @@ import { TextField } from '../../widgets/fields';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import { SecretValue } from '../../widgets/SecretValue';
-import { Card } from './Card';
+import { Card } from '../../widgets/Card';
 import * as styles from './UserInfoScreen.css';
 
 const QrCode = lazy(() => import('./QrCode'));

@@ -16,7 +16,7 @@ import { useResource } from '../../widgets/useResource';
 import { describeAgent } from '../../widgets/userAgent';
 import * as ui from '../../widgets/ui.css';
 import { AuthenticatorCard } from './AuthenticatorCard';
-import { Card } from './Card';
+import { Card } from '../../widgets/Card';
 import * as styles from './UserInfoScreen.css';
 
 function Details({ info }: { info: User }) {

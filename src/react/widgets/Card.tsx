@@ -1,6 +1,7 @@
-// A titled card of the personal center (a region named by its heading).
+// A titled card (a region named by its heading), with an optional action beside the title: the
+// home screen's sections and the personal center's cards.
 import type { ReactNode } from 'react';
-import * as ui from '../../widgets/ui.css';
+import * as ui from './ui.css';
 
 export function Card({ id, title, action, className, children }: { id: string; title: string; action?: ReactNode; className?: string; children: ReactNode }) {
   return (
