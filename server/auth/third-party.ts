@@ -1,10 +1,13 @@
 // Third-party sign-in: after an identity provider authorised someone, a short-lived ticket holds
 // their subject and profile. The console reads it (access info), the user completes missing data
-// once (complement), and a local account linked to the subject is signed in. When the provider's
-// email is that of an existing local account, nothing is linked silently: the person either proves
+// once (complement), and a local account linked to the subject is signed in. The ticket works only
+// in the browser that started the sign-in (server/idp/browser-binding.ts). When the provider vouches
+// that its email (email_verified) is that of an existing local account, nothing is linked
+// silently: the person either proves
 // they own that account (its password, and its authenticator code when it has one) and the link
 // is remembered, or makes a new account through the complement.
 import { sql } from 'kysely';
+import type { FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
 import { Scope, Status, UserType } from '../../src/core/enums';
 import { digest, newId, newSecret } from './secrets';
@@ -13,46 +16,53 @@ import { clearFailures, keysOfUser, lockedError, recordFailure, throttleKey, thr
 import { totpEnabled, verifyTotp } from './totp';
 import { fieldError, notFound } from '../http/errors';
 import type { UserRow } from './actor';
+import { checkBrowser } from '../idp/browser-binding';
+import type { IdpTicketTable } from '../db/tables';
 
 export const TICKET_TTL_MS = 10 * 60_000;
 
-/** Called by the provider callback once the provider has authorised `subject`. */
-export async function createIdpTicket(ctx: Ctx, input: { idpCode: string; subject: string; profile: Record<string, unknown> }) {
+/** Called by the provider callback once the provider has authorised `subject`; `browserHash` binds
+ *  the ticket to the browser that started the sign-in. */
+export async function createIdpTicket(ctx: Ctx, input: { idpCode: string; subject: string; profile: Record<string, unknown>; browserHash: string }) {
   const link = await ctx.db.selectFrom('idpLinks').select('userId').where('idpCode', '=', input.idpCode).where('subject', '=', input.subject).executeTakeFirst();
   const token = newSecret().slice(0, 22);
   const accessTicket = newSecret();
   await ctx.db.insertInto('idpTickets').values({
     ticketHash: digest(accessTicket), idpCode: input.idpCode, token, subject: input.subject,
-    profile: JSON.stringify(input.profile), userId: link?.userId ?? null, expiresAt: ctx.now() + TICKET_TTL_MS,
+    profile: JSON.stringify(input.profile), userId: link?.userId ?? null, expiresAt: ctx.now() + TICKET_TTL_MS, browserHash: input.browserHash,
   }).execute();
   return { token, accessTicket };
 }
 
-/** The live ticket for these values, or 404 (unknown, expired, wrong provider or token). */
-export async function findTicket(ctx: Ctx, idpCode: string, accessTicket: string, token?: string) {
+/** The live ticket for these values, or 404 (unknown, expired, wrong provider or token); 403 when
+ *  `req` is not from the browser that started the sign-in. */
+export async function findTicket(ctx: Ctx, req: FastifyRequest, idpCode: string, accessTicket: string, token?: string): Promise<IdpTicketTable> {
   const ticket = await ctx.db.selectFrom('idpTickets').selectAll().where('ticketHash', '=', digest(accessTicket)).executeTakeFirst();
   const provider = await ctx.db.selectFrom('idps').select('enabled').where('code', '=', idpCode).executeTakeFirst();
   if (!ticket || ticket.idpCode !== idpCode || (token !== undefined && ticket.token !== token) || ticket.expiresAt <= ctx.now() || provider?.enabled !== 1) {
     throw notFound('Authorization');
   }
+  checkBrowser(req, ticket.browserHash);
   return ticket;
 }
 
-/** The one enabled local account whose email is the provider's (not when the provider says the
- *  email is unverified, nor when several accounts share it). */
+/** The one enabled local account whose email is the provider's, only when the provider vouches for
+ *  that email (email_verified true; absent or false matches nothing, so the answers tell nothing
+ *  about which emails have accounts), and not when several accounts share it. */
 export async function existingAccountOf(ctx: Ctx, profileText: string): Promise<UserRow | undefined> {
   const profile = JSON.parse(profileText) as Record<string, unknown>;
-  if (typeof profile.email !== 'string' || !profile.email || profile.email_verified === false) return undefined;
+  if (typeof profile.email !== 'string' || !profile.email || profile.email_verified !== true) return undefined;
   const rows = await ctx.db.selectFrom('users').selectAll()
     .where(sql<string>`lower(email)`, '=', profile.email.trim().toLowerCase()).where('availabilityStatus', '=', Status.Enable).limit(2).execute();
   return rows.length === 1 ? rows[0] : undefined;
 }
 
-/** Links the ticket's provider account to the existing account with its email, once the person has
- *  given that account's password (transformed as at sign-in) and, when it has an authenticator app,
- *  a code from it. Failures count towards the account's sign-in lockout. Answers the account. */
-export async function linkTicket(ctx: Ctx, idpCode: string, accessTicket: string, proof: { password: string; code?: string }): Promise<UserRow> {
-  const ticket = await findTicket(ctx, idpCode, accessTicket);
+/** Links the (found) ticket's provider account to the existing account with its email, once the
+ *  person has given that account's password (transformed as at sign-in) and, when it has an
+ *  authenticator app, a code from it. Failures count towards the account's sign-in lockout.
+ *  Answers the account. */
+export async function linkTicket(ctx: Ctx, ticket: IdpTicketTable, proof: { password: string; code?: string }): Promise<UserRow> {
+  const { idpCode } = ticket;
   const user = ticket.userId ? undefined : await existingAccountOf(ctx, ticket.profile);
   if (!user) throw notFound('Account');
   const { value: policy } = await ctx.settings.get('login');
@@ -71,23 +81,30 @@ export async function linkTicket(ctx: Ctx, idpCode: string, accessTicket: string
   await clearFailures(ctx, [key, ...keysOfUser(user)]);
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('idpTickets').where('ticketHash', '=', ticket.ticketHash).execute();
+    await useUp(trx, ticket);
     await trx.insertInto('idpLinks').values({ idpCode, subject: ticket.subject, userId: user.id, createdAt: now }).execute();
   });
   await ctx.audit.record({ action: 'user.update', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, detail: { idpLinked: idpCode } });
   return user;
 }
 
-/** Uses the ticket up and answers the linked user, creating and linking one on first use. */
-export async function redeemTicket(ctx: Ctx, idpCode: string, accessTicket: string, complement: { username?: string; realName?: string; email?: string; mobilePhone?: string }): Promise<UserRow> {
-  const ticket = await findTicket(ctx, idpCode, accessTicket);
+/** Deletes the ticket; 404 when a parallel call took it first (a ticket works once). */
+async function useUp(db: Ctx['db'], ticket: IdpTicketTable): Promise<void> {
+  const deleted = await db.deleteFrom('idpTickets').where('ticketHash', '=', ticket.ticketHash).executeTakeFirst();
+  if (Number(deleted.numDeletedRows) !== 1) throw notFound('Authorization');
+}
+
+/** Uses the (found) ticket up and answers the linked user, creating and linking one on first use. */
+export async function redeemTicket(ctx: Ctx, ticket: IdpTicketTable, complement: { username?: string; realName?: string; email?: string; mobilePhone?: string }): Promise<UserRow> {
+  const { idpCode } = ticket;
   if (!ticket.userId && (!complement.username || !complement.realName)) {
     throw fieldError([...(complement.username ? [] : [{ field: 'username', rule: 'rule.required' }]), ...(complement.realName ? [] : [{ field: 'realName', rule: 'rule.required' }])]);
   }
-  await ctx.db.deleteFrom('idpTickets').where('ticketHash', '=', ticket.ticketHash).execute();
-  if (ticket.userId) return ctx.db.selectFrom('users').selectAll().where('id', '=', ticket.userId).executeTakeFirstOrThrow();
-  const taken = await ctx.db.selectFrom('users').select('id').where('username', '=', complement.username!).executeTakeFirst();
+  // A taken username is answered before the ticket is used up, so the person can pick another.
+  const taken = !ticket.userId && await ctx.db.selectFrom('users').select('id').where('username', '=', complement.username!).executeTakeFirst();
   if (taken) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+  await useUp(ctx.db, ticket);
+  if (ticket.userId) return ctx.db.selectFrom('users').selectAll().where('id', '=', ticket.userId).executeTakeFirstOrThrow();
   const root = await ctx.db.selectFrom('tenants').select('id').where('scope', '=', Scope.Platform).where('parentId', 'is', null).executeTakeFirstOrThrow();
   const now = ctx.now();
   const user: UserRow = {

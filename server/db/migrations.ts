@@ -298,11 +298,19 @@ const totpAndCodes: Migration = {
   },
 };
 
+/** Provider tickets bound to the browser that started the third-party sign-in (the digest of its
+ *  flow cookie); tickets issued before have none and are refused. */
+const idpFlowBinding: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('idp_tickets').addColumn('browser_hash', 'text').execute();
+  },
+};
+
 /** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory, '0009_user_search_index_only': userSearchIndexOnly(engine) }) },
+    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory, '0009_user_search_index_only': userSearchIndexOnly(engine), '0015_idp_flow_binding': idpFlowBinding }) },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');

@@ -201,6 +201,8 @@ export interface IdpTicketTable {
   profile: string;
   userId: string | null;
   expiresAt: number;
+  /** SHA-256 of the flow cookie of the browser that started the sign-in (null: redeemable nowhere). */
+  browserHash: string | null;
 }
 
 export interface IdpLinkTable {

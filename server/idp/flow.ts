@@ -1,18 +1,19 @@
 // Third-party sign-in with an OpenID Connect provider (openid-client): the start sends the browser
 // to the provider with PKCE, state and nonce; the callback checks them, exchanges the code, and
 // leaves a provider ticket for /infoComplete (access info, then complement or straight sign-in).
+// Flow and ticket are bound to the browser that started (./browser-binding).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import type { Ctx } from '../context';
-import { createIdpTicket } from '../auth/third-party';
+import { createIdpTicket, TICKET_TTL_MS } from '../auth/third-party';
 import { ownOrigin } from '../auth/gate';
-import { digest, newSecret } from '../auth/secrets';
+import { digest } from '../auth/secrets';
 import { safeRedirect } from '../auth/login';
 import { ApiError } from '../http/errors';
 import { discover, identityProvider, scopeOf } from './provider-config';
 import { idpFlowDb } from './tables';
+import { bindBrowser, checkBrowser } from './browser-binding';
 
-const FLOW_COOKIE = 'iam_idp_flow';
 const FLOW_TTL_MS = 10 * 60_000;
 
 /** Our callback, registered at the provider as the redirect URI. */
@@ -24,14 +25,14 @@ export async function startFlow(ctx: Ctx, req: FastifyRequest, reply: FastifyRep
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
-  const browser = newSecret();
+  // The binding outlives the flow by the ticket's lifetime: the ticket is redeemed with it too.
+  const browserHash = bindBrowser(req, reply, code, FLOW_TTL_MS + TICKET_TTL_MS);
   const db = idpFlowDb(ctx.db);
   await db.deleteFrom('idpFlows').where('expiresAt', '<=', ctx.now()).execute();
   await db.insertInto('idpFlows').values({
-    stateHash: digest(state), browserHash: digest(browser), idpCode: code, codeVerifier: verifier, nonce,
+    stateHash: digest(state), browserHash, idpCode: code, codeVerifier: verifier, nonce,
     redirect: redirect ? safeRedirect(ctx, req, redirect) : null, expiresAt: ctx.now() + FLOW_TTL_MS,
   }).execute();
-  reply.setCookie(FLOW_COOKIE, browser, { path: callbackPath(code), httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https', maxAge: FLOW_TTL_MS / 1000 });
   return oidc.buildAuthorizationUrl(config, {
     redirect_uri: ownOrigin(req) + callbackPath(code), scope: scopeOf(provider), state, nonce,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
@@ -41,18 +42,17 @@ export async function startFlow(ctx: Ctx, req: FastifyRequest, reply: FastifyRep
 const refused = (message: string) => new ApiError(400, message);
 
 /** Answers where the browser goes next: /infoComplete with the ticket. */
-export async function finishFlow(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, code: string): Promise<string> {
+export async function finishFlow(ctx: Ctx, req: FastifyRequest, code: string): Promise<string> {
   const current = new URL(req.url, ownOrigin(req));
   const state = current.searchParams.get('state');
-  const browser = req.cookies[FLOW_COOKIE];
-  reply.clearCookie(FLOW_COOKIE, { path: callbackPath(code) });
-  if (!state || !browser) throw refused('The sign-in with the provider was not started here');
+  if (!state) throw refused('The sign-in with the provider was not started here');
   const db = idpFlowDb(ctx.db);
   // Single use: the row is taken before the code is exchanged.
   const flow = await db.deleteFrom('idpFlows').where('stateHash', '=', digest(state)).returningAll().executeTakeFirst();
-  if (!flow || flow.idpCode !== code || flow.browserHash !== digest(browser) || flow.expiresAt <= ctx.now()) {
+  if (!flow || flow.idpCode !== code || flow.expiresAt <= ctx.now()) {
     throw refused('The sign-in with the provider expired or was not started here');
   }
+  checkBrowser(req, flow.browserHash);
   const config = await discover(await identityProvider(ctx, code));
   let tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
   try {
@@ -66,7 +66,9 @@ export async function finishFlow(ctx: Ctx, req: FastifyRequest, reply: FastifyRe
   const source = { ...claims, ...info };
   const profile = Object.fromEntries(['preferred_username', 'name', 'email', 'phone_number', 'picture']
     .filter((name) => typeof source[name] === 'string').map((name) => [name, source[name]]));
-  const ticket = await createIdpTicket(ctx, { idpCode: code, subject: claims.sub, profile });
+  // Whether the provider vouches for the email: only then is it matched to a local account.
+  if (typeof source.email_verified === 'boolean') profile.email_verified = source.email_verified;
+  const ticket = await createIdpTicket(ctx, { idpCode: code, subject: claims.sub, profile, browserHash: flow.browserHash });
   const query = new URLSearchParams({ idpCode: code, token: ticket.token, access_ticket: ticket.accessTicket });
   if (flow.redirect) query.set('redirect', flow.redirect);
   return `/infoComplete?${query.toString()}`;

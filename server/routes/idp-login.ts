@@ -26,7 +26,7 @@ export function idpLoginRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
     rateLimit: ctx.config.rateLimits.login,
     handler: async ({ params, raw }, reply) => {
       try {
-        return reply.redirect(await finishFlow(ctx, raw, reply, params.idpCode), 302);
+        return reply.redirect(await finishFlow(ctx, raw, params.idpCode), 302);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         // The console's page says the sign-in cannot go on (no ticket) and offers the sign-in page.

@@ -1,4 +1,6 @@
-// §7 third-party sign-in calls and the identity providers behind them.
+// §7 third-party sign-in calls and the identity providers behind them. A provider ticket is read and
+// redeemed only by the browser that started the sign-in, and never replaces a live session unless
+// the person confirmed the switch.
 import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
@@ -9,7 +11,9 @@ import { accessInfo, accessInfoParams, accessTicketQuery, complementBody, idpCod
 import { existingAccountOf, findTicket, linkTicket, redeemTicket } from '../auth/third-party';
 import { startSession } from '../auth/login';
 import { newId } from '../auth/secrets';
-import { fieldError, notFound } from '../http/errors';
+import { ApiError, fieldError, notFound } from '../http/errors';
+import type { Actor } from '../auth/actor';
+import { releaseBrowser } from '../idp/browser-binding';
 import { isUniqueViolation } from '../db/errors';
 import { checkIcon, configWithIcon, iconOf } from '../idp/provider-config';
 
@@ -21,13 +25,19 @@ const settingOf = (text: string) => {
   return (name: string) => (typeof config[name] === 'string' ? config[name] : '');
 };
 
+/** A third-party sign-in opened over someone's live session (the person's own, or a victim's who
+ *  followed a link) goes on only once the person confirmed the switch (`switchAccount`). */
+function refuseSilentSwitch(actor: Actor | null, switchAccount: boolean | undefined): void {
+  if (actor && switchAccount !== true) throw new ApiError(409, 'You are already signed in: confirm that this sign-in replaces the current one');
+}
+
 export function idpRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
     method: 'GET', url: '/interaction/idp/:idpCode/authorize/user/access/info/:token', tags, access: 'public',
     summary: 'What the provider told us about the user, and whether they must complete their data',
     params: accessInfoParams, query: accessTicketQuery, response: accessInfo,
-    handler: async ({ params, query }) => {
-      const ticket = await findTicket(ctx, params.idpCode, query.access_ticket, params.token);
+    handler: async ({ params, query, raw }) => {
+      const ticket = await findTicket(ctx, raw, params.idpCode, query.access_ticket, params.token);
       const existing = ticket.userId === null ? await existingAccountOf(ctx, ticket.profile) : undefined;
       return {
         idpCode: ticket.idpCode, token: ticket.token, accessTicket: query.access_ticket,
@@ -41,8 +51,11 @@ export function idpRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     method: 'POST', url: '/interaction/idp/:idpCode/authorize/after/user/complement', tags, access: 'public',
     summary: 'Complete the data of a first-time third-party user (if needed) and sign in',
     params: idpCodeParams, query: accessTicketQuery, body: complementBody, response: loginAnswer, rateLimit: ctx.config.rateLimits.login,
-    handler: async ({ params, query, body, raw }, reply) => {
-      const user = await redeemTicket(ctx, params.idpCode, query.access_ticket, body);
+    handler: async ({ actor, params, query, body, raw }, reply) => {
+      const ticket = await findTicket(ctx, raw, params.idpCode, query.access_ticket);
+      refuseSilentSwitch(actor, body.switchAccount);
+      const user = await redeemTicket(ctx, ticket, body);
+      releaseBrowser(raw, reply, params.idpCode);
       return startSession(ctx, raw, reply, user, undefined, 'login.third_party');
     },
   });
@@ -51,8 +64,11 @@ export function idpRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     method: 'POST', url: '/interaction/idp/:idpCode/authorize/after/user/link', tags, access: 'public',
     summary: "Link the provider's account to the existing account with its email (that account's password, and its authenticator code if it has one), then sign in",
     params: idpCodeParams, query: accessTicketQuery, body: linkBody, response: loginAnswer, rateLimit: ctx.config.rateLimits.login,
-    handler: async ({ params, query, body, raw }, reply) => {
-      const user = await linkTicket(ctx, params.idpCode, query.access_ticket, body);
+    handler: async ({ actor, params, query, body, raw }, reply) => {
+      const ticket = await findTicket(ctx, raw, params.idpCode, query.access_ticket);
+      refuseSilentSwitch(actor, body.switchAccount);
+      const user = await linkTicket(ctx, ticket, body);
+      releaseBrowser(raw, reply, params.idpCode);
       return startSession(ctx, raw, reply, user, undefined, 'login.third_party');
     },
   });

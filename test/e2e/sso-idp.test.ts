@@ -1,9 +1,12 @@
 // Third-party sign-in in Chromium against real local OpenID Connect providers: the sign-in page's
 // provider buttons (with their icons), the provider (which approves at once), our callback,
 // /infoComplete with the provider's details filled in, the new account signed in; the second time
-// straight in. A provider whose email is an existing account's is linked only with its password.
+// straight in. A provider that vouches for an email that is an existing account's is linked only
+// with its password. Over a live session the page asks before switching accounts, and a sign-in
+// link made in another browser (login CSRF) is refused.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { startIdentityProvider, type IdentityProvider } from '../server/identity-provider';
 
@@ -20,12 +23,20 @@ before(async () => {
   await api.signIn(ADMIN.username, ADMIN.password);
   const icon = await api.upload('icon', 'corp.svg', new TextEncoder().encode(ICON), 'image/svg+xml');
   await api.call('POST', '/idps', { code: 'corp', name: 'Corp SSO', type: 'OIDC', icon, config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret } });
-  partner = await startIdentityProvider(`${server.url}/api/interaction/idp/partner/authorize/callback`, { sub: 'partner-bob', preferred_username: 'bobby', name: 'Bobby', email: BOB.email });
+  partner = await startIdentityProvider(`${server.url}/api/interaction/idp/partner/authorize/callback`, { sub: 'partner-bob', preferred_username: 'bobby', name: 'Bobby', email: BOB.email, email_verified: true });
   await api.call('POST', '/idps', { code: 'partner', name: 'Partner SSO', type: 'OIDC', config: { issuer: partner.issuer, clientId: partner.clientId, clientSecret: partner.clientSecret } });
   await api.createUser(BOB);
   const { version } = await api.call<{ version: number }>('GET', '/config');
   await api.call('PUT', '/config', { system: { supportThirdLogin: 'Y' }, version });
 });
+
+async function signInAsBob(page: Page): Promise<void> {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('Username').fill(BOB.username);
+  await page.getByLabel('Password', { exact: true }).fill(BOB.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Welcome back, Bob' }).waitFor();
+}
 
 after(async () => {
   await idp?.stop();
@@ -91,4 +102,37 @@ test("the provider's email is an existing account's: linked only with its passwo
   assert.equal(partner.approvals, 2);
   assert.deepEqual(errors, []);
   assert.deepEqual(againErrors, []);
+});
+
+test('signed in already: the page names who is signed in and switches accounts only when asked', async () => {
+  const { page, errors } = await openPage(browser);
+  await signInAsBob(page);
+
+  // The Corp SSO person (alice, linked by the first test) signs in at the provider in this browser.
+  await page.goto(`${server.url}/api/interaction/idp/corp/authorize`);
+  await page.getByText('You are signed in as bob. Going on switches this browser to the account of this sign-in.').waitFor();
+  await page.getByRole('button', { name: 'Stay signed in as bob' }).click();
+  await page.getByRole('heading', { name: 'Welcome back, Bob' }).waitFor();
+
+  await page.goto(`${server.url}/api/interaction/idp/corp/authorize`);
+  await page.getByRole('button', { name: 'Continue as alice@corp.example' }).click();
+  await page.getByRole('heading', { name: 'Welcome back, alice' }).waitFor();
+  assert.deepEqual(errors, []);
+});
+
+test("a sign-in link made in someone else's browser is refused: the victim stays signed in as themselves", async () => {
+  // The attacker stops his own sign-in at /infoComplete (following the redirects without a page).
+  const attacker = await browser.newContext();
+  const trip = await attacker.request.get(`${server.url}/api/interaction/idp/corp/authorize`);
+  const link = trip.url();
+  await attacker.close();
+  assert.match(link, /\/infoComplete\?.*access_ticket=/);
+
+  const { page, errors } = await openPage(browser, { expectedFailures: [/\/user\/access\/info\//] });
+  await signInAsBob(page);
+  await page.goto(link);
+  await page.getByText('This sign-in was started in another browser; start again.').waitFor();
+  await page.goto(`${server.url}/`);
+  await page.getByRole('heading', { name: 'Welcome back, Bob' }).waitFor();
+  assert.deepEqual(errors, []);
 });

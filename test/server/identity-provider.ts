@@ -3,6 +3,7 @@
 // the tests are about our side of the flow).
 import { createServer, type Server } from 'node:http';
 import Provider from 'oidc-provider';
+import type { Client } from './harness';
 
 export interface IdentityProvider {
   issuer: string;
@@ -18,6 +19,8 @@ export interface Person {
   preferred_username: string;
   name: string;
   email: string;
+  /** Whether the provider vouches for the email (absent: the claim is not sent). */
+  email_verified?: boolean;
 }
 
 export async function startIdentityProvider(redirectUri: string, person: Person): Promise<IdentityProvider> {
@@ -30,7 +33,7 @@ export async function startIdentityProvider(redirectUri: string, person: Person)
   const provider = new Provider(issuer, {
     clients: [{ ...client, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
     findAccount: async (_ctx, sub) => (sub === person.sub ? { accountId: sub, claims: () => ({ ...person }) } : undefined),
-    claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email'] },
+    claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email', 'email_verified'] },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: ['identity-provider-test-key'] },
@@ -58,4 +61,31 @@ export async function startIdentityProvider(redirectUri: string, person: Person)
     });
   });
   return idp;
+}
+
+/** A browser's trip: our start (for provider `idpCode`) → the provider (its own cookies) → our
+ *  callback; answers the /infoComplete address where it ends. `browser` keeps our cookies. */
+export async function signInAtProvider(browser: Client, idpCode: string, redirect = '/profile/userInfo'): Promise<URL> {
+  const jar = new Map<string, string>();
+  const base = new URL(browser.base).origin;
+  let location = new URL(`/api/interaction/idp/${idpCode}/authorize?redirect=${encodeURIComponent(redirect)}`, base);
+  for (let hop = 0; hop < 10; hop++) {
+    if (location.origin === base) {
+      const response = await browser.raw('GET', location.pathname + location.search);
+      const next = response.headers.get('location');
+      if (!next) throw new Error(`${location.pathname}: ${response.status} ${await response.text()}`);
+      location = new URL(next, location);
+      if (location.pathname === '/infoComplete') return location;
+      continue;
+    }
+    const response = await fetch(location, { redirect: 'manual', headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') } });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      jar.set(pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1));
+    }
+    const next = response.headers.get('location');
+    if (!next) throw new Error(`provider ${location.pathname}: ${response.status} ${await response.text()}`);
+    location = new URL(next, location);
+  }
+  throw new Error('too many redirects');
 }

@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type Client, type TestServer } from './harness';
-import { startIdentityProvider, type IdentityProvider } from './identity-provider';
+import { signInAtProvider, startIdentityProvider, type IdentityProvider } from './identity-provider';
 
 let server: TestServer;
 let admin: Client;
@@ -22,33 +22,8 @@ after(async () => {
   await server.stop();
 });
 
-/** A browser's trip: our start → the provider (its own cookies) → our callback; answers where it ends. */
-async function signInAtProvider(browser: Client): Promise<URL> {
-  const jar = new Map<string, string>();
-  let location = new URL('/api/interaction/idp/corp/authorize?redirect=/profile/userInfo', server.base);
-  for (let hop = 0; hop < 10; hop++) {
-    if (location.origin === server.base) {
-      const response = await browser.raw('GET', location.pathname + location.search);
-      const next = response.headers.get('location');
-      if (!next) throw new Error(`${location.pathname}: ${response.status} ${await response.text()}`);
-      location = new URL(next, location);
-      if (location.pathname === '/infoComplete') return location;
-      continue;
-    }
-    const response = await fetch(location, { redirect: 'manual', headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') } });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      jar.set(pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1));
-    }
-    const next = response.headers.get('location');
-    if (!next) throw new Error(`provider ${location.pathname}: ${response.status} ${await response.text()}`);
-    location = new URL(next, location);
-  }
-  throw new Error('too many redirects');
-}
-
 test('a wrong client secret at the provider ends at /infoComplete without a ticket', async () => {
-  const landed = await signInAtProvider(server.client());
+  const landed = await signInAtProvider(server.client(), 'corp');
   assert.equal(landed.searchParams.get('access_ticket'), null);
   assert.match(landed.searchParams.get('error') ?? '', /did not confirm/);
 });
@@ -63,7 +38,7 @@ test('the secret is write-only and an update keeps it unless retyped', async () 
 
 test('a first-time person completes their data, then later signs in at once', async () => {
   const browser = server.client();
-  const landed = await signInAtProvider(browser);
+  const landed = await signInAtProvider(browser, 'corp');
   assert.equal(landed.searchParams.get('idpCode'), 'corp');
   assert.equal(landed.searchParams.get('redirect'), '/profile/userInfo');
   const token = landed.searchParams.get('token')!;
@@ -78,7 +53,7 @@ test('a first-time person completes their data, then later signs in at once', as
   assert.equal((await browser.get<{ user: { username: string } }>('/api/cas/session')).body.data.user.username, 'alice');
 
   const again = server.client();
-  const second = await signInAtProvider(again);
+  const second = await signInAtProvider(again, 'corp');
   const info2 = await again.get<{ needComplement: boolean }>(`/api/interaction/idp/corp/authorize/user/access/info/${second.searchParams.get('token')}?access_ticket=${second.searchParams.get('access_ticket')}`);
   assert.equal(info2.body.data.needComplement, false, 'the subject is linked now');
 });

@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { startServer, type Client, type TestServer } from './harness';
 import { URI, type TOTP } from 'otpauth';
 import { createIdpTicket } from '../../server/auth/third-party';
+import { digest, newSecret } from '../../server/auth/secrets';
+import { FLOW_COOKIE } from '../../server/idp/browser-binding';
 import { transformPassword } from '../../src/core/password';
 
 let server: TestServer;
@@ -15,6 +17,13 @@ before(async () => {
   assert.equal(created.status, 200, JSON.stringify(created.body));
 });
 after(async () => { await server.stop(); });
+
+/** A ticket as the provider callback leaves it, bound to `browser` (which gets the flow cookie). */
+function ticketFor(browser: Client, subject: string, profile: Record<string, unknown>) {
+  const secret = newSecret();
+  browser.cookies.set(FLOW_COOKIE, secret);
+  return createIdpTicket(server.app.ctx, { idpCode: 'corp', subject, profile, browserHash: digest(secret) });
+}
 
 const infoPath = (token: string, ticket: string, code = 'corp') => `/api/interaction/idp/${code}/authorize/user/access/info/${token}?access_ticket=${ticket}`;
 const complementPath = (ticket: string, code = 'corp') => `/api/interaction/idp/${code}/authorize/after/user/complement?access_ticket=${ticket}`;
@@ -57,8 +66,8 @@ test("a provider's button icon: our own upload only, public in the list, kept or
 });
 
 test('a first-time user completes their data once, then signs in straight away', async () => {
-  const first = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-1', profile: { email: 'jo@example.com', name: 'Jo' } });
   const client = server.client();
+  const first = await ticketFor(client, 'sub-1', { email: 'jo@example.com', name: 'Jo' });
   const info = await client.get<{ needComplement: boolean; complement: { email: string } }>(infoPath(first.token, first.accessTicket));
   assert.equal(info.status, 200);
   assert.equal(info.body.data.needComplement, true);
@@ -75,8 +84,8 @@ test('a first-time user completes their data once, then signs in straight away',
   assert.deepEqual(session.body.data.user.permissions, ['0']);
   assert.equal((await client.post(complementPath(first.accessTicket), { username: 'jo-sso2', realName: 'Jo_Sso' })).status, 404, 'a ticket works once');
 
-  const second = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-1', profile: {} });
   const again = server.client();
+  const second = await ticketFor(again, 'sub-1', {});
   const linked = await again.get<{ needComplement: boolean }>(infoPath(second.token, second.accessTicket));
   assert.equal(linked.body.data.needComplement, false);
   const signedIn = await again.post<{ loginSuccess: boolean }>(complementPath(second.accessTicket), {});
@@ -92,9 +101,10 @@ test("the provider's email is an existing account's: offered, linked only with i
   type Info = { needComplement: boolean; existingAccount?: { username: string } };
 
   // An unverified email is not matched (nothing to link to).
-  const unverified = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-u', profile: { email: 'bob@corp.example', email_verified: false } });
-  assert.equal((await server.client().get<Info>(infoPath(unverified.token, unverified.accessTicket))).body.data.existingAccount, undefined);
-  assert.equal((await server.client().post(linkPath(unverified.accessTicket), { password: await transformPassword(BOB.password) })).status, 404);
+  const stranger = server.client();
+  const unverified = await ticketFor(stranger, 'sub-u', { email: 'bob@corp.example', email_verified: false });
+  assert.equal((await stranger.get<Info>(infoPath(unverified.token, unverified.accessTicket))).body.data.existingAccount, undefined);
+  assert.equal((await stranger.post(linkPath(unverified.accessTicket), { password: await transformPassword(BOB.password) })).status, 404);
 
   // Bob has an authenticator app: linking needs its code too.
   const bob = server.client();
@@ -104,12 +114,12 @@ test("the provider's email is an existing account's: offered, linked only with i
   assert.equal((await bob.post('/api/user/totp/confirm', { code: code() })).status, 200);
   server.clock.advance(30_000);
 
-  const ticket = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-bob', profile: { email: 'bob@corp.example', name: 'Bobby' } });
-  const info = await server.client().get<Info>(infoPath(ticket.token, ticket.accessTicket));
+  const browser = server.client();
+  const ticket = await ticketFor(browser, 'sub-bob', { email: 'bob@corp.example', email_verified: true, name: 'Bobby' });
+  const info = await browser.get<Info>(infoPath(ticket.token, ticket.accessTicket));
   assert.equal(info.body.data.needComplement, true);
   assert.deepEqual(info.body.data.existingAccount, { username: 'bob' });
 
-  const browser = server.client();
   const wrong = await browser.post<{ fields: unknown[] }>(linkPath(ticket.accessTicket), { password: await transformPassword('Not-his-1') });
   assert.equal(wrong.status, 400);
   assert.deepEqual(wrong.body.data.fields, [{ field: 'password', rule: 'rule.wrongPassword' }]);
@@ -121,16 +131,17 @@ test("the provider's email is an existing account's: offered, linked only with i
   assert.equal((await browser.post(linkPath(ticket.accessTicket), { password: await transformPassword(BOB.password) })).status, 404, 'the ticket is used up');
 
   // Next time: the link is remembered, straight in.
-  const next = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-bob', profile: { email: 'bob@corp.example' } });
-  const again = await server.client().get<Info>(infoPath(next.token, next.accessTicket));
+  const nextBrowser = server.client();
+  const next = await ticketFor(nextBrowser, 'sub-bob', { email: 'bob@corp.example', email_verified: true });
+  const again = await nextBrowser.get<Info>(infoPath(next.token, next.accessTicket));
   assert.equal(again.body.data.needComplement, false);
   assert.equal(again.body.data.existingAccount, undefined);
 });
 
 test('failed link attempts count towards the account lockout', async () => {
   await admin.post('/api/user', { username: 'carol', realName: 'Carol', email: 'carol@corp.example', password: await transformPassword('Carol-pass-1'), extraProp: {} });
-  const ticket = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-carol', profile: { email: 'carol@corp.example' } });
   const browser = server.client();
+  const ticket = await ticketFor(browser, 'sub-carol', { email: 'carol@corp.example', email_verified: true });
   const path = `/api/interaction/idp/corp/authorize/after/user/link?access_ticket=${ticket.accessTicket}`;
   const statuses: number[] = [];
   for (let attempt = 0; attempt < 6; attempt += 1) statuses.push((await browser.post(path, { password: await transformPassword(`Wrong-${attempt}x`) })).status);
@@ -190,11 +201,13 @@ test("administrators list every provider with its settings but never its secret,
 });
 
 test('expired tickets and removed providers answer 404', async () => {
-  const ticket = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-2', profile: {} });
+  const late = server.client();
+  const ticket = await ticketFor(late, 'sub-2', {});
   server.clock.advance(11 * 60_000);
-  assert.equal((await server.client().get(infoPath(ticket.token, ticket.accessTicket))).status, 404);
+  assert.equal((await late.get(infoPath(ticket.token, ticket.accessTicket))).status, 404);
   admin = await server.admin();
-  const fresh = await createIdpTicket(server.app.ctx, { idpCode: 'corp', subject: 'sub-3', profile: {} });
+  const browser = server.client();
+  const fresh = await ticketFor(browser, 'sub-3', {});
   assert.equal((await admin.delete('/api/idps/corp')).status, 200);
-  assert.equal((await server.client().get(infoPath(fresh.token, fresh.accessTicket))).status, 404);
+  assert.equal((await browser.get(infoPath(fresh.token, fresh.accessTicket))).status, 404);
 });

@@ -18,15 +18,21 @@ export const accessInfo = v.object({
   existingAccount: v.optional(v.object({ username: v.string() })),
 });
 
+/** true: the person confirmed that this third-party sign-in replaces the browser's current session
+ *  (without it, a redemption over a live session is refused). */
+const switchAccount = v.optional(v.boolean('rule.required'));
+
 /** Linking to the existing account: its password (transformed as at sign-in), and a code from its
  *  authenticator app when it has one. */
 export const linkBody = v.object({
+  switchAccount,
   password: transformedPassword,
   code: v.optional(v.pipe(v.string('rule.totpCode'), v.regex(/^\d{6}$/, 'rule.totpCode'))),
 });
 
 /** What a first-time third-party user completes before their account is made. */
 export const complementBody = v.object({
+  switchAccount,
   username: v.optional(rules.username),
   realName: v.optional(rules.realName),
   email: optionalField(rules.email),

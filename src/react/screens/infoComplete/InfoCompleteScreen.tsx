@@ -3,16 +3,22 @@
 // account is signed in at once; a first-time person completes their data (username and real
 // name required, §5 rules) and their account is made. When the provider's email is that of an
 // existing account, the person first chooses: link to it (with its password) or make a new one.
-// The sign-in then finishes at /auth-redirect.
-import { useEffect, useState } from 'react';
+// When this browser is already signed in (as anyone), nothing happens until the person chooses to
+// continue as the provider's identity (the server refuses a silent switch) or to stay as they are.
+// The sign-in then finishes at /auth-redirect. A ticket opened in another browser than the one
+// that started the sign-in is refused by the server: the page says so.
+import { useCallback, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as v from 'valibot';
 import { Link, useSearch } from 'wouter';
+import { casSession } from '../../../core/api/auth';
 import { accessInfo, complement } from '../../../core/api/thirdParty';
+import { HttpError } from '../../../core/http';
 import { requestNavigation } from '../../../core/navigation';
 import { AUTH_REDIRECT_PATH, LOGIN_PATH } from '../../../core/routes';
 import { complementBody } from '../../../core/schemas/idp';
+import type { ThirdPartyAccessInfo } from '../../../core/types';
 import { rules } from '../../../core/validation';
 import { showServerFieldErrors } from '../../dialogs/fieldErrors';
 import { useT } from '../../i18n';
@@ -23,12 +29,20 @@ import * as statusStyles from '../../widgets/StatusPage.css';
 import * as ui from '../../widgets/ui.css';
 import { LinkAccountForm } from './LinkAccountForm';
 
-type Stage = 'loading' | 'choose' | 'link' | 'form' | 'invalid';
+type Stage = 'loading' | 'confirm' | 'choose' | 'link' | 'form' | 'invalid' | 'elsewhere';
 
 /** The server's complement body, with what a first-time account cannot do without. */
 const complementForm = v.object({ ...complementBody.entries, username: rules.username, realName: rules.realName });
 type ComplementValues = v.InferInput<typeof complementForm>;
 const fields = ['username', 'realName', 'email', 'mobilePhone'] as const;
+
+/** A text the provider told about the person, by the first of `names` it gave. */
+const providerText = (info: ThirdPartyAccessInfo, ...names: string[]) =>
+  names.map((name) => info.complement?.[name]).find((value): value is string => typeof value === 'string') ?? '';
+
+/** Where a refused ticket leaves the page: 403 is the server saying this browser did not start the
+ *  sign-in; anything else, an unknown, used or expired ticket. */
+const failedStage = (error: unknown): Stage => (error instanceof HttpError && error.status === 403 ? 'elsewhere' : 'invalid');
 
 export default function InfoCompleteScreen() {
   const t = useT();
@@ -38,39 +52,55 @@ export default function InfoCompleteScreen() {
   const accessTicket = query.get('access_ticket') ?? query.get('accessTicket') ?? '';
   const [stage, setStage] = useState<Stage>(idpCode && token && accessTicket ? 'loading' : 'invalid');
   const [existing, setExisting] = useState<string>();
+  const [info, setInfo] = useState<ThirdPartyAccessInfo>();
+  /** Who this browser is signed in as when the page opened; going on then replaces that session,
+   *  which the person confirmed on the 'confirm' stage (the only way past it). */
+  const [signedInAs, setSignedInAs] = useState<string>();
+  const switchAccount = signedInAs !== undefined;
   const { register, handleSubmit, reset, setError, formState } = useForm<ComplementValues>({
     resolver: valibotResolver(complementForm),
     defaultValues: { username: '', realName: '', email: '', mobilePhone: '' },
   });
 
+  /** Goes on with the ticket: a linked person is signed in at once, a first-time one completes. */
+  const proceed = useCallback(
+    async (known: ThirdPartyAccessInfo, confirmed: boolean) => {
+      if (!known.needComplement) {
+        await complement(idpCode, accessTicket, confirmed ? { switchAccount: true } : {});
+        requestNavigation(AUTH_REDIRECT_PATH);
+        return;
+      }
+      // What the provider told about the person fills the form (the names are the providers').
+      const text = (...names: string[]) => providerText(known, ...names);
+      reset({ username: text('username', 'preferred_username'), realName: text('realName', 'name'), email: text('email'), mobilePhone: text('mobilePhone', 'phone_number') });
+      setExisting(known.existingAccount?.username);
+      setStage(known.existingAccount ? 'choose' : 'form');
+    },
+    [idpCode, accessTicket, reset],
+  );
+
   useEffect(() => {
     if (!idpCode || !token || !accessTicket) return;
     let live = true;
-    accessInfo(idpCode, token, accessTicket)
-      .then((info) => {
+    Promise.all([accessInfo(idpCode, token, accessTicket), casSession().catch(() => undefined)])
+      .then(([known, session]) => {
         if (!live) return;
-        if (!info.needComplement) {
-          // Already linked: redeeming the ticket signs the person in.
-          return complement(idpCode, accessTicket, {}).then(() => requestNavigation(AUTH_REDIRECT_PATH));
-        }
-        // What the provider told about the person fills the form (the names are the providers').
-        const known = info.complement ?? {};
-        const text = (...names: string[]) => names.map((name) => known[name]).find((value): value is string => typeof value === 'string') ?? '';
-        reset({ username: text('username', 'preferred_username'), realName: text('realName', 'name'), email: text('email'), mobilePhone: text('mobilePhone', 'phone_number') });
-        setExisting(info.existingAccount?.username);
-        setStage(info.existingAccount ? 'choose' : 'form');
+        setInfo(known);
+        if (!session) return proceed(known, false);
+        setSignedInAs(session.user.username);
+        setStage('confirm');
       })
-      .catch(() => live && setStage('invalid'));
+      .catch((error: unknown) => live && setStage(failedStage(error)));
     return () => {
       live = false;
     };
-  }, [idpCode, token, accessTicket, reset]);
+  }, [idpCode, token, accessTicket, proceed]);
 
   const finish = () => requestNavigation(AUTH_REDIRECT_PATH);
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await complement(idpCode, accessTicket, values);
+      await complement(idpCode, accessTicket, switchAccount ? { ...values, switchAccount: true } : values);
     } catch (error) {
       showServerFieldErrors(error, fields, setError);
       return;
@@ -79,6 +109,23 @@ export default function InfoCompleteScreen() {
   });
 
   const mark = <Icon name="userInfo" className={statusStyles.mark} />;
+
+  if (stage === 'confirm' && info && signedInAs) {
+    const identity = providerText(info, 'email', 'preferred_username', 'name') || idpCode;
+    return (
+      <StatusPage mark={mark} title={t('route.infoComplete')}>
+        <p className={statusStyles.text}>{t('console:infoComplete.signedIn', { current: signedInAs })}</p>
+        <div className={ui.actions}>
+          <button type="button" className={ui.button.secondary} onClick={finish}>
+            {t('console:infoComplete.stay', { current: signedInAs })}
+          </button>
+          <button type="button" className={ui.button.primary} onClick={() => void proceed(info, true).catch((error: unknown) => setStage(failedStage(error)))}>
+            {t('console:infoComplete.continueAs', { identity })}
+          </button>
+        </div>
+      </StatusPage>
+    );
+  }
 
   if (stage === 'choose' && existing) {
     return (
@@ -99,7 +146,7 @@ export default function InfoCompleteScreen() {
   if (stage === 'link' && existing) {
     return (
       <StatusPage mark={mark} title={t('route.infoComplete')}>
-        <LinkAccountForm idpCode={idpCode} accessTicket={accessTicket} username={existing} onLinked={finish} onBack={() => setStage('choose')} />
+        <LinkAccountForm idpCode={idpCode} accessTicket={accessTicket} username={existing} switchAccount={switchAccount} onLinked={finish} onBack={() => setStage('choose')} />
       </StatusPage>
     );
   }
@@ -110,7 +157,7 @@ export default function InfoCompleteScreen() {
         mark={mark}
         title={t('route.infoComplete')}
         actions={
-          stage === 'invalid' && (
+          (stage === 'invalid' || stage === 'elsewhere') && (
             <Link href={LOGIN_PATH} className={ui.button.primary}>
               {t('login:submit')}
             </Link>
@@ -118,7 +165,7 @@ export default function InfoCompleteScreen() {
         }
       >
         <p className={statusStyles.text} role="status">
-          {stage === 'invalid' ? t('console:infoComplete.invalid') : t('console:loading')}
+          {stage === 'loading' ? t('console:loading') : t(stage === 'elsewhere' ? 'console:infoComplete.otherBrowser' : 'console:infoComplete.invalid')}
         </p>
       </StatusPage>
     );

@@ -22,11 +22,13 @@ export interface LinkAccountFormProps {
   idpCode: string;
   accessTicket: string;
   username: string;
+  /** The person confirmed that this sign-in replaces the browser's current session. */
+  switchAccount: boolean;
   onLinked: () => void;
   onBack: () => void;
 }
 
-export function LinkAccountForm({ idpCode, accessTicket, username, onLinked, onBack }: LinkAccountFormProps) {
+export function LinkAccountForm({ idpCode, accessTicket, username, switchAccount, onLinked, onBack }: LinkAccountFormProps) {
   const t = useT();
   // Asked for once the server says the account has an authenticator app.
   const [codeAsked, setCodeAsked] = useState(false);
@@ -35,7 +37,7 @@ export function LinkAccountForm({ idpCode, accessTicket, username, onLinked, onB
 
   const onSubmit = handleSubmit(async ({ password, code }) => {
     try {
-      await linkAccount(idpCode, accessTicket, { password, code: code || undefined });
+      await linkAccount(idpCode, accessTicket, { password, code: code || undefined, switchAccount });
     } catch (error) {
       showServerFieldErrors(error, ['password', 'code'], setError);
       if (hasCodeError(error)) setCodeAsked(true);
