@@ -21,6 +21,7 @@ import { createGate } from './auth/gate';
 import { ApiError, tooMany } from './http/errors';
 import { failure } from './http/envelope';
 import { answerLanguage, localizeMessage } from './http/language';
+import { PublicOrigin } from './http/public-origin';
 import type { Ctx } from './context';
 import { apiRoutes } from './routes';
 import { MAX_UPLOAD_BYTES } from './files/limits';
@@ -83,9 +84,11 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     db: db.kysely, engine: db.engine, config, settings, now,
     audit: new AuditLog(db.kysely, now),
     sessions: new SessionService(db.kysely, db.engine, settings, now),
+    site: new PublicOrigin(config, () => app.server.address(), (message) => app.log.warn(message)),
   };
 
-  const app = Fastify({ logger: config.logger, trustProxy: config.trustProxy, bodyLimit: 256 * 1024 });
+  // X-Forwarded-* count only when the socket's peer is one of the configured proxies.
+  const app = Fastify({ logger: config.logger, trustProxy: config.trustProxy.length ? config.trustProxy : false, bodyLimit: 256 * 1024 });
   app.decorate('ctx', ctx);
   app.addHook('onClose', () => db.close());
   // Requests are validated by the shared valibot schemas inside each route (see http/route.ts);

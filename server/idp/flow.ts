@@ -5,9 +5,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import type { Ctx } from '../context';
 import { createIdpTicket } from '../auth/third-party';
-import { ownOrigin } from '../auth/gate';
 import { digest, newSecret } from '../auth/secrets';
-import { safeRedirect } from '../auth/login';
+import { safeRedirect } from '../http/redirect';
 import { ApiError } from '../http/errors';
 import { discover, identityProvider, scopeOf } from './provider-config';
 import { idpFlowDb } from './tables';
@@ -33,7 +32,7 @@ export async function startFlow(ctx: Ctx, req: FastifyRequest, reply: FastifyRep
   }).execute();
   reply.setCookie(FLOW_COOKIE, browser, { path: callbackPath(code), httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https', maxAge: FLOW_TTL_MS / 1000 });
   return oidc.buildAuthorizationUrl(config, {
-    redirect_uri: ownOrigin(req) + callbackPath(code), scope: scopeOf(provider), state, nonce,
+    redirect_uri: ctx.site.origin() + callbackPath(code), scope: scopeOf(provider), state, nonce,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
   }).href;
 }
@@ -42,7 +41,7 @@ const refused = (message: string) => new ApiError(400, message);
 
 /** Answers where the browser goes next: /infoComplete with the ticket. */
 export async function finishFlow(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, code: string): Promise<string> {
-  const current = new URL(req.url, ownOrigin(req));
+  const current = new URL(req.url, ctx.site.origin());
   const state = current.searchParams.get('state');
   const browser = req.cookies[FLOW_COOKIE];
   reply.clearCookie(FLOW_COOKIE, { path: callbackPath(code) });
