@@ -34,3 +34,5 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port, host });
+// Without IAM_PUBLIC_URL the listening address stands in: say so now, not at the first request needing it.
+app.ctx.site.origin();

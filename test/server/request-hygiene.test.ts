@@ -3,6 +3,7 @@
 // sent next (one redirect gate: no control characters, white space, backslashes or other sites).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { resolveConfig } from '../../server/config';
 import { ADMIN, startServer, type Client, type TestServer } from './harness';
 import { rawRequest } from './security-support';
@@ -69,6 +70,16 @@ describe('start-up refuses what it cannot trust', () => {
     assert.equal(resolveConfig({}, { NODE_ENV: 'production', IAM_OIDC_ISSUER: 'https://sso.example.com/oidc' }).publicUrl, 'https://sso.example.com');
     assert.throws(() => resolveConfig({}, { IAM_PUBLIC_URL: 'https://iam.example.com/console' }), /IAM_PUBLIC_URL/);
     assert.throws(() => resolveConfig({}, { IAM_PUBLIC_URL: 'javascript:alert(1)' }), /IAM_PUBLIC_URL/);
+  });
+
+  test('the server itself exits at once with that one-line error, before touching a database', () => {
+    for (const [env, expected] of [[{ NODE_ENV: 'production' }, /^Cannot start: IAM_PUBLIC_URL is not set/m], [{ IAM_TRUST_PROXY: '1' }, /^Cannot start: IAM_TRUST_PROXY=1 would trust/m]] as const) {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        env: { ...process.env, IAM_DATA_DIR: '/nonexistent/iam-never-created', PORT: '0', IAM_PUBLIC_URL: '', IAM_OIDC_ISSUER: '', ...env }, encoding: 'utf8', timeout: 30_000,
+      });
+      assert.equal(run.status, 1, run.stderr);
+      assert.match(run.stderr.trim(), expected);
+    }
   });
 
   test('IAM_TRUST_PROXY=1 (trust everyone) is refused with what to write instead; addresses, CIDRs and loopback are taken', () => {
