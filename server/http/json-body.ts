@@ -33,7 +33,8 @@ export function nestedDeeperThan(text: string, limit: number): boolean {
 }
 
 export function limitJsonDepth(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'ignore' } = app.initialConfig;
+  const parseJson = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
     if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {

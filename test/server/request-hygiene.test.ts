@@ -177,6 +177,15 @@ describe('redirect targets', () => {
     }
   });
 
+  test('the provider sends no one after sign-out to an unregistered post_logout_redirect_uri', async () => {
+    const created = await admin.post<{ id: string }>('/api/apps', { name: 'logout-app', callbackUrl: 'http://127.0.0.1:9/cb' });
+    await admin.post(`/api/apps/${created.body.data.id}/oidc-client/secret`);
+    const query = new URLSearchParams({ client_id: created.body.data.id, post_logout_redirect_uri: 'http://evil.example/' });
+    const answer = await fetch(`${server.base}/api/oidc/session/end?${query.toString()}`, { redirect: 'manual' });
+    assert.equal(answer.status, 400);
+    assert.equal(answer.headers.get('location'), null);
+  });
+
   test('a signed-out browser is sent to the sign-in page with the cleaned target', async () => {
     const answer = await server.client().get<{ redirectURL: string }>('/api/cas/login?redirect=%2F%09%2Fevil.example');
     assert.equal(answer.body.data.redirectURL, '/login?redirect=%2F');
