@@ -16,7 +16,7 @@ import { safeRedirect } from '../http/redirect';
 
 const tags = ['Single sign-on'];
 
-/** Hands the request to oidc-provider (a Koa app) untouched: its own body parsing, its own answers. */
+/** Hands the request to oidc-provider (a Koa app): its own body parsing, its own answers. */
 function mountProvider(app: FastifyInstance, ctx: Ctx, oidc: OidcProvider): void {
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
