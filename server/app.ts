@@ -21,6 +21,9 @@ import { createGate } from './auth/gate';
 import { ApiError, tooMany } from './http/errors';
 import { failure } from './http/envelope';
 import { answerLanguage, localizeMessage } from './http/language';
+import { PublicOrigin } from './http/public-origin';
+import { limitJsonDepth } from './http/json-body';
+import { clientErrorAnswer, frameworkErrorAnswer } from './http/framework-errors';
 import type { Ctx } from './context';
 import { apiRoutes } from './routes';
 import { MAX_UPLOAD_BYTES } from './files/limits';
@@ -83,21 +86,9 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     db: db.kysely, engine: db.engine, config, settings, now,
     audit: new AuditLog(db.kysely, now),
     sessions: new SessionService(db.kysely, db.engine, settings, now),
+    site: new PublicOrigin(config, () => app.server.address(), (message) => app.log.warn(message)),
   };
 
-  const app = Fastify({ logger: config.logger, trustProxy: config.trustProxy, bodyLimit: 256 * 1024 });
-  app.decorate('ctx', ctx);
-  app.addHook('onClose', () => db.close());
-  // Requests are validated by the shared valibot schemas inside each route (see http/route.ts);
-  // the JSON Schemas Fastify holds are their OpenAPI description only.
-  app.setValidatorCompiler(() => (data) => ({ value: data }));
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    const { status, body } = errorEnvelope(error, request);
-    return reply.status(status).send(body);
-  });
-
-  await app.register(cookie);
   // helmet's middleware is built once here and run by one hook: @fastify/helmet builds it again on
   // every request (two hooks, one of them async), a fixed cost on every answer.
   const securityHeaders = helmet({
@@ -110,6 +101,25 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     },
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
+  // X-Forwarded-* count only when the socket's peer is one of the configured proxies. Answers
+  // Fastify and Node give before our hooks run are the envelope with the security headers too.
+  const app = Fastify({
+    logger: config.logger, trustProxy: config.trustProxy.length ? config.trustProxy : false, bodyLimit: 256 * 1024,
+    frameworkErrors: frameworkErrorAnswer(securityHeaders), clientErrorHandler: clientErrorAnswer(securityHeaders),
+  });
+  app.decorate('ctx', ctx);
+  app.addHook('onClose', () => db.close());
+  // Requests are validated by the shared valibot schemas inside each route (see http/route.ts);
+  // the JSON Schemas Fastify holds are their OpenAPI description only.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  limitJsonDepth(app);
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const { status, body } = errorEnvelope(error, request);
+    return reply.status(status).send(body);
+  });
+
+  await app.register(cookie);
   app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && config.corsOrigins.includes(origin)),
@@ -154,10 +164,10 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    if (path.startsWith('/api/') || path === '/api') return reply.status(404).send(failure(404, localizeMessage('Not Found', answerLanguage(request.headers['accept-language']))));
+    const api = path.startsWith('/api/') || path === '/api';
     // History fallback: any other GET for a route (no file extension) gets the console page.
-    if ((request.method === 'GET' || request.method === 'HEAD') && !/\.[a-z0-9]+$/i.test(path)) return sendConsole(reply);
-    return reply.status(404).type('text/plain').send('Not Found');
+    if (!api && (request.method === 'GET' || request.method === 'HEAD') && !/\.[a-z0-9]+$/i.test(path)) return sendConsole(reply);
+    return reply.status(404).send(failure(404, localizeMessage('Not Found', answerLanguage(request.headers['accept-language']))));
   });
 
   return app;

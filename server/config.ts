@@ -1,6 +1,7 @@
 // Server configuration: environment variables (DESIGN "Reference API server") merged with the
 // options a caller of buildApp() passes (tests pass a temp data dir or a database URL).
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 export interface RateLimit {
@@ -23,8 +24,14 @@ export interface ServerOptions {
   /** Origins allowed for CORS, token mode and state-changing cookie calls (besides our own). */
   corsOrigins?: string[];
   logger?: boolean;
-  /** Trust X-Forwarded-* (behind a TLS-terminating proxy: cookies get Secure). */
-  trustProxy?: boolean;
+  /** The proxies (IPs, CIDRs, or `loopback` / `linklocal` / `uniquelocal`) whose X-Forwarded-* headers
+   *  are believed; requests from any other peer have theirs ignored. Empty: trust no one. */
+  trustProxy?: string[];
+  /** The server's public origin (https://iam.example.com): the base of the OIDC issuer, of links
+   *  the server sends, and the origin the CSRF check accepts as ours. */
+  publicUrl?: string;
+  /** The OIDC issuer when it is not <publicUrl>/api/oidc. */
+  oidcIssuer?: string;
   rateLimits?: Partial<Record<'login' | 'captcha' | 'upload', RateLimit>>;
   /** Where the built bundle, console page and demo pages are served from. */
   staticRoots?: { dist?: string; demo?: string; publicDir?: string };
@@ -43,7 +50,10 @@ export interface ServerConfig {
   adminPassword: string | undefined;
   corsOrigins: string[];
   logger: boolean;
-  trustProxy: boolean;
+  trustProxy: string[];
+  /** Origin only (no path); undefined: derived from the listening socket (never in production). */
+  publicUrl: string | undefined;
+  oidcIssuer: string | undefined;
   rateLimits: Record<'login' | 'captcha' | 'upload', RateLimit>;
   staticRoots: { dist: string; demo: string; publicDir: string };
   clock: Clock;
@@ -64,6 +74,66 @@ function licenseKey(value: string | undefined, dataDir: string): string | undefi
   return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IP, a CIDR or one of proxy-addr's names; anything else stops the start. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * IAM_TRUST_PROXY lists the proxies whose X-Forwarded-* are believed. The old boolean `1` (trust
+ * every peer) is refused rather than mapped to `loopback`: an operator whose proxy runs on another
+ * machine would silently see every client as the proxy (one rate-limit bucket for the whole world),
+ * and one whose server is reachable directly would keep trusting forged headers. Only the operator
+ * knows the proxy's address.
+ */
+export function trustedProxies(entries: string[], source = 'IAM_TRUST_PROXY'): string[] {
+  if (entries.length === 1 && /^(1|true|yes|on)$/i.test(entries[0]!)) {
+    throw new Error(`${source}=${entries[0]} would trust X-Forwarded-* headers from any client. Name the proxy instead: `
+      + `${source}=127.0.0.1 (a proxy on this machine; or loopback), or its address or network (10.0.0.5, 10.0.0.0/24), comma-separated.`);
+  }
+  const wrong = entries.filter((entry) => !isProxyAddress(entry));
+  if (wrong.length) throw new Error(`${source}: not an IP address, CIDR or loopback/linklocal/uniquelocal: ${wrong.join(', ')}`);
+  return entries;
+}
+
+/** An http(s) URL reduced to its origin; a path, query or other scheme stops the start. */
+function originOf(value: string, name: string, allowPath = false): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} is not a URL: ${value}`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || (!allowPath && url.pathname !== '/')) {
+    throw new Error(`${name} must be an http(s) ${allowPath ? 'URL' : 'origin such as https://iam.example.com (no path)'}: ${value}`);
+  }
+  return url.origin;
+}
+
+/**
+ * Our public origin and issuer come from configuration only, never from a request. Production
+ * needs one of them; elsewhere the listening socket stands in (see http/public-origin.ts).
+ */
+function publicAddresses(options: ServerOptions, env: NodeJS.ProcessEnv) {
+  const publicUrl = options.publicUrl ?? (env.IAM_PUBLIC_URL || undefined);
+  const issuer = options.oidcIssuer ?? (env.IAM_OIDC_ISSUER || undefined);
+  if (issuer !== undefined) originOf(issuer, 'IAM_OIDC_ISSUER', true);
+  if (publicUrl === undefined && issuer === undefined && env.NODE_ENV === 'production') {
+    throw new Error('IAM_PUBLIC_URL is not set: give the server\'s public origin (e.g. IAM_PUBLIC_URL=https://iam.example.com). '
+      + 'In production it is never guessed from requests (the OIDC issuer, links in mails and the CSRF check depend on it).');
+  }
+  return {
+    publicUrl: publicUrl !== undefined ? originOf(publicUrl, 'IAM_PUBLIC_URL') : issuer && new URL(issuer).origin,
+    oidcIssuer: issuer?.replace(/\/$/, ''),
+  };
+}
+
 /** Options win over the environment; the environment wins over the defaults. */
 export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const root = process.cwd();
@@ -75,7 +145,8 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     adminPassword: options.adminPassword ?? (env.IAM_ADMIN_PASSWORD || undefined),
     corsOrigins: options.corsOrigins ?? listFromEnv(env.IAM_CORS_ORIGINS),
     logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? env.IAM_TRUST_PROXY === '1',
+    trustProxy: trustedProxies(options.trustProxy ?? listFromEnv(env.IAM_TRUST_PROXY)),
+    ...publicAddresses(options, env),
     rateLimits: {
       login: { max: 30, timeWindow: minute, ...options.rateLimits?.login },
       captcha: { max: 60, timeWindow: minute, ...options.rateLimits?.captcha },

@@ -6,6 +6,7 @@ import type { ServerConfig } from './config';
 import type { SettingsStore } from './settings';
 import type { AuditLog } from './audit';
 import type { SessionService } from './auth/sessions';
+import type { PublicOrigin } from './http/public-origin';
 
 export interface Ctx {
   db: Kysely<Database>;
@@ -14,5 +15,7 @@ export interface Ctx {
   settings: SettingsStore;
   audit: AuditLog;
   sessions: SessionService;
+  /** Our public origin and OIDC issuer (configured, never from a request). */
+  site: PublicOrigin;
   now(): number;
 }

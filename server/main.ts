@@ -2,11 +2,21 @@
 // listens, and on SIGTERM/SIGINT drain requests and close the database before exiting.
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
+import { resolveConfig } from './config';
 
-const app = await buildApp({
+const options = {
   logger: process.env.IAM_LOG !== '0',
   staticRoots: { publicDir: fileURLToPath(new URL('./public/', import.meta.url)) },
-});
+};
+// A configuration the server refuses (IAM_PUBLIC_URL missing in production, IAM_TRUST_PROXY=1, …)
+// is told in one line, without a stack.
+try {
+  resolveConfig(options);
+} catch (error) {
+  process.stderr.write(`Cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+const app = await buildApp(options);
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? 'localhost';
 
@@ -24,3 +34,5 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port, host });
+// Without IAM_PUBLIC_URL the listening address stands in: say so now, not at the first request needing it.
+app.ctx.site.origin();

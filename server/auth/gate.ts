@@ -14,10 +14,6 @@ export const AUTH_MODE_HEADER = 'x-iam-auth-mode';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const actors = new WeakMap<FastifyRequest, Promise<Actor | null>>();
 
-export function ownOrigin(req: FastifyRequest): string {
-  return `${req.protocol}://${req.host}`;
-}
-
 function originOf(req: FastifyRequest): string | undefined {
   const origin = req.headers.origin;
   if (origin) return origin;
@@ -30,8 +26,9 @@ function originOf(req: FastifyRequest): string | undefined {
   }
 }
 
-export function isAllowedOrigin(ctx: Ctx, req: FastifyRequest, origin: string): boolean {
-  return origin === ownOrigin(req) || ctx.config.corsOrigins.includes(origin);
+/** Ours (the configured public origin, never the request's Host or X-Forwarded-Host) or a configured one. */
+export function isAllowedOrigin(ctx: Ctx, origin: string): boolean {
+  return ctx.site.isOwn(origin) || ctx.config.corsOrigins.includes(origin);
 }
 
 /** The header that carries the token in token mode (§3 authConfig.tokenName). */
@@ -88,7 +85,7 @@ export function createGate(ctx: Ctx): Gate {
         if (req.cookies[SESSION_COOKIE]) throw forbidden('Cross-site request refused (no Origin)');
         return;
       }
-      if (!isAllowedOrigin(ctx, req, origin)) throw forbidden('Cross-site request refused (Origin not allowed)');
+      if (!isAllowedOrigin(ctx, origin)) throw forbidden('Cross-site request refused (Origin not allowed)');
     },
   };
 }

@@ -21,7 +21,8 @@ import { LoginMethod, LoginStep, MessageServiceType, SecondAuth, Status } from '
 import { ApiError, fieldError } from '../http/errors';
 import { verifyPassword } from './kdf';
 import { consumeCaptcha, CAPTCHA_IMAGE_URL } from './captcha';
-import { AUTH_MODE_HEADER, credentialOf, isAllowedOrigin, setSessionCookie } from './gate';
+import { AUTH_MODE_HEADER, credentialOf, setSessionCookie } from './gate';
+import { safeRedirect } from '../http/redirect';
 import { clearFailures, keysOfUser, lockedError, recordFailure, throttleKey, throttleState } from './throttle';
 import type { UserRow } from './actor';
 import { totpEnabled, verifyTotp } from './totp';
@@ -54,18 +55,6 @@ function needsCaptcha(policy: LoginSettings, failures: number): boolean {
 const captchaError = (message: string) =>
   new ApiError(400, message, { captchaImageUrl: CAPTCHA_IMAGE_URL, code: CAPTCHA_CODE, fields: [{ field: 'captcha', rule: 'rule.captcha' }] }, CAPTCHA_CODE);
 
-
-/** Only our own paths or configured origins: never an open redirect. */
-export function safeRedirect(ctx: Ctx, req: FastifyRequest, target: string | undefined): string {
-  if (!target) return '/';
-  if (target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/\\')) return target;
-  try {
-    const url = new URL(target);
-    return isAllowedOrigin(ctx, req, url.origin) ? url.href : '/';
-  } catch {
-    return '/';
-  }
-}
 
 /** Sends a code, treating "asked again within the minute" as sent (the earlier code still works). */
 const CODE_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PHONE_CAPTCHA, loginSuccess: false, message: 'Enter the verification code sent to you' };

@@ -6,9 +6,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import type { Ctx } from '../context';
 import { createIdpTicket, TICKET_TTL_MS } from '../auth/third-party';
-import { ownOrigin } from '../auth/gate';
 import { digest } from '../auth/secrets';
-import { safeRedirect } from '../auth/login';
+import { safeRedirect } from '../http/redirect';
 import { ApiError } from '../http/errors';
 import { discover, identityProvider, scopeOf } from './provider-config';
 import { idpFlowDb } from './tables';
@@ -34,7 +33,7 @@ export async function startFlow(ctx: Ctx, req: FastifyRequest, reply: FastifyRep
     redirect: redirect ? safeRedirect(ctx, req, redirect) : null, expiresAt: ctx.now() + FLOW_TTL_MS,
   }).execute();
   return oidc.buildAuthorizationUrl(config, {
-    redirect_uri: ownOrigin(req) + callbackPath(code), scope: scopeOf(provider), state, nonce,
+    redirect_uri: ctx.site.origin() + callbackPath(code), scope: scopeOf(provider), state, nonce,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
   }).href;
 }
@@ -43,7 +42,7 @@ const refused = (message: string) => new ApiError(400, message);
 
 /** Answers where the browser goes next: /infoComplete with the ticket. */
 export async function finishFlow(ctx: Ctx, req: FastifyRequest, code: string): Promise<string> {
-  const current = new URL(req.url, ownOrigin(req));
+  const current = new URL(req.url, ctx.site.origin());
   const state = current.searchParams.get('state');
   if (!state) throw refused('The sign-in with the provider was not started here');
   const db = idpFlowDb(ctx.db);

@@ -32,15 +32,29 @@ function isPayload(value: unknown): value is LicensePayload {
   const payload = value as Partial<LicensePayload> | null;
   return typeof payload === 'object' && payload !== null && payload.v === 1
     && typeof payload.licensee === 'string' && typeof payload.requestCode === 'string'
-    && typeof payload.issuedAt === 'string' && typeof payload.expiresAt === 'string' && !Number.isNaN(Date.parse(payload.expiresAt))
+    && typeof payload.issuedAt === 'string' && !Number.isNaN(Date.parse(payload.issuedAt)) && typeof payload.expiresAt === 'string' && !Number.isNaN(Date.parse(payload.expiresAt))
     && Number.isInteger(payload.userLimit) && (payload.userLimit ?? 0) > 0;
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Strict base64url: Node's decoder skips characters outside the alphabet and ignores leftover
+ * bits, so junk inside a license (or another spelling of the same bytes) would still verify.
+ * Only the alphabet, no padding, and exactly the text the bytes encode back to.
+ */
+function decodeBase64url(text: string): Buffer | undefined {
+  if (!BASE64URL.test(text)) return undefined;
+  const bytes = Buffer.from(text, 'base64url');
+  return bytes.toString('base64url') === text ? bytes : undefined;
 }
 
 export function readLicense(text: string, publicKeyPem: string): LicenseReading {
   const [body, signature, extra] = text.trim().split('.');
-  if (!body || !signature || extra !== undefined) return { ok: false, reason: 'malformed' };
-  const bytes = Buffer.from(body, 'base64url');
-  if (!verify(null, bytes, createPublicKey(publicKeyPem), Buffer.from(signature, 'base64url'))) return { ok: false, reason: 'signature' };
+  const bytes = body === undefined ? undefined : decodeBase64url(body);
+  const signatureBytes = signature === undefined ? undefined : decodeBase64url(signature);
+  if (!bytes || !signatureBytes || extra !== undefined) return { ok: false, reason: 'malformed' };
+  if (!verify(null, bytes, createPublicKey(publicKeyPem), signatureBytes)) return { ok: false, reason: 'signature' };
   let payload: unknown;
   try {
     payload = JSON.parse(bytes.toString('utf8'));

@@ -47,11 +47,23 @@ export async function licenseStatus(ctx: Ctx): Promise<LicenseStatus> {
   return text ? describe(await judge(ctx, text)) : { status: 'missing' };
 }
 
-/** POST /license/auth: refuses tampered, foreign, malformed and expired licenses with a clear message. */
+/** When the active license was issued (none, or one this installation cannot read: undefined). */
+async function activeIssuedAt(ctx: Ctx): Promise<number | undefined> {
+  const text = await ctx.settings.getRaw(LICENSE_KEY);
+  const reading = text && ctx.config.licensePublicKey ? readLicense(text, ctx.config.licensePublicKey) : undefined;
+  return reading?.ok ? Date.parse(reading.payload.issuedAt) : undefined;
+}
+
+/** POST /license/auth: refuses tampered, foreign, malformed and expired licenses, and one older
+ *  than the active license (a replayed earlier license must not undo a newer one), with a clear message. */
 export async function activateLicense(ctx: Ctx, text: string): Promise<LicenseStatus> {
   const verdict = await judge(ctx, text);
   if (verdict.status === 'invalid') throw new ApiError(400, verdict.message, { fields: [{ field: 'newLicense', rule: 'rule.license' }] });
   if (verdict.status === 'expired') throw new ApiError(400, 'The license has expired', { fields: [{ field: 'newLicense', rule: 'rule.licenseExpired' }] });
+  const active = await activeIssuedAt(ctx);
+  if (active !== undefined && Date.parse(verdict.payload.issuedAt) < active) {
+    throw new ApiError(400, 'This license was issued before the active one; install the newer license', { fields: [{ field: 'newLicense', rule: 'rule.license' }] });
+  }
   await ctx.settings.setRaw(LICENSE_KEY, text.trim());
   return describe(verdict);
 }

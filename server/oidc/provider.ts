@@ -84,16 +84,21 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
   };
 }
 
-/** Built on first use: the issuer is IAM_OIDC_ISSUER, or the origin of the first request. */
+/**
+ * Built on first use, with the configured issuer (ctx.site: IAM_OIDC_ISSUER or IAM_PUBLIC_URL,
+ * never a request's Host). The provider believes X-Forwarded-*, which the mount (routes/sso.ts)
+ * rewrites for every request from what Fastify decided: our public host and protocol, and the
+ * client address only when a trusted proxy said it.
+ */
 export class OidcProvider {
   private provider: Promise<Provider> | undefined;
 
   constructor(private readonly ctx: Ctx) {}
 
-  get(origin: string): Promise<Provider> {
+  get(): Promise<Provider> {
     this.provider ??= configuration(this.ctx).then((config) => {
-      const provider = new Provider(process.env.IAM_OIDC_ISSUER || `${origin}${OIDC_PATH}`, config);
-      provider.proxy = this.ctx.config.trustProxy;
+      const provider = new Provider(this.ctx.site.issuer(), config);
+      provider.proxy = true;
       return provider;
     });
     return this.provider;

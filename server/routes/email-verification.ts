@@ -6,7 +6,6 @@ import { defineRoute, type Gate } from '../http/route';
 import { okAnswer } from '../../src/core/schemas/common';
 import { verificationParams, verifiedAnswer } from '../../src/core/schemas/email-verification';
 import { consumeVerificationLink, sendVerificationLink } from '../auth/codes';
-import { ownOrigin } from '../auth/gate';
 import { ApiError, fieldError } from '../http/errors';
 
 const tags = ['Email verification'];
@@ -22,10 +21,10 @@ export function emailVerificationRoutes(app: FastifyInstance, gate: Gate, ctx: C
   defineRoute(app, gate, {
     method: 'POST', url: '/user/email/verification', tags, access: '0', summary: 'Mail me a link that verifies my email address', response: okAnswer,
     rateLimit: ctx.config.rateLimits.login,
-    handler: async ({ actor, raw }) => {
+    handler: async ({ actor }) => {
       const { email } = actor.user;
       if (!email) throw fieldError([{ field: 'email', rule: 'rule.required' }]);
-      await sendVerificationLink(ctx, { ...actor.user, email }, ownOrigin(raw));
+      await sendVerificationLink(ctx, { ...actor.user, email }, ctx.site.origin());
       return null;
     },
   });

@@ -8,6 +8,7 @@ import { idpUpdateBody, providerStartQuery } from '../../src/core/schemas/idp-lo
 import { finishFlow, startFlow } from '../idp/flow';
 import { checkIcon, configWithIcon, iconOf } from '../idp/provider-config';
 import { ApiError, notFound } from '../http/errors';
+import { safeRedirect } from '../http/redirect';
 
 const tags = ['Third-party sign-in'];
 const redirectDoc = { contentType: 'text/plain' };
@@ -26,7 +27,7 @@ export function idpLoginRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
     rateLimit: ctx.config.rateLimits.login,
     handler: async ({ params, raw }, reply) => {
       try {
-        return reply.redirect(await finishFlow(ctx, raw, params.idpCode), 302);
+        return reply.redirect(safeRedirect(ctx, raw, await finishFlow(ctx, raw, params.idpCode)), 302);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         // The console's page says the sign-in cannot go on (no ticket) and offers the sign-in page.

@@ -10,20 +10,27 @@ import { OIDC_MOUNT, OIDC_PATH, OidcProvider } from '../oidc/provider';
 import { finishInteraction, interactionDetails } from '../oidc/interactions';
 import { callbackUrls, clientStatus, rotateClientSecret } from '../oidc/clients';
 import { oidcDb } from '../oidc/tables';
-import { ownOrigin } from '../auth/gate';
 import { canManageApp } from '../auth/scope';
 import { notFound } from '../http/errors';
+import { safeRedirect } from '../http/redirect';
 
 const tags = ['Single sign-on'];
 
-/** Hands the request to oidc-provider (a Koa app) untouched: its own body parsing, its own answers. */
-function mountProvider(app: FastifyInstance, oidc: OidcProvider): void {
+/** Hands the request to oidc-provider (a Koa app): its own body parsing, its own answers. */
+function mountProvider(app: FastifyInstance, ctx: Ctx, oidc: OidcProvider): void {
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
     const handle = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
-      const provider = await oidc.get(ownOrigin(request));
+      const provider = await oidc.get();
       const raw = request.raw as IncomingMessage & { originalUrl?: string };
+      // The provider builds its endpoints' URLs from the request: it sees our public origin, and
+      // the client address Fastify believed (a forwarded one only from a trusted proxy).
+      const site = new URL(ctx.site.origin());
+      raw.headers.host = site.host;
+      raw.headers['x-forwarded-proto'] = site.protocol.slice(0, -1);
+      raw.headers['x-forwarded-for'] = request.ip;
+      delete raw.headers['x-forwarded-host'];
       // oidc-provider finds its mount path by comparing originalUrl with url.
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '').slice(OIDC_PATH.length) || '/';
@@ -37,19 +44,19 @@ function mountProvider(app: FastifyInstance, oidc: OidcProvider): void {
 export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   const oidc = new OidcProvider(ctx);
   const db = oidcDb(ctx.db);
-  mountProvider(app, oidc);
+  mountProvider(app, ctx, oidc);
 
   defineRoute(app, gate, {
     method: 'GET', url: '/sso/interactions/:uid', tags, access: '0',
     summary: 'What an app asks of the signed-in user (the consent page)', params: interactionParams, response: interaction,
-    handler: async ({ params, raw }) => interactionDetails(await oidc.get(ownOrigin(raw)), params.uid),
+    handler: async ({ params }) => interactionDetails(await oidc.get(), params.uid),
   });
 
   defineRoute(app, gate, {
     method: 'POST', url: '/sso/interactions/:uid', tags, access: '0',
     summary: 'Allow or deny the app; answers where the browser goes next', params: interactionParams, body: consentBody, response: consentAnswer,
     handler: async ({ actor, params, body, raw }) => {
-      return { redirectURL: await finishInteraction(await oidc.get(ownOrigin(raw)), params.uid, actor.user.id, body.allow) };
+      return { redirectURL: safeRedirect(ctx, raw, await finishInteraction(await oidc.get(), params.uid, actor.user.id, body.allow)) };
     },
   });
 
@@ -63,9 +70,9 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
     method: 'GET', url: '/apps/:appId/oidc-client', tags, access: '1',
     summary: 'The app as an OpenID Connect client (never its secret)', params: appParams, response: clientStatusSchema,
-    handler: async ({ actor, params, raw }) => {
+    handler: async ({ actor, params }) => {
       const { callbackUrl } = await manageable(actor, params.appId);
-      const { issuer } = await oidc.get(ownOrigin(raw));
+      const { issuer } = await oidc.get();
       return { clientId: params.appId, issuer, redirectUris: callbackUrls(callbackUrl), ...(await clientStatus(db, params.appId)) };
     },
   });
@@ -77,7 +84,7 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
       await manageable(actor, params.appId);
       const clientSecret = await rotateClientSecret(db, params.appId, ctx.now());
       await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: params.appId }, ip: raw.ip, detail: { clientSecret: 'rotated' } });
-      return { clientId: params.appId, clientSecret, issuer: (await oidc.get(ownOrigin(raw))).issuer };
+      return { clientId: params.appId, clientSecret, issuer: (await oidc.get()).issuer };
     },
   });
 }

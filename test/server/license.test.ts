@@ -76,6 +76,37 @@ test('tampered, foreign, malformed and expired licenses are refused with a clear
   assert.equal(audit.length, 5);
 });
 
+test('a license whose base64url carries junk, padding or another spelling of its bytes is malformed', async () => {
+  const good = signLicense(payload({ licensee: 'Strict Corp' }), readFileSync(vendorPrivate, 'utf8'));
+  const [body = '', signature = ''] = good.split('.');
+  const insert = (text: string, junk: string) => `${text.slice(0, 10)}${junk}${text.slice(10)}`;
+  // The signature of an Ed25519 key is 64 bytes: 86 characters whose last one carries 4 unused bits.
+  const lastBits = signature.slice(0, -1) + 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(signature.at(-1)!) ^ 1)];
+  const variants = [
+    `${insert(body, '!')}.${signature}`, `${insert(body, '*')}.${signature}`, `${insert(body, '%20')}.${signature}`, `${insert(body, ' ')}.${signature}`,
+    `${insert(body, '\n')}.${signature}`, `${body}.${insert(signature, '$')}`, `${body}.${signature}==`, `${body}==.${signature}`,
+    `${body}.${signature.replace(/[-_]|$/, (char) => (char === '-' ? '+' : char === '_' ? '/' : '+'))}`, `${body}.${lastBits}`,
+  ];
+  for (const newLicense of variants) {
+    const answer = await admin.post('/api/license/auth', { newLicense });
+    assert.equal(answer.status, 400, newLicense);
+    assert.match(answer.body.message, /malformed/, newLicense);
+  }
+});
+
+test('an older genuine license cannot replace a newer one', async () => {
+  const key = readFileSync(vendorPrivate, 'utf8');
+  const newer = signLicense(payload({ licensee: 'Newer' }), key);
+  const older = signLicense(payload({ licensee: 'Older', issuedAt: new Date(Date.now() - 86_400_000).toISOString(), userLimit: 100_000 }), key);
+  assert.equal((await admin.post<LicenseStatus>('/api/license/auth', { newLicense: newer })).status, 200);
+  const replay = await admin.post('/api/license/auth', { newLicense: older });
+  assert.equal(replay.status, 400, JSON.stringify(replay.body));
+  assert.match(replay.body.message, /issued before the active one/);
+  assert.equal((await admin.get<LicenseStatus>('/api/license/status')).body.data.licensee, 'Newer');
+  // The same license again, or a later one, still installs.
+  assert.equal((await admin.post('/api/license/auth', { newLicense: newer })).status, 200);
+});
+
 test('an active license expires with time, and reports over_limit past its user count', async () => {
   const license = signLicense(payload({ expiresAt: new Date(server.clock.now() + 3_600_000).toISOString(), userLimit: 1 }), readFileSync(vendorPrivate, 'utf8'));
   assert.equal((await admin.post<LicenseStatus>('/api/license/auth', { newLicense: license })).body.data.status, 'valid');

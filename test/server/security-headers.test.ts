@@ -1,7 +1,11 @@
-// Security headers on every kind of answer: the console page, JSON, errors (400, 401, 404) and files.
+// Security headers on every kind of answer: the console page, JSON, errors (400, 401, 404) and files;
+// and the answers Fastify and Node give themselves (bad URL encoding, malformed or too deeply
+// nested JSON, wrong content type, too large, unknown method, unparsable request) in the envelope.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { startServer, type TestServer } from './harness';
+import { rawRequest, type RawAnswer } from './security-support';
 
 let server: TestServer;
 before(async () => { server = await startServer(); });
@@ -27,4 +31,60 @@ test('every answer carries nosniff, a CSP, frame and referrer policies', async (
     assert.ok(answer.headers.get('referrer-policy'), `${path}: referrer-policy`);
     assert.ok(!answer.headers.get('x-powered-by'), path);
   }
+});
+
+function assertGuarded(answer: RawAnswer, status: number, where: string): { code: number; message: string; data: unknown } {
+  assert.equal(answer.status, status, `${where}: ${answer.text.slice(0, 200)}`);
+  assert.equal(answer.headers['x-content-type-options'], 'nosniff', where);
+  assert.match(String(answer.headers['content-security-policy']), /default-src 'self'/, where);
+  assert.equal(answer.headers['x-frame-options'], 'SAMEORIGIN', where);
+  assert.ok(answer.headers['referrer-policy'], where);
+  const envelope = JSON.parse(answer.text) as { code: number; message: string; data: unknown };
+  assert.deepEqual(Object.keys(envelope).sort(), ['code', 'data', 'message'], where);
+  assert.equal(envelope.code, status, where);
+  return envelope;
+}
+
+test('framework errors are the envelope with the security headers', async () => {
+  const admin = await server.admin();
+  const signedIn = { cookie: [...admin.cookies].map(([name, value]) => `${name}=${value}`).join('; '), origin: server.base, 'content-type': 'application/json' };
+  const json = { 'content-type': 'application/json' };
+  const cases: [string, string, string, Record<string, string>, string | undefined, number][] = [
+    ['bad URL encoding', 'GET', '/api/user/%ff', {}, undefined, 400],
+    ['bad URL encoding outside the API', 'GET', '/%e0%a4%a', {}, undefined, 400],
+    ['path parameter too long', 'GET', `/api/user/${'a'.repeat(200)}`, {}, undefined, 414],
+    ['malformed JSON', 'POST', '/api/authc/login', json, '{"username":', 400],
+    ['empty JSON body', 'POST', '/api/authc/login', json, '', 400],
+    ['prototype poisoning', 'POST', '/api/authc/login', json, '{"__proto__":{"admin":true}}', 400],
+    ['wrong content type', 'POST', '/api/authc/login', { 'content-type': 'application/xml' }, '<a/>', 415],
+    ['too large', 'POST', '/api/authc/login', json, JSON.stringify({ username: 'x'.repeat(300 * 1024) }), 413],
+    ['method the route lacks', 'PATCH', '/api/config', {}, undefined, 404],
+    ['unknown method', 'PROPFIND', '/api/config', {}, undefined, 404],
+    ['missing file', 'GET', '/missing.png', {}, undefined, 404],
+    ['5 000 nested arrays', 'POST', '/api/menu-plans', signedIn, '['.repeat(5000) + ']'.repeat(5000), 400],
+    ['5 000 nested objects', 'POST', '/api/menu-plans', signedIn, '{"a":'.repeat(5000) + '1' + '}'.repeat(5000), 400],
+  ];
+  for (const [name, method, path, headers, body, status] of cases) {
+    const envelope = assertGuarded(await rawRequest(server.base, method, path, headers, body), status, name);
+    if (name.includes('nested')) assert.match(envelope.message, /nested more than 64 levels/, name);
+  }
+  // Deep but within the limit, and brackets inside strings, are ordinary bodies.
+  const deepEnough = await rawRequest(server.base, 'POST', '/api/authc/login', json, `{"username":"${'['.repeat(500)}","x":${'['.repeat(60)}${']'.repeat(60)}}`);
+  assert.equal(deepEnough.status, 400);
+  assert.doesNotMatch(deepEnough.text, /nested/);
+});
+
+test('a request Node cannot parse is answered in the envelope with the security headers', async () => {
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(new URL(server.base).port), '127.0.0.1', () => socket.write('NOT-A-METHOD / HTTP/1.1\r\nHost: x\r\n\r\n'));
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  assert.match(head, /^HTTP\/1\.1 400/);
+  assert.match(head, /x-content-type-options: nosniff/i);
+  assert.match(head, /content-security-policy: default-src 'self'/i);
+  assert.deepEqual(JSON.parse(body), { code: 400, message: 'Bad Request', data: null });
 });

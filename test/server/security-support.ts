@@ -1,6 +1,7 @@
 // Shared by the fuzz and security tests: the operations of the OpenAPI document, and a snapshot
 // of the stored data to prove that a refused request changed nothing.
 import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { sql } from 'kysely';
 import type { App } from '../../server/app';
 import { transform, type Client, type TestServer } from './harness';
@@ -221,4 +222,24 @@ export function otherSideBody(sides: TwoSides, operation: Operation, callerPassw
   // A body the document cannot spell out (a union, e.g. the admin/self password reset): every field.
   if (!operation.bodyProps.length) return values;
   return Object.fromEntries(operation.bodyProps.filter((name) => name in values).map((name) => [name, values[name]]));
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** One request with exactly these headers (fetch would replace Host): forged Host and X-Forwarded-*. */
+export function rawRequest(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(base + path, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }

@@ -12,7 +12,7 @@ const bases: string[] = [];
 before(async () => {
   database = await createTestDatabase();
   for (let index = 0; index < 2; index += 1) {
-    const app = await buildApp({ ...database.options, adminUsername: ADMIN.username, adminPassword: ADMIN.password, trustProxy: true });
+    const app = await buildApp({ ...database.options, adminUsername: ADMIN.username, adminPassword: ADMIN.password });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     if (!address || typeof address === 'string') throw new Error('no address');
@@ -49,7 +49,13 @@ test('failure counters are shared: failures spread over both processes bring the
 });
 
 test('behind https (X-Forwarded-Proto from a trusted proxy) the session cookie is Secure', async () => {
-  const client = new Client(bases[0]!, 'https://iam.example.test');
+  // A third process as deployed behind a TLS proxy on this machine: its public origin configured.
+  const proxied = await buildApp({ ...database.options, trustProxy: ['127.0.0.1'], publicUrl: 'https://iam.example.test' });
+  apps.push(proxied);
+  await proxied.listen({ port: 0, host: '127.0.0.1' });
+  const address = proxied.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  const client = new Client(`http://127.0.0.1:${address.port}`, 'https://iam.example.test');
   const response = await client.raw('POST', '/api/authc/login', { username: ADMIN.username, password: transform(ADMIN.password) }, {
     'x-forwarded-proto': 'https', 'x-forwarded-host': 'iam.example.test',
   });
