@@ -4,6 +4,7 @@
 // short-lived, a few wrong tries at most, and rate limited per person and purpose. Also the
 // server-side grant of an expired-password change (nothing is sent for it).
 import { randomInt } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import type { UserRow } from './actor';
 import { MessageServiceType } from '../../src/core/enums';
@@ -108,29 +109,34 @@ export async function consumeVerificationLink(ctx: Ctx, code: string): Promise<L
   const now = ctx.now();
   const codeHash = digest(code);
   const used = await db.updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now })
-    .where('codeHash', '=', codeHash).where('purpose', '=', 'email-verify').where('expiresAt', '>', now)
+    .where('codeHash', '=', codeHash).where('purpose', '=', 'email-verify').where('usedAt', 'is', null).where('expiresAt', '>', now)
     .returning('userId').executeTakeFirst();
   if (used) return { userId: used.userId };
   const row = await db.selectFrom('oneTimeCodes').select('usedAt').where('codeHash', '=', codeHash).where('purpose', '=', 'email-verify').executeTakeFirst();
   return { refused: !row ? 'unknown' : row.usedAt !== null ? 'used' : 'expired' };
 }
 
-/** The id of the person's live code for `purpose` when `code` is it (a wrong code counts as a
- *  try); the code stays usable until `useCode`. */
+/** The id of the person's live code for `purpose` when `code` is it. Each try is counted before
+ *  the comparison, in one statement, so parallel guesses share MAX_ATTEMPTS tries between them;
+ *  the right code gives its try back. The code stays usable until `useCode`. */
 export async function checkCode(ctx: Ctx, userId: string, purpose: TypedCodePurpose, code: string): Promise<string | undefined> {
   const db = codesDb(ctx);
-  const row = await db.selectFrom('oneTimeCodes').selectAll()
-    .where('userId', '=', userId).where('purpose', '=', purpose).where('expiresAt', '>', ctx.now()).orderBy('createdAt', 'desc').executeTakeFirst();
-  if (!row || row.attempts >= MAX_ATTEMPTS) return undefined;
-  if (sameDigest(row.codeHash, digest(code))) return row.id;
-  await db.updateTable('oneTimeCodes').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
-  return undefined;
+  const now = ctx.now();
+  const tried = await db.updateTable('oneTimeCodes').set({ attempts: sql`attempts + 1` })
+    .where('id', '=', (eb) => eb.selectFrom('oneTimeCodes').select('id')
+      .where('userId', '=', userId).where('purpose', '=', purpose).where('expiresAt', '>', now).orderBy('createdAt', 'desc').limit(1))
+    .where('attempts', '<', MAX_ATTEMPTS).where('expiresAt', '>', now)
+    .returning(['id', 'codeHash']).executeTakeFirst();
+  if (!tried || !sameDigest(tried.codeHash, digest(code))) return undefined;
+  await db.updateTable('oneTimeCodes').set({ attempts: sql`attempts - 1` }).where('id', '=', tried.id).execute();
+  return tried.id;
 }
 
 /** Uses up a checked code; conditional, so of two requests with the same code one wins. */
 export async function useCode(ctx: Ctx, id: string): Promise<boolean> {
   const now = ctx.now();
-  const used = await codesDb(ctx).updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now }).where('id', '=', id).where('expiresAt', '>', now).executeTakeFirst();
+  const used = await codesDb(ctx).updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now })
+    .where('id', '=', id).where('usedAt', 'is', null).where('expiresAt', '>', now).executeTakeFirst();
   return Number(used.numUpdatedRows) === 1;
 }
 
@@ -155,6 +161,6 @@ export async function grantExpiredChange(ctx: Ctx, userId: string): Promise<void
 export async function consumeExpiredChange(ctx: Ctx, userId: string): Promise<boolean> {
   const now = ctx.now();
   const used = await codesDb(ctx).updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now })
-    .where('userId', '=', userId).where('purpose', '=', 'password-expired').where('expiresAt', '>', now).executeTakeFirst();
+    .where('userId', '=', userId).where('purpose', '=', 'password-expired').where('usedAt', 'is', null).where('expiresAt', '>', now).executeTakeFirst();
   return Number(used.numUpdatedRows) > 0;
 }

@@ -302,7 +302,7 @@ const totpAndCodes: Migration = {
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory, '0009_user_search_index_only': userSearchIndexOnly(engine) }) },
+    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory, '0009_user_search_index_only': userSearchIndexOnly(engine), '0010_atomic_counters': atomicCounters }) },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
@@ -357,3 +357,12 @@ function userSearchIndexOnly(engine: Engine): Migration {
     },
   };
 }
+
+/** Wrong authenticator codes counted per person and window (server/auth/totp.ts), reserved
+ *  before each comparison like the other counters. */
+const atomicCounters: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('user_totp').addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.alterTable('user_totp').addColumn('failures_since', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  },
+};
