@@ -36,28 +36,48 @@ const TTL_MS: Record<CodePurpose, number> = { 'second-step': 5 * minute, 'phone-
 const TEXT: Record<CodePurpose, string> = { 'second-step': 'Sign-in code', 'phone-login': 'Sign-in code', 'password-reset': 'Password reset code', 'email-verify': 'Confirm your email address' };
 /** Used and expired rows are kept this long (a used link is told apart from an unknown one). */
 const KEEP_MS = 7 * 24 * 60 * minute;
-/** One code a minute, five an hour, per person and purpose. */
+/** One code a minute, five an hour (from the first of the hour), per person and purpose. */
 const RESEND_AFTER_MS = minute;
 const PER_HOUR = 5;
 const MAX_ATTEMPTS = 5;
 
-const codesDb = (ctx: Ctx) => outboxDb(ctx.db).withTables<{ oneTimeCodes: CodeTable }>();
+/** How many codes of a purpose were sent to a person: the allowance of RESEND_AFTER_MS and PER_HOUR. */
+interface CodeSendTable {
+  userId: string;
+  purpose: string;
+  lastSentAt: number;
+  hourStartedAt: number;
+  sentThisHour: number;
+}
+
+const codesDb = (ctx: Ctx) => outboxDb(ctx.db).withTables<{ oneTimeCodes: CodeTable; codeSends: CodeSendTable }>();
 
 export const addressOf = (user: UserRow, via: CodeChannel) => (via === MessageServiceType.SMS ? user.mobilePhone : user.email);
+
+/** Takes one send from the person's allowance for `purpose`, in one statement, so that parallel
+ *  requests cannot send more than it; false when nothing is left. */
+async function reserveSend(ctx: Ctx, userId: string, purpose: CodePurpose): Promise<boolean> {
+  const now = ctx.now();
+  const newHour = sql<boolean>`code_sends.hour_started_at <= ${now - 60 * minute}`;
+  const reserved = await codesDb(ctx).insertInto('codeSends').values({ userId, purpose, lastSentAt: now, hourStartedAt: now, sentThisHour: 1 })
+    .onConflict((oc) => oc.columns(['userId', 'purpose']).doUpdateSet({
+      lastSentAt: now,
+      hourStartedAt: sql`case when ${newHour} then cast(${now} as bigint) else code_sends.hour_started_at end`,
+      sentThisHour: sql`case when ${newHour} then 1 else code_sends.sent_this_hour + 1 end`,
+    }).where(sql<boolean>`code_sends.last_sent_at <= ${now - RESEND_AFTER_MS} and (${newHour} or code_sends.sent_this_hour < ${PER_HOUR})`))
+    .returning('userId').executeTakeFirst();
+  return reserved !== undefined;
+}
 
 /** Queues a new code (the previous one of the purpose stops working) with its message text;
  *  429 when asked too often. */
 async function issue(ctx: Ctx, user: UserRow, purpose: CodePurpose, via: CodeChannel, address: string, code: string, content: string): Promise<void> {
+  if (!(await reserveSend(ctx, user.id, purpose))) throw tooMany('A code was sent a moment ago; wait a minute before asking again');
   const db = codesDb(ctx);
   const now = ctx.now();
-  const recent = await db.selectFrom('oneTimeCodes').select('createdAt')
-    .where('userId', '=', user.id).where('purpose', '=', purpose).where('createdAt', '>', now - 60 * minute).orderBy('createdAt', 'desc').execute();
-  if (recent.length >= PER_HOUR || (recent[0] && now - recent[0].createdAt < RESEND_AFTER_MS)) {
-    throw tooMany('A code was sent a moment ago; wait a minute before asking again');
-  }
   const ttl = TTL_MS[purpose];
   await db.transaction().execute(async (trx) => {
-    // Older codes of this purpose stop working; their rows stay (expired) for the hourly count.
+    // Older codes of this purpose stop working; their rows stay (expired) for KEEP_MS.
     await trx.updateTable('oneTimeCodes').set({ expiresAt: now }).where('userId', '=', user.id).where('purpose', '=', purpose).where('expiresAt', '>', now).execute();
     await trx.insertInto('oneTimeCodes').values({ id: newId(), purpose, userId: user.id, codeHash: digest(code), attempts: 0, expiresAt: now + ttl, usedAt: null, createdAt: now }).execute();
     await trx.insertInto('messages').values({

@@ -75,7 +75,7 @@ export async function reserveFailure(ctx: Ctx, key: string, policy: LoginSetting
     .values({ username: key, failures: 1, lockedUntil: policy.maxFailures <= 1 ? lockedUntil : null, updatedAt: now })
     .onConflict((oc) => oc.column('username')
       .doUpdateSet({ failures, lockedUntil: sql`case when ${failures} >= ${policy.maxFailures} then cast(${lockedUntil} as bigint) end`, updatedAt: now })
-      .where(sql<boolean>`login_throttle.locked_until is null or ${lockRanOut}`))
+      .where(sql<boolean>`(login_throttle.locked_until is null or ${lockRanOut})`))
     .returning(['failures', 'lockedUntil'])
     .executeTakeFirst();
   return row && new FailureSlot(ctx, key, policy, row.failures - 1, row.lockedUntil !== null);

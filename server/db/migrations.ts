@@ -358,10 +358,17 @@ function userSearchIndexOnly(engine: Engine): Migration {
   };
 }
 
-/** Wrong authenticator codes counted per person and window (server/auth/totp.ts), reserved
- *  before each comparison like the other counters. */
+/** Counters taken in one statement before what they count: wrong authenticator codes per person
+ *  and window (server/auth/totp.ts), codes sent per person and purpose (server/auth/codes.ts). */
 const atomicCounters: Migration = {
   async up(db: Kysely<unknown>) {
+    await db.schema.createTable('code_sends')
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('purpose', 'text', (c) => c.notNull())
+      .addColumn('last_sent_at', 'bigint', (c) => c.notNull())
+      .addColumn('hour_started_at', 'bigint', (c) => c.notNull())
+      .addColumn('sent_this_hour', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('code_sends_pk', ['user_id', 'purpose']).execute();
     await db.schema.alterTable('user_totp').addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     await db.schema.alterTable('user_totp').addColumn('failures_since', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
   },

@@ -230,6 +230,17 @@ describe('one server process', () => {
     assert.equal(count(shots, 200), 1, `one reset per code: ${statuses(shots)}`);
   });
 
+  test('asking for a code in a burst queues one message (one a minute per person and purpose)', async () => {
+    const id = await createUser('burst-send', 'Secret123', { email: 'burst-send@example.com' });
+    await warm(server.base);
+    const asks = await Promise.all(Array.from({ length: BURST }, (_, n) => send(server.base, 'POST', '/api/user/password/reset-code', { identifier: 'burst-send@example.com' }, SOURCES[n % SOURCES.length]!)));
+    assert.equal(count(asks, 200), BURST, 'answered alike');
+    await codeSentTo(id, 0);
+    await sleep(500); // the codes are sent after the answers
+    const queued = await server.app.ctx.db.selectFrom('messages').select('id').where('recipientId', '=', id).execute();
+    assert.equal(queued.length, 1, `one code sent, not ${queued.length}`);
+  });
+
   test('authenticator app: a burst of wrong codes gets a bounded number of tries; a code signs in once', async () => {
     await setPolicy({ captchaEnabled: false, captchaAfterFailures: 0, maxFailures: 100 });
     await createUser('burst-totp', 'Secret123');
