@@ -1,9 +1,10 @@
 // The outsider's suite for counters: parallel bursts (Promise.all, from several loopback source
 // addresses) against every counter that stops guessing — the sign-in lockout (in one process and
 // across two processes on one database), the captcha after failures, the phone sign-in code, the
-// second-step code, the password reset code and the authenticator app (TOTP). Each attempt must
-// take its place in the count before it is checked, so a burst gets no more checks than the limit,
-// the right answer racing behind the burst is refused, and a code or captcha is used once.
+// second-step code, the password reset code, the codes sent per person, and the authenticator app
+// (TOTP). Each attempt must take its place in the count before it is checked, so a burst gets no
+// more checks than the limit, the right answer racing behind the burst is refused, and a code or
+// captcha is used once.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -193,6 +194,7 @@ describe('one server process', () => {
         return codeSentTo(id, asked - 1);
       };
       const code = await askCode();
+      await warm(server.base);
       const guesses = await Promise.all(wrongCodes(code, 24).map((guess, n) => login(server.base, n, { username: 'burst-second', password: transform('Secret123'), nextStep: 'PHONE_CAPTCHA', code: guess })));
       assert.equal(count(guesses, 200), 0, statuses(guesses));
       const right = await login(server.base, 0, { username: 'burst-second', password: transform('Secret123'), nextStep: 'PHONE_CAPTCHA', code });
@@ -253,6 +255,7 @@ describe('one server process', () => {
 
     const cookie = [...person.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const disable = (n: number, code: string) => send(server.base, 'POST', '/api/user/totp/disable', { code }, SOURCES[n % SOURCES.length]!, cookie);
+    await warm(server.base);
     const guesses = await Promise.all(wrongCodes(codeFor(), BURST).map((guess, n) => disable(n, guess)));
     assert.equal(count(guesses, 200), 0, statuses(guesses));
     assert.equal((await disable(0, codeFor())).status, 400, 'too many wrong codes: even the right one waits for the next window');
