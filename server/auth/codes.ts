@@ -4,6 +4,7 @@
 // short-lived, a few wrong tries at most, and rate limited per person and purpose. Also the
 // server-side grant of an expired-password change (nothing is sent for it).
 import { randomInt } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import type { UserRow } from './actor';
 import { MessageServiceType } from '../../src/core/enums';
@@ -35,28 +36,48 @@ const TTL_MS: Record<CodePurpose, number> = { 'second-step': 5 * minute, 'phone-
 const TEXT: Record<CodePurpose, string> = { 'second-step': 'Sign-in code', 'phone-login': 'Sign-in code', 'password-reset': 'Password reset code', 'email-verify': 'Confirm your email address' };
 /** Used and expired rows are kept this long (a used link is told apart from an unknown one). */
 const KEEP_MS = 7 * 24 * 60 * minute;
-/** One code a minute, five an hour, per person and purpose. */
+/** One code a minute, five an hour (from the first of the hour), per person and purpose. */
 const RESEND_AFTER_MS = minute;
 const PER_HOUR = 5;
 const MAX_ATTEMPTS = 5;
 
-const codesDb = (ctx: Ctx) => outboxDb(ctx.db).withTables<{ oneTimeCodes: CodeTable }>();
+/** How many codes of a purpose were sent to a person: the allowance of RESEND_AFTER_MS and PER_HOUR. */
+interface CodeSendTable {
+  userId: string;
+  purpose: string;
+  lastSentAt: number;
+  hourStartedAt: number;
+  sentThisHour: number;
+}
+
+const codesDb = (ctx: Ctx) => outboxDb(ctx.db).withTables<{ oneTimeCodes: CodeTable; codeSends: CodeSendTable }>();
 
 export const addressOf = (user: UserRow, via: CodeChannel) => (via === MessageServiceType.SMS ? user.mobilePhone : user.email);
+
+/** Takes one send from the person's allowance for `purpose`, in one statement, so that parallel
+ *  requests cannot send more than it; false when nothing is left. */
+async function reserveSend(ctx: Ctx, userId: string, purpose: CodePurpose): Promise<boolean> {
+  const now = ctx.now();
+  const newHour = sql<boolean>`code_sends.hour_started_at <= ${now - 60 * minute}`;
+  const reserved = await codesDb(ctx).insertInto('codeSends').values({ userId, purpose, lastSentAt: now, hourStartedAt: now, sentThisHour: 1 })
+    .onConflict((oc) => oc.columns(['userId', 'purpose']).doUpdateSet({
+      lastSentAt: now,
+      hourStartedAt: sql`case when ${newHour} then cast(${now} as bigint) else code_sends.hour_started_at end`,
+      sentThisHour: sql`case when ${newHour} then 1 else code_sends.sent_this_hour + 1 end`,
+    }).where(sql<boolean>`code_sends.last_sent_at <= ${now - RESEND_AFTER_MS} and (${newHour} or code_sends.sent_this_hour < ${PER_HOUR})`))
+    .returning('userId').executeTakeFirst();
+  return reserved !== undefined;
+}
 
 /** Queues a new code (the previous one of the purpose stops working) with its message text;
  *  429 when asked too often. */
 async function issue(ctx: Ctx, user: UserRow, purpose: CodePurpose, via: CodeChannel, address: string, code: string, content: string): Promise<void> {
+  if (!(await reserveSend(ctx, user.id, purpose))) throw tooMany('A code was sent a moment ago; wait a minute before asking again');
   const db = codesDb(ctx);
   const now = ctx.now();
-  const recent = await db.selectFrom('oneTimeCodes').select('createdAt')
-    .where('userId', '=', user.id).where('purpose', '=', purpose).where('createdAt', '>', now - 60 * minute).orderBy('createdAt', 'desc').execute();
-  if (recent.length >= PER_HOUR || (recent[0] && now - recent[0].createdAt < RESEND_AFTER_MS)) {
-    throw tooMany('A code was sent a moment ago; wait a minute before asking again');
-  }
   const ttl = TTL_MS[purpose];
   await db.transaction().execute(async (trx) => {
-    // Older codes of this purpose stop working; their rows stay (expired) for the hourly count.
+    // Older codes of this purpose stop working; their rows stay (expired) for KEEP_MS.
     await trx.updateTable('oneTimeCodes').set({ expiresAt: now }).where('userId', '=', user.id).where('purpose', '=', purpose).where('expiresAt', '>', now).execute();
     await trx.insertInto('oneTimeCodes').values({ id: newId(), purpose, userId: user.id, codeHash: digest(code), attempts: 0, expiresAt: now + ttl, usedAt: null, createdAt: now }).execute();
     await trx.insertInto('messages').values({
@@ -108,29 +129,34 @@ export async function consumeVerificationLink(ctx: Ctx, code: string): Promise<L
   const now = ctx.now();
   const codeHash = digest(code);
   const used = await db.updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now })
-    .where('codeHash', '=', codeHash).where('purpose', '=', 'email-verify').where('expiresAt', '>', now)
+    .where('codeHash', '=', codeHash).where('purpose', '=', 'email-verify').where('usedAt', 'is', null).where('expiresAt', '>', now)
     .returning('userId').executeTakeFirst();
   if (used) return { userId: used.userId };
   const row = await db.selectFrom('oneTimeCodes').select('usedAt').where('codeHash', '=', codeHash).where('purpose', '=', 'email-verify').executeTakeFirst();
   return { refused: !row ? 'unknown' : row.usedAt !== null ? 'used' : 'expired' };
 }
 
-/** The id of the person's live code for `purpose` when `code` is it (a wrong code counts as a
- *  try); the code stays usable until `useCode`. */
+/** The id of the person's live code for `purpose` when `code` is it. Each try is counted before
+ *  the comparison, in one statement, so parallel guesses share MAX_ATTEMPTS tries between them;
+ *  the right code gives its try back. The code stays usable until `useCode`. */
 export async function checkCode(ctx: Ctx, userId: string, purpose: TypedCodePurpose, code: string): Promise<string | undefined> {
   const db = codesDb(ctx);
-  const row = await db.selectFrom('oneTimeCodes').selectAll()
-    .where('userId', '=', userId).where('purpose', '=', purpose).where('expiresAt', '>', ctx.now()).orderBy('createdAt', 'desc').executeTakeFirst();
-  if (!row || row.attempts >= MAX_ATTEMPTS) return undefined;
-  if (sameDigest(row.codeHash, digest(code))) return row.id;
-  await db.updateTable('oneTimeCodes').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
-  return undefined;
+  const now = ctx.now();
+  const tried = await db.updateTable('oneTimeCodes').set({ attempts: sql`attempts + 1` })
+    .where('id', '=', (eb) => eb.selectFrom('oneTimeCodes').select('id')
+      .where('userId', '=', userId).where('purpose', '=', purpose).where('expiresAt', '>', now).orderBy('createdAt', 'desc').limit(1))
+    .where('attempts', '<', MAX_ATTEMPTS).where('expiresAt', '>', now)
+    .returning(['id', 'codeHash']).executeTakeFirst();
+  if (!tried || !sameDigest(tried.codeHash, digest(code))) return undefined;
+  await db.updateTable('oneTimeCodes').set({ attempts: sql`attempts - 1` }).where('id', '=', tried.id).execute();
+  return tried.id;
 }
 
 /** Uses up a checked code; conditional, so of two requests with the same code one wins. */
 export async function useCode(ctx: Ctx, id: string): Promise<boolean> {
   const now = ctx.now();
-  const used = await codesDb(ctx).updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now }).where('id', '=', id).where('expiresAt', '>', now).executeTakeFirst();
+  const used = await codesDb(ctx).updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now })
+    .where('id', '=', id).where('usedAt', 'is', null).where('expiresAt', '>', now).executeTakeFirst();
   return Number(used.numUpdatedRows) === 1;
 }
 
@@ -155,6 +181,6 @@ export async function grantExpiredChange(ctx: Ctx, userId: string): Promise<void
 export async function consumeExpiredChange(ctx: Ctx, userId: string): Promise<boolean> {
   const now = ctx.now();
   const used = await codesDb(ctx).updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now })
-    .where('userId', '=', userId).where('purpose', '=', 'password-expired').where('expiresAt', '>', now).executeTakeFirst();
+    .where('userId', '=', userId).where('purpose', '=', 'password-expired').where('usedAt', 'is', null).where('expiresAt', '>', now).executeTakeFirst();
   return Number(used.numUpdatedRows) > 0;
 }

@@ -23,7 +23,7 @@ import { verifyPassword } from './kdf';
 import { consumeCaptcha, CAPTCHA_IMAGE_URL } from './captcha';
 import { AUTH_MODE_HEADER, credentialOf, setSessionCookie } from './gate';
 import { safeRedirect } from '../http/redirect';
-import { clearFailures, keysOfUser, lockedError, recordFailure, throttleKey, throttleState } from './throttle';
+import { type FailureSlot, keysOfUser, lockedError, reserveFailure, throttleKey, throttleState } from './throttle';
 import type { UserRow } from './actor';
 import { totpEnabled, verifyTotp } from './totp';
 import { consumeCode, consumeExpiredChange, grantExpiredChange, sendCodeAfterAnswer, sendCodeOnce } from './codes';
@@ -75,23 +75,32 @@ async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Pro
 
 export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: LoginBody, redirect: string | undefined): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
-  const byCode = policy.loginMethod === LoginMethod.PHONE_CAPTCHA;
-  const key = throttleKey(body.username);
-  const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
-  const fail = async (message: string, extra: Record<string, unknown> = {}): Promise<never> => {
-    const state = await recordFailure(ctx, key, policy);
-    await ctx.audit.record({ action: state.lockedUntil ? 'login.locked' : 'login.failure', ip: client.ip, success: false, detail: { username: body.username, ...extra } });
-    if (state.lockedUntil) throw lockedError(policy);
-    throw new ApiError(401, message, !byCode && needsCaptcha(policy, state.failures) ? { captchaImageUrl: CAPTCHA_IMAGE_URL } : null);
-  };
-
-  const state = await throttleState(ctx, key);
-  if (state.lockedUntil) {
-    await ctx.audit.record({ action: 'login.locked', ip: client.ip, success: false, detail: { username: body.username } });
+  const slot = await reserveFailure(ctx, throttleKey(body.username), policy);
+  if (!slot) {
+    await ctx.audit.record({ action: 'login.locked', ip: req.ip, success: false, detail: { username: body.username } });
     throw lockedError(policy);
   }
-  // With PHONE_CAPTCHA the captcha was asked before the code was sent.
-  if (!byCode && needsCaptcha(policy, state.failures)) {
+  try {
+    return await attempt(ctx, req, reply, body, redirect, policy, slot);
+  } finally {
+    await slot.release();
+  }
+}
+
+/** One sign-in attempt holding its place in the failure count (kept when it fails). */
+async function attempt(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: LoginBody, redirect: string | undefined, policy: LoginSettings, slot: FailureSlot): Promise<LoginAnswer> {
+  const byCode = policy.loginMethod === LoginMethod.PHONE_CAPTCHA;
+  const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
+  const fail = async (message: string, extra: Record<string, unknown> = {}): Promise<never> => {
+    slot.keep();
+    await ctx.audit.record({ action: slot.locks ? 'login.locked' : 'login.failure', ip: client.ip, success: false, detail: { username: body.username, ...extra } });
+    if (slot.locks) throw lockedError(policy);
+    throw new ApiError(401, message, !byCode && needsCaptcha(policy, slot.before + 1) ? { captchaImageUrl: CAPTCHA_IMAGE_URL } : null);
+  };
+
+  // With PHONE_CAPTCHA the captcha was asked before the code was sent. Attempts in flight count:
+  // every attempt racing past the threshold needs the captcha.
+  if (!byCode && needsCaptcha(policy, slot.before)) {
     if (!body.captcha) throw captchaError('Please enter the captcha');
     if (!(await consumeCaptcha(ctx, req, body.captcha, body.captchaKey))) await fail('Wrong captcha', { reason: 'captcha' });
   }
@@ -119,7 +128,7 @@ export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, 
     if (!passed) return fail('Invalid verification code', { reason: 'second_step' });
   }
 
-  await clearFailures(ctx, [key, ...keysOfUser(user)]);
+  await slot.clear([throttleKey(body.username), ...keysOfUser(user)]);
   if (!byCode && passwordExpired(policy.passwordPolicy, user, ctx.now())) {
     await grantExpiredChange(ctx, user.id);
     await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { step: LoginStep.PASSWORD_EXPIRED } });
@@ -150,20 +159,31 @@ export async function sendLoginCode(ctx: Ctx, req: FastifyRequest, body: v.Infer
  *  wrong old password) it fails like a sign-in and counts toward the lockout. */
 export async function changeExpiredPassword(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: v.InferOutput<typeof expiredPasswordBody>, redirect: string | undefined): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
-  const key = throttleKey(body.username);
-  if ((await throttleState(ctx, key)).lockedUntil) throw lockedError(policy);
-  const user = await findUser(ctx, policy, body.username);
-  const passwordOk = await verifyPassword(user?.passwordHash, body.password);
-  if (!user || !passwordOk) {
-    if ((await recordFailure(ctx, key, policy)).lockedUntil) throw lockedError(policy);
-    throw new ApiError(401, LOGIN_FAILED);
-  }
-  if (!(await storeNewPassword(ctx, user, body.newPassword, () => consumeExpiredChange(ctx, user.id)))) {
-    throw new ApiError(401, 'Sign in again to change your expired password');
+  const slot = await reserveFailure(ctx, throttleKey(body.username), policy);
+  if (!slot) throw lockedError(policy);
+  let user: UserRow;
+  try {
+    user = await storeExpiredChange(ctx, policy, body, slot);
+  } finally {
+    await slot.release();
   }
   await ctx.sessions.revokeUser(user.id);
   await ctx.audit.record({ action: 'password.change', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: req.ip, detail: { expired: true } });
   return startSession(ctx, req, reply, user, redirect, 'login.success');
+}
+
+/** The expired-password change holding its place in the failure count (kept for a wrong old password). */
+async function storeExpiredChange(ctx: Ctx, policy: LoginSettings, body: v.InferOutput<typeof expiredPasswordBody>, slot: FailureSlot): Promise<UserRow> {
+  const user = await findUser(ctx, policy, body.username);
+  const passwordOk = await verifyPassword(user?.passwordHash, body.password);
+  if (!user || !passwordOk) {
+    slot.keep();
+    throw slot.locks ? lockedError(policy) : new ApiError(401, LOGIN_FAILED);
+  }
+  if (!(await storeNewPassword(ctx, user, body.newPassword, () => consumeExpiredChange(ctx, user.id)))) {
+    throw new ApiError(401, 'Sign in again to change your expired password');
+  }
+  return user;
 }
 
 /** Opens a session for `user` after a successful sign-in (password or third party): the old

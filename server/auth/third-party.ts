@@ -12,12 +12,13 @@ import type { Ctx } from '../context';
 import { Scope, Status, UserType } from '../../src/core/enums';
 import { digest, newId, newSecret } from './secrets';
 import { hashPassword, verifyPassword } from './kdf';
-import { clearFailures, keysOfUser, lockedError, recordFailure, throttleKey, throttleState } from './throttle';
+import { type FailureSlot, keysOfUser, lockedError, reserveFailure, throttleKey } from './throttle';
 import { totpEnabled, verifyTotp } from './totp';
 import { fieldError, notFound } from '../http/errors';
 import type { UserRow } from './actor';
 import { checkBrowser } from '../idp/browser-binding';
 import type { IdpTicketTable } from '../db/tables';
+import type { LoginSettings } from '../../src/core/schemas/settings';
 
 export const TICKET_TTL_MS = 10 * 60_000;
 
@@ -66,19 +67,13 @@ export async function linkTicket(ctx: Ctx, ticket: IdpTicketTable, proof: { pass
   const user = ticket.userId ? undefined : await existingAccountOf(ctx, ticket.profile);
   if (!user) throw notFound('Account');
   const { value: policy } = await ctx.settings.get('login');
-  const key = throttleKey(user.username);
-  if ((await throttleState(ctx, key)).lockedUntil) throw lockedError(policy);
-  const refuse = async (field: string, rule: string): Promise<never> => {
-    const state = await recordFailure(ctx, key, policy);
-    await ctx.audit.record({ action: state.lockedUntil ? 'login.locked' : 'login.failure', success: false, detail: { username: user.username, idp: idpCode, reason: 'link' } });
-    throw state.lockedUntil ? lockedError(policy) : fieldError([{ field, rule }]);
-  };
-  if (!(await verifyPassword(user.passwordHash, proof.password))) return refuse('password', 'rule.wrongPassword');
-  if (await totpEnabled(ctx, user.id)) {
-    if (!proof.code) throw fieldError([{ field: 'code', rule: 'rule.totpCode' }]);
-    if (!(await verifyTotp(ctx, user.id, proof.code))) return refuse('code', 'rule.totpCode');
+  const slot = await reserveFailure(ctx, throttleKey(user.username), policy);
+  if (!slot) throw lockedError(policy);
+  try {
+    await proveAccount(ctx, user, idpCode, proof, policy, slot);
+  } finally {
+    await slot.release();
   }
-  await clearFailures(ctx, [key, ...keysOfUser(user)]);
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     await useUp(trx, ticket);
@@ -92,6 +87,22 @@ export async function linkTicket(ctx: Ctx, ticket: IdpTicketTable, proof: { pass
 async function useUp(db: Ctx['db'], ticket: IdpTicketTable): Promise<void> {
   const deleted = await db.deleteFrom('idpTickets').where('ticketHash', '=', ticket.ticketHash).executeTakeFirst();
   if (Number(deleted.numDeletedRows) !== 1) throw notFound('Authorization');
+}
+
+/** The account's password and, when it has an authenticator app, a code from it, holding a place
+ *  in the account's failure count (kept when either is wrong, cleared when both are right). */
+async function proveAccount(ctx: Ctx, user: UserRow, idpCode: string, proof: { password: string; code?: string }, policy: LoginSettings, slot: FailureSlot): Promise<void> {
+  const refuse = async (field: string, rule: string): Promise<never> => {
+    slot.keep();
+    await ctx.audit.record({ action: slot.locks ? 'login.locked' : 'login.failure', success: false, detail: { username: user.username, idp: idpCode, reason: 'link' } });
+    throw slot.locks ? lockedError(policy) : fieldError([{ field, rule }]);
+  };
+  if (!(await verifyPassword(user.passwordHash, proof.password))) return refuse('password', 'rule.wrongPassword');
+  if (await totpEnabled(ctx, user.id)) {
+    if (!proof.code) throw fieldError([{ field: 'code', rule: 'rule.totpCode' }]);
+    if (!(await verifyTotp(ctx, user.id, proof.code))) return refuse('code', 'rule.totpCode');
+  }
+  await slot.clear(keysOfUser(user));
 }
 
 /** Uses the (found) ticket up and answers the linked user, creating and linking one on first use. */

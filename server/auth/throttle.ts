@@ -27,19 +27,58 @@ export async function throttleState(ctx: Ctx, key: string): Promise<ThrottleStat
 /** The answer to a sign-in attempt on a locked name (the same for known and unknown names). */
 export const lockedError = (policy: LoginSettings) => tooMany(`Too many failed sign-ins. Try again in ${policy.lockMinutes} minutes`);
 
-/** Counts one failure; locks when the count reaches the policy's maximum. */
-export async function recordFailure(ctx: Ctx, key: string, policy: LoginSettings): Promise<ThrottleState> {
-  const now = ctx.now();
-  await ctx.db.insertInto('loginThrottle').values({ username: key, failures: 1, lockedUntil: null, updatedAt: now })
-    .onConflict((oc) => oc.column('username').doUpdateSet({ failures: sql`login_throttle.failures + 1`, updatedAt: now }))
-    .execute();
-  const state = await ctx.db.selectFrom('loginThrottle').select(['failures', 'lockedUntil']).where('username', '=', key).executeTakeFirstOrThrow();
-  if (state.failures >= policy.maxFailures && state.lockedUntil === null) {
-    const lockedUntil = now + policy.lockMinutes * 60_000;
-    await ctx.db.updateTable('loginThrottle').set({ lockedUntil }).where('username', '=', key).execute();
-    return { failures: state.failures, lockedUntil };
+/** One attempt's place in the failure count, taken before the attempt is checked. */
+export class FailureSlot {
+  private settled = false;
+
+  constructor(private readonly ctx: Ctx, private readonly key: string, private readonly policy: LoginSettings,
+    /** Failures counted before this attempt, attempts still in flight included. */
+    readonly before: number,
+    /** True when this attempt took the last place: the name is locked already, and stays locked if it fails. */
+    readonly locks: boolean) {}
+
+  /** The attempt failed: its place stays counted. */
+  keep(): void {
+    this.settled = true;
   }
-  return state;
+
+  /** The attempt signed in: the counts of every name of the person start afresh. */
+  async clear(keys: string[]): Promise<void> {
+    this.settled = true;
+    await clearFailures(this.ctx, keys);
+  }
+
+  /** Unless kept or cleared (the attempt was refused before its check, or passed a step without
+   *  finishing), the place is given back, and with it a lock it took. */
+  async release(): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    await this.ctx.db.updateTable('loginThrottle')
+      .set({ failures: sql`failures - 1`, lockedUntil: sql`case when failures - 1 >= ${this.policy.maxFailures} then locked_until end` })
+      .where('username', '=', this.key).where('failures', '>', 0).execute();
+  }
+}
+
+/**
+ * Takes a place in the failure count for an attempt, before its password or code is checked: one
+ * statement, so parallel attempts in any number of processes each get their own place and no more
+ * than policy.maxFailures are ever checked. The attempt taking the last place locks the name at
+ * once (a lock that ran out starts the count afresh). Undefined when the name is locked: the
+ * attempt is refused without running the KDF.
+ */
+export async function reserveFailure(ctx: Ctx, key: string, policy: LoginSettings): Promise<FailureSlot | undefined> {
+  const now = ctx.now();
+  const lockedUntil = now + policy.lockMinutes * 60_000;
+  const lockRanOut = sql<boolean>`login_throttle.locked_until <= ${now}`;
+  const failures = sql<number>`case when ${lockRanOut} then 1 else login_throttle.failures + 1 end`;
+  const row = await ctx.db.insertInto('loginThrottle')
+    .values({ username: key, failures: 1, lockedUntil: policy.maxFailures <= 1 ? lockedUntil : null, updatedAt: now })
+    .onConflict((oc) => oc.column('username')
+      .doUpdateSet({ failures, lockedUntil: sql`case when ${failures} >= ${policy.maxFailures} then cast(${lockedUntil} as bigint) end`, updatedAt: now })
+      .where(sql<boolean>`(login_throttle.locked_until is null or ${lockRanOut})`))
+    .returning(['failures', 'lockedUntil'])
+    .executeTakeFirst();
+  return row && new FailureSlot(ctx, key, policy, row.failures - 1, row.lockedUntil !== null);
 }
 
 export async function clearFailures(ctx: Ctx, keys: string[]): Promise<void> {

@@ -310,7 +310,7 @@ const idpFlowBinding: Migration = {
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory, '0009_user_search_index_only': userSearchIndexOnly(engine), '0015_idp_flow_binding': idpFlowBinding }) },
+    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory, '0009_user_search_index_only': userSearchIndexOnly(engine), '0010_atomic_counters': atomicCounters, '0015_idp_flow_binding': idpFlowBinding }) },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
@@ -365,3 +365,19 @@ function userSearchIndexOnly(engine: Engine): Migration {
     },
   };
 }
+
+/** Counters taken in one statement before what they count: wrong authenticator codes per person
+ *  and window (server/auth/totp.ts), codes sent per person and purpose (server/auth/codes.ts). */
+const atomicCounters: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('code_sends')
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('purpose', 'text', (c) => c.notNull())
+      .addColumn('last_sent_at', 'bigint', (c) => c.notNull())
+      .addColumn('hour_started_at', 'bigint', (c) => c.notNull())
+      .addColumn('sent_this_hour', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('code_sends_pk', ['user_id', 'purpose']).execute();
+    await db.schema.alterTable('user_totp').addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.alterTable('user_totp').addColumn('failures_since', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  },
+};
