@@ -22,11 +22,16 @@
 // any existing person (apps are platform-wide, see docs/security.md, known limits), and a tenant's
 // administrators are tenant users of that very tenant.
 //
+// Taking over an account obtains everything it holds: setting its password, or the e-mail or phone
+// that receive its sign-in and reset codes. An administrator may do that only to a person who
+// administers no app the caller does not (a tenant administrator cannot become an app
+// administrator by resetting one's password).
+//
 // Reads follow the rule: a person's roles are listed only for the apps the caller administers.
 import type { Ctx } from '../context';
 import { UserType } from '../../src/core/enums';
 import { forbidden } from '../http/errors';
-import type { Actor } from './actor';
+import type { Actor, UserRow } from './actor';
 import { canManageApp, canManageTenantPath } from './scope';
 
 /** The apps whose roles and privileges the actor may grant: every app (null) or these ids. */
@@ -61,4 +66,17 @@ export function assertMayPlace(actor: Actor, place: { tenantPath: string; userTy
 
 export function assertMayBindMenus(actor: Actor): void {
   if (!actor.platformAdmin) throw forbidden('Only the platform administrator changes menu plans');
+}
+
+const differs = (wanted: string | null | undefined, stored: string | null) => wanted !== undefined && (wanted || null) !== stored;
+
+/** Refuses to let the actor take over `target` (a password reset, or — when `contact` is given — a
+ *  change of the e-mail or phone) when the target administers an app the actor does not. */
+export async function assertMayTakeOver(ctx: Ctx, actor: Actor, target: UserRow, contact?: { email?: string | null; mobilePhone?: string | null }): Promise<void> {
+  if (actor.platformAdmin || target.id === actor.id) return;
+  if (contact && !differs(contact.email, target.email) && !differs(contact.mobilePhone, target.mobilePhone)) return;
+  const administered = await ctx.db.selectFrom('appAdmins').select('appId').where('userId', '=', target.id).execute();
+  if (administered.some((row) => !canManageApp(actor, row.appId))) {
+    throw forbidden('This person administers apps you do not: only the platform administrator changes their password, e-mail or phone');
+  }
 }

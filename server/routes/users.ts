@@ -13,7 +13,7 @@ import { Status, UserType } from '../../src/core/enums';
 import type { User } from '../../src/core/types';
 import { parseExtraProp, type Actor, type UserRow } from '../auth/actor';
 import { manageableUser, scopeUsers, tenantPathOf } from '../auth/scope';
-import { assertMayGrantInApp, assertMayGrantRows, assertMayPlace, grantableApps } from '../auth/grants';
+import { assertMayGrantInApp, assertMayGrantRows, assertMayPlace, assertMayTakeOver, grantableApps } from '../auth/grants';
 import { keysOfUser, lockedKeys } from '../auth/throttle';
 import { hashPassword, verifyPassword } from '../auth/kdf';
 import { newId } from '../auth/secrets';
@@ -119,6 +119,7 @@ async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string) 
 
 async function updateUser(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, ip: string) {
   const current = await manageableUser(ctx, actor, id);
+  await assertMayTakeOver(ctx, actor, current, body);
   const place = await placement(ctx, actor, { tenantId: body.tenantId, userType: body.extraProp?.intProperty1, isAdmin: body.isAdmin, isMaster: body.isMaster }, current);
   const demoted = place.isAdmin === 0 || place.isMaster === 0 || place.userType === UserType.Tenant || body.availabilityStatus === Status.Disabled;
   if (current.isAdmin === 1 && current.isMaster === 1 && current.userType !== UserType.Tenant && demoted) await keepOnePlatformAdmin(ctx, id);
@@ -256,7 +257,11 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
     method: 'PUT', url: '/user/:id/basic_info', tags, access: '0', summary: 'Change the basic info of a user (myself, or one of my scope)',
     params: idParams, body: basicInfoBody, response: basicInfo,
-    handler: async ({ actor, params, body, raw }) => updateBasicInfo(ctx, actor, await selfOrManageable(ctx, actor, params.id), body, raw.ip),
+    handler: async ({ actor, params, body, raw }) => {
+      const target = await selfOrManageable(ctx, actor, params.id);
+      await assertMayTakeOver(ctx, actor, target, body);
+      return updateBasicInfo(ctx, actor, target, body, raw.ip);
+    },
   });
 
   defineRoute(app, gate, {
@@ -307,6 +312,7 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
       if (!actor.permissions.includes('2')) throw forbidden();
       const target = await manageableUser(ctx, actor, params.id);
       if (body.id !== target.id) throw fieldError([{ field: 'id', rule: 'rule.id' }]);
+      await assertMayTakeOver(ctx, actor, target);
       await setPassword(ctx, actor, target, body.password, raw.ip, reply, false);
       return null;
     },

@@ -10,7 +10,8 @@
 //    changed. Reads with ids in its reach answer nothing of the other side either.
 //  - Every assignment operation (GRANT_ATTEMPTS) is tried with rights the caller does not hold
 //    (refused, nothing stored) and with rights it does hold (granted), so the rule
-//    "a caller can never grant a right it does not hold" (server/auth/grants.ts) is checked both ways.
+//    "a caller can never grant a right it does not hold" (server/auth/grants.ts) is checked both ways;
+//    and no administrator takes over (password, e-mail, phone) an account holding more than it does.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { transform, startServer, type Client, type TestServer } from './harness';
@@ -344,6 +345,24 @@ describe("the outsider's authorization matrix", () => {
       }
     }
     assert.deepEqual(failures, []);
+  });
+
+  test('no administrator takes over an account that administers apps it does not', async () => {
+    const target = callers.appAdminX.id;
+    const tenantAdmin = callers.tenantAdminA.client;
+    const current = async () => ({ version: await version(`/api/user/${target}`) });
+    const before = await snapshot(server.app);
+    const refused = [
+      await tenantAdmin.post(`/api/user/${target}/password`, { id: target, password: transform('Taken0ver1'), opUserPassword: transform(PROBE_PASSWORD) }),
+      await tenantAdmin.put(`/api/user/${target}/basic_info`, { realName: 'Probe_User', email: 'taken@over.example', ...(await current()) }),
+      await tenantAdmin.put(`/api/user/${target}`, { mobilePhone: '13800000000', ...(await current()) }),
+    ];
+    assert.deepEqual(refused.map((answer) => answer.status), [403, 403, 403], JSON.stringify(refused.map((answer) => answer.body)));
+    assert.match(refused[0]!.body.message, /administers apps you do not/);
+    assert.deepEqual(await snapshot(server.app), before);
+    // Everything else about the person stays theirs to administer; the platform changes the rest.
+    await ok(tenantAdmin.put(`/api/user/${target}`, { realName: 'Renamed_Admin', ...(await current()) }), 'rename');
+    await ok(callers.platform.client.put(`/api/user/${target}/basic_info`, { realName: 'Renamed_Admin', email: 'x-admin@example.com', ...(await current()) }), 'platform');
   });
 
   test('the roles of a person list only the apps the caller administers', async () => {
