@@ -15,6 +15,7 @@ import {
 import { Status } from '../../src/core/enums';
 import type { Actor } from '../auth/actor';
 import { canManageApp, canManageUser, requirePlatform } from '../auth/scope';
+import { assertMayAppointAppAdmins, assertMayGrantInApp, assertMayGrantRows } from '../auth/grants';
 import { newId } from '../auth/secrets';
 import { contains, paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
@@ -137,7 +138,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     method: 'PUT', url: '/apps/:id/admins', tags, access: '1', summary: "Set an app's administrators (platform administrators)",
     params: idParams, body: userIdsBody, response: v.array(memberUser),
     handler: async ({ actor, params, body, raw }) => {
-      requirePlatform(actor);
+      assertMayAppointAppAdmins(actor);
       const current = await manageableApp(ctx, actor, params.id);
       await checkUsers(ctx, actor, body.userIds);
       await ctx.db.transaction().execute(async (trx) => {
@@ -309,6 +310,8 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     handler: async ({ actor, params, body, raw }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
       const current = await roleOf(ctx, owner.id, params.id);
+      assertMayGrantInApp(actor, owner.id);
+      await assertMayGrantRows(ctx, actor, 'privileges', body.privilegeIds);
       const ids = [...new Set(body.privilegeIds)];
       const known = ids.length ? await ctx.db.selectFrom('privileges').select('id').where('appId', '=', owner.id).where('id', 'in', ids).execute() : [];
       if (known.length !== ids.length) throw fieldError([{ field: 'privilegeIds', rule: 'rule.privilegeIds' }]);
@@ -334,6 +337,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     handler: async ({ actor, params, body, raw }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
       const current = await roleOf(ctx, owner.id, params.id);
+      assertMayGrantInApp(actor, owner.id);
       const ids = [...new Set(body.userIds)];
       const rows = ids.length ? await ctx.db.selectFrom('users').select('id').where('id', 'in', ids).execute() : [];
       if (rows.length !== ids.length) throw fieldError([{ field: 'userIds', rule: 'rule.userIds' }]);

@@ -12,7 +12,7 @@ import {
   appMenus, appMenusQuery, GLOBAL_MENU, plan, planBody, planForParams, planList, planListQuery, planUpdateBody, type PlanMenuItem,
 } from '../../src/core/schemas/menuPlans';
 import { boundPrivileges, heldPrivileges, visibleItems } from '../menus/visibility';
-import { requirePlatform } from '../auth/scope';
+import { assertMayBindMenus } from '../auth/grants';
 import { newId } from '../auth/secrets';
 import { contains, paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
@@ -89,7 +89,7 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     method: 'POST', url: '/menu-plans', tags, access: '4', summary: 'Create the menu plan of an app or the global one (platform administrators; one each)',
     body: planBody, response: plan,
     handler: async ({ actor, body, raw }) => {
-      requirePlatform(actor);
+      assertMayBindMenus(actor);
       const appId = body.appId ?? null;
       await appExists(appId);
       if (await planFor(appId)) throw fieldError([{ field: 'appId', rule: 'rule.duplicate' }]);
@@ -106,7 +106,7 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     method: 'PUT', url: '/menu-plans/:id', tags, access: '4', summary: 'Update a menu plan (platform administrators; 409 when version is stale)',
     params: idParams, body: planUpdateBody, response: plan,
     handler: async ({ actor, params, body, raw }) => {
-      requirePlatform(actor);
+      assertMayBindMenus(actor);
       const current = await planOf(params.id);
       const { version, items, description, ...fields } = body;
       if (items) await privilegesExist(current.appId, items);
@@ -120,7 +120,7 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
     method: 'DELETE', url: '/menu-plans/:id', tags, access: '4', summary: 'Delete a menu plan (platform administrators)', params: idParams, response: okAnswer,
     handler: async ({ actor, params, raw }) => {
-      requirePlatform(actor);
+      assertMayBindMenus(actor);
       const current = await planOf(params.id);
       await ctx.db.deleteFrom('menuPlans').where('id', '=', current.id).execute();
       await ctx.audit.record({ action: 'menu.delete', actor, target: { type: 'menu', id: current.id }, ip: raw.ip, detail: { name: current.name } });

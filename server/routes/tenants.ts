@@ -14,6 +14,7 @@ import { tenant, tenantCreateBody, tenantList, tenantListQuery, tenantUpdateBody
 import { Scope, Status, UserType } from '../../src/core/enums';
 import type { Actor } from '../auth/actor';
 import { canManageTenantPath } from '../auth/scope';
+import { assertMayAppointTenantAdmins } from '../auth/grants';
 import { newId } from '../auth/secrets';
 import { contains, paginate } from '../http/paging';
 import { conflict, fieldError, forbidden, notFound } from '../http/errors';
@@ -50,6 +51,7 @@ const tenantAdmins = (ctx: Ctx, tenantId: string) => ctx.db.selectFrom('users').
 
 /** Makes exactly `userIds` (tenant users of this very tenant) its administrators. */
 async function setTenantAdmins(ctx: Ctx, actor: Actor, tenant: TenantRow, userIds: string[]): Promise<void> {
+  assertMayAppointTenantAdmins(actor, tenant.path);
   const ids = [...new Set(userIds)];
   const members = ids.length ? await ctx.db.selectFrom('users').select('id').where('id', 'in', ids)
     .where('tenantId', '=', tenant.id).where('userType', '=', UserType.Tenant).execute() : [];

@@ -12,7 +12,8 @@ import { adminUserList, adminUserListQuery, roleIdsBody, userAppParams, userAppR
 import { Status, UserType } from '../../src/core/enums';
 import type { User } from '../../src/core/types';
 import { parseExtraProp, type Actor, type UserRow } from '../auth/actor';
-import { inSubtree, manageableUser, scopeUsers, tenantPathOf } from '../auth/scope';
+import { manageableUser, scopeUsers, tenantPathOf } from '../auth/scope';
+import { assertMayGrantInApp, assertMayGrantRows, assertMayPlace, assertMayTakeOver, grantableApps } from '../auth/grants';
 import { keysOfUser, lockedKeys } from '../auth/throttle';
 import { hashPassword, verifyPassword } from '../auth/kdf';
 import { newId } from '../auth/secrets';
@@ -74,11 +75,7 @@ async function placement(ctx: Ctx, actor: Actor, wanted: { tenantId?: string; us
   if (!tenantPath) throw fieldError([{ field: 'tenantId', rule: 'rule.tenantId' }]);
   const userType = wanted.userType ?? current?.userType ?? UserType.Tenant;
   const isMaster = wanted.isMaster ?? (current ? current.isMaster === 1 : false);
-  if (!actor.platformAdmin) {
-    // A tenant administrator creates tenant users inside their subtree, never platform users or masters.
-    if (!inSubtree(actor, tenantPath)) throw forbidden('The tenant is outside your scope');
-    if (userType !== UserType.Tenant || isMaster) throw forbidden('Only a platform administrator grants platform rights');
-  }
+  assertMayPlace(actor, { tenantPath, userType, isMaster });
   if (isMaster && userType === UserType.Tenant) throw fieldError([{ field: 'isMaster', rule: 'rule.isMaster' }]);
   return { tenantId, userType, isMaster: isMaster ? 1 : 0, isAdmin: (wanted.isAdmin ?? current?.isAdmin === 1) ? 1 : 0 };
 }
@@ -122,6 +119,7 @@ async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string) 
 
 async function updateUser(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, ip: string) {
   const current = await manageableUser(ctx, actor, id);
+  await assertMayTakeOver(ctx, actor, current, body);
   const place = await placement(ctx, actor, { tenantId: body.tenantId, userType: body.extraProp?.intProperty1, isAdmin: body.isAdmin, isMaster: body.isMaster }, current);
   const demoted = place.isAdmin === 0 || place.isMaster === 0 || place.userType === UserType.Tenant || body.availabilityStatus === Status.Disabled;
   if (current.isAdmin === 1 && current.isMaster === 1 && current.userType !== UserType.Tenant && demoted) await keepOnePlatformAdmin(ctx, id);
@@ -180,9 +178,14 @@ async function assertOwnPassword(actor: Actor, transformed: string): Promise<voi
   if (!(await verifyPassword(actor.user.passwordHash, transformed))) throw fieldError([{ field: 'opUserPassword', rule: 'rule.wrongPassword' }]);
 }
 
-/** Every app with its roles, each marked when the user holds it (apps and their roles are few; capped). */
-async function appRolesOf(ctx: Ctx, userId: string) {
-  const apps = await ctx.db.selectFrom('apps').select(['id', 'name']).orderBy('name').limit(200).execute();
+/** Every app whose roles the actor may grant, with its roles, each marked when the user holds it
+ *  (apps and their roles are few; capped). */
+async function appRolesOf(ctx: Ctx, actor: Actor, userId: string) {
+  const grantable = grantableApps(actor);
+  if (grantable?.length === 0) return [];
+  let select = ctx.db.selectFrom('apps').select(['id', 'name']);
+  if (grantable) select = select.where('id', 'in', grantable);
+  const apps = await select.orderBy('name').limit(200).execute();
   const roles = apps.length
     ? await ctx.db.selectFrom('roles').select(['id', 'name', 'appId']).where('appId', 'in', apps.map((row) => row.id)).orderBy('name').limit(5000).execute()
     : [];
@@ -196,6 +199,8 @@ async function appRolesOf(ctx: Ctx, userId: string) {
 
 /** Replaces the roles a user holds in one app. */
 async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId: string, roleIds: string[], ip: string) {
+  assertMayGrantInApp(actor, appId);
+  await assertMayGrantRows(ctx, actor, 'roles', roleIds);
   const owner = await ctx.db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst();
   if (!owner) throw notFound('App');
   const ids = [...new Set(roleIds)];
@@ -252,7 +257,11 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
     method: 'PUT', url: '/user/:id/basic_info', tags, access: '0', summary: 'Change the basic info of a user (myself, or one of my scope)',
     params: idParams, body: basicInfoBody, response: basicInfo,
-    handler: async ({ actor, params, body, raw }) => updateBasicInfo(ctx, actor, await selfOrManageable(ctx, actor, params.id), body, raw.ip),
+    handler: async ({ actor, params, body, raw }) => {
+      const target = await selfOrManageable(ctx, actor, params.id);
+      await assertMayTakeOver(ctx, actor, target, body);
+      return updateBasicInfo(ctx, actor, target, body, raw.ip);
+    },
   });
 
   defineRoute(app, gate, {
@@ -303,6 +312,7 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
       if (!actor.permissions.includes('2')) throw forbidden();
       const target = await manageableUser(ctx, actor, params.id);
       if (body.id !== target.id) throw fieldError([{ field: 'id', rule: 'rule.id' }]);
+      await assertMayTakeOver(ctx, actor, target);
       await setPassword(ctx, actor, target, body.password, raw.ip, reply, false);
       return null;
     },
@@ -323,18 +333,18 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/user/:id/roles', tags, access: '2', summary: 'The roles of a user of my scope, per app (every app, each role marked when held)',
+    method: 'GET', url: '/user/:id/roles', tags, access: '2', summary: 'The roles of a user of my scope, per app (every app whose roles I may grant, each role marked when held)',
     params: idParams, response: userAppRolesList,
-    handler: async ({ actor, params }) => appRolesOf(ctx, (await manageableUser(ctx, actor, params.id)).id),
+    handler: async ({ actor, params }) => appRolesOf(ctx, actor, (await manageableUser(ctx, actor, params.id)).id),
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/user/:id/roles/:appId', tags, access: '2', summary: 'Set the roles a user of my scope holds in one app',
+    method: 'PUT', url: '/user/:id/roles/:appId', tags, access: '2', summary: 'Set the roles a user of my scope holds in one app I administer',
     params: userAppParams, body: roleIdsBody, response: userAppRolesList,
     handler: async ({ actor, params, body, raw }) => {
       const target = await manageableUser(ctx, actor, params.id);
       await setAppRoles(ctx, actor, target, params.appId, body.roleIds, raw.ip);
-      return appRolesOf(ctx, target.id);
+      return appRolesOf(ctx, actor, target.id);
     },
   });
 }

@@ -122,6 +122,13 @@ export function hasAccess(user: Pick<SessionUser, 'isAdmin' | 'permissions'> | u
   return need.code !== undefined && codeAccess(user.permissions, need.code) === 'allowed';
 }
 
+/** Whether the user may assign app roles to people at all: the server's grant rule
+ *  (server/auth/grants.ts) lets only the platform administrator and an app's administrators grant
+ *  that app's roles, so the console offers role assignment to them only. */
+export function mayGrantAppRoles(scope: { platform: boolean; ownedAppIds: readonly string[] }): boolean {
+  return scope.platform || scope.ownedAppIds.length > 0;
+}
+
 /** A menu entry as the console draws it (from the route table or from the menus API). */
 export interface MenuItem {
   path: string;

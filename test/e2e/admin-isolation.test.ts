@@ -67,6 +67,7 @@ test('a platform administrator sees and changes everything', async () => {
   const users = page.getByRole('table', { name: 'Users' });
   await users.getByText('south-user').waitFor();
   await users.getByText('ne-user').waitFor();
+  await page.getByRole('button', { name: 'Roles ne-user' }).waitFor();
   await page.getByRole('button', { name: 'New user' }).click();
   await page.getByRole('dialog', { name: 'New user' }).getByLabel('User type').waitFor();
   await page.keyboard.press('Escape');
@@ -99,6 +100,8 @@ test('a tenant administrator sees and changes only their tenant’s subtree', as
   const users = page.getByRole('table', { name: 'Users' });
   await until(async () => (await columnTexts(users, 0)).length === 2);
   assert.deepEqual((await columnTexts(users, 0)).sort(), ['ne-user', 'north-admin']);
+  // They administer no app, so they grant no app's roles: the roles button is not offered.
+  assert.equal(await page.getByRole('button', { name: 'Roles ne-user', exact: true }).count(), 0, 'Roles is not offered');
   const tenantOptions = await page.getByLabel('Tenant', { exact: true }).getByRole('option').allTextContents();
   assert.deepEqual(tenantOptions.map((text) => text.trim()), ['All tenants', 'North', 'North_East']);
   await page.getByRole('button', { name: 'New user' }).click();
@@ -135,6 +138,7 @@ test('a tenant administrator sees and changes only their tenant’s subtree', as
   assert.equal(await statusOf(client, 'DELETE', `/user/${southUser.id}`), 404);
   assert.equal(await statusOf(client, 'DELETE', `/authc/user/${southUser.id}/login/unlock`), 404);
   assert.equal(await statusOf(client, 'GET', `/user/${southUser.id}/roles`), 404);
+  assert.equal(await statusOf(client, 'PUT', `/user/${northUser.id}/roles/${alpha.id}`, { roleIds: [] }), 403);
   assert.equal(await statusOf(client, 'POST', '/user', { username: 'sneaky-one', realName: 'Sneaky_One', password: await transformPassword(PASSWORD), tenantId: south.id }), 403);
   assert.equal(await statusOf(client, 'POST', '/user', { username: 'sneaky-two', realName: 'Sneaky_Two', password: await transformPassword(PASSWORD), extraProp: { intProperty1: 2 } }), 403);
   assert.equal(await statusOf(client, 'DELETE', `/tenants/${south.id}`), 404);

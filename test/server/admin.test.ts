@@ -90,16 +90,25 @@ describe('roles of a user per app', () => {
     assert.equal((await admin.put(`/api/user/${person.id}/roles/no-such-app`, { roleIds: [] })).status, 404);
   });
 
-  test('a tenant administrator assigns roles to their own users only', async () => {
+  test('a tenant administrator assigns the roles of apps they administer, to their own users only', async () => {
     const tenant = await makeTenant(rootId, 'Roles_Tenant');
     const other = await makeTenant(rootId, 'Roles_Other');
-    await makeUser({ username: 'roles-ta', tenantId: tenant.id, isAdmin: true });
+    const ta = await makeUser({ username: 'roles-ta', tenantId: tenant.id, isAdmin: true });
     const mine = await makeUser({ username: 'roles-mine', tenantId: tenant.id });
     const theirs = await makeUser({ username: 'roles-theirs', tenantId: other.id });
     const app = await ok(admin.post<{ id: string }>('/api/apps', { name: 'Roles_Tenant_App' }));
+    const foreign = await ok(admin.post<{ id: string }>('/api/apps', { name: 'Roles_Foreign_App' }));
     const role = await ok(admin.post<{ id: string }>(`/api/apps/${app.id}/roles`, { name: 'Viewer' }));
+    const foreignRole = await ok(admin.post<{ id: string }>(`/api/apps/${foreign.id}/roles`, { name: 'Viewer' }));
+    await ok(admin.put(`/api/apps/${app.id}/admins`, { userIds: [ta.id] }));
     const tenantAdmin = await signIn('roles-ta');
     await ok(tenantAdmin.put(`/api/user/${mine.id}/roles/${app.id}`, { roleIds: [role.id] }));
+    const listed = await ok(tenantAdmin.get<AppRoles[]>(`/api/user/${mine.id}/roles`));
+    assert.deepEqual(listed.map((entry) => entry.appName), ['Roles_Tenant_App'], 'only the apps they administer');
+    const refused = await tenantAdmin.put(`/api/user/${mine.id}/roles/${foreign.id}`, { roleIds: [foreignRole.id] });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.message, 'You can only grant the roles and privileges of apps you administer');
+    assert.equal((await tenantAdmin.put(`/api/user/${mine.id}/roles/${app.id}`, { roleIds: [foreignRole.id] })).status, 403, 'a role of another app');
     assert.equal((await tenantAdmin.get(`/api/user/${theirs.id}/roles`)).status, 404);
     assert.equal((await tenantAdmin.put(`/api/user/${theirs.id}/roles/${app.id}`, { roleIds: [role.id] })).status, 404);
     const ordinary = await signIn('roles-mine');

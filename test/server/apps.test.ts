@@ -91,7 +91,7 @@ test('roles: CRUD, privileges of the same app, members, 409', async () => {
   const badName = await appAdmin.post<{ fields: { field: string; rule: string }[] }>(base, { name: 'x' });
   assert.deepEqual(badName.body.data.fields, [{ field: 'name', rule: 'rule.roleName' }]);
   assert.deepEqual((await appAdmin.put<string[]>(`${base}/${roleId}/privileges`, { privilegeIds: [privilege.id] })).body.data, [privilege.id]);
-  assert.equal((await appAdmin.put(`${base}/${roleId}/privileges`, { privilegeIds: [foreign.id] })).status, 400);
+  assert.equal((await appAdmin.put(`${base}/${roleId}/privileges`, { privilegeIds: [foreign.id] })).status, 403, 'a privilege of an app they do not administer');
   assert.deepEqual((await appAdmin.get<string[]>(`${base}/${roleId}/privileges`)).body.data, [privilege.id]);
   const members = await appAdmin.put<{ id: string }[]>(`${base}/${roleId}/members`, { userIds: [appAdminId] });
   assert.deepEqual(members.body.data.map((user) => user.id), [appAdminId]);

@@ -9,6 +9,7 @@ import {
   accessDenial,
   filterMenu,
   hasAccess,
+  mayGrantAppRoles,
   parsePermission,
   pathAccess,
   patternMatches,
@@ -138,6 +139,14 @@ describe('§6 template conditions (admin flag or ACL)', () => {
     assert.equal(hasAccess({ isAdmin: false, permissions: ['2|1'] }, { code: '2' }), false);
     assert.equal(hasAccess({ isAdmin: true, permissions: ['2'] }, { code: '3' }), false);
     assert.equal(hasAccess(undefined, { admin: true }), false);
+  });
+});
+
+describe('role assignment (the grant rule)', () => {
+  it('is offered to the platform administrator and to administrators of some app only', () => {
+    assert.equal(mayGrantAppRoles({ platform: true, ownedAppIds: [] }), true);
+    assert.equal(mayGrantAppRoles({ platform: false, ownedAppIds: ['app-1'] }), true);
+    assert.equal(mayGrantAppRoles({ platform: false, ownedAppIds: [] }), false, 'a tenant administrator without apps');
   });
 });
 

@@ -1,6 +1,7 @@
 // Users (operate/user): the users of my scope, paged, searched and sorted on the server, filtered
 // by tenant; create and edit in a dialog, delete after confirming, enable/disable, unlock, reset a
-// password (the user mode of the password dialog) and assign roles per app.
+// password (the user mode of the password dialog) and assign roles per app (the roles of the apps
+// I administer; without any, no roles button).
 import { lazy, Suspense, useMemo, useState } from 'react';
 import * as users from '../../../core/api/users';
 import * as tenantApi from '../../../core/api/tenants';
@@ -92,7 +93,7 @@ export default function UserListScreen() {
         return (
           <>
             {rowButton('edit', user, () => setOpen({ kind: 'edit', user }))}
-            {rowButton('roles', user, () => setOpen({ kind: 'roles', user }))}
+            {scope.grantsAppRoles && rowButton('roles', user, () => setOpen({ kind: 'roles', user }))}
             {more.length > 0 && <RowMenu label={t('admin:action.moreOf', { name: user.username })} items={more} />}
           </>
         );

@@ -3,7 +3,7 @@
 import { useStore } from '@nanostores/react';
 import { UserType } from '../../../core/enums';
 import { $session } from '../../../core/session';
-import { permissionTable } from '../../../core/acl';
+import { mayGrantAppRoles, permissionTable } from '../../../core/acl';
 import { AclValue } from '../../../core/enums';
 
 const holds = (permissions: readonly string[], code: string) =>
@@ -17,6 +17,8 @@ export interface AdminScope {
   tenantAdmin: boolean;
   tenantId?: string;
   ownedAppIds: readonly string[];
+  /** May assign app roles to people (platform, or administrator of some app). */
+  grantsAppRoles: boolean;
   /** Holds permission code `code` (§6), enabled. */
   may: (code: string) => boolean;
 }
@@ -25,12 +27,14 @@ export function useAdminScope(): AdminScope {
   const user = useStore($session).user;
   const type = user?.extraProp.intProperty1;
   const platform = !!user && (type === UserType.Platform || type === UserType.System) && user.isAdmin && user.isMaster;
+  const ownedAppIds = user?.ownedApps.map((app) => app.id) ?? [];
   return {
     userId: user?.id,
     platform,
     tenantAdmin: !!user && type === UserType.Tenant && user.isAdmin,
     tenantId: user?.tenantId,
-    ownedAppIds: user?.ownedApps.map((app) => app.id) ?? [],
+    ownedAppIds,
+    grantsAppRoles: mayGrantAppRoles({ platform, ownedAppIds }),
     may: (code) => holds(user?.permissions ?? [], code),
   };
 }
