@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { Status, UserType } from '../enums';
 import { optionalField, rules } from '../validation';
-import { id, pageQueryFields, pagedList, transformedPassword, version } from './common';
+import { id, pageQueryFields, pagedList, transformedPassword, uploadedImage, version } from './common';
 
 /** Columns a user list can be searched by (each has an index). */
 export const userSearchProps = ['username', 'realName', 'email', 'mobilePhone'] as const;
@@ -27,7 +27,7 @@ const editableFields = {
   mobilePhone: optionalField(rules.mobilePhone),
   description: optionalField(rules.description),
   availabilityStatus: v.optional(v.picklist([Status.Enable, Status.Disabled], 'rule.availabilityStatus')),
-  avatar: v.optional(v.pipe(v.string('rule.required'), v.maxLength(500, 'rule.maxLength?max=500'))),
+  avatar: v.optional(uploadedImage),
   tenantId: v.optional(id),
   extraProp,
   isAdmin: v.optional(v.boolean('rule.required')),
@@ -50,7 +50,7 @@ export const userSaveDoc = v.union([userCreateBody, v.object({ ...userUpdateBody
 export const basicInfoBody = v.object({
   username: v.optional(v.string()),
   realName: rules.realName,
-  avatar: v.optional(v.pipe(v.string('rule.required'), v.maxLength(500, 'rule.maxLength?max=500'))),
+  avatar: v.optional(uploadedImage),
   mobilePhone: optionalField(rules.mobilePhone),
   email: optionalField(rules.email),
   description: optionalField(rules.description),
