@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import type {} from '@fastify/multipart';
 import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
-import { FILE_ID, UPLOAD_RULES, type UploadPurpose } from '../../src/core/upload';
+import { UPLOAD_RULES, type UploadPurpose } from '../../src/core/upload';
+import { FILE_ID } from '../../src/core/file-id';
 import { fieldError, notFound } from '../http/errors';
 import { storeUpload } from '../files/store';
 

@@ -3,9 +3,6 @@
 // dimensions are read from the PNG, ICO and SVG bytes themselves.
 import { UPLOAD } from './config';
 
-/** The id POST /file/upload answers for a stored image: its content's SHA-256 and extension. */
-export const FILE_ID = /^[0-9a-f]{64}\.(?:png|jpg|gif|ico|svg)$/;
-
 export type ImageKind = 'png' | 'jpeg' | 'gif' | 'ico' | 'svg';
 /** What the image is for: a generic image, the app icon, the favicon or a user's avatar. */
 export type UploadPurpose = 'image' | 'icon' | 'favicon' | 'avatar';

@@ -1,7 +1,8 @@
 // §7 file upload and display.
 import { apiUrl, request } from '../http';
 import type { UploadAnswer } from '../types';
-import { FILE_ID, type UploadPurpose } from '../upload';
+import type { UploadPurpose } from '../upload';
+import { FILE_ID } from '../file-id';
 
 /** POST /file/upload?purpose=… (multipart, field `file`): the server applies the §5 rules of the
  *  purpose (an icon's 150 KB, a favicon's 20 KB and squareness …); answers the stored file's `url`.

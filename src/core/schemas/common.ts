@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { PAGING } from '../config';
 import { rules } from '../validation';
-import { FILE_ID } from '../upload';
+import { FILE_ID } from '../file-id';
 
 /** The paging cap: a list never answers more than this many rows at once. */
 export const MAX_PAGE_SIZE = 100;
