@@ -152,14 +152,14 @@ test('edits the profile in its dialog, with an avatar upload', async () => {
   const mail = await until(() => smtp.mails.find((entry) => entry.to.includes('ada@example.com')), 'the code mailed to the new address');
   const texted = await until(() => sms.calls.find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === '13800138000'), 'the code texted to the new phone');
   const mailed = /\b(\d{6})\b/.exec(mail.raw)![1]!;
-  await dialog.getByLabel('Code sent to ada@example.com').fill(mailed === '000000' ? '111111' : '000000');
+  await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).fill(mailed === '000000' ? '111111' : '000000');
   await dialog.getByRole('button', { name: 'Confirm the code sent to ada@example.com' }).click();
   await dialog.getByText('Please enter the verification code (4-8 digits)').waitFor();
-  await dialog.getByLabel('Code sent to ada@example.com').fill(mailed);
+  await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).fill(mailed);
   await dialog.getByRole('button', { name: 'Confirm the code sent to ada@example.com' }).click();
-  await dialog.getByLabel('Code sent to ada@example.com').waitFor({ state: 'detached' });
-  await dialog.getByLabel('Code sent to 13800138000').fill(/\b(\d{6})\b/.exec(JSON.stringify(texted.body))![1]!);
-  await dialog.getByLabel('Code sent to 13800138000').press('Enter');
+  await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).waitFor({ state: 'detached' });
+  await dialog.getByLabel('Code sent to 13800138000', { exact: true }).fill(/\b(\d{6})\b/.exec(JSON.stringify(texted.body))![1]!);
+  await dialog.getByLabel('Code sent to 13800138000', { exact: true }).press('Enter');
   await page.getByText('Action Success').waitFor();
   await dialog.waitFor({ state: 'detached' });
 
