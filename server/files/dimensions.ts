@@ -13,19 +13,19 @@ export const MAX_SIDE = 4096;
 
 const TYPE_NAME: Partial<Record<ImageKind, string>> = { png: 'png', jpeg: 'jpg', gif: 'gif', ico: 'ico' };
 
-/** Why a raster image is refused ('upload.unreadable', 'upload.dimensions'), or undefined. */
-export function rasterProblem(bytes: Uint8Array, kind: ImageKind): string | undefined {
+/** Why a raster image is refused, or undefined. */
+export function rasterProblem(bytes: Uint8Array, kind: ImageKind): 'unreadable' | 'dimensions' | undefined {
   const type = TYPE_NAME[kind];
   if (!type) return undefined;
   let size: ReturnType<typeof imageSize>;
   try {
     size = imageSize(bytes);
   } catch {
-    return 'upload.unreadable';
+    return 'unreadable';
   }
-  if (size.type !== type) return 'upload.unreadable';
+  if (size.type !== type) return 'unreadable';
   const images = size.images ?? [size];
-  if (!images.length || images.some((image) => !(image.width > 0 && image.height > 0))) return 'upload.unreadable';
-  if (images.some((image) => image.width > MAX_SIDE || image.height > MAX_SIDE)) return 'upload.dimensions';
+  if (!images.length || images.some((image) => !(image.width > 0 && image.height > 0))) return 'unreadable';
+  if (images.some((image) => image.width > MAX_SIDE || image.height > MAX_SIDE)) return 'dimensions';
   return undefined;
 }
