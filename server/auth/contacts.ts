@@ -44,7 +44,7 @@ export async function assertContactsFree(ctx: Ctx, contacts: Contacts, ownerId?:
 }
 
 /** The contact field whose unique index `error` violates (a parallel write took the address). */
-export function contactOfViolation(error: unknown): ContactField | undefined {
+function contactOfViolation(error: unknown): ContactField | undefined {
   if (!isUniqueViolation(error)) return undefined;
   const { constraint, message } = error as { constraint?: string; message?: string };
   const sqliteName = /UNIQUE constraint failed: (?:index '([^']+)'|(users\.\w+))/.exec(message ?? '');
@@ -71,8 +71,8 @@ export function contactsToConfirm(user: UserRow, wanted: Contacts): Partial<Reco
   }));
 }
 
-/** Sends a code to each new address (free of other accounts); the addresses now pending. Asking
- *  again within the minute for the same address counts as sent (its code still works). */
+/** Sends a code to each new address (after checking no other account has it). Asking again within
+ *  the minute for the same address counts as sent (its code still works). */
 export async function requestContactChanges(ctx: Ctx, user: UserRow, pending: Partial<Record<ContactField, string>>): Promise<void> {
   await assertContactsFree(ctx, pending, user.id);
   for (const field of CONTACT_FIELDS) {

@@ -25,7 +25,7 @@ import { searchPlan, userStartsWith, type SearchPlan } from '../db/search';
 import { fieldError, forbidden, notFound, unauthorized } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
-import { assertContactsFree, confirmContactChange, contactOfViolation, contactsToConfirm, requestContactChanges, writingContacts } from '../auth/contacts';
+import { assertContactsFree, confirmContactChange, contactsToConfirm, requestContactChanges, writingContacts } from '../auth/contacts';
 
 const tags = ['Users'];
 type CreateBody = v.InferOutput<typeof userCreateBody>;
@@ -115,8 +115,8 @@ async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string) 
   try {
     await writingContacts(() => ctx.db.insertInto('users').values(row).execute());
   } catch (error) {
-    // A parallel create took the username (a lost race for an address is answered already).
-    if (isUniqueViolation(error) && !contactOfViolation(error)) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+    // A parallel create took the username (writingContacts answered a lost race for an address).
+    if (isUniqueViolation(error)) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
     throw error;
   }
   await ctx.audit.record({ action: 'user.create', actor, target: { type: 'user', id: row.id }, tenantId: row.tenantId, ip, detail: { username: row.username } });
@@ -168,6 +168,7 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: v.
     ...(body.email !== undefined ? { email: blankToNull(body.email) } : {}),
   };
   const pending = target.id === actor.id ? contactsToConfirm(target, contacts) : {};
+  // What is pending is not written now (the old address stays in force until the code is confirmed).
   if (pending.email) delete contacts.email;
   if (pending.mobilePhone) delete contacts.mobilePhone;
   await assertContactsFree(ctx, contacts, target.id);
