@@ -1,6 +1,7 @@
 // One-time codes sent through the message channels (the outbox worker delivers them by SMS or
-// email): the sign-in second step, the PHONE_CAPTCHA sign-in, password resets (six digits), email
-// verification (a link to /verified/{code} with a long random code). Stored hashed, single use,
+// email): the sign-in second step, the PHONE_CAPTCHA sign-in, password resets, the confirmation of
+// a new email address or mobile phone (six digits, sent to the NEW address), email verification
+// (a link to /verified/{code} with a long random code). Stored hashed, single use,
 // short-lived, a few wrong tries at most, and rate limited per person and purpose. Also the
 // server-side grant of an expired-password change (nothing is sent for it).
 import { randomInt } from 'node:crypto';
@@ -14,7 +15,7 @@ import { digest, newId, newSecret, sameDigest } from './secrets';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, tooMany } from '../http/errors';
 
-export type CodePurpose = 'second-step' | 'phone-login' | 'password-reset' | 'email-verify';
+export type CodePurpose = 'second-step' | 'phone-login' | 'password-reset' | 'email-change' | 'phone-change' | 'email-verify';
 /** Codes a person types (six digits). */
 export type TypedCodePurpose = Exclude<CodePurpose, 'email-verify'>;
 export type CodeChannel = typeof MessageServiceType.SMS | typeof MessageServiceType.EMAIL;
@@ -25,6 +26,8 @@ interface CodeTable {
   userId: string;
   codeHash: string;
   attempts: number;
+  /** Where the code was sent (a contact change applies this address once its code is confirmed). */
+  sentTo: string | null;
   expiresAt: number;
   /** When the code was used (null: not used; a superseded or expired code stays null). */
   usedAt: number | null;
@@ -32,8 +35,13 @@ interface CodeTable {
 }
 
 const minute = 60_000;
-const TTL_MS: Record<CodePurpose, number> = { 'second-step': 5 * minute, 'phone-login': 5 * minute, 'password-reset': 10 * minute, 'email-verify': 24 * 60 * minute };
-const TEXT: Record<CodePurpose, string> = { 'second-step': 'Sign-in code', 'phone-login': 'Sign-in code', 'password-reset': 'Password reset code', 'email-verify': 'Confirm your email address' };
+const TTL_MS: Record<CodePurpose, number> = {
+  'second-step': 5 * minute, 'phone-login': 5 * minute, 'password-reset': 10 * minute, 'email-change': 10 * minute, 'phone-change': 10 * minute, 'email-verify': 24 * 60 * minute,
+};
+const TEXT: Record<CodePurpose, string> = {
+  'second-step': 'Sign-in code', 'phone-login': 'Sign-in code', 'password-reset': 'Password reset code',
+  'email-change': 'Email address confirmation code', 'phone-change': 'Mobile phone confirmation code', 'email-verify': 'Confirm your email address',
+};
 /** Used and expired rows are kept this long (a used link is told apart from an unknown one). */
 const KEEP_MS = 7 * 24 * 60 * minute;
 /** One code a minute, five an hour (from the first of the hour), per person and purpose. */
@@ -79,7 +87,7 @@ async function issue(ctx: Ctx, user: UserRow, purpose: CodePurpose, via: CodeCha
   await db.transaction().execute(async (trx) => {
     // Older codes of this purpose stop working; their rows stay (expired) for KEEP_MS.
     await trx.updateTable('oneTimeCodes').set({ expiresAt: now }).where('userId', '=', user.id).where('purpose', '=', purpose).where('expiresAt', '>', now).execute();
-    await trx.insertInto('oneTimeCodes').values({ id: newId(), purpose, userId: user.id, codeHash: digest(code), attempts: 0, expiresAt: now + ttl, usedAt: null, createdAt: now }).execute();
+    await trx.insertInto('oneTimeCodes').values({ id: newId(), purpose, userId: user.id, codeHash: digest(code), attempts: 0, sentTo: address, expiresAt: now + ttl, usedAt: null, createdAt: now }).execute();
     await trx.insertInto('messages').values({
       id: newId(), recipientId: user.id, address, serviceType: via, vendor: null, channelId: null,
       title: TEXT[purpose], content, params: JSON.stringify({ code, minutes: String(ttl / minute) }),
@@ -89,9 +97,9 @@ async function issue(ctx: Ctx, user: UserRow, purpose: CodePurpose, via: CodeCha
   await db.deleteFrom('oneTimeCodes').where('expiresAt', '<', now - KEEP_MS).execute();
 }
 
-/** Sends a six-digit code; false when the person has no address for the channel (nothing sent). */
-export async function sendCode(ctx: Ctx, user: UserRow, purpose: TypedCodePurpose, via: CodeChannel): Promise<boolean> {
-  const address = addressOf(user, via);
+/** Sends a six-digit code to `address` (by default the person's own for the channel); false when
+ *  there is no address (nothing sent). */
+export async function sendCode(ctx: Ctx, user: UserRow, purpose: TypedCodePurpose, via: CodeChannel, address = addressOf(user, via)): Promise<boolean> {
   if (!address) return false;
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await issue(ctx, user, purpose, via, address, code, `Your ${TEXT[purpose].toLowerCase()} is ${code}. It expires in ${TTL_MS[purpose] / minute} minutes.`);
@@ -136,20 +144,34 @@ export async function consumeVerificationLink(ctx: Ctx, code: string): Promise<L
   return { refused: !row ? 'unknown' : row.usedAt !== null ? 'used' : 'expired' };
 }
 
-/** The id of the person's live code for `purpose` when `code` is it. Each try is counted before
- *  the comparison, in one statement, so parallel guesses share MAX_ATTEMPTS tries between them;
- *  the right code gives its try back. The code stays usable until `useCode`. */
-export async function checkCode(ctx: Ctx, userId: string, purpose: TypedCodePurpose, code: string): Promise<string | undefined> {
+/** The person's live code for `purpose` (the latest; an earlier one stopped working). */
+const liveCode = (ctx: Ctx, userId: string, purpose: TypedCodePurpose) => codesDb(ctx).selectFrom('oneTimeCodes').selectAll()
+  .where('userId', '=', userId).where('purpose', '=', purpose).where('expiresAt', '>', ctx.now()).orderBy('createdAt', 'desc').executeTakeFirst();
+
+/** Where the person's live code for `purpose` was sent (none live: undefined). */
+export async function liveCodeSentTo(ctx: Ctx, userId: string, purpose: TypedCodePurpose): Promise<string | undefined> {
+  return (await liveCode(ctx, userId, purpose))?.sentTo ?? undefined;
+}
+
+/** The person's live code for `purpose` (its id and where it was sent) when `code` is it. Each try
+ *  is counted before the comparison, in one statement, so parallel guesses share MAX_ATTEMPTS tries
+ *  between them; the right code gives its try back. The code stays usable until `useCode`. */
+export async function checkCodeSentTo(ctx: Ctx, userId: string, purpose: TypedCodePurpose, code: string): Promise<{ id: string; sentTo: string | null } | undefined> {
   const db = codesDb(ctx);
   const now = ctx.now();
   const tried = await db.updateTable('oneTimeCodes').set({ attempts: sql`attempts + 1` })
     .where('id', '=', (eb) => eb.selectFrom('oneTimeCodes').select('id')
       .where('userId', '=', userId).where('purpose', '=', purpose).where('expiresAt', '>', now).orderBy('createdAt', 'desc').limit(1))
     .where('attempts', '<', MAX_ATTEMPTS).where('expiresAt', '>', now)
-    .returning(['id', 'codeHash']).executeTakeFirst();
+    .returning(['id', 'codeHash', 'sentTo']).executeTakeFirst();
   if (!tried || !sameDigest(tried.codeHash, digest(code))) return undefined;
   await db.updateTable('oneTimeCodes').set({ attempts: sql`attempts - 1` }).where('id', '=', tried.id).execute();
-  return tried.id;
+  return { id: tried.id, sentTo: tried.sentTo };
+}
+
+/** The id of the person's live code for `purpose` when `code` is it (see checkCodeSentTo). */
+export async function checkCode(ctx: Ctx, userId: string, purpose: TypedCodePurpose, code: string): Promise<string | undefined> {
+  return (await checkCodeSentTo(ctx, userId, purpose, code))?.id;
 }
 
 /** Uses up a checked code; conditional, so of two requests with the same code one wins. */
@@ -174,7 +196,7 @@ export async function grantExpiredChange(ctx: Ctx, userId: string): Promise<void
   const db = codesDb(ctx);
   const now = ctx.now();
   await db.updateTable('oneTimeCodes').set({ expiresAt: now }).where('userId', '=', userId).where('purpose', '=', 'password-expired').where('expiresAt', '>', now).execute();
-  await db.insertInto('oneTimeCodes').values({ id: newId(), purpose: 'password-expired', userId, codeHash: '', attempts: 0, expiresAt: now + GRANT_MS, usedAt: null, createdAt: now }).execute();
+  await db.insertInto('oneTimeCodes').values({ id: newId(), purpose: 'password-expired', userId, codeHash: '', attempts: 0, sentTo: null, expiresAt: now + GRANT_MS, usedAt: null, createdAt: now }).execute();
 }
 
 /** True (and the grant is used up) when `userId` holds a live expired-password grant. */

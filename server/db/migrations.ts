@@ -310,7 +310,22 @@ const idpFlowBinding: Migration = {
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory, '0009_user_search_index_only': userSearchIndexOnly(engine), '0010_atomic_counters': atomicCounters, '0015_idp_flow_binding': idpFlowBinding }) },
+    provider: {
+      getMigrations: async () => ({
+        '0001_initial': initial(engine),
+        '0002_idp_links': idpLinks,
+        '0003_message_delivery': messageDelivery,
+        '0004_oidc_provider': oidcProvider,
+        '0005_idp_flows': idpFlows,
+        '0006_totp_and_codes': totpAndCodes,
+        '0007_user_search_indexes': userSearchIndexes(engine),
+        '0008_password_history': passwordHistory,
+        '0009_user_search_index_only': userSearchIndexOnly(engine),
+        '0010_atomic_counters': atomicCounters,
+        '0011_unique_contacts': uniqueContacts,
+        '0015_idp_flow_binding': idpFlowBinding,
+      }),
+    },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
@@ -379,5 +394,33 @@ const atomicCounters: Migration = {
       .addPrimaryKeyConstraint('code_sends_pk', ['user_id', 'purpose']).execute();
     await db.schema.alterTable('user_totp').addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     await db.schema.alterTable('user_totp').addColumn('failures_since', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  },
+};
+
+/** One e-mail address (in any letter case) and one mobile phone per account, in the database so
+ *  that two parallel writes cannot both take one (server/auth/contacts.ts), and the address each
+ *  one-time code was sent to (a contact change applies the address its code reached).
+ *  An existing database may already hold duplicates (the squatting this closes). Refusing to
+ *  start would leave an upgraded identity service down until someone edits rows by hand, so the
+ *  OLDEST account keeps the address (the squatter came later), each later account's copy is
+ *  cleared, and every clearing is written to the audit log with the address, so an administrator
+ *  can see and settle it. NULL and '' stay allowed for any number of accounts. */
+const uniqueContacts: Migration = {
+  async up(db: Kysely<unknown>) {
+    const now = Date.now();
+    for (const [column, key, index] of [['email', 'lower(email)', 'users_email_unique'], ['mobile_phone', 'mobile_phone', 'users_mobile_phone_unique']] as const) {
+      const later = await sql<{ id: string; tenant: string | null; value: string }>`
+        select u.id as id, u.tenant_id as tenant, u.${sql.ref(column)} as value from users u
+        where u.${sql.ref(column)} <> '' and exists (
+          select 1 from users o where o.${sql.ref(column)} <> '' and ${sql.raw(key.replace(column, `o.${column}`))} = ${sql.raw(key.replace(column, `u.${column}`))}
+            and (o.created_at < u.created_at or (o.created_at = u.created_at and o.id < u.id)))`.execute(db);
+      for (const row of later.rows) {
+        await sql`update users set ${sql.ref(column)} = null, version = version + 1, updated_at = ${now} where id = ${row.id}`.execute(db);
+        await sql`insert into audit_log (at, actor_id, actor_name, action, target_type, target_id, tenant_id, ip, success, detail)
+          values (${now}, null, 'migration 0011_unique_contacts', 'user.update', 'user', ${row.id}, ${row.tenant}, null, 1, ${JSON.stringify({ cleared: column, value: row.value, reason: 'another account had it first' })})`.execute(db);
+      }
+      await sql`create unique index ${sql.ref(index)} on users (${sql.raw(key)}) where ${sql.ref(column)} <> ''`.execute(db);
+    }
+    await db.schema.alterTable('one_time_codes').addColumn('sent_to', 'text').execute();
   },
 };

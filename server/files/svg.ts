@@ -1,35 +1,52 @@
 // SVG uploads are rewritten through an allowlist (sanitize-html in XML mode): no script, no event
-// handlers, no foreignObject, no external or javascript: references, no DOCTYPE/entities. They are
-// also served under a sandboxing CSP, so even a missed trick cannot run script.
+// handlers, no foreignObject, no DOCTYPE/entities, and no references that chain or leave the
+// document: <use> (nested <use> multiplies the work a viewer does until the tab freezes), href and
+// xlink:href on any element, and url(…) other than a local url(#id) in presentation attributes.
+// The tree is bounded too: elements deeper than MAX_DEPTH are dropped, and a file of more than
+// MAX_ELEMENTS elements is refused. Files are also served under a sandboxing CSP, so even a
+// missed trick cannot run script.
 import sanitizeHtml from 'sanitize-html';
 
 const TAGS = [
-  'svg', 'g', 'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'text', 'tspan', 'textPath',
-  'defs', 'linearGradient', 'radialGradient', 'stop', 'clipPath', 'mask', 'pattern', 'symbol', 'use', 'title', 'desc',
+  'svg', 'g', 'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'text', 'tspan',
+  'defs', 'linearGradient', 'radialGradient', 'stop', 'clipPath', 'mask', 'pattern', 'title', 'desc',
 ];
 
 const ATTRIBUTES = [
   'id', 'class', 'd', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'fx', 'fy', 'width', 'height',
-  'viewBox', 'preserveAspectRatio', 'xmlns', 'xmlns:xlink', 'version', 'fill', 'fill-opacity', 'fill-rule', 'stroke',
+  'viewBox', 'preserveAspectRatio', 'xmlns', 'version', 'fill', 'fill-opacity', 'fill-rule', 'stroke',
   'stroke-width', 'stroke-linecap', 'stroke-linejoin', 'stroke-miterlimit', 'stroke-dasharray', 'stroke-dashoffset',
   'stroke-opacity', 'opacity', 'transform', 'points', 'offset', 'stop-color', 'stop-opacity', 'gradientUnits',
   'gradientTransform', 'spreadMethod', 'patternUnits', 'patternTransform', 'clip-path', 'clip-rule', 'clipPathUnits',
   'mask', 'maskUnits', 'font-size', 'font-family', 'font-weight', 'text-anchor', 'dominant-baseline', 'dx', 'dy',
-  'href', 'xlink:href', 'visibility', 'display',
+  'visibility', 'display',
 ];
 
-export function sanitizeSvg(source: string): string {
-  return sanitizeHtml(source, {
+/** Logos and avatars need a few hundred elements at most. */
+const MAX_ELEMENTS = 2000;
+const MAX_DEPTH = 32;
+
+/** Every url(…) in the value points into this document (url(#id), quoted or not). */
+const URL_REFERENCE = /url\s*\(\s*(['"]?)(.*?)\1\s*\)/gi;
+const onlyLocalUrls = (value: string) => [...value.matchAll(URL_REFERENCE)].every((match) => /^#[\w.:-]+$/.test(match[2] ?? '')) && !/url\s*\(/i.test(value.replace(URL_REFERENCE, ''));
+
+/** The sanitised SVG, or undefined when it has too many elements to be an image we show. */
+export function sanitizeSvg(source: string): string | undefined {
+  let elements = 0;
+  const clean = sanitizeHtml(source, {
     allowedTags: TAGS,
     allowedAttributes: { '*': ATTRIBUTES },
-    // Only same-document references (#id) survive in href/xlink:href.
     allowedSchemes: [],
-    allowedSchemesAppliedToAttributes: ['href', 'xlink:href'],
-    allowProtocolRelative: false,
     transformTags: {
-      use: (tagName, attribs) => ({ tagName, attribs: Object.fromEntries(Object.entries(attribs).filter(([name, value]) => !/href$/.test(name) || value.startsWith('#'))) }),
+      '*': (tagName, attribs) => ({ tagName, attribs: Object.fromEntries(Object.entries(attribs).filter(([, value]) => onlyLocalUrls(value))) }),
     },
+    exclusiveFilter: () => {
+      elements += 1;
+      return false;
+    },
+    nestingLimit: MAX_DEPTH,
     disallowedTagsMode: 'discard',
     parser: { xmlMode: true, lowerCaseTags: false, lowerCaseAttributeNames: false },
   }).trim();
+  return elements > MAX_ELEMENTS ? undefined : clean;
 }

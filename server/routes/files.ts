@@ -6,8 +6,9 @@ import type {} from '@fastify/multipart';
 import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
 import { UPLOAD_RULES, type UploadPurpose } from '../../src/core/upload';
+import { FILE_ID } from '../../src/core/file-id';
 import { fieldError, notFound } from '../http/errors';
-import { FILE_NAME, storeUpload } from '../files/store';
+import { storeUpload } from '../files/store';
 
 const tags = ['Files'];
 
@@ -33,7 +34,7 @@ export function fileRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
 
   defineRoute(app, gate, {
     method: 'GET', url: '/file/get/:name', tags, access: 'public', summary: 'An uploaded file, by its content address',
-    params: v.object({ name: v.pipe(v.string(), v.regex(FILE_NAME, 'rule.fileName')) }), raw: { contentType: 'image/*' },
+    params: v.object({ name: v.pipe(v.string(), v.regex(FILE_ID, 'rule.fileName')) }), raw: { contentType: 'image/*' },
     handler: async ({ params }, reply) => {
       const file = await ctx.db.selectFrom('files').select(['mime', 'data']).where('id', '=', params.name).executeTakeFirst();
       if (!file) throw notFound('File');

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
-import { iamConfig, iamConfigUpdate, loginSettings, loginSettingsUpdate, publicLoginSettings } from '../../src/core/schemas/settings';
+import { checkedLoginSettings, iamConfig, iamConfigUpdate, loginSettings, loginSettingsUpdate, publicLoginSettings } from '../../src/core/schemas/settings';
 import { validate } from '../../src/core/validation';
 import { fieldError } from '../http/errors';
 import { resolveConfig } from '../../src/core/config';
@@ -45,7 +45,7 @@ export function settingsRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
       // Nobody locks themselves out: TOTP as the second step needs the saver's own authenticator.
       if (changes.secondAuth === SecondAuth.TOTP && !(await totpEnabled(ctx, actor.id))) throw fieldError([{ field: 'secondAuth', rule: 'rule.totpRequired' }]);
       const current = await ctx.settings.get('login');
-      const saved = await ctx.settings.put('login', checked(loginSettings, { ...current.value, ...changes }), version);
+      const saved = await ctx.settings.put('login', checked(checkedLoginSettings, { ...current.value, ...changes }), version);
       await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'settings', id: 'login' }, ip: raw.ip, detail: { fields: Object.keys(changes) } });
       return saved;
     },

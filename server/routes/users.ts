@@ -6,7 +6,7 @@ import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
 import { idParams, okAnswer } from '../../src/core/schemas/common';
 import {
-  basicInfo, basicInfoBody, passwordBody, selfPasswordBody, user as userSchema, userCreateBody, userSaveBody, userSaveDoc, userUpdateBody,
+  basicInfo, basicInfoBody, contactConfirmBody, passwordBody, profileAnswer, selfPasswordBody, user as userSchema, userCreateBody, userSaveBody, userSaveDoc, userUpdateBody,
 } from '../../src/core/schemas/users';
 import { adminUserList, adminUserListQuery, roleIdsBody, userAppParams, userAppRolesList } from '../../src/core/schemas/admin';
 import { Status, UserType } from '../../src/core/enums';
@@ -26,6 +26,7 @@ import { searchPlan, userStartsWith, type SearchPlan } from '../db/search';
 import { fieldError, forbidden, notFound, unauthorized } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
+import { assertContactsFree, confirmContactChange, contactsToConfirm, requestContactChanges, writingContacts } from '../auth/contacts';
 
 const tags = ['Users'];
 type CreateBody = v.InferOutput<typeof userCreateBody>;
@@ -96,6 +97,7 @@ async function keepOnePlatformAdmin(ctx: Ctx, userId: string): Promise<void> {
 
 async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string) {
   await assertUsernameFree(ctx, body.username);
+  await assertContactsFree(ctx, { email: body.email, mobilePhone: body.mobilePhone });
   const place = await placement(ctx, actor, { tenantId: body.tenantId, userType: body.extraProp?.intProperty1, isAdmin: body.isAdmin, isMaster: body.isMaster });
   const { intProperty1: _type, ...extra } = body.extraProp ?? {};
   const now = ctx.now();
@@ -108,8 +110,9 @@ async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string) 
     version: 1, createdAt: now, updatedAt: now,
   };
   try {
-    await ctx.db.insertInto('users').values(row).execute();
+    await writingContacts(() => ctx.db.insertInto('users').values(row).execute());
   } catch (error) {
+    // A parallel create took the username (writingContacts answered a lost race for an address).
     if (isUniqueViolation(error)) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
     throw error;
   }
@@ -134,15 +137,17 @@ async function updateUser(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, 
     ...place,
     extraProp: JSON.stringify(extra),
   };
+  await assertContactsFree(ctx, changes, id);
   const saved = await saveVersioned(ctx, id, body.version, changes);
   if (saved.availabilityStatus !== Status.Enable) await ctx.sessions.revokeUser(id);
   await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id }, tenantId: saved.tenantId, ip, detail: { fields: Object.keys(changes) } });
   return toApiUser(ctx, saved);
 }
 
-/** Writes `changes` when `version` is current (409 otherwise) and answers the new row. */
+/** Writes `changes` when `version` is current (409 otherwise) and answers the new row; an address
+ *  another account took meanwhile answers 400 on its field. */
 async function saveVersioned(ctx: Ctx, id: string, version: number | undefined, changes: Partial<UserRow>): Promise<UserRow> {
-  await updateVersioned(ctx.db, 'users', id, version, changes, ctx.now());
+  await writingContacts(() => updateVersioned(ctx.db, 'users', id, version, changes, ctx.now()));
   return ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
@@ -153,16 +158,27 @@ async function selfOrManageable(ctx: Ctx, actor: Actor, id: string): Promise<Use
   return manageableUser(ctx, actor, id);
 }
 
+/** Basic info of a person. Administrators set another person's addresses directly; a new address
+ *  of one's own is only sent a code (server/auth/contacts.ts) and named in the answer as pending. */
 async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: v.InferOutput<typeof basicInfoBody>, ip: string) {
+  const contacts = {
+    ...(body.mobilePhone !== undefined ? { mobilePhone: blankToNull(body.mobilePhone) } : {}),
+    ...(body.email !== undefined ? { email: blankToNull(body.email) } : {}),
+  };
+  const pending = target.id === actor.id ? contactsToConfirm(target, contacts) : {};
+  // What is pending is not written now (the old address stays in force until the code is confirmed).
+  if (pending.email) delete contacts.email;
+  if (pending.mobilePhone) delete contacts.mobilePhone;
+  await assertContactsFree(ctx, contacts, target.id);
+  await requestContactChanges(ctx, target, pending);
   const saved = await saveVersioned(ctx, target.id, body.version, {
     realName: body.realName,
     ...(body.avatar !== undefined ? { avatar: blankToNull(body.avatar) } : {}),
-    ...(body.mobilePhone !== undefined ? { mobilePhone: blankToNull(body.mobilePhone) } : {}),
-    ...(body.email !== undefined ? { email: blankToNull(body.email) } : {}),
+    ...contacts,
     ...(body.description !== undefined ? { description: blankToNull(body.description) } : {}),
   });
-  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip, detail: { basicInfo: true } });
-  return toBasicInfo(saved);
+  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip, detail: { basicInfo: true, pending: Object.keys(pending) } });
+  return { ...toBasicInfo(saved), ...(pending.email ? { pendingEmail: pending.email } : {}), ...(pending.mobilePhone ? { pendingMobilePhone: pending.mobilePhone } : {}) };
 }
 
 /** Sets a new password (the policy's history applies) and signs the user out everywhere (their
@@ -255,8 +271,9 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/user/:id/basic_info', tags, access: '0', summary: 'Change the basic info of a user (myself, or one of my scope)',
-    params: idParams, body: basicInfoBody, response: basicInfo,
+    method: 'PUT', url: '/user/:id/basic_info', tags, access: '0',
+    summary: 'Change the basic info of a user (myself, or one of my scope); a new email or phone of my own is pending until confirmed (see /user/profile)',
+    params: idParams, body: basicInfoBody, response: profileAnswer,
     handler: async ({ actor, params, body, raw }) => {
       const target = await selfOrManageable(ctx, actor, params.id);
       await assertMayTakeOver(ctx, actor, target, body);
@@ -265,9 +282,21 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/user/profile', tags, access: '0', summary: 'Change my own profile',
-    body: basicInfoBody, response: basicInfo,
+    method: 'PUT', url: '/user/profile', tags, access: '0',
+    summary: 'Change my own profile. A new email address or mobile phone is not applied yet: a code is sent to it (answered as pendingEmail / pendingMobilePhone) and POST /user/profile/contact/confirm applies it',
+    body: basicInfoBody, response: profileAnswer,
     handler: async ({ actor, body, raw }) => updateBasicInfo(ctx, actor, actor.user, body, raw.ip),
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/user/profile/contact/confirm', tags, access: '0',
+    summary: 'Apply my pending email address or mobile phone with the code sent to it (a few wrong codes at most; checked again against other accounts)',
+    body: contactConfirmBody, response: basicInfo, rateLimit: ctx.config.rateLimits.login,
+    handler: async ({ actor, body, raw }) => {
+      const saved = await confirmContactChange(ctx, actor.user, body.channel, body.code);
+      await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id: actor.id }, tenantId: actor.user.tenantId, ip: raw.ip, detail: { confirmed: body.channel } });
+      return toBasicInfo(saved);
+    },
   });
 
   defineRoute(app, gate, {

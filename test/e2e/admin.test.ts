@@ -1,13 +1,18 @@
 // The administrator's day, as a person does it in Chromium against the real server: sign in by
 // labels, open every route of §2 from the menu, the 404 and 403 pages, both dialogs (profile with
-// an avatar upload; own password), Chinese and the light theme, and sign out.
+// an avatar upload and a new email and phone confirmed by the codes sent to them; own password),
+// Chinese and the light theme, and sign out.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { tinyPng } from './images';
+import { startHttpReceiver, startSmtp, until } from '../server/receivers';
 
+const SMTP = { user: 'relay-user', password: 'relay-secret-77' };
 const { server, browser } = await startServerAndBrowser();
+const smtp = await startSmtp(SMTP.user, SMTP.password);
+const sms = await startHttpReceiver({ robotToken: 'e2e-robot-token', dingTalkSecret: 'SEC-e2e' });
 let watched: WatchedPage;
 let page: Page;
 let password: string = ADMIN.password;
@@ -18,12 +23,17 @@ before(async () => {
   const admin = new ApiClient(server.url);
   await admin.signIn(ADMIN.username, ADMIN.password);
   appId = (await admin.call<{ id: string }>('POST', '/apps', { name: 'Ledger', entrypoint: 'https://ledger.example.com/' })).id;
+  await admin.call('POST', '/channels', { name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' } });
+  await admin.call('POST', '/channels', { name: 'SMS vendor', serviceType: 'SMS', vendor: 'acme-sms', config: { url: `${sms.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' } });
   // A password policy on top of §5: an uppercase letter (checked by the dialogs before hashing).
   const { value, version } = await admin.call<{ value: { passwordPolicy: Record<string, unknown> }; version: number }>('GET', '/settings/login');
   await admin.call('PUT', '/settings/login', { passwordPolicy: { ...value.passwordPolicy, requireUppercase: true }, version });
-  // The wrong old password below is answered 400 on purpose.
-  watched = await openPage(browser, { expectedFailures: [/\/api\/user\/[^/]+\/password$/] });
+  // The wrong old password and the wrong contact code below are answered 400 on purpose.
+  watched = await openPage(browser, { expectedFailures: [/\/api\/user\/[^/]+\/password$/, /\/api\/user\/profile\/contact\/confirm$/] });
   page = watched.page;
+});
+test.after(async () => {
+  await Promise.all([smtp.stop(), sms.stop()]);
 });
 
 const mainMenu = () => page.getByRole('navigation', { name: 'Main menu' });
@@ -135,6 +145,21 @@ test('edits the profile in its dialog, with an avatar upload', async () => {
   await dialog.getByLabel('Avatar').setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: tinyPng() });
   await dialog.getByRole('img', { name: 'Avatar preview' }).waitFor();
   await dialog.getByRole('button', { name: 'Save' }).click();
+
+  // The new email and phone wait for the codes sent to them; a wrong code is refused.
+  await dialog.getByText('A code was sent to ada@example.com. The new address applies once you enter it here.').waitFor();
+  await dialog.getByText('A code was sent to 13800138000. The new address applies once you enter it here.').waitFor();
+  const mail = await until(() => smtp.mails.find((entry) => entry.to.includes('ada@example.com')), 'the code mailed to the new address');
+  const texted = await until(() => sms.calls.find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === '13800138000'), 'the code texted to the new phone');
+  const mailed = /\b(\d{6})\b/.exec(mail.raw)![1]!;
+  await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).fill(mailed === '000000' ? '111111' : '000000');
+  await dialog.getByRole('button', { name: 'Confirm the code sent to ada@example.com' }).click();
+  await dialog.getByText('Please enter the verification code (4-8 digits)').waitFor();
+  await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).fill(mailed);
+  await dialog.getByRole('button', { name: 'Confirm the code sent to ada@example.com' }).click();
+  await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).waitFor({ state: 'detached' });
+  await dialog.getByLabel('Code sent to 13800138000', { exact: true }).fill(/\b(\d{6})\b/.exec(JSON.stringify(texted.body))![1]!);
+  await dialog.getByLabel('Code sent to 13800138000', { exact: true }).press('Enter');
   await page.getByText('Action Success').waitFor();
   await dialog.waitFor({ state: 'detached' });
 

@@ -85,11 +85,12 @@ test('a saved idle timeout ends idle sessions', async () => {
 });
 
 test('branding: the favicon is kept with the other system config and readable before sign-in', async () => {
+  const favicon = `${'ab'.repeat(32)}.ico`;
   const current = await server.client().get<{ version: number }>('/api/config');
-  const saved = await admin.put<{ value: { system: { favicon: string; appName: string } } }>('/api/config', { system: { appName: 'Brand IAM', favicon: 'abc.ico' }, version: current.body.data.version });
+  const saved = await admin.put<{ value: { system: { favicon: string; appName: string } } }>('/api/config', { system: { appName: 'Brand IAM', favicon }, version: current.body.data.version });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
   const read = await server.client().get<{ value: { system: { favicon: string; appName: string; topMenuType: string } } }>('/api/config');
-  assert.deepEqual([read.body.data.value.system.appName, read.body.data.value.system.favicon, read.body.data.value.system.topMenuType], ['Brand IAM', 'abc.ico', 'self']);
+  assert.deepEqual([read.body.data.value.system.appName, read.body.data.value.system.favicon, read.body.data.value.system.topMenuType], ['Brand IAM', favicon, 'self']);
 });
 
 // The PHONE_CAPTCHA login method and the TOTP second auth, with codes delivered for real (a local

@@ -129,10 +129,11 @@ describe('self service', () => {
     const client = await signIn('self-user');
     const info = await client.get<{ username: string; version: number }>(`/api/user/${user.id}/basic_info`);
     assert.equal(info.body.data.username, 'self-user');
-    const saved = await client.put<{ realName: string; email: string }>(`/api/user/${user.id}/basic_info`, { realName: '新名字', email: 'me@example.com', mobilePhone: '13912345678' });
+    const saved = await client.put<{ realName: string; email?: string; pendingEmail: string }>(`/api/user/${user.id}/basic_info`, { realName: '新名字', email: 'me@example.com', mobilePhone: '13912345678' });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     assert.equal(saved.body.data.realName, '新名字');
-    const profile = await client.put<{ realName: string }>('/api/user/profile', { realName: 'Profile_Name', avatar: 'abc.png' });
+    assert.deepEqual([saved.body.data.email, saved.body.data.pendingEmail], [undefined, 'me@example.com'], 'my own new address waits for its code');
+    const profile = await client.put<{ realName: string }>('/api/user/profile', { realName: 'Profile_Name', avatar: `${'0'.repeat(64)}.png` });
     assert.equal(profile.body.data.realName, 'Profile_Name');
     assert.equal((await client.get(`/api/user/${other.id}/basic_info`)).status, 403);
     assert.equal((await client.put(`/api/user/${other.id}/basic_info`, { realName: 'Hacked_Name' })).status, 403);

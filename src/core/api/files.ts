@@ -2,6 +2,7 @@
 import { apiUrl, request } from '../http';
 import type { UploadAnswer } from '../types';
 import type { UploadPurpose } from '../upload';
+import { FILE_ID } from '../file-id';
 
 /** POST /file/upload?purpose=… (multipart, field `file`): the server applies the §5 rules of the
  *  purpose (an icon's 150 KB, a favicon's 20 KB and squareness …); answers the stored file's `url`.
@@ -13,8 +14,11 @@ export async function upload(file: Blob, name?: string, purpose: UploadPurpose =
   return answer.url;
 }
 
-/** Where an uploaded file is shown from: /api/file/get/{url}. Absolute URLs and data: previews pass through. */
+/** Where an uploaded file is shown from: /api/file/get/{id}. Local previews (data:, blob:) pass
+ *  through; anything that is not one of our file ids shows nothing, so a stored value can never
+ *  make the browser request another address (a "../../cas/logout" avatar signed viewers out). */
 export function fileUrl(url: string): string {
-  if (!url || /^(?:https?:|data:|blob:)/.test(url) || url.startsWith(apiUrl('/file/get/'))) return url;
-  return apiUrl(`/file/get/${url.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/')}`);
+  if (/^(?:data|blob):/.test(url)) return url;
+  const id = url.startsWith(apiUrl('/file/get/')) ? url.slice(apiUrl('/file/get/').length) : url;
+  return FILE_ID.test(id) ? apiUrl(`/file/get/${id}`) : '';
 }

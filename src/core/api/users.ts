@@ -40,9 +40,19 @@ export function updateBasicInfo(id: string, fields: UserFields): Promise<User> {
   return request<User>('PUT', apiPath`/user/${id}/basic_info`, { body: fields });
 }
 
+/** The answer of PUT /user/profile: a new email address or mobile phone is pending (a code was
+ *  sent to it) until confirmed with `confirmContact`. */
+export type ProfileAnswer = User & { pendingEmail?: string; pendingMobilePhone?: string };
+export type ContactChannel = 'email' | 'mobilePhone';
+
 /** PUT /user/profile: the signed-in user's own profile (§2.1). */
-export function updateProfile(profile: Pick<UserFields, 'realName' | 'avatar' | 'mobilePhone' | 'email'>): Promise<User> {
-  return request<User>('PUT', '/user/profile', { body: profile });
+export function updateProfile(profile: Pick<UserFields, 'realName' | 'avatar' | 'mobilePhone' | 'email'>): Promise<ProfileAnswer> {
+  return request<ProfileAnswer>('PUT', '/user/profile', { body: profile });
+}
+
+/** POST /user/profile/contact/confirm: applies my pending address of `channel` with the code sent to it. */
+export function confirmContact(channel: ContactChannel, code: string): Promise<User> {
+  return request<User>('POST', '/user/profile/contact/confirm', { body: { channel, code } });
 }
 
 export interface NewUser extends UserFields {

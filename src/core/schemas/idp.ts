@@ -2,7 +2,7 @@
 // identity providers an administrator configures.
 import * as v from 'valibot';
 import { optionalField, rules } from '../validation';
-import { transformedPassword } from './common';
+import { transformedPassword, uploadedImage } from './common';
 
 export const idpCodeParams = v.object({ idpCode: rules.safeCode });
 export const accessInfoParams = v.object({ idpCode: rules.safeCode, token: v.pipe(v.string(), v.regex(/^[\w-]{10,100}$/, 'rule.token')) });
@@ -39,14 +39,8 @@ export const complementBody = v.object({
   mobilePhone: optionalField(rules.mobilePhone),
 });
 
-/** A provider's button icon: an image uploaded to us (the stored name, or its /api/file/get/ URL,
- *  kept as the stored name so that every console resolves it against its own API base); '' for
- *  none. Only our own uploads: the console's Content-Security-Policy loads images from itself. */
-export const idpIcon = v.pipe(
-  v.string('rule.fileName'),
-  v.regex(/^(?:(?:\/api\/file\/get\/)?[0-9a-f]{64}\.(?:png|jpg|gif|ico|svg))?$/, 'rule.fileName'),
-  v.transform((icon) => icon.replace(/^\/api\/file\/get\//, '')),
-);
+/** A provider's button icon (see uploadedImage). */
+export const idpIcon = uploadedImage;
 
 /** Scope names (space or comma separated; 'openid' is always asked). */
 const scopes = v.pipe(v.string('rule.scopes'), v.maxLength(500, 'rule.maxLength?max=500'), v.regex(/^[\w:./, -]*$/, 'rule.scopes'));

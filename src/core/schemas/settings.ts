@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { PASSWORD } from '../config';
 import { BackgroundType, CaptchaKind, LoginMethod, SecondAuth } from '../enums';
 import { rules } from '../validation';
-import { optionalText, version, yesNo } from './common';
+import { optionalText, uploadedImage, version, yesNo } from './common';
 import { formatRuleMessage } from '../rule-message';
 
 const values = <T extends Record<string, string>>(enumeration: T) => Object.values(enumeration) as T[keyof T][];
@@ -96,9 +96,19 @@ export function passwordRule(policy: PasswordPolicy) {
   );
 }
 
+/** loginSettings with the rule that spans two fields: a picture background is one of our own
+ *  uploads (see uploadedImage); a colour or custom CSS is not an image. */
+export const checkedLoginSettings = v.pipe(
+  loginSettings,
+  v.forward(
+    v.check((settings) => settings.backgroundType !== BackgroundType.PictureBackground || !settings.background || v.is(uploadedImage, settings.background), 'rule.fileName'),
+    ['background'],
+  ),
+);
+
 export const loginSettingsUpdate = v.object({ ...v.partial(loginSettings).entries, version });
 
-const imagePath = v.pipe(v.string('rule.required'), v.maxLength(500, 'rule.maxLength?max=500'));
+const imagePath = uploadedImage;
 
 /** §3 System config (branding and login page). */
 export const systemConfig = v.object({

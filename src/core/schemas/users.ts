@@ -1,8 +1,8 @@
 // §7 user calls: list, read, basic info, profile, create/update, delete, passwords.
 import * as v from 'valibot';
 import { Status, UserType } from '../enums';
-import { optionalField, rules } from '../validation';
-import { id, pageQueryFields, pagedList, transformedPassword, version } from './common';
+import { loginCode, optionalField, rules } from '../validation';
+import { id, pageQueryFields, pagedList, transformedPassword, uploadedImage, version } from './common';
 
 /** Columns a user list can be searched by (each has an index). */
 export const userSearchProps = ['username', 'realName', 'email', 'mobilePhone'] as const;
@@ -27,7 +27,7 @@ const editableFields = {
   mobilePhone: optionalField(rules.mobilePhone),
   description: optionalField(rules.description),
   availabilityStatus: v.optional(v.picklist([Status.Enable, Status.Disabled], 'rule.availabilityStatus')),
-  avatar: v.optional(v.pipe(v.string('rule.required'), v.maxLength(500, 'rule.maxLength?max=500'))),
+  avatar: v.optional(uploadedImage),
   tenantId: v.optional(id),
   extraProp,
   isAdmin: v.optional(v.boolean('rule.required')),
@@ -50,7 +50,7 @@ export const userSaveDoc = v.union([userCreateBody, v.object({ ...userUpdateBody
 export const basicInfoBody = v.object({
   username: v.optional(v.string()),
   realName: rules.realName,
-  avatar: v.optional(v.pipe(v.string('rule.required'), v.maxLength(500, 'rule.maxLength?max=500'))),
+  avatar: v.optional(uploadedImage),
   mobilePhone: optionalField(rules.mobilePhone),
   email: optionalField(rules.email),
   description: optionalField(rules.description),
@@ -66,6 +66,20 @@ export const basicInfo = v.object({
   email: v.optional(v.string()),
   description: v.optional(v.string()),
   version: v.number(),
+});
+
+/** PUT /user/profile (and one's own basic_info): a new email address or mobile phone is not
+ *  applied at once; a code was sent to it, and it is named here until confirmed. */
+export const profileAnswer = v.object({
+  ...basicInfo.entries,
+  pendingEmail: v.optional(v.string()),
+  pendingMobilePhone: v.optional(v.string()),
+});
+
+/** POST /user/profile/contact/confirm: the code sent to the pending address of `channel`. */
+export const contactConfirmBody = v.object({
+  channel: v.picklist(['email', 'mobilePhone'], 'rule.required'),
+  code: loginCode,
 });
 
 export const user = v.object({

@@ -1,6 +1,8 @@
 // The "edit personal information" dialog of §2.1 (编辑个人信息): username (read-only), real name,
 // avatar, mobile phone, email. On open it loads the user's basic info; on submit it saves
-// (PUT /user/profile), reloads the session, shows 'Action Success' and closes.
+// (PUT /user/profile), reloads the session, shows 'Action Success' and closes. A new email address
+// or mobile phone is pending until the code sent to it is entered: the dialog then stays open
+// with a code field per pending address, and closes once every one is confirmed.
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
@@ -13,6 +15,7 @@ import { useT } from '../i18n';
 import { TextField } from '../widgets/fields';
 import * as ui from '../widgets/ui.css';
 import { DialogFrame } from './DialogFrame';
+import { ContactCodes, type PendingContacts } from './ContactCodes';
 import { showServerFieldErrors } from './fieldErrors';
 import * as styles from './dialog.css';
 
@@ -34,6 +37,7 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
   const t = useT();
   const userId = useStore($session).user?.id;
   const [loaded, setLoaded] = useState(false);
+  const [pending, setPending] = useState<PendingContacts>({});
   const { register, handleSubmit, reset, setValue, setError, watch, formState } = useForm<ProfileFormInput>({
     resolver: valibotResolver(profileForm),
     defaultValues: empty,
@@ -44,6 +48,7 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
     if (!open || !userId) return;
     let live = true;
     setLoaded(false);
+    setPending({});
     users
       .basicInfo(userId)
       .then((info) => {
@@ -57,19 +62,32 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
     };
   }, [open, userId, reset]);
 
+  const finish = async (id: string) => {
+    await reload().catch(() => undefined);
+    notifySuccess(t('message.actionSuccess'));
+    onSaved?.({ userId: id });
+    onOpenChange(false);
+  };
+
   const onSubmit = handleSubmit(async (values) => {
     if (!userId) return;
+    let answer: users.ProfileAnswer;
     try {
-      await users.updateProfile({ realName: values.realName, avatar: values.avatar ?? '', mobilePhone: values.mobilePhone ?? '', email: values.email ?? '' });
+      answer = await users.updateProfile({ realName: values.realName, avatar: values.avatar ?? '', mobilePhone: values.mobilePhone ?? '', email: values.email ?? '' });
     } catch (error) {
       showServerFieldErrors(error, editable, setError);
       return;
     }
-    await reload().catch(() => undefined);
-    notifySuccess(t('message.actionSuccess'));
-    onSaved?.({ userId });
-    onOpenChange(false);
+    const waiting: PendingContacts = { ...(answer.pendingEmail ? { email: answer.pendingEmail } : {}), ...(answer.pendingMobilePhone ? { mobilePhone: answer.pendingMobilePhone } : {}) };
+    if (Object.keys(waiting).length) setPending(waiting);
+    else await finish(userId);
   });
+
+  const onConfirmed = (channel: keyof PendingContacts) => {
+    const { [channel]: _confirmed, ...left } = pending;
+    setPending(left);
+    if (userId && !Object.keys(left).length) void finish(userId);
+  };
 
   return (
     <DialogFrame open={open} onOpenChange={onOpenChange} title={t('console:profile.title')}>
@@ -97,6 +115,7 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
           </button>
         </div>
       </form>
+      <ContactCodes pending={pending} onConfirmed={onConfirmed} />
     </DialogFrame>
   );
 }

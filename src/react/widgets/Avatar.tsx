@@ -5,7 +5,8 @@ import * as styles from './Avatar.css';
 
 export function Avatar({ src, name, size = 28 }: { src?: string; name: string; size?: number }) {
   const dimensions = { width: size, height: size };
-  if (src) return <img className={styles.avatar} src={fileUrl(src)} alt="" {...dimensions} />;
+  const url = src ? fileUrl(src) : '';
+  if (url) return <img className={styles.avatar} src={url} alt="" {...dimensions} />;
   return (
     // The initial is drawn by CSS (::before), so it is no visible text of the button it sits in:
     // that button's accessible name is the person's name, which its visible text must match.

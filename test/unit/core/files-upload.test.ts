@@ -39,7 +39,9 @@ describe('core upload', () => {
     assert.equal(server.requests[0]?.query.get('purpose'), 'image');
   });
 
-  it('the returned url is shown from /api/file/get/', () => {
-    assert.equal(fileUrl('2026/a b.png'), `${server.apiBase}/file/get/2026/a%20b.png`);
+  it('the returned id is shown from /api/file/get/; other values show nothing', () => {
+    const id = `${'0'.repeat(64)}.svg`;
+    assert.equal(fileUrl(id), `${server.apiBase}/file/get/${id}`);
+    assert.equal(fileUrl('../../cas/logout'), '');
   });
 });

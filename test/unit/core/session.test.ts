@@ -270,14 +270,16 @@ describe('api modules (§7)', () => {
     assert.deepEqual(server.requests[1]?.json, { email: 'a@b.co' });
   });
 
-  it('files: multipart upload answers data.url; fileUrl points at /api/file/get/{url}', async () => {
-    server.handle('POST /file/upload', ok({ url: 'abc/logo.png' }));
-    assert.equal(await api.files.upload(new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }), 'logo.png'), 'abc/logo.png');
+  it('files: multipart upload answers data.url; fileUrl points at /api/file/get/{id}, and only for file ids', async () => {
+    const id = `${'ab'.repeat(32)}.png`;
+    server.handle('POST /file/upload', ok({ url: id }));
+    assert.equal(await api.files.upload(new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }), 'logo.png'), id);
     assert.match(server.requests[0]?.body ?? '', /name="file"; filename="logo.png"/);
-    assert.equal(api.files.fileUrl('abc/logo 1.png'), `${server.apiBase}/file/get/abc/logo%201.png`);
-    assert.equal(api.files.fileUrl('https://cdn.example/x.png'), 'https://cdn.example/x.png');
+    assert.equal(api.files.fileUrl(id), `${server.apiBase}/file/get/${id}`);
+    for (const hostile of ['../../cas/logout', 'abc/logo 1.png', 'https://cdn.example/x.png', `${id}/../../x`]) assert.equal(api.files.fileUrl(hostile), '', hostile);
     configureHttp({ apiBase: '/api' });
-    assert.equal(api.files.fileUrl('f1'), '/api/file/get/f1');
+    assert.equal(api.files.fileUrl(id), `/api/file/get/${id}`);
+    assert.equal(api.files.fileUrl(`/api/file/get/${id}`), `/api/file/get/${id}`);
   });
 
   it('captcha: /api/captcha/image/display with a random query (and the key)', () => {

@@ -1,0 +1,31 @@
+// Raster uploads (PNG, JPEG, GIF, ICO) are refused above MAX_SIDE pixels a side, by the size read
+// from the format's real header with image-size: the PNG IHDR chunk, the JPEG frame header (which
+// the core's checks do not read at all), the GIF screen, every entry of an ICO. A header-only
+// reader (about 40 KB of plain JavaScript) rather than a decoder: sharp is tens of MB of native
+// code, and pngjs would inflate the whole bitmap (64 MB at 4096×4096) only to learn what the header
+// already says; a browser allocates what the header announces, so the header is what to bound.
+// A header that image-size cannot read (no real IHDR chunk, a truncated frame …) or that says
+// another type than the file's magic bytes lies about the image and is refused.
+import { imageSize } from 'image-size';
+import type { ImageKind } from '../../src/core/upload';
+
+export const MAX_SIDE = 4096;
+
+const TYPE_NAME: Partial<Record<ImageKind, string>> = { png: 'png', jpeg: 'jpg', gif: 'gif', ico: 'ico' };
+
+/** Why a raster image is refused, or undefined. */
+export function rasterProblem(bytes: Uint8Array, kind: ImageKind): 'unreadable' | 'dimensions' | undefined {
+  const type = TYPE_NAME[kind];
+  if (!type) return undefined;
+  let size: ReturnType<typeof imageSize>;
+  try {
+    size = imageSize(bytes);
+  } catch {
+    return 'unreadable';
+  }
+  if (size.type !== type) return 'unreadable';
+  const images = size.images ?? [size];
+  if (!images.length || images.some((image) => !(image.width > 0 && image.height > 0))) return 'unreadable';
+  if (images.some((image) => image.width > MAX_SIDE || image.height > MAX_SIDE)) return 'dimensions';
+  return undefined;
+}
