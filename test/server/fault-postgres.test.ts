@@ -8,8 +8,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { startPostgres, type ThrowawayPostgres } from '../../scripts/postgres.mjs';
 import { openDatabase, type Db } from '../../server/db/connect';
+import { databaseUnavailable } from '../../server/db/availability';
 import { ADMIN, Client, transform, type TestDatabase } from './harness';
 import { spawnServer, type ChildServer } from './crash-process';
 
@@ -59,6 +61,33 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
       });
       const stored = await db.kysely.selectFrom('captchas').select('id').where('id', '=', 'fault-retry').execute();
       assert.equal(stored.length, 1, 'the write was sent once, on a fresh connection');
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('a SELECT whose connection is terminated while it runs is run again; a write is not, and its error means 503', async () => {
+    const db: Db = await openDatabase({ dataDir: '', databaseUrl: cluster.url });
+    try {
+      await db.kysely.connection().execute(async (connection) => {
+        const pid = await backendPid(connection);
+        const slowRead = connection.selectNoFrom((eb) => [eb.fn('pg_sleep', [eb.val(0.5)]).as('slept'), eb.fn<number>('pg_backend_pid').as('pid')]).executeTakeFirstOrThrow();
+        await sleep(150);
+        await asSuperuser(`select pg_terminate_backend(${pid})`);
+        const answered = await slowRead;
+        assert.notEqual(Number(answered.pid), pid, 'answered by a fresh connection');
+      });
+      await db.kysely.connection().execute(async (connection) => {
+        const pid = await backendPid(connection);
+        const slowWrite = connection.insertInto('captchas')
+          .values({ id: 'fault-in-flight', clientHash: 'x', answerHash: sql<string>`(select 'x' from pg_sleep(0.5))`, expiresAt: Date.now() + 60_000 }).execute()
+          .then(() => undefined, (error: unknown) => error);
+        await sleep(150);
+        await asSuperuser(`select pg_terminate_backend(${pid})`);
+        const error = await slowWrite;
+        assert.ok(error, 'the write may have been applied: it is not repeated');
+        assert.ok(databaseUnavailable(error), String(error));
+      });
     } finally {
       await db.close();
     }
