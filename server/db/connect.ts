@@ -92,9 +92,9 @@ function postgresPool(connectionString: string): pg.Pool {
     connectionString, max: 10, types: pgTypes, Client: PreparingClient,
     application_name: APPLICATION_NAME, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
-  const report = (error: Error) => console.warn(`database connection lost: ${(error as { code?: string }).code ?? ''} ${error.message}`);
-  pool.on('error', report);
-  pool.on('connect', (client) => client.on('error', report));
+  pool.on('connect', (client) => client.on('error', (error: Error & { code?: string }) => console.warn(`database connection lost: ${error.code ?? ''} ${error.message}`)));
+  // The pool repeats an idle client's error, which the client's listener above already reported.
+  pool.on('error', () => {});
   return pool;
 }
 
