@@ -1,4 +1,4 @@
-// The SQLite file held by another process: the server process waits for the write lock (busy
+// The health checks on SQLite, and the SQLite file held by another process: the server process waits for the write lock (busy
 // timeout, 5 s) and answers once it is free; when the lock is held longer, it answers 503 with
 // Retry-After in the envelope, not 500. Runs in the SQLite pass of the suite.
 import { after, before, describe, test } from 'node:test';
@@ -45,6 +45,15 @@ async function holdingWriteLock<T>(ms: number, during: () => Promise<T>): Promis
 const createUser = (username: string) => admin.post('/api/user', { username, realName: 'Busy_Test', password: transform('Secret123') });
 
 describe('SQLite file locked by another process', { skip: onSqlite ? false : 'runs in the SQLite pass' }, () => {
+  test('the health checks answer without sign-in, and say nothing but the status', async () => {
+    for (const [path, status] of [['/api/health/live', 'live'], ['/api/health/ready', 'ready']] as const) {
+      const answer = await fetch(`${server.base}${path}`);
+      assert.equal(answer.status, 200, path);
+      assert.equal(answer.headers.get('cache-control'), 'no-store');
+      assert.deepEqual(await answer.json(), { code: 0, message: 'ok', data: { status } });
+    }
+  });
+
   test('a write waits for a lock held 1 s and succeeds', async () => {
     const started = Date.now();
     const answer = await holdingWriteLock(1_000, () => createUser('busy-wait'));
