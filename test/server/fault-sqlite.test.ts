@@ -1,6 +1,6 @@
-// The health checks on SQLite, and the SQLite file held by another process: the server process waits for the write lock (busy
-// timeout, 5 s) and answers once it is free; when the lock is held longer, it answers 503 with
-// Retry-After in the envelope, not 500. Runs in the SQLite pass of the suite.
+// The health checks on SQLite, and the SQLite file held by another process: the server process
+// waits for the write lock (busy timeout, 5 s) and answers once it is free; when the lock is held
+// longer, it answers 503 with Retry-After in the envelope, not 500. Runs in the SQLite pass.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
