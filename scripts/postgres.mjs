@@ -1,7 +1,8 @@
 // A throwaway PostgreSQL cluster for tests: Debian's `postgresql` binaries, a temp data dir owned
 // by the `postgres` user (initdb refuses root), trust auth on 127.0.0.1 and a free port.
 // Installs Debian's package when it is missing and this process is root with apt-get.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readdirSync, chmodSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -40,14 +41,27 @@ function freePort() {
   });
 }
 
-/** As root, run a PostgreSQL binary as the `postgres` user; otherwise as ourselves. */
+/** As root, a PostgreSQL binary runs as the `postgres` user; otherwise as ourselves. */
+function pgCommand(bin, args) {
+  return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+}
+
 function runPg(bin, args) {
-  const asRoot = process.getuid?.() === 0;
-  const [command, commandArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+  const [command, commandArgs] = pgCommand(bin, args);
   execFileSync(command, commandArgs, { stdio: ['ignore', 'ignore', 'inherit'], cwd: tmpdir() });
 }
 
-/** Starts a cluster; resolves to { url, stop } where url reaches the `iam` superuser's database. */
+/** runPg without blocking the event loop (a test keeps serving requests meanwhile). */
+async function runPgAsync(bin, args) {
+  const [command, commandArgs] = pgCommand(bin, args);
+  await promisify(execFile)(command, commandArgs, { cwd: tmpdir() });
+}
+
+/**
+ * Starts a cluster; resolves to { url, stop, restart } where url reaches the `iam` superuser's
+ * database. restart(downMs) is `pg_ctl stop -m fast` (every session is terminated), a pause of
+ * downMs with no server, then a start on the same data and port (fault tests).
+ */
 export async function startPostgres() {
   const bin = ensureInstalled();
   const dir = mkdtempSync(join(tmpdir(), 'iam-pg-'));
@@ -56,12 +70,18 @@ export async function startPostgres() {
   const port = await freePort();
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres', dir]);
   runPg(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'iam', '--no-sync']);
-  runPg(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-w', 'start']);
+  const startArgs = ['-D', data, '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-w', 'start'];
+  runPg(join(bin, 'pg_ctl'), startArgs);
   const url = `postgres://iam@127.0.0.1:${port}/postgres`;
   return {
     url,
     async stop() {
       try { runPg(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']); } finally { rmSync(dir, { recursive: true, force: true }); }
+    },
+    async restart(downMs = 0) {
+      await runPgAsync(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await runPgAsync(join(bin, 'pg_ctl'), startArgs);
     },
   };
 }

@@ -18,7 +18,9 @@ import { SettingsStore } from './settings';
 import { AuditLog } from './audit';
 import { SessionService } from './auth/sessions';
 import { createGate } from './auth/gate';
-import { ApiError, tooMany } from './http/errors';
+import { ApiError, tooMany, unavailable } from './http/errors';
+import { databaseUnavailable } from './db/availability';
+import { healthRoutes } from './routes/health';
 import { failure } from './http/envelope';
 import { answerLanguage, localizeMessage } from './http/language';
 import { PublicOrigin } from './http/public-origin';
@@ -36,8 +38,15 @@ declare module 'fastify' {
 
 export type App = FastifyInstance;
 
+/** Seconds a client is told to wait after a 503 (a database restart or failover takes a few). */
+const RETRY_AFTER_S = 2;
+
 function errorEnvelope(error: FastifyError | ApiError, request: FastifyRequest) {
   const language = answerLanguage(request.headers['accept-language']);
+  if (databaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    error = unavailable();
+  }
   if (error instanceof ApiError) {
     return { status: error.status, body: failure(error.code, localizeMessage(error.message, language), error.data) };
   }
@@ -116,6 +125,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   limitJsonDepth(app);
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const { status, body } = errorEnvelope(error, request);
+    if (status === 503) reply.header('retry-after', String(RETRY_AFTER_S));
     return reply.status(status).send(body);
   });
 
@@ -147,6 +157,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   const gate = createGate(ctx);
   await app.register(async (api) => {
     apiRoutes(api, gate, ctx);
+    healthRoutes(api, db.reachable);
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/api' });
 

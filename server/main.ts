@@ -21,6 +21,12 @@ const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? 'localhost';
 
 let closing = false;
+// While draining, every answer closes its connection: a client or a proxy keeping its keep-alive
+// connection open would otherwise hold the process up long after the last request in flight.
+app.addHook('onSend', (_request, reply, payload, done) => {
+  if (closing) reply.header('connection', 'close');
+  done(null, payload);
+});
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;

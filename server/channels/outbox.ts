@@ -3,6 +3,7 @@
 // message is claimed atomically, so each is sent once even with several processes on PostgreSQL.
 import type { Ctx } from '../context';
 import { claim, deliver, dueMessages } from './deliver';
+import { databaseUnavailable } from '../db/availability';
 
 const POLL_MS = 1_000;
 const BATCH = 20;
@@ -41,7 +42,11 @@ export class Outbox {
 
   private async run(): Promise<void> {
     if (this.running || this.stopped) return;
-    this.running = this.drain().catch((error: unknown) => console.error('outbox', error));
+    this.running = this.drain().catch((error: unknown) => {
+      // The database being away (a restart, a failover) is one line; the next poll tries again.
+      if (databaseUnavailable(error)) console.warn(`outbox: the database is unavailable (${(error as Error).message}); retrying`);
+      else console.error('outbox', error);
+    });
     await this.running;
     this.running = undefined;
     if (this.stopped) return;

@@ -3,15 +3,18 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Database } from './tables';
 import { migrate } from './migrations';
+import { ResilientPostgresDialect } from './resilient-driver';
 
 export type Engine = 'sqlite' | 'postgres';
 
 export interface Db {
   kysely: Kysely<Database>;
   engine: Engine;
+  /** Whether the database answers a trivial query within `timeoutMs` (the readiness check). */
+  reachable(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -73,14 +76,51 @@ export function reusingStatements(database: SQLite.Database, capacity = STATEMEN
   };
 }
 
+/** How long a request waits for a connection (a free one, or a new one to an unresponsive server). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** What the processes' connections are called in pg_stat_activity. */
+const APPLICATION_NAME = 'iam-console';
+
+/**
+ * The PostgreSQL pool. A connection that fails (the database restarted, failed over, or terminated
+ * it) emits 'error' on its client and, when idle, on the pool; unhandled, either would end the
+ * process. They are logged: the pool drops the dead connection and opens new ones on demand.
+ */
+function postgresPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString, max: 10, types: pgTypes, Client: PreparingClient,
+    application_name: APPLICATION_NAME, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  pool.on('connect', (client) => client.on('error', (error: Error & { code?: string }) => console.warn(`database connection lost: ${error.code ?? ''} ${error.message}`)));
+  // The pool repeats an idle client's error, which the client's listener above already reported.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Resolves to whether `check` settles without error within `timeoutMs`. */
+async function within(timeoutMs: number, check: () => Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
+  const answered = check().then(() => true, () => false);
+  try {
+    return await Promise.race([answered, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function openDatabase(options: { dataDir: string; databaseUrl: string | undefined }): Promise<Db> {
   let kysely: Kysely<Database>;
   let engine: Engine;
   let sqliteFile: SQLite.Database | undefined;
+  let reachable: Db['reachable'];
   if (options.databaseUrl) {
     engine = 'postgres';
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes, Client: PreparingClient });
-    kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+    const pool = postgresPool(options.databaseUrl);
+    kysely = new Kysely<Database>({ dialect: new ResilientPostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+    // Straight to the pool, without the driver's retries: the answer is about now.
+    reachable = (timeoutMs) => within(timeoutMs, () => pool.query('select 1'));
   } else {
     engine = 'sqlite';
     mkdirSync(options.dataDir, { recursive: true });
@@ -95,6 +135,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqliteFile = sqlite;
+    reachable = async () => sqlite.prepare('select 1').get() !== undefined;
     kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }), plugins: [new CamelCasePlugin()] });
   }
   if (sqliteFile) {
@@ -109,5 +150,5 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
       throw error;
     }
   } else await migrate(kysely as unknown as Kysely<unknown>, engine);
-  return { kysely, engine, close: () => kysely.destroy() };
+  return { kysely, engine, reachable, close: () => kysely.destroy() };
 }

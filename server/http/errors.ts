@@ -23,3 +23,5 @@ export const notFound = (what = 'Resource') => new ApiError(404, `${what} not fo
 export const conflict = (message = 'The record was changed by someone else; reload and try again') =>
   new ApiError(409, message);
 export const tooMany = (message: string) => new ApiError(429, message);
+/** The database cannot be reached right now (restart, failover, busy file): answered with Retry-After. */
+export const unavailable = () => new ApiError(503, 'The database is unavailable; try again in a few seconds');

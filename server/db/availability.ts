@@ -1,0 +1,33 @@
+// Which database errors mean "the database cannot be reached right now" (a restart or failover, a
+// terminated connection, an SQLite file locked by another process for too long) rather than a bug
+// or bad input. Requests meeting one answer 503 with Retry-After instead of 500.
+
+/** PostgreSQL's admin/crash shutdown and "starting up", and the socket errors of a lost server. */
+const LOST_CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : '';
+}
+
+/** The connection to PostgreSQL broke (or could not be made): trying again on a new one may work. */
+export function connectionLost(error: unknown): boolean {
+  const code = codeOf(error);
+  // Class 08 is "connection exception".
+  return LOST_CONNECTION_CODES.has(code) || code.startsWith('08') || /Connection terminated|not queryable/.test(messageOf(error));
+}
+
+/** pg refused the query because its connection had already failed: it never reached the server. */
+export function neverSent(error: unknown): boolean {
+  return /not queryable/.test(messageOf(error));
+}
+
+/** The database is unreachable or too busy to answer now; the caller should try again shortly. */
+export function databaseUnavailable(error: unknown): boolean {
+  // pg's pool gives up on connecting (or on waiting for a free connection) after connectionTimeoutMillis.
+  return connectionLost(error) || codeOf(error).startsWith('SQLITE_BUSY') || /timeout exceeded when trying to connect/.test(messageOf(error));
+}
