@@ -27,6 +27,15 @@ const CHANGE = {
   mobilePhone: { purpose: 'phone-change', via: MessageServiceType.SMS },
 } as const;
 
+/** The one account whose sign-in identifier `column` is `value` (none, or several: undefined),
+ *  compared as the unique indexes compare: an email in any letter case. */
+export async function accountByIdentifier(ctx: Ctx, column: 'username' | 'email' | 'mobilePhone', value: string): Promise<UserRow | undefined> {
+  const users = ctx.db.selectFrom('users').selectAll();
+  const matching = column === 'email' ? users.where(sql`lower(email)`, '=', sql`lower(${value})`) : users.where(column, '=', value);
+  const rows = await matching.limit(2).execute();
+  return rows.length === 1 ? rows[0] : undefined;
+}
+
 /** 400 naming each of `contacts` that an account other than `ownerId` already has. */
 export async function assertContactsFree(ctx: Ctx, contacts: Contacts, ownerId?: string): Promise<void> {
   const taken: ContactField[] = [];

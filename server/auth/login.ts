@@ -25,6 +25,7 @@ import { AUTH_MODE_HEADER, credentialOf, setSessionCookie } from './gate';
 import { safeRedirect } from '../http/redirect';
 import { type FailureSlot, keysOfUser, lockedError, reserveFailure, throttleKey, throttleState } from './throttle';
 import type { UserRow } from './actor';
+import { accountByIdentifier } from './contacts';
 import { totpEnabled, verifyTotp } from './totp';
 import { consumeCode, consumeExpiredChange, grantExpiredChange, sendCodeAfterAnswer, sendCodeOnce } from './codes';
 import { passwordExpired, storeNewPassword } from './password-policy';
@@ -43,10 +44,8 @@ const identifierColumn = {
   [LoginMethod.PHONE_CAPTCHA]: 'mobilePhone',
 } as const;
 
-async function findUser(ctx: Ctx, policy: LoginSettings, identifier: string): Promise<UserRow | undefined> {
-  const rows = await ctx.db.selectFrom('users').selectAll().where(identifierColumn[policy.loginMethod], '=', identifier).limit(2).execute();
-  return rows.length === 1 ? rows[0] : undefined; // an ambiguous email/phone signs in no one
-}
+const findUser = (ctx: Ctx, policy: LoginSettings, identifier: string): Promise<UserRow | undefined> =>
+  accountByIdentifier(ctx, identifierColumn[policy.loginMethod], identifier);
 
 function needsCaptcha(policy: LoginSettings, failures: number): boolean {
   return policy.captchaEnabled || (policy.captchaAfterFailures > 0 && failures >= policy.captchaAfterFailures);

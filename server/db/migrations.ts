@@ -310,6 +310,10 @@ const idpFlowBinding: Migration = {
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
+    // Each migration stands alone (none needs a later one), so one missing from a database that
+    // already ran later ones (work that landed in another order, a restored older table) is
+    // simply run, instead of the server refusing to start.
+    allowUnorderedMigrations: true,
     provider: {
       getMigrations: async () => ({
         '0001_initial': initial(engine),

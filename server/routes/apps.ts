@@ -193,7 +193,8 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
       if (!current) throw notFound('Privilege');
       await parentInApp(owner.id, body.parentId, current.id);
       const changes = { ...body, ...(body.path !== undefined ? { path: body.path || null } : {}) };
-      await unique('key', () => ctx.db.updateTable('privileges').set(changes).where('id', '=', current.id).execute());
+      // A body without fields changes nothing (and an UPDATE needs at least one column).
+      if (Object.keys(changes).length) await unique('key', () => ctx.db.updateTable('privileges').set(changes).where('id', '=', current.id).execute());
       await ctx.audit.record({ action: 'privilege.update', actor, target: { type: 'privilege', id: current.id }, ip: raw.ip, detail: { fields: Object.keys(body) } });
       return toPrivilege({ ...current, ...changes });
     },

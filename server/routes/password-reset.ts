@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type * as v from 'valibot';
 import type { Ctx } from '../context';
+import { accountByIdentifier } from '../auth/contacts';
 import { defineRoute, type Gate } from '../http/route';
 import { okAnswer } from '../../src/core/schemas/common';
 import { passwordResetBody, resetChannelOf, resetCodeBody } from '../../src/core/schemas/password-reset';
@@ -15,12 +16,9 @@ import { fieldError } from '../http/errors';
 
 const tags = ['Password reset'];
 
-/** The one account with this email address or mobile phone number (an ambiguous one: none). */
-async function accountOf(ctx: Ctx, identifier: string) {
-  const column = resetChannelOf(identifier) === MessageServiceType.EMAIL ? 'email' : 'mobilePhone';
-  const rows = await ctx.db.selectFrom('users').selectAll().where(column, '=', identifier).limit(2).execute();
-  return rows.length === 1 ? rows[0] : undefined;
-}
+/** The one account with this email address or mobile phone number. */
+const accountOf = (ctx: Ctx, identifier: string) =>
+  accountByIdentifier(ctx, resetChannelOf(identifier) === MessageServiceType.EMAIL ? 'email' : 'mobilePhone', identifier);
 
 /** PUT /user/password with a code (the route is in users.ts, beside the signed-in change): the
  *  new password when the code is the account's live reset code; it signs the person out

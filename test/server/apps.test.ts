@@ -71,6 +71,12 @@ test('privilege trees: parent in the same app, no cycles, unique keys, subtree d
   assert.deepEqual(dupKey.body.data.fields, [{ field: 'key', rule: 'rule.duplicate' }]);
   const badKey = await appAdmin.post<{ fields: { field: string; rule: string }[] }>(base, { name: 'Bad', key: '1abc' });
   assert.deepEqual(badKey.body.data.fields, [{ field: 'key', rule: 'rule.safeCode' }]);
+  // An edit with no fields (or unknown ones only) changes nothing; it once built an UPDATE without columns (500).
+  for (const empty of [{}, { unknownField: 1 }]) {
+    const unchanged = await appAdmin.put<Privilege>(`${base}/${child.id}`, empty);
+    assert.equal(unchanged.status, 200, `PUT ${JSON.stringify(empty)}`);
+    assert.deepEqual(unchanged.body.data, child);
+  }
   const cycle = await appAdmin.put(`${base}/${root.id}`, { parentId: child.id });
   assert.equal(cycle.status, 400, 'a node cannot move under its own child');
   const other = (await admin.post<Privilege>(`/api/apps/${appTwo.id}/privileges`, { name: 'Other', key: 'other' })).body.data;
