@@ -306,11 +306,26 @@ const idpFlowBinding: Migration = {
   },
 };
 
+/** The provider's records know whose they are (every grant of a person is revoked at once, see
+ *  server/oidc/revoke.ts; the rows written before carry it in their JSON), and apps register
+ *  post-logout redirect URIs with their OIDC client. */
+function sso(engine: Engine): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('oidc_payloads').addColumn('account_id', 'text').execute();
+      const accountId = engine === 'postgres' ? sql`payload::json->>'accountId'` : sql`json_extract(payload, '$.accountId')`;
+      await sql`update oidc_payloads set account_id = ${accountId}`.execute(db);
+      await db.schema.createIndex('oidc_payloads_account').on('oidc_payloads').column('account_id').execute();
+      await db.schema.alterTable('oidc_clients').addColumn('post_logout_redirect_uris', 'text').execute();
+    },
+  };
+}
+
 /** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory, '0009_user_search_index_only': userSearchIndexOnly(engine), '0010_atomic_counters': atomicCounters, '0015_idp_flow_binding': idpFlowBinding }) },
+    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory, '0009_user_search_index_only': userSearchIndexOnly(engine), '0010_atomic_counters': atomicCounters, '0015_idp_flow_binding': idpFlowBinding, '0017_sso': sso(engine) }) },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');

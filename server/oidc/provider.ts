@@ -1,13 +1,15 @@
 // The OpenID Connect provider for the apps (oidc-provider, a certified implementation): the
 // authorization code flow with PKCE, refresh tokens, userinfo, discovery and JWKS. Signing in and
 // consent happen in the console (the hidden oauth/authorize route) with our own session.
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Ctx } from '../context';
 import { Status } from '../../src/core/enums';
 import { adapterFactory } from './adapter';
 import { providerKeys } from './keys';
 import { oidcDb } from './tables';
 import { SESSION_COOKIE } from '../auth/gate';
+import { formPostPolicy } from './form-post-policy';
+import { endConsoleSessionOnLogout, logoutSource } from './logout';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -34,6 +36,16 @@ async function findAccount(ctx: Ctx, accountId: string) {
   };
 }
 
+/** The default policy, plus: a provider session whose person can no longer sign in (disabled or
+ *  deleted) asks for a sign-in again (login_required with prompt=none), instead of carrying on
+ *  without an account. */
+function policy() {
+  const checks = interactionPolicy.base();
+  checks.get('login')!.checks.add(new interactionPolicy.Check('account_unavailable', 'the signed-in person can no longer sign in', 'login_required',
+    (koa) => Boolean(koa.oidc.session?.accountId) && !koa.oidc.account));
+  return checks;
+}
+
 async function configuration(ctx: Ctx): Promise<Configuration> {
   const db = oidcDb(ctx.db);
   const { jwks, cookieKeys } = await providerKeys(db, ctx.now());
@@ -49,11 +61,15 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
       phone: ['phone_number'],
     },
     scopes: ['openid', 'offline_access', 'profile', 'email', 'phone'],
+    // Only what the apps can use: the code flow (with PKCE) and refresh, a client secret in the
+    // Authorization header. Nothing implicit, no id_token or none response type.
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_basic'],
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource },
     },
     // An earlier consent counts only while the same person is signed in to the console: after a
     // sign-out (or as someone else) the app's request goes through the sign-in and consent page again.
@@ -65,9 +81,11 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
       const grantId = (oidc.result?.consent as { grantId?: string } | undefined)?.grantId ?? oidc.session.grantIdFor(oidc.client.clientId);
       return grantId ? oidc.provider.Grant.find(grantId) : undefined;
     },
-    interactions: { url: (_oidc, interaction) => `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}` },
-    // Apps get a refresh token with every code exchange (they all allow the refresh_token grant).
-    issueRefreshToken: async (_oidc, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('openid'),
+    interactions: { policy: policy(), url: (_oidc, interaction) => `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}` },
+    // A refresh token only when the app asked for offline_access and the person allowed it (the
+    // provider's default); it is replaced on every use, and a replaced one coming back (stolen, or
+    // replayed) revokes the whole grant.
+    rotateRefreshToken: true,
     ttl: {
       AccessToken: hour,
       AuthorizationCode: 60,
@@ -99,6 +117,8 @@ export class OidcProvider {
     this.provider ??= configuration(this.ctx).then((config) => {
       const provider = new Provider(this.ctx.site.issuer(), config);
       provider.proxy = true;
+      provider.use(formPostPolicy);
+      provider.use(endConsoleSessionOnLogout(this.ctx));
       return provider;
     });
     return this.provider;

@@ -25,6 +25,7 @@ import { searchPlan, userStartsWith, type SearchPlan } from '../db/search';
 import { fieldError, forbidden, notFound, unauthorized } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
+import { revokeAppGrants } from '../oidc/revoke';
 
 const tags = ['Users'];
 type CreateBody = v.InferOutput<typeof userCreateBody>;
@@ -137,7 +138,7 @@ async function updateUser(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, 
     extraProp: JSON.stringify(extra),
   };
   const saved = await saveVersioned(ctx, id, body.version, changes);
-  if (saved.availabilityStatus !== Status.Enable) await ctx.sessions.revokeUser(id);
+  if (saved.availabilityStatus !== Status.Enable) await Promise.all([ctx.sessions.revokeUser(id), revokeAppGrants(ctx.db, id)]);
   await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id }, tenantId: saved.tenantId, ip, detail: { fields: Object.keys(changes) } });
   return toApiUser(ctx, saved);
 }
@@ -172,6 +173,7 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: v.
 async function setPassword(ctx: Ctx, actor: Actor, target: UserRow, password: string, ip: string, reply: FastifyReply, self: boolean) {
   await storeNewPassword(ctx, target, password);
   await ctx.sessions.revokeUser(target.id);
+  await revokeAppGrants(ctx.db, target.id);
   if (self) clearSessionCookie(reply.request, reply);
   await ctx.audit.record({ action: self ? 'password.change' : 'password.reset', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip });
 }
@@ -284,6 +286,7 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
       const target = await manageableUser(ctx, actor, params.id);
       if (target.isAdmin === 1 && target.isMaster === 1 && target.userType !== UserType.Tenant) await keepOnePlatformAdmin(ctx, target.id);
       await ctx.db.deleteFrom('users').where('id', '=', target.id).execute();
+      await revokeAppGrants(ctx.db, target.id);
       await ctx.audit.record({ action: 'user.delete', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip: raw.ip, detail: { username: target.username } });
       return null;
     },
