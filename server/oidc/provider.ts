@@ -61,10 +61,11 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
       phone: ['phone_number'],
     },
     scopes: ['openid', 'offline_access', 'profile', 'email', 'phone'],
-    // Only what the apps can use: the code flow (with PKCE) and refresh, a client secret in the
-    // Authorization header. Nothing implicit, no id_token or none response type.
+    // Only what the apps can use: the code flow (with PKCE) and refresh, the client secret in the
+    // Authorization header or the form body. Nothing implicit, no id_token or none response type,
+    // no public clients.
     responseTypes: ['code'],
-    clientAuthMethods: ['client_secret_basic'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
