@@ -9,6 +9,7 @@ import { providerKeys } from './keys';
 import { oidcDb } from './tables';
 import { SESSION_COOKIE } from '../auth/gate';
 import { formPostPolicy } from './form-post-policy';
+import { APP_SCOPES, rolesClaims, tenantClaims } from './app-claims';
 import { endConsoleSessionOnLogout, logoutSource } from './logout';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
@@ -19,20 +20,26 @@ export const CONSENT_PAGE = '/oauth/authorize';
 
 const hour = 3600;
 
-async function findAccount(ctx: Ctx, accountId: string) {
-  const user = await ctx.db.selectFrom('users').select(['id', 'username', 'realName', 'email', 'mobilePhone', 'avatar', 'availabilityStatus'])
+/** The person as the provider sees them, while they may sign in; app claims only for `clientId`. */
+async function findAccount(ctx: Ctx, accountId: string, clientId: string | undefined) {
+  const user = await ctx.db.selectFrom('users').select(['id', 'username', 'realName', 'email', 'mobilePhone', 'avatar', 'availabilityStatus', 'tenantId', 'userType'])
     .where('id', '=', accountId).executeTakeFirst();
   if (!user || user.availabilityStatus !== Status.Enable) return undefined;
   return {
     accountId,
-    claims: () => ({
-      sub: user.id,
-      preferred_username: user.username,
-      name: user.realName,
-      ...(user.email ? { email: user.email } : {}),
-      ...(user.mobilePhone ? { phone_number: user.mobilePhone } : {}),
-      ...(user.avatar ? { picture: user.avatar } : {}),
-    }),
+    claims: async (_use: string, scope: string) => {
+      const scopes = new Set(scope.split(' '));
+      return {
+        sub: user.id,
+        preferred_username: user.username,
+        name: user.realName,
+        ...(user.email ? { email: user.email } : {}),
+        ...(user.mobilePhone ? { phone_number: user.mobilePhone } : {}),
+        ...(user.avatar ? { picture: user.avatar } : {}),
+        ...(scopes.has('roles') && clientId ? await rolesClaims(ctx.db, user.id, clientId) : {}),
+        ...(scopes.has('tenant') ? await tenantClaims(ctx.db, user) : {}),
+      };
+    },
   };
 }
 
@@ -53,14 +60,19 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
     adapter: adapterFactory(db),
     jwks,
     cookies: { keys: cookieKeys },
-    findAccount: (_oidc: KoaContextWithOIDC, sub: string) => findAccount(ctx, sub),
+    // The app asking is the client of this request (the token endpoint's authenticated client, the
+    // access token's client at userinfo): another app's roles are never read.
+    findAccount: (koa: KoaContextWithOIDC, sub: string) => findAccount(ctx, sub, koa.oidc.client?.clientId),
     claims: {
       openid: ['sub'],
       profile: ['name', 'preferred_username', 'picture'],
       email: ['email'],
       phone: ['phone_number'],
+      ...APP_SCOPES,
     },
-    scopes: ['openid', 'offline_access', 'profile', 'email', 'phone'],
+    scopes: ['openid', 'offline_access', 'profile', 'email', 'phone', ...Object.keys(APP_SCOPES)],
+    // The claims of the granted scopes go into the ID token too, not only userinfo.
+    conformIdTokenClaims: false,
     // Only what the apps can use: the code flow (with PKCE) and refresh, the client secret in the
     // Authorization header or the form body. Nothing implicit, no id_token or none response type,
     // no public clients.
