@@ -35,11 +35,11 @@ export function endConsoleSessionOnLogout(ctx: Ctx) {
     await next();
     const { oidc } = koa;
     const confirmed = oidc?.route === 'end_session_confirm' && koa.status === 303 && Boolean(oidc.params?.logout) && oidc.session?.state?.[ASKED] === true;
-    const secret = confirmed ? koa.cookies.get(SESSION_COOKIE) : undefined;
+    const secret = confirmed ? koa.cookies.get(SESSION_COOKIE, { signed: false }) : undefined;
     if (!secret) return;
     const live = await ctx.sessions.resolve(secret, 'cookie');
     await ctx.sessions.revokeSecret(secret);
-    koa.cookies.set(SESSION_COOKIE, null, { path: '/', httpOnly: true, sameSite: 'lax', secure: koa.secure, overwrite: true });
+    koa.cookies.set(SESSION_COOKIE, null, { path: '/', httpOnly: true, sameSite: 'lax', secure: koa.secure, signed: false, overwrite: true });
     if (!live) return;
     await revokeAppGrants(ctx.db, live.user.id);
     await ctx.audit.record({ action: 'logout', actor: live.user, target: { type: 'session', id: live.sessionId }, tenantId: live.user.tenantId, ip: koa.ip, detail: { via: 'oidc' } });
