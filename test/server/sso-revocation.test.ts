@@ -146,6 +146,18 @@ describe('refresh tokens', () => {
     for (const tokens of won) await assertRevoked(wiki, tokens, 'a parallel reuse');
   });
 
+  test('a parallel burst with one authorization code: at most one exchange succeeds, and the reuse revokes the grant', async () => {
+    const { browser } = await person();
+    const request = await wiki.authorization('openid offline_access', offline);
+    const { url } = await wiki.follow(browser, request.url);
+    const allowed = await browser.post<{ redirectURL: string }>(`/api/sso/interactions/${url.searchParams.get('uid')}`, { allow: true });
+    const landed = await wiki.follow(browser, allowed.body.data.redirectURL);
+    const answers = await Promise.allSettled(Array.from({ length: 8 }, () => wiki.exchange(landed.url, request.verifier, request.state)));
+    const won = answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []));
+    assert.ok(won.length <= 1, `${won.length} exchanges succeeded with one code`);
+    for (const tokens of won) await assertRevoked(wiki, tokens, 'a parallel reuse of the code');
+  });
+
   test('only offline_access asks for a refresh token', async () => {
     const { browser } = await person();
     const without = await wiki.signIn(browser, 'openid profile');
