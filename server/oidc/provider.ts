@@ -1,6 +1,7 @@
 // The OpenID Connect provider for the apps (oidc-provider, a certified implementation): the
-// authorization code flow with PKCE, refresh tokens, userinfo, discovery and JWKS. Signing in and
-// consent happen in the console (the hidden oauth/authorize route) with our own session.
+// authorization code flow with PKCE, refresh tokens, userinfo, discovery and JWKS, RP-initiated
+// logout. Signing in and consent happen in the console (the hidden oauth/authorize route) with our
+// own session. What ends an app's access: see revoke.ts.
 import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Ctx } from '../context';
 import { Status } from '../../src/core/enums';
@@ -96,8 +97,8 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
     },
     interactions: { policy: policy(), url: (_oidc, interaction) => `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}` },
     // A refresh token only when the app asked for offline_access and the person allowed it (the
-    // provider's default); it is replaced on every use, and a replaced one coming back (stolen, or
-    // replayed) revokes the whole grant.
+    // provider's default; offline_access counts with prompt=consent only); it is replaced on every
+    // use, and a replaced one coming back (stolen, or replayed) revokes the whole grant.
     rotateRefreshToken: true,
     ttl: {
       AccessToken: hour,
