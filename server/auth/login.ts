@@ -29,6 +29,7 @@ import { accountByIdentifier } from './contacts';
 import { totpEnabled, verifyTotp } from './totp';
 import { consumeCode, consumeExpiredChange, grantExpiredChange, sendCodeAfterAnswer, sendCodeOnce } from './codes';
 import { passwordExpired, storeNewPassword } from './password-policy';
+import { revokeAppGrants } from '../oidc/revoke';
 
 type LoginBody = v.InferOutput<typeof loginBody>;
 
@@ -167,6 +168,7 @@ export async function changeExpiredPassword(ctx: Ctx, req: FastifyRequest, reply
     await slot.release();
   }
   await ctx.sessions.revokeUser(user.id);
+  await revokeAppGrants(ctx.db, user.id);
   await ctx.audit.record({ action: 'password.change', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: req.ip, detail: { expired: true } });
   return startSession(ctx, req, reply, user, redirect, 'login.success');
 }

@@ -306,6 +306,21 @@ const idpFlowBinding: Migration = {
   },
 };
 
+/** The provider's records know whose they are (every grant of a person is revoked at once, see
+ *  server/oidc/revoke.ts; the rows written before carry it in their JSON), and apps register
+ *  post-logout redirect URIs with their OIDC client. */
+function sso(engine: Engine): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('oidc_payloads').addColumn('account_id', 'text').execute();
+      const accountId = engine === 'postgres' ? sql`payload::json->>'accountId'` : sql`json_extract(payload, '$.accountId')`;
+      await sql`update oidc_payloads set account_id = ${accountId}`.execute(db);
+      await db.schema.createIndex('oidc_payloads_account').on('oidc_payloads').column('account_id').execute();
+      await db.schema.alterTable('oidc_clients').addColumn('post_logout_redirect_uris', 'text').execute();
+    },
+  };
+}
+
 /** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
@@ -328,6 +343,7 @@ export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void
         '0010_atomic_counters': atomicCounters,
         '0011_unique_contacts': uniqueContacts,
         '0015_idp_flow_binding': idpFlowBinding,
+        '0017_sso': sso(engine),
       }),
     },
   });

@@ -2,7 +2,7 @@
 // per model and id, so every server process sees the same codes, tokens, sessions and grants.
 // Clients are not stored here: they are the apps (see clients.ts).
 import type { Kysely } from 'kysely';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { OidcDatabase } from './tables';
 import { clientMetadata } from './clients';
 
@@ -20,6 +20,7 @@ class PayloadAdapter implements Adapter {
     const row = {
       payload: JSON.stringify(payload),
       grantId: payload.grantId ?? null,
+      accountId: payload.accountId ?? null,
       uid: payload.uid ?? null,
       userCode: payload.userCode ?? null,
       expiresAt: expiresIn ? now() + expiresIn * 1000 : null,
@@ -40,8 +41,15 @@ class PayloadAdapter implements Adapter {
   findByUid(uid: string) { return this.findBy('uid', uid); }
   findByUserCode(userCode: string) { return this.findBy('userCode', userCode); }
 
+  /** Single use even under a parallel burst: only one request marks the code or refresh token
+   *  consumed; any other that got this far is a reuse, which revokes the grant. */
   async consume(id: string): Promise<void> {
-    await this.db.updateTable('oidcPayloads').set({ consumedAt: now() }).where('model', '=', this.model).where('id', '=', id).execute();
+    const marked = await this.db.updateTable('oidcPayloads').set({ consumedAt: now() })
+      .where('model', '=', this.model).where('id', '=', id).where('consumedAt', 'is', null).executeTakeFirst();
+    if (Number(marked.numUpdatedRows) === 1) return;
+    const row = await this.db.selectFrom('oidcPayloads').select('grantId').where('model', '=', this.model).where('id', '=', id).executeTakeFirst();
+    if (row?.grantId) await this.revokeByGrantId(row.grantId);
+    throw new errors.InvalidGrant('already used');
   }
 
   async destroy(id: string): Promise<void> {

@@ -1,13 +1,17 @@
 // The OpenID Connect provider for the apps (oidc-provider, a certified implementation): the
-// authorization code flow with PKCE, refresh tokens, userinfo, discovery and JWKS. Signing in and
-// consent happen in the console (the hidden oauth/authorize route) with our own session.
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+// authorization code flow with PKCE, refresh tokens, userinfo, discovery and JWKS, RP-initiated
+// logout. Signing in and consent happen in the console (the hidden oauth/authorize route) with our
+// own session. What ends an app's access: see revoke.ts.
+import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Ctx } from '../context';
 import { Status } from '../../src/core/enums';
 import { adapterFactory } from './adapter';
 import { providerKeys } from './keys';
 import { oidcDb } from './tables';
 import { SESSION_COOKIE } from '../auth/gate';
+import { formPostPolicy } from './form-post-policy';
+import { APP_SCOPES, rolesClaims, tenantClaims } from './app-claims';
+import { endConsoleSessionOnLogout, logoutSource } from './logout';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -17,21 +21,37 @@ export const CONSENT_PAGE = '/oauth/authorize';
 
 const hour = 3600;
 
-async function findAccount(ctx: Ctx, accountId: string) {
-  const user = await ctx.db.selectFrom('users').select(['id', 'username', 'realName', 'email', 'mobilePhone', 'avatar', 'availabilityStatus'])
+/** The person as the provider sees them, while they may sign in; app claims only for `clientId`. */
+async function findAccount(ctx: Ctx, accountId: string, clientId: string | undefined) {
+  const user = await ctx.db.selectFrom('users').select(['id', 'username', 'realName', 'email', 'mobilePhone', 'avatar', 'availabilityStatus', 'tenantId', 'userType'])
     .where('id', '=', accountId).executeTakeFirst();
   if (!user || user.availabilityStatus !== Status.Enable) return undefined;
   return {
     accountId,
-    claims: () => ({
-      sub: user.id,
-      preferred_username: user.username,
-      name: user.realName,
-      ...(user.email ? { email: user.email } : {}),
-      ...(user.mobilePhone ? { phone_number: user.mobilePhone } : {}),
-      ...(user.avatar ? { picture: user.avatar } : {}),
-    }),
+    claims: async (_use: string, scope: string) => {
+      const scopes = new Set(scope.split(' '));
+      return {
+        sub: user.id,
+        preferred_username: user.username,
+        name: user.realName,
+        ...(user.email ? { email: user.email } : {}),
+        ...(user.mobilePhone ? { phone_number: user.mobilePhone } : {}),
+        ...(user.avatar ? { picture: user.avatar } : {}),
+        ...(scopes.has('roles') && clientId ? await rolesClaims(ctx.db, user.id, clientId) : {}),
+        ...(scopes.has('tenant') ? await tenantClaims(ctx.db, user) : {}),
+      };
+    },
   };
+}
+
+/** The default policy, plus: a provider session whose person can no longer sign in (disabled or
+ *  deleted) asks for a sign-in again (login_required with prompt=none), instead of carrying on
+ *  without an account. */
+function policy() {
+  const checks = interactionPolicy.base();
+  checks.get('login')!.checks.add(new interactionPolicy.Check('account_unavailable', 'the signed-in person can no longer sign in', 'login_required',
+    (koa) => Boolean(koa.oidc.session?.accountId) && !koa.oidc.account));
+  return checks;
 }
 
 async function configuration(ctx: Ctx): Promise<Configuration> {
@@ -41,19 +61,29 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
     adapter: adapterFactory(db),
     jwks,
     cookies: { keys: cookieKeys },
-    findAccount: (_oidc: KoaContextWithOIDC, sub: string) => findAccount(ctx, sub),
+    // The app asking is the client of this request (the token endpoint's authenticated client, the
+    // access token's client at userinfo): another app's roles are never read.
+    findAccount: (koa: KoaContextWithOIDC, sub: string) => findAccount(ctx, sub, koa.oidc.client?.clientId),
     claims: {
       openid: ['sub'],
       profile: ['name', 'preferred_username', 'picture'],
       email: ['email'],
       phone: ['phone_number'],
+      ...APP_SCOPES,
     },
-    scopes: ['openid', 'offline_access', 'profile', 'email', 'phone'],
+    scopes: ['openid', 'offline_access', 'profile', 'email', 'phone', ...Object.keys(APP_SCOPES)],
+    // The claims of the granted scopes go into the ID token too, not only userinfo.
+    conformIdTokenClaims: false,
+    // Only what the apps can use: the code flow (with PKCE) and refresh, the client secret in the
+    // Authorization header or the form body. Nothing implicit, no id_token or none response type,
+    // no public clients.
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource },
     },
     // An earlier consent counts only while the same person is signed in to the console: after a
     // sign-out (or as someone else) the app's request goes through the sign-in and consent page again.
@@ -65,9 +95,11 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
       const grantId = (oidc.result?.consent as { grantId?: string } | undefined)?.grantId ?? oidc.session.grantIdFor(oidc.client.clientId);
       return grantId ? oidc.provider.Grant.find(grantId) : undefined;
     },
-    interactions: { url: (_oidc, interaction) => `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}` },
-    // Apps get a refresh token with every code exchange (they all allow the refresh_token grant).
-    issueRefreshToken: async (_oidc, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('openid'),
+    interactions: { policy: policy(), url: (_oidc, interaction) => `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}` },
+    // A refresh token only when the app asked for offline_access and the person allowed it (the
+    // provider's default; offline_access counts with prompt=consent only); it is replaced on every
+    // use, and a replaced one coming back (stolen, or replayed) revokes the whole grant.
+    rotateRefreshToken: true,
     ttl: {
       AccessToken: hour,
       AuthorizationCode: 60,
@@ -99,6 +131,8 @@ export class OidcProvider {
     this.provider ??= configuration(this.ctx).then((config) => {
       const provider = new Provider(this.ctx.site.issuer(), config);
       provider.proxy = true;
+      provider.use(formPostPolicy);
+      provider.use(endConsoleSessionOnLogout(this.ctx));
       return provider;
     });
     return this.provider;

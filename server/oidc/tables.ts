@@ -1,4 +1,4 @@
-// The tables of migration 0004 (the OpenID Connect provider), typed beside the code that uses them
+// The tables of migrations 0004 and 0017 (the OpenID Connect provider), typed beside the code that uses them
 // and joined to the shared database type.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables';
@@ -10,6 +10,8 @@ export interface OidcPayloadTable {
   /** The model's JSON payload. */
   payload: string;
   grantId: string | null;
+  /** The person the record is about (grants, sessions, codes, tokens); null for the others. */
+  accountId: string | null;
   uid: string | null;
   userCode: string | null;
   /** Epoch ms; null: no expiry. */
@@ -31,6 +33,8 @@ export interface OidcClientTable {
    *  is; it is answered once, when generated, and never again. */
   secret: string;
   rotatedAt: number;
+  /** Where the app may send the browser after signing out, one URL a line (migration 0017). */
+  postLogoutRedirectUris: string | null;
 }
 
 export type OidcDatabase = Database & { oidcPayloads: OidcPayloadTable; oidcKeys: OidcKeyTable; oidcClients: OidcClientTable };

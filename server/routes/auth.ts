@@ -15,6 +15,7 @@ import { toSessionUser } from '../auth/actor';
 import { manageableUser } from '../auth/scope';
 import { clearFailures, keysOfUser } from '../auth/throttle';
 import { notFound } from '../http/errors';
+import { revokeAppGrants } from '../oidc/revoke';
 
 const tags = ['Authentication'];
 
@@ -65,6 +66,7 @@ export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     handler: async ({ actor, raw }, reply) => {
       const credential = await credentialOf(ctx, raw);
       if (credential) await ctx.sessions.revokeSecret(credential.secret);
+      if (actor) await revokeAppGrants(ctx.db, actor.id);
       if (actor) await ctx.audit.record({ action: 'logout', actor, target: { type: 'session', id: actor.sessionId }, tenantId: actor.user.tenantId, ip: raw.ip });
       clearSessionCookie(raw, reply);
       return { redirectURL: '/login' };

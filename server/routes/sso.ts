@@ -5,13 +5,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
 import { appParams } from '../../src/core/schemas/resources';
-import { clientSecretAnswer, clientStatus as clientStatusSchema, consentAnswer, consentBody, interaction, interactionParams } from '../../src/core/schemas/sso';
+import { clientSecretAnswer, clientStatus as clientStatusSchema, consentAnswer, consentBody, interaction, interactionParams, postLogoutUrisBody } from '../../src/core/schemas/sso';
 import { OIDC_MOUNT, OIDC_PATH, OidcProvider } from '../oidc/provider';
 import { finishInteraction, interactionDetails } from '../oidc/interactions';
-import { callbackUrls, clientStatus, rotateClientSecret } from '../oidc/clients';
+import { callbackUrls, clientStatus, rotateClientSecret, setPostLogoutUris } from '../oidc/clients';
 import { oidcDb } from '../oidc/tables';
+import { ExpirySweeper } from '../oidc/sweep';
 import { canManageApp } from '../auth/scope';
-import { notFound } from '../http/errors';
+import { ApiError, notFound } from '../http/errors';
 import { safeRedirect } from '../http/redirect';
 
 const tags = ['Single sign-on'];
@@ -45,6 +46,9 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   const oidc = new OidcProvider(ctx);
   const db = oidcDb(ctx.db);
   mountProvider(app, ctx, oidc);
+  const sweeper = new ExpirySweeper(db, ctx.now, (error) => app.log.error({ err: error }, 'oidc expiry sweep'));
+  app.addHook('onReady', async () => sweeper.start());
+  app.addHook('onClose', () => sweeper.stop());
 
   defineRoute(app, gate, {
     method: 'GET', url: '/sso/interactions/:uid', tags, access: '0',
@@ -67,13 +71,27 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     return row;
   };
 
+  const clientView = async (appId: string, callbackUrl: string | null) =>
+    ({ clientId: appId, issuer: (await oidc.get()).issuer, redirectUris: callbackUrls(callbackUrl), ...(await clientStatus(db, appId)) });
+
   defineRoute(app, gate, {
     method: 'GET', url: '/apps/:appId/oidc-client', tags, access: '1',
     summary: 'The app as an OpenID Connect client (never its secret)', params: appParams, response: clientStatusSchema,
     handler: async ({ actor, params }) => {
       const { callbackUrl } = await manageable(actor, params.appId);
-      const { issuer } = await oidc.get();
-      return { clientId: params.appId, issuer, redirectUris: callbackUrls(callbackUrl), ...(await clientStatus(db, params.appId)) };
+      return clientView(params.appId, callbackUrl);
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'PUT', url: '/apps/:appId/oidc-client', tags, access: '1',
+    summary: 'Set where the app may send the browser after signing out (post-logout redirect URIs)', params: appParams, body: postLogoutUrisBody, response: clientStatusSchema,
+    handler: async ({ actor, params, body, raw }) => {
+      const { callbackUrl } = await manageable(actor, params.appId);
+      const uris = [...new Set(body.postLogoutRedirectUris)];
+      if (!(await setPostLogoutUris(db, params.appId, uris))) throw new ApiError(409, 'Generate a client secret first');
+      await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: params.appId }, ip: raw.ip, detail: { postLogoutRedirectUris: uris } });
+      return clientView(params.appId, callbackUrl);
     },
   });
 

@@ -27,6 +27,7 @@ import { fieldError, forbidden, notFound, unauthorized } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
 import { assertContactsFree, confirmContactChange, contactsToConfirm, requestContactChanges, writingContacts } from '../auth/contacts';
+import { revokeAppGrants } from '../oidc/revoke';
 
 const tags = ['Users'];
 type CreateBody = v.InferOutput<typeof userCreateBody>;
@@ -139,7 +140,7 @@ async function updateUser(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, 
   };
   await assertContactsFree(ctx, changes, id);
   const saved = await saveVersioned(ctx, id, body.version, changes);
-  if (saved.availabilityStatus !== Status.Enable) await ctx.sessions.revokeUser(id);
+  if (saved.availabilityStatus !== Status.Enable) await Promise.all([ctx.sessions.revokeUser(id), revokeAppGrants(ctx.db, id)]);
   await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id }, tenantId: saved.tenantId, ip, detail: { fields: Object.keys(changes) } });
   return toApiUser(ctx, saved);
 }
@@ -186,6 +187,7 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: v.
 async function setPassword(ctx: Ctx, actor: Actor, target: UserRow, password: string, ip: string, reply: FastifyReply, self: boolean) {
   await storeNewPassword(ctx, target, password);
   await ctx.sessions.revokeUser(target.id);
+  await revokeAppGrants(ctx.db, target.id);
   if (self) clearSessionCookie(reply.request, reply);
   await ctx.audit.record({ action: self ? 'password.change' : 'password.reset', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip });
 }
@@ -322,6 +324,7 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
       const target = await manageableUser(ctx, actor, params.id);
       if (target.isAdmin === 1 && target.isMaster === 1 && target.userType !== UserType.Tenant) await keepOnePlatformAdmin(ctx, target.id);
       await ctx.db.deleteFrom('users').where('id', '=', target.id).execute();
+      await revokeAppGrants(ctx.db, target.id);
       await ctx.audit.record({ action: 'user.delete', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip: raw.ip, detail: { username: target.username } });
       return null;
     },

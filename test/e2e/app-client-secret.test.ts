@@ -94,3 +94,22 @@ test('the app detail shows the client; the secret is generated and shown once', 
   assert.equal(await tokenEndpointAnswer(secret), 'invalid_client', 'the old secret is refused');
   assert.deepEqual(watched.errors, []);
 });
+
+test('post-logout redirect URIs are edited in the SSO section, checked like redirect URIs', async () => {
+  await page.goto(`${server.url}/app/detail/${appId}`);
+  const field = panel().getByRole('textbox', { name: 'Post-logout redirect URIs' });
+  await field.waitFor();
+  await field.fill('javascript:alert(1)');
+  await panel().getByRole('button', { name: 'Save post-logout URIs' }).click();
+  await panel().getByRole('alert').getByText('Enter at most 10 URLs starting with http:// or https://, one a line, without # or commas.').waitFor();
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+
+  await field.fill('https://wiki.example.com/signed-out\nhttps://wiki.example.com/bye');
+  await panel().getByRole('button', { name: 'Save post-logout URIs' }).click();
+  await panel().getByRole('alert').waitFor({ state: 'detached' });
+  await page.reload();
+  assert.equal(await panel().getByRole('textbox', { name: 'Post-logout redirect URIs' }).inputValue(), 'https://wiki.example.com/signed-out\nhttps://wiki.example.com/bye');
+  const status = await page.evaluate(async (id) => (await fetch(`/api/apps/${id}/oidc-client`)).text(), appId);
+  assert.match(status, /"postLogoutRedirectUris":\["https:\/\/wiki\.example\.com\/signed-out","https:\/\/wiki\.example\.com\/bye"\]/);
+  assert.deepEqual(watched.errors, []);
+});

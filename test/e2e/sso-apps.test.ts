@@ -10,10 +10,19 @@ import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 const { server, browser } = await startServerAndBrowser();
 let app: Server;
 let callback: string;
+/** The forms the browser posted to the app (response_mode=form_post). */
+const posted: URLSearchParams[] = [];
 
 before(async () => {
   // The app's own page: whatever the provider sends back lands here.
-  app = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('the app'));
+  app = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+    request.on('end', () => {
+      if (request.method === 'POST') posted.push(new URLSearchParams(body));
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('the app');
+    });
+  });
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
   const address = app.address();
   callback = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
@@ -31,8 +40,9 @@ test('an app signs a person in through the consent page and refreshes its tokens
   const config = await oidc.discovery(new URL(issuer), created.id, clientSecret, undefined, { execute: [oidc.allowInsecureRequests] });
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
+  // A refresh token is asked with offline_access, which counts with prompt=consent only.
   const authorize = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: callback, scope: 'openid profile email', state,
+    redirect_uri: callback, scope: 'openid profile email offline_access', prompt: 'consent', state,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
   });
 
@@ -47,7 +57,7 @@ test('an app signs a person in through the consent page and refreshes its tokens
   await page.getByText('Wiki asks to sign you in and to read:').waitFor();
   assert.equal(new URL(page.url()).pathname, '/oauth/authorize');
   const scopes = page.getByRole('list', { name: 'What the app may read' });
-  assert.deepEqual(await scopes.getByRole('listitem').allTextContents(), ['Your account identifier', 'Your name and username', 'Your email address']);
+  assert.deepEqual(await scopes.getByRole('listitem').allTextContents(), ['Your account identifier', 'Your name and username', 'Your email address', 'Stay signed in (refresh tokens)']);
   await page.getByRole('button', { name: 'Allow' }).click();
   await page.waitForURL((url) => url.href.startsWith(callback));
   assert.deepEqual(errors, []);
@@ -58,4 +68,33 @@ test('an app signs a person in through the consent page and refreshes its tokens
   assert.equal(info.preferred_username, ADMIN.username);
   const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
   assert.equal((await oidc.fetchUserInfo(config, refreshed.access_token, sub)).sub, sub);
+});
+
+test('response_mode=form_post: the browser posts the code to the app under the page\'s own policy', async () => {
+  const api = new ApiClient(server.url);
+  await api.signIn(ADMIN.username, ADMIN.password);
+  const created = await api.call<{ id: string }>('POST', '/apps', { name: 'Mail', entrypoint: callback, callbackUrl: callback });
+  const { clientSecret, issuer } = await api.call<{ clientSecret: string; issuer: string }>('POST', `/apps/${created.id}/oidc-client/secret`);
+  const config = await oidc.discovery(new URL(issuer), created.id, clientSecret, undefined, { execute: [oidc.allowInsecureRequests] });
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const authorize = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: callback, scope: 'openid profile', state, response_mode: 'form_post',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+  });
+
+  const { page, errors } = await openPage(browser);
+  await page.goto(authorize.href);
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await page.waitForURL((url) => url.href.startsWith(callback));
+  await page.getByText('the app').waitFor();
+  assert.deepEqual(errors, [], 'no Content-Security-Policy violation');
+  const form = posted.at(-1);
+  assert.ok(form?.get('code'), 'the app received the code by POST');
+
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(`${callback}?${form}`), { pkceCodeVerifier: verifier, expectedState: state });
+  assert.equal((await oidc.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub)).preferred_username, ADMIN.username);
 });

@@ -124,7 +124,7 @@ export class Client {
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (method !== 'GET' && this.origin && !('origin' in headers)) headers.origin = this.origin;
     let payload: BodyInit | undefined;
-    if (body instanceof FormData) payload = body;
+    if (body instanceof FormData || body instanceof URLSearchParams) payload = body;
     else if (body !== undefined) {
       payload = JSON.stringify(body);
       headers['content-type'] = 'application/json';

@@ -57,10 +57,10 @@ test('an app signs a user in with the code flow and PKCE, reads userinfo and ref
   const config = await discover(issuer, clientSecret);
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
-  const authorize = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: callback, scope: 'openid profile email', state,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-  });
+  const challenge = { code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' };
+  // A refresh token is asked with offline_access, which counts with prompt=consent only.
+  const authorize = oidc.buildAuthorizationUrl(config, { redirect_uri: callback, scope: 'openid profile email offline_access', prompt: 'consent', state, ...challenge });
+  const silent = oidc.buildAuthorizationUrl(config, { redirect_uri: callback, scope: 'openid profile email', state, ...challenge });
 
   const browser = await server.admin();
   const consentPage = await follow(browser, authorize.href);
@@ -68,7 +68,7 @@ test('an app signs a user in with the code flow and PKCE, reads userinfo and ref
   const uid = consentPage.searchParams.get('uid')!;
   const details = await browser.get<{ clientName: string; scopes: string[] }>(`/api/sso/interactions/${uid}`);
   assert.equal(details.body.data.clientName, 'Wiki');
-  assert.deepEqual(details.body.data.scopes, ['openid', 'profile', 'email']);
+  assert.deepEqual(details.body.data.scopes, ['openid', 'profile', 'email', 'offline_access']);
   assert.equal((await server.client().get(`/api/sso/interactions/${uid}`)).status, 401, 'the consent calls need a session');
 
   const allowed = await browser.post<{ redirectURL: string }>(`/api/sso/interactions/${uid}`, { allow: true });
@@ -89,11 +89,11 @@ test('an app signs a user in with the code flow and PKCE, reads userinfo and ref
 
   // Signed in and consented: the next request goes straight back to the app; after signing out of
   // the console it goes through the consent page again.
-  const again = await follow(browser, authorize.href);
+  const again = await follow(browser, silent.href);
   assert.equal(again.origin + again.pathname, callback);
   assert.ok(again.searchParams.get('code'));
   await browser.get('/api/cas/logout');
-  assert.equal((await follow(browser, authorize.href)).pathname, '/oauth/authorize');
+  assert.equal((await follow(browser, silent.href)).pathname, '/oauth/authorize');
 
   // The code is single use (and its reuse revokes what it granted).
   await assert.rejects(oidc.authorizationCodeGrant(config, landed, { pkceCodeVerifier: verifier, expectedState: state }));

@@ -26,3 +26,8 @@ export function oidcClientStatus(appId: string): Promise<OidcClientStatus> {
 export function rotateOidcClientSecret(appId: string): Promise<OidcClientSecret> {
   return request<OidcClientSecret>('POST', apiPath`/apps/${appId}/oidc-client/secret`);
 }
+
+/** PUT /apps/{appId}/oidc-client: the app's post-logout redirect URIs (the app needs a secret first). */
+export function setOidcPostLogoutUris(appId: string, postLogoutRedirectUris: string[]): Promise<OidcClientStatus> {
+  return request<OidcClientStatus>('PUT', apiPath`/apps/${appId}/oidc-client`, { body: { postLogoutRedirectUris } });
+}

@@ -1,6 +1,7 @@
 // Single sign-on for the apps (our OpenID Connect provider): the consent page's calls and the
 // apps' client secrets.
 import * as v from 'valibot';
+import { rules } from '../validation';
 
 /** oidc-provider's interaction ids: url-safe text. */
 export const interactionParams = v.object({ uid: v.pipe(v.string('rule.required'), v.regex(/^[\w-]{10,100}$/, 'rule.uid')) });
@@ -25,9 +26,23 @@ export const clientStatus = v.object({
   issuer: v.string(),
   /** The app's callback URLs (the only redirect URIs the provider accepts for it). */
   redirectUris: v.array(v.string()),
+  /** Where the app may send the browser after RP-initiated logout (post_logout_redirect_uri). */
+  postLogoutRedirectUris: v.array(v.string()),
   hasSecret: v.boolean(),
   rotatedAt: v.nullable(v.number()),
 });
 
 /** The one answer that carries the client secret: right after it is generated. */
 export const clientSecretAnswer = v.object({ clientId: v.string(), clientSecret: v.string(), issuer: v.string() });
+
+/** At most this many post-logout redirect URIs per app. */
+export const MAX_POST_LOGOUT_URIS = 10;
+
+/** Post-logout redirect URIs: http(s) URLs like the callback URLs, without a fragment (nor a comma,
+ *  which separates stored URLs). */
+export const postLogoutUrisBody = v.object({
+  postLogoutRedirectUris: v.pipe(
+    v.array(v.pipe(rules.url, v.maxLength(2000, 'rule.url'), v.check((url) => !/[#,]/.test(url), 'rule.url')), 'rule.required'),
+    v.maxLength(MAX_POST_LOGOUT_URIS, 'rule.url'),
+  ),
+});

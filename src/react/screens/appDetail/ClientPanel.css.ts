@@ -10,3 +10,5 @@ export const details = style({ display: 'grid', gridTemplateColumns: 'max-conten
 export const value = style({ margin: 0, minWidth: 0, overflowWrap: 'anywhere' });
 
 export const uris = style({ listStyle: 'none', margin: 0, padding: 0 });
+
+export const uriList = style({ minHeight: '72px', resize: 'vertical', fontFamily: 'inherit' });

@@ -1,0 +1,15 @@
+// Ends a person's access to every app at once: their grants and everything issued under them
+// (authorization codes, access and refresh tokens) and their provider sessions. Called where the
+// console ends the person's sessions: password reset or change, disabling or deleting the person,
+// console sign-out. A later refresh answers invalid_grant, the access token 401, and the browser's
+// next authorization request goes through the sign-in page again; re-enabling revives nothing.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/tables';
+import { oidcDb } from './tables';
+
+export async function revokeAppGrants(database: Kysely<Database>, personId: string): Promise<void> {
+  const db = oidcDb(database);
+  const grants = db.selectFrom('oidcPayloads').select('id').where('model', '=', 'Grant').where('accountId', '=', personId);
+  await db.deleteFrom('oidcPayloads')
+    .where((eb) => eb.or([eb('accountId', '=', personId), eb('grantId', 'in', grants)])).execute();
+}
