@@ -59,7 +59,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/apps/{appId}/member-lookup': 'scoped', 'GET /api/apps/{appId}/roles': 'scoped', 'POST /api/apps/{appId}/roles': 'scoped',
   'PUT /api/apps/{appId}/roles/{id}': 'scoped', 'DELETE /api/apps/{appId}/roles/{id}': 'scoped', 'GET /api/apps/{appId}/roles/{id}/privileges': 'scoped',
   'GET /api/apps/{appId}/roles/{id}/members': 'scoped', 'GET /api/menu-plans': 'scoped', 'GET /api/audit': 'scoped', 'GET /api/channels/options': 'scoped',
-  'POST /api/messages': 'scoped', 'GET /api/apps/{appId}/oidc-client': 'scoped', 'POST /api/apps/{appId}/oidc-client/secret': 'scoped',
+  'POST /api/messages': 'scoped', 'GET /api/apps/{appId}/oidc-client': 'scoped', 'PUT /api/apps/{appId}/oidc-client': 'scoped', 'POST /api/apps/{appId}/oidc-client/secret': 'scoped',
 
   'GET /api/menu-plans/for/{appId}': 'shared', 'GET /api/menu-plans/{id}': 'shared',
 

@@ -218,6 +218,7 @@ export function otherSideBody(sides: TwoSides, operation: Operation, callerPassw
     tenantId: sides.tenantB.id, parentId: appScoped ? sides.privilegeY.id : sides.tenantB.id, appId: sides.appY.id,
     userIds: [sides.userB.id], roleIds: [sides.roleY.id], privilegeIds: [sides.privilegeY.id], ids: [sides.privilegeY.id],
     channelId: sides.channel.id, type: 'company', key: 'probekey', items: [], allow: true, version: 1,
+    postLogoutRedirectUris: ['https://probe.example/after-logout'],
   };
   // A body the document cannot spell out (a union, e.g. the admin/self password reset): every field.
   if (!operation.bodyProps.length) return values;
