@@ -1,6 +1,6 @@
 // Settings kept as JSON documents in the `settings` table (login policy, console config, the
 // installation id, the license), each with a version for optimistic concurrency.
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Database } from './db/tables';
 import { resolveConfig, type IamConfig } from '../src/core/config';
 import { defaultLoginSettings, type LoginSettings } from '../src/core/schemas/settings';
@@ -21,41 +21,60 @@ const defaults: { [K in keyof Documents]: () => Documents[K] } = {
   config: () => resolveConfig(),
 };
 
-/** Reads are cached briefly (every request needs the token header name); a write here clears
- *  the cache at once, other processes see it within CACHE_MS. */
-const CACHE_MS = 2_000;
+interface Parsed {
+  version: number;
+  entry: Versioned<unknown>;
+}
 
+/** The stored document merged over the defaults, so settings added later get their default. */
+function parse<K extends keyof Documents>(key: K, row: { value: string; version: number } | undefined): Versioned<Documents[K]> {
+  return { value: row ? { ...defaults[key](), ...JSON.parse(row.value) } : defaults[key](), version: row?.version ?? 1 };
+}
+
+/**
+ * Every read asks the database for the document's version (one primary-key lookup) and reuses
+ * the parsed document while it is unchanged, so a save through any process is followed by every
+ * process from its next request on. Saves merge into the stored document inside one transaction.
+ */
 export class SettingsStore {
-  private cache = new Map<string, { at: number; entry: Versioned<unknown> }>();
+  private parsed = new Map<string, Parsed>();
 
   constructor(private readonly db: Kysely<Database>, private readonly now: () => number) {}
 
   async get<K extends keyof Documents>(key: K): Promise<Versioned<Documents[K]>> {
-    const cached = this.cache.get(key);
-    if (cached && this.now() - cached.at < CACHE_MS) return cached.entry as Versioned<Documents[K]>;
+    const current = await this.db.selectFrom('settings').select('version').where('key', '=', key).executeTakeFirst();
+    const cached = this.parsed.get(key);
+    // A document never saved has no row: version 1, the defaults.
+    if (cached && cached.version === (current?.version ?? 1)) return cached.entry as Versioned<Documents[K]>;
     const row = await this.db.selectFrom('settings').select(['value', 'version']).where('key', '=', key).executeTakeFirst();
-    // Stored documents are merged over the defaults, so settings added later get their default.
-    const value = row ? { ...defaults[key](), ...JSON.parse(row.value) } : defaults[key]();
-    const entry = { value, version: row?.version ?? 1 };
-    this.cache.set(key, { at: this.now(), entry });
+    const entry = parse(key, row);
+    this.parsed.set(key, { version: entry.version, entry });
     return entry;
   }
 
-  /** Replaces the document when `expectedVersion` is current; 409 otherwise. */
-  async put<K extends keyof Documents>(key: K, value: Documents[K], expectedVersion: number): Promise<Versioned<Documents[K]>> {
-    this.cache.delete(key);
-    const json = JSON.stringify(value);
+  /**
+   * Applies `change` to the document as stored now, when `expectedVersion` is its version; 409
+   * otherwise. One transaction: the row is created when missing (so two first saves meet on one
+   * row), locked, merged into and written with the version checked by the writing statement.
+   */
+  async update<K extends keyof Documents>(key: K, expectedVersion: number, change: (current: Documents[K]) => Documents[K]): Promise<Versioned<Documents[K]>> {
     const updatedAt = this.now();
-    const updated = await this.db.updateTable('settings')
-      .set({ value: json, version: expectedVersion + 1, updatedAt })
-      .where('key', '=', key).where('version', '=', expectedVersion)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) {
-      const exists = await this.db.selectFrom('settings').select('key').where('key', '=', key).executeTakeFirst();
-      if (exists || expectedVersion !== 1) throw conflict();
-      await this.db.insertInto('settings').values({ key, value: json, version: 2, updatedAt }).execute();
-    }
-    return { value, version: expectedVersion + 1 };
+    return this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('settings').values({ key, value: '{}', version: 1, updatedAt })
+        .onConflict((oc) => oc.column('key').doNothing()).execute();
+      // FOR UPDATE on PostgreSQL; SQLite's write transaction already holds the database.
+      let locked = trx.selectFrom('settings').select(['value', 'version']).where('key', '=', key);
+      if (trx.getExecutor().adapter instanceof PostgresAdapter) locked = locked.forUpdate();
+      const stored = parse(key, await locked.executeTakeFirstOrThrow());
+      if (stored.version !== expectedVersion) throw conflict();
+      const value = change(stored.value);
+      const written = await trx.updateTable('settings')
+        .set({ value: JSON.stringify(value), version: expectedVersion + 1, updatedAt })
+        .where('key', '=', key).where('version', '=', expectedVersion)
+        .executeTakeFirst();
+      if (Number(written.numUpdatedRows) === 0) throw conflict();
+      return { value, version: expectedVersion + 1 };
+    });
   }
 
   /** Plain values that are not edited through the API (installation id, license text). */

@@ -298,11 +298,23 @@ const totpAndCodes: Migration = {
   },
 };
 
+/** Rate-limit counters shared by every server process (server/http/rate-limit-store.ts): one row
+ *  per route and client address, with the hits of the current window and when it ends. */
+const sharedLimits: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('rate_limits')
+      .addColumn('key', 'text', (c) => c.primaryKey())
+      .addColumn('hits', 'integer', (c) => c.notNull())
+      .addColumn('window_ends', 'bigint', (c) => c.notNull()).execute();
+    await db.schema.createIndex('rate_limits_window_ends').on('rate_limits').column('window_ends').execute();
+  },
+};
+
 /** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory, '0009_user_search_index_only': userSearchIndexOnly(engine) }) },
+    provider: { getMigrations: async () => ({ '0001_initial': initial(engine), '0002_idp_links': idpLinks, '0003_message_delivery': messageDelivery, '0004_oidc_provider': oidcProvider, '0005_idp_flows': idpFlows, '0006_totp_and_codes': totpAndCodes, '0007_user_search_indexes': userSearchIndexes(engine), '0008_password_history': passwordHistory, '0009_user_search_index_only': userSearchIndexOnly(engine), '0016_shared_limits': sharedLimits }) },
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
