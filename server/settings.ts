@@ -1,7 +1,9 @@
 // Settings kept as JSON documents in the `settings` table (login policy, console config, the
 // installation id, the license), each with a version for optimistic concurrency.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Database } from './db/tables';
+import { preparedOnPostgres } from './db/connect';
 import { resolveConfig, type IamConfig } from '../src/core/config';
 import { defaultLoginSettings, type LoginSettings } from '../src/core/schemas/settings';
 import { conflict } from './http/errors';
@@ -20,6 +22,7 @@ const defaults: { [K in keyof Documents]: () => Documents[K] } = {
   login: () => ({ ...defaultLoginSettings }),
   config: () => resolveConfig(),
 };
+const documentKeys = Object.keys(defaults) as (keyof Documents)[];
 
 interface Parsed {
   version: number;
@@ -31,25 +34,53 @@ function parse<K extends keyof Documents>(key: K, row: { value: string; version:
   return { value: row ? { ...defaults[key](), ...JSON.parse(row.value) } : defaults[key](), version: row?.version ?? 1 };
 }
 
+type Versions = Map<string, number>;
+
+/** The stored versions one request has seen: read at its first settings read, shared by the rest. */
+const requestScope = new AsyncLocalStorage<{ versions?: Promise<Versions> }>();
+
+/** Runs one API request's work: its settings reads check the stored versions once, at the first. */
+export function withSettingsSnapshot<T>(work: () => Promise<T>): Promise<T> {
+  return requestScope.run({}, work);
+}
+
 /**
- * Every read asks the database for the document's version (one primary-key lookup) and reuses
- * the parsed document while it is unchanged, so a save through any process is followed by every
- * process from its next request on. Saves merge into the stored document inside one transaction.
+ * Reads check the stored versions of the documents (one primary-key query, once per request) and
+ * reuse the parsed document while its version is unchanged, so a save through any process is
+ * followed by every process from the next request it starts. Saves merge into the stored document
+ * inside one transaction.
  */
 export class SettingsStore {
   private parsed = new Map<string, Parsed>();
+  /** Asked at least once per request: compiled once (and prepared on PostgreSQL). */
+  private readonly versionsQuery;
 
-  constructor(private readonly db: Kysely<Database>, private readonly now: () => number) {}
+  constructor(private readonly db: Kysely<Database>, private readonly now: () => number) {
+    this.versionsQuery = db.selectFrom('settings').select(['key', 'version']).where('key', 'in', documentKeys).compile();
+    preparedOnPostgres(this.versionsQuery.sql);
+  }
 
   async get<K extends keyof Documents>(key: K): Promise<Versioned<Documents[K]>> {
-    const current = await this.db.selectFrom('settings').select('version').where('key', '=', key).executeTakeFirst();
-    const cached = this.parsed.get(key);
     // A document never saved has no row: version 1, the defaults.
-    if (cached && cached.version === (current?.version ?? 1)) return cached.entry as Versioned<Documents[K]>;
+    const version = (await this.versions()).get(key) ?? 1;
+    const cached = this.parsed.get(key);
+    if (cached && cached.version === version) return cached.entry as Versioned<Documents[K]>;
     const row = await this.db.selectFrom('settings').select(['value', 'version']).where('key', '=', key).executeTakeFirst();
     const entry = parse(key, row);
     this.parsed.set(key, { version: entry.version, entry });
     return entry;
+  }
+
+  private versions(): Promise<Versions> {
+    const scope = requestScope.getStore();
+    if (!scope) return this.readVersions();
+    scope.versions ??= this.readVersions();
+    return scope.versions;
+  }
+
+  private async readVersions(): Promise<Versions> {
+    const { rows } = await this.db.executeQuery(this.versionsQuery);
+    return new Map(rows.map((row) => [row.key, row.version]));
   }
 
   /**
@@ -74,6 +105,10 @@ export class SettingsStore {
         .executeTakeFirst();
       if (Number(written.numUpdatedRows) === 0) throw conflict();
       return { value, version: expectedVersion + 1 };
+    }).finally(() => {
+      // Later reads in this request see the document as saved (or as another process saved it).
+      const scope = requestScope.getStore();
+      if (scope) scope.versions = undefined;
     });
   }
 
