@@ -189,6 +189,47 @@ async function measureThroughput(servers) {
   return { baseline, sessions };
 }
 
+/** A call that reads a settings document (the public configuration; the session gate reads it
+ *  too): what checking the stored version on every read costs, against the baseline. */
+async function measureSettingsRead(servers) {
+  log('settings read: GET /api/config, SQLite and PostgreSQL interleaved');
+  const [first] = servers;
+  const targets = [
+    { url: `${first.server.base}/bench/ping`, cookie: first.admin, cpuMicros: () => first.server.cpuMicros() },
+    ...servers.map(({ server, admin }) => ({ url: `${server.base}/api/config`, cookie: admin, cpuMicros: () => server.cpuMicros() })),
+  ];
+  const [baseline, ...reads] = await throughput(targets, PLAN.throughput);
+  const runs = `median of ${PLAN.throughput.runs}×${PLAN.throughput.seconds} s, ${PLAN.throughput.connections} connections`;
+  for (const [index, { key, label }] of servers.entries()) {
+    const read = reads[index];
+    row(`${key}.settingsRead.rps`, `${label}: GET /api/config, settings read fresh on every request (${runs})`, read.requestsPerSecond, 'req/s', { text: `${Math.round(read.requestsPerSecond)} req/s` });
+    row(`${key}.settingsRead.p99`, `${label}: GET /api/config p99 latency`, read.p99, 'ms', { text: `${read.p99} ms` });
+    row(`${key}.settingsRead.cpu`, `${label}: server CPU time per GET /api/config`, read.cpuPerRequest, 'µs', { text: `${Math.round(read.cpuPerRequest)} µs` });
+    ratioRow(`${key}.settingsRead.toBaseline`, `${label}: GET /api/config ÷ baseline, req/s`, read.requestsPerSecond, baseline.requestsPerSecond);
+  }
+  return { baseline, reads };
+}
+
+/** `npm run bench -- --only=settings`: the settings-read case alone, on fresh unseeded databases
+ *  (the administrator only); prints its table, leaves bench/results.json alone. */
+async function settingsReadOnly() {
+  const adminPassword = `${randomBytes(12).toString('base64url')}1a`;
+  const workDir = mkdtempSync(join(tmpdir(), 'iam-bench-'));
+  stopLater(() => rmSync(workDir, { recursive: true, force: true }));
+  const cluster = await startPostgres();
+  stopLater(() => cluster.stop());
+  const servers = [];
+  for (const [engine, target] of [[ENGINES[0], { dataDir: workDir }], [ENGINES[1], { databaseUrl: cluster.url }]]) {
+    const server = await startBenchServer({ ...target, adminPassword, distDir: join(workDir, 'dist') });
+    stopLater(() => server.stop());
+    servers.push({ ...engine, server, admin: await signIn(server.base, 'admin', adminPassword) });
+  }
+  await measureSettingsRead(servers);
+  await stopAll();
+  console.log(formatTable(rows.map((item) => ({ figure: item.figure, value: item.text, budget: item.budget, pass: item.pass }))));
+  console.log(`\nload average ${machine().loadAverage1m} at the end · ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
 async function measureSearch(servers) {
   log('user search latency, SQLite and PostgreSQL interleaved');
   const targets = servers.map(({ server, admin }) => ({ base: server.base, cookie: admin }));
@@ -289,6 +330,7 @@ async function main() {
 
   const servers = [sqlite, postgres];
   const load = await measureThroughput(servers);
+  const settingsRead = await measureSettingsRead(servers);
   const search = await measureSearch(servers);
   const signIns = await measureSignIns(servers);
   const soaked = await measureSoak(sqlite);
@@ -311,7 +353,7 @@ async function main() {
   ];
   const results = {
     ...context, durationSeconds: Math.round(seconds), plan: PLAN, rows, notes,
-    details: { browser, throughput: load, search, signIns: signIns.map(({ idle, bursts }) => ({ idle, bursts })), soak: soaked },
+    details: { browser, throughput: load, settingsRead, search, signIns: signIns.map(({ idle, bursts }) => ({ idle, bursts })), soak: soaked },
   };
   writeResults(join(root, 'bench/results.json'), results);
   console.log(formatTable(rows.map((item) => ({ figure: item.figure, value: item.text, budget: item.budget, pass: item.pass }))));
@@ -321,8 +363,11 @@ async function main() {
   console.log(failed ? `\n${failed} figure(s) over budget.` : '\nEvery figure within budget.');
 }
 
+const only = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length);
 try {
-  await main();
+  if (only === 'settings') await settingsReadOnly();
+  else if (only) throw new Error(`unknown bench case ${only} (known: settings)`);
+  else await main();
 } catch (error) {
   console.error(error);
   await stopAll();

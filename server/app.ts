@@ -29,6 +29,7 @@ import { clientErrorAnswer, frameworkErrorAnswer } from './http/framework-errors
 import type { Ctx } from './context';
 import { apiRoutes } from './routes';
 import { MAX_UPLOAD_BYTES } from './files/limits';
+import { databaseRateLimitStore } from './http/rate-limit-store';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -136,8 +137,10 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     credentials: true,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
   });
+  // Counted in the database: every process on it counts the same hits.
   await app.register(rateLimit, {
     global: false,
+    store: databaseRateLimitStore(db.kysely, now),
     errorResponseBuilder: (_request, context) => tooMany(`Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`),
   });
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 5 } });

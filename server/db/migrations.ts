@@ -321,6 +321,18 @@ function sso(engine: Engine): Migration {
   };
 }
 
+/** Rate-limit counters shared by every server process (server/http/rate-limit-store.ts): one row
+ *  per route and client address, with the hits of the current window and when it ends. */
+const sharedLimits: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('rate_limits')
+      .addColumn('key', 'text', (c) => c.primaryKey())
+      .addColumn('hits', 'integer', (c) => c.notNull())
+      .addColumn('window_ends', 'bigint', (c) => c.notNull()).execute();
+    await db.schema.createIndex('rate_limits_window_ends').on('rate_limits').column('window_ends').execute();
+  },
+};
+
 /** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
@@ -343,6 +355,7 @@ export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void
         '0010_atomic_counters': atomicCounters,
         '0011_unique_contacts': uniqueContacts,
         '0015_idp_flow_binding': idpFlowBinding,
+        '0016_shared_limits': sharedLimits,
         '0017_sso': sso(engine),
       }),
     },

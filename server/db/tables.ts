@@ -174,6 +174,13 @@ export interface LoginThrottleTable {
   updatedAt: number;
 }
 
+export interface RateLimitTable {
+  /** Route (method and URL) and client address. */
+  key: string;
+  hits: number;
+  windowEnds: number;
+}
+
 export interface LoginChallengeTable {
   id: string;
   userId: string;
@@ -244,6 +251,7 @@ export interface Database {
   sessions: SessionTable;
   captchas: CaptchaTable;
   loginThrottle: LoginThrottleTable;
+  rateLimits: RateLimitTable;
   loginChallenges: LoginChallengeTable;
   idps: IdpTable;
   idpTickets: IdpTicketTable;

@@ -9,6 +9,7 @@ import { ok } from './envelope';
 import { ApiError, fieldError } from './errors';
 import type { RateLimit } from '../config';
 import type { Actor } from '../auth/actor';
+import { withSettingsSnapshot } from '../settings';
 
 export type Permission = '0' | '1' | '2' | '3' | '4';
 
@@ -121,7 +122,7 @@ export function defineRoute<B extends Schema | undefined = undefined, Q extends 
     url: spec.url,
     schema: documentation(spec as BaseSpec<unknown, unknown, unknown> & { access: Access }),
     ...(spec.rateLimit ? { config: { rateLimit: spec.rateLimit } } : {}),
-    handler: async (request, reply) => {
+    handler: (request, reply) => withSettingsSnapshot(async () => {
       const actor = await gate.authenticate(request);
       gate.checkCsrf(request, actor);
       if (spec.access !== 'public') {
@@ -138,6 +139,6 @@ export function defineRoute<B extends Schema | undefined = undefined, Q extends 
       const data = await (spec.handler as (r: typeof req, reply: FastifyReply) => Promise<unknown>)(req, reply);
       if (spec.raw) return reply;
       return ok(data ?? null);
-    },
+    }),
   });
 }

@@ -44,8 +44,7 @@ export function settingsRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
       const { version, ...changes } = body;
       // Nobody locks themselves out: TOTP as the second step needs the saver's own authenticator.
       if (changes.secondAuth === SecondAuth.TOTP && !(await totpEnabled(ctx, actor.id))) throw fieldError([{ field: 'secondAuth', rule: 'rule.totpRequired' }]);
-      const current = await ctx.settings.get('login');
-      const saved = await ctx.settings.put('login', checked(checkedLoginSettings, { ...current.value, ...changes }), version);
+      const saved = await ctx.settings.update('login', version, (current) => checked(checkedLoginSettings, { ...current, ...changes }));
       await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'settings', id: 'login' }, ip: raw.ip, detail: { fields: Object.keys(changes) } });
       return saved;
     },
@@ -61,9 +60,9 @@ export function settingsRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
     method: 'PUT', url: '/config', tags, access: '3', summary: 'Change the console configuration and branding (409 when version is stale)',
     body: iamConfigUpdate, response: withVersion(iamConfig),
     handler: async ({ actor, body, raw }) => {
-      const current = await ctx.settings.get('config');
-      const merged = resolveConfig({ system: { ...current.value.system, ...body.system }, settings: { ...current.value.settings, ...body.settings } });
-      const saved = await ctx.settings.put('config', checked(iamConfig, merged), body.version);
+      const saved = await ctx.settings.update('config', body.version, (current) => checked(iamConfig, resolveConfig({
+        system: { ...current.system, ...body.system }, settings: { ...current.settings, ...body.settings },
+      })));
       await ctx.audit.record({ action: 'config.update', actor, target: { type: 'settings', id: 'config' }, ip: raw.ip, detail: { system: Object.keys(body.system ?? {}), settings: Object.keys(body.settings ?? {}) } });
       return saved;
     },

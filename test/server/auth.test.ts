@@ -17,8 +17,8 @@ before(async () => {
 after(async () => { await server.stop(); });
 
 async function setPolicy(changes: Partial<LoginSettings>) {
-  const { value, version } = await server.app.ctx.settings.get('login');
-  await server.app.ctx.settings.put('login', { ...value, ...changes }, version);
+  const { version } = await server.app.ctx.settings.get('login');
+  await server.app.ctx.settings.update('login', version, (value) => ({ ...value, ...changes }));
 }
 
 async function createUser(username: string, password: string, extra: Record<string, unknown> = {}) {

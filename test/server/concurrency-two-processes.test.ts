@@ -111,8 +111,6 @@ async function setLoginPolicy(changes: Record<string, unknown>) {
   const current = await admins[0]!.get<Record<string, unknown> & { version: number }>('/api/settings/login');
   const saved = await admins[0]!.put('/api/settings/login', { ...current.body.data, ...changes });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
-  // Other processes cache settings for up to 2 s (server/settings.ts CACHE_MS).
-  await new Promise((resolve) => setTimeout(resolve, 2_100));
 }
 
 describe('state shared by two processes', () => {

@@ -88,8 +88,8 @@ describe('one server process', () => {
   after(async () => { await server.stop(); });
 
   async function setPolicy(changes: Partial<LoginSettings>) {
-    const { value, version } = await server.app.ctx.settings.get('login');
-    await server.app.ctx.settings.put('login', { ...value, ...changes }, version);
+    const { version } = await server.app.ctx.settings.get('login');
+    await server.app.ctx.settings.update('login', version, (current) => ({ ...current, ...changes }));
   }
 
   async function createUser(username: string, password: string, extra: Record<string, unknown> = {}) {
@@ -276,8 +276,8 @@ test('sign-in lockout across two processes on one database: the burst and the ri
   try {
     const bases = servers.map((server) => server.base);
     const settings = new SettingsStore(db.kysely, Date.now);
-    const { value, version } = await settings.get('login');
-    await settings.put('login', { ...value, captchaEnabled: false, captchaAfterFailures: 0, maxFailures: MAX_FAILURES, lockMinutes: 15 }, version);
+    const { version } = await settings.get('login');
+    await settings.update('login', version, (current) => ({ ...current, captchaEnabled: false, captchaAfterFailures: 0, maxFailures: MAX_FAILURES, lockMinutes: 15 }));
     const admin = new Client(bases[0]!, bases[0]!);
     assert.equal((await admin.login(ADMIN.username, ADMIN.password)).body.data.loginSuccess, true);
     const created = await admin.post('/api/user', { username: 'burst-two', realName: 'Burst_Two', password: transform('Secret123') });

@@ -8,8 +8,8 @@ import type { LoginSettings } from '../../src/core/schemas/settings';
 let server: TestServer;
 
 async function setPolicy(changes: Partial<LoginSettings>) {
-  const { value, version } = await server.app.ctx.settings.get('login');
-  await server.app.ctx.settings.put('login', { ...value, ...changes }, version);
+  const { version } = await server.app.ctx.settings.get('login');
+  await server.app.ctx.settings.update('login', version, (value) => ({ ...value, ...changes }));
 }
 
 async function lastSeen(client: Client) {
