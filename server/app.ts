@@ -19,12 +19,12 @@ import { AuditLog } from './audit';
 import { SessionService } from './auth/sessions';
 import { createGate } from './auth/gate';
 import { ApiError, tooMany, unavailable } from './http/errors';
-import { databaseUnavailable } from './db/availability';
+import { databaseUnavailable, RETRY_AFTER_S } from './db/availability';
 import { healthRoutes } from './routes/health';
 import { failure } from './http/envelope';
 import { answerLanguage, localizeMessage } from './http/language';
 import { PublicOrigin } from './http/public-origin';
-import { limitJsonDepth } from './http/json-body';
+import { guardJsonBodies } from './http/json-body';
 import { clientErrorAnswer, frameworkErrorAnswer } from './http/framework-errors';
 import type { Ctx } from './context';
 import { apiRoutes } from './routes';
@@ -38,9 +38,6 @@ declare module 'fastify' {
 }
 
 export type App = FastifyInstance;
-
-/** Seconds a client is told to wait after a 503 (a database restart or failover takes a few). */
-const RETRY_AFTER_S = 2;
 
 function errorEnvelope(error: FastifyError | ApiError, request: FastifyRequest) {
   const language = answerLanguage(request.headers['accept-language']);
@@ -123,7 +120,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   // the JSON Schemas Fastify holds are their OpenAPI description only.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  limitJsonDepth(app);
+  guardJsonBodies(app);
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const { status, body } = errorEnvelope(error, request);
     if (status === 503) reply.header('retry-after', String(RETRY_AFTER_S));
@@ -132,6 +129,9 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
 
   await app.register(cookie);
   app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
+  // A NUL character has no use in any URL here, and PostgreSQL cannot store it: refused before
+  // routing (after the security headers, which every answer carries).
+  app.addHook('onRequest', (request, _reply, done) => done(/%00/.test(request.url) ? new ApiError(400, 'The URL contains a NUL character (%00)') : undefined));
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && config.corsOrigins.includes(origin)),
     credentials: true,

@@ -26,8 +26,18 @@ export function neverSent(error: unknown): boolean {
   return /not queryable/.test(messageOf(error));
 }
 
+/** The database refuses new work for now: out of connections, memory or disk (class 53), or not
+ *  accepting connections (55000 while an operator blocks them, e.g. during maintenance). */
+function refusingWork(error: unknown): boolean {
+  const code = codeOf(error);
+  return code.startsWith('53') || (code === '55000' && /not currently accepting connections/.test(messageOf(error)));
+}
+
 /** The database is unreachable or too busy to answer now; the caller should try again shortly. */
 export function databaseUnavailable(error: unknown): boolean {
   // pg's pool gives up on connecting (or on waiting for a free connection) after connectionTimeoutMillis.
-  return connectionLost(error) || codeOf(error).startsWith('SQLITE_BUSY') || /timeout exceeded when trying to connect/.test(messageOf(error));
+  return connectionLost(error) || refusingWork(error) || codeOf(error).startsWith('SQLITE_BUSY') || /timeout exceeded when trying to connect/.test(messageOf(error));
 }
+
+/** Seconds a client is told to wait after a 503 (a database restart or failover takes a few). */
+export const RETRY_AFTER_S = 2;

@@ -1,7 +1,9 @@
 // The JSON body parser of every route: Fastify's own (which refuses __proto__ and constructor
-// poisoning) behind a nesting limit. A body nested thousands of levels deep is valid JSON, but
-// walking it (validation, copying) overflows the stack: it is refused with a 400 before anything
-// looks inside. The check is one pass over the text, no allocation, a few µs for a usual body.
+// poisoning) behind two checks of the text. A body nested thousands of levels deep is valid JSON,
+// but walking it (validation, copying) overflows the stack; a NUL character (\u0000) in a string
+// is valid JSON too, but PostgreSQL cannot store it in text (an error deep inside a query) and no
+// field has a use for it. Both are refused with a 400 before anything looks inside. The check is
+// one pass over the text, no allocation, a few µs for a usual body.
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors';
 
@@ -11,34 +13,43 @@ const QUOTE = 34;
 const BACKSLASH = 92;
 const [OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT] = [91, 93, 123, 125];
 
-/** Whether the JSON text nests arrays and objects deeper than `limit` (brackets inside strings do not count). */
-export function nestedDeeperThan(text: string, limit: number): boolean {
+/** What makes a JSON text unacceptable before it is parsed: arrays and objects nested deeper than
+ *  `limit` (brackets inside strings do not count), or a NUL character escaped in a string. */
+export function jsonTextProblem(text: string, limit: number): 'depth' | 'nul' | undefined {
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index += 1) {
     const char = text.charCodeAt(index);
     if (inString) {
-      if (char === BACKSLASH) index += 1;
-      else if (char === QUOTE) inString = false;
+      if (char === BACKSLASH) {
+        if (text.startsWith('u0000', index + 1)) return 'nul';
+        index += 1;
+      } else if (char === QUOTE) inString = false;
     } else if (char === QUOTE) {
       inString = true;
     } else if (char === OPEN_ARRAY || char === OPEN_OBJECT) {
       depth += 1;
-      if (depth > limit) return true;
+      if (depth > limit) return 'depth';
     } else if (char === CLOSE_ARRAY || char === CLOSE_OBJECT) {
       depth -= 1;
     }
   }
-  return false;
+  return undefined;
 }
 
-export function limitJsonDepth(app: FastifyInstance): void {
+const REFUSAL = {
+  depth: `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`,
+  nul: 'The JSON body contains a NUL character (\\u0000)',
+} as const;
+
+export function guardJsonBodies(app: FastifyInstance): void {
   const { onProtoPoisoning = 'error', onConstructorPoisoning = 'ignore' } = app.initialConfig;
   const parseJson = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
-    if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
-      done(new ApiError(400, `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`), undefined);
+    const problem = jsonTextProblem(body, MAX_JSON_DEPTH);
+    if (problem) {
+      done(new ApiError(400, REFUSAL[problem]), undefined);
       return;
     }
     parseJson(request, body, done);

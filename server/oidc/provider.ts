@@ -6,6 +6,7 @@ import Provider, { interactionPolicy, type Configuration, type KoaContextWithOID
 import type { Ctx } from '../context';
 import { Status } from '../../src/core/enums';
 import { adapterFactory } from './adapter';
+import { answerUnavailableDatabaseAs503 } from './unavailable';
 import { providerKeys } from './keys';
 import { oidcDb } from './tables';
 import { SESSION_COOKIE } from '../auth/gate';
@@ -128,13 +129,21 @@ export class OidcProvider {
   constructor(private readonly ctx: Ctx) {}
 
   get(): Promise<Provider> {
-    this.provider ??= configuration(this.ctx).then((config) => {
-      const provider = new Provider(this.ctx.site.issuer(), config);
-      provider.proxy = true;
-      provider.use(formPostPolicy);
-      provider.use(endConsoleSessionOnLogout(this.ctx));
-      return provider;
+    // A build that failed (the database was away at the first request) is not kept: the next
+    // request builds again.
+    this.provider ??= this.build().catch((error: unknown) => {
+      this.provider = undefined;
+      throw error;
     });
     return this.provider;
+  }
+
+  private async build(): Promise<Provider> {
+    const provider = new Provider(this.ctx.site.issuer(), await configuration(this.ctx));
+    provider.proxy = true;
+    answerUnavailableDatabaseAs503(provider);
+    provider.use(formPostPolicy);
+    provider.use(endConsoleSessionOnLogout(this.ctx));
+    return provider;
   }
 }
