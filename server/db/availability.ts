@@ -1,6 +1,7 @@
 // Which database errors mean "the database cannot be reached right now" (a restart or failover, a
 // terminated connection, an SQLite file locked by another process for too long, a statement past
-// PostgreSQL's statement or lock timeout) rather than a bug or bad input. Requests meeting one answer 503 with Retry-After instead of 500.
+// PostgreSQL's statement or lock timeout) rather than a bug or bad input. Requests meeting one
+// answer 503 with Retry-After instead of 500.
 
 /** PostgreSQL's admin/crash shutdown and "starting up", and the socket errors of a lost server. */
 const LOST_CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
