@@ -52,7 +52,8 @@ describe('PostgreSQL statement and lock timeouts', { skip: onPostgres ? false : 
       const others = await Promise.all(Array.from({ length: 5 }, () => timed(() => anonymous.get('/api/config'))));
       for (const { answer, ms } of others) {
         assert.equal(answer.status, 200, JSON.stringify(answer.body));
-        assert.ok(ms < 4_500, `a request that needs no locked table answered after ${ms} ms`);
+        // At worst it waits for the first connection the lock timeout (3 s) frees; before, 10 s and 503.
+        assert.ok(ms < 4_000, `a request that needs no locked table answered after ${ms} ms`);
       }
       for (const { answer, ms } of await Promise.all(signedIn)) {
         assert.equal(answer.status, 503, JSON.stringify(answer.body));
@@ -64,8 +65,8 @@ describe('PostgreSQL statement and lock timeouts', { skip: onPostgres ? false : 
       await locker.query('ROLLBACK');
       await locker.end();
     }
-    const after = await Promise.all([admin.get('/api/messages/history'), anonymous.get('/api/config'), admin.get('/api/config')]);
-    assert.deepEqual(after.map((answer) => answer.status), [200, 200, 200]);
+    const released = await Promise.all([admin.get('/api/messages/history'), anonymous.get('/api/config'), admin.get('/api/config')]);
+    assert.deepEqual(released.map((answer) => answer.status), [200, 200, 200]);
   });
 
   test('a statement running past the statement timeout is cancelled as "unavailable"; the server\'s connections carry both timeouts', async () => {
