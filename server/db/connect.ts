@@ -83,14 +83,24 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const APPLICATION_NAME = 'iam-console';
 
 /**
+ * How long one statement may run, and wait for a lock, on the server's connections: a slow or
+ * locked table then costs its own requests a 503 (see availability.ts) instead of holding every
+ * connection of the pool while all other requests wait for one. Sent with the connection's
+ * startup parameters, so they cost no round trip. Migrations run without them.
+ */
+const STATEMENT_TIMEOUT_MS = 5_000;
+const LOCK_TIMEOUT_MS = 3_000;
+
+/**
  * The PostgreSQL pool. A connection that fails (the database restarted, failed over, or terminated
  * it) emits 'error' on its client and, when idle, on the pool; unhandled, either would end the
  * process. They are logged: the pool drops the dead connection and opens new ones on demand.
  */
-function postgresPool(connectionString: string): pg.Pool {
+function postgresPool(connectionString: string, options: { timeouts: boolean; max: number }): pg.Pool {
   const pool = new pg.Pool({
-    connectionString, max: 10, types: pgTypes, Client: PreparingClient,
+    connectionString, max: options.max, types: pgTypes, Client: PreparingClient,
     application_name: APPLICATION_NAME, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    ...(options.timeouts ? { statement_timeout: STATEMENT_TIMEOUT_MS, lock_timeout: LOCK_TIMEOUT_MS } : {}),
   });
   pool.on('connect', (client) => client.on('error', (error: Error & { code?: string }) => console.warn(`database connection lost: ${error.code ?? ''} ${error.message}`)));
   // The pool repeats an idle client's error, which the client's listener above already reported.
@@ -110,6 +120,8 @@ async function within(timeoutMs: number, check: () => Promise<unknown>): Promise
   }
 }
 
+const postgresKysely = (pool: pg.Pool) => new Kysely<Database>({ dialect: new ResilientPostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+
 export async function openDatabase(options: { dataDir: string; databaseUrl: string | undefined }): Promise<Db> {
   let kysely: Kysely<Database>;
   let engine: Engine;
@@ -117,8 +129,8 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
   let reachable: Db['reachable'];
   if (options.databaseUrl) {
     engine = 'postgres';
-    const pool = postgresPool(options.databaseUrl);
-    kysely = new Kysely<Database>({ dialect: new ResilientPostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+    const pool = postgresPool(options.databaseUrl, { timeouts: true, max: 10 });
+    kysely = postgresKysely(pool);
     // Straight to the pool, without the driver's retries: the answer is about now.
     reachable = (timeoutMs) => within(timeoutMs, () => pool.query('select 1'));
   } else {
@@ -149,6 +161,15 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
       if (sqliteFile.inTransaction) sqliteFile.exec('ROLLBACK');
       throw error;
     }
-  } else await migrate(kysely as unknown as Kysely<unknown>, engine);
+  } else {
+    // On a connection of its own without the timeouts: a migration may rewrite or index a big
+    // table, and waits for another process's migrations on a lock.
+    const migrating = postgresKysely(postgresPool(options.databaseUrl!, { timeouts: false, max: 1 }));
+    try {
+      await migrate(migrating as unknown as Kysely<unknown>, engine);
+    } finally {
+      await migrating.destroy();
+    }
+  }
   return { kysely, engine, reachable, close: () => kysely.destroy() };
 }

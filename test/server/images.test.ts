@@ -39,6 +39,53 @@ function jpeg(width: number, height: number): Buffer {
   return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof, Buffer.from([0xff, 0xd9])]);
 }
 
+/** An icon file: the directory (each entry's stated size, 0 meaning 256) and the embedded images. */
+function ico(entries: { side: number; image: Buffer }[]): Buffer {
+  const header = Buffer.from([0, 0, 1, 0, entries.length & 0xff, entries.length >> 8]);
+  let offset = header.length + 16 * entries.length;
+  const directory = entries.map(({ side, image }) => {
+    const entry = Buffer.alloc(16);
+    entry.set([side & 0xff, side & 0xff, 0, 0], 0);
+    entry.writeUInt16LE(1, 4);
+    entry.writeUInt16LE(32, 6);
+    entry.writeUInt32LE(image.length, 8);
+    entry.writeUInt32LE(offset, 12);
+    offset += image.length;
+    return entry;
+  });
+  return Buffer.concat([header, ...directory, ...entries.map((entry) => entry.image)]);
+}
+
+/** An icon's BMP entry: BITMAPINFOHEADER (its height counts the image and the AND mask), then the
+ *  32-bit pixels and the mask; `pixels: false` keeps the header only. */
+function iconBitmap(width: number, height: number, pixels = true): Buffer {
+  const header = Buffer.alloc(40);
+  header.writeUInt32LE(40, 0);
+  header.writeInt32LE(width, 4);
+  header.writeInt32LE(height * 2, 8);
+  header.writeUInt16LE(1, 12);
+  header.writeUInt16LE(32, 14);
+  if (!pixels) return header;
+  return Buffer.concat([header, Buffer.alloc(width * height * 4), Buffer.alloc(Math.ceil(width / 32) * 4 * height)]);
+}
+
+const u16 = (value: number) => [value & 0xff, value >> 8];
+
+/** A GIF89a of a width × height logical screen (two-colour global table), looping (NETSCAPE
+ *  extension), with one frame per rectangle, each with a graphic control extension and one
+ *  data sub-block; `trailer: false` leaves the stream unfinished. */
+function gif(width: number, height: number, frames: { left: number; top: number; width: number; height: number }[], trailer = true): Buffer {
+  const bytes = [...Buffer.from('GIF89a', 'latin1'), ...u16(width), ...u16(height), 0x80, 0, 0, 0, 0, 0, 255, 255, 255];
+  bytes.push(0x21, 0xff, 11, ...Buffer.from('NETSCAPE2.0', 'latin1'), 3, 1, 0, 0, 0);
+  for (const frame of frames) {
+    bytes.push(0x21, 0xf9, 4, 0, 10, 0, 0, 0);
+    bytes.push(0x2c, ...u16(frame.left), ...u16(frame.top), ...u16(frame.width), ...u16(frame.height), 0);
+    bytes.push(2, 2, 0x44, 0x01, 0);
+  }
+  if (trailer) bytes.push(0x3b);
+  return Buffer.from(bytes);
+}
+
 async function upload(bytes: Buffer | string, purpose: string) {
   const form = new FormData();
   form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), 'file.bin');
@@ -66,6 +113,50 @@ describe('uploads by decoded dimensions', () => {
     assert.equal(answer.status, 400, JSON.stringify(answer.body));
     assert.deepEqual(answer.body.data.fields, [{ field: 'file', rule: 'upload.wrongType' }]);
     assert.equal(answer.body.message, 'The image is damaged or its header is not valid');
+  });
+
+  test('an icon is judged by its embedded images, not its directory: a 10000×10000 PNG or BMP behind a 16×16 entry is refused', async () => {
+    const tooLarge = [['PNG', ico([{ side: 16, image: png(10000, 10000) }])], ['BMP', ico([{ side: 16, image: iconBitmap(10000, 10000, false) }])],
+      ['second entry', ico([{ side: 16, image: png(16, 16) }, { side: 32, image: png(16000, 16000) }])]] as const;
+    for (const [what, bytes] of tooLarge) {
+      for (const purpose of ['favicon', 'image']) {
+        const answer = await upload(bytes, purpose);
+        assert.equal(answer.status, 400, `${what} as ${purpose}: ${JSON.stringify(answer.body)}`);
+        assert.deepEqual(answer.body.data.fields, [{ field: 'file', rule: 'upload.tooLarge' }], `${what} as ${purpose}`);
+      }
+    }
+    // An icon entry is at most 256×256, and its image must be the size its entry says.
+    const inconsistent = [['300×300 PNG', ico([{ side: 0, image: png(300, 300) }])], ['32×32 PNG in a 16×16 entry', ico([{ side: 16, image: png(32, 32) }])],
+      ['BMP larger than its entry', ico([{ side: 16, image: iconBitmap(64, 64) }])], ['entry past the end', ico([{ side: 16, image: png(16, 16) }]).subarray(0, 40)]] as const;
+    for (const [what, bytes] of inconsistent) {
+      for (const purpose of ['favicon', 'image']) {
+        const answer = await upload(bytes, purpose);
+        assert.equal(answer.status, 400, `${what} as ${purpose}: ${JSON.stringify(answer.body)}`);
+        assert.deepEqual(answer.body.data.fields, [{ field: 'file', rule: 'upload.wrongType' }], `${what} as ${purpose}`);
+      }
+    }
+    const normal = ico([{ side: 16, image: iconBitmap(16, 16) }, { side: 32, image: png(32, 32) }, { side: 0, image: png(256, 256) }]);
+    for (const purpose of ['favicon', 'image']) assert.equal((await upload(normal, purpose)).status, 200, `a normal icon as ${purpose}`);
+  });
+
+  test('a GIF is judged by every frame: a 16000×16000 frame on a 16×16 screen, a frame past the screen and an unfinished stream are refused', async () => {
+    const big = gif(16, 16, [{ left: 0, top: 0, width: 16000, height: 16000 }]);
+    const answer = await upload(big, 'avatar');
+    assert.equal(answer.status, 400, JSON.stringify(answer.body));
+    assert.deepEqual(answer.body.data.fields, [{ field: 'file', rule: 'upload.tooLarge' }]);
+    // Each ends in 0x3b, the trailer's byte, so that only walking the blocks finds it is no trailer.
+    const unfinished = gif(16, 16, [{ left: 0, top: 0, width: 16, height: 16 }], false);
+    const hostile = [['frame past the screen', gif(16, 16, [{ left: 0, top: 0, width: 16, height: 16 }, { left: 8, top: 8, width: 16, height: 16 }])],
+      ['ends inside a comment extension', Buffer.concat([unfinished, Buffer.from([0x21, 0xfe, 1, 0x3b])])],
+      ['ends inside a frame', Buffer.concat([unfinished, Buffer.from([0x2c, 0, 0, 0, 0, 16, 0, 16, 0, 0, 2, 4, 1, 2, 0x3b])])],
+      ['unknown block', Buffer.concat([unfinished, Buffer.from([0x00, 0x3b])])]] as const;
+    for (const [what, bytes] of hostile) {
+      const refused = await upload(bytes, 'avatar');
+      assert.equal(refused.status, 400, `${what}: ${JSON.stringify(refused.body)}`);
+      assert.deepEqual(refused.body.data.fields, [{ field: 'file', rule: 'upload.wrongType' }], what);
+    }
+    const animated = gif(16, 16, [{ left: 0, top: 0, width: 16, height: 16 }, { left: 4, top: 4, width: 8, height: 8 }, { left: 15, top: 15, width: 1, height: 1 }]);
+    assert.equal((await upload(animated, 'avatar')).status, 200, 'a normal animated GIF');
   });
 });
 
