@@ -164,11 +164,13 @@ describe('redirect targets', () => {
     encodeURIComponent(`${ALLOWED}@evil.example/`), encodeURIComponent('evil.example'),
     encodeURIComponent(' /\u3000/evil.example'), encodeURIComponent('/\u00a0/evil.example'), encodeURIComponent('/\u2028/evil.example'),
     encodeURIComponent('/\u200b/evil.example'), encodeURIComponent('/\ufeff/evil.example'), encodeURIComponent('/\u0085/evil.example'),
-    encodeURIComponent('/x\u0000'), encodeURIComponent('/%zz'),
+    encodeURIComponent('/%zz'),
   ];
 
   test('every hostile variant ends on our home page', async () => {
     for (const encoded of HOSTILE) assert.equal(await target(encoded), '/', `redirect=${encoded}`);
+    // A NUL character is refused with the whole request, before any redirect is considered.
+    assert.equal((await admin.get(`/api/cas/login?redirect=${encodeURIComponent('/x\u0000')}`)).status, 400);
   });
 
   test('our paths, our origin and configured origins are kept as given', async () => {
