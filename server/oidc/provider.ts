@@ -83,6 +83,15 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
+      // An app introspects only its own tokens (another app's answer active:false, as an unknown
+      // token would), and a person's token is active only while the person may still sign in.
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_koa, client, token) => {
+          const person = 'accountId' in token ? token.accountId : undefined;
+          return token.clientId === client.clientId && (!person || (await findAccount(ctx, person, undefined)) !== undefined);
+        },
+      },
       rpInitiatedLogout: { enabled: true, logoutSource },
     },
     // An earlier consent counts only while the same person is signed in to the console: after a
