@@ -12,6 +12,7 @@ import { SESSION_COOKIE } from '../auth/gate';
 import { formPostPolicy } from './form-post-policy';
 import { APP_SCOPES, rolesClaims, tenantClaims } from './app-claims';
 import { endConsoleSessionOnLogout, logoutSource } from './logout';
+import { machineResources, unauthorizedGrantType } from './machine';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -83,13 +84,19 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
+      // For the apps that switched it on (clients.ts), scoped to the app's privileges (machine.ts).
+      clientCredentials: { enabled: true },
+      resourceIndicators: machineResources(ctx.db),
       // An app introspects only its own tokens (another app's answer active:false, as an unknown
       // token would), and a person's token is active only while the person may still sign in.
       introspection: {
         enabled: true,
         allowedPolicy: async (_koa, client, token) => {
           const person = 'accountId' in token ? token.accountId : undefined;
-          return token.clientId === client.clientId && (!person || (await findAccount(ctx, person, undefined)) !== undefined);
+          if (token.clientId !== client.clientId) return false;
+          // A machine token stops counting when the app switches client_credentials off.
+          if (token.kind === 'ClientCredentials') return client.grantTypeAllowed('client_credentials');
+          return !person || (await findAccount(ctx, person, undefined)) !== undefined;
         },
       },
       rpInitiatedLogout: { enabled: true, logoutSource },
@@ -111,6 +118,7 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
     rotateRefreshToken: true,
     ttl: {
       AccessToken: hour,
+      ClientCredentials: hour,
       AuthorizationCode: 60,
       IdToken: hour,
       Interaction: hour,
@@ -141,6 +149,7 @@ export class OidcProvider {
       const provider = new Provider(this.ctx.site.issuer(), config);
       provider.proxy = true;
       provider.use(formPostPolicy);
+      provider.use(unauthorizedGrantType);
       provider.use(endConsoleSessionOnLogout(this.ctx));
       return provider;
     });

@@ -1,7 +1,7 @@
 // A relying party for the provider tests, built on oauth4webapi (not a dependency of the server):
 // an app registered through the console's calls, a browser-like client that follows the
-// provider's redirects and answers the consent page, the code exchange, refresh, userinfo and
-// introspection.
+// provider's redirects and answers the consent page, the code exchange, refresh, userinfo,
+// introspection and the client_credentials grant.
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
 import type { Client, TestServer } from './harness';
@@ -93,6 +93,17 @@ export class RelyingParty {
     const response = await oauth.refreshTokenGrantRequest(this.as, this.client, this.auth, refreshToken, insecure);
     try {
       return await oauth.processRefreshTokenResponse(this.as, this.client, response) as Tokens;
+    } catch (error) {
+      if (error instanceof oauth.ResponseBodyError) return { error: error.error };
+      throw error;
+    }
+  }
+
+  /** The client_credentials grant (the app's machine, no person): the token, or the provider's error code. */
+  async machineToken(parameters: Record<string, string> = {}): Promise<Tokens | { error: string }> {
+    const response = await oauth.clientCredentialsGrantRequest(this.as, this.client, this.auth, parameters, insecure);
+    try {
+      return await oauth.processClientCredentialsResponse(this.as, this.client, response) as Tokens;
     } catch (error) {
       if (error instanceof oauth.ResponseBodyError) return { error: error.error };
       throw error;
