@@ -140,9 +140,18 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
  * client address only when a trusted proxy said it.
  */
 export class OidcProvider {
+  private static readonly shared = new WeakMap<Ctx, OidcProvider>();
+
+  /** The one provider of a server (its mount and the API calls that check app tokens share it). */
+  static of(ctx: Ctx): OidcProvider {
+    let provider = OidcProvider.shared.get(ctx);
+    if (!provider) OidcProvider.shared.set(ctx, (provider = new OidcProvider(ctx)));
+    return provider;
+  }
+
   private provider: Promise<Provider> | undefined;
 
-  constructor(private readonly ctx: Ctx) {}
+  private constructor(private readonly ctx: Ctx) {}
 
   get(): Promise<Provider> {
     this.provider ??= configuration(this.ctx).then((config) => {

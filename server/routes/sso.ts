@@ -43,7 +43,7 @@ function mountProvider(app: FastifyInstance, ctx: Ctx, oidc: OidcProvider): void
 }
 
 export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
-  const oidc = new OidcProvider(ctx);
+  const oidc = OidcProvider.of(ctx);
   const db = oidcDb(ctx.db);
   mountProvider(app, ctx, oidc);
   const sweeper = new ExpirySweeper(db, ctx.now, (error) => app.log.error({ err: error }, 'oidc expiry sweep'));
