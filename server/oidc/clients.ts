@@ -49,6 +49,12 @@ export async function clientStatus(db: Kysely<OidcDatabase>, appId: string) {
   };
 }
 
+/** Whether the platform administrator marked the app trusted (no consent page for it). */
+export async function isTrusted(db: Kysely<OidcDatabase>, appId: string): Promise<boolean> {
+  const row = await db.selectFrom('oidcClients').select('trusted').where('appId', '=', appId).executeTakeFirst();
+  return row?.trusted === 1;
+}
+
 export interface ClientChanges { postLogoutRedirectUris?: string[]; clientCredentials?: boolean; trusted?: boolean }
 
 /** Changes the given settings of the client (the others are kept); false when the app has no

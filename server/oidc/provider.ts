@@ -13,6 +13,8 @@ import { formPostPolicy } from './form-post-policy';
 import { APP_SCOPES, rolesClaims, tenantClaims } from './app-claims';
 import { endConsoleSessionOnLogout, logoutSource } from './logout';
 import { machineResources, unauthorizedGrantType } from './machine';
+import { isTrusted } from './clients';
+import { finishInteraction } from './interactions';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -43,6 +45,12 @@ async function findAccount(ctx: Ctx, accountId: string, clientId: string | undef
       };
     },
   };
+}
+
+/** The person signed in to the console in this browser (its session cookie), if any. */
+async function consolePerson(ctx: Ctx, koa: KoaContextWithOIDC) {
+  const secret = koa.cookies.get(SESSION_COOKIE, { signed: false });
+  return secret ? ctx.sessions.resolve(secret, 'cookie') : undefined;
 }
 
 /** The default policy, plus: a provider session whose person can no longer sign in (disabled or
@@ -105,13 +113,21 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
     // sign-out (or as someone else) the app's request goes through the sign-in and consent page again.
     loadExistingGrant: async (koa) => {
       const { oidc } = koa;
-      const secret = koa.cookies.get(SESSION_COOKIE, { signed: false });
-      const live = secret ? await ctx.sessions.resolve(secret, 'cookie') : undefined;
+      const live = await consolePerson(ctx, koa);
       if (!live || !oidc.session || !oidc.client || live.user.id !== oidc.session.accountId) return undefined;
       const grantId = (oidc.result?.consent as { grantId?: string } | undefined)?.grantId ?? oidc.session.grantIdFor(oidc.client.clientId);
       return grantId ? oidc.provider.Grant.find(grantId) : undefined;
     },
-    interactions: { policy: policy(), url: (_oidc, interaction) => `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}` },
+    // A trusted app's request, from a browser signed in to the console, is allowed at once: the
+    // browser goes straight back to the provider instead of the consent page.
+    interactions: {
+      policy: policy(),
+      url: async (koa, interaction) => {
+        const live = await consolePerson(ctx, koa);
+        if (live && await isTrusted(db, String(interaction.params.client_id ?? ''))) return finishInteraction(koa.oidc.provider, interaction.uid, live.user.id, true);
+        return `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}`;
+      },
+    },
     // A refresh token only when the app asked for offline_access and the person allowed it (the
     // provider's default; offline_access counts with prompt=consent only); it is replaced on every
     // use, and a replaced one coming back (stolen, or replayed) revokes the whole grant.

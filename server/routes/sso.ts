@@ -12,6 +12,7 @@ import { callbackUrls, clientStatus, rotateClientSecret, updateClient } from '..
 import { oidcDb } from '../oidc/tables';
 import { ExpirySweeper } from '../oidc/sweep';
 import { canManageApp } from '../auth/scope';
+import { assertMayTrustApps } from '../auth/grants';
 import { ApiError, notFound } from '../http/errors';
 import { safeRedirect } from '../http/redirect';
 
@@ -53,7 +54,7 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
     method: 'GET', url: '/sso/interactions/:uid', tags, access: '0',
     summary: 'What an app asks of the signed-in user (the consent page)', params: interactionParams, response: interaction,
-    handler: async ({ params }) => interactionDetails(await oidc.get(), params.uid),
+    handler: async ({ params }) => interactionDetails(await oidc.get(), db, params.uid),
   });
 
   defineRoute(app, gate, {
@@ -89,6 +90,7 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     params: appParams, body: oidcClientBody, response: clientStatusSchema,
     handler: async ({ actor, params, body, raw }) => {
       const { callbackUrl } = await manageable(actor, params.appId);
+      if (body.trusted !== undefined) assertMayTrustApps(actor);
       const changes = { ...body, ...(body.postLogoutRedirectUris ? { postLogoutRedirectUris: [...new Set(body.postLogoutRedirectUris)] } : {}) };
       if (!(await updateClient(db, params.appId, changes))) throw new ApiError(409, 'Generate a client secret first');
       await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: params.appId }, ip: raw.ip, detail: changes });

@@ -14,6 +14,8 @@ export const interaction = v.object({
   scopes: v.array(v.string()),
   /** 'login' or 'consent'. */
   prompt: v.string(),
+  /** A trusted app (marked by the platform administrator): the page allows it without asking. */
+  trusted: v.boolean(),
 });
 
 export const consentBody = v.object({ allow: v.boolean('rule.required') });

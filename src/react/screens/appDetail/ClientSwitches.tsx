@@ -1,15 +1,18 @@
 // The switches of the app's OpenID Connect client, each saved as soon as it is changed: the
-// client_credentials grant for the app's machines.
+// client_credentials grant for the app's machines, and (platform administrators only) trusted:
+// the app's sign-ins skip the consent page.
 import { useState } from 'react';
 import { updateOidcClient, type OidcClientChanges, type OidcClientStatus } from '../../../core/api/sso';
 import { notifySuccess } from '../../../core/messages';
 import { useT } from '../../i18n';
 import { CheckboxField } from '../../widgets/table/fields';
+import { useAdminScope } from '../../widgets/table/scope';
 import * as ui from '../../widgets/ui.css';
 
 export function ClientSwitches({ appId, client, onSaved }: { appId: string; client: OidcClientStatus; onSaved: () => void }) {
   const t = useT();
   const [busy, setBusy] = useState(false);
+  const scope = useAdminScope();
 
   const save = async (changes: OidcClientChanges) => {
     setBusy(true);
@@ -33,6 +36,12 @@ export function ClientSwitches({ appId, client, onSaved }: { appId: string; clie
         onChange={(clientCredentials) => void save({ clientCredentials })}
       />
       <p className={ui.hint}>{t('console:clientSecret.clientCredentialsHint')}</p>
+      {scope.platform && (
+        <>
+          <CheckboxField label={t('console:clientSecret.trusted')} checked={client.trusted} disabled={busy} onChange={(trusted) => void save({ trusted })} />
+          <p className={ui.hint}>{t('console:clientSecret.trustedHint')}</p>
+        </>
+      )}
     </div>
   );
 }
