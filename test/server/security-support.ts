@@ -63,8 +63,8 @@ export function fillPath(path: string, value: (name: string) => string): string 
 }
 
 /** Tables whose rows change on any call, refused or not: sessions touched, failures counted,
- *  captchas issued, the audit trail, provider state. */
-const VOLATILE = /^(sessions|captchas|login_throttle|login_challenges|audit_log|oidc_payloads|oidc_keys|kysely_)/;
+ *  captchas issued, rate-limit hits counted, the audit trail, provider state. */
+const VOLATILE = /^(sessions|captchas|login_throttle|login_challenges|rate_limits|audit_log|oidc_payloads|oidc_keys|kysely_)/;
 
 /** One digest per table of everything stored (rows sorted, so engines' row order does not matter). */
 export async function snapshot(app: App): Promise<Record<string, string>> {
