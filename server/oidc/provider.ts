@@ -1,7 +1,8 @@
 // The OpenID Connect provider for the apps (oidc-provider, a certified implementation): the
 // authorization code flow with PKCE, refresh tokens, userinfo, discovery and JWKS, RP-initiated
-// logout. Signing in and consent happen in the console (the hidden oauth/authorize route) with our
-// own session. What ends an app's access: see revoke.ts.
+// logout, introspection of an app's own tokens, client_credentials for the apps that switch it on,
+// no consent page for trusted apps. Signing in and consent happen in the console (the hidden
+// oauth/authorize route) with our own session. What ends an app's access: see revoke.ts.
 import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Ctx } from '../context';
 import { Status } from '../../src/core/enums';
@@ -100,10 +101,10 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
       introspection: {
         enabled: true,
         allowedPolicy: async (_koa, client, token) => {
-          const person = 'accountId' in token ? token.accountId : undefined;
           if (token.clientId !== client.clientId) return false;
           // A machine token stops counting when the app switches client_credentials off.
           if (token.kind === 'ClientCredentials') return client.grantTypeAllowed('client_credentials');
+          const person = 'accountId' in token ? token.accountId : undefined;
           return !person || (await findAccount(ctx, person, undefined)) !== undefined;
         },
       },
