@@ -15,7 +15,8 @@
 //    user rights carry no app's roles: an app's roles come only with administering that app;
 //  - a member: nothing.
 // Menu plans bind privileges of every app to menu items shown to every signed-in user: only the
-// platform administrator changes them.
+// platform administrator changes them. Likewise only they mark an app trusted (its sign-ins skip
+// the consent page), even for an app administrator's own app.
 //
 // Who may receive: a person in the caller's reach for the call — through the user screens (code 2)
 // a user of the caller's user scope (scope.ts, checked by the route), through an app's role screen
@@ -62,6 +63,11 @@ export function assertMayPlace(actor: Actor, place: { tenantPath: string; userTy
   if (actor.platformAdmin) return;
   if (!canManageTenantPath(actor, place.tenantPath)) throw forbidden('The tenant is outside your scope');
   if (place.userType !== UserType.Tenant || place.isMaster) throw forbidden('Only a platform administrator grants platform rights');
+}
+
+/** A trusted app gets the person's consent without asking: only the platform administrator decides that. */
+export function assertMayTrustApps(actor: Actor): void {
+  if (!actor.platformAdmin) throw forbidden('Only the platform administrator marks apps trusted');
 }
 
 export function assertMayBindMenus(actor: Actor): void {

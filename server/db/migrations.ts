@@ -333,6 +333,15 @@ const sharedLimits: Migration = {
   },
 };
 
+/** Per-app switches of the OIDC client: the client_credentials grant for the app's machines, and
+ *  trusted apps whose authorization skips the consent page (set by the platform administrator). */
+const ssoApps: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('oidc_clients').addColumn('client_credentials', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.alterTable('oidc_clients').addColumn('trusted', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  },
+};
+
 /** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
@@ -357,6 +366,7 @@ export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void
         '0015_idp_flow_binding': idpFlowBinding,
         '0016_shared_limits': sharedLimits,
         '0017_sso': sso(engine),
+        '0018_sso_apps': ssoApps,
       }),
     },
   });

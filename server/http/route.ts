@@ -52,13 +52,26 @@ interface BaseSpec<B, Q, P> {
 
 export interface PublicSpec<B, Q, P> extends BaseSpec<B, Q, P> {
   access: 'public';
+  appToken?: undefined;
   handler(req: ApiRequest<Out<B>, Out<Q>, Out<P>>, reply: FastifyReply): Promise<unknown>;
 }
 
 export interface SignedInSpec<B, Q, P> extends BaseSpec<B, Q, P> {
   access: Permission;
+  appToken?: undefined;
   handler(req: SignedInRequest<Out<B>, Out<Q>, Out<P>>, reply: FastifyReply): Promise<unknown>;
 }
+
+/** Signed in with `access`, or called by an app with an access token our provider issued to it
+ *  (`Authorization: Bearer`): the handler checks that token, and `actor` is null then. */
+export interface AppTokenSpec<B, Q, P> extends BaseSpec<B, Q, P> {
+  access: Permission;
+  appToken: true;
+  handler(req: ApiRequest<Out<B>, Out<Q>, Out<P>>, reply: FastifyReply): Promise<unknown>;
+}
+
+/** Whether the request carries an `Authorization: Bearer` token (an app's, for AppTokenSpec). */
+export const carriesBearer = (request: FastifyRequest) => /^Bearer /i.test(request.headers.authorization ?? '');
 
 /** Finds the caller (session) and enforces CSRF; supplied by the auth module. */
 export interface Gate {
@@ -85,11 +98,11 @@ function parse<S extends Schema | undefined>(schema: S, input: unknown): Out<S> 
   return result.output as Out<S>;
 }
 
-function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Access }): RouteShorthandOptions['schema'] {
+function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Access; appToken?: boolean }): RouteShorthandOptions['schema'] {
   const schema: Record<string, unknown> = {
     summary: spec.summary,
     tags: spec.tags,
-    description: spec.access === 'public' ? 'No sign-in needed.' : `Needs permission code ${spec.access}.`,
+    description: spec.access === 'public' ? 'No sign-in needed.' : `Needs permission code ${spec.access}${spec.appToken ? ', or an app\'s access token (Authorization: Bearer)' : ''}.`,
     ...(spec.access === 'public' ? {} : { security: [{ sessionCookie: [] }, { sessionToken: [] }] }),
   };
   if (spec.body) schema.body = toDoc((spec.bodyDoc ?? spec.body) as Schema);
@@ -115,17 +128,17 @@ const permissionDenied = () => new ApiError(403, 'No Authenticated');
 export function defineRoute<B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
   app: FastifyInstance,
   gate: Gate,
-  spec: PublicSpec<B, Q, P> | SignedInSpec<B, Q, P>,
+  spec: PublicSpec<B, Q, P> | SignedInSpec<B, Q, P> | AppTokenSpec<B, Q, P>,
 ): void {
   app.route({
     method: spec.method,
     url: spec.url,
-    schema: documentation(spec as BaseSpec<unknown, unknown, unknown> & { access: Access }),
+    schema: documentation(spec as BaseSpec<unknown, unknown, unknown> & { access: Access; appToken?: boolean }),
     ...(spec.rateLimit ? { config: { rateLimit: spec.rateLimit } } : {}),
     handler: (request, reply) => withSettingsSnapshot(async () => {
       const actor = await gate.authenticate(request);
       gate.checkCsrf(request, actor);
-      if (spec.access !== 'public') {
+      if (spec.access !== 'public' && !(spec.appToken && carriesBearer(request))) {
         if (!actor) throw new ApiError(401, 'Authorization Error');
         if (!actor.permissions.includes(spec.access)) throw permissionDenied();
       }

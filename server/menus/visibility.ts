@@ -6,7 +6,10 @@ import type { PlanMenuItem } from '../../src/core/schemas/menuPlans';
 
 export type HeldPrivileges = Set<string> | 'all';
 
-export async function heldPrivileges(ctx: Ctx, actor: Actor): Promise<HeldPrivileges> {
+/** Who is looking: a console actor, or the person an app's access token speaks for. */
+export type Viewer = Pick<Actor, 'id' | 'platformAdmin'> & { ownedApps: readonly { id: string }[] };
+
+export async function heldPrivileges(ctx: Ctx, actor: Viewer): Promise<HeldPrivileges> {
   if (actor.platformAdmin) return 'all';
   const viaRoles = await ctx.db.selectFrom('roleMembers').innerJoin('rolePrivileges', 'rolePrivileges.roleId', 'roleMembers.roleId')
     .select('rolePrivileges.privilegeId').where('roleMembers.userId', '=', actor.id).execute();

@@ -56,8 +56,11 @@ class PayloadAdapter implements Adapter {
     await this.db.deleteFrom('oidcPayloads').where('model', '=', this.model).where('id', '=', id).execute();
   }
 
+  /** The grant itself goes too (its own row carries no grant id): a token written by a request
+   *  that was still running (the winner of a burst that a reuse just revoked) then leads nowhere. */
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.db.deleteFrom('oidcPayloads').where('grantId', '=', grantId).execute();
+    await this.db.deleteFrom('oidcPayloads')
+      .where((eb) => eb.or([eb('grantId', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])])).execute();
   }
 }
 

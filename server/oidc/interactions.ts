@@ -1,9 +1,13 @@
 // Sign-in and consent for the provider, answered by the console's oauth/authorize page: it reads
 // what the app asks for, and the signed-in user allows or denies. The browser then goes back to the
 // provider (returnTo), which checks its own resume cookie, so only the browser that began the flow
-// can finish it.
+// can finish it. A trusted app's request is allowed without the page when the person is signed in
+// to the console (provider.ts), and the page allows it by itself after a sign-in.
 import type Provider from 'oidc-provider';
+import type { Kysely } from 'kysely';
 import { notFound } from '../http/errors';
+import { isTrusted } from './clients';
+import type { OidcDatabase } from './tables';
 
 const scopesOf = (scope: unknown): string[] => (typeof scope === 'string' ? scope.split(' ').filter(Boolean) : []);
 
@@ -13,12 +17,15 @@ async function interactionOf(provider: Provider, uid: string) {
   return interaction;
 }
 
-export async function interactionDetails(provider: Provider, uid: string) {
+export async function interactionDetails(provider: Provider, db: Kysely<OidcDatabase>, uid: string) {
   const interaction = await interactionOf(provider, uid);
   const clientId = String(interaction.params.client_id ?? '');
   const client = await provider.Client.find(clientId);
   if (!client) throw notFound('App');
-  return { uid, clientId, clientName: client.clientName ?? clientId, scopes: scopesOf(interaction.params.scope), prompt: interaction.prompt.name };
+  return {
+    uid, clientId, clientName: client.clientName ?? clientId, scopes: scopesOf(interaction.params.scope), prompt: interaction.prompt.name,
+    trusted: await isTrusted(db, clientId),
+  };
 }
 
 /** Records the user's answer; answers where the browser goes next (back to the provider). */

@@ -1,7 +1,8 @@
 // The OpenID Connect provider for the apps (oidc-provider, a certified implementation): the
 // authorization code flow with PKCE, refresh tokens, userinfo, discovery and JWKS, RP-initiated
-// logout. Signing in and consent happen in the console (the hidden oauth/authorize route) with our
-// own session. What ends an app's access: see revoke.ts.
+// logout, introspection of an app's own tokens, client_credentials for the apps that switch it on,
+// no consent page for trusted apps. Signing in and consent happen in the console (the hidden
+// oauth/authorize route) with our own session. What ends an app's access: see revoke.ts.
 import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Ctx } from '../context';
 import { Status } from '../../src/core/enums';
@@ -13,6 +14,9 @@ import { SESSION_COOKIE } from '../auth/gate';
 import { formPostPolicy } from './form-post-policy';
 import { APP_SCOPES, rolesClaims, tenantClaims } from './app-claims';
 import { endConsoleSessionOnLogout, logoutSource } from './logout';
+import { machineResources, unauthorizedGrantType } from './machine';
+import { isTrusted } from './clients';
+import { finishInteraction } from './interactions';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -43,6 +47,12 @@ async function findAccount(ctx: Ctx, accountId: string, clientId: string | undef
       };
     },
   };
+}
+
+/** The person signed in to the console in this browser (its session cookie), if any. */
+async function consolePerson(ctx: Ctx, koa: KoaContextWithOIDC) {
+  const secret = koa.cookies.get(SESSION_COOKIE, { signed: false });
+  return secret ? ctx.sessions.resolve(secret, 'cookie') : undefined;
 }
 
 /** The default policy, plus: a provider session whose person can no longer sign in (disabled or
@@ -84,25 +94,49 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
+      // For the apps that switched it on (clients.ts), scoped to the app's privileges (machine.ts).
+      clientCredentials: { enabled: true },
+      resourceIndicators: machineResources(ctx.db),
+      // An app introspects only its own tokens (another app's answer active:false, as an unknown
+      // token would), and a person's token is active only while the person may still sign in.
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_koa, client, token) => {
+          if (token.clientId !== client.clientId) return false;
+          // A machine token stops counting when the app switches client_credentials off.
+          if (token.kind === 'ClientCredentials') return client.grantTypeAllowed('client_credentials');
+          const person = 'accountId' in token ? token.accountId : undefined;
+          return !person || (await findAccount(ctx, person, undefined)) !== undefined;
+        },
+      },
       rpInitiatedLogout: { enabled: true, logoutSource },
     },
     // An earlier consent counts only while the same person is signed in to the console: after a
     // sign-out (or as someone else) the app's request goes through the sign-in and consent page again.
     loadExistingGrant: async (koa) => {
       const { oidc } = koa;
-      const secret = koa.cookies.get(SESSION_COOKIE, { signed: false });
-      const live = secret ? await ctx.sessions.resolve(secret, 'cookie') : undefined;
+      const live = await consolePerson(ctx, koa);
       if (!live || !oidc.session || !oidc.client || live.user.id !== oidc.session.accountId) return undefined;
       const grantId = (oidc.result?.consent as { grantId?: string } | undefined)?.grantId ?? oidc.session.grantIdFor(oidc.client.clientId);
       return grantId ? oidc.provider.Grant.find(grantId) : undefined;
     },
-    interactions: { policy: policy(), url: (_oidc, interaction) => `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}` },
+    // A trusted app's request, from a browser signed in to the console, is allowed at once: the
+    // browser goes straight back to the provider instead of the consent page.
+    interactions: {
+      policy: policy(),
+      url: async (koa, interaction) => {
+        const live = await consolePerson(ctx, koa);
+        if (live && await isTrusted(db, String(interaction.params.client_id ?? ''))) return finishInteraction(koa.oidc.provider, interaction.uid, live.user.id, true);
+        return `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}`;
+      },
+    },
     // A refresh token only when the app asked for offline_access and the person allowed it (the
     // provider's default; offline_access counts with prompt=consent only); it is replaced on every
     // use, and a replaced one coming back (stolen, or replayed) revokes the whole grant.
     rotateRefreshToken: true,
     ttl: {
       AccessToken: hour,
+      ClientCredentials: hour,
       AuthorizationCode: 60,
       IdToken: hour,
       Interaction: hour,
@@ -124,9 +158,18 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
  * client address only when a trusted proxy said it.
  */
 export class OidcProvider {
+  private static readonly shared = new WeakMap<Ctx, OidcProvider>();
+
+  /** The one provider of a server (its mount and the API calls that check app tokens share it). */
+  static of(ctx: Ctx): OidcProvider {
+    let provider = OidcProvider.shared.get(ctx);
+    if (!provider) OidcProvider.shared.set(ctx, (provider = new OidcProvider(ctx)));
+    return provider;
+  }
+
   private provider: Promise<Provider> | undefined;
 
-  constructor(private readonly ctx: Ctx) {}
+  private constructor(private readonly ctx: Ctx) {}
 
   get(): Promise<Provider> {
     // A build that failed (the database was away at the first request) is not kept: the next
@@ -143,6 +186,7 @@ export class OidcProvider {
     provider.proxy = true;
     answerUnavailableDatabaseAs503(provider);
     provider.use(formPostPolicy);
+    provider.use(unauthorizedGrantType);
     provider.use(endConsoleSessionOnLogout(this.ctx));
     return provider;
   }

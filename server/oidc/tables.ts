@@ -1,6 +1,6 @@
-// The tables of migrations 0004 and 0017 (the OpenID Connect provider), typed beside the code that uses them
+// The tables of migrations 0004, 0017 and 0018 (the OpenID Connect provider), typed beside the code that uses them
 // and joined to the shared database type.
-import type { Kysely } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 import type { Database } from '../db/tables';
 
 export interface OidcPayloadTable {
@@ -35,6 +35,10 @@ export interface OidcClientTable {
   rotatedAt: number;
   /** Where the app may send the browser after signing out, one URL a line (migration 0017). */
   postLogoutRedirectUris: string | null;
+  /** 1: the app may use the client_credentials grant (migration 0018). */
+  clientCredentials: Generated<number>;
+  /** 1: a trusted app, its authorization skips the consent page (migration 0018). */
+  trusted: Generated<number>;
 }
 
 export type OidcDatabase = Database & { oidcPayloads: OidcPayloadTable; oidcKeys: OidcKeyTable; oidcClients: OidcClientTable };

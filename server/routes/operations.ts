@@ -11,11 +11,13 @@ import { auditList, auditListQuery } from '../../src/core/schemas/resources';
 import {
   appMenus, appMenusQuery, GLOBAL_MENU, plan, planBody, planForParams, planList, planListQuery, planUpdateBody, type PlanMenuItem,
 } from '../../src/core/schemas/menuPlans';
-import { boundPrivileges, heldPrivileges, visibleItems } from '../menus/visibility';
+import { boundPrivileges, heldPrivileges, visibleItems, type Viewer } from '../menus/visibility';
+import { appTokenHolder, bearerToken } from '../oidc/bearer';
+import { OidcProvider } from '../oidc/provider';
 import { assertMayBindMenus } from '../auth/grants';
 import { newId } from '../auth/secrets';
 import { contains, paginate } from '../http/paging';
-import { fieldError, notFound } from '../http/errors';
+import { fieldError, forbidden, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 
 type MenuRow = Selectable<MenuPlanTable>;
@@ -46,14 +48,28 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   };
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/menu/app/assignment/public/multi_app_menu/list', tags, access: '0',
-    summary: 'The menus of every app (and the global menu), with only the items the caller may see', query: appMenusQuery, response: appMenus,
-    handler: async ({ actor, query }) => {
+    // Signed in to the console (code 0), or an app with a person's access token from our provider
+    // (Authorization: Bearer), which gets that person's menu of that app only.
+    method: 'GET', url: '/menu/app/assignment/public/multi_app_menu/list', tags, access: '0', appToken: true,
+    summary: 'The menus of every app (and the global menu), with only the items the caller may see; with an app\'s access token (Authorization: Bearer), that app\'s menu for its person',
+    query: appMenusQuery, response: appMenus,
+    handler: async ({ actor, query, raw }) => {
+      const bearer = bearerToken(raw);
+      let viewer: Viewer;
+      let appId = query.appId;
+      if (bearer !== undefined) {
+        const holder = await appTokenHolder(ctx, OidcProvider.of(ctx), bearer);
+        if (appId && appId !== holder.appId) throw forbidden('This access token was issued to another app');
+        ({ appId } = holder);
+        viewer = holder.person;
+      } else {
+        viewer = actor!; // signed in: checked by defineRoute without a bearer token
+      }
       let select = ctx.db.selectFrom('menuPlans').leftJoin('apps', 'apps.id', 'menuPlans.appId')
         .select(['menuPlans.id', 'menuPlans.appId', 'menuPlans.items', 'menuPlans.name', 'apps.name as appName', 'apps.entrypoint']);
-      if (query.appId) select = select.where('menuPlans.appId', '=', query.appId);
+      if (appId) select = select.where('menuPlans.appId', '=', appId);
       const rows = await select.orderBy('apps.name').orderBy('menuPlans.name').limit(500).execute();
-      const held = await heldPrivileges(ctx, actor);
+      const held = await heldPrivileges(ctx, viewer);
       return rows.map((row) => ({
         appId: row.appId, appName: row.appName ?? row.name, planId: row.id, planName: row.name, entrypoint: row.entrypoint ?? null,
         menus: visibleItems(JSON.parse(row.items) as PlanMenuItem[], held),

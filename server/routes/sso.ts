@@ -5,13 +5,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
 import { appParams } from '../../src/core/schemas/resources';
-import { clientSecretAnswer, clientStatus as clientStatusSchema, consentAnswer, consentBody, interaction, interactionParams, postLogoutUrisBody } from '../../src/core/schemas/sso';
+import { clientSecretAnswer, clientStatus as clientStatusSchema, consentAnswer, consentBody, interaction, interactionParams, oidcClientBody } from '../../src/core/schemas/sso';
 import { OIDC_MOUNT, OIDC_PATH, OidcProvider } from '../oidc/provider';
 import { finishInteraction, interactionDetails } from '../oidc/interactions';
-import { callbackUrls, clientStatus, rotateClientSecret, setPostLogoutUris } from '../oidc/clients';
+import { callbackUrls, clientStatus, rotateClientSecret, updateClient } from '../oidc/clients';
 import { oidcDb } from '../oidc/tables';
 import { ExpirySweeper } from '../oidc/sweep';
 import { canManageApp } from '../auth/scope';
+import { assertMayTrustApps } from '../auth/grants';
 import { ApiError, notFound } from '../http/errors';
 import { safeRedirect } from '../http/redirect';
 
@@ -43,7 +44,7 @@ function mountProvider(app: FastifyInstance, ctx: Ctx, oidc: OidcProvider): void
 }
 
 export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
-  const oidc = new OidcProvider(ctx);
+  const oidc = OidcProvider.of(ctx);
   const db = oidcDb(ctx.db);
   mountProvider(app, ctx, oidc);
   const sweeper = new ExpirySweeper(db, ctx.now, (error) => app.log.error({ err: error }, 'oidc expiry sweep'));
@@ -53,7 +54,7 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
     method: 'GET', url: '/sso/interactions/:uid', tags, access: '0',
     summary: 'What an app asks of the signed-in user (the consent page)', params: interactionParams, response: interaction,
-    handler: async ({ params }) => interactionDetails(await oidc.get(), params.uid),
+    handler: async ({ params }) => interactionDetails(await oidc.get(), db, params.uid),
   });
 
   defineRoute(app, gate, {
@@ -85,12 +86,14 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
 
   defineRoute(app, gate, {
     method: 'PUT', url: '/apps/:appId/oidc-client', tags, access: '1',
-    summary: 'Set where the app may send the browser after signing out (post-logout redirect URIs)', params: appParams, body: postLogoutUrisBody, response: clientStatusSchema,
+    summary: 'Change the app\'s client: post-logout redirect URIs, the client_credentials grant, trusted (no consent page; platform administrator only)',
+    params: appParams, body: oidcClientBody, response: clientStatusSchema,
     handler: async ({ actor, params, body, raw }) => {
       const { callbackUrl } = await manageable(actor, params.appId);
-      const uris = [...new Set(body.postLogoutRedirectUris)];
-      if (!(await setPostLogoutUris(db, params.appId, uris))) throw new ApiError(409, 'Generate a client secret first');
-      await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: params.appId }, ip: raw.ip, detail: { postLogoutRedirectUris: uris } });
+      if (body.trusted !== undefined) assertMayTrustApps(actor);
+      const changes = { ...body, ...(body.postLogoutRedirectUris ? { postLogoutRedirectUris: [...new Set(body.postLogoutRedirectUris)] } : {}) };
+      if (!(await updateClient(db, params.appId, changes))) throw new ApiError(409, 'Generate a client secret first');
+      await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: params.appId }, ip: raw.ip, detail: changes });
       return clientView(params.appId, callbackUrl);
     },
   });

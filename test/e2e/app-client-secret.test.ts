@@ -113,3 +113,21 @@ test('post-logout redirect URIs are edited in the SSO section, checked like redi
   assert.match(status, /"postLogoutRedirectUris":\["https:\/\/wiki\.example\.com\/signed-out","https:\/\/wiki\.example\.com\/bye"\]/);
   assert.deepEqual(watched.errors, []);
 });
+
+test('machine access (client_credentials) and, for the platform administrator, trusted are labelled checkboxes in the SSO section, saved at once', async () => {
+  await page.goto(`${server.url}/app/detail/${appId}`);
+  const box = panel().getByRole('checkbox', { name: 'Allow machine access (client_credentials grant)' });
+  await box.waitFor();
+  assert.equal(await box.isChecked(), false);
+  await box.click();
+  await page.waitForFunction(async (id) => (await (await fetch(`/api/apps/${id}/oidc-client`)).json()).data.clientCredentials === true, appId);
+  await panel().getByRole('checkbox', { name: 'Allow machine access (client_credentials grant)', checked: true }).waitFor();
+  await page.reload();
+  assert.equal(await panel().getByRole('checkbox', { name: 'Allow machine access (client_credentials grant)' }).isChecked(), true);
+  const trusted = panel().getByRole('checkbox', { name: 'Trusted app (no consent page)' });
+  assert.equal(await trusted.isChecked(), false);
+  await trusted.click();
+  await panel().getByRole('checkbox', { name: 'Trusted app (no consent page)', checked: true }).waitFor();
+  await page.waitForFunction(async (id) => (await (await fetch(`/api/apps/${id}/oidc-client`)).json()).data.trusted === true, appId);
+  assert.deepEqual(watched.errors, []);
+});

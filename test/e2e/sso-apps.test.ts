@@ -98,3 +98,29 @@ test('response_mode=form_post: the browser posts the code to the app under the p
   const tokens = await oidc.authorizationCodeGrant(config, new URL(`${callback}?${form}`), { pkceCodeVerifier: verifier, expectedState: state });
   assert.equal((await oidc.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub)).preferred_username, ADMIN.username);
 });
+
+test('a trusted app: after signing in, the person lands in the app without the consent page', async () => {
+  const api = new ApiClient(server.url);
+  await api.signIn(ADMIN.username, ADMIN.password);
+  const created = await api.call<{ id: string }>('POST', '/apps', { name: 'Portal', entrypoint: callback, callbackUrl: callback });
+  const { clientSecret, issuer } = await api.call<{ clientSecret: string; issuer: string }>('POST', `/apps/${created.id}/oidc-client/secret`);
+  await api.call('PUT', `/apps/${created.id}/oidc-client`, { trusted: true });
+  const config = await oidc.discovery(new URL(issuer), created.id, clientSecret, undefined, { execute: [oidc.allowInsecureRequests] });
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const authorize = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: callback, scope: 'openid profile', state, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+  });
+
+  const { page, errors } = await openPage(browser);
+  await page.goto(authorize.href);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.href.startsWith(callback));
+  assert.equal(await page.getByRole('button', { name: 'Allow' }).count(), 0);
+  assert.deepEqual(errors, []);
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state });
+  assert.equal(tokens.claims()!.preferred_username, ADMIN.username);
+});

@@ -1,6 +1,7 @@
 // A relying party for the provider tests, built on oauth4webapi (not a dependency of the server):
 // an app registered through the console's calls, a browser-like client that follows the
-// provider's redirects and answers the consent page, the code exchange, refresh and userinfo.
+// provider's redirects and answers the consent page, the code exchange, refresh, userinfo,
+// introspection and the client_credentials grant.
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
 import type { Client, TestServer } from './harness';
@@ -96,6 +97,23 @@ export class RelyingParty {
       if (error instanceof oauth.ResponseBodyError) return { error: error.error };
       throw error;
     }
+  }
+
+  /** The client_credentials grant (the app's machine, no person): the token, or the provider's error code. */
+  async machineToken(parameters: Record<string, string> = {}): Promise<Tokens | { error: string }> {
+    const response = await oauth.clientCredentialsGrantRequest(this.as, this.client, this.auth, parameters, insecure);
+    try {
+      return await oauth.processClientCredentialsResponse(this.as, this.client, response) as Tokens;
+    } catch (error) {
+      if (error instanceof oauth.ResponseBodyError) return { error: error.error };
+      throw error;
+    }
+  }
+
+  /** Token introspection with this app's credentials: the provider's answer. */
+  async introspect(token: string): Promise<oauth.IntrospectionResponse> {
+    const response = await oauth.introspectionRequest(this.as, this.client, this.auth, token, insecure);
+    return oauth.processIntrospectionResponse(this.as, this.client, response);
   }
 
   /** Userinfo's HTTP status and body for an access token. */

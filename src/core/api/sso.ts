@@ -1,12 +1,13 @@
 // Single sign-on for the apps: the consent page's calls and the apps' client secrets.
 import type * as v from 'valibot';
 import { request } from '../http';
-import type { clientSecretAnswer, clientStatus, consentAnswer, interaction } from '../schemas/sso';
+import type { clientSecretAnswer, clientStatus, consentAnswer, interaction, oidcClientBody } from '../schemas/sso';
 import { apiPath } from './path';
 
 export type SsoInteraction = v.InferOutput<typeof interaction>;
 export type OidcClientStatus = v.InferOutput<typeof clientStatus>;
 export type OidcClientSecret = v.InferOutput<typeof clientSecretAnswer>;
+export type OidcClientChanges = v.InferOutput<typeof oidcClientBody>;
 
 /** GET /sso/interactions/{uid}: what the app asks of the signed-in person. */
 export function ssoInteraction(uid: string): Promise<SsoInteraction> {
@@ -27,7 +28,8 @@ export function rotateOidcClientSecret(appId: string): Promise<OidcClientSecret>
   return request<OidcClientSecret>('POST', apiPath`/apps/${appId}/oidc-client/secret`);
 }
 
-/** PUT /apps/{appId}/oidc-client: the app's post-logout redirect URIs (the app needs a secret first). */
-export function setOidcPostLogoutUris(appId: string, postLogoutRedirectUris: string[]): Promise<OidcClientStatus> {
-  return request<OidcClientStatus>('PUT', apiPath`/apps/${appId}/oidc-client`, { body: { postLogoutRedirectUris } });
+/** PUT /apps/{appId}/oidc-client: changes the given settings of the app's client (the app needs a
+ *  secret first): post-logout redirect URIs, the client_credentials grant, trusted. */
+export function updateOidcClient(appId: string, changes: OidcClientChanges): Promise<OidcClientStatus> {
+  return request<OidcClientStatus>('PUT', apiPath`/apps/${appId}/oidc-client`, { body: changes });
 }

@@ -14,6 +14,8 @@ export const interaction = v.object({
   scopes: v.array(v.string()),
   /** 'login' or 'consent'. */
   prompt: v.string(),
+  /** A trusted app (marked by the platform administrator): the page allows it without asking. */
+  trusted: v.boolean(),
 });
 
 export const consentBody = v.object({ allow: v.boolean('rule.required') });
@@ -30,6 +32,10 @@ export const clientStatus = v.object({
   postLogoutRedirectUris: v.array(v.string()),
   hasSecret: v.boolean(),
   rotatedAt: v.nullable(v.number()),
+  /** The app's machines may get tokens with the client_credentials grant. */
+  clientCredentials: v.boolean(),
+  /** A trusted app: the person is not asked to consent (set by the platform administrator only). */
+  trusted: v.boolean(),
 });
 
 /** The one answer that carries the client secret: right after it is generated. */
@@ -45,4 +51,11 @@ export const postLogoutUrisBody = v.object({
     v.array(v.pipe(rules.url, v.maxLength(2000, 'rule.url'), v.check((url) => !/[#,]/.test(url), 'rule.url')), 'rule.required'),
     v.maxLength(MAX_POST_LOGOUT_URIS, 'rule.url'),
   ),
+});
+
+/** A change of the app's OIDC client: only the settings given are changed. */
+export const oidcClientBody = v.object({
+  ...v.partial(postLogoutUrisBody).entries,
+  clientCredentials: v.optional(v.boolean('rule.required')),
+  trusted: v.optional(v.boolean('rule.required')),
 });

@@ -2,7 +2,7 @@
 // URLs like its callback URLs, one a line, saved with the app's OpenID Connect client.
 import { useId, useState, type FormEvent } from 'react';
 import * as v from 'valibot';
-import { setOidcPostLogoutUris } from '../../../core/api/sso';
+import { updateOidcClient } from '../../../core/api/sso';
 import { HttpError } from '../../../core/http';
 import { notifySuccess } from '../../../core/messages';
 import { postLogoutUrisBody } from '../../../core/schemas/sso';
@@ -26,7 +26,7 @@ export function PostLogoutUrisForm({ appId, saved, onSaved }: { appId: string; s
     setBusy(true);
     setError(undefined);
     try {
-      await setOidcPostLogoutUris(appId, body.postLogoutRedirectUris);
+      await updateOidcClient(appId, body);
       onSaved();
       notifySuccess(t('message.actionSuccess'));
     } catch (failure) {

@@ -1,6 +1,7 @@
 // oauth/authorize (hidden, no ACL check): the consent page of our OpenID Connect provider. An app
 // sent the person here (?uid=…) after the route guard made sure they are signed in; the page says
-// which app asks for what, and Allow / Deny go back to the provider, which returns to the app.
+// which app asks for what, and Allow / Deny go back to the provider, which returns to the app. A
+// trusted app is allowed without asking.
 import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
 import { answerSsoInteraction, ssoInteraction, type SsoInteraction } from '../../../core/api/sso';
@@ -17,17 +18,6 @@ export default function OauthAuthorizeScreen() {
   const uid = new URLSearchParams(useSearch()).get('uid') ?? '';
   const [stage, setStage] = useState<Stage>(uid ? { kind: 'loading' } : { kind: 'invalid' });
 
-  useEffect(() => {
-    if (!uid) return;
-    let live = true;
-    ssoInteraction(uid)
-      .then((request) => live && setStage({ kind: 'ask', request }))
-      .catch(() => live && setStage({ kind: 'invalid' }));
-    return () => {
-      live = false;
-    };
-  }, [uid]);
-
   const answer = async (allow: boolean) => {
     setStage({ kind: 'leaving' });
     try {
@@ -38,6 +28,19 @@ export default function OauthAuthorizeScreen() {
       setStage({ kind: 'invalid' });
     }
   };
+
+  useEffect(() => {
+    if (!uid) return;
+    let live = true;
+    ssoInteraction(uid)
+      // A trusted app is allowed without asking (the person has just signed in to get here).
+      .then((request) => live && (request.trusted ? void answer(true) : setStage({ kind: 'ask', request })))
+      .catch(() => live && setStage({ kind: 'invalid' }));
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- answer reads only uid
+  }, [uid]);
 
   const title = t('route.authorize');
   const mark = <Icon name="shield" className={statusStyles.mark} />;

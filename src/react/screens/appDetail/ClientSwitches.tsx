@@ -1,0 +1,47 @@
+// The switches of the app's OpenID Connect client, each saved as soon as it is changed: the
+// client_credentials grant for the app's machines, and (platform administrators only) trusted:
+// the app's sign-ins skip the consent page.
+import { useState } from 'react';
+import { updateOidcClient, type OidcClientChanges, type OidcClientStatus } from '../../../core/api/sso';
+import { notifySuccess } from '../../../core/messages';
+import { useT } from '../../i18n';
+import { CheckboxField } from '../../widgets/table/fields';
+import { useAdminScope } from '../../widgets/table/scope';
+import * as ui from '../../widgets/ui.css';
+
+export function ClientSwitches({ appId, client, onSaved }: { appId: string; client: OidcClientStatus; onSaved: () => void }) {
+  const t = useT();
+  const [busy, setBusy] = useState(false);
+  const scope = useAdminScope();
+
+  const save = async (changes: OidcClientChanges) => {
+    setBusy(true);
+    try {
+      await updateOidcClient(appId, changes);
+      onSaved();
+      notifySuccess(t('message.actionSuccess'));
+    } catch {
+      // shown by the HTTP client
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className={ui.field}>
+      <CheckboxField
+        label={t('console:clientSecret.clientCredentials')}
+        checked={client.clientCredentials}
+        disabled={busy}
+        onChange={(clientCredentials) => void save({ clientCredentials })}
+      />
+      <p className={ui.hint}>{t('console:clientSecret.clientCredentialsHint')}</p>
+      {scope.platform && (
+        <>
+          <CheckboxField label={t('console:clientSecret.trusted')} checked={client.trusted} disabled={busy} onChange={(trusted) => void save({ trusted })} />
+          <p className={ui.hint}>{t('console:clientSecret.trustedHint')}</p>
+        </>
+      )}
+    </div>
+  );
+}
