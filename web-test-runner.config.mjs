@@ -8,7 +8,12 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { tsImport } from 'tsx/esm/api';
 import { chromiumArgs } from './scripts/chromium.mjs';
 
-const { ADMIN, startServer } = await tsImport('./test/e2e/harness.ts', import.meta.url);
+const { ADMIN, freePort, startServer } = await tsImport('./test/e2e/harness.ts', import.meta.url);
+
+/** The page's origin: this dev server's. It forwards /api/ to the API server, which takes only its
+ *  configured public origin as its own (never a request's Host), so that origin is this one. */
+const port = await freePort();
+const publicUrl = `http://localhost:${port}`;
 
 /** Starts the API server with the dev server and stops it with it. Tests get the administrator's
  *  credentials with `executeServerCommand('iam-admin')` (@web/test-runner-commands). */
@@ -17,7 +22,7 @@ function apiServer() {
   return {
     name: 'iam-api-server',
     async serverStart() {
-      server = await startServer();
+      server = await startServer({ IAM_PUBLIC_URL: publicUrl });
     },
     async serverStop() {
       await server?.stop();
@@ -30,7 +35,7 @@ function apiServer() {
   };
 }
 
-/** Forwards /api/… to the API server as is (the Host header too, so its CSRF check sees one origin). */
+/** Forwards /api/… to the API server as is. */
 function proxyApi(target) {
   return (context, next) => {
     if (!context.path.startsWith('/api/')) return next();
@@ -86,6 +91,7 @@ export default {
   files: ['test/browser/**/*.test.js'],
   // The production build of the test helpers' lit (quiet: no dev-mode warning).
   nodeResolve: { exportConditions: ['production'] },
+  port,
   concurrency: 1,
   testsFinishTimeout: 120_000,
   testFramework: { config: { timeout: 10_000 } },

@@ -21,7 +21,7 @@ const { chromiumArgs } = (await import(new URL('../../scripts/chromium.mjs', imp
 
 export const ADMIN = { username: 'admin', password: 'Admin-e2e-2024' } as const;
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -38,13 +38,14 @@ export interface RunningServer {
 }
 
 /** Starts the compiled server on a free port and a fresh data dir; resolves once it answers. */
-export async function startServer(): Promise<RunningServer> {
+/** The built server on a free port with a fresh database; `env` adds to its environment. */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'iam-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [join(root, 'dist-server/main.js')], {
     cwd: process.env.IAM_E2E_CWD || root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', IAM_DATA_DIR: dataDir, IAM_ADMIN_USERNAME: ADMIN.username, IAM_ADMIN_PASSWORD: ADMIN.password, IAM_LOG: '0' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', IAM_DATA_DIR: dataDir, IAM_ADMIN_USERNAME: ADMIN.username, IAM_ADMIN_PASSWORD: ADMIN.password, IAM_LOG: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
