@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer } from './harness';
-import { startHttpReceiver, startSmtp, type HttpReceiver, type SmtpReceiver } from '../server/receivers';
+import { startHttpReceiver, startSmtp, until, type HttpReceiver, type SmtpReceiver } from '../server/receivers';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = process.env.IAM_SHOTS_DIR ?? '/tmp/shots';
@@ -48,6 +48,9 @@ async function seed(): Promise<void> {
   await admin.call('POST', `/channels/${sms.id}/test`, { address: '13800138000' });
   const me = await admin.call<{ user: { id: string } }>('GET', '/cas/session');
   await admin.call('PUT', `/user/${me.user.id}/basic_info`, { realName: 'Administrator', email: 'admin@example.com' });
+  // One's own new address applies once the code mailed to it is confirmed.
+  const mailed = await until(() => smtp.mails.find((entry) => entry.to.includes('admin@example.com')), 'the code mailed to admin@example.com');
+  await admin.call('POST', '/user/profile/contact/confirm', { channel: 'email', code: /\b(\d{6})\b/.exec(mailed.raw)![1] });
   await admin.call('POST', '/messages', { title: 'Quarterly access review', content: 'Please review the administrators of your apps before Friday.', userIds: [me.user.id, reader] });
   await admin.call('POST', '/messages', { title: '系统维护通知', content: '周日 02:00-03:00 控制台只读。', userIds: [me.user.id, reader] });
   await admin.call('POST', '/messages', { title: 'Password policy updated', content: 'New passwords need at least 10 characters.', userIds: [me.user.id], channelId: mail.id });
