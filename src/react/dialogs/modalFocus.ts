@@ -1,0 +1,66 @@
+// Keyboard focus and background for a modal dialog rendered inside a shadow root. Radix's FocusScope
+// reads document.activeElement and listens for focus events on the document, and both stop at the
+// shadow host: it never sees the focus on the dialog's first or last control (so Tab leaves the
+// dialog), and it takes its own first field for "nothing focused" (so it focuses the dialog box).
+// These helpers look through shadow roots instead.
+
+/** The focused element, looked for through shadow roots (document.activeElement stops at a host). */
+export function deepActiveElement(): HTMLElement | null {
+  let element = document.activeElement;
+  while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+  return element instanceof HTMLElement ? element : null;
+}
+
+const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
+
+/** The controls of `container` that Tab stops on, in document order. */
+function tabbables(container: HTMLElement): HTMLElement[] {
+  return [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (element) => element.tabIndex >= 0 && !(element as HTMLButtonElement).disabled && !(element instanceof HTMLInputElement && element.type === 'hidden') && element.checkVisibility(),
+  );
+}
+
+/** Tab on the last control goes to the first, Shift+Tab on the first to the last. */
+export function keepTabInside(event: KeyboardEvent, container: HTMLElement): void {
+  if (event.defaultPrevented || event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
+  const stops = tabbables(container);
+  const focused = deepActiveElement();
+  const first = stops[0];
+  const last = stops[stops.length - 1];
+  const wrapTo = !first || !last ? container : event.shiftKey ? (focused === first || focused === container ? last : undefined) : focused === last ? first : undefined;
+  if (!wrapTo) return;
+  event.preventDefault();
+  wrapTo.focus();
+}
+
+/**
+ * Where the focus goes when a dialog opens: its first field, else its primary action (a
+ * confirmation), else its first control, else the dialog itself.
+ */
+export function focusInitial(container: HTMLElement, body: Element | null): void {
+  const stops = tabbables(container);
+  const first =
+    stops.find((element) => body?.contains(element) && element.matches('input, select, textarea')) ??
+    stops.find((element) => element.matches('[part~="primary-button"]')) ??
+    stops.find((element) => body?.contains(element));
+  (first ?? container).focus();
+}
+
+/**
+ * Makes everything in the dialog's root (the console's shadow root) inert except the dialog, its
+ * scrim and the live regions marked `data-stays-live` (toasts must still be announced). Answers
+ * the undo.
+ */
+export function inertOutside(dialog: HTMLElement, keep: (element: Element) => boolean): () => void {
+  const changed: HTMLElement[] = [];
+  for (let node: HTMLElement = dialog; node.parentElement; node = node.parentElement) {
+    for (const sibling of node.parentElement.children) {
+      if (sibling === node || !(sibling instanceof HTMLElement) || sibling.inert || sibling.hasAttribute('data-stays-live') || keep(sibling)) continue;
+      sibling.inert = true;
+      changed.push(sibling);
+    }
+  }
+  return () => {
+    for (const element of changed) element.inert = false;
+  };
+}
