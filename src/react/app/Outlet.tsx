@@ -11,6 +11,7 @@ import { $navigationRequest, setCurrentLocation } from '../../core/navigation';
 import { guard, isSafeRedirect } from '../../core/routes';
 import { $session, reload } from '../../core/session';
 import { useT } from '../i18n';
+import { deepActiveElement } from '../widgets/focus';
 import { useConsole } from './context';
 import { Layout } from './Layout';
 import { routerBase, useNavigate } from './router';
@@ -68,8 +69,8 @@ function shownHeading(root: ParentNode): HTMLElement | undefined {
 /**
  * After a route change (not the first page), the focus goes to the new page's heading, which a
  * screen reader then reads: the link that led there is gone, and the focus would fall to the
- * page's start. Only when the focus is nowhere in particular (the page's body, or the console
- * itself), so that a host page driving the route keeps its own focus.
+ * page's start. Only when the focus is in the console or nowhere (a host page driving the route
+ * keeps its own focus) and has not moved since the change.
  */
 function useFocusHeadingOnRouteChange(path: string): void {
   const { portalContainer } = useConsole();
@@ -79,11 +80,15 @@ function useFocusHeadingOnRouteChange(path: string): void {
     previous.current = path;
     const root = portalContainer?.getRootNode();
     if (!(root instanceof ShadowRoot)) return;
+    const focusedBefore = deepActiveElement();
     const focusHeading = (): boolean => {
       const heading = shownHeading(root);
       if (!heading) return false;
       const active = document.activeElement;
-      if (active === document.body || active === root.host) {
+      const focusedNow = deepActiveElement();
+      // Not when the person has moved on while the screen loaded.
+      const unmoved = focusedNow === focusedBefore || focusedNow === document.body || !focusedBefore?.isConnected;
+      if (unmoved && (active === document.body || active === root.host)) {
         heading.tabIndex = -1;
         heading.focus();
       }

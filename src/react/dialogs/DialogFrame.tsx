@@ -6,10 +6,11 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useConsole } from '../app/context';
 import { useT } from '../i18n';
+import { deepActiveElement } from '../widgets/focus';
 import { Icon } from '../widgets/Icon';
 import * as ui from '../widgets/ui.css';
 import * as styles from './dialog.css';
-import { deepActiveElement, focusInitial, inertOutside, keepTabInside } from './modalFocus';
+import { focusInitial, inertOutside, keepTabInside } from './modalFocus';
 
 export interface DialogFrameProps {
   open: boolean;

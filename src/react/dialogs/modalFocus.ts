@@ -3,13 +3,7 @@
 // shadow host: it never sees the focus on the dialog's first or last control (so Tab leaves the
 // dialog), and it takes its own first field for "nothing focused" (so it focuses the dialog box).
 // These helpers look through shadow roots instead.
-
-/** The focused element, looked for through shadow roots (document.activeElement stops at a host). */
-export function deepActiveElement(): HTMLElement | null {
-  let element = document.activeElement;
-  while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
-  return element instanceof HTMLElement ? element : null;
-}
+import { deepActiveElement } from '../widgets/focus';
 
 const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
 
