@@ -3,7 +3,7 @@
 // opened with Enter, its first field (or a confirmation's primary action) has the focus, Tab and
 // Shift+Tab pressed more times than it has controls never leave it, it is aria-modal and the rest
 // of the console is inert while it is open, Escape closes it and the focus goes back to its opener.
-// An open menu keeps Tab inside too. After a route change the focus is on the new page's heading;
+// An open menu and the narrow screen's menu drawer keep Tab inside too. After a route change the focus is on the new page's heading;
 // a failed sign-in keeps the focus on the form and announces the error once.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -202,6 +202,31 @@ for (const locale of ['en', 'zh'] as const) {
     });
   });
 }
+
+test('the side menu drawer of a narrow screen keeps the focus inside and gives it back', async () => {
+  const watched = await openPage(browser, { viewport: { width: 800, height: 800 } });
+  try {
+    const { page } = watched;
+    await watched.context.addInitScript(choose, { locale: 'en' as const, theme: 'dark' as const });
+    await signIn(page, 'en');
+    const opener = page.getByRole('button', { name: text('en', 'console:menu.open') });
+    await opener.focus();
+    await opener.press('Enter');
+    const drawer = page.getByRole('dialog', { name: text('en', 'console:menu.label') });
+    await drawer.waitFor();
+    await until(async () => (await focused(page)).inDialog, 3000).catch(async () => assert.fail(`the drawer does not have the focus, ${JSON.stringify(await focused(page))} has`));
+    const state = await modality(page);
+    assert.equal(state.ariaModal, 'true');
+    assert.ok(state.mainInert, 'the screen behind the drawer is inert');
+    await tabAround(page, state.tabStops + 2, (element) => element.inDialog, 'menu drawer');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    await until(() => isFocused(opener), 3000).catch(async () => assert.fail(`the focus went to ${JSON.stringify(await focused(page))}, not back to the menu button`));
+    assert.deepEqual(watched.errors, []);
+  } finally {
+    await watched.context.close();
+  }
+});
 
 test('after a route change the focus is on the new page heading', async () => {
   await withPage('en', async ({ page }) => {

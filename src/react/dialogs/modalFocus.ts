@@ -2,7 +2,8 @@
 // reads document.activeElement and listens for focus events on the document, and both stop at the
 // shadow host: it never sees the focus on the dialog's first or last control (so Tab leaves the
 // dialog), and it takes its own first field for "nothing focused" (so it focuses the dialog box).
-// These helpers look through shadow roots instead.
+// These helpers look through shadow roots instead; useShadowModal puts them on a Dialog.Content.
+import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { deepActiveElement } from '../widgets/focus';
 
 const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
@@ -15,7 +16,7 @@ function tabbables(container: HTMLElement): HTMLElement[] {
 }
 
 /** Tab on the last control goes to the first, Shift+Tab on the first to the last. */
-export function keepTabInside(event: KeyboardEvent, container: HTMLElement): void {
+function keepTabInside(event: KeyboardEvent, container: HTMLElement): void {
   if (event.defaultPrevented || event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
   const stops = tabbables(container);
   const focused = deepActiveElement();
@@ -31,7 +32,7 @@ export function keepTabInside(event: KeyboardEvent, container: HTMLElement): voi
  * Where the focus goes when a dialog opens: its first field, else its primary action (a
  * confirmation), else its first control, else the dialog itself.
  */
-export function focusInitial(container: HTMLElement, body: Element | null): void {
+function focusInitial(container: HTMLElement, body: Element | null): void {
   const stops = tabbables(container);
   const first =
     stops.find((element) => body?.contains(element) && element.matches('input, select, textarea')) ??
@@ -45,7 +46,7 @@ export function focusInitial(container: HTMLElement, body: Element | null): void
  * scrim and the live regions marked `data-stays-live` (toasts must still be announced). Answers
  * the undo.
  */
-export function inertOutside(dialog: HTMLElement, keep: (element: Element) => boolean): () => void {
+function inertOutside(dialog: HTMLElement, keep: (element: Element) => boolean): () => void {
   const changed: HTMLElement[] = [];
   for (let node: HTMLElement = dialog; node.parentElement; node = node.parentElement) {
     for (const sibling of node.parentElement.children) {
@@ -56,5 +57,33 @@ export function inertOutside(dialog: HTMLElement, keep: (element: Element) => bo
   }
   return () => {
     for (const element of changed) element.inert = false;
+  };
+}
+
+/**
+ * The props that make a Radix Dialog.Content modal inside a shadow root: aria-modal, the focus on
+ * its first field (looked for in `fields`, else the whole content) and back on the opener when it
+ * closes (Radix would give it to what document.activeElement was: the host), Tab kept inside, and
+ * the rest of the root inert except the scrim (`overlayClass`).
+ */
+export function useShadowModal(overlayClass: string, fields?: { current: Element | null }) {
+  const opener = useRef<HTMLElement | null>(null);
+  const [content, setContent] = useState<HTMLDivElement | null>(null);
+  useEffect(() => (content ? inertOutside(content, (element) => element.classList.contains(overlayClass)) : undefined), [content, overlayClass]);
+  return {
+    ref: setContent,
+    'aria-modal': true,
+    onOpenAutoFocus: (event: Event) => {
+      event.preventDefault();
+      opener.current = deepActiveElement();
+      const container = event.currentTarget as HTMLElement;
+      focusInitial(container, fields?.current ?? container);
+    },
+    onCloseAutoFocus: (event: Event) => {
+      if (!opener.current?.isConnected) return;
+      event.preventDefault();
+      opener.current.focus();
+    },
+    onKeyDown: (event: ReactKeyboardEvent<HTMLDivElement>) => keepTabInside(event.nativeEvent, event.currentTarget),
   };
 }
