@@ -188,17 +188,23 @@ for (const locale of ['en', 'zh'] as const) {
   test(`an open menu keeps Tab and Shift+Tab inside (${locale})`, async () => {
     await withPage(locale, async ({ page }) => {
       await signIn(page, locale);
-      const opener = page.getByRole('button', { name: text(locale, 'console:user.menu', { name: ADMIN.username }) });
-      await opener.focus();
-      await opener.press('Enter');
-      const menu = page.getByRole('menu');
-      await menu.waitFor();
-      await until(async () => (await focused(page)).inMenu, 3000).catch(async () => assert.fail(`the open menu does not have the focus, ${JSON.stringify(await focused(page))} has`));
-      const items = await menu.getByRole('menuitem').count();
-      await tabAround(page, items + 2, (element) => element.inMenu, `${locale} account menu`);
-      await page.keyboard.press('Escape');
-      await menu.waitFor({ state: 'detached' });
-      await until(() => isFocused(opener), 3000);
+      const menus = [
+        { name: 'account menu', opener: page.getByRole('button', { name: text(locale, 'console:user.menu', { name: ADMIN.username }) }) },
+        { name: 'row menu', opener: page.getByRole('button', { name: text(locale, 'admin:action.moreOf', { name: MEMBER }) }), path: '/operate/user' },
+      ];
+      for (const { name, opener, path } of menus) {
+        if (path) await page.goto(`${server.url}${path}`);
+        await opener.focus();
+        await opener.press('Enter');
+        const menu = page.getByRole('menu');
+        await menu.waitFor();
+        await until(async () => (await focused(page)).inMenu, 3000).catch(async () => assert.fail(`${name}: the open menu does not have the focus, ${JSON.stringify(await focused(page))} has`));
+        const items = await menu.getByRole('menuitem').count();
+        await tabAround(page, items + 2, (element) => element.inMenu, `${locale} ${name}`);
+        await page.keyboard.press('Escape');
+        await menu.waitFor({ state: 'detached' });
+        await until(() => isFocused(opener), 3000).catch(async () => assert.fail(`${name}: the focus did not go back to the menu button but to ${JSON.stringify(await focused(page))}`));
+      }
     });
   });
 }

@@ -44,7 +44,7 @@ function focusInitial(container: HTMLElement, body: Element | null): void {
 /**
  * Makes everything in the dialog's root (the console's shadow root) inert except the dialog, its
  * scrim and the live regions marked `data-stays-live` (toasts must still be announced). Answers
- * the undo.
+ * the undo (which may be called again: it then does nothing).
  */
 function inertOutside(dialog: HTMLElement, keep: (element: Element) => boolean): () => void {
   const changed: HTMLElement[] = [];
@@ -56,8 +56,18 @@ function inertOutside(dialog: HTMLElement, keep: (element: Element) => boolean):
     }
   }
   return () => {
-    for (const element of changed) element.inert = false;
+    for (const element of changed.splice(0)) element.inert = false;
   };
+}
+
+/** Who opened a dialog: the focused element, or for an item of a menu (which closes as the dialog
+ *  opens) the button of that menu, which Radix names as the menu's label. */
+function openerOf(focused: HTMLElement | null): HTMLElement | null {
+  const menu = focused?.closest('[role="menu"][aria-labelledby]');
+  const id = menu?.getAttribute('aria-labelledby');
+  const root = menu?.getRootNode();
+  const button = id && (root instanceof ShadowRoot || root instanceof Document) ? root.getElementById(id) : null;
+  return button instanceof HTMLElement ? button : focused;
 }
 
 /**
@@ -69,17 +79,25 @@ function inertOutside(dialog: HTMLElement, keep: (element: Element) => boolean):
 export function useShadowModal(overlayClass: string, fields?: { current: Element | null }) {
   const opener = useRef<HTMLElement | null>(null);
   const [content, setContent] = useState<HTMLDivElement | null>(null);
-  useEffect(() => (content ? inertOutside(content, (element) => element.classList.contains(overlayClass)) : undefined), [content, overlayClass]);
+  const undoInert = useRef<() => void>(() => undefined);
+  useEffect(() => {
+    if (!content) return;
+    undoInert.current = inertOutside(content, (element) => element.classList.contains(overlayClass));
+    return undoInert.current;
+  }, [content, overlayClass]);
   return {
     ref: setContent,
     'aria-modal': true,
     onOpenAutoFocus: (event: Event) => {
       event.preventDefault();
-      opener.current = deepActiveElement();
+      opener.current = openerOf(deepActiveElement());
       const container = event.currentTarget as HTMLElement;
       focusInitial(container, fields?.current ?? container);
     },
     onCloseAutoFocus: (event: Event) => {
+      // Radix calls this on a timer that may come before the effect's cleanup: an inert opener
+      // would refuse the focus.
+      undoInert.current();
       if (!opener.current?.isConnected) return;
       event.preventDefault();
       opener.current.focus();
