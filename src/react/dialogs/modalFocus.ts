@@ -3,7 +3,7 @@
 // shadow host: it never sees the focus on the dialog's first or last control (so Tab leaves the
 // dialog), and it takes its own first field for "nothing focused" (so it focuses the dialog box).
 // These helpers look through shadow roots instead; useShadowModal puts them on a Dialog.Content.
-import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { deepActiveElement } from '../widgets/focus';
 
 const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
@@ -44,7 +44,7 @@ function focusInitial(container: HTMLElement, body: Element | null): void {
 /**
  * Makes everything in the dialog's root (the console's shadow root) inert except the dialog, its
  * scrim and the live regions marked `data-stays-live` (toasts must still be announced). Answers
- * the undo (which may be called again: it then does nothing).
+ * the undo.
  */
 function inertOutside(dialog: HTMLElement, keep: (element: Element) => boolean): () => void {
   const changed: HTMLElement[] = [];
@@ -56,7 +56,7 @@ function inertOutside(dialog: HTMLElement, keep: (element: Element) => boolean):
     }
   }
   return () => {
-    for (const element of changed.splice(0)) element.inert = false;
+    for (const element of changed) element.inert = false;
   };
 }
 
@@ -79,11 +79,19 @@ function openerOf(focused: HTMLElement | null): HTMLElement | null {
 export function useShadowModal(overlayClass: string, fields?: { current: Element | null }) {
   const opener = useRef<HTMLElement | null>(null);
   const [content, setContent] = useState<HTMLDivElement | null>(null);
-  const undoInert = useRef<() => void>(() => undefined);
-  useEffect(() => {
+  const returnFocus = () => {
+    if (opener.current?.isConnected) opener.current.focus();
+  };
+  // A layout effect: its cleanup runs in the same task that removes the dialog, so the focus is
+  // back on the opener at once (Radix gives it back later, on a timer).
+  useLayoutEffect(() => {
     if (!content) return;
-    undoInert.current = inertOutside(content, (element) => element.classList.contains(overlayClass));
-    return undoInert.current;
+    const undoInert = inertOutside(content, (element) => element.classList.contains(overlayClass));
+    return () => {
+      undoInert();
+      const focused = deepActiveElement();
+      if (!focused || focused === document.body || content.contains(focused)) returnFocus();
+    };
   }, [content, overlayClass]);
   return {
     ref: setContent,
@@ -95,12 +103,8 @@ export function useShadowModal(overlayClass: string, fields?: { current: Element
       focusInitial(container, fields?.current ?? container);
     },
     onCloseAutoFocus: (event: Event) => {
-      // Radix calls this on a timer that may come before the effect's cleanup: an inert opener
-      // would refuse the focus.
-      undoInert.current();
-      if (!opener.current?.isConnected) return;
       event.preventDefault();
-      opener.current.focus();
+      if (deepActiveElement() === document.body) returnFocus();
     },
     onKeyDown: (event: ReactKeyboardEvent<HTMLDivElement>) => keepTabInside(event.nativeEvent, event.currentTarget),
   };
