@@ -43,9 +43,8 @@ function failLogin(error: unknown): never {
     const data = (error.data ?? {}) as LoginErrorData;
     $loginCaptcha.set(data.captchaImageUrl);
     if (error.code === LOGIN_SPECIAL_CODE || Number(data.code) === LOGIN_SPECIAL_CODE) throw new Error(String(LOGIN_SPECIAL_CODE));
-    // The call is silent; only a 403 was already shown by the HTTP client.
-    if (error.status !== 403) notifyError(error.message);
   }
+  // The call is silent and the sign-in form shows the message itself: no toast, announced once.
   throw error;
 }
 
@@ -62,7 +61,6 @@ async function submit(form: LoginForm, query: Query | undefined): Promise<LoginR
     return { kind: 'nextStep', nextStep, message: answer.message };
   }
   pendingStep = undefined;
-  if (!answer.loginSuccess) notifyError(answer.message || t('message.userAuthInfoUnavailable'));
   return finishSignIn(answer);
 }
 

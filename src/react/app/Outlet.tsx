@@ -1,8 +1,9 @@
 // The outlet: asks the core's guard what the current location shows and follows the answer
 // (render the route's lazily loaded screen, redirect, or read the session first). It also sets
 // the document title (standalone only), reports the location to the core and to the host, and
-// follows the core's navigation requests (401 → /login, logout, session read failures).
-import { Suspense, useEffect } from 'react';
+// follows the core's navigation requests (401 → /login, logout, session read failures), and moves
+// the focus to the new page's heading after a route change.
+import { Suspense, useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
 import { useLocation, useSearch } from 'wouter';
 import { $config } from '../../core/config-store';
@@ -10,6 +11,7 @@ import { $navigationRequest, setCurrentLocation } from '../../core/navigation';
 import { guard, isSafeRedirect } from '../../core/routes';
 import { $session, reload } from '../../core/session';
 import { useT } from '../i18n';
+import { deepActiveElement } from '../widgets/focus';
 import { useConsole } from './context';
 import { Layout } from './Layout';
 import { routerBase, useNavigate } from './router';
@@ -59,6 +61,53 @@ function useNavigationRequests(base: string | undefined): void {
   }, [navigate, routing, onNavigate, base]);
 }
 
+/** The page heading on screen (a screen still loading keeps the previous one, hidden). */
+function shownHeading(root: ParentNode): HTMLElement | undefined {
+  return [...root.querySelectorAll<HTMLElement>('h1')].find((heading) => heading.checkVisibility());
+}
+
+/**
+ * After a route change (not the first page), the focus goes to the new page's heading, which a
+ * screen reader then reads: the link that led there is gone, and the focus would fall to the
+ * page's start. Only when the focus is in the console or nowhere (a host page driving the route
+ * keeps its own focus) and has not moved since the change.
+ */
+function useFocusHeadingOnRouteChange(path: string): void {
+  const { portalContainer } = useConsole();
+  const previous = useRef(path);
+  useEffect(() => {
+    if (previous.current === path) return;
+    previous.current = path;
+    const root = portalContainer?.getRootNode();
+    if (!(root instanceof ShadowRoot)) return;
+    const focusedBefore = deepActiveElement();
+    const focusHeading = (): boolean => {
+      const heading = shownHeading(root);
+      if (!heading) return false;
+      const active = document.activeElement;
+      const focusedNow = deepActiveElement();
+      // Not when the person has moved on while the screen loaded.
+      const unmoved = focusedNow === focusedBefore || focusedNow === document.body || !focusedBefore?.isConnected;
+      if (unmoved && (active === document.body || active === root.host)) {
+        heading.tabIndex = -1;
+        heading.focus();
+      }
+      return true;
+    };
+    if (focusHeading()) return;
+    // The screen's code or data is still loading: wait for its heading.
+    const observer = new MutationObserver(() => {
+      if (focusHeading()) observer.disconnect();
+    });
+    observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['style', 'hidden'] });
+    const timer = setTimeout(() => observer.disconnect(), 10_000);
+    return () => {
+      observer.disconnect();
+      clearTimeout(timer);
+    };
+  }, [path, portalContainer]);
+}
+
 export function Outlet({ base }: { base?: string }) {
   const t = useT();
   const [path] = useLocation();
@@ -69,6 +118,7 @@ export function Outlet({ base }: { base?: string }) {
   const { routing, uiEmbed, onNavigate } = useConsole();
   const navigate = useNavigate();
   useNavigationRequests(base);
+  useFocusHeadingOnRouteChange(path);
 
   const decision = guard({
     location,

@@ -1,5 +1,7 @@
-// The frame every console dialog uses: Radix Dialog (focus trapped, Esc closes, titled), portalled
-// into the console's own root so the shadow root's stylesheet applies.
+// The frame every console dialog uses: Radix Dialog (Esc closes, titled), portalled into the
+// console's own root so the shadow root's stylesheet applies. Modal for keyboards and screen
+// readers inside that shadow root, where Radix's focus trap cannot see the focus (modalFocus.ts):
+// Tab cycles inside, the first field takes the focus, the rest of the console is inert.
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, type ReactNode } from 'react';
 import { useConsole } from '../app/context';
@@ -7,6 +9,7 @@ import { useT } from '../i18n';
 import { Icon } from '../widgets/Icon';
 import * as ui from '../widgets/ui.css';
 import * as styles from './dialog.css';
+import { useShadowModal } from './modalFocus';
 
 export interface DialogFrameProps {
   open: boolean;
@@ -17,36 +20,21 @@ export interface DialogFrameProps {
   children: ReactNode;
 }
 
-/** The focused element, looked for through shadow roots (document.activeElement stops at a host). */
-function deepActiveElement(): HTMLElement | null {
-  let element = document.activeElement;
-  while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
-  return element instanceof HTMLElement ? element : null;
-}
-
 export function DialogFrame({ open, onOpenChange, title, description, size = 'normal', children }: DialogFrameProps) {
   const { portalContainer } = useConsole();
   const t = useT();
-  // Radix gives the focus back to what document.activeElement was, which inside a shadow root is
-  // the <iam-console> host: remember the real opener and return the focus to it (WCAG 2.4.3).
-  const opener = useRef<HTMLElement | null>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const modal = useShadowModal(styles.overlay, body);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal container={portalContainer ?? undefined}>
         <Dialog.Overlay className={styles.overlay} />
         <Dialog.Content
+          {...modal}
           part="dialog"
           className={`${styles.content} ${size === 'small' ? styles.small : ''}`}
           // Without a description the content is named by its title only.
           {...(description ? {} : { 'aria-describedby': undefined })}
-          onOpenAutoFocus={() => {
-            opener.current = deepActiveElement();
-          }}
-          onCloseAutoFocus={(event) => {
-            if (!opener.current?.isConnected) return;
-            event.preventDefault();
-            opener.current.focus();
-          }}
         >
           <div className={styles.header}>
             <Dialog.Title className={styles.title}>{title}</Dialog.Title>
@@ -54,7 +42,7 @@ export function DialogFrame({ open, onOpenChange, title, description, size = 'no
               <Icon name="close" />
             </Dialog.Close>
           </div>
-          <div className={styles.body}>
+          <div ref={body} className={styles.body}>
             {description && <Dialog.Description className={styles.description}>{description}</Dialog.Description>}
             {children}
           </div>

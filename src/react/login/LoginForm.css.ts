@@ -186,12 +186,12 @@ export const submit = style({
   cursor: 'pointer',
   transition: 'background-color 120ms',
   selectors: {
-    '&:hover:not(:disabled)': { background: vars.color.primaryHover },
+    '&:hover:not(:disabled,[aria-disabled=true])': { background: vars.color.primaryHover },
     '&:focus-visible': {
       outline: `2px solid ${vars.color.text}`,
       outlineOffset: '2px',
     },
-    '&:disabled': { opacity: 0.65, cursor: 'progress' },
+    '&:disabled,&[aria-disabled=true]': { opacity: 0.65, cursor: 'progress' },
   },
 });
 

@@ -132,6 +132,7 @@ export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLog
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    if (submitting) return;
     const form = event.currentTarget;
     const result = validateLogin(form, shown);
     setErrors(result.errors);
@@ -228,7 +229,8 @@ export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLog
             {failure}
           </p>
         )}
-        <button type="submit" className={styles.submit} disabled={submitting}>
+        {/* aria-disabled, not disabled: a disabled button loses the focus to the page's body. */}
+        <button type="submit" className={styles.submit} aria-disabled={submitting}>
           {t(submitting ? 'login:submitting' : shown.code ? 'login:verify' : 'login:submit')}
         </button>
         {!shown.code && (

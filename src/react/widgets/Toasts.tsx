@@ -10,7 +10,7 @@ export function Toasts() {
   const messages = useStore($messages);
   const t = useT();
   return (
-    <div className={styles.toasts} part="toasts">
+    <div className={styles.toasts} part="toasts" data-stays-live>
       {messages.map((message) => (
         // Errors interrupt (alert); other messages wait for a pause (status).
         <div key={message.id} className={styles.toast[message.kind]} role={message.kind === 'error' ? 'alert' : 'status'}>

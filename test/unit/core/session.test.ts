@@ -66,22 +66,23 @@ describe('session: login', () => {
     assert.equal($session.get().id, 'session-handle-1');
   });
 
-  it("a failure without loginSuccess shows the message, or 'User auth info unavailable'", async () => {
+  it("a failure without loginSuccess throws the message, or 'User auth info unavailable', without a toast (the form shows it once)", async () => {
     server.handle('POST /authc/login', ok({ hasNextStep: false, loginSuccess: false, message: 'Account expired' }));
     await assert.rejects(login({ username: 'a', password: 'abc123' }), /Account expired/);
     await delay(110);
     server.handle('POST /authc/login', ok({ hasNextStep: false, loginSuccess: false, message: '' }));
     await assert.rejects(login({ username: 'a', password: 'abc123' }), /User auth info unavailable/);
-    assert.deepEqual(errors(), ['Account expired', 'User auth info unavailable']);
+    assert.deepEqual(errors(), []);
     assert.equal($session.get().status, 'unknown', 'no session read after a failure');
   });
 
-  it("a refused login (401) shows the server's message, tells the UI to show the captcha, and does not navigate", async () => {
+  it("a refused login (401) throws the server's message without a toast, tells the UI to show the captcha, and does not navigate", async () => {
     server.handle('POST /authc/login', fail(401, 'Invalid username or password', { captchaImageUrl: '/api/captcha/image/display' }));
     const error = await login({ username: 'a', password: 'wrong1' }).catch((e: unknown) => e);
     assert.ok(error instanceof HttpError && error.status === 401);
+    assert.equal(error.message, 'Invalid username or password');
     assert.equal($loginCaptcha.get(), '/api/captcha/image/display');
-    assert.deepEqual(errors(), ['Invalid username or password']);
+    assert.deepEqual(errors(), []);
     assert.equal($navigationRequest.get(), undefined);
   });
 

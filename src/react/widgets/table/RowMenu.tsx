@@ -54,11 +54,13 @@ export function RowMenu({ label, items }: { label: string; items: readonly RowMe
     const all = buttons();
     const at = all.findIndex((button) => button === event.target);
     const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: all.length - 1 };
-    if (event.key in moves) {
+    // Tab and Shift+Tab go round the items too: the open menu keeps the focus until Escape or a choice.
+    const key = event.key === 'Tab' ? (event.shiftKey ? 'ArrowUp' : 'ArrowDown') : event.key;
+    if (key in moves) {
       event.preventDefault();
-      all[((moves[event.key] ?? 0) + all.length) % all.length]?.focus();
-    } else if (event.key === 'Escape' || event.key === 'Tab') {
-      if (event.key === 'Escape') event.preventDefault();
+      all[((moves[key] ?? 0) + all.length) % all.length]?.focus();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
       setOpen(false);
       trigger.current?.focus();
     }

@@ -28,8 +28,16 @@ export function TreeView<T extends TreeNode>({ label, nodes, renderLabel, select
   const [closed, setClosed] = useState<Set<string>>(() => new Set());
   const [focusId, setFocusId] = useState<string>();
   const rowRefs = useRef(new Map<string, HTMLDivElement>());
+  // Scrolled to when chosen elsewhere, not for the first selection: scrolling the page as it opens
+  // moves where the next Tab starts from.
+  const shownSelection = useRef(selectedId);
   useEffect(() => {
-    if (selectedId) rowRefs.current.get(selectedId)?.scrollIntoView({ block: 'nearest' });
+    if (!selectedId || shownSelection.current === undefined || shownSelection.current === selectedId) {
+      shownSelection.current = selectedId;
+      return;
+    }
+    shownSelection.current = selectedId;
+    rowRefs.current.get(selectedId)?.scrollIntoView({ block: 'nearest' });
   }, [selectedId]);
 
   const isOpen = (node: T, depth: number) => open.has(node.id) || (!closed.has(node.id) && (revealed.has(node.id) || initiallyOpen(node, depth)));
