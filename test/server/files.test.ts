@@ -2,8 +2,8 @@
 // files are served (content-addressed, nosniff, sandboxing CSP).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { crc32 } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
+import { pngChunk } from '../e2e/images';
 import { startServer, type Client, type TestServer } from './harness';
 
 let server: TestServer;
@@ -11,22 +11,13 @@ let admin: Client;
 before(async () => { server = await startServer(); admin = await server.admin(); });
 after(async () => { await server.stop(); });
 
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
 /** A PNG of the given size; `payload` pads its IDAT (to make large files). */
 function png(width: number, height: number, payload = Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', payload), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', payload), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 /** An ICO holding one PNG image of width × height. */

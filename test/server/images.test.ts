@@ -4,7 +4,7 @@
 // upload ids: no paths (the "../../cas/logout" avatar that signed administrators out), no URLs.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { crc32 } from 'node:zlib';
+import { pngChunk } from '../e2e/images';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import type { User } from '../../src/core/types';
 
@@ -15,21 +15,12 @@ let admin: Client;
 before(async () => { server = await startServer(); admin = await server.admin(); });
 after(async () => { await server.stop(); });
 
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
 function png(width: number, height: number): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 /** A baseline JPEG frame header of width × height (no scan data: only the header is read). */
