@@ -7,33 +7,22 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { openDatabase, type Db } from '../../server/db/connect';
-import { ADMIN, Client, createTestDatabase, transform, type TestDatabase } from './harness';
-import { spawnServer, type ChildServer } from './crash-process';
+import type { Db } from '../../server/db/connect';
+import { ADMIN, Client, createTestDatabase, transform } from './harness';
+import { spawnServer, startProcessPair, type ChildServer, type ProcessPair } from './crash-process';
 
 const PARALLEL_EDITS = 8;
 
-let database: TestDatabase;
 let servers: ChildServer[] = [];
 let db: Db;
 let admins: Client[] = [];
+let pair: ProcessPair | undefined;
 
 before(async () => {
-  database = await createTestDatabase();
-  servers = await Promise.all([spawnServer(database), spawnServer(database)]);
-  db = await openDatabase({ dataDir: database.options.dataDir ?? '', databaseUrl: database.options.databaseUrl });
-  admins = [];
-  for (const server of servers) {
-    const client = new Client(server.base, server.base);
-    assert.equal((await client.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
-    admins.push(client);
-  }
+  pair = await startProcessPair();
+  ({ servers, db, admins } = pair);
 });
-after(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
-  await db?.close();
-  await database.drop();
-});
+after(async () => { await pair?.stop(); });
 
 const clientOn = (index: number) => new Client(servers[index]!.base, servers[index]!.base);
 

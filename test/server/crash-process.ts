@@ -5,7 +5,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ADMIN, type TestDatabase } from './harness';
+import assert from 'node:assert/strict';
+import { openDatabase, type Db } from '../../server/db/connect';
+import { ADMIN, Client, createTestDatabase, type TestDatabase } from './harness';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -104,4 +106,33 @@ async function spawnOnce(database: TestDatabase, env: Record<string, string>): P
   }
   await server.kill9();
   throw new Error(`the server did not answer within 60 s:\n${output}`);
+}
+
+/** Two server processes on one fresh database, an administrator signed in on each, and the test's
+ *  own connection to that database. */
+export interface ProcessPair {
+  servers: ChildServer[];
+  db: Db;
+  admins: Client[];
+  stop(): Promise<void>;
+}
+
+export async function startProcessPair(env: Record<string, string> = {}): Promise<ProcessPair> {
+  const database = await createTestDatabase();
+  const servers = await Promise.all([spawnServer(database, env), spawnServer(database, env)]);
+  const db = await openDatabase({ dataDir: database.options.dataDir ?? '', databaseUrl: database.options.databaseUrl });
+  const admins: Client[] = [];
+  for (const server of servers) {
+    const client = new Client(server.base, server.base);
+    assert.equal((await client.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
+    admins.push(client);
+  }
+  return {
+    servers, db, admins,
+    async stop() {
+      await Promise.all(servers.map((server) => server.stop()));
+      await db.close();
+      await database.drop();
+    },
+  };
 }

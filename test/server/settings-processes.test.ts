@@ -4,34 +4,23 @@
 // the sign-in rate limit counts hits on both processes together.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDatabase, type Db } from '../../server/db/connect';
-import { ADMIN, Client, createTestDatabase, transform, type TestDatabase } from './harness';
-import { spawnServer, type ChildServer } from './crash-process';
+import type { Db } from '../../server/db/connect';
+import { ADMIN, Client, transform } from './harness';
+import { startProcessPair, type ChildServer, type ProcessPair } from './crash-process';
 
 const TRIALS = 10;
 
-let database: TestDatabase;
 let servers: ChildServer[] = [];
 let db: Db;
 let admins: Client[] = [];
+let pair: ProcessPair | undefined;
 
 before(async () => {
-  database = await createTestDatabase();
   // Behind a trusted proxy: the rate-limit case speaks from its own client address.
-  servers = await Promise.all([spawnServer(database, { IAM_TRUST_PROXY: 'loopback' }), spawnServer(database, { IAM_TRUST_PROXY: 'loopback' })]);
-  db = await openDatabase({ dataDir: database.options.dataDir ?? '', databaseUrl: database.options.databaseUrl });
-  admins = [];
-  for (const server of servers) {
-    const client = new Client(server.base, server.base);
-    assert.equal((await client.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
-    admins.push(client);
-  }
+  pair = await startProcessPair({ IAM_TRUST_PROXY: 'loopback' });
+  ({ servers, db, admins } = pair);
 });
-after(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
-  await db?.close();
-  await database.drop();
-});
+after(async () => { await pair?.stop(); });
 
 const clientOn = (index: number) => new Client(servers[index]!.base, servers[index]!.base);
 
