@@ -23,13 +23,13 @@ import { verifyPassword } from './kdf';
 import { consumeCaptcha, CAPTCHA_IMAGE_URL } from './captcha';
 import { AUTH_MODE_HEADER, credentialOf, setSessionCookie } from './gate';
 import { safeRedirect } from '../http/redirect';
-import { type FailureSlot, keysOfUser, lockedError, reserveFailure, throttleKey, throttleState } from './throttle';
+import { type FailureSlot, keysOfUser, lockedError, throttleKey, throttleState, withFailureSlot } from './throttle';
 import type { UserRow } from './actor';
 import { accountByIdentifier } from './contacts';
 import { totpEnabled, verifyTotp } from './totp';
 import { consumeCode, consumeExpiredChange, grantExpiredChange, sendCodeAfterAnswer, sendCodeOnce } from './codes';
 import { passwordExpired, storeNewPassword } from './password-policy';
-import { revokeAppGrants } from '../oidc/revoke';
+import { endEveryAccess } from '../oidc/revoke';
 
 type LoginBody = v.InferOutput<typeof loginBody>;
 
@@ -75,16 +75,8 @@ async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Pro
 
 export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: LoginBody, redirect: string | undefined): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
-  const slot = await reserveFailure(ctx, throttleKey(body.username), policy);
-  if (!slot) {
-    await ctx.audit.record({ action: 'login.locked', ip: req.ip, success: false, detail: { username: body.username } });
-    throw lockedError(policy);
-  }
-  try {
-    return await attempt(ctx, req, reply, body, redirect, policy, slot);
-  } finally {
-    await slot.release();
-  }
+  return withFailureSlot(ctx, throttleKey(body.username), policy, (slot) => attempt(ctx, req, reply, body, redirect, policy, slot),
+    () => ctx.audit.record({ action: 'login.locked', ip: req.ip, success: false, detail: { username: body.username } }));
 }
 
 /** One sign-in attempt holding its place in the failure count (kept when it fails). */
@@ -159,16 +151,8 @@ export async function sendLoginCode(ctx: Ctx, req: FastifyRequest, body: v.Infer
  *  wrong old password) it fails like a sign-in and counts toward the lockout. */
 export async function changeExpiredPassword(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: v.InferOutput<typeof expiredPasswordBody>, redirect: string | undefined): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
-  const slot = await reserveFailure(ctx, throttleKey(body.username), policy);
-  if (!slot) throw lockedError(policy);
-  let user: UserRow;
-  try {
-    user = await storeExpiredChange(ctx, policy, body, slot);
-  } finally {
-    await slot.release();
-  }
-  await ctx.sessions.revokeUser(user.id);
-  await revokeAppGrants(ctx.db, user.id);
+  const user = await withFailureSlot(ctx, throttleKey(body.username), policy, (slot) => storeExpiredChange(ctx, policy, body, slot));
+  await endEveryAccess(ctx, user.id);
   await ctx.audit.record({ action: 'password.change', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: req.ip, detail: { expired: true } });
   return startSession(ctx, req, reply, user, redirect, 'login.success');
 }

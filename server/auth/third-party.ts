@@ -12,7 +12,7 @@ import type { Ctx } from '../context';
 import { Scope, Status, UserType } from '../../src/core/enums';
 import { digest, newId, newSecret } from './secrets';
 import { hashPassword, verifyPassword } from './kdf';
-import { type FailureSlot, keysOfUser, lockedError, reserveFailure, throttleKey } from './throttle';
+import { type FailureSlot, keysOfUser, lockedError, throttleKey, withFailureSlot } from './throttle';
 import { totpEnabled, verifyTotp } from './totp';
 import { fieldError, notFound } from '../http/errors';
 import type { UserRow } from './actor';
@@ -67,13 +67,7 @@ export async function linkTicket(ctx: Ctx, ticket: IdpTicketTable, proof: { pass
   const user = ticket.userId ? undefined : await existingAccountOf(ctx, ticket.profile);
   if (!user) throw notFound('Account');
   const { value: policy } = await ctx.settings.get('login');
-  const slot = await reserveFailure(ctx, throttleKey(user.username), policy);
-  if (!slot) throw lockedError(policy);
-  try {
-    await proveAccount(ctx, user, idpCode, proof, policy, slot);
-  } finally {
-    await slot.release();
-  }
+  await withFailureSlot(ctx, throttleKey(user.username), policy, (slot) => proveAccount(ctx, user, idpCode, proof, policy, slot));
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     await useUp(trx, ticket);

@@ -66,7 +66,7 @@ export class FailureSlot {
  * once (a lock that ran out starts the count afresh). Undefined when the name is locked: the
  * attempt is refused without running the KDF.
  */
-export async function reserveFailure(ctx: Ctx, key: string, policy: LoginSettings): Promise<FailureSlot | undefined> {
+async function reserveFailure(ctx: Ctx, key: string, policy: LoginSettings): Promise<FailureSlot | undefined> {
   const now = ctx.now();
   const lockedUntil = now + policy.lockMinutes * 60_000;
   const lockRanOut = sql<boolean>`login_throttle.locked_until <= ${now}`;
@@ -79,6 +79,21 @@ export async function reserveFailure(ctx: Ctx, key: string, policy: LoginSetting
     .returning(['failures', 'lockedUntil'])
     .executeTakeFirst();
   return row && new FailureSlot(ctx, key, policy, row.failures - 1, row.lockedUntil !== null);
+}
+
+/** Runs `attempt` holding a place in `key`'s failure count (reserveFailure) and gives the place back
+ *  afterwards unless the attempt kept or cleared it. A locked name runs `onLocked`, then is refused. */
+export async function withFailureSlot<T>(ctx: Ctx, key: string, policy: LoginSettings, attempt: (slot: FailureSlot) => Promise<T>, onLocked?: () => Promise<void>): Promise<T> {
+  const slot = await reserveFailure(ctx, key, policy);
+  if (!slot) {
+    await onLocked?.();
+    throw lockedError(policy);
+  }
+  try {
+    return await attempt(slot);
+  } finally {
+    await slot.release();
+  }
 }
 
 export async function clearFailures(ctx: Ctx, keys: string[]): Promise<void> {

@@ -4,6 +4,7 @@
 // console sign-out. A later refresh answers invalid_grant, the access token 401, and the browser's
 // next authorization request goes through the sign-in page again; re-enabling revives nothing.
 import type { Kysely } from 'kysely';
+import type { Ctx } from '../context';
 import type { Database } from '../db/tables';
 import { oidcDb } from './tables';
 
@@ -12,4 +13,9 @@ export async function revokeAppGrants(database: Kysely<Database>, personId: stri
   const grants = db.selectFrom('oidcPayloads').select('id').where('model', '=', 'Grant').where('accountId', '=', personId);
   await db.deleteFrom('oidcPayloads')
     .where((eb) => eb.or([eb('accountId', '=', personId), eb('grantId', 'in', grants)])).execute();
+}
+
+/** Ends everything the person is signed in with: every console session and every app grant. */
+export async function endEveryAccess(ctx: Ctx, personId: string): Promise<void> {
+  await Promise.all([ctx.sessions.revokeUser(personId), revokeAppGrants(ctx.db, personId)]);
 }

@@ -13,7 +13,7 @@ import { MessageServiceType } from '../../src/core/enums';
 import { checkCode, sendCodeAfterAnswer, useCode } from '../auth/codes';
 import { storeNewPassword } from '../auth/password-policy';
 import { fieldError } from '../http/errors';
-import { revokeAppGrants } from '../oidc/revoke';
+import { endEveryAccess } from '../oidc/revoke';
 
 const tags = ['Password reset'];
 
@@ -30,8 +30,7 @@ export async function resetPasswordWithCode(ctx: Ctx, body: v.InferOutput<typeof
   const codeId = user && (await checkCode(ctx, user.id, 'password-reset', body.code));
   if (!user || !codeId) throw wrongCode;
   if (!(await storeNewPassword(ctx, user, body.password, () => useCode(ctx, codeId)))) throw wrongCode;
-  await ctx.sessions.revokeUser(user.id);
-  await revokeAppGrants(ctx.db, user.id);
+  await endEveryAccess(ctx, user.id);
   await ctx.audit.record({ action: 'password.reset', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip, detail: { via: 'code' } });
   return null;
 }

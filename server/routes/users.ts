@@ -27,7 +27,7 @@ import { fieldError, forbidden, notFound, unauthorized } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
 import { assertContactsFree, confirmContactChange, contactsToConfirm, requestContactChanges, writingContacts } from '../auth/contacts';
-import { revokeAppGrants } from '../oidc/revoke';
+import { endEveryAccess, revokeAppGrants } from '../oidc/revoke';
 
 const tags = ['Users'];
 type CreateBody = v.InferOutput<typeof userCreateBody>;
@@ -140,7 +140,7 @@ async function updateUser(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, 
   };
   await assertContactsFree(ctx, changes, id);
   const saved = await saveVersioned(ctx, id, body.version, changes);
-  if (saved.availabilityStatus !== Status.Enable) await Promise.all([ctx.sessions.revokeUser(id), revokeAppGrants(ctx.db, id)]);
+  if (saved.availabilityStatus !== Status.Enable) await endEveryAccess(ctx, id);
   await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id }, tenantId: saved.tenantId, ip, detail: { fields: Object.keys(changes) } });
   return toApiUser(ctx, saved);
 }
@@ -186,8 +186,7 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: v.
  *  old sessions die with it). */
 async function setPassword(ctx: Ctx, actor: Actor, target: UserRow, password: string, ip: string, reply: FastifyReply, self: boolean) {
   await storeNewPassword(ctx, target, password);
-  await ctx.sessions.revokeUser(target.id);
-  await revokeAppGrants(ctx.db, target.id);
+  await endEveryAccess(ctx, target.id);
   if (self) clearSessionCookie(reply.request, reply);
   await ctx.audit.record({ action: self ? 'password.change' : 'password.reset', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip });
 }
