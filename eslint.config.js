@@ -1,4 +1,4 @@
-// Lint: typescript-eslint's recommended rules plus the import direction of DESIGN.md
+// Lint: typescript-eslint's recommended rules plus the import direction of docs/architecture.md
 // (elements → react → core; server → core only; core imports no UI code).
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';

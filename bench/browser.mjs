@@ -10,7 +10,7 @@ const LOAD_TIMEOUT_MS = 20_000;
 /**
  * Runs in the page: performance.now() (ms since navigation start) once the username input of a
  * sign-in form is visible, searching open shadow roots too (the console renders in one); false before.
- * The input is found by the autocomplete token DESIGN.md requires of every sign-in form.
+ * The input is found by the autocomplete token every sign-in form carries (docs/architecture.md, budgets).
  */
 function usernameVisibleAt() {
   const find = (root) => {

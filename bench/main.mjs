@@ -348,7 +348,7 @@ async function main() {
     `${context.machine.cores} cores (${context.machine.cpu}) shared with other work: load average ${context.machine.loadAverage1m} at the start, so every figure is noisy; compare ratios from one run, not absolute figures between runs.`,
     'SQLite and PostgreSQL (and the baseline) are measured interleaved, run by run, so that background load weighs on both alike; the load generators run in the bench process, each server in its own.',
     'Cold loads: a fresh browser context each (empty cache), served by the real server on 127.0.0.1 without compression; time from navigation start to the visible username input, measured in the page.',
-    'User search: one request at a time, time to the last byte. Event-loop delay: monitorEventLoopDelay in the server process (5 ms resolution, subtracted); DESIGN.md names no number, 50 ms is this bench\'s bar for "responsive".',
+    'User search: one request at a time, time to the last byte. Event-loop delay: monitorEventLoopDelay in the server process (5 ms resolution, subtracted); no budget names a number, 50 ms is this bench\'s bar for "responsive".',
     'Server CPU time per request: the Node server process\'s user + system time (all its threads) over a throughput run ÷ its requests; it counts what the request costs the server and changes much less with other work on the machine than req/s does. On PostgreSQL the database\'s own processes are not in it.',
   ];
   const results = {

@@ -2,7 +2,7 @@
 // 1. no CSS import and no <style> injection is left in the JavaScript (CSP `style-src 'self'`:
 //    styles are adopted as one constructed stylesheet, see src/react/theme/sheet.ts);
 // 2. every JavaScript file has its source map;
-// 3. the size budgets of DESIGN.md, min+gzip (zlib level 9), computed by scripts/bundle-graph.mjs
+// 3. the size budgets (docs/architecture.md), min+gzip (zlib level 9), computed by scripts/bundle-graph.mjs
 //    (the benchmark uses the same functions): what a page loads for an entry is the entry plus its
 //    static imports, recursively; the console's first visit adds the lazy chunks that signing in
 //    and the home screen fire at once; every dynamic import, at any depth, is measured as what the

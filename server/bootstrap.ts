@@ -14,7 +14,7 @@ import { newId } from './auth/secrets';
 const ROOT_TENANT_ID = '00000000-0000-4000-8000-000000000001';
 
 function generatePassword(): string {
-  // 18 URL-safe characters (~108 bits); drawn again until it meets the §5 policy.
+  // 18 URL-safe characters (~108 bits); drawn again until it meets the policy.
   for (;;) {
     const candidate = randomBytes(14).toString('base64url').slice(0, 18);
     if (patterns.password.test(candidate)) return candidate;

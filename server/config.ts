@@ -1,4 +1,4 @@
-// Server configuration: environment variables (DESIGN "Reference API server") merged with the
+// Server configuration: environment variables merged with the
 // options a caller of buildApp() passes (tests pass a temp data dir or a database URL).
 import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';

@@ -1,4 +1,4 @@
-// The caller of a request: the signed-in user, their session handle and what they may do (§6).
+// The caller of a request: the signed-in user, their session handle and what they may do.
 import type { Selectable } from 'kysely';
 import type { UserTable } from '../db/tables';
 import type { OwnedApp, SessionUser, UserExtraProp } from '../../src/core/types';
@@ -30,7 +30,7 @@ export const isPlatformAdmin = (user: UserRow) =>
 export const isTenantAdmin = (user: UserRow) =>
   user.userType === UserType.Tenant && user.isAdmin === 1 && user.tenantId !== null;
 
-/** §6 permission codes: 0 self-service, 1 apps, 2 users, 3 settings, 4 operations. */
+/** permission codes: 0 self-service, 1 apps, 2 users, 3 settings, 4 operations. */
 export function permissionsOf(user: UserRow, ownedApps: OwnedApp[]): Permission[] {
   if (user.availabilityStatus !== Status.Enable) return [];
   const codes = new Set<Permission>(['0']);
@@ -63,7 +63,7 @@ export function parseExtraProp(user: UserRow): UserExtraProp {
   return { ...extra, intProperty1: user.userType as UserExtraProp['intProperty1'] };
 }
 
-/** §3 session user info, as GET /cas/session answers it. */
+/** session user info, as GET /cas/session answers it. */
 export function toSessionUser(actor: Actor, featureBlacklist: string[]): SessionUser {
   const { user } = actor;
   return {

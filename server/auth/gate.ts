@@ -31,7 +31,7 @@ export function isAllowedOrigin(ctx: Ctx, origin: string): boolean {
   return ctx.site.isOwn(origin) || ctx.config.corsOrigins.includes(origin);
 }
 
-/** The header that carries the token in token mode (§3 authConfig.tokenName). */
+/** The header that carries the token in token mode (authConfig.tokenName). */
 export async function tokenHeaderName(ctx: Ctx): Promise<string> {
   const { value } = await ctx.settings.get('config');
   return value.settings.authConfig.tokenName.toLowerCase();

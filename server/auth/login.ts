@@ -35,7 +35,7 @@ type LoginBody = v.InferOutput<typeof loginBody>;
 
 export const LOGIN_FAILED = 'Invalid username or password';
 const CODE_LOGIN_FAILED = 'Invalid phone number or code';
-/** The envelope code of §8 that the console treats specially: here, "show (a new) captcha". */
+/** The envelope code that the console treats specially: here, "show (a new) captcha". */
 export const CAPTCHA_CODE = 1001;
 
 const identifierColumn = {

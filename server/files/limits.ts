@@ -1,5 +1,5 @@
-// Upload size caps on the server: the §5 limits of the core (icon 150 KB, favicon 20 KB) apply per
-// purpose; purposes the spec leaves open (avatar, generic image) are capped here.
+// Upload size caps on the server: the limits of the core (icon 150 KB, favicon 20 KB) apply per
+// purpose; other purposes (avatar, generic image) are capped here.
 import { UPLOAD_RULES, type UploadPurpose } from '../../src/core/upload';
 
 const OPEN_PURPOSE_MAX_BYTES = 1024 * 1024;

@@ -39,7 +39,7 @@ export async function storeUpload(ctx: Ctx, bytes: Uint8Array, purpose: UploadPu
   let content = bytes;
   let check = checkUpload({ bytes: content }, purpose);
   if (!check.ok) throw refuse(check.message);
-  // The core's rules cap icons and favicons (§5); purposes the spec leaves open have our cap.
+  // The core's rules cap icons and favicons; other purposes have our cap.
   if (bytes.length > maxBytesOf(purpose)) throw refuse('upload.tooLarge');
   if (check.kind === 'svg') {
     const clean = sanitizeSvg(new TextDecoder().decode(bytes));

@@ -1,4 +1,4 @@
-// Server-side paging and search (§7 list calls): page/size from the shared pageQuery, a total, and
+// Server-side paging and search (list calls): page/size from the shared pageQuery, a total, and
 // a case-insensitive "contains" search on one indexed column.
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { PagedList } from '../../src/core/types';

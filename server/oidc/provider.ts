@@ -21,7 +21,7 @@ import { finishInteraction } from './interactions';
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
 export const OIDC_PATH = `/api${OIDC_MOUNT}`;
-/** The console's consent page (SPEC §2: oauth/authorize, hidden, no ACL check). */
+/** The console's consent page (oauth/authorize, hidden, no ACL check). */
 export const CONSENT_PAGE = '/oauth/authorize';
 
 const hour = 3600;

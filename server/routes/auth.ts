@@ -1,4 +1,4 @@
-// §7 sign-in calls: /authc/login, /cas/session, /cas/login, /cas/logout, the captcha image and
+// sign-in calls: /authc/login, /cas/session, /cas/login, /cas/logout, the captcha image and
 // the unlock call; the sign-in code of the PHONE_CAPTCHA method and the change of an expired
 // password; plus the current user's sessions (list, sign out one or all others).
 import * as v from 'valibot';
@@ -43,7 +43,7 @@ export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
 
   defineRoute(app, gate, {
     method: 'GET', url: '/cas/session', tags, access: '0',
-    summary: 'The signed-in user (§3 session user info)', response: sessionAnswer,
+    summary: 'The signed-in user (session user info)', response: sessionAnswer,
     handler: async ({ actor }) => {
       const { value: config } = await ctx.settings.get('config');
       const blacklist = config.settings.moduleConfig.featureBlacklist;

@@ -1,4 +1,4 @@
-// §7 /api/file/upload (multipart, field `file`; query `purpose` picks the §5 rules) and
+// /api/file/upload (multipart, field `file`; query `purpose` picks the rules) and
 // /api/file/get/{url}, served so that no upload can run script (own CSP, nosniff, sandbox).
 import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// §7 third-party sign-in calls and the identity providers behind them. A provider ticket is read and
+// third-party sign-in calls and the identity providers behind them. A provider ticket is read and
 // redeemed only by the browser that started the sign-in, and never replaces a live session unless
 // the person confirmed the switch.
 import * as v from 'valibot';

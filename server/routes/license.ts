@@ -1,4 +1,4 @@
-// §7 license calls.
+// license calls.
 import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';

@@ -1,4 +1,4 @@
-// Operations (code 4): menu plans and the §7 multi-app menu list, and the audit log
+// Operations (code 4): menu plans and the multi-app menu list, and the audit log
 // (channels and messages: channels.ts, messages.ts).
 import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';

@@ -1,6 +1,6 @@
 // "Forgot password": a one-time code to the account's email address or mobile phone (the same
 // answer whether or not the account exists, so the call does not reveal accounts), then a new
-// password with the code through §7's PUT /user/password (the policy's history applies). The
+// password with the code through the API's PUT /user/password (the policy's history applies). The
 // reset signs the person out everywhere.
 import type { FastifyInstance } from 'fastify';
 import type * as v from 'valibot';

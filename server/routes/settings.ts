@@ -1,4 +1,4 @@
-// Login settings (the sign-in policy) and the console configuration / branding (§3 System config
+// Login settings (the sign-in policy) and the console configuration / branding (System config
 // and Other settings). The configuration is public to read: the sign-in page needs its branding.
 import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';

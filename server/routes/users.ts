@@ -1,4 +1,4 @@
-// §7 user calls. Administrators (code 2) reach the users of their scope (platform: all; tenant
+// user calls. Administrators (code 2) reach the users of their scope (platform: all; tenant
 // administrator: tenant users of their subtree); every user reaches their own basic info.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as v from 'valibot';
@@ -305,7 +305,7 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     body: userSaveBody, bodyDoc: userSaveDoc, response: userSchema,
     handler: async ({ actor, body, raw }) => 'password' in body
       ? createUser(ctx, actor, body, raw.ip)
-      // §4: saving a user creates it when there is no id, otherwise updates it.
+      // the state rules: saving a user creates it when there is no id, otherwise updates it.
       : updateUser(ctx, actor, body.id, body, raw.ip),
   });
 
@@ -351,7 +351,7 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
 
   defineRoute(app, gate, {
     method: 'PUT', url: '/user/password', tags, access: 'public',
-    summary: "§7 reset password: signed in, my own change (old password required); or, signed out, with a 'forgot password' code (identifier, code). Either signs the person out everywhere",
+    summary: "Reset password: signed in, my own change (old password required); or, signed out, with a 'forgot password' code (identifier, code). Either signs the person out everywhere",
     body: v.union([selfPasswordBody, passwordResetBody], 'rule.required'), response: okAnswer, rateLimit: ctx.config.rateLimits.login,
     handler: async ({ actor, body, raw }, reply) => {
       if ('code' in body) return resetPasswordWithCode(ctx, body, raw.ip);

@@ -1,5 +1,5 @@
 // Realistic people for the seed: Chinese names drawn by the rough frequency of the surnames,
-// login names in pinyin, mainland mobile numbers (§5) and job titles.
+// login names in pinyin, mainland mobile numbers and job titles.
 import type { Random } from './random';
 import { WeightedPicker } from './random';
 
@@ -44,14 +44,14 @@ export const JOB_TITLES = [
   '法务顾问', '行政助理', '数据分析师', '项目经理', '设计师', '实习生', '部门经理', '技术总监', '采购专员',
 ] as const;
 
-/** Mainland mobile prefixes in use (all match §5's 1[3-9] pattern). */
+/** Mainland mobile prefixes in use (all match the validation rules' 1[3-9] pattern). */
 const MOBILE_PREFIXES = [
   '130', '131', '132', '133', '134', '135', '136', '137', '138', '139', '145', '147', '150', '151', '152', '153', '155',
   '156', '157', '158', '159', '166', '170', '171', '173', '175', '176', '177', '178', '180', '181', '182', '183', '184',
   '185', '186', '187', '188', '189', '191', '198', '199',
 ] as const;
 
-/** Login names stay within §5's 20 characters, leaving room for a disambiguating number. */
+/** Login names stay within the validation rules' 20 characters, leaving room for a disambiguating number. */
 const MAX_LOGIN_BASE = 14;
 
 export interface PersonName {

@@ -1,4 +1,4 @@
-// The organisations of the seed: a tenant tree under the root tenant using the §3 type labels,
+// The organisations of the seed: a tenant tree under the root tenant using the type labels,
 // and the apps with their privilege trees and roles. Pure data and row builders; seed.ts writes them.
 import type { Insertable } from 'kysely';
 import type { AppTable, PrivilegeTable, RolePrivilegeTable, RoleTable, TenantTable } from '../db/tables';

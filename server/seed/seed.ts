@@ -192,7 +192,7 @@ export async function seedDatabase(db: Kysely<Database>, request: SeedRequest): 
 
 export interface SeedOptions {
   users: number;
-  /** The password of every seeded user (§5 policy applies). */
+  /** The password of every seeded user (policy applies). */
   password: string;
   dataDir?: string;
   databaseUrl?: string;

@@ -1,4 +1,4 @@
-// Access control of the console (§6). The UI's ACL is convenience; the server enforces the same
+// Access control of the console. The UI's ACL is convenience; the server enforces the same
 // permissions on every call.
 //
 // Permission codes (strings in the session, each optionally `code|flag`):
@@ -8,7 +8,7 @@
 // keeps the entries visible in the menu but greyed out and not navigable; False (0) and anything
 // unparseable grant nothing (fail closed).
 //
-// Matching: a route is checked as its path, the path + '/', and the path + '/view' (§6). A pattern
+// Matching: a route is checked as its path, the path + '/', and the path + '/view'. A pattern
 // matches a candidate when the candidate's LAST segments equal the pattern's segments; a trailing
 // '*' stands for one or more segments. So '/user' matches '/operate/user', '/setting' matches
 // '/operate/setting', '/operate/*' matches every '/operate/…' route (and '/operate' through
@@ -27,7 +27,7 @@ export const PERMISSION_PATTERNS: Readonly<Record<string, readonly string[]>> = 
   '4': ['/operate/*'],
 };
 
-/** The features of §6 whose menu entries are hidden (this product does not ship them). */
+/** The features whose menu entries are hidden (this product does not ship them). */
 export const Feature = {
   Microservice: 'microservice',
   KubeVirtApp: 'kubeVirtApp',
@@ -60,7 +60,7 @@ export function patternMatches(pattern: string, path: string): boolean {
   return false;
 }
 
-/** The paths §6 checks for a route: the path, the path with a slash, the path plus /view. */
+/** The paths checks for a route: the path, the path with a slash, the path plus /view. */
 export function aclCandidates(path: string): string[] {
   const base = path.replace(/\/+$/, '');
   return [base || '/', `${base}/`, `${base}/view`];

@@ -1,13 +1,13 @@
-// Defaults of §3 "System config" and "Other settings", and the business constants of §9.
+// Defaults "System config" and "Other settings", and the business constants
 import type { AuthType, Theme, TopMenuType, YesNo } from './enums';
 
-/** §9 paging defaults. */
+/** paging defaults. */
 export const PAGING = { page: 1, size: 10 } as const;
 
-/** §7/§9 HTTP client constants. `tracePath` is the trace collector, used only when tracing is on. */
+/** HTTP client constants. `tracePath` is the trace collector, used only when tracing is on. */
 export const HTTP = { apiBase: '/api', timeoutMs: 30_000, tracePath: '/trace' } as const;
 
-/** §5/§9 upload limits (bytes; 1 KB = 1024 bytes) and preview widths (px). */
+/** upload limits (bytes; 1 KB = 1024 bytes) and preview widths (px). */
 export const UPLOAD = {
   iconMaxBytes: 150 * 1024,
   faviconMaxBytes: 20 * 1024,
@@ -15,10 +15,10 @@ export const UPLOAD = {
   faviconPreviewWidth: 46,
 } as const;
 
-/** §5/§9 password length policy (before the transform). */
+/** password length policy (before the transform). */
 export const PASSWORD = { minLength: 6, maxLength: 20 } as const;
 
-/** §2/§9 layout constants (px). */
+/** layout constants (px). */
 export const LAYOUT = {
   mobileBreakpoint: 992,
   sidebarWidthOpen: 160,
@@ -30,13 +30,13 @@ export const LAYOUT = {
   sidebarStorageKey: 'iam-sidebar-collapsed',
 } as const;
 
-/** §8/§9 toast durations (ms). */
+/** toast durations (ms). */
 export const TOAST = { defaultMs: 5_000, forbiddenMs: 2_000, errorMs: 6_000 } as const;
 
-/** §9 timings (ms). */
+/** timings (ms). */
 export const TIMING = { errorThrottleMs: 100, searchDebounceMs: 50, menuScrollRefreshMs: 200 } as const;
 
-/** §9 remaining constants. */
+/** remaining constants. */
 export const APP = {
   fallbackVersion: 'v1.0.0',
   defaultLocale: 'en',
@@ -46,7 +46,7 @@ export const APP = {
   routerMode: 'history',
 } as const;
 
-/** §3 "System config" (branding and login page). */
+/** "System config" (branding and login page). */
 export interface SystemConfig {
   appName: string;
   appLogo: string;
@@ -68,7 +68,7 @@ export interface AuthConfig {
   tokenName: string;
 }
 
-/** Menu allow/deny rules (§6): entries are route paths or route names; see acl.ts `filterMenu`. */
+/** Menu allow/deny rules: entries are route paths or route names; see acl.ts `filterMenu`. */
 export interface MenuConfig {
   allow: string[];
   deny: string[];
@@ -77,11 +77,11 @@ export interface MenuConfig {
 export interface BusinessConfig {
   /** The tracing switch: 'Y' sends traces to the collector at /trace. */
   skywalkingSwitch: YesNo;
-  /** The ACL-check switch: 'N' disables the route permission check (§6). */
+  /** The ACL-check switch: 'N' disables the route permission check. */
   aclSwitch: YesNo;
 }
 
-/** §3 "Other settings". */
+/** "Other settings". */
 export interface OtherSettings {
   showSettings: boolean;
   fixedHeader: boolean;

@@ -1,4 +1,4 @@
-// The enumerations of §3, each as a const object (runtime values) plus a type of its values.
+// The enumerations, each as a const object (runtime values) plus a type of its values.
 
 /** The union of the values of a const object. */
 export type ValueOf<T> = T[keyof T];
@@ -36,7 +36,7 @@ export const LoginMethod = {
 } as const;
 export type LoginMethod = ValueOf<typeof LoginMethod>;
 
-/** Second authentication after the password. TOTP (an authenticator app) is beyond §3. */
+/** Second authentication after the password. TOTP (an authenticator app) is beyond the entity fields */
 export const SecondAuth = {
   PASSWORD: 'PASSWORD',
   PHONE_CAPTCHA: 'PHONE_CAPTCHA',
@@ -75,17 +75,17 @@ export const Scope = {
 } as const;
 export type Scope = ValueOf<typeof Scope>;
 
-/** The second scope enumeration of §3, zero-based: Platform=0, Tenant=1. */
+/** The second scope enumeration, zero-based: Platform=0, Tenant=1. */
 export const ZeroBasedScope = {
   Platform: 0,
   Tenant: 1,
 } as const;
 export type ZeroBasedScope = ValueOf<typeof ZeroBasedScope>;
 
-/** The flag after the pipe of a permission code (`code|flag`, §6), defined with the permission table. */
+/** The flag after the pipe of a permission code (`code|flag`, the permission rules), defined with the permission table. */
 export { AclValue } from './permissions';
 
-/** User type in the session user's extraProp.intProperty1 (§3). */
+/** User type in the session user's extraProp.intProperty1. */
 export const UserType = {
   Tenant: 1,
   Platform: 2,
@@ -151,7 +151,7 @@ export const TopMenuType = {
 } as const;
 export type TopMenuType = ValueOf<typeof TopMenuType>;
 
-/** authConfig.authType: 'default' = HttpOnly session cookie, 'token' = header token (DESIGN.md). */
+/** authConfig.authType: 'default' = HttpOnly session cookie, 'token' = header token. */
 export const AuthType = {
   Default: 'default',
   Token: 'token',

@@ -1,4 +1,4 @@
-// Formatters of §9: relative time, dates, weeks (starting Monday) and sizes.
+// Formatters: relative time, dates, weeks (starting Monday) and sizes.
 import { t } from './i18n';
 
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
@@ -31,7 +31,7 @@ export function formatDate(value: DateInput, pattern: string = DATE_TIME_FORMAT)
   return pattern.replace(/YYYY|MM|DD|HH|mm|ss/g, (token) => tokens[token] ?? token);
 }
 
-/** Relative time (§9): under 30 s "just now", under an hour minutes, under a day hours, under two
+/** Relative time: under 30 s "just now", under an hour minutes, under a day hours, under two
  *  days "1 day ago", otherwise the date. Minutes and hours are rounded up. */
 export function relativeTime(value: DateInput, now: DateInput = Date.now(), translate: (key: string, options?: Record<string, unknown>) => string = t): string {
   const seconds = (toDate(now).getTime() - toDate(value).getTime()) / 1000;

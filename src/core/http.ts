@@ -1,4 +1,4 @@
-// The one HTTP client of the console (§7, §8). Every JSON answer is an Envelope `{ code, message,
+// The one HTTP client of the console. Every JSON answer is an Envelope `{ code, message,
 // data }` with code 0 on success; the HTTP status carries the class of a failure.
 //
 // - 30 s timeout (AbortController); empty query values are removed.
@@ -60,7 +60,7 @@ export interface RequestOptions {
   query?: Query;
   /** JSON-encoded, unless it is FormData (sent as multipart). */
   body?: unknown;
-  /** No progress, no error toast (except 403, which §8 always shows). */
+  /** No progress, no error toast (except 403, which always shows). */
   silent?: boolean;
   timeout?: number;
   /** false: a 401 is only thrown, without clearing the session and going to sign-in (login, session read). */
@@ -143,7 +143,7 @@ function goToLogin(): void {
   if (pathOf(location) !== LOGIN_PATH) requestNavigation(withRedirect(LOGIN_PATH, location));
 }
 
-/** The §8 reaction to a failed call. */
+/** The reaction to a failed call. */
 function report(error: HttpError, options: RequestOptions): void {
   if (error.status === 401 && options.authRedirect !== false) return goToLogin();
   if (error.status === 403) {
@@ -164,7 +164,7 @@ function trace(span: { traceId: string; method: string; path: string; status: nu
   }).catch(() => undefined);
 }
 
-/** Calls the API; resolves to the envelope's `data`, or throws an HttpError after the §8 reaction. */
+/** Calls the API; resolves to the envelope's `data`, or throws an HttpError after the reaction. */
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const { body, silent = false, timeout = HTTP.timeoutMs } = options;
   const controller = new AbortController();
@@ -214,7 +214,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   }
 }
 
-/** A list call: the answer must carry an array `list` (§8 'Invalid list result'). */
+/** A list call: the answer must carry an array `list` ('Invalid list result'). */
 export async function requestList<T>(path: string, query?: Query, options: Omit<RequestOptions, 'query' | 'body'> = {}): Promise<PagedList<T>> {
   const data = await request<PagedList<T> | null>('GET', path, { ...options, query });
   if (!data || !Array.isArray(data.list)) {

@@ -2,7 +2,7 @@
 // the lowercase hex SHA-256 of their UTF-8 bytes; the server hashes that again with a slow KDF).
 // The default uses Web Crypto where the page has it (secure contexts) and loads the JavaScript
 // SHA-256 of sha256.ts only where it has not, so the sign-in entry does not ship a hash function.
-// Apart from the §5 policy check (password.ts), which needs the validation rules.
+// Apart from the policy check (password.ts), which needs the validation rules.
 
 /** Turns a trimmed plain password into the value sent to the server. */
 export type PasswordTransform = (trimmed: string) => string | Promise<string>;

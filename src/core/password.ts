@@ -1,5 +1,5 @@
 // Passwords: the transform applied before they leave the browser (password-transform.ts), and
-// the §5 policy a new password must meet before it is transformed.
+// the policy a new password must meet before it is transformed.
 import * as v from 'valibot';
 import { transformPassword } from './password-transform';
 import { rules } from './validation';
@@ -7,7 +7,7 @@ import { rules } from './validation';
 export { setPasswordTransform, sha256HexTransform, transformPassword, type PasswordTransform } from './password-transform';
 export { sha256Hex } from './sha256';
 
-/** Thrown when a new password breaks the §5 policy; `message` is the i18n key of the rule. */
+/** Thrown when a new password breaks the policy; `message` is the i18n key of the rule. */
 export class PasswordPolicyError extends Error {
   override readonly name = 'PasswordPolicyError';
 }
@@ -18,7 +18,7 @@ export function passwordPolicyIssue(plain: string): string | undefined {
   return result.success ? undefined : result.issues[0].message;
 }
 
-/** Checks the §5 policy (6-20 characters, a digit and a non-digit) on the trimmed password, then transforms it. */
+/** Checks the policy (6-20 characters, a digit and a non-digit) on the trimmed password, then transforms it. */
 export async function transformNewPassword(plain: string): Promise<string> {
   const issue = passwordPolicyIssue(plain);
   if (issue) throw new PasswordPolicyError(issue);

@@ -1,10 +1,10 @@
-// The permission table of the session (§6): entries `code` or `code|flag`, and the refusal of a
+// The permission table of the session: entries `code` or `code|flag`, and the refusal of a
 // signed-in user as a whole. Kept apart from the ACL's route and menu matching (acl.ts) so that
 // the session (hence the sign-in entry) loads only this.
 import type { OwnedApp, SessionUser } from './types';
 import type { ValueOf, YesNo } from './enums';
 
-/** The flag after the pipe of a permission code (`code|flag`, §3 "ACL value"). */
+/** The flag after the pipe of a permission code (`code|flag`, "ACL value"). */
 export const AclValue = {
   False: 0,
   Disabled: 1,
@@ -42,7 +42,7 @@ export type AccessDenial = 'noPermissions' | 'noAdministeredApps';
 
 /**
  * Why a signed-in user is refused as a whole ('Access is denied'), or undefined when they are not:
- * - 'noPermissions': an empty permission table, with the ACL check on (§6, §8);
+ * - 'noPermissions': an empty permission table, with the ACL check on;
  * - 'noAdministeredApps': with `authCheck`, a user who is not the master and administers no app.
  */
 export function accessDenial(

@@ -1,4 +1,4 @@
-// The routes of §2 that need no sign-in, the paths the core itself navigates to, and path
+// The routes that need no sign-in, the paths the core itself navigates to, and path
 // matching. Kept apart from the full route table (routes.ts, which adds the guarded routes, the
 // menu and the guard) so that the HTTP client and the session (hence the sign-in entry) load
 // neither the table nor the ACL.

@@ -1,4 +1,4 @@
-// The route table of §2 as data, and the router guard as a pure function. The core has no router:
+// The route table as data, and the router guard as a pure function. The core has no router:
 // a UI router asks `guard()` what to do with a path and follows the answer.
 import { filterMenu, routeAccess, type Access, type AclContext, type MenuFilter, type MenuItem } from './acl';
 import { t } from './i18n';
@@ -51,10 +51,10 @@ export interface RouteDef {
   order: number;
   /** The path the ACL checks, when not the route's own (detail pages borrow their list's). */
   aclPath?: string;
-  /** The §6 feature the route belongs to, for the feature blacklist. */
+  /** The feature the route belongs to, for the feature blacklist. */
   feature?: string;
   /**
-   * A permission code needed besides the path's own (beyond §6): code 4 opens every /operate/…
+   * A permission code needed besides the path's own (beyond the permission rules): code 4 opens every /operate/…
    * path, but a tenant administrator (codes 2 and 4) is refused the apps' (code 1) and the
    * platform settings' (code 3) calls by the server, so those entries stay out of their menu.
    */

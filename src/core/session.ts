@@ -15,7 +15,7 @@ import type { LoginAnswer, LoginErrorData, LoginForm } from './types';
 
 export { $session, type SessionState };
 
-/** The login code of §8 that is rethrown as Error('1001') (the server uses it for "captcha needed"). */
+/** The login code that is rethrown as Error('1001') (the server uses it for "captcha needed"). */
 export const LOGIN_SPECIAL_CODE = 1001;
 
 export interface LoginInput {

@@ -1,8 +1,8 @@
-// The wire contract between the console and the API server (§3, §7). Both sides import these
+// The wire contract between the console and the API server. Both sides import these
 // types; the server's schemas (src/core/schemas) and the client's api modules must agree with them.
 
 /** Every JSON answer of the API has this envelope. `code` is 0 on success; on failure it is the
- *  HTTP status or an application code (e.g. 1001 for the special login error of §8). */
+ *  HTTP status or an application code (e.g. 1001 for the special login error). */
 export interface Envelope<T = unknown> {
   code: number;
   message: string;
@@ -14,7 +14,7 @@ export interface FieldErrors {
   fields: { field: string; rule: string }[];
 }
 
-/** §3 "Paged list": the answer of every list call. */
+/** "Paged list": the answer of every list call. */
 export interface Pager {
   page: number;
   size: number;
@@ -30,10 +30,10 @@ export interface PagedList<T> {
   pager: Pager;
 }
 
-/** §3 "Status": enable=1, disabled=2. */
+/** "Status": enable=1, disabled=2. */
 export type AvailabilityStatus = 1 | 2;
 
-/** §3 user type in extraProp.intProperty1: 1 tenant, 2 platform, 3 system. */
+/** user type in extraProp.intProperty1: 1 tenant, 2 platform, 3 system. */
 export type UserType = 1 | 2 | 3;
 
 export interface UserExtraProp {
@@ -41,7 +41,7 @@ export interface UserExtraProp {
   [key: string]: unknown;
 }
 
-/** §3 User, as the API answers it (never with a password or its hash). */
+/** User, as the API answers it (never with a password or its hash). */
 export interface User {
   id: string;
   username: string;
@@ -64,7 +64,7 @@ export interface OwnedApp {
   entrypoint?: string;
 }
 
-/** §3 "Session user info", the `user` of GET /cas/session. `sessionId` is a public handle of
+/** "Session user info", the `user` of GET /cas/session. `sessionId` is a public handle of
  *  the session, never the cookie secret. */
 export interface SessionUser {
   id: string;
@@ -84,14 +84,14 @@ export interface SessionUser {
 /** Client-side session state: not yet read, read and signed out, read and signed in. */
 export type SessionStatus = 'unknown' | 'anonymous' | 'authenticated';
 
-/** Answer of GET /cas/session (§7). */
+/** Answer of GET /cas/session. */
 export interface SessionAnswer {
   id: string;
   user: SessionUser;
   administeredApps: OwnedApp[];
 }
 
-/** §3 "Login form": the body of POST /authc/login; `password` is the transformed value. */
+/** "Login form": the body of POST /authc/login; `password` is the transformed value. */
 export interface LoginForm {
   username: string;
   password: string;
@@ -103,7 +103,7 @@ export interface LoginForm {
   code?: string;
 }
 
-/** Answer of POST /authc/login (§7). In token mode it also carries `token`. */
+/** Answer of POST /authc/login. In token mode it also carries `token`. */
 export interface LoginAnswer {
   hasNextStep?: boolean;
   nextStep?: string;
@@ -113,14 +113,14 @@ export interface LoginAnswer {
   token?: string;
 }
 
-/** Answer of GET /cas/login (§7). */
+/** Answer of GET /cas/login. */
 export interface CasLoginAnswer {
   loginSuccess: boolean;
   redirectURL: string;
   message: string;
 }
 
-/** Answer of GET /cas/logout (§7). */
+/** Answer of GET /cas/logout. */
 export interface LogoutAnswer {
   redirectURL: string;
 }
@@ -131,7 +131,7 @@ export interface LoginErrorData {
   code?: number | string;
 }
 
-/** §3 password payloads (values already transformed by the core's password routine). */
+/** password payloads (values already transformed by the core's password routine). */
 export interface SelfPasswordPayload {
   loginUserId: string;
   password: string;
@@ -144,7 +144,7 @@ export interface AdminResetPayload {
   opUserPassword: string;
 }
 
-/** §3 License. */
+/** License. */
 export type LicenseState = 'valid' | 'missing' | 'expired' | 'invalid' | 'over_limit';
 export interface LicenseStatus {
   status: LicenseState;
@@ -154,7 +154,7 @@ export interface LicenseStatus {
   users?: number;
 }
 
-/** §3 "Third-party login info". */
+/** "Third-party login info". */
 export interface ThirdPartyAccessInfo {
   idpCode: string;
   token: string;
@@ -165,7 +165,7 @@ export interface ThirdPartyAccessInfo {
   existingAccount?: { username: string };
 }
 
-/** Answer of POST /api/file/upload (§7): shown afterwards from /api/file/get/{url}. */
+/** Answer of POST /api/file/upload: shown afterwards from /api/file/get/{url}. */
 export interface UploadAnswer {
   url: string;
 }

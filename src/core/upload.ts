@@ -1,4 +1,4 @@
-// Image checks of §5, by CONTENT (magic bytes), never by the file name or the browser's MIME type,
+// Image checks, by CONTENT (magic bytes), never by the file name or the browser's MIME type,
 // so that the console and the server run the same checks on the same bytes. No DOM is used:
 // dimensions are read from the PNG, ICO and SVG bytes themselves.
 import { UPLOAD } from './config';

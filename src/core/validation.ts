@@ -1,4 +1,4 @@
-// Every validation rule of §5, once, for the forms AND the server (which builds its request
+// Every validation rule, once, for the forms AND the server (which builds its request
 // schemas and its OpenAPI document from these rules with @valibot/to-json-schema).
 //
 // - The message of every issue is an i18n key `rule.*` (see rule-message.ts for parameters).
@@ -132,7 +132,7 @@ function confirmationMatches<TInput extends PasswordPair>() {
 
 const confirmPassword = v.pipe(v.string('rule.confirmPasswordRequired'), v.nonEmpty('rule.confirmPasswordRequired'));
 
-/** Edit personal information (§2.1). The username is shown read-only and not validated. */
+/** Edit personal information. The username is shown read-only and not validated. */
 export const profileForm = v.object(
   {
     username: v.optional(v.string('rule.required')),
@@ -169,10 +169,10 @@ const userFields = {
   extraProp: v.optional(v.record(v.string(), v.unknown(), 'rule.required')),
 };
 
-/** §3 User, creating: the password is the plain new password (checked by policy before the transform). */
+/** User, creating: the password is the plain new password (checked by policy before the transform). */
 export const userCreateForm = v.object({ ...userFields, username: rules.username, password: rules.newPassword }, 'rule.required');
 
-/** §3 User, updating: the username and password do not change here; `version` guards against stale writes. */
+/** User, updating: the username and password do not change here; `version` guards against stale writes. */
 export const userUpdateForm = v.object({ ...userFields, version: v.optional(v.number('rule.required')) }, 'rule.required');
 
 export type ProfileFormInput = v.InferInput<typeof profileForm>;

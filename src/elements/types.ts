@@ -7,7 +7,7 @@ import type { IamProviderElement } from './provider/iam-provider';
 
 export type { LoginErrorDetail, LoginSubmitDetail, LoginSuccessDetail, IamLoginElement, IamProviderElement };
 
-/** The attributes every iam-* element takes (DESIGN "Custom elements"). */
+/** The attributes every iam-* element takes. */
 export interface IamCommonAttributes {
   'api-base'?: string;
   locale?: 'en' | 'zh';

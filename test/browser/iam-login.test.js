@@ -32,7 +32,7 @@ describe('<iam-login>', () => {
     expect(document.querySelectorAll('style')).to.have.length(0);
   });
 
-  it('shows both §5 login messages in English, then in Chinese after locale="zh"', async () => {
+  it('shows both login messages in English, then in Chinese after locale="zh"', async () => {
     const element = await loginForm();
     byRole(element, 'button', 'Sign in').click();
     await waitUntil(() => byText(element, 'Please enter the correct user name'), 'no username message');

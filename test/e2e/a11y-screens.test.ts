@@ -1,4 +1,4 @@
-// axe-core on every screen of §2 and every dialog, signed in as the platform administrator with a
+// axe-core on every screen and every dialog, signed in as the platform administrator with a
 // little seeded data (so tables, trees and details are not empty), in English and Chinese, dark and
 // light. Every screen is checked in all four combinations; the dialogs and the third-party
 // complement form (reached through a real OpenID Connect provider) in English/dark and
@@ -127,7 +127,7 @@ function dialogs(locale: Locale): { name: string; open: () => Promise<Locator> }
   ];
 }
 
-/** Signing in through the provider as a person new here ends on the complement form (§2 /infoComplete). */
+/** Signing in through the provider as a person new here ends on the complement form (/infoComplete). */
 async function complementFormViolations(locale: Locale, theme: Theme): Promise<string[]> {
   await page.getByRole('link', { name: text(locale, 'console:login.withProvider', { name: PROVIDER }) }).click();
   await page.getByText(text(locale, 'console:infoComplete.text')).waitFor();

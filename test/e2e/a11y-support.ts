@@ -101,7 +101,7 @@ export async function seedSample(baseUrl: string, users = 2): Promise<SampleIds>
 
 export interface Screen { name: string; path: string; then?: (page: Page) => Promise<void> }
 
-/** Every screen of §2 by address; `then` brings up a part of a screen that shows only on request. */
+/** Every screen by address; `then` brings up a part of a screen that shows only on request. */
 export function consoleScreens(ids: SampleIds, locale: Locale): Screen[] {
   const tab = (index: number) => async (page: Page) => {
     await page.getByRole('tab').nth(index).click();

@@ -1,4 +1,4 @@
-// The apps screen and an app's details against the real server: create an app (§5 name rule, a
+// The apps screen and an app's details against the real server: create an app (name rule, a
 // taken name keeps what was typed), edit its basics, build its privilege tree (add, add child,
 // reorder, re-parent, delete, a taken key), roles with the role-name rule, privileges from the
 // tree and members, app administrators, search and delete in the list, and both in Chinese.
@@ -48,7 +48,7 @@ async function addPrivilege(name: string, key: string, options: { path?: string;
   await node(name).waitFor();
 }
 
-test('creates an app with the §5 name rule; a taken name keeps what was typed', async () => {
+test('creates an app with the name rule; a taken name keeps what was typed', async () => {
   await page.getByRole('button', { name: 'New app' }).click();
   const form = dialog('New app');
   await form.getByLabel('Name').fill('-x');

@@ -1,5 +1,5 @@
-// The tenants screen against the real server: the tree with the §3 type labels, create (with the
-// §5 name rule), rename, move, delete refused with a clear message while a tenant has sub-tenants
+// The tenants screen against the real server: the tree with the type labels, create (with the
+// name rule), rename, move, delete refused with a clear message while a tenant has sub-tenants
 // or users, delete of an empty one, tenant administrators, search, and the screen in Chinese.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -41,7 +41,7 @@ async function select(name: string): Promise<void> {
   await page.getByRole('heading', { name, level: 2, exact: true }).waitFor();
 }
 
-test('shows the tree with the type labels of §3', async () => {
+test('shows the tree with the type labels of the entity fields', async () => {
   await item('Globex').waitFor();
   assert.equal(await item('Globex').textContent(), 'GlobexCompany');
   assert.equal(await item('Initech').textContent(), 'InitechInstitution');
@@ -52,7 +52,7 @@ test('shows the tree with the type labels of §3', async () => {
   assert.equal(await item('Globex_Ops').textContent(), 'Globex_OpsDepartment');
 });
 
-test('creates a sub-tenant with the §5 name rule', async () => {
+test('creates a sub-tenant with the name rule', async () => {
   await select('Globex');
   await page.getByRole('button', { name: 'Add sub-tenant Globex' }).click();
   const form = page.getByRole('dialog', { name: 'New tenant under Globex' });

@@ -1,5 +1,5 @@
 // The users screen as the platform administrator uses it, against the real server: server paging,
-// search by field, sorting, the tenant filter, create/edit with the §5 rules, a duplicate username
+// search by field, sorting, the tenant filter, create/edit with the rules, a duplicate username
 // and a stale edit that lose nothing typed, enable/disable, lock → unlock, an administrator's
 // password reset, roles per app, delete after confirming, and the screen in Chinese.
 import { before, test } from 'node:test';
@@ -94,7 +94,7 @@ test('searches by field and filters by tenant', async () => {
   await page.getByText('1–10 of 14').waitFor();
 });
 
-test('creates a user with the §5 rules; a duplicate username keeps what was typed', async () => {
+test('creates a user with the rules; a duplicate username keeps what was typed', async () => {
   await page.getByRole('button', { name: 'New user' }).click();
   const form = dialog('New user');
   await form.getByLabel('Username').fill('x');

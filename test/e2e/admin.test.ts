@@ -1,5 +1,5 @@
 // The administrator's day, as a person does it in Chromium against the real server: sign in by
-// labels, open every route of §2 from the menu, the 404 and 403 pages, both dialogs (profile with
+// labels, open every route from the menu, the 404 and 403 pages, both dialogs (profile with
 // an avatar upload and a new email and phone confirmed by the codes sent to them; own password),
 // Chinese and the light theme, and sign out.
 import { before, test } from 'node:test';
@@ -25,7 +25,7 @@ before(async () => {
   appId = (await admin.call<{ id: string }>('POST', '/apps', { name: 'Ledger', entrypoint: 'https://ledger.example.com/' })).id;
   await admin.call('POST', '/channels', { name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' } });
   await admin.call('POST', '/channels', { name: 'SMS vendor', serviceType: 'SMS', vendor: 'acme-sms', config: { url: `${sms.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' } });
-  // A password policy on top of §5: an uppercase letter (checked by the dialogs before hashing).
+  // A password policy on top: an uppercase letter (checked by the dialogs before hashing).
   const { value, version } = await admin.call<{ value: { passwordPolicy: Record<string, unknown> }; version: number }>('GET', '/settings/login');
   await admin.call('PUT', '/settings/login', { passwordPolicy: { ...value.passwordPolicy, requireUppercase: true }, version });
   // The wrong old password and the wrong contact code below are answered 400 on purpose.
@@ -63,7 +63,7 @@ test('signs in and lands on the page it was sent away from', async () => {
   assert.equal(await page.title(), 'Personal center – IAM Console');
 });
 
-test('reaches every screen of §2 from the menu, with titles and breadcrumbs', async () => {
+test('reaches every screen from the menu, with titles and breadcrumbs', async () => {
   await mainMenu().getByRole('link', { name: 'Home' }).click();
   await page.getByRole('heading', { name: /^Welcome back, / }).waitFor();
 
@@ -132,7 +132,7 @@ test('edits the profile in its dialog, with an avatar upload', async () => {
   assert.equal(await username.inputValue(), ADMIN.username);
   assert.equal(await username.getAttribute('readonly'), '');
 
-  // §5 messages under the fields.
+  // messages under the fields.
   await dialog.getByLabel('Real name').fill('x');
   await dialog.getByLabel('Mobile phone').fill('123');
   await dialog.getByRole('button', { name: 'Save' }).click();
@@ -194,7 +194,7 @@ test('switches to Chinese and to the light theme, and keeps both', async () => {
   await page.getByRole('navigation', { name: '主菜单' }).getByRole('link', { name: '门户首页' }).waitFor();
   assert.equal(await host.getAttribute('theme'), 'light');
 
-  // The profile dialog's title in Chinese (§2.1).
+  // The profile dialog's title in Chinese.
   await page.getByRole('button', { name: 'Ada-Admin 的账号菜单' }).click();
   await page.getByRole('menuitem', { name: '个人信息' }).click();
   await page.getByRole('dialog', { name: '编辑个人信息' }).waitFor();
@@ -216,11 +216,11 @@ test('changes its own password in the dialog, is signed out, and signs in with t
   await dialog.getByLabel('Old password', { exact: true }).fill(password);
   await dialog.getByLabel('New password', { exact: true }).fill('short');
   await dialog.getByRole('button', { name: 'OK' }).click();
-  // §5 messages under the fields (the policy text is also the field's hint).
+  // messages under the fields (the policy text is also the field's hint).
   await dialog.getByText('The password must be 6-20 characters with at least one digit and one non-digit').nth(1).waitFor();
   await dialog.getByText('Please enter the password again').waitFor();
 
-  // The login settings' policy (an uppercase letter) applies after §5.
+  // The login settings' policy (an uppercase letter) applies after the validation rules
   await dialog.getByLabel('New password', { exact: true }).fill('lower-case-1');
   await dialog.getByRole('button', { name: 'OK' }).click();
   await dialog.getByText('The password must contain an uppercase letter').waitFor();

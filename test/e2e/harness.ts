@@ -99,7 +99,7 @@ export async function startServerAndBrowser(): Promise<{ server: RunningServer; 
 /**
  * Browser messages that are not errors of the console: Chromium logs every HTTP error answer of a
  * fetch as "Failed to load resource". The session read of a visitor who is not signed in answers
- * 401 by design (§8); a test that expects another failing call names it.
+ * 401 by design; a test that expects another failing call names it.
  */
 function expectedNetworkLog(message: ConsoleMessage, expected: readonly RegExp[]): boolean {
   if (!message.text().startsWith('Failed to load resource')) return false;

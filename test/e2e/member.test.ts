@@ -81,7 +81,7 @@ test('the personal center: avatar upload and signing out the other sessions', as
   const details = page.getByRole('region', { name: 'Details' });
   await details.getByText(MEMBER.username, { exact: true }).waitFor();
 
-  // A wrong file type is refused before anything is sent (§5).
+  // A wrong file type is refused before anything is sent.
   const avatarCard = page.getByRole('region', { name: 'Avatar' });
   await avatarCard.getByLabel('Avatar').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
   await avatarCard.getByText('Only png, jpg, jpeg, gif and svg images are allowed').nth(1).waitFor();

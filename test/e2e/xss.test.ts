@@ -60,7 +60,7 @@ before(async () => {
   api = new ApiClient(server.url);
   await api.signIn(ADMIN.username, ADMIN.password);
 
-  // Rules that keep markup out altogether (§5 character sets, URL fields).
+  // Rules that keep markup out altogether (character sets, URL fields).
   const tree = await api.call<{ id: string; parentId: string | null }[]>('GET', '/tenants/tree');
   const rootId = tree.find((tenant) => tenant.parentId === null)!.id;
   for (const message of [

@@ -71,7 +71,7 @@ test('wrong types are refused by content, whatever the name says', async () => {
   assert.equal(noPurpose.status, 400);
 });
 
-test('size limits per purpose (§5), and a hard cap for the request', async () => {
+test('size limits per purpose, and a hard cap for the request', async () => {
   const big = png(64, 64, randomBytes(160 * 1024));
   const icon = await upload(big, 'icon');
   assert.deepEqual(icon.body.data.fields, [{ field: 'file', rule: 'upload.iconTooLarge' }]);

@@ -1,4 +1,4 @@
-// Third-party sign-in: access info and complement (§7 /interaction/idp/… calls).
+// Third-party sign-in: access info and complement (/interaction/idp/… calls).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type Client, type TestServer } from './harness';

@@ -1,4 +1,4 @@
-// Login management: the password policy is validated (length within §5, max ≥ min), the public
+// Login management: the password policy is validated (length within the validation rules, max ≥ min), the public
 // part of the sign-in policy is readable before sign-in (without lockout details), and the server
 // follows a saved change at once: captcha, login method, lockout threshold, idle timeout; the
 // PHONE_CAPTCHA login method and the TOTP second auth.
@@ -29,7 +29,7 @@ async function change(changes: Partial<LoginSettings>) {
   return saved.body.data.value;
 }
 
-test('the password policy keeps its length within §5 and its maximum above its minimum', async () => {
+test('the password policy keeps its length within and its maximum above its minimum', async () => {
   const current = await admin.get<{ value: LoginSettings; version: number }>('/api/settings/login');
   const policy = current.body.data.value.passwordPolicy;
   assert.deepEqual(policy, { minLength: 6, maxLength: 20, requireUppercase: false, requireLowercase: false, requireSymbol: false, history: 0, expiryDays: 0 });

@@ -11,7 +11,7 @@ export interface Operation {
   /** OpenAPI path with {param} placeholders, e.g. /api/user/{id}. */
   path: string;
   signedIn: boolean;
-  /** The permission code the call needs (§6: '0' self-service … '4'), or 'public'. */
+  /** The permission code the call needs ('0' self-service … '4'), or 'public'. */
   permission: string;
   params: string[];
   query: string[];

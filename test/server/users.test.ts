@@ -1,4 +1,4 @@
-// §7 user calls and tenants: paging bounds, search, duplicates, 409, self service, passwords,
+// user calls and tenants: paging bounds, search, duplicates, 409, self service, passwords,
 // and what each role may and may not do (tenant isolation).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -88,7 +88,7 @@ describe('saving users', () => {
     assert.deepEqual(rules, { username: 'rule.username', realName: 'rule.realName', email: 'rule.email', mobilePhone: 'rule.phone' });
   });
 
-  test('update with a stale version answers 409; POST with an id updates (§4)', async () => {
+  test('update with a stale version answers 409; POST with an id updates', async () => {
     const user = await makeUser({ username: 'versioned' });
     const first = await admin.put<User>(`/api/user/${user.id}`, { realName: 'First_Name', version: user.version });
     assert.equal(first.status, 200);

@@ -1,4 +1,4 @@
-// §7 sign-in and session calls. The session module (../session) builds the flows on them.
+// sign-in and session calls. The session module (../session) builds the flows on them.
 import { request, type Query } from '../http';
 import type { CasLoginAnswer, LoginAnswer, LoginForm, LogoutAnswer, SessionAnswer } from '../types';
 

@@ -1,4 +1,4 @@
-// §2.5 captcha image.
+// captcha image.
 import { apiUrl } from '../http';
 import { randomHex } from '../random';
 

@@ -11,7 +11,7 @@ export function sendResetCode(identifier: string): Promise<void> {
   return request<void>('POST', '/user/password/reset-code', { body: { identifier: identifier.trim() }, silent: true, authRedirect: false });
 }
 
-/** PUT /user/password (§7) with a reset code: the new password (§5 checked, then transformed) with the code; the
+/** PUT /user/password with a reset code: the new password (checked, then transformed) with the code; the
  *  caller checks the login settings' policy first. */
 export async function resetPasswordWithCode(identifier: string, code: string, password: string): Promise<void> {
   const body = { identifier: identifier.trim(), code: code.trim(), password: await transformNewPassword(password) };

@@ -1,10 +1,10 @@
-// §7 file upload and display.
+// file upload and display.
 import { apiUrl, request } from '../http';
 import type { UploadAnswer } from '../types';
 import type { UploadPurpose } from '../upload';
 import { FILE_ID } from '../file-id';
 
-/** POST /file/upload?purpose=… (multipart, field `file`): the server applies the §5 rules of the
+/** POST /file/upload?purpose=… (multipart, field `file`): the server applies the rules of the
  *  purpose (an icon's 150 KB, a favicon's 20 KB and squareness …); answers the stored file's `url`.
  *  The purpose comes last so that earlier `upload(file, name)` calls keep working (as 'image'). */
 export async function upload(file: Blob, name?: string, purpose: UploadPurpose = 'image'): Promise<string> {

@@ -1,4 +1,4 @@
-// Typed API modules, one per resource (§7).
+// Typed API modules, one per resource.
 export * as auth from './auth';
 export * as users from './users';
 export * as license from './license';

@@ -1,4 +1,4 @@
-// §7 license calls.
+// license calls.
 import { request } from '../http';
 import type { LicenseStatus } from '../types';
 

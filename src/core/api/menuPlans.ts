@@ -1,4 +1,4 @@
-// Menu plan calls: the §7 multi-app menu list, one app's (or the global) plan, and saving it.
+// Menu plan calls: the multi-app menu list, one app's (or the global) plan, and saving it.
 import type * as v from 'valibot';
 import type { MenuItem } from '../acl';
 import { request } from '../http';

@@ -1,4 +1,4 @@
-// §7 menu plan calls.
+// menu plan calls.
 import { request, type Query } from '../http';
 
 export interface MultiAppMenu {

@@ -1,4 +1,4 @@
-// §7 third-party (identity provider) login calls.
+// third-party (identity provider) login calls.
 import { request } from '../http';
 import { transformPassword } from '../password-transform';
 import type { LoginAnswer, ThirdPartyAccessInfo } from '../types';

@@ -1,4 +1,4 @@
-// Calls of the user administration screen beyond §7's basics (users.ts): the list with sorting and
+// Calls of the user administration screen beyond the API's basics (users.ts): the list with sorting and
 // the tenant filter, updates guarded by `version`, the status switch, and the roles per app.
 import type * as v from 'valibot';
 import { PAGING } from '../config';

@@ -1,4 +1,4 @@
-// §7 user calls.
+// user calls.
 import { PAGING } from '../config';
 import { request, requestList, type Query } from '../http';
 import { transformNewPassword, transformPassword } from '../password';
@@ -45,7 +45,7 @@ export function updateBasicInfo(id: string, fields: UserFields): Promise<User> {
 export type ProfileAnswer = User & { pendingEmail?: string; pendingMobilePhone?: string };
 export type ContactChannel = 'email' | 'mobilePhone';
 
-/** PUT /user/profile: the signed-in user's own profile (§2.1). */
+/** PUT /user/profile: the signed-in user's own profile. */
 export function updateProfile(profile: Pick<UserFields, 'realName' | 'avatar' | 'mobilePhone' | 'email'>): Promise<ProfileAnswer> {
   return request<ProfileAnswer>('PUT', '/user/profile', { body: profile });
 }
@@ -58,11 +58,11 @@ export function confirmContact(channel: ContactChannel, code: string): Promise<U
 export interface NewUser extends UserFields {
   username: string;
   realName: string;
-  /** The plain password: checked by the §5 policy, then transformed. */
+  /** The plain password: checked by the policy, then transformed. */
   password: string;
 }
 
-/** Removes fields that are undefined, null or '' (§7: "empty fields removed"). */
+/** Removes fields that are undefined, null or '' ("empty fields removed"). */
 function withoutEmpty<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined && field !== null && field !== '')) as Partial<T>;
 }
@@ -77,24 +77,24 @@ export function remove(id: string): Promise<void> {
   return request<void>('DELETE', apiPath`/user/${id}`);
 }
 
-/** POST /user/{id}/password with a §3 payload whose passwords are already transformed. */
+/** POST /user/{id}/password with a payload whose passwords are already transformed. */
 export function resetPassword(id: string, payload: AdminResetPayload | SelfPasswordPayload): Promise<void> {
   return request<void>('POST', apiPath`/user/${id}/password`, { body: payload });
 }
 
-/** An administrator resets another user's password with their own password (§6). Plain passwords in. */
+/** An administrator resets another user's password with their own password. Plain passwords in. */
 export async function resetPasswordAsAdmin(input: { id: string; username: string; newPassword: string; adminPassword: string }): Promise<void> {
   const [password, opUserPassword] = await Promise.all([transformNewPassword(input.newPassword), transformPassword(input.adminPassword)]);
   return resetPassword(input.id, { id: input.id, username: input.username, password, opUserPassword });
 }
 
-/** A user resets their own password with the old one (§6). Plain passwords in. */
+/** A user resets their own password with the old one. Plain passwords in. */
 export async function resetOwnPassword(input: { userId: string; oldPassword: string; newPassword: string }): Promise<void> {
   const [password, opUserPassword] = await Promise.all([transformNewPassword(input.newPassword), transformPassword(input.oldPassword)]);
   return resetPassword(input.userId, { loginUserId: input.userId, password, opUserPassword });
 }
 
-/** PUT /user/password (§7; body not given by the spec): the self payload. */
+/** PUT /user/password (a body of our own design): the self payload. */
 export function updatePassword(payload: SelfPasswordPayload): Promise<void> {
   return request<void>('PUT', '/user/password', { body: payload });
 }

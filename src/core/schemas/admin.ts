@@ -11,7 +11,7 @@ export type UserSortProp = (typeof userSortProps)[number];
 export const sortOrders = ['asc', 'desc'] as const;
 export type SortOrder = (typeof sortOrders)[number];
 
-/** GET /user: §7 paging and search, plus sorting and the tenant filter (subtree by default, or that tenant only). */
+/** GET /user: paging and search, plus sorting and the tenant filter (subtree by default, or that tenant only). */
 export const adminUserListQuery = v.object({
   ...userListQuery.entries,
   sort: v.optional(v.picklist(userSortProps, 'rule.sort'), 'createdAt'),

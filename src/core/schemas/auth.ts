@@ -1,4 +1,4 @@
-// Sign-in, session and captcha calls (§7 /authc/login, /cas/*, /captcha/image/display).
+// Sign-in, session and captcha calls (/authc/login, /cas/*, /captcha/image/display).
 import * as v from 'valibot';
 import { loginCaptcha, loginCode } from '../validation/login';
 import { transformedPassword } from './common';

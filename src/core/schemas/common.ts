@@ -21,7 +21,7 @@ const positiveIntegerText = (fallback: number) =>
     String(fallback),
   );
 
-/** §7 list query: page, size (capped at MAX_PAGE_SIZE), searchProp/searchValue. */
+/** list query: page, size (capped at MAX_PAGE_SIZE), searchProp/searchValue. */
 export const pageQueryFields = {
   page: positiveIntegerText(PAGING.page),
   size: v.pipe(positiveIntegerText(PAGING.size), v.transform((size: number) => Math.min(size, MAX_PAGE_SIZE))),
@@ -53,10 +53,10 @@ export const version = v.pipe(v.number('rule.version'), v.integer('rule.version'
 /** Optional free text of at most `max` characters. */
 export const optionalText = (max: number) => v.optional(v.nullable(v.pipe(v.string('rule.required'), v.maxLength(max, `rule.maxLength?max=${max}`))));
 
-/** Optional description (§5 Description rule) that may also be empty. */
+/** Optional description (Description rule) that may also be empty. */
 export const optionalDescription = v.optional(v.nullable(v.union([v.literal(''), rules.description], 'rule.description')));
 
-/** A yes/no switch as §3 writes them. */
+/** A yes/no switch as writes them. */
 export const yesNo = v.picklist(['Y', 'N'], 'rule.yesNo');
 
 export const okAnswer = v.null();

@@ -1,4 +1,4 @@
-// Third-party sign-in (§3 "Third-party login info", §7 /interaction/idp/… calls) and the
+// Third-party sign-in ("Third-party login info", /interaction/idp/… calls) and the
 // identity providers an administrator configures.
 import * as v from 'valibot';
 import { optionalField, rules } from '../validation';

@@ -51,7 +51,7 @@ export const planList = pagedList(plan);
 /** GET /menu-plans/for/{appId} ('global' for the global menu): the plan, or null when there is none yet. */
 export const planForParams = v.object({ appId: id });
 
-/** §7 GET /menu/app/assignment/public/multi_app_menu/list: every plan's menu as the caller may see it. */
+/** GET /menu/app/assignment/public/multi_app_menu/list: every plan's menu as the caller may see it. */
 export const appMenusQuery = v.object({ appId: v.optional(id) });
 export const appMenus = v.array(v.object({
   appId: v.nullable(v.string()),

@@ -1,4 +1,4 @@
-// REST calls the spec leaves out (§7 "not shown"): tenants, apps and their administrators,
+// REST calls beyond the basic ones: tenants, apps and their administrators,
 // privilege trees, roles, menu plans, channels, messages and the audit log.
 import * as v from 'valibot';
 import { MessageServiceType, Scope, Status, TenantType } from '../enums';

@@ -1,4 +1,4 @@
-// Login settings (security policy of the sign-in) and the system config / branding of §3.
+// Login settings (security policy of the sign-in) and the system config / branding
 import * as v from 'valibot';
 import { PASSWORD } from '../config';
 import { BackgroundType, CaptchaKind, LoginMethod, SecondAuth } from '../enums';
@@ -9,8 +9,8 @@ import { formatRuleMessage } from '../rule-message';
 const values = <T extends Record<string, string>>(enumeration: T) => Object.values(enumeration) as T[keyof T][];
 const between = (min: number, max: number) => rules.range(min, max);
 
-/** Password rules on top of §5 (which always asks for a digit and a non-digit): the length within
- *  the §5 bounds, further character classes, how many earlier passwords may not be reused, and
+/** Password rules on top (which always asks for a digit and a non-digit): the length within
+ *  the bounds, further character classes, how many earlier passwords may not be reused, and
  *  after how many days a password expires (0: never). */
 export const passwordPolicy = v.pipe(
   v.object({
@@ -80,7 +80,7 @@ export const publicLoginSettings = v.object({
 });
 export type PublicLoginSettings = v.InferOutput<typeof publicLoginSettings>;
 
-/** A new password under `policy`: the §5 rule first, then the policy's length and classes. */
+/** A new password under `policy`: the rule first, then the policy's length and classes. */
 export function passwordRule(policy: PasswordPolicy) {
   const message = formatRuleMessage('settings:rule.passwordPolicy', { min: policy.minLength, max: policy.maxLength });
   const classes: [boolean, RegExp, string][] = [
@@ -110,13 +110,13 @@ export const loginSettingsUpdate = v.object({ ...v.partial(loginSettings).entrie
 
 const imagePath = uploadedImage;
 
-/** §3 System config (branding and login page). */
+/** System config (branding and login page). */
 export const systemConfig = v.object({
   appName: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(50, 'rule.maxLength?max=50')),
   appLogo: imagePath,
   appBrandImage: imagePath,
   appBrandImageLight: imagePath,
-  /** The browser tab's icon (beyond §3's list; an .ico or SVG upload); empty: the default. */
+  /** The browser tab's icon (beyond the entity fields' list; an .ico or SVG upload); empty: the default. */
   favicon: v.optional(imagePath, ''),
   copyright: v.pipe(v.string('rule.required'), v.maxLength(200, 'rule.maxLength?max=200')),
   loginLogoPath: imagePath,
@@ -129,7 +129,7 @@ export const systemConfig = v.object({
   tdIamUiUrl: v.pipe(v.string('rule.required'), v.maxLength(500, 'rule.maxLength?max=500')),
 });
 
-/** §3 Other settings. */
+/** Other settings. */
 export const otherSettings = v.object({
   showSettings: v.boolean('rule.required'),
   fixedHeader: v.boolean('rule.required'),

@@ -1,4 +1,4 @@
-// §7 user calls: list, read, basic info, profile, create/update, delete, passwords.
+// user calls: list, read, basic info, profile, create/update, delete, passwords.
 import * as v from 'valibot';
 import { Status, UserType } from '../enums';
 import { loginCode, optionalField, rules } from '../validation';
@@ -40,7 +40,7 @@ export const userCreateBody = v.object({ ...editableFields, username: rules.user
 /** PUT /user/{id} (or POST /user with an id): `version` guards against stale writes (409). */
 export const userUpdateBody = v.object({ ...v.partial(v.object(editableFields)).entries, id: v.optional(id), username: v.optional(v.string()), version });
 
-/** POST /user: a create, or (§4) an update when the body carries the user's id. */
+/** POST /user: a create, or an update when the body carries the user's id. */
 export const userSaveBody = v.lazy((input: unknown) =>
   typeof input === 'object' && input !== null && 'id' in input && input.id ? v.object({ ...userUpdateBody.entries, id }) : userCreateBody);
 /** userSaveBody as the OpenAPI document shows it (a lazy schema has no JSON Schema of its own). */

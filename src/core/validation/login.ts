@@ -1,4 +1,4 @@
-// The sign-in rules (§2.5, §5 login messages), apart from the other rules of validation.ts so
+// The sign-in rules (login messages), apart from the other rules of validation.ts so
 // that the sign-in form (and its size-budgeted entry) loads only these. validation.ts re-exports
 // them; the server's sign-in body (schemas/auth.ts) is built from the same captcha and code rules.
 import * as v from 'valibot';
@@ -10,7 +10,7 @@ export const loginCaptcha = v.pipe(v.string('rule.captcha'), v.maxLength(16, 'ru
 /** The code of a multi-step sign-in's next step: 4-8 digits. */
 export const loginCode = v.pipe(v.string('rule.code'), v.regex(/^\d{4,8}$/, 'rule.code'));
 
-/** Login form (§2.5, §5 login messages). The password is checked in plain text, before the transform. */
+/** Login form (login messages). The password is checked in plain text, before the transform. */
 export const loginForm = v.object(
   {
     username: v.pipe(v.string('rule.loginUsername'), v.regex(/\S/, 'rule.loginUsername')),

@@ -1,4 +1,4 @@
-// <iam-password-dialog>: the reset password dialog of §2.2 on any page. `mode="self"` (default):
+// <iam-password-dialog>: the reset password dialog on any page. `mode="self"` (default):
 // old password, new password, confirmation; success signs the person out. `mode="user"` with
 // `user-id` and `username`: an administrator resets that user's password with their own.
 // `open` shows it. Events: iam-password-changed (detail { userId, mode }), iam-close.

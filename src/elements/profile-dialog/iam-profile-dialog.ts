@@ -1,4 +1,4 @@
-// <iam-profile-dialog>: the "edit personal information" dialog of §2.1 on any page (the signed-in
+// <iam-profile-dialog>: the "edit personal information" dialog on any page (the signed-in
 // person's own profile). `open` (attribute or property) shows it; it closes itself on Esc,
 // Cancel or after saving. Events: iam-profile-saved (detail { userId }), iam-close.
 import { ProfileDialogApp, type ProfileDialogAppProps, type ProfileSavedDetail } from '../../react/dialogs/elementApps';

@@ -1,4 +1,4 @@
-// The breadcrumb (§2): the route's ancestors from the route table, with a back button. Back goes
+// The breadcrumb: the route's ancestors from the route table, with a back button. Back goes
 // to the previous console page, or, when the console was opened here, up to the nearest ancestor
 // with a screen (else home).
 import { Link } from 'wouter';

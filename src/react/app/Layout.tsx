@@ -1,4 +1,4 @@
-// The section layout of §2: top bar (logo block, menu toggle, unified top menu, messages with the
+// The section layout: top bar (logo block, menu toggle, unified top menu, messages with the
 // unread badge, locale and theme switches, user menu), side menu, breadcrumb, and the page.
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';

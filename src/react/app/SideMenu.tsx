@@ -1,4 +1,4 @@
-// The side menu (§2): entries from the core's buildMenu (route table filtered by the ACL, the
+// The side menu: entries from the core's buildMenu (route table filtered by the ACL, the
 // allow/deny rules and the feature blacklist), at most two levels, one parent open at a time.
 // Collapsed (54 px) it shows icons; a parent's children then open in a flyout beside the bar.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';

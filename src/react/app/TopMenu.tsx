@@ -1,4 +1,4 @@
-// The unified top menu (topMenuType 'unify', §3): the portal's apps the person may open, each
+// The unified top menu (topMenuType 'unify', the entity fields): the portal's apps the person may open, each
 // opening its entrypoint. 'self' shows no top menu: the console's own side menu is enough.
 import { useT } from '../i18n';
 import { Icon } from '../widgets/Icon';

@@ -1,4 +1,4 @@
-// The user dropdown of the top bar (§2): who is signed in and their role ('regular tenant' or
+// The user dropdown of the top bar: who is signed in and their role ('regular tenant' or
 // 'admin tenant'), then Profile, Reset Password and Logout. Radix's menu and its positioning are
 // most of its weight, so UserMenu loads it when the person first reaches for the menu.
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';

@@ -1,4 +1,4 @@
-// The console configuration and branding (§3 System config and Other settings) from the server:
+// The console configuration and branding (System config and Other settings) from the server:
 // GET /config is public, because the sign-in page shows the branding before anyone signs in.
 // Until it answers (or when it fails) the defaults of core/config stay in use.
 import { setConfig } from '../../core/config-store';

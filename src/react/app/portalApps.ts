@@ -1,4 +1,4 @@
-// The portal's menus as the signed-in person may see them (the §7 multi-app menu list: every
+// The portal's menus as the signed-in person may see them (the multi-app menu list: every
 // plan's items, those bound to privileges they lack already removed), read once per session and
 // shared by the side menu (the global plan), the unified top menu and the home page (the apps).
 import { useEffect } from 'react';

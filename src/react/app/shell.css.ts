@@ -1,5 +1,5 @@
 // The console's frame: host element, top bar (50 px), side menu (160/54 px, a drawer below
-// 992 px), breadcrumb and content (§2, §9).
+// 992 px), breadcrumb and content.
 import { globalStyle, style } from '@vanilla-extract/css';
 import { LAYOUT } from '../../core/config';
 import { vars } from '../theme/theme.css';

@@ -1,4 +1,4 @@
-// The side menu's state (§2, §4): collapsed or open on wide screens (kept in localStorage);
+// The side menu's state: collapsed or open on wide screens (kept in localStorage);
 // below 992 px forced closed, opened as a drawer on demand and closed again on route change.
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { LAYOUT } from '../../core/config';

@@ -1,4 +1,4 @@
-// How the console names the signed-in person and their role (§3: the profile menu shows
+// How the console names the signed-in person and their role (the profile menu shows
 // 'regular tenant' or 'admin tenant').
 import type { SessionUser } from '../../core/types';
 

@@ -1,7 +1,7 @@
-// The reset password dialog of §2.2, in two modes:
+// The reset password dialog, in two modes:
 // - self: old password, new password (show/hide), confirmation; success signs out and goes to /login;
-// - user: an administrator resets another user's password with their own password (§6).
-// Passwords are checked by the §5 policy, then trimmed and transformed by the core before sending.
+// - user: an administrator resets another user's password with their own password.
+// Passwords are checked by the policy, then trimmed and transformed by the core before sending.
 import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';

@@ -1,4 +1,4 @@
-// The "edit personal information" dialog of §2.1 (编辑个人信息): username (read-only), real name,
+// The "edit personal information" dialog (编辑个人信息): username (read-only), real name,
 // avatar, mobile phone, email. On open it loads the user's basic info; on submit it saves
 // (PUT /user/profile), reloads the session, shows 'Action Success' and closes. A new email address
 // or mobile phone is pending until the code sent to it is entered: the dialog then stays open

@@ -1,6 +1,6 @@
 // The password policy of the login settings (GET /settings/login/public): lengths and character
-// classes on top of the §5 rule. Passwords reach the server only transformed (hashed), so the
-// policy can be checked only here, before the transform; the form's schema checks §5 first.
+// classes on top of the rule. Passwords reach the server only transformed (hashed), so the
+// policy can be checked only here, before the transform; the form's schema checks first.
 import { useEffect } from 'react';
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import * as v from 'valibot';

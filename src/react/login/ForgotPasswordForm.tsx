@@ -1,5 +1,5 @@
 // "Forgot password?" on the sign-in page (loaded lazily): the account's email address or mobile
-// phone, a code sent to it (by email or SMS), then the code and a new password (§5 and the login
+// phone, a code sent to it (by email or SMS), then the code and a new password (and the login
 // settings' policy, checked before the transform). The server answers alike whether or not the
 // account exists, so the form says only where a code goes if there is an account. `onDone(true)`
 // after the reset: the sign-in form says so.
@@ -17,7 +17,7 @@ import { NEW_PASSWORD, NewPasswordFields, newPasswordRules } from './NewPassword
 import * as styles from './LoginForm.css';
 
 export interface ForgotPasswordFormProps {
-  /** The login settings' password policy (undefined: the §5 rule alone). */
+  /** The login settings' password policy (undefined: the rule alone). */
   policy: PasswordPolicy | undefined;
   /** Back to the sign-in; `changed` after a successful reset. */
   onDone: (changed: boolean) => void;

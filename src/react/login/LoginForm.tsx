@@ -1,6 +1,6 @@
-// The sign-in form of §2.5: username and password (with a show/hide toggle), the captcha when
+// The sign-in form: username and password (with a show/hide toggle), the captcha when
 // the server asks for one (from the first paint when the login settings always ask), and the next
-// step of a multi-step sign-in. Validated with the core's rules (§5 login messages), submitted
+// step of a multi-step sign-in. Validated with the core's rules (login messages), submitted
 // through the core's session. Used by <iam-login> (rendered in the light DOM so password managers
 // see it) and by the console's /login page. Every visible text is an i18n key (`login`
 // namespace, `rule.*` of `common`).
@@ -33,7 +33,7 @@ export interface LoginSubmitDetail {
 }
 export interface LoginSuccessDetail {
   username: string;
-  /** Where the server says to go next (§7 POST /authc/login), when it says so. */
+  /** Where the server says to go next (POST /authc/login), when it says so. */
   redirectURL?: string;
 }
 export interface LoginErrorDetail {

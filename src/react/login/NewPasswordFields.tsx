@@ -1,5 +1,5 @@
 // The new password and its confirmation, for the forms that set one on the sign-in page (forgot
-// password, expired password). Checked before the transform: the §5 rule, then the login
+// password, expired password). Checked before the transform: the rule, then the login
 // settings' policy (its messages are in the `settings` namespace), then the confirmation.
 import * as v from 'valibot';
 import { passwordRule, type PasswordPolicy } from '../../core/schemas/settings';

@@ -16,7 +16,7 @@ export interface SignInFlowProps {
   flow: Flow;
   /** The sign-in form's title and subtitle (the phone form is the sign-in form). */
   header: ReactNode;
-  /** The public login settings (null: unreadable; the §5 rule alone then). */
+  /** The public login settings (null: unreadable; the rule alone then). */
   settings: PublicLoginSettings | null;
   onSubmitted?: (detail: LoginSubmitDetail) => void;
   onSuccess: (detail: LoginSuccessDetail) => void;

@@ -7,7 +7,7 @@ import { configureHttp } from '../../core/http';
 export interface ConnectionOptions {
   /** Base of the API (default /api). */
   apiBase?: string;
-  /** 'cookie' (default) or 'token' (§3 authConfig: the token stays in memory). */
+  /** 'cookie' (default) or 'token' (authConfig: the token stays in memory). */
   authMode?: string;
   /** The header that carries the token in token mode (default 'token'). */
   tokenName?: string;

@@ -1,4 +1,4 @@
-// Reads the sign-in form and checks it with the core's rules: the login schema (§5 login
+// Reads the sign-in form and checks it with the core's rules: the login schema (login
 // messages) and, when the form shows them, the captcha and the next step's code.
 import * as v from 'valibot';
 import { loginCaptcha, loginCode, loginForm } from '../../core/validation/login';

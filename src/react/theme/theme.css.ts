@@ -46,7 +46,7 @@ const shared = {
   space: { xs: '4px', sm: '8px', md: '16px', lg: '24px', xl: '32px' },
 };
 
-/** Default: dark, with a green primary (§1, §9). */
+/** Default: dark, with a green primary. */
 createGlobalTheme(':host, :where(iam-login, [data-iam-theme])', vars, {
   ...shared,
   color: {

@@ -18,7 +18,7 @@ const previewBase = style({
   color: vars.color.textMuted,
 });
 
-/** §2.3/§9: the icon preview is 290 px wide, the favicon's 46 px; an avatar is a 96 px disc. */
+/** the screen map: the icon preview is 290 px wide, the favicon's 46 px; an avatar is a 96 px disc. */
 export const preview = styleVariants({
   icon: [previewBase, { width: `${UPLOAD.iconPreviewWidth}px`, minHeight: '96px' }],
   image: [previewBase, { width: `${UPLOAD.iconPreviewWidth}px`, minHeight: '96px' }],

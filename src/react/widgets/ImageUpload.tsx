@@ -1,7 +1,7 @@
-// The image upload widget of §2.3: a preview and an Upload (上传) button. The file is checked by
+// The image upload widget: a preview and an Upload (上传) button. The file is checked by
 // the core's upload rules (type by content, size, squareness) before it is sent to
 // POST /api/file/upload; the preview then shows /api/file/get/{url} and the bound value becomes
-// the returned URL (§4).
+// the returned URL.
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { fileUrl, upload } from '../../core/api/files';
 import { acceptOf, checkUpload, type UploadPurpose } from '../../core/upload';

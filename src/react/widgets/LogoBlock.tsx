@@ -1,4 +1,4 @@
-// The logo block of §2.4. Collapsed: the small logo. Expanded: the brand image, or the logo plus
+// The logo block Collapsed: the small logo. Expanded: the brand image, or the logo plus
 // the application name. The dark theme shows the light brand image (it is drawn for dark
 // backgrounds). Without a configured logo the console's own mark is shown.
 import { useStore } from '@nanostores/react';

@@ -1,5 +1,5 @@
 // The core's message store ($messages) as toasts. Each message removes itself after its duration
-// (§9: 5 s, 403 2 s, other errors 6 s); the close button removes it at once.
+// (5 s, 403 2 s, other errors 6 s); the close button removes it at once.
 import { useStore } from '@nanostores/react';
 import { $messages, dismissMessage } from '../../core/messages';
 import { useT } from '../i18n';

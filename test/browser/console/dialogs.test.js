@@ -1,7 +1,7 @@
 // The account dialogs as elements (<iam-profile-dialog>, <iam-password-dialog>) from the built
-// bundle, against the real API: titled, focus kept inside, Esc closes; the profile dialog of §2.1
-// (loads the basic info, §5 messages, the avatar upload widget, saves); the password dialog of
-// §2.2 in user mode (the administrator's own password) and in self mode.
+// bundle, against the real API: titled, focus kept inside, Esc closes; the profile dialog
+// (loads the basic info, messages, the avatar upload widget, saves); the password dialog of
+// in user mode (the administrator's own password) and in self mode.
 import { expect, fixture, fixtureCleanup, html, oneEvent } from '@open-wc/testing';
 import { executeServerCommand, sendKeys, setViewport } from '@web/test-runner-commands';
 import '../../../dist/elements.js';
@@ -43,7 +43,7 @@ describe('<iam-profile-dialog>', () => {
     expect(element.hasAttribute('open')).to.equal(false);
   });
 
-  it('shows the §5 messages under the fields, uploads an avatar and saves', async () => {
+  it('shows the messages under the fields, uploads an avatar and saves', async () => {
     const element = await fixture(html`<iam-profile-dialog open></iam-profile-dialog>`);
     const dialog = await openDialog(element, 'Edit personal information');
     const save = byRole(dialog, 'button', 'Save');
@@ -145,7 +145,7 @@ describe('<iam-password-dialog>', () => {
     type(byLabel(dialog, 'New password'), 'abcdef');
     type(byLabel(dialog, 'Confirm the new password'), 'abcdef');
     byRole(dialog, 'button', 'OK').click();
-    await until(() => byLabel(dialog, 'New password').getAttribute('aria-invalid') === 'true', 'the §5 policy did not apply');
+    await until(() => byLabel(dialog, 'New password').getAttribute('aria-invalid') === 'true', 'the policy did not apply');
     const closed = oneEvent(element, 'iam-close');
     byRole(dialog, 'button', 'Cancel').click();
     await closed;

@@ -1,4 +1,4 @@
-// Every rule of §6: codes → patterns, code|flag, the three candidate paths, skip-ACL, the switch,
+// Every rule: codes → patterns, code|flag, the three candidate paths, skip-ACL, the switch,
 // menu allow/deny and the feature blacklist, 'Access is denied' cases, template conditions.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +19,7 @@ import {
 } from '../../../src/core/acl';
 import { AclValue } from '../../../src/core/enums';
 
-describe('§6 permission codes', () => {
+describe('permission codes', () => {
   const cases: [code: string, path: string, access: 'allowed' | 'denied'][] = [
     ['1', '/app/detail/:id', 'allowed'],
     ['1', '/operate/app', 'allowed'],
@@ -52,7 +52,7 @@ describe('§6 permission codes', () => {
   });
 });
 
-describe('§6 code|flag (ACL value: False 0, Disabled 1, True 2)', () => {
+describe('code|flag (ACL value: False 0, Disabled 1, True 2)', () => {
   it('parses code and flag; no flag means True', () => {
     assert.deepEqual(parsePermission('2'), { code: '2', flag: AclValue.True });
     assert.deepEqual(parsePermission('2|2'), { code: '2', flag: AclValue.True });
@@ -73,7 +73,7 @@ describe('§6 code|flag (ACL value: False 0, Disabled 1, True 2)', () => {
   });
 });
 
-describe('§6 matching: path, path + "/", path + "/view"', () => {
+describe('matching: path, path + "/", path + "/view"', () => {
   it('the three candidates', () => {
     assert.deepEqual(aclCandidates('/operate/app'), ['/operate/app', '/operate/app/', '/operate/app/view']);
     assert.deepEqual(aclCandidates('/operate/'), ['/operate', '/operate/', '/operate/view']);
@@ -99,7 +99,7 @@ describe('§6 matching: path, path + "/", path + "/view"', () => {
   });
 });
 
-describe('§6 skip-ACL routes and the ACL-check switch', () => {
+describe('skip-ACL routes and the ACL-check switch', () => {
   it('skip-ACL routes are always allowed, even with no permissions', () => {
     assert.equal(routeAccess({ aclPath: '/profile/userInfo', skipAcl: true }, { permissions: [] }), 'allowed');
     assert.equal(routeAccess({ aclPath: '/profile/userInfo' }, { permissions: [] }), 'denied');
@@ -112,7 +112,7 @@ describe('§6 skip-ACL routes and the ACL-check switch', () => {
   });
 });
 
-describe("§6 'Access is denied'", () => {
+describe("'Access is denied'", () => {
   const user = { isMaster: false, permissions: ['0'] };
 
   it('an empty permission table is denied (unless the ACL check is off)', () => {
@@ -131,7 +131,7 @@ describe("§6 'Access is denied'", () => {
   });
 });
 
-describe('§6 template conditions (admin flag or ACL)', () => {
+describe('template conditions (admin flag or ACL)', () => {
   it('shows for an admin when the admin flag is asked, or for a True permission code', () => {
     assert.equal(hasAccess({ isAdmin: true, permissions: [] }, { admin: true }), true);
     assert.equal(hasAccess({ isAdmin: false, permissions: ['2'] }, { admin: true }), false);
@@ -150,7 +150,7 @@ describe('role assignment (the grant rule)', () => {
   });
 });
 
-describe('§6 menu filtering: allow/deny rules and the feature blacklist', () => {
+describe('menu filtering: allow/deny rules and the feature blacklist', () => {
   const menu: MenuItem[] = [
     { path: '/home/index', name: 'route.home' },
     {
@@ -179,7 +179,7 @@ describe('§6 menu filtering: allow/deny rules and the feature blacklist', () =>
   ];
   const paths = (items: MenuItem[]): string[] => items.flatMap((item) => [item.path, ...paths(item.children ?? [])]);
 
-  it('the §6 feature blacklist hides microservice, kubeVirt app, multi-network, IPv6, code check, network, host-path and flex-volume storage', () => {
+  it('the feature blacklist hides microservice, kubeVirt app, multi-network, IPv6, code check, network, host-path and flex-volume storage', () => {
     assert.deepEqual([...DEFAULT_FEATURE_BLACKLIST].sort(), ['codeCheck', 'flexVolumeStorage', 'hostPathStorage', 'ipv6', 'kubeVirtApp', 'microservice', 'multiNetwork', 'network']);
     assert.deepEqual(paths(filterMenu(menu)), ['/home/index', '/operate', '/operate/app', '/operate/user', '/operate/tunnel']);
   });

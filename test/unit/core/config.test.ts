@@ -1,4 +1,4 @@
-// §3 configuration defaults, §9 constants, resolveConfig, and the §3 enumerations.
+// configuration defaults, constants, resolveConfig, and the enumerations.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { APP, HTTP, LAYOUT, PAGING, PASSWORD, TIMING, TOAST, UPLOAD, defaultConfig, resolveConfig } from '../../../src/core/config';
@@ -6,7 +6,7 @@ import { $config, setConfig } from '../../../src/core/config-store';
 import { AclValue, BackgroundType, CaptchaKind, ConfigScope, ImageType, LoginMethod, MessageServiceType, Scope, SecondAuth, Status, TemplateSyncStatus, JobTaskStatus, SyncMode, TenantType, UserType, ZeroBasedScope } from '../../../src/core/enums';
 import { t } from '../../../src/core/i18n';
 
-describe('§9 constants', () => {
+describe('constants', () => {
   it('paging, HTTP, uploads, layout, toasts, timings, versions', () => {
     assert.deepEqual(PAGING, { page: 1, size: 10 });
     assert.deepEqual(HTTP, { apiBase: '/api', timeoutMs: 30_000, tracePath: '/trace' });
@@ -28,7 +28,7 @@ describe('§9 constants', () => {
   });
 });
 
-describe('§3 configuration defaults', () => {
+describe('configuration defaults', () => {
   it('system config and other settings', () => {
     const { system, settings } = defaultConfig;
     assert.equal(system.loginTheme, 'normal');
@@ -74,13 +74,13 @@ describe('§3 configuration defaults', () => {
   });
 });
 
-describe('§3 enumerations', () => {
-  it('have the values of the spec', () => {
+describe('enumerations', () => {
+  it('have the documented values', () => {
     assert.deepEqual(Object.values(BackgroundType), ['SolidColorBackground', 'PictureBackground', 'CustomCss', 'InitialVersion']);
     assert.deepEqual(Object.values(ImageType), ['Icon', 'IconAndText', 'Favicon', 'Text', 'CircleImage']);
     assert.deepEqual(Object.values(ConfigScope), ['APP', 'DOMAIN', 'LOGIN_PAGE', 'SYSTEM_CONFIG']);
     assert.deepEqual(Object.values(LoginMethod), ['USERNAME_PASSWORD', 'EMAIL_PASSWORD', 'PHONE_PASSWORD', 'PHONE_CAPTCHA']);
-    // TOTP (an authenticator app) goes beyond the spec's two (issue 8).
+    // TOTP (an authenticator app) is a third way besides the two of the login settings.
     assert.deepEqual(Object.values(SecondAuth), ['PASSWORD', 'PHONE_CAPTCHA', 'TOTP']);
     assert.deepEqual(Object.values(CaptchaKind), ['NUMBER', 'LETTER', 'NUMBER_LETTER']);
     assert.deepEqual(Status, { Enable: 1, Disabled: 2 });

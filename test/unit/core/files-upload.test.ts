@@ -1,5 +1,5 @@
 // The core's upload call tells the server what the image is for (?purpose=), so that the server
-// applies the same §5 rules as the console; against a real node:http server on 127.0.0.1.
+// applies the same rules as the console; against a real node:http server on 127.0.0.1.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileUrl, upload } from '../../../src/core/api/files';
@@ -33,7 +33,7 @@ describe('core upload', () => {
     });
   }
 
-  it('without a purpose, says so explicitly: image (the generic §5 rule)', async () => {
+  it('without a purpose, says so explicitly: image (the generic rule)', async () => {
     server.handle('POST /file/upload', ok({ url: 'x.png' }));
     await upload(new Blob([new Uint8Array([1])]), 'x.png');
     assert.equal(server.requests[0]?.query.get('purpose'), 'image');

@@ -1,4 +1,4 @@
-// §9 formatters: relative time (en, zh), date format, weeks starting Monday, sizes (1024 and 1000).
+// formatters: relative time (en, zh), date format, weeks starting Monday, sizes (1024 and 1000).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatDate, formatSize, isoWeekday, relativeTime, startOfWeek, toDate } from '../../../src/core/format';
@@ -7,7 +7,7 @@ import { setLocale } from '../../../src/core/i18n';
 const now = new Date(2024, 5, 12, 12, 0, 0); // Wednesday 12 June 2024, 12:00 local time
 const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);
 
-describe('§9 relative time', () => {
+describe('relative time', () => {
   after(() => setLocale('en'));
 
   const cases: [seconds: number, en: string, zh: string][] = [
@@ -44,7 +44,7 @@ describe('§9 relative time', () => {
   });
 });
 
-describe('§9 dates', () => {
+describe('dates', () => {
   it('formats YYYY-MM-DD HH:mm:ss with zero padding, in local time', () => {
     assert.equal(formatDate(new Date(2024, 0, 2, 3, 4, 5)), '2024-01-02 03:04:05');
     assert.equal(formatDate(new Date(2024, 10, 30, 23, 9, 0), 'DD/MM/YYYY HH:mm'), '30/11/2024 23:09');
@@ -69,7 +69,7 @@ describe('§9 dates', () => {
   });
 });
 
-describe('§9 sizes', () => {
+describe('sizes', () => {
   it('base 1024 with units K … Y', () => {
     assert.equal(formatSize(0), '0B');
     assert.equal(formatSize(1023), '1023B');

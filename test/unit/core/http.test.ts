@@ -1,4 +1,4 @@
-// Every rule of §7/§8 for the HTTP client, against a real node:http server on 127.0.0.1.
+// Every rule for the HTTP client, against a real node:http server on 127.0.0.1.
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { $progress, HttpError, apiUrl, configureHttp, request, requestList, setToken } from '../../../src/core/http';
@@ -27,7 +27,7 @@ beforeEach(async () => {
 
 const texts = () => $messages.get().map(({ kind, text, duration }) => `${kind}:${text}:${duration}`);
 
-describe('§7 requests', () => {
+describe('requests', () => {
   it('resolves to the envelope data; base path, method and JSON body', async () => {
     server.handle('POST /things', (req) => ok({ echo: req.json }));
     const data = await request<{ echo: unknown }>('POST', '/things', { body: { a: 1 } });
@@ -78,7 +78,7 @@ describe('§7 requests', () => {
   });
 });
 
-describe('§8 progress', () => {
+describe('progress', () => {
   it('counts in-flight non-silent calls only', async () => {
     server.handle('GET /slow', { ...ok(1), delayMs: 150 });
     const calls = [request('GET', '/slow'), request('GET', '/slow'), request('GET', '/slow', { silent: true })];
@@ -95,7 +95,7 @@ describe('§8 progress', () => {
   });
 });
 
-describe('§8 errors', () => {
+describe('errors', () => {
   it('HttpError carries status, code, message and data (400 with field errors)', async () => {
     server.handle('POST /user', fail(400, 'Validation failed', { fields: [{ field: 'email', rule: 'rule.email' }] }));
     const error = await request('POST', '/user', { body: {} }).catch((e: unknown) => e);
@@ -163,7 +163,7 @@ describe('§8 errors', () => {
   });
 });
 
-describe('§8 list calls', () => {
+describe('list calls', () => {
   it('answers the paged list', async () => {
     server.handle('GET /user', ok({ list: [{ id: '1' }], query: {}, pager: { page: 1, size: 10, total: 1 } }));
     const page = await requestList<{ id: string }>('/user', { page: 1 });
@@ -181,7 +181,7 @@ describe('§8 list calls', () => {
   });
 });
 
-describe('§7 auth modes', () => {
+describe('auth modes', () => {
   afterEach(() => {
     Reflect.deleteProperty(globalThis, 'location');
   });
@@ -225,7 +225,7 @@ describe('§7 auth modes', () => {
   });
 });
 
-describe('§7 tracing switch', () => {
+describe('tracing switch', () => {
   after(() => setConfig());
 
   it("with the switch 'Y' each call carries a traceparent and is reported to /trace; off by default", async () => {
@@ -246,7 +246,7 @@ describe('§7 tracing switch', () => {
   });
 });
 
-describe('§8 messages store', () => {
+describe('messages store', () => {
   it('success messages last 5 s; messages remove themselves after their duration', async () => {
     notifySuccess('Action Success');
     assert.deepEqual(texts(), ['success:Action Success:5000']);

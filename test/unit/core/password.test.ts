@@ -68,7 +68,7 @@ describe('password transform', () => {
     assert.equal(await transformPassword('abc'), sha256Hex('abc'));
   });
 
-  it('checks the §5 policy on the trimmed plain password before the transform', async () => {
+  it('checks the policy on the trimmed plain password before the transform', async () => {
     let calls = 0;
     setPasswordTransform((trimmed) => {
       calls += 1;

@@ -1,4 +1,4 @@
-// Every route of §2 through the guard, for anonymous users, members and the administrator profiles.
+// Every route through the guard, for anonymous users, members and the administrator profiles.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -36,8 +36,8 @@ function run(location: string, status: SessionStatus, permissions: readonly stri
 const rendered = (decision: GuardDecision) => (decision.kind === 'render' ? decision.route.path : undefined);
 const redirected = (decision: GuardDecision) => (decision.kind === 'redirect' ? decision.to : undefined);
 
-describe('§2 route table', () => {
-  it('has every route of §2 with its flags', () => {
+describe('route table', () => {
+  it('has every route with its flags', () => {
     const flags = Object.fromEntries(routes.map((route) => [route.path, [route.hidden ? 'hidden' : '', route.noLogin ? 'noLogin' : '', route.skipAcl ? 'skipAcl' : ''].filter(Boolean).join(' ')]));
     assert.deepEqual(flags, {
       '/login': 'hidden noLogin',
@@ -103,7 +103,7 @@ describe('§2 route table', () => {
   });
 });
 
-describe('§2 guard: routes that need no login', () => {
+describe('guard: routes that need no login', () => {
   const open = ['/login', '/verified/abc', '/infoComplete', '/onlySignIn', '/404', '/403', '/auth-redirect'];
   for (const location of open) {
     it(`${location} renders for anonymous visitors and while the session is unknown`, () => {
@@ -129,7 +129,7 @@ describe('§2 guard: routes that need no login', () => {
   });
 });
 
-describe('§2 guard: layout routes', () => {
+describe('guard: layout routes', () => {
   const guarded: [path: string, location: string][] = [
     ['/home/index', '/home/index'],
     ['/operate/app', '/operate/app'],
@@ -205,7 +205,7 @@ describe('§2 guard: layout routes', () => {
   });
 });
 
-describe('§2 after sign-in', () => {
+describe('after sign-in', () => {
   it('goes to the first visible permitted page', () => {
     assert.equal(firstPermittedPath({ permissions: profiles.member }), '/home/index');
     assert.equal(afterLoginPath(undefined, { permissions: profiles.platformAdmin }), '/home/index');
@@ -224,7 +224,7 @@ describe('§2 after sign-in', () => {
   });
 });
 
-describe('§2 document title and menu', () => {
+describe('document title and menu', () => {
   it('title = route name + " – " + app name', () => {
     const route = routeByPath('/operate/user');
     assert.ok(route);

@@ -204,7 +204,7 @@ describe('session: logout', () => {
   });
 });
 
-describe('api modules (§7)', () => {
+describe('api modules', () => {
   it('users.list: page/size defaults, searchProp/searchValue as a field filter, empty values removed', async () => {
     server.handle('GET /user', ok({ list: [], query: {}, pager: { page: 1, size: 10, total: 0 } }));
     await api.users.list();
@@ -241,7 +241,7 @@ describe('api modules (§7)', () => {
     assert.deepEqual(server.requests[2]?.json, { realName: 'Al', version: 3 });
   });
 
-  it('users: admin and self password payloads of §3, transformed', async () => {
+  it('users: admin and self password payloads, transformed', async () => {
     server.handle('POST /user/u2/password', ok(null));
     server.handle('POST /user/u1/password', ok(null));
     server.handle('PUT /user/password', ok(null));

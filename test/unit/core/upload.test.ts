@@ -1,4 +1,4 @@
-// §5 image checks by content, with real PNG, ICO, SVG, GIF and JPEG bytes made here.
+// image checks by content, with real PNG, ICO, SVG, GIF and JPEG bytes made here.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { crc32, deflateSync } from 'node:zlib';
@@ -95,7 +95,7 @@ describe('content detection (magic bytes)', () => {
   });
 });
 
-describe('§5 upload checks', () => {
+describe('upload checks', () => {
   it('generic image: jpeg, png, ico or svg', () => {
     assert.equal(check(jpeg, 'image'), 'ok:jpeg');
     assert.equal(check(png(4, 4), 'image'), 'ok:png');
@@ -148,10 +148,10 @@ describe('§5 upload checks', () => {
   });
 });
 
-describe('§5 upload messages', () => {
+describe('upload messages', () => {
   after(() => setLocale('en'));
 
-  it('the exact Chinese texts of §5', async () => {
+  it('the exact Chinese texts of the validation rules', async () => {
     await setLocale('zh');
     assert.equal(t('upload.wrongType'), '选择文件类型不对，请检查');
     assert.equal(t('upload.iconTooLarge'), '图片大小不能超过150kb！');

@@ -1,4 +1,4 @@
-// Every row of §5: valid and invalid values, and the message shown for them in English and Chinese.
+// Every row: valid and invalid values, and the message shown for them in English and Chinese.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
@@ -256,7 +256,7 @@ function messageOf(schema: v.GenericSchema, value: unknown): string | undefined 
 const locales = ['en', 'zh'] as const;
 
 for (const locale of locales) {
-  describe(`§5 field rules (${locale})`, () => {
+  describe(`field rules (${locale})`, () => {
     before(() => setLocale(locale));
     after(() => setLocale('en'));
     for (const row of rows) {
@@ -275,10 +275,10 @@ for (const locale of locales) {
   });
 }
 
-describe('§5 forms', () => {
+describe('forms', () => {
   before(() => setLocale('en'));
 
-  it('login form: the §5 login messages', async () => {
+  it('login form: the login messages', async () => {
     const invalid = validate(loginForm, { username: '  ', password: '12345' });
     assert.equal(invalid.success, false);
     assert.deepEqual(
@@ -295,7 +295,7 @@ describe('§5 forms', () => {
     await setLocale('en');
   });
 
-  it('profile form (§2.1): phone and email are optional but checked when given', () => {
+  it('profile form: phone and email are optional but checked when given', () => {
     assert.equal(validate(profileForm, { username: 'bob', realName: '张三', avatar: '', mobilePhone: '', email: '' }).success, true);
     assert.equal(validate(profileForm, { realName: '张三' }).success, true);
     const invalid = validate(profileForm, { realName: 'x', mobilePhone: '123', email: 'a@b' });
@@ -328,7 +328,7 @@ describe('§5 forms', () => {
     assert.deepEqual(!mismatch.success && mismatch.fields, [{ field: 'confirmPassword', rule: 'rule.confirmPasswordMismatch' }]);
   });
 
-  it('user create/update (§3 User)', () => {
+  it('user create/update (User)', () => {
     const user = { username: 'alice', realName: 'Alice', password: 'abc123', email: '', mobilePhone: '13800138000', availabilityStatus: 1, extraProp: {} };
     assert.equal(validate(userCreateForm, user).success, true);
     const invalid = validate(userCreateForm, { ...user, username: 'a b', password: 'abcdef', availabilityStatus: 3 });

@@ -1,4 +1,4 @@
-// Create or edit a role: the §5 role-name rule, a description, its privileges chosen from the
+// Create or edit a role: the role-name rule, a description, its privileges chosen from the
 // app's tree, and its members. A refused save keeps everything chosen and says why.
 import { useCallback, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';

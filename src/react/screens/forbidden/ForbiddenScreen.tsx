@@ -1,4 +1,4 @@
-// /403 (§8): 'You do not have permissions to access this page', 'Please contact your
+// /403: 'You do not have permissions to access this page', 'Please contact your
 // administrator'. The redirect query names the refused page; "try again" goes back there (it
 // helps once an administrator has granted the permission).
 import { Link, useSearch } from 'wouter';

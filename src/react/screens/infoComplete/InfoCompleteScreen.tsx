@@ -1,7 +1,7 @@
 // /infoComplete: the way back from a third-party (identity provider) sign-in. The query carries
 // idpCode, token and access_ticket; the page reads the access info. A person already linked to an
 // account is signed in at once; a first-time person completes their data (username and real
-// name required, §5 rules) and their account is made. When the provider's email is that of an
+// name required, rules) and their account is made. When the provider's email is that of an
 // existing account, the person first chooses: link to it (with its password) or make a new one.
 // When this browser is already signed in (as anyone), nothing happens until the person chooses to
 // continue as the provider's identity (the server refuses a silent switch) or to stay as they are.

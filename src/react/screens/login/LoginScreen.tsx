@@ -1,4 +1,4 @@
-// The console's sign-in page (/login, §2.5): branding from the system config (login logo, sign,
+// The console's sign-in page (/login, the screen map): branding from the system config (login logo, sign,
 // app name, copyright), the sign-in form (captcha when the server asks, the next step of a
 // multi-step login) and, with supportThirdLogin 'Y', the third-party sign-in buttons. After the
 // sign-in the guard sends the person on: to the `redirect` query when it is a same-origin console

@@ -1,4 +1,4 @@
-// Menu plans (operate/menu): every app's menu and the global (unify) menu, from the §7 multi-app
+// Menu plans (operate/menu): every app's menu and the global (unify) menu, from the multi-app
 // menu list; a platform administrator opens one to edit it, starts a plan for another app, or
 // deletes one.
 import { lazy, Suspense, useMemo, useState } from 'react';

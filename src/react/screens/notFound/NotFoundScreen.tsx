@@ -1,4 +1,4 @@
-// /404 (§8): 'Error: Page Not Found!'. Unknown routes come here.
+// /404: 'Error: Page Not Found!'. Unknown routes come here.
 import { Link } from 'wouter';
 import { useT } from '../../i18n';
 import { StatusPage } from '../../widgets/StatusPage';

@@ -1,4 +1,4 @@
-// Create a sub-tenant under a parent, or edit (rename, type, description) a tenant. The §5 tenant
+// Create a sub-tenant under a parent, or edit (rename, type, description) a tenant. The tenant
 // name rule; a refused save keeps what was typed and shows why.
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';

@@ -1,4 +1,4 @@
-// Tenants (operate/tenant/list): the tenant tree of my scope with the §3 type labels; the chosen
+// Tenants (operate/tenant/list): the tenant tree of my scope with the type labels; the chosen
 // tenant's details, its sub-tenant creation, rename, move, delete (refused with a clear message
 // while it has sub-tenants or users) and its administrators.
 import { lazy, Suspense, useMemo, useState } from 'react';

@@ -1,4 +1,4 @@
-// Create or edit a user (§3 fields, §5 rules). Create sends the non-empty fields and `extraProp`
+// Create or edit a user (fields, rules). Create sends the non-empty fields and `extraProp`
 // (POST /user); edit sends the changes with the version it started from. A duplicate username or
 // a stale version keeps everything typed: the first is shown under the username, the second offers
 // to take the latest version and save again.

@@ -1,4 +1,4 @@
-// /verified/{code} (§2: plain, no sign-in): the link of an email verification mail. The page
+// /verified/{code} (plain, no sign-in): the link of an email verification mail. The page
 // uses the code once (POST /verified/{code}), says whether the address is now verified or why
 // the link is refused (unknown, already used, expired), then offers the sign-in.
 import { useEffect, useState } from 'react';

@@ -1,4 +1,4 @@
-// Picks people: the chosen ones as removable chips, and a search (debounced, §9) that offers a few
+// Picks people: the chosen ones as removable chips, and a search (debounced, the UI constants) that offers a few
 // matching users to add. Used for app administrators, role members and tenant administrators.
 import { useEffect, useId, useState } from 'react';
 import { TIMING } from '../../../core/config';

@@ -1,4 +1,4 @@
-// Search by field: which field, and the text, sent after the §9 search debounce (50 ms) of typing.
+// Search by field: which field, and the text, sent after the search debounce (50 ms) of typing.
 import { useEffect, useId, useRef, useState } from 'react';
 import { TIMING } from '../../../core/config';
 import { useT } from '../../i18n';

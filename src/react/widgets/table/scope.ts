@@ -1,4 +1,4 @@
-// What the signed-in administrator may do, read from the session (§3 user type, admin and master
+// What the signed-in administrator may do, read from the session (user type, admin and master
 // flags, administered apps), so screens hide what the server would refuse. The server decides.
 import { useStore } from '@nanostores/react';
 import { UserType } from '../../../core/enums';
@@ -19,7 +19,7 @@ export interface AdminScope {
   ownedAppIds: readonly string[];
   /** May assign app roles to people (platform, or administrator of some app). */
   grantsAppRoles: boolean;
-  /** Holds permission code `code` (§6), enabled. */
+  /** Holds permission code `code`, enabled. */
   may: (code: string) => boolean;
 }
 

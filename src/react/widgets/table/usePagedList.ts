@@ -1,4 +1,4 @@
-// A server-paged list: the query (page 1, size 10 by default, §9), changed by search, sort and
+// A server-paged list: the query (page 1, size 10 by default, the UI constants), changed by search, sort and
 // filters (each going back to page 1), and the latest page the server answered.
 import { useCallback, useState } from 'react';
 import { PAGING } from '../../../core/config';
