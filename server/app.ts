@@ -157,10 +157,11 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     },
   });
 
+  healthRoutes(app, db, { hide: true });
   const gate = createGate(ctx);
   await app.register(async (api) => {
     apiRoutes(api, gate, ctx);
-    healthRoutes(api, db.reachable);
+    healthRoutes(api, db);
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/api' });
 

@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Database } from './tables';
-import { migrate } from './migrations';
+import { migrate, pendingMigrations } from './migrations';
 import { ResilientPostgresDialect } from './resilient-driver';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -15,6 +15,8 @@ export interface Db {
   engine: Engine;
   /** Whether the database answers a trivial query within `timeoutMs` (the readiness check). */
   reachable(timeoutMs: number): Promise<boolean>;
+  /** The migrations this server knows that the database has not run (another process may be running them). */
+  pendingMigrations(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -171,5 +173,6 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
       await migrating.destroy();
     }
   }
-  return { kysely, engine, reachable, close: () => kysely.destroy() };
+  const pending = () => pendingMigrations(kysely as unknown as Kysely<unknown>, engine);
+  return { kysely, engine, reachable, pendingMigrations: pending, close: () => kysely.destroy() };
 }

@@ -342,9 +342,8 @@ const ssoApps: Migration = {
   },
 };
 
-/** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
-export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
-  const migrator = new Migrator({
+function migrator(db: Kysely<unknown>, engine: Engine): Migrator {
+  return new Migrator({
     db,
     // Each migration stands alone (none needs a later one), so one missing from a database that
     // already ran later ones (work that landed in another order, a restored older table) is
@@ -370,11 +369,21 @@ export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void
       }),
     },
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+/** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
+export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  const { error, results } = await migrator(db, engine).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+}
+
+/** The names of this server's migrations the database has not run (the readiness check). */
+export async function pendingMigrations(db: Kysely<unknown>, engine: Engine): Promise<string[]> {
+  const known = await migrator(db, engine).getMigrations();
+  return known.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
 }
 
 /** The user search (server/db/search.ts) is a prefix range on lower(column): one index per
