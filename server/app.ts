@@ -21,6 +21,7 @@ import { createGate } from './auth/gate';
 import { ApiError, tooMany, unavailable } from './http/errors';
 import { databaseUnavailable, RETRY_AFTER_S } from './db/availability';
 import { healthRoutes } from './routes/health';
+import { metricsRoutes } from './observability/metrics';
 import { failure } from './http/envelope';
 import { answerLanguage, localizeMessage } from './http/language';
 import { PublicOrigin } from './http/public-origin';
@@ -157,6 +158,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     },
   });
 
+  metricsRoutes(app, ctx);
   healthRoutes(app, db, { hide: true });
   const gate = createGate(ctx);
   await app.register(async (api) => {

@@ -29,9 +29,17 @@ export interface AuditEvent {
 }
 
 export class AuditLog {
+  private readonly listeners: ((event: AuditEvent) => void)[] = [];
+
   constructor(private readonly db: Kysely<Database>, private readonly now: () => number) {}
 
+  /** Tells `listener` of every event recorded from now on (the metrics count sign-ins this way). */
+  listen(listener: (event: AuditEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
   async record(event: AuditEvent): Promise<void> {
+    for (const listener of this.listeners) listener(event);
     await this.db.insertInto('auditLog').values({
       at: this.now(),
       actorId: event.actor?.id ?? null,

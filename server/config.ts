@@ -41,6 +41,9 @@ export interface ServerOptions {
   /** The vendor's Ed25519 public key (PEM) that licenses must be signed with (env IAM_LICENSE_PUBLIC_KEY:
    *  the PEM or a file path; default <dataDir>/license-public.pem). */
   licensePublicKey?: string;
+  /** Who may read GET /metrics (see docs/security.md): a bearer token (env IAM_METRICS_TOKEN) and/or
+   *  client addresses (env IAM_METRICS_ALLOW: IPs, CIDRs, loopback/linklocal/uniquelocal). */
+  metrics?: { token?: string; allow?: string[] };
 }
 
 export interface ServerConfig {
@@ -59,6 +62,7 @@ export interface ServerConfig {
   clock: Clock;
   onAdminPasswordGenerated: (username: string, password: string) => void;
   licensePublicKey: string | undefined;
+  metrics: { token: string | undefined; allow: string[] };
 }
 
 const minute = 60_000;
@@ -100,6 +104,19 @@ export function trustedProxies(entries: string[], source = 'IAM_TRUST_PROXY'): s
   const wrong = entries.filter((entry) => !isProxyAddress(entry));
   if (wrong.length) throw new Error(`${source}: not an IP address, CIDR or loopback/linklocal/uniquelocal: ${wrong.join(', ')}`);
   return entries;
+}
+
+/** The shortest bearer token /metrics accepts: a guessable one would open it to anyone. */
+const METRICS_TOKEN_MIN_LENGTH = 16;
+
+/** Who may read /metrics. Unset: this machine only (loopback) outside production, nobody in production. */
+function metricsAccess(options: ServerOptions, env: NodeJS.ProcessEnv): ServerConfig['metrics'] {
+  const token = options.metrics?.token ?? (env.IAM_METRICS_TOKEN || undefined);
+  if (token !== undefined && token.length < METRICS_TOKEN_MIN_LENGTH) throw new Error(`IAM_METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long`);
+  const allow = options.metrics?.allow ?? (env.IAM_METRICS_ALLOW !== undefined ? listFromEnv(env.IAM_METRICS_ALLOW) : env.NODE_ENV === 'production' ? [] : ['loopback']);
+  const wrong = allow.filter((entry) => !isProxyAddress(entry));
+  if (wrong.length) throw new Error(`IAM_METRICS_ALLOW: not an IP address, CIDR or loopback/linklocal/uniquelocal: ${wrong.join(', ')}`);
+  return { token, allow };
 }
 
 /** An http(s) URL reduced to its origin; a path, query or other scheme stops the start. */
@@ -162,5 +179,6 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
       process.stdout.write(`\nFirst administrator created: ${username}\nGenerated password (shown once): ${password}\n\n`);
     }),
     licensePublicKey: options.licensePublicKey ?? licenseKey(env.IAM_LICENSE_PUBLIC_KEY, dataDir),
+    metrics: metricsAccess(options, env),
   };
 }

@@ -30,14 +30,21 @@ export function limitConcurrency(limit: number) {
         release();
       }
     },
-    /** How many tasks run now (for tests). */
+    /** How many tasks run now. */
     get active() {
       return running;
+    },
+    /** How many tasks wait for a place. */
+    get waiting() {
+      return waiting.length;
     },
   };
 }
 
 const kdfSlots = limitConcurrency(KDF_CONCURRENCY);
+
+/** The KDF runs of this process now: running, and queued for a place (the metrics). */
+export const kdfLoad = () => ({ running: kdfSlots.active, waiting: kdfSlots.waiting });
 
 export function hashPassword(transformed: string): Promise<string> {
   return kdfSlots.run(() => hash(transformed, KDF_PARAMS));
