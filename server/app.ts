@@ -22,6 +22,7 @@ import { ApiError, tooMany, unavailable } from './http/errors';
 import { databaseUnavailable, RETRY_AFTER_S } from './db/availability';
 import { healthRoutes } from './routes/health';
 import { metricsRoutes } from './observability/metrics';
+import { answerWithRequestId, loggingOptions } from './observability/logging';
 import { failure } from './http/envelope';
 import { answerLanguage, localizeMessage } from './http/language';
 import { PublicOrigin } from './http/public-origin';
@@ -112,10 +113,11 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   // X-Forwarded-* count only when the socket's peer is one of the configured proxies. Answers
   // Fastify and Node give before our hooks run are the envelope with the security headers too.
   const app = Fastify({
-    logger: config.logger, trustProxy: config.trustProxy.length ? config.trustProxy : false, bodyLimit: 256 * 1024,
+    ...loggingOptions(config.logger, config.logStream), trustProxy: config.trustProxy.length ? config.trustProxy : false, bodyLimit: 256 * 1024,
     frameworkErrors: frameworkErrorAnswer(securityHeaders), clientErrorHandler: clientErrorAnswer(securityHeaders),
   });
   app.decorate('ctx', ctx);
+  answerWithRequestId(app);
   app.addHook('onClose', () => db.close());
   // Requests are validated by the shared valibot schemas inside each route (see http/route.ts);
   // the JSON Schemas Fastify holds are their OpenAPI description only.

@@ -24,6 +24,8 @@ export interface ServerOptions {
   /** Origins allowed for CORS, token mode and state-changing cookie calls (besides our own). */
   corsOrigins?: string[];
   logger?: boolean;
+  /** Where the JSON log lines go (tests capture them); stdout by default. */
+  logStream?: NodeJS.WritableStream;
   /** The proxies (IPs, CIDRs, or `loopback` / `linklocal` / `uniquelocal`) whose X-Forwarded-* headers
    *  are believed; requests from any other peer have theirs ignored. Empty: trust no one. */
   trustProxy?: string[];
@@ -53,6 +55,7 @@ export interface ServerConfig {
   adminPassword: string | undefined;
   corsOrigins: string[];
   logger: boolean;
+  logStream: NodeJS.WritableStream | undefined;
   trustProxy: string[];
   /** Origin only (no path); undefined: derived from the listening socket (never in production). */
   publicUrl: string | undefined;
@@ -162,6 +165,7 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     adminPassword: options.adminPassword ?? (env.IAM_ADMIN_PASSWORD || undefined),
     corsOrigins: options.corsOrigins ?? listFromEnv(env.IAM_CORS_ORIGINS),
     logger: options.logger ?? false,
+    logStream: options.logStream,
     trustProxy: trustedProxies(options.trustProxy ?? listFromEnv(env.IAM_TRUST_PROXY)),
     ...publicAddresses(options, env),
     rateLimits: {
