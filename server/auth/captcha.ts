@@ -2,10 +2,13 @@
 // cookie or, for pages on another site, by the random key the client puts in the image URL.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/cookie';
-import svgCaptcha from 'svg-captcha';
+import { lazy } from '../lazy';
 import type { Ctx } from '../context';
 import { CaptchaKind } from '../../src/core/enums';
 import { digest, newId, newSecret, sameDigest } from './secrets';
+
+/** svg-captcha loads its font when imported: on the first captcha, not at start. */
+const svgCaptcha = lazy(() => import('svg-captcha').then((module) => module.default));
 
 const CLIENT_COOKIE = 'iam_cid';
 export const CAPTCHA_TTL_MS = 2 * 60_000;
@@ -36,7 +39,7 @@ export async function issueCaptcha(ctx: Ctx, req: FastifyRequest, reply: Fastify
     client = digest(`cookie:${cookie}`);
   }
   const { value: policy } = await ctx.settings.get('login');
-  const captcha = svgCaptcha.create({ size: policy.captchaLength, charPreset: presets[policy.captchaKind], noise: 2, color: true });
+  const captcha = (await svgCaptcha()).create({ size: policy.captchaLength, charPreset: presets[policy.captchaKind], noise: 2, color: true });
   const now = ctx.now();
   await ctx.db.deleteFrom('captchas').where((eb) => eb.or([eb('clientHash', '=', client), eb('expiresAt', '<', now)])).execute();
   await ctx.db.insertInto('captchas').values({

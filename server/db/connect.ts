@@ -2,11 +2,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Database } from './tables';
 import { migrate, pendingMigrations } from './migrations';
-import { ResilientPostgresDialect } from './resilient-driver';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -20,16 +18,8 @@ export interface Db {
   close(): Promise<void>;
 }
 
-const INT8_OID = 20;
-
-/** pg answers BIGINT as text by default; our bigints are epoch milliseconds, safe as numbers. */
-const pgTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-};
-
 /** SQL texts that run as named prepared statements on PostgreSQL, by name (see preparedOnPostgres). */
-const preparedTexts = new Map<string, string>();
+export const preparedTexts = new Map<string, string>();
 
 /**
  * Makes `sqlText` a named prepared statement on PostgreSQL: each connection parses and plans it once
@@ -39,17 +29,6 @@ const preparedTexts = new Map<string, string>();
  */
 export function preparedOnPostgres(sqlText: string): void {
   if (!preparedTexts.has(sqlText)) preparedTexts.set(sqlText, `iam_prepared_${preparedTexts.size + 1}`);
-}
-
-/** pg's client, running the texts of preparedOnPostgres as named statements. */
-class PreparingClient extends pg.Client {
-  // pg's query() has a dozen overloads; Kysely calls query(text, values).
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  override query(...args: any[]): any {
-    const [text, values] = args as [unknown, unknown[] | undefined];
-    const name = typeof text === 'string' ? preparedTexts.get(text) : undefined;
-    return name ? super.query({ name, text: text as string, values }) : (super.query as (...rest: unknown[]) => unknown)(...args);
-  }
 }
 
 /** How many compiled SQLite statements are kept (the server's distinct query texts number in the hundreds). */
@@ -78,38 +57,6 @@ export function reusingStatements(database: SQLite.Database, capacity = STATEMEN
   };
 }
 
-/** How long a request waits for a connection (a free one, or a new one to an unresponsive server). */
-const CONNECT_TIMEOUT_MS = 10_000;
-
-/** What the processes' connections are called in pg_stat_activity. */
-const APPLICATION_NAME = 'iam-console';
-
-/**
- * How long one statement may run, and wait for a lock, on the server's connections: a slow or
- * locked table then costs its own requests a 503 (see availability.ts) instead of holding every
- * connection of the pool while all other requests wait for one. Sent with the connection's
- * startup parameters, so they cost no round trip. Migrations run without them.
- */
-const STATEMENT_TIMEOUT_MS = 5_000;
-const LOCK_TIMEOUT_MS = 3_000;
-
-/**
- * The PostgreSQL pool. A connection that fails (the database restarted, failed over, or terminated
- * it) emits 'error' on its client and, when idle, on the pool; unhandled, either would end the
- * process. They are logged: the pool drops the dead connection and opens new ones on demand.
- */
-function postgresPool(connectionString: string, options: { timeouts: boolean; max: number }): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString, max: options.max, types: pgTypes, Client: PreparingClient,
-    application_name: APPLICATION_NAME, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    ...(options.timeouts ? { statement_timeout: STATEMENT_TIMEOUT_MS, lock_timeout: LOCK_TIMEOUT_MS } : {}),
-  });
-  pool.on('connect', (client) => client.on('error', (error: Error & { code?: string }) => console.warn(`database connection lost: ${error.code ?? ''} ${error.message}`)));
-  // The pool repeats an idle client's error, which the client's listener above already reported.
-  pool.on('error', () => {});
-  return pool;
-}
-
 /** Resolves to whether `check` settles without error within `timeoutMs`. */
 async function within(timeoutMs: number, check: () => Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -122,8 +69,6 @@ async function within(timeoutMs: number, check: () => Promise<unknown>): Promise
   }
 }
 
-const postgresKysely = (pool: pg.Pool) => new Kysely<Database>({ dialect: new ResilientPostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
-
 export async function openDatabase(options: { dataDir: string; databaseUrl: string | undefined }): Promise<Db> {
   let kysely: Kysely<Database>;
   let engine: Engine;
@@ -131,6 +76,8 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
   let reachable: Db['reachable'];
   if (options.databaseUrl) {
     engine = 'postgres';
+    // pg is loaded only for a PostgreSQL database (see server/lazy.ts).
+    const { postgresPool, postgresKysely } = await import('./postgres');
     const pool = postgresPool(options.databaseUrl, { timeouts: true, max: 10 });
     kysely = postgresKysely(pool);
     // Straight to the pool, without the driver's retries: the answer is about now.
@@ -166,6 +113,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
   } else {
     // On a connection of its own without the timeouts: a migration may rewrite or index a big
     // table, and waits for another process's migrations on a lock.
+    const { postgresPool, postgresKysely } = await import('./postgres');
     const migrating = postgresKysely(postgresPool(options.databaseUrl!, { timeouts: false, max: 1 }));
     try {
       await migrate(migrating as unknown as Kysely<unknown>, engine);

@@ -1,6 +1,6 @@
 // Schema migrations, one portable definition for SQLite and PostgreSQL (Kysely's schema builder).
 // Append new migrations; never edit one that has shipped.
-import { Migrator, sql, type Kysely, type Migration, type CreateTableBuilder } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Kysely, type Migration, type CreateTableBuilder } from 'kysely';
 
 type Engine = 'sqlite' | 'postgres';
 type Table = CreateTableBuilder<string, never>;
@@ -342,6 +342,27 @@ const ssoApps: Migration = {
   },
 };
 
+/** Every migration of this server, by name. */
+function migrationsOf(engine: Engine): Record<string, Migration> {
+  return {
+    '0001_initial': initial(engine),
+    '0002_idp_links': idpLinks,
+    '0003_message_delivery': messageDelivery,
+    '0004_oidc_provider': oidcProvider,
+    '0005_idp_flows': idpFlows,
+    '0006_totp_and_codes': totpAndCodes,
+    '0007_user_search_indexes': userSearchIndexes(engine),
+    '0008_password_history': passwordHistory,
+    '0009_user_search_index_only': userSearchIndexOnly(engine),
+    '0010_atomic_counters': atomicCounters,
+    '0011_unique_contacts': uniqueContacts,
+    '0015_idp_flow_binding': idpFlowBinding,
+    '0016_shared_limits': sharedLimits,
+    '0017_sso': sso(engine),
+    '0018_sso_apps': ssoApps,
+  };
+}
+
 function migrator(db: Kysely<unknown>, engine: Engine): Migrator {
   return new Migrator({
     db,
@@ -349,30 +370,15 @@ function migrator(db: Kysely<unknown>, engine: Engine): Migrator {
     // already ran later ones (work that landed in another order, a restored older table) is
     // simply run, instead of the server refusing to start.
     allowUnorderedMigrations: true,
-    provider: {
-      getMigrations: async () => ({
-        '0001_initial': initial(engine),
-        '0002_idp_links': idpLinks,
-        '0003_message_delivery': messageDelivery,
-        '0004_oidc_provider': oidcProvider,
-        '0005_idp_flows': idpFlows,
-        '0006_totp_and_codes': totpAndCodes,
-        '0007_user_search_indexes': userSearchIndexes(engine),
-        '0008_password_history': passwordHistory,
-        '0009_user_search_index_only': userSearchIndexOnly(engine),
-        '0010_atomic_counters': atomicCounters,
-        '0011_unique_contacts': uniqueContacts,
-        '0015_idp_flow_binding': idpFlowBinding,
-        '0016_shared_limits': sharedLimits,
-        '0017_sso': sso(engine),
-        '0018_sso_apps': ssoApps,
-      }),
-    },
+    provider: { getMigrations: async () => migrationsOf(engine) },
   });
 }
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  // Nothing to run (every start but the first after an upgrade): Kysely's migrator is skipped, which
+  // reads the whole schema first.
+  if ((await pendingMigrations(db, engine).catch(() => undefined))?.length === 0) return;
   const { error, results } = await migrator(db, engine).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
@@ -382,8 +388,9 @@ export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void
 
 /** The names of this server's migrations the database has not run (the readiness check). */
 export async function pendingMigrations(db: Kysely<unknown>, engine: Engine): Promise<string[]> {
-  const known = await migrator(db, engine).getMigrations();
-  return known.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
+  const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
+  const executed = new Set(rows.map((row) => row.name));
+  return Object.keys(migrationsOf(engine)).filter((name) => !executed.has(name));
 }
 
 /** The user search (server/db/search.ts) is a prefix range on lower(column): one index per

@@ -42,7 +42,7 @@ export async function storeUpload(ctx: Ctx, bytes: Uint8Array, purpose: UploadPu
   // The core's rules cap icons and favicons; other purposes have our cap.
   if (bytes.length > maxBytesOf(purpose)) throw refuse('upload.tooLarge');
   if (check.kind === 'svg') {
-    const clean = sanitizeSvg(new TextDecoder().decode(bytes));
+    const clean = await sanitizeSvg(new TextDecoder().decode(bytes));
     if (clean === undefined) throw REFUSED.svgTooComplex();
     content = new TextEncoder().encode(clean);
     check = checkUpload({ bytes: content }, purpose);

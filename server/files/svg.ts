@@ -5,7 +5,9 @@
 // The tree is bounded too: elements deeper than MAX_DEPTH are dropped, and a file of more than
 // MAX_ELEMENTS elements is refused. Files are also served under a sandboxing CSP, so even a
 // missed trick cannot run script.
-import sanitizeHtml from 'sanitize-html';
+import { lazy } from '../lazy';
+
+const sanitizer = lazy(() => import('sanitize-html').then((module) => module.default));
 
 const TAGS = [
   'svg', 'g', 'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'text', 'tspan',
@@ -31,7 +33,8 @@ const URL_REFERENCE = /url\s*\(\s*(['"]?)(.*?)\1\s*\)/gi;
 const onlyLocalUrls = (value: string) => [...value.matchAll(URL_REFERENCE)].every((match) => /^#[\w.:-]+$/.test(match[2] ?? '')) && !/url\s*\(/i.test(value.replace(URL_REFERENCE, ''));
 
 /** The sanitised SVG, or undefined when it has too many elements to be an image we show. */
-export function sanitizeSvg(source: string): string | undefined {
+export async function sanitizeSvg(source: string): Promise<string | undefined> {
+  const sanitizeHtml = await sanitizer();
   let elements = 0;
   const clean = sanitizeHtml(source, {
     allowedTags: TAGS,

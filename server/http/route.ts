@@ -1,7 +1,7 @@
 // One way to declare an API call: method, path, access rule, valibot schemas (the shared ones of
 // src/core/schemas) and a handler returning the envelope's data. The same schemas validate the
 // request (400 naming each field and its rule.* key) and describe the call in the OpenAPI document.
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type * as v from 'valibot';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { validate } from '../../src/core/validation';
@@ -98,7 +98,7 @@ function parse<S extends Schema | undefined>(schema: S, input: unknown): Out<S> 
   return result.output as Out<S>;
 }
 
-function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Access; appToken?: boolean }): RouteShorthandOptions['schema'] {
+function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Access; appToken?: boolean }): FastifySchema {
   const schema: Record<string, unknown> = {
     summary: spec.summary,
     tags: spec.tags,
@@ -133,8 +133,13 @@ export function defineRoute<B extends Schema | undefined = undefined, Q extends 
   app.route({
     method: spec.method,
     url: spec.url,
-    schema: documentation(spec as BaseSpec<unknown, unknown, unknown> & { access: Access; appToken?: boolean }),
-    ...(spec.rateLimit ? { config: { rateLimit: spec.rateLimit } } : {}),
+    // The route's OpenAPI description is built when /api/openapi.json is first asked for (by
+    // @fastify/swagger's per-route transform), not at every start.
+    schema: { summary: spec.summary, tags: spec.tags },
+    config: {
+      ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}),
+      swaggerTransform: ({ url }: { url: string }) => ({ url, schema: documentation(spec as BaseSpec<unknown, unknown, unknown> & { access: Access; appToken?: boolean }) }),
+    },
     handler: (request, reply) => withSettingsSnapshot(async () => {
       const actor = await gate.authenticate(request);
       gate.checkCsrf(request, actor);

@@ -3,13 +3,13 @@
 // leaves a provider ticket for /infoComplete (access info, then complement or straight sign-in).
 // Flow and ticket are bound to the browser that started (./browser-binding).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import * as oidc from 'openid-client';
+import type * as oidcTypes from 'openid-client';
 import type { Ctx } from '../context';
 import { createIdpTicket, TICKET_TTL_MS } from '../auth/third-party';
 import { digest } from '../auth/secrets';
 import { safeRedirect } from '../http/redirect';
 import { ApiError } from '../http/errors';
-import { discover, identityProvider, scopeOf } from './provider-config';
+import { discover, identityProvider, openidClient, scopeOf } from './provider-config';
 import { idpFlowDb } from './tables';
 import { bindBrowser, checkBrowser } from './browser-binding';
 
@@ -21,6 +21,7 @@ export const callbackPath = (code: string) => `/api/interaction/idp/${encodeURIC
 export async function startFlow(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, code: string, redirect: string | undefined): Promise<string> {
   const provider = await identityProvider(ctx, code);
   const config = await discover(provider);
+  const oidc = await openidClient();
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
@@ -53,7 +54,8 @@ export async function finishFlow(ctx: Ctx, req: FastifyRequest, code: string): P
   }
   checkBrowser(req, flow.browserHash);
   const config = await discover(await identityProvider(ctx, code));
-  let tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
+  const oidc = await openidClient();
+  let tokens: oidcTypes.TokenEndpointResponse & oidcTypes.TokenEndpointResponseHelpers;
   try {
     tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: flow.codeVerifier, expectedState: state, expectedNonce: flow.nonce, idTokenExpected: true });
   } catch (error) {

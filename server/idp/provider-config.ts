@@ -1,8 +1,12 @@
 // An OpenID Connect identity provider as an administrator configures it (the idps row's config,
 // never answered back), and the relying-party configuration openid-client discovers from it.
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
+import { lazy } from '../lazy';
 import type { Ctx } from '../context';
 import { fieldError, notFound } from '../http/errors';
+
+/** openid-client, imported on the first third-party sign-in (see server/lazy.ts). */
+export const openidClient = lazy(() => import('openid-client'));
 
 export interface IdentityProviderConfig {
   issuer: string;
@@ -61,6 +65,7 @@ export async function identityProvider(ctx: Ctx, code: string): Promise<Identity
 
 export async function discover(config: IdentityProviderConfig): Promise<oidc.Configuration> {
   const issuer = new URL(config.issuer);
+  const oidc = await openidClient();
   return oidc.discovery(issuer, config.clientId, config.clientSecret || undefined, undefined, {
     ...(isLoopback(issuer) && issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : {}),
     timeout: 10,

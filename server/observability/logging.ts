@@ -1,5 +1,5 @@
 // The server's log: one JSON line per event (pino, through Fastify), each request's lines carrying
-// its request id (a well-formed incoming X-Request-Id, else a fresh UUID; sent back in the answer)
+// its request id (reqId: a well-formed incoming X-Request-Id, else a fresh UUID; sent back in the answer)
 // and, when the caller sent a W3C traceparent (the console's tracing switch), its trace and parent
 // span ids. Nothing secret is logged: no headers, no bodies, URLs with their query values and
 // secret-bearing path parameters masked, and any property named like a secret censored.
@@ -43,7 +43,7 @@ function loggedUrl(request: FastifyRequest): string {
 }
 
 /** Fastify's logging options for `enabled` (false: no log at all). `stream`: where lines go (stdout by default). */
-export function loggingOptions(enabled: boolean, stream?: NodeJS.WritableStream): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdLogLabel' | 'childLoggerFactory'> {
+export function loggingOptions(enabled: boolean, stream?: NodeJS.WritableStream): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'childLoggerFactory'> {
   return {
     logger: enabled && {
       level: 'info',
@@ -54,7 +54,6 @@ export function loggingOptions(enabled: boolean, stream?: NodeJS.WritableStream)
       },
     },
     genReqId: requestId,
-    requestIdLogLabel: 'requestId',
     childLoggerFactory(logger: FastifyBaseLogger, bindings, options, raw) {
       const trace = traceOf(raw.headers.traceparent);
       return logger.child(trace ? { ...bindings, ...trace } : bindings, options);

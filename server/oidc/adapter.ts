@@ -2,7 +2,8 @@
 // per model and id, so every server process sees the same codes, tokens, sessions and grants.
 // Clients are not stored here: they are the apps (see clients.ts).
 import type { Kysely } from 'kysely';
-import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { oidcLibrary } from './library';
 import type { OidcDatabase } from './tables';
 import { clientMetadata } from './clients';
 
@@ -49,7 +50,7 @@ class PayloadAdapter implements Adapter {
     if (Number(marked.numUpdatedRows) === 1) return;
     const row = await this.db.selectFrom('oidcPayloads').select('grantId').where('model', '=', this.model).where('id', '=', id).executeTakeFirst();
     if (row?.grantId) await this.revokeByGrantId(row.grantId);
-    throw new errors.InvalidGrant('already used');
+    throw new (await oidcLibrary()).errors.InvalidGrant('already used');
   }
 
   async destroy(id: string): Promise<void> {

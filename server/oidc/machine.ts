@@ -5,7 +5,8 @@
 // introspection and revocation work) with the app as its audience. No other resource is accepted,
 // and person tokens keep having none.
 import type { Kysely } from 'kysely';
-import { errors, type KoaContextWithOIDC } from 'oidc-provider';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import { oidcLibrary } from './library';
 import type { Database } from '../db/tables';
 import { MAX_PRIVILEGES } from './app-claims';
 
@@ -19,7 +20,7 @@ export function machineResources(db: Kysely<Database>) {
     defaultResource: async (koa: KoaContextWithOIDC) => (isMachineRequest(koa) && koa.oidc.client ? appResource(koa.oidc.client.clientId) : undefined),
     useGrantedResource: async () => false,
     getResourceServerInfo: async (koa: KoaContextWithOIDC, resource: string, client: { clientId: string }) => {
-      if (!isMachineRequest(koa) || resource !== appResource(client.clientId)) throw new errors.InvalidTarget();
+      if (!isMachineRequest(koa) || resource !== appResource(client.clientId)) throw new (await oidcLibrary()).errors.InvalidTarget();
       const keys = await db.selectFrom('privileges').select('key').distinct().where('appId', '=', client.clientId)
         .orderBy('key').limit(MAX_PRIVILEGES).execute();
       return { scope: keys.map((row) => row.key).join(' '), audience: client.clientId, accessTokenFormat: 'opaque' as const };

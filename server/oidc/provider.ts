@@ -3,7 +3,9 @@
 // logout, introspection of an app's own tokens, client_credentials for the apps that switch it on,
 // no consent page for trusted apps. Signing in and consent happen in the console (the hidden
 // oauth/authorize route) with our own session. What ends an app's access: see revoke.ts.
-import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import { oidcLibrary } from './library';
 import type { Ctx } from '../context';
 import { Status } from '../../src/core/enums';
 import { adapterFactory } from './adapter';
@@ -58,14 +60,14 @@ async function consolePerson(ctx: Ctx, koa: KoaContextWithOIDC) {
 /** The default policy, plus: a provider session whose person can no longer sign in (disabled or
  *  deleted) asks for a sign-in again (login_required with prompt=none), instead of carrying on
  *  without an account. */
-function policy() {
+function policy({ interactionPolicy }: Awaited<ReturnType<typeof oidcLibrary>>) {
   const checks = interactionPolicy.base();
   checks.get('login')!.checks.add(new interactionPolicy.Check('account_unavailable', 'the signed-in person can no longer sign in', 'login_required',
     (koa) => Boolean(koa.oidc.session?.accountId) && !koa.oidc.account));
   return checks;
 }
 
-async function configuration(ctx: Ctx): Promise<Configuration> {
+async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLibrary>>): Promise<Configuration> {
   const db = oidcDb(ctx.db);
   const { jwks, cookieKeys } = await providerKeys(db, ctx.now());
   return {
@@ -123,7 +125,7 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
     // A trusted app's request, from a browser signed in to the console, is allowed at once: the
     // browser goes straight back to the provider instead of the consent page.
     interactions: {
-      policy: policy(),
+      policy: policy(library),
       url: async (koa, interaction) => {
         const live = await consolePerson(ctx, koa);
         if (live && await isTrusted(db, String(interaction.params.client_id ?? ''))) return finishInteraction(koa.oidc.provider, interaction.uid, live.user.id, true);
@@ -182,7 +184,8 @@ export class OidcProvider {
   }
 
   private async build(): Promise<Provider> {
-    const provider = new Provider(this.ctx.site.issuer(), await configuration(this.ctx));
+    const library = await oidcLibrary();
+    const provider = new library.default(this.ctx.site.issuer(), await configuration(this.ctx, library));
     provider.proxy = true;
     answerUnavailableDatabaseAs503(provider);
     provider.use(formPostPolicy);

@@ -32,9 +32,9 @@ after(async () => {
   await Promise.all([server.stop(), smtp.stop()]);
 });
 
-type LogLine = Record<string, unknown> & { requestId?: string; msg?: string; traceId?: string; spanId?: string };
+type LogLine = Record<string, unknown> & { reqId?: string; msg?: string; traceId?: string; spanId?: string };
 const parsed = () => lines.map((line) => JSON.parse(line) as LogLine);
-const linesOf = (id: string) => parsed().filter((line) => line.requestId === id);
+const linesOf = (id: string) => parsed().filter((line) => line.reqId === id);
 /** The request's lines are written when its answer has gone: wait for its "request completed". */
 const completed = (id: string) => until(() => linesOf(id).some((line) => line.msg === 'request completed'), `the log of request ${id}`);
 

@@ -1,13 +1,15 @@
 // EMAIL over SMTP with nodemailer: STARTTLS (default), implicit TLS, or plain for a local relay.
-import nodemailer from 'nodemailer';
+import { lazy } from '../../lazy';
 import { DeliveryError, type Sender } from './types';
 
 const TIMEOUT_MS = 10_000;
 
+const nodemailer = lazy(() => import('nodemailer').then((module) => module.default));
+
 export const sendEmail: Sender = async (settings, message) => {
   if (!message.address?.includes('@')) throw new DeliveryError('The recipient has no email address');
   const security = settings.security || 'starttls';
-  const transport = nodemailer.createTransport({
+  const transport = (await nodemailer()).createTransport({
     host: settings.host,
     port: Number(settings.port),
     secure: security === 'tls',
