@@ -1,7 +1,7 @@
 // The bench itself (bench/run.mjs loads it): sizes of the bundle, cold loads in Chromium, and the
 // server under load on SQLite and PostgreSQL, each over freshly seeded data; one table on stdout
 // and bench/results.json. Bounded: fixed counts and durations, and a deadline for the whole run.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { startBenchServer } from './server-process.mjs';
 import { launchBrowser, medianColdLoad, signedInFiles } from './browser.mjs';
 import { listLatency, loginBurst, sampleUsers, signIn, soak, throughput } from './load.mjs';
 import { median } from './stats.mjs';
+import { measureFootprint } from './footprint.mjs';
 import { formatTable, machine, writeResults } from './report.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -31,10 +32,11 @@ const PLAN = {
   loginBurstSize: 24,
   idleSeconds: 2,
   soak: { seconds: 60, workers: 4 },
+  serverStarts: 7,
   deadlineMs: 11 * 60_000,
 };
 const KiB = 1024;
-const BUDGET = { loginEntry: 85 * KiB, consoleFirstLoad: 140 * KiB, lazyChunk: 25 * KiB, sessionRps: 3_000, listP95Ms: 30, eventLoopP99Ms: 50, seedSeconds: 60 };
+const BUDGET = { loginEntry: 85 * KiB, consoleFirstLoad: 140 * KiB, lazyChunk: 25 * KiB, sessionRps: 3_000, listP95Ms: 30, eventLoopP99Ms: 50, seedSeconds: 60, readyMs: 450, restRssMiB: 90 };
 const ENGINES = [{ key: 'sqlite', label: 'SQLite' }, { key: 'postgres', label: 'PostgreSQL' }];
 
 const started = Date.now();
@@ -85,6 +87,52 @@ function ensureBuilt() {
   log('dist/ is missing: npm run build');
   const { status } = spawnSync('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 2, 2] });
   if (status !== 0) throw new Error('npm run build failed');
+}
+
+/** Builds the server when dist-server/ is missing (the footprint is measured on the compiled server). */
+function ensureServerBuilt() {
+  if (existsSync('dist-server/main.js')) return;
+  log('dist-server/ is missing: building the server');
+  const { status } = spawnSync(process.execPath, ['scripts/build-server.mjs'], { stdio: ['ignore', 2, 2] });
+  if (status !== 0) throw new Error('the server build failed');
+}
+
+/** Start time and memory at rest of the compiled server, medians of PLAN.serverStarts starts. */
+async function measureServerFootprint(workDir, adminPassword) {
+  ensureServerBuilt();
+  log(`compiled server: ${PLAN.serverStarts} starts over one SQLite database`);
+  const dataDir = join(workDir, 'footprint');
+  mkdirSync(dataDir);
+  const footprint = await measureFootprint({ entry: join(root, 'dist-server/main.js'), dataDir, adminPassword, starts: PLAN.serverStarts });
+  const of = `median of ${PLAN.serverStarts} starts of dist-server/main.js over an existing SQLite database`;
+  row('server.ready', `server start: spawn until /health/ready answers 200 (${of})`, footprint.readyMs, 'ms', {
+    text: `${Math.round(footprint.readyMs)} ms`, budget: `≤ ${BUDGET.readyMs} ms`, pass: footprint.readyMs <= BUDGET.readyMs,
+  });
+  row('server.readyCpu', 'server start: its CPU time until ready (user + system, all threads; what the start costs whatever else runs)', footprint.cpuMs, 'ms', {
+    text: `${Math.round(footprint.cpuMs)} ms`,
+  });
+  row('server.restRss', `server at rest: resident memory 3 s after ready (${of})`, footprint.rssMiB, 'MiB', {
+    text: `${footprint.rssMiB.toFixed(1)} MiB`, budget: `≤ ${BUDGET.restRssMiB} MiB`, pass: footprint.rssMiB <= BUDGET.restRssMiB,
+  });
+  return footprint;
+}
+
+/** `npm run bench -- --only=footprint`: the server's start time and memory at rest alone; prints
+ *  its table and replaces those two rows (and their details) in bench/results.json. */
+async function footprintOnly() {
+  const workDir = mkdtempSync(join(tmpdir(), 'iam-bench-'));
+  stopLater(() => rmSync(workDir, { recursive: true, force: true }));
+  const footprint = await measureServerFootprint(workDir, `${randomBytes(12).toString('base64url')}1a`);
+  await stopAll();
+  const path = join(root, 'bench/results.json');
+  const results = JSON.parse(readFileSync(path, 'utf8'));
+  const measured = { date: new Date().toISOString(), node: process.version, loadAverage1m: machine().loadAverage1m };
+  results.rows = [...results.rows.filter((item) => !rows.some((fresh) => fresh.id === item.id)), ...rows.map((item) => ({ ...item, measured }))];
+  results.details = { ...results.details, footprint: { ...footprint, ...measured } };
+  writeResults(path, results);
+  console.log(formatTable(rows.map((item) => ({ figure: item.figure, value: item.text, budget: item.budget, pass: item.pass }))));
+  console.log(`
+load average ${measured.loadAverage1m} at the end · ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 function measureSizes(graph) {
@@ -313,6 +361,8 @@ async function main() {
   cpSync('dist', distDir, { recursive: true });
   const graph = bundleGraph(distDir);
   measureSizes(graph);
+  // Before the seeding and the load runs: nothing else of the bench runs meanwhile.
+  const footprint = await measureServerFootprint(workDir, adminPassword);
 
   const dataDir = join(workDir, 'data');
   mkdirSync(dataDir);
@@ -347,13 +397,14 @@ async function main() {
   const notes = [
     `${context.machine.cores} cores (${context.machine.cpu}) shared with other work: load average ${context.machine.loadAverage1m} at the start, so every figure is noisy; compare ratios from one run, not absolute figures between runs.`,
     'SQLite and PostgreSQL (and the baseline) are measured interleaved, run by run, so that background load weighs on both alike; the load generators run in the bench process, each server in its own.',
+    'Server start and memory at rest: dist-server/main.js started as `npm start` does (logging on), one process at a time over one SQLite database made by an uncounted first start; ready = /health/ready answers 200; RSS read from /proc 3 s after ready.',
     'Cold loads: a fresh browser context each (empty cache), served by the real server on 127.0.0.1 without compression; time from navigation start to the visible username input, measured in the page.',
     'User search: one request at a time, time to the last byte. Event-loop delay: monitorEventLoopDelay in the server process (5 ms resolution, subtracted); no budget names a number, 50 ms is this bench\'s bar for "responsive".',
     'Server CPU time per request: the Node server process\'s user + system time (all its threads) over a throughput run ÷ its requests; it counts what the request costs the server and changes much less with other work on the machine than req/s does. On PostgreSQL the database\'s own processes are not in it.',
   ];
   const results = {
     ...context, durationSeconds: Math.round(seconds), plan: PLAN, rows, notes,
-    details: { browser, throughput: load, settingsRead, search, signIns: signIns.map(({ idle, bursts }) => ({ idle, bursts })), soak: soaked },
+    details: { footprint, browser, throughput: load, settingsRead, search, signIns: signIns.map(({ idle, bursts }) => ({ idle, bursts })), soak: soaked },
   };
   writeResults(join(root, 'bench/results.json'), results);
   console.log(formatTable(rows.map((item) => ({ figure: item.figure, value: item.text, budget: item.budget, pass: item.pass }))));
@@ -366,7 +417,8 @@ async function main() {
 const only = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length);
 try {
   if (only === 'settings') await settingsReadOnly();
-  else if (only) throw new Error(`unknown bench case ${only} (known: settings)`);
+  else if (only === 'footprint') await footprintOnly();
+  else if (only) throw new Error(`unknown bench case ${only} (known: settings, footprint)`);
   else await main();
 } catch (error) {
   console.error(error);
