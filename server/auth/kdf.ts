@@ -2,7 +2,7 @@
 // loop). Its input is what the browser sends: SHA-256 hex of the trimmed password. Parameters
 // are stored inside each hash string ($argon2id$v=19$m=…,t=…,p=…), so they can be raised later.
 import { availableParallelism } from 'node:os';
-import { hash, verify } from '@node-rs/argon2';
+import { lazy } from '../lazy';
 
 /** OWASP's minimum for Argon2id: 19 MiB, 2 passes, 1 lane (the library's default algorithm is Argon2id). */
 export const KDF_PARAMS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -43,11 +43,14 @@ export function limitConcurrency(limit: number) {
 
 const kdfSlots = limitConcurrency(KDF_CONCURRENCY);
 
+/** The native Argon2 library, loaded by the first sign-in or password change (see server/lazy.ts). */
+const argon2 = lazy(() => import('@node-rs/argon2'));
+
 /** The KDF runs of this process now: running, and queued for a place (the metrics). */
 export const kdfLoad = () => ({ running: kdfSlots.active, waiting: kdfSlots.waiting });
 
 export function hashPassword(transformed: string): Promise<string> {
-  return kdfSlots.run(() => hash(transformed, KDF_PARAMS));
+  return kdfSlots.run(async () => (await argon2()).hash(transformed, KDF_PARAMS));
 }
 
 let decoy: Promise<string> | undefined;
@@ -57,6 +60,6 @@ let decoy: Promise<string> | undefined;
 export async function verifyPassword(stored: string | undefined, transformed: string): Promise<boolean> {
   decoy ??= hashPassword(`decoy-${Math.random()}`);
   const target = stored ?? (await decoy);
-  const matches = await kdfSlots.run(() => verify(target, transformed)).catch(() => false);
+  const matches = await kdfSlots.run(async () => (await argon2()).verify(target, transformed)).catch(() => false);
   return stored !== undefined && matches;
 }
