@@ -17,6 +17,7 @@ import { endConsoleSessionOnLogout, logoutSource } from './logout';
 import { machineResources, unauthorizedGrantType } from './machine';
 import { isTrusted } from './clients';
 import { finishInteraction } from './interactions';
+import { sendProviderLogoutsThroughOutbox } from './backchannel';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -110,6 +111,8 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
         },
       },
       rpInitiatedLogout: { enabled: true, logoutSource },
+      // The logout tokens go through the outbox, with retries (backchannel.ts).
+      backchannelLogout: { enabled: true },
     },
     // An earlier consent counts only while the same person is signed in to the console: after a
     // sign-out (or as someone else) the app's request goes through the sign-in and consent page again.
@@ -188,6 +191,7 @@ export class OidcProvider {
     provider.use(formPostPolicy);
     provider.use(unauthorizedGrantType);
     provider.use(endConsoleSessionOnLogout(this.ctx));
+    sendProviderLogoutsThroughOutbox(provider, oidcDb(this.ctx.db));
     return provider;
   }
 }
