@@ -14,7 +14,7 @@ import { SESSION_COOKIE } from '../auth/gate';
 import { formPostPolicy } from './form-post-policy';
 import { APP_SCOPES, rolesClaims, tenantClaims } from './app-claims';
 import { endConsoleSessionOnLogout, logoutSource } from './logout';
-import { machineResources, unauthorizedGrantType } from './machine';
+import { machineResources, onlyHeldPrivileges, unauthorizedGrantType } from './machine';
 import { isTrusted } from './clients';
 import { finishInteraction } from './interactions';
 import { sendProviderLogoutsThroughOutbox } from './backchannel';
@@ -97,7 +97,7 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
       revocation: { enabled: true },
       // For the apps that switched it on (clients.ts), scoped to the app's privileges (machine.ts).
       clientCredentials: { enabled: true },
-      resourceIndicators: machineResources(ctx.db),
+      resourceIndicators: machineResources(db),
       // An app introspects only its own tokens (another app's answer active:false, as an unknown
       // token would), and a person's token is active only while the person may still sign in.
       introspection: {
@@ -129,7 +129,7 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
       policy: policy(),
       url: async (koa, interaction) => {
         const live = await consolePerson(ctx, koa);
-        if (live && await isTrusted(db, String(interaction.params.client_id ?? ''))) return finishInteraction(koa.oidc.provider, interaction.uid, live.user.id, true);
+        if (live && await isTrusted(db, String(interaction.params.client_id ?? ''))) return finishInteraction(koa.oidc.provider, ctx.db, interaction.uid, live.user.id, true);
         return `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}`;
       },
     },
@@ -138,8 +138,9 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
     // use, and a replaced one coming back (stolen, or replayed) revokes the whole grant.
     rotateRefreshToken: true,
     ttl: {
-      AccessToken: hour,
-      ClientCredentials: hour,
+      // A token for an app's own API may live shorter (a JWT, which cannot be revoked: machine.ts).
+      AccessToken: (_koa, token) => token.resourceServer?.accessTokenTTL ?? hour,
+      ClientCredentials: (_koa, token) => token.resourceServer?.accessTokenTTL ?? hour,
       AuthorizationCode: 60,
       IdToken: hour,
       Interaction: hour,
@@ -147,6 +148,7 @@ async function configuration(ctx: Ctx): Promise<Configuration> {
       Session: 14 * 24 * hour,
       RefreshToken: 14 * 24 * hour,
     },
+    formats: { customizers: { jwt: onlyHeldPrivileges(ctx.db) } },
     renderError: async (oidc, out) => {
       oidc.type = 'json';
       oidc.body = out;

@@ -61,7 +61,7 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     method: 'POST', url: '/sso/interactions/:uid', tags, access: '0',
     summary: 'Allow or deny the app; answers where the browser goes next', params: interactionParams, body: consentBody, response: consentAnswer,
     handler: async ({ actor, params, body, raw }) => {
-      return { redirectURL: safeRedirect(ctx, raw, await finishInteraction(await oidc.get(), params.uid, actor.user.id, body.allow)) };
+      return { redirectURL: safeRedirect(ctx, raw, await finishInteraction(await oidc.get(), ctx.db, params.uid, actor.user.id, body.allow)) };
     },
   });
 
