@@ -16,7 +16,7 @@ export class RelyingParty {
     readonly appId: string,
     readonly callback: string,
     readonly as: oauth.AuthorizationServer,
-    private readonly secret: string,
+    readonly secret: string,
   ) {}
 
   /** Creates an app with `callback` as its redirect URI, generates its secret and discovers the provider. */
