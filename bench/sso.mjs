@@ -72,7 +72,7 @@ export async function measureSso(server, adminCookie, { connections, runs, secon
   const chains = await refreshTokens(admin, app, refreshChains * (runs + 1));
   const tokenUrl = app.as.token_endpoint;
   const { access_token: accessToken } = await app.signIn(admin, 'openid');
-  const introspection = { url: app.as.introspection_endpoint, authorization, body: new URLSearchParams({ token: accessToken }).toString() };
+  const introspection = { url: app.as.introspection_endpoint, authorization, body: new URLSearchParams({ token: accessToken, token_type_hint: 'access_token' }).toString() };
   const machine = { url: tokenUrl, authorization, body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'reports' }).toString() };
 
   const cases = { refresh: [], introspection: [], clientCredentials: [] };

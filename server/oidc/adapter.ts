@@ -1,7 +1,7 @@
 // oidc-provider's storage adapter over our database (SQLite or PostgreSQL through Kysely): one row
 // per model and id, so every server process sees the same codes, tokens, sessions and grants.
 // Clients are not stored here: they are the apps (see clients.ts).
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { OidcDatabase } from './tables';
 import { clientMetadata } from './clients';
@@ -12,6 +12,8 @@ export function adapterFactory(db: Kysely<OidcDatabase>) {
 
 /** The provider's own clock is real time (the tokens it signs carry it), so expiry follows it too. */
 const now = () => Date.now();
+
+type PayloadRow = { payload: string; expiresAt: number | null; consumedAt: number | null };
 
 class PayloadAdapter implements Adapter {
   constructor(private readonly db: Kysely<OidcDatabase>, private readonly model: string) {}
@@ -29,9 +31,24 @@ class PayloadAdapter implements Adapter {
       .onConflict((conflict) => conflict.columns(['model', 'id']).doUpdateSet(row)).execute();
   }
 
+  /** The lookups, built and compiled once per column: they run on every token, grant and session
+   *  read, and building a query costs Kysely more than SQLite's indexed lookup. */
+  private readonly lookups = new Map<string, CompiledQuery<PayloadRow>>();
+
+  private lookup(column: 'id' | 'uid' | 'userCode'): CompiledQuery<PayloadRow> {
+    let compiled = this.lookups.get(column);
+    if (!compiled) {
+      compiled = this.db.selectFrom('oidcPayloads').select(['payload', 'expiresAt', 'consumedAt'])
+        .where('model', '=', this.model).where(column, '=', '').limit(1).compile();
+      this.lookups.set(column, compiled);
+    }
+    return compiled;
+  }
+
   private async findBy(column: 'id' | 'uid' | 'userCode', value: string): Promise<AdapterPayload | undefined> {
-    const row = await this.db.selectFrom('oidcPayloads').select(['payload', 'expiresAt', 'consumedAt'])
-      .where('model', '=', this.model).where(column, '=', value).executeTakeFirst();
+    const compiled = this.lookup(column);
+    // The parameters in the order of the compiled query: the model, the value, the limit.
+    const [row] = (await this.db.executeQuery<PayloadRow>({ ...compiled, parameters: [this.model, value, 1] })).rows;
     if (!row || (row.expiresAt !== null && row.expiresAt <= now())) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
     return row.consumedAt === null ? payload : { ...payload, consumed: Math.floor(row.consumedAt / 1000) };
