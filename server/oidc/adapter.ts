@@ -4,7 +4,7 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { OidcDatabase } from './tables';
-import { clientMetadata } from './clients';
+import { clientLookup } from './clients';
 
 export function adapterFactory(db: Kysely<OidcDatabase>) {
   return (model: string): Adapter => (model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, model));
@@ -85,7 +85,7 @@ class PayloadAdapter implements Adapter {
 function clientAdapter(db: Kysely<OidcDatabase>): Adapter {
   const readOnly = async () => undefined;
   return {
-    find: (id) => clientMetadata(db, id),
+    find: clientLookup(db),
     findByUid: readOnly, findByUserCode: readOnly, upsert: readOnly, consume: readOnly, destroy: readOnly, revokeByGrantId: readOnly,
   };
 }

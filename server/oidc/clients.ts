@@ -3,7 +3,7 @@
 // redirect URIs are registered with the client (one URL a line); the client_credentials grant is
 // allowed only when the app switched it on. With a back-channel logout URI, the provider puts the
 // session (`sid`) in the app's ID tokens; the outbox posts the logout tokens (backchannel.ts).
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { AdapterPayload } from 'oidc-provider';
 import type { OidcDatabase } from './tables';
 import { Status } from '../../src/core/enums';
@@ -13,10 +13,20 @@ import { newSecret } from '../auth/secrets';
 export const callbackUrls = (text: string | null): string[] =>
   (text ?? '').split(/[\s,]+/).filter((url) => /^https?:\/\//i.test(url));
 
-export async function clientMetadata(db: Kysely<OidcDatabase>, appId: string): Promise<AdapterPayload | undefined> {
-  const row = await db.selectFrom('apps').innerJoin('oidcClients', 'oidcClients.appId', 'apps.id')
-    .select(['apps.id', 'apps.name', 'apps.callbackUrl', 'apps.status', 'oidcClients.secret', 'oidcClients.postLogoutRedirectUris', 'oidcClients.clientCredentials', 'oidcClients.backchannelLogoutUri'])
-    .where('apps.id', '=', appId).executeTakeFirst();
+const clientQuery = (db: Kysely<OidcDatabase>) => db.selectFrom('apps').innerJoin('oidcClients', 'oidcClients.appId', 'apps.id')
+  .select(['apps.id', 'apps.name', 'apps.callbackUrl', 'apps.status', 'oidcClients.secret', 'oidcClients.postLogoutRedirectUris', 'oidcClients.clientCredentials', 'oidcClients.backchannelLogoutUri'])
+  .where('apps.id', '=', '').compile();
+type ClientQuery = ReturnType<typeof clientQuery>;
+type ClientRow = ClientQuery extends CompiledQuery<infer Row> ? Row : never;
+
+/** The client of an app, read on every call that authenticates one: its query is compiled once
+ *  (Kysely would build it again per call), the app id bound at each run. */
+export function clientLookup(db: Kysely<OidcDatabase>): (appId: string) => Promise<AdapterPayload | undefined> {
+  const query = clientQuery(db);
+  return async (appId) => clientMetadata((await db.executeQuery({ ...query, parameters: [appId] } as ClientQuery)).rows[0]);
+}
+
+function clientMetadata(row: ClientRow | undefined): AdapterPayload | undefined {
   const redirectUris = callbackUrls(row?.callbackUrl ?? null);
   if (!row || row.status !== Status.Enable || !redirectUris.length) return undefined;
   return {
