@@ -19,6 +19,7 @@ import { listLatency, loginBurst, sampleUsers, signIn, soak, throughput } from '
 import { median } from './stats.mjs';
 import { measureFootprint } from './footprint.mjs';
 import { formatTable, machine, writeResults } from './report.mjs';
+import { measureSso } from './sso.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
@@ -33,10 +34,14 @@ const PLAN = {
   idleSeconds: 2,
   soak: { seconds: 60, workers: 4 },
   serverStarts: 7,
+  sso: { connections: 10, runs: 3, seconds: 3, refreshChains: 10 },
   deadlineMs: 11 * 60_000,
 };
 const KiB = 1024;
-const BUDGET = { loginEntry: 85 * KiB, consoleFirstLoad: 140 * KiB, lazyChunk: 25 * KiB, sessionRps: 3_000, listP95Ms: 30, eventLoopP99Ms: 50, seedSeconds: 60, readyMs: 450, restRssMiB: 90 };
+const BUDGET = {
+  loginEntry: 85 * KiB, consoleFirstLoad: 140 * KiB, lazyChunk: 25 * KiB, sessionRps: 3_000, listP95Ms: 30, eventLoopP99Ms: 50, seedSeconds: 60,
+  readyMs: 450, restRssMiB: 90, refreshRps: 1_000, introspectionRps: 2_000,
+};
 const ENGINES = [{ key: 'sqlite', label: 'SQLite' }, { key: 'postgres', label: 'PostgreSQL' }];
 
 const started = Date.now();
@@ -258,6 +263,58 @@ async function measureSettingsRead(servers) {
   return { baseline, reads };
 }
 
+const SSO_CASES = [
+  { key: 'refresh', what: 'refresh grants/s (each of 10 loops rotates its own refresh token)', budget: BUDGET.refreshRps },
+  { key: 'introspection', what: 'introspections/s of a live access token', budget: BUDGET.introspectionRps },
+  { key: 'clientCredentials', what: 'client_credentials grants/s (a stored opaque token each)' },
+];
+
+/** The apps' single sign-on on each server (the provider's token, introspection endpoints). */
+async function measureSsoLoad(servers) {
+  const figures = {};
+  for (const { key, label, server, admin } of servers) {
+    log(`${label}: single sign-on, refresh, introspection and client_credentials`);
+    figures[key] = await measureSso(server, admin, PLAN.sso);
+    const runs = `median of ${PLAN.sso.runs}×${PLAN.sso.seconds} s, ${PLAN.sso.connections} connections`;
+    for (const { key: sso, what, budget } of SSO_CASES) {
+      const figure = figures[key][sso];
+      row(`${key}.sso.${sso}`, `${label}: ${what} (${runs})`, figure.perSecond, 'req/s', {
+        text: `${Math.round(figure.perSecond)}/s, p99 ${Math.round(figure.p99)} ms, ${Math.round(figure.cpuPerRequest)} µs CPU${figure.failures ? `, ${figure.failures} failed` : ''}`,
+        ...(budget ? { budget: `≥ ${budget}/s`, pass: figure.perSecond >= budget && figure.failures === 0 } : {}),
+      });
+    }
+  }
+  return figures;
+}
+
+/** `npm run bench -- --only=sso`: single sign-on alone, on fresh unseeded databases (the
+ *  administrator only); its rows replace the single sign-on rows of bench/results.json. */
+async function ssoOnly() {
+  const adminPassword = `${randomBytes(12).toString('base64url')}1a`;
+  const workDir = mkdtempSync(join(tmpdir(), 'iam-bench-'));
+  stopLater(() => rmSync(workDir, { recursive: true, force: true }));
+  const cluster = await startPostgres();
+  stopLater(() => cluster.stop());
+  const servers = [];
+  for (const [engine, target] of [[ENGINES[0], { dataDir: workDir }], [ENGINES[1], { databaseUrl: cluster.url }]]) {
+    const server = await startBenchServer({ ...target, adminPassword, distDir: join(workDir, 'dist') });
+    stopLater(() => server.stop());
+    servers.push({ ...engine, server, admin: await signIn(server.base, 'admin', adminPassword) });
+  }
+  const figures = await measureSsoLoad(servers);
+  await stopAll();
+  const path = join(root, 'bench/results.json');
+  const previous = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { rows: [], details: {} };
+  const ssoRow = (item) => /^\w+\.sso\./.test(item.id);
+  writeResults(path, {
+    ...previous,
+    rows: [...previous.rows.filter((item) => !ssoRow(item)), ...rows],
+    details: { ...previous.details, sso: { date: new Date().toISOString(), machine: machine(), plan: PLAN.sso, figures } },
+  });
+  console.log(formatTable(rows.map((item) => ({ figure: item.figure, value: item.text, budget: item.budget, pass: item.pass }))));
+  console.log(`\nload average ${machine().loadAverage1m} at the end · ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
 /** `npm run bench -- --only=settings`: the settings-read case alone, on fresh unseeded databases
  *  (the administrator only); prints its table, leaves bench/results.json alone. */
 async function settingsReadOnly() {
@@ -384,6 +441,7 @@ async function main() {
   const search = await measureSearch(servers);
   const signIns = await measureSignIns(servers);
   const soaked = await measureSoak(sqlite);
+  const sso = await measureSsoLoad(servers);
   ratioRow('ratio.session', 'PostgreSQL ÷ SQLite: session check req/s', load.sessions[1].requestsPerSecond, load.sessions[0].requestsPerSecond);
   for (const prop of ['username', 'realName']) {
     ratioRow(`ratio.list.${prop}`, `PostgreSQL ÷ SQLite: user search by ${prop}, p95`, search[prop][1].p95, search[prop][0].p95);
@@ -404,7 +462,7 @@ async function main() {
   ];
   const results = {
     ...context, durationSeconds: Math.round(seconds), plan: PLAN, rows, notes,
-    details: { footprint, browser, throughput: load, settingsRead, search, signIns: signIns.map(({ idle, bursts }) => ({ idle, bursts })), soak: soaked },
+    details: { footprint, browser, throughput: load, settingsRead, search, sso: { plan: PLAN.sso, figures: sso }, signIns: signIns.map(({ idle, bursts }) => ({ idle, bursts })), soak: soaked },
   };
   writeResults(join(root, 'bench/results.json'), results);
   console.log(formatTable(rows.map((item) => ({ figure: item.figure, value: item.text, budget: item.budget, pass: item.pass }))));
@@ -418,7 +476,8 @@ const only = process.argv.find((argument) => argument.startsWith('--only='))?.sl
 try {
   if (only === 'settings') await settingsReadOnly();
   else if (only === 'footprint') await footprintOnly();
-  else if (only) throw new Error(`unknown bench case ${only} (known: settings, footprint)`);
+  else if (only === 'sso') await ssoOnly();
+  else if (only) throw new Error(`unknown bench case ${only} (known: settings, footprint, sso)`);
   else await main();
 } catch (error) {
   console.error(error);

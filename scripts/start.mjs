@@ -1,5 +1,6 @@
 // `npm start`: build what is missing or stale (the browser bundle through `npm run build`, the
-// server through scripts/build-server.mjs), then run the compiled server (no TypeScript loader).
+// server through scripts/build-server.mjs), then run the compiled server (no TypeScript loader), and
+// the demo apps beside it (scripts/demos.mjs; IAM_DEMOS=0 or NODE_ENV=production: none).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -41,3 +42,7 @@ if (serverStale) {
 if (!existsSync(at('dist/elements.js'))) console.warn('No console bundle in dist/: the API runs, the console page will not load.');
 
 await import(serverOut);
+if (process.env.IAM_DEMOS !== '0' && process.env.NODE_ENV !== 'production') {
+  const { startDemos } = await import('./demos.mjs');
+  await startDemos().catch((error) => console.warn(`The demos did not start: ${error instanceof Error ? error.message : String(error)}`));
+}

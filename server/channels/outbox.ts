@@ -1,9 +1,10 @@
-// The outbox worker: delivers queued messages (sign-in codes, messages sent through a channel)
-// shortly after they are written, and retries failed ones. Every server process runs one; a
+// The outbox worker: delivers queued messages (sign-in codes, messages sent through a channel) and
+// the apps' back-channel logout tokens shortly after they are written, and retries failed ones. Every server process runs one; a
 // message is claimed atomically, so each is sent once even with several processes on PostgreSQL.
 import type { Ctx } from '../context';
 import { claim, deliver, dueMessages } from './deliver';
 import { databaseUnavailable } from '../db/availability';
+import { deliverDueLogouts } from '../oidc/backchannel';
 
 const POLL_MS = 1_000;
 const BATCH = 20;
@@ -55,8 +56,13 @@ export class Outbox {
     this.schedule(again ? 0 : this.pollMs);
   }
 
-  /** Delivers due messages, a batch at a time, until none is due. */
   private async drain(): Promise<void> {
+    await this.drainMessages();
+    while ((await deliverDueLogouts(this.ctx, BATCH, () => this.stopped)) === BATCH && !this.stopped);
+  }
+
+  /** Delivers due messages, a batch at a time, until none is due. */
+  private async drainMessages(): Promise<void> {
     for (;;) {
       const ids = await dueMessages(this.ctx, BATCH);
       for (const id of ids) {

@@ -342,6 +342,26 @@ const ssoApps: Migration = {
   },
 };
 
+/** Back-channel logout: the app's logout URI, its JWT access tokens switch, and the logout tokens
+ *  waiting for delivery (the outbox sends them, with retries). */
+const backchannelLogout: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('oidc_clients').addColumn('backchannel_logout_uri', 'text').execute();
+    await db.schema.alterTable('oidc_clients').addColumn('jwt_access_tokens', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.createTable('oidc_logout_deliveries')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('sid', 'text')
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('next_attempt_at', 'bigint')
+      .addColumn('error', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+    await db.schema.createIndex('oidc_logout_deliveries_due').on('oidc_logout_deliveries').columns(['status', 'next_attempt_at']).execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -360,6 +380,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0016_shared_limits': sharedLimits,
     '0017_sso': sso(engine),
     '0018_sso_apps': ssoApps,
+    '0019_backchannel_logout': backchannelLogout,
   };
 }
 

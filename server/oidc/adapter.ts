@@ -1,11 +1,11 @@
 // oidc-provider's storage adapter over our database (SQLite or PostgreSQL through Kysely): one row
 // per model and id, so every server process sees the same codes, tokens, sessions and grants.
 // Clients are not stored here: they are the apps (see clients.ts).
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { oidcLibrary } from './library';
 import type { OidcDatabase } from './tables';
-import { clientMetadata } from './clients';
+import { clientLookup } from './clients';
 
 export function adapterFactory(db: Kysely<OidcDatabase>) {
   return (model: string): Adapter => (model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, model));
@@ -13,6 +13,8 @@ export function adapterFactory(db: Kysely<OidcDatabase>) {
 
 /** The provider's own clock is real time (the tokens it signs carry it), so expiry follows it too. */
 const now = () => Date.now();
+
+type PayloadRow = { payload: string; expiresAt: number | null; consumedAt: number | null };
 
 class PayloadAdapter implements Adapter {
   constructor(private readonly db: Kysely<OidcDatabase>, private readonly model: string) {}
@@ -30,9 +32,24 @@ class PayloadAdapter implements Adapter {
       .onConflict((conflict) => conflict.columns(['model', 'id']).doUpdateSet(row)).execute();
   }
 
+  /** The lookups, built and compiled once per column: they run on every token, grant and session
+   *  read, and building a query costs Kysely more than SQLite's indexed lookup. */
+  private readonly lookups = new Map<string, CompiledQuery<PayloadRow>>();
+
+  private lookup(column: 'id' | 'uid' | 'userCode'): CompiledQuery<PayloadRow> {
+    let compiled = this.lookups.get(column);
+    if (!compiled) {
+      compiled = this.db.selectFrom('oidcPayloads').select(['payload', 'expiresAt', 'consumedAt'])
+        .where('model', '=', this.model).where(column, '=', '').limit(1).compile();
+      this.lookups.set(column, compiled);
+    }
+    return compiled;
+  }
+
   private async findBy(column: 'id' | 'uid' | 'userCode', value: string): Promise<AdapterPayload | undefined> {
-    const row = await this.db.selectFrom('oidcPayloads').select(['payload', 'expiresAt', 'consumedAt'])
-      .where('model', '=', this.model).where(column, '=', value).executeTakeFirst();
+    const compiled = this.lookup(column);
+    // The parameters in the order of the compiled query: the model, the value, the limit.
+    const [row] = (await this.db.executeQuery<PayloadRow>({ ...compiled, parameters: [this.model, value, 1] })).rows;
     if (!row || (row.expiresAt !== null && row.expiresAt <= now())) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
     return row.consumedAt === null ? payload : { ...payload, consumed: Math.floor(row.consumedAt / 1000) };
@@ -69,7 +86,7 @@ class PayloadAdapter implements Adapter {
 function clientAdapter(db: Kysely<OidcDatabase>): Adapter {
   const readOnly = async () => undefined;
   return {
-    find: (id) => clientMetadata(db, id),
+    find: clientLookup(db),
     findByUid: readOnly, findByUserCode: readOnly, upsert: readOnly, consume: readOnly, destroy: readOnly, revokeByGrantId: readOnly,
   };
 }

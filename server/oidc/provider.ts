@@ -16,9 +16,10 @@ import { SESSION_COOKIE } from '../auth/gate';
 import { formPostPolicy } from './form-post-policy';
 import { APP_SCOPES, rolesClaims, tenantClaims } from './app-claims';
 import { endConsoleSessionOnLogout, logoutSource } from './logout';
-import { machineResources, unauthorizedGrantType } from './machine';
+import { machineResources, onlyHeldPrivileges, unauthorizedGrantType } from './machine';
 import { isTrusted } from './clients';
 import { finishInteraction } from './interactions';
+import { sendProviderLogoutsThroughOutbox } from './backchannel';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -98,7 +99,7 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
       revocation: { enabled: true },
       // For the apps that switched it on (clients.ts), scoped to the app's privileges (machine.ts).
       clientCredentials: { enabled: true },
-      resourceIndicators: machineResources(ctx.db),
+      resourceIndicators: machineResources(db),
       // An app introspects only its own tokens (another app's answer active:false, as an unknown
       // token would), and a person's token is active only while the person may still sign in.
       introspection: {
@@ -112,6 +113,8 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
         },
       },
       rpInitiatedLogout: { enabled: true, logoutSource },
+      // The logout tokens go through the outbox, with retries (backchannel.ts).
+      backchannelLogout: { enabled: true },
     },
     // An earlier consent counts only while the same person is signed in to the console: after a
     // sign-out (or as someone else) the app's request goes through the sign-in and consent page again.
@@ -128,7 +131,7 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
       policy: policy(library),
       url: async (koa, interaction) => {
         const live = await consolePerson(ctx, koa);
-        if (live && await isTrusted(db, String(interaction.params.client_id ?? ''))) return finishInteraction(koa.oidc.provider, interaction.uid, live.user.id, true);
+        if (live && await isTrusted(db, String(interaction.params.client_id ?? ''))) return finishInteraction(koa.oidc.provider, ctx.db, interaction.uid, live.user.id, true);
         return `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}`;
       },
     },
@@ -137,8 +140,9 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
     // use, and a replaced one coming back (stolen, or replayed) revokes the whole grant.
     rotateRefreshToken: true,
     ttl: {
-      AccessToken: hour,
-      ClientCredentials: hour,
+      // A token for an app's own API may live shorter (a JWT, which cannot be revoked: machine.ts).
+      AccessToken: (_koa, token) => token.resourceServer?.accessTokenTTL ?? hour,
+      ClientCredentials: (_koa, token) => token.resourceServer?.accessTokenTTL ?? hour,
       AuthorizationCode: 60,
       IdToken: hour,
       Interaction: hour,
@@ -146,6 +150,7 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
       Session: 14 * 24 * hour,
       RefreshToken: 14 * 24 * hour,
     },
+    formats: { customizers: { jwt: onlyHeldPrivileges(ctx.db) } },
     renderError: async (oidc, out) => {
       oidc.type = 'json';
       oidc.body = out;
@@ -191,6 +196,7 @@ export class OidcProvider {
     provider.use(formPostPolicy);
     provider.use(unauthorizedGrantType);
     provider.use(endConsoleSessionOnLogout(this.ctx));
+    sendProviderLogoutsThroughOutbox(provider, oidcDb(this.ctx.db));
     return provider;
   }
 }

@@ -3,13 +3,16 @@
 // console ends the person's sessions: password reset or change, disabling or deleting the person,
 // console sign-out. A later refresh answers invalid_grant, the access token 401, and the browser's
 // next authorization request goes through the sign-in page again; re-enabling revives nothing.
+// The apps that registered a back-channel logout URI are told (backchannel.ts).
 import type { Kysely } from 'kysely';
 import type { Ctx } from '../context';
 import type { Database } from '../db/tables';
 import { oidcDb } from './tables';
+import { logoutTargetsOf, queueBackchannelLogouts } from './backchannel';
 
 export async function revokeAppGrants(database: Kysely<Database>, personId: string): Promise<void> {
   const db = oidcDb(database);
+  await queueBackchannelLogouts(db, personId, await logoutTargetsOf(db, personId));
   const grants = db.selectFrom('oidcPayloads').select('id').where('model', '=', 'Grant').where('accountId', '=', personId);
   await db.deleteFrom('oidcPayloads')
     .where((eb) => eb.or([eb('accountId', '=', personId), eb('grantId', 'in', grants)])).execute();

@@ -1,4 +1,4 @@
-// The tables of migrations 0004, 0017 and 0018 (the OpenID Connect provider), typed beside the code that uses them
+// The tables of migrations 0004, 0017, 0018 and 0019 (the OpenID Connect provider), typed beside the code that uses them
 // and joined to the shared database type.
 import type { Generated, Kysely } from 'kysely';
 import type { Database } from '../db/tables';
@@ -39,9 +39,31 @@ export interface OidcClientTable {
   clientCredentials: Generated<number>;
   /** 1: a trusted app, its authorization skips the consent page (migration 0018). */
   trusted: Generated<number>;
+  /** Where the provider posts logout tokens when the person's grants end (migration 0019). */
+  backchannelLogoutUri: string | null;
+  /** 1: the app's own resource gets JWT access tokens that it verifies with the JWKS (migration 0019). */
+  jwtAccessTokens: Generated<number>;
 }
 
-export type OidcDatabase = Database & { oidcPayloads: OidcPayloadTable; oidcKeys: OidcKeyTable; oidcClients: OidcClientTable };
+/** A logout token to post to an app (signed when sent, retried by the outbox). */
+export interface OidcLogoutDeliveryTable {
+  id: string;
+  appId: string;
+  /** The person (the token's `sub`). */
+  subject: string;
+  /** The provider session of that person with the app (the token's `sid`), when known. */
+  sid: string | null;
+  /** 'queued', 'sending' or 'failed' (a delivered token's row is deleted). */
+  status: string;
+  attempts: Generated<number>;
+  nextAttemptAt: number | null;
+  error: string | null;
+  createdAt: number;
+}
+
+type OidcTables = { oidcPayloads: OidcPayloadTable; oidcKeys: OidcKeyTable; oidcClients: OidcClientTable; oidcLogoutDeliveries: OidcLogoutDeliveryTable };
+
+export type OidcDatabase = Database & OidcTables;
 
 export const oidcDb = (db: Kysely<Database>): Kysely<OidcDatabase> =>
-  db.withTables<{ oidcPayloads: OidcPayloadTable; oidcKeys: OidcKeyTable; oidcClients: OidcClientTable }>();
+  db.withTables<OidcTables>();

@@ -61,7 +61,7 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     method: 'POST', url: '/sso/interactions/:uid', tags, access: '0',
     summary: 'Allow or deny the app; answers where the browser goes next', params: interactionParams, body: consentBody, response: consentAnswer,
     handler: async ({ actor, params, body, raw }) => {
-      return { redirectURL: safeRedirect(ctx, raw, await finishInteraction(await oidc.get(), params.uid, actor.user.id, body.allow)) };
+      return { redirectURL: safeRedirect(ctx, raw, await finishInteraction(await oidc.get(), ctx.db, params.uid, actor.user.id, body.allow)) };
     },
   });
 
@@ -86,12 +86,16 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
 
   defineRoute(app, gate, {
     method: 'PUT', url: '/apps/:appId/oidc-client', tags, access: '1',
-    summary: 'Change the app\'s client: post-logout redirect URIs, the client_credentials grant, trusted (no consent page; platform administrator only)',
+    summary: 'Change the app\'s client: post-logout and back-channel logout URIs, the client_credentials grant, JWT access tokens, trusted (no consent page; platform administrator only)',
     params: appParams, body: oidcClientBody, response: clientStatusSchema,
     handler: async ({ actor, params, body, raw }) => {
       const { callbackUrl } = await manageable(actor, params.appId);
       if (body.trusted !== undefined) assertMayTrustApps(actor);
-      const changes = { ...body, ...(body.postLogoutRedirectUris ? { postLogoutRedirectUris: [...new Set(body.postLogoutRedirectUris)] } : {}) };
+      const changes = {
+        ...body,
+        ...(body.postLogoutRedirectUris ? { postLogoutRedirectUris: [...new Set(body.postLogoutRedirectUris)] } : {}),
+        ...(body.backchannelLogoutUri !== undefined ? { backchannelLogoutUri: body.backchannelLogoutUri || null } : {}),
+      };
       if (!(await updateClient(db, params.appId, changes))) throw new ApiError(409, 'Generate a client secret first');
       await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: params.appId }, ip: raw.ip, detail: changes });
       return clientView(params.appId, callbackUrl);

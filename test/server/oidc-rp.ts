@@ -16,7 +16,7 @@ export class RelyingParty {
     readonly appId: string,
     readonly callback: string,
     readonly as: oauth.AuthorizationServer,
-    private readonly secret: string,
+    readonly secret: string,
   ) {}
 
   /** Creates an app with `callback` as its redirect URI, generates its secret and discovers the provider. */
@@ -67,7 +67,7 @@ export class RelyingParty {
   }
 
   /** The browser (signed in to the console) asks, allows on the consent page, and the app exchanges the code. */
-  async signIn(browser: Client, scope = 'openid', extra: Record<string, string> = {}): Promise<Tokens> {
+  async signIn(browser: Client, scope = 'openid', extra: Record<string, string> = {}, tokenParameters: Record<string, string> = {}): Promise<Tokens> {
     const request = await this.authorization(scope, extra);
     let { url } = await this.follow(browser, request.url);
     if (url.pathname === '/oauth/authorize') {
@@ -79,12 +79,12 @@ export class RelyingParty {
       }));
     }
     assert.equal(url.origin + url.pathname, this.callback, `landed on ${url.href}`);
-    return this.exchange(url, request.verifier, request.state);
+    return this.exchange(url, request.verifier, request.state, tokenParameters);
   }
 
-  async exchange(callbackUrl: URL, verifier: string, state: string): Promise<Tokens> {
+  async exchange(callbackUrl: URL, verifier: string, state: string, tokenParameters: Record<string, string> = {}): Promise<Tokens> {
     const params = oauth.validateAuthResponse(this.as, this.client, callbackUrl, state);
-    const response = await oauth.authorizationCodeGrantRequest(this.as, this.client, this.auth, params, this.callback, verifier, insecure);
+    const response = await oauth.authorizationCodeGrantRequest(this.as, this.client, this.auth, params, this.callback, verifier, { ...insecure, additionalParameters: tokenParameters });
     return oauth.processAuthorizationCodeResponse(this.as, this.client, response) as Promise<Tokens>;
   }
 

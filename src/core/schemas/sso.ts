@@ -36,6 +36,10 @@ export const clientStatus = v.object({
   clientCredentials: v.boolean(),
   /** A trusted app: the person is not asked to consent (set by the platform administrator only). */
   trusted: v.boolean(),
+  /** Where the provider posts a signed logout token when the person's access ends (back-channel logout). */
+  backchannelLogoutUri: v.nullable(v.string()),
+  /** Tokens for the app's own resource are JWTs (verifiable with the JWKS) instead of opaque. */
+  jwtAccessTokens: v.boolean(),
 });
 
 /** The one answer that carries the client secret: right after it is generated. */
@@ -44,11 +48,14 @@ export const clientSecretAnswer = v.object({ clientId: v.string(), clientSecret:
 /** At most this many post-logout redirect URIs per app. */
 export const MAX_POST_LOGOUT_URIS = 10;
 
+/** A logout URI: an http(s) URL like the callback URLs, without a fragment. */
+const logoutUri = v.pipe(rules.url, v.maxLength(2000, 'rule.url'), v.check((url) => !/[#,]/.test(url), 'rule.url'));
+
 /** Post-logout redirect URIs: http(s) URLs like the callback URLs, without a fragment (nor a comma,
  *  which separates stored URLs). */
 export const postLogoutUrisBody = v.object({
   postLogoutRedirectUris: v.pipe(
-    v.array(v.pipe(rules.url, v.maxLength(2000, 'rule.url'), v.check((url) => !/[#,]/.test(url), 'rule.url')), 'rule.required'),
+    v.array(logoutUri, 'rule.required'),
     v.maxLength(MAX_POST_LOGOUT_URIS, 'rule.url'),
   ),
 });
@@ -58,4 +65,7 @@ export const oidcClientBody = v.object({
   ...v.partial(postLogoutUrisBody).entries,
   clientCredentials: v.optional(v.boolean('rule.required')),
   trusted: v.optional(v.boolean('rule.required')),
+  /** null (or an empty text) removes it. */
+  backchannelLogoutUri: v.optional(v.nullable(v.union([v.literal(''), logoutUri]))),
+  jwtAccessTokens: v.optional(v.boolean('rule.required')),
 });

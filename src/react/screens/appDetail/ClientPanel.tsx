@@ -1,6 +1,6 @@
 // The app as an OpenID Connect client of our provider: client id, issuer, redirect URIs (the app's
 // callback URLs) and its client secret, generated or rotated here and shown once in a dialog; with
-// a secret, its switches and post-logout redirect URIs.
+// a secret, its switches, post-logout redirect URIs and back-channel logout URI.
 import { lazy, Suspense, useState } from 'react';
 import type { App } from '../../../core/api/apps';
 import { oidcClientStatus, rotateOidcClientSecret } from '../../../core/api/sso';
@@ -11,6 +11,7 @@ import * as ui from '../../widgets/ui.css';
 import * as styles from './ClientPanel.css';
 import { PostLogoutUrisForm } from './PostLogoutUrisForm';
 import { ClientSwitches } from './ClientSwitches';
+import { BackchannelLogoutForm } from './BackchannelLogoutForm';
 
 const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
 const ClientSecretDialog = lazy(() => import('./ClientSecretDialog'));
@@ -88,6 +89,7 @@ export function ClientPanel({ app }: { app: App }) {
           </div>
           {client.hasSecret && <ClientSwitches appId={app.id} client={client} onSaved={() => status.reload()} />}
           {client.hasSecret && <PostLogoutUrisForm key={client.postLogoutRedirectUris.join('\n')} appId={app.id} saved={client.postLogoutRedirectUris} onSaved={() => status.reload()} />}
+          {client.hasSecret && <BackchannelLogoutForm key={client.backchannelLogoutUri ?? ''} appId={app.id} saved={client.backchannelLogoutUri} onSaved={() => status.reload()} />}
         </>
       )}
       <Suspense fallback={null}>

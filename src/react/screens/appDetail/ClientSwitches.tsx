@@ -1,5 +1,6 @@
 // The switches of the app's OpenID Connect client, each saved as soon as it is changed: the
-// client_credentials grant for the app's machines, and (platform administrators only) trusted:
+// client_credentials grant for the app's machines, JWT access tokens for the app's own resource, and
+// (platform administrators only) trusted:
 // the app's sign-ins skip the consent page.
 import { useState } from 'react';
 import { updateOidcClient, type OidcClientChanges, type OidcClientStatus } from '../../../core/api/sso';
@@ -36,6 +37,8 @@ export function ClientSwitches({ appId, client, onSaved }: { appId: string; clie
         onChange={(clientCredentials) => void save({ clientCredentials })}
       />
       <p className={ui.hint}>{t('console:clientSecret.clientCredentialsHint')}</p>
+      <CheckboxField label={t('console:clientSecret.jwtAccessTokens')} checked={client.jwtAccessTokens} disabled={busy} onChange={(jwtAccessTokens) => void save({ jwtAccessTokens })} />
+      <p className={ui.hint}>{t('console:clientSecret.jwtAccessTokensHint')}</p>
       {scope.platform && (
         <>
           <CheckboxField label={t('console:clientSecret.trusted')} checked={client.trusted} disabled={busy} onChange={(trusted) => void save({ trusted })} />

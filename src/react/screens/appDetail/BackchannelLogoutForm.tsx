@@ -1,0 +1,68 @@
+// Where the provider posts a signed logout token when a person's access to the app ends
+// (back-channel logout): one http(s) URL, saved with the app's OpenID Connect client; empty removes it.
+import { useId, useState, type FormEvent } from 'react';
+import * as v from 'valibot';
+import { updateOidcClient } from '../../../core/api/sso';
+import { HttpError } from '../../../core/http';
+import { notifySuccess } from '../../../core/messages';
+import { oidcClientBody } from '../../../core/schemas/sso';
+import { useT } from '../../i18n';
+import * as ui from '../../widgets/ui.css';
+
+export function BackchannelLogoutForm({ appId, saved, onSaved }: { appId: string; saved: string | null; onSaved: () => void }) {
+  const t = useT();
+  const id = useId();
+  const [text, setText] = useState(saved ?? '');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const body = { backchannelLogoutUri: text.trim() || null };
+    if (!v.safeParse(oidcClientBody, body).success) return setError(t('console:clientSecret.backchannelInvalid'));
+    setBusy(true);
+    setError(undefined);
+    try {
+      await updateOidcClient(appId, body);
+      onSaved();
+      notifySuccess(t('message.actionSuccess'));
+    } catch (failure) {
+      setError(failure instanceof HttpError ? failure.message : t('message.requestFailed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className={ui.form} noValidate onSubmit={(event) => void submit(event)}>
+      <div className={ui.field}>
+        <label htmlFor={id} className={ui.label}>
+          {t('console:clientSecret.backchannelUri')}
+        </label>
+        <input
+          id={id}
+          type="url"
+          className={ui.input}
+          value={text}
+          spellCheck={false}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+          onChange={(event) => setText(event.currentTarget.value)}
+        />
+        <p id={`${id}-hint`} className={ui.hint}>
+          {t('console:clientSecret.backchannelHint')}
+        </p>
+        {error && (
+          <p id={`${id}-error`} role="alert" className={ui.fieldError}>
+            {error}
+          </p>
+        )}
+      </div>
+      <div className={ui.actions}>
+        <button type="submit" className={ui.button.secondary} disabled={busy}>
+          {t('console:clientSecret.backchannelSave')}
+        </button>
+      </div>
+    </form>
+  );
+}
