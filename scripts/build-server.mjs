@@ -1,5 +1,6 @@
 // Compiles the server (server/main.ts and what it imports from src/core) into dist-server/main.js
-// with esbuild: one ESM file for Node 20, packages left external (installed by npm).
+// with esbuild: one ESM file for Node 20 and later, packages left external (installed by npm), with
+// a `#!` line: it is the `iam-console-server` command of packages/server.
 import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -15,6 +16,7 @@ await build({
   target: 'node20',
   packages: 'external',
   sourcemap: true,
+  banner: { js: '#!/usr/bin/env node' },
   logLevel: 'warning',
 });
 cpSync(`${root}server/public`, `${root}dist-server/public`, { recursive: true });
