@@ -1,7 +1,8 @@
 // `npm test`: every check of the project, in order, then one summary line `N passed, N failed`.
-// Usage: node scripts/test.mjs [suite …]   suites: typecheck lint unit server browser e2e
+// Usage: node scripts/test.mjs [suite …]   suites: typecheck lint unit server browser e2e hosts
 // (no argument runs all). Node suites use the node:test runner through tsx; the browser suite
-// uses web-test-runner against the built bundle; e2e drives Debian's Chromium with playwright-core.
+// uses web-test-runner against the built bundle; e2e drives Debian's Chromium with playwright-core;
+// hosts packs the packages and builds fresh Vite host projects on them (test/hosts).
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync, readFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { findChromium } from './chromium.mjs';
 import { startPostgres } from './postgres.mjs';
 
-const allSuites = ['typecheck', 'lint', 'unit', 'server', 'browser', 'e2e'];
+const allSuites = ['typecheck', 'lint', 'unit', 'server', 'browser', 'e2e', 'hosts'];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : allSuites;
 const totals = { passed: 0, failed: 0 };
 const failures = [];
@@ -77,8 +78,9 @@ async function browserTests() {
   count('browser', passed, failed || (code === 0 ? 0 : 1));
 }
 
-// Only the browser and end-to-end suites need the bundle; the others run whatever the build says.
-const needsBuild = wanted.some((suite) => ['browser', 'e2e'].includes(suite));
+// Only the browser, end-to-end and host suites need the build; the others run whatever it says.
+const builtSuites = ['browser', 'e2e', 'hosts'];
+const needsBuild = wanted.some((suite) => builtSuites.includes(suite));
 const built = needsBuild && (await check('build', 'npm', ['run', 'build', '--silent']));
 for (const suite of wanted) {
   if (suite === 'typecheck') await check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
@@ -92,10 +94,10 @@ for (const suite of wanted) {
     } finally {
       await postgres.stop();
     }
-  } else if (suite === 'browser' || suite === 'e2e') {
+  } else if (builtSuites.includes(suite)) {
     if (!built) { console.error(`The build failed: the ${suite} suite cannot run.`); count(suite, 0, 1); }
     else if (suite === 'browser') await browserTests();
-    else await nodeTests('e2e', 'test/e2e', { CHROME_PATH: findChromium() });
+    else await nodeTests(suite, `test/${suite}`, { CHROME_PATH: findChromium() });
   } else { console.error(`unknown suite: ${suite} (known: ${allSuites.join(' ')})`); count(suite, 0, 1); }
 }
 
