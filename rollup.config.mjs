@@ -146,8 +146,10 @@ function bundleConfig({ dir, sourcemap, external }) {
   };
 }
 
-/** React and react-dom, and their subpaths (`react/jsx-runtime`, `react-dom/client`). */
-const react = /^react(-dom)?(\/|$)/;
+/** What the package build leaves to the host's bundler: React and react-dom with their subpaths
+ *  (`react/jsx-runtime`, `react-dom/client`), peer dependencies, and nanostores, a dependency whose
+ *  store types the core's typings name (`$locale`). */
+const hostModules = /^(react|react-dom|nanostores)(\/|$)/;
 
 export default bundleConfig({ dir: 'dist', sourcemap: true });
-export const packageConfig = bundleConfig({ dir: 'packages/iam-console/dist', sourcemap: false, external: (id) => react.test(id) });
+export const packageConfig = bundleConfig({ dir: 'packages/iam-console/dist', sourcemap: false, external: (id) => hostModules.test(id) });
