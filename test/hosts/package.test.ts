@@ -48,7 +48,9 @@ test('README of the browser package links only to files in the package', () => {
 test('React and react-dom are peer dependencies, imported by the package and not bundled into it', () => {
   // nanostores: imported too, because the core's typings name its store types.
   assert.deepEqual(Object.keys(manifest.dependencies ?? {}), ['nanostores']);
-  assert.deepEqual(Object.keys(manifest.peerDependencies ?? {}).sort(), ['react', 'react-dom']);
+  // @types/react too: the elements' typings add their tags to React's JSX, so even a host without
+  // React needs React's types to typecheck them.
+  assert.deepEqual(Object.keys(manifest.peerDependencies ?? {}).sort(), ['@types/react', 'react', 'react-dom']);
   const code = browser.files.filter((path) => path.endsWith('.js')).map((path) => readFileSync(join(browserPackage, path), 'utf8')).join('\n');
   assert.match(code, /from"react"/);
   // React's own modules define these; a bundled copy of React or react-dom would bring them.
@@ -64,7 +66,7 @@ test('a front-end install brings the package and React, nothing of the server', 
     .filter((path) => path.startsWith('node_modules/'))
     .map((path) => path.slice('node_modules/'.length))
     .sort();
-  assert.deepEqual(installed, ['iam-console', 'nanostores', 'react', 'react-dom', 'scheduler']);
+  assert.deepEqual(installed, ['@types/react', 'csstype', 'iam-console', 'nanostores', 'react', 'react-dom', 'scheduler']);
   console.log(`front-end install: ${installed.length} packages (${installed.join(', ')}), ${(sizeOf(join(project, 'node_modules')) / 1024 / 1024).toFixed(1)} MB`);
 });
 
