@@ -2,12 +2,15 @@
 // Usage: node scripts/test.mjs [suite …]   suites: typecheck lint unit server browser e2e hosts
 // (no argument runs all). Node suites use the node:test runner through tsx; the browser suite
 // uses web-test-runner against the built bundle; e2e drives Debian's Chromium with playwright-core;
-// hosts packs the packages and builds fresh Vite host projects on them (test/hosts).
+// hosts packs the packages and builds fresh Vite host projects on them (test/hosts). The unit tests
+// and the server suite on SQLite run a second time on Node.js 24 from the npm registry
+// (scripts/node-runtime.mjs), unless this already is Node.js 24.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync, readFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { findChromium } from './chromium.mjs';
+import { nodeRuntime } from './node-runtime.mjs';
 import { startPostgres } from './postgres.mjs';
 
 const allSuites = ['typecheck', 'lint', 'unit', 'server', 'browser', 'e2e', 'hosts'];
@@ -50,13 +53,13 @@ async function check(name, command, args) {
   return code === 0;
 }
 
-/** node:test files, counted from a TAP copy of the run. */
-async function nodeTests(name, dir, env = {}) {
+/** node:test files, counted from a TAP copy of the run (on `node`, by default this Node.js). */
+async function nodeTests(name, dir, env = {}, node = process.execPath) {
   const files = filesUnder(dir, /\.test\.(ts|mjs|js)$/);
   if (!files.length) { console.log(`\n=== ${name}: no test files under ${dir}`); return; }
   const tap = join(mkdtempSync(join(tmpdir(), 'iam-test-')), 'report.tap');
   console.log(`\n=== ${name}: ${files.length} files`);
-  const { code } = await run(process.execPath, [
+  const { code } = await run(node, [
     '--import', 'tsx', '--test', '--test-concurrency=1',
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files,
@@ -78,6 +81,21 @@ async function browserTests() {
   count('browser', passed, failed || (code === 0 ? 0 : 1));
 }
 
+/** The second Node.js the suites run on, prepared at its first use. */
+const secondMajor = 24;
+let secondRuntime;
+async function onSecondNode(name, dir, env = {}) {
+  if (Number(process.versions.node.split('.')[0]) === secondMajor) return;
+  try {
+    secondRuntime ??= nodeRuntime(secondMajor);
+  } catch (error) {
+    console.error(`Node.js ${secondMajor} could not be prepared: ${error.message}`);
+    count(`${name} (Node.js ${secondMajor})`, 0, 1);
+    return;
+  }
+  await nodeTests(`${name} (Node.js ${secondMajor})`, dir, { ...env, ...secondRuntime.env }, secondRuntime.node);
+}
+
 // Only the browser, end-to-end and host suites need the build; the others run whatever it says.
 const builtSuites = ['browser', 'e2e', 'hosts'];
 const needsBuild = wanted.some((suite) => builtSuites.includes(suite));
@@ -85,9 +103,12 @@ const built = needsBuild && (await check('build', 'npm', ['run', 'build', '--sil
 for (const suite of wanted) {
   if (suite === 'typecheck') await check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
   else if (suite === 'lint') await check('lint', 'npx', ['eslint', '.', '--max-warnings=0']);
-  else if (suite === 'unit') await nodeTests('unit', 'test/unit');
-  else if (suite === 'server') {
+  else if (suite === 'unit') {
+    await nodeTests('unit', 'test/unit');
+    await onSecondNode('unit', 'test/unit');
+  } else if (suite === 'server') {
     await nodeTests('server (SQLite)', 'test/server', { IAM_TEST_DB: 'sqlite' });
+    await onSecondNode('server (SQLite)', 'test/server', { IAM_TEST_DB: 'sqlite' });
     const postgres = await startPostgres();
     try {
       await nodeTests('server (PostgreSQL)', 'test/server', { IAM_TEST_DB: 'postgres', IAM_TEST_DATABASE_URL: postgres.url });
