@@ -1,7 +1,7 @@
 // Loaded with `--import` (through NODE_OPTIONS, so server processes the tests spawn load it too)
-// when the tests run on a Node.js other than the one that installed node_modules: better-sqlite3's
-// native module is built for one Node.js version, so `better-sqlite3` resolves to the copy
-// scripts/node-runtime.mjs built for this one (its lib/index.js in IAM_BETTER_SQLITE3).
+// when the tests run on a Node.js other than the one that installed node_modules: `better-sqlite3`
+// resolves to the copy scripts/node-runtime.mjs installed for that Node.js (its lib/index.js in
+// IAM_BETTER_SQLITE3), since a native module runs only on the Node.js versions it was built for.
 import { registerHooks } from 'node:module';
 import { pathToFileURL } from 'node:url';
 

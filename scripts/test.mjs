@@ -3,8 +3,8 @@
 // (no argument runs all). Node suites use the node:test runner through tsx; the browser suite
 // uses web-test-runner against the built bundle; e2e drives Debian's Chromium with playwright-core;
 // hosts packs the packages and builds fresh Vite host projects on them (test/hosts). The unit tests
-// and the server suite on SQLite run a second time on Node.js 24 from the npm registry
-// (scripts/node-runtime.mjs), unless this already is Node.js 24.
+// and the server suite on SQLite run a second time on Node.js 24 from the npm registry, with the
+// better-sqlite3 that runs there (scripts/node-runtime.mjs), unless this already is Node.js 24.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync, readFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
@@ -93,7 +93,7 @@ async function onSecondNode(name, dir, env = {}) {
     count(`${name} (Node.js ${secondMajor})`, 0, 1);
     return;
   }
-  await nodeTests(`${name} (Node.js ${secondMajor})`, dir, { ...env, ...secondRuntime.env }, secondRuntime.node);
+  await nodeTests(`${name} (Node.js ${secondRuntime.version})`, dir, { ...env, ...secondRuntime.env }, secondRuntime.node);
 }
 
 // Only the browser, end-to-end and host suites need the build; the others run whatever it says.
