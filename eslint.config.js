@@ -9,7 +9,7 @@ const restrict = (patterns, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'dist-server/**', 'data/**', 'coverage/**', 'custom-elements.json', '.tmp/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'dist-server/**', 'packages/*/dist/**', 'packages/*/dist-server/**', 'packages/*/custom-elements.json', 'data/**', 'coverage/**', 'custom-elements.json', '.tmp/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

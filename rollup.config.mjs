@@ -1,6 +1,12 @@
-// The production build: ESM with code splitting into dist/, minified, with source maps.
-// Entries: `elements` (defines every element), `login` (only <iam-login>, kept small), `core`
-// (the framework-agnostic core) and `react` (the React components for React hosts).
+// The production builds: ESM with code splitting, minified. Entries: `elements` (defines every
+// element), `login` (only <iam-login>, kept small), `core` (the framework-agnostic core) and `react`
+// (the React components for React hosts). Two builds of the same entries:
+// - the self-contained bundle (default export) in dist/, React included, with source maps: what
+//   the server serves under /dist/ for `<script type="module">` on any page (the size budgets of
+//   scripts/check-bundle.mjs are measured on it);
+// - the package build (`packageConfig`) in packages/iam-console/dist/, with React and react-dom
+//   left as imports (peer dependencies), so a host's bundler ships the host's one React and the
+//   React components render in the host's tree.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -99,39 +105,51 @@ function signInValibot() {
  */
 const pureFunctions = ['__name'];
 
-export default {
-  input: Object.fromEntries(Object.entries(entries).filter(([, path]) => existsSync(fromRoot(`./${path}`)))),
-  output: {
-    dir: 'dist',
-    format: 'es',
-    sourcemap: true,
-    entryFileNames: '[name].js',
-    // Locale files are named by locale and namespace (`chunks/locale-zh-login-….js`).
-    chunkFileNames: ({ facadeModuleId }) => {
-      const locale = /locales\/(\w+)\/(\w+)\.json$/.exec(facadeModuleId ?? '');
-      return locale ? `chunks/locale-${locale[1]}-${locale[2]}-[hash].js` : 'chunks/[name]-[hash].js';
+/** One build of the entries into `dir`; `external` names the imports left to the host. */
+function bundleConfig({ dir, sourcemap, external }) {
+  return {
+    input: Object.fromEntries(Object.entries(entries).filter(([, path]) => existsSync(fromRoot(`./${path}`)))),
+    output: {
+      dir,
+      format: 'es',
+      sourcemap,
+      entryFileNames: '[name].js',
+      // Locale files are named by locale and namespace (`chunks/locale-zh-login-….js`).
+      chunkFileNames: ({ facadeModuleId }) => {
+        const locale = /locales\/(\w+)\/(\w+)\.json$/.exec(facadeModuleId ?? '');
+        return locale ? `chunks/locale-${locale[1]}-${locale[2]}-[hash].js` : 'chunks/[name]-[hash].js';
+      },
     },
-  },
-  // A warning in the production build is a defect to fix, not noise. The one exception: React
-  // libraries mark their modules "use client" (for server components), which means nothing here.
-  onwarn(warning) {
-    if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && /"use client"/.test(warning.message)) return;
-    throw new Error(`rollup: ${warning.message}`);
-  },
-  treeshake: { manualPureFunctions: pureFunctions },
-  plugins: [
-    adoptedCss(),
-    cspSafeStyleSingleton(),
-    signInValibot(),
-    vanillaExtractPlugin({ identifiers: 'short' }),
-    replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
-    nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
-    commonjs(),
-    esbuild({
-      target: 'es2022',
-      minify: true,
-      legalComments: 'none',
-      loaders: { '.json': 'json' },
-    }),
-  ],
-};
+    // A warning in the production build is a defect to fix, not noise. The one exception: React
+    // libraries mark their modules "use client" (for server components), which means nothing here.
+    onwarn(warning) {
+      if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && /"use client"/.test(warning.message)) return;
+      throw new Error(`rollup: ${warning.message}`);
+    },
+    external,
+    treeshake: { manualPureFunctions: pureFunctions },
+    plugins: [
+      adoptedCss(),
+      cspSafeStyleSingleton(),
+      signInValibot(),
+      vanillaExtractPlugin({ identifiers: 'short' }),
+      replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
+      nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
+      commonjs(),
+      esbuild({
+        target: 'es2022',
+        minify: true,
+        legalComments: 'none',
+        loaders: { '.json': 'json' },
+      }),
+    ],
+  };
+}
+
+/** What the package build leaves to the host's bundler: React and react-dom with their subpaths
+ *  (`react/jsx-runtime`, `react-dom/client`), peer dependencies, and nanostores, a dependency whose
+ *  store types the core's typings name (`$locale`). */
+const hostModules = /^(react|react-dom|nanostores)(\/|$)/;
+
+export default bundleConfig({ dir: 'dist', sourcemap: true });
+export const packageConfig = bundleConfig({ dir: 'packages/iam-console/dist', sourcemap: false, external: (id) => hostModules.test(id) });

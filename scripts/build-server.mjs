@@ -1,7 +1,8 @@
 // Compiles the server (server/main.ts and what it imports from src/core) into dist-server/main.js
-// with esbuild: ESM for Node 20, packages left external (installed by npm). What the server
-// imports on first use (server/lazy.ts, the PostgreSQL driver) is split into chunks of its own,
-// loaded with it.
+// with esbuild: ESM for Node 20 and later, with a `#!` line (it is the `iam-console-server` command of
+// packages/server). Native addons, packages that read their own files and the libraries loaded on first
+// use stay external (installed by npm); the rest is bundled. What the server imports on first use
+// (server/lazy.ts, the PostgreSQL driver) is split into chunks of its own, loaded with it.
 import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -22,7 +23,7 @@ await build({
   // first use stay in node_modules; the rest is bundled (see the header).
   external: EXTERNAL,
   // Bundled CommonJS packages require Node's own modules.
-  banner: { js: "import { createRequire as __iamCreateRequire } from 'node:module'; const require = __iamCreateRequire(import.meta.url);" },
+  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __iamCreateRequire } from 'node:module'; const require = __iamCreateRequire(import.meta.url);" },
   sourcemap: true,
   // Less to read and parse at every start; names are kept for stacks and libraries that read them.
   minifyWhitespace: true,

@@ -1,23 +1,27 @@
-// `npm run build`: the browser bundle with rollup (rollup.config.mjs) into dist/, the bundle
-// checks and size budgets (scripts/check-bundle.mjs), custom-elements.json (scripts/manifest.mjs),
-// the published typings (tsconfig.types.json → dist/types), the host demos
-// (scripts/demo-build.mjs), then the server build when it exists.
+// `npm run build`: the self-contained browser bundle with rollup (rollup.config.mjs) into dist/,
+// the bundle checks and size budgets (scripts/check-bundle.mjs), the package build (React left to
+// the host) into packages/iam-console/dist/, custom-elements.json (scripts/manifest.mjs), the
+// published typings (tsconfig.types.json → packages/iam-console/dist/types), the host demos
+// (scripts/demo-build.mjs), the server build, the Brotli and gzip copies of dist/
+// (scripts/precompress.mjs), and finally the two packages' folders (scripts/stage-packages.mjs).
 import { existsSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { rollup } from 'rollup';
-import config from '../rollup.config.mjs';
+import config, { packageConfig } from '../rollup.config.mjs';
 import { reportBundle } from './check-bundle.mjs';
 import { buildDemos } from './demo-build.mjs';
 import { writeManifest } from './manifest.mjs';
+import { precompress } from './precompress.mjs';
+import { stagePackages } from './stage-packages.mjs';
 
-async function buildBrowserBundle() {
+async function buildBrowserBundle(options) {
   const started = Date.now();
-  rmSync(config.output.dir, { recursive: true, force: true });
+  rmSync(options.output.dir, { recursive: true, force: true });
   let bundle;
   try {
-    bundle = await rollup(config);
-    await bundle.write(config.output);
+    bundle = await rollup(options);
+    await bundle.write(options.output);
   } catch (error) {
     const where = [error.plugin && `plugin ${error.plugin}`, error.id].filter(Boolean).join(', ');
     console.error(`rollup failed${where ? ` (${where})` : ''}:\n${error.message}`);
@@ -25,7 +29,7 @@ async function buildBrowserBundle() {
   } finally {
     await bundle?.close();
   }
-  console.log(`rollup: ${Object.keys(config.input).join(', ')} → ${config.output.dir}/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`rollup: ${Object.keys(options.input).join(', ')} → ${options.output.dir}/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return true;
 }
 
@@ -34,7 +38,7 @@ function buildTypes() {
   const started = Date.now();
   const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
   const ok = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { stdio: 'inherit', cwd: fileURLToPath(new URL('..', import.meta.url)) }).status === 0;
-  if (ok) console.log(`tsc: typings → dist/types/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (ok) console.log(`tsc: typings → packages/iam-console/dist/types/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return ok;
 }
 
@@ -47,9 +51,12 @@ function buildServer() {
 // Once the bundle is written, every later step runs (an exceeded budget still leaves a usable
 // dist/, manifest, demo and server build); any failure fails the build.
 async function buildAfterBundle() {
-  const steps = [reportBundle(config.output.dir), writeManifest(), buildTypes(), await buildDemos(), buildServer()];
-  return steps.every(Boolean);
+  const steps = [reportBundle(config.output.dir), await buildBrowserBundle(packageConfig), writeManifest(), buildTypes(), await buildDemos(), buildServer()];
+  if (!steps.every(Boolean)) return false;
+  console.log(`precompress: ${precompress(config.output.dir)} files of ${config.output.dir}/ → .br, .gz`);
+  stagePackages();
+  return true;
 }
 
 // exitCode rather than exit(): esbuild's service must wind down on its own.
-process.exitCode = (await buildBrowserBundle()) && (await buildAfterBundle()) ? 0 : 1;
+process.exitCode = (await buildBrowserBundle(config)) && (await buildAfterBundle()) ? 0 : 1;

@@ -1,15 +1,19 @@
 // `npm test`: every check of the project, in order, then one summary line `N passed, N failed`.
-// Usage: node scripts/test.mjs [suite …]   suites: typecheck lint unit server browser e2e
+// Usage: node scripts/test.mjs [suite …]   suites: typecheck lint unit server browser e2e hosts
 // (no argument runs all). Node suites use the node:test runner through tsx; the browser suite
-// uses web-test-runner against the built bundle; e2e drives Debian's Chromium with playwright-core.
+// uses web-test-runner against the built bundle; e2e drives Debian's Chromium with playwright-core;
+// hosts packs the packages and builds fresh Vite host projects on them (test/hosts). The unit tests
+// and the server suite on SQLite run a second time on Node.js 24 from the npm registry, with the
+// better-sqlite3 that runs there (scripts/node-runtime.mjs), unless this already is Node.js 24.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync, readFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { findChromium } from './chromium.mjs';
+import { nodeRuntime } from './node-runtime.mjs';
 import { startPostgres } from './postgres.mjs';
 
-const allSuites = ['typecheck', 'lint', 'unit', 'server', 'browser', 'e2e'];
+const allSuites = ['typecheck', 'lint', 'unit', 'server', 'browser', 'e2e', 'hosts'];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : allSuites;
 const totals = { passed: 0, failed: 0 };
 const failures = [];
@@ -49,13 +53,13 @@ async function check(name, command, args) {
   return code === 0;
 }
 
-/** node:test files, counted from a TAP copy of the run. */
-async function nodeTests(name, dir, env = {}) {
+/** node:test files, counted from a TAP copy of the run (on `node`, by default this Node.js). */
+async function nodeTests(name, dir, env = {}, node = process.execPath) {
   const files = filesUnder(dir, /\.test\.(ts|mjs|js)$/);
   if (!files.length) { console.log(`\n=== ${name}: no test files under ${dir}`); return; }
   const tap = join(mkdtempSync(join(tmpdir(), 'iam-test-')), 'report.tap');
   console.log(`\n=== ${name}: ${files.length} files`);
-  const { code } = await run(process.execPath, [
+  const { code } = await run(node, [
     '--import', 'tsx', '--test', '--test-concurrency=1',
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files,
@@ -77,25 +81,44 @@ async function browserTests() {
   count('browser', passed, failed || (code === 0 ? 0 : 1));
 }
 
-// Only the browser and end-to-end suites need the bundle; the others run whatever the build says.
-const needsBuild = wanted.some((suite) => ['browser', 'e2e'].includes(suite));
+/** The second Node.js the suites run on, prepared at its first use. */
+const secondMajor = 24;
+let secondRuntime;
+async function onSecondNode(name, dir, env = {}) {
+  if (Number(process.versions.node.split('.')[0]) === secondMajor) return;
+  try {
+    secondRuntime ??= nodeRuntime(secondMajor);
+  } catch (error) {
+    console.error(`Node.js ${secondMajor} could not be prepared: ${error.message}`);
+    count(`${name} (Node.js ${secondMajor})`, 0, 1);
+    return;
+  }
+  await nodeTests(`${name} (Node.js ${secondRuntime.version})`, dir, { ...env, ...secondRuntime.env }, secondRuntime.node);
+}
+
+// Only the browser, end-to-end and host suites need the build; the others run whatever it says.
+const builtSuites = ['browser', 'e2e', 'hosts'];
+const needsBuild = wanted.some((suite) => builtSuites.includes(suite));
 const built = needsBuild && (await check('build', 'npm', ['run', 'build', '--silent']));
 for (const suite of wanted) {
   if (suite === 'typecheck') await check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
   else if (suite === 'lint') await check('lint', 'npx', ['eslint', '.', '--max-warnings=0']);
-  else if (suite === 'unit') await nodeTests('unit', 'test/unit');
-  else if (suite === 'server') {
+  else if (suite === 'unit') {
+    await nodeTests('unit', 'test/unit');
+    await onSecondNode('unit', 'test/unit');
+  } else if (suite === 'server') {
     await nodeTests('server (SQLite)', 'test/server', { IAM_TEST_DB: 'sqlite' });
+    await onSecondNode('server (SQLite)', 'test/server', { IAM_TEST_DB: 'sqlite' });
     const postgres = await startPostgres();
     try {
       await nodeTests('server (PostgreSQL)', 'test/server', { IAM_TEST_DB: 'postgres', IAM_TEST_DATABASE_URL: postgres.url });
     } finally {
       await postgres.stop();
     }
-  } else if (suite === 'browser' || suite === 'e2e') {
+  } else if (builtSuites.includes(suite)) {
     if (!built) { console.error(`The build failed: the ${suite} suite cannot run.`); count(suite, 0, 1); }
     else if (suite === 'browser') await browserTests();
-    else await nodeTests('e2e', 'test/e2e', { CHROME_PATH: findChromium() });
+    else await nodeTests(suite, `test/${suite}`, { CHROME_PATH: findChromium() });
   } else { console.error(`unknown suite: ${suite} (known: ${allSuites.join(' ')})`); count(suite, 0, 1); }
 }
 

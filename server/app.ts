@@ -26,6 +26,7 @@ import { answerWithRequestId, loggingOptions } from './observability/logging';
 import { failure } from './http/envelope';
 import { answerLanguage, localizeMessage } from './http/language';
 import { PublicOrigin } from './http/public-origin';
+import { bundleFiles } from './http/bundle-files';
 import { guardJsonBodies } from './http/json-body';
 import { clientErrorAnswer, frameworkErrorAnswer } from './http/framework-errors';
 import type { Ctx } from './context';
@@ -177,7 +178,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   }, { prefix: '/api' });
 
   const { dist, demo, publicDir } = config.staticRoots;
-  if (existsSync(dist)) await app.register(fastifyStatic, { root: dist, prefix: '/dist/', decorateReply: false });
+  if (existsSync(dist)) await app.register(bundleFiles, { root: dist });
   if (existsSync(demo)) {
     await app.register(fastifyStatic, { root: demo, prefix: '/demo/', decorateReply: false });
     demoPages(app, demo);

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface RateLimit {
   max: number;
@@ -154,9 +155,17 @@ function publicAddresses(options: ServerOptions, env: NodeJS.ProcessEnv) {
   };
 }
 
+/**
+ * A folder found from the server's own files, never from the working directory: this module is
+ * server/config.ts in the repository and part of dist-server/main.js once built, and both have the
+ * console page's files in ./public/ and the browser bundle in ../dist/ (in the repository and in
+ * the installed iam-console-server package alike), so a server started from any folder serves its
+ * own files.
+ */
+const besideServer = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 /** Options win over the environment; the environment wins over the defaults. */
 export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const root = process.cwd();
   const dataDir = resolve(options.dataDir ?? env.IAM_DATA_DIR ?? './data');
   return {
     dataDir,
@@ -174,9 +183,9 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
       upload: { max: 30, timeWindow: minute, ...options.rateLimits?.upload },
     },
     staticRoots: {
-      dist: resolve(options.staticRoots?.dist ?? resolve(root, 'dist')),
-      demo: resolve(options.staticRoots?.demo ?? resolve(root, 'demo')),
-      publicDir: resolve(options.staticRoots?.publicDir ?? resolve(root, 'server/public')),
+      dist: resolve(options.staticRoots?.dist ?? besideServer('../dist/')),
+      demo: resolve(options.staticRoots?.demo ?? besideServer('../demo/')),
+      publicDir: resolve(options.staticRoots?.publicDir ?? besideServer('./public/')),
     },
     clock: options.clock ?? { now: () => Date.now() },
     onAdminPasswordGenerated: options.onAdminPasswordGenerated ?? ((username, password) => {

@@ -1,13 +1,11 @@
 // The production entry (compiled to dist-server/main.js): start the server, print where it
 // listens, and on SIGTERM/SIGINT drain requests and close the database before exiting.
-import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { resolveConfig } from './config';
 
-const options = {
-  logger: process.env.IAM_LOG !== '0',
-  staticRoots: { publicDir: fileURLToPath(new URL('./public/', import.meta.url)) },
-};
+// The static folders are found from this file's location (see server/config.ts), not the
+// working directory.
+const options = { logger: process.env.IAM_LOG !== '0' };
 // A configuration the server refuses (IAM_PUBLIC_URL missing in production, IAM_TRUST_PROXY=1, …)
 // is told in one line, without a stack.
 try {

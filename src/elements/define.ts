@@ -14,7 +14,8 @@ export interface ReactElementBase extends HTMLElement {
   attributeChangedCallback(name: string, previous: string | null, value: string | null): void;
 }
 
-/** r2wc, typed so that subclasses can extend the lifecycle. It renders asynchronously. */
+/** r2wc, typed so that subclasses can extend the lifecycle. It renders asynchronously.
+ *  @internal (left out of the published typings, which would otherwise need r2wc's). */
 export function reactElement<Props extends object>(
   component: ComponentType<Props>,
   options: Parameters<typeof r2wc<Props>>[1],

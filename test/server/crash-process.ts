@@ -45,22 +45,24 @@ function newest(dir: string): number {
 function entry(): string[] {
   const compiled = join(root, 'dist-server/main.js');
   const fresh = existsSync(compiled) && statSync(compiled).mtimeMs >= Math.max(newest(join(root, 'server')), newest(join(root, 'src/core')));
-  return fresh ? [compiled] : ['--import', 'tsx', join(root, 'server/main.ts')];
+  // tsx by its resolved address: the process may run from a folder without node_modules.
+  return fresh ? [compiled] : ['--import', import.meta.resolve('tsx'), join(root, 'server/main.ts')];
 }
 
-/** Starts the server on a free port over `database`; resolves once it answers. A port taken by
- *  someone else between the probe and the listen is retried on another. */
-export async function spawnServer(database: TestDatabase, env: Record<string, string> = {}): Promise<ChildServer> {
+/** Starts the server on a free port over `database`, from the folder `cwd` (default: the
+ *  repository); resolves once it answers. A port taken by someone else between the probe and the
+ *  listen is retried on another. */
+export async function spawnServer(database: TestDatabase, env: Record<string, string> = {}, cwd = root): Promise<ChildServer> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await spawnOnce(database, env);
+      return await spawnOnce(database, env, cwd);
     } catch (error) {
       if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
     }
   }
 }
 
-async function spawnOnce(database: TestDatabase, env: Record<string, string>): Promise<ChildServer> {
+async function spawnOnce(database: TestDatabase, env: Record<string, string>, cwd: string): Promise<ChildServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const { dataDir, databaseUrl } = database.options;
@@ -70,7 +72,7 @@ async function spawnOnce(database: TestDatabase, env: Record<string, string>): P
   if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
   else if (dataDir) childEnv.IAM_DATA_DIR = dataDir;
   const child = spawn(process.execPath, entry(), {
-    cwd: root,
+    cwd,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

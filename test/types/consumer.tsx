@@ -1,4 +1,4 @@
-// A host page's code written against the published typings (package exports → dist/types), as a
+// A host page's code written against the published typings (packages/iam-console/dist/types), as a
 // person who installed iam-console would write it. test/e2e/typings.test.ts compiles it after the
 // build; every line below must typecheck, and each `@ts-expect-error` must stay an error.
 import 'iam-console/elements';

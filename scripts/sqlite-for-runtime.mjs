@@ -1,0 +1,15 @@
+// Loaded with `--import` (through NODE_OPTIONS, so server processes the tests spawn load it too)
+// when the tests run on a Node.js other than the one that installed node_modules: `better-sqlite3`
+// resolves to the copy scripts/node-runtime.mjs installed for that Node.js (its lib/index.js in
+// IAM_BETTER_SQLITE3), since a native module runs only on the Node.js versions it was built for.
+import { registerHooks } from 'node:module';
+import { pathToFileURL } from 'node:url';
+
+const copy = process.env.IAM_BETTER_SQLITE3;
+if (copy) {
+  const url = pathToFileURL(copy).href;
+  registerHooks({
+    resolve: (specifier, context, nextResolve) =>
+      specifier === 'better-sqlite3' ? { url, format: 'commonjs', shortCircuit: true } : nextResolve(specifier, context),
+  });
+}

@@ -1,0 +1,25 @@
+// Fills the two packages' folders from the build (the last step of scripts/build.mjs), so each
+// holds what `npm pack` ships:
+// - packages/iam-console: its build (dist/, written there by rollup and tsc), custom-elements.json
+//   and LICENSE;
+// - packages/server: the compiled server (dist-server/, with the console page in public/), the
+//   self-contained browser bundle it serves (dist/, without the host demos and source maps) and
+//   LICENSE. The server finds both from its own location (server/config.ts).
+import { cpSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const fromRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+
+function copy(from, to, filter) {
+  rmSync(fromRoot(to), { recursive: true, force: true });
+  cpSync(fromRoot(from), fromRoot(to), { recursive: true, filter });
+}
+
+export function stagePackages() {
+  copy('LICENSE', 'packages/iam-console/LICENSE');
+  copy('custom-elements.json', 'packages/iam-console/custom-elements.json');
+  copy('LICENSE', 'packages/server/LICENSE');
+  copy('dist-server', 'packages/server/dist-server', (path) => !path.endsWith('.map'));
+  copy('dist', 'packages/server/dist', (path) => !path.endsWith('.map') && path !== fromRoot('dist/demo'));
+  console.log('packages: packages/iam-console and packages/server staged');
+}

@@ -1,0 +1,173 @@
+// A fresh Vite + React 19 + TypeScript project on the packed `iam-console`: README's React snippet
+// (`<iam-console … routing="memory">`, events through a ref) and `LoginForm` of `iam-console/react`
+// rendered in the host's own tree; the host typechecks with `skipLibCheck: false`, builds with
+// Vite, and runs behind README's dev proxy under a strict CSP; its bundle holds React once. Also
+// reports what the host pays (min+gzip, first load) for `iam-console/login` and
+// `iam-console/elements` on top of its own React.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ADMIN, freePort, launchBrowser, openPage, startServer } from '../e2e/harness';
+import { browserPackage, createProject, hostTsconfig, pack, preview, runTool, tempFolder, versions, viteServerOptions } from './harness';
+
+const previewPort = await freePort();
+const origin = `http://127.0.0.1:${previewPort}`;
+const api = await startServer({ IAM_CORS_ORIGINS: origin });
+const { tarball } = pack(browserPackage, tempFolder('iam-react-packed-'));
+
+/** A page of the host that renders `source` (src/<name>.tsx). */
+const page = (name: string) => `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${name}</title></head>\n<body><div id="root"></div><script type="module" src="/src/${name}.tsx"></script></body></html>\n`;
+const bare = (imports: string) => `${imports}import { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root')!).render(<p>host</p>);\n`;
+
+const project = createProject('iam-react-host-', {
+  'package.json': JSON.stringify({
+    name: 'react-host', private: true, type: 'module',
+    dependencies: { 'iam-console': `file:${tarball}`, ...versions('react', 'react-dom') },
+    devDependencies: versions('vite', '@vitejs/plugin-react', 'typescript', '@types/react', '@types/react-dom'),
+  }, null, 2),
+  'tsconfig.json': hostTsconfig({ jsx: 'react-jsx' }),
+  'vite.config.ts': `import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+export default defineConfig({
+  plugins: [react()],
+  ${viteServerOptions(api.url)}
+  build: {
+    sourcemap: true,
+    manifest: true,
+    rollupOptions: { input: { index: 'index.html', baseline: 'baseline.html', login: 'login.html', elements: 'elements.html' } },
+  },
+});
+`,
+  'index.html': page('main'),
+  'baseline.html': page('baseline'),
+  'login.html': page('with-login'),
+  'elements.html': page('with-elements'),
+  'src/baseline.tsx': bare(''),
+  'src/with-login.tsx': bare(`import 'iam-console/login';\n`),
+  'src/with-elements.tsx': bare(`import 'iam-console/elements';\n`),
+  'src/main.tsx': `import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+createRoot(document.getElementById('root')!).render(<StrictMode><App /></StrictMode>);
+`,
+  // README's snippet, with the events attached through a ref as README says, next to a LoginForm.
+  'src/App.tsx': `import { useEffect, useRef, useState } from 'react';
+import 'iam-console/elements'; // defines the elements
+import { LoginForm, adoptStyles, type LoginSuccessDetail } from 'iam-console/react';
+
+adoptStyles(document);
+
+export function Admin({ onPath }: { onPath: (path: string) => void }) {
+  const ref = useRef<HTMLElementTagNameMap['iam-console']>(null);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const onNavigate = (event: HTMLElementEventMap['iam-navigate']) => onPath(event.detail.path);
+    element.addEventListener('iam-navigate', onNavigate);
+    return () => element.removeEventListener('iam-navigate', onNavigate);
+  }, [onPath]);
+  return <iam-console ref={ref} api-base="/api" locale="en" theme="dark" routing="memory" />;
+}
+
+export function App() {
+  const [signedIn, setSignedIn] = useState('');
+  const [path, setPath] = useState('');
+  const onSuccess = (detail: LoginSuccessDetail) => setSignedIn(detail.username);
+  return (
+    <>
+      <section aria-label="Host sign-in" data-iam-theme="light">
+        <LoginForm apiBase="/api" locale="en" onLoginSuccess={onSuccess} />
+        <p role="status">{signedIn ? \`Signed in as \${signedIn}\` : ''}</p>
+      </section>
+      <p data-testid="console-path">{path}</p>
+      <Admin onPath={setPath} />
+    </>
+  );
+}
+`,
+});
+
+const typecheck = (() => {
+  try {
+    runTool(project, 'tsc', ['--noEmit', '-p', 'tsconfig.json']);
+    return '';
+  } catch (error) {
+    return (error as Error).message;
+  }
+})();
+runTool(project, 'vite', ['build', '--logLevel', 'warn']);
+const hostUrl = await preview(project, previewPort);
+const browser = await launchBrowser();
+
+test('the React host typechecks against the packed typings with skipLibCheck: false', () => {
+  assert.equal(typecheck, '');
+});
+
+test('LoginForm renders in the host\'s React tree and signs in; the console follows with typed events, under a strict CSP', async () => {
+  const { page: tab, errors } = await openPage(browser, { expectedFailures: [/\/favicon\.ico$/] });
+  const violations: string[] = [];
+  tab.on('console', (message) => { if (/Content Security Policy/i.test(message.text())) violations.push(message.text()); });
+  await tab.goto(hostUrl);
+  const host = tab.getByRole('region', { name: 'Host sign-in' });
+  await host.getByLabel('Username').fill(ADMIN.username);
+  await host.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await host.getByRole('button', { name: 'Sign in' }).click();
+  await tab.getByRole('status').filter({ hasText: `Signed in as ${ADMIN.username}` }).waitFor();
+  await tab.locator('iam-console').getByRole('heading', { name: `Welcome back, ${ADMIN.username}` }).waitFor();
+  await tab.getByTestId('console-path').filter({ hasText: '/home' }).waitFor();
+  assert.equal(new URL(tab.url()).pathname, '/', 'routing="memory" leaves the host URL alone');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(violations, []);
+  await tab.context().close();
+});
+
+/** Every JavaScript file Vite wrote, with the sources its map names. */
+function emitted(): { file: string; code: string; sources: string[] }[] {
+  const assets = join(project, 'dist/assets');
+  return readdirSync(assets).filter((name) => name.endsWith('.js')).map((name) => ({
+    file: `assets/${name}`,
+    code: readFileSync(join(assets, name), 'utf8'),
+    sources: (JSON.parse(readFileSync(join(assets, `${name}.map`), 'utf8')) as { sources: string[] }).sources,
+  }));
+}
+
+test('the host\'s bundle holds React and react-dom once, and iam-console brings neither', () => {
+  const files = emitted();
+  const reactSources = [...new Set(files.flatMap((file) => file.sources).filter((source) => /node_modules\/react(-dom)?\/cjs\/.+\.js$/.test(source)))];
+  const copies = (pattern: RegExp) => reactSources.filter((source) => pattern.test(source)).length;
+  assert.equal(copies(/\/react\/cjs\/react\.production\.js$/), 1);
+  assert.equal(copies(/\/react-dom\/cjs\/react-dom-client\.production\.js$/), 1);
+  assert.ok(files.some((file) => file.sources.some((source) => source.includes('node_modules/iam-console/'))), 'iam-console is in the bundle');
+  // React's internals object, named by React and read by react-dom: as many times in the bundle as
+  // in those React files, so no other copy (one inside iam-console's files) came along.
+  const marker = /__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE/g;
+  const inReact = reactSources.reduce((total, source) => total + (readFileSync(join(project, 'dist/assets', source), 'utf8').match(marker)?.length ?? 0), 0);
+  const inBundle = files.reduce((total, file) => total + (file.code.match(marker)?.length ?? 0), 0);
+  assert.ok(inReact > 0);
+  assert.equal(inBundle, inReact);
+});
+
+test('what the host pays for iam-console/login and iam-console/elements on top of its own React', () => {
+  const manifest = JSON.parse(readFileSync(join(project, 'dist/.vite/manifest.json'), 'utf8')) as Record<string, { file: string; imports?: string[] }>;
+  const gzip = (file: string) => gzipSync(readFileSync(join(project, 'dist', file)), { level: 9 }).length;
+  const firstLoad = (key: string, seen = new Set<string>()): number => {
+    if (seen.has(key)) return 0;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`${key} is not in Vite's manifest`);
+    return gzip(chunk.file) + (chunk.imports ?? []).reduce((total, imported) => total + firstLoad(imported, seen), 0);
+  };
+  const baseline = firstLoad('baseline.html');
+  const login = firstLoad('login.html') - baseline;
+  const elements = firstLoad('elements.html') - baseline;
+  console.log(`React host, first load min+gzip: React alone ${(baseline / 1024).toFixed(1)} KiB; + iam-console/login ${(login / 1024).toFixed(1)} KiB; + iam-console/elements ${(elements / 1024).toFixed(1)} KiB`);
+  assert.ok(login > 0 && login < 60 * 1024, `login costs ${login} bytes`);
+  assert.ok(elements > 0 && elements < 120 * 1024, `elements cost ${elements} bytes`);
+});
+
+test.after(async () => {
+  await browser.close();
+  await api.stop();
+});
