@@ -70,7 +70,7 @@ async function submit(form: LoginForm, query: Query | undefined): Promise<LoginR
 export async function finishSignIn(answer: LoginAnswer): Promise<Extract<LoginResult, { kind: 'success' }>> {
   if (!answer.loginSuccess) throw new Error(answer.message || t('message.userAuthInfoUnavailable'));
   $loginCaptcha.set(undefined);
-  if (answer.token) setToken(answer.token);
+  if (answer.token) setToken(answer.token, answer.tokenName);
   return { kind: 'success', redirectURL: answer.redirectURL, session: await reload() };
 }
 
@@ -112,6 +112,8 @@ export async function reload(options: { authCheck?: boolean } = {}): Promise<Ses
   let answer;
   try {
     answer = await auth.casSession();
+    // No session: what the server answered with 401 before the anonymous probe.
+    if (answer === null) throw new HttpError(401, 401, t('message.authorizationError'));
   } catch (error) {
     clearSession();
     if (error instanceof HttpError && error.status === 401) setToken(undefined);

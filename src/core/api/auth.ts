@@ -9,8 +9,9 @@ export function login(form: LoginForm, query?: Query): Promise<LoginAnswer> {
 }
 
 /** GET /cas/session (silent): the signed-in user. */
-export function casSession(): Promise<SessionAnswer> {
-  return request<SessionAnswer>('GET', '/cas/session', { silent: true, authRedirect: false });
+export function casSession(): Promise<SessionAnswer | null> {
+  // probe=1: without a session the server answers 200 and null, not a 401 the browser logs as an error.
+  return request<SessionAnswer | null>('GET', '/cas/session', { query: { probe: 1 }, silent: true, authRedirect: false });
 }
 
 /** GET /cas/login: whether the caller is signed in, and where to go next. */

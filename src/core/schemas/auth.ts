@@ -44,8 +44,10 @@ export const loginAnswer = v.object({
   loginSuccess: v.boolean(),
   message: v.string(),
   redirectURL: v.optional(v.string()),
-  /** Token mode only: the session token for the header named by authConfig.tokenName. */
+  /** Token mode only: the session token, kept in memory and sent in the header `tokenName`. */
   token: v.optional(v.string()),
+  /** Token mode only: the header the server reads the token from (authConfig.tokenName, lower case). */
+  tokenName: v.optional(v.string()),
 });
 
 export const captchaQuery = v.object({
@@ -69,6 +71,9 @@ export const sessionUser = v.object({
   sessionId: v.string(),
   extraProp: v.record(v.string(), v.unknown()),
 });
+
+/** GET /cas/session: `probe=1` answers an anonymous visitor 200 with data null instead of 401. */
+export const sessionQuery = v.object({ probe: v.optional(v.picklist(['0', '1'])) });
 
 export const sessionAnswer = v.object({ id: v.string(), user: sessionUser, administeredApps: v.array(ownedApp) });
 
