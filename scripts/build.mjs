@@ -47,7 +47,7 @@ function buildServer() {
 // Once the bundle is written, every later step runs (an exceeded budget still leaves a usable
 // dist/, manifest, demo and server build); any failure fails the build.
 async function buildAfterBundle() {
-  const steps = [reportBundle(config.output.dir), writeManifest(), buildTypes(), await buildDemos(), buildServer()];
+  const steps = [reportBundle(config.output.dir), await writeManifest(), buildTypes(), await buildDemos(), buildServer()];
   return steps.every(Boolean);
 }
 
