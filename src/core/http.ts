@@ -113,7 +113,8 @@ export function apiUrl(path: string, query?: Query): string {
   return `${url}${queryString(query)}`;
 }
 
-function isCrossOrigin(): boolean {
+/** Whether the API is on another origin than the page. */
+export function apiIsCrossOrigin(): boolean {
   const page = globalThis.location;
   try {
     return new URL(config.apiBase, page?.href).origin !== page?.origin;
@@ -123,7 +124,7 @@ function isCrossOrigin(): boolean {
 }
 
 function credentials(): RequestCredentials {
-  return config.authMode === 'cookie' && isCrossOrigin() ? 'include' : 'same-origin';
+  return config.authMode === 'cookie' && apiIsCrossOrigin() ? 'include' : 'same-origin';
 }
 
 function authHeaders(): Record<string, string> {

@@ -1,18 +1,20 @@
 // <iam-login>: the sign-in form as a custom element. The form renders in the light DOM (password
 // managers must see it); the shared stylesheet is adopted on the element's root node (the
 // document, or the shadow root of the element that contains it).
-import { LoginForm, type LoginErrorDetail, type LoginSubmitDetail, type LoginSuccessDetail } from '../react/login/LoginForm';
+import { LoginElementApp, type LoginErrorDetail, type LoginSubmitDetail, type LoginSuccessDetail } from '../react/login/LoginForm';
 import { adoptStyles } from '../react/theme/sheet';
 import { defineElement, emit, reactElement, rootOf, upgradeProperties } from './define';
 import { consumeProvider, releaseProvider } from './provider/consume';
-import { elementAttributes, reactProps, type PropertiesOf } from './attributes';
+import { reactProps } from './attribute-spec';
+import type { PropertiesOf } from './attributes';
+import { loginAttributes } from './login-attributes';
 
 /** Properties a page may set before the element is defined. */
-const upgraded = Object.values(elementAttributes['iam-login']).map((spec) => spec.property);
+const upgraded = Object.values(loginAttributes).map((spec) => spec.property);
 
-const Base = reactElement(LoginForm, {
+const Base = reactElement(LoginElementApp, {
   props: {
-    ...reactProps('iam-login'),
+    ...reactProps(loginAttributes),
     // r2wc passes these methods of the element to the form as its callbacks.
     onLoginSubmit: 'method',
     onLoginSuccess: 'method',

@@ -4,19 +4,19 @@
 import type { ComponentType } from 'react';
 import { adoptStyles } from '../react/theme/sheet';
 import { emit, reactElement, upgradeProperties, type ReactElementBase } from './define';
-import { booleanAttributes, reactProps, type ElementTag } from './attributes';
+import { booleanAttributes, reactProps, type AttributeTable } from './attribute-spec';
 import { consumeProvider, releaseProvider } from './provider/consume';
 
 export interface ShadowElementOptions<Props> {
-  /** The element, whose attribute table (./attributes.ts) gives the props and boolean attributes. */
-  tag: ElementTag;
+  /** The element's attribute table (./attributes.ts): its props and boolean attributes. */
+  attributes: AttributeTable;
   /** Callbacks the app receives: methods of the element class (r2wc `method` props). */
   methods: readonly (keyof Props & string)[];
 }
 
 /** The element class for `component`; subclasses add the `method` callbacks and the typings. */
-export function shadowReactElement<Props extends object>(component: ComponentType<Props>, { tag, methods }: ShadowElementOptions<Props>): new () => ReactElementBase {
-  const attributeProps = reactProps(tag);
+export function shadowReactElement<Props extends object>(component: ComponentType<Props>, { attributes, methods }: ShadowElementOptions<Props>): new () => ReactElementBase {
+  const attributeProps = reactProps(attributes);
   const props = { ...attributeProps, ...Object.fromEntries(methods.map((name) => [name, 'method'])) };
   const Base = reactElement<Props>(component, { shadow: 'open', props } as Parameters<typeof reactElement<Props>>[1]);
   // Properties a page may set before the element is defined (callbacks are the element's own).
@@ -24,7 +24,7 @@ export function shadowReactElement<Props extends object>(component: ComponentTyp
   // Attributes on when present (`<iam-console ui-embed>`), unless written "false". r2wc reads an
   // attribute only when its value is non-empty and ignores its removal, so these reach it as
   // "true"/"false".
-  const booleans = new Set(booleanAttributes(tag));
+  const booleans = new Set(booleanAttributes(attributes));
 
   return class ShadowReactElement extends Base {
     constructor() {

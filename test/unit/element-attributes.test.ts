@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSources, manifestFile, problemsOf, withSources } from '../../scripts/manifest.mjs';
-import { booleanAttributes, elementAttributes, reactProps } from '../../src/elements/attributes';
+import { booleanAttributes, reactProps } from '../../src/elements/attribute-spec';
+import { elementAttributes } from '../../src/elements/attributes';
 import { tokenList } from '../../src/react/theme/tokens';
 
 const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
@@ -45,8 +46,8 @@ test('no element declares an attribute or token outside the table (no @attr or @
 });
 
 test('r2wc props and boolean attributes come from the table', () => {
-  assert.deepEqual(reactProps('iam-login'), { apiBase: 'string', locale: 'string', authMode: 'string', tokenName: 'string' });
-  assert.deepEqual(Object.keys(reactProps('iam-console')).sort(), ['apiBase', 'authMode', 'base', 'locale', 'route', 'routing', 'theme', 'tokenName', 'uiEmbed']);
-  assert.deepEqual(booleanAttributes('iam-password-dialog'), ['open']);
-  assert.deepEqual(booleanAttributes('iam-console'), ['ui-embed']);
+  assert.deepEqual(reactProps(elementAttributes['iam-login']), { apiBase: 'string', locale: 'string', authMode: 'string', tokenName: 'string' });
+  assert.deepEqual(Object.keys(reactProps(elementAttributes['iam-console'])).sort(), ['apiBase', 'authMode', 'base', 'locale', 'route', 'routing', 'theme', 'tokenName', 'uiEmbed']);
+  assert.deepEqual(booleanAttributes(elementAttributes['iam-password-dialog']), ['open']);
+  assert.deepEqual(booleanAttributes(elementAttributes['iam-console']), ['ui-embed']);
 });

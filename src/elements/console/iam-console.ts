@@ -6,10 +6,11 @@ import type { ConsoleErrorDetail, LogoutDetail, NavigateDetail } from '../../rea
 import { defineElement, emit } from '../define';
 import { shadowReactElement } from '../shadow-element';
 import type { PropertiesOf } from '../attributes';
+import { consoleAttributes } from './attributes';
 import { RouteFollower } from './route-follower';
 
 const Base = shadowReactElement<ConsoleAppProps>(ConsoleApp, {
-  tag: 'iam-console',
+  attributes: consoleAttributes,
   // r2wc passes these methods of the element to the app as its callbacks.
   methods: ['onNavigate', 'onLogout', 'onError', 'onThemeChange'],
 });

@@ -6,9 +6,10 @@ import { PasswordDialogApp, type PasswordChangedDetail, type PasswordDialogAppPr
 import { defineElement, emit } from '../define';
 import { dialogClosed, shadowReactElement } from '../shadow-element';
 import type { PropertiesOf } from '../attributes';
+import { passwordDialogAttributes } from './attributes';
 
 const Base = shadowReactElement<PasswordDialogAppProps>(PasswordDialogApp, {
-  tag: 'iam-password-dialog',
+  attributes: passwordDialogAttributes,
   methods: ['onClose', 'onChanged'],
 });
 

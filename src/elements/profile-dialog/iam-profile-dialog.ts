@@ -5,9 +5,10 @@ import { ProfileDialogApp, type ProfileDialogAppProps, type ProfileSavedDetail }
 import { defineElement, emit } from '../define';
 import { dialogClosed, shadowReactElement } from '../shadow-element';
 import type { PropertiesOf } from '../attributes';
+import { profileDialogAttributes } from './attributes';
 
 const Base = shadowReactElement<ProfileDialogAppProps>(ProfileDialogApp, {
-  tag: 'iam-profile-dialog',
+  attributes: profileDialogAttributes,
   methods: ['onClose', 'onSaved'],
 });
 
