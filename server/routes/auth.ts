@@ -5,17 +5,17 @@ import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
-import { captchaQuery, casLoginAnswer, expiredPasswordBody, loginAnswer, loginBody, loginCodeBody, loginQuery, logoutAnswer, sessionAnswer, sessionInfo, sessionQuery } from '../../src/core/schemas/auth';
+import { captchaQuery, casLoginAnswer, expiredPasswordBody, loginAnswer, loginBody, loginCodeBody, loginQuery, logoutAnswer, sessionAnswer, sessionInfo } from '../../src/core/schemas/auth';
 import { idParams, okAnswer } from '../../src/core/schemas/common';
 import { changeExpiredPassword, login, sendLoginCode } from '../auth/login';
 import { safeRedirect } from '../http/redirect';
 import { issueCaptcha } from '../auth/captcha';
 import { clearSessionCookie, credentialOf } from '../auth/gate';
-import { toSessionUser } from '../auth/actor';
 import { manageableUser } from '../auth/scope';
 import { clearFailures, keysOfUser } from '../auth/throttle';
-import { forbidden, notFound, unauthorized } from '../http/errors';
+import { notFound } from '../http/errors';
 import { revokeAppGrants } from '../oidc/revoke';
+import { sessionAnswerOf } from './session-probe';
 
 const tags = ['Authentication'];
 
@@ -42,20 +42,9 @@ export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/cas/session', tags, access: 'public',
-    summary: 'The signed-in user (session user info). Without a session: 401, or with `probe=1` 200 and data null (no error for an anonymous visitor)',
-    query: sessionQuery, response: v.nullable(sessionAnswer),
-    handler: async ({ actor, query }) => {
-      if (!actor) {
-        if (query.probe === '1') return null;
-        throw unauthorized();
-      }
-      if (!actor.permissions.includes('0')) throw forbidden();
-      const { value: config } = await ctx.settings.get('config');
-      const blacklist = config.settings.moduleConfig.featureBlacklist;
-      const user = toSessionUser(actor, Array.isArray(blacklist) ? blacklist.map(String) : []);
-      return { id: actor.sessionId, user, administeredApps: actor.ownedApps };
-    },
+    method: 'GET', url: '/cas/session', tags, access: '0',
+    summary: 'The signed-in user (session user info)', response: sessionAnswer,
+    handler: ({ actor }) => sessionAnswerOf(ctx, actor),
   });
 
   defineRoute(app, gate, {

@@ -90,20 +90,22 @@ describe('a refused Origin', () => {
 });
 
 describe('the anonymous session probe', () => {
-  test('GET /cas/session?probe=1 answers 200 without a session, and the session when there is one', async () => {
-    const anonymous = await server.client().get('/api/cas/session?probe=1');
+  test('GET /cas/session/probe answers 200 and null without a session, and the session when there is one', async () => {
+    const anonymous = await server.client().get('/api/cas/session/probe');
     assert.equal(anonymous.status, 200, JSON.stringify(anonymous.body));
     assert.equal(anonymous.body.code, 0);
     assert.equal(anonymous.body.data, null);
-    const signedIn = await admin.get<{ user: { username: string } }>('/api/cas/session?probe=1');
+    const signedIn = await admin.get<{ user: { username: string } }>('/api/cas/session/probe');
     assert.equal(signedIn.body.data.user.username, ADMIN.username);
+    const { token } = await tokenSignIn();
+    const viaToken = await server.client({ origin: PORTAL }).get<{ user: { username: string } }>('/api/cas/session/probe', { token });
+    assert.equal(viaToken.body.data.user.username, ADMIN.username);
   });
 
-  test('without probe, an anonymous read still answers 401 (older clients rely on it)', async () => {
-    const answer = await server.client().get('/api/cas/session');
-    assert.equal(answer.status, 401);
-    const forged = await server.client().get('/api/cas/session?probe=1', { token: 'not-a-session' });
+  test('a forged session is no session either; GET /cas/session still answers 401 (older clients rely on it)', async () => {
+    const forged = await server.client().get('/api/cas/session/probe', { token: 'not-a-session', cookie: 'iam_session=not-a-session' });
     assert.equal(forged.status, 200);
-    assert.equal(forged.body.data, null, 'a forged token is no session either');
+    assert.equal(forged.body.data, null);
+    assert.equal((await server.client().get('/api/cas/session')).status, 401);
   });
 });

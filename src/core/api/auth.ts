@@ -10,10 +10,10 @@ export function login(form: LoginForm, query?: Query, language?: string): Promis
   return request<LoginAnswer>('POST', '/authc/login', { body: form, query, headers, silent: true, authRedirect: false });
 }
 
-/** GET /cas/session (silent): the signed-in user. */
+/** GET /cas/session/probe (silent): the signed-in user, or null without a session (answered 200,
+ *  so that an anonymous visit logs no network error in the browser). */
 export function casSession(): Promise<SessionAnswer | null> {
-  // probe=1: without a session the server answers 200 and null, not a 401 the browser logs as an error.
-  return request<SessionAnswer | null>('GET', '/cas/session', { query: { probe: 1 }, silent: true, authRedirect: false });
+  return request<SessionAnswer | null>('GET', '/cas/session/probe', { silent: true, authRedirect: false });
 }
 
 /** GET /cas/login: whether the caller is signed in, and where to go next. */

@@ -74,10 +74,11 @@ export async function loadNamespaces(...ns: Namespace[]): Promise<void> {
   await loadTexts($locale.get(), ...ns);
 }
 
-/** Loads namespaces for `locale` (an element's own), without switching the page-wide locale. */
+/** Loads namespaces (and `common`, which every text may use) for `locale` (an element's own),
+ *  without switching the page-wide locale. */
 export async function loadTexts(locale: Locale, ...ns: Namespace[]): Promise<void> {
   ns.forEach((name) => wanted.add(name));
-  await Promise.all(ns.map((name) => load(locale, name)));
+  await Promise.all([...new Set<Namespace>(['common', ...ns])].map((name) => load(locale, name)));
 }
 
 /** Whether `value` names a supported locale. */

@@ -72,9 +72,6 @@ export const sessionUser = v.object({
   extraProp: v.record(v.string(), v.unknown()),
 });
 
-/** GET /cas/session: `probe=1` answers an anonymous visitor 200 with data null instead of 401. */
-export const sessionQuery = v.object({ probe: v.optional(v.picklist(['0', '1'])) });
-
 export const sessionAnswer = v.object({ id: v.string(), user: sessionUser, administeredApps: v.array(ownedApp) });
 
 export const casLoginAnswer = v.object({ loginSuccess: v.boolean(), redirectURL: v.string(), message: v.string() });

@@ -32,11 +32,11 @@ const sessionAnswer = {
 describe('token mode: the header of the sign-in answer', () => {
   it('sends the token in the header the answer names, not the configured one', async () => {
     server.handle('POST /authc/login', ok({ hasNextStep: false, loginSuccess: true, message: 'Login success', token: 'secret-1', tokenName: 'x-shop-token' }));
-    server.handle('GET /cas/session', ok(sessionAnswer));
+    server.handle('GET /cas/session/probe', ok(sessionAnswer));
     const result = await login({ username: 'alice', password: 'Alice-2024!' });
     assert.equal(result.kind, 'success');
     assert.ok(!JSON.stringify(result).includes('secret-1'), 'the sign-in result does not carry the token');
-    const read = server.requests.find((req) => req.path === '/cas/session');
+    const read = server.requests.find((req) => req.path === '/cas/session/probe');
     assert.equal(read?.headers['x-shop-token'], 'secret-1');
     assert.equal(read?.headers.token, undefined);
     assert.equal($session.get().user?.username, 'alice');
@@ -68,9 +68,9 @@ describe('the anonymous session probe', () => {
   it('a 200 with null is no session: cleared, token forgotten, sign-in asked', async () => {
     setToken('stale', 'token');
     setCurrentLocation('/operate/user');
-    server.handle('GET /cas/session', ok(null));
+    server.handle('GET /cas/session/probe', ok(null));
     await assert.rejects(reload(), (error: Error & { status?: number }) => error.status === 401);
-    assert.equal(server.requests[0]?.query.get('probe'), '1');
+    assert.equal(server.requests[0]?.path, '/cas/session/probe');
     assert.equal($session.get().status, 'anonymous');
     assert.equal($navigationRequest.get()?.path, '/login?redirect=%2Foperate%2Fuser');
     server.handle('GET /x', ok(null));
