@@ -5,7 +5,7 @@
 // wait for the texts they show before they render.
 import { createContext, createElement, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
-import { $i18nRevision, $locale, defaultLocale, isLocale, loadTexts, translate, translateRule, type Locale, type Namespace } from '../core/i18n';
+import { $i18nRevision, $locale, defaultLocale, isLocale, loadAskedTexts, loadTexts, translate, translateRule, type Locale, type Namespace } from '../core/i18n';
 
 interface LocaleScopeValue {
   locale: Locale;
@@ -15,9 +15,19 @@ interface LocaleScopeValue {
 
 const LocaleContext = createContext<LocaleScopeValue | undefined>(undefined);
 
-/** Provides an element's locale to everything it renders: `locale` when supported, else English. */
+/** Provides an element's locale to everything it renders: `locale` when supported, else English.
+ *  A change shows once the texts it has on screen are loaded in the new locale. */
 export function LocaleScope({ locale, choose, children }: { locale: string | undefined; choose?: (locale: Locale) => void; children: ReactNode }) {
-  const value = useMemo(() => ({ locale: isLocale(locale) ? locale : defaultLocale, choose }), [locale, choose]);
+  const requested = isLocale(locale) ? locale : defaultLocale;
+  const [shown, setShown] = useState(requested);
+  useEffect(() => {
+    let current = true;
+    void loadAskedTexts(requested).then(() => current && setShown(requested));
+    return () => {
+      current = false;
+    };
+  }, [requested]);
+  const value = useMemo(() => ({ locale: shown, choose }), [shown, choose]);
   return createElement(LocaleContext.Provider, { value }, children);
 }
 

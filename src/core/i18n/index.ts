@@ -81,6 +81,11 @@ export async function loadTexts(locale: Locale, ...ns: Namespace[]): Promise<voi
   await Promise.all([...new Set<Namespace>(['common', ...ns])].map((name) => load(locale, name)));
 }
 
+/** Loads, for `locale`, every namespace the UI has asked for so far (before showing it). */
+export async function loadAskedTexts(locale: Locale): Promise<void> {
+  await Promise.all([...wanted].map((name) => load(locale, name)));
+}
+
 /** Whether `value` names a supported locale. */
 export function isLocale(value: unknown): value is Locale {
   return locales.some((locale) => locale === value);
@@ -97,7 +102,7 @@ let switchId = 0;
 export async function setLocale(locale: Locale, { remember = true }: { remember?: boolean } = {}): Promise<void> {
   if (!locales.includes(locale)) throw new Error(`Unsupported locale: ${String(locale)}`);
   const id = ++switchId;
-  await Promise.all([...wanted].map((name) => load(locale, name)));
+  await loadAskedTexts(locale);
   if (id !== switchId) return;
   $locale.set(locale);
   bump();
