@@ -27,10 +27,10 @@ function fileOf(pathname) {
   return undefined;
 }
 
-/** The strict CSP, plus calls and images to the IAM server's origin. */
+/** The strict CSP, plus calls to the IAM server's origin (its captcha images arrive as blob: URLs). */
 function policyFor(apiOrigin) {
   const api = new URL(apiOrigin).origin;
-  return `default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' ${api}; img-src 'self' data: ${api}`;
+  return `default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' ${api}; img-src 'self' data: blob:`;
 }
 
 /**

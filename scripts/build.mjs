@@ -51,7 +51,7 @@ function buildServer() {
 // Once the bundle is written, every later step runs (an exceeded budget still leaves a usable
 // dist/, manifest, demo and server build); any failure fails the build.
 async function buildAfterBundle() {
-  const steps = [reportBundle(config.output.dir), await buildBrowserBundle(packageConfig), writeManifest(), buildTypes(), await buildDemos(), buildServer()];
+  const steps = [reportBundle(config.output.dir), await buildBrowserBundle(packageConfig), await writeManifest(), buildTypes(), await buildDemos(), buildServer()];
   if (!steps.every(Boolean)) return false;
   console.log(`precompress: ${precompress(config.output.dir)} files of ${config.output.dir}/ → .br, .gz`);
   stagePackages();

@@ -22,7 +22,8 @@ const KiB = 1024;
  * `eachLazy`: limit of every dynamic import of the entry's graph, at any depth.
  */
 export const budgets = [
-  { label: '<iam-login> (login entry)', entry: 'login.js', firstLoad: 85 * KiB },
+  // 87: the token header of the sign-in answer, per-element locales and the blob: captcha cost 1.1 KiB.
+  { label: '<iam-login> (login entry)', entry: 'login.js', firstLoad: 87 * KiB },
   {
     label: 'console (elements entry)',
     entry: 'elements.js',

@@ -1,5 +1,5 @@
 // docs/elements.md: the element reference, generated from custom-elements.json (the Custom
-// Elements Manifest that `npm run build` writes). Run `node scripts/element-reference.mjs` after a
+// Elements Manifest that `npm run build` writes from the attribute table and the element classes). Run `node scripts/element-reference.mjs` after a
 // build; a unit test fails while the committed page differs from what the manifest gives.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -28,10 +28,16 @@ export function elementReference(manifest) {
   ];
   for (const element of elements) {
     lines.push(`## \`<${element.tagName}>\``, '', element.description ?? '', '', `Source: \`${element.path}\``, '');
-    lines.push(...table('Attributes', ['Attribute', 'Type', 'Description'], (element.attributes ?? []).map((a) => [`\`${a.name}\``, a.type?.text ?? '', a.description])));
+    lines.push(...table('Attributes', ['Attribute', 'Property', 'Type', 'Default', 'Description'], (element.attributes ?? []).map((a) => [`\`${a.name}\``, a.fieldName ? `\`${a.fieldName}\`` : '', a.type?.text ?? '', a.default ?? '', a.description])));
     lines.push(...table('Events', ['Event', 'Type', 'Description'], (element.events ?? []).map((e) => [`\`${e.name}\``, e.type?.text ?? '', e.description])));
     lines.push(...table('CSS parts', ['Part', 'Description'], (element.cssParts ?? []).map((p) => [`\`::part(${p.name})\``, p.description])));
-    lines.push(...table('CSS custom properties', ['Property', 'Description'], (element.cssProperties ?? []).map((p) => [`\`${p.name}\``, p.description])));
+    if (element.cssProperties?.length) lines.push('**CSS custom properties**: every [theme token](#theme-tokens).', '');
+  }
+  // The elements share one theme: its tokens are listed once.
+  const tokens = elements.find((element) => element.cssProperties?.length)?.cssProperties ?? [];
+  if (tokens.length) {
+    lines.push('## Theme tokens', '', 'Set on an element (or any ancestor) to override its theme, e.g. `iam-login { --iam-color-primary: #06c }`.', '');
+    lines.push(...table(`${tokens.length} tokens`, ['Property', 'Description'], tokens.map((p) => [`\`${p.name}\``, p.description])));
   }
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }

@@ -1,51 +1,99 @@
 // custom-elements.json (Custom Elements Manifest, the `customElements` field of package.json):
-// generated from the element classes' JSDoc (@tag, @attr, @fires, @csspart, @cssprop) by
-// @custom-elements-manifest/analyzer, then checked to list every element with its attributes
-// and events. `npm run build` calls it.
+// the element classes' JSDoc (@tag, @fires, @csspart) read by @custom-elements-manifest/analyzer,
+// then every element's attributes from the attribute table of src/elements/attributes.ts and every
+// theme token of src/react/theme/tokens.ts, so that neither is written twice. Checked to list every
+// element with its attributes and events. `npm run build` calls it.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = fileURLToPath(new URL('../node_modules/@custom-elements-manifest/analyzer/cem.js', import.meta.url));
+export const manifestFile = `${root}custom-elements.json`;
 
-/** Every published element with the attributes and events the manifest must carry. */
-const expected = {
-  'iam-console': { attributes: ['api-base', 'locale', 'theme', 'ui-embed', 'routing', 'base', 'route'], events: ['iam-navigate', 'iam-logout', 'iam-error'] },
-  'iam-login': { attributes: ['api-base', 'locale', 'theme', 'auth-mode', 'redirect'], events: ['iam-login-submit', 'iam-login-success', 'iam-error'] },
-  'iam-profile-dialog': { attributes: ['open'], events: ['iam-profile-saved', 'iam-close'] },
-  'iam-password-dialog': { attributes: ['open', 'mode', 'user-id', 'username'], events: ['iam-password-changed', 'iam-close'] },
-  'iam-provider': { attributes: ['api-base', 'locale', 'theme'], events: [] },
+/** Every published element with the events the manifest must carry (the attributes come from the table). */
+const expectedEvents = {
+  'iam-console': ['iam-navigate', 'iam-logout', 'iam-error'],
+  'iam-login': ['iam-login-submit', 'iam-login-success', 'iam-error'],
+  'iam-profile-dialog': ['iam-profile-saved', 'iam-close'],
+  'iam-password-dialog': ['iam-password-changed', 'iam-close'],
+  'iam-provider': [],
 };
 
-/** The problems of a manifest against `expected` (none when complete). */
-function problemsOf(manifest) {
+/** A TypeScript module that imports nothing, loaded through esbuild (Node runs no TypeScript). */
+async function loadTypeScript(path) {
+  const { outputFiles } = await build({ entryPoints: [`${root}${path}`], bundle: true, write: false, format: 'esm', platform: 'neutral', logLevel: 'silent' });
+  return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
+}
+
+/** The attribute table and the theme tokens, from their TypeScript sources. */
+export async function loadSources() {
+  const [{ elementAttributes }, { tokenList }] = await Promise.all([loadTypeScript('src/elements/attributes.ts'), loadTypeScript('src/react/theme/tokens.ts')]);
+  return { elementAttributes, tokens: tokenList() };
+}
+
+/** The manifest entry of one attribute of the table. */
+function attributeEntry(name, spec) {
+  return {
+    name,
+    type: { text: spec.values ? spec.values.map((value) => `'${value}'`).join(' | ') : spec.type },
+    description: spec.description,
+    ...(spec.default === undefined ? {} : { default: `'${spec.default}'` }),
+    fieldName: spec.property,
+  };
+}
+
+/** `manifest` with each element's attributes from the table and every theme token (except on
+ *  <iam-provider>, which draws nothing). Idempotent: applied to its own output it changes nothing. */
+export function withSources(manifest, { elementAttributes, tokens }) {
+  const modules = manifest.modules.map((module) => ({
+    ...module,
+    declarations: (module.declarations ?? []).map((declaration) => {
+      const table = declaration.tagName && elementAttributes[declaration.tagName];
+      if (!table) return declaration;
+      const { attributes: _attributes, cssProperties: _cssProperties, ...rest } = declaration;
+      return {
+        ...rest,
+        attributes: Object.entries(table).map(([name, spec]) => attributeEntry(name, spec)),
+        ...(declaration.tagName === 'iam-provider' ? {} : { cssProperties: tokens.map(({ name, description }) => ({ name, description })) }),
+      };
+    }),
+  }));
+  return { ...manifest, modules };
+}
+
+/** The problems of a manifest (none when complete). */
+export function problemsOf(manifest, { elementAttributes }) {
   const declarations = manifest.modules.flatMap((module) => module.declarations ?? []).filter((declaration) => declaration.tagName);
   const problems = [];
-  for (const [tag, { attributes, events }] of Object.entries(expected)) {
+  for (const [tag, events] of Object.entries(expectedEvents)) {
     const element = declarations.find((declaration) => declaration.tagName === tag);
     if (!element) {
       problems.push(`${tag} is missing`);
       continue;
     }
     const has = (list, name) => (list ?? []).some((entry) => entry.name === name);
-    for (const name of attributes) if (!has(element.attributes, name)) problems.push(`${tag} lacks attribute ${name}`);
+    for (const name of Object.keys(elementAttributes[tag] ?? {})) if (!has(element.attributes, name)) problems.push(`${tag} lacks attribute ${name}`);
     for (const name of events) if (!has(element.events, name)) problems.push(`${tag} lacks event ${name}`);
   }
   return problems;
 }
 
 /** Writes custom-elements.json at the package root; answers whether it is complete. */
-export function writeManifest() {
+export async function writeManifest() {
   const run = spawnSync(process.execPath, [cli, 'analyze', '--config', 'scripts/custom-elements-manifest.config.mjs'], { cwd: root, encoding: 'utf8' });
   if (run.status !== 0) {
     console.error(`custom-elements-manifest analyzer failed:\n${run.stderr || run.stdout}`);
     return false;
   }
-  const problems = problemsOf(JSON.parse(readFileSync(`${root}/custom-elements.json`, 'utf8')));
+  const sources = await loadSources();
+  const manifest = withSources(JSON.parse(readFileSync(manifestFile, 'utf8')), sources);
+  writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  const problems = problemsOf(manifest, sources);
   if (problems.length) console.error(`custom-elements.json is incomplete:\n  - ${problems.join('\n  - ')}`);
-  else console.log(`custom-elements.json: ${Object.keys(expected).join(', ')}`);
+  else console.log(`custom-elements.json: ${Object.keys(expectedEvents).join(', ')}`);
   return problems.length === 0;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = writeManifest() ? 0 : 1;
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = (await writeManifest()) ? 0 : 1;

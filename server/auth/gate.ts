@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/cookie';
 import type { Ctx } from '../context';
-import { forbidden } from '../http/errors';
+import { ApiError, forbidden } from '../http/errors';
 import type { Gate } from '../http/route';
 import { actorOf, type Actor } from './actor';
 
@@ -60,6 +60,12 @@ export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply): vo
   reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
 }
 
+/** The answer to a page on an origin the server does not know: it says how to allow that origin
+ *  (a dev server's proxy keeps the page's Origin, so it meets this too). */
+function originRefused(origin: string): ApiError {
+  return new ApiError(403, 'Cross-site request refused: the origin of this page is not allowed; add it to IAM_CORS_ORIGINS on the server (or serve the page from IAM_PUBLIC_URL)', { origin, setting: 'IAM_CORS_ORIGINS' });
+}
+
 export function createGate(ctx: Ctx): Gate {
   async function authenticate(req: FastifyRequest): Promise<Actor | null> {
     const credential = await credentialOf(ctx, req);
@@ -85,7 +91,7 @@ export function createGate(ctx: Ctx): Gate {
         if (req.cookies[SESSION_COOKIE]) throw forbidden('Cross-site request refused (no Origin)');
         return;
       }
-      if (!isAllowedOrigin(ctx, origin)) throw forbidden('Cross-site request refused (Origin not allowed)');
+      if (!isAllowedOrigin(ctx, origin)) throw originRefused(origin);
     },
   };
 }

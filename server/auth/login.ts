@@ -21,7 +21,7 @@ import { LoginMethod, LoginStep, MessageServiceType, SecondAuth, Status } from '
 import { ApiError, fieldError } from '../http/errors';
 import { verifyPassword } from './kdf';
 import { consumeCaptcha, CAPTCHA_IMAGE_URL } from './captcha';
-import { AUTH_MODE_HEADER, credentialOf, setSessionCookie } from './gate';
+import { AUTH_MODE_HEADER, credentialOf, setSessionCookie, tokenHeaderName } from './gate';
 import { safeRedirect } from '../http/redirect';
 import { type FailureSlot, keysOfUser, lockedError, throttleKey, throttleState, withFailureSlot } from './throttle';
 import type { UserRow } from './actor';
@@ -187,6 +187,6 @@ export async function startSession(ctx: Ctx, req: FastifyRequest, reply: Fastify
     loginSuccess: true,
     message: 'Login success',
     redirectURL: safeRedirect(ctx, req, redirect),
-    ...(tokenMode ? { token: session.secret } : {}),
+    ...(tokenMode ? { token: session.secret, tokenName: await tokenHeaderName(ctx) } : {}),
   };
 }

@@ -11,11 +11,11 @@ import { changeExpiredPassword, login, sendLoginCode } from '../auth/login';
 import { safeRedirect } from '../http/redirect';
 import { issueCaptcha } from '../auth/captcha';
 import { clearSessionCookie, credentialOf } from '../auth/gate';
-import { toSessionUser } from '../auth/actor';
 import { manageableUser } from '../auth/scope';
 import { clearFailures, keysOfUser } from '../auth/throttle';
 import { notFound } from '../http/errors';
 import { revokeAppGrants } from '../oidc/revoke';
+import { sessionAnswerOf } from './session-probe';
 
 const tags = ['Authentication'];
 
@@ -44,12 +44,7 @@ export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
     method: 'GET', url: '/cas/session', tags, access: '0',
     summary: 'The signed-in user (session user info)', response: sessionAnswer,
-    handler: async ({ actor }) => {
-      const { value: config } = await ctx.settings.get('config');
-      const blacklist = config.settings.moduleConfig.featureBlacklist;
-      const user = toSessionUser(actor, Array.isArray(blacklist) ? blacklist.map(String) : []);
-      return { id: actor.sessionId, user, administeredApps: actor.ownedApps };
-    },
+    handler: ({ actor }) => sessionAnswerOf(ctx, actor),
   });
 
   defineRoute(app, gate, {

@@ -19,6 +19,7 @@ import { idpLoginRoutes } from './idp-login';
 import { totpRoutes } from './totp';
 import { passwordResetRoutes } from './password-reset';
 import { emailVerificationRoutes } from './email-verification';
+import { sessionProbeRoutes } from './session-probe';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -41,4 +42,5 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   totpRoutes(app, gate, ctx);
   passwordResetRoutes(app, gate, ctx);
   emailVerificationRoutes(app, gate, ctx);
+  sessionProbeRoutes(app, gate, ctx);
 }

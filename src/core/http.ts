@@ -30,7 +30,9 @@ export interface HttpConfig {
 export const AUTH_MODE_HEADER = 'x-iam-auth-mode';
 
 let config: HttpConfig = { apiBase: HTTP.apiBase, authMode: 'cookie', tokenName: 'token' };
-let token: string | undefined;
+/** Token mode: the session token and the header the server reads it from. Module state only: it is
+ *  never written to storage, an attribute, an event, a URL, or answered by any export. */
+let token: { value: string; header: string } | undefined;
 
 export function configureHttp(options: Partial<HttpConfig>): void {
   config = { ...config, ...options };
@@ -41,9 +43,10 @@ export function httpConfig(): Readonly<HttpConfig> {
   return config;
 }
 
-/** Token mode: the session token from the login answer, kept in memory only (never in storage). */
-export function setToken(value: string | undefined): void {
-  token = value || undefined;
+/** Token mode: keeps the session token of a sign-in answer, for the header the answer names (the
+ *  one the server reads), else the configured `tokenName`. */
+export function setToken(value: string | undefined, header?: string): void {
+  token = value ? { value, header: header || config.tokenName } : undefined;
 }
 
 export function hasToken(): boolean {
@@ -97,12 +100,21 @@ function queryString(query: Query | undefined): string {
   return text ? `?${text}` : '';
 }
 
-/** The URL of an API path (`/user`) under the configured base, with the non-empty query values. */
+/** The URL of an API path (`/user`) under the configured base, with the non-empty query values.
+ *  A path that would leave the API (`//host`, `@host`, `/../`) throws: the session goes only there. */
 export function apiUrl(path: string, query?: Query): string {
-  return `${config.apiBase}${path}${queryString(query)}`;
+  const url = `${config.apiBase}${path}`;
+  const page = globalThis.location?.href ?? 'http://localhost/';
+  const base = new URL(`${config.apiBase}/`, page);
+  const target = new URL(url, page);
+  if (!path.startsWith('/') || path.startsWith('//') || target.origin !== base.origin || !`${target.pathname}/`.startsWith(base.pathname)) {
+    throw new Error(`Not a path of the API: ${path}`);
+  }
+  return `${url}${queryString(query)}`;
 }
 
-function isCrossOrigin(): boolean {
+/** Whether the API is on another origin than the page. */
+export function apiIsCrossOrigin(): boolean {
   const page = globalThis.location;
   try {
     return new URL(config.apiBase, page?.href).origin !== page?.origin;
@@ -112,12 +124,12 @@ function isCrossOrigin(): boolean {
 }
 
 function credentials(): RequestCredentials {
-  return config.authMode === 'cookie' && isCrossOrigin() ? 'include' : 'same-origin';
+  return config.authMode === 'cookie' && apiIsCrossOrigin() ? 'include' : 'same-origin';
 }
 
 function authHeaders(): Record<string, string> {
   if (config.authMode !== 'token') return {};
-  return { [AUTH_MODE_HEADER]: 'token', ...(token ? { [config.tokenName]: token } : {}) };
+  return { [AUTH_MODE_HEADER]: 'token', ...(token ? { [token.header]: token.value } : {}) };
 }
 
 async function readEnvelope(response: Response): Promise<Envelope | undefined> {
@@ -164,9 +176,22 @@ function trace(span: { traceId: string; method: string; path: string; status: nu
   }).catch(() => undefined);
 }
 
+/**
+ * `fetch` for the host page: `path` under the API base (`/user/profile`), sent with the session of
+ * the elements on the page (the cookie, or in token mode the token header). The token itself is
+ * never handed out; a path that would leave the API is refused. Answers the raw Response.
+ */
+export function iamFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const url = apiUrl(path);
+  const headers = new Headers(init.headers);
+  for (const [name, value] of Object.entries(authHeaders())) headers.set(name, value);
+  return fetch(url, { ...init, headers, credentials: credentials() });
+}
+
 /** Calls the API; resolves to the envelope's `data`, or throws an HttpError after the reaction. */
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const { body, silent = false, timeout = HTTP.timeoutMs } = options;
+  const url = apiUrl(path, options.query);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeout);
   // The tracing switch (business.skywalkingSwitch 'Y') reports each call to the collector at /trace.
@@ -178,7 +203,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   try {
     let response: Response;
     try {
-      response = await fetch(apiUrl(path, options.query), {
+      response = await fetch(url, {
         method,
         headers: {
           accept: 'application/json',

@@ -25,6 +25,8 @@ export interface LoginInput {
   captcha?: string;
   /** The key of the captcha image shown (api/captcha `newCaptchaKey`). */
   captchaKey?: string;
+  /** The language of the server's answer (the form's own locale), else the page-wide one. */
+  language?: string;
 }
 
 export type LoginResult =
@@ -36,7 +38,7 @@ export type LoginResult =
 export const $loginCaptcha = atom<string | undefined>(undefined);
 
 /** The first step of a multi-step sign-in, kept in memory until the next step is submitted. */
-let pendingStep: { form: LoginForm; query?: Query; nextStep: string } | undefined;
+let pendingStep: { form: LoginForm; query?: Query; nextStep: string; language?: string } | undefined;
 
 function failLogin(error: unknown): never {
   if (error instanceof HttpError) {
@@ -48,16 +50,16 @@ function failLogin(error: unknown): never {
   throw error;
 }
 
-async function submit(form: LoginForm, query: Query | undefined): Promise<LoginResult> {
+async function submit(form: LoginForm, query: Query | undefined, language: string | undefined): Promise<LoginResult> {
   let answer: LoginAnswer;
   try {
-    answer = await auth.login(form, query);
+    answer = await auth.login(form, query, language);
   } catch (error) {
     failLogin(error);
   }
   if (answer.hasNextStep) {
     const nextStep = answer.nextStep ?? '';
-    pendingStep = { form, query, nextStep };
+    pendingStep = { form, query, nextStep, language };
     return { kind: 'nextStep', nextStep, message: answer.message };
   }
   pendingStep = undefined;
@@ -70,7 +72,7 @@ async function submit(form: LoginForm, query: Query | undefined): Promise<LoginR
 export async function finishSignIn(answer: LoginAnswer): Promise<Extract<LoginResult, { kind: 'success' }>> {
   if (!answer.loginSuccess) throw new Error(answer.message || t('message.userAuthInfoUnavailable'));
   $loginCaptcha.set(undefined);
-  if (answer.token) setToken(answer.token);
+  if (answer.token) setToken(answer.token, answer.tokenName);
   return { kind: 'success', redirectURL: answer.redirectURL, session: await reload() };
 }
 
@@ -79,14 +81,14 @@ export async function finishSignIn(answer: LoginAnswer): Promise<Extract<LoginRe
  *  the special code 1001 is rethrown as Error('1001'). */
 export async function login(input: LoginInput, query?: Query): Promise<LoginResult> {
   const password = await transformPassword(input.password);
-  return submit({ username: input.username.trim(), password, captcha: input.captcha, captchaKey: input.captchaKey }, query);
+  return submit({ username: input.username.trim(), password, captcha: input.captcha, captchaKey: input.captchaKey }, query, input.language);
 }
 
 /** Continues a multi-step sign-in with the next step's code. */
-export async function submitNextStep(input: { code: string; captcha?: string; captchaKey?: string }): Promise<LoginResult> {
+export async function submitNextStep(input: { code: string; captcha?: string; captchaKey?: string; language?: string }): Promise<LoginResult> {
   if (!pendingStep) throw new Error('No sign-in step is pending');
-  const { form, query, nextStep } = pendingStep;
-  return submit({ ...form, nextStep, code: input.code.trim(), captcha: input.captcha ?? form.captcha, captchaKey: input.captchaKey ?? form.captchaKey }, query);
+  const { form, query, nextStep, language } = pendingStep;
+  return submit({ ...form, nextStep, code: input.code.trim(), captcha: input.captcha ?? form.captcha, captchaKey: input.captchaKey ?? form.captchaKey }, query, input.language ?? language);
 }
 
 /** Leaves for the session-read failure target: the answer's redirectURL, else /login with a redirect
@@ -112,6 +114,8 @@ export async function reload(options: { authCheck?: boolean } = {}): Promise<Ses
   let answer;
   try {
     answer = await auth.casSession();
+    // No session: what the server answered with 401 before the anonymous probe.
+    if (answer === null) throw new HttpError(401, 401, t('message.authorizationError'));
   } catch (error) {
     clearSession();
     if (error instanceof HttpError && error.status === 401) setToken(undefined);

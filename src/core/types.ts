@@ -111,6 +111,8 @@ export interface LoginAnswer {
   message?: string;
   redirectURL?: string;
   token?: string;
+  /** Token mode: the header the server reads the token from. */
+  tokenName?: string;
 }
 
 /** Answer of GET /cas/login. */

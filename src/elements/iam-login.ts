@@ -1,22 +1,20 @@
 // <iam-login>: the sign-in form as a custom element. The form renders in the light DOM (password
 // managers must see it); the shared stylesheet is adopted on the element's root node (the
 // document, or the shadow root of the element that contains it).
-import { LoginForm, type LoginErrorDetail, type LoginSubmitDetail, type LoginSuccessDetail } from '../react/login/LoginForm';
+import { LoginElementApp, type LoginErrorDetail, type LoginSubmitDetail, type LoginSuccessDetail } from '../react/login/LoginForm';
 import { adoptStyles } from '../react/theme/sheet';
 import { defineElement, emit, reactElement, rootOf, upgradeProperties } from './define';
 import { consumeProvider, releaseProvider } from './provider/consume';
+import { reactProps } from './attribute-spec';
+import type { PropertiesOf } from './attributes';
+import { loginAttributes } from './login-attributes';
 
-/** Attributes that only the element reads (the form never sees them). `nonce` is the standard
- *  HTMLElement property: the element injects no <style> and no script, so it needs none today. */
-const elementAttributes = ['theme', 'redirect'] as const;
-const formProps = ['apiBase', 'locale', 'authMode', 'tokenName'] as const;
+/** Properties a page may set before the element is defined. */
+const upgraded = Object.values(loginAttributes).map((spec) => spec.property);
 
-const Base = reactElement(LoginForm, {
+const Base = reactElement(LoginElementApp, {
   props: {
-    apiBase: 'string',
-    locale: 'string',
-    authMode: 'string',
-    tokenName: 'string',
+    ...reactProps(loginAttributes),
     // r2wc passes these methods of the element to the form as its callbacks.
     onLoginSubmit: 'method',
     onLoginSuccess: 'method',
@@ -34,29 +32,18 @@ function sameOrigin(url: string): URL | undefined {
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the attribute table types the properties r2wc defines
+export interface IamLoginElement extends PropertiesOf<'iam-login'> {}
+
 /**
  * The sign-in form, rendered in the light DOM so that password managers see it.
  * @tag iam-login
- * @attr {string} api-base - Base of the API (default `/api`).
- * @attr {'en' | 'zh'} locale - Language (default `en`).
- * @attr {'cookie' | 'token'} auth-mode - `token` for pages on another origin: the token stays in memory.
- * @attr {string} token-name - The header carrying the token in token mode (default `token`).
- * @attr {'dark' | 'light'} theme - Colour theme (default `dark`).
- * @attr {string} redirect - Where to go after a successful sign-in (same origin only).
  * @fires {CustomEvent<LoginSubmitDetail>} iam-login-submit - The form was submitted (detail: username).
  * @fires {CustomEvent<LoginSuccessDetail>} iam-login-success - Signed in; cancelable (keeps `redirect` from navigating).
  * @fires {CustomEvent<LoginErrorDetail>} iam-error - The sign-in was refused (detail: message).
- * @cssprop --iam-color-primary - Primary colour (every `--iam-*` token of the theme may be overridden).
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class IamLoginElement extends Base {
-  /** Base of the API, default `/api`. */
-  declare apiBase: string | undefined;
-  /** `en` (default) or `zh`. */
-  declare locale: string | undefined;
-  /** `cookie` (default) or `token`. */
-  declare authMode: string | undefined;
-  /** The header that carries the token in token mode, default `token`. */
-  declare tokenName: string | undefined;
 
   /** `dark` (default) or `light`; the stylesheet selects the theme by this attribute. */
   get theme(): string {
@@ -76,7 +63,7 @@ export class IamLoginElement extends Base {
   }
 
   override connectedCallback(): void {
-    upgradeProperties(this, [...formProps, ...elementAttributes]);
+    upgradeProperties(this, upgraded);
     adoptStyles(rootOf(this));
     // Before the first render, so that it already uses an enclosing <iam-provider>'s values.
     consumeProvider(this);

@@ -4,30 +4,27 @@
 import type { ComponentType } from 'react';
 import { adoptStyles } from '../react/theme/sheet';
 import { emit, reactElement, upgradeProperties, type ReactElementBase } from './define';
+import { booleanAttributes, reactProps, type AttributeTable } from './attribute-spec';
 import { consumeProvider, releaseProvider } from './provider/consume';
 
-/** r2wc's prop types: `method` props are callbacks the element passes to the app. */
-type PropType = 'string' | 'number' | 'boolean' | 'function' | 'method' | 'json';
-
 export interface ShadowElementOptions<Props> {
-  props: { [Name in keyof Props]?: PropType };
-  /**
-   * Attributes on when present (`<iam-console ui-embed>`), unless written "false". r2wc reads an
-   * attribute only when its value is non-empty and ignores its removal, so these reach it as
-   * "true"/"false".
-   */
-  booleanAttributes?: readonly string[];
+  /** The element's attribute table (./attributes.ts): its props and boolean attributes. */
+  attributes: AttributeTable;
+  /** Callbacks the app receives: methods of the element class (r2wc `method` props). */
+  methods: readonly (keyof Props & string)[];
 }
 
 /** The element class for `component`; subclasses add the `method` callbacks and the typings. */
-export function shadowReactElement<Props extends object>(
-  component: ComponentType<Props>,
-  { props, booleanAttributes = [] }: ShadowElementOptions<Props>,
-): new () => ReactElementBase {
+export function shadowReactElement<Props extends object>(component: ComponentType<Props>, { attributes, methods }: ShadowElementOptions<Props>): new () => ReactElementBase {
+  const attributeProps = reactProps(attributes);
+  const props = { ...attributeProps, ...Object.fromEntries(methods.map((name) => [name, 'method'])) };
   const Base = reactElement<Props>(component, { shadow: 'open', props } as Parameters<typeof reactElement<Props>>[1]);
   // Properties a page may set before the element is defined (callbacks are the element's own).
-  const upgraded = Object.entries(props).filter(([, type]) => type !== 'method').map(([name]) => name);
-  const booleans = new Set(booleanAttributes);
+  const upgraded = Object.keys(attributeProps);
+  // Attributes on when present (`<iam-console ui-embed>`), unless written "false". r2wc reads an
+  // attribute only when its value is non-empty and ignores its removal, so these reach it as
+  // "true"/"false".
+  const booleans = new Set(booleanAttributes(attributes));
 
   return class ShadowReactElement extends Base {
     constructor() {

@@ -1,51 +1,81 @@
 // Public typings of the elements: tag names, the iam-* events with their `detail`, and the
-// attributes for React 19 JSX (`<iam-login api-base="/api" />` in a React host).
+// attributes for React 19 JSX (`<iam-login api-base="/api" />` in a React host), all derived from
+// the attribute table of ./attributes.ts. Every type docs/elements.md names is exported here.
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type { LoginErrorDetail, LoginSubmitDetail, LoginSuccessDetail } from '../react/login/LoginForm';
+import type { ConsoleErrorDetail, LogoutDetail, NavigateDetail } from '../react/app/context';
+import type { PasswordChangedDetail, ProfileSavedDetail } from '../react/dialogs/elementApps';
+import type { AttributesOf, ElementTag, PropertiesOf } from './attributes';
+import type { IamConsoleElement } from './console/iam-console';
 import type { IamLoginElement } from './iam-login';
+import type { IamPasswordDialogElement } from './password-dialog/iam-password-dialog';
+import type { IamProfileDialogElement } from './profile-dialog/iam-profile-dialog';
 import type { IamProviderElement } from './provider/iam-provider';
 
-export type { LoginErrorDetail, LoginSubmitDetail, LoginSuccessDetail, IamLoginElement, IamProviderElement };
+export type {
+  AttributesOf,
+  ConsoleErrorDetail,
+  ElementTag,
+  IamConsoleElement,
+  IamLoginElement,
+  IamPasswordDialogElement,
+  IamProfileDialogElement,
+  IamProviderElement,
+  LoginErrorDetail,
+  LoginSubmitDetail,
+  LoginSuccessDetail,
+  LogoutDetail,
+  NavigateDetail,
+  PasswordChangedDetail,
+  ProfileSavedDetail,
+  PropertiesOf,
+};
 
-/** The attributes every iam-* element takes. */
-export interface IamCommonAttributes {
-  'api-base'?: string;
-  locale?: 'en' | 'zh';
-  theme?: 'dark' | 'light';
-  'auth-mode'?: 'cookie' | 'token';
-  'token-name'?: string;
-}
+export type IamLoginAttributes = AttributesOf<'iam-login'>;
+export type IamConsoleAttributes = AttributesOf<'iam-console'>;
+export type IamProfileDialogAttributes = AttributesOf<'iam-profile-dialog'>;
+export type IamPasswordDialogAttributes = AttributesOf<'iam-password-dialog'>;
+export type IamProviderAttributes = AttributesOf<'iam-provider'>;
 
-export interface IamLoginAttributes extends IamCommonAttributes {
-  /** Where to go after a successful sign-in (same origin only). */
-  redirect?: string;
-}
-
-/** The attributes of <iam-provider>: passed down to every iam-* element inside it. */
-export type IamProviderAttributes = Pick<IamCommonAttributes, 'api-base' | 'locale' | 'theme'>;
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'iam-login': IamLoginElement;
-    'iam-provider': IamProviderElement;
-  }
-  interface HTMLElementEventMap {
-    'iam-login-submit': CustomEvent<LoginSubmitDetail>;
-    /** Cancelable: `preventDefault()` keeps <iam-login> from navigating to its `redirect`. */
-    'iam-login-success': CustomEvent<LoginSuccessDetail>;
-    'iam-error': CustomEvent<LoginErrorDetail>;
-  }
+/** Every iam-* element class by tag name. */
+export interface IamElementTagNameMap {
+  'iam-console': IamConsoleElement;
+  'iam-login': IamLoginElement;
+  'iam-password-dialog': IamPasswordDialogElement;
+  'iam-profile-dialog': IamProfileDialogElement;
+  'iam-provider': IamProviderElement;
 }
 
 /** An iam-* element's props in React 19 JSX: the HTML attributes plus its own. */
 export type JsxElementProps<Element extends HTMLElement, Attributes> = DetailedHTMLProps<HTMLAttributes<Element>, Element> & Attributes;
 
+/** The JSX props of every iam-* element, from the attribute table. */
+export type IamIntrinsicElements = { [Tag in ElementTag]: JsxElementProps<IamElementTagNameMap[Tag], AttributesOf<Tag>> };
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- adds the iam-* tags to the DOM's map
+  interface HTMLElementTagNameMap extends IamElementTagNameMap {}
+  interface HTMLElementEventMap {
+    'iam-login-submit': CustomEvent<LoginSubmitDetail>;
+    /** Cancelable: `preventDefault()` keeps <iam-login> from navigating to its `redirect`. */
+    'iam-login-success': CustomEvent<LoginSuccessDetail>;
+    /** A refused sign-in (<iam-login>) or a failed call (<iam-console>): `detail.message`. */
+    'iam-error': CustomEvent<LoginErrorDetail | ConsoleErrorDetail>;
+    'iam-navigate': CustomEvent<NavigateDetail>;
+    'iam-logout': CustomEvent<LogoutDetail>;
+    'iam-profile-saved': CustomEvent<ProfileSavedDetail>;
+    'iam-password-changed': CustomEvent<PasswordChangedDetail>;
+    'iam-close': CustomEvent<Record<string, never>>;
+  }
+}
+
 declare module 'react' {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- React's JSX typings are a namespace
   namespace JSX {
-    interface IntrinsicElements {
-      'iam-login': JsxElementProps<IamLoginElement, IamLoginAttributes>;
-      'iam-provider': JsxElementProps<IamProviderElement, IamProviderAttributes>;
-    }
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- adds the iam-* tags to React's JSX
+    interface IntrinsicElements extends IamIntrinsicElements {}
   }
 }
+
+/** The properties of the element classes, for hosts that set them directly. */
+export type IamElementProperties = { [Tag in ElementTag]: PropertiesOf<Tag> };

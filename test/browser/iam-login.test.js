@@ -45,7 +45,7 @@ describe('<iam-login>', () => {
     expect(byLabel(element, '用户名')).to.not.equal(null);
     expect(byRole(element, 'button', '登录')).to.not.equal(null);
 
-    // The locale is page-wide: back to English for the other tests.
+    // Back to English, live.
     element.setAttribute('locale', 'en');
     await waitUntil(() => byLabel(element, 'Username'), 'the locale did not switch back');
   });

@@ -2,8 +2,25 @@
 // person who installed iam-console would write it. test/e2e/typings.test.ts compiles it after the
 // build; every line below must typecheck, and each `@ts-expect-error` must stay an error.
 import 'iam-console/elements';
-import type { IamConsoleElement } from 'iam-console/elements';
-import { transformPassword } from 'iam-console/core';
+import type {
+  ConsoleErrorDetail,
+  IamConsoleAttributes,
+  IamConsoleElement,
+  IamLoginAttributes,
+  IamLoginElement,
+  IamPasswordDialogElement,
+  IamProfileDialogElement,
+  IamProviderElement,
+  LoginErrorDetail,
+  LoginSubmitDetail,
+  LoginSuccessDetail,
+  LogoutDetail,
+  NavigateDetail,
+  PasswordChangedDetail,
+  ProfileSavedDetail,
+} from 'iam-console/elements';
+import type { LoginSuccessDetail as LoginEntrySuccess } from 'iam-console/login';
+import { $session, iamFetch, transformPassword } from 'iam-console/core';
 
 const login = document.createElement('iam-login');
 login.setAttribute('api-base', '/api');
@@ -31,3 +48,26 @@ export function HostPage() {
 }
 
 export const hashed: Promise<string> = transformPassword('secret');
+
+// Every type docs/elements.md names, as a host uses it.
+const profile: IamProfileDialogElement = document.createElement('iam-profile-dialog');
+profile.open = true;
+profile.addEventListener('iam-profile-saved', (event: CustomEvent<ProfileSavedDetail>) => console.log(event.detail.userId));
+const password: IamPasswordDialogElement = document.createElement('iam-password-dialog');
+password.mode = 'user';
+password.addEventListener('iam-password-changed', (event: CustomEvent<PasswordChangedDetail>) => console.log(event.detail.mode));
+const provider: IamProviderElement = document.createElement('iam-provider');
+const signIn: IamLoginElement = document.createElement('iam-login');
+signIn.authMode = 'token';
+consoleElement.addEventListener('iam-logout', (event: CustomEvent<LogoutDetail>) => console.log(event.detail));
+consoleElement.addEventListener('iam-navigate', (event: CustomEvent<NavigateDetail>) => console.log(event.detail.path));
+consoleElement.addEventListener('iam-error', (event) => console.log(event.detail.message));
+const details: [LoginSubmitDetail, LoginSuccessDetail, LoginEntrySuccess, LoginErrorDetail, ConsoleErrorDetail] = [{ username: 'a' }, { username: 'a' }, { username: 'a' }, { message: 'm' }, { message: 'm' }];
+const attributes: [IamLoginAttributes, IamConsoleAttributes] = [{ 'auth-mode': 'token', 'token-name': 'x-shop-token' }, { routing: 'memory', 'ui-embed': true }];
+// @ts-expect-error routing is history or memory
+const badRouting: IamConsoleAttributes = { routing: 'hash' };
+console.log(provider, details, attributes, badRouting);
+
+// The host page calls the API with the elements' session and knows who signed in.
+export const profileAnswer: Promise<Response> = iamFetch('/user/profile');
+export const signedInName: string | undefined = $session.get().user?.username;

@@ -2,15 +2,18 @@
 import { request, type Query } from '../http';
 import type { CasLoginAnswer, LoginAnswer, LoginForm, LogoutAnswer, SessionAnswer } from '../types';
 
-/** POST /authc/login; `form.password` must already be transformed. Query params (redirect …) pass through.
+/** POST /authc/login; `form.password` must already be transformed. Query params (redirect …) pass through;
+ *  `language` asks for the answer's message in that language.
  *  Silent and without the 401 redirect: the sign-in flow reports its own errors. */
-export function login(form: LoginForm, query?: Query): Promise<LoginAnswer> {
-  return request<LoginAnswer>('POST', '/authc/login', { body: form, query, silent: true, authRedirect: false });
+export function login(form: LoginForm, query?: Query, language?: string): Promise<LoginAnswer> {
+  const headers = language ? { 'accept-language': language } : undefined;
+  return request<LoginAnswer>('POST', '/authc/login', { body: form, query, headers, silent: true, authRedirect: false });
 }
 
-/** GET /cas/session (silent): the signed-in user. */
-export function casSession(): Promise<SessionAnswer> {
-  return request<SessionAnswer>('GET', '/cas/session', { silent: true, authRedirect: false });
+/** GET /cas/session/probe (silent): the signed-in user, or null without a session (answered 200,
+ *  so that an anonymous visit logs no network error in the browser). */
+export function casSession(): Promise<SessionAnswer | null> {
+  return request<SessionAnswer | null>('GET', '/cas/session/probe', { silent: true, authRedirect: false });
 }
 
 /** GET /cas/login: whether the caller is signed in, and where to go next. */

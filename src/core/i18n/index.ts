@@ -71,21 +71,42 @@ function load(locale: Locale, ns: Namespace): Promise<void> {
 
 /** Loads namespaces for the current locale (and remembers them for later locale switches). */
 export async function loadNamespaces(...ns: Namespace[]): Promise<void> {
-  ns.forEach((name) => wanted.add(name));
-  await Promise.all(ns.map((name) => load($locale.get(), name)));
+  await loadTexts($locale.get(), ...ns);
 }
+
+/** Loads namespaces (and `common`, which every text may use) for `locale` (an element's own),
+ *  without switching the page-wide locale. */
+export async function loadTexts(locale: Locale, ...ns: Namespace[]): Promise<void> {
+  ns.forEach((name) => wanted.add(name));
+  await Promise.all([...new Set<Namespace>(['common', ...ns])].map((name) => load(locale, name)));
+}
+
+/** Loads, for `locale`, every namespace the UI has asked for so far (before showing it). */
+export async function loadAskedTexts(locale: Locale): Promise<void> {
+  await Promise.all([...wanted].map((name) => load(locale, name)));
+}
+
+/** Whether `value` names a supported locale. */
+export function isLocale(value: unknown): value is Locale {
+  return locales.some((locale) => locale === value);
+}
+
+/** The locale an element shows when its `locale` attribute is unset. */
+export { defaultLocale };
 
 let switchId = 0;
 
-/** Loads what `locale` needs, then switches to it and keeps the choice in localStorage when available.
+/** Loads what `locale` needs, then switches to it and (unless `remember` is false: an element's
+ *  attribute is no choice of the person) keeps the choice in localStorage when available.
  *  When switches overlap, the last one wins. */
-export async function setLocale(locale: Locale): Promise<void> {
+export async function setLocale(locale: Locale, { remember = true }: { remember?: boolean } = {}): Promise<void> {
   if (!locales.includes(locale)) throw new Error(`Unsupported locale: ${String(locale)}`);
   const id = ++switchId;
-  await Promise.all([...wanted].map((name) => load(locale, name)));
+  await loadAskedTexts(locale);
   if (id !== switchId) return;
   $locale.set(locale);
   bump();
+  if (!remember) return;
   try {
     globalThis.localStorage?.setItem(STORAGE_KEY, locale);
   } catch {
@@ -111,15 +132,25 @@ function isNamespace(name: string): name is Namespace {
  *  current locale, else in English, else answers the key itself (without its namespace), and fills
  *  in the `{{name}}` placeholders from `options`. */
 export function t(key: string, options?: Record<string, unknown>): string {
+  return translate($locale.get(), key, options);
+}
+
+/** `t` in a given locale (an element's own). */
+export function translate(locale: Locale, key: string, options?: Record<string, unknown>): string {
   const colon = key.indexOf(':');
   const prefix = key.slice(0, colon);
   const [ns, path] = colon > 0 && isNamespace(prefix) ? [prefix, key.slice(colon + 1)] : ['common' as const, key];
-  const text = lookup(resources[$locale.get()][ns], path) ?? lookup(resources[defaultLocale][ns], path) ?? path;
+  const text = lookup(resources[locale][ns], path) ?? lookup(resources[defaultLocale][ns], path) ?? path;
   return interpolate(text, options);
 }
 
 /** Translates a validation issue message (`rule.*`, possibly with parameters; see rule-message.ts). */
 export function tRule(message: string): string {
+  return translateRule($locale.get(), message);
+}
+
+/** `tRule` in a given locale. */
+export function translateRule(locale: Locale, message: string): string {
   const { key, params } = parseRuleMessage(message);
-  return t(key, params);
+  return translate(locale, key, params);
 }

@@ -44,8 +44,10 @@ export const loginAnswer = v.object({
   loginSuccess: v.boolean(),
   message: v.string(),
   redirectURL: v.optional(v.string()),
-  /** Token mode only: the session token for the header named by authConfig.tokenName. */
+  /** Token mode only: the session token, kept in memory and sent in the header `tokenName`. */
   token: v.optional(v.string()),
+  /** Token mode only: the header the server reads the token from (authConfig.tokenName, lower case). */
+  tokenName: v.optional(v.string()),
 });
 
 export const captchaQuery = v.object({

@@ -1,32 +1,18 @@
 // <iam-console>: the whole console as a custom element. It renders into an open shadow root that
-// adopts the shared constructed stylesheet; Radix portals stay inside it. Attributes: api-base,
-// locale, theme, ui-embed, routing (history | memory), base, route, auth-mode, token-name.
-// Events (bubbling, composed): iam-navigate, iam-logout, iam-error.
+// adopts the shared constructed stylesheet; Radix portals stay inside it. Its attributes are in
+// the table of ../attributes.ts. Events (bubbling, composed): iam-navigate, iam-logout, iam-error.
 import { ConsoleApp, type ConsoleAppProps } from '../../react/app/ConsoleApp';
 import type { ConsoleErrorDetail, LogoutDetail, NavigateDetail } from '../../react/app/context';
 import { defineElement, emit } from '../define';
 import { shadowReactElement } from '../shadow-element';
-import type { IamCommonAttributes, JsxElementProps } from '../types';
+import type { PropertiesOf } from '../attributes';
+import { consoleAttributes } from './attributes';
 import { RouteFollower } from './route-follower';
 
 const Base = shadowReactElement<ConsoleAppProps>(ConsoleApp, {
-  booleanAttributes: ['ui-embed'],
-  props: {
-    apiBase: 'string',
-    locale: 'string',
-    theme: 'string',
-    uiEmbed: 'boolean',
-    routing: 'string',
-    base: 'string',
-    route: 'string',
-    authMode: 'string',
-    tokenName: 'string',
-    // r2wc passes these methods of the element to the app as its callbacks.
-    onNavigate: 'method',
-    onLogout: 'method',
-    onError: 'method',
-    onThemeChange: 'method',
-  },
+  attributes: consoleAttributes,
+  // r2wc passes these methods of the element to the app as its callbacks.
+  methods: ['onNavigate', 'onLogout', 'onError', 'onThemeChange'],
 });
 
 /** Each console's route follower (kept outside the class: not public API). */
@@ -41,18 +27,12 @@ function followerOf(element: HTMLElement): RouteFollower {
 /** Set while the element writes `route` itself: not a request of the host. */
 let reflecting = false;
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the attribute table types the properties r2wc defines
+export interface IamConsoleElement extends PropertiesOf<'iam-console'> {}
+
 /**
  * The whole console in an open shadow root.
  * @tag iam-console
- * @attr {string} api-base - Base of the API (default `/api`).
- * @attr {'en' | 'zh'} locale - Language (default `en`).
- * @attr {'cookie' | 'token'} auth-mode - `token` for pages on another origin: the token stays in memory.
- * @attr {string} token-name - The header carrying the token in token mode (default `token`).
- * @attr {'dark' | 'light'} theme - Colour theme (default `dark`).
- * @attr {boolean} ui-embed - No top bar or side menu: the host draws its own chrome.
- * @attr {'history' | 'memory'} routing - `history` (default) or `memory` (never touches the host URL).
- * @attr {string} base - History base path (default `/`).
- * @attr {string} route - The current route in memory routing; follows the console and drives it.
  * @fires {CustomEvent<NavigateDetail>} iam-navigate - The console went to another route.
  * @fires {CustomEvent<LogoutDetail>} iam-logout - The person signed out.
  * @fires {CustomEvent<ConsoleErrorDetail>} iam-error - A call failed (detail: message).
@@ -60,19 +40,9 @@ let reflecting = false;
  * @csspart sidebar - The side menu.
  * @csspart content - The screen area.
  * @csspart primary-button - Primary buttons.
- * @cssprop --iam-color-primary - Primary colour (every `--iam-*` token of the theme may be overridden).
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class IamConsoleElement extends Base {
-  declare apiBase: string | undefined;
-  declare locale: string | undefined;
-  declare theme: string | undefined;
-  declare uiEmbed: boolean | undefined;
-  declare routing: string | undefined;
-  declare base: string | undefined;
-  declare route: string | undefined;
-  declare authMode: string | undefined;
-  declare tokenName: string | undefined;
-
   override attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
     if (name === 'route' && !reflecting) followerOf(this).request(value);
     super.attributeChangedCallback(name, previous, value);
@@ -112,31 +82,4 @@ export class IamConsoleElement extends Base {
 
 export function defineIamConsole(): void {
   defineElement('iam-console', IamConsoleElement);
-}
-
-/** The attributes of <iam-console> (for React 19 JSX in a React host). */
-export interface IamConsoleAttributes extends IamCommonAttributes {
-  'ui-embed'?: boolean | '';
-  routing?: 'history' | 'memory';
-  base?: string;
-  route?: string;
-}
-
-declare module 'react' {
-  // eslint-disable-next-line @typescript-eslint/no-namespace -- React's JSX typings are a namespace
-  namespace JSX {
-    interface IntrinsicElements {
-      'iam-console': JsxElementProps<IamConsoleElement, IamConsoleAttributes>;
-    }
-  }
-}
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'iam-console': IamConsoleElement;
-  }
-  interface HTMLElementEventMap {
-    'iam-navigate': CustomEvent<NavigateDetail>;
-    'iam-logout': CustomEvent<LogoutDetail>;
-  }
 }

@@ -8,9 +8,6 @@ import { iamContext, providedAttributes, type IamProvided } from './context';
 /**
  * Optional context root: passes its attributes to every iam-* element inside it.
  * @tag iam-provider
- * @attr {string} api-base - Base of the API for the elements inside.
- * @attr {'en' | 'zh'} locale - Language for the elements inside.
- * @attr {'dark' | 'light'} theme - Colour theme for the elements inside.
  */
 export class IamProviderElement extends HTMLElement {
   static get observedAttributes(): readonly string[] {

@@ -2,11 +2,10 @@
 // HTTP and locale set-up, the branding from the server, the router with the guarded outlet, the
 // account dialogs, toasts and the progress bar.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useStore } from '@nanostores/react';
-import { $locale, storedLocale } from '../../core/i18n';
+import { isLocale, setLocale, storedLocale, type Locale } from '../../core/i18n';
 import { $messages } from '../../core/messages';
 import type { Theme } from '../../core/enums';
-import { useTexts } from '../i18n';
+import { LocaleScope, useTexts } from '../i18n';
 import { connect } from '../login/connect';
 import { ProgressBar } from '../widgets/ProgressBar';
 import { Toasts } from '../widgets/Toasts';
@@ -21,7 +20,8 @@ import * as styles from './shell.css';
 export interface ConsoleAppProps extends ConsoleEvents {
   /** Base of the API, default /api. */
   apiBase?: string;
-  /** 'en' or 'zh'; unset: the person's last choice, else English. */
+  /** 'en' or 'zh'; unset: the person's last choice in a console's switch, else English (never
+   *  another element's locale). */
   locale?: string;
   /** 'dark' (default) or 'light'; unset: the person's last choice. */
   theme?: string;
@@ -67,6 +67,21 @@ function useTheme(requested: string | undefined, onThemeChange: ConsoleEvents['o
   return [theme, setTheme];
 }
 
+/** The console's language: the person's switch, else the attribute, else their last choice in a
+ *  console's switch, else English. The page-wide locale follows it (without remembering it), for
+ *  the core's own messages and the language the server answers in. */
+function useConsoleLocale(requested: string | undefined): [Locale, (locale: Locale) => void] {
+  const [chosen, setChosen] = useState<Locale>();
+  useEffect(() => setChosen(undefined), [requested]);
+  const locale = chosen ?? (isLocale(requested) ? requested : storedLocale() ?? 'en');
+  useEffect(() => void setLocale(locale, { remember: false }), [locale]);
+  const choose = useCallback((next: Locale) => {
+    // Loads the new texts first, and keeps the person's choice for their next visit.
+    void setLocale(next).then(() => setChosen(next));
+  }, []);
+  return [locale, choose];
+}
+
 /** Every error toast is also an `iam-error` event for the host. */
 function useErrorEvents(onError: ConsoleEvents['onError']): void {
   useEffect(() => {
@@ -82,12 +97,11 @@ export function ConsoleApp(props: ConsoleAppProps) {
   const { apiBase, authMode, tokenName, uiEmbed = false, base, route, onNavigate, onLogout, onError, onThemeChange } = props;
   useHttpSetup(apiBase, authMode, tokenName);
   const routing: Routing = props.routing === 'memory' ? 'memory' : 'history';
-  const textsReady = useTexts(props.locale || storedLocale(), 'console', 'login');
+  const [locale, chooseLocale] = useConsoleLocale(props.locale);
+  const textsReady = useTexts(locale, 'console', 'login');
   const [theme, setTheme] = useTheme(props.theme, onThemeChange);
   const [portalContainer, setPortalContainer] = useState<HTMLElement | null>(null);
   useErrorEvents(onError);
-  // The root says which language its texts are in (screen readers pick the voice from it).
-  const locale = useStore($locale);
 
   useEffect(() => {
     void loadBranding();
@@ -99,7 +113,9 @@ export function ConsoleApp(props: ConsoleAppProps) {
   );
 
   return (
-    <div className={`${styles.root} ${uiEmbed ? styles.embeddedRoot : ''}`} data-theme={theme} lang={locale}>
+    // The root says which language its texts are in (screen readers pick the voice from it).
+    <div className={[styles.root, uiEmbed && styles.embeddedRoot, (uiEmbed || routing === 'memory') && styles.containedRoot].filter(Boolean).join(' ')} data-theme={theme} lang={locale}>
+      <LocaleScope locale={locale} choose={chooseLocale}>
       <ConsoleContext.Provider value={environment}>
         {textsReady ? (
           <>
@@ -116,6 +132,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
         )}
         <div ref={setPortalContainer} className={styles.portal} />
       </ConsoleContext.Provider>
+      </LocaleScope>
     </div>
   );
 }

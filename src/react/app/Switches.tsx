@@ -1,8 +1,7 @@
 // The locale switch (en/中文; Chinese texts load on demand, the choice is kept) and the theme
 // switch (dark green by default, light) of the top bar.
-import { useStore } from '@nanostores/react';
-import { $locale, setLocale } from '../../core/i18n';
-import { useT } from '../i18n';
+import { setLocale } from '../../core/i18n';
+import { useLocaleScope, useT } from '../i18n';
 import { Icon } from '../widgets/Icon';
 import * as ui from '../widgets/ui.css';
 import { useConsole } from './context';
@@ -10,7 +9,7 @@ import * as styles from './topBar.css';
 
 export function LocaleSwitch() {
   const t = useT();
-  const locale = useStore($locale);
+  const { locale, choose = setLocale } = useLocaleScope();
   const next = locale === 'zh' ? 'en' : 'zh';
   return (
     <button
@@ -18,7 +17,7 @@ export function LocaleSwitch() {
       className={`${ui.button.ghost} ${styles.localeButton}`}
       lang={next}
       title={t('console:topBar.language')}
-      onClick={() => void setLocale(next)}
+      onClick={() => void choose(next)}
     >
       <Icon name="globe" className={`${ui.icon} ${styles.localeIcon}`} />
       {next === 'zh' ? '中文' : 'English'}

@@ -28,8 +28,14 @@ export const root = style({
   WebkitFontSmoothing: 'antialiased',
 });
 
-/** Embedded (uiEmbed): the host sizes the console; no viewport-high frame. */
-export const embeddedRoot = style({ minHeight: 0, background: 'transparent' });
+/** Embedded (uiEmbed): the host draws the chrome and the background. */
+export const embeddedRoot = style({ background: 'transparent' });
+
+// Embedded in a host page (memory routing or uiEmbed): the console is as tall as its container, not
+// the viewport; the content scrolls inside it. A container without a definite height lets the
+// console grow with its content instead.
+globalStyle(':host(iam-console[routing="memory"]), :host(iam-console[ui-embed]:not([ui-embed="false"]))', { height: '100%' });
+export const containedRoot = style({ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 });
 
 globalStyle(`${root} *, ${root} *::before, ${root} *::after`, { boxSizing: 'border-box' });
 
@@ -95,7 +101,12 @@ export const topMenuLink = style({
   },
 });
 
-export const body = style({ display: 'flex', alignItems: 'stretch', minHeight: `calc(100vh - ${px(LAYOUT.topNavHeight)})` });
+export const body = style({
+  display: 'flex',
+  alignItems: 'stretch',
+  minHeight: `calc(100vh - ${px(LAYOUT.topNavHeight)})`,
+  selectors: { [`${containedRoot} &`]: { flex: 1, minHeight: 0 } },
+});
 
 export const sidebar = style({
   position: 'sticky',
@@ -106,6 +117,7 @@ export const sidebar = style({
   flexDirection: 'column',
   width: px(LAYOUT.sidebarWidthOpen),
   height: `calc(100vh - ${px(LAYOUT.topNavHeight)})`,
+  selectors: { [`${containedRoot} &`]: { position: 'static', height: 'auto' } },
   background: vars.color.surface,
   borderRight: `1px solid ${vars.color.border}`,
   transition: 'width 160ms ease',
@@ -144,6 +156,7 @@ export const main = style({
   minWidth: 0,
   display: 'flex',
   flexDirection: 'column',
+  selectors: { [`${containedRoot} &`]: { overflow: 'auto' } },
 });
 
 export const breadcrumbBar = style({

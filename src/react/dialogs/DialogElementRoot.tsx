@@ -3,9 +3,10 @@
 // and a portal container inside the element's shadow root.
 import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
+import { defaultLocale } from '../../core/i18n';
 import { $session, reload } from '../../core/session';
 import { ConsoleContext, type Connection, type ConsoleEnvironment } from '../app/context';
-import { useTexts } from '../i18n';
+import { LocaleScope, useTexts } from '../i18n';
 import { connect } from '../login/connect';
 
 export interface DialogElementProps extends Connection {
@@ -16,7 +17,7 @@ export interface DialogElementProps extends Connection {
 }
 
 export function DialogElementRoot({ apiBase, authMode, tokenName, locale, open = false, onClose, children }: DialogElementProps & { children: (onOpenChange: (open: boolean) => void) => ReactNode }) {
-  const ready = useTexts(locale, 'console');
+  const ready = useTexts(locale || defaultLocale, 'console');
   const status = useStore($session).status;
   const [portalContainer, setPortalContainer] = useState<HTMLElement | null>(null);
   useMemo(() => connect({ apiBase, authMode, tokenName }), [apiBase, authMode, tokenName]);
@@ -35,9 +36,11 @@ export function DialogElementRoot({ apiBase, authMode, tokenName, locale, open =
   };
 
   return (
+    <LocaleScope locale={locale}>
     <ConsoleContext.Provider value={environment}>
       {ready && open && status === 'authenticated' && <Suspense fallback={null}>{children(onOpenChange)}</Suspense>}
       <div ref={setPortalContainer} />
     </ConsoleContext.Provider>
+    </LocaleScope>
   );
 }

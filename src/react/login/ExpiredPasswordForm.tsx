@@ -4,11 +4,10 @@
 // allows only right after that sign-in passed every step; it opens the session.
 import { useId, useState, type FormEvent } from 'react';
 import { changeExpiredPassword } from '../../core/api/auth';
-import { tRule } from '../../core/i18n';
 import { PasswordPolicyError, transformNewPassword, transformPassword } from '../../core/password';
 import type { PasswordPolicy } from '../../core/schemas/settings';
 import { finishSignIn, type LoginResult } from '../../core/session';
-import { useT, useTexts } from '../i18n';
+import { useT, useTexts, useTRule } from '../i18n';
 import { checkFields, failureText, serverFieldErrors, type RuleErrors } from './flowSupport';
 import { FailureAlert } from './flowParts';
 import { NEW_PASSWORD, NewPasswordFields, newPasswordRules } from './NewPasswordFields';
@@ -26,6 +25,7 @@ export interface ExpiredPasswordFormProps {
 
 export default function ExpiredPasswordForm({ username, password, policy, onSuccess, onError, onCancel }: ExpiredPasswordFormProps) {
   const t = useT();
+  const tRule = useTRule();
   const ready = useTexts(undefined, 'login', 'settings');
   const titleId = useId();
   const [errors, setErrors] = useState<RuleErrors>({});

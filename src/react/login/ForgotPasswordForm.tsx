@@ -5,11 +5,10 @@
 // after the reset: the sign-in form says so.
 import { useId, useState, type FormEvent } from 'react';
 import { resetPasswordWithCode, sendResetCode } from '../../core/api/codes';
-import { tRule } from '../../core/i18n';
 import { PasswordPolicyError } from '../../core/password';
 import { resetChannelOf, resetCode, resetIdentifier } from '../../core/schemas/password-reset';
 import type { PasswordPolicy } from '../../core/schemas/settings';
-import { useT, useTexts } from '../i18n';
+import { useT, useTexts, useTRule } from '../i18n';
 import { Field } from './Field';
 import { checkFields, failureText, RESEND_SECONDS, serverFieldErrors, useCooldown, type RuleErrors } from './flowSupport';
 import { CodeField, FailureAlert } from './flowParts';
@@ -25,6 +24,7 @@ export interface ForgotPasswordFormProps {
 
 export default function ForgotPasswordForm({ policy, onDone }: ForgotPasswordFormProps) {
   const t = useT();
+  const tRule = useTRule();
   const ready = useTexts(undefined, 'login', 'settings');
   const titleId = useId();
   /** The identifier a code was asked for (the second form is shown from then on). */

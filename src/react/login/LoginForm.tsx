@@ -12,13 +12,13 @@
 // The inputs are uncontrolled and read from the form on submit (what a password manager filled
 // in is what is sent). No form library: the sign-in entry has a size budget that React
 // already uses most of.
-import { lazy, Suspense, useEffect, useId, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { captchaImageUrl, newCaptchaKey } from '../../core/api/captcha';
+import { newCaptchaKey } from '../../core/api/captcha';
+import { useCaptchaImage } from './captchaImage';
 import { LoginMethod, LoginStep } from '../../core/enums';
-import { $locale, tRule } from '../../core/i18n';
 import { $loginCaptcha, LOGIN_SPECIAL_CODE, login, submitNextStep, type LoginResult } from '../../core/session';
-import { useT, useTexts } from '../i18n';
+import { LocaleScope, useLocale, useT, useTexts, useTRule } from '../i18n';
 import { connect, type ConnectionOptions } from './connect';
 import { Field } from './Field';
 import { usePublicLoginSettings } from './publicSettings';
@@ -41,7 +41,7 @@ export interface LoginErrorDetail {
 }
 
 export interface LoginFormProps extends ConnectionOptions {
-  /** 'en' or 'zh'; switches the page-wide locale. Unset: the current locale stays. */
+  /** 'en' or 'zh', for this form only. Unset: the enclosing element's (the console's), else the page-wide one. */
   locale?: string;
   /** The application name in the subtitle (the console passes its branding); default the product's. */
   appName?: string;
@@ -57,20 +57,35 @@ function failureText(error: unknown, t: (key: string) => string): string {
   return message === String(LOGIN_SPECIAL_CODE) ? t('login:captchaRequired') : message;
 }
 
-function send(values: LoginValues, nextStep: string | undefined, captchaKey: string): Promise<LoginResult> {
+function send(values: LoginValues, nextStep: string | undefined, captchaKey: string, language: string): Promise<LoginResult> {
   const captcha = values.captcha === undefined ? {} : { captcha: values.captcha, captchaKey };
-  if (nextStep !== undefined) return submitNextStep({ code: values.code ?? '', ...captcha });
-  return login({ username: values.username, password: values.password, ...captcha });
+  if (nextStep !== undefined) return submitNextStep({ code: values.code ?? '', ...captcha, language });
+  return login({ username: values.username, password: values.password, ...captcha, language });
 }
 
-export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLoginSubmit, onLoginSuccess, onLoginError }: LoginFormProps) {
+/** The sign-in form; with `locale`, in that language whatever the page's other elements show. */
+export function LoginForm(props: LoginFormProps) {
+  return props.locale === undefined ? <SignInForm {...props} /> : <LocaleScope locale={props.locale}><SignInForm {...props} /></LocaleScope>;
+}
+
+/** What <iam-login> renders: the form in its own `locale`, English when unset (never a neighbour's). */
+export function LoginElementApp(props: LoginFormProps) {
+  return (
+    <LocaleScope locale={props.locale}>
+      <SignInForm {...props} />
+    </LocaleScope>
+  );
+}
+
+function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLoginSuccess, onLoginError }: LoginFormProps) {
   const t = useT();
-  const textsReady = useTexts(locale, 'login');
+  const tRule = useTRule();
+  const textsReady = useTexts(undefined, 'login');
   // Before the settings' effect: it reads them from this API.
   useEffect(() => connect({ apiBase, authMode, tokenName }), [apiBase, authMode, tokenName]);
   const settings = usePublicLoginSettings(`${apiBase} ${authMode} ${tokenName}`);
   const passwordId = useId();
-  const shownLocale = useStore($locale);
+  const shownLocale = useLocale();
   const captchaUrl = useStore($loginCaptcha);
   const [captchaKey, setCaptchaKey] = useState(newCaptchaKey);
   const [passwordShown, setPasswordShown] = useState(false);
@@ -86,7 +101,7 @@ export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLog
 
   const captchaShown = captchaUrl !== undefined || settings?.captchaEnabled === true;
   // Every load of the image makes the server issue a new captcha: one URL per key.
-  const captchaSrc = useMemo(() => (captchaShown ? captchaImageUrl(captchaKey) : undefined), [captchaShown, captchaKey]);
+  const captchaSrc = useCaptchaImage(captchaShown, captchaKey);
 
   // The settings first: the form's first paint already has the captcha or the phone form.
   if (!textsReady || settings === undefined) return null;
@@ -145,7 +160,7 @@ export function LoginForm({ locale, appName, apiBase, authMode, tokenName, onLog
     setSubmitting(true);
     onLoginSubmit?.({ username: values.username });
     try {
-      const answer = await send(values, nextStep, captchaKey);
+      const answer = await send(values, nextStep, captchaKey, shownLocale);
       if (answer.kind === 'nextStep' && answer.nextStep === LoginStep.PASSWORD_EXPIRED) {
         setNextStep(undefined);
         setFlow({ kind: 'expired', username: values.username, password: values.password });

@@ -4,8 +4,7 @@
 import * as v from 'valibot';
 import { passwordRule, type PasswordPolicy } from '../../core/schemas/settings';
 import { rules } from '../../core/validation';
-import { tRule } from '../../core/i18n';
-import { useT } from '../i18n';
+import { useT, useTRule } from '../i18n';
 import { Field } from './Field';
 import type { RuleErrors } from './flowSupport';
 
@@ -23,6 +22,7 @@ export function newPasswordRules(policy: PasswordPolicy | undefined, form: HTMLF
 
 export function NewPasswordFields({ errors }: { errors: RuleErrors }) {
   const t = useT();
+  const tRule = useTRule();
   const message = (name: string) => (errors[name] ? tRule(errors[name]) : undefined);
   return (
     <>

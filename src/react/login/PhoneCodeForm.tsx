@@ -2,18 +2,18 @@
 // captcha when the login settings ask for one; then a cool-down on the button), the code from
 // the SMS, and the sign-in. The server answers "Send code" alike for every number, so the form
 // says only that a code is on its way if the number has an account.
-import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import * as v from 'valibot';
 import { loginWithCode, sendLoginCode } from '../../core/api/auth';
-import { captchaImageUrl, newCaptchaKey } from '../../core/api/captcha';
+import { newCaptchaKey } from '../../core/api/captcha';
+import { useCaptchaImage } from './captchaImage';
 import { HttpError } from '../../core/http';
-import { tRule } from '../../core/i18n';
 import { $loginCaptcha, finishSignIn, LOGIN_SPECIAL_CODE, type LoginResult } from '../../core/session';
 import type { LoginErrorData } from '../../core/types';
 import { rules } from '../../core/validation';
 import { loginCaptcha, loginCode } from '../../core/validation/login';
-import { useT } from '../i18n';
+import { useT, useTRule } from '../i18n';
 import { Field } from './Field';
 import { CodeField, FailureAlert } from './flowParts';
 import { checkFields, failureText, RESEND_SECONDS, useCooldown, type RuleErrors } from './flowSupport';
@@ -33,12 +33,13 @@ const codeRule = { code: v.pipe(v.string(), v.trim(), loginCode) };
 
 export default function PhoneCodeForm({ captchaAlways, onSubmitted, onSuccess, onError }: PhoneCodeFormProps) {
   const t = useT();
+  const tRule = useTRule();
   const formRef = useRef<HTMLFormElement>(null);
   const codeId = useId();
   const serverCaptcha = useStore($loginCaptcha);
   const captchaShown = captchaAlways || serverCaptcha !== undefined;
   const [captchaKey, setCaptchaKey] = useState(newCaptchaKey);
-  const captchaSrc = useMemo(() => (captchaShown ? captchaImageUrl(captchaKey) : undefined), [captchaShown, captchaKey]);
+  const captchaSrc = useCaptchaImage(captchaShown, captchaKey);
   const [errors, setErrors] = useState<RuleErrors>({});
   const [failure, setFailure] = useState<string>();
   const [sent, setSent] = useState(false);

@@ -1,39 +1,12 @@
 // The theme contract: every colour, font and size the UI uses is a CSS custom property named
-// `--iam-…`, so host pages can override any of them (e.g. `iam-login { --iam-color-primary: #06c }`).
+// `--iam-…` (the tokens of ./tokens.ts), so host pages can override any of them (e.g. `iam-login { --iam-color-primary: #06c }`).
 // The themes are declared with zero specificity (`:where`) on the elements themselves, and with
 // `:host` inside shadow roots (a host page's rules win over `:host` rules), so a host override
 // always wins. A React host without the elements selects a theme with `data-iam-theme`.
 import { createGlobalTheme, createGlobalThemeContract } from '@vanilla-extract/css';
+import { themeTokens, tokenName } from './tokens';
 
-export const vars = createGlobalThemeContract(
-  {
-    color: {
-      page: null,
-      surface: null,
-      text: null,
-      textMuted: null,
-      border: null,
-      inputBackground: null,
-      inputBorder: null,
-      primary: null,
-      primaryHover: null,
-      onPrimary: null,
-      focusRing: null,
-      error: null,
-      errorSurface: null,
-    },
-    font: {
-      family: null,
-      sizeBase: null,
-      sizeSmall: null,
-      sizeTitle: null,
-    },
-    radius: { base: null },
-    space: { xs: null, sm: null, md: null, lg: null, xl: null },
-    shadow: { card: null },
-  },
-  (_value, path) => `iam-${path.map((part) => part.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)).join('-')}`,
-);
+export const vars = createGlobalThemeContract(themeTokens, (_value, path) => tokenName(path));
 
 const shared = {
   font: {

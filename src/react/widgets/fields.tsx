@@ -1,9 +1,8 @@
 // Form fields: a label, the input, a hint and the validation message under the field (a `rule.*`
-// key translated with the core's tRule). Used with react-hook-form's `register`.
+// key translated with useTRule, in the element's locale). Used with react-hook-form's `register`.
 import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { tRule } from '../../core/i18n';
-import { useT } from '../i18n';
+import { useT, useTRule } from '../i18n';
 import { Icon } from './Icon';
 import * as ui from './ui.css';
 
@@ -26,6 +25,7 @@ interface FieldFrameProps {
 
 /** Label, control, hint and message of one field (the control is passed in, with `id`). */
 export function FieldFrame({ id, label, required, error, hint, children }: FieldFrameProps) {
+  const tRule = useTRule();
   return (
     <div className={ui.field}>
       {/* The marker stays outside the label: the field's name is the label's text alone. */}

@@ -53,12 +53,12 @@ const paths = () => server.requests.map((req) => `${req.method} ${req.path}`);
 describe('session: login', () => {
   it('sends the trimmed, transformed password, passes query params through, then reloads the session', async () => {
     server.handle('POST /authc/login', ok({ hasNextStep: false, loginSuccess: true, message: 'Login success', redirectURL: '/operate/user' }));
-    server.handle('GET /cas/session', ok(sessionAnswer()));
+    server.handle('GET /cas/session/probe', ok(sessionAnswer()));
     const result = await login({ username: ' alice ', password: '  abc123  ' }, { redirect: '/operate/user' });
     const [sent] = server.requests;
     assert.deepEqual(sent?.json, { username: 'alice', password: sha256Hex('abc123') });
     assert.equal(sent?.query.get('redirect'), '/operate/user');
-    assert.deepEqual(paths(), ['POST /authc/login', 'GET /cas/session']);
+    assert.deepEqual(paths(), ['POST /authc/login', 'GET /cas/session/probe']);
     assert.equal(result.kind, 'success');
     assert.equal(result.kind === 'success' && result.redirectURL, '/operate/user');
     assert.equal($session.get().status, 'authenticated');
@@ -98,7 +98,7 @@ describe('session: login', () => {
   it('captcha fields are sent; a successful login hides the captcha again', async () => {
     $loginCaptcha.set('/api/captcha/image/display');
     server.handle('POST /authc/login', ok({ hasNextStep: false, loginSuccess: true, message: 'ok' }));
-    server.handle('GET /cas/session', ok(sessionAnswer()));
+    server.handle('GET /cas/session/probe', ok(sessionAnswer()));
     await login({ username: 'a', password: 'abc123', captcha: 'x7k2', captchaKey: 'k'.repeat(32) });
     assert.deepEqual(server.requests[0]?.json, { username: 'a', password: sha256Hex('abc123'), captcha: 'x7k2', captchaKey: 'k'.repeat(32) });
     assert.equal($loginCaptcha.get(), undefined);
@@ -110,7 +110,7 @@ describe('session: login', () => {
         ? ok({ hasNextStep: false, loginSuccess: true, message: 'ok', redirectURL: '/' })
         : ok({ hasNextStep: true, nextStep: 'PHONE_CAPTCHA', loginSuccess: false, message: 'Enter the code' }),
     );
-    server.handle('GET /cas/session', ok(sessionAnswer()));
+    server.handle('GET /cas/session/probe', ok(sessionAnswer()));
     const first = await login({ username: 'alice', password: 'abc123' }, { redirect: '/x' });
     assert.deepEqual(first, { kind: 'nextStep', nextStep: 'PHONE_CAPTCHA', message: 'Enter the code' });
     assert.equal($session.get().status, 'unknown');
@@ -124,7 +124,7 @@ describe('session: login', () => {
   it('token mode: the token of the login answer goes in the header of the next calls', async () => {
     configureHttp({ authMode: 'token', tokenName: 'token' });
     server.handle('POST /authc/login', ok({ hasNextStep: false, loginSuccess: true, message: 'ok', token: 'tok-123' }));
-    server.handle('GET /cas/session', ok(sessionAnswer()));
+    server.handle('GET /cas/session/probe', ok(sessionAnswer()));
     await login({ username: 'a', password: 'abc123' });
     assert.equal(server.requests[0]?.headers['x-iam-auth-mode'], 'token');
     assert.equal(server.requests[0]?.headers.token, undefined);
@@ -135,7 +135,7 @@ describe('session: login', () => {
 describe('session: reload', () => {
   it("an empty permission table: 'Access is denied', the session is cleared", async () => {
     $session.set({ status: 'authenticated' });
-    server.handle('GET /cas/session', ok(sessionAnswer({ permissions: [] })));
+    server.handle('GET /cas/session/probe', ok(sessionAnswer({ permissions: [] })));
     await assert.rejects(reload(), /Access is denied/);
     assert.equal($session.get().status, 'anonymous');
     assert.deepEqual(errors(), ['Access is denied']);
@@ -143,32 +143,32 @@ describe('session: reload', () => {
 
   it("with the ACL switch 'N' an empty table is accepted", async () => {
     setConfig({ settings: { business: { aclSwitch: 'N' } } });
-    server.handle('GET /cas/session', ok(sessionAnswer({ permissions: [] })));
+    server.handle('GET /cas/session/probe', ok(sessionAnswer({ permissions: [] })));
     assert.equal((await reload()).status, 'authenticated');
   });
 
   it("with the auth check: a non-master user without administered apps is 'Access is denied'", async () => {
-    server.handle('GET /cas/session', ok(sessionAnswer({ permissions: ['0'] })));
+    server.handle('GET /cas/session/probe', ok(sessionAnswer({ permissions: ['0'] })));
     await assert.rejects(reload({ authCheck: true }), /Access is denied/);
     assert.equal($session.get().status, 'anonymous');
-    server.handle('GET /cas/session', ok(sessionAnswer({ permissions: ['0'] }, [{ id: 'a1', name: 'App one' }])));
+    server.handle('GET /cas/session/probe', ok(sessionAnswer({ permissions: ['0'] }, [{ id: 'a1', name: 'App one' }])));
     assert.deepEqual((await reload({ authCheck: true })).administeredApps, [{ id: 'a1', name: 'App one' }]);
-    server.handle('GET /cas/session', ok(sessionAnswer({ permissions: ['0'], isMaster: true })));
+    server.handle('GET /cas/session/probe', ok(sessionAnswer({ permissions: ['0'], isMaster: true })));
     assert.equal((await reload({ authCheck: true })).status, 'authenticated');
   });
 
   it("an answer without a user is 'Invalid auth user info'", async () => {
-    server.handle('GET /cas/session', ok({ id: 'x' }));
+    server.handle('GET /cas/session/probe', ok({ id: 'x' }));
     await assert.rejects(reload(), /Invalid auth user info/);
     assert.equal($session.get().status, 'anonymous');
   });
 
   it('a read failure goes to the returned redirectURL, or to /login with a redirect query (silently)', async () => {
     setCurrentLocation('/operate/tenant/list');
-    server.handle('GET /cas/session', fail(401, 'session expired', { redirectURL: 'https://sso.example/login' }));
+    server.handle('GET /cas/session/probe', fail(401, 'session expired', { redirectURL: 'https://sso.example/login' }));
     await assert.rejects(reload());
     assert.equal($navigationRequest.get()?.path, 'https://sso.example/login');
-    server.handle('GET /cas/session', fail(401, 'session expired'));
+    server.handle('GET /cas/session/probe', fail(401, 'session expired'));
     await assert.rejects(reload());
     assert.equal($navigationRequest.get()?.path, '/login?redirect=%2Foperate%2Ftenant%2Flist');
     assert.equal($session.get().status, 'anonymous');
@@ -177,7 +177,7 @@ describe('session: reload', () => {
 
   it('a read failure on a page that needs no login stays there', async () => {
     setCurrentLocation('/login?redirect=%2Fx');
-    server.handle('GET /cas/session', fail(401, 'session expired'));
+    server.handle('GET /cas/session/probe', fail(401, 'session expired'));
     await assert.rejects(reload());
     assert.equal($navigationRequest.get(), undefined);
     assert.equal($session.get().status, 'anonymous');

@@ -7,11 +7,10 @@ import * as messages from '../../../core/api/messages';
 import * as tenants from '../../../core/api/tenants';
 import * as users from '../../../core/api/users';
 import { HttpError } from '../../../core/http';
-import { tRule } from '../../../core/i18n';
 import { notifySuccess } from '../../../core/messages';
 import type { FieldErrors } from '../../../core/types';
 import { DialogFrame } from '../../dialogs/DialogFrame';
-import { useT } from '../../i18n';
+import { useT, useTRule } from '../../i18n';
 import { TextField } from '../../widgets/fields';
 import { MemberPicker, type Person } from '../../widgets/table/MemberPicker';
 import { SelectField, TextAreaField } from '../../widgets/table/fields';
@@ -32,6 +31,7 @@ const findPeople = async (text: string): Promise<Person[]> => (await users.list(
 
 export default function SendDialog({ open, onOpenChange, onSent }: { open: boolean; onOpenChange: (open: boolean) => void; onSent: () => void }) {
   const t = useT();
+  const tRule = useTRule();
   const { register, handleSubmit, setError, formState } = useForm<SendValues>({ defaultValues: { title: '', content: '', tenantId: '', channelId: '' } });
   const { errors } = formState;
   const [people, setPeople] = useState<Person[]>([]);
