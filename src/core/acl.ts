@@ -132,6 +132,7 @@ export function mayGrantAppRoles(scope: { platform: boolean; ownedAppIds: readon
 /** A menu entry as the console draws it (from the route table or from the menus API). */
 export interface MenuItem {
   path: string;
+  /** The entry's name: a route's text key, or a menu plan's name (data, see nameText in src/core/i18n). */
   name: string;
   icon?: string;
   feature?: string;

@@ -1,7 +1,7 @@
 // The route table as data, and the router guard as a pure function. The core has no router:
 // a UI router asks `guard()` what to do with a path and follows the answer.
 import { filterMenu, routeAccess, type Access, type AclContext, type MenuFilter, type MenuItem } from './acl';
-import { t } from './i18n';
+import { t, type TextKey, type Translate } from './i18n';
 import { FORBIDDEN_PATH, LOGIN_PATH, NOT_FOUND_PATH, matchPath, pathOf, publicRoutes, withRedirect } from './public-routes';
 import type { SessionStatus } from './types';
 
@@ -32,7 +32,7 @@ export interface RouteDef {
   /** Path pattern; `:name` matches one segment. */
   path: string;
   /** i18n key of the route's name (menu, breadcrumb, document title). */
-  name: string;
+  name: TextKey;
   /** Path of the parent route (menu nesting and breadcrumb). */
   parent?: string;
   /** Not shown in the menu. */
@@ -150,7 +150,7 @@ export function afterLoginPath(redirect: string | null | undefined, context: Acl
 }
 
 /** Document title: the route's translated name, ' – ', the app name. */
-export function documentTitle(route: RouteDef, appName: string, translate: (key: string) => string = t): string {
+export function documentTitle(route: RouteDef, appName: string, translate: Translate = t): string {
   return `${translate(route.name)} – ${appName}`;
 }
 
@@ -179,7 +179,7 @@ export interface GuardInput extends AclContext {
   location: string;
   status: SessionStatus;
   appName: string;
-  translate?: (key: string) => string;
+  translate?: Translate;
 }
 
 export type GuardDecision =

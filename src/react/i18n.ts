@@ -2,12 +2,18 @@
 // resources change ($i18nRevision), and wait for the texts they show before they render.
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { $i18nRevision, loadNamespaces, locales, setLocale, t, type Locale, type Namespace } from '../core/i18n';
+import { $i18nRevision, loadNamespaces, locales, nameText, setLocale, t, type Locale, type Namespace } from '../core/i18n';
 
 /** The core's `t`, with a re-render whenever translations change. */
 export function useT(): typeof t {
   useStore($i18nRevision);
   return t;
+}
+
+/** The core's `nameText` (names that are data, such as menu plan names), with the same re-render. */
+export function useNameText(): typeof nameText {
+  useStore($i18nRevision);
+  return nameText;
 }
 
 function isLocale(value: string | undefined): value is Locale {
@@ -27,7 +33,7 @@ export function useTexts(requestedLocale: string | undefined, ...namespaces: Nam
   useEffect(() => {
     let current = true;
     // Namespaces first: loadNamespaces registers them at once, so the locale switch loads them too.
-    const loading = loadNamespaces(...(key.split(' ') as Namespace[]));
+    const loading = loadNamespaces(...(key.split(' ').filter(Boolean) as Namespace[]));
     const switching = wantedLocale ? setLocale(wantedLocale) : undefined;
     void Promise.all([loading, switching]).then(() => {
       if (current) setLoadedKey(key);

@@ -16,7 +16,7 @@ import { lazy, Suspense, useEffect, useId, useMemo, useState, type ChangeEvent, 
 import { useStore } from '@nanostores/react';
 import { captchaImageUrl, newCaptchaKey } from '../../core/api/captcha';
 import { LoginMethod, LoginStep } from '../../core/enums';
-import { $locale, tRule } from '../../core/i18n';
+import { $locale, tRule, type Translate } from '../../core/i18n';
 import { $loginCaptcha, LOGIN_SPECIAL_CODE, login, submitNextStep, type LoginResult } from '../../core/session';
 import { useT, useTexts } from '../i18n';
 import { connect, type ConnectionOptions } from './connect';
@@ -52,7 +52,7 @@ export interface LoginFormProps extends ConnectionOptions {
 }
 
 /** The core's special login error (Error('1001'): the server wants a captcha) has its own text. */
-function failureText(error: unknown, t: (key: string) => string): string {
+function failureText(error: unknown, t: Translate): string {
   const message = error instanceof Error ? error.message : String(error);
   return message === String(LOGIN_SPECIAL_CODE) ? t('login:captchaRequired') : message;
 }

@@ -25,7 +25,7 @@ export default function PrivilegesPanel({ appId }: { appId: string }) {
   const siblings = selected ? nodes.filter((node) => node.parentId === selected.parentId) : [];
   const position = selected ? siblings.indexOf(selected) : -1;
   const close = () => setOpen(undefined);
-  const named = (action: string, node: Privilege) => t('admin:action.of', { action: t(`admin:privilege.${action}`), name: node.name });
+  const named = (action: 'addChild' | 'edit' | 'up' | 'down' | 'delete', node: Privilege) => t('admin:action.of', { action: t(`admin:privilege.${action}`), name: node.name });
 
   const run = async (call: () => Promise<unknown>) => {
     try {

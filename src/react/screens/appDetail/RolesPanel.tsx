@@ -23,7 +23,7 @@ export default function RolesPanel({ appId }: { appId: string }) {
   const list = usePagedList<Role, Query>((query) => appApi.roles(appId, query), {});
   const [open, setOpen] = useState<Open>();
   const close = () => setOpen(undefined);
-  const named = (action: string, role: Role) => t('admin:action.of', { action: t(`admin:action.${action}`), name: role.name });
+  const named = (action: 'edit' | 'delete', role: Role) => t('admin:action.of', { action: t(`admin:action.${action}`), name: role.name });
 
   const remove = async (role: Role) => {
     try {

@@ -43,7 +43,7 @@ export function IdpPanel() {
     list.reload();
   };
 
-  const action = (label: string, name: string, onClick: () => void) => (
+  const action = (label: 'editShort' | 'enable' | 'disable' | 'delete', name: string, onClick: () => void) => (
     <button type="button" className={`${ui.button.ghost} ${table.small}`} aria-label={t(`settings:idp.${label}Of`, { name })} onClick={onClick}>
       {t(`settings:idp.${label}`)}
     </button>

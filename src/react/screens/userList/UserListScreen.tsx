@@ -30,6 +30,8 @@ const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
 
 type Query = Required<Pick<UserQuery, 'page' | 'size'>> & Omit<UserQuery, 'page' | 'size'>;
 type Open = { kind: 'create' } | { kind: 'edit' | 'roles' | 'password' | 'delete'; user: AdminUser };
+/** The row buttons, named by their text in admin:action. */
+type RowAction = 'edit' | 'roles';
 
 const searchFields: UserSearchProp[] = ['username', 'realName', 'email', 'mobilePhone'];
 
@@ -51,8 +53,8 @@ export default function UserListScreen() {
     notifySuccess(t('message.actionSuccess'));
     list.reload();
   };
-  const named = (action: string, user: AdminUser) => t('admin:action.of', { action: t(`admin:action.${action}`), name: user.username });
-  const rowButton = (action: string, user: AdminUser, onClick: () => void) => (
+  const named = (action: RowAction, user: AdminUser) => t('admin:action.of', { action: t(`admin:action.${action}`), name: user.username });
+  const rowButton = (action: RowAction, user: AdminUser, onClick: () => void) => (
     <button type="button" className={`${ui.button.ghost} ${styles.small}`} aria-label={named(action, user)} onClick={onClick}>
       {t(`admin:action.${action}`)}
     </button>
