@@ -1,12 +1,15 @@
 // Lint: typescript-eslint's recommended rules plus the import direction of docs/architecture.md
-// (elements → react → core; server → core only; core imports no UI code).
+// (elements → react → core; server → core only; core imports no UI code; a screen never imports
+// another screen, widgets import no screen). Import cycles are refused by the build: rollup's
+// CIRCULAR_DEPENDENCY warning is an error there (rollup.config.mjs, onwarn).
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 const uiPackages = ['react', 'react-dom', 'react-dom/*', 'react/*', '@nanostores/react', '@radix-ui/*', 'wouter', 'wouter/*', 'react-hook-form', '@hookform/*', '@r2wc/*', '@tanstack/react-*'];
-const restrict = (patterns, message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+const restrict = (patterns, message, ...more) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }, ...more] }],
 });
+const noElements = [['**/elements/**', '**/elements'], 'src/react never imports src/elements'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'dist-server/**', 'data/**', 'coverage/**', 'custom-elements.json', '.tmp/**'] },
@@ -22,8 +25,20 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      ...restrict(['**/elements/**', '**/elements'], 'src/react never imports src/elements'),
+      ...restrict(...noElements),
     },
+  },
+  {
+    // Screens are lazily loaded islands: what two screens share lives in src/react/widgets.
+    files: ['src/react/screens/**/*.{ts,tsx}'],
+    rules: restrict(...noElements, {
+      regex: '^\\.\\./(?!\\.\\.?/)[^/]+/|/screens/',
+      message: 'a screen never imports another screen: move what two screens share to src/react/widgets',
+    }),
+  },
+  {
+    files: ['src/react/widgets/**/*.{ts,tsx}'],
+    rules: restrict(...noElements, { group: ['**/screens/**', '**/app/**'], message: 'widgets serve screens and the shell, and import neither' }),
   },
   {
     files: ['src/core/**/*.ts'],

@@ -5,7 +5,7 @@
 import { useMemo } from 'react';
 import { useStore } from '@nanostores/react';
 import { DEFAULT_FEATURE_BLACKLIST, type MenuItem } from '../../core/acl';
-import { consoleMenu } from '../../core/api/menuPlans';
+import { consoleMenu } from '../../core/api/menu-plans';
 import { $config } from '../../core/config-store';
 import { buildMenu } from '../../core/routes';
 import { $session } from '../../core/session';

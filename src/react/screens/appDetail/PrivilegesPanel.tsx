@@ -5,10 +5,10 @@ import * as appApi from '../../../core/api/apps';
 import type { Privilege } from '../../../core/api/apps';
 import { notifySuccess } from '../../../core/messages';
 import { useT } from '../../i18n';
-import { TreeView } from '../../widgets/table/TreeView';
+import { TreeView } from '../../widgets/admin/TreeView';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
-import * as styles from '../../widgets/table/table.css';
+import * as styles from '../../widgets/admin/admin.css';
 
 const PrivilegeDialog = lazy(() => import('./PrivilegeDialog'));
 const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));

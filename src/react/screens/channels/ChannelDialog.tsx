@@ -11,9 +11,9 @@ import { channelFields, serviceTypes, type Channel, type ChannelField, type Chan
 import type { FieldErrors } from '../../../core/types';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
-import { PasswordField, TextField } from '../../widgets/fields';
-import { CheckboxField, SelectField, TextAreaField } from '../../widgets/table/fields';
-import * as table from '../../widgets/table/table.css';
+import { PasswordField, TextField } from '../../widgets/TextFields';
+import { CheckboxField, SelectField, TextAreaField } from '../../widgets/admin/AdminFields';
+import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 import { formSchema, formValues, storedSecrets, toInput, type ChannelFormValues } from './channelForm';
 

@@ -5,13 +5,13 @@ import * as channels from '../../../core/api/channels';
 import { formatDate } from '../../../core/format';
 import { DeliveryStatus, type Channel, type Delivery } from '../../../core/schemas/messaging';
 import { useT } from '../../i18n';
-import { DataTable, type Column } from '../../widgets/table/DataTable';
-import { Pager } from '../../widgets/table/Pager';
-import * as table from '../../widgets/table/table.css';
+import { DataTable, type Column } from '../../widgets/admin/DataTable';
+import { Pager } from '../../widgets/admin/Pager';
+import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
-import type { PagedListState } from '../../widgets/table/usePagedList';
+import type { PagedListState } from '../../widgets/admin/usePagedList';
 import * as styles from './channels.css';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge } from '../../widgets/StatusBadge';
 import { messageStatusText, serviceTypeText } from '../../widgets/messageTexts';
 
 export type DeliveryQuery = channels.DeliveryQuery & { page: number; size: number };

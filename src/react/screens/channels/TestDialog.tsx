@@ -10,10 +10,10 @@ import { patterns } from '../../../core/validation';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
 import type { TextKey } from '../../../core/i18n';
-import { TextField } from '../../widgets/fields';
+import { TextField } from '../../widgets/TextFields';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './channels.css';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge } from '../../widgets/StatusBadge';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 

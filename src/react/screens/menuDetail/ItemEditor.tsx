@@ -3,8 +3,8 @@
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n';
 import { Icon, isIconName } from '../../widgets/Icon';
-import { PlainTextField, SelectField } from '../../widgets/table/fields';
-import * as styles from '../../widgets/table/table.css';
+import { PlainTextField, SelectField } from '../../widgets/admin/AdminFields';
+import * as styles from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 import type { EditorItem } from './menuTree';
 

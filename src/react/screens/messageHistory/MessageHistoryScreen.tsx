@@ -4,11 +4,11 @@ import * as messages from '../../../core/api/messages';
 import { formatDate } from '../../../core/format';
 import type { Message } from '../../../core/schemas/messaging';
 import { useT, useTexts } from '../../i18n';
-import { AdminPage } from '../../widgets/table/AdminPage';
-import { DataTable, type Column } from '../../widgets/table/DataTable';
-import { Pager } from '../../widgets/table/Pager';
-import { usePagedList } from '../../widgets/table/usePagedList';
-import { StatusBadge } from '../channels/StatusBadge';
+import { AdminPage } from '../../widgets/admin/AdminPage';
+import { DataTable, type Column } from '../../widgets/admin/DataTable';
+import { Pager } from '../../widgets/admin/Pager';
+import { usePagedList } from '../../widgets/admin/usePagedList';
+import { StatusBadge } from '../../widgets/StatusBadge';
 import type { ScreenProps } from '../types';
 import { serviceTypeText } from '../../widgets/messageTexts';
 

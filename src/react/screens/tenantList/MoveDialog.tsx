@@ -5,9 +5,9 @@ import type { Tenant } from '../../../core/api/tenants';
 import { notifySuccess } from '../../../core/messages';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
-import { SelectField } from '../../widgets/table/fields';
-import { refusalOf } from '../../widgets/table/serverErrors';
-import { TenantOptions } from '../../widgets/table/TenantFilter';
+import { SelectField } from '../../widgets/admin/AdminFields';
+import { refusalOf } from '../../widgets/admin/serverErrors';
+import { TenantOptions } from '../../widgets/admin/TenantFilter';
 import * as ui from '../../widgets/ui.css';
 import { tRule } from '../../../core/i18n';
 

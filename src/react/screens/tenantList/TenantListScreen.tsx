@@ -9,13 +9,13 @@ import { notifyError, notifySuccess } from '../../../core/messages';
 import { formatDate } from '../../../core/format';
 import { TenantType } from '../../../core/enums';
 import { useT } from '../../i18n';
-import { AdminPage } from '../../widgets/table/AdminPage';
-import { SearchBar } from '../../widgets/table/SearchBar';
-import { TreeView } from '../../widgets/table/TreeView';
-import { useAdminScope } from '../../widgets/table/scope';
+import { AdminPage } from '../../widgets/admin/AdminPage';
+import { SearchBar } from '../../widgets/admin/SearchBar';
+import { TreeView } from '../../widgets/admin/TreeView';
+import { useAdminScope } from '../../widgets/admin/scope';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
-import * as styles from '../../widgets/table/table.css';
+import * as styles from '../../widgets/admin/admin.css';
 import { TenantAdmins } from './TenantAdmins';
 
 const TenantDialog = lazy(() => import('./TenantDialog'));

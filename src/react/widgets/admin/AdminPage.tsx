@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import { useTexts, useT } from '../../i18n';
 import type { TextKey } from '../../../core/i18n';
-import * as styles from './table.css';
+import * as styles from './admin.css';
 
 export function AdminPage({ title, actions, children }: { title: TextKey; actions?: ReactNode; children: ReactNode }) {
   const t = useT();

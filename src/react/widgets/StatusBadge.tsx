@@ -1,7 +1,7 @@
 // The status of a message: queued, sending, sent, failed (outgoing) or unread, read (in-site).
-import { useT } from '../../i18n';
-import * as styles from './channels.css';
-import { messageStatusText } from '../../widgets/messageTexts';
+import { useT } from '../i18n';
+import * as styles from './StatusBadge.css';
+import { messageStatusText } from './messageTexts';
 
 const tone = (status: string): keyof typeof styles.status =>
   status === 'sent' ? 'sent' : status === 'unread' ? 'unread' : status === 'failed' ? 'failed' : 'waiting';
