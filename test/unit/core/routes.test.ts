@@ -237,6 +237,17 @@ describe('document title and menu', () => {
 
   const tree = (items: MenuItem[]): unknown[] => items.map((item) => (item.children ? { [item.path]: tree(item.children) } : item.disabled ? `${item.path} (disabled)` : item.path));
 
+  it('the route table marks its optional parts: a blacklisted feature leaves the menu', () => {
+    assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin }, { featureBlacklist: ['messaging', 'menuPlans'] })), [
+      '/home/index',
+      { '/operate': ['/operate/app', '/operate/user', '/operate/tenant/list', '/operate/setting'] },
+      { '/profile': ['/profile/userInfo'] },
+    ]);
+    assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin }, { featureBlacklist: ['tenants'] }))[1], {
+      '/operate': ['/operate/app', '/operate/user', '/operate/setting', '/operate/tunnel', '/operate/menu'],
+    });
+  });
+
   it('the side menu shows visible permitted routes, nested (max depth 2)', () => {
     assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin })), [
       '/home/index',
