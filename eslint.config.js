@@ -20,11 +20,31 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules, for the TypeScript files (tsconfig.json's project): promises that are
+    // neither awaited nor handled, promises where a plain value is expected, awaiting a non-promise,
+    // and type assertions that change nothing.
+    files: ['**/*.{ts,tsx,mts}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // node:test's test/describe/it return promises the runner itself awaits.
+      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] }],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+    },
+  },
+  {
+    // The browser tests: @open-wc/testing's chai plugins type every assertion as promise-like, and
+    // mocha awaits what its test bodies return.
+    files: ['test/browser/**/*.ts'],
+    rules: { '@typescript-eslint/no-floating-promises': 'off' },
+  },
+  {
     files: ['src/react/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
-      'react-hooks/exhaustive-deps': 'warn',
+      'react-hooks/exhaustive-deps': 'error',
       ...restrict(...noElements),
     },
   },

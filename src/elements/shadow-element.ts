@@ -24,7 +24,7 @@ export function shadowReactElement<Props extends object>(
   component: ComponentType<Props>,
   { props, booleanAttributes = [] }: ShadowElementOptions<Props>,
 ): new () => ReactElementBase {
-  const Base = reactElement<Props>(component, { shadow: 'open', props } as Parameters<typeof reactElement<Props>>[1]);
+  const Base = reactElement<Props>(component, { shadow: 'open', props });
   // Properties a page may set before the element is defined (callbacks are the element's own).
   const upgraded = Object.entries(props).filter(([, type]) => type !== 'method').map(([name]) => name);
   const booleans = new Set(booleanAttributes);
