@@ -1,12 +1,15 @@
 // Lint: typescript-eslint's recommended rules plus the import direction of docs/architecture.md
-// (elements → react → core; server → core only; core imports no UI code).
+// (elements → react → core; server → core only; core imports no UI code; a screen never imports
+// another screen, widgets import no screen). Import cycles are refused by the build: rollup's
+// CIRCULAR_DEPENDENCY warning is an error there (rollup.config.mjs, onwarn).
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-const uiPackages = ['react', 'react-dom', 'react-dom/*', 'react/*', '@nanostores/react', '@radix-ui/*', 'wouter', 'wouter/*', 'react-hook-form', '@hookform/*', '@r2wc/*', '@tanstack/react-*'];
-const restrict = (patterns, message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+const uiPackages = ['react', 'react-dom', 'react-dom/*', 'react/*', '@nanostores/react', '@radix-ui/*', 'wouter', 'wouter/*', 'react-hook-form', '@hookform/*', '@r2wc/*'];
+const restrict = (patterns, message, ...more) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }, ...more] }],
 });
+const noElements = [['**/elements/**', '**/elements'], 'src/react never imports src/elements'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'dist-server/**', 'packages/*/dist/**', 'packages/*/dist-server/**', 'packages/*/custom-elements.json', 'data/**', 'coverage/**', 'custom-elements.json', '.tmp/**'] },
@@ -17,13 +20,45 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules, for the TypeScript files (tsconfig.json's project): promises that are
+    // neither awaited nor handled, promises where a plain value is expected, awaiting a non-promise,
+    // and type assertions that change nothing.
+    files: ['**/*.{ts,tsx,mts}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // node:test's test/describe/it return promises the runner itself awaits.
+      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] }],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+    },
+  },
+  {
+    // The browser tests: @open-wc/testing's chai plugins type every assertion as promise-like, and
+    // mocha awaits what its test bodies return.
+    files: ['test/browser/**/*.ts'],
+    rules: { '@typescript-eslint/no-floating-promises': 'off' },
+  },
+  {
     files: ['src/react/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
-      'react-hooks/exhaustive-deps': 'warn',
-      ...restrict(['**/elements/**', '**/elements'], 'src/react never imports src/elements'),
+      'react-hooks/exhaustive-deps': 'error',
+      ...restrict(...noElements),
     },
+  },
+  {
+    // Screens are lazily loaded islands: what two screens share lives in src/react/widgets.
+    files: ['src/react/screens/**/*.{ts,tsx}'],
+    rules: restrict(...noElements, {
+      regex: '^\\.\\./(?!\\.\\.?/)[^/]+/|/screens/',
+      message: 'a screen never imports another screen: move what two screens share to src/react/widgets',
+    }),
+  },
+  {
+    files: ['src/react/widgets/**/*.{ts,tsx}'],
+    rules: restrict(...noElements, { group: ['**/screens/**', '**/app/**'], message: 'widgets serve screens and the shell, and import neither' }),
   },
   {
     files: ['src/core/**/*.ts'],

@@ -1,10 +1,11 @@
 // Component tests in headless Chromium against the BUILT bundle in dist/ (what ships): the test
-// files import ../../dist/*.js, so `npm run build` comes first (scripts/test.mjs does it).
+// files (TypeScript, compiled for the browser by esbuild) import ../../dist/*.js, so `npm run build` comes first (scripts/test.mjs does it).
 // The API is the real server (dist-server/, started through the e2e harness on a free port with a
 // fresh database) behind this dev server's /api/, so the page and the API share one origin.
 import { request } from 'node:http';
 import { defaultReporter } from '@web/test-runner';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { tsImport } from 'tsx/esm/api';
 import { chromiumArgs } from './scripts/chromium.mjs';
 
@@ -88,14 +89,14 @@ function summaryLine() {
 const api = apiServer();
 
 export default {
-  files: ['test/browser/**/*.test.js'],
+  files: ['test/browser/**/*.test.ts'],
   // The production build of the test helpers' lit (quiet: no dev-mode warning).
   nodeResolve: { exportConditions: ['production'] },
   port,
   concurrency: 1,
   testsFinishTimeout: 120_000,
   testFramework: { config: { timeout: 10_000 } },
-  plugins: [api],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), api],
   middleware: [proxyApi(api.url)],
   browsers: [
     chromeLauncher({

@@ -52,6 +52,7 @@ export function guardJsonBodies(app: FastifyInstance): void {
       done(new ApiError(400, REFUSAL[problem]), undefined);
       return;
     }
-    parseJson(request, body, done);
+    // Fastify's default parser answers through `done` (its typing also allows a promise).
+    void parseJson(request, body, done);
   });
 }

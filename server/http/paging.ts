@@ -48,7 +48,7 @@ export async function paginate<Row, Item>(
   if (offset < total) {
     const page = (options.pageQuery ? await options.pageQuery(total) : query).limit(request.size).offset(offset);
     const { key } = options;
-    rows = (await (key ? query.clearWhere().where(sql.ref(key), 'in', page.clearSelect().select(sql.ref(key).as('key'))) : page).execute()) as Row[];
+    rows = await (key ? query.clearWhere().where(sql.ref(key), 'in', page.clearSelect().select(sql.ref(key).as('key'))) : page).execute();
   }
   return {
     list: await Promise.all(rows.map(toItem)),

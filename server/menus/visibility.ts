@@ -2,7 +2,7 @@
 // a role, to the administrators of the privilege's app, and to platform administrators.
 import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
-import type { PlanMenuItem } from '../../src/core/schemas/menuPlans';
+import type { PlanMenuItem } from '../../src/core/schemas/menu-plans';
 
 export type HeldPrivileges = Set<string> | 'all';
 

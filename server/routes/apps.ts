@@ -62,7 +62,7 @@ async function members(ctx: Ctx, table: 'appAdmins' | 'roleMembers', column: 'ap
 async function checkUsers(ctx: Ctx, actor: Actor, userIds: string[]): Promise<void> {
   if (!userIds.length) return;
   const rows = await ctx.db.selectFrom('users').selectAll().where('id', 'in', userIds).execute();
-  const reachable = await Promise.all(rows.map((row) => actor.platformAdmin || canManageUser(ctx, actor, row)));
+  const reachable = await Promise.all(rows.map(async (row) => actor.platformAdmin || canManageUser(ctx, actor, row)));
   if (rows.length !== new Set(userIds).size || reachable.some((ok) => !ok)) throw fieldError([{ field: 'userIds', rule: 'rule.userIds' }]);
 }
 

@@ -23,7 +23,7 @@ import { outboxDb } from '../channels/tables';
 type ChannelRow = Selectable<ChannelTable>;
 type Settings = Record<string, string>;
 
-const secretNames = (type: string) => new Set(channelFields[type as MessageServiceType].filter((field) => field.secret).map((field) => field.name));
+const secretNames = (type: string) => new Set<string>(channelFields[type as MessageServiceType].filter((field) => field.secret).map((field) => field.name));
 
 const toChannel = (row: ChannelRow) => {
   const secrets = secretNames(row.serviceType);

@@ -10,7 +10,7 @@ import { idParams, okAnswer } from '../../src/core/schemas/common';
 import { auditList, auditListQuery } from '../../src/core/schemas/resources';
 import {
   appMenus, appMenusQuery, GLOBAL_MENU, plan, planBody, planForParams, planList, planListQuery, planUpdateBody, type PlanMenuItem,
-} from '../../src/core/schemas/menuPlans';
+} from '../../src/core/schemas/menu-plans';
 import { boundPrivileges, heldPrivileges, visibleItems, type Viewer } from '../menus/visibility';
 import { appTokenHolder, bearerToken } from '../oidc/bearer';
 import { OidcProvider } from '../oidc/provider';

@@ -60,7 +60,7 @@ export interface SeedSummary {
 async function insertRows<T extends keyof Database>(db: Kysely<Database>, table: T, rows: Insertable<Database[T]>[], perInsert: number): Promise<void> {
   for (let at = 0; at < rows.length; at += perInsert) {
     // Kysely cannot check values() against a table chosen by a type parameter; the callers' rows are typed.
-    await db.insertInto(table).values(rows.slice(at, at + perInsert) as never).execute();
+    await db.insertInto(table).values(rows.slice(at, at + perInsert)).execute();
   }
 }
 

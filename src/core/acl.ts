@@ -27,19 +27,15 @@ export const PERMISSION_PATTERNS: Readonly<Record<string, readonly string[]>> = 
   '4': ['/operate/*'],
 };
 
-/** The features whose menu entries are hidden (this product does not ship them). */
+/** The optional parts of the console an operator may hide by listing them in the configuration's
+ *  `moduleConfig.featureBlacklist`: the route table marks their entries, and the menu (with the
+ *  home page's areas) leaves them out. Hiding is not a permission: the API still decides. */
 export const Feature = {
-  Microservice: 'microservice',
-  KubeVirtApp: 'kubeVirtApp',
-  MultiNetwork: 'multiNetwork',
-  Ipv6: 'ipv6',
-  CodeCheck: 'codeCheck',
-  Network: 'network',
-  HostPathStorage: 'hostPathStorage',
-  FlexVolumeStorage: 'flexVolumeStorage',
+  Tenants: 'tenants',
+  Messaging: 'messaging',
+  MenuPlans: 'menuPlans',
 } as const;
 export type Feature = (typeof Feature)[keyof typeof Feature];
-export const DEFAULT_FEATURE_BLACKLIST: readonly string[] = Object.values(Feature);
 
 export type Access = 'allowed' | 'disabled' | 'denied';
 
@@ -132,6 +128,7 @@ export function mayGrantAppRoles(scope: { platform: boolean; ownedAppIds: readon
 /** A menu entry as the console draws it (from the route table or from the menus API). */
 export interface MenuItem {
   path: string;
+  /** The entry's name: a route's text key, or a menu plan's name (data, see nameText in src/core/i18n). */
   name: string;
   icon?: string;
   feature?: string;
@@ -144,7 +141,7 @@ export interface MenuFilter {
   allow?: readonly string[];
   /** Entries matching one of these path patterns are removed with their children. */
   deny?: readonly string[];
-  /** Entries whose `feature` is listed are removed; defaults to DEFAULT_FEATURE_BLACKLIST. */
+  /** Entries whose `feature` is listed are removed (with their children). */
   featureBlacklist?: readonly string[];
 }
 
@@ -155,7 +152,7 @@ function matchesAny(patterns: readonly string[], path: string): boolean {
 /** Menu entries filtered by the configuration's allow/deny rules and the feature blacklist. A
  *  parent whose children are all filtered out disappears too. */
 export function filterMenu(items: readonly MenuItem[], filter: MenuFilter = {}): MenuItem[] {
-  const { allow = [], deny = [], featureBlacklist = DEFAULT_FEATURE_BLACKLIST } = filter;
+  const { allow = [], deny = [], featureBlacklist = [] } = filter;
   return items.flatMap((item): MenuItem[] => {
     if (item.feature && featureBlacklist.includes(item.feature)) return [];
     if (matchesAny(deny, item.path)) return [];

@@ -1,5 +1,5 @@
 // Formatters: relative time, dates, weeks (starting Monday) and sizes.
-import { t } from './i18n';
+import { t, type Translate } from './i18n';
 
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 /** Weeks start on Monday (ISO): 1 = Monday … 7 = Sunday. */
@@ -33,7 +33,7 @@ export function formatDate(value: DateInput, pattern: string = DATE_TIME_FORMAT)
 
 /** Relative time: under 30 s "just now", under an hour minutes, under a day hours, under two
  *  days "1 day ago", otherwise the date. Minutes and hours are rounded up. */
-export function relativeTime(value: DateInput, now: DateInput = Date.now(), translate: (key: string, options?: Record<string, unknown>) => string = t): string {
+export function relativeTime(value: DateInput, now: DateInput = Date.now(), translate: Translate = t): string {
   const seconds = (toDate(now).getTime() - toDate(value).getTime()) / 1000;
   if (seconds < 30) return translate('time.justNow');
   if (seconds < 3600) return translate('time.minutesAgo', { count: Math.ceil(seconds / 60) });

@@ -214,7 +214,7 @@ export async function request<T>(method: string, path: string, options: RequestO
           ...authHeaders(),
           ...options.headers,
         },
-        body: body === undefined ? undefined : multipart ? (body as FormData) : JSON.stringify(body),
+        body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
         credentials: credentials(),
         signal: controller.signal,
       });

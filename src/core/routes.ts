@@ -1,7 +1,7 @@
 // The route table as data, and the router guard as a pure function. The core has no router:
 // a UI router asks `guard()` what to do with a path and follows the answer.
-import { filterMenu, routeAccess, type Access, type AclContext, type MenuFilter, type MenuItem } from './acl';
-import { t } from './i18n';
+import { Feature, filterMenu, routeAccess, type Access, type AclContext, type MenuFilter, type MenuItem } from './acl';
+import { t, type TextKey, type Translate } from './i18n';
 import { FORBIDDEN_PATH, LOGIN_PATH, NOT_FOUND_PATH, matchPath, pathOf, publicRoutes, withRedirect } from './public-routes';
 import type { SessionStatus } from './types';
 
@@ -32,7 +32,7 @@ export interface RouteDef {
   /** Path pattern; `:name` matches one segment. */
   path: string;
   /** i18n key of the route's name (menu, breadcrumb, document title). */
-  name: string;
+  name: TextKey;
   /** Path of the parent route (menu nesting and breadcrumb). */
   parent?: string;
   /** Not shown in the menu. */
@@ -51,8 +51,8 @@ export interface RouteDef {
   order: number;
   /** The path the ACL checks, when not the route's own (detail pages borrow their list's). */
   aclPath?: string;
-  /** The feature the route belongs to, for the feature blacklist. */
-  feature?: string;
+  /** The optional part of the console the route belongs to, for the feature blacklist. */
+  feature?: Feature;
   /**
    * A permission code needed besides the path's own (beyond the permission rules): code 4 opens every /operate/…
    * path, but a tenant administrator (codes 2 and 4) is refused the apps' (code 1) and the
@@ -70,15 +70,15 @@ export const routes: readonly RouteDef[] = [
   { path: '/operate/app', name: 'route.app', parent: '/operate', layout: true, screen: 'appList', icon: 'app', order: 1, alsoNeeds: '1' },
   { path: '/app/detail/:id', name: 'route.appDetail', parent: '/operate/app', hidden: true, layout: true, screen: 'appDetail', order: 1, alsoNeeds: '1' },
   { path: '/operate/user', name: 'route.user', parent: '/operate', layout: true, screen: 'userList', icon: 'user', order: 2 },
-  { path: '/operate/tenant/list', name: 'route.tenant', parent: '/operate', layout: true, screen: 'tenantList', icon: 'tenant', order: 3 },
+  { path: '/operate/tenant/list', name: 'route.tenant', parent: '/operate', layout: true, screen: 'tenantList', icon: 'tenant', order: 3, feature: Feature.Tenants },
   { path: '/operate/setting', name: 'route.setting', parent: '/operate', layout: true, screen: 'loginSettings', icon: 'setting', order: 4, alsoNeeds: '3' },
-  { path: '/operate/tunnel', name: 'route.tunnel', parent: '/operate', layout: true, screen: 'channels', icon: 'tunnel', order: 5, alsoNeeds: '3' },
-  { path: '/operate/menu', name: 'route.menu', parent: '/operate', layout: true, screen: 'menuList', icon: 'menu', order: 6 },
+  { path: '/operate/tunnel', name: 'route.tunnel', parent: '/operate', layout: true, screen: 'channels', icon: 'tunnel', order: 5, alsoNeeds: '3', feature: Feature.Messaging },
+  { path: '/operate/menu', name: 'route.menu', parent: '/operate', layout: true, screen: 'menuList', icon: 'menu', order: 6, feature: Feature.MenuPlans },
   // No permission pattern covers /menu/…: the detail is reachable whenever its list is.
   { path: '/menu/detail/:id', name: 'route.menuDetail', parent: '/operate/menu', hidden: true, layout: true, screen: 'menuDetail', aclPath: '/operate/menu', order: 1 },
   { path: '/profile', name: 'route.profile', layout: true, icon: 'profile', order: 3 },
-  { path: '/profile/message', name: 'route.message', parent: '/profile', skipAcl: true, layout: true, screen: 'messages', icon: 'message', order: 1 },
-  { path: '/profile/messageHis', name: 'route.messageHis', parent: '/profile', skipAcl: true, layout: true, screen: 'messageHistory', icon: 'history', order: 2 },
+  { path: '/profile/message', name: 'route.message', parent: '/profile', skipAcl: true, layout: true, screen: 'messages', icon: 'message', order: 1, feature: Feature.Messaging },
+  { path: '/profile/messageHis', name: 'route.messageHis', parent: '/profile', skipAcl: true, layout: true, screen: 'messageHistory', icon: 'history', order: 2, feature: Feature.Messaging },
   { path: '/profile/userInfo', name: 'route.userInfo', parent: '/profile', skipAcl: true, layout: true, screen: 'userInfo', icon: 'userInfo', order: 3 },
   { path: '/oauth/authorize', name: 'route.authorize', hidden: true, skipAcl: true, layout: true, screen: 'oauthAuthorize', order: 4 },
 ];
@@ -150,7 +150,7 @@ export function afterLoginPath(redirect: string | null | undefined, context: Acl
 }
 
 /** Document title: the route's translated name, ' – ', the app name. */
-export function documentTitle(route: RouteDef, appName: string, translate: (key: string) => string = t): string {
+export function documentTitle(route: RouteDef, appName: string, translate: Translate = t): string {
   return `${translate(route.name)} – ${appName}`;
 }
 
@@ -179,7 +179,7 @@ export interface GuardInput extends AclContext {
   location: string;
   status: SessionStatus;
   appName: string;
-  translate?: (key: string) => string;
+  translate?: Translate;
 }
 
 export type GuardDecision =

@@ -2,6 +2,7 @@
 // so that the console and the server run the same checks on the same bytes. No DOM is used:
 // dimensions are read from the PNG, ICO and SVG bytes themselves.
 import { UPLOAD } from './config';
+import type { TextKey } from './i18n';
 
 export type ImageKind = 'png' | 'jpeg' | 'gif' | 'ico' | 'svg';
 /** What the image is for: a generic image, the app icon, the favicon or a user's avatar. */
@@ -19,15 +20,17 @@ export interface UploadInput {
 export type UploadCheck =
   | { ok: true; kind: ImageKind; mimeType: string; width?: number; height?: number }
   /** `message` is an i18n key `upload.*`. */
-  | { ok: false; message: string };
+  | { ok: false; message: UploadMessage };
+
+type UploadMessage = Extract<TextKey, `upload.${string}`>;
 
 interface PurposeRule {
   kinds: readonly ImageKind[];
-  typeMessage: string;
+  typeMessage: UploadMessage;
   maxBytes?: number;
-  sizeMessage?: string;
+  sizeMessage?: UploadMessage;
   /** When set, the image must be square; the value is the message otherwise. */
-  squareMessage?: string;
+  squareMessage?: UploadMessage;
 }
 
 export const UPLOAD_RULES: Readonly<Record<UploadPurpose, PurposeRule>> = {

@@ -5,7 +5,7 @@
 // wait for the texts they show before they render.
 import { createContext, createElement, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
-import { $i18nRevision, $locale, defaultLocale, isLocale, loadAskedTexts, loadTexts, translate, translateRule, type Locale, type Namespace } from '../core/i18n';
+import { $i18nRevision, $locale, defaultLocale, isLocale, loadAskedTexts, loadTexts, nameText, translateRule, translatorFor, type Locale, type Namespace, type Translate } from '../core/i18n';
 
 interface LocaleScopeValue {
   locale: Locale;
@@ -42,12 +42,20 @@ export function useLocale(): Locale {
   return useLocaleScope().locale;
 }
 
-/** `t` in this component's locale, with a re-render whenever translations change. */
-export function useT(): (key: string, options?: Record<string, unknown>) => string {
+/** `t` in this component's locale (keys typed), with a re-render whenever translations change. */
+export function useT(): Translate {
   const locale = useLocale();
   const revision = useStore($i18nRevision);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- a new function when the resources change
-  return useMemo(() => (key: string, options?: Record<string, unknown>) => translate(locale, key, options), [locale, revision]);
+  return useMemo(() => translatorFor(locale), [locale, revision]);
+}
+
+/** `nameText` (names that are data, such as menu plan names) in this component's locale. */
+export function useNameText(): (name: string) => string {
+  const locale = useLocale();
+  const revision = useStore($i18nRevision);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new function when the resources change
+  return useMemo(() => (name: string) => nameText(name, locale), [locale, revision]);
 }
 
 /** `tRule` (validation messages) in this component's locale. */

@@ -2,7 +2,7 @@
 // privileges, order, icons, a child), the server's item rules shown on the item, reload, what
 // people with and without the role see, the global (unify) menu, search and delete in the list,
 // and both pages in Chinese.
-import { before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
@@ -15,23 +15,6 @@ const { server, browser } = await startServerAndBrowser();
 let watched: WatchedPage;
 let page: Page;
 let shop: Created;
-
-before(async () => {
-  const api = await Seeder.as(server.url);
-  shop = await api.app('Shop', { entrypoint: 'https://shop.example.com/' });
-  const orders = await api.privilege(shop.id, { name: 'Orders', key: 'orders' });
-  await api.privilege(shop.id, { name: 'Refunds', key: 'refunds' });
-  const clerk = await api.role(shop.id, 'Clerk');
-  await api.call('PUT', `/apps/${shop.id}/roles/${clerk.id}/privileges`, { privilegeIds: [orders.id] });
-  const person = await api.user({ username: 'shop-clerk', realName: 'Shop_Clerk' });
-  await api.user({ username: 'shop-guest', realName: 'Shop_Guest' });
-  await api.call('PUT', `/user/${person.id}/roles/${shop.id}`, { roleIds: [clerk.id] });
-  // An invalid item is refused with 400: an expected console message.
-  watched = await openPage(browser, { expectedFailures: [/\/api\/menu-plans(\/[\w-]+)?$/] });
-  page = watched.page;
-  await signIn(page, server.url, ADMIN.username, ADMIN.password);
-  await openFromMenu(page, 'Menu plans');
-});
 
 const tree = () => page.getByRole('tree', { name: 'Menu items' });
 const item = (name: string) => tree().getByRole('treeitem', { name: new RegExp(`^${name}`) });
@@ -60,111 +43,130 @@ async function menusOf(username: string): Promise<Record<string, Item[]>> {
   return Object.fromEntries(list.map((entry) => [entry.appId ?? 'global', entry.menus]));
 }
 
-test('starts a plan for an app and builds its tree: privileges, icons, a child, order', async () => {
-  await page.getByRole('table', { name: 'Menu plans' }).getByText('No menu plans yet.').waitFor();
-  await page.getByRole('button', { name: 'New menu plan' }).click();
-  const start = page.getByRole('dialog', { name: 'New menu plan' });
-  await start.getByLabel('Menu').selectOption({ label: 'Shop' });
-  await start.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('heading', { name: 'Menu plan details', level: 1 }).waitFor();
-  await page.getByRole('heading', { name: 'Shop', level: 2 }).waitFor();
-  await page.getByText('Not saved yet').waitFor();
-  assert.equal(await page.getByLabel('Plan name').inputValue(), 'Shop');
-
-  await addItem('Orders', '/orders', { icon: 'app', privilege: 'Orders (orders)' });
-  await addItem('Refunds', '/orders/refunds', { under: 'Orders', privilege: 'Refunds (refunds)' });
-  await addItem('Start', '/start', { icon: 'home' });
-  assert.equal(await item('Refunds').getAttribute('aria-level'), '2');
-  // Start moves to the top.
-  await page.getByRole('button', { name: 'Move up Start' }).click();
-  assert.deepEqual(await topLevel(), ['Start', 'OrdersOrders']);
-
-  // The server's item rules: a path with a space is refused on that item, nothing is lost.
-  await addItem('Broken', 'has space');
-  await page.getByRole('button', { name: 'Save menu plan' }).click();
-  await page.getByRole('alert').filter({ hasText: 'Some items need attention: see the marked ones.' }).waitFor();
-  await editor().getByText('Please enter a valid path').waitFor();
-  assert.equal(await editor().getByLabel('Item name').inputValue(), 'Broken');
-  await page.getByRole('button', { name: 'Delete item Broken' }).click();
-  await item('Broken').waitFor({ state: 'detached' });
-
-  await page.getByRole('button', { name: 'Save menu plan' }).click();
-  await page.getByText('Action Success').first().waitFor();
-  await page.getByText('Not saved yet').waitFor({ state: 'detached' });
-});
-
-test('the saved plan comes back after a reload, in order', async () => {
-  await page.reload();
-  await page.getByRole('heading', { name: 'Shop', level: 2 }).waitFor();
-  await item('Start').waitFor();
-  assert.deepEqual(await topLevel(), ['Start', 'OrdersOrders']);
-  await item('Refunds').click();
-  assert.equal(await editor().getByLabel('Path').inputValue(), '/orders/refunds');
-  await item('Start').click();
-  assert.equal(await editor().getByLabel('Icon').inputValue(), 'home');
-});
-
-test('people see exactly the items their roles allow', async () => {
-  const clerk = await menusOf('shop-clerk');
-  assert.deepEqual(clerk[shop.id]?.map((entry) => entry.name), ['Start', 'Orders']);
-  assert.deepEqual(clerk[shop.id]?.[1]?.children, [], 'Refunds needs a privilege the clerk does not hold');
-  const guest = await menusOf('shop-guest');
-  assert.deepEqual(guest[shop.id]?.map((entry) => entry.name), ['Start']);
-});
-
-test('the global (unify) menu has its own plan', async () => {
+// The steps build on each other (one person's page, the data made before): they are subtests of
+// one test, run in order by definition.
+test('the menu plans, step by step', async (t) => {
+  const api = await Seeder.as(server.url);
+  shop = await api.app('Shop', { entrypoint: 'https://shop.example.com/' });
+  const orders = await api.privilege(shop.id, { name: 'Orders', key: 'orders' });
+  await api.privilege(shop.id, { name: 'Refunds', key: 'refunds' });
+  const clerk = await api.role(shop.id, 'Clerk');
+  await api.call('PUT', `/apps/${shop.id}/roles/${clerk.id}/privileges`, { privilegeIds: [orders.id] });
+  const person = await api.user({ username: 'shop-clerk', realName: 'Shop_Clerk' });
+  await api.user({ username: 'shop-guest', realName: 'Shop_Guest' });
+  await api.call('PUT', `/user/${person.id}/roles/${shop.id}`, { roleIds: [clerk.id] });
+  // An invalid item is refused with 400: an expected console message.
+  watched = await openPage(browser, { expectedFailures: [/\/api\/menu-plans(\/[\w-]+)?$/] });
+  page = watched.page;
+  await signIn(page, server.url, ADMIN.username, ADMIN.password);
   await openFromMenu(page, 'Menu plans');
-  await page.getByRole('button', { name: 'New menu plan' }).click();
-  const start = page.getByRole('dialog', { name: 'New menu plan' });
-  assert.equal(await start.getByLabel('Menu').inputValue(), 'global');
-  assert.equal(await start.getByRole('option', { name: 'Shop' }).count(), 0, 'Shop has a plan already');
-  await start.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('heading', { name: 'Global menu', level: 2 }).waitFor();
-  await addItem('Users', '/operate/user', { icon: 'user' });
-  await addItem('Shop orders', 'https://shop.example.com/orders', { privilege: 'Orders (orders)' });
-  await page.getByRole('button', { name: 'Save menu plan' }).click();
-  await page.getByText('Not saved yet').waitFor({ state: 'detached' });
-  assert.deepEqual((await menusOf('shop-clerk')).global?.map((entry) => entry.name), ['Users', 'Shop orders']);
-  assert.deepEqual((await menusOf('shop-guest')).global?.map((entry) => entry.name), ['Users']);
-});
 
-test('the list shows, searches and deletes plans', async () => {
-  await openFromMenu(page, 'Menu plans');
-  const table = page.getByRole('table', { name: 'Menu plans' });
-  await table.getByRole('link', { name: 'Shop', exact: true }).waitFor();
-  assert.deepEqual(await columnTexts(table, 0), ['Global menu', 'Shop']);
-  assert.deepEqual(await columnTexts(table, 2), ['2', '3']);
-  await page.getByRole('searchbox', { name: 'Search' }).fill('sho');
-  await until(async () => JSON.stringify(await columnTexts(table, 0)) === '["Shop"]');
-  await page.getByRole('searchbox', { name: 'Search' }).fill('nothing');
-  await table.getByText('No menu plans match.').waitFor();
-  await page.getByRole('searchbox', { name: 'Search' }).fill('');
-  await page.getByRole('button', { name: 'Delete Global menu' }).click();
-  await page.getByRole('dialog', { name: 'Delete menu plan' }).getByRole('button', { name: 'Delete' }).click();
-  await until(async () => JSON.stringify(await columnTexts(table, 0)) === '["Shop"]');
-});
+  await t.test('starts a plan for an app and builds its tree: privileges, icons, a child, order', async () => {
+    await page.getByRole('table', { name: 'Menu plans' }).getByText('No menu plans yet.').waitFor();
+    await page.getByRole('button', { name: 'New menu plan' }).click();
+    const start = page.getByRole('dialog', { name: 'New menu plan' });
+    await start.getByLabel('Menu').selectOption({ label: 'Shop' });
+    await start.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Menu plan details', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Shop', level: 2 }).waitFor();
+    await page.getByText('Not saved yet').waitFor();
+    assert.equal(await page.getByLabel('Plan name').inputValue(), 'Shop');
 
-test('deletes a plan from its page', async () => {
-  await page.getByRole('link', { name: 'Open Shop' }).click();
-  await item('Start').waitFor();
-  await page.getByRole('button', { name: 'Delete menu plan' }).click();
-  await page.getByRole('dialog', { name: 'Delete menu plan' }).getByRole('button', { name: 'Delete' }).click();
-  await page.getByRole('heading', { name: 'Menu plans', level: 1 }).waitFor();
-  await page.getByRole('table', { name: 'Menu plans' }).getByText('No menu plans yet.').waitFor();
-});
+    await addItem('Orders', '/orders', { icon: 'app', privilege: 'Orders (orders)' });
+    await addItem('Refunds', '/orders/refunds', { under: 'Orders', privilege: 'Refunds (refunds)' });
+    await addItem('Start', '/start', { icon: 'home' });
+    assert.equal(await item('Refunds').getAttribute('aria-level'), '2');
+    // Start moves to the top.
+    await page.getByRole('button', { name: 'Move up Start' }).click();
+    assert.deepEqual(await topLevel(), ['Start', 'OrdersOrders']);
 
-test('the menu pages in Chinese', async () => {
-  await page.getByRole('button', { name: '中文' }).click();
-  await page.getByRole('heading', { name: '菜单方案', level: 1 }).waitFor();
-  await page.getByRole('button', { name: '新建菜单方案' }).click();
-  const start = page.getByRole('dialog', { name: '新建菜单方案' });
-  await start.getByRole('button', { name: '继续' }).click();
-  await page.getByRole('heading', { name: '菜单方案详情', level: 1 }).waitFor();
-  await page.getByRole('heading', { name: '全局菜单', level: 2 }).waitFor();
-  await page.getByRole('button', { name: '添加菜单项' }).click();
-  await page.getByLabel('菜单项名称').waitFor();
-  await page.getByRole('button', { name: '保存菜单方案' }).waitFor();
-  await page.getByRole('button', { name: 'English' }).click();
-  await page.getByRole('heading', { name: 'Menu plan details', level: 1 }).waitFor();
-  assert.deepEqual(watched.errors, []);
+    // The server's item rules: a path with a space is refused on that item, nothing is lost.
+    await addItem('Broken', 'has space');
+    await page.getByRole('button', { name: 'Save menu plan' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Some items need attention: see the marked ones.' }).waitFor();
+    await editor().getByText('Please enter a valid path').waitFor();
+    assert.equal(await editor().getByLabel('Item name').inputValue(), 'Broken');
+    await page.getByRole('button', { name: 'Delete item Broken' }).click();
+    await item('Broken').waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Save menu plan' }).click();
+    await page.getByText('Action Success').first().waitFor();
+    await page.getByText('Not saved yet').waitFor({ state: 'detached' });
+  });
+
+  await t.test('the saved plan comes back after a reload, in order', async () => {
+    await page.reload();
+    await page.getByRole('heading', { name: 'Shop', level: 2 }).waitFor();
+    await item('Start').waitFor();
+    assert.deepEqual(await topLevel(), ['Start', 'OrdersOrders']);
+    await item('Refunds').click();
+    assert.equal(await editor().getByLabel('Path').inputValue(), '/orders/refunds');
+    await item('Start').click();
+    assert.equal(await editor().getByLabel('Icon').inputValue(), 'home');
+  });
+
+  await t.test('people see exactly the items their roles allow', async () => {
+    const clerk = await menusOf('shop-clerk');
+    assert.deepEqual(clerk[shop.id]?.map((entry) => entry.name), ['Start', 'Orders']);
+    assert.deepEqual(clerk[shop.id]?.[1]?.children, [], 'Refunds needs a privilege the clerk does not hold');
+    const guest = await menusOf('shop-guest');
+    assert.deepEqual(guest[shop.id]?.map((entry) => entry.name), ['Start']);
+  });
+
+  await t.test('the global (unify) menu has its own plan', async () => {
+    await openFromMenu(page, 'Menu plans');
+    await page.getByRole('button', { name: 'New menu plan' }).click();
+    const start = page.getByRole('dialog', { name: 'New menu plan' });
+    assert.equal(await start.getByLabel('Menu').inputValue(), 'global');
+    assert.equal(await start.getByRole('option', { name: 'Shop' }).count(), 0, 'Shop has a plan already');
+    await start.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Global menu', level: 2 }).waitFor();
+    await addItem('Users', '/operate/user', { icon: 'user' });
+    await addItem('Shop orders', 'https://shop.example.com/orders', { privilege: 'Orders (orders)' });
+    await page.getByRole('button', { name: 'Save menu plan' }).click();
+    await page.getByText('Not saved yet').waitFor({ state: 'detached' });
+    assert.deepEqual((await menusOf('shop-clerk')).global?.map((entry) => entry.name), ['Users', 'Shop orders']);
+    assert.deepEqual((await menusOf('shop-guest')).global?.map((entry) => entry.name), ['Users']);
+  });
+
+  await t.test('the list shows, searches and deletes plans', async () => {
+    await openFromMenu(page, 'Menu plans');
+    const table = page.getByRole('table', { name: 'Menu plans' });
+    await table.getByRole('link', { name: 'Shop', exact: true }).waitFor();
+    assert.deepEqual(await columnTexts(table, 0), ['Global menu', 'Shop']);
+    assert.deepEqual(await columnTexts(table, 2), ['2', '3']);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('sho');
+    await until(async () => JSON.stringify(await columnTexts(table, 0)) === '["Shop"]');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('nothing');
+    await table.getByText('No menu plans match.').waitFor();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('');
+    await page.getByRole('button', { name: 'Delete Global menu' }).click();
+    await page.getByRole('dialog', { name: 'Delete menu plan' }).getByRole('button', { name: 'Delete' }).click();
+    await until(async () => JSON.stringify(await columnTexts(table, 0)) === '["Shop"]');
+  });
+
+  await t.test('deletes a plan from its page', async () => {
+    await page.getByRole('link', { name: 'Open Shop' }).click();
+    await item('Start').waitFor();
+    await page.getByRole('button', { name: 'Delete menu plan' }).click();
+    await page.getByRole('dialog', { name: 'Delete menu plan' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { name: 'Menu plans', level: 1 }).waitFor();
+    await page.getByRole('table', { name: 'Menu plans' }).getByText('No menu plans yet.').waitFor();
+  });
+
+  await t.test('the menu pages in Chinese', async () => {
+    await page.getByRole('button', { name: '中文' }).click();
+    await page.getByRole('heading', { name: '菜单方案', level: 1 }).waitFor();
+    await page.getByRole('button', { name: '新建菜单方案' }).click();
+    const start = page.getByRole('dialog', { name: '新建菜单方案' });
+    await start.getByRole('button', { name: '继续' }).click();
+    await page.getByRole('heading', { name: '菜单方案详情', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: '全局菜单', level: 2 }).waitFor();
+    await page.getByRole('button', { name: '添加菜单项' }).click();
+    await page.getByLabel('菜单项名称').waitFor();
+    await page.getByRole('button', { name: '保存菜单方案' }).waitFor();
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('heading', { name: 'Menu plan details', level: 1 }).waitFor();
+    assert.deepEqual(watched.errors, []);
+  });
 });

@@ -2,7 +2,7 @@
 // labels, open every route from the menu, the 404 and 403 pages, both dialogs (profile with
 // an avatar upload and a new email and phone confirmed by the codes sent to them; own password),
 // Chinese and the light theme, and sign out.
-import { before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
@@ -19,19 +19,6 @@ let password: string = ADMIN.password;
 /** An app, for the hidden detail routes (/app/detail/:id, /menu/detail/:id take an app id). */
 let appId: string;
 
-before(async () => {
-  const admin = new ApiClient(server.url);
-  await admin.signIn(ADMIN.username, ADMIN.password);
-  appId = (await admin.call<{ id: string }>('POST', '/apps', { name: 'Ledger', entrypoint: 'https://ledger.example.com/' })).id;
-  await admin.call('POST', '/channels', { name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' } });
-  await admin.call('POST', '/channels', { name: 'SMS vendor', serviceType: 'SMS', vendor: 'acme-sms', config: { url: `${sms.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' } });
-  // A password policy on top: an uppercase letter (checked by the dialogs before hashing).
-  const { value, version } = await admin.call<{ value: { passwordPolicy: Record<string, unknown> }; version: number }>('GET', '/settings/login');
-  await admin.call('PUT', '/settings/login', { passwordPolicy: { ...value.passwordPolicy, requireUppercase: true }, version });
-  // The wrong old password and the wrong contact code below are answered 400 on purpose.
-  watched = await openPage(browser, { expectedFailures: [/\/api\/user\/[^/]+\/password$/, /\/api\/user\/profile\/contact\/confirm$/] });
-  page = watched.page;
-});
 test.after(async () => {
   await Promise.all([smtp.stop(), sms.stop()]);
 });
@@ -51,221 +38,237 @@ async function openUserMenu(): Promise<void> {
   await page.getByRole('menu').waitFor();
 }
 
-test('signs in and lands on the page it was sent away from', async () => {
-  await page.goto(`${server.url}/profile/userInfo`);
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  assert.equal(new URL(page.url()).searchParams.get('redirect'), '/profile/userInfo');
-  await page.getByLabel('Username').fill(ADMIN.username);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Personal center', level: 1 }).waitFor();
-  assert.equal(pathname(), '/profile/userInfo');
-  assert.equal(await page.title(), 'Personal center – IAM Console');
-});
+// The steps build on each other (one person's page, the data made before): they are subtests of
+// one test, run in order by definition.
+test("the administrator's console, step by step", async (t) => {
+  const admin = new ApiClient(server.url);
+  await admin.signIn(ADMIN.username, ADMIN.password);
+  appId = (await admin.call<{ id: string }>('POST', '/apps', { name: 'Ledger', entrypoint: 'https://ledger.example.com/' })).id;
+  await admin.call('POST', '/channels', { name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' } });
+  await admin.call('POST', '/channels', { name: 'SMS vendor', serviceType: 'SMS', vendor: 'acme-sms', config: { url: `${sms.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' } });
+  // A password policy on top: an uppercase letter (checked by the dialogs before hashing).
+  const { value, version } = await admin.call<{ value: { passwordPolicy: Record<string, unknown> }; version: number }>('GET', '/settings/login');
+  await admin.call('PUT', '/settings/login', { passwordPolicy: { ...value.passwordPolicy, requireUppercase: true }, version });
+  // The wrong old password and the wrong contact code below are answered 400 on purpose.
+  watched = await openPage(browser, { expectedFailures: [/\/api\/user\/[^/]+\/password$/, /\/api\/user\/profile\/contact\/confirm$/] });
+  page = watched.page;
 
-test('reaches every screen from the menu, with titles and breadcrumbs', async () => {
-  await mainMenu().getByRole('link', { name: 'Home' }).click();
-  await page.getByRole('heading', { name: /^Welcome back, / }).waitFor();
+  await t.test('signs in and lands on the page it was sent away from', async () => {
+    await page.goto(`${server.url}/profile/userInfo`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('redirect'), '/profile/userInfo');
+    await page.getByLabel('Username').fill(ADMIN.username);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Personal center', level: 1 }).waitFor();
+    assert.equal(pathname(), '/profile/userInfo');
+    assert.equal(await page.title(), 'Personal center – IAM Console');
+  });
 
-  const sections: [string, [string, string][]][] = [
-    ['Operations', [['Apps', '/operate/app'], ['Users', '/operate/user'], ['Tenants', '/operate/tenant/list'], ['Login settings', '/operate/setting'], ['Channels', '/operate/tunnel'], ['Menu plans', '/operate/menu']]],
-    ['Personal', [['Messages', '/profile/message'], ['Message history', '/profile/messageHis'], ['Personal center', '/profile/userInfo']]],
-  ];
-  for (const [parent, children] of sections) {
-    const toggle = mainMenu().getByRole('button', { name: parent });
-    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-    for (const [name, path] of children) {
-      const link = mainMenu().getByRole('link', { name, exact: true });
-      await link.click();
-      await page.waitForURL((url) => url.pathname === path);
-      await page.getByRole('heading', { name, level: 1 }).waitFor();
-      assert.equal(await page.title(), `${name} – IAM Console`);
-      assert.equal(await link.getAttribute('aria-current'), 'page');
-      const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
-      assert.equal((await crumbs.innerText()).replace(/\s+/g, ' ').trim(), `${parent} ${name}`);
+  await t.test('reaches every screen from the menu, with titles and breadcrumbs', async () => {
+    await mainMenu().getByRole('link', { name: 'Home' }).click();
+    await page.getByRole('heading', { name: /^Welcome back, / }).waitFor();
+
+    const sections: [string, [string, string][]][] = [
+      ['Operations', [['Apps', '/operate/app'], ['Users', '/operate/user'], ['Tenants', '/operate/tenant/list'], ['Login settings', '/operate/setting'], ['Channels', '/operate/tunnel'], ['Menu plans', '/operate/menu']]],
+      ['Personal', [['Messages', '/profile/message'], ['Message history', '/profile/messageHis'], ['Personal center', '/profile/userInfo']]],
+    ];
+    for (const [parent, children] of sections) {
+      const toggle = mainMenu().getByRole('button', { name: parent });
+      if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+      for (const [name, path] of children) {
+        const link = mainMenu().getByRole('link', { name, exact: true });
+        await link.click();
+        await page.waitForURL((url) => url.pathname === path);
+        await page.getByRole('heading', { name, level: 1 }).waitFor();
+        assert.equal(await page.title(), `${name} – IAM Console`);
+        assert.equal(await link.getAttribute('aria-current'), 'page');
+        const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+        assert.equal((await crumbs.innerText()).replace(/\s+/g, ' ').trim(), `${parent} ${name}`);
+      }
     }
-  }
 
-  // Unique-open: opening one parent closes the other.
-  await mainMenu().getByRole('button', { name: 'Operations' }).click();
-  assert.equal(await mainMenu().getByRole('button', { name: 'Personal' }).getAttribute('aria-expanded'), 'false');
+    // Unique-open: opening one parent closes the other.
+    await mainMenu().getByRole('button', { name: 'Operations' }).click();
+    assert.equal(await mainMenu().getByRole('button', { name: 'Personal' }).getAttribute('aria-expanded'), 'false');
 
-  // The breadcrumb's back button returns to the previous page.
-  await page.getByRole('button', { name: 'Back' }).click();
-  await page.waitForURL((url) => url.pathname === '/profile/messageHis');
+    // The breadcrumb's back button returns to the previous page.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.waitForURL((url) => url.pathname === '/profile/messageHis');
 
-  // Hidden routes open by address (their lists link to them), titled from the route table, under
-  // their list in the breadcrumb.
-  for (const [path, name, list] of [[`/app/detail/${appId}`, 'App details', 'Apps'], [`/menu/detail/${appId}`, 'Menu plan details', 'Menu plans']] as const) {
-    await page.goto(`${server.url}${path}`);
-    await page.waitForFunction((title) => document.title === title, `${name} – IAM Console`);
-    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
-    await crumbs.getByText(name, { exact: true }).waitFor();
-    assert.equal((await crumbs.innerText()).replace(/\s+/g, ' ').trim(), `Operations ${list} ${name}`);
-  }
-  // A parent route opens its first permitted child.
-  await page.goto(`${server.url}/operate`);
-  await page.waitForURL((url) => url.pathname === '/operate/app');
-});
+    // Hidden routes open by address (their lists link to them), titled from the route table, under
+    // their list in the breadcrumb.
+    for (const [path, name, list] of [[`/app/detail/${appId}`, 'App details', 'Apps'], [`/menu/detail/${appId}`, 'Menu plan details', 'Menu plans']] as const) {
+      await page.goto(`${server.url}${path}`);
+      await page.waitForFunction((title) => document.title === title, `${name} – IAM Console`);
+      const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+      await crumbs.getByText(name, { exact: true }).waitFor();
+      assert.equal((await crumbs.innerText()).replace(/\s+/g, ' ').trim(), `Operations ${list} ${name}`);
+    }
+    // A parent route opens its first permitted child.
+    await page.goto(`${server.url}/operate`);
+    await page.waitForURL((url) => url.pathname === '/operate/app');
+  });
 
-test('shows the 404 page for an unknown path and the 403 texts', async () => {
-  await page.goto(`${server.url}/no/such/page`);
-  await page.getByRole('heading', { name: 'Error: Page Not Found!' }).waitFor();
-  assert.equal(pathname(), '/404');
-  await page.getByRole('link', { name: 'Back to home' }).click();
-  await page.getByRole('heading', { name: /^Welcome back, / }).waitFor();
+  await t.test('shows the 404 page for an unknown path and the 403 texts', async () => {
+    await page.goto(`${server.url}/no/such/page`);
+    await page.getByRole('heading', { name: 'Error: Page Not Found!' }).waitFor();
+    assert.equal(pathname(), '/404');
+    await page.getByRole('link', { name: 'Back to home' }).click();
+    await page.getByRole('heading', { name: /^Welcome back, / }).waitFor();
 
-  await page.goto(`${server.url}/403?redirect=%2Foperate%2Fuser`);
-  await page.getByRole('heading', { name: 'You do not have permissions to access this page' }).waitFor();
-  await page.getByText('Please contact your administrator').waitFor();
-  await page.getByRole('link', { name: 'Try again' }).click();
-  await page.waitForURL((url) => url.pathname === '/operate/user');
-});
+    await page.goto(`${server.url}/403?redirect=%2Foperate%2Fuser`);
+    await page.getByRole('heading', { name: 'You do not have permissions to access this page' }).waitFor();
+    await page.getByText('Please contact your administrator').waitFor();
+    await page.getByRole('link', { name: 'Try again' }).click();
+    await page.waitForURL((url) => url.pathname === '/operate/user');
+  });
 
-test('edits the profile in its dialog, with an avatar upload', async () => {
-  await openUserMenu();
-  await page.getByRole('menuitem', { name: 'Profile' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Edit personal information' });
-  await dialog.waitFor();
-  const username = dialog.getByLabel('Username');
-  await dialog.getByLabel('Real name').waitFor();
-  assert.equal(await username.inputValue(), ADMIN.username);
-  assert.equal(await username.getAttribute('readonly'), '');
+  await t.test('edits the profile in its dialog, with an avatar upload', async () => {
+    await openUserMenu();
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit personal information' });
+    await dialog.waitFor();
+    const username = dialog.getByLabel('Username');
+    await dialog.getByLabel('Real name').waitFor();
+    assert.equal(await username.inputValue(), ADMIN.username);
+    assert.equal(await username.getAttribute('readonly'), '');
 
-  // messages under the fields.
-  await dialog.getByLabel('Real name').fill('x');
-  await dialog.getByLabel('Mobile phone').fill('123');
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await dialog.getByText('Use 2-20 letters, digits, underscores, hyphens or Chinese characters').waitFor();
-  await dialog.getByText('Please enter a valid mobile phone number').waitFor();
+    // messages under the fields.
+    await dialog.getByLabel('Real name').fill('x');
+    await dialog.getByLabel('Mobile phone').fill('123');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Use 2-20 letters, digits, underscores, hyphens or Chinese characters').waitFor();
+    await dialog.getByText('Please enter a valid mobile phone number').waitFor();
 
-  await dialog.getByLabel('Real name').fill('Ada-Admin');
-  await dialog.getByLabel('Mobile phone').fill('13800138000');
-  await dialog.getByLabel('Email').fill('ada@example.com');
-  await dialog.getByLabel('Avatar').setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: tinyPng() });
-  await dialog.getByRole('img', { name: 'Avatar preview' }).waitFor();
-  await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByLabel('Real name').fill('Ada-Admin');
+    await dialog.getByLabel('Mobile phone').fill('13800138000');
+    await dialog.getByLabel('Email').fill('ada@example.com');
+    await dialog.getByLabel('Avatar').setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: tinyPng() });
+    await dialog.getByRole('img', { name: 'Avatar preview' }).waitFor();
+    await dialog.getByRole('button', { name: 'Save' }).click();
 
-  // The new email and phone wait for the codes sent to them; a wrong code is refused.
-  await dialog.getByText('A code was sent to ada@example.com. The new address applies once you enter it here.').waitFor();
-  await dialog.getByText('A code was sent to 13800138000. The new address applies once you enter it here.').waitFor();
-  const mail = await until(() => smtp.mails.find((entry) => entry.to.includes('ada@example.com')), 'the code mailed to the new address');
-  const texted = await until(() => sms.calls.find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === '13800138000'), 'the code texted to the new phone');
-  const mailed = /\b(\d{6})\b/.exec(mail.raw)![1]!;
-  await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).fill(mailed === '000000' ? '111111' : '000000');
-  await dialog.getByRole('button', { name: 'Confirm the code sent to ada@example.com' }).click();
-  await dialog.getByText('Please enter the verification code (4-8 digits)').waitFor();
-  await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).fill(mailed);
-  await dialog.getByRole('button', { name: 'Confirm the code sent to ada@example.com' }).click();
-  await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).waitFor({ state: 'detached' });
-  await dialog.getByLabel('Code sent to 13800138000', { exact: true }).fill(/\b(\d{6})\b/.exec(JSON.stringify(texted.body))![1]!);
-  await dialog.getByLabel('Code sent to 13800138000', { exact: true }).press('Enter');
-  await page.getByText('Action Success').waitFor();
-  await dialog.waitFor({ state: 'detached' });
+    // The new email and phone wait for the codes sent to them; a wrong code is refused.
+    await dialog.getByText('A code was sent to ada@example.com. The new address applies once you enter it here.').waitFor();
+    await dialog.getByText('A code was sent to 13800138000. The new address applies once you enter it here.').waitFor();
+    const mail = await until(() => smtp.mails.find((entry) => entry.to.includes('ada@example.com')), 'the code mailed to the new address');
+    const texted = await until(() => sms.calls.find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === '13800138000'), 'the code texted to the new phone');
+    const mailed = /\b(\d{6})\b/.exec(mail.raw)![1]!;
+    await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).fill(mailed === '000000' ? '111111' : '000000');
+    await dialog.getByRole('button', { name: 'Confirm the code sent to ada@example.com' }).click();
+    await dialog.getByText('Please enter the verification code (4-8 digits)').waitFor();
+    await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).fill(mailed);
+    await dialog.getByRole('button', { name: 'Confirm the code sent to ada@example.com' }).click();
+    await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).waitFor({ state: 'detached' });
+    await dialog.getByLabel('Code sent to 13800138000', { exact: true }).fill(/\b(\d{6})\b/.exec(JSON.stringify(texted.body))![1]!);
+    await dialog.getByLabel('Code sent to 13800138000', { exact: true }).press('Enter');
+    await page.getByText('Action Success').waitFor();
+    await dialog.waitFor({ state: 'detached' });
 
-  // The session was reloaded: the top bar shows the new name and the avatar.
-  const trigger = page.getByRole('button', { name: 'Account menu of Ada-Admin' });
-  await trigger.waitFor();
-  assert.match((await trigger.locator('img').getAttribute('src')) ?? '', /^\/api\/file\/get\//);
+    // The session was reloaded: the top bar shows the new name and the avatar.
+    const trigger = page.getByRole('button', { name: 'Account menu of Ada-Admin' });
+    await trigger.waitFor();
+    assert.match((await trigger.locator('img').getAttribute('src')) ?? '', /^\/api\/file\/get\//);
 
-  // Esc closes a dialog; the dialog loaded the saved values.
-  await openUserMenu();
-  await page.getByRole('menuitem', { name: 'Profile' }).click();
-  await dialog.waitFor();
-  await dialog.getByLabel('Email').waitFor();
-  assert.equal(await dialog.getByLabel('Email').inputValue(), 'ada@example.com');
-  await page.keyboard.press('Escape');
-  await dialog.waitFor({ state: 'detached' });
-});
+    // Esc closes a dialog; the dialog loaded the saved values.
+    await openUserMenu();
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await dialog.waitFor();
+    await dialog.getByLabel('Email').waitFor();
+    assert.equal(await dialog.getByLabel('Email').inputValue(), 'ada@example.com');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
 
-test('switches to Chinese and to the light theme, and keeps both', async () => {
-  const host = page.locator('iam-console');
-  const background = () => page.evaluate(() => getComputedStyle(document.querySelector('iam-console')!.shadowRoot!.querySelector('header')!).backgroundColor);
-  const dark = await background();
-  await page.getByRole('button', { name: 'Switch to the light theme' }).click();
-  assert.equal(await host.getAttribute('theme'), 'light');
-  assert.notEqual(await background(), dark);
+  await t.test('switches to Chinese and to the light theme, and keeps both', async () => {
+    const host = page.locator('iam-console');
+    const background = () => page.evaluate(() => getComputedStyle(document.querySelector('iam-console')!.shadowRoot!.querySelector('header')!).backgroundColor);
+    const dark = await background();
+    await page.getByRole('button', { name: 'Switch to the light theme' }).click();
+    assert.equal(await host.getAttribute('theme'), 'light');
+    assert.notEqual(await background(), dark);
 
-  await page.getByRole('button', { name: '中文' }).click();
-  await page.getByRole('navigation', { name: '主菜单' }).getByRole('link', { name: '门户首页' }).waitFor();
-  await page.getByRole('button', { name: 'English' }).waitFor();
+    await page.getByRole('button', { name: '中文' }).click();
+    await page.getByRole('navigation', { name: '主菜单' }).getByRole('link', { name: '门户首页' }).waitFor();
+    await page.getByRole('button', { name: 'English' }).waitFor();
 
-  await page.reload();
-  await page.getByRole('navigation', { name: '主菜单' }).getByRole('link', { name: '门户首页' }).waitFor();
-  assert.equal(await host.getAttribute('theme'), 'light');
+    await page.reload();
+    await page.getByRole('navigation', { name: '主菜单' }).getByRole('link', { name: '门户首页' }).waitFor();
+    assert.equal(await host.getAttribute('theme'), 'light');
 
-  // The profile dialog's title in Chinese.
-  await page.getByRole('button', { name: 'Ada-Admin 的账号菜单' }).click();
-  await page.getByRole('menuitem', { name: '个人信息' }).click();
-  await page.getByRole('dialog', { name: '编辑个人信息' }).waitFor();
-  await page.keyboard.press('Escape');
+    // The profile dialog's title in Chinese.
+    await page.getByRole('button', { name: 'Ada-Admin 的账号菜单' }).click();
+    await page.getByRole('menuitem', { name: '个人信息' }).click();
+    await page.getByRole('dialog', { name: '编辑个人信息' }).waitFor();
+    await page.keyboard.press('Escape');
 
-  await page.getByRole('button', { name: 'English' }).click();
-  await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
-  await mainMenu().getByRole('link', { name: 'Home' }).waitFor();
-  assert.equal(await host.getAttribute('theme'), 'dark');
-});
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
+    await mainMenu().getByRole('link', { name: 'Home' }).waitFor();
+    assert.equal(await host.getAttribute('theme'), 'dark');
+  });
 
-test('changes its own password in the dialog, is signed out, and signs in with the new one', async () => {
-  await openUserMenu();
-  await page.getByRole('menuitem', { name: 'Reset Password' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Reset password' });
-  await dialog.waitFor();
+  await t.test('changes its own password in the dialog, is signed out, and signs in with the new one', async () => {
+    await openUserMenu();
+    await page.getByRole('menuitem', { name: 'Reset Password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset password' });
+    await dialog.waitFor();
 
-  const newPassword = 'Changed-e2e-7';
-  await dialog.getByLabel('Old password', { exact: true }).fill(password);
-  await dialog.getByLabel('New password', { exact: true }).fill('short');
-  await dialog.getByRole('button', { name: 'OK' }).click();
-  // messages under the fields (the policy text is also the field's hint).
-  await dialog.getByText('The password must be 6-20 characters with at least one digit and one non-digit').nth(1).waitFor();
-  await dialog.getByText('Please enter the password again').waitFor();
+    const newPassword = 'Changed-e2e-7';
+    await dialog.getByLabel('Old password', { exact: true }).fill(password);
+    await dialog.getByLabel('New password', { exact: true }).fill('short');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    // messages under the fields (the policy text is also the field's hint).
+    await dialog.getByText('The password must be 6-20 characters with at least one digit and one non-digit').nth(1).waitFor();
+    await dialog.getByText('Please enter the password again').waitFor();
 
-  // The login settings' policy (an uppercase letter) applies after the validation rules
-  await dialog.getByLabel('New password', { exact: true }).fill('lower-case-1');
-  await dialog.getByRole('button', { name: 'OK' }).click();
-  await dialog.getByText('The password must contain an uppercase letter').waitFor();
+    // The login settings' policy (an uppercase letter) applies after the validation rules
+    await dialog.getByLabel('New password', { exact: true }).fill('lower-case-1');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await dialog.getByText('The password must contain an uppercase letter').waitFor();
 
-  // A wrong old password is refused by the server, under its field.
-  await dialog.getByLabel('Old password', { exact: true }).fill('Not-my-password-1');
-  await dialog.getByLabel('New password', { exact: true }).fill(newPassword);
-  await dialog.getByLabel('Confirm the new password', { exact: true }).fill(newPassword);
-  await dialog.getByRole('button', { name: 'OK' }).click();
-  await dialog.getByText('The password is wrong').waitFor();
-  await dialog.getByLabel('Old password', { exact: true }).fill(password);
+    // A wrong old password is refused by the server, under its field.
+    await dialog.getByLabel('Old password', { exact: true }).fill('Not-my-password-1');
+    await dialog.getByLabel('New password', { exact: true }).fill(newPassword);
+    await dialog.getByLabel('Confirm the new password', { exact: true }).fill(newPassword);
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await dialog.getByText('The password is wrong').waitFor();
+    await dialog.getByLabel('Old password', { exact: true }).fill(password);
 
-  await dialog.getByLabel('New password', { exact: true }).fill(newPassword);
-  await dialog.getByLabel('Confirm the new password', { exact: true }).fill('Other-pass-1');
-  await dialog.getByRole('button', { name: 'OK' }).click();
-  await dialog.getByText('The two passwords do not match').waitFor();
+    await dialog.getByLabel('New password', { exact: true }).fill(newPassword);
+    await dialog.getByLabel('Confirm the new password', { exact: true }).fill('Other-pass-1');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await dialog.getByText('The two passwords do not match').waitFor();
 
-  await dialog.getByRole('button', { name: 'Show New password' }).click();
-  assert.equal(await dialog.getByLabel('New password', { exact: true }).getAttribute('type'), 'text');
-  await dialog.getByLabel('Confirm the new password', { exact: true }).fill(newPassword);
-  await dialog.getByRole('button', { name: 'OK' }).click();
+    await dialog.getByRole('button', { name: 'Show New password' }).click();
+    assert.equal(await dialog.getByLabel('New password', { exact: true }).getAttribute('type'), 'text');
+    await dialog.getByLabel('Confirm the new password', { exact: true }).fill(newPassword);
+    await dialog.getByRole('button', { name: 'OK' }).click();
 
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  assert.equal(pathname(), '/login');
-  password = newPassword;
-  await signIn(password);
-});
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    assert.equal(pathname(), '/login');
+    password = newPassword;
+    await signIn(password);
+  });
 
-test('signs out after confirming', async () => {
-  await openUserMenu();
-  await page.getByRole('menuitem', { name: 'Logout' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Logout' });
-  await dialog.getByText('Are you sure to logout?').waitFor();
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await dialog.waitFor({ state: 'detached' });
-  assert.equal(pathname(), '/home/index');
+  await t.test('signs out after confirming', async () => {
+    await openUserMenu();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Logout' });
+    await dialog.getByText('Are you sure to logout?').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(pathname(), '/home/index');
 
-  await openUserMenu();
-  await page.getByRole('menuitem', { name: 'Logout' }).click();
-  await dialog.getByRole('button', { name: 'OK' }).click();
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  assert.equal(pathname(), '/login');
+    await openUserMenu();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    assert.equal(pathname(), '/login');
 
-  // Signed out for real: a console page sends the person back to sign in.
-  await page.goto(`${server.url}/home/index`);
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  assert.deepEqual(watched.errors, []);
+    // Signed out for real: a console page sends the person back to sign in.
+    await page.goto(`${server.url}/home/index`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    assert.deepEqual(watched.errors, []);
+  });
 });

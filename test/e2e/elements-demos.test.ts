@@ -292,7 +292,7 @@ test('a host whose CSP allows its inline script and style by nonce: every elemen
   assert.ok(nonce && nonce.length >= 16, `a nonce in the script policy: ${policy}`);
   assert.ok(policy.includes(`style-src 'self' 'nonce-${nonce}'`), 'the same nonce in the style policy');
   assert.ok(!policy.includes("'unsafe-inline'"), 'no unsafe-inline');
-  const again = await (await fetch(`${server.url}/demo/nonce.html`)).headers.get('content-security-policy');
+  const again = (await fetch(`${server.url}/demo/nonce.html`)).headers.get('content-security-policy');
   assert.ok(again && !again.includes(nonce), 'a fresh nonce on every answer');
 
   // The inline script (it puts <iam-login> on the page) and the inline style both ran.

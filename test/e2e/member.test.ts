@@ -1,52 +1,63 @@
 // An ordinary user (created through the API by the administrator) sees only their own entries,
 // gets /403 for the admin pages, reads their unread messages on the home page, and manages their
-// avatar and sessions in the personal center.
-import { before, test } from 'node:test';
+// avatar and sessions in the personal center. Each test has a member of its own.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { tinyPng } from './images';
 
-const MEMBER = { username: 'mia', realName: 'Mia', password: 'Member-e2e-1' };
+const PASSWORD = 'Member-e2e-1';
 
 const { server, browser } = await startServerAndBrowser();
-let watched: WatchedPage;
-let page: Page;
-/** A second, API-only session of the member (signed out from the personal center). */
-let otherSession: ApiClient;
-let admin: ApiClient;
+const admin = new ApiClient(server.url);
+await admin.signIn(ADMIN.username, ADMIN.password);
+// An app everybody may open: its menu plan has an item bound to no privilege.
+const wikiApp = await admin.call<{ id: string }>('POST', '/apps', { name: 'Wiki', entrypoint: 'https://wiki.example.com/' });
+await admin.call('POST', '/menu-plans', { appId: wikiApp.id, name: 'Wiki menu', items: [{ name: 'Pages', path: '/pages' }] });
+// The unified top menu (topMenuType 'unify') lists the portal's apps in the top bar.
+const { version } = await admin.call<{ version: number }>('GET', '/config');
+await admin.call('PUT', '/config', { system: { topMenuType: 'unify' }, version });
+let members = 0;
 
-before(async () => {
-  admin = new ApiClient(server.url);
-  await admin.signIn(ADMIN.username, ADMIN.password);
-  const memberId = await admin.createUser(MEMBER);
+interface Member {
+  username: string;
+  realName: string;
+  watched: WatchedPage;
+  page: Page;
+  /** A second, API-only session of the member. */
+  otherSession: ApiClient;
+}
+
+/** Each test's own fixture: a new member with one unread message, signed in on a page of their own. */
+async function signedInMember(): Promise<Member> {
+  members += 1;
+  const username = `mia-${members}`;
+  const realName = `Mia_${members}`;
+  const memberId = await admin.createUser({ username, realName, password: PASSWORD });
   await admin.call('POST', '/messages', { title: 'Welcome aboard', content: 'Your account is ready.', userIds: [memberId] });
-  // An app everybody may open: its menu plan has an item bound to no privilege.
-  const wiki = await admin.call<{ id: string }>('POST', '/apps', { name: 'Wiki', entrypoint: 'https://wiki.example.com/' });
-  await admin.call('POST', '/menu-plans', { appId: wiki.id, name: 'Wiki menu', items: [{ name: 'Pages', path: '/pages' }] });
-  // The unified top menu (topMenuType 'unify') lists the portal's apps in the top bar.
-  const { version } = await admin.call<{ version: number }>('GET', '/config');
-  await admin.call('PUT', '/config', { system: { topMenuType: 'unify' }, version });
-  otherSession = new ApiClient(server.url);
-  await otherSession.signIn(MEMBER.username, MEMBER.password);
-  watched = await openPage(browser);
-  page = watched.page;
-});
+  const otherSession = new ApiClient(server.url);
+  await otherSession.signIn(username, PASSWORD);
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: `Welcome back, ${realName}` }).waitFor();
+  return { username, realName, watched, page, otherSession };
+}
 
-const mainMenu = () => page.getByRole('navigation', { name: 'Main menu' });
+const mainMenu = (page: Page) => page.getByRole('navigation', { name: 'Main menu' });
 
 test('the member signs in and sees only their own entries', async () => {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Username').fill(MEMBER.username);
-  await page.getByLabel('Password', { exact: true }).fill(MEMBER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Welcome back, Mia' }).waitFor();
+  const { watched, page } = await signedInMember();
   assert.equal(new URL(page.url()).pathname, '/home/index');
 
-  await mainMenu().getByRole('button', { name: 'Personal' }).click();
-  const entries = await mainMenu().getByRole('link').allInnerTexts();
+  await mainMenu(page).getByRole('button', { name: 'Personal' }).click();
+  const entries = await mainMenu(page).getByRole('link').allInnerTexts();
   assert.deepEqual(entries.map((text) => text.trim()), ['Home', 'Messages', 'Message history', 'Personal center']);
-  assert.equal(await mainMenu().getByRole('button', { name: 'Operations' }).count(), 0);
+  assert.equal(await mainMenu(page).getByRole('button', { name: 'Operations' }).count(), 0);
 
   // The home page: the apps they may open, no admin areas, the role, and the unread message.
   const wiki = page.getByRole('region', { name: 'Your apps' }).getByRole('link', { name: /^Wiki/ });
@@ -59,9 +70,11 @@ test('the member signs in and sees only their own entries', async () => {
   const messages = page.getByRole('region', { name: 'Unread messages' });
   await messages.getByText('Welcome aboard').waitFor();
   await messages.getByRole('link', { name: 'All messages (1 unread)' }).waitFor();
+  assert.deepEqual(watched.errors, []);
 });
 
 test('the admin pages answer 403 with the redirect query', async () => {
+  const { watched, page, realName } = await signedInMember();
   for (const path of ['/operate/user', '/operate/setting', '/app/detail/anything', '/operate']) {
     await page.goto(`${server.url}${path}`);
     await page.getByRole('heading', { name: 'You do not have permissions to access this page' }).waitFor();
@@ -71,15 +84,17 @@ test('the admin pages answer 403 with the redirect query', async () => {
     await page.getByText('Please contact your administrator').waitFor();
   }
   await page.getByRole('link', { name: 'Back to home' }).click();
-  await page.getByRole('heading', { name: 'Welcome back, Mia' }).waitFor();
+  await page.getByRole('heading', { name: `Welcome back, ${realName}` }).waitFor();
+  assert.deepEqual(watched.errors, []);
 });
 
 test('the personal center: avatar upload and signing out the other sessions', async () => {
-  await mainMenu().getByRole('button', { name: 'Personal' }).click();
-  await mainMenu().getByRole('link', { name: 'Personal center' }).click();
+  const { watched, page, username, realName, otherSession } = await signedInMember();
+  await mainMenu(page).getByRole('button', { name: 'Personal' }).click();
+  await mainMenu(page).getByRole('link', { name: 'Personal center' }).click();
   await page.getByRole('heading', { name: 'Personal center', level: 1 }).waitFor();
   const details = page.getByRole('region', { name: 'Details' });
-  await details.getByText(MEMBER.username, { exact: true }).waitFor();
+  await details.getByText(username, { exact: true }).waitFor();
 
   // A wrong file type is refused before anything is sent.
   const avatarCard = page.getByRole('region', { name: 'Avatar' });
@@ -89,7 +104,7 @@ test('the personal center: avatar upload and signing out the other sessions', as
   await avatarCard.getByLabel('Avatar').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: tinyPng(48, [200, 120, 40]) });
   await page.getByText('Action Success').waitFor();
   await avatarCard.getByRole('img', { name: 'Avatar preview' }).waitFor();
-  const topBarAvatar = page.getByRole('button', { name: 'Account menu of Mia' }).locator('img');
+  const topBarAvatar = page.getByRole('button', { name: `Account menu of ${realName}` }).locator('img');
   await topBarAvatar.waitFor();
 
   const sessions = page.getByRole('region', { name: 'Active sessions' });
@@ -104,7 +119,10 @@ test('the personal center: avatar upload and signing out the other sessions', as
 });
 
 test('a global menu plan orders and names the side menu; entries the member may not open stay out', async () => {
-  await admin.call('POST', '/menu-plans', {
+  const { watched, page } = await signedInMember();
+  await page.goto(`${server.url}/profile/userInfo`);
+  await page.getByRole('heading', { name: 'Personal center', level: 1 }).waitFor();
+  const plan = await admin.call<{ id: string }>('POST', '/menu-plans', {
     appId: null,
     name: 'Portal menu',
     items: [
@@ -113,15 +131,20 @@ test('a global menu plan orders and names the side menu; entries the member may 
       { name: 'People', path: '/operate/user' },
     ],
   });
-  await page.reload();
-  // The current page (the personal center) is under 'My desk', which is therefore open.
-  const desk = mainMenu().getByRole('button', { name: 'My desk' });
-  await desk.waitFor();
-  assert.equal(await desk.getAttribute('aria-expanded'), 'true');
-  await mainMenu().getByRole('link', { name: 'About me' }).waitFor();
-  const entries = await mainMenu().getByRole('link').allInnerTexts();
-  assert.deepEqual(entries.map((text) => text.trim()), ['About me', 'Inbox', 'Start']);
-  await mainMenu().getByRole('link', { name: 'Inbox' }).click();
-  await page.waitForURL((url) => url.pathname === '/profile/message');
+  // The global plan changes every menu: gone again after this test, whatever happens in it.
+  try {
+    await page.reload();
+    // The current page (the personal center) is under 'My desk', which is therefore open.
+    const desk = mainMenu(page).getByRole('button', { name: 'My desk' });
+    await desk.waitFor();
+    assert.equal(await desk.getAttribute('aria-expanded'), 'true');
+    await mainMenu(page).getByRole('link', { name: 'About me' }).waitFor();
+    const entries = await mainMenu(page).getByRole('link').allInnerTexts();
+    assert.deepEqual(entries.map((text) => text.trim()), ['About me', 'Inbox', 'Start']);
+    await mainMenu(page).getByRole('link', { name: 'Inbox' }).click();
+    await page.waitForURL((url) => url.pathname === '/profile/message');
+  } finally {
+    await admin.call('DELETE', `/menu-plans/${plan.id}`);
+  }
   assert.deepEqual(watched.errors, []);
 });

@@ -45,7 +45,7 @@ const SERIALISED = `(() => {
 })()`;
 
 async function assertNoSecret(page: Page, where: string, also: Record<string, string> = {}): Promise<number> {
-  const dom = (await page.evaluate(SERIALISED)) as string;
+  const dom = await page.evaluate<string>(SERIALISED);
   const found = Object.entries({ ...SECRETS, ...also }).filter(([, value]) => dom.includes(value)).map(([name]) => name);
   assert.deepEqual(found, [], `${where}: a secret is in the DOM`);
   return dom.length;

@@ -1,54 +1,77 @@
 // The authenticator app (TOTP), as a person sees it: set up in the personal center (QR code and the
 // key shown once, confirmed with a code the test computes from that key like a phone app would),
-// then the sign-in form asks for a code, and the app is turned off again with a current code.
-import { before, test } from 'node:test';
+// then the sign-in form asks for a code, and the app is turned off again with a current code. Each
+// test has a member of its own (the later ones turn the app on through the API first).
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser, type WatchedPage } from './harness';
 
-const MEMBER = { username: 'otto', realName: 'Otto', password: 'Member-totp-1' };
+const PASSWORD = 'Member-totp-1';
 const PERIOD_MS = 30_000;
 
 const { server, browser } = await startServerAndBrowser();
-let watched: WatchedPage;
-let page: Page;
-let secret = '';
+const admin = new ApiClient(server.url);
+await admin.signIn(ADMIN.username, ADMIN.password);
+let members = 0;
 
-before(async () => {
-  const admin = new ApiClient(server.url);
-  await admin.signIn(ADMIN.username, ADMIN.password);
-  await admin.createUser(MEMBER);
-  watched = await openPage(browser, { expectedFailures: [/\/api\/user\/totp\/confirm$/] });
-  page = watched.page;
-});
-
-/** The server accepts a time step once: each code is for a later step than the one before, and at
- *  most one step ahead of now (the server's window), so wait for the clock when it must. */
-let lastStep = 0;
-async function nextCode(): Promise<string> {
+/** A phone app holding `secret`. The server accepts a time step once: each code is for a later
+ *  step than the one before, and at most one step ahead of now (the server's window), so it waits
+ *  for the clock when it must. */
+function authenticator(secret: string): () => Promise<string> {
   const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: PERIOD_MS / 1000, secret: Secret.fromBase32(secret) });
-  for (let attempt = 0; attempt < 40; attempt += 1) {
-    const current = Math.floor(Date.now() / PERIOD_MS);
-    const step = Math.max(lastStep + 1, current);
-    if (step <= current + 1) {
-      lastStep = step;
-      return totp.generate({ timestamp: step * PERIOD_MS });
+  let lastStep = 0;
+  return async () => {
+    for (let attempt = 0; attempt < 40; attempt += 1) {
+      const current = Math.floor(Date.now() / PERIOD_MS);
+      const step = Math.max(lastStep + 1, current);
+      if (step <= current + 1) {
+        lastStep = step;
+        return totp.generate({ timestamp: step * PERIOD_MS });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  throw new Error('no usable time step');
+    throw new Error('no usable time step');
+  };
 }
 
-async function signIn(): Promise<void> {
+interface Member {
+  username: string;
+  realName: string;
+  watched: WatchedPage;
+  page: Page;
+  /** The next code of the member's app, once the authenticator is on. */
+  nextCode: () => Promise<string>;
+}
+
+/** Each test's own fixture: a new member on a page of their own, not signed in; with
+ *  `withAuthenticator`, the member has already turned the authenticator app on (through the API). */
+async function member(withAuthenticator: boolean): Promise<Member> {
+  members += 1;
+  const username = `otto-${members}`;
+  const realName = `Otto_${members}`;
+  await admin.createUser({ username, realName, password: PASSWORD });
+  let nextCode = (): Promise<string> => Promise.reject(new Error('the authenticator is not on'));
+  if (withAuthenticator) {
+    const own = new ApiClient(server.url);
+    await own.signIn(username, PASSWORD);
+    nextCode = authenticator((await own.call<{ secret: string }>('POST', '/user/totp')).secret);
+    await own.call('POST', '/user/totp/confirm', { code: await nextCode() });
+  }
+  const watched = await openPage(browser, { expectedFailures: [/\/api\/user\/totp\/confirm$/] });
+  return { username, realName, watched, page: watched.page, nextCode };
+}
+
+async function signIn({ page, username }: Member): Promise<void> {
   await page.goto(`${server.url}/login`);
-  await page.getByLabel('Username').fill(MEMBER.username);
-  await page.getByLabel('Password', { exact: true }).fill(MEMBER.password);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 /** Every attribute of every element, through the console's shadow roots. */
-function allAttributes(): Promise<string> {
+function allAttributes(page: Page): Promise<string> {
   // No named functions inside: the test's compiler would wrap them in a helper the page lacks.
   return page.evaluate(() => {
     const values: string[] = [];
@@ -63,16 +86,18 @@ function allAttributes(): Promise<string> {
   });
 }
 
-const card = () => page.getByRole('region', { name: 'Authenticator app' });
+const card = (page: Page) => page.getByRole('region', { name: 'Authenticator app' });
 
 test('set up in the personal center: QR code, the key once, confirmed with a code', async () => {
-  await signIn();
-  await page.getByRole('heading', { name: 'Welcome back, Otto' }).waitFor();
+  const person = await member(false);
+  const { page } = person;
+  await signIn(person);
+  await page.getByRole('heading', { name: `Welcome back, ${person.realName}` }).waitFor();
   await page.goto(`${server.url}/profile/userInfo`);
-  await card().getByText('Off', { exact: true }).waitFor();
-  await card().getByRole('button', { name: 'Set up' }).click();
+  await card(page).getByText('Off', { exact: true }).waitFor();
+  await card(page).getByRole('button', { name: 'Set up' }).click();
 
-  const qr = card().getByRole('img', { name: 'QR code for your authenticator app' });
+  const qr = card(page).getByRole('img', { name: 'QR code for your authenticator app' });
   await qr.waitFor();
   // A drawn code: square, with both dark and light modules.
   const drawn = await qr.evaluate((canvas: HTMLCanvasElement) => {
@@ -85,62 +110,68 @@ test('set up in the personal center: QR code, the key once, confirmed with a cod
   assert.ok(drawn.width >= 100, `canvas ${drawn.width} px`);
   assert.ok(drawn.darkShare > 0.2 && drawn.darkShare < 0.6, `dark share ${drawn.darkShare}`);
 
-  const key = card().getByRole('group', { name: 'Setup key' });
-  secret = (await key.locator('code').textContent())?.trim() ?? '';
+  const key = card(page).getByRole('group', { name: 'Setup key' });
+  const secret = (await key.locator('code').textContent())?.trim() ?? '';
+  const nextCode = authenticator(secret);
   assert.match(secret, /^[A-Z2-7]{32}$/);
   await key.getByText('The setup key is shown only now. Keep it secret.').waitFor();
   assert.equal(await key.getByRole('button', { name: 'Copy Setup key' }).count(), 1);
-  assert.ok(!(await allAttributes()).includes(secret), 'the key is never in an attribute');
+  assert.ok(!(await allAttributes(page)).includes(secret), 'the key is never in an attribute');
 
   // A code of the wrong shape is refused under the field, before anything is sent.
-  const code = card().getByLabel('Code from the app');
+  const code = card(page).getByLabel('Code from the app');
   await code.fill('12345');
-  await card().getByRole('button', { name: 'Turn on' }).click();
-  await card().getByText('Enter the 6-digit code from your authenticator app').waitFor();
+  await card(page).getByRole('button', { name: 'Turn on' }).click();
+  await card(page).getByText('Enter the 6-digit code from your authenticator app').waitFor();
 
   await code.fill(await nextCode());
-  await card().getByRole('button', { name: 'Turn on' }).click();
-  await card().getByText('On', { exact: true }).waitFor();
-  assert.equal(await card().getByRole('group', { name: 'Setup key' }).count(), 0, 'the key is gone once confirmed');
-  assert.equal(await card().getByRole('button', { name: 'Turn off' }).count(), 1);
+  await card(page).getByRole('button', { name: 'Turn on' }).click();
+  await card(page).getByText('On', { exact: true }).waitFor();
+  assert.equal(await card(page).getByRole('group', { name: 'Setup key' }).count(), 0, 'the key is gone once confirmed');
+  assert.equal(await card(page).getByRole('button', { name: 'Turn off' }).count(), 1);
 
   // After a reload the card says it is on and shows no key.
   await page.reload();
-  await card().getByText('On', { exact: true }).waitFor();
-  assert.ok(!(await card().textContent())?.includes(secret));
+  await card(page).getByText('On', { exact: true }).waitFor();
+  assert.ok(!(await card(page).textContent())?.includes(secret));
+  assert.deepEqual(person.watched.errors, []);
 });
 
 test('signing in asks for a code from the app, then lands on home', async () => {
-  await page.getByRole('button', { name: /^Account menu of / }).click();
-  await page.getByRole('menuitem', { name: 'Logout' }).click();
-  await page.getByRole('dialog', { name: 'Logout' }).getByRole('button', { name: 'OK' }).click();
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-
-  await signIn();
+  const person = await member(true);
+  const { page, nextCode } = person;
+  await signIn(person);
   const code = page.getByLabel('Verification code');
   await code.waitFor();
   assert.equal(new URL(page.url()).pathname, '/login', 'not signed in before the code');
   await code.fill(await nextCode());
   await page.getByRole('button', { name: 'Verify' }).click();
-  await page.getByRole('heading', { name: 'Welcome back, Otto' }).waitFor();
+  await page.getByRole('heading', { name: `Welcome back, ${person.realName}` }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/home/index');
+  assert.deepEqual(person.watched.errors, []);
 });
 
 test('turned off with a current code; the next sign-in asks for none', async () => {
+  const person = await member(true);
+  const { page, nextCode } = person;
+  await signIn(person);
+  await page.getByLabel('Verification code').fill(await nextCode());
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL(/\/home\/index$/);
   await page.goto(`${server.url}/profile/userInfo`);
-  await card().getByRole('button', { name: 'Turn off' }).click();
-  await card().getByText('Enter a current code from your authenticator app to turn it off.').waitFor();
-  await card().getByLabel('Code from the app').fill(await nextCode());
-  await card().getByRole('button', { name: 'Turn off' }).click();
-  await card().getByText('Off', { exact: true }).waitFor();
+  await card(page).getByRole('button', { name: 'Turn off' }).click();
+  await card(page).getByText('Enter a current code from your authenticator app to turn it off.').waitFor();
+  await card(page).getByLabel('Code from the app').fill(await nextCode());
+  await card(page).getByRole('button', { name: 'Turn off' }).click();
+  await card(page).getByText('Off', { exact: true }).waitFor();
 
   const other = await openPage(browser);
   await other.page.goto(`${server.url}/login`);
-  await other.page.getByLabel('Username').fill(MEMBER.username);
-  await other.page.getByLabel('Password', { exact: true }).fill(MEMBER.password);
+  await other.page.getByLabel('Username').fill(person.username);
+  await other.page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await other.page.getByRole('button', { name: 'Sign in' }).click();
-  await other.page.getByRole('heading', { name: 'Welcome back, Otto' }).waitFor();
+  await other.page.getByRole('heading', { name: `Welcome back, ${person.realName}` }).waitFor();
   await other.context.close();
-  assert.deepEqual(watched.errors, []);
+  assert.deepEqual(person.watched.errors, []);
   assert.deepEqual(other.errors, []);
 });

@@ -134,7 +134,7 @@ const PAGE_TEXT = `(() => {
 })()`;
 
 async function fieldsShown(page: Page): Promise<string[]> {
-  const text = (await page.evaluate(PAGE_TEXT)) as string;
+  const text = await page.evaluate<string>(PAGE_TEXT);
   return [...stored].filter(([, payload]) => text.includes(payload)).map(([field]) => field);
 }
 

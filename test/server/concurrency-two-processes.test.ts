@@ -51,7 +51,7 @@ test('processes starting together on a fresh database all start, with one root t
     const admins = await client.get<{ pager: { total: number } }>(`/api/user?searchProp=username&searchValue=${ADMIN.username}`);
     assert.equal(admins.body.data.pager.total, 1, `one first administrator: ${JSON.stringify(admins.body)}`);
   } finally {
-    await Promise.all(started.map((result) => (result.status === 'fulfilled' ? result.value.stop() : undefined)));
+    await Promise.all(started.flatMap((result) => (result.status === 'fulfilled' ? [result.value.stop()] : [])));
     await fresh.drop();
   }
 });

@@ -66,7 +66,7 @@ test('kill -9 during a stream of writes: every acknowledged write survives, the 
   const killer = (async () => {
     while (acknowledged.length < KILL_AFTER_ACKS && Date.now() - started < MAX_STREAM_MS) await new Promise((resolve) => setTimeout(resolve, 5));
     stopped = true;
-    await running!.kill9();
+    await running.kill9();
   })();
   await Promise.all([killer, ...Array.from({ length: WORKERS }, (_, index) => worker(index))]);
   assert.equal(running.child.signalCode, 'SIGKILL');

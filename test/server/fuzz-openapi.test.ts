@@ -98,7 +98,7 @@ function attemptFor(operation: Operation): fc.Arbitrary<Attempt> {
   const extra = fc.array(fc.tuple(extraKey, hostileString.map((value) => value.slice(0, 200))), { maxLength: 2 });
   const query = fc.tuple(known, extra).map(([a, b]) => [...a, ...b]);
   const body = operation.hasBody || operation.method !== 'GET' ? bodyFor(operation) : fc.constant({ kind: 'none' as const });
-  return fc.record({ params, query, body }) as fc.Arbitrary<Attempt>;
+  return fc.record({ params, query, body });
 }
 
 async function send(client: Client, operation: Operation, attempt: Attempt) {

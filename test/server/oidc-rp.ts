@@ -85,14 +85,14 @@ export class RelyingParty {
   async exchange(callbackUrl: URL, verifier: string, state: string, tokenParameters: Record<string, string> = {}): Promise<Tokens> {
     const params = oauth.validateAuthResponse(this.as, this.client, callbackUrl, state);
     const response = await oauth.authorizationCodeGrantRequest(this.as, this.client, this.auth, params, this.callback, verifier, { ...insecure, additionalParameters: tokenParameters });
-    return oauth.processAuthorizationCodeResponse(this.as, this.client, response) as Promise<Tokens>;
+    return oauth.processAuthorizationCodeResponse(this.as, this.client, response);
   }
 
   /** The refresh grant: the new tokens, or the provider's error code. */
   async refresh(refreshToken: string): Promise<Tokens | { error: string }> {
     const response = await oauth.refreshTokenGrantRequest(this.as, this.client, this.auth, refreshToken, insecure);
     try {
-      return await oauth.processRefreshTokenResponse(this.as, this.client, response) as Tokens;
+      return await oauth.processRefreshTokenResponse(this.as, this.client, response);
     } catch (error) {
       if (error instanceof oauth.ResponseBodyError) return { error: error.error };
       throw error;
@@ -103,7 +103,7 @@ export class RelyingParty {
   async machineToken(parameters: Record<string, string> = {}): Promise<Tokens | { error: string }> {
     const response = await oauth.clientCredentialsGrantRequest(this.as, this.client, this.auth, parameters, insecure);
     try {
-      return await oauth.processClientCredentialsResponse(this.as, this.client, response) as Tokens;
+      return await oauth.processClientCredentialsResponse(this.as, this.client, response);
     } catch (error) {
       if (error instanceof oauth.ResponseBodyError) return { error: error.error };
       throw error;

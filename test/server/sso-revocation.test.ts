@@ -128,7 +128,7 @@ describe('refresh tokens', () => {
     const first = await wiki.signIn(browser, 'openid offline_access', offline);
     const second = await wiki.refresh(first.refresh_token!);
     assert.ok('refresh_token' in second && second.refresh_token && second.refresh_token !== first.refresh_token, 'a new refresh token on the first use');
-    const third = await wiki.refresh(second.refresh_token!) as Tokens;
+    const third = await wiki.refresh(second.refresh_token) as Tokens;
     assert.ok(third.refresh_token && third.refresh_token !== second.refresh_token, 'and on every use');
 
     // The rotated-out token comes back (stolen): the whole grant dies, the current token too.

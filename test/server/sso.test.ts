@@ -83,7 +83,7 @@ test('an app signs a user in with the code flow and PKCE, reads userinfo and ref
   const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
   assert.equal(info.preferred_username, 'admin');
 
-  const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+  const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token);
   assert.ok(refreshed.access_token && refreshed.access_token !== tokens.access_token);
   assert.equal((await oidc.fetchUserInfo(config, refreshed.access_token, claims.sub)).sub, claims.sub);
 

@@ -1,25 +1,27 @@
-// Translations without an i18n framework: the console needs only lookup of `ns:key` texts (dotted
-// nested keys, default namespace `common`), `{{name}}` interpolation and a fallback to English,
-// then to the key. English `common` is bundled; every other namespace and every Chinese resource
-// is loaded on demand through the explicit import map below, so that a bundler splits each file
-// into its own chunk and the sign-in entry ships only what it shows. The state is this module's
-// own: a host page's i18n library is never touched.
+// Translations through i18next, on an instance of this module's own (a host page's i18next, if
+// any, is never touched). Keys are `ns:key` (nested keys joined by dots, default namespace
+// `common`) and typed from the English files (src/core/i18n/resources.ts): a wrong key fails the
+// typecheck. Every namespace file is loaded on demand through the explicit import map below, so
+// that a bundler splits each file into its own chunk: the sign-in entry fetches `common` and
+// `login` only, the console's screens their own namespace. `common` starts loading as soon as
+// this module is imported, and every `loadNamespaces` waits for it too.
+import { createInstance, type BackendModule, type ReadCallback } from 'i18next';
 import { atom } from 'nanostores';
 import { APP } from '../config';
 import { parseRuleMessage } from '../rule-message';
-import enCommon from './locales/en/common.json' with { type: 'json' };
-import { interpolate, lookup, type Resources } from './translate';
+import type { Namespace, Resources, TextKey, Translate } from './resources';
 
+export type { Namespace, TextKey, Translate } from './resources';
 export type Locale = 'en' | 'zh';
 export const locales: readonly Locale[] = ['en', 'zh'];
-export type Namespace = 'common' | 'login' | 'console' | 'admin' | 'settings';
 export const namespaces: readonly Namespace[] = ['common', 'login', 'console', 'admin', 'settings'];
 
-type Loader = () => Promise<{ default: Resources }>;
+type Loader = () => Promise<{ default: unknown }>;
 
-/** Every locale file but the bundled English `common`, as a dynamic import a bundler can split. */
+/** Every locale file, as a dynamic import a bundler can split. */
 const loaders: Record<Locale, Partial<Record<Namespace, Loader>>> = {
   en: {
+    common: () => import('./locales/en/common.json', { with: { type: 'json' } }),
     login: () => import('./locales/en/login.json', { with: { type: 'json' } }),
     console: () => import('./locales/en/console.json', { with: { type: 'json' } }),
     admin: () => import('./locales/en/admin.json', { with: { type: 'json' } }),
@@ -34,11 +36,43 @@ const loaders: Record<Locale, Partial<Record<Namespace, Loader>>> = {
   },
 };
 
-const STORAGE_KEY = 'iam-locale';
-const defaultLocale = APP.defaultLocale as Locale;
+/** Whether `value` names a supported locale. */
+export function isLocale(value: unknown): value is Locale {
+  return locales.some((locale) => locale === value);
+}
+const isNamespace = (value: string): value is Namespace => namespaces.some((ns) => ns === value);
 
-/** The loaded namespace files, by locale. */
-const resources: Record<Locale, Partial<Record<Namespace, Resources>>> = { en: { common: enCommon }, zh: {} };
+/** The i18next backend: reads a namespace file through the import map. */
+const importBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language: string, ns: string, callback: ReadCallback) {
+    const loader = isLocale(language) && isNamespace(ns) ? loaders[language][ns] : undefined;
+    if (!loader) return callback(null, {});
+    loader().then(
+      (module) => callback(null, module.default as Resources[Namespace]),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
+
+const STORAGE_KEY = 'iam-locale';
+/** The locale an element shows when its `locale` attribute is unset. */
+export const defaultLocale = APP.defaultLocale as Locale;
+
+const i18n = createInstance();
+void i18n.use(importBackend).init({
+  lng: defaultLocale,
+  fallbackLng: 'en',
+  supportedLngs: [...locales],
+  ns: ['common'],
+  defaultNS: 'common',
+  // Start at once (the namespaces load in the background), so that `t` can be called right away.
+  initAsync: false,
+  // UIs render text as text (React escapes it).
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
 
 /** The current locale. Change it with `setLocale`, not directly. */
 export const $locale = atom<Locale>(defaultLocale);
@@ -46,53 +80,25 @@ export const $locale = atom<Locale>(defaultLocale);
 export const $i18nRevision = atom(0);
 
 const bump = () => $i18nRevision.set($i18nRevision.get() + 1);
+i18n.on('loaded', bump);
 
-/** Namespaces the UI asked for; a locale switch loads them for the new locale too. */
-const wanted = new Set<Namespace>(['common']);
-const pending = new Map<string, Promise<void>>();
-
-function load(locale: Locale, ns: Namespace): Promise<void> {
-  const id = `${locale}/${ns}`;
-  if (resources[locale][ns]) return Promise.resolve();
-  const loader = loaders[locale][ns];
-  if (!loader) return Promise.resolve();
-  let promise = pending.get(id);
-  if (!promise) {
-    promise = loader()
-      .then((module) => {
-        resources[locale][ns] = module.default;
-        bump();
-      })
-      .finally(() => pending.delete(id));
-    pending.set(id, promise);
-  }
-  return promise;
-}
-
-/** Loads namespaces for the current locale (and remembers them for later locale switches). */
+/** Loads `common` and the namespaces asked for, in the current locale (and remembers them for
+ *  later locale switches). */
 export async function loadNamespaces(...ns: Namespace[]): Promise<void> {
-  await loadTexts($locale.get(), ...ns);
+  await i18n.loadNamespaces(['common', ...ns]);
 }
 
 /** Loads namespaces (and `common`, which every text may use) for `locale` (an element's own),
- *  without switching the page-wide locale. */
+ *  without switching the page-wide locale; they are remembered for later locale switches. */
 export async function loadTexts(locale: Locale, ...ns: Namespace[]): Promise<void> {
-  ns.forEach((name) => wanted.add(name));
-  await Promise.all([...new Set<Namespace>(['common', ...ns])].map((name) => load(locale, name)));
+  await loadNamespaces(...ns);
+  await loadAskedTexts(locale);
 }
 
 /** Loads, for `locale`, every namespace the UI has asked for so far (before showing it). */
 export async function loadAskedTexts(locale: Locale): Promise<void> {
-  await Promise.all([...wanted].map((name) => load(locale, name)));
+  await i18n.loadLanguages(locale);
 }
-
-/** Whether `value` names a supported locale. */
-export function isLocale(value: unknown): value is Locale {
-  return locales.some((locale) => locale === value);
-}
-
-/** The locale an element shows when its `locale` attribute is unset. */
-export { defaultLocale };
 
 let switchId = 0;
 
@@ -102,8 +108,9 @@ let switchId = 0;
 export async function setLocale(locale: Locale, { remember = true }: { remember?: boolean } = {}): Promise<void> {
   if (!locales.includes(locale)) throw new Error(`Unsupported locale: ${String(locale)}`);
   const id = ++switchId;
-  await loadAskedTexts(locale);
+  await i18n.loadLanguages(locale);
   if (id !== switchId) return;
+  await i18n.changeLanguage(locale);
   $locale.set(locale);
   bump();
   if (!remember) return;
@@ -124,27 +131,34 @@ export function storedLocale(): Locale | undefined {
   }
 }
 
-function isNamespace(name: string): name is Namespace {
-  return namespaces.some((ns) => ns === name);
+/** The lookup behind every translation: i18next, in `locale` or the current one. */
+const lookup = (locale: Locale | undefined, key: string, options?: Record<string, unknown>) =>
+  (i18n.t as unknown as (key: string, options?: Record<string, unknown>) => string)(key, locale ? { ...options, lng: locale } : options);
+
+/** Translates a key (`ns:key`; the default namespace is `common`) in the current locale, else in
+ *  English, else answers the key itself (without its namespace), filling in `{{name}}`
+ *  placeholders from the options. The key is checked by the typecheck. */
+export const t: Translate = (key, options) => lookup(undefined, key, options);
+
+/** `t` in a given locale (an element's own), typed the same way. */
+export function translatorFor(locale: Locale): Translate {
+  return (key, options) => lookup(locale, key, options);
 }
 
-/** Translates `key` (`ns:key`, nested keys joined by dots; the default namespace is `common`) in the
- *  current locale, else in English, else answers the key itself (without its namespace), and fills
- *  in the `{{name}}` placeholders from `options`. */
-export function t(key: string, options?: Record<string, unknown>): string {
-  return translate($locale.get(), key, options);
+/** Translates `key` in `locale`. */
+export function translate(locale: Locale, key: TextKey, options?: Record<string, unknown>): string {
+  return lookup(locale, key, options);
 }
 
-/** `t` in a given locale (an element's own). */
-export function translate(locale: Locale, key: string, options?: Record<string, unknown>): string {
-  const colon = key.indexOf(':');
-  const prefix = key.slice(0, colon);
-  const [ns, path] = colon > 0 && isNamespace(prefix) ? [prefix, key.slice(colon + 1)] : ['common' as const, key];
-  const text = lookup(resources[locale][ns], path) ?? lookup(resources[defaultLocale][ns], path) ?? path;
-  return interpolate(text, options);
+/** A name that is data (a menu plan's item name, which may also be a text key): its translation
+ *  when it is a key, else the name as written. */
+export function nameText(name: string, locale?: Locale): string {
+  return i18n.exists(name) ? lookup(locale, name) : name;
 }
 
-/** Translates a validation issue message (`rule.*`, possibly with parameters; see rule-message.ts). */
+/** Translates a validation issue message (`rule.*`, possibly with parameters; see rule-message.ts).
+ *  Its key comes at run time (from the validation rules or the server), so it cannot be typed:
+ *  test/unit/core/server-rule-keys.test.ts holds the keys against common.json instead. */
 export function tRule(message: string): string {
   return translateRule($locale.get(), message);
 }
@@ -152,5 +166,5 @@ export function tRule(message: string): string {
 /** `tRule` in a given locale. */
 export function translateRule(locale: Locale, message: string): string {
   const { key, params } = parseRuleMessage(message);
-  return translate(locale, key, params);
+  return lookup(locale, key, params);
 }

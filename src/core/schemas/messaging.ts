@@ -18,14 +18,19 @@ export const SECRET_MASK = '********';
 
 export type ChannelFieldKind = 'text' | 'url' | 'port' | 'email' | 'select' | 'json';
 
+/** The settings a channel may have (their labels are texts of the console, checked by the typecheck). */
+export type ChannelSettingName =
+  | 'host' | 'port' | 'security' | 'username' | 'password' | 'from' | 'url' | 'templateId' | 'signName'
+  | 'accessKeyId' | 'accessSecret' | 'templateParams' | 'webhook' | 'secret';
+
 export interface ChannelField {
-  name: string;
+  name: ChannelSettingName;
   kind: ChannelFieldKind;
   required?: boolean;
   /** Write-only: never answered back (the answer carries SECRET_MASK when it is set). */
   secret?: boolean;
   /** The values of a select (the first is the default). */
-  options?: readonly string[];
+  options?: readonly ('starttls' | 'tls' | 'none')[];
 }
 
 /** The settings of each service type. */

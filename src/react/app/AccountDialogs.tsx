@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react';
 import { useStore } from '@nanostores/react';
 import { logout } from '../../core/session';
 import { useT } from '../i18n';
-import { $accountDialog, closeAccountDialog } from './accountDialogs';
+import { $accountDialog, closeAccountDialog } from './accountDialogState';
 import { useConsole } from './context';
 
 const ProfileDialog = lazy(() => import('../dialogs/ProfileDialog'));

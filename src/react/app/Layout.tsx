@@ -11,7 +11,6 @@ import * as ui from '../widgets/ui.css';
 import { Breadcrumb } from './Breadcrumb';
 import { useConsole } from './context';
 import { SideMenu } from './SideMenu';
-import { MenuDrawer } from './MenuDrawer';
 import { LocaleSwitch, ThemeSwitch } from './Switches';
 import { TopMenu } from './TopMenu';
 import { UnreadBadge } from './UnreadBadge';
@@ -24,6 +23,8 @@ import { useSidebar } from './useSidebar';
 import * as styles from './shell.css';
 
 const UserMenu = lazy(() => import('./UserMenu'));
+// Only narrow screens show the drawer: wide ones never load its modal dialog code.
+const MenuDrawer = lazy(() => import('./MenuDrawer'));
 
 export function Layout({ route, children }: { route: RouteDef; children: ReactNode }) {
   const t = useT();
@@ -67,12 +68,14 @@ export function Layout({ route, children }: { route: RouteDef; children: ReactNo
       <div className={styles.body}>
         {sidebar.mobile ? (
           // Below 992 px the menu is a modal drawer (focus kept inside, Esc closes).
-          <MenuDrawer open={sidebar.drawerOpen} onOpenChange={(open) => !open && sidebar.closeDrawer()}>
-            <div className={styles.drawerHead}>
-              <LogoBlock collapsed={false} theme={theme} />
-            </div>
-            <SideMenu items={menu} collapsed={false} activePaths={trail} />
-          </MenuDrawer>
+          <Suspense fallback={null}>
+            <MenuDrawer open={sidebar.drawerOpen} onOpenChange={(open) => !open && sidebar.closeDrawer()}>
+              <div className={styles.drawerHead}>
+                <LogoBlock collapsed={false} theme={theme} />
+              </div>
+              <SideMenu items={menu} collapsed={false} activePaths={trail} />
+            </MenuDrawer>
+          </Suspense>
         ) : (
           <aside className={`${styles.sidebar} ${sidebar.collapsed ? styles.sidebarCollapsed : ''}`} part="sidebar">
             <SideMenu items={menu} collapsed={sidebar.collapsed} activePaths={trail} />

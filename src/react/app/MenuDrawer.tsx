@@ -9,7 +9,7 @@ import * as ui from '../widgets/ui.css';
 import { useConsole } from './context';
 import * as styles from './shell.css';
 
-export function MenuDrawer({ open, onOpenChange, children }: { open: boolean; onOpenChange: (open: boolean) => void; children: ReactNode }) {
+export default function MenuDrawer({ open, onOpenChange, children }: { open: boolean; onOpenChange: (open: boolean) => void; children: ReactNode }) {
   const t = useT();
   const { portalContainer } = useConsole();
   const modal = useShadowModal(styles.drawerOverlay);

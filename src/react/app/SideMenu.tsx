@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'wouter';
 import { LAYOUT } from '../../core/config';
 import type { MenuItem } from '../../core/acl';
-import { useT } from '../i18n';
+import { useNameText, useT } from '../i18n';
 import { Icon, isIconName } from '../widgets/Icon';
 import * as styles from './SideMenu.css';
 
@@ -21,8 +21,7 @@ function ItemIcon({ item }: { item: MenuItem }) {
 }
 
 function Leaf({ item, active, collapsed, nested }: { item: MenuItem; active: boolean; collapsed: boolean; nested: boolean }) {
-  const t = useT();
-  const name = t(item.name);
+  const name = useNameText()(item.name);
   const className = `${styles.entry} ${nested && !collapsed ? styles.childEntry : ''}`;
   // Collapsed labels are not rendered, so the link carries its name itself.
   const labelled = collapsed && !nested ? { 'aria-label': name, title: name } : {};
@@ -48,6 +47,7 @@ function Leaf({ item, active, collapsed, nested }: { item: MenuItem; active: boo
 
 export function SideMenu({ items, collapsed, activePaths }: SideMenuProps) {
   const t = useT();
+  const nameText = useNameText();
   const activeParent = items.find((item) => item.children?.length && activePaths.includes(item.path))?.path;
   const [open, setOpen] = useState<string | undefined>(collapsed ? undefined : activeParent);
   const navRef = useRef<HTMLElement>(null);
@@ -86,7 +86,7 @@ export function SideMenu({ items, collapsed, activePaths }: SideMenuProps) {
       );
     }
     const expanded = open === item.path;
-    const name = t(item.name);
+    const name = nameText(item.name);
     const listId = `iam-menu-${item.path.replace(/\W+/g, '-')}`;
     return (
       <li key={item.path} className={styles.item}>

@@ -9,7 +9,7 @@ import { useT } from '../i18n';
 import { Avatar } from '../widgets/Avatar';
 import { Icon } from '../widgets/Icon';
 import * as ui from '../widgets/ui.css';
-import { openAccountDialog } from './accountDialogs';
+import { openAccountDialog } from './accountDialogState';
 import { useConsole } from './context';
 import * as styles from './topBar.css';
 import { displayName, roleKey } from './user';

@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { atom } from 'nanostores';
 import { useStore } from '@nanostores/react';
-import { appMenuList, type AppMenu } from '../../core/api/menuPlans';
+import { appMenuList, type AppMenu } from '../../core/api/menu-plans';
 import { $session } from '../../core/session';
 import type { OwnedApp } from '../../core/types';
 

@@ -1,11 +1,11 @@
 // The menu the signed-in person may see: the core's buildMenu over the route table, filtered by
 // their permissions (the ACL switch applies), the configuration's allow/deny rules and the feature
-// blacklist (the product's defaults plus the session's). When a global menu plan exists, it orders,
+// blacklist the session carries (the configuration's moduleConfig.featureBlacklist). When a global menu plan exists, it orders,
 // names and decorates those entries (the core's consoleMenu); without one the route table does.
 import { useMemo } from 'react';
 import { useStore } from '@nanostores/react';
-import { DEFAULT_FEATURE_BLACKLIST, type MenuItem } from '../../core/acl';
-import { consoleMenu } from '../../core/api/menuPlans';
+import type { MenuItem } from '../../core/acl';
+import { consoleMenu } from '../../core/api/menu-plans';
 import { $config } from '../../core/config-store';
 import { buildMenu } from '../../core/routes';
 import { $session } from '../../core/session';
@@ -22,7 +22,7 @@ export function useMenu(): MenuItem[] {
   return useMemo(() => {
     const permitted = buildMenu(
       { permissions: permissions ?? [], aclSwitch },
-      { allow, deny, featureBlacklist: [...DEFAULT_FEATURE_BLACKLIST, ...(featureBlacklist ?? [])] },
+      { allow, deny, featureBlacklist: featureBlacklist ?? [] },
     );
     return plan?.length ? consoleMenu(plan, permitted) : permitted;
   }, [permissions, aclSwitch, allow, deny, featureBlacklist, plan]);

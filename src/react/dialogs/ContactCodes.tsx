@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import * as users from '../../core/api/users';
 import { loginCode } from '../../core/validation';
 import { useT } from '../i18n';
-import { TextField } from '../widgets/fields';
+import { TextField } from '../widgets/TextFields';
 import * as ui from '../widgets/ui.css';
 import { showServerFieldErrors } from './fieldErrors';
 

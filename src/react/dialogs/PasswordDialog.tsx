@@ -13,7 +13,7 @@ import { LOGIN_PATH } from '../../core/routes';
 import { $session, logout } from '../../core/session';
 import { adminResetForm, selfPasswordForm, type AdminResetFormInput, type SelfPasswordFormInput } from '../../core/validation';
 import { useT } from '../i18n';
-import { PasswordField, TextField } from '../widgets/fields';
+import { PasswordField, TextField } from '../widgets/TextFields';
 import * as ui from '../widgets/ui.css';
 import { DialogFrame } from './DialogFrame';
 import { showServerFieldErrors } from './fieldErrors';

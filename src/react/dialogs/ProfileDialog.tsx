@@ -12,7 +12,7 @@ import { notifySuccess } from '../../core/messages';
 import { $session, reload } from '../../core/session';
 import { profileForm, type ProfileFormInput } from '../../core/validation';
 import { useT } from '../i18n';
-import { TextField } from '../widgets/fields';
+import { TextField } from '../widgets/TextFields';
 import * as ui from '../widgets/ui.css';
 import { DialogFrame } from './DialogFrame';
 import { ContactCodes, type PendingContacts } from './ContactCodes';

@@ -17,6 +17,7 @@ import { useStore } from '@nanostores/react';
 import { newCaptchaKey } from '../../core/api/captcha';
 import { useCaptchaImage } from './captchaImage';
 import { LoginMethod, LoginStep } from '../../core/enums';
+import type { Translate } from '../../core/i18n';
 import { $loginCaptcha, LOGIN_SPECIAL_CODE, login, submitNextStep, type LoginResult } from '../../core/session';
 import { LocaleScope, useLocale, useT, useTexts, useTRule } from '../i18n';
 import { connect, type ConnectionOptions } from './connect';
@@ -52,7 +53,7 @@ export interface LoginFormProps extends ConnectionOptions {
 }
 
 /** The core's special login error (Error('1001'): the server wants a captcha) has its own text. */
-function failureText(error: unknown, t: (key: string) => string): string {
+function failureText(error: unknown, t: Translate): string {
   const message = error instanceof Error ? error.message : String(error);
   return message === String(LOGIN_SPECIAL_CODE) ? t('login:captchaRequired') : message;
 }

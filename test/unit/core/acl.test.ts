@@ -3,7 +3,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  DEFAULT_FEATURE_BLACKLIST,
   Feature,
   aclCandidates,
   accessDenial,
@@ -162,34 +161,30 @@ describe('menu filtering: allow/deny rules and the feature blacklist', () => {
         { path: '/operate/tunnel', name: 'route.tunnel' },
       ],
     },
+  ];
+  /** The same menu with entries of optional features. */
+  const featured: MenuItem[] = [
+    ...menu,
     {
-      path: '/platform',
-      name: 'platform',
+      path: '/profile',
+      name: 'route.profile',
       children: [
-        { path: '/platform/microservice', name: 'ms', feature: Feature.Microservice },
-        { path: '/platform/vm', name: 'vm', feature: Feature.KubeVirtApp },
+        { path: '/profile/message', name: 'route.message', feature: Feature.Messaging },
+        { path: '/profile/userInfo', name: 'route.userInfo' },
       ],
     },
-    { path: '/network', name: 'network', feature: Feature.Network },
-    { path: '/storage/hostpath', name: 'hostPath', feature: Feature.HostPathStorage },
-    { path: '/storage/flex', name: 'flex', feature: Feature.FlexVolumeStorage },
-    { path: '/ipv6', name: 'ipv6', feature: Feature.Ipv6 },
-    { path: '/multi-network', name: 'mn', feature: Feature.MultiNetwork },
-    { path: '/code-check', name: 'cc', feature: Feature.CodeCheck },
+    { path: '/operate/menu', name: 'route.menu', feature: Feature.MenuPlans },
+    { path: '/operate/tenant/list', name: 'route.tenant', feature: Feature.Tenants },
   ];
   const paths = (items: MenuItem[]): string[] => items.flatMap((item) => [item.path, ...paths(item.children ?? [])]);
 
-  it('the feature blacklist hides microservice, kubeVirt app, multi-network, IPv6, code check, network, host-path and flex-volume storage', () => {
-    assert.deepEqual([...DEFAULT_FEATURE_BLACKLIST].sort(), ['codeCheck', 'flexVolumeStorage', 'hostPathStorage', 'ipv6', 'kubeVirtApp', 'microservice', 'multiNetwork', 'network']);
-    assert.deepEqual(paths(filterMenu(menu)), ['/home/index', '/operate', '/operate/app', '/operate/user', '/operate/tunnel']);
+  it('without a blacklist every feature shows', () => {
+    assert.deepEqual(paths(filterMenu(featured)), ['/home/index', '/operate', '/operate/app', '/operate/user', '/operate/tunnel', '/profile', '/profile/message', '/profile/userInfo', '/operate/menu', '/operate/tenant/list']);
   });
 
-  it('a custom blacklist (e.g. the session user’s) replaces the default', () => {
-    assert.deepEqual(paths(filterMenu(menu, { featureBlacklist: ['network'] })).filter((path) => path.startsWith('/platform') || path === '/network'), [
-      '/platform',
-      '/platform/microservice',
-      '/platform/vm',
-    ]);
+  it('a blacklisted feature hides its entries (a parent stays for its other children)', () => {
+    assert.deepEqual(paths(filterMenu(featured, { featureBlacklist: [Feature.Messaging, Feature.Tenants] })), ['/home/index', '/operate', '/operate/app', '/operate/user', '/operate/tunnel', '/profile', '/profile/userInfo', '/operate/menu']);
+    assert.deepEqual(paths(filterMenu(featured, { featureBlacklist: ['unknownFeature'] })).length, 10, 'an unknown feature hides nothing');
   });
 
   it('deny rules remove entries and their children', () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { APP, HTTP, LAYOUT, PAGING, PASSWORD, TIMING, TOAST, UPLOAD, defaultConfig, resolveConfig } from '../../../src/core/config';
 import { $config, setConfig } from '../../../src/core/config-store';
 import { AclValue, BackgroundType, CaptchaKind, ConfigScope, ImageType, LoginMethod, MessageServiceType, Scope, SecondAuth, Status, TemplateSyncStatus, JobTaskStatus, SyncMode, TenantType, UserType, ZeroBasedScope } from '../../../src/core/enums';
-import { t } from '../../../src/core/i18n';
+import { loadNamespaces, t } from '../../../src/core/i18n';
 
 describe('constants', () => {
   it('paging, HTTP, uploads, layout, toasts, timings, versions', () => {
@@ -95,7 +95,8 @@ describe('enumerations', () => {
     assert.equal(Object.values(TenantType).length, 9);
   });
 
-  it('every tenant type has a label', () => {
+  it('every tenant type has a label', async () => {
+    await loadNamespaces();
     for (const type of Object.values(TenantType)) assert.doesNotMatch(t(`tenantType.${type}`), /^tenantType\./, type);
   });
 });

@@ -19,8 +19,10 @@ import {
 } from '../../../src/core/routes';
 import type { SessionStatus } from '../../../src/core/types';
 import type { MenuItem } from '../../../src/core/acl';
+import { loadNamespaces, type Translate } from '../../../src/core/i18n';
 
-const translate = (key: string) => `[${key}]`;
+/** A stand-in translator that shows the key it was given. */
+const translate = ((key: string) => `[${key}]`) as unknown as Translate;
 const profiles = {
   platformAdmin: ['0', '1', '2', '3', '4'],
   tenantAdmin: ['0', '2', '4'],
@@ -225,7 +227,8 @@ describe('after sign-in', () => {
 });
 
 describe('document title and menu', () => {
-  it('title = route name + " – " + app name', () => {
+  it('title = route name + " – " + app name', async () => {
+    await loadNamespaces();
     const route = routeByPath('/operate/user');
     assert.ok(route);
     assert.equal(documentTitle(route, 'Acme IAM', translate), '[route.user] – Acme IAM');
@@ -233,6 +236,17 @@ describe('document title and menu', () => {
   });
 
   const tree = (items: MenuItem[]): unknown[] => items.map((item) => (item.children ? { [item.path]: tree(item.children) } : item.disabled ? `${item.path} (disabled)` : item.path));
+
+  it('the route table marks its optional parts: a blacklisted feature leaves the menu', () => {
+    assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin }, { featureBlacklist: ['messaging', 'menuPlans'] })), [
+      '/home/index',
+      { '/operate': ['/operate/app', '/operate/user', '/operate/tenant/list', '/operate/setting'] },
+      { '/profile': ['/profile/userInfo'] },
+    ]);
+    assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin }, { featureBlacklist: ['tenants'] }))[1], {
+      '/operate': ['/operate/app', '/operate/user', '/operate/setting', '/operate/tunnel', '/operate/menu'],
+    });
+  });
 
   it('the side menu shows visible permitted routes, nested (max depth 2)', () => {
     assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin })), [

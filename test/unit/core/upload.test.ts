@@ -164,7 +164,7 @@ describe('upload messages', () => {
 
   it('English texts exist for each', async () => {
     await setLocale('en');
-    for (const key of ['wrongType', 'iconTooLarge', 'iconType', 'faviconTooLarge', 'faviconType', 'faviconSquare', 'avatarType']) {
+    for (const key of ['wrongType', 'iconTooLarge', 'iconType', 'faviconTooLarge', 'faviconType', 'faviconSquare', 'avatarType'] as const) {
       assert.doesNotMatch(t(`upload.${key}`), /^upload\.|[\u4e00-\u9fa5]/, key);
     }
   });

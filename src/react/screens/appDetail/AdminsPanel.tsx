@@ -3,8 +3,8 @@ import { useCallback, useEffect, useState } from 'react';
 import * as appApi from '../../../core/api/apps';
 import { notifySuccess } from '../../../core/messages';
 import { useT } from '../../i18n';
-import { MemberPicker, type Person } from '../../widgets/table/MemberPicker';
-import { useAdminScope } from '../../widgets/table/scope';
+import { MemberPicker, type Person } from '../../widgets/admin/MemberPicker';
+import { useAdminScope } from '../../widgets/admin/scope';
 import * as ui from '../../widgets/ui.css';
 
 export default function AdminsPanel({ appId }: { appId: string }) {

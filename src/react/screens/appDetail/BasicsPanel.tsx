@@ -1,6 +1,6 @@
 // The app's basics, edited in place, and the app as an OpenID Connect client (its secret).
 import type { App } from '../../../core/api/apps';
-import { AppForm } from '../appList/AppForm';
+import { AppForm } from '../../widgets/admin/AppForm';
 import { ClientPanel } from './ClientPanel';
 
 export default function BasicsPanel({ app, onSaved }: { app: App; onSaved: () => void }) {

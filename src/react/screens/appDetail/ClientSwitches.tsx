@@ -6,8 +6,8 @@ import { useState } from 'react';
 import { updateOidcClient, type OidcClientChanges, type OidcClientStatus } from '../../../core/api/sso';
 import { notifySuccess } from '../../../core/messages';
 import { useT } from '../../i18n';
-import { CheckboxField } from '../../widgets/table/fields';
-import { useAdminScope } from '../../widgets/table/scope';
+import { CheckboxField } from '../../widgets/admin/AdminFields';
+import { useAdminScope } from '../../widgets/admin/scope';
 import * as ui from '../../widgets/ui.css';
 
 export function ClientSwitches({ appId, client, onSaved }: { appId: string; client: OidcClientStatus; onSaved: () => void }) {

@@ -9,12 +9,12 @@ import { notifySuccess } from '../../../core/messages';
 import { privilegeBody } from '../../../core/schemas/resources';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
-import { TextField } from '../../widgets/fields';
-import { SelectField } from '../../widgets/table/fields';
-import { refusalOf } from '../../widgets/table/serverErrors';
-import { TreeOptions } from '../../widgets/table/TenantFilter';
+import { TextField } from '../../widgets/TextFields';
+import { SelectField } from '../../widgets/admin/AdminFields';
+import { refusalOf } from '../../widgets/admin/serverErrors';
+import { TreeOptions } from '../../widgets/admin/TenantFilter';
 import * as ui from '../../widgets/ui.css';
-import { SaveFooter } from '../../widgets/table/SaveFooter';
+import { SaveFooter } from '../../widgets/admin/SaveFooter';
 
 /** The form's text controls on top of the shared privilege rules: '' parent means the top level. */
 const schema = v.object({

@@ -5,10 +5,10 @@ import * as appApi from '../../../core/api/apps';
 import type { Privilege } from '../../../core/api/apps';
 import { notifySuccess } from '../../../core/messages';
 import { useT } from '../../i18n';
-import { TreeView } from '../../widgets/table/TreeView';
+import { TreeView } from '../../widgets/admin/TreeView';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
-import * as styles from '../../widgets/table/table.css';
+import * as styles from '../../widgets/admin/admin.css';
 
 const PrivilegeDialog = lazy(() => import('./PrivilegeDialog'));
 const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
@@ -25,7 +25,7 @@ export default function PrivilegesPanel({ appId }: { appId: string }) {
   const siblings = selected ? nodes.filter((node) => node.parentId === selected.parentId) : [];
   const position = selected ? siblings.indexOf(selected) : -1;
   const close = () => setOpen(undefined);
-  const named = (action: string, node: Privilege) => t('admin:action.of', { action: t(`admin:privilege.${action}`), name: node.name });
+  const named = (action: 'addChild' | 'edit' | 'up' | 'down' | 'delete', node: Privilege) => t('admin:action.of', { action: t(`admin:privilege.${action}`), name: node.name });
 
   const run = async (call: () => Promise<unknown>) => {
     try {

@@ -5,12 +5,12 @@ import * as appApi from '../../../core/api/apps';
 import type { Role } from '../../../core/api/apps';
 import { notifySuccess } from '../../../core/messages';
 import { useT } from '../../i18n';
-import { DataTable, type Column } from '../../widgets/table/DataTable';
-import { Pager } from '../../widgets/table/Pager';
-import { SearchBar } from '../../widgets/table/SearchBar';
-import { usePagedList } from '../../widgets/table/usePagedList';
+import { DataTable, type Column } from '../../widgets/admin/DataTable';
+import { Pager } from '../../widgets/admin/Pager';
+import { SearchBar } from '../../widgets/admin/SearchBar';
+import { usePagedList } from '../../widgets/admin/usePagedList';
 import * as ui from '../../widgets/ui.css';
-import * as styles from '../../widgets/table/table.css';
+import * as styles from '../../widgets/admin/admin.css';
 
 const RoleDialog = lazy(() => import('./RoleDialog'));
 const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
@@ -23,7 +23,7 @@ export default function RolesPanel({ appId }: { appId: string }) {
   const list = usePagedList<Role, Query>((query) => appApi.roles(appId, query), {});
   const [open, setOpen] = useState<Open>();
   const close = () => setOpen(undefined);
-  const named = (action: string, role: Role) => t('admin:action.of', { action: t(`admin:action.${action}`), name: role.name });
+  const named = (action: 'edit' | 'delete', role: Role) => t('admin:action.of', { action: t(`admin:action.${action}`), name: role.name });
 
   const remove = async (role: Role) => {
     try {

@@ -2,7 +2,7 @@
 import type { App } from '../../../core/api/apps';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
-import { AppForm } from './AppForm';
+import { AppForm } from '../../widgets/admin/AppForm';
 
 export default function AppDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (app: App) => void }) {
   const t = useT();

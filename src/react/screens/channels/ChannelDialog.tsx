@@ -7,13 +7,13 @@ import * as channels from '../../../core/api/channels';
 import { HttpError } from '../../../core/http';
 import { notifySuccess } from '../../../core/messages';
 import { MessageServiceType } from '../../../core/enums';
-import { channelFields, serviceTypes, type Channel, type ChannelField } from '../../../core/schemas/messaging';
+import { channelFields, serviceTypes, type Channel, type ChannelField, type ChannelSettingName } from '../../../core/schemas/messaging';
 import type { FieldErrors } from '../../../core/types';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
-import { PasswordField, TextField } from '../../widgets/fields';
-import { CheckboxField, SelectField, TextAreaField } from '../../widgets/table/fields';
-import * as table from '../../widgets/table/table.css';
+import { PasswordField, TextField } from '../../widgets/TextFields';
+import { CheckboxField, SelectField, TextAreaField } from '../../widgets/admin/AdminFields';
+import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 import { formSchema, formValues, storedSecrets, toInput, type ChannelFormValues } from './channelForm';
 
@@ -26,7 +26,8 @@ export interface ChannelDialogProps {
 }
 
 /** Settings whose meaning needs a word of explanation. */
-const HINTED = new Set(['webhook', 'secret', 'templateParams', 'from', 'url']);
+const HINTED = ['webhook', 'secret', 'templateParams', 'from', 'url'] as const;
+const isHinted = (name: ChannelSettingName): name is (typeof HINTED)[number] => HINTED.some((hinted) => hinted === name);
 
 const inputType = (field: ChannelField) => (field.kind === 'port' ? 'number' : field.kind === 'email' ? 'email' : field.kind === 'url' ? 'url' : 'text');
 
@@ -103,7 +104,7 @@ export default function ChannelDialog({ open, onOpenChange, channel, onSaved }: 
           {channelFields[type].map((field) => {
             const label = t(`settings:channelField.${field.name}`);
             const required = field.required && !kept.has(field.name);
-            const hint = kept.has(field.name) ? t('settings:channel.secretKept') : HINTED.has(field.name) ? t(`settings:channelHint.${field.name}`) : undefined;
+            const hint = kept.has(field.name) ? t('settings:channel.secretKept') : isHinted(field.name) ? t(`settings:channelHint.${field.name}`) : undefined;
             const registration = register(`config.${field.name}`);
             if (field.kind === 'select') {
               return (

@@ -5,13 +5,14 @@ import * as channels from '../../../core/api/channels';
 import { formatDate } from '../../../core/format';
 import { DeliveryStatus, type Channel, type Delivery } from '../../../core/schemas/messaging';
 import { useT } from '../../i18n';
-import { DataTable, type Column } from '../../widgets/table/DataTable';
-import { Pager } from '../../widgets/table/Pager';
-import * as table from '../../widgets/table/table.css';
+import { DataTable, type Column } from '../../widgets/admin/DataTable';
+import { Pager } from '../../widgets/admin/Pager';
+import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
-import type { PagedListState } from '../../widgets/table/usePagedList';
+import type { PagedListState } from '../../widgets/admin/usePagedList';
 import * as styles from './channels.css';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge } from '../../widgets/StatusBadge';
+import { messageStatusText, serviceTypeText } from '../../widgets/messageTexts';
 
 export type DeliveryQuery = channels.DeliveryQuery & { page: number; size: number };
 
@@ -21,7 +22,7 @@ export function DeliveryLog({ log, channelList }: { log: PagedListState<Delivery
   const columns: Column<Delivery>[] = [
     { id: 'time', header: t('settings:log.time'), cell: (row) => <span className={styles.nowrap}>{formatDate(row.pushTime)}</span> },
     { id: 'channel', header: t('settings:log.channel'), cell: (row) => row.channelName ?? '—' },
-    { id: 'type', header: t('settings:log.serviceType'), cell: (row) => t(`settings:serviceType.${row.serviceType}`) },
+    { id: 'type', header: t('settings:log.serviceType'), cell: (row) => serviceTypeText(t, row.serviceType) },
     { id: 'recipient', header: t('settings:log.recipient'), cell: (row) => row.address ?? '—' },
     { id: 'title', header: t('settings:log.title'), cell: (row) => row.title },
     { id: 'status', header: t('settings:log.status'), cell: (row) => <StatusBadge status={row.status} /> },
@@ -60,7 +61,7 @@ export function DeliveryLog({ log, channelList }: { log: PagedListState<Delivery
             <option value="">{t('settings:log.allStatuses')}</option>
             {Object.values(DeliveryStatus).map((status) => (
               <option key={status} value={status}>
-                {t(`settings:messageStatus.${status}`)}
+                {messageStatusText(t, status)}
               </option>
             ))}
           </select>

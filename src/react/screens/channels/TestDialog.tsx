@@ -9,15 +9,16 @@ import type { Channel, Delivery } from '../../../core/schemas/messaging';
 import { patterns } from '../../../core/validation';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
-import { TextField } from '../../widgets/fields';
+import type { TextKey } from '../../../core/i18n';
+import { TextField } from '../../widgets/TextFields';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './channels.css';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge } from '../../widgets/StatusBadge';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 /** What the address field asks for, and how it is checked, per service type. */
-function addressOf(type: string): { label: string; required: boolean; valid: (value: string) => boolean; rule: string } | undefined {
+function addressOf(type: string): { label: TextKey; required: boolean; valid: (value: string) => boolean; rule: string } | undefined {
   if (type === MessageServiceType.EMAIL) return { label: 'settings:test.email', required: true, valid: (value) => EMAIL.test(value), rule: 'rule.email' };
   if (type === MessageServiceType.SMS) return { label: 'settings:test.mobile', required: true, valid: (value) => patterns.phone.test(value), rule: 'rule.phoneNumber' };
   if (type === MessageServiceType.SITE_MESSAGE) return undefined;

@@ -19,6 +19,17 @@ import { useResource } from '../../widgets/useResource';
 import { describeAgent } from '../../widgets/userAgent';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './HomeScreen.css';
+import { nameText, type TextKey } from '../../../core/i18n';
+
+/** What each administration area is for, by its path. */
+const areaTexts: Readonly<Partial<Record<string, TextKey>>> = {
+  '/operate/app': 'console:home.areaText.app',
+  '/operate/user': 'console:home.areaText.user',
+  '/operate/tenant/list': 'console:home.areaText.tenant',
+  '/operate/setting': 'console:home.areaText.setting',
+  '/operate/tunnel': 'console:home.areaText.tunnel',
+  '/operate/menu': 'console:home.areaText.menu',
+};
 
 function AdminAreas() {
   const t = useT();
@@ -28,17 +39,20 @@ function AdminAreas() {
   if (!areas.length) return <p className={ui.empty}>{t('console:home.noAdminAreas')}</p>;
   return (
     <ul className={styles.tiles}>
-      {areas.map((area) => (
+      {areas.map((area) => {
+        const description = areaTexts[area.path];
+        return (
         <li key={area.path}>
           <Link href={area.path} className={styles.tile}>
             <span className={styles.tileIcon}>{isIconName(area.icon) && <Icon name={area.icon} />}</span>
             <span className={styles.tileText}>
-              <span className={styles.tileName}>{t(area.name)}</span>
-              <span className={styles.tileDescription}>{t(`console:home.areaText.${area.path.slice('/operate/'.length).replace(/\W.*$/, '')}`)}</span>
+              <span className={styles.tileName}>{nameText(area.name)}</span>
+              {description && <span className={styles.tileDescription}>{t(description)}</span>}
             </span>
           </Link>
         </li>
-      ))}
+        );
+      })}
     </ul>
   );
 }

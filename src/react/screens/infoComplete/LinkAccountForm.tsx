@@ -5,13 +5,13 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as v from 'valibot';
-import { linkAccount } from '../../../core/api/thirdParty';
+import { linkAccount } from '../../../core/api/third-party';
 import { HttpError } from '../../../core/http';
 import type { FieldErrors } from '../../../core/types';
 import { linkBody } from '../../../core/schemas/idp';
 import { showServerFieldErrors } from '../../dialogs/fieldErrors';
 import { useT } from '../../i18n';
-import { PasswordField, TextField } from '../../widgets/fields';
+import { PasswordField, TextField } from '../../widgets/TextFields';
 import * as ui from '../../widgets/ui.css';
 
 /** The password as typed (the server's body carries it transformed). */

@@ -12,11 +12,11 @@ import { rules } from '../../../core/validation';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
 import { ImageUpload } from '../../widgets/ImageUpload';
-import { PasswordField, TextField } from '../../widgets/fields';
-import { CheckboxField } from '../../widgets/table/fields';
-import { SaveFooter } from '../../widgets/table/SaveFooter';
-import { refusalOf } from '../../widgets/table/serverErrors';
-import * as table from '../../widgets/table/table.css';
+import { PasswordField, TextField } from '../../widgets/TextFields';
+import { CheckboxField } from '../../widgets/admin/AdminFields';
+import { SaveFooter } from '../../widgets/admin/SaveFooter';
+import { refusalOf } from '../../widgets/admin/serverErrors';
+import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 
 const { issuer, clientId, clientSecret, scopes } = idpConfig.entries;

@@ -6,8 +6,8 @@ import { fileUrl } from '../../../core/api/files';
 import { apiUrl } from '../../../core/http';
 import { notifySuccess } from '../../../core/messages';
 import { useT, useTexts } from '../../i18n';
-import { DataTable, type Column } from '../../widgets/table/DataTable';
-import * as table from '../../widgets/table/table.css';
+import { DataTable, type Column } from '../../widgets/admin/DataTable';
+import * as table from '../../widgets/admin/admin.css';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './settings.css';
@@ -43,7 +43,7 @@ export function IdpPanel() {
     list.reload();
   };
 
-  const action = (label: string, name: string, onClick: () => void) => (
+  const action = (label: 'editShort' | 'enable' | 'disable' | 'delete', name: string, onClick: () => void) => (
     <button type="button" className={`${ui.button.ghost} ${table.small}`} aria-label={t(`settings:idp.${label}Of`, { name })} onClick={onClick}>
       {t(`settings:idp.${label}`)}
     </button>

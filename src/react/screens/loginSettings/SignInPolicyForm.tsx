@@ -7,10 +7,10 @@ import * as api from '../../../core/api/settings';
 import { BackgroundType, CaptchaKind, LoginMethod, SecondAuth } from '../../../core/enums';
 import { loginSettings, type LoginSettings } from '../../../core/schemas/settings';
 import { useT, useTexts } from '../../i18n';
-import { TextField } from '../../widgets/fields';
+import { TextField } from '../../widgets/TextFields';
 import { ImageUpload } from '../../widgets/ImageUpload';
 import * as ui from '../../widgets/ui.css';
-import { CheckboxField, SelectField, TextAreaField } from '../../widgets/table/fields';
+import { CheckboxField, SelectField, TextAreaField } from '../../widgets/admin/AdminFields';
 import { Section } from './Section';
 import { SaveBar } from './SaveBar';
 import * as styles from './settings.css';
@@ -33,10 +33,10 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
 
   const number = (name: Parameters<typeof register>[0]) => register(name, { valueAsNumber: true });
   const backgroundType = watch('backgroundType');
-  const options = (values: readonly string[], prefix: string) =>
+  const options = <V extends string>(values: readonly V[], label: (value: V) => string) =>
     values.map((value) => (
       <option key={value} value={value}>
-        {t(`settings:${prefix}.${value}`)}
+        {label(value)}
       </option>
     ));
 
@@ -44,7 +44,7 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
     <form className={ui.form} noValidate onSubmit={(event) => void submit(event)} aria-label={t('settings:tab.signIn')}>
       <Section title={t('settings:signIn.methods')}>
         <SelectField label={t('settings:signIn.loginMethod')} error={errors.loginMethod?.message} registration={register('loginMethod')}>
-          {options(Object.values(LoginMethod), 'loginMethod')}
+          {options(Object.values(LoginMethod), (value) => t(`settings:loginMethod.${value}`))}
         </SelectField>
         <SelectField
           label={t('settings:signIn.secondAuth')}
@@ -67,7 +67,7 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
         </div>
         <TextField label={t('settings:signIn.captchaAfterFailures')} type="number" min={0} max={100} hint={t('settings:signIn.captchaAfterFailuresHint')} error={errors.captchaAfterFailures?.message} registration={number('captchaAfterFailures')} />
         <SelectField label={t('settings:signIn.captchaKind')} error={errors.captchaKind?.message} registration={register('captchaKind')}>
-          {options(Object.values(CaptchaKind), 'captchaKind')}
+          {options(Object.values(CaptchaKind), (value) => t(`settings:captchaKind.${value}`))}
         </SelectField>
         <TextField label={t('settings:signIn.captchaLength')} type="number" min={4} max={8} error={errors.captchaLength?.message} registration={number('captchaLength')} />
       </Section>
@@ -96,7 +96,7 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
 
       <Section title={t('settings:signIn.background')}>
         <SelectField label={t('settings:signIn.backgroundType')} error={errors.backgroundType?.message} registration={register('backgroundType')}>
-          {options(Object.values(BackgroundType), 'backgroundType')}
+          {options(Object.values(BackgroundType), (value) => t(`settings:backgroundType.${value}`))}
         </SelectField>
         {backgroundType === BackgroundType.SolidColorBackground && (
           <TextField label={t('settings:signIn.backgroundColor')} type="color" className={styles.colorInput} error={errors.background?.message} registration={register('background')} />

@@ -3,8 +3,8 @@
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n';
 import { Icon, isIconName } from '../../widgets/Icon';
-import { PlainTextField, SelectField } from '../../widgets/table/fields';
-import * as styles from '../../widgets/table/table.css';
+import { PlainTextField, SelectField } from '../../widgets/admin/AdminFields';
+import * as styles from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 import type { EditorItem } from './menuTree';
 
@@ -27,7 +27,7 @@ export interface ItemEditorProps {
 export function ItemEditor({ item, errors, privilegeOptions, readOnly, place, onChange, onAddChild, onShift, onDelete }: ItemEditorProps) {
   const t = useT();
   const label = item.name || t('admin:menu.untitled');
-  const named = (action: string) => t('admin:action.of', { action: t(`admin:menu.${action}`), name: label });
+  const named = (action: 'addChild' | 'up' | 'down' | 'deleteItem') => t('admin:action.of', { action: t(`admin:menu.${action}`), name: label });
   return (
     <section className={ui.card} aria-labelledby="iam-menu-item">
       <h3 id="iam-menu-item" className={styles.panelTitle}>

@@ -4,19 +4,19 @@
 // administrators edit and save it (the server validates every item); others only look.
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import * as appApi from '../../../core/api/apps';
-import * as menuApi from '../../../core/api/menuPlans';
-import { GLOBAL_MENU, type Plan } from '../../../core/api/menuPlans';
+import * as menuApi from '../../../core/api/menu-plans';
+import { GLOBAL_MENU, type Plan } from '../../../core/api/menu-plans';
 import { notifySuccess } from '../../../core/messages';
 import { useNavigate } from '../../app/router';
 import { useT } from '../../i18n';
 import { Icon, isIconName } from '../../widgets/Icon';
-import { AdminPage } from '../../widgets/table/AdminPage';
-import { PlainTextField } from '../../widgets/table/fields';
-import { refusalOf } from '../../widgets/table/serverErrors';
-import { useAdminScope } from '../../widgets/table/scope';
-import { TreeView } from '../../widgets/table/TreeView';
+import { AdminPage } from '../../widgets/admin/AdminPage';
+import { PlainTextField } from '../../widgets/admin/AdminFields';
+import { refusalOf } from '../../widgets/admin/serverErrors';
+import { useAdminScope } from '../../widgets/admin/scope';
+import { TreeView } from '../../widgets/admin/TreeView';
 import { useResource } from '../../widgets/useResource';
-import * as styles from '../../widgets/table/table.css';
+import * as styles from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 import type { ScreenProps } from '../types';
 import { ItemEditor } from './ItemEditor';

@@ -1,6 +1,6 @@
 // A menu plan's items as the editor holds them: flat records with a parent (for the tree view),
 // siblings in array order, and the way back to the nested items the server stores.
-import type { PlanMenuItem } from '../../../core/api/menuPlans';
+import type { PlanMenuItem } from '../../../core/api/menu-plans';
 
 export interface EditorItem {
   id: string;

@@ -3,17 +3,17 @@
 // deletes one.
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link } from 'wouter';
-import * as menuApi from '../../../core/api/menuPlans';
-import { GLOBAL_MENU, type AppMenu, type PlanMenuItem } from '../../../core/api/menuPlans';
+import * as menuApi from '../../../core/api/menu-plans';
+import { GLOBAL_MENU, type AppMenu, type PlanMenuItem } from '../../../core/api/menu-plans';
 import { notifySuccess } from '../../../core/messages';
 import { useT } from '../../i18n';
-import { AdminPage } from '../../widgets/table/AdminPage';
-import { DataTable, type Column } from '../../widgets/table/DataTable';
-import { SearchBar } from '../../widgets/table/SearchBar';
-import { useAdminScope } from '../../widgets/table/scope';
+import { AdminPage } from '../../widgets/admin/AdminPage';
+import { DataTable, type Column } from '../../widgets/admin/DataTable';
+import { SearchBar } from '../../widgets/admin/SearchBar';
+import { useAdminScope } from '../../widgets/admin/scope';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
-import * as styles from '../../widgets/table/table.css';
+import * as styles from '../../widgets/admin/admin.css';
 import { menuDetailPath } from './paths';
 
 const NewPlanDialog = lazy(() => import('./NewPlanDialog'));

@@ -3,11 +3,11 @@
 import { useEffect, useState } from 'react';
 import * as appApi from '../../../core/api/apps';
 import type { App } from '../../../core/api/apps';
-import { GLOBAL_MENU } from '../../../core/api/menuPlans';
+import { GLOBAL_MENU } from '../../../core/api/menu-plans';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useNavigate } from '../../app/router';
 import { useT } from '../../i18n';
-import { SelectField } from '../../widgets/table/fields';
+import { SelectField } from '../../widgets/admin/AdminFields';
 import * as ui from '../../widgets/ui.css';
 import { menuDetailPath } from './paths';
 

@@ -4,12 +4,13 @@ import * as messages from '../../../core/api/messages';
 import { formatDate } from '../../../core/format';
 import type { Message } from '../../../core/schemas/messaging';
 import { useT, useTexts } from '../../i18n';
-import { AdminPage } from '../../widgets/table/AdminPage';
-import { DataTable, type Column } from '../../widgets/table/DataTable';
-import { Pager } from '../../widgets/table/Pager';
-import { usePagedList } from '../../widgets/table/usePagedList';
-import { StatusBadge } from '../channels/StatusBadge';
+import { AdminPage } from '../../widgets/admin/AdminPage';
+import { DataTable, type Column } from '../../widgets/admin/DataTable';
+import { Pager } from '../../widgets/admin/Pager';
+import { usePagedList } from '../../widgets/admin/usePagedList';
+import { StatusBadge } from '../../widgets/StatusBadge';
 import type { ScreenProps } from '../types';
+import { serviceTypeText } from '../../widgets/messageTexts';
 
 export default function MessageHistoryScreen({ route }: ScreenProps) {
   const t = useT();
@@ -17,7 +18,7 @@ export default function MessageHistoryScreen({ route }: ScreenProps) {
   const history = usePagedList<Message, { page: number; size: number }>(({ page, size }) => messages.history(page, size), {});
   const columns: Column<Message>[] = [
     { id: 'title', header: t('settings:history.title'), cell: (row) => row.title },
-    { id: 'type', header: t('settings:history.serviceType'), cell: (row) => t(`settings:serviceType.${row.serviceType}`) },
+    { id: 'type', header: t('settings:history.serviceType'), cell: (row) => serviceTypeText(t, row.serviceType) },
     { id: 'vendor', header: t('settings:history.vendor'), cell: (row) => row.vendor ?? '—' },
     { id: 'time', header: t('settings:history.pushTime'), cell: (row) => formatDate(row.pushTime) },
     { id: 'status', header: t('settings:history.status'), cell: (row) => <StatusBadge status={row.status} /> },

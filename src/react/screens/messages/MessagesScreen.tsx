@@ -8,12 +8,12 @@ import { formatDate, relativeTime } from '../../../core/format';
 import type { Message } from '../../../core/schemas/messaging';
 import { $session } from '../../../core/session';
 import { useT, useTexts } from '../../i18n';
-import { AdminPage } from '../../widgets/table/AdminPage';
-import { Pager } from '../../widgets/table/Pager';
-import * as table from '../../widgets/table/table.css';
-import { usePagedList } from '../../widgets/table/usePagedList';
+import { AdminPage } from '../../widgets/admin/AdminPage';
+import { Pager } from '../../widgets/admin/Pager';
+import * as table from '../../widgets/admin/admin.css';
+import { usePagedList } from '../../widgets/admin/usePagedList';
 import * as ui from '../../widgets/ui.css';
-import { StatusBadge } from '../channels/StatusBadge';
+import { StatusBadge } from '../../widgets/StatusBadge';
 import type { ScreenProps } from '../types';
 import * as styles from './messages.css';
 

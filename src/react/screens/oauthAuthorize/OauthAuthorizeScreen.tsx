@@ -13,6 +13,9 @@ import * as ui from '../../widgets/ui.css';
 
 type Stage = { kind: 'loading' } | { kind: 'ask'; request: SsoInteraction } | { kind: 'invalid' } | { kind: 'leaving' };
 
+/** The scopes the consent page explains; another scope is shown by its name. */
+const KNOWN_SCOPES = ['openid', 'profile', 'email', 'phone', 'offline_access', 'roles', 'tenant'] as const;
+
 export default function OauthAuthorizeScreen() {
   const t = useT();
   const uid = new URLSearchParams(useSearch()).get('uid') ?? '';
@@ -54,6 +57,10 @@ export default function OauthAuthorizeScreen() {
   }
 
   const { clientName, scopes } = stage.request;
+  const scopeText = (scope: string) => {
+    const known = KNOWN_SCOPES.find((value) => value === scope);
+    return known ? t(`console:sso.scope.${known}`) : scope;
+  };
   return (
     <StatusPage
       mark={mark}
@@ -72,7 +79,7 @@ export default function OauthAuthorizeScreen() {
       <p className={statusStyles.text}>{t('console:sso.asks', { app: clientName })}</p>
       <ul aria-label={t('console:sso.scopes')}>
         {scopes.map((scope) => (
-          <li key={scope}>{t(`console:sso.scope.${scope}`)}</li>
+          <li key={scope}>{scopeText(scope)}</li>
         ))}
       </ul>
     </StatusPage>

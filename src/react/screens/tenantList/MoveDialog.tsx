@@ -5,10 +5,11 @@ import type { Tenant } from '../../../core/api/tenants';
 import { notifySuccess } from '../../../core/messages';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
-import { SelectField } from '../../widgets/table/fields';
-import { refusalOf } from '../../widgets/table/serverErrors';
-import { TenantOptions } from '../../widgets/table/TenantFilter';
+import { SelectField } from '../../widgets/admin/AdminFields';
+import { refusalOf } from '../../widgets/admin/serverErrors';
+import { TenantOptions } from '../../widgets/admin/TenantFilter';
 import * as ui from '../../widgets/ui.css';
+import { tRule } from '../../../core/i18n';
 
 export interface MoveDialogProps {
   tenant: Tenant;
@@ -30,7 +31,7 @@ export default function MoveDialog({ tenant, tenants, onClose, onSaved }: MoveDi
       onSaved(await tenantApi.move(tenant.id, parentId, tenant.version));
     } catch (error) {
       const refusal = refusalOf(error);
-      setFailure(refusal.stale ? t('admin:tenant.stale') : refusal.fields[0] ? t(refusal.fields[0].message) : refusal.message);
+      setFailure(refusal.stale ? t('admin:tenant.stale') : refusal.fields[0] ? tRule(refusal.fields[0].message) : refusal.message);
       return;
     } finally {
       setBusy(false);

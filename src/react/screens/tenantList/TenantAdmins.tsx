@@ -2,10 +2,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import * as tenantApi from '../../../core/api/tenants';
 import type { Tenant } from '../../../core/api/tenants';
-import { listUsers } from '../../../core/api/userAdmin';
+import { listUsers } from '../../../core/api/user-admin';
 import { notifySuccess } from '../../../core/messages';
 import { useT } from '../../i18n';
-import { MemberPicker, type Person } from '../../widgets/table/MemberPicker';
+import { MemberPicker, type Person } from '../../widgets/admin/MemberPicker';
 import * as ui from '../../widgets/ui.css';
 
 export function TenantAdmins({ tenant }: { tenant: Tenant }) {

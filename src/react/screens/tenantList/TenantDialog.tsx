@@ -11,11 +11,11 @@ import { notifySuccess } from '../../../core/messages';
 import { optionalField, rules } from '../../../core/validation';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
-import { TextField } from '../../widgets/fields';
-import { SelectField, TextAreaField } from '../../widgets/table/fields';
-import { refusalOf } from '../../widgets/table/serverErrors';
+import { TextField } from '../../widgets/TextFields';
+import { SelectField, TextAreaField } from '../../widgets/admin/AdminFields';
+import { refusalOf } from '../../widgets/admin/serverErrors';
 import * as ui from '../../widgets/ui.css';
-import { SaveFooter } from '../../widgets/table/SaveFooter';
+import { SaveFooter } from '../../widgets/admin/SaveFooter';
 
 const types = Object.values(TenantType).filter((type) => type !== TenantType.Root);
 const schema = v.object({

@@ -7,14 +7,15 @@ import type { Tenant } from '../../../core/api/tenants';
 import { HttpError } from '../../../core/http';
 import { notifyError, notifySuccess } from '../../../core/messages';
 import { formatDate } from '../../../core/format';
+import { TenantType } from '../../../core/enums';
 import { useT } from '../../i18n';
-import { AdminPage } from '../../widgets/table/AdminPage';
-import { SearchBar } from '../../widgets/table/SearchBar';
-import { TreeView } from '../../widgets/table/TreeView';
-import { useAdminScope } from '../../widgets/table/scope';
+import { AdminPage } from '../../widgets/admin/AdminPage';
+import { SearchBar } from '../../widgets/admin/SearchBar';
+import { TreeView } from '../../widgets/admin/TreeView';
+import { useAdminScope } from '../../widgets/admin/scope';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
-import * as styles from '../../widgets/table/table.css';
+import * as styles from '../../widgets/admin/admin.css';
 import { TenantAdmins } from './TenantAdmins';
 
 const TenantDialog = lazy(() => import('./TenantDialog'));
@@ -37,7 +38,10 @@ export default function TenantListScreen() {
     const wanted = search.toLowerCase();
     return wanted ? tenants.filter((tenant) => tenant.name.toLowerCase().includes(wanted)).slice(0, MAX_MATCHES) : [];
   }, [tenants, search]);
-  const typeLabel = (tenant: Tenant) => t(`tenantType.${tenant.type}`);
+  const typeLabel = (tenant: Tenant) => {
+    const known = Object.values(TenantType).find((type) => type === tenant.type);
+    return known ? t(`tenantType.${known}`) : tenant.type;
+  };
   // The root and the administrator's own tenant stay where they are.
   const fixed = (tenant: Tenant) => !tenant.parentId || (scope.tenantAdmin && tenant.id === scope.tenantId);
 
@@ -57,7 +61,7 @@ export default function TenantListScreen() {
     tree.reload();
   };
   const close = () => setOpen(undefined);
-  const named = (action: string) => t('admin:action.of', { action: t(`admin:tenant.${action}`), name: selected?.name ?? '' });
+  const named = (action: 'addChild' | 'edit' | 'move' | 'delete') => t('admin:action.of', { action: t(`admin:tenant.${action}`), name: selected?.name ?? '' });
 
   return (
     <AdminPage title="route.tenant">

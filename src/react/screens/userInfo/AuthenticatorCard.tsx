@@ -10,7 +10,7 @@ import { notifySuccess } from '../../../core/messages';
 import { totpCodeBody } from '../../../core/schemas/totp';
 import { showServerFieldErrors } from '../../dialogs/fieldErrors';
 import { useT } from '../../i18n';
-import { TextField } from '../../widgets/fields';
+import { TextField } from '../../widgets/TextFields';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import { SecretValue } from '../../widgets/SecretValue';

@@ -7,7 +7,7 @@ import { notifySuccess } from '../../../core/messages';
 import { $session, reload } from '../../../core/session';
 import type { User } from '../../../core/types';
 import { mySessions, signOutOtherSessions, signOutSession, type SessionInfo } from '../../../core/api/account';
-import { openAccountDialog } from '../../app/accountDialogs';
+import { openAccountDialog } from '../../app/accountDialogState';
 import { roleKey } from '../../app/user';
 import { useT } from '../../i18n';
 import { Icon } from '../../widgets/Icon';

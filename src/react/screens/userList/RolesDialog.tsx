@@ -1,12 +1,12 @@
 // The roles a user holds, per app: every app with its roles as checkboxes; saving writes the apps
 // whose choice changed.
 import { useEffect, useState } from 'react';
-import { appRoles, setAppRoles, type AdminUser, type UserAppRoles } from '../../../core/api/userAdmin';
+import { appRoles, setAppRoles, type AdminUser, type UserAppRoles } from '../../../core/api/user-admin';
 import { notifySuccess } from '../../../core/messages';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
-import { CheckboxField } from '../../widgets/table/fields';
-import * as styles from '../../widgets/table/table.css';
+import { CheckboxField } from '../../widgets/admin/AdminFields';
+import * as styles from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 
 const heldIn = (entry: UserAppRoles) => entry.roles.filter((role) => role.assigned).map((role) => role.id);

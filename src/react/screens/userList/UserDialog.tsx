@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as v from 'valibot';
 import * as users from '../../../core/api/users';
-import { updateUser, type AdminUser } from '../../../core/api/userAdmin';
+import { updateUser, type AdminUser } from '../../../core/api/user-admin';
 import type { Tenant } from '../../../core/api/tenants';
 import { Status, UserType } from '../../../core/enums';
 import { notifySuccess } from '../../../core/messages';
@@ -15,15 +15,15 @@ import { userCreateForm, userUpdateForm } from '../../../core/validation';
 import type { AvailabilityStatus, UserType as UserTypeValue } from '../../../core/types';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
-import { PasswordField, TextField } from '../../widgets/fields';
+import { PasswordField, TextField } from '../../widgets/TextFields';
 import { ImageUpload } from '../../widgets/ImageUpload';
-import { CheckboxField, SelectField, TextAreaField } from '../../widgets/table/fields';
-import { refusalOf } from '../../widgets/table/serverErrors';
-import { useAdminScope } from '../../widgets/table/scope';
-import { TenantOptions } from '../../widgets/table/TenantFilter';
-import * as styles from '../../widgets/table/table.css';
+import { CheckboxField, SelectField, TextAreaField } from '../../widgets/admin/AdminFields';
+import { refusalOf } from '../../widgets/admin/serverErrors';
+import { useAdminScope } from '../../widgets/admin/scope';
+import { TenantOptions } from '../../widgets/admin/TenantFilter';
+import * as styles from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
-import { SaveFooter } from '../../widgets/table/SaveFooter';
+import { SaveFooter } from '../../widgets/admin/SaveFooter';
 
 /** The form's own controls (selects answer strings) on top of the core's user rules. */
 const controls = {

@@ -5,23 +5,23 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import * as users from '../../../core/api/users';
 import * as tenantApi from '../../../core/api/tenants';
-import { listUsers, setStatus, type AdminUser, type UserQuery, type UserSearchProp } from '../../../core/api/userAdmin';
+import { listUsers, setStatus, type AdminUser, type UserQuery, type UserSearchProp } from '../../../core/api/user-admin';
 import { formatDate } from '../../../core/format';
 import { notifySuccess } from '../../../core/messages';
 import { Status } from '../../../core/enums';
 import type { UserSortProp } from '../../../core/schemas/admin';
 import { useT } from '../../i18n';
-import { AdminPage } from '../../widgets/table/AdminPage';
-import { DataTable, type Column, type Sort } from '../../widgets/table/DataTable';
-import { Pager } from '../../widgets/table/Pager';
-import { RowMenu, type RowMenuItem } from '../../widgets/table/RowMenu';
-import { SearchBar } from '../../widgets/table/SearchBar';
-import { TenantFilter } from '../../widgets/table/TenantFilter';
-import { usePagedList } from '../../widgets/table/usePagedList';
-import { useAdminScope } from '../../widgets/table/scope';
+import { AdminPage } from '../../widgets/admin/AdminPage';
+import { DataTable, type Column, type Sort } from '../../widgets/admin/DataTable';
+import { Pager } from '../../widgets/admin/Pager';
+import { RowMenu, type RowMenuItem } from '../../widgets/admin/RowMenu';
+import { SearchBar } from '../../widgets/admin/SearchBar';
+import { TenantFilter } from '../../widgets/admin/TenantFilter';
+import { usePagedList } from '../../widgets/admin/usePagedList';
+import { useAdminScope } from '../../widgets/admin/scope';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
-import * as styles from '../../widgets/table/table.css';
+import * as styles from '../../widgets/admin/admin.css';
 
 const UserDialog = lazy(() => import('./UserDialog'));
 const RolesDialog = lazy(() => import('./RolesDialog'));
@@ -30,6 +30,8 @@ const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
 
 type Query = Required<Pick<UserQuery, 'page' | 'size'>> & Omit<UserQuery, 'page' | 'size'>;
 type Open = { kind: 'create' } | { kind: 'edit' | 'roles' | 'password' | 'delete'; user: AdminUser };
+/** The row buttons, named by their text in admin:action. */
+type RowAction = 'edit' | 'roles';
 
 const searchFields: UserSearchProp[] = ['username', 'realName', 'email', 'mobilePhone'];
 
@@ -51,8 +53,8 @@ export default function UserListScreen() {
     notifySuccess(t('message.actionSuccess'));
     list.reload();
   };
-  const named = (action: string, user: AdminUser) => t('admin:action.of', { action: t(`admin:action.${action}`), name: user.username });
-  const rowButton = (action: string, user: AdminUser, onClick: () => void) => (
+  const named = (action: RowAction, user: AdminUser) => t('admin:action.of', { action: t(`admin:action.${action}`), name: user.username });
+  const rowButton = (action: RowAction, user: AdminUser, onClick: () => void) => (
     <button type="button" className={`${ui.button.ghost} ${styles.small}`} aria-label={named(action, user)} onClick={onClick}>
       {t(`admin:action.${action}`)}
     </button>

@@ -2,9 +2,10 @@
 // header actions and the content.
 import type { ReactNode } from 'react';
 import { useTexts, useT } from '../../i18n';
-import * as styles from './table.css';
+import type { TextKey } from '../../../core/i18n';
+import * as styles from './admin.css';
 
-export function AdminPage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+export function AdminPage({ title, actions, children }: { title: TextKey; actions?: ReactNode; children: ReactNode }) {
   const t = useT();
   const ready = useTexts(undefined, 'admin');
   return (

@@ -1,7 +1,7 @@
 // A tree of checkboxes (a role's privileges): checking a node checks its whole subtree,
 // unchecking it unchecks the subtree; each box is labelled by its node.
 import { useMemo } from 'react';
-import * as styles from './table.css';
+import * as styles from './admin.css';
 import { childrenByParent, flatten, subtreeIds, type TreeNode } from './tree';
 
 export interface CheckTreeProps<T extends TreeNode> {

@@ -10,12 +10,12 @@ import type { App } from '../../../core/api/apps';
 import { notifySuccess } from '../../../core/messages';
 import { appCreateBody } from '../../../core/schemas/resources';
 import { useT } from '../../i18n';
-import { TextField } from '../../widgets/fields';
-import { CheckboxField, TextAreaField } from '../../widgets/table/fields';
-import { refusalOf } from '../../widgets/table/serverErrors';
-import { useAdminScope } from '../../widgets/table/scope';
-import * as ui from '../../widgets/ui.css';
-import { SaveFooter } from '../../widgets/table/SaveFooter';
+import { TextField } from '../TextFields';
+import { CheckboxField, TextAreaField } from './AdminFields';
+import { refusalOf } from './serverErrors';
+import { useAdminScope } from './scope';
+import * as ui from '../ui.css';
+import { SaveFooter } from './SaveFooter';
 
 type Values = v.InferInput<typeof appCreateBody>;
 const fields = ['name', 'detail', 'entrypoint', 'callbackUrl'] as const;

@@ -1,13 +1,12 @@
 // <iam-login> from the built bundle (dist/login.js), in headless Chromium.
 import { expect, fixture, fixtureCleanup, html, waitUntil } from '@open-wc/testing';
 import '../../dist/login.js';
-import { executeServerCommand } from '@web/test-runner-commands';
-import { byLabel, byRole, byText, rendered, type } from './helpers.js';
+import { adminCredentials, byLabel, byRole, byText, rendered, type, type Dispatched, type IamElement } from './helpers.js';
 
 afterEach(() => fixtureCleanup());
 
 async function loginForm(template = html`<iam-login></iam-login>`) {
-  return rendered(await fixture(template));
+  return rendered(await fixture<IamElement>(template));
 }
 
 describe('<iam-login>', () => {
@@ -99,9 +98,9 @@ describe('<iam-login>', () => {
 
     type(byLabel(element, 'Username'), 'alice');
     type(byLabel(element, 'Password'), 'secret-1');
-    const submitted = new Promise((resolve) => {
+    const submitted = new Promise<Dispatched>((resolve) => {
       // composedPath() is only filled while the event is dispatched.
-      document.addEventListener('iam-login-submit', (event) => resolve({ event, target: event.composedPath()[0] }), { once: true });
+      document.addEventListener('iam-login-submit', (event) => resolve({ event: event as CustomEvent, target: event.composedPath()[0] }), { once: true });
     });
     byRole(element, 'button', 'Sign in').click();
     const { event, target } = await submitted;
@@ -113,11 +112,11 @@ describe('<iam-login>', () => {
   });
 
   it('signs in against the server and fires iam-login-success', async () => {
-    const admin = await executeServerCommand('iam-admin');
+    const admin = await adminCredentials();
     const element = await loginForm();
     type(byLabel(element, 'Username'), admin.username);
     type(byLabel(element, 'Password'), admin.password);
-    const succeeded = new Promise((resolve) => document.addEventListener('iam-login-success', resolve, { once: true }));
+    const succeeded = new Promise<CustomEvent>((resolve) => document.addEventListener('iam-login-success', (event) => resolve(event as CustomEvent), { once: true }));
     byRole(element, 'button', 'Sign in').click();
     const event = await succeeded;
     expect(event.detail).to.deep.equal({ username: admin.username, redirectURL: '/' });
@@ -129,7 +128,7 @@ describe('<iam-login>', () => {
     const element = await loginForm();
     type(byLabel(element, 'Username'), `nobody-${Date.now()}`);
     type(byLabel(element, 'Password'), 'wrong-password-1');
-    const failed = new Promise((resolve) => element.addEventListener('iam-error', resolve, { once: true }));
+    const failed = new Promise<CustomEvent>((resolve) => element.addEventListener('iam-error', (event) => resolve(event as CustomEvent), { once: true }));
     byRole(element, 'button', 'Sign in').click();
     const event = await failed;
     expect(event.detail).to.deep.equal({ message: 'Invalid username or password' });
@@ -152,7 +151,7 @@ describe('<iam-login>', () => {
       await waitUntil(() => byRole(element, 'button', 'Sign in'), 'the form stayed busy');
     }
     await waitUntil(() => byLabel(element, 'Captcha'), 'no captcha field');
-    const image = element.querySelector('img[alt="Captcha image"]');
+    const image = element.querySelector<HTMLImageElement>('img[alt="Captcha image"]');
     await waitUntil(() => image.complete && image.naturalWidth > 0, 'the captcha image did not load');
     expect(new URL(image.src).pathname).to.equal('/api/captcha/image/display');
     byRole(element, 'button', 'Sign in').click();

@@ -2,8 +2,9 @@
 // effect (pre-upgrade); a second load of the module defines nothing twice; the dialogs' iam-close
 // crosses a host's shadow root (bubbles + composed).
 import { expect, fixture, fixtureCleanup, html } from '@open-wc/testing';
-import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
+import { sendKeys } from '@web/test-runner-commands';
 import { api, byRole, signIn, until } from './console/helpers.js';
+import { adminCredentials, type Dispatched, type IamElement } from './helpers.js';
 
 afterEach(() => fixtureCleanup());
 // The browser's cookies are shared by the test files: the next file starts signed out.
@@ -11,12 +12,12 @@ after(() => api('GET', '/cas/logout'));
 
 describe('the elements before their definition', () => {
   it('take markup and properties set before the script loaded', async () => {
-    const admin = await executeServerCommand('iam-admin');
+    const admin = await adminCredentials();
     await signIn(admin.username, admin.password);
     document.body.insertAdjacentHTML('beforeend', '<iam-provider id="early" theme="dark"><iam-console ui-embed routing="memory"></iam-console><iam-password-dialog></iam-password-dialog></iam-provider>');
-    const provider = document.getElementById('early');
-    const consoleElement = provider.querySelector('iam-console');
-    const dialog = provider.querySelector('iam-password-dialog');
+    const provider = document.getElementById('early') as IamElement;
+    const consoleElement = provider.querySelector<IamElement>('iam-console');
+    const dialog = provider.querySelector<IamElement>('iam-password-dialog');
     provider.theme = 'light';
     consoleElement.route = '/profile/userInfo';
     dialog.mode = 'self';
@@ -34,8 +35,8 @@ describe('the elements before their definition', () => {
 
   it('loads twice without a define error, keeping the first definitions', async () => {
     const first = customElements.get('iam-console');
-    const errors = [];
-    const onError = (event) => errors.push(event.message);
+    const errors: string[] = [];
+    const onError = (event: ErrorEvent) => errors.push(event.message);
     window.addEventListener('error', onError);
     // Another URL: the browser evaluates the entry a second time (a second copy on the page).
     await import('../../dist/elements.js?second-copy');
@@ -51,11 +52,11 @@ describe('dialog events', () => {
     it(`${tag} fires iam-close, bubbling and composed, out of a host shadow root`, async () => {
       const host = await fixture(html`<div></div>`);
       const shadow = host.attachShadow({ mode: 'open' });
-      const element = document.createElement(tag);
+      const element: IamElement = document.createElement(tag);
       element.open = true;
       shadow.append(element);
       await until(() => byRole(element.shadowRoot, 'dialog', name), `no dialog "${name}"`);
-      const closed = new Promise((resolve) => document.addEventListener('iam-close', (event) => resolve({ event, target: event.composedPath()[0] }), { once: true }));
+      const closed = new Promise<Dispatched>((resolve) => document.addEventListener('iam-close', (event) => resolve({ event: event as CustomEvent, target: event.composedPath()[0] }), { once: true }));
       await sendKeys({ press: 'Escape' });
       const { event, target } = await closed;
       expect(event.bubbles && event.composed).to.equal(true);

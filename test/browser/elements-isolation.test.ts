@@ -2,17 +2,18 @@
 // do not leak out to the host's elements) and memory routing that never touches the host's URL or
 // history while following `route`.
 import { expect, fixture, fixtureCleanup, html } from '@open-wc/testing';
-import { executeServerCommand, setViewport } from '@web/test-runner-commands';
+import { setViewport } from '@web/test-runner-commands';
 import '../../dist/elements.js';
 import { api, byRole, signIn, until } from './console/helpers.js';
+import { adminCredentials, type Credentials, type IamElement } from './helpers.js';
 
 const hostile = new CSSStyleSheet();
 hostile.replaceSync('* { color: red !important; font-size: 40px !important } button { display: none !important }');
 
-let admin;
+let admin: Credentials;
 
 before(async () => {
-  admin = await executeServerCommand('iam-admin');
+  admin = await adminCredentials();
   await setViewport({ width: 1280, height: 800 });
   await signIn(admin.username, admin.password);
 });
@@ -26,7 +27,7 @@ afterEach(() => {
 });
 
 /** Colour, size and display of an element, as the browser computes them. */
-function looks(element) {
+function looks(element: Element) {
   const style = getComputedStyle(element);
   return { color: style.color, fontSize: style.fontSize, display: style.display, fontFamily: style.fontFamily, background: style.backgroundColor };
 }
@@ -65,13 +66,13 @@ describe('memory routing', () => {
   it('follows `route` and reports iam-navigate without touching location or history', async () => {
     const href = location.href;
     const length = history.length;
-    const element = await fixture(html`<iam-console ui-embed routing="memory" route="/profile/userInfo"></iam-console>`);
+    const element = await fixture<IamElement>(html`<iam-console ui-embed routing="memory" route="/profile/userInfo"></iam-console>`);
     const root = element.shadowRoot;
     await until(() => byRole(root, 'heading', 'Personal center'), 'no personal center');
     expect(root.querySelector('header'), 'uiEmbed: no top bar').to.equal(null);
 
-    const events = [];
-    element.addEventListener('iam-navigate', (event) => events.push(event));
+    const events: CustomEvent<{ path: string }>[] = [];
+    element.addEventListener('iam-navigate', (event) => events.push(event as CustomEvent<{ path: string }>));
     element.route = '/operate/user';
     const event = await until(() => events.find((candidate) => candidate.detail.path === '/operate/user'), 'no iam-navigate to /operate/user');
     expect(event.bubbles && event.composed).to.equal(true);
@@ -84,9 +85,9 @@ describe('memory routing', () => {
   });
 
   it('a route the host sets wins over the console announcing the page it is still on', async () => {
-    const element = Object.assign(document.createElement('iam-console'), { uiEmbed: true, routing: 'memory', route: '/profile/userInfo' });
-    const announced = [];
-    element.addEventListener('iam-navigate', (event) => announced.push(event.detail.path));
+    const element: IamElement = Object.assign(document.createElement('iam-console'), { uiEmbed: true, routing: 'memory', route: '/profile/userInfo' });
+    const announced: string[] = [];
+    element.addEventListener('iam-navigate', (event) => announced.push((event as CustomEvent<{ path: string }>).detail.path));
     (await fixture(html`<div></div>`)).append(element);
     const root = element.shadowRoot;
     await until(() => announced.includes('/profile/userInfo') && byRole(root, 'heading', 'Personal center'), 'no personal center');

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useT } from '../../i18n';
 import { Icon } from '../Icon';
 import * as ui from '../ui.css';
-import * as styles from './table.css';
+import * as styles from './admin.css';
 
 export type Order = 'asc' | 'desc';
 export interface Sort<K extends string = string> {

@@ -6,7 +6,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent
 import { useT } from '../../i18n';
 import { Icon } from '../Icon';
 import * as ui from '../ui.css';
-import * as styles from './table.css';
+import * as styles from './admin.css';
 
 export interface RowMenuItem {
   key: string;

@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { TIMING } from '../../../core/config';
 import { useT } from '../../i18n';
 import * as ui from '../ui.css';
-import * as styles from './table.css';
+import * as styles from './admin.css';
 
 export interface SearchBarProps<P extends string> {
   /** The fields to search by, with their labels; one field needs no choice. */

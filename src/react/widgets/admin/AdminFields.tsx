@@ -1,10 +1,10 @@
-// Form controls the administration dialogs add to the shared text fields (../fields): a select,
+// Form controls the administration dialogs add to the shared text fields (../TextFields): a select,
 // a text area and a checkbox, labelled the same way and showing their `rule.*` message.
 import { useId, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { FieldFrame } from '../fields';
+import { FieldFrame } from '../TextFields';
 import * as ui from '../ui.css';
-import * as styles from './table.css';
+import * as styles from './admin.css';
 
 interface CommonProps {
   label: string;

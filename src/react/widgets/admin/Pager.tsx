@@ -2,7 +2,7 @@
 import { useId } from 'react';
 import { useT } from '../../i18n';
 import * as ui from '../ui.css';
-import * as styles from './table.css';
+import * as styles from './admin.css';
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 

@@ -2,7 +2,7 @@
 // selects. Children render only when their parent is open, so large trees stay cheap.
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Icon } from '../Icon';
-import * as styles from './table.css';
+import * as styles from './admin.css';
 import { childrenByParent, type TreeNode } from './tree';
 
 export interface TreeViewProps<T extends TreeNode> {

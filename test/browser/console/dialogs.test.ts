@@ -3,14 +3,15 @@
 // (loads the basic info, messages, the avatar upload widget, saves); the password dialog of
 // in user mode (the administrator's own password) and in self mode.
 import { expect, fixture, fixtureCleanup, html, oneEvent } from '@open-wc/testing';
-import { executeServerCommand, sendKeys, setViewport } from '@web/test-runner-commands';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
 import '../../../dist/elements.js';
+import { adminCredentials, type Credentials } from '../helpers.js';
 import { api, byLabel, byRole, byText, chooseFile, createUser, pngFile, signIn, type, until } from './helpers.js';
 
-let admin;
+let admin: Credentials;
 
 before(async () => {
-  admin = await executeServerCommand('iam-admin');
+  admin = await adminCredentials();
   await setViewport({ width: 1280, height: 800 });
   await signIn(admin.username, admin.password);
 });
@@ -18,7 +19,7 @@ before(async () => {
 afterEach(() => fixtureCleanup());
 
 /** The dialog inside an element, once it has loaded its info (the Save/OK button is enabled). */
-async function openDialog(element, name) {
+async function openDialog(element: Element, name: string) {
   const root = element.shadowRoot;
   const dialog = await until(() => byRole(root, 'dialog', name), `no dialog "${name}"`);
   return dialog;
@@ -81,8 +82,8 @@ describe('<iam-profile-dialog>', () => {
     // each (the dialog stays open with a code field per address: the end-to-end suite enters them).
     await until(() => byText(dialog, 'A code was sent to admin@example.com. The new address applies once you enter it here.'), 'no pending e-mail');
     expect(byText(dialog, 'A code was sent to 13800138000. The new address applies once you enter it here.')).to.not.equal(null);
-    const session = await api('GET', '/cas/session');
-    const info = await api('GET', `/user/${session.user.id}/basic_info`);
+    const session = await api<{ user: { id: string } }>('GET', '/cas/session');
+    const info = await api<{ realName: string; mobilePhone?: string; email?: string; avatar: string }>('GET', `/user/${session.user.id}/basic_info`);
     expect({ realName: info.realName, mobilePhone: info.mobilePhone ?? null, email: info.email ?? null, avatar: preview.getAttribute('src').endsWith(info.avatar) }).to.deep.equal({
       realName: 'Administrator',
       mobilePhone: null,

@@ -2,14 +2,15 @@
 // API server: its sign-in page, memory routing and events, the side menu (ACL entries, unique-open,
 // collapse kept in localStorage, 160/54 px, a drawer below 992 px), the theme switch and logout.
 import { expect, fixture, fixtureCleanup, html, oneEvent } from '@open-wc/testing';
-import { executeServerCommand, setViewport } from '@web/test-runner-commands';
+import { setViewport } from '@web/test-runner-commands';
 import '../../../dist/elements.js';
+import { adminCredentials, type Credentials } from '../helpers.js';
 import { allByRole, api, byLabel, byRole, byText, nameOf, type, until } from './helpers.js';
 
-let admin;
+let admin: Credentials;
 
 before(async () => {
-  admin = await executeServerCommand('iam-admin');
+  admin = await adminCredentials();
   localStorage.clear();
   // The browser's cookies are shared by every test file: start as a visitor whatever ran before.
   await api('GET', '/cas/logout');
@@ -20,14 +21,14 @@ afterEach(() => fixtureCleanup());
 
 /** A console in memory routing at `route`; `announced` resolves on its first iam-navigate (the
  *  page is shown with its title: the console has settled, so a click is not lost to it). */
-async function mount(route) {
+async function mount(route: string) {
   const element = Object.assign(document.createElement('iam-console'), { routing: 'memory', route });
   const announced = new Promise((resolve) => element.addEventListener('iam-navigate', resolve, { once: true }));
   (await fixture(html`<div></div>`)).append(element);
   return { element, root: element.shadowRoot, announced };
 }
 
-const menuOf = (root) => byRole(root, 'navigation', 'Main menu');
+const menuOf = (root: ParentNode) => byRole(root, 'navigation', 'Main menu');
 
 describe('<iam-console>', () => {
   it('sends a visitor to its sign-in page, checks the form, signs in by labels and goes back', async () => {

@@ -1,11 +1,11 @@
 // Markup and properties that exist before the bundle defines <iam-login> still take effect.
 import { expect, waitUntil } from '@open-wc/testing';
-import { byLabel, byRole } from './helpers.js';
+import { byLabel, byRole, type IamElement } from './helpers.js';
 
 describe('<iam-login> before its definition', () => {
   it('renders markup that was in the page before the script loaded', async () => {
     document.body.insertAdjacentHTML('beforeend', '<iam-login locale="zh" theme="light"></iam-login>');
-    const element = document.querySelector('iam-login');
+    const element = document.querySelector<IamElement>('iam-login');
     element.apiBase = '/custom-api';
     expect(customElements.get('iam-login')).to.equal(undefined);
 

@@ -3,21 +3,21 @@
 // an element's own attribute wins. Also: removing and re-adding an element.
 import { expect, fixture, fixtureCleanup, html } from '@open-wc/testing';
 import '../../dist/elements.js';
-import { byLabel, byRole } from './helpers.js';
+import { byLabel, byRole, type IamElement } from './helpers.js';
 import { until } from './console/helpers.js';
 
 afterEach(() => fixtureCleanup());
 
 /** An <iam-provider> holding a host whose shadow root holds a fresh `tag` element. */
-async function providedInShadow(tag, attributes) {
-  const provider = await fixture(html`<iam-provider api-base="/api" locale=${attributes.locale} theme=${attributes.theme}><div></div></iam-provider>`);
+async function providedInShadow(tag: string, attributes: { locale?: string; theme?: string }) {
+  const provider = await fixture<IamElement>(html`<iam-provider api-base="/api" locale=${attributes.locale} theme=${attributes.theme}><div></div></iam-provider>`);
   const shadow = provider.querySelector('div').attachShadow({ mode: 'open' });
   const element = document.createElement(tag);
   shadow.append(element);
   return { provider, element };
 }
 
-const cardOf = (element, heading) => byRole(element, 'heading', heading).parentElement;
+const cardOf = (element: Element, heading: string) => byRole(element, 'heading', heading).parentElement;
 
 describe('<iam-provider>', () => {
   after(() => document.querySelector('iam-login')?.setAttribute('locale', 'en'));

@@ -2,7 +2,7 @@
 import type * as v from 'valibot';
 import type { MenuItem } from '../acl';
 import { request } from '../http';
-import { GLOBAL_MENU, type appMenus, type plan, type PlanMenuItem } from '../schemas/menuPlans';
+import { GLOBAL_MENU, type appMenus, type plan, type PlanMenuItem } from '../schemas/menu-plans';
 import { apiPath } from './path';
 
 export type { PlanMenuItem };

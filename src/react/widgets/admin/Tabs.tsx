@@ -1,6 +1,6 @@
 // Tabs (WAI-ARIA tabs pattern): a tab list with arrow-key movement and the selected tab's panel.
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import * as styles from './table.css';
+import * as styles from './admin.css';
 
 export interface TabsProps<K extends string> {
   label: string;

@@ -5,7 +5,7 @@ import { TIMING } from '../../../core/config';
 import { useT } from '../../i18n';
 import { Icon } from '../Icon';
 import * as ui from '../ui.css';
-import * as styles from './table.css';
+import * as styles from './admin.css';
 
 export interface Person {
   id: string;

@@ -2,7 +2,7 @@
 import { useId } from 'react';
 import type { Tenant } from '../../../core/api/tenants';
 import { useT } from '../../i18n';
-import * as styles from './table.css';
+import * as styles from './admin.css';
 import { childrenByParent, flatten, type TreeNode } from './tree';
 
 /** Records of a tree as indented <option>s in tree order; `exclude` drops a subtree (its root and all below it). */
