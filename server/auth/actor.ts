@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { UserTable } from '../db/tables';
 import type { OwnedApp, SessionUser, UserExtraProp } from '../../src/core/types';
 import { Status, UserType } from '../../src/core/enums';
-import type { Permission } from '../http/route';
+import { Permission } from '../../src/core/permissions';
 import type { ResolvedSession } from './sessions';
 
 export type UserRow = Selectable<UserTable>;
@@ -30,13 +30,13 @@ export const isPlatformAdmin = (user: UserRow) =>
 export const isTenantAdmin = (user: UserRow) =>
   user.userType === UserType.Tenant && user.isAdmin === 1 && user.tenantId !== null;
 
-/** permission codes: 0 self-service, 1 apps, 2 users, 3 settings, 4 operations. */
+/** The permission codes of a user (what each opens: the `Permission` map of src/core/permissions.ts). */
 export function permissionsOf(user: UserRow, ownedApps: OwnedApp[]): Permission[] {
   if (user.availabilityStatus !== Status.Enable) return [];
-  const codes = new Set<Permission>(['0']);
-  if (isPlatformAdmin(user)) (['1', '2', '3', '4'] as const).forEach((code) => codes.add(code));
-  if (isTenantAdmin(user)) (['2', '4'] as const).forEach((code) => codes.add(code));
-  if (ownedApps.length) codes.add('1');
+  const codes = new Set<Permission>([Permission.SelfService]);
+  if (isPlatformAdmin(user)) [Permission.Apps, Permission.Users, Permission.Settings, Permission.Operations].forEach((code) => codes.add(code));
+  if (isTenantAdmin(user)) [Permission.Users, Permission.Operations].forEach((code) => codes.add(code));
+  if (ownedApps.length) codes.add(Permission.Apps);
   return [...codes].sort();
 }
 

@@ -10,10 +10,12 @@ import { ApiError, fieldError } from './errors';
 import type { RateLimit } from '../config';
 import type { Actor } from '../auth/actor';
 import { withSettingsSnapshot } from '../settings';
+import { Permission } from '../../src/core/permissions';
 
-export type Permission = '0' | '1' | '2' | '3' | '4';
+export type { Permission };
 
-/** public: anyone; otherwise a signed-in, enabled user holding the permission code. */
+/** public: anyone; otherwise a signed-in, enabled user holding the permission code (see the
+ *  `Permission` map of src/core/permissions.ts). */
 export type Access = 'public' | Permission;
 
 type Schema = v.GenericSchema;
@@ -83,6 +85,8 @@ function toDoc(schema: Schema): Record<string, unknown> {
   return toJsonSchema(schema, { target: 'openapi-3.0', errorMode: 'ignore' }) as Record<string, unknown>;
 }
 
+const permissionName = (code: Permission) => Object.entries(Permission).find(([, value]) => value === code)?.[0];
+
 const envelopeDoc = (data: Record<string, unknown>) => ({
   type: 'object',
   required: ['code', 'message', 'data'],
@@ -102,7 +106,7 @@ function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Acc
   const schema: Record<string, unknown> = {
     summary: spec.summary,
     tags: spec.tags,
-    description: spec.access === 'public' ? 'No sign-in needed.' : `Needs permission code ${spec.access}${spec.appToken ? ', or an app\'s access token (Authorization: Bearer)' : ''}.`,
+    description: spec.access === 'public' ? 'No sign-in needed.' : `Needs permission code ${spec.access} (${permissionName(spec.access)})${spec.appToken ? ', or an app\'s access token (Authorization: Bearer)' : ''}.`,
     ...(spec.access === 'public' ? {} : { security: [{ sessionCookie: [] }, { sessionToken: [] }] }),
   };
   if (spec.body) schema.body = toDoc((spec.bodyDoc ?? spec.body) as Schema);

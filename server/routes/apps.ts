@@ -1,4 +1,4 @@
-// Apps (code 1): platform administrators manage all apps and choose their administrators; an app
+// Apps (Permission.Apps): platform administrators manage all apps and choose their administrators; an app
 // administrator reaches only the apps they administer, with their privilege trees and roles.
 import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';
@@ -21,6 +21,7 @@ import { contains, paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
+import { Permission } from '../../src/core/permissions';
 
 const tags = ['Apps'];
 type AppRow = Selectable<AppTable>;
@@ -68,7 +69,7 @@ async function checkUsers(ctx: Ctx, actor: Actor, userIds: string[]): Promise<vo
 
 export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
-    method: 'GET', url: '/apps', tags, access: '1', summary: 'Apps I may manage, paged', query: appListQuery, response: appList,
+    method: 'GET', url: '/apps', tags, access: Permission.Apps, summary: 'Apps I may manage, paged', query: appListQuery, response: appList,
     handler: async ({ actor, query }) => {
       let select = ctx.db.selectFrom('apps').selectAll();
       if (!actor.platformAdmin) select = select.where('id', 'in', actor.ownedApps.length ? actor.ownedApps.map((owned) => owned.id) : ['-']);
@@ -78,12 +79,12 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/apps/:id', tags, access: '1', summary: 'One app I may manage', params: idParams, response: appSchema,
+    method: 'GET', url: '/apps/:id', tags, access: Permission.Apps, summary: 'One app I may manage', params: idParams, response: appSchema,
     handler: async ({ actor, params }) => toApp(await manageableApp(ctx, actor, params.id)),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/apps', tags, access: '1', summary: 'Create an app (platform administrators)', body: appCreateBody, response: appSchema,
+    method: 'POST', url: '/apps', tags, access: Permission.Apps, summary: 'Create an app (platform administrators)', body: appCreateBody, response: appSchema,
     handler: async ({ actor, body, raw }) => {
       requirePlatform(actor);
       const now = ctx.now();
@@ -99,7 +100,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/apps/:id', tags, access: '1', summary: 'Update an app I manage (409 when version is stale)',
+    method: 'PUT', url: '/apps/:id', tags, access: Permission.Apps, summary: 'Update an app I manage (409 when version is stale)',
     params: idParams, body: appUpdateBody, response: appSchema,
     handler: async ({ actor, params, body, raw }) => {
       const current = await manageableApp(ctx, actor, params.id);
@@ -119,7 +120,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/apps/:id', tags, access: '1', summary: 'Delete an app (platform administrators)', params: idParams, response: okAnswer,
+    method: 'DELETE', url: '/apps/:id', tags, access: Permission.Apps, summary: 'Delete an app (platform administrators)', params: idParams, response: okAnswer,
     handler: async ({ actor, params, raw }) => {
       requirePlatform(actor);
       const current = await manageableApp(ctx, actor, params.id);
@@ -130,12 +131,12 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/apps/:id/admins', tags, access: '1', summary: "An app's administrators", params: idParams, response: v.array(memberUser),
+    method: 'GET', url: '/apps/:id/admins', tags, access: Permission.Apps, summary: "An app's administrators", params: idParams, response: v.array(memberUser),
     handler: async ({ actor, params }) => members(ctx, 'appAdmins', 'appId', (await manageableApp(ctx, actor, params.id)).id),
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/apps/:id/admins', tags, access: '1', summary: "Set an app's administrators (platform administrators)",
+    method: 'PUT', url: '/apps/:id/admins', tags, access: Permission.Apps, summary: "Set an app's administrators (platform administrators)",
     params: idParams, body: userIdsBody, response: v.array(memberUser),
     handler: async ({ actor, params, body, raw }) => {
       assertMayAppointAppAdmins(actor);
@@ -152,7 +153,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
 
   // Privilege trees ---------------------------------------------------------------------------
   defineRoute(app, gate, {
-    method: 'GET', url: '/apps/:appId/privileges', tags, access: '1', summary: "An app's privilege tree (flat, by parentId and sort)",
+    method: 'GET', url: '/apps/:appId/privileges', tags, access: Permission.Apps, summary: "An app's privilege tree (flat, by parentId and sort)",
     params: appParams, response: v.array(privilege),
     handler: async ({ actor, params }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
@@ -174,7 +175,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   };
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/apps/:appId/privileges', tags, access: '1', summary: 'Add a privilege node', params: appParams, body: privilegeBody, response: privilege,
+    method: 'POST', url: '/apps/:appId/privileges', tags, access: Permission.Apps, summary: 'Add a privilege node', params: appParams, body: privilegeBody, response: privilege,
     handler: async ({ actor, params, body, raw }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
       await parentInApp(owner.id, body.parentId);
@@ -186,7 +187,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/apps/:appId/privileges/:id', tags, access: '1', summary: 'Change a privilege node', params: appItemParams, body: privilegeUpdateBody, response: privilege,
+    method: 'PUT', url: '/apps/:appId/privileges/:id', tags, access: Permission.Apps, summary: 'Change a privilege node', params: appItemParams, body: privilegeUpdateBody, response: privilege,
     handler: async ({ actor, params, body, raw }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
       const current = await ctx.db.selectFrom('privileges').selectAll().where('id', '=', params.id).where('appId', '=', owner.id).executeTakeFirst();
@@ -201,7 +202,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/apps/:appId/privileges/:id', tags, access: '1', summary: 'Remove a privilege node and its subtree', params: appItemParams, response: okAnswer,
+    method: 'DELETE', url: '/apps/:appId/privileges/:id', tags, access: Permission.Apps, summary: 'Remove a privilege node and its subtree', params: appItemParams, response: okAnswer,
     handler: async ({ actor, params, raw }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
       const deleted = await ctx.db.deleteFrom('privileges').where('id', '=', params.id).where('appId', '=', owner.id).executeTakeFirst();
@@ -212,7 +213,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/apps/:appId/privileges/order', tags, access: '1', summary: 'Reorder the children of one privilege node (or the top level)',
+    method: 'PUT', url: '/apps/:appId/privileges/order', tags, access: Permission.Apps, summary: 'Reorder the children of one privilege node (or the top level)',
     params: appParams, body: privilegeOrderBody, response: v.array(privilege),
     handler: async ({ actor, params, body, raw }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
@@ -233,7 +234,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/apps/:appId/member-lookup', tags, access: '1',
+    method: 'GET', url: '/apps/:appId/member-lookup', tags, access: Permission.Apps,
     summary: 'A few enabled users whose username or real name contains the text (to pick role members or app administrators)',
     params: appParams, query: memberLookupQuery, response: v.array(memberUser),
     handler: async ({ actor, params, query }) => {
@@ -250,7 +251,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
 
   // Roles ---------------------------------------------------------------------------------------
   defineRoute(app, gate, {
-    method: 'GET', url: '/apps/:appId/roles', tags, access: '1', summary: "An app's roles, paged", params: appParams, query: roleListQuery, response: roleList,
+    method: 'GET', url: '/apps/:appId/roles', tags, access: Permission.Apps, summary: "An app's roles, paged", params: appParams, query: roleListQuery, response: roleList,
     handler: async ({ actor, params, query }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
       let select = ctx.db.selectFrom('roles').selectAll().where('appId', '=', owner.id);
@@ -260,7 +261,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/apps/:appId/roles', tags, access: '1', summary: 'Create a role', params: appParams, body: roleCreateBody, response: role,
+    method: 'POST', url: '/apps/:appId/roles', tags, access: Permission.Apps, summary: 'Create a role', params: appParams, body: roleCreateBody, response: role,
     handler: async ({ actor, params, body, raw }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
       const now = ctx.now();
@@ -272,7 +273,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/apps/:appId/roles/:id', tags, access: '1', summary: 'Update a role (409 when version is stale)', params: appItemParams, body: roleUpdateBody, response: role,
+    method: 'PUT', url: '/apps/:appId/roles/:id', tags, access: Permission.Apps, summary: 'Update a role (409 when version is stale)', params: appItemParams, body: roleUpdateBody, response: role,
     handler: async ({ actor, params, body, raw }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
       const current = await roleOf(ctx, owner.id, params.id);
@@ -285,7 +286,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/apps/:appId/roles/:id', tags, access: '1', summary: 'Delete a role', params: appItemParams, response: okAnswer,
+    method: 'DELETE', url: '/apps/:appId/roles/:id', tags, access: Permission.Apps, summary: 'Delete a role', params: appItemParams, response: okAnswer,
     handler: async ({ actor, params, raw }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
       const current = await roleOf(ctx, owner.id, params.id);
@@ -296,7 +297,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/apps/:appId/roles/:id/privileges', tags, access: '1', summary: "A role's privilege ids", params: appItemParams, response: v.array(v.string()),
+    method: 'GET', url: '/apps/:appId/roles/:id/privileges', tags, access: Permission.Apps, summary: "A role's privilege ids", params: appItemParams, response: v.array(v.string()),
     handler: async ({ actor, params }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
       const current = await roleOf(ctx, owner.id, params.id);
@@ -306,7 +307,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/apps/:appId/roles/:id/privileges', tags, access: '1', summary: "Set a role's privileges (of the same app)",
+    method: 'PUT', url: '/apps/:appId/roles/:id/privileges', tags, access: Permission.Apps, summary: "Set a role's privileges (of the same app)",
     params: appItemParams, body: privilegeIdsBody, response: v.array(v.string()),
     handler: async ({ actor, params, body, raw }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
@@ -326,7 +327,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/apps/:appId/roles/:id/members', tags, access: '1', summary: "A role's members", params: appItemParams, response: v.array(memberUser),
+    method: 'GET', url: '/apps/:appId/roles/:id/members', tags, access: Permission.Apps, summary: "A role's members", params: appItemParams, response: v.array(memberUser),
     handler: async ({ actor, params }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
       return members(ctx, 'roleMembers', 'roleId', (await roleOf(ctx, owner.id, params.id)).id);
@@ -334,7 +335,7 @@ export function appRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/apps/:appId/roles/:id/members', tags, access: '1', summary: "Set a role's members", params: appItemParams, body: userIdsBody, response: v.array(memberUser),
+    method: 'PUT', url: '/apps/:appId/roles/:id/members', tags, access: Permission.Apps, summary: "Set a role's members", params: appItemParams, body: userIdsBody, response: v.array(memberUser),
     handler: async ({ actor, params, body, raw }) => {
       const owner = await manageableApp(ctx, actor, params.appId);
       const current = await roleOf(ctx, owner.id, params.id);

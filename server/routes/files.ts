@@ -9,6 +9,7 @@ import { UPLOAD_RULES, type UploadPurpose } from '../../src/core/upload';
 import { FILE_ID } from '../../src/core/file-id';
 import { fieldError, notFound } from '../http/errors';
 import { storeUpload } from '../files/store';
+import { Permission } from '../../src/core/permissions';
 
 const tags = ['Files'];
 
@@ -18,7 +19,7 @@ const uploadQuery = v.object({
 
 export function fileRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
-    method: 'POST', url: '/file/upload', tags, access: '0',
+    method: 'POST', url: '/file/upload', tags, access: Permission.SelfService,
     summary: 'Upload an image (multipart field `file`); answers data.url, shown from /api/file/get/{url}',
     query: uploadQuery, multipart: true, response: v.object({ url: v.string() }), rateLimit: ctx.config.rateLimits.upload,
     handler: async ({ actor, query, raw }) => {

@@ -5,6 +5,7 @@ import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
 import { activateLicense, licenseStatus, requestCode } from '../license/service';
 import { ApiError } from '../http/errors';
+import { Permission } from '../../src/core/permissions';
 
 const tags = ['License'];
 const status = v.object({
@@ -15,17 +16,17 @@ const activateBody = v.object({ newLicense: v.pipe(v.string('rule.required'), v.
 
 export function licenseRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
-    method: 'GET', url: '/license/status', tags, access: '0', summary: 'License status', response: status,
+    method: 'GET', url: '/license/status', tags, access: Permission.SelfService, summary: 'License status', response: status,
     handler: () => licenseStatus(ctx),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/license/auth', tags, access: '3', summary: 'The request code identifying this installation', response: v.string(),
+    method: 'GET', url: '/license/auth', tags, access: Permission.Settings, summary: 'The request code identifying this installation', response: v.string(),
     handler: () => requestCode(ctx),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/license/auth', tags, access: '3', summary: 'Activate a license (newLicense)', body: activateBody, response: status,
+    method: 'POST', url: '/license/auth', tags, access: Permission.Settings, summary: 'Activate a license (newLicense)', body: activateBody, response: status,
     handler: async ({ actor, body, raw }) => {
       try {
         const answer = await activateLicense(ctx, body.newLicense);

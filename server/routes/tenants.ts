@@ -1,4 +1,4 @@
-// Tenants (operations, code 4): a tree kept as materialised paths. A tenant administrator sees and
+// Tenants (Permission.Operations): a tree kept as materialised paths. A tenant administrator sees and
 // changes only their own tenant's subtree.
 import * as v from 'valibot';
 import { sql } from 'kysely';
@@ -19,6 +19,7 @@ import { newId } from '../auth/secrets';
 import { contains, paginate } from '../http/paging';
 import { conflict, fieldError, forbidden, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
+import { Permission } from '../../src/core/permissions';
 
 const tags = ['Tenants'];
 type TenantRow = Selectable<TenantTable>;
@@ -69,7 +70,7 @@ async function setTenantAdmins(ctx: Ctx, actor: Actor, tenant: TenantRow, userId
 
 export function tenantRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
-    method: 'GET', url: '/tenants', tags, access: '4', summary: 'Tenants of my scope, paged',
+    method: 'GET', url: '/tenants', tags, access: Permission.Operations, summary: 'Tenants of my scope, paged',
     query: tenantListQuery, response: tenantList,
     handler: async ({ actor, query }) => {
       let select = ctx.db.selectFrom('tenants').selectAll().where('path', 'like', `${visiblePrefix(actor)}%`);
@@ -80,7 +81,7 @@ export function tenantRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/tenants/tree', tags, access: '4', summary: 'All tenants of my scope (flat, with parentId), for a tree',
+    method: 'GET', url: '/tenants/tree', tags, access: Permission.Operations, summary: 'All tenants of my scope (flat, with parentId), for a tree',
     response: v.array(tenant),
     handler: async ({ actor }) => {
       const rows = await ctx.db.selectFrom('tenants').selectAll().where('path', 'like', `${visiblePrefix(actor)}%`).orderBy('path').limit(5000).execute();
@@ -89,12 +90,12 @@ export function tenantRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/tenants/:id', tags, access: '4', summary: 'One tenant of my scope', params: idParams, response: tenant,
+    method: 'GET', url: '/tenants/:id', tags, access: Permission.Operations, summary: 'One tenant of my scope', params: idParams, response: tenant,
     handler: async ({ actor, params }) => toTenant(await manageableTenant(ctx, actor, params.id)),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/tenants', tags, access: '4', summary: 'Create a tenant under a parent of my scope',
+    method: 'POST', url: '/tenants', tags, access: Permission.Operations, summary: 'Create a tenant under a parent of my scope',
     body: tenantCreateBody, response: tenant,
     handler: async ({ actor, body, raw }) => {
       const parent = await manageableTenant(ctx, actor, body.parentId);
@@ -111,7 +112,7 @@ export function tenantRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/tenants/:id', tags, access: '4', summary: 'Update a tenant of my scope (409 when version is stale)',
+    method: 'PUT', url: '/tenants/:id', tags, access: Permission.Operations, summary: 'Update a tenant of my scope (409 when version is stale)',
     params: idParams, body: tenantUpdateBody, response: tenant,
     handler: async ({ actor, params, body, raw }) => {
       const current = await manageableTenant(ctx, actor, params.id);
@@ -124,7 +125,7 @@ export function tenantRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/tenants/:id', tags, access: '4', summary: 'Delete an empty tenant of my scope (not my own, not the root)',
+    method: 'DELETE', url: '/tenants/:id', tags, access: Permission.Operations, summary: 'Delete an empty tenant of my scope (not my own, not the root)',
     params: idParams, response: okAnswer,
     handler: async ({ actor, params, raw }) => {
       const current = await manageableTenant(ctx, actor, params.id);
@@ -139,7 +140,7 @@ export function tenantRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/tenants/:id/parent', tags, access: '4',
+    method: 'PUT', url: '/tenants/:id/parent', tags, access: Permission.Operations,
     summary: 'Move a tenant of my scope (with its subtree) under another parent of my scope (409 when version is stale)',
     params: idParams, body: tenantMoveBody, response: tenant,
     handler: async ({ actor, params, body, raw }) => {
@@ -155,13 +156,13 @@ export function tenantRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/tenants/:id/admins', tags, access: '4', summary: "A tenant's administrators (its tenant users with the admin flag)",
+    method: 'GET', url: '/tenants/:id/admins', tags, access: Permission.Operations, summary: "A tenant's administrators (its tenant users with the admin flag)",
     params: idParams, response: v.array(memberUser),
     handler: async ({ actor, params }) => tenantAdmins(ctx, (await manageableTenant(ctx, actor, params.id)).id),
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/tenants/:id/admins', tags, access: '4', summary: "Set a tenant's administrators (tenant users of that very tenant)",
+    method: 'PUT', url: '/tenants/:id/admins', tags, access: Permission.Operations, summary: "Set a tenant's administrators (tenant users of that very tenant)",
     params: idParams, body: userIdsBody, response: v.array(memberUser),
     handler: async ({ actor, params, body, raw }) => {
       const current = await manageableTenant(ctx, actor, params.id);

@@ -1,4 +1,4 @@
-// user calls. Administrators (code 2) reach the users of their scope (platform: all; tenant
+// user calls. Administrators (Permission.Users) reach the users of their scope (platform: all; tenant
 // administrator: tenant users of their subtree); every user reaches their own basic info.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as v from 'valibot';
@@ -28,6 +28,7 @@ import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
 import { assertContactsFree, confirmContactChange, contactsToConfirm, requestContactChanges, writingContacts } from '../auth/contacts';
 import { endEveryAccess, revokeAppGrants } from '../oidc/revoke';
+import { Permission } from '../../src/core/permissions';
 
 const tags = ['Users'];
 type CreateBody = v.InferOutput<typeof userCreateBody>;
@@ -155,7 +156,7 @@ async function saveVersioned(ctx: Ctx, id: string, version: number | undefined, 
 /** Self, or an administrator whose scope holds the user. */
 async function selfOrManageable(ctx: Ctx, actor: Actor, id: string): Promise<UserRow> {
   if (id === actor.id) return actor.user;
-  if (!actor.permissions.includes('2')) throw forbidden();
+  if (!actor.permissions.includes(Permission.Users)) throw forbidden();
   return manageableUser(ctx, actor, id);
 }
 
@@ -233,7 +234,7 @@ async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId: strin
 
 export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
-    method: 'GET', url: '/user', tags, access: '2', summary: 'Users of my scope, paged; searchValue matches the start of searchProp (username, realName, email or mobilePhone), ASCII letters in either case',
+    method: 'GET', url: '/user', tags, access: Permission.Users, summary: 'Users of my scope, paged; searchValue matches the start of searchProp (username, realName, email or mobilePhone), ASCII letters in either case',
     query: adminUserListQuery, response: adminUserList,
     handler: async ({ actor, query }) => {
       const subtree = query.tenantId && query.tenantMatch !== 'exact' ? await tenantPathOf(ctx, query.tenantId) : null;
@@ -260,19 +261,19 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/user/:id', tags, access: '0', summary: 'One user (myself, or one of my scope)',
+    method: 'GET', url: '/user/:id', tags, access: Permission.SelfService, summary: 'One user (myself, or one of my scope)',
     params: idParams, response: userSchema,
     handler: async ({ actor, params }) => toApiUser(ctx, await selfOrManageable(ctx, actor, params.id)),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/user/:id/basic_info', tags, access: '0', summary: 'Basic info of a user (myself, or one of my scope)',
+    method: 'GET', url: '/user/:id/basic_info', tags, access: Permission.SelfService, summary: 'Basic info of a user (myself, or one of my scope)',
     params: idParams, response: basicInfo,
     handler: async ({ actor, params }) => toBasicInfo(await selfOrManageable(ctx, actor, params.id)),
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/user/:id/basic_info', tags, access: '0',
+    method: 'PUT', url: '/user/:id/basic_info', tags, access: Permission.SelfService,
     summary: 'Change the basic info of a user (myself, or one of my scope); a new email or phone of my own is pending until confirmed (see /user/profile)',
     params: idParams, body: basicInfoBody, response: profileAnswer,
     handler: async ({ actor, params, body, raw }) => {
@@ -283,14 +284,14 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/user/profile', tags, access: '0',
+    method: 'PUT', url: '/user/profile', tags, access: Permission.SelfService,
     summary: 'Change my own profile. A new email address or mobile phone is not applied yet: a code is sent to it (answered as pendingEmail / pendingMobilePhone) and POST /user/profile/contact/confirm applies it',
     body: basicInfoBody, response: profileAnswer,
     handler: async ({ actor, body, raw }) => updateBasicInfo(ctx, actor, actor.user, body, raw.ip),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/user/profile/contact/confirm', tags, access: '0',
+    method: 'POST', url: '/user/profile/contact/confirm', tags, access: Permission.SelfService,
     summary: 'Apply my pending email address or mobile phone with the code sent to it (a few wrong codes at most; checked again against other accounts)',
     body: contactConfirmBody, response: basicInfo, rateLimit: ctx.config.rateLimits.login,
     handler: async ({ actor, body, raw }) => {
@@ -301,7 +302,7 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/user', tags, access: '2', summary: 'Create a user (or update one when the body carries its id)',
+    method: 'POST', url: '/user', tags, access: Permission.Users, summary: 'Create a user (or update one when the body carries its id)',
     body: userSaveBody, bodyDoc: userSaveDoc, response: userSchema,
     handler: async ({ actor, body, raw }) => 'password' in body
       ? createUser(ctx, actor, body, raw.ip)
@@ -310,13 +311,13 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/user/:id', tags, access: '2', summary: 'Update a user of my scope (409 when version is stale)',
+    method: 'PUT', url: '/user/:id', tags, access: Permission.Users, summary: 'Update a user of my scope (409 when version is stale)',
     params: idParams, body: userUpdateBody, response: userSchema,
     handler: async ({ actor, params, body, raw }) => updateUser(ctx, actor, params.id, body, raw.ip),
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/user/:id', tags, access: '2', summary: 'Delete a user of my scope',
+    method: 'DELETE', url: '/user/:id', tags, access: Permission.Users, summary: 'Delete a user of my scope',
     params: idParams, response: okAnswer,
     handler: async ({ actor, params, raw }) => {
       if (params.id === actor.id) throw forbidden('You cannot delete yourself');
@@ -330,7 +331,7 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/user/:id/password', tags, access: '0',
+    method: 'POST', url: '/user/:id/password', tags, access: Permission.SelfService,
     summary: "Reset a password: an administrator's reset needs their own password, a self reset the old one; either signs the user out everywhere",
     params: idParams, body: passwordBody, response: okAnswer,
     handler: async ({ actor, params, body, raw }, reply) => {
@@ -340,7 +341,7 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
         await setPassword(ctx, actor, actor.user, body.password, raw.ip, reply, true);
         return null;
       }
-      if (!actor.permissions.includes('2')) throw forbidden();
+      if (!actor.permissions.includes(Permission.Users)) throw forbidden();
       const target = await manageableUser(ctx, actor, params.id);
       if (body.id !== target.id) throw fieldError([{ field: 'id', rule: 'rule.id' }]);
       await assertMayTakeOver(ctx, actor, target);
@@ -364,13 +365,13 @@ export function userRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/user/:id/roles', tags, access: '2', summary: 'The roles of a user of my scope, per app (every app whose roles I may grant, each role marked when held)',
+    method: 'GET', url: '/user/:id/roles', tags, access: Permission.Users, summary: 'The roles of a user of my scope, per app (every app whose roles I may grant, each role marked when held)',
     params: idParams, response: userAppRolesList,
     handler: async ({ actor, params }) => appRolesOf(ctx, actor, (await manageableUser(ctx, actor, params.id)).id),
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/user/:id/roles/:appId', tags, access: '2', summary: 'Set the roles a user of my scope holds in one app I administer',
+    method: 'PUT', url: '/user/:id/roles/:appId', tags, access: Permission.Users, summary: 'Set the roles a user of my scope holds in one app I administer',
     params: userAppParams, body: roleIdsBody, response: userAppRolesList,
     handler: async ({ actor, params, body, raw }) => {
       const target = await manageableUser(ctx, actor, params.id);

@@ -1,10 +1,8 @@
 // Access control of the console. The UI's ACL is convenience; the server enforces the same
 // permissions on every call.
 //
-// Permission codes (strings in the session, each optionally `code|flag`):
-//   0 → signed-in member, self-service only: grants no guarded route, but makes the table non-empty.
-//   1 → /app/*      2 → /user      3 → /setting      4 → /operate/*
-// The flag after the pipe is an AclValue: True (2) or no flag grants the patterns; Disabled (1)
+// Permission codes (the `Permission` map of permissions.ts says what each opens) are strings in
+// the session, each optionally `code|flag`. The flag after the pipe is an AclValue: True (2) or no flag grants the patterns; Disabled (1)
 // keeps the entries visible in the menu but greyed out and not navigable; False (0) and anything
 // unparseable grant nothing (fail closed).
 //
@@ -14,17 +12,18 @@
 // '/operate/setting', '/operate/*' matches every '/operate/…' route (and '/operate' through
 // '/operate/view'), and '/app/*' matches '/app/detail/:id' and '/operate/app' (through '/operate/app/view').
 import type { YesNo } from './enums';
-import { AclValue, isAclEnabled, permissionTable } from './permissions';
+import { AclValue, isAclEnabled, Permission, permissionTable } from './permissions';
 import type { SessionUser } from './types';
 
-export { AclValue, accessDenial, isAclEnabled, parsePermission, permissionTable, type AccessDenial, type PermissionEntry } from './permissions';
+export { AclValue, accessDenial, isAclEnabled, parsePermission, Permission, permissionTable, type AccessDenial, type PermissionEntry } from './permissions';
 
+/** The console route patterns each permission code opens. */
 export const PERMISSION_PATTERNS: Readonly<Record<string, readonly string[]>> = {
-  '0': [],
-  '1': ['/app/*'],
-  '2': ['/user'],
-  '3': ['/setting'],
-  '4': ['/operate/*'],
+  [Permission.SelfService]: [],
+  [Permission.Apps]: ['/app/*'],
+  [Permission.Users]: ['/user'],
+  [Permission.Settings]: ['/setting'],
+  [Permission.Operations]: ['/operate/*'],
 };
 
 /** The features whose menu entries are hidden (this product does not ship them). */
@@ -95,11 +94,11 @@ export interface AclSubject {
   aclPath: string;
   skipAcl?: boolean;
   /** A code the route needs besides its path's (see routes.ts `alsoNeeds`). */
-  alsoNeeds?: string;
+  alsoNeeds?: Permission;
 }
 
 /** The access one code of the table gives. */
-function codeAccess(permissions: readonly string[], code: string): Access {
+function codeAccess(permissions: readonly string[], code: Permission): Access {
   return bestAccess(permissions, (entryCode) => entryCode === code);
 }
 
@@ -116,7 +115,7 @@ export function routeAccess(route: AclSubject, context: AclContext): Access {
 
 /** For template conditions ("hide unless the admin flag or an ACL is met"): whether `user` is an
  *  administrator (when `admin` is asked) or holds permission `code` with the True flag. */
-export function hasAccess(user: Pick<SessionUser, 'isAdmin' | 'permissions'> | undefined, need: { admin?: boolean; code?: string }): boolean {
+export function hasAccess(user: Pick<SessionUser, 'isAdmin' | 'permissions'> | undefined, need: { admin?: boolean; code?: Permission }): boolean {
   if (!user) return false;
   if (need.admin && user.isAdmin) return true;
   return need.code !== undefined && codeAccess(user.permissions, need.code) === 'allowed';
