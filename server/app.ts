@@ -30,6 +30,7 @@ import type { Ctx } from './context';
 import { apiRoutes } from './routes';
 import { MAX_UPLOAD_BYTES } from './files/limits';
 import { databaseRateLimitStore } from './http/rate-limit-store';
+import { checkAnswers } from './http/answer-check';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -121,6 +122,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   guardJsonBodies(app);
+  if (config.checkAnswers) checkAnswers(app);
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const { status, body } = errorEnvelope(error, request);
     if (status === 503) reply.header('retry-after', String(RETRY_AFTER_S));

@@ -41,6 +41,8 @@ export interface ServerOptions {
   /** The vendor's Ed25519 public key (PEM) that licenses must be signed with (env IAM_LICENSE_PUBLIC_KEY:
    *  the PEM or a file path; default <dataDir>/license-public.pem). */
   licensePublicKey?: string;
+  /** Holds every answer against its route's response schema (http/answer-check.ts): tests only. */
+  checkAnswers?: boolean;
 }
 
 export interface ServerConfig {
@@ -59,6 +61,7 @@ export interface ServerConfig {
   clock: Clock;
   onAdminPasswordGenerated: (username: string, password: string) => void;
   licensePublicKey: string | undefined;
+  checkAnswers: boolean;
 }
 
 const minute = 60_000;
@@ -162,5 +165,6 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
       process.stdout.write(`\nFirst administrator created: ${username}\nGenerated password (shown once): ${password}\n\n`);
     }),
     licensePublicKey: options.licensePublicKey ?? licenseKey(env.IAM_LICENSE_PUBLIC_KEY, dataDir),
+    checkAnswers: options.checkAnswers ?? false,
   };
 }

@@ -43,7 +43,7 @@ interface BaseSpec<B, Q, P> {
   bodyDoc?: Schema;
   query?: Q;
   params?: P;
-  /** The schema of the envelope's `data` (documentation only). */
+  /** The schema of the envelope's `data`: documented, and checked in tests (http/answer-check.ts). */
   response?: Schema;
   rateLimit?: RateLimit;
   /** Handlers that answer something other than JSON (images, files) send it themselves. */
@@ -138,7 +138,7 @@ export function defineRoute<B extends Schema | undefined = undefined, Q extends 
     method: spec.method,
     url: spec.url,
     schema: documentation(spec as BaseSpec<unknown, unknown, unknown> & { access: Access; appToken?: boolean }),
-    ...(spec.rateLimit ? { config: { rateLimit: spec.rateLimit } } : {}),
+    config: { ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}), answer: spec.response },
     handler: (request, reply) => withSettingsSnapshot(async () => {
       const actor = await gate.authenticate(request);
       gate.checkCsrf(request, actor);
