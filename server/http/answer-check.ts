@@ -31,7 +31,7 @@ export function answerDrifts(schema: v.GenericSchema, data: unknown): string[] {
   return undocumentedKeys(data, result.output, 'data').map((path) => `${path}: not in the response schema`);
 }
 
-/** Turns the answer check on for every route of `app`: a drift answers 500 naming each drift. */
+/** Turns the answer check on for every route of `app`: a drift answers 500 with the route and each drift in `data`. */
 export function checkAnswers(app: FastifyInstance): void {
   app.addHook('preSerialization', async (request, reply, payload: unknown) => {
     const schema = request.routeOptions.config.answer;
@@ -39,7 +39,7 @@ export function checkAnswers(app: FastifyInstance): void {
     const { code, data } = payload as { code?: unknown; data?: unknown };
     if (code !== 0) return payload;
     const drifts = answerDrifts(schema, data);
-    if (drifts.length) throw new ApiError(500, `The answer of ${request.method} ${request.routeOptions.url} does not match its response schema: ${drifts.join('; ')}`);
+    if (drifts.length) throw new ApiError(500, 'The answer does not match its response schema', { route: `${request.method} ${request.routeOptions.url}`, drifts });
     return payload;
   });
 }
