@@ -1,10 +1,11 @@
 // The caller of a request: the signed-in user, their session handle and what they may do.
 import type { Selectable } from 'kysely';
 import type { UserTable } from '../db/tables';
-import type { OwnedApp, SessionUser, UserExtraProp } from '../../src/core/types';
+import type { OwnedApp, SessionUser } from '../../src/core/types';
 import { Status, UserType } from '../../src/core/enums';
 import { Permission } from '../../src/core/permissions';
 import type { ResolvedSession } from './sessions';
+import { sessionUserFields } from '../services/user-answer';
 
 export type UserRow = Selectable<UserTable>;
 
@@ -58,26 +59,15 @@ export function actorOf(session: ResolvedSession, via: Actor['via']): Actor {
   };
 }
 
-export function parseExtraProp(user: UserRow): UserExtraProp {
-  const extra = JSON.parse(user.extraProp) as UserExtraProp;
-  return { ...extra, intProperty1: user.userType as UserExtraProp['intProperty1'] };
-}
+export { parseExtraProp } from '../services/user-answer';
 
 /** session user info, as GET /cas/session answers it. */
 export function toSessionUser(actor: Actor, featureBlacklist: string[]): SessionUser {
-  const { user } = actor;
   return {
-    id: user.id,
-    username: user.username,
-    realName: user.realName,
-    ...(user.avatar ? { avatar: user.avatar } : {}),
-    ...(user.tenantId ? { tenantId: user.tenantId } : {}),
-    isAdmin: user.isAdmin === 1,
-    isMaster: user.isMaster === 1,
+    ...sessionUserFields(actor.user),
     ownedApps: actor.ownedApps,
     permissions: actor.permissions,
     featureBlacklist,
     sessionId: actor.sessionId,
-    extraProp: parseExtraProp(user),
   };
 }

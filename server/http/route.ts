@@ -9,6 +9,7 @@ import { ok } from './envelope';
 import { ApiError, fieldError } from './errors';
 import type { RateLimit } from '../config';
 import type { Actor } from '../auth/actor';
+import type { Ctx } from '../context';
 import { withSettingsSnapshot } from '../settings';
 import { Permission } from '../../src/core/permissions';
 
@@ -79,6 +80,12 @@ export const carriesBearer = (request: FastifyRequest) => /^Bearer /i.test(reque
 export interface Gate {
   authenticate(req: FastifyRequest): Promise<Actor | null>;
   checkCsrf(req: FastifyRequest, actor: Actor | null): void;
+}
+
+/** What a route file (a Fastify plugin registered under /api by server/routes/index.ts) is given. */
+export interface RouteOptions {
+  gate: Gate;
+  ctx: Ctx;
 }
 
 function toDoc(schema: Schema): Record<string, unknown> {

@@ -1,4 +1,5 @@
-// Every API call, registered under /api.
+// Every API call, registered under /api. Route files are Fastify plugins (given the gate and the
+// context), or, not yet converted, functions called with the same.
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import type { Gate } from '../http/route';
@@ -22,7 +23,7 @@ import { emailVerificationRoutes } from './email-verification';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
-  userRoutes(app, gate, ctx);
+  void app.register(userRoutes, { gate, ctx });
   tenantRoutes(app, gate, ctx);
   settingsRoutes(app, gate, ctx);
   fileRoutes(app, gate, ctx);
