@@ -28,7 +28,7 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   settingsRoutes(app, gate, ctx);
   fileRoutes(app, gate, ctx);
   licenseRoutes(app, gate, ctx);
-  appRoutes(app, gate, ctx);
+  void app.register(appRoutes, { gate, ctx });
   operationRoutes(app, gate, ctx);
   channelRoutes(app, gate, ctx);
   // The outbox worker delivers queued messages while the server runs.
