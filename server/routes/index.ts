@@ -24,7 +24,7 @@ import { emailVerificationRoutes } from './email-verification';
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
   void app.register(userRoutes, { gate, ctx });
-  tenantRoutes(app, gate, ctx);
+  void app.register(tenantRoutes, { gate, ctx });
   settingsRoutes(app, gate, ctx);
   fileRoutes(app, gate, ctx);
   licenseRoutes(app, gate, ctx);
