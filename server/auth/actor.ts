@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { UserTable } from '../db/tables';
 import type { OwnedApp, SessionUser } from '../../src/core/types';
 import { Status, UserType } from '../../src/core/enums';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 import type { ResolvedSession } from './sessions';
 import { sessionUserFields } from '../services/user-answer';
 
@@ -31,7 +31,7 @@ export const isPlatformAdmin = (user: UserRow) =>
 export const isTenantAdmin = (user: UserRow) =>
   user.userType === UserType.Tenant && user.isAdmin === 1 && user.tenantId !== null;
 
-/** The permission codes of a user (what each opens: the `Permission` map of src/core/permissions.ts). */
+/** The permission codes of a user (what each opens: the `Permission` map of src/core/permission-codes.ts). */
 export function permissionsOf(user: UserRow, ownedApps: OwnedApp[]): Permission[] {
   if (user.availabilityStatus !== Status.Enable) return [];
   const codes = new Set<Permission>([Permission.SelfService]);

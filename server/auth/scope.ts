@@ -6,7 +6,7 @@ import type { Database } from '../db/tables';
 import { UserType } from '../../src/core/enums';
 import { forbidden, notFound } from '../http/errors';
 import type { Actor, UserRow } from './actor';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 export async function tenantPathOf(ctx: Ctx, tenantId: string | null): Promise<string | null> {
   if (!tenantId) return null;

@@ -11,12 +11,12 @@ import type { RateLimit } from '../config';
 import type { Actor } from '../auth/actor';
 import type { Ctx } from '../context';
 import { withSettingsSnapshot } from '../settings';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 export type { Permission };
 
 /** public: anyone; otherwise a signed-in, enabled user holding the permission code (see the
- *  `Permission` map of src/core/permissions.ts). */
+ *  `Permission` map of src/core/permission-codes.ts). */
 export type Access = 'public' | Permission;
 
 type Schema = v.GenericSchema;

@@ -9,7 +9,7 @@ import {
   app as appSchema, appCreateBody, appItemParams, appList, appListQuery, appParams, appUpdateBody, memberUser, privilege, privilegeBody,
   privilegeIdsBody, privilegeUpdateBody, role, roleCreateBody, roleList, roleListQuery, roleUpdateBody, userIdsBody,
 } from '../../src/core/schemas/resources';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 import * as apps from '../services/apps';
 import * as privileges from '../services/privileges';
 import * as roles from '../services/roles';

@@ -16,7 +16,7 @@ import { manageableUser } from '../auth/scope';
 import { clearFailures, keysOfUser } from '../auth/throttle';
 import { notFound } from '../http/errors';
 import { revokeAppGrants } from '../oidc/revoke';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Authentication'];
 

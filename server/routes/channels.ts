@@ -19,7 +19,7 @@ import { fieldError, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { CLAIM_LEASE_MS, deliver } from '../channels/deliver';
 import { outboxDb } from '../channels/tables';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 type ChannelRow = Selectable<ChannelTable>;
 type Settings = Record<string, string>;

@@ -7,7 +7,7 @@ import { okAnswer } from '../../src/core/schemas/common';
 import { verificationParams, verifiedAnswer } from '../../src/core/schemas/email-verification';
 import { consumeVerificationLink, sendVerificationLink } from '../auth/codes';
 import { ApiError, fieldError } from '../http/errors';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Email verification'];
 

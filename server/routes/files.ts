@@ -9,7 +9,7 @@ import { UPLOAD_RULES, type UploadPurpose } from '../../src/core/upload';
 import { FILE_ID } from '../../src/core/file-id';
 import { fieldError, notFound } from '../http/errors';
 import { storeUpload } from '../files/store';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 import { uploadAnswer } from '../../src/core/schemas/files';
 
 const tags = ['Files'];

@@ -9,7 +9,7 @@ import { finishFlow, startFlow } from '../idp/flow';
 import { checkIcon, configWithIcon, iconOf } from '../idp/provider-config';
 import { ApiError, notFound } from '../http/errors';
 import { safeRedirect } from '../http/redirect';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Third-party sign-in'];
 const redirectDoc = { contentType: 'text/plain' };

@@ -16,7 +16,7 @@ import type { Actor } from '../auth/actor';
 import { releaseBrowser } from '../idp/browser-binding';
 import { isUniqueViolation } from '../db/errors';
 import { checkIcon, configWithIcon, iconOf } from '../idp/provider-config';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Third-party sign-in'];
 

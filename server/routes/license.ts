@@ -5,7 +5,7 @@ import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
 import { activateLicense, licenseStatus, requestCode } from '../license/service';
 import { ApiError } from '../http/errors';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 import { licenseStatus as licenseStatusAnswer } from '../../src/core/schemas/license';
 
 const tags = ['License'];

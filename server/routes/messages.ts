@@ -16,7 +16,7 @@ import { paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
 import { outboxDb, type MessageRow, type OutboxDatabase } from '../channels/tables';
 import type { Outbox } from '../channels/outbox';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 /** Texts of in-site messages only: other kinds went elsewhere (and may hold a sign-in code). */
 const toMessage = (row: MessageRow) => ({

@@ -19,7 +19,7 @@ import { newId } from '../auth/secrets';
 import { contains, paginate } from '../http/paging';
 import { fieldError, forbidden, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 type MenuRow = Selectable<MenuPlanTable>;
 const toMenuPlan = (row: MenuRow) => ({ ...row, items: JSON.parse(row.items) as PlanMenuItem[] });

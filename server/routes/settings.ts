@@ -10,7 +10,7 @@ import { fieldError } from '../http/errors';
 import { resolveConfig } from '../../src/core/config';
 import { SecondAuth } from '../../src/core/enums';
 import { totpEnabled } from '../auth/totp';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Settings'];
 const withVersion = <T extends v.GenericSchema>(schema: T) => v.object({ value: schema, version: v.number() });

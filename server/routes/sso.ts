@@ -15,7 +15,7 @@ import { canManageApp } from '../auth/scope';
 import { assertMayTrustApps } from '../auth/grants';
 import { ApiError, notFound } from '../http/errors';
 import { safeRedirect } from '../http/redirect';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Single sign-on'];
 

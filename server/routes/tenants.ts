@@ -6,7 +6,7 @@ import { defineRoute, type RouteOptions } from '../http/route';
 import { idParams, okAnswer } from '../../src/core/schemas/common';
 import { tenantMoveBody } from '../../src/core/schemas/admin';
 import { memberUser, tenant, tenantCreateBody, tenantList, tenantListQuery, tenantUpdateBody, userIdsBody } from '../../src/core/schemas/resources';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 import * as tenants from '../services/tenants';
 
 const tags = ['Tenants'];

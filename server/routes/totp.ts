@@ -6,7 +6,7 @@ import { okAnswer } from '../../src/core/schemas/common';
 import { totpCodeBody, totpEnrolment, totpStatus } from '../../src/core/schemas/totp';
 import { confirmEnrolment, disableTotp, startEnrolment, totpEnabled } from '../auth/totp';
 import { fieldError } from '../http/errors';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Authenticator app'];
 const wrongCode = () => fieldError([{ field: 'code', rule: 'rule.totpCode' }]);

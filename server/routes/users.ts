@@ -8,7 +8,7 @@ import {
 } from '../../src/core/schemas/users';
 import { adminUserList, adminUserListQuery, roleIdsBody, userAppParams, userAppRolesList } from '../../src/core/schemas/admin';
 import { passwordResetBody } from '../../src/core/schemas/password-reset';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 import { manageableUser } from '../auth/scope';
 import { clearSessionCookie } from '../auth/gate';
 import { unauthorized } from '../http/errors';

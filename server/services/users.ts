@@ -6,7 +6,7 @@ import type { Ctx } from '../context';
 import type { basicInfoBody, userCreateBody, userUpdateBody, passwordBody } from '../../src/core/schemas/users';
 import type { adminUserListQuery } from '../../src/core/schemas/admin';
 import { Status, UserType } from '../../src/core/enums';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 import type { ContactField } from '../auth/contacts';
 import type { Actor, UserRow } from '../auth/actor';
 import { manageableUser, scopeUsers, tenantPathOf } from '../auth/scope';

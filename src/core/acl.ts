@@ -1,7 +1,7 @@
 // Access control of the console. The UI's ACL is convenience; the server enforces the same
 // permissions on every call.
 //
-// Permission codes (the `Permission` map of permissions.ts says what each opens) are strings in
+// Permission codes (the `Permission` map of permission-codes.ts says what each opens) are strings in
 // the session, each optionally `code|flag`. The flag after the pipe is an AclValue: True (2) or no flag grants the patterns; Disabled (1)
 // keeps the entries visible in the menu but greyed out and not navigable; False (0) and anything
 // unparseable grant nothing (fail closed).
@@ -12,19 +12,25 @@
 // '/operate/setting', '/operate/*' matches every '/operate/…' route (and '/operate' through
 // '/operate/view'), and '/app/*' matches '/app/detail/:id' and '/operate/app' (through '/operate/app/view').
 import type { YesNo } from './enums';
-import { AclValue, isAclEnabled, Permission, permissionTable } from './permissions';
+import { AclValue, isAclEnabled, permissionTable } from './permissions';
+import { Permission } from './permission-codes';
 import type { SessionUser } from './types';
 
-export { AclValue, accessDenial, isAclEnabled, parsePermission, Permission, permissionTable, type AccessDenial, type PermissionEntry } from './permissions';
+export { AclValue, accessDenial, isAclEnabled, parsePermission, permissionTable, type AccessDenial, type PermissionEntry } from './permissions';
+export { Permission } from './permission-codes';
 
-/** The console route patterns each permission code opens. */
-export const PERMISSION_PATTERNS: Readonly<Record<string, readonly string[]>> = {
-  [Permission.SelfService]: [],
-  [Permission.Apps]: ['/app/*'],
-  [Permission.Users]: ['/user'],
-  [Permission.Settings]: ['/setting'],
-  [Permission.Operations]: ['/operate/*'],
-};
+/** The console route patterns a permission code opens (a function, not a table keyed by
+ *  `Permission.*`: such a table would stay in the sign-in entry, which never asks it). */
+export function permissionPatterns(code: string): readonly string[] {
+  switch (code) {
+    case Permission.Apps: return ['/app/*'];
+    case Permission.Users: return ['/user'];
+    case Permission.Settings: return ['/setting'];
+    case Permission.Operations: return ['/operate/*'];
+    // SelfService opens no guarded route; an unknown code opens nothing.
+    default: return [];
+  }
+}
 
 /** The features whose menu entries are hidden (this product does not ship them). */
 export const Feature = {
@@ -86,7 +92,7 @@ function bestAccess(permissions: readonly string[], applies: (code: string) => b
 /** The access the permission table gives to `path` (ignoring skip-ACL and the switch; see `routeAccess`). */
 export function pathAccess(path: string, permissions: readonly string[]): Access {
   const candidates = aclCandidates(path);
-  return bestAccess(permissions, (code) => (PERMISSION_PATTERNS[code] ?? []).some((pattern) => candidates.some((candidate) => patternMatches(pattern, candidate))));
+  return bestAccess(permissions, (code) => permissionPatterns(code).some((pattern) => candidates.some((candidate) => patternMatches(pattern, candidate))));
 }
 
 export interface AclSubject {

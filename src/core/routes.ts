@@ -1,7 +1,7 @@
 // The route table as data, and the router guard as a pure function. The core has no router:
 // a UI router asks `guard()` what to do with a path and follows the answer.
 import { filterMenu, routeAccess, type Access, type AclContext, type MenuFilter, type MenuItem } from './acl';
-import { Permission } from './permissions';
+import { Permission } from './permission-codes';
 import { t } from './i18n';
 import { FORBIDDEN_PATH, LOGIN_PATH, NOT_FOUND_PATH, matchPath, pathOf, publicRoutes, withRedirect } from './public-routes';
 import type { SessionStatus } from './types';

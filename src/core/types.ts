@@ -9,7 +9,7 @@ import type { adminResetBody, selfResetBody, user } from './schemas/users';
 import type { licenseStatus } from './schemas/license';
 import type { accessInfo } from './schemas/idp';
 import type { uploadAnswer } from './schemas/files';
-import type { rules, userExtraProp } from './validation';
+import type { availabilityStatus, userExtraProp } from './validation/user';
 
 /** Every JSON answer of the API has this envelope. `code` is 0 on success; on failure it is the
  *  HTTP status or an application code (e.g. 1001 for the special login error). */
@@ -31,7 +31,7 @@ export type ListQuery = PagedListShape['query'];
 export type PagedList<T> = Omit<PagedListShape, 'list'> & { list: T[] };
 
 /** "Status": enable=1, disabled=2 (the `Status` enum). */
-export type AvailabilityStatus = v.InferOutput<typeof rules.availabilityStatus>;
+export type AvailabilityStatus = v.InferOutput<typeof availabilityStatus>;
 export type UserExtraProp = v.InferOutput<typeof userExtraProp>;
 /** User, as the API answers it (never with a password or its hash). */
 export type User = v.InferOutput<typeof user>;

@@ -8,12 +8,11 @@
 // - Missing or non-string input fails with 'rule.required'.
 import * as v from 'valibot';
 import { PASSWORD } from './config';
-import { Status, UserType } from './enums';
-import { FILE_ID } from './file-id';
 import { formatRuleMessage } from './rule-message';
 import type { FieldErrors } from './types';
 
 export { loginCaptcha, loginCode, loginForm, type LoginFormInput } from './validation/login';
+// The rules of users and profiles (forms and API bodies) are in ./validation/user.ts, out of the sign-in entry.
 
 /** Letters, digits, underscore, hyphen and Chinese (CJK Unified Ideographs): the name character set. */
 const NAME_CHARS = '\\w\\u4e00-\\u9fa5-';
@@ -106,20 +105,6 @@ export const rules = {
   positiveInteger: v.pipe(v.number('rule.positiveInteger'), v.integer('rule.positiveInteger'), v.minValue(1, 'rule.positiveInteger')),
   maxLength: (max: number) => text(formatRuleMessage('rule.maxLength', { max }), undefined, { max }),
   serialNumber: v.pipe(v.string('rule.serialNumber'), v.regex(/\S/, 'rule.serialNumber')),
-  /** Ids are opaque strings (UUIDs here). */
-  id: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(64, 'rule.id')),
-  /** A stored image field (avatar, branding images, a provider's icon): one of our own uploads, by
-   *  its id or its /api/file/get/ URL (kept as the id, so that every console resolves it against
-   *  its own API base); '' for none. Nothing else: a path or URL here would make every browser that
-   *  shows the image request it with the viewer's cookies (a "../../cas/logout" avatar signed
-   *  administrators out), and the console's Content-Security-Policy loads images from itself only. */
-  uploadedImage: v.pipe(
-    v.string('rule.fileName'),
-    v.regex(new RegExp(`^(?:(?:/api/file/get/)?${FILE_ID.source.slice(1, -1)})?$`), 'rule.fileName'),
-    v.transform((image: string) => image.replace(/^\/api\/file\/get\//, '')),
-  ),
-  availabilityStatus: v.picklist([Status.Enable, Status.Disabled], 'rule.availabilityStatus'),
-  userType: v.picklist([UserType.Tenant, UserType.Platform, UserType.System], 'rule.userType'),
 } as const;
 
 /** An optional form field: absent, empty, or valid by `rule`. */
@@ -161,41 +146,8 @@ const adminResetFields = v.object(
 );
 export const adminResetForm = v.pipe(adminResetFields, confirmationMatches<v.InferOutput<typeof adminResetFields>>());
 
-/** A user's extra properties: `intProperty1` is the user type; other keys pass through. */
-export const userExtraProp = v.objectWithRest({ intProperty1: v.optional(rules.userType) }, v.unknown(), 'rule.required');
-
-/** The fields of a person that they edit themselves (the profile form, PUT /user/profile and basic_info). */
-export const profileFields = {
-  realName: rules.realName,
-  avatar: v.optional(rules.uploadedImage),
-  mobilePhone: optionalField(rules.mobilePhone),
-  email: optionalField(rules.email),
-};
-
-/** The fields of a user an administrator sets: the user forms below AND the API's user bodies
- *  (src/core/schemas/users.ts) are built from this one list. */
-export const userFields = {
-  ...profileFields,
-  description: optionalField(rules.description),
-  availabilityStatus: v.optional(rules.availabilityStatus),
-  tenantId: v.optional(rules.id),
-  extraProp: v.optional(userExtraProp),
-};
-
-/** Edit personal information. The username is shown read-only and not validated. */
-export const profileForm = v.object({ username: v.optional(v.string('rule.required')), ...profileFields }, 'rule.required');
-
-/** User, creating: the password is the plain new password (checked by policy before the transform). */
-export const userCreateForm = v.object({ ...userFields, username: rules.username, password: rules.newPassword }, 'rule.required');
-
-/** User, updating: the username and password do not change here; `version` guards against stale writes. */
-export const userUpdateForm = v.object({ ...userFields, version: v.optional(v.number('rule.required')) }, 'rule.required');
-
-export type ProfileFormInput = v.InferInput<typeof profileForm>;
 export type SelfPasswordFormInput = v.InferInput<typeof selfPasswordForm>;
 export type AdminResetFormInput = v.InferInput<typeof adminResetForm>;
-export type UserCreateFormInput = v.InferInput<typeof userCreateForm>;
-export type UserUpdateFormInput = v.InferInput<typeof userUpdateForm>;
 
 export type ValidationResult<T> = { success: true; output: T } | { success: false; fields: FieldErrors['fields'] };
 

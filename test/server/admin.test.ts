@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import type { PagedList, User } from '../../src/core/types';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 interface Tenant { id: string; parentId: string | null; name: string; version: number }
 interface Member { id: string; username: string; realName: string }

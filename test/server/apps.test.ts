@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import type { PagedList } from '../../src/core/types';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 interface App { id: string; name: string; version: number; isMaster: boolean }
 interface Privilege { id: string; parentId: string | null; key: string; sort: number }

@@ -7,7 +7,7 @@ import { createIdpTicket } from '../../server/auth/third-party';
 import { digest, newSecret } from '../../server/auth/secrets';
 import { FLOW_COOKIE } from '../../server/idp/browser-binding';
 import { transformPassword } from '../../src/core/password';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 let server: TestServer;
 let admin: Client;

@@ -14,7 +14,7 @@ import {
   changesState, fillPath, otherSideBody, otherSideParam, otherSideQuery, PROBE_PASSWORD, readOperations, seedTwoSides, snapshot, snapshotOf,
   type Operation, type TwoSides,
 } from './security-support';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 /** Left out, with the reason:
  *  - public calls (sign-in, captcha, the public settings and IdP list, third-party sign-in flow,

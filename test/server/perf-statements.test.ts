@@ -12,7 +12,7 @@ import pg from 'pg';
 import { CompiledQuery } from 'kysely';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import type { SessionAnswer } from '../../src/core/types';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 /** Every statement (SQL text and parameters) the drivers run while `recording` is on (the server runs in this process), but
  *  the outbox worker's poll (its own timer) and the settings documents (cached for 2 s, so a

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
 import type { PagedList, User } from '../../src/core/types';
-import { Permission } from '../../src/core/permissions';
+import { Permission } from '../../src/core/permission-codes';
 
 let server: TestServer;
 let admin: Client;

@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { PAGING } from '../config';
 import { rules } from '../validation';
+import { idRule, uploadedImage } from '../validation/user';
 
 /** The paging cap: a list never answers more than this many rows at once. */
 export const MAX_PAGE_SIZE = 100;
@@ -40,7 +41,7 @@ export function pagedList<TItem extends v.GenericSchema>(item: TItem) {
 }
 
 /** Ids are opaque strings (UUIDs here). */
-export const id = rules.id;
+export const id = idRule;
 export const idParams = v.object({ id });
 
 /** A password as the browser sends it: the output of the core's transform (SHA-256 hex by default). */
@@ -60,5 +61,5 @@ export const yesNo = v.picklist(['Y', 'N'], 'rule.yesNo');
 
 export const okAnswer = v.null();
 
-/** A stored image field: one of our own uploads or '' (the rule in ../validation says why). */
-export const uploadedImage = rules.uploadedImage;
+/** A stored image field: one of our own uploads or '' (the rule in ../validation/user.ts says why). */
+export { uploadedImage };

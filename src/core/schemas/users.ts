@@ -1,6 +1,7 @@
 // user calls: list, read, basic info, profile, create/update, delete, passwords.
 import * as v from 'valibot';
-import { loginCode, profileFields, userExtraProp, userFields, rules } from '../validation';
+import { loginCode, rules } from '../validation';
+import { availabilityStatus, profileFields, userExtraProp, userFields } from '../validation/user';
 import { id, pageQueryFields, pagedList, transformedPassword, version } from './common';
 
 /** Columns a user list can be searched by (each has an index). */
@@ -68,7 +69,7 @@ export const contactConfirmBody = v.object({
 /** A user, as the API answers it (never with a password or its hash). */
 export const user = v.object({
   ...basicInfo.entries,
-  availabilityStatus: rules.availabilityStatus,
+  availabilityStatus,
   extraProp: userExtraProp,
   tenantId: v.optional(v.string()),
   isAdmin: v.boolean(),

@@ -19,7 +19,7 @@ import {
 } from '../../../src/core/routes';
 import type { SessionStatus } from '../../../src/core/types';
 import type { MenuItem } from '../../../src/core/acl';
-import { Permission } from '../../../src/core/permissions';
+import { Permission } from '../../../src/core/permission-codes';
 
 const translate = (key: string) => `[${key}]`;
 const profiles = {

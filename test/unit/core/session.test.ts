@@ -10,7 +10,7 @@ import { setConfig } from '../../../src/core/config-store';
 import * as api from '../../../src/core/api';
 import type { SessionAnswer } from '../../../src/core/types';
 import { delay, fail, ok, startApiServer, type ApiServer } from './support/api-server';
-import { Permission } from '../../../src/core/permissions';
+import { Permission } from '../../../src/core/permission-codes';
 
 let server: ApiServer;
 

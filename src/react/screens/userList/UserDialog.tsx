@@ -11,7 +11,7 @@ import { updateUser, type AdminUser } from '../../../core/api/userAdmin';
 import type { Tenant } from '../../../core/api/tenants';
 import { Status, UserType } from '../../../core/enums';
 import { notifySuccess } from '../../../core/messages';
-import { userCreateForm, userUpdateForm } from '../../../core/validation';
+import { userCreateForm, userUpdateForm } from '../../../core/validation/user';
 import type { AvailabilityStatus } from '../../../core/types';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
