@@ -33,6 +33,7 @@ import type { Ctx } from './context';
 import { apiRoutes } from './routes';
 import { MAX_UPLOAD_BYTES } from './files/limits';
 import { databaseRateLimitStore } from './http/rate-limit-store';
+import { checkAnswers } from './http/answer-check';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -132,6 +133,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   answerWithRequestId(app);
   app.addHook('onClose', () => db.close());
   guardJsonBodies(app);
+  if (config.checkAnswers) checkAnswers(app);
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const { status, body } = errorEnvelope(error, request);
     if (status === 503) reply.header('retry-after', String(RETRY_AFTER_S));

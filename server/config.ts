@@ -44,6 +44,8 @@ export interface ServerOptions {
   /** The vendor's Ed25519 public key (PEM) that licenses must be signed with (env IAM_LICENSE_PUBLIC_KEY:
    *  the PEM or a file path; default <dataDir>/license-public.pem). */
   licensePublicKey?: string;
+  /** Holds every answer against its route's response schema (http/answer-check.ts): tests only. */
+  checkAnswers?: boolean;
   /** Who may read GET /metrics (see docs/security.md): a bearer token (env IAM_METRICS_TOKEN) and/or
    *  client addresses (env IAM_METRICS_ALLOW: IPs, CIDRs, loopback/linklocal/uniquelocal). */
   metrics?: { token?: string; allow?: string[] };
@@ -66,6 +68,7 @@ export interface ServerConfig {
   clock: Clock;
   onAdminPasswordGenerated: (username: string, password: string) => void;
   licensePublicKey: string | undefined;
+  checkAnswers: boolean;
   metrics: { token: string | undefined; allow: string[] };
 }
 
@@ -192,6 +195,7 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
       process.stdout.write(`\nFirst administrator created: ${username}\nGenerated password (shown once): ${password}\n\n`);
     }),
     licensePublicKey: options.licensePublicKey ?? licenseKey(env.IAM_LICENSE_PUBLIC_KEY, dataDir),
+    checkAnswers: options.checkAnswers ?? false,
     metrics: metricsAccess(options, env),
   };
 }

@@ -1,10 +1,11 @@
 // The caller of a request: the signed-in user, their session handle and what they may do.
 import type { Selectable } from 'kysely';
 import type { UserTable } from '../db/tables';
-import type { OwnedApp, SessionUser, UserExtraProp } from '../../src/core/types';
+import type { OwnedApp, SessionUser } from '../../src/core/types';
 import { Status, UserType } from '../../src/core/enums';
-import type { Permission } from '../http/route';
+import { Permission } from '../../src/core/permission-codes';
 import type { ResolvedSession } from './sessions';
+import { sessionUserFields } from '../services/user-answer';
 
 export type UserRow = Selectable<UserTable>;
 
@@ -30,13 +31,13 @@ export const isPlatformAdmin = (user: UserRow) =>
 export const isTenantAdmin = (user: UserRow) =>
   user.userType === UserType.Tenant && user.isAdmin === 1 && user.tenantId !== null;
 
-/** permission codes: 0 self-service, 1 apps, 2 users, 3 settings, 4 operations. */
+/** The permission codes of a user (what each opens: the `Permission` map of src/core/permission-codes.ts). */
 export function permissionsOf(user: UserRow, ownedApps: OwnedApp[]): Permission[] {
   if (user.availabilityStatus !== Status.Enable) return [];
-  const codes = new Set<Permission>(['0']);
-  if (isPlatformAdmin(user)) (['1', '2', '3', '4'] as const).forEach((code) => codes.add(code));
-  if (isTenantAdmin(user)) (['2', '4'] as const).forEach((code) => codes.add(code));
-  if (ownedApps.length) codes.add('1');
+  const codes = new Set<Permission>([Permission.SelfService]);
+  if (isPlatformAdmin(user)) [Permission.Apps, Permission.Users, Permission.Settings, Permission.Operations].forEach((code) => codes.add(code));
+  if (isTenantAdmin(user)) [Permission.Users, Permission.Operations].forEach((code) => codes.add(code));
+  if (ownedApps.length) codes.add(Permission.Apps);
   return [...codes].sort();
 }
 
@@ -58,26 +59,15 @@ export function actorOf(session: ResolvedSession, via: Actor['via']): Actor {
   };
 }
 
-export function parseExtraProp(user: UserRow): UserExtraProp {
-  const extra = JSON.parse(user.extraProp) as UserExtraProp;
-  return { ...extra, intProperty1: user.userType as UserExtraProp['intProperty1'] };
-}
+export { parseExtraProp } from '../services/user-answer';
 
 /** session user info, as GET /cas/session answers it. */
 export function toSessionUser(actor: Actor, featureBlacklist: string[]): SessionUser {
-  const { user } = actor;
   return {
-    id: user.id,
-    username: user.username,
-    realName: user.realName,
-    ...(user.avatar ? { avatar: user.avatar } : {}),
-    ...(user.tenantId ? { tenantId: user.tenantId } : {}),
-    isAdmin: user.isAdmin === 1,
-    isMaster: user.isMaster === 1,
+    ...sessionUserFields(actor.user),
     ownedApps: actor.ownedApps,
     permissions: actor.permissions,
     featureBlacklist,
     sessionId: actor.sessionId,
-    extraProp: parseExtraProp(user),
   };
 }

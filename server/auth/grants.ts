@@ -18,7 +18,7 @@
 // platform administrator changes them. Likewise only they mark an app trusted (its sign-ins skip
 // the consent page), even for an app administrator's own app.
 //
-// Who may receive: a person in the caller's reach for the call — through the user screens (code 2)
+// Who may receive: a person in the caller's reach for the call — through the user screens (Permission.Users)
 // a user of the caller's user scope (scope.ts, checked by the route), through an app's role screen
 // any existing person (apps are platform-wide, see docs/security.md, known limits), and a tenant's
 // administrators are tenant users of that very tenant.

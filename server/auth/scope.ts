@@ -6,6 +6,7 @@ import type { Database } from '../db/tables';
 import { UserType } from '../../src/core/enums';
 import { forbidden, notFound } from '../http/errors';
 import type { Actor, UserRow } from './actor';
+import { Permission } from '../../src/core/permission-codes';
 
 export async function tenantPathOf(ctx: Ctx, tenantId: string | null): Promise<string | null> {
   if (!tenantId) return null;
@@ -33,7 +34,7 @@ export async function canManageUser(ctx: Ctx, actor: Actor, user: UserRow): Prom
 export async function manageableUser(ctx: Ctx, actor: Actor, id: string): Promise<UserRow> {
   const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   if (!user || !(await canManageUser(ctx, actor, user))) {
-    if (user && actor.permissions.includes('2')) throw notFound('User');
+    if (user && actor.permissions.includes(Permission.Users)) throw notFound('User');
     if (user) throw forbidden();
     throw notFound('User');
   }

@@ -9,11 +9,14 @@ import { ok } from './envelope';
 import { ApiError, fieldError } from './errors';
 import type { RateLimit } from '../config';
 import type { Actor } from '../auth/actor';
+import type { Ctx } from '../context';
 import { withSettingsSnapshot } from '../settings';
+import { Permission } from '../../src/core/permission-codes';
 
-export type Permission = '0' | '1' | '2' | '3' | '4';
+export type { Permission };
 
-/** public: anyone; otherwise a signed-in, enabled user holding the permission code. */
+/** public: anyone; otherwise a signed-in, enabled user holding the permission code (see the
+ *  `Permission` map of src/core/permission-codes.ts). */
 export type Access = 'public' | Permission;
 
 type Schema = v.GenericSchema;
@@ -41,7 +44,7 @@ interface BaseSpec<B, Q, P> {
   bodyDoc?: Schema;
   query?: Q;
   params?: P;
-  /** The schema of the envelope's `data` (documentation only). */
+  /** The schema of the envelope's `data`: documented, and checked in tests (http/answer-check.ts). */
   response?: Schema;
   rateLimit?: RateLimit;
   /** Handlers that answer something other than JSON (images, files) send it themselves. */
@@ -79,9 +82,17 @@ export interface Gate {
   checkCsrf(req: FastifyRequest, actor: Actor | null): void;
 }
 
+/** What a route file (a Fastify plugin registered under /api by server/routes/index.ts) is given. */
+export interface RouteOptions {
+  gate: Gate;
+  ctx: Ctx;
+}
+
 function toDoc(schema: Schema): Record<string, unknown> {
   return toJsonSchema(schema, { target: 'openapi-3.0', errorMode: 'ignore' }) as Record<string, unknown>;
 }
+
+const permissionName = (code: Permission) => Object.entries(Permission).find(([, value]) => value === code)?.[0];
 
 const envelopeDoc = (data: Record<string, unknown>) => ({
   type: 'object',
@@ -102,7 +113,7 @@ function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Acc
   const schema: Record<string, unknown> = {
     summary: spec.summary,
     tags: spec.tags,
-    description: spec.access === 'public' ? 'No sign-in needed.' : `Needs permission code ${spec.access}${spec.appToken ? ', or an app\'s access token (Authorization: Bearer)' : ''}.`,
+    description: spec.access === 'public' ? 'No sign-in needed.' : `Needs permission code ${spec.access} (${permissionName(spec.access)})${spec.appToken ? ', or an app\'s access token (Authorization: Bearer)' : ''}.`,
     ...(spec.access === 'public' ? {} : { security: [{ sessionCookie: [] }, { sessionToken: [] }] }),
   };
   if (spec.body) schema.body = toDoc((spec.bodyDoc ?? spec.body) as Schema);
@@ -138,6 +149,7 @@ export function defineRoute<B extends Schema | undefined = undefined, Q extends 
     schema: { summary: spec.summary, tags: spec.tags },
     config: {
       ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}),
+      answer: spec.response,
       swaggerTransform: ({ url }: { url: string }) => ({ url, schema: documentation(spec as BaseSpec<unknown, unknown, unknown> & { access: Access; appToken?: boolean }) }),
     },
     handler: (request, reply) => withSettingsSnapshot(async () => {

@@ -23,7 +23,7 @@ type ClientRow = ClientQuery extends CompiledQuery<infer Row> ? Row : never;
  *  (Kysely would build it again per call), the app id bound at each run. */
 export function clientLookup(db: Kysely<OidcDatabase>): (appId: string) => Promise<AdapterPayload | undefined> {
   const query = clientQuery(db);
-  return async (appId) => clientMetadata((await db.executeQuery({ ...query, parameters: [appId] })).rows[0]);
+  return async (appId) => clientMetadata((await db.executeQuery<ClientRow>({ ...query, parameters: [appId] })).rows[0]);
 }
 
 function clientMetadata(row: ClientRow | undefined): AdapterPayload | undefined {

@@ -16,6 +16,7 @@ import { clearFailures, keysOfUser } from '../auth/throttle';
 import { notFound } from '../http/errors';
 import { revokeAppGrants } from '../oidc/revoke';
 import { sessionAnswerOf } from './session-probe';
+import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Authentication'];
 
@@ -42,7 +43,7 @@ export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/cas/session', tags, access: '0',
+    method: 'GET', url: '/cas/session', tags, access: Permission.SelfService,
     summary: 'The signed-in user (session user info)', response: sessionAnswer,
     handler: ({ actor }) => sessionAnswerOf(ctx, actor),
   });
@@ -83,7 +84,7 @@ export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/authc/user/:id/login/unlock', tags, access: '2',
+    method: 'DELETE', url: '/authc/user/:id/login/unlock', tags, access: Permission.Users,
     summary: 'Unlock a user locked after failed sign-ins', params: idParams, response: okAnswer,
     handler: async ({ actor, params, raw }) => {
       const user = await manageableUser(ctx, actor, params.id);
@@ -94,13 +95,13 @@ export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/cas/sessions', tags, access: '0',
+    method: 'GET', url: '/cas/sessions', tags, access: Permission.SelfService,
     summary: "The current user's sessions", response: v.array(sessionInfo),
     handler: async ({ actor }) => (await ctx.sessions.list(actor.id)).map((row) => ({ ...row, current: row.id === actor.sessionId })),
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/cas/sessions/:id', tags, access: '0',
+    method: 'DELETE', url: '/cas/sessions/:id', tags, access: Permission.SelfService,
     summary: 'Sign out one of my sessions', params: idParams, response: okAnswer,
     handler: async ({ actor, params, raw }) => {
       const mine = (await ctx.sessions.list(actor.id)).some((row) => row.id === params.id);
@@ -112,7 +113,7 @@ export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/cas/sessions', tags, access: '0',
+    method: 'DELETE', url: '/cas/sessions', tags, access: Permission.SelfService,
     summary: 'Sign out all my other sessions', response: v.object({ revoked: v.number() }),
     handler: async ({ actor, raw }) => {
       const revoked = await ctx.sessions.revokeUser(actor.id, actor.sessionId);

@@ -19,6 +19,7 @@ import { fieldError, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { CLAIM_LEASE_MS, deliver } from '../channels/deliver';
 import { outboxDb } from '../channels/tables';
+import { Permission } from '../../src/core/permission-codes';
 
 type ChannelRow = Selectable<ChannelTable>;
 type Settings = Record<string, string>;
@@ -59,12 +60,12 @@ export function channelRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void 
   };
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/channels', tags, access: '3', summary: 'Message channels, paged (secrets masked)', query: pageQuery, response: channelList,
+    method: 'GET', url: '/channels', tags, access: Permission.Settings, summary: 'Message channels, paged (secrets masked)', query: pageQuery, response: channelList,
     handler: ({ query }) => paginate(ctx.db.selectFrom('channels').selectAll().orderBy('name').orderBy('id'), query, toChannel),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/channels/options', tags, access: '4', summary: 'Enabled channels to send a message through (no settings)', response: v.array(channelOption),
+    method: 'GET', url: '/channels/options', tags, access: Permission.Operations, summary: 'Enabled channels to send a message through (no settings)', response: v.array(channelOption),
     handler: async () => {
       const rows = await ctx.db.selectFrom('channels').select(['id', 'name', 'serviceType', 'vendor']).where('enabled', '=', 1).orderBy('name').limit(200).execute();
       return rows;
@@ -72,7 +73,7 @@ export function channelRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void 
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/channels', tags, access: '3', summary: 'Create a message channel', body: channelBody, response: channel,
+    method: 'POST', url: '/channels', tags, access: Permission.Settings, summary: 'Create a message channel', body: channelBody, response: channel,
     handler: async ({ actor, body, raw }) => {
       const now = ctx.now();
       const config = settingsToStore(body.serviceType, body.config, {});
@@ -84,7 +85,7 @@ export function channelRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void 
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/channels/:id', tags, access: '3', summary: 'Update a message channel (secrets left out are kept; 409 when version is stale)',
+    method: 'PUT', url: '/channels/:id', tags, access: Permission.Settings, summary: 'Update a message channel (secrets left out are kept; 409 when version is stale)',
     params: idParams, body: channelUpdateBody, response: channel,
     handler: async ({ actor, params, body, raw }) => {
       const current = await channelOf(params.id);
@@ -101,7 +102,7 @@ export function channelRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void 
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/channels/:id', tags, access: '3', summary: 'Delete a message channel', params: idParams, response: okAnswer,
+    method: 'DELETE', url: '/channels/:id', tags, access: Permission.Settings, summary: 'Delete a message channel', params: idParams, response: okAnswer,
     handler: async ({ actor, params, raw }) => {
       const current = await channelOf(params.id);
       await ctx.db.deleteFrom('channels').where('id', '=', current.id).execute();
@@ -111,7 +112,7 @@ export function channelRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void 
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/channels/:id/test', tags, access: '3',
+    method: 'POST', url: '/channels/:id/test', tags, access: Permission.Settings,
     summary: 'Send a test message through the channel now (to the address given; an in-site test goes to my inbox); answers its delivery',
     params: idParams, body: channelTestBody, response: delivery,
     handler: async ({ actor, params, body }) => {
@@ -136,7 +137,7 @@ export function channelRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void 
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/channels/deliveries', tags, access: '3', summary: 'The delivery log: outgoing messages with their status, newest first (texts are not shown)',
+    method: 'GET', url: '/channels/deliveries', tags, access: Permission.Settings, summary: 'The delivery log: outgoing messages with their status, newest first (texts are not shown)',
     query: deliveryListQuery, response: deliveryList,
     handler: ({ query }) => {
       let select = db.selectFrom('messages').leftJoin('channels', 'channels.id', 'messages.channelId')

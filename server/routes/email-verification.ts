@@ -7,6 +7,7 @@ import { okAnswer } from '../../src/core/schemas/common';
 import { verificationParams, verifiedAnswer } from '../../src/core/schemas/email-verification';
 import { consumeVerificationLink, sendVerificationLink } from '../auth/codes';
 import { ApiError, fieldError } from '../http/errors';
+import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Email verification'];
 
@@ -19,7 +20,7 @@ const linkRefused = {
 
 export function emailVerificationRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
-    method: 'POST', url: '/user/email/verification', tags, access: '0', summary: 'Mail me a link that verifies my email address', response: okAnswer,
+    method: 'POST', url: '/user/email/verification', tags, access: Permission.SelfService, summary: 'Mail me a link that verifies my email address', response: okAnswer,
     rateLimit: ctx.config.rateLimits.login,
     handler: async ({ actor }) => {
       const { email } = actor.user;

@@ -9,6 +9,8 @@ import { UPLOAD_RULES, type UploadPurpose } from '../../src/core/upload';
 import { FILE_ID } from '../../src/core/file-id';
 import { fieldError, notFound } from '../http/errors';
 import { storeUpload } from '../files/store';
+import { Permission } from '../../src/core/permission-codes';
+import { uploadAnswer } from '../../src/core/schemas/files';
 
 const tags = ['Files'];
 
@@ -18,9 +20,9 @@ const uploadQuery = v.object({
 
 export function fileRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
-    method: 'POST', url: '/file/upload', tags, access: '0',
+    method: 'POST', url: '/file/upload', tags, access: Permission.SelfService,
     summary: 'Upload an image (multipart field `file`); answers data.url, shown from /api/file/get/{url}',
-    query: uploadQuery, multipart: true, response: v.object({ url: v.string() }), rateLimit: ctx.config.rateLimits.upload,
+    query: uploadQuery, multipart: true, response: uploadAnswer, rateLimit: ctx.config.rateLimits.upload,
     handler: async ({ actor, query, raw }) => {
       if (!raw.isMultipart()) throw fieldError([{ field: 'file', rule: 'rule.required' }]);
       const part = await raw.file();

@@ -9,6 +9,7 @@ import { finishFlow, startFlow } from '../idp/flow';
 import { checkIcon, configWithIcon, iconOf } from '../idp/provider-config';
 import { ApiError, notFound } from '../http/errors';
 import { safeRedirect } from '../http/redirect';
+import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Third-party sign-in'];
 const redirectDoc = { contentType: 'text/plain' };
@@ -37,7 +38,7 @@ export function idpLoginRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/idps/:idpCode', tags, access: '3', summary: 'Update an identity provider (blank config values keep the stored ones)',
+    method: 'PUT', url: '/idps/:idpCode', tags, access: Permission.Settings, summary: 'Update an identity provider (blank config values keep the stored ones)',
     params: idpCodeParams, body: idpUpdateBody, response: idpSummary,
     handler: async ({ actor, params, body, raw }) => {
       const row = await ctx.db.selectFrom('idps').selectAll().where('code', '=', params.idpCode).executeTakeFirst();

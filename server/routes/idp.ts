@@ -16,6 +16,7 @@ import type { Actor } from '../auth/actor';
 import { releaseBrowser } from '../idp/browser-binding';
 import { isUniqueViolation } from '../db/errors';
 import { checkIcon, configWithIcon, iconOf } from '../idp/provider-config';
+import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Third-party sign-in'];
 
@@ -83,7 +84,7 @@ export function idpRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/idps/all', tags, access: '3', summary: 'Every identity provider, disabled ones too, with its settings but never its client secret',
+    method: 'GET', url: '/idps/all', tags, access: Permission.Settings, summary: 'Every identity provider, disabled ones too, with its settings but never its client secret',
     response: v.array(idpDetail),
     handler: async () => {
       const rows = await ctx.db.selectFrom('idps').select(['code', 'name', 'type', 'config', 'enabled']).orderBy('name').orderBy('code').execute();
@@ -95,7 +96,7 @@ export function idpRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/idps', tags, access: '3', summary: 'Add an identity provider (its client secret is never answered back)', body: idpCreateBody, response: idpSummary,
+    method: 'POST', url: '/idps', tags, access: Permission.Settings, summary: 'Add an identity provider (its client secret is never answered back)', body: idpCreateBody, response: idpSummary,
     handler: async ({ actor, body, raw }) => {
       await checkIcon(ctx, body.icon);
       const config = configWithIcon({}, body.config, body.icon);
@@ -111,7 +112,7 @@ export function idpRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/idps/:idpCode', tags, access: '3', summary: 'Remove an identity provider', params: idpCodeParams, response: okAnswer,
+    method: 'DELETE', url: '/idps/:idpCode', tags, access: Permission.Settings, summary: 'Remove an identity provider', params: idpCodeParams, response: okAnswer,
     handler: async ({ actor, params, raw }) => {
       const deleted = await ctx.db.deleteFrom('idps').where('code', '=', params.idpCode).executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) throw notFound('Identity provider');

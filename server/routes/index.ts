@@ -1,4 +1,5 @@
-// Every API call, registered under /api.
+// Every API call, registered under /api. Route files are Fastify plugins (given the gate and the
+// context), or, not yet converted, functions called with the same.
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import type { Gate } from '../http/route';
@@ -23,12 +24,12 @@ import { sessionProbeRoutes } from './session-probe';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
-  userRoutes(app, gate, ctx);
-  tenantRoutes(app, gate, ctx);
+  void app.register(userRoutes, { gate, ctx });
+  void app.register(tenantRoutes, { gate, ctx });
   settingsRoutes(app, gate, ctx);
   fileRoutes(app, gate, ctx);
   licenseRoutes(app, gate, ctx);
-  appRoutes(app, gate, ctx);
+  void app.register(appRoutes, { gate, ctx });
   operationRoutes(app, gate, ctx);
   channelRoutes(app, gate, ctx);
   // The outbox worker delivers queued messages while the server runs.

@@ -16,6 +16,7 @@ import { paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
 import { outboxDb, type MessageRow, type OutboxDatabase } from '../channels/tables';
 import type { Outbox } from '../channels/outbox';
+import { Permission } from '../../src/core/permission-codes';
 
 /** Texts of in-site messages only: other kinds went elsewhere (and may hold a sign-in code). */
 const toMessage = (row: MessageRow) => ({
@@ -58,7 +59,7 @@ export function messageRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx, outbox
     .where('recipientId', '=', userId).where('serviceType', '=', MessageServiceType.SITE_MESSAGE);
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/messages', tags, access: '0', summary: 'My in-site messages (unread by default; read, or all)', query: messageListQuery, response: messageList,
+    method: 'GET', url: '/messages', tags, access: Permission.SelfService, summary: 'My in-site messages (unread by default; read, or all)', query: messageListQuery, response: messageList,
     handler: ({ actor, query }) => {
       let select = inbox(actor.id);
       if (query.status === 'unread') select = select.where('readAt', 'is', null);
@@ -68,7 +69,7 @@ export function messageRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx, outbox
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/messages/unread/count', tags, access: '0', summary: 'How many of my in-site messages are unread (the top bar badge)', response: countAnswer,
+    method: 'GET', url: '/messages/unread/count', tags, access: Permission.SelfService, summary: 'How many of my in-site messages are unread (the top bar badge)', response: countAnswer,
     handler: async ({ actor }) => {
       const row = await inbox(actor.id).where('readAt', 'is', null).clearSelect().select((eb) => eb.fn.countAll().as('count')).executeTakeFirst();
       return { count: Number(row?.count ?? 0) };
@@ -76,12 +77,12 @@ export function messageRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx, outbox
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/messages/history', tags, access: '0', summary: 'Every message sent to me (in-site, email, SMS …), newest first', query: historyQuery, response: messageList,
+    method: 'GET', url: '/messages/history', tags, access: Permission.SelfService, summary: 'Every message sent to me (in-site, email, SMS …), newest first', query: historyQuery, response: messageList,
     handler: ({ actor, query }) => paginate(db.selectFrom('messages').selectAll().where('recipientId', '=', actor.id).orderBy('pushTime', 'desc').orderBy('id'), query, toMessage),
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/messages/:id/read', tags, access: '0', summary: 'Mark one of my messages read', params: idParams, response: okAnswer,
+    method: 'PUT', url: '/messages/:id/read', tags, access: Permission.SelfService, summary: 'Mark one of my messages read', params: idParams, response: okAnswer,
     handler: async ({ actor, params }) => {
       const updated = await ctx.db.updateTable('messages').set({ readAt: ctx.now(), status: InboxStatus.Read })
         .where('id', '=', params.id).where('recipientId', '=', actor.id).where('serviceType', '=', MessageServiceType.SITE_MESSAGE).executeTakeFirst();
@@ -91,7 +92,7 @@ export function messageRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx, outbox
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/messages/read', tags, access: '0', summary: 'Mark all my messages read', response: countAnswer,
+    method: 'PUT', url: '/messages/read', tags, access: Permission.SelfService, summary: 'Mark all my messages read', response: countAnswer,
     handler: async ({ actor }) => {
       const updated = await ctx.db.updateTable('messages').set({ readAt: ctx.now(), status: InboxStatus.Read })
         .where('recipientId', '=', actor.id).where('serviceType', '=', MessageServiceType.SITE_MESSAGE).where('readAt', 'is', null).executeTakeFirst();
@@ -100,7 +101,7 @@ export function messageRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx, outbox
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/messages/:id', tags, access: '0', summary: 'Delete one of my in-site messages', params: idParams, response: okAnswer,
+    method: 'DELETE', url: '/messages/:id', tags, access: Permission.SelfService, summary: 'Delete one of my in-site messages', params: idParams, response: okAnswer,
     handler: async ({ actor, params }) => {
       const deleted = await ctx.db.deleteFrom('messages')
         .where('id', '=', params.id).where('recipientId', '=', actor.id).where('serviceType', '=', MessageServiceType.SITE_MESSAGE).executeTakeFirst();
@@ -110,7 +111,7 @@ export function messageRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx, outbox
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/messages', tags, access: '4',
+    method: 'POST', url: '/messages', tags, access: Permission.Operations,
     summary: 'Send a message to users and/or a tenant of my scope: in-site (no channel, or an in-site channel) or queued for a channel',
     body: messageSendBody, response: sendAnswer,
     handler: async ({ actor, body, raw }) => {

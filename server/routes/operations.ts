@@ -1,4 +1,4 @@
-// Operations (code 4): menu plans and the multi-app menu list, and the audit log
+// Operations (Permission.Operations): menu plans and the multi-app menu list, and the audit log
 // (channels and messages: channels.ts, messages.ts).
 import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';
@@ -19,6 +19,7 @@ import { newId } from '../auth/secrets';
 import { contains, paginate } from '../http/paging';
 import { fieldError, forbidden, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
+import { Permission } from '../../src/core/permission-codes';
 
 type MenuRow = Selectable<MenuPlanTable>;
 const toMenuPlan = (row: MenuRow) => ({ ...row, items: JSON.parse(row.items) as PlanMenuItem[] });
@@ -48,9 +49,9 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   };
 
   defineRoute(app, gate, {
-    // Signed in to the console (code 0), or an app with a person's access token from our provider
+    // Signed in to the console (Permission.SelfService), or an app with a person's access token from our provider
     // (Authorization: Bearer), which gets that person's menu of that app only.
-    method: 'GET', url: '/menu/app/assignment/public/multi_app_menu/list', tags, access: '0', appToken: true,
+    method: 'GET', url: '/menu/app/assignment/public/multi_app_menu/list', tags, access: Permission.SelfService, appToken: true,
     summary: 'The menus of every app (and the global menu), with only the items the caller may see; with an app\'s access token (Authorization: Bearer), that app\'s menu for its person',
     query: appMenusQuery, response: appMenus,
     handler: async ({ actor, query, raw }) => {
@@ -78,7 +79,7 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/menu-plans', tags, access: '4', summary: 'Menu plans, paged', query: planListQuery, response: planList,
+    method: 'GET', url: '/menu-plans', tags, access: Permission.Operations, summary: 'Menu plans, paged', query: planListQuery, response: planList,
     handler: async ({ query }) => {
       let select = ctx.db.selectFrom('menuPlans').selectAll();
       if (query.appId) select = select.where('appId', '=', query.appId);
@@ -88,7 +89,7 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/menu-plans/for/:appId', tags, access: '4', summary: `The menu plan of an app ('${GLOBAL_MENU}': the global menu), or null`,
+    method: 'GET', url: '/menu-plans/for/:appId', tags, access: Permission.Operations, summary: `The menu plan of an app ('${GLOBAL_MENU}': the global menu), or null`,
     params: planForParams, response: v.nullable(plan),
     handler: async ({ params }) => {
       const row = await planFor(params.appId === GLOBAL_MENU ? null : params.appId);
@@ -97,12 +98,12 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/menu-plans/:id', tags, access: '4', summary: 'One menu plan', params: idParams, response: plan,
+    method: 'GET', url: '/menu-plans/:id', tags, access: Permission.Operations, summary: 'One menu plan', params: idParams, response: plan,
     handler: async ({ params }) => toMenuPlan(await planOf(params.id)),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/menu-plans', tags, access: '4', summary: 'Create the menu plan of an app or the global one (platform administrators; one each)',
+    method: 'POST', url: '/menu-plans', tags, access: Permission.Operations, summary: 'Create the menu plan of an app or the global one (platform administrators; one each)',
     body: planBody, response: plan,
     handler: async ({ actor, body, raw }) => {
       assertMayBindMenus(actor);
@@ -119,7 +120,7 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/menu-plans/:id', tags, access: '4', summary: 'Update a menu plan (platform administrators; 409 when version is stale)',
+    method: 'PUT', url: '/menu-plans/:id', tags, access: Permission.Operations, summary: 'Update a menu plan (platform administrators; 409 when version is stale)',
     params: idParams, body: planUpdateBody, response: plan,
     handler: async ({ actor, params, body, raw }) => {
       assertMayBindMenus(actor);
@@ -134,7 +135,7 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/menu-plans/:id', tags, access: '4', summary: 'Delete a menu plan (platform administrators)', params: idParams, response: okAnswer,
+    method: 'DELETE', url: '/menu-plans/:id', tags, access: Permission.Operations, summary: 'Delete a menu plan (platform administrators)', params: idParams, response: okAnswer,
     handler: async ({ actor, params, raw }) => {
       assertMayBindMenus(actor);
       const current = await planOf(params.id);
@@ -147,7 +148,7 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
 
 function auditRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
-    method: 'GET', url: '/audit', tags: ['Audit'], access: '4', summary: 'Security events, newest first (a tenant administrator sees their subtree’s)',
+    method: 'GET', url: '/audit', tags: ['Audit'], access: Permission.Operations, summary: 'Security events, newest first (a tenant administrator sees their subtree’s)',
     query: auditListQuery, response: auditList,
     handler: ({ actor, query }) => {
       let select = ctx.db.selectFrom('auditLog').selectAll();

@@ -10,6 +10,7 @@ import { fieldError } from '../http/errors';
 import { resolveConfig } from '../../src/core/config';
 import { SecondAuth } from '../../src/core/enums';
 import { totpEnabled } from '../auth/totp';
+import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Settings'];
 const withVersion = <T extends v.GenericSchema>(schema: T) => v.object({ value: schema, version: v.number() });
@@ -23,7 +24,7 @@ function checked<S extends v.GenericSchema>(schema: S, value: unknown): v.InferO
 
 export function settingsRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
-    method: 'GET', url: '/settings/login', tags, access: '3', summary: 'The sign-in policy', response: withVersion(loginSettings),
+    method: 'GET', url: '/settings/login', tags, access: Permission.Settings, summary: 'The sign-in policy', response: withVersion(loginSettings),
     handler: () => ctx.settings.get('login'),
   });
 
@@ -38,7 +39,7 @@ export function settingsRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/settings/login', tags, access: '3', summary: 'Change the sign-in policy (409 when version is stale)',
+    method: 'PUT', url: '/settings/login', tags, access: Permission.Settings, summary: 'Change the sign-in policy (409 when version is stale)',
     body: loginSettingsUpdate, response: withVersion(loginSettings),
     handler: async ({ actor, body, raw }) => {
       const { version, ...changes } = body;
@@ -57,7 +58,7 @@ export function settingsRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/config', tags, access: '3', summary: 'Change the console configuration and branding (409 when version is stale)',
+    method: 'PUT', url: '/config', tags, access: Permission.Settings, summary: 'Change the console configuration and branding (409 when version is stale)',
     body: iamConfigUpdate, response: withVersion(iamConfig),
     handler: async ({ actor, body, raw }) => {
       const saved = await ctx.settings.update('config', body.version, (current) => checked(iamConfig, resolveConfig({

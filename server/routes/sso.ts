@@ -15,6 +15,7 @@ import { canManageApp } from '../auth/scope';
 import { assertMayTrustApps } from '../auth/grants';
 import { ApiError, notFound } from '../http/errors';
 import { safeRedirect } from '../http/redirect';
+import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Single sign-on'];
 
@@ -52,13 +53,13 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   app.addHook('onClose', () => sweeper.stop());
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/sso/interactions/:uid', tags, access: '0',
+    method: 'GET', url: '/sso/interactions/:uid', tags, access: Permission.SelfService,
     summary: 'What an app asks of the signed-in user (the consent page)', params: interactionParams, response: interaction,
     handler: async ({ params }) => interactionDetails(await oidc.get(), db, params.uid),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/sso/interactions/:uid', tags, access: '0',
+    method: 'POST', url: '/sso/interactions/:uid', tags, access: Permission.SelfService,
     summary: 'Allow or deny the app; answers where the browser goes next', params: interactionParams, body: consentBody, response: consentAnswer,
     handler: async ({ actor, params, body, raw }) => {
       return { redirectURL: safeRedirect(ctx, raw, await finishInteraction(await oidc.get(), ctx.db, params.uid, actor.user.id, body.allow)) };
@@ -76,7 +77,7 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     ({ clientId: appId, issuer: (await oidc.get()).issuer, redirectUris: callbackUrls(callbackUrl), ...(await clientStatus(db, appId)) });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/apps/:appId/oidc-client', tags, access: '1',
+    method: 'GET', url: '/apps/:appId/oidc-client', tags, access: Permission.Apps,
     summary: 'The app as an OpenID Connect client (never its secret)', params: appParams, response: clientStatusSchema,
     handler: async ({ actor, params }) => {
       const { callbackUrl } = await manageable(actor, params.appId);
@@ -85,7 +86,7 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/apps/:appId/oidc-client', tags, access: '1',
+    method: 'PUT', url: '/apps/:appId/oidc-client', tags, access: Permission.Apps,
     summary: 'Change the app\'s client: post-logout and back-channel logout URIs, the client_credentials grant, JWT access tokens, trusted (no consent page; platform administrator only)',
     params: appParams, body: oidcClientBody, response: clientStatusSchema,
     handler: async ({ actor, params, body, raw }) => {
@@ -103,7 +104,7 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/apps/:appId/oidc-client/secret', tags, access: '1',
+    method: 'POST', url: '/apps/:appId/oidc-client/secret', tags, access: Permission.Apps,
     summary: 'Generate (or rotate) the app\'s client secret: shown in this answer only', params: appParams, response: clientSecretAnswer,
     handler: async ({ actor, params, raw }) => {
       await manageable(actor, params.appId);

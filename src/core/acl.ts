@@ -1,10 +1,8 @@
 // Access control of the console. The UI's ACL is convenience; the server enforces the same
 // permissions on every call.
 //
-// Permission codes (strings in the session, each optionally `code|flag`):
-//   0 → signed-in member, self-service only: grants no guarded route, but makes the table non-empty.
-//   1 → /app/*      2 → /user      3 → /setting      4 → /operate/*
-// The flag after the pipe is an AclValue: True (2) or no flag grants the patterns; Disabled (1)
+// Permission codes (the `Permission` map of permission-codes.ts says what each opens) are strings in
+// the session, each optionally `code|flag`. The flag after the pipe is an AclValue: True (2) or no flag grants the patterns; Disabled (1)
 // keeps the entries visible in the menu but greyed out and not navigable; False (0) and anything
 // unparseable grant nothing (fail closed).
 //
@@ -15,17 +13,24 @@
 // '/operate/view'), and '/app/*' matches '/app/detail/:id' and '/operate/app' (through '/operate/app/view').
 import type { YesNo } from './enums';
 import { AclValue, isAclEnabled, permissionTable } from './permissions';
+import { Permission } from './permission-codes';
 import type { SessionUser } from './types';
 
 export { AclValue, accessDenial, isAclEnabled, parsePermission, permissionTable, type AccessDenial, type PermissionEntry } from './permissions';
+export { Permission } from './permission-codes';
 
-export const PERMISSION_PATTERNS: Readonly<Record<string, readonly string[]>> = {
-  '0': [],
-  '1': ['/app/*'],
-  '2': ['/user'],
-  '3': ['/setting'],
-  '4': ['/operate/*'],
-};
+/** The console route patterns a permission code opens (a function, not a table keyed by
+ *  `Permission.*`: such a table would stay in the sign-in entry, which never asks it). */
+export function permissionPatterns(code: string): readonly string[] {
+  switch (code) {
+    case Permission.Apps: return ['/app/*'];
+    case Permission.Users: return ['/user'];
+    case Permission.Settings: return ['/setting'];
+    case Permission.Operations: return ['/operate/*'];
+    // SelfService opens no guarded route; an unknown code opens nothing.
+    default: return [];
+  }
+}
 
 /** The optional parts of the console an operator may hide by listing them in the configuration's
  *  `moduleConfig.featureBlacklist`: the route table marks their entries, and the menu (with the
@@ -83,7 +88,7 @@ function bestAccess(permissions: readonly string[], applies: (code: string) => b
 /** The access the permission table gives to `path` (ignoring skip-ACL and the switch; see `routeAccess`). */
 export function pathAccess(path: string, permissions: readonly string[]): Access {
   const candidates = aclCandidates(path);
-  return bestAccess(permissions, (code) => (PERMISSION_PATTERNS[code] ?? []).some((pattern) => candidates.some((candidate) => patternMatches(pattern, candidate))));
+  return bestAccess(permissions, (code) => permissionPatterns(code).some((pattern) => candidates.some((candidate) => patternMatches(pattern, candidate))));
 }
 
 export interface AclSubject {
@@ -91,11 +96,11 @@ export interface AclSubject {
   aclPath: string;
   skipAcl?: boolean;
   /** A code the route needs besides its path's (see routes.ts `alsoNeeds`). */
-  alsoNeeds?: string;
+  alsoNeeds?: Permission;
 }
 
 /** The access one code of the table gives. */
-function codeAccess(permissions: readonly string[], code: string): Access {
+function codeAccess(permissions: readonly string[], code: Permission): Access {
   return bestAccess(permissions, (entryCode) => entryCode === code);
 }
 
@@ -112,7 +117,7 @@ export function routeAccess(route: AclSubject, context: AclContext): Access {
 
 /** For template conditions ("hide unless the admin flag or an ACL is met"): whether `user` is an
  *  administrator (when `admin` is asked) or holds permission `code` with the True flag. */
-export function hasAccess(user: Pick<SessionUser, 'isAdmin' | 'permissions'> | undefined, need: { admin?: boolean; code?: string }): boolean {
+export function hasAccess(user: Pick<SessionUser, 'isAdmin' | 'permissions'> | undefined, need: { admin?: boolean; code?: Permission }): boolean {
   if (!user) return false;
   if (need.admin && user.isAdmin) return true;
   return need.code !== undefined && codeAccess(user.permissions, need.code) === 'allowed';

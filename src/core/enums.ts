@@ -61,7 +61,7 @@ export const CaptchaKind = {
 } as const;
 export type CaptchaKind = ValueOf<typeof CaptchaKind>;
 
-/** User/app availability: enable=1, disabled=2 (same values as `AvailabilityStatus` in types.ts). */
+/** User/app availability: enable=1, disabled=2 (`AvailabilityStatus` of types.ts). */
 export const Status = {
   Enable: 1,
   Disabled: 2,

@@ -7,6 +7,7 @@ export * from './config';
 export * from './config-store';
 export * from './rule-message';
 export * from './validation';
+export * from './validation/user';
 export * from './i18n';
 export * from './password';
 export * from './acl';

@@ -1,6 +1,7 @@
 // The route table as data, and the router guard as a pure function. The core has no router:
 // a UI router asks `guard()` what to do with a path and follows the answer.
 import { Feature, filterMenu, routeAccess, type Access, type AclContext, type MenuFilter, type MenuItem } from './acl';
+import { Permission } from './permission-codes';
 import { t, type TextKey, type Translate } from './i18n';
 import { FORBIDDEN_PATH, LOGIN_PATH, NOT_FOUND_PATH, matchPath, pathOf, publicRoutes, withRedirect } from './public-routes';
 import type { SessionStatus } from './types';
@@ -54,11 +55,11 @@ export interface RouteDef {
   /** The optional part of the console the route belongs to, for the feature blacklist. */
   feature?: Feature;
   /**
-   * A permission code needed besides the path's own (beyond the permission rules): code 4 opens every /operate/…
-   * path, but a tenant administrator (codes 2 and 4) is refused the apps' (code 1) and the
-   * platform settings' (code 3) calls by the server, so those entries stay out of their menu.
+   * A permission code needed besides the path's own: Operations opens every /operate/… path, but a
+   * tenant administrator (Users and Operations) is refused the Apps and Settings calls by the
+   * server, so those entries stay out of their menu.
    */
-  alsoNeeds?: '1' | '3';
+  alsoNeeds?: typeof Permission.Apps | typeof Permission.Settings;
 }
 
 export { AUTH_REDIRECT_PATH, FORBIDDEN_PATH, LOGIN_PATH, NOT_FOUND_PATH, isPublicLocation, matchPath, pathOf, publicRoutes, withRedirect } from './public-routes';
@@ -67,12 +68,12 @@ export const routes: readonly RouteDef[] = [
   ...publicRoutes,
   { path: '/home/index', name: 'route.home', skipAcl: true, layout: true, screen: 'home', icon: 'home', order: 1 },
   { path: '/operate', name: 'route.operate', layout: true, icon: 'operate', order: 2 },
-  { path: '/operate/app', name: 'route.app', parent: '/operate', layout: true, screen: 'appList', icon: 'app', order: 1, alsoNeeds: '1' },
-  { path: '/app/detail/:id', name: 'route.appDetail', parent: '/operate/app', hidden: true, layout: true, screen: 'appDetail', order: 1, alsoNeeds: '1' },
+  { path: '/operate/app', name: 'route.app', parent: '/operate', layout: true, screen: 'appList', icon: 'app', order: 1, alsoNeeds: Permission.Apps },
+  { path: '/app/detail/:id', name: 'route.appDetail', parent: '/operate/app', hidden: true, layout: true, screen: 'appDetail', order: 1, alsoNeeds: Permission.Apps },
   { path: '/operate/user', name: 'route.user', parent: '/operate', layout: true, screen: 'userList', icon: 'user', order: 2 },
   { path: '/operate/tenant/list', name: 'route.tenant', parent: '/operate', layout: true, screen: 'tenantList', icon: 'tenant', order: 3, feature: Feature.Tenants },
-  { path: '/operate/setting', name: 'route.setting', parent: '/operate', layout: true, screen: 'loginSettings', icon: 'setting', order: 4, alsoNeeds: '3' },
-  { path: '/operate/tunnel', name: 'route.tunnel', parent: '/operate', layout: true, screen: 'channels', icon: 'tunnel', order: 5, alsoNeeds: '3', feature: Feature.Messaging },
+  { path: '/operate/setting', name: 'route.setting', parent: '/operate', layout: true, screen: 'loginSettings', icon: 'setting', order: 4, alsoNeeds: Permission.Settings },
+  { path: '/operate/tunnel', name: 'route.tunnel', parent: '/operate', layout: true, screen: 'channels', icon: 'tunnel', order: 5, alsoNeeds: Permission.Settings, feature: Feature.Messaging },
   { path: '/operate/menu', name: 'route.menu', parent: '/operate', layout: true, screen: 'menuList', icon: 'menu', order: 6, feature: Feature.MenuPlans },
   // No permission pattern covers /menu/…: the detail is reachable whenever its list is.
   { path: '/menu/detail/:id', name: 'route.menuDetail', parent: '/operate/menu', hidden: true, layout: true, screen: 'menuDetail', aclPath: '/operate/menu', order: 1 },

@@ -8,11 +8,11 @@
 // - Missing or non-string input fails with 'rule.required'.
 import * as v from 'valibot';
 import { PASSWORD } from './config';
-import { Status } from './enums';
 import { formatRuleMessage } from './rule-message';
 import type { FieldErrors } from './types';
 
 export { loginCaptcha, loginCode, loginForm, type LoginFormInput } from './validation/login';
+// The rules of users and profiles (forms and API bodies) are in ./validation/user.ts, out of the sign-in entry.
 
 /** Letters, digits, underscore, hyphen and Chinese (CJK Unified Ideographs): the name character set. */
 const NAME_CHARS = '\\w\\u4e00-\\u9fa5-';
@@ -132,18 +132,6 @@ function confirmationMatches<TInput extends PasswordPair>() {
 
 const confirmPassword = v.pipe(v.string('rule.confirmPasswordRequired'), v.nonEmpty('rule.confirmPasswordRequired'));
 
-/** Edit personal information. The username is shown read-only and not validated. */
-export const profileForm = v.object(
-  {
-    username: v.optional(v.string('rule.required')),
-    realName: rules.realName,
-    avatar: v.optional(v.string('rule.required')),
-    mobilePhone: optionalField(rules.mobilePhone),
-    email: optionalField(rules.email),
-  },
-  'rule.required',
-);
-
 /** Self mode of the password dialog: old password, new password, confirmation. */
 const selfPasswordFields = v.object(
   { oldPassword: rules.currentPassword, newPassword: rules.newPassword, confirmPassword },
@@ -158,28 +146,8 @@ const adminResetFields = v.object(
 );
 export const adminResetForm = v.pipe(adminResetFields, confirmationMatches<v.InferOutput<typeof adminResetFields>>());
 
-const userFields = {
-  realName: rules.realName,
-  email: optionalField(rules.email),
-  mobilePhone: optionalField(rules.mobilePhone),
-  description: optionalField(rules.description),
-  availabilityStatus: v.optional(v.picklist([Status.Enable, Status.Disabled], 'rule.availabilityStatus')),
-  avatar: v.optional(v.string('rule.required')),
-  tenantId: v.optional(v.string('rule.required')),
-  extraProp: v.optional(v.record(v.string(), v.unknown(), 'rule.required')),
-};
-
-/** User, creating: the password is the plain new password (checked by policy before the transform). */
-export const userCreateForm = v.object({ ...userFields, username: rules.username, password: rules.newPassword }, 'rule.required');
-
-/** User, updating: the username and password do not change here; `version` guards against stale writes. */
-export const userUpdateForm = v.object({ ...userFields, version: v.optional(v.number('rule.required')) }, 'rule.required');
-
-export type ProfileFormInput = v.InferInput<typeof profileForm>;
 export type SelfPasswordFormInput = v.InferInput<typeof selfPasswordForm>;
 export type AdminResetFormInput = v.InferInput<typeof adminResetForm>;
-export type UserCreateFormInput = v.InferInput<typeof userCreateForm>;
-export type UserUpdateFormInput = v.InferInput<typeof userUpdateForm>;
 
 export type ValidationResult<T> = { success: true; output: T } | { success: false; fields: FieldErrors['fields'] };
 

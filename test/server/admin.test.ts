@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import type { PagedList, User } from '../../src/core/types';
+import { Permission } from '../../src/core/permission-codes';
 
 interface Tenant { id: string; parentId: string | null; name: string; version: number }
 interface Member { id: string; username: string; realName: string }
@@ -173,7 +174,7 @@ describe('tenants', () => {
 
     const tenantAdmin = await signIn('admins-first');
     const session = await ok(tenantAdmin.get<{ user: { permissions: string[] } }>('/api/cas/session'));
-    assert.deepEqual(session.user.permissions, ['0', '2', '4']);
+    assert.deepEqual(session.user.permissions, [Permission.SelfService, Permission.Users, Permission.Operations]);
     const both = await ok(tenantAdmin.put<Member[]>(`/api/tenants/${tenant.id}/admins`, { userIds: [first.id, second.id] }));
     assert.deepEqual(both.map((member) => member.username), ['admins-first', 'admins-second']);
     assert.equal((await tenantAdmin.put(`/api/tenants/${tenant.id}/admins`, { userIds: [second.id] })).status, 403, 'not their own rights');

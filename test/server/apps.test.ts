@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import type { PagedList } from '../../src/core/types';
+import { Permission } from '../../src/core/permission-codes';
 
 interface App { id: string; name: string; version: number; isMaster: boolean }
 interface Privilege { id: string; parentId: string | null; key: string; sort: number }
@@ -46,7 +47,7 @@ test('platform administrators create, list, update (409 when stale) and delete a
 
 test('an app administrator has codes 0 and 1 and reaches only their apps', async () => {
   const session = await appAdmin.get<{ user: { permissions: string[]; ownedApps: { id: string }[] }; administeredApps: { id: string }[] }>('/api/cas/session');
-  assert.deepEqual(session.body.data.user.permissions, ['0', '1']);
+  assert.deepEqual(session.body.data.user.permissions, [Permission.SelfService, Permission.Apps]);
   assert.deepEqual(session.body.data.administeredApps.map((app) => app.id), [appOne.id]);
   const list = await appAdmin.get<PagedList<App>>('/api/apps');
   assert.deepEqual(list.body.data.list.map((app) => app.id), [appOne.id]);

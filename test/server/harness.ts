@@ -73,6 +73,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     adminPassword: ADMIN.password,
     clock,
     rateLimits: { login: { max: 1000, timeWindow: 60_000 }, captcha: { max: 1000, timeWindow: 60_000 }, upload: { max: 1000, timeWindow: 60_000 } },
+    // Every answer is held against its route's response schema: a drift from the wire contract fails the test.
+    checkAnswers: true,
     ...options,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

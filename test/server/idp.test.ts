@@ -7,6 +7,7 @@ import { createIdpTicket } from '../../server/auth/third-party';
 import { digest, newSecret } from '../../server/auth/secrets';
 import { FLOW_COOKIE } from '../../server/idp/browser-binding';
 import { transformPassword } from '../../src/core/password';
+import { Permission } from '../../src/core/permission-codes';
 
 let server: TestServer;
 let admin: Client;
@@ -81,7 +82,7 @@ test('a first-time user completes their data once, then signs in straight away',
   assert.equal(done.body.data.loginSuccess, true, JSON.stringify(done.body));
   const session = await client.get<{ user: { username: string; permissions: string[] } }>('/api/cas/session');
   assert.equal(session.body.data.user.username, 'jo-sso');
-  assert.deepEqual(session.body.data.user.permissions, ['0']);
+  assert.deepEqual(session.body.data.user.permissions, [Permission.SelfService]);
   assert.equal((await client.post(complementPath(first.accessTicket), { username: 'jo-sso2', realName: 'Jo_Sso' })).status, 404, 'a ticket works once');
 
   const again = server.client();

@@ -14,6 +14,7 @@ import {
   changesState, fillPath, otherSideBody, otherSideParam, otherSideQuery, PROBE_PASSWORD, readOperations, seedTwoSides, snapshot, snapshotOf,
   type Operation, type TwoSides,
 } from './security-support';
+import { Permission } from '../../src/core/permission-codes';
 
 /** Left out, with the reason:
  *  - public calls (sign-in, captcha, the public settings and IdP list, third-party sign-in flow,
@@ -120,7 +121,7 @@ describe('tenant isolation over every operation', () => {
 
   test('a plain member is refused every operation that needs more than self-service', async () => {
     const member = await callerNamed('member', sides.member);
-    assert.deepEqual(member.permissions, ['0']);
+    assert.deepEqual(member.permissions, [Permission.SelfService]);
     const adminOnly = operations.filter((operation) => operation.permission !== '0');
     assert.ok(adminOnly.length >= 50, `only ${adminOnly.length} administrative operations`);
     const before = await snapshot(server.app);

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { CompiledQuery } from 'kysely';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import type { SessionAnswer } from '../../src/core/types';
+import { Permission } from '../../src/core/permission-codes';
 
 /** Every statement (SQL text and parameters) the drivers run while `recording` is on (the server runs in this process), but
  *  the outbox worker's poll (its own timer) and the settings documents (cached for 2 s, so a
@@ -122,7 +123,7 @@ test('the one statement yields the whole actor: tenant administrator of a subtre
   assert.equal(checks.length, 1, checks.join('\n'));
   assert.deepEqual(session!.user.ownedApps.map((app) => app.name), ['Stmt_Alpha', 'Stmt_Zeta'], 'by name');
   assert.deepEqual(session!.administeredApps, session!.user.ownedApps);
-  assert.deepEqual(session!.user.permissions, ['0', '1', '2', '4']);
+  assert.deepEqual(session!.user.permissions, [Permission.SelfService, Permission.Apps, Permission.Users, Permission.Operations]);
   assert.equal(session!.user.tenantId, tenant.body.data.id);
 
   // Tenant scope comes from the same statement: the user list holds the tenant's users only.

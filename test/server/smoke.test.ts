@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './harness';
+import { Permission } from '../../src/core/permission-codes';
 
 let server: TestServer;
 before(async () => { server = await startServer(); });
@@ -15,7 +16,7 @@ test('sign in as the first administrator and read the session', async () => {
   const session = await client.get<{ user: { username: string; permissions: string[] } }>('/api/cas/session');
   assert.equal(session.status, 200);
   assert.equal(session.body.data.user.username, 'admin');
-  assert.deepEqual(session.body.data.user.permissions, ['0', '1', '2', '3', '4']);
+  assert.deepEqual(session.body.data.user.permissions, [Permission.SelfService, Permission.Apps, Permission.Users, Permission.Settings, Permission.Operations]);
 });
 
 test('without a session /cas/session answers 401 in the envelope', async () => {

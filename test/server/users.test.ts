@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
 import type { PagedList, User } from '../../src/core/types';
+import { Permission } from '../../src/core/permission-codes';
 
 let server: TestServer;
 let admin: Client;
@@ -139,7 +140,7 @@ describe('self service', () => {
     assert.equal((await client.put(`/api/user/${other.id}/basic_info`, { realName: 'Hacked_Name' })).status, 403);
     assert.equal((await client.get('/api/user')).status, 403, 'an ordinary user has no code 2');
     const session = await client.get<{ user: { permissions: string[] } }>('/api/cas/session');
-    assert.deepEqual(session.body.data.user.permissions, ['0']);
+    assert.deepEqual(session.body.data.user.permissions, [Permission.SelfService]);
   });
 
   test('self reset needs the old password and signs out everywhere', async () => {
@@ -183,7 +184,7 @@ describe('tenant administrators', () => {
     const inB = await makeUser({ username: 'tb-member', tenantId: tenantB });
     const client = await signIn('ta-admin');
     const session = await client.get<{ user: { permissions: string[]; tenantId: string } }>('/api/cas/session');
-    assert.deepEqual(session.body.data.user.permissions, ['0', '2', '4']);
+    assert.deepEqual(session.body.data.user.permissions, [Permission.SelfService, Permission.Users, Permission.Operations]);
     assert.equal(session.body.data.user.tenantId, tenantA);
 
     const list = await client.get<PagedList<User>>('/api/user?size=100');

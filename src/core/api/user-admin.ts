@@ -4,12 +4,12 @@ import type * as v from 'valibot';
 import { PAGING } from '../config';
 import { request, requestList } from '../http';
 import type { SortOrder, UserSortProp, userAppRoles } from '../schemas/admin';
-import type { userSearchProps } from '../schemas/users';
-import type { AvailabilityStatus, PagedList, User, UserExtraProp } from '../types';
+import type { userSearchProps, userUpdateBody } from '../schemas/users';
+import type { AvailabilityStatus, PagedList, User } from '../types';
 import { apiPath } from './path';
 
 /** A user as the administration calls answer it. */
-export type AdminUser = User & { tenantId?: string; isAdmin: boolean; isMaster: boolean; locked: boolean; version: number; createdAt: number };
+export type AdminUser = User;
 export type UserAppRoles = v.InferOutput<typeof userAppRoles>;
 export type UserSearchProp = (typeof userSearchProps)[number];
 
@@ -30,21 +30,8 @@ export function listUsers(query: UserQuery = {}): Promise<PagedList<AdminUser>> 
   return requestList<AdminUser>('/user', { page: PAGING.page, size: PAGING.size, ...query });
 }
 
-export interface UserChanges {
-  realName?: string;
-  email?: string;
-  mobilePhone?: string;
-  description?: string;
-  avatar?: string;
-  availabilityStatus?: AvailabilityStatus;
-  tenantId?: string;
-  isAdmin?: boolean;
-  /** With isAdmin on a platform user: a platform administrator (platform administrators only). */
-  isMaster?: boolean;
-  extraProp?: UserExtraProp;
-  /** The version the change was based on: a stale one answers 409. */
-  version: number;
-}
+/** The changes of PUT /user/{id}, with the version they were based on (a stale one answers 409). */
+export type UserChanges = Omit<v.InferInput<typeof userUpdateBody>, 'id' | 'username'>;
 
 /** PUT /user/{id}: '' clears a field. Silent: the form shows what went wrong (400 fields, 409). */
 export function updateUser(id: string, changes: UserChanges): Promise<AdminUser> {

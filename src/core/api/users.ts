@@ -2,6 +2,8 @@
 import { PAGING } from '../config';
 import { request, requestList, type Query } from '../http';
 import { transformNewPassword, transformPassword } from '../password';
+import type * as v from 'valibot';
+import type { basicInfo as basicInfoAnswer, profileAnswer } from '../schemas/users';
 import type { AdminResetPayload, PagedList, SelfPasswordPayload, User, UserExtraProp } from '../types';
 import { apiPath } from './path';
 
@@ -32,17 +34,20 @@ export type UserFields = Partial<Pick<User, 'realName' | 'email' | 'mobilePhone'
   extraProp?: UserExtraProp;
 };
 
-export function basicInfo(id: string): Promise<User> {
-  return request<User>('GET', apiPath`/user/${id}/basic_info`);
+/** What a person may see and change about themselves (GET /user/{id}/basic_info). */
+export type BasicInfo = v.InferOutput<typeof basicInfoAnswer>;
+
+/** The answer of PUT /user/profile and basic_info: a new email address or mobile phone is pending
+ *  (a code was sent to it) until confirmed with `confirmContact`. */
+export type ProfileAnswer = v.InferOutput<typeof profileAnswer>;
+
+export function basicInfo(id: string): Promise<BasicInfo> {
+  return request<BasicInfo>('GET', apiPath`/user/${id}/basic_info`);
 }
 
-export function updateBasicInfo(id: string, fields: UserFields): Promise<User> {
-  return request<User>('PUT', apiPath`/user/${id}/basic_info`, { body: fields });
+export function updateBasicInfo(id: string, fields: UserFields): Promise<ProfileAnswer> {
+  return request<ProfileAnswer>('PUT', apiPath`/user/${id}/basic_info`, { body: fields });
 }
-
-/** The answer of PUT /user/profile: a new email address or mobile phone is pending (a code was
- *  sent to it) until confirmed with `confirmContact`. */
-export type ProfileAnswer = User & { pendingEmail?: string; pendingMobilePhone?: string };
 export type ContactChannel = 'email' | 'mobilePhone';
 
 /** PUT /user/profile: the signed-in user's own profile. */
@@ -51,8 +56,8 @@ export function updateProfile(profile: Pick<UserFields, 'realName' | 'avatar' | 
 }
 
 /** POST /user/profile/contact/confirm: applies my pending address of `channel` with the code sent to it. */
-export function confirmContact(channel: ContactChannel, code: string): Promise<User> {
-  return request<User>('POST', '/user/profile/contact/confirm', { body: { channel, code } });
+export function confirmContact(channel: ContactChannel, code: string): Promise<BasicInfo> {
+  return request<BasicInfo>('POST', '/user/profile/contact/confirm', { body: { channel, code } });
 }
 
 export interface NewUser extends UserFields {

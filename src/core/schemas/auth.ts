@@ -50,12 +50,15 @@ export const loginAnswer = v.object({
   tokenName: v.optional(v.string()),
 });
 
+/** `data` of a failed sign-in: a captcha to show next, and/or an application code (1001). */
+export const loginErrorData = v.object({ captchaImageUrl: v.optional(v.string()), code: v.optional(v.union([v.number(), v.string()])) });
+
 export const captchaQuery = v.object({
   r: v.optional(v.pipe(v.string(), v.maxLength(128))),
   key: v.optional(v.pipe(v.string('rule.captcha'), v.regex(/^[\w-]{16,128}$/, 'rule.captcha'))),
 });
 
-const ownedApp = v.object({ id: v.string(), name: v.string(), entrypoint: v.optional(v.string()) });
+export const ownedApp = v.object({ id: v.string(), name: v.string(), entrypoint: v.optional(v.string()) });
 
 export const sessionUser = v.object({
   id: v.string(),

@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { PAGING } from '../config';
 import { rules } from '../validation';
-import { FILE_ID } from '../file-id';
+import { idRule, uploadedImage } from '../validation/user';
 
 /** The paging cap: a list never answers more than this many rows at once. */
 export const MAX_PAGE_SIZE = 100;
@@ -41,7 +41,7 @@ export function pagedList<TItem extends v.GenericSchema>(item: TItem) {
 }
 
 /** Ids are opaque strings (UUIDs here). */
-export const id = v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(64, 'rule.id'));
+export const id = idRule;
 export const idParams = v.object({ id });
 
 /** A password as the browser sends it: the output of the core's transform (SHA-256 hex by default). */
@@ -61,13 +61,5 @@ export const yesNo = v.picklist(['Y', 'N'], 'rule.yesNo');
 
 export const okAnswer = v.null();
 
-/** A stored image field (avatar, branding images, a provider's icon): one of our own uploads, by
- *  its id or its /api/file/get/ URL (kept as the id, so that every console resolves it against
- *  its own API base); '' for none. Nothing else: a path or URL here would make every browser that
- *  shows the image request it with the viewer's cookies (a "../../cas/logout" avatar signed
- *  administrators out), and the console's Content-Security-Policy loads images from itself only. */
-export const uploadedImage = v.pipe(
-  v.string('rule.fileName'),
-  v.regex(new RegExp(`^(?:(?:/api/file/get/)?${FILE_ID.source.slice(1, -1)})?$`), 'rule.fileName'),
-  v.transform((image) => image.replace(/^\/api\/file\/get\//, '')),
-);
+/** A stored image field: one of our own uploads or '' (the rule in ../validation/user.ts says why). */
+export { uploadedImage };

@@ -1,8 +1,8 @@
-// REST calls beyond the basic ones: tenants, apps and their administrators,
-// privilege trees, roles, menu plans, channels, messages and the audit log.
+// REST calls beyond the basic ones: tenants, apps and their administrators, privilege trees,
+// roles and the audit log (menu plans: menuPlans.ts; channels and messages: messaging.ts).
 import * as v from 'valibot';
-import { MessageServiceType, Scope, Status, TenantType } from '../enums';
-import { optionalField, patterns, rules } from '../validation';
+import { Scope, Status, TenantType } from '../enums';
+import { optionalField, rules } from '../validation';
 import { id, optionalDescription, pageQueryFields, pagedList, version } from './common';
 
 const status = v.picklist([Status.Enable, Status.Disabled], 'rule.availabilityStatus');
@@ -71,64 +71,6 @@ export const roleUpdateBody = v.object({ name: v.optional(rules.roleName), descr
 export const role = v.object({ id: v.string(), appId: v.string(), name: v.string(), description: v.nullable(v.string()), ...stamps });
 export const roleList = pagedList(role);
 export const privilegeIdsBody = v.object({ privilegeIds: v.pipe(v.array(id, 'rule.required'), v.maxLength(1000, 'rule.maxLength?max=1000')) });
-
-// Menu plans ---------------------------------------------------------------------------------
-export interface MenuItem {
-  name: string;
-  path: string;
-  icon?: string;
-  children?: MenuItem[];
-}
-export const menuItem: v.GenericSchema<MenuItem> = v.object({
-  name: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(60, 'rule.maxLength?max=60')),
-  path: v.pipe(v.string('rule.required'), v.regex(patterns.path, 'rule.path')),
-  icon: v.optional(v.pipe(v.string(), v.maxLength(100, 'rule.maxLength?max=100'))),
-  children: v.optional(v.array(v.lazy(() => menuItem))),
-});
-export const menuListQuery = v.object({ ...pageQueryFields, searchProp: v.optional(v.picklist(['name'], 'rule.searchProp')), appId: v.optional(id) });
-export const menuPlanBody = v.object({
-  /** Absent or null: the global menu. */
-  appId: v.optional(v.nullable(id)),
-  name: rules.resourceName,
-  description: optionalDescription,
-  items: v.pipe(v.array(menuItem, 'rule.required'), v.maxLength(200, 'rule.maxLength?max=200')),
-});
-export const menuPlanUpdateBody = v.object({ ...v.partial(menuPlanBody).entries, version });
-export const menuPlan = v.object({
-  id: v.string(), appId: v.nullable(v.string()), name: v.string(), description: v.nullable(v.string()), items: v.array(menuItem), ...stamps,
-});
-export const menuPlanList = pagedList(menuPlan);
-export const multiAppMenuQuery = v.object({ appId: v.optional(id) });
-export const multiAppMenu = v.array(v.object({ appId: v.nullable(v.string()), appName: v.string(), planId: v.string(), menus: v.array(menuItem) }));
-
-// Channels -----------------------------------------------------------------------------------
-const serviceType = v.picklist(Object.values(MessageServiceType), 'rule.serviceType');
-export const channelBody = v.object({
-  name: rules.resourceName,
-  serviceType,
-  vendor: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(60, 'rule.maxLength?max=60')),
-  /** Vendor settings (host, port, webhook URL, keys …); secrets are never answered back. */
-  config: v.record(v.pipe(v.string(), v.maxLength(60)), v.pipe(v.string('rule.required'), v.maxLength(2000, 'rule.maxLength?max=2000'))),
-  enabled: v.optional(v.boolean('rule.required')),
-});
-export const channelUpdateBody = v.object({ ...v.partial(channelBody).entries, version });
-export const channel = v.object({
-  id: v.string(), name: v.string(), serviceType: v.string(), vendor: v.string(), config: v.record(v.string(), v.string()), enabled: v.boolean(), ...stamps,
-});
-export const channelList = pagedList(channel);
-
-// Messages -----------------------------------------------------------------------------------
-export const messageListQuery = v.object({ ...pageQueryFields, status: v.optional(v.picklist(['unread', 'read', 'all'], 'rule.status'), 'unread') });
-export const messageSendBody = v.object({
-  title: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(200, 'rule.maxLength?max=200')),
-  content: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(5000, 'rule.maxLength?max=5000')),
-  userIds: v.pipe(v.array(id, 'rule.required'), v.minLength(1, 'rule.required'), v.maxLength(500, 'rule.maxLength?max=500')),
-});
-export const message = v.object({
-  id: v.string(), serviceType: v.string(), vendor: v.nullable(v.string()), title: v.string(), content: v.string(),
-  status: v.string(), pushTime: v.number(), readAt: v.nullable(v.number()),
-});
-export const messageList = pagedList(message);
 
 // Audit log ----------------------------------------------------------------------------------
 export const auditListQuery = v.object({

@@ -1,8 +1,8 @@
 // user calls: list, read, basic info, profile, create/update, delete, passwords.
 import * as v from 'valibot';
-import { Status, UserType } from '../enums';
-import { loginCode, optionalField, rules } from '../validation';
-import { id, pageQueryFields, pagedList, transformedPassword, uploadedImage, version } from './common';
+import { loginCode, rules } from '../validation';
+import { availabilityStatus, profileFields, userExtraProp, userFields } from '../validation/user';
+import { id, pageQueryFields, pagedList, transformedPassword, version } from './common';
 
 /** Columns a user list can be searched by (each has an index). */
 export const userSearchProps = ['username', 'realName', 'email', 'mobilePhone'] as const;
@@ -14,22 +14,9 @@ export const userListQuery = v.object({
   tenantId: v.optional(id),
 });
 
-const userType = v.picklist([UserType.Tenant, UserType.Platform, UserType.System], 'rule.userType');
-
-const extraProp = v.optional(
-  v.objectWithRest({ intProperty1: v.optional(userType) }, v.unknown(), 'rule.required'),
-);
-
-/** Fields an administrator sets on a user (create and update). */
+/** Fields an administrator sets on a user (create and update): the user form's fields plus the rights. */
 const editableFields = {
-  realName: rules.realName,
-  email: optionalField(rules.email),
-  mobilePhone: optionalField(rules.mobilePhone),
-  description: optionalField(rules.description),
-  availabilityStatus: v.optional(v.picklist([Status.Enable, Status.Disabled], 'rule.availabilityStatus')),
-  avatar: v.optional(uploadedImage),
-  tenantId: v.optional(id),
-  extraProp,
+  ...userFields,
   isAdmin: v.optional(v.boolean('rule.required')),
   isMaster: v.optional(v.boolean('rule.required')),
 };
@@ -49,11 +36,8 @@ export const userSaveDoc = v.union([userCreateBody, v.object({ ...userUpdateBody
 /** PUT /user/{id}/basic_info and PUT /user/profile: what a user may change about themselves. */
 export const basicInfoBody = v.object({
   username: v.optional(v.string()),
-  realName: rules.realName,
-  avatar: v.optional(uploadedImage),
-  mobilePhone: optionalField(rules.mobilePhone),
-  email: optionalField(rules.email),
-  description: optionalField(rules.description),
+  ...profileFields,
+  description: userFields.description,
   version: v.optional(version),
 });
 
@@ -82,10 +66,11 @@ export const contactConfirmBody = v.object({
   code: loginCode,
 });
 
+/** A user, as the API answers it (never with a password or its hash). */
 export const user = v.object({
   ...basicInfo.entries,
-  availabilityStatus: v.number(),
-  extraProp: v.record(v.string(), v.unknown()),
+  availabilityStatus,
+  extraProp: userExtraProp,
   tenantId: v.optional(v.string()),
   isAdmin: v.boolean(),
   isMaster: v.boolean(),
@@ -97,10 +82,9 @@ export const userList = pagedList(user);
 
 /** POST /user/{id}/password: an administrator's reset (id, username, the administrator's own
  *  password) or a self reset (loginUserId, the old password). */
-export const passwordBody = v.union([
-  v.object({ loginUserId: id, password: transformedPassword, opUserPassword: transformedPassword }),
-  v.object({ id, username: v.optional(v.string()), password: transformedPassword, opUserPassword: transformedPassword }),
-], 'rule.required');
+export const selfResetBody = v.object({ loginUserId: id, password: transformedPassword, opUserPassword: transformedPassword });
+export const adminResetBody = v.object({ id, username: v.optional(v.string()), password: transformedPassword, opUserPassword: transformedPassword });
+export const passwordBody = v.union([selfResetBody, adminResetBody], 'rule.required');
 
 /** PUT /user/password: the signed-in user changes their own password. */
 export const selfPasswordBody = v.object({ loginUserId: v.optional(id), password: transformedPassword, opUserPassword: transformedPassword });

@@ -10,7 +10,7 @@ import { useStore } from '@nanostores/react';
 import * as users from '../../core/api/users';
 import { notifySuccess } from '../../core/messages';
 import { $session, reload } from '../../core/session';
-import { profileForm, type ProfileFormInput } from '../../core/validation';
+import { profileForm, type ProfileFormInput } from '../../core/validation/user';
 import { useT } from '../i18n';
 import { TextField } from '../widgets/TextFields';
 import * as ui from '../widgets/ui.css';

@@ -11,57 +11,64 @@ import {
   mayGrantAppRoles,
   parsePermission,
   pathAccess,
+  permissionPatterns,
   patternMatches,
   permissionTable,
   routeAccess,
   type MenuItem,
 } from '../../../src/core/acl';
 import { AclValue } from '../../../src/core/enums';
+import { Permission } from '../../../src/core/permission-codes';
 
 describe('permission codes', () => {
   const cases: [code: string, path: string, access: 'allowed' | 'denied'][] = [
-    ['1', '/app/detail/:id', 'allowed'],
-    ['1', '/operate/app', 'allowed'],
-    ['1', '/operate/user', 'denied'],
-    ['2', '/operate/user', 'allowed'],
-    ['2', '/user', 'allowed'],
-    ['2', '/operate/setting', 'denied'],
-    ['3', '/operate/setting', 'allowed'],
-    ['3', '/setting', 'allowed'],
-    ['3', '/operate/user', 'denied'],
-    ['4', '/operate', 'allowed'],
-    ['4', '/operate/app', 'allowed'],
-    ['4', '/operate/user', 'allowed'],
-    ['4', '/operate/tenant/list', 'allowed'],
-    ['4', '/operate/setting', 'allowed'],
-    ['4', '/operate/tunnel', 'allowed'],
-    ['4', '/operate/menu', 'allowed'],
-    ['4', '/app/detail/:id', 'denied'],
-    ['0', '/operate/user', 'denied'],
-    ['0', '/app/detail/:id', 'denied'],
+    [Permission.Apps, '/app/detail/:id', 'allowed'],
+    [Permission.Apps, '/operate/app', 'allowed'],
+    [Permission.Apps, '/operate/user', 'denied'],
+    [Permission.Users, '/operate/user', 'allowed'],
+    [Permission.Users, '/user', 'allowed'],
+    [Permission.Users, '/operate/setting', 'denied'],
+    [Permission.Settings, '/operate/setting', 'allowed'],
+    [Permission.Settings, '/setting', 'allowed'],
+    [Permission.Settings, '/operate/user', 'denied'],
+    [Permission.Operations, '/operate', 'allowed'],
+    [Permission.Operations, '/operate/app', 'allowed'],
+    [Permission.Operations, '/operate/user', 'allowed'],
+    [Permission.Operations, '/operate/tenant/list', 'allowed'],
+    [Permission.Operations, '/operate/setting', 'allowed'],
+    [Permission.Operations, '/operate/tunnel', 'allowed'],
+    [Permission.Operations, '/operate/menu', 'allowed'],
+    [Permission.Operations, '/app/detail/:id', 'denied'],
+    [Permission.SelfService, '/operate/user', 'denied'],
+    [Permission.SelfService, '/app/detail/:id', 'denied'],
     ['99', '/operate/user', 'denied'],
   ];
   for (const [code, path, access] of cases) {
     it(`code ${code} → ${path}: ${access}`, () => assert.equal(pathAccess(path, [code]), access));
   }
 
+  it('the codes are the five of the Permission map, as the session carries them', () => {
+    assert.deepEqual(Object.values(Permission), ['0', '1', '2', '3', '4']);
+    assert.deepEqual(Object.values(Permission).map((code) => permissionPatterns(code)), [[], ['/app/*'], ['/user'], ['/setting'], ['/operate/*']]);
+  });
+
   it('codes combine', () => {
-    assert.equal(pathAccess('/operate/setting', ['0', '2', '3']), 'allowed');
-    assert.equal(pathAccess('/operate/tunnel', ['0', '2', '3']), 'denied');
+    assert.equal(pathAccess('/operate/setting', [Permission.SelfService, Permission.Users, Permission.Settings]), 'allowed');
+    assert.equal(pathAccess('/operate/tunnel', [Permission.SelfService, Permission.Users, Permission.Settings]), 'denied');
   });
 });
 
 describe('code|flag (ACL value: False 0, Disabled 1, True 2)', () => {
   it('parses code and flag; no flag means True', () => {
-    assert.deepEqual(parsePermission('2'), { code: '2', flag: AclValue.True });
-    assert.deepEqual(parsePermission('2|2'), { code: '2', flag: AclValue.True });
-    assert.deepEqual(parsePermission('3|1'), { code: '3', flag: AclValue.Disabled });
-    assert.deepEqual(parsePermission(' 4 | 0 '), { code: '4', flag: AclValue.False });
+    assert.deepEqual(parsePermission('2'), { code: Permission.Users, flag: AclValue.True });
+    assert.deepEqual(parsePermission('2|2'), { code: Permission.Users, flag: AclValue.True });
+    assert.deepEqual(parsePermission('3|1'), { code: Permission.Settings, flag: AclValue.Disabled });
+    assert.deepEqual(parsePermission(' 4 | 0 '), { code: Permission.Operations, flag: AclValue.False });
   });
 
   it('drops blank entries and unknown flags (fail closed)', () => {
     for (const raw of ['', ' ', '|2', '2|', '2|9', '2|true', '2|2|2']) assert.equal(parsePermission(raw), undefined, raw);
-    assert.deepEqual(permissionTable(['2|9', '', '3']), [{ code: '3', flag: AclValue.True }]);
+    assert.deepEqual(permissionTable(['2|9', '', '3']), [{ code: Permission.Settings, flag: AclValue.True }]);
   });
 
   it('True allows, Disabled shows disabled, False denies', () => {
@@ -105,18 +112,18 @@ describe('skip-ACL routes and the ACL-check switch', () => {
   });
 
   it("the switch value 'N' disables the check; 'Y' (the default) keeps it", () => {
-    assert.equal(routeAccess({ aclPath: '/operate/user' }, { permissions: ['0'], aclSwitch: 'N' }), 'allowed');
-    assert.equal(routeAccess({ aclPath: '/operate/user' }, { permissions: ['0'], aclSwitch: 'Y' }), 'denied');
-    assert.equal(routeAccess({ aclPath: '/operate/user' }, { permissions: ['0'] }), 'denied');
+    assert.equal(routeAccess({ aclPath: '/operate/user' }, { permissions: [Permission.SelfService], aclSwitch: 'N' }), 'allowed');
+    assert.equal(routeAccess({ aclPath: '/operate/user' }, { permissions: [Permission.SelfService], aclSwitch: 'Y' }), 'denied');
+    assert.equal(routeAccess({ aclPath: '/operate/user' }, { permissions: [Permission.SelfService] }), 'denied');
   });
 });
 
 describe("'Access is denied'", () => {
-  const user = { isMaster: false, permissions: ['0'] };
+  const user = { isMaster: false, permissions: [Permission.SelfService] };
 
   it('an empty permission table is denied (unless the ACL check is off)', () => {
     assert.equal(accessDenial({ ...user, permissions: [] }, []), 'noPermissions');
-    assert.equal(accessDenial({ ...user, permissions: ['', '2|x'] }, []), 'noPermissions', 'unparseable entries do not count');
+    assert.equal(accessDenial({ ...user, permissions: ['', `${Permission.Users}|x`] }, []), 'noPermissions', 'unparseable entries do not count');
     assert.equal(accessDenial({ ...user, permissions: [] }, [], { aclSwitch: 'N' }), undefined);
     assert.equal(accessDenial(user, []), undefined, 'code 0 makes the table non-empty');
   });
@@ -133,10 +140,10 @@ describe("'Access is denied'", () => {
 describe('template conditions (admin flag or ACL)', () => {
   it('shows for an admin when the admin flag is asked, or for a True permission code', () => {
     assert.equal(hasAccess({ isAdmin: true, permissions: [] }, { admin: true }), true);
-    assert.equal(hasAccess({ isAdmin: false, permissions: ['2'] }, { admin: true }), false);
-    assert.equal(hasAccess({ isAdmin: false, permissions: ['2'] }, { admin: true, code: '2' }), true);
-    assert.equal(hasAccess({ isAdmin: false, permissions: ['2|1'] }, { code: '2' }), false);
-    assert.equal(hasAccess({ isAdmin: true, permissions: ['2'] }, { code: '3' }), false);
+    assert.equal(hasAccess({ isAdmin: false, permissions: [Permission.Users] }, { admin: true }), false);
+    assert.equal(hasAccess({ isAdmin: false, permissions: [Permission.Users] }, { admin: true, code: Permission.Users }), true);
+    assert.equal(hasAccess({ isAdmin: false, permissions: [`${Permission.Users}|1`] }, { code: Permission.Users }), false);
+    assert.equal(hasAccess({ isAdmin: true, permissions: [Permission.Users] }, { code: Permission.Settings }), false);
     assert.equal(hasAccess(undefined, { admin: true }), false);
   });
 });

@@ -20,6 +20,7 @@ import {
 import type { SessionStatus } from '../../../src/core/types';
 import type { MenuItem } from '../../../src/core/acl';
 import { loadNamespaces, type Translate } from '../../../src/core/i18n';
+import { Permission } from '../../../src/core/permission-codes';
 
 /** A stand-in translator that shows the key it was given. */
 const translate = ((key: string) => `[${key}]`) as unknown as Translate;
@@ -255,10 +256,10 @@ describe('document title and menu', () => {
       { '/profile': ['/profile/message', '/profile/messageHis', '/profile/userInfo'] },
     ]);
     assert.deepEqual(tree(buildMenu({ permissions: profiles.member })), ['/home/index', { '/profile': ['/profile/message', '/profile/messageHis', '/profile/userInfo'] }]);
-    assert.deepEqual(tree(buildMenu({ permissions: ['0', '2', '3|1'] }))[1], { '/operate': ['/operate/user', '/operate/setting (disabled)'] });
+    assert.deepEqual(tree(buildMenu({ permissions: [Permission.SelfService, Permission.Users, `${Permission.Settings}|1`] }))[1], { '/operate': ['/operate/user', '/operate/setting (disabled)'] });
     // A tenant administrator: code 4 without 1 and 3 leaves out the apps, settings and channels.
     assert.deepEqual(tree(buildMenu({ permissions: profiles.tenantAdmin }))[1], { '/operate': ['/operate/user', '/operate/tenant/list', '/operate/menu'] });
-    assert.deepEqual(tree(buildMenu({ permissions: ['0', '2', '4', '1|1'] }))[1], {
+    assert.deepEqual(tree(buildMenu({ permissions: [Permission.SelfService, Permission.Users, Permission.Operations, `${Permission.Apps}|1`] }))[1], {
       '/operate': ['/operate/app (disabled)', '/operate/user', '/operate/tenant/list', '/operate/menu'],
     });
   });

@@ -10,6 +10,7 @@ import { setConfig } from '../../../src/core/config-store';
 import * as api from '../../../src/core/api';
 import type { SessionAnswer } from '../../../src/core/types';
 import { delay, fail, ok, startApiServer, type ApiServer } from './support/api-server';
+import { Permission } from '../../../src/core/permission-codes';
 
 let server: ApiServer;
 
@@ -21,7 +22,7 @@ const sessionAnswer = (overrides: Partial<SessionAnswer['user']> = {}, administe
     isAdmin: true,
     isMaster: false,
     ownedApps: [],
-    permissions: ['0', '1', '2', '3', '4'],
+    permissions: [Permission.SelfService, Permission.Apps, Permission.Users, Permission.Settings, Permission.Operations],
     featureBlacklist: [],
     sessionId: 'session-handle-1',
     extraProp: { intProperty1: 2 },
@@ -118,7 +119,7 @@ describe('session: login', () => {
     assert.equal(second.kind, 'success');
     assert.deepEqual(server.requests[1]?.json, { username: 'alice', password: sha256Hex('abc123'), nextStep: 'PHONE_CAPTCHA', code: '123456' });
     assert.equal(server.requests[1]?.query.get('redirect'), '/x');
-    await assert.rejects(submitNextStep({ code: '1' }), /No sign-in step is pending/);
+    await assert.rejects(submitNextStep({ code: Permission.Apps }), /No sign-in step is pending/);
   });
 
   it('token mode: the token of the login answer goes in the header of the next calls', async () => {
@@ -148,12 +149,12 @@ describe('session: reload', () => {
   });
 
   it("with the auth check: a non-master user without administered apps is 'Access is denied'", async () => {
-    server.handle('GET /cas/session/probe', ok(sessionAnswer({ permissions: ['0'] })));
+    server.handle('GET /cas/session/probe', ok(sessionAnswer({ permissions: [Permission.SelfService] })));
     await assert.rejects(reload({ authCheck: true }), /Access is denied/);
     assert.equal($session.get().status, 'anonymous');
-    server.handle('GET /cas/session/probe', ok(sessionAnswer({ permissions: ['0'] }, [{ id: 'a1', name: 'App one' }])));
+    server.handle('GET /cas/session/probe', ok(sessionAnswer({ permissions: [Permission.SelfService] }, [{ id: 'a1', name: 'App one' }])));
     assert.deepEqual((await reload({ authCheck: true })).administeredApps, [{ id: 'a1', name: 'App one' }]);
-    server.handle('GET /cas/session/probe', ok(sessionAnswer({ permissions: ['0'], isMaster: true })));
+    server.handle('GET /cas/session/probe', ok(sessionAnswer({ permissions: [Permission.SelfService], isMaster: true })));
     assert.equal((await reload({ authCheck: true })).status, 'authenticated');
   });
 

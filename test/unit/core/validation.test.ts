@@ -6,13 +6,11 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import {
   adminResetForm,
   loginForm,
-  profileForm,
   rules,
   selfPasswordForm,
-  userCreateForm,
-  userUpdateForm,
   validate,
 } from '../../../src/core/validation';
+import { profileForm, userCreateForm, userUpdateForm } from '../../../src/core/validation/user';
 import { setLocale, tRule } from '../../../src/core/i18n';
 import { formatRuleMessage, parseRuleMessage } from '../../../src/core/rule-message';
 

@@ -27,7 +27,7 @@ type Open = { kind: 'create' } | { kind: 'delete'; app: App };
 
 export default function AppListScreen() {
   const t = useT();
-  // Operations (code 4) open this page too, but only app administrators (code 1) have apps here.
+  // Permission.Operations opens this page too, but only app administrators (Permission.Apps) have apps here.
   if (!useAdminScope().may('1')) {
     return (
       <AdminPage title="route.app">

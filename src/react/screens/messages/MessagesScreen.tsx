@@ -2,7 +2,7 @@
 // administrators (operations permission) send messages from here.
 import { lazy, Suspense, useId, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { hasAccess } from '../../../core/acl';
+import { hasAccess, Permission } from '../../../core/acl';
 import * as messages from '../../../core/api/messages';
 import { formatDate, relativeTime } from '../../../core/format';
 import type { Message } from '../../../core/schemas/messaging';
@@ -64,7 +64,7 @@ export default function MessagesScreen({ route }: ScreenProps) {
   const id = useId();
   const ready = useTexts(undefined, 'settings', 'admin');
   const user = useStore($session).user;
-  const canSend = hasAccess(user, { code: '4' });
+  const canSend = hasAccess(user, { code: Permission.Operations });
   const inbox = usePagedList<Message, InboxQuery>(({ status, page, size }) => messages.inbox(status, page, size), { status: 'all' });
   const [sending, setSending] = useState(false);
 

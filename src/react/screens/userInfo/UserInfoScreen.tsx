@@ -5,7 +5,6 @@ import * as users from '../../../core/api/users';
 import { formatDate, relativeTime } from '../../../core/format';
 import { notifySuccess } from '../../../core/messages';
 import { $session, reload } from '../../../core/session';
-import type { User } from '../../../core/types';
 import { mySessions, signOutOtherSessions, signOutSession, type SessionInfo } from '../../../core/api/account';
 import { openAccountDialog } from '../../app/accountDialogState';
 import { roleKey } from '../../app/user';
@@ -19,7 +18,7 @@ import { AuthenticatorCard } from './AuthenticatorCard';
 import { Card } from '../../widgets/Card';
 import * as styles from './UserInfoScreen.css';
 
-function Details({ info }: { info: User }) {
+function Details({ info }: { info: users.BasicInfo }) {
   const t = useT();
   const user = useStore($session).user;
   const rows: [string, string | undefined][] = [
@@ -41,7 +40,7 @@ function Details({ info }: { info: User }) {
   );
 }
 
-function AvatarCard({ info }: { info: User }) {
+function AvatarCard({ info }: { info: users.BasicInfo }) {
   const t = useT();
   const save = async (avatar: string) => {
     try {

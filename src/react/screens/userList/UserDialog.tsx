@@ -11,8 +11,8 @@ import { updateUser, type AdminUser } from '../../../core/api/user-admin';
 import type { Tenant } from '../../../core/api/tenants';
 import { Status, UserType } from '../../../core/enums';
 import { notifySuccess } from '../../../core/messages';
-import { userCreateForm, userUpdateForm } from '../../../core/validation';
-import type { AvailabilityStatus, UserType as UserTypeValue } from '../../../core/types';
+import { userCreateForm, userUpdateForm } from '../../../core/validation/user';
+import type { AvailabilityStatus } from '../../../core/types';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
 import { PasswordField, TextField } from '../../widgets/TextFields';
@@ -74,7 +74,7 @@ export default function UserDialog({ user, tenants, onClose, onSaved }: UserDial
     defaultValues: initialValues(user, defaultTenant),
   });
   const { errors, isSubmitting } = formState;
-  const userType = Number(watch('userType')) as UserTypeValue;
+  const userType = Number(watch('userType')) as UserType;
 
   const save = async (values: Values) => {
     const availabilityStatus = Number(values.availabilityStatus) as AvailabilityStatus;

@@ -1,0 +1,280 @@
+// Users: the queries and audit records behind the user calls (server/routes/users.ts). Administrators
+// (Permission.Users) reach the users of their scope (platform: all; tenant administrator: tenant
+// users of their subtree); every user reaches their own basic info.
+import type * as v from 'valibot';
+import type { Ctx } from '../context';
+import type { basicInfoBody, userCreateBody, userUpdateBody, passwordBody } from '../../src/core/schemas/users';
+import type { adminUserListQuery } from '../../src/core/schemas/admin';
+import { Status, UserType } from '../../src/core/enums';
+import { Permission } from '../../src/core/permission-codes';
+import type { ContactField } from '../auth/contacts';
+import type { Actor, UserRow } from '../auth/actor';
+import { manageableUser, scopeUsers, tenantPathOf } from '../auth/scope';
+import { assertMayGrantInApp, assertMayGrantRows, assertMayPlace, assertMayTakeOver, grantableApps } from '../auth/grants';
+import { keysOfUser, lockedKeys } from '../auth/throttle';
+import { hashPassword, verifyPassword } from '../auth/kdf';
+import { newId } from '../auth/secrets';
+import { storeNewPassword } from '../auth/password-policy';
+import { assertContactsFree, confirmContactChange, contactsToConfirm, requestContactChanges, writingContacts } from '../auth/contacts';
+import { paginate } from '../http/paging';
+import { searchPlan, userStartsWith, type SearchPlan } from '../db/search';
+import { fieldError, forbidden, notFound } from '../http/errors';
+import { updateVersioned } from '../db/versioned';
+import { isUniqueViolation } from '../db/errors';
+import { endEveryAccess, revokeAppGrants } from '../oidc/revoke';
+import { basicInfoAnswer, userAnswer } from './user-answer';
+import type { User } from '../../src/core/types';
+
+type CreateBody = v.InferOutput<typeof userCreateBody>;
+type UpdateBody = v.InferOutput<typeof userUpdateBody>;
+type BasicInfoBody = v.InferOutput<typeof basicInfoBody>;
+
+const blankToNull = (value: string | undefined | null) => (value === undefined ? undefined : value === '' ? null : value);
+
+/** The answer for a user row, with whether its sign-in is locked (looked up unless given). */
+export async function toApiUser(ctx: Ctx, row: UserRow, locked?: boolean): Promise<User> {
+  return userAnswer(row, locked ?? (await lockedKeys(ctx, keysOfUser(row))).size > 0);
+}
+
+/** A page of the users of the actor's scope, searched, filtered by tenant and sorted as asked. */
+export async function listUsers(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof adminUserListQuery>) {
+  const subtree = query.tenantId && query.tenantMatch !== 'exact' ? await tenantPathOf(ctx, query.tenantId) : null;
+  const { searchProp, searchValue } = query;
+  /** The listed users, a search's matches read by `plan` (server/db/search.ts). */
+  const listed = (plan?: SearchPlan) => {
+    let select = scopeUsers(actor, ctx.db.selectFrom('users').selectAll('users'));
+    if (searchProp && searchValue) select = select.where(userStartsWith(ctx.engine, searchProp, searchValue, plan));
+    if (query.tenantId && query.tenantMatch === 'exact') select = select.where('users.tenantId', '=', query.tenantId);
+    else if (query.tenantId) {
+      select = select.where((eb) => eb('users.tenantId', 'in', eb.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${subtree ?? '-'}%`)));
+    }
+    return select.orderBy(`users.${query.sort}`, query.order).orderBy('users.id');
+  };
+  const population = async () => Number((await ctx.db.selectFrom('users').select((eb) => eb.fn.countAll().as('rows')).executeTakeFirstOrThrow()).rows);
+  const rows: UserRow[] = [];
+  const page = await paginate<UserRow, UserRow>(listed(), query, (row) => row, {
+    key: 'users.id',
+    ...(searchProp && searchValue ? { pageQuery: async (total: number) => listed(await searchPlan(ctx.engine, total, query.page * query.size, population)) } : {}),
+  });
+  rows.push(...page.list);
+  // One lookup of the locks for the whole page.
+  const locked = await lockedKeys(ctx, rows.flatMap(keysOfUser));
+  return { ...page, list: rows.map((row) => userAnswer(row, keysOfUser(row).some((key) => locked.has(key)))) };
+}
+
+async function rootTenantId(ctx: Ctx): Promise<string> {
+  const root = await ctx.db.selectFrom('tenants').select('id').where('parentId', 'is', null).executeTakeFirstOrThrow();
+  return root.id;
+}
+
+/** The tenant, user type and admin flags a change may set, within the actor's powers. */
+async function placement(ctx: Ctx, actor: Actor, wanted: { tenantId?: string; userType?: number; isAdmin?: boolean; isMaster?: boolean }, current?: UserRow) {
+  const tenantId = wanted.tenantId ?? current?.tenantId ?? (actor.tenantAdmin ? actor.user.tenantId : await rootTenantId(ctx));
+  const tenantPath = await tenantPathOf(ctx, tenantId);
+  if (!tenantPath) throw fieldError([{ field: 'tenantId', rule: 'rule.tenantId' }]);
+  const userType = wanted.userType ?? current?.userType ?? UserType.Tenant;
+  const isMaster = wanted.isMaster ?? (current ? current.isMaster === 1 : false);
+  assertMayPlace(actor, { tenantPath, userType, isMaster });
+  if (isMaster && userType === UserType.Tenant) throw fieldError([{ field: 'isMaster', rule: 'rule.isMaster' }]);
+  return { tenantId, userType, isMaster: isMaster ? 1 : 0, isAdmin: (wanted.isAdmin ?? current?.isAdmin === 1) ? 1 : 0 };
+}
+
+async function assertUsernameFree(ctx: Ctx, username: string): Promise<void> {
+  const taken = await ctx.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+  if (taken) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+}
+
+const isPlatformAdminRow = (row: UserRow) => row.isAdmin === 1 && row.isMaster === 1 && row.userType !== UserType.Tenant;
+
+/** Refuses a change that would leave no enabled platform administrator. */
+async function keepOnePlatformAdmin(ctx: Ctx, userId: string): Promise<void> {
+  const others = await ctx.db.selectFrom('users').select('id')
+    .where('id', '!=', userId).where('isAdmin', '=', 1).where('isMaster', '=', 1)
+    .where('userType', 'in', [UserType.Platform, UserType.System]).where('availabilityStatus', '=', Status.Enable)
+    .limit(1).executeTakeFirst();
+  if (!others) throw forbidden('The last platform administrator cannot be removed or demoted');
+}
+
+export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string): Promise<User> {
+  await assertUsernameFree(ctx, body.username);
+  await assertContactsFree(ctx, { email: body.email, mobilePhone: body.mobilePhone });
+  const place = await placement(ctx, actor, { tenantId: body.tenantId, userType: body.extraProp?.intProperty1, isAdmin: body.isAdmin, isMaster: body.isMaster });
+  const { intProperty1: _type, ...extra } = body.extraProp ?? {};
+  const now = ctx.now();
+  const row: UserRow = {
+    id: newId(), username: body.username, realName: body.realName,
+    email: blankToNull(body.email) ?? null, mobilePhone: blankToNull(body.mobilePhone) ?? null,
+    description: blankToNull(body.description) ?? null, avatar: blankToNull(body.avatar) ?? null,
+    availabilityStatus: body.availabilityStatus ?? Status.Enable, extraProp: JSON.stringify(extra),
+    ...place, passwordHash: await hashPassword(body.password), passwordChangedAt: now,
+    version: 1, createdAt: now, updatedAt: now,
+  };
+  try {
+    await writingContacts(() => ctx.db.insertInto('users').values(row).execute());
+  } catch (error) {
+    // A parallel create took the username (writingContacts answered a lost race for an address).
+    if (isUniqueViolation(error)) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+    throw error;
+  }
+  await ctx.audit.record({ action: 'user.create', actor, target: { type: 'user', id: row.id }, tenantId: row.tenantId, ip, detail: { username: row.username } });
+  return userAnswer(row, false);
+}
+
+export async function updateUser(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, ip: string): Promise<User> {
+  const current = await manageableUser(ctx, actor, id);
+  await assertMayTakeOver(ctx, actor, current, body);
+  const place = await placement(ctx, actor, { tenantId: body.tenantId, userType: body.extraProp?.intProperty1, isAdmin: body.isAdmin, isMaster: body.isMaster }, current);
+  const demoted = place.isAdmin === 0 || place.isMaster === 0 || place.userType === UserType.Tenant || body.availabilityStatus === Status.Disabled;
+  if (isPlatformAdminRow(current) && demoted) await keepOnePlatformAdmin(ctx, id);
+  const { intProperty1: _type, ...extra } = body.extraProp ?? JSON.parse(current.extraProp);
+  const changes = {
+    ...(body.realName !== undefined ? { realName: body.realName } : {}),
+    ...(body.email !== undefined ? { email: blankToNull(body.email) } : {}),
+    ...(body.mobilePhone !== undefined ? { mobilePhone: blankToNull(body.mobilePhone) } : {}),
+    ...(body.description !== undefined ? { description: blankToNull(body.description) } : {}),
+    ...(body.avatar !== undefined ? { avatar: blankToNull(body.avatar) } : {}),
+    ...(body.availabilityStatus !== undefined ? { availabilityStatus: body.availabilityStatus } : {}),
+    ...place,
+    extraProp: JSON.stringify(extra),
+  };
+  await assertContactsFree(ctx, changes, id);
+  const saved = await saveVersioned(ctx, id, body.version, changes);
+  if (saved.availabilityStatus !== Status.Enable) await endEveryAccess(ctx, id);
+  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id }, tenantId: saved.tenantId, ip, detail: { fields: Object.keys(changes) } });
+  return toApiUser(ctx, saved);
+}
+
+export async function deleteUser(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
+  if (id === actor.id) throw forbidden('You cannot delete yourself');
+  const target = await manageableUser(ctx, actor, id);
+  if (isPlatformAdminRow(target)) await keepOnePlatformAdmin(ctx, target.id);
+  await ctx.db.deleteFrom('users').where('id', '=', target.id).execute();
+  await revokeAppGrants(ctx.db, target.id);
+  await ctx.audit.record({ action: 'user.delete', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip, detail: { username: target.username } });
+}
+
+/** Writes `changes` when `version` is current (409 otherwise) and answers the new row; an address
+ *  another account took meanwhile answers 400 on its field. */
+async function saveVersioned(ctx: Ctx, id: string, version: number | undefined, changes: Partial<UserRow>): Promise<UserRow> {
+  await writingContacts(() => updateVersioned(ctx.db, 'users', id, version, changes, ctx.now()));
+  return ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** Self, or an administrator whose scope holds the user. */
+export async function selfOrManageable(ctx: Ctx, actor: Actor, id: string): Promise<UserRow> {
+  if (id === actor.id) return actor.user;
+  if (!actor.permissions.includes(Permission.Users)) throw forbidden();
+  return manageableUser(ctx, actor, id);
+}
+
+/** Basic info of a person. Administrators set another person's addresses directly; a new address
+ *  of one's own is only sent a code (server/auth/contacts.ts) and named in the answer as pending. */
+async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: BasicInfoBody, ip: string) {
+  const contacts = {
+    ...(body.mobilePhone !== undefined ? { mobilePhone: blankToNull(body.mobilePhone) } : {}),
+    ...(body.email !== undefined ? { email: blankToNull(body.email) } : {}),
+  };
+  const pending = target.id === actor.id ? contactsToConfirm(target, contacts) : {};
+  // What is pending is not written now (the old address stays in force until the code is confirmed).
+  if (pending.email) delete contacts.email;
+  if (pending.mobilePhone) delete contacts.mobilePhone;
+  await assertContactsFree(ctx, contacts, target.id);
+  await requestContactChanges(ctx, target, pending);
+  const saved = await saveVersioned(ctx, target.id, body.version, {
+    realName: body.realName,
+    ...(body.avatar !== undefined ? { avatar: blankToNull(body.avatar) } : {}),
+    ...contacts,
+    ...(body.description !== undefined ? { description: blankToNull(body.description) } : {}),
+  });
+  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip, detail: { basicInfo: true, pending: Object.keys(pending) } });
+  return { ...basicInfoAnswer(saved), ...(pending.email ? { pendingEmail: pending.email } : {}), ...(pending.mobilePhone ? { pendingMobilePhone: pending.mobilePhone } : {}) };
+}
+
+/** PUT /user/{id}/basic_info: of myself, or of a user of my scope. */
+export async function updateBasicInfoOf(ctx: Ctx, actor: Actor, id: string, body: BasicInfoBody, ip: string) {
+  const target = await selfOrManageable(ctx, actor, id);
+  await assertMayTakeOver(ctx, actor, target, body);
+  return updateBasicInfo(ctx, actor, target, body, ip);
+}
+
+/** PUT /user/profile: my own basic info. */
+export const updateProfile = (ctx: Ctx, actor: Actor, body: BasicInfoBody, ip: string) => updateBasicInfo(ctx, actor, actor.user, body, ip);
+
+/** Applies the actor's pending address of `channel` with the code sent to it. */
+export async function confirmContact(ctx: Ctx, actor: Actor, channel: ContactField, code: string, ip: string) {
+  const saved = await confirmContactChange(ctx, actor.user, channel, code);
+  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id: actor.id }, tenantId: actor.user.tenantId, ip, detail: { confirmed: channel } });
+  return basicInfoAnswer(saved);
+}
+
+/** Sets a new password (the policy's history applies) and ends the user's sessions and app grants
+ *  everywhere. The caller clears the session cookie when `self`. */
+async function setPassword(ctx: Ctx, actor: Actor, target: UserRow, password: string, ip: string, self: boolean): Promise<void> {
+  await storeNewPassword(ctx, target, password);
+  await endEveryAccess(ctx, target.id);
+  await ctx.audit.record({ action: self ? 'password.change' : 'password.reset', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip });
+}
+
+async function assertOwnPassword(actor: Actor, transformed: string): Promise<void> {
+  if (!(await verifyPassword(actor.user.passwordHash, transformed))) throw fieldError([{ field: 'opUserPassword', rule: 'rule.wrongPassword' }]);
+}
+
+/** A signed-in person changes their own password with the old one. */
+export async function changeOwnPassword(ctx: Ctx, actor: Actor, body: { loginUserId?: string; password: string; opUserPassword: string }, ip: string): Promise<void> {
+  if (body.loginUserId && body.loginUserId !== actor.id) throw forbidden();
+  await assertOwnPassword(actor, body.opUserPassword);
+  await setPassword(ctx, actor, actor.user, body.password, ip, true);
+}
+
+/** POST /user/{id}/password: a self reset (with the old password) or an administrator's reset of a
+ *  user of their scope (with their own password). Answers whether it was the actor's own. */
+export async function resetPassword(ctx: Ctx, actor: Actor, id: string, body: v.InferOutput<typeof passwordBody>, ip: string): Promise<{ self: boolean }> {
+  await assertOwnPassword(actor, body.opUserPassword);
+  if ('loginUserId' in body || id === actor.id) {
+    if (id !== actor.id || ('loginUserId' in body && body.loginUserId !== actor.id)) throw forbidden();
+    await setPassword(ctx, actor, actor.user, body.password, ip, true);
+    return { self: true };
+  }
+  if (!actor.permissions.includes(Permission.Users)) throw forbidden();
+  const target = await manageableUser(ctx, actor, id);
+  if (body.id !== target.id) throw fieldError([{ field: 'id', rule: 'rule.id' }]);
+  await assertMayTakeOver(ctx, actor, target);
+  await setPassword(ctx, actor, target, body.password, ip, false);
+  return { self: false };
+}
+
+/** Every app whose roles the actor may grant, with its roles, each marked when the user holds it
+ *  (apps and their roles are few; capped). */
+export async function appRolesOf(ctx: Ctx, actor: Actor, userId: string) {
+  const grantable = grantableApps(actor);
+  if (grantable?.length === 0) return [];
+  let select = ctx.db.selectFrom('apps').select(['id', 'name']);
+  if (grantable) select = select.where('id', 'in', grantable);
+  const apps = await select.orderBy('name').limit(200).execute();
+  const roles = apps.length
+    ? await ctx.db.selectFrom('roles').select(['id', 'name', 'appId']).where('appId', 'in', apps.map((row) => row.id)).orderBy('name').limit(5000).execute()
+    : [];
+  const held = new Set((await ctx.db.selectFrom('roleMembers').select('roleId').where('userId', '=', userId).execute()).map((row) => row.roleId));
+  return apps.map((row) => ({
+    appId: row.id,
+    appName: row.name,
+    roles: roles.filter((role) => role.appId === row.id).map((role) => ({ id: role.id, name: role.name, assigned: held.has(role.id) })),
+  }));
+}
+
+/** Replaces the roles a user holds in one app. */
+export async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId: string, roleIds: string[], ip: string): Promise<void> {
+  assertMayGrantInApp(actor, appId);
+  await assertMayGrantRows(ctx, actor, 'roles', roleIds);
+  const owner = await ctx.db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst();
+  if (!owner) throw notFound('App');
+  const ids = [...new Set(roleIds)];
+  const known = ids.length ? await ctx.db.selectFrom('roles').select('id').where('appId', '=', owner.id).where('id', 'in', ids).execute() : [];
+  if (known.length !== ids.length) throw fieldError([{ field: 'roleIds', rule: 'rule.roleIds' }]);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('roleMembers').where('userId', '=', target.id)
+      .where((eb) => eb('roleId', 'in', eb.selectFrom('roles').select('roles.id').where('roles.appId', '=', owner.id))).execute();
+    if (ids.length) await trx.insertInto('roleMembers').values(ids.map((roleId) => ({ roleId, userId: target.id }))).execute();
+  });
+  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip, detail: { appId: owner.id, roles: ids.length } });
+}

@@ -1,0 +1,57 @@
+// The rules of a user's fields, listed once: the user and profile forms below AND the API's user
+// bodies (src/core/schemas/users.ts) are built from them. Apart from validation.ts so that the
+// sign-in entry does not load them.
+import * as v from 'valibot';
+import { Status, UserType } from '../enums';
+import { FILE_ID } from '../file-id';
+import { optionalField, rules } from '../validation';
+
+/** Ids are opaque strings (UUIDs here). */
+export const idRule = v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(64, 'rule.id'));
+
+/** A stored image field (avatar, branding images, a provider's icon): one of our own uploads, by
+ *  its id or its /api/file/get/ URL (kept as the id, so that every console resolves it against
+ *  its own API base); '' for none. Nothing else: a path or URL here would make every browser that
+ *  shows the image request it with the viewer's cookies (a "../../cas/logout" avatar signed
+ *  administrators out), and the console's Content-Security-Policy loads images from itself only. */
+export const uploadedImage = v.pipe(
+  v.string('rule.fileName'),
+  v.regex(new RegExp(`^(?:(?:/api/file/get/)?${FILE_ID.source.slice(1, -1)})?$`), 'rule.fileName'),
+  v.transform((image: string) => image.replace(/^\/api\/file\/get\//, '')),
+);
+
+export const availabilityStatus = v.picklist([Status.Enable, Status.Disabled], 'rule.availabilityStatus');
+export const userType = v.picklist([UserType.Tenant, UserType.Platform, UserType.System], 'rule.userType');
+
+/** A user's extra properties: `intProperty1` is the user type; other keys pass through. */
+export const userExtraProp = v.objectWithRest({ intProperty1: v.optional(userType) }, v.unknown(), 'rule.required');
+
+/** The fields of a person that they edit themselves (the profile form, PUT /user/profile and basic_info). */
+export const profileFields = {
+  realName: rules.realName,
+  avatar: v.optional(uploadedImage),
+  mobilePhone: optionalField(rules.mobilePhone),
+  email: optionalField(rules.email),
+};
+
+/** The fields of a user an administrator sets (the user forms, POST /user and PUT /user/{id}). */
+export const userFields = {
+  ...profileFields,
+  description: optionalField(rules.description),
+  availabilityStatus: v.optional(availabilityStatus),
+  tenantId: v.optional(idRule),
+  extraProp: v.optional(userExtraProp),
+};
+
+/** Edit personal information. The username is shown read-only and not validated. */
+export const profileForm = v.object({ username: v.optional(v.string('rule.required')), ...profileFields }, 'rule.required');
+
+/** User, creating: the password is the plain new password (checked by policy before the transform). */
+export const userCreateForm = v.object({ ...userFields, username: rules.username, password: rules.newPassword }, 'rule.required');
+
+/** User, updating: the username and password do not change here; `version` guards against stale writes. */
+export const userUpdateForm = v.object({ ...userFields, version: v.optional(v.number('rule.required')) }, 'rule.required');
+
+export type ProfileFormInput = v.InferInput<typeof profileForm>;
+export type UserCreateFormInput = v.InferInput<typeof userCreateForm>;
+export type UserUpdateFormInput = v.InferInput<typeof userUpdateForm>;

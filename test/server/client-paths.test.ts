@@ -1,0 +1,78 @@
+// Every call the core's API client makes (src/core/api) is one the server documents: its method
+// and path template are in /api/openapi.json. The calls are read from the client's source, where
+// each is written `request('METHOD', path)`, `requestList(path)` (GET) or `apiUrl(path)` (GET, an
+// image or a page the browser loads), the path a literal or an apiPath`…` template.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, type TestServer } from './harness';
+import { readOperations } from './security-support';
+
+const API_DIR = join(import.meta.dirname, '../../src/core/api');
+
+interface ClientCall {
+  where: string;
+  method: string;
+  /** The path with each parameter as {}; a path ending in '/' is a prefix the client builds on. */
+  path: string;
+}
+
+const PATH = String.raw`(?:'([^']*)'|(?:apiPath)?\x60([^\x60]*)\x60)`;
+const GENERIC = String.raw`(?:<[^(]*?>)?`;
+const CALL_FORMS: { pattern: RegExp; method?: string }[] = [
+  { pattern: new RegExp(String.raw`\brequest${GENERIC}\(\s*'([A-Z]+)',\s*${PATH}`, 'g') },
+  { pattern: new RegExp(String.raw`\brequestList${GENERIC}\(\s*${PATH}`, 'g'), method: 'GET' },
+  { pattern: new RegExp(String.raw`\bapiUrl\(\s*${PATH}`, 'g'), method: 'GET' },
+];
+const ANY_CALL = /\b(?:request|requestList|apiUrl)\b(?:<[^(]*?>)?\(/g;
+
+const template = (path: string) => path.replace(/\$\{[^}]*\}/g, '{}');
+
+function clientCalls(): { calls: ClientCall[]; unread: string[] } {
+  const calls: ClientCall[] = [];
+  const unread: string[] = [];
+  for (const file of readdirSync(API_DIR).filter((name) => name.endsWith('.ts'))) {
+    const source = readFileSync(join(API_DIR, file), 'utf8');
+    const read = new Set<number>();
+    for (const { pattern, method } of CALL_FORMS) {
+      for (const match of source.matchAll(pattern)) {
+        const [, first, literal, templated] = method ? [match[0], undefined, match[1], match[2]] : match;
+        const where = `${file}:${source.slice(0, match.index).split('\n').length}`;
+        calls.push({ where, method: method ?? first!, path: template(literal ?? templated ?? '') });
+        read.add(match.index);
+      }
+    }
+    for (const match of source.matchAll(ANY_CALL)) {
+      if (!read.has(match.index)) unread.push(`${file}:${source.slice(0, match.index).split('\n').length}`);
+    }
+  }
+  return { calls, unread };
+}
+
+describe('the API client against the OpenAPI document', () => {
+  let server: TestServer;
+  let documented: Set<string>;
+  let documentedPaths: string[];
+
+  before(async () => {
+    server = await startServer();
+    const operations = await readOperations(server.base);
+    const relative = (path: string) => template(path.replace(/^\/api/, '').replace(/\{[^}]+\}/g, '${}'));
+    documented = new Set(operations.map((operation) => `${operation.method} ${relative(operation.path)}`));
+    documentedPaths = operations.map((operation) => relative(operation.path));
+  });
+  after(() => server.stop());
+
+  it('reads every call of src/core/api (none written in another form)', () => {
+    const { calls, unread } = clientCalls();
+    assert.deepEqual(unread, [], 'calls this test cannot read: write them as request(…)/requestList(…)/apiUrl(…) with a literal or apiPath path');
+    assert.ok(calls.length >= 100, `only ${calls.length} calls found`);
+  });
+
+  it('finds each call, method and path template, in /api/openapi.json', () => {
+    const missing = clientCalls().calls.filter(({ method, path }) =>
+      path.endsWith('/') ? !documentedPaths.some((documentedPath) => documentedPath.startsWith(path)) : !documented.has(`${method} ${path}`));
+    assert.deepEqual(missing, [], 'client calls the server does not have');
+  });
+});
