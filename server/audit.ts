@@ -1,22 +1,9 @@
 // The audit log of security events: who did what to whom, when, from where, and whether it worked.
 import type { Kysely } from 'kysely';
 import type { Database } from './db/tables';
+import type { AuditAction } from '../src/core/schemas/audit';
 
-export type AuditAction =
-  | 'login.success' | 'login.third_party' | 'login.failure' | 'login.locked' | 'login.second_step' | 'logout'
-  | 'user.unlock' | 'user.create' | 'user.update' | 'user.delete'
-  | 'password.change' | 'password.reset'
-  | 'session.revoke'
-  | 'role.create' | 'role.update' | 'role.delete'
-  | 'tenant.create' | 'tenant.update' | 'tenant.delete'
-  | 'app.create' | 'app.update' | 'app.delete'
-  | 'privilege.create' | 'privilege.update' | 'privilege.delete'
-  | 'menu.create' | 'menu.update' | 'menu.delete'
-  | 'channel.create' | 'channel.update' | 'channel.delete'
-  | 'message.send'
-  | 'settings.update' | 'config.update'
-  | 'file.upload'
-  | 'license.activate' | 'license.refused';
+export type { AuditAction } from '../src/core/schemas/audit';
 
 export interface AuditEvent {
   action: AuditAction;

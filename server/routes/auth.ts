@@ -11,6 +11,7 @@ import { changeExpiredPassword, login, sendLoginCode } from '../auth/login';
 import { safeRedirect } from '../http/redirect';
 import { issueCaptcha } from '../auth/captcha';
 import { clearSessionCookie, credentialOf } from '../auth/gate';
+import type { Actor } from '../auth/actor';
 import { manageableUser } from '../auth/scope';
 import { clearFailures, keysOfUser } from '../auth/throttle';
 import { notFound } from '../http/errors';
@@ -19,6 +20,13 @@ import { sessionAnswerOf } from './session-probe';
 import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Authentication'];
+
+/** Clears the failed sign-ins that lock a user of the actor's scope (also a bulk action). */
+export async function unlockUser(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
+  const user = await manageableUser(ctx, actor, id);
+  await clearFailures(ctx, keysOfUser(user));
+  await ctx.audit.record({ action: 'user.unlock', actor, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip });
+}
 
 export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   defineRoute(app, gate, {
@@ -87,9 +95,7 @@ export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     method: 'DELETE', url: '/authc/user/:id/login/unlock', tags, access: Permission.Users,
     summary: 'Unlock a user locked after failed sign-ins', params: idParams, response: okAnswer,
     handler: async ({ actor, params, raw }) => {
-      const user = await manageableUser(ctx, actor, params.id);
-      await clearFailures(ctx, keysOfUser(user));
-      await ctx.audit.record({ action: 'user.unlock', actor, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: raw.ip });
+      await unlockUser(ctx, actor, params.id, raw.ip);
       return null;
     },
   });

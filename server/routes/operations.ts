@@ -1,13 +1,12 @@
-// Operations (Permission.Operations): menu plans and the multi-app menu list, and the audit log
-// (channels and messages: channels.ts, messages.ts).
+// Operations (Permission.Operations): menu plans and the multi-app menu list (channels and messages: channels.ts,
+// messages.ts; the audit log: audit.ts).
 import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
-import type { AuditTable, MenuPlanTable } from '../db/tables';
+import type { MenuPlanTable } from '../db/tables';
 import { defineRoute, type Gate } from '../http/route';
 import { idParams, okAnswer } from '../../src/core/schemas/common';
-import { auditList, auditListQuery } from '../../src/core/schemas/resources';
 import {
   appMenus, appMenusQuery, GLOBAL_MENU, plan, planBody, planForParams, planList, planListQuery, planUpdateBody, type PlanMenuItem,
 } from '../../src/core/schemas/menu-plans';
@@ -146,26 +145,7 @@ function menuRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   });
 }
 
-function auditRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
-  defineRoute(app, gate, {
-    method: 'GET', url: '/audit', tags: ['Audit'], access: Permission.Operations, summary: 'Security events, newest first (a tenant administrator sees their subtree’s)',
-    query: auditListQuery, response: auditList,
-    handler: ({ actor, query }) => {
-      let select = ctx.db.selectFrom('auditLog').selectAll();
-      if (!actor.platformAdmin) {
-        const subtree = actor.tenantPath ?? '/-none-/';
-        select = select.where((eb) => eb('tenantId', 'in', eb.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${subtree}%`)));
-      }
-      if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, query.searchProp, query.searchValue));
-      return paginate(select.orderBy('at', 'desc').orderBy('id', 'desc'), query, (row: Selectable<AuditTable>) => ({
-        ...row, success: row.success === 1, detail: JSON.parse(row.detail),
-      }));
-    },
-  });
-}
-
 export function operationRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   menuRoutes(app, gate, ctx);
-  auditRoutes(app, gate, ctx);
 }
 

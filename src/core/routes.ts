@@ -24,6 +24,7 @@ export type ScreenId =
   | 'channels'
   | 'menuList'
   | 'menuDetail'
+  | 'auditLog'
   | 'messages'
   | 'messageHistory'
   | 'userInfo'
@@ -75,6 +76,7 @@ export const routes: readonly RouteDef[] = [
   { path: '/operate/setting', name: 'route.setting', parent: '/operate', layout: true, screen: 'loginSettings', icon: 'setting', order: 4, alsoNeeds: Permission.Settings },
   { path: '/operate/tunnel', name: 'route.tunnel', parent: '/operate', layout: true, screen: 'channels', icon: 'tunnel', order: 5, alsoNeeds: Permission.Settings, feature: Feature.Messaging },
   { path: '/operate/menu', name: 'route.menu', parent: '/operate', layout: true, screen: 'menuList', icon: 'menu', order: 6, feature: Feature.MenuPlans },
+  { path: '/operate/audit', name: 'route.audit', parent: '/operate', layout: true, screen: 'auditLog', icon: 'audit', order: 7 },
   // No permission pattern covers /menu/…: the detail is reachable whenever its list is.
   { path: '/menu/detail/:id', name: 'route.menuDetail', parent: '/operate/menu', hidden: true, layout: true, screen: 'menuDetail', aclPath: '/operate/menu', order: 1 },
   { path: '/profile', name: 'route.profile', layout: true, icon: 'profile', order: 3 },

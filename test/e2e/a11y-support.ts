@@ -120,6 +120,7 @@ export function consoleScreens(ids: SampleIds, locale: Locale): Screen[] {
     { name: 'channels', path: '/operate/tunnel' },
     { name: 'menu-plans', path: '/operate/menu', then: (page) => page.getByRole('cell', { name: 'Shop menu' }).first().waitFor() },
     { name: 'menu-detail', path: `/menu/detail/${ids.app}` },
+    { name: 'audit-log', path: '/operate/audit', then: (page) => page.getByRole('table').locator('tbody button').first().waitFor() },
     { name: 'messages', path: '/profile/message', then: (page) => page.getByText('Quarterly access review').first().waitFor() },
     { name: 'message-history', path: '/profile/messageHis' },
     { name: 'personal-center', path: '/profile/userInfo', then: (page) => page.getByText(text(locale, 'console:profile.username')).first().waitFor() },

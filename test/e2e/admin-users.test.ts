@@ -172,6 +172,7 @@ test('the users screen, step by step', async (t) => {
     await search('Username', 'new-pers');
     await bodyRows(table()).first().getByText('Locked').waitFor();
     await rowAction('new-person', 'Unlock');
+    await dialog('Unlock user').getByRole('button', { name: 'Unlock' }).click();
     await page.getByText('Action Success').first().waitFor();
     await bodyRows(table()).first().getByText('Locked').waitFor({ state: 'detached' });
     await new ApiClient(server.url).signIn('new-person', 'Welcome-42');

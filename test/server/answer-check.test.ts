@@ -60,7 +60,7 @@ describe('the answer check', () => {
     it(`fails a drifted answer with 500 naming it: ${drift}`, async () => {
       const answer = await get(url!);
       assert.equal(answer.statusCode, 500);
-      const { message, data } = answer.json() as { message: string; data: { route: string; drifts: string[] } };
+      const { message, data } = answer.json<{ message: string; data: { route: string; drifts: string[] } }>();
       assert.equal(message, 'The answer does not match its response schema');
       assert.equal(data.route, `GET ${url}`);
       assert.ok(data.drifts.some((entry) => entry.startsWith(drift!)), `${drift} in ${JSON.stringify(data.drifts)}`);

@@ -107,7 +107,7 @@ describe('one address, one person', () => {
     const direct = await admin.put<User>(`/api/user/${other.id}/basic_info`, { realName: 'Other_One', email: 'other@example.com', mobilePhone: '13700000002' });
     assert.equal(direct.status, 200, JSON.stringify(direct.body));
     assert.equal((await admin.get<User>(`/api/user/${other.id}`)).body.data.email, 'other@example.com');
-    const cleared = await admin.put<User>(`/api/user/${other.id}`, { email: '', mobilePhone: '', version: other.version! + 1 });
+    const cleared = await admin.put<User>(`/api/user/${other.id}`, { email: '', mobilePhone: '', version: other.version + 1 });
     assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
     assert.equal(cleared.body.data.email, undefined);
     assert.equal((await admin.put(`/api/user/${other.id}`, { realName: 'Other_One', version: cleared.body.data.version })).status, 200, 'several people without an address');

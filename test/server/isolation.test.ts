@@ -33,7 +33,7 @@ const SELF_SERVICE = new Set([
 /** Reads by path id that any holder of the permission may make whatever the record's side: the
  *  menu plans are shared portal configuration (every signed-in user receives them through
  *  GET …/multi_app_menu/list); only platform administrators change them. */
-const SHARED_READS = new Set(['GET /api/menu-plans/for/{appId}', 'GET /api/menu-plans/{id}']);
+const SHARED_READS = new Set(['GET /api/menu-plans/for/{appId}', 'GET /api/menu-plans/{id}', 'GET /api/menu-plans/{id}/privileges']);
 
 let server: TestServer;
 let admin: Client;

@@ -51,17 +51,17 @@ const RULES: Record<string, Rule> = {
 
   'DELETE /api/authc/user/{id}/login/unlock': 'scoped', 'GET /api/user': 'scoped', 'GET /api/user/{id}': 'scoped', 'DELETE /api/user/{id}': 'scoped',
   'GET /api/user/{id}/basic_info': 'scoped', 'PUT /api/user/{id}/basic_info': 'scoped', 'POST /api/user/{id}/password': 'scoped',
-  'GET /api/user/{id}/roles': 'scoped', 'GET /api/tenants': 'scoped', 'POST /api/tenants': 'scoped', 'GET /api/tenants/tree': 'scoped',
+  'GET /api/user/{id}/roles': 'scoped', 'GET /api/user/{id}/sessions': 'scoped', 'DELETE /api/user/{id}/sessions': 'scoped', 'POST /api/user/bulk': 'scoped', 'GET /api/tenants': 'scoped', 'POST /api/tenants': 'scoped', 'GET /api/tenants/tree': 'scoped',
   'GET /api/tenants/{id}': 'scoped', 'PUT /api/tenants/{id}': 'scoped', 'DELETE /api/tenants/{id}': 'scoped', 'PUT /api/tenants/{id}/parent': 'scoped',
   'GET /api/tenants/{id}/admins': 'scoped', 'GET /api/apps': 'scoped', 'GET /api/apps/{id}': 'scoped', 'PUT /api/apps/{id}': 'scoped',
   'GET /api/apps/{id}/admins': 'scoped', 'GET /api/apps/{appId}/privileges': 'scoped', 'POST /api/apps/{appId}/privileges': 'scoped',
   'PUT /api/apps/{appId}/privileges/{id}': 'scoped', 'DELETE /api/apps/{appId}/privileges/{id}': 'scoped', 'PUT /api/apps/{appId}/privileges/order': 'scoped',
   'GET /api/apps/{appId}/member-lookup': 'scoped', 'GET /api/apps/{appId}/roles': 'scoped', 'POST /api/apps/{appId}/roles': 'scoped',
   'PUT /api/apps/{appId}/roles/{id}': 'scoped', 'DELETE /api/apps/{appId}/roles/{id}': 'scoped', 'GET /api/apps/{appId}/roles/{id}/privileges': 'scoped',
-  'GET /api/apps/{appId}/roles/{id}/members': 'scoped', 'GET /api/menu-plans': 'scoped', 'GET /api/audit': 'scoped', 'GET /api/channels/options': 'scoped',
+  'GET /api/apps/{appId}/roles/{id}/members': 'scoped', 'GET /api/menu-plans': 'scoped', 'GET /api/audit': 'scoped', 'GET /api/audit/export': 'scoped', 'GET /api/channels/options': 'scoped',
   'POST /api/messages': 'scoped', 'GET /api/apps/{appId}/oidc-client': 'scoped', 'PUT /api/apps/{appId}/oidc-client': 'scoped', 'POST /api/apps/{appId}/oidc-client/secret': 'scoped',
 
-  'GET /api/menu-plans/for/{appId}': 'shared', 'GET /api/menu-plans/{id}': 'shared',
+  'GET /api/menu-plans/for/{appId}': 'shared', 'GET /api/menu-plans/{id}': 'shared', 'GET /api/menu-plans/{id}/privileges': 'shared',
 
   'POST /api/apps': 'platform', 'DELETE /api/apps/{id}': 'platform', 'DELETE /api/menu-plans/{id}': 'platform',
   'GET /api/settings/login': 'platform', 'PUT /api/settings/login': 'platform', 'PUT /api/config': 'platform', 'GET /api/license/auth': 'platform',

@@ -1,8 +1,10 @@
-// Menu plan calls: the multi-app menu list, one app's (or the global) plan, and saving it.
+// Menu plan calls: the multi-app menu list, the plans in full, one app's (or the global) plan, what
+// its items are bound to, and saving it.
 import type * as v from 'valibot';
 import type { MenuItem } from '../acl';
 import { request } from '../http';
 import { GLOBAL_MENU, type appMenus, type plan, type PlanMenuItem } from '../schemas/menu-plans';
+import type { Privilege } from './apps';
 import { apiPath } from './path';
 
 export type { PlanMenuItem };
@@ -42,6 +44,17 @@ export function consoleMenu(items: readonly PlanMenuItem[], permitted: readonly 
       ...(children.length ? { children } : {}),
     }];
   });
+}
+
+/** GET /menu-plans: every plan with all its items (the administration's view; a console has a
+ *  handful of plans, one per app at most). */
+export async function plans(): Promise<Plan[]> {
+  return (await request<{ list: Plan[] }>('GET', '/menu-plans', { query: { size: 100 } })).list;
+}
+
+/** GET /menu-plans/{id}/privileges: the privileges the plan's items are bound to. */
+export function boundPrivileges(planId: string): Promise<Privilege[]> {
+  return request<Privilege[]>('GET', apiPath`/menu-plans/${planId}/privileges`);
 }
 
 /** The plan of an app, or of the global menu (`GLOBAL_MENU`); null when there is none yet. */

@@ -4,9 +4,11 @@ import type * as v from 'valibot';
 import { PAGING } from '../config';
 import { request, requestList } from '../http';
 import type { SortOrder, UserSortProp, userAppRoles } from '../schemas/admin';
+import type { BulkUserAction, bulkUserResult } from '../schemas/user-bulk';
 import type { userSearchProps, userUpdateBody } from '../schemas/users';
 import type { AvailabilityStatus, PagedList, User } from '../types';
 import { apiPath } from './path';
+import type { SessionInfo } from './account';
 
 /** A user as the administration calls answer it. */
 export type AdminUser = User;
@@ -51,4 +53,24 @@ export function appRoles(id: string): Promise<UserAppRoles[]> {
 /** PUT /user/{id}/roles/{appId}: the roles the user holds in that app. */
 export function setAppRoles(id: string, appId: string, roleIds: string[]): Promise<UserAppRoles[]> {
   return request<UserAppRoles[]>('PUT', apiPath`/user/${id}/roles/${appId}`, { body: { roleIds } });
+}
+
+/** A console session of a user, as an administrator sees it (a public handle only). */
+export type UserSession = Omit<SessionInfo, 'current'>;
+
+/** GET /user/{id}/sessions: the user's console sessions, most recently active first. */
+export function userSessions(id: string): Promise<UserSession[]> {
+  return request<UserSession[]>('GET', apiPath`/user/${id}/sessions`);
+}
+
+/** DELETE /user/{id}/sessions: signs the user out everywhere (console and apps); answers how many sessions ended. */
+export function signOutEverywhere(id: string): Promise<{ revoked: number }> {
+  return request<{ revoked: number }>('DELETE', apiPath`/user/${id}/sessions`);
+}
+
+export type BulkUserResult = v.InferOutput<typeof bulkUserResult>;
+
+/** POST /user/bulk: one action on several users, each checked on its own; answers each user's outcome. */
+export async function bulkUsers(action: BulkUserAction, ids: string[]): Promise<BulkUserResult[]> {
+  return (await request<{ results: BulkUserResult[] }>('POST', '/user/bulk', { body: { action, ids } })).results;
 }

@@ -1,5 +1,5 @@
-// REST calls beyond the basic ones: tenants, apps and their administrators, privilege trees,
-// roles and the audit log (menu plans: menuPlans.ts; channels and messages: messaging.ts).
+// REST calls beyond the basic ones: tenants, apps and their administrators, privilege trees and
+// roles (menu plans: menu-plans.ts; channels and messages: messaging.ts; the audit log: audit.ts).
 import * as v from 'valibot';
 import { Scope, Status, TenantType } from '../enums';
 import { optionalField, rules } from '../validation';
@@ -72,16 +72,5 @@ export const role = v.object({ id: v.string(), appId: v.string(), name: v.string
 export const roleList = pagedList(role);
 export const privilegeIdsBody = v.object({ privilegeIds: v.pipe(v.array(id, 'rule.required'), v.maxLength(1000, 'rule.maxLength?max=1000')) });
 
-// Audit log ----------------------------------------------------------------------------------
-export const auditListQuery = v.object({
-  ...pageQueryFields,
-  searchProp: v.optional(v.picklist(['action', 'actorName', 'targetId'], 'rule.searchProp')),
-});
-export const auditEntry = v.object({
-  id: v.number(), at: v.number(), actorId: v.nullable(v.string()), actorName: v.nullable(v.string()), action: v.string(),
-  targetType: v.nullable(v.string()), targetId: v.nullable(v.string()), tenantId: v.nullable(v.string()), ip: v.nullable(v.string()),
-  success: v.boolean(), detail: v.record(v.string(), v.unknown()),
-});
-export const auditList = pagedList(auditEntry);
 
 export const countAnswer = v.object({ count: v.number() });

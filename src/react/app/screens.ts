@@ -23,6 +23,7 @@ export const screens: Record<ScreenId, Screen> = {
   channels: lazy(() => import('../screens/channels/ChannelsScreen')),
   menuList: lazy(() => import('../screens/menuList/MenuListScreen')),
   menuDetail: lazy(() => import('../screens/menuDetail/MenuDetailScreen')),
+  auditLog: lazy(() => import('../screens/auditLog/AuditLogScreen')),
   messages: lazy(() => import('../screens/messages/MessagesScreen')),
   messageHistory: lazy(() => import('../screens/messageHistory/MessageHistoryScreen')),
   userInfo: lazy(() => import('../screens/userInfo/UserInfoScreen')),

@@ -59,6 +59,7 @@ describe('route table', () => {
       '/operate/setting': '',
       '/operate/tunnel': '',
       '/operate/menu': '',
+      '/operate/audit': '',
       '/menu/detail/:id': 'hidden',
       '/profile': '',
       '/profile/message': 'skipAcl',
@@ -252,15 +253,15 @@ describe('document title and menu', () => {
   it('the side menu shows visible permitted routes, nested (max depth 2)', () => {
     assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin })), [
       '/home/index',
-      { '/operate': ['/operate/app', '/operate/user', '/operate/tenant/list', '/operate/setting', '/operate/tunnel', '/operate/menu'] },
+      { '/operate': ['/operate/app', '/operate/user', '/operate/tenant/list', '/operate/setting', '/operate/tunnel', '/operate/menu', '/operate/audit'] },
       { '/profile': ['/profile/message', '/profile/messageHis', '/profile/userInfo'] },
     ]);
     assert.deepEqual(tree(buildMenu({ permissions: profiles.member })), ['/home/index', { '/profile': ['/profile/message', '/profile/messageHis', '/profile/userInfo'] }]);
     assert.deepEqual(tree(buildMenu({ permissions: [Permission.SelfService, Permission.Users, `${Permission.Settings}|1`] }))[1], { '/operate': ['/operate/user', '/operate/setting (disabled)'] });
     // A tenant administrator: code 4 without 1 and 3 leaves out the apps, settings and channels.
-    assert.deepEqual(tree(buildMenu({ permissions: profiles.tenantAdmin }))[1], { '/operate': ['/operate/user', '/operate/tenant/list', '/operate/menu'] });
+    assert.deepEqual(tree(buildMenu({ permissions: profiles.tenantAdmin }))[1], { '/operate': ['/operate/user', '/operate/tenant/list', '/operate/menu', '/operate/audit'] });
     assert.deepEqual(tree(buildMenu({ permissions: [Permission.SelfService, Permission.Users, Permission.Operations, `${Permission.Apps}|1`] }))[1], {
-      '/operate': ['/operate/app (disabled)', '/operate/user', '/operate/tenant/list', '/operate/menu'],
+      '/operate': ['/operate/app (disabled)', '/operate/user', '/operate/tenant/list', '/operate/menu', '/operate/audit'],
     });
   });
 

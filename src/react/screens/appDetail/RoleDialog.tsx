@@ -90,7 +90,7 @@ export default function RoleDialog({ appId, role, onClose, onSaved }: RoleDialog
         {!tree ? (
           <p role="status">{t('console:loading')}</p>
         ) : tree.length ? (
-          <CheckTree label={t('admin:role.privileges')} nodes={tree} labelOf={(node) => `${node.name} (${node.key})`} checked={checked} onChange={setChecked} />
+          <CheckTree label={t('admin:role.privileges')} hint={t('admin:role.privilegesHint')} nodes={tree} labelOf={(node) => `${node.name} (${node.key})`} checked={checked} onChange={setChecked} />
         ) : (
           <p className={ui.muted}>{t('admin:privilege.empty')}</p>
         )}

@@ -16,6 +16,8 @@ export interface ItemEditorProps {
   errors: Record<string, string>;
   /** The privileges an item may be bound to, as <option>s or <optgroup>s. */
   privilegeOptions: ReactNode;
+  /** Why holders of the bound privilege cannot reach the item, if they cannot. */
+  warning?: string;
   readOnly: boolean;
   place: { index: number; count: number };
   onChange: (changes: Partial<EditorItem>) => void;
@@ -24,7 +26,7 @@ export interface ItemEditorProps {
   onDelete: () => void;
 }
 
-export function ItemEditor({ item, errors, privilegeOptions, readOnly, place, onChange, onAddChild, onShift, onDelete }: ItemEditorProps) {
+export function ItemEditor({ item, errors, privilegeOptions, warning, readOnly, place, onChange, onAddChild, onShift, onDelete }: ItemEditorProps) {
   const t = useT();
   const label = item.name || t('admin:menu.untitled');
   const named = (action: 'addChild' | 'up' | 'down' | 'deleteItem') => t('admin:action.of', { action: t(`admin:menu.${action}`), name: label });
@@ -53,6 +55,11 @@ export function ItemEditor({ item, errors, privilegeOptions, readOnly, place, on
           <option value="">{t('admin:menu.everyone')}</option>
           {privilegeOptions}
         </SelectField>
+        {warning && (
+          <p className={styles.warning} role="status">
+            {warning}
+          </p>
+        )}
       </fieldset>
       {!readOnly && (
         <div className={ui.actions}>

@@ -20,7 +20,7 @@ import * as styles from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 import type { ScreenProps } from '../types';
 import { ItemEditor } from './ItemEditor';
-import { addItem, fieldOf, placeOf, removeItem, shiftItem, toEditor, toPlan, updateItem, type EditorItem } from './menuTree';
+import { addItem, blockingAncestor, fieldOf, placeOf, removeItem, shiftItem, toEditor, toPlan, updateItem, type EditorItem } from './menuTree';
 
 const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
 
@@ -43,9 +43,13 @@ export default function MenuDetailScreen({ params }: ScreenProps) {
   const scope = useAdminScope();
   const appId = params.id ?? '';
   const plan = useResource(() => menuApi.planFor(appId), [appId]);
-  // Only platform administrators edit plans; they also read the apps and their privileges.
+  // Only platform administrators edit plans; they also read the apps and their privileges. Other
+  // readers get the names of what the plan's items are bound to.
   const app = useResource(() => (scope.platform && appId !== GLOBAL_MENU ? appApi.get(appId) : Promise.resolve(undefined)), [appId, scope.platform]);
-  const groups = useResource(() => (scope.platform ? privilegeGroups(appId) : Promise.resolve([])), [appId, scope.platform]);
+  const groups = useResource(
+    async () => (scope.platform ? privilegeGroups(appId) : plan.data ? [{ app: '', privileges: await menuApi.boundPrivileges(plan.data.id) }] : []),
+    [appId, scope.platform, plan.data?.id],
+  );
   const title = appId === GLOBAL_MENU ? t('admin:menu.global') : app.data?.name ?? plan.data?.name ?? '';
 
   return (
@@ -54,7 +58,7 @@ export default function MenuDetailScreen({ params }: ScreenProps) {
         <p className={ui.formError} role="alert">
           {t('admin:menu.missing')}
         </p>
-      ) : plan.data === undefined || (scope.platform && (!groups.data || (appId !== GLOBAL_MENU && !app.data))) ? (
+      ) : plan.data === undefined || !groups.data || (scope.platform && appId !== GLOBAL_MENU && !app.data) ? (
         <p role="status">{t(app.failed ? 'admin:menu.missing' : 'console:loading')}</p>
       ) : (
         <MenuEditor key={plan.data?.version ?? 0} appId={appId} title={title} plan={plan.data} groups={groups.data ?? []} readOnly={!scope.platform} onSaved={plan.reload} />
@@ -84,7 +88,13 @@ function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEdito
   const [saving, setSaving] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const selected = nodes.find((node) => node.id === selectedId);
-  const privilegeNames = useMemo(() => new Map(groups.flatMap((group) => group.privileges.map((each) => [each.id, each.name]))), [groups]);
+  const privileges = useMemo(() => new Map(groups.flatMap((group) => group.privileges.map((each) => [each.id, each]))), [groups]);
+  const privilegeName = (id: string) => privileges.get(id)?.name;
+  /** Why an item cannot be reached by the holders of its privilege alone, if it cannot. */
+  const unreachable = (node: EditorItem) => {
+    const blocker = blockingAncestor(nodes, node.id, (id) => privileges.get(id)?.parentId);
+    return blocker && t('admin:menu.unreachable', { privilege: privilegeName(node.privilegeId) ?? '', parent: blocker.name, other: privilegeName(blocker.privilegeId) ?? '' });
+  };
 
   useEffect(() => setName((current) => current || title), [title]);
 
@@ -179,6 +189,7 @@ function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEdito
             </button>
           </div>
         )}
+        {readOnly && <p className={ui.muted}>{t('admin:menu.readOnly')}</p>}
         {failure && (
           <p className={ui.formError} role="alert">
             {failure}
@@ -197,7 +208,8 @@ function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEdito
                   <>
                     {isIconName(node.icon) && <Icon name={node.icon} />}
                     {node.name || t('admin:menu.untitled')}
-                    {node.privilegeId && <span className={styles.tag}>{privilegeNames.get(node.privilegeId) ?? t('admin:menu.bound')}</span>}
+                    {node.privilegeId && <span className={styles.tag}>{privilegeName(node.privilegeId) ?? t('admin:menu.bound')}</span>}
+                    {unreachable(node) && <span className={styles.status.locked}>{t('admin:menu.unreachableTag')}</span>}
                     {errors[node.id] && <span className={styles.status.locked}>!</span>}
                   </>
                 )}
@@ -211,6 +223,7 @@ function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEdito
               item={selected}
               errors={errors[selected.id] ?? {}}
               privilegeOptions={privilegeOptions}
+              warning={unreachable(selected)}
               readOnly={readOnly}
               place={placeOf(nodes, selected.id)}
               onChange={(changes) => change(updateItem(nodes, selected.id, changes))}

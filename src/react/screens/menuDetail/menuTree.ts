@@ -93,3 +93,23 @@ export function fieldOf(nodes: readonly EditorItem[], dotPath: string): { id: st
   }
   return undefined;
 }
+
+/**
+ * The enclosing item that keeps this item from the holders of its privilege, if any. Holding a
+ * privilege shows the items bound to it and to its ancestors (server/menus/visibility.ts); an
+ * enclosing item bound to anything else stays hidden from someone who holds only this item's
+ * privilege, and so does everything inside it.
+ */
+export function blockingAncestor(nodes: readonly EditorItem[], id: string, parentOfPrivilege: (privilegeId: string) => string | null | undefined): EditorItem | undefined {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const item = byId.get(id);
+  if (!item?.privilegeId) return undefined;
+  const reaching = new Set<string>();
+  for (let privilege: string | null | undefined = item.privilegeId; privilege && !reaching.has(privilege); privilege = parentOfPrivilege(privilege)) reaching.add(privilege);
+  let enclosing = item.parentId ? byId.get(item.parentId) : undefined;
+  while (enclosing) {
+    if (enclosing.privilegeId && !reaching.has(enclosing.privilegeId)) return enclosing;
+    enclosing = enclosing.parentId ? byId.get(enclosing.parentId) : undefined;
+  }
+  return undefined;
+}

@@ -25,6 +25,9 @@ export default function MenuListScreen() {
   const t = useT();
   const scope = useAdminScope();
   const menus = useResource(() => menuApi.appMenuList(), []);
+  // The list answers the items the caller may see; the count is of the whole plan.
+  const plans = useResource(menuApi.plans, []);
+  const itemCounts = useMemo(() => new Map(plans.data?.map((each) => [each.id, countItems(each.items)])), [plans.data]);
   const [search, setSearch] = useState('');
   const [open, setOpen] = useState<{ kind: 'create' } | { kind: 'delete'; menu: AppMenu }>();
   const close = () => setOpen(undefined);
@@ -44,12 +47,13 @@ export default function MenuListScreen() {
     }
     notifySuccess(t('message.actionSuccess'));
     menus.reload();
+    plans.reload();
   };
 
   const columns: Column<AppMenu>[] = [
     { id: 'app', header: t('admin:menu.app'), cell: (menu) => <Link href={menuDetailPath(menu.appId ?? GLOBAL_MENU)} className={ui.link}>{nameOf(menu)}</Link> },
     { id: 'plan', header: t('admin:menu.planName'), cell: (menu) => menu.planName },
-    { id: 'items', header: t('admin:menu.items'), cell: (menu) => countItems(menu.menus) },
+    { id: 'items', header: t('admin:menu.items'), cell: (menu) => itemCounts.get(menu.planId) ?? '…' },
     { id: 'entrypoint', header: t('admin:app.entrypoint'), cell: (menu) => menu.entrypoint ?? '—' },
     {
       id: 'actions',

@@ -1,8 +1,9 @@
 // Users (operate/user): the users of my scope, paged, searched and sorted on the server, filtered
-// by tenant; create and edit in a dialog, delete after confirming, enable/disable, unlock, reset a
+// by tenant; create and edit in a dialog, delete and unlock after confirming, enable/disable, reset a
 // password (the user mode of the password dialog) and assign roles per app (the roles of the apps
-// I administer; without any, no roles button).
-import { lazy, Suspense, useMemo, useState } from 'react';
+// I administer; without any, no roles button), see and end a person's sessions, and bulk actions
+// on the selected users of the page.
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import * as users from '../../../core/api/users';
 import * as tenantApi from '../../../core/api/tenants';
 import { listUsers, setStatus, type AdminUser, type UserQuery, type UserSearchProp } from '../../../core/api/user-admin';
@@ -12,24 +13,26 @@ import { Status } from '../../../core/enums';
 import type { UserSortProp } from '../../../core/schemas/admin';
 import { useT } from '../../i18n';
 import { AdminPage } from '../../widgets/admin/AdminPage';
-import { DataTable, type Column, type Sort } from '../../widgets/admin/DataTable';
+import { DataTable, SortHeader, type Column, type Sort } from '../../widgets/admin/DataTable';
 import { Pager } from '../../widgets/admin/Pager';
 import { RowMenu, type RowMenuItem } from '../../widgets/admin/RowMenu';
 import { SearchBar } from '../../widgets/admin/SearchBar';
 import { TenantFilter } from '../../widgets/admin/TenantFilter';
 import { usePagedList } from '../../widgets/admin/usePagedList';
 import { useAdminScope } from '../../widgets/admin/scope';
+import { BulkActions } from './BulkActions';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import * as styles from '../../widgets/admin/admin.css';
 
 const UserDialog = lazy(() => import('./UserDialog'));
 const RolesDialog = lazy(() => import('./RolesDialog'));
+const SessionsDialog = lazy(() => import('./SessionsDialog'));
 const PasswordDialog = lazy(() => import('../../dialogs/PasswordDialog'));
 const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
 
 type Query = Required<Pick<UserQuery, 'page' | 'size'>> & Omit<UserQuery, 'page' | 'size'>;
-type Open = { kind: 'create' } | { kind: 'edit' | 'roles' | 'password' | 'delete'; user: AdminUser };
+type Open = { kind: 'create' } | { kind: 'edit' | 'roles' | 'password' | 'delete' | 'sessions' | 'unlock'; user: AdminUser };
 /** The row buttons, named by their text in admin:action. */
 type RowAction = 'edit' | 'roles';
 
@@ -43,6 +46,17 @@ export default function UserListScreen() {
   const tenantNames = useMemo(() => new Map(tree.data?.map((tenant) => [tenant.id, tenant.name])), [tree.data]);
   const [open, setOpen] = useState<Open>();
   const close = () => setOpen(undefined);
+  // The selection of the bulk actions: users of the page shown (a new page starts with none).
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => setPicked(new Set()), [list.data]);
+  const selectable = (list.data?.list ?? []).filter((user) => user.id !== scope.userId);
+  const selected = selectable.filter((user) => picked.has(user.id));
+  const toggle = (id: string, on: boolean) => setPicked((current) => {
+    const next = new Set(current);
+    if (on) next.add(id);
+    else next.delete(id);
+    return next;
+  });
 
   const act = async (call: () => Promise<unknown>) => {
     try {
@@ -60,17 +74,67 @@ export default function UserListScreen() {
     </button>
   );
 
+  const sort: Sort<UserSortProp> = { key: list.query.sort ?? 'createdAt', order: list.query.order ?? 'desc' };
   const columns: Column<AdminUser, UserSortProp>[] = [
-    { id: 'username', header: t('admin:user.username'), sortKey: 'username', cell: (user) => user.username },
-    { id: 'realName', header: t('admin:user.realName'), sortKey: 'realName', cell: (user) => user.realName },
-    { id: 'email', header: t('admin:user.email'), cell: (user) => <span className={styles.clip} title={user.email}>{user.email ?? '—'}</span> },
-    { id: 'mobilePhone', header: t('admin:user.mobilePhone'), cell: (user) => user.mobilePhone ?? '—' },
-    { id: 'tenant', header: t('admin:user.tenant'), cell: (user) => (user.tenantId && tenantNames.get(user.tenantId)) || '—' },
+    {
+      // The bulk selection shares the username column (the first column stays the username).
+      id: 'username',
+      header: t('admin:user.username'),
+      sortKey: 'username',
+      headerCell: (
+        <span className={styles.withCheck}>
+          <input
+            type="checkbox"
+            className={styles.checkbox}
+            aria-label={t('admin:bulk.selectAll')}
+            checked={selectable.length > 0 && selected.length === selectable.length}
+            ref={(box) => { if (box) box.indeterminate = selected.length > 0 && selected.length < selectable.length; }}
+            disabled={!selectable.length}
+            onChange={(event) => setPicked(new Set(event.currentTarget.checked ? selectable.map((user) => user.id) : []))}
+          />
+          <SortHeader label={t('admin:user.username')} sortKey="username" sort={sort} onSort={(next) => list.refine({ sort: next.key, order: next.order })} />
+        </span>
+      ),
+      cellName: (user) => user.username,
+      cell: (user) => (
+        <span className={styles.withCheck}>
+          <input
+            type="checkbox"
+            className={styles.checkbox}
+            aria-label={t('admin:bulk.select', { name: user.username })}
+            checked={picked.has(user.id)}
+            disabled={user.id === scope.userId}
+            onChange={(event) => toggle(user.id, event.currentTarget.checked)}
+          />
+          {user.username}
+        </span>
+      ),
+    },
+    { id: 'realName', header: t('admin:user.realName'), sortKey: 'realName', cell: (user) => <span className={styles.clipShort} title={user.realName}>{user.realName}</span> },
+    {
+      // E-mail and phone share a column (two short lines) so that the table fits a laptop screen.
+      id: 'contact',
+      header: t('admin:user.contact'),
+      cell: (user) => (
+        <span className={styles.lines}>
+          <span className={styles.clipMedium} title={user.email}>{user.email ?? '—'}</span>
+          {user.mobilePhone && <span>{user.mobilePhone}</span>}
+        </span>
+      ),
+    },
+    {
+      id: 'tenant',
+      header: t('admin:user.tenant'),
+      cell: (user) => {
+        const name = (user.tenantId && tenantNames.get(user.tenantId)) || '—';
+        return <span className={styles.clipShort} title={name}>{name}</span>;
+      },
+    },
     {
       id: 'status',
       header: t('admin:user.status'),
       cell: (user) => (
-        <span className={styles.inline}>
+        <span className={styles.lines}>
           <span className={user.availabilityStatus === Status.Enable ? styles.status.enabled : styles.status.disabled}>
             {t(user.availabilityStatus === Status.Enable ? 'admin:status.enabled' : 'admin:status.disabled')}
           </span>
@@ -78,7 +142,7 @@ export default function UserListScreen() {
         </span>
       ),
     },
-    { id: 'createdAt', header: t('admin:user.createdAt'), sortKey: 'createdAt', cell: (user) => formatDate(user.createdAt) },
+    { id: 'createdAt', header: t('admin:user.createdAt'), sortKey: 'createdAt', cell: (user) => <time title={formatDate(user.createdAt)}>{formatDate(user.createdAt, 'YYYY-MM-DD')}</time> },
     {
       id: 'actions',
       header: t('admin:table.actions'),
@@ -88,8 +152,9 @@ export default function UserListScreen() {
         // Nobody resets, disables or deletes themselves here.
         const more: RowMenuItem[] = user.id === scope.userId ? [] : [
           { key: 'password', label: t('admin:action.resetPassword'), onSelect: () => setOpen({ kind: 'password', user }) },
+          { key: 'sessions', label: t('admin:action.sessions'), onSelect: () => setOpen({ kind: 'sessions', user }) },
           { key: 'status', label: t(`admin:action.${enabled ? 'disable' : 'enable'}`), onSelect: () => void act(() => setStatus(user, enabled ? Status.Disabled : Status.Enable)) },
-          ...(user.locked ? [{ key: 'unlock', label: t('admin:action.unlock'), onSelect: () => void act(() => users.unlock(user.id)) }] : []),
+          ...(user.locked ? [{ key: 'unlock', label: t('admin:action.unlock'), onSelect: () => setOpen({ kind: 'unlock', user }) }] : []),
           { key: 'delete', label: t('admin:action.delete'), danger: true, onSelect: () => setOpen({ kind: 'delete', user }) },
         ];
         return (
@@ -103,7 +168,6 @@ export default function UserListScreen() {
     },
   ];
 
-  const sort: Sort<UserSortProp> = { key: list.query.sort ?? 'createdAt', order: list.query.order ?? 'desc' };
   return (
     <AdminPage
       title="route.user"
@@ -120,6 +184,7 @@ export default function UserListScreen() {
         />
         <TenantFilter tenants={tree.data ?? []} value={list.query.tenantId} onChange={(tenantId) => list.refine({ tenantId })} />
       </div>
+      <BulkActions selected={selected} onClear={() => setPicked(new Set())} onDone={list.reload} />
       <DataTable
         caption={t('route.user')}
         columns={columns}
@@ -131,6 +196,8 @@ export default function UserListScreen() {
         emptyText={t(list.query.searchValue || list.query.tenantId ? 'admin:user.noMatch' : 'admin:user.empty')}
         sort={sort}
         onSort={(next) => list.refine({ sort: next.key, order: next.order })}
+        stackOnPhone
+        stickyActions
       />
       {list.data && <Pager page={list.query.page} size={list.query.size} total={list.data.pager.total} onChange={list.turn} />}
 
@@ -138,6 +205,7 @@ export default function UserListScreen() {
         {open?.kind === 'create' && <UserDialog tenants={tree.data ?? []} onClose={close} onSaved={list.reload} />}
         {open?.kind === 'edit' && <UserDialog user={open.user} tenants={tree.data ?? []} onClose={close} onSaved={list.reload} />}
         {open?.kind === 'roles' && <RolesDialog user={open.user} onClose={close} />}
+        {open?.kind === 'sessions' && <SessionsDialog user={open.user} onClose={close} />}
         {open?.kind === 'password' && (
           <PasswordDialog open mode="user" userId={open.user.id} username={open.user.username} onOpenChange={(still) => !still && close()} />
         )}
@@ -149,6 +217,16 @@ export default function UserListScreen() {
             question={t('admin:user.deleteQuestion', { name: open.user.username })}
             confirmLabel={t('admin:action.delete')}
             onConfirm={() => act(() => users.remove(open.user.id))}
+          />
+        )}
+        {open?.kind === 'unlock' && (
+          <ConfirmDialog
+            open
+            onOpenChange={(still) => !still && close()}
+            title={t('admin:user.unlockTitle')}
+            question={t('admin:user.unlockQuestion', { name: open.user.username })}
+            confirmLabel={t('admin:action.unlock')}
+            onConfirm={() => act(() => users.unlock(open.user.id))}
           />
         )}
       </Suspense>

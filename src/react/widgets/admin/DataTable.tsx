@@ -15,6 +15,10 @@ export interface Sort<K extends string = string> {
 export interface Column<T, K extends string = string> {
   id: string;
   header: string;
+  /** What the header cell shows instead of `header` (e.g. a "select all" checkbox named by it). */
+  headerCell?: ReactNode;
+  /** The cell's name, when its content would name it otherwise (a row's checkbox beside the value). */
+  cellName?: (row: T) => string;
   cell: (row: T) => ReactNode;
   /** Sortable by this server-side key. */
   sortKey?: K;
@@ -34,9 +38,13 @@ export interface DataTableProps<T, K extends string = string> {
   emptyText: string;
   sort?: Sort<K>;
   onSort?: (sort: Sort<K>) => void;
+  /** On a phone, each row as a card (cells labelled by their column) instead of a wide table. */
+  stackOnPhone?: boolean;
+  /** Keep the last column (the row actions) in view when the table is wider than its box. */
+  stickyActions?: boolean;
 }
 
-function SortHeader<K extends string>({ label, sortKey, sort, onSort }: { label: string; sortKey: K; sort?: Sort<K>; onSort?: (sort: Sort<K>) => void }) {
+export function SortHeader<K extends string>({ label, sortKey, sort, onSort }: { label: string; sortKey: K; sort?: Sort<K>; onSort?: (sort: Sort<K>) => void }) {
   const t = useT();
   const active = sort?.key === sortKey;
   const next: Order = active && sort?.order === 'asc' ? 'desc' : 'asc';
@@ -48,7 +56,7 @@ function SortHeader<K extends string>({ label, sortKey, sort, onSort }: { label:
   );
 }
 
-export function DataTable<T, K extends string = string>({ caption, columns, rows, rowKey, loading, failed, onRetry, emptyText, sort, onSort }: DataTableProps<T, K>) {
+export function DataTable<T, K extends string = string>({ caption, columns, rows, rowKey, loading, failed, onRetry, emptyText, sort, onSort, stackOnPhone, stickyActions }: DataTableProps<T, K>) {
   const t = useT();
   const state = failed ? (
     <>
@@ -64,18 +72,18 @@ export function DataTable<T, K extends string = string>({ caption, columns, rows
   ) : undefined;
   return (
     <div className={styles.tableWrap}>
-      <table className={styles.table} aria-busy={loading || undefined}>
+      <table className={`${styles.table} ${stackOnPhone ? styles.stacked : ''}`} aria-busy={loading || undefined}>
         <caption className={ui.visuallyHidden}>{caption}</caption>
         <thead>
           <tr>
-            {columns.map((column) => (
+            {columns.map((column, index) => (
               <th
                 key={column.id}
                 scope="col"
-                className={`${styles.th} ${column.align === 'end' ? styles.thEnd : ''}`}
+                className={`${styles.th} ${column.align === 'end' ? styles.thEnd : ''} ${stickyActions && index === columns.length - 1 ? styles.stickyEnd : ''}`}
                 aria-sort={column.sortKey && sort?.key === column.sortKey ? (sort.order === 'asc' ? 'ascending' : 'descending') : undefined}
               >
-                {column.sortKey ? <SortHeader label={column.header} sortKey={column.sortKey} sort={sort} onSort={onSort} /> : column.header}
+                {column.headerCell ?? (column.sortKey ? <SortHeader label={column.header} sortKey={column.sortKey} sort={sort} onSort={onSort} /> : column.header)}
               </th>
             ))}
           </tr>
@@ -90,8 +98,13 @@ export function DataTable<T, K extends string = string>({ caption, columns, rows
           ) : (
             rows?.map((row) => (
               <tr key={rowKey(row)} className={styles.row}>
-                {columns.map((column) => (
-                  <td key={column.id} className={`${styles.td} ${column.wrap ? '' : styles.nowrap}`}>
+                {columns.map((column, index) => (
+                  <td
+                    key={column.id}
+                    className={`${styles.td} ${column.wrap ? '' : styles.nowrap} ${stickyActions && index === columns.length - 1 ? styles.stickyEnd : ''}`}
+                    data-label={stackOnPhone ? column.header : undefined}
+                    aria-label={column.cellName?.(row)}
+                  >
                     {column.align === 'end' ? <div className={styles.rowActions}>{column.cell(row)}</div> : column.cell(row)}
                   </td>
                 ))}

@@ -1,6 +1,6 @@
 // A row's less frequent actions behind one "More" button (WAI-ARIA menu button): the menu opens
-// below the button, arrows move between items, Escape or a click elsewhere closes it. It is
-// positioned fixed at the button (set through the CSSOM, like any popover library does) so the
+// below the button (above it near the bottom, always inside the window), arrows move between
+// items, Escape or a click elsewhere closes it. It is positioned fixed at the button (set through the CSSOM, like any popover library does) so the
 // table's scroll box does not clip it.
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useT } from '../../i18n';
@@ -26,10 +26,15 @@ export function RowMenu({ label, items }: { label: string; items: readonly RowMe
   useLayoutEffect(() => {
     if (!open || !trigger.current || !menu.current) return;
     const box = trigger.current.getBoundingClientRect();
-    const below = box.bottom + menu.current.offsetHeight + 8 < window.innerHeight;
+    const { offsetWidth: width, offsetHeight: height } = menu.current;
+    // The layout viewport without scrollbars; the menu stays 8 px inside it on every side, even
+    // when the button itself is partly out of view.
+    const { clientWidth: viewWidth, clientHeight: viewHeight } = document.documentElement;
+    const below = box.bottom + height + 8 < viewHeight;
+    const within = (value: number, size: number, room: number) => Math.max(8, Math.min(value, room - size - 8));
     Object.assign(menu.current.style, {
-      top: `${below ? box.bottom + 4 : box.top - menu.current.offsetHeight - 4}px`,
-      left: `${Math.max(8, box.right - menu.current.offsetWidth)}px`,
+      top: `${within(below ? box.bottom + 4 : box.top - height - 4, height, viewHeight)}px`,
+      left: `${within(box.right - width, width, viewWidth)}px`,
     });
     buttons()[0]?.focus();
   }, [open]);

@@ -299,3 +299,42 @@ export const checkGroup = style({
 });
 
 export const legend = style({ padding: `0 ${vars.space.xs}`, fontSize: vars.font.sizeSmall, fontWeight: 600, color: vars.color.textMuted });
+
+/** A warning about a field's value that does not stop saving (e.g. a menu binding nobody reaches). */
+export const warning = style({
+  margin: 0, padding: `${vars.space.sm} ${vars.space.md}`, borderLeft: `3px solid ${vars.color.error}`,
+  background: tint(vars.color.error, 10), fontSize: vars.font.sizeSmall,
+});
+
+/** The last column (a row's actions) stays in view when a table is wider than its box. */
+export const stickyEnd = style({
+  position: 'sticky', insetInlineEnd: 0, zIndex: 1, background: vars.color.surface,
+  boxShadow: `-1px 0 0 ${vars.color.border}`,
+  // A sticky cell is a stacking context: the cell holding an open row menu (focus is in it) goes
+  // above the cells of the rows below, which the menu overlaps.
+  selectors: { '&:focus-within': { zIndex: 2 } },
+});
+globalStyle(`th${stickyEnd}`, { background: `linear-gradient(${tint(vars.color.primary, 6)}, ${tint(vars.color.primary, 6)}), ${vars.color.surface}` });
+
+/** A table whose rows become cards on a phone: each cell on its own line after its column's name
+ *  (data-label), the header row a line of sort controls, the actions wrapping: nothing scrolls sideways. */
+export const stacked = style({});
+const PHONE = 'screen and (max-width: 640px)';
+globalStyle(`${stacked}, ${stacked} > tbody, ${stacked} > tbody > tr, ${stacked} > tbody > tr > td`, { '@media': { [PHONE]: { display: 'block', width: '100%', boxSizing: 'border-box' } } });
+globalStyle(`${stacked} > thead > tr`, { '@media': { [PHONE]: { display: 'flex', flexWrap: 'wrap', gap: `0 ${vars.space.md}`, background: tint(vars.color.primary, 6) } } });
+globalStyle(`${stacked} > thead > tr > th`, { '@media': { [PHONE]: { display: 'block', background: 'none', border: 'none', padding: '8px 12px' } } });
+globalStyle(`${stacked} > thead > tr > th:not(:has(button, input))`, { '@media': { [PHONE]: { display: 'none' } } });
+globalStyle(`${stacked} > tbody > tr`, { '@media': { [PHONE]: { padding: '6px 0', borderBottom: `1px solid ${vars.color.border}` } } });
+globalStyle(`${stacked} > tbody > tr > td`, { '@media': { [PHONE]: { display: 'flex', gap: vars.space.sm, padding: '3px 12px', border: 'none', whiteSpace: 'normal', overflowWrap: 'anywhere', position: 'static', boxShadow: 'none', background: 'none' } } });
+globalStyle(`${stacked} > tbody > tr > td[data-label]::before`, { '@media': { [PHONE]: { content: 'attr(data-label)', flex: '0 0 34%', color: vars.color.textMuted } } });
+globalStyle(`${stacked} ${rowActions}`, { '@media': { [PHONE]: { flexWrap: 'wrap', justifyContent: 'flex-start' } } });
+
+/** Short values stacked in one cell (a person's e-mail over their phone). */
+export const lines = style({ display: 'flex', flexDirection: 'column', lineHeight: 1.35 });
+
+/** A shorter clip for names in a table with many columns (the full value is in its title). */
+export const clipShort = style([clip, { maxWidth: '112px' }]);
+export const clipMedium = style([clip, { maxWidth: '164px' }]);
+
+/** A row's checkbox and its label on one line. */
+export const withCheck = style({ display: 'inline-flex', alignItems: 'center', gap: vars.space.sm, whiteSpace: 'nowrap' });

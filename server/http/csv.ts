@@ -1,0 +1,13 @@
+// CSV for spreadsheets (RFC 4180 quoting). A cell starting with = + - @ or a tab/carriage return
+// would run as a formula when the file is opened (CSV injection, e.g. `=cmd|' /C calc'!A0`): it
+// is prefixed with an apostrophe, which spreadsheets show as text.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function csvCell(value: string | number | null | undefined): string {
+  let text = value === null || value === undefined ? '' : String(value);
+  if (FORMULA_START.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One line, CRLF-terminated. */
+export const csvLine = (cells: readonly (string | number | null | undefined)[]) => `${cells.map(csvCell).join(',')}\r\n`;

@@ -1,0 +1,54 @@
+// The audit log's calls: the event types the server records, the filters of the list and of the
+// CSV export (time range, actor, event type, tenant), and an entry as answered.
+import * as v from 'valibot';
+import { id, pageQueryFields, pagedList } from './common';
+
+export const auditActions = [
+  'login.success', 'login.third_party', 'login.failure', 'login.locked', 'login.second_step', 'logout',
+  'user.unlock', 'user.create', 'user.update', 'user.delete',
+  'password.change', 'password.reset',
+  'session.revoke',
+  'role.create', 'role.update', 'role.delete',
+  'tenant.create', 'tenant.update', 'tenant.delete',
+  'app.create', 'app.update', 'app.delete',
+  'privilege.create', 'privilege.update', 'privilege.delete',
+  'menu.create', 'menu.update', 'menu.delete',
+  'channel.create', 'channel.update', 'channel.delete',
+  'message.send',
+  'settings.update', 'config.update',
+  'file.upload',
+  'license.activate', 'license.refused',
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+/** A time (epoch milliseconds) given as text in a query string. */
+const timeText = v.optional(v.pipe(
+  v.union([v.string(), v.number()], 'rule.positiveInteger'),
+  v.transform(String),
+  v.regex(/^\d{1,15}$/, 'rule.positiveInteger'),
+  v.transform(Number),
+));
+
+/** The filters every audit call takes: events in [from, to], by an actor whose username contains
+ *  `actor`, of one event type, about a tenant's subtree. */
+export const auditFilterFields = {
+  from: timeText,
+  to: timeText,
+  actor: v.optional(v.pipe(v.string('rule.required'), v.maxLength(100, 'rule.maxLength?max=100'))),
+  action: v.optional(v.picklist(auditActions, 'rule.ids')),
+  tenantId: v.optional(id),
+};
+
+export const auditListQuery = v.object({
+  ...pageQueryFields,
+  searchProp: v.optional(v.picklist(['action', 'actorName', 'targetId'], 'rule.searchProp')),
+  ...auditFilterFields,
+});
+export const auditExportQuery = v.object(auditFilterFields);
+
+export const auditEntry = v.object({
+  id: v.number(), at: v.number(), actorId: v.nullable(v.string()), actorName: v.nullable(v.string()), action: v.string(),
+  targetType: v.nullable(v.string()), targetId: v.nullable(v.string()), tenantId: v.nullable(v.string()), ip: v.nullable(v.string()),
+  success: v.boolean(), detail: v.record(v.string(), v.unknown()),
+});
+export const auditList = pagedList(auditEntry);
