@@ -242,11 +242,11 @@ describe('document title and menu', () => {
   it('the route table marks its optional parts: a blacklisted feature leaves the menu', () => {
     assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin }, { featureBlacklist: ['messaging', 'menuPlans'] })), [
       '/home/index',
-      { '/operate': ['/operate/app', '/operate/user', '/operate/tenant/list', '/operate/setting'] },
+      { '/operate': ['/operate/app', '/operate/user', '/operate/tenant/list', '/operate/setting', '/operate/audit'] },
       { '/profile': ['/profile/userInfo'] },
     ]);
     assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin }, { featureBlacklist: ['tenants'] }))[1], {
-      '/operate': ['/operate/app', '/operate/user', '/operate/setting', '/operate/tunnel', '/operate/menu'],
+      '/operate': ['/operate/app', '/operate/user', '/operate/setting', '/operate/tunnel', '/operate/menu', '/operate/audit'],
     });
   });
 
