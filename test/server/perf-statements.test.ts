@@ -91,7 +91,11 @@ test('a session check is one statement; the idle timestamp adds one write at mos
   const tenSeconds = await statementsOf(async () => {
     for (let index = 0; index < 10; index += 1) await sessionOf(admin);
   });
-  assert.equal(tenSeconds.length, 10, 'ten checks, ten statements, no write');
+  // Only the statements on sessions count: a background worker (outbox, sweeper) may run a
+  // statement of its own meanwhile on a slow machine.
+  const checkStatements = tenSeconds.filter((text) => /"sessions"/.test(text));
+  assert.equal(checkStatements.length, 10, `ten checks, ten statements, no write:\n${tenSeconds.join('\n')}`);
+  assert.ok(checkStatements.every((text) => /^select/.test(text)), checkStatements.join('\n'));
 
   server.clock.advance(61_000);
   const later = await statementsOf(() => sessionOf(admin));
