@@ -238,7 +238,7 @@ test('the users screen, step by step', async (t) => {
     await page.getByRole('heading', { name: '用户管理', level: 1 }).waitFor();
     await page.getByRole('button', { name: '新建用户' }).waitFor();
     const zhTable = page.getByRole('table', { name: '用户管理' });
-    for (const header of ['用户名', '真实姓名', '邮箱', '手机号', '租户', '状态', '创建时间', '操作']) await zhTable.getByRole('columnheader', { name: header }).waitFor();
+    for (const header of ['用户名', '真实姓名', '邮箱和手机', '租户', '状态', '创建时间', '操作']) await zhTable.getByRole('columnheader', { name: header }).waitFor();
     await page.getByRole('searchbox', { name: '搜索' }).fill('');
     await page.getByRole('button', { name: '编辑 zed-outsider' }).waitFor();
     await page.getByRole('button', { name: '新建用户' }).click();
