@@ -7,9 +7,11 @@ import { oidcLibrary } from './library';
 import type { OidcDatabase } from './tables';
 import { clientLookup } from './clients';
 import { compiledStatement } from '../db/statement';
+import type { Engine } from '../db/connect';
+import { forgetReadAhead, type PayloadRow, READ_AHEAD_MODELS, readWithGrant, takeReadAhead, tokenWithGrantStatement } from './read-ahead';
 
-export function adapterFactory(db: Kysely<OidcDatabase>) {
-  const statements = payloadStatements(db);
+export function adapterFactory(db: Kysely<OidcDatabase>, engine: Engine) {
+  const statements = payloadStatements(db, engine);
   return (model: string): Adapter => (model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, statements, model));
 }
 
@@ -20,12 +22,13 @@ type Stored = { model: string; id: string; payload: string; grantId: string | nu
 
 /** What runs on every token, grant and session read or write, built once for every model (the
  *  model is bound like any value); prepared on PostgreSQL. */
-function payloadStatements(db: Kysely<OidcDatabase>) {
+function payloadStatements(db: Kysely<OidcDatabase>, engine: Engine) {
   const prepared = { preparedOnPostgres: true };
   const lookup = (column: 'id' | 'uid' | 'userCode') => compiledStatement<{ model: string; value: string }>(prepared)((slot) =>
     db.selectFrom('oidcPayloads').select(['payload', 'expiresAt', 'consumedAt']).where('model', '=', slot('model')).where(column, '=', slot('value')).limit(1));
   return {
     lookups: { id: lookup('id'), uid: lookup('uid'), userCode: lookup('userCode') },
+    tokenWithGrant: tokenWithGrantStatement(db, engine),
     upsert: compiledStatement<Stored>(prepared)((slot) => {
       const row = { payload: slot('payload'), grantId: slot('grantId'), accountId: slot('accountId'), uid: slot('uid'), userCode: slot('userCode'), expiresAt: slot('expiresAt') };
       return db.insertInto('oidcPayloads').values({ model: slot('model'), id: slot('id'), consumedAt: null, ...row })
@@ -41,6 +44,7 @@ class PayloadAdapter implements Adapter {
   constructor(private readonly db: Kysely<OidcDatabase>, private readonly statements: ReturnType<typeof payloadStatements>, private readonly model: string) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    forgetReadAhead();
     await this.db.executeQuery(this.statements.upsert({
       model: this.model,
       id,
@@ -54,10 +58,22 @@ class PayloadAdapter implements Adapter {
   }
 
   private async findBy(column: 'id' | 'uid' | 'userCode', value: string): Promise<AdapterPayload | undefined> {
-    const [row] = (await this.db.executeQuery(this.statements.lookups[column]({ model: this.model, value }))).rows;
+    const row = await this.read(column, value);
     if (!row || (row.expiresAt !== null && row.expiresAt <= now())) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
     return row.consumedAt === null ? payload : { ...payload, consumed: Math.floor(row.consumedAt / 1000) };
+  }
+
+  /** The row: read ahead with its token (read-ahead.ts), read with its grant and session when it is
+   *  a token the provider reads them for next, or read alone. */
+  private async read(column: 'id' | 'uid' | 'userCode', value: string): Promise<PayloadRow | null | undefined> {
+    const early = takeReadAhead(this.model, column, value);
+    if (early !== undefined) return early;
+    if (column === 'id' && READ_AHEAD_MODELS.has(this.model)) {
+      const joined = await readWithGrant(async () => (await this.db.executeQuery(this.statements.tokenWithGrant({ model: this.model, id: value }))).rows[0]);
+      if (joined) return joined.row;
+    }
+    return (await this.db.executeQuery(this.statements.lookups[column]({ model: this.model, value }))).rows[0];
   }
 
   find(id: string) { return this.findBy('id', id); }
@@ -67,6 +83,7 @@ class PayloadAdapter implements Adapter {
   /** Single use even under a parallel burst: only one request marks the code or refresh token
    *  consumed; any other that got this far is a reuse, which revokes the grant. */
   async consume(id: string): Promise<void> {
+    forgetReadAhead();
     const marked = await this.db.executeQuery(this.statements.consume({ model: this.model, id, at: now() }));
     if (marked.numAffectedRows === 1n) return;
     const row = await this.db.selectFrom('oidcPayloads').select('grantId').where('model', '=', this.model).where('id', '=', id).executeTakeFirst();
@@ -75,12 +92,14 @@ class PayloadAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
+    forgetReadAhead();
     await this.db.deleteFrom('oidcPayloads').where('model', '=', this.model).where('id', '=', id).execute();
   }
 
   /** The grant itself goes too (its own row carries no grant id): a token written by a request
    *  that was still running (the winner of a burst that a reuse just revoked) then leads nowhere. */
   async revokeByGrantId(grantId: string): Promise<void> {
+    forgetReadAhead();
     await this.db.deleteFrom('oidcPayloads')
       .where((eb) => eb.or([eb('grantId', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])])).execute();
   }

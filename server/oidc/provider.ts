@@ -78,7 +78,7 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
   const { jwks, cookieKeys } = await providerKeys(db, ctx.now());
   const findAccount = accountFinder(ctx);
   return {
-    adapter: adapterFactory(db),
+    adapter: adapterFactory(db, ctx.engine),
     jwks,
     cookies: { keys: cookieKeys },
     // The app asking is the client of this request (the token endpoint's authenticated client, the
