@@ -19,7 +19,8 @@ type Source = { slot: string } | { constant: unknown };
  * A slot may appear several times (an upsert's values and its update); every slot must reach the
  * compiled parameters.
  */
-export const compiledStatement = <Values extends Record<string, unknown>>(options: { preparedOnPostgres?: boolean } = {}) =>
+export const compiledStatement =
+  <Values extends Record<string, unknown>>(options: { preparedOnPostgres?: boolean } = {}) =>
   <Row>(build: (slot: (name: keyof Values & string) => never) => Compilable<Row>): ((values: Values) => CompiledQuery<Row>) => {
     const slots = new Set<string>();
     const compiled = build((name) => {

@@ -48,15 +48,21 @@ export function forgetReadAhead(): void {
 
 /** The token with its grant and its session (matched by the uid in the token's payload). */
 export function tokenWithGrantStatement(db: Kysely<OidcDatabase>, engine: Engine) {
-  const sessionUid = engine === 'postgres' ? sql<string | null>`(t.payload::json ->> 'sessionUid')` : sql<string | null>`json_extract(t.payload, '$.sessionUid')`;
-  return compiledStatement<{ model: string; id: string }>({ preparedOnPostgres: true })((slot) => db.selectFrom('oidcPayloads as t')
-    .leftJoin('oidcPayloads as g', (join) => join.on('g.model', '=', 'Grant').onRef('g.id', '=', 't.grantId'))
-    .leftJoin('oidcPayloads as s', (join) => join.on('s.model', '=', 'Session').on('s.uid', '=', sessionUid))
-    .select(['t.payload', 't.expiresAt', 't.consumedAt', 't.grantId'])
-    .select(sessionUid.as('sessionUid'))
-    .select(['g.payload as grantPayload', 'g.expiresAt as grantExpiresAt', 'g.consumedAt as grantConsumedAt'])
-    .select(['s.payload as sessionPayload', 's.expiresAt as sessionExpiresAt', 's.consumedAt as sessionConsumedAt'])
-    .where('t.model', '=', slot('model')).where('t.id', '=', slot('id')).limit(1));
+  const sessionUid =
+    engine === 'postgres' ? sql<string | null>`(t.payload::json ->> 'sessionUid')` : sql<string | null>`json_extract(t.payload, '$.sessionUid')`;
+  return compiledStatement<{ model: string; id: string }>({ preparedOnPostgres: true })((slot) =>
+    db
+      .selectFrom('oidcPayloads as t')
+      .leftJoin('oidcPayloads as g', (join) => join.on('g.model', '=', 'Grant').onRef('g.id', '=', 't.grantId'))
+      .leftJoin('oidcPayloads as s', (join) => join.on('s.model', '=', 'Session').on('s.uid', '=', sessionUid))
+      .select(['t.payload', 't.expiresAt', 't.consumedAt', 't.grantId'])
+      .select(sessionUid.as('sessionUid'))
+      .select(['g.payload as grantPayload', 'g.expiresAt as grantExpiresAt', 'g.consumedAt as grantConsumedAt'])
+      .select(['s.payload as sessionPayload', 's.expiresAt as sessionExpiresAt', 's.consumedAt as sessionConsumedAt'])
+      .where('t.model', '=', slot('model'))
+      .where('t.id', '=', slot('id'))
+      .limit(1),
+  );
 }
 
 type JoinedRow = ReturnType<ReturnType<typeof tokenWithGrantStatement>> extends CompiledQuery<infer Row> ? Row : never;
