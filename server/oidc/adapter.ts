@@ -1,58 +1,79 @@
 // oidc-provider's storage adapter over our database (SQLite or PostgreSQL through Kysely): one row
 // per model and id, so every server process sees the same codes, tokens, sessions and grants.
 // Clients are not stored here: they are the apps (see clients.ts).
-import type { CompiledQuery, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { oidcLibrary } from './library';
 import type { OidcDatabase } from './tables';
 import { clientLookup } from './clients';
+import { compiledStatement } from '../db/statement';
+import type { Engine } from '../db/connect';
+import { forgetReadAhead, type PayloadRow, READ_AHEAD_MODELS, readWithGrant, takeReadAhead, tokenWithGrantStatement } from './read-ahead';
 
-export function adapterFactory(db: Kysely<OidcDatabase>) {
-  return (model: string): Adapter => (model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, model));
+export function adapterFactory(db: Kysely<OidcDatabase>, engine: Engine) {
+  const statements = payloadStatements(db, engine);
+  return (model: string): Adapter => (model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, statements, model));
 }
 
 /** The provider's own clock is real time (the tokens it signs carry it), so expiry follows it too. */
 const now = () => Date.now();
 
-type PayloadRow = { payload: string; expiresAt: number | null; consumedAt: number | null };
+type Stored = { model: string; id: string; payload: string; grantId: string | null; accountId: string | null; uid: string | null; userCode: string | null; expiresAt: number | null };
+
+/** What runs on every token, grant and session read or write, built once for every model (the
+ *  model is bound like any value); prepared on PostgreSQL. */
+function payloadStatements(db: Kysely<OidcDatabase>, engine: Engine) {
+  const prepared = { preparedOnPostgres: true };
+  const lookup = (column: 'id' | 'uid' | 'userCode') => compiledStatement<{ model: string; value: string }>(prepared)((slot) =>
+    db.selectFrom('oidcPayloads').select(['payload', 'expiresAt', 'consumedAt']).where('model', '=', slot('model')).where(column, '=', slot('value')).limit(1));
+  return {
+    lookups: { id: lookup('id'), uid: lookup('uid'), userCode: lookup('userCode') },
+    tokenWithGrant: tokenWithGrantStatement(db, engine),
+    upsert: compiledStatement<Stored>(prepared)((slot) => {
+      const row = { payload: slot('payload'), grantId: slot('grantId'), accountId: slot('accountId'), uid: slot('uid'), userCode: slot('userCode'), expiresAt: slot('expiresAt') };
+      return db.insertInto('oidcPayloads').values({ model: slot('model'), id: slot('id'), consumedAt: null, ...row })
+        .onConflict((conflict) => conflict.columns(['model', 'id']).doUpdateSet(row));
+    }),
+    // Only one request marks a code or refresh token consumed (see consume).
+    consume: compiledStatement<{ model: string; id: string; at: number }>(prepared)((slot) =>
+      db.updateTable('oidcPayloads').set({ consumedAt: slot('at') }).where('model', '=', slot('model')).where('id', '=', slot('id')).where('consumedAt', 'is', null)),
+  };
+}
 
 class PayloadAdapter implements Adapter {
-  constructor(private readonly db: Kysely<OidcDatabase>, private readonly model: string) {}
+  constructor(private readonly db: Kysely<OidcDatabase>, private readonly statements: ReturnType<typeof payloadStatements>, private readonly model: string) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-    const row = {
+    forgetReadAhead();
+    await this.db.executeQuery(this.statements.upsert({
+      model: this.model,
+      id,
       payload: JSON.stringify(payload),
       grantId: payload.grantId ?? null,
       accountId: payload.accountId ?? null,
       uid: payload.uid ?? null,
       userCode: payload.userCode ?? null,
       expiresAt: expiresIn ? now() + expiresIn * 1000 : null,
-    };
-    await this.db.insertInto('oidcPayloads').values({ model: this.model, id, consumedAt: null, ...row })
-      .onConflict((conflict) => conflict.columns(['model', 'id']).doUpdateSet(row)).execute();
-  }
-
-  /** The lookups, built and compiled once per column: they run on every token, grant and session
-   *  read, and building a query costs Kysely more than SQLite's indexed lookup. */
-  private readonly lookups = new Map<string, CompiledQuery<PayloadRow>>();
-
-  private lookup(column: 'id' | 'uid' | 'userCode'): CompiledQuery<PayloadRow> {
-    let compiled = this.lookups.get(column);
-    if (!compiled) {
-      compiled = this.db.selectFrom('oidcPayloads').select(['payload', 'expiresAt', 'consumedAt'])
-        .where('model', '=', this.model).where(column, '=', '').limit(1).compile();
-      this.lookups.set(column, compiled);
-    }
-    return compiled;
+    }));
   }
 
   private async findBy(column: 'id' | 'uid' | 'userCode', value: string): Promise<AdapterPayload | undefined> {
-    const compiled = this.lookup(column);
-    // The parameters in the order of the compiled query: the model, the value, the limit.
-    const [row] = (await this.db.executeQuery<PayloadRow>({ ...compiled, parameters: [this.model, value, 1] })).rows;
+    const row = await this.read(column, value);
     if (!row || (row.expiresAt !== null && row.expiresAt <= now())) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
     return row.consumedAt === null ? payload : { ...payload, consumed: Math.floor(row.consumedAt / 1000) };
+  }
+
+  /** The row: read ahead with its token (read-ahead.ts), read with its grant and session when it is
+   *  a token the provider reads them for next, or read alone. */
+  private async read(column: 'id' | 'uid' | 'userCode', value: string): Promise<PayloadRow | null | undefined> {
+    const early = takeReadAhead(this.model, column, value);
+    if (early !== undefined) return early;
+    if (column === 'id' && READ_AHEAD_MODELS.has(this.model)) {
+      const joined = await readWithGrant(async () => (await this.db.executeQuery(this.statements.tokenWithGrant({ model: this.model, id: value }))).rows[0]);
+      if (joined) return joined.row;
+    }
+    return (await this.db.executeQuery(this.statements.lookups[column]({ model: this.model, value }))).rows[0];
   }
 
   find(id: string) { return this.findBy('id', id); }
@@ -62,21 +83,23 @@ class PayloadAdapter implements Adapter {
   /** Single use even under a parallel burst: only one request marks the code or refresh token
    *  consumed; any other that got this far is a reuse, which revokes the grant. */
   async consume(id: string): Promise<void> {
-    const marked = await this.db.updateTable('oidcPayloads').set({ consumedAt: now() })
-      .where('model', '=', this.model).where('id', '=', id).where('consumedAt', 'is', null).executeTakeFirst();
-    if (Number(marked.numUpdatedRows) === 1) return;
+    forgetReadAhead();
+    const marked = await this.db.executeQuery(this.statements.consume({ model: this.model, id, at: now() }));
+    if (marked.numAffectedRows === 1n) return;
     const row = await this.db.selectFrom('oidcPayloads').select('grantId').where('model', '=', this.model).where('id', '=', id).executeTakeFirst();
     if (row?.grantId) await this.revokeByGrantId(row.grantId);
     throw new (await oidcLibrary()).errors.InvalidGrant('already used');
   }
 
   async destroy(id: string): Promise<void> {
+    forgetReadAhead();
     await this.db.deleteFrom('oidcPayloads').where('model', '=', this.model).where('id', '=', id).execute();
   }
 
   /** The grant itself goes too (its own row carries no grant id): a token written by a request
    *  that was still running (the winner of a burst that a reuse just revoked) then leads nowhere. */
   async revokeByGrantId(grantId: string): Promise<void> {
+    forgetReadAhead();
     await this.db.deleteFrom('oidcPayloads')
       .where((eb) => eb.or([eb('grantId', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])])).execute();
   }

@@ -6,6 +6,7 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { AdapterPayload } from 'oidc-provider';
 import type { OidcDatabase } from './tables';
+import { compiledStatement } from '../db/statement';
 import { Status } from '../../src/core/enums';
 import { newSecret } from '../auth/secrets';
 
@@ -13,17 +14,17 @@ import { newSecret } from '../auth/secrets';
 export const callbackUrls = (text: string | null): string[] =>
   (text ?? '').split(/[\s,]+/).filter((url) => /^https?:\/\//i.test(url));
 
-const clientQuery = (db: Kysely<OidcDatabase>) => db.selectFrom('apps').innerJoin('oidcClients', 'oidcClients.appId', 'apps.id')
+const clientQuery = (db: Kysely<OidcDatabase>) => compiledStatement<{ appId: string }>({ preparedOnPostgres: true })((slot) => db.selectFrom('apps')
+  .innerJoin('oidcClients', 'oidcClients.appId', 'apps.id')
   .select(['apps.id', 'apps.name', 'apps.callbackUrl', 'apps.status', 'oidcClients.secret', 'oidcClients.postLogoutRedirectUris', 'oidcClients.clientCredentials', 'oidcClients.backchannelLogoutUri'])
-  .where('apps.id', '=', '').compile();
-type ClientQuery = ReturnType<typeof clientQuery>;
-type ClientRow = ClientQuery extends CompiledQuery<infer Row> ? Row : never;
+  .where('apps.id', '=', slot('appId')));
+type ClientRow = ReturnType<ReturnType<typeof clientQuery>> extends CompiledQuery<infer Row> ? Row : never;
 
-/** The client of an app, read on every call that authenticates one: its query is compiled once
- *  (Kysely would build it again per call), the app id bound at each run. */
+/** The client of an app, read on every call that authenticates one: its statement is compiled once
+ *  (and prepared on PostgreSQL), the app id bound at each run. */
 export function clientLookup(db: Kysely<OidcDatabase>): (appId: string) => Promise<AdapterPayload | undefined> {
   const query = clientQuery(db);
-  return async (appId) => clientMetadata((await db.executeQuery<ClientRow>({ ...query, parameters: [appId] })).rows[0]);
+  return async (appId) => clientMetadata((await db.executeQuery(query({ appId }))).rows[0]);
 }
 
 function clientMetadata(row: ClientRow | undefined): AdapterPayload | undefined {

@@ -13,6 +13,7 @@ import { oidcLibrary } from './library';
 import type { OidcDatabase } from './tables';
 import type { Database } from '../db/tables';
 import { MAX_PRIVILEGES, rolesClaims } from './app-claims';
+import { compiledStatement } from '../db/statement';
 
 export const appResource = (appId: string) => `urn:iam-console:app:${appId}`;
 
@@ -22,17 +23,21 @@ const isMachineRequest = (koa: KoaContextWithOIDC) => koa.oidc.route === 'token'
 export const JWT_ACCESS_TOKEN_TTL = 300;
 
 export function machineResources(db: Kysely<OidcDatabase>) {
+  // Read on every client_credentials grant: compiled once (prepared on PostgreSQL).
+  const prepared = compiledStatement<{ appId: string }>({ preparedOnPostgres: true });
+  const jwtSetting = prepared((slot) => db.selectFrom('oidcClients').select('jwtAccessTokens').where('appId', '=', slot('appId')));
+  const privilegeKeys = prepared((slot) => db.selectFrom('privileges').select('key').distinct().where('appId', '=', slot('appId'))
+    .orderBy('key').limit(MAX_PRIVILEGES));
   return {
     enabled: true,
     defaultResource: async (koa: KoaContextWithOIDC) => (isMachineRequest(koa) && koa.oidc.client ? appResource(koa.oidc.client.clientId) : undefined),
     useGrantedResource: async () => false,
     getResourceServerInfo: async (koa: KoaContextWithOIDC, resource: string, client: { clientId: string }) => {
       if (resource !== appResource(client.clientId)) throw new (await oidcLibrary()).errors.InvalidTarget();
-      const settings = await db.selectFrom('oidcClients').select('jwtAccessTokens').where('appId', '=', client.clientId).executeTakeFirst();
+      const [settings] = (await db.executeQuery(jwtSetting({ appId: client.clientId }))).rows;
       const jwt = settings?.jwtAccessTokens === 1;
       if (!jwt && !isMachineRequest(koa)) throw new (await oidcLibrary()).errors.InvalidTarget();
-      const keys = await db.selectFrom('privileges').select('key').distinct().where('appId', '=', client.clientId)
-        .orderBy('key').limit(MAX_PRIVILEGES).execute();
+      const keys = (await db.executeQuery(privilegeKeys({ appId: client.clientId }))).rows;
       const scope = keys.map((row) => row.key).join(' ');
       return jwt
         ? { scope, audience: client.clientId, accessTokenFormat: 'jwt' as const, accessTokenTTL: JWT_ACCESS_TOKEN_TTL, jwt: { sign: { alg: 'RS256' as const } } }

@@ -12,6 +12,7 @@ import { adapterFactory } from './adapter';
 import { answerUnavailableDatabaseAs503 } from './unavailable';
 import { providerKeys } from './keys';
 import { oidcDb } from './tables';
+import { compiledStatement } from '../db/statement';
 import { SESSION_COOKIE } from '../auth/gate';
 import { formPostPolicy } from './form-post-policy';
 import { APP_SCOPES, rolesClaims, tenantClaims } from './app-claims';
@@ -29,26 +30,30 @@ export const CONSENT_PAGE = '/oauth/authorize';
 
 const hour = 3600;
 
-/** The person as the provider sees them, while they may sign in; app claims only for `clientId`. */
-async function findAccount(ctx: Ctx, accountId: string, clientId: string | undefined) {
-  const user = await ctx.db.selectFrom('users').select(['id', 'username', 'realName', 'email', 'mobilePhone', 'avatar', 'availabilityStatus', 'tenantId', 'userType'])
-    .where('id', '=', accountId).executeTakeFirst();
-  if (!user || user.availabilityStatus !== Status.Enable) return undefined;
-  return {
-    accountId,
-    claims: async (_use: string, scope: string) => {
-      const scopes = new Set(scope.split(' '));
-      return {
-        sub: user.id,
-        preferred_username: user.username,
-        name: user.realName,
-        ...(user.email ? { email: user.email } : {}),
-        ...(user.mobilePhone ? { phone_number: user.mobilePhone } : {}),
-        ...(user.avatar ? { picture: user.avatar } : {}),
-        ...(scopes.has('roles') && clientId ? await rolesClaims(ctx.db, user.id, clientId) : {}),
-        ...(scopes.has('tenant') ? await tenantClaims(ctx.db, user) : {}),
-      };
-    },
+/** The person as the provider sees them, while they may sign in; app claims only for `clientId`.
+ *  Read on every token and introspection call: the statement is compiled once (prepared on PostgreSQL). */
+function accountFinder(ctx: Ctx) {
+  const person = compiledStatement<{ id: string }>({ preparedOnPostgres: true })((slot) => ctx.db.selectFrom('users')
+    .select(['id', 'username', 'realName', 'email', 'mobilePhone', 'avatar', 'availabilityStatus', 'tenantId', 'userType']).where('id', '=', slot('id')));
+  return async (accountId: string, clientId: string | undefined) => {
+    const [user] = (await ctx.db.executeQuery(person({ id: accountId }))).rows;
+    if (!user || user.availabilityStatus !== Status.Enable) return undefined;
+    return {
+      accountId,
+      claims: async (_use: string, scope: string) => {
+        const scopes = new Set(scope.split(' '));
+        return {
+          sub: user.id,
+          preferred_username: user.username,
+          name: user.realName,
+          ...(user.email ? { email: user.email } : {}),
+          ...(user.mobilePhone ? { phone_number: user.mobilePhone } : {}),
+          ...(user.avatar ? { picture: user.avatar } : {}),
+          ...(scopes.has('roles') && clientId ? await rolesClaims(ctx.db, user.id, clientId) : {}),
+          ...(scopes.has('tenant') ? await tenantClaims(ctx.db, user) : {}),
+        };
+      },
+    };
   };
 }
 
@@ -71,13 +76,14 @@ function policy({ interactionPolicy }: Awaited<ReturnType<typeof oidcLibrary>>) 
 async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLibrary>>): Promise<Configuration> {
   const db = oidcDb(ctx.db);
   const { jwks, cookieKeys } = await providerKeys(db, ctx.now());
+  const findAccount = accountFinder(ctx);
   return {
-    adapter: adapterFactory(db),
+    adapter: adapterFactory(db, ctx.engine),
     jwks,
     cookies: { keys: cookieKeys },
     // The app asking is the client of this request (the token endpoint's authenticated client, the
     // access token's client at userinfo): another app's roles are never read.
-    findAccount: (koa: KoaContextWithOIDC, sub: string) => findAccount(ctx, sub, koa.oidc.client?.clientId),
+    findAccount: (koa: KoaContextWithOIDC, sub: string) => findAccount(sub, koa.oidc.client?.clientId),
     claims: {
       openid: ['sub'],
       profile: ['name', 'preferred_username', 'picture'],
@@ -109,7 +115,7 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
           // A machine token stops counting when the app switches client_credentials off.
           if (token.kind === 'ClientCredentials') return client.grantTypeAllowed('client_credentials');
           const person = 'accountId' in token ? token.accountId : undefined;
-          return !person || (await findAccount(ctx, person, undefined)) !== undefined;
+          return !person || (await findAccount(person, undefined)) !== undefined;
         },
       },
       rpInitiatedLogout: { enabled: true, logoutSource },

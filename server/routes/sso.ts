@@ -10,6 +10,7 @@ import { OIDC_MOUNT, OIDC_PATH, OidcProvider } from '../oidc/provider';
 import { finishInteraction, interactionDetails } from '../oidc/interactions';
 import { callbackUrls, clientStatus, rotateClientSecret, updateClient } from '../oidc/clients';
 import { oidcDb } from '../oidc/tables';
+import { withReadAhead } from '../oidc/read-ahead';
 import { ExpirySweeper } from '../oidc/sweep';
 import { canManageApp } from '../auth/scope';
 import { assertMayTrustApps } from '../auth/grants';
@@ -38,7 +39,7 @@ function mountProvider(app: FastifyInstance, ctx: Ctx, oidc: OidcProvider): void
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '').slice(OIDC_PATH.length) || '/';
       reply.hijack();
-      await provider.callback()(raw, reply.raw);
+      await withReadAhead(() => provider.callback()(raw, reply.raw));
     };
     scope.all(`${OIDC_MOUNT}/*`, { schema: { hide: true } }, handle);
   });

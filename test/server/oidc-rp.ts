@@ -110,9 +110,11 @@ export class RelyingParty {
     }
   }
 
-  /** Token introspection with this app's credentials: the provider's answer. */
-  async introspect(token: string): Promise<oauth.IntrospectionResponse> {
-    const response = await oauth.introspectionRequest(this.as, this.client, this.auth, token, insecure);
+  /** Token introspection with this app's credentials (and the app's hint of the token's type, if
+   *  given): the provider's answer. */
+  async introspect(token: string, tokenTypeHint?: 'access_token' | 'refresh_token'): Promise<oauth.IntrospectionResponse> {
+    const additionalParameters = tokenTypeHint ? { token_type_hint: tokenTypeHint } : undefined;
+    const response = await oauth.introspectionRequest(this.as, this.client, this.auth, token, { ...insecure, additionalParameters });
     return oauth.processIntrospectionResponse(this.as, this.client, response);
   }
 

@@ -13,11 +13,12 @@ import { CompiledQuery } from 'kysely';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import type { SessionAnswer } from '../../src/core/types';
 import { Permission } from '../../src/core/permission-codes';
+import { RelyingParty } from './oidc-rp';
 
 /** Every statement (SQL text and parameters) the drivers run while `recording` is on (the server runs in this process), but
- *  the outbox worker's poll (its own timer) and the settings documents (cached for 2 s, so a
- *  refresh may fall into any request). */
-const BACKGROUND = /from "messages" where "status"|from "settings" where "key"/;
+ *  the outbox workers' polls and the provider's expiry sweep (their own timers) and the settings
+ *  documents (cached for 2 s, so a refresh may fall into any request). */
+const BACKGROUND = /from "messages" where "status"|from "settings" where "key"|from "oidc_logout_deliveries" where "status"|delete from "oidc_payloads" where \("model", "id"\) in/;
 const statements: { text: string; parameters: unknown[]; prepared: boolean }[] = [];
 let recording = false;
 
@@ -134,6 +135,36 @@ test('the one statement yields the whole actor: tenant administrator of a subtre
   const list = await tenantAdmin.get<{ list: { username: string }[] }>('/api/user?size=50');
   assert.equal(list.status, 200, JSON.stringify(list.body));
   assert.deepEqual(list.body.data.list.map((user) => user.username), ['stmt-ta']);
+});
+
+/** What each statement of the provider's storage is, by its text. */
+function ssoStatement(text: string): string {
+  if (/from "apps" inner join "oidc_clients"/.test(text)) return 'client';
+  if (/from "oidc_payloads" as "t" left join "oidc_payloads" as "g"/.test(text)) return 'token with grant and session';
+  if (/^select .* from "oidc_payloads" where "model" = \S+ and "id" = /.test(text)) return 'token alone';
+  if (/^select .* from "users" where "id" = /.test(text)) return 'person';
+  if (/^update "oidc_payloads" set "consumed_at"/.test(text)) return 'consume';
+  if (/^insert into "oidc_payloads"/.test(text)) return 'write';
+  return text;
+}
+
+test('single sign-on: an introspection is 4 statements (the grant and session come with the token), a refresh 6; prepared on PostgreSQL', async () => {
+  const app = await RelyingParty.register(server, admin, 'Stmt_Sso');
+  const bound = await app.signIn(admin);
+  const offline = await app.signIn(admin, 'openid offline_access', { prompt: 'consent' });
+  const postgres = server.app.ctx.engine === 'postgres';
+
+  const introspection = await runStatements(async () => assert.equal((await app.introspect(bound.access_token, 'access_token')).active, true));
+  // The client, the access token (its grant and provider session in the same statement), the
+  // machine-token lookup the hint still asks for, and the person's state.
+  assert.deepEqual(introspection.map((statement) => ssoStatement(statement.text)).sort(), ['client', 'person', 'token alone', 'token with grant and session']);
+  assert.ok(introspection.every((statement) => statement.prepared === postgres), 'prepared on PostgreSQL');
+
+  let rotated: Awaited<ReturnType<typeof app.refresh>> | undefined;
+  const refresh = await runStatements(async () => { rotated = await app.refresh(offline.refresh_token!); });
+  assert.ok(rotated && 'refresh_token' in rotated && rotated.refresh_token !== offline.refresh_token, JSON.stringify(rotated));
+  assert.deepEqual(refresh.map((statement) => ssoStatement(statement.text)).sort(), ['client', 'consume', 'person', 'token with grant and session', 'write', 'write']);
+  assert.ok(refresh.every((statement) => statement.prepared === postgres), 'prepared on PostgreSQL');
 });
 
 const BULK = 20_000;

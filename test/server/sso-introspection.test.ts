@@ -90,3 +90,22 @@ test('a person disabled since (even behind the console\'s back, nothing revoked)
   assert.deepEqual(await wiki.introspect(tokens.access_token), { active: false });
   assert.deepEqual(await wiki.introspect(tokens.refresh_token!), { active: false });
 });
+
+test('a token whose grant or provider session ended behind the provider\'s back (another process, the sweep) is inactive', async () => {
+  const db = oidcDb(server.app.ctx.db);
+  // An access token without offline_access ends with the provider session: that row alone goes.
+  const bound = await person();
+  const session = (await wiki.signIn(bound.browser)).access_token;
+  for (const hint of [undefined, 'access_token'] as const) assert.equal((await wiki.introspect(session, hint)).active, true);
+  await db.deleteFrom('oidcPayloads').where('model', '=', 'Session').where('accountId', '=', bound.user.id).execute();
+  for (const hint of [undefined, 'access_token'] as const) assert.deepEqual(await wiki.introspect(session, hint), { active: false });
+
+  // Offline tokens live with their grant: that row alone goes.
+  const offlinePerson = await person();
+  const tokens = await wiki.signIn(offlinePerson.browser, 'openid offline_access', offline);
+  const { grantId } = await db.selectFrom('oidcPayloads').select('grantId').where('model', '=', 'AccessToken').where('id', '=', tokens.access_token).executeTakeFirstOrThrow();
+  await db.deleteFrom('oidcPayloads').where('model', '=', 'Grant').where('id', '=', grantId).execute();
+  assert.deepEqual(await wiki.introspect(tokens.access_token, 'access_token'), { active: false });
+  assert.deepEqual(await wiki.introspect(tokens.refresh_token!, 'refresh_token'), { active: false });
+  assert.deepEqual(await wiki.refresh(tokens.refresh_token!), { error: 'invalid_grant' });
+});

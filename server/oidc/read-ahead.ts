@@ -1,0 +1,86 @@
+// Reading a token's grant and provider session together with the token. After finding an access
+// token, refresh token or authorization code, oidc-provider reads its Grant (by id) and, for a
+// token that ends with the provider session, that Session (by uid), one statement each. Here one
+// statement answers all three; the other two rows wait in the request's own read-ahead (an
+// AsyncLocalStorage that the provider's mount opens for each request, routes/sso.ts) for the
+// provider to ask for them, once. What is answered is the same rows a moment earlier, read together:
+// a revoked grant or ended session is absent from that read just as from a later one. Any write
+// through the adapter empties the read-ahead, so a request never reads back older rows than it wrote.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import type { Engine } from '../db/connect';
+import { compiledStatement } from '../db/statement';
+import type { OidcDatabase } from './tables';
+
+export type PayloadRow = { payload: string; expiresAt: number | null; consumedAt: number | null };
+
+/** The models whose rows carry a grant id and, some, a session uid. */
+export const READ_AHEAD_MODELS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']);
+
+/** The rows of one request, and how many writes it made (a read that a write overtook keeps nothing). */
+type ReadAhead = { rows: Map<string, PayloadRow | null>; writes: number };
+
+const store = new AsyncLocalStorage<ReadAhead>();
+
+/** Runs `work` (one request to the provider) with its own read-ahead. */
+export const withReadAhead = <T>(work: () => T): T => store.run({ rows: new Map(), writes: 0 }, work);
+
+const keyOf = (model: string, column: string, value: string) => `${model}\u0000${column}\u0000${value}`;
+
+/** The row read ahead for this lookup, once: undefined when none was read ahead; null when the
+ *  read found none. */
+export function takeReadAhead(model: string, column: string, value: string): PayloadRow | null | undefined {
+  const rows = store.getStore()?.rows;
+  const key = keyOf(model, column, value);
+  if (!rows?.has(key)) return undefined;
+  const row = rows.get(key)!;
+  rows.delete(key);
+  return row;
+}
+
+/** After a write: nothing read before it is answered any more. */
+export function forgetReadAhead(): void {
+  const ahead = store.getStore();
+  if (!ahead) return;
+  ahead.rows.clear();
+  ahead.writes++;
+}
+
+/** The token with its grant and its session (matched by the uid in the token's payload). */
+export function tokenWithGrantStatement(db: Kysely<OidcDatabase>, engine: Engine) {
+  const sessionUid =
+    engine === 'postgres' ? sql<string | null>`(t.payload::json ->> 'sessionUid')` : sql<string | null>`json_extract(t.payload, '$.sessionUid')`;
+  return compiledStatement<{ model: string; id: string }>({ preparedOnPostgres: true })((slot) =>
+    db
+      .selectFrom('oidcPayloads as t')
+      .leftJoin('oidcPayloads as g', (join) => join.on('g.model', '=', 'Grant').onRef('g.id', '=', 't.grantId'))
+      .leftJoin('oidcPayloads as s', (join) => join.on('s.model', '=', 'Session').on('s.uid', '=', sessionUid))
+      .select(['t.payload', 't.expiresAt', 't.consumedAt', 't.grantId'])
+      .select(sessionUid.as('sessionUid'))
+      .select(['g.payload as grantPayload', 'g.expiresAt as grantExpiresAt', 'g.consumedAt as grantConsumedAt'])
+      .select(['s.payload as sessionPayload', 's.expiresAt as sessionExpiresAt', 's.consumedAt as sessionConsumedAt'])
+      .where('t.model', '=', slot('model'))
+      .where('t.id', '=', slot('id'))
+      .limit(1),
+  );
+}
+
+type JoinedRow = ReturnType<ReturnType<typeof tokenWithGrantStatement>> extends CompiledQuery<infer Row> ? Row : never;
+
+/** Inside a provider request, runs the joined `read` and keeps the grant and session of its row for
+ *  the request's next lookups (unless a write of the request came in between); answers the token's
+ *  row. Outside one, answers undefined: the caller reads the token alone. */
+export async function readWithGrant(read: () => Promise<JoinedRow | undefined>): Promise<{ row: PayloadRow | undefined } | undefined> {
+  const ahead = store.getStore();
+  if (!ahead) return undefined;
+  const writes = ahead.writes;
+  const row = await read();
+  if (!row) return { row: undefined };
+  if (ahead.writes === writes) {
+    const keep = (key: string, payload: string | null, expiresAt: number | null, consumedAt: number | null) =>
+      ahead.rows.set(key, payload === null ? null : { payload, expiresAt, consumedAt });
+    if (row.grantId) keep(keyOf('Grant', 'id', row.grantId), row.grantPayload, row.grantExpiresAt, row.grantConsumedAt);
+    if (row.sessionUid) keep(keyOf('Session', 'uid', row.sessionUid), row.sessionPayload, row.sessionExpiresAt, row.sessionConsumedAt);
+  }
+  return { row: { payload: row.payload, expiresAt: row.expiresAt, consumedAt: row.consumedAt } };
+}
