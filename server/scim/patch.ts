@@ -1,0 +1,20 @@
+// A PATCH request's PatchOp message (RFC 7644 §3.5.2), applied by scimmy (SCIMMY.Messages.PatchOp:
+// paths, value filters such as members[value eq "…"], add/remove/replace). Bounded here first: a
+// provisioning client sends a few operations with short paths.
+import SCIMMY from 'scimmy';
+import { coerced, ScimError } from './errors';
+
+const MAX_OPERATIONS = 100;
+const MAX_PATH_LENGTH = 300;
+
+export function patchOp(body: unknown): SCIMMY.Messages.PatchOp {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ScimError(400, 'invalidSyntax', 'The body must be one PatchOp message');
+  const operations = (body as { Operations?: unknown }).Operations;
+  if (Array.isArray(operations)) {
+    if (operations.length > MAX_OPERATIONS) throw new ScimError(400, 'invalidSyntax', `At most ${MAX_OPERATIONS} operations per request`);
+    for (const operation of operations as { path?: unknown }[]) {
+      if (typeof operation?.path === 'string' && operation.path.length > MAX_PATH_LENGTH) throw new ScimError(400, 'invalidPath', `A path is longer than ${MAX_PATH_LENGTH} characters`);
+    }
+  }
+  return coerced(() => new SCIMMY.Messages.PatchOp(body as ConstructorParameters<typeof SCIMMY.Messages.PatchOp>[0]));
+}
