@@ -30,7 +30,7 @@ export function present(schema: SchemaClass, data: { id: string }, location: str
   const Resource = resourceOf(schema);
   const attributes = new Resource(undefined, projection).attributes;
   const out = coerced(() => new schema(data, 'out', location, attributes)) as unknown as Record<string, unknown>;
-  return { schemas: [schema.id], id: data.id, ...out };
+  return { ...out, schemas: [schema.id], id: data.id };
 }
 
 /** A client's body read through scimmy's schema (400 invalidValue when a value has the wrong type). */
