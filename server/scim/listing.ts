@@ -2,7 +2,6 @@
 // count at most MAX_COUNT) and the attributes to answer, and the ListResponse of a page.
 import SCIMMY from 'scimmy';
 import { invalidValue } from './errors';
-import { MAX_FILTER_LENGTH } from './filter';
 
 /** The most resources one answer lists (ServiceProviderConfig's filter.maxResults). */
 export const MAX_COUNT = 100;
@@ -35,7 +34,8 @@ export function readQuery(raw: unknown): ReadQuery {
   const attributes = text(query, 'attributes', MAX_ATTRIBUTES_LENGTH);
   const excludedAttributes = text(query, 'excludedAttributes', MAX_ATTRIBUTES_LENGTH);
   return {
-    filter: text(query, 'filter', MAX_FILTER_LENGTH),
+    // Its length is the filter's own check (400 invalidFilter, server/scim/filter.ts).
+    filter: text(query, 'filter', Number.MAX_SAFE_INTEGER),
     // Values below 1 are read as 1; a count above the maximum as the maximum (RFC 7644 §3.4.2.4).
     startIndex: Math.max(1, integer(query, 'startIndex', 1)),
     count: Math.min(MAX_COUNT, Math.max(0, integer(query, 'count', MAX_COUNT))),

@@ -35,7 +35,11 @@ const callerOf = (request: FastifyRequest): ScimCaller => {
 const bearerSecret = (request: FastifyRequest) => /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
 
 export const scimPlugin: FastifyPluginAsync<{ ctx: Ctx }> = async (app, { ctx }) => {
+  // JSON only (RFC 7644 §3.1: application/scim+json, and application/json which clients also send);
+  // any other media type is a 415.
+  app.removeAllContentTypeParsers();
   addGuardedJsonParser(app, 'application/scim+json');
+  addGuardedJsonParser(app, 'application/json');
   app.decorateRequest('scim', null);
 
   app.setErrorHandler((error, request, reply) => {
