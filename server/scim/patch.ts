@@ -7,6 +7,16 @@ import { coerced, ScimError } from './errors';
 const MAX_OPERATIONS = 100;
 const MAX_PATH_LENGTH = 300;
 
+/** Values with their null sub-attributes left out: null is "unassigned" (RFC 7643 §2.5), and Entra
+ *  ID names members as {"$ref": null, "value": "…"}, which scimmy would otherwise compare as
+ *  `$ref eq null` and never find among members that have a $ref. */
+function withoutNulls(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.map((entry: unknown) => (entry && typeof entry === 'object' && !Array.isArray(entry)
+    ? Object.fromEntries(Object.entries(entry).filter(([, field]) => field !== null))
+    : entry));
+}
+
 export function patchOp(body: unknown): SCIMMY.Messages.PatchOp {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ScimError(400, 'invalidSyntax', 'The body must be one PatchOp message');
   const operations = (body as { Operations?: unknown }).Operations;
@@ -16,5 +26,8 @@ export function patchOp(body: unknown): SCIMMY.Messages.PatchOp {
       if (typeof operation?.path === 'string' && operation.path.length > MAX_PATH_LENGTH) throw new ScimError(400, 'invalidPath', `A path is longer than ${MAX_PATH_LENGTH} characters`);
     }
   }
-  return coerced(() => new SCIMMY.Messages.PatchOp(body as ConstructorParameters<typeof SCIMMY.Messages.PatchOp>[0]));
+  const message = Array.isArray(operations)
+    ? { ...body, Operations: (operations as Record<string, unknown>[]).map((operation) => (operation && typeof operation === 'object' && 'value' in operation ? { ...operation, value: withoutNulls(operation.value) } : operation)) }
+    : body;
+  return coerced(() => new SCIMMY.Messages.PatchOp(message as ConstructorParameters<typeof SCIMMY.Messages.PatchOp>[0]));
 }
