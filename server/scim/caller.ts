@@ -21,13 +21,36 @@ export interface ScimCaller {
 export function scimCaller(token: ScimTokenRow & { tenantPath: string }, ip: string): ScimCaller {
   const username = `scim:${token.name}`;
   const user: UserRow = {
-    id: token.id, username, realName: token.name, email: null, mobilePhone: null, description: null, availabilityStatus: Status.Enable,
-    avatar: null, extraProp: '{}', userType: UserType.Tenant, tenantId: token.tenantId, isAdmin: 1, isMaster: 0,
-    passwordHash: '', passwordChangedAt: token.createdAt, version: 1, createdAt: token.createdAt, updatedAt: token.createdAt,
+    id: token.id,
+    username,
+    realName: token.name,
+    email: null,
+    mobilePhone: null,
+    description: null,
+    availabilityStatus: Status.Enable,
+    avatar: null,
+    extraProp: '{}',
+    userType: UserType.Tenant,
+    tenantId: token.tenantId,
+    isAdmin: 1,
+    isMaster: 0,
+    passwordHash: '',
+    passwordChangedAt: token.createdAt,
+    version: 1,
+    createdAt: token.createdAt,
+    updatedAt: token.createdAt,
   };
   const actor: Actor = {
-    id: token.id, username, user, sessionId: '', via: 'token', permissions: [Permission.Users],
-    platformAdmin: false, tenantAdmin: true, tenantPath: token.tenantPath, ownedApps: [],
+    id: token.id,
+    username,
+    user,
+    sessionId: '',
+    via: 'token',
+    permissions: [Permission.Users],
+    platformAdmin: false,
+    tenantAdmin: true,
+    tenantPath: token.tenantPath,
+    ownedApps: [],
   };
   return { actor, tenantId: token.tenantId, tenantPath: token.tenantPath, tokenId: token.id, ip };
 }

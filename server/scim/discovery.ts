@@ -21,9 +21,13 @@ function declare(): void {
     sort: false,
     etag: false,
     changePassword: false,
-    authenticationSchemes: [{
-      type: 'oauthbearertoken', name: 'Bearer token', description: 'A SCIM token created in the console (Operations → Provisioning (SCIM)), sent as Authorization: Bearer',
-    }],
+    authenticationSchemes: [
+      {
+        type: 'oauthbearertoken',
+        name: 'Bearer token',
+        description: 'A SCIM token created in the console (Operations → Provisioning (SCIM)), sent as Authorization: Bearer',
+      },
+    ],
   });
 }
 declare();

@@ -15,7 +15,11 @@ export type ScimType = 'uniqueness' | 'tooMany' | 'invalidFilter' | 'mutability'
 
 /** A SCIM failure raised by our own code (scimmy raises its SCIMMY.Types.Error, read the same way). */
 export class ScimError extends Error {
-  constructor(readonly status: number, readonly scimType: ScimType | undefined, message: string) {
+  constructor(
+    readonly status: number,
+    readonly scimType: ScimType | undefined,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -33,8 +37,15 @@ export interface ScimErrorBody {
 
 /** Our field names in the SCIM attributes a provisioning client sent. */
 const ATTRIBUTE: Record<string, string> = {
-  username: 'userName', realName: 'name.formatted', email: 'emails', mobilePhone: 'phoneNumbers', availabilityStatus: 'active',
-  password: 'password', name: 'displayName', tenantId: 'groups', parentId: 'groups',
+  username: 'userName',
+  realName: 'name.formatted',
+  email: 'emails',
+  mobilePhone: 'phoneNumbers',
+  availabilityStatus: 'active',
+  password: 'password',
+  name: 'displayName',
+  tenantId: 'groups',
+  parentId: 'groups',
 };
 const UNIQUENESS = new Set(['rule.usernameTaken', 'rule.emailTaken', 'rule.mobilePhoneTaken', 'rule.duplicate']);
 

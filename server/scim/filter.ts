@@ -69,16 +69,26 @@ function textCondition(attribute: { column: string; caseExact?: boolean }, { ope
   const right = (operand: string) => (attribute.caseExact ? sql`${operand}` : sql`lower(${operand})`);
   const like = (pattern: string) => sql<SqlBool>`${left} like ${right(pattern)} escape '\\'`;
   switch (operator) {
-    case 'eq': return sql<SqlBool>`${left} = ${right(text)}`;
-    case 'ne': return sql<SqlBool>`${left} <> ${right(text)}`;
-    case 'co': return like(`%${escapeLike(text)}%`);
-    case 'sw': return like(`${escapeLike(text)}%`);
-    case 'ew': return like(`%${escapeLike(text)}`);
-    case 'gt': return sql<SqlBool>`${left} > ${right(text)}`;
-    case 'ge': return sql<SqlBool>`${left} >= ${right(text)}`;
-    case 'lt': return sql<SqlBool>`${left} < ${right(text)}`;
-    case 'le': return sql<SqlBool>`${left} <= ${right(text)}`;
-    default: throw invalidFilter(`Operator ${operator} is not supported for ${path}`);
+    case 'eq':
+      return sql<SqlBool>`${left} = ${right(text)}`;
+    case 'ne':
+      return sql<SqlBool>`${left} <> ${right(text)}`;
+    case 'co':
+      return like(`%${escapeLike(text)}%`);
+    case 'sw':
+      return like(`${escapeLike(text)}%`);
+    case 'ew':
+      return like(`%${escapeLike(text)}`);
+    case 'gt':
+      return sql<SqlBool>`${left} > ${right(text)}`;
+    case 'ge':
+      return sql<SqlBool>`${left} >= ${right(text)}`;
+    case 'lt':
+      return sql<SqlBool>`${left} < ${right(text)}`;
+    case 'le':
+      return sql<SqlBool>`${left} <= ${right(text)}`;
+    default:
+      throw invalidFilter(`Operator ${operator} is not supported for ${path}`);
   }
 }
 
@@ -113,10 +123,18 @@ function condition(attributes: FilterAttributes, comparison: Comparison): Condit
   if (comparison.operator === 'np') return sql<SqlBool>`not (${condition(attributes, { ...comparison, operator: 'pr' })})`;
   let result: Condition;
   switch (attribute.kind) {
-    case 'text': result = textCondition(attribute, comparison); break;
-    case 'time': result = timeCondition(attribute.column, comparison); break;
-    case 'flag': result = flagCondition(attribute, comparison); break;
-    case 'tag': result = tagCondition(attribute, comparison); break;
+    case 'text':
+      result = textCondition(attribute, comparison);
+      break;
+    case 'time':
+      result = timeCondition(attribute.column, comparison);
+      break;
+    case 'flag':
+      result = flagCondition(attribute, comparison);
+      break;
+    case 'tag':
+      result = tagCondition(attribute, comparison);
+      break;
     case 'equals':
       if (comparison.operator !== 'eq' || typeof comparison.value !== 'string') throw invalidFilter(`${comparison.path} takes eq with a value`);
       result = attribute.condition(comparison.value);
@@ -139,6 +157,12 @@ export function filterCondition(expression: string, attributes: FilterAttributes
   const perBranch = branches.map((branch) => comparisonsOf(branch));
   if (perBranch.reduce((sum, list) => sum + list.length, 0) > MAX_COMPARISONS) throw invalidFilter(`The filter has more than ${MAX_COMPARISONS} comparisons`);
   if (perBranch.some((list) => !list.length)) throw invalidFilter('The filter has an empty expression');
-  const ors = perBranch.map((list) => sql<SqlBool>`(${sql.join(list.map((comparison) => condition(attributes, comparison)), sql` and `)})`);
+  const ors = perBranch.map(
+    (list) =>
+      sql<SqlBool>`(${sql.join(
+        list.map((comparison) => condition(attributes, comparison)),
+        sql` and `,
+      )})`,
+  );
   return ors.length ? sql<SqlBool>`(${sql.join(ors, sql` or `)})` : FALSE;
 }

@@ -23,7 +23,11 @@ import { checked, incoming, isoTime, locationOf, present, setExternalId } from '
 
 type ScimGroup = InstanceType<typeof SCIMMY.Schemas.Group>;
 type Row = Selectable<TenantTable> & { externalId: string | null };
-interface Member { value: string; display: string; $ref: string }
+interface Member {
+  value: string;
+  display: string;
+  $ref: string;
+}
 
 const isMemberOf = (userId: string) =>
   sql<SqlBool>`exists (select 1 from users m where m.tenant_id = tenants.id and m.id = ${userId} and m.user_type = ${UserType.Tenant})`;
@@ -40,10 +44,13 @@ const FILTERS: FilterAttributes = {
 
 /** The groups of a caller: every tenant strictly below its token's tenant. */
 function reachable(ctx: Ctx, caller: ScimCaller) {
-  return ctx.db.selectFrom('tenants').selectAll('tenants')
+  return ctx.db
+    .selectFrom('tenants')
+    .selectAll('tenants')
     .leftJoin('scimGroupLinks', (join) => join.onRef('scimGroupLinks.groupId', '=', 'tenants.id').on('scimGroupLinks.scopeId', '=', caller.tenantId))
     .select('scimGroupLinks.externalId')
-    .where('tenants.path', 'like', `${caller.tenantPath}%`).where('tenants.id', '!=', caller.tenantId);
+    .where('tenants.path', 'like', `${caller.tenantPath}%`)
+    .where('tenants.id', '!=', caller.tenantId);
 }
 
 async function rowOf(ctx: Ctx, caller: ScimCaller, id: string): Promise<Row> {
@@ -56,8 +63,13 @@ async function rowOf(ctx: Ctx, caller: ScimCaller, id: string): Promise<Row> {
 async function membersOf(ctx: Ctx, groupIds: string[]): Promise<Map<string, Member[]>> {
   const members = new Map<string, Member[]>(groupIds.map((id) => [id, []]));
   if (!groupIds.length) return members;
-  const rows = await ctx.db.selectFrom('users').select(['id', 'realName', 'tenantId'])
-    .where('tenantId', 'in', groupIds).where('userType', '=', UserType.Tenant).orderBy('username').execute();
+  const rows = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'realName', 'tenantId'])
+    .where('tenantId', 'in', groupIds)
+    .where('userType', '=', UserType.Tenant)
+    .orderBy('username')
+    .execute();
   const users = locationOf(ctx, '/Users');
   for (const row of rows) members.get(row.tenantId!)?.push({ value: row.id, display: row.realName, $ref: `${users}/${row.id}` });
   return members;
@@ -79,20 +91,44 @@ async function answer(ctx: Ctx, row: Row, projection: ReadQuery['projection']) {
 export async function listGroups(ctx: Ctx, caller: ScimCaller, query: ReadQuery) {
   let select = reachable(ctx, caller);
   if (query.filter) select = select.where(filterCondition(query.filter, FILTERS));
-  const total = Number((await select.clearSelect().select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()).total);
-  const rows = query.count && query.startIndex <= total
-    ? await select.orderBy('tenants.createdAt').orderBy('tenants.id').limit(query.count).offset(query.startIndex - 1).execute()
-    : [];
-  const members = projects(query.projection, 'members') ? await membersOf(ctx, rows.map((row) => row.id)) : undefined;
+  const total = Number(
+    (
+      await select
+        .clearSelect()
+        .select((eb) => eb.fn.countAll().as('total'))
+        .executeTakeFirstOrThrow()
+    ).total,
+  );
+  const rows =
+    query.count && query.startIndex <= total
+      ? await select
+          .orderBy('tenants.createdAt')
+          .orderBy('tenants.id')
+          .limit(query.count)
+          .offset(query.startIndex - 1)
+          .execute()
+      : [];
+  const members = projects(query.projection, 'members')
+    ? await membersOf(
+        ctx,
+        rows.map((row) => row.id),
+      )
+    : undefined;
   const location = locationOf(ctx, '/Groups');
-  return listResponse(rows.map((row) => present(SCIMMY.Schemas.Group, scimGroupOf(row, members?.get(row.id)), location, query.projection)), total, query.startIndex);
+  return listResponse(
+    rows.map((row) => present(SCIMMY.Schemas.Group, scimGroupOf(row, members?.get(row.id)), location, query.projection)),
+    total,
+    query.startIndex,
+  );
 }
 
 export async function getGroup(ctx: Ctx, caller: ScimCaller, id: string, query: ReadQuery) {
   return answer(ctx, await rowOf(ctx, caller, id), query.projection);
 }
 
-const memberIdsOf = (group: ScimGroup) => [...new Set((group.members ?? []).map((member) => member.value).filter((value): value is string => typeof value === 'string'))];
+const memberIdsOf = (group: ScimGroup) => [
+  ...new Set((group.members ?? []).map((member) => member.value).filter((value): value is string => typeof value === 'string')),
+];
 
 interface MemberMoves {
   joining: string[];
@@ -102,7 +138,10 @@ interface MemberMoves {
 /** Who joins and who leaves `groupId` (null: a group still to be made) so that exactly `wanted`
  *  are its members; each new member is a user the caller reaches, in no other group. */
 async function memberMoves(ctx: Ctx, caller: ScimCaller, groupId: string | null, wanted: string[]): Promise<MemberMoves> {
-  const current = groupId === null ? [] : (await ctx.db.selectFrom('users').select('id').where('tenantId', '=', groupId).where('userType', '=', UserType.Tenant).execute()).map((row) => row.id);
+  const current =
+    groupId === null
+      ? []
+      : (await ctx.db.selectFrom('users').select('id').where('tenantId', '=', groupId).where('userType', '=', UserType.Tenant).execute()).map((row) => row.id);
   const joining = wanted.filter((id) => !current.includes(id));
   const rows = joining.length ? await scopeUsers(caller.actor, ctx.db.selectFrom('users').selectAll('users')).where('users.id', 'in', joining).execute() : [];
   for (const id of joining) {

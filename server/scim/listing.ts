@@ -18,7 +18,8 @@ export interface ReadQuery {
 function text(query: Record<string, unknown>, name: string, max: number): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !value.trim() || value.length > max) throw invalidValue(`${name} must be given once, as a non-empty text of at most ${max} characters`);
+  if (typeof value !== 'string' || !value.trim() || value.length > max)
+    throw invalidValue(`${name} must be given once, as a non-empty text of at most ${max} characters`);
   return value;
 }
 

@@ -12,9 +12,9 @@ const MAX_PATH_LENGTH = 300;
  *  `$ref eq null` and never find among members that have a $ref. */
 function withoutNulls(value: unknown): unknown {
   if (!Array.isArray(value)) return value;
-  return value.map((entry: unknown) => (entry && typeof entry === 'object' && !Array.isArray(entry)
-    ? Object.fromEntries(Object.entries(entry).filter(([, field]) => field !== null))
-    : entry));
+  return value.map((entry: unknown) =>
+    entry && typeof entry === 'object' && !Array.isArray(entry) ? Object.fromEntries(Object.entries(entry).filter(([, field]) => field !== null)) : entry,
+  );
 }
 
 export function patchOp(body: unknown): SCIMMY.Messages.PatchOp {
@@ -23,11 +23,17 @@ export function patchOp(body: unknown): SCIMMY.Messages.PatchOp {
   if (Array.isArray(operations)) {
     if (operations.length > MAX_OPERATIONS) throw new ScimError(400, 'invalidSyntax', `At most ${MAX_OPERATIONS} operations per request`);
     for (const operation of operations as { path?: unknown }[]) {
-      if (typeof operation?.path === 'string' && operation.path.length > MAX_PATH_LENGTH) throw new ScimError(400, 'invalidPath', `A path is longer than ${MAX_PATH_LENGTH} characters`);
+      if (typeof operation?.path === 'string' && operation.path.length > MAX_PATH_LENGTH)
+        throw new ScimError(400, 'invalidPath', `A path is longer than ${MAX_PATH_LENGTH} characters`);
     }
   }
   const message = Array.isArray(operations)
-    ? { ...body, Operations: (operations as Record<string, unknown>[]).map((operation) => (operation && typeof operation === 'object' && 'value' in operation ? { ...operation, value: withoutNulls(operation.value) } : operation)) }
+    ? {
+        ...body,
+        Operations: (operations as Record<string, unknown>[]).map((operation) =>
+          operation && typeof operation === 'object' && 'value' in operation ? { ...operation, value: withoutNulls(operation.value) } : operation,
+        ),
+      }
     : body;
   return coerced(() => new SCIMMY.Messages.PatchOp(message as ConstructorParameters<typeof SCIMMY.Messages.PatchOp>[0]));
 }

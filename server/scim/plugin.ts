@@ -25,7 +25,7 @@ declare module 'fastify' {
 }
 
 const send = (reply: FastifyReply, status: number, body?: unknown) =>
-  (body === undefined ? reply.status(status).send() : reply.status(status).type(SCIM_TYPE).send(JSON.stringify(body)));
+  body === undefined ? reply.status(status).send() : reply.status(status).type(SCIM_TYPE).send(JSON.stringify(body));
 
 const callerOf = (request: FastifyRequest): ScimCaller => {
   if (!request.scim) throw new ScimError(401, undefined, 'A SCIM token is required');
@@ -50,7 +50,9 @@ export const scimPlugin: FastifyPluginAsync<{ ctx: Ctx }> = async (app, { ctx })
     if (answer.status === 503) reply.header('retry-after', String(RETRY_AFTER_S));
     return send(reply, answer.status, errorBody(answer));
   });
-  app.setNotFoundHandler((request, reply) => send(reply, 404, errorBody(new ScimError(404, undefined, `No SCIM endpoint ${request.method} ${request.url.split('?')[0]}`))));
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, 404, errorBody(new ScimError(404, undefined, `No SCIM endpoint ${request.method} ${request.url.split('?')[0]}`))),
+  );
 
   const { max, timeWindow } = ctx.config.rateLimits.scim;
   const limit = app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `scim-token ${callerOf(request).tokenId}` });
@@ -80,18 +82,30 @@ export const scimPlugin: FastifyPluginAsync<{ ctx: Ctx }> = async (app, { ctx })
     const created = await users.createUser(ctx, callerOf(request), request.body, readQuery(request.query));
     return send(reply.header('location', String((created.meta as { location?: string } | undefined)?.location ?? '')), 201, created);
   });
-  app.get<Params>('/Users/:id', route, async (request, reply) => send(reply, 200, await users.getUser(ctx, callerOf(request), request.params.id, readQuery(request.query))));
-  app.put<Params>('/Users/:id', route, async (request, reply) => send(reply, 200, await users.replaceUser(ctx, callerOf(request), request.params.id, request.body, readQuery(request.query))));
-  app.patch<Params>('/Users/:id', route, async (request, reply) => send(reply, 200, await users.patchUser(ctx, callerOf(request), request.params.id, request.body, readQuery(request.query))));
+  app.get<Params>('/Users/:id', route, async (request, reply) =>
+    send(reply, 200, await users.getUser(ctx, callerOf(request), request.params.id, readQuery(request.query))),
+  );
+  app.put<Params>('/Users/:id', route, async (request, reply) =>
+    send(reply, 200, await users.replaceUser(ctx, callerOf(request), request.params.id, request.body, readQuery(request.query))),
+  );
+  app.patch<Params>('/Users/:id', route, async (request, reply) =>
+    send(reply, 200, await users.patchUser(ctx, callerOf(request), request.params.id, request.body, readQuery(request.query))),
+  );
   app.delete<Params>('/Users/:id', route, async (request, reply) => {
     await users.deleteUser(ctx, callerOf(request), request.params.id);
     return send(reply, 204);
   });
 
   app.get('/Groups', route, async (request, reply) => send(reply, 200, await groups.listGroups(ctx, callerOf(request), readQuery(request.query))));
-  app.post('/Groups', route, async (request, reply) => send(reply, 201, await groups.createGroup(ctx, callerOf(request), request.body, readQuery(request.query))));
-  app.get<Params>('/Groups/:id', route, async (request, reply) => send(reply, 200, await groups.getGroup(ctx, callerOf(request), request.params.id, readQuery(request.query))));
-  app.put<Params>('/Groups/:id', route, async (request, reply) => send(reply, 200, await groups.replaceGroup(ctx, callerOf(request), request.params.id, request.body, readQuery(request.query))));
+  app.post('/Groups', route, async (request, reply) =>
+    send(reply, 201, await groups.createGroup(ctx, callerOf(request), request.body, readQuery(request.query))),
+  );
+  app.get<Params>('/Groups/:id', route, async (request, reply) =>
+    send(reply, 200, await groups.getGroup(ctx, callerOf(request), request.params.id, readQuery(request.query))),
+  );
+  app.put<Params>('/Groups/:id', route, async (request, reply) =>
+    send(reply, 200, await groups.replaceGroup(ctx, callerOf(request), request.params.id, request.body, readQuery(request.query))),
+  );
   app.patch<Params>('/Groups/:id', route, async (request, reply) => {
     await groups.patchGroup(ctx, callerOf(request), request.params.id, request.body);
     return send(reply, 204);

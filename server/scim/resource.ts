@@ -46,17 +46,25 @@ export async function setExternalId(ctx: Ctx, caller: ScimCaller, kind: 'user' |
   }
   const db = ctx.db;
   if (!externalId) {
-    await (kind === 'user'
-      ? db.deleteFrom('scimUserLinks').where('scopeId', '=', caller.tenantId).where('userId', '=', id)
-      : db.deleteFrom('scimGroupLinks').where('scopeId', '=', caller.tenantId).where('groupId', '=', id)).execute();
+    await (
+      kind === 'user'
+        ? db.deleteFrom('scimUserLinks').where('scopeId', '=', caller.tenantId).where('userId', '=', id)
+        : db.deleteFrom('scimGroupLinks').where('scopeId', '=', caller.tenantId).where('groupId', '=', id)
+    ).execute();
     return;
   }
   if (kind === 'user') {
-    await db.insertInto('scimUserLinks').values({ scopeId: caller.tenantId, userId: id, externalId })
-      .onConflict((oc) => oc.columns(['scopeId', 'userId']).doUpdateSet({ externalId })).execute();
+    await db
+      .insertInto('scimUserLinks')
+      .values({ scopeId: caller.tenantId, userId: id, externalId })
+      .onConflict((oc) => oc.columns(['scopeId', 'userId']).doUpdateSet({ externalId }))
+      .execute();
   } else {
-    await db.insertInto('scimGroupLinks').values({ scopeId: caller.tenantId, groupId: id, externalId })
-      .onConflict((oc) => oc.columns(['scopeId', 'groupId']).doUpdateSet({ externalId })).execute();
+    await db
+      .insertInto('scimGroupLinks')
+      .values({ scopeId: caller.tenantId, groupId: id, externalId })
+      .onConflict((oc) => oc.columns(['scopeId', 'groupId']).doUpdateSet({ externalId }))
+      .execute();
   }
 }
 

@@ -99,8 +99,8 @@ function fieldsOf(user: ScimUser) {
   return {
     username: user.userName,
     realName: user.name?.formatted ?? user.displayName ?? given,
-    email: single(user.emails as Valued[] | undefined),
-    mobilePhone: mobilePhoneOf(single(user.phoneNumbers as Valued[] | undefined, 'mobile')),
+    email: single(user.emails),
+    mobilePhone: mobilePhoneOf(single(user.phoneNumbers, 'mobile')),
     availabilityStatus: user.active === false ? Status.Disabled : Status.Enable,
   };
 }
@@ -118,11 +118,28 @@ function initialPassword(plain: unknown): string {
 export async function listUsers(ctx: Ctx, caller: ScimCaller, query: ReadQuery) {
   let select = reachable(ctx, caller);
   if (query.filter) select = select.where(filterCondition(query.filter, FILTERS));
-  const total = Number((await select.clearSelect().select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()).total);
-  const rows = query.count && query.startIndex <= total
-    ? await select.orderBy('users.createdAt').orderBy('users.id').limit(query.count).offset(query.startIndex - 1).execute()
-    : [];
-  return listResponse(rows.map((row) => answer(ctx, caller, row, query.projection)), total, query.startIndex);
+  const total = Number(
+    (
+      await select
+        .clearSelect()
+        .select((eb) => eb.fn.countAll().as('total'))
+        .executeTakeFirstOrThrow()
+    ).total,
+  );
+  const rows =
+    query.count && query.startIndex <= total
+      ? await select
+          .orderBy('users.createdAt')
+          .orderBy('users.id')
+          .limit(query.count)
+          .offset(query.startIndex - 1)
+          .execute()
+      : [];
+  return listResponse(
+    rows.map((row) => answer(ctx, caller, row, query.projection)),
+    total,
+    query.startIndex,
+  );
 }
 
 export async function getUser(ctx: Ctx, caller: ScimCaller, id: string, query: ReadQuery) {
@@ -153,7 +170,12 @@ async function writeUser(ctx: Ctx, caller: ScimCaller, current: UserRow, user: S
     throw new ScimError(400, 'mutability', 'password is set only when the user is created (changePassword is not supported)');
   }
   const changes = { realName: fields.realName, email: fields.email, mobilePhone: fields.mobilePhone, availabilityStatus: fields.availabilityStatus };
-  const stored = { realName: current.realName, email: current.email ?? '', mobilePhone: current.mobilePhone ?? '', availabilityStatus: current.availabilityStatus };
+  const stored = {
+    realName: current.realName,
+    email: current.email ?? '',
+    mobilePhone: current.mobilePhone ?? '',
+    availabilityStatus: current.availabilityStatus,
+  };
   if (JSON.stringify(changes) !== JSON.stringify(stored)) {
     await users.updateUser(ctx, caller.actor, current.id, checked(userUpdateBody, { ...changes, version: current.version }), caller.ip);
   }

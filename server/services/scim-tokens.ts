@@ -13,6 +13,7 @@ import { digest, newId, newSecret } from '../auth/secrets';
 import { paginate } from '../http/paging';
 import { notFound } from '../http/errors';
 import { manageableTenant } from './tenants';
+import { SCIM_BASE } from '../scim/resource';
 
 export type ScimTokenRow = Selectable<ScimTokenTable>;
 
@@ -23,11 +24,15 @@ const LAST_USED_STEP_MS = 60_000;
 
 const toToken = ({ secretHash: _hash, createdBy: _by, tenantPath: _path, ...row }: ScimTokenRow & { tenantName: string; tenantPath: string }): ScimToken => row;
 
-const tokensWithTenant = (ctx: Ctx) => ctx.db.selectFrom('scimTokens').innerJoin('tenants', 'tenants.id', 'scimTokens.tenantId')
-  .selectAll('scimTokens').select(['tenants.name as tenantName', 'tenants.path as tenantPath']);
+const tokensWithTenant = (ctx: Ctx) =>
+  ctx.db
+    .selectFrom('scimTokens')
+    .innerJoin('tenants', 'tenants.id', 'scimTokens.tenantId')
+    .selectAll('scimTokens')
+    .select(['tenants.name as tenantName', 'tenants.path as tenantPath']);
 
 /** The subtree whose tokens the actor sees: everything for the platform, their own for a tenant administrator. */
-const visiblePrefix = (actor: Actor) => (actor.platformAdmin ? '/' : actor.tenantPath ?? '/-none-/');
+const visiblePrefix = (actor: Actor) => (actor.platformAdmin ? '/' : (actor.tenantPath ?? '/-none-/'));
 
 export async function listScimTokens(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof scimTokenListQuery>) {
   let select = tokensWithTenant(ctx).where('tenants.path', 'like', `${visiblePrefix(actor)}%`);
@@ -39,11 +44,25 @@ export async function createScimToken(ctx: Ctx, actor: Actor, body: v.InferOutpu
   const tenant = await manageableTenant(ctx, actor, body.tenantId);
   const secret = `${SECRET_PREFIX}${newSecret()}`;
   const row: ScimTokenRow = {
-    id: newId(), tenantId: tenant.id, name: body.name, secretHash: digest(secret), createdBy: actor.id, createdAt: ctx.now(), lastUsedAt: null, revokedAt: null,
+    id: newId(),
+    tenantId: tenant.id,
+    name: body.name,
+    secretHash: digest(secret),
+    createdBy: actor.id,
+    createdAt: ctx.now(),
+    lastUsedAt: null,
+    revokedAt: null,
   };
   await ctx.db.insertInto('scimTokens').values(row).execute();
-  await ctx.audit.record({ action: 'scim_token.create', actor, target: { type: 'scim_token', id: row.id }, tenantId: tenant.id, ip, detail: { name: row.name } });
-  return { token: toToken({ ...row, tenantName: tenant.name, tenantPath: tenant.path }), secret };
+  await ctx.audit.record({
+    action: 'scim_token.create',
+    actor,
+    target: { type: 'scim_token', id: row.id },
+    tenantId: tenant.id,
+    ip,
+    detail: { name: row.name },
+  });
+  return { token: toToken({ ...row, tenantName: tenant.name, tenantPath: tenant.path }), secret, endpoint: `${ctx.site.origin()}${SCIM_BASE}` };
 }
 
 /** Revokes a token of the actor's scope (404 outside it); its next call answers 401. */
@@ -53,7 +72,14 @@ export async function revokeScimToken(ctx: Ctx, actor: Actor, id: string, ip: st
   if (row.revokedAt === null) {
     const revokedAt = ctx.now();
     await ctx.db.updateTable('scimTokens').set({ revokedAt }).where('id', '=', row.id).where('revokedAt', 'is', null).execute();
-    await ctx.audit.record({ action: 'scim_token.revoke', actor, target: { type: 'scim_token', id: row.id }, tenantId: row.tenantId, ip, detail: { name: row.name } });
+    await ctx.audit.record({
+      action: 'scim_token.revoke',
+      actor,
+      target: { type: 'scim_token', id: row.id },
+      tenantId: row.tenantId,
+      ip,
+      detail: { name: row.name },
+    });
     return toToken({ ...row, revokedAt });
   }
   return toToken(row);

@@ -8,7 +8,17 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { digest } from '../../server/auth/secrets';
 import { startServer, transform, type Client, type TestServer } from './harness';
-import { assertScimError, createTenant, createToken, GROUP_SCHEMA, PATCH_SCHEMA, provisionedTenant, rootTenantId, scimClient, USER_SCHEMA, type Scim } from './scim-support';
+import {
+  assertScimError,
+  createTenant,
+  createToken,
+  GROUP_SCHEMA,
+  PATCH_SCHEMA,
+  provisionedTenant,
+  rootTenantId,
+  scimClient,
+  USER_SCHEMA,
+} from './scim-support';
 
 let server: TestServer;
 let admin: Client;
@@ -25,7 +35,9 @@ before(async () => {
   userA = (await a.scim<{ id: string }>('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'side_a_person', name: { formatted: 'Side_A_Person' } })).body.id;
   groupA = (await a.scim<{ id: string }>('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'Side_A_Group', members: [{ value: userA }] })).body.id;
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 async function signedInAdminOf(tenantId: string, username: string): Promise<Client> {
   const created = await admin.post('/api/user', { username, realName: 'Scim_Admin', password: transform('Probe1234'), tenantId, isAdmin: true });
@@ -51,12 +63,16 @@ describe('SCIM tokens and tenant isolation', () => {
     assert.ok(!JSON.stringify((await scim('GET', '/Groups')).body).includes('Side_A_Group'));
     // Pulling A's user into a group of B: the user is unknown to B.
     const groupB = (await scim<{ id: string }>('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'Side_B_Group' })).body.id;
-    assertScimError(await scim('PATCH', `/Groups/${groupB}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'add', path: 'members', value: [{ value: userA }] }] }), 400, 'invalidValue');
+    assertScimError(
+      await scim('PATCH', `/Groups/${groupB}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'add', path: 'members', value: [{ value: userA }] }] }),
+      400,
+      'invalidValue',
+    );
     const stored = (await admin.get<{ tenantId: string; realName: string; availabilityStatus: number }>(`/api/user/${userA}`)).body.data;
     assert.deepEqual([stored.tenantId, stored.realName, stored.availabilityStatus], [groupA, 'Side_A_Person', 1]);
   });
 
-  test("a token of the root tenant reaches every tenant user, never a platform user", async () => {
+  test('a token of the root tenant reaches every tenant user, never a platform user', async () => {
     const { secret } = await createToken(admin, await rootTenantId(admin), 'Root token');
     const scim = scimClient(server.base, secret);
     const adminId = (await admin.get<{ user: { id: string } }>('/api/cas/session')).body.data.user.id;
@@ -69,7 +85,7 @@ describe('SCIM tokens and tenant isolation', () => {
   test('no token, a malformed or unknown one, a revoked one: 401 with WWW-Authenticate; a SCIM token opens nothing under /api', async () => {
     const anonymous = await fetch(`${server.base}/scim/v2/Users`);
     assert.equal(anonymous.headers.get('www-authenticate'), 'Bearer realm="scim"');
-    assertScimError({ status: anonymous.status, headers: anonymous.headers, body: await anonymous.json() as Record<string, unknown> }, 401);
+    assertScimError({ status: anonymous.status, headers: anonymous.headers, body: (await anonymous.json()) as Record<string, unknown> }, 401);
     assertScimError(await scimClient(server.base, 'scim_not-a-token')('GET', '/Users'), 401);
     assertScimError(await scimClient(server.base, a.secret.slice(0, -1))('GET', '/Users'), 401);
     assertScimError(await a.scim('GET', '/Users', undefined, { authorization: `Basic ${a.secret}` }), 401);
@@ -97,7 +113,9 @@ describe('SCIM tokens and tenant isolation', () => {
     assert.ok(!JSON.stringify(list.body).includes(secret) && !JSON.stringify(list.body).includes(row.secretHash));
     assert.equal(list.body.data.list.find((entry) => entry.id === token.id)?.lastUsedAt, null);
     await scimClient(server.base, secret)('GET', '/ServiceProviderConfig');
-    const used = (await admin.get<{ list: { id: string; lastUsedAt: number | null; tenantName: string }[] }>(`/api/scim-tokens?tenantId=${a.tenant.id}`)).body.data.list.find((entry) => entry.id === token.id);
+    const used = (
+      await admin.get<{ list: { id: string; lastUsedAt: number | null; tenantName: string }[] }>(`/api/scim-tokens?tenantId=${a.tenant.id}`)
+    ).body.data.list.find((entry) => entry.id === token.id);
     assert.ok(used?.lastUsedAt && used.tenantName === 'Scim_Side_A');
     const audit = (await admin.get<{ list: { action: string; targetId: string }[] }>('/api/audit?action=scim_token.create')).body.data.list;
     assert.ok(audit.some((entry) => entry.targetId === token.id));
@@ -127,7 +145,14 @@ describe('SCIM tokens and tenant isolation', () => {
   test('hostile requests are SCIM errors, never a 500', async () => {
     const scim = a.scim;
     assertScimError(await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "a" or '.repeat(200))}`), 400, 'invalidFilter');
-    assertScimError(await scim('GET', `/Users?filter=${encodeURIComponent(Array.from({ length: 6 }, (_, i) => `(userName eq "${i}" or userName eq "x${i}")`).join(' and '))}`), 400, 'invalidFilter');
+    assertScimError(
+      await scim(
+        'GET',
+        `/Users?filter=${encodeURIComponent(Array.from({ length: 6 }, (_, i) => `(userName eq "${i}" or userName eq "x${i}")`).join(' and '))}`,
+      ),
+      400,
+      'invalidFilter',
+    );
     assertScimError(await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "unterminated')}`), 400, 'invalidFilter');
     assertScimError(await scim('GET', '/Users?filter=a&filter=b'), 400, 'invalidValue');
     const huge = { schemas: [USER_SCHEMA], userName: 'huge_body', name: { formatted: 'Huge_Body' }, description: 'x'.repeat(200 * 1024) };
@@ -142,7 +167,10 @@ describe('SCIM tokens and tenant isolation', () => {
     assertScimError(await patch([{ op: 'replace', path: `x${'y'.repeat(400)}`, value: 'x' }]), 400, 'invalidPath');
     assertScimError(await patch(Array.from({ length: 101 }, () => ({ op: 'replace', path: 'active', value: true }))), 400, 'invalidSyntax');
     assertScimError(await patch('replace everything'), 400);
-    assertScimError(await scim('PATCH', `/Users/${userA}`, { Operations: [{ op: 'replace', path: 'active', value: true }], schemas: ['urn:example:not-patch'] }), 400);
+    assertScimError(
+      await scim('PATCH', `/Users/${userA}`, { Operations: [{ op: 'replace', path: 'active', value: true }], schemas: ['urn:example:not-patch'] }),
+      400,
+    );
     assertScimError(await scim('GET', '/Unknown'), 404);
     assertScimError(await scim('GET', '/Users/x/y'), 404);
     assertScimError(await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'nul_person', name: { formatted: 'Nul\u0000Person' } }), 400);
@@ -151,11 +179,21 @@ describe('SCIM tokens and tenant isolation', () => {
   });
 
   test('discovery: ServiceProviderConfig, ResourceTypes and Schemas', async () => {
-    const config = (await a.scim<{ patch: { supported: boolean }; filter: { supported: boolean; maxResults: number }; bulk: { supported: boolean }; authenticationSchemes: { type: string }[] }>('GET', '/ServiceProviderConfig')).body;
+    const config = (
+      await a.scim<{
+        patch: { supported: boolean };
+        filter: { supported: boolean; maxResults: number };
+        bulk: { supported: boolean };
+        authenticationSchemes: { type: string }[];
+      }>('GET', '/ServiceProviderConfig')
+    ).body;
     assert.deepEqual([config.patch.supported, config.filter.supported, config.filter.maxResults, config.bulk.supported], [true, true, 100, false]);
     assert.equal(config.authenticationSchemes[0]?.type, 'oauthbearertoken');
     const types = (await a.scim<{ Resources: { name: string; endpoint: string }[] }>('GET', '/ResourceTypes')).body;
-    assert.deepEqual(types.Resources.map((type) => [type.name, type.endpoint]).sort(), [['Group', '/Groups'], ['User', '/Users']]);
+    assert.deepEqual(types.Resources.map((type) => [type.name, type.endpoint]).sort(), [
+      ['Group', '/Groups'],
+      ['User', '/Users'],
+    ]);
     const user = (await a.scim<{ id: string; attributes: { name: string }[] }>('GET', `/Schemas/${USER_SCHEMA}`)).body;
     assert.ok(user.attributes.some((attribute) => attribute.name === 'userName'));
     assertScimError(await a.scim('GET', '/Schemas/urn:example:none'), 404);
@@ -164,7 +202,14 @@ describe('SCIM tokens and tenant isolation', () => {
 
 describe('SCIM rate limit per token', () => {
   test('a burst beyond the limit is refused with 429 and Retry-After; another token is not slowed', async () => {
-    const limited = await startServer({ rateLimits: { login: { max: 1000, timeWindow: 60_000 }, captcha: { max: 1000, timeWindow: 60_000 }, upload: { max: 1000, timeWindow: 60_000 }, scim: { max: 5, timeWindow: 60_000 } } });
+    const limited = await startServer({
+      rateLimits: {
+        login: { max: 1000, timeWindow: 60_000 },
+        captcha: { max: 1000, timeWindow: 60_000 },
+        upload: { max: 1000, timeWindow: 60_000 },
+        scim: { max: 5, timeWindow: 60_000 },
+      },
+    });
     try {
       const administrator = await limited.admin();
       const one = await provisionedTenant(limited, administrator, 'Scim_Limited_One');

@@ -41,7 +41,10 @@ export const rootTenantId = async (admin: Client) =>
   (await data<{ id: string; parentId: string | null }[]>(admin.get('/api/tenants/tree'), 'tree')).find((row) => row.parentId === null)!.id;
 
 export const createTenant = async (admin: Client, name: string, parentId?: string) =>
-  data<{ id: string; name: string }>(admin.post('/api/tenants', { parentId: parentId ?? (await rootTenantId(admin)), name, type: 'company' }), `tenant ${name}`);
+  data<{ id: string; name: string }>(
+    admin.post('/api/tenants', { parentId: parentId ?? (await rootTenantId(admin)), name, type: 'company' }),
+    `tenant ${name}`,
+  );
 
 export const createToken = async (admin: Client, tenantId: string, name = 'Entra provisioning') =>
   data<{ token: { id: string; name: string }; secret: string }>(admin.post('/api/scim-tokens', { tenantId, name }), `token ${name}`);

@@ -15,11 +15,26 @@ let tenantId: string;
 before(async () => {
   server = await startServer();
   admin = await server.admin();
-  ({ scim, tenant: { id: tenantId } } = await provisionedTenant(server, admin, 'Scim_Users_Tenant'));
+  ({
+    scim,
+    tenant: { id: tenantId },
+  } = await provisionedTenant(server, admin, 'Scim_Users_Tenant'));
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
-type ScimUser = { id: string; userName: string; externalId?: string; name?: { formatted?: string }; active?: boolean; emails?: { value: string; type?: string; primary?: boolean }[]; phoneNumbers?: { value: string }[]; meta: { resourceType: string; created: string; lastModified: string; location: string }; schemas: string[] };
+type ScimUser = {
+  id: string;
+  userName: string;
+  externalId?: string;
+  name?: { formatted?: string };
+  active?: boolean;
+  emails?: { value: string; type?: string; primary?: boolean }[];
+  phoneNumbers?: { value: string }[];
+  meta: { resourceType: string; created: string; lastModified: string; location: string };
+  schemas: string[];
+};
 type ListResponse = { schemas: string[]; totalResults: number; startIndex: number; itemsPerPage: number; Resources: ScimUser[] };
 
 const bjensen = (suffix = '') => ({
@@ -56,7 +71,10 @@ describe('SCIM Users (RFC 7644 §3)', () => {
     const stored = (await admin.get<{ tenantId: string; username: string; realName: string; email: string }>(`/api/user/${user.id}`)).body.data;
     assert.deepEqual([stored.tenantId, stored.username, stored.realName, stored.email], [tenantId, 'bjensen', 'Barbara_Jensen', 'bjensen@example.com']);
     const audit = (await admin.get<{ list: { action: string; actorName: string; targetId: string }[] }>(`/api/audit?action=user.create`)).body.data.list;
-    assert.ok(audit.some((entry) => entry.targetId === user.id && entry.actorName === 'scim:Entra provisioning'), JSON.stringify(audit));
+    assert.ok(
+      audit.some((entry) => entry.targetId === user.id && entry.actorName === 'scim:Entra provisioning'),
+      JSON.stringify(audit),
+    );
   });
 
   test('§3.3 a taken userName: 409 uniqueness', async () => {
@@ -129,7 +147,10 @@ describe('SCIM Users (RFC 7644 §3)', () => {
     assert.deepEqual([first.startIndex, first.itemsPerPage, first.totalResults], [1, 2, 5]);
     assert.deepEqual([second.startIndex, second.itemsPerPage], [3, 2]);
     assert.deepEqual([last.itemsPerPage, last.Resources.length], [1, 1]);
-    assert.deepEqual([...first.Resources, ...second.Resources, ...last.Resources].map((user) => user.id), all.Resources.map((user) => user.id));
+    assert.deepEqual(
+      [...first.Resources, ...second.Resources, ...last.Resources].map((user) => user.id),
+      all.Resources.map((user) => user.id),
+    );
     const none = await page('count=0');
     assert.deepEqual([none.totalResults, none.Resources.length], [5, 0]);
     assert.equal((await page('startIndex=0&count=1')).startIndex, 1, 'a startIndex below 1 is read as 1');
@@ -149,16 +170,31 @@ describe('SCIM Users (RFC 7644 §3)', () => {
 
   test('§3.5.1 PUT replaces the user: attributes left out are cleared; userName does not change', async () => {
     const user = await created({ ...bjensen('_put'), phoneNumbers: [{ value: '+86 138-0013-8000', type: 'mobile' }] });
-    assert.deepEqual(user.phoneNumbers?.map((phone) => phone.value), ['13800138000'], 'a +86 number is kept as the console keeps it');
+    assert.deepEqual(
+      user.phoneNumbers?.map((phone) => phone.value),
+      ['13800138000'],
+      'a +86 number is kept as the console keeps it',
+    );
     const replaced = await scim<ScimUser>('PUT', `/Users/${user.id}`, {
-      schemas: [USER_SCHEMA], id: user.id, userName: 'bjensen_put', externalId: 'bjensen_put',
-      name: { formatted: 'Babs_Jensen' }, emails: [{ value: 'babs_put@jensen.org', type: 'home' }],
+      schemas: [USER_SCHEMA],
+      id: user.id,
+      userName: 'bjensen_put',
+      externalId: 'bjensen_put',
+      name: { formatted: 'Babs_Jensen' },
+      emails: [{ value: 'babs_put@jensen.org', type: 'home' }],
     });
     assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
     assert.equal(replaced.body.name?.formatted, 'Babs_Jensen');
-    assert.deepEqual(replaced.body.emails?.map((email) => email.value), ['babs_put@jensen.org']);
+    assert.deepEqual(
+      replaced.body.emails?.map((email) => email.value),
+      ['babs_put@jensen.org'],
+    );
     assert.equal(replaced.body.phoneNumbers, undefined);
-    assertScimError(await scim('PUT', `/Users/${user.id}`, { schemas: [USER_SCHEMA], userName: 'renamed_put', name: { formatted: 'Babs_Jensen' } }), 400, 'mutability');
+    assertScimError(
+      await scim('PUT', `/Users/${user.id}`, { schemas: [USER_SCHEMA], userName: 'renamed_put', name: { formatted: 'Babs_Jensen' } }),
+      400,
+      'mutability',
+    );
   });
 
   test('§3.5.2 PATCH add, replace and remove; active:false deactivates (signed out), true enables', async () => {
@@ -166,11 +202,20 @@ describe('SCIM Users (RFC 7644 §3)', () => {
     const patch = (Operations: unknown[]) => scim<ScimUser>('PATCH', `/Users/${user.id}`, { schemas: [PATCH_SCHEMA], Operations });
     const added = await patch([{ op: 'add', value: { emails: [{ value: 'babs_patch@jensen.org', type: 'home' }], nickName: 'Babs' } }]);
     assert.equal(added.status, 200, JSON.stringify(added.body));
-    assert.deepEqual(added.body.emails?.map((email) => email.value), ['babs_patch@jensen.org']);
-    const replaced = await patch([{ op: 'replace', path: 'name.formatted', value: 'Babs_Patched' }, { op: 'replace', path: 'emails[type eq "work"].value', value: 'work_patch@jensen.org' }]);
+    assert.deepEqual(
+      added.body.emails?.map((email) => email.value),
+      ['babs_patch@jensen.org'],
+    );
+    const replaced = await patch([
+      { op: 'replace', path: 'name.formatted', value: 'Babs_Patched' },
+      { op: 'replace', path: 'emails[type eq "work"].value', value: 'work_patch@jensen.org' },
+    ]);
     assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
     assert.equal(replaced.body.name?.formatted, 'Babs_Patched');
-    assert.deepEqual(replaced.body.emails?.map((email) => email.value), ['work_patch@jensen.org']);
+    assert.deepEqual(
+      replaced.body.emails?.map((email) => email.value),
+      ['work_patch@jensen.org'],
+    );
     const removed = await patch([{ op: 'remove', path: 'emails' }]);
     assert.equal(removed.body.emails, undefined);
     const disabled = await patch([{ op: 'replace', path: 'active', value: false }]);

@@ -4,10 +4,7 @@ import * as v from 'valibot';
 import { id, pageQueryFields, pagedList } from './common';
 
 /** A token's name: what the audit log shows as the actor of its calls. */
-export const scimTokenName = v.pipe(
-  v.string('rule.required'),
-  v.regex(/^[^\s\p{Cc}][^\p{Cc}]{0,48}[^\s\p{Cc}]$/u, 'rule.scimTokenName'),
-);
+export const scimTokenName = v.pipe(v.string('rule.required'), v.regex(/^[^\s\p{Cc}][^\p{Cc}]{0,48}[^\s\p{Cc}]$/u, 'rule.scimTokenName'));
 
 export const scimTokenListQuery = v.object({
   ...pageQueryFields,
@@ -28,8 +25,9 @@ export const scimToken = v.object({
 });
 export const scimTokenList = pagedList(scimToken);
 
-/** A new token with its secret: the only time the secret is answered. */
-export const scimTokenCreated = v.object({ token: scimToken, secret: v.string() });
+/** A new token with its secret (the only time the secret is answered) and the SCIM base URL its
+ *  provisioning client calls (this server's public origin + /scim/v2). */
+export const scimTokenCreated = v.object({ token: scimToken, secret: v.string(), endpoint: v.string() });
 
 export type ScimToken = v.InferOutput<typeof scimToken>;
 export type ScimTokenCreated = v.InferOutput<typeof scimTokenCreated>;
