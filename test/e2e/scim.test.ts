@@ -58,7 +58,7 @@ test('create a token (seen once), provision a user with it, see the user, revoke
   assert.equal(created.status, 201, await created.text());
 
   await openFromMenu(page, 'Users');
-  await page.getByRole('table').getByText('scim-e2e-person').waitFor();
+  await page.getByRole('table').getByText('scim-e2e-person', { exact: true }).waitFor();
 
   await openFromMenu(page, 'Provisioning (SCIM)');
   await row

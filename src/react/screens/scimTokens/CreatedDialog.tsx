@@ -5,12 +5,13 @@ import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
 import { SecretValue } from '../../widgets/SecretValue';
 import * as ui from '../../widgets/ui.css';
+import { details } from '../../widgets/admin/admin.css';
 
 export default function CreatedDialog({ created, onClose }: { created: ScimTokenCreated; onClose: () => void }) {
   const t = useT();
   return (
     <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t('admin:scim.shownTitle')}>
-      <dl className={ui.field}>
+      <dl className={`${ui.field} ${details}`}>
         <dt className={ui.label}>{t('admin:scim.endpoint')}</dt>
         <dd>
           <code>{created.endpoint}</code>

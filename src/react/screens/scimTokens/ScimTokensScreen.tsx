@@ -71,7 +71,7 @@ export default function ScimTokensScreen({ route }: ScreenProps) {
         </button>
       }
     >
-      <p className={ui.hint}>{t('admin:scim.intro')}</p>
+      <p className={`${ui.hint} ${table.toolbar}`}>{t('admin:scim.intro')}</p>
       <DataTable
         caption={t(route.name)}
         columns={columns}
