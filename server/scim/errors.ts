@@ -8,7 +8,7 @@ import type { FastifyError } from 'fastify';
 import { ApiError, type FieldError } from '../http/errors';
 import { databaseUnavailable } from '../db/availability';
 
-export const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
+const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 export const SCIM_TYPE = 'application/scim+json; charset=utf-8';
 
 export type ScimType = 'uniqueness' | 'tooMany' | 'invalidFilter' | 'mutability' | 'invalidSyntax' | 'invalidPath' | 'noTarget' | 'invalidValue' | 'sensitive';
@@ -28,7 +28,7 @@ export const invalidValue = (detail: string) => new ScimError(400, 'invalidValue
 export const invalidFilter = (detail: string) => new ScimError(400, 'invalidFilter', detail);
 export const scimNotFound = (what: string, id: string) => new ScimError(404, undefined, `${what} ${id} not found`);
 
-export interface ScimErrorBody {
+interface ScimErrorBody {
   schemas: [typeof SCIM_ERROR];
   status: string;
   scimType?: string;

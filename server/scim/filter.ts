@@ -10,7 +10,7 @@ import { invalidFilter } from './errors';
 
 /** Filters longer than this, or expanding to more OR-ed branches (the parser multiplies out
  *  parentheses), are refused: a provisioning client sends `userName eq "…"`, not a program. */
-export const MAX_FILTER_LENGTH = 1000;
+const MAX_FILTER_LENGTH = 1000;
 const MAX_BRANCHES = 32;
 const MAX_COMPARISONS = 64;
 

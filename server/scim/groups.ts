@@ -17,7 +17,7 @@ import * as users from '../services/users';
 import type { ScimCaller } from './caller';
 import { invalidValue, ScimError, scimNotFound } from './errors';
 import { filterCondition, type FilterAttributes } from './filter';
-import { listResponse, projects, type ReadQuery } from './listing';
+import { listResponse, pageOf, projects, type ReadQuery } from './listing';
 import { patchOp } from './patch';
 import { checked, incoming, isoTime, locationOf, present, setExternalId } from './resource';
 
@@ -91,23 +91,7 @@ async function answer(ctx: Ctx, row: Row, projection: ReadQuery['projection']) {
 export async function listGroups(ctx: Ctx, caller: ScimCaller, query: ReadQuery) {
   let select = reachable(ctx, caller);
   if (query.filter) select = select.where(filterCondition(query.filter, FILTERS));
-  const total = Number(
-    (
-      await select
-        .clearSelect()
-        .select((eb) => eb.fn.countAll().as('total'))
-        .executeTakeFirstOrThrow()
-    ).total,
-  );
-  const rows =
-    query.count && query.startIndex <= total
-      ? await select
-          .orderBy('tenants.createdAt')
-          .orderBy('tenants.id')
-          .limit(query.count)
-          .offset(query.startIndex - 1)
-          .execute()
-      : [];
+  const { rows, total } = await pageOf<Row>(select, ['tenants.createdAt', 'tenants.id'], query);
   const members = projects(query.projection, 'members')
     ? await membersOf(
         ctx,

@@ -1,6 +1,7 @@
 // The query parameters of a SCIM read (RFC 7644 §3.4.2): filter, paging (startIndex is 1-based,
 // count at most MAX_COUNT) and the attributes to answer, and the ListResponse of a page.
 import SCIMMY from 'scimmy';
+import type { SelectQueryBuilder } from 'kysely';
 import { invalidValue } from './errors';
 
 /** The most resources one answer lists (ServiceProviderConfig's filter.maxResults). */
@@ -56,4 +57,25 @@ export function projects(projection: ReadQuery['projection'], attribute: string)
  *  set itself, which would cut a page that was already cut.) */
 export function listResponse(resources: unknown[], totalResults: number, startIndex: number) {
   return { schemas: [SCIMMY.Messages.ListResponse.id], totalResults, startIndex, itemsPerPage: resources.length, Resources: resources };
+}
+
+// Kysely's builder types are too deep to carry generically here; the callers name their rows.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyQuery = SelectQueryBuilder<any, any, any>;
+
+/** The total of `select`'s matches and the page `query` asks for, in `order` (a stable order:
+ *  the creation time, then the id). */
+export async function pageOf<Row>(select: AnyQuery, order: string[], query: ReadQuery): Promise<{ rows: Row[]; total: number }> {
+  const counted = (await select
+    .clearSelect()
+    .select((eb) => eb.fn.countAll().as('total'))
+    .executeTakeFirstOrThrow()) as { total: unknown };
+  const total = Number(counted.total);
+  if (!query.count || query.startIndex > total) return { rows: [], total };
+  const ordered = order.reduce((sorted, column) => sorted.orderBy(column), select);
+  const rows: Row[] = await ordered
+    .limit(query.count)
+    .offset(query.startIndex - 1)
+    .execute();
+  return { rows, total };
 }

@@ -16,7 +16,7 @@ import * as users from './users';
 import * as groups from './groups';
 
 /** Provisioning bodies are small; a group PATCH adding a thousand members still fits. */
-export const MAX_SCIM_BODY = 128 * 1024;
+const MAX_SCIM_BODY = 128 * 1024;
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -21,7 +21,7 @@ import * as users from '../services/users';
 import type { ScimCaller } from './caller';
 import { ScimError, scimNotFound } from './errors';
 import { filterCondition, type FilterAttributes } from './filter';
-import { listResponse, type ReadQuery } from './listing';
+import { listResponse, pageOf, type ReadQuery } from './listing';
 import { patchOp } from './patch';
 import { checked, incoming, isoTime, locationOf, present, setExternalId } from './resource';
 
@@ -118,23 +118,7 @@ function initialPassword(plain: unknown): string {
 export async function listUsers(ctx: Ctx, caller: ScimCaller, query: ReadQuery) {
   let select = reachable(ctx, caller);
   if (query.filter) select = select.where(filterCondition(query.filter, FILTERS));
-  const total = Number(
-    (
-      await select
-        .clearSelect()
-        .select((eb) => eb.fn.countAll().as('total'))
-        .executeTakeFirstOrThrow()
-    ).total,
-  );
-  const rows =
-    query.count && query.startIndex <= total
-      ? await select
-          .orderBy('users.createdAt')
-          .orderBy('users.id')
-          .limit(query.count)
-          .offset(query.startIndex - 1)
-          .execute()
-      : [];
+  const { rows, total } = await pageOf<Row>(select, ['users.createdAt', 'users.id'], query);
   return listResponse(
     rows.map((row) => answer(ctx, caller, row, query.projection)),
     total,
