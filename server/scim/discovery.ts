@@ -3,7 +3,7 @@
 // declaration per process, whichever server instance comes first): the same for every instance.
 import SCIMMY from 'scimmy';
 import { MAX_COUNT } from './listing';
-import { SCIM_BASE } from './resource';
+import { SCIM_BASE } from './base';
 
 function declare(): void {
   if (SCIMMY.Resources.declared(SCIMMY.Resources.User)) return;

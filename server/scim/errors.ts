@@ -3,7 +3,6 @@
 // errors (server/http/errors.ts) raised by the shared services are translated here, so a rule the
 // console enforces reads the same through SCIM: a taken username is a 409 "uniqueness", a field
 // refused by its rule a 400 "invalidValue" naming the SCIM attribute and the rule.
-import SCIMMY from 'scimmy';
 import type { FastifyError } from 'fastify';
 import { ApiError, type FieldError } from '../http/errors';
 import { databaseUnavailable } from '../db/availability';
@@ -13,7 +12,7 @@ export const SCIM_TYPE = 'application/scim+json; charset=utf-8';
 
 export type ScimType = 'uniqueness' | 'tooMany' | 'invalidFilter' | 'mutability' | 'invalidSyntax' | 'invalidPath' | 'noTarget' | 'invalidValue' | 'sensitive';
 
-/** A SCIM failure raised by our own code (scimmy raises its SCIMMY.Types.Error, read the same way). */
+/** A SCIM failure (scimmy's own, SCIMMY.Types.Error, are read as these by server/scim/protocol.ts). */
 export class ScimError extends Error {
   constructor(
     readonly status: number,
@@ -77,7 +76,6 @@ function fromFrameworkError(error: FastifyError): ScimError | undefined {
 /** Any error of a SCIM call as its SCIM answer; `undefined` for an unexpected one (a 500, logged by the caller). */
 export function scimErrorOf(error: unknown): ScimError | undefined {
   if (error instanceof ScimError) return error;
-  if (error instanceof SCIMMY.Types.Error) return new ScimError(error.status, (error.scimType as ScimType | null) ?? undefined, error.message);
   if (databaseUnavailable(error)) return new ScimError(503, undefined, 'The database is unavailable; try again in a few seconds');
   if (error instanceof ApiError) return fromApiError(error);
   return fromFrameworkError(error as FastifyError);

@@ -1,6 +1,5 @@
 // The query parameters of a SCIM read (RFC 7644 §3.4.2): filter, paging (startIndex is 1-based,
 // count at most MAX_COUNT) and the attributes to answer, and the ListResponse of a page.
-import SCIMMY from 'scimmy';
 import type { SelectQueryBuilder } from 'kysely';
 import { invalidValue } from './errors';
 
@@ -56,7 +55,7 @@ export function projects(projection: ReadQuery['projection'], attribute: string)
 /** A ListResponse of one page read from the database. (scimmy's ListResponse pages a whole result
  *  set itself, which would cut a page that was already cut.) */
 export function listResponse(resources: unknown[], totalResults: number, startIndex: number) {
-  return { schemas: [SCIMMY.Messages.ListResponse.id], totalResults, startIndex, itemsPerPage: resources.length, Resources: resources };
+  return { schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalResults, startIndex, itemsPerPage: resources.length, Resources: resources };
 }
 
 // Kysely's builder types are too deep to carry generically here; the callers name their rows.

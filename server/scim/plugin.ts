@@ -11,9 +11,16 @@ import { scimTokenOf } from '../services/scim-tokens';
 import { scimCaller, type ScimCaller } from './caller';
 import { errorBody, SCIM_TYPE, ScimError, scimErrorOf } from './errors';
 import { readQuery } from './listing';
-import * as discovery from './discovery';
-import * as users from './users';
-import * as groups from './groups';
+import { lazy } from '../lazy';
+import type * as Protocol from './protocol';
+
+const protocol = lazy(() => import('./protocol'));
+
+/** Runs `work` with the protocol module (loaded on the first call). */
+async function scim<T>(work: (loaded: typeof Protocol) => Promise<T>): Promise<T> {
+  const loaded = await protocol();
+  return loaded.scimmyErrorsRead(() => work(loaded));
+}
 
 /** Provisioning bodies are small; a group PATCH adding a thousand members still fits. */
 const MAX_SCIM_BODY = 128 * 1024;
@@ -71,47 +78,61 @@ export const scimPlugin: FastifyPluginAsync<{ ctx: Ctx }> = async (app, { ctx })
   const route = { schema: { hide: true }, bodyLimit: MAX_SCIM_BODY };
   type Params = { Params: { id: string } };
 
-  app.get('/ServiceProviderConfig', route, async (_request, reply) => send(reply, 200, await discovery.serviceProviderConfig()));
-  app.get('/ResourceTypes', route, async (_request, reply) => send(reply, 200, await discovery.resourceTypes()));
-  app.get<Params>('/ResourceTypes/:id', route, async (request, reply) => send(reply, 200, await discovery.resourceTypes(request.params.id)));
-  app.get('/Schemas', route, async (_request, reply) => send(reply, 200, await discovery.schemas()));
-  app.get<Params>('/Schemas/:id', route, async (request, reply) => send(reply, 200, await discovery.schemas(request.params.id)));
+  app.get('/ServiceProviderConfig', route, async (_request, reply) => send(reply, 200, await scim(({ discovery }) => discovery.serviceProviderConfig())));
+  app.get('/ResourceTypes', route, async (_request, reply) => send(reply, 200, await scim(({ discovery }) => discovery.resourceTypes())));
+  app.get<Params>('/ResourceTypes/:id', route, async (request, reply) =>
+    send(reply, 200, await scim(({ discovery }) => discovery.resourceTypes(request.params.id))),
+  );
+  app.get('/Schemas', route, async (_request, reply) => send(reply, 200, await scim(({ discovery }) => discovery.schemas())));
+  app.get<Params>('/Schemas/:id', route, async (request, reply) => send(reply, 200, await scim(({ discovery }) => discovery.schemas(request.params.id))));
 
-  app.get('/Users', route, async (request, reply) => send(reply, 200, await users.listUsers(ctx, callerOf(request), readQuery(request.query))));
+  app.get('/Users', route, async (request, reply) => {
+    const list = await scim(({ users }) => users.listUsers(ctx, callerOf(request), readQuery(request.query)));
+    return send(reply, 200, list);
+  });
   app.post('/Users', route, async (request, reply) => {
-    const created = await users.createUser(ctx, callerOf(request), request.body, readQuery(request.query));
+    const created = await scim(({ users }) => users.createUser(ctx, callerOf(request), request.body, readQuery(request.query)));
     return send(reply.header('location', String((created.meta as { location?: string } | undefined)?.location ?? '')), 201, created);
   });
-  app.get<Params>('/Users/:id', route, async (request, reply) =>
-    send(reply, 200, await users.getUser(ctx, callerOf(request), request.params.id, readQuery(request.query))),
-  );
-  app.put<Params>('/Users/:id', route, async (request, reply) =>
-    send(reply, 200, await users.replaceUser(ctx, callerOf(request), request.params.id, request.body, readQuery(request.query))),
-  );
-  app.patch<Params>('/Users/:id', route, async (request, reply) =>
-    send(reply, 200, await users.patchUser(ctx, callerOf(request), request.params.id, request.body, readQuery(request.query))),
-  );
+  app.get<Params>('/Users/:id', route, async (request, reply) => {
+    const user = await scim(({ users }) => users.getUser(ctx, callerOf(request), request.params.id, readQuery(request.query)));
+    return send(reply, 200, user);
+  });
+  app.put<Params>('/Users/:id', route, async (request, reply) => {
+    const user = await scim(({ users }) => users.replaceUser(ctx, callerOf(request), request.params.id, request.body, readQuery(request.query)));
+    return send(reply, 200, user);
+  });
+  app.patch<Params>('/Users/:id', route, async (request, reply) => {
+    const user = await scim(({ users }) => users.patchUser(ctx, callerOf(request), request.params.id, request.body, readQuery(request.query)));
+    return send(reply, 200, user);
+  });
   app.delete<Params>('/Users/:id', route, async (request, reply) => {
-    await users.deleteUser(ctx, callerOf(request), request.params.id);
+    await scim(({ users }) => users.deleteUser(ctx, callerOf(request), request.params.id));
     return send(reply, 204);
   });
 
-  app.get('/Groups', route, async (request, reply) => send(reply, 200, await groups.listGroups(ctx, callerOf(request), readQuery(request.query))));
-  app.post('/Groups', route, async (request, reply) =>
-    send(reply, 201, await groups.createGroup(ctx, callerOf(request), request.body, readQuery(request.query))),
-  );
-  app.get<Params>('/Groups/:id', route, async (request, reply) =>
-    send(reply, 200, await groups.getGroup(ctx, callerOf(request), request.params.id, readQuery(request.query))),
-  );
-  app.put<Params>('/Groups/:id', route, async (request, reply) =>
-    send(reply, 200, await groups.replaceGroup(ctx, callerOf(request), request.params.id, request.body, readQuery(request.query))),
-  );
+  app.get('/Groups', route, async (request, reply) => {
+    const list = await scim(({ groups }) => groups.listGroups(ctx, callerOf(request), readQuery(request.query)));
+    return send(reply, 200, list);
+  });
+  app.post('/Groups', route, async (request, reply) => {
+    const created = await scim(({ groups }) => groups.createGroup(ctx, callerOf(request), request.body, readQuery(request.query)));
+    return send(reply, 201, created);
+  });
+  app.get<Params>('/Groups/:id', route, async (request, reply) => {
+    const group = await scim(({ groups }) => groups.getGroup(ctx, callerOf(request), request.params.id, readQuery(request.query)));
+    return send(reply, 200, group);
+  });
+  app.put<Params>('/Groups/:id', route, async (request, reply) => {
+    const group = await scim(({ groups }) => groups.replaceGroup(ctx, callerOf(request), request.params.id, request.body, readQuery(request.query)));
+    return send(reply, 200, group);
+  });
   app.patch<Params>('/Groups/:id', route, async (request, reply) => {
-    await groups.patchGroup(ctx, callerOf(request), request.params.id, request.body);
+    await scim(({ groups }) => groups.patchGroup(ctx, callerOf(request), request.params.id, request.body));
     return send(reply, 204);
   });
   app.delete<Params>('/Groups/:id', route, async (request, reply) => {
-    await groups.deleteGroup(ctx, callerOf(request), request.params.id);
+    await scim(({ groups }) => groups.deleteGroup(ctx, callerOf(request), request.params.id));
     return send(reply, 204);
   });
 };

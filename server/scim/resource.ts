@@ -8,8 +8,8 @@ import { fieldError } from '../http/errors';
 import type { ScimCaller } from './caller';
 import { coerced, invalidValue } from './errors';
 import type { ReadQuery } from './listing';
+import { SCIM_BASE } from './base';
 
-export const SCIM_BASE = '/scim/v2';
 const MAX_EXTERNAL_ID_LENGTH = 255;
 
 /** The body checked by a schema of src/core/schemas (the console's rules): a 400 names each field. */

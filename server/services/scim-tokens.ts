@@ -13,7 +13,7 @@ import { digest, newId, newSecret } from '../auth/secrets';
 import { paginate } from '../http/paging';
 import { notFound } from '../http/errors';
 import { manageableTenant } from './tenants';
-import { SCIM_BASE } from '../scim/resource';
+import { SCIM_BASE } from '../scim/base';
 
 export type ScimTokenRow = Selectable<ScimTokenTable>;
 
