@@ -34,6 +34,7 @@ import { apiRoutes } from './routes';
 import { MAX_UPLOAD_BYTES } from './files/limits';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { checkAnswers } from './http/answer-check';
+import { scimPlugin } from './scim/plugin';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -178,6 +179,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     healthRoutes(api, db);
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/api' });
+  await app.register(scimPlugin, { prefix: '/scim/v2', ctx });
 
   const { dist, demo, publicDir } = config.staticRoots;
   if (existsSync(dist)) await app.register(bundleFiles, { root: dist });

@@ -35,7 +35,7 @@ export interface ServerOptions {
   publicUrl?: string;
   /** The OIDC issuer when it is not <publicUrl>/api/oidc. */
   oidcIssuer?: string;
-  rateLimits?: Partial<Record<'login' | 'captcha' | 'upload', RateLimit>>;
+  rateLimits?: Partial<Record<'login' | 'captcha' | 'upload' | 'scim', RateLimit>>;
   /** Where the built bundle, console page and demo pages are served from. */
   staticRoots?: { dist?: string; demo?: string; publicDir?: string };
   clock?: Clock;
@@ -63,7 +63,8 @@ export interface ServerConfig {
   /** Origin only (no path); undefined: derived from the listening socket (never in production). */
   publicUrl: string | undefined;
   oidcIssuer: string | undefined;
-  rateLimits: Record<'login' | 'captcha' | 'upload', RateLimit>;
+  /** scim: per SCIM token, over every /scim/v2 call (server/scim/plugin.ts). */
+  rateLimits: Record<'login' | 'captcha' | 'upload' | 'scim', RateLimit>;
   staticRoots: { dist: string; demo: string; publicDir: string };
   clock: Clock;
   onAdminPasswordGenerated: (username: string, password: string) => void;
@@ -184,6 +185,7 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
       login: { max: 30, timeWindow: minute, ...options.rateLimits?.login },
       captcha: { max: 60, timeWindow: minute, ...options.rateLimits?.captcha },
       upload: { max: 30, timeWindow: minute, ...options.rateLimits?.upload },
+      scim: { max: 600, timeWindow: minute, ...options.rateLimits?.scim },
     },
     staticRoots: {
       dist: resolve(options.staticRoots?.dist ?? besideServer('../dist/')),

@@ -381,6 +381,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0017_sso': sso(engine),
     '0018_sso_apps': ssoApps,
     '0019_backchannel_logout': backchannelLogout,
+    '0023_scim': scim,
   };
 }
 
@@ -502,5 +503,32 @@ const uniqueContacts: Migration = {
       await sql`create unique index ${sql.ref(index)} on users (${sql.raw(key)}) where ${sql.ref(column)} <> ''`.execute(db);
     }
     await db.schema.alterTable('one_time_codes').addColumn('sent_to', 'text').execute();
+  },
+};
+
+/** SCIM provisioning (server/scim, docs/scim.md): the bearer tokens of each tenant (stored as the
+ *  SHA-256 of the secret, revoked by a stamp so the list still shows them), and the externalId a
+ *  tenant's provisioning client gave a user or a group (a sub-tenant) — one per client's tenant,
+ *  removed with the user or the group. */
+const scim: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('scim_tokens')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id').onDelete('cascade'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('secret_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('created_by', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_used_at', 'bigint')
+      .addColumn('revoked_at', 'bigint').execute();
+    await db.schema.createIndex('scim_tokens_tenant').on('scim_tokens').column('tenant_id').execute();
+    for (const [table, column, target] of [['scim_user_links', 'user_id', 'users.id'], ['scim_group_links', 'group_id', 'tenants.id']] as const) {
+      await db.schema.createTable(table)
+        .addColumn('scope_id', 'text', (c) => c.notNull().references('tenants.id').onDelete('cascade'))
+        .addColumn(column, 'text', (c) => c.notNull().references(target).onDelete('cascade'))
+        .addColumn('external_id', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint(`${table}_pk`, ['scope_id', column]).execute();
+      await db.schema.createIndex(`${table}_external`).on(table).columns(['scope_id', 'external_id']).execute();
+    }
   },
 };

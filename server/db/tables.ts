@@ -234,6 +234,30 @@ export interface AuditTable {
   detail: string;
 }
 
+/** A tenant's SCIM bearer token (server/scim/tokens.ts); the secret itself is never stored. */
+export interface ScimTokenTable {
+  id: string;
+  tenantId: string;
+  name: string;
+  secretHash: string;
+  createdBy: string | null;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+/** The externalId a tenant's (scopeId) provisioning client gave a user or a group. */
+export interface ScimUserLinkTable {
+  scopeId: string;
+  userId: string;
+  externalId: string;
+}
+export interface ScimGroupLinkTable {
+  scopeId: string;
+  groupId: string;
+  externalId: string;
+}
+
 export interface Database {
   tenants: TenantTable;
   users: UserTable;
@@ -257,4 +281,7 @@ export interface Database {
   idpTickets: IdpTicketTable;
   idpLinks: IdpLinkTable;
   auditLog: AuditTable;
+  scimTokens: ScimTokenTable;
+  scimUserLinks: ScimUserLinkTable;
+  scimGroupLinks: ScimGroupLinkTable;
 }

@@ -43,10 +43,15 @@ const REFUSAL = {
 } as const;
 
 export function guardJsonBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  addGuardedJsonParser(app, 'application/json');
+}
+
+/** Parses `contentType` (a JSON media type, e.g. SCIM's application/scim+json) with the checks above. */
+export function addGuardedJsonParser(app: FastifyInstance, contentType: string): void {
   const { onProtoPoisoning = 'error', onConstructorPoisoning = 'ignore' } = app.initialConfig;
   const parseJson = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
+  app.addContentTypeParser(contentType, { parseAs: 'string' }, (request, body: string, done) => {
     const problem = jsonTextProblem(body, MAX_JSON_DEPTH);
     if (problem) {
       done(new ApiError(400, REFUSAL[problem]), undefined);

@@ -25,6 +25,7 @@ import { totpRoutes } from './totp';
 import { passwordResetRoutes } from './password-reset';
 import { emailVerificationRoutes } from './email-verification';
 import { sessionProbeRoutes } from './session-probe';
+import { scimTokenRoutes } from './scim-tokens';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -52,4 +53,6 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   passwordResetRoutes(app, gate, ctx);
   emailVerificationRoutes(app, gate, ctx);
   sessionProbeRoutes(app, gate, ctx);
+  // SCIM provisioning tokens (the protocol itself is outside /api: server/scim/plugin.ts).
+  void app.register(scimTokenRoutes, { gate, ctx });
 }

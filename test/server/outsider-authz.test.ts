@@ -60,6 +60,8 @@ const RULES: Record<string, Rule> = {
   'PUT /api/apps/{appId}/roles/{id}': 'scoped', 'DELETE /api/apps/{appId}/roles/{id}': 'scoped', 'GET /api/apps/{appId}/roles/{id}/privileges': 'scoped',
   'GET /api/apps/{appId}/roles/{id}/members': 'scoped', 'GET /api/menu-plans': 'scoped', 'GET /api/audit': 'scoped', 'GET /api/audit/export': 'scoped', 'GET /api/channels/options': 'scoped',
   'POST /api/messages': 'scoped', 'GET /api/apps/{appId}/oidc-client': 'scoped', 'PUT /api/apps/{appId}/oidc-client': 'scoped', 'POST /api/apps/{appId}/oidc-client/secret': 'scoped',
+  // SCIM provisioning tokens (server/routes/scim-tokens.ts): of tenants in the caller's scope.
+  'GET /api/scim-tokens': 'scoped', 'POST /api/scim-tokens': 'scoped', 'DELETE /api/scim-tokens/{id}': 'scoped',
 
   'GET /api/menu-plans/for/{appId}': 'shared', 'GET /api/menu-plans/{id}': 'shared', 'GET /api/menu-plans/{id}/privileges': 'shared',
 
@@ -86,7 +88,7 @@ interface Caller {
   permissions: string[];
   client: Client;
   /** Records out of reach, by kind; and the texts of them that must never reach the caller. */
-  outside: { user: string; tenant: string; markers: string[] };
+  outside: { user: string; tenant: string; scimToken: string; markers: string[] };
   /** Records in reach (for reads that must still not leak the other side). */
   inside: { user: string; tenant: string; app: string; role: string; privilege: string; plan: string };
 }
@@ -139,15 +141,19 @@ before(async () => {
     username: 'zeta-tenant-admin', realName: 'Zeta_Admin', password: transform(PROBE_PASSWORD), tenantId: sides.tenantB.id, isAdmin: true,
   }), 'tenant admin B')).id;
   const memberA = await userId(sides.member);
-  const sideB = { user: sides.userB.id, tenant: sides.tenantB.id, markers: sides.markers };
-  const sideA = { user: memberA, tenant: sides.tenantA.id, markers: ['Side_A_Tenant', 'side-a-member', 'side-a-admin', 'side-x-admin', 'Side_X_Role', sides.tenantA.id, memberA, x.role] };
+  const scimTokenA = (await ok(admin.post<{ token: { id: string } }>('/api/scim-tokens', { tenantId: sides.tenantA.id, name: 'Side A token' }), 'SCIM token A')).token.id;
+  const sideB = { user: sides.userB.id, tenant: sides.tenantB.id, scimToken: sides.scimTokenB.id, markers: sides.markers };
+  const sideA = {
+    user: memberA, tenant: sides.tenantA.id, scimToken: scimTokenA,
+    markers: ['Side_A_Tenant', 'side-a-member', 'side-a-admin', 'side-x-admin', 'Side_X_Role', 'Side A token', sides.tenantA.id, memberA, x.role, scimTokenA],
+  };
   const insideA = { user: memberA, tenant: sides.tenantA.id, app: sides.appX.id, role: x.role, privilege: x.privilege, plan: x.plan };
   callers.member = await makeCaller('member', sides.member, PROBE_PASSWORD, sideB, insideA);
   callers.appAdminX = await makeCaller('appAdminX', sides.appAdmin, PROBE_PASSWORD, sideB, insideA);
   callers.tenantAdminA = await makeCaller('tenantAdminA', sides.tenantAdmin, PROBE_PASSWORD, sideB, insideA);
   callers.tenantAdminB = await makeCaller('tenantAdminB', 'zeta-tenant-admin', PROBE_PASSWORD, sideA,
     { user: sides.userB.id, tenant: sides.tenantB.id, app: sides.appY.id, role: sides.roleY.id, privilege: sides.privilegeY.id, plan: sides.planY.id });
-  callers.platform = await makeCaller('platform', 'admin', 'Admin123!', { user: '-', tenant: '-', markers: [] }, insideA);
+  callers.platform = await makeCaller('platform', 'admin', 'Admin123!', { user: '-', tenant: '-', scimToken: '-', markers: [] }, insideA);
 });
 after(async () => { await server.stop(); });
 
@@ -162,6 +168,7 @@ function outsideParam(caller: Caller, operation: Operation, name: string): strin
   const value = otherSideParam(sides, operation.path, name);
   if (value === sides.userB.id) return caller.outside.user;
   if (value === sides.tenantB.id) return caller.outside.tenant;
+  if (value === sides.scimTokenB.id) return caller.outside.scimToken;
   return value;
 }
 
@@ -183,7 +190,7 @@ function outsideBody(caller: Caller, operation: Operation): unknown {
   return JSON.parse(swapped) as unknown;
 }
 
-const outsideIds = (caller: Caller) => [caller.outside.user, caller.outside.tenant, sides.appY.id, sides.roleY.id, sides.privilegeY.id, sides.planY.id];
+const outsideIds = (caller: Caller) => [caller.outside.user, caller.outside.tenant, caller.outside.scimToken, sides.appY.id, sides.roleY.id, sides.privilegeY.id, sides.planY.id];
 
 async function probeOutside(caller: Caller, operation: Operation): Promise<void> {
   const rule = RULES[key(operation)]!;

@@ -125,6 +125,8 @@ export interface TwoSides {
   planY: Created;
   channel: Created;
   messageB: Created;
+  /** Tenant B's SCIM provisioning token. */
+  scimTokenB: Created;
   sessionB: string;
   idpCode: string;
   /** Usernames of the callers (password PROBE_PASSWORD). */
@@ -167,14 +169,15 @@ export async function seedTwoSides(server: TestServer, admin: Client): Promise<T
   if (signedIn.body.data?.loginSuccess !== true) throw new Error(`user B sign-in: ${JSON.stringify(signedIn.body)}`);
   const messageB = (await created<{ list: Created[] }>(b.get('/api/messages'), 'B messages')).list[0]!;
   const sessionB = (await created<{ id: string }[]>(b.get('/api/cas/sessions'), 'B sessions'))[0]!.id;
+  const scimTokenB = (await created<{ token: Created }>(admin.post('/api/scim-tokens', { tenantId: tenantB.id, name: 'Zeta hidden token' }), 'SCIM token')).token;
   const idpCode = 'zetaidp';
   await created(admin.post('/api/idps', { code: idpCode, name: 'Zeta hidden IdP', type: 'OIDC', config: { issuer: 'https://sso.example.com', clientSecret: 'zeta-idp-secret' } }), 'idp');
-  const ids = [tenantB.id, userB.id, privilegeY.id, roleY.id, messageB.id];
+  const ids = [tenantB.id, userB.id, privilegeY.id, roleY.id, messageB.id, scimTokenB.id];
   return {
-    tenantA, tenantB, appX, appY, userB: { ...userB, username: 'zeta-hidden-user' }, privilegeY, roleY, planY, channel, messageB, sessionB, idpCode,
+    tenantA, tenantB, appX, appY, userB: { ...userB, username: 'zeta-hidden-user' }, privilegeY, roleY, planY, channel, messageB, scimTokenB, sessionB, idpCode,
     tenantAdmin: 'side-a-admin', appAdmin: 'side-x-admin', member: 'side-a-member',
     markers: ['Zeta_Hidden_Tenant', 'Zeta_Hidden_Role', 'zeta-hidden-user', 'Zeta hidden description', 'Zeta hidden privilege', 'Zeta hidden role',
-      'Zeta hidden message', 'Zeta hidden content', 'zeta-smtp-secret', 'zeta-idp-secret', ...ids],
+      'Zeta hidden message', 'Zeta hidden content', 'zeta-smtp-secret', 'zeta-idp-secret', 'Zeta hidden token', ...ids],
   };
 }
 
@@ -194,6 +197,7 @@ export function otherSideParam(sides: TwoSides, path: string, name: string): str
     [/^\/api\/menu-plans\//, sides.planY.id],
     [/^\/api\/channels\//, sides.channel.id],
     [/^\/api\/messages\//, sides.messageB.id],
+    [/^\/api\/scim-tokens\//, sides.scimTokenB.id],
   ];
   const kind = kinds.find(([pattern]) => pattern.test(path));
   if (!kind) throw new Error(`no fixture for {id} of ${path}: add its kind to otherSideParam`);

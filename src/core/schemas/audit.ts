@@ -18,6 +18,7 @@ export const auditActions = [
   'settings.update', 'config.update',
   'file.upload',
   'license.activate', 'license.refused',
+  'scim_token.create', 'scim_token.revoke',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

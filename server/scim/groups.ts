@@ -1,0 +1,196 @@
+// SCIM Groups (RFC 7643 §4.2) over tenants (docs/scim.md): a group is a tenant below the token's
+// tenant (displayName ↔ name; new groups are "department" tenants directly below it) and its
+// members are that tenant's own users. A person lives in one tenant, so a user is a member of at
+// most one group: adding a member moves the user from the token's tenant into the group, removing
+// moves them back; adding someone who is in another group is refused (409 uniqueness) rather than
+// silently taking them out of it. Writes go through the console's services (tenants and users:
+// rules, scope, audit).
+import SCIMMY from 'scimmy';
+import { sql, type Selectable, type SqlBool } from 'kysely';
+import type { Ctx } from '../context';
+import type { TenantTable } from '../db/tables';
+import { TenantType, UserType } from '../../src/core/enums';
+import { tenantCreateBody, tenantUpdateBody } from '../../src/core/schemas/resources';
+import { scopeUsers } from '../auth/scope';
+import * as tenants from '../services/tenants';
+import * as users from '../services/users';
+import type { ScimCaller } from './caller';
+import { invalidValue, ScimError, scimNotFound } from './errors';
+import { filterCondition, type FilterAttributes } from './filter';
+import { listResponse, pageOf, projects, type ReadQuery } from './listing';
+import { patchOp } from './patch';
+import { checked, incoming, isoTime, locationOf, present, setExternalId } from './resource';
+
+type ScimGroup = InstanceType<typeof SCIMMY.Schemas.Group>;
+type Row = Selectable<TenantTable> & { externalId: string | null };
+interface Member {
+  value: string;
+  display: string;
+  $ref: string;
+}
+
+const isMemberOf = (userId: string) =>
+  sql<SqlBool>`exists (select 1 from users m where m.tenant_id = tenants.id and m.id = ${userId} and m.user_type = ${UserType.Tenant})`;
+
+const FILTERS: FilterAttributes = {
+  id: { kind: 'text', column: 'tenants.id', caseExact: true },
+  displayname: { kind: 'text', column: 'tenants.name' },
+  externalid: { kind: 'text', column: 'scimGroupLinks.externalId', caseExact: true },
+  members: { kind: 'equals', condition: isMemberOf },
+  'members.value': { kind: 'equals', condition: isMemberOf },
+  'meta.created': { kind: 'time', column: 'tenants.createdAt' },
+  'meta.lastmodified': { kind: 'time', column: 'tenants.updatedAt' },
+};
+
+/** The groups of a caller: every tenant strictly below its token's tenant. */
+function reachable(ctx: Ctx, caller: ScimCaller) {
+  return ctx.db
+    .selectFrom('tenants')
+    .selectAll('tenants')
+    .leftJoin('scimGroupLinks', (join) => join.onRef('scimGroupLinks.groupId', '=', 'tenants.id').on('scimGroupLinks.scopeId', '=', caller.tenantId))
+    .select('scimGroupLinks.externalId')
+    .where('tenants.path', 'like', `${caller.tenantPath}%`)
+    .where('tenants.id', '!=', caller.tenantId);
+}
+
+async function rowOf(ctx: Ctx, caller: ScimCaller, id: string): Promise<Row> {
+  const row = await reachable(ctx, caller).where('tenants.id', '=', id).executeTakeFirst();
+  if (!row) throw scimNotFound('Group', id);
+  return row;
+}
+
+/** The members of each group (its tenant users), by group id. */
+async function membersOf(ctx: Ctx, groupIds: string[]): Promise<Map<string, Member[]>> {
+  const members = new Map<string, Member[]>(groupIds.map((id) => [id, []]));
+  if (!groupIds.length) return members;
+  const rows = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'realName', 'tenantId'])
+    .where('tenantId', 'in', groupIds)
+    .where('userType', '=', UserType.Tenant)
+    .orderBy('username')
+    .execute();
+  const users = locationOf(ctx, '/Users');
+  for (const row of rows) members.get(row.tenantId!)?.push({ value: row.id, display: row.realName, $ref: `${users}/${row.id}` });
+  return members;
+}
+
+const scimGroupOf = (row: Row, members?: Member[]) => ({
+  id: row.id,
+  displayName: row.name,
+  ...(row.externalId ? { externalId: row.externalId } : {}),
+  ...(members ? { members } : {}),
+  meta: { resourceType: 'Group', created: isoTime(row.createdAt), lastModified: isoTime(row.updatedAt) },
+});
+
+async function answer(ctx: Ctx, row: Row, projection: ReadQuery['projection']) {
+  const members = projects(projection, 'members') ? (await membersOf(ctx, [row.id])).get(row.id) : undefined;
+  return present(SCIMMY.Schemas.Group, scimGroupOf(row, members), locationOf(ctx, '/Groups'), projection);
+}
+
+export async function listGroups(ctx: Ctx, caller: ScimCaller, query: ReadQuery) {
+  let select = reachable(ctx, caller);
+  if (query.filter) select = select.where(filterCondition(query.filter, FILTERS));
+  const { rows, total } = await pageOf<Row>(select, ['tenants.createdAt', 'tenants.id'], query);
+  const members = projects(query.projection, 'members')
+    ? await membersOf(
+        ctx,
+        rows.map((row) => row.id),
+      )
+    : undefined;
+  const location = locationOf(ctx, '/Groups');
+  return listResponse(
+    rows.map((row) => present(SCIMMY.Schemas.Group, scimGroupOf(row, members?.get(row.id)), location, query.projection)),
+    total,
+    query.startIndex,
+  );
+}
+
+export async function getGroup(ctx: Ctx, caller: ScimCaller, id: string, query: ReadQuery) {
+  return answer(ctx, await rowOf(ctx, caller, id), query.projection);
+}
+
+const memberIdsOf = (group: ScimGroup) => [
+  ...new Set((group.members ?? []).map((member) => member.value).filter((value): value is string => typeof value === 'string')),
+];
+
+interface MemberMoves {
+  joining: string[];
+  leaving: string[];
+}
+
+/** Who joins and who leaves `groupId` (null: a group still to be made) so that exactly `wanted`
+ *  are its members; each new member is a user the caller reaches, in no other group. */
+async function memberMoves(ctx: Ctx, caller: ScimCaller, groupId: string | null, wanted: string[]): Promise<MemberMoves> {
+  const current =
+    groupId === null
+      ? []
+      : (await ctx.db.selectFrom('users').select('id').where('tenantId', '=', groupId).where('userType', '=', UserType.Tenant).execute()).map((row) => row.id);
+  const joining = wanted.filter((id) => !current.includes(id));
+  const rows = joining.length ? await scopeUsers(caller.actor, ctx.db.selectFrom('users').selectAll('users')).where('users.id', 'in', joining).execute() : [];
+  for (const id of joining) {
+    const row = rows.find((candidate) => candidate.id === id);
+    if (!row) throw invalidValue(`members: no user ${id}`);
+    if (row.tenantId !== caller.tenantId) {
+      throw new ScimError(409, 'uniqueness', `members: ${row.username} is a member of another group; a user belongs to one group (tenant) at a time`);
+    }
+  }
+  return { joining, leaving: current.filter((id) => !wanted.includes(id)) };
+}
+
+/** Moves the users (the console's user update: scope, audit), guarded by each one's version. */
+async function moveMembers(ctx: Ctx, caller: ScimCaller, groupId: string, { joining, leaving }: MemberMoves): Promise<void> {
+  const move = async (id: string, tenantId: string) => {
+    const { version } = await ctx.db.selectFrom('users').select('version').where('id', '=', id).executeTakeFirstOrThrow();
+    await users.updateUser(ctx, caller.actor, id, { tenantId, version }, caller.ip);
+  };
+  for (const id of joining) await move(id, groupId);
+  for (const id of leaving) await move(id, caller.tenantId);
+}
+
+export async function createGroup(ctx: Ctx, caller: ScimCaller, body: unknown, query: ReadQuery) {
+  const group = incoming(SCIMMY.Schemas.Group, body);
+  const input = checked(tenantCreateBody, { parentId: caller.tenantId, name: group.displayName, type: TenantType.Department });
+  const moves = await memberMoves(ctx, caller, null, memberIdsOf(group));
+  const created = await tenants.createTenant(ctx, caller.actor, input, caller.ip);
+  await setExternalId(ctx, caller, 'group', created.id, group.externalId);
+  await moveMembers(ctx, caller, created.id, moves);
+  return answer(ctx, await rowOf(ctx, caller, created.id), query.projection);
+}
+
+/** Writes a whole group (PUT, or the result of a PATCH) over `current`. */
+async function writeGroup(ctx: Ctx, caller: ScimCaller, current: Row, group: ScimGroup): Promise<void> {
+  const moves = await memberMoves(ctx, caller, current.id, memberIdsOf(group));
+  if (group.displayName !== current.name) {
+    await tenants.updateTenant(ctx, caller.actor, current.id, checked(tenantUpdateBody, { name: group.displayName, version: current.version }), caller.ip);
+  }
+  await setExternalId(ctx, caller, 'group', current.id, group.externalId);
+  await moveMembers(ctx, caller, current.id, moves);
+}
+
+export async function replaceGroup(ctx: Ctx, caller: ScimCaller, id: string, body: unknown, query: ReadQuery) {
+  const current = await rowOf(ctx, caller, id);
+  await writeGroup(ctx, caller, current, incoming(SCIMMY.Schemas.Group, body));
+  return answer(ctx, await rowOf(ctx, caller, id), query.projection);
+}
+
+/** PATCH answers 204 No Content, as Entra ID expects of groups (a body would list every member). */
+export async function patchGroup(ctx: Ctx, caller: ScimCaller, id: string, body: unknown): Promise<void> {
+  const current = await rowOf(ctx, caller, id);
+  const members = (await membersOf(ctx, [id])).get(id);
+  const resource = new SCIMMY.Schemas.Group(scimGroupOf(current, members), 'out', locationOf(ctx, '/Groups'));
+  await patchOp(body).apply(resource, async (patched) => {
+    await writeGroup(ctx, caller, current, patched);
+    return scimGroupOf(await rowOf(ctx, caller, id));
+  });
+}
+
+/** Deletes the group's tenant; its members move back to the token's tenant first (a group with
+ *  groups below it is refused: 409). */
+export async function deleteGroup(ctx: Ctx, caller: ScimCaller, id: string): Promise<void> {
+  const current = await rowOf(ctx, caller, id);
+  const child = await ctx.db.selectFrom('tenants').select('id').where('parentId', '=', current.id).limit(1).executeTakeFirst();
+  if (child) throw new ScimError(409, undefined, 'The group has groups (sub-tenants) below it: delete or move them first');
+  await moveMembers(ctx, caller, current.id, await memberMoves(ctx, caller, current.id, []));
+  await tenants.deleteTenant(ctx, caller.actor, current.id, caller.ip);
+}

@@ -1,0 +1,72 @@
+// Pieces the Users and Groups resources share: the validation of a body by the console's own
+// schemas, the externalId a tenant's client gave a resource, and a resource as answered.
+import SCIMMY from 'scimmy';
+import type * as v from 'valibot';
+import type { Ctx } from '../context';
+import { validate } from '../../src/core/validation';
+import { fieldError } from '../http/errors';
+import type { ScimCaller } from './caller';
+import { coerced, invalidValue } from './errors';
+import type { ReadQuery } from './listing';
+import { SCIM_BASE } from './base';
+
+const MAX_EXTERNAL_ID_LENGTH = 255;
+
+/** The body checked by a schema of src/core/schemas (the console's rules): a 400 names each field. */
+export function checked<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = validate(schema, input);
+  if (!result.success) throw fieldError(result.fields);
+  return result.output;
+}
+
+/** Where a resource type's resources are, absolute (meta.location). */
+export const locationOf = (ctx: Ctx, endpoint: '/Users' | '/Groups') => `${ctx.site.origin()}${SCIM_BASE}${endpoint}`;
+
+type SchemaClass = typeof SCIMMY.Schemas.User | typeof SCIMMY.Schemas.Group;
+const resourceOf = (schema: SchemaClass) => (schema === SCIMMY.Schemas.User ? SCIMMY.Resources.User : SCIMMY.Resources.Group);
+
+/** `data` as answered, cut to the asked attributes; `id` and `schemas` are always returned. */
+export function present(schema: SchemaClass, data: { id: string }, location: string, projection: ReadQuery['projection'] = {}): Record<string, unknown> {
+  const Resource = resourceOf(schema);
+  const attributes = new Resource(undefined, projection).attributes;
+  const out = coerced(() => new schema(data, 'out', location, attributes)) as unknown as Record<string, unknown>;
+  return { ...out, schemas: [schema.id], id: data.id };
+}
+
+/** A client's body read through scimmy's schema (400 invalidValue when a value has the wrong type). */
+export function incoming<S extends SchemaClass>(schema: S, body: unknown): InstanceType<S> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new SCIMMY.Types.Error(400, 'invalidSyntax', 'The body must be one JSON object');
+  return coerced(() => new schema(body, 'in')) as InstanceType<S>;
+}
+
+/** Keeps (or, empty, forgets) the externalId the caller's client gave user or group `id`. */
+export async function setExternalId(ctx: Ctx, caller: ScimCaller, kind: 'user' | 'group', id: string, externalId: unknown): Promise<void> {
+  if (externalId !== undefined && externalId !== null && (typeof externalId !== 'string' || externalId.length > MAX_EXTERNAL_ID_LENGTH)) {
+    throw invalidValue(`externalId must be a text of at most ${MAX_EXTERNAL_ID_LENGTH} characters`);
+  }
+  const db = ctx.db;
+  if (!externalId) {
+    await (
+      kind === 'user'
+        ? db.deleteFrom('scimUserLinks').where('scopeId', '=', caller.tenantId).where('userId', '=', id)
+        : db.deleteFrom('scimGroupLinks').where('scopeId', '=', caller.tenantId).where('groupId', '=', id)
+    ).execute();
+    return;
+  }
+  if (kind === 'user') {
+    await db
+      .insertInto('scimUserLinks')
+      .values({ scopeId: caller.tenantId, userId: id, externalId })
+      .onConflict((oc) => oc.columns(['scopeId', 'userId']).doUpdateSet({ externalId }))
+      .execute();
+  } else {
+    await db
+      .insertInto('scimGroupLinks')
+      .values({ scopeId: caller.tenantId, groupId: id, externalId })
+      .onConflict((oc) => oc.columns(['scopeId', 'groupId']).doUpdateSet({ externalId }))
+      .execute();
+  }
+}
+
+/** An ISO time of an epoch-ms column (meta.created, meta.lastModified). */
+export const isoTime = (ms: number) => new Date(Number(ms));

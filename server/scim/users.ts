@@ -1,0 +1,187 @@
+// SCIM Users (RFC 7643 §4.1) over our users. A token reaches the tenant users of its tenant's
+// subtree (server/auth/scope.ts); it creates users in its own tenant. Writes go through the
+// console's services (server/services/users.ts) with the console's rules (userCreateBody,
+// userUpdateBody of src/core/schemas/users.ts) and audit. The mapping (docs/scim.md):
+//   userName ↔ username (never changes once created, as in the console)
+//   name.formatted (else displayName, else givenName familyName) ↔ realName
+//   emails (the primary, else the first) ↔ email;  phoneNumbers (mobile, else primary, else first) ↔ mobilePhone
+//   active ↔ enabled / disabled;  externalId ↔ kept per token's tenant;  groups ← the user's tenant when it is a group
+//   password: on create only (else a random one: the person signs in through SSO or resets it)
+// Other attributes are accepted and not kept.
+import SCIMMY from 'scimmy';
+import { createHash } from 'node:crypto';
+import type { Ctx } from '../context';
+import { Status } from '../../src/core/enums';
+import { rules } from '../../src/core/validation';
+import { userCreateBody, userUpdateBody } from '../../src/core/schemas/users';
+import type { UserRow } from '../auth/actor';
+import { scopeUsers } from '../auth/scope';
+import { newSecret } from '../auth/secrets';
+import * as users from '../services/users';
+import type { ScimCaller } from './caller';
+import { ScimError, scimNotFound } from './errors';
+import { filterCondition, type FilterAttributes } from './filter';
+import { listResponse, pageOf, type ReadQuery } from './listing';
+import { patchOp } from './patch';
+import { checked, incoming, isoTime, locationOf, present, setExternalId } from './resource';
+
+type ScimUser = InstanceType<typeof SCIMMY.Schemas.User>;
+type Row = UserRow & { externalId: string | null; tenantName: string | null };
+
+const FILTERS: FilterAttributes = {
+  id: { kind: 'text', column: 'users.id', caseExact: true },
+  username: { kind: 'text', column: 'users.username' },
+  externalid: { kind: 'text', column: 'scimUserLinks.externalId', caseExact: true },
+  displayname: { kind: 'text', column: 'users.realName' },
+  'name.formatted': { kind: 'text', column: 'users.realName' },
+  emails: { kind: 'text', column: 'users.email' },
+  'emails.value': { kind: 'text', column: 'users.email' },
+  'emails.type': { kind: 'tag', column: 'users.email', tag: 'work' },
+  phonenumbers: { kind: 'text', column: 'users.mobilePhone' },
+  'phonenumbers.value': { kind: 'text', column: 'users.mobilePhone' },
+  'phonenumbers.type': { kind: 'tag', column: 'users.mobilePhone', tag: 'mobile' },
+  active: { kind: 'flag', column: 'users.availabilityStatus', trueValue: Status.Enable },
+  'meta.created': { kind: 'time', column: 'users.createdAt' },
+  'meta.lastmodified': { kind: 'time', column: 'users.updatedAt' },
+};
+
+/** The users a caller reaches, with the externalId its client gave them and their tenant's name. */
+function reachable(ctx: Ctx, caller: ScimCaller) {
+  return scopeUsers(caller.actor, ctx.db.selectFrom('users').selectAll('users'))
+    .leftJoin('scimUserLinks', (join) => join.onRef('scimUserLinks.userId', '=', 'users.id').on('scimUserLinks.scopeId', '=', caller.tenantId))
+    .leftJoin('tenants', 'tenants.id', 'users.tenantId')
+    .select(['scimUserLinks.externalId', 'tenants.name as tenantName']);
+}
+
+function scimUserOf(ctx: Ctx, caller: ScimCaller, row: Row) {
+  const inGroup = row.tenantId !== null && row.tenantId !== caller.tenantId;
+  return {
+    id: row.id,
+    userName: row.username,
+    ...(row.externalId ? { externalId: row.externalId } : {}),
+    name: { formatted: row.realName },
+    displayName: row.realName,
+    active: row.availabilityStatus === Status.Enable,
+    ...(row.email ? { emails: [{ value: row.email, type: 'work', primary: true }] } : {}),
+    ...(row.mobilePhone ? { phoneNumbers: [{ value: row.mobilePhone, type: 'mobile', primary: true }] } : {}),
+    ...(inGroup ? { groups: [{ value: row.tenantId, display: row.tenantName ?? '', $ref: `${locationOf(ctx, '/Groups')}/${row.tenantId}` }] } : {}),
+    meta: { resourceType: 'User', created: isoTime(row.createdAt), lastModified: isoTime(row.updatedAt) },
+  };
+}
+
+async function rowOf(ctx: Ctx, caller: ScimCaller, id: string): Promise<Row> {
+  const row = await reachable(ctx, caller).where('users.id', '=', id).executeTakeFirst();
+  if (!row) throw scimNotFound('User', id);
+  return row;
+}
+
+const answer = (ctx: Ctx, caller: ScimCaller, row: Row, projection?: ReadQuery['projection']) =>
+  present(SCIMMY.Schemas.User, scimUserOf(ctx, caller, row), locationOf(ctx, '/Users'), projection);
+
+type Valued = { value?: unknown; type?: unknown; primary?: unknown };
+/** The value of a multi-valued attribute we hold one of: of `type`, else the primary, else the first. */
+function single(values: Valued[] | undefined, type?: string): string {
+  const list = values ?? [];
+  const chosen = (type ? list.find((entry) => entry.type === type) : undefined) ?? list.find((entry) => entry.primary === true) ?? list[0];
+  return typeof chosen?.value === 'string' ? chosen.value : '';
+}
+
+/** A mainland mobile number as the console keeps it: "+86 138-0000-0000" → "13800000000"; anything
+ *  else is left for the field rule to refuse. */
+function mobilePhoneOf(value: string): string {
+  const digits = value.replace(/[\s()-]/g, '').replace(/^(?:\+|00)86/, '');
+  return /^\d+$/.test(digits) ? digits : value;
+}
+
+/** Our fields of a SCIM user. */
+function fieldsOf(user: ScimUser) {
+  const given = [user.name?.givenName, user.name?.familyName].filter(Boolean).join(' ');
+  return {
+    username: user.userName,
+    realName: user.name?.formatted ?? user.displayName ?? given,
+    email: single(user.emails),
+    mobilePhone: mobilePhoneOf(single(user.phoneNumbers, 'mobile')),
+    availabilityStatus: user.active === false ? Status.Disabled : Status.Enable,
+  };
+}
+
+/** What the console's browsers send for a password (SHA-256 hex, src/core/password-transform.ts). */
+const transformed = (plain: string) => createHash('sha256').update(plain).digest('hex');
+
+/** A password a client sends in plain text, checked by the console's rule; none: a random one. */
+function initialPassword(plain: unknown): string {
+  if (plain === undefined) return transformed(newSecret());
+  const password = typeof plain === 'string' ? plain.trim() : plain;
+  return transformed(checked(rules.newPassword, password));
+}
+
+export async function listUsers(ctx: Ctx, caller: ScimCaller, query: ReadQuery) {
+  let select = reachable(ctx, caller);
+  if (query.filter) select = select.where(filterCondition(query.filter, FILTERS));
+  const { rows, total } = await pageOf<Row>(select, ['users.createdAt', 'users.id'], query);
+  return listResponse(
+    rows.map((row) => answer(ctx, caller, row, query.projection)),
+    total,
+    query.startIndex,
+  );
+}
+
+export async function getUser(ctx: Ctx, caller: ScimCaller, id: string, query: ReadQuery) {
+  return answer(ctx, caller, await rowOf(ctx, caller, id), query.projection);
+}
+
+export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, query: ReadQuery) {
+  const user = incoming(SCIMMY.Schemas.User, body);
+  const fields = fieldsOf(user);
+  const password = (user as { password?: unknown }).password;
+  const input = checked(userCreateBody, {
+    ...fields,
+    tenantId: caller.tenantId,
+    password: initialPassword(password),
+  });
+  const created = await users.createUser(ctx, caller.actor, input, caller.ip);
+  await setExternalId(ctx, caller, 'user', created.id, user.externalId);
+  return answer(ctx, caller, await rowOf(ctx, caller, created.id), query.projection);
+}
+
+/** Writes a whole user (PUT, or the result of a PATCH) over `current`. */
+async function writeUser(ctx: Ctx, caller: ScimCaller, current: UserRow, user: ScimUser): Promise<void> {
+  const fields = fieldsOf(user);
+  if (typeof fields.username !== 'string' || fields.username.toLowerCase() !== current.username.toLowerCase()) {
+    throw new ScimError(400, 'mutability', 'userName does not change once the user exists (as in the console)');
+  }
+  if ((user as { password?: unknown }).password !== undefined) {
+    throw new ScimError(400, 'mutability', 'password is set only when the user is created (changePassword is not supported)');
+  }
+  const changes = { realName: fields.realName, email: fields.email, mobilePhone: fields.mobilePhone, availabilityStatus: fields.availabilityStatus };
+  const stored = {
+    realName: current.realName,
+    email: current.email ?? '',
+    mobilePhone: current.mobilePhone ?? '',
+    availabilityStatus: current.availabilityStatus,
+  };
+  if (JSON.stringify(changes) !== JSON.stringify(stored)) {
+    await users.updateUser(ctx, caller.actor, current.id, checked(userUpdateBody, { ...changes, version: current.version }), caller.ip);
+  }
+  await setExternalId(ctx, caller, 'user', current.id, user.externalId);
+}
+
+export async function replaceUser(ctx: Ctx, caller: ScimCaller, id: string, body: unknown, query: ReadQuery) {
+  const current = await rowOf(ctx, caller, id);
+  await writeUser(ctx, caller, current, incoming(SCIMMY.Schemas.User, body));
+  return answer(ctx, caller, await rowOf(ctx, caller, id), query.projection);
+}
+
+export async function patchUser(ctx: Ctx, caller: ScimCaller, id: string, body: unknown, query: ReadQuery) {
+  const current = await rowOf(ctx, caller, id);
+  const resource = new SCIMMY.Schemas.User(scimUserOf(ctx, caller, current), 'out', locationOf(ctx, '/Users'));
+  await patchOp(body).apply(resource, async (patched) => {
+    await writeUser(ctx, caller, current, patched);
+    return scimUserOf(ctx, caller, await rowOf(ctx, caller, id));
+  });
+  return answer(ctx, caller, await rowOf(ctx, caller, id), query.projection);
+}
+
+export async function deleteUser(ctx: Ctx, caller: ScimCaller, id: string): Promise<void> {
+  await users.deleteUser(ctx, caller.actor, (await rowOf(ctx, caller, id)).id, caller.ip);
+}

@@ -1,0 +1,33 @@
+// The SCIM provisioning tokens of tenants (Operations → Provisioning (SCIM)): the list, a new token
+// (its secret answered once), and a token as answered (never its secret or hash).
+import * as v from 'valibot';
+import { id, pageQueryFields, pagedList } from './common';
+
+/** A token's name: what the audit log shows as the actor of its calls. */
+export const scimTokenName = v.pipe(v.string('rule.required'), v.regex(/^[^\s\p{Cc}][^\p{Cc}]{0,48}[^\s\p{Cc}]$/u, 'rule.scimTokenName'));
+
+export const scimTokenListQuery = v.object({
+  ...pageQueryFields,
+  /** Only the tokens of this tenant. */
+  tenantId: v.optional(id),
+});
+
+export const scimTokenCreateBody = v.object({ tenantId: id, name: scimTokenName });
+
+export const scimToken = v.object({
+  id: v.string(),
+  tenantId: v.string(),
+  tenantName: v.string(),
+  name: v.string(),
+  createdAt: v.number(),
+  lastUsedAt: v.nullable(v.number()),
+  revokedAt: v.nullable(v.number()),
+});
+export const scimTokenList = pagedList(scimToken);
+
+/** A new token with its secret (the only time the secret is answered) and the SCIM base URL its
+ *  provisioning client calls (this server's public origin + /scim/v2). */
+export const scimTokenCreated = v.object({ token: scimToken, secret: v.string(), endpoint: v.string() });
+
+export type ScimToken = v.InferOutput<typeof scimToken>;
+export type ScimTokenCreated = v.InferOutput<typeof scimTokenCreated>;

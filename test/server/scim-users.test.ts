@@ -1,0 +1,238 @@
+// SCIM Users (server/scim/users.ts): the request and response examples of RFC 7644 §3 replayed
+// against a tenant's token — create, read, filter, paging, attributes, PUT, PATCH, DELETE — with
+// the values our field rules take (the RFC's "Ms. Barbara J Jensen III" is not a real name by the
+// console's rule: that refusal is a test of its own).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, type Client, type TestServer } from './harness';
+import { assertScimError, LIST_SCHEMA, PATCH_SCHEMA, provisionedTenant, USER_SCHEMA, type Scim } from './scim-support';
+
+let server: TestServer;
+let admin: Client;
+let scim: Scim;
+let tenantId: string;
+
+before(async () => {
+  server = await startServer();
+  admin = await server.admin();
+  ({
+    scim,
+    tenant: { id: tenantId },
+  } = await provisionedTenant(server, admin, 'Scim_Users_Tenant'));
+});
+after(async () => {
+  await server.stop();
+});
+
+type ScimUser = {
+  id: string;
+  userName: string;
+  externalId?: string;
+  name?: { formatted?: string };
+  active?: boolean;
+  emails?: { value: string; type?: string; primary?: boolean }[];
+  phoneNumbers?: { value: string }[];
+  meta: { resourceType: string; created: string; lastModified: string; location: string };
+  schemas: string[];
+};
+type ListResponse = { schemas: string[]; totalResults: number; startIndex: number; itemsPerPage: number; Resources: ScimUser[] };
+
+const bjensen = (suffix = '') => ({
+  schemas: [USER_SCHEMA],
+  userName: `bjensen${suffix}`,
+  externalId: `bjensen${suffix}`,
+  name: { formatted: 'Barbara_Jensen', familyName: 'Jensen', givenName: 'Barbara' },
+  emails: [{ value: `bjensen${suffix}@example.com`, type: 'work', primary: true }],
+});
+
+async function created(body: unknown): Promise<ScimUser> {
+  const answer = await scim<ScimUser>('POST', '/Users', body);
+  assert.equal(answer.status, 201, JSON.stringify(answer.body));
+  return answer.body;
+}
+
+describe('SCIM Users (RFC 7644 §3)', () => {
+  test('§3.3 create: 201 with the resource, its id, meta and Location; the user is in the tenant, audited as the token', async () => {
+    const answer = await scim<ScimUser>('POST', '/Users', bjensen());
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
+    assert.match(answer.headers.get('content-type')!, /^application\/scim\+json/);
+    const user = answer.body;
+    assert.deepEqual(user.schemas, [USER_SCHEMA]);
+    assert.equal(user.userName, 'bjensen');
+    assert.equal(user.externalId, 'bjensen');
+    assert.equal(user.name?.formatted, 'Barbara_Jensen');
+    assert.equal(user.active, true);
+    assert.deepEqual(user.emails, [{ value: 'bjensen@example.com', type: 'work', primary: true }]);
+    assert.equal(user.meta.resourceType, 'User');
+    assert.equal(user.meta.location, `${server.base}/scim/v2/Users/${user.id}`);
+    assert.equal(answer.headers.get('location'), user.meta.location);
+    assert.ok(!Number.isNaN(Date.parse(user.meta.created)));
+
+    const stored = (await admin.get<{ tenantId: string; username: string; realName: string; email: string }>(`/api/user/${user.id}`)).body.data;
+    assert.deepEqual([stored.tenantId, stored.username, stored.realName, stored.email], [tenantId, 'bjensen', 'Barbara_Jensen', 'bjensen@example.com']);
+    const audit = (await admin.get<{ list: { action: string; actorName: string; targetId: string }[] }>(`/api/audit?action=user.create`)).body.data.list;
+    assert.ok(
+      audit.some((entry) => entry.targetId === user.id && entry.actorName === 'scim:Entra provisioning'),
+      JSON.stringify(audit),
+    );
+  });
+
+  test('§3.3 a taken userName: 409 uniqueness', async () => {
+    await created(bjensen('_dup'));
+    assertScimError(await scim('POST', '/Users', { ...bjensen('_dup'), emails: [] }), 409, 'uniqueness');
+    assertScimError(await scim('POST', '/Users', { ...bjensen('_dup2'), emails: [{ value: 'bjensen_dup@example.com' }] }), 409, 'uniqueness');
+  });
+
+  test("fields the console's rules refuse: 400 invalidValue naming the SCIM attribute and the rule", async () => {
+    const refused = await scim<{ detail: string }>('POST', '/Users', { ...bjensen('_rfc'), name: { formatted: 'Ms. Barbara J Jensen III' } });
+    assertScimError(refused, 400, 'invalidValue');
+    assert.match(refused.body.detail, /name\.formatted: rule\.realName/);
+    assertScimError(await scim('POST', '/Users', { ...bjensen('_x'), userName: 'b jensen@example.com' }), 400, 'invalidValue');
+    assertScimError(await scim('POST', '/Users', { ...bjensen('_y'), userName: 42 }), 400, 'invalidValue');
+    assertScimError(await scim('POST', '/Users', { schemas: [USER_SCHEMA], name: { formatted: 'No_Username' } }), 400, 'invalidValue');
+    assertScimError(await scim('POST', '/Users', { ...bjensen('_z'), password: 'short' }), 400, 'invalidValue');
+  });
+
+  test('§3.4.1 get by id; an unknown id is 404 in the SCIM error format', async () => {
+    const user = await created(bjensen('_get'));
+    const answer = await scim<ScimUser>('GET', `/Users/${user.id}`);
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.body, user);
+    assertScimError(await scim('GET', '/Users/2819c223-7f76-453a-919d-413861904646'), 404);
+  });
+
+  test('§3.4.2.2 filters: eq, co, sw, pr, gt, complex value filters, and / or / not', async () => {
+    const a = await created({ ...bjensen('_fa'), emails: [{ value: 'fa@filter.example.org', type: 'work' }] });
+    const b = await created({ ...bjensen('_fb'), emails: [{ value: 'fb@filter.example.com', type: 'work' }] });
+    const c = await created({ ...bjensen('_fc'), emails: [], active: false });
+    const ids = async (filter: string) => {
+      const answer = await scim<ListResponse>('GET', `/Users?filter=${encodeURIComponent(filter)}`);
+      assert.equal(answer.status, 200, `${filter}: ${JSON.stringify(answer.body)}`);
+      assert.deepEqual(answer.body.schemas, [LIST_SCHEMA]);
+      assert.equal(answer.body.totalResults, answer.body.Resources.length);
+      return answer.body.Resources.map((user) => user.id).sort();
+    };
+    const sorted = (...users: ScimUser[]) => users.map((user) => user.id).sort();
+    assert.deepEqual(await ids('userName eq "bjensen_fa"'), sorted(a));
+    assert.deepEqual(await ids('userName eq "BJENSEN_FA"'), sorted(a), 'userName is compared without letter case');
+    assert.deepEqual(await ids('userName sw "bjensen_f"'), sorted(a, b, c));
+    assert.deepEqual(await ids('emails co "filter.example"'), sorted(a, b));
+    assert.deepEqual(await ids('emails.value co "example.org"'), sorted(a));
+    assert.deepEqual(await ids('emails[type eq "work" and value co "@filter.example.com"]'), sorted(b));
+    assert.deepEqual(await ids('userName sw "bjensen_f" and emails pr'), sorted(a, b));
+    assert.deepEqual(await ids('userName sw "bjensen_f" and not (emails pr)'), sorted(c));
+    assert.deepEqual(await ids('userName eq "bjensen_fa" or userName eq "bjensen_fc"'), sorted(a, c));
+    assert.deepEqual(await ids('userName sw "bjensen_f" and active eq false'), sorted(c));
+    assert.deepEqual(await ids('externalId eq "bjensen_fb"'), sorted(b));
+    assert.deepEqual(await ids(`userName sw "bjensen_f" and meta.lastModified gt "${new Date(Date.now() - 3_600_000).toISOString()}"`), sorted(a, b, c));
+    assert.deepEqual(await ids('meta.lastModified gt "2999-01-01T00:00:00Z"'), []);
+    assert.deepEqual(await ids('userName eq "nobody-here"'), []);
+    assert.deepEqual(await ids('userName ew "%"'), [], 'LIKE wildcards are taken literally');
+  });
+
+  test('filters this server cannot answer: 400 invalidFilter (never "matches nothing")', async () => {
+    for (const filter of ['title pr', 'userName eq', 'userName xx "a"', 'active eq "yes"', '((userName eq "a")', 'meta.created gt "yesterday"']) {
+      assertScimError(await scim('GET', `/Users?filter=${encodeURIComponent(filter)}`), 400, 'invalidFilter');
+    }
+  });
+
+  test('§3.4.2.4 paging: startIndex (1-based) and count; count=0 answers only the total', async () => {
+    for (let i = 0; i < 5; i += 1) await created(bjensen(`_p${i}`));
+    const page = async (query: string) => (await scim<ListResponse>('GET', `/Users?filter=${encodeURIComponent('userName sw "bjensen_p"')}&${query}`)).body;
+    const all = await page('startIndex=1&count=10');
+    assert.equal(all.totalResults, 5);
+    const first = await page('startIndex=1&count=2');
+    const second = await page('startIndex=3&count=2');
+    const last = await page('startIndex=5&count=2');
+    assert.deepEqual([first.startIndex, first.itemsPerPage, first.totalResults], [1, 2, 5]);
+    assert.deepEqual([second.startIndex, second.itemsPerPage], [3, 2]);
+    assert.deepEqual([last.itemsPerPage, last.Resources.length], [1, 1]);
+    assert.deepEqual(
+      [...first.Resources, ...second.Resources, ...last.Resources].map((user) => user.id),
+      all.Resources.map((user) => user.id),
+    );
+    const none = await page('count=0');
+    assert.deepEqual([none.totalResults, none.Resources.length], [5, 0]);
+    assert.equal((await page('startIndex=0&count=1')).startIndex, 1, 'a startIndex below 1 is read as 1');
+    assert.equal((await page('startIndex=99')).Resources.length, 0);
+    assertScimError(await scim('GET', '/Users?count=ten'), 400, 'invalidValue');
+  });
+
+  test('§3.4.2.5 attributes and excludedAttributes (id and schemas always)', async () => {
+    const user = await created(bjensen('_attr'));
+    const only = (await scim<Record<string, unknown>>('GET', `/Users/${user.id}?attributes=userName`)).body;
+    assert.deepEqual(Object.keys(only).sort(), ['id', 'schemas', 'userName']);
+    const without = (await scim<Record<string, unknown>>('GET', `/Users/${user.id}?excludedAttributes=emails,name`)).body;
+    assert.ok(!('emails' in without) && !('name' in without) && without.userName === 'bjensen_attr', JSON.stringify(without));
+    const listed = (await scim<ListResponse>('GET', `/Users?filter=${encodeURIComponent('userName eq "bjensen_attr"')}&attributes=emails`)).body;
+    assert.deepEqual(Object.keys(listed.Resources[0]!).sort(), ['emails', 'id', 'schemas']);
+  });
+
+  test('§3.5.1 PUT replaces the user: attributes left out are cleared; userName does not change', async () => {
+    const user = await created({ ...bjensen('_put'), phoneNumbers: [{ value: '+86 138-0013-8000', type: 'mobile' }] });
+    assert.deepEqual(
+      user.phoneNumbers?.map((phone) => phone.value),
+      ['13800138000'],
+      'a +86 number is kept as the console keeps it',
+    );
+    const replaced = await scim<ScimUser>('PUT', `/Users/${user.id}`, {
+      schemas: [USER_SCHEMA],
+      id: user.id,
+      userName: 'bjensen_put',
+      externalId: 'bjensen_put',
+      name: { formatted: 'Babs_Jensen' },
+      emails: [{ value: 'babs_put@jensen.org', type: 'home' }],
+    });
+    assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
+    assert.equal(replaced.body.name?.formatted, 'Babs_Jensen');
+    assert.deepEqual(
+      replaced.body.emails?.map((email) => email.value),
+      ['babs_put@jensen.org'],
+    );
+    assert.equal(replaced.body.phoneNumbers, undefined);
+    assertScimError(
+      await scim('PUT', `/Users/${user.id}`, { schemas: [USER_SCHEMA], userName: 'renamed_put', name: { formatted: 'Babs_Jensen' } }),
+      400,
+      'mutability',
+    );
+  });
+
+  test('§3.5.2 PATCH add, replace and remove; active:false deactivates (signed out), true enables', async () => {
+    const user = await created({ ...bjensen('_patch'), emails: [] });
+    const patch = (Operations: unknown[]) => scim<ScimUser>('PATCH', `/Users/${user.id}`, { schemas: [PATCH_SCHEMA], Operations });
+    const added = await patch([{ op: 'add', value: { emails: [{ value: 'babs_patch@jensen.org', type: 'home' }], nickName: 'Babs' } }]);
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    assert.deepEqual(
+      added.body.emails?.map((email) => email.value),
+      ['babs_patch@jensen.org'],
+    );
+    const replaced = await patch([
+      { op: 'replace', path: 'name.formatted', value: 'Babs_Patched' },
+      { op: 'replace', path: 'emails[type eq "work"].value', value: 'work_patch@jensen.org' },
+    ]);
+    assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
+    assert.equal(replaced.body.name?.formatted, 'Babs_Patched');
+    assert.deepEqual(
+      replaced.body.emails?.map((email) => email.value),
+      ['work_patch@jensen.org'],
+    );
+    const removed = await patch([{ op: 'remove', path: 'emails' }]);
+    assert.equal(removed.body.emails, undefined);
+    const disabled = await patch([{ op: 'replace', path: 'active', value: false }]);
+    assert.equal(disabled.body.active, false);
+    assert.equal((await admin.get<{ availabilityStatus: number }>(`/api/user/${user.id}`)).body.data.availabilityStatus, 2);
+    assert.equal((await patch([{ op: 'replace', value: { active: true } }])).body.active, true);
+    assertScimError(await patch([{ op: 'replace', path: 'userName', value: 'someone_else' }]), 400, 'mutability');
+    assertScimError(await patch([{ op: 'replace', path: 'id', value: 'x' }]), 400, 'mutability');
+    assertScimError(await patch([{ op: 'move', path: 'userName', value: 'x' }]), 400, 'invalidSyntax');
+  });
+
+  test('§3.6 DELETE: 204, then 404; the user is gone from the console', async () => {
+    const user = await created(bjensen('_del'));
+    const answer = await scim('DELETE', `/Users/${user.id}`);
+    assert.equal(answer.status, 204);
+    assertScimError(await scim('GET', `/Users/${user.id}`), 404);
+    assertScimError(await scim('DELETE', `/Users/${user.id}`), 404);
+    assert.equal((await admin.get(`/api/user/${user.id}`)).status, 404);
+  });
+});
