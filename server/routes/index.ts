@@ -25,6 +25,7 @@ import { totpRoutes } from './totp';
 import { passwordResetRoutes } from './password-reset';
 import { emailVerificationRoutes } from './email-verification';
 import { sessionProbeRoutes } from './session-probe';
+import { accountSecurityRoutes } from './account-security';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -49,6 +50,7 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   ssoRoutes(app, gate, ctx);
   idpLoginRoutes(app, gate, ctx);
   totpRoutes(app, gate, ctx);
+  void app.register(accountSecurityRoutes, { gate, ctx });
   passwordResetRoutes(app, gate, ctx);
   emailVerificationRoutes(app, gate, ctx);
   sessionProbeRoutes(app, gate, ctx);

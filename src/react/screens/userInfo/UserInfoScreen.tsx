@@ -12,7 +12,7 @@ import { useT } from '../../i18n';
 import { Icon } from '../../widgets/Icon';
 import { ImageUpload } from '../../widgets/ImageUpload';
 import { useResource } from '../../widgets/useResource';
-import { describeAgent } from '../../widgets/userAgent';
+import { describeAgent } from '../../../core/user-agent';
 import * as ui from '../../widgets/ui.css';
 import { AuthenticatorCard } from './AuthenticatorCard';
 import { Card } from '../../widgets/Card';
