@@ -22,7 +22,7 @@ export const accountSecurityRoutes: FastifyPluginAsync<RouteOptions> = async (ap
     access,
     summary: 'How many of my recovery codes are left (never the codes)',
     response: recoveryCodeStatus,
-    handler: ({ actor }) => statusOf(ctx, actor.id),
+    handler: async ({ actor }) => ({ available: await hasStrongFactor(ctx, actor.id), ...(await statusOf(ctx, actor.id)) }),
   });
 
   defineRoute(app, gate, {

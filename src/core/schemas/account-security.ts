@@ -4,6 +4,8 @@ import * as v from 'valibot';
 import { transformedPassword } from './common';
 
 export const recoveryCodeStatus = v.object({
+  /** Whether the person may have codes: they have a passkey or an authenticator app. */
+  available: v.boolean(),
   /** Unused codes of the current set. */
   remaining: v.number(),
   /** When the current set was generated (null: never). */
