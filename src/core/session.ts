@@ -61,7 +61,7 @@ async function submit(form: LoginForm, query: Query | undefined, language: strin
   if (answer.hasNextStep) {
     const nextStep = answer.nextStep ?? '';
     pendingStep = { form, query, nextStep, language };
-    return { kind: 'nextStep', nextStep, message: answer.message, totpSetup: answer.totpSetup };
+    return { kind: 'nextStep', nextStep, message: answer.message, ...(answer.totpSetup && { totpSetup: answer.totpSetup }) };
   }
   pendingStep = undefined;
   return finishSignIn(answer);

@@ -78,11 +78,11 @@ test('recovery codes in the personal center, a sign-in with one, and signing out
   await card.getByText('These codes are shown only now. Keep them somewhere safe.').waitFor();
   const [download] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Download' }).click()]);
   assert.equal(download.suggestedFilename(), 'recovery-codes-rita.txt');
-  const file = await readFile((await download.path())!, 'utf8');
+  const file = await readFile(await download.path(), 'utf8');
   for (const code of codes) assert.ok(file.includes(code), 'every code is in the file');
   await axeClean(page, 'recovery codes shown');
   await card.getByRole('button', { name: 'I have saved them' }).click();
-  await card.getByText('10 unused codes left').waitFor();
+  await card.getByText('Unused codes left: 10').waitFor();
   assert.equal(await card.getByRole('list', { name: 'Your recovery codes' }).count(), 0, 'shown once');
 
   // Sign out, then in with the password and a recovery code instead of the app's code.
@@ -96,7 +96,7 @@ test('recovery codes in the personal center, a sign-in with one, and signing out
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.getByRole('heading', { name: 'Welcome back, Rita_Recovery' }).waitFor();
   await page.goto(`${server.url}/profile/userInfo`);
-  await card.getByText('9 unused codes left').waitFor();
+  await card.getByText('Unused codes left: 9').waitFor();
 
   // Sign out everywhere, this device included: the other session (the API client) ends too.
   const sessions = page.getByRole('region', { name: 'Active sessions' });
@@ -122,7 +122,7 @@ test('in Chinese: the administrator policy is ticked on the settings screen; an 
   const labels = { username: zh('login:identifier.USERNAME_PASSWORD'), password: zh('login:password'), submit: zh('login:submit') };
 
   const settings = await openPage(browser);
-  await settings.context.addInitScript(choose, { locale: 'zh', theme: 'dark' });
+  await settings.context.addInitScript(choose, { locale: 'zh' as const, theme: 'dark' as const });
   await settings.page.goto(`${server.url}/login`);
   await settings.page.getByLabel(labels.username).fill(ADMIN.username);
   await settings.page.getByLabel(labels.password, { exact: true }).fill(ADMIN.password);
@@ -138,13 +138,18 @@ test('in Chinese: the administrator policy is ticked on the settings screen; an 
   await settings.context.close();
 
   const { page, context, errors } = await openPage(browser);
-  await context.addInitScript(choose, { locale: 'zh', theme: 'light' });
+  await context.addInitScript(choose, { locale: 'zh' as const, theme: 'light' as const });
   await signIn(page, 'alma', labels);
   const step = page.getByRole('region', { name: zh('account:totpSetup.title') });
   await step.getByText(zh('account:totpSetup.intro')).waitFor();
   await step.getByRole('img', { name: zh('account:totpSetup.qrCode') }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/login', 'no session before the app is set up');
-  const secret = ((await step.getByRole('group', { name: zh('account:totpSetup.key') }).locator('code').textContent()) ?? '').trim();
+  const secret = (
+    (await step
+      .getByRole('group', { name: zh('account:totpSetup.key') })
+      .locator('code')
+      .textContent()) ?? ''
+  ).trim();
   assert.match(secret, /^[A-Z2-7]{32}$/);
   await axeClean(page, 'authenticator set-up at sign-in (zh)');
   const nextCode = authenticator(secret);

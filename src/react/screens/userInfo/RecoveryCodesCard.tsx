@@ -24,7 +24,10 @@ type Step = { kind: 'idle' } | { kind: 'confirming' } | { kind: 'shown'; codes: 
 /** The current password, then the new set. */
 function PasswordStep({ onCodes, onCancel }: { onCodes: (codes: string[]) => void; onCancel: () => void }) {
   const t = useT();
-  const { register, handleSubmit, setError, formState } = useForm<{ password: string }>({ resolver: valibotResolver(passwordForm), defaultValues: { password: '' } });
+  const { register, handleSubmit, setError, formState } = useForm<{ password: string }>({
+    resolver: valibotResolver(passwordForm),
+    defaultValues: { password: '' },
+  });
   const onSubmit = handleSubmit(async ({ password }) => {
     try {
       onCodes((await generateRecoveryCodes(password)).codes);
@@ -35,7 +38,13 @@ function PasswordStep({ onCodes, onCancel }: { onCodes: (codes: string[]) => voi
   return (
     <form className={ui.form} onSubmit={(event) => void onSubmit(event)} noValidate>
       <p className={styles.text}>{t('account:recovery.confirmText')}</p>
-      <PasswordField label={t('account:recovery.password')} autoComplete="current-password" required error={formState.errors.password?.message} registration={register('password')} />
+      <PasswordField
+        label={t('account:recovery.password')}
+        autoComplete="current-password"
+        required
+        error={formState.errors.password?.message}
+        registration={register('password')}
+      />
       <div className={ui.actions}>
         <button type="button" className={ui.button.secondary} onClick={onCancel}>
           {t('console:action.cancel')}

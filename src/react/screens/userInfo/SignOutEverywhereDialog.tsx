@@ -34,7 +34,13 @@ export default function SignOutEverywhereDialog({ onClose, onDone }: { onClose: 
   };
 
   return (
-    <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t('account:everywhere.title')} description={t('account:everywhere.question')} size="small">
+    <DialogFrame
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={t('account:everywhere.title')}
+      description={t('account:everywhere.question')}
+      size="small"
+    >
       <CheckboxField label={t('account:everywhere.keepCurrent')} checked={keepCurrent} onChange={setKeepCurrent} />
       <div className={ui.actions}>
         <button type="button" className={ui.button.secondary} onClick={onClose}>
