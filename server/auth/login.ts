@@ -26,7 +26,11 @@ import { safeRedirect } from '../http/redirect';
 import { type FailureSlot, keysOfUser, lockedError, throttleKey, throttleState, withFailureSlot } from './throttle';
 import type { UserRow } from './actor';
 import { accountByIdentifier } from './contacts';
-import { totpEnabled, verifyTotp } from './totp';
+import { confirmEnrolment, startEnrolment, totpEnabled, verifyTotp } from './totp';
+import { isRecoveryCode, useRecoveryCode } from './recovery-codes';
+import { isAdministrator } from './strong-factor';
+import { hasPasskey } from './passkeys/has-passkey';
+import { noteSignInDevice } from './devices';
 import { consumeCode, consumeExpiredChange, grantExpiredChange, sendCodeAfterAnswer, sendCodeOnce } from './codes';
 import { passwordExpired, storeNewPassword } from './password-policy';
 import { endEveryAccess } from '../oidc/revoke';
@@ -59,12 +63,17 @@ const captchaError = (message: string) =>
 /** Sends a code, treating "asked again within the minute" as sent (the earlier code still works). */
 const CODE_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PHONE_CAPTCHA, loginSuccess: false, message: 'Enter the verification code sent to you' };
 const TOTP_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.TOTP, loginSuccess: false, message: 'Enter the code from your authenticator app' };
+const TOTP_SETUP_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.TOTP_SETUP, loginSuccess: false, message: 'Administrators must use an authenticator app or a passkey: set up an authenticator app to continue' };
 const EXPIRED_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PASSWORD_EXPIRED, loginSuccess: false, message: 'Your password has expired; choose a new one' };
 export const NO_SECOND_FACTOR = 'Two-step sign-in needs an authenticator app or a mobile phone number; ask an administrator to set one up for you';
 
-/** Which second step `user` takes under `policy` (none: undefined). */
-async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Promise<'totp' | 'code' | undefined> {
+type SecondStep = 'totp' | 'totp-setup' | 'code';
+
+/** Which second step `user` takes under `policy` (none: undefined). An administrator without a
+ *  strong factor, when the policy asks administrators for one, sets up an authenticator app. */
+async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Promise<SecondStep | undefined> {
   if (await totpEnabled(ctx, user.id)) return 'totp';
+  if (policy.adminStrongFactor && (await isAdministrator(ctx, user)) && !(await hasPasskey(ctx.db, user.id))) return 'totp-setup';
   if (policy.secondAuth === SecondAuth.PHONE_CAPTCHA) return 'code';
   if (policy.secondAuth === SecondAuth.TOTP) {
     if (!user.mobilePhone) throw new ApiError(403, NO_SECOND_FACTOR);
@@ -113,11 +122,11 @@ async function attempt(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body:
     if (!body.code) {
       await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip });
       if (secondStep === 'totp') return TOTP_ANSWER;
+      if (secondStep === 'totp-setup') return { ...TOTP_SETUP_ANSWER, totpSetup: await startEnrolment(ctx, user, (await ctx.settings.get('config')).value.system.appName) };
       await sendCodeOnce(ctx, user, 'second-step', user.mobilePhone ? MessageServiceType.SMS : MessageServiceType.EMAIL);
       return CODE_ANSWER;
     }
-    const passed = secondStep === 'totp' ? await verifyTotp(ctx, user.id, body.code) : await consumeCode(ctx, user.id, 'second-step', body.code);
-    if (!passed) return fail('Invalid verification code', { reason: 'second_step' });
+    if (!(await passSecondStep(ctx, secondStep, user, body.code, client.ip))) return fail('Invalid verification code', { reason: 'second_step' });
   }
 
   await slot.clear([throttleKey(body.username), ...keysOfUser(user)]);
@@ -127,6 +136,27 @@ async function attempt(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body:
     return EXPIRED_ANSWER;
   }
   return startSession(ctx, req, reply, user, redirect, 'login.success');
+}
+
+/** Whether `code` passes the second step. The authenticator app's step also takes one of the
+ *  person's recovery codes (used up); the set-up step confirms the new app (audited like the
+ *  personal center's confirmation). */
+async function passSecondStep(ctx: Ctx, step: SecondStep, user: UserRow, code: string, ip: string): Promise<boolean> {
+  const audit = (action: 'recovery.use' | 'user.update', detail: Record<string, unknown>) =>
+    ctx.audit.record({ action, actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip, detail });
+  switch (step) {
+    case 'totp':
+      if (!isRecoveryCode(code)) return verifyTotp(ctx, user.id, code);
+      if (!(await useRecoveryCode(ctx, user.id, code))) return false;
+      await audit('recovery.use', { atSignIn: true });
+      return true;
+    case 'totp-setup':
+      if (!(await confirmEnrolment(ctx, user.id, code))) return false;
+      await audit('user.update', { totp: 'enabled', atSignIn: true });
+      return true;
+    case 'code':
+      return consumeCode(ctx, user.id, 'second-step', code);
+  }
 }
 
 /** POST /authc/login/code: with the PHONE_CAPTCHA login method, sends a sign-in code by SMS.
@@ -181,6 +211,7 @@ export async function startSession(ctx: Ctx, req: FastifyRequest, reply: Fastify
   const tokenMode = req.headers[AUTH_MODE_HEADER] === 'token' && origin !== undefined && ctx.config.corsOrigins.includes(origin);
   const session = await ctx.sessions.create(user.id, tokenMode ? 'token' : 'cookie', client);
   if (!tokenMode) setSessionCookie(req, reply, session.secret, session.expiresAt, ctx.now());
+  await noteSignInDevice(ctx, req, reply, user, tokenMode, client);
   await ctx.audit.record({ action, actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { mode: tokenMode ? 'token' : 'cookie' } });
   return {
     hasNextStep: false,

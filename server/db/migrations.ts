@@ -362,6 +362,38 @@ const backchannelLogout: Migration = {
   },
 };
 
+/** PLACEHOLDER for the passkeys work (branch `passkeys` owns migration 0022): only the columns
+ *  server/auth/passkeys/has-passkey.ts reads, so the account-security policy can ask whether a
+ *  person has a passkey. The passkeys branch's own 0022 replaces this one when both merge. */
+const passkeysPlaceholder: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('passkeys')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade')).execute();
+  },
+};
+
+/** Account security (server/auth/recovery-codes.ts, server/auth/devices.ts): a person's recovery
+ *  codes (keyed digests, each used once) and the devices they signed in from (the digest of a
+ *  random id kept in a long-lived HttpOnly cookie), for the new-device notification. */
+const accountSecurity: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('recovery_codes')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('code_hash', 'text', (c) => c.notNull())
+      .addColumn('used_at', 'bigint')
+      .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+    await db.schema.createIndex('recovery_codes_user').on('recovery_codes').column('user_id').execute();
+    await db.schema.createTable('known_devices')
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('device_hash', 'text', (c) => c.notNull())
+      .addColumn('first_seen_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('known_devices_pk', ['user_id', 'device_hash']).execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -382,6 +414,8 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0018_sso_apps': ssoApps,
     '0019_backchannel_logout': backchannelLogout,
     '0023_scim': scim,
+    '0022_passkeys': passkeysPlaceholder,
+    '0026_account_security': accountSecurity,
   };
 }
 

@@ -258,6 +258,30 @@ export interface ScimGroupLinkTable {
   externalId: string;
 }
 
+/** PLACEHOLDER for the passkeys work (migration 0022 of branch `passkeys` defines the real table):
+ *  the columns server/auth/passkeys/has-passkey.ts reads. */
+export interface PasskeyTable {
+  id: string;
+  userId: string;
+}
+
+/** A person's recovery codes (migration 0026): keyed digests, each used once. */
+export interface RecoveryCodeTable {
+  id: string;
+  userId: string;
+  codeHash: string;
+  usedAt: number | null;
+  createdAt: number;
+}
+
+/** The devices a person signed in from (migration 0026): the digest of the device cookie's id. */
+export interface KnownDeviceTable {
+  userId: string;
+  deviceHash: string;
+  firstSeenAt: number;
+  lastSeenAt: number;
+}
+
 export interface Database {
   tenants: TenantTable;
   users: UserTable;
@@ -284,4 +308,7 @@ export interface Database {
   scimTokens: ScimTokenTable;
   scimUserLinks: ScimUserLinkTable;
   scimGroupLinks: ScimGroupLinkTable;
+  passkeys: PasskeyTable;
+  recoveryCodes: RecoveryCodeTable;
+  knownDevices: KnownDeviceTable;
 }

@@ -18,7 +18,9 @@ export async function revokeAppGrants(database: Kysely<Database>, personId: stri
     .where((eb) => eb.or([eb('accountId', '=', personId), eb('grantId', 'in', grants)])).execute();
 }
 
-/** Ends everything the person is signed in with: every console session and every app grant. */
-export async function endEveryAccess(ctx: Ctx, personId: string): Promise<void> {
-  await Promise.all([ctx.sessions.revokeUser(personId), revokeAppGrants(ctx.db, personId)]);
+/** Ends everything the person is signed in with: every console session (but `keepSessionId`) and
+ *  every app grant. Answers how many console sessions ended. */
+export async function endEveryAccess(ctx: Ctx, personId: string, keepSessionId?: string): Promise<number> {
+  const [revoked] = await Promise.all([ctx.sessions.revokeUser(personId, keepSessionId), revokeAppGrants(ctx.db, personId)]);
+  return revoked;
 }

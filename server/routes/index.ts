@@ -26,6 +26,7 @@ import { passwordResetRoutes } from './password-reset';
 import { emailVerificationRoutes } from './email-verification';
 import { sessionProbeRoutes } from './session-probe';
 import { scimTokenRoutes } from './scim-tokens';
+import { accountSecurityRoutes } from './account-security';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -50,6 +51,7 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   ssoRoutes(app, gate, ctx);
   idpLoginRoutes(app, gate, ctx);
   totpRoutes(app, gate, ctx);
+  void app.register(accountSecurityRoutes, { gate, ctx });
   passwordResetRoutes(app, gate, ctx);
   emailVerificationRoutes(app, gate, ctx);
   sessionProbeRoutes(app, gate, ctx);

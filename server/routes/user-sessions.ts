@@ -11,7 +11,7 @@ import { idParams } from '../../src/core/schemas/common';
 import { sessionInfo } from '../../src/core/schemas/auth';
 import { manageableUser } from '../auth/scope';
 import { forbidden } from '../http/errors';
-import { revokeAppGrants } from '../oidc/revoke';
+import { signOutEverywhere } from '../services/sessions';
 
 const userSession = v.omit(sessionInfo, ['current']);
 
@@ -25,14 +25,12 @@ export function userSessionRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): v
 
   defineRoute(app, gate, {
     method: 'DELETE', url: '/user/:id/sessions', tags, access: Permission.Users,
-    summary: 'Sign a user of my scope out everywhere: every console session and every app grant end (audited); not for myself (see DELETE /cas/sessions)',
+    summary: 'Sign a user of my scope out everywhere: every console session and every app grant end (audited); not for myself (see POST /cas/logout/everywhere)',
     params: idParams, response: v.object({ revoked: v.number() }),
     handler: async ({ actor, params, raw }) => {
       const target = await manageableUser(ctx, actor, params.id);
       if (target.id === actor.id) throw forbidden('Sign out your own sessions in the personal center');
-      const [revoked] = await Promise.all([ctx.sessions.revokeUser(target.id), revokeAppGrants(ctx.db, target.id)]);
-      await ctx.audit.record({ action: 'session.revoke', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip: raw.ip, detail: { everywhere: true, sessions: revoked } });
-      return { revoked };
+      return { revoked: await signOutEverywhere(ctx, actor, target, raw.ip) };
     },
   });
 }

@@ -51,6 +51,9 @@ export const LoginStep = {
   PHONE_CAPTCHA: 'PHONE_CAPTCHA',
   TOTP: 'TOTP',
   PASSWORD_EXPIRED: 'PASSWORD_EXPIRED',
+  /** An administrator without a strong second factor, under the login settings' adminStrongFactor:
+   *  set up an authenticator app (the answer carries its secret), then confirm with its code. */
+  TOTP_SETUP: 'TOTP_SETUP',
 } as const;
 export type LoginStep = ValueOf<typeof LoginStep>;
 

@@ -12,6 +12,7 @@ import { accessDenial } from './permissions';
 import { LOGIN_PATH, isPublicLocation, withRedirect } from './public-routes';
 import { $session, clearSession, type SessionState } from './session-state';
 import type { LoginAnswer, LoginErrorData, LoginForm } from './types';
+import type { TotpEnrolment } from './api/totp';
 
 export { $session, type SessionState };
 
@@ -32,7 +33,7 @@ export interface LoginInput {
 export type LoginResult =
   | { kind: 'success'; redirectURL?: string; session: SessionState }
   /** Multi-step login: show the next step, then call `submitNextStep`. */
-  | { kind: 'nextStep'; nextStep: string; message?: string };
+  | { kind: 'nextStep'; nextStep: string; message?: string; totpSetup?: TotpEnrolment };
 
 /** The captcha image URL a failed sign-in asked for: while set, the UI shows the captcha field. */
 export const $loginCaptcha = atom<string | undefined>(undefined);
@@ -60,7 +61,7 @@ async function submit(form: LoginForm, query: Query | undefined, language: strin
   if (answer.hasNextStep) {
     const nextStep = answer.nextStep ?? '';
     pendingStep = { form, query, nextStep, language };
-    return { kind: 'nextStep', nextStep, message: answer.message };
+    return { kind: 'nextStep', nextStep, message: answer.message, ...(answer.totpSetup && { totpSetup: answer.totpSetup }) };
   }
   pendingStep = undefined;
   return finishSignIn(answer);

@@ -59,7 +59,7 @@ test('the member signs in and sees only their own entries', async () => {
   assert.deepEqual(entries.map((text) => text.trim()), ['Home', 'Messages', 'Message history', 'Personal center']);
   assert.equal(await mainMenu(page).getByRole('button', { name: 'Operations' }).count(), 0);
 
-  // The home page: the apps they may open, no admin areas, the role, and the unread message.
+  // The home page: the apps they may open, no admin areas, the role, and the unread messages.
   const wiki = page.getByRole('region', { name: 'Your apps' }).getByRole('link', { name: /^Wiki/ });
   assert.equal(await wiki.getAttribute('href'), 'https://wiki.example.com/');
   assert.equal(await wiki.getAttribute('target'), '_blank');
@@ -69,7 +69,9 @@ test('the member signs in and sees only their own entries', async () => {
   await page.getByText('regular tenant').first().waitFor();
   const messages = page.getByRole('region', { name: 'Unread messages' });
   await messages.getByText('Welcome aboard').waitFor();
-  await messages.getByRole('link', { name: 'All messages (1 unread)' }).waitFor();
+  // The browser is a new device after the other session's sign-in (server/auth/devices.ts).
+  await messages.getByText('New sign-in to your account').waitFor();
+  await messages.getByRole('link', { name: 'All messages (2 unread)' }).waitFor();
   assert.deepEqual(watched.errors, []);
 });
 

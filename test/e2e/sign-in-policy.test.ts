@@ -110,7 +110,7 @@ test('TOTP as the second auth: refused under the field until the administrator h
   const next = await openPage(browser);
   await next.page.goto(`${server.base}/login`);
   await signInByForm(next.page, ADMIN.username, ADMIN_PASSWORD);
-  await next.page.getByText('Enter the 6-digit code from your authenticator app.').waitFor();
+  await next.page.getByText('Enter the 6-digit code from your authenticator app, or one of your recovery codes.').waitFor();
   await next.page.getByLabel('Verification code').fill(app.generate({ timestamp: server.clock.now() }));
   await next.page.getByRole('button', { name: 'Verify' }).click();
   await next.page.getByRole('heading', { name: /^Welcome back/ }).waitFor();

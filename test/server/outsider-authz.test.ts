@@ -48,6 +48,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/messages/history': 'self', 'PUT /api/messages/{id}/read': 'self', 'PUT /api/messages/read': 'self', 'DELETE /api/messages/{id}': 'self',
   'GET /api/sso/interactions/{uid}': 'self', 'POST /api/sso/interactions/{uid}': 'self', 'GET /api/user/totp': 'self', 'POST /api/user/totp': 'self',
   'POST /api/user/totp/confirm': 'self', 'POST /api/user/totp/disable': 'self', 'POST /api/user/email/verification': 'self',
+  'GET /api/user/recovery-codes': 'self', 'POST /api/user/recovery-codes': 'self', 'POST /api/cas/logout/everywhere': 'self',
 
   'DELETE /api/authc/user/{id}/login/unlock': 'scoped', 'GET /api/user': 'scoped', 'GET /api/user/{id}': 'scoped', 'DELETE /api/user/{id}': 'scoped',
   'GET /api/user/{id}/basic_info': 'scoped', 'PUT /api/user/{id}/basic_info': 'scoped', 'POST /api/user/{id}/password': 'scoped',

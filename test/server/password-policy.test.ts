@@ -65,7 +65,7 @@ test("history: the administrator's reset and the reset with a code refuse it too
   assert.deepEqual([reset.status, reset.body.data.fields], [400, [{ field: 'password', rule: 'rule.passwordReused?count=3' }]]);
 
   assert.equal((await server.client().post('/api/user/password/reset-code', { identifier: EMAIL })).status, 200);
-  const mail = await until(() => smtp.mails.find((entry) => entry.to.includes(EMAIL)), 'the reset code');
+  const mail = await until(() => smtp.mails.find((entry) => entry.to.includes(EMAIL) && entry.raw.includes('reset code is')), 'the reset code');
   const code = /reset code is (\d{6})/.exec(mail.raw)![1]!;
   const withCode = (password: string) => server.client().put<Fields>('/api/user/password', { identifier: EMAIL, code, password: transform(password) });
   const reused = await withCode('Fourth123');

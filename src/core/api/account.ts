@@ -1,6 +1,9 @@
-// The signed-in person's own account: their sessions and their newest unread messages.
+// The signed-in person's own account: their sessions (and signing out everywhere), their recovery
+// codes and their newest unread messages.
 import type * as v from 'valibot';
 import { request } from '../http';
+import { transformPassword } from '../password';
+import type { recoveryCodes, recoveryCodeStatus } from '../schemas/account-security';
 import type { sessionInfo } from '../schemas/auth';
 import type { Message } from '../schemas/messaging';
 import type { PagedList } from '../types';
@@ -23,6 +26,25 @@ export function signOutSession(id: string): Promise<void> {
 /** DELETE /cas/sessions: signs out all my sessions but this one; answers how many ended. */
 export function signOutOtherSessions(): Promise<{ revoked: number }> {
   return request<{ revoked: number }>('DELETE', '/cas/sessions');
+}
+
+/** POST /cas/logout/everywhere: ends every console session (but this one with `keepCurrent`) and
+ *  every app grant of mine; answers how many console sessions ended. */
+export function signOutEverywhere(keepCurrent: boolean): Promise<{ revoked: number }> {
+  return request<{ revoked: number }>('POST', '/cas/logout/everywhere', { body: { keepCurrent } });
+}
+
+export type RecoveryCodeStatus = v.InferOutput<typeof recoveryCodeStatus>;
+
+/** GET /user/recovery-codes: how many unused codes I have (never the codes). */
+export function recoveryCodeStatusOf(): Promise<RecoveryCodeStatus> {
+  return request<RecoveryCodeStatus>('GET', '/user/recovery-codes', { silent: true });
+}
+
+/** POST /user/recovery-codes: a new set (the old one stops working), confirmed with my password;
+ *  the answer is the only time the codes are shown. */
+export async function generateRecoveryCodes(password: string): Promise<v.InferOutput<typeof recoveryCodes>> {
+  return request('POST', '/user/recovery-codes', { body: { password: await transformPassword(password) } });
 }
 
 /** GET /messages?status=unread: my newest unread in-site messages (and how many there are). */

@@ -1,7 +1,8 @@
 // Sign-in, session and captcha calls (/authc/login, /cas/*, /captcha/image/display).
 import * as v from 'valibot';
-import { loginCaptcha, loginCode } from '../validation/login';
+import { loginCaptcha, secondStepCode } from '../validation/login';
 import { transformedPassword } from './common';
+import { totpEnrolment } from './totp';
 
 const identifier = v.pipe(v.string('rule.loginUsername'), v.trim(), v.nonEmpty('rule.loginUsername'), v.maxLength(100, 'rule.loginUsername'));
 const captchaKey = v.optional(v.pipe(v.string('rule.captcha'), v.regex(/^[\w-]{16,128}$/, 'rule.captcha')));
@@ -16,7 +17,7 @@ export const loginBody = v.object({
   /** The random value the client put in the captcha image's query (binds the captcha without a cookie). */
   captchaKey,
   nextStep: v.optional(v.pipe(v.string('rule.required'), v.maxLength(32, 'rule.required'))),
-  code: v.optional(loginCode),
+  code: v.optional(secondStepCode),
 });
 
 /** POST /authc/login/code (PHONE_CAPTCHA login method): send a sign-in code to this phone. */
@@ -48,6 +49,8 @@ export const loginAnswer = v.object({
   token: v.optional(v.string()),
   /** Token mode only: the header the server reads the token from (authConfig.tokenName, lower case). */
   tokenName: v.optional(v.string()),
+  /** Next step TOTP_SETUP only: the new authenticator app's secret, shown this once. */
+  totpSetup: v.optional(totpEnrolment),
 });
 
 /** `data` of a failed sign-in: a captcha to show next, and/or an application code (1001). */

@@ -43,6 +43,9 @@ export const loginSettings = v.object({
   /** A second step after the password (null: the password alone). PHONE_CAPTCHA sends a one-time
    *  code; TOTP asks for the authenticator app's code (an SMS code for people without one). */
   secondAuth: v.nullable(v.picklist([SecondAuth.PHONE_CAPTCHA, SecondAuth.TOTP], 'rule.secondAuth')),
+  /** Platform, tenant and app administrators must use a strong second factor (a passkey or an
+   *  authenticator app): one who has neither sets up the app after the password, before a session. */
+  adminStrongFactor: v.boolean('rule.required'),
   sessionIdleMinutes: between(1, 7 * 24 * 60),
   sessionAbsoluteHours: between(1, 30 * 24),
   backgroundType: v.picklist(values(BackgroundType), 'rule.backgroundType'),
@@ -60,6 +63,7 @@ export const defaultLoginSettings: LoginSettings = {
   captchaKind: CaptchaKind.NUMBER_LETTER,
   captchaLength: 4,
   secondAuth: null,
+  adminStrongFactor: false,
   sessionIdleMinutes: 30,
   sessionAbsoluteHours: 12,
   backgroundType: BackgroundType.InitialVersion,

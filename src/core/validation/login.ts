@@ -10,6 +10,17 @@ export const loginCaptcha = v.pipe(v.string('rule.captcha'), v.maxLength(16, 'ru
 /** The code of a multi-step sign-in's next step: 4-8 digits. */
 export const loginCode = v.pipe(v.string('rule.code'), v.regex(/^\d{4,8}$/, 'rule.code'));
 
+/** A recovery code as printed (server/auth/recovery-codes.ts): four groups of four letters and
+ *  digits, the hyphens (or spaces) optional. */
+export const RECOVERY_CODE = /^[0-9a-z]{4}(?:[- ]?[0-9a-z]{4}){3}$/i;
+
+/** What the second step of a sign-in takes: the step's code, or (for an authenticator app's step)
+ *  one of the person's recovery codes. */
+export const secondStepCode = v.pipe(
+  v.string('rule.code'),
+  v.check((code) => /^\d{4,8}$/.test(code) || RECOVERY_CODE.test(code), 'rule.code'),
+);
+
 /** Login form (login messages). The password is checked in plain text, before the transform. */
 export const loginForm = v.object(
   {

@@ -165,6 +165,9 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
       if (answer.kind === 'nextStep' && answer.nextStep === LoginStep.PASSWORD_EXPIRED) {
         setNextStep(undefined);
         setFlow({ kind: 'expired', username: values.username, password: values.password });
+      } else if (answer.kind === 'nextStep' && answer.totpSetup) {
+        setNextStep(undefined);
+        setFlow({ kind: 'totpSetup', username: values.username, enrolment: answer.totpSetup });
       } else if (answer.kind === 'nextStep') {
         setNextStep(answer.nextStep);
       } else {
@@ -236,7 +239,7 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
             <Field
               label={t('login:code')}
               error={message('code')}
-              input={{ name: 'code', type: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', placeholder: t('login:codePlaceholder') }}
+              input={{ name: 'code', type: 'text', inputMode: nextStep === LoginStep.TOTP ? 'text' : 'numeric', autoComplete: 'one-time-code', placeholder: t('login:codePlaceholder') }}
             />
           </>
         )}

@@ -1,6 +1,6 @@
 // The sign-in flows beside the password form, loaded lazily in one chunk (outside the sign-in
 // entry's size budget): the phone-and-code form of the PHONE_CAPTCHA login method, "Forgot
-// password?" and the new password an expired one asks for.
+// password?", the new password an expired one asks for and an administrator's authenticator set-up.
 import type { ReactNode } from 'react';
 import type { PublicLoginSettings } from '../../core/schemas/settings';
 import type { LoginResult } from '../../core/session';
@@ -9,8 +9,14 @@ import ExpiredPasswordForm from './ExpiredPasswordForm';
 import ForgotPasswordForm from './ForgotPasswordForm';
 import type { LoginErrorDetail, LoginSubmitDetail, LoginSuccessDetail } from './LoginForm';
 import PhoneCodeForm from './PhoneCodeForm';
+import TotpSetupForm from './TotpSetupForm';
+import type { TotpEnrolment } from '../../core/api/totp';
 
-export type Flow = { kind: 'phone' } | { kind: 'forgot' } | { kind: 'expired'; username: string; password: string };
+export type Flow =
+  | { kind: 'phone' }
+  | { kind: 'forgot' }
+  | { kind: 'expired'; username: string; password: string }
+  | { kind: 'totpSetup'; username: string; enrolment: TotpEnrolment };
 
 export interface SignInFlowProps {
   flow: Flow;
@@ -35,6 +41,8 @@ export default function SignInFlow({ flow, header, settings, onSubmitted, onSucc
       return <ForgotPasswordForm policy={policy} onDone={(changed) => onBack(changed ? t('login:forgot.done') : undefined)} />;
     case 'expired':
       return <ExpiredPasswordForm username={flow.username} password={flow.password} policy={policy} onSuccess={succeeded(flow.username)} onError={failed} onCancel={() => onBack()} />;
+    case 'totpSetup':
+      return <TotpSetupForm enrolment={flow.enrolment} onSuccess={succeeded(flow.username)} onError={failed} onCancel={() => onBack()} />;
     case 'phone':
       return (
         <>

@@ -1,7 +1,7 @@
 // Reads the sign-in form and checks it with the core's rules: the login schema (login
 // messages) and, when the form shows them, the captcha and the next step's code.
 import * as v from 'valibot';
-import { loginCaptcha, loginCode, loginForm } from '../../core/validation/login';
+import { loginCaptcha, loginForm, secondStepCode } from '../../core/validation/login';
 
 export interface LoginValues {
   username: string;
@@ -33,7 +33,7 @@ const fieldRules = {
   username: loginForm.entries.username,
   password: loginForm.entries.password,
   captcha: v.pipe(loginCaptcha, v.nonEmpty('rule.captcha')),
-  code: loginCode,
+  code: secondStepCode,
 } as const;
 
 export function validateLogin(form: HTMLFormElement, shown: ShownFields): LoginValidation {

@@ -16,7 +16,7 @@ import { Card } from '../../widgets/Card';
 import { Icon, isIconName } from '../../widgets/Icon';
 import { safeLink } from '../../widgets/links';
 import { useResource } from '../../widgets/useResource';
-import { describeAgent } from '../../widgets/userAgent';
+import { describeAgent } from '../../../core/user-agent';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './HomeScreen.css';
 import { nameText, type TextKey } from '../../../core/i18n';

@@ -1,4 +1,5 @@
-// Login management (operate/setting, first tab): login method, second step, captcha, lockout,
+// Login management (operate/setting, first tab): login method, second step (and whether
+// administrators must use a strong second factor), captcha, lockout,
 // password policy, session timeouts and the sign-in page background, saved with
 // PUT /settings/login. The server and the sign-in page follow a save at once.
 import { useForm } from 'react-hook-form';
@@ -59,6 +60,10 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
             </option>
           ))}
         </SelectField>
+        <div className={styles.checkCell}>
+          <CheckboxField label={t('settings:signIn.adminStrongFactor')} registration={register('adminStrongFactor')} />
+          <p className={ui.hint}>{t('settings:signIn.adminStrongFactorHint')}</p>
+        </div>
       </Section>
 
       <Section title={t('settings:signIn.captcha')} description={t('settings:signIn.captchaText')}>

@@ -17,7 +17,7 @@ import { SecretValue } from '../../widgets/SecretValue';
 import { Card } from '../../widgets/Card';
 import * as styles from './UserInfoScreen.css';
 
-const QrCode = lazy(() => import('./QrCode'));
+const QrCode = lazy(() => import('../../widgets/QrCode'));
 
 /** A code from the app and a submit button (confirming the set-up, or turning it off). */
 function CodeForm({ submitLabel, onCode, onCancel }: { submitLabel: string; onCode: (code: string) => Promise<void>; onCancel: () => void }) {
@@ -77,7 +77,8 @@ function Enrolment({ enrolment, onDone, onCancel }: { enrolment: TotpEnrolment; 
 
 type Step = { kind: 'idle' } | { kind: 'enrolling'; enrolment: TotpEnrolment } | { kind: 'turningOff' };
 
-export function AuthenticatorCard() {
+/** `onChange` runs once the app was turned on or off. */
+export function AuthenticatorCard({ onChange }: { onChange?: () => void }) {
   const t = useT();
   const status = useResource(totpStatusOf, []);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
@@ -86,6 +87,7 @@ export function AuthenticatorCard() {
   const finish = () => {
     idle();
     status.reload();
+    onChange?.();
   };
 
   const setUp = async () => {

@@ -29,11 +29,25 @@ export const itemMeta = style({ color: vars.color.textMuted, fontSize: vars.font
 
 export const text = style({ margin: `0 0 ${vars.space.md}`, color: vars.color.textMuted });
 
-export const qrCode = style({ width: '184px', height: '184px', borderRadius: vars.radius.base, imageRendering: 'pixelated' });
-
 export const steps = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
 
 export const status = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, margin: `0 0 ${vars.space.md}` });
 
 /** "Off" reads as a neutral state, not as a success. */
 export const offBadge = style({ background: 'transparent', color: vars.color.textMuted, border: `1px solid ${vars.color.border}` });
+
+/** Recovery codes in monospace, in as many columns as fit (one in a narrow card). */
+export const codes = style({
+  display: 'grid',
+  gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 26ch), 1fr))',
+  gap: `${vars.space.xs} ${vars.space.lg}`,
+  margin: 0,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  listStylePosition: 'inside',
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.base,
+  fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+  fontVariantNumeric: 'tabular-nums',
+});
+
+export const cardActions = style({ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: vars.space.sm });

@@ -1,5 +1,7 @@
 // The personal center (/profile/userInfo): own details (edited in the profile dialog), avatar,
-// password change, the authenticator app, the active sessions with "sign out other sessions", and recent sign-ins.
+// password change, the authenticator app, recovery codes, the active sessions with "sign out other
+// sessions" and "sign out everywhere", and recent sign-ins.
+import { lazy, Suspense, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import * as users from '../../../core/api/users';
 import { formatDate, relativeTime } from '../../../core/format';
@@ -8,15 +10,18 @@ import { $session, reload } from '../../../core/session';
 import { mySessions, signOutOtherSessions, signOutSession, type SessionInfo } from '../../../core/api/account';
 import { openAccountDialog } from '../../app/accountDialogState';
 import { roleKey } from '../../app/user';
-import { useT } from '../../i18n';
+import { useT, useTexts } from '../../i18n';
 import { Icon } from '../../widgets/Icon';
 import { ImageUpload } from '../../widgets/ImageUpload';
 import { useResource } from '../../widgets/useResource';
-import { describeAgent } from '../../widgets/userAgent';
+import { describeAgent } from '../../../core/user-agent';
 import * as ui from '../../widgets/ui.css';
 import { AuthenticatorCard } from './AuthenticatorCard';
+import { RecoveryCodesCard } from './RecoveryCodesCard';
 import { Card } from '../../widgets/Card';
 import * as styles from './UserInfoScreen.css';
+
+const SignOutEverywhereDialog = lazy(() => import('./SignOutEverywhereDialog'));
 
 function Details({ info }: { info: users.BasicInfo }) {
   const t = useT();
@@ -86,6 +91,8 @@ function Sessions() {
   const t = useT();
   const sessions = useResource(mySessions, []);
   const others = sessions.data?.filter((session) => !session.current).length ?? 0;
+  const [askingEverywhere, setAskingEverywhere] = useState(false);
+  const accountTexts = useTexts(undefined, 'account');
 
   const act = async (call: () => Promise<unknown>) => {
     try {
@@ -103,11 +110,23 @@ function Sessions() {
       title={t('console:userInfo.sessions')}
       className={styles.wide}
       action={
-        <button type="button" className={ui.button.secondary} disabled={!others} onClick={() => void act(signOutOtherSessions)}>
-          {t('console:session.signOutOthers')}
-        </button>
+        <span className={styles.cardActions}>
+          <button type="button" className={ui.button.secondary} disabled={!others} onClick={() => void act(signOutOtherSessions)}>
+            {t('console:session.signOutOthers')}
+          </button>
+          {accountTexts && (
+            <button type="button" className={ui.button.secondary} onClick={() => setAskingEverywhere(true)}>
+              {t('account:everywhere.button')}
+            </button>
+          )}
+        </span>
       }
     >
+      {askingEverywhere && (
+        <Suspense fallback={null}>
+          <SignOutEverywhereDialog onClose={() => setAskingEverywhere(false)} onDone={sessions.reload} />
+        </Suspense>
+      )}
       {sessions.failed ? (
         <p className={ui.empty}>{t('console:unavailable')}</p>
       ) : !sessions.data ? (
@@ -130,6 +149,8 @@ export default function UserInfoScreen() {
   // The session user changes after every save (the session is reloaded): read the details again.
   const user = useStore($session).user;
   const info = useResource(() => (user ? users.basicInfo(user.id) : Promise.reject(new Error('not signed in'))), [user]);
+  // Turning the authenticator app on or off changes whether recovery codes are available.
+  const [factorsChanged, setFactorsChanged] = useState(0);
 
   return (
     <div>
@@ -154,7 +175,8 @@ export default function UserInfoScreen() {
             {t('console:userInfo.changePassword')}
           </button>
         </Card>
-        <AuthenticatorCard />
+        <AuthenticatorCard onChange={() => setFactorsChanged((count) => count + 1)} />
+        <RecoveryCodesCard factorsChanged={factorsChanged} />
         <Sessions />
       </div>
     </div>

@@ -8,7 +8,7 @@ import { notifySuccess } from '../../../core/messages';
 import { useT } from '../../i18n';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useResource } from '../../widgets/useResource';
-import { describeAgent } from '../../widgets/userAgent';
+import { describeAgent } from '../../../core/user-agent';
 import * as ui from '../../widgets/ui.css';
 
 export default function SessionsDialog({ user, onClose }: { user: AdminUser; onClose: () => void }) {

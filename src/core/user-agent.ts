@@ -1,5 +1,5 @@
-// A short, human description of a browser's user agent string ("Chrome on Linux"), for session
-// and sign-in lists. Unknown parts are left out; the raw string is never needed on screen.
+// A short, human description of a browser's user agent string ("Chrome on Linux"), for the session
+// and sign-in lists and the server's new-device notice. Unknown parts are left out.
 const browsers: [RegExp, string][] = [
   [/Edg\//, 'Edge'],
   [/OPR\//, 'Opera'],

@@ -1,9 +1,10 @@
 // A QR code drawn on a canvas (loaded on demand with the QR encoder). Drawn rather than written
 // as SVG markup: the encoded text (an otpauth:// URI with its secret) never appears in the DOM.
-// Dark modules on white with a quiet zone, in both themes, so that phone cameras read it.
+// Dark modules on white with a quiet zone, in both themes, so that phone cameras read it. Shared by
+// the personal center and the sign-in's authenticator set-up step (both load it lazily).
 import { useEffect, useRef } from 'react';
 import { encode } from 'uqr';
-import * as styles from './UserInfoScreen.css';
+import * as styles from './QrCode.css';
 
 /** CSS pixels of the drawn code. */
 const SIZE = 184;

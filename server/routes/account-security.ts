@@ -1,0 +1,68 @@
+// The signed-in person's account security: recovery codes (for people with a passkey or an
+// authenticator app; a new set needs the current password) and signing themselves out everywhere
+// (every console session, optionally but this one, and every app grant).
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute, type RouteOptions } from '../http/route';
+import { Permission } from '../../src/core/permission-codes';
+import { recoveryCodes, recoveryCodesBody, recoveryCodeStatus, signedOutEverywhere, signOutEverywhereBody } from '../../src/core/schemas/account-security';
+import { generateRecoveryCodes, recoveryCodeStatus as statusOf } from '../auth/recovery-codes';
+import { hasStrongFactor } from '../auth/strong-factor';
+import { verifyPassword } from '../auth/kdf';
+import { ApiError, fieldError } from '../http/errors';
+import { signOutEverywhere } from '../services/sessions';
+import { clearSessionCookie } from '../auth/gate';
+
+const access = Permission.SelfService;
+
+export const accountSecurityRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
+  defineRoute(app, gate, {
+    method: 'GET',
+    url: '/user/recovery-codes',
+    tags: ['Authenticator app'],
+    access,
+    summary: 'How many of my recovery codes are left (never the codes)',
+    response: recoveryCodeStatus,
+    handler: async ({ actor }) => ({ available: await hasStrongFactor(ctx, actor.id), ...(await statusOf(ctx, actor.id)) }),
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST',
+    url: '/user/recovery-codes',
+    tags: ['Authenticator app'],
+    access,
+    summary: 'A new set of ten recovery codes, shown this once (the old set stops working); needs my password and a passkey or an authenticator app',
+    body: recoveryCodesBody,
+    response: recoveryCodes,
+    rateLimit: ctx.config.rateLimits.login,
+    handler: async ({ actor, body, raw }) => {
+      if (!(await verifyPassword(actor.user.passwordHash, body.password))) throw fieldError([{ field: 'password', rule: 'rule.wrongPassword' }]);
+      if (!(await hasStrongFactor(ctx, actor.id)))
+        throw new ApiError(400, 'Recovery codes are for people with a passkey or an authenticator app: set one up first');
+      const codes = await generateRecoveryCodes(ctx, actor.id);
+      await ctx.audit.record({
+        action: 'recovery.generate',
+        actor,
+        target: { type: 'user', id: actor.id },
+        tenantId: actor.user.tenantId,
+        ip: raw.ip,
+        detail: { count: codes.length },
+      });
+      return { codes };
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST',
+    url: '/cas/logout/everywhere',
+    tags: ['Authentication'],
+    access,
+    summary: 'Sign me out everywhere: every console session (but this one with keepCurrent) and every app grant end (audited)',
+    body: signOutEverywhereBody,
+    response: signedOutEverywhere,
+    handler: async ({ actor, body, raw }, reply) => {
+      const revoked = await signOutEverywhere(ctx, actor, actor.user, raw.ip, body.keepCurrent ? actor.sessionId : undefined);
+      if (!body.keepCurrent) clearSessionCookie(raw, reply);
+      return { revoked };
+    },
+  });
+};

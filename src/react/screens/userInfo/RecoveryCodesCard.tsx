@@ -1,0 +1,139 @@
+// The personal center's recovery codes: how many are left; a new set of ten (confirmed with the
+// current password; the old set stops working), shown this once with Copy and Download (a text
+// file). Only for people with a passkey or an authenticator app: the server says whether.
+import { useRef, useState } from 'react';
+import * as v from 'valibot';
+import { useForm } from 'react-hook-form';
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import { useStore } from '@nanostores/react';
+import { generateRecoveryCodes, recoveryCodeStatusOf } from '../../../core/api/account';
+import { $session } from '../../../core/session';
+import { showServerFieldErrors } from '../../dialogs/fieldErrors';
+import { useT, useTexts } from '../../i18n';
+import { Card } from '../../widgets/Card';
+import { PasswordField } from '../../widgets/TextFields';
+import { useCopy } from '../../widgets/useCopy';
+import { useResource } from '../../widgets/useResource';
+import * as ui from '../../widgets/ui.css';
+import * as styles from './UserInfoScreen.css';
+
+const passwordForm = v.object({ password: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required')) });
+
+type Step = { kind: 'idle' } | { kind: 'confirming' } | { kind: 'shown'; codes: string[] };
+
+/** The current password, then the new set. */
+function PasswordStep({ onCodes, onCancel }: { onCodes: (codes: string[]) => void; onCancel: () => void }) {
+  const t = useT();
+  const { register, handleSubmit, setError, formState } = useForm<{ password: string }>({
+    resolver: valibotResolver(passwordForm),
+    defaultValues: { password: '' },
+  });
+  const onSubmit = handleSubmit(async ({ password }) => {
+    try {
+      onCodes((await generateRecoveryCodes(password)).codes);
+    } catch (error) {
+      showServerFieldErrors(error, ['password'], setError);
+    }
+  });
+  return (
+    <form className={ui.form} onSubmit={(event) => void onSubmit(event)} noValidate>
+      <p className={styles.text}>{t('account:recovery.confirmText')}</p>
+      <PasswordField
+        label={t('account:recovery.password')}
+        autoComplete="current-password"
+        required
+        error={formState.errors.password?.message}
+        registration={register('password')}
+      />
+      <div className={ui.actions}>
+        <button type="button" className={ui.button.secondary} onClick={onCancel}>
+          {t('console:action.cancel')}
+        </button>
+        <button type="submit" className={ui.button.primary} disabled={formState.isSubmitting}>
+          {t('account:recovery.submit')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The new codes, this once: copy them, download them as a text file, or say they are saved. */
+function ShownCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const t = useT();
+  const username = useStore($session).user?.username ?? '';
+  const list = useRef<HTMLOListElement>(null);
+  const { copy, manual } = useCopy();
+  const text = codes.join('\n');
+  const download = () => {
+    const file = new Blob([`${t('account:recovery.fileHeader', { username })}\n\n${text}\n`], { type: 'text/plain;charset=utf-8' });
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(file);
+    link.download = `recovery-codes-${username}.txt`;
+    link.click();
+    URL.revokeObjectURL(link.href);
+  };
+  return (
+    <div className={styles.steps}>
+      <ol ref={list} className={styles.codes} aria-label={t('account:recovery.listLabel')}>
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ol>
+      <p className={ui.formError}>{t('account:recovery.once')}</p>
+      {manual && <p className={ui.hint}>{t('account:recovery.copyManually')}</p>}
+      <div className={ui.actions}>
+        <button type="button" className={ui.button.secondary} onClick={() => void copy(text, list.current, t('account:recovery.copied'))}>
+          {t('account:recovery.copy')}
+        </button>
+        <button type="button" className={ui.button.secondary} onClick={download}>
+          {t('account:recovery.download')}
+        </button>
+        <button type="button" className={ui.button.primary} onClick={onDone}>
+          {t('account:recovery.done')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** `factorsChanged` changes when the person turns an authenticator app on or off. */
+export function RecoveryCodesCard({ factorsChanged }: { factorsChanged: number }) {
+  const t = useT();
+  const ready = useTexts(undefined, 'account');
+  const status = useResource(recoveryCodeStatusOf, [factorsChanged]);
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
+  if (!ready) return null;
+
+  const data = status.data;
+  const action =
+    data?.available && step.kind === 'idle' ? (
+      <button type="button" className={data.generatedAt === null ? ui.button.primary : ui.button.secondary} onClick={() => setStep({ kind: 'confirming' })}>
+        {t(data.generatedAt === null ? 'account:recovery.generate' : 'account:recovery.regenerate')}
+      </button>
+    ) : undefined;
+
+  return (
+    <Card id="iam-userinfo-recovery" title={t('account:recovery.title')} action={action}>
+      <p className={styles.text}>{t('account:recovery.text')}</p>
+      {!data ? (
+        <p className={ui.empty}>{t(status.failed ? 'console:unavailable' : 'console:loading')}</p>
+      ) : !data.available ? (
+        <p className={ui.muted}>{t('account:recovery.unavailable')}</p>
+      ) : (
+        <p className={styles.status}>{data.generatedAt === null ? t('account:recovery.none') : t('account:recovery.remaining', { count: data.remaining })}</p>
+      )}
+      {step.kind === 'confirming' && (
+        <PasswordStep
+          onCancel={() => setStep({ kind: 'idle' })}
+          onCodes={(codes) => {
+            setStep({ kind: 'shown', codes });
+            status.reload();
+          }}
+        />
+      )}
+      {step.kind === 'shown' && <ShownCodes codes={step.codes} onDone={() => setStep({ kind: 'idle' })} />}
+    </Card>
+  );
+}
