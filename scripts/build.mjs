@@ -4,7 +4,7 @@
 // published typings (tsconfig.types.json → packages/iam-console/dist/types), the host demos
 // (scripts/demo-build.mjs), the server build, the Brotli and gzip copies of dist/
 // (scripts/precompress.mjs), and finally the two packages' folders (scripts/stage-packages.mjs).
-import { existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { rollup } from 'rollup';
@@ -38,8 +38,12 @@ function buildTypes() {
   const started = Date.now();
   const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
   const ok = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { stdio: 'inherit', cwd: fileURLToPath(new URL('..', import.meta.url)) }).status === 0;
-  if (ok) console.log(`tsc: typings → packages/iam-console/dist/types/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return ok;
+  if (!ok) return false;
+  // The typed text keys (src/core/i18n/resources.ts) are read from the English texts: the typings
+  // import them, so they ship beside them.
+  cpSync(fileURLToPath(new URL('../src/core/i18n/locales/en', import.meta.url)), fileURLToPath(new URL('../packages/iam-console/dist/types/core/i18n/locales/en', import.meta.url)), { recursive: true });
+  console.log(`tsc: typings → packages/iam-console/dist/types/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return true;
 }
 
 function buildServer() {

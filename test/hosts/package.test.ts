@@ -1,6 +1,6 @@
 // The two packages as npm would publish them (after `npm run build`): the browser package is lean
 // (no source maps, no demos, nothing of the server, LICENSE, README links that resolve, React as a
-// peer), a front-end install of it brings React and nanostores and nothing else, and the server package carries
+// peer), a front-end install of it brings React, nanostores and valibot and nothing else, and the server package carries
 // its command, the console page and the self-contained bundle, which it serves from its own
 // folder whatever the working directory.
 import { test } from 'node:test';
@@ -46,8 +46,8 @@ test('README of the browser package links only to files in the package', () => {
 });
 
 test('React and react-dom are peer dependencies, imported by the package and not bundled into it', () => {
-  // nanostores: imported too, because the core's typings name its store types.
-  assert.deepEqual(Object.keys(manifest.dependencies ?? {}), ['nanostores']);
+  // nanostores and valibot: imported too, because the core's typings name their types.
+  assert.deepEqual(Object.keys(manifest.dependencies ?? {}), ['nanostores', 'valibot']);
   // @types/react too: the elements' typings add their tags to React's JSX, so even a host without
   // React needs React's types to typecheck them.
   assert.deepEqual(Object.keys(manifest.peerDependencies ?? {}).sort(), ['@types/react', 'react', 'react-dom']);
@@ -66,7 +66,7 @@ test('a front-end install brings the package and React, nothing of the server', 
     .filter((path) => path.startsWith('node_modules/'))
     .map((path) => path.slice('node_modules/'.length))
     .sort();
-  assert.deepEqual(installed, ['@types/react', 'csstype', 'iam-console', 'nanostores', 'react', 'react-dom', 'scheduler']);
+  assert.deepEqual(installed, ['@types/react', 'csstype', 'iam-console', 'nanostores', 'react', 'react-dom', 'scheduler', 'valibot']);
   console.log(`front-end install: ${installed.length} packages (${installed.join(', ')}), ${(sizeOf(join(project, 'node_modules')) / 1024 / 1024).toFixed(1)} MB`);
 });
 
