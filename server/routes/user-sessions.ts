@@ -10,6 +10,7 @@ import { Permission } from '../../src/core/permission-codes';
 import { idParams } from '../../src/core/schemas/common';
 import { sessionInfo } from '../../src/core/schemas/auth';
 import { manageableUser } from '../auth/scope';
+import { actionableUser } from '../auth/grants';
 import { forbidden } from '../http/errors';
 import { revokeAppGrants } from '../oidc/revoke';
 
@@ -28,7 +29,7 @@ export function userSessionRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): v
     summary: 'Sign a user of my scope out everywhere: every console session and every app grant end (audited); not for myself (see DELETE /cas/sessions)',
     params: idParams, response: v.object({ revoked: v.number() }),
     handler: async ({ actor, params, raw }) => {
-      const target = await manageableUser(ctx, actor, params.id);
+      const target = await actionableUser(ctx, actor, params.id);
       if (target.id === actor.id) throw forbidden('Sign out your own sessions in the personal center');
       const [revoked] = await Promise.all([ctx.sessions.revokeUser(target.id), revokeAppGrants(ctx.db, target.id)]);
       await ctx.audit.record({ action: 'session.revoke', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip: raw.ip, detail: { everywhere: true, sessions: revoked } });
