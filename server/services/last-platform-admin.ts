@@ -17,9 +17,14 @@ export const isPlatformAdminRow = (row: UserRow) => row.isAdmin === 1 && row.isM
  *  (of nothing) takes the database's write lock, as BEGIN IMMEDIATE would, so a second process waits
  *  too (one process already runs one transaction at a time on its single connection). */
 async function lockedPlatformAdmins(ctx: Ctx, trx: Kysely<Database>, targetId: string): Promise<string[]> {
-  let admins = trx.selectFrom('users').select('id')
-    .where('isAdmin', '=', 1).where('isMaster', '=', 1).where('userType', 'in', [UserType.Platform, UserType.System])
-    .where('availabilityStatus', '=', Status.Enable).orderBy('id');
+  let admins = trx
+    .selectFrom('users')
+    .select('id')
+    .where('isAdmin', '=', 1)
+    .where('isMaster', '=', 1)
+    .where('userType', 'in', [UserType.Platform, UserType.System])
+    .where('availabilityStatus', '=', Status.Enable)
+    .orderBy('id');
   if (ctx.engine === 'postgres') admins = admins.forUpdate();
   else await sql`update users set version = version where id = ${targetId}`.execute(trx);
   return (await admins.execute()).map((row) => row.id);
