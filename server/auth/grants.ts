@@ -37,6 +37,8 @@
 //    (or the platform administrator) holds that; fellow administrators of one tenant are equals and
 //    do not act on each other (neither locks the other out).
 // One's own account is not judged by this rule (the calls themselves say what one may do to oneself).
+// Appointing app administrators needs no such check: only the platform administrator does it, and
+// they hold every right.
 //
 // Reads follow the rule: a person's roles are listed only for the apps the caller administers.
 import type { Ctx } from '../context';
