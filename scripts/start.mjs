@@ -41,8 +41,12 @@ if (serverStale) {
 }
 if (!existsSync(at('dist/elements.js'))) console.warn('No console bundle in dist/: the API runs, the console page will not load.');
 
+const demos = process.env.IAM_DEMOS !== '0' && process.env.NODE_ENV !== 'production';
+// The Payroll demo's back-channel logout URI is on this machine: the server may call loopback
+// addresses only when the operator allows it (server/http/outbound-address.ts).
+if (demos) process.env.IAM_OUTBOUND_ALLOW_PRIVATE ??= '1';
 await import(serverOut);
-if (process.env.IAM_DEMOS !== '0' && process.env.NODE_ENV !== 'production') {
+if (demos) {
   const { startDemos } = await import('./demos.mjs');
   await startDemos().catch((error) => console.warn(`The demos did not start: ${error instanceof Error ? error.message : String(error)}`));
 }

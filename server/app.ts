@@ -175,6 +175,14 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   healthRoutes(app, db, { hide: true });
   const gate = createGate(ctx);
   await app.register(async (api) => {
+    // API answers are about a person or a session: no browser or proxy keeps them (a shared computer's
+    // back button, a proxy's cache). Set on the socket's answer, so the OIDC provider's answers (which
+    // bypass Fastify's reply) carry it too; a route whose answer is public (an uploaded file by its
+    // content address) sets its own.
+    api.addHook('onRequest', (_request, reply, done) => {
+      reply.raw.setHeader('cache-control', 'no-store');
+      done();
+    });
     apiRoutes(api, gate, ctx);
     healthRoutes(api, db);
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

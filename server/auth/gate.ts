@@ -6,6 +6,7 @@ import type { Ctx } from '../context';
 import { ApiError, forbidden } from '../http/errors';
 import type { Gate } from '../http/route';
 import { actorOf, type Actor } from './actor';
+import { isReservedHeaderName } from '../../src/core/validation/token-header';
 
 export const SESSION_COOKIE = 'iam_session';
 /** The header with which a client asks for token mode at sign-in. */
@@ -31,10 +32,12 @@ export function isAllowedOrigin(ctx: Ctx, origin: string): boolean {
   return ctx.site.isOwn(origin) || ctx.config.corsOrigins.includes(origin);
 }
 
-/** The header that carries the token in token mode (authConfig.tokenName). */
+/** The header that carries the token in token mode (authConfig.tokenName). A reserved name saved
+ *  before names were checked (src/core/validation/token-header.ts) counts as the default `token`. */
 export async function tokenHeaderName(ctx: Ctx): Promise<string> {
   const { value } = await ctx.settings.get('config');
-  return value.settings.authConfig.tokenName.toLowerCase();
+  const name = value.settings.authConfig.tokenName.toLowerCase();
+  return isReservedHeaderName(name) ? 'token' : name;
 }
 
 /** The session secret the request carries, and how. */

@@ -23,17 +23,29 @@
 // any existing person (apps are platform-wide, see docs/security.md, known limits), and a tenant's
 // administrators are tenant users of that very tenant.
 //
-// Taking over an account obtains everything it holds: setting its password, or the e-mail or phone
-// that receive its sign-in and reset codes. An administrator may do that only to a person who
-// administers no app the caller does not (a tenant administrator cannot become an app
-// administrator by resetting one's password).
+// Acting on a person (changing, disabling, deleting, unlocking them, ending their sessions, resetting
+// their password, changing their roles or admin flags, alone or in bulk) is allowed only when that
+// person holds no right the caller lacks (assertMayActOn). Otherwise a tenant administrator could
+// take over an app administrator (set the password, or the e-mail or phone that receive the sign-in
+// and reset codes), or lock out those above or beside them. The rights a person holds beyond a
+// member's:
+//  - platform rights (a platform or system user type, the master flag): only the platform
+//    administrator holds them;
+//  - administering an app: held by whoever administers that app (and the platform administrator);
+//  - administering a tenant: a tenant administrator holds power over their tenant and so over its
+//    other administrators, the caller among them. Only an administrator of a tenant strictly above
+//    (or the platform administrator) holds that; fellow administrators of one tenant are equals and
+//    do not act on each other (neither locks the other out).
+// One's own account is not judged by this rule (the calls themselves say what one may do to oneself).
+// Appointing app administrators needs no such check: only the platform administrator does it, and
+// they hold every right.
 //
 // Reads follow the rule: a person's roles are listed only for the apps the caller administers.
 import type { Ctx } from '../context';
 import { UserType } from '../../src/core/enums';
 import { forbidden } from '../http/errors';
-import type { Actor, UserRow } from './actor';
-import { canManageApp, canManageTenantPath } from './scope';
+import { isTenantAdmin, type Actor, type UserRow } from './actor';
+import { canManageApp, canManageTenantPath, manageableUser } from './scope';
 
 /** The apps whose roles and privileges the actor may grant: every app (null) or these ids. */
 export const grantableApps = (actor: Actor): string[] | null => (actor.platformAdmin ? null : actor.ownedApps.map((app) => app.id));
@@ -74,15 +86,43 @@ export function assertMayBindMenus(actor: Actor): void {
   if (!actor.platformAdmin) throw forbidden('Only the platform administrator changes menu plans');
 }
 
-const differs = (wanted: string | null | undefined, stored: string | null) => wanted !== undefined && (wanted || null) !== stored;
+/** May the actor hold power over administrators of the tenant at `path`? Only from strictly above. */
+const isAboveTenant = (actor: Actor, path: string | null) =>
+  actor.tenantAdmin && actor.tenantPath !== null && path !== null && path !== actor.tenantPath && path.startsWith(actor.tenantPath);
 
-/** Refuses to let the actor take over `target` (a password reset, or — when `contact` is given — a
- *  change of the e-mail or phone) when the target administers an app the actor does not. */
-export async function assertMayTakeOver(ctx: Ctx, actor: Actor, target: UserRow, contact?: { email?: string | null; mobilePhone?: string | null }): Promise<void> {
-  if (actor.platformAdmin || target.id === actor.id) return;
-  if (contact && !differs(contact.email, target.email) && !differs(contact.mobilePhone, target.mobilePhone)) return;
-  const administered = await ctx.db.selectFrom('appAdmins').select('appId').where('userId', '=', target.id).execute();
-  if (administered.some((row) => !canManageApp(actor, row.appId))) {
-    throw forbidden('This person administers apps you do not: only the platform administrator changes their password, e-mail or phone');
+/** Refuses (403) when any of `targets` other than the actor holds a right the actor lacks (see the top
+ *  of this file). One query for the tenants and one for the app administrations of all of them. */
+export async function assertMayActOn(ctx: Ctx, actor: Actor, targets: UserRow | readonly UserRow[]): Promise<void> {
+  const others = (Array.isArray(targets) ? targets : [targets as UserRow]).filter((target) => target.id !== actor.id);
+  if (actor.platformAdmin || !others.length) return;
+  if (others.some((target) => target.userType !== UserType.Tenant || target.isMaster === 1)) {
+    throw forbidden('This person holds platform rights: only the platform administrator changes them');
   }
+  const adminTenants = [...new Set(others.filter(isTenantAdmin).map((target) => target.tenantId!))];
+  if (adminTenants.length) {
+    const paths = await ctx.db.selectFrom('tenants').select('path').where('id', 'in', adminTenants).execute();
+    if (paths.length !== adminTenants.length || paths.some(({ path }) => !isAboveTenant(actor, path))) {
+      throw forbidden('This person administers a tenant at or above your level: only an administrator above them changes them');
+    }
+  }
+  const administered = await ctx.db.selectFrom('appAdmins').select('appId').where('userId', 'in', others.map((target) => target.id)).execute();
+  if (administered.some((row) => !canManageApp(actor, row.appId))) {
+    throw forbidden('This person administers apps you do not: only the platform administrator changes them');
+  }
+}
+
+/** A user of the actor's scope (scope.ts, 404 otherwise) whom the actor may act on (403 otherwise). */
+export async function actionableUser(ctx: Ctx, actor: Actor, id: string): Promise<UserRow> {
+  const user = await manageableUser(ctx, actor, id);
+  await assertMayActOn(ctx, actor, user);
+  return user;
+}
+
+/** A membership (a role's members, a tenant's administrators) goes from `before` to `after`: refuses
+ *  (403) unless the actor may act on everyone who joins or leaves (unknown ids are left to the
+ *  caller's input check). */
+export async function assertMayChangeMembers(ctx: Ctx, actor: Actor, before: readonly string[], after: readonly string[]): Promise<void> {
+  const changed = [...before.filter((id) => !after.includes(id)), ...after.filter((id) => !before.includes(id))];
+  if (actor.platformAdmin || !changed.length) return;
+  await assertMayActOn(ctx, actor, await ctx.db.selectFrom('users').selectAll().where('id', 'in', changed).execute());
 }

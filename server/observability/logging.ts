@@ -14,6 +14,10 @@ const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
 /** Path parameters whose values are credentials (one-time codes, tickets, tokens). */
 const SECRET_PARAM = /code|token|secret|ticket|key|uid/i;
 const MASK = '[redacted]';
+/** Path segments that are secrets without being named parameters: the OpenID Connect provider's
+ *  interaction ids (/api/oidc/auth/<uid> resumes a sign-in in progress, /device/<uid>, /interaction/<uid>)
+ *  and any /interaction(s)/<id> (the identity-provider routes' literal `idp` segment excepted). */
+const SECRET_SEGMENT = /(\/oidc\/(?:auth|device)\/|\/interactions?\/)(?!idp(?:\/|$))(?!auth$)[^/]+/g;
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -32,7 +36,7 @@ export function traceOf(header: string | string[] | undefined): { traceId: strin
 /** The request's URL as logged: secret path parameters and every query value masked. */
 function loggedUrl(request: FastifyRequest): string {
   const [path = '', query] = request.url.split('?', 2);
-  let shown = path;
+  let shown = path.replace(SECRET_SEGMENT, `$1${MASK}`);
   const params = (request.params ?? {}) as Record<string, unknown>;
   for (const [name, value] of Object.entries(params)) {
     if (typeof value === 'string' && value && SECRET_PARAM.test(name)) shown = shown.replace(encodeURI(value), MASK).replace(value, MASK);

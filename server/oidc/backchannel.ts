@@ -10,6 +10,7 @@ import type Provider from 'oidc-provider';
 import type { Ctx } from '../context';
 import { oidcDb, type OidcDatabase } from './tables';
 import { OidcProvider } from './provider';
+import { outboundFetch } from '../http/outbound-address';
 
 const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 /** A claimed delivery may be taken over by another process when its post has not finished by then. */
@@ -85,13 +86,14 @@ async function logoutToken(ctx: Ctx, appId: string, subject: string, sid: string
   return token.issue({ use: 'logout' });
 }
 
-async function post(uri: string, token: string): Promise<void> {
-  const response = await fetch(uri, {
-    method: 'POST', redirect: 'manual', signal: AbortSignal.timeout(POST_TIMEOUT_MS),
+/** Posts through outboundFetch: the URI was checked when it was saved, and is checked again here
+ *  (a name may resolve to a private address since), pinned to the checked address, no redirect. */
+async function post(ctx: Ctx, uri: string, token: string): Promise<void> {
+  const response = await outboundFetch(uri, {
+    method: 'POST', timeoutMs: POST_TIMEOUT_MS, maxResponseBytes: 1024, allowPrivate: ctx.config.outboundAllowPrivate,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ logout_token: token }),
   });
-  await response.body?.cancel();
   if (response.status !== 200 && response.status !== 204) throw new Error(`HTTP ${response.status}`);
 }
 
@@ -104,7 +106,7 @@ async function deliver(ctx: Ctx, db: Kysely<OidcDatabase>, id: string): Promise<
   const token = row.backchannelLogoutUri ? await logoutToken(ctx, row.appId, row.subject, row.sid) : undefined;
   if (!row.backchannelLogoutUri || !token) return void (await done());
   try {
-    await post(row.backchannelLogoutUri, token);
+    await post(ctx, row.backchannelLogoutUri, token);
     await done();
   } catch (error) {
     const text = `Back-channel logout to ${row.backchannelLogoutUri} failed: ${(error as Error).message}`;

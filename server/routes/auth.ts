@@ -12,7 +12,7 @@ import { safeRedirect } from '../http/redirect';
 import { issueCaptcha } from '../auth/captcha';
 import { clearSessionCookie, credentialOf } from '../auth/gate';
 import type { Actor } from '../auth/actor';
-import { manageableUser } from '../auth/scope';
+import { actionableUser } from '../auth/grants';
 import { clearFailures, keysOfUser } from '../auth/throttle';
 import { notFound } from '../http/errors';
 import { revokeAppGrants } from '../oidc/revoke';
@@ -23,7 +23,7 @@ const tags = ['Authentication'];
 
 /** Clears the failed sign-ins that lock a user of the actor's scope (also a bulk action). */
 export async function unlockUser(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
-  const user = await manageableUser(ctx, actor, id);
+  const user = await actionableUser(ctx, actor, id);
   await clearFailures(ctx, keysOfUser(user));
   await ctx.audit.record({ action: 'user.unlock', actor, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip });
 }

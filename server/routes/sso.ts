@@ -16,6 +16,7 @@ import { canManageApp } from '../auth/scope';
 import { assertMayTrustApps } from '../auth/grants';
 import { ApiError, notFound } from '../http/errors';
 import { safeRedirect } from '../http/redirect';
+import { assertOutboundUri } from '../http/outbound-field';
 import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Single sign-on'];
@@ -93,6 +94,7 @@ export function ssoRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     handler: async ({ actor, params, body, raw }) => {
       const { callbackUrl } = await manageable(actor, params.appId);
       if (body.trusted !== undefined) assertMayTrustApps(actor);
+      if (body.backchannelLogoutUri) await assertOutboundUri(ctx, 'backchannelLogoutUri', body.backchannelLogoutUri);
       const changes = {
         ...body,
         ...(body.postLogoutRedirectUris ? { postLogoutRedirectUris: [...new Set(body.postLogoutRedirectUris)] } : {}),

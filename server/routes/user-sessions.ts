@@ -10,6 +10,7 @@ import { Permission } from '../../src/core/permission-codes';
 import { idParams } from '../../src/core/schemas/common';
 import { sessionInfo } from '../../src/core/schemas/auth';
 import { manageableUser } from '../auth/scope';
+import { actionableUser } from '../auth/grants';
 import { forbidden } from '../http/errors';
 import { signOutEverywhere } from '../services/sessions';
 
@@ -28,7 +29,7 @@ export function userSessionRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): v
     summary: 'Sign a user of my scope out everywhere: every console session and every app grant end (audited); not for myself (see POST /cas/logout/everywhere)',
     params: idParams, response: v.object({ revoked: v.number() }),
     handler: async ({ actor, params, raw }) => {
-      const target = await manageableUser(ctx, actor, params.id);
+      const target = await actionableUser(ctx, actor, params.id);
       if (target.id === actor.id) throw forbidden('Sign out your own sessions in the personal center');
       return { revoked: await signOutEverywhere(ctx, actor, target, raw.ip) };
     },

@@ -10,6 +10,7 @@ import { adminUserList, adminUserListQuery, roleIdsBody, userAppParams, userAppR
 import { passwordResetBody } from '../../src/core/schemas/password-reset';
 import { Permission } from '../../src/core/permission-codes';
 import { manageableUser } from '../auth/scope';
+import { actionableUser } from '../auth/grants';
 import { clearSessionCookie } from '../auth/gate';
 import { unauthorized } from '../http/errors';
 import { basicInfoAnswer } from '../services/user-answer';
@@ -111,7 +112,7 @@ export const userRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     method: 'PUT', url: '/user/:id/roles/:appId', tags, access: Permission.Users, summary: 'Set the roles a user of my scope holds in one app I administer',
     params: userAppParams, body: roleIdsBody, response: userAppRolesList,
     handler: async ({ actor, params, body, raw }) => {
-      const target = await manageableUser(ctx, actor, params.id);
+      const target = await actionableUser(ctx, actor, params.id);
       await users.setAppRoles(ctx, actor, target, params.appId, body.roleIds, raw.ip);
       return users.appRolesOf(ctx, actor, target.id);
     },

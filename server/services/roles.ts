@@ -4,7 +4,7 @@ import type * as v from 'valibot';
 import type { Ctx } from '../context';
 import type { roleCreateBody, roleListQuery, roleUpdateBody } from '../../src/core/schemas/resources';
 import type { Actor } from '../auth/actor';
-import { assertMayGrantInApp, assertMayGrantRows } from '../auth/grants';
+import { assertMayChangeMembers, assertMayGrantInApp, assertMayGrantRows } from '../auth/grants';
 import { newId } from '../auth/secrets';
 import { contains, paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
@@ -87,6 +87,8 @@ export async function setRoleMembers(ctx: Ctx, actor: Actor, appId: string, id: 
   const ids = [...new Set(userIds)];
   const rows = ids.length ? await ctx.db.selectFrom('users').select('id').where('id', 'in', ids).execute() : [];
   if (rows.length !== ids.length) throw fieldError([{ field: 'userIds', rule: 'rule.userIds' }]);
+  const held = await ctx.db.selectFrom('roleMembers').select('userId').where('roleId', '=', current.id).execute();
+  await assertMayChangeMembers(ctx, actor, held.map((row) => row.userId), ids);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('roleMembers').where('roleId', '=', current.id).execute();
     if (ids.length) await trx.insertInto('roleMembers').values(ids.map((userId) => ({ roleId: current.id, userId }))).execute();

@@ -9,7 +9,7 @@ import type { tenantCreateBody, tenantListQuery, tenantUpdateBody } from '../../
 import { Scope, Status, UserType } from '../../src/core/enums';
 import type { Actor } from '../auth/actor';
 import { canManageTenantPath } from '../auth/scope';
-import { assertMayAppointTenantAdmins } from '../auth/grants';
+import { assertMayAppointTenantAdmins, assertMayChangeMembers } from '../auth/grants';
 import { newId } from '../auth/secrets';
 import { contains, paginate } from '../http/paging';
 import { conflict, fieldError, forbidden, notFound } from '../http/errors';
@@ -54,6 +54,8 @@ async function replaceTenantAdmins(ctx: Ctx, actor: Actor, tenant: TenantRow, us
     .where('tenantId', '=', tenant.id).where('userType', '=', UserType.Tenant).execute() : [];
   if (members.length !== ids.length) throw fieldError([{ field: 'userIds', rule: 'rule.userIds' }]);
   if (actor.user.tenantId === tenant.id && actor.tenantAdmin && !ids.includes(actor.id)) throw forbidden('You cannot remove your own administrator rights');
+  const held = await ctx.db.selectFrom('users').select('id').where('tenantId', '=', tenant.id).where('userType', '=', UserType.Tenant).where('isAdmin', '=', 1).execute();
+  await assertMayChangeMembers(ctx, actor, held.map((row) => row.id), ids);
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     const bump = { version: sql<number>`version + 1`, updatedAt: now };

@@ -2,6 +2,8 @@
 // (Permission.Users) reach the users of their scope (platform: all; tenant administrator: tenant
 // users of their subtree); every user reaches their own basic info.
 import type * as v from 'valibot';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/tables';
 import type { Ctx } from '../context';
 import type { basicInfoBody, userCreateBody, userUpdateBody, passwordBody } from '../../src/core/schemas/users';
 import type { adminUserListQuery } from '../../src/core/schemas/admin';
@@ -10,7 +12,7 @@ import { Permission } from '../../src/core/permission-codes';
 import type { ContactField } from '../auth/contacts';
 import type { Actor, UserRow } from '../auth/actor';
 import { manageableUser, scopeUsers, tenantPathOf } from '../auth/scope';
-import { assertMayGrantInApp, assertMayGrantRows, assertMayPlace, assertMayTakeOver, grantableApps } from '../auth/grants';
+import { actionableUser, assertMayActOn, assertMayGrantInApp, assertMayGrantRows, assertMayPlace, grantableApps } from '../auth/grants';
 import { keysOfUser, lockedKeys } from '../auth/throttle';
 import { hashPassword, verifyPassword } from '../auth/kdf';
 import { newId } from '../auth/secrets';
@@ -23,6 +25,7 @@ import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
 import { endEveryAccess, revokeAppGrants } from '../oidc/revoke';
 import { basicInfoAnswer, userAnswer } from './user-answer';
+import { keepingOnePlatformAdmin } from './last-platform-admin';
 import type { User } from '../../src/core/types';
 
 type CreateBody = v.InferOutput<typeof userCreateBody>;
@@ -84,17 +87,6 @@ async function assertUsernameFree(ctx: Ctx, username: string): Promise<void> {
   if (taken) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
 }
 
-const isPlatformAdminRow = (row: UserRow) => row.isAdmin === 1 && row.isMaster === 1 && row.userType !== UserType.Tenant;
-
-/** Refuses a change that would leave no enabled platform administrator. */
-async function keepOnePlatformAdmin(ctx: Ctx, userId: string): Promise<void> {
-  const others = await ctx.db.selectFrom('users').select('id')
-    .where('id', '!=', userId).where('isAdmin', '=', 1).where('isMaster', '=', 1)
-    .where('userType', 'in', [UserType.Platform, UserType.System]).where('availabilityStatus', '=', Status.Enable)
-    .limit(1).executeTakeFirst();
-  if (!others) throw forbidden('The last platform administrator cannot be removed or demoted');
-}
-
 export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string): Promise<User> {
   await assertUsernameFree(ctx, body.username);
   await assertContactsFree(ctx, { email: body.email, mobilePhone: body.mobilePhone });
@@ -121,11 +113,9 @@ export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: s
 }
 
 export async function updateUser(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, ip: string): Promise<User> {
-  const current = await manageableUser(ctx, actor, id);
-  await assertMayTakeOver(ctx, actor, current, body);
+  const current = await actionableUser(ctx, actor, id);
   const place = await placement(ctx, actor, { tenantId: body.tenantId, userType: body.extraProp?.intProperty1, isAdmin: body.isAdmin, isMaster: body.isMaster }, current);
   const demoted = place.isAdmin === 0 || place.isMaster === 0 || place.userType === UserType.Tenant || body.availabilityStatus === Status.Disabled;
-  if (isPlatformAdminRow(current) && demoted) await keepOnePlatformAdmin(ctx, id);
   const { intProperty1: _type, ...extra } = body.extraProp ?? JSON.parse(current.extraProp);
   const changes = {
     ...(body.realName !== undefined ? { realName: body.realName } : {}),
@@ -138,7 +128,7 @@ export async function updateUser(ctx: Ctx, actor: Actor, id: string, body: Updat
     extraProp: JSON.stringify(extra),
   };
   await assertContactsFree(ctx, changes, id);
-  const saved = await saveVersioned(ctx, id, body.version, changes);
+  const saved = await keepingOnePlatformAdmin(ctx, current, demoted, (db) => saveVersioned(ctx, db, id, body.version, changes));
   if (saved.availabilityStatus !== Status.Enable) await endEveryAccess(ctx, id);
   await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id }, tenantId: saved.tenantId, ip, detail: { fields: Object.keys(changes) } });
   return toApiUser(ctx, saved);
@@ -146,18 +136,17 @@ export async function updateUser(ctx: Ctx, actor: Actor, id: string, body: Updat
 
 export async function deleteUser(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
   if (id === actor.id) throw forbidden('You cannot delete yourself');
-  const target = await manageableUser(ctx, actor, id);
-  if (isPlatformAdminRow(target)) await keepOnePlatformAdmin(ctx, target.id);
-  await ctx.db.deleteFrom('users').where('id', '=', target.id).execute();
+  const target = await actionableUser(ctx, actor, id);
+  await keepingOnePlatformAdmin(ctx, target, true, (db) => db.deleteFrom('users').where('id', '=', target.id).execute());
   await revokeAppGrants(ctx.db, target.id);
   await ctx.audit.record({ action: 'user.delete', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip, detail: { username: target.username } });
 }
 
 /** Writes `changes` when `version` is current (409 otherwise) and answers the new row; an address
  *  another account took meanwhile answers 400 on its field. */
-async function saveVersioned(ctx: Ctx, id: string, version: number | undefined, changes: Partial<UserRow>): Promise<UserRow> {
-  await writingContacts(() => updateVersioned(ctx.db, 'users', id, version, changes, ctx.now()));
-  return ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+async function saveVersioned(ctx: Ctx, db: Kysely<Database>, id: string, version: number | undefined, changes: Partial<UserRow>): Promise<UserRow> {
+  await writingContacts(() => updateVersioned(db, 'users', id, version, changes, ctx.now()));
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 /** Self, or an administrator whose scope holds the user. */
@@ -180,7 +169,7 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: Ba
   if (pending.mobilePhone) delete contacts.mobilePhone;
   await assertContactsFree(ctx, contacts, target.id);
   await requestContactChanges(ctx, target, pending);
-  const saved = await saveVersioned(ctx, target.id, body.version, {
+  const saved = await saveVersioned(ctx, ctx.db, target.id, body.version, {
     realName: body.realName,
     ...(body.avatar !== undefined ? { avatar: blankToNull(body.avatar) } : {}),
     ...contacts,
@@ -193,7 +182,7 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: Ba
 /** PUT /user/{id}/basic_info: of myself, or of a user of my scope. */
 export async function updateBasicInfoOf(ctx: Ctx, actor: Actor, id: string, body: BasicInfoBody, ip: string) {
   const target = await selfOrManageable(ctx, actor, id);
-  await assertMayTakeOver(ctx, actor, target, body);
+  await assertMayActOn(ctx, actor, target);
   return updateBasicInfo(ctx, actor, target, body, ip);
 }
 
@@ -236,9 +225,8 @@ export async function resetPassword(ctx: Ctx, actor: Actor, id: string, body: v.
     return { self: true };
   }
   if (!actor.permissions.includes(Permission.Users)) throw forbidden();
-  const target = await manageableUser(ctx, actor, id);
+  const target = await actionableUser(ctx, actor, id);
   if (body.id !== target.id) throw fieldError([{ field: 'id', rule: 'rule.id' }]);
-  await assertMayTakeOver(ctx, actor, target);
   await setPassword(ctx, actor, target, body.password, ip, false);
   return { self: false };
 }

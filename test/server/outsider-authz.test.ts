@@ -369,8 +369,8 @@ describe("the outsider's authorization matrix", () => {
     assert.deepEqual(refused.map((answer) => answer.status), [403, 403, 403], JSON.stringify(refused.map((answer) => answer.body)));
     assert.match(refused[0]!.body.message, /administers apps you do not/);
     assert.deepEqual(await snapshot(server.app), before);
-    // Everything else about the person stays theirs to administer; the platform changes the rest.
-    await ok(tenantAdmin.put(`/api/user/${target}`, { realName: 'Renamed_Admin', ...(await current()) }), 'rename');
+    // Nor changes anything else about them (server/auth/grants.ts, assertMayActOn); the platform does.
+    assert.equal((await tenantAdmin.put(`/api/user/${target}`, { realName: 'Renamed_Admin', ...(await current()) })).status, 403, 'rename');
     await ok(callers.platform.client.put(`/api/user/${target}/basic_info`, { realName: 'Renamed_Admin', email: 'x-admin@example.com', ...(await current()) }), 'platform');
   });
 

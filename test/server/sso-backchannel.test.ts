@@ -41,7 +41,8 @@ let receiver: Receiver;
 let serial = 0;
 
 before(async () => {
-  server = await startServer();
+  // The receivers listen on 127.0.0.1: the operator allows loopback targets (http/outbound-address.ts).
+  server = await startServer({ outboundAllowPrivate: true });
   admin = await server.admin();
   receiver = await startReceiver();
   ledger = await RelyingParty.register(server, admin, 'Ledger');

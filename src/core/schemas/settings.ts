@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { PASSWORD } from '../config';
 import { BackgroundType, CaptchaKind, LoginMethod, SecondAuth } from '../enums';
 import { rules } from '../validation';
+import { tokenHeaderName } from '../validation/token-header';
 import { optionalText, uploadedImage, version, yesNo } from './common';
 import { formatRuleMessage } from '../rule-message';
 
@@ -143,8 +144,8 @@ export const otherSettings = v.object({
   userBackendService: v.pipe(v.string('rule.required'), v.maxLength(500, 'rule.maxLength?max=500')),
   authConfig: v.object({
     authType: v.picklist(['default', 'token'], 'rule.authType'),
-    /** A header name: letters, digits and '-'. */
-    tokenName: v.pipe(v.string('rule.required'), v.regex(/^[A-Za-z][A-Za-z0-9-]{0,39}$/, 'rule.tokenName')),
+    /** A header name of our own: letters, digits and '-', none that something else means (validation/token-header.ts). */
+    tokenName: tokenHeaderName,
   }),
   menuConfig: v.object({ allow: v.array(v.string()), deny: v.array(v.string()) }),
   moduleConfig: v.record(v.string(), v.unknown()),

@@ -6,11 +6,13 @@ import { updateOidcClient } from '../../../core/api/sso';
 import { HttpError } from '../../../core/http';
 import { notifySuccess } from '../../../core/messages';
 import { oidcClientBody } from '../../../core/schemas/sso';
-import { useT } from '../../i18n';
+import { useT, useTRule } from '../../i18n';
+import type { FieldErrors } from '../../../core/types';
 import * as ui from '../../widgets/ui.css';
 
 export function BackchannelLogoutForm({ appId, saved, onSaved }: { appId: string; saved: string | null; onSaved: () => void }) {
   const t = useT();
+  const tRule = useTRule();
   const id = useId();
   const [text, setText] = useState(saved ?? '');
   const [error, setError] = useState<string>();
@@ -27,7 +29,9 @@ export function BackchannelLogoutForm({ appId, saved, onSaved }: { appId: string
       onSaved();
       notifySuccess(t('message.actionSuccess'));
     } catch (failure) {
-      setError(failure instanceof HttpError ? failure.message : t('message.requestFailed'));
+      // A 400 names the rule the URI broke (e.g. rule.outboundUrl: a local or private address).
+      const rule = failure instanceof HttpError && failure.status === 400 ? (failure.data as Partial<FieldErrors> | null)?.fields?.[0]?.rule : undefined;
+      setError(rule ? tRule(rule) : failure instanceof HttpError ? failure.message : t('message.requestFailed'));
     } finally {
       setBusy(false);
     }
