@@ -15,7 +15,9 @@ before(async () => {
   server = await startServer();
   admin = await server.admin();
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 const signIn = async (username: string, password: string) => {
   const client = server.client();
@@ -25,15 +27,28 @@ const signIn = async (username: string, password: string) => {
 };
 
 /** Enabled platform administrators, read straight from the database. */
-const enabledPlatformAdmins = async () => (await server.app.ctx.db.selectFrom('users').select('username')
-  .where('isAdmin', '=', 1).where('isMaster', '=', 1).where('userType', 'in', [UserType.Platform, UserType.System])
-  .where('availabilityStatus', '=', 1).execute()).map((row) => row.username);
+const enabledPlatformAdmins = async () =>
+  (
+    await server.app.ctx.db
+      .selectFrom('users')
+      .select('username')
+      .where('isAdmin', '=', 1)
+      .where('isMaster', '=', 1)
+      .where('userType', 'in', [UserType.Platform, UserType.System])
+      .where('availabilityStatus', '=', 1)
+      .execute()
+  ).map((row) => row.username);
 
 test('two platform administrators disabling each other at the same moment leave one of them enabled (the last platform administrator is kept under a race)', async () => {
   const root = (await admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree')).body.data.find((row) => row.parentId === null)!;
   const second = await admin.post<{ id: string }>('/api/user', {
-    username: 'platform-two', realName: 'Platform_Two', password: transform(SECOND_PASSWORD),
-    tenantId: root.id, isAdmin: true, isMaster: true, extraProp: { intProperty1: UserType.Platform },
+    username: 'platform-two',
+    realName: 'Platform_Two',
+    password: transform(SECOND_PASSWORD),
+    tenantId: root.id,
+    isAdmin: true,
+    isMaster: true,
+    extraProp: { intProperty1: UserType.Platform },
   });
   assert.equal(second.status, 200, JSON.stringify(second.body));
   const firstId = (await admin.get<{ user: { id: string } }>('/api/cas/session')).body.data.user.id;
@@ -51,6 +66,8 @@ test('two platform administrators disabling each other at the same moment leave 
     // Put both back for the next round (and for the rest of the suite), whatever happened.
     await server.app.ctx.db.updateTable('users').set({ availabilityStatus: 1 }).where('id', 'in', [firstId, secondId]).execute();
   }
-  assert.ok(outcomes.every((outcome) => !outcome.endsWith('enabled: []')),
-    `a round ended with no enabled platform administrator (nobody can administer the platform any more):\n${outcomes.join('\n')}`);
+  assert.ok(
+    outcomes.every((outcome) => !outcome.endsWith('enabled: []')),
+    `a round ended with no enabled platform administrator (nobody can administer the platform any more):\n${outcomes.join('\n')}`,
+  );
 });
