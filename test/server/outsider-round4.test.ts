@@ -1,0 +1,73 @@
+// Outsider round 4: hostile tests against the newest surface (bulk user actions, administrators'
+// actions on other administrators). Each test asserts the secure behaviour and fails on the code
+// it was written against; races run on PostgreSQL too (IAM_TEST_DB=postgres).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
+import { UserType } from '../../src/core/enums';
+
+const SECOND_PASSWORD = 'Second1234';
+
+let server: TestServer;
+let admin: Client;
+
+before(async () => {
+  server = await startServer();
+  admin = await server.admin();
+});
+after(async () => {
+  await server.stop();
+});
+
+const signIn = async (username: string, password: string) => {
+  const client = server.client();
+  const answer = await client.login(username, password);
+  assert.equal(answer.body.data?.loginSuccess, true, `${username}: ${JSON.stringify(answer.body)}`);
+  return client;
+};
+
+/** Enabled platform administrators, read straight from the database. */
+const enabledPlatformAdmins = async () =>
+  (
+    await server.app.ctx.db
+      .selectFrom('users')
+      .select('username')
+      .where('isAdmin', '=', 1)
+      .where('isMaster', '=', 1)
+      .where('userType', 'in', [UserType.Platform, UserType.System])
+      .where('availabilityStatus', '=', 1)
+      .execute()
+  ).map((row) => row.username);
+
+test('two platform administrators disabling each other at the same moment leave one of them enabled (the last platform administrator is kept under a race)', async () => {
+  const root = (await admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree')).body.data.find((row) => row.parentId === null)!;
+  const second = await admin.post<{ id: string }>('/api/user', {
+    username: 'platform-two',
+    realName: 'Platform_Two',
+    password: transform(SECOND_PASSWORD),
+    tenantId: root.id,
+    isAdmin: true,
+    isMaster: true,
+    extraProp: { intProperty1: UserType.Platform },
+  });
+  assert.equal(second.status, 200, JSON.stringify(second.body));
+  const firstId = (await admin.get<{ user: { id: string } }>('/api/cas/session')).body.data.user.id;
+  const secondId = second.body.data.id;
+  const outcomes: string[] = [];
+  for (let round = 0; round < 8; round += 1) {
+    const [one, two] = [await signIn(ADMIN.username, ADMIN.password), await signIn('platform-two', SECOND_PASSWORD)];
+    // Each administrator disables the other one; each check alone sees the other still enabled.
+    const answers = await Promise.all([
+      one.post<{ results: { ok: boolean }[] }>('/api/user/bulk', { action: 'disable', ids: [secondId] }),
+      two.post<{ results: { ok: boolean }[] }>('/api/user/bulk', { action: 'disable', ids: [firstId] }),
+    ]);
+    const left = await enabledPlatformAdmins();
+    outcomes.push(`${answers.map((answer) => `${answer.status}/${answer.body.data?.results?.[0]?.ok ?? '-'}`).join(' ')} → enabled: [${left.join(', ')}]`);
+    // Put both back for the next round (and for the rest of the suite), whatever happened.
+    await server.app.ctx.db.updateTable('users').set({ availabilityStatus: 1 }).where('id', 'in', [firstId, secondId]).execute();
+  }
+  assert.ok(
+    outcomes.every((outcome) => !outcome.endsWith('enabled: []')),
+    `a round ended with no enabled platform administrator (nobody can administer the platform any more):\n${outcomes.join('\n')}`,
+  );
+});
