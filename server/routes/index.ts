@@ -12,9 +12,9 @@ import { settingsRoutes } from './settings';
 import { fileRoutes } from './files';
 import { licenseRoutes } from './license';
 import { appRoutes } from './apps';
-import { operationRoutes } from './operations';
+import { menuPlanRoutes } from './menu-plans';
+import { appMenuRoutes } from './app-menus';
 import { auditRoutes } from './audit';
-import { menuBindingRoutes } from './menu-bindings';
 import { channelRoutes } from './channels';
 import { messageRoutes } from './messages';
 import { Outbox } from '../channels/outbox';
@@ -36,9 +36,9 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   fileRoutes(app, gate, ctx);
   licenseRoutes(app, gate, ctx);
   void app.register(appRoutes, { gate, ctx });
-  operationRoutes(app, gate, ctx);
+  void app.register(menuPlanRoutes, { gate, ctx });
+  void app.register(appMenuRoutes, { gate, ctx });
   auditRoutes(app, gate, ctx);
-  menuBindingRoutes(app, gate, ctx);
   channelRoutes(app, gate, ctx);
   // The outbox worker delivers queued messages while the server runs.
   const outbox = new Outbox(ctx);
