@@ -33,12 +33,12 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   userSessionRoutes(app, gate, ctx);
   userBulkRoutes(app, gate, ctx);
   settingsRoutes(app, gate, ctx);
-  fileRoutes(app, gate, ctx);
-  licenseRoutes(app, gate, ctx);
+  void app.register(fileRoutes, { gate, ctx });
+  void app.register(licenseRoutes, { gate, ctx });
   void app.register(appRoutes, { gate, ctx });
   void app.register(menuPlanRoutes, { gate, ctx });
   void app.register(appMenuRoutes, { gate, ctx });
-  auditRoutes(app, gate, ctx);
+  void app.register(auditRoutes, { gate, ctx });
   channelRoutes(app, gate, ctx);
   // The outbox worker delivers queued messages while the server runs.
   const outbox = new Outbox(ctx);

@@ -1,10 +1,12 @@
-// The installation's license: its request code, its status (valid / missing / expired / invalid /
-// over_limit) and activation of a new license.
+// The installation's license, behind the license calls (server/routes/license.ts): its request
+// code, its status (valid / missing / expired / invalid / over_limit) and the audited activation of
+// a new license (read and verified by server/license/codec.ts).
 import type { Ctx } from '../context';
+import type { Actor } from '../auth/actor';
 import type { LicenseStatus } from '../../src/core/types';
 import { ApiError } from '../http/errors';
 import { newId } from '../auth/secrets';
-import { readLicense, type LicensePayload } from './codec';
+import { readLicense, type LicensePayload } from '../license/codec';
 
 const INSTALLATION_KEY = 'installation';
 const LICENSE_KEY = 'license';
@@ -54,9 +56,9 @@ async function activeIssuedAt(ctx: Ctx): Promise<number | undefined> {
   return reading?.ok ? Date.parse(reading.payload.issuedAt) : undefined;
 }
 
-/** POST /license/auth: refuses tampered, foreign, malformed and expired licenses, and one older
- *  than the active license (a replayed earlier license must not undo a newer one), with a clear message. */
-export async function activateLicense(ctx: Ctx, text: string): Promise<LicenseStatus> {
+/** Refuses tampered, foreign, malformed and expired licenses, and one older than the active license
+ *  (a replayed earlier license must not undo a newer one), with a clear message. */
+async function install(ctx: Ctx, text: string): Promise<LicenseStatus> {
   const verdict = await judge(ctx, text);
   if (verdict.status === 'invalid') throw new ApiError(400, verdict.message, { fields: [{ field: 'newLicense', rule: 'rule.license' }] });
   if (verdict.status === 'expired') throw new ApiError(400, 'The license has expired', { fields: [{ field: 'newLicense', rule: 'rule.licenseExpired' }] });
@@ -66,4 +68,17 @@ export async function activateLicense(ctx: Ctx, text: string): Promise<LicenseSt
   }
   await ctx.settings.setRaw(LICENSE_KEY, text.trim());
   return describe(verdict);
+}
+
+/** POST /license/auth: installs the license; the activation and each refusal are audited. */
+export async function activateLicense(ctx: Ctx, actor: Actor, text: string, ip: string): Promise<LicenseStatus> {
+  const target = { type: 'license', id: null };
+  try {
+    const answer = await install(ctx, text);
+    await ctx.audit.record({ action: 'license.activate', actor, target, ip, detail: { licensee: answer.licensee, expiresAt: answer.expiresAt } });
+    return answer;
+  } catch (error) {
+    if (error instanceof ApiError) await ctx.audit.record({ action: 'license.refused', actor, target, ip, success: false, detail: { reason: error.message } });
+    throw error;
+  }
 }
