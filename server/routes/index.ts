@@ -45,9 +45,9 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   app.addHook('onReady', async () => outbox.start());
   app.addHook('onClose', () => outbox.stop());
   messageRoutes(app, gate, ctx, outbox);
-  idpRoutes(app, gate, ctx);
+  void app.register(idpRoutes, { gate, ctx });
   ssoRoutes(app, gate, ctx);
-  idpLoginRoutes(app, gate, ctx);
+  void app.register(idpLoginRoutes, { gate, ctx });
   totpRoutes(app, gate, ctx);
   passwordResetRoutes(app, gate, ctx);
   emailVerificationRoutes(app, gate, ctx);
