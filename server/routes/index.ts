@@ -32,7 +32,7 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   void app.register(tenantRoutes, { gate, ctx });
   userSessionRoutes(app, gate, ctx);
   userBulkRoutes(app, gate, ctx);
-  settingsRoutes(app, gate, ctx);
+  void app.register(settingsRoutes, { gate, ctx });
   void app.register(fileRoutes, { gate, ctx });
   void app.register(licenseRoutes, { gate, ctx });
   void app.register(appRoutes, { gate, ctx });
@@ -50,6 +50,6 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   void app.register(idpLoginRoutes, { gate, ctx });
   totpRoutes(app, gate, ctx);
   passwordResetRoutes(app, gate, ctx);
-  emailVerificationRoutes(app, gate, ctx);
-  sessionProbeRoutes(app, gate, ctx);
+  void app.register(emailVerificationRoutes, { gate, ctx });
+  void app.register(sessionProbeRoutes, { gate, ctx });
 }
