@@ -46,7 +46,7 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   app.addHook('onClose', () => outbox.stop());
   messageRoutes(app, gate, ctx, outbox);
   void app.register(idpRoutes, { gate, ctx });
-  ssoRoutes(app, gate, ctx);
+  void app.register(ssoRoutes, { gate, ctx });
   void app.register(idpLoginRoutes, { gate, ctx });
   totpRoutes(app, gate, ctx);
   passwordResetRoutes(app, gate, ctx);
