@@ -171,11 +171,11 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   });
 
   metricsRoutes(app, ctx);
-  healthRoutes(app, db, { hide: true });
+  await app.register(healthRoutes, { db, hide: true });
   const gate = createGate(ctx);
   await app.register(async (api) => {
     apiRoutes(api, gate, ctx);
-    healthRoutes(api, db);
+    void api.register(healthRoutes, { db });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/api' });
 
