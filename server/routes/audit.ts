@@ -10,6 +10,7 @@ import { EXPORT_LIMIT, exportLines, listEvents } from '../services/audit-log';
 
 const tags = ['Audit'];
 const access = Permission.Operations;
+const CSV_HEADERS = { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="audit-log.csv"', 'cache-control': 'no-store' };
 
 export const auditRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
@@ -24,10 +25,7 @@ export const auditRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate,
     summary: `The events of the same filters as CSV (UTF-8), newest first, at most ${EXPORT_LIMIT} rows; cells that a spreadsheet would run as a formula are prefixed with '`,
     query: auditExportQuery,
     handler: async ({ actor, query }, reply) => {
-      reply.header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="audit-log.csv"')
-        .header('cache-control', 'no-store')
-        .send(Readable.from(exportLines(ctx, actor, query)));
+      reply.headers(CSV_HEADERS).send(Readable.from(exportLines(ctx, actor, query)));
     },
   });
 };

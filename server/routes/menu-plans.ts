@@ -21,10 +21,7 @@ export const menuPlanRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ga
   defineRoute(app, gate, {
     method: 'GET', url: '/menu-plans/for/:appId', tags, access, summary: `The menu plan of an app ('${GLOBAL_MENU}': the global menu), or null`,
     params: planForParams, response: v.nullable(plan),
-    handler: async ({ params }) => {
-      const row = await plans.planFor(ctx, params.appId === GLOBAL_MENU ? null : params.appId);
-      return row ? plans.toMenuPlan(row) : null;
-    },
+    handler: ({ params }) => plans.planOfApp(ctx, params.appId === GLOBAL_MENU ? null : params.appId),
   });
 
   defineRoute(app, gate, {

@@ -29,9 +29,15 @@ export async function planOf(ctx: Ctx, id: string): Promise<MenuRow> {
 }
 
 /** The plan of an app (or of the global menu, appId null), if there is one. */
-export function planFor(ctx: Ctx, appId: string | null): Promise<MenuRow | undefined> {
+function planFor(ctx: Ctx, appId: string | null): Promise<MenuRow | undefined> {
   const select = ctx.db.selectFrom('menuPlans').selectAll();
   return (appId === null ? select.where('appId', 'is', null) : select.where('appId', '=', appId)).executeTakeFirst();
+}
+
+/** The plan of an app (or of the global menu, appId null) as the API answers it, or null. */
+export async function planOfApp(ctx: Ctx, appId: string | null) {
+  const row = await planFor(ctx, appId);
+  return row ? toMenuPlan(row) : null;
 }
 
 async function assertAppExists(ctx: Ctx, appId: string | null): Promise<void> {
