@@ -14,7 +14,12 @@ import { visibleMenus } from '../services/menu-plans';
 
 /** The viewer and the app asked for: with an app's access token (Authorization: Bearer), its person
  *  and that app only; otherwise the signed-in actor (defineRoute checked them without a bearer token). */
-async function viewerOf(ctx: Ctx, actor: Actor | null, appId: string | undefined, request: FastifyRequest): Promise<{ viewer: Viewer; appId: string | undefined }> {
+async function viewerOf(
+  ctx: Ctx,
+  actor: Actor | null,
+  appId: string | undefined,
+  request: FastifyRequest,
+): Promise<{ viewer: Viewer; appId: string | undefined }> {
   const bearer = bearerToken(request);
   if (bearer === undefined) return { viewer: actor!, appId };
   const holder = await appTokenHolder(ctx, OidcProvider.of(ctx), bearer);
@@ -25,9 +30,15 @@ async function viewerOf(ctx: Ctx, actor: Actor | null, appId: string | undefined
 export const appMenuRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
     // Signed in to the console (Permission.SelfService), or an app with a person's access token from our provider.
-    method: 'GET', url: '/menu/app/assignment/public/multi_app_menu/list', tags: ['Menus'], access: Permission.SelfService, appToken: true,
-    summary: 'The menus of every app (and the global menu), with only the items the caller may see; with an app\'s access token (Authorization: Bearer), that app\'s menu for its person',
-    query: appMenusQuery, response: appMenus,
+    method: 'GET',
+    url: '/menu/app/assignment/public/multi_app_menu/list',
+    tags: ['Menus'],
+    access: Permission.SelfService,
+    appToken: true,
+    summary:
+      "The menus of every app (and the global menu), with only the items the caller may see; with an app's access token (Authorization: Bearer), that app's menu for its person",
+    query: appMenusQuery,
+    response: appMenus,
     handler: async ({ actor, query, raw }) => {
       const { viewer, appId } = await viewerOf(ctx, actor, query.appId, raw);
       return visibleMenus(ctx, viewer, appId);

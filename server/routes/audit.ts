@@ -14,14 +14,23 @@ const CSV_HEADERS = { 'content-type': 'text/csv; charset=utf-8', 'content-dispos
 
 export const auditRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
-    method: 'GET', url: '/audit', tags, access,
-    summary: 'Security events, newest first, filtered by time (from/to, epoch ms), actor (username contains), event type and tenant (its subtree); a tenant administrator sees their subtree’s',
-    query: auditListQuery, response: auditList,
+    method: 'GET',
+    url: '/audit',
+    tags,
+    access,
+    summary:
+      'Security events, newest first, filtered by time (from/to, epoch ms), actor (username contains), event type and tenant (its subtree); a tenant administrator sees their subtree’s',
+    query: auditListQuery,
+    response: auditList,
     handler: ({ actor, query }) => listEvents(ctx, actor, query),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/audit/export', tags, access, raw: { contentType: 'text/csv' },
+    method: 'GET',
+    url: '/audit/export',
+    tags,
+    access,
+    raw: { contentType: 'text/csv' },
     summary: `The events of the same filters as CSV (UTF-8), newest first, at most ${EXPORT_LIMIT} rows; cells that a spreadsheet would run as a formula are prefixed with '`,
     query: auditExportQuery,
     handler: async ({ actor, query }, reply) => {

@@ -12,13 +12,24 @@ const tags = ['Email verification'];
 
 export const emailVerificationRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
-    method: 'POST', url: '/user/email/verification', tags, access: Permission.SelfService, summary: 'Mail me a link that verifies my email address', response: okAnswer,
+    method: 'POST',
+    url: '/user/email/verification',
+    tags,
+    access: Permission.SelfService,
+    summary: 'Mail me a link that verifies my email address',
+    response: okAnswer,
     rateLimit: ctx.config.rateLimits.login,
     handler: ({ actor }) => mailVerificationLink(ctx, actor),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/verified/:code', tags, access: 'public', summary: 'Use an email verification link (once)', params: verificationParams, response: verifiedAnswer,
+    method: 'POST',
+    url: '/verified/:code',
+    tags,
+    access: 'public',
+    summary: 'Use an email verification link (once)',
+    params: verificationParams,
+    response: verifiedAnswer,
     rateLimit: ctx.config.rateLimits.login,
     handler: ({ params }) => verifyEmail(ctx, params.code),
   });

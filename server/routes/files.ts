@@ -36,18 +36,31 @@ async function uploadedBytes(request: FastifyRequest): Promise<Uint8Array> {
 
 export const fileRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
-    method: 'POST', url: '/file/upload', tags, access: Permission.SelfService,
+    method: 'POST',
+    url: '/file/upload',
+    tags,
+    access: Permission.SelfService,
     summary: 'Upload an image (multipart field `file`); answers data.url, shown from /api/file/get/{url}',
-    query: uploadQuery, multipart: true, response: uploadAnswer, rateLimit: ctx.config.rateLimits.upload,
+    query: uploadQuery,
+    multipart: true,
+    response: uploadAnswer,
+    rateLimit: ctx.config.rateLimits.upload,
     handler: async ({ actor, query, raw }) => ({ url: await uploadFile(ctx, actor, await uploadedBytes(raw), query.purpose, raw.ip) }),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/file/get/:name', tags, access: 'public', summary: 'An uploaded file, by its content address',
-    params: v.object({ name: v.pipe(v.string(), v.regex(FILE_ID, 'rule.fileName')) }), raw: { contentType: 'image/*' },
+    method: 'GET',
+    url: '/file/get/:name',
+    tags,
+    access: 'public',
+    summary: 'An uploaded file, by its content address',
+    params: v.object({ name: v.pipe(v.string(), v.regex(FILE_ID, 'rule.fileName')) }),
+    raw: { contentType: 'image/*' },
     handler: async ({ params }, reply) => {
       const file = await storedFile(ctx, params.name);
-      reply.headers({ ...SERVED_FILE_HEADERS, 'content-type': file.mime, 'content-disposition': `inline; filename="${params.name}"` }).send(Buffer.from(file.data));
+      reply
+        .headers({ ...SERVED_FILE_HEADERS, 'content-type': file.mime, 'content-disposition': `inline; filename="${params.name}"` })
+        .send(Buffer.from(file.data));
     },
   });
 };

@@ -7,8 +7,17 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../http/envelope';
 import { unreadiness, type ReadinessProbe } from '../services/health';
 
-const answerDoc = { type: 'object', properties: { code: { type: 'integer' }, message: { type: 'string' }, data: { type: 'object', properties: { status: { type: 'string' } } } } };
-const doc = (summary: string, hide: boolean) => ({ tags: ['health'], summary, description: 'No sign-in needed.', hide, response: { 200: answerDoc, 503: answerDoc } });
+const answerDoc = {
+  type: 'object',
+  properties: { code: { type: 'integer' }, message: { type: 'string' }, data: { type: 'object', properties: { status: { type: 'string' } } } },
+};
+const doc = (summary: string, hide: boolean) => ({
+  tags: ['health'],
+  summary,
+  description: 'No sign-in needed.',
+  hide,
+  response: { 200: answerDoc, 503: answerDoc },
+});
 
 /** `hide`: left out of the OpenAPI document (the root paths, which repeat the /api ones). */
 export const healthRoutes: FastifyPluginAsync<{ db: ReadinessProbe; hide?: boolean }> = async (app, { db, hide = false }) => {
@@ -16,10 +25,14 @@ export const healthRoutes: FastifyPluginAsync<{ db: ReadinessProbe; hide?: boole
     reply.header('cache-control', 'no-store');
     return ok({ status: 'live' });
   });
-  app.get('/health/ready', { schema: doc('The database answers and every migration has run (503 with the reason otherwise)', hide) }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    const refusal = await unreadiness(db);
-    if (refusal) throw refusal;
-    return ok({ status: 'ready' });
-  });
+  app.get(
+    '/health/ready',
+    { schema: doc('The database answers and every migration has run (503 with the reason otherwise)', hide) },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const refusal = await unreadiness(db);
+      if (refusal) throw refusal;
+      return ok({ status: 'ready' });
+    },
+  );
 };

@@ -26,15 +26,26 @@ async function afterCallback(ctx: Ctx, request: FastifyRequest, idpCode: string)
 
 export const idpLoginRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
-    method: 'GET', url: '/interaction/idp/:idpCode/authorize', tags, access: 'public', raw: redirectDoc,
-    summary: 'Start signing in with the provider (redirects to it with PKCE, state and nonce)', params: idpCodeParams, query: providerStartQuery,
+    method: 'GET',
+    url: '/interaction/idp/:idpCode/authorize',
+    tags,
+    access: 'public',
+    raw: redirectDoc,
+    summary: 'Start signing in with the provider (redirects to it with PKCE, state and nonce)',
+    params: idpCodeParams,
+    query: providerStartQuery,
     rateLimit: ctx.config.rateLimits.login,
     handler: async ({ params, query, raw }, reply) => reply.redirect(await startFlow(ctx, raw, reply, params.idpCode, query.redirect), 302),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/interaction/idp/:idpCode/authorize/callback', tags, access: 'public', raw: redirectDoc,
-    summary: 'The provider\'s redirect back (redirects to /infoComplete with a provider ticket)', params: idpCodeParams,
+    method: 'GET',
+    url: '/interaction/idp/:idpCode/authorize/callback',
+    tags,
+    access: 'public',
+    raw: redirectDoc,
+    summary: "The provider's redirect back (redirects to /infoComplete with a provider ticket)",
+    params: idpCodeParams,
     rateLimit: ctx.config.rateLimits.login,
     handler: async ({ params, raw }, reply) => reply.redirect(await afterCallback(ctx, raw, params.idpCode), 302),
   });

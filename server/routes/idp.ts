@@ -8,7 +8,17 @@ import type { Ctx } from '../context';
 import { defineRoute, type ApiRequest, type RouteOptions } from '../http/route';
 import { okAnswer } from '../../src/core/schemas/common';
 import { loginAnswer } from '../../src/core/schemas/auth';
-import { accessInfo, accessInfoParams, accessTicketQuery, complementBody, idpCodeParams, idpCreateBody, idpDetail, idpSummary, linkBody } from '../../src/core/schemas/idp';
+import {
+  accessInfo,
+  accessInfoParams,
+  accessTicketQuery,
+  complementBody,
+  idpCodeParams,
+  idpCreateBody,
+  idpDetail,
+  idpSummary,
+  linkBody,
+} from '../../src/core/schemas/idp';
 import { idpUpdateBody } from '../../src/core/schemas/idp-login';
 import { findTicket, linkTicket, redeemTicket } from '../auth/third-party';
 import { startSession } from '../auth/login';
@@ -30,7 +40,12 @@ function refuseSilentSwitch(actor: Actor | null, switchAccount: boolean | undefi
 type TicketRequest = ApiRequest<{ switchAccount?: boolean | undefined }, { access_ticket: string }, { idpCode: string }>;
 
 /** Signs in the person `redeem` makes of this browser's provider ticket. */
-async function signInWithTicket(ctx: Ctx, { actor, params, query, body, raw }: TicketRequest, reply: FastifyReply, redeem: (ticket: IdpTicketTable) => Promise<UserRow>) {
+async function signInWithTicket(
+  ctx: Ctx,
+  { actor, params, query, body, raw }: TicketRequest,
+  reply: FastifyReply,
+  redeem: (ticket: IdpTicketTable) => Promise<UserRow>,
+) {
   const ticket = await findTicket(ctx, raw, params.idpCode, query.access_ticket);
   refuseSilentSwitch(actor, body.switchAccount);
   const user = await redeem(ticket);
@@ -40,50 +55,98 @@ async function signInWithTicket(ctx: Ctx, { actor, params, query, body, raw }: T
 
 export const idpRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
-    method: 'GET', url: '/interaction/idp/:idpCode/authorize/user/access/info/:token', tags, access: 'public',
+    method: 'GET',
+    url: '/interaction/idp/:idpCode/authorize/user/access/info/:token',
+    tags,
+    access: 'public',
     summary: 'What the provider told us about the user, and whether they must complete their data',
-    params: accessInfoParams, query: accessTicketQuery, response: accessInfo,
-    handler: async ({ params, query, raw }) => idps.ticketInfo(ctx, await findTicket(ctx, raw, params.idpCode, query.access_ticket, params.token), query.access_ticket),
+    params: accessInfoParams,
+    query: accessTicketQuery,
+    response: accessInfo,
+    handler: async ({ params, query, raw }) =>
+      idps.ticketInfo(ctx, await findTicket(ctx, raw, params.idpCode, query.access_ticket, params.token), query.access_ticket),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/interaction/idp/:idpCode/authorize/after/user/complement', tags, access: 'public',
+    method: 'POST',
+    url: '/interaction/idp/:idpCode/authorize/after/user/complement',
+    tags,
+    access: 'public',
     summary: 'Complete the data of a first-time third-party user (if needed) and sign in',
-    params: idpCodeParams, query: accessTicketQuery, body: complementBody, response: loginAnswer, rateLimit: ctx.config.rateLimits.login,
+    params: idpCodeParams,
+    query: accessTicketQuery,
+    body: complementBody,
+    response: loginAnswer,
+    rateLimit: ctx.config.rateLimits.login,
     handler: (req, reply) => signInWithTicket(ctx, req, reply, (ticket) => redeemTicket(ctx, ticket, req.body)),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/interaction/idp/:idpCode/authorize/after/user/link', tags, access: 'public',
-    summary: "Link the provider's account to the existing account with its email (that account's password, and its authenticator code if it has one), then sign in",
-    params: idpCodeParams, query: accessTicketQuery, body: linkBody, response: loginAnswer, rateLimit: ctx.config.rateLimits.login,
+    method: 'POST',
+    url: '/interaction/idp/:idpCode/authorize/after/user/link',
+    tags,
+    access: 'public',
+    summary:
+      "Link the provider's account to the existing account with its email (that account's password, and its authenticator code if it has one), then sign in",
+    params: idpCodeParams,
+    query: accessTicketQuery,
+    body: linkBody,
+    response: loginAnswer,
+    rateLimit: ctx.config.rateLimits.login,
     handler: (req, reply) => signInWithTicket(ctx, req, reply, (ticket) => linkTicket(ctx, ticket, req.body)),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/idps', tags, access: 'public', summary: 'Enabled identity providers (for the sign-in page)', response: v.array(idpSummary),
+    method: 'GET',
+    url: '/idps',
+    tags,
+    access: 'public',
+    summary: 'Enabled identity providers (for the sign-in page)',
+    response: v.array(idpSummary),
     handler: () => idps.enabledIdps(ctx),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/idps/all', tags, access: Permission.Settings, summary: 'Every identity provider, disabled ones too, with its settings but never its client secret',
+    method: 'GET',
+    url: '/idps/all',
+    tags,
+    access: Permission.Settings,
+    summary: 'Every identity provider, disabled ones too, with its settings but never its client secret',
     response: v.array(idpDetail),
     handler: () => idps.allIdps(ctx),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/idps', tags, access: Permission.Settings, summary: 'Add an identity provider (its client secret is never answered back)', body: idpCreateBody, response: idpSummary,
+    method: 'POST',
+    url: '/idps',
+    tags,
+    access: Permission.Settings,
+    summary: 'Add an identity provider (its client secret is never answered back)',
+    body: idpCreateBody,
+    response: idpSummary,
     handler: ({ actor, body, raw }) => idps.createIdp(ctx, actor, body, raw.ip),
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/idps/:idpCode', tags, access: Permission.Settings, summary: 'Update an identity provider (blank config values keep the stored ones)',
-    params: idpCodeParams, body: idpUpdateBody, response: idpSummary,
+    method: 'PUT',
+    url: '/idps/:idpCode',
+    tags,
+    access: Permission.Settings,
+    summary: 'Update an identity provider (blank config values keep the stored ones)',
+    params: idpCodeParams,
+    body: idpUpdateBody,
+    response: idpSummary,
     handler: ({ actor, params, body, raw }) => idps.updateIdp(ctx, actor, params.idpCode, body, raw.ip),
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/idps/:idpCode', tags, access: Permission.Settings, summary: 'Remove an identity provider', params: idpCodeParams, response: okAnswer,
+    method: 'DELETE',
+    url: '/idps/:idpCode',
+    tags,
+    access: Permission.Settings,
+    summary: 'Remove an identity provider',
+    params: idpCodeParams,
+    response: okAnswer,
     handler: ({ actor, params, raw }) => idps.deleteIdp(ctx, actor, params.idpCode, raw.ip),
   });
 };

@@ -11,17 +11,33 @@ const activateBody = v.object({ newLicense: v.pipe(v.string('rule.required'), v.
 
 export const licenseRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
-    method: 'GET', url: '/license/status', tags, access: Permission.SelfService, summary: 'License status', response: licenseStatusAnswer,
+    method: 'GET',
+    url: '/license/status',
+    tags,
+    access: Permission.SelfService,
+    summary: 'License status',
+    response: licenseStatusAnswer,
     handler: () => licenseStatus(ctx),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/license/auth', tags, access: Permission.Settings, summary: 'The request code identifying this installation', response: v.string(),
+    method: 'GET',
+    url: '/license/auth',
+    tags,
+    access: Permission.Settings,
+    summary: 'The request code identifying this installation',
+    response: v.string(),
     handler: () => requestCode(ctx),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/license/auth', tags, access: Permission.Settings, summary: 'Activate a license (newLicense)', body: activateBody, response: licenseStatusAnswer,
+    method: 'POST',
+    url: '/license/auth',
+    tags,
+    access: Permission.Settings,
+    summary: 'Activate a license (newLicense)',
+    body: activateBody,
+    response: licenseStatusAnswer,
     handler: ({ actor, body, raw }) => activateLicense(ctx, actor, body.newLicense, raw.ip),
   });
 };

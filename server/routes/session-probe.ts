@@ -10,7 +10,10 @@ import { sessionAnswerOf } from '../services/session';
 
 export const sessionProbeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
-    method: 'GET', url: '/cas/session/probe', tags: ['Authentication'], access: 'public',
+    method: 'GET',
+    url: '/cas/session/probe',
+    tags: ['Authentication'],
+    access: 'public',
     summary: 'The signed-in user, or data null without a session (200 either way: no error for an anonymous visitor)',
     response: v.nullable(sessionAnswer),
     // The same rule as GET /cas/session: a session with Permission.SelfService.

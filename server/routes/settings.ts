@@ -13,32 +13,54 @@ const withVersion = <T extends v.GenericSchema>(schema: T) => v.object({ value: 
 
 export const settingsRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
-    method: 'GET', url: '/settings/login', tags, access: Permission.Settings, summary: 'The sign-in policy', response: withVersion(loginSettings),
+    method: 'GET',
+    url: '/settings/login',
+    tags,
+    access: Permission.Settings,
+    summary: 'The sign-in policy',
+    response: withVersion(loginSettings),
     handler: () => ctx.settings.get('login'),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/settings/login/public', tags, access: 'public',
+    method: 'GET',
+    url: '/settings/login/public',
+    tags,
+    access: 'public',
     summary: 'What the sign-in page and password forms follow: login method, captcha, second step, background, password policy (no lockout details)',
     response: publicLoginSettings,
     handler: () => settings.publicLoginSettings(ctx),
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/settings/login', tags, access: Permission.Settings, summary: 'Change the sign-in policy (409 when version is stale)',
-    body: loginSettingsUpdate, response: withVersion(loginSettings),
+    method: 'PUT',
+    url: '/settings/login',
+    tags,
+    access: Permission.Settings,
+    summary: 'Change the sign-in policy (409 when version is stale)',
+    body: loginSettingsUpdate,
+    response: withVersion(loginSettings),
     handler: ({ actor, body, raw }) => settings.updateLoginSettings(ctx, actor, body, raw.ip),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/config', tags, access: 'public', summary: 'Console configuration and branding (public: the sign-in page shows it)',
+    method: 'GET',
+    url: '/config',
+    tags,
+    access: 'public',
+    summary: 'Console configuration and branding (public: the sign-in page shows it)',
     response: withVersion(iamConfig),
     handler: () => ctx.settings.get('config'),
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/config', tags, access: Permission.Settings, summary: 'Change the console configuration and branding (409 when version is stale)',
-    body: iamConfigUpdate, response: withVersion(iamConfig),
+    method: 'PUT',
+    url: '/config',
+    tags,
+    access: Permission.Settings,
+    summary: 'Change the console configuration and branding (409 when version is stale)',
+    body: iamConfigUpdate,
+    response: withVersion(iamConfig),
     handler: ({ actor, body, raw }) => settings.updateConfig(ctx, actor, body, raw.ip),
   });
 };

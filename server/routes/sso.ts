@@ -51,33 +51,62 @@ export const ssoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
   app.addHook('onClose', () => sweeper.stop());
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/sso/interactions/:uid', tags, access: Permission.SelfService,
-    summary: 'What an app asks of the signed-in user (the consent page)', params: interactionParams, response: interaction,
+    method: 'GET',
+    url: '/sso/interactions/:uid',
+    tags,
+    access: Permission.SelfService,
+    summary: 'What an app asks of the signed-in user (the consent page)',
+    params: interactionParams,
+    response: interaction,
     handler: async ({ params }) => interactionDetails(await oidc.get(), db, params.uid),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/sso/interactions/:uid', tags, access: Permission.SelfService,
-    summary: 'Allow or deny the app; answers where the browser goes next', params: interactionParams, body: consentBody, response: consentAnswer,
-    handler: async ({ actor, params, body, raw }) => ({ redirectURL: safeRedirect(ctx, raw, await finishInteraction(await oidc.get(), ctx.db, params.uid, actor.user.id, body.allow)) }),
+    method: 'POST',
+    url: '/sso/interactions/:uid',
+    tags,
+    access: Permission.SelfService,
+    summary: 'Allow or deny the app; answers where the browser goes next',
+    params: interactionParams,
+    body: consentBody,
+    response: consentAnswer,
+    handler: async ({ actor, params, body, raw }) => ({
+      redirectURL: safeRedirect(ctx, raw, await finishInteraction(await oidc.get(), ctx.db, params.uid, actor.user.id, body.allow)),
+    }),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/apps/:appId/oidc-client', tags, access: Permission.Apps,
-    summary: 'The app as an OpenID Connect client (never its secret)', params: appParams, response: clientStatus,
+    method: 'GET',
+    url: '/apps/:appId/oidc-client',
+    tags,
+    access: Permission.Apps,
+    summary: 'The app as an OpenID Connect client (never its secret)',
+    params: appParams,
+    response: clientStatus,
     handler: ({ actor, params }) => clients.clientOf(ctx, actor, params.appId),
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/apps/:appId/oidc-client', tags, access: Permission.Apps,
-    summary: 'Change the app\'s client: post-logout and back-channel logout URIs, the client_credentials grant, JWT access tokens, trusted (no consent page; platform administrator only)',
-    params: appParams, body: oidcClientBody, response: clientStatus,
+    method: 'PUT',
+    url: '/apps/:appId/oidc-client',
+    tags,
+    access: Permission.Apps,
+    summary:
+      "Change the app's client: post-logout and back-channel logout URIs, the client_credentials grant, JWT access tokens, trusted (no consent page; platform administrator only)",
+    params: appParams,
+    body: oidcClientBody,
+    response: clientStatus,
     handler: ({ actor, params, body, raw }) => clients.changeClient(ctx, actor, params.appId, body, raw.ip),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/apps/:appId/oidc-client/secret', tags, access: Permission.Apps,
-    summary: 'Generate (or rotate) the app\'s client secret: shown in this answer only', params: appParams, response: clientSecretAnswer,
+    method: 'POST',
+    url: '/apps/:appId/oidc-client/secret',
+    tags,
+    access: Permission.Apps,
+    summary: "Generate (or rotate) the app's client secret: shown in this answer only",
+    params: appParams,
+    response: clientSecretAnswer,
     handler: ({ actor, params, raw }) => clients.rotateSecret(ctx, actor, params.appId, raw.ip),
   });
 };

@@ -22,8 +22,12 @@ async function manageableApp(ctx: Ctx, actor: Actor, appId: string) {
 }
 
 /** The client as the API answers it (never its secret). */
-const clientView = async (ctx: Ctx, appId: string, callbackUrl: string | null) =>
-  ({ clientId: appId, issuer: await issuerOf(ctx), redirectUris: callbackUrls(callbackUrl), ...(await clientStatus(oidcDb(ctx.db), appId)) });
+const clientView = async (ctx: Ctx, appId: string, callbackUrl: string | null) => ({
+  clientId: appId,
+  issuer: await issuerOf(ctx),
+  redirectUris: callbackUrls(callbackUrl),
+  ...(await clientStatus(oidcDb(ctx.db), appId)),
+});
 
 export async function clientOf(ctx: Ctx, actor: Actor, appId: string) {
   const { callbackUrl } = await manageableApp(ctx, actor, appId);

@@ -32,7 +32,12 @@ async function matching(ctx: Ctx, actor: Actor, filter: AuditFilter) {
 }
 
 /** An audit row as the API answers it. */
-const toEntry = (row: Selectable<AuditTable>) => ({ ...row, id: Number(row.id), success: row.success === 1, detail: JSON.parse(row.detail) as Record<string, unknown> });
+const toEntry = (row: Selectable<AuditTable>) => ({
+  ...row,
+  id: Number(row.id),
+  success: row.success === 1,
+  detail: JSON.parse(row.detail) as Record<string, unknown>,
+});
 
 /** The matching events, newest first, paged. */
 export async function listEvents(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof auditListQuery>) {
@@ -48,17 +53,30 @@ export async function* exportLines(ctx: Ctx, actor: Actor, filter: AuditFilter):
   yield `\uFEFF${csvLine(CSV_HEADER)}`; // the byte order mark makes spreadsheet programs read UTF-8
   let last: { at: number; id: number } | undefined;
   for (let sent = 0; sent < EXPORT_LIMIT;) {
-    let select = (await matching(ctx, actor, filter)).leftJoin('tenants', 'tenants.id', 'auditLog.tenantId')
-      .selectAll('auditLog').select('tenants.name as tenantName');
+    let select = (await matching(ctx, actor, filter))
+      .leftJoin('tenants', 'tenants.id', 'auditLog.tenantId')
+      .selectAll('auditLog')
+      .select('tenants.name as tenantName');
     if (last) {
       const { at, id } = last;
       select = select.where((eb) => eb.or([eb('auditLog.at', '<', at), eb.and([eb('auditLog.at', '=', at), eb('auditLog.id', '<', id)])]));
     }
-    const rows = await select.orderBy('auditLog.at', 'desc').orderBy('auditLog.id', 'desc').limit(Math.min(EXPORT_BATCH, EXPORT_LIMIT - sent)).execute();
+    const rows = await select
+      .orderBy('auditLog.at', 'desc')
+      .orderBy('auditLog.id', 'desc')
+      .limit(Math.min(EXPORT_BATCH, EXPORT_LIMIT - sent))
+      .execute();
     for (const row of rows) {
       yield csvLine([
-        new Date(Number(row.at)).toISOString(), row.actorName, row.action, row.success === 1 ? 'yes' : 'no',
-        row.targetType, row.targetId, row.tenantName ?? row.tenantId, row.ip, row.detail === '{}' ? '' : row.detail,
+        new Date(Number(row.at)).toISOString(),
+        row.actorName,
+        row.action,
+        row.success === 1 ? 'yes' : 'no',
+        row.targetType,
+        row.targetId,
+        row.tenantName ?? row.tenantId,
+        row.ip,
+        row.detail === '{}' ? '' : row.detail,
       ]);
     }
     sent += rows.length;

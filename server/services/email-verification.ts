@@ -27,6 +27,10 @@ export async function verifyEmail(ctx: Ctx, code: string): Promise<{ username: s
   if (!user?.email) throw linkRefused.unknown();
   // The verified address is kept: a later change of address is unverified again.
   const extraProp = { ...(JSON.parse(user.extraProp) as Record<string, unknown>), emailVerified: user.email, emailVerifiedAt: ctx.now() };
-  await ctx.db.updateTable('users').set({ extraProp: JSON.stringify(extraProp) }).where('id', '=', user.id).execute();
+  await ctx.db
+    .updateTable('users')
+    .set({ extraProp: JSON.stringify(extraProp) })
+    .where('id', '=', user.id)
+    .execute();
   return { username: user.username, email: user.email };
 }

@@ -27,7 +27,13 @@ const settingOf = (text: string) => {
 /** A provider as administrators see it: its settings and whether a client secret is stored, never the secret. */
 const toIdpDetail = (row: IdpRow) => {
   const setting = settingOf(row.config);
-  return { ...toIdpSummary(row), issuer: setting('issuer'), clientId: setting('clientId'), scopes: setting('scopes'), hasClientSecret: setting('clientSecret') !== '' };
+  return {
+    ...toIdpSummary(row),
+    issuer: setting('issuer'),
+    clientId: setting('clientId'),
+    scopes: setting('scopes'),
+    hasClientSecret: setting('clientSecret') !== '',
+  };
 };
 
 const COLUMNS = ['code', 'name', 'type', 'config', 'enabled'] as const;
@@ -46,9 +52,18 @@ export async function allIdps(ctx: Ctx) {
 
 export async function createIdp(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof idpCreateBody>, ip: string) {
   await checkIcon(ctx, body.icon);
-  const row = { code: body.code, name: body.name, type: body.type, config: JSON.stringify(configWithIcon({}, body.config, body.icon)), enabled: body.enabled === false ? 0 : 1 };
+  const row = {
+    code: body.code,
+    name: body.name,
+    type: body.type,
+    config: JSON.stringify(configWithIcon({}, body.config, body.icon)),
+    enabled: body.enabled === false ? 0 : 1,
+  };
   try {
-    await ctx.db.insertInto('idps').values({ id: newId(), ...row, createdAt: ctx.now() }).execute();
+    await ctx.db
+      .insertInto('idps')
+      .values({ id: newId(), ...row, createdAt: ctx.now() })
+      .execute();
   } catch (error) {
     if (isUniqueViolation(error)) throw fieldError([{ field: 'code', rule: 'rule.duplicate' }]);
     throw error;
@@ -64,7 +79,8 @@ export async function updateIdp(ctx: Ctx, actor: Actor, code: string, body: v.In
   await checkIcon(ctx, body.icon);
   const given = Object.fromEntries(Object.entries(body.config ?? {}).filter(([, value]) => value !== ''));
   const next = {
-    name: body.name ?? row.name, type: body.type ?? row.type,
+    name: body.name ?? row.name,
+    type: body.type ?? row.type,
     config: JSON.stringify(configWithIcon(JSON.parse(row.config) as Record<string, string>, given, body.icon)),
     enabled: body.enabled === undefined ? row.enabled : Number(body.enabled),
   };
@@ -84,8 +100,11 @@ export async function deleteIdp(ctx: Ctx, actor: Actor, code: string, ip: string
 export async function ticketInfo(ctx: Ctx, ticket: IdpTicketTable, accessTicket: string) {
   const existing = ticket.userId === null ? await existingAccountOf(ctx, ticket.profile) : undefined;
   return {
-    idpCode: ticket.idpCode, token: ticket.token, accessTicket,
-    needComplement: ticket.userId === null, complement: JSON.parse(ticket.profile) as Record<string, unknown>,
+    idpCode: ticket.idpCode,
+    token: ticket.token,
+    accessTicket,
+    needComplement: ticket.userId === null,
+    complement: JSON.parse(ticket.profile) as Record<string, unknown>,
     ...(existing ? { existingAccount: { username: existing.username } } : {}),
   };
 }

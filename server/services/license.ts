@@ -29,10 +29,16 @@ async function judge(ctx: Ctx, text: string): Promise<Verdict> {
   if (!publicKey) return { status: 'invalid', message: 'No vendor key is configured (IAM_LICENSE_PUBLIC_KEY)' };
   const reading = readLicense(text, publicKey);
   if (!reading.ok) {
-    return { status: 'invalid', message: reading.reason === 'signature' ? 'The license signature is invalid (tampered or not issued by the vendor)' : 'The license is malformed' };
+    return {
+      status: 'invalid',
+      message: reading.reason === 'signature' ? 'The license signature is invalid (tampered or not issued by the vendor)' : 'The license is malformed',
+    };
   }
   if (reading.payload.requestCode !== (await requestCode(ctx))) return { status: 'invalid', message: 'The license was issued for another installation' };
-  const row = await ctx.db.selectFrom('users').select((eb) => eb.fn.countAll().as('count')).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirst();
   const users = Number(row?.count ?? 0);
   if (Date.parse(reading.payload.expiresAt) <= ctx.now()) return { status: 'expired', payload: reading.payload, users };
   if (users > reading.payload.userLimit) return { status: 'over_limit', payload: reading.payload, users };
@@ -41,7 +47,13 @@ async function judge(ctx: Ctx, text: string): Promise<Verdict> {
 
 function describe(verdict: Verdict): LicenseStatus {
   if (verdict.status === 'invalid') return { status: 'invalid' };
-  return { status: verdict.status, licensee: verdict.payload.licensee, expiresAt: verdict.payload.expiresAt, userLimit: verdict.payload.userLimit, users: verdict.users };
+  return {
+    status: verdict.status,
+    licensee: verdict.payload.licensee,
+    expiresAt: verdict.payload.expiresAt,
+    userLimit: verdict.payload.userLimit,
+    users: verdict.users,
+  };
 }
 
 export async function licenseStatus(ctx: Ctx): Promise<LicenseStatus> {
@@ -64,7 +76,9 @@ async function install(ctx: Ctx, text: string): Promise<LicenseStatus> {
   if (verdict.status === 'expired') throw new ApiError(400, 'The license has expired', { fields: [{ field: 'newLicense', rule: 'rule.licenseExpired' }] });
   const active = await activeIssuedAt(ctx);
   if (active !== undefined && Date.parse(verdict.payload.issuedAt) < active) {
-    throw new ApiError(400, 'This license was issued before the active one; install the newer license', { fields: [{ field: 'newLicense', rule: 'rule.license' }] });
+    throw new ApiError(400, 'This license was issued before the active one; install the newer license', {
+      fields: [{ field: 'newLicense', rule: 'rule.license' }],
+    });
   }
   await ctx.settings.setRaw(LICENSE_KEY, text.trim());
   return describe(verdict);

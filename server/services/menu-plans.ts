@@ -41,7 +41,8 @@ export async function planOfApp(ctx: Ctx, appId: string | null) {
 }
 
 async function assertAppExists(ctx: Ctx, appId: string | null): Promise<void> {
-  if (appId && !(await ctx.db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst())) throw fieldError([{ field: 'appId', rule: 'rule.appId' }]);
+  if (appId && !(await ctx.db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst()))
+    throw fieldError([{ field: 'appId', rule: 'rule.appId' }]);
 }
 
 /** Bound privileges must exist; an app's plan binds only that app's privileges. */
@@ -67,7 +68,16 @@ export async function createPlan(ctx: Ctx, actor: Actor, body: v.InferOutput<typ
   if (await planFor(ctx, appId)) throw fieldError([{ field: 'appId', rule: 'rule.duplicate' }]);
   await assertPrivilegesExist(ctx, appId, body.items);
   const now = ctx.now();
-  const row: MenuRow = { id: newId(), appId, name: body.name, description: body.description || null, items: JSON.stringify(body.items), version: 1, createdAt: now, updatedAt: now };
+  const row: MenuRow = {
+    id: newId(),
+    appId,
+    name: body.name,
+    description: body.description || null,
+    items: JSON.stringify(body.items),
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
   await ctx.db.insertInto('menuPlans').values(row).execute();
   await ctx.audit.record({ action: 'menu.create', actor, target: { type: 'menu', id: row.id }, ip, detail: { name: row.name } });
   return toMenuPlan(row);
@@ -103,13 +113,19 @@ export async function planPrivileges(ctx: Ctx, id: string) {
 
 /** Every plan's menu (or one app's), with only the items the viewer may see. */
 export async function visibleMenus(ctx: Ctx, viewer: Viewer, appId: string | undefined) {
-  let select = ctx.db.selectFrom('menuPlans').leftJoin('apps', 'apps.id', 'menuPlans.appId')
+  let select = ctx.db
+    .selectFrom('menuPlans')
+    .leftJoin('apps', 'apps.id', 'menuPlans.appId')
     .select(['menuPlans.id', 'menuPlans.appId', 'menuPlans.items', 'menuPlans.name', 'apps.name as appName', 'apps.entrypoint']);
   if (appId) select = select.where('menuPlans.appId', '=', appId);
   const rows = await select.orderBy('apps.name').orderBy('menuPlans.name').limit(500).execute();
   const held = await heldPrivileges(ctx, viewer);
   return rows.map((row) => ({
-    appId: row.appId, appName: row.appName ?? row.name, planId: row.id, planName: row.name, entrypoint: row.entrypoint ?? null,
+    appId: row.appId,
+    appName: row.appName ?? row.name,
+    planId: row.id,
+    planName: row.name,
+    entrypoint: row.entrypoint ?? null,
     menus: visibleItems(itemsOf(row), held),
   }));
 }

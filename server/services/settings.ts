@@ -20,7 +20,8 @@ function checked<S extends v.GenericSchema>(schema: S, value: unknown): v.InferO
 
 /** What the sign-in page and password forms follow (no lockout details). */
 export async function publicLoginSettings(ctx: Ctx) {
-  const { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background, passwordPolicy } = (await ctx.settings.get('login')).value;
+  const { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background, passwordPolicy } = (await ctx.settings.get('login'))
+    .value;
   return { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background: background ?? null, passwordPolicy };
 }
 
@@ -34,9 +35,21 @@ export async function updateLoginSettings(ctx: Ctx, actor: Actor, body: v.InferO
 }
 
 export async function updateConfig(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof iamConfigUpdate>, ip: string) {
-  const saved = await ctx.settings.update('config', body.version, (current) => checked(iamConfig, resolveConfig({
-    system: { ...current.system, ...body.system }, settings: { ...current.settings, ...body.settings },
-  })));
-  await ctx.audit.record({ action: 'config.update', actor, target: { type: 'settings', id: 'config' }, ip, detail: { system: Object.keys(body.system ?? {}), settings: Object.keys(body.settings ?? {}) } });
+  const saved = await ctx.settings.update('config', body.version, (current) =>
+    checked(
+      iamConfig,
+      resolveConfig({
+        system: { ...current.system, ...body.system },
+        settings: { ...current.settings, ...body.settings },
+      }),
+    ),
+  );
+  await ctx.audit.record({
+    action: 'config.update',
+    actor,
+    target: { type: 'settings', id: 'config' },
+    ip,
+    detail: { system: Object.keys(body.system ?? {}), settings: Object.keys(body.settings ?? {}) },
+  });
   return saved;
 }
