@@ -172,7 +172,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   });
 
   metricsRoutes(app, ctx);
-  healthRoutes(app, db, { hide: true });
+  await app.register(healthRoutes, { db, hide: true });
   const gate = createGate(ctx);
   await app.register(async (api) => {
     // API answers are about a person or a session: no browser or proxy keeps them (a shared computer's
@@ -184,7 +184,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
       done();
     });
     apiRoutes(api, gate, ctx);
-    healthRoutes(api, db);
+    void api.register(healthRoutes, { db });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/api' });
   await app.register(scimPlugin, { prefix: '/scim/v2', ctx });

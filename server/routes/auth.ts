@@ -16,7 +16,7 @@ import { actionableUser } from '../auth/grants';
 import { clearFailures, keysOfUser } from '../auth/throttle';
 import { notFound } from '../http/errors';
 import { revokeAppGrants } from '../oidc/revoke';
-import { sessionAnswerOf } from './session-probe';
+import { sessionAnswerOf } from '../services/session';
 import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Authentication'];

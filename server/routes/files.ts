@@ -1,16 +1,16 @@
 // /api/file/upload (multipart, field `file`; query `purpose` picks the rules) and
-// /api/file/get/{url}, served so that no upload can run script (own CSP, nosniff, sandbox).
+// /api/file/get/{url}, served so that no upload can run script (own CSP, nosniff, sandbox). The
+// files are checked, stored and read by server/services/files.ts.
 import * as v from 'valibot';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
-import type { Ctx } from '../context';
-import { defineRoute, type Gate } from '../http/route';
+import { defineRoute, type RouteOptions } from '../http/route';
 import { UPLOAD_RULES, type UploadPurpose } from '../../src/core/upload';
 import { FILE_ID } from '../../src/core/file-id';
-import { fieldError, notFound } from '../http/errors';
-import { storeUpload } from '../files/store';
+import { fieldError } from '../http/errors';
 import { Permission } from '../../src/core/permission-codes';
 import { uploadAnswer } from '../../src/core/schemas/files';
+import { storedFile, uploadFile } from '../services/files';
 
 const tags = ['Files'];
 
@@ -18,35 +18,49 @@ const uploadQuery = v.object({
   purpose: v.optional(v.picklist(Object.keys(UPLOAD_RULES) as UploadPurpose[], 'rule.purpose'), 'image'),
 });
 
-export function fileRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
+/** A stored file is served so that it cannot run script or be sniffed as another type, from any
+ *  origin (an icon on a host page), and cached for good: its name is its content's hash. */
+const SERVED_FILE_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  'cross-origin-resource-policy': 'cross-origin',
+  'cache-control': 'public, max-age=31536000, immutable',
+};
+
+/** The bytes of the multipart field `file` (400 when the request has none). */
+async function uploadedBytes(request: FastifyRequest): Promise<Uint8Array> {
+  const part = request.isMultipart() ? await request.file() : undefined;
+  if (!part || part.fieldname !== 'file') throw fieldError([{ field: 'file', rule: 'rule.required' }]);
+  return new Uint8Array(await part.toBuffer());
+}
+
+export const fileRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
-    method: 'POST', url: '/file/upload', tags, access: Permission.SelfService,
+    method: 'POST',
+    url: '/file/upload',
+    tags,
+    access: Permission.SelfService,
     summary: 'Upload an image (multipart field `file`); answers data.url, shown from /api/file/get/{url}',
-    query: uploadQuery, multipart: true, response: uploadAnswer, rateLimit: ctx.config.rateLimits.upload,
-    handler: async ({ actor, query, raw }) => {
-      if (!raw.isMultipart()) throw fieldError([{ field: 'file', rule: 'rule.required' }]);
-      const part = await raw.file();
-      if (!part || part.fieldname !== 'file') throw fieldError([{ field: 'file', rule: 'rule.required' }]);
-      const bytes = new Uint8Array(await part.toBuffer());
-      const url = await storeUpload(ctx, bytes, query.purpose, actor.id);
-      await ctx.audit.record({ action: 'file.upload', actor, target: { type: 'file', id: url }, tenantId: actor.user.tenantId, ip: raw.ip, detail: { purpose: query.purpose, size: bytes.length } });
-      return { url };
-    },
+    query: uploadQuery,
+    multipart: true,
+    response: uploadAnswer,
+    rateLimit: ctx.config.rateLimits.upload,
+    handler: async ({ actor, query, raw }) => ({ url: await uploadFile(ctx, actor, await uploadedBytes(raw), query.purpose, raw.ip) }),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/file/get/:name', tags, access: 'public', summary: 'An uploaded file, by its content address',
-    params: v.object({ name: v.pipe(v.string(), v.regex(FILE_ID, 'rule.fileName')) }), raw: { contentType: 'image/*' },
+    method: 'GET',
+    url: '/file/get/:name',
+    tags,
+    access: 'public',
+    summary: 'An uploaded file, by its content address',
+    params: v.object({ name: v.pipe(v.string(), v.regex(FILE_ID, 'rule.fileName')) }),
+    raw: { contentType: 'image/*' },
     handler: async ({ params }, reply) => {
-      const file = await ctx.db.selectFrom('files').select(['mime', 'data']).where('id', '=', params.name).executeTakeFirst();
-      if (!file) throw notFound('File');
-      reply.header('content-type', file.mime)
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-        .header('content-disposition', `inline; filename="${params.name}"`)
-        .header('cross-origin-resource-policy', 'cross-origin')
-        .header('cache-control', 'public, max-age=31536000, immutable')
+      const file = await storedFile(ctx, params.name);
+      reply
+        .headers({ ...SERVED_FILE_HEADERS, 'content-type': file.mime, 'content-disposition': `inline; filename="${params.name}"` })
         .send(Buffer.from(file.data));
     },
   });
-}
+};

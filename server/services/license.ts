@@ -1,10 +1,12 @@
-// The installation's license: its request code, its status (valid / missing / expired / invalid /
-// over_limit) and activation of a new license.
+// The installation's license, behind the license calls (server/routes/license.ts): its request
+// code, its status (valid / missing / expired / invalid / over_limit) and the audited activation of
+// a new license (read and verified by server/license/codec.ts).
 import type { Ctx } from '../context';
+import type { Actor } from '../auth/actor';
 import type { LicenseStatus } from '../../src/core/types';
 import { ApiError } from '../http/errors';
 import { newId } from '../auth/secrets';
-import { readLicense, type LicensePayload } from './codec';
+import { readLicense, type LicensePayload } from '../license/codec';
 
 const INSTALLATION_KEY = 'installation';
 const LICENSE_KEY = 'license';
@@ -27,10 +29,16 @@ async function judge(ctx: Ctx, text: string): Promise<Verdict> {
   if (!publicKey) return { status: 'invalid', message: 'No vendor key is configured (IAM_LICENSE_PUBLIC_KEY)' };
   const reading = readLicense(text, publicKey);
   if (!reading.ok) {
-    return { status: 'invalid', message: reading.reason === 'signature' ? 'The license signature is invalid (tampered or not issued by the vendor)' : 'The license is malformed' };
+    return {
+      status: 'invalid',
+      message: reading.reason === 'signature' ? 'The license signature is invalid (tampered or not issued by the vendor)' : 'The license is malformed',
+    };
   }
   if (reading.payload.requestCode !== (await requestCode(ctx))) return { status: 'invalid', message: 'The license was issued for another installation' };
-  const row = await ctx.db.selectFrom('users').select((eb) => eb.fn.countAll().as('count')).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirst();
   const users = Number(row?.count ?? 0);
   if (Date.parse(reading.payload.expiresAt) <= ctx.now()) return { status: 'expired', payload: reading.payload, users };
   if (users > reading.payload.userLimit) return { status: 'over_limit', payload: reading.payload, users };
@@ -39,7 +47,13 @@ async function judge(ctx: Ctx, text: string): Promise<Verdict> {
 
 function describe(verdict: Verdict): LicenseStatus {
   if (verdict.status === 'invalid') return { status: 'invalid' };
-  return { status: verdict.status, licensee: verdict.payload.licensee, expiresAt: verdict.payload.expiresAt, userLimit: verdict.payload.userLimit, users: verdict.users };
+  return {
+    status: verdict.status,
+    licensee: verdict.payload.licensee,
+    expiresAt: verdict.payload.expiresAt,
+    userLimit: verdict.payload.userLimit,
+    users: verdict.users,
+  };
 }
 
 export async function licenseStatus(ctx: Ctx): Promise<LicenseStatus> {
@@ -54,16 +68,31 @@ async function activeIssuedAt(ctx: Ctx): Promise<number | undefined> {
   return reading?.ok ? Date.parse(reading.payload.issuedAt) : undefined;
 }
 
-/** POST /license/auth: refuses tampered, foreign, malformed and expired licenses, and one older
- *  than the active license (a replayed earlier license must not undo a newer one), with a clear message. */
-export async function activateLicense(ctx: Ctx, text: string): Promise<LicenseStatus> {
+/** Refuses tampered, foreign, malformed and expired licenses, and one older than the active license
+ *  (a replayed earlier license must not undo a newer one), with a clear message. */
+async function install(ctx: Ctx, text: string): Promise<LicenseStatus> {
   const verdict = await judge(ctx, text);
   if (verdict.status === 'invalid') throw new ApiError(400, verdict.message, { fields: [{ field: 'newLicense', rule: 'rule.license' }] });
   if (verdict.status === 'expired') throw new ApiError(400, 'The license has expired', { fields: [{ field: 'newLicense', rule: 'rule.licenseExpired' }] });
   const active = await activeIssuedAt(ctx);
   if (active !== undefined && Date.parse(verdict.payload.issuedAt) < active) {
-    throw new ApiError(400, 'This license was issued before the active one; install the newer license', { fields: [{ field: 'newLicense', rule: 'rule.license' }] });
+    throw new ApiError(400, 'This license was issued before the active one; install the newer license', {
+      fields: [{ field: 'newLicense', rule: 'rule.license' }],
+    });
   }
   await ctx.settings.setRaw(LICENSE_KEY, text.trim());
   return describe(verdict);
+}
+
+/** POST /license/auth: installs the license; the activation and each refusal are audited. */
+export async function activateLicense(ctx: Ctx, actor: Actor, text: string, ip: string): Promise<LicenseStatus> {
+  const target = { type: 'license', id: null };
+  try {
+    const answer = await install(ctx, text);
+    await ctx.audit.record({ action: 'license.activate', actor, target, ip, detail: { licensee: answer.licensee, expiresAt: answer.expiresAt } });
+    return answer;
+  } catch (error) {
+    if (error instanceof ApiError) await ctx.audit.record({ action: 'license.refused', actor, target, ip, success: false, detail: { reason: error.message } });
+    throw error;
+  }
 }

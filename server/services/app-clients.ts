@@ -1,0 +1,59 @@
+// An app as an OpenID Connect client, behind the oidc-client calls of server/routes/sso.ts: its
+// client settings and secret (stored by server/oidc/clients.ts), for those who may manage the app;
+// the secret is answered only when it is made.
+import type * as v from 'valibot';
+import type { Ctx } from '../context';
+import type { Actor } from '../auth/actor';
+import type { oidcClientBody } from '../../src/core/schemas/sso';
+import { OidcProvider } from '../oidc/provider';
+import { callbackUrls, clientStatus, rotateClientSecret, updateClient } from '../oidc/clients';
+import { oidcDb } from '../oidc/tables';
+import { canManageApp } from '../auth/scope';
+import { assertMayTrustApps } from '../auth/grants';
+import { ApiError, notFound } from '../http/errors';
+import { assertOutboundUri } from '../http/outbound-field';
+
+const issuerOf = async (ctx: Ctx) => (await OidcProvider.of(ctx).get()).issuer;
+
+/** The app, when the actor may manage it (404 otherwise); its callback URLs are the client's redirect URIs. */
+async function manageableApp(ctx: Ctx, actor: Actor, appId: string) {
+  const row = await ctx.db.selectFrom('apps').select(['id', 'callbackUrl']).where('id', '=', appId).executeTakeFirst();
+  if (!row || !canManageApp(actor, appId)) throw notFound('App');
+  return row;
+}
+
+/** The client as the API answers it (never its secret). */
+const clientView = async (ctx: Ctx, appId: string, callbackUrl: string | null) => ({
+  clientId: appId,
+  issuer: await issuerOf(ctx),
+  redirectUris: callbackUrls(callbackUrl),
+  ...(await clientStatus(oidcDb(ctx.db), appId)),
+});
+
+export async function clientOf(ctx: Ctx, actor: Actor, appId: string) {
+  const { callbackUrl } = await manageableApp(ctx, actor, appId);
+  return clientView(ctx, appId, callbackUrl);
+}
+
+/** Changes the client's settings; marking it trusted is for the platform administrator only. */
+export async function changeClient(ctx: Ctx, actor: Actor, appId: string, body: v.InferOutput<typeof oidcClientBody>, ip: string) {
+  const { callbackUrl } = await manageableApp(ctx, actor, appId);
+  if (body.trusted !== undefined) assertMayTrustApps(actor);
+  if (body.backchannelLogoutUri) await assertOutboundUri(ctx, 'backchannelLogoutUri', body.backchannelLogoutUri);
+  const changes = {
+    ...body,
+    ...(body.postLogoutRedirectUris ? { postLogoutRedirectUris: [...new Set(body.postLogoutRedirectUris)] } : {}),
+    ...(body.backchannelLogoutUri !== undefined ? { backchannelLogoutUri: body.backchannelLogoutUri || null } : {}),
+  };
+  if (!(await updateClient(oidcDb(ctx.db), appId, changes))) throw new ApiError(409, 'Generate a client secret first');
+  await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: changes });
+  return clientView(ctx, appId, callbackUrl);
+}
+
+/** Makes (or replaces) the client's secret: this answer is the only place it is shown. */
+export async function rotateSecret(ctx: Ctx, actor: Actor, appId: string, ip: string) {
+  await manageableApp(ctx, actor, appId);
+  const clientSecret = await rotateClientSecret(oidcDb(ctx.db), appId, ctx.now());
+  await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { clientSecret: 'rotated' } });
+  return { clientId: appId, clientSecret, issuer: await issuerOf(ctx) };
+}

@@ -1,0 +1,87 @@
+// Reading the audit log (server/routes/audit.ts): security events filtered by time range, actor,
+// event type and tenant, paged, and the same selection as CSV lines read in batches. A tenant
+// administrator reads only the events of their tenant's subtree, the platform administrator all.
+// (Events are written by server/audit.ts.)
+import type { Selectable } from 'kysely';
+import type * as v from 'valibot';
+import type { Ctx } from '../context';
+import type { AuditTable } from '../db/tables';
+import type { Actor } from '../auth/actor';
+import type { auditFilterFields, auditListQuery } from '../../src/core/schemas/audit';
+import { contains, paginate } from '../http/paging';
+import { tenantPathOf } from '../auth/scope';
+import { csvLine } from '../http/csv';
+
+type AuditFilter = v.InferOutput<v.ObjectSchema<typeof auditFilterFields, undefined>>;
+
+/** Rows per read of the export; the export stops after EXPORT_LIMIT rows (narrow the filters for more). */
+const EXPORT_BATCH = 500;
+export const EXPORT_LIMIT = 100_000;
+
+/** The events the actor may read that match the filter (no order, no columns chosen). */
+async function matching(ctx: Ctx, actor: Actor, filter: AuditFilter) {
+  let select = ctx.db.selectFrom('auditLog');
+  const tenantsUnder = (path: string) => ctx.db.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${path}%`);
+  if (!actor.platformAdmin) select = select.where('auditLog.tenantId', 'in', tenantsUnder(actor.tenantPath ?? '/-none-/'));
+  if (filter.tenantId) select = select.where('auditLog.tenantId', 'in', tenantsUnder((await tenantPathOf(ctx, filter.tenantId)) ?? '/-none-/'));
+  if (filter.from !== undefined) select = select.where('auditLog.at', '>=', filter.from);
+  if (filter.to !== undefined) select = select.where('auditLog.at', '<=', filter.to);
+  if (filter.actor) select = select.where(contains(ctx.engine, 'auditLog.actorName', filter.actor));
+  if (filter.action) select = select.where('auditLog.action', '=', filter.action);
+  return select;
+}
+
+/** An audit row as the API answers it. */
+const toEntry = (row: Selectable<AuditTable>) => ({
+  ...row,
+  id: Number(row.id),
+  success: row.success === 1,
+  detail: JSON.parse(row.detail) as Record<string, unknown>,
+});
+
+/** The matching events, newest first, paged. */
+export async function listEvents(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof auditListQuery>) {
+  let select = (await matching(ctx, actor, query)).selectAll();
+  if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, query.searchProp, query.searchValue));
+  return paginate(select.orderBy('at', 'desc').orderBy('id', 'desc'), query, toEntry);
+}
+
+const CSV_HEADER = ['time', 'actor', 'event', 'success', 'target type', 'target', 'tenant', 'ip', 'detail'];
+
+/** The export, one CSV line per event, newest first, read in keyset batches (no offset scans). */
+export async function* exportLines(ctx: Ctx, actor: Actor, filter: AuditFilter): AsyncGenerator<string> {
+  yield `\uFEFF${csvLine(CSV_HEADER)}`; // the byte order mark makes spreadsheet programs read UTF-8
+  let last: { at: number; id: number } | undefined;
+  for (let sent = 0; sent < EXPORT_LIMIT;) {
+    let select = (await matching(ctx, actor, filter))
+      .leftJoin('tenants', 'tenants.id', 'auditLog.tenantId')
+      .selectAll('auditLog')
+      .select('tenants.name as tenantName');
+    if (last) {
+      const { at, id } = last;
+      select = select.where((eb) => eb.or([eb('auditLog.at', '<', at), eb.and([eb('auditLog.at', '=', at), eb('auditLog.id', '<', id)])]));
+    }
+    const rows = await select
+      .orderBy('auditLog.at', 'desc')
+      .orderBy('auditLog.id', 'desc')
+      .limit(Math.min(EXPORT_BATCH, EXPORT_LIMIT - sent))
+      .execute();
+    for (const row of rows) {
+      yield csvLine([
+        new Date(Number(row.at)).toISOString(),
+        row.actorName,
+        row.action,
+        row.success === 1 ? 'yes' : 'no',
+        row.targetType,
+        row.targetId,
+        row.tenantName ?? row.tenantId,
+        row.ip,
+        row.detail === '{}' ? '' : row.detail,
+      ]);
+    }
+    sent += rows.length;
+    if (rows.length < EXPORT_BATCH) return;
+    const end = rows[rows.length - 1]!;
+    last = { at: Number(end.at), id: Number(end.id) };
+  }
+}

@@ -1,0 +1,55 @@
+// The sign-in policy and the console configuration, behind server/routes/settings.ts: each change is
+// merged into the stored document (server/settings.ts keeps them, versioned), validated whole and
+// audited.
+import type * as v from 'valibot';
+import type { Ctx } from '../context';
+import type { Actor } from '../auth/actor';
+import { checkedLoginSettings, iamConfig, type iamConfigUpdate, type loginSettingsUpdate } from '../../src/core/schemas/settings';
+import { validate } from '../../src/core/validation';
+import { fieldError } from '../http/errors';
+import { resolveConfig } from '../../src/core/config';
+import { SecondAuth } from '../../src/core/enums';
+import { totpEnabled } from '../auth/totp';
+
+/** Validates a whole document after a partial change was merged in (cross-field rules hold). */
+function checked<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
+  const result = validate(schema, value);
+  if (!result.success) throw fieldError(result.fields);
+  return result.output;
+}
+
+/** What the sign-in page and password forms follow (no lockout details). */
+export async function publicLoginSettings(ctx: Ctx) {
+  const { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background, passwordPolicy } = (await ctx.settings.get('login'))
+    .value;
+  return { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background: background ?? null, passwordPolicy };
+}
+
+export async function updateLoginSettings(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof loginSettingsUpdate>, ip: string) {
+  const { version, ...changes } = body;
+  // Nobody locks themselves out: TOTP as the second step needs the saver's own authenticator.
+  if (changes.secondAuth === SecondAuth.TOTP && !(await totpEnabled(ctx, actor.id))) throw fieldError([{ field: 'secondAuth', rule: 'rule.totpRequired' }]);
+  const saved = await ctx.settings.update('login', version, (current) => checked(checkedLoginSettings, { ...current, ...changes }));
+  await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'settings', id: 'login' }, ip, detail: { fields: Object.keys(changes) } });
+  return saved;
+}
+
+export async function updateConfig(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof iamConfigUpdate>, ip: string) {
+  const saved = await ctx.settings.update('config', body.version, (current) =>
+    checked(
+      iamConfig,
+      resolveConfig({
+        system: { ...current.system, ...body.system },
+        settings: { ...current.settings, ...body.settings },
+      }),
+    ),
+  );
+  await ctx.audit.record({
+    action: 'config.update',
+    actor,
+    target: { type: 'settings', id: 'config' },
+    ip,
+    detail: { system: Object.keys(body.system ?? {}), settings: Object.keys(body.settings ?? {}) },
+  });
+  return saved;
+}
