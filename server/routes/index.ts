@@ -25,6 +25,8 @@ import { totpRoutes } from './totp';
 import { passwordResetRoutes } from './password-reset';
 import { emailVerificationRoutes } from './email-verification';
 import { sessionProbeRoutes } from './session-probe';
+import { webhookRoutes } from './webhooks';
+import { webhookFollower } from '../webhooks/queue';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -44,6 +46,9 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   const outbox = new Outbox(ctx);
   app.addHook('onReady', async () => outbox.start());
   app.addHook('onClose', () => outbox.stop());
+  // Webhooks: deliveries are derived from audit records (queued with them) and posted by the outbox.
+  ctx.audit.follow(webhookFollower(ctx, () => outbox.kick()));
+  void app.register(webhookRoutes, { gate, ctx });
   messageRoutes(app, gate, ctx, outbox);
   idpRoutes(app, gate, ctx);
   ssoRoutes(app, gate, ctx);

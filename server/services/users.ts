@@ -140,7 +140,9 @@ export async function updateUser(ctx: Ctx, actor: Actor, id: string, body: Updat
   await assertContactsFree(ctx, changes, id);
   const saved = await saveVersioned(ctx, id, body.version, changes);
   if (saved.availabilityStatus !== Status.Enable) await endEveryAccess(ctx, id);
-  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id }, tenantId: saved.tenantId, ip, detail: { fields: Object.keys(changes) } });
+  // `disabled` tells the audit log's readers (and webhooks, server/webhooks/events.ts) that this update disabled the person.
+  const disabled = current.availabilityStatus === Status.Enable && saved.availabilityStatus !== Status.Enable;
+  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id }, tenantId: saved.tenantId, ip, detail: { fields: Object.keys(changes), ...(disabled ? { disabled } : {}) } });
   return toApiUser(ctx, saved);
 }
 

@@ -18,6 +18,7 @@ export const auditActions = [
   'settings.update', 'config.update',
   'file.upload',
   'license.activate', 'license.refused',
+  'webhook.create', 'webhook.update', 'webhook.delete',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
