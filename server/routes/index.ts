@@ -27,6 +27,7 @@ import { emailVerificationRoutes } from './email-verification';
 import { sessionProbeRoutes } from './session-probe';
 import { webhookRoutes } from './webhooks';
 import { webhookFollower } from '../webhooks/queue';
+import { userImportRoutes } from './user-import';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -34,6 +35,7 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   void app.register(tenantRoutes, { gate, ctx });
   userSessionRoutes(app, gate, ctx);
   userBulkRoutes(app, gate, ctx);
+  void app.register(userImportRoutes, { gate, ctx });
   settingsRoutes(app, gate, ctx);
   fileRoutes(app, gate, ctx);
   licenseRoutes(app, gate, ctx);
