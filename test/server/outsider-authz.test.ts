@@ -61,6 +61,11 @@ const RULES: Record<string, Rule> = {
   'GET /api/apps/{appId}/roles/{id}/members': 'scoped', 'GET /api/menu-plans': 'scoped', 'GET /api/audit': 'scoped', 'GET /api/audit/export': 'scoped', 'GET /api/channels/options': 'scoped',
   'POST /api/messages': 'scoped', 'GET /api/apps/{appId}/oidc-client': 'scoped', 'PUT /api/apps/{appId}/oidc-client': 'scoped', 'POST /api/apps/{appId}/oidc-client/secret': 'scoped',
 
+  // Webhooks and user CSV import/export (server/routes/webhooks.ts, server/routes/user-import.ts).
+  'GET /api/webhooks': 'scoped', 'POST /api/webhooks': 'scoped', 'GET /api/webhooks/{id}': 'scoped', 'PUT /api/webhooks/{id}': 'scoped',
+  'DELETE /api/webhooks/{id}': 'scoped', 'POST /api/webhooks/{id}/secret': 'scoped', 'POST /api/webhooks/{id}/test': 'scoped',
+  'GET /api/webhooks/{id}/deliveries': 'scoped', 'POST /api/user/import': 'scoped', 'GET /api/user/import/{id}': 'scoped', 'GET /api/user/export': 'scoped',
+
   'GET /api/menu-plans/for/{appId}': 'shared', 'GET /api/menu-plans/{id}': 'shared', 'GET /api/menu-plans/{id}/privileges': 'shared',
 
   'POST /api/apps': 'platform', 'DELETE /api/apps/{id}': 'platform', 'DELETE /api/menu-plans/{id}': 'platform',
@@ -86,9 +91,9 @@ interface Caller {
   permissions: string[];
   client: Client;
   /** Records out of reach, by kind; and the texts of them that must never reach the caller. */
-  outside: { user: string; tenant: string; markers: string[] };
+  outside: { user: string; tenant: string; webhook: string; markers: string[] };
   /** Records in reach (for reads that must still not leak the other side). */
-  inside: { user: string; tenant: string; app: string; role: string; privilege: string; plan: string };
+  inside: { user: string; tenant: string; app: string; role: string; privilege: string; plan: string; webhook: string };
 }
 
 let server: TestServer;
@@ -139,15 +144,15 @@ before(async () => {
     username: 'zeta-tenant-admin', realName: 'Zeta_Admin', password: transform(PROBE_PASSWORD), tenantId: sides.tenantB.id, isAdmin: true,
   }), 'tenant admin B')).id;
   const memberA = await userId(sides.member);
-  const sideB = { user: sides.userB.id, tenant: sides.tenantB.id, markers: sides.markers };
-  const sideA = { user: memberA, tenant: sides.tenantA.id, markers: ['Side_A_Tenant', 'side-a-member', 'side-a-admin', 'side-x-admin', 'Side_X_Role', sides.tenantA.id, memberA, x.role] };
-  const insideA = { user: memberA, tenant: sides.tenantA.id, app: sides.appX.id, role: x.role, privilege: x.privilege, plan: x.plan };
+  const sideB = { user: sides.userB.id, tenant: sides.tenantB.id, webhook: sides.webhookB.id, markers: sides.markers };
+  const sideA = { user: memberA, tenant: sides.tenantA.id, webhook: sides.webhookA.id, markers: ['side-a-hook', 'Side_A_Tenant', 'side-a-member', 'side-a-admin', 'side-x-admin', 'Side_X_Role', sides.tenantA.id, memberA, x.role] };
+  const insideA = { user: memberA, tenant: sides.tenantA.id, app: sides.appX.id, role: x.role, privilege: x.privilege, plan: x.plan, webhook: sides.webhookA.id };
   callers.member = await makeCaller('member', sides.member, PROBE_PASSWORD, sideB, insideA);
   callers.appAdminX = await makeCaller('appAdminX', sides.appAdmin, PROBE_PASSWORD, sideB, insideA);
   callers.tenantAdminA = await makeCaller('tenantAdminA', sides.tenantAdmin, PROBE_PASSWORD, sideB, insideA);
   callers.tenantAdminB = await makeCaller('tenantAdminB', 'zeta-tenant-admin', PROBE_PASSWORD, sideA,
-    { user: sides.userB.id, tenant: sides.tenantB.id, app: sides.appY.id, role: sides.roleY.id, privilege: sides.privilegeY.id, plan: sides.planY.id });
-  callers.platform = await makeCaller('platform', 'admin', 'Admin123!', { user: '-', tenant: '-', markers: [] }, insideA);
+    { user: sides.userB.id, tenant: sides.tenantB.id, app: sides.appY.id, role: sides.roleY.id, privilege: sides.privilegeY.id, plan: sides.planY.id, webhook: sides.webhookB.id });
+  callers.platform = await makeCaller('platform', 'admin', 'Admin123!', { user: '-', tenant: '-', webhook: '-', markers: [] }, insideA);
 });
 after(async () => { await server.stop(); });
 
@@ -162,6 +167,7 @@ function outsideParam(caller: Caller, operation: Operation, name: string): strin
   const value = otherSideParam(sides, operation.path, name);
   if (value === sides.userB.id) return caller.outside.user;
   if (value === sides.tenantB.id) return caller.outside.tenant;
+  if (value === sides.webhookB.id) return caller.outside.webhook;
   return value;
 }
 
@@ -170,6 +176,7 @@ function insideParam(caller: Caller, operation: Operation, name: string): string
   const swap: Record<string, string> = {
     [sides.userB.id]: caller.inside.user, [sides.tenantB.id]: caller.inside.tenant, [sides.appY.id]: caller.inside.app,
     [sides.roleY.id]: caller.inside.role, [sides.privilegeY.id]: caller.inside.privilege, [sides.planY.id]: caller.inside.plan,
+    [sides.webhookB.id]: caller.inside.webhook,
   };
   return swap[value] ?? value;
 }
@@ -183,7 +190,7 @@ function outsideBody(caller: Caller, operation: Operation): unknown {
   return JSON.parse(swapped) as unknown;
 }
 
-const outsideIds = (caller: Caller) => [caller.outside.user, caller.outside.tenant, sides.appY.id, sides.roleY.id, sides.privilegeY.id, sides.planY.id];
+const outsideIds = (caller: Caller) => [caller.outside.user, caller.outside.tenant, caller.outside.webhook, sides.appY.id, sides.roleY.id, sides.privilegeY.id, sides.planY.id];
 
 async function probeOutside(caller: Caller, operation: Operation): Promise<void> {
   const rule = RULES[key(operation)]!;
