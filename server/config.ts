@@ -49,6 +49,9 @@ export interface ServerOptions {
   /** Who may read GET /metrics (see docs/security.md): a bearer token (env IAM_METRICS_TOKEN) and/or
    *  client addresses (env IAM_METRICS_ALLOW: IPs, CIDRs, loopback/linklocal/uniquelocal). */
   metrics?: { token?: string; allow?: string[] };
+  /** Requests to addresses administrators typed in (back-channel logout, webhooks) may go to
+   *  loopback and private addresses (env IAM_OUTBOUND_ALLOW_PRIVATE=1; http/outbound-address.ts). */
+  outboundAllowPrivate?: boolean;
 }
 
 export interface ServerConfig {
@@ -70,6 +73,7 @@ export interface ServerConfig {
   licensePublicKey: string | undefined;
   checkAnswers: boolean;
   metrics: { token: string | undefined; allow: string[] };
+  outboundAllowPrivate: boolean;
 }
 
 const minute = 60_000;
@@ -197,5 +201,6 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     licensePublicKey: options.licensePublicKey ?? licenseKey(env.IAM_LICENSE_PUBLIC_KEY, dataDir),
     checkAnswers: options.checkAnswers ?? false,
     metrics: metricsAccess(options, env),
+    outboundAllowPrivate: options.outboundAllowPrivate ?? /^(1|true|yes|on)$/i.test(env.IAM_OUTBOUND_ALLOW_PRIVATE ?? ''),
   };
 }
