@@ -16,7 +16,7 @@ import { paginate } from '../http/paging';
 import { notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { newWebhookSecret, PREVIOUS_SECRET_MS } from '../webhooks/sign';
-import { assertReachableUrl } from '../webhooks/targets';
+import { assertOutboundUri } from '../http/outbound-field';
 import { deliveryRow } from '../webhooks/queue';
 import { attempt } from '../webhooks/deliver';
 
@@ -69,7 +69,7 @@ const audit = (ctx: Ctx, actor: Actor, action: 'webhook.create' | 'webhook.updat
 
 export async function createWebhook(ctx: Ctx, actor: Actor, body: CreateBody, ip: string): Promise<Webhook & { secret: string }> {
   const tenantId = await tenantOf(ctx, actor, body.tenantId);
-  await assertReachableUrl(ctx, body.url);
+  await assertOutboundUri(ctx, 'url', body.url);
   const now = ctx.now();
   const row: WebhookRow = {
     id: newId(), tenantId, url: body.url, description: body.description ?? '', events: JSON.stringify(body.events),
@@ -83,7 +83,7 @@ export async function createWebhook(ctx: Ctx, actor: Actor, body: CreateBody, ip
 
 export async function updateWebhook(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, ip: string): Promise<Webhook> {
   const current = await manageableWebhook(ctx, actor, id);
-  if (body.url !== undefined && body.url !== current.url) await assertReachableUrl(ctx, body.url);
+  if (body.url !== undefined && body.url !== current.url) await assertOutboundUri(ctx, 'url', body.url);
   const changes = {
     ...(body.url !== undefined ? { url: body.url } : {}),
     ...(body.description !== undefined ? { description: body.description } : {}),

@@ -11,7 +11,6 @@ import type { WebhookDeliveryTable } from '../db/tables';
 import { WebhookDeliveryStatus } from '../../src/core/schemas/webhooks';
 import { outboundFetch, OutboundAddressError } from '../http/outbound-address';
 import { signatureHeaders } from './sign';
-import { outboundOptions } from './targets';
 
 export const WEBHOOK_ATTEMPTS = 8;
 /** Waits before the next attempt: 10 s × 3^(n−1), at most 6 hours. */
@@ -63,7 +62,7 @@ async function post(ctx: Ctx, row: DeliveryRow): Promise<Outcome> {
   if (!endpoint || endpoint.enabled !== 1) return { statusCode: null, error: 'The endpoint is disabled', answer: null, final: true };
   try {
     const response = await outboundFetch(endpoint.url, {
-      ...outboundOptions(ctx),
+      allowPrivate: ctx.config.outboundAllowPrivate,
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'iam-console-webhooks/1', ...signatureHeaders(endpoint, row.messageId, row.payload, ctx.now()) },
       body: row.payload,

@@ -62,8 +62,8 @@ const postsAbout = (path: string, targetId: string) =>
 const deliveries = async (client: Client, id: string) => (await ok(client.get<PagedList<WebhookDelivery>>(`/api/webhooks/${id}/deliveries?size=100`), 'deliveries')).list;
 
 before(async () => {
-  process.env.IAM_OUTBOUND_ALLOW_PRIVATE = '1';
-  server = await startServer();
+  // The receiver listens on 127.0.0.1: this server's operator allows private targets.
+  server = await startServer({ outboundAllowPrivate: true });
   admin = await server.admin();
   receiver = await startReceiver();
   rootId = (await ok(admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree'), 'tree')).find((row) => row.parentId === null)!.id;
@@ -243,20 +243,18 @@ describe('outbound address check (no allow setting)', () => {
   let strict: TestServer;
   let strictAdmin: Client;
   before(async () => {
-    delete process.env.IAM_OUTBOUND_ALLOW_PRIVATE;
     strict = await startServer();
     strictAdmin = await strict.admin();
   });
   after(async () => {
     await strict.stop();
-    process.env.IAM_OUTBOUND_ALLOW_PRIVATE = '1';
   });
 
   test('loopback, private and link-local endpoints are refused when saving', async () => {
     for (const url of [receiver.url, 'http://localhost:9/x', 'http://[::1]/x', 'http://10.0.0.8/x', 'http://169.254.169.254/latest/meta-data', 'http://[::ffff:127.0.0.1]/x', 'http://0.0.0.0/x']) {
       const answer = await strictAdmin.post<{ fields: { field: string; rule: string }[] }>('/api/webhooks', { url, events: ['user.created'] });
       assert.equal(answer.status, 400, url);
-      assert.deepEqual(answer.body.data.fields, [{ field: 'url', rule: 'rule.outboundAddress' }], url);
+      assert.deepEqual(answer.body.data.fields, [{ field: 'url', rule: 'rule.outboundUrl' }], url);
     }
     const saved = await createHook(strictAdmin, { url: 'https://93.184.216.34/public', events: ['user.created'] });
     assert.equal((await strictAdmin.put(`/api/webhooks/${saved.id}`, { url: `${receiver.url}/moved`, version: saved.version })).status, 400);
