@@ -325,6 +325,7 @@ export interface UserImportJobTable {
   unchanged: number;
   failed: number;
   problems: string;
+  /** Why the job stopped: 'restarted' or 'unexpected' (src/core/schemas/user-import.ts). */
   error: string | null;
   createdAt: number;
   updatedAt: number;

@@ -17,9 +17,15 @@ const MiB = 1024 * 1024;
 
 export const userImportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
-    method: 'POST', url: '/user/import', tags, access: Permission.Users, multipart: true, rateLimit: ctx.config.rateLimits.upload,
+    method: 'POST',
+    url: '/user/import',
+    tags,
+    access: Permission.Users,
+    multipart: true,
+    rateLimit: ctx.config.rateLimits.upload,
     summary: `Check (mode=check, writes nothing) or import (mode=apply) a CSV of users (multipart field \`file\`: UTF-8, a header row, at most ${IMPORT_MAX_ROWS} rows and ${IMPORT_MAX_BYTES / MiB} MiB). Answers the job at once; GET /user/import/{id} tells its progress and each refused row's problems. People are matched by username: existing ones of my scope are updated, others created`,
-    query: importQuery, response: importJob,
+    query: importQuery,
+    response: importJob,
     handler: async ({ actor, query, raw }) => {
       const part = raw.isMultipart() ? await raw.file({ limits: { fileSize: IMPORT_MAX_BYTES } }) : undefined;
       if (!part || part.fieldname !== 'file') throw fieldError([{ field: 'file', rule: 'rule.required' }]);
@@ -38,17 +44,28 @@ export const userImportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/user/import/:id', tags, access: Permission.Users, summary: 'One of my user import jobs: its progress, counts and refused rows',
-    params: idParams, response: importJob,
+    method: 'GET',
+    url: '/user/import/:id',
+    tags,
+    access: Permission.Users,
+    summary: 'One of my user import jobs: its progress, counts and refused rows',
+    params: idParams,
+    response: importJob,
     handler: ({ actor, params }) => importJobOf(ctx, actor, params.id),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/user/export', tags, access: Permission.Users, raw: { contentType: 'text/csv' },
-    summary: "The users of my scope that the list's search and tenant filter select, in its order, as CSV (UTF-8; the import's columns first); cells that a spreadsheet would run as a formula are prefixed with '",
+    method: 'GET',
+    url: '/user/export',
+    tags,
+    access: Permission.Users,
+    raw: { contentType: 'text/csv' },
+    summary:
+      "The users of my scope that the list's search and tenant filter select, in its order, as CSV (UTF-8; the import's columns first); cells that a spreadsheet would run as a formula are prefixed with '",
     query: userExportQuery,
     handler: async ({ actor, query }, reply) => {
-      reply.header('content-type', 'text/csv; charset=utf-8')
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="users.csv"')
         .header('cache-control', 'no-store')
         .send(Readable.from(userExportLines(ctx, actor, query)));

@@ -36,15 +36,22 @@ export async function* userExportLines(ctx: Ctx, actor: Actor, query: ExportQuer
     if (!rows.length) return;
     const unknownTenants = [...new Set(rows.map((row) => row.tenantId).filter((id): id is string => !!id && !tenantNames.has(id)))];
     if (unknownTenants.length) {
-      for (const tenant of await ctx.db.selectFrom('tenants').select(['id', 'name']).where('id', 'in', unknownTenants).execute()) tenantNames.set(tenant.id, tenant.name);
+      for (const tenant of await ctx.db.selectFrom('tenants').select(['id', 'name']).where('id', 'in', unknownTenants).execute())
+        tenantNames.set(tenant.id, tenant.name);
     }
     const locked = await lockedKeys(ctx, rows.flatMap(keysOfUser));
     let text = '';
     for (const row of rows) {
       text += csvLine([
-        row.username, row.realName, row.email, row.mobilePhone, row.description, row.tenantId,
+        row.username,
+        row.realName,
+        row.email,
+        row.mobilePhone,
+        row.description,
+        row.tenantId,
         statusInFile[row.availabilityStatus === Status.Enable ? Status.Enable : Status.Disabled],
-        row.tenantId ? tenantNames.get(row.tenantId) : '', keysOfUser(row).some((key) => locked.has(key)) ? 'yes' : 'no',
+        row.tenantId ? tenantNames.get(row.tenantId) : '',
+        keysOfUser(row).some((key) => locked.has(key)) ? 'yes' : 'no',
         new Date(Number(row.createdAt)).toISOString(),
       ]);
     }

@@ -4,9 +4,7 @@
 // refusal is a 400 on the field `file` with its rule, before any row is looked at.
 import { parse } from 'csv-parse/sync';
 import { Status } from '../../src/core/enums';
-import {
-  exportOnlyColumns, importColumns, IMPORT_MAX_ROWS, requiredImportColumns, statusInFile, type ImportColumn,
-} from '../../src/core/schemas/user-import';
+import { exportOnlyColumns, importColumns, IMPORT_MAX_ROWS, requiredImportColumns, statusInFile, type ImportColumn } from '../../src/core/schemas/user-import';
 import { fieldError } from '../http/errors';
 import { fromCsvCell } from '../http/csv';
 
@@ -44,7 +42,8 @@ function decode(bytes: Uint8Array): string {
 function records(text: string): string[][] {
   try {
     // One record more than allowed is read, to tell a file that is too long.
-    return parse(text, { relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true, to: IMPORT_MAX_ROWS + 2 }) as string[][];
+    const rows: string[][] = parse(text, { relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true, to: IMPORT_MAX_ROWS + 2 });
+    return rows;
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     throw fileProblem(line ? `rule.csvSyntax?line=${line}` : 'rule.csvSyntax?line=1');
@@ -79,7 +78,12 @@ export function readImportFile(bytes: Uint8Array): ImportFile {
   };
 }
 
-const STATUS_WORDS: Record<string, number> = { [statusInFile[Status.Enable]]: Status.Enable, [statusInFile[Status.Disabled]]: Status.Disabled, [Status.Enable]: Status.Enable, [Status.Disabled]: Status.Disabled };
+const STATUS_WORDS: Record<string, number> = {
+  [statusInFile[Status.Enable]]: Status.Enable,
+  [statusInFile[Status.Disabled]]: Status.Disabled,
+  [Status.Enable]: Status.Enable,
+  [Status.Disabled]: Status.Disabled,
+};
 
 /** A row's values as the row schema's input: an empty email, phone or description clears it; an
  *  empty tenant or status is left out (kept, or the default for a new person). */

@@ -16,7 +16,14 @@ import type { AuditEvent } from '../audit';
 import { Status } from '../../src/core/enums';
 import { validate } from '../../src/core/validation';
 import {
-  importRow, ImportStatus, MAX_LISTED_PROBLEMS, type ImportColumn, type ImportJob, type ImportMode, type ImportProblem, type ImportRow,
+  importRow,
+  ImportStatus,
+  MAX_LISTED_PROBLEMS,
+  type ImportColumn,
+  type ImportJob,
+  type ImportMode,
+  type ImportProblem,
+  type ImportRow,
 } from '../../src/core/schemas/user-import';
 import { canManageUser, tenantPathOf } from '../auth/scope';
 import { assertMayTakeOver } from '../auth/grants';
@@ -38,16 +45,25 @@ const STALE_MS = 2 * 60_000;
 const KEEP_JOBS_MS = 24 * 60 * 60_000;
 
 const toJob = (row: JobRow): ImportJob => ({
-  id: row.id, mode: row.mode as ImportMode, status: row.status as ImportJob['status'],
-  total: row.total, processed: row.processed, created: row.created, updated: row.updated, unchanged: row.unchanged, failed: row.failed,
-  problems: JSON.parse(row.problems) as ImportProblem[], error: row.error,
-  createdAt: Number(row.createdAt), finishedAt: row.finishedAt === null ? null : Number(row.finishedAt),
+  id: row.id,
+  mode: row.mode as ImportMode,
+  status: row.status as ImportJob['status'],
+  total: row.total,
+  processed: row.processed,
+  created: row.created,
+  updated: row.updated,
+  unchanged: row.unchanged,
+  failed: row.failed,
+  problems: JSON.parse(row.problems) as ImportProblem[],
+  error: row.error as ImportJob['error'],
+  createdAt: Number(row.createdAt),
+  finishedAt: row.finishedAt === null ? null : Number(row.finishedAt),
 });
 
 /** A running job whose process went away is failed now (so it blocks nobody and says so). */
 async function settleStale(ctx: Ctx, row: JobRow): Promise<JobRow> {
   if (row.status !== ImportStatus.Running || Number(row.updatedAt) > ctx.now() - STALE_MS) return row;
-  const changes = { status: ImportStatus.Failed, error: 'The import stopped (the server was restarted); run it again', finishedAt: ctx.now() };
+  const changes = { status: ImportStatus.Failed, error: 'restarted', finishedAt: ctx.now() };
   await ctx.db.updateTable('userImportJobs').set(changes).where('id', '=', row.id).where('status', '=', ImportStatus.Running).execute();
   return { ...row, ...changes };
 }
@@ -59,7 +75,12 @@ export async function importJobOf(ctx: Ctx, actor: Actor, id: string): Promise<I
   return toJob(await settleStale(ctx, row));
 }
 
-interface Counts { created: number; updated: number; unchanged: number; failed: number }
+interface Counts {
+  created: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+}
 
 /** What one run knows across chunks. */
 class Run {
@@ -70,7 +91,15 @@ class Run {
   passwordHash: Promise<string> | undefined;
   defaultTenant: Promise<string | null> | undefined;
 
-  constructor(readonly ctx: Ctx, readonly actor: Actor, readonly job: string, readonly mode: ImportMode, readonly columns: readonly ImportColumn[], readonly ip: string, readonly language: AnswerLanguage) {}
+  constructor(
+    readonly ctx: Ctx,
+    readonly actor: Actor,
+    readonly job: string,
+    readonly mode: ImportMode,
+    readonly columns: readonly ImportColumn[],
+    readonly ip: string,
+    readonly language: AnswerLanguage,
+  ) {}
 
   /** Tenant paths, each looked up once per run. */
   pathOf = (tenantId: string | null): Promise<string | null> => {
@@ -94,7 +123,10 @@ class Run {
   }
 }
 
-interface ValidRow { row: number; input: ImportRow }
+interface ValidRow {
+  row: number;
+  input: ImportRow;
+}
 
 /** The fields of `input` (only the file's columns) that differ from the stored person. */
 function changesOf(run: Run, input: ImportRow, current: UserRow) {
@@ -113,10 +145,22 @@ function changesOf(run: Run, input: ImportRow, current: UserRow) {
 async function holders(ctx: Ctx, rows: ValidRow[]) {
   const emails = [...new Set(rows.map(({ input }) => input.email?.toLowerCase()).filter((value): value is string => !!value))];
   const phones = [...new Set(rows.map(({ input }) => input.mobilePhone).filter((value): value is string => !!value))];
-  const email = new Map((emails.length ? await ctx.db.selectFrom('users').select(['id', sql<string>`lower(email)`.as('key')]).where(sql`lower(email)`, 'in', emails).execute() : [])
-    .map((row) => [row.key, row.id]));
-  const mobilePhone = new Map((phones.length ? await ctx.db.selectFrom('users').select(['id', 'mobilePhone']).where('mobilePhone', 'in', phones).execute() : [])
-    .map((row) => [row.mobilePhone!, row.id]));
+  const email = new Map(
+    (emails.length
+      ? await ctx.db
+          .selectFrom('users')
+          .select(['id', sql<string>`lower(email)`.as('key')])
+          .where(sql`lower(email)`, 'in', emails)
+          .execute()
+      : []
+    ).map((row) => [row.key, row.id]),
+  );
+  const mobilePhone = new Map(
+    (phones.length ? await ctx.db.selectFrom('users').select(['id', 'mobilePhone']).where('mobilePhone', 'in', phones).execute() : []).map((row) => [
+      row.mobilePhone!,
+      row.id,
+    ]),
+  );
   return { email, mobilePhone };
 }
 
@@ -171,9 +215,21 @@ async function newRow(run: Run, { row, input }: ValidRow, held: Awaited<ReturnTy
   // password", or an administrator sets one.
   run.passwordHash ??= hashPassword(newSecret());
   return {
-    id: newId(), username: input.username, realName: input.realName, email: input.email || null, mobilePhone: input.mobilePhone || null,
-    description: input.description || null, avatar: null, availabilityStatus: input.availabilityStatus ?? Status.Enable, extraProp: '{}',
-    ...place, passwordHash: await run.passwordHash, passwordChangedAt: now, version: 1, createdAt: now, updatedAt: now,
+    id: newId(),
+    username: input.username,
+    realName: input.realName,
+    email: input.email || null,
+    mobilePhone: input.mobilePhone || null,
+    description: input.description || null,
+    avatar: null,
+    availabilityStatus: input.availabilityStatus ?? Status.Enable,
+    extraProp: '{}',
+    ...place,
+    passwordHash: await run.passwordHash,
+    passwordChangedAt: now,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
   };
 }
 
@@ -182,7 +238,10 @@ async function newRow(run: Run, { row, input }: ValidRow, held: Awaited<ReturnTy
 async function insertNew(run: Run, rows: { row: number; user: UserRow }[]): Promise<UserRow[]> {
   const { ctx } = run;
   try {
-    await ctx.db.insertInto('users').values(rows.map(({ user }) => user)).execute();
+    await ctx.db
+      .insertInto('users')
+      .values(rows.map(({ user }) => user))
+      .execute();
     return rows.map(({ user }) => user);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -220,12 +279,28 @@ async function runChunk(run: Run, chunk: ImportFile['rows']): Promise<void> {
       run.seen[field].add(value);
       return false;
     });
-    if (twice.length) run.refuse(row, username, twice.map((field) => ({ field, rule: 'rule.duplicate' })));
+    if (twice.length)
+      run.refuse(
+        row,
+        username,
+        twice.map((field) => ({ field, rule: 'rule.duplicate' })),
+      );
     else valid.push({ row, input });
   }
   if (!valid.length) return;
-  const existing = new Map((await ctx.db.selectFrom('users').selectAll().where('username', 'in', valid.map(({ input }) => input.username)).execute())
-    .map((user) => [user.username, user]));
+  const existing = new Map(
+    (
+      await ctx.db
+        .selectFrom('users')
+        .selectAll()
+        .where(
+          'username',
+          'in',
+          valid.map(({ input }) => input.username),
+        )
+        .execute()
+    ).map((user) => [user.username, user]),
+  );
   const held = await holders(ctx, valid);
   const now = ctx.now();
   const created: { row: number; user: UserRow }[] = [];
@@ -244,17 +319,29 @@ async function runChunk(run: Run, chunk: ImportFile['rows']): Promise<void> {
   const stored = created.length ? await insertNew(run, created) : [];
   run.counts.created += stored.length;
   const events: AuditEvent[] = stored.map((user) => ({
-    action: 'user.create', actor, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: run.ip, detail: { username: user.username, import: run.job },
+    action: 'user.create',
+    actor,
+    target: { type: 'user', id: user.id },
+    tenantId: user.tenantId,
+    ip: run.ip,
+    detail: { username: user.username, import: run.job },
   }));
   await ctx.audit.recordAll(events);
 }
 
-async function saveProgress(run: Run, processed: number, finished?: { status: ImportStatus; error?: string }): Promise<void> {
+async function saveProgress(run: Run, processed: number, finished?: { status: ImportStatus; error?: ImportJob['error'] }): Promise<void> {
   const now = run.ctx.now();
-  await run.ctx.db.updateTable('userImportJobs').set({
-    processed, ...run.counts, problems: JSON.stringify(run.problems), updatedAt: now,
-    ...(finished ? { status: finished.status, error: finished.error ?? null, finishedAt: now } : {}),
-  }).where('id', '=', run.job).execute();
+  await run.ctx.db
+    .updateTable('userImportJobs')
+    .set({
+      processed,
+      ...run.counts,
+      problems: JSON.stringify(run.problems),
+      updatedAt: now,
+      ...(finished ? { status: finished.status, error: finished.error ?? null, finishedAt: now } : {}),
+    })
+    .where('id', '=', run.job)
+    .execute();
 }
 
 async function runJob(run: Run, file: ImportFile): Promise<void> {
@@ -271,7 +358,7 @@ async function runJob(run: Run, file: ImportFile): Promise<void> {
     await saveProgress(run, processed, { status: ImportStatus.Done });
   } catch (error) {
     console.error('user import', error);
-    await saveProgress(run, processed, { status: ImportStatus.Failed, error: 'The import stopped on an unexpected error; the rows before it were processed' }).catch(() => undefined);
+    await saveProgress(run, processed, { status: ImportStatus.Failed, error: 'unexpected' }).catch(() => undefined);
   }
 }
 
@@ -279,14 +366,30 @@ async function runJob(run: Run, file: ImportFile): Promise<void> {
  *  another of the caller's jobs runs. */
 export async function startImport(ctx: Ctx, actor: Actor, file: ImportFile, mode: ImportMode, ip: string, language: AnswerLanguage): Promise<ImportJob> {
   const now = ctx.now();
-  await ctx.db.deleteFrom('userImportJobs').where('createdAt', '<', now - KEEP_JOBS_MS).execute();
+  await ctx.db
+    .deleteFrom('userImportJobs')
+    .where('createdAt', '<', now - KEEP_JOBS_MS)
+    .execute();
   const running = await ctx.db.selectFrom('userImportJobs').selectAll().where('actorId', '=', actor.id).where('status', '=', ImportStatus.Running).execute();
   for (const row of running) {
     if ((await settleStale(ctx, row)).status === ImportStatus.Running) throw conflict('An import of yours is still running; wait for it to finish');
   }
   const row: JobRow = {
-    id: newId(), actorId: actor.id, mode, status: ImportStatus.Running, total: file.rows.length, processed: 0,
-    created: 0, updated: 0, unchanged: 0, failed: 0, problems: '[]', error: null, createdAt: now, updatedAt: now, finishedAt: null,
+    id: newId(),
+    actorId: actor.id,
+    mode,
+    status: ImportStatus.Running,
+    total: file.rows.length,
+    processed: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    failed: 0,
+    problems: '[]',
+    error: null,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
   };
   await ctx.db.insertInto('userImportJobs').values(row).execute();
   void runJob(new Run(ctx, actor, row.id, mode, file.columns, ip, language), file);

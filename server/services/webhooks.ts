@@ -27,9 +27,17 @@ type UpdateBody = v.InferOutput<typeof webhookUpdateBody>;
 
 /** The one row → answer function of webhooks (never the secret). */
 export const toWebhook = (row: WebhookRow): Webhook => ({
-  id: row.id, tenantId: row.tenantId, url: row.url, description: row.description, events: JSON.parse(row.events) as string[],
-  enabled: row.enabled === 1, version: row.version, createdAt: Number(row.createdAt), updatedAt: Number(row.updatedAt),
-  secretRotatedAt: Number(row.secretRotatedAt), previousSecretUntil: row.previousSecretUntil === null ? null : Number(row.previousSecretUntil),
+  id: row.id,
+  tenantId: row.tenantId,
+  url: row.url,
+  description: row.description,
+  events: JSON.parse(row.events) as string[],
+  enabled: row.enabled === 1,
+  version: row.version,
+  createdAt: Number(row.createdAt),
+  updatedAt: Number(row.updatedAt),
+  secretRotatedAt: Number(row.secretRotatedAt),
+  previousSecretUntil: row.previousSecretUntil === null ? null : Number(row.previousSecretUntil),
 });
 
 /** The endpoints the actor may see: all for the platform, their subtree's tenants' otherwise. */
@@ -64,17 +72,33 @@ async function tenantOf(ctx: Ctx, actor: Actor, wanted: string | null | undefine
   return wanted;
 }
 
-const audit = (ctx: Ctx, actor: Actor, action: 'webhook.create' | 'webhook.update' | 'webhook.delete', row: WebhookRow, ip: string, detail: Record<string, unknown>) =>
-  ctx.audit.record({ action, actor, target: { type: 'webhook', id: row.id }, tenantId: row.tenantId, ip, detail });
+const audit = (
+  ctx: Ctx,
+  actor: Actor,
+  action: 'webhook.create' | 'webhook.update' | 'webhook.delete',
+  row: WebhookRow,
+  ip: string,
+  detail: Record<string, unknown>,
+) => ctx.audit.record({ action, actor, target: { type: 'webhook', id: row.id }, tenantId: row.tenantId, ip, detail });
 
 export async function createWebhook(ctx: Ctx, actor: Actor, body: CreateBody, ip: string): Promise<Webhook & { secret: string }> {
   const tenantId = await tenantOf(ctx, actor, body.tenantId);
   await assertOutboundUri(ctx, 'url', body.url);
   const now = ctx.now();
   const row: WebhookRow = {
-    id: newId(), tenantId, url: body.url, description: body.description ?? '', events: JSON.stringify(body.events),
-    enabled: body.enabled === false ? 0 : 1, secret: newWebhookSecret(), secretRotatedAt: now, previousSecret: null, previousSecretUntil: null,
-    version: 1, createdAt: now, updatedAt: now,
+    id: newId(),
+    tenantId,
+    url: body.url,
+    description: body.description ?? '',
+    events: JSON.stringify(body.events),
+    enabled: body.enabled === false ? 0 : 1,
+    secret: newWebhookSecret(),
+    secretRotatedAt: now,
+    previousSecret: null,
+    previousSecretUntil: null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
   };
   await ctx.db.insertInto('webhooks').values(row).execute();
   await audit(ctx, actor, 'webhook.create', row, ip, { events: body.events });
@@ -108,9 +132,11 @@ export async function rotateSecret(ctx: Ctx, actor: Actor, id: string, ip: strin
   const now = ctx.now();
   const secret = newWebhookSecret();
   const previousSecretUntil = now + PREVIOUS_SECRET_MS;
-  await ctx.db.updateTable('webhooks')
+  await ctx.db
+    .updateTable('webhooks')
     .set((eb) => ({ secret, secretRotatedAt: now, previousSecret: current.secret, previousSecretUntil, version: eb('version', '+', 1), updatedAt: now }))
-    .where('id', '=', id).execute();
+    .where('id', '=', id)
+    .execute();
   await audit(ctx, actor, 'webhook.update', current, ip, { secret: 'rotated' });
   return { secret, previousSecretUntil };
 }
@@ -126,15 +152,37 @@ export async function deliveriesOf(ctx: Ctx, actor: Actor, id: string, query: v.
 
 async function withAttempts(ctx: Ctx, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
   const attempts = rows.length
-    ? await ctx.db.selectFrom('webhookAttempts').selectAll().where('deliveryId', 'in', rows.map((row) => row.id)).orderBy('at').execute()
+    ? await ctx.db
+        .selectFrom('webhookAttempts')
+        .selectAll()
+        .where(
+          'deliveryId',
+          'in',
+          rows.map((row) => row.id),
+        )
+        .orderBy('at')
+        .execute()
     : [];
   return rows.map((row) => ({
-    id: row.id, webhookId: row.webhookId, messageId: row.messageId, eventType: row.eventType, payload: row.payload,
-    status: row.status as WebhookDelivery['status'], attempts: row.attempts, createdAt: Number(row.createdAt),
-    nextAttemptAt: row.nextAttemptAt === null ? null : Number(row.nextAttemptAt), finishedAt: row.finishedAt === null ? null : Number(row.finishedAt),
-    attemptLog: attempts.filter((item) => item.deliveryId === row.id).map((item) => ({
-      at: Number(item.at), durationMs: item.durationMs, statusCode: item.statusCode, error: item.error, answer: item.answer,
-    })),
+    id: row.id,
+    webhookId: row.webhookId,
+    messageId: row.messageId,
+    eventType: row.eventType,
+    payload: row.payload,
+    status: row.status as WebhookDelivery['status'],
+    attempts: row.attempts,
+    createdAt: Number(row.createdAt),
+    nextAttemptAt: row.nextAttemptAt === null ? null : Number(row.nextAttemptAt),
+    finishedAt: row.finishedAt === null ? null : Number(row.finishedAt),
+    attemptLog: attempts
+      .filter((item) => item.deliveryId === row.id)
+      .map((item) => ({
+        at: Number(item.at),
+        durationMs: item.durationMs,
+        statusCode: item.statusCode,
+        error: item.error,
+        answer: item.answer,
+      })),
   }));
 }
 
@@ -142,9 +190,18 @@ async function withAttempts(ctx: Ctx, rows: DeliveryRow[]): Promise<WebhookDeliv
 export async function sendTest(ctx: Ctx, actor: Actor, id: string): Promise<WebhookDelivery> {
   const endpoint = await manageableWebhook(ctx, actor, id);
   const now = ctx.now();
-  const payload = JSON.stringify({ type: WEBHOOK_TEST_EVENT, timestamp: new Date(now).toISOString(), data: { webhookId: endpoint.id, requestedBy: actor.username } });
+  const payload = JSON.stringify({
+    type: WEBHOOK_TEST_EVENT,
+    timestamp: new Date(now).toISOString(),
+    data: { webhookId: endpoint.id, requestedBy: actor.username },
+  });
   // Written as already claimed by this request (status sending, one attempt), so the outbox leaves it alone.
-  const row = { ...deliveryRow(endpoint.id, WEBHOOK_TEST_EVENT, payload, now, 1), status: WebhookDeliveryStatus.Sending, attempts: 1, nextAttemptAt: now + 60_000 };
+  const row = {
+    ...deliveryRow(endpoint.id, WEBHOOK_TEST_EVENT, payload, now, 1),
+    status: WebhookDeliveryStatus.Sending,
+    attempts: 1,
+    nextAttemptAt: now + 60_000,
+  };
   await ctx.db.insertInto('webhookDeliveries').values(row).execute();
   const stored = await ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
   await attempt(ctx, stored);

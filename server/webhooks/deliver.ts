@@ -30,7 +30,8 @@ type DeliveryRow = Selectable<WebhookDeliveryTable>;
 /** Takes a due delivery for this process (one claimant wins), its attempt counted. */
 async function claim(ctx: Ctx, id: string): Promise<DeliveryRow | undefined> {
   const now = ctx.now();
-  const claimed = await ctx.db.updateTable('webhookDeliveries')
+  const claimed = await ctx.db
+    .updateTable('webhookDeliveries')
     .set((eb) => ({ status: WebhookDeliveryStatus.Sending, attempts: eb('attempts', '+', 1), nextAttemptAt: now + CLAIM_LEASE_MS }))
     .where('id', '=', id)
     .where('status', 'in', [WebhookDeliveryStatus.Queued, WebhookDeliveryStatus.Sending])
@@ -57,14 +58,21 @@ interface Outcome {
 }
 
 async function post(ctx: Ctx, row: DeliveryRow): Promise<Outcome> {
-  const endpoint = await ctx.db.selectFrom('webhooks').select(['url', 'enabled', 'secret', 'previousSecret', 'previousSecretUntil'])
-    .where('id', '=', row.webhookId).executeTakeFirst();
+  const endpoint = await ctx.db
+    .selectFrom('webhooks')
+    .select(['url', 'enabled', 'secret', 'previousSecret', 'previousSecretUntil'])
+    .where('id', '=', row.webhookId)
+    .executeTakeFirst();
   if (!endpoint || endpoint.enabled !== 1) return { statusCode: null, error: 'The endpoint is disabled', answer: null, final: true };
   try {
     const response = await outboundFetch(endpoint.url, {
       allowPrivate: ctx.config.outboundAllowPrivate,
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'iam-console-webhooks/1', ...signatureHeaders(endpoint, row.messageId, row.payload, ctx.now()) },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'iam-console-webhooks/1',
+        ...signatureHeaders(endpoint, row.messageId, row.payload, ctx.now()),
+      },
       body: row.payload,
       timeoutMs: POST_TIMEOUT_MS,
       maxResponseBytes: ANSWER_EXCERPT_CHARS * 4,
@@ -87,13 +95,23 @@ export async function attempt(ctx: Ctx, row: DeliveryRow): Promise<void> {
   const retry = outcome.error !== null && !outcome.final && row.attempts < row.maxAttempts;
   const status = outcome.error === null ? WebhookDeliveryStatus.Delivered : retry ? WebhookDeliveryStatus.Queued : WebhookDeliveryStatus.Failed;
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('webhookAttempts').values({
-      id: randomUUID(), deliveryId: row.id, at, durationMs: Math.round(performance.now() - started),
-      statusCode: outcome.statusCode, error: outcome.error, answer: outcome.answer,
-    }).execute();
-    await trx.updateTable('webhookDeliveries')
+    await trx
+      .insertInto('webhookAttempts')
+      .values({
+        id: randomUUID(),
+        deliveryId: row.id,
+        at,
+        durationMs: Math.round(performance.now() - started),
+        statusCode: outcome.statusCode,
+        error: outcome.error,
+        answer: outcome.answer,
+      })
+      .execute();
+    await trx
+      .updateTable('webhookDeliveries')
       .set({ status, nextAttemptAt: retry ? done + webhookBackoffMs(row.attempts) : null, finishedAt: retry ? null : done })
-      .where('id', '=', row.id).execute();
+      .where('id', '=', row.id)
+      .execute();
   });
 }
 
@@ -104,7 +122,10 @@ async function prune(ctx: Ctx): Promise<void> {
   const now = ctx.now();
   if (now - (lastPrune.get(ctx) ?? 0) < PRUNE_EVERY_MS) return;
   lastPrune.set(ctx, now);
-  await ctx.db.deleteFrom('webhookDeliveries').where('finishedAt', '<', now - DELIVERY_LOG_DAYS * 24 * 60 * 60_000).execute();
+  await ctx.db
+    .deleteFrom('webhookDeliveries')
+    .where('finishedAt', '<', now - DELIVERY_LOG_DAYS * 24 * 60 * 60_000)
+    .execute();
 }
 
 /** Posts up to `limit` due deliveries; answers how many were due (the outbox calls again while a
@@ -112,15 +133,21 @@ async function prune(ctx: Ctx): Promise<void> {
 export async function deliverDueWebhooks(ctx: Ctx, limit: number, stopped: () => boolean): Promise<number> {
   await prune(ctx);
   const now = ctx.now();
-  const due = await ctx.db.selectFrom('webhookDeliveries').select('id')
+  const due = await ctx.db
+    .selectFrom('webhookDeliveries')
+    .select('id')
     .where('status', 'in', [WebhookDeliveryStatus.Queued, WebhookDeliveryStatus.Sending])
     .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]))
-    .orderBy('createdAt').limit(limit).execute();
+    .orderBy('createdAt')
+    .limit(limit)
+    .execute();
   for (let start = 0; start < due.length && !stopped(); start += PARALLEL_POSTS) {
-    await Promise.all(due.slice(start, start + PARALLEL_POSTS).map(async ({ id }) => {
-      const row = await claim(ctx, id);
-      if (row) await attempt(ctx, row);
-    }));
+    await Promise.all(
+      due.slice(start, start + PARALLEL_POSTS).map(async ({ id }) => {
+        const row = await claim(ctx, id);
+        if (row) await attempt(ctx, row);
+      }),
+    );
   }
   return due.length;
 }

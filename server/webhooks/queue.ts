@@ -30,8 +30,17 @@ async function ancestorsOf(ctx: Ctx, tenantIds: string[]): Promise<Map<string, S
 
 export function deliveryRow(webhookId: string, eventType: string, payload: string, now: number, maxAttempts = WEBHOOK_ATTEMPTS): DeliveryRow {
   return {
-    id: randomUUID(), webhookId, messageId: newMessageId(), eventType, payload,
-    status: WebhookDeliveryStatus.Queued, attempts: 0, maxAttempts, nextAttemptAt: null, createdAt: now, finishedAt: null,
+    id: randomUUID(),
+    webhookId,
+    messageId: newMessageId(),
+    eventType,
+    payload,
+    status: WebhookDeliveryStatus.Queued,
+    attempts: 0,
+    maxAttempts,
+    nextAttemptAt: null,
+    createdAt: now,
+    finishedAt: null,
   };
 }
 
@@ -41,8 +50,11 @@ export function webhookFollower(ctx: Ctx, queued: () => void): AuditFollower {
     async derive(events: readonly AuditEvent[], at: number) {
       const typed = events.map((event) => ({ event, types: webhookEventsOf(event) })).filter((item) => item.types.length);
       if (!typed.length) return undefined;
-      const endpoints = (await ctx.db.selectFrom('webhooks').select(['id', 'tenantId', 'events']).where('enabled', '=', 1).execute())
-        .map((row) => ({ id: row.id, tenantId: row.tenantId, events: new Set(JSON.parse(row.events) as string[]) }));
+      const endpoints = (await ctx.db.selectFrom('webhooks').select(['id', 'tenantId', 'events']).where('enabled', '=', 1).execute()).map((row) => ({
+        id: row.id,
+        tenantId: row.tenantId,
+        events: new Set(JSON.parse(row.events) as string[]),
+      }));
       if (!endpoints.length) return undefined;
       const tenantIds = endpoints.some((endpoint) => endpoint.tenantId)
         ? [...new Set(typed.map((item) => item.event.tenantId).filter((id): id is string => !!id))]
@@ -62,7 +74,10 @@ export function webhookFollower(ctx: Ctx, queued: () => void): AuditFollower {
       if (!rows.length) return undefined;
       return async (trx) => {
         for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-          await trx.insertInto('webhookDeliveries').values(rows.slice(start, start + INSERT_CHUNK)).execute();
+          await trx
+            .insertInto('webhookDeliveries')
+            .values(rows.slice(start, start + INSERT_CHUNK))
+            .execute();
         }
       };
     },

@@ -25,6 +25,7 @@ export type ScreenId =
   | 'menuList'
   | 'menuDetail'
   | 'auditLog'
+  | 'webhooks'
   | 'messages'
   | 'messageHistory'
   | 'userInfo'
@@ -77,6 +78,7 @@ export const routes: readonly RouteDef[] = [
   { path: '/operate/tunnel', name: 'route.tunnel', parent: '/operate', layout: true, screen: 'channels', icon: 'tunnel', order: 5, alsoNeeds: Permission.Settings, feature: Feature.Messaging },
   { path: '/operate/menu', name: 'route.menu', parent: '/operate', layout: true, screen: 'menuList', icon: 'menu', order: 6, feature: Feature.MenuPlans },
   { path: '/operate/audit', name: 'route.audit', parent: '/operate', layout: true, screen: 'auditLog', icon: 'audit', order: 7 },
+  { path: '/operate/webhooks', name: 'route.webhooks', parent: '/operate', layout: true, screen: 'webhooks', icon: 'webhook', order: 8 },
   // No permission pattern covers /menu/…: the detail is reachable whenever its list is.
   { path: '/menu/detail/:id', name: 'route.menuDetail', parent: '/operate/menu', hidden: true, layout: true, screen: 'menuDetail', aclPath: '/operate/menu', order: 1 },
   { path: '/profile', name: 'route.profile', layout: true, icon: 'profile', order: 3 },

@@ -32,10 +32,14 @@ const upload = (client: Client, text: string | Uint8Array, mode: 'check' | 'appl
 async function run(client: Client, text: string, mode: 'check' | 'apply'): Promise<ImportJob> {
   const started = await upload(client, text, mode);
   assert.equal(started.status, 200, JSON.stringify(started.body));
-  return until(async () => {
-    const job = await ok(client.get<ImportJob>(`/api/user/import/${started.body.data.id}`), 'job');
-    return job.status === 'running' ? undefined : job;
-  }, `the ${mode} job`, 30_000);
+  return until(
+    async () => {
+      const job = await ok(client.get<ImportJob>(`/api/user/import/${started.body.data.id}`), 'job');
+      return job.status === 'running' ? undefined : job;
+    },
+    `the ${mode} job`,
+    30_000,
+  );
 }
 
 const userNamed = async (client: Client, username: string) =>
@@ -47,7 +51,7 @@ const exported = async (client: Client, query = '') => {
   assert.match(response.headers.get('content-type') ?? '', /^text\/csv/);
   const bytes = new Uint8Array(await response.arrayBuffer());
   const text = new TextDecoder().decode(bytes);
-  return { text, bytes, rows: parse(text, { bom: true, columns: true }) as Record<string, string>[] };
+  return { text, bytes, rows: parse<Record<string, string>>(text, { bom: true, columns: true }) };
 };
 
 before(async () => {
@@ -71,7 +75,10 @@ describe('import', () => {
   test('a check reports every row’s problems and writes nothing', async () => {
     const job = await run(admin, FILE, 'check');
     assert.equal(job.status, 'done');
-    assert.deepEqual({ total: job.total, processed: job.processed, created: job.created, updated: job.updated, failed: job.failed }, { total: 6, processed: 6, created: 3, updated: 0, failed: 3 });
+    assert.deepEqual(
+      { total: job.total, processed: job.processed, created: job.created, updated: job.updated, failed: job.failed },
+      { total: 6, processed: 6, created: 3, updated: 0, failed: 3 },
+    );
     assert.deepEqual(job.problems, [
       { row: 5, username: 'csv-bad', field: 'realName', rule: 'rule.realName' },
       { row: 5, username: 'csv-bad', field: 'email', rule: 'rule.email' },
@@ -88,13 +95,19 @@ describe('import', () => {
     assert.deepEqual([first.status, first.created, first.updated, first.unchanged, first.failed], ['done', 3, 0, 0, 3]);
     assert.equal(first.problems.length, 6);
     const ada = (await userNamed(admin, 'csv-ada'))!;
-    assert.deepEqual([ada.realName, ada.email, ada.mobilePhone, ada.description, ada.availabilityStatus, ada.tenantId], ['Ada_Lovelace', 'ada@example.com', '13800000001', 'First programmer', 1, rootId]);
+    assert.deepEqual(
+      [ada.realName, ada.email, ada.mobilePhone, ada.description, ada.availabilityStatus, ada.tenantId],
+      ['Ada_Lovelace', 'ada@example.com', '13800000001', 'First programmer', 1, rootId],
+    );
     assert.equal((await userNamed(admin, 'csv-bob'))!.availabilityStatus, 2);
     assert.equal((await userNamed(admin, 'csv-cy'))!.description, 'Pitcher, retired');
     // No usable password: signing in with anything fails.
     assert.notEqual((await server.client().login('csv-ada', '')).body.data?.loginSuccess, true);
     const audit = await ok(admin.get<PagedList<{ targetId: string; detail: { import?: string } }>>('/api/audit?action=user.create&size=100'), 'audit');
-    assert.ok(audit.list.some((entry) => entry.targetId === ada.id && entry.detail.import === first.id), 'each created person is in the audit log');
+    assert.ok(
+      audit.list.some((entry) => entry.targetId === ada.id && entry.detail.import === first.id),
+      'each created person is in the audit log',
+    );
 
     const again = await run(admin, FILE, 'apply');
     assert.deepEqual([again.created, again.updated, again.unchanged, again.failed], [0, 0, 3, 3]);
@@ -144,29 +157,42 @@ describe('import', () => {
     const started = await upload(admin, `username,realName,email\n${rows.join('\n')}\n`, 'apply');
     assert.equal(started.status, 200);
     const seen = new Set<number>();
-    const job = await until(async () => {
-      const current = await ok(admin.get<ImportJob>(`/api/user/import/${started.body.data.id}`), 'job');
-      seen.add(current.processed);
-      return current.status === 'running' ? undefined : current;
-    }, 'the large import', 120_000);
+    const job = await until(
+      async () => {
+        const current = await ok(admin.get<ImportJob>(`/api/user/import/${started.body.data.id}`), 'job');
+        seen.add(current.processed);
+        return current.status === 'running' ? undefined : current;
+      },
+      'the large import',
+      120_000,
+    );
     assert.deepEqual([job.status, job.created, job.failed, job.processed], ['done', 10_000, 0, 10_000]);
-    assert.ok([...seen].some((processed) => processed > 0 && processed < 10_000), `progress between: ${[...seen].join(', ')}`);
+    assert.ok(
+      [...seen].some((processed) => processed > 0 && processed < 10_000),
+      `progress between: ${[...seen].join(', ')}`,
+    );
   });
 });
 
 describe('tenant scope and export', () => {
-  test("a tenant administrator imports and exports within their subtree only", async () => {
+  test('a tenant administrator imports and exports within their subtree only', async () => {
     const tenant = (name: string) => ok(admin.post<{ id: string }>('/api/tenants', { parentId: rootId, name, type: 'company' }), name);
     const north = await tenant('Csv_North');
     const south = await tenant('Csv_South');
-    await ok(admin.post('/api/user', { username: 'csv-north-admin', realName: 'North_Admin', password: transform('Csv12345'), tenantId: north.id, isAdmin: true }), 'north admin');
-    await ok(admin.post('/api/user', { username: 'csv-south-user', realName: 'South_User', password: transform('Csv12345'), tenantId: south.id }), 'south user');
+    await ok(
+      admin.post('/api/user', { username: 'csv-north-admin', realName: 'North_Admin', password: transform('Csv12345'), tenantId: north.id, isAdmin: true }),
+      'north admin',
+    );
+    await ok(
+      admin.post('/api/user', { username: 'csv-south-user', realName: 'South_User', password: transform('Csv12345'), tenantId: south.id }),
+      'south user',
+    );
     const northAdmin = server.client();
     await northAdmin.login('csv-north-admin', 'Csv12345');
 
     const file = [
       'username,realName,tenantId,description',
-      'csv-north-1,North_One,,=cmd|\' /C calc\'!A0',
+      "csv-north-1,North_One,,=cmd|' /C calc'!A0",
       `csv-north-2,North_Two,${south.id},`,
       'csv-south-user,Taken_Over,,',
       'csv-ada,Taken_Over,,',
@@ -174,11 +200,14 @@ describe('tenant scope and export', () => {
     ].join('\n');
     const job = await run(northAdmin, file, 'apply');
     assert.deepEqual([job.created, job.updated, job.failed], [2, 0, 3]);
-    assert.deepEqual(job.problems.map(({ row, field, rule }) => [row, field, rule]), [
-      [3, '', 'The tenant is outside your scope'],
-      [4, 'username', 'rule.usernameTaken'],
-      [5, 'username', 'rule.usernameTaken'],
-    ]);
+    assert.deepEqual(
+      job.problems.map(({ row, field, rule }) => [row, field, rule]),
+      [
+        [3, '', 'The tenant is outside your scope'],
+        [4, 'username', 'rule.usernameTaken'],
+        [5, 'username', 'rule.usernameTaken'],
+      ],
+    );
     assert.equal((await userNamed(admin, 'csv-north-1'))!.tenantId, north.id, 'placed in their own tenant');
     assert.equal((await userNamed(admin, 'csv-south-user'))!.realName, 'South_User', 'out of reach: unchanged');
     // Another administrator's job is not found.
@@ -201,10 +230,17 @@ describe('tenant scope and export', () => {
     const names = byName.rows.map((row) => String(row.username));
     assert.ok(names.length > 10_000, `${names.length} rows`);
     assert.ok(names.every((name) => name.startsWith('csv-')));
-    assert.deepEqual(names, [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), 'in the order asked, across batches');
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+      'in the order asked, across batches',
+    );
     assert.equal(new Set(names).size, names.length, 'no row twice across batches');
     const desc = await exported(admin, '?searchProp=username&searchValue=csv-&sort=username&order=desc');
-    assert.deepEqual(desc.rows.map((row) => row.username), [...names].reverse());
+    assert.deepEqual(
+      desc.rows.map((row) => row.username),
+      [...names].reverse(),
+    );
     const member = server.client();
     await member.login('csv-south-user', 'Csv12345');
     assert.equal((await member.raw('GET', '/api/user/export')).status, 403);

@@ -15,13 +15,20 @@ import type { PagedList } from '../../src/core/types';
 import type { Webhook, WebhookDelivery } from '../../src/core/schemas/webhooks';
 
 /** A webhook endpoint: keeps every post; answers a path the next status of `statuses[path]` (then 200). */
-interface Receiver { url: string; posts: { path: string; headers: IncomingHttpHeaders; body: string }[]; statuses: Record<string, number[]>; server: Server }
+interface Receiver {
+  url: string;
+  posts: { path: string; headers: IncomingHttpHeaders; body: string }[];
+  statuses: Record<string, number[]>;
+  server: Server;
+}
 
 async function startReceiver(): Promise<Receiver> {
   const receiver: Receiver = { url: '', posts: [], statuses: {}, server: undefined as unknown as Server };
   receiver.server = createServer((req, res) => {
     let body = '';
-    req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8'); });
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
     req.on('end', () => {
       receiver.posts.push({ path: req.url ?? '', headers: req.headers, body });
       const status = receiver.statuses[req.url ?? '']?.shift() ?? 200;
@@ -47,11 +54,15 @@ async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>, wha
   return body.data;
 }
 
-const createHook = (client: Client, fields: Record<string, unknown>) => ok(client.post<Webhook & { secret: string }>('/api/webhooks', fields), 'create webhook');
+const createHook = (client: Client, fields: Record<string, unknown>) =>
+  ok(client.post<Webhook & { secret: string }>('/api/webhooks', fields), 'create webhook');
 
 async function createUser(tenantId: string | undefined, fields: Record<string, unknown> = {}) {
   const username = `hook-user-${++serial}`;
-  const user = await ok(admin.post<{ id: string; version: number }>('/api/user', { username, realName: 'Hook_User', password: transform(PASSWORD), tenantId, ...fields }), username);
+  const user = await ok(
+    admin.post<{ id: string; version: number }>('/api/user', { username, realName: 'Hook_User', password: transform(PASSWORD), tenantId, ...fields }),
+    username,
+  );
   return { ...user, username };
 }
 
@@ -59,7 +70,8 @@ async function createUser(tenantId: string | undefined, fields: Record<string, u
 const postsAbout = (path: string, targetId: string) =>
   receiver.posts.filter((post) => post.path === path && (JSON.parse(post.body) as { data: { target?: { id?: string } } }).data.target?.id === targetId);
 
-const deliveries = async (client: Client, id: string) => (await ok(client.get<PagedList<WebhookDelivery>>(`/api/webhooks/${id}/deliveries?size=100`), 'deliveries')).list;
+const deliveries = async (client: Client, id: string) =>
+  (await ok(client.get<PagedList<WebhookDelivery>>(`/api/webhooks/${id}/deliveries?size=100`), 'deliveries')).list;
 
 before(async () => {
   // The receiver listens on 127.0.0.1: this server's operator allows private targets.
@@ -83,7 +95,10 @@ describe('signed deliveries', () => {
 
     const user = await createUser(rootId);
     const [post] = await until(() => (postsAbout('/created', user.id).length ? postsAbout('/created', user.id) : undefined), 'the user.created post');
-    const event = new Verifier(hook.secret).verify(post!.body, post!.headers as Record<string, string>) as { type: string; data: { action: string; actor: { username: string }; target: { type: string } } };
+    const event = new Verifier(hook.secret).verify(post!.body, post!.headers as Record<string, string>) as {
+      type: string;
+      data: { action: string; actor: { username: string }; target: { type: string } };
+    };
     assert.equal(event.type, 'user.created');
     assert.equal(event.data.actor.username, 'admin');
     assert.deepEqual([event.data.action, event.data.target.type], ['user.create', 'user']);
@@ -122,7 +137,10 @@ describe('signed deliveries', () => {
     assert.equal(attempt.error, 'The endpoint answered HTTP 500');
     assert.ok(attempt.answer!.startsWith('down for maintenance') && attempt.answer!.length === 1000, 'the answer excerpt is bounded');
     // The first retry waits 10 s (the outbox polls every second: nothing is sent before).
-    assert.ok(waiting!.nextAttemptAt! - attempt.at >= 10_000 && waiting!.nextAttemptAt! - attempt.at < 12_000, `next attempt ${waiting!.nextAttemptAt! - attempt.at} ms later`);
+    assert.ok(
+      waiting!.nextAttemptAt! - attempt.at >= 10_000 && waiting!.nextAttemptAt! - attempt.at < 12_000,
+      `next attempt ${waiting!.nextAttemptAt! - attempt.at} ms later`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     assert.equal(postsAbout('/flaky', user.id).length, 1, 'not retried before the backoff');
     server.clock.advance(11_000);
@@ -133,7 +151,10 @@ describe('signed deliveries', () => {
       const list = await deliveries(admin, hook.id);
       return list[0]?.status === 'delivered' ? list : undefined;
     }, 'delivered on the second attempt');
-    assert.deepEqual(done!.attemptLog.map((item) => item.statusCode), [500, 200]);
+    assert.deepEqual(
+      done!.attemptLog.map((item) => item.statusCode),
+      [500, 200],
+    );
     assert.equal(done!.attempts, 2);
   });
 
@@ -168,7 +189,10 @@ describe('signed deliveries', () => {
     await until(() => postsAbout('/witness', later.id).length, 'a witness post');
     assert.equal(receiver.posts.filter((post) => post.path === '/off').length, 0);
     assert.equal((await deliveries(admin, hook.id)).length, 0);
-    const saved = await ok(admin.put<Webhook>(`/api/webhooks/${hook.id}`, { enabled: true, events: ['user.created', 'user.deleted'], version: hook.version }), 'enable');
+    const saved = await ok(
+      admin.put<Webhook>(`/api/webhooks/${hook.id}`, { enabled: true, events: ['user.created', 'user.deleted'], version: hook.version }),
+      'enable',
+    );
     assert.deepEqual([saved.enabled, saved.events, saved.version], [true, ['user.created', 'user.deleted'], 2]);
     assert.equal((await admin.put(`/api/webhooks/${hook.id}`, { enabled: false, version: hook.version })).status, 409);
     await ok(admin.delete(`/api/user/${user.id}`), 'delete user');
@@ -187,7 +211,10 @@ describe('signed deliveries', () => {
     ] as const) {
       const answer = await admin.post<{ fields: { field: string }[] }>('/api/webhooks', body);
       assert.equal(answer.status, 400, JSON.stringify(body));
-      assert.ok(answer.body.data.fields.some((item) => item.field.startsWith(field)), `${JSON.stringify(body)} → ${JSON.stringify(answer.body.data)}`);
+      assert.ok(
+        answer.body.data.fields.some((item) => item.field.startsWith(field)),
+        `${JSON.stringify(body)} → ${JSON.stringify(answer.body.data)}`,
+      );
     }
   });
 });
@@ -221,7 +248,10 @@ describe('tenant scope', () => {
     assert.equal(postsAbout('/south', inNorthEast.id).length, 0);
 
     const listed = await ok(northAdmin.get<PagedList<Webhook>>('/api/webhooks'), 'north list');
-    assert.deepEqual(listed.list.map((item) => item.id), [northHook.id]);
+    assert.deepEqual(
+      listed.list.map((item) => item.id),
+      [northHook.id],
+    );
     for (const other of [southHook, platformHook]) {
       assert.equal((await northAdmin.get(`/api/webhooks/${other.id}`)).status, 404);
       assert.equal((await northAdmin.put(`/api/webhooks/${other.id}`, { enabled: false, version: 1 })).status, 404);
@@ -251,7 +281,15 @@ describe('outbound address check (no allow setting)', () => {
   });
 
   test('loopback, private and link-local endpoints are refused when saving', async () => {
-    for (const url of [receiver.url, 'http://localhost:9/x', 'http://[::1]/x', 'http://10.0.0.8/x', 'http://169.254.169.254/latest/meta-data', 'http://[::ffff:127.0.0.1]/x', 'http://0.0.0.0/x']) {
+    for (const url of [
+      receiver.url,
+      'http://localhost:9/x',
+      'http://[::1]/x',
+      'http://10.0.0.8/x',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::ffff:127.0.0.1]/x',
+      'http://0.0.0.0/x',
+    ]) {
       const answer = await strictAdmin.post<{ fields: { field: string; rule: string }[] }>('/api/webhooks', { url, events: ['user.created'] });
       assert.equal(answer.status, 400, url);
       assert.deepEqual(answer.body.data.fields, [{ field: 'url', rule: 'rule.outboundUrl' }], url);
@@ -263,7 +301,11 @@ describe('outbound address check (no allow setting)', () => {
   test('an endpoint whose address is refused when sending is not posted to, and not retried', async () => {
     const saved = await createHook(strictAdmin, { url: 'https://93.184.216.34/public', events: ['user.created'] });
     // As if its name had come to resolve to this machine since it was saved.
-    await strict.app.ctx.db.updateTable('webhooks').set({ url: `${receiver.url}/sneaky` }).where('id', '=', saved.id).execute();
+    await strict.app.ctx.db
+      .updateTable('webhooks')
+      .set({ url: `${receiver.url}/sneaky` })
+      .where('id', '=', saved.id)
+      .execute();
     const delivery = await ok(strictAdmin.post<WebhookDelivery>(`/api/webhooks/${saved.id}/test`), 'send test');
     assert.equal(delivery.status, 'failed');
     assert.equal(delivery.attemptLog[0]!.statusCode, null);

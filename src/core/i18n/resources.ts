@@ -5,6 +5,7 @@ import type common from './locales/en/common.json';
 import type consoleTexts from './locales/en/console.json';
 import type login from './locales/en/login.json';
 import type settings from './locales/en/settings.json';
+import type webhooks from './locales/en/webhooks.json';
 
 export interface Resources {
   common: typeof common;
@@ -12,6 +13,7 @@ export interface Resources {
   console: typeof consoleTexts;
   admin: typeof admin;
   settings: typeof settings;
+  webhooks: typeof webhooks;
 }
 
 export type Namespace = keyof Resources;

@@ -52,6 +52,8 @@ export type ImportProblem = v.InferOutput<typeof importProblem>;
 /** The problems an answer lists at most (`failed` counts every refused row). */
 export const MAX_LISTED_PROBLEMS = 1_000;
 
+export const importErrors = ['restarted', 'unexpected'] as const;
+
 export const importJob = v.object({
   id: v.string(),
   mode: v.picklist(importModes),
@@ -65,8 +67,8 @@ export const importJob = v.object({
   unchanged: v.number(),
   failed: v.number(),
   problems: v.array(importProblem),
-  /** Why the whole job stopped (status failed). */
-  error: v.nullable(v.string()),
+  /** Why the whole job stopped (status failed): its process went away, or an unexpected error. */
+  error: v.nullable(v.picklist(importErrors)),
   createdAt: v.number(),
   finishedAt: v.nullable(v.number()),
 });

@@ -6,12 +6,26 @@ import { id, pageQueryFields, pagedList, version } from './common';
 
 /** The events an endpoint may receive; each is derived from an audit record (server/webhooks/events.ts). */
 export const webhookEvents = [
-  'user.created', 'user.updated', 'user.disabled', 'user.deleted',
-  'user.signed_in', 'user.sign_in_failed', 'user.locked', 'user.unlocked', 'user.signed_out',
-  'user.password_changed', 'user.roles_changed',
-  'app.created', 'app.updated', 'app.deleted',
-  'tenant.created', 'tenant.updated', 'tenant.deleted',
-  'role.created', 'role.updated', 'role.deleted',
+  'user.created',
+  'user.updated',
+  'user.disabled',
+  'user.deleted',
+  'user.signed_in',
+  'user.sign_in_failed',
+  'user.locked',
+  'user.unlocked',
+  'user.signed_out',
+  'user.password_changed',
+  'user.roles_changed',
+  'app.created',
+  'app.updated',
+  'app.deleted',
+  'tenant.created',
+  'tenant.updated',
+  'tenant.deleted',
+  'role.created',
+  'role.updated',
+  'role.deleted',
 ] as const;
 export type WebhookEvent = (typeof webhookEvents)[number];
 

@@ -24,6 +24,7 @@ export const screens: Record<ScreenId, Screen> = {
   menuList: lazy(() => import('../screens/menuList/MenuListScreen')),
   menuDetail: lazy(() => import('../screens/menuDetail/MenuDetailScreen')),
   auditLog: lazy(() => import('../screens/auditLog/AuditLogScreen')),
+  webhooks: lazy(() => import('../screens/webhooks/WebhooksScreen')),
   messages: lazy(() => import('../screens/messages/MessagesScreen')),
   messageHistory: lazy(() => import('../screens/messageHistory/MessageHistoryScreen')),
   userInfo: lazy(() => import('../screens/userInfo/UserInfoScreen')),
