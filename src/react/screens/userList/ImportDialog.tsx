@@ -8,7 +8,7 @@ import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, MAX_LISTED_PROBLEMS, ImportStatus, t
 import type { FieldErrors } from '../../../core/types';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT, useTRule } from '../../i18n';
-import { DataTable, type Column } from '../../widgets/admin/DataTable';
+import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './import.css';
 
@@ -63,13 +63,6 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
 
   /** A problem's text: a rule key of the user form, or the server's message (already translated). */
   const problemText = (problem: Problem) => (problem.rule.startsWith('rule.') ? tRule(problem.rule) : problem.rule);
-  const columns: Column<Problem>[] = [
-    { id: 'row', header: t('admin:import.row'), cell: (problem) => problem.row },
-    { id: 'username', header: t('admin:user.username'), cell: (problem) => problem.username || '—' },
-    { id: 'field', header: t('admin:import.field'), cell: (problem) => problem.field || '—' },
-    { id: 'problem', header: t('admin:import.problem'), cell: problemText },
-  ];
-
   const counts = job && { created: job.created, updated: job.updated, unchanged: job.unchanged, failed: job.failed };
   const finished = job && job.status !== ImportStatus.Running;
   const checked = finished && job.mode === 'check' && job.status === ImportStatus.Done;
@@ -78,14 +71,12 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
     <DialogFrame open onOpenChange={(open) => !open && !running && onClose()} title={t('admin:import.title')} description={t('admin:import.intro')}>
       <div className={ui.form}>
         <p className={ui.hint}>{t('admin:import.columns')}</p>
-        <p className={ui.hint}>
-          {t('admin:import.limits', { rows: IMPORT_MAX_ROWS, size: IMPORT_MAX_BYTES / MiB })}{' '}
-          {template && (
-            <a className={ui.link} href={template} download="users-template.csv">
-              {t('admin:import.template')}
-            </a>
-          )}
-        </p>
+        <p className={ui.hint}>{t('admin:import.limits', { rows: IMPORT_MAX_ROWS, size: IMPORT_MAX_BYTES / MiB })}</p>
+        {template && (
+          <a className={`${ui.button.secondary} ${styles.template}`} href={template} download="users-template.csv">
+            {t('admin:import.template')}
+          </a>
+        )}
         <div className={ui.field}>
           <label className={ui.label} htmlFor={`${id}-file`}>
             {t('admin:import.file')}
@@ -128,16 +119,30 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
             <h3 id={`${id}-problems`} className={styles.heading}>
               {t('admin:import.problems')}
             </h3>
-            <DataTable
-              caption={t('admin:import.problems')}
-              columns={columns}
-              rows={job.problems}
-              rowKey={(problem) => `${problem.row}-${problem.field}`}
-              emptyText={t('admin:import.noProblems')}
-              loading={false}
-              failed={false}
-              onRetry={() => undefined}
-            />
+            {/* Up to MAX_LISTED_PROBLEMS rows scroll in their own region, reachable by keyboard. */}
+            <div className={styles.problems} tabIndex={0} role="region" aria-labelledby={`${id}-problems`}>
+              <table className={table.table} aria-labelledby={`${id}-problems`}>
+                <thead>
+                  <tr>
+                    {[t('admin:import.row'), t('admin:user.username'), t('admin:import.field'), t('admin:import.problem')].map((header) => (
+                      <th key={header} scope="col" className={table.th}>
+                        {header}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {job.problems.map((problem) => (
+                    <tr key={`${problem.row}-${problem.field}`}>
+                      <td className={table.td}>{problem.row}</td>
+                      <td className={table.td}>{problem.username || '—'}</td>
+                      <td className={table.td}>{problem.field || '—'}</td>
+                      <td className={table.td}>{problemText(problem)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
             {job.problems.length >= MAX_LISTED_PROBLEMS && <p className={ui.hint}>{t('admin:import.moreProblems', { count: MAX_LISTED_PROBLEMS })}</p>}
           </section>
         )}
