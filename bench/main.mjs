@@ -20,6 +20,7 @@ import { median } from './stats.mjs';
 import { measureFootprint } from './footprint.mjs';
 import { formatTable, machine, writeResults } from './report.mjs';
 import { measureSso } from './sso.mjs';
+import { measureCsv } from './csv.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
@@ -35,7 +36,8 @@ const PLAN = {
   soak: { seconds: 60, workers: 4 },
   serverStarts: 7,
   sso: { connections: 10, runs: 3, seconds: 3, refreshChains: 10 },
-  deadlineMs: 11 * 60_000,
+  csvImportRows: 10_000,
+  deadlineMs: 13 * 60_000,
 };
 const KiB = 1024;
 const BUDGET = {
@@ -169,7 +171,7 @@ async function seededServer(engine, target, adminPassword, distDir) {
   const admin = await signIn(server.base, 'admin', adminPassword);
   // The newest 300 users: the search terms and the people who sign in come from them.
   const users = await sampleUsers(server.base, admin, 3);
-  return { ...engine, summary, server, admin, users };
+  return { ...engine, target, summary, server, admin, users };
 }
 
 async function measureBrowser(base, adminPassword, graph) {
@@ -285,6 +287,62 @@ async function measureSsoLoad(servers) {
     }
   }
   return figures;
+}
+
+/** The user list's CSV export of every seeded user and an import of PLAN.csvImportRows new people
+ *  (bench/csv.mjs), on each engine: time and the server's peak resident memory. Last of a run: the
+ *  import adds people. */
+async function measureCsvRows(servers, adminPassword, distDir) {
+  const figures = {};
+  for (const { key, label, target } of servers) {
+    log(`${label}: CSV export of every user, then an import of ${count(PLAN.csvImportRows)} rows`);
+    const csv = await measureCsv({ ...target, adminPassword, distDir }, PLAN.csvImportRows);
+    figures[key] = csv;
+    const memory = (run) => `peak RSS ${Math.round(run.peakMiB)} MiB (${Math.round(run.restMiB)} MiB before)`;
+    row(`${key}.csv.export`, `${label}: CSV export of ${count(csv.export.rows)} users, streamed (GET /api/user/export; fresh server process)`, csv.export.ms / 1000, 's', {
+      text: `${(csv.export.ms / 1000).toFixed(1)} s, ${(csv.export.bytes / 2 ** 20).toFixed(1)} MiB, ${memory(csv.export)}`,
+    });
+    row(`${key}.csv.exportPeakRss`, `${label}: CSV export of ${count(csv.export.rows)} users, server peak resident memory`, csv.export.peakMiB, 'MiB');
+    row(`${key}.csv.import`, `${label}: CSV import of ${count(csv.import.created)} new users, upload to job done (fresh server process)`, csv.import.ms / 1000, 's', {
+      text: `${(csv.import.ms / 1000).toFixed(1)} s (${Math.round(csv.import.created / (csv.import.ms / 1000))} rows/s), ${memory(csv.import)}`,
+    });
+    row(`${key}.csv.importPeakRss`, `${label}: CSV import of ${count(csv.import.created)} users, server peak resident memory`, csv.import.peakMiB, 'MiB');
+  }
+  return figures;
+}
+
+/** `npm run bench -- --only=csv`: the CSV rows alone, over freshly seeded databases (PLAN.users
+ *  users each); its rows replace the CSV rows of bench/results.json. */
+async function csvOnly() {
+  const adminPassword = `${randomBytes(12).toString('base64url')}1a`;
+  ensureBuilt();
+  const workDir = mkdtempSync(join(tmpdir(), 'iam-bench-'));
+  stopLater(() => rmSync(workDir, { recursive: true, force: true }));
+  const distDir = join(workDir, 'dist');
+  cpSync('dist', distDir, { recursive: true });
+  const cluster = await startPostgres();
+  stopLater(() => cluster.stop());
+  const dataDir = join(workDir, 'data');
+  mkdirSync(dataDir);
+  const servers = [];
+  for (const [engine, target] of [[ENGINES[0], { dataDir }], [ENGINES[1], { databaseUrl: cluster.url }]]) {
+    log(`${engine.label}: seeding ${count(PLAN.users)} users`);
+    await seed({ users: PLAN.users, password: DEFAULT_SEED_PASSWORD, adminPassword, ...target });
+    servers.push({ ...engine, target });
+  }
+  const figures = await measureCsvRows(servers, adminPassword, distDir);
+  await stopAll();
+  const path = join(root, 'bench/results.json');
+  const previous = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { rows: [], details: {} };
+  const csvRow = (item) => /^\w+\.csv\./.test(item.id);
+  const measured = { date: new Date().toISOString(), node: process.version, loadAverage1m: machine().loadAverage1m };
+  writeResults(path, {
+    ...previous,
+    rows: [...previous.rows.filter((item) => !csvRow(item)), ...rows.map((item) => ({ ...item, measured }))],
+    details: { ...previous.details, csv: { ...measured, machine: machine(), users: PLAN.users, importRows: PLAN.csvImportRows, figures } },
+  });
+  console.log(formatTable(rows.map((item) => ({ figure: item.figure, value: item.text, budget: item.budget, pass: item.pass }))));
+  console.log(`\nload average ${machine().loadAverage1m} at the end · ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 /** `npm run bench -- --only=sso`: single sign-on alone, on fresh unseeded databases (the
@@ -442,6 +500,10 @@ async function main() {
   const signIns = await measureSignIns(servers);
   const soaked = await measureSoak(sqlite);
   const sso = await measureSsoLoad(servers);
+  // Each on servers of its own over the same databases (the load servers stop first: one at a time).
+  await sqlite.server.stop();
+  await postgres.server.stop();
+  const csv = await measureCsvRows(servers, adminPassword, distDir);
   ratioRow('ratio.session', 'PostgreSQL ÷ SQLite: session check req/s', load.sessions[1].requestsPerSecond, load.sessions[0].requestsPerSecond);
   for (const prop of ['username', 'realName']) {
     ratioRow(`ratio.list.${prop}`, `PostgreSQL ÷ SQLite: user search by ${prop}, p95`, search[prop][1].p95, search[prop][0].p95);
@@ -462,7 +524,7 @@ async function main() {
   ];
   const results = {
     ...context, durationSeconds: Math.round(seconds), plan: PLAN, rows, notes,
-    details: { footprint, browser, throughput: load, settingsRead, search, sso: { plan: PLAN.sso, figures: sso }, signIns: signIns.map(({ idle, bursts }) => ({ idle, bursts })), soak: soaked },
+    details: { footprint, browser, throughput: load, settingsRead, search, sso: { plan: PLAN.sso, figures: sso }, csv, signIns: signIns.map(({ idle, bursts }) => ({ idle, bursts })), soak: soaked },
   };
   writeResults(join(root, 'bench/results.json'), results);
   console.log(formatTable(rows.map((item) => ({ figure: item.figure, value: item.text, budget: item.budget, pass: item.pass }))));
@@ -477,7 +539,8 @@ try {
   if (only === 'settings') await settingsReadOnly();
   else if (only === 'footprint') await footprintOnly();
   else if (only === 'sso') await ssoOnly();
-  else if (only) throw new Error(`unknown bench case ${only} (known: settings, footprint, sso)`);
+  else if (only === 'csv') await csvOnly();
+  else if (only) throw new Error(`unknown bench case ${only} (known: settings, footprint, sso, csv)`);
   else await main();
 } catch (error) {
   console.error(error);

@@ -50,6 +50,11 @@ export async function startBenchServer({ dataDir, databaseUrl, adminPassword, di
     async cpuMicros() {
       return (await ask({ type: 'cpu' }, 'cpu')).micros;
     },
+    /** The server process's resident memory now and its peak so far, in bytes. */
+    async memory() {
+      const { rss, peakRss } = await ask({ type: 'memory' }, 'memory');
+      return { rss, peakRss };
+    },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.send({ type: 'stop' });

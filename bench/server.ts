@@ -15,7 +15,7 @@ interface BenchServerOptions {
   distDir: string;
 }
 
-type Command = { type: 'eld-start' } | { type: 'eld-stop' } | { type: 'cpu' } | { type: 'stop' };
+type Command = { type: 'eld-start' } | { type: 'eld-stop' } | { type: 'cpu' } | { type: 'memory' } | { type: 'stop' };
 
 /** Sampling interval of the histogram; every sample includes it, so it is subtracted. */
 const ELD_RESOLUTION_MS = 5;
@@ -53,6 +53,9 @@ process.on('message', (command: Command) => {
   } else if (command.type === 'cpu') {
     const { user, system } = process.cpuUsage();
     process.send?.({ type: 'cpu', micros: user + system });
+  } else if (command.type === 'memory') {
+    // maxRSS: the process's peak resident memory so far (KiB).
+    process.send?.({ type: 'memory', rss: process.memoryUsage().rss, peakRss: process.resourceUsage().maxRSS * 1024 });
   } else if (command.type === 'stop') void stop();
 });
 // The bench went away (crashed or was killed): do not outlive it.

@@ -1,5 +1,7 @@
 // The audit log of security events: who did what to whom, when, from where, and whether it worked.
-import type { Kysely } from 'kysely';
+// What other parts derive from an event (the webhooks' deliveries, server/webhooks/queue.ts) is
+// written by followers in the same transaction as the event's row.
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './db/tables';
 import type { AuditAction } from '../src/core/schemas/audit';
 
@@ -15,8 +17,16 @@ export interface AuditEvent {
   detail?: Record<string, unknown>;
 }
 
+/** Derives work from events recorded at `at`: answers what to write with them (in their
+ *  transaction), or undefined when there is nothing. `written` runs after the commit. */
+export interface AuditFollower {
+  derive(events: readonly AuditEvent[], at: number): Promise<((trx: Transaction<Database>) => Promise<void>) | undefined>;
+  written?(): void;
+}
+
 export class AuditLog {
   private readonly listeners: ((event: AuditEvent) => void)[] = [];
+  private readonly followers: AuditFollower[] = [];
 
   constructor(private readonly db: Kysely<Database>, private readonly now: () => number) {}
 
@@ -25,10 +35,21 @@ export class AuditLog {
     this.listeners.push(listener);
   }
 
-  async record(event: AuditEvent): Promise<void> {
-    for (const listener of this.listeners) listener(event);
-    await this.db.insertInto('auditLog').values({
-      at: this.now(),
+  follow(follower: AuditFollower): void {
+    this.followers.push(follower);
+  }
+
+  record(event: AuditEvent): Promise<void> {
+    return this.recordAll([event]);
+  }
+
+  /** Several events in one statement (a chunk of a user import). */
+  async recordAll(events: readonly AuditEvent[]): Promise<void> {
+    if (!events.length) return;
+    for (const event of events) for (const listener of this.listeners) listener(event);
+    const at = this.now();
+    const rows = events.map((event) => ({
+      at,
       actorId: event.actor?.id ?? null,
       actorName: event.actor?.username ?? null,
       action: event.action,
@@ -38,6 +59,17 @@ export class AuditLog {
       ip: event.ip ?? null,
       success: event.success === false ? 0 : 1,
       detail: JSON.stringify(event.detail ?? {}),
-    }).execute();
+    }));
+    const derived = await Promise.all(this.followers.map(async (follower) => ({ follower, write: await follower.derive(events, at) })));
+    const writes = derived.filter((item) => item.write);
+    if (!writes.length) {
+      await this.db.insertInto('auditLog').values(rows).execute();
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('auditLog').values(rows).execute();
+      for (const { write } of writes) await write!(trx);
+    });
+    for (const { follower } of writes) follower.written?.();
   }
 }

@@ -394,6 +394,71 @@ const accountSecurity: Migration = {
   },
 };
 
+/** Outbound webhooks (server/webhooks/): the endpoints, each event's delivery to one of them
+ *  (queued with the audit record it comes from; the outbox posts it, with retries) and every
+ *  attempt's outcome; and the user CSV imports' jobs (server/services/user-import.ts), whose
+ *  progress any server process can answer. */
+const webhooksAndImports: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('webhooks')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('tenant_id', 'text', (c) => c.references('tenants.id').onDelete('cascade'))
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('events', 'text', (c) => c.notNull())
+      .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('secret', 'text', (c) => c.notNull())
+      .addColumn('secret_rotated_at', 'bigint', (c) => c.notNull())
+      .addColumn('previous_secret', 'text')
+      .addColumn('previous_secret_until', 'bigint')
+      .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull()).execute();
+    await db.schema.createIndex('webhooks_tenant').on('webhooks').column('tenant_id').execute();
+    await db.schema.createTable('webhook_deliveries')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('webhook_id', 'text', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
+      .addColumn('message_id', 'text', (c) => c.notNull())
+      .addColumn('event_type', 'text', (c) => c.notNull())
+      .addColumn('payload', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('max_attempts', 'integer', (c) => c.notNull())
+      .addColumn('next_attempt_at', 'bigint')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('finished_at', 'bigint').execute();
+    await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+    await db.schema.createIndex('webhook_deliveries_log').on('webhook_deliveries').columns(['webhook_id', 'created_at']).execute();
+    await db.schema.createIndex('webhook_deliveries_finished').on('webhook_deliveries').column('finished_at').execute();
+    await db.schema.createTable('webhook_attempts')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
+      .addColumn('at', 'bigint', (c) => c.notNull())
+      .addColumn('duration_ms', 'integer', (c) => c.notNull())
+      .addColumn('status_code', 'integer')
+      .addColumn('error', 'text')
+      .addColumn('answer', 'text').execute();
+    await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'at']).execute();
+    await db.schema.createTable('user_import_jobs')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('actor_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('mode', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('total', 'integer', (c) => c.notNull())
+      .addColumn('processed', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('created', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('updated', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('unchanged', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('failed', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('problems', 'text', (c) => c.notNull().defaultTo('[]'))
+      .addColumn('error', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addColumn('finished_at', 'bigint').execute();
+    await db.schema.createIndex('user_import_jobs_created').on('user_import_jobs').column('created_at').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -416,6 +481,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0023_scim': scim,
     '0022_passkeys': passkeysPlaceholder,
     '0026_account_security': accountSecurity,
+    '0024_webhooks_and_imports': webhooksAndImports,
   };
 }
 

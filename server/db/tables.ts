@@ -311,4 +311,77 @@ export interface Database {
   passkeys: PasskeyTable;
   recoveryCodes: RecoveryCodeTable;
   knownDevices: KnownDeviceTable;
+  webhooks: WebhookTable;
+  webhookDeliveries: WebhookDeliveryTable;
+  webhookAttempts: WebhookAttemptTable;
+  userImportJobs: UserImportJobTable;
+}
+
+/** An outbound webhook endpoint (migration 0024): the events of `tenantId`'s subtree (null: every
+ *  event, a platform administrator's endpoint) it chose, signed with `secret` (and, until
+ *  `previousSecretUntil`, also with the secret it replaced). */
+export interface WebhookTable {
+  id: string;
+  tenantId: string | null;
+  url: string;
+  description: string;
+  /** JSON array of webhook event types (src/core/schemas/webhooks.ts). */
+  events: string;
+  enabled: number;
+  /** `whsec_` + base64: kept as is, since every delivery is signed with it (HMAC). */
+  secret: string;
+  secretRotatedAt: number;
+  previousSecret: string | null;
+  previousSecretUntil: number | null;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One event on its way to one endpoint; `messageId` is its webhook-id on every attempt. */
+export interface WebhookDeliveryTable {
+  id: string;
+  webhookId: string;
+  messageId: string;
+  eventType: string;
+  /** The signed JSON body. */
+  payload: string;
+  status: string;
+  attempts: Generated<number>;
+  maxAttempts: number;
+  /** When the next attempt is due (null: now); while sending, when the claim lapses. */
+  nextAttemptAt: number | null;
+  createdAt: number;
+  finishedAt: number | null;
+}
+
+export interface WebhookAttemptTable {
+  id: string;
+  deliveryId: string;
+  at: number;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  /** The start of the receiver's answer (bounded). */
+  answer: string | null;
+}
+
+/** A user CSV import or its dry run: progress and each refused row's problems (JSON). */
+export interface UserImportJobTable {
+  id: string;
+  actorId: string;
+  mode: string;
+  status: string;
+  total: number;
+  processed: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+  problems: string;
+  /** Why the job stopped: 'restarted' or 'unexpected' (src/core/schemas/user-import.ts). */
+  error: string | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
 }

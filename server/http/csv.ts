@@ -11,3 +11,7 @@ export function csvCell(value: string | number | null | undefined): string {
 
 /** One line, CRLF-terminated. */
 export const csvLine = (cells: readonly (string | number | null | undefined)[]) => `${cells.map(csvCell).join(',')}\r\n`;
+
+/** A cell read back from a file this server wrote (a user import of an export): the apostrophe
+ *  csvCell put before a formula character is taken off again. */
+export const fromCsvCell = (text: string) => (/^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text);

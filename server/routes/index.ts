@@ -27,6 +27,9 @@ import { emailVerificationRoutes } from './email-verification';
 import { sessionProbeRoutes } from './session-probe';
 import { scimTokenRoutes } from './scim-tokens';
 import { accountSecurityRoutes } from './account-security';
+import { webhookRoutes } from './webhooks';
+import { webhookFollower } from '../webhooks/queue';
+import { userImportRoutes } from './user-import';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
@@ -37,6 +40,7 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   void app.register(settingsRoutes, { gate, ctx });
   void app.register(fileRoutes, { gate, ctx });
   void app.register(licenseRoutes, { gate, ctx });
+  void app.register(userImportRoutes, { gate, ctx });
   void app.register(appRoutes, { gate, ctx });
   void app.register(menuPlanRoutes, { gate, ctx });
   void app.register(appMenuRoutes, { gate, ctx });
@@ -46,6 +50,9 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   const outbox = new Outbox(ctx);
   app.addHook('onReady', async () => outbox.start());
   app.addHook('onClose', () => outbox.stop());
+  // Webhooks: deliveries are derived from audit records (queued with them) and posted by the outbox.
+  ctx.audit.follow(webhookFollower(ctx, () => outbox.kick()));
+  void app.register(webhookRoutes, { gate, ctx });
   messageRoutes(app, gate, ctx, outbox);
   void app.register(idpRoutes, { gate, ctx });
   void app.register(ssoRoutes, { gate, ctx });

@@ -39,20 +39,29 @@ export async function toApiUser(ctx: Ctx, row: UserRow, locked?: boolean): Promi
   return userAnswer(row, locked ?? (await lockedKeys(ctx, keysOfUser(row))).size > 0);
 }
 
-/** A page of the users of the actor's scope, searched, filtered by tenant and sorted as asked. */
-export async function listUsers(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof adminUserListQuery>) {
+type ListQuery = Pick<v.InferOutput<typeof adminUserListQuery>, 'searchProp' | 'searchValue' | 'tenantId' | 'tenantMatch'>;
+
+/** The users of the actor's scope that the list's search and tenant filter select (unordered); a
+ *  search's matches are read by `plan` (server/db/search.ts). The list and the CSV export use it. */
+export async function listedUsers(ctx: Ctx, actor: Actor, query: ListQuery) {
   const subtree = query.tenantId && query.tenantMatch !== 'exact' ? await tenantPathOf(ctx, query.tenantId) : null;
   const { searchProp, searchValue } = query;
-  /** The listed users, a search's matches read by `plan` (server/db/search.ts). */
-  const listed = (plan?: SearchPlan) => {
+  return (plan?: SearchPlan) => {
     let select = scopeUsers(actor, ctx.db.selectFrom('users').selectAll('users'));
     if (searchProp && searchValue) select = select.where(userStartsWith(ctx.engine, searchProp, searchValue, plan));
     if (query.tenantId && query.tenantMatch === 'exact') select = select.where('users.tenantId', '=', query.tenantId);
     else if (query.tenantId) {
       select = select.where((eb) => eb('users.tenantId', 'in', eb.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${subtree ?? '-'}%`)));
     }
-    return select.orderBy(`users.${query.sort}`, query.order).orderBy('users.id');
+    return select;
   };
+}
+
+/** A page of the users of the actor's scope, searched, filtered by tenant and sorted as asked. */
+export async function listUsers(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof adminUserListQuery>) {
+  const { searchProp, searchValue } = query;
+  const matching = await listedUsers(ctx, actor, query);
+  const listed = (plan?: SearchPlan) => matching(plan).orderBy(`users.${query.sort}`, query.order).orderBy('users.id');
   const population = async () => Number((await ctx.db.selectFrom('users').select((eb) => eb.fn.countAll().as('rows')).executeTakeFirstOrThrow()).rows);
   const rows: UserRow[] = [];
   const page = await paginate<UserRow, UserRow>(listed(), query, (row) => row, {
@@ -65,15 +74,19 @@ export async function listUsers(ctx: Ctx, actor: Actor, query: v.InferOutput<typ
   return { ...page, list: rows.map((row) => userAnswer(row, keysOfUser(row).some((key) => locked.has(key)))) };
 }
 
-async function rootTenantId(ctx: Ctx): Promise<string> {
+export async function rootTenantId(ctx: Ctx): Promise<string> {
   const root = await ctx.db.selectFrom('tenants').select('id').where('parentId', 'is', null).executeTakeFirstOrThrow();
   return root.id;
 }
 
-/** The tenant, user type and admin flags a change may set, within the actor's powers. */
-async function placement(ctx: Ctx, actor: Actor, wanted: { tenantId?: string; userType?: number; isAdmin?: boolean; isMaster?: boolean }, current?: UserRow) {
+/** The tenant, user type and admin flags a change may set, within the actor's powers (`pathOf`:
+ *  a tenant's path, looked up unless the caller keeps them, as a user import does). */
+export async function placement(
+  ctx: Ctx, actor: Actor, wanted: { tenantId?: string; userType?: number; isAdmin?: boolean; isMaster?: boolean }, current?: UserRow,
+  pathOf: (tenantId: string | null) => Promise<string | null> = (tenantId) => tenantPathOf(ctx, tenantId),
+) {
   const tenantId = wanted.tenantId ?? current?.tenantId ?? (actor.tenantAdmin ? actor.user.tenantId : await rootTenantId(ctx));
-  const tenantPath = await tenantPathOf(ctx, tenantId);
+  const tenantPath = await pathOf(tenantId);
   if (!tenantPath) throw fieldError([{ field: 'tenantId', rule: 'rule.tenantId' }]);
   const userType = wanted.userType ?? current?.userType ?? UserType.Tenant;
   const isMaster = wanted.isMaster ?? (current ? current.isMaster === 1 : false);
@@ -130,7 +143,9 @@ export async function updateUser(ctx: Ctx, actor: Actor, id: string, body: Updat
   await assertContactsFree(ctx, changes, id);
   const saved = await keepingOnePlatformAdmin(ctx, current, demoted, (db) => saveVersioned(ctx, db, id, body.version, changes));
   if (saved.availabilityStatus !== Status.Enable) await endEveryAccess(ctx, id);
-  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id }, tenantId: saved.tenantId, ip, detail: { fields: Object.keys(changes) } });
+  // `disabled` tells the audit log's readers (and webhooks, server/webhooks/events.ts) that this update disabled the person.
+  const disabled = current.availabilityStatus === Status.Enable && saved.availabilityStatus !== Status.Enable;
+  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id }, tenantId: saved.tenantId, ip, detail: { fields: Object.keys(changes), ...(disabled ? { disabled } : {}) } });
   return toApiUser(ctx, saved);
 }
 

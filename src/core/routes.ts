@@ -26,6 +26,7 @@ export type ScreenId =
   | 'menuDetail'
   | 'auditLog'
   | 'scimTokens'
+  | 'webhooks'
   | 'messages'
   | 'messageHistory'
   | 'userInfo'
@@ -79,6 +80,7 @@ export const routes: readonly RouteDef[] = [
   { path: '/operate/menu', name: 'route.menu', parent: '/operate', layout: true, screen: 'menuList', icon: 'menu', order: 6, feature: Feature.MenuPlans },
   { path: '/operate/audit', name: 'route.audit', parent: '/operate', layout: true, screen: 'auditLog', icon: 'audit', order: 7 },
   { path: '/operate/scim', name: 'route.scim', parent: '/operate', layout: true, screen: 'scimTokens', icon: 'key', order: 8 },
+  { path: '/operate/webhooks', name: 'route.webhooks', parent: '/operate', layout: true, screen: 'webhooks', icon: 'webhook', order: 9 },
   // No permission pattern covers /menu/…: the detail is reachable whenever its list is.
   { path: '/menu/detail/:id', name: 'route.menuDetail', parent: '/operate/menu', hidden: true, layout: true, screen: 'menuDetail', aclPath: '/operate/menu', order: 1 },
   { path: '/profile', name: 'route.profile', layout: true, icon: 'profile', order: 3 },

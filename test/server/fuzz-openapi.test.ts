@@ -121,7 +121,7 @@ async function send(client: Client, operation: Operation, attempt: Attempt) {
   return { path, response };
 }
 
-const isRaw = (operation: Operation) => operation.path.startsWith('/api/file/get/') || operation.path.startsWith('/api/captcha/');
+const isRaw = (operation: Operation) => operation.path.startsWith('/api/file/get/') || operation.path.startsWith('/api/captcha/') || operation.path.endsWith('/export');
 
 /** The stored data as it was before the current call (kept between calls that cannot change it). */
 let stored: Record<string, string> | undefined;

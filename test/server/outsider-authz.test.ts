@@ -64,6 +64,11 @@ const RULES: Record<string, Rule> = {
   // SCIM provisioning tokens (server/routes/scim-tokens.ts): of tenants in the caller's scope.
   'GET /api/scim-tokens': 'scoped', 'POST /api/scim-tokens': 'scoped', 'DELETE /api/scim-tokens/{id}': 'scoped',
 
+  // Webhooks and user CSV import/export (server/routes/webhooks.ts, server/routes/user-import.ts).
+  'GET /api/webhooks': 'scoped', 'POST /api/webhooks': 'scoped', 'GET /api/webhooks/{id}': 'scoped', 'PUT /api/webhooks/{id}': 'scoped',
+  'DELETE /api/webhooks/{id}': 'scoped', 'POST /api/webhooks/{id}/secret': 'scoped', 'POST /api/webhooks/{id}/test': 'scoped',
+  'GET /api/webhooks/{id}/deliveries': 'scoped', 'POST /api/user/import': 'scoped', 'GET /api/user/import/{id}': 'scoped', 'GET /api/user/export': 'scoped',
+
   'GET /api/menu-plans/for/{appId}': 'shared', 'GET /api/menu-plans/{id}': 'shared', 'GET /api/menu-plans/{id}/privileges': 'shared',
 
   'POST /api/apps': 'platform', 'DELETE /api/apps/{id}': 'platform', 'DELETE /api/menu-plans/{id}': 'platform',
@@ -89,9 +94,9 @@ interface Caller {
   permissions: string[];
   client: Client;
   /** Records out of reach, by kind; and the texts of them that must never reach the caller. */
-  outside: { user: string; tenant: string; scimToken: string; markers: string[] };
+  outside: { user: string; tenant: string; scimToken: string; webhook: string; markers: string[] };
   /** Records in reach (for reads that must still not leak the other side). */
-  inside: { user: string; tenant: string; app: string; role: string; privilege: string; plan: string };
+  inside: { user: string; tenant: string; app: string; role: string; privilege: string; plan: string; webhook: string };
 }
 
 let server: TestServer;
@@ -143,18 +148,18 @@ before(async () => {
   }), 'tenant admin B')).id;
   const memberA = await userId(sides.member);
   const scimTokenA = (await ok(admin.post<{ token: { id: string } }>('/api/scim-tokens', { tenantId: sides.tenantA.id, name: 'Side A token' }), 'SCIM token A')).token.id;
-  const sideB = { user: sides.userB.id, tenant: sides.tenantB.id, scimToken: sides.scimTokenB.id, markers: sides.markers };
+  const sideB = { user: sides.userB.id, tenant: sides.tenantB.id, scimToken: sides.scimTokenB.id, webhook: sides.webhookB.id, markers: sides.markers };
   const sideA = {
-    user: memberA, tenant: sides.tenantA.id, scimToken: scimTokenA,
-    markers: ['Side_A_Tenant', 'side-a-member', 'side-a-admin', 'side-x-admin', 'Side_X_Role', 'Side A token', sides.tenantA.id, memberA, x.role, scimTokenA],
+    user: memberA, tenant: sides.tenantA.id, scimToken: scimTokenA, webhook: sides.webhookA.id,
+    markers: ['side-a-hook', 'Side_A_Tenant', 'side-a-member', 'side-a-admin', 'side-x-admin', 'Side_X_Role', 'Side A token', sides.tenantA.id, memberA, x.role, scimTokenA],
   };
-  const insideA = { user: memberA, tenant: sides.tenantA.id, app: sides.appX.id, role: x.role, privilege: x.privilege, plan: x.plan };
+  const insideA = { user: memberA, tenant: sides.tenantA.id, app: sides.appX.id, role: x.role, privilege: x.privilege, plan: x.plan, webhook: sides.webhookA.id };
   callers.member = await makeCaller('member', sides.member, PROBE_PASSWORD, sideB, insideA);
   callers.appAdminX = await makeCaller('appAdminX', sides.appAdmin, PROBE_PASSWORD, sideB, insideA);
   callers.tenantAdminA = await makeCaller('tenantAdminA', sides.tenantAdmin, PROBE_PASSWORD, sideB, insideA);
   callers.tenantAdminB = await makeCaller('tenantAdminB', 'zeta-tenant-admin', PROBE_PASSWORD, sideA,
-    { user: sides.userB.id, tenant: sides.tenantB.id, app: sides.appY.id, role: sides.roleY.id, privilege: sides.privilegeY.id, plan: sides.planY.id });
-  callers.platform = await makeCaller('platform', 'admin', 'Admin123!', { user: '-', tenant: '-', scimToken: '-', markers: [] }, insideA);
+    { user: sides.userB.id, tenant: sides.tenantB.id, app: sides.appY.id, role: sides.roleY.id, privilege: sides.privilegeY.id, plan: sides.planY.id, webhook: sides.webhookB.id });
+  callers.platform = await makeCaller('platform', 'admin', 'Admin123!', { user: '-', tenant: '-', scimToken: '-', webhook: '-', markers: [] }, insideA);
 });
 after(async () => { await server.stop(); });
 
@@ -170,6 +175,7 @@ function outsideParam(caller: Caller, operation: Operation, name: string): strin
   if (value === sides.userB.id) return caller.outside.user;
   if (value === sides.tenantB.id) return caller.outside.tenant;
   if (value === sides.scimTokenB.id) return caller.outside.scimToken;
+  if (value === sides.webhookB.id) return caller.outside.webhook;
   return value;
 }
 
@@ -178,6 +184,7 @@ function insideParam(caller: Caller, operation: Operation, name: string): string
   const swap: Record<string, string> = {
     [sides.userB.id]: caller.inside.user, [sides.tenantB.id]: caller.inside.tenant, [sides.appY.id]: caller.inside.app,
     [sides.roleY.id]: caller.inside.role, [sides.privilegeY.id]: caller.inside.privilege, [sides.planY.id]: caller.inside.plan,
+    [sides.webhookB.id]: caller.inside.webhook,
   };
   return swap[value] ?? value;
 }
@@ -191,7 +198,7 @@ function outsideBody(caller: Caller, operation: Operation): unknown {
   return JSON.parse(swapped) as unknown;
 }
 
-const outsideIds = (caller: Caller) => [caller.outside.user, caller.outside.tenant, caller.outside.scimToken, sides.appY.id, sides.roleY.id, sides.privilegeY.id, sides.planY.id];
+const outsideIds = (caller: Caller) => [caller.outside.user, caller.outside.tenant, caller.outside.scimToken, caller.outside.webhook, sides.appY.id, sides.roleY.id, sides.privilegeY.id, sides.planY.id];
 
 async function probeOutside(caller: Caller, operation: Operation): Promise<void> {
   const rule = RULES[key(operation)]!;

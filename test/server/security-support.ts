@@ -63,8 +63,8 @@ export function fillPath(path: string, value: (name: string) => string): string 
 }
 
 /** Tables whose rows change on any call, refused or not: sessions touched, failures and rate-limit
- *  hits counted, captchas issued, the audit trail, provider state. */
-const VOLATILE = /^(sessions|captchas|login_throttle|login_challenges|rate_limits|audit_log|oidc_payloads|oidc_keys|kysely_)/;
+ *  hits counted, captchas issued, the audit trail (and the webhook deliveries derived from it), provider state. */
+const VOLATILE = /^(sessions|captchas|login_throttle|login_challenges|rate_limits|audit_log|webhook_deliveries|webhook_attempts|oidc_payloads|oidc_keys|kysely_)/;
 
 /** One digest per table of everything stored (rows sorted, so engines' row order does not matter). */
 export async function snapshot(app: App): Promise<Record<string, string>> {
@@ -127,6 +127,9 @@ export interface TwoSides {
   messageB: Created;
   /** Tenant B's SCIM provisioning token. */
   scimTokenB: Created;
+  /** Outbound webhook endpoints of tenants A and B. */
+  webhookA: Created;
+  webhookB: Created;
   sessionB: string;
   idpCode: string;
   /** Usernames of the callers (password PROBE_PASSWORD). */
@@ -170,14 +173,17 @@ export async function seedTwoSides(server: TestServer, admin: Client): Promise<T
   const messageB = (await created<{ list: Created[] }>(b.get('/api/messages'), 'B messages')).list[0]!;
   const sessionB = (await created<{ id: string }[]>(b.get('/api/cas/sessions'), 'B sessions'))[0]!.id;
   const scimTokenB = (await created<{ token: Created }>(admin.post('/api/scim-tokens', { tenantId: tenantB.id, name: 'Zeta hidden token' }), 'SCIM token')).token;
+  // A public address: saving needs no allow setting for private targets (nothing is ever sent to it here).
+  const webhookA = await created(admin.post('/api/webhooks', { url: 'https://93.184.216.34/side-a-hook', events: ['user.created'], tenantId: tenantA.id }), 'webhook A');
+  const webhookB = await created(admin.post('/api/webhooks', { url: 'https://93.184.216.34/zeta-hidden-hook', events: ['user.created'], tenantId: tenantB.id }), 'webhook B');
   const idpCode = 'zetaidp';
   await created(admin.post('/api/idps', { code: idpCode, name: 'Zeta hidden IdP', type: 'OIDC', config: { issuer: 'https://sso.example.com', clientSecret: 'zeta-idp-secret' } }), 'idp');
-  const ids = [tenantB.id, userB.id, privilegeY.id, roleY.id, messageB.id, scimTokenB.id];
+  const ids = [tenantB.id, userB.id, privilegeY.id, roleY.id, messageB.id, scimTokenB.id, webhookB.id];
   return {
-    tenantA, tenantB, appX, appY, userB: { ...userB, username: 'zeta-hidden-user' }, privilegeY, roleY, planY, channel, messageB, scimTokenB, sessionB, idpCode,
+    tenantA, tenantB, appX, appY, userB: { ...userB, username: 'zeta-hidden-user' }, privilegeY, roleY, planY, channel, messageB, scimTokenB, webhookA, webhookB, sessionB, idpCode,
     tenantAdmin: 'side-a-admin', appAdmin: 'side-x-admin', member: 'side-a-member',
     markers: ['Zeta_Hidden_Tenant', 'Zeta_Hidden_Role', 'zeta-hidden-user', 'Zeta hidden description', 'Zeta hidden privilege', 'Zeta hidden role',
-      'Zeta hidden message', 'Zeta hidden content', 'zeta-smtp-secret', 'zeta-idp-secret', 'Zeta hidden token', ...ids],
+      'Zeta hidden message', 'Zeta hidden content', 'zeta-smtp-secret', 'zeta-idp-secret', 'Zeta hidden token', 'zeta-hidden-hook', ...ids],
   };
 }
 
@@ -198,6 +204,7 @@ export function otherSideParam(sides: TwoSides, path: string, name: string): str
     [/^\/api\/channels\//, sides.channel.id],
     [/^\/api\/messages\//, sides.messageB.id],
     [/^\/api\/scim-tokens\//, sides.scimTokenB.id],
+    [/^\/api\/webhooks\//, sides.webhookB.id],
   ];
   const kind = kinds.find(([pattern]) => pattern.test(path));
   if (!kind) throw new Error(`no fixture for {id} of ${path}: add its kind to otherSideParam`);

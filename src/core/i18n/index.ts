@@ -14,7 +14,7 @@ import type { Namespace, Resources, TextKey, Translate } from './resources';
 export type { Namespace, TextKey, Translate } from './resources';
 export type Locale = 'en' | 'zh';
 export const locales: readonly Locale[] = ['en', 'zh'];
-export const namespaces: readonly Namespace[] = ['common', 'login', 'console', 'admin', 'settings', 'account'];
+export const namespaces: readonly Namespace[] = ['common', 'login', 'console', 'admin', 'settings', 'account', 'webhooks'];
 
 type Loader = () => Promise<{ default: unknown }>;
 
@@ -27,6 +27,7 @@ const loaders: Record<Locale, Partial<Record<Namespace, Loader>>> = {
     admin: () => import('./locales/en/admin.json', { with: { type: 'json' } }),
     settings: () => import('./locales/en/settings.json', { with: { type: 'json' } }),
     account: () => import('./locales/en/account.json', { with: { type: 'json' } }),
+    webhooks: () => import('./locales/en/webhooks.json', { with: { type: 'json' } }),
   },
   zh: {
     common: () => import('./locales/zh/common.json', { with: { type: 'json' } }),
@@ -35,6 +36,7 @@ const loaders: Record<Locale, Partial<Record<Namespace, Loader>>> = {
     admin: () => import('./locales/zh/admin.json', { with: { type: 'json' } }),
     settings: () => import('./locales/zh/settings.json', { with: { type: 'json' } }),
     account: () => import('./locales/zh/account.json', { with: { type: 'json' } }),
+    webhooks: () => import('./locales/zh/webhooks.json', { with: { type: 'json' } }),
   },
 };
 

@@ -6,6 +6,7 @@ import type consoleTexts from './locales/en/console.json';
 import type login from './locales/en/login.json';
 import type settings from './locales/en/settings.json';
 import type account from './locales/en/account.json';
+import type webhooks from './locales/en/webhooks.json';
 
 export interface Resources {
   common: typeof common;
@@ -14,6 +15,7 @@ export interface Resources {
   admin: typeof admin;
   settings: typeof settings;
   account: typeof account;
+  webhooks: typeof webhooks;
 }
 
 export type Namespace = keyof Resources;

@@ -20,6 +20,7 @@ export const auditActions = [
   'file.upload',
   'license.activate', 'license.refused',
   'scim_token.create', 'scim_token.revoke',
+  'webhook.create', 'webhook.update', 'webhook.delete',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

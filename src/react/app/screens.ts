@@ -25,6 +25,7 @@ export const screens: Record<ScreenId, Screen> = {
   menuDetail: lazy(() => import('../screens/menuDetail/MenuDetailScreen')),
   auditLog: lazy(() => import('../screens/auditLog/AuditLogScreen')),
   scimTokens: lazy(() => import('../screens/scimTokens/ScimTokensScreen')),
+  webhooks: lazy(() => import('../screens/webhooks/WebhooksScreen')),
   messages: lazy(() => import('../screens/messages/MessagesScreen')),
   messageHistory: lazy(() => import('../screens/messageHistory/MessageHistoryScreen')),
   userInfo: lazy(() => import('../screens/userInfo/UserInfoScreen')),

@@ -61,6 +61,7 @@ describe('route table', () => {
       '/operate/menu': '',
       '/operate/audit': '',
       '/operate/scim': '',
+      '/operate/webhooks': '',
       '/menu/detail/:id': 'hidden',
       '/profile': '',
       '/profile/message': 'skipAcl',
@@ -243,26 +244,26 @@ describe('document title and menu', () => {
   it('the route table marks its optional parts: a blacklisted feature leaves the menu', () => {
     assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin }, { featureBlacklist: ['messaging', 'menuPlans'] })), [
       '/home/index',
-      { '/operate': ['/operate/app', '/operate/user', '/operate/tenant/list', '/operate/setting', '/operate/audit', '/operate/scim'] },
+      { '/operate': ['/operate/app', '/operate/user', '/operate/tenant/list', '/operate/setting', '/operate/audit', '/operate/scim', '/operate/webhooks'] },
       { '/profile': ['/profile/userInfo'] },
     ]);
     assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin }, { featureBlacklist: ['tenants'] }))[1], {
-      '/operate': ['/operate/app', '/operate/user', '/operate/setting', '/operate/tunnel', '/operate/menu', '/operate/audit', '/operate/scim'],
+      '/operate': ['/operate/app', '/operate/user', '/operate/setting', '/operate/tunnel', '/operate/menu', '/operate/audit', '/operate/scim', '/operate/webhooks'],
     });
   });
 
   it('the side menu shows visible permitted routes, nested (max depth 2)', () => {
     assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin })), [
       '/home/index',
-      { '/operate': ['/operate/app', '/operate/user', '/operate/tenant/list', '/operate/setting', '/operate/tunnel', '/operate/menu', '/operate/audit', '/operate/scim'] },
+      { '/operate': ['/operate/app', '/operate/user', '/operate/tenant/list', '/operate/setting', '/operate/tunnel', '/operate/menu', '/operate/audit', '/operate/scim', '/operate/webhooks'] },
       { '/profile': ['/profile/message', '/profile/messageHis', '/profile/userInfo'] },
     ]);
     assert.deepEqual(tree(buildMenu({ permissions: profiles.member })), ['/home/index', { '/profile': ['/profile/message', '/profile/messageHis', '/profile/userInfo'] }]);
     assert.deepEqual(tree(buildMenu({ permissions: [Permission.SelfService, Permission.Users, `${Permission.Settings}|1`] }))[1], { '/operate': ['/operate/user', '/operate/setting (disabled)'] });
     // A tenant administrator: code 4 without 1 and 3 leaves out the apps, settings and channels.
-    assert.deepEqual(tree(buildMenu({ permissions: profiles.tenantAdmin }))[1], { '/operate': ['/operate/user', '/operate/tenant/list', '/operate/menu', '/operate/audit', '/operate/scim'] });
+    assert.deepEqual(tree(buildMenu({ permissions: profiles.tenantAdmin }))[1], { '/operate': ['/operate/user', '/operate/tenant/list', '/operate/menu', '/operate/audit', '/operate/scim', '/operate/webhooks'] });
     assert.deepEqual(tree(buildMenu({ permissions: [Permission.SelfService, Permission.Users, Permission.Operations, `${Permission.Apps}|1`] }))[1], {
-      '/operate': ['/operate/app (disabled)', '/operate/user', '/operate/tenant/list', '/operate/menu', '/operate/audit', '/operate/scim'],
+      '/operate': ['/operate/app (disabled)', '/operate/user', '/operate/tenant/list', '/operate/menu', '/operate/audit', '/operate/scim', '/operate/webhooks'],
     });
   });
 

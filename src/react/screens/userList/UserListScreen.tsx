@@ -2,7 +2,7 @@
 // by tenant; create and edit in a dialog, delete and unlock after confirming, enable/disable, reset a
 // password (the user mode of the password dialog) and assign roles per app (the roles of the apps
 // I administer; without any, no roles button), see and end a person's sessions, and bulk actions
-// on the selected users of the page.
+// on the selected users of the page; import from and export to CSV (CsvActions).
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import * as users from '../../../core/api/users';
 import * as tenantApi from '../../../core/api/tenants';
@@ -21,6 +21,7 @@ import { TenantFilter } from '../../widgets/admin/TenantFilter';
 import { usePagedList } from '../../widgets/admin/usePagedList';
 import { useAdminScope } from '../../widgets/admin/scope';
 import { BulkActions } from './BulkActions';
+import { CsvActions } from './CsvActions';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import * as styles from '../../widgets/admin/admin.css';
@@ -74,6 +75,7 @@ export default function UserListScreen() {
     </button>
   );
 
+  const { page: _page, size: _size, ...filter } = list.query;
   const sort: Sort<UserSortProp> = { key: list.query.sort ?? 'createdAt', order: list.query.order ?? 'desc' };
   const columns: Column<AdminUser, UserSortProp>[] = [
     {
@@ -172,9 +174,12 @@ export default function UserListScreen() {
     <AdminPage
       title="route.user"
       actions={
-        <button type="button" className={ui.button.primary} onClick={() => setOpen({ kind: 'create' })}>
-          {t('admin:user.create')}
-        </button>
+        <>
+          <CsvActions query={filter} onImported={list.reload} />
+          <button type="button" className={ui.button.primary} onClick={() => setOpen({ kind: 'create' })}>
+            {t('admin:user.create')}
+          </button>
+        </>
       }
     >
       <div className={styles.toolbar}>

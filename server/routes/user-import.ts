@@ -1,0 +1,74 @@
+// Users as CSV (code 2, the user list): the import of a file (a check first, then the import;
+// each a job whose progress is polled) and the export of the list as it is filtered.
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute, type RouteOptions } from '../http/route';
+import { Permission } from '../../src/core/permission-codes';
+import { idParams } from '../../src/core/schemas/common';
+import { importJob, importQuery, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, userExportQuery } from '../../src/core/schemas/user-import';
+import { fieldError } from '../http/errors';
+import { answerLanguage } from '../http/language';
+import { readImportFile } from '../services/user-import-file';
+import { importJobOf, startImport } from '../services/user-import';
+import { userExportLines } from '../services/user-export';
+
+const tags = ['Users'];
+const MiB = 1024 * 1024;
+
+export const userImportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
+  defineRoute(app, gate, {
+    method: 'POST',
+    url: '/user/import',
+    tags,
+    access: Permission.Users,
+    multipart: true,
+    rateLimit: ctx.config.rateLimits.upload,
+    summary: `Check (mode=check, writes nothing) or import (mode=apply) a CSV of users (multipart field \`file\`: UTF-8, a header row, at most ${IMPORT_MAX_ROWS} rows and ${IMPORT_MAX_BYTES / MiB} MiB). Answers the job at once; GET /user/import/{id} tells its progress and each refused row's problems. People are matched by username: existing ones of my scope are updated, others created`,
+    query: importQuery,
+    response: importJob,
+    handler: async ({ actor, query, raw }) => {
+      const part = raw.isMultipart() ? await raw.file({ limits: { fileSize: IMPORT_MAX_BYTES } }) : undefined;
+      if (!part || part.fieldname !== 'file') throw fieldError([{ field: 'file', rule: 'rule.required' }]);
+      const tooLarge = () => fieldError([{ field: 'file', rule: `rule.csvSize?max=${IMPORT_MAX_BYTES / MiB}` }]);
+      let bytes: Buffer;
+      try {
+        bytes = await part.toBuffer();
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+        throw error;
+      }
+      // toBuffer does not always throw when the last chunk went over the limit: the part says so.
+      if (part.file.truncated) throw tooLarge();
+      return startImport(ctx, actor, readImportFile(bytes), query.mode, raw.ip, answerLanguage(raw.headers['accept-language']));
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET',
+    url: '/user/import/:id',
+    tags,
+    access: Permission.Users,
+    summary: 'One of my user import jobs: its progress, counts and refused rows',
+    params: idParams,
+    response: importJob,
+    handler: ({ actor, params }) => importJobOf(ctx, actor, params.id),
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET',
+    url: '/user/export',
+    tags,
+    access: Permission.Users,
+    raw: { contentType: 'text/csv' },
+    summary:
+      "The users of my scope that the list's search and tenant filter select, in its order, as CSV (UTF-8; the import's columns first); cells that a spreadsheet would run as a formula are prefixed with '",
+    query: userExportQuery,
+    handler: async ({ actor, query }, reply) => {
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="users.csv"')
+        .header('cache-control', 'no-store')
+        .send(Readable.from(userExportLines(ctx, actor, query)));
+    },
+  });
+};

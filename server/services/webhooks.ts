@@ -1,0 +1,210 @@
+// Webhook endpoints: the queries, scope checks and audit records behind /webhooks
+// (server/routes/webhooks.ts). The platform administrator reaches every endpoint and may make
+// platform endpoints (no tenant: every event); a tenant administrator reaches the endpoints of
+// their subtree's tenants only, which receive only that tenant's subtree's events
+// (server/webhooks/queue.ts).
+import type * as v from 'valibot';
+import type { Selectable } from 'kysely';
+import type { Ctx } from '../context';
+import type { WebhookDeliveryTable, WebhookTable } from '../db/tables';
+import type { Actor } from '../auth/actor';
+import type { webhookCreateBody, webhookDeliveryQuery, webhookListQuery, webhookUpdateBody, Webhook, WebhookDelivery } from '../../src/core/schemas/webhooks';
+import { WEBHOOK_TEST_EVENT, WebhookDeliveryStatus } from '../../src/core/schemas/webhooks';
+import { canManageTenantPath, tenantPathOf } from '../auth/scope';
+import { newId } from '../auth/secrets';
+import { paginate } from '../http/paging';
+import { notFound } from '../http/errors';
+import { updateVersioned } from '../db/versioned';
+import { newWebhookSecret, PREVIOUS_SECRET_MS } from '../webhooks/sign';
+import { assertOutboundUri } from '../http/outbound-field';
+import { deliveryRow } from '../webhooks/queue';
+import { attempt } from '../webhooks/deliver';
+
+type WebhookRow = Selectable<WebhookTable>;
+type DeliveryRow = Selectable<WebhookDeliveryTable>;
+type CreateBody = v.InferOutput<typeof webhookCreateBody>;
+type UpdateBody = v.InferOutput<typeof webhookUpdateBody>;
+
+/** The one row → answer function of webhooks (never the secret). */
+export const toWebhook = (row: WebhookRow): Webhook => ({
+  id: row.id,
+  tenantId: row.tenantId,
+  url: row.url,
+  description: row.description,
+  events: JSON.parse(row.events) as string[],
+  enabled: row.enabled === 1,
+  version: row.version,
+  createdAt: Number(row.createdAt),
+  updatedAt: Number(row.updatedAt),
+  secretRotatedAt: Number(row.secretRotatedAt),
+  previousSecretUntil: row.previousSecretUntil === null ? null : Number(row.previousSecretUntil),
+});
+
+/** The endpoints the actor may see: all for the platform, their subtree's tenants' otherwise. */
+function visible(ctx: Ctx, actor: Actor) {
+  const select = ctx.db.selectFrom('webhooks');
+  if (actor.platformAdmin) return select;
+  const subtree = actor.tenantPath ?? '/-none-/';
+  return select.where('webhooks.tenantId', 'in', ctx.db.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${subtree}%`));
+}
+
+/** The endpoint, when the actor may administer it (404 otherwise: no hint that it exists). */
+export async function manageableWebhook(ctx: Ctx, actor: Actor, id: string): Promise<WebhookRow> {
+  const row = await visible(ctx, actor).selectAll().where('webhooks.id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Webhook');
+  return row;
+}
+
+export async function listWebhooks(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof webhookListQuery>) {
+  let select = visible(ctx, actor).selectAll();
+  if (query.tenantId) select = select.where('webhooks.tenantId', '=', query.tenantId);
+  return paginate(select.orderBy('webhooks.createdAt', 'desc').orderBy('webhooks.id'), query, toWebhook);
+}
+
+/** The tenant a new endpoint listens to: the one asked for when the actor administers it; none
+ *  (every event) for the platform administrator's default; a tenant administrator's own tenant. */
+async function tenantOf(ctx: Ctx, actor: Actor, wanted: string | null | undefined): Promise<string | null> {
+  if (wanted === undefined || wanted === null) {
+    if (actor.platformAdmin) return null;
+    return actor.user.tenantId;
+  }
+  if (!canManageTenantPath(actor, await tenantPathOf(ctx, wanted))) throw notFound('Tenant');
+  return wanted;
+}
+
+const audit = (
+  ctx: Ctx,
+  actor: Actor,
+  action: 'webhook.create' | 'webhook.update' | 'webhook.delete',
+  row: WebhookRow,
+  ip: string,
+  detail: Record<string, unknown>,
+) => ctx.audit.record({ action, actor, target: { type: 'webhook', id: row.id }, tenantId: row.tenantId, ip, detail });
+
+export async function createWebhook(ctx: Ctx, actor: Actor, body: CreateBody, ip: string): Promise<Webhook & { secret: string }> {
+  const tenantId = await tenantOf(ctx, actor, body.tenantId);
+  await assertOutboundUri(ctx, 'url', body.url);
+  const now = ctx.now();
+  const row: WebhookRow = {
+    id: newId(),
+    tenantId,
+    url: body.url,
+    description: body.description ?? '',
+    events: JSON.stringify(body.events),
+    enabled: body.enabled === false ? 0 : 1,
+    secret: newWebhookSecret(),
+    secretRotatedAt: now,
+    previousSecret: null,
+    previousSecretUntil: null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await ctx.db.insertInto('webhooks').values(row).execute();
+  await audit(ctx, actor, 'webhook.create', row, ip, { events: body.events });
+  return { ...toWebhook(row), secret: row.secret };
+}
+
+export async function updateWebhook(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, ip: string): Promise<Webhook> {
+  const current = await manageableWebhook(ctx, actor, id);
+  if (body.url !== undefined && body.url !== current.url) await assertOutboundUri(ctx, 'url', body.url);
+  const changes = {
+    ...(body.url !== undefined ? { url: body.url } : {}),
+    ...(body.description !== undefined ? { description: body.description } : {}),
+    ...(body.events !== undefined ? { events: JSON.stringify(body.events) } : {}),
+    ...(body.enabled !== undefined ? { enabled: body.enabled ? 1 : 0 } : {}),
+  };
+  await updateVersioned(ctx.db, 'webhooks', id, body.version, changes, ctx.now());
+  const saved = await ctx.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  await audit(ctx, actor, 'webhook.update', saved, ip, { fields: Object.keys(changes) });
+  return toWebhook(saved);
+}
+
+export async function deleteWebhook(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
+  const current = await manageableWebhook(ctx, actor, id);
+  await ctx.db.deleteFrom('webhooks').where('id', '=', current.id).execute();
+  await audit(ctx, actor, 'webhook.delete', current, ip, { url: new URL(current.url).host });
+}
+
+/** A new signing secret, answered once; the replaced one keeps signing for PREVIOUS_SECRET_MS. */
+export async function rotateSecret(ctx: Ctx, actor: Actor, id: string, ip: string) {
+  const current = await manageableWebhook(ctx, actor, id);
+  const now = ctx.now();
+  const secret = newWebhookSecret();
+  const previousSecretUntil = now + PREVIOUS_SECRET_MS;
+  await ctx.db
+    .updateTable('webhooks')
+    .set((eb) => ({ secret, secretRotatedAt: now, previousSecret: current.secret, previousSecretUntil, version: eb('version', '+', 1), updatedAt: now }))
+    .where('id', '=', id)
+    .execute();
+  await audit(ctx, actor, 'webhook.update', current, ip, { secret: 'rotated' });
+  return { secret, previousSecretUntil };
+}
+
+/** The delivery log of an endpoint, newest first, each with its attempts. */
+export async function deliveriesOf(ctx: Ctx, actor: Actor, id: string, query: v.InferOutput<typeof webhookDeliveryQuery>) {
+  const endpoint = await manageableWebhook(ctx, actor, id);
+  let select = ctx.db.selectFrom('webhookDeliveries').selectAll().where('webhookId', '=', endpoint.id);
+  if (query.status) select = select.where('status', '=', query.status);
+  const page = await paginate(select.orderBy('createdAt', 'desc').orderBy('id', 'desc'), query, (row: DeliveryRow) => row);
+  return { ...page, list: await withAttempts(ctx, page.list) };
+}
+
+async function withAttempts(ctx: Ctx, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
+  const attempts = rows.length
+    ? await ctx.db
+        .selectFrom('webhookAttempts')
+        .selectAll()
+        .where(
+          'deliveryId',
+          'in',
+          rows.map((row) => row.id),
+        )
+        .orderBy('at')
+        .execute()
+    : [];
+  return rows.map((row) => ({
+    id: row.id,
+    webhookId: row.webhookId,
+    messageId: row.messageId,
+    eventType: row.eventType,
+    payload: row.payload,
+    status: row.status as WebhookDelivery['status'],
+    attempts: row.attempts,
+    createdAt: Number(row.createdAt),
+    nextAttemptAt: row.nextAttemptAt === null ? null : Number(row.nextAttemptAt),
+    finishedAt: row.finishedAt === null ? null : Number(row.finishedAt),
+    attemptLog: attempts
+      .filter((item) => item.deliveryId === row.id)
+      .map((item) => ({
+        at: Number(item.at),
+        durationMs: item.durationMs,
+        statusCode: item.statusCode,
+        error: item.error,
+        answer: item.answer,
+      })),
+  }));
+}
+
+/** "Send test": one signed `webhook.test` event posted now (once, no retry); answers its delivery. */
+export async function sendTest(ctx: Ctx, actor: Actor, id: string): Promise<WebhookDelivery> {
+  const endpoint = await manageableWebhook(ctx, actor, id);
+  const now = ctx.now();
+  const payload = JSON.stringify({
+    type: WEBHOOK_TEST_EVENT,
+    timestamp: new Date(now).toISOString(),
+    data: { webhookId: endpoint.id, requestedBy: actor.username },
+  });
+  // Written as already claimed by this request (status sending, one attempt), so the outbox leaves it alone.
+  const row = {
+    ...deliveryRow(endpoint.id, WEBHOOK_TEST_EVENT, payload, now, 1),
+    status: WebhookDeliveryStatus.Sending,
+    attempts: 1,
+    nextAttemptAt: now + 60_000,
+  };
+  await ctx.db.insertInto('webhookDeliveries').values(row).execute();
+  const stored = await ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+  await attempt(ctx, stored);
+  const [answer] = await withAttempts(ctx, [await ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()]);
+  return answer!;
+}

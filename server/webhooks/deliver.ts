@@ -1,0 +1,153 @@
+// Posts queued webhook deliveries (the outbox worker, server/channels/outbox.ts, calls
+// deliverDueWebhooks): each claimed atomically (one process posts it), signed, sent through
+// server/http/outbound-address.ts (a refused address is not retried), and each attempt logged with
+// its status code and the start of the answer. A failure waits longer before each next attempt
+// (10 s, 30 s, 90 s … capped at 6 h) until the delivery's attempts run out. Finished deliveries
+// are kept for DELIVERY_LOG_DAYS.
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Ctx } from '../context';
+import type { WebhookDeliveryTable } from '../db/tables';
+import { WebhookDeliveryStatus } from '../../src/core/schemas/webhooks';
+import { outboundFetch, OutboundAddressError } from '../http/outbound-address';
+import { signatureHeaders } from './sign';
+
+export const WEBHOOK_ATTEMPTS = 8;
+/** Waits before the next attempt: 10 s × 3^(n−1), at most 6 hours. */
+export const webhookBackoffMs = (attempts: number) => Math.min(10_000 * 3 ** (attempts - 1), 6 * 60 * 60_000);
+/** A claimed delivery may be taken over by another process when its post has not ended by then. */
+const CLAIM_LEASE_MS = 60_000;
+const POST_TIMEOUT_MS = 10_000;
+/** How much of an answer the log keeps. */
+export const ANSWER_EXCERPT_CHARS = 1_000;
+const DELIVERY_LOG_DAYS = 30;
+const PRUNE_EVERY_MS = 10 * 60_000;
+/** Posts at once (one slow endpoint does not hold up the others). */
+const PARALLEL_POSTS = 4;
+
+type DeliveryRow = Selectable<WebhookDeliveryTable>;
+
+/** Takes a due delivery for this process (one claimant wins), its attempt counted. */
+async function claim(ctx: Ctx, id: string): Promise<DeliveryRow | undefined> {
+  const now = ctx.now();
+  const claimed = await ctx.db
+    .updateTable('webhookDeliveries')
+    .set((eb) => ({ status: WebhookDeliveryStatus.Sending, attempts: eb('attempts', '+', 1), nextAttemptAt: now + CLAIM_LEASE_MS }))
+    .where('id', '=', id)
+    .where('status', 'in', [WebhookDeliveryStatus.Queued, WebhookDeliveryStatus.Sending])
+    .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]))
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) return undefined;
+  return ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Why a post failed, in words fit for the log (never the URL: it may carry a token). */
+function reasonOf(error: unknown): string {
+  if (error instanceof OutboundAddressError) return `The address is refused: ${error.message}`;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'The endpoint did not answer in time';
+  const code = (error as { code?: unknown } | undefined)?.code ?? (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof code === 'string' ? `The endpoint could not be reached (${code})` : 'The endpoint could not be reached';
+}
+
+interface Outcome {
+  statusCode: number | null;
+  error: string | null;
+  answer: string | null;
+  /** Not worth another attempt (the address is refused, the endpoint disabled or gone). */
+  final: boolean;
+}
+
+async function post(ctx: Ctx, row: DeliveryRow): Promise<Outcome> {
+  const endpoint = await ctx.db
+    .selectFrom('webhooks')
+    .select(['url', 'enabled', 'secret', 'previousSecret', 'previousSecretUntil'])
+    .where('id', '=', row.webhookId)
+    .executeTakeFirst();
+  if (!endpoint || endpoint.enabled !== 1) return { statusCode: null, error: 'The endpoint is disabled', answer: null, final: true };
+  try {
+    const response = await outboundFetch(endpoint.url, {
+      allowPrivate: ctx.config.outboundAllowPrivate,
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'iam-console-webhooks/1',
+        ...signatureHeaders(endpoint, row.messageId, row.payload, ctx.now()),
+      },
+      body: row.payload,
+      timeoutMs: POST_TIMEOUT_MS,
+      maxResponseBytes: ANSWER_EXCERPT_CHARS * 4,
+    });
+    const answer = (await response.text()).slice(0, ANSWER_EXCERPT_CHARS) || null;
+    // Redirects are not followed (the target could be anywhere): a 3xx is a failure like a 5xx.
+    const ok = response.status >= 200 && response.status < 300;
+    return { statusCode: response.status, error: ok ? null : `The endpoint answered HTTP ${response.status}`, answer, final: false };
+  } catch (error) {
+    return { statusCode: null, error: reasonOf(error), answer: null, final: error instanceof OutboundAddressError };
+  }
+}
+
+/** Posts a claimed delivery (status `sending`, attempt counted) and stores the attempt and the outcome. */
+export async function attempt(ctx: Ctx, row: DeliveryRow): Promise<void> {
+  const started = performance.now();
+  const at = ctx.now();
+  const outcome = await post(ctx, row);
+  const done = ctx.now();
+  const retry = outcome.error !== null && !outcome.final && row.attempts < row.maxAttempts;
+  const status = outcome.error === null ? WebhookDeliveryStatus.Delivered : retry ? WebhookDeliveryStatus.Queued : WebhookDeliveryStatus.Failed;
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhookAttempts')
+      .values({
+        id: randomUUID(),
+        deliveryId: row.id,
+        at,
+        durationMs: Math.round(performance.now() - started),
+        statusCode: outcome.statusCode,
+        error: outcome.error,
+        answer: outcome.answer,
+      })
+      .execute();
+    await trx
+      .updateTable('webhookDeliveries')
+      .set({ status, nextAttemptAt: retry ? done + webhookBackoffMs(row.attempts) : null, finishedAt: retry ? null : done })
+      .where('id', '=', row.id)
+      .execute();
+  });
+}
+
+const lastPrune = new WeakMap<Ctx, number>();
+
+/** Drops finished deliveries older than the log keeps (at most every PRUNE_EVERY_MS per process). */
+async function prune(ctx: Ctx): Promise<void> {
+  const now = ctx.now();
+  if (now - (lastPrune.get(ctx) ?? 0) < PRUNE_EVERY_MS) return;
+  lastPrune.set(ctx, now);
+  await ctx.db
+    .deleteFrom('webhookDeliveries')
+    .where('finishedAt', '<', now - DELIVERY_LOG_DAYS * 24 * 60 * 60_000)
+    .execute();
+}
+
+/** Posts up to `limit` due deliveries; answers how many were due (the outbox calls again while a
+ *  full batch was due). */
+export async function deliverDueWebhooks(ctx: Ctx, limit: number, stopped: () => boolean): Promise<number> {
+  await prune(ctx);
+  const now = ctx.now();
+  const due = await ctx.db
+    .selectFrom('webhookDeliveries')
+    .select('id')
+    .where('status', 'in', [WebhookDeliveryStatus.Queued, WebhookDeliveryStatus.Sending])
+    .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]))
+    .orderBy('createdAt')
+    .limit(limit)
+    .execute();
+  for (let start = 0; start < due.length && !stopped(); start += PARALLEL_POSTS) {
+    await Promise.all(
+      due.slice(start, start + PARALLEL_POSTS).map(async ({ id }) => {
+        const row = await claim(ctx, id);
+        if (row) await attempt(ctx, row);
+      }),
+    );
+  }
+  return due.length;
+}

@@ -1,0 +1,58 @@
+// Which webhook events an audit record is (src/core/schemas/webhooks.ts lists them), and the body
+// every endpoint receives for one: { type, timestamp, data } as Standard Webhooks suggests, `data`
+// being the audit record (who, what, which tenant, from where, whether it worked, its details).
+import type { AuditAction, AuditEvent } from '../audit';
+import type { WebhookEvent } from '../../src/core/schemas/webhooks';
+
+const DIRECT: Partial<Record<AuditAction, WebhookEvent>> = {
+  'user.create': 'user.created',
+  'user.delete': 'user.deleted',
+  'login.success': 'user.signed_in',
+  'login.third_party': 'user.signed_in',
+  'login.failure': 'user.sign_in_failed',
+  'login.locked': 'user.locked',
+  'user.unlock': 'user.unlocked',
+  logout: 'user.signed_out',
+  'password.change': 'user.password_changed',
+  'password.reset': 'user.password_changed',
+  'app.create': 'app.created',
+  'app.update': 'app.updated',
+  'app.delete': 'app.deleted',
+  'tenant.create': 'tenant.created',
+  'tenant.update': 'tenant.updated',
+  'tenant.delete': 'tenant.deleted',
+  'role.create': 'role.created',
+  'role.delete': 'role.deleted',
+};
+
+/** The webhook events of one audit record (none for most: settings, files, messages …). The
+ *  services say in the record's detail what a user or role update was: `roles` (a person's roles
+ *  in one app, server/services/users.ts), `members` (a role's members, server/services/roles.ts),
+ *  `disabled` (an update that disabled the person). */
+export function webhookEventsOf(event: AuditEvent): WebhookEvent[] {
+  const detail = event.detail ?? {};
+  if (event.action === 'user.update') {
+    if ('roles' in detail) return ['user.roles_changed'];
+    return detail.disabled === true ? ['user.updated', 'user.disabled'] : ['user.updated'];
+  }
+  if (event.action === 'role.update') return 'members' in detail ? ['role.updated', 'user.roles_changed'] : ['role.updated'];
+  const direct = DIRECT[event.action];
+  return direct ? [direct] : [];
+}
+
+/** The JSON body of an event, as signed and posted. */
+export function eventPayload(type: string, event: AuditEvent, at: number): string {
+  return JSON.stringify({
+    type,
+    timestamp: new Date(at).toISOString(),
+    data: {
+      action: event.action,
+      actor: event.actor ? { id: event.actor.id, username: event.actor.username } : null,
+      target: event.target ?? null,
+      tenantId: event.tenantId ?? null,
+      ip: event.ip ?? null,
+      success: event.success !== false,
+      detail: event.detail ?? {},
+    },
+  });
+}

@@ -1,0 +1,134 @@
+// The delivery log of one endpoint: each event's status and attempts, newest first, filtered by
+// status, paged; a delivery's attempts (time, HTTP status, error, the start of the answer) and its
+// signed payload in a details view.
+import { useId, useState } from 'react';
+import * as webhooks from '../../../core/api/webhooks';
+import { formatDate } from '../../../core/format';
+import { WebhookDeliveryStatus, type Webhook, type WebhookDelivery } from '../../../core/schemas/webhooks';
+import { DialogFrame } from '../../dialogs/DialogFrame';
+import { useT } from '../../i18n';
+import { DataTable, type Column } from '../../widgets/admin/DataTable';
+import { Pager } from '../../widgets/admin/Pager';
+import { usePagedList } from '../../widgets/admin/usePagedList';
+import * as table from '../../widgets/admin/admin.css';
+import * as ui from '../../widgets/ui.css';
+import { eventName, statusName } from './texts';
+import * as styles from './webhooks.css';
+
+type Query = webhooks.DeliveryQuery & { page: number; size: number };
+
+const tone = (status: string) => (status === WebhookDeliveryStatus.Delivered ? 'enabled' : 'disabled');
+
+export default function DeliveriesDialog({ webhook, onClose }: { webhook: Webhook; onClose: () => void }) {
+  const t = useT();
+  const id = useId();
+  const log = usePagedList<WebhookDelivery, Query>((query) => webhooks.deliveries(webhook.id, query), {});
+  const [shown, setShown] = useState<WebhookDelivery>();
+
+  const lastAnswer = (delivery: WebhookDelivery) => {
+    const last = delivery.attemptLog[delivery.attemptLog.length - 1];
+    if (!last) return '—';
+    const text = last.error ?? `HTTP ${last.statusCode ?? ''}`;
+    return <span className={last.error ? styles.error : undefined}>{text}</span>;
+  };
+  const columns: Column<WebhookDelivery>[] = [
+    { id: 'time', header: t('webhooks:time'), cell: (row) => <span className={styles.nowrap}>{formatDate(row.createdAt)}</span> },
+    { id: 'event', header: t('webhooks:event'), cell: (row) => eventName(t, row.eventType) },
+    {
+      id: 'status',
+      header: t('webhooks:status'),
+      cell: (row) => (
+        <>
+          <span className={table.status[tone(row.status)]}>{statusName(t, row.status)}</span>
+          {row.status === WebhookDeliveryStatus.Queued && row.nextAttemptAt && (
+            <span className={ui.hint}> {t('webhooks:nextAttempt', { time: formatDate(row.nextAttemptAt) })}</span>
+          )}
+        </>
+      ),
+    },
+    { id: 'attempts', header: t('webhooks:attempts'), cell: (row) => row.attempts },
+    { id: 'answer', header: t('webhooks:lastAnswer'), cell: lastAnswer },
+    {
+      id: 'details',
+      header: t('admin:table.actions'),
+      align: 'end',
+      cell: (row) => (
+        <button
+          type="button"
+          className={`${ui.button.ghost} ${table.small}`}
+          aria-label={t('webhooks:detailsOf', { event: eventName(t, row.eventType), time: formatDate(row.createdAt) })}
+          onClick={() => setShown(row)}
+        >
+          {t('webhooks:details')}
+        </button>
+      ),
+    },
+  ];
+
+  return (
+    <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t('webhooks:deliveriesTitle', { url: webhook.url })}>
+      <div className={table.toolbar}>
+        <div className={table.control}>
+          <label htmlFor={`${id}-status`} className={table.controlLabel}>
+            {t('webhooks:status')}
+          </label>
+          <select
+            id={`${id}-status`}
+            className={table.select}
+            value={log.query.status ?? ''}
+            onChange={(event) => log.refine({ status: (event.currentTarget.value || undefined) as WebhookDeliveryStatus | undefined })}
+          >
+            <option value="">{t('webhooks:allStatuses')}</option>
+            {Object.values(WebhookDeliveryStatus).map((status) => (
+              <option key={status} value={status}>
+                {statusName(t, status)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <span className={table.grow} />
+        <button type="button" className={ui.button.secondary} onClick={log.reload}>
+          {t('webhooks:refresh')}
+        </button>
+      </div>
+      <DataTable
+        caption={t('webhooks:deliveries')}
+        columns={columns}
+        rows={log.data?.list}
+        rowKey={(row) => row.id}
+        loading={log.loading}
+        failed={log.failed}
+        onRetry={log.reload}
+        emptyText={t('webhooks:noDeliveries')}
+      />
+      {log.data && <Pager page={log.query.page} size={log.query.size} total={log.data.pager.total} onChange={log.turn} />}
+      {shown && (
+        <section aria-labelledby={`${id}-details`}>
+          <h3 id={`${id}-details`}>{t('webhooks:attemptLog')}</h3>
+          <ol>
+            {shown.attemptLog.map((attempt) => (
+              <li key={attempt.at}>
+                {formatDate(attempt.at)} · {attempt.statusCode === null ? t('webhooks:noAnswer') : `HTTP ${attempt.statusCode}`} ·{' '}
+                {t('webhooks:durationMs', { ms: attempt.durationMs })}
+                {attempt.error && <span className={styles.error}> · {attempt.error}</span>}
+                {attempt.answer && (
+                  <>
+                    <div className={ui.hint}>{t('webhooks:answerExcerpt')}</div>
+                    <pre className={styles.pre}>{attempt.answer}</pre>
+                  </>
+                )}
+              </li>
+            ))}
+          </ol>
+          <div className={ui.hint}>{t('webhooks:payload')}</div>
+          <pre className={styles.pre}>{shown.payload}</pre>
+        </section>
+      )}
+      <div className={ui.actions}>
+        <button type="button" className={ui.button.secondary} onClick={onClose}>
+          {t('console:action.close')}
+        </button>
+      </div>
+    </DialogFrame>
+  );
+}

@@ -1,0 +1,197 @@
+// operate/webhooks: the outbound webhook endpoints of my scope (a tenant administrator: their
+// subtree's tenants') with create/edit, send test, the delivery log, a new signing secret (shown
+// once) and delete.
+import { lazy, Suspense, useMemo, useState } from 'react';
+import * as webhooks from '../../../core/api/webhooks';
+import * as tenantApi from '../../../core/api/tenants';
+import { HttpError } from '../../../core/http';
+import { notifyError, notifySuccess } from '../../../core/messages';
+import type { Webhook } from '../../../core/schemas/webhooks';
+import { DialogFrame } from '../../dialogs/DialogFrame';
+import { useT, useTexts } from '../../i18n';
+import { SecretValue } from '../../widgets/SecretValue';
+import { AdminPage } from '../../widgets/admin/AdminPage';
+import { DataTable, type Column } from '../../widgets/admin/DataTable';
+import { Pager } from '../../widgets/admin/Pager';
+import { RowMenu } from '../../widgets/admin/RowMenu';
+import { usePagedList } from '../../widgets/admin/usePagedList';
+import { useAdminScope } from '../../widgets/admin/scope';
+import { useResource } from '../../widgets/useResource';
+import * as table from '../../widgets/admin/admin.css';
+import * as ui from '../../widgets/ui.css';
+import type { ScreenProps } from '../types';
+import { eventName } from './texts';
+import * as styles from './webhooks.css';
+
+const WebhookDialog = lazy(() => import('./WebhookDialog'));
+const DeliveriesDialog = lazy(() => import('./DeliveriesDialog'));
+const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
+
+type Open = { kind: 'create' } | { kind: 'edit' | 'deliveries' | 'rotate' | 'delete'; webhook: Webhook } | { kind: 'secret'; webhook: Webhook; secret: string };
+
+export default function WebhooksScreen({ route }: ScreenProps) {
+  const t = useT();
+  const ready = useTexts(undefined, 'webhooks', 'admin');
+  const scope = useAdminScope();
+  const list = usePagedList<Webhook, { page: number; size: number }>(({ page, size }) => webhooks.list(page, size), {});
+  const tree = useResource(tenantApi.tree, []);
+  const tenantNames = useMemo(() => new Map(tree.data?.map((tenant) => [tenant.id, tenant.name])), [tree.data]);
+  const [open, setOpen] = useState<Open>();
+  const close = () => setOpen(undefined);
+  // A confirmation closes itself after its action, which may have opened the next dialog (the new secret).
+  const closeIf = (kind: Open['kind']) => setOpen((current) => (current?.kind === kind ? undefined : current));
+
+  const sendTest = async (webhook: Webhook) => {
+    let delivery;
+    try {
+      delivery = await webhooks.sendTest(webhook.id);
+    } catch {
+      return; // the HTTP client has shown why
+    }
+    const last = delivery.attemptLog[delivery.attemptLog.length - 1];
+    if (delivery.status === 'delivered') notifySuccess(t('webhooks:testDelivered', { status: last?.statusCode ?? '' }));
+    else notifyError(t('webhooks:testFailed', { error: last?.error ?? '' }));
+  };
+  const rotate = async (webhook: Webhook) => {
+    const { secret } = await webhooks.rotateSecret(webhook.id);
+    list.reload();
+    setOpen({ kind: 'secret', webhook, secret });
+  };
+  const remove = async (webhook: Webhook) => {
+    try {
+      await webhooks.remove(webhook.id);
+    } catch (error) {
+      if (error instanceof HttpError) return;
+      throw error;
+    }
+    notifySuccess(t('message.actionSuccess'));
+    list.reload();
+  };
+
+  const columns: Column<Webhook>[] = [
+    { id: 'url', header: t('webhooks:url'), cell: (row) => <span className={styles.url}>{row.url}</span> },
+    { id: 'description', header: t('webhooks:description'), cell: (row) => row.description || '—' },
+    {
+      id: 'events',
+      header: t('webhooks:events'),
+      cell: (row) => (
+        <span title={row.events.map((event) => eventName(t, event)).join(', ')}>
+          {row.events.length > 2 ? t('webhooks:eventCount', { count: row.events.length }) : row.events.map((event) => eventName(t, event)).join(', ')}
+        </span>
+      ),
+    },
+    { id: 'tenant', header: t('webhooks:tenant'), cell: (row) => (row.tenantId ? (tenantNames.get(row.tenantId) ?? '—') : t('webhooks:platformWide')) },
+    {
+      id: 'state',
+      header: t('webhooks:state'),
+      cell: (row) => <span className={table.status[row.enabled ? 'enabled' : 'disabled']}>{t(row.enabled ? 'webhooks:on' : 'webhooks:off')}</span>,
+    },
+    {
+      id: 'actions',
+      header: t('admin:table.actions'),
+      align: 'end',
+      cell: (row) => (
+        <>
+          <button
+            type="button"
+            className={`${ui.button.ghost} ${table.small}`}
+            aria-label={t('webhooks:testOf', { url: row.url })}
+            onClick={() => void sendTest(row)}
+          >
+            {t('webhooks:test')}
+          </button>
+          <button
+            type="button"
+            className={`${ui.button.ghost} ${table.small}`}
+            aria-label={t('webhooks:deliveriesOf', { url: row.url })}
+            onClick={() => setOpen({ kind: 'deliveries', webhook: row })}
+          >
+            {t('webhooks:deliveries')}
+          </button>
+          <button
+            type="button"
+            className={`${ui.button.ghost} ${table.small}`}
+            aria-label={t('webhooks:editOf', { url: row.url })}
+            onClick={() => setOpen({ kind: 'edit', webhook: row })}
+          >
+            {t('webhooks:edit')}
+          </button>
+          <RowMenu
+            label={t('webhooks:more', { url: row.url })}
+            items={[
+              { key: 'rotate', label: t('webhooks:rotate'), onSelect: () => setOpen({ kind: 'rotate', webhook: row }) },
+              { key: 'delete', label: t('webhooks:delete'), danger: true, onSelect: () => setOpen({ kind: 'delete', webhook: row }) },
+            ]}
+          />
+        </>
+      ),
+    },
+  ];
+
+  return (
+    <AdminPage
+      title={route.name}
+      actions={
+        ready && (
+          <button type="button" className={ui.button.primary} onClick={() => setOpen({ kind: 'create' })}>
+            {t('webhooks:create')}
+          </button>
+        )
+      }
+    >
+      {ready && (
+        <>
+          <DataTable
+            caption={t(route.name)}
+            columns={columns}
+            rows={list.data?.list}
+            rowKey={(row) => row.id}
+            loading={list.loading}
+            failed={list.failed && !list.data}
+            onRetry={list.reload}
+            emptyText={t('webhooks:empty')}
+            stackOnPhone
+            stickyActions
+          />
+          {list.data && <Pager page={list.query.page} size={list.query.size} total={list.data.pager.total} onChange={list.turn} />}
+        </>
+      )}
+      <Suspense fallback={null}>
+        {open?.kind === 'create' && <WebhookDialog tenants={tree.data ?? []} platform={scope.platform} onClose={close} onSaved={list.reload} />}
+        {open?.kind === 'edit' && (
+          <WebhookDialog webhook={open.webhook} tenants={tree.data ?? []} platform={scope.platform} onClose={close} onSaved={list.reload} />
+        )}
+        {open?.kind === 'deliveries' && <DeliveriesDialog webhook={open.webhook} onClose={close} />}
+        {open?.kind === 'rotate' && (
+          <ConfirmDialog
+            open
+            onOpenChange={(still) => !still && closeIf('rotate')}
+            title={t('webhooks:rotate')}
+            question={t('webhooks:rotateQuestion', { url: open.webhook.url })}
+            onConfirm={() => rotate(open.webhook)}
+          />
+        )}
+        {open?.kind === 'secret' && (
+          <DialogFrame open onOpenChange={(still) => !still && close()} title={t('webhooks:secretTitle')}>
+            <SecretValue label={t('webhooks:secretLabel', { url: open.webhook.url })} value={open.secret} warning={t('webhooks:secretWarning')} />
+            <div className={ui.actions}>
+              <button type="button" className={ui.button.primary} onClick={close}>
+                {t('webhooks:done')}
+              </button>
+            </div>
+          </DialogFrame>
+        )}
+        {open?.kind === 'delete' && (
+          <ConfirmDialog
+            open
+            onOpenChange={(still) => !still && close()}
+            title={t('webhooks:deleteTitle')}
+            question={t('webhooks:deleteQuestion', { url: open.webhook.url })}
+            confirmLabel={t('webhooks:delete')}
+            onConfirm={() => remove(open.webhook)}
+          />
+        )}
+      </Suspense>
+    </AdminPage>
+  );
+}
