@@ -90,7 +90,7 @@ test('the menu plans, step by step', async (t) => {
     await item('Broken').waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Save menu plan' }).click();
-    await page.getByText('Action Success').first().waitFor();
+    await page.getByText(/^Menu plan .+ saved$/).waitFor();
     await page.getByText('Not saved yet').waitFor({ state: 'detached' });
   });
 

@@ -275,8 +275,8 @@ test('history routing under a sub-path: deep links, pushed URLs, back and forwar
 
   // Signing out lands on the sign-in page below the base too.
   await embedded.getByRole('button', { name: /^Account menu of / }).click();
-  await embedded.getByRole('menuitem', { name: 'Logout' }).click();
-  await embedded.getByRole('dialog', { name: 'Logout' }).getByRole('button', { name: 'OK' }).click();
+  await embedded.getByRole('menuitem', { name: 'Sign out' }).click();
+  await embedded.getByRole('dialog', { name: 'Sign out' }).getByRole('button', { name: 'Sign out' }).click();
   await embedded.getByRole('heading', { name: 'Sign in' }).waitFor();
   assert.equal(pathOf(), `${base}/login`);
   assert.deepEqual(await violationsOf(page), []);

@@ -116,7 +116,7 @@ test('messages: an administrator sends in-site; the user reads, deletes, and fin
   await dialog.getByLabel('Find a person by username or name').fill('msg-');
   await dialog.getByRole('button', { name: `Add ${READER.username}` }).click();
   await dialog.getByRole('button', { name: 'Send', exact: true }).click();
-  await page.getByText('Sent to 1 recipients').waitFor();
+  await page.getByText('Sent to 1 recipient', { exact: true }).waitFor();
   await page.context().close();
 
   const reader = await openPage(browser);

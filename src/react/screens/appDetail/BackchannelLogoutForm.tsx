@@ -25,7 +25,7 @@ export function BackchannelLogoutForm({ appId, saved, onSaved }: { appId: string
     try {
       await updateOidcClient(appId, body);
       onSaved();
-      notifySuccess(t('message.actionSuccess'));
+      notifySuccess(t('console:done.backchannelSaved'));
     } catch (failure) {
       setError(failure instanceof HttpError ? failure.message : t('message.requestFailed'));
     } finally {

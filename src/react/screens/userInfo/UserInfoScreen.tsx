@@ -49,7 +49,7 @@ function AvatarCard({ info }: { info: users.BasicInfo }) {
       return; // shown by the HTTP client
     }
     await reload().catch(() => undefined);
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('console:done.avatarSaved'));
   };
   return (
     <Card id="iam-userinfo-avatar" title={t('console:profile.avatar')}>
@@ -87,13 +87,13 @@ function Sessions() {
   const sessions = useResource(mySessions, []);
   const others = sessions.data?.filter((session) => !session.current).length ?? 0;
 
-  const act = async (call: () => Promise<unknown>) => {
+  const act = async (call: () => Promise<unknown>, done: string) => {
     try {
       await call();
     } catch {
       return;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(done);
     sessions.reload();
   };
 
@@ -103,7 +103,7 @@ function Sessions() {
       title={t('console:userInfo.sessions')}
       className={styles.wide}
       action={
-        <button type="button" className={ui.button.secondary} disabled={!others} onClick={() => void act(signOutOtherSessions)}>
+        <button type="button" className={ui.button.secondary} disabled={!others} onClick={() => void act(signOutOtherSessions, t('console:done.signedOutOthers'))}>
           {t('console:session.signOutOthers')}
         </button>
       }
@@ -117,7 +117,7 @@ function Sessions() {
           {[...sessions.data]
             .sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt - a.lastSeenAt)
             .map((session) => (
-              <SessionRow key={session.id} session={session} onSignOut={(id) => void act(() => signOutSession(id))} />
+              <SessionRow key={session.id} session={session} onSignOut={(id) => void act(() => signOutSession(id), t('console:done.signedOutOne'))} />
             ))}
         </ul>
       )}
