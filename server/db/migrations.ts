@@ -362,6 +362,16 @@ const backchannelLogout: Migration = {
   },
 };
 
+/** Who sent a message: the sender's account and the name shown with it (kept as it was when sent,
+ *  like a letter's signature). Both null: the console itself sent it (a code, a notice), shown as
+ *  "System". */
+const messageSender: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('messages').addColumn('sender_id', 'text').execute();
+    await db.schema.alterTable('messages').addColumn('sender_name', 'text').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -381,6 +391,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0017_sso': sso(engine),
     '0018_sso_apps': ssoApps,
     '0019_backchannel_logout': backchannelLogout,
+    '0021_message_sender': messageSender,
   };
 }
 

@@ -15,7 +15,7 @@ import { PasswordField, TextField } from '../../widgets/TextFields';
 import { CheckboxField, SelectField, TextAreaField } from '../../widgets/admin/AdminFields';
 import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
-import { formSchema, formValues, storedSecrets, toInput, type ChannelFormValues } from './channelForm';
+import { formSchema, formValues, hasVendor, storedSecrets, toInput, type ChannelFormValues } from './channelForm';
 
 export interface ChannelDialogProps {
   open: boolean;
@@ -97,7 +97,7 @@ export default function ChannelDialog({ open, onOpenChange, channel, onSaved }: 
               </option>
             ))}
           </SelectField>
-          <TextField label={t('settings:channel.vendor')} required hint={t('settings:channel.vendorHint')} error={errors.vendor?.message} registration={register('vendor')} />
+          {hasVendor(type) && <TextField label={t('settings:channel.vendor')} required hint={t('settings:channel.vendorHint')} error={errors.vendor?.message} registration={register('vendor')} />}
           <div className={table.full}>
             <CheckboxField label={t('settings:channel.enabled')} checked={watch('enabled')} onChange={(checked) => setValue('enabled', checked, { shouldDirty: true })} />
           </div>
