@@ -25,7 +25,7 @@ export function BackchannelLogoutForm({ appId, saved, onSaved }: { appId: string
     try {
       await updateOidcClient(appId, body);
       onSaved();
-      notifySuccess(t('console:done.backchannelSaved'));
+      notifySuccess(t('admin:done.backchannelSaved'));
     } catch (failure) {
       setError(failure instanceof HttpError ? failure.message : t('message.requestFailed'));
     } finally {
