@@ -56,18 +56,20 @@ export const topBar = style({
 /** The menu toggle: after the logo block on wide screens, first on narrow ones. */
 export const menuToggle = style({ '@media': { [mobile]: { order: -1 } } });
 
+/** At least as wide as the side menu below it, wider when the application's name needs it (the
+ *  top bar has the room): "Acme Identity" is shown whole, not cut at the menu's width. */
 export const topBarBrand = style({
   display: 'flex',
   alignItems: 'center',
   flex: 'none',
   height: '100%',
-  width: px(LAYOUT.sidebarWidthOpen),
-  transition: 'width 160ms ease',
-  '@media': { [mobile]: { width: 'auto', paddingInlineStart: vars.space.xs } },
+  minWidth: px(LAYOUT.sidebarWidthOpen),
+  maxWidth: 'min(320px, 35vw)',
+  '@media': { [mobile]: { minWidth: 0, maxWidth: 'none', flex: '0 1 auto', paddingInlineStart: vars.space.xs } },
 });
 
 export const topBarBrandCollapsed = style({
-  '@media': { [desktop]: { width: px(LAYOUT.sidebarWidthCollapsed) } },
+  '@media': { [desktop]: { minWidth: px(LAYOUT.sidebarWidthCollapsed), width: px(LAYOUT.sidebarWidthCollapsed) } },
 });
 
 export const topBarSpacer = style({ flex: 1, minWidth: 0 });
