@@ -39,6 +39,23 @@ export const containedRoot = style({ display: 'flex', flexDirection: 'column', h
 
 globalStyle(`${root} *, ${root} *::before, ${root} *::after`, { boxSizing: 'border-box' });
 
+/** The first Tab stop of every page: out of sight until it has the focus. */
+export const skipLink = style({
+  position: 'absolute',
+  top: vars.space.xs,
+  left: vars.space.xs,
+  zIndex: 50,
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  background: vars.color.primary,
+  color: vars.color.onPrimary,
+  borderRadius: vars.radius.base,
+  fontWeight: 600,
+  textDecoration: 'none',
+  outline: `2px solid ${vars.color.text}`,
+  outlineOffset: '2px',
+  selectors: { '&:not(:focus)': { width: '1px', height: '1px', padding: 0, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap', outline: 'none' } },
+});
+
 export const topBar = style({
   position: 'sticky',
   top: 0,
@@ -156,6 +173,8 @@ export const drawerHead = style({ display: 'flex', alignItems: 'center', height:
 export const main = style({
   flex: 1,
   minWidth: 0,
+  // Focused by the skip link (not by Tab): no ring around the whole page.
+  outline: 'none',
   display: 'flex',
   flexDirection: 'column',
   selectors: { [`${containedRoot} &`]: { overflow: 'auto' } },
