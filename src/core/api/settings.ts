@@ -18,14 +18,23 @@ export function saveLoginSettings(changes: Partial<LoginSettings>, version: numb
   return request<Versioned<LoginSettings>>('PUT', '/settings/login', { body: { ...changes, version }, silent: true });
 }
 
-/** What the sign-in page and the password forms follow (no sign-in needed). */
-export function publicLoginSettings(): Promise<PublicLoginSettings> {
-  return request<PublicLoginSettings>('GET', '/settings/login/public', { silent: true, authRedirect: false });
+/** `read`, with the callers that ask while an answer is on its way sharing it: the parts of one
+ *  page that need the same document (the sign-in form and the page background; the branding and
+ *  the settings screen) make one request. A later call reads again. */
+function sharedWhileInFlight<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= read().finally(() => {
+      pending = undefined;
+    }));
 }
 
-export function config(): Promise<Versioned<IamConfig>> {
-  return request<Versioned<IamConfig>>('GET', '/config');
-}
+/** What the sign-in page and the password forms follow (no sign-in needed). */
+export const publicLoginSettings = sharedWhileInFlight(() => request<PublicLoginSettings>('GET', '/settings/login/public', { silent: true, authRedirect: false }));
+
+/** The console configuration and branding; public (the sign-in page shows the branding). Silent:
+ *  each caller says a failure its own way (the settings screen in place, the branding not at all). */
+export const config = sharedWhileInFlight(() => request<Versioned<IamConfig>>('GET', '/config', { silent: true, authRedirect: false }));
 
 /** PUT /config with the parts that changed; silent like saveLoginSettings. */
 export function saveConfig(changes: { system?: Partial<IamConfig['system']>; settings?: Partial<IamConfig['settings']> }, version: number): Promise<Versioned<IamConfig>> {
