@@ -26,7 +26,7 @@ export const heroBadge = style({ background: vars.color.surface, boxShadow: `ins
 
 export const grid = style({
   display: 'grid',
-  gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(min(300px, 100%), 1fr))',
   gap: vars.space.md,
   alignItems: 'start',
 });

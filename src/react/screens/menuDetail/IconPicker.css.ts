@@ -4,10 +4,8 @@ import { style } from '@vanilla-extract/css';
 import { vars } from '../../theme/theme.css';
 import { tint } from '../../widgets/tint';
 
-/** Options per row (the picker's arrow keys up and down move by this many). */
-export const COLUMNS = 6;
-
-export const grid = style({ display: 'grid', gridTemplateColumns: `repeat(${COLUMNS}, 44px)`, gap: '4px', maxWidth: '100%' });
+/** As many 44 px options a row as the width takes (six on a wide screen, fewer on a phone). */
+export const grid = style({ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, 44px)', gap: '4px', maxWidth: `${6 * 44 + 5 * 4}px` });
 
 export const option = style({
   display: 'flex',

@@ -1,7 +1,7 @@
 // The icon of a menu item, chosen by looking at the icons rather than typing their names: a
 // single-select listbox laid out as a grid of the console's icons (and "no icon"), each option
 // named in the person's language. One Tab stop (the chosen option); the arrow keys move in the
-// grid (left/right along a row, up/down a column), Home and End to the ends, and the choice
+// grid (left/right along a row, up/down a column of however many fit the width), Home and End to the ends, and the choice
 // follows the focus, as in a radio group.
 import { useId, useRef, type KeyboardEvent } from 'react';
 import type { TextKey } from '../../../core/i18n';
@@ -16,6 +16,13 @@ export const MENU_ICONS = ['home', 'operate', 'app', 'user', 'tenant', 'setting'
 /** The translated name of an icon ('' is "no icon"). */
 const isMenuIcon = (icon: string): icon is (typeof MENU_ICONS)[number] => (MENU_ICONS as readonly string[]).includes(icon);
 export const iconNameKey = (icon: string): TextKey => (isMenuIcon(icon) ? `admin:icon.${icon}` : 'admin:menu.noIcon');
+
+/** Options in the grid's first row (the row length follows the width). */
+function columnsOf(grid: HTMLElement | null): number {
+  const options = [...(grid?.children ?? [])] as HTMLElement[];
+  const top = options[0]?.offsetTop;
+  return Math.max(1, options.filter((option) => option.offsetTop === top).length);
+}
 
 export interface IconPickerProps {
   label: string;
@@ -39,7 +46,8 @@ export function IconPicker({ label, value, error, disabled, onChange }: IconPick
     list.current?.querySelectorAll<HTMLElement>('[role="option"]')[next]?.focus();
   };
   const onKeyDown = (event: KeyboardEvent) => {
-    const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: styles.COLUMNS, ArrowUp: -styles.COLUMNS, Home: -options.length, End: options.length };
+    const columns = columnsOf(list.current);
+    const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns, Home: -options.length, End: options.length };
     const step = moves[event.key];
     if (step === undefined || disabled) return;
     event.preventDefault();

@@ -1,5 +1,7 @@
 // The personal center (/profile/userInfo): own details (edited in the profile dialog), avatar,
 // password change, the authenticator app, the active sessions with "sign out other sessions", and recent sign-ins.
+// Every card is there from the first paint, with stand-ins of its final size while its data loads
+// (bench/layout-shift.mjs measures that nothing moves as it arrives).
 import { useStore } from '@nanostores/react';
 import * as users from '../../../core/api/users';
 import { formatDate, relativeTime } from '../../../core/format';
@@ -18,14 +20,15 @@ import { AuthenticatorCard } from './AuthenticatorCard';
 import { Card } from '../../widgets/Card';
 import * as styles from './UserInfoScreen.css';
 
-function Details({ info }: { info: users.BasicInfo }) {
+/** The details, or stand-ins of the same rows while they load (`info` undefined). */
+function Details({ info }: { info: users.BasicInfo | undefined }) {
   const t = useT();
   const user = useStore($session).user;
   const rows: [string, string | undefined][] = [
-    [t('console:profile.username'), info.username],
-    [t('console:profile.realName'), info.realName],
-    [t('console:profile.email'), info.email],
-    [t('console:profile.mobilePhone'), info.mobilePhone],
+    [t('console:profile.username'), info?.username],
+    [t('console:profile.realName'), info?.realName],
+    [t('console:profile.email'), info?.email],
+    [t('console:profile.mobilePhone'), info?.mobilePhone],
     [t('console:userInfo.role'), user && t(roleKey(user))],
   ];
   return (
@@ -33,16 +36,18 @@ function Details({ info }: { info: users.BasicInfo }) {
       {rows.map(([term, value]) => (
         <div key={term} className={styles.row}>
           <dt className={styles.term}>{term}</dt>
-          <dd className={styles.value}>{value || '—'}</dd>
+          <dd className={styles.value}>{info ? value || '—' : <span className={ui.skeleton} aria-hidden="true" />}</dd>
         </div>
       ))}
     </dl>
   );
 }
 
-function AvatarCard({ info }: { info: users.BasicInfo }) {
+/** The avatar; while the details load, the same card with the upload not yet usable. */
+function AvatarCard({ info }: { info: users.BasicInfo | undefined }) {
   const t = useT();
   const save = async (avatar: string) => {
+    if (!info) return;
     try {
       await users.updateProfile({ realName: info.realName, avatar, mobilePhone: info.mobilePhone ?? '', email: info.email ?? '' });
     } catch {
@@ -53,7 +58,7 @@ function AvatarCard({ info }: { info: users.BasicInfo }) {
   };
   return (
     <Card id="iam-userinfo-avatar" title={t('console:profile.avatar')}>
-      <ImageUpload label={t('console:profile.avatar')} labelHidden purpose="avatar" hint={t('upload.avatarType')} value={info.avatar ?? ''} onChange={(url) => void save(url)} />
+      <ImageUpload label={t('console:profile.avatar')} labelHidden purpose="avatar" hint={t('upload.avatarType')} value={info?.avatar ?? ''} disabled={!info} onChange={(url) => void save(url)} />
     </Card>
   );
 }
@@ -111,7 +116,15 @@ function Sessions() {
       {sessions.failed ? (
         <p className={ui.empty}>{t('console:unavailable')}</p>
       ) : !sessions.data ? (
-        <p className={ui.empty}>{t('console:loading')}</p>
+        // One session (this one) is always there: its row's stand-in, two lines like the row.
+        <ul className={ui.list} aria-busy="true">
+          <li className={ui.listItem}>
+            <span className={styles.itemMain} aria-hidden="true">
+              <span className={ui.skeleton} />
+              <span className={`${styles.itemMeta} ${ui.skeleton}`} />
+            </span>
+          </li>
+        </ul>
       ) : (
         <ul className={ui.list}>
           {[...sessions.data]
@@ -144,9 +157,9 @@ export default function UserInfoScreen() {
             </button>
           }
         >
-          {info.data ? <Details info={info.data} /> : <p className={ui.empty}>{t(info.failed ? 'console:unavailable' : 'console:loading')}</p>}
+          {info.failed ? <p className={ui.empty}>{t('console:unavailable')}</p> : <Details info={info.data} />}
         </Card>
-        {info.data && <AvatarCard info={info.data} />}
+        <AvatarCard info={info.data} />
         <Card id="iam-userinfo-password" title={t('console:userInfo.password')}>
           <p className={styles.text}>{t('console:userInfo.passwordText')}</p>
           <button type="button" className={ui.button.primary} onClick={() => openAccountDialog('password')}>
