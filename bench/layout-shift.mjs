@@ -49,7 +49,10 @@ async function clsOf(browser, base, path, cookie, viewport) {
 /** CLS per screen (the largest of `runs` loads), on a desktop and a phone viewport. */
 export async function measureLayoutShift(browser, base, cookie, runs = 2) {
   const figures = [];
-  for (const [device, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+  for (const [device, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ]) {
     for (const [name, path] of CLS_SCREENS) {
       const samples = [];
       for (let run = 0; run < runs; run++) samples.push(await clsOf(browser, base, path, cookie, viewport));

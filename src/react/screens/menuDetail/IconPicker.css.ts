@@ -19,7 +19,12 @@ export const option = style({
   cursor: 'pointer',
   selectors: {
     '&:hover': { background: tint(vars.color.primary, 10), color: vars.color.text },
-    '&[aria-selected="true"]': { borderColor: vars.color.primary, boxShadow: `inset 0 0 0 1px ${vars.color.primary}`, background: tint(vars.color.primary, 14), color: vars.color.primary },
+    '&[aria-selected="true"]': {
+      borderColor: vars.color.primary,
+      boxShadow: `inset 0 0 0 1px ${vars.color.primary}`,
+      background: tint(vars.color.primary, 14),
+      color: vars.color.primary,
+    },
     '&:focus-visible': { outline: `2px solid ${vars.color.primary}`, outlineOffset: '2px' },
     '[aria-disabled="true"] &': { cursor: 'default', opacity: 0.6 },
   },

@@ -11,7 +11,25 @@ import * as ui from '../../widgets/ui.css';
 import * as styles from './IconPicker.css';
 
 /** The console's icons an item may show (those the side menu can draw). */
-export const MENU_ICONS = ['home', 'operate', 'app', 'user', 'tenant', 'setting', 'tunnel', 'menu', 'profile', 'message', 'history', 'userInfo', 'key', 'shield', 'device', 'globe', 'external'] as const satisfies readonly IconName[];
+export const MENU_ICONS = [
+  'home',
+  'operate',
+  'app',
+  'user',
+  'tenant',
+  'setting',
+  'tunnel',
+  'menu',
+  'profile',
+  'message',
+  'history',
+  'userInfo',
+  'key',
+  'shield',
+  'device',
+  'globe',
+  'external',
+] as const satisfies readonly IconName[];
 
 /** The translated name of an icon ('' is "no icon"). */
 const isMenuIcon = (icon: string): icon is (typeof MENU_ICONS)[number] => (MENU_ICONS as readonly string[]).includes(icon);
@@ -38,7 +56,10 @@ export function IconPicker({ label, value, error, disabled, onChange }: IconPick
   const id = useId();
   const list = useRef<HTMLDivElement>(null);
   const options = ['', ...MENU_ICONS] as const;
-  const chosen = Math.max(0, options.findIndex((icon) => icon === value));
+  const chosen = Math.max(
+    0,
+    options.findIndex((icon) => icon === value),
+  );
 
   const choose = (index: number) => {
     const next = Math.min(options.length - 1, Math.max(0, index));
