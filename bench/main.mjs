@@ -15,6 +15,7 @@ import { bundleGraph, chunkName } from '../scripts/bundle-graph.mjs';
 import { budgets as bundleBudgets } from '../scripts/check-bundle.mjs';
 import { startBenchServer } from './server-process.mjs';
 import { launchBrowser, medianColdLoad, signedInFiles } from './browser.mjs';
+import { measureLayoutShift } from './layout-shift.mjs';
 import { listLatency, loginBurst, sampleUsers, signIn, soak, throughput } from './load.mjs';
 import { median } from './stats.mjs';
 import { measureFootprint } from './footprint.mjs';
@@ -42,7 +43,7 @@ const PLAN = {
 const KiB = 1024;
 const BUDGET = {
   loginEntry: 85 * KiB, consoleFirstLoad: 140 * KiB, lazyChunk: 25 * KiB, sessionRps: 3_000, listP95Ms: 30, eventLoopP99Ms: 50, seedSeconds: 60,
-  readyMs: 450, restRssMiB: 90, refreshRps: 1_000, introspectionRps: 2_000,
+  readyMs: 450, restRssMiB: 90, refreshRps: 1_000, introspectionRps: 2_000, layoutShift: 0.1,
 };
 const ENGINES = [{ key: 'sqlite', label: 'SQLite' }, { key: 'postgres', label: 'PostgreSQL' }];
 
@@ -181,7 +182,9 @@ async function measureBrowser(base, adminPassword, graph) {
   const login = await medianColdLoad(browser, `${base}/bench/login.html`, PLAN.coldLoads);
   log('Chromium: cold loads of the console');
   const consoleLoad = await medianColdLoad(browser, `${base}/`, PLAN.coldLoads);
-  const homeFiles = await signedInFiles(browser, `${base}/`, await signIn(base, 'admin', adminPassword));
+  const admin = await signIn(base, 'admin', adminPassword);
+  const homeFiles = await signedInFiles(browser, `${base}/`, admin);
+  const layoutShift = await layoutShiftRows(browser, base, admin);
   await close();
   row('load.login', `cold load: <iam-login> username visible (login entry only; median of ${PLAN.coldLoads})`, login.ms, 'ms', { text: `${Math.round(login.ms)} ms` });
   row('load.console', `cold load: console sign-in form visible (median of ${PLAN.coldLoads})`, consoleLoad.ms, 'ms', { text: `${Math.round(consoleLoad.ms)} ms` });
@@ -202,7 +205,42 @@ async function measureBrowser(base, adminPassword, graph) {
   row('size.consoleFirstLoad', `console first load as Chromium fetched it (shell + sign-in + home; ${agreement}), min+gzip`, firstLoad / KiB, 'KiB', {
     text: kib(firstLoad), budget: `≤ ${kib(BUDGET.consoleFirstLoad)}`, pass: firstLoad <= BUDGET.consoleFirstLoad,
   });
-  return { login: login.samples, console: consoleLoad.samples, loginFiles: login.files, consoleFiles: consoleLoad.files, homeFiles };
+  return { login: login.samples, console: consoleLoad.samples, loginFiles: login.files, consoleFiles: consoleLoad.files, homeFiles, layoutShift };
+}
+
+/** One row per screen and viewport: its cumulative layout shift while it loads (bench/layout-shift.mjs). */
+async function layoutShiftRows(browser, base, cookie) {
+  log('Chromium: layout shift of each screen while it loads');
+  const figures = await measureLayoutShift(browser, base, cookie);
+  for (const { name, path, device, cls } of figures) {
+    row(`cls.${device}.${name}`, `layout shift while ${path} loads (${device}, CLS, the larger of 2 loads)`, cls, 'CLS', {
+      text: cls.toFixed(3), budget: `< ${BUDGET.layoutShift}`, pass: cls < BUDGET.layoutShift,
+    });
+  }
+  return figures;
+}
+
+/** `npm run bench -- --only=cls`: the layout shift rows alone, on a fresh server over the current dist/. */
+async function layoutShiftOnly() {
+  const adminPassword = `${randomBytes(12).toString('base64url')}1a`;
+  ensureBuilt();
+  const workDir = mkdtempSync(join(tmpdir(), 'iam-bench-'));
+  stopLater(() => rmSync(workDir, { recursive: true, force: true }));
+  const distDir = join(workDir, 'dist');
+  cpSync('dist', distDir, { recursive: true });
+  const server = await startBenchServer({ dataDir: workDir, adminPassword, distDir });
+  stopLater(() => server.stop());
+  const browser = await launchBrowser();
+  stopLater(() => browser.close());
+  const figures = await layoutShiftRows(browser, server.base, await signIn(server.base, 'admin', adminPassword));
+  await stopAll();
+  const path = join(root, 'bench/results.json');
+  const results = JSON.parse(readFileSync(path, 'utf8'));
+  const measured = { date: new Date().toISOString(), node: process.version, loadAverage1m: machine().loadAverage1m };
+  results.rows = [...results.rows.filter((item) => !rows.some((fresh) => fresh.id === item.id)), ...rows.map((item) => ({ ...item, measured }))];
+  results.details = { ...results.details, browser: { ...results.details?.browser, layoutShift: figures } };
+  writeResults(path, results);
+  console.log(formatTable(rows.map((item) => ({ figure: item.figure, value: item.text, budget: item.budget, pass: item.pass }))));
 }
 
 /** What an administrator types in the user search: the start of a login name, a surname, a full name. */
@@ -540,7 +578,8 @@ try {
   else if (only === 'footprint') await footprintOnly();
   else if (only === 'sso') await ssoOnly();
   else if (only === 'csv') await csvOnly();
-  else if (only) throw new Error(`unknown bench case ${only} (known: settings, footprint, sso, csv)`);
+  else if (only === 'cls') await layoutShiftOnly();
+  else if (only) throw new Error(`unknown bench case ${only} (known: settings, footprint, sso, csv, cls)`);
   else await main();
 } catch (error) {
   console.error(error);

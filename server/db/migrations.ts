@@ -459,6 +459,16 @@ const webhooksAndImports: Migration = {
   },
 };
 
+/** Who sent a message: the sender's account and the name shown with it (kept as it was when sent,
+ *  like a letter's signature). Both null: the console itself sent it (a code, a notice), shown as
+ *  "System". */
+const messageSender: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('messages').addColumn('sender_id', 'text').execute();
+    await db.schema.alterTable('messages').addColumn('sender_name', 'text').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -482,6 +492,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0022_passkeys': passkeysPlaceholder,
     '0026_account_security': accountSecurity,
     '0024_webhooks_and_imports': webhooksAndImports,
+    '0021_message_sender': messageSender,
   };
 }
 

@@ -132,6 +132,10 @@ export interface MessageTable {
   pushTime: number;
   readAt: number | null;
   createdAt: number;
+  /** Who sent it (migration 0021); null: the console itself (shown as "System"). */
+  senderId: string | null;
+  /** The sender's name as it was when sent; null with senderId. */
+  senderName: string | null;
 }
 
 export interface FileTable {

@@ -128,11 +128,12 @@ export function channelRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void 
         title: `${config.system.appName}: test message`, content: `This test message was sent through the channel "${current.name}" by ${actor.username}.`,
         status: DeliveryStatus.Sending, pushTime: now, readAt: null, createdAt: now,
         channelId: current.id, error: null, attempts: 1, nextAttemptAt: now + CLAIM_LEASE_MS, sentAt: null, params: null,
+        senderId: actor.id, senderName: actor.user.realName || actor.username,
       };
       await db.insertInto('messages').values(row).execute();
       // The delivery log keeps the outcome (no audit entry: nothing was changed).
       const outcome = await deliver(ctx, row, 1);
-      return { ...toDelivery(outcome), channelName: current.name };
+      return { ...toDelivery(outcome), channelName: current.name, recipientName: site ? actor.username : null };
     },
   });
 
@@ -140,8 +141,8 @@ export function channelRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void 
     method: 'GET', url: '/channels/deliveries', tags, access: Permission.Settings, summary: 'The delivery log: outgoing messages with their status, newest first (texts are not shown)',
     query: deliveryListQuery, response: deliveryList,
     handler: ({ query }) => {
-      let select = db.selectFrom('messages').leftJoin('channels', 'channels.id', 'messages.channelId')
-        .selectAll('messages').select('channels.name as channelName')
+      let select = db.selectFrom('messages').leftJoin('channels', 'channels.id', 'messages.channelId').leftJoin('users', 'users.id', 'messages.recipientId')
+        .selectAll('messages').select(['channels.name as channelName', 'users.username as recipientName'])
         .where((eb) => eb.or([eb('messages.channelId', 'is not', null), eb('messages.serviceType', '!=', MessageServiceType.SITE_MESSAGE)]));
       if (query.channelId) select = select.where('messages.channelId', '=', query.channelId);
       if (query.status) select = select.where('messages.status', '=', query.status);
@@ -150,7 +151,7 @@ export function channelRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void 
   });
 }
 
-function toDelivery(row: { id: string; channelId: string | null; channelName?: string | null; serviceType: string; vendor: string | null; address: string | null; title: string; status: string; error: string | null; attempts: number; pushTime: number; sentAt: number | null }) {
+function toDelivery(row: { id: string; channelId: string | null; channelName?: string | null; recipientName?: string | null; serviceType: string; vendor: string | null; address: string | null; title: string; status: string; error: string | null; attempts: number; pushTime: number; sentAt: number | null }) {
   const { id, channelId, serviceType, vendor, address, title, status, error, attempts, pushTime, sentAt } = row;
-  return { id, channelId, channelName: row.channelName ?? null, serviceType, vendor, address, title, status, error, attempts, pushTime, sentAt };
+  return { id, channelId, channelName: row.channelName ?? null, recipientName: row.recipientName ?? null, serviceType, vendor, address, title, status, error, attempts, pushTime, sentAt };
 }

@@ -22,7 +22,7 @@ import { Permission } from '../../src/core/permission-codes';
 const toMessage = (row: MessageRow) => ({
   id: row.id, serviceType: row.serviceType, vendor: row.vendor, title: row.title,
   content: row.serviceType === MessageServiceType.SITE_MESSAGE ? row.content : '',
-  status: row.status, pushTime: row.pushTime, readAt: row.readAt,
+  status: row.status, pushTime: row.pushTime, readAt: row.readAt, sender: row.senderName,
 });
 
 type NewMessage = Insertable<OutboxDatabase['messages']>;
@@ -128,12 +128,14 @@ export function messageRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx, outbox
       const base = {
         serviceType: type, vendor: channel?.vendor ?? null, channelId: channel?.id ?? null, title: body.title, content: body.content,
         pushTime: now, readAt: null, createdAt: now, error: null, attempts: 0, nextAttemptAt: null, sentAt: null, params: null,
+        senderId: actor.id, senderName: actor.user.realName || actor.username,
       };
       // A robot posts once to its group chat; other kinds make one message per recipient.
       const rows: NewMessage[] = robot
         ? [{ ...base, id: newId(), recipientId: null, address: null, status: DeliveryStatus.Queued }]
         : recipients.flatMap((user): NewMessage[] => {
-          if (type === MessageServiceType.SITE_MESSAGE) return [{ ...base, id: newId(), recipientId: user.id, address: null, status: InboxStatus.Unread, sentAt: now }];
+          // In-site: delivered into the inbox at once, in one attempt.
+          if (type === MessageServiceType.SITE_MESSAGE) return [{ ...base, id: newId(), recipientId: user.id, address: null, status: InboxStatus.Unread, sentAt: now, attempts: 1 }];
           const address = addressOf(user);
           return address ? [{ ...base, id: newId(), recipientId: user.id, address, status: DeliveryStatus.Queued }] : [];
         });

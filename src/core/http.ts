@@ -5,6 +5,8 @@
 // - Non-silent calls count in `$progress` (the progress bar).
 // - 401 → the session is cleared and the UI is asked to go to /login?redirect=<current location>.
 // - 403 → the message (or 'No Authenticated') for 2 s; other errors → the message for 6 s unless silent.
+//   The toast waits for the caller's `catch` (a macrotask): a form that shows the failure inline
+//   says so with showInline(error), and the failure is then said once, not twice.
 // - Auth modes: 'cookie' (HttpOnly session cookie; credentials are included only when the API is on
 //   another origin) or 'token' (kept in memory only, sent in the header named `tokenName`).
 import { atom } from 'nanostores';
@@ -86,6 +88,15 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
+
+  /** Set by showInline: the caller shows this failure itself, so no toast repeats it. */
+  shownInline = false;
+}
+
+/** The caller shows `error` in its form (under a field, or in the form's alert): the HTTP client's
+ *  toast for it is dropped. Call it in the `catch` of the call, before awaiting anything else. */
+export function showInline(error: unknown): void {
+  if (error instanceof HttpError) error.shownInline = true;
 }
 
 function queryString(query: Query | undefined): string {
@@ -155,14 +166,15 @@ function goToLogin(): void {
   if (pathOf(location) !== LOGIN_PATH) requestNavigation(withRedirect(LOGIN_PATH, location));
 }
 
-/** The reaction to a failed call. */
+/** The reaction to a failed call. The toast comes after the caller's `catch` has run, unless it
+ *  showed the failure inline (showInline). */
 function report(error: HttpError, options: RequestOptions): void {
   if (error.status === 401 && options.authRedirect !== false) return goToLogin();
-  if (error.status === 403) {
-    notifyError(error.message, TOAST.forbiddenMs);
-    return;
-  }
-  if (!options.silent) notifyError(error.message);
+  if (error.status !== 403 && options.silent) return;
+  const duration = error.status === 403 ? TOAST.forbiddenMs : TOAST.errorMs;
+  setTimeout(() => {
+    if (!error.shownInline) notifyError(error.message, duration);
+  }, 0);
 }
 
 /** Fire-and-forget report of one call to the trace collector (only with the tracing switch on). */

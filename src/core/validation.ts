@@ -39,6 +39,19 @@ function integerBetween(min: number, max: number, message: string) {
   return v.pipe(v.number(message), v.integer(message), v.minValue(min, message), v.maxValue(max, message));
 }
 
+/** What is wrong with a code that fails `patterns.safeCode`, as a rule message: its length, its
+ *  first or last character, or a character it may not hold (named). The hint says the whole rule;
+ *  the error says the cause. */
+function safeCodeProblem(value: unknown): string {
+  const code = String(value);
+  if (code.length < 2 || code.length > 20) return formatRuleMessage('rule.safeCodeLength', { length: code.length });
+  if (/\s/.test(code)) return 'rule.safeCodeSpace';
+  const stray = /[^\w-]/.exec(code);
+  if (stray) return formatRuleMessage('rule.safeCodeChar', { char: stray[0] });
+  if (!/^[A-Za-z]/.test(code)) return 'rule.safeCodeStart';
+  return 'rule.safeCodeEnd';
+}
+
 function isJson(value: string): boolean {
   try {
     JSON.parse(value);
@@ -89,7 +102,7 @@ export const rules = {
   roleName: requiredText('rule.roleName', patterns.roleName),
   tenantName: requiredText('rule.tenantName', patterns.organisationName),
   appName: requiredText('rule.appName', patterns.organisationName),
-  safeCode: requiredText('rule.safeCode', patterns.safeCode),
+  safeCode: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.regex(patterns.safeCode, (issue) => safeCodeProblem(issue.input))),
   resourceName: requiredText('rule.resourceName', patterns.resourceName),
   description: text('rule.description', patterns.notLink, { min: 2, max: 255 }),
   remark: text('rule.remark', patterns.notLink, { min: 2, max: 500 }),

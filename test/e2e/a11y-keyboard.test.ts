@@ -92,11 +92,11 @@ async function walk(theme: Theme, watched: WatchedPage): Promise<void> {
   await pressUntil(page, 'Shift+Tab', named(accountMenu), 'the account menu button');
   await page.keyboard.press('Enter');
   await page.getByRole('menu').waitFor();
-  await pressUntil(page, 'ArrowDown', item('Logout'), 'the Logout item', 6);
+  await pressUntil(page, 'ArrowDown', item('Sign out'), 'the Sign out item', 6);
   await page.keyboard.press('Enter');
   const confirm = page.getByRole('alertdialog').or(page.getByRole('dialog'));
   await confirm.waitFor();
-  await pressUntil(page, 'Tab', (element) => element.tag === 'button' && /^(OK|Confirm|Logout)$/.test(element.name), 'the confirm button', 6);
+  await pressUntil(page, 'Tab', (element) => element.tag === 'button' && /^(OK|Confirm|Sign out)$/.test(element.name), 'the confirm button', 6);
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 }

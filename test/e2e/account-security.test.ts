@@ -134,7 +134,7 @@ test('in Chinese: the administrator policy is ticked on the settings screen; an 
   await settings.page.getByText(zh('settings:signIn.adminStrongFactorHint')).waitFor();
   await axeClean(settings.page, 'login settings (zh)');
   await settings.page.getByRole('button', { name: zh('console:action.save') }).click();
-  await settings.page.getByText(zh('message.actionSuccess')).waitFor();
+  await settings.page.getByText(zh('settings:done.settingsSaved')).waitFor();
   await settings.context.close();
 
   const { page, context, errors } = await openPage(browser);

@@ -173,7 +173,7 @@ test('the users screen, step by step', async (t) => {
     await bodyRows(table()).first().getByText('Locked').waitFor();
     await rowAction('new-person', 'Unlock');
     await dialog('Unlock user').getByRole('button', { name: 'Unlock' }).click();
-    await page.getByText('Action Success').first().waitFor();
+    await page.getByText('new-person unlocked: they can sign in again').waitFor();
     await bodyRows(table()).first().getByText('Locked').waitFor({ state: 'detached' });
     await new ApiClient(server.url).signIn('new-person', 'Welcome-42');
   });

@@ -162,7 +162,7 @@ test("the administrator's console, step by step", async (t) => {
     await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).waitFor({ state: 'detached' });
     await dialog.getByLabel('Code sent to 13800138000', { exact: true }).fill(/\b(\d{6})\b/.exec(JSON.stringify(texted.body))![1]!);
     await dialog.getByLabel('Code sent to 13800138000', { exact: true }).press('Enter');
-    await page.getByText('Action Success').waitFor();
+    await page.getByText('Personal information saved').waitFor();
     await dialog.waitFor({ state: 'detached' });
 
     // The session was reloaded: the top bar shows the new name and the avatar.
@@ -253,16 +253,16 @@ test("the administrator's console, step by step", async (t) => {
 
   await t.test('signs out after confirming', async () => {
     await openUserMenu();
-    await page.getByRole('menuitem', { name: 'Logout' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Logout' });
-    await dialog.getByText('Are you sure to logout?').waitFor();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Sign out' });
+    await dialog.getByText('Sign out of the console? You will need to sign in again to continue.').waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     assert.equal(pathname(), '/home/index');
 
     await openUserMenu();
-    await page.getByRole('menuitem', { name: 'Logout' }).click();
-    await dialog.getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await dialog.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     assert.equal(pathname(), '/login');
 

@@ -198,6 +198,7 @@ test('each element shows its own locale and theme; unset means English and dark'
     assert.equal(await page.locator('#login').getByRole('button', { name: 'Sign in' }).count(), 0);
     const themes = await page.evaluate(() => ['english', 'unset'].map((id) => document.getElementById(id)?.shadowRoot?.querySelector('[data-theme]')?.getAttribute('data-theme')));
     assert.deepEqual(themes, ['dark', 'dark'], 'a light <iam-login> leaves the consoles dark');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), '', 'embedded consoles leave the host page\'s <html lang> alone');
     const backgrounds = await page.evaluate(() => [document.getElementById('login'), document.getElementById('english')].map((element) => getComputedStyle(element!).getPropertyValue('--iam-color-surface').trim()));
     assert.notEqual(backgrounds[0], backgrounds[1], 'the login is light, the console dark');
     assert.deepEqual(errors, [], 'no console error for the anonymous visitor');

@@ -104,7 +104,7 @@ test('the personal center: avatar upload and signing out the other sessions', as
   await avatarCard.getByText('Only png, jpg, jpeg, gif and svg images are allowed').nth(1).waitFor();
 
   await avatarCard.getByLabel('Avatar').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: tinyPng(48, [200, 120, 40]) });
-  await page.getByText('Action Success').waitFor();
+  await page.getByText('Profile photo updated').waitFor();
   await avatarCard.getByRole('img', { name: 'Avatar preview' }).waitFor();
   const topBarAvatar = page.getByRole('button', { name: `Account menu of ${realName}` }).locator('img');
   await topBarAvatar.waitFor();
@@ -113,7 +113,7 @@ test('the personal center: avatar upload and signing out the other sessions', as
   await sessions.getByText('This device').waitFor();
   assert.equal(await sessions.getByRole('listitem').count(), 2);
   await sessions.getByRole('button', { name: 'Sign out other sessions' }).click();
-  await page.getByText('Action Success').first().waitFor();
+  await page.getByText('Signed out on every other device').waitFor();
   await sessions.getByRole('listitem').nth(1).waitFor({ state: 'detached' });
   assert.equal(await sessions.getByRole('listitem').count(), 1);
   await assert.rejects(otherSession.call('GET', '/cas/session'), /401/);

@@ -28,7 +28,7 @@ test('the app name, favicon and sign-in slogan apply at once', async () => {
   const navigations: string[] = [];
   page.on('framenavigated', (frame) => navigations.push(frame.url()));
   await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Action Success').waitFor();
+  await page.getByText('Settings saved').waitFor();
 
   await header.getByText('ACME Identity', { exact: true }).waitFor();
   await page.waitForFunction(() => document.title === 'Login settings – ACME Identity');

@@ -116,15 +116,17 @@ test('messages: an administrator sends in-site; the user reads, deletes, and fin
   await dialog.getByLabel('Find a person by username or name').fill('msg-');
   await dialog.getByRole('button', { name: `Add ${READER.username}` }).click();
   await dialog.getByRole('button', { name: 'Send', exact: true }).click();
-  await page.getByText('Sent to 1 recipients').waitFor();
+  await page.getByText('Sent to 1 recipient', { exact: true }).waitFor();
   await page.context().close();
 
   const reader = await openPage(browser);
   await signIn(reader.page, '/profile/message', READER);
   const item = reader.page.getByRole('listitem').filter({ hasText: 'Maintenance window' });
   await item.getByText('Unread').waitFor();
+  await item.getByText(`From ${ADMIN.username}`).waitFor();
+  // Opening the message shows its text and reads it.
+  await item.getByRole('button', { name: 'Maintenance window', expanded: false }).click();
   await item.getByText('read-only on Sunday').waitFor();
-  await reader.page.getByRole('button', { name: 'Mark read: Maintenance window' }).click();
   await item.getByText('Unread').waitFor({ state: 'detached' });
   await reader.page.getByRole('button', { name: 'Delete Maintenance window' }).click();
   await reader.page.getByText('No messages.').waitFor();

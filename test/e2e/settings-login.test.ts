@@ -29,7 +29,7 @@ test('a saved captcha setting: the next visitor of the sign-in page must solve a
   await page.getByLabel('Always ask for a captcha').check();
   await page.getByLabel('Captcha length').fill('6');
   await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Action Success').waitFor();
+  await page.getByText('Settings saved').waitFor();
 
   const visitor = await openPage(browser, { expectedFailures: [/\/api\/authc\/login$/] });
   await visitor.page.goto(`${server.url}/login`);
@@ -47,7 +47,7 @@ test('a saved captcha setting: the next visitor of the sign-in page must solve a
   assert.equal(await page.getByLabel('Captcha length').inputValue(), '6');
   await page.getByLabel('Always ask for a captcha').uncheck();
   await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Action Success').waitFor();
+  await page.getByText('Settings saved').waitFor();
   assert.deepEqual(errors, []);
   await page.context().close();
 });
@@ -60,7 +60,7 @@ test('a save that lost a race keeps what was typed and saves after loading the l
 
   await first.page.getByLabel('Lockout duration (minutes)').fill('45');
   await first.page.getByRole('button', { name: 'Save' }).click();
-  await first.page.getByText('Action Success').waitFor();
+  await first.page.getByText('Settings saved').waitFor();
 
   await second.page.getByLabel('Failed sign-ins before lockout').fill('9');
   await second.page.getByRole('button', { name: 'Save' }).click();
@@ -71,7 +71,7 @@ test('a save that lost a race keeps what was typed and saves after loading the l
   assert.equal(await second.page.getByLabel('Failed sign-ins before lockout').inputValue(), '9', 'still the typed value');
   assert.equal(await second.page.getByLabel('Lockout duration (minutes)').inputValue(), '45', 'the other save is loaded');
   await second.page.getByRole('button', { name: 'Save' }).click();
-  await second.page.getByText('Action Success').waitFor();
+  await second.page.getByText('Settings saved').waitFor();
 
   await first.page.reload();
   await first.page.getByLabel('Failed sign-ins before lockout').waitFor();
@@ -102,7 +102,7 @@ test('the sign-in method names the first field of the sign-in page (email, then 
   await openSettings(page);
   await page.getByLabel('Users sign in with').selectOption({ label: 'Email and password' });
   await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Action Success').waitFor();
+  await page.getByText('Settings saved').waitFor();
 
   const visitor = await openPage(browser);
   await visitor.page.goto(`${server.url}/login`);
@@ -113,7 +113,7 @@ test('the sign-in method names the first field of the sign-in page (email, then 
 
   await page.getByLabel('Users sign in with').selectOption({ label: 'Username and password' });
   await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Action Success').last().waitFor();
+  await page.getByText('Settings saved').last().waitFor();
   const next = await openPage(browser);
   await next.page.goto(`${server.url}/login`);
   await next.page.getByLabel('Username').waitFor();

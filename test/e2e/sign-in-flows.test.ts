@@ -50,7 +50,7 @@ test('PHONE_CAPTCHA chosen in the settings screen: Send code (with a cool-down),
   await signInByForm(settings.page, ADMIN.username, ADMIN.password);
   await settings.page.getByLabel('Users sign in with').selectOption({ label: 'Mobile phone and code' });
   await settings.page.getByRole('button', { name: 'Save' }).click();
-  await settings.page.getByText('Action Success').waitFor();
+  await settings.page.getByText('Settings saved').waitFor();
 
   try {
     const { page, errors } = await openPage(browser);

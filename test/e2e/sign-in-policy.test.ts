@@ -100,7 +100,7 @@ test('TOTP as the second auth: refused under the field until the administrator h
   const app = URI.parse(enrolment.body.data.uri) as TOTP;
   assert.equal((await admin.post('/api/user/totp/confirm', { code: app.generate({ timestamp: server.clock.now() }) })).status, 200);
   await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Action Success').waitFor();
+  await page.getByText('Settings saved').waitFor();
   const saved = await admin.get<{ value: LoginSettings }>('/api/settings/login');
   assert.equal(saved.body.data.value.secondAuth, 'TOTP');
   await page.context().close();

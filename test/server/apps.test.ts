@@ -71,7 +71,7 @@ test('privilege trees: parent in the same app, no cycles, unique keys, subtree d
   const dupKey = await appAdmin.post<{ fields: { field: string; rule: string }[] }>(base, { name: 'Again', key: 'users' });
   assert.deepEqual(dupKey.body.data.fields, [{ field: 'key', rule: 'rule.duplicate' }]);
   const badKey = await appAdmin.post<{ fields: { field: string; rule: string }[] }>(base, { name: 'Bad', key: '1abc' });
-  assert.deepEqual(badKey.body.data.fields, [{ field: 'key', rule: 'rule.safeCode' }]);
+  assert.deepEqual(badKey.body.data.fields, [{ field: 'key', rule: 'rule.safeCodeStart' }], 'the cause, not the rule again');
   // An edit with no fields (or unknown ones only) changes nothing; it once built an UPDATE without columns (500).
   for (const empty of [{}, { unknownField: 1 }]) {
     const unchanged = await appAdmin.put<Privilege>(`${base}/${child.id}`, empty);

@@ -210,6 +210,8 @@ test('administrators send in-site messages to a tenant; recipients count, read, 
   const inbox = await reader.get<PagedList<Message>>('/api/messages?status=all');
   const message = inbox.body.data.list.find((entry) => entry.title === 'Tenant news')!;
   assert.equal(message.content, 'Hello tenant');
+  const me = (await admin.get<{ user: { username: string; realName: string | null } }>('/api/cas/session')).body.data.user;
+  assert.equal(message.sender, me.realName || me.username, 'the sender is shown with the message');
   assert.equal((await reader.put(`/api/messages/${message.id}/read`)).status, 200);
   assert.equal((await reader.get<{ count: number }>('/api/messages/unread/count')).body.data.count, 0);
   assert.equal((await admin.delete(`/api/messages/${message.id}`)).status, 404, 'not someone else’s');
@@ -236,4 +238,26 @@ test('a tenant administrator sends only within their tenant subtree', async () =
   assert.equal((await boss.post('/api/messages', { title: 'x', content: 'y', tenantId: other.id })).status, 400);
   assert.equal((await boss.post('/api/messages', { title: 'x', content: 'y', userIds: [outsider.id] })).status, 400);
   assert.equal((await boss.get('/api/channels')).status, 403, 'channels are platform settings');
+});
+
+test('an in-site message through a channel: the delivery log names the recipient and its one attempt; codes come from the system', async () => {
+  const channel = await createChannel({ name: 'Site notices', serviceType: 'SITE_MESSAGE', vendor: 'site', config: {} });
+  await admin.post('/api/user', { username: 'log-recipient', realName: 'Log_Recipient', email: 'recipient@example.com', password: transform('Secret123') });
+  const recipient = server.client();
+  await recipient.login('log-recipient', 'Secret123');
+  const me = (await recipient.get<{ user: { id: string } }>('/api/cas/session')).body.data.user;
+  const sent = await admin.post<{ count: number }>('/api/messages', { title: 'Via channel', content: 'Hello', userIds: [me.id], channelId: channel.id });
+  assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  const log = await admin.get<PagedList<Delivery>>(`/api/channels/deliveries?channelId=${channel.id}`);
+  const entry = log.body.data.list.find((row) => row.title === 'Via channel')!;
+  assert.equal(entry.recipientName, 'log-recipient', 'the recipient, not "—"');
+  assert.equal(entry.attempts, 1, 'delivered into the inbox in one attempt, not 0');
+
+  // A code the console sends itself has no sender: the history shows "System" for it.
+  assert.equal((await server.client().post('/api/user/password/reset-code', { identifier: 'recipient@example.com' })).status, 200);
+  // The reset code is issued after the answer (the answer's timing says nothing about the account).
+  const history = async () => (await recipient.get<PagedList<Message>>('/api/messages/history')).body.data.list;
+  const code = await until(async () => (await history()).find((row) => row.serviceType === 'EMAIL'), 'the reset code in the history');
+  assert.equal(code.sender, null);
+  assert.notEqual((await history()).find((row) => row.title === 'Via channel')?.sender, null);
 });

@@ -178,7 +178,7 @@ test("administrators list every provider with its settings but never its secret,
   // Field errors: the issuer must be an http(s) URL, the code the safe-code rule, scopes plain names.
   const refused = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/idps', { code: '1bad code', name: 'Bad', type: 'OIDC', config: { issuer: 'ftp://x.example.com', scopes: 'openid <script>' } });
   assert.equal(refused.status, 400);
-  assert.deepEqual(refused.body.data.fields.map((entry) => `${entry.field}:${entry.rule}`).sort(), ['code:rule.safeCode', 'config.issuer:rule.url', 'config.scopes:rule.scopes']);
+  assert.deepEqual(refused.body.data.fields.map((entry) => `${entry.field}:${entry.rule}`).sort(), ['code:rule.safeCodeSpace', 'config.issuer:rule.url', 'config.scopes:rule.scopes']);
   const noIssuer = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/idps', { code: 'no-issuer', name: 'No issuer', type: 'OIDC', config: { clientId: 'x' } });
   assert.deepEqual(noIssuer.body.data.fields, [{ field: 'config.issuer', rule: 'rule.required' }]);
   const badUpdate = await admin.put<{ fields: { field: string; rule: string }[] }>('/api/idps/hr-sso', { config: { issuer: 'javascript:alert(1)' } });

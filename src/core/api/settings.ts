@@ -18,13 +18,43 @@ export function saveLoginSettings(changes: Partial<LoginSettings>, version: numb
   return request<Versioned<LoginSettings>>('PUT', '/settings/login', { body: { ...changes, version }, silent: true });
 }
 
-/** What the sign-in page and the password forms follow (no sign-in needed). */
-export function publicLoginSettings(): Promise<PublicLoginSettings> {
-  return request<PublicLoginSettings>('GET', '/settings/login/public', { silent: true, authRedirect: false });
+/** `read`, with the callers that ask while an answer is on its way sharing it: the parts of one
+ *  page that need the same document (the sign-in form and the page background; the branding and
+ *  the settings screen) make one request. A later call reads again. */
+function sharedWhileInFlight<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= read().finally(() => {
+      pending = undefined;
+    }));
 }
 
-export function config(): Promise<Versioned<IamConfig>> {
-  return request<Versioned<IamConfig>>('GET', '/config');
+/** What the sign-in page and the password forms follow (no sign-in needed). */
+export const publicLoginSettings = sharedWhileInFlight(() => request<PublicLoginSettings>('GET', '/settings/login/public', { silent: true, authRedirect: false }));
+
+/** The answer the console's start read (its branding) and when, until a screen takes it. */
+let startAnswer: { answer: Versioned<IamConfig>; at: number } | undefined;
+/** How long the start's answer stands in for a screen's own read ("moments later"). */
+const START_ANSWER_MS = 10_000;
+
+/** The console configuration and branding; public (the sign-in page shows the branding). Silent:
+ *  each caller says a failure its own way (the settings screen in place, the branding not at all). */
+export const config = sharedWhileInFlight(() => request<Versioned<IamConfig>>('GET', '/config', { silent: true, authRedirect: false }));
+
+/** The console's start: reads the configuration and keeps the answer for the first screen that
+ *  needs it moments later (the settings screen opened by the page's address). */
+export async function startConfig(): Promise<Versioned<IamConfig>> {
+  const answer = await config();
+  startAnswer = { answer, at: Date.now() };
+  return answer;
+}
+
+/** The configuration for a screen: the start's answer once if it is seconds old (no second request
+ *  when the page opens on the screen), otherwise a new read. A version that went stale meanwhile answers 409 on saving. */
+export function screenConfig(): Promise<Versioned<IamConfig>> {
+  const start = startAnswer;
+  startAnswer = undefined;
+  return start && Date.now() - start.at < START_ANSWER_MS ? Promise.resolve(start.answer) : config();
 }
 
 /** PUT /config with the parts that changed; silent like saveLoginSettings. */

@@ -123,6 +123,8 @@ export const delivery = v.object({
   id: v.string(), channelId: v.nullable(v.string()), channelName: v.nullable(v.string()), serviceType: v.string(), vendor: v.nullable(v.string()),
   address: v.nullable(v.string()), title: v.string(), status: v.string(), error: v.nullable(v.string()), attempts: v.number(),
   pushTime: v.number(), sentAt: v.nullable(v.number()),
+  /** The username of the person it went to (in-site messages, and email or SMS to an account); null for a robot's group chat. */
+  recipientName: v.nullable(v.string()),
 });
 export type Delivery = v.InferOutput<typeof delivery>;
 export const deliveryList = pagedList(delivery);
@@ -151,10 +153,11 @@ export const messageSendBody = v.pipe(
 export type MessageSendInput = v.InferInput<typeof messageSendBody>;
 export const sendAnswer = v.object({ count: v.number(), skipped: v.number() });
 
-/** A message of mine: the inbox shows in-site ones; the history every kind (text only for in-site ones). */
+/** A message of mine: the inbox shows in-site ones; the history every kind (text only for in-site ones).
+ *  `sender` is the name of the person who sent it; null: the console itself ("System"). */
 export const message = v.object({
   id: v.string(), serviceType: v.string(), vendor: v.nullable(v.string()), title: v.string(), content: v.string(),
-  status: v.string(), pushTime: v.number(), readAt: v.nullable(v.number()),
+  status: v.string(), pushTime: v.number(), readAt: v.nullable(v.number()), sender: v.nullable(v.string()),
 });
 export type Message = v.InferOutput<typeof message>;
 export const messageList = pagedList(message);

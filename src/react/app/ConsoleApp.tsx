@@ -107,6 +107,13 @@ export function ConsoleApp(props: ConsoleAppProps) {
     void loadBranding();
   }, [apiBase]);
 
+  // Standalone, the console owns the page: the page's language is the console's (a screen reader
+  // reads <html lang>). Embedded, the host page keeps its own.
+  const ownsPage = routing === 'history' && !uiEmbed;
+  useEffect(() => {
+    if (ownsPage) document.documentElement.lang = locale;
+  }, [ownsPage, locale]);
+
   const environment = useMemo<ConsoleEnvironment>(
     () => ({ connection: { apiBase, authMode, tokenName }, portalContainer, theme, setTheme, uiEmbed, routing, onNavigate, onLogout, onError, onThemeChange }),
     [apiBase, authMode, tokenName, portalContainer, theme, setTheme, uiEmbed, routing, onNavigate, onLogout, onError, onThemeChange],

@@ -1,6 +1,6 @@
 // The section layout: top bar (logo block, menu toggle, unified top menu, messages with the
 // unread badge, locale and theme switches, user menu), side menu, breadcrumb, and the page.
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, type MouseEvent, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { $config } from '../../core/config-store';
 import { breadcrumbOf, type RouteDef } from '../../core/routes';
@@ -33,6 +33,12 @@ export function Layout({ route, children }: { route: RouteDef; children: ReactNo
   const trail = breadcrumbOf(route).map((crumb) => crumb.path);
   const sidebar = useSidebar(route.path);
   const menu = useMenu();
+  const main = useRef<HTMLElement>(null);
+  // The skip link's target is in the console's shadow root, where a #fragment does not reach.
+  const skipToContent = (event: MouseEvent) => {
+    event.preventDefault();
+    main.current?.focus();
+  };
 
   const toggleLabel = sidebar.mobile
     ? t(sidebar.drawerOpen ? 'console:menu.close' : 'console:menu.open')
@@ -40,6 +46,9 @@ export function Layout({ route, children }: { route: RouteDef; children: ReactNo
 
   return (
     <>
+      <a href="#iam-content" className={styles.skipLink} onClick={skipToContent}>
+        {t('console:skipToContent')}
+      </a>
       <header className={styles.topBar} part="header">
         <div className={`${styles.topBarBrand} ${sidebar.collapsed ? styles.topBarBrandCollapsed : ''}`}>
           <LogoBlock collapsed={sidebar.collapsed} theme={theme} />
@@ -81,7 +90,7 @@ export function Layout({ route, children }: { route: RouteDef; children: ReactNo
             <SideMenu items={menu} collapsed={sidebar.collapsed} activePaths={trail} />
           </aside>
         )}
-        <main className={styles.main} part="content">
+        <main ref={main} id="iam-content" tabIndex={-1} className={styles.main} part="content">
           <Breadcrumb route={route} />
           <div className={styles.content}>{children}</div>
         </main>

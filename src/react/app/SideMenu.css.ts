@@ -14,7 +14,7 @@ export const entry = style({
   gap: '8px',
   width: '100%',
   minHeight: '38px',
-  padding: '0 8px',
+  padding: '6px 8px',
   border: 'none',
   borderRadius: vars.radius.base,
   background: 'transparent',
@@ -23,7 +23,6 @@ export const entry = style({
   textAlign: 'start',
   textDecoration: 'none',
   cursor: 'pointer',
-  whiteSpace: 'nowrap',
   selectors: {
     '&:hover': { background: tint(vars.color.primary, 10), color: vars.color.text },
     '&:focus-visible': { outline: `2px solid ${vars.color.primary}`, outlineOffset: '-2px' },
@@ -37,7 +36,9 @@ export const entryActive = style({ color: vars.color.text });
 
 export const childEntry = style({ paddingInlineStart: '34px', minHeight: '34px' });
 
-export const label = style({ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis' });
+/** A label longer than the menu is wide wraps onto a second line rather than being cut
+ *  ("Login settings", "Message history" beside their icons, longer texts in other languages). */
+export const label = style({ flex: 1, minWidth: 0, lineHeight: 1.3, overflowWrap: 'anywhere' });
 
 export const chevron = style({ width: '14px', height: '14px', transition: 'transform 120ms', flex: 'none' });
 

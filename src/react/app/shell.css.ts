@@ -39,6 +39,23 @@ export const containedRoot = style({ display: 'flex', flexDirection: 'column', h
 
 globalStyle(`${root} *, ${root} *::before, ${root} *::after`, { boxSizing: 'border-box' });
 
+/** The first Tab stop of every page: out of sight until it has the focus. */
+export const skipLink = style({
+  position: 'absolute',
+  top: vars.space.xs,
+  left: vars.space.xs,
+  zIndex: 50,
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  background: vars.color.primary,
+  color: vars.color.onPrimary,
+  borderRadius: vars.radius.base,
+  fontWeight: 600,
+  textDecoration: 'none',
+  outline: `2px solid ${vars.color.text}`,
+  outlineOffset: '2px',
+  selectors: { '&:not(:focus)': { width: '1px', height: '1px', padding: 0, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap', outline: 'none' } },
+});
+
 export const topBar = style({
   position: 'sticky',
   top: 0,
@@ -56,18 +73,20 @@ export const topBar = style({
 /** The menu toggle: after the logo block on wide screens, first on narrow ones. */
 export const menuToggle = style({ '@media': { [mobile]: { order: -1 } } });
 
+/** At least as wide as the side menu below it, wider when the application's name needs it (the
+ *  top bar has the room): "Acme Identity" is shown whole, not cut at the menu's width. */
 export const topBarBrand = style({
   display: 'flex',
   alignItems: 'center',
   flex: 'none',
   height: '100%',
-  width: px(LAYOUT.sidebarWidthOpen),
-  transition: 'width 160ms ease',
-  '@media': { [mobile]: { width: 'auto', paddingInlineStart: vars.space.xs } },
+  minWidth: px(LAYOUT.sidebarWidthOpen),
+  maxWidth: 'min(320px, 35vw)',
+  '@media': { [mobile]: { minWidth: 0, maxWidth: 'none', flex: '0 1 auto', paddingInlineStart: vars.space.xs } },
 });
 
 export const topBarBrandCollapsed = style({
-  '@media': { [desktop]: { width: px(LAYOUT.sidebarWidthCollapsed) } },
+  '@media': { [desktop]: { minWidth: px(LAYOUT.sidebarWidthCollapsed), width: px(LAYOUT.sidebarWidthCollapsed) } },
 });
 
 export const topBarSpacer = style({ flex: 1, minWidth: 0 });
@@ -154,6 +173,8 @@ export const drawerHead = style({ display: 'flex', alignItems: 'center', height:
 export const main = style({
   flex: 1,
   minWidth: 0,
+  // Focused by the skip link (not by Tab): no ring around the whole page.
+  outline: 'none',
   display: 'flex',
   flexDirection: 'column',
   selectors: { [`${containedRoot} &`]: { overflow: 'auto' } },

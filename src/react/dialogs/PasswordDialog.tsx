@@ -75,7 +75,7 @@ function SelfForm({ onOpenChange, onChanged }: PasswordDialogProps) {
       showServerFieldErrors(error, { opUserPassword: 'oldPassword', password: 'newPassword' }, setError);
       return;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('console:done.passwordChanged'));
     onChanged?.({ userId, mode: 'self' });
     onOpenChange(false);
     // The server has ended every session of this user: sign out here too and start again at /login.
@@ -111,7 +111,7 @@ function UserForm({ onOpenChange, onChanged, userId, username = '' }: PasswordDi
       showServerFieldErrors(error, { opUserPassword: 'adminPassword', password: 'newPassword' }, setError);
       return;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('console:done.passwordSet', { name: username }));
     onChanged?.({ userId, mode: 'user' });
     onOpenChange(false);
   });

@@ -64,7 +64,7 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
 
   const finish = async (id: string) => {
     await reload().catch(() => undefined);
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('console:done.profileSaved'));
     onSaved?.({ userId: id });
     onOpenChange(false);
   };

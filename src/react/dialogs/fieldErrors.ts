@@ -1,7 +1,7 @@
 // A 400 answer names the failed fields and their `rule.*` keys (types.ts FieldErrors): show each
-// under its field, like the form's own validation.
+// under its field, like the form's own validation (and not again in a toast).
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { HttpError } from '../../core/http';
+import { HttpError, showInline } from '../../core/http';
 import type { FieldErrors } from '../../core/types';
 
 /** Puts the server's field messages on the form's fields; answers whether there were any.
@@ -19,5 +19,6 @@ export function showServerFieldErrors<T extends FieldValues>(error: unknown, fie
     setError(name, { type: 'server', message: rule });
     shown = true;
   }
+  if (shown) showInline(error);
   return shown;
 }

@@ -20,16 +20,18 @@ const previewBase = style({
 
 /** the screen map: the icon preview is 290 px wide, the favicon's 46 px; an avatar is a 96 px disc. */
 export const preview = styleVariants({
-  icon: [previewBase, { width: `${UPLOAD.iconPreviewWidth}px`, minHeight: '96px' }],
-  image: [previewBase, { width: `${UPLOAD.iconPreviewWidth}px`, minHeight: '96px' }],
+  // A fixed height: a tall or wide logo is scaled down inside the box, never stretching it.
+  icon: [previewBase, { width: `${UPLOAD.iconPreviewWidth}px`, height: '96px', padding: vars.space.sm }],
+  image: [previewBase, { width: `${UPLOAD.iconPreviewWidth}px`, height: '96px', padding: vars.space.sm }],
   favicon: [previewBase, { width: `${UPLOAD.faviconPreviewWidth}px`, height: `${UPLOAD.faviconPreviewWidth}px` }],
   avatar: [previewBase, { width: '96px', height: '96px', borderRadius: '50%' }],
 });
 
 export const filled = style({ borderStyle: 'solid', borderColor: vars.color.border });
 
-export const image = style({ display: 'block', width: '100%', height: '100%', objectFit: 'contain' });
+/** Scaled down to fit the box, keeping its proportions (never larger than the box). */
+export const image = style({ display: 'block', maxWidth: '100%', maxHeight: '100%', objectFit: 'contain' });
 
-export const avatarImage = style({ objectFit: 'cover' });
+export const avatarImage = style({ width: '100%', height: '100%', objectFit: 'cover' });
 
 export const placeholder = style({ width: '24px', height: '24px', opacity: 0.7 });

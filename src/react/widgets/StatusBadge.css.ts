@@ -12,10 +12,12 @@ const pill = style({
   whiteSpace: 'nowrap',
 });
 
-/** Delivery and inbox statuses: delivered/unread stand out, failures in the error colour. */
-export const status = styleVariants({
-  sent: [pill, { background: tint(vars.color.primary, 16), color: vars.color.primary }],
-  unread: [pill, { background: tint(vars.color.primary, 16), color: vars.color.primary }],
-  failed: [pill, { background: vars.color.errorSurface, color: vars.color.error }],
-  waiting: [pill, { background: tint(vars.color.textMuted, 16), color: vars.color.textMuted }],
+/** The tones of a status: good (the primary colour), a problem (the error colour), or neither. */
+export const tone = styleVariants({
+  good: [pill, { background: tint(vars.color.primary, 16), color: vars.color.primary }],
+  problem: [pill, { background: vars.color.errorSurface, color: vars.color.error }],
+  neutral: [pill, { background: tint(vars.color.textMuted, 16), color: vars.color.textMuted }],
 });
+
+/** Delivery and inbox statuses: delivered/unread stand out, failures in the error colour. */
+export const status = { sent: tone.good, unread: tone.good, failed: tone.problem, waiting: tone.neutral };

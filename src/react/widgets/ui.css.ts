@@ -161,6 +161,7 @@ export const card = style({
 
 export const cardHeader = style({
   display: 'flex',
+  flexWrap: 'wrap',
   alignItems: 'center',
   justifyContent: 'space-between',
   gap: vars.space.sm,
@@ -172,6 +173,17 @@ export const cardTitle = style({ margin: 0, fontSize: '15px', fontWeight: 600 })
 export const muted = style({ color: vars.color.textMuted });
 
 export const empty = style({ margin: 0, padding: `${vars.space.sm} 0`, color: vars.color.textMuted });
+
+/** A stand-in of one line of text while it loads, as tall as the text (no shift when it comes). */
+export const skeleton = style({
+  display: 'inline-block',
+  width: '10em',
+  maxWidth: '100%',
+  height: '1em',
+  verticalAlign: 'middle',
+  borderRadius: '4px',
+  background: tint(vars.color.textMuted, 18),
+});
 
 export const list = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column' });
 

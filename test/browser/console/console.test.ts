@@ -142,13 +142,13 @@ describe('<iam-console>', () => {
     trigger.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0, pointerType: 'mouse' }));
     trigger.click();
     const menu = await until(() => byRole(root, 'menu'), 'the user menu did not open');
-    expect(allByRole(menu, 'menuitem').map(nameOf)).to.deep.equal(['Profile', 'Reset Password', 'Logout']);
+    expect(allByRole(menu, 'menuitem').map(nameOf)).to.deep.equal(['Profile', 'Reset Password', 'Sign out']);
     expect(byText(menu, 'admin tenant')).to.not.equal(null);
-    byRole(menu, 'menuitem', 'Logout').click();
-    const dialog = await until(() => byRole(root, 'dialog', 'Logout'), 'no confirmation');
-    expect(byText(dialog, 'Are you sure to logout?')).to.not.equal(null);
+    byRole(menu, 'menuitem', 'Sign out').click();
+    const dialog = await until(() => byRole(root, 'dialog', 'Sign out'), 'no confirmation');
+    expect(byText(dialog, 'Sign out of the console? You will need to sign in again to continue.')).to.not.equal(null);
     const loggedOut = oneEvent(element, 'iam-logout');
-    byRole(dialog, 'button', 'OK').click();
+    byRole(dialog, 'button', 'Sign out').click();
     expect((await loggedOut).detail).to.deep.equal({ redirectURL: '/login' });
     await until(() => byRole(root, 'heading', 'Sign in'), 'not back at the sign-in page');
     expect(element.getAttribute('route')).to.equal('/login');

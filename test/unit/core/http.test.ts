@@ -1,7 +1,7 @@
 // Every rule for the HTTP client, against a real node:http server on 127.0.0.1.
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { $progress, HttpError, apiUrl, configureHttp, request, requestList, setToken } from '../../../src/core/http';
+import { $progress, HttpError, apiUrl, configureHttp, request, requestList, setToken, showInline } from '../../../src/core/http';
 import { $messages, dismissMessage, notifySuccess, pushMessage } from '../../../src/core/messages';
 import { $navigationRequest, setCurrentLocation } from '../../../src/core/navigation';
 import { $session } from '../../../src/core/session-state';
@@ -19,13 +19,15 @@ beforeEach(async () => {
   server.reset();
   configureHttp({ apiBase: server.apiBase, authMode: 'cookie', tokenName: 'token' });
   setToken(undefined);
-  $messages.set([]);
   $navigationRequest.set(undefined);
   // Identical texts are deduplicated within 100 ms: let the previous test's toasts age.
   await delay(110);
+  // After the wait: a previous test's failed call may still have had its toast to show.
+  $messages.set([]);
 });
 
-const texts = () => $messages.get().map(({ kind, text, duration }) => `${kind}:${text}:${duration}`);
+/** The toasts, once a failed call's toast (it waits for the caller's catch) is out. */
+const texts = async () => (await delay(5), $messages.get()).map(({ kind, text, duration }) => `${kind}:${text}:${duration}`);
 
 describe('requests', () => {
   it('resolves to the envelope data; base path, method and JSON body', async () => {
@@ -66,7 +68,7 @@ describe('requests', () => {
     assert.ok(error instanceof HttpError);
     assert.equal(error.reason, 'timeout');
     assert.equal(error.status, 0);
-    assert.deepEqual(texts(), ['error:The request timed out:6000']);
+    assert.deepEqual(await texts(), ['error:The request timed out:6000']);
   });
 
   it('a server that cannot be reached fails as a network error', async () => {
@@ -74,7 +76,7 @@ describe('requests', () => {
     const error = await request('GET', '/x', { silent: true }).catch((e: unknown) => e);
     assert.ok(error instanceof HttpError);
     assert.equal(error.reason, 'network');
-    assert.deepEqual(texts(), [], 'silent');
+    assert.deepEqual(await texts(), [], 'silent');
   });
 });
 
@@ -108,7 +110,7 @@ describe('errors', () => {
     server.handle('GET /b', { status: 403, raw: 'Forbidden' });
     await request('GET', '/a').catch(() => undefined);
     await request('GET', '/b', { silent: true }).catch(() => undefined);
-    assert.deepEqual(texts(), ['error:Not yours:2000', 'error:No Authenticated:2000']);
+    assert.deepEqual(await texts(), ['error:Not yours:2000', 'error:No Authenticated:2000']);
   });
 
   it('other errors: the message for 6 s unless silent', async () => {
@@ -119,7 +121,17 @@ describe('errors', () => {
     await request('GET', '/quiet', { silent: true }).catch(() => undefined);
     const error = await request('GET', '/html').catch((e: unknown) => e);
     assert.ok(error instanceof HttpError && error.status === 502 && error.code === 502);
-    assert.deepEqual(texts(), ['error:The record was changed:6000', 'error:The request failed:6000']);
+    assert.deepEqual(await texts(), ['error:The record was changed:6000', 'error:The request failed:6000']);
+  });
+
+  it('a failure the caller shows inline (showInline in its catch) gets no toast: it is said once', async () => {
+    server.handle('POST /user', fail(400, 'Validation failed', { fields: [{ field: 'email', rule: 'rule.email' }] }));
+    server.handle('PUT /role', fail(403, 'Not yours'));
+    await request('POST', '/user', { body: {} }).catch(showInline);
+    await request('PUT', '/role').catch(showInline);
+    assert.deepEqual(await texts(), []);
+    await request('POST', '/user', { body: {} }).catch(() => undefined);
+    assert.deepEqual(await texts(), ['error:Validation failed:6000'], 'not shown inline: one toast');
   });
 
   it('a 200 answer with a non-zero code is an error', async () => {
@@ -132,10 +144,10 @@ describe('errors', () => {
   it('identical texts are shown once within 100 ms', async () => {
     server.handle('GET /same', fail(500, 'Same text'));
     await Promise.all([request('GET', '/same'), request('GET', '/same'), request('GET', '/same')].map((call) => call.catch(() => undefined)));
-    assert.deepEqual(texts(), ['error:Same text:6000']);
+    assert.deepEqual(await texts(), ['error:Same text:6000']);
     await delay(120);
     await request('GET', '/same').catch(() => undefined);
-    assert.deepEqual(texts(), ['error:Same text:6000', 'error:Same text:6000']);
+    assert.deepEqual(await texts(), ['error:Same text:6000', 'error:Same text:6000']);
   });
 
   it('401: default message "Authorization Error" with code 401, the session cleared, navigation to login with the current path', async () => {
@@ -147,7 +159,7 @@ describe('errors', () => {
     assert.deepEqual([error.status, error.code, error.message], [401, 401, 'Authorization Error']);
     assert.equal($session.get().status, 'anonymous');
     assert.equal($navigationRequest.get()?.path, '/login?redirect=%2Foperate%2Fuser%3Fpage%3D2');
-    assert.deepEqual(texts(), [], 'no toast: the login page explains');
+    assert.deepEqual(await texts(), [], 'no toast: the login page explains');
   });
 
   it('401 on the login page does not navigate again; authRedirect false only throws', async () => {
@@ -175,7 +187,7 @@ describe('list calls', () => {
     const error = await requestList('/user').catch((e: unknown) => e);
     assert.ok(error instanceof HttpError);
     assert.equal(error.message, 'Invalid list result');
-    assert.deepEqual(texts(), ['error:Invalid list result:6000']);
+    assert.deepEqual(await texts(), ['error:Invalid list result:6000']);
     server.handle('GET /user', ok(null));
     await assert.rejects(requestList('/user', {}, { silent: true }), /Invalid list result/);
   });
@@ -249,12 +261,12 @@ describe('tracing switch', () => {
 describe('messages store', () => {
   it('success messages last 5 s; messages remove themselves after their duration', async () => {
     notifySuccess('Action Success');
-    assert.deepEqual(texts(), ['success:Action Success:5000']);
+    assert.deepEqual(await texts(), ['success:Action Success:5000']);
     pushMessage('info', 'Short one', 50);
     assert.equal($messages.get().length, 2);
     await delay(90);
-    assert.deepEqual(texts(), ['success:Action Success:5000']);
+    assert.deepEqual(await texts(), ['success:Action Success:5000']);
     dismissMessage($messages.get()[0]?.id ?? -1);
-    assert.deepEqual(texts(), []);
+    assert.deepEqual(await texts(), []);
   });
 });

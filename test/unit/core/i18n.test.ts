@@ -31,8 +31,10 @@ describe('locale files', () => {
   for (const file of filesOf('en')) {
     it(`${file}: every key exists in both locales, with a non-empty text`, () => {
       const read = (locale: string) => JSON.parse(readFileSync(join(localesDir, locale, file), 'utf8')) as unknown;
-      const en = keyPaths(read('en')).filter(Boolean);
-      const zh = keyPaths(read('zh')).filter(Boolean);
+      // A plural text is one key: English has `_one` and `_other`, Chinese `_other` only.
+      const bases = (locale: string) => [...new Set(keyPaths(read(locale)).filter(Boolean).map((key) => key.replace(/_(one|other)$/, '')))];
+      const en = bases('en');
+      const zh = bases('zh');
       assert.deepEqual(en.filter((key) => !zh.includes(key)), [], 'keys only in en');
       assert.deepEqual(zh.filter((key) => !en.includes(key)), [], 'keys only in zh');
       for (const locale of ['en', 'zh']) {
@@ -48,8 +50,11 @@ describe('locale files use only what the translator supports', () => {
     for (const file of filesOf(locale)) {
       it(`${locale}/${file}: no plural or context suffixes, no nesting, only plain {{name}} placeholders`, () => {
         const resources = JSON.parse(readFileSync(join(localesDir, locale, file), 'utf8')) as unknown;
-        const pluralOrContext = keyPaths(resources).filter((key) => /_(zero|one|two|few|many|other|male|female)$/.test(key));
-        assert.deepEqual(pluralOrContext, [], 'plural/context keys would never be looked up');
+        const keys = keyPaths(resources);
+        const context = keys.filter((key) => /_(zero|two|few|many|male|female)$/.test(key));
+        assert.deepEqual(context, [], 'only the plural forms English and Chinese use (_one, _other); no context keys');
+        const withoutOther = keys.filter((key) => key.endsWith('_one') && !keys.includes(key.replace(/_one$/, '_other')));
+        assert.deepEqual(withoutOther, [], 'every plural text has its _other form');
         const texts = JSON.stringify(resources);
         assert.equal(/\$t\(/.test(texts), false, 'nested $t(…) is not supported');
         const placeholders = texts.match(/\{\{[^}]*\}\}/g) ?? [];
@@ -60,10 +65,19 @@ describe('locale files use only what the translator supports', () => {
 });
 
 describe('i18n runtime', () => {
+  it('plural texts: one and many in English, one form in Chinese', async () => {
+    await loadNamespaces('settings');
+    assert.equal(t('settings:send.sent', { count: 1 }), 'Sent to 1 recipient');
+    assert.equal(t('settings:send.sent', { count: 3 }), 'Sent to 3 recipients');
+    await setLocale('zh');
+    assert.equal(t('settings:send.sent', { count: 1 }), '已发送给 1 位接收者');
+    await setLocale('en');
+  });
+
   it('common loads by itself (loadNamespaces waits for it); other namespaces are not loaded', async () => {
     assert.equal($locale.get(), 'en');
     await loadNamespaces();
-    assert.equal(t('message.actionSuccess'), 'Action Success');
+    assert.equal(t('message.requestFailed'), 'The request failed');
     assert.equal(t('common:page.notFound'), 'Error: Page Not Found!');
   });
 

@@ -41,14 +41,16 @@ beforeEach(async () => {
   setToken(undefined);
   setConfig();
   $session.set({ status: 'unknown' });
-  $messages.set([]);
   $navigationRequest.set(undefined);
   $loginCaptcha.set(undefined);
   setCurrentLocation('/login');
   await delay(110);
+  // After the wait: a previous test's failed call may still have had its toast to show.
+  $messages.set([]);
 });
 
-const errors = () => $messages.get().filter((message) => message.kind === 'error').map((message) => message.text);
+/** The error toasts, once a failed call's toast (it waits for the caller's catch) is out. */
+const errors = async () => (await delay(5), $messages.get()).filter((message) => message.kind === 'error').map((message) => message.text);
 const paths = () => server.requests.map((req) => `${req.method} ${req.path}`);
 
 describe('session: login', () => {
@@ -73,7 +75,7 @@ describe('session: login', () => {
     await delay(110);
     server.handle('POST /authc/login', ok({ hasNextStep: false, loginSuccess: false, message: '' }));
     await assert.rejects(login({ username: 'a', password: 'abc123' }), /User auth info unavailable/);
-    assert.deepEqual(errors(), []);
+    assert.deepEqual(await errors(), []);
     assert.equal($session.get().status, 'unknown', 'no session read after a failure');
   });
 
@@ -83,7 +85,7 @@ describe('session: login', () => {
     assert.ok(error instanceof HttpError && error.status === 401);
     assert.equal(error.message, 'Invalid username or password');
     assert.equal($loginCaptcha.get(), '/api/captcha/image/display');
-    assert.deepEqual(errors(), []);
+    assert.deepEqual(await errors(), []);
     assert.equal($navigationRequest.get(), undefined);
   });
 
@@ -93,7 +95,7 @@ describe('session: login', () => {
     assert.ok(error instanceof Error && !(error instanceof HttpError));
     assert.equal(error.message, '1001');
     assert.equal($loginCaptcha.get(), '/api/captcha/image/display');
-    assert.deepEqual(errors(), []);
+    assert.deepEqual(await errors(), []);
   });
 
   it('captcha fields are sent; a successful login hides the captcha again', async () => {
@@ -139,7 +141,7 @@ describe('session: reload', () => {
     server.handle('GET /cas/session/probe', ok(sessionAnswer({ permissions: [] })));
     await assert.rejects(reload(), /Access is denied/);
     assert.equal($session.get().status, 'anonymous');
-    assert.deepEqual(errors(), ['Access is denied']);
+    assert.deepEqual(await errors(), ['Access is denied']);
   });
 
   it("with the ACL switch 'N' an empty table is accepted", async () => {
@@ -173,7 +175,7 @@ describe('session: reload', () => {
     await assert.rejects(reload());
     assert.equal($navigationRequest.get()?.path, '/login?redirect=%2Foperate%2Ftenant%2Flist');
     assert.equal($session.get().status, 'anonymous');
-    assert.deepEqual(errors(), [], 'the session read is silent');
+    assert.deepEqual(await errors(), [], 'the session read is silent');
   });
 
   it('a read failure on a page that needs no login stays there', async () => {

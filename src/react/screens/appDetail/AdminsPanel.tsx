@@ -41,7 +41,7 @@ export default function AdminsPanel({ appId }: { appId: string }) {
     } finally {
       setBusy(false);
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('admin:done.adminsSaved'));
   };
 
   if (!saved) return <p role="status">{t('console:loading')}</p>;

@@ -27,7 +27,7 @@ export function BackchannelLogoutForm({ appId, saved, onSaved }: { appId: string
     try {
       await updateOidcClient(appId, body);
       onSaved();
-      notifySuccess(t('message.actionSuccess'));
+      notifySuccess(t('admin:done.backchannelSaved'));
     } catch (failure) {
       // A 400 names the rule the URI broke (e.g. rule.outboundUrl: a local or private address).
       const rule = failure instanceof HttpError && failure.status === 400 ? (failure.data as Partial<FieldErrors> | null)?.fields?.[0]?.rule : undefined;

@@ -20,7 +20,7 @@ export function ClientSwitches({ appId, client, onSaved }: { appId: string; clie
     try {
       await updateOidcClient(appId, changes);
       onSaved();
-      notifySuccess(t('message.actionSuccess'));
+      notifySuccess(t('admin:done.clientSaved'));
     } catch {
       // shown by the HTTP client
     } finally {

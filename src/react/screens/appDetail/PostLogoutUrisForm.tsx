@@ -28,7 +28,7 @@ export function PostLogoutUrisForm({ appId, saved, onSaved }: { appId: string; s
     try {
       await updateOidcClient(appId, body);
       onSaved();
-      notifySuccess(t('message.actionSuccess'));
+      notifySuccess(t('admin:done.postLogoutSaved'));
     } catch (failure) {
       setError(failure instanceof HttpError ? failure.message : t('message.requestFailed'));
     } finally {

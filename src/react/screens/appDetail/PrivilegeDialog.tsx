@@ -59,7 +59,7 @@ export default function PrivilegeDialog({ appId, nodes, node, parentId = null, o
       if (refusal.message) setFailure(refusal.message);
       return;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t(node ? 'admin:done.privilegeSaved' : 'admin:done.privilegeCreated', { name: values.name }));
     onSaved(saved);
     onClose();
   });

@@ -27,13 +27,13 @@ export default function PrivilegesPanel({ appId }: { appId: string }) {
   const close = () => setOpen(undefined);
   const named = (action: 'addChild' | 'edit' | 'up' | 'down' | 'delete', node: Privilege) => t('admin:action.of', { action: t(`admin:privilege.${action}`), name: node.name });
 
-  const run = async (call: () => Promise<unknown>) => {
+  const run = async (call: () => Promise<unknown>, done: string) => {
     try {
       await call();
     } catch {
       return false; // shown by the HTTP client
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(done);
     tree.reload();
     return true;
   };
@@ -43,7 +43,7 @@ export default function PrivilegesPanel({ appId }: { appId: string }) {
     const [moved] = order.splice(position, 1);
     if (!moved) return;
     order.splice(position + step, 0, moved);
-    void run(() => appApi.orderPrivileges(appId, selected.parentId, order));
+    void run(() => appApi.orderPrivileges(appId, selected.parentId, order), t('admin:done.privilegesOrdered'));
   };
 
   return (
@@ -133,7 +133,7 @@ export default function PrivilegesPanel({ appId }: { appId: string }) {
             question={t('admin:privilege.deleteQuestion', { name: open.node.name })}
             confirmLabel={t('admin:action.delete')}
             onConfirm={async () => {
-              if (await run(() => appApi.removePrivilege(appId, open.node.id))) setSelectedId(undefined);
+              if (await run(() => appApi.removePrivilege(appId, open.node.id), t('admin:done.privilegeDeleted', { name: open.node.name }))) setSelectedId(undefined);
             }}
           />
         )}

@@ -77,7 +77,7 @@ export default function RoleDialog({ appId, role, onClose, onSaved }: RoleDialog
       else if (refusal.message) setFailure(refusal.message);
       return;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t(role ? 'admin:done.roleSaved' : 'admin:done.roleCreated', { name: values.name }));
     onSaved();
     onClose();
   });

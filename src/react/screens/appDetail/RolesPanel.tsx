@@ -31,7 +31,7 @@ export default function RolesPanel({ appId }: { appId: string }) {
     } catch {
       return;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('admin:done.roleDeleted', { name: role.name }));
     list.reload();
   };
 

@@ -52,7 +52,7 @@ function AppList() {
     } catch {
       return; // shown by the HTTP client
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('admin:done.appDeleted', { name: app.name }));
     list.reload();
   };
 

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as channels from '../../../core/api/channels';
-import { HttpError } from '../../../core/http';
+import { HttpError, showInline } from '../../../core/http';
 import { notifySuccess } from '../../../core/messages';
 import { MessageServiceType } from '../../../core/enums';
 import { channelFields, serviceTypes, type Channel, type ChannelField, type ChannelSettingName } from '../../../core/schemas/messaging';
@@ -15,7 +15,7 @@ import { PasswordField, TextField } from '../../widgets/TextFields';
 import { CheckboxField, SelectField, TextAreaField } from '../../widgets/admin/AdminFields';
 import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
-import { formSchema, formValues, storedSecrets, toInput, type ChannelFormValues } from './channelForm';
+import { formSchema, formValues, hasVendor, storedSecrets, toInput, type ChannelFormValues } from './channelForm';
 
 export interface ChannelDialogProps {
   open: boolean;
@@ -67,12 +67,13 @@ export default function ChannelDialog({ open, onOpenChange, channel, onSaved }: 
       else await channels.create(toInput(values));
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
+      showInline(error);
       const fields = error.status === 400 ? ((error.data as Partial<FieldErrors> | null)?.fields ?? []) : [];
       fields.forEach(({ field, rule }) => setError(field as keyof ChannelFormValues, { type: 'server', message: rule }));
       if (!fields.length) setFailure(error.status === 409 ? t('settings:channel.stale') : error.message);
       return;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t(channel ? 'settings:done.channelSaved' : 'settings:done.channelCreated', { name: values.name }));
     onSaved();
     onOpenChange(false);
   });
@@ -96,7 +97,7 @@ export default function ChannelDialog({ open, onOpenChange, channel, onSaved }: 
               </option>
             ))}
           </SelectField>
-          <TextField label={t('settings:channel.vendor')} required hint={t('settings:channel.vendorHint')} error={errors.vendor?.message} registration={register('vendor')} />
+          {hasVendor(type) && <TextField label={t('settings:channel.vendor')} required hint={t('settings:channel.vendorHint')} error={errors.vendor?.message} registration={register('vendor')} />}
           <div className={table.full}>
             <CheckboxField label={t('settings:channel.enabled')} checked={watch('enabled')} onChange={(checked) => setValue('enabled', checked, { shouldDirty: true })} />
           </div>

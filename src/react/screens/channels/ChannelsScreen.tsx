@@ -60,7 +60,7 @@ export default function ChannelsScreen({ route }: ScreenProps) {
 
   const remove = async (channel: Channel) => {
     await channels.remove(channel.id);
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('settings:done.channelDeleted', { name: channel.name }));
     list.reload();
   };
 

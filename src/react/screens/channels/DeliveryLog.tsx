@@ -5,6 +5,7 @@ import * as channels from '../../../core/api/channels';
 import { formatDate } from '../../../core/format';
 import { DeliveryStatus, type Channel, type Delivery } from '../../../core/schemas/messaging';
 import { useT } from '../../i18n';
+import type { Translate } from '../../../core/i18n';
 import { DataTable, type Column } from '../../widgets/admin/DataTable';
 import { Pager } from '../../widgets/admin/Pager';
 import * as table from '../../widgets/admin/admin.css';
@@ -13,6 +14,12 @@ import type { PagedListState } from '../../widgets/admin/usePagedList';
 import * as styles from './channels.css';
 import { StatusBadge } from '../../widgets/StatusBadge';
 import { messageStatusText, serviceTypeText } from '../../widgets/messageTexts';
+
+/** Who a message went to: the address it was sent to, else the account (in-site), else a robot's group chat. */
+function recipientOf(row: Delivery, t: Translate): string {
+  if (row.address) return row.recipientName ? `${row.recipientName} <${row.address}>` : row.address;
+  return row.recipientName ?? t('settings:log.groupChat');
+}
 
 export type DeliveryQuery = channels.DeliveryQuery & { page: number; size: number };
 
@@ -23,7 +30,7 @@ export function DeliveryLog({ log, channelList }: { log: PagedListState<Delivery
     { id: 'time', header: t('settings:log.time'), cell: (row) => <span className={styles.nowrap}>{formatDate(row.pushTime)}</span> },
     { id: 'channel', header: t('settings:log.channel'), cell: (row) => row.channelName ?? '—' },
     { id: 'type', header: t('settings:log.serviceType'), cell: (row) => serviceTypeText(t, row.serviceType) },
-    { id: 'recipient', header: t('settings:log.recipient'), cell: (row) => row.address ?? '—' },
+    { id: 'recipient', header: t('settings:log.recipient'), cell: (row) => recipientOf(row, t) },
     { id: 'title', header: t('settings:log.title'), cell: (row) => row.title },
     { id: 'status', header: t('settings:log.status'), cell: (row) => <StatusBadge status={row.status} /> },
     { id: 'attempts', header: t('settings:log.attempts'), cell: (row) => row.attempts },

@@ -18,11 +18,15 @@ export const heroText = style({ flex: 1, minWidth: '220px' });
 
 export const heroTitle = style({ margin: 0, fontSize: vars.font.sizeTitle, fontWeight: 650, lineHeight: 1.3 });
 
-export const heroMeta = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.sm, margin: `${vars.space.xs} 0 0`, color: vars.color.textMuted });
+// On the tinted hero the muted text colour and the tinted badge fall below 4.5:1 in the light
+// theme: the handle takes the text colour, the badge the plain surface behind it.
+export const heroMeta = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.sm, margin: `${vars.space.xs} 0 0`, color: vars.color.text });
+
+export const heroBadge = style({ background: vars.color.surface, boxShadow: `inset 0 0 0 1px ${vars.color.border}` });
 
 export const grid = style({
   display: 'grid',
-  gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(min(300px, 100%), 1fr))',
   gap: vars.space.md,
   alignItems: 'start',
 });

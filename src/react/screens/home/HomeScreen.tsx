@@ -132,7 +132,7 @@ export default function HomeScreen() {
         <div className={styles.heroText}>
           <h1 className={styles.heroTitle}>{t('console:home.welcome', { name })}</h1>
           <p className={styles.heroMeta}>
-            <span className={ui.badge}>{t(roleKey(user))}</span>
+            <span className={`${ui.badge} ${styles.heroBadge}`}>{t(roleKey(user))}</span>
             <span>@{user.username}</span>
           </p>
         </div>

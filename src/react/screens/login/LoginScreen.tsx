@@ -1,5 +1,5 @@
-// The console's sign-in page (/login, the screen map): branding from the system config (login logo, sign,
-// app name, copyright), the sign-in form (captcha when the server asks, the next step of a
+// The console's sign-in page (/login, the screen map): branding from the system config (login logo or
+// else the app logo, sign, the app name as the page's h1, copyright), the sign-in form (captcha when the server asks, the next step of a
 // multi-step login) and, with supportThirdLogin 'Y', the third-party sign-in buttons. After the
 // sign-in the guard sends the person on: to the `redirect` query when it is a same-origin console
 // page they may open, else to the first page they are permitted.
@@ -24,6 +24,8 @@ export default function LoginScreen() {
   const { connection } = useConsole();
   const redirect = new URLSearchParams(useSearch()).get('redirect');
   const appName = system.appName || t('app.name');
+  // A sign-in logo of its own, else the application's logo: an uploaded logo replaces the default mark.
+  const logo = system.loginLogoPath || system.appLogo;
   const pageRef = useRef<HTMLDivElement>(null);
   const background = useLoginBackground(pageRef, styles.page);
 
@@ -36,8 +38,8 @@ export default function LoginScreen() {
       <aside className={styles.brand}>
         <div className={styles.pattern} />
         <div className={styles.brandTop}>
-          {system.loginLogoPath ? <img className={styles.logo} src={fileUrl(system.loginLogoPath)} alt="" /> : <ConsoleMark className={styles.logo} />}
-          <p className={styles.appName}>{appName}</p>
+          {logo ? <img className={styles.logo} src={fileUrl(logo)} alt="" /> : <ConsoleMark className={styles.logo} />}
+          <h1 className={styles.appName}>{appName}</h1>
         </div>
         <div className={styles.pitch}>
           <p className={styles.sign}>{system.loginSign || t('console:login.sign')}</p>

@@ -73,7 +73,7 @@ export default function IdpDialog({ provider, onClose, onSaved }: IdpDialogProps
       setFailure(refusal.message);
       return;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('settings:done.idpSaved', { name }));
     onSaved();
     onClose();
   });

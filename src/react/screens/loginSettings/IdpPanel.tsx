@@ -34,12 +34,12 @@ export function IdpPanel() {
     } catch {
       return; // The HTTP client has shown the server's message.
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t(provider.enabled ? 'settings:done.idpDisabled' : 'settings:done.idpEnabled', { name: provider.name }));
     list.reload();
   };
   const remove = async (provider: idps.IdpDetail) => {
     await idps.remove(provider.code);
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('settings:done.idpDeleted', { name: provider.name }));
     list.reload();
   };
 

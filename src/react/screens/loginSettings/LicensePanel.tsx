@@ -10,7 +10,11 @@ import { useT } from '../../i18n';
 import { useCopy } from '../../widgets/useCopy';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
+import { tone } from '../../widgets/StatusBadge.css';
 import * as styles from './settings.css';
+
+/** Valid in the primary colour; not activated yet is no fault (neutral); the rest need action. */
+const badgeTone: Record<LicenseStatus['status'], string> = { valid: tone.good, missing: tone.neutral, expired: tone.problem, invalid: tone.problem, over_limit: tone.problem };
 
 function StatusCard({ status }: { status: LicenseStatus }) {
   const t = useT();
@@ -26,7 +30,7 @@ function StatusCard({ status }: { status: LicenseStatus }) {
         <h2 id="iam-license-status" className={ui.cardTitle}>
           {t('settings:license.title')}
         </h2>
-        <span className={ui.badge}>{t(`settings:licenseStatus.${status.status}`)}</span>
+        <span className={badgeTone[status.status]}>{t(`settings:licenseStatus.${status.status}`)}</span>
       </div>
       <dl className={styles.details}>
         {rows.map(([term, value]) => (

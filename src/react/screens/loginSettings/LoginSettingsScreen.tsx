@@ -43,7 +43,7 @@ export default function LoginSettingsScreen({ route }: ScreenProps) {
   const ready = useTexts(undefined, 'settings');
   const [tab, setTab] = useState('signIn');
   const policy = useResource(settings.loginSettings, []);
-  const config = useResource(settings.config, []);
+  const config = useResource(settings.screenConfig, []);
   const licenseStatus = useResource(license.status, []);
   const [activated, setActivated] = useState<LicenseStatus>();
   const status = activated ?? licenseStatus.data;

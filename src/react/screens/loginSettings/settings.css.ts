@@ -48,7 +48,7 @@ export const fields = style({
   alignItems: 'start',
 });
 
-export const wideFields = style([fields, { gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))' }]);
+export const wideFields = style([fields, { gridTemplateColumns: 'repeat(auto-fill, minmax(min(300px, 100%), 1fr))' }]);
 
 export const wide = style({ gridColumn: '1 / -1' });
 
@@ -93,7 +93,7 @@ export const bannerError = style({ borderColor: vars.color.error, background: va
 
 export const grid = style({
   display: 'grid',
-  gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(min(300px, 100%), 1fr))',
   gap: vars.space.md,
   alignItems: 'start',
 });

@@ -1,9 +1,10 @@
 // Saving a versioned settings document from a form: success replaces the form's baseline, a 409
-// keeps every typed value and flags the form stale, a 400 puts the server's messages on fields.
+// keeps every typed value and flags the form stale, a 400 puts the server's messages on fields
+// (both shown inline, so not again in a toast); anything else is the HTTP client's one toast.
 import { useState } from 'react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
-import { HttpError } from '../../../core/http';
-import { notifyError, notifySuccess } from '../../../core/messages';
+import { HttpError, showInline } from '../../../core/http';
+import { notifySuccess } from '../../../core/messages';
 import type { Versioned } from '../../../core/api/settings';
 import type { FieldErrors } from '../../../core/types';
 import { useT } from '../../i18n';
@@ -27,13 +28,16 @@ export function useVersionedSave<T extends FieldValues, D>(
       setStale(false);
       form.reset(toForm(saved.value));
       onSaved?.(saved.value);
-      notifySuccess(t('message.actionSuccess'));
+      notifySuccess(t('settings:done.settingsSaved'));
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
-      if (error.status === 409) return setStale(true);
+      if (error.status === 409) {
+        showInline(error);
+        return setStale(true);
+      }
       const fields = error.status === 400 ? ((error.data as Partial<FieldErrors> | null)?.fields ?? []) : [];
       fields.forEach(({ field, rule }) => form.setError(field as Path<T>, { type: 'server', message: rule }));
-      if (!fields.length) notifyError(error.message);
+      if (fields.length) showInline(error);
     }
   });
 

@@ -2,14 +2,11 @@
 // (add a child, move up/down among its siblings, delete with its children).
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n';
-import { Icon, isIconName } from '../../widgets/Icon';
 import { PlainTextField, SelectField } from '../../widgets/admin/AdminFields';
 import * as styles from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
+import { IconPicker } from './IconPicker';
 import type { EditorItem } from './menuTree';
-
-/** The console's icons an item may show (those the side menu can draw). */
-export const MENU_ICONS = ['home', 'operate', 'app', 'user', 'tenant', 'setting', 'tunnel', 'menu', 'profile', 'message', 'history', 'userInfo', 'key', 'shield', 'device', 'globe', 'external'].filter(isIconName);
 
 export interface ItemEditorProps {
   item: EditorItem;
@@ -38,19 +35,7 @@ export function ItemEditor({ item, errors, privilegeOptions, warning, readOnly, 
       <fieldset className={`${ui.form} ${styles.plainFieldset}`} disabled={readOnly}>
         <PlainTextField label={t('admin:menu.itemName')} required value={item.name} error={errors.name} onValue={(name) => onChange({ name })} />
         <PlainTextField label={t('admin:menu.itemPath')} required value={item.path} error={errors.path} hint={t('admin:menu.pathHint')} onValue={(path) => onChange({ path })} />
-        <div className={styles.inline}>
-          <div className={styles.grow}>
-            <SelectField label={t('admin:menu.icon')} value={item.icon} error={errors.icon} onChange={(event) => onChange({ icon: event.currentTarget.value })}>
-              <option value="">{t('admin:menu.noIcon')}</option>
-              {MENU_ICONS.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </SelectField>
-          </div>
-          {isIconName(item.icon) && <Icon name={item.icon} />}
-        </div>
+        <IconPicker label={t('admin:menu.icon')} value={item.icon} error={errors.icon} disabled={readOnly} onChange={(icon) => onChange({ icon })} />
         <SelectField label={t('admin:menu.privilege')} value={item.privilegeId} error={errors.privilegeId} hint={t('admin:menu.privilegeHint')} onChange={(event) => onChange({ privilegeId: event.currentTarget.value })}>
           <option value="">{t('admin:menu.everyone')}</option>
           {privilegeOptions}

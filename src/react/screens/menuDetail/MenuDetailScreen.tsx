@@ -133,7 +133,7 @@ function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEdito
     } finally {
       setSaving(false);
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('admin:done.menuSaved', { name }));
     onSaved();
   };
 
@@ -144,7 +144,7 @@ function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEdito
     } catch {
       return;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('admin:done.menuDeleted', { name: plan.name }));
     navigate('/operate/menu');
   };
 

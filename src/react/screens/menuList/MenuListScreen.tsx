@@ -45,7 +45,7 @@ export default function MenuListScreen() {
     } catch {
       return;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('admin:done.menuDeleted', { name: menu.planName }));
     menus.reload();
     plans.reload();
   };

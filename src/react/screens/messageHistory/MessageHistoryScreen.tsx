@@ -1,4 +1,4 @@
-// profile/messageHis: every message sent to me, newest first: title, service type, vendor, push
+// profile/messageHis: every message sent to me, newest first: title, sender, service type, vendor, push
 // time and status (in-site ones unread/read; email, SMS … queued, sent or failed).
 import * as messages from '../../../core/api/messages';
 import { formatDate } from '../../../core/format';
@@ -18,6 +18,7 @@ export default function MessageHistoryScreen({ route }: ScreenProps) {
   const history = usePagedList<Message, { page: number; size: number }>(({ page, size }) => messages.history(page, size), {});
   const columns: Column<Message>[] = [
     { id: 'title', header: t('settings:history.title'), cell: (row) => row.title },
+    { id: 'sender', header: t('settings:history.sender'), cell: (row) => row.sender ?? t('settings:inbox.system') },
     { id: 'type', header: t('settings:history.serviceType'), cell: (row) => serviceTypeText(t, row.serviceType) },
     { id: 'vendor', header: t('settings:history.vendor'), cell: (row) => row.vendor ?? '—' },
     { id: 'time', header: t('settings:history.pushTime'), cell: (row) => formatDate(row.pushTime) },

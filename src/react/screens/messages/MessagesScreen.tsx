@@ -1,5 +1,7 @@
-// profile/message: my in-site messages (all, unread or read), mark read (one or all), delete;
-// administrators (operations permission) send messages from here.
+// profile/message: my in-site messages (all, unread or read), each with its sender ("System" for
+// the console's own); opening one (its title is a disclosure button) shows its text and marks it
+// read, and the top bar's unread badge follows. Mark read (one or all), delete; administrators
+// (operations permission) send messages from here.
 import { lazy, Suspense, useId, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { hasAccess, Permission } from '../../../core/acl';
@@ -13,6 +15,7 @@ import { Pager } from '../../widgets/admin/Pager';
 import * as table from '../../widgets/admin/admin.css';
 import { usePagedList } from '../../widgets/admin/usePagedList';
 import * as ui from '../../widgets/ui.css';
+import { Icon } from '../../widgets/Icon';
 import { StatusBadge } from '../../widgets/StatusBadge';
 import type { ScreenProps } from '../types';
 import * as styles from './messages.css';
@@ -24,6 +27,10 @@ type InboxQuery = { page: number; size: number; status: messages.InboxFilter };
 function Item({ message, onChanged }: { message: Message; onChanged: () => void }) {
   const t = useT();
   const id = useId();
+  const [open, setOpen] = useState(false);
+  // Read by opening it: shown read at once, without reloading the list (in the "Unread" view the
+  // message stays where the person is reading it).
+  const [readHere, setReadHere] = useState(false);
   const act = async (call: () => Promise<unknown>) => {
     try {
       await call();
@@ -32,19 +39,31 @@ function Item({ message, onChanged }: { message: Message; onChanged: () => void 
     }
     onChanged();
   };
-  const unread = message.readAt === null;
+  const unread = message.readAt === null && !readHere;
+  const toggle = () => {
+    setOpen(!open);
+    if (open || !unread) return;
+    setReadHere(true);
+    messages.markRead(message.id).catch(() => setReadHere(false));
+  };
   return (
     <li className={`${styles.item} ${unread ? styles.unread : ''}`} aria-labelledby={`${id}-title`}>
       <div className={styles.itemHead}>
-        <h2 id={`${id}-title`} className={styles.itemTitle}>
-          {message.title}
+        <h2 className={styles.itemTitle}>
+          <button type="button" id={`${id}-title`} className={styles.opener} aria-expanded={open} aria-controls={`${id}-text`} onClick={toggle}>
+            <Icon name={open ? 'chevronDown' : 'chevronRight'} className={styles.openerIcon} />
+            {message.title}
+          </button>
         </h2>
         {unread && <StatusBadge status="unread" />}
         <time className={styles.time} dateTime={new Date(message.pushTime).toISOString()} title={formatDate(message.pushTime)}>
           {relativeTime(message.pushTime, Date.now(), t)}
         </time>
       </div>
-      <p className={styles.content}>{message.content}</p>
+      <p className={styles.sender}>{t('settings:inbox.from', { name: message.sender ?? t('settings:inbox.system') })}</p>
+      <p id={`${id}-text`} className={styles.content} hidden={!open}>
+        {message.content}
+      </p>
       <div className={styles.itemActions}>
         {unread && (
           <button type="button" className={`${ui.button.ghost} ${table.small}`} aria-label={t('settings:inbox.markReadOf', { title: message.title })} onClick={() => void act(() => messages.markRead(message.id))}>

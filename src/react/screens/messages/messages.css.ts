@@ -17,6 +17,26 @@ export const itemHead = style({ display: 'flex', alignItems: 'center', gap: vars
 
 export const itemTitle = style({ margin: 0, fontSize: '15px', fontWeight: 600, minWidth: 0, overflowWrap: 'anywhere' });
 
+/** The title as the button that opens the message: looks like the title, shows it is pressable. */
+export const opener = style({
+  display: 'inline-flex',
+  alignItems: 'flex-start',
+  gap: vars.space.xs,
+  padding: 0,
+  border: 'none',
+  background: 'none',
+  color: 'inherit',
+  font: 'inherit',
+  textAlign: 'start',
+  cursor: 'pointer',
+  overflowWrap: 'anywhere',
+  selectors: { '&:hover': { textDecoration: 'underline' } },
+});
+
+export const openerIcon = style({ flex: 'none', width: '16px', height: '16px', marginTop: '2px' });
+
+export const sender = style({ margin: `2px 0 0`, color: vars.color.textMuted, fontSize: vars.font.sizeSmall });
+
 export const time = style({ marginInlineStart: 'auto', color: vars.color.textMuted, fontSize: vars.font.sizeSmall, whiteSpace: 'nowrap' });
 
 export const content = style({ margin: `${vars.space.xs} 0 0`, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' });

@@ -58,7 +58,7 @@ export default function ScimTokensScreen({ route }: ScreenProps) {
 
   const revoke = async (token: ScimToken) => {
     await scimApi.revoke(token.id);
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('admin:done.scimTokenRevoked', { name: token.name }));
     list.reload();
   };
 

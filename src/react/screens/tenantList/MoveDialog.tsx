@@ -36,7 +36,7 @@ export default function MoveDialog({ tenant, tenants, onClose, onSaved }: MoveDi
     } finally {
       setBusy(false);
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('admin:done.tenantMoved', { name: tenant.name }));
     onClose();
   };
 

@@ -45,7 +45,7 @@ export function TenantAdmins({ tenant }: { tenant: Tenant }) {
     } finally {
       setBusy(false);
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('admin:done.adminsSaved'));
   };
 
   const changed = !!admins && (admins.length !== chosen.length || admins.some((admin) => !chosen.some((person) => person.id === admin.id)));

@@ -60,7 +60,7 @@ export default function TenantDialog({ parent, tenant, onClose, onSaved }: Tenan
       setFailure(refusal.stale ? t('admin:tenant.stale') : refusal.message);
       return;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t(tenant ? 'admin:done.tenantSaved' : 'admin:done.tenantCreated', { name: values.name }));
     onSaved(saved);
     onClose();
   });

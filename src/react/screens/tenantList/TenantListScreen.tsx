@@ -4,7 +4,7 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import * as tenantApi from '../../../core/api/tenants';
 import type { Tenant } from '../../../core/api/tenants';
-import { HttpError } from '../../../core/http';
+import { HttpError, showInline } from '../../../core/http';
 import { notifyError, notifySuccess } from '../../../core/messages';
 import { formatDate } from '../../../core/format';
 import { TenantType } from '../../../core/enums';
@@ -49,10 +49,14 @@ export default function TenantListScreen() {
     try {
       await tenantApi.remove(tenant.id);
     } catch (error) {
-      notifyError(error instanceof HttpError && error.status === 409 ? t('admin:tenant.notEmpty', { name: tenant.name }) : (error as Error).message);
+      // A tenant that still holds something: say what to do instead of the server's words (once).
+      if (error instanceof HttpError && error.status === 409) {
+        showInline(error);
+        notifyError(t('admin:tenant.notEmpty', { name: tenant.name }));
+      }
       return;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('admin:done.tenantDeleted', { name: tenant.name }));
     setSelectedId(tenant.parentId ?? undefined);
     tree.reload();
   };

@@ -111,8 +111,13 @@ export function AuthenticatorCard({ onChange }: { onChange?: () => void }) {
 
   return (
     <Card id="iam-userinfo-totp" title={t('console:totp.title')} action={action}>
-      {enabled === undefined ? (
-        <p className={ui.empty}>{t(status.failed ? 'console:unavailable' : 'console:loading')}</p>
+      {status.failed ? (
+        <p className={ui.empty}>{t('console:unavailable')}</p>
+      ) : enabled === undefined ? (
+        // The status line's stand-in, as tall as the line that replaces it.
+        <p className={styles.status} aria-hidden="true">
+          <span className={`${ui.badge} ${ui.skeleton}`} />
+        </p>
       ) : (
         <p className={styles.status}>
           <span className={`${ui.badge} ${enabled ? '' : styles.offBadge}`}>{t(enabled ? 'console:totp.on' : 'console:totp.off')}</span>

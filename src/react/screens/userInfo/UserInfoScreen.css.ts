@@ -3,7 +3,7 @@ import { vars } from '../../theme/theme.css';
 
 export const grid = style({
   display: 'grid',
-  gridTemplateColumns: 'repeat(auto-fit, minmax(320px, 1fr))',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(min(320px, 100%), 1fr))',
   gap: vars.space.md,
   alignItems: 'start',
 });

@@ -46,7 +46,7 @@ export default function RolesDialog({ user, onClose }: { user: AdminUser; onClos
     } finally {
       setBusy(false);
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('admin:done.rolesSaved', { name: user.username }));
     onClose();
   };
 

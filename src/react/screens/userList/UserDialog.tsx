@@ -110,7 +110,7 @@ export default function UserDialog({ user, tenants, onClose, onSaved }: UserDial
       if (refusal.message) setFailure(refusal.message);
       return;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t(user ? 'admin:done.userSaved' : 'admin:done.userCreated', { name: values.username }));
     onSaved();
     onClose();
   });

@@ -59,13 +59,13 @@ export default function UserListScreen() {
     return next;
   });
 
-  const act = async (call: () => Promise<unknown>) => {
+  const act = async (call: () => Promise<unknown>, done: string) => {
     try {
       await call();
     } catch {
       return; // the HTTP client has shown why
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(done);
     list.reload();
   };
   const named = (action: RowAction, user: AdminUser) => t('admin:action.of', { action: t(`admin:action.${action}`), name: user.username });
@@ -155,7 +155,7 @@ export default function UserListScreen() {
         const more: RowMenuItem[] = user.id === scope.userId ? [] : [
           { key: 'password', label: t('admin:action.resetPassword'), onSelect: () => setOpen({ kind: 'password', user }) },
           { key: 'sessions', label: t('admin:action.sessions'), onSelect: () => setOpen({ kind: 'sessions', user }) },
-          { key: 'status', label: t(`admin:action.${enabled ? 'disable' : 'enable'}`), onSelect: () => void act(() => setStatus(user, enabled ? Status.Disabled : Status.Enable)) },
+          { key: 'status', label: t(`admin:action.${enabled ? 'disable' : 'enable'}`), onSelect: () => void act(() => setStatus(user, enabled ? Status.Disabled : Status.Enable), t(enabled ? 'admin:done.userDisabled' : 'admin:done.userEnabled', { name: user.username })) },
           ...(user.locked ? [{ key: 'unlock', label: t('admin:action.unlock'), onSelect: () => setOpen({ kind: 'unlock', user }) }] : []),
           { key: 'delete', label: t('admin:action.delete'), danger: true, onSelect: () => setOpen({ kind: 'delete', user }) },
         ];
@@ -221,7 +221,7 @@ export default function UserListScreen() {
             title={t('admin:user.deleteTitle')}
             question={t('admin:user.deleteQuestion', { name: open.user.username })}
             confirmLabel={t('admin:action.delete')}
-            onConfirm={() => act(() => users.remove(open.user.id))}
+            onConfirm={() => act(() => users.remove(open.user.id), t('admin:done.userDeleted', { name: open.user.username }))}
           />
         )}
         {open?.kind === 'unlock' && (
@@ -231,7 +231,7 @@ export default function UserListScreen() {
             title={t('admin:user.unlockTitle')}
             question={t('admin:user.unlockQuestion', { name: open.user.username })}
             confirmLabel={t('admin:action.unlock')}
-            onConfirm={() => act(() => users.unlock(open.user.id))}
+            onConfirm={() => act(() => users.unlock(open.user.id), t('admin:done.userUnlocked', { name: open.user.username }))}
           />
         )}
       </Suspense>

@@ -73,7 +73,7 @@ export default function WebhookDialog({ webhook, tenants, platform, onClose, onS
     }
     onSaved();
     if (webhook) {
-      notifySuccess(t('message.actionSuccess'));
+      notifySuccess(t('webhooks:savedNotice'));
       onClose();
     }
   };

@@ -64,7 +64,7 @@ export default function WebhooksScreen({ route }: ScreenProps) {
       if (error instanceof HttpError) return;
       throw error;
     }
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t('webhooks:deletedNotice', { url: webhook.url }));
     list.reload();
   };
 

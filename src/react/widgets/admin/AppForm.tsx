@@ -59,7 +59,7 @@ export function AppForm({ app, onSaved, onCancel }: AppFormProps) {
       return;
     }
     setVersion(saved.version);
-    notifySuccess(t('message.actionSuccess'));
+    notifySuccess(t(app ? 'admin:done.appSaved' : 'admin:done.appCreated', { name: saved.name }));
     onSaved(saved);
   });
 

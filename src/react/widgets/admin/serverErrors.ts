@@ -1,7 +1,8 @@
 // What a refused save answered, for a form: the 400 field errors (their `rule.*` keys, the rules
 // only the administration calls use translated from the admin namespace), a stale version (409),
-// or another failure's message.
-import { HttpError } from '../../../core/http';
+// or another failure's message. The form shows what it answers, so the HTTP client's toast is
+// dropped (showInline): a failure is said once.
+import { HttpError, showInline } from '../../../core/http';
 import type { FieldErrors } from '../../../core/types';
 
 /** Rules the administration calls answer that the common rule texts do not have. */
@@ -15,6 +16,7 @@ export interface Refusal {
 }
 
 export function refusalOf(error: unknown): Refusal {
+  showInline(error);
   if (!(error instanceof HttpError)) return { fields: [], stale: false, message: String(error) };
   if (error.status === 409) return { fields: [], stale: true };
   const reported = error.status === 400 ? (error.data as Partial<FieldErrors> | null)?.fields ?? [] : [];
