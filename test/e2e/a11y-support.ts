@@ -23,6 +23,8 @@ interface AxeViolation { id: string; impact: string | null; help: string; helpUr
  */
 export async function seriousViolations(page: Page, where: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  // A dialog still fading in blends its colours with the page: check what the person ends up seeing.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: unknown[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });

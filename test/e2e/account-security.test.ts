@@ -87,8 +87,8 @@ test('recovery codes in the personal center, a sign-in with one, and signing out
 
   // Sign out, then in with the password and a recovery code instead of the app's code.
   await page.getByRole('button', { name: 'Account menu of rita' }).click();
-  await page.getByRole('menuitem', { name: 'Logout' }).click();
-  await page.getByRole('dialog', { name: 'Logout' }).getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await page.getByRole('dialog', { name: 'Sign out' }).getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   await signIn(page, 'rita');
   await page.getByText('Enter the 6-digit code from your authenticator app, or one of your recovery codes.').waitFor();
