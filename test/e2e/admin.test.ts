@@ -131,6 +131,8 @@ test("the administrator's console, step by step", async (t) => {
     await dialog.waitFor();
     const username = dialog.getByLabel('Username');
     await dialog.getByLabel('Real name').waitFor();
+    // The form opens at once and is filled when the person's details arrive.
+    await page.waitForFunction((input) => (input as HTMLInputElement | null)?.value !== '', await username.elementHandle());
     assert.equal(await username.inputValue(), ADMIN.username);
     assert.equal(await username.getAttribute('readonly'), '');
 
