@@ -88,9 +88,7 @@ function signInValibot() {
     async resolveId(source, importer, options) {
       if (source !== 'valibot' || !importers.has(importer)) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-      // The package build leaves valibot to the host: one copy there, nothing to split.
-      if (!resolved || resolved.external) return resolved;
-      return { ...resolved, id: resolved.id + suffix };
+      return resolved && { ...resolved, id: resolved.id + suffix };
     },
     load(id) {
       return id.endsWith(suffix) ? readFile(id.slice(0, -suffix.length), 'utf8') : null;
@@ -149,10 +147,12 @@ function bundleConfig({ dir, sourcemap, external }) {
 }
 
 /** What the package build leaves to the host's bundler: React and react-dom with their subpaths
- *  (`react/jsx-runtime`, `react-dom/client`), peer dependencies; nanostores and valibot,
- *  dependencies whose types the core's typings name (`$locale`, the wire types inferred from the
- *  schemas), so a host has one copy of each for both its code and ours. */
-const hostModules = /^(react|react-dom|nanostores|valibot)(\/|$)/;
+ *  (`react/jsx-runtime`, `react-dom/client`), peer dependencies, and nanostores, a dependency whose
+ *  store types the core's typings name (`$locale`). valibot stays bundled (the sign-in form keeps a
+ *  copy of only the validators it uses, see signInValibot: left to the host, the login entry cost
+ *  a React host 32 KiB instead of 17); it is a dependency only because the typings name its types
+ *  (the wire types are inferred from the schemas). */
+const hostModules = /^(react|react-dom|nanostores)(\/|$)/;
 
 export default bundleConfig({ dir: 'dist', sourcemap: true });
 export const packageConfig = bundleConfig({ dir: 'packages/iam-console/dist', sourcemap: false, external: (id) => hostModules.test(id) });

@@ -46,7 +46,8 @@ test('README of the browser package links only to files in the package', () => {
 });
 
 test('React and react-dom are peer dependencies, imported by the package and not bundled into it', () => {
-  // nanostores and valibot: imported too, because the core's typings name their types.
+  // nanostores: imported too, because the core's typings name its store types; valibot: bundled,
+  // and a dependency because the typings name its types.
   assert.deepEqual(Object.keys(manifest.dependencies ?? {}), ['nanostores', 'valibot']);
   // @types/react too: the elements' typings add their tags to React's JSX, so even a host without
   // React needs React's types to typecheck them.
