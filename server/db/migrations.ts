@@ -362,6 +362,34 @@ const backchannelLogout: Migration = {
   },
 };
 
+/** Passkeys (WebAuthn credentials, server/auth/passkeys/) and their ceremonies' challenges. A
+ *  challenge is a row, not process memory, so any process of a scaled-out server can finish a
+ *  ceremony another one started; deleting the row is what makes it single-use. */
+const passkeys: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('passkeys')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('credential_id', 'text', (c) => c.notNull().unique())
+      .addColumn('public_key', 'text', (c) => c.notNull())
+      .addColumn('counter', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('transports', 'text', (c) => c.notNull().defaultTo('[]'))
+      .addColumn('device_type', 'text', (c) => c.notNull())
+      .addColumn('backed_up', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_used_at', 'bigint').execute();
+    await db.schema.createIndex('passkeys_user').on('passkeys').column('user_id').execute();
+    await db.schema.createTable('webauthn_challenges')
+      .addColumn('challenge', 'text', (c) => c.primaryKey())
+      .addColumn('purpose', 'text', (c) => c.notNull())
+      .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+      .addColumn('session_id', 'text')
+      .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute();
+    await db.schema.createIndex('webauthn_challenges_expiry').on('webauthn_challenges').column('expires_at').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -381,6 +409,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0017_sso': sso(engine),
     '0018_sso_apps': ssoApps,
     '0019_backchannel_logout': backchannelLogout,
+    '0022_passkeys': passkeys,
   };
 }
 

@@ -234,6 +234,37 @@ export interface AuditTable {
   detail: string;
 }
 
+export interface PasskeyTable {
+  id: string;
+  userId: string;
+  /** The credential's id as the authenticator gave it (base64url); one account per credential. */
+  credentialId: string;
+  /** COSE public key, base64url. */
+  publicKey: string;
+  /** The authenticator's signature counter (0: it keeps none). */
+  counter: number;
+  /** JSON array of the transports the browser reported (usb, internal, hybrid, …). */
+  transports: string;
+  /** 'singleDevice' or 'multiDevice' (a synced passkey). */
+  deviceType: string;
+  backedUp: number;
+  name: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+export interface WebauthnChallengeTable {
+  /** The base64url challenge itself (what the authenticator signs). */
+  challenge: string;
+  /** 'register' | 'login' | 'second-step': a challenge is only good for the ceremony it was issued for. */
+  purpose: string;
+  /** The account it was issued for (registration, second step); null for a passkey sign-in. */
+  userId: string | null;
+  /** The session that asked for it (registration). */
+  sessionId: string | null;
+  expiresAt: number;
+}
+
 export interface Database {
   tenants: TenantTable;
   users: UserTable;
@@ -257,4 +288,6 @@ export interface Database {
   idpTickets: IdpTicketTable;
   idpLinks: IdpLinkTable;
   auditLog: AuditTable;
+  passkeys: PasskeyTable;
+  webauthnChallenges: WebauthnChallengeTable;
 }
