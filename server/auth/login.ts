@@ -5,7 +5,10 @@
 // instead of a password; that code is the sign-in's factor, no second step follows.
 // Second auth: a person with an authenticator app always confirms with it; otherwise
 // PHONE_CAPTCHA sends a code (SMS, or email without a phone), and TOTP sends an SMS code to
-// people without an authenticator, refusing those without a phone too.
+// people without an authenticator, refusing those without a phone too. A passkey is the strongest
+// of these: whenever a second step is asked, a person with a passkey may answer it with one
+// (offered beside the authenticator app's code; instead of a code sent to them); the PASSKEY
+// policy asks for it first, and people without a passkey take the TOTP policy's path.
 // Password expiry (passwordPolicy.expiryDays): once every factor passed, an expired password
 // answers the next step PASSWORD_EXPIRED instead of a session and grants a change for a few
 // minutes; PUT /authc/password/expired (old + new password) uses the grant and opens the
@@ -30,6 +33,8 @@ import { totpEnabled, verifyTotp } from './totp';
 import { consumeCode, consumeExpiredChange, grantExpiredChange, sendCodeAfterAnswer, sendCodeOnce } from './codes';
 import { passwordExpired, storeNewPassword } from './password-policy';
 import { endEveryAccess } from '../oidc/revoke';
+import { hasPasskey } from './passkeys/has-passkey';
+import { secondStepOptions, storedPasskey, usePasskey, NOT_YOURS } from './passkeys/assertion';
 
 type LoginBody = v.InferOutput<typeof loginBody>;
 
@@ -59,18 +64,55 @@ const captchaError = (message: string) =>
 /** Sends a code, treating "asked again within the minute" as sent (the earlier code still works). */
 const CODE_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PHONE_CAPTCHA, loginSuccess: false, message: 'Enter the verification code sent to you' };
 const TOTP_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.TOTP, loginSuccess: false, message: 'Enter the code from your authenticator app' };
+const PASSKEY_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PASSKEY, loginSuccess: false, message: 'Confirm with your passkey' };
 const EXPIRED_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PASSWORD_EXPIRED, loginSuccess: false, message: 'Your password has expired; choose a new one' };
 export const NO_SECOND_FACTOR = 'Two-step sign-in needs an authenticator app or a mobile phone number; ask an administrator to set one up for you';
 
+interface SecondStep {
+  kind: 'totp' | 'code' | 'passkey';
+  /** A passkey may answer it (the person has one). */
+  passkey: boolean;
+}
+
 /** Which second step `user` takes under `policy` (none: undefined). */
-async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Promise<'totp' | 'code' | undefined> {
-  if (await totpEnabled(ctx, user.id)) return 'totp';
-  if (policy.secondAuth === SecondAuth.PHONE_CAPTCHA) return 'code';
-  if (policy.secondAuth === SecondAuth.TOTP) {
-    if (!user.mobilePhone) throw new ApiError(403, NO_SECOND_FACTOR);
-    return 'code';
+async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Promise<SecondStep | undefined> {
+  const totp = await totpEnabled(ctx, user.id);
+  if (!totp && policy.secondAuth === null) return undefined;
+  const passkey = await hasPasskey(ctx.db, user.id);
+  if (passkey && (policy.secondAuth === SecondAuth.PASSKEY || !totp)) return { kind: 'passkey', passkey };
+  if (totp) return { kind: 'totp', passkey };
+  if (policy.secondAuth !== SecondAuth.PHONE_CAPTCHA && !user.mobilePhone) throw new ApiError(403, NO_SECOND_FACTOR);
+  return { kind: 'code', passkey };
+}
+
+/** The second step's answer: the prompt, with a passkey's options (its challenge bound to this
+ *  person) when one may answer. A code is sent only when a code is the step. */
+async function secondStepAnswer(ctx: Ctx, user: UserRow, step: SecondStep): Promise<LoginAnswer> {
+  if (step.kind === 'code') {
+    await sendCodeOnce(ctx, user, 'second-step', user.mobilePhone ? MessageServiceType.SMS : MessageServiceType.EMAIL);
+    return CODE_ANSWER;
   }
-  return undefined;
+  const answer = step.kind === 'totp' ? TOTP_ANSWER : PASSKEY_ANSWER;
+  return step.passkey ? { ...answer, passkeyOptions: await secondStepOptions(ctx, user.id) } : answer;
+}
+
+/** Whether the second step was passed: a passkey of this person for this person's challenge, or
+ *  the step's code. A passkey's refusal says why. */
+async function passSecondStep(ctx: Ctx, user: UserRow, step: SecondStep, body: LoginBody): Promise<{ passed: boolean; message?: string }> {
+  if (body.passkey) {
+    if (!step.passkey) return { passed: false };
+    try {
+      const stored = await storedPasskey(ctx, body.passkey);
+      if (stored.userId !== user.id) return { passed: false, message: NOT_YOURS };
+      await usePasskey(ctx, body.passkey, stored, 'second-step');
+      return { passed: true };
+    } catch (error) {
+      if (error instanceof ApiError) return { passed: false, message: error.message };
+      throw error;
+    }
+  }
+  if (!body.code || step.kind === 'passkey') return { passed: false };
+  return { passed: step.kind === 'totp' ? await verifyTotp(ctx, user.id, body.code) : await consumeCode(ctx, user.id, 'second-step', body.code) };
 }
 
 export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: LoginBody, redirect: string | undefined): Promise<LoginAnswer> {
@@ -110,14 +152,12 @@ async function attempt(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body:
 
   const secondStep = byCode ? undefined : await secondStepOf(ctx, policy, user);
   if (secondStep) {
-    if (!body.code) {
+    if (!body.code && !body.passkey) {
       await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip });
-      if (secondStep === 'totp') return TOTP_ANSWER;
-      await sendCodeOnce(ctx, user, 'second-step', user.mobilePhone ? MessageServiceType.SMS : MessageServiceType.EMAIL);
-      return CODE_ANSWER;
+      return secondStepAnswer(ctx, user, secondStep);
     }
-    const passed = secondStep === 'totp' ? await verifyTotp(ctx, user.id, body.code) : await consumeCode(ctx, user.id, 'second-step', body.code);
-    if (!passed) return fail('Invalid verification code', { reason: 'second_step' });
+    const { passed, message } = await passSecondStep(ctx, user, secondStep, body);
+    if (!passed) return fail(message ?? 'Invalid verification code', { reason: 'second_step', ...(body.passkey ? { method: 'passkey' } : {}) });
   }
 
   await slot.clear([throttleKey(body.username), ...keysOfUser(user)]);
@@ -171,9 +211,9 @@ async function storeExpiredChange(ctx: Ctx, policy: LoginSettings, body: v.Infer
   return user;
 }
 
-/** Opens a session for `user` after a successful sign-in (password or third party): the old
+/** Opens a session for `user` after a successful sign-in (password, passkey or third party): the old
  *  session ends (rotation); token mode only for a configured origin that asked for it. */
-export async function startSession(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, user: UserRow, redirect: string | undefined, action: 'login.success' | 'login.third_party'): Promise<LoginAnswer> {
+export async function startSession(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, user: UserRow, redirect: string | undefined, action: 'login.success' | 'login.third_party', detail: Record<string, unknown> = {}): Promise<LoginAnswer> {
   const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
   const previous = await credentialOf(ctx, req);
   if (previous) await ctx.sessions.revokeSecret(previous.secret);
@@ -181,7 +221,7 @@ export async function startSession(ctx: Ctx, req: FastifyRequest, reply: Fastify
   const tokenMode = req.headers[AUTH_MODE_HEADER] === 'token' && origin !== undefined && ctx.config.corsOrigins.includes(origin);
   const session = await ctx.sessions.create(user.id, tokenMode ? 'token' : 'cookie', client);
   if (!tokenMode) setSessionCookie(req, reply, session.secret, session.expiresAt, ctx.now());
-  await ctx.audit.record({ action, actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { mode: tokenMode ? 'token' : 'cookie' } });
+  await ctx.audit.record({ action, actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { mode: tokenMode ? 'token' : 'cookie', ...detail } });
   return {
     hasNextStep: false,
     loginSuccess: true,

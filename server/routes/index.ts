@@ -22,6 +22,7 @@ import { idpRoutes } from './idp';
 import { ssoRoutes } from './sso';
 import { idpLoginRoutes } from './idp-login';
 import { totpRoutes } from './totp';
+import { passkeyRoutes } from './passkeys';
 import { passwordResetRoutes } from './password-reset';
 import { emailVerificationRoutes } from './email-verification';
 import { sessionProbeRoutes } from './session-probe';
@@ -49,6 +50,7 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   ssoRoutes(app, gate, ctx);
   idpLoginRoutes(app, gate, ctx);
   totpRoutes(app, gate, ctx);
+  void app.register(passkeyRoutes, { gate, ctx });
   passwordResetRoutes(app, gate, ctx);
   emailVerificationRoutes(app, gate, ctx);
   sessionProbeRoutes(app, gate, ctx);

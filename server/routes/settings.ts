@@ -10,6 +10,8 @@ import { fieldError } from '../http/errors';
 import { resolveConfig } from '../../src/core/config';
 import { SecondAuth } from '../../src/core/enums';
 import { totpEnabled } from '../auth/totp';
+import { hasPasskey } from '../auth/passkeys/has-passkey';
+import { rpIdFor } from '../auth/passkeys/relying-party';
 import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Settings'];
@@ -32,9 +34,9 @@ export function settingsRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
     method: 'GET', url: '/settings/login/public', tags, access: 'public',
     summary: 'What the sign-in page and password forms follow: login method, captcha, second step, background, password policy (no lockout details)',
     response: publicLoginSettings,
-    handler: async () => {
+    handler: async ({ raw }) => {
       const { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background, passwordPolicy } = (await ctx.settings.get('login')).value;
-      return { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background: background ?? null, passwordPolicy };
+      return { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background: background ?? null, passwordPolicy, passkeyRpId: rpIdFor(ctx, raw.headers.origin) };
     },
   });
 
@@ -43,8 +45,9 @@ export function settingsRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void
     body: loginSettingsUpdate, response: withVersion(loginSettings),
     handler: async ({ actor, body, raw }) => {
       const { version, ...changes } = body;
-      // Nobody locks themselves out: TOTP as the second step needs the saver's own authenticator.
+      // Nobody locks themselves out: TOTP (or a passkey) as the second step needs the saver's own.
       if (changes.secondAuth === SecondAuth.TOTP && !(await totpEnabled(ctx, actor.id))) throw fieldError([{ field: 'secondAuth', rule: 'rule.totpRequired' }]);
+      if (changes.secondAuth === SecondAuth.PASSKEY && !(await hasPasskey(ctx.db, actor.id))) throw fieldError([{ field: 'secondAuth', rule: 'rule.passkeyRequired' }]);
       const saved = await ctx.settings.update('login', version, (current) => checked(checkedLoginSettings, { ...current, ...changes }));
       await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'settings', id: 'login' }, ip: raw.ip, detail: { fields: Object.keys(changes) } });
       return saved;

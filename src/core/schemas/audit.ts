@@ -8,6 +8,7 @@ export const auditActions = [
   'user.unlock', 'user.create', 'user.update', 'user.delete',
   'password.change', 'password.reset',
   'session.revoke',
+  'passkey.add', 'passkey.rename', 'passkey.delete',
   'role.create', 'role.update', 'role.delete',
   'tenant.create', 'tenant.update', 'tenant.delete',
   'app.create', 'app.update', 'app.delete',

@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { loginCaptcha, loginCode } from '../validation/login';
 import { transformedPassword } from './common';
+import { authenticationCredential, passkeyRequestOptions } from './passkeys';
 
 const identifier = v.pipe(v.string('rule.loginUsername'), v.trim(), v.nonEmpty('rule.loginUsername'), v.maxLength(100, 'rule.loginUsername'));
 const captchaKey = v.optional(v.pipe(v.string('rule.captcha'), v.regex(/^[\w-]{16,128}$/, 'rule.captcha')));
@@ -17,6 +18,8 @@ export const loginBody = v.object({
   captchaKey,
   nextStep: v.optional(v.pipe(v.string('rule.required'), v.maxLength(32, 'rule.required'))),
   code: v.optional(loginCode),
+  /** The second step answered with a passkey instead of a code (the assertion of `passkeyOptions`). */
+  passkey: v.optional(authenticationCredential),
 });
 
 /** POST /authc/login/code (PHONE_CAPTCHA login method): send a sign-in code to this phone. */
@@ -48,6 +51,9 @@ export const loginAnswer = v.object({
   token: v.optional(v.string()),
   /** Token mode only: the header the server reads the token from (authConfig.tokenName, lower case). */
   tokenName: v.optional(v.string()),
+  /** With a next step a passkey may answer (PASSKEY, or TOTP for a person who has one): the options
+   *  of that assertion, its challenge bound to this person's sign-in. */
+  passkeyOptions: v.optional(passkeyRequestOptions),
 });
 
 /** `data` of a failed sign-in: a captcha to show next, and/or an application code (1001). */

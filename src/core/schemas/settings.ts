@@ -41,8 +41,10 @@ export const loginSettings = v.object({
   captchaKind: v.picklist(values(CaptchaKind), 'rule.captchaKind'),
   captchaLength: between(4, 8),
   /** A second step after the password (null: the password alone). PHONE_CAPTCHA sends a one-time
-   *  code; TOTP asks for the authenticator app's code (an SMS code for people without one). */
-  secondAuth: v.nullable(v.picklist([SecondAuth.PHONE_CAPTCHA, SecondAuth.TOTP], 'rule.secondAuth')),
+   *  code; TOTP asks for the authenticator app's code (an SMS code for people without one);
+   *  PASSKEY asks for a passkey (people without one take TOTP's path). A person with a passkey may
+   *  always use it as the second step (server/auth/login.ts). */
+  secondAuth: v.nullable(v.picklist([SecondAuth.PHONE_CAPTCHA, SecondAuth.TOTP, SecondAuth.PASSKEY], 'rule.secondAuth')),
   sessionIdleMinutes: between(1, 7 * 24 * 60),
   sessionAbsoluteHours: between(1, 30 * 24),
   backgroundType: v.picklist(values(BackgroundType), 'rule.backgroundType'),
@@ -77,6 +79,8 @@ export const publicLoginSettings = v.object({
   backgroundType: loginSettings.entries.backgroundType,
   background: v.nullable(v.string()),
   passwordPolicy,
+  /** The passkeys' RP ID when the asking page's origin may use passkeys here; null: no passkeys there. */
+  passkeyRpId: v.nullable(v.string()),
 });
 export type PublicLoginSettings = v.InferOutput<typeof publicLoginSettings>;
 
