@@ -14,6 +14,7 @@ import { COUNTER_BACKWARDS, WRONG_ORIGIN, WRONG_RP_ID } from '../../server/auth/
 import { ANOTHER_ACCOUNT, ALREADY_YOURS } from '../../server/auth/passkeys/own-passkeys';
 import { NOT_YOURS, UNKNOWN_PASSKEY } from '../../server/auth/passkeys/assertion';
 import { hasPasskey } from '../../server/auth/passkeys/has-passkey';
+import { resolveConfig } from '../../server/config';
 
 const RP_ID = 'localhost';
 const PAGE = 'http://localhost:5173';
@@ -404,4 +405,16 @@ test('the calls need a session, or are rate limited like sign-in', async () => {
   } finally {
     await limited.stop();
   }
+});
+
+test('configuration: the RP ID and origins follow IAM_PUBLIC_URL; an origin outside the RP ID stops the start', () => {
+  const env = { IAM_PUBLIC_URL: 'https://iam.example.com' };
+  assert.deepEqual(resolveConfig({}, env).webauthn, { rpId: undefined, origins: undefined });
+  const listed = resolveConfig({}, { ...env, IAM_WEBAUTHN_RP_ID: 'Example.com', IAM_WEBAUTHN_ORIGINS: 'https://iam.example.com, https://shop.example.com' }).webauthn;
+  assert.deepEqual(listed, { rpId: 'example.com', origins: ['https://iam.example.com', 'https://shop.example.com'] });
+  assert.throws(() => resolveConfig({}, { ...env, IAM_WEBAUTHN_RP_ID: 'example.com', IAM_WEBAUTHN_ORIGINS: 'https://iam.example.com,https://other.org' }), /not on https:\/\/other\.org/);
+  assert.throws(() => resolveConfig({}, { ...env, IAM_WEBAUTHN_RP_ID: 'shop.example.com' }), /not on https:\/\/iam\.example\.com/, 'the public URL must lie under the RP ID too');
+  assert.throws(() => resolveConfig({}, { ...env, IAM_WEBAUTHN_RP_ID: 'https://example.com' }), /must be a domain name/);
+  assert.throws(() => resolveConfig({}, { ...env, IAM_WEBAUTHN_ORIGINS: 'https://iam.example.com/path' }), /IAM_WEBAUTHN_ORIGINS/);
+  assert.throws(() => resolveConfig({}, { ...env, IAM_WEBAUTHN_ORIGINS: 'https://notexample.com' }), /not on https:\/\/notexample\.com/, 'a suffix of the name is not a subdomain');
 });
