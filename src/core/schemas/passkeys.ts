@@ -13,7 +13,8 @@ const credentialFields = {
   rawId: base64url(1366),
   type: v.literal('public-key', 'rule.passkey'),
   authenticatorAttachment: v.optional(v.picklist(['platform', 'cross-platform'], 'rule.passkey')),
-  clientExtensionResults: v.record(v.string(), v.unknown(), 'rule.passkey'),
+  /** The one extension asked for (credProps); others the browser adds are dropped. */
+  clientExtensionResults: v.object({ credProps: v.optional(v.object({ rk: v.optional(v.boolean()) })) }, 'rule.passkey'),
 };
 
 /** What navigator.credentials.create() answered (RegistrationResponseJSON). */
