@@ -2,7 +2,14 @@
 // only where a passkey is used (a dynamic import): the sign-in entry has a size budget it nearly
 // fills. Signing in with a passkey (a prompt, or the username field's autofill), answering a
 // sign-in's second step with one, and creating one.
-import { browserSupportsWebAuthnAutofill, startAuthentication, startRegistration, WebAuthnAbortService, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import {
+  browserSupportsWebAuthnAutofill,
+  startAuthentication,
+  startRegistration,
+  WebAuthnAbortService,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import * as api from './api/passkeys';
 import type { Query } from './http';
 import { transformPassword } from './password-transform';

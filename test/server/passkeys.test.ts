@@ -27,16 +27,29 @@ before(async () => {
   server = await startServer({ webauthn: { rpId: RP_ID, origins: [PAGE, SHOP] }, corsOrigins: [SHOP] });
   admin = await server.admin();
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 let people = 0;
-interface Person { id: string; username: string; client: Client; authenticator: SoftwareAuthenticator }
+interface Person {
+  id: string;
+  username: string;
+  client: Client;
+  authenticator: SoftwareAuthenticator;
+}
 
 /** A new member, signed in, with an authenticator of their own (no passkey yet). */
 async function person(): Promise<Person> {
   people += 1;
   const username = `pk_user_${people}`;
-  const created = await admin.post<{ id: string }>('/api/user', { username, realName: `Passkey_${people}`, password: transform(PASSWORD), mobilePhone: `1380000${String(people).padStart(4, '0')}`, extraProp: {} });
+  const created = await admin.post<{ id: string }>('/api/user', {
+    username,
+    realName: `Passkey_${people}`,
+    password: transform(PASSWORD),
+    mobilePhone: `1380000${String(people).padStart(4, '0')}`,
+    extraProp: {},
+  });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   const client = server.client();
   assert.equal((await client.login(username, PASSWORD)).body.data.loginSuccess, true);
@@ -98,7 +111,9 @@ async function withSecondAuth(secondAuth: 'PASSKEY' | 'TOTP', work: () => Promis
 }
 
 async function lastAudit(action: string) {
-  const list = await admin.get<{ list: { action: string; actorName: string | null; detail: Record<string, unknown>; success: boolean }[] }>(`/api/audit?action=${action}&size=1`);
+  const list = await admin.get<{ list: { action: string; actorName: string | null; detail: Record<string, unknown>; success: boolean }[] }>(
+    `/api/audit?action=${action}&size=1`,
+  );
   return list.body.data.list[0];
 }
 
@@ -106,7 +121,9 @@ describe('the personal center', () => {
   test('adding a passkey takes the current password; the list, rename and remove are audited', async () => {
     const ann = await person();
     assert.equal(await hasPasskey(server.app.ctx.db, ann.id), false);
-    const wrong = await ann.client.post<{ fields: { field: string; rule: string }[] }>('/api/user/passkeys/options', { password: transform('Not-the-password-1') });
+    const wrong = await ann.client.post<{ fields: { field: string; rule: string }[] }>('/api/user/passkeys/options', {
+      password: transform('Not-the-password-1'),
+    });
     assert.equal(wrong.status, 400);
     assert.deepEqual(wrong.body.data.fields, [{ field: 'password', rule: 'rule.wrongPassword' }]);
 
@@ -115,12 +132,18 @@ describe('the personal center', () => {
     const id = await addPasskey(ann, 'Work laptop');
     assert.equal(await hasPasskey(server.app.ctx.db, ann.id), true);
     const list = await ann.client.get<{ id: string; name: string; lastUsedAt: number | null }[]>('/api/user/passkeys');
-    assert.deepEqual(list.body.data.map(({ id: key, name, lastUsedAt }) => ({ key, name, lastUsedAt })), [{ key: id, name: 'Work laptop', lastUsedAt: null }]);
+    assert.deepEqual(
+      list.body.data.map(({ id: key, name, lastUsedAt }) => ({ key, name, lastUsedAt })),
+      [{ key: id, name: 'Work laptop', lastUsedAt: null }],
+    );
     assert.ok(!JSON.stringify(list.body).includes(ann.authenticator.credentials[0]!.id.toString('base64url')), 'the credential id is not answered');
     assert.equal((await lastAudit('passkey.add'))?.actorName, ann.username);
 
     // The same authenticator credential again is refused, the options then exclude it.
-    const again = await ann.client.post('/api/user/passkeys', { name: 'Again', credential: ann.authenticator.create(await registrationOptions(ann), { reuse: ann.authenticator.credentials[0] }) });
+    const again = await ann.client.post('/api/user/passkeys', {
+      name: 'Again',
+      credential: ann.authenticator.create(await registrationOptions(ann), { reuse: ann.authenticator.credentials[0] }),
+    });
     assert.equal(again.status, 409);
     assert.equal(again.body.message, ALREADY_YOURS);
 
@@ -164,9 +187,16 @@ describe('the personal center', () => {
 
   test('a registration without user verification, or with a hostile body, is refused', async () => {
     const ann = await person();
-    const unverified = await ann.client.post('/api/user/passkeys', { name: 'Touch only', credential: ann.authenticator.create(await registrationOptions(ann), { noUserVerification: true }) });
+    const unverified = await ann.client.post('/api/user/passkeys', {
+      name: 'Touch only',
+      credential: ann.authenticator.create(await registrationOptions(ann), { noUserVerification: true }),
+    });
     assert.equal(unverified.status, 400);
-    const bodies = [{ name: 'x' }, { name: 'x', credential: { id: '!!', rawId: '!!', type: 'public-key', response: {}, clientExtensionResults: {} } }, { name: 'x'.repeat(65), credential: {} }];
+    const bodies = [
+      { name: 'x' },
+      { name: 'x', credential: { id: '!!', rawId: '!!', type: 'public-key', response: {}, clientExtensionResults: {} } },
+      { name: 'x'.repeat(65), credential: {} },
+    ];
     for (const body of bodies) {
       const answer = await ann.client.post<{ fields: unknown[] }>('/api/user/passkeys', body);
       assert.equal(answer.status, 400, JSON.stringify(body));
@@ -290,7 +320,10 @@ describe('signing in with a passkey', () => {
     assert.equal(asSignIn.body.message, CHALLENGE_UNKNOWN);
     // A sign-in challenge offered as a registration's.
     const signIn = await signInOptions(browser);
-    const asRegistration = await ann.client.post('/api/user/passkeys', { name: 'x', credential: ann.authenticator.create({ challenge: signIn.challenge, rp: { id: RP_ID }, user: { id: ann.id } }) });
+    const asRegistration = await ann.client.post('/api/user/passkeys', {
+      name: 'x',
+      credential: ann.authenticator.create({ challenge: signIn.challenge, rp: { id: RP_ID }, user: { id: ann.id } }),
+    });
     assert.equal(asRegistration.body.message, CHALLENGE_UNKNOWN);
     // A second-step challenge (bound to a person whose password was right) offered as a sign-in's.
     await withSecondAuth('PASSKEY', async () => {
@@ -329,9 +362,8 @@ describe('signing in with a passkey', () => {
   });
 });
 
-
 describe('a passkey as the second step', () => {
-  test('PASSKEY: the password answers the passkey step; the person\'s passkey passes it, another\'s does not', async () => {
+  test("PASSKEY: the password answers the passkey step; the person's passkey passes it, another's does not", async () => {
     const ann = await person();
     await addPasskey(ann);
     const eve = await person();
@@ -343,7 +375,10 @@ describe('a passkey as the second step', () => {
       assert.equal(first.body.data.nextStep, 'PASSKEY');
       assert.equal(first.body.data.loginSuccess, false);
       const options = first.body.data.passkeyOptions as { challenge: string; allowCredentials: { id: string }[] };
-      assert.deepEqual(options.allowCredentials.map((item) => item.id), [ann.authenticator.credentials[0]!.id.toString('base64url')]);
+      assert.deepEqual(
+        options.allowCredentials.map((item) => item.id),
+        [ann.authenticator.credentials[0]!.id.toString('base64url')],
+      );
 
       const foreign = await browser.login(ann.username, PASSWORD, { nextStep: 'PASSKEY', passkey: eve.authenticator.get(options) });
       assert.equal(foreign.status, 401);
@@ -352,13 +387,18 @@ describe('a passkey as the second step', () => {
       assert.equal(wrongPassword.status, 401, 'the password is checked again');
 
       const second = await browser.login(ann.username, PASSWORD);
-      const done = await browser.login(ann.username, PASSWORD, { nextStep: 'PASSKEY', passkey: ann.authenticator.get(second.body.data.passkeyOptions as { challenge: string }) });
+      const done = await browser.login(ann.username, PASSWORD, {
+        nextStep: 'PASSKEY',
+        passkey: ann.authenticator.get(second.body.data.passkeyOptions as { challenge: string }),
+      });
       assert.equal(done.body.data.loginSuccess, true, JSON.stringify(done.body));
 
       // A second-step challenge is bound to its person: Eve's password, Ann's challenge.
       const annStep = await server.client().login(ann.username, PASSWORD);
       await server.client().login(eve.username, PASSWORD);
-      const crossed = await server.client().login(eve.username, PASSWORD, { nextStep: 'PASSKEY', passkey: eve.authenticator.get(annStep.body.data.passkeyOptions as { challenge: string }) });
+      const crossed = await server
+        .client()
+        .login(eve.username, PASSWORD, { nextStep: 'PASSKEY', passkey: eve.authenticator.get(annStep.body.data.passkeyOptions as { challenge: string }) });
       assert.equal(crossed.body.message, CHALLENGE_UNKNOWN);
 
       // Without a passkey: the TOTP policy's path (an SMS code to the mobile phone).
@@ -384,7 +424,10 @@ describe('a passkey as the second step', () => {
       const browser = server.client();
       const first = await browser.login(ann.username, PASSWORD);
       assert.equal(first.body.data.nextStep, 'TOTP');
-      const done = await browser.login(ann.username, PASSWORD, { nextStep: 'TOTP', passkey: ann.authenticator.get(first.body.data.passkeyOptions as { challenge: string }) });
+      const done = await browser.login(ann.username, PASSWORD, {
+        nextStep: 'TOTP',
+        passkey: ann.authenticator.get(first.body.data.passkeyOptions as { challenge: string }),
+      });
       assert.equal(done.body.data.loginSuccess, true, JSON.stringify(done.body));
     });
     // Without a policy the authenticator app still asks its code, and the passkey may answer it.
@@ -410,11 +453,25 @@ test('the calls need a session, or are rate limited like sign-in', async () => {
 test('configuration: the RP ID and origins follow IAM_PUBLIC_URL; an origin outside the RP ID stops the start', () => {
   const env = { IAM_PUBLIC_URL: 'https://iam.example.com' };
   assert.deepEqual(resolveConfig({}, env).webauthn, { rpId: undefined, origins: undefined });
-  const listed = resolveConfig({}, { ...env, IAM_WEBAUTHN_RP_ID: 'Example.com', IAM_WEBAUTHN_ORIGINS: 'https://iam.example.com, https://shop.example.com' }).webauthn;
+  const listed = resolveConfig(
+    {},
+    { ...env, IAM_WEBAUTHN_RP_ID: 'Example.com', IAM_WEBAUTHN_ORIGINS: 'https://iam.example.com, https://shop.example.com' },
+  ).webauthn;
   assert.deepEqual(listed, { rpId: 'example.com', origins: ['https://iam.example.com', 'https://shop.example.com'] });
-  assert.throws(() => resolveConfig({}, { ...env, IAM_WEBAUTHN_RP_ID: 'example.com', IAM_WEBAUTHN_ORIGINS: 'https://iam.example.com,https://other.org' }), /not on https:\/\/other\.org/);
-  assert.throws(() => resolveConfig({}, { ...env, IAM_WEBAUTHN_RP_ID: 'shop.example.com' }), /not on https:\/\/iam\.example\.com/, 'the public URL must lie under the RP ID too');
+  assert.throws(
+    () => resolveConfig({}, { ...env, IAM_WEBAUTHN_RP_ID: 'example.com', IAM_WEBAUTHN_ORIGINS: 'https://iam.example.com,https://other.org' }),
+    /not on https:\/\/other\.org/,
+  );
+  assert.throws(
+    () => resolveConfig({}, { ...env, IAM_WEBAUTHN_RP_ID: 'shop.example.com' }),
+    /not on https:\/\/iam\.example\.com/,
+    'the public URL must lie under the RP ID too',
+  );
   assert.throws(() => resolveConfig({}, { ...env, IAM_WEBAUTHN_RP_ID: 'https://example.com' }), /must be a domain name/);
   assert.throws(() => resolveConfig({}, { ...env, IAM_WEBAUTHN_ORIGINS: 'https://iam.example.com/path' }), /IAM_WEBAUTHN_ORIGINS/);
-  assert.throws(() => resolveConfig({}, { ...env, IAM_WEBAUTHN_ORIGINS: 'https://notexample.com' }), /not on https:\/\/notexample\.com/, 'a suffix of the name is not a subdomain');
+  assert.throws(
+    () => resolveConfig({}, { ...env, IAM_WEBAUTHN_ORIGINS: 'https://notexample.com' }),
+    /not on https:\/\/notexample\.com/,
+    'a suffix of the name is not a subdomain',
+  );
 });

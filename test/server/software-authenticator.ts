@@ -37,7 +37,15 @@ function newCredential(userHandle: string): Credential {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = publicKey.export({ format: 'jwk' });
   // COSE_Key: kty EC2, alg ES256, crv P-256, x, y.
-  const cose = cbor(new Map<number, unknown>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, 'base64url')], [-3, Buffer.from(jwk.y!, 'base64url')]]));
+  const cose = cbor(
+    new Map<number, unknown>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, Buffer.from(jwk.x!, 'base64url')],
+      [-3, Buffer.from(jwk.y!, 'base64url')],
+    ]),
+  );
   return { id: randomBytes(16), key: privateKey, publicKey: cose, userHandle, counter: 0 };
 }
 
@@ -51,8 +59,15 @@ function authenticatorData(rpId: string, flags: number, counter: number, atteste
   return Buffer.concat([sha256(rpId), Buffer.from([flags]), count, ...(attested ? [attested] : [])]);
 }
 
-interface CreationOptions { challenge: string; rp: { id?: string }; user: { id: string } }
-interface RequestOptions { challenge: string; rpId?: string }
+interface CreationOptions {
+  challenge: string;
+  rp: { id?: string };
+  user: { id: string };
+}
+interface RequestOptions {
+  challenge: string;
+  rpId?: string;
+}
 
 export interface Bend {
   origin?: string;
@@ -67,7 +82,10 @@ export interface Bend {
 export class SoftwareAuthenticator {
   readonly credentials: Credential[] = [];
 
-  constructor(readonly origin: string, readonly rpId: string) {}
+  constructor(
+    readonly origin: string,
+    readonly rpId: string,
+  ) {}
 
   private clientData(type: string, challenge: string, bend: Bend): Buffer {
     return Buffer.from(JSON.stringify({ type, challenge: bend.challenge ?? challenge, origin: bend.origin ?? this.origin, crossOrigin: false }));
@@ -82,11 +100,24 @@ export class SoftwareAuthenticator {
     const attested = Buffer.concat([Buffer.alloc(16), idLength, credential.id, credential.publicKey]);
     const flags = FLAG_UP | FLAG_AT | (bend.noUserVerification ? 0 : FLAG_UV);
     const authData = authenticatorData(bend.rpId ?? options.rp.id ?? this.rpId, flags, bend.counter ?? 0, attested);
-    const attestationObject = cbor(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
+    const attestationObject = cbor(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]),
+    );
     return {
-      id: b64url(credential.id), rawId: b64url(credential.id), type: 'public-key' as const, authenticatorAttachment: 'platform' as const,
+      id: b64url(credential.id),
+      rawId: b64url(credential.id),
+      type: 'public-key' as const,
+      authenticatorAttachment: 'platform' as const,
       clientExtensionResults: {},
-      response: { clientDataJSON: b64url(this.clientData('webauthn.create', options.challenge, bend)), attestationObject: b64url(attestationObject), transports: ['internal'] },
+      response: {
+        clientDataJSON: b64url(this.clientData('webauthn.create', options.challenge, bend)),
+        attestationObject: b64url(attestationObject),
+        transports: ['internal'],
+      },
     };
   }
 
@@ -99,7 +130,10 @@ export class SoftwareAuthenticator {
     const clientData = this.clientData('webauthn.get', options.challenge, bend);
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientData)]), credential.key);
     return {
-      id: b64url(credential.id), rawId: b64url(credential.id), type: 'public-key' as const, authenticatorAttachment: 'platform' as const,
+      id: b64url(credential.id),
+      rawId: b64url(credential.id),
+      type: 'public-key' as const,
+      authenticatorAttachment: 'platform' as const,
       clientExtensionResults: {},
       response: { clientDataJSON: b64url(clientData), authenticatorData: b64url(authData), signature: b64url(signature), userHandle: credential.userHandle },
     };

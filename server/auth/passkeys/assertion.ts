@@ -20,10 +20,21 @@ export const UNKNOWN_PASSKEY = 'This passkey is not registered here (it may have
 export const NOT_YOURS = 'This passkey belongs to another account';
 
 /** The library's options without its unset keys (no extensions are asked for). */
-async function requestOptions(ctx: Ctx, challenge: Uint8Array<ArrayBuffer>, userVerification: 'required' | 'discouraged', allowCredentials?: { id: string; transports: string[] }[]): Promise<PasskeyRequestOptions> {
+async function requestOptions(
+  ctx: Ctx,
+  challenge: Uint8Array<ArrayBuffer>,
+  userVerification: 'required' | 'discouraged',
+  allowCredentials?: { id: string; transports: string[] }[],
+): Promise<PasskeyRequestOptions> {
   const { generateAuthenticationOptions } = await library();
   const options = await generateAuthenticationOptions({ rpID: relyingParty(ctx).id, challenge, userVerification, allowCredentials });
-  return { challenge: options.challenge, rpId: options.rpId, timeout: options.timeout, userVerification, ...(options.allowCredentials ? { allowCredentials: options.allowCredentials } : {}) };
+  return {
+    challenge: options.challenge,
+    rpId: options.rpId,
+    timeout: options.timeout,
+    userVerification,
+    ...(options.allowCredentials ? { allowCredentials: options.allowCredentials } : {}),
+  };
 }
 
 /** Options for a sign-in with a passkey alone: any passkey of this site, the person verified by it. */
@@ -47,9 +58,16 @@ export async function storedPasskey(ctx: Ctx, credential: AuthenticationCredenti
 
 /** Verifies the assertion by `stored` for its ceremony and records the use. Of two parallel uses
  *  only one moves the counter; the other is refused like a copied passkey. */
-export async function usePasskey(ctx: Ctx, credential: AuthenticationCredential, stored: Awaited<ReturnType<typeof storedPasskey>>, purpose: 'login' | 'second-step'): Promise<void> {
+export async function usePasskey(
+  ctx: Ctx,
+  credential: AuthenticationCredential,
+  stored: Awaited<ReturnType<typeof storedPasskey>>,
+  purpose: 'login' | 'second-step',
+): Promise<void> {
   const counter = await verifyAssertion(ctx, credential, stored, purpose, purpose === 'second-step' ? { userId: stored.userId } : {});
-  const updated = await ctx.db.updateTable('passkeys').set({ counter, lastUsedAt: ctx.now() })
+  const updated = await ctx.db
+    .updateTable('passkeys')
+    .set({ counter, lastUsedAt: ctx.now() })
     .where('id', '=', stored.id)
     .where(counter > 0 ? sql<boolean>`counter < ${counter}` : sql<boolean>`counter = 0`)
     .executeTakeFirst();

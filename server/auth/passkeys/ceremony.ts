@@ -52,7 +52,14 @@ function checkRpId(party: RelyingParty, authenticatorData: Uint8Array): void {
 }
 
 /** Client data, challenge, origin: common to both ceremonies. */
-async function checkClientData(ctx: Ctx, party: RelyingParty, encoded: string, type: 'webauthn.create' | 'webauthn.get', purpose: ChallengePurpose, binding: ChallengeBinding): Promise<ClientData> {
+async function checkClientData(
+  ctx: Ctx,
+  party: RelyingParty,
+  encoded: string,
+  type: 'webauthn.create' | 'webauthn.get',
+  purpose: ChallengePurpose,
+  binding: ChallengeBinding,
+): Promise<ClientData> {
   const data = clientDataOf(encoded, type);
   await takeChallenge(ctx, data.challenge, purpose, binding);
   if (!party.origins.includes(data.origin)) throw refuse(WRONG_ORIGIN);
@@ -82,7 +89,11 @@ export async function verifyRegistration(ctx: Ctx, credential: RegistrationCrede
   checkRpId(party, authData ?? new Uint8Array());
   const { verifyRegistrationResponse } = await library();
   const result = await verifyRegistrationResponse({
-    response: credential, expectedChallenge: data.challenge, expectedOrigin: party.origins, expectedRPID: party.id, requireUserVerification: true,
+    response: credential,
+    expectedChallenge: data.challenge,
+    expectedOrigin: party.origins,
+    expectedRPID: party.id,
+    requireUserVerification: true,
   }).catch(() => ({ verified: false as const }));
   if (!result.verified) throw refuse(NOT_VERIFIED);
   const { credential: made, credentialDeviceType, credentialBackedUp } = result.registrationInfo;
@@ -106,7 +117,13 @@ export interface StoredCredential {
 /** An assertion (navigator.credentials.get()) by `stored`, for the ceremony `purpose` and its
  *  binding. A passkey alone must have verified the person (PIN, biometrics); as a second step
  *  after the password, its presence is enough. Answers the new counter. */
-export async function verifyAssertion(ctx: Ctx, credential: AuthenticationCredential, stored: StoredCredential, purpose: 'login' | 'second-step', binding: ChallengeBinding): Promise<number> {
+export async function verifyAssertion(
+  ctx: Ctx,
+  credential: AuthenticationCredential,
+  stored: StoredCredential,
+  purpose: 'login' | 'second-step',
+  binding: ChallengeBinding,
+): Promise<number> {
   const party = relyingParty(ctx);
   const data = await checkClientData(ctx, party, credential.response.clientDataJSON, 'webauthn.get', purpose, binding);
   const authenticatorData = Buffer.from(credential.response.authenticatorData, 'base64url');
@@ -116,11 +133,18 @@ export async function verifyAssertion(ctx: Ctx, credential: AuthenticationCreden
   if ((counter > 0 || stored.counter > 0) && counter <= stored.counter) throw refuse(COUNTER_BACKWARDS);
   const { verifyAuthenticationResponse } = await library();
   const webauthnCredential: WebAuthnCredential = {
-    id: stored.credentialId, publicKey: Buffer.from(stored.publicKey, 'base64url'), counter: stored.counter, transports: JSON.parse(stored.transports) as string[],
+    id: stored.credentialId,
+    publicKey: Buffer.from(stored.publicKey, 'base64url'),
+    counter: stored.counter,
+    transports: JSON.parse(stored.transports) as string[],
   };
   const result = await verifyAuthenticationResponse({
-    response: credential, expectedChallenge: data.challenge, expectedOrigin: party.origins, expectedRPID: party.id,
-    credential: webauthnCredential, requireUserVerification: purpose === 'login',
+    response: credential,
+    expectedChallenge: data.challenge,
+    expectedOrigin: party.origins,
+    expectedRPID: party.id,
+    credential: webauthnCredential,
+    requireUserVerification: purpose === 'login',
   }).catch(() => ({ verified: false, authenticationInfo: undefined }));
   if (!result.verified || !result.authenticationInfo) throw refuse(NOT_VERIFIED);
   return result.authenticationInfo.newCounter;

@@ -28,9 +28,16 @@ export async function issueChallenge(ctx: Ctx, purpose: ChallengePurpose, bindin
   const challenge = Buffer.from(bytes).toString('base64url');
   const now = ctx.now();
   await ctx.db.deleteFrom('webauthnChallenges').where('expiresAt', '<', now).execute();
-  await ctx.db.insertInto('webauthnChallenges').values({
-    challenge, purpose, userId: binding.userId ?? null, sessionId: binding.sessionId ?? null, expiresAt: now + CHALLENGE_TTL_MS,
-  }).execute();
+  await ctx.db
+    .insertInto('webauthnChallenges')
+    .values({
+      challenge,
+      purpose,
+      userId: binding.userId ?? null,
+      sessionId: binding.sessionId ?? null,
+      expiresAt: now + CHALLENGE_TTL_MS,
+    })
+    .execute();
   return bytes;
 }
 

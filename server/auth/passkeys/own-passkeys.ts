@@ -27,10 +27,16 @@ export const ALREADY_YOURS = 'This passkey is already in your list';
 export const ANOTHER_ACCOUNT = 'This passkey is registered to another account';
 
 const toInfo = (row: PasskeyRow): PasskeyInfo => ({
-  id: row.id, name: row.name, deviceType: row.deviceType, backedUp: row.backedUp === 1, createdAt: row.createdAt, lastUsedAt: row.lastUsedAt,
+  id: row.id,
+  name: row.name,
+  deviceType: row.deviceType,
+  backedUp: row.backedUp === 1,
+  createdAt: row.createdAt,
+  lastUsedAt: row.lastUsedAt,
 });
 
-const rowsOf = (ctx: Ctx, userId: string) => ctx.db.selectFrom('passkeys').selectAll().where('userId', '=', userId).orderBy('createdAt').orderBy('id').execute();
+const rowsOf = (ctx: Ctx, userId: string) =>
+  ctx.db.selectFrom('passkeys').selectAll().where('userId', '=', userId).orderBy('createdAt').orderBy('id').execute();
 
 export async function listPasskeys(ctx: Ctx, actor: Actor): Promise<PasskeyInfo[]> {
   return (await rowsOf(ctx, actor.id)).map(toInfo);
@@ -63,9 +69,17 @@ export async function registrationOptions(ctx: Ctx, actor: Actor, password: stri
 export async function addPasskey(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof passkeyAddBody>, ip: string): Promise<PasskeyInfo> {
   const made = await verifyRegistration(ctx, body.credential, { userId: actor.id, sessionId: actor.sessionId });
   const row: PasskeyRow = {
-    id: newId(), userId: actor.id, credentialId: made.credentialId, publicKey: made.publicKey, counter: made.counter,
-    transports: JSON.stringify(made.transports), deviceType: made.deviceType, backedUp: made.backedUp ? 1 : 0,
-    name: body.name, createdAt: ctx.now(), lastUsedAt: null,
+    id: newId(),
+    userId: actor.id,
+    credentialId: made.credentialId,
+    publicKey: made.publicKey,
+    counter: made.counter,
+    transports: JSON.stringify(made.transports),
+    deviceType: made.deviceType,
+    backedUp: made.backedUp ? 1 : 0,
+    name: body.name,
+    createdAt: ctx.now(),
+    lastUsedAt: null,
   };
   try {
     await ctx.db.insertInto('passkeys').values(row).execute();
@@ -74,7 +88,14 @@ export async function addPasskey(ctx: Ctx, actor: Actor, body: v.InferOutput<typ
     const owner = await ctx.db.selectFrom('passkeys').select('userId').where('credentialId', '=', made.credentialId).executeTakeFirst();
     throw new ApiError(409, owner?.userId === actor.id ? ALREADY_YOURS : ANOTHER_ACCOUNT);
   }
-  await ctx.audit.record({ action: 'passkey.add', actor, target: { type: 'passkey', id: row.id }, tenantId: actor.user.tenantId, ip, detail: { name: row.name } });
+  await ctx.audit.record({
+    action: 'passkey.add',
+    actor,
+    target: { type: 'passkey', id: row.id },
+    tenantId: actor.user.tenantId,
+    ip,
+    detail: { name: row.name },
+  });
   return toInfo(row);
 }
 
@@ -87,7 +108,14 @@ async function ownPasskey(ctx: Ctx, actor: Actor, id: string): Promise<PasskeyRo
 export async function renamePasskey(ctx: Ctx, actor: Actor, id: string, name: string, ip: string): Promise<PasskeyInfo> {
   const row = await ownPasskey(ctx, actor, id);
   await ctx.db.updateTable('passkeys').set({ name }).where('id', '=', id).where('userId', '=', actor.id).execute();
-  await ctx.audit.record({ action: 'passkey.rename', actor, target: { type: 'passkey', id }, tenantId: actor.user.tenantId, ip, detail: { from: row.name, name } });
+  await ctx.audit.record({
+    action: 'passkey.rename',
+    actor,
+    target: { type: 'passkey', id },
+    tenantId: actor.user.tenantId,
+    ip,
+    detail: { from: row.name, name },
+  });
   return toInfo({ ...row, name });
 }
 

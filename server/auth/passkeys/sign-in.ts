@@ -16,7 +16,13 @@ import { keysOfUser, lockedError, lockedKeys, throttleKey, withFailureSlot } fro
 import { startSession } from '../login';
 import { storedPasskey, usePasskey } from './assertion';
 
-export async function passkeySignIn(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: v.InferOutput<typeof passkeyLoginBody>, redirect: string | undefined): Promise<LoginAnswer> {
+export async function passkeySignIn(
+  ctx: Ctx,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  body: v.InferOutput<typeof passkeyLoginBody>,
+  redirect: string | undefined,
+): Promise<LoginAnswer> {
   const ip = req.ip;
   const stored = await storedPasskey(ctx, body.credential).catch(async (error: unknown) => {
     await ctx.audit.record({ action: 'login.failure', ip, success: false, detail: { method: 'passkey', reason: 'unknown_passkey' } });
@@ -30,20 +36,26 @@ export async function passkeySignIn(ctx: Ctx, req: FastifyRequest, reply: Fastif
     await ctx.audit.record({ action: 'login.locked', ...audited, success: false, detail: { method: 'passkey' } });
     throw lockedError(policy);
   }
-  return withFailureSlot(ctx, throttleKey(user.username), policy, async (slot) => {
-    const fail = async (message: string, reason: string): Promise<never> => {
-      slot.keep();
-      await ctx.audit.record({ action: slot.locks ? 'login.locked' : 'login.failure', ...audited, success: false, detail: { method: 'passkey', reason } });
-      throw slot.locks ? lockedError(policy) : new ApiError(401, message);
-    };
-    try {
-      await usePasskey(ctx, body.credential, stored, 'login');
-    } catch (error) {
-      if (error instanceof ApiError) await fail(error.message, 'passkey');
-      throw error;
-    }
-    if (user.availabilityStatus !== Status.Enable) await fail('User is disabled', 'disabled');
-    await slot.clear(keysOfUser(user));
-    return startSession(ctx, req, reply, user, redirect, 'login.success', { method: 'passkey' });
-  }, () => ctx.audit.record({ action: 'login.locked', ...audited, success: false, detail: { method: 'passkey' } }));
+  return withFailureSlot(
+    ctx,
+    throttleKey(user.username),
+    policy,
+    async (slot) => {
+      const fail = async (message: string, reason: string): Promise<never> => {
+        slot.keep();
+        await ctx.audit.record({ action: slot.locks ? 'login.locked' : 'login.failure', ...audited, success: false, detail: { method: 'passkey', reason } });
+        throw slot.locks ? lockedError(policy) : new ApiError(401, message);
+      };
+      try {
+        await usePasskey(ctx, body.credential, stored, 'login');
+      } catch (error) {
+        if (error instanceof ApiError) await fail(error.message, 'passkey');
+        throw error;
+      }
+      if (user.availabilityStatus !== Status.Enable) await fail('User is disabled', 'disabled');
+      await slot.clear(keysOfUser(user));
+      return startSession(ctx, req, reply, user, redirect, 'login.success', { method: 'passkey' });
+    },
+    () => ctx.audit.record({ action: 'login.locked', ...audited, success: false, detail: { method: 'passkey' } }),
+  );
 }

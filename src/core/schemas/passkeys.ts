@@ -7,7 +7,9 @@ import { transformedPassword } from './common';
 
 /** base64url text of at most `max` characters (credential ids, keys, signatures, client data). */
 const base64url = (max: number) => v.pipe(v.string('rule.passkey'), v.regex(/^[\w-]*$/, 'rule.passkey'), v.maxLength(max, 'rule.passkey'));
-const transports = v.optional(v.pipe(v.array(v.pipe(v.string('rule.passkey'), v.maxLength(32, 'rule.passkey')), 'rule.passkey'), v.maxLength(8, 'rule.passkey')));
+const transports = v.optional(
+  v.pipe(v.array(v.pipe(v.string('rule.passkey'), v.maxLength(32, 'rule.passkey')), 'rule.passkey'), v.maxLength(8, 'rule.passkey')),
+);
 const credentialFields = {
   id: base64url(1366),
   rawId: base64url(1366),
@@ -18,28 +20,40 @@ const credentialFields = {
 };
 
 /** What navigator.credentials.create() answered (RegistrationResponseJSON). */
-export const registrationCredential = v.object({
-  ...credentialFields,
-  response: v.object({
-    clientDataJSON: base64url(4096),
-    attestationObject: base64url(16384),
-    authenticatorData: v.optional(base64url(8192)),
-    transports,
-    publicKeyAlgorithm: v.optional(v.number('rule.passkey')),
-    publicKey: v.optional(base64url(4096)),
-  }, 'rule.passkey'),
-}, 'rule.passkey');
+export const registrationCredential = v.object(
+  {
+    ...credentialFields,
+    response: v.object(
+      {
+        clientDataJSON: base64url(4096),
+        attestationObject: base64url(16384),
+        authenticatorData: v.optional(base64url(8192)),
+        transports,
+        publicKeyAlgorithm: v.optional(v.number('rule.passkey')),
+        publicKey: v.optional(base64url(4096)),
+      },
+      'rule.passkey',
+    ),
+  },
+  'rule.passkey',
+);
 
 /** What navigator.credentials.get() answered (AuthenticationResponseJSON). */
-export const authenticationCredential = v.object({
-  ...credentialFields,
-  response: v.object({
-    clientDataJSON: base64url(4096),
-    authenticatorData: base64url(8192),
-    signature: base64url(1024),
-    userHandle: v.optional(base64url(128)),
-  }, 'rule.passkey'),
-}, 'rule.passkey');
+export const authenticationCredential = v.object(
+  {
+    ...credentialFields,
+    response: v.object(
+      {
+        clientDataJSON: base64url(4096),
+        authenticatorData: base64url(8192),
+        signature: base64url(1024),
+        userHandle: v.optional(base64url(128)),
+      },
+      'rule.passkey',
+    ),
+  },
+  'rule.passkey',
+);
 
 const descriptor = v.object({ id: v.string(), type: v.string(), transports: v.optional(v.array(v.string())) });
 
@@ -60,12 +74,14 @@ export const passkeyCreationOptions = v.object({
   pubKeyCredParams: v.array(v.object({ type: v.literal('public-key'), alg: v.number() })),
   timeout: v.optional(v.number()),
   excludeCredentials: v.optional(v.array(descriptor)),
-  authenticatorSelection: v.optional(v.object({
-    authenticatorAttachment: v.optional(v.picklist(['platform', 'cross-platform'])),
-    requireResidentKey: v.optional(v.boolean()),
-    residentKey: v.optional(v.picklist(['discouraged', 'preferred', 'required'])),
-    userVerification: v.optional(v.picklist(['required', 'preferred', 'discouraged'])),
-  })),
+  authenticatorSelection: v.optional(
+    v.object({
+      authenticatorAttachment: v.optional(v.picklist(['platform', 'cross-platform'])),
+      requireResidentKey: v.optional(v.boolean()),
+      residentKey: v.optional(v.picklist(['discouraged', 'preferred', 'required'])),
+      userVerification: v.optional(v.picklist(['required', 'preferred', 'discouraged'])),
+    }),
+  ),
   attestation: v.optional(v.picklist(['none', 'indirect', 'direct', 'enterprise'])),
   /** credProps: the browser tells whether a discoverable credential was made. */
   extensions: v.optional(v.object({ credProps: v.optional(v.boolean()) })),

@@ -1,5 +1,5 @@
 // The personal center (/profile/userInfo): own details (edited in the profile dialog), avatar,
-// password change, the authenticator app, the active sessions with "sign out other sessions", and recent sign-ins.
+// password change, the authenticator app, passkeys, the active sessions with "sign out other sessions", and recent sign-ins.
 import { useStore } from '@nanostores/react';
 import * as users from '../../../core/api/users';
 import { formatDate, relativeTime } from '../../../core/format';
@@ -15,6 +15,7 @@ import { useResource } from '../../widgets/useResource';
 import { describeAgent } from '../../widgets/userAgent';
 import * as ui from '../../widgets/ui.css';
 import { AuthenticatorCard } from './AuthenticatorCard';
+import { PasskeysCard } from './PasskeysCard';
 import { Card } from '../../widgets/Card';
 import * as styles from './UserInfoScreen.css';
 
@@ -155,6 +156,7 @@ export default function UserInfoScreen() {
           </button>
         </Card>
         <AuthenticatorCard />
+        <PasskeysCard />
         <Sessions />
       </div>
     </div>
