@@ -10,13 +10,14 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
-import * as api from './api/passkeys';
+import * as api from './api/passkey-ceremonies';
+import type { PasskeyInfo, PasskeyRequestOptions } from './api/passkeys';
 import type { Query } from './http';
 import { transformPassword } from './password-transform';
 import { finishSignIn, submitNextStep, type LoginResult } from './session';
 
 /** The options as the server answered them (its schema is the contract) in the library's types. */
-const requestOptions = (options: api.PasskeyRequestOptions) => options as PublicKeyCredentialRequestOptionsJSON;
+const requestOptions = (options: PasskeyRequestOptions) => options as PublicKeyCredentialRequestOptionsJSON;
 
 /** Whether the browser offers passkeys in the username field's suggestions (conditional mediation). */
 export const autofillSupported = browserSupportsWebAuthnAutofill;
@@ -34,13 +35,13 @@ export async function signInWithPasskey(input: { autofill?: boolean; query?: Que
 }
 
 /** Answers the pending sign-in's second step with a passkey, for the options that step gave. */
-export async function passkeySecondStep(options: api.PasskeyRequestOptions, language?: string): Promise<LoginResult> {
+export async function passkeySecondStep(options: PasskeyRequestOptions, language?: string): Promise<LoginResult> {
   const passkey = await startAuthentication({ optionsJSON: requestOptions(options) });
   return submitNextStep({ passkey, language });
 }
 
 /** Adds a passkey: the current password (plain; transformed here), the browser's prompt, stored under `name`. */
-export async function createPasskey(name: string, password: string): Promise<api.PasskeyInfo> {
+export async function createPasskey(name: string, password: string): Promise<PasskeyInfo> {
   const options = await api.passkeyCreation(await transformPassword(password));
   const credential = await startRegistration({ optionsJSON: options as PublicKeyCredentialCreationOptionsJSON });
   return api.addPasskey(name, credential);

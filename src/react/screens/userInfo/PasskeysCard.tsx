@@ -9,10 +9,12 @@ import { useT } from '../../i18n';
 import { Card } from '../../widgets/Card';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
-import { AddPasskeyDialog, RenamePasskeyDialog } from './PasskeyDialogs';
 import * as styles from './UserInfoScreen.css';
 
+// The dialogs (and the dialog frame under them) load when first opened: the screen's chunk has a size budget.
 const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
+const AddPasskeyDialog = lazy(() => import('./PasskeyDialogs').then((module) => ({ default: module.AddPasskeyDialog })));
+const RenamePasskeyDialog = lazy(() => import('./PasskeyDialogs').then((module) => ({ default: module.RenamePasskeyDialog })));
 
 type Editing = { kind: 'add' } | { kind: 'rename' | 'remove'; passkey: PasskeyInfo };
 
@@ -87,10 +89,10 @@ export function PasskeysCard() {
           ))}
         </ul>
       )}
-      {editing?.kind === 'add' && <AddPasskeyDialog onOpenChange={close} onSaved={list.reload} />}
-      {editing?.kind === 'rename' && <RenamePasskeyDialog passkey={editing.passkey} onOpenChange={close} onSaved={list.reload} />}
-      {editing?.kind === 'remove' && (
-        <Suspense fallback={null}>
+      <Suspense fallback={null}>
+        {editing?.kind === 'add' && <AddPasskeyDialog onOpenChange={close} onSaved={list.reload} />}
+        {editing?.kind === 'rename' && <RenamePasskeyDialog passkey={editing.passkey} onOpenChange={close} onSaved={list.reload} />}
+        {editing?.kind === 'remove' && (
           <ConfirmDialog
             open
             onOpenChange={close}
@@ -99,8 +101,8 @@ export function PasskeysCard() {
             confirmLabel={t('console:passkeys.remove')}
             onConfirm={() => remove(editing.passkey)}
           />
-        </Suspense>
-      )}
+        )}
+      </Suspense>
     </Card>
   );
 }
