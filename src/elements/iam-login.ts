@@ -42,7 +42,8 @@ export interface IamLoginElement extends PropertiesOf<'iam-login'> {}
  * username field's autofill (`autocomplete="username webauthn"`) and a passkey as the second step;
  * a passkey sign-in fires `iam-login-success` (the username read from the new session) without
  * `iam-login-submit`. On a page of another origin (token mode) this works only when that origin is
- * listed in `IAM_WEBAUTHN_ORIGINS` and its host is the RP ID (`IAM_WEBAUTHN_RP_ID`) or below it, e.g.
+ * listed in `IAM_WEBAUTHN_ORIGINS` (besides `IAM_CORS_ORIGINS`, which token mode needs anyway) and
+ * its host is the RP ID (`IAM_WEBAUTHN_RP_ID`) or below it, e.g.
  * `https://shop.example.com` for the RP ID `example.com` (docs/configuration.md); elsewhere every
  * passkey control is hidden and the password works as before. Not supported: a page on another
  * registrable domain (`example.org` for `example.com`: the server lists no related origins at
