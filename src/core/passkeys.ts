@@ -30,7 +30,9 @@ export const autofillSupported = browserSupportsWebAuthnAutofill;
  */
 export async function signInWithPasskey(input: { autofill?: boolean; query?: Query; language?: string }): Promise<Extract<LoginResult, { kind: 'success' }>> {
   const optionsJSON = requestOptions(await api.passkeySignInOptions());
-  const credential = await startAuthentication({ optionsJSON, useBrowserAutofill: input.autofill === true });
+  // The library's check for the username field looks in the document only; the console renders the
+  // form in its shadow root, where the browser's autofill still finds it.
+  const credential = await startAuthentication({ optionsJSON, useBrowserAutofill: input.autofill === true, verifyBrowserAutofillInput: false });
   return finishSignIn(await api.passkeyLogin(credential, input.query, input.language));
 }
 

@@ -4,6 +4,7 @@
 // mode on the third-party demo page of another origin (listed in IAM_WEBAUTHN_ORIGINS, same host as
 // the RP ID); a passkey as the sign-in's second step, in Chinese; axe clean on each form.
 import { after, test } from 'node:test';
+import { mkdirSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ADMIN, ApiClient, freePort, launchBrowser, openPage, startServer } from './harness';
@@ -14,6 +15,8 @@ import { transformPassword } from '../../src/core/password';
 import { startThirdPartyServer } from '../../demo/third-party-server.mjs';
 
 const PASSWORD = 'Member-passkey-1';
+const SHOTS = '/tmp/shots';
+mkdirSync(SHOTS, { recursive: true });
 // The RP ID is the host both origins share (browsers refuse an IP address as an RP ID).
 const RP_ID = 'localhost';
 const hostPort = await freePort();
@@ -36,7 +39,22 @@ const admin = new ApiClient(iam);
 await admin.signIn(ADMIN.username, ADMIN.password);
 let members = 0;
 
-/** A new member and a fresh page with a virtual platform authenticator (no credential yet). */
+/** A credential of the DevTools WebAuthn domain (binary fields in base64). */
+interface Credential {
+  credentialId: string;
+  isResidentCredential: boolean;
+  rpId?: string;
+  privateKey: string;
+  userHandle?: string;
+  signCount: number;
+}
+
+/**
+ * A new member and a fresh page with a virtual platform authenticator (no credential yet). The
+ * authenticator answers every request at once, the sign-in form's autofill request (conditional
+ * mediation) too: a test that wants the passkey button keeps the credential out (`take`) until the
+ * form is there and its autofill request found nothing, then puts it back (`give`) and clicks.
+ */
 async function member(locale: 'en' | 'zh' = 'en') {
   members += 1;
   const username = `pia-${members}`;
@@ -56,8 +74,16 @@ async function member(locale: 'en' | 'zh' = 'en') {
       automaticPresenceSimulation: true,
     },
   });
-  const credentials = async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
-  return { username, realName: `Pia_${members}`, ...watched, cdp, authenticatorId, credentials };
+  const credentials = async (): Promise<Credential[]> => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+  const take = async () => {
+    const held = await credentials();
+    await cdp.send('WebAuthn.clearCredentials', { authenticatorId });
+    return held;
+  };
+  const give = async (held: Credential[]) => {
+    for (const credential of held) await cdp.send('WebAuthn.addCredential', { authenticatorId, credential });
+  };
+  return { username, realName: `Pia_${members}`, ...watched, credentials, take, give };
 }
 
 async function signInWithPassword(page: Page, username: string, locale: 'en' | 'zh' = 'en') {
@@ -93,7 +119,8 @@ async function signOut(page: Page, realName: string) {
   await page.getByRole('button', { name: text('en', 'console:user.menu', { name: realName }) }).click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();
   await page.getByRole('dialog', { name: 'Logout' }).getByRole('button', { name: 'OK' }).click();
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  // Only the navigation: with a passkey in the authenticator, the form's autofill may sign in again at once.
+  await page.waitForURL(/\/login(\?|$)/);
 }
 
 async function closeContext(context: BrowserContext, errors: string[]) {
@@ -101,8 +128,8 @@ async function closeContext(context: BrowserContext, errors: string[]) {
   await context.close();
 }
 
-test('add, rename and use a passkey: the console page, then <iam-login> in token mode on another origin', async () => {
-  const { username, realName, page, context, errors, credentials } = await member();
+test('add, rename and use a passkey: autofill and the button on the console page, <iam-login> in token mode on another origin', async () => {
+  const { username, realName, page, context, errors, credentials, take, give } = await member();
   await signInWithPassword(page, username);
   await page.waitForURL(/\/home\/index$/);
   await addPasskey(page, 'Laptop');
@@ -118,19 +145,36 @@ test('add, rename and use a passkey: the console page, then <iam-login> in token
   await rename.getByRole('button', { name: 'Save' }).click();
   await card.getByText('Work laptop', { exact: true }).waitFor();
   await assertAxeClean(page, 'personal center with a passkey');
+  await card.screenshot({ path: `${SHOTS}/passkeys-personal-center.png` });
 
-  // The console's sign-in page: the username field offers passkeys in its autofill; the button signs in.
+  // Autofill: signed out, the sign-in page's username field offers the passkey; the virtual
+  // authenticator picks it at once, so the sign-in happens without a click.
   await signOut(page, realName);
-  assert.equal(await page.getByLabel('Username').getAttribute('autocomplete'), 'username webauthn');
-  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await page.waitForURL(/\/home\/index$/);
-  await page.getByRole('button', { name: text('en', 'console:user.menu', { name: realName }) }).waitFor();
   await page.goto(`${iam}/profile/userInfo`);
   await card.getByText(/ · last used /).waitFor();
 
+  // The button: the autofill request finds nothing (the credential is held back), the button then signs in.
+  let held = await take();
+  await signOut(page, realName);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  assert.equal(await page.getByLabel('Username').getAttribute('autocomplete'), 'username webauthn');
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  assert.equal(await page.getByRole('alert').count(), 0, await page.getByRole('alert').allTextContents().then(String));
+  await page.screenshot({ path: `${SHOTS}/passkeys-sign-in.png` });
+  await give(held);
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await page.waitForURL(/\/home\/index$/);
+  await page.getByRole('button', { name: text('en', 'console:user.menu', { name: realName }) }).waitFor();
+
   // <iam-login auth-mode="token"> on the third-party page (another origin under the RP ID).
+  held = await take();
   await signOut(page, realName);
   await page.goto(`${host}/demo/third-party.html?api=${encodeURIComponent(`${iam}/api`)}`);
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  await give(held);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await page
     .getByRole('status')
@@ -138,24 +182,22 @@ test('add, rename and use a passkey: the console page, then <iam-login> in token
     .waitFor();
   // The demo page's own badge is not ours: the element alone.
   await assertAxeClean(page, 'third-party sign-in with passkeys', 'iam-login');
+  await page.screenshot({ path: `${SHOTS}/passkeys-third-party.png` });
 
-  // Removing it (confirmed) leaves the authenticator's copy useless here.
-  await page.goto(`${iam}/login`);
-  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-  await page.waitForURL(/\/home\/index$/);
+  // Removed (confirmed), the authenticator's copy no longer signs in: the form says why.
   await page.goto(`${iam}/profile/userInfo`);
   await card.getByRole('button', { name: 'Remove Work laptop' }).click();
   await page.getByRole('dialog', { name: 'Remove this passkey?' }).getByRole('button', { name: 'Remove' }).click();
   await card.getByText('You have no passkeys yet.').waitFor();
   await signOut(page, realName);
-  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await page.getByRole('alert').filter({ hasText: 'This passkey is not registered here' }).waitFor();
   await closeContext(context, errors);
 });
 
 test('a passkey as the second step, in Chinese; the page of an unlisted origin shows no passkey button', async () => {
-  const { username, page, context, errors, cdp, authenticatorId } = await member('zh');
-  // Added through the API with a software authenticator, then copied into the browser's.
+  const { username, page, context, errors, give } = await member('zh');
+  // Added through the API with a software authenticator; the browser's authenticator gets it at the
+  // second step (earlier, the form's autofill would sign in with it before the password).
   const own = new ApiClient(iam);
   await own.signIn(username, PASSWORD);
   const software = new SoftwareAuthenticator(iam, RP_ID);
@@ -164,17 +206,14 @@ test('a passkey as the second step, in Chinese; the page of an unlisted origin s
   });
   await own.call('POST', '/user/passkeys', { name: 'Phone', credential: software.create(options) });
   const stored = software.credentials[0]!;
-  await cdp.send('WebAuthn.addCredential', {
-    authenticatorId,
-    credential: {
-      credentialId: stored.id.toString('base64'),
-      isResidentCredential: true,
-      rpId: RP_ID,
-      signCount: stored.counter,
-      privateKey: stored.key.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
-      userHandle: Buffer.from(stored.userHandle, 'base64url').toString('base64'),
-    },
-  });
+  const phone: Credential = {
+    credentialId: stored.id.toString('base64'),
+    isResidentCredential: true,
+    rpId: RP_ID,
+    signCount: stored.counter,
+    privateKey: stored.key.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+    userHandle: Buffer.from(stored.userHandle, 'base64url').toString('base64'),
+  };
 
   // The administrator asks for a passkey as the second step (they need one of their own first).
   const adminKey = new SoftwareAuthenticator(iam, RP_ID);
@@ -188,6 +227,8 @@ test('a passkey as the second step, in Chinese; the page of an unlisted origin s
     await signInWithPassword(page, username, 'zh');
     await page.getByText(text('zh', 'login:passkey.stepHint')).waitFor();
     await assertAxeClean(page, 'passkey second step (zh)');
+    await page.screenshot({ path: `${SHOTS}/passkeys-second-step-zh.png` });
+    await give([phone]);
     await page.getByRole('button', { name: text('zh', 'login:passkey.useStep') }).click();
     await page.waitForURL(/\/home\/index$/);
     await page.goto(`${iam}/profile/userInfo`);

@@ -10,7 +10,7 @@ import { Secret, TOTP } from 'otpauth';
 import { ADMIN, transform, startServer, type Client, type TestServer } from './harness';
 import { SoftwareAuthenticator } from './software-authenticator';
 import { CHALLENGE_EXPIRED, CHALLENGE_UNKNOWN } from '../../server/auth/passkeys/challenges';
-import { COUNTER_BACKWARDS, WRONG_ORIGIN, WRONG_RP_ID } from '../../server/auth/passkeys/ceremony';
+import { COUNTER_BACKWARDS, NOT_VERIFIED, WRONG_ORIGIN, WRONG_RP_ID } from '../../server/auth/passkeys/ceremony';
 import { ANOTHER_ACCOUNT, ALREADY_YOURS } from '../../server/auth/passkeys/own-passkeys';
 import { NOT_YOURS, UNKNOWN_PASSKEY } from '../../server/auth/passkeys/assertion';
 import { hasPasskey } from '../../server/auth/passkeys/has-passkey';
@@ -302,6 +302,9 @@ describe('signing in with a passkey', () => {
     assert.equal(back.body.message, COUNTER_BACKWARDS);
     const same = await passkeyLogin(browser, ann.authenticator.get(await signInOptions(browser), { counter: 5 }));
     assert.equal(same.body.message, COUNTER_BACKWARDS);
+    // A passkey alone must have verified the person (PIN, biometrics): a touch is not enough.
+    const touch = await passkeyLogin(browser, ann.authenticator.get(await signInOptions(browser), { noUserVerification: true }));
+    assert.equal(touch.body.message, NOT_VERIFIED);
 
     const zed = await person();
     await addPasskey(zed);

@@ -32,7 +32,7 @@ function PasskeyRow({ passkey, onEdit }: { passkey: PasskeyInfo; onEdit: (editin
           {t('console:passkeys.created', { time: formatDate(passkey.createdAt, 'YYYY-MM-DD') })} · {used}
         </span>
       </span>
-      <span>
+      <span className={styles.itemActions}>
         <button
           type="button"
           className={ui.button.ghost}
