@@ -17,7 +17,9 @@ type StartPayroll = (options: { issuer: string; client: { clientId: string; clie
 const { startPayroll } = (await import(new URL('../../demo/payroll/server.mjs', import.meta.url).href)) as { startPayroll: StartPayroll };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'iam-e2e-payroll-'));
-const server = await startServer({ IAM_DATA_DIR: dataDir });
+// Payroll listens on this machine: its back-channel logout URI is a loopback address, which the
+// server posts to only when the operator allows private targets (as `npm start` does for the demo).
+const server = await startServer({ IAM_DATA_DIR: dataDir, IAM_OUTBOUND_ALLOW_PRIVATE: '1' });
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
 const database = await openDatabase({ dataDir, databaseUrl: undefined });
