@@ -125,12 +125,26 @@ async function measureServerFootprint(workDir, adminPassword) {
   return footprint;
 }
 
+/**
+ * A bench run's workspace: a fresh administrator password and a temporary folder removed when the
+ * run stops; with `snapshot`, a copy of the built bundle in it (`distDir`), so sizes and browser
+ * loads see the same files even if dist/ is rebuilt meanwhile.
+ */
+function benchWorkspace({ snapshot = false } = {}) {
+  const adminPassword = `${randomBytes(12).toString('base64url')}1a`;
+  if (snapshot) ensureBuilt();
+  const workDir = mkdtempSync(join(tmpdir(), 'iam-bench-'));
+  stopLater(() => rmSync(workDir, { recursive: true, force: true }));
+  const distDir = join(workDir, 'dist');
+  if (snapshot) cpSync('dist', distDir, { recursive: true });
+  return { adminPassword, workDir, distDir };
+}
+
 /** `npm run bench -- --only=footprint`: the server's start time and memory at rest alone; prints
  *  its table and replaces those two rows (and their details) in bench/results.json. */
 async function footprintOnly() {
-  const workDir = mkdtempSync(join(tmpdir(), 'iam-bench-'));
-  stopLater(() => rmSync(workDir, { recursive: true, force: true }));
-  const footprint = await measureServerFootprint(workDir, `${randomBytes(12).toString('base64url')}1a`);
+  const { adminPassword, workDir } = benchWorkspace();
+  const footprint = await measureServerFootprint(workDir, adminPassword);
   await stopAll();
   const path = join(root, 'bench/results.json');
   const results = JSON.parse(readFileSync(path, 'utf8'));
@@ -222,12 +236,7 @@ async function layoutShiftRows(browser, base, cookie) {
 
 /** `npm run bench -- --only=cls`: the layout shift rows alone, on a fresh server over the current dist/. */
 async function layoutShiftOnly() {
-  const adminPassword = `${randomBytes(12).toString('base64url')}1a`;
-  ensureBuilt();
-  const workDir = mkdtempSync(join(tmpdir(), 'iam-bench-'));
-  stopLater(() => rmSync(workDir, { recursive: true, force: true }));
-  const distDir = join(workDir, 'dist');
-  cpSync('dist', distDir, { recursive: true });
+  const { adminPassword, workDir, distDir } = benchWorkspace({ snapshot: true });
   const server = await startBenchServer({ dataDir: workDir, adminPassword, distDir });
   stopLater(() => server.stop());
   const browser = await launchBrowser();
@@ -352,12 +361,7 @@ async function measureCsvRows(servers, adminPassword, distDir) {
 /** `npm run bench -- --only=csv`: the CSV rows alone, over freshly seeded databases (PLAN.users
  *  users each); its rows replace the CSV rows of bench/results.json. */
 async function csvOnly() {
-  const adminPassword = `${randomBytes(12).toString('base64url')}1a`;
-  ensureBuilt();
-  const workDir = mkdtempSync(join(tmpdir(), 'iam-bench-'));
-  stopLater(() => rmSync(workDir, { recursive: true, force: true }));
-  const distDir = join(workDir, 'dist');
-  cpSync('dist', distDir, { recursive: true });
+  const { adminPassword, workDir, distDir } = benchWorkspace({ snapshot: true });
   const cluster = await startPostgres();
   stopLater(() => cluster.stop());
   const dataDir = join(workDir, 'data');
@@ -386,9 +390,7 @@ async function csvOnly() {
 /** `npm run bench -- --only=sso`: single sign-on alone, on fresh unseeded databases (the
  *  administrator only); its rows replace the single sign-on rows of bench/results.json. */
 async function ssoOnly() {
-  const adminPassword = `${randomBytes(12).toString('base64url')}1a`;
-  const workDir = mkdtempSync(join(tmpdir(), 'iam-bench-'));
-  stopLater(() => rmSync(workDir, { recursive: true, force: true }));
+  const { adminPassword, workDir } = benchWorkspace();
   const cluster = await startPostgres();
   stopLater(() => cluster.stop());
   const servers = [];
@@ -414,9 +416,7 @@ async function ssoOnly() {
 /** `npm run bench -- --only=settings`: the settings-read case alone, on fresh unseeded databases
  *  (the administrator only); prints its table, leaves bench/results.json alone. */
 async function settingsReadOnly() {
-  const adminPassword = `${randomBytes(12).toString('base64url')}1a`;
-  const workDir = mkdtempSync(join(tmpdir(), 'iam-bench-'));
-  stopLater(() => rmSync(workDir, { recursive: true, force: true }));
+  const { adminPassword, workDir } = benchWorkspace();
   const cluster = await startPostgres();
   stopLater(() => cluster.stop());
   const servers = [];
@@ -502,16 +502,10 @@ async function measureSoak({ server, admin, users, key, label }) {
 }
 
 async function main() {
-  const adminPassword = `${randomBytes(12).toString('base64url')}1a`;
   const context = { date: new Date().toISOString(), node: process.version, machine: machine() };
   log(`machine: ${context.machine.cpu}, ${context.machine.cores} cores, load average ${context.machine.loadAverage1m}`);
 
-  // A snapshot of the bundle: sizes and browser loads see the same files even if dist/ is rebuilt meanwhile.
-  ensureBuilt();
-  const workDir = mkdtempSync(join(tmpdir(), 'iam-bench-'));
-  stopLater(() => rmSync(workDir, { recursive: true, force: true }));
-  const distDir = join(workDir, 'dist');
-  cpSync('dist', distDir, { recursive: true });
+  const { adminPassword, workDir, distDir } = benchWorkspace({ snapshot: true });
   const graph = bundleGraph(distDir);
   measureSizes(graph);
   // Before the seeding and the load runs: nothing else of the bench runs meanwhile.
