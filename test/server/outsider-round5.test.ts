@@ -1,0 +1,84 @@
+// Outsider round 5: hostile tests against the newest surface (SCIM, webhooks, CSV import/export,
+// recovery codes, the administrators' strong-factor policy). Each test asserts the secure
+// behaviour and fails on the code it was written against; races run on PostgreSQL too
+// (IAM_TEST_DB=postgres).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Secret, TOTP } from 'otpauth';
+import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
+
+const PASSWORD = 'Round5pass1';
+
+let server: TestServer;
+let admin: Client;
+
+before(async () => {
+  server = await startServer();
+  admin = await server.admin();
+});
+after(async () => {
+  await server.stop();
+});
+
+let people = 0;
+async function person(fields: Record<string, unknown> = {}): Promise<{ id: string; username: string }> {
+  people += 1;
+  const username = `r5-person-${people}`;
+  const created = await admin.post<{ id: string }>('/api/user', { username, realName: `R5_${people}`, password: transform(PASSWORD), ...fields });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  return { id: created.body.data.id, username };
+}
+
+const setLogin = async (changes: Record<string, unknown>) => {
+  const current = await admin.get<{ version: number }>('/api/settings/login');
+  const saved = await admin.put('/api/settings/login', { ...changes, version: current.body.data.version });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+};
+
+/** An authenticator app holding `secret` (each code of a later time step than the one before). */
+function authenticator(secret: string): () => string {
+  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+  let step = Math.floor(server.clock.now() / 30_000) - 1;
+  return () => {
+    step += 1;
+    server.clock.offset = Math.max(server.clock.offset, step * 30_000 - Date.now());
+    return totp.generate({ timestamp: step * 30_000 });
+  };
+}
+
+async function withAuthenticator(client: Client): Promise<() => string> {
+  const enrolment = await client.post<{ secret: string }>('/api/user/totp');
+  assert.equal(enrolment.status, 200, JSON.stringify(enrolment.body));
+  const code = authenticator(enrolment.body.data.secret);
+  assert.equal((await client.post('/api/user/totp/confirm', { code: code() })).status, 200);
+  return code;
+}
+
+/** The latest code sent in a message to `userId`. */
+async function latestCode(userId: string): Promise<string> {
+  const message = await server.app.ctx.db.selectFrom('messages').select(['content']).where('recipientId', '=', userId).orderBy('createdAt', 'desc').executeTakeFirstOrThrow();
+  return /(\d{6})/.exec(message.content)![1]!;
+}
+
+test('signing in with a phone code does not skip the authenticator app of a person who turned it on, nor the administrators\' strong-factor policy', async () => {
+  const phone = '13900000051';
+  const tenantAdmin = await person({ mobilePhone: phone, isAdmin: true });
+  const browser = server.client();
+  assert.equal((await browser.login(tenantAdmin.username, PASSWORD)).body.data?.loginSuccess, true);
+  await withAuthenticator(browser);
+  await setLogin({ loginMethod: 'PHONE_CAPTCHA', adminStrongFactor: true });
+  try {
+    assert.equal((await server.client().post('/api/authc/login/code', { phone })).status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const code = await latestCode(tenantAdmin.id);
+    const attacker = server.client();
+    const answer = await attacker.post<{ loginSuccess: boolean; nextStep?: string }>('/api/authc/login', { username: phone, code });
+    assert.notEqual(
+      answer.body.data?.loginSuccess,
+      true,
+      `an administrator with an authenticator app signed in with an SMS code alone: ${JSON.stringify(answer.body)}`,
+    );
+  } finally {
+    await setLogin({ loginMethod: 'USERNAME_PASSWORD', adminStrongFactor: false });
+  }
+});
