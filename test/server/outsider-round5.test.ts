@@ -5,7 +5,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
-import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, transform, type Client, type TestServer } from './harness';
+import { signInAtProvider, startIdentityProvider } from './identity-provider';
 
 const PASSWORD = 'Round5pass1';
 
@@ -80,5 +81,30 @@ test('signing in with a phone code does not skip the authenticator app of a pers
     );
   } finally {
     await setLogin({ loginMethod: 'USERNAME_PASSWORD', adminStrongFactor: false });
+  }
+});
+
+test('a third-party sign-in of a linked person with an authenticator app still asks for its code', async () => {
+  const subject = { sub: 'r5-corp-carol', preferred_username: 'r5carol', name: 'Carol', email: 'r5carol@corp.example' };
+  const idp = await startIdentityProvider(`${server.base}/api/interaction/idp/r5corp/authorize/callback`, subject);
+  try {
+    const created = await admin.post('/api/idps', { code: 'r5corp', name: 'R5 Corp', type: 'OIDC', config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret } });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    /** One trip through the provider; answers the sign-in's answer and the browser. */
+    const viaProvider = async (body: Record<string, unknown>) => {
+      const browser = server.client();
+      const landed = await signInAtProvider(browser, 'r5corp');
+      const ticket = landed.searchParams.get('access_ticket')!;
+      const answer = await browser.post<{ loginSuccess: boolean }>(`/api/interaction/idp/r5corp/authorize/after/user/complement?access_ticket=${ticket}`, body);
+      return { answer, browser };
+    };
+    const first = await viaProvider({ username: 'r5carol', realName: 'Carol', email: subject.email });
+    assert.equal(first.answer.body.data?.loginSuccess, true, JSON.stringify(first.answer.body));
+    // Carol turns her authenticator app on; a later sign-in through the provider must still ask for it.
+    await withAuthenticator(first.browser);
+    const later = await viaProvider({});
+    assert.notEqual(later.answer.body.data?.loginSuccess, true, `signed in without the authenticator app: ${JSON.stringify(later.answer.body)}`);
+  } finally {
+    await idp.stop();
   }
 });
