@@ -108,3 +108,31 @@ test('a third-party sign-in of a linked person with an authenticator app still a
     await idp.stop();
   }
 });
+
+test('one person\'s sign-in does not clear the failure count of another person\'s identifier (a username equal to someone\'s phone number)', async () => {
+  const victimPhone = '13900000061';
+  await person({ mobilePhone: victimPhone });
+  // Anyone who picks their own username (a first-time third-party sign-in, a SCIM client, an
+  // administrator) may take the digits of someone's phone number.
+  const attackerPhone = '13900000062';
+  const attackerCreated = await admin.post('/api/user', { username: victimPhone, realName: 'R5_Mallory', mobilePhone: attackerPhone, password: transform(PASSWORD) });
+  assert.equal(attackerCreated.status, 200, JSON.stringify(attackerCreated.body));
+  await setLogin({ loginMethod: 'PHONE_PASSWORD', maxFailures: 3, captchaAfterFailures: 0, captchaEnabled: false });
+  try {
+    const statuses: number[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      for (let guess = 0; guess < 2; guess += 1) statuses.push((await server.client().login(victimPhone, `Wrong${round}${guess}x1`)).status);
+      // The attacker's own sign-in clears the keys of the attacker's account, its username among them.
+      assert.equal((await server.client().login(attackerPhone, PASSWORD)).body.data?.loginSuccess, true);
+    }
+    const right = await server.client().login(victimPhone, PASSWORD);
+    assert.notEqual(
+      right.body.data?.loginSuccess,
+      true,
+      `6 wrong passwords for ${victimPhone} past maxFailures 3 (answers ${statuses.join(',')}), and the right one still signs in: the lockout was reset by another person's sign-in`,
+    );
+  } finally {
+    await setLogin({ loginMethod: 'USERNAME_PASSWORD', maxFailures: 5, captchaAfterFailures: 3 });
+    await server.app.ctx.db.deleteFrom('loginThrottle').execute();
+  }
+});
