@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import { signInAtProvider, startIdentityProvider } from './identity-provider';
-import { assertScimError, provisionedTenant } from './scim-support';
+import { assertScimError, PATCH_SCHEMA, provisionedTenant, USER_SCHEMA } from './scim-support';
 
 const PASSWORD = 'Round5pass1';
 
@@ -147,4 +147,35 @@ test('a short SCIM filter whose parentheses multiply out is refused before it st
   const took = performance.now() - started;
   assertScimError(answer, 400, 'invalidFilter');
   assert.ok(took < 500, `the filter took ${Math.round(took)} ms of the event loop before it was refused (every other request waited)`);
+});
+
+test('a SCIM attribute list with an empty name (attributes=userName, or a trailing comma) is a SCIM 400, not a 500', async () => {
+  const { scim } = await provisionedTenant(server, admin, 'R5AttrCo');
+  const created = await scim<{ id: string }>('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'r5attr1', name: { formatted: 'Attr_One' } });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  for (const path of ['/Users?attributes=userName,', '/Users?excludedAttributes=,userName', `/Users/${created.body.id}?attributes=userName,,name`]) {
+    const answer = await scim('GET', path);
+    assert.ok(answer.status < 500, `${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+});
+
+test('a SCIM PATCH answered with an error changes nothing (no deactivation behind a 400)', async () => {
+  const { scim } = await provisionedTenant(server, admin, 'R5PatchCo');
+  const created = await scim<{ id: string }>('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'r5patch1', name: { formatted: 'Patch_One' } });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const answer = await scim('PATCH', `/Users/${created.body.id}`, {
+    schemas: [PATCH_SCHEMA],
+    Operations: [{ op: 'replace', value: { active: false, externalId: 'x'.repeat(300) } }],
+  });
+  assertScimError(answer, 400);
+  const after = await scim<{ active: boolean }>('GET', `/Users/${created.body.id}`);
+  assert.equal(after.body.active, true, 'the PATCH was refused with 400, yet the person was deactivated (the client believes nothing changed and will not retry the rest)');
+});
+
+test('a SCIM create answered with an error creates nobody (a retry is not refused as a duplicate)', async () => {
+  const { scim } = await provisionedTenant(server, admin, 'R5CreateCo');
+  const refused = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'r5create1', name: { formatted: 'Create_One' }, externalId: 'x'.repeat(300) });
+  assertScimError(refused, 400);
+  const retry = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'r5create1', name: { formatted: 'Create_One' }, externalId: 'ext-1' });
+  assert.equal(retry.status, 201, `the refused create left the person behind: ${JSON.stringify(retry.body)}`);
 });
