@@ -114,9 +114,12 @@ export function AuthenticatorCard({ onChange }: { onChange?: () => void }) {
       {status.failed ? (
         <p className={ui.empty}>{t('console:unavailable')}</p>
       ) : enabled === undefined ? (
-        // The status line's stand-in, as tall as the line that replaces it.
+        // The status line's stand-in: laid out as the most common answer ("Off"), so as tall as it.
         <p className={styles.status} aria-hidden="true">
-          <span className={`${ui.badge} ${ui.skeleton}`} />
+          <span className={`${ui.badge} ${ui.standIn}`}>{t('account:totp.off')}</span>
+          <span>
+            <span className={ui.standIn}>{t('account:totp.textOff')}</span>
+          </span>
         </p>
       ) : (
         <p className={styles.status}>
