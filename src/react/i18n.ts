@@ -5,7 +5,7 @@
 // wait for the texts they show before they render.
 import { createContext, createElement, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
-import { $i18nRevision, $locale, defaultLocale, isLocale, loadAskedTexts, loadTexts, nameText, translateRule, translatorFor, type Locale, type Namespace, type Translate } from '../core/i18n';
+import { $i18nRevision, $locale, defaultLocale, isLocale, loadAskedTexts, loadTexts, nameText, textsLoaded, translateRule, translatorFor, type Locale, type Namespace, type Translate } from '../core/i18n';
 
 interface LocaleScopeValue {
   locale: Locale;
@@ -69,7 +69,9 @@ export function useTRule(): (message: string) => string {
 /**
  * Loads `namespaces` for `requestedLocale` when it names a supported locale, else for this
  * component's locale, without touching the page-wide locale. Answers true once the namespaces have
- * been loaded; a later locale change keeps the texts on screen (English until the new ones arrive).
+ * been loaded (at once when they already were: a component whose texts are there does not first
+ * render without them, which would move what follows it one frame later); a later locale change
+ * keeps the texts on screen (English until the new ones arrive).
  */
 export function useTexts(requestedLocale: string | undefined, ...namespaces: Namespace[]): boolean {
   const scoped = useLocale();
@@ -85,5 +87,5 @@ export function useTexts(requestedLocale: string | undefined, ...namespaces: Nam
       current = false;
     };
   }, [locale, names]);
-  return loadedNames === names;
+  return loadedNames === names || textsLoaded(locale, ...namespaces);
 }

@@ -99,6 +99,12 @@ export async function loadTexts(locale: Locale, ...ns: Namespace[]): Promise<voi
   await loadAskedTexts(locale);
 }
 
+/** Whether `common` and `ns` are already loaded for `locale`: a UI asking for texts that are
+ *  there shows them in its first paint, not one frame later. */
+export function textsLoaded(locale: Locale, ...ns: Namespace[]): boolean {
+  return ['common', ...ns].every((name) => i18n.hasResourceBundle(locale, name));
+}
+
 /** Loads, for `locale`, every namespace the UI has asked for so far (before showing it). */
 export async function loadAskedTexts(locale: Locale): Promise<void> {
   await i18n.loadLanguages(locale);

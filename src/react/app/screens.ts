@@ -1,10 +1,18 @@
 // Every screen of the route table (core/routes.ts ScreenId), each a lazily loaded chunk. A screen
 // lives in src/react/screens/<screenId>/ and default-exports its component.
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { loadNamespaces, type Namespace } from '../../core/i18n';
 import type { ScreenId } from '../../core/routes';
 import type { ScreenProps } from '../screens/types';
 
 type Screen = LazyExoticComponent<ComponentType<ScreenProps>>;
+
+/** A screen whose first paint shows texts of its own namespaces: they are fetched together with its
+ *  chunk, so that they are there when it first renders and nothing moves when they arrive
+ *  (bench/layout-shift.mjs). */
+function withTexts(load: () => Promise<{ default: ComponentType<ScreenProps> }>, ...namespaces: Namespace[]): Screen {
+  return lazy(async () => (await Promise.all([load(), loadNamespaces(...namespaces)]))[0]);
+}
 
 export const screens: Record<ScreenId, Screen> = {
   login: lazy(() => import('../screens/login/LoginScreen')),
@@ -28,6 +36,6 @@ export const screens: Record<ScreenId, Screen> = {
   webhooks: lazy(() => import('../screens/webhooks/WebhooksScreen')),
   messages: lazy(() => import('../screens/messages/MessagesScreen')),
   messageHistory: lazy(() => import('../screens/messageHistory/MessageHistoryScreen')),
-  userInfo: lazy(() => import('../screens/userInfo/UserInfoScreen')),
+  userInfo: withTexts(() => import('../screens/userInfo/UserInfoScreen'), 'account'),
   oauthAuthorize: lazy(() => import('../screens/oauthAuthorize/OauthAuthorizeScreen')),
 };

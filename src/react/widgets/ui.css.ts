@@ -6,13 +6,16 @@ import { vars } from '../theme/theme.css';
 import { tint } from './tint';
 
 
+/** Every button's height; a titled card's header is at least as tall (cardHeader). */
+const BUTTON_HEIGHT = '34px';
+
 const buttonBase = style({
   display: 'inline-flex',
   alignItems: 'center',
   justifyContent: 'center',
   gap: vars.space.xs,
   boxSizing: 'border-box',
-  minHeight: '34px',
+  minHeight: BUTTON_HEIGHT,
   padding: `0 ${vars.space.md}`,
   border: '1px solid transparent',
   borderRadius: vars.radius.base,
@@ -159,7 +162,10 @@ export const card = style({
   borderRadius: vars.radius.base,
 });
 
+/** As tall as a button whether or not it holds one yet: an action that comes with the card's data
+ *  moves nothing below it, and the titles of a row of cards line up. */
 export const cardHeader = style({
+  minHeight: BUTTON_HEIGHT,
   display: 'flex',
   flexWrap: 'wrap',
   alignItems: 'center',
@@ -233,4 +239,21 @@ export const visuallyHidden = style({
   clip: 'rect(0 0 0 0)',
   whiteSpace: 'nowrap',
   border: 0,
+});
+
+/**
+ * A stand-in that keeps the exact size of what it stands for: the element is laid out with its
+ * likely final content (a text, a button's label), drawn as muted bars instead of letters (on an
+ * inline element, one bar per line). Hide it from screen readers (aria-hidden) where it stands.
+ * Last in this file, so that it wins over the look of the element it is added to (a badge, a button).
+ */
+export const standIn = style({
+  color: 'transparent',
+  background: tint(vars.color.textMuted, 18),
+  borderColor: 'transparent',
+  borderRadius: '4px',
+  boxDecorationBreak: 'clone',
+  WebkitBoxDecorationBreak: 'clone',
+  userSelect: 'none',
+  pointerEvents: 'none',
 });

@@ -21,7 +21,7 @@ export function BackchannelLogoutForm({ appId, saved, onSaved }: { appId: string
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const body = { backchannelLogoutUri: text.trim() || null };
-    if (!v.safeParse(oidcClientBody, body).success) return setError(t('console:clientSecret.backchannelInvalid'));
+    if (!v.safeParse(oidcClientBody, body).success) return setError(t('admin:clientSecret.backchannelInvalid'));
     setBusy(true);
     setError(undefined);
     try {
@@ -41,7 +41,7 @@ export function BackchannelLogoutForm({ appId, saved, onSaved }: { appId: string
     <form className={ui.form} noValidate onSubmit={(event) => void submit(event)}>
       <div className={ui.field}>
         <label htmlFor={id} className={ui.label}>
-          {t('console:clientSecret.backchannelUri')}
+          {t('admin:clientSecret.backchannelUri')}
         </label>
         <input
           id={id}
@@ -54,7 +54,7 @@ export function BackchannelLogoutForm({ appId, saved, onSaved }: { appId: string
           onChange={(event) => setText(event.currentTarget.value)}
         />
         <p id={`${id}-hint`} className={ui.hint}>
-          {t('console:clientSecret.backchannelHint')}
+          {t('admin:clientSecret.backchannelHint')}
         </p>
         {error && (
           <p id={`${id}-error`} role="alert" className={ui.fieldError}>
@@ -64,7 +64,7 @@ export function BackchannelLogoutForm({ appId, saved, onSaved }: { appId: string
       </div>
       <div className={ui.actions}>
         <button type="submit" className={ui.button.secondary} disabled={busy}>
-          {t('console:clientSecret.backchannelSave')}
+          {t('admin:clientSecret.backchannelSave')}
         </button>
       </div>
     </form>

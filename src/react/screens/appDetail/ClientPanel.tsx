@@ -40,22 +40,22 @@ export function ClientPanel({ app }: { app: App }) {
   return (
     <section className={styles.panel} aria-labelledby="iam-app-client">
       <h3 id="iam-app-client" className={styles.title}>
-        {t('console:clientSecret.title')}
+        {t('admin:clientSecret.title')}
       </h3>
       {!client ? (
         <p className={ui.empty}>{t(status.failed ? 'console:unavailable' : 'console:loading')}</p>
       ) : (
         <>
           <dl className={styles.details}>
-            <dt className={ui.muted}>{t('console:clientSecret.clientId')}</dt>
+            <dt className={ui.muted}>{t('admin:clientSecret.clientId')}</dt>
             <dd className={styles.value}>
               <code>{client.clientId}</code>
             </dd>
-            <dt className={ui.muted}>{t('console:clientSecret.issuer')}</dt>
+            <dt className={ui.muted}>{t('admin:clientSecret.issuer')}</dt>
             <dd className={styles.value}>
               <code>{client.issuer}</code>
             </dd>
-            <dt className={ui.muted}>{t('console:clientSecret.redirectUris')}</dt>
+            <dt className={ui.muted}>{t('admin:clientSecret.redirectUris')}</dt>
             <dd className={styles.value}>
               {client.redirectUris.length ? (
                 <ul className={styles.uris}>
@@ -66,24 +66,24 @@ export function ClientPanel({ app }: { app: App }) {
                   ))}
                 </ul>
               ) : (
-                t('console:clientSecret.noRedirectUris')
+                t('admin:clientSecret.noRedirectUris')
               )}
             </dd>
-            <dt className={ui.muted}>{t('console:clientSecret.secret')}</dt>
+            <dt className={ui.muted}>{t('admin:clientSecret.secret')}</dt>
             <dd className={styles.value}>
               {client.hasSecret && client.rotatedAt !== null
-                ? t('console:clientSecret.hasSecret', { time: formatDate(client.rotatedAt) })
-                : t('console:clientSecret.noSecret')}
+                ? t('admin:clientSecret.hasSecret', { time: formatDate(client.rotatedAt) })
+                : t('admin:clientSecret.noSecret')}
             </dd>
           </dl>
           <div className={ui.actions}>
             {client.hasSecret ? (
               <button type="button" className={ui.button.secondary} onClick={() => setOpen({ kind: 'confirmRotate' })}>
-                {t('console:clientSecret.rotate')}
+                {t('admin:clientSecret.rotate')}
               </button>
             ) : (
               <button type="button" className={ui.button.primary} onClick={() => void rotate()}>
-                {t('console:clientSecret.generate')}
+                {t('admin:clientSecret.generate')}
               </button>
             )}
           </div>
@@ -98,9 +98,9 @@ export function ClientPanel({ app }: { app: App }) {
             open
             // The confirm dialog closes after rotating, when the secret dialog has taken its place.
             onOpenChange={(still) => !still && setOpen((current) => (current?.kind === 'confirmRotate' ? undefined : current))}
-            title={t('console:clientSecret.rotateTitle')}
-            question={t('console:clientSecret.rotateQuestion')}
-            confirmLabel={t('console:clientSecret.rotate')}
+            title={t('admin:clientSecret.rotateTitle')}
+            question={t('admin:clientSecret.rotateQuestion')}
+            confirmLabel={t('admin:clientSecret.rotate')}
             onConfirm={rotate}
           />
         )}

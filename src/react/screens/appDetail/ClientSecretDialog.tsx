@@ -7,11 +7,11 @@ import { SecretValue } from '../../widgets/SecretValue';
 export default function ClientSecretDialog({ secret, onClose }: { secret: string; onClose: () => void }) {
   const t = useT();
   return (
-    <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t('console:clientSecret.shownTitle')}>
-      <SecretValue label={t('console:clientSecret.secret')} value={secret} warning={t('console:clientSecret.once')} />
+    <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t('admin:clientSecret.shownTitle')}>
+      <SecretValue label={t('admin:clientSecret.secret')} value={secret} warning={t('admin:clientSecret.once')} />
       <div className={ui.actions}>
         <button type="button" className={ui.button.primary} onClick={onClose}>
-          {t('console:clientSecret.done')}
+          {t('admin:clientSecret.done')}
         </button>
       </div>
     </DialogFrame>

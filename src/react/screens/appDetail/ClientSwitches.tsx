@@ -31,18 +31,18 @@ export function ClientSwitches({ appId, client, onSaved }: { appId: string; clie
   return (
     <div className={ui.field}>
       <CheckboxField
-        label={t('console:clientSecret.clientCredentials')}
+        label={t('admin:clientSecret.clientCredentials')}
         checked={client.clientCredentials}
         disabled={busy}
         onChange={(clientCredentials) => void save({ clientCredentials })}
       />
-      <p className={ui.hint}>{t('console:clientSecret.clientCredentialsHint')}</p>
-      <CheckboxField label={t('console:clientSecret.jwtAccessTokens')} checked={client.jwtAccessTokens} disabled={busy} onChange={(jwtAccessTokens) => void save({ jwtAccessTokens })} />
-      <p className={ui.hint}>{t('console:clientSecret.jwtAccessTokensHint')}</p>
+      <p className={ui.hint}>{t('admin:clientSecret.clientCredentialsHint')}</p>
+      <CheckboxField label={t('admin:clientSecret.jwtAccessTokens')} checked={client.jwtAccessTokens} disabled={busy} onChange={(jwtAccessTokens) => void save({ jwtAccessTokens })} />
+      <p className={ui.hint}>{t('admin:clientSecret.jwtAccessTokensHint')}</p>
       {scope.platform && (
         <>
-          <CheckboxField label={t('console:clientSecret.trusted')} checked={client.trusted} disabled={busy} onChange={(trusted) => void save({ trusted })} />
-          <p className={ui.hint}>{t('console:clientSecret.trustedHint')}</p>
+          <CheckboxField label={t('admin:clientSecret.trusted')} checked={client.trusted} disabled={busy} onChange={(trusted) => void save({ trusted })} />
+          <p className={ui.hint}>{t('admin:clientSecret.trustedHint')}</p>
         </>
       )}
     </div>

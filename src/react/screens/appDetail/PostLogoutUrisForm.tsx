@@ -22,7 +22,7 @@ export function PostLogoutUrisForm({ appId, saved, onSaved }: { appId: string; s
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const body = { postLogoutRedirectUris: linesOf(text) };
-    if (!v.safeParse(postLogoutUrisBody, body).success) return setError(t('console:clientSecret.postLogoutInvalid'));
+    if (!v.safeParse(postLogoutUrisBody, body).success) return setError(t('admin:clientSecret.postLogoutInvalid'));
     setBusy(true);
     setError(undefined);
     try {
@@ -40,7 +40,7 @@ export function PostLogoutUrisForm({ appId, saved, onSaved }: { appId: string; s
     <form className={ui.form} noValidate onSubmit={(event) => void submit(event)}>
       <div className={ui.field}>
         <label htmlFor={id} className={ui.label}>
-          {t('console:clientSecret.postLogoutUris')}
+          {t('admin:clientSecret.postLogoutUris')}
         </label>
         <textarea
           id={id}
@@ -52,7 +52,7 @@ export function PostLogoutUrisForm({ appId, saved, onSaved }: { appId: string; s
           onChange={(event) => setText(event.currentTarget.value)}
         />
         <p id={`${id}-hint`} className={ui.hint}>
-          {t('console:clientSecret.postLogoutHint')}
+          {t('admin:clientSecret.postLogoutHint')}
         </p>
         {error && (
           <p id={`${id}-error`} role="alert" className={ui.fieldError}>
@@ -62,7 +62,7 @@ export function PostLogoutUrisForm({ appId, saved, onSaved }: { appId: string; s
       </div>
       <div className={ui.actions}>
         <button type="submit" className={ui.button.secondary} disabled={busy}>
-          {t('console:clientSecret.postLogoutSave')}
+          {t('admin:clientSecret.postLogoutSave')}
         </button>
       </div>
     </form>

@@ -53,7 +53,7 @@ export function LinkAccountForm({ idpCode, accessTicket, username, switchAccount
       <PasswordField label={t('console:infoComplete.password')} required autoComplete="current-password" error={errors.password?.message} registration={register('password')} />
       {codeAsked && (
         <TextField
-          label={t('console:totp.code')}
+          label={t('login:code')}
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}

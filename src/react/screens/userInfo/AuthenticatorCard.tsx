@@ -33,7 +33,7 @@ function CodeForm({ submitLabel, onCode, onCancel }: { submitLabel: string; onCo
   return (
     <form className={ui.form} onSubmit={(event) => void onSubmit(event)} noValidate>
       <TextField
-        label={t('console:totp.code')}
+        label={t('account:totp.code')}
         inputMode="numeric"
         autoComplete="one-time-code"
         maxLength={6}
@@ -57,17 +57,17 @@ function Enrolment({ enrolment, onDone, onCancel }: { enrolment: TotpEnrolment; 
   const t = useT();
   return (
     <div className={styles.steps}>
-      <p className={styles.text}>{t('console:totp.scan')}</p>
+      <p className={styles.text}>{t('account:totp.scan')}</p>
       <Suspense fallback={<p className={ui.empty}>{t('console:loading')}</p>}>
-        <QrCode text={enrolment.uri} label={t('console:totp.qrCode')} />
+        <QrCode text={enrolment.uri} label={t('account:totp.qrCode')} />
       </Suspense>
-      <SecretValue label={t('console:totp.key')} value={enrolment.secret} warning={t('console:totp.keyOnce')} />
+      <SecretValue label={t('account:totp.key')} value={enrolment.secret} warning={t('account:totp.keyOnce')} />
       <CodeForm
-        submitLabel={t('console:totp.turnOn')}
+        submitLabel={t('account:totp.turnOn')}
         onCancel={onCancel}
         onCode={async (code) => {
           await confirmTotp(code);
-          notifySuccess(t('console:totp.turnedOn'));
+          notifySuccess(t('account:totp.turnedOn'));
           onDone();
         }}
       />
@@ -101,39 +101,42 @@ export function AuthenticatorCard({ onChange }: { onChange?: () => void }) {
   const action =
     step.kind !== 'idle' || enabled === undefined ? undefined : enabled ? (
       <button type="button" className={ui.button.secondary} onClick={() => setStep({ kind: 'turningOff' })}>
-        {t('console:totp.turnOff')}
+        {t('account:totp.turnOff')}
       </button>
     ) : (
       <button type="button" className={ui.button.primary} onClick={() => void setUp()}>
-        {t('console:totp.setUp')}
+        {t('account:totp.setUp')}
       </button>
     );
 
   return (
-    <Card id="iam-userinfo-totp" title={t('console:totp.title')} action={action}>
+    <Card id="iam-userinfo-totp" title={t('account:totp.title')} action={action}>
       {status.failed ? (
         <p className={ui.empty}>{t('console:unavailable')}</p>
       ) : enabled === undefined ? (
-        // The status line's stand-in, as tall as the line that replaces it.
+        // The status line's stand-in: laid out as the most common answer ("Off"), so as tall as it.
         <p className={styles.status} aria-hidden="true">
-          <span className={`${ui.badge} ${ui.skeleton}`} />
+          <span className={`${ui.badge} ${ui.standIn}`}>{t('account:totp.off')}</span>
+          <span>
+            <span className={ui.standIn}>{t('account:totp.textOff')}</span>
+          </span>
         </p>
       ) : (
         <p className={styles.status}>
-          <span className={`${ui.badge} ${enabled ? '' : styles.offBadge}`}>{t(enabled ? 'console:totp.on' : 'console:totp.off')}</span>
-          <span className={ui.muted}>{t(enabled ? 'console:totp.textOn' : 'console:totp.textOff')}</span>
+          <span className={`${ui.badge} ${enabled ? '' : styles.offBadge}`}>{t(enabled ? 'account:totp.on' : 'account:totp.off')}</span>
+          <span className={ui.muted}>{t(enabled ? 'account:totp.textOn' : 'account:totp.textOff')}</span>
         </p>
       )}
       {step.kind === 'enrolling' && <Enrolment enrolment={step.enrolment} onDone={finish} onCancel={idle} />}
       {step.kind === 'turningOff' && (
         <>
-          <p className={styles.text}>{t('console:totp.turnOffText')}</p>
+          <p className={styles.text}>{t('account:totp.turnOffText')}</p>
           <CodeForm
-            submitLabel={t('console:totp.turnOff')}
+            submitLabel={t('account:totp.turnOff')}
             onCancel={idle}
             onCode={async (code) => {
               await disableTotp(code);
-              notifySuccess(t('console:totp.turnedOff'));
+              notifySuccess(t('account:totp.turnedOff'));
               finish();
             }}
           />

@@ -1,6 +1,7 @@
 // The personal center's recovery codes: how many are left; a new set of ten (confirmed with the
 // current password; the old set stops working), shown this once with Copy and Download (a text
-// file). Only for people with a passkey or an authenticator app: the server says whether.
+// file). Only for people with a passkey or an authenticator app: the server says whether. A lazily
+// loaded chunk of the screen (a LazyCard, with RecoveryCodesStandIn in its place until it comes).
 import { useRef, useState } from 'react';
 import * as v from 'valibot';
 import { useForm } from 'react-hook-form';
@@ -9,12 +10,13 @@ import { useStore } from '@nanostores/react';
 import { generateRecoveryCodes, recoveryCodeStatusOf } from '../../../core/api/account';
 import { $session } from '../../../core/session';
 import { showServerFieldErrors } from '../../dialogs/fieldErrors';
-import { useT, useTexts } from '../../i18n';
+import { useT } from '../../i18n';
 import { Card } from '../../widgets/Card';
 import { PasswordField } from '../../widgets/TextFields';
 import { useCopy } from '../../widgets/useCopy';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
+import { RecoveryStatusStandIn } from './RecoveryCodesStandIn';
 import * as styles from './UserInfoScreen.css';
 
 const passwordForm = v.object({ password: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required')) });
@@ -98,13 +100,12 @@ function ShownCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) 
   );
 }
 
-/** `factorsChanged` changes when the person turns an authenticator app on or off. */
-export function RecoveryCodesCard({ factorsChanged }: { factorsChanged: number }) {
+/** `factorsChanged` changes when the person turns an authenticator app on or off. Its texts (the
+ *  `account` namespace) are loaded before it renders (LazyCard). */
+export default function RecoveryCodesCard({ factorsChanged }: { factorsChanged: number }) {
   const t = useT();
-  const ready = useTexts(undefined, 'account');
   const status = useResource(recoveryCodeStatusOf, [factorsChanged]);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
-  if (!ready) return null;
 
   const data = status.data;
   const action =
@@ -117,8 +118,10 @@ export function RecoveryCodesCard({ factorsChanged }: { factorsChanged: number }
   return (
     <Card id="iam-userinfo-recovery" title={t('account:recovery.title')} action={action}>
       <p className={styles.text}>{t('account:recovery.text')}</p>
-      {!data ? (
-        <p className={ui.empty}>{t(status.failed ? 'console:unavailable' : 'console:loading')}</p>
+      {status.failed ? (
+        <p className={ui.empty}>{t('console:unavailable')}</p>
+      ) : !data ? (
+        <RecoveryStatusStandIn />
       ) : !data.available ? (
         <p className={ui.muted}>{t('account:recovery.unavailable')}</p>
       ) : (

@@ -1,8 +1,9 @@
 // The personal center (/profile/userInfo): own details (edited in the profile dialog), avatar,
 // password change, the authenticator app, recovery codes, the active sessions with "sign out other
 // sessions" and "sign out everywhere", and recent sign-ins. Every card is there from the first
-// paint, with stand-ins of its final size while its data loads (bench/layout-shift.mjs measures
-// that nothing moves as it arrives).
+// paint, with stand-ins of its final size while its data loads, and the lazily loaded ones
+// (LazyCard) with a stand-in of their size until they come (bench/layout-shift.mjs measures that
+// nothing moves as they arrive). The `account` texts load with the screen (app/screens.ts).
 import { lazy, Suspense, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import * as users from '../../../core/api/users';
@@ -19,11 +20,13 @@ import { useResource } from '../../widgets/useResource';
 import { describeAgent } from '../../../core/user-agent';
 import * as ui from '../../widgets/ui.css';
 import { AuthenticatorCard } from './AuthenticatorCard';
-import { RecoveryCodesCard } from './RecoveryCodesCard';
 import { Card } from '../../widgets/Card';
+import { LazyCard } from '../../widgets/LazyCard';
+import { RecoveryCodesStandIn } from './RecoveryCodesStandIn';
 import * as styles from './UserInfoScreen.css';
 
 const SignOutEverywhereDialog = lazy(() => import('./SignOutEverywhereDialog'));
+const RecoveryCodesCard = lazy(() => import('./RecoveryCodesCard'));
 
 /** The details, or stand-ins of the same rows while they load (`info` undefined). */
 function Details({ info }: { info: users.BasicInfo | undefined }) {
@@ -189,7 +192,7 @@ export default function UserInfoScreen() {
           </button>
         </Card>
         <AuthenticatorCard onChange={() => setFactorsChanged((count) => count + 1)} />
-        <RecoveryCodesCard factorsChanged={factorsChanged} />
+        <LazyCard card={RecoveryCodesCard} props={{ factorsChanged }} namespaces={['account']} standIn={<RecoveryCodesStandIn />} />
         <Sessions />
       </div>
     </div>
