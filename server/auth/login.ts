@@ -84,7 +84,7 @@ async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Pro
 
 export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: LoginBody, redirect: string | undefined): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
-  return withFailureSlot(ctx, throttleKey(body.username), policy, (slot) => attempt(ctx, req, reply, body, redirect, policy, slot),
+  return withFailureSlot(ctx, throttleKey(identifierColumn[policy.loginMethod], body.username), policy, (slot) => attempt(ctx, req, reply, body, redirect, policy, slot),
     () => ctx.audit.record({ action: 'login.locked', ip: req.ip, success: false, detail: { username: body.username } }));
 }
 
@@ -129,7 +129,7 @@ async function attempt(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body:
     if (!(await passSecondStep(ctx, secondStep, user, body.code, client.ip))) return fail('Invalid verification code', { reason: 'second_step' });
   }
 
-  await slot.clear([throttleKey(body.username), ...keysOfUser(user)]);
+  await slot.clear(keysOfUser(user));
   if (!byCode && passwordExpired(policy.passwordPolicy, user, ctx.now())) {
     await grantExpiredChange(ctx, user.id);
     await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { step: LoginStep.PASSWORD_EXPIRED } });
@@ -165,7 +165,7 @@ async function passSecondStep(ctx: Ctx, step: SecondStep, user: UserRow, code: s
 export async function sendLoginCode(ctx: Ctx, req: FastifyRequest, body: v.InferOutput<typeof loginCodeBody>): Promise<null> {
   const { value: policy } = await ctx.settings.get('login');
   if (policy.loginMethod !== LoginMethod.PHONE_CAPTCHA) throw new ApiError(400, 'Signing in with a code is not enabled');
-  const state = await throttleState(ctx, throttleKey(body.phone));
+  const state = await throttleState(ctx, throttleKey('mobilePhone', body.phone));
   if (state.lockedUntil) throw lockedError(policy);
   if (needsCaptcha(policy, state.failures)) {
     if (!body.captcha) throw captchaError('Please enter the captcha');
@@ -181,7 +181,7 @@ export async function sendLoginCode(ctx: Ctx, req: FastifyRequest, body: v.Infer
  *  wrong old password) it fails like a sign-in and counts toward the lockout. */
 export async function changeExpiredPassword(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: v.InferOutput<typeof expiredPasswordBody>, redirect: string | undefined): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
-  const user = await withFailureSlot(ctx, throttleKey(body.username), policy, (slot) => storeExpiredChange(ctx, policy, body, slot));
+  const user = await withFailureSlot(ctx, throttleKey(identifierColumn[policy.loginMethod], body.username), policy, (slot) => storeExpiredChange(ctx, policy, body, slot));
   await endEveryAccess(ctx, user.id);
   await ctx.audit.record({ action: 'password.change', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: req.ip, detail: { expired: true } });
   return startSession(ctx, req, reply, user, redirect, 'login.success');
