@@ -2,7 +2,9 @@
 // session (rotation). Unknown user and wrong password give the same answer in the same time.
 //
 // The PHONE_CAPTCHA login method signs in with a code sent by SMS (POST /authc/login/code)
-// instead of a password; that code is the sign-in's factor, no second step follows.
+// instead of a password; that code is the first factor. No SMS code follows it, but a person with
+// an authenticator app, or an administrator under adminStrongFactor, still takes that step: the
+// answer carries a step ticket and the step goes to POST /authc/login/step (login-step.ts).
 // Second auth: a person with an authenticator app always confirms with it; otherwise
 // PHONE_CAPTCHA sends a code (SMS, or email without a phone), and TOTP sends an SMS code to
 // people without an authenticator, refusing those without a phone too.
@@ -32,6 +34,7 @@ import { isAdministrator } from './strong-factor';
 import { hasPasskey } from './passkeys/has-passkey';
 import { noteSignInDevice } from './devices';
 import { consumeCode, consumeExpiredChange, grantExpiredChange, sendCodeAfterAnswer, sendCodeOnce } from './codes';
+import { issueStepTicket } from './step-tickets';
 import { passwordExpired, storeNewPassword } from './password-policy';
 import { endEveryAccess } from '../oidc/revoke';
 
@@ -67,11 +70,11 @@ const TOTP_SETUP_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.
 const EXPIRED_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PASSWORD_EXPIRED, loginSuccess: false, message: 'Your password has expired; choose a new one' };
 export const NO_SECOND_FACTOR = 'Two-step sign-in needs an authenticator app or a mobile phone number; ask an administrator to set one up for you';
 
-type SecondStep = 'totp' | 'totp-setup' | 'code';
+export type SecondStep = 'totp' | 'totp-setup' | 'code';
 
 /** Which second step `user` takes under `policy` (none: undefined). An administrator without a
  *  strong factor, when the policy asks administrators for one, sets up an authenticator app. */
-async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Promise<SecondStep | undefined> {
+export async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Promise<SecondStep | undefined> {
   if (await totpEnabled(ctx, user.id)) return 'totp';
   if (policy.adminStrongFactor && (await isAdministrator(ctx, user)) && !(await hasPasskey(ctx.db, user.id))) return 'totp-setup';
   if (policy.secondAuth === SecondAuth.PHONE_CAPTCHA) return 'code';
@@ -82,9 +85,36 @@ async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Pro
   return undefined;
 }
 
+/** The second step after a first factor other than the password (the PHONE_CAPTCHA code, a
+ *  third-party provider): the person's authenticator app, or an administrator's set-up of one, but
+ *  no code by SMS or email (secondAuth adds that to a password, and this factor is the SMS or
+ *  stands in for the password). */
+export const strongStepOf = (ctx: Ctx, policy: LoginSettings, user: UserRow) => secondStepOf(ctx, { ...policy, secondAuth: null }, user);
+
+/** Asks `user` for `step` (audited): the authenticator app's code, its set-up (the answer carries
+ *  the new secret) or a code sent to them; with the step ticket of a first factor that cannot be
+ *  sent again. */
+export async function askSecondStep(ctx: Ctx, step: SecondStep, user: UserRow, ip: string, stepTicket?: string): Promise<LoginAnswer> {
+  await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip });
+  const ticket = stepTicket ? { stepTicket } : {};
+  if (step === 'totp') return { ...TOTP_ANSWER, ...ticket };
+  if (step === 'totp-setup') return { ...TOTP_SETUP_ANSWER, ...ticket, totpSetup: await startEnrolment(ctx, user, (await ctx.settings.get('config')).value.system.appName) };
+  await sendCodeOnce(ctx, user, 'second-step', user.mobilePhone ? MessageServiceType.SMS : MessageServiceType.EMAIL);
+  return CODE_ANSWER;
+}
+
+/** A failed attempt keeps its place in the failure count (audited); the one taking the last place
+ *  answers "locked". */
+export async function refuse(ctx: Ctx, policy: LoginSettings, slot: FailureSlot, ip: string, detail: Record<string, unknown>, message: string, data: Record<string, unknown> | null = null): Promise<never> {
+  slot.keep();
+  await ctx.audit.record({ action: slot.locks ? 'login.locked' : 'login.failure', ip, success: false, detail });
+  if (slot.locks) throw lockedError(policy);
+  throw new ApiError(401, message, data);
+}
+
 export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: LoginBody, redirect: string | undefined): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
-  return withFailureSlot(ctx, throttleKey(body.username), policy, (slot) => attempt(ctx, req, reply, body, redirect, policy, slot),
+  return withFailureSlot(ctx, throttleKey(identifierColumn[policy.loginMethod], body.username), policy, (slot) => attempt(ctx, req, reply, body, redirect, policy, slot),
     () => ctx.audit.record({ action: 'login.locked', ip: req.ip, success: false, detail: { username: body.username } }));
 }
 
@@ -92,12 +122,8 @@ export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, 
 async function attempt(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: LoginBody, redirect: string | undefined, policy: LoginSettings, slot: FailureSlot): Promise<LoginAnswer> {
   const byCode = policy.loginMethod === LoginMethod.PHONE_CAPTCHA;
   const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
-  const fail = async (message: string, extra: Record<string, unknown> = {}): Promise<never> => {
-    slot.keep();
-    await ctx.audit.record({ action: slot.locks ? 'login.locked' : 'login.failure', ip: client.ip, success: false, detail: { username: body.username, ...extra } });
-    if (slot.locks) throw lockedError(policy);
-    throw new ApiError(401, message, !byCode && needsCaptcha(policy, slot.before + 1) ? { captchaImageUrl: CAPTCHA_IMAGE_URL } : null);
-  };
+  const fail = (message: string, extra: Record<string, unknown> = {}) =>
+    refuse(ctx, policy, slot, client.ip, { username: body.username, ...extra }, message, !byCode && needsCaptcha(policy, slot.before + 1) ? { captchaImageUrl: CAPTCHA_IMAGE_URL } : null);
 
   // With PHONE_CAPTCHA the captcha was asked before the code was sent. Attempts in flight count:
   // every attempt racing past the threshold needs the captcha.
@@ -117,19 +143,15 @@ async function attempt(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body:
   }
   if (user.availabilityStatus !== Status.Enable) return fail('User is disabled', { reason: 'disabled' });
 
-  const secondStep = byCode ? undefined : await secondStepOf(ctx, policy, user);
+  const secondStep = byCode ? await strongStepOf(ctx, policy, user) : await secondStepOf(ctx, policy, user);
   if (secondStep) {
-    if (!body.code) {
-      await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip });
-      if (secondStep === 'totp') return TOTP_ANSWER;
-      if (secondStep === 'totp-setup') return { ...TOTP_SETUP_ANSWER, totpSetup: await startEnrolment(ctx, user, (await ctx.settings.get('config')).value.system.appName) };
-      await sendCodeOnce(ctx, user, 'second-step', user.mobilePhone ? MessageServiceType.SMS : MessageServiceType.EMAIL);
-      return CODE_ANSWER;
-    }
+    // The phone code is used up: the step goes on with a ticket (this attempt's place is given back).
+    if (byCode) return askSecondStep(ctx, secondStep, user, client.ip, await issueStepTicket(ctx, user.id, 'phone'));
+    if (!body.code) return askSecondStep(ctx, secondStep, user, client.ip);
     if (!(await passSecondStep(ctx, secondStep, user, body.code, client.ip))) return fail('Invalid verification code', { reason: 'second_step' });
   }
 
-  await slot.clear([throttleKey(body.username), ...keysOfUser(user)]);
+  await slot.clear(keysOfUser(user));
   if (!byCode && passwordExpired(policy.passwordPolicy, user, ctx.now())) {
     await grantExpiredChange(ctx, user.id);
     await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { step: LoginStep.PASSWORD_EXPIRED } });
@@ -141,7 +163,7 @@ async function attempt(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body:
 /** Whether `code` passes the second step. The authenticator app's step also takes one of the
  *  person's recovery codes (used up); the set-up step confirms the new app (audited like the
  *  personal center's confirmation). */
-async function passSecondStep(ctx: Ctx, step: SecondStep, user: UserRow, code: string, ip: string): Promise<boolean> {
+export async function passSecondStep(ctx: Ctx, step: SecondStep, user: UserRow, code: string, ip: string): Promise<boolean> {
   const audit = (action: 'recovery.use' | 'user.update', detail: Record<string, unknown>) =>
     ctx.audit.record({ action, actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip, detail });
   switch (step) {
@@ -165,7 +187,7 @@ async function passSecondStep(ctx: Ctx, step: SecondStep, user: UserRow, code: s
 export async function sendLoginCode(ctx: Ctx, req: FastifyRequest, body: v.InferOutput<typeof loginCodeBody>): Promise<null> {
   const { value: policy } = await ctx.settings.get('login');
   if (policy.loginMethod !== LoginMethod.PHONE_CAPTCHA) throw new ApiError(400, 'Signing in with a code is not enabled');
-  const state = await throttleState(ctx, throttleKey(body.phone));
+  const state = await throttleState(ctx, throttleKey('mobilePhone', body.phone));
   if (state.lockedUntil) throw lockedError(policy);
   if (needsCaptcha(policy, state.failures)) {
     if (!body.captcha) throw captchaError('Please enter the captcha');
@@ -181,7 +203,7 @@ export async function sendLoginCode(ctx: Ctx, req: FastifyRequest, body: v.Infer
  *  wrong old password) it fails like a sign-in and counts toward the lockout. */
 export async function changeExpiredPassword(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: v.InferOutput<typeof expiredPasswordBody>, redirect: string | undefined): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
-  const user = await withFailureSlot(ctx, throttleKey(body.username), policy, (slot) => storeExpiredChange(ctx, policy, body, slot));
+  const user = await withFailureSlot(ctx, throttleKey(identifierColumn[policy.loginMethod], body.username), policy, (slot) => storeExpiredChange(ctx, policy, body, slot));
   await endEveryAccess(ctx, user.id);
   await ctx.audit.record({ action: 'password.change', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: req.ip, detail: { expired: true } });
   return startSession(ctx, req, reply, user, redirect, 'login.success');

@@ -67,7 +67,7 @@ export async function linkTicket(ctx: Ctx, ticket: IdpTicketTable, proof: { pass
   const user = ticket.userId ? undefined : await existingAccountOf(ctx, ticket.profile);
   if (!user) throw notFound('Account');
   const { value: policy } = await ctx.settings.get('login');
-  await withFailureSlot(ctx, throttleKey(user.username), policy, (slot) => proveAccount(ctx, user, idpCode, proof, policy, slot));
+  await withFailureSlot(ctx, throttleKey('username', user.username), policy, (slot) => proveAccount(ctx, user, idpCode, proof, policy, slot));
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     await useUp(trx, ticket);

@@ -1,12 +1,27 @@
 // Failed sign-in counters and lockout, kept per typed identifier whether or not such a user
 // exists, so that answers and timings never tell known from unknown usernames.
+//
+// Each count belongs to an identifier of one kind (username, email or mobile phone: the column the
+// login method compares). Usernames, emails and phones are each unique, but a username may be
+// someone else's phone number or email (an administrator, a SCIM client or a first-time
+// third-party sign-in picks it, and a phone may later change to equal it): a count keyed by the
+// bare text would be shared by two accounts, and one person's sign-in, clearing the keys of their
+// own identifiers, would reset the lockout of the other's. Keyed by kind, a (kind, value) names at
+// most one account, under every login method, so a success clears only its own account's counts.
+// (Refusing such usernames instead would need a check on every write of a username, an email and a
+// phone, racing with the other writes.)
 import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import type { LoginSettings } from '../../src/core/schemas/settings';
 import type { UserRow } from './actor';
 import { tooMany } from '../http/errors';
 
-export const throttleKey = (identifier: string) => identifier.trim().toLowerCase();
+/** The columns a sign-in identifier is compared with, and the prefix of each one's counts. */
+const KIND_PREFIX = { username: 'username', email: 'email', mobilePhone: 'phone' } as const;
+export type IdentifierKind = keyof typeof KIND_PREFIX;
+
+/** The failure count's key of an identifier of `kind`, e.g. `phone:13900000000`. */
+export const throttleKey = (kind: IdentifierKind, identifier: string) => `${KIND_PREFIX[kind]}:${identifier.trim().toLowerCase()}`;
 
 export interface ThrottleState {
   failures: number;
@@ -101,8 +116,8 @@ export async function clearFailures(ctx: Ctx, keys: string[]): Promise<void> {
 }
 
 /** Every identifier a user can sign in with (username, email, mobile phone), as throttle keys. */
-export const keysOfUser = (user: Pick<UserRow, 'username' | 'email' | 'mobilePhone'>) =>
-  [user.username, user.email, user.mobilePhone].filter((value): value is string => Boolean(value)).map(throttleKey);
+export const keysOfUser = (user: Pick<UserRow, IdentifierKind>) =>
+  (Object.keys(KIND_PREFIX) as IdentifierKind[]).flatMap((kind) => (user[kind] ? [throttleKey(kind, user[kind])] : []));
 
 export async function lockedKeys(ctx: Ctx, keys: string[]): Promise<Set<string>> {
   if (!keys.length) return new Set();

@@ -1,13 +1,14 @@
 // sign-in calls: /authc/login, /cas/session, /cas/login, /cas/logout, the captcha image and
-// the unlock call; the sign-in code of the PHONE_CAPTCHA method and the change of an expired
-// password; plus the current user's sessions (list, sign out one or all others).
+// the unlock call; the sign-in code of the PHONE_CAPTCHA method, the second step after a step
+// ticket and the change of an expired password; plus the current user's sessions (list, sign out one or all others).
 import * as v from 'valibot';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { defineRoute, type Gate } from '../http/route';
-import { captchaQuery, casLoginAnswer, expiredPasswordBody, loginAnswer, loginBody, loginCodeBody, loginQuery, logoutAnswer, sessionAnswer, sessionInfo } from '../../src/core/schemas/auth';
+import { captchaQuery, casLoginAnswer, expiredPasswordBody, loginAnswer, loginBody, loginCodeBody, loginQuery, loginStepBody, logoutAnswer, sessionAnswer, sessionInfo } from '../../src/core/schemas/auth';
 import { idParams, okAnswer } from '../../src/core/schemas/common';
 import { changeExpiredPassword, login, sendLoginCode } from '../auth/login';
+import { continueSignIn } from '../auth/login-step';
 import { safeRedirect } from '../http/redirect';
 import { issueCaptcha } from '../auth/captcha';
 import { clearSessionCookie, credentialOf } from '../auth/gate';
@@ -34,6 +35,13 @@ export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
     summary: 'Sign in (password transformed by the browser); may answer a next step',
     body: loginBody, query: loginQuery, response: loginAnswer, rateLimit: ctx.config.rateLimits.login,
     handler: (req, reply) => login(ctx, req.raw, reply, req.body, req.query.redirect),
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST', url: '/authc/login/step', tags, access: 'public',
+    summary: 'The second step of a sign-in that answered a step ticket (after a phone code or a third-party provider): the ticket and the code open the session',
+    body: loginStepBody, query: loginQuery, response: loginAnswer, rateLimit: ctx.config.rateLimits.login,
+    handler: (req, reply) => continueSignIn(ctx, req.raw, reply, req.body, req.query.redirect),
   });
 
   defineRoute(app, gate, {

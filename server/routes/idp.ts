@@ -1,7 +1,9 @@
 // Third-party sign-in calls and the identity providers behind them: declaration and access of
 // each; the providers and tickets are read and changed by server/services/idps.ts. A provider ticket
 // is read and redeemed only by the browser that started the sign-in (findTicket), and never replaces
-// a live session unless the person confirmed the switch.
+// a live session unless the person confirmed the switch. The provider is a first factor: a person
+// with an authenticator app (or an administrator under adminStrongFactor) then takes that second
+// step (server/auth/login-step.ts).
 import * as v from 'valibot';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Ctx } from '../context';
@@ -21,7 +23,8 @@ import {
 } from '../../src/core/schemas/idp';
 import { idpUpdateBody } from '../../src/core/schemas/idp-login';
 import { findTicket, linkTicket, redeemTicket } from '../auth/third-party';
-import { startSession } from '../auth/login';
+import type { SecondStep } from '../auth/login';
+import { signInAfterProvider } from '../auth/login-step';
 import { ApiError } from '../http/errors';
 import type { Actor, UserRow } from '../auth/actor';
 import type { IdpTicketTable } from '../db/tables';
@@ -39,18 +42,20 @@ function refuseSilentSwitch(actor: Actor | null, switchAccount: boolean | undefi
 
 type TicketRequest = ApiRequest<{ switchAccount?: boolean | undefined }, { access_ticket: string }, { idpCode: string }>;
 
-/** Signs in the person `redeem` makes of this browser's provider ticket. */
+/** Signs in the person `redeem` makes of this browser's provider ticket (`proven`: a second step
+ *  `redeem` checked already). */
 async function signInWithTicket(
   ctx: Ctx,
   { actor, params, query, body, raw }: TicketRequest,
   reply: FastifyReply,
   redeem: (ticket: IdpTicketTable) => Promise<UserRow>,
+  proven?: SecondStep,
 ) {
   const ticket = await findTicket(ctx, raw, params.idpCode, query.access_ticket);
   refuseSilentSwitch(actor, body.switchAccount);
   const user = await redeem(ticket);
   releaseBrowser(raw, reply, params.idpCode);
-  return startSession(ctx, raw, reply, user, undefined, 'login.third_party');
+  return signInAfterProvider(ctx, raw, reply, user, params.idpCode, proven);
 }
 
 export const idpRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
@@ -93,7 +98,8 @@ export const idpRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
     body: linkBody,
     response: loginAnswer,
     rateLimit: ctx.config.rateLimits.login,
-    handler: (req, reply) => signInWithTicket(ctx, req, reply, (ticket) => linkTicket(ctx, ticket, req.body)),
+    // Linking takes the account's authenticator code when it has one (linkTicket).
+    handler: (req, reply) => signInWithTicket(ctx, req, reply, (ticket) => linkTicket(ctx, ticket, req.body), 'totp'),
   });
 
   defineRoute(app, gate, {

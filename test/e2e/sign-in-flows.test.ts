@@ -1,6 +1,7 @@
 // The sign-in flows as people use them, with codes delivered for real (a local SMTP server and SMS
 // vendor): the PHONE_CAPTCHA login method chosen in the login settings screen (Send code with a
-// cool-down, the code from the SMS signs in), the captcha on the first paint when the settings
+// cool-down, the code from the SMS signs in; a person with an authenticator app then gives its
+// code), the captcha on the first paint when the settings
 // always ask, "Forgot password?" with the code from the mail (the old password stops working),
 // and the email verification link opened from the mail (/verified/{code}, once).
 import { before, test } from 'node:test';
@@ -8,6 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { startHttpReceiver, startSmtp, until } from '../server/receivers';
+import { authenticator } from './authenticator';
 
 const SMTP = { user: 'relay-user', password: 'relay-secret-77' };
 const PERSON = { username: 'flow-person', realName: 'Flow_Person', email: 'flow.person@example.com', mobilePhone: '13600000001', password: 'Before-2024' };
@@ -81,6 +83,35 @@ test('PHONE_CAPTCHA chosen in the settings screen: Send code (with a cool-down),
   } finally {
     await changeSettings({ loginMethod: 'USERNAME_PASSWORD' });
     await settings.context.close();
+  }
+});
+
+test('PHONE_CAPTCHA: after the SMS code, a person with an authenticator app gives its code', async () => {
+  const holder = { username: 'flow-totp', realName: 'Flow_Totp', mobilePhone: '13600000002', password: 'Totp-flow-2024' };
+  await admin.createUser(holder);
+  const own = new ApiClient(server.url);
+  await own.signIn(holder.username, holder.password);
+  const nextCode = authenticator((await own.call<{ secret: string }>('POST', '/user/totp')).secret);
+  await own.call('POST', '/user/totp/confirm', { code: await nextCode() });
+  await changeSettings({ loginMethod: 'PHONE_CAPTCHA' });
+  try {
+    const { page, errors } = await openPage(browser);
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Mobile phone').fill(holder.mobilePhone);
+    await page.getByRole('button', { name: 'Send code' }).click();
+    const message = await until(() => smsTo(holder.mobilePhone)[0], 'the sign-in code by SMS');
+    await page.getByLabel('Verification code').fill(/\b(\d{6})\b/.exec(JSON.stringify(message.body))![1]!);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Enter the 6-digit code from your authenticator app, or one of your recovery codes.').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/login', 'not signed in with the SMS code alone');
+    await page.getByLabel('Verification code').fill(await nextCode());
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: `Welcome back, ${holder.realName}` }).waitFor();
+    assert.equal(smsTo(holder.mobilePhone).length, 1, 'no second SMS code');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  } finally {
+    await changeSettings({ loginMethod: 'USERNAME_PASSWORD' });
   }
 });
 

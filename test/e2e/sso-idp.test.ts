@@ -2,13 +2,16 @@
 // provider buttons (with their icons), the provider (which approves at once), our callback,
 // /infoComplete with the provider's details filled in, the new account signed in; the second time
 // straight in. A provider that vouches for an email that is an existing account's is linked only
-// with its password. Over a live session the page asks before switching accounts, and a sign-in
+// with its password. A linked person with an authenticator app gives its code on /infoComplete
+// after the provider. Over a live session the page asks before switching accounts, and a sign-in
 // link made in another browser (login CSRF) is refused.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { startIdentityProvider, type IdentityProvider } from '../server/identity-provider';
+import { authenticator } from './authenticator';
+import { seriousViolations } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser();
 let idp: IdentityProvider;
@@ -102,6 +105,50 @@ test("the provider's email is an existing account's: linked only with its passwo
   assert.equal(partner.approvals, 2);
   assert.deepEqual(errors, []);
   assert.deepEqual(againErrors, []);
+});
+
+test('a linked person with an authenticator app gives its code after the provider, on the same page', async () => {
+  const carol = { username: 'carol', realName: 'Carol', password: 'Carol-e2e-2024', email: 'carol@vault.example' };
+  const vault = await startIdentityProvider(`${server.url}/api/interaction/idp/vault/authorize/callback`, {
+    sub: 'vault-carol', preferred_username: 'carol', name: 'Carol', email: carol.email, email_verified: true,
+  });
+  try {
+    const api = new ApiClient(server.url);
+    await api.signIn(ADMIN.username, ADMIN.password);
+    await api.call('POST', '/idps', { code: 'vault', name: 'Vault SSO', type: 'OIDC', config: { issuer: vault.issuer, clientId: vault.clientId, clientSecret: vault.clientSecret } });
+    await api.createUser(carol);
+    // Linked once with her password, then she turns her authenticator app on.
+    const { page: first } = await openPage(browser);
+    await first.goto(`${server.url}/login`);
+    await first.getByRole('link', { name: 'Sign in with Vault SSO' }).click();
+    await first.getByRole('button', { name: 'Link to my existing account' }).click();
+    await first.getByLabel('Password', { exact: true }).fill(carol.password);
+    await first.getByRole('button', { name: 'Link and sign in' }).click();
+    await first.getByRole('heading', { name: 'Welcome back, Carol' }).waitFor();
+    const own = new ApiClient(server.url);
+    await own.signIn(carol.username, carol.password);
+    const nextCode = authenticator((await own.call<{ secret: string }>('POST', '/user/totp')).secret);
+    await own.call('POST', '/user/totp/confirm', { code: await nextCode() });
+
+    const { page, errors } = await openPage(browser, { expectedFailures: [/\/authc\/login\/step$/] });
+    await page.goto(`${server.url}/login`);
+    const answered = page.waitForResponse((response) => response.url().includes('/after/user/complement'));
+    await page.getByRole('link', { name: 'Sign in with Vault SSO' }).click();
+    const { data } = (await (await answered).json()) as { data: { stepTicket?: string } };
+    await page.getByText('Enter the 6-digit code from your authenticator app, or one of your recovery codes.').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/infoComplete', 'not signed in before the code');
+    assert.ok(data.stepTicket && !page.url().includes(data.stepTicket), 'the step ticket is in the answer, never in the address');
+    await page.getByLabel('Verification code').fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('alert').getByText('Invalid verification code').waitFor();
+    assert.deepEqual(await seriousViolations(page, 'the code step on /infoComplete'), []);
+    await page.getByLabel('Verification code').fill(await nextCode());
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Welcome back, Carol' }).waitFor();
+    assert.deepEqual(errors, []);
+  } finally {
+    await vault.stop();
+  }
 });
 
 test('signed in already: the page names who is signed in and switches accounts only when asked', async () => {

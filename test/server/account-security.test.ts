@@ -84,7 +84,8 @@ const generate = (client: Client, password = PASSWORD) => client.post<{ codes: s
 const auditOf = (action: string, targetId: string) =>
   server.app.ctx.db.selectFrom('auditLog').selectAll().where('action', '=', action).where('targetId', '=', targetId).execute();
 const failuresOf = async (username: string) =>
-  (await server.app.ctx.db.selectFrom('loginThrottle').select('failures').where('username', '=', username).executeTakeFirst())?.failures ?? 0;
+  (await server.app.ctx.db.selectFrom('loginThrottle').select('failures').where('username', '=', `username:${username.toLowerCase()}`).executeTakeFirst())
+    ?.failures ?? 0;
 const setLogin = async (changes: Record<string, unknown>) => {
   const current = await admin.get<{ version: number }>('/api/settings/login');
   const saved = await admin.put('/api/settings/login', { ...changes, version: current.body.data.version });

@@ -31,7 +31,7 @@ import {
 type Rule = 'public' | 'self' | 'scoped' | 'shared' | 'platform' | 'grant';
 
 const RULES: Record<string, Rule> = {
-  'POST /api/authc/login': 'public', 'POST /api/authc/login/code': 'public', 'PUT /api/authc/password/expired': 'public',
+  'POST /api/authc/login': 'public', 'POST /api/authc/login/code': 'public', 'POST /api/authc/login/step': 'public', 'PUT /api/authc/password/expired': 'public',
   'GET /api/cas/login': 'public', 'GET /api/cas/session/probe': 'public', 'GET /api/cas/logout': 'public', 'GET /api/captcha/image/display': 'public',
   'PUT /api/user/password': 'public', 'GET /api/settings/login/public': 'public', 'GET /api/config': 'public',
   'GET /api/file/get/{name}': 'public', 'GET /api/idps': 'public', 'POST /api/user/password/reset-code': 'public',

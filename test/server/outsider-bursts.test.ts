@@ -118,11 +118,11 @@ describe('one server process', () => {
     const id = await createUser('burst-lock', 'Secret123');
     const wrong = Array.from({ length: 24 }, (_, n) => () => login(server.base, n, { username: 'burst-lock', password: transform(`Wrong${n}`) }));
     const right = () => Promise.all([login(server.base, 1, { username: 'burst-lock', password: transform('Secret123') })]);
-    const { guesses, followers: [last] } = await burstThen(server.base, wrong, right, async () => ((await throttleRow('burst-lock'))?.failures ?? 0) >= MAX_FAILURES);
+    const { guesses, followers: [last] } = await burstThen(server.base, wrong, right, async () => ((await throttleRow('username:burst-lock'))?.failures ?? 0) >= MAX_FAILURES);
 
     assert.notEqual(last!.body.data?.loginSuccess, true, `the right password signed in after the burst: ${JSON.stringify(last!.body)}`);
     assert.equal(last!.status, 429, 'the right password is refused as locked');
-    const stored = await throttleRow('burst-lock');
+    const stored = await throttleRow('username:burst-lock');
     assert.ok(stored && stored.failures <= MAX_FAILURES, `failures counted ${stored?.failures}, at most ${MAX_FAILURES}`);
     assert.ok(stored.lockedUntil !== null, 'locked');
     assert.ok(count(guesses, 401) <= MAX_FAILURES - 1, `at most ${MAX_FAILURES - 1} answered 401: ${statuses(guesses)}`);
@@ -139,7 +139,7 @@ describe('one server process', () => {
     const guesses = await Promise.all(Array.from({ length: 24 }, (_, n) => login(server.base, n, { username: 'burst-captcha', password: transform(`Wrong${n}`) })));
     assert.equal(count(guesses, 401), 2, `only the first two are checked without a captcha: ${statuses(guesses)}`);
     assert.ok(guesses.filter((shot) => shot.status === 400).every((shot) => shot.body.code === 1001), 'the others are asked for the captcha');
-    assert.equal((await throttleRow('burst-captcha'))?.failures, 2, 'the refused attempts are not counted');
+    assert.equal((await throttleRow('username:burst-captcha'))?.failures, 2, 'the refused attempts are not counted');
   });
 
   test('a captcha answer is used by one of many parallel attempts only', async () => {
@@ -285,7 +285,7 @@ test('sign-in lockout across two processes on one database: the burst and the ri
     // Each process reads the policy afresh within 2 s.
     await sleep(2_100);
 
-    const failures = async () => (await db.kysely.selectFrom('loginThrottle').select('failures').where('username', '=', 'burst-two').executeTakeFirst())?.failures ?? 0;
+    const failures = async () => (await db.kysely.selectFrom('loginThrottle').select('failures').where('username', '=', 'username:burst-two').executeTakeFirst())?.failures ?? 0;
     const wrong = Array.from({ length: 24 }, (_, n) => () => login(bases[n % 2]!, n, { username: 'burst-two', password: transform(`Wrong${n}`) }));
     const right = () => Promise.all(bases.map((base, n) => login(base, n, { username: 'burst-two', password: transform('Secret123') })));
     const { guesses, followers } = await burstThen(bases, wrong, right, async () => (await failures()) >= MAX_FAILURES);

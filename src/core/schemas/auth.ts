@@ -20,6 +20,13 @@ export const loginBody = v.object({
   code: v.optional(secondStepCode),
 });
 
+/** A step ticket as the server issues it (server/auth/step-tickets.ts): `<id>.<secret>`. */
+const stepTicket = v.pipe(v.string('rule.required'), v.regex(/^[\w-]{1,64}\.[\w-]{43}$/, 'rule.required'));
+
+/** POST /authc/login/step: the second step of a sign-in whose first factor answered a step ticket
+ *  (a phone code, a third-party provider), with the step's code. */
+export const loginStepBody = v.object({ stepTicket, code: secondStepCode });
+
 /** POST /authc/login/code (PHONE_CAPTCHA login method): send a sign-in code to this phone. */
 export const loginCodeBody = v.object({
   phone: identifier,
@@ -51,6 +58,9 @@ export const loginAnswer = v.object({
   tokenName: v.optional(v.string()),
   /** Next step TOTP_SETUP only: the new authenticator app's secret, shown this once. */
   totpSetup: v.optional(totpEnrolment),
+  /** A next step after a first factor that cannot be sent again (a phone code, a third-party
+   *  provider): kept in memory and sent with the step's code to POST /authc/login/step. */
+  stepTicket: v.optional(v.string()),
 });
 
 /** `data` of a failed sign-in: a captcha to show next, and/or an application code (1001). */

@@ -1,7 +1,8 @@
 // The PHONE_CAPTCHA login method (loaded lazily): the mobile phone, "Send code" (after the
 // captcha when the login settings ask for one; then a cool-down on the button), the code from
 // the SMS, and the sign-in. The server answers "Send code" alike for every number, so the form
-// says only that a code is on its way if the number has an account.
+// says only that a code is on its way if the number has an account. A person with an authenticator
+// app (or an administrator who must set one up) then takes that step with the answer's step ticket.
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import * as v from 'valibot';
@@ -10,12 +11,13 @@ import { newCaptchaKey } from '../../core/api/captcha';
 import { useCaptchaImage } from './captchaImage';
 import { HttpError } from '../../core/http';
 import { $loginCaptcha, finishSignIn, LOGIN_SPECIAL_CODE, type LoginResult } from '../../core/session';
-import type { LoginErrorData } from '../../core/types';
+import type { LoginAnswer, LoginErrorData } from '../../core/types';
 import { rules } from '../../core/validation';
 import { loginCaptcha, loginCode } from '../../core/validation/login';
 import { useT, useTRule } from '../i18n';
 import { Field } from './Field';
 import { CodeField, FailureAlert } from './flowParts';
+import SecondStepForm from './SecondStepForm';
 import { checkFields, failureText, RESEND_SECONDS, useCooldown, type RuleErrors } from './flowSupport';
 import * as styles from './LoginForm.css';
 
@@ -45,6 +47,8 @@ export default function PhoneCodeForm({ captchaAlways, onSubmitted, onSuccess, o
   const [sent, setSent] = useState(false);
   const [busy, setBusy] = useState(false);
   const [left, startCooldown] = useCooldown(RESEND_SECONDS);
+  /** The phone code passed and the answer asks a second step (with its step ticket). */
+  const [pending, setPending] = useState<{ phone: string; answer: LoginAnswer & { stepTicket: string } }>();
   const message = (name: string) => (errors[name] ? tRule(errors[name]) : undefined);
 
   const sendCode = async () => {
@@ -84,7 +88,9 @@ export default function PhoneCodeForm({ captchaAlways, onSubmitted, onSuccess, o
     setBusy(true);
     onSubmitted(values.phone);
     try {
-      onSuccess(await finishSignIn(await loginWithCode(values.phone, values.code)), values.phone);
+      const answer = await loginWithCode(values.phone, values.code);
+      if (answer.stepTicket) setPending({ phone: values.phone, answer: { ...answer, stepTicket: answer.stepTicket } });
+      else onSuccess(await finishSignIn(answer), values.phone);
     } catch (error) {
       const text = failureText(error);
       setFailure(text);
@@ -93,6 +99,17 @@ export default function PhoneCodeForm({ captchaAlways, onSubmitted, onSuccess, o
       setBusy(false);
     }
   };
+
+  if (pending) {
+    return (
+      <SecondStepForm
+        answer={pending.answer}
+        onSuccess={(result) => onSuccess(result, pending.phone)}
+        onError={onError}
+        onCancel={() => setPending(undefined)}
+      />
+    );
+  }
 
   return (
     <form ref={formRef} className={styles.form} noValidate onSubmit={(event) => void onSubmit(event)}>

@@ -1,15 +1,16 @@
 // The next step TOTP_SETUP (loaded lazily): the login settings ask administrators for a strong
 // second factor and this one has neither a passkey nor an authenticator app, so after the password
 // they set up the app here (the QR code of the secret the sign-in answered, and the key as text)
-// and confirm it with a code from it; that sign-in call opens the session.
+// and confirm it with a code from it; that sign-in call opens the session. After a phone code or a
+// third-party provider the step goes with the step ticket the sign-in answered.
 import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
 import type { TotpEnrolment } from '../../core/api/totp';
 import { totpCodeBody } from '../../core/schemas/totp';
-import { submitNextStep, type LoginResult } from '../../core/session';
+import type { LoginResult } from '../../core/session';
 import { useT, useTexts, useTRule } from '../i18n';
 import { Field } from './Field';
 import { FailureAlert } from './flowParts';
-import { checkFields, failureText, type RuleErrors } from './flowSupport';
+import { checkFields, failureText, submitStepCode, type RuleErrors } from './flowSupport';
 import * as styles from './LoginForm.css';
 import * as own from './TotpSetupForm.css';
 
@@ -17,12 +18,14 @@ const QrCode = lazy(() => import('../widgets/QrCode'));
 
 export interface TotpSetupFormProps {
   enrolment: TotpEnrolment;
+  /** The sign-in's step ticket (after a phone code or a provider); unset: the password form's pending step. */
+  stepTicket?: string;
   onSuccess: (result: Extract<LoginResult, { kind: 'success' }>) => void;
-  onError: (message: string) => void;
+  onError?: (message: string) => void;
   onCancel: () => void;
 }
 
-export default function TotpSetupForm({ enrolment, onSuccess, onError, onCancel }: TotpSetupFormProps) {
+export default function TotpSetupForm({ enrolment, stepTicket, onSuccess, onError, onCancel }: TotpSetupFormProps) {
   const t = useT();
   const tRule = useTRule();
   const ready = useTexts(undefined, 'login', 'account');
@@ -42,12 +45,12 @@ export default function TotpSetupForm({ enrolment, onSuccess, onError, onCancel 
     setFailure(undefined);
     setBusy(true);
     try {
-      const result = await submitNextStep({ code: values.code });
+      const result = await submitStepCode(stepTicket, values.code);
       if (result.kind === 'success') onSuccess(result);
     } catch (error) {
       const text = failureText(error);
       setFailure(text);
-      onError(text);
+      onError?.(text);
     } finally {
       setBusy(false);
     }

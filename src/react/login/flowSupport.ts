@@ -1,9 +1,11 @@
-// Shared by the lazily loaded sign-in flows (phone code, forgot password, expired password): one
-// rule check per named input, the server's field messages, a failure's text, and the cool-down
-// of a "Send code" button.
+// Shared by the lazily loaded sign-in flows (phone code, forgot password, expired password, the
+// second steps): one rule check per named input, the server's field messages, a failure's text,
+// the cool-down of a "Send code" button, and the submission of a next step's code.
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
+import { loginStep } from '../../core/api/login-step';
 import { HttpError } from '../../core/http';
+import { finishSignIn, submitNextStep, type LoginResult } from '../../core/session';
 import type { FieldErrors } from '../../core/types';
 
 /** A `rule.*` message per field name. */
@@ -49,3 +51,9 @@ export function useCooldown(seconds: number): [left: number, start: () => void] 
 
 /** The server sends at most one code a minute per person and purpose (server/auth/codes.ts). */
 export const RESEND_SECONDS = 60;
+
+/** Submits a next step's code: with the step ticket of a first factor that cannot be sent again
+ *  (a phone code, a third-party provider), else as the password form's pending step. */
+export async function submitStepCode(stepTicket: string | undefined, code: string): Promise<LoginResult> {
+  return stepTicket ? finishSignIn(await loginStep(stepTicket, code)) : submitNextStep({ code });
+}

@@ -5,8 +5,10 @@
 // existing account, the person first chooses: link to it (with its password) or make a new one.
 // When this browser is already signed in (as anyone), nothing happens until the person chooses to
 // continue as the provider's identity (the server refuses a silent switch) or to stay as they are.
-// The sign-in then finishes at /auth-redirect. A ticket opened in another browser than the one
-// that started the sign-in is refused by the server: the page says so.
+// The sign-in then finishes at /auth-redirect, unless the person owes a second step (their
+// authenticator app, or an administrator's set-up of one): the page then asks for it with the step
+// ticket the sign-in answered. A ticket opened in another browser than the one that started the
+// sign-in is refused by the server: the page says so.
 import { useCallback, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
@@ -18,7 +20,7 @@ import { HttpError } from '../../../core/http';
 import { requestNavigation } from '../../../core/navigation';
 import { AUTH_REDIRECT_PATH, LOGIN_PATH } from '../../../core/routes';
 import { complementBody } from '../../../core/schemas/idp';
-import type { ThirdPartyAccessInfo } from '../../../core/types';
+import type { LoginAnswer, ThirdPartyAccessInfo } from '../../../core/types';
 import { rules } from '../../../core/validation';
 import { showServerFieldErrors } from '../../dialogs/fieldErrors';
 import { useT } from '../../i18n';
@@ -28,6 +30,7 @@ import { StatusPage } from '../../widgets/StatusPage';
 import * as statusStyles from '../../widgets/StatusPage.css';
 import * as ui from '../../widgets/ui.css';
 import { LinkAccountForm } from './LinkAccountForm';
+import SecondStepForm from '../../login/SecondStepForm';
 
 type Stage = 'loading' | 'confirm' | 'choose' | 'link' | 'form' | 'invalid' | 'elsewhere';
 
@@ -57,17 +60,24 @@ export default function InfoCompleteScreen() {
    *  which the person confirmed on the 'confirm' stage (the only way past it). */
   const [signedInAs, setSignedInAs] = useState<string>();
   const switchAccount = signedInAs !== undefined;
+  /** The second step the sign-in asks, with its step ticket. */
+  const [secondStep, setSecondStep] = useState<LoginAnswer & { stepTicket: string }>();
   const { register, handleSubmit, reset, setError, formState } = useForm<ComplementValues>({
     resolver: valibotResolver(complementForm),
     defaultValues: { username: '', realName: '', email: '', mobilePhone: '' },
   });
 
+  /** After the sign-in call: the second step it asks, else on to /auth-redirect. */
+  const signedIn = useCallback((answer: LoginAnswer) => {
+    if (answer.stepTicket) setSecondStep({ ...answer, stepTicket: answer.stepTicket });
+    else requestNavigation(AUTH_REDIRECT_PATH);
+  }, []);
+
   /** Goes on with the ticket: a linked person is signed in at once, a first-time one completes. */
   const proceed = useCallback(
     async (known: ThirdPartyAccessInfo, confirmed: boolean) => {
       if (!known.needComplement) {
-        await complement(idpCode, accessTicket, confirmed ? { switchAccount: true } : {});
-        requestNavigation(AUTH_REDIRECT_PATH);
+        signedIn(await complement<LoginAnswer>(idpCode, accessTicket, confirmed ? { switchAccount: true } : {}));
         return;
       }
       // What the provider told about the person fills the form (the names are the providers').
@@ -76,7 +86,7 @@ export default function InfoCompleteScreen() {
       setExisting(known.existingAccount?.username);
       setStage(known.existingAccount ? 'choose' : 'form');
     },
-    [idpCode, accessTicket, reset],
+    [idpCode, accessTicket, reset, signedIn],
   );
 
   useEffect(() => {
@@ -99,16 +109,25 @@ export default function InfoCompleteScreen() {
   const finish = () => requestNavigation(AUTH_REDIRECT_PATH);
 
   const onSubmit = handleSubmit(async (values) => {
+    let answer: LoginAnswer;
     try {
-      await complement(idpCode, accessTicket, switchAccount ? { ...values, switchAccount: true } : values);
+      answer = await complement<LoginAnswer>(idpCode, accessTicket, switchAccount ? { ...values, switchAccount: true } : values);
     } catch (error) {
       showServerFieldErrors(error, fields, setError);
       return;
     }
-    finish();
+    signedIn(answer);
   });
 
   const mark = <Icon name="userInfo" className={statusStyles.mark} />;
+
+  if (secondStep) {
+    return (
+      <StatusPage mark={mark} title={t('route.infoComplete')}>
+        <SecondStepForm answer={secondStep} onSuccess={finish} onCancel={() => requestNavigation(LOGIN_PATH)} />
+      </StatusPage>
+    );
+  }
 
   if (stage === 'confirm' && info && signedInAs) {
     const identity = providerText(info, 'email', 'preferred_username', 'name') || idpCode;
@@ -146,7 +165,7 @@ export default function InfoCompleteScreen() {
   if (stage === 'link' && existing) {
     return (
       <StatusPage mark={mark} title={t('route.infoComplete')}>
-        <LinkAccountForm idpCode={idpCode} accessTicket={accessTicket} username={existing} switchAccount={switchAccount} onLinked={finish} onBack={() => setStage('choose')} />
+        <LinkAccountForm idpCode={idpCode} accessTicket={accessTicket} username={existing} switchAccount={switchAccount} onLinked={signedIn} onBack={() => setStage('choose')} />
       </StatusPage>
     );
   }

@@ -1,13 +1,14 @@
 // Linking a third-party sign-in to the existing account with the provider's email: the person
 // proves the account is theirs with its password (and a code from its authenticator app when the
-// server asks for one). The server then remembers the link and signs them in.
+// server asks for one). The server then remembers the link and signs them in (or, for an
+// administrator who must set up an authenticator app, answers that step).
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as v from 'valibot';
 import { linkAccount } from '../../../core/api/third-party';
 import { HttpError } from '../../../core/http';
-import type { FieldErrors } from '../../../core/types';
+import type { FieldErrors, LoginAnswer } from '../../../core/types';
 import { linkBody } from '../../../core/schemas/idp';
 import { showServerFieldErrors } from '../../dialogs/fieldErrors';
 import { useT } from '../../i18n';
@@ -24,7 +25,8 @@ export interface LinkAccountFormProps {
   username: string;
   /** The person confirmed that this sign-in replaces the browser's current session. */
   switchAccount: boolean;
-  onLinked: () => void;
+  /** The sign-in's answer (it may ask a second step). */
+  onLinked: (answer: LoginAnswer) => void;
   onBack: () => void;
 }
 
@@ -36,14 +38,15 @@ export function LinkAccountForm({ idpCode, accessTicket, username, switchAccount
   const { errors, isSubmitting } = formState;
 
   const onSubmit = handleSubmit(async ({ password, code }) => {
+    let answer: LoginAnswer;
     try {
-      await linkAccount(idpCode, accessTicket, { password, code: code || undefined, switchAccount });
+      answer = await linkAccount(idpCode, accessTicket, { password, code: code || undefined, switchAccount });
     } catch (error) {
       showServerFieldErrors(error, ['password', 'code'], setError);
       if (hasCodeError(error)) setCodeAsked(true);
       return;
     }
-    onLinked();
+    onLinked(answer);
   });
 
   return (
