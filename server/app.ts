@@ -3,14 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
 import { resolveConfig, type ServerOptions } from './config';
 import { openDatabase } from './db/connect';
 import { bootstrap } from './bootstrap';
@@ -35,6 +34,7 @@ import { MAX_UPLOAD_BYTES } from './files/limits';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { checkAnswers } from './http/answer-check';
 import { scimPlugin } from './scim/plugin';
+import { descriptionOnlySchemas, openApiDocument } from './http/openapi';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -43,13 +43,6 @@ declare module 'fastify' {
 }
 
 export type App = FastifyInstance;
-
-/** Compilers that validate nothing and serialize with JSON.stringify (Fastify types these
- *  factories after ajv's own, hence the cast). */
-const descriptionOnlySchemas = {
-  buildValidator: () => () => (data: unknown) => ({ value: data }),
-  buildSerializer: () => () => (data: unknown) => JSON.stringify(data),
-} as unknown as NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 
 function errorEnvelope(error: FastifyError | ApiError, request: FastifyRequest) {
   const language = answerLanguage(request.headers['accept-language']);
@@ -158,7 +151,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     errorResponseBuilder: (_request, context) => tooMany(`Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`),
   });
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 5 } });
-  await app.register(swagger, {
+  const openApi = openApiDocument(app, {
     openapi: {
       openapi: '3.0.3',
       info: { title: 'iam-console API', version: '1.0.0', description: 'Every answer is the envelope {code, message, data}; code 0 on success.' },
@@ -185,7 +178,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     });
     apiRoutes(api, gate, ctx);
     void api.register(healthRoutes, { db });
-    api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    api.get('/openapi.json', { schema: { hide: true } }, openApi);
   }, { prefix: '/api' });
   await app.register(scimPlugin, { prefix: '/scim/v2', ctx });
 

@@ -18,9 +18,12 @@ export class Outbox {
 
   constructor(private readonly ctx: Ctx, private readonly pollMs = POLL_MS) {}
 
+  /** The first poll comes one interval after the start, not during it: a starting server answers
+   *  its first requests (the readiness check) without the three delivery queries before them, and
+   *  anything queued meanwhile kicks the worker at once. */
   start(): void {
     this.stopped = false;
-    this.schedule(0);
+    this.schedule(this.pollMs);
   }
 
   /** Looks for due messages now (after something was queued) instead of at the next poll. */

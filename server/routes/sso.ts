@@ -3,6 +3,7 @@
 // secrets: server/services/app-clients.ts).
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
 import type { Ctx } from '../context';
 import { defineRoute, type RouteOptions } from '../http/route';
 import { appParams } from '../../src/core/schemas/resources';
@@ -18,26 +19,48 @@ import * as clients from '../services/app-clients';
 
 const tags = ['Single sign-on'];
 
+/** The host and protocol of `origin`, parsed once per origin (it changes only with the
+ *  listening address, when no public URL is configured). */
+function originParts(): (origin: string) => { host: string; protocol: string } {
+  let last: { origin: string; host: string; protocol: string } | undefined;
+  return (origin) => {
+    if (last?.origin !== origin) {
+      const url = new URL(origin);
+      last = { origin, host: url.host, protocol: url.protocol.slice(0, -1) };
+    }
+    return last;
+  };
+}
+
 /** Hands the request to oidc-provider (a Koa app): its own body parsing, its own answers. */
 function mountProvider(app: FastifyInstance, ctx: Ctx, oidc: OidcProvider): void {
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    const site = originParts();
+    // Koa composes its middleware anew on every callback() call: once per provider instead of
+    // once per request.
+    const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
+    const handlerOf = (provider: Provider) => {
+      let handler = handlers.get(provider);
+      if (!handler) handlers.set(provider, (handler = provider.callback()));
+      return handler;
+    };
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       const provider = await oidc.get();
       const raw = request.raw as IncomingMessage & { originalUrl?: string };
       // The provider builds its endpoints' URLs from the request: it sees our public origin, and
       // the client address Fastify believed (a forwarded one only from a trusted proxy).
-      const site = new URL(ctx.site.origin());
-      raw.headers.host = site.host;
-      raw.headers['x-forwarded-proto'] = site.protocol.slice(0, -1);
+      const { host, protocol } = site(ctx.site.origin());
+      raw.headers.host = host;
+      raw.headers['x-forwarded-proto'] = protocol;
       raw.headers['x-forwarded-for'] = request.ip;
       delete raw.headers['x-forwarded-host'];
       // oidc-provider finds its mount path by comparing originalUrl with url.
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '').slice(OIDC_PATH.length) || '/';
       reply.hijack();
-      await withReadAhead(() => provider.callback()(raw, reply.raw));
+      await withReadAhead(() => handlerOf(provider)(raw, reply.raw));
     };
     scope.all(`${OIDC_MOUNT}/*`, { schema: { hide: true } }, handle);
   });
