@@ -144,9 +144,6 @@ export function defineRoute<B extends Schema | undefined = undefined, Q extends 
   app.route({
     method: spec.method,
     url: spec.url,
-    // No HEAD twin for a GET call: an API call answers only its declared method (any other is a
-    // 404, as it was for PUT on a GET call), and each twin cost every start a route of its own.
-    exposeHeadRoute: false,
     // The route's OpenAPI description is built when /api/openapi.json is first asked for (by
     // @fastify/swagger's per-route transform), not at every start.
     schema: { summary: spec.summary, tags: spec.tags },
