@@ -6,36 +6,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { choose, seriousViolations, text } from './a11y-support';
+import { authenticator, turnOnAuthenticator } from './totp-support';
 
 const PASSWORD = 'Member-acct-1';
-const PERIOD_MS = 30_000;
 
 const { server, browser } = await startServerAndBrowser();
 const admin = new ApiClient(server.url);
 await admin.signIn(ADMIN.username, ADMIN.password);
-
-/** A phone app holding `secret`: each code for a later time step than the one before, at most one
- *  step ahead of now (the server's window), waiting for the clock when it must. */
-function authenticator(secret: string): () => Promise<string> {
-  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: PERIOD_MS / 1000, secret: Secret.fromBase32(secret) });
-  let lastStep = 0;
-  return async () => {
-    for (let attempt = 0; attempt < 40; attempt += 1) {
-      const current = Math.floor(Date.now() / PERIOD_MS);
-      const step = Math.max(lastStep + 1, current);
-      if (step <= current + 1) {
-        lastStep = step;
-        return totp.generate({ timestamp: step * PERIOD_MS });
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-    throw new Error('no usable time step');
-  };
-}
 
 async function signIn(page: Page, username: string, labels = { username: 'Username', password: 'Password', submit: 'Sign in' }): Promise<void> {
   await page.goto(`${server.url}/login`);
@@ -50,10 +30,7 @@ async function axeClean(page: Page, where: string): Promise<void> {
 
 test('recovery codes in the personal center, a sign-in with one, and signing out everywhere', async () => {
   await admin.createUser({ username: 'rita', realName: 'Rita_Recovery', password: PASSWORD });
-  const own = new ApiClient(server.url);
-  await own.signIn('rita', PASSWORD);
-  const nextCode = authenticator((await own.call<{ secret: string }>('POST', '/user/totp')).secret);
-  await own.call('POST', '/user/totp/confirm', { code: await nextCode() });
+  const { own, nextCode } = await turnOnAuthenticator(server.url, 'rita', PASSWORD);
 
   const { page, context, errors } = await openPage(browser, { expectedFailures: [/\/api\/user\/recovery-codes$/] });
   await signIn(page, 'rita');

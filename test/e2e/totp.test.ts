@@ -4,37 +4,16 @@
 // test has a member of its own (the later ones turn the app on through the API first).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser, type WatchedPage } from './harness';
+import { authenticator, turnOnAuthenticator } from './totp-support';
 
 const PASSWORD = 'Member-totp-1';
-const PERIOD_MS = 30_000;
 
 const { server, browser } = await startServerAndBrowser();
 const admin = new ApiClient(server.url);
 await admin.signIn(ADMIN.username, ADMIN.password);
 let members = 0;
-
-/** A phone app holding `secret`. The server accepts a time step once: each code is for a later
- *  step than the one before, and at most one step ahead of now (the server's window), so it waits
- *  for the clock when it must. */
-function authenticator(secret: string): () => Promise<string> {
-  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: PERIOD_MS / 1000, secret: Secret.fromBase32(secret) });
-  let lastStep = 0;
-  return async () => {
-    for (let attempt = 0; attempt < 40; attempt += 1) {
-      const current = Math.floor(Date.now() / PERIOD_MS);
-      const step = Math.max(lastStep + 1, current);
-      if (step <= current + 1) {
-        lastStep = step;
-        return totp.generate({ timestamp: step * PERIOD_MS });
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-    throw new Error('no usable time step');
-  };
-}
 
 interface Member {
   username: string;
@@ -53,12 +32,7 @@ async function member(withAuthenticator: boolean): Promise<Member> {
   const realName = `Otto_${members}`;
   await admin.createUser({ username, realName, password: PASSWORD });
   let nextCode = (): Promise<string> => Promise.reject(new Error('the authenticator is not on'));
-  if (withAuthenticator) {
-    const own = new ApiClient(server.url);
-    await own.signIn(username, PASSWORD);
-    nextCode = authenticator((await own.call<{ secret: string }>('POST', '/user/totp')).secret);
-    await own.call('POST', '/user/totp/confirm', { code: await nextCode() });
-  }
+  if (withAuthenticator) ({ nextCode } = await turnOnAuthenticator(server.url, username, PASSWORD));
   const watched = await openPage(browser, { expectedFailures: [/\/api\/user\/totp\/confirm$/] });
   return { username, realName, watched, page: watched.page, nextCode };
 }
@@ -161,7 +135,9 @@ test('turned off with a current code; the next sign-in asks for none', async () 
   await page.goto(`${server.url}/profile/userInfo`);
   await card(page).getByRole('button', { name: 'Turn off' }).click();
   await card(page).getByText('Enter a current code from your authenticator app to turn it off.').waitFor();
-  await card(page).getByLabel('Code from the app').fill(await nextCode());
+  await card(page)
+    .getByLabel('Code from the app')
+    .fill(await nextCode());
   await card(page).getByRole('button', { name: 'Turn off' }).click();
   await card(page).getByText('Off', { exact: true }).waitFor();
 
