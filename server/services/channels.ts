@@ -16,7 +16,7 @@ import { paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { CLAIM_LEASE_MS, deliver } from '../channels/deliver';
-import { outboxDb } from '../channels/tables';
+import { freshMessage, outboxDb } from '../channels/tables';
 
 type ChannelRow = Selectable<ChannelTable>;
 type Settings = Record<string, string>;
@@ -163,16 +163,12 @@ export async function sendTestMessage(ctx: Ctx, actor: Actor, id: string, body: 
     vendor: current.vendor,
     title: `${config.system.appName}: test message`,
     content: `This test message was sent through the channel "${current.name}" by ${actor.username}.`,
-    status: DeliveryStatus.Sending,
-    pushTime: now,
-    readAt: null,
-    createdAt: now,
     channelId: current.id,
-    error: null,
+    ...freshMessage(now),
+    // Written as already claimed by this request (one attempt), so the outbox worker leaves it alone.
+    status: DeliveryStatus.Sending,
     attempts: 1,
     nextAttemptAt: now + CLAIM_LEASE_MS,
-    sentAt: null,
-    params: null,
     senderId: actor.id,
     senderName: actor.user.realName || actor.username,
   };

@@ -14,7 +14,7 @@ import { canManageTenantPath, canManageUser, scopeUsers, tenantPathOf } from '..
 import { newId } from '../auth/secrets';
 import { paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
-import { outboxDb, type MessageRow, type OutboxDatabase } from '../channels/tables';
+import { freshMessage, outboxDb, type MessageRow, type OutboxDatabase } from '../channels/tables';
 import type { Outbox } from '../channels/outbox';
 
 type NewMessage = Insertable<OutboxDatabase['messages']>;
@@ -35,6 +35,9 @@ const toMessage = (row: MessageRow) => ({
   readAt: row.readAt,
   sender: row.senderName,
 });
+
+/** The actor's in-site message `id`, as column values to match. */
+const inSite = (actor: Actor, id: string) => ({ id, recipientId: actor.id, serviceType: MessageServiceType.SITE_MESSAGE });
 
 const inbox = (ctx: Ctx, userId: string) =>
   outboxDb(ctx.db).selectFrom('messages').selectAll().where('recipientId', '=', userId).where('serviceType', '=', MessageServiceType.SITE_MESSAGE);
@@ -63,9 +66,7 @@ export async function markRead(ctx: Ctx, actor: Actor, id: string): Promise<null
   const updated = await ctx.db
     .updateTable('messages')
     .set({ readAt: ctx.now(), status: InboxStatus.Read })
-    .where('id', '=', id)
-    .where('recipientId', '=', actor.id)
-    .where('serviceType', '=', MessageServiceType.SITE_MESSAGE)
+    .where((eb) => eb.and(inSite(actor, id)))
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) throw notFound('Message');
   return null;
@@ -85,9 +86,7 @@ export async function markAllRead(ctx: Ctx, actor: Actor) {
 export async function deleteMessage(ctx: Ctx, actor: Actor, id: string): Promise<null> {
   const deleted = await ctx.db
     .deleteFrom('messages')
-    .where('id', '=', id)
-    .where('recipientId', '=', actor.id)
-    .where('serviceType', '=', MessageServiceType.SITE_MESSAGE)
+    .where((eb) => eb.and(inSite(actor, id)))
     .executeTakeFirst();
   if (Number(deleted.numDeletedRows) === 0) throw notFound('Message');
   return null;
@@ -135,14 +134,7 @@ export async function sendMessage(ctx: Ctx, outbox: Outbox, actor: Actor, body: 
     channelId: channel?.id ?? null,
     title: body.title,
     content: body.content,
-    pushTime: now,
-    readAt: null,
-    createdAt: now,
-    error: null,
-    attempts: 0,
-    nextAttemptAt: null,
-    sentAt: null,
-    params: null,
+    ...freshMessage(now),
     senderId: actor.id,
     senderName: actor.user.realName || actor.username,
   };
