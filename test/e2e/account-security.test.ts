@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
+import { ADMIN, ApiClient, openPage, startServerAndBrowser, submitSignIn } from './harness';
 import { choose, seriousViolations, text } from './a11y-support';
 import { authenticator, turnOnAuthenticator } from './totp-support';
 
@@ -17,12 +17,8 @@ const { server, browser } = await startServerAndBrowser();
 const admin = new ApiClient(server.url);
 await admin.signIn(ADMIN.username, ADMIN.password);
 
-async function signIn(page: Page, username: string, labels = { username: 'Username', password: 'Password', submit: 'Sign in' }): Promise<void> {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(labels.username).fill(username);
-  await page.getByLabel(labels.password, { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: labels.submit }).click();
-}
+const signIn = (page: Page, username: string, labels?: { username: string; password: string; submit: string }) =>
+  submitSignIn(page, server.url, username, PASSWORD, labels);
 
 async function axeClean(page: Page, where: string): Promise<void> {
   assert.deepEqual(await seriousViolations(page, where), []);

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { ADMIN, ApiClient, openPage, startServerAndBrowser, type WatchedPage } from './harness';
+import { ADMIN, ApiClient, openPage, startServerAndBrowser, submitSignIn, type WatchedPage } from './harness';
 import { authenticator, turnOnAuthenticator } from './totp-support';
 
 const PASSWORD = 'Member-totp-1';
@@ -37,12 +37,7 @@ async function member(withAuthenticator: boolean): Promise<Member> {
   return { username, realName, watched, page: watched.page, nextCode };
 }
 
-async function signIn({ page, username }: Member): Promise<void> {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+const signIn = ({ page, username }: Pick<Member, 'page' | 'username'>) => submitSignIn(page, server.url, username, PASSWORD);
 
 /** Every attribute of every element, through the console's shadow roots. */
 function allAttributes(page: Page): Promise<string> {
@@ -142,10 +137,7 @@ test('turned off with a current code; the next sign-in asks for none', async () 
   await card(page).getByText('Off', { exact: true }).waitFor();
 
   const other = await openPage(browser);
-  await other.page.goto(`${server.url}/login`);
-  await other.page.getByLabel('Username').fill(person.username);
-  await other.page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await other.page.getByRole('button', { name: 'Sign in' }).click();
+  await signIn({ page: other.page, username: person.username });
   await other.page.getByRole('heading', { name: `Welcome back, ${person.realName}` }).waitFor();
   await other.context.close();
   assert.deepEqual(person.watched.errors, []);
