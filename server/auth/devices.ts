@@ -14,7 +14,7 @@ import type { UserRow } from './actor';
 import { MessageServiceType } from '../../src/core/enums';
 import { DeliveryStatus, InboxStatus } from '../../src/core/schemas/messaging';
 import type { Insertable } from 'kysely';
-import { outboxDb, type OutboxDatabase } from '../channels/tables';
+import { freshMessage, outboxDb, type OutboxDatabase } from '../channels/tables';
 import { answerLanguage } from '../http/language';
 import { digest, newId, newSecret } from './secrets';
 import { newDeviceNotice } from './new-device-notice';
@@ -92,13 +92,7 @@ async function sendNewDeviceNotice(ctx: Ctx, user: UserRow, client: SignInClient
     channelId: null,
     title,
     content,
-    params: null,
-    pushTime: now,
-    readAt: null,
-    createdAt: now,
-    error: null,
-    attempts: 0,
-    nextAttemptAt: null,
+    ...freshMessage(now),
   };
   const rows: Insertable<OutboxDatabase['messages']>[] = [
     { ...base, id: newId(), serviceType: MessageServiceType.SITE_MESSAGE, address: null, status: InboxStatus.Unread, sentAt: now },

@@ -20,3 +20,15 @@ export type OutboxDatabase = Database & { messages: MessageTable & DeliveryColum
 export type MessageRow = Selectable<OutboxDatabase['messages']>;
 
 export const outboxDb = (db: Kysely<Database>): Kysely<OutboxDatabase> => db.withTables<{ messages: DeliveryColumns }>();
+
+/** The columns of a message written at `now`: not read, tried or sent yet, no template parameters. */
+export const freshMessage = (now: number) => ({
+  pushTime: now,
+  createdAt: now,
+  readAt: null,
+  error: null,
+  attempts: 0,
+  nextAttemptAt: null,
+  sentAt: null,
+  params: null,
+});

@@ -1,157 +1,102 @@
-// Message channels (permission 3): create, edit, delete, "send test" and the delivery log.
-// Secrets are write-only: answered as a mask, kept when an update leaves them out or sends the mask.
+// Message channels (permission 3): create, edit, delete, "send test" and the delivery log;
+// enabled channels as options for operators sending a message. The work is done by
+// server/services/channels.ts.
 import * as v from 'valibot';
-import type { FastifyInstance } from 'fastify';
-import type { Selectable } from 'kysely';
-import type { Ctx } from '../context';
-import type { ChannelTable } from '../db/tables';
-import { defineRoute, type Gate } from '../http/route';
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute, type RouteOptions } from '../http/route';
 import { idParams, okAnswer, pageQuery } from '../../src/core/schemas/common';
 import {
-  channel, channelBody, channelConfigSchema, channelFields, channelList, channelOption, channelTestBody, channelUpdateBody, delivery, deliveryList,
-  deliveryListQuery, DeliveryStatus, SECRET_MASK,
+  channel,
+  channelBody,
+  channelList,
+  channelOption,
+  channelTestBody,
+  channelUpdateBody,
+  delivery,
+  deliveryList,
+  deliveryListQuery,
 } from '../../src/core/schemas/messaging';
-import { MessageServiceType } from '../../src/core/enums';
-import { validate } from '../../src/core/validation';
-import { newId } from '../auth/secrets';
-import { paginate } from '../http/paging';
-import { fieldError, notFound } from '../http/errors';
-import { updateVersioned } from '../db/versioned';
-import { CLAIM_LEASE_MS, deliver } from '../channels/deliver';
-import { outboxDb } from '../channels/tables';
 import { Permission } from '../../src/core/permission-codes';
+import * as channels from '../services/channels';
 
-type ChannelRow = Selectable<ChannelTable>;
-type Settings = Record<string, string>;
+const tags = ['Channels'];
 
-const secretNames = (type: string) => new Set<string>(channelFields[type as MessageServiceType].filter((field) => field.secret).map((field) => field.name));
-
-const toChannel = (row: ChannelRow) => {
-  const secrets = secretNames(row.serviceType);
-  const settings = JSON.parse(row.config) as Settings;
-  return {
-    ...row,
-    serviceType: row.serviceType as MessageServiceType,
-    enabled: row.enabled === 1,
-    config: Object.fromEntries(Object.entries(settings).map(([name, value]) => [name, secrets.has(name) && value ? SECRET_MASK : value])),
-  };
-};
-
-/** The settings to store: `given` with every secret it leaves out (or masks) taken from `stored`;
- *  empty optional settings and unknown ones are dropped. Validated against the service type's settings (400 names
- *  `config.<setting>`). */
-function settingsToStore(type: MessageServiceType, given: Settings, stored: Settings): Settings {
-  const secrets = secretNames(type);
-  const merged: Settings = {};
-  for (const [name, value] of Object.entries(given)) if (!(secrets.has(name) && value === SECRET_MASK)) merged[name] = value;
-  for (const name of secrets) if ((merged[name] === undefined) && stored[name]) merged[name] = stored[name];
-  const result = validate(channelConfigSchema(type), merged);
-  if (!result.success) throw fieldError(result.fields.map((field) => ({ ...field, field: field.field ? `config.${field.field}` : 'config' })));
-  return Object.fromEntries(Object.entries(result.output as Settings).filter(([, value]) => value !== undefined && value !== ''));
-}
-
-export function channelRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
-  const tags = ['Channels'];
-  const db = outboxDb(ctx.db);
-  const channelOf = async (id: string) => {
-    const row = await ctx.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) throw notFound('Channel');
-    return row;
-  };
-
+export const channelRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
-    method: 'GET', url: '/channels', tags, access: Permission.Settings, summary: 'Message channels, paged (secrets masked)', query: pageQuery, response: channelList,
-    handler: ({ query }) => paginate(ctx.db.selectFrom('channels').selectAll().orderBy('name').orderBy('id'), query, toChannel),
+    method: 'GET',
+    url: '/channels',
+    tags,
+    access: Permission.Settings,
+    summary: 'Message channels, paged (secrets masked)',
+    query: pageQuery,
+    response: channelList,
+    handler: ({ query }) => channels.listChannels(ctx, query),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/channels/options', tags, access: Permission.Operations, summary: 'Enabled channels to send a message through (no settings)', response: v.array(channelOption),
-    handler: async () => {
-      const rows = await ctx.db.selectFrom('channels').select(['id', 'name', 'serviceType', 'vendor']).where('enabled', '=', 1).orderBy('name').limit(200).execute();
-      return rows;
-    },
+    method: 'GET',
+    url: '/channels/options',
+    tags,
+    access: Permission.Operations,
+    summary: 'Enabled channels to send a message through (no settings)',
+    response: v.array(channelOption),
+    handler: () => channels.channelOptions(ctx),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/channels', tags, access: Permission.Settings, summary: 'Create a message channel', body: channelBody, response: channel,
-    handler: async ({ actor, body, raw }) => {
-      const now = ctx.now();
-      const config = settingsToStore(body.serviceType, body.config, {});
-      const row: ChannelRow = { id: newId(), name: body.name, serviceType: body.serviceType, vendor: body.vendor, config: JSON.stringify(config), enabled: body.enabled === false ? 0 : 1, version: 1, createdAt: now, updatedAt: now };
-      await ctx.db.insertInto('channels').values(row).execute();
-      await ctx.audit.record({ action: 'channel.create', actor, target: { type: 'channel', id: row.id }, ip: raw.ip, detail: { name: row.name, serviceType: row.serviceType } });
-      return toChannel(row);
-    },
+    method: 'POST',
+    url: '/channels',
+    tags,
+    access: Permission.Settings,
+    summary: 'Create a message channel',
+    body: channelBody,
+    response: channel,
+    handler: ({ actor, body, raw }) => channels.createChannel(ctx, actor, body, raw.ip),
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/channels/:id', tags, access: Permission.Settings, summary: 'Update a message channel (secrets left out are kept; 409 when version is stale)',
-    params: idParams, body: channelUpdateBody, response: channel,
-    handler: async ({ actor, params, body, raw }) => {
-      const current = await channelOf(params.id);
-      const { version, config, enabled, serviceType, ...fields } = body;
-      const type = serviceType ?? (current.serviceType as MessageServiceType);
-      const stored = type === current.serviceType ? (JSON.parse(current.config) as Settings) : {};
-      // Changing the type without new settings validates the old ones against the new type.
-      const settings = settingsToStore(type, config ?? stored, stored);
-      const changes = { ...fields, serviceType: type, config: JSON.stringify(settings), ...(enabled !== undefined ? { enabled: enabled ? 1 : 0 } : {}) };
-      await updateVersioned(ctx.db, 'channels', current.id, version, changes, ctx.now());
-      await ctx.audit.record({ action: 'channel.update', actor, target: { type: 'channel', id: current.id }, ip: raw.ip, detail: { fields: Object.keys(body).filter((key) => key !== 'version') } });
-      return toChannel(await channelOf(current.id));
-    },
+    method: 'PUT',
+    url: '/channels/:id',
+    tags,
+    access: Permission.Settings,
+    summary: 'Update a message channel (secrets left out are kept; 409 when version is stale)',
+    params: idParams,
+    body: channelUpdateBody,
+    response: channel,
+    handler: ({ actor, params, body, raw }) => channels.updateChannel(ctx, actor, params.id, body, raw.ip),
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/channels/:id', tags, access: Permission.Settings, summary: 'Delete a message channel', params: idParams, response: okAnswer,
-    handler: async ({ actor, params, raw }) => {
-      const current = await channelOf(params.id);
-      await ctx.db.deleteFrom('channels').where('id', '=', current.id).execute();
-      await ctx.audit.record({ action: 'channel.delete', actor, target: { type: 'channel', id: current.id }, ip: raw.ip, detail: { name: current.name } });
-      return null;
-    },
+    method: 'DELETE',
+    url: '/channels/:id',
+    tags,
+    access: Permission.Settings,
+    summary: 'Delete a message channel',
+    params: idParams,
+    response: okAnswer,
+    handler: ({ actor, params, raw }) => channels.deleteChannel(ctx, actor, params.id, raw.ip),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/channels/:id/test', tags, access: Permission.Settings,
+    method: 'POST',
+    url: '/channels/:id/test',
+    tags,
+    access: Permission.Settings,
     summary: 'Send a test message through the channel now (to the address given; an in-site test goes to my inbox); answers its delivery',
-    params: idParams, body: channelTestBody, response: delivery,
-    handler: async ({ actor, params, body }) => {
-      const current = await channelOf(params.id);
-      const site = current.serviceType === MessageServiceType.SITE_MESSAGE;
-      const robot = current.serviceType === MessageServiceType.DING_TALK || current.serviceType === MessageServiceType.QYWX_WEBHOOK;
-      const address = body.address || null;
-      if (!site && !robot && !address) throw fieldError([{ field: 'address', rule: 'rule.required' }]);
-      const { value: config } = await ctx.settings.get('config');
-      const now = ctx.now();
-      const row = {
-        id: newId(), recipientId: site ? actor.id : null, address: site ? null : address, serviceType: current.serviceType, vendor: current.vendor,
-        title: `${config.system.appName}: test message`, content: `This test message was sent through the channel "${current.name}" by ${actor.username}.`,
-        status: DeliveryStatus.Sending, pushTime: now, readAt: null, createdAt: now,
-        channelId: current.id, error: null, attempts: 1, nextAttemptAt: now + CLAIM_LEASE_MS, sentAt: null, params: null,
-        senderId: actor.id, senderName: actor.user.realName || actor.username,
-      };
-      await db.insertInto('messages').values(row).execute();
-      // The delivery log keeps the outcome (no audit entry: nothing was changed).
-      const outcome = await deliver(ctx, row, 1);
-      return { ...toDelivery(outcome), channelName: current.name, recipientName: site ? actor.username : null };
-    },
+    params: idParams,
+    body: channelTestBody,
+    response: delivery,
+    handler: ({ actor, params, body }) => channels.sendTestMessage(ctx, actor, params.id, body),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/channels/deliveries', tags, access: Permission.Settings, summary: 'The delivery log: outgoing messages with their status, newest first (texts are not shown)',
-    query: deliveryListQuery, response: deliveryList,
-    handler: ({ query }) => {
-      let select = db.selectFrom('messages').leftJoin('channels', 'channels.id', 'messages.channelId').leftJoin('users', 'users.id', 'messages.recipientId')
-        .selectAll('messages').select(['channels.name as channelName', 'users.username as recipientName'])
-        .where((eb) => eb.or([eb('messages.channelId', 'is not', null), eb('messages.serviceType', '!=', MessageServiceType.SITE_MESSAGE)]));
-      if (query.channelId) select = select.where('messages.channelId', '=', query.channelId);
-      if (query.status) select = select.where('messages.status', '=', query.status);
-      return paginate(select.orderBy('messages.pushTime', 'desc').orderBy('messages.id'), query, toDelivery);
-    },
+    method: 'GET',
+    url: '/channels/deliveries',
+    tags,
+    access: Permission.Settings,
+    summary: 'The delivery log: outgoing messages with their status, newest first (texts are not shown)',
+    query: deliveryListQuery,
+    response: deliveryList,
+    handler: ({ query }) => channels.deliveries(ctx, query),
   });
-}
-
-function toDelivery(row: { id: string; channelId: string | null; channelName?: string | null; recipientName?: string | null; serviceType: string; vendor: string | null; address: string | null; title: string; status: string; error: string | null; attempts: number; pushTime: number; sentAt: number | null }) {
-  const { id, channelId, serviceType, vendor, address, title, status, error, attempts, pushTime, sentAt } = row;
-  return { id, channelId, channelName: row.channelName ?? null, recipientName: row.recipientName ?? null, serviceType, vendor, address, title, status, error, attempts, pushTime, sentAt };
-}
+};

@@ -1,5 +1,5 @@
 // Every API call, registered under /api. Route files are Fastify plugins (given the gate and the
-// context), or, not yet converted, functions called with the same.
+// context); the sign-in routes (auth.ts), not yet converted, are a function called with the same.
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import type { Gate } from '../http/route';
@@ -35,8 +35,8 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   authRoutes(app, gate, ctx);
   void app.register(userRoutes, { gate, ctx });
   void app.register(tenantRoutes, { gate, ctx });
-  userSessionRoutes(app, gate, ctx);
-  userBulkRoutes(app, gate, ctx);
+  void app.register(userSessionRoutes, { gate, ctx });
+  void app.register(userBulkRoutes, { gate, ctx });
   void app.register(settingsRoutes, { gate, ctx });
   void app.register(fileRoutes, { gate, ctx });
   void app.register(licenseRoutes, { gate, ctx });
@@ -45,7 +45,7 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   void app.register(menuPlanRoutes, { gate, ctx });
   void app.register(appMenuRoutes, { gate, ctx });
   void app.register(auditRoutes, { gate, ctx });
-  channelRoutes(app, gate, ctx);
+  void app.register(channelRoutes, { gate, ctx });
   // The outbox worker delivers queued messages while the server runs.
   const outbox = new Outbox(ctx);
   app.addHook('onReady', async () => outbox.start());
@@ -53,13 +53,13 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   // Webhooks: deliveries are derived from audit records (queued with them) and posted by the outbox.
   ctx.audit.follow(webhookFollower(ctx, () => outbox.kick()));
   void app.register(webhookRoutes, { gate, ctx });
-  messageRoutes(app, gate, ctx, outbox);
+  void app.register(messageRoutes, { gate, ctx, outbox });
   void app.register(idpRoutes, { gate, ctx });
   void app.register(ssoRoutes, { gate, ctx });
   void app.register(idpLoginRoutes, { gate, ctx });
-  totpRoutes(app, gate, ctx);
+  void app.register(totpRoutes, { gate, ctx });
   void app.register(accountSecurityRoutes, { gate, ctx });
-  passwordResetRoutes(app, gate, ctx);
+  void app.register(passwordResetRoutes, { gate, ctx });
   void app.register(emailVerificationRoutes, { gate, ctx });
   void app.register(sessionProbeRoutes, { gate, ctx });
   // SCIM provisioning tokens (the protocol itself is outside /api: server/scim/plugin.ts).

@@ -1,152 +1,91 @@
-// Messages: my in-site inbox (unread count, mark read, delete), my message history (every kind,
-// with service type, vendor, push time and status); administrators send to users or a tenant,
-// in-site or through a channel (queued for the outbox worker).
-import type { FastifyInstance } from 'fastify';
-import type { Insertable } from 'kysely';
-import type { Ctx } from '../context';
-import type { Actor, UserRow } from '../auth/actor';
-import { defineRoute, type Gate } from '../http/route';
+// Messages: my in-site inbox and message history; administrators send to users or a tenant. The
+// work is done by server/services/messages.ts; queued messages are delivered by the outbox worker
+// this plugin is given.
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute, type RouteOptions } from '../http/route';
 import { idParams, okAnswer } from '../../src/core/schemas/common';
 import { countAnswer } from '../../src/core/schemas/resources';
-import { DeliveryStatus, historyQuery, InboxStatus, messageList, messageListQuery, messageSendBody, sendAnswer } from '../../src/core/schemas/messaging';
-import { MessageServiceType, Status } from '../../src/core/enums';
-import { canManageTenantPath, canManageUser, scopeUsers, tenantPathOf } from '../auth/scope';
-import { newId } from '../auth/secrets';
-import { paginate } from '../http/paging';
-import { fieldError, notFound } from '../http/errors';
-import { outboxDb, type MessageRow, type OutboxDatabase } from '../channels/tables';
+import { historyQuery, messageList, messageListQuery, messageSendBody, sendAnswer } from '../../src/core/schemas/messaging';
 import type { Outbox } from '../channels/outbox';
 import { Permission } from '../../src/core/permission-codes';
+import * as messages from '../services/messages';
 
-/** Texts of in-site messages only: other kinds went elsewhere (and may hold a sign-in code). */
-const toMessage = (row: MessageRow) => ({
-  id: row.id, serviceType: row.serviceType, vendor: row.vendor, title: row.title,
-  content: row.serviceType === MessageServiceType.SITE_MESSAGE ? row.content : '',
-  status: row.status, pushTime: row.pushTime, readAt: row.readAt, sender: row.senderName,
-});
+const tags = ['Messages'];
+const access = Permission.SelfService;
 
-type NewMessage = Insertable<OutboxDatabase['messages']>;
-
-/** At most this many recipients per message (a tenant subtree may be large). */
-const MAX_RECIPIENTS = 5_000;
-
-async function recipientsOf(ctx: Ctx, actor: Actor, body: { userIds?: string[]; tenantId?: string }): Promise<UserRow[]> {
-  const recipients = new Map<string, UserRow>();
-  const ids = [...new Set(body.userIds ?? [])];
-  if (ids.length) {
-    const users = await ctx.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
-    const allowed = await Promise.all(users.map((user) => canManageUser(ctx, actor, user)));
-    if (users.length !== ids.length || allowed.some((ok) => !ok)) throw fieldError([{ field: 'userIds', rule: 'rule.userIds' }]);
-    users.forEach((user) => recipients.set(user.id, user));
-  }
-  if (body.tenantId) {
-    const path = await tenantPathOf(ctx, body.tenantId);
-    if (!path || !canManageTenantPath(actor, path)) throw fieldError([{ field: 'tenantId', rule: 'rule.id' }]);
-    // Within the actor's own scope too (a tenant administrator reaches tenant users only).
-    const members = await scopeUsers(actor, ctx.db.selectFrom('users').selectAll()).where('users.availabilityStatus', '=', Status.Enable)
-      .where((eb) => eb('users.tenantId', 'in', eb.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${path}%`)))
-      .limit(MAX_RECIPIENTS + 1).execute();
-    if (members.length + recipients.size > MAX_RECIPIENTS) throw fieldError([{ field: 'tenantId', rule: `rule.maxRecipients?max=${MAX_RECIPIENTS}` }]);
-    members.forEach((user) => recipients.set(user.id, user));
-  }
-  return [...recipients.values()];
-}
-
-export function messageRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx, outbox: Outbox): void {
-  const tags = ['Messages'];
-  const db = outboxDb(ctx.db);
-  const inbox = (userId: string) => db.selectFrom('messages').selectAll()
-    .where('recipientId', '=', userId).where('serviceType', '=', MessageServiceType.SITE_MESSAGE);
-
+export const messageRoutes: FastifyPluginAsync<RouteOptions & { outbox: Outbox }> = async (app, { gate, ctx, outbox }) => {
   defineRoute(app, gate, {
-    method: 'GET', url: '/messages', tags, access: Permission.SelfService, summary: 'My in-site messages (unread by default; read, or all)', query: messageListQuery, response: messageList,
-    handler: ({ actor, query }) => {
-      let select = inbox(actor.id);
-      if (query.status === 'unread') select = select.where('readAt', 'is', null);
-      if (query.status === 'read') select = select.where('readAt', 'is not', null);
-      return paginate(select.orderBy('pushTime', 'desc').orderBy('id'), query, toMessage);
-    },
+    method: 'GET',
+    url: '/messages',
+    tags,
+    access,
+    summary: 'My in-site messages (unread by default; read, or all)',
+    query: messageListQuery,
+    response: messageList,
+    handler: ({ actor, query }) => messages.inboxOf(ctx, actor, query),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/messages/unread/count', tags, access: Permission.SelfService, summary: 'How many of my in-site messages are unread (the top bar badge)', response: countAnswer,
-    handler: async ({ actor }) => {
-      const row = await inbox(actor.id).where('readAt', 'is', null).clearSelect().select((eb) => eb.fn.countAll().as('count')).executeTakeFirst();
-      return { count: Number(row?.count ?? 0) };
-    },
+    method: 'GET',
+    url: '/messages/unread/count',
+    tags,
+    access,
+    summary: 'How many of my in-site messages are unread (the top bar badge)',
+    response: countAnswer,
+    handler: ({ actor }) => messages.unreadCount(ctx, actor),
   });
 
   defineRoute(app, gate, {
-    method: 'GET', url: '/messages/history', tags, access: Permission.SelfService, summary: 'Every message sent to me (in-site, email, SMS …), newest first', query: historyQuery, response: messageList,
-    handler: ({ actor, query }) => paginate(db.selectFrom('messages').selectAll().where('recipientId', '=', actor.id).orderBy('pushTime', 'desc').orderBy('id'), query, toMessage),
+    method: 'GET',
+    url: '/messages/history',
+    tags,
+    access,
+    summary: 'Every message sent to me (in-site, email, SMS …), newest first',
+    query: historyQuery,
+    response: messageList,
+    handler: ({ actor, query }) => messages.historyOf(ctx, actor, query),
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/messages/:id/read', tags, access: Permission.SelfService, summary: 'Mark one of my messages read', params: idParams, response: okAnswer,
-    handler: async ({ actor, params }) => {
-      const updated = await ctx.db.updateTable('messages').set({ readAt: ctx.now(), status: InboxStatus.Read })
-        .where('id', '=', params.id).where('recipientId', '=', actor.id).where('serviceType', '=', MessageServiceType.SITE_MESSAGE).executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) throw notFound('Message');
-      return null;
-    },
+    method: 'PUT',
+    url: '/messages/:id/read',
+    tags,
+    access,
+    summary: 'Mark one of my messages read',
+    params: idParams,
+    response: okAnswer,
+    handler: ({ actor, params }) => messages.markRead(ctx, actor, params.id),
   });
 
   defineRoute(app, gate, {
-    method: 'PUT', url: '/messages/read', tags, access: Permission.SelfService, summary: 'Mark all my messages read', response: countAnswer,
-    handler: async ({ actor }) => {
-      const updated = await ctx.db.updateTable('messages').set({ readAt: ctx.now(), status: InboxStatus.Read })
-        .where('recipientId', '=', actor.id).where('serviceType', '=', MessageServiceType.SITE_MESSAGE).where('readAt', 'is', null).executeTakeFirst();
-      return { count: Number(updated.numUpdatedRows) };
-    },
+    method: 'PUT',
+    url: '/messages/read',
+    tags,
+    access,
+    summary: 'Mark all my messages read',
+    response: countAnswer,
+    handler: ({ actor }) => messages.markAllRead(ctx, actor),
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/messages/:id', tags, access: Permission.SelfService, summary: 'Delete one of my in-site messages', params: idParams, response: okAnswer,
-    handler: async ({ actor, params }) => {
-      const deleted = await ctx.db.deleteFrom('messages')
-        .where('id', '=', params.id).where('recipientId', '=', actor.id).where('serviceType', '=', MessageServiceType.SITE_MESSAGE).executeTakeFirst();
-      if (Number(deleted.numDeletedRows) === 0) throw notFound('Message');
-      return null;
-    },
+    method: 'DELETE',
+    url: '/messages/:id',
+    tags,
+    access,
+    summary: 'Delete one of my in-site messages',
+    params: idParams,
+    response: okAnswer,
+    handler: ({ actor, params }) => messages.deleteMessage(ctx, actor, params.id),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/messages', tags, access: Permission.Operations,
+    method: 'POST',
+    url: '/messages',
+    tags,
+    access: Permission.Operations,
     summary: 'Send a message to users and/or a tenant of my scope: in-site (no channel, or an in-site channel) or queued for a channel',
-    body: messageSendBody, response: sendAnswer,
-    handler: async ({ actor, body, raw }) => {
-      const channel = body.channelId
-        ? await ctx.db.selectFrom('channels').selectAll().where('id', '=', body.channelId).where('enabled', '=', 1).executeTakeFirst()
-        : undefined;
-      if (body.channelId && !channel) throw fieldError([{ field: 'channelId', rule: 'rule.id' }]);
-      const recipients = await recipientsOf(ctx, actor, body);
-      const type = (channel?.serviceType ?? MessageServiceType.SITE_MESSAGE) as MessageServiceType;
-      const robot = type === MessageServiceType.DING_TALK || type === MessageServiceType.QYWX_WEBHOOK;
-      const addressOf = (user: UserRow) =>
-        type === MessageServiceType.EMAIL ? user.email : type === MessageServiceType.SMS ? user.mobilePhone : null;
-      const now = ctx.now();
-      const base = {
-        serviceType: type, vendor: channel?.vendor ?? null, channelId: channel?.id ?? null, title: body.title, content: body.content,
-        pushTime: now, readAt: null, createdAt: now, error: null, attempts: 0, nextAttemptAt: null, sentAt: null, params: null,
-        senderId: actor.id, senderName: actor.user.realName || actor.username,
-      };
-      // A robot posts once to its group chat; other kinds make one message per recipient.
-      const rows: NewMessage[] = robot
-        ? [{ ...base, id: newId(), recipientId: null, address: null, status: DeliveryStatus.Queued }]
-        : recipients.flatMap((user): NewMessage[] => {
-          // In-site: delivered into the inbox at once, in one attempt.
-          if (type === MessageServiceType.SITE_MESSAGE) return [{ ...base, id: newId(), recipientId: user.id, address: null, status: InboxStatus.Unread, sentAt: now, attempts: 1 }];
-          const address = addressOf(user);
-          return address ? [{ ...base, id: newId(), recipientId: user.id, address, status: DeliveryStatus.Queued }] : [];
-        });
-      for (let start = 0; start < rows.length; start += 500) await db.insertInto('messages').values(rows.slice(start, start + 500)).execute();
-      if (type !== MessageServiceType.SITE_MESSAGE) outbox.kick();
-      const skipped = robot ? 0 : recipients.length - rows.length;
-      await ctx.audit.record({
-        action: 'message.send', actor, target: { type: 'message', id: channel?.id ?? null }, tenantId: actor.user.tenantId, ip: raw.ip,
-        detail: { recipients: recipients.length, serviceType: type, ...(skipped ? { skipped } : {}) },
-      });
-      return { count: rows.length, skipped };
-    },
+    body: messageSendBody,
+    response: sendAnswer,
+    handler: ({ actor, body, raw }) => messages.sendMessage(ctx, outbox, actor, body, raw.ip),
   });
-}
+};

@@ -1,48 +1,61 @@
 // The signed-in person's authenticator app (TOTP): status, enrolment, confirmation, turning it off.
-import type { FastifyInstance } from 'fastify';
-import type { Ctx } from '../context';
-import { defineRoute, type Gate } from '../http/route';
+// The work is done by server/services/totp.ts.
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute, type RouteOptions } from '../http/route';
 import { okAnswer } from '../../src/core/schemas/common';
 import { totpCodeBody, totpEnrolment, totpStatus } from '../../src/core/schemas/totp';
-import { confirmEnrolment, disableTotp, startEnrolment, totpEnabled } from '../auth/totp';
-import { fieldError } from '../http/errors';
+import { totpEnabled } from '../auth/totp';
+import { startTotp, switchTotp } from '../services/totp';
 import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Authenticator app'];
-const wrongCode = () => fieldError([{ field: 'code', rule: 'rule.totpCode' }]);
+const access = Permission.SelfService;
 
-export function totpRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
+export const totpRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
+  const rateLimit = ctx.config.rateLimits.login;
+
   defineRoute(app, gate, {
-    method: 'GET', url: '/user/totp', tags, access: Permission.SelfService, summary: 'Whether the signed-in person signs in with an authenticator app', response: totpStatus,
+    method: 'GET',
+    url: '/user/totp',
+    tags,
+    access,
+    summary: 'Whether the signed-in person signs in with an authenticator app',
+    response: totpStatus,
     handler: async ({ actor }) => ({ enabled: await totpEnabled(ctx, actor.user.id) }),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/user/totp', tags, access: Permission.SelfService, summary: 'Start setting up an authenticator app (the secret is shown this once)', response: totpEnrolment,
-    rateLimit: ctx.config.rateLimits.login,
-    handler: async ({ actor }) => {
-      const { value: config } = await ctx.settings.get('config');
-      return startEnrolment(ctx, actor.user, config.system.appName);
-    },
+    method: 'POST',
+    url: '/user/totp',
+    tags,
+    access,
+    summary: 'Start setting up an authenticator app (the secret is shown this once)',
+    response: totpEnrolment,
+    rateLimit,
+    handler: ({ actor }) => startTotp(ctx, actor),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/user/totp/confirm', tags, access: Permission.SelfService, summary: 'Confirm the authenticator app with a code from it', body: totpCodeBody, response: okAnswer,
-    rateLimit: ctx.config.rateLimits.login,
-    handler: async ({ actor, body, raw }) => {
-      if (!(await confirmEnrolment(ctx, actor.user.id, body.code))) throw wrongCode();
-      await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id: actor.user.id }, tenantId: actor.user.tenantId, ip: raw.ip, detail: { totp: 'enabled' } });
-      return null;
-    },
+    method: 'POST',
+    url: '/user/totp/confirm',
+    tags,
+    access,
+    summary: 'Confirm the authenticator app with a code from it',
+    body: totpCodeBody,
+    response: okAnswer,
+    rateLimit,
+    handler: ({ actor, body, raw }) => switchTotp(ctx, actor, true, body.code, raw.ip),
   });
 
   defineRoute(app, gate, {
-    method: 'POST', url: '/user/totp/disable', tags, access: Permission.SelfService, summary: 'Turn the authenticator app off (needs a current code)', body: totpCodeBody, response: okAnswer,
-    rateLimit: ctx.config.rateLimits.login,
-    handler: async ({ actor, body, raw }) => {
-      if (!(await disableTotp(ctx, actor.user.id, body.code))) throw wrongCode();
-      await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id: actor.user.id }, tenantId: actor.user.tenantId, ip: raw.ip, detail: { totp: 'disabled' } });
-      return null;
-    },
+    method: 'POST',
+    url: '/user/totp/disable',
+    tags,
+    access,
+    summary: 'Turn the authenticator app off (needs a current code)',
+    body: totpCodeBody,
+    response: okAnswer,
+    rateLimit,
+    handler: ({ actor, body, raw }) => switchTotp(ctx, actor, false, body.code, raw.ip),
   });
-}
+};

@@ -2,36 +2,39 @@
 // out everywhere (every console session and every app grant). Only people of the caller's user
 // scope (server/auth/scope.ts): a tenant administrator reaches tenant users of their subtree, and
 // anyone else answers 404 as if they did not exist. One's own sessions are managed under /cas/sessions.
-import type { FastifyInstance } from 'fastify';
+// The work is done by server/services/sessions.ts.
+import type { FastifyPluginAsync } from 'fastify';
 import * as v from 'valibot';
-import type { Ctx } from '../context';
-import { defineRoute, type Gate } from '../http/route';
+import { defineRoute, type RouteOptions } from '../http/route';
 import { Permission } from '../../src/core/permission-codes';
 import { idParams } from '../../src/core/schemas/common';
 import { sessionInfo } from '../../src/core/schemas/auth';
-import { manageableUser } from '../auth/scope';
-import { actionableUser } from '../auth/grants';
-import { forbidden } from '../http/errors';
-import { signOutEverywhere } from '../services/sessions';
+import { sessionsOfUser, signUserOutEverywhere } from '../services/sessions';
 
+const tags = ['Users'];
 const userSession = v.omit(sessionInfo, ['current']);
 
-export function userSessionRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
-  const tags = ['Users'];
+export const userSessionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
-    method: 'GET', url: '/user/:id/sessions', tags, access: Permission.Users, summary: 'The console sessions of a user of my scope, most recently active first',
-    params: idParams, response: v.array(userSession),
-    handler: async ({ actor, params }) => ctx.sessions.list((await manageableUser(ctx, actor, params.id)).id),
+    method: 'GET',
+    url: '/user/:id/sessions',
+    tags,
+    access: Permission.Users,
+    summary: 'The console sessions of a user of my scope, most recently active first',
+    params: idParams,
+    response: v.array(userSession),
+    handler: ({ actor, params }) => sessionsOfUser(ctx, actor, params.id),
   });
 
   defineRoute(app, gate, {
-    method: 'DELETE', url: '/user/:id/sessions', tags, access: Permission.Users,
-    summary: 'Sign a user of my scope out everywhere: every console session and every app grant end (audited); not for myself (see POST /cas/logout/everywhere)',
-    params: idParams, response: v.object({ revoked: v.number() }),
-    handler: async ({ actor, params, raw }) => {
-      const target = await actionableUser(ctx, actor, params.id);
-      if (target.id === actor.id) throw forbidden('Sign out your own sessions in the personal center');
-      return { revoked: await signOutEverywhere(ctx, actor, target, raw.ip) };
-    },
+    method: 'DELETE',
+    url: '/user/:id/sessions',
+    tags,
+    access: Permission.Users,
+    summary:
+      'Sign a user of my scope out everywhere: every console session and every app grant end (audited); not for myself (see POST /cas/logout/everywhere)',
+    params: idParams,
+    response: v.object({ revoked: v.number() }),
+    handler: ({ actor, params, raw }) => signUserOutEverywhere(ctx, actor, params.id, raw.ip),
   });
-}
+};

@@ -15,7 +15,7 @@ import { clearSessionCookie } from '../auth/gate';
 import { unauthorized } from '../http/errors';
 import { basicInfoAnswer } from '../services/user-answer';
 import * as users from '../services/users';
-import { resetPasswordWithCode } from './password-reset';
+import { resetPasswordWithCode } from '../services/password-reset';
 
 const tags = ['Users'];
 

@@ -1,9 +1,13 @@
 // Signing a person out everywhere: every console session (but, when asked, the caller's current
 // one) and every app grant end, audited. An administrator does it to a person of their scope
-// (DELETE /user/:id/sessions), a person to themselves (POST /cas/logout/everywhere).
+// (DELETE /user/:id/sessions, server/routes/user-sessions.ts), a person to themselves (POST
+// /cas/logout/everywhere); an administrator also lists a person's sessions.
 import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
 import { endEveryAccess } from '../oidc/revoke';
+import { manageableUser } from '../auth/scope';
+import { actionableUser } from '../auth/grants';
+import { forbidden } from '../http/errors';
 
 export async function signOutEverywhere(
   ctx: Ctx,
@@ -22,4 +26,17 @@ export async function signOutEverywhere(
     detail: { everywhere: true, sessions, ...(keepSessionId ? { keptCurrent: true } : {}) },
   });
   return sessions;
+}
+
+/** The console sessions of a person of the actor's user scope (404 for anyone else), most recently active first. */
+export async function sessionsOfUser(ctx: Ctx, actor: Actor, id: string) {
+  return ctx.sessions.list((await manageableUser(ctx, actor, id)).id);
+}
+
+/** An administrator signs a person they may act on out everywhere; never themselves (that is
+ *  POST /cas/logout/everywhere, which can keep the current session). */
+export async function signUserOutEverywhere(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<{ revoked: number }> {
+  const target = await actionableUser(ctx, actor, id);
+  if (target.id === actor.id) throw forbidden('Sign out your own sessions in the personal center');
+  return { revoked: await signOutEverywhere(ctx, actor, target, ip) };
 }

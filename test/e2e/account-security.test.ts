@@ -7,9 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
-import { authenticator } from './authenticator';
+import { ADMIN, ApiClient, openPage, startServerAndBrowser, submitSignIn } from './harness';
 import { choose, seriousViolations, text } from './a11y-support';
+import { authenticator, turnOnAuthenticator } from './totp-support';
 
 const PASSWORD = 'Member-acct-1';
 
@@ -17,12 +17,8 @@ const { server, browser } = await startServerAndBrowser();
 const admin = new ApiClient(server.url);
 await admin.signIn(ADMIN.username, ADMIN.password);
 
-async function signIn(page: Page, username: string, labels = { username: 'Username', password: 'Password', submit: 'Sign in' }): Promise<void> {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(labels.username).fill(username);
-  await page.getByLabel(labels.password, { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: labels.submit }).click();
-}
+const signIn = (page: Page, username: string, labels?: { username: string; password: string; submit: string }) =>
+  submitSignIn(page, server.url, username, PASSWORD, labels);
 
 async function axeClean(page: Page, where: string): Promise<void> {
   assert.deepEqual(await seriousViolations(page, where), []);
@@ -30,10 +26,7 @@ async function axeClean(page: Page, where: string): Promise<void> {
 
 test('recovery codes in the personal center, a sign-in with one, and signing out everywhere', async () => {
   await admin.createUser({ username: 'rita', realName: 'Rita_Recovery', password: PASSWORD });
-  const own = new ApiClient(server.url);
-  await own.signIn('rita', PASSWORD);
-  const nextCode = authenticator((await own.call<{ secret: string }>('POST', '/user/totp')).secret);
-  await own.call('POST', '/user/totp/confirm', { code: await nextCode() });
+  const { own, nextCode } = await turnOnAuthenticator(server.url, 'rita', PASSWORD);
 
   const { page, context, errors } = await openPage(browser, { expectedFailures: [/\/api\/user\/recovery-codes$/] });
   await signIn(page, 'rita');

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { transformPassword } from '../../src/core/password';
-import { ADMIN, ApiClient } from './harness';
+import { ADMIN, ApiClient, submitSignIn } from './harness';
 
 export const PASSWORD = 'Secret-e2e-1';
 
@@ -49,10 +49,7 @@ export class Seeder extends ApiClient {
 
 /** Signs in through the sign-in form and waits for the home page. */
 export async function signIn(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
-  await page.goto(`${baseUrl}/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(page, baseUrl, username, password);
   await page.waitForURL((url) => url.pathname !== '/login');
 }
 

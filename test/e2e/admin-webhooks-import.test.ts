@@ -33,6 +33,7 @@ after(async () => {
 });
 
 let secret = '';
+let rotatedSecret = '';
 const typeOf = (post: { body: string }) => (JSON.parse(post.body) as { type: string }).type;
 
 test('a webhook: created with its secret shown once, tested, its delivery in the log', async () => {
@@ -70,6 +71,22 @@ test('a webhook: created with its secret shown once, tested, its delivery in the
   await page.keyboard.press('Escape');
   await log.waitFor({ state: 'detached' });
   assert.deepEqual(await seriousViolations(page, 'webhooks'), []);
+
+  // A new secret: asked first, then shown once in a dialog that holds the focus (the question closes under it).
+  await page.getByRole('button', { name: `More actions for webhook ${hookUrl}` }).click();
+  await page.getByRole('menuitem', { name: 'New signing secret' }).click();
+  const question = page.getByRole('dialog', { name: 'New signing secret' });
+  await question.getByText(`Make a new signing secret for ${hookUrl}?`).waitFor();
+  await question.getByRole('button', { name: 'OK' }).click();
+  await question.waitFor({ state: 'detached' });
+  const rotated = page.getByRole('dialog', { name: 'Signing secret' });
+  const newSecret = (await rotated.locator('code').textContent()) ?? '';
+  assert.match(newSecret, /^whsec_/);
+  assert.notEqual(newSecret, secret);
+  const focusInside = await rotated.evaluate((dialog) => dialog.contains((dialog.getRootNode() as Document | ShadowRoot).activeElement));
+  assert.ok(focusInside, 'the focus is in the secret dialog');
+  await rotated.getByRole('button', { name: 'Done' }).click();
+  rotatedSecret = newSecret;
   assert.deepEqual(errors, []);
 });
 
@@ -97,7 +114,11 @@ test('a CSV import: the check lists the bad row, the import creates the others, 
   await page.getByRole('table', { name: 'Users' }).getByRole('cell', { name: 'csv-grace', exact: true }).waitFor();
   // The webhook of the first test hears of them.
   await until(async () => posts.filter((post) => typeOf(post) === 'user.created').length === 2);
+  // Every post verifies with the first secret (it keeps signing for 24 hours after the new one);
+  // those after the new secret verify with it too.
   for (const post of posts) new Webhook(secret).verify(post.body, post.headers as Record<string, string>);
+  for (const post of posts.filter((post) => typeOf(post) === 'user.created'))
+    new Webhook(rotatedSecret).verify(post.body, post.headers as Record<string, string>);
 
   const download = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Export' }).click();
@@ -133,13 +154,11 @@ test('webhooks and the import dialog in Chinese, light theme', async () => {
   await page.goto(`${server.url}/operate/user`);
   await page.getByRole('button', { name: text('zh', 'admin:import.import'), exact: true }).click();
   const dialog = page.getByRole('dialog', { name: text('zh', 'admin:import.title') });
-  await dialog
-    .getByLabel(text('zh', 'admin:import.file'))
-    .setInputFiles({
-      name: 'gbk.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from([0x75, 0x73, 0x65, 0x72, 0x6e, 0x61, 0x6d, 0x65, 0x0a, 0xd5, 0xc5, 0xc8, 0xfd, 0x0a]),
-    });
+  await dialog.getByLabel(text('zh', 'admin:import.file')).setInputFiles({
+    name: 'gbk.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from([0x75, 0x73, 0x65, 0x72, 0x6e, 0x61, 0x6d, 0x65, 0x0a, 0xd5, 0xc5, 0xc8, 0xfd, 0x0a]),
+  });
   await dialog.getByRole('button', { name: text('zh', 'admin:import.check') }).click();
   await dialog.getByText(text('zh', 'rule.csvEncoding')).waitFor();
   assert.deepEqual(await seriousViolations(page, 'import dialog (zh, light)'), []);

@@ -126,6 +126,21 @@ export async function openPage(browser: Browser, options: { viewport?: { width: 
   return { page, context, errors };
 }
 
+/** Fills the sign-in form at /login and submits it; what follows (home, a next step) is the
+ *  caller's to wait for. `labels` name the form's fields in another language. */
+export async function submitSignIn(
+  page: Page,
+  baseUrl: string,
+  username: string,
+  password: string,
+  labels = { username: 'Username', password: 'Password', submit: 'Sign in' },
+): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel(labels.username).fill(username);
+  await page.getByLabel(labels.password, { exact: true }).fill(password);
+  await page.getByRole('button', { name: labels.submit }).click();
+}
+
 /** An API session as some user (cookie kept; Origin sent for the server's CSRF check). */
 export class ApiClient {
   private cookie = '';

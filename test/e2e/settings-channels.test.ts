@@ -19,7 +19,11 @@ let smtp: SmtpReceiver;
 let http: HttpReceiver;
 
 before(async () => {
-  [server, smtp, http] = await Promise.all([startServer({ IAM_OUTBOUND_ALLOW_PRIVATE: '1' }), startSmtp(SMTP.user, SMTP.password), startHttpReceiver({ robotToken: ROBOT.token, dingTalkSecret: ROBOT.secret })]);
+  [server, smtp, http] = await Promise.all([
+    startServer({ IAM_OUTBOUND_ALLOW_PRIVATE: '1' }),
+    startSmtp(SMTP.user, SMTP.password),
+    startHttpReceiver({ robotToken: ROBOT.token, dingTalkSecret: ROBOT.secret }),
+  ]);
   browser = await launchBrowser();
   const admin = new ApiClient(server.url);
   await admin.signIn(ADMIN.username, ADMIN.password);
@@ -76,7 +80,10 @@ test('channels: create, edit with a kept secret, send tests that arrive, the del
   await testDialog.getByLabel('Email address').fill('ops@example.com');
   await testDialog.getByRole('button', { name: 'Send test' }).click();
   await testDialog.getByRole('status').filter({ hasText: 'The test message was delivered.' }).waitFor();
-  assert.ok(smtp.mails.some((mail) => mail.to.includes('ops@example.com') && mail.user === SMTP.user), 'the SMTP server got the test, authenticated with the kept password');
+  assert.ok(
+    smtp.mails.some((mail) => mail.to.includes('ops@example.com') && mail.user === SMTP.user),
+    'the SMTP server got the test, authenticated with the kept password',
+  );
   await testDialog.getByRole('button', { name: 'Close' }).first().click();
 
   // A signed DingTalk robot.
@@ -101,7 +108,27 @@ test('channels: create, edit with a kept secret, send tests that arrive, the del
   await log.getByRole('button', { name: 'Refresh' }).click();
   await log.getByRole('row').filter({ hasText: 'ops@example.com' }).getByText('Sent').waitFor();
   await log.getByRole('row').filter({ hasText: 'Ops robot' }).getByText('Sent').waitFor();
+  // Filtered by channel, then by a status none has.
+  await log.getByLabel('Channel', { exact: true }).selectOption({ label: 'Ops robot' });
+  await log.getByRole('row').filter({ hasText: 'ops@example.com' }).waitFor({ state: 'detached' });
+  await log.getByRole('row').filter({ hasText: 'Ops robot' }).waitFor();
+  await log.getByLabel('Status', { exact: true }).selectOption({ label: 'Failed' });
+  await log.getByText('Nothing was sent yet.').waitFor();
+  await log.getByLabel('Channel', { exact: true }).selectOption({ label: 'All channels' });
+  await log.getByLabel('Status', { exact: true }).selectOption({ label: 'All statuses' });
+  await log.getByRole('row').filter({ hasText: 'ops@example.com' }).waitFor();
   assert.ok(!(await page.content()).includes(SMTP.password), 'no secret on the page');
+
+  // Delete asks first; Cancel keeps the channel, OK deletes it.
+  await page.getByRole('button', { name: 'Delete Ops robot' }).click();
+  const question = page.getByRole('dialog', { name: 'Delete' });
+  await question.getByText('Delete the channel Ops robot? Messages waiting for it will fail.').waitFor();
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  await question.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: 'Delete Ops robot' }).click();
+  await question.getByRole('button', { name: 'OK' }).click();
+  await page.getByText('Channel Ops robot deleted').waitFor();
+  await page.getByRole('table', { name: 'Channels' }).getByRole('row').filter({ hasText: 'Ops robot' }).waitFor({ state: 'detached' });
   assert.deepEqual(errors, []);
   await page.context().close();
 });
@@ -145,10 +172,16 @@ test('the history lists messages of every kind with service type, vendor, time a
   const options = await admin.call<{ id: string; name: string }[]>('GET', '/channels/options');
   const users = await admin.call<{ list: { id: string; username: string }[] }>('GET', `/user?searchProp=username&searchValue=${READER.username}`);
   await admin.call('PUT', `/user/${users.list[0]!.id}/basic_info`, { realName: READER.realName, email: 'reader@example.com' });
-  await admin.call('POST', '/messages', { title: 'Password policy', content: 'Passwords now need 10 characters.', userIds: [users.list[0]!.id], channelId: options.find((option) => option.name === 'Mail relay')!.id });
+  await admin.call('POST', '/messages', {
+    title: 'Password policy',
+    content: 'Passwords now need 10 characters.',
+    userIds: [users.list[0]!.id],
+    channelId: options.find((option) => option.name === 'Mail relay')!.id,
+  });
   await admin.call('POST', '/messages', { title: 'Welcome', content: 'Hello!', userIds: [users.list[0]!.id] });
   // The outbox sends within a second or two.
-  for (let tries = 0; tries < 100 && !smtp.mails.some((mail) => mail.to.includes('reader@example.com')); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let tries = 0; tries < 100 && !smtp.mails.some((mail) => mail.to.includes('reader@example.com')); tries++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
 
   const { page, errors } = await openPage(browser);
   await signIn(page, '/profile/messageHis', READER);

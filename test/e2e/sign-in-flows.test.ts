@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { startHttpReceiver, startSmtp, until } from '../server/receivers';
-import { authenticator } from './authenticator';
+import { authenticator } from './totp-support';
 
 const SMTP = { user: 'relay-user', password: 'relay-secret-77' };
 const PERSON = { username: 'flow-person', realName: 'Flow_Person', email: 'flow.person@example.com', mobilePhone: '13600000001', password: 'Before-2024' };

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { startIdentityProvider, type IdentityProvider } from '../server/identity-provider';
-import { authenticator } from './authenticator';
+import { authenticator } from './totp-support';
 import { seriousViolations } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser();

@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { ADMIN, ApiClient, openPage, startServerAndBrowser, type WatchedPage } from './harness';
-import { authenticator } from './authenticator';
+import { ADMIN, ApiClient, openPage, startServerAndBrowser, submitSignIn, type WatchedPage } from './harness';
+import { authenticator, turnOnAuthenticator } from './totp-support';
 
 const PASSWORD = 'Member-totp-1';
 
@@ -32,22 +32,12 @@ async function member(withAuthenticator: boolean): Promise<Member> {
   const realName = `Otto_${members}`;
   await admin.createUser({ username, realName, password: PASSWORD });
   let nextCode = (): Promise<string> => Promise.reject(new Error('the authenticator is not on'));
-  if (withAuthenticator) {
-    const own = new ApiClient(server.url);
-    await own.signIn(username, PASSWORD);
-    nextCode = authenticator((await own.call<{ secret: string }>('POST', '/user/totp')).secret);
-    await own.call('POST', '/user/totp/confirm', { code: await nextCode() });
-  }
+  if (withAuthenticator) ({ nextCode } = await turnOnAuthenticator(server.url, username, PASSWORD));
   const watched = await openPage(browser, { expectedFailures: [/\/api\/user\/totp\/confirm$/] });
   return { username, realName, watched, page: watched.page, nextCode };
 }
 
-async function signIn({ page, username }: Member): Promise<void> {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+const signIn = ({ page, username }: Pick<Member, 'page' | 'username'>) => submitSignIn(page, server.url, username, PASSWORD);
 
 /** Every attribute of every element, through the console's shadow roots. */
 function allAttributes(page: Page): Promise<string> {
@@ -140,15 +130,14 @@ test('turned off with a current code; the next sign-in asks for none', async () 
   await page.goto(`${server.url}/profile/userInfo`);
   await card(page).getByRole('button', { name: 'Turn off' }).click();
   await card(page).getByText('Enter a current code from your authenticator app to turn it off.').waitFor();
-  await card(page).getByLabel('Code from the app').fill(await nextCode());
+  await card(page)
+    .getByLabel('Code from the app')
+    .fill(await nextCode());
   await card(page).getByRole('button', { name: 'Turn off' }).click();
   await card(page).getByText('Off', { exact: true }).waitFor();
 
   const other = await openPage(browser);
-  await other.page.goto(`${server.url}/login`);
-  await other.page.getByLabel('Username').fill(person.username);
-  await other.page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await other.page.getByRole('button', { name: 'Sign in' }).click();
+  await signIn({ page: other.page, username: person.username });
   await other.page.getByRole('heading', { name: `Welcome back, ${person.realName}` }).waitFor();
   await other.context.close();
   assert.deepEqual(person.watched.errors, []);

@@ -2,16 +2,14 @@
 // expired (the login settings' passwordPolicy.expiryDays), so they choose a new one. The old
 // password they just typed and the new one go to PUT /authc/password/expired, which the server
 // allows only right after that sign-in passed every step; it opens the session.
-import { useId, useState, type FormEvent } from 'react';
 import { changeExpiredPassword } from '../../core/api/auth';
 import { PasswordPolicyError, transformNewPassword, transformPassword } from '../../core/password';
 import type { PasswordPolicy } from '../../core/schemas/settings';
 import { finishSignIn, type LoginResult } from '../../core/session';
 import { useT, useTexts, useTRule } from '../i18n';
-import { checkFields, failureText, serverFieldErrors, type RuleErrors } from './flowSupport';
-import { FailureAlert } from './flowParts';
+import { failureText, serverFieldErrors, useStepForm } from './flowSupport';
+import { StepForm } from './flowParts';
 import { NEW_PASSWORD, NewPasswordFields, newPasswordRules } from './NewPasswordFields';
-import * as styles from './LoginForm.css';
 
 export interface ExpiredPasswordFormProps {
   username: string;
@@ -27,55 +25,38 @@ export default function ExpiredPasswordForm({ username, password, policy, onSucc
   const t = useT();
   const tRule = useTRule();
   const ready = useTexts(undefined, 'login', 'settings');
-  const titleId = useId();
-  const [errors, setErrors] = useState<RuleErrors>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { errors, failure, busy, submit } = useStepForm(onError);
 
   if (!ready) return null;
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const { values, errors: found } = checkFields(form, newPasswordRules(policy, form));
-    setErrors(found);
-    if (!values) return;
-    setFailure(undefined);
-    setBusy(true);
-    try {
-      const answer = await changeExpiredPassword({ username, password: await transformPassword(password), newPassword: await transformNewPassword(values[NEW_PASSWORD]) });
+  const onSubmit = submit(
+    (form) => newPasswordRules(policy, form),
+    async (values) => {
+      const answer = await changeExpiredPassword({
+        username,
+        password: await transformPassword(password),
+        newPassword: await transformNewPassword(values[NEW_PASSWORD]),
+      });
       onSuccess(await finishSignIn(answer));
-    } catch (error) {
-      // The server's `password` field here is the new password (e.g. one used before).
-      const fields = serverFieldErrors(error, { password: NEW_PASSWORD, newPassword: NEW_PASSWORD });
-      if (fields) {
-        setErrors(fields);
-        return;
-      }
-      const text = error instanceof PasswordPolicyError ? tRule(error.message) : failureText(error);
-      setFailure(text);
-      onError(text);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    // The server's `password` field here is the new password (e.g. one used before).
+    (error) =>
+      serverFieldErrors(error, { password: NEW_PASSWORD, newPassword: NEW_PASSWORD }) ??
+      (error instanceof PasswordPolicyError ? tRule(error.message) : failureText(error)),
+  );
 
   return (
-    <section aria-labelledby={titleId}>
-      <h2 id={titleId} className={styles.title}>
-        {t('login:expired.title')}
-      </h2>
-      <form className={styles.form} noValidate onSubmit={(event) => void onSubmit(event)}>
-        <p className={styles.hint}>{t('login:expired.intro', { username })}</p>
-        <NewPasswordFields errors={errors} />
-        <FailureAlert text={failure} />
-        <button type="submit" className={styles.submit} disabled={busy}>
-          {t(busy ? 'login:submitting' : 'login:expired.submit')}
-        </button>
-        <button type="button" className={styles.linkButton} onClick={onCancel}>
-          {t('login:expired.cancel')}
-        </button>
-      </form>
-    </section>
+    <StepForm
+      title={t('login:expired.title')}
+      intro={t('login:expired.intro', { username })}
+      submitLabel={t('login:expired.submit')}
+      cancelLabel={t('login:expired.cancel')}
+      busy={busy}
+      failure={failure}
+      onSubmit={onSubmit}
+      onCancel={onCancel}
+    >
+      <NewPasswordFields errors={errors} />
+    </StepForm>
   );
 }

@@ -2,7 +2,6 @@
 // form and the way back from a third-party provider (/infoComplete) show it when the sign-in
 // answered a next step with a step ticket. The authenticator app's code (or a recovery code), or
 // an administrator's set-up of the app; the ticket is kept in memory here, never in a URL.
-import { useState, type FormEvent } from 'react';
 import * as v from 'valibot';
 import type { LoginResult } from '../../core/session';
 import type { LoginAnswer } from '../../core/types';
@@ -10,11 +9,11 @@ import { secondStepCode } from '../../core/validation/login';
 import { useT, useTexts, useTRule } from '../i18n';
 import { Field } from './Field';
 import { FailureAlert } from './flowParts';
-import { checkFields, failureText, submitStepCode, type RuleErrors } from './flowSupport';
+import { submitStepCode, useStepForm } from './flowSupport';
 import TotpSetupForm from './TotpSetupForm';
 import * as styles from './LoginForm.css';
 
-const codeRule = { code: v.pipe(v.string(), v.trim(), secondStepCode) };
+const codeRules = () => ({ code: v.pipe(v.string(), v.trim(), secondStepCode) });
 
 export interface SecondStepFormProps {
   /** The first factor's answer: a next step with its step ticket. */
@@ -28,32 +27,16 @@ export default function SecondStepForm({ answer, onSuccess, onError, onCancel }:
   const t = useT();
   const tRule = useTRule();
   const ready = useTexts(undefined, 'login', 'account');
-  const [errors, setErrors] = useState<RuleErrors>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { errors, failure, busy, submit } = useStepForm(onError);
 
   if (answer.totpSetup)
     return <TotpSetupForm enrolment={answer.totpSetup} stepTicket={answer.stepTicket} onSuccess={onSuccess} onError={onError} onCancel={onCancel} />;
   if (!ready) return null;
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const { values, errors: found } = checkFields(event.currentTarget, codeRule);
-    setErrors(found);
-    if (!values) return;
-    setFailure(undefined);
-    setBusy(true);
-    try {
-      const result = await submitStepCode(answer.stepTicket, values.code);
-      if (result.kind === 'success') onSuccess(result);
-    } catch (error) {
-      const text = failureText(error);
-      setFailure(text);
-      onError?.(text);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const onSubmit = submit(codeRules, async (values) => {
+    const result = await submitStepCode(answer.stepTicket, values.code);
+    if (result.kind === 'success') onSuccess(result);
+  });
 
   return (
     <form className={styles.form} noValidate onSubmit={(event) => void onSubmit(event)}>

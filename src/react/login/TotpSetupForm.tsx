@@ -3,14 +3,14 @@
 // they set up the app here (the QR code of the secret the sign-in answered, and the key as text)
 // and confirm it with a code from it; that sign-in call opens the session. After a phone code or a
 // third-party provider the step goes with the step ticket the sign-in answered.
-import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useId } from 'react';
 import type { TotpEnrolment } from '../../core/api/totp';
 import { totpCodeBody } from '../../core/schemas/totp';
 import type { LoginResult } from '../../core/session';
 import { useT, useTexts, useTRule } from '../i18n';
 import { Field } from './Field';
-import { FailureAlert } from './flowParts';
-import { checkFields, failureText, submitStepCode, type RuleErrors } from './flowSupport';
+import { StepForm } from './flowParts';
+import { submitStepCode, useStepForm } from './flowSupport';
 import * as styles from './LoginForm.css';
 import * as own from './TotpSetupForm.css';
 
@@ -25,68 +25,49 @@ export interface TotpSetupFormProps {
   onCancel: () => void;
 }
 
+const codeRules = () => ({ code: totpCodeBody.entries.code });
+
 export default function TotpSetupForm({ enrolment, stepTicket, onSuccess, onError, onCancel }: TotpSetupFormProps) {
   const t = useT();
   const tRule = useTRule();
   const ready = useTexts(undefined, 'login', 'account');
-  const titleId = useId();
   const keyId = useId();
-  const [errors, setErrors] = useState<RuleErrors>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { errors, failure, busy, submit } = useStepForm(onError);
 
   if (!ready) return null;
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const { values, errors: found } = checkFields(event.currentTarget, { code: totpCodeBody.entries.code });
-    setErrors(found);
-    if (!values) return;
-    setFailure(undefined);
-    setBusy(true);
-    try {
-      const result = await submitStepCode(stepTicket, values.code);
-      if (result.kind === 'success') onSuccess(result);
-    } catch (error) {
-      const text = failureText(error);
-      setFailure(text);
-      onError?.(text);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const onSubmit = submit(codeRules, async (values) => {
+    const result = await submitStepCode(stepTicket, values.code);
+    if (result.kind === 'success') onSuccess(result);
+  });
 
   const codeError = errors.code;
   return (
-    <section aria-labelledby={titleId}>
-      <h2 id={titleId} className={styles.title}>
-        {t('account:totpSetup.title')}
-      </h2>
-      <form className={styles.form} noValidate onSubmit={(event) => void onSubmit(event)}>
-        <p className={styles.hint}>{t('account:totpSetup.intro')}</p>
-        <Suspense fallback={<p className={styles.hint}>{t('login:loading')}</p>}>
-          <QrCode text={enrolment.uri} label={t('account:totpSetup.qrCode')} />
-        </Suspense>
-        <div role="group" aria-labelledby={keyId} className={styles.field}>
-          <span id={keyId} className={styles.label}>
-            {t('account:totpSetup.key')}
-          </span>
-          <code className={own.secret}>{enrolment.secret}</code>
-          <p className={styles.hint}>{t('account:totpSetup.keyOnce')}</p>
-        </div>
-        <Field
-          label={t('account:totpSetup.code')}
-          error={codeError === undefined ? undefined : tRule(codeError)}
-          input={{ name: 'code', type: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', maxLength: 6 }}
-        />
-        <FailureAlert text={failure} />
-        <button type="submit" className={styles.submit} disabled={busy}>
-          {t(busy ? 'login:submitting' : 'account:totpSetup.submit')}
-        </button>
-        <button type="button" className={styles.linkButton} onClick={onCancel}>
-          {t('account:totpSetup.cancel')}
-        </button>
-      </form>
-    </section>
+    <StepForm
+      title={t('account:totpSetup.title')}
+      intro={t('account:totpSetup.intro')}
+      submitLabel={t('account:totpSetup.submit')}
+      cancelLabel={t('account:totpSetup.cancel')}
+      busy={busy}
+      failure={failure}
+      onSubmit={onSubmit}
+      onCancel={onCancel}
+    >
+      <Suspense fallback={<p className={styles.hint}>{t('login:loading')}</p>}>
+        <QrCode text={enrolment.uri} label={t('account:totpSetup.qrCode')} />
+      </Suspense>
+      <div role="group" aria-labelledby={keyId} className={styles.field}>
+        <span id={keyId} className={styles.label}>
+          {t('account:totpSetup.key')}
+        </span>
+        <code className={own.secret}>{enrolment.secret}</code>
+        <p className={styles.hint}>{t('account:totpSetup.keyOnce')}</p>
+      </div>
+      <Field
+        label={t('account:totpSetup.code')}
+        error={codeError === undefined ? undefined : tRule(codeError)}
+        input={{ name: 'code', type: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', maxLength: 6 }}
+      />
+    </StepForm>
   );
 }

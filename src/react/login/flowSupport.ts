@@ -1,7 +1,7 @@
 // Shared by the lazily loaded sign-in flows (phone code, forgot password, expired password, the
-// second steps): one rule check per named input, the server's field messages, a failure's text,
-// the cool-down of a "Send code" button, and the submission of a next step's code.
-import { useEffect, useState } from 'react';
+// second steps): one rule check per named input, the server's field messages, a failure's text, a
+// step form's sending, the cool-down of a "Send code" button, and the submission of a next step's code.
+import { useEffect, useState, type FormEvent } from 'react';
 import * as v from 'valibot';
 import { loginStep } from '../../core/api/login-step';
 import { HttpError } from '../../core/http';
@@ -12,7 +12,10 @@ import type { FieldErrors } from '../../core/types';
 export type RuleErrors = Partial<Record<string, string>>;
 
 /** Checks the named inputs of `form` with their rules: the parsed values, or the messages. */
-export function checkFields<N extends string>(form: HTMLFormElement, fieldRules: Record<N, v.GenericSchema<string, string>>): { values?: Record<N, string>; errors: RuleErrors } {
+export function checkFields<N extends string>(
+  form: HTMLFormElement,
+  fieldRules: Record<N, v.GenericSchema<string, string>>,
+): { values?: Record<N, string>; errors: RuleErrors } {
   const data = new FormData(form);
   const values = {} as Record<N, string>;
   const errors: RuleErrors = {};
@@ -37,6 +40,42 @@ export function serverFieldErrors(error: unknown, names: Record<string, string> 
 }
 
 export const failureText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A step form's state (StepForm in flowParts.tsx): its fields' messages, its failure, busy while it
+ *  sends. `submit` checks the fields with `rules` and sends their values; a failure is shown under
+ *  the form and reported to `onError`, or, when `failureOf` answers field messages (a 400 naming
+ *  fields), shown at those fields. */
+export function useStepForm(onError?: (message: string) => void) {
+  const [errors, setErrors] = useState<RuleErrors>({});
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit =
+    <N extends string>(
+      rules: (form: HTMLFormElement) => Record<N, v.GenericSchema<string, string>>,
+      send: (values: Record<N, string>) => Promise<void>,
+      failureOf: (error: unknown) => string | RuleErrors = failureText,
+    ) =>
+    async (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      const form = event.currentTarget;
+      const { values, errors: found } = checkFields(form, rules(form));
+      setErrors(found);
+      if (!values) return;
+      setFailure(undefined);
+      setBusy(true);
+      try {
+        await send(values);
+      } catch (error) {
+        const failed = failureOf(error);
+        if (typeof failed !== 'string') return setErrors(failed);
+        setFailure(failed);
+        onError?.(failed);
+      } finally {
+        setBusy(false);
+      }
+    };
+  return { errors, failure, busy, submit };
+}
 
 /** The seconds before a new code may be asked (the server sends one a minute); `start` begins. */
 export function useCooldown(seconds: number): [left: number, start: () => void] {

@@ -8,8 +8,10 @@ import { auditActions, type AuditAction } from '../../../core/schemas/audit';
 import { formatDate } from '../../../core/format';
 import { useT } from '../../i18n';
 import { AdminPage } from '../../widgets/admin/AdminPage';
-import { DataTable, type Column } from '../../widgets/admin/DataTable';
-import { Pager } from '../../widgets/admin/Pager';
+import type { Column } from '../../widgets/admin/DataTable';
+import { FilterSelect } from '../../widgets/admin/FilterSelect';
+import { PagedTable } from '../../widgets/admin/PagedTable';
+import { RowActions } from '../../widgets/admin/RowActions';
 import { TenantFilter } from '../../widgets/admin/TenantFilter';
 import { usePagedList } from '../../widgets/admin/usePagedList';
 import { useResource } from '../../widgets/useResource';
@@ -29,7 +31,7 @@ const timeOf = (value: string) => (value ? new Date(value).getTime() : undefined
 
 export default function AuditLogScreen() {
   const t = useT();
-  const ids = { from: useId(), to: useId(), actor: useId(), action: useId() };
+  const ids = { from: useId(), to: useId(), actor: useId() };
   const list = usePagedList<AuditEntry, Query>(listAudit, {});
   const tree = useResource(tenantApi.tree, []);
   const tenantNames = useMemo(() => new Map(tree.data?.map((tenant) => [tenant.id, tenant.name])), [tree.data]);
@@ -42,14 +44,33 @@ export default function AuditLogScreen() {
     // The end of the range includes its whole minute.
     const to = timeOf(draft.to);
     list.refine({
-      from: timeOf(draft.from), to: to === undefined ? undefined : to + 59_999,
-      actor: draft.actor.trim() || undefined, action: (draft.action || undefined) as AuditAction | undefined,
+      from: timeOf(draft.from),
+      to: to === undefined ? undefined : to + 59_999,
+      actor: draft.actor.trim() || undefined,
+      action: (draft.action || undefined) as AuditAction | undefined,
     });
   };
   // Event types are keyed with '_' for '.' (the texts' key separator); an event type this console
   // does not know (a newer server) is shown as recorded.
   const actionName = (action: string) =>
     isKnownAction(action) ? t(`admin:audit.actions.${action.replace('.', '_') as TextKeyOfAction<AuditAction>}`) : action;
+
+  // The time range and the actor's name are typed first and applied together (Apply).
+  const draftInput = (name: 'from' | 'to' | 'actor', type: 'datetime-local' | 'search') => (
+    <div className={styles.control}>
+      <label htmlFor={ids[name]} className={styles.controlLabel}>
+        {t(`admin:audit.${name}`)}
+      </label>
+      <input
+        id={ids[name]}
+        type={type}
+        className={ui.input}
+        value={draft[name]}
+        maxLength={type === 'search' ? 100 : undefined}
+        onChange={(event) => setDraft({ ...draft, [name]: event.currentTarget.value })}
+      />
+    </div>
+  );
 
   const columns: Column<AuditEntry>[] = [
     { id: 'at', header: t('admin:audit.time'), cell: (entry) => formatDate(entry.at) },
@@ -59,7 +80,9 @@ export default function AuditLogScreen() {
       id: 'result',
       header: t('admin:audit.result'),
       cell: (entry) => (
-        <span className={entry.success ? styles.status.enabled : styles.status.disabled}>{t(entry.success ? 'admin:audit.succeeded' : 'admin:audit.failed')}</span>
+        <span className={entry.success ? styles.status.enabled : styles.status.disabled}>
+          {t(entry.success ? 'admin:audit.succeeded' : 'admin:audit.failed')}
+        </span>
       ),
     },
     { id: 'tenant', header: t('admin:user.tenant'), cell: (entry) => (entry.tenantId && tenantNames.get(entry.tenantId)) || '—' },
@@ -69,14 +92,16 @@ export default function AuditLogScreen() {
       header: t('admin:table.actions'),
       align: 'end',
       cell: (entry) => (
-        <button
-          type="button"
-          className={`${ui.button.ghost} ${styles.small}`}
-          aria-label={t('admin:audit.detailsOf', { action: actionName(entry.action), time: formatDate(entry.at) })}
-          onClick={() => setShown(entry)}
-        >
-          {t('admin:audit.details')}
-        </button>
+        <RowActions
+          actions={[
+            {
+              key: 'details',
+              label: t('admin:audit.details'),
+              name: t('admin:audit.detailsOf', { action: actionName(entry.action), time: formatDate(entry.at) }),
+              onSelect: () => setShown(entry),
+            },
+          ]}
+        />
       ),
     },
   ];
@@ -91,43 +116,39 @@ export default function AuditLogScreen() {
       }
     >
       <form className={styles.toolbar} onSubmit={apply} aria-label={t('admin:audit.filters')}>
-        <div className={styles.control}>
-          <label htmlFor={ids.from} className={styles.controlLabel}>{t('admin:audit.from')}</label>
-          <input id={ids.from} type="datetime-local" className={ui.input} value={draft.from} onChange={(event) => setDraft({ ...draft, from: event.currentTarget.value })} />
-        </div>
-        <div className={styles.control}>
-          <label htmlFor={ids.to} className={styles.controlLabel}>{t('admin:audit.to')}</label>
-          <input id={ids.to} type="datetime-local" className={ui.input} value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.currentTarget.value })} />
-        </div>
-        <div className={styles.control}>
-          <label htmlFor={ids.actor} className={styles.controlLabel}>{t('admin:audit.actor')}</label>
-          <input id={ids.actor} type="search" className={ui.input} value={draft.actor} maxLength={100} onChange={(event) => setDraft({ ...draft, actor: event.currentTarget.value })} />
-        </div>
-        <div className={styles.control}>
-          <label htmlFor={ids.action} className={styles.controlLabel}>{t('admin:audit.action')}</label>
-          <select id={ids.action} className={styles.select} value={draft.action} onChange={(event) => setDraft({ ...draft, action: event.currentTarget.value })}>
-            <option value="">{t('admin:audit.allActions')}</option>
-            {auditActions.map((action) => <option key={action} value={action}>{actionName(action)}</option>)}
-          </select>
-        </div>
+        {draftInput('from', 'datetime-local')}
+        {draftInput('to', 'datetime-local')}
+        {draftInput('actor', 'search')}
+        <FilterSelect
+          label={t('admin:audit.action')}
+          allLabel={t('admin:audit.allActions')}
+          value={draft.action || undefined}
+          onChange={(action) => setDraft({ ...draft, action: action ?? '' })}
+          options={auditActions.map((action) => ({ value: action, label: actionName(action) }))}
+        />
         <TenantFilter tenants={tree.data ?? []} value={list.query.tenantId} onChange={(tenantId) => list.refine({ tenantId })} />
-        <button type="submit" className={ui.button.primary}>{t('admin:audit.apply')}</button>
+        <button type="submit" className={ui.button.primary}>
+          {t('admin:audit.apply')}
+        </button>
       </form>
-      <DataTable
+      <PagedTable
+        list={list}
         caption={t('route.audit')}
         columns={columns}
-        rows={list.data?.list}
         rowKey={(entry) => String(entry.id)}
-        loading={list.loading}
-        failed={list.failed && !list.data}
-        onRetry={list.reload}
         emptyText={t('admin:audit.empty')}
         stackOnPhone
         stickyActions
       />
-      {list.data && <Pager page={list.query.page} size={list.query.size} total={list.data.pager.total} onChange={list.turn} />}
       <Suspense fallback={null}>
-        {shown && <AuditDetailDialog entry={shown} actionName={actionName(shown.action)} tenantName={shown.tenantId ? tenantNames.get(shown.tenantId) : undefined} onClose={() => setShown(undefined)} />}
+        {shown && (
+          <AuditDetailDialog
+            entry={shown}
+            actionName={actionName(shown.action)}
+            tenantName={shown.tenantId ? tenantNames.get(shown.tenantId) : undefined}
+            onClose={() => setShown(undefined)}
+          />
+        )}
       </Suspense>
     </AdminPage>
   );

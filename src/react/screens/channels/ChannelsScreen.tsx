@@ -6,8 +6,9 @@ import { notifySuccess } from '../../../core/messages';
 import type { Channel, Delivery } from '../../../core/schemas/messaging';
 import { useT, useTexts } from '../../i18n';
 import { AdminPage } from '../../widgets/admin/AdminPage';
-import { DataTable, type Column } from '../../widgets/admin/DataTable';
-import { Pager } from '../../widgets/admin/Pager';
+import type { Column } from '../../widgets/admin/DataTable';
+import { PagedTable } from '../../widgets/admin/PagedTable';
+import { RowActions } from '../../widgets/admin/RowActions';
 import * as table from '../../widgets/admin/admin.css';
 import { usePagedList } from '../../widgets/admin/usePagedList';
 import * as ui from '../../widgets/ui.css';
@@ -16,7 +17,6 @@ import { DeliveryLog, type DeliveryQuery } from './DeliveryLog';
 
 const ChannelDialog = lazy(() => import('./ChannelDialog'));
 const TestDialog = lazy(() => import('./TestDialog'));
-const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
 
 type Editing = { channel?: Channel } | undefined;
 
@@ -27,7 +27,6 @@ export default function ChannelsScreen({ route }: ScreenProps) {
   const log = usePagedList<Delivery, DeliveryQuery>(channels.deliveries, {});
   const [editing, setEditing] = useState<Editing>();
   const [testing, setTesting] = useState<Channel>();
-  const [deleting, setDeleting] = useState<Channel>();
 
   const columns: Column<Channel>[] = [
     { id: 'name', header: t('settings:channel.name'), cell: (row) => row.name },
@@ -36,24 +35,33 @@ export default function ChannelsScreen({ route }: ScreenProps) {
     {
       id: 'enabled',
       header: t('settings:channel.state'),
-      cell: (row) => <span className={table.status[row.enabled ? 'enabled' : 'disabled']}>{t(row.enabled ? 'settings:channel.on' : 'settings:channel.off')}</span>,
+      cell: (row) => (
+        <span className={table.status[row.enabled ? 'enabled' : 'disabled']}>{t(row.enabled ? 'settings:channel.on' : 'settings:channel.off')}</span>
+      ),
     },
     {
       id: 'actions',
       header: t('admin:table.actions'),
       align: 'end',
       cell: (row) => (
-        <>
-          <button type="button" className={`${ui.button.ghost} ${table.small}`} aria-label={t('settings:channel.testOf', { name: row.name })} onClick={() => setTesting(row)}>
-            {t('settings:channel.test')}
-          </button>
-          <button type="button" className={`${ui.button.ghost} ${table.small}`} aria-label={t('settings:channel.editOf', { name: row.name })} onClick={() => setEditing({ channel: row })}>
-            {t('settings:channel.editShort')}
-          </button>
-          <button type="button" className={`${ui.button.ghost} ${table.small}`} aria-label={t('settings:channel.deleteOf', { name: row.name })} onClick={() => setDeleting(row)}>
-            {t('settings:channel.delete')}
-          </button>
-        </>
+        <RowActions
+          actions={[
+            { key: 'test', label: t('settings:channel.test'), name: t('settings:channel.testOf', { name: row.name }), onSelect: () => setTesting(row) },
+            {
+              key: 'edit',
+              label: t('settings:channel.editShort'),
+              name: t('settings:channel.editOf', { name: row.name }),
+              onSelect: () => setEditing({ channel: row }),
+            },
+            {
+              key: 'delete',
+              label: t('settings:channel.delete'),
+              name: t('settings:channel.deleteOf', { name: row.name }),
+              confirm: { title: t('settings:channel.delete'), question: t('settings:channel.deleteQuestion', { name: row.name }) },
+              onSelect: () => remove(row),
+            },
+          ]}
+        />
       ),
     },
   ];
@@ -77,32 +85,13 @@ export default function ChannelsScreen({ route }: ScreenProps) {
     >
       {ready && (
         <>
-          <DataTable
-            caption={t(route.name)}
-            columns={columns}
-            rows={list.data?.list}
-            rowKey={(row) => row.id}
-            loading={list.loading}
-            failed={list.failed}
-            onRetry={list.reload}
-            emptyText={t('settings:channel.empty')}
-          />
-          {list.data && <Pager page={list.query.page} size={list.query.size} total={list.data.pager.total} onChange={list.turn} />}
+          <PagedTable list={list} caption={t(route.name)} columns={columns} rowKey={(row) => row.id} emptyText={t('settings:channel.empty')} />
           <DeliveryLog log={log} channelList={list.data?.list ?? []} />
         </>
       )}
       <Suspense fallback={null}>
         {editing && <ChannelDialog open onOpenChange={(open) => !open && setEditing(undefined)} channel={editing.channel} onSaved={list.reload} />}
         {testing && <TestDialog channel={testing} onOpenChange={(open) => !open && setTesting(undefined)} onSent={log.reload} />}
-        {deleting && (
-          <ConfirmDialog
-            open
-            onOpenChange={(open) => !open && setDeleting(undefined)}
-            title={t('settings:channel.delete')}
-            question={t('settings:channel.deleteQuestion', { name: deleting.name })}
-            onConfirm={() => remove(deleting)}
-          />
-        )}
       </Suspense>
     </AdminPage>
   );

@@ -6,8 +6,9 @@ import { formatDate } from '../../../core/format';
 import { DeliveryStatus, type Channel, type Delivery } from '../../../core/schemas/messaging';
 import { useT } from '../../i18n';
 import type { Translate } from '../../../core/i18n';
-import { DataTable, type Column } from '../../widgets/admin/DataTable';
-import { Pager } from '../../widgets/admin/Pager';
+import type { Column } from '../../widgets/admin/DataTable';
+import { FilterSelect } from '../../widgets/admin/FilterSelect';
+import { PagedTable } from '../../widgets/admin/PagedTable';
 import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 import type { PagedListState } from '../../widgets/admin/usePagedList';
@@ -42,53 +43,26 @@ export function DeliveryLog({ log, channelList }: { log: PagedListState<Delivery
         {t('settings:log.heading')}
       </h2>
       <div className={table.toolbar}>
-        <div className={table.control}>
-          <label htmlFor={`${id}-channel`} className={table.controlLabel}>
-            {t('settings:log.channel')}
-          </label>
-          <select id={`${id}-channel`} className={table.select} value={log.query.channelId ?? ''} onChange={(event) => log.refine({ channelId: event.currentTarget.value || undefined })}>
-            <option value="">{t('settings:log.allChannels')}</option>
-            {channelList.map((channel) => (
-              <option key={channel.id} value={channel.id}>
-                {channel.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={table.control}>
-          <label htmlFor={`${id}-status`} className={table.controlLabel}>
-            {t('settings:log.status')}
-          </label>
-          <select
-            id={`${id}-status`}
-            className={table.select}
-            value={log.query.status ?? ''}
-            onChange={(event) => log.refine({ status: (event.currentTarget.value || undefined) as DeliveryStatus | undefined })}
-          >
-            <option value="">{t('settings:log.allStatuses')}</option>
-            {Object.values(DeliveryStatus).map((status) => (
-              <option key={status} value={status}>
-                {messageStatusText(t, status)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          label={t('settings:log.channel')}
+          allLabel={t('settings:log.allChannels')}
+          value={log.query.channelId}
+          onChange={(channelId) => log.refine({ channelId })}
+          options={channelList.map((channel) => ({ value: channel.id, label: channel.name }))}
+        />
+        <FilterSelect
+          label={t('settings:log.status')}
+          allLabel={t('settings:log.allStatuses')}
+          value={log.query.status}
+          onChange={(status) => log.refine({ status })}
+          options={Object.values(DeliveryStatus).map((status) => ({ value: status, label: messageStatusText(t, status) }))}
+        />
         <span className={table.grow} />
         <button type="button" className={ui.button.secondary} onClick={log.reload}>
           {t('settings:log.refresh')}
         </button>
       </div>
-      <DataTable
-        caption={t('settings:log.heading')}
-        columns={columns}
-        rows={log.data?.list}
-        rowKey={(row) => row.id}
-        loading={log.loading}
-        failed={log.failed}
-        onRetry={log.reload}
-        emptyText={t('settings:log.empty')}
-      />
-      {log.data && <Pager page={log.query.page} size={log.query.size} total={log.data.pager.total} onChange={log.turn} />}
+      <PagedTable list={log} caption={t('settings:log.heading')} columns={columns} rowKey={(row) => row.id} emptyText={t('settings:log.empty')} />
     </section>
   );
 }

@@ -7,8 +7,10 @@ import { formatDate } from '../../../core/format';
 import { WebhookDeliveryStatus, type Webhook, type WebhookDelivery } from '../../../core/schemas/webhooks';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
-import { DataTable, type Column } from '../../widgets/admin/DataTable';
-import { Pager } from '../../widgets/admin/Pager';
+import type { Column } from '../../widgets/admin/DataTable';
+import { FilterSelect } from '../../widgets/admin/FilterSelect';
+import { PagedTable } from '../../widgets/admin/PagedTable';
+import { RowActions } from '../../widgets/admin/RowActions';
 import { usePagedList } from '../../widgets/admin/usePagedList';
 import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
@@ -53,14 +55,16 @@ export default function DeliveriesDialog({ webhook, onClose }: { webhook: Webhoo
       header: t('admin:table.actions'),
       align: 'end',
       cell: (row) => (
-        <button
-          type="button"
-          className={`${ui.button.ghost} ${table.small}`}
-          aria-label={t('webhooks:detailsOf', { event: eventName(t, row.eventType), time: formatDate(row.createdAt) })}
-          onClick={() => setShown(row)}
-        >
-          {t('webhooks:details')}
-        </button>
+        <RowActions
+          actions={[
+            {
+              key: 'details',
+              label: t('webhooks:details'),
+              name: t('webhooks:detailsOf', { event: eventName(t, row.eventType), time: formatDate(row.createdAt) }),
+              onSelect: () => setShown(row),
+            },
+          ]}
+        />
       ),
     },
   ];
@@ -68,40 +72,19 @@ export default function DeliveriesDialog({ webhook, onClose }: { webhook: Webhoo
   return (
     <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t('webhooks:deliveriesTitle', { url: webhook.url })}>
       <div className={table.toolbar}>
-        <div className={table.control}>
-          <label htmlFor={`${id}-status`} className={table.controlLabel}>
-            {t('webhooks:status')}
-          </label>
-          <select
-            id={`${id}-status`}
-            className={table.select}
-            value={log.query.status ?? ''}
-            onChange={(event) => log.refine({ status: (event.currentTarget.value || undefined) as WebhookDeliveryStatus | undefined })}
-          >
-            <option value="">{t('webhooks:allStatuses')}</option>
-            {Object.values(WebhookDeliveryStatus).map((status) => (
-              <option key={status} value={status}>
-                {statusName(t, status)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          label={t('webhooks:status')}
+          allLabel={t('webhooks:allStatuses')}
+          value={log.query.status}
+          onChange={(status) => log.refine({ status })}
+          options={Object.values(WebhookDeliveryStatus).map((status) => ({ value: status, label: statusName(t, status) }))}
+        />
         <span className={table.grow} />
         <button type="button" className={ui.button.secondary} onClick={log.reload}>
           {t('webhooks:refresh')}
         </button>
       </div>
-      <DataTable
-        caption={t('webhooks:deliveries')}
-        columns={columns}
-        rows={log.data?.list}
-        rowKey={(row) => row.id}
-        loading={log.loading}
-        failed={log.failed}
-        onRetry={log.reload}
-        emptyText={t('webhooks:noDeliveries')}
-      />
-      {log.data && <Pager page={log.query.page} size={log.query.size} total={log.data.pager.total} onChange={log.turn} />}
+      <PagedTable list={log} caption={t('webhooks:deliveries')} columns={columns} rowKey={(row) => row.id} emptyText={t('webhooks:noDeliveries')} />
       {shown && (
         <section aria-labelledby={`${id}-details`}>
           <h3 id={`${id}-details`}>{t('webhooks:attemptLog')}</h3>

@@ -11,9 +11,9 @@ import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT, useTexts } from '../../i18n';
 import { SecretValue } from '../../widgets/SecretValue';
 import { AdminPage } from '../../widgets/admin/AdminPage';
-import { DataTable, type Column } from '../../widgets/admin/DataTable';
-import { Pager } from '../../widgets/admin/Pager';
-import { RowMenu } from '../../widgets/admin/RowMenu';
+import type { Column } from '../../widgets/admin/DataTable';
+import { PagedTable } from '../../widgets/admin/PagedTable';
+import { RowActions } from '../../widgets/admin/RowActions';
 import { usePagedList } from '../../widgets/admin/usePagedList';
 import { useAdminScope } from '../../widgets/admin/scope';
 import { useResource } from '../../widgets/useResource';
@@ -25,9 +25,8 @@ import * as styles from './webhooks.css';
 
 const WebhookDialog = lazy(() => import('./WebhookDialog'));
 const DeliveriesDialog = lazy(() => import('./DeliveriesDialog'));
-const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
 
-type Open = { kind: 'create' } | { kind: 'edit' | 'deliveries' | 'rotate' | 'delete'; webhook: Webhook } | { kind: 'secret'; webhook: Webhook; secret: string };
+type Open = { kind: 'create' } | { kind: 'edit' | 'deliveries'; webhook: Webhook } | { kind: 'secret'; webhook: Webhook; secret: string };
 
 export default function WebhooksScreen({ route }: ScreenProps) {
   const t = useT();
@@ -38,8 +37,6 @@ export default function WebhooksScreen({ route }: ScreenProps) {
   const tenantNames = useMemo(() => new Map(tree.data?.map((tenant) => [tenant.id, tenant.name])), [tree.data]);
   const [open, setOpen] = useState<Open>();
   const close = () => setOpen(undefined);
-  // A confirmation closes itself after its action, which may have opened the next dialog (the new secret).
-  const closeIf = (kind: Open['kind']) => setOpen((current) => (current?.kind === kind ? undefined : current));
 
   const sendTest = async (webhook: Webhook) => {
     let delivery;
@@ -91,39 +88,36 @@ export default function WebhooksScreen({ route }: ScreenProps) {
       header: t('admin:table.actions'),
       align: 'end',
       cell: (row) => (
-        <>
-          <button
-            type="button"
-            className={`${ui.button.ghost} ${table.small}`}
-            aria-label={t('webhooks:testOf', { url: row.url })}
-            onClick={() => void sendTest(row)}
-          >
-            {t('webhooks:test')}
-          </button>
-          <button
-            type="button"
-            className={`${ui.button.ghost} ${table.small}`}
-            aria-label={t('webhooks:deliveriesOf', { url: row.url })}
-            onClick={() => setOpen({ kind: 'deliveries', webhook: row })}
-          >
-            {t('webhooks:deliveries')}
-          </button>
-          <button
-            type="button"
-            className={`${ui.button.ghost} ${table.small}`}
-            aria-label={t('webhooks:editOf', { url: row.url })}
-            onClick={() => setOpen({ kind: 'edit', webhook: row })}
-          >
-            {t('webhooks:edit')}
-          </button>
-          <RowMenu
-            label={t('webhooks:more', { url: row.url })}
-            items={[
-              { key: 'rotate', label: t('webhooks:rotate'), onSelect: () => setOpen({ kind: 'rotate', webhook: row }) },
-              { key: 'delete', label: t('webhooks:delete'), danger: true, onSelect: () => setOpen({ kind: 'delete', webhook: row }) },
-            ]}
-          />
-        </>
+        <RowActions
+          actions={[
+            { key: 'test', label: t('webhooks:test'), name: t('webhooks:testOf', { url: row.url }), onSelect: () => sendTest(row) },
+            {
+              key: 'deliveries',
+              label: t('webhooks:deliveries'),
+              name: t('webhooks:deliveriesOf', { url: row.url }),
+              onSelect: () => setOpen({ kind: 'deliveries', webhook: row }),
+            },
+            { key: 'edit', label: t('webhooks:edit'), name: t('webhooks:editOf', { url: row.url }), onSelect: () => setOpen({ kind: 'edit', webhook: row }) },
+          ]}
+          more={{
+            label: t('webhooks:more', { url: row.url }),
+            actions: [
+              {
+                key: 'rotate',
+                label: t('webhooks:rotate'),
+                confirm: { title: t('webhooks:rotate'), question: t('webhooks:rotateQuestion', { url: row.url }) },
+                onSelect: () => rotate(row),
+              },
+              {
+                key: 'delete',
+                label: t('webhooks:delete'),
+                danger: true,
+                confirm: { title: t('webhooks:deleteTitle'), question: t('webhooks:deleteQuestion', { url: row.url }), confirmLabel: t('webhooks:delete') },
+                onSelect: () => remove(row),
+              },
+            ],
+          }}
+        />
       ),
     },
   ];
@@ -140,21 +134,7 @@ export default function WebhooksScreen({ route }: ScreenProps) {
       }
     >
       {ready && (
-        <>
-          <DataTable
-            caption={t(route.name)}
-            columns={columns}
-            rows={list.data?.list}
-            rowKey={(row) => row.id}
-            loading={list.loading}
-            failed={list.failed && !list.data}
-            onRetry={list.reload}
-            emptyText={t('webhooks:empty')}
-            stackOnPhone
-            stickyActions
-          />
-          {list.data && <Pager page={list.query.page} size={list.query.size} total={list.data.pager.total} onChange={list.turn} />}
-        </>
+        <PagedTable list={list} caption={t(route.name)} columns={columns} rowKey={(row) => row.id} emptyText={t('webhooks:empty')} stackOnPhone stickyActions />
       )}
       <Suspense fallback={null}>
         {open?.kind === 'create' && <WebhookDialog tenants={tree.data ?? []} platform={scope.platform} onClose={close} onSaved={list.reload} />}
@@ -162,15 +142,6 @@ export default function WebhooksScreen({ route }: ScreenProps) {
           <WebhookDialog webhook={open.webhook} tenants={tree.data ?? []} platform={scope.platform} onClose={close} onSaved={list.reload} />
         )}
         {open?.kind === 'deliveries' && <DeliveriesDialog webhook={open.webhook} onClose={close} />}
-        {open?.kind === 'rotate' && (
-          <ConfirmDialog
-            open
-            onOpenChange={(still) => !still && closeIf('rotate')}
-            title={t('webhooks:rotate')}
-            question={t('webhooks:rotateQuestion', { url: open.webhook.url })}
-            onConfirm={() => rotate(open.webhook)}
-          />
-        )}
         {open?.kind === 'secret' && (
           <DialogFrame open onOpenChange={(still) => !still && close()} title={t('webhooks:secretTitle')}>
             <SecretValue label={t('webhooks:secretLabel', { url: open.webhook.url })} value={open.secret} warning={t('webhooks:secretWarning')} />
@@ -180,16 +151,6 @@ export default function WebhooksScreen({ route }: ScreenProps) {
               </button>
             </div>
           </DialogFrame>
-        )}
-        {open?.kind === 'delete' && (
-          <ConfirmDialog
-            open
-            onOpenChange={(still) => !still && close()}
-            title={t('webhooks:deleteTitle')}
-            question={t('webhooks:deleteQuestion', { url: open.webhook.url })}
-            confirmLabel={t('webhooks:delete')}
-            onConfirm={() => remove(open.webhook)}
-          />
         )}
       </Suspense>
     </AdminPage>

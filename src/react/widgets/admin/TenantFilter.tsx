@@ -1,8 +1,7 @@
 // Tree records as indented <option>s (tree order), the tenants so, and the tenant filter of a list.
-import { useId } from 'react';
 import type { Tenant } from '../../../core/api/tenants';
 import { useT } from '../../i18n';
-import * as styles from './admin.css';
+import { FilterSelect } from './FilterSelect';
 import { childrenByParent, flatten, type TreeNode } from './tree';
 
 /** Records of a tree as indented <option>s in tree order; `exclude` drops a subtree (its root and all below it). */
@@ -31,16 +30,9 @@ export const TenantOptions = ({ tenants, exclude }: { tenants: readonly Tenant[]
 
 export function TenantFilter({ tenants, value, onChange }: { tenants: readonly Tenant[]; value?: string; onChange: (tenantId: string | undefined) => void }) {
   const t = useT();
-  const id = useId();
   return (
-    <div className={styles.control}>
-      <label htmlFor={id} className={styles.controlLabel}>
-        {t('admin:user.tenant')}
-      </label>
-      <select id={id} className={styles.select} value={value ?? ''} onChange={(event) => onChange(event.currentTarget.value || undefined)}>
-        <option value="">{t('admin:user.allTenants')}</option>
-        <TenantOptions tenants={tenants} />
-      </select>
-    </div>
+    <FilterSelect label={t('admin:user.tenant')} allLabel={t('admin:user.allTenants')} value={value} onChange={onChange}>
+      <TenantOptions tenants={tenants} />
+    </FilterSelect>
   );
 }

@@ -1,0 +1,40 @@
+// Bulk actions of the user list (POST /user/bulk, server/routes/user-bulk.ts): enable, disable,
+// unlock or delete several users in one call. Each user goes through exactly the checks of the
+// single action — the caller's user scope (server/auth/scope.ts), the grant rules
+// (server/auth/grants.ts), the last platform administrator kept — one after the other (so "the
+// last administrator" is judged on the latest state), and the answer reports each user's outcome.
+// One's own account is never part of a bulk action.
+import type * as v from 'valibot';
+import type { Ctx } from '../context';
+import type { Actor } from '../auth/actor';
+import type { bulkUserBody, BulkUserAction } from '../../src/core/schemas/user-bulk';
+import { Status } from '../../src/core/enums';
+import { manageableUser } from '../auth/scope';
+import { ApiError, forbidden } from '../http/errors';
+import { localizeMessage, type AnswerLanguage } from '../http/language';
+import { deleteUser, updateUser } from './users';
+// The single unlock still lives beside the sign-in routes (server/routes/auth.ts).
+import { unlockUser } from '../routes/auth';
+
+async function actOn(ctx: Ctx, actor: Actor, action: BulkUserAction, id: string, ip: string): Promise<void> {
+  if (id === actor.id) throw forbidden('Your own account is not changed by a bulk action');
+  if (action === 'delete') return deleteUser(ctx, actor, id, ip);
+  if (action === 'unlock') return unlockUser(ctx, actor, id, ip);
+  const { version } = await manageableUser(ctx, actor, id);
+  await updateUser(ctx, actor, id, { availabilityStatus: action === 'enable' ? Status.Enable : Status.Disabled, version }, ip);
+}
+
+/** Each user's outcome, its refusal in the caller's language; an error that is no answer (a fault) fails the whole call. */
+export async function actOnUsers(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof bulkUserBody>, ip: string, language: AnswerLanguage) {
+  const results = [];
+  for (const id of new Set(body.ids)) {
+    try {
+      await actOn(ctx, actor, body.action, id, ip);
+      results.push({ id, ok: true, status: 200, message: '' });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      results.push({ id, ok: false, status: error.status, message: localizeMessage(error.message, language) });
+    }
+  }
+  return { results };
+}

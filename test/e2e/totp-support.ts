@@ -1,0 +1,37 @@
+// The authenticator app (TOTP) as the e2e tests hold it: a phone app computing codes from the
+// secret, and a person turning theirs on through the API. Used by totp.test.ts and
+// account-security.test.ts.
+import { Secret, TOTP } from 'otpauth';
+import { ApiClient } from './harness';
+
+const PERIOD_MS = 30_000;
+
+/** A phone app holding `secret`. The server accepts a time step once: each code is for a later
+ *  step than the one before, and at most one step ahead of now (the server's window), so it waits
+ *  for the clock when it must. */
+export function authenticator(secret: string): () => Promise<string> {
+  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: PERIOD_MS / 1000, secret: Secret.fromBase32(secret) });
+  let lastStep = 0;
+  return async () => {
+    for (let attempt = 0; attempt < 40; attempt += 1) {
+      const current = Math.floor(Date.now() / PERIOD_MS);
+      const step = Math.max(lastStep + 1, current);
+      if (step <= current + 1) {
+        lastStep = step;
+        return totp.generate({ timestamp: step * PERIOD_MS });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    throw new Error('no usable time step');
+  };
+}
+
+/** Signs `username` in through the API, sets up and confirms an authenticator app; answers that
+ *  API session and the app. */
+export async function turnOnAuthenticator(baseUrl: string, username: string, password: string): Promise<{ own: ApiClient; nextCode: () => Promise<string> }> {
+  const own = new ApiClient(baseUrl);
+  await own.signIn(username, password);
+  const nextCode = authenticator((await own.call<{ secret: string }>('POST', '/user/totp')).secret);
+  await own.call('POST', '/user/totp/confirm', { code: await nextCode() });
+  return { own, nextCode };
+}
