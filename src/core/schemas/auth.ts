@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { loginCaptcha, secondStepCode } from '../validation/login';
 import { transformedPassword } from './common';
 import { totpEnrolment } from './totp';
+import { authenticationCredential, passkeyRequestOptions } from './passkeys';
 
 const identifier = v.pipe(v.string('rule.loginUsername'), v.trim(), v.nonEmpty('rule.loginUsername'), v.maxLength(100, 'rule.loginUsername'));
 const captchaKey = v.optional(v.pipe(v.string('rule.captcha'), v.regex(/^[\w-]{16,128}$/, 'rule.captcha')));
@@ -18,6 +19,8 @@ export const loginBody = v.object({
   captchaKey,
   nextStep: v.optional(v.pipe(v.string('rule.required'), v.maxLength(32, 'rule.required'))),
   code: v.optional(secondStepCode),
+  /** The second step answered with a passkey instead of a code (the assertion of `passkeyOptions`). */
+  passkey: v.optional(authenticationCredential),
 });
 
 /** POST /authc/login/code (PHONE_CAPTCHA login method): send a sign-in code to this phone. */
@@ -51,6 +54,9 @@ export const loginAnswer = v.object({
   tokenName: v.optional(v.string()),
   /** Next step TOTP_SETUP only: the new authenticator app's secret, shown this once. */
   totpSetup: v.optional(totpEnrolment),
+  /** With a next step a passkey may answer (PASSKEY, or TOTP for a person who has one): the options
+   *  of that assertion, its challenge bound to this person's sign-in. */
+  passkeyOptions: v.optional(passkeyRequestOptions),
 });
 
 /** `data` of a failed sign-in: a captcha to show next, and/or an application code (1001). */

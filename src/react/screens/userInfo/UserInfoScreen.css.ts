@@ -25,6 +25,9 @@ export const value = style({ margin: 0, minWidth: 0, overflowWrap: 'anywhere' })
 
 export const itemMain = style({ display: 'flex', flexDirection: 'column', minWidth: 0 });
 
+/** A list row's buttons, side by side. */
+export const itemActions = style({ display: 'flex', flexShrink: 0, gap: vars.space.xs });
+
 export const itemMeta = style({ color: vars.color.textMuted, fontSize: vars.font.sizeSmall });
 
 export const text = style({ margin: `0 0 ${vars.space.md}`, color: vars.color.textMuted });

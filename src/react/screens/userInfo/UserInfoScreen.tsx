@@ -1,8 +1,9 @@
 // The personal center (/profile/userInfo): own details (edited in the profile dialog), avatar,
-// password change, the authenticator app, recovery codes, the active sessions with "sign out other
-// sessions" and "sign out everywhere", and recent sign-ins. Every card is there from the first
-// paint, with stand-ins of its final size while its data loads (bench/layout-shift.mjs measures
-// that nothing moves as it arrives).
+// password change, the authenticator app, passkeys, recovery codes, the active sessions with "sign
+// out other sessions" and "sign out everywhere", and recent sign-ins. Every card is there from the
+// first paint, with stand-ins of its final size while its data loads (bench/layout-shift.mjs
+// measures that nothing moves as it arrives); the passkeys card's code loads lazily behind its
+// stand-in.
 import { lazy, Suspense, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import * as users from '../../../core/api/users';
@@ -20,10 +21,12 @@ import { describeAgent } from '../../../core/user-agent';
 import * as ui from '../../widgets/ui.css';
 import { AuthenticatorCard } from './AuthenticatorCard';
 import { RecoveryCodesCard } from './RecoveryCodesCard';
+import { PasskeysStandIn } from './PasskeysStandIn';
 import { Card } from '../../widgets/Card';
 import * as styles from './UserInfoScreen.css';
 
 const SignOutEverywhereDialog = lazy(() => import('./SignOutEverywhereDialog'));
+const PasskeysCard = lazy(() => import('./PasskeysCard'));
 
 /** The details, or stand-ins of the same rows while they load (`info` undefined). */
 function Details({ info }: { info: users.BasicInfo | undefined }) {
@@ -162,8 +165,10 @@ export default function UserInfoScreen() {
   // The session user changes after every save (the session is reloaded): read the details again.
   const user = useStore($session).user;
   const info = useResource(() => (user ? users.basicInfo(user.id) : Promise.reject(new Error('not signed in'))), [user]);
-  // Turning the authenticator app on or off changes whether recovery codes are available.
+  // Turning the authenticator app on or off, or adding or removing a passkey, changes whether
+  // recovery codes are available.
   const [factorsChanged, setFactorsChanged] = useState(0);
+  const factorChanged = () => setFactorsChanged((count) => count + 1);
 
   return (
     <div>
@@ -188,7 +193,10 @@ export default function UserInfoScreen() {
             {t('console:userInfo.changePassword')}
           </button>
         </Card>
-        <AuthenticatorCard onChange={() => setFactorsChanged((count) => count + 1)} />
+        <AuthenticatorCard onChange={factorChanged} />
+        <Suspense fallback={<PasskeysStandIn />}>
+          <PasskeysCard onChange={factorChanged} />
+        </Suspense>
         <RecoveryCodesCard factorsChanged={factorsChanged} />
         <Sessions />
       </div>
