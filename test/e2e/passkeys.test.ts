@@ -225,15 +225,15 @@ test('a passkey as the second step, in Chinese; the page of an unlisted origin s
   await admin.call('PUT', '/settings/login', { secondAuth: 'PASSKEY', version: policy.version });
   try {
     await signInWithPassword(page, username, 'zh');
-    await page.getByText(text('zh', 'login:passkey.stepHint')).waitFor();
+    await page.getByText(text('zh', 'account:passkeySignIn.stepHint')).waitFor();
     await assertAxeClean(page, 'passkey second step (zh)');
     await page.screenshot({ path: `${SHOTS}/passkeys-second-step-zh.png` });
     await give([phone]);
-    await page.getByRole('button', { name: text('zh', 'login:passkey.useStep') }).click();
+    await page.getByRole('button', { name: text('zh', 'account:passkeySignIn.useStep') }).click();
     await page.waitForURL(/\/home\/index$/);
     await page.goto(`${iam}/profile/userInfo`);
     await page
-      .getByRole('region', { name: text('zh', 'console:passkeys.title') })
+      .getByRole('region', { name: text('zh', 'account:passkeys.title') })
       .getByText('Phone', { exact: true })
       .waitFor();
   } finally {

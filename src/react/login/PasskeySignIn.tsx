@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import type { PasskeyRequestOptions } from '../../core/api/passkeys';
 import type { LoginResult } from '../../core/session';
-import { useT } from '../i18n';
+import { useT, useTexts } from '../i18n';
 import * as form from './LoginForm.css';
 import * as styles from './PasskeySignIn.css';
 
@@ -30,6 +30,8 @@ const usable = (rpId: string) => typeof PublicKeyCredential === 'function' && (l
 
 export default function PasskeySignIn({ rpId, step, options, language, onDone, onFailed }: PasskeySignInProps) {
   const t = useT();
+  // Its texts live with the personal center's passkey texts (`account`), outside the sign-in's own.
+  const ready = useTexts(undefined, 'account');
   const [busy, setBusy] = useState(false);
   const available = usable(rpId);
   const done = (answer: LoginResult) => onDone(answer, answer.kind === 'success' ? (answer.session.user?.username ?? '') : '');
@@ -56,7 +58,7 @@ export default function PasskeySignIn({ rpId, step, options, language, onDone, o
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [available, step, language]);
 
-  if (!available || (step !== undefined && !options)) return null;
+  if (!ready || !available || (step !== undefined && !options)) return null;
 
   const run = async () => {
     if (busy) return;
@@ -65,7 +67,7 @@ export default function PasskeySignIn({ rpId, step, options, language, onDone, o
     try {
       done(options && step !== undefined ? await module.passkeySecondStep(options, language) : await module.signInWithPasskey({ language }));
     } catch (error) {
-      onFailed(module.promptDeclined(error) ? new Error(t('login:passkey.cancelled')) : error);
+      onFailed(module.promptDeclined(error) ? new Error(t('account:passkeySignIn.cancelled')) : error);
     } finally {
       setBusy(false);
     }
@@ -79,16 +81,16 @@ export default function PasskeySignIn({ rpId, step, options, language, onDone, o
   if (step === 'passkey') {
     return (
       <>
-        <p className={form.hint}>{t('login:passkey.stepHint')}</p>
-        {button(form.submit, t(busy ? 'login:submitting' : 'login:passkey.useStep'))}
+        <p className={form.hint}>{t('account:passkeySignIn.stepHint')}</p>
+        {button(form.submit, t(busy ? 'login:submitting' : 'account:passkeySignIn.useStep'))}
       </>
     );
   }
-  if (step !== undefined) return button(form.linkButton, t('login:passkey.useInstead'));
+  if (step !== undefined) return button(form.linkButton, t('account:passkeySignIn.useInstead'));
   return (
     <>
-      <p className={styles.divider}>{t('login:passkey.or')}</p>
-      {button(styles.button, t('login:passkey.signIn'))}
+      <p className={styles.divider}>{t('account:passkeySignIn.or')}</p>
+      {button(styles.button, t('account:passkeySignIn.signIn'))}
     </>
   );
 }
