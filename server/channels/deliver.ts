@@ -37,7 +37,14 @@ interface Route {
 }
 
 async function firstEnabled(ctx: Ctx, serviceType: string): Promise<ChannelRow | undefined> {
-  return ctx.db.selectFrom('channels').selectAll().where('serviceType', '=', serviceType).where('enabled', '=', 1).orderBy('name').orderBy('id').executeTakeFirst();
+  return ctx.db
+    .selectFrom('channels')
+    .selectAll()
+    .where('serviceType', '=', serviceType)
+    .where('enabled', '=', 1)
+    .orderBy('name')
+    .orderBy('id')
+    .executeTakeFirst();
 }
 
 /** The channel a message goes through: the one it names, else the first enabled channel of its
@@ -50,10 +57,15 @@ async function routeOf(ctx: Ctx, row: MessageRow): Promise<Route> {
     if (channel.enabled !== 1) throw new DeliveryError('The channel is disabled');
     return { channel, address: row.address };
   }
-  const user = row.recipientId ? await ctx.db.selectFrom('users').select(['email', 'mobilePhone']).where('id', '=', row.recipientId).executeTakeFirst() : undefined;
+  const user = row.recipientId
+    ? await ctx.db.selectFrom('users').select(['email', 'mobilePhone']).where('id', '=', row.recipientId).executeTakeFirst()
+    : undefined;
   const candidates: [string, string | null | undefined][] =
     row.serviceType === MessageServiceType.SMS
-      ? [[MessageServiceType.SMS, isPhone(row.address) ? row.address : user?.mobilePhone], [MessageServiceType.EMAIL, isEmail(row.address) ? row.address : user?.email]]
+      ? [
+          [MessageServiceType.SMS, isPhone(row.address) ? row.address : user?.mobilePhone],
+          [MessageServiceType.EMAIL, isEmail(row.address) ? row.address : user?.email],
+        ]
       : row.serviceType === MessageServiceType.EMAIL
         ? [[MessageServiceType.EMAIL, isEmail(row.address) ? row.address : user?.email]]
         : [[row.serviceType, row.address]];
@@ -74,7 +86,7 @@ async function send(ctx: Ctx, row: MessageRow, route: Route): Promise<void> {
   }
   const settings = JSON.parse(route.channel.config) as ChannelSettings;
   const params = row.params ? (JSON.parse(row.params) as Record<string, string>) : {};
-  await senders[type](settings, { title: row.title, content: row.content, address: route.address, params });
+  await senders[type](settings, { title: row.title, content: row.content, address: route.address, params }, { allowPrivate: ctx.config.outboundAllowPrivate });
 }
 
 /** Delivers a claimed message (status `sending`, attempts counted) and stores the outcome. */
@@ -91,9 +103,14 @@ export async function deliver(ctx: Ctx, row: MessageRow, maxAttempts = MAX_ATTEM
     const text = error instanceof DeliveryError ? error.message : 'The message could not be sent';
     if (!(error instanceof DeliveryError)) console.error('message delivery failed', error);
     const retry = row.attempts < maxAttempts;
-    changes = { status: retry ? DeliveryStatus.Queued : DeliveryStatus.Failed, error: text.slice(0, 500), nextAttemptAt: retry ? ctx.now() + backoffMs(row.attempts) : null };
+    changes = {
+      status: retry ? DeliveryStatus.Queued : DeliveryStatus.Failed,
+      error: text.slice(0, 500),
+      nextAttemptAt: retry ? ctx.now() + backoffMs(row.attempts) : null,
+    };
   }
-  if (route) Object.assign(changes, { channelId: route.channel.id, serviceType: route.channel.serviceType, vendor: route.channel.vendor, address: route.address });
+  if (route)
+    Object.assign(changes, { channelId: route.channel.id, serviceType: route.channel.serviceType, vendor: route.channel.vendor, address: route.address });
   await db.updateTable('messages').set(changes).where('id', '=', row.id).execute();
   return { ...row, ...changes };
 }
@@ -102,7 +119,8 @@ export async function deliver(ctx: Ctx, row: MessageRow, maxAttempts = MAX_ATTEM
 export async function claim(ctx: Ctx, id: string): Promise<MessageRow | undefined> {
   const db = outboxDb(ctx.db);
   const now = ctx.now();
-  const claimed = await db.updateTable('messages')
+  const claimed = await db
+    .updateTable('messages')
     .set((eb) => ({ status: DeliveryStatus.Sending, attempts: eb('attempts', '+', 1), nextAttemptAt: now + CLAIM_LEASE_MS }))
     .where('id', '=', id)
     .where('status', 'in', [DeliveryStatus.Queued, DeliveryStatus.Sending])
@@ -115,9 +133,13 @@ export async function claim(ctx: Ctx, id: string): Promise<MessageRow | undefine
 /** Ids of messages due for an attempt, oldest first. */
 export async function dueMessages(ctx: Ctx, limit: number): Promise<string[]> {
   const now = ctx.now();
-  const rows = await outboxDb(ctx.db).selectFrom('messages').select('id')
+  const rows = await outboxDb(ctx.db)
+    .selectFrom('messages')
+    .select('id')
     .where('status', 'in', [DeliveryStatus.Queued, DeliveryStatus.Sending])
     .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]))
-    .orderBy('pushTime').limit(limit).execute();
+    .orderBy('pushTime')
+    .limit(limit)
+    .execute();
   return rows.map((row) => row.id);
 }

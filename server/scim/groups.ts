@@ -19,7 +19,7 @@ import { invalidValue, ScimError, scimNotFound } from './errors';
 import { filterCondition, type FilterAttributes } from './filter';
 import { listResponse, pageOf, projects, type ReadQuery } from './listing';
 import { patchOp } from './patch';
-import { checked, incoming, isoTime, locationOf, present, setExternalId } from './resource';
+import { checked, externalIdOf, incoming, isoTime, locationOf, present, setExternalId } from './resource';
 
 type ScimGroup = InstanceType<typeof SCIMMY.Schemas.Group>;
 type Row = Selectable<TenantTable> & { externalId: string | null };
@@ -150,21 +150,23 @@ async function moveMembers(ctx: Ctx, caller: ScimCaller, groupId: string, { join
 
 export async function createGroup(ctx: Ctx, caller: ScimCaller, body: unknown, query: ReadQuery) {
   const group = incoming(SCIMMY.Schemas.Group, body);
+  const externalId = externalIdOf(group);
   const input = checked(tenantCreateBody, { parentId: caller.tenantId, name: group.displayName, type: TenantType.Department });
   const moves = await memberMoves(ctx, caller, null, memberIdsOf(group));
   const created = await tenants.createTenant(ctx, caller.actor, input, caller.ip);
-  await setExternalId(ctx, caller, 'group', created.id, group.externalId);
+  await setExternalId(ctx, caller, 'group', created.id, externalId);
   await moveMembers(ctx, caller, created.id, moves);
   return answer(ctx, await rowOf(ctx, caller, created.id), query.projection);
 }
 
 /** Writes a whole group (PUT, or the result of a PATCH) over `current`. */
 async function writeGroup(ctx: Ctx, caller: ScimCaller, current: Row, group: ScimGroup): Promise<void> {
+  const externalId = externalIdOf(group);
   const moves = await memberMoves(ctx, caller, current.id, memberIdsOf(group));
   if (group.displayName !== current.name) {
     await tenants.updateTenant(ctx, caller.actor, current.id, checked(tenantUpdateBody, { name: group.displayName, version: current.version }), caller.ip);
   }
-  await setExternalId(ctx, caller, 'group', current.id, group.externalId);
+  await setExternalId(ctx, caller, 'group', current.id, externalId);
   await moveMembers(ctx, caller, current.id, moves);
 }
 

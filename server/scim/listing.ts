@@ -30,10 +30,17 @@ function integer(query: Record<string, unknown>, name: string, fallback: number)
   return Number(value);
 }
 
+/** A comma-separated list of attribute names; an empty name (`userName,`) is refused. */
+function attributeList(query: Record<string, unknown>, name: string): string | undefined {
+  const list = text(query, name, MAX_ATTRIBUTES_LENGTH);
+  if (list?.split(',').some((attribute) => !attribute.trim())) throw invalidValue(`${name} has an empty attribute name (a stray comma?)`);
+  return list;
+}
+
 export function readQuery(raw: unknown): ReadQuery {
   const query = (raw ?? {}) as Record<string, unknown>;
-  const attributes = text(query, 'attributes', MAX_ATTRIBUTES_LENGTH);
-  const excludedAttributes = text(query, 'excludedAttributes', MAX_ATTRIBUTES_LENGTH);
+  const attributes = attributeList(query, 'attributes');
+  const excludedAttributes = attributeList(query, 'excludedAttributes');
   return {
     // Its length is the filter's own check (400 invalidFilter, server/scim/filter.ts).
     filter: text(query, 'filter', Number.MAX_SAFE_INTEGER),

@@ -28,7 +28,7 @@ const resourceOf = (schema: SchemaClass) => (schema === SCIMMY.Schemas.User ? SC
 /** `data` as answered, cut to the asked attributes; `id` and `schemas` are always returned. */
 export function present(schema: SchemaClass, data: { id: string }, location: string, projection: ReadQuery['projection'] = {}): Record<string, unknown> {
   const Resource = resourceOf(schema);
-  const attributes = new Resource(undefined, projection).attributes;
+  const attributes = coerced(() => new Resource(undefined, projection).attributes);
   const out = coerced(() => new schema(data, 'out', location, attributes)) as unknown as Record<string, unknown>;
   return { ...out, schemas: [schema.id], id: data.id };
 }
@@ -39,11 +39,19 @@ export function incoming<S extends SchemaClass>(schema: S, body: unknown): Insta
   return coerced(() => new schema(body, 'in')) as InstanceType<S>;
 }
 
-/** Keeps (or, empty, forgets) the externalId the caller's client gave user or group `id`. */
-export async function setExternalId(ctx: Ctx, caller: ScimCaller, kind: 'user' | 'group', id: string, externalId: unknown): Promise<void> {
-  if (externalId !== undefined && externalId !== null && (typeof externalId !== 'string' || externalId.length > MAX_EXTERNAL_ID_LENGTH)) {
+/** The externalId of a client's body, checked (absent or empty: none). Read before anything is
+ *  written, so a refused body changes nothing. */
+export function externalIdOf(resource: { externalId?: unknown }): string | undefined {
+  const { externalId } = resource;
+  if (externalId === undefined || externalId === null) return undefined;
+  if (typeof externalId !== 'string' || externalId.length > MAX_EXTERNAL_ID_LENGTH) {
     throw invalidValue(`externalId must be a text of at most ${MAX_EXTERNAL_ID_LENGTH} characters`);
   }
+  return externalId || undefined;
+}
+
+/** Keeps (or, undefined, forgets) the externalId the caller's client gave user or group `id`. */
+export async function setExternalId(ctx: Ctx, caller: ScimCaller, kind: 'user' | 'group', id: string, externalId: string | undefined): Promise<void> {
   const db = ctx.db;
   if (!externalId) {
     await (

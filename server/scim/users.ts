@@ -23,7 +23,7 @@ import { ScimError, scimNotFound } from './errors';
 import { filterCondition, type FilterAttributes } from './filter';
 import { listResponse, pageOf, type ReadQuery } from './listing';
 import { patchOp } from './patch';
-import { checked, incoming, isoTime, locationOf, present, setExternalId } from './resource';
+import { checked, externalIdOf, incoming, isoTime, locationOf, present, setExternalId } from './resource';
 
 type ScimUser = InstanceType<typeof SCIMMY.Schemas.User>;
 type Row = UserRow & { externalId: string | null; tenantName: string | null };
@@ -132,6 +132,7 @@ export async function getUser(ctx: Ctx, caller: ScimCaller, id: string, query: R
 
 export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, query: ReadQuery) {
   const user = incoming(SCIMMY.Schemas.User, body);
+  const externalId = externalIdOf(user);
   const fields = fieldsOf(user);
   const password = (user as { password?: unknown }).password;
   const input = checked(userCreateBody, {
@@ -140,12 +141,13 @@ export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, qu
     password: initialPassword(password),
   });
   const created = await users.createUser(ctx, caller.actor, input, caller.ip);
-  await setExternalId(ctx, caller, 'user', created.id, user.externalId);
+  await setExternalId(ctx, caller, 'user', created.id, externalId);
   return answer(ctx, caller, await rowOf(ctx, caller, created.id), query.projection);
 }
 
 /** Writes a whole user (PUT, or the result of a PATCH) over `current`. */
 async function writeUser(ctx: Ctx, caller: ScimCaller, current: UserRow, user: ScimUser): Promise<void> {
+  const externalId = externalIdOf(user);
   const fields = fieldsOf(user);
   if (typeof fields.username !== 'string' || fields.username.toLowerCase() !== current.username.toLowerCase()) {
     throw new ScimError(400, 'mutability', 'userName does not change once the user exists (as in the console)');
@@ -163,7 +165,7 @@ async function writeUser(ctx: Ctx, caller: ScimCaller, current: UserRow, user: S
   if (JSON.stringify(changes) !== JSON.stringify(stored)) {
     await users.updateUser(ctx, caller.actor, current.id, checked(userUpdateBody, { ...changes, version: current.version }), caller.ip);
   }
-  await setExternalId(ctx, caller, 'user', current.id, user.externalId);
+  await setExternalId(ctx, caller, 'user', current.id, externalId);
 }
 
 export async function replaceUser(ctx: Ctx, caller: ScimCaller, id: string, body: unknown, query: ReadQuery) {

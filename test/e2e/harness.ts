@@ -83,8 +83,8 @@ export function launchBrowser(): Promise<Browser> {
  * A test file's server and Chromium, started at once (top-level await in the file) and stopped
  * after its tests. (Node 20 does not wait for one root `before` hook before running the next.)
  */
-export async function startServerAndBrowser(): Promise<{ server: RunningServer; browser: Browser }> {
-  const server = await startServer();
+export async function startServerAndBrowser(env: Record<string, string> = {}): Promise<{ server: RunningServer; browser: Browser }> {
+  const server = await startServer(env);
   const browser = await launchBrowser().catch(async (error: unknown) => {
     await server.stop();
     throw error;

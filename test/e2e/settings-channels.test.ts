@@ -19,7 +19,7 @@ let smtp: SmtpReceiver;
 let http: HttpReceiver;
 
 before(async () => {
-  [server, smtp, http] = await Promise.all([startServer(), startSmtp(SMTP.user, SMTP.password), startHttpReceiver({ robotToken: ROBOT.token, dingTalkSecret: ROBOT.secret })]);
+  [server, smtp, http] = await Promise.all([startServer({ IAM_OUTBOUND_ALLOW_PRIVATE: '1' }), startSmtp(SMTP.user, SMTP.password), startHttpReceiver({ robotToken: ROBOT.token, dingTalkSecret: ROBOT.secret })]);
   browser = await launchBrowser();
   const admin = new ApiClient(server.url);
   await admin.signIn(ADMIN.username, ADMIN.password);

@@ -65,7 +65,7 @@ before(async () => {
   mkdirSync(outDir, { recursive: true });
   licenseTool('keygen', '--out', keys);
   process.env.IAM_LICENSE_PUBLIC_KEY = join(keys, 'vendor-public.pem');
-  [server, smtp, http] = await Promise.all([startServer(), startSmtp('relay', 'relay-pass'), startHttpReceiver({ robotToken: 'shot-token', dingTalkSecret: 'SEC-shot' })]);
+  [server, smtp, http] = await Promise.all([startServer({ IAM_OUTBOUND_ALLOW_PRIVATE: '1' }), startSmtp('relay', 'relay-pass'), startHttpReceiver({ robotToken: 'shot-token', dingTalkSecret: 'SEC-shot' })]);
   browser = await launchBrowser();
   await seed();
 });

@@ -20,7 +20,12 @@ let http: HttpReceiver;
 let admin: Client;
 
 before(async () => {
-  [server, smtp, http] = await Promise.all([startServer(), startSmtp(SMTP.user, SMTP.password), startHttpReceiver({ robotToken: ROBOT_TOKEN, dingTalkSecret: DING_SECRET })]);
+  // Its channels post to receivers on this machine: the operator allows private addresses.
+  [server, smtp, http] = await Promise.all([
+    startServer({ outboundAllowPrivate: true }),
+    startSmtp(SMTP.user, SMTP.password),
+    startHttpReceiver({ robotToken: ROBOT_TOKEN, dingTalkSecret: DING_SECRET }),
+  ]);
   admin = await server.admin();
 });
 after(async () => {
@@ -34,11 +39,15 @@ async function createChannel(body: Record<string, unknown>): Promise<Channel> {
 }
 
 const emailChannel = (password = SMTP.password) => ({
-  name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp',
+  name: 'Mail relay',
+  serviceType: 'EMAIL',
+  vendor: 'smtp',
   config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password, from: 'iam@example.com' },
 });
 const smsChannel = () => ({
-  name: 'SMS vendor', serviceType: 'SMS', vendor: 'acme-sms',
+  name: 'SMS vendor',
+  serviceType: 'SMS',
+  vendor: 'acme-sms',
   config: { url: `${http.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: SMS_SECRET },
 });
 
@@ -67,14 +76,24 @@ test('EMAIL: the send test arrives at the SMTP server, authenticated; a wrong pa
 });
 
 test('SMS: the vendor gets phone, template id, sign name and parameters, signed with the access secret', async () => {
-  const channel = await createChannel({ ...smsChannel(), config: { ...smsChannel().config, templateParams: JSON.stringify({ subject: '{{title}}', text: '{{content}}' }) } });
+  const channel = await createChannel({
+    ...smsChannel(),
+    config: { ...smsChannel().config, templateParams: JSON.stringify({ subject: '{{title}}', text: '{{content}}' }) },
+  });
   const sent = await sendTest(channel.id, '13800138000');
   assert.equal(sent.body.data.status, 'sent', sent.body.data.error ?? '');
   const call = http.calls.filter((entry) => entry.path === '/sms').at(-1)!;
-  assert.deepEqual(call.body, { phone: '13800138000', templateId: 'TPL_001', signName: 'ACME', params: { subject: 'IAM Console: test message', text: 'This test message was sent through the channel "SMS vendor" by admin.' } });
+  assert.deepEqual(call.body, {
+    phone: '13800138000',
+    templateId: 'TPL_001',
+    signName: 'ACME',
+    params: { subject: 'IAM Console: test message', text: 'This test message was sent through the channel "SMS vendor" by admin.' },
+  });
   assert.equal(call.headers['x-access-key'], 'key-1');
   const timestamp = String(call.headers['x-timestamp']);
-  const expected = createHmac('sha256', SMS_SECRET).update(`${timestamp}\n${JSON.stringify(call.body)}`).digest('base64');
+  const expected = createHmac('sha256', SMS_SECRET)
+    .update(`${timestamp}\n${JSON.stringify(call.body)}`)
+    .digest('base64');
   assert.equal(call.headers['x-signature'], expected);
 });
 
@@ -96,12 +115,41 @@ test('DING_TALK: the signed webhook is accepted by a receiver that checks the si
 });
 
 test('QYWX_WEBHOOK: the WeCom robot gets a text message', async () => {
-  const channel = await createChannel({ name: 'WeCom group', serviceType: 'QYWX_WEBHOOK', vendor: 'wecom', config: { webhook: `${http.base}/wecom/send?key=${ROBOT_TOKEN}` } });
+  const channel = await createChannel({
+    name: 'WeCom group',
+    serviceType: 'QYWX_WEBHOOK',
+    vendor: 'wecom',
+    config: { webhook: `${http.base}/wecom/send?key=${ROBOT_TOKEN}` },
+  });
   const sent = await sendTest(channel.id);
   assert.equal(sent.body.data.status, 'sent', sent.body.data.error ?? '');
   const call = http.calls.filter((entry) => entry.path === '/wecom/send').at(-1)!;
   assert.equal(call.body.msgtype, 'text');
   assert.match((call.body.text as { content: string }).content, /^IAM Console: test message\n/);
+});
+
+test('a channel URL on this machine or a private network is refused unless the operator allows private addresses', async () => {
+  const channel = await createChannel({
+    name: 'Internal robot',
+    serviceType: 'QYWX_WEBHOOK',
+    vendor: 'wecom',
+    config: { webhook: `${http.base}/wecom/send?key=${ROBOT_TOKEN}` },
+  });
+  const before = http.calls.length;
+  server.app.ctx.config.outboundAllowPrivate = false;
+  try {
+    for (const webhook of [`${http.base}/wecom/send?key=${ROBOT_TOKEN}`, 'http://169.254.169.254/latest/meta-data/', 'http://[::ffff:127.0.0.1]:9/']) {
+      const updated = await admin.put<Channel>(`/api/channels/${channel.id}`, { ...channel, config: { webhook } });
+      assert.equal(updated.status, 200, JSON.stringify(updated.body));
+      channel.version = updated.body.data.version;
+      const sent = await sendTest(channel.id);
+      assert.equal(sent.body.data.status, 'failed', webhook);
+      assert.match(sent.body.data.error ?? '', /not an http\(s\) URL of a public address/);
+    }
+  } finally {
+    server.app.ctx.config.outboundAllowPrivate = true;
+  }
+  assert.equal(http.calls.length, before, 'nothing reached the receiver on 127.0.0.1');
 });
 
 test('SITE_MESSAGE: the send test lands in my inbox', async () => {
@@ -124,10 +172,20 @@ test('secrets are write-only: never answered, kept when an update leaves them ou
   assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
   assert.equal((await sendTest(channel.id)).body.data.status, 'sent', 'the kept secrets still sign');
 
-  const bad = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/channels', { name: 'Bad mail', serviceType: 'EMAIL', vendor: 'smtp', config: { host: 'x', port: '70000' } });
+  const bad = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/channels', {
+    name: 'Bad mail',
+    serviceType: 'EMAIL',
+    vendor: 'smtp',
+    config: { host: 'x', port: '70000' },
+  });
   assert.equal(bad.status, 400);
   assert.deepEqual(bad.body.data.fields, [{ field: 'config.port', rule: 'rule.port' }]);
-  const noWebhook = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/channels', { name: 'No hook', serviceType: 'QYWX_WEBHOOK', vendor: 'wecom', config: {} });
+  const noWebhook = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/channels', {
+    name: 'No hook',
+    serviceType: 'QYWX_WEBHOOK',
+    vendor: 'wecom',
+    config: {},
+  });
   assert.deepEqual(noWebhook.body.data.fields, [{ field: 'config.webhook', rule: 'rule.required' }]);
 });
 
@@ -160,13 +218,19 @@ test('the sign-in code of the second step is delivered by SMS, or by email to a 
     const phoneUser = server.client();
     const first = await phoneUser.login('phone-user', 'Secret123');
     assert.equal(first.body.data.hasNextStep, true);
-    const sms = await until(() => http.calls.find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === '13712345678'), 'the code by SMS');
+    const sms = await until(
+      () => http.calls.find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === '13712345678'),
+      'the code by SMS',
+    );
     const code = /\b(\d{6})\b/.exec(JSON.stringify(sms.body))?.[1];
     assert.ok(code, 'the SMS carries the code');
     const second = await phoneUser.login('phone-user', 'Secret123', { code });
     assert.equal(second.body.data.loginSuccess, true, JSON.stringify(second.body));
     const history = await phoneUser.get<PagedList<Message>>('/api/messages/history');
-    assert.deepEqual(history.body.data.list.map((message) => [message.serviceType, message.vendor, message.status, message.content]), [['SMS', 'acme-sms', 'sent', '']]);
+    assert.deepEqual(
+      history.body.data.list.map((message) => [message.serviceType, message.vendor, message.status, message.content]),
+      [['SMS', 'acme-sms', 'sent', '']],
+    );
 
     await admin.post('/api/user', { username: 'mail-user', realName: 'Mail_User', email: 'mail-user@example.com', password: transform('Secret123') });
     const mailUser = server.client();
@@ -183,16 +247,40 @@ test('the sign-in code of the second step is delivered by SMS, or by email to a 
 
 test('a failed delivery is retried later by the outbox and then sent', async () => {
   http.smsStatus = 503;
-  const userId = (await admin.post<{ id: string }>('/api/user', { username: 'retry-user', realName: 'Retry_User', mobilePhone: '13698765432', password: transform('Secret123') })).body.data.id;
+  const userId = (
+    await admin.post<{ id: string }>('/api/user', {
+      username: 'retry-user',
+      realName: 'Retry_User',
+      mobilePhone: '13698765432',
+      password: transform('Secret123'),
+    })
+  ).body.data.id;
   const options = await admin.get<{ id: string; serviceType: string; name: string }[]>('/api/channels/options');
   const sms = options.body.data.find((option) => option.name === 'SMS vendor')!;
-  const sent = await admin.post<{ count: number; skipped: number }>('/api/messages', { title: 'Maintenance', content: 'Tonight 22:00', userIds: [userId], channelId: sms.id });
+  const sent = await admin.post<{ count: number; skipped: number }>('/api/messages', {
+    title: 'Maintenance',
+    content: 'Tonight 22:00',
+    userIds: [userId],
+    channelId: sms.id,
+  });
   assert.deepEqual(sent.body.data, { count: 1, skipped: 0 });
-  const waiting = await until(async () => (await admin.get<PagedList<Delivery>>(`/api/channels/deliveries?channelId=${sms.id}&status=queued`)).body.data.list.find((entry) => entry.title === 'Maintenance' && entry.attempts === 1), 'a first failed attempt');
+  const waiting = await until(
+    async () =>
+      (await admin.get<PagedList<Delivery>>(`/api/channels/deliveries?channelId=${sms.id}&status=queued`)).body.data.list.find(
+        (entry) => entry.title === 'Maintenance' && entry.attempts === 1,
+      ),
+    'a first failed attempt',
+  );
   assert.match(waiting.error ?? '', /HTTP 503/);
   http.smsStatus = 200;
   server.clock.advance(60_000);
-  await until(async () => (await admin.get<PagedList<Delivery>>(`/api/channels/deliveries?channelId=${sms.id}&status=sent`)).body.data.list.find((entry) => entry.title === 'Maintenance' && entry.attempts === 2), 'the retry');
+  await until(
+    async () =>
+      (await admin.get<PagedList<Delivery>>(`/api/channels/deliveries?channelId=${sms.id}&status=sent`)).body.data.list.find(
+        (entry) => entry.title === 'Maintenance' && entry.attempts === 2,
+      ),
+    'the retry',
+  );
   assert.ok(http.calls.some((call) => call.path === '/sms' && JSON.stringify(call.body).includes('Tonight 22:00')));
 });
 
@@ -200,7 +288,13 @@ test('administrators send in-site messages to a tenant; recipients count, read, 
   const tenants = await admin.get<PagedList<{ id: string; parentId: string | null }>>('/api/tenants');
   const root = tenants.body.data.list.find((tenant) => tenant.parentId === null)!;
   const tenant = (await admin.post<{ id: string }>('/api/tenants', { parentId: root.id, name: 'Msg_Tenant', type: 'company' })).body.data;
-  await admin.post('/api/user', { username: 'tenant-reader', realName: 'Tenant_Reader', tenantId: tenant.id, extraProp: { intProperty1: 1 }, password: transform('Secret123') });
+  await admin.post('/api/user', {
+    username: 'tenant-reader',
+    realName: 'Tenant_Reader',
+    tenantId: tenant.id,
+    extraProp: { intProperty1: 1 },
+    password: transform('Secret123'),
+  });
   const reader = server.client();
   await reader.login('tenant-reader', 'Secret123');
   const sent = await admin.post<{ count: number }>('/api/messages', { title: 'Tenant news', content: 'Hello tenant', tenantId: tenant.id });
@@ -226,10 +320,31 @@ test('a tenant administrator sends only within their tenant subtree', async () =
   const root = tenants.body.data.list.find((tenant) => tenant.parentId === null)!;
   const mine = (await admin.post<{ id: string }>('/api/tenants', { parentId: root.id, name: 'Own_Tenant', type: 'company' })).body.data;
   const other = (await admin.post<{ id: string }>('/api/tenants', { parentId: root.id, name: 'Other_Tenant', type: 'company' })).body.data;
-  const created = await admin.post('/api/user', { username: 'tenant-boss', realName: 'Tenant_Boss', tenantId: mine.id, isAdmin: true, extraProp: { intProperty1: 1 }, password: transform('Secret123') });
+  const created = await admin.post('/api/user', {
+    username: 'tenant-boss',
+    realName: 'Tenant_Boss',
+    tenantId: mine.id,
+    isAdmin: true,
+    extraProp: { intProperty1: 1 },
+    password: transform('Secret123'),
+  });
   assert.equal(created.status, 200, JSON.stringify(created.body));
-  const outsider = (await admin.post<{ id: string }>('/api/user', { username: 'outsider', realName: 'Out_Sider', tenantId: other.id, extraProp: { intProperty1: 1 }, password: transform('Secret123') })).body.data;
-  await admin.post('/api/user', { username: 'insider', realName: 'In_Sider', tenantId: mine.id, extraProp: { intProperty1: 1 }, password: transform('Secret123') });
+  const outsider = (
+    await admin.post<{ id: string }>('/api/user', {
+      username: 'outsider',
+      realName: 'Out_Sider',
+      tenantId: other.id,
+      extraProp: { intProperty1: 1 },
+      password: transform('Secret123'),
+    })
+  ).body.data;
+  await admin.post('/api/user', {
+    username: 'insider',
+    realName: 'In_Sider',
+    tenantId: mine.id,
+    extraProp: { intProperty1: 1 },
+    password: transform('Secret123'),
+  });
   const boss = server.client();
   await boss.login('tenant-boss', 'Secret123');
   const own = await boss.post<{ count: number }>('/api/messages', { title: 'Team', content: 'Hi team', tenantId: mine.id });

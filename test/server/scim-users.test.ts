@@ -134,6 +134,13 @@ describe('SCIM Users (RFC 7644 §3)', () => {
     for (const filter of ['title pr', 'userName eq', 'userName xx "a"', 'active eq "yes"', '((userName eq "a")', 'meta.created gt "yesterday"']) {
       assertScimError(await scim('GET', `/Users?filter=${encodeURIComponent(filter)}`), 400, 'invalidFilter');
     }
+    // Forms the filter parser reads wrongly (it negates each comparison of a `not (…)` and keeps its
+    // AND / OR; it reads OR inside [ ] as AND): refused rather than answered wrongly.
+    for (const filter of ['not (userName eq "a" or userName eq "b")', 'not (userName eq "a" and emails pr)', 'emails[value co "a" or value co "b"]']) {
+      const answer = await scim<{ detail: string }>('GET', `/Users?filter=${encodeURIComponent(filter)}`);
+      assertScimError(answer, 400, 'invalidFilter');
+      assert.match(answer.body.detail, /supported/, filter);
+    }
   });
 
   test('§3.4.2.4 paging: startIndex (1-based) and count; count=0 answers only the total', async () => {

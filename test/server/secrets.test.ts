@@ -44,7 +44,7 @@ async function signIn(username: string, password: string): Promise<Client> {
 
 before(async () => {
   [smtp, http, database] = await Promise.all([startSmtp(SMTP.user, SMTP.password), startHttpReceiver({ robotToken: ROBOT_TOKEN, dingTalkSecret: DING_SECRET }), createTestDatabase()]);
-  server = await spawnServer(database, { IAM_LOG: '1', IAM_CORS_ORIGINS: PORTAL });
+  server = await spawnServer(database, { IAM_LOG: '1', IAM_CORS_ORIGINS: PORTAL, IAM_OUTBOUND_ALLOW_PRIVATE: '1' });
   Object.assign(secrets, {
     'admin password': ADMIN.password, 'admin password, transformed': transform(ADMIN.password),
     'user password': USER.password, 'user password, transformed': transform(USER.password),

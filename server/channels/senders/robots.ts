@@ -22,7 +22,7 @@ function checkAnswer(answer: unknown): void {
 
 const mentions = (address: string | null) => (address && /^\+?[\d-]{5,20}$/.test(address) ? [address] : []);
 
-export const sendDingTalk: Sender = async (settings, message) => {
+export const sendDingTalk: Sender = async (settings, message, outbound) => {
   const atMobiles = mentions(message.address);
   const mentionText = atMobiles.map((mobile) => ` @${mobile}`).join('');
   const body = JSON.stringify({
@@ -30,13 +30,13 @@ export const sendDingTalk: Sender = async (settings, message) => {
     markdown: { title: message.title, text: `#### ${message.title}\n\n${message.content}${mentionText}` },
     at: { atMobiles, isAtAll: false },
   });
-  checkAnswer(await postJson(dingTalkUrl(settings.webhook ?? '', settings.secret, String(Date.now())), body));
+  checkAnswer(await postJson(dingTalkUrl(settings.webhook ?? '', settings.secret, String(Date.now())), body, {}, outbound));
 };
 
-export const sendWeCom: Sender = async (settings, message) => {
+export const sendWeCom: Sender = async (settings, message, outbound) => {
   const body = JSON.stringify({
     msgtype: 'text',
     text: { content: `${message.title}\n${message.content}`, mentioned_mobile_list: mentions(message.address) },
   });
-  checkAnswer(await postJson(settings.webhook ?? '', body));
+  checkAnswer(await postJson(settings.webhook ?? '', body, {}, outbound));
 };

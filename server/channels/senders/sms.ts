@@ -13,7 +13,7 @@ export function smsSignature(secret: string, timestamp: string, body: string): s
   return createHmac('sha256', secret).update(`${timestamp}\n${body}`).digest('base64');
 }
 
-export const sendSms: Sender = async (settings, message) => {
+export const sendSms: Sender = async (settings, message, outbound) => {
   const phone = message.address?.replace(/[\s-]/g, '');
   if (!phone || !/^\+?\d{5,20}$/.test(phone)) throw new DeliveryError('The recipient has no mobile number');
   const values = { title: message.title, content: message.content, ...message.params };
@@ -24,5 +24,5 @@ export const sendSms: Sender = async (settings, message) => {
   const headers: Record<string, string> = { 'x-timestamp': timestamp };
   if (settings.accessKeyId) headers['x-access-key'] = settings.accessKeyId;
   if (settings.accessSecret) headers['x-signature'] = smsSignature(settings.accessSecret, timestamp, body);
-  await postJson(settings.url ?? '', body, headers);
+  await postJson(settings.url ?? '', body, headers, outbound);
 };

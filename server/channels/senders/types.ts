@@ -1,4 +1,5 @@
 // What a sender gets and how it fails: each service type has one sender function.
+import type { OutboundOptions } from '../../http/outbound-address';
 
 /** A message on its way out. */
 export interface Outgoing {
@@ -13,7 +14,8 @@ export interface Outgoing {
 /** A channel's settings (validated by the core's channelConfigSchema of its service type). */
 export type ChannelSettings = Record<string, string | undefined>;
 
-export type Sender = (settings: ChannelSettings, message: Outgoing) => Promise<void>;
+/** `outbound`: how HTTP senders may call the channel's URL (the operator's choice of private addresses). */
+export type Sender = (settings: ChannelSettings, message: Outgoing, outbound: OutboundOptions) => Promise<void>;
 
 /** A failed delivery, in words fit for the delivery log (no secret, no webhook URL). */
 export class DeliveryError extends Error {}

@@ -109,8 +109,8 @@ describe('<iam-console>', () => {
 
   it('below 992 px the menu is a drawer that closes on route change', async () => {
     await setViewport({ width: 390, height: 844 });
-    const { element, root } = await mount('/home/index');
-    await until(() => byRole(root, 'button', 'Open the menu'), 'no menu button');
+    const { element, root, announced } = await mount('/home/index');
+    await announced;
     expect(root.querySelector('aside')).to.equal(null);
     byRole(root, 'button', 'Open the menu').click();
     const drawer = await until(() => byRole(root, 'dialog', 'Main menu'), 'the drawer did not open');
