@@ -2,7 +2,8 @@
 // transport, resident keys, user verification): a member adds a passkey in the personal center,
 // renames it, signs out and signs in with it on the console's page, then with <iam-login> in token
 // mode on the third-party demo page of another origin (listed in IAM_WEBAUTHN_ORIGINS, same host as
-// the RP ID); a passkey as the sign-in's second step, in Chinese; axe clean on each form.
+// the RP ID); a passkey as the sign-in's second step, in Chinese, and a recovery code instead of it;
+// axe clean on each form.
 import { after, test } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import assert from 'node:assert/strict';
@@ -117,8 +118,9 @@ async function addPasskey(page: Page, name: string) {
 
 async function signOut(page: Page, realName: string) {
   await page.getByRole('button', { name: text('en', 'console:user.menu', { name: realName }) }).click();
-  await page.getByRole('menuitem', { name: 'Logout' }).click();
-  await page.getByRole('dialog', { name: 'Logout' }).getByRole('button', { name: 'OK' }).click();
+  const signOutText = text('en', 'console:user.logout');
+  await page.getByRole('menuitem', { name: signOutText }).click();
+  await page.getByRole('dialog', { name: signOutText }).getByRole('button', { name: signOutText }).click();
   // Only the navigation: with a passkey in the authenticator, the form's autofill may sign in again at once.
   await page.waitForURL(/\/login(\?|$)/);
 }
@@ -194,7 +196,7 @@ test('add, rename and use a passkey: autofill and the button on the console page
   await closeContext(context, errors);
 });
 
-test('a passkey as the second step, in Chinese; the page of an unlisted origin shows no passkey button', async () => {
+test('a passkey as the second step, in Chinese, or a recovery code instead; the page of an unlisted origin shows no passkey button', async () => {
   const { username, page, context, errors, give } = await member('zh');
   // Added through the API with a software authenticator; the browser's authenticator gets it at the
   // second step (earlier, the form's autofill would sign in with it before the password).
@@ -205,6 +207,7 @@ test('a passkey as the second step, in Chinese; the page of an unlisted origin s
     password: await transformPassword(PASSWORD),
   });
   await own.call('POST', '/user/passkeys', { name: 'Phone', credential: software.create(options) });
+  const { codes } = await own.call<{ codes: string[] }>('POST', '/user/recovery-codes', { password: await transformPassword(PASSWORD) });
   const stored = software.credentials[0]!;
   const phone: Credential = {
     credentialId: stored.id.toString('base64'),
@@ -224,6 +227,18 @@ test('a passkey as the second step, in Chinese; the page of an unlisted origin s
   const policy = await admin.call<{ version: number }>('GET', '/settings/login');
   await admin.call('PUT', '/settings/login', { secondAuth: 'PASSKEY', version: policy.version });
   try {
+    // No passkey at hand: a recovery code answers the step instead.
+    await signInWithPassword(page, username, 'zh');
+    await page.getByText(text('zh', 'account:passkeySignIn.stepHint')).waitFor();
+    await page.getByRole('button', { name: text('zh', 'login:recoveryInstead') }).click();
+    await page.getByText(text('zh', 'login:codeHintRecovery')).waitFor();
+    await assertAxeClean(page, 'recovery code at the passkey step (zh)');
+    await page.getByLabel(text('zh', 'login:code')).fill(codes[0]!);
+    await page.getByRole('button', { name: text('zh', 'login:verify') }).click();
+    await page.waitForURL(/\/home\/index$/);
+    assert.equal((await own.call<{ remaining: number }>('GET', '/user/recovery-codes')).remaining, 9, 'the code is used up');
+    await page.context().clearCookies();
+
     await signInWithPassword(page, username, 'zh');
     await page.getByText(text('zh', 'account:passkeySignIn.stepHint')).waitFor();
     await assertAxeClean(page, 'passkey second step (zh)');
