@@ -17,7 +17,11 @@ export function PasskeysFrame({ action, children }: { action?: ReactNode; childr
   const skeleton = <span className={ui.skeleton} aria-hidden="true" />;
   return (
     <Card id="iam-userinfo-passkeys" title={ready ? t('account:passkeys.title') : '\u00a0'} action={action}>
-      <p className={styles.text}>{!ready ? skeleton : t(passkeysSupported() ? 'account:passkeys.text' : 'account:passkeys.unsupported')}</p>
+      {ready ? (
+        <p className={styles.text}>{t(passkeysSupported() ? 'account:passkeys.text' : 'account:passkeys.unsupported')}</p>
+      ) : (
+        <p className={`${styles.text} ${styles.textStandIn}`}>{skeleton}</p>
+      )}
       {children}
     </Card>
   );

@@ -32,6 +32,10 @@ export const itemMeta = style({ color: vars.color.textMuted, fontSize: vars.font
 
 export const text = style({ margin: `0 0 ${vars.space.md}`, color: vars.color.textMuted });
 
+/** A card's introduction while its text has not arrived: as tall as the three lines it takes in
+ *  the grid's columns, so the card does not grow when it comes. */
+export const textStandIn = style({ minHeight: '3lh' });
+
 export const steps = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
 
 export const status = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, margin: `0 0 ${vars.space.md}` });
