@@ -145,7 +145,9 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
     );
   }
 
-  const passkeyStep = nextStep === LoginStep.PASSKEY && !recoveryCode;
+  // Where the page may not use passkeys, a recovery code is the only answer to the PASSKEY step.
+  const recoveryStep = nextStep === LoginStep.PASSKEY && (recoveryCode || !settings?.passkeyRpId);
+  const passkeyStep = nextStep === LoginStep.PASSKEY && !recoveryStep;
   const shown = { captcha: captchaShown, code: nextStep !== undefined && !passkeyStep };
   const message = (name: keyof LoginFieldErrors) => {
     const rule = errors?.[name];
@@ -245,7 +247,7 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
         )}
         {shown.code && (
           <>
-            <p className={styles.hint}>{t(nextStep === LoginStep.TOTP ? 'login:codeHintTotp' : recoveryCode ? 'login:codeHintRecovery' : 'login:codeHint')}</p>
+            <p className={styles.hint}>{t(nextStep === LoginStep.TOTP ? 'login:codeHintTotp' : recoveryStep ? 'login:codeHintRecovery' : 'login:codeHint')}</p>
             <Field
               label={t('login:code')}
               error={message('code')}
