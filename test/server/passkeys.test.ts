@@ -3,7 +3,8 @@
 // removing; signing in with one (cookie and token mode, lockout, disabled account, audit); a
 // passkey as the second step; and every hostile or broken answer refused with its own message:
 // another account's credential, a replayed assertion (also in a parallel burst), a wrong origin,
-// a wrong RP ID, a counter going backwards, an expired challenge, a challenge of another flow.
+// a wrong RP ID, a counter going backwards, an expired challenge, a challenge of another flow (in
+// Chinese too, for a console in Chinese).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
@@ -15,6 +16,7 @@ import { ANOTHER_ACCOUNT, ALREADY_YOURS } from '../../server/auth/passkeys/own-p
 import { NOT_YOURS, UNKNOWN_PASSKEY } from '../../server/auth/passkeys/assertion';
 import { hasPasskey } from '../../server/auth/passkeys/has-passkey';
 import { resolveConfig } from '../../server/config';
+import { localizeMessage } from '../../server/http/language';
 
 const RP_ID = 'localhost';
 const PAGE = 'http://localhost:5173';
@@ -267,16 +269,18 @@ describe('signing in with a passkey', () => {
     const ann = await person();
     await addPasskey(ann);
     const browser = server.client();
-    const cases: [string, Parameters<SoftwareAuthenticator['get']>[1], string][] = [
+    const zh = { 'accept-language': 'zh-CN,zh;q=0.9' };
+    const cases: [string, Parameters<SoftwareAuthenticator['get']>[1], string, Record<string, string>?][] = [
       ['wrong origin', { origin: 'https://evil.example' }, WRONG_ORIGIN],
-      ['a listed-looking origin of another port', { origin: 'http://localhost:6666' }, WRONG_ORIGIN],
+      ['a listed-looking origin of another port', { origin: 'http://localhost:6666' }, localizeMessage(WRONG_ORIGIN, 'zh'), zh],
       ['wrong RP ID', { rpId: 'evil.example' }, WRONG_RP_ID],
     ];
-    for (const [name, bend, message] of cases) {
-      const answer = await passkeyLogin(browser, ann.authenticator.get(await signInOptions(browser), bend));
+    for (const [name, bend, message, headers] of cases) {
+      const answer = await passkeyLogin(browser, ann.authenticator.get(await signInOptions(browser), bend), headers);
       assert.equal(answer.status, 401, name);
       assert.equal(answer.body.message, message, name);
     }
+    assert.notEqual(localizeMessage(WRONG_ORIGIN, 'zh'), WRONG_ORIGIN, 'a Chinese text of its own');
     const stranger = new SoftwareAuthenticator(PAGE, RP_ID);
     stranger.create({ challenge: 'x', rp: { id: RP_ID }, user: { id: 'nobody' } });
     const unknown = await passkeyLogin(browser, stranger.get(await signInOptions(browser)));
@@ -297,9 +301,10 @@ describe('signing in with a passkey', () => {
     await addPasskey(ann);
     const browser = server.client();
     assert.equal((await passkeyLogin(browser, ann.authenticator.get(await signInOptions(browser), { counter: 5 }))).body.data.loginSuccess, true);
-    const back = await passkeyLogin(browser, ann.authenticator.get(await signInOptions(browser), { counter: 3 }));
+    const back = await passkeyLogin(browser, ann.authenticator.get(await signInOptions(browser), { counter: 3 }), { 'accept-language': 'zh-CN' });
     assert.equal(back.status, 401);
-    assert.equal(back.body.message, COUNTER_BACKWARDS);
+    assert.equal(back.body.message, localizeMessage(COUNTER_BACKWARDS, 'zh'));
+    assert.match(back.body.message, /计数器回退/);
     const same = await passkeyLogin(browser, ann.authenticator.get(await signInOptions(browser), { counter: 5 }));
     assert.equal(same.body.message, COUNTER_BACKWARDS);
     // A passkey alone must have verified the person (PIN, biometrics): a touch is not enough.
@@ -383,9 +388,15 @@ describe('a passkey as the second step', () => {
         [ann.authenticator.credentials[0]!.id.toString('base64url')],
       );
 
-      const foreign = await browser.login(ann.username, PASSWORD, { nextStep: 'PASSKEY', passkey: eve.authenticator.get(options) });
+      const foreign = await browser.login(
+        ann.username,
+        PASSWORD,
+        { nextStep: 'PASSKEY', passkey: eve.authenticator.get(options) },
+        { 'accept-language': 'zh-CN' },
+      );
       assert.equal(foreign.status, 401);
-      assert.equal(foreign.body.message, NOT_YOURS);
+      assert.equal(foreign.body.message, localizeMessage(NOT_YOURS, 'zh'));
+      assert.equal(foreign.body.message, '此通行密钥属于另一个账号');
       const wrongPassword = await browser.login(ann.username, 'Wrong-password-2', { nextStep: 'PASSKEY', passkey: ann.authenticator.get(options) });
       assert.equal(wrongPassword.status, 401, 'the password is checked again');
 
