@@ -49,7 +49,11 @@ export interface IamLoginElement extends PropertiesOf<'iam-login'> {}
  * registrable domain (`example.org` for `example.com`: the server lists no related origins at
  * `/.well-known/webauthn`), a host that is an IP address, `http://` other than localhost, and the
  * form in a cross-origin iframe without `allow="publickey-credentials-get *"`. Passkeys are added
- * in the console's personal center, on an origin of the list.
+ * in the console's personal center, on an origin of the list. A person whose second step is the
+ * passkey (the `PASSKEY` policy, or an administrator under `adminStrongFactor` whose strong factor is
+ * a passkey) can always answer it with one of their recovery codes instead ("Use a recovery code
+ * instead"); on a page where passkeys are hidden the step asks for a recovery code straight away, so
+ * such a person needs a listed origin or a recovery code there.
  * @tag iam-login
  * @fires {CustomEvent<LoginSubmitDetail>} iam-login-submit - The form was submitted (detail: username).
  * @fires {CustomEvent<LoginSuccessDetail>} iam-login-success - Signed in; cancelable (keeps `redirect` from navigating).
