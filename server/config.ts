@@ -52,6 +52,10 @@ export interface ServerOptions {
   /** Requests to addresses administrators typed in (back-channel logout, webhooks) may go to
    *  loopback and private addresses (env IAM_OUTBOUND_ALLOW_PRIVATE=1; http/outbound-address.ts). */
   outboundAllowPrivate?: boolean;
+  /** Passkeys' relying party (env IAM_WEBAUTHN_RP_ID, IAM_WEBAUTHN_ORIGINS): the RP ID (a domain
+   *  name) and the page origins whose passkey ceremonies are accepted. Default: the host and origin
+   *  of the public URL (server/auth/passkeys/relying-party.ts). */
+  webauthn?: { rpId?: string; origins?: string[] };
 }
 
 export interface ServerConfig {
@@ -75,6 +79,8 @@ export interface ServerConfig {
   checkAnswers: boolean;
   metrics: { token: string | undefined; allow: string[] };
   outboundAllowPrivate: boolean;
+  /** Unset parts follow the public origin (known once listening when IAM_PUBLIC_URL is unset). */
+  webauthn: { rpId: string | undefined; origins: string[] | undefined };
 }
 
 const minute = 60_000;
@@ -163,6 +169,36 @@ function publicAddresses(options: ServerOptions, env: NodeJS.ProcessEnv) {
   };
 }
 
+/** A host name: labels of letters, digits and hyphens (no scheme, port or IP literal check here;
+ *  browsers refuse IP addresses as an RP ID). */
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** Whether a page of `origin` may use passkeys of `rpId`: its host is the RP ID or below it
+ *  (what browsers accept without a /.well-known/webauthn list of related origins). */
+export function originFitsRpId(origin: string, rpId: string): boolean {
+  const { hostname } = new URL(origin);
+  return hostname === rpId || hostname.endsWith(`.${rpId}`);
+}
+
+/**
+ * The passkeys' relying party as configured. An RP ID that is not a host name, or an origin whose
+ * host is not the RP ID or below it, stops the start: a browser would refuse every ceremony there,
+ * and an operator learns it now rather than from people who cannot sign in.
+ */
+function webauthnConfig(options: ServerOptions, env: NodeJS.ProcessEnv, publicUrl: string | undefined): ServerConfig['webauthn'] {
+  const rpId = (options.webauthn?.rpId ?? (env.IAM_WEBAUTHN_RP_ID || undefined))?.toLowerCase();
+  if (rpId !== undefined && !HOST_NAME.test(rpId)) throw new Error(`IAM_WEBAUTHN_RP_ID must be a domain name such as example.com (no scheme, port or path): ${rpId}`);
+  const listed = options.webauthn?.origins ?? (env.IAM_WEBAUTHN_ORIGINS !== undefined ? listFromEnv(env.IAM_WEBAUTHN_ORIGINS) : undefined);
+  const origins = listed?.map((origin) => originOf(origin, 'IAM_WEBAUTHN_ORIGINS'));
+  const effectiveRpId = rpId ?? (publicUrl !== undefined ? new URL(publicUrl).hostname : undefined);
+  const wrong = effectiveRpId === undefined ? [] : (origins ?? (publicUrl !== undefined ? [publicUrl] : [])).filter((origin) => !originFitsRpId(origin, effectiveRpId));
+  if (wrong.length) {
+    throw new Error(`IAM_WEBAUTHN_ORIGINS: passkeys of the RP ID ${effectiveRpId} work only on pages of ${effectiveRpId} or its subdomains, not on ${wrong.join(', ')}. `
+      + 'Set IAM_WEBAUTHN_RP_ID to a domain every listed origin shares, or leave those origins out.');
+  }
+  return { rpId, origins };
+}
+
 /**
  * A folder found from the server's own files, never from the working directory: this module is
  * server/config.ts in the repository and part of dist-server/main.js once built, and both have the
@@ -175,6 +211,7 @@ const besideServer = (path: string) => fileURLToPath(new URL(path, import.meta.u
 /** Options win over the environment; the environment wins over the defaults. */
 export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = resolve(options.dataDir ?? env.IAM_DATA_DIR ?? './data');
+  const addresses = publicAddresses(options, env);
   return {
     dataDir,
     databaseUrl: options.databaseUrl ?? (options.dataDir ? undefined : env.DATABASE_URL || undefined),
@@ -184,7 +221,7 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     logger: options.logger ?? false,
     logStream: options.logStream,
     trustProxy: trustedProxies(options.trustProxy ?? listFromEnv(env.IAM_TRUST_PROXY)),
-    ...publicAddresses(options, env),
+    ...addresses,
     rateLimits: {
       login: { max: 30, timeWindow: minute, ...options.rateLimits?.login },
       captcha: { max: 60, timeWindow: minute, ...options.rateLimits?.captcha },
@@ -204,5 +241,6 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     checkAnswers: options.checkAnswers ?? false,
     metrics: metricsAccess(options, env),
     outboundAllowPrivate: options.outboundAllowPrivate ?? /^(1|true|yes|on)$/i.test(env.IAM_OUTBOUND_ALLOW_PRIVATE ?? ''),
+    webauthn: webauthnConfig(options, env, addresses.publicUrl),
   };
 }

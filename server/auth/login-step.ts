@@ -29,11 +29,11 @@ export async function signInAfterProvider(
   reply: FastifyReply,
   user: UserRow,
   idpCode: string,
-  proven?: SecondStep,
+  proven?: SecondStep['kind'],
 ): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
   const step = await strongStepOf(ctx, policy, user);
-  if (step && step !== proven) return askSecondStep(ctx, step, user, req.ip, await issueStepTicket(ctx, user.id, `idp:${idpCode}`));
+  if (step && step.kind !== proven) return askSecondStep(ctx, step, user, req.ip, await issueStepTicket(ctx, user.id, `idp:${idpCode}`));
   return startSession(ctx, req, reply, user, undefined, 'login.third_party');
 }
 
@@ -63,8 +63,9 @@ export async function continueSignIn(
     async (slot) => {
       if (user.availabilityStatus !== Status.Enable) return refuse(ctx, policy, slot, req.ip, { ...detail, reason: 'disabled' }, 'User is disabled');
       const step = await strongStepOf(ctx, policy, user);
-      if (step && !(await passSecondStep(ctx, step, user, body.code, req.ip))) {
-        return refuse(ctx, policy, slot, req.ip, { ...detail, reason: 'second_step' }, 'Invalid verification code');
+      if (step) {
+        const { passed, message } = await passSecondStep(ctx, user, step, body, req.ip);
+        if (!passed) return refuse(ctx, policy, slot, req.ip, { ...detail, reason: 'second_step' }, message ?? 'Invalid verification code');
       }
       if (!(await useStepTicket(ctx, ticket.id))) throw new ApiError(401, STEP_EXPIRED);
       await slot.clear(keysOfUser(user));

@@ -7,7 +7,13 @@
 // answer carries a step ticket and the step goes to POST /authc/login/step (login-step.ts).
 // Second auth: a person with an authenticator app always confirms with it; otherwise
 // PHONE_CAPTCHA sends a code (SMS, or email without a phone), and TOTP sends an SMS code to
-// people without an authenticator, refusing those without a phone too.
+// people without an authenticator, refusing those without a phone too. A passkey is the strongest
+// of these: whenever a second step is asked, a person with a passkey may answer it with one
+// (offered beside the authenticator app's code; instead of a code sent to them); the PASSKEY
+// policy asks for it first, and people without a passkey take the TOTP policy's path. At the app's
+// step and at the passkey step one of the person's recovery codes is accepted instead.
+// adminStrongFactor: an administrator always takes a second step with a strong factor (their
+// passkey or app); one who has neither sets up the app first (TOTP_SETUP).
 // Password expiry (passwordPolicy.expiryDays): once every factor passed, an expired password
 // answers the next step PASSWORD_EXPIRED instead of a session and grants a change for a few
 // minutes; PUT /authc/password/expired (old + new password) uses the grant and opens the
@@ -31,12 +37,13 @@ import { accountByIdentifier } from './contacts';
 import { confirmEnrolment, startEnrolment, totpEnabled, verifyTotp } from './totp';
 import { isRecoveryCode, useRecoveryCode } from './recovery-codes';
 import { isAdministrator } from './strong-factor';
-import { hasPasskey } from './passkeys/has-passkey';
 import { noteSignInDevice } from './devices';
 import { consumeCode, consumeExpiredChange, grantExpiredChange, sendCodeAfterAnswer, sendCodeOnce } from './codes';
 import { issueStepTicket } from './step-tickets';
 import { passwordExpired, storeNewPassword } from './password-policy';
 import { endEveryAccess } from '../oidc/revoke';
+import { hasPasskey } from './passkeys/has-passkey';
+import { secondStepOptions, storedPasskey, usePasskey, NOT_YOURS } from './passkeys/assertion';
 
 type LoginBody = v.InferOutput<typeof loginBody>;
 
@@ -67,40 +74,98 @@ const captchaError = (message: string) =>
 const CODE_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PHONE_CAPTCHA, loginSuccess: false, message: 'Enter the verification code sent to you' };
 const TOTP_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.TOTP, loginSuccess: false, message: 'Enter the code from your authenticator app' };
 const TOTP_SETUP_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.TOTP_SETUP, loginSuccess: false, message: 'Administrators must use an authenticator app or a passkey: set up an authenticator app to continue' };
+const PASSKEY_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PASSKEY, loginSuccess: false, message: 'Confirm with your passkey' };
 const EXPIRED_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PASSWORD_EXPIRED, loginSuccess: false, message: 'Your password has expired; choose a new one' };
 export const NO_SECOND_FACTOR = 'Two-step sign-in needs an authenticator app or a mobile phone number; ask an administrator to set one up for you';
 
-export type SecondStep = 'totp' | 'totp-setup' | 'code';
+export interface SecondStep {
+  kind: 'totp' | 'totp-setup' | 'code' | 'passkey';
+  /** A passkey may answer it (the person has one). */
+  passkey: boolean;
+}
 
-/** Which second step `user` takes under `policy` (none: undefined). An administrator without a
- *  strong factor, when the policy asks administrators for one, sets up an authenticator app. */
+/** Which second step `user` takes under `policy` (none: undefined). */
 export async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Promise<SecondStep | undefined> {
-  if (await totpEnabled(ctx, user.id)) return 'totp';
-  if (policy.adminStrongFactor && (await isAdministrator(ctx, user)) && !(await hasPasskey(ctx.db, user.id))) return 'totp-setup';
-  if (policy.secondAuth === SecondAuth.PHONE_CAPTCHA) return 'code';
-  if (policy.secondAuth === SecondAuth.TOTP) {
-    if (!user.mobilePhone) throw new ApiError(403, NO_SECOND_FACTOR);
-    return 'code';
+  const totp = await totpEnabled(ctx, user.id);
+  const strongRequired = policy.adminStrongFactor && (await isAdministrator(ctx, user));
+  if (!totp && !strongRequired && policy.secondAuth === null) return undefined;
+  const passkey = await hasPasskey(ctx.db, user.id);
+  if (strongRequired && !totp && !passkey) return { kind: 'totp-setup', passkey };
+  if (passkey && (policy.secondAuth === SecondAuth.PASSKEY || !totp)) return { kind: 'passkey', passkey };
+  if (totp) return { kind: 'totp', passkey };
+  if (policy.secondAuth !== SecondAuth.PHONE_CAPTCHA && !user.mobilePhone) throw new ApiError(403, NO_SECOND_FACTOR);
+  return { kind: 'code', passkey };
+}
+
+/** The second step's answer: the prompt, with a passkey's options (its challenge bound to this
+ *  person) when one may answer. A code is sent only when a code is the step. */
+async function secondStepAnswer(ctx: Ctx, user: UserRow, step: SecondStep): Promise<LoginAnswer> {
+  switch (step.kind) {
+    case 'code':
+      await sendCodeOnce(ctx, user, 'second-step', user.mobilePhone ? MessageServiceType.SMS : MessageServiceType.EMAIL);
+      return CODE_ANSWER;
+    case 'totp-setup':
+      return { ...TOTP_SETUP_ANSWER, totpSetup: await startEnrolment(ctx, user, (await ctx.settings.get('config')).value.system.appName) };
+    case 'totp':
+    case 'passkey': {
+      const answer = step.kind === 'totp' ? TOTP_ANSWER : PASSKEY_ANSWER;
+      return step.passkey ? { ...answer, passkeyOptions: await secondStepOptions(ctx, user.id) } : answer;
+    }
   }
-  return undefined;
+}
+
+/** Whether the second step was passed: a passkey of this person for this person's challenge, or
+ *  the step's code. The app's step and the passkey step also take one of the person's recovery
+ *  codes (used up); the set-up step confirms the new app (audited like the personal center's
+ *  confirmation). A passkey's refusal says why. */
+export async function passSecondStep(ctx: Ctx, user: UserRow, step: SecondStep, body: Pick<LoginBody, 'code' | 'passkey'>, ip: string): Promise<{ passed: boolean; message?: string }> {
+  if (body.passkey) {
+    if (!step.passkey) return { passed: false };
+    try {
+      const stored = await storedPasskey(ctx, body.passkey);
+      if (stored.userId !== user.id) return { passed: false, message: NOT_YOURS };
+      await usePasskey(ctx, body.passkey, stored, 'second-step');
+      return { passed: true };
+    } catch (error) {
+      if (error instanceof ApiError) return { passed: false, message: error.message };
+      throw error;
+    }
+  }
+  const code = body.code;
+  if (!code) return { passed: false };
+  const audit = (action: 'recovery.use' | 'user.update', detail: Record<string, unknown>) =>
+    ctx.audit.record({ action, actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip, detail });
+  const recovery = async () => {
+    if (!(await useRecoveryCode(ctx, user.id, code))) return false;
+    await audit('recovery.use', { atSignIn: true });
+    return true;
+  };
+  switch (step.kind) {
+    case 'totp':
+      return { passed: isRecoveryCode(code) ? await recovery() : await verifyTotp(ctx, user.id, code) };
+    case 'passkey':
+      return { passed: await recovery() };
+    case 'totp-setup':
+      if (!(await confirmEnrolment(ctx, user.id, code))) return { passed: false };
+      await audit('user.update', { totp: 'enabled', atSignIn: true });
+      return { passed: true };
+    case 'code':
+      return { passed: await consumeCode(ctx, user.id, 'second-step', code) };
+  }
 }
 
 /** The second step after a first factor other than the password (the PHONE_CAPTCHA code, a
- *  third-party provider): the person's authenticator app, or an administrator's set-up of one, but
- *  no code by SMS or email (secondAuth adds that to a password, and this factor is the SMS or
+ *  third-party provider): the person's passkey or authenticator app, or an administrator's set-up
+ *  of the app, but no code by SMS or email (secondAuth adds that to a password, and this factor is the SMS or
  *  stands in for the password). */
 export const strongStepOf = (ctx: Ctx, policy: LoginSettings, user: UserRow) => secondStepOf(ctx, { ...policy, secondAuth: null }, user);
 
-/** Asks `user` for `step` (audited): the authenticator app's code, its set-up (the answer carries
- *  the new secret) or a code sent to them; with the step ticket of a first factor that cannot be
- *  sent again. */
+/** Asks `user` for `step` (audited), with the step ticket of a first factor that cannot be sent
+ *  again (a phone code, a third-party provider). */
 export async function askSecondStep(ctx: Ctx, step: SecondStep, user: UserRow, ip: string, stepTicket?: string): Promise<LoginAnswer> {
   await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip });
-  const ticket = stepTicket ? { stepTicket } : {};
-  if (step === 'totp') return { ...TOTP_ANSWER, ...ticket };
-  if (step === 'totp-setup') return { ...TOTP_SETUP_ANSWER, ...ticket, totpSetup: await startEnrolment(ctx, user, (await ctx.settings.get('config')).value.system.appName) };
-  await sendCodeOnce(ctx, user, 'second-step', user.mobilePhone ? MessageServiceType.SMS : MessageServiceType.EMAIL);
-  return CODE_ANSWER;
+  const answer = await secondStepAnswer(ctx, user, step);
+  return stepTicket ? { ...answer, stepTicket } : answer;
 }
 
 /** A failed attempt keeps its place in the failure count (audited); the one taking the last place
@@ -147,8 +212,9 @@ async function attempt(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body:
   if (secondStep) {
     // The phone code is used up: the step goes on with a ticket (this attempt's place is given back).
     if (byCode) return askSecondStep(ctx, secondStep, user, client.ip, await issueStepTicket(ctx, user.id, 'phone'));
-    if (!body.code) return askSecondStep(ctx, secondStep, user, client.ip);
-    if (!(await passSecondStep(ctx, secondStep, user, body.code, client.ip))) return fail('Invalid verification code', { reason: 'second_step' });
+    if (!body.code && !body.passkey) return askSecondStep(ctx, secondStep, user, client.ip);
+    const { passed, message } = await passSecondStep(ctx, user, secondStep, body, client.ip);
+    if (!passed) return fail(message ?? 'Invalid verification code', { reason: 'second_step', ...(body.passkey ? { method: 'passkey' } : {}) });
   }
 
   await slot.clear(keysOfUser(user));
@@ -158,27 +224,6 @@ async function attempt(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body:
     return EXPIRED_ANSWER;
   }
   return startSession(ctx, req, reply, user, redirect, 'login.success');
-}
-
-/** Whether `code` passes the second step. The authenticator app's step also takes one of the
- *  person's recovery codes (used up); the set-up step confirms the new app (audited like the
- *  personal center's confirmation). */
-export async function passSecondStep(ctx: Ctx, step: SecondStep, user: UserRow, code: string, ip: string): Promise<boolean> {
-  const audit = (action: 'recovery.use' | 'user.update', detail: Record<string, unknown>) =>
-    ctx.audit.record({ action, actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip, detail });
-  switch (step) {
-    case 'totp':
-      if (!isRecoveryCode(code)) return verifyTotp(ctx, user.id, code);
-      if (!(await useRecoveryCode(ctx, user.id, code))) return false;
-      await audit('recovery.use', { atSignIn: true });
-      return true;
-    case 'totp-setup':
-      if (!(await confirmEnrolment(ctx, user.id, code))) return false;
-      await audit('user.update', { totp: 'enabled', atSignIn: true });
-      return true;
-    case 'code':
-      return consumeCode(ctx, user.id, 'second-step', code);
-  }
 }
 
 /** POST /authc/login/code: with the PHONE_CAPTCHA login method, sends a sign-in code by SMS.
@@ -223,9 +268,9 @@ async function storeExpiredChange(ctx: Ctx, policy: LoginSettings, body: v.Infer
   return user;
 }
 
-/** Opens a session for `user` after a successful sign-in (password or third party): the old
+/** Opens a session for `user` after a successful sign-in (password, passkey or third party): the old
  *  session ends (rotation); token mode only for a configured origin that asked for it. */
-export async function startSession(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, user: UserRow, redirect: string | undefined, action: 'login.success' | 'login.third_party'): Promise<LoginAnswer> {
+export async function startSession(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, user: UserRow, redirect: string | undefined, action: 'login.success' | 'login.third_party', detail: Record<string, unknown> = {}): Promise<LoginAnswer> {
   const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
   const previous = await credentialOf(ctx, req);
   if (previous) await ctx.sessions.revokeSecret(previous.secret);
@@ -234,7 +279,7 @@ export async function startSession(ctx: Ctx, req: FastifyRequest, reply: Fastify
   const session = await ctx.sessions.create(user.id, tokenMode ? 'token' : 'cookie', client);
   if (!tokenMode) setSessionCookie(req, reply, session.secret, session.expiresAt, ctx.now());
   await noteSignInDevice(ctx, req, reply, user, tokenMode, client);
-  await ctx.audit.record({ action, actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { mode: tokenMode ? 'token' : 'cookie' } });
+  await ctx.audit.record({ action, actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { mode: tokenMode ? 'token' : 'cookie', ...detail } });
   return {
     hasNextStep: false,
     loginSuccess: true,

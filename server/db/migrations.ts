@@ -362,9 +362,9 @@ const backchannelLogout: Migration = {
   },
 };
 
-/** PLACEHOLDER for the passkeys work (branch `passkeys` owns migration 0022): only the columns
- *  server/auth/passkeys/has-passkey.ts reads, so the account-security policy can ask whether a
- *  person has a passkey. The passkeys branch's own 0022 replaces this one when both merge. */
+/** The first passkeys table: only the columns server/auth/passkeys/has-passkey.ts reads, so the
+ *  account-security policy could ask whether a person has a passkey before passkeys existed.
+ *  Databases ran it under this name, so the real table is migration 0025 (passkeyCredentials). */
 const passkeysPlaceholder: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.createTable('passkeys')
@@ -469,6 +469,38 @@ const messageSender: Migration = {
   },
 };
 
+/** Passkeys (WebAuthn credentials, server/auth/passkeys/) and their ceremonies' challenges. The
+ *  0022 table held only id and user_id (nothing wrote to it: it let the account-security rules ask
+ *  whether a person has a passkey before passkeys existed), so it is replaced, not altered: its
+ *  credential_id must be unique and SQLite cannot add a unique column to a table. A challenge is a
+ *  row, not process memory, so any process of a scaled-out server can finish a ceremony another
+ *  one started; deleting the row is what makes it single-use. */
+const passkeyCredentials: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.dropTable('passkeys').ifExists().execute();
+    await db.schema.createTable('passkeys')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('credential_id', 'text', (c) => c.notNull().unique())
+      .addColumn('public_key', 'text', (c) => c.notNull())
+      .addColumn('counter', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('transports', 'text', (c) => c.notNull().defaultTo('[]'))
+      .addColumn('device_type', 'text', (c) => c.notNull())
+      .addColumn('backed_up', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_used_at', 'bigint').execute();
+    await db.schema.createIndex('passkeys_user').on('passkeys').column('user_id').execute();
+    await db.schema.createTable('webauthn_challenges')
+      .addColumn('challenge', 'text', (c) => c.primaryKey())
+      .addColumn('purpose', 'text', (c) => c.notNull())
+      .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+      .addColumn('session_id', 'text')
+      .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute();
+    await db.schema.createIndex('webauthn_challenges_expiry').on('webauthn_challenges').column('expires_at').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -493,6 +525,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0026_account_security': accountSecurity,
     '0024_webhooks_and_imports': webhooksAndImports,
     '0021_message_sender': messageSender,
+    '0025_passkey_credentials': passkeyCredentials,
   };
 }
 

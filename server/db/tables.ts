@@ -262,11 +262,36 @@ export interface ScimGroupLinkTable {
   externalId: string;
 }
 
-/** PLACEHOLDER for the passkeys work (migration 0022 of branch `passkeys` defines the real table):
- *  the columns server/auth/passkeys/has-passkey.ts reads. */
+/** A person's passkeys (migration 0025, which replaced the id/user_id table of 0022). */
 export interface PasskeyTable {
   id: string;
   userId: string;
+  /** The credential's id as the authenticator gave it (base64url); one account per credential. */
+  credentialId: string;
+  /** COSE public key, base64url. */
+  publicKey: string;
+  /** The authenticator's signature counter (0: it keeps none). */
+  counter: number;
+  /** JSON array of the transports the browser reported (usb, internal, hybrid, …). */
+  transports: string;
+  /** 'singleDevice' or 'multiDevice' (a synced passkey). */
+  deviceType: string;
+  backedUp: number;
+  name: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+export interface WebauthnChallengeTable {
+  /** The base64url challenge itself (what the authenticator signs). */
+  challenge: string;
+  /** 'register' | 'login' | 'second-step': a challenge is only good for the ceremony it was issued for. */
+  purpose: string;
+  /** The account it was issued for (registration, second step); null for a passkey sign-in. */
+  userId: string | null;
+  /** The session that asked for it (registration). */
+  sessionId: string | null;
+  expiresAt: number;
 }
 
 /** A person's recovery codes (migration 0026): keyed digests, each used once. */
@@ -313,6 +338,7 @@ export interface Database {
   scimUserLinks: ScimUserLinkTable;
   scimGroupLinks: ScimGroupLinkTable;
   passkeys: PasskeyTable;
+  webauthnChallenges: WebauthnChallengeTable;
   recoveryCodes: RecoveryCodeTable;
   knownDevices: KnownDeviceTable;
   webhooks: WebhookTable;

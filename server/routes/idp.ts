@@ -49,7 +49,7 @@ async function signInWithTicket(
   { actor, params, query, body, raw }: TicketRequest,
   reply: FastifyReply,
   redeem: (ticket: IdpTicketTable) => Promise<UserRow>,
-  proven?: SecondStep,
+  proven?: SecondStep['kind'],
 ) {
   const ticket = await findTicket(ctx, raw, params.idpCode, query.access_ticket);
   refuseSilentSwitch(actor, body.switchAccount);

@@ -22,6 +22,7 @@ import { idpRoutes } from './idp';
 import { ssoRoutes } from './sso';
 import { idpLoginRoutes } from './idp-login';
 import { totpRoutes } from './totp';
+import { passkeyRoutes } from './passkeys';
 import { passwordResetRoutes } from './password-reset';
 import { emailVerificationRoutes } from './email-verification';
 import { sessionProbeRoutes } from './session-probe';
@@ -59,6 +60,7 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   void app.register(idpLoginRoutes, { gate, ctx });
   void app.register(totpRoutes, { gate, ctx });
   void app.register(accountSecurityRoutes, { gate, ctx });
+  void app.register(passkeyRoutes, { gate, ctx });
   void app.register(passwordResetRoutes, { gate, ctx });
   void app.register(emailVerificationRoutes, { gate, ctx });
   void app.register(sessionProbeRoutes, { gate, ctx });

@@ -29,7 +29,7 @@ export const settingsRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ga
     access: 'public',
     summary: 'What the sign-in page and password forms follow: login method, captcha, second step, background, password policy (no lockout details)',
     response: publicLoginSettings,
-    handler: () => settings.publicLoginSettings(ctx),
+    handler: ({ raw }) => settings.publicLoginSettings(ctx, raw.headers.origin),
   });
 
   defineRoute(app, gate, {

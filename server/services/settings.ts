@@ -10,6 +10,8 @@ import { fieldError } from '../http/errors';
 import { resolveConfig } from '../../src/core/config';
 import { SecondAuth } from '../../src/core/enums';
 import { totpEnabled } from '../auth/totp';
+import { hasPasskey } from '../auth/passkeys/has-passkey';
+import { rpIdFor } from '../auth/passkeys/relying-party';
 
 /** Validates a whole document after a partial change was merged in (cross-field rules hold). */
 function checked<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
@@ -18,17 +20,19 @@ function checked<S extends v.GenericSchema>(schema: S, value: unknown): v.InferO
   return result.output;
 }
 
-/** What the sign-in page and password forms follow (no lockout details). */
-export async function publicLoginSettings(ctx: Ctx) {
+/** What the sign-in page and password forms follow (no lockout details), with the passkeys' RP ID
+ *  for the page's origin (null: no passkeys there). */
+export async function publicLoginSettings(ctx: Ctx, origin: string | undefined) {
   const { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background, passwordPolicy } = (await ctx.settings.get('login'))
     .value;
-  return { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background: background ?? null, passwordPolicy };
+  return { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background: background ?? null, passwordPolicy, passkeyRpId: rpIdFor(ctx, origin) };
 }
 
 export async function updateLoginSettings(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof loginSettingsUpdate>, ip: string) {
   const { version, ...changes } = body;
-  // Nobody locks themselves out: TOTP as the second step needs the saver's own authenticator.
+  // Nobody locks themselves out: TOTP (or a passkey) as the second step needs the saver's own.
   if (changes.secondAuth === SecondAuth.TOTP && !(await totpEnabled(ctx, actor.id))) throw fieldError([{ field: 'secondAuth', rule: 'rule.totpRequired' }]);
+  if (changes.secondAuth === SecondAuth.PASSKEY && !(await hasPasskey(ctx.db, actor.id))) throw fieldError([{ field: 'secondAuth', rule: 'rule.passkeyRequired' }]);
   const saved = await ctx.settings.update('login', version, (current) => checked(checkedLoginSettings, { ...current, ...changes }));
   await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'settings', id: 'login' }, ip, detail: { fields: Object.keys(changes) } });
   return saved;

@@ -41,15 +41,19 @@ export const SecondAuth = {
   PASSWORD: 'PASSWORD',
   PHONE_CAPTCHA: 'PHONE_CAPTCHA',
   TOTP: 'TOTP',
+  /** A passkey (WebAuthn) as the second step; people without one take the TOTP policy's path. */
+  PASSKEY: 'PASSKEY',
 } as const;
 export type SecondAuth = ValueOf<typeof SecondAuth>;
 
 /** The next steps a sign-in may answer (LoginAnswer.nextStep): the code sent by SMS (or email),
- *  the authenticator app's code, or a new password for an expired one (the login settings'
+ *  the authenticator app's code, a passkey, or a new password for an expired one (the login settings'
  *  passwordPolicy.expiryDays: that answer gives no session; PUT /authc/password/expired does). */
 export const LoginStep = {
   PHONE_CAPTCHA: 'PHONE_CAPTCHA',
   TOTP: 'TOTP',
+  /** Confirm with a passkey (the answer carries `passkeyOptions`). */
+  PASSKEY: 'PASSKEY',
   PASSWORD_EXPIRED: 'PASSWORD_EXPIRED',
   /** An administrator without a strong second factor, under the login settings' adminStrongFactor:
    *  set up an authenticator app (the answer carries its secret), then confirm with its code. */

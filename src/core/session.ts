@@ -13,6 +13,7 @@ import { LOGIN_PATH, isPublicLocation, withRedirect } from './public-routes';
 import { $session, clearSession, type SessionState } from './session-state';
 import type { LoginAnswer, LoginErrorData, LoginForm } from './types';
 import type { TotpEnrolment } from './api/totp';
+import type { AuthenticationCredential, PasskeyRequestOptions } from './api/passkeys';
 
 export { $session, type SessionState };
 
@@ -32,8 +33,9 @@ export interface LoginInput {
 
 export type LoginResult =
   | { kind: 'success'; redirectURL?: string; session: SessionState }
-  /** Multi-step login: show the next step, then call `submitNextStep`. */
-  | { kind: 'nextStep'; nextStep: string; message?: string; totpSetup?: TotpEnrolment };
+  /** Multi-step login: show the next step, then call `submitNextStep`; with `passkeyOptions` a
+   *  passkey may answer it (passkeys.ts `passkeySecondStep`). */
+  | { kind: 'nextStep'; nextStep: string; message?: string; totpSetup?: TotpEnrolment; passkeyOptions?: PasskeyRequestOptions };
 
 /** The captcha image URL a failed sign-in asked for: while set, the UI shows the captcha field. */
 export const $loginCaptcha = atom<string | undefined>(undefined);
@@ -61,7 +63,13 @@ async function submit(form: LoginForm, query: Query | undefined, language: strin
   if (answer.hasNextStep) {
     const nextStep = answer.nextStep ?? '';
     pendingStep = { form, query, nextStep, language };
-    return { kind: 'nextStep', nextStep, message: answer.message, ...(answer.totpSetup && { totpSetup: answer.totpSetup }) };
+    return {
+      kind: 'nextStep',
+      nextStep,
+      message: answer.message,
+      ...(answer.totpSetup && { totpSetup: answer.totpSetup }),
+      ...(answer.passkeyOptions && { passkeyOptions: answer.passkeyOptions }),
+    };
   }
   pendingStep = undefined;
   return finishSignIn(answer);
@@ -85,11 +93,11 @@ export async function login(input: LoginInput, query?: Query): Promise<LoginResu
   return submit({ username: input.username.trim(), password, captcha: input.captcha, captchaKey: input.captchaKey }, query, input.language);
 }
 
-/** Continues a multi-step sign-in with the next step's code. */
-export async function submitNextStep(input: { code: string; captcha?: string; captchaKey?: string; language?: string }): Promise<LoginResult> {
+/** Continues a multi-step sign-in with the next step's code, or a passkey's assertion. */
+export async function submitNextStep(input: { code?: string; passkey?: AuthenticationCredential; captcha?: string; captchaKey?: string; language?: string }): Promise<LoginResult> {
   if (!pendingStep) throw new Error('No sign-in step is pending');
   const { form, query, nextStep, language } = pendingStep;
-  return submit({ ...form, nextStep, code: input.code.trim(), captcha: input.captcha ?? form.captcha, captchaKey: input.captchaKey ?? form.captchaKey }, query, input.language ?? language);
+  return submit({ ...form, nextStep, code: input.code?.trim(), passkey: input.passkey, captcha: input.captcha ?? form.captcha, captchaKey: input.captchaKey ?? form.captchaKey }, query, input.language ?? language);
 }
 
 /** Leaves for the session-read failure target: the answer's redirectURL, else /login with a redirect

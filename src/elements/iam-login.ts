@@ -37,6 +37,23 @@ export interface IamLoginElement extends PropertiesOf<'iam-login'> {}
 
 /**
  * The sign-in form, rendered in the light DOM so that password managers see it.
+ *
+ * Passkeys: where the server allows it, the form offers "Sign in with a passkey", passkeys in the
+ * username field's autofill (`autocomplete="username webauthn"`) and a passkey as the second step;
+ * a passkey sign-in fires `iam-login-success` (the username read from the new session) without
+ * `iam-login-submit`. On a page of another origin (token mode) this works only when that origin is
+ * listed in `IAM_WEBAUTHN_ORIGINS` (besides `IAM_CORS_ORIGINS`, which token mode needs anyway) and
+ * its host is the RP ID (`IAM_WEBAUTHN_RP_ID`) or below it, e.g.
+ * `https://shop.example.com` for the RP ID `example.com` (docs/configuration.md); elsewhere every
+ * passkey control is hidden and the password works as before. Not supported: a page on another
+ * registrable domain (`example.org` for `example.com`: the server lists no related origins at
+ * `/.well-known/webauthn`), a host that is an IP address, `http://` other than localhost, and the
+ * form in a cross-origin iframe without `allow="publickey-credentials-get *"`. Passkeys are added
+ * in the console's personal center, on an origin of the list. A person whose second step is the
+ * passkey (the `PASSKEY` policy, or an administrator under `adminStrongFactor` whose strong factor is
+ * a passkey) can always answer it with one of their recovery codes instead ("Use a recovery code
+ * instead"); on a page where passkeys are hidden the step asks for a recovery code straight away, so
+ * such a person needs a listed origin or a recovery code there.
  * @tag iam-login
  * @fires {CustomEvent<LoginSubmitDetail>} iam-login-submit - The form was submitted (detail: username).
  * @fires {CustomEvent<LoginSuccessDetail>} iam-login-success - Signed in; cancelable (keeps `redirect` from navigating).

@@ -16,7 +16,7 @@ describe('<iam-login>', () => {
     expect(byRole(element, 'heading', 'Sign in')).to.not.equal(null);
     const username = byLabel(element, 'Username');
     const password = byLabel(element, 'Password');
-    expect(username.getAttribute('autocomplete')).to.equal('username');
+    expect(username.getAttribute('autocomplete')).to.equal('username webauthn');
     expect(password.getAttribute('autocomplete')).to.equal('current-password');
     expect(password.type).to.equal('password');
     expect(username.form === password.form, 'both inputs are in one form').to.equal(true);

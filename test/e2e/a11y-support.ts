@@ -17,19 +17,20 @@ interface AxeNode { target: unknown[]; failureSummary?: string }
 interface AxeViolation { id: string; impact: string | null; help: string; helpUrl: string; nodes: AxeNode[] }
 
 /**
- * Runs axe-core on the whole page and answers its serious and critical violations, one readable
+ * Runs axe-core on the whole page (or the part `selector` names) and answers its serious and critical violations, one readable
  * block each (rule, impact, help, then every element with axe's summary). The script goes in
  * through the DevTools protocol (page.evaluate), which the server's strict CSP does not block.
  */
-export async function seriousViolations(page: Page, where: string): Promise<string[]> {
+export async function seriousViolations(page: Page, where: string, selector?: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   // A dialog still fading in blends its colours with the page: check what the person ends up seeing.
   await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
+  // `selector`: only that part of a page that is not ours (a host page around an element).
+  const violations = await page.evaluate(async (part) => {
+    const axe = (window as unknown as { axe: { run: (context: Document | string, options: object) => Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run(part ?? document, { resultTypes: ['violations'] });
     return result.violations;
-  }) as AxeViolation[];
+  }, selector) as AxeViolation[];
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => [

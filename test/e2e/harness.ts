@@ -37,15 +37,15 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-/** Starts the compiled server on a free port and a fresh data dir; resolves once it answers. */
-/** The built server on a free port with a fresh database; `env` adds to its environment. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/** The built server on a free port with a fresh database; `env` adds to its environment (a
+ *  function of the port when a variable names the server's own address, e.g. IAM_PUBLIC_URL). */
+export async function startServer(env: Record<string, string> | ((port: number) => Record<string, string>) = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'iam-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [join(root, 'dist-server/main.js')], {
     cwd: process.env.IAM_E2E_CWD || root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', IAM_DATA_DIR: dataDir, IAM_ADMIN_USERNAME: ADMIN.username, IAM_ADMIN_PASSWORD: ADMIN.password, IAM_LOG: '0', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', IAM_DATA_DIR: dataDir, IAM_ADMIN_USERNAME: ADMIN.username, IAM_ADMIN_PASSWORD: ADMIN.password, IAM_LOG: '0', ...(typeof env === 'function' ? env(port) : env) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

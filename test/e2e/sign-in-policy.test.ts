@@ -89,7 +89,12 @@ test('TOTP as the second auth: refused under the field until the administrator h
   const secondAuth = page.getByLabel('Second authentication');
   await secondAuth.waitFor();
   const labels = await secondAuth.locator('option').allTextContents();
-  assert.deepEqual(labels, ['Password only', 'Password, then a code by SMS', 'Password, then an authenticator app (SMS code for people without one)']);
+  assert.deepEqual(labels, [
+    'Password only',
+    'Password, then a code by SMS',
+    'Password, then an authenticator app (SMS code for people without one)',
+    'Password, then a passkey (authenticator app or SMS code for people without one)',
+  ]);
 
   await secondAuth.selectOption({ label: 'Password, then an authenticator app (SMS code for people without one)' });
   await page.getByRole('button', { name: 'Save' }).click();

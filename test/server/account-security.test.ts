@@ -2,13 +2,14 @@
 // single use at the second step of a sign-in, counted as failures when wrong, one winner in a
 // burst), signing oneself out everywhere (console sessions and app grants), the new-device notice
 // (in-site and by e-mail to a real SMTP receiver) and the login settings' adminStrongFactor (an
-// administrator without a passkey or an authenticator app sets one up before getting a session).
+// administrator without a passkey or an authenticator app sets one up before getting a session;
+// one with a passkey confirms with it, or with a recovery code).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
 import { startSmtp, until, type SmtpReceiver } from './receivers';
+import { SoftwareAuthenticator } from './software-authenticator';
 import { oidcDb } from '../../server/oidc/tables';
 
 const PASSWORD = 'Secure-123';
@@ -16,6 +17,8 @@ const SMTP = { user: 'mailer', password: 'smtp-pass-42' };
 const CHROME_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const PORTAL = 'https://portal.example.com';
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:127.0) Gecko/20100101 Firefox/127.0';
+/** The passkeys' relying party of this server (a page of it registers and uses them). */
+const PASSKEY_PAGE = { origin: 'http://localhost:5173', rpId: 'localhost' };
 
 let server: TestServer;
 let smtp: SmtpReceiver;
@@ -23,7 +26,7 @@ let admin: Client;
 let people = 0;
 
 before(async () => {
-  [server, smtp] = await Promise.all([startServer({ corsOrigins: [PORTAL] }), startSmtp(SMTP.user, SMTP.password)]);
+  [server, smtp] = await Promise.all([startServer({ corsOrigins: [PORTAL], webauthn: { rpId: PASSKEY_PAGE.rpId, origins: [PASSKEY_PAGE.origin] } }), startSmtp(SMTP.user, SMTP.password)]);
   admin = await server.admin();
   const channel = await admin.post('/api/channels', {
     name: 'Mail relay',
@@ -78,6 +81,16 @@ async function withAuthenticator(client: Client): Promise<() => string> {
   const code = authenticator(enrolment.body.data.secret);
   assert.equal((await client.post('/api/user/totp/confirm', { code: code() })).status, 200);
   return code;
+}
+
+/** A passkey added through the personal center's calls: the authenticator holding it. */
+async function withPasskey(client: Client): Promise<SoftwareAuthenticator> {
+  const key = new SoftwareAuthenticator(PASSKEY_PAGE.origin, PASSKEY_PAGE.rpId);
+  const options = await client.post<{ challenge: string; rp: { id?: string }; user: { id: string } }>('/api/user/passkeys/options', { password: transform(PASSWORD) });
+  assert.equal(options.status, 200, JSON.stringify(options.body));
+  const added = await client.post('/api/user/passkeys', { name: 'Laptop', credential: key.create(options.body.data) });
+  assert.equal(added.status, 200, JSON.stringify(added.body));
+  return key;
 }
 
 const generate = (client: Client, password = PASSWORD) => client.post<{ codes: string[] }>('/api/user/recovery-codes', { password: transform(password) });
@@ -291,11 +304,17 @@ test('the notice speaks the language of the sign-in; no e-mail without an addres
   assert.equal((await noticesOf(who.id)).length, 2, 'one notice for the token-mode browser, not one per sign-in');
 });
 
-test('adminStrongFactor: an administrator without a second factor sets up an authenticator app before a session; members and the setting off are untouched', async () => {
+test('adminStrongFactor: an administrator without a second factor sets up an authenticator app before a session, one with a passkey confirms with it (or a recovery code); members and the setting off are untouched', async () => {
   const member = await person();
   const appAdmin = await person();
+  // An administrator with a passkey (and recovery codes, which a passkey makes available).
+  const keyHolder = await person();
+  const keyHolderBrowser = await signedIn(keyHolder.username);
+  const key = await withPasskey(keyHolderBrowser);
+  assert.equal((await keyHolderBrowser.get<{ available: boolean }>('/api/user/recovery-codes')).body.data.available, true);
+  const keyHolderCodes = (await generate(keyHolderBrowser)).body.data.codes;
   const app = await admin.post<{ id: string }>('/api/apps', { name: 'Strong_Factor_App' });
-  assert.equal((await admin.put(`/api/apps/${app.body.data.id}/admins`, { userIds: [appAdmin.id] })).status, 200);
+  assert.equal((await admin.put(`/api/apps/${app.body.data.id}/admins`, { userIds: [appAdmin.id, keyHolder.id] })).status, 200);
   await setLogin({ adminStrongFactor: true });
   try {
     const browser = server.client();
@@ -322,25 +341,27 @@ test('adminStrongFactor: an administrator without a second factor sets up an aut
     assert.equal((await server.client().login(member.username, PASSWORD)).body.data.loginSuccess, true, 'members are not asked');
     assert.equal((await server.client().login(ADMIN.username, ADMIN.password)).body.data.nextStep, 'TOTP_SETUP', 'nor is the platform administrator spared');
 
-    // A passkey is a strong factor too (when the passkeys table takes a row of the columns known here).
-    const withPasskey = await person();
-    assert.equal((await admin.put(`/api/apps/${app.body.data.id}/admins`, { userIds: [appAdmin.id, withPasskey.id] })).status, 200);
-    if (await insertPasskey(withPasskey.id)) {
-      assert.equal((await server.client().login(withPasskey.username, PASSWORD)).body.data.loginSuccess, true, 'an administrator with a passkey is not asked');
-    }
+    // A passkey is a strong factor too: an administrator with one is asked for it, not for the
+    // app's set-up, and the password alone opens no session; a recovery code answers that step too.
+    const keyBrowser = server.client();
+    const keyStep = await keyBrowser.login(keyHolder.username, PASSWORD);
+    assert.equal(keyStep.body.data.nextStep, 'PASSKEY', JSON.stringify(keyStep.body));
+    assert.equal(keyStep.body.data.totpSetup, undefined);
+    assert.ok(!keyBrowser.cookies.has('iam_session'), 'no session on the password alone');
+    const byKey = await keyBrowser.login(keyHolder.username, PASSWORD, {
+      nextStep: 'PASSKEY',
+      passkey: key.get(keyStep.body.data.passkeyOptions as { challenge: string }),
+    });
+    assert.equal(byKey.body.data.loginSuccess, true, JSON.stringify(byKey.body));
+    const elsewhere = server.client();
+    assert.equal((await elsewhere.login(keyHolder.username, PASSWORD)).body.data.nextStep, 'PASSKEY');
+    assert.equal((await elsewhere.login(keyHolder.username, PASSWORD, { nextStep: 'PASSKEY', code: '123456' })).status, 401, 'a six-digit code does not answer it');
+    const byCode = await elsewhere.login(keyHolder.username, PASSWORD, { nextStep: 'PASSKEY', code: keyHolderCodes[0] });
+    assert.equal(byCode.body.data.loginSuccess, true, JSON.stringify(byCode.body));
+    assert.equal((await auditOf('recovery.use', keyHolder.id)).length, 1);
+    assert.equal((await server.client().login(keyHolder.username, PASSWORD, { nextStep: 'PASSKEY', code: keyHolderCodes[0] })).status, 401, 'used once');
   } finally {
     await setLogin({ adminStrongFactor: false });
   }
   assert.equal((await server.client().login(ADMIN.username, ADMIN.password)).body.data.loginSuccess, true, 'off: the password alone again');
 });
-
-/** Gives the person a passkey row, when the passkeys table takes one of just the columns known
- *  here (the passkeys work may add required ones): false when it does not. */
-async function insertPasskey(userId: string): Promise<boolean> {
-  try {
-    await sql`insert into passkeys (id, user_id) values (${`passkey-${userId}`}, ${userId})`.execute(server.app.ctx.db);
-    return true;
-  } catch {
-    return false;
-  }
-}

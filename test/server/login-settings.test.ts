@@ -46,7 +46,7 @@ test('the password policy keeps its length within and its maximum above its mini
 test('the public sign-in policy is readable before sign-in and tells nothing about lockout', async () => {
   const answer = await server.client().get<PublicLoginSettings>('/api/settings/login/public');
   assert.equal(answer.status, 200);
-  assert.deepEqual(Object.keys(answer.body.data).sort(), ['background', 'backgroundType', 'captchaEnabled', 'captchaKind', 'captchaLength', 'loginMethod', 'passwordPolicy', 'secondAuth']);
+  assert.deepEqual(Object.keys(answer.body.data).sort(), ['background', 'backgroundType', 'captchaEnabled', 'captchaKind', 'captchaLength', 'loginMethod', 'passkeyRpId', 'passwordPolicy', 'secondAuth']);
   assert.equal(answer.body.data.passwordPolicy.minLength, 10);
 });
 

@@ -36,7 +36,7 @@ const RULES: Record<string, Rule> = {
   'PUT /api/user/password': 'public', 'GET /api/settings/login/public': 'public', 'GET /api/config': 'public',
   'GET /api/file/get/{name}': 'public', 'GET /api/idps': 'public', 'POST /api/user/password/reset-code': 'public',
   'PUT /api/user/password/reset': 'public', 'POST /api/verified/{code}': 'public',
-  'GET /api/health/live': 'public', 'GET /api/health/ready': 'public',
+  'GET /api/health/live': 'public', 'GET /api/health/ready': 'public', 'POST /api/authc/passkey/options': 'public', 'POST /api/authc/passkey/login': 'public',
   'GET /api/interaction/idp/{idpCode}/authorize': 'public', 'GET /api/interaction/idp/{idpCode}/authorize/callback': 'public',
   'GET /api/interaction/idp/{idpCode}/authorize/user/access/info/{token}': 'public',
   'POST /api/interaction/idp/{idpCode}/authorize/after/user/complement': 'public',
@@ -49,6 +49,8 @@ const RULES: Record<string, Rule> = {
   'GET /api/sso/interactions/{uid}': 'self', 'POST /api/sso/interactions/{uid}': 'self', 'GET /api/user/totp': 'self', 'POST /api/user/totp': 'self',
   'POST /api/user/totp/confirm': 'self', 'POST /api/user/totp/disable': 'self', 'POST /api/user/email/verification': 'self',
   'GET /api/user/recovery-codes': 'self', 'POST /api/user/recovery-codes': 'self', 'POST /api/cas/logout/everywhere': 'self',
+  'GET /api/user/passkeys': 'self', 'POST /api/user/passkeys/options': 'self', 'POST /api/user/passkeys': 'self', 'PUT /api/user/passkeys/{id}': 'self',
+  'DELETE /api/user/passkeys/{id}': 'self',
 
   'DELETE /api/authc/user/{id}/login/unlock': 'scoped', 'GET /api/user': 'scoped', 'GET /api/user/{id}': 'scoped', 'DELETE /api/user/{id}': 'scoped',
   'GET /api/user/{id}/basic_info': 'scoped', 'PUT /api/user/{id}/basic_info': 'scoped', 'POST /api/user/{id}/password': 'scoped',

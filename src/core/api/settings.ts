@@ -1,7 +1,9 @@
-// Login settings (the sign-in policy) and the console configuration / branding.
+// Login settings (the sign-in policy) and the console configuration / branding. The sign-in form's
+// own read is ./public-settings.ts (the sign-in entry carries that module only).
 import type { IamConfig } from '../config';
 import { request } from '../http';
-import type { LoginSettings, PublicLoginSettings } from '../schemas/settings';
+import type { LoginSettings } from '../schemas/settings';
+import { sharedWhileInFlight } from './public-settings';
 
 /** A settings document with the version its next update must carry (409 when it is stale). */
 export interface Versioned<T> {
@@ -17,20 +19,6 @@ export function loginSettings(): Promise<Versioned<LoginSettings>> {
 export function saveLoginSettings(changes: Partial<LoginSettings>, version: number): Promise<Versioned<LoginSettings>> {
   return request<Versioned<LoginSettings>>('PUT', '/settings/login', { body: { ...changes, version }, silent: true });
 }
-
-/** `read`, with the callers that ask while an answer is on its way sharing it: the parts of one
- *  page that need the same document (the sign-in form and the page background; the branding and
- *  the settings screen) make one request. A later call reads again. */
-function sharedWhileInFlight<T>(read: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | undefined;
-  return () =>
-    (pending ??= read().finally(() => {
-      pending = undefined;
-    }));
-}
-
-/** What the sign-in page and the password forms follow (no sign-in needed). */
-export const publicLoginSettings = sharedWhileInFlight(() => request<PublicLoginSettings>('GET', '/settings/login/public', { silent: true, authRedirect: false }));
 
 /** The answer the console's start read (its branding) and when, until a screen takes it. */
 let startAnswer: { answer: Versioned<IamConfig>; at: number } | undefined;

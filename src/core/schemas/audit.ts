@@ -9,6 +9,7 @@ export const auditActions = [
   'password.change', 'password.reset',
   'session.revoke',
   'recovery.generate', 'recovery.use',
+  'passkey.add', 'passkey.rename', 'passkey.delete',
   'role.create', 'role.update', 'role.delete',
   'tenant.create', 'tenant.update', 'tenant.delete',
   'app.create', 'app.update', 'app.delete',

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { loginCaptcha, secondStepCode } from '../validation/login';
 import { transformedPassword } from './common';
 import { totpEnrolment } from './totp';
+import { authenticationCredential, passkeyRequestOptions } from './passkeys';
 
 const identifier = v.pipe(v.string('rule.loginUsername'), v.trim(), v.nonEmpty('rule.loginUsername'), v.maxLength(100, 'rule.loginUsername'));
 const captchaKey = v.optional(v.pipe(v.string('rule.captcha'), v.regex(/^[\w-]{16,128}$/, 'rule.captcha')));
@@ -18,14 +19,16 @@ export const loginBody = v.object({
   captchaKey,
   nextStep: v.optional(v.pipe(v.string('rule.required'), v.maxLength(32, 'rule.required'))),
   code: v.optional(secondStepCode),
+  /** The second step answered with a passkey instead of a code (the assertion of `passkeyOptions`). */
+  passkey: v.optional(authenticationCredential),
 });
 
 /** A step ticket as the server issues it (server/auth/step-tickets.ts): `<id>.<secret>`. */
 const stepTicket = v.pipe(v.string('rule.required'), v.regex(/^[\w-]{1,64}\.[\w-]{43}$/, 'rule.required'));
 
 /** POST /authc/login/step: the second step of a sign-in whose first factor answered a step ticket
- *  (a phone code, a third-party provider), with the step's code. */
-export const loginStepBody = v.object({ stepTicket, code: secondStepCode });
+ *  (a phone code, a third-party provider), with the step's code or a passkey's assertion. */
+export const loginStepBody = v.object({ stepTicket, code: v.optional(secondStepCode), passkey: v.optional(authenticationCredential) });
 
 /** POST /authc/login/code (PHONE_CAPTCHA login method): send a sign-in code to this phone. */
 export const loginCodeBody = v.object({
@@ -61,6 +64,9 @@ export const loginAnswer = v.object({
   /** A next step after a first factor that cannot be sent again (a phone code, a third-party
    *  provider): kept in memory and sent with the step's code to POST /authc/login/step. */
   stepTicket: v.optional(v.string()),
+  /** With a next step a passkey may answer (PASSKEY, or TOTP for a person who has one): the options
+   *  of that assertion, its challenge bound to this person's sign-in. */
+  passkeyOptions: v.optional(passkeyRequestOptions),
 });
 
 /** `data` of a failed sign-in: a captcha to show next, and/or an application code (1001). */

@@ -42,10 +42,13 @@ export const loginSettings = v.object({
   captchaKind: v.picklist(values(CaptchaKind), 'rule.captchaKind'),
   captchaLength: between(4, 8),
   /** A second step after the password (null: the password alone). PHONE_CAPTCHA sends a one-time
-   *  code; TOTP asks for the authenticator app's code (an SMS code for people without one). */
-  secondAuth: v.nullable(v.picklist([SecondAuth.PHONE_CAPTCHA, SecondAuth.TOTP], 'rule.secondAuth')),
+   *  code; TOTP asks for the authenticator app's code (an SMS code for people without one);
+   *  PASSKEY asks for a passkey (people without one take TOTP's path). A person with a passkey may
+   *  always use it as the second step (server/auth/login.ts). */
+  secondAuth: v.nullable(v.picklist([SecondAuth.PHONE_CAPTCHA, SecondAuth.TOTP, SecondAuth.PASSKEY], 'rule.secondAuth')),
   /** Platform, tenant and app administrators must use a strong second factor (a passkey or an
-   *  authenticator app): one who has neither sets up the app after the password, before a session. */
+   *  authenticator app): after the password they always confirm with theirs, and one who has
+   *  neither sets up the app, before a session. */
   adminStrongFactor: v.boolean('rule.required'),
   sessionIdleMinutes: between(1, 7 * 24 * 60),
   sessionAbsoluteHours: between(1, 30 * 24),
@@ -82,6 +85,8 @@ export const publicLoginSettings = v.object({
   backgroundType: loginSettings.entries.backgroundType,
   background: v.nullable(v.string()),
   passwordPolicy,
+  /** The passkeys' RP ID when the asking page's origin may use passkeys here; null: no passkeys there. */
+  passkeyRpId: v.nullable(v.string()),
 });
 export type PublicLoginSettings = v.InferOutput<typeof publicLoginSettings>;
 

@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import * as v from 'valibot';
-import { publicLoginSettings } from '../../core/api/settings';
+import { publicLoginSettings } from '../../core/api/public-settings';
 import { loadNamespaces } from '../../core/i18n';
 import { passwordRule, type PasswordPolicy } from '../../core/schemas/settings';
 import { useResource } from '../widgets/useResource';

@@ -6,8 +6,8 @@
 // namespace, `rule.*` of `common`).
 //
 // The other flows load lazily, outside the sign-in entry's size budget: the phone-and-code form
-// of the PHONE_CAPTCHA login method, "Forgot password?", and the new password an expired one
-// asks for.
+// of the PHONE_CAPTCHA login method, "Forgot password?", the new password an expired one asks
+// for, and passkeys (PasskeySignIn: a button, the username field's autofill, the second step).
 //
 // The inputs are uncontrolled and read from the form on submit (what a password manager filled
 // in is what is sent). No form library: the sign-in entry has a size budget that React
@@ -19,6 +19,7 @@ import { useCaptchaImage } from './captchaImage';
 import { LoginMethod, LoginStep } from '../../core/enums';
 import type { Translate } from '../../core/i18n';
 import { $loginCaptcha, LOGIN_SPECIAL_CODE, login, submitNextStep, type LoginResult } from '../../core/session';
+import type { PasskeyRequestOptions } from '../../core/api/passkeys';
 import { LocaleScope, useLocale, useT, useTexts, useTRule } from '../i18n';
 import { connect, type ConnectionOptions } from './connect';
 import { Field } from './Field';
@@ -28,6 +29,7 @@ import { validateLogin, type LoginFieldErrors, type LoginValues } from './valida
 import * as styles from './LoginForm.css';
 
 const SignInFlow = lazy(() => import('./SignInFlow'));
+const PasskeySignIn = lazy(() => import('./PasskeySignIn'));
 
 export interface LoginSubmitDetail {
   username: string;
@@ -93,8 +95,11 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
   const [errors, setErrors] = useState<LoginFieldErrors>();
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string>();
-  /** Set while the server waits for the next step of a multi-step sign-in. */
+  /** Set while the server waits for the next step of a multi-step sign-in (with a passkey's options when one may answer it). */
   const [nextStep, setNextStep] = useState<string>();
+  const [passkeyOptions, setPasskeyOptions] = useState<PasskeyRequestOptions>();
+  /** At the PASSKEY step: a recovery code is typed instead (no passkey at hand, or none usable on this page). */
+  const [recoveryCode, setRecoveryCode] = useState(false);
   /** A flow in the form's place (forgot password, expired password); the phone form when it is the login method. */
   const [flow, setFlow] = useState<Flow>();
   /** A success message over the form (the password was reset). */
@@ -140,7 +145,10 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
     );
   }
 
-  const shown = { captcha: captchaShown, code: nextStep !== undefined };
+  // Where the page may not use passkeys, a recovery code is the only answer to the PASSKEY step.
+  const recoveryStep = nextStep === LoginStep.PASSKEY && (recoveryCode || !settings?.passkeyRpId);
+  const passkeyStep = nextStep === LoginStep.PASSKEY && !recoveryStep;
+  const shown = { captcha: captchaShown, code: nextStep !== undefined && !passkeyStep };
   const message = (name: keyof LoginFieldErrors) => {
     const rule = errors?.[name];
     return rule === undefined ? undefined : tRule(rule);
@@ -161,28 +169,32 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
     setSubmitting(true);
     onLoginSubmit?.({ username: values.username });
     try {
-      const answer = await send(values, nextStep, captchaKey, shownLocale);
-      if (answer.kind === 'nextStep' && answer.nextStep === LoginStep.PASSWORD_EXPIRED) {
-        setNextStep(undefined);
-        setFlow({ kind: 'expired', username: values.username, password: values.password });
-      } else if (answer.kind === 'nextStep' && answer.totpSetup) {
-        setNextStep(undefined);
-        setFlow({ kind: 'totpSetup', username: values.username, enrolment: answer.totpSetup });
-      } else if (answer.kind === 'nextStep') {
-        setNextStep(answer.nextStep);
-      } else {
-        setNextStep(undefined);
-        onLoginSuccess?.({ username: values.username, redirectURL: answer.redirectURL });
-      }
+      done(await send(values, nextStep, captchaKey, shownLocale), values.username, values.password);
     } catch (error) {
-      const text = failureText(error, t);
-      setFailure(text);
-      onLoginError?.({ message: text });
-      // A captcha is used up by every attempt: show a new one.
-      setCaptchaKey(newCaptchaKey());
+      failed(error);
     } finally {
       setSubmitting(false);
     }
+  };
+
+  /** A sign-in's answer, whichever way it came (the form, a passkey). */
+  const done = (answer: LoginResult, username: string, password = '') => {
+    setFailure(undefined);
+    setRecoveryCode(false);
+    const inForm = answer.kind === 'nextStep' && answer.nextStep !== LoginStep.PASSWORD_EXPIRED && !answer.totpSetup;
+    setNextStep(inForm ? answer.nextStep : undefined);
+    if (answer.kind === 'success') onLoginSuccess?.({ username, redirectURL: answer.redirectURL });
+    else if (answer.nextStep === LoginStep.PASSWORD_EXPIRED) setFlow({ kind: 'expired', username, password });
+    else if (answer.totpSetup) setFlow({ kind: 'totpSetup', username, enrolment: answer.totpSetup });
+    else setPasskeyOptions(answer.passkeyOptions);
+  };
+
+  const failed = (error: unknown) => {
+    const text = failureText(error, t);
+    setFailure(text);
+    onLoginError?.({ message: text });
+    // A captcha is used up by every attempt: show a new one.
+    setCaptchaKey(newCaptchaKey());
   };
 
   /** After a failed submit, the messages follow the input as it is corrected. */
@@ -202,7 +214,7 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
         <Field
           label={t(`login:identifier.${method}`)}
           error={message('username')}
-          input={{ name: 'username', type: 'text', autoComplete: 'username', autoCapitalize: 'none', spellCheck: false, readOnly: shown.code, placeholder: t(`login:identifierPlaceholder.${method}`) }}
+          input={{ name: 'username', type: 'text', autoComplete: 'username webauthn', autoCapitalize: 'none', spellCheck: false, readOnly: shown.code, placeholder: t(`login:identifierPlaceholder.${method}`) }}
         />
         <Field
           label={t('login:password')}
@@ -235,11 +247,11 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
         )}
         {shown.code && (
           <>
-            <p className={styles.hint}>{t(nextStep === LoginStep.TOTP ? 'login:codeHintTotp' : 'login:codeHint')}</p>
+            <p className={styles.hint}>{t(nextStep === LoginStep.TOTP ? 'login:codeHintTotp' : recoveryStep ? 'login:codeHintRecovery' : 'login:codeHint')}</p>
             <Field
               label={t('login:code')}
               error={message('code')}
-              input={{ name: 'code', type: 'text', inputMode: nextStep === LoginStep.TOTP ? 'text' : 'numeric', autoComplete: 'one-time-code', placeholder: t('login:codePlaceholder') }}
+              input={{ name: 'code', type: 'text', inputMode: nextStep === LoginStep.PHONE_CAPTCHA ? 'numeric' : 'text', autoComplete: 'one-time-code', placeholder: t('login:codePlaceholder') }}
             />
           </>
         )}
@@ -249,10 +261,29 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
           </p>
         )}
         {/* aria-disabled, not disabled: a disabled button loses the focus to the page's body. */}
-        <button type="submit" className={styles.submit} aria-disabled={submitting}>
-          {t(submitting ? 'login:submitting' : shown.code ? 'login:verify' : 'login:submit')}
-        </button>
-        {!shown.code && (
+        {!passkeyStep && (
+          <button type="submit" className={styles.submit} aria-disabled={submitting}>
+            {t(submitting ? 'login:submitting' : shown.code ? 'login:verify' : 'login:submit')}
+          </button>
+        )}
+        {settings?.passkeyRpId && (
+          <Suspense>
+            <PasskeySignIn
+              rpId={settings.passkeyRpId}
+              step={nextStep === undefined ? undefined : passkeyStep ? 'passkey' : 'besideCode'}
+              options={passkeyOptions}
+              language={shownLocale}
+              onDone={done}
+              onFailed={failed}
+            />
+          </Suspense>
+        )}
+        {passkeyStep && (
+          <button type="button" className={styles.linkButton} onClick={() => setRecoveryCode(true)}>
+            {t('login:recoveryInstead')}
+          </button>
+        )}
+        {nextStep === undefined && (
           <button type="button" className={styles.linkButton} onClick={() => setFlow({ kind: 'forgot' })}>
             {t('login:forgotPassword')}
           </button>

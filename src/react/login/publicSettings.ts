@@ -3,7 +3,7 @@
 // attempt, the password policy of the forms that set a new password. Read on every mount, so a
 // saved change shows on the next page load.
 import { useEffect, useState } from 'react';
-import { publicLoginSettings } from '../../core/api/settings';
+import { publicLoginSettings } from '../../core/api/public-settings';
 import type { PublicLoginSettings } from '../../core/schemas/settings';
 
 /** undefined while loading; null when the settings could not be read (the form then keeps the

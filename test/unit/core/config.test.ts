@@ -80,8 +80,8 @@ describe('enumerations', () => {
     assert.deepEqual(Object.values(ImageType), ['Icon', 'IconAndText', 'Favicon', 'Text', 'CircleImage']);
     assert.deepEqual(Object.values(ConfigScope), ['APP', 'DOMAIN', 'LOGIN_PAGE', 'SYSTEM_CONFIG']);
     assert.deepEqual(Object.values(LoginMethod), ['USERNAME_PASSWORD', 'EMAIL_PASSWORD', 'PHONE_PASSWORD', 'PHONE_CAPTCHA']);
-    // TOTP (an authenticator app) is a third way besides the two of the login settings.
-    assert.deepEqual(Object.values(SecondAuth), ['PASSWORD', 'PHONE_CAPTCHA', 'TOTP']);
+    // TOTP (an authenticator app) and PASSKEY are further ways besides the two of the login settings.
+    assert.deepEqual(Object.values(SecondAuth), ['PASSWORD', 'PHONE_CAPTCHA', 'TOTP', 'PASSKEY']);
     assert.deepEqual(Object.values(CaptchaKind), ['NUMBER', 'LETTER', 'NUMBER_LETTER']);
     assert.deepEqual(Status, { Enable: 1, Disabled: 2 });
     assert.deepEqual(Scope, { Platform: 1, Tenant: 2 });

@@ -124,6 +124,21 @@ describe('session: login', () => {
     await assert.rejects(submitNextStep({ code: Permission.Apps }), /No sign-in step is pending/);
   });
 
+  it("multi-step login with a passkey: the step's options come back, submitNextStep sends the assertion", async () => {
+    const passkeyOptions = { challenge: 'c-1', rpId: 'localhost', userVerification: 'discouraged' as const, allowCredentials: [{ id: 'k-1', type: 'public-key' }] };
+    server.handle('POST /authc/login', (req) =>
+      (req.json as { passkey?: unknown }).passkey
+        ? ok({ hasNextStep: false, loginSuccess: true, message: 'ok' })
+        : ok({ hasNextStep: true, nextStep: 'PASSKEY', loginSuccess: false, message: 'Confirm with your passkey', passkeyOptions }),
+    );
+    server.handle('GET /cas/session/probe', ok(sessionAnswer()));
+    const first = await login({ username: 'alice', password: 'abc123' });
+    assert.deepEqual(first, { kind: 'nextStep', nextStep: 'PASSKEY', message: 'Confirm with your passkey', passkeyOptions });
+    const passkey = { id: 'k-1', rawId: 'k-1', type: 'public-key' as const, clientExtensionResults: {}, response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' } };
+    assert.equal((await submitNextStep({ passkey })).kind, 'success');
+    assert.deepEqual(server.requests[1]?.json, { username: 'alice', password: sha256Hex('abc123'), nextStep: 'PASSKEY', passkey });
+  });
+
   it('token mode: the token of the login answer goes in the header of the next calls', async () => {
     configureHttp({ authMode: 'token', tokenName: 'token' });
     server.handle('POST /authc/login', ok({ hasNextStep: false, loginSuccess: true, message: 'ok', token: 'tok-123' }));

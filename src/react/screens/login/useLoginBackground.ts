@@ -3,7 +3,7 @@
 // uploaded picture (cover); CustomCss CSS declarations for the page, adopted as a constructed
 // stylesheet into the console's root (no inline <style>, so a strict CSP allows it).
 import { useEffect, type CSSProperties, type RefObject } from 'react';
-import { publicLoginSettings } from '../../../core/api/settings';
+import { publicLoginSettings } from '../../../core/api/public-settings';
 import { fileUrl } from '../../../core/api/files';
 import { BackgroundType } from '../../../core/enums';
 import { useResource } from '../../widgets/useResource';

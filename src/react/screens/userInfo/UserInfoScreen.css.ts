@@ -25,9 +25,16 @@ export const value = style({ margin: 0, minWidth: 0, overflowWrap: 'anywhere' })
 
 export const itemMain = style({ display: 'flex', flexDirection: 'column', minWidth: 0 });
 
+/** A list row's buttons, side by side. */
+export const itemActions = style({ display: 'flex', flexShrink: 0, gap: vars.space.xs });
+
 export const itemMeta = style({ color: vars.color.textMuted, fontSize: vars.font.sizeSmall });
 
 export const text = style({ margin: `0 0 ${vars.space.md}`, color: vars.color.textMuted });
+
+/** A card's introduction while its text has not arrived: as tall as the three lines it takes in
+ *  the grid's columns, so the card does not grow when it comes. */
+export const textStandIn = style({ minHeight: '3lh' });
 
 export const steps = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
 

@@ -1,9 +1,10 @@
 // The personal center (/profile/userInfo): own details (edited in the profile dialog), avatar,
-// password change, the authenticator app, recovery codes, the active sessions with "sign out other
-// sessions" and "sign out everywhere", and recent sign-ins. Every card is there from the first
-// paint, with stand-ins of its final size while its data loads, and the lazily loaded ones
-// (LazyCard) with a stand-in of their size until they come (bench/layout-shift.mjs measures that
-// nothing moves as they arrive). The `account` texts load with the screen (app/screens.ts).
+// password change, the authenticator app, passkeys, recovery codes, the active sessions with "sign
+// out other sessions" and "sign out everywhere", and recent sign-ins. Every card is there from the
+// first paint, with stand-ins of its final size while its data loads, and the lazily loaded ones
+// (LazyCard: passkeys, recovery codes) with a stand-in of their size until they come
+// (bench/layout-shift.mjs measures that nothing moves as they arrive). The `account` texts load
+// with the screen (app/screens.ts).
 import { lazy, Suspense, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import * as users from '../../../core/api/users';
@@ -20,6 +21,7 @@ import { useResource } from '../../widgets/useResource';
 import { describeAgent } from '../../../core/user-agent';
 import * as ui from '../../widgets/ui.css';
 import { AuthenticatorCard } from './AuthenticatorCard';
+import { PasskeysStandIn } from './PasskeysStandIn';
 import { Card } from '../../widgets/Card';
 import { LazyCard } from '../../widgets/LazyCard';
 import { RecoveryCodesStandIn } from './RecoveryCodesStandIn';
@@ -27,6 +29,7 @@ import * as styles from './UserInfoScreen.css';
 
 const SignOutEverywhereDialog = lazy(() => import('./SignOutEverywhereDialog'));
 const RecoveryCodesCard = lazy(() => import('./RecoveryCodesCard'));
+const PasskeysCard = lazy(() => import('./PasskeysCard'));
 
 /** The details, or stand-ins of the same rows while they load (`info` undefined). */
 function Details({ info }: { info: users.BasicInfo | undefined }) {
@@ -165,8 +168,10 @@ export default function UserInfoScreen() {
   // The session user changes after every save (the session is reloaded): read the details again.
   const user = useStore($session).user;
   const info = useResource(() => (user ? users.basicInfo(user.id) : Promise.reject(new Error('not signed in'))), [user]);
-  // Turning the authenticator app on or off changes whether recovery codes are available.
+  // Turning the authenticator app on or off, or adding or removing a passkey, changes whether
+  // recovery codes are available.
   const [factorsChanged, setFactorsChanged] = useState(0);
+  const factorChanged = () => setFactorsChanged((count) => count + 1);
 
   return (
     <div>
@@ -191,7 +196,8 @@ export default function UserInfoScreen() {
             {t('console:userInfo.changePassword')}
           </button>
         </Card>
-        <AuthenticatorCard onChange={() => setFactorsChanged((count) => count + 1)} />
+        <AuthenticatorCard onChange={factorChanged} />
+        <LazyCard card={PasskeysCard} props={{ onChange: factorChanged }} namespaces={['account']} standIn={<PasskeysStandIn />} />
         <LazyCard card={RecoveryCodesCard} props={{ factorsChanged }} namespaces={['account']} standIn={<RecoveryCodesStandIn />} />
         <Sessions />
       </div>

@@ -1,0 +1,127 @@
+// A person's own passkeys (the personal center): adding one (the current password first, then
+// the authenticator's answer for this session's challenge), the list, renaming and removing.
+// Each change is audited.
+import type { Selectable } from 'kysely';
+import type * as v from 'valibot';
+import type { Ctx } from '../../context';
+import type { Actor } from '../actor';
+import type { PasskeyTable } from '../../db/tables';
+import type { passkeyAddBody, passkeyCreationOptions, passkeyInfo } from '../../../src/core/schemas/passkeys';
+import { ApiError, fieldError, notFound } from '../../http/errors';
+import { isUniqueViolation } from '../../db/errors';
+import { verifyPassword } from '../kdf';
+import { newId } from '../secrets';
+import { lazy } from '../../lazy';
+import { issueChallenge } from './challenges';
+import { verifyRegistration } from './ceremony';
+import { relyingParty } from './relying-party';
+
+const library = lazy(() => import('@simplewebauthn/server'));
+
+type PasskeyRow = Selectable<PasskeyTable>;
+type PasskeyInfo = v.InferOutput<typeof passkeyInfo>;
+
+/** A person has few passkeys (one per device or password manager); this keeps the list readable. */
+export const MAX_PASSKEYS = 20;
+export const ALREADY_YOURS = 'This passkey is already in your list';
+export const ANOTHER_ACCOUNT = 'This passkey is registered to another account';
+
+const toInfo = (row: PasskeyRow): PasskeyInfo => ({
+  id: row.id,
+  name: row.name,
+  deviceType: row.deviceType,
+  backedUp: row.backedUp === 1,
+  createdAt: row.createdAt,
+  lastUsedAt: row.lastUsedAt,
+});
+
+const rowsOf = (ctx: Ctx, userId: string) =>
+  ctx.db.selectFrom('passkeys').selectAll().where('userId', '=', userId).orderBy('createdAt').orderBy('id').execute();
+
+export async function listPasskeys(ctx: Ctx, actor: Actor): Promise<PasskeyInfo[]> {
+  return (await rowsOf(ctx, actor.id)).map(toInfo);
+}
+
+/** The options of navigator.credentials.create() once the current password is right: a
+ *  discoverable credential (a passkey, found without a username) that verified the person. */
+export async function registrationOptions(ctx: Ctx, actor: Actor, password: string): Promise<v.InferOutput<typeof passkeyCreationOptions>> {
+  if (!(await verifyPassword(actor.user.passwordHash, password))) throw fieldError([{ field: 'password', rule: 'rule.wrongPassword' }]);
+  const existing = await rowsOf(ctx, actor.id);
+  if (existing.length >= MAX_PASSKEYS) throw new ApiError(400, `At most ${MAX_PASSKEYS} passkeys per person; remove one first`);
+  const { value: config } = await ctx.settings.get('config');
+  const challenge = await issueChallenge(ctx, 'register', { userId: actor.id, sessionId: actor.sessionId });
+  const { generateRegistrationOptions } = await library();
+  return generateRegistrationOptions({
+    rpName: config.system.appName,
+    rpID: relyingParty(ctx).id,
+    userName: actor.user.username,
+    userDisplayName: actor.user.realName,
+    // The user handle is the account id: a passkey sign-in names its account without a username.
+    userID: new TextEncoder().encode(actor.id),
+    challenge,
+    attestationType: 'none',
+    excludeCredentials: existing.map((row) => ({ id: row.credentialId, transports: JSON.parse(row.transports) as string[] })),
+    authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+  });
+}
+
+/** Stores the passkey the authenticator made for this session's challenge. */
+export async function addPasskey(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof passkeyAddBody>, ip: string): Promise<PasskeyInfo> {
+  const made = await verifyRegistration(ctx, body.credential, { userId: actor.id, sessionId: actor.sessionId });
+  const row: PasskeyRow = {
+    id: newId(),
+    userId: actor.id,
+    credentialId: made.credentialId,
+    publicKey: made.publicKey,
+    counter: made.counter,
+    transports: JSON.stringify(made.transports),
+    deviceType: made.deviceType,
+    backedUp: made.backedUp ? 1 : 0,
+    name: body.name,
+    createdAt: ctx.now(),
+    lastUsedAt: null,
+  };
+  try {
+    await ctx.db.insertInto('passkeys').values(row).execute();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const owner = await ctx.db.selectFrom('passkeys').select('userId').where('credentialId', '=', made.credentialId).executeTakeFirst();
+    throw new ApiError(409, owner?.userId === actor.id ? ALREADY_YOURS : ANOTHER_ACCOUNT);
+  }
+  await ctx.audit.record({
+    action: 'passkey.add',
+    actor,
+    target: { type: 'passkey', id: row.id },
+    tenantId: actor.user.tenantId,
+    ip,
+    detail: { name: row.name },
+  });
+  return toInfo(row);
+}
+
+async function ownPasskey(ctx: Ctx, actor: Actor, id: string): Promise<PasskeyRow> {
+  const row = await ctx.db.selectFrom('passkeys').selectAll().where('id', '=', id).where('userId', '=', actor.id).executeTakeFirst();
+  if (!row) throw notFound('Passkey');
+  return row;
+}
+
+export async function renamePasskey(ctx: Ctx, actor: Actor, id: string, name: string, ip: string): Promise<PasskeyInfo> {
+  const row = await ownPasskey(ctx, actor, id);
+  await ctx.db.updateTable('passkeys').set({ name }).where('id', '=', id).where('userId', '=', actor.id).execute();
+  await ctx.audit.record({
+    action: 'passkey.rename',
+    actor,
+    target: { type: 'passkey', id },
+    tenantId: actor.user.tenantId,
+    ip,
+    detail: { from: row.name, name },
+  });
+  return toInfo({ ...row, name });
+}
+
+export async function deletePasskey(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<null> {
+  const row = await ownPasskey(ctx, actor, id);
+  await ctx.db.deleteFrom('passkeys').where('id', '=', id).where('userId', '=', actor.id).execute();
+  await ctx.audit.record({ action: 'passkey.delete', actor, target: { type: 'passkey', id }, tenantId: actor.user.tenantId, ip, detail: { name: row.name } });
+  return null;
+}

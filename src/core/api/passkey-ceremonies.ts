@@ -1,0 +1,26 @@
+// The passkey calls around a browser ceremony: the options of navigator.credentials.create() or
+// .get() and the authenticator's answer. Used by ../passkeys.ts only, which the sign-in form loads
+// lazily; kept apart from the list calls (./passkeys.ts) so that lazy chunk needs nothing else.
+import { request, type Query } from '../http';
+import type { LoginAnswer } from '../types';
+import type { AuthenticationCredential, PasskeyCreationOptions, PasskeyInfo, PasskeyRequestOptions, RegistrationCredential } from './passkeys';
+
+/** The options of a new passkey, once the current password (already transformed) is right. Silent:
+ *  the form shows a wrong password at its field. */
+export function passkeyCreation(password: string): Promise<PasskeyCreationOptions> {
+  return request('POST', '/user/passkeys/options', { body: { password }, silent: true });
+}
+
+export function addPasskey(name: string, credential: RegistrationCredential): Promise<PasskeyInfo> {
+  return request('POST', '/user/passkeys', { body: { name, credential }, silent: true });
+}
+
+/** Silent and without the 401 redirect, like the password sign-in: the form reports its errors. */
+export function passkeySignInOptions(): Promise<PasskeyRequestOptions> {
+  return request('POST', '/authc/passkey/options', { silent: true, authRedirect: false });
+}
+
+export function passkeyLogin(credential: AuthenticationCredential, query?: Query, language?: string): Promise<LoginAnswer> {
+  const headers = language ? { 'accept-language': language } : undefined;
+  return request('POST', '/authc/passkey/login', { body: { credential }, query, headers, silent: true, authRedirect: false });
+}

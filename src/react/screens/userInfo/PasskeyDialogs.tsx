@@ -1,0 +1,123 @@
+// The personal center's passkey dialogs: adding one (a name and the current password, then the
+// browser's prompt; ../../../core/passkeys is loaded on submit) and renaming one. The calls are
+// silent: a wrong password or name shows at its field, anything else in the dialog.
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import * as v from 'valibot';
+import { renamePasskey, type PasskeyInfo } from '../../../core/api/passkeys';
+import { notifySuccess } from '../../../core/messages';
+import { passkeyName, passkeyRenameBody } from '../../../core/schemas/passkeys';
+import { rules } from '../../../core/validation';
+import { DialogFrame } from '../../dialogs/DialogFrame';
+import { showServerFieldErrors } from '../../dialogs/fieldErrors';
+import { useT } from '../../i18n';
+import { PasswordField, TextField } from '../../widgets/TextFields';
+import * as ui from '../../widgets/ui.css';
+
+const addForm = v.object({ name: passkeyName, password: rules.currentPassword });
+type AddValues = v.InferOutput<typeof addForm>;
+
+interface DialogProps {
+  onOpenChange: (open: boolean) => void;
+  onSaved: () => void;
+}
+
+function FormActions({ label, busy, onCancel }: { label: string; busy: boolean; onCancel: () => void }) {
+  const t = useT();
+  return (
+    <div className={ui.actions}>
+      <button type="button" className={ui.button.secondary} onClick={onCancel}>
+        {t('console:action.cancel')}
+      </button>
+      <button type="submit" className={ui.button.primary} disabled={busy}>
+        {label}
+      </button>
+    </div>
+  );
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function AddPasskeyDialog({ onOpenChange, onSaved }: DialogProps) {
+  const t = useT();
+  const [failure, setFailure] = useState<string>();
+  const { register, handleSubmit, setError, formState } = useForm<AddValues>({
+    resolver: valibotResolver(addForm),
+    defaultValues: { name: t('account:passkeys.defaultName'), password: '' },
+  });
+  const onSubmit = handleSubmit(async ({ name, password }) => {
+    setFailure(undefined);
+    const passkeys = await import('../../../core/passkeys');
+    try {
+      await passkeys.createPasskey(name, password);
+    } catch (error) {
+      if (!showServerFieldErrors(error, ['name', 'password'], setError))
+        setFailure(passkeys.promptDeclined(error) ? t('account:passkeys.cancelled') : messageOf(error));
+      return;
+    }
+    notifySuccess(t('account:passkeys.added'));
+    onSaved();
+    onOpenChange(false);
+  });
+  return (
+    <DialogFrame open onOpenChange={onOpenChange} title={t('account:passkeys.add')} description={t('account:passkeys.addText')}>
+      <form className={ui.form} onSubmit={(event) => void onSubmit(event)} noValidate>
+        <TextField
+          label={t('account:passkeys.name')}
+          placeholder={t('account:passkeys.namePlaceholder')}
+          maxLength={64}
+          required
+          error={formState.errors.name?.message}
+          registration={register('name')}
+        />
+        <PasswordField
+          label={t('account:passkeys.password')}
+          autoComplete="current-password"
+          required
+          error={formState.errors.password?.message}
+          registration={register('password')}
+        />
+        {failure && (
+          <p role="alert" className={ui.formError}>
+            {failure}
+          </p>
+        )}
+        <FormActions label={t('account:passkeys.add')} busy={formState.isSubmitting} onCancel={() => onOpenChange(false)} />
+      </form>
+    </DialogFrame>
+  );
+}
+
+export function RenamePasskeyDialog({ passkey, onOpenChange, onSaved }: DialogProps & { passkey: PasskeyInfo }) {
+  const t = useT();
+  const [failure, setFailure] = useState<string>();
+  const { register, handleSubmit, setError, formState } = useForm<{ name: string }>({
+    resolver: valibotResolver(passkeyRenameBody),
+    defaultValues: { name: passkey.name },
+  });
+  const onSubmit = handleSubmit(async ({ name }) => {
+    try {
+      await renamePasskey(passkey.id, name);
+    } catch (error) {
+      if (!showServerFieldErrors(error, ['name'], setError)) setFailure(messageOf(error));
+      return;
+    }
+    notifySuccess(t('account:passkeys.renamed'));
+    onSaved();
+    onOpenChange(false);
+  });
+  return (
+    <DialogFrame open onOpenChange={onOpenChange} title={t('account:passkeys.renameTitle')} size="small">
+      <form className={ui.form} onSubmit={(event) => void onSubmit(event)} noValidate>
+        <TextField label={t('account:passkeys.name')} maxLength={64} required error={formState.errors.name?.message} registration={register('name')} />
+        {failure && (
+          <p role="alert" className={ui.formError}>
+            {failure}
+          </p>
+        )}
+        <FormActions label={t('console:action.save')} busy={formState.isSubmitting} onCancel={() => onOpenChange(false)} />
+      </form>
+    </DialogFrame>
+  );
+}
