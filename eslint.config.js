@@ -5,14 +5,39 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-const uiPackages = ['react', 'react-dom', 'react-dom/*', 'react/*', '@nanostores/react', '@radix-ui/*', 'wouter', 'wouter/*', 'react-hook-form', '@hookform/*', '@r2wc/*'];
+const uiPackages = [
+  'react',
+  'react-dom',
+  'react-dom/*',
+  'react/*',
+  '@nanostores/react',
+  '@radix-ui/*',
+  'wouter',
+  'wouter/*',
+  'react-hook-form',
+  '@hookform/*',
+  '@r2wc/*',
+];
 const restrict = (patterns, message, ...more) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }, ...more] }],
 });
 const noElements = [['**/elements/**', '**/elements'], 'src/react never imports src/elements'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'dist-server/**', 'packages/*/dist/**', 'packages/*/dist-server/**', 'packages/*/custom-elements.json', 'data/**', 'coverage/**', 'custom-elements.json', '.tmp/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'dist-server/**',
+      'packages/*/dist/**',
+      'packages/*/dist-server/**',
+      'packages/*/custom-elements.json',
+      'data/**',
+      'coverage/**',
+      'custom-elements.json',
+      '.tmp/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -27,7 +52,10 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       // node:test's test/describe/it return promises the runner itself awaits.
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] },
+      ],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/no-unnecessary-type-assertion': 'error',

@@ -51,12 +51,14 @@ async function start(entry, dataDir, adminPassword) {
     while (readyMs === undefined) {
       if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) before it was ready`);
       if (performance.now() - started > READY_DEADLINE_MS) throw new Error('the server was not ready within 30 s');
-      const ready = await fetch(`http://127.0.0.1:${port}/health/ready`).then((answer) => answer.ok, () => false);
+      const ready = await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+        (answer) => answer.ok,
+        () => false,
+      );
       if (ready) {
         readyMs = performance.now() - started;
         cpu = cpuMs(child.pid);
-      }
-      else await sleep(2);
+      } else await sleep(2);
     }
     await sleep(REST_MS);
     return { readyMs, cpuMs: cpu, rssMiB: rssMiB(child.pid) };

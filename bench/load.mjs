@@ -109,10 +109,12 @@ export async function listLatency(targets, paths, { warmup, seconds }) {
 export async function loginBurst(base, usernames, password) {
   const transformed = await transformPassword(password);
   const started = performance.now();
-  const answers = await Promise.all(usernames.map(async (username) => {
-    const response = await postLogin(base, username, transformed);
-    return (await envelope(response)).loginSuccess === true;
-  }));
+  const answers = await Promise.all(
+    usernames.map(async (username) => {
+      const response = await postLogin(base, username, transformed);
+      return (await envelope(response)).loginSuccess === true;
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   const refused = answers.filter((ok) => !ok).length;
   if (refused) throw new Error(`${refused} of ${usernames.length} sign-ins in the burst were refused`);
@@ -158,9 +160,14 @@ export async function soak(base, { adminCookie, usernames, password, seconds, wo
     while (performance.now() < deadline) {
       const username = usernames[next++ % usernames.length];
       const signedIn = await call('signIns', `${base}/api/authc/login`, {
-        method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ username, password: transformed }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: base },
+        body: JSON.stringify({ username, password: transformed }),
       });
-      const cookie = signedIn?.headers.getSetCookie().find((line) => line.startsWith(`${SESSION_COOKIE}=`))?.split(';')[0];
+      const cookie = signedIn?.headers
+        .getSetCookie()
+        .find((line) => line.startsWith(`${SESSION_COOKIE}=`))
+        ?.split(';')[0];
       for (let round = 0; round < readsPerSignIn && performance.now() < deadline; round++) {
         if (cookie) await call('sessionChecks', `${base}/api/cas/session`, { headers: { cookie } });
         await call('lists', `${base}/api/user?page=${1 + ((next * readsPerSignIn + round) % 50)}&size=20`, { headers: { cookie: adminCookie.header } });

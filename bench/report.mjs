@@ -22,7 +22,8 @@ export function formatTable(rows) {
   const lines = [header, ...rows.map((row) => ({ figure: row.figure, value: row.value, budget: row.budget ?? '', result: verdict(row.pass) }))];
   const width = (key) => Math.max(...lines.map((line) => line[key].length));
   const widths = { figure: width('figure'), value: width('value'), budget: width('budget'), result: width('result') };
-  const format = (line) => `| ${line.figure.padEnd(widths.figure)} | ${line.value.padStart(widths.value)} | ${line.budget.padEnd(widths.budget)} | ${line.result.padEnd(widths.result)} |`;
+  const format = (line) =>
+    `| ${line.figure.padEnd(widths.figure)} | ${line.value.padStart(widths.value)} | ${line.budget.padEnd(widths.budget)} | ${line.result.padEnd(widths.result)} |`;
   const rule = `|${'-'.repeat(widths.figure + 2)}|${'-'.repeat(widths.value + 1)}:|${'-'.repeat(widths.budget + 2)}|${'-'.repeat(widths.result + 2)}|`;
   return [format(lines[0]), rule, ...lines.slice(1).map(format)].join('\n');
 }

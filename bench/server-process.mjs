@@ -27,15 +27,16 @@ export async function startBenchServer({ dataDir, databaseUrl, adminPassword, di
     });
   });
   /** Sends `command` and resolves with the server's first answer of type `answer`. */
-  const ask = (command, answer) => new Promise((resolve) => {
-    const onMessage = (message) => {
-      if (message.type !== answer) return;
-      child.off('message', onMessage);
-      resolve(message);
-    };
-    child.on('message', onMessage);
-    child.send(command);
-  });
+  const ask = (command, answer) =>
+    new Promise((resolve) => {
+      const onMessage = (message) => {
+        if (message.type !== answer) return;
+        child.off('message', onMessage);
+        resolve(message);
+      };
+      child.on('message', onMessage);
+      child.send(command);
+    });
   return {
     base: `http://127.0.0.1:${ready.port}`,
     engine: ready.engine,

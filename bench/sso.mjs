@@ -34,32 +34,42 @@ async function refreshLoad({ tokenUrl, authorization }, chains, seconds) {
   const latencies = [];
   let failures = 0;
   const started = performance.now();
-  await Promise.all(chains.map(async (first) => {
-    let token = first;
-    while (performance.now() < deadline) {
-      const at = performance.now();
-      const response = await fetch(tokenUrl, {
-        method: 'POST',
-        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token }),
-      });
-      const body = await response.json();
-      latencies.push(performance.now() - at);
-      if (!response.ok || !body.refresh_token) {
-        failures++;
-        return;
+  await Promise.all(
+    chains.map(async (first) => {
+      let token = first;
+      while (performance.now() < deadline) {
+        const at = performance.now();
+        const response = await fetch(tokenUrl, {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token }),
+        });
+        const body = await response.json();
+        latencies.push(performance.now() - at);
+        if (!response.ok || !body.refresh_token) {
+          failures++;
+          return;
+        }
+        token = body.refresh_token;
       }
-      token = body.refresh_token;
-    }
-  }));
+    }),
+  );
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   return { perSecond: latencies.length / elapsed, requests: latencies.length, failures, p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0 };
 }
 
 async function cannon({ url, authorization, body }, { connections, seconds }) {
-  const result = await autocannon({ url, method: 'POST', connections, duration: seconds, headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' }, body });
-  if (result.non2xx || result.errors || result.timeouts) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections,
+    duration: seconds,
+    headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+  if (result.non2xx || result.errors || result.timeouts)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   return { perSecond: result.requests.average, requests: result.requests.total, p99: result.latency.p99 };
 }
 
@@ -72,7 +82,11 @@ export async function measureSso(server, adminCookie, { connections, runs, secon
   const chains = await refreshTokens(admin, app, refreshChains * (runs + 1));
   const tokenUrl = app.as.token_endpoint;
   const { access_token: accessToken } = await app.signIn(admin, 'openid');
-  const introspection = { url: app.as.introspection_endpoint, authorization, body: new URLSearchParams({ token: accessToken, token_type_hint: 'access_token' }).toString() };
+  const introspection = {
+    url: app.as.introspection_endpoint,
+    authorization,
+    body: new URLSearchParams({ token: accessToken, token_type_hint: 'access_token' }).toString(),
+  };
   const machine = { url: tokenUrl, authorization, body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'reports' }).toString() };
 
   const cases = { refresh: [], introspection: [], clientCredentials: [] };
@@ -91,11 +105,16 @@ export async function measureSso(server, adminCookie, { connections, runs, secon
     await timed('introspection', () => cannon(introspection, { connections, seconds }));
     await timed('clientCredentials', () => cannon(machine, { connections, seconds }));
   }
-  return Object.fromEntries(Object.entries(cases).map(([key, results]) => [key, {
-    perSecond: median(results.map((result) => result.perSecond)),
-    p99: median(results.map((result) => result.p99)),
-    cpuPerRequest: median(results.map((result) => result.cpuPerRequest)),
-    failures: results.reduce((sum, result) => sum + (result.failures ?? 0), 0),
-    runs: results,
-  }]));
+  return Object.fromEntries(
+    Object.entries(cases).map(([key, results]) => [
+      key,
+      {
+        perSecond: median(results.map((result) => result.perSecond)),
+        p99: median(results.map((result) => result.p99)),
+        cpuPerRequest: median(results.map((result) => result.cpuPerRequest)),
+        failures: results.reduce((sum, result) => sum + (result.failures ?? 0), 0),
+        runs: results,
+      },
+    ]),
+  );
 }

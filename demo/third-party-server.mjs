@@ -45,7 +45,11 @@ export function startThirdPartyServer({ port = 0, apiOrigin }) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
       return;
     }
-    response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp, 'x-content-type-options': 'nosniff' });
+    response.writeHead(200, {
+      'content-type': types[extname(file)] ?? 'application/octet-stream',
+      'content-security-policy': csp,
+      'x-content-type-options': 'nosniff',
+    });
     createReadStream(file).pipe(response);
   });
   return new Promise((resolveStart) => {

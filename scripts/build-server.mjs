@@ -48,7 +48,9 @@ await build({
   external: [...EXTERNAL, ...NEVER_LOADED],
   plugins: [globOnFirstCall],
   // Bundled CommonJS packages require Node's own modules.
-  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __iamCreateRequire } from 'node:module'; const require = __iamCreateRequire(import.meta.url);" },
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __iamCreateRequire } from 'node:module'; const require = __iamCreateRequire(import.meta.url);",
+  },
   sourcemap: true,
   // Less to read and parse at every start; names are kept for stacks and libraries that read them.
   minifyWhitespace: true,

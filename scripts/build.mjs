@@ -37,11 +37,16 @@ async function buildBrowserBundle(options) {
 function buildTypes() {
   const started = Date.now();
   const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
-  const ok = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { stdio: 'inherit', cwd: fileURLToPath(new URL('..', import.meta.url)) }).status === 0;
+  const ok =
+    spawnSync(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { stdio: 'inherit', cwd: fileURLToPath(new URL('..', import.meta.url)) }).status === 0;
   if (!ok) return false;
   // The typed text keys (src/core/i18n/resources.ts) are read from the English texts: the typings
   // import them, so they ship beside them.
-  cpSync(fileURLToPath(new URL('../src/core/i18n/locales/en', import.meta.url)), fileURLToPath(new URL('../packages/iam-console/dist/types/core/i18n/locales/en', import.meta.url)), { recursive: true });
+  cpSync(
+    fileURLToPath(new URL('../src/core/i18n/locales/en', import.meta.url)),
+    fileURLToPath(new URL('../packages/iam-console/dist/types/core/i18n/locales/en', import.meta.url)),
+    { recursive: true },
+  );
   console.log(`tsc: typings → packages/iam-console/dist/types/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return true;
 }
@@ -55,7 +60,14 @@ function buildServer() {
 // Once the bundle is written, every later step runs (an exceeded budget still leaves a usable
 // dist/, manifest, demo and server build); any failure fails the build.
 async function buildAfterBundle() {
-  const steps = [reportBundle(config.output.dir), await buildBrowserBundle(packageConfig), await writeManifest(), buildTypes(), await buildDemos(), buildServer()];
+  const steps = [
+    reportBundle(config.output.dir),
+    await buildBrowserBundle(packageConfig),
+    await writeManifest(),
+    buildTypes(),
+    await buildDemos(),
+    buildServer(),
+  ];
   if (!steps.every(Boolean)) return false;
   console.log(`precompress: ${precompress(config.output.dir)} files of ${config.output.dir}/ → .br, .gz`);
   stagePackages();

@@ -1,6 +1,16 @@
 // Types of scripts/bundle-graph.mjs for the TypeScript tests that use it.
-export interface BundleModule { file: string; name: string; code: string; size: number; gzip: number }
-export interface LazyLoad { name: string; via: string[]; bytes: number }
+export interface BundleModule {
+  file: string;
+  name: string;
+  code: string;
+  size: number;
+  gzip: number;
+}
+export interface LazyLoad {
+  name: string;
+  via: string[];
+  bytes: number;
+}
 export interface BundleGraph {
   modules(): BundleModule[];
   missing(): string[];

@@ -46,7 +46,14 @@ export function bundleGraph(distDir) {
   const modules = new Map();
   for (const file of jsFilesUnder(dist)) {
     const code = readFileSync(file, 'utf8');
-    modules.set(file, { file, name: relative(dist, file), code, size: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length, ...importsOf(file, code) });
+    modules.set(file, {
+      file,
+      name: relative(dist, file),
+      code,
+      size: Buffer.byteLength(code),
+      gzip: gzipSync(code, { level: 9 }).length,
+      ...importsOf(file, code),
+    });
   }
   const missing = new Set();
   const staticClosure = (roots) => {

@@ -8,8 +8,14 @@ const candidates = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/
 
 /** The flags every headless launch uses on these machines (root needs --no-sandbox). */
 export const chromiumArgs = [
-  '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 function found() {
@@ -29,7 +35,7 @@ export function findChromium() {
     console.error('No Chromium found. Install it with:  sudo apt-get install -y chromium   (or set CHROME_PATH)');
     process.exit(1);
   }
-  console.log('No Chromium found: installing Debian\'s chromium with apt-get …');
+  console.log("No Chromium found: installing Debian's chromium with apt-get …");
   execFileSync('apt-get', ['update'], { stdio: 'inherit' });
   execFileSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   const installed = found();

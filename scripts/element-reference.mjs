@@ -5,11 +5,21 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('..', import.meta.url);
-const cell = (text) => String(text ?? '').replace(/\|/g, '\\|').replace(/\n+/g, ' ');
+const cell = (text) =>
+  String(text ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\n+/g, ' ');
 
 function table(title, headers, rows) {
   if (!rows.length) return [];
-  return [`**${title}**`, '', `| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`), ''];
+  return [
+    `**${title}**`,
+    '',
+    `| ${headers.join(' | ')} |`,
+    `|${headers.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+    '',
+  ];
 }
 
 /** The Markdown reference of every element the manifest declares. */
@@ -28,18 +38,45 @@ export function elementReference(manifest) {
   ];
   for (const element of elements) {
     lines.push(`## \`<${element.tagName}>\``, '', element.description ?? '', '', `Source: \`${element.path}\``, '');
-    lines.push(...table('Attributes', ['Attribute', 'Property', 'Type', 'Default', 'Description'], (element.attributes ?? []).map((a) => [`\`${a.name}\``, a.fieldName ? `\`${a.fieldName}\`` : '', a.type?.text ?? '', a.default ?? '', a.description])));
-    lines.push(...table('Events', ['Event', 'Type', 'Description'], (element.events ?? []).map((e) => [`\`${e.name}\``, e.type?.text ?? '', e.description])));
-    lines.push(...table('CSS parts', ['Part', 'Description'], (element.cssParts ?? []).map((p) => [`\`::part(${p.name})\``, p.description])));
+    lines.push(
+      ...table(
+        'Attributes',
+        ['Attribute', 'Property', 'Type', 'Default', 'Description'],
+        (element.attributes ?? []).map((a) => [`\`${a.name}\``, a.fieldName ? `\`${a.fieldName}\`` : '', a.type?.text ?? '', a.default ?? '', a.description]),
+      ),
+    );
+    lines.push(
+      ...table(
+        'Events',
+        ['Event', 'Type', 'Description'],
+        (element.events ?? []).map((e) => [`\`${e.name}\``, e.type?.text ?? '', e.description]),
+      ),
+    );
+    lines.push(
+      ...table(
+        'CSS parts',
+        ['Part', 'Description'],
+        (element.cssParts ?? []).map((p) => [`\`::part(${p.name})\``, p.description]),
+      ),
+    );
     if (element.cssProperties?.length) lines.push('**CSS custom properties**: every [theme token](#theme-tokens).', '');
   }
   // The elements share one theme: its tokens are listed once.
   const tokens = elements.find((element) => element.cssProperties?.length)?.cssProperties ?? [];
   if (tokens.length) {
     lines.push('## Theme tokens', '', 'Set on an element (or any ancestor) to override its theme, e.g. `iam-login { --iam-color-primary: #06c }`.', '');
-    lines.push(...table(`${tokens.length} tokens`, ['Property', 'Description'], tokens.map((p) => [`\`${p.name}\``, p.description])));
+    lines.push(
+      ...table(
+        `${tokens.length} tokens`,
+        ['Property', 'Description'],
+        tokens.map((p) => [`\`${p.name}\``, p.description]),
+      ),
+    );
   }
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 export const referencePath = fileURLToPath(new URL('docs/elements.md', root));

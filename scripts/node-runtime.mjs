@@ -24,7 +24,10 @@ export function nodeRuntime(major) {
   const node = join(runtime, 'node_modules/node/bin/node');
   const sqlite = join(runtime, 'node_modules/better-sqlite3/lib/index.js');
   if (!existsSync(node) || !existsSync(sqlite)) {
-    execFileSync('npm', ['install', '--prefix', runtime, '--no-save', '--no-audit', '--no-fund', '--prefer-offline', `node@${major}`, sqliteForNewerNode], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync('npm', ['install', '--prefix', runtime, '--no-save', '--no-audit', '--no-fund', '--prefer-offline', `node@${major}`, sqliteForNewerNode], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
   }
   const hook = join(root, 'scripts/sqlite-for-runtime.mjs');
   return {

@@ -21,7 +21,7 @@ function ensureInstalled() {
   if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
     throw new Error('PostgreSQL is missing. Install it with:  sudo apt-get install -y postgresql');
   }
-  console.log('PostgreSQL not found: installing Debian\'s postgresql with apt-get …');
+  console.log("PostgreSQL not found: installing Debian's postgresql with apt-get …");
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
   execFileSync('apt-get', ['install', '-y', 'postgresql'], { stdio: 'inherit', env });
@@ -76,7 +76,11 @@ export async function startPostgres() {
   return {
     url,
     async stop() {
-      try { runPg(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']); } finally { rmSync(dir, { recursive: true, force: true }); }
+      try {
+        runPg(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
     async restart(downMs = 0) {
       await runPgAsync(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);

@@ -18,9 +18,12 @@ export function precompress(dir) {
   const files = javascriptFiles(dir);
   for (const file of files) {
     const content = readFileSync(file);
-    writeFileSync(`${file}.br`, brotliCompressSync(content, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
-    }));
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(content, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
+      }),
+    );
     writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
   }
   return files.length;

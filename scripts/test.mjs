@@ -14,11 +14,7 @@ import { nodeRuntime } from './node-runtime.mjs';
 import { startPostgres } from './postgres.mjs';
 
 const allSuites = ['typecheck', 'lint', 'format', 'unit', 'server', 'browser', 'e2e', 'hosts'];
-/** Whether `npm test` checks the formatting (prettier, .prettierrc.json): to be set once the whole
- *  repository has been formatted with `npm run format`. `node scripts/test.mjs format` runs it any time. */
-const FORMAT_ENFORCED = false;
-const defaultSuites = allSuites.filter((suite) => suite !== 'format' || FORMAT_ENFORCED);
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : defaultSuites;
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : allSuites;
 const totals = { passed: 0, failed: 0 };
 const failures = [];
 
@@ -26,20 +22,32 @@ function run(command, args, env = {}) {
   return new Promise((resolve) => {
     let output = '';
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => { output += d; process.stdout.write(d); });
-    child.stderr.on('data', (d) => { output += d; process.stderr.write(d); });
+    child.stdout.on('data', (d) => {
+      output += d;
+      process.stdout.write(d);
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+      process.stderr.write(d);
+    });
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });
 }
 
 function filesUnder(dir, pattern) {
   let entries;
-  try { entries = readdirSync(dir); } catch { return []; }
-  return entries.flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return filesUnder(path, pattern);
-    return pattern.test(name) ? [path] : [];
-  }).sort();
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return entries
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return filesUnder(path, pattern);
+      return pattern.test(name) ? [path] : [];
+    })
+    .sort();
 }
 
 function count(name, passed, failed) {
@@ -60,14 +68,27 @@ async function check(name, command, args) {
 /** node:test files, counted from a TAP copy of the run (on `node`, by default this Node.js). */
 async function nodeTests(name, dir, env = {}, node = process.execPath) {
   const files = filesUnder(dir, /\.test\.(ts|mjs|js)$/);
-  if (!files.length) { console.log(`\n=== ${name}: no test files under ${dir}`); return; }
+  if (!files.length) {
+    console.log(`\n=== ${name}: no test files under ${dir}`);
+    return;
+  }
   const tap = join(mkdtempSync(join(tmpdir(), 'iam-test-')), 'report.tap');
   console.log(`\n=== ${name}: ${files.length} files`);
-  const { code } = await run(node, [
-    '--import', 'tsx', '--test', '--test-concurrency=1',
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files,
-  ], env);
+  const { code } = await run(
+    node,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=1',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
+    env,
+  );
   const report = readFileSync(tap, 'utf8');
   const passed = Number(/^# pass (\d+)/m.exec(report)?.[1] ?? 0);
   const failed = Number(/^# fail (\d+)/m.exec(report)?.[1] ?? 0) + Number(/^# cancelled (\d+)/m.exec(report)?.[1] ?? 0);
@@ -108,8 +129,7 @@ for (const suite of wanted) {
   if (suite === 'typecheck') {
     await check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
     await check('typecheck (browser tests)', 'npx', ['tsc', '--noEmit', '-p', 'test/browser/tsconfig.json']);
-  }
-  else if (suite === 'lint') await check('lint', 'npx', ['eslint', '.', '--max-warnings=0']);
+  } else if (suite === 'lint') await check('lint', 'npx', ['eslint', '.', '--max-warnings=0']);
   else if (suite === 'format') await check('format', 'npx', ['prettier', '--check', '.']);
   else if (suite === 'unit') {
     await nodeTests('unit', 'test/unit');
@@ -124,10 +144,15 @@ for (const suite of wanted) {
       await postgres.stop();
     }
   } else if (builtSuites.includes(suite)) {
-    if (!built) { console.error(`The build failed: the ${suite} suite cannot run.`); count(suite, 0, 1); }
-    else if (suite === 'browser') await browserTests();
+    if (!built) {
+      console.error(`The build failed: the ${suite} suite cannot run.`);
+      count(suite, 0, 1);
+    } else if (suite === 'browser') await browserTests();
     else await nodeTests(suite, `test/${suite}`, { CHROME_PATH: findChromium() });
-  } else { console.error(`unknown suite: ${suite} (known: ${allSuites.join(' ')})`); count(suite, 0, 1); }
+  } else {
+    console.error(`unknown suite: ${suite} (known: ${allSuites.join(' ')})`);
+    count(suite, 0, 1);
+  }
 }
 
 if (failures.length) console.log(`failed suites: ${failures.join(', ')}`);

@@ -79,8 +79,14 @@ function demoPages(app: App, demo: string): void {
     app.get('/demo/nonce.html', { schema: { hide: true } }, (_request, reply) => {
       const nonce = randomBytes(16).toString('base64');
       const policy = [
-        "default-src 'self'", `script-src 'self' 'nonce-${nonce}'`, `style-src 'self' 'nonce-${nonce}'`, "img-src 'self' data: blob:",
-        "connect-src 'self'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'self'",
+        "default-src 'self'",
+        `script-src 'self' 'nonce-${nonce}'`,
+        `style-src 'self' 'nonce-${nonce}'`,
+        "img-src 'self' data: blob:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "frame-ancestors 'self'",
       ].join('; ');
       // Replaces the strict policy the security hook set for every answer.
       return sendPage(reply.header('content-security-policy', policy), noncePage.replaceAll('{{nonce}}', nonce));
@@ -95,10 +101,18 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   await bootstrap(db.kysely, config, now());
   const settings = new SettingsStore(db.kysely, now);
   const ctx: Ctx = {
-    db: db.kysely, engine: db.engine, config, settings, now,
+    db: db.kysely,
+    engine: db.engine,
+    config,
+    settings,
+    now,
     audit: new AuditLog(db.kysely, now),
     sessions: new SessionService(db.kysely, db.engine, settings, now),
-    site: new PublicOrigin(config, () => app.server.address(), (message) => app.log.warn(message)),
+    site: new PublicOrigin(
+      config,
+      () => app.server.address(),
+      (message) => app.log.warn(message),
+    ),
   };
 
   // helmet's middleware is built once here and run by one hook: @fastify/helmet builds it again on
@@ -106,8 +120,14 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
-        'default-src': ["'self'"], 'script-src': ["'self'"], 'style-src': ["'self'"], 'img-src': ["'self'", 'data:', 'blob:'],
-        'connect-src': ["'self'"], 'object-src': ["'none'"], 'base-uri': ["'self'"], 'frame-ancestors': ["'self'"],
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        'style-src': ["'self'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'connect-src': ["'self'"],
+        'object-src': ["'none'"],
+        'base-uri': ["'self'"],
+        'frame-ancestors': ["'self'"],
         'upgrade-insecure-requests': null,
       },
     },
@@ -116,8 +136,11 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   // X-Forwarded-* count only when the socket's peer is one of the configured proxies. Answers
   // Fastify and Node give before our hooks run are the envelope with the security headers too.
   const app = Fastify({
-    ...loggingOptions(config.logger, config.logStream), trustProxy: config.trustProxy.length ? config.trustProxy : false, bodyLimit: 256 * 1024,
-    frameworkErrors: frameworkErrorAnswer(securityHeaders), clientErrorHandler: clientErrorAnswer(securityHeaders),
+    ...loggingOptions(config.logger, config.logStream),
+    trustProxy: config.trustProxy.length ? config.trustProxy : false,
+    bodyLimit: 256 * 1024,
+    frameworkErrors: frameworkErrorAnswer(securityHeaders),
+    clientErrorHandler: clientErrorAnswer(securityHeaders),
     // Requests are validated by the shared valibot schemas inside each route (see http/route.ts);
     // the JSON Schemas Fastify holds are their OpenAPI description only. Given here, Fastify does
     // not load its own compilers (ajv, fast-json-stringify) at all.
@@ -167,19 +190,22 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   metricsRoutes(app, ctx);
   await app.register(healthRoutes, { db, hide: true });
   const gate = createGate(ctx);
-  await app.register(async (api) => {
-    // API answers are about a person or a session: no browser or proxy keeps them (a shared computer's
-    // back button, a proxy's cache). Set on the socket's answer, so the OIDC provider's answers (which
-    // bypass Fastify's reply) carry it too; a route whose answer is public (an uploaded file by its
-    // content address) sets its own.
-    api.addHook('onRequest', (_request, reply, done) => {
-      reply.raw.setHeader('cache-control', 'no-store');
-      done();
-    });
-    apiRoutes(api, gate, ctx);
-    void api.register(healthRoutes, { db });
-    api.get('/openapi.json', { schema: { hide: true } }, openApi);
-  }, { prefix: '/api' });
+  await app.register(
+    async (api) => {
+      // API answers are about a person or a session: no browser or proxy keeps them (a shared computer's
+      // back button, a proxy's cache). Set on the socket's answer, so the OIDC provider's answers (which
+      // bypass Fastify's reply) carry it too; a route whose answer is public (an uploaded file by its
+      // content address) sets its own.
+      api.addHook('onRequest', (_request, reply, done) => {
+        reply.raw.setHeader('cache-control', 'no-store');
+        done();
+      });
+      apiRoutes(api, gate, ctx);
+      void api.register(healthRoutes, { db });
+      api.get('/openapi.json', { schema: { hide: true } }, openApi);
+    },
+    { prefix: '/api' },
+  );
   await app.register(scimPlugin, { prefix: '/scim/v2', ctx });
 
   const { dist, demo, publicDir } = config.staticRoots;

@@ -28,7 +28,10 @@ export class AuditLog {
   private readonly listeners: ((event: AuditEvent) => void)[] = [];
   private readonly followers: AuditFollower[] = [];
 
-  constructor(private readonly db: Kysely<Database>, private readonly now: () => number) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => number,
+  ) {}
 
   /** Tells `listener` of every event recorded from now on (the metrics count sign-ins this way). */
   listen(listener: (event: AuditEvent) => void): void {

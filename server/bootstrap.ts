@@ -26,23 +26,53 @@ export async function bootstrap(db: Kysely<Database>, config: ServerConfig, now:
   if (!root) {
     // A fixed id, so that processes starting together on a fresh database make one root, not two.
     const id = ROOT_TENANT_ID;
-    await db.insertInto('tenants').values({
-      id, parentId: null, path: `/${id}/`, name: 'root', type: 'root', scope: Scope.Platform,
-      status: Status.Enable, description: null, version: 1, createdAt: now, updatedAt: now,
-    }).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await db
+      .insertInto('tenants')
+      .values({
+        id,
+        parentId: null,
+        path: `/${id}/`,
+        name: 'root',
+        type: 'root',
+        scope: Scope.Platform,
+        status: Status.Enable,
+        description: null,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
     root = { id };
   }
   const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (anyUser) return;
   const generated = config.adminPassword === undefined;
   const password = config.adminPassword ?? generatePassword();
-  const inserted = await db.insertInto('users').values({
-    id: newId(), username: config.adminUsername, realName: config.adminUsername,
-    email: null, mobilePhone: null, description: null, availabilityStatus: Status.Enable, avatar: null,
-    extraProp: '{}', userType: UserType.System, tenantId: root.id, isAdmin: 1, isMaster: 1,
-    passwordHash: await hashPassword(await transformPassword(password)), passwordChangedAt: now,
-    version: 1, createdAt: now, updatedAt: now,
-  }).onConflict((oc) => oc.column('username').doNothing()).executeTakeFirst();
+  const inserted = await db
+    .insertInto('users')
+    .values({
+      id: newId(),
+      username: config.adminUsername,
+      realName: config.adminUsername,
+      email: null,
+      mobilePhone: null,
+      description: null,
+      availabilityStatus: Status.Enable,
+      avatar: null,
+      extraProp: '{}',
+      userType: UserType.System,
+      tenantId: root.id,
+      isAdmin: 1,
+      isMaster: 1,
+      passwordHash: await hashPassword(await transformPassword(password)),
+      passwordChangedAt: now,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflict((oc) => oc.column('username').doNothing())
+    .executeTakeFirst();
   // Another process starting at the same time may have made the administrator first.
   if (generated && Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) config.onAdminPasswordGenerated(config.adminUsername, password);
 }

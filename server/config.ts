@@ -86,7 +86,10 @@ export interface ServerConfig {
 const minute = 60_000;
 
 function listFromEnv(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 /** The vendor's public key: PEM text, a path to a PEM file, or <dataDir>/license-public.pem. */
@@ -116,8 +119,10 @@ function isProxyAddress(entry: string): boolean {
  */
 export function trustedProxies(entries: string[], source = 'IAM_TRUST_PROXY'): string[] {
   if (entries.length === 1 && /^(1|true|yes|on)$/i.test(entries[0]!)) {
-    throw new Error(`${source}=${entries[0]} would trust X-Forwarded-* headers from any client. Name the proxy instead: `
-      + `${source}=127.0.0.1 (a proxy on this machine; or loopback), or its address or network (10.0.0.5, 10.0.0.0/24), comma-separated.`);
+    throw new Error(
+      `${source}=${entries[0]} would trust X-Forwarded-* headers from any client. Name the proxy instead: ` +
+        `${source}=127.0.0.1 (a proxy on this machine; or loopback), or its address or network (10.0.0.5, 10.0.0.0/24), comma-separated.`,
+    );
   }
   const wrong = entries.filter((entry) => !isProxyAddress(entry));
   if (wrong.length) throw new Error(`${source}: not an IP address, CIDR or loopback/linklocal/uniquelocal: ${wrong.join(', ')}`);
@@ -130,8 +135,10 @@ const METRICS_TOKEN_MIN_LENGTH = 16;
 /** Who may read /metrics. Unset: this machine only (loopback) outside production, nobody in production. */
 function metricsAccess(options: ServerOptions, env: NodeJS.ProcessEnv): ServerConfig['metrics'] {
   const token = options.metrics?.token ?? (env.IAM_METRICS_TOKEN || undefined);
-  if (token !== undefined && token.length < METRICS_TOKEN_MIN_LENGTH) throw new Error(`IAM_METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long`);
-  const allow = options.metrics?.allow ?? (env.IAM_METRICS_ALLOW !== undefined ? listFromEnv(env.IAM_METRICS_ALLOW) : env.NODE_ENV === 'production' ? [] : ['loopback']);
+  if (token !== undefined && token.length < METRICS_TOKEN_MIN_LENGTH)
+    throw new Error(`IAM_METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long`);
+  const allow =
+    options.metrics?.allow ?? (env.IAM_METRICS_ALLOW !== undefined ? listFromEnv(env.IAM_METRICS_ALLOW) : env.NODE_ENV === 'production' ? [] : ['loopback']);
   const wrong = allow.filter((entry) => !isProxyAddress(entry));
   if (wrong.length) throw new Error(`IAM_METRICS_ALLOW: not an IP address, CIDR or loopback/linklocal/uniquelocal: ${wrong.join(', ')}`);
   return { token, allow };
@@ -160,8 +167,10 @@ function publicAddresses(options: ServerOptions, env: NodeJS.ProcessEnv) {
   const issuer = options.oidcIssuer ?? (env.IAM_OIDC_ISSUER || undefined);
   if (issuer !== undefined) originOf(issuer, 'IAM_OIDC_ISSUER', true);
   if (publicUrl === undefined && issuer === undefined && env.NODE_ENV === 'production') {
-    throw new Error('IAM_PUBLIC_URL is not set: give the server\'s public origin (e.g. IAM_PUBLIC_URL=https://iam.example.com). '
-      + 'In production it is never guessed from requests (the OIDC issuer, links in mails and the CSRF check depend on it).');
+    throw new Error(
+      "IAM_PUBLIC_URL is not set: give the server's public origin (e.g. IAM_PUBLIC_URL=https://iam.example.com). " +
+        'In production it is never guessed from requests (the OIDC issuer, links in mails and the CSRF check depend on it).',
+    );
   }
   return {
     publicUrl: publicUrl !== undefined ? originOf(publicUrl, 'IAM_PUBLIC_URL') : issuer && new URL(issuer).origin,
@@ -187,14 +196,18 @@ export function originFitsRpId(origin: string, rpId: string): boolean {
  */
 function webauthnConfig(options: ServerOptions, env: NodeJS.ProcessEnv, publicUrl: string | undefined): ServerConfig['webauthn'] {
   const rpId = (options.webauthn?.rpId ?? (env.IAM_WEBAUTHN_RP_ID || undefined))?.toLowerCase();
-  if (rpId !== undefined && !HOST_NAME.test(rpId)) throw new Error(`IAM_WEBAUTHN_RP_ID must be a domain name such as example.com (no scheme, port or path): ${rpId}`);
+  if (rpId !== undefined && !HOST_NAME.test(rpId))
+    throw new Error(`IAM_WEBAUTHN_RP_ID must be a domain name such as example.com (no scheme, port or path): ${rpId}`);
   const listed = options.webauthn?.origins ?? (env.IAM_WEBAUTHN_ORIGINS !== undefined ? listFromEnv(env.IAM_WEBAUTHN_ORIGINS) : undefined);
   const origins = listed?.map((origin) => originOf(origin, 'IAM_WEBAUTHN_ORIGINS'));
   const effectiveRpId = rpId ?? (publicUrl !== undefined ? new URL(publicUrl).hostname : undefined);
-  const wrong = effectiveRpId === undefined ? [] : (origins ?? (publicUrl !== undefined ? [publicUrl] : [])).filter((origin) => !originFitsRpId(origin, effectiveRpId));
+  const wrong =
+    effectiveRpId === undefined ? [] : (origins ?? (publicUrl !== undefined ? [publicUrl] : [])).filter((origin) => !originFitsRpId(origin, effectiveRpId));
   if (wrong.length) {
-    throw new Error(`IAM_WEBAUTHN_ORIGINS: passkeys of the RP ID ${effectiveRpId} work only on pages of ${effectiveRpId} or its subdomains, not on ${wrong.join(', ')}. `
-      + 'Set IAM_WEBAUTHN_RP_ID to a domain every listed origin shares, or leave those origins out.');
+    throw new Error(
+      `IAM_WEBAUTHN_ORIGINS: passkeys of the RP ID ${effectiveRpId} work only on pages of ${effectiveRpId} or its subdomains, not on ${wrong.join(', ')}. ` +
+        'Set IAM_WEBAUTHN_RP_ID to a domain every listed origin shares, or leave those origins out.',
+    );
   }
   return { rpId, origins };
 }
@@ -234,9 +247,11 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
       publicDir: resolve(options.staticRoots?.publicDir ?? besideServer('./public/')),
     },
     clock: options.clock ?? { now: () => Date.now() },
-    onAdminPasswordGenerated: options.onAdminPasswordGenerated ?? ((username, password) => {
-      process.stdout.write(`\nFirst administrator created: ${username}\nGenerated password (shown once): ${password}\n\n`);
-    }),
+    onAdminPasswordGenerated:
+      options.onAdminPasswordGenerated ??
+      ((username, password) => {
+        process.stdout.write(`\nFirst administrator created: ${username}\nGenerated password (shown once): ${password}\n\n`);
+      }),
     licensePublicKey: options.licensePublicKey ?? licenseKey(env.IAM_LICENSE_PUBLIC_KEY, dataDir),
     checkAnswers: options.checkAnswers ?? false,
     metrics: metricsAccess(options, env),

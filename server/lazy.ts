@@ -7,8 +7,9 @@
  *  tried again on the next call. */
 export function lazy<T>(load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | undefined;
-  return () => (loaded ??= load().catch((error: unknown) => {
-    loaded = undefined;
-    throw error;
-  }));
+  return () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
 }

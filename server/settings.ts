@@ -55,7 +55,10 @@ export class SettingsStore {
   /** Asked at least once per request: compiled once (and prepared on PostgreSQL). */
   private readonly versionsQuery;
 
-  constructor(private readonly db: Kysely<Database>, private readonly now: () => number) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => number,
+  ) {
     this.versionsQuery = db.selectFrom('settings').select(['key', 'version']).where('key', 'in', documentKeys).compile();
     preparedOnPostgres(this.versionsQuery.sql);
   }
@@ -90,26 +93,34 @@ export class SettingsStore {
    */
   async update<K extends keyof Documents>(key: K, expectedVersion: number, change: (current: Documents[K]) => Documents[K]): Promise<Versioned<Documents[K]>> {
     const updatedAt = this.now();
-    return this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('settings').values({ key, value: '{}', version: 1, updatedAt })
-        .onConflict((oc) => oc.column('key').doNothing()).execute();
-      // FOR UPDATE on PostgreSQL; SQLite's write transaction already holds the database.
-      let locked = trx.selectFrom('settings').select(['value', 'version']).where('key', '=', key);
-      if (trx.getExecutor().adapter instanceof PostgresAdapter) locked = locked.forUpdate();
-      const stored = parse(key, await locked.executeTakeFirstOrThrow());
-      if (stored.version !== expectedVersion) throw conflict();
-      const value = change(stored.value);
-      const written = await trx.updateTable('settings')
-        .set({ value: JSON.stringify(value), version: expectedVersion + 1, updatedAt })
-        .where('key', '=', key).where('version', '=', expectedVersion)
-        .executeTakeFirst();
-      if (Number(written.numUpdatedRows) === 0) throw conflict();
-      return { value, version: expectedVersion + 1 };
-    }).finally(() => {
-      // Later reads in this request see the document as saved (or as another process saved it).
-      const scope = requestScope.getStore();
-      if (scope) scope.versions = undefined;
-    });
+    return this.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx
+          .insertInto('settings')
+          .values({ key, value: '{}', version: 1, updatedAt })
+          .onConflict((oc) => oc.column('key').doNothing())
+          .execute();
+        // FOR UPDATE on PostgreSQL; SQLite's write transaction already holds the database.
+        let locked = trx.selectFrom('settings').select(['value', 'version']).where('key', '=', key);
+        if (trx.getExecutor().adapter instanceof PostgresAdapter) locked = locked.forUpdate();
+        const stored = parse(key, await locked.executeTakeFirstOrThrow());
+        if (stored.version !== expectedVersion) throw conflict();
+        const value = change(stored.value);
+        const written = await trx
+          .updateTable('settings')
+          .set({ value: JSON.stringify(value), version: expectedVersion + 1, updatedAt })
+          .where('key', '=', key)
+          .where('version', '=', expectedVersion)
+          .executeTakeFirst();
+        if (Number(written.numUpdatedRows) === 0) throw conflict();
+        return { value, version: expectedVersion + 1 };
+      })
+      .finally(() => {
+        // Later reads in this request see the document as saved (or as another process saved it).
+        const scope = requestScope.getStore();
+        if (scope) scope.versions = undefined;
+      });
   }
 
   /** Plain values that are not edited through the API (installation id, license text). */
@@ -120,7 +131,9 @@ export class SettingsStore {
 
   async setRaw(key: string, value: string): Promise<void> {
     const updatedAt = this.now();
-    await this.db.insertInto('settings').values({ key, value, version: 1, updatedAt })
+    await this.db
+      .insertInto('settings')
+      .values({ key, value, version: 1, updatedAt })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value, updatedAt }))
       .execute();
   }

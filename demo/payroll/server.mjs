@@ -17,10 +17,16 @@ const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 const MENU_PATH = '/api/menu/app/assignment/public/multi_app_menu/list';
 
 const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const cookiesOf = (request) => Object.fromEntries((request.headers.cookie ?? '').split(/;\s*/).filter(Boolean).map((pair) => {
-  const at = pair.indexOf('=');
-  return [pair.slice(0, at), decodeURIComponent(pair.slice(at + 1))];
-}));
+const cookiesOf = (request) =>
+  Object.fromEntries(
+    (request.headers.cookie ?? '')
+      .split(/;\s*/)
+      .filter(Boolean)
+      .map((pair) => {
+        const at = pair.indexOf('=');
+        return [pair.slice(0, at), decodeURIComponent(pair.slice(at + 1))];
+      }),
+  );
 const cookie = (name, value, maxAge) => `${name}=${encodeURIComponent(value)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}`;
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1d2330}
@@ -39,8 +45,12 @@ function page(title, body, user) {
 <main>${body}</main></body></html>`;
 }
 
-const chips = (values, testId) => (values.length ? `<p class="chips" data-testid="${testId}">${values.map((value) => `<span>${escapeHtml(value)}</span>`).join('')}</p>` : `<p data-testid="${testId}">None</p>`);
-const menuList = (items) => `<ul>${items.map((item) => `<li>${escapeHtml(item.name)} <code>${escapeHtml(item.path)}</code>${item.children?.length ? menuList(item.children) : ''}</li>`).join('')}</ul>`;
+const chips = (values, testId) =>
+  values.length
+    ? `<p class="chips" data-testid="${testId}">${values.map((value) => `<span>${escapeHtml(value)}</span>`).join('')}</p>`
+    : `<p data-testid="${testId}">None</p>`;
+const menuList = (items) =>
+  `<ul>${items.map((item) => `<li>${escapeHtml(item.name)} <code>${escapeHtml(item.path)}</code>${item.children?.length ? menuList(item.children) : ''}</li>`).join('')}</ul>`;
 
 /**
  * Starts Payroll on 127.0.0.1 (or `host`) at `port` (0: any free port). `issuer` is the console's
@@ -68,7 +78,8 @@ export async function startPayroll({ issuer, client: { clientId, clientSecret },
     const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
     if (!token) return { status: 401, body: { error: 'invalid_token', error_description: 'a bearer token is required' } };
     const answer = await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, auth, token, insecure));
-    if (!answer.active || answer.client_id !== clientId || !answer.sub) return { status: 401, body: { error: 'invalid_token', error_description: 'the token is not active' } };
+    if (!answer.active || answer.client_id !== clientId || !answer.sub)
+      return { status: 401, body: { error: 'invalid_token', error_description: 'the token is not active' } };
     const month = new Date().toISOString().slice(0, 7);
     return { status: 200, body: { person: answer.sub, payslips: [{ month, net: 4210.5, currency: 'EUR' }] } };
   }
@@ -85,7 +96,17 @@ export async function startPayroll({ issuer, client: { clientId, clientSecret },
     const menuAnswer = await fetch(new URL(MENU_PATH, consoleOrigin), { headers: { authorization: `Bearer ${tokens.access_token}` } });
     const menus = menuAnswer.ok ? (await menuAnswer.json()).data.flatMap((plan) => plan.menus) : [];
     const id = randomBytes(24).toString('base64url');
-    sessions.set(id, { sub: claims.sub, sid: claims.sid, name: claims.name ?? claims.preferred_username ?? claims.sub, roles: claims.roles ?? [], privileges: claims.privileges ?? [], tenant: claims.tenant, menus, accessToken: tokens.access_token, idToken: tokens.id_token });
+    sessions.set(id, {
+      sub: claims.sub,
+      sid: claims.sid,
+      name: claims.name ?? claims.preferred_username ?? claims.sub,
+      roles: claims.roles ?? [],
+      privileges: claims.privileges ?? [],
+      tenant: claims.tenant,
+      menus,
+      accessToken: tokens.access_token,
+      idToken: tokens.id_token,
+    });
     return { status: 303, location: '/', cookies: [cookie(SESSION_COOKIE, id, 8 * 3600), cookie(FLOW_COOKIE, '', 0)] };
   }
 
@@ -93,7 +114,12 @@ export async function startPayroll({ issuer, client: { clientId, clientSecret },
   async function backchannelLogout(request) {
     const body = new URLSearchParams(await text(request));
     try {
-      const { payload } = await jwtVerify(body.get('logout_token') ?? '', jwks, { issuer: as.issuer, audience: clientId, typ: 'logout+jwt', maxTokenAge: '5 minutes' });
+      const { payload } = await jwtVerify(body.get('logout_token') ?? '', jwks, {
+        issuer: as.issuer,
+        audience: clientId,
+        typ: 'logout+jwt',
+        maxTokenAge: '5 minutes',
+      });
       if (!payload.events || !(LOGOUT_EVENT in payload.events) || 'nonce' in payload || (!payload.sid && !payload.sub)) throw new Error('not a logout token');
       for (const [id, session] of sessions) {
         if ((payload.sid && session.sid === payload.sid) || (payload.sub && session.sub === payload.sub)) sessions.delete(id);
@@ -106,15 +132,26 @@ export async function startPayroll({ issuer, client: { clientId, clientSecret },
 
   function home(request) {
     const session = signedIn(request);
-    if (!session) return { status: 200, html: page('Welcome', '<section><h2>Welcome</h2><p data-testid="signed-out">You are not signed in.</p><p><a class="button" href="/login">Sign in with the console</a></p></section>') };
+    if (!session)
+      return {
+        status: 200,
+        html: page(
+          'Welcome',
+          '<section><h2>Welcome</h2><p data-testid="signed-out">You are not signed in.</p><p><a class="button" href="/login">Sign in with the console</a></p></section>',
+        ),
+      };
     const tenant = session.tenant ? `<p>Tenant: ${escapeHtml(session.tenant.name)}</p>` : '';
     return {
       status: 200,
-      html: page('Home', `<section><h2>Your roles in Payroll</h2>${chips(session.roles, 'roles')}${tenant}</section>
+      html: page(
+        'Home',
+        `<section><h2>Your roles in Payroll</h2>${chips(session.roles, 'roles')}${tenant}</section>
 <section><h2>Your privileges</h2>${chips(session.privileges, 'privileges')}</section>
 <section><h2>Menu</h2><nav data-testid="menu" aria-label="Payroll menu">${menuList(session.menus)}</nav></section>
 <section><h2>Payroll API</h2><p>Calls Payroll's own API with your access token; the API asks the console whether the token is still good (introspection).</p>
-<p><a class="button" href="/payslips">Load my payslips</a></p></section>`, session.name),
+<p><a class="button" href="/payslips">Load my payslips</a></p></section>`,
+        session.name,
+      ),
     };
   }
 
@@ -135,8 +172,14 @@ export async function startPayroll({ issuer, client: { clientId, clientSecret },
     flows.set(flowId, flow);
     const url = new URL(as.authorization_endpoint);
     url.search = new URLSearchParams({
-      client_id: clientId, redirect_uri: `${self}/callback`, response_type: 'code', scope: 'openid profile roles tenant',
-      state: flow.state, nonce: flow.nonce, code_challenge: await oauth.calculatePKCECodeChallenge(flow.verifier), code_challenge_method: 'S256',
+      client_id: clientId,
+      redirect_uri: `${self}/callback`,
+      response_type: 'code',
+      scope: 'openid profile roles tenant',
+      state: flow.state,
+      nonce: flow.nonce,
+      code_challenge: await oauth.calculatePKCECodeChallenge(flow.verifier),
+      code_challenge_method: 'S256',
     }).toString();
     return { status: 303, location: url.href, cookies: [cookie(FLOW_COOKIE, flowId, 600)] };
   }
@@ -167,9 +210,17 @@ export async function startPayroll({ issuer, client: { clientId, clientSecret },
     const url = new URL(request.url ?? '/', self ?? 'http://payroll');
     const route = routes[`${request.method} ${url.pathname}`];
     const answer = route ? Promise.resolve().then(() => route(request, url)) : Promise.resolve({ status: 404, text: 'Not found' });
-    answer.catch((error) => ({ status: 502, html: page('Error', `<p class="error">${escapeHtml(error instanceof Error ? error.message : String(error))}</p><p><a href="/">Back</a></p>`) }))
+    answer
+      .catch((error) => ({
+        status: 502,
+        html: page('Error', `<p class="error">${escapeHtml(error instanceof Error ? error.message : String(error))}</p><p><a href="/">Back</a></p>`),
+      }))
       .then((out) => {
-        const headers = { 'cache-control': 'no-store', 'content-security-policy': "default-src 'self'; style-src 'self'; form-action 'self'", 'x-content-type-options': 'nosniff' };
+        const headers = {
+          'cache-control': 'no-store',
+          'content-security-policy': "default-src 'self'; style-src 'self'; form-action 'self'",
+          'x-content-type-options': 'nosniff',
+        };
         if (out.cookies) headers['set-cookie'] = out.cookies;
         if (out.location) return response.writeHead(out.status, { ...headers, location: out.location }).end();
         if (out.html) return response.writeHead(out.status, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end(out.html);
@@ -180,13 +231,23 @@ export async function startPayroll({ issuer, client: { clientId, clientSecret },
   });
   await new Promise((resolve) => server.listen(port, host, resolve));
   self ??= `http://${host}:${server.address().port}`;
-  return { url: self, stop: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    url: self,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 function text(request) {
   return new Promise((resolve, reject) => {
     let body = '';
-    request.on('data', (chunk) => { body += chunk; if (body.length > 64 * 1024) request.destroy(); });
+    request.on('data', (chunk) => {
+      body += chunk;
+      if (body.length > 64 * 1024) request.destroy();
+    });
     request.on('end', () => resolve(body));
     request.on('error', reject);
   });

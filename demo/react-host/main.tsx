@@ -8,7 +8,11 @@ import type {} from '../../src/elements/index';
 type Theme = 'dark' | 'light';
 
 /** Subscribes `listener` to the typed iam-* event `type` of the element behind `ref`. */
-function useElementEvent<Type extends keyof HTMLElementEventMap>(ref: { current: HTMLElement | null }, type: Type, listener: (event: HTMLElementEventMap[Type]) => void): void {
+function useElementEvent<Type extends keyof HTMLElementEventMap>(
+  ref: { current: HTMLElement | null },
+  type: Type,
+  listener: (event: HTMLElementEventMap[Type]) => void,
+): void {
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
@@ -35,7 +39,9 @@ function HostApp() {
   })[0];
   const onPasswordClose = useState(() => () => setPasswordOpen(false))[0];
   const onProfileClose = useState(() => () => setProfileOpen(false))[0];
-  const onProfileSaved = useState(() => (event: HTMLElementEventMap['iam-profile-saved']) => setSaved(`Profile saved (${event.detail.userId.slice(0, 8)}).`))[0];
+  const onProfileSaved = useState(
+    () => (event: HTMLElementEventMap['iam-profile-saved']) => setSaved(`Profile saved (${event.detail.userId.slice(0, 8)}).`),
+  )[0];
   useElementEvent(consoleRef, 'iam-navigate', onNavigate);
   useElementEvent(passwordRef, 'iam-close', onPasswordClose);
   useElementEvent(profileRef, 'iam-close', onProfileClose);
@@ -47,10 +53,18 @@ function HostApp() {
         <strong>React host</strong>
         <span className="react-host-title">{title}</span>
         <span role="status">{saved}</span>
-        <button type="button" onClick={() => setRoute('/home/index')}>Home</button>
-        <button type="button" onClick={() => setRoute('/profile/userInfo')}>My account</button>
-        <button type="button" onClick={() => setProfileOpen(true)}>Edit profile</button>
-        <button type="button" onClick={() => setPasswordOpen(true)}>Change password</button>
+        <button type="button" onClick={() => setRoute('/home/index')}>
+          Home
+        </button>
+        <button type="button" onClick={() => setRoute('/profile/userInfo')}>
+          My account
+        </button>
+        <button type="button" onClick={() => setProfileOpen(true)}>
+          Edit profile
+        </button>
+        <button type="button" onClick={() => setPasswordOpen(true)}>
+          Change password
+        </button>
         <button type="button" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>
           {theme === 'dark' ? 'Light theme' : 'Dark theme'}
         </button>
@@ -66,4 +80,9 @@ function HostApp() {
 }
 
 const root = document.getElementById('react-host');
-if (root) createRoot(root).render(<StrictMode><HostApp /></StrictMode>);
+if (root)
+  createRoot(root).render(
+    <StrictMode>
+      <HostApp />
+    </StrictMode>,
+  );

@@ -102,7 +102,11 @@ const HostApp = defineComponent(() => {
     h('div', { class: 'vue-host-switches' }, [
       h('button', { type: 'button', 'aria-pressed': String(locale.value === 'en'), onClick: () => (locale.value = 'en') }, 'English'),
       h('button', { type: 'button', lang: 'zh', 'aria-pressed': String(locale.value === 'zh'), onClick: () => (locale.value = 'zh') }, '中文'),
-      h('button', { type: 'button', onClick: () => (theme.value = theme.value === 'dark' ? 'light' : 'dark') }, theme.value === 'dark' ? 'Light theme' : 'Dark theme'),
+      h(
+        'button',
+        { type: 'button', onClick: () => (theme.value = theme.value === 'dark' ? 'light' : 'dark') },
+        theme.value === 'dark' ? 'Light theme' : 'Dark theme',
+      ),
     ]);
 
   // The locale and theme go to the elements as attributes (`^`); `route` as the console's property (`.`).

@@ -28,8 +28,7 @@ export interface Actor {
 export const isPlatformAdmin = (user: UserRow) =>
   (user.userType === UserType.Platform || user.userType === UserType.System) && user.isAdmin === 1 && user.isMaster === 1;
 
-export const isTenantAdmin = (user: UserRow) =>
-  user.userType === UserType.Tenant && user.isAdmin === 1 && user.tenantId !== null;
+export const isTenantAdmin = (user: UserRow) => user.userType === UserType.Tenant && user.isAdmin === 1 && user.tenantId !== null;
 
 /** The permission codes of a user (what each opens: the `Permission` map of src/core/permission-codes.ts). */
 export function permissionsOf(user: UserRow, ownedApps: OwnedApp[]): Permission[] {

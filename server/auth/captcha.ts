@@ -41,10 +41,19 @@ export async function issueCaptcha(ctx: Ctx, req: FastifyRequest, reply: Fastify
   const { value: policy } = await ctx.settings.get('login');
   const captcha = (await svgCaptcha()).create({ size: policy.captchaLength, charPreset: presets[policy.captchaKind], noise: 2, color: true });
   const now = ctx.now();
-  await ctx.db.deleteFrom('captchas').where((eb) => eb.or([eb('clientHash', '=', client), eb('expiresAt', '<', now)])).execute();
-  await ctx.db.insertInto('captchas').values({
-    id: newId(), clientHash: client, answerHash: digest(normalise(captcha.text)), expiresAt: now + CAPTCHA_TTL_MS,
-  }).execute();
+  await ctx.db
+    .deleteFrom('captchas')
+    .where((eb) => eb.or([eb('clientHash', '=', client), eb('expiresAt', '<', now)]))
+    .execute();
+  await ctx.db
+    .insertInto('captchas')
+    .values({
+      id: newId(),
+      clientHash: client,
+      answerHash: digest(normalise(captcha.text)),
+      expiresAt: now + CAPTCHA_TTL_MS,
+    })
+    .execute();
   return captcha.data;
 }
 
@@ -52,8 +61,7 @@ export async function issueCaptcha(ctx: Ctx, req: FastifyRequest, reply: Fastify
 export async function consumeCaptcha(ctx: Ctx, req: FastifyRequest, answer: string | undefined, key: string | undefined): Promise<boolean> {
   const client = clientHash(req, key);
   if (!client) return false;
-  const row = await ctx.db.deleteFrom('captchas').where('clientHash', '=', client)
-    .returning(['answerHash', 'expiresAt']).executeTakeFirst();
+  const row = await ctx.db.deleteFrom('captchas').where('clientHash', '=', client).returning(['answerHash', 'expiresAt']).executeTakeFirst();
   if (!row || !answer || row.expiresAt <= ctx.now()) return false;
   return sameDigest(row.answerHash, digest(normalise(answer)));
 }

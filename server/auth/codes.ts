@@ -36,11 +36,20 @@ interface CodeTable {
 
 const minute = 60_000;
 const TTL_MS: Record<CodePurpose, number> = {
-  'second-step': 5 * minute, 'phone-login': 5 * minute, 'password-reset': 10 * minute, 'email-change': 10 * minute, 'phone-change': 10 * minute, 'email-verify': 24 * 60 * minute,
+  'second-step': 5 * minute,
+  'phone-login': 5 * minute,
+  'password-reset': 10 * minute,
+  'email-change': 10 * minute,
+  'phone-change': 10 * minute,
+  'email-verify': 24 * 60 * minute,
 };
 const TEXT: Record<CodePurpose, string> = {
-  'second-step': 'Sign-in code', 'phone-login': 'Sign-in code', 'password-reset': 'Password reset code',
-  'email-change': 'Email address confirmation code', 'phone-change': 'Mobile phone confirmation code', 'email-verify': 'Confirm your email address',
+  'second-step': 'Sign-in code',
+  'phone-login': 'Sign-in code',
+  'password-reset': 'Password reset code',
+  'email-change': 'Email address confirmation code',
+  'phone-change': 'Mobile phone confirmation code',
+  'email-verify': 'Confirm your email address',
 };
 /** Used and expired rows are kept this long (a used link is told apart from an unknown one). */
 const KEEP_MS = 7 * 24 * 60 * minute;
@@ -67,13 +76,21 @@ export const addressOf = (user: UserRow, via: CodeChannel) => (via === MessageSe
 async function reserveSend(ctx: Ctx, userId: string, purpose: CodePurpose): Promise<boolean> {
   const now = ctx.now();
   const newHour = sql<boolean>`code_sends.hour_started_at <= ${now - 60 * minute}`;
-  const reserved = await codesDb(ctx).insertInto('codeSends').values({ userId, purpose, lastSentAt: now, hourStartedAt: now, sentThisHour: 1 })
-    .onConflict((oc) => oc.columns(['userId', 'purpose']).doUpdateSet({
-      lastSentAt: now,
-      hourStartedAt: sql`case when ${newHour} then cast(${now} as bigint) else code_sends.hour_started_at end`,
-      sentThisHour: sql`case when ${newHour} then 1 else code_sends.sent_this_hour + 1 end`,
-    }).where(sql<boolean>`code_sends.last_sent_at <= ${now - RESEND_AFTER_MS} and (${newHour} or code_sends.sent_this_hour < ${PER_HOUR})`))
-    .returning('userId').executeTakeFirst();
+  const reserved = await codesDb(ctx)
+    .insertInto('codeSends')
+    .values({ userId, purpose, lastSentAt: now, hourStartedAt: now, sentThisHour: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['userId', 'purpose'])
+        .doUpdateSet({
+          lastSentAt: now,
+          hourStartedAt: sql`case when ${newHour} then cast(${now} as bigint) else code_sends.hour_started_at end`,
+          sentThisHour: sql`case when ${newHour} then 1 else code_sends.sent_this_hour + 1 end`,
+        })
+        .where(sql<boolean>`code_sends.last_sent_at <= ${now - RESEND_AFTER_MS} and (${newHour} or code_sends.sent_this_hour < ${PER_HOUR})`),
+    )
+    .returning('userId')
+    .executeTakeFirst();
   return reserved !== undefined;
 }
 
@@ -86,15 +103,54 @@ async function issue(ctx: Ctx, user: UserRow, purpose: CodePurpose, via: CodeCha
   const ttl = TTL_MS[purpose];
   await db.transaction().execute(async (trx) => {
     // Older codes of this purpose stop working; their rows stay (expired) for KEEP_MS.
-    await trx.updateTable('oneTimeCodes').set({ expiresAt: now }).where('userId', '=', user.id).where('purpose', '=', purpose).where('expiresAt', '>', now).execute();
-    await trx.insertInto('oneTimeCodes').values({ id: newId(), purpose, userId: user.id, codeHash: digest(code), attempts: 0, sentTo: address, expiresAt: now + ttl, usedAt: null, createdAt: now }).execute();
-    await trx.insertInto('messages').values({
-      id: newId(), recipientId: user.id, address, serviceType: via, vendor: null, channelId: null,
-      title: TEXT[purpose], content, params: JSON.stringify({ code, minutes: String(ttl / minute) }),
-      status: DeliveryStatus.Queued, pushTime: now, readAt: null, createdAt: now, error: null, attempts: 0, nextAttemptAt: null, sentAt: null,
-    }).execute();
+    await trx
+      .updateTable('oneTimeCodes')
+      .set({ expiresAt: now })
+      .where('userId', '=', user.id)
+      .where('purpose', '=', purpose)
+      .where('expiresAt', '>', now)
+      .execute();
+    await trx
+      .insertInto('oneTimeCodes')
+      .values({
+        id: newId(),
+        purpose,
+        userId: user.id,
+        codeHash: digest(code),
+        attempts: 0,
+        sentTo: address,
+        expiresAt: now + ttl,
+        usedAt: null,
+        createdAt: now,
+      })
+      .execute();
+    await trx
+      .insertInto('messages')
+      .values({
+        id: newId(),
+        recipientId: user.id,
+        address,
+        serviceType: via,
+        vendor: null,
+        channelId: null,
+        title: TEXT[purpose],
+        content,
+        params: JSON.stringify({ code, minutes: String(ttl / minute) }),
+        status: DeliveryStatus.Queued,
+        pushTime: now,
+        readAt: null,
+        createdAt: now,
+        error: null,
+        attempts: 0,
+        nextAttemptAt: null,
+        sentAt: null,
+      })
+      .execute();
   });
-  await db.deleteFrom('oneTimeCodes').where('expiresAt', '<', now - KEEP_MS).execute();
+  await db
+    .deleteFrom('oneTimeCodes')
+    .where('expiresAt', '<', now - KEEP_MS)
+    .execute();
 }
 
 /** Sends a six-digit code to `address` (by default the person's own for the channel); false when
@@ -125,8 +181,15 @@ export function sendCodeAfterAnswer(ctx: Ctx, log: FastifyBaseLogger, user: User
 /** Mails a link to `<origin>/verified/<code>` to the person's email address. */
 export async function sendVerificationLink(ctx: Ctx, user: UserRow & { email: string }, origin: string): Promise<void> {
   const code = newSecret();
-  await issue(ctx, user, 'email-verify', MessageServiceType.EMAIL, user.email, code,
-    `Open this link to confirm ${user.email} as your email address: ${origin}/verified/${code} (valid for 24 hours).`);
+  await issue(
+    ctx,
+    user,
+    'email-verify',
+    MessageServiceType.EMAIL,
+    user.email,
+    code,
+    `Open this link to confirm ${user.email} as your email address: ${origin}/verified/${code} (valid for 24 hours).`,
+  );
 }
 
 export type LinkOutcome = { userId: string } | { refused: 'unknown' | 'used' | 'expired' };
@@ -136,17 +199,30 @@ export async function consumeVerificationLink(ctx: Ctx, code: string): Promise<L
   const db = codesDb(ctx);
   const now = ctx.now();
   const codeHash = digest(code);
-  const used = await db.updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now })
-    .where('codeHash', '=', codeHash).where('purpose', '=', 'email-verify').where('usedAt', 'is', null).where('expiresAt', '>', now)
-    .returning('userId').executeTakeFirst();
+  const used = await db
+    .updateTable('oneTimeCodes')
+    .set({ expiresAt: now, usedAt: now })
+    .where('codeHash', '=', codeHash)
+    .where('purpose', '=', 'email-verify')
+    .where('usedAt', 'is', null)
+    .where('expiresAt', '>', now)
+    .returning('userId')
+    .executeTakeFirst();
   if (used) return { userId: used.userId };
   const row = await db.selectFrom('oneTimeCodes').select('usedAt').where('codeHash', '=', codeHash).where('purpose', '=', 'email-verify').executeTakeFirst();
   return { refused: !row ? 'unknown' : row.usedAt !== null ? 'used' : 'expired' };
 }
 
 /** The person's live code for `purpose` (the latest; an earlier one stopped working). */
-const liveCode = (ctx: Ctx, userId: string, purpose: TypedCodePurpose) => codesDb(ctx).selectFrom('oneTimeCodes').selectAll()
-  .where('userId', '=', userId).where('purpose', '=', purpose).where('expiresAt', '>', ctx.now()).orderBy('createdAt', 'desc').executeTakeFirst();
+const liveCode = (ctx: Ctx, userId: string, purpose: TypedCodePurpose) =>
+  codesDb(ctx)
+    .selectFrom('oneTimeCodes')
+    .selectAll()
+    .where('userId', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('expiresAt', '>', ctx.now())
+    .orderBy('createdAt', 'desc')
+    .executeTakeFirst();
 
 /** Where the person's live code for `purpose` was sent (none live: undefined). */
 export async function liveCodeSentTo(ctx: Ctx, userId: string, purpose: TypedCodePurpose): Promise<string | undefined> {
@@ -156,16 +232,37 @@ export async function liveCodeSentTo(ctx: Ctx, userId: string, purpose: TypedCod
 /** The person's live code for `purpose` (its id and where it was sent) when `code` is it. Each try
  *  is counted before the comparison, in one statement, so parallel guesses share MAX_ATTEMPTS tries
  *  between them; the right code gives its try back. The code stays usable until `useCode`. */
-export async function checkCodeSentTo(ctx: Ctx, userId: string, purpose: TypedCodePurpose, code: string): Promise<{ id: string; sentTo: string | null } | undefined> {
+export async function checkCodeSentTo(
+  ctx: Ctx,
+  userId: string,
+  purpose: TypedCodePurpose,
+  code: string,
+): Promise<{ id: string; sentTo: string | null } | undefined> {
   const db = codesDb(ctx);
   const now = ctx.now();
-  const tried = await db.updateTable('oneTimeCodes').set({ attempts: sql`attempts + 1` })
-    .where('id', '=', (eb) => eb.selectFrom('oneTimeCodes').select('id')
-      .where('userId', '=', userId).where('purpose', '=', purpose).where('expiresAt', '>', now).orderBy('createdAt', 'desc').limit(1))
-    .where('attempts', '<', MAX_ATTEMPTS).where('expiresAt', '>', now)
-    .returning(['id', 'codeHash', 'sentTo']).executeTakeFirst();
+  const tried = await db
+    .updateTable('oneTimeCodes')
+    .set({ attempts: sql`attempts + 1` })
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('oneTimeCodes')
+        .select('id')
+        .where('userId', '=', userId)
+        .where('purpose', '=', purpose)
+        .where('expiresAt', '>', now)
+        .orderBy('createdAt', 'desc')
+        .limit(1),
+    )
+    .where('attempts', '<', MAX_ATTEMPTS)
+    .where('expiresAt', '>', now)
+    .returning(['id', 'codeHash', 'sentTo'])
+    .executeTakeFirst();
   if (!tried || !sameDigest(tried.codeHash, digest(code))) return undefined;
-  await db.updateTable('oneTimeCodes').set({ attempts: sql`attempts - 1` }).where('id', '=', tried.id).execute();
+  await db
+    .updateTable('oneTimeCodes')
+    .set({ attempts: sql`attempts - 1` })
+    .where('id', '=', tried.id)
+    .execute();
   return { id: tried.id, sentTo: tried.sentTo };
 }
 
@@ -177,8 +274,13 @@ export async function checkCode(ctx: Ctx, userId: string, purpose: TypedCodePurp
 /** Uses up a checked code; conditional, so of two requests with the same code one wins. */
 export async function useCode(ctx: Ctx, id: string): Promise<boolean> {
   const now = ctx.now();
-  const used = await codesDb(ctx).updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now })
-    .where('id', '=', id).where('usedAt', 'is', null).where('expiresAt', '>', now).executeTakeFirst();
+  const used = await codesDb(ctx)
+    .updateTable('oneTimeCodes')
+    .set({ expiresAt: now, usedAt: now })
+    .where('id', '=', id)
+    .where('usedAt', 'is', null)
+    .where('expiresAt', '>', now)
+    .executeTakeFirst();
   return Number(used.numUpdatedRows) === 1;
 }
 
@@ -195,14 +297,39 @@ const GRANT_MS = 10 * minute;
 export async function grantExpiredChange(ctx: Ctx, userId: string): Promise<void> {
   const db = codesDb(ctx);
   const now = ctx.now();
-  await db.updateTable('oneTimeCodes').set({ expiresAt: now }).where('userId', '=', userId).where('purpose', '=', 'password-expired').where('expiresAt', '>', now).execute();
-  await db.insertInto('oneTimeCodes').values({ id: newId(), purpose: 'password-expired', userId, codeHash: '', attempts: 0, sentTo: null, expiresAt: now + GRANT_MS, usedAt: null, createdAt: now }).execute();
+  await db
+    .updateTable('oneTimeCodes')
+    .set({ expiresAt: now })
+    .where('userId', '=', userId)
+    .where('purpose', '=', 'password-expired')
+    .where('expiresAt', '>', now)
+    .execute();
+  await db
+    .insertInto('oneTimeCodes')
+    .values({
+      id: newId(),
+      purpose: 'password-expired',
+      userId,
+      codeHash: '',
+      attempts: 0,
+      sentTo: null,
+      expiresAt: now + GRANT_MS,
+      usedAt: null,
+      createdAt: now,
+    })
+    .execute();
 }
 
 /** True (and the grant is used up) when `userId` holds a live expired-password grant. */
 export async function consumeExpiredChange(ctx: Ctx, userId: string): Promise<boolean> {
   const now = ctx.now();
-  const used = await codesDb(ctx).updateTable('oneTimeCodes').set({ expiresAt: now, usedAt: now })
-    .where('userId', '=', userId).where('purpose', '=', 'password-expired').where('usedAt', 'is', null).where('expiresAt', '>', now).executeTakeFirst();
+  const used = await codesDb(ctx)
+    .updateTable('oneTimeCodes')
+    .set({ expiresAt: now, usedAt: now })
+    .where('userId', '=', userId)
+    .where('purpose', '=', 'password-expired')
+    .where('usedAt', 'is', null)
+    .where('expiresAt', '>', now)
+    .executeTakeFirst();
   return Number(used.numUpdatedRows) > 0;
 }

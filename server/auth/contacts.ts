@@ -21,7 +21,11 @@ const CONTACT_FIELDS: readonly ContactField[] = ['email', 'mobilePhone'];
 const TAKEN: Record<ContactField, string> = { email: 'rule.emailTaken', mobilePhone: 'rule.mobilePhoneTaken' };
 /** The contact unique indexes as each engine names them in a violation (SQLite names an index on
  *  a plain column by the column). */
-const UNIQUE_INDEX: Record<string, ContactField> = { users_email_unique: 'email', users_mobile_phone_unique: 'mobilePhone', 'users.mobile_phone': 'mobilePhone' };
+const UNIQUE_INDEX: Record<string, ContactField> = {
+  users_email_unique: 'email',
+  users_mobile_phone_unique: 'mobilePhone',
+  'users.mobile_phone': 'mobilePhone',
+};
 const CHANGE = {
   email: { purpose: 'email-change', via: MessageServiceType.EMAIL },
   mobilePhone: { purpose: 'phone-change', via: MessageServiceType.SMS },
@@ -74,10 +78,12 @@ export async function writingContacts<T>(write: () => Promise<T>): Promise<T> {
 /** The contacts of `wanted` that differ from the person's current ones and need a code first:
  *  new non-empty addresses (clearing an address needs no proof). */
 export function contactsToConfirm(user: UserRow, wanted: Contacts): Partial<Record<ContactField, string>> {
-  return Object.fromEntries(CONTACT_FIELDS.flatMap((field) => {
-    const value = wanted[field];
-    return value && value !== user[field] ? [[field, value]] : [];
-  }));
+  return Object.fromEntries(
+    CONTACT_FIELDS.flatMap((field) => {
+      const value = wanted[field];
+      return value && value !== user[field] ? [[field, value]] : [];
+    }),
+  );
 }
 
 /** Sends a code to each new address (after checking no other account has it). Asking again within
@@ -107,7 +113,10 @@ export async function confirmContactChange(ctx: Ctx, user: UserRow, field: Conta
   await assertContactsFree(ctx, { [field]: address }, user.id);
   if (!(await useCode(ctx, checked.id))) throw wrongCode;
   // The code proved the mailbox: the new email address counts as verified (see email-verification.ts).
-  const extraProp = field === 'email' ? { extraProp: JSON.stringify({ ...(JSON.parse(user.extraProp) as Record<string, unknown>), emailVerified: address, emailVerifiedAt: ctx.now() }) } : {};
+  const extraProp =
+    field === 'email'
+      ? { extraProp: JSON.stringify({ ...(JSON.parse(user.extraProp) as Record<string, unknown>), emailVerified: address, emailVerifiedAt: ctx.now() }) }
+      : {};
   await writingContacts(() => updateVersioned(ctx.db, 'users', user.id, undefined, { [field]: address, ...extraProp }, ctx.now()));
   return ctx.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
 }

@@ -66,7 +66,11 @@ export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply): vo
 /** The answer to a page on an origin the server does not know: it says how to allow that origin
  *  (a dev server's proxy keeps the page's Origin, so it meets this too). */
 function originRefused(origin: string): ApiError {
-  return new ApiError(403, 'Cross-site request refused: the origin of this page is not allowed; add it to IAM_CORS_ORIGINS on the server (or serve the page from IAM_PUBLIC_URL)', { origin, setting: 'IAM_CORS_ORIGINS' });
+  return new ApiError(
+    403,
+    'Cross-site request refused: the origin of this page is not allowed; add it to IAM_CORS_ORIGINS on the server (or serve the page from IAM_PUBLIC_URL)',
+    { origin, setting: 'IAM_CORS_ORIGINS' },
+  );
 }
 
 export function createGate(ctx: Ctx): Gate {

@@ -58,7 +58,11 @@ export function assertMayGrantInApp(actor: Actor, appId: string): void {
  *  unknown ids are left to the caller's input check. */
 export async function assertMayGrantRows(ctx: Ctx, actor: Actor, table: 'roles' | 'privileges', ids: readonly string[]): Promise<void> {
   if (actor.platformAdmin || !ids.length) return;
-  const rows = await ctx.db.selectFrom(table).select('appId').where('id', 'in', [...new Set(ids)]).execute();
+  const rows = await ctx.db
+    .selectFrom(table)
+    .select('appId')
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
   for (const row of rows) assertMayGrantInApp(actor, row.appId);
 }
 
@@ -105,7 +109,15 @@ export async function assertMayActOn(ctx: Ctx, actor: Actor, targets: UserRow | 
       throw forbidden('This person administers a tenant at or above your level: only an administrator above them changes them');
     }
   }
-  const administered = await ctx.db.selectFrom('appAdmins').select('appId').where('userId', 'in', others.map((target) => target.id)).execute();
+  const administered = await ctx.db
+    .selectFrom('appAdmins')
+    .select('appId')
+    .where(
+      'userId',
+      'in',
+      others.map((target) => target.id),
+    )
+    .execute();
   if (administered.some((row) => !canManageApp(actor, row.appId))) {
     throw forbidden('This person administers apps you do not: only the platform administrator changes them');
   }

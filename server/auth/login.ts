@@ -69,13 +69,27 @@ function needsCaptcha(policy: LoginSettings, failures: number): boolean {
 const captchaError = (message: string) =>
   new ApiError(400, message, { captchaImageUrl: CAPTCHA_IMAGE_URL, code: CAPTCHA_CODE, fields: [{ field: 'captcha', rule: 'rule.captcha' }] }, CAPTCHA_CODE);
 
-
 /** Sends a code, treating "asked again within the minute" as sent (the earlier code still works). */
-const CODE_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PHONE_CAPTCHA, loginSuccess: false, message: 'Enter the verification code sent to you' };
+const CODE_ANSWER: LoginAnswer = {
+  hasNextStep: true,
+  nextStep: LoginStep.PHONE_CAPTCHA,
+  loginSuccess: false,
+  message: 'Enter the verification code sent to you',
+};
 const TOTP_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.TOTP, loginSuccess: false, message: 'Enter the code from your authenticator app' };
-const TOTP_SETUP_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.TOTP_SETUP, loginSuccess: false, message: 'Administrators must use an authenticator app or a passkey: set up an authenticator app to continue' };
+const TOTP_SETUP_ANSWER: LoginAnswer = {
+  hasNextStep: true,
+  nextStep: LoginStep.TOTP_SETUP,
+  loginSuccess: false,
+  message: 'Administrators must use an authenticator app or a passkey: set up an authenticator app to continue',
+};
 const PASSKEY_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PASSKEY, loginSuccess: false, message: 'Confirm with your passkey' };
-const EXPIRED_ANSWER: LoginAnswer = { hasNextStep: true, nextStep: LoginStep.PASSWORD_EXPIRED, loginSuccess: false, message: 'Your password has expired; choose a new one' };
+const EXPIRED_ANSWER: LoginAnswer = {
+  hasNextStep: true,
+  nextStep: LoginStep.PASSWORD_EXPIRED,
+  loginSuccess: false,
+  message: 'Your password has expired; choose a new one',
+};
 export const NO_SECOND_FACTOR = 'Two-step sign-in needs an authenticator app or a mobile phone number; ask an administrator to set one up for you';
 
 export interface SecondStep {
@@ -118,7 +132,13 @@ async function secondStepAnswer(ctx: Ctx, user: UserRow, step: SecondStep): Prom
  *  the step's code. The app's step and the passkey step also take one of the person's recovery
  *  codes (used up); the set-up step confirms the new app (audited like the personal center's
  *  confirmation). A passkey's refusal says why. */
-export async function passSecondStep(ctx: Ctx, user: UserRow, step: SecondStep, body: Pick<LoginBody, 'code' | 'passkey'>, ip: string): Promise<{ passed: boolean; message?: string }> {
+export async function passSecondStep(
+  ctx: Ctx,
+  user: UserRow,
+  step: SecondStep,
+  body: Pick<LoginBody, 'code' | 'passkey'>,
+  ip: string,
+): Promise<{ passed: boolean; message?: string }> {
   if (body.passkey) {
     if (!step.passkey) return { passed: false };
     try {
@@ -170,7 +190,15 @@ export async function askSecondStep(ctx: Ctx, step: SecondStep, user: UserRow, i
 
 /** A failed attempt keeps its place in the failure count (audited); the one taking the last place
  *  answers "locked". */
-export async function refuse(ctx: Ctx, policy: LoginSettings, slot: FailureSlot, ip: string, detail: Record<string, unknown>, message: string, data: Record<string, unknown> | null = null): Promise<never> {
+export async function refuse(
+  ctx: Ctx,
+  policy: LoginSettings,
+  slot: FailureSlot,
+  ip: string,
+  detail: Record<string, unknown>,
+  message: string,
+  data: Record<string, unknown> | null = null,
+): Promise<never> {
   slot.keep();
   await ctx.audit.record({ action: slot.locks ? 'login.locked' : 'login.failure', ip, success: false, detail });
   if (slot.locks) throw lockedError(policy);
@@ -179,16 +207,37 @@ export async function refuse(ctx: Ctx, policy: LoginSettings, slot: FailureSlot,
 
 export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: LoginBody, redirect: string | undefined): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
-  return withFailureSlot(ctx, throttleKey(identifierColumn[policy.loginMethod], body.username), policy, (slot) => attempt(ctx, req, reply, body, redirect, policy, slot),
-    () => ctx.audit.record({ action: 'login.locked', ip: req.ip, success: false, detail: { username: body.username } }));
+  return withFailureSlot(
+    ctx,
+    throttleKey(identifierColumn[policy.loginMethod], body.username),
+    policy,
+    (slot) => attempt(ctx, req, reply, body, redirect, policy, slot),
+    () => ctx.audit.record({ action: 'login.locked', ip: req.ip, success: false, detail: { username: body.username } }),
+  );
 }
 
 /** One sign-in attempt holding its place in the failure count (kept when it fails). */
-async function attempt(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: LoginBody, redirect: string | undefined, policy: LoginSettings, slot: FailureSlot): Promise<LoginAnswer> {
+async function attempt(
+  ctx: Ctx,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  body: LoginBody,
+  redirect: string | undefined,
+  policy: LoginSettings,
+  slot: FailureSlot,
+): Promise<LoginAnswer> {
   const byCode = policy.loginMethod === LoginMethod.PHONE_CAPTCHA;
   const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
   const fail = (message: string, extra: Record<string, unknown> = {}) =>
-    refuse(ctx, policy, slot, client.ip, { username: body.username, ...extra }, message, !byCode && needsCaptcha(policy, slot.before + 1) ? { captchaImageUrl: CAPTCHA_IMAGE_URL } : null);
+    refuse(
+      ctx,
+      policy,
+      slot,
+      client.ip,
+      { username: body.username, ...extra },
+      message,
+      !byCode && needsCaptcha(policy, slot.before + 1) ? { captchaImageUrl: CAPTCHA_IMAGE_URL } : null,
+    );
 
   // With PHONE_CAPTCHA the captcha was asked before the code was sent. Attempts in flight count:
   // every attempt racing past the threshold needs the captcha.
@@ -220,7 +269,14 @@ async function attempt(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body:
   await slot.clear(keysOfUser(user));
   if (!byCode && passwordExpired(policy.passwordPolicy, user, ctx.now())) {
     await grantExpiredChange(ctx, user.id);
-    await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { step: LoginStep.PASSWORD_EXPIRED } });
+    await ctx.audit.record({
+      action: 'login.second_step',
+      actor: user,
+      target: { type: 'user', id: user.id },
+      tenantId: user.tenantId,
+      ip: client.ip,
+      detail: { step: LoginStep.PASSWORD_EXPIRED },
+    });
     return EXPIRED_ANSWER;
   }
   return startSession(ctx, req, reply, user, redirect, 'login.success');
@@ -246,11 +302,26 @@ export async function sendLoginCode(ctx: Ctx, req: FastifyRequest, body: v.Infer
 /** PUT /authc/password/expired: after a sign-in answered PASSWORD_EXPIRED, the old password and
  *  a new one (the policy's history applies) open the session. Without a live grant (or with a
  *  wrong old password) it fails like a sign-in and counts toward the lockout. */
-export async function changeExpiredPassword(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: v.InferOutput<typeof expiredPasswordBody>, redirect: string | undefined): Promise<LoginAnswer> {
+export async function changeExpiredPassword(
+  ctx: Ctx,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  body: v.InferOutput<typeof expiredPasswordBody>,
+  redirect: string | undefined,
+): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
-  const user = await withFailureSlot(ctx, throttleKey(identifierColumn[policy.loginMethod], body.username), policy, (slot) => storeExpiredChange(ctx, policy, body, slot));
+  const user = await withFailureSlot(ctx, throttleKey(identifierColumn[policy.loginMethod], body.username), policy, (slot) =>
+    storeExpiredChange(ctx, policy, body, slot),
+  );
   await endEveryAccess(ctx, user.id);
-  await ctx.audit.record({ action: 'password.change', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: req.ip, detail: { expired: true } });
+  await ctx.audit.record({
+    action: 'password.change',
+    actor: user,
+    target: { type: 'user', id: user.id },
+    tenantId: user.tenantId,
+    ip: req.ip,
+    detail: { expired: true },
+  });
   return startSession(ctx, req, reply, user, redirect, 'login.success');
 }
 
@@ -270,7 +341,15 @@ async function storeExpiredChange(ctx: Ctx, policy: LoginSettings, body: v.Infer
 
 /** Opens a session for `user` after a successful sign-in (password, passkey or third party): the old
  *  session ends (rotation); token mode only for a configured origin that asked for it. */
-export async function startSession(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, user: UserRow, redirect: string | undefined, action: 'login.success' | 'login.third_party', detail: Record<string, unknown> = {}): Promise<LoginAnswer> {
+export async function startSession(
+  ctx: Ctx,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRow,
+  redirect: string | undefined,
+  action: 'login.success' | 'login.third_party',
+  detail: Record<string, unknown> = {},
+): Promise<LoginAnswer> {
   const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
   const previous = await credentialOf(ctx, req);
   if (previous) await ctx.sessions.revokeSecret(previous.secret);
@@ -279,7 +358,14 @@ export async function startSession(ctx: Ctx, req: FastifyRequest, reply: Fastify
   const session = await ctx.sessions.create(user.id, tokenMode ? 'token' : 'cookie', client);
   if (!tokenMode) setSessionCookie(req, reply, session.secret, session.expiresAt, ctx.now());
   await noteSignInDevice(ctx, req, reply, user, tokenMode, client);
-  await ctx.audit.record({ action, actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip: client.ip, detail: { mode: tokenMode ? 'token' : 'cookie', ...detail } });
+  await ctx.audit.record({
+    action,
+    actor: user,
+    target: { type: 'user', id: user.id },
+    tenantId: user.tenantId,
+    ip: client.ip,
+    detail: { mode: tokenMode ? 'token' : 'cookie', ...detail },
+  });
   return {
     hasNextStep: false,
     loginSuccess: true,

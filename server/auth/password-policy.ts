@@ -32,8 +32,13 @@ export function passwordExpired(policy: PasswordPolicy, user: Pick<UserRow, 'pas
 /** Refuses (field `password`) a password among the user's last `policy.history` ones. */
 async function assertNotReused(ctx: Ctx, user: UserRow, transformed: string, policy: PasswordPolicy): Promise<void> {
   if (policy.history === 0) return;
-  const earlier = await historyDb(ctx).selectFrom('passwordHistory').select('passwordHash')
-    .where('userId', '=', user.id).orderBy('createdAt', 'desc').limit(policy.history - 1).execute();
+  const earlier = await historyDb(ctx)
+    .selectFrom('passwordHistory')
+    .select('passwordHash')
+    .where('userId', '=', user.id)
+    .orderBy('createdAt', 'desc')
+    .limit(policy.history - 1)
+    .execute();
   for (const hash of [user.passwordHash, ...earlier.map((row) => row.passwordHash)]) {
     if (await verifyPassword(hash, transformed)) throw fieldError([{ field: 'password', rule: `rule.passwordReused?count=${policy.history}` }]);
   }
@@ -50,11 +55,23 @@ export async function storeNewPassword(ctx: Ctx, user: UserRow, transformed: str
   const passwordHash = await hashPassword(transformed);
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ passwordHash, passwordChangedAt: now, version: user.version + 1, updatedAt: now }).where('id', '=', user.id).execute();
+    await trx
+      .updateTable('users')
+      .set({ passwordHash, passwordChangedAt: now, version: user.version + 1, updatedAt: now })
+      .where('id', '=', user.id)
+      .execute();
     const history = trx.withTables<{ passwordHistory: PasswordHistoryTable }>();
     await history.insertInto('passwordHistory').values({ id: newId(), userId: user.id, passwordHash: user.passwordHash, createdAt: now }).execute();
     const kept = await history.selectFrom('passwordHistory').select('id').where('userId', '=', user.id).orderBy('createdAt', 'desc').limit(KEEP).execute();
-    await history.deleteFrom('passwordHistory').where('userId', '=', user.id).where('id', 'not in', kept.map((row) => row.id)).execute();
+    await history
+      .deleteFrom('passwordHistory')
+      .where('userId', '=', user.id)
+      .where(
+        'id',
+        'not in',
+        kept.map((row) => row.id),
+      )
+      .execute();
   });
   return true;
 }

@@ -14,8 +14,7 @@ export async function tenantPathOf(ctx: Ctx, tenantId: string | null): Promise<s
   return row?.path ?? null;
 }
 
-export const inSubtree = (actor: Actor, path: string | null) =>
-  actor.tenantPath !== null && path !== null && path.startsWith(actor.tenantPath);
+export const inSubtree = (actor: Actor, path: string | null) => actor.tenantPath !== null && path !== null && path.startsWith(actor.tenantPath);
 
 /** May the actor administer this tenant (tenant path)? */
 export function canManageTenantPath(actor: Actor, path: string | null): boolean {
@@ -46,7 +45,8 @@ export function scopeUsers<O>(actor: Actor, query: SelectQueryBuilder<Database, 
   if (actor.platformAdmin) return query;
   if (actor.tenantAdmin && actor.tenantPath) {
     const subtree = actor.tenantPath;
-    return query.where('users.userType', '=', UserType.Tenant)
+    return query
+      .where('users.userType', '=', UserType.Tenant)
       .where((eb) => eb('users.tenantId', 'in', eb.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${subtree}%`)));
   }
   return query.where('users.id', '=', actor.id);

@@ -34,8 +34,24 @@ const TOUCH_EVERY_MS = 60_000;
 
 /** The user's columns, listed (the statement is prepared on PostgreSQL: see preparedOnPostgres). */
 const USER_COLUMNS = [
-  'id', 'username', 'realName', 'email', 'mobilePhone', 'description', 'availabilityStatus', 'avatar', 'extraProp', 'userType',
-  'tenantId', 'isAdmin', 'isMaster', 'passwordHash', 'passwordChangedAt', 'version', 'createdAt', 'updatedAt',
+  'id',
+  'username',
+  'realName',
+  'email',
+  'mobilePhone',
+  'description',
+  'availabilityStatus',
+  'avatar',
+  'extraProp',
+  'userType',
+  'tenantId',
+  'isAdmin',
+  'isMaster',
+  'passwordHash',
+  'passwordChangedAt',
+  'version',
+  'createdAt',
+  'updatedAt',
 ] as const satisfies readonly (keyof UserTable)[];
 
 /** The query of every authenticated request, compiled once (Kysely would build and compile its SQL
@@ -43,15 +59,27 @@ const USER_COLUMNS = [
  *  answers everything the request's actor needs: session, user, the user's tenant path and the
  *  apps they administer (each by its index: sessions.secret_hash, the primary keys, app_admins_user). */
 function sessionBySecretQuery(db: Kysely<Database>, engine: Engine) {
-  return db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.userId')
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.userId')
     .leftJoin('tenants', 'tenants.id', 'users.tenantId')
     .select(USER_COLUMNS.map((column) => `users.${column}` as const))
-    .select(['sessions.id as sessionId', 'sessions.lastSeenAt', 'sessions.expiresAt', 'sessions.authMode', 'sessions.createdAt as sessionCreatedAt', 'tenants.path as tenantPath'])
+    .select([
+      'sessions.id as sessionId',
+      'sessions.lastSeenAt',
+      'sessions.expiresAt',
+      'sessions.authMode',
+      'sessions.createdAt as sessionCreatedAt',
+      'tenants.path as tenantPath',
+    ])
     .select((eb) => {
       // The apps the user administers, as one JSON array column ([{id, name, entrypoint}] by name).
-      const apps = eb.selectFrom('appAdmins').innerJoin('apps', 'apps.id', 'appAdmins.appId')
+      const apps = eb
+        .selectFrom('appAdmins')
+        .innerJoin('apps', 'apps.id', 'appAdmins.appId')
         .select(['apps.id', 'apps.name', 'apps.entrypoint'])
-        .whereRef('appAdmins.userId', '=', 'users.id').orderBy('apps.name');
+        .whereRef('appAdmins.userId', '=', 'users.id')
+        .orderBy('apps.name');
       return (engine === 'postgres' ? postgresJsonArray(apps) : sqliteJsonArray(apps)).as('ownedApps');
     })
     .where('sessions.secretHash', '=', '')
@@ -87,11 +115,20 @@ export class SessionService {
     const id = newId();
     const now = this.now();
     const expiresAt = now + policy.sessionAbsoluteHours * 3_600_000;
-    await this.db.insertInto('sessions').values({
-      id, secretHash: digest(secret), userId, authMode: mode,
-      ip: client.ip, userAgent: client.userAgent?.slice(0, 300) ?? null,
-      createdAt: now, lastSeenAt: now, expiresAt,
-    }).execute();
+    await this.db
+      .insertInto('sessions')
+      .values({
+        id,
+        secretHash: digest(secret),
+        userId,
+        authMode: mode,
+        ip: client.ip,
+        userAgent: client.userAgent?.slice(0, 300) ?? null,
+        createdAt: now,
+        lastSeenAt: now,
+        expiresAt,
+      })
+      .execute();
     return { id, secret, expiresAt };
   }
 
@@ -134,8 +171,11 @@ export class SessionService {
   }
 
   list(userId: string) {
-    return this.db.selectFrom('sessions')
+    return this.db
+      .selectFrom('sessions')
       .select(['id', 'authMode', 'ip', 'userAgent', 'createdAt', 'lastSeenAt', 'expiresAt'])
-      .where('userId', '=', userId).orderBy('lastSeenAt', 'desc').execute();
+      .where('userId', '=', userId)
+      .orderBy('lastSeenAt', 'desc')
+      .execute();
   }
 }

@@ -25,13 +25,27 @@ export const TICKET_TTL_MS = 10 * 60_000;
 /** Called by the provider callback once the provider has authorised `subject`; `browserHash` binds
  *  the ticket to the browser that started the sign-in. */
 export async function createIdpTicket(ctx: Ctx, input: { idpCode: string; subject: string; profile: Record<string, unknown>; browserHash: string }) {
-  const link = await ctx.db.selectFrom('idpLinks').select('userId').where('idpCode', '=', input.idpCode).where('subject', '=', input.subject).executeTakeFirst();
+  const link = await ctx.db
+    .selectFrom('idpLinks')
+    .select('userId')
+    .where('idpCode', '=', input.idpCode)
+    .where('subject', '=', input.subject)
+    .executeTakeFirst();
   const token = newSecret().slice(0, 22);
   const accessTicket = newSecret();
-  await ctx.db.insertInto('idpTickets').values({
-    ticketHash: digest(accessTicket), idpCode: input.idpCode, token, subject: input.subject,
-    profile: JSON.stringify(input.profile), userId: link?.userId ?? null, expiresAt: ctx.now() + TICKET_TTL_MS, browserHash: input.browserHash,
-  }).execute();
+  await ctx.db
+    .insertInto('idpTickets')
+    .values({
+      ticketHash: digest(accessTicket),
+      idpCode: input.idpCode,
+      token,
+      subject: input.subject,
+      profile: JSON.stringify(input.profile),
+      userId: link?.userId ?? null,
+      expiresAt: ctx.now() + TICKET_TTL_MS,
+      browserHash: input.browserHash,
+    })
+    .execute();
   return { token, accessTicket };
 }
 
@@ -53,8 +67,13 @@ export async function findTicket(ctx: Ctx, req: FastifyRequest, idpCode: string,
 export async function existingAccountOf(ctx: Ctx, profileText: string): Promise<UserRow | undefined> {
   const profile = JSON.parse(profileText) as Record<string, unknown>;
   if (typeof profile.email !== 'string' || !profile.email || profile.email_verified !== true) return undefined;
-  const rows = await ctx.db.selectFrom('users').selectAll()
-    .where(sql<string>`lower(email)`, '=', profile.email.trim().toLowerCase()).where('availabilityStatus', '=', Status.Enable).limit(2).execute();
+  const rows = await ctx.db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<string>`lower(email)`, '=', profile.email.trim().toLowerCase())
+    .where('availabilityStatus', '=', Status.Enable)
+    .limit(2)
+    .execute();
   return rows.length === 1 ? rows[0] : undefined;
 }
 
@@ -73,7 +92,13 @@ export async function linkTicket(ctx: Ctx, ticket: IdpTicketTable, proof: { pass
     await useUp(trx, ticket);
     await trx.insertInto('idpLinks').values({ idpCode, subject: ticket.subject, userId: user.id, createdAt: now }).execute();
   });
-  await ctx.audit.record({ action: 'user.update', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, detail: { idpLinked: idpCode } });
+  await ctx.audit.record({
+    action: 'user.update',
+    actor: user,
+    target: { type: 'user', id: user.id },
+    tenantId: user.tenantId,
+    detail: { idpLinked: idpCode },
+  });
   return user;
 }
 
@@ -85,10 +110,21 @@ async function useUp(db: Ctx['db'], ticket: IdpTicketTable): Promise<void> {
 
 /** The account's password and, when it has an authenticator app, a code from it, holding a place
  *  in the account's failure count (kept when either is wrong, cleared when both are right). */
-async function proveAccount(ctx: Ctx, user: UserRow, idpCode: string, proof: { password: string; code?: string }, policy: LoginSettings, slot: FailureSlot): Promise<void> {
+async function proveAccount(
+  ctx: Ctx,
+  user: UserRow,
+  idpCode: string,
+  proof: { password: string; code?: string },
+  policy: LoginSettings,
+  slot: FailureSlot,
+): Promise<void> {
   const refuse = async (field: string, rule: string): Promise<never> => {
     slot.keep();
-    await ctx.audit.record({ action: slot.locks ? 'login.locked' : 'login.failure', success: false, detail: { username: user.username, idp: idpCode, reason: 'link' } });
+    await ctx.audit.record({
+      action: slot.locks ? 'login.locked' : 'login.failure',
+      success: false,
+      detail: { username: user.username, idp: idpCode, reason: 'link' },
+    });
     throw slot.locks ? lockedError(policy) : fieldError([{ field, rule }]);
   };
   if (!(await verifyPassword(user.passwordHash, proof.password))) return refuse('password', 'rule.wrongPassword');
@@ -100,24 +136,45 @@ async function proveAccount(ctx: Ctx, user: UserRow, idpCode: string, proof: { p
 }
 
 /** Uses the (found) ticket up and answers the linked user, creating and linking one on first use. */
-export async function redeemTicket(ctx: Ctx, ticket: IdpTicketTable, complement: { username?: string; realName?: string; email?: string; mobilePhone?: string }): Promise<UserRow> {
+export async function redeemTicket(
+  ctx: Ctx,
+  ticket: IdpTicketTable,
+  complement: { username?: string; realName?: string; email?: string; mobilePhone?: string },
+): Promise<UserRow> {
   const { idpCode } = ticket;
   if (!ticket.userId && (!complement.username || !complement.realName)) {
-    throw fieldError([...(complement.username ? [] : [{ field: 'username', rule: 'rule.required' }]), ...(complement.realName ? [] : [{ field: 'realName', rule: 'rule.required' }])]);
+    throw fieldError([
+      ...(complement.username ? [] : [{ field: 'username', rule: 'rule.required' }]),
+      ...(complement.realName ? [] : [{ field: 'realName', rule: 'rule.required' }]),
+    ]);
   }
   // A taken username is answered before the ticket is used up, so the person can pick another.
-  const taken = !ticket.userId && await ctx.db.selectFrom('users').select('id').where('username', '=', complement.username!).executeTakeFirst();
+  const taken = !ticket.userId && (await ctx.db.selectFrom('users').select('id').where('username', '=', complement.username!).executeTakeFirst());
   if (taken) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
   await useUp(ctx.db, ticket);
   if (ticket.userId) return ctx.db.selectFrom('users').selectAll().where('id', '=', ticket.userId).executeTakeFirstOrThrow();
   const root = await ctx.db.selectFrom('tenants').select('id').where('scope', '=', Scope.Platform).where('parentId', 'is', null).executeTakeFirstOrThrow();
   const now = ctx.now();
   const user: UserRow = {
-    id: newId(), username: complement.username!, realName: complement.realName!, email: complement.email || null,
-    mobilePhone: complement.mobilePhone || null, description: null, availabilityStatus: Status.Enable, avatar: null,
-    extraProp: JSON.stringify({ idp: idpCode }), userType: UserType.Tenant, tenantId: root.id, isAdmin: 0, isMaster: 0,
+    id: newId(),
+    username: complement.username!,
+    realName: complement.realName!,
+    email: complement.email || null,
+    mobilePhone: complement.mobilePhone || null,
+    description: null,
+    availabilityStatus: Status.Enable,
+    avatar: null,
+    extraProp: JSON.stringify({ idp: idpCode }),
+    userType: UserType.Tenant,
+    tenantId: root.id,
+    isAdmin: 0,
+    isMaster: 0,
     // Nobody knows this password: the account signs in through its provider (or after a reset).
-    passwordHash: await hashPassword(newSecret()), passwordChangedAt: now, version: 1, createdAt: now, updatedAt: now,
+    passwordHash: await hashPassword(newSecret()),
+    passwordChangedAt: now,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
   };
   await ctx.db.transaction().execute(async (trx) => {
     await trx.insertInto('users').values(user).execute();

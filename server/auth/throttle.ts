@@ -46,11 +46,15 @@ export const lockedError = (policy: LoginSettings) => tooMany(`Too many failed s
 export class FailureSlot {
   private settled = false;
 
-  constructor(private readonly ctx: Ctx, private readonly key: string, private readonly policy: LoginSettings,
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly key: string,
+    private readonly policy: LoginSettings,
     /** Failures counted before this attempt, attempts still in flight included. */
     readonly before: number,
     /** True when this attempt took the last place: the name is locked already, and stays locked if it fails. */
-    readonly locks: boolean) {}
+    readonly locks: boolean,
+  ) {}
 
   /** The attempt failed: its place stays counted. */
   keep(): void {
@@ -68,9 +72,12 @@ export class FailureSlot {
   async release(): Promise<void> {
     if (this.settled) return;
     this.settled = true;
-    await this.ctx.db.updateTable('loginThrottle')
+    await this.ctx.db
+      .updateTable('loginThrottle')
       .set({ failures: sql`failures - 1`, lockedUntil: sql`case when failures - 1 >= ${this.policy.maxFailures} then locked_until end` })
-      .where('username', '=', this.key).where('failures', '>', 0).execute();
+      .where('username', '=', this.key)
+      .where('failures', '>', 0)
+      .execute();
   }
 }
 
@@ -86,11 +93,15 @@ async function reserveFailure(ctx: Ctx, key: string, policy: LoginSettings): Pro
   const lockedUntil = now + policy.lockMinutes * 60_000;
   const lockRanOut = sql<boolean>`login_throttle.locked_until <= ${now}`;
   const failures = sql<number>`case when ${lockRanOut} then 1 else login_throttle.failures + 1 end`;
-  const row = await ctx.db.insertInto('loginThrottle')
+  const row = await ctx.db
+    .insertInto('loginThrottle')
     .values({ username: key, failures: 1, lockedUntil: policy.maxFailures <= 1 ? lockedUntil : null, updatedAt: now })
-    .onConflict((oc) => oc.column('username')
-      .doUpdateSet({ failures, lockedUntil: sql`case when ${failures} >= ${policy.maxFailures} then cast(${lockedUntil} as bigint) end`, updatedAt: now })
-      .where(sql<boolean>`(login_throttle.locked_until is null or ${lockRanOut})`))
+    .onConflict((oc) =>
+      oc
+        .column('username')
+        .doUpdateSet({ failures, lockedUntil: sql`case when ${failures} >= ${policy.maxFailures} then cast(${lockedUntil} as bigint) end`, updatedAt: now })
+        .where(sql<boolean>`(login_throttle.locked_until is null or ${lockRanOut})`),
+    )
     .returning(['failures', 'lockedUntil'])
     .executeTakeFirst();
   return row && new FailureSlot(ctx, key, policy, row.failures - 1, row.lockedUntil !== null);
@@ -98,7 +109,13 @@ async function reserveFailure(ctx: Ctx, key: string, policy: LoginSettings): Pro
 
 /** Runs `attempt` holding a place in `key`'s failure count (reserveFailure) and gives the place back
  *  afterwards unless the attempt kept or cleared it. A locked name runs `onLocked`, then is refused. */
-export async function withFailureSlot<T>(ctx: Ctx, key: string, policy: LoginSettings, attempt: (slot: FailureSlot) => Promise<T>, onLocked?: () => Promise<void>): Promise<T> {
+export async function withFailureSlot<T>(
+  ctx: Ctx,
+  key: string,
+  policy: LoginSettings,
+  attempt: (slot: FailureSlot) => Promise<T>,
+  onLocked?: () => Promise<void>,
+): Promise<T> {
   const slot = await reserveFailure(ctx, key, policy);
   if (!slot) {
     await onLocked?.();
@@ -121,7 +138,6 @@ export const keysOfUser = (user: Pick<UserRow, IdentifierKind>) =>
 
 export async function lockedKeys(ctx: Ctx, keys: string[]): Promise<Set<string>> {
   if (!keys.length) return new Set();
-  const rows = await ctx.db.selectFrom('loginThrottle').select('username')
-    .where('username', 'in', keys).where('lockedUntil', '>', ctx.now()).execute();
+  const rows = await ctx.db.selectFrom('loginThrottle').select('username').where('username', 'in', keys).where('lockedUntil', '>', ctx.now()).execute();
   return new Set(rows.map((row) => row.username));
 }

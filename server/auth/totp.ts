@@ -42,8 +42,11 @@ export async function startEnrolment(ctx: Ctx, user: { id: string; username: str
   if (await totpEnabled(ctx, user.id)) throw new ApiError(400, 'An authenticator is already set up; turn it off first');
   const secret = new Secret({ size: 20 }).base32;
   const row = { secret, confirmedAt: null, lastStep: 0, createdAt: ctx.now() };
-  await totpDb(ctx.db).insertInto('userTotp').values({ userId: user.id, ...row })
-    .onConflict((conflict) => conflict.column('userId').doUpdateSet(row)).execute();
+  await totpDb(ctx.db)
+    .insertInto('userTotp')
+    .values({ userId: user.id, ...row })
+    .onConflict((conflict) => conflict.column('userId').doUpdateSet(row))
+    .execute();
   return { secret, uri: totpOf(secret, user.username, issuer).toString() };
 }
 
@@ -55,19 +58,28 @@ async function accept(ctx: Ctx, userId: string, code: string, confirmed: boolean
   const db = totpDb(ctx.db);
   const now = ctx.now();
   const windowOver = sql<boolean>`failures_since <= ${now - FAILURE_WINDOW_MS}`;
-  const row = await db.updateTable('userTotp')
-    .set({ failures: sql`case when ${windowOver} then 1 else failures + 1 end`, failuresSince: sql`case when ${windowOver} then ${now} else failures_since end` })
-    .where('userId', '=', userId).where('confirmedAt', confirmed ? 'is not' : 'is', null)
+  const row = await db
+    .updateTable('userTotp')
+    .set({
+      failures: sql`case when ${windowOver} then 1 else failures + 1 end`,
+      failuresSince: sql`case when ${windowOver} then ${now} else failures_since end`,
+    })
+    .where('userId', '=', userId)
+    .where('confirmedAt', confirmed ? 'is not' : 'is', null)
     .where((eb) => eb.or([eb('failures', '<', MAX_TOTP_FAILURES), windowOver]))
-    .returning('secret').executeTakeFirst();
+    .returning('secret')
+    .executeTakeFirst();
   if (!row) return false;
   const delta = totpOf(row.secret, '', '').validate({ token: code, timestamp: now, window: 1 });
   if (delta === null) return false;
   const step = Math.floor(now / 1000 / PERIOD_S) + delta;
   // Conditional update: of two requests with the same code, only one wins (a replay stays counted).
-  const updated = await db.updateTable('userTotp')
+  const updated = await db
+    .updateTable('userTotp')
     .set({ lastStep: step, failures: sql`case when failures > 0 then failures - 1 else 0 end`, ...(confirmed ? {} : { confirmedAt: now }) })
-    .where('userId', '=', userId).where('lastStep', '<', step).executeTakeFirst();
+    .where('userId', '=', userId)
+    .where('lastStep', '<', step)
+    .executeTakeFirst();
   return Number(updated.numUpdatedRows) === 1;
 }
 

@@ -16,7 +16,10 @@ export class Outbox {
   private again = false;
   private stopped = true;
 
-  constructor(private readonly ctx: Ctx, private readonly pollMs = POLL_MS) {}
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly pollMs = POLL_MS,
+  ) {}
 
   /** The first poll comes one interval after the start, not during it: a starting server answers
    *  its first requests (the readiness check) without the three delivery queries before them, and

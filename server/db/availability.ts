@@ -4,7 +4,18 @@
 // answer 503 with Retry-After instead of 500.
 
 /** PostgreSQL's admin/crash shutdown and "starting up", and the socket errors of a lost server. */
-const LOST_CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const LOST_CONNECTION_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 function codeOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
@@ -41,7 +52,13 @@ const TIMED_OUT_CODES = new Set(['57014', '55P03']);
 /** The database is unreachable or too busy to answer now; the caller should try again shortly. */
 export function databaseUnavailable(error: unknown): boolean {
   // pg's pool gives up on connecting (or on waiting for a free connection) after connectionTimeoutMillis.
-  return connectionLost(error) || refusingWork(error) || TIMED_OUT_CODES.has(codeOf(error)) || codeOf(error).startsWith('SQLITE_BUSY') || /timeout exceeded when trying to connect/.test(messageOf(error));
+  return (
+    connectionLost(error) ||
+    refusingWork(error) ||
+    TIMED_OUT_CODES.has(codeOf(error)) ||
+    codeOf(error).startsWith('SQLITE_BUSY') ||
+    /timeout exceeded when trying to connect/.test(messageOf(error))
+  );
 }
 
 /** Seconds a client is told to wait after a 503 (a database restart or failover takes a few). */

@@ -60,8 +60,13 @@ export function reusingStatements(database: SQLite.Database, capacity = STATEMEN
 /** Resolves to whether `check` settles without error within `timeoutMs`. */
 async function within(timeoutMs: number, check: () => Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
-  const answered = check().then(() => true, () => false);
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const answered = check().then(
+    () => true,
+    () => false,
+  );
   try {
     return await Promise.race([answered, timeout]);
   } finally {

@@ -7,60 +7,73 @@ type Table = CreateTableBuilder<string, never>;
 
 function initial(engine: Engine): Migration {
   const blob = engine === 'postgres' ? 'bytea' : 'blob';
-  const stamps = (t: Table) => t
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull());
+  const stamps = (t: Table) =>
+    t
+      .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull());
   return {
     async up(db: Kysely<unknown>) {
-      await stamps(db.schema.createTable('tenants')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('parent_id', 'text', (c) => c.references('tenants.id').onDelete('restrict'))
-        .addColumn('path', 'text', (c) => c.notNull())
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('type', 'text', (c) => c.notNull())
-        .addColumn('scope', 'integer', (c) => c.notNull())
-        .addColumn('status', 'integer', (c) => c.notNull().defaultTo(1))
-        .addColumn('description', 'text')).execute();
+      await stamps(
+        db.schema
+          .createTable('tenants')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('parent_id', 'text', (c) => c.references('tenants.id').onDelete('restrict'))
+          .addColumn('path', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('scope', 'integer', (c) => c.notNull())
+          .addColumn('status', 'integer', (c) => c.notNull().defaultTo(1))
+          .addColumn('description', 'text'),
+      ).execute();
       await db.schema.createIndex('tenants_path').on('tenants').column('path').execute();
       await db.schema.createIndex('tenants_parent').on('tenants').column('parent_id').execute();
 
-      await stamps(db.schema.createTable('users')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('username', 'text', (c) => c.notNull().unique())
-        .addColumn('real_name', 'text', (c) => c.notNull())
-        .addColumn('email', 'text')
-        .addColumn('mobile_phone', 'text')
-        .addColumn('description', 'text')
-        .addColumn('availability_status', 'integer', (c) => c.notNull().defaultTo(1))
-        .addColumn('avatar', 'text')
-        .addColumn('extra_prop', 'text', (c) => c.notNull().defaultTo('{}'))
-        .addColumn('user_type', 'integer', (c) => c.notNull())
-        .addColumn('tenant_id', 'text', (c) => c.references('tenants.id').onDelete('restrict'))
-        .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('is_master', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('password_hash', 'text', (c) => c.notNull())
-        .addColumn('password_changed_at', 'bigint', (c) => c.notNull())).execute();
+      await stamps(
+        db.schema
+          .createTable('users')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('username', 'text', (c) => c.notNull().unique())
+          .addColumn('real_name', 'text', (c) => c.notNull())
+          .addColumn('email', 'text')
+          .addColumn('mobile_phone', 'text')
+          .addColumn('description', 'text')
+          .addColumn('availability_status', 'integer', (c) => c.notNull().defaultTo(1))
+          .addColumn('avatar', 'text')
+          .addColumn('extra_prop', 'text', (c) => c.notNull().defaultTo('{}'))
+          .addColumn('user_type', 'integer', (c) => c.notNull())
+          .addColumn('tenant_id', 'text', (c) => c.references('tenants.id').onDelete('restrict'))
+          .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('is_master', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('password_hash', 'text', (c) => c.notNull())
+          .addColumn('password_changed_at', 'bigint', (c) => c.notNull()),
+      ).execute();
       for (const column of ['real_name', 'email', 'mobile_phone', 'tenant_id', 'created_at']) {
         await db.schema.createIndex(`users_${column}`).on('users').column(column).execute();
       }
 
-      await stamps(db.schema.createTable('apps')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('name', 'text', (c) => c.notNull().unique())
-        .addColumn('detail', 'text')
-        .addColumn('entrypoint', 'text')
-        .addColumn('callback_url', 'text')
-        .addColumn('is_master', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('status', 'integer', (c) => c.notNull().defaultTo(1))).execute();
+      await stamps(
+        db.schema
+          .createTable('apps')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull().unique())
+          .addColumn('detail', 'text')
+          .addColumn('entrypoint', 'text')
+          .addColumn('callback_url', 'text')
+          .addColumn('is_master', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('status', 'integer', (c) => c.notNull().defaultTo(1)),
+      ).execute();
 
-      await db.schema.createTable('app_admins')
+      await db.schema
+        .createTable('app_admins')
         .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
         .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-        .addPrimaryKeyConstraint('app_admins_pk', ['app_id', 'user_id']).execute();
+        .addPrimaryKeyConstraint('app_admins_pk', ['app_id', 'user_id'])
+        .execute();
       await db.schema.createIndex('app_admins_user').on('app_admins').column('user_id').execute();
 
-      await db.schema.createTable('privileges')
+      await db.schema
+        .createTable('privileges')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
         .addColumn('parent_id', 'text', (c) => c.references('privileges.id').onDelete('cascade'))
@@ -69,48 +82,65 @@ function initial(engine: Engine): Migration {
         .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('path', 'text')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .addUniqueConstraint('privileges_app_key', ['app_id', 'key']).execute();
+        .addUniqueConstraint('privileges_app_key', ['app_id', 'key'])
+        .execute();
 
-      await stamps(db.schema.createTable('roles')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('description', 'text')
-        .addUniqueConstraint('roles_app_name', ['app_id', 'name'])).execute();
+      await stamps(
+        db.schema
+          .createTable('roles')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('description', 'text')
+          .addUniqueConstraint('roles_app_name', ['app_id', 'name']),
+      ).execute();
 
-      await db.schema.createTable('role_privileges')
+      await db.schema
+        .createTable('role_privileges')
         .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id').onDelete('cascade'))
         .addColumn('privilege_id', 'text', (c) => c.notNull().references('privileges.id').onDelete('cascade'))
-        .addPrimaryKeyConstraint('role_privileges_pk', ['role_id', 'privilege_id']).execute();
-      await db.schema.createTable('role_members')
+        .addPrimaryKeyConstraint('role_privileges_pk', ['role_id', 'privilege_id'])
+        .execute();
+      await db.schema
+        .createTable('role_members')
         .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id').onDelete('cascade'))
         .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-        .addPrimaryKeyConstraint('role_members_pk', ['role_id', 'user_id']).execute();
+        .addPrimaryKeyConstraint('role_members_pk', ['role_id', 'user_id'])
+        .execute();
       await db.schema.createIndex('role_members_user').on('role_members').column('user_id').execute();
 
-      await stamps(db.schema.createTable('menu_plans')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('app_id', 'text', (c) => c.references('apps.id').onDelete('cascade'))
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('description', 'text')
-        .addColumn('items', 'text', (c) => c.notNull().defaultTo('[]'))).execute();
+      await stamps(
+        db.schema
+          .createTable('menu_plans')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('app_id', 'text', (c) => c.references('apps.id').onDelete('cascade'))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('description', 'text')
+          .addColumn('items', 'text', (c) => c.notNull().defaultTo('[]')),
+      ).execute();
       await db.schema.createIndex('menu_plans_app').on('menu_plans').column('app_id').execute();
 
-      await db.schema.createTable('settings')
+      await db.schema
+        .createTable('settings')
         .addColumn('key', 'text', (c) => c.primaryKey())
         .addColumn('value', 'text', (c) => c.notNull())
         .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
-        .addColumn('updated_at', 'bigint', (c) => c.notNull()).execute();
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
 
-      await stamps(db.schema.createTable('channels')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('service_type', 'text', (c) => c.notNull())
-        .addColumn('vendor', 'text', (c) => c.notNull())
-        .addColumn('config', 'text', (c) => c.notNull().defaultTo('{}'))
-        .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))).execute();
+      await stamps(
+        db.schema
+          .createTable('channels')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('service_type', 'text', (c) => c.notNull())
+          .addColumn('vendor', 'text', (c) => c.notNull())
+          .addColumn('config', 'text', (c) => c.notNull().defaultTo('{}'))
+          .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1)),
+      ).execute();
 
-      await db.schema.createTable('messages')
+      await db.schema
+        .createTable('messages')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('recipient_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
         .addColumn('address', 'text')
@@ -121,19 +151,23 @@ function initial(engine: Engine): Migration {
         .addColumn('status', 'text', (c) => c.notNull())
         .addColumn('push_time', 'bigint', (c) => c.notNull())
         .addColumn('read_at', 'bigint')
-        .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
       await db.schema.createIndex('messages_recipient').on('messages').columns(['recipient_id', 'push_time']).execute();
 
-      await db.schema.createTable('files')
+      await db.schema
+        .createTable('files')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('mime', 'text', (c) => c.notNull())
         .addColumn('size', 'integer', (c) => c.notNull())
         .addColumn('data', sql.raw(blob), (c) => c.notNull())
         .addColumn('created_by', 'text')
-        .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
 
-      await db.schema.createTable('sessions')
+      await db.schema
+        .createTable('sessions')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('secret_hash', 'text', (c) => c.notNull().unique())
         .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -142,51 +176,63 @@ function initial(engine: Engine): Migration {
         .addColumn('user_agent', 'text')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
-        .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute();
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
       await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
 
-      await db.schema.createTable('captchas')
+      await db.schema
+        .createTable('captchas')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('client_hash', 'text', (c) => c.notNull())
         .addColumn('answer_hash', 'text', (c) => c.notNull())
-        .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute();
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
       await db.schema.createIndex('captchas_client').on('captchas').column('client_hash').execute();
 
-      await db.schema.createTable('login_throttle')
+      await db.schema
+        .createTable('login_throttle')
         .addColumn('username', 'text', (c) => c.primaryKey())
         .addColumn('failures', 'integer', (c) => c.notNull())
         .addColumn('locked_until', 'bigint')
-        .addColumn('updated_at', 'bigint', (c) => c.notNull()).execute();
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
 
-      await db.schema.createTable('login_challenges')
+      await db.schema
+        .createTable('login_challenges')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('step', 'text', (c) => c.notNull())
         .addColumn('code_hash', 'text', (c) => c.notNull())
         .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute();
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
       await db.schema.createIndex('login_challenges_user').on('login_challenges').column('user_id').execute();
 
-      await db.schema.createTable('idps')
+      await db.schema
+        .createTable('idps')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('code', 'text', (c) => c.notNull().unique())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('type', 'text', (c) => c.notNull())
         .addColumn('config', 'text', (c) => c.notNull().defaultTo('{}'))
         .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
-        .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
 
-      await db.schema.createTable('idp_tickets')
+      await db.schema
+        .createTable('idp_tickets')
         .addColumn('ticket_hash', 'text', (c) => c.primaryKey())
         .addColumn('idp_code', 'text', (c) => c.notNull())
         .addColumn('token', 'text', (c) => c.notNull())
         .addColumn('subject', 'text', (c) => c.notNull())
         .addColumn('profile', 'text', (c) => c.notNull().defaultTo('{}'))
         .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
-        .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute();
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
 
-      await db.schema.createTable('audit_log')
-        .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement())
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
         .addColumn('at', 'bigint', (c) => c.notNull())
         .addColumn('actor_id', 'text')
         .addColumn('actor_name', 'text')
@@ -196,7 +242,8 @@ function initial(engine: Engine): Migration {
         .addColumn('tenant_id', 'text')
         .addColumn('ip', 'text')
         .addColumn('success', 'integer', (c) => c.notNull())
-        .addColumn('detail', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+        .addColumn('detail', 'text', (c) => c.notNull().defaultTo('{}'))
+        .execute();
       for (const column of ['at', 'action', 'actor_id', 'tenant_id']) {
         await db.schema.createIndex(`audit_log_${column}`).on('audit_log').column(column).execute();
       }
@@ -207,12 +254,14 @@ function initial(engine: Engine): Migration {
 /** Links between an identity provider's subject and a local user (third-party sign-in). */
 const idpLinks: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('idp_links')
+    await db.schema
+      .createTable('idp_links')
       .addColumn('idp_code', 'text', (c) => c.notNull())
       .addColumn('subject', 'text', (c) => c.notNull())
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
       .addColumn('created_at', 'bigint', (c) => c.notNull())
-      .addPrimaryKeyConstraint('idp_links_pk', ['idp_code', 'subject']).execute();
+      .addPrimaryKeyConstraint('idp_links_pk', ['idp_code', 'subject'])
+      .execute();
   },
 };
 
@@ -223,7 +272,10 @@ const messageDelivery: Migration = {
     // One column per statement: SQLite adds one column at a time.
     await db.schema.alterTable('messages').addColumn('channel_id', 'text').execute();
     await db.schema.alterTable('messages').addColumn('error', 'text').execute();
-    await db.schema.alterTable('messages').addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('messages')
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     await db.schema.alterTable('messages').addColumn('next_attempt_at', 'bigint').execute();
     await db.schema.alterTable('messages').addColumn('sent_at', 'bigint').execute();
     await db.schema.alterTable('messages').addColumn('params', 'text').execute();
@@ -236,7 +288,8 @@ const messageDelivery: Migration = {
  *  grants) as JSON per model and id, its keys (shared by every process), and the apps' client secrets. */
 const oidcProvider: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('oidc_payloads')
+    await db.schema
+      .createTable('oidc_payloads')
       .addColumn('model', 'text', (c) => c.notNull())
       .addColumn('id', 'text', (c) => c.notNull())
       .addColumn('payload', 'text', (c) => c.notNull())
@@ -245,33 +298,40 @@ const oidcProvider: Migration = {
       .addColumn('user_code', 'text')
       .addColumn('expires_at', 'bigint')
       .addColumn('consumed_at', 'bigint')
-      .addPrimaryKeyConstraint('oidc_payloads_pk', ['model', 'id']).execute();
+      .addPrimaryKeyConstraint('oidc_payloads_pk', ['model', 'id'])
+      .execute();
     await db.schema.createIndex('oidc_payloads_grant').on('oidc_payloads').column('grant_id').execute();
     await db.schema.createIndex('oidc_payloads_uid').on('oidc_payloads').column('uid').execute();
     await db.schema.createIndex('oidc_payloads_expires').on('oidc_payloads').column('expires_at').execute();
-    await db.schema.createTable('oidc_keys')
+    await db.schema
+      .createTable('oidc_keys')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('kind', 'text', (c) => c.notNull())
       .addColumn('material', 'text', (c) => c.notNull())
-      .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
-    await db.schema.createTable('oidc_clients')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('oidc_clients')
       .addColumn('app_id', 'text', (c) => c.primaryKey().references('apps.id').onDelete('cascade'))
       .addColumn('secret', 'text', (c) => c.notNull())
-      .addColumn('rotated_at', 'bigint', (c) => c.notNull()).execute();
+      .addColumn('rotated_at', 'bigint', (c) => c.notNull())
+      .execute();
   },
 };
 
 /** Third-party sign-in in progress (server/idp): PKCE verifier, state and nonce per browser. */
 const idpFlows: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('idp_flows')
+    await db.schema
+      .createTable('idp_flows')
       .addColumn('state_hash', 'text', (c) => c.primaryKey())
       .addColumn('browser_hash', 'text', (c) => c.notNull())
       .addColumn('idp_code', 'text', (c) => c.notNull())
       .addColumn('code_verifier', 'text', (c) => c.notNull())
       .addColumn('nonce', 'text', (c) => c.notNull())
       .addColumn('redirect', 'text')
-      .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute();
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .execute();
     await db.schema.createIndex('idp_flows_expires').on('idp_flows').column('expires_at').execute();
   },
 };
@@ -280,20 +340,24 @@ const idpFlows: Migration = {
  *  (server/auth/codes.ts: stored hashed, single use, short-lived). */
 const totpAndCodes: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('user_totp')
+    await db.schema
+      .createTable('user_totp')
       .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
       .addColumn('secret', 'text', (c) => c.notNull())
       .addColumn('confirmed_at', 'bigint')
       .addColumn('last_step', 'bigint', (c) => c.notNull().defaultTo(0))
-      .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
-    await db.schema.createTable('one_time_codes')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('one_time_codes')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('purpose', 'text', (c) => c.notNull())
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
       .addColumn('code_hash', 'text', (c) => c.notNull())
       .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('expires_at', 'bigint', (c) => c.notNull())
-      .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
     await db.schema.createIndex('one_time_codes_user').on('one_time_codes').columns(['user_id', 'purpose', 'created_at']).execute();
   },
 };
@@ -325,10 +389,12 @@ function sso(engine: Engine): Migration {
  *  per route and client address, with the hits of the current window and when it ends. */
 const sharedLimits: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('rate_limits')
+    await db.schema
+      .createTable('rate_limits')
       .addColumn('key', 'text', (c) => c.primaryKey())
       .addColumn('hits', 'integer', (c) => c.notNull())
-      .addColumn('window_ends', 'bigint', (c) => c.notNull()).execute();
+      .addColumn('window_ends', 'bigint', (c) => c.notNull())
+      .execute();
     await db.schema.createIndex('rate_limits_window_ends').on('rate_limits').column('window_ends').execute();
   },
 };
@@ -337,8 +403,14 @@ const sharedLimits: Migration = {
  *  trusted apps whose authorization skips the consent page (set by the platform administrator). */
 const ssoApps: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('oidc_clients').addColumn('client_credentials', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable('oidc_clients').addColumn('trusted', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('oidc_clients')
+      .addColumn('client_credentials', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('oidc_clients')
+      .addColumn('trusted', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
   },
 };
 
@@ -347,8 +419,12 @@ const ssoApps: Migration = {
 const backchannelLogout: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.alterTable('oidc_clients').addColumn('backchannel_logout_uri', 'text').execute();
-    await db.schema.alterTable('oidc_clients').addColumn('jwt_access_tokens', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.createTable('oidc_logout_deliveries')
+    await db.schema
+      .alterTable('oidc_clients')
+      .addColumn('jwt_access_tokens', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .createTable('oidc_logout_deliveries')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
       .addColumn('subject', 'text', (c) => c.notNull())
@@ -357,7 +433,8 @@ const backchannelLogout: Migration = {
       .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('next_attempt_at', 'bigint')
       .addColumn('error', 'text')
-      .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
     await db.schema.createIndex('oidc_logout_deliveries_due').on('oidc_logout_deliveries').columns(['status', 'next_attempt_at']).execute();
   },
 };
@@ -367,9 +444,11 @@ const backchannelLogout: Migration = {
  *  Databases ran it under this name, so the real table is migration 0025 (passkeyCredentials). */
 const passkeysPlaceholder: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('passkeys')
+    await db.schema
+      .createTable('passkeys')
       .addColumn('id', 'text', (c) => c.primaryKey())
-      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade')).execute();
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .execute();
   },
 };
 
@@ -378,19 +457,23 @@ const passkeysPlaceholder: Migration = {
  *  random id kept in a long-lived HttpOnly cookie), for the new-device notification. */
 const accountSecurity: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('recovery_codes')
+    await db.schema
+      .createTable('recovery_codes')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
       .addColumn('code_hash', 'text', (c) => c.notNull())
       .addColumn('used_at', 'bigint')
-      .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
     await db.schema.createIndex('recovery_codes_user').on('recovery_codes').column('user_id').execute();
-    await db.schema.createTable('known_devices')
+    await db.schema
+      .createTable('known_devices')
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
       .addColumn('device_hash', 'text', (c) => c.notNull())
       .addColumn('first_seen_at', 'bigint', (c) => c.notNull())
       .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
-      .addPrimaryKeyConstraint('known_devices_pk', ['user_id', 'device_hash']).execute();
+      .addPrimaryKeyConstraint('known_devices_pk', ['user_id', 'device_hash'])
+      .execute();
   },
 };
 
@@ -400,7 +483,8 @@ const accountSecurity: Migration = {
  *  progress any server process can answer. */
 const webhooksAndImports: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('webhooks')
+    await db.schema
+      .createTable('webhooks')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('tenant_id', 'text', (c) => c.references('tenants.id').onDelete('cascade'))
       .addColumn('url', 'text', (c) => c.notNull())
@@ -413,9 +497,11 @@ const webhooksAndImports: Migration = {
       .addColumn('previous_secret_until', 'bigint')
       .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
       .addColumn('created_at', 'bigint', (c) => c.notNull())
-      .addColumn('updated_at', 'bigint', (c) => c.notNull()).execute();
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .execute();
     await db.schema.createIndex('webhooks_tenant').on('webhooks').column('tenant_id').execute();
-    await db.schema.createTable('webhook_deliveries')
+    await db.schema
+      .createTable('webhook_deliveries')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('webhook_id', 'text', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
       .addColumn('message_id', 'text', (c) => c.notNull())
@@ -426,20 +512,24 @@ const webhooksAndImports: Migration = {
       .addColumn('max_attempts', 'integer', (c) => c.notNull())
       .addColumn('next_attempt_at', 'bigint')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
-      .addColumn('finished_at', 'bigint').execute();
+      .addColumn('finished_at', 'bigint')
+      .execute();
     await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
     await db.schema.createIndex('webhook_deliveries_log').on('webhook_deliveries').columns(['webhook_id', 'created_at']).execute();
     await db.schema.createIndex('webhook_deliveries_finished').on('webhook_deliveries').column('finished_at').execute();
-    await db.schema.createTable('webhook_attempts')
+    await db.schema
+      .createTable('webhook_attempts')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
       .addColumn('at', 'bigint', (c) => c.notNull())
       .addColumn('duration_ms', 'integer', (c) => c.notNull())
       .addColumn('status_code', 'integer')
       .addColumn('error', 'text')
-      .addColumn('answer', 'text').execute();
+      .addColumn('answer', 'text')
+      .execute();
     await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'at']).execute();
-    await db.schema.createTable('user_import_jobs')
+    await db.schema
+      .createTable('user_import_jobs')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('actor_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
       .addColumn('mode', 'text', (c) => c.notNull())
@@ -454,7 +544,8 @@ const webhooksAndImports: Migration = {
       .addColumn('error', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
-      .addColumn('finished_at', 'bigint').execute();
+      .addColumn('finished_at', 'bigint')
+      .execute();
     await db.schema.createIndex('user_import_jobs_created').on('user_import_jobs').column('created_at').execute();
   },
 };
@@ -478,7 +569,8 @@ const messageSender: Migration = {
 const passkeyCredentials: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.dropTable('passkeys').ifExists().execute();
-    await db.schema.createTable('passkeys')
+    await db.schema
+      .createTable('passkeys')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
       .addColumn('credential_id', 'text', (c) => c.notNull().unique())
@@ -489,14 +581,17 @@ const passkeyCredentials: Migration = {
       .addColumn('backed_up', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('created_at', 'bigint', (c) => c.notNull())
-      .addColumn('last_used_at', 'bigint').execute();
+      .addColumn('last_used_at', 'bigint')
+      .execute();
     await db.schema.createIndex('passkeys_user').on('passkeys').column('user_id').execute();
-    await db.schema.createTable('webauthn_challenges')
+    await db.schema
+      .createTable('webauthn_challenges')
       .addColumn('challenge', 'text', (c) => c.primaryKey())
       .addColumn('purpose', 'text', (c) => c.notNull())
       .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
       .addColumn('session_id', 'text')
-      .addColumn('expires_at', 'bigint', (c) => c.notNull()).execute();
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .execute();
     await db.schema.createIndex('webauthn_challenges_expiry').on('webauthn_challenges').column('expires_at').execute();
   },
 };
@@ -568,7 +663,11 @@ function userSearchIndexes(engine: Engine): Migration {
     async up(db: Kysely<unknown>) {
       for (const column of ['username', 'real_name', 'email', 'mobile_phone']) {
         const lowered = engine === 'postgres' ? sql`lower(${sql.ref(column)} collate "C")` : sql`lower(${sql.ref(column)})`;
-        await db.schema.createIndex(`users_lower_${column}`).on('users').expression(sql`${lowered}, created_at, id`).execute();
+        await db.schema
+          .createIndex(`users_lower_${column}`)
+          .on('users')
+          .expression(sql`${lowered}, created_at, id`)
+          .execute();
       }
     },
   };
@@ -579,11 +678,13 @@ function userSearchIndexes(engine: Engine): Migration {
  *  expired one). */
 const passwordHistory: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('password_history')
+    await db.schema
+      .createTable('password_history')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
       .addColumn('password_hash', 'text', (c) => c.notNull())
-      .addColumn('created_at', 'bigint', (c) => c.notNull()).execute();
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
     await db.schema.createIndex('password_history_user').on('password_history').columns(['user_id', 'created_at']).execute();
     await db.schema.alterTable('one_time_codes').addColumn('used_at', 'bigint').execute();
   },
@@ -610,15 +711,23 @@ function userSearchIndexOnly(engine: Engine): Migration {
  *  and window (server/auth/totp.ts), codes sent per person and purpose (server/auth/codes.ts). */
 const atomicCounters: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('code_sends')
+    await db.schema
+      .createTable('code_sends')
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
       .addColumn('purpose', 'text', (c) => c.notNull())
       .addColumn('last_sent_at', 'bigint', (c) => c.notNull())
       .addColumn('hour_started_at', 'bigint', (c) => c.notNull())
       .addColumn('sent_this_hour', 'integer', (c) => c.notNull())
-      .addPrimaryKeyConstraint('code_sends_pk', ['user_id', 'purpose']).execute();
-    await db.schema.alterTable('user_totp').addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable('user_totp').addColumn('failures_since', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      .addPrimaryKeyConstraint('code_sends_pk', ['user_id', 'purpose'])
+      .execute();
+    await db.schema
+      .alterTable('user_totp')
+      .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('user_totp')
+      .addColumn('failures_since', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
   },
 };
 
@@ -633,7 +742,10 @@ const atomicCounters: Migration = {
 const uniqueContacts: Migration = {
   async up(db: Kysely<unknown>) {
     const now = Date.now();
-    for (const [column, key, index] of [['email', 'lower(email)', 'users_email_unique'], ['mobile_phone', 'mobile_phone', 'users_mobile_phone_unique']] as const) {
+    for (const [column, key, index] of [
+      ['email', 'lower(email)', 'users_email_unique'],
+      ['mobile_phone', 'mobile_phone', 'users_mobile_phone_unique'],
+    ] as const) {
       const later = await sql<{ id: string; tenant: string | null; value: string }>`
         select u.id as id, u.tenant_id as tenant, u.${sql.ref(column)} as value from users u
         where u.${sql.ref(column)} <> '' and exists (
@@ -642,7 +754,9 @@ const uniqueContacts: Migration = {
       for (const row of later.rows) {
         await sql`update users set ${sql.ref(column)} = null, version = version + 1, updated_at = ${now} where id = ${row.id}`.execute(db);
         await sql`insert into audit_log (at, actor_id, actor_name, action, target_type, target_id, tenant_id, ip, success, detail)
-          values (${now}, null, 'migration 0011_unique_contacts', 'user.update', 'user', ${row.id}, ${row.tenant}, null, 1, ${JSON.stringify({ cleared: column, value: row.value, reason: 'another account had it first' })})`.execute(db);
+          values (${now}, null, 'migration 0011_unique_contacts', 'user.update', 'user', ${row.id}, ${row.tenant}, null, 1, ${JSON.stringify({ cleared: column, value: row.value, reason: 'another account had it first' })})`.execute(
+          db,
+        );
       }
       await sql`create unique index ${sql.ref(index)} on users (${sql.raw(key)}) where ${sql.ref(column)} <> ''`.execute(db);
     }
@@ -656,7 +770,8 @@ const uniqueContacts: Migration = {
  *  removed with the user or the group. */
 const scim: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('scim_tokens')
+    await db.schema
+      .createTable('scim_tokens')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id').onDelete('cascade'))
       .addColumn('name', 'text', (c) => c.notNull())
@@ -664,14 +779,20 @@ const scim: Migration = {
       .addColumn('created_by', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('last_used_at', 'bigint')
-      .addColumn('revoked_at', 'bigint').execute();
+      .addColumn('revoked_at', 'bigint')
+      .execute();
     await db.schema.createIndex('scim_tokens_tenant').on('scim_tokens').column('tenant_id').execute();
-    for (const [table, column, target] of [['scim_user_links', 'user_id', 'users.id'], ['scim_group_links', 'group_id', 'tenants.id']] as const) {
-      await db.schema.createTable(table)
+    for (const [table, column, target] of [
+      ['scim_user_links', 'user_id', 'users.id'],
+      ['scim_group_links', 'group_id', 'tenants.id'],
+    ] as const) {
+      await db.schema
+        .createTable(table)
         .addColumn('scope_id', 'text', (c) => c.notNull().references('tenants.id').onDelete('cascade'))
         .addColumn(column, 'text', (c) => c.notNull().references(target).onDelete('cascade'))
         .addColumn('external_id', 'text', (c) => c.notNull())
-        .addPrimaryKeyConstraint(`${table}_pk`, ['scope_id', column]).execute();
+        .addPrimaryKeyConstraint(`${table}_pk`, ['scope_id', column])
+        .execute();
       await db.schema.createIndex(`${table}_external`).on(table).columns(['scope_id', 'external_id']).execute();
     }
   },

@@ -48,11 +48,18 @@ const LOCK_TIMEOUT_MS = 3_000;
  */
 export function postgresPool(connectionString: string, options: { timeouts: boolean; max: number }): pg.Pool {
   const pool = new pg.Pool({
-    connectionString, max: options.max, types: pgTypes, Client: PreparingClient,
-    application_name: APPLICATION_NAME, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionString,
+    max: options.max,
+    types: pgTypes,
+    Client: PreparingClient,
+    application_name: APPLICATION_NAME,
+    keepAlive: true,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     ...(options.timeouts ? { statement_timeout: STATEMENT_TIMEOUT_MS, lock_timeout: LOCK_TIMEOUT_MS } : {}),
   });
-  pool.on('connect', (client) => client.on('error', (error: Error & { code?: string }) => console.warn(`database connection lost: ${error.code ?? ''} ${error.message}`)));
+  pool.on('connect', (client) =>
+    client.on('error', (error: Error & { code?: string }) => console.warn(`database connection lost: ${error.code ?? ''} ${error.message}`)),
+  );
   // The pool repeats an idle client's error, which the client's listener above already reported.
   pool.on('error', () => {});
   return pool;

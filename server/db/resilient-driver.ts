@@ -3,7 +3,16 @@
 // died is run again on a fresh one where that is safe: a SELECT outside a transaction, or any
 // statement outside a transaction that provably never reached the server. Anything else (a write
 // that may have been applied, a statement inside a transaction) fails, and the request answers 503.
-import { PostgresDialect, SelectQueryNode, type CompiledQuery, type DatabaseConnection, type Driver, type QueryCompiler, type QueryResult, type TransactionSettings } from 'kysely';
+import {
+  PostgresDialect,
+  SelectQueryNode,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
 import { connectionLost, neverSent } from './availability';
 
 /** Waits before each new attempt: about 1.6 s in all, the length of a quick database restart. */
@@ -29,7 +38,10 @@ class ResilientConnection implements DatabaseConnection {
   /** The pool's connection; none after a reconnect that failed (the dead one was given back). */
   private current: DatabaseConnection | undefined;
 
-  constructor(inner: DatabaseConnection, private readonly driver: ResilientDriver) {
+  constructor(
+    inner: DatabaseConnection,
+    private readonly driver: ResilientDriver,
+  ) {
     this.current = inner;
   }
 
@@ -40,7 +52,11 @@ class ResilientConnection implements DatabaseConnection {
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const safeToRepeat = (error: unknown) => !this.inTransaction && (neverSent(error) || (connectionLost(error) && SelectQueryNode.is(query.query)));
-    return retrying(() => this.inner.executeQuery<R>(query), safeToRepeat, () => this.reconnect());
+    return retrying(
+      () => this.inner.executeQuery<R>(query),
+      safeToRepeat,
+      () => this.reconnect(),
+    );
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
@@ -64,8 +80,12 @@ class ResilientConnection implements DatabaseConnection {
 class ResilientDriver implements Driver {
   constructor(readonly inner: Driver) {}
 
-  init(): Promise<void> { return this.inner.init(); }
-  destroy(): Promise<void> { return this.inner.destroy(); }
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
 
   /** A connection from the pool; a failed connect sent nothing, so it is always retried. */
   connect(): Promise<DatabaseConnection> {
@@ -82,7 +102,11 @@ class ResilientDriver implements Driver {
 
   async beginTransaction(connection: ResilientConnection, settings: TransactionSettings): Promise<void> {
     // Nothing is done before BEGIN succeeds: it may be tried again on a fresh connection.
-    await retrying(() => this.inner.beginTransaction(connection.inner, settings), connectionLost, () => connection.reconnect());
+    await retrying(
+      () => this.inner.beginTransaction(connection.inner, settings),
+      connectionLost,
+      () => connection.reconnect(),
+    );
     connection.inTransaction = true;
   }
 

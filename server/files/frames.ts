@@ -4,8 +4,14 @@
 // only: nothing is decompressed. Structurally broken input answers undefined.
 import { imageSize } from 'image-size';
 
-export interface Size { width: number; height: number }
-export interface Frame extends Size { left: number; top: number }
+export interface Size {
+  width: number;
+  height: number;
+}
+export interface Frame extends Size {
+  left: number;
+  top: number;
+}
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** BITMAPINFOHEADER's length; later versions (V4, V5) are longer and start the same way. */
@@ -79,10 +85,16 @@ export function gifFrames(bytes: Uint8Array): Frame[] | undefined {
   for (let blocks = 0; blocks < MAX_GIF_BLOCKS && at !== undefined; blocks += 1) {
     const introducer = bytes[at];
     if (introducer === 0x3b) return frames;
-    if (introducer === 0x21) at = afterSubBlocks(bytes, at + 2); // extension: introducer, label, sub-blocks
+    if (introducer === 0x21)
+      at = afterSubBlocks(bytes, at + 2); // extension: introducer, label, sub-blocks
     else if (introducer === 0x2c && at + 10 <= bytes.length) {
       // Image descriptor: left, top, width, height, flags; a local colour table; the LZW code size; the data.
-      frames.push({ left: view.getUint16(at + 1, true), top: view.getUint16(at + 3, true), width: view.getUint16(at + 5, true), height: view.getUint16(at + 7, true) });
+      frames.push({
+        left: view.getUint16(at + 1, true),
+        top: view.getUint16(at + 3, true),
+        width: view.getUint16(at + 5, true),
+        height: view.getUint16(at + 7, true),
+      });
       at = afterSubBlocks(bytes, at + 10 + colourTableLength(bytes[at + 9] ?? 0) + 1);
     } else return undefined;
   }

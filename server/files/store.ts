@@ -54,8 +54,18 @@ export async function storeUpload(ctx: Ctx, bytes: Uint8Array, purpose: UploadPu
     if (problem) throw REFUSED[problem]();
   }
   const id = `${createHash('sha256').update(content).digest('hex')}.${EXTENSION[check.kind]}`;
-  await ctx.db.insertInto('files').values({
-    id, kind: check.kind, mime: check.mimeType, size: content.length, data: content, createdBy: userId, createdAt: ctx.now(),
-  }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  await ctx.db
+    .insertInto('files')
+    .values({
+      id,
+      kind: check.kind,
+      mime: check.mimeType,
+      size: content.length,
+      data: content,
+      createdBy: userId,
+      createdAt: ctx.now(),
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
   return id;
 }

@@ -21,7 +21,8 @@ function undocumentedKeys(answer: unknown, parsed: unknown, path: string): strin
   }
   if (answer === null || parsed === null || typeof answer !== 'object' || typeof parsed !== 'object') return [];
   return Object.entries(answer).flatMap(([key, value]) =>
-    key in parsed ? undocumentedKeys(value, (parsed as Record<string, unknown>)[key], `${path}.${key}`) : [`${path}.${key}`]);
+    key in parsed ? undocumentedKeys(value, (parsed as Record<string, unknown>)[key], `${path}.${key}`) : [`${path}.${key}`],
+  );
 }
 
 /** The drifts of `data` from `schema`: each failing field with its issue, and each key the schema does not name. */
@@ -39,7 +40,8 @@ export function checkAnswers(app: FastifyInstance): void {
     const { code, data } = payload as { code?: unknown; data?: unknown };
     if (code !== 0) return payload;
     const drifts = answerDrifts(schema, data);
-    if (drifts.length) throw new ApiError(500, 'The answer does not match its response schema', { route: `${request.method} ${request.routeOptions.url}`, drifts });
+    if (drifts.length)
+      throw new ApiError(500, 'The answer does not match its response schema', { route: `${request.method} ${request.routeOptions.url}`, drifts });
     return payload;
   });
 }

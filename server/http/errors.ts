@@ -15,13 +15,11 @@ export class ApiError extends Error {
 
 export type FieldError = FieldErrors['fields'][number];
 
-export const fieldError = (fields: FieldError[], extra: Record<string, unknown> = {}) =>
-  new ApiError(400, 'Validation failed', { fields, ...extra });
+export const fieldError = (fields: FieldError[], extra: Record<string, unknown> = {}) => new ApiError(400, 'Validation failed', { fields, ...extra });
 export const unauthorized = (message = 'Authorization Error') => new ApiError(401, message);
 export const forbidden = (message = 'No Authenticated') => new ApiError(403, message);
 export const notFound = (what = 'Resource') => new ApiError(404, `${what} not found`);
-export const conflict = (message = 'The record was changed by someone else; reload and try again') =>
-  new ApiError(409, message);
+export const conflict = (message = 'The record was changed by someone else; reload and try again') => new ApiError(409, message);
 export const tooMany = (message: string) => new ApiError(429, message);
 /** The database cannot be reached right now (restart, failover, busy file): answered with Retry-After. */
 export const unavailable = () => new ApiError(503, 'The database is unavailable; try again in a few seconds');

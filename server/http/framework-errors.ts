@@ -19,7 +19,7 @@ const frameworkMessages: Record<string, string> = {
 export function frameworkErrorAnswer(securityHeaders: HeaderMiddleware) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
-    const message = status === 500 ? 'Internal Server Error' : frameworkMessages[error.code] ?? STATUS_CODES[status] ?? 'Bad Request';
+    const message = status === 500 ? 'Internal Server Error' : (frameworkMessages[error.code] ?? STATUS_CODES[status] ?? 'Bad Request');
     securityHeaders(request.raw, reply.raw, () => {
       void reply.status(status).send(failure(status, localizeMessage(message, answerLanguage(request.headers['accept-language']))));
     });
@@ -47,8 +47,10 @@ export function clientErrorAnswer(securityHeaders: HeaderMiddleware) {
     const reason = STATUS_CODES[status] ?? 'Bad Request';
     const body = JSON.stringify(failure(status, reason));
     if (socket.writable) {
-      socket.write(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`
-        + `connection: close\r\n${headers}\r\n${body}`);
+      socket.write(
+        `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+          `connection: close\r\n${headers}\r\n${body}`,
+      );
     }
     socket.destroy(error);
   };

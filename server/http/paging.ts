@@ -41,7 +41,11 @@ export async function paginate<Row, Item>(
   toItem: (row: Row) => Item | Promise<Item>,
   options: PageOptions = {},
 ): Promise<PagedList<Item>> {
-  const counted = await query.clearSelect().clearOrderBy().select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
+  const counted = await query
+    .clearSelect()
+    .clearOrderBy()
+    .select((eb) => eb.fn.countAll().as('total'))
+    .executeTakeFirst();
   const total = Number((counted as { total?: unknown } | undefined)?.total ?? 0);
   const offset = (request.page - 1) * request.size;
   let rows: Row[] = [];

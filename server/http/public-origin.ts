@@ -46,7 +46,9 @@ export class PublicOrigin {
     const local = wildcard || isLoopback(address.address);
     const own = new Set([origin, ...(local ? [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`] : [])]);
     this.fallback = { origin, own };
-    this.warn(`IAM_PUBLIC_URL is not set: using the listening address ${origin} as the public origin (OIDC issuer ${this.issuer()}); set IAM_PUBLIC_URL when browsers reach the server by another name`);
+    this.warn(
+      `IAM_PUBLIC_URL is not set: using the listening address ${origin} as the public origin (OIDC issuer ${this.issuer()}); set IAM_PUBLIC_URL when browsers reach the server by another name`,
+    );
     return this.fallback;
   }
 }

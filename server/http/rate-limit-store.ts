@@ -21,11 +21,15 @@ export function databaseRateLimitStore(db: Kysely<Database>, now: () => number) 
     const at = now();
     const ends = at + timeWindow;
     const ended = sql<boolean>`rate_limits.window_ends <= ${at}`;
-    const row = await db.insertInto('rateLimits').values({ key, hits: 1, windowEnds: ends })
-      .onConflict((oc) => oc.column('key').doUpdateSet({
-        hits: sql`case when ${ended} then 1 else rate_limits.hits + 1 end`,
-        windowEnds: sql`case when ${ended} then ${ends} else rate_limits.window_ends end`,
-      }))
+    const row = await db
+      .insertInto('rateLimits')
+      .values({ key, hits: 1, windowEnds: ends })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          hits: sql`case when ${ended} then 1 else rate_limits.hits + 1 end`,
+          windowEnds: sql`case when ${ended} then ${ends} else rate_limits.window_ends end`,
+        }),
+      )
       .returning(['hits', 'windowEnds'])
       .executeTakeFirstOrThrow();
     if (at >= nextClean) {
@@ -43,7 +47,10 @@ export function databaseRateLimitStore(db: Kysely<Database>, now: () => number) 
 
   return class DatabaseRateLimitStore implements FastifyRateLimitStore {
     /** Hits are counted per route: the client address is prefixed with the route's method and URL. */
-    constructor(_options?: unknown, private readonly prefix = '') {}
+    constructor(
+      _options?: unknown,
+      private readonly prefix = '',
+    ) {}
 
     incr(address: string, callback: Callback, timeWindow: number): void {
       hit(this.prefix + address, timeWindow).then((result) => callback(null, result), callback);

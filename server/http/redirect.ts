@@ -51,8 +51,10 @@ function isAllowedAbsolute(ctx: Ctx, target: string): boolean {
 export function safeRedirect(ctx: Ctx, req: FastifyRequest, target: string | undefined): string {
   if (!target) return '/';
   const all = readings(target);
-  const safe = all !== undefined && !UNSAFE.test(target)
-    && all.every((reading) => !UNSAFE_DECODED.test(reading) && (isOwnPath(reading) || isAllowedAbsolute(ctx, reading)));
+  const safe =
+    all !== undefined &&
+    !UNSAFE.test(target) &&
+    all.every((reading) => !UNSAFE_DECODED.test(reading) && (isOwnPath(reading) || isAllowedAbsolute(ctx, reading)));
   if (safe) return target;
   req.log.info({ target: target.slice(0, 200) }, 'redirect target refused');
   return '/';

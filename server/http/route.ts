@@ -113,7 +113,10 @@ function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Acc
   const schema: Record<string, unknown> = {
     summary: spec.summary,
     tags: spec.tags,
-    description: spec.access === 'public' ? 'No sign-in needed.' : `Needs permission code ${spec.access} (${permissionName(spec.access)})${spec.appToken ? ', or an app\'s access token (Authorization: Bearer)' : ''}.`,
+    description:
+      spec.access === 'public'
+        ? 'No sign-in needed.'
+        : `Needs permission code ${spec.access} (${permissionName(spec.access)})${spec.appToken ? ", or an app's access token (Authorization: Bearer)" : ''}.`,
     ...(spec.access === 'public' ? {} : { security: [{ sessionCookie: [] }, { sessionToken: [] }] }),
   };
   if (spec.body) schema.body = toDoc((spec.bodyDoc ?? spec.body) as Schema);
@@ -150,25 +153,29 @@ export function defineRoute<B extends Schema | undefined = undefined, Q extends 
     config: {
       ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}),
       answer: spec.response,
-      swaggerTransform: ({ url }: { url: string }) => ({ url, schema: documentation(spec as BaseSpec<unknown, unknown, unknown> & { access: Access; appToken?: boolean }) }),
+      swaggerTransform: ({ url }: { url: string }) => ({
+        url,
+        schema: documentation(spec as BaseSpec<unknown, unknown, unknown> & { access: Access; appToken?: boolean }),
+      }),
     },
-    handler: (request, reply) => withSettingsSnapshot(async () => {
-      const actor = await gate.authenticate(request);
-      gate.checkCsrf(request, actor);
-      if (spec.access !== 'public' && !(spec.appToken && carriesBearer(request))) {
-        if (!actor) throw new ApiError(401, 'Authorization Error');
-        if (!actor.permissions.includes(spec.access)) throw permissionDenied();
-      }
-      const req = {
-        params: parse(spec.params, request.params),
-        query: parse(spec.query, request.query),
-        body: spec.multipart ? undefined : parse(spec.body, request.body),
-        actor,
-        raw: request,
-      };
-      const data = await (spec.handler as (r: typeof req, reply: FastifyReply) => Promise<unknown>)(req, reply);
-      if (spec.raw) return reply;
-      return ok(data ?? null);
-    }),
+    handler: (request, reply) =>
+      withSettingsSnapshot(async () => {
+        const actor = await gate.authenticate(request);
+        gate.checkCsrf(request, actor);
+        if (spec.access !== 'public' && !(spec.appToken && carriesBearer(request))) {
+          if (!actor) throw new ApiError(401, 'Authorization Error');
+          if (!actor.permissions.includes(spec.access)) throw permissionDenied();
+        }
+        const req = {
+          params: parse(spec.params, request.params),
+          query: parse(spec.query, request.query),
+          body: spec.multipart ? undefined : parse(spec.body, request.body),
+          actor,
+          raw: request,
+        };
+        const data = await (spec.handler as (r: typeof req, reply: FastifyReply) => Promise<unknown>)(req, reply);
+        if (spec.raw) return reply;
+        return ok(data ?? null);
+      }),
   });
 }

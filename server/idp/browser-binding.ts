@@ -12,7 +12,10 @@ export const FLOW_COOKIE = 'iam_idp_flow';
 export const STARTED_ELSEWHERE = 'This sign-in was started in another browser; start again';
 
 const cookieOptions = (req: FastifyRequest, code: string) => ({
-  path: `/api/interaction/idp/${encodeURIComponent(code)}/authorize`, httpOnly: true, sameSite: 'lax' as const, secure: req.protocol === 'https',
+  path: `/api/interaction/idp/${encodeURIComponent(code)}/authorize`,
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  secure: req.protocol === 'https',
 });
 
 /** Gives the browser a new binding secret for a sign-in with provider `code`, living `ttlMs`;

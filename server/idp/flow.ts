@@ -29,13 +29,25 @@ export async function startFlow(ctx: Ctx, req: FastifyRequest, reply: FastifyRep
   const browserHash = bindBrowser(req, reply, code, FLOW_TTL_MS + TICKET_TTL_MS);
   const db = idpFlowDb(ctx.db);
   await db.deleteFrom('idpFlows').where('expiresAt', '<=', ctx.now()).execute();
-  await db.insertInto('idpFlows').values({
-    stateHash: digest(state), browserHash, idpCode: code, codeVerifier: verifier, nonce,
-    redirect: redirect ? safeRedirect(ctx, req, redirect) : null, expiresAt: ctx.now() + FLOW_TTL_MS,
-  }).execute();
+  await db
+    .insertInto('idpFlows')
+    .values({
+      stateHash: digest(state),
+      browserHash,
+      idpCode: code,
+      codeVerifier: verifier,
+      nonce,
+      redirect: redirect ? safeRedirect(ctx, req, redirect) : null,
+      expiresAt: ctx.now() + FLOW_TTL_MS,
+    })
+    .execute();
   return oidc.buildAuthorizationUrl(config, {
-    redirect_uri: ctx.site.origin() + callbackPath(code), scope: scopeOf(provider), state, nonce,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    redirect_uri: ctx.site.origin() + callbackPath(code),
+    scope: scopeOf(provider),
+    state,
+    nonce,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
   }).href;
 }
 
@@ -57,7 +69,12 @@ export async function finishFlow(ctx: Ctx, req: FastifyRequest, code: string): P
   const oidc = await openidClient();
   let tokens: oidcTypes.TokenEndpointResponse & oidcTypes.TokenEndpointResponseHelpers;
   try {
-    tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: flow.codeVerifier, expectedState: state, expectedNonce: flow.nonce, idTokenExpected: true });
+    tokens = await oidc.authorizationCodeGrant(config, current, {
+      pkceCodeVerifier: flow.codeVerifier,
+      expectedState: state,
+      expectedNonce: flow.nonce,
+      idTokenExpected: true,
+    });
   } catch (error) {
     req.log.warn({ idp: code, error: error instanceof Error ? error.message : String(error) }, 'third-party sign-in refused');
     throw refused('The identity provider did not confirm the sign-in');
@@ -65,8 +82,9 @@ export async function finishFlow(ctx: Ctx, req: FastifyRequest, code: string): P
   const claims = tokens.claims()!;
   const info = tokens.access_token ? await oidc.fetchUserInfo(config, tokens.access_token, claims.sub).catch(() => undefined) : undefined;
   const source = { ...claims, ...info };
-  const profile = Object.fromEntries(['preferred_username', 'name', 'email', 'phone_number', 'picture']
-    .filter((name) => typeof source[name] === 'string').map((name) => [name, source[name]]));
+  const profile = Object.fromEntries(
+    ['preferred_username', 'name', 'email', 'phone_number', 'picture'].filter((name) => typeof source[name] === 'string').map((name) => [name, source[name]]),
+  );
   // Whether the provider vouches for the email: only then is it matched to a local account.
   if (typeof source.email_verified === 'boolean') profile.email_verified = source.email_verified;
   const ticket = await createIdpTicket(ctx, { idpCode: code, subject: claims.sub, profile, browserHash: flow.browserHash });

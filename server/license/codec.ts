@@ -30,10 +30,19 @@ export function signLicense(payload: LicensePayload, privateKeyPem: string): str
 
 function isPayload(value: unknown): value is LicensePayload {
   const payload = value as Partial<LicensePayload> | null;
-  return typeof payload === 'object' && payload !== null && payload.v === 1
-    && typeof payload.licensee === 'string' && typeof payload.requestCode === 'string'
-    && typeof payload.issuedAt === 'string' && !Number.isNaN(Date.parse(payload.issuedAt)) && typeof payload.expiresAt === 'string' && !Number.isNaN(Date.parse(payload.expiresAt))
-    && Number.isInteger(payload.userLimit) && (payload.userLimit ?? 0) > 0;
+  return (
+    typeof payload === 'object' &&
+    payload !== null &&
+    payload.v === 1 &&
+    typeof payload.licensee === 'string' &&
+    typeof payload.requestCode === 'string' &&
+    typeof payload.issuedAt === 'string' &&
+    !Number.isNaN(Date.parse(payload.issuedAt)) &&
+    typeof payload.expiresAt === 'string' &&
+    !Number.isNaN(Date.parse(payload.expiresAt)) &&
+    Number.isInteger(payload.userLimit) &&
+    (payload.userLimit ?? 0) > 0
+  );
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;

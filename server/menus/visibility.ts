@@ -16,10 +16,22 @@ export type Viewer = Pick<Actor, 'id' | 'platformAdmin'> & { ownedApps: readonly
  *  an app they administer; every one for a platform administrator. */
 export async function heldPrivileges(ctx: Ctx, actor: Viewer): Promise<HeldPrivileges> {
   if (actor.platformAdmin) return 'all';
-  const viaRoles = await ctx.db.selectFrom('roleMembers').innerJoin('rolePrivileges', 'rolePrivileges.roleId', 'roleMembers.roleId')
-    .select('rolePrivileges.privilegeId').where('roleMembers.userId', '=', actor.id).execute();
+  const viaRoles = await ctx.db
+    .selectFrom('roleMembers')
+    .innerJoin('rolePrivileges', 'rolePrivileges.roleId', 'roleMembers.roleId')
+    .select('rolePrivileges.privilegeId')
+    .where('roleMembers.userId', '=', actor.id)
+    .execute();
   const owned = actor.ownedApps.length
-    ? await ctx.db.selectFrom('privileges').select('id').where('appId', 'in', actor.ownedApps.map((app) => app.id)).execute()
+    ? await ctx.db
+        .selectFrom('privileges')
+        .select('id')
+        .where(
+          'appId',
+          'in',
+          actor.ownedApps.map((app) => app.id),
+        )
+        .execute()
     : [];
   const held = await withAncestors(ctx, new Set(viaRoles.map((row) => row.privilegeId)));
   for (const row of owned) held.add(row.id);
@@ -29,8 +41,17 @@ export async function heldPrivileges(ctx: Ctx, actor: Viewer): Promise<HeldPrivi
 /** `held` and every ancestor of its privileges (read with the trees of their apps). */
 async function withAncestors(ctx: Ctx, held: Set<string>): Promise<Set<string>> {
   if (!held.size) return held;
-  const tree = await ctx.db.selectFrom('privileges').select(['id', 'parentId'])
-    .where('appId', 'in', ctx.db.selectFrom('privileges as heldPrivilege').select('heldPrivilege.appId').where('heldPrivilege.id', 'in', [...held]))
+  const tree = await ctx.db
+    .selectFrom('privileges')
+    .select(['id', 'parentId'])
+    .where(
+      'appId',
+      'in',
+      ctx.db
+        .selectFrom('privileges as heldPrivilege')
+        .select('heldPrivilege.appId')
+        .where('heldPrivilege.id', 'in', [...held]),
+    )
     .execute();
   const parentOf = new Map(tree.map((row) => [row.id, row.parentId]));
   const all = new Set(held);

@@ -52,7 +52,10 @@ export function loggingOptions(enabled: boolean, stream?: NodeJS.WritableStream)
     logger: enabled && {
       level: 'info',
       ...(stream ? { stream } : {}),
-      redact: { paths: ['password', 'token', 'secret', 'cookie', 'authorization', '*.password', '*.token', '*.secret', '*.cookie', '*.authorization'], censor: MASK },
+      redact: {
+        paths: ['password', 'token', 'secret', 'cookie', 'authorization', '*.password', '*.token', '*.secret', '*.cookie', '*.authorization'],
+        censor: MASK,
+      },
       serializers: {
         req: (request: FastifyRequest) => ({ method: request.method, url: loggedUrl(request), route: request.routeOptions?.url, remoteAddress: request.ip }),
       },

@@ -9,9 +9,20 @@ import type { ServerConfig } from '../config';
 
 /** The networks behind proxy-addr's names, which IAM_METRICS_ALLOW accepts as IAM_TRUST_PROXY does. */
 const NAMED: Record<string, [string, number][]> = {
-  loopback: [['127.0.0.0', 8], ['::1', 128]],
-  linklocal: [['169.254.0.0', 16], ['fe80::', 10]],
-  uniquelocal: [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['fc00::', 7]],
+  loopback: [
+    ['127.0.0.0', 8],
+    ['::1', 128],
+  ],
+  linklocal: [
+    ['169.254.0.0', 16],
+    ['fe80::', 10],
+  ],
+  uniquelocal: [
+    ['10.0.0.0', 8],
+    ['172.16.0.0', 12],
+    ['192.168.0.0', 16],
+    ['fc00::', 7],
+  ],
 };
 
 function allowList(entries: string[]): BlockList {

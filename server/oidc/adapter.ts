@@ -18,43 +18,80 @@ export function adapterFactory(db: Kysely<OidcDatabase>, engine: Engine) {
 /** The provider's own clock is real time (the tokens it signs carry it), so expiry follows it too. */
 const now = () => Date.now();
 
-type Stored = { model: string; id: string; payload: string; grantId: string | null; accountId: string | null; uid: string | null; userCode: string | null; expiresAt: number | null };
+type Stored = {
+  model: string;
+  id: string;
+  payload: string;
+  grantId: string | null;
+  accountId: string | null;
+  uid: string | null;
+  userCode: string | null;
+  expiresAt: number | null;
+};
 
 /** What runs on every token, grant and session read or write, built once for every model (the
  *  model is bound like any value); prepared on PostgreSQL. */
 function payloadStatements(db: Kysely<OidcDatabase>, engine: Engine) {
   const prepared = { preparedOnPostgres: true };
-  const lookup = (column: 'id' | 'uid' | 'userCode') => compiledStatement<{ model: string; value: string }>(prepared)((slot) =>
-    db.selectFrom('oidcPayloads').select(['payload', 'expiresAt', 'consumedAt']).where('model', '=', slot('model')).where(column, '=', slot('value')).limit(1));
+  const lookup = (column: 'id' | 'uid' | 'userCode') =>
+    compiledStatement<{ model: string; value: string }>(prepared)((slot) =>
+      db
+        .selectFrom('oidcPayloads')
+        .select(['payload', 'expiresAt', 'consumedAt'])
+        .where('model', '=', slot('model'))
+        .where(column, '=', slot('value'))
+        .limit(1),
+    );
   return {
     lookups: { id: lookup('id'), uid: lookup('uid'), userCode: lookup('userCode') },
     tokenWithGrant: tokenWithGrantStatement(db, engine),
     upsert: compiledStatement<Stored>(prepared)((slot) => {
-      const row = { payload: slot('payload'), grantId: slot('grantId'), accountId: slot('accountId'), uid: slot('uid'), userCode: slot('userCode'), expiresAt: slot('expiresAt') };
-      return db.insertInto('oidcPayloads').values({ model: slot('model'), id: slot('id'), consumedAt: null, ...row })
+      const row = {
+        payload: slot('payload'),
+        grantId: slot('grantId'),
+        accountId: slot('accountId'),
+        uid: slot('uid'),
+        userCode: slot('userCode'),
+        expiresAt: slot('expiresAt'),
+      };
+      return db
+        .insertInto('oidcPayloads')
+        .values({ model: slot('model'), id: slot('id'), consumedAt: null, ...row })
         .onConflict((conflict) => conflict.columns(['model', 'id']).doUpdateSet(row));
     }),
     // Only one request marks a code or refresh token consumed (see consume).
     consume: compiledStatement<{ model: string; id: string; at: number }>(prepared)((slot) =>
-      db.updateTable('oidcPayloads').set({ consumedAt: slot('at') }).where('model', '=', slot('model')).where('id', '=', slot('id')).where('consumedAt', 'is', null)),
+      db
+        .updateTable('oidcPayloads')
+        .set({ consumedAt: slot('at') })
+        .where('model', '=', slot('model'))
+        .where('id', '=', slot('id'))
+        .where('consumedAt', 'is', null),
+    ),
   };
 }
 
 class PayloadAdapter implements Adapter {
-  constructor(private readonly db: Kysely<OidcDatabase>, private readonly statements: ReturnType<typeof payloadStatements>, private readonly model: string) {}
+  constructor(
+    private readonly db: Kysely<OidcDatabase>,
+    private readonly statements: ReturnType<typeof payloadStatements>,
+    private readonly model: string,
+  ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     forgetReadAhead();
-    await this.db.executeQuery(this.statements.upsert({
-      model: this.model,
-      id,
-      payload: JSON.stringify(payload),
-      grantId: payload.grantId ?? null,
-      accountId: payload.accountId ?? null,
-      uid: payload.uid ?? null,
-      userCode: payload.userCode ?? null,
-      expiresAt: expiresIn ? now() + expiresIn * 1000 : null,
-    }));
+    await this.db.executeQuery(
+      this.statements.upsert({
+        model: this.model,
+        id,
+        payload: JSON.stringify(payload),
+        grantId: payload.grantId ?? null,
+        accountId: payload.accountId ?? null,
+        uid: payload.uid ?? null,
+        userCode: payload.userCode ?? null,
+        expiresAt: expiresIn ? now() + expiresIn * 1000 : null,
+      }),
+    );
   }
 
   private async findBy(column: 'id' | 'uid' | 'userCode', value: string): Promise<AdapterPayload | undefined> {
@@ -76,9 +113,15 @@ class PayloadAdapter implements Adapter {
     return (await this.db.executeQuery(this.statements.lookups[column]({ model: this.model, value }))).rows[0];
   }
 
-  find(id: string) { return this.findBy('id', id); }
-  findByUid(uid: string) { return this.findBy('uid', uid); }
-  findByUserCode(userCode: string) { return this.findBy('userCode', userCode); }
+  find(id: string) {
+    return this.findBy('id', id);
+  }
+  findByUid(uid: string) {
+    return this.findBy('uid', uid);
+  }
+  findByUserCode(userCode: string) {
+    return this.findBy('userCode', userCode);
+  }
 
   /** Single use even under a parallel burst: only one request marks the code or refresh token
    *  consumed; any other that got this far is a reuse, which revokes the grant. */
@@ -100,8 +143,10 @@ class PayloadAdapter implements Adapter {
    *  that was still running (the winner of a burst that a reuse just revoked) then leads nowhere. */
   async revokeByGrantId(grantId: string): Promise<void> {
     forgetReadAhead();
-    await this.db.deleteFrom('oidcPayloads')
-      .where((eb) => eb.or([eb('grantId', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])])).execute();
+    await this.db
+      .deleteFrom('oidcPayloads')
+      .where((eb) => eb.or([eb('grantId', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])]))
+      .execute();
   }
 }
 
@@ -110,6 +155,11 @@ function clientAdapter(db: Kysely<OidcDatabase>): Adapter {
   const readOnly = async () => undefined;
   return {
     find: clientLookup(db),
-    findByUid: readOnly, findByUserCode: readOnly, upsert: readOnly, consume: readOnly, destroy: readOnly, revokeByGrantId: readOnly,
+    findByUid: readOnly,
+    findByUserCode: readOnly,
+    upsert: readOnly,
+    consume: readOnly,
+    destroy: readOnly,
+    revokeByGrantId: readOnly,
   };
 }

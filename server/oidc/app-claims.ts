@@ -15,19 +15,30 @@ export const MAX_PRIVILEGES = 200;
 const userTypeNames: Record<number, string> = { [UserType.Tenant]: 'tenant', [UserType.Platform]: 'platform', [UserType.System]: 'system' };
 
 export async function rolesClaims(db: Kysely<Database>, userId: string, appId: string) {
-  const roles = await db.selectFrom('roleMembers').innerJoin('roles', 'roles.id', 'roleMembers.roleId')
-    .select('roles.name').where('roleMembers.userId', '=', userId).where('roles.appId', '=', appId)
-    .orderBy('roles.name').limit(MAX_ROLES).execute();
-  const privileges = await db.selectFrom('roleMembers').innerJoin('rolePrivileges', 'rolePrivileges.roleId', 'roleMembers.roleId')
+  const roles = await db
+    .selectFrom('roleMembers')
+    .innerJoin('roles', 'roles.id', 'roleMembers.roleId')
+    .select('roles.name')
+    .where('roleMembers.userId', '=', userId)
+    .where('roles.appId', '=', appId)
+    .orderBy('roles.name')
+    .limit(MAX_ROLES)
+    .execute();
+  const privileges = await db
+    .selectFrom('roleMembers')
+    .innerJoin('rolePrivileges', 'rolePrivileges.roleId', 'roleMembers.roleId')
     .innerJoin('privileges', 'privileges.id', 'rolePrivileges.privilegeId')
-    .select('privileges.key').distinct().where('roleMembers.userId', '=', userId).where('privileges.appId', '=', appId)
-    .orderBy('privileges.key').limit(MAX_PRIVILEGES).execute();
+    .select('privileges.key')
+    .distinct()
+    .where('roleMembers.userId', '=', userId)
+    .where('privileges.appId', '=', appId)
+    .orderBy('privileges.key')
+    .limit(MAX_PRIVILEGES)
+    .execute();
   return { roles: roles.map((row) => row.name), privileges: privileges.map((row) => row.key) };
 }
 
 export async function tenantClaims(db: Kysely<Database>, user: { tenantId: string | null; userType: number }) {
-  const tenant = user.tenantId
-    ? await db.selectFrom('tenants').select(['id', 'name']).where('id', '=', user.tenantId).executeTakeFirst()
-    : undefined;
+  const tenant = user.tenantId ? await db.selectFrom('tenants').select(['id', 'name']).where('id', '=', user.tenantId).executeTakeFirst() : undefined;
   return { tenant: tenant ?? null, user_type: userTypeNames[user.userType] ?? null };
 }

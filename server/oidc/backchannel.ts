@@ -21,14 +21,23 @@ export const LOGOUT_ATTEMPTS = 5;
 const backoffMs = (attempts: number) => 10_000 * 3 ** (attempts - 1);
 
 /** An app the person had a grant with, and the provider session (sid) of it, when known. */
-export interface LogoutTarget { clientId: string; sid?: string }
+export interface LogoutTarget {
+  clientId: string;
+  sid?: string;
+}
 
-interface SessionPayload { authorizations?: Record<string, { sid?: string }> }
+interface SessionPayload {
+  authorizations?: Record<string, { sid?: string }>;
+}
 
 /** The apps the person has grants with (and the sessions of each), read before the grants are deleted. */
 export async function logoutTargetsOf(db: Kysely<OidcDatabase>, personId: string): Promise<LogoutTarget[]> {
-  const rows = await db.selectFrom('oidcPayloads').select(['model', 'payload'])
-    .where('accountId', '=', personId).where('model', 'in', ['Grant', 'Session']).execute();
+  const rows = await db
+    .selectFrom('oidcPayloads')
+    .select(['model', 'payload'])
+    .where('accountId', '=', personId)
+    .where('model', 'in', ['Grant', 'Session'])
+    .execute();
   return rows.flatMap((row): LogoutTarget[] => {
     if (row.model === 'Grant') return [{ clientId: (JSON.parse(row.payload) as { clientId: string }).clientId }];
     const { authorizations = {} } = JSON.parse(row.payload) as SessionPayload;
@@ -41,12 +50,20 @@ export async function logoutTargetsOf(db: Kysely<OidcDatabase>, personId: string
 export async function queueBackchannelLogouts(db: Kysely<OidcDatabase>, personId: string, targets: LogoutTarget[]): Promise<void> {
   const clientIds = [...new Set(targets.map((target) => target.clientId))];
   if (!clientIds.length) return;
-  const listening = await db.selectFrom('oidcClients').select('appId')
-    .where('appId', 'in', clientIds).where('backchannelLogoutUri', 'is not', null).execute();
+  const listening = await db.selectFrom('oidcClients').select('appId').where('appId', 'in', clientIds).where('backchannelLogoutUri', 'is not', null).execute();
   const createdAt = Date.now();
   const rows = listening.flatMap(({ appId }) => {
     const sids = [...new Set(targets.filter((target) => target.clientId === appId && target.sid).map((target) => target.sid!))];
-    return (sids.length ? sids : [null]).map((sid) => ({ id: randomUUID(), appId, subject: personId, sid, status: 'queued', nextAttemptAt: null, error: null, createdAt }));
+    return (sids.length ? sids : [null]).map((sid) => ({
+      id: randomUUID(),
+      appId,
+      subject: personId,
+      sid,
+      status: 'queued',
+      nextAttemptAt: null,
+      error: null,
+      createdAt,
+    }));
   });
   if (rows.length) await db.insertInto('oidcLogoutDeliveries').values(rows).execute();
 }
@@ -61,15 +78,19 @@ export function sendProviderLogoutsThroughOutbox(provider: Provider, db: Kysely<
 
 /** Takes a due delivery for this process (one claimant wins); answers it, its attempt counted. */
 async function claim(db: Kysely<OidcDatabase>, id: string, now: number) {
-  const claimed = await db.updateTable('oidcLogoutDeliveries')
+  const claimed = await db
+    .updateTable('oidcLogoutDeliveries')
     .set((eb) => ({ status: 'sending', attempts: eb('attempts', '+', 1), nextAttemptAt: now + CLAIM_LEASE_MS }))
     .where('id', '=', id)
     .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]))
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return undefined;
-  return db.selectFrom('oidcLogoutDeliveries').innerJoin('oidcClients', 'oidcClients.appId', 'oidcLogoutDeliveries.appId')
+  return db
+    .selectFrom('oidcLogoutDeliveries')
+    .innerJoin('oidcClients', 'oidcClients.appId', 'oidcLogoutDeliveries.appId')
     .select(['oidcLogoutDeliveries.id', 'oidcLogoutDeliveries.appId', 'subject', 'sid', 'attempts', 'backchannelLogoutUri'])
-    .where('oidcLogoutDeliveries.id', '=', id).executeTakeFirst();
+    .where('oidcLogoutDeliveries.id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The logout token for the app, signed now by the provider (as its own back-channel logout does). */
@@ -90,7 +111,10 @@ async function logoutToken(ctx: Ctx, appId: string, subject: string, sid: string
  *  (a name may resolve to a private address since), pinned to the checked address, no redirect. */
 async function post(ctx: Ctx, uri: string, token: string): Promise<void> {
   const response = await outboundFetch(uri, {
-    method: 'POST', timeoutMs: POST_TIMEOUT_MS, maxResponseBytes: 1024, allowPrivate: ctx.config.outboundAllowPrivate,
+    method: 'POST',
+    timeoutMs: POST_TIMEOUT_MS,
+    maxResponseBytes: 1024,
+    allowPrivate: ctx.config.outboundAllowPrivate,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ logout_token: token }),
   });
@@ -114,8 +138,11 @@ async function deliver(ctx: Ctx, db: Kysely<OidcDatabase>, id: string): Promise<
       console.warn(`${text}; given up after ${row.attempts} attempts`);
       return void (await done());
     }
-    await db.updateTable('oidcLogoutDeliveries').set({ status: 'queued', error: text.slice(0, 500), nextAttemptAt: ctx.now() + backoffMs(row.attempts) })
-      .where('id', '=', row.id).execute();
+    await db
+      .updateTable('oidcLogoutDeliveries')
+      .set({ status: 'queued', error: text.slice(0, 500), nextAttemptAt: ctx.now() + backoffMs(row.attempts) })
+      .where('id', '=', row.id)
+      .execute();
   }
 }
 
@@ -124,10 +151,14 @@ async function deliver(ctx: Ctx, db: Kysely<OidcDatabase>, id: string): Promise<
 export async function deliverDueLogouts(ctx: Ctx, limit: number, stopped: () => boolean): Promise<number> {
   const db = oidcDb(ctx.db);
   const now = ctx.now();
-  const due = await db.selectFrom('oidcLogoutDeliveries').select('id')
+  const due = await db
+    .selectFrom('oidcLogoutDeliveries')
+    .select('id')
     .where('status', 'in', ['queued', 'sending'])
     .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]))
-    .orderBy('createdAt').limit(limit).execute();
+    .orderBy('createdAt')
+    .limit(limit)
+    .execute();
   for (const { id } of due) {
     if (stopped()) break;
     await deliver(ctx, db, id);

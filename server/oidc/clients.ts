@@ -11,13 +11,25 @@ import { Status } from '../../src/core/enums';
 import { newSecret } from '../auth/secrets';
 
 /** Callback URLs are kept as one text: several may be given, separated by commas or white space. */
-export const callbackUrls = (text: string | null): string[] =>
-  (text ?? '').split(/[\s,]+/).filter((url) => /^https?:\/\//i.test(url));
+export const callbackUrls = (text: string | null): string[] => (text ?? '').split(/[\s,]+/).filter((url) => /^https?:\/\//i.test(url));
 
-const clientQuery = (db: Kysely<OidcDatabase>) => compiledStatement<{ appId: string }>({ preparedOnPostgres: true })((slot) => db.selectFrom('apps')
-  .innerJoin('oidcClients', 'oidcClients.appId', 'apps.id')
-  .select(['apps.id', 'apps.name', 'apps.callbackUrl', 'apps.status', 'oidcClients.secret', 'oidcClients.postLogoutRedirectUris', 'oidcClients.clientCredentials', 'oidcClients.backchannelLogoutUri'])
-  .where('apps.id', '=', slot('appId')));
+const clientQuery = (db: Kysely<OidcDatabase>) =>
+  compiledStatement<{ appId: string }>({ preparedOnPostgres: true })((slot) =>
+    db
+      .selectFrom('apps')
+      .innerJoin('oidcClients', 'oidcClients.appId', 'apps.id')
+      .select([
+        'apps.id',
+        'apps.name',
+        'apps.callbackUrl',
+        'apps.status',
+        'oidcClients.secret',
+        'oidcClients.postLogoutRedirectUris',
+        'oidcClients.clientCredentials',
+        'oidcClients.backchannelLogoutUri',
+      ])
+      .where('apps.id', '=', slot('appId')),
+  );
 type ClientRow = ReturnType<ReturnType<typeof clientQuery>> extends CompiledQuery<infer Row> ? Row : never;
 
 /** The client of an app, read on every call that authenticates one: its statement is compiled once
@@ -46,13 +58,20 @@ function clientMetadata(row: ClientRow | undefined): AdapterPayload | undefined 
 /** A new secret for the app (the first one, or a replacement: the old one stops working at once). */
 export async function rotateClientSecret(db: Kysely<OidcDatabase>, appId: string, now: number): Promise<string> {
   const secret = newSecret();
-  await db.insertInto('oidcClients').values({ appId, secret, rotatedAt: now })
-    .onConflict((conflict) => conflict.column('appId').doUpdateSet({ secret, rotatedAt: now })).execute();
+  await db
+    .insertInto('oidcClients')
+    .values({ appId, secret, rotatedAt: now })
+    .onConflict((conflict) => conflict.column('appId').doUpdateSet({ secret, rotatedAt: now }))
+    .execute();
   return secret;
 }
 
 export async function clientStatus(db: Kysely<OidcDatabase>, appId: string) {
-  const row = await db.selectFrom('oidcClients').select(['rotatedAt', 'postLogoutRedirectUris', 'clientCredentials', 'trusted', 'backchannelLogoutUri', 'jwtAccessTokens']).where('appId', '=', appId).executeTakeFirst();
+  const row = await db
+    .selectFrom('oidcClients')
+    .select(['rotatedAt', 'postLogoutRedirectUris', 'clientCredentials', 'trusted', 'backchannelLogoutUri', 'jwtAccessTokens'])
+    .where('appId', '=', appId)
+    .executeTakeFirst();
   return {
     hasSecret: row !== undefined,
     rotatedAt: row?.rotatedAt ?? null,

@@ -25,6 +25,9 @@ export async function formPostPolicy(koa: KoaContextWithOIDC, next: () => Promis
   const origin = formPostTarget(koa);
   const policy = koa.response.get('content-security-policy');
   if (!origin || !policy) return;
-  const directives = policy.split(';').map((directive) => directive.trim()).filter((directive) => !directive.startsWith('form-action'));
+  const directives = policy
+    .split(';')
+    .map((directive) => directive.trim())
+    .filter((directive) => !directive.startsWith('form-action'));
   koa.set('content-security-policy', [...directives, `form-action ${origin}`].join(';'));
 }

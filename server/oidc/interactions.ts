@@ -27,7 +27,11 @@ export async function interactionDetails(provider: Provider, db: Kysely<OidcData
   const client = await provider.Client.find(clientId);
   if (!client) throw notFound('App');
   return {
-    uid, clientId, clientName: client.clientName ?? clientId, scopes: scopesOf(interaction.params.scope), prompt: interaction.prompt.name,
+    uid,
+    clientId,
+    clientName: client.clientName ?? clientId,
+    scopes: scopesOf(interaction.params.scope),
+    prompt: interaction.prompt.name,
     trusted: await isTrusted(db, clientId),
   };
 }
@@ -47,7 +51,12 @@ export async function finishInteraction(provider: Provider, db: Kysely<Database>
     if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
     if (interaction.params.resource === appResource(clientId)) {
       const keys = new Set((await db.selectFrom('privileges').select('key').where('appId', '=', clientId).execute()).map((row) => row.key));
-      grant.addResourceScope(appResource(clientId), scopesOf(interaction.params.scope).filter((scope) => keys.has(scope)).join(' '));
+      grant.addResourceScope(
+        appResource(clientId),
+        scopesOf(interaction.params.scope)
+          .filter((scope) => keys.has(scope))
+          .join(' '),
+      );
     }
     const grantId = await grant.save();
     interaction.result = { login: { accountId }, consent: { grantId } };

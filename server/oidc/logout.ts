@@ -42,6 +42,13 @@ export function endConsoleSessionOnLogout(ctx: Ctx) {
     koa.cookies.set(SESSION_COOKIE, null, { path: '/', httpOnly: true, sameSite: 'lax', secure: koa.secure, signed: false, overwrite: true });
     if (!live) return;
     await revokeAppGrants(ctx.db, live.user.id);
-    await ctx.audit.record({ action: 'logout', actor: live.user, target: { type: 'session', id: live.sessionId }, tenantId: live.user.tenantId, ip: koa.ip, detail: { via: 'oidc' } });
+    await ctx.audit.record({
+      action: 'logout',
+      actor: live.user,
+      target: { type: 'session', id: live.sessionId },
+      tenantId: live.user.tenantId,
+      ip: koa.ip,
+      detail: { via: 'oidc' },
+    });
   };
 }

@@ -26,8 +26,9 @@ export function machineResources(db: Kysely<OidcDatabase>) {
   // Read on every client_credentials grant: compiled once (prepared on PostgreSQL).
   const prepared = compiledStatement<{ appId: string }>({ preparedOnPostgres: true });
   const jwtSetting = prepared((slot) => db.selectFrom('oidcClients').select('jwtAccessTokens').where('appId', '=', slot('appId')));
-  const privilegeKeys = prepared((slot) => db.selectFrom('privileges').select('key').distinct().where('appId', '=', slot('appId'))
-    .orderBy('key').limit(MAX_PRIVILEGES));
+  const privilegeKeys = prepared((slot) =>
+    db.selectFrom('privileges').select('key').distinct().where('appId', '=', slot('appId')).orderBy('key').limit(MAX_PRIVILEGES),
+  );
   return {
     enabled: true,
     defaultResource: async (koa: KoaContextWithOIDC) => (isMachineRequest(koa) && koa.oidc.client ? appResource(koa.oidc.client.clientId) : undefined),
@@ -40,7 +41,13 @@ export function machineResources(db: Kysely<OidcDatabase>) {
       const keys = (await db.executeQuery(privilegeKeys({ appId: client.clientId }))).rows;
       const scope = keys.map((row) => row.key).join(' ');
       return jwt
-        ? { scope, audience: client.clientId, accessTokenFormat: 'jwt' as const, accessTokenTTL: JWT_ACCESS_TOKEN_TTL, jwt: { sign: { alg: 'RS256' as const } } }
+        ? {
+            scope,
+            audience: client.clientId,
+            accessTokenFormat: 'jwt' as const,
+            accessTokenTTL: JWT_ACCESS_TOKEN_TTL,
+            jwt: { sign: { alg: 'RS256' as const } },
+          }
         : { scope, audience: client.clientId, accessTokenFormat: 'opaque' as const };
     },
   };
@@ -52,7 +59,10 @@ export function onlyHeldPrivileges(db: Kysely<Database>) {
   return async (_koa: KoaContextWithOIDC, token: { accountId?: string; clientId?: string }, jwt: { payload: { scope?: string } }) => {
     if (!token.accountId || !token.clientId) return;
     const held = new Set((await rolesClaims(db, token.accountId, token.clientId)).privileges);
-    const scope = (jwt.payload.scope ?? '').split(' ').filter((key) => held.has(key)).join(' ');
+    const scope = (jwt.payload.scope ?? '')
+      .split(' ')
+      .filter((key) => held.has(key))
+      .join(' ');
     jwt.payload.scope = scope || undefined;
   };
 }

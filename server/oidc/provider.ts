@@ -33,8 +33,12 @@ const hour = 3600;
 /** The person as the provider sees them, while they may sign in; app claims only for `clientId`.
  *  Read on every token and introspection call: the statement is compiled once (prepared on PostgreSQL). */
 function accountFinder(ctx: Ctx) {
-  const person = compiledStatement<{ id: string }>({ preparedOnPostgres: true })((slot) => ctx.db.selectFrom('users')
-    .select(['id', 'username', 'realName', 'email', 'mobilePhone', 'avatar', 'availabilityStatus', 'tenantId', 'userType']).where('id', '=', slot('id')));
+  const person = compiledStatement<{ id: string }>({ preparedOnPostgres: true })((slot) =>
+    ctx.db
+      .selectFrom('users')
+      .select(['id', 'username', 'realName', 'email', 'mobilePhone', 'avatar', 'availabilityStatus', 'tenantId', 'userType'])
+      .where('id', '=', slot('id')),
+  );
   return async (accountId: string, clientId: string | undefined) => {
     const [user] = (await ctx.db.executeQuery(person({ id: accountId }))).rows;
     if (!user || user.availabilityStatus !== Status.Enable) return undefined;
@@ -68,8 +72,16 @@ async function consolePerson(ctx: Ctx, koa: KoaContextWithOIDC) {
  *  without an account. */
 function policy({ interactionPolicy }: Awaited<ReturnType<typeof oidcLibrary>>) {
   const checks = interactionPolicy.base();
-  checks.get('login')!.checks.add(new interactionPolicy.Check('account_unavailable', 'the signed-in person can no longer sign in', 'login_required',
-    (koa) => Boolean(koa.oidc.session?.accountId) && !koa.oidc.account));
+  checks
+    .get('login')!
+    .checks.add(
+      new interactionPolicy.Check(
+        'account_unavailable',
+        'the signed-in person can no longer sign in',
+        'login_required',
+        (koa) => Boolean(koa.oidc.session?.accountId) && !koa.oidc.account,
+      ),
+    );
   return checks;
 }
 
@@ -137,7 +149,8 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
       policy: policy(library),
       url: async (koa, interaction) => {
         const live = await consolePerson(ctx, koa);
-        if (live && await isTrusted(db, String(interaction.params.client_id ?? ''))) return finishInteraction(koa.oidc.provider, ctx.db, interaction.uid, live.user.id, true);
+        if (live && (await isTrusted(db, String(interaction.params.client_id ?? ''))))
+          return finishInteraction(koa.oidc.provider, ctx.db, interaction.uid, live.user.id, true);
         return `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}`;
       },
     },

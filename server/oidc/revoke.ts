@@ -14,8 +14,10 @@ export async function revokeAppGrants(database: Kysely<Database>, personId: stri
   const db = oidcDb(database);
   await queueBackchannelLogouts(db, personId, await logoutTargetsOf(db, personId));
   const grants = db.selectFrom('oidcPayloads').select('id').where('model', '=', 'Grant').where('accountId', '=', personId);
-  await db.deleteFrom('oidcPayloads')
-    .where((eb) => eb.or([eb('accountId', '=', personId), eb('grantId', 'in', grants)])).execute();
+  await db
+    .deleteFrom('oidcPayloads')
+    .where((eb) => eb.or([eb('accountId', '=', personId), eb('grantId', 'in', grants)]))
+    .execute();
 }
 
 /** Ends everything the person is signed in with: every console session (but `keepSessionId`) and

@@ -12,10 +12,11 @@ const BATCHES_PER_TICK = 20;
 
 /** Deletes up to `batch` records that expired at or before `now`; answers how many. */
 export async function sweepExpired(db: Kysely<OidcDatabase>, now: number, batch = SWEEP_BATCH): Promise<number> {
-  const expired = db.selectFrom('oidcPayloads').select(['model', 'id'])
-    .where('expiresAt', '<=', now).orderBy('expiresAt').limit(batch);
-  const result = await db.deleteFrom('oidcPayloads')
-    .where((eb) => eb(eb.refTuple('model', 'id'), 'in', expired.$asTuple('model', 'id'))).executeTakeFirst();
+  const expired = db.selectFrom('oidcPayloads').select(['model', 'id']).where('expiresAt', '<=', now).orderBy('expiresAt').limit(batch);
+  const result = await db
+    .deleteFrom('oidcPayloads')
+    .where((eb) => eb(eb.refTuple('model', 'id'), 'in', expired.$asTuple('model', 'id')))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
@@ -23,11 +24,19 @@ export class ExpirySweeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
 
-  constructor(private readonly db: Kysely<OidcDatabase>, private readonly now: () => number, private readonly log: (error: unknown) => void) {}
+  constructor(
+    private readonly db: Kysely<OidcDatabase>,
+    private readonly now: () => number,
+    private readonly log: (error: unknown) => void,
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => {
-      this.running ??= this.tick().catch(this.log).finally(() => { this.running = undefined; });
+      this.running ??= this.tick()
+        .catch(this.log)
+        .finally(() => {
+          this.running = undefined;
+        });
     }, SWEEP_EVERY_MS);
     this.timer.unref();
   }

@@ -65,5 +65,4 @@ type OidcTables = { oidcPayloads: OidcPayloadTable; oidcKeys: OidcKeyTable; oidc
 
 export type OidcDatabase = Database & OidcTables;
 
-export const oidcDb = (db: Kysely<Database>): Kysely<OidcDatabase> =>
-  db.withTables<OidcTables>();
+export const oidcDb = (db: Kysely<Database>): Kysely<OidcDatabase> => db.withTables<OidcTables>();

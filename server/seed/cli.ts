@@ -26,7 +26,8 @@ function options() {
     process.exit(0);
   }
   const users = Number(values.users);
-  if (!Number.isInteger(users) || users < 1 || users > 10_000_000) throw new SeedRefused(`--users must be a whole number from 1 to 10 000 000, not "${values.users}"`);
+  if (!Number.isInteger(users) || users < 1 || users > 10_000_000)
+    throw new SeedRefused(`--users must be a whole number from 1 to 10 000 000, not "${values.users}"`);
   if (values['data-dir'] && values['database-url']) throw new SeedRefused('give --data-dir or --database-url, not both');
   return { users, password: values.password, dataDir: values['data-dir'], databaseUrl: values['database-url'] };
 }
@@ -41,15 +42,21 @@ try {
   const target = options();
   console.log(`Seeding ${where(target)}`);
   const summary = await seed({
-    users: target.users, password: target.password, log: (line) => console.log(line),
+    users: target.users,
+    password: target.password,
+    log: (line) => console.log(line),
     ...(target.dataDir ? { dataDir: target.dataDir } : {}),
     ...(target.databaseUrl ? { databaseUrl: target.databaseUrl } : {}),
   });
-  console.log(summary.added
-    ? `Added ${summary.added} users in ${summary.seconds.toFixed(1)} s.`
-    : `Nothing to add: the database already holds ${summary.seededUsers} seeded users (ask for more with a larger --users).`);
+  console.log(
+    summary.added
+      ? `Added ${summary.added} users in ${summary.seconds.toFixed(1)} s.`
+      : `Nothing to add: the database already holds ${summary.seededUsers} seeded users (ask for more with a larger --users).`,
+  );
   console.log(`Now: ${summary.totalUsers} users (${summary.seededUsers} seeded), ${summary.tenants} tenants, ${summary.apps} apps, ${summary.roles} roles.`);
-  console.log(`Every seeded user signs in with the password: ${target.password}${summary.examples.length ? `   (for example as ${summary.examples.join(', ')})` : ''}`);
+  console.log(
+    `Every seeded user signs in with the password: ${target.password}${summary.examples.length ? `   (for example as ${summary.examples.join(', ')})` : ''}`,
+  );
 } catch (error) {
   if (error instanceof SeedRefused) console.error(`Seed refused: ${error.message}`);
   else if (error instanceof PasswordPolicyError) console.error('Seed refused: --password must have 6-20 characters with a digit and a non-digit');

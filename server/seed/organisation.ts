@@ -21,26 +21,86 @@ const companyDepartments = (...names: string[]) => names.map((name) => departmen
 
 const ORGANISATIONS: TenantSpec[] = [
   {
-    name: '星河科技有限公司', type: TenantType.Company, weight: 20, domain: 'xinghe-tech.example.com', children: [
-      department('研发中心', companyDepartments('平台研发部', '移动研发部', '测试部')), ...companyDepartments('产品部', '市场部', '财务部', '人力资源部'),
-      department('销售部', seats('华东区', '华北区', '华南区')), department('客户服务中心', seats('一线', '二线')),
+    name: '星河科技有限公司',
+    type: TenantType.Company,
+    weight: 20,
+    domain: 'xinghe-tech.example.com',
+    children: [
+      department('研发中心', companyDepartments('平台研发部', '移动研发部', '测试部')),
+      ...companyDepartments('产品部', '市场部', '财务部', '人力资源部'),
+      department('销售部', seats('华东区', '华北区', '华南区')),
+      department('客户服务中心', seats('一线', '二线')),
     ],
   },
   {
-    name: '云帆网络科技有限公司', type: TenantType.Company, weight: 14, domain: 'yunfan.example.com',
+    name: '云帆网络科技有限公司',
+    type: TenantType.Company,
+    weight: 14,
+    domain: 'yunfan.example.com',
     children: [...companyDepartments('研发部', '运维部', '产品部', '法务部', '行政部'), department('销售部', seats('华东区', '西南区'))],
   },
-  { name: '海川制造股份有限公司', type: TenantType.Company, weight: 12, domain: 'haichuan.example.com', children: companyDepartments('生产部', '质量管理部', '采购部', '财务部', '人力资源部', '信息部') },
-  { name: '北辰物流集团', type: TenantType.Company, weight: 11, domain: 'beichen.example.com', children: companyDepartments('运输部', '仓储部', '调度中心', '财务部', '信息中心') },
-  { name: '青禾医学研究院', type: TenantType.Institution, weight: 8, domain: 'qinghe-med.example.org', children: companyDepartments('科研处', '临床研究中心', '信息中心', '后勤处') },
-  { name: '东湖大学信息中心', type: TenantType.Institution, weight: 6, domain: 'donghu.example.edu', children: companyDepartments('网络部', '教务系统组', '数据组') },
-  { name: '滨江区政务服务中心', type: TenantType.GovernmentOffice, weight: 7, domain: 'binjiang.example.gov', children: companyDepartments('办公室', '政务服务科', '信息化科', '综合保障科') },
-  { name: '南山市数据资源局', type: TenantType.GovernmentOffice, weight: 5, domain: 'nanshan-data.example.gov', children: companyDepartments('办公室', '数据管理科', '安全科') },
-  { name: '远山公益基金会', type: TenantType.PrivateNonEnterpriseUnit, weight: 3, domain: 'yuanshan.example.org', children: companyDepartments('项目部', '募捐部') },
-  { name: '明德职业培训学校', type: TenantType.PrivateNonEnterpriseUnit, weight: 3, domain: 'mingde.example.org', children: companyDepartments('教学部', '招生办') },
+  {
+    name: '海川制造股份有限公司',
+    type: TenantType.Company,
+    weight: 12,
+    domain: 'haichuan.example.com',
+    children: companyDepartments('生产部', '质量管理部', '采购部', '财务部', '人力资源部', '信息部'),
+  },
+  {
+    name: '北辰物流集团',
+    type: TenantType.Company,
+    weight: 11,
+    domain: 'beichen.example.com',
+    children: companyDepartments('运输部', '仓储部', '调度中心', '财务部', '信息中心'),
+  },
+  {
+    name: '青禾医学研究院',
+    type: TenantType.Institution,
+    weight: 8,
+    domain: 'qinghe-med.example.org',
+    children: companyDepartments('科研处', '临床研究中心', '信息中心', '后勤处'),
+  },
+  {
+    name: '东湖大学信息中心',
+    type: TenantType.Institution,
+    weight: 6,
+    domain: 'donghu.example.edu',
+    children: companyDepartments('网络部', '教务系统组', '数据组'),
+  },
+  {
+    name: '滨江区政务服务中心',
+    type: TenantType.GovernmentOffice,
+    weight: 7,
+    domain: 'binjiang.example.gov',
+    children: companyDepartments('办公室', '政务服务科', '信息化科', '综合保障科'),
+  },
+  {
+    name: '南山市数据资源局',
+    type: TenantType.GovernmentOffice,
+    weight: 5,
+    domain: 'nanshan-data.example.gov',
+    children: companyDepartments('办公室', '数据管理科', '安全科'),
+  },
+  {
+    name: '远山公益基金会',
+    type: TenantType.PrivateNonEnterpriseUnit,
+    weight: 3,
+    domain: 'yuanshan.example.org',
+    children: companyDepartments('项目部', '募捐部'),
+  },
+  {
+    name: '明德职业培训学校',
+    type: TenantType.PrivateNonEnterpriseUnit,
+    weight: 3,
+    domain: 'mingde.example.org',
+    children: companyDepartments('教学部', '招生办'),
+  },
   { name: '自助注册用户', type: TenantType.RegisterTenant, weight: 6, domain: 'mail.example.net' },
   {
-    name: '华南渠道合作伙伴', type: TenantType.Tenant, weight: 5, domain: 'partners.example.com',
+    name: '华南渠道合作伙伴',
+    type: TenantType.Tenant,
+    weight: 5,
+    domain: 'partners.example.com',
     children: ['广州分销商', '深圳分销商', '厦门分销商'].map((name) => ({ name, type: TenantType.Tenant })),
   },
 ];
@@ -71,8 +131,17 @@ export function planTenants(root: { id: string; path: string }, now: number): Te
     const id = newId();
     const path = `${parent.path}${id}/`;
     plan.rows.push({
-      id, parentId: parent.id, path, name: spec.name, type: spec.type, scope: Scope.Tenant, status: Status.Enable,
-      description: null, version: 1, createdAt: now, updatedAt: now,
+      id,
+      parentId: parent.id,
+      path,
+      name: spec.name,
+      type: spec.type,
+      scope: Scope.Tenant,
+      status: Status.Enable,
+      description: null,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
     });
     const children = spec.children ?? [];
     if (!children.length) plan.workplaces.push({ tenantId: id, weight, domain });
@@ -96,8 +165,13 @@ interface PrivilegeSpec {
 const PRIVILEGES: PrivilegeSpec[] = [
   { key: 'dashboard', name: '工作台', path: '/dashboard' },
   {
-    key: 'records', name: '业务数据', path: '/records', children: [
-      { key: 'records.view', name: '查看' }, { key: 'records.edit', name: '编辑' }, { key: 'records.export', name: '导出' },
+    key: 'records',
+    name: '业务数据',
+    path: '/records',
+    children: [
+      { key: 'records.view', name: '查看' },
+      { key: 'records.edit', name: '编辑' },
+      { key: 'records.export', name: '导出' },
     ],
   },
   { key: 'reports', name: '报表', path: '/reports' },
@@ -136,9 +210,16 @@ export function planApps(now: number): AppPlan {
   for (const spec of APPS) {
     const appId = newId();
     plan.apps.push({
-      id: appId, name: spec.name, detail: spec.detail, entrypoint: `https://${spec.slug}.example.com/`,
-      callbackUrl: `https://${spec.slug}.example.com/oauth/callback`, isMaster: spec.isMaster ? 1 : 0, status: Status.Enable,
-      version: 1, createdAt: now, updatedAt: now,
+      id: appId,
+      name: spec.name,
+      detail: spec.detail,
+      entrypoint: `https://${spec.slug}.example.com/`,
+      callbackUrl: `https://${spec.slug}.example.com/oauth/callback`,
+      isMaster: spec.isMaster ? 1 : 0,
+      status: Status.Enable,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
     });
     const idByKey = new Map<string, string>();
     const addPrivilege = (privilege: PrivilegeSpec, parentId: string | null, sort: number) => {

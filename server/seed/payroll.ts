@@ -24,7 +24,10 @@ export const PAYROLL_ROLES: Record<string, readonly Key[]> = {
   'Payroll manager': ['payslips_view', 'payslips_approve', 'salaries_edit'],
 };
 
-export interface PayrollClient { clientId: string; clientSecret: string }
+export interface PayrollClient {
+  clientId: string;
+  clientSecret: string;
+}
 
 async function ensureApp(db: Kysely<Database>, origin: string, now: number): Promise<string> {
   const fields = { entrypoint: `${origin}/`, callbackUrl: `${origin}/callback`, status: Status.Enable, updatedAt: now };
@@ -34,7 +37,10 @@ async function ensureApp(db: Kysely<Database>, origin: string, now: number): Pro
     return existing.id;
   }
   const id = newId();
-  await db.insertInto('apps').values({ id, name: PAYROLL_APP, detail: 'Relying-party demo (demo/payroll)', isMaster: 0, version: 1, createdAt: now, ...fields }).execute();
+  await db
+    .insertInto('apps')
+    .values({ id, name: PAYROLL_APP, detail: 'Relying-party demo (demo/payroll)', isMaster: 0, version: 1, createdAt: now, ...fields })
+    .execute();
   return id;
 }
 
@@ -43,7 +49,11 @@ async function ensurePrivileges(db: Kysely<Database>, appId: string, now: number
   for (const [sort, privilege] of PRIVILEGES.entries()) {
     const row = await db.selectFrom('privileges').select('id').where('appId', '=', appId).where('key', '=', privilege.key).executeTakeFirst();
     const id = row?.id ?? newId();
-    if (!row) await db.insertInto('privileges').values({ id, appId, parentId: null, sort, createdAt: now, ...privilege }).execute();
+    if (!row)
+      await db
+        .insertInto('privileges')
+        .values({ id, appId, parentId: null, sort, createdAt: now, ...privilege })
+        .execute();
     ids.set(privilege.key, id);
   }
   return ids;
@@ -55,8 +65,14 @@ async function ensureRoles(db: Kysely<Database>, appId: string, privileges: Map<
     const row = await db.selectFrom('roles').select('id').where('appId', '=', appId).where('name', '=', name).executeTakeFirst();
     const id = row?.id ?? newId();
     if (!row) {
-      await db.insertInto('roles').values({ id, appId, name, description: `${PAYROLL_APP} demo`, version: 1, createdAt: now, updatedAt: now }).execute();
-      await db.insertInto('rolePrivileges').values(keys.map((key) => ({ roleId: id, privilegeId: privileges.get(key)! }))).execute();
+      await db
+        .insertInto('roles')
+        .values({ id, appId, name, description: `${PAYROLL_APP} demo`, version: 1, createdAt: now, updatedAt: now })
+        .execute();
+      await db
+        .insertInto('rolePrivileges')
+        .values(keys.map((key) => ({ roleId: id, privilegeId: privileges.get(key)! })))
+        .execute();
     }
     ids.set(name, id);
   }
@@ -66,7 +82,10 @@ async function ensureRoles(db: Kysely<Database>, appId: string, privileges: Map<
 async function ensureMenu(db: Kysely<Database>, appId: string, privileges: Map<Key, string>, now: number): Promise<void> {
   if (await db.selectFrom('menuPlans').select('id').where('appId', '=', appId).executeTakeFirst()) return;
   const items = PRIVILEGES.map(({ key, name, path }) => ({ name, path, privilegeId: privileges.get(key)! }));
-  await db.insertInto('menuPlans').values({ id: newId(), appId, name: `${PAYROLL_APP} menu`, description: null, items: JSON.stringify(items), version: 1, createdAt: now, updatedAt: now }).execute();
+  await db
+    .insertInto('menuPlans')
+    .values({ id: newId(), appId, name: `${PAYROLL_APP} menu`, description: null, items: JSON.stringify(items), version: 1, createdAt: now, updatedAt: now })
+    .execute();
 }
 
 /** Registers (or brings up to date) the Payroll app for the demo at `origin`; answers its client. */
@@ -77,8 +96,11 @@ export async function registerPayroll(db: Kysely<Database>, origin: string, admi
   await ensureMenu(db, appId, privileges, now);
   const admin = await db.selectFrom('users').select('id').where('username', '=', adminUsername).executeTakeFirst();
   if (admin) {
-    await db.insertInto('roleMembers').values({ roleId: roles.get('Payroll manager')!, userId: admin.id })
-      .onConflict((conflict) => conflict.doNothing()).execute();
+    await db
+      .insertInto('roleMembers')
+      .values({ roleId: roles.get('Payroll manager')!, userId: admin.id })
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
   }
   const clients = oidcDb(db);
   const clientSecret = await rotateClientSecret(clients, appId, now);

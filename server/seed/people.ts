@@ -67,18 +67,24 @@ export class PeopleFactory {
     const updated = Math.min(now, joined + random.int(0, 30) * 86_400_000);
     const description = placement.description ?? (random.chance(SHARE.withTitle) ? random.pick(JOB_TITLES) : null);
     return {
-      id: newId(), username, realName: name.realName,
+      id: newId(),
+      username,
+      realName: name.realName,
       email: random.chance(SHARE.withEmail) ? `${username}@${placement.domain}` : null,
       mobilePhone: random.chance(SHARE.withPhone) ? this.uniquePhone() : null,
       description,
       availabilityStatus: !placement.isAdmin && random.chance(SHARE.disabled) ? Status.Disabled : Status.Enable,
-      avatar: null, extraProp: '{}',
+      avatar: null,
+      extraProp: '{}',
       userType: placement.userType ?? UserType.Tenant,
       tenantId: placement.tenantId,
       isAdmin: placement.isAdmin ? 1 : 0,
       isMaster: placement.isMaster ? 1 : 0,
-      passwordHash: this.passwordHash, passwordChangedAt: joined,
-      version: 1, createdAt: joined, updatedAt: updated,
+      passwordHash: this.passwordHash,
+      passwordChangedAt: joined,
+      version: 1,
+      createdAt: joined,
+      updatedAt: updated,
     };
   }
 }

@@ -60,12 +60,18 @@ export interface SeedSummary {
 async function insertRows<T extends keyof Database>(db: Kysely<Database>, table: T, rows: Insertable<Database[T]>[], perInsert: number): Promise<void> {
   for (let at = 0; at < rows.length; at += perInsert) {
     // Kysely cannot check values() against a table chosen by a type parameter; the callers' rows are typed.
-    await db.insertInto(table).values(rows.slice(at, at + perInsert)).execute();
+    await db
+      .insertInto(table)
+      .values(rows.slice(at, at + perInsert))
+      .execute();
   }
 }
 
 async function countOf(db: Kysely<Database>, table: 'users' | 'tenants' | 'apps' | 'roles'): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -140,11 +146,13 @@ export async function seedDatabase(db: Kysely<Database>, request: SeedRequest): 
 
   if (seededBefore < request.users) {
     log(`Seeding ${request.users - seededBefore} users (${seededBefore} seeded before) …`);
-    const roles = (await db.selectFrom('roles').innerJoin('apps', 'apps.id', 'roles.appId')
-      .select(['roles.id', 'roles.appId', 'roles.name', 'apps.isMaster']).execute())
-      .map((row) => ({ id: row.id, appId: row.appId, name: row.name as RoleName, master: row.isMaster === 1 }));
+    const roles = (
+      await db.selectFrom('roles').innerJoin('apps', 'apps.id', 'roles.appId').select(['roles.id', 'roles.appId', 'roles.name', 'apps.isMaster']).execute()
+    ).map((row) => ({ id: row.id, appId: row.appId, name: row.name as RoleName, master: row.isMaster === 1 }));
     const usernames = new Set((await db.selectFrom('users').select('username').execute()).map((row) => row.username));
-    const phones = new Set((await db.selectFrom('users').select('mobilePhone').where('mobilePhone', 'is not', null).execute()).map((row) => row.mobilePhone as string));
+    const phones = new Set(
+      (await db.selectFrom('users').select('mobilePhone').where('mobilePhone', 'is not', null).execute()).map((row) => row.mobilePhone as string),
+    );
     const random = new Random(RANDOM_SEED + seededBefore);
     const people = new PeopleFactory(random, request.passwordHash, usernames, phones, marker.workplaces);
 
@@ -175,9 +183,15 @@ export async function seedDatabase(db: Kysely<Database>, request: SeedRequest): 
     }
   }
 
-  const examples = await db.selectFrom('users').select('username')
-    .where('userType', '=', UserType.Tenant).where('isAdmin', '=', 0).where('availabilityStatus', '=', 1)
-    .orderBy('createdAt').limit(3).execute();
+  const examples = await db
+    .selectFrom('users')
+    .select('username')
+    .where('userType', '=', UserType.Tenant)
+    .where('isAdmin', '=', 0)
+    .where('availabilityStatus', '=', 1)
+    .orderBy('createdAt')
+    .limit(3)
+    .execute();
   return {
     added: Math.max(0, marker.users - seededBefore),
     seededUsers: marker.users,

@@ -45,9 +45,13 @@ export async function manageableApp(ctx: Ctx, actor: Actor, id: string): Promise
 
 /** The users of an app's administrators or a role's members, by username. */
 export async function members(ctx: Ctx, table: 'appAdmins' | 'roleMembers', column: 'appId' | 'roleId', id: string) {
-  return ctx.db.selectFrom(table).innerJoin('users', 'users.id', `${table}.userId`)
+  return ctx.db
+    .selectFrom(table)
+    .innerJoin('users', 'users.id', `${table}.userId`)
     .select(MEMBER_COLUMNS)
-    .where(`${table}.${column}` as 'appAdmins.appId', '=', id).orderBy('users.username').execute();
+    .where(`${table}.${column}` as 'appAdmins.appId', '=', id)
+    .orderBy('users.username')
+    .execute();
 }
 
 export async function listApps(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof appListQuery>) {
@@ -61,9 +65,16 @@ export async function createApp(ctx: Ctx, actor: Actor, body: v.InferOutput<type
   requirePlatform(actor);
   const now = ctx.now();
   const row: AppRow = {
-    id: newId(), name: body.name, detail: blank(body.detail) ?? null, entrypoint: blank(body.entrypoint) ?? null,
-    callbackUrl: blank(body.callbackUrl) ?? null, isMaster: body.isMaster ? 1 : 0, status: body.status ?? Status.Enable,
-    version: 1, createdAt: now, updatedAt: now,
+    id: newId(),
+    name: body.name,
+    detail: blank(body.detail) ?? null,
+    entrypoint: blank(body.entrypoint) ?? null,
+    callbackUrl: blank(body.callbackUrl) ?? null,
+    isMaster: body.isMaster ? 1 : 0,
+    status: body.status ?? Status.Enable,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
   };
   await unique('name', () => ctx.db.insertInto('apps').values(row).execute());
   await ctx.audit.record({ action: 'app.create', actor, target: { type: 'app', id: row.id }, ip, detail: { name: row.name } });
@@ -109,7 +120,11 @@ export async function setAppAdmins(ctx: Ctx, actor: Actor, id: string, userIds: 
   await checkUsers(ctx, actor, userIds);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('appAdmins').where('appId', '=', current.id).execute();
-    if (userIds.length) await trx.insertInto('appAdmins').values([...new Set(userIds)].map((userId) => ({ appId: current.id, userId }))).execute();
+    if (userIds.length)
+      await trx
+        .insertInto('appAdmins')
+        .values([...new Set(userIds)].map((userId) => ({ appId: current.id, userId })))
+        .execute();
   });
   await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: current.id }, ip, detail: { admins: userIds } });
   return members(ctx, 'appAdmins', 'appId', current.id);
@@ -120,9 +135,12 @@ export async function lookupMembers(ctx: Ctx, actor: Actor, appId: string, text:
   await manageableApp(ctx, actor, appId);
   // No ORDER BY: the scan stops at the first few matches (sorting all matches through the
   // username index took ~0.5 s over 100 000 users); the few found are sorted here.
-  const found = await ctx.db.selectFrom('users').select(MEMBER_COLUMNS)
+  const found = await ctx.db
+    .selectFrom('users')
+    .select(MEMBER_COLUMNS)
     .where('availabilityStatus', '=', Status.Enable)
     .where((eb) => eb.or([contains(ctx.engine, 'users.username', text), contains(ctx.engine, 'users.realName', text)]))
-    .limit(MEMBER_LOOKUP_LIMIT).execute();
+    .limit(MEMBER_LOOKUP_LIMIT)
+    .execute();
   return found.sort((a, b) => a.username.localeCompare(b.username));
 }

@@ -11,7 +11,15 @@ import { fieldError, notFound } from '../http/errors';
 import { manageableApp, unique } from './apps';
 
 /** A privilege row as the API answers it. */
-const toPrivilege = (row: Selectable<PrivilegeTable>) => ({ id: row.id, appId: row.appId, parentId: row.parentId, name: row.name, key: row.key, sort: row.sort, path: row.path });
+const toPrivilege = (row: Selectable<PrivilegeTable>) => ({
+  id: row.id,
+  appId: row.appId,
+  parentId: row.parentId,
+  name: row.name,
+  key: row.key,
+  sort: row.sort,
+  path: row.path,
+});
 
 async function tree(ctx: Ctx, appId: string) {
   const rows = await ctx.db.selectFrom('privileges').selectAll().where('appId', '=', appId).orderBy('sort').orderBy('name').execute();
@@ -24,7 +32,12 @@ async function assertParentInApp(ctx: Ctx, appId: string, parentId: string | nul
   let cursor: string | null = parentId;
   for (let depth = 0; cursor && depth < 100; depth += 1) {
     if (cursor === selfId) throw fieldError([{ field: 'parentId', rule: 'rule.parentId' }]);
-    const node: { parentId: string | null } | undefined = await ctx.db.selectFrom('privileges').select('parentId').where('id', '=', cursor).where('appId', '=', appId).executeTakeFirst();
+    const node: { parentId: string | null } | undefined = await ctx.db
+      .selectFrom('privileges')
+      .select('parentId')
+      .where('id', '=', cursor)
+      .where('appId', '=', appId)
+      .executeTakeFirst();
     if (!node) throw fieldError([{ field: 'parentId', rule: 'rule.parentId' }]);
     cursor = node.parentId;
   }
@@ -36,7 +49,16 @@ export const listPrivileges = async (ctx: Ctx, actor: Actor, appId: string) => t
 export async function createPrivilege(ctx: Ctx, actor: Actor, appId: string, body: v.InferOutput<typeof privilegeBody>, ip: string) {
   const owner = await manageableApp(ctx, actor, appId);
   await assertParentInApp(ctx, owner.id, body.parentId);
-  const row = { id: newId(), appId: owner.id, parentId: body.parentId ?? null, name: body.name, key: body.key, sort: body.sort ?? 0, path: body.path || null, createdAt: ctx.now() };
+  const row = {
+    id: newId(),
+    appId: owner.id,
+    parentId: body.parentId ?? null,
+    name: body.name,
+    key: body.key,
+    sort: body.sort ?? 0,
+    path: body.path || null,
+    createdAt: ctx.now(),
+  };
   await unique('key', () => ctx.db.insertInto('privileges').values(row).execute());
   await ctx.audit.record({ action: 'privilege.create', actor, target: { type: 'privilege', id: row.id }, ip, detail: { appId: owner.id, key: row.key } });
   return toPrivilege(row);
@@ -65,16 +87,31 @@ export async function deletePrivilege(ctx: Ctx, actor: Actor, appId: string, id:
 /** Puts the children of one node (null: the top level) in the given order; answers the whole tree. */
 export async function reorderPrivileges(ctx: Ctx, actor: Actor, appId: string, body: v.InferOutput<typeof privilegeOrderBody>, ip: string) {
   const owner = await manageableApp(ctx, actor, appId);
-  const siblings = await ctx.db.selectFrom('privileges').select('id').where('appId', '=', owner.id)
-    .where('parentId', body.parentId === null ? 'is' : '=', body.parentId).execute();
+  const siblings = await ctx.db
+    .selectFrom('privileges')
+    .select('id')
+    .where('appId', '=', owner.id)
+    .where('parentId', body.parentId === null ? 'is' : '=', body.parentId)
+    .execute();
   const wanted = new Set(body.ids);
   // The order must name every child of that parent exactly once.
   if (wanted.size !== body.ids.length || siblings.length !== wanted.size || siblings.some((row) => !wanted.has(row.id))) {
     throw fieldError([{ field: 'ids', rule: 'rule.ids' }]);
   }
   await ctx.db.transaction().execute(async (trx) => {
-    for (const [index, id] of body.ids.entries()) await trx.updateTable('privileges').set({ sort: (index + 1) * 10 }).where('id', '=', id).execute();
+    for (const [index, id] of body.ids.entries())
+      await trx
+        .updateTable('privileges')
+        .set({ sort: (index + 1) * 10 })
+        .where('id', '=', id)
+        .execute();
   });
-  await ctx.audit.record({ action: 'privilege.update', actor, target: { type: 'privilege', id: body.parentId }, ip, detail: { appId: owner.id, order: body.ids.length } });
+  await ctx.audit.record({
+    action: 'privilege.update',
+    actor,
+    target: { type: 'privilege', id: body.parentId },
+    ip,
+    detail: { appId: owner.id, order: body.ids.length },
+  });
   return tree(ctx, owner.id);
 }

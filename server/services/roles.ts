@@ -43,7 +43,10 @@ export async function createRole(ctx: Ctx, actor: Actor, appId: string, body: v.
 export async function updateRole(ctx: Ctx, actor: Actor, appId: string, id: string, body: v.InferOutput<typeof roleUpdateBody>, ip: string) {
   const current = await manageableRole(ctx, actor, appId, id);
   const { version, ...fields } = body;
-  const changes = { ...(fields.name !== undefined ? { name: fields.name } : {}), ...(fields.description !== undefined ? { description: fields.description || null } : {}) };
+  const changes = {
+    ...(fields.name !== undefined ? { name: fields.name } : {}),
+    ...(fields.description !== undefined ? { description: fields.description || null } : {}),
+  };
   await unique('name', () => updateVersioned(ctx.db, 'roles', current.id, version, changes, ctx.now()));
   await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail: { fields: Object.keys(changes) } });
   return roleOf(ctx, current.appId, current.id);
@@ -71,7 +74,11 @@ export async function setRolePrivileges(ctx: Ctx, actor: Actor, appId: string, i
   if (known.length !== ids.length) throw fieldError([{ field: 'privilegeIds', rule: 'rule.privilegeIds' }]);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('rolePrivileges').where('roleId', '=', current.id).execute();
-    if (ids.length) await trx.insertInto('rolePrivileges').values(ids.map((privilegeId) => ({ roleId: current.id, privilegeId }))).execute();
+    if (ids.length)
+      await trx
+        .insertInto('rolePrivileges')
+        .values(ids.map((privilegeId) => ({ roleId: current.id, privilegeId })))
+        .execute();
   });
   await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail: { privileges: ids.length } });
   return ids;
@@ -88,10 +95,19 @@ export async function setRoleMembers(ctx: Ctx, actor: Actor, appId: string, id: 
   const rows = ids.length ? await ctx.db.selectFrom('users').select('id').where('id', 'in', ids).execute() : [];
   if (rows.length !== ids.length) throw fieldError([{ field: 'userIds', rule: 'rule.userIds' }]);
   const held = await ctx.db.selectFrom('roleMembers').select('userId').where('roleId', '=', current.id).execute();
-  await assertMayChangeMembers(ctx, actor, held.map((row) => row.userId), ids);
+  await assertMayChangeMembers(
+    ctx,
+    actor,
+    held.map((row) => row.userId),
+    ids,
+  );
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('roleMembers').where('roleId', '=', current.id).execute();
-    if (ids.length) await trx.insertInto('roleMembers').values(ids.map((userId) => ({ roleId: current.id, userId }))).execute();
+    if (ids.length)
+      await trx
+        .insertInto('roleMembers')
+        .values(ids.map((userId) => ({ roleId: current.id, userId })))
+        .execute();
   });
   await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail: { members: ids.length } });
   return members(ctx, 'roleMembers', 'roleId', current.id);

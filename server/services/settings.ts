@@ -25,14 +25,25 @@ function checked<S extends v.GenericSchema>(schema: S, value: unknown): v.InferO
 export async function publicLoginSettings(ctx: Ctx, origin: string | undefined) {
   const { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background, passwordPolicy } = (await ctx.settings.get('login'))
     .value;
-  return { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background: background ?? null, passwordPolicy, passkeyRpId: rpIdFor(ctx, origin) };
+  return {
+    loginMethod,
+    captchaEnabled,
+    captchaKind,
+    captchaLength,
+    secondAuth,
+    backgroundType,
+    background: background ?? null,
+    passwordPolicy,
+    passkeyRpId: rpIdFor(ctx, origin),
+  };
 }
 
 export async function updateLoginSettings(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof loginSettingsUpdate>, ip: string) {
   const { version, ...changes } = body;
   // Nobody locks themselves out: TOTP (or a passkey) as the second step needs the saver's own.
   if (changes.secondAuth === SecondAuth.TOTP && !(await totpEnabled(ctx, actor.id))) throw fieldError([{ field: 'secondAuth', rule: 'rule.totpRequired' }]);
-  if (changes.secondAuth === SecondAuth.PASSKEY && !(await hasPasskey(ctx.db, actor.id))) throw fieldError([{ field: 'secondAuth', rule: 'rule.passkeyRequired' }]);
+  if (changes.secondAuth === SecondAuth.PASSKEY && !(await hasPasskey(ctx.db, actor.id)))
+    throw fieldError([{ field: 'secondAuth', rule: 'rule.passkeyRequired' }]);
   const saved = await ctx.settings.update('login', version, (current) => checked(checkedLoginSettings, { ...current, ...changes }));
   await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'settings', id: 'login' }, ip, detail: { fields: Object.keys(changes) } });
   return saved;

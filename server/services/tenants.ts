@@ -29,45 +29,81 @@ export async function manageableTenant(ctx: Ctx, actor: Actor, id: string): Prom
 }
 
 /** The subtree an actor may see: everything for the platform, their own subtree for a tenant administrator. */
-const visiblePrefix = (actor: Actor) => (actor.platformAdmin ? '/' : actor.tenantPath ?? '/-none-/');
+const visiblePrefix = (actor: Actor) => (actor.platformAdmin ? '/' : (actor.tenantPath ?? '/-none-/'));
 
 /** Moves `current` and its subtree under `parent`: one path rewrite for the whole subtree, guarded by the version. */
 async function moveTenant(ctx: Ctx, current: TenantRow, parent: TenantRow, version: number): Promise<void> {
   const newPath = `${parent.path}${current.id}/`;
   await ctx.db.transaction().execute(async (trx) => {
     await updateVersioned(trx, 'tenants', current.id, version, { parentId: parent.id }, ctx.now());
-    await trx.updateTable('tenants')
+    await trx
+      .updateTable('tenants')
       .set({ path: sql<string>`${newPath} || substr(path, ${current.path.length + 1})` })
-      .where('path', 'like', `${current.path}%`).execute();
+      .where('path', 'like', `${current.path}%`)
+      .execute();
   });
 }
 
 /** The administrators of a tenant: its own tenant users with the admin flag. */
-const tenantAdmins = (ctx: Ctx, tenantId: string) => ctx.db.selectFrom('users').select(MEMBER_COLUMNS)
-  .where('tenantId', '=', tenantId).where('userType', '=', UserType.Tenant).where('isAdmin', '=', 1).orderBy('username').limit(500).execute();
+const tenantAdmins = (ctx: Ctx, tenantId: string) =>
+  ctx.db
+    .selectFrom('users')
+    .select(MEMBER_COLUMNS)
+    .where('tenantId', '=', tenantId)
+    .where('userType', '=', UserType.Tenant)
+    .where('isAdmin', '=', 1)
+    .orderBy('username')
+    .limit(500)
+    .execute();
 
 /** Makes exactly `userIds` (tenant users of this very tenant) its administrators. */
 async function replaceTenantAdmins(ctx: Ctx, actor: Actor, tenant: TenantRow, userIds: string[]): Promise<void> {
   assertMayAppointTenantAdmins(actor, tenant.path);
   const ids = [...new Set(userIds)];
-  const members = ids.length ? await ctx.db.selectFrom('users').select('id').where('id', 'in', ids)
-    .where('tenantId', '=', tenant.id).where('userType', '=', UserType.Tenant).execute() : [];
+  const members = ids.length
+    ? await ctx.db.selectFrom('users').select('id').where('id', 'in', ids).where('tenantId', '=', tenant.id).where('userType', '=', UserType.Tenant).execute()
+    : [];
   if (members.length !== ids.length) throw fieldError([{ field: 'userIds', rule: 'rule.userIds' }]);
   if (actor.user.tenantId === tenant.id && actor.tenantAdmin && !ids.includes(actor.id)) throw forbidden('You cannot remove your own administrator rights');
-  const held = await ctx.db.selectFrom('users').select('id').where('tenantId', '=', tenant.id).where('userType', '=', UserType.Tenant).where('isAdmin', '=', 1).execute();
-  await assertMayChangeMembers(ctx, actor, held.map((row) => row.id), ids);
+  const held = await ctx.db
+    .selectFrom('users')
+    .select('id')
+    .where('tenantId', '=', tenant.id)
+    .where('userType', '=', UserType.Tenant)
+    .where('isAdmin', '=', 1)
+    .execute();
+  await assertMayChangeMembers(
+    ctx,
+    actor,
+    held.map((row) => row.id),
+    ids,
+  );
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     const bump = { version: sql<number>`version + 1`, updatedAt: now };
-    let revoke = trx.updateTable('users').set({ isAdmin: 0, ...bump }).where('tenantId', '=', tenant.id).where('userType', '=', UserType.Tenant).where('isAdmin', '=', 1);
+    let revoke = trx
+      .updateTable('users')
+      .set({ isAdmin: 0, ...bump })
+      .where('tenantId', '=', tenant.id)
+      .where('userType', '=', UserType.Tenant)
+      .where('isAdmin', '=', 1);
     if (ids.length) revoke = revoke.where('id', 'not in', ids);
     await revoke.execute();
-    if (ids.length) await trx.updateTable('users').set({ isAdmin: 1, ...bump }).where('id', 'in', ids).where('isAdmin', '=', 0).execute();
+    if (ids.length)
+      await trx
+        .updateTable('users')
+        .set({ isAdmin: 1, ...bump })
+        .where('id', 'in', ids)
+        .where('isAdmin', '=', 0)
+        .execute();
   });
 }
 
 export async function listTenants(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof tenantListQuery>) {
-  let select = ctx.db.selectFrom('tenants').selectAll().where('path', 'like', `${visiblePrefix(actor)}%`);
+  let select = ctx.db
+    .selectFrom('tenants')
+    .selectAll()
+    .where('path', 'like', `${visiblePrefix(actor)}%`);
   if (query.parentId) select = select.where('parentId', '=', query.parentId);
   if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, query.searchProp, query.searchValue));
   return paginate(select.orderBy('path'), query, toTenant);
@@ -75,7 +111,13 @@ export async function listTenants(ctx: Ctx, actor: Actor, query: v.InferOutput<t
 
 /** All tenants of the actor's scope (flat, with parentId), for a tree. */
 export async function tenantTree(ctx: Ctx, actor: Actor) {
-  const rows = await ctx.db.selectFrom('tenants').selectAll().where('path', 'like', `${visiblePrefix(actor)}%`).orderBy('path').limit(5000).execute();
+  const rows = await ctx.db
+    .selectFrom('tenants')
+    .selectAll()
+    .where('path', 'like', `${visiblePrefix(actor)}%`)
+    .orderBy('path')
+    .limit(5000)
+    .execute();
   return rows.map(toTenant);
 }
 
@@ -84,8 +126,17 @@ export async function createTenant(ctx: Ctx, actor: Actor, body: v.InferOutput<t
   const now = ctx.now();
   const id = newId();
   const row: TenantRow = {
-    id, parentId: parent.id, path: `${parent.path}${id}/`, name: body.name, type: body.type, scope: Scope.Tenant,
-    status: Status.Enable, description: body.description || null, version: 1, createdAt: now, updatedAt: now,
+    id,
+    parentId: parent.id,
+    path: `${parent.path}${id}/`,
+    name: body.name,
+    type: body.type,
+    scope: Scope.Tenant,
+    status: Status.Enable,
+    description: body.description || null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
   };
   await ctx.db.insertInto('tenants').values(row).execute();
   await ctx.audit.record({ action: 'tenant.create', actor, target: { type: 'tenant', id }, tenantId: id, ip, detail: { name: body.name } });
@@ -96,8 +147,22 @@ export async function updateTenant(ctx: Ctx, actor: Actor, id: string, body: v.I
   const current = await manageableTenant(ctx, actor, id);
   if (current.parentId === null && body.type) throw forbidden('The root tenant keeps its type');
   const { version, ...changes } = body;
-  await updateVersioned(ctx.db, 'tenants', current.id, version, { ...changes, description: changes.description === undefined ? current.description : changes.description || null }, ctx.now());
-  await ctx.audit.record({ action: 'tenant.update', actor, target: { type: 'tenant', id: current.id }, tenantId: current.id, ip, detail: { fields: Object.keys(changes) } });
+  await updateVersioned(
+    ctx.db,
+    'tenants',
+    current.id,
+    version,
+    { ...changes, description: changes.description === undefined ? current.description : changes.description || null },
+    ctx.now(),
+  );
+  await ctx.audit.record({
+    action: 'tenant.update',
+    actor,
+    target: { type: 'tenant', id: current.id },
+    tenantId: current.id,
+    ip,
+    detail: { fields: Object.keys(changes) },
+  });
   return toTenant(await manageableTenant(ctx, actor, current.id));
 }
 
@@ -109,7 +174,14 @@ export async function deleteTenant(ctx: Ctx, actor: Actor, id: string, ip: strin
   const member = await ctx.db.selectFrom('users').select('id').where('tenantId', '=', current.id).limit(1).executeTakeFirst();
   if (child || member) throw conflict('The tenant still has sub-tenants or users');
   await ctx.db.deleteFrom('tenants').where('id', '=', current.id).execute();
-  await ctx.audit.record({ action: 'tenant.delete', actor, target: { type: 'tenant', id: current.id }, tenantId: current.parentId, ip, detail: { name: current.name } });
+  await ctx.audit.record({
+    action: 'tenant.delete',
+    actor,
+    target: { type: 'tenant', id: current.id },
+    tenantId: current.parentId,
+    ip,
+    detail: { name: current.name },
+  });
 }
 
 /** Moves a tenant of the actor's scope (with its subtree) under another parent of their scope. */
@@ -120,7 +192,14 @@ export async function changeParent(ctx: Ctx, actor: Actor, id: string, body: v.I
   // Not under itself or one of its own descendants.
   if (parent.path.startsWith(current.path)) throw fieldError([{ field: 'parentId', rule: 'rule.parentId' }]);
   if (parent.id !== current.parentId) await moveTenant(ctx, current, parent, body.version);
-  await ctx.audit.record({ action: 'tenant.update', actor, target: { type: 'tenant', id: current.id }, tenantId: current.id, ip, detail: { parentId: parent.id } });
+  await ctx.audit.record({
+    action: 'tenant.update',
+    actor,
+    target: { type: 'tenant', id: current.id },
+    tenantId: current.id,
+    ip,
+    detail: { parentId: parent.id },
+  });
   return toTenant(await manageableTenant(ctx, actor, current.id));
 }
 
@@ -129,6 +208,13 @@ export const administratorsOf = async (ctx: Ctx, actor: Actor, id: string) => te
 export async function setTenantAdmins(ctx: Ctx, actor: Actor, id: string, userIds: string[], ip: string) {
   const current = await manageableTenant(ctx, actor, id);
   await replaceTenantAdmins(ctx, actor, current, userIds);
-  await ctx.audit.record({ action: 'tenant.update', actor, target: { type: 'tenant', id: current.id }, tenantId: current.id, ip, detail: { admins: userIds.length } });
+  await ctx.audit.record({
+    action: 'tenant.update',
+    actor,
+    target: { type: 'tenant', id: current.id },
+    tenantId: current.id,
+    ip,
+    detail: { admins: userIds.length },
+  });
   return tenantAdmins(ctx, current.id);
 }

@@ -43,7 +43,10 @@ export const basicInfoAnswer = (row: UserRow) => cutTo(basicInfo, userAnswer(row
 
 /** The user fields of the session's user (GET /cas/session adds the session's own). */
 export const sessionUserFields = (row: UserRow) =>
-  cutTo(sessionUser, userAnswer(row, false)) as Pick<v.InferOutput<typeof sessionUser>, 'id' | 'username' | 'realName' | 'avatar' | 'tenantId' | 'isAdmin' | 'isMaster' | 'extraProp'>;
+  cutTo(sessionUser, userAnswer(row, false)) as Pick<
+    v.InferOutput<typeof sessionUser>,
+    'id' | 'username' | 'realName' | 'avatar' | 'tenantId' | 'isAdmin' | 'isMaster' | 'extraProp'
+  >;
 
 /** The columns of a user as member lists and pickers answer it (the `memberUser` schema). */
 export const MEMBER_COLUMNS = ['users.id', 'users.username', 'users.realName'] as const;

@@ -51,7 +51,16 @@ export async function listedUsers(ctx: Ctx, actor: Actor, query: ListQuery) {
     if (searchProp && searchValue) select = select.where(userStartsWith(ctx.engine, searchProp, searchValue, plan));
     if (query.tenantId && query.tenantMatch === 'exact') select = select.where('users.tenantId', '=', query.tenantId);
     else if (query.tenantId) {
-      select = select.where((eb) => eb('users.tenantId', 'in', eb.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${subtree ?? '-'}%`)));
+      select = select.where((eb) =>
+        eb(
+          'users.tenantId',
+          'in',
+          eb
+            .selectFrom('tenants')
+            .select('tenants.id')
+            .where('tenants.path', 'like', `${subtree ?? '-'}%`),
+        ),
+      );
     }
     return select;
   };
@@ -62,16 +71,34 @@ export async function listUsers(ctx: Ctx, actor: Actor, query: v.InferOutput<typ
   const { searchProp, searchValue } = query;
   const matching = await listedUsers(ctx, actor, query);
   const listed = (plan?: SearchPlan) => matching(plan).orderBy(`users.${query.sort}`, query.order).orderBy('users.id');
-  const population = async () => Number((await ctx.db.selectFrom('users').select((eb) => eb.fn.countAll().as('rows')).executeTakeFirstOrThrow()).rows);
+  const population = async () =>
+    Number(
+      (
+        await ctx.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll().as('rows'))
+          .executeTakeFirstOrThrow()
+      ).rows,
+    );
   const rows: UserRow[] = [];
   const page = await paginate<UserRow, UserRow>(listed(), query, (row) => row, {
     key: 'users.id',
-    ...(searchProp && searchValue ? { pageQuery: async (total: number) => listed(await searchPlan(ctx.engine, total, query.page * query.size, population)) } : {}),
+    ...(searchProp && searchValue
+      ? { pageQuery: async (total: number) => listed(await searchPlan(ctx.engine, total, query.page * query.size, population)) }
+      : {}),
   });
   rows.push(...page.list);
   // One lookup of the locks for the whole page.
   const locked = await lockedKeys(ctx, rows.flatMap(keysOfUser));
-  return { ...page, list: rows.map((row) => userAnswer(row, keysOfUser(row).some((key) => locked.has(key)))) };
+  return {
+    ...page,
+    list: rows.map((row) =>
+      userAnswer(
+        row,
+        keysOfUser(row).some((key) => locked.has(key)),
+      ),
+    ),
+  };
 }
 
 export async function rootTenantId(ctx: Ctx): Promise<string> {
@@ -82,7 +109,10 @@ export async function rootTenantId(ctx: Ctx): Promise<string> {
 /** The tenant, user type and admin flags a change may set, within the actor's powers (`pathOf`:
  *  a tenant's path, looked up unless the caller keeps them, as a user import does). */
 export async function placement(
-  ctx: Ctx, actor: Actor, wanted: { tenantId?: string; userType?: number; isAdmin?: boolean; isMaster?: boolean }, current?: UserRow,
+  ctx: Ctx,
+  actor: Actor,
+  wanted: { tenantId?: string; userType?: number; isAdmin?: boolean; isMaster?: boolean },
+  current?: UserRow,
   pathOf: (tenantId: string | null) => Promise<string | null> = (tenantId) => tenantPathOf(ctx, tenantId),
 ) {
   const tenantId = wanted.tenantId ?? current?.tenantId ?? (actor.tenantAdmin ? actor.user.tenantId : await rootTenantId(ctx));
@@ -103,16 +133,30 @@ async function assertUsernameFree(ctx: Ctx, username: string): Promise<void> {
 export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string): Promise<User> {
   await assertUsernameFree(ctx, body.username);
   await assertContactsFree(ctx, { email: body.email, mobilePhone: body.mobilePhone });
-  const place = await placement(ctx, actor, { tenantId: body.tenantId, userType: body.extraProp?.intProperty1, isAdmin: body.isAdmin, isMaster: body.isMaster });
+  const place = await placement(ctx, actor, {
+    tenantId: body.tenantId,
+    userType: body.extraProp?.intProperty1,
+    isAdmin: body.isAdmin,
+    isMaster: body.isMaster,
+  });
   const { intProperty1: _type, ...extra } = body.extraProp ?? {};
   const now = ctx.now();
   const row: UserRow = {
-    id: newId(), username: body.username, realName: body.realName,
-    email: blankToNull(body.email) ?? null, mobilePhone: blankToNull(body.mobilePhone) ?? null,
-    description: blankToNull(body.description) ?? null, avatar: blankToNull(body.avatar) ?? null,
-    availabilityStatus: body.availabilityStatus ?? Status.Enable, extraProp: JSON.stringify(extra),
-    ...place, passwordHash: await hashPassword(body.password), passwordChangedAt: now,
-    version: 1, createdAt: now, updatedAt: now,
+    id: newId(),
+    username: body.username,
+    realName: body.realName,
+    email: blankToNull(body.email) ?? null,
+    mobilePhone: blankToNull(body.mobilePhone) ?? null,
+    description: blankToNull(body.description) ?? null,
+    avatar: blankToNull(body.avatar) ?? null,
+    availabilityStatus: body.availabilityStatus ?? Status.Enable,
+    extraProp: JSON.stringify(extra),
+    ...place,
+    passwordHash: await hashPassword(body.password),
+    passwordChangedAt: now,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
   };
   try {
     await writingContacts(() => ctx.db.insertInto('users').values(row).execute());
@@ -121,13 +165,25 @@ export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: s
     if (isUniqueViolation(error)) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
     throw error;
   }
-  await ctx.audit.record({ action: 'user.create', actor, target: { type: 'user', id: row.id }, tenantId: row.tenantId, ip, detail: { username: row.username } });
+  await ctx.audit.record({
+    action: 'user.create',
+    actor,
+    target: { type: 'user', id: row.id },
+    tenantId: row.tenantId,
+    ip,
+    detail: { username: row.username },
+  });
   return userAnswer(row, false);
 }
 
 export async function updateUser(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, ip: string): Promise<User> {
   const current = await actionableUser(ctx, actor, id);
-  const place = await placement(ctx, actor, { tenantId: body.tenantId, userType: body.extraProp?.intProperty1, isAdmin: body.isAdmin, isMaster: body.isMaster }, current);
+  const place = await placement(
+    ctx,
+    actor,
+    { tenantId: body.tenantId, userType: body.extraProp?.intProperty1, isAdmin: body.isAdmin, isMaster: body.isMaster },
+    current,
+  );
   const demoted = place.isAdmin === 0 || place.isMaster === 0 || place.userType === UserType.Tenant || body.availabilityStatus === Status.Disabled;
   const { intProperty1: _type, ...extra } = body.extraProp ?? JSON.parse(current.extraProp);
   const changes = {
@@ -145,7 +201,14 @@ export async function updateUser(ctx: Ctx, actor: Actor, id: string, body: Updat
   if (saved.availabilityStatus !== Status.Enable) await endEveryAccess(ctx, id);
   // `disabled` tells the audit log's readers (and webhooks, server/webhooks/events.ts) that this update disabled the person.
   const disabled = current.availabilityStatus === Status.Enable && saved.availabilityStatus !== Status.Enable;
-  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id }, tenantId: saved.tenantId, ip, detail: { fields: Object.keys(changes), ...(disabled ? { disabled } : {}) } });
+  await ctx.audit.record({
+    action: 'user.update',
+    actor,
+    target: { type: 'user', id },
+    tenantId: saved.tenantId,
+    ip,
+    detail: { fields: Object.keys(changes), ...(disabled ? { disabled } : {}) },
+  });
   return toApiUser(ctx, saved);
 }
 
@@ -154,7 +217,14 @@ export async function deleteUser(ctx: Ctx, actor: Actor, id: string, ip: string)
   const target = await actionableUser(ctx, actor, id);
   await keepingOnePlatformAdmin(ctx, target, true, (db) => db.deleteFrom('users').where('id', '=', target.id).execute());
   await revokeAppGrants(ctx.db, target.id);
-  await ctx.audit.record({ action: 'user.delete', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip, detail: { username: target.username } });
+  await ctx.audit.record({
+    action: 'user.delete',
+    actor,
+    target: { type: 'user', id: target.id },
+    tenantId: target.tenantId,
+    ip,
+    detail: { username: target.username },
+  });
 }
 
 /** Writes `changes` when `version` is current (409 otherwise) and answers the new row; an address
@@ -190,8 +260,19 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: Ba
     ...contacts,
     ...(body.description !== undefined ? { description: blankToNull(body.description) } : {}),
   });
-  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip, detail: { basicInfo: true, pending: Object.keys(pending) } });
-  return { ...basicInfoAnswer(saved), ...(pending.email ? { pendingEmail: pending.email } : {}), ...(pending.mobilePhone ? { pendingMobilePhone: pending.mobilePhone } : {}) };
+  await ctx.audit.record({
+    action: 'user.update',
+    actor,
+    target: { type: 'user', id: target.id },
+    tenantId: target.tenantId,
+    ip,
+    detail: { basicInfo: true, pending: Object.keys(pending) },
+  });
+  return {
+    ...basicInfoAnswer(saved),
+    ...(pending.email ? { pendingEmail: pending.email } : {}),
+    ...(pending.mobilePhone ? { pendingMobilePhone: pending.mobilePhone } : {}),
+  };
 }
 
 /** PUT /user/{id}/basic_info: of myself, or of a user of my scope. */
@@ -207,7 +288,14 @@ export const updateProfile = (ctx: Ctx, actor: Actor, body: BasicInfoBody, ip: s
 /** Applies the actor's pending address of `channel` with the code sent to it. */
 export async function confirmContact(ctx: Ctx, actor: Actor, channel: ContactField, code: string, ip: string) {
   const saved = await confirmContactChange(ctx, actor.user, channel, code);
-  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id: actor.id }, tenantId: actor.user.tenantId, ip, detail: { confirmed: channel } });
+  await ctx.audit.record({
+    action: 'user.update',
+    actor,
+    target: { type: 'user', id: actor.id },
+    tenantId: actor.user.tenantId,
+    ip,
+    detail: { confirmed: channel },
+  });
   return basicInfoAnswer(saved);
 }
 
@@ -216,7 +304,13 @@ export async function confirmContact(ctx: Ctx, actor: Actor, channel: ContactFie
 async function setPassword(ctx: Ctx, actor: Actor, target: UserRow, password: string, ip: string, self: boolean): Promise<void> {
   await storeNewPassword(ctx, target, password);
   await endEveryAccess(ctx, target.id);
-  await ctx.audit.record({ action: self ? 'password.change' : 'password.reset', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip });
+  await ctx.audit.record({
+    action: self ? 'password.change' : 'password.reset',
+    actor,
+    target: { type: 'user', id: target.id },
+    tenantId: target.tenantId,
+    ip,
+  });
 }
 
 async function assertOwnPassword(actor: Actor, transformed: string): Promise<void> {
@@ -224,7 +318,12 @@ async function assertOwnPassword(actor: Actor, transformed: string): Promise<voi
 }
 
 /** A signed-in person changes their own password with the old one. */
-export async function changeOwnPassword(ctx: Ctx, actor: Actor, body: { loginUserId?: string; password: string; opUserPassword: string }, ip: string): Promise<void> {
+export async function changeOwnPassword(
+  ctx: Ctx,
+  actor: Actor,
+  body: { loginUserId?: string; password: string; opUserPassword: string },
+  ip: string,
+): Promise<void> {
   if (body.loginUserId && body.loginUserId !== actor.id) throw forbidden();
   await assertOwnPassword(actor, body.opUserPassword);
   await setPassword(ctx, actor, actor.user, body.password, ip, true);
@@ -255,7 +354,17 @@ export async function appRolesOf(ctx: Ctx, actor: Actor, userId: string) {
   if (grantable) select = select.where('id', 'in', grantable);
   const apps = await select.orderBy('name').limit(200).execute();
   const roles = apps.length
-    ? await ctx.db.selectFrom('roles').select(['id', 'name', 'appId']).where('appId', 'in', apps.map((row) => row.id)).orderBy('name').limit(5000).execute()
+    ? await ctx.db
+        .selectFrom('roles')
+        .select(['id', 'name', 'appId'])
+        .where(
+          'appId',
+          'in',
+          apps.map((row) => row.id),
+        )
+        .orderBy('name')
+        .limit(5000)
+        .execute()
     : [];
   const held = new Set((await ctx.db.selectFrom('roleMembers').select('roleId').where('userId', '=', userId).execute()).map((row) => row.roleId));
   return apps.map((row) => ({
@@ -275,9 +384,23 @@ export async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId
   const known = ids.length ? await ctx.db.selectFrom('roles').select('id').where('appId', '=', owner.id).where('id', 'in', ids).execute() : [];
   if (known.length !== ids.length) throw fieldError([{ field: 'roleIds', rule: 'rule.roleIds' }]);
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('roleMembers').where('userId', '=', target.id)
-      .where((eb) => eb('roleId', 'in', eb.selectFrom('roles').select('roles.id').where('roles.appId', '=', owner.id))).execute();
-    if (ids.length) await trx.insertInto('roleMembers').values(ids.map((roleId) => ({ roleId, userId: target.id }))).execute();
+    await trx
+      .deleteFrom('roleMembers')
+      .where('userId', '=', target.id)
+      .where((eb) => eb('roleId', 'in', eb.selectFrom('roles').select('roles.id').where('roles.appId', '=', owner.id)))
+      .execute();
+    if (ids.length)
+      await trx
+        .insertInto('roleMembers')
+        .values(ids.map((roleId) => ({ roleId, userId: target.id })))
+        .execute();
   });
-  await ctx.audit.record({ action: 'user.update', actor, target: { type: 'user', id: target.id }, tenantId: target.tenantId, ip, detail: { appId: owner.id, roles: ids.length } });
+  await ctx.audit.record({
+    action: 'user.update',
+    actor,
+    target: { type: 'user', id: target.id },
+    tenantId: target.tenantId,
+    ip,
+    detail: { appId: owner.id, roles: ids.length },
+  });
 }

@@ -23,12 +23,17 @@ export { Permission } from './permission-codes';
  *  `Permission.*`: such a table would stay in the sign-in entry, which never asks it). */
 export function permissionPatterns(code: string): readonly string[] {
   switch (code) {
-    case Permission.Apps: return ['/app/*'];
-    case Permission.Users: return ['/user'];
-    case Permission.Settings: return ['/setting'];
-    case Permission.Operations: return ['/operate/*'];
+    case Permission.Apps:
+      return ['/app/*'];
+    case Permission.Users:
+      return ['/user'];
+    case Permission.Settings:
+      return ['/setting'];
+    case Permission.Operations:
+      return ['/operate/*'];
     // SelfService opens no guarded route; an unknown code opens nothing.
-    default: return [];
+    default:
+      return [];
   }
 }
 

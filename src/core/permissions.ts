@@ -5,7 +5,6 @@ import type { OwnedApp, SessionUser } from './types';
 import type { ValueOf, YesNo } from './enums';
 // The codes themselves and what each opens: the `Permission` map of permission-codes.ts.
 
-
 /** The flag after the pipe of a permission code (`code|flag`, "ACL value"). */
 export const AclValue = {
   False: 0,

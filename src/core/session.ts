@@ -94,10 +94,27 @@ export async function login(input: LoginInput, query?: Query): Promise<LoginResu
 }
 
 /** Continues a multi-step sign-in with the next step's code, or a passkey's assertion. */
-export async function submitNextStep(input: { code?: string; passkey?: AuthenticationCredential; captcha?: string; captchaKey?: string; language?: string }): Promise<LoginResult> {
+export async function submitNextStep(input: {
+  code?: string;
+  passkey?: AuthenticationCredential;
+  captcha?: string;
+  captchaKey?: string;
+  language?: string;
+}): Promise<LoginResult> {
   if (!pendingStep) throw new Error('No sign-in step is pending');
   const { form, query, nextStep, language } = pendingStep;
-  return submit({ ...form, nextStep, code: input.code?.trim(), passkey: input.passkey, captcha: input.captcha ?? form.captcha, captchaKey: input.captchaKey ?? form.captchaKey }, query, input.language ?? language);
+  return submit(
+    {
+      ...form,
+      nextStep,
+      code: input.code?.trim(),
+      passkey: input.passkey,
+      captcha: input.captcha ?? form.captcha,
+      captchaKey: input.captchaKey ?? form.captchaKey,
+    },
+    query,
+    input.language ?? language,
+  );
 }
 
 /** Leaves for the session-read failure target: the answer's redirectURL, else /login with a redirect

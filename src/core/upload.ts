@@ -71,8 +71,7 @@ export function acceptOf(purpose: UploadPurpose): string {
   return UPLOAD_RULES[purpose].kinds.flatMap((kind) => [...EXTENSIONS[kind], MIME_TYPES[kind]]).join(',');
 }
 
-const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0) =>
-  signature.every((byte, i) => bytes[offset + i] === byte);
+const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0) => signature.every((byte, i) => bytes[offset + i] === byte);
 
 /** The leading text of the file, for the SVG check (at most 4 KB, BOM removed). */
 function head(bytes: Uint8Array): string {
@@ -130,11 +129,18 @@ function svgLength(value: string | undefined): number | undefined {
 function svgDimensions(bytes: Uint8Array): Dimensions | undefined {
   const tag = /<svg\b([^>]*)>/i.exec(head(bytes))?.[1];
   if (tag === undefined) return undefined;
-  const attribute = (name: string) => new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'i').exec(tag)?.slice(1).find((v) => v !== undefined);
+  const attribute = (name: string) =>
+    new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'i')
+      .exec(tag)
+      ?.slice(1)
+      .find((v) => v !== undefined);
   const width = svgLength(attribute('width'));
   const height = svgLength(attribute('height'));
   if (width !== undefined && height !== undefined) return { width, height };
-  const box = attribute('viewBox')?.trim().split(/[\s,]+/).map(Number);
+  const box = attribute('viewBox')
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
   if (box?.length === 4 && box.every(Number.isFinite)) return { width: box[2] ?? 0, height: box[3] ?? 0 };
   return undefined;
 }

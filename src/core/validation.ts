@@ -102,7 +102,11 @@ export const rules = {
   roleName: requiredText('rule.roleName', patterns.roleName),
   tenantName: requiredText('rule.tenantName', patterns.organisationName),
   appName: requiredText('rule.appName', patterns.organisationName),
-  safeCode: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.regex(patterns.safeCode, (issue) => safeCodeProblem(issue.input))),
+  safeCode: v.pipe(
+    v.string('rule.required'),
+    v.nonEmpty('rule.required'),
+    v.regex(patterns.safeCode, (issue) => safeCodeProblem(issue.input)),
+  ),
   resourceName: requiredText('rule.resourceName', patterns.resourceName),
   description: text('rule.description', patterns.notLink, { min: 2, max: 255 }),
   remark: text('rule.remark', patterns.notLink, { min: 2, max: 500 }),
@@ -146,10 +150,7 @@ function confirmationMatches<TInput extends PasswordPair>() {
 const confirmPassword = v.pipe(v.string('rule.confirmPasswordRequired'), v.nonEmpty('rule.confirmPasswordRequired'));
 
 /** Self mode of the password dialog: old password, new password, confirmation. */
-const selfPasswordFields = v.object(
-  { oldPassword: rules.currentPassword, newPassword: rules.newPassword, confirmPassword },
-  'rule.required',
-);
+const selfPasswordFields = v.object({ oldPassword: rules.currentPassword, newPassword: rules.newPassword, confirmPassword }, 'rule.required');
 export const selfPasswordForm = v.pipe(selfPasswordFields, confirmationMatches<v.InferOutput<typeof selfPasswordFields>>());
 
 /** User mode of the password dialog: the administrator's own password, new password, confirmation. */

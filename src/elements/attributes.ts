@@ -33,6 +33,11 @@ export type AttributesOf<Tag extends ElementTag> = { -readonly [Name in keyof Ta
 
 /** The properties of `Tag` that its React app receives (the class declares the element-only ones itself). */
 export type PropertiesOf<Tag extends ElementTag> = {
-  -readonly [Name in keyof Table<Tag> as Table<Tag>[Name] extends { elementOnly: true } ? never : Table<Tag>[Name] extends { property: infer Property extends string } ? Property : never]:
-    PropertyValue<Table<Tag>[Name]> | undefined;
+  -readonly [
+    Name in keyof Table<Tag> as Table<Tag>[Name] extends { elementOnly: true }
+      ? never
+      : Table<Tag>[Name] extends { property: infer Property extends string }
+        ? Property
+        : never
+  ]: PropertyValue<Table<Tag>[Name]> | undefined;
 };

@@ -16,10 +16,7 @@ export interface ReactElementBase extends HTMLElement {
 
 /** r2wc, typed so that subclasses can extend the lifecycle. It renders asynchronously.
  *  @internal (left out of the published typings, which would otherwise need r2wc's). */
-export function reactElement<Props extends object>(
-  component: ComponentType<Props>,
-  options: Parameters<typeof r2wc<Props>>[1],
-): new () => ReactElementBase {
+export function reactElement<Props extends object>(component: ComponentType<Props>, options: Parameters<typeof r2wc<Props>>[1]): new () => ReactElementBase {
   return r2wc(component, options) as new () => ReactElementBase;
 }
 
@@ -45,5 +42,5 @@ export function emit<Detail>(target: EventTarget, type: string, detail: Detail, 
 /** The document or shadow root the element is connected to. */
 export function rootOf(element: Node): Document | ShadowRoot {
   const root = element.getRootNode();
-  return root instanceof ShadowRoot ? root : element.ownerDocument ?? document;
+  return root instanceof ShadowRoot ? root : (element.ownerDocument ?? document);
 }

@@ -61,7 +61,6 @@ export interface IamLoginElement extends PropertiesOf<'iam-login'> {}
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class IamLoginElement extends Base {
-
   /** `dark` (default) or `light`; the stylesheet selects the theme by this attribute. */
   get theme(): string {
     return this.getAttribute('theme') ?? 'dark';

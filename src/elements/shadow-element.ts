@@ -15,7 +15,10 @@ export interface ShadowElementOptions<Props> {
 }
 
 /** The element class for `component`; subclasses add the `method` callbacks and the typings. */
-export function shadowReactElement<Props extends object>(component: ComponentType<Props>, { attributes, methods }: ShadowElementOptions<Props>): new () => ReactElementBase {
+export function shadowReactElement<Props extends object>(
+  component: ComponentType<Props>,
+  { attributes, methods }: ShadowElementOptions<Props>,
+): new () => ReactElementBase {
   const attributeProps = reactProps(attributes);
   const props = { ...attributeProps, ...Object.fromEntries(methods.map((name) => [name, 'method'])) };
   const Base = reactElement<Props>(component, { shadow: 'open', props } as Parameters<typeof reactElement<Props>>[1]);

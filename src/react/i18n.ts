@@ -5,7 +5,21 @@
 // wait for the texts they show before they render.
 import { createContext, createElement, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
-import { $i18nRevision, $locale, defaultLocale, isLocale, loadAskedTexts, loadTexts, nameText, textsLoaded, translateRule, translatorFor, type Locale, type Namespace, type Translate } from '../core/i18n';
+import {
+  $i18nRevision,
+  $locale,
+  defaultLocale,
+  isLocale,
+  loadAskedTexts,
+  loadTexts,
+  nameText,
+  textsLoaded,
+  translateRule,
+  translatorFor,
+  type Locale,
+  type Namespace,
+  type Translate,
+} from '../core/i18n';
 
 interface LocaleScopeValue {
   locale: Locale;

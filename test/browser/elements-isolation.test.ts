@@ -33,7 +33,7 @@ function looks(element: Element) {
 }
 
 describe('style isolation', () => {
-  it('hostile host CSS does not change the console\'s shadow content', async () => {
+  it("hostile host CSS does not change the console's shadow content", async () => {
     const element = await fixture(html`<iam-console routing="memory" route="/profile/userInfo"></iam-console>`);
     const root = element.shadowRoot;
     const heading = await until(() => byRole(root, 'heading', 'Personal center'), 'no personal center');
@@ -51,8 +51,14 @@ describe('style isolation', () => {
     expect(getComputedStyle(outside).display).to.equal('none');
   });
 
-  it('the console\'s styles do not leak out to the host\'s elements', async () => {
-    const host = await fixture(html`<div><h2>Host heading</h2><button type="button">Host button</button><p class="content">Host text</p></div>`);
+  it("the console's styles do not leak out to the host's elements", async () => {
+    const host = await fixture(
+      html`<div>
+        <h2>Host heading</h2>
+        <button type="button">Host button</button>
+        <p class="content">Host text</p>
+      </div>`,
+    );
     const [heading, button, text] = host.children;
     const before = [looks(heading), looks(button), looks(text)];
     const element = await fixture(html`<iam-console routing="memory" route="/profile/userInfo"></iam-console>`);
@@ -96,7 +102,7 @@ describe('memory routing', () => {
     element.onNavigate({ path: '/profile/userInfo', title: 'Personal center – IAM Console' });
     expect(element.getAttribute('route')).to.equal('/operate/user');
     expect(announced, 'no event for a page the host has left').to.deep.equal(['/profile/userInfo']);
-    await until(() => byRole(root, 'heading', 'Users'), 'the host\'s route was overwritten');
+    await until(() => byRole(root, 'heading', 'Users'), "the host's route was overwritten");
     expect(element.getAttribute('route')).to.equal('/operate/user');
     expect(announced).to.include('/operate/user');
   });

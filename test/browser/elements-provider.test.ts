@@ -10,7 +10,9 @@ afterEach(() => fixtureCleanup());
 
 /** An <iam-provider> holding a host whose shadow root holds a fresh `tag` element. */
 async function providedInShadow(tag: string, attributes: { locale?: string; theme?: string }) {
-  const provider = await fixture<IamElement>(html`<iam-provider api-base="/api" locale=${attributes.locale} theme=${attributes.theme}><div></div></iam-provider>`);
+  const provider = await fixture<IamElement>(
+    html`<iam-provider api-base="/api" locale=${attributes.locale} theme=${attributes.theme}><div></div></iam-provider>`,
+  );
   const shadow = provider.querySelector('div').attachShadow({ mode: 'open' });
   const element = document.createElement(tag);
   shadow.append(element);

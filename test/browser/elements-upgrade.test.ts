@@ -14,7 +14,10 @@ describe('the elements before their definition', () => {
   it('take markup and properties set before the script loaded', async () => {
     const admin = await adminCredentials();
     await signIn(admin.username, admin.password);
-    document.body.insertAdjacentHTML('beforeend', '<iam-provider id="early" theme="dark"><iam-console ui-embed routing="memory"></iam-console><iam-password-dialog></iam-password-dialog></iam-provider>');
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      '<iam-provider id="early" theme="dark"><iam-console ui-embed routing="memory"></iam-console><iam-password-dialog></iam-password-dialog></iam-provider>',
+    );
     const provider = document.getElementById('early') as IamElement;
     const consoleElement = provider.querySelector<IamElement>('iam-console');
     const dialog = provider.querySelector<IamElement>('iam-password-dialog');
@@ -48,7 +51,10 @@ describe('the elements before their definition', () => {
 });
 
 describe('dialog events', () => {
-  for (const [tag, name] of [['iam-profile-dialog', 'Edit personal information'], ['iam-password-dialog', 'Reset password']]) {
+  for (const [tag, name] of [
+    ['iam-profile-dialog', 'Edit personal information'],
+    ['iam-password-dialog', 'Reset password'],
+  ]) {
     it(`${tag} fires iam-close, bubbling and composed, out of a host shadow root`, async () => {
       const host = await fixture(html`<div></div>`);
       const shadow = host.attachShadow({ mode: 'open' });
@@ -56,7 +62,9 @@ describe('dialog events', () => {
       element.open = true;
       shadow.append(element);
       await until(() => byRole(element.shadowRoot, 'dialog', name), `no dialog "${name}"`);
-      const closed = new Promise<Dispatched>((resolve) => document.addEventListener('iam-close', (event) => resolve({ event: event as CustomEvent, target: event.composedPath()[0] }), { once: true }));
+      const closed = new Promise<Dispatched>((resolve) =>
+        document.addEventListener('iam-close', (event) => resolve({ event: event as CustomEvent, target: event.composedPath()[0] }), { once: true }),
+      );
       await sendKeys({ press: 'Escape' });
       const { event, target } = await closed;
       expect(event.bubbles && event.composed).to.equal(true);

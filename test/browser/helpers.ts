@@ -36,7 +36,11 @@ export function byRole(root: ParentNode, role: string, name?: string): Found | n
 
 /** The innermost element whose visible text is exactly `text`. */
 export function byText(root: ParentNode, text: string): Found | null {
-  return [...root.querySelectorAll<Found>('*')].find((element) => normalise(element.textContent) === text && ![...element.children].some((child) => normalise(child.textContent) === text)) ?? null;
+  return (
+    [...root.querySelectorAll<Found>('*')].find(
+      (element) => normalise(element.textContent) === text && ![...element.children].some((child) => normalise(child.textContent) === text),
+    ) ?? null
+  );
 }
 
 /** Waits for r2wc's asynchronous render (and the login texts) to show `label`. */

@@ -116,7 +116,9 @@ describe('<iam-login>', () => {
     const element = await loginForm();
     type(byLabel(element, 'Username'), admin.username);
     type(byLabel(element, 'Password'), admin.password);
-    const succeeded = new Promise<CustomEvent>((resolve) => document.addEventListener('iam-login-success', (event) => resolve(event as CustomEvent), { once: true }));
+    const succeeded = new Promise<CustomEvent>((resolve) =>
+      document.addEventListener('iam-login-success', (event) => resolve(event as CustomEvent), { once: true }),
+    );
     byRole(element, 'button', 'Sign in').click();
     const event = await succeeded;
     expect(event.detail).to.deep.equal({ username: admin.username, redirectURL: '/' });

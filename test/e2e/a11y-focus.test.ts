@@ -47,7 +47,9 @@ function modality(page: Page): Promise<{ ariaModal: string | null; tabStops: num
   return page.evaluate(() => {
     const shadow = document.querySelector('iam-console')!.shadowRoot!;
     const dialog = shadow.querySelector<HTMLElement>('[role="dialog"], [role="alertdialog"]')!;
-    const stops = [...dialog.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex]')].filter((element) => element.tabIndex >= 0 && !(element as HTMLButtonElement).disabled && element.checkVisibility());
+    const stops = [...dialog.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex]')].filter(
+      (element) => element.tabIndex >= 0 && !(element as HTMLButtonElement).disabled && element.checkVisibility(),
+    );
     // (No named function in here: the test's compiler would wrap it in a helper the page lacks.)
     const [main, header, toasts] = ['main', '[part="header"]', '[part="toasts"]'].map((selector) => !!shadow.querySelector(selector)?.closest('[inert]'));
     return { ariaModal: dialog.getAttribute('aria-modal'), tabStops: stops.length, mainInert: main!, headerInert: header!, toastsLive: !toasts };
@@ -113,12 +115,21 @@ function dialogCases(locale: Locale): DialogCase[] {
   const users = '/operate/user';
   const firstField = (dialog: Locator) => dialog.locator('input:not([type="hidden"]), select, textarea').first();
   return [
-    { name: 'new user', open: async (page) => { await go(page, users, member); return press(page.getByRole('button', { name: text(locale, 'admin:user.create'), exact: true })); }, initial: firstField },
+    {
+      name: 'new user',
+      open: async (page) => {
+        await go(page, users, member);
+        return press(page.getByRole('button', { name: text(locale, 'admin:user.create'), exact: true }));
+      },
+      initial: firstField,
+    },
     {
       name: 'edit user',
       open: async (page) => {
         await go(page, users, member);
-        return press(page.getByRole('button', { name: text(locale, 'admin:action.of', { action: text(locale, 'admin:action.edit'), name: MEMBER }), exact: true }));
+        return press(
+          page.getByRole('button', { name: text(locale, 'admin:action.of', { action: text(locale, 'admin:action.edit'), name: MEMBER }), exact: true }),
+        );
       },
       initial: firstField,
     },
@@ -167,8 +178,12 @@ for (const locale of ['en', 'zh'] as const) {
         const where = `${locale} ${name}`;
         const opener = await open(page);
         const dialog = page.getByRole('dialog').or(page.getByRole('alertdialog'));
-        await dialog.waitFor({ timeout: 10_000 }).catch(async () => assert.fail(`${where}: no dialog opened; the focus is on ${JSON.stringify(await focused(page))}`));
-        await until(() => isFocused(initial(dialog)), 3000).catch(async () => assert.fail(`${where}: the initial focus is on ${JSON.stringify(await focused(page))}, not on the first field or the primary action`));
+        await dialog
+          .waitFor({ timeout: 10_000 })
+          .catch(async () => assert.fail(`${where}: no dialog opened; the focus is on ${JSON.stringify(await focused(page))}`));
+        await until(() => isFocused(initial(dialog)), 3000).catch(async () =>
+          assert.fail(`${where}: the initial focus is on ${JSON.stringify(await focused(page))}, not on the first field or the primary action`),
+        );
 
         const state = await modality(page);
         assert.equal(state.ariaModal, 'true', `${where}: aria-modal`);
@@ -179,7 +194,9 @@ for (const locale of ['en', 'zh'] as const) {
 
         await page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'detached' });
-        await until(() => isFocused(opener), 3000).catch(async () => assert.fail(`${where}: the focus did not go back to the opener but to ${JSON.stringify(await focused(page))}`));
+        await until(() => isFocused(opener), 3000).catch(async () =>
+          assert.fail(`${where}: the focus did not go back to the opener but to ${JSON.stringify(await focused(page))}`),
+        );
         assert.equal(await inertCount(page), 0, `${where}: nothing stays inert after closing`);
       }
     });
@@ -198,12 +215,16 @@ for (const locale of ['en', 'zh'] as const) {
         await opener.press('Enter');
         const menu = page.getByRole('menu');
         await menu.waitFor();
-        await until(async () => (await focused(page)).inMenu, 3000).catch(async () => assert.fail(`${name}: the open menu does not have the focus, ${JSON.stringify(await focused(page))} has`));
+        await until(async () => (await focused(page)).inMenu, 3000).catch(async () =>
+          assert.fail(`${name}: the open menu does not have the focus, ${JSON.stringify(await focused(page))} has`),
+        );
         const items = await menu.getByRole('menuitem').count();
         await tabAround(page, items + 2, (element) => element.inMenu, `${locale} ${name}`);
         await page.keyboard.press('Escape');
         await menu.waitFor({ state: 'detached' });
-        await until(() => isFocused(opener), 3000).catch(async () => assert.fail(`${name}: the focus did not go back to the menu button but to ${JSON.stringify(await focused(page))}`));
+        await until(() => isFocused(opener), 3000).catch(async () =>
+          assert.fail(`${name}: the focus did not go back to the menu button but to ${JSON.stringify(await focused(page))}`),
+        );
       }
     });
   });
@@ -220,14 +241,18 @@ test('the side menu drawer of a narrow screen keeps the focus inside and gives i
     await opener.press('Enter');
     const drawer = page.getByRole('dialog', { name: text('en', 'console:menu.label') });
     await drawer.waitFor();
-    await until(async () => (await focused(page)).inDialog, 3000).catch(async () => assert.fail(`the drawer does not have the focus, ${JSON.stringify(await focused(page))} has`));
+    await until(async () => (await focused(page)).inDialog, 3000).catch(async () =>
+      assert.fail(`the drawer does not have the focus, ${JSON.stringify(await focused(page))} has`),
+    );
     const state = await modality(page);
     assert.equal(state.ariaModal, 'true');
     assert.ok(state.mainInert, 'the screen behind the drawer is inert');
     await tabAround(page, state.tabStops + 2, (element) => element.inDialog, 'menu drawer');
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
-    await until(() => isFocused(opener), 3000).catch(async () => assert.fail(`the focus went to ${JSON.stringify(await focused(page))}, not back to the menu button`));
+    await until(() => isFocused(opener), 3000).catch(async () =>
+      assert.fail(`the focus went to ${JSON.stringify(await focused(page))}, not back to the menu button`),
+    );
     assert.deepEqual(watched.errors, []);
   } finally {
     await watched.context.close();
@@ -245,7 +270,9 @@ test('after a route change the focus is on the new page heading', async () => {
     await card.press('Enter');
     const users = page.getByRole('heading', { level: 1, name: 'Users' });
     await users.waitFor();
-    await until(() => isFocused(users), 3000).catch(async () => assert.fail(`the focus is on ${JSON.stringify(await focused(page))}, not on the Users heading`));
+    await until(() => isFocused(users), 3000).catch(async () =>
+      assert.fail(`the focus is on ${JSON.stringify(await focused(page))}, not on the Users heading`),
+    );
     assert.equal(await users.getAttribute('tabindex'), '-1', 'the heading takes the focus only from a script, not from Tab');
 
     // Through the side menu to the tenants: the heading again, and the next Tab goes on from it.
@@ -255,31 +282,37 @@ test('after a route change the focus is on the new page heading', async () => {
     const heading = page.getByRole('heading', { level: 1, name: 'Tenants' });
     await heading.waitFor();
     await page.getByRole('treeitem').first().waitFor();
-    await until(() => isFocused(heading), 3000).catch(async () => assert.fail(`the focus is on ${JSON.stringify(await focused(page))}, not on the Tenants heading`));
+    await until(() => isFocused(heading), 3000).catch(async () =>
+      assert.fail(`the focus is on ${JSON.stringify(await focused(page))}, not on the Tenants heading`),
+    );
     await page.keyboard.press('Tab');
     const next = await focused(page);
-    assert.doesNotMatch(next.text, /Add sub-tenant/, 'the first Tab does not jump to the selected tenant\'s actions');
+    assert.doesNotMatch(next.text, /Add sub-tenant/, "the first Tab does not jump to the selected tenant's actions");
     assert.equal(next.tag, 'input', `the first Tab goes to the search bar after the heading, not to ${JSON.stringify(next)}`);
   });
 });
 
 test('a failed sign-in by keyboard keeps the focus on the form and announces the error once', async () => {
-  await withPage('en', async ({ page }) => {
-    await page.goto(`${server.url}/login`);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await page.getByLabel('Username').focus();
-    await page.keyboard.type(ADMIN.username);
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('not-the-password-1');
-    const submit = page.getByRole('button', { name: 'Sign in', exact: true });
-    await pressUntil(page, 'Tab', (element) => element.tag === 'button' && element.text === 'Sign in', 'the Sign in button', 4);
-    await page.keyboard.press('Enter');
-    const alert = page.getByRole('alert');
-    await alert.first().waitFor();
-    await until(async () => (await submit.getAttribute('aria-disabled')) !== 'true', 5000);
-    assert.ok(await isFocused(submit), `the focus stays on the Sign in button, not on ${JSON.stringify(await focused(page))}`);
-    // A toast would say it a second time: give it the time it would take to show.
-    await page.waitForTimeout(500);
-    assert.equal(await alert.count(), 1, `the error is announced once: ${JSON.stringify(await alert.allTextContents())}`);
-  }, [/\/api\/authc\/login$/]);
+  await withPage(
+    'en',
+    async ({ page }) => {
+      await page.goto(`${server.url}/login`);
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await page.getByLabel('Username').focus();
+      await page.keyboard.type(ADMIN.username);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('not-the-password-1');
+      const submit = page.getByRole('button', { name: 'Sign in', exact: true });
+      await pressUntil(page, 'Tab', (element) => element.tag === 'button' && element.text === 'Sign in', 'the Sign in button', 4);
+      await page.keyboard.press('Enter');
+      const alert = page.getByRole('alert');
+      await alert.first().waitFor();
+      await until(async () => (await submit.getAttribute('aria-disabled')) !== 'true', 5000);
+      assert.ok(await isFocused(submit), `the focus stays on the Sign in button, not on ${JSON.stringify(await focused(page))}`);
+      // A toast would say it a second time: give it the time it would take to show.
+      await page.waitForTimeout(500);
+      assert.equal(await alert.count(), 1, `the error is announced once: ${JSON.stringify(await alert.allTextContents())}`);
+    },
+    [/\/api\/authc\/login$/],
+  );
 });

@@ -11,7 +11,12 @@ import { choose, text, type Theme } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser();
 
-interface Focused { tag: string; name: string; role: string | null; ring: boolean }
+interface Focused {
+  tag: string;
+  name: string;
+  role: string | null;
+  ring: boolean;
+}
 
 /** The element that has the focus, looked for through shadow roots: what it is and whether it shows it. */
 function focused(page: Page): Promise<Focused | null> {
@@ -82,7 +87,8 @@ async function walk(theme: Theme, watched: WatchedPage): Promise<void> {
   // Through the side menu to the users screen: open Operations with Space, follow Users with Enter.
   const operations = await pressUntil(page, 'Tab', named('Operations'), 'the Operations entry of the side menu');
   assert.equal(operations.tag, 'button');
-  if ((await page.getByRole('navigation', { name: 'Main menu' }).getByRole('button', { name: 'Operations' }).getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('Space');
+  if ((await page.getByRole('navigation', { name: 'Main menu' }).getByRole('button', { name: 'Operations' }).getAttribute('aria-expanded')) !== 'true')
+    await page.keyboard.press('Space');
   await pressUntil(page, 'Tab', named('Users'), 'the Users link', 10);
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();

@@ -25,10 +25,20 @@ const PROVIDER = 'Corp SSO';
 before(async () => {
   ids = await seedSample(server.url);
   // A third-party provider whose person is new here: signing in with it ends on the complement form.
-  idp = await startIdentityProvider(`${server.url}/api/interaction/idp/corp/authorize/callback`, { sub: 'corp-carol', preferred_username: 'carol', name: 'Carol', email: 'carol@corp.example' });
+  idp = await startIdentityProvider(`${server.url}/api/interaction/idp/corp/authorize/callback`, {
+    sub: 'corp-carol',
+    preferred_username: 'carol',
+    name: 'Carol',
+    email: 'carol@corp.example',
+  });
   const api = new ApiClient(server.url);
   await api.signIn(ADMIN.username, ADMIN.password);
-  await api.call('POST', '/idps', { code: 'corp', name: PROVIDER, type: 'OIDC', config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret } });
+  await api.call('POST', '/idps', {
+    code: 'corp',
+    name: PROVIDER,
+    type: 'OIDC',
+    config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+  });
   const { version } = await api.call<{ version: number }>('GET', '/config');
   await api.call('PUT', '/config', { system: { supportThirdLogin: 'Y' }, version });
 });
@@ -115,13 +125,34 @@ function dialogs(locale: Locale): { name: string; open: () => Promise<Locator> }
         return opener;
       },
     },
-    { name: 'new app', open: byButton('/operate/app', () => page.getByRole('cell', { name: 'Shop' }).first(), () => text(locale, 'admin:app.create')) },
+    {
+      name: 'new app',
+      open: byButton(
+        '/operate/app',
+        () => page.getByRole('cell', { name: 'Shop' }).first(),
+        () => text(locale, 'admin:app.create'),
+      ),
+    },
     { name: 'new privilege', open: appDetailTab(1, 'admin:privilege.addTop') },
     { name: 'new role', open: appDetailTab(2, 'admin:role.create') },
-    { name: 'new menu plan', open: byButton('/operate/menu', () => page.getByRole('cell', { name: 'Shop menu' }).first(), () => text(locale, 'admin:menu.create')) },
+    {
+      name: 'new menu plan',
+      open: byButton(
+        '/operate/menu',
+        () => page.getByRole('cell', { name: 'Shop menu' }).first(),
+        () => text(locale, 'admin:menu.create'),
+      ),
+    },
     { name: 'new channel', open: byButton(channels, channelRow, () => text(locale, 'settings:channel.create')) },
     { name: 'send test', open: byButton(channels, channelRow, () => text(locale, 'settings:channel.testOf', { name: CHANNEL })) },
-    { name: 'send message', open: byButton('/profile/message', () => page.getByText('Quarterly access review').first(), () => text(locale, 'settings:send.open')) },
+    {
+      name: 'send message',
+      open: byButton(
+        '/profile/message',
+        () => page.getByText('Quarterly access review').first(),
+        () => text(locale, 'settings:send.open'),
+      ),
+    },
     { name: 'new identity provider', open: onIdpTab(text(locale, 'settings:idp.create')) },
     { name: 'edit identity provider', open: onIdpTab(text(locale, 'settings:idp.editShortOf', { name: PROVIDER })) },
   ];
@@ -187,7 +218,9 @@ for (const { locale, theme, withDialogs } of combinations) {
         found.push(...(await seriousViolations(page, `${locale}/${theme} ${dialog.name} dialog`)));
         await page.keyboard.press('Escape');
         await page.getByRole('dialog').waitFor({ state: 'detached' });
-        await until(() => shadowActive(opener), 3000).catch(() => found.push(`${locale}/${theme} ${dialog.name} dialog: the focus did not return to its opener`));
+        await until(() => shadowActive(opener), 3000).catch(() =>
+          found.push(`${locale}/${theme} ${dialog.name} dialog: the focus did not return to its opener`),
+        );
       }
     }
     assert.deepEqual(found, [], `accessibility problems:\n${found.join('\n')}`);

@@ -13,8 +13,17 @@ const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 export type Locale = 'en' | 'zh';
 export type Theme = 'dark' | 'light';
 
-interface AxeNode { target: unknown[]; failureSummary?: string }
-interface AxeViolation { id: string; impact: string | null; help: string; helpUrl: string; nodes: AxeNode[] }
+interface AxeNode {
+  target: unknown[];
+  failureSummary?: string;
+}
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  helpUrl: string;
+  nodes: AxeNode[];
+}
 
 /**
  * Runs axe-core on the whole page (or the part `selector` names) and answers its serious and critical violations, one readable
@@ -26,17 +35,19 @@ export async function seriousViolations(page: Page, where: string, selector?: st
   // A dialog still fading in blends its colours with the page: check what the person ends up seeing.
   await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
   // `selector`: only that part of a page that is not ours (a host page around an element).
-  const violations = await page.evaluate(async (part) => {
+  const violations = (await page.evaluate(async (part) => {
     const axe = (window as unknown as { axe: { run: (context: Document | string, options: object) => Promise<{ violations: unknown[] }> } }).axe;
     const result = await axe.run(part ?? document, { resultTypes: ['violations'] });
     return result.violations;
-  }, selector) as AxeViolation[];
+  }, selector)) as AxeViolation[];
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => [
-      `${where}: [${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})`,
-      ...violation.nodes.map((node) => `    at ${JSON.stringify(node.target)}\n      ${(node.failureSummary ?? '').replace(/\n/g, '\n      ')}`),
-    ].join('\n'));
+    .map((violation) =>
+      [
+        `${where}: [${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})`,
+        ...violation.nodes.map((node) => `    at ${JSON.stringify(node.target)}\n      ${(node.failureSummary ?? '').replace(/\n/g, '\n      ')}`),
+      ].join('\n'),
+    );
 }
 
 type Tree = { [key: string]: string | Tree };
@@ -44,7 +55,7 @@ const files: Record<Locale, Record<string, Tree>> = { en: {}, zh: {} };
 
 /** A text of the console in `locale`: `text('zh', 'console:user.menu', { name: 'admin' })`. */
 export function text(locale: Locale, key: string, values: Record<string, string> = {}): string {
-  const [namespace, path] = key.includes(':') ? key.split(':') as [string, string] : ['common', key];
+  const [namespace, path] = key.includes(':') ? (key.split(':') as [string, string]) : ['common', key];
   files[locale][namespace] ??= JSON.parse(readFileSync(new URL(`../../src/core/i18n/locales/${locale}/${namespace}.json`, import.meta.url), 'utf8')) as Tree;
   let node: string | Tree | undefined = files[locale][namespace];
   for (const part of path.split('.')) node = typeof node === 'object' ? node[part] : undefined;
@@ -64,7 +75,11 @@ export function choose({ locale, theme }: { locale: Locale; theme: Theme }): voi
 /** The console has drawn its screen: a heading, nothing busy, fonts and animations done. */
 export async function settled(page: Page): Promise<void> {
   await page.locator('iam-console :is(h1, h2)').first().waitFor();
-  await page.locator('iam-console [aria-busy="true"]').first().waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .locator('iam-console [aria-busy="true"]')
+    .first()
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
   await page.evaluate(async () => {
     await document.fonts.ready;
     const shadow = document.querySelector('iam-console')?.shadowRoot;
@@ -77,7 +92,10 @@ export const MEMBER = 'bob-a11y';
 /** The sample's message channel (a robot webhook that nothing sends through). */
 export const CHANNEL = 'Ops robot';
 
-export interface SampleIds { app: string; plan: string }
+export interface SampleIds {
+  app: string;
+  plan: string;
+}
 
 /**
  * A little of everything through the real API as the administrator, so no screen is empty: a
@@ -95,14 +113,27 @@ export async function seedSample(baseUrl: string, users = 2): Promise<SampleIds>
   const app = await admin.app('Shop', { description: 'The web shop' });
   const privilege = await admin.privilege(app.id, { name: 'Orders', key: 'orders', path: '/orders' });
   await admin.role(app.id, 'Clerk');
-  const plan = await admin.call<{ id: string }>('POST', '/menu-plans', { appId: app.id, name: 'Shop menu', items: [{ name: 'Orders', path: '/orders', privilegeId: privilege.id }] });
-  await admin.call('POST', '/channels', { name: CHANNEL, serviceType: 'DING_TALK', vendor: 'dingtalk', config: { webhook: 'http://127.0.0.1:9/robot', secret: 'SEC-sample' } });
+  const plan = await admin.call<{ id: string }>('POST', '/menu-plans', {
+    appId: app.id,
+    name: 'Shop menu',
+    items: [{ name: 'Orders', path: '/orders', privilegeId: privilege.id }],
+  });
+  await admin.call('POST', '/channels', {
+    name: CHANNEL,
+    serviceType: 'DING_TALK',
+    vendor: 'dingtalk',
+    config: { webhook: 'http://127.0.0.1:9/robot', secret: 'SEC-sample' },
+  });
   const me = await admin.call<{ user: { id: string } }>('GET', '/cas/session');
   await admin.call('POST', '/messages', { title: 'Quarterly access review', content: 'Please review the administrators of your apps.', userIds: [me.user.id] });
   return { app: app.id, plan: plan.id };
 }
 
-export interface Screen { name: string; path: string; then?: (page: Page) => Promise<void> }
+export interface Screen {
+  name: string;
+  path: string;
+  then?: (page: Page) => Promise<void>;
+}
 
 /** Every screen by address; `then` brings up a part of a screen that shows only on request. */
 export function consoleScreens(ids: SampleIds, locale: Locale): Screen[] {

@@ -18,7 +18,10 @@ const tab = (name: string) => page.getByRole('tab', { name });
 const tree = () => page.getByRole('tree', { name: 'Privilege tree' });
 const node = (name: string) => tree().getByRole('treeitem', { name: new RegExp(`^${name}`) });
 const dialog = (name: string) => page.getByRole('dialog', { name });
-const topLevelNames = () => tree().locator(':scope > li > [role="treeitem"]').evaluateAll((items) => items.map((item) => item.firstElementChild?.nextElementSibling?.firstChild?.textContent ?? ''));
+const topLevelNames = () =>
+  tree()
+    .locator(':scope > li > [role="treeitem"]')
+    .evaluateAll((items) => items.map((item) => item.firstElementChild?.nextElementSibling?.firstChild?.textContent ?? ''));
 
 async function addPrivilege(name: string, key: string, options: { path?: string; under?: string } = {}): Promise<void> {
   if (options.under) {
@@ -148,7 +151,10 @@ test('the apps screens, step by step', async (t) => {
     const held = await api.call<string[]>('GET', `/apps/${appId}/roles/${roleId}/privileges`);
     assert.equal(held.length, 2);
     const members = await api.call<{ username: string }[]>('GET', `/apps/${appId}/roles/${roleId}/members`);
-    assert.deepEqual(members.map((member) => member.username), ['crm-user']);
+    assert.deepEqual(
+      members.map((member) => member.username),
+      ['crm-user'],
+    );
 
     // Opening it again shows what was saved.
     await page.getByRole('button', { name: 'Edit Sales_Rep' }).click();
@@ -182,7 +188,10 @@ test('the apps screens, step by step', async (t) => {
     await person.signIn('crm-admin', PASSWORD);
     const session = await person.call<{ user: { permissions: string[] }; administeredApps: { id: string }[] }>('GET', '/cas/session');
     assert.deepEqual(session.user.permissions, ['0', '1']);
-    assert.deepEqual(session.administeredApps.map((app) => app.id), [appId]);
+    assert.deepEqual(
+      session.administeredApps.map((app) => app.id),
+      [appId],
+    );
   });
 
   await t.test('the list searches by name and deletes after confirming', async () => {

@@ -24,14 +24,20 @@ test('the platform administrator filters by event type, reads the details and ex
   const { page, errors } = await openPage(browser);
   await signIn(page, server.url, ADMIN.username, ADMIN.password);
   await openFromMenu(page, 'Audit log');
-  await bodyRows(table(page)).first().getByRole('button', { name: /^Details of / }).waitFor();
+  await bodyRows(table(page))
+    .first()
+    .getByRole('button', { name: /^Details of / })
+    .waitFor();
   await page.getByLabel('Event', { exact: true }).selectOption({ label: 'User created' });
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await until(async () => (await columnTexts(table(page), 2)).every((event) => event === 'User created'));
   assert.equal((await columnTexts(table(page), 2)).length, 3);
   assert.deepEqual(new Set(await columnTexts(table(page), TENANT_COLUMN)), new Set(['Acme_Audit', 'Other_Audit']));
 
-  await bodyRows(table(page)).first().getByRole('button', { name: /^Details of User created/ }).click();
+  await bodyRows(table(page))
+    .first()
+    .getByRole('button', { name: /^Details of User created/ })
+    .click();
   const details = page.getByRole('dialog', { name: 'Audit event' });
   await details.getByText('other-member').waitFor();
   assert.deepEqual(await seriousViolations(page, 'audit event details'), []);
@@ -46,7 +52,10 @@ test('the platform administrator filters by event type, reads the details and ex
   const file = await (await download).createReadStream();
   let csv = '';
   for await (const chunk of file) csv += String(chunk);
-  const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+  const lines = csv
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
   assert.equal(lines[0], 'time,actor,event,success,target type,target,tenant,ip,detail');
   assert.equal(lines.length, 4);
   assert.ok(lines.slice(1).every((line) => line.includes(',user.create,')));
@@ -58,7 +67,10 @@ test("a tenant administrator sees only their subtree's events", async () => {
   const { page, errors } = await openPage(browser);
   await signIn(page, server.url, 'acme-admin', PASSWORD);
   await openFromMenu(page, 'Audit log');
-  await bodyRows(table(page)).first().getByRole('button', { name: /^Details of / }).waitFor();
+  await bodyRows(table(page))
+    .first()
+    .getByRole('button', { name: /^Details of / })
+    .waitFor();
   const tenants = await columnTexts(table(page), TENANT_COLUMN);
   assert.ok(tenants.length >= 2);
   assert.deepEqual(new Set(tenants), new Set(['Acme_Audit']));
@@ -75,6 +87,9 @@ test('the audit log in Chinese', async () => {
   await page.getByRole('link', { name: text('zh', 'route.audit'), exact: true }).waitFor();
   await page.getByRole('button', { name: text('zh', 'admin:audit.apply') }).waitFor();
   await page.getByRole('link', { name: text('zh', 'admin:audit.export') }).waitFor();
-  await bodyRows(table(page, text('zh', 'route.audit'))).getByText(text('zh', 'admin:audit.actions.user_create')).first().waitFor();
+  await bodyRows(table(page, text('zh', 'route.audit')))
+    .getByText(text('zh', 'admin:audit.actions.user_create'))
+    .first()
+    .waitFor();
   assert.deepEqual(await seriousViolations(page, 'audit log (zh, light)'), []);
 });

@@ -75,7 +75,10 @@ test('a platform administrator sees and changes everything', async () => {
   await openFromMenu(page, 'Tenants');
   const tree = page.getByRole('tree', { name: 'Tenant tree' });
   await tree.getByRole('treeitem', { name: /^South/ }).waitFor();
-  await tree.getByRole('treeitem', { name: /^North/ }).first().waitFor();
+  await tree
+    .getByRole('treeitem', { name: /^North/ })
+    .first()
+    .waitFor();
 
   await openFromMenu(page, 'Apps');
   await page.getByRole('button', { name: 'New app' }).waitFor();
@@ -103,7 +106,10 @@ test('a tenant administrator sees and changes only their tenant’s subtree', as
   // They administer no app, so they grant no app's roles: the roles button is not offered.
   assert.equal(await page.getByRole('button', { name: 'Roles ne-user', exact: true }).count(), 0, 'Roles is not offered');
   const tenantOptions = await page.getByLabel('Tenant', { exact: true }).getByRole('option').allTextContents();
-  assert.deepEqual(tenantOptions.map((text) => text.trim()), ['All tenants', 'North', 'North_East']);
+  assert.deepEqual(
+    tenantOptions.map((text) => text.trim()),
+    ['All tenants', 'North', 'North_East'],
+  );
   await page.getByRole('button', { name: 'New user' }).click();
   const form = page.getByRole('dialog', { name: 'New user' });
   await form.getByLabel('Real name').waitFor();
@@ -139,8 +145,24 @@ test('a tenant administrator sees and changes only their tenant’s subtree', as
   assert.equal(await statusOf(client, 'DELETE', `/authc/user/${southUser.id}/login/unlock`), 404);
   assert.equal(await statusOf(client, 'GET', `/user/${southUser.id}/roles`), 404);
   assert.equal(await statusOf(client, 'PUT', `/user/${northUser.id}/roles/${alpha.id}`, { roleIds: [] }), 403);
-  assert.equal(await statusOf(client, 'POST', '/user', { username: 'sneaky-one', realName: 'Sneaky_One', password: await transformPassword(PASSWORD), tenantId: south.id }), 403);
-  assert.equal(await statusOf(client, 'POST', '/user', { username: 'sneaky-two', realName: 'Sneaky_Two', password: await transformPassword(PASSWORD), extraProp: { intProperty1: 2 } }), 403);
+  assert.equal(
+    await statusOf(client, 'POST', '/user', {
+      username: 'sneaky-one',
+      realName: 'Sneaky_One',
+      password: await transformPassword(PASSWORD),
+      tenantId: south.id,
+    }),
+    403,
+  );
+  assert.equal(
+    await statusOf(client, 'POST', '/user', {
+      username: 'sneaky-two',
+      realName: 'Sneaky_Two',
+      password: await transformPassword(PASSWORD),
+      extraProp: { intProperty1: 2 },
+    }),
+    403,
+  );
   assert.equal(await statusOf(client, 'DELETE', `/tenants/${south.id}`), 404);
   assert.equal(await statusOf(client, 'PUT', `/tenants/${north.id}/parent`, { parentId: south.id, version: north.version }), 403);
   assert.equal(await statusOf(client, 'PUT', `/tenants/${northEast.id}/parent`, { parentId: south.id, version: northEast.version }), 404);

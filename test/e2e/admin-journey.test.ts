@@ -126,7 +126,10 @@ test('the administration journey', async (t) => {
     await page.reload();
     await visit('/operate/tenant/list', 'Tenants');
     await search('journey');
-    await page.getByRole('list', { name: 'Matching tenants' }).getByRole('button', { name: /Journey_Co/ }).click();
+    await page
+      .getByRole('list', { name: 'Matching tenants' })
+      .getByRole('button', { name: /Journey_Co/ })
+      .click();
     await page.getByRole('heading', { name: 'Journey_Co', level: 2 }).waitFor();
 
     await visit('/operate/app', 'Apps');

@@ -8,8 +8,17 @@ import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { columnTexts, openFromMenu, PASSWORD, Seeder, signIn, until, type Created } from './admin-support';
 
-interface Item { name: string; path: string; icon?: string; children?: Item[] }
-interface AppMenu { appId: string | null; planName: string; menus: Item[] }
+interface Item {
+  name: string;
+  path: string;
+  icon?: string;
+  children?: Item[];
+}
+interface AppMenu {
+  appId: string | null;
+  planName: string;
+  menus: Item[];
+}
 
 const { server, browser } = await startServerAndBrowser();
 let watched: WatchedPage;
@@ -19,7 +28,10 @@ let shop: Created;
 const tree = () => page.getByRole('tree', { name: 'Menu items' });
 const item = (name: string) => tree().getByRole('treeitem', { name: new RegExp(`^${name}`) });
 const editor = () => page.getByRole('region', { name: /./ }).filter({ has: page.getByRole('button', { name: /^Delete item/ }) });
-const topLevel = () => tree().locator(':scope > li > [role="treeitem"]').evaluateAll((rows) => rows.map((row) => row.textContent ?? ''));
+const topLevel = () =>
+  tree()
+    .locator(':scope > li > [role="treeitem"]')
+    .evaluateAll((rows) => rows.map((row) => row.textContent ?? ''));
 
 async function addItem(name: string, path: string, options: { icon?: string; privilege?: string; under?: string } = {}): Promise<void> {
   if (options.under) {
@@ -102,15 +114,24 @@ test('the menu plans, step by step', async (t) => {
     await item('Refunds').click();
     assert.equal(await editor().getByLabel('Path').inputValue(), '/orders/refunds');
     await item('Start').click();
-    assert.equal(await editor().getByRole('listbox', { name: 'Icon' }).getByRole('option', { name: 'Home', exact: true }).getAttribute('aria-selected'), 'true');
+    assert.equal(
+      await editor().getByRole('listbox', { name: 'Icon' }).getByRole('option', { name: 'Home', exact: true }).getAttribute('aria-selected'),
+      'true',
+    );
   });
 
   await t.test('people see exactly the items their roles allow', async () => {
     const clerk = await menusOf('shop-clerk');
-    assert.deepEqual(clerk[shop.id]?.map((entry) => entry.name), ['Start', 'Orders']);
+    assert.deepEqual(
+      clerk[shop.id]?.map((entry) => entry.name),
+      ['Start', 'Orders'],
+    );
     assert.deepEqual(clerk[shop.id]?.[1]?.children, [], 'Refunds needs a privilege the clerk does not hold');
     const guest = await menusOf('shop-guest');
-    assert.deepEqual(guest[shop.id]?.map((entry) => entry.name), ['Start']);
+    assert.deepEqual(
+      guest[shop.id]?.map((entry) => entry.name),
+      ['Start'],
+    );
   });
 
   await t.test('the global (unify) menu has its own plan', async () => {
@@ -125,8 +146,14 @@ test('the menu plans, step by step', async (t) => {
     await addItem('Shop orders', 'https://shop.example.com/orders', { privilege: 'Orders (orders)' });
     await page.getByRole('button', { name: 'Save menu plan' }).click();
     await page.getByText('Not saved yet').waitFor({ state: 'detached' });
-    assert.deepEqual((await menusOf('shop-clerk')).global?.map((entry) => entry.name), ['Users', 'Shop orders']);
-    assert.deepEqual((await menusOf('shop-guest')).global?.map((entry) => entry.name), ['Users']);
+    assert.deepEqual(
+      (await menusOf('shop-clerk')).global?.map((entry) => entry.name),
+      ['Users', 'Shop orders'],
+    );
+    assert.deepEqual(
+      (await menusOf('shop-guest')).global?.map((entry) => entry.name),
+      ['Users'],
+    );
   });
 
   await t.test('the list shows, searches and deletes plans', async () => {

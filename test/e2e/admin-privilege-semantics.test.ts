@@ -26,11 +26,18 @@ await api.call('PUT', `/user/${erin.id}/roles/${payroll.id}`, { roleIds: [employ
 const privileges = await api.call<{ id: string; name: string }[]>('GET', `/apps/${payroll.id}/privileges`);
 const idOf = (name: string) => privileges.find((each) => each.name === name)!.id;
 await api.call('POST', '/menu-plans', {
-  appId: payroll.id, name: 'Payroll menu', items: [
-    { name: 'Salary', path: '/salary', privilegeId: salary.id, children: [
-      { name: 'Payslips', path: '/salary/payslips', privilegeId: idOf('View payslips') },
-      { name: 'Leave requests', path: '/salary/leave', privilegeId: leave.id },
-    ] },
+  appId: payroll.id,
+  name: 'Payroll menu',
+  items: [
+    {
+      name: 'Salary',
+      path: '/salary',
+      privilegeId: salary.id,
+      children: [
+        { name: 'Payslips', path: '/salary/payslips', privilegeId: idOf('View payslips') },
+        { name: 'Leave requests', path: '/salary/leave', privilegeId: leave.id },
+      ],
+    },
     { name: 'Leave', path: '/leave', privilegeId: leave.id },
     { name: 'Help', path: '/help' },
   ],
@@ -78,7 +85,10 @@ test('the menu editor marks an item the holders of its privilege cannot reach', 
   await signIn(page, server.url, ADMIN.username, ADMIN.password);
   await page.goto(`${server.url}/menu/detail/${payroll.id}`);
   const tree = page.getByRole('tree', { name: 'Menu items' });
-  await tree.getByRole('treeitem', { name: /^Leave requests/ }).getByText('Unreachable').waitFor();
+  await tree
+    .getByRole('treeitem', { name: /^Leave requests/ })
+    .getByText('Unreachable')
+    .waitFor();
   assert.equal(await tree.getByText('Unreachable').count(), 1, 'only the Leave item under Salary');
   await tree.getByRole('treeitem', { name: /^Leave requests/ }).click();
   await page.getByText('Holders of “Leave” alone never see this item: the enclosing item “Salary” is shown only to holders of “Salary”').waitFor();
@@ -96,7 +106,10 @@ test("a tenant administrator's menu-plan view: every item counted, bindings name
   await row.getByRole('cell', { name: '5', exact: true }).waitFor();
   await row.getByRole('link', { name: 'Payroll', exact: true }).click();
   const tree = page.getByRole('tree', { name: 'Menu items' });
-  await tree.getByRole('treeitem', { name: /^Payslips/ }).getByText('View payslips').waitFor();
+  await tree
+    .getByRole('treeitem', { name: /^Payslips/ })
+    .getByText('View payslips')
+    .waitFor();
   await tree.getByRole('treeitem', { name: /^Payslips/ }).click();
   const binding = page.getByLabel('Shown to holders of');
   assert.equal(await binding.locator('option:checked').textContent(), 'View payslips (payslips)');

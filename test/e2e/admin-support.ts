@@ -7,8 +7,16 @@ import { ADMIN, ApiClient, submitSignIn } from './harness';
 
 export const PASSWORD = 'Secret-e2e-1';
 
-export interface Tenant { id: string; parentId: string | null; name: string; version: number }
-export interface Created { id: string; version: number }
+export interface Tenant {
+  id: string;
+  parentId: string | null;
+  name: string;
+  version: number;
+}
+export interface Created {
+  id: string;
+  version: number;
+}
 
 /** The API as some user, with the calls the tests seed data with. */
 export class Seeder extends ApiClient {

@@ -39,7 +39,11 @@ test("an administrator sees a person's sessions and signs them out everywhere", 
   await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
   const question = dialog.getByRole('group', { name: 'Sign out everywhere?' });
   await question.getByText('End every session of crew-bob').waitFor();
-  assert.equal(await page.evaluate(() => document.querySelector('iam-console')?.shadowRoot?.activeElement?.textContent), 'Cancel', 'the safe answer has the focus');
+  assert.equal(
+    await page.evaluate(() => document.querySelector('iam-console')?.shadowRoot?.activeElement?.textContent),
+    'Cancel',
+    'the safe answer has the focus',
+  );
   assert.deepEqual(await seriousViolations(page, 'sessions dialog'), []);
   await question.getByRole('button', { name: 'Sign out everywhere' }).click();
   await page.getByText('crew-bob was signed out everywhere (1 console sessions ended).').waitFor();
@@ -89,6 +93,9 @@ test('bulk actions and sessions in Chinese', async () => {
   const bar = page.getByRole('group', { name: text('zh', 'admin:bulk.label') });
   await bar.getByText(text('zh', 'admin:bulk.selected', { count: '1' })).waitFor();
   await bar.getByRole('button', { name: text('zh', 'admin:bulk.action.unlock') }).click();
-  await page.getByRole('dialog', { name: text('zh', 'admin:bulk.title.unlock') }).getByText(text('zh', 'admin:bulk.question.unlock', { count: '1', names: 'crew-ann' })).waitFor();
+  await page
+    .getByRole('dialog', { name: text('zh', 'admin:bulk.title.unlock') })
+    .getByText(text('zh', 'admin:bulk.question.unlock', { count: '1', names: 'crew-ann' }))
+    .waitFor();
   assert.deepEqual(await seriousViolations(page, 'bulk question (zh, light)'), []);
 });

@@ -16,8 +16,14 @@ const department = await api.tenant(root.id, 'Acme_Subsidiary_Operations', 'depa
 const people = ['alexandra-montgomery', 'bartholomew-fitzroy', 'christopher-welling', 'dorothea-vanderbilt', 'evangeline-harrison'];
 for (const [index, username] of people.entries()) {
   await api.user({
-    username, realName: username.split('-').map((part) => part[0]!.toUpperCase() + part.slice(1)).join('_'),
-    email: `${username.replace('-', '.')}@subsidiary-operations.example.com`, mobilePhone: `1391234567${index}`, tenantId: department.id,
+    username,
+    realName: username
+      .split('-')
+      .map((part) => part[0]!.toUpperCase() + part.slice(1))
+      .join('_'),
+    email: `${username.replace('-', '.')}@subsidiary-operations.example.com`,
+    mobilePhone: `1391234567${index}`,
+    tenantId: department.id,
   });
 }
 const policy = await api.call<{ version: number }>('GET', '/settings/login');
@@ -27,15 +33,19 @@ for (let attempt = 0; attempt < 3; attempt += 1) await assert.rejects(new ApiCli
 const table = (page: Page) => page.getByRole('table', { name: 'Users' });
 
 /** Sideways overflow of the page and of the table's scroll box, in px (0: none). */
-const overflow = (page: Page) => table(page).evaluate((element) => {
-  const box = element.parentElement!;
-  return { page: document.documentElement.scrollWidth - document.documentElement.clientWidth, table: box.scrollWidth - box.clientWidth };
-});
+const overflow = (page: Page) =>
+  table(page).evaluate((element) => {
+    const box = element.parentElement!;
+    return { page: document.documentElement.scrollWidth - document.documentElement.clientWidth, table: box.scrollWidth - box.clientWidth };
+  });
 
 async function insideViewport(page: Page, what: string, box: { x: number; y: number; width: number; height: number } | null): Promise<void> {
   const viewport = page.viewportSize()!;
   assert.ok(box, `${what} is shown`);
-  assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height, `${what} inside ${JSON.stringify(viewport)}: ${JSON.stringify(box)}`);
+  assert.ok(
+    box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height,
+    `${what} inside ${JSON.stringify(viewport)}: ${JSON.stringify(box)}`,
+  );
 }
 
 async function usersScreen(viewport: { width: number; height: number }): Promise<{ page: Page; errors: string[] }> {
@@ -80,8 +90,17 @@ test('on a 390 px phone the rows are cards: no sideways scrolling, actions and t
   await insideViewport(page, 'the More menu on a phone', await menu.boundingBox());
   await page.keyboard.press('Escape');
   // The e-mail of a card wraps inside it; the card's cells name their columns.
-  await table(page).getByRole('cell', { name: /alexandra\.montgomery@/ }).first().waitFor();
-  assert.equal(await table(page).getByRole('cell', { name: /alexandra\.montgomery@/ }).first().evaluate((cell) => getComputedStyle(cell, '::before').content), '"Email and phone"');
+  await table(page)
+    .getByRole('cell', { name: /alexandra\.montgomery@/ })
+    .first()
+    .waitFor();
+  assert.equal(
+    await table(page)
+      .getByRole('cell', { name: /alexandra\.montgomery@/ })
+      .first()
+      .evaluate((cell) => getComputedStyle(cell, '::before').content),
+    '"Email and phone"',
+  );
   assert.deepEqual(await seriousViolations(page, 'users on a phone'), []);
   assert.deepEqual(errors, []);
 });

@@ -26,7 +26,10 @@ async function search(field: string, text: string): Promise<void> {
 /** A row action behind the row's "More" menu button. */
 async function rowAction(username: string, action: string): Promise<void> {
   await page.getByRole('button', { name: `More actions for ${username}` }).click();
-  await page.getByRole('menu', { name: `More actions for ${username}` }).getByRole('menuitem', { name: action }).click();
+  await page
+    .getByRole('menu', { name: `More actions for ${username}` })
+    .getByRole('menuitem', { name: action })
+    .click();
 }
 
 async function waitForUsernames(expected: string[]): Promise<void> {
@@ -146,7 +149,10 @@ test('the users screen, step by step', async (t) => {
     await api.call('PUT', `/user/${current.id}`, { description: 'Changed elsewhere', version: current.version });
 
     await form.getByRole('button', { name: 'Save' }).click();
-    await form.getByRole('alert').getByText(/Someone else changed this user/).waitFor();
+    await form
+      .getByRole('alert')
+      .getByText(/Someone else changed this user/)
+      .waitFor();
     assert.equal(await form.getByLabel('Real name').inputValue(), 'Edited_Here');
     await form.getByRole('button', { name: 'Take the latest version' }).click();
     await form.getByRole('alert').waitFor({ state: 'detached' });
@@ -186,7 +192,10 @@ test('the users screen, step by step', async (t) => {
     await form.getByLabel('New password', { exact: true }).fill('Renewed-77');
     await form.getByLabel('Confirm the new password', { exact: true }).fill('Renewed-77');
     await form.getByRole('button', { name: 'OK' }).click();
-    await form.getByText(/password/i).first().waitFor();
+    await form
+      .getByText(/password/i)
+      .first()
+      .waitFor();
     await form.getByLabel('Your password', { exact: true }).fill(ADMIN.password);
     await form.getByRole('button', { name: 'OK' }).click();
     await form.waitFor({ state: 'detached' });
@@ -205,7 +214,10 @@ test('the users screen, step by step', async (t) => {
     await form.waitFor({ state: 'detached' });
     const id = (await api.call<{ list: { id: string }[] }>('GET', '/user?searchProp=username&searchValue=new-person')).list[0]!.id;
     const roles = await api.call<{ appName: string; roles: { name: string; assigned: boolean }[] }[]>('GET', `/user/${id}/roles`);
-    const held = roles.find((entry) => entry.appName === 'Sales_CRM')?.roles.filter((role) => role.assigned).map((role) => role.name);
+    const held = roles
+      .find((entry) => entry.appName === 'Sales_CRM')
+      ?.roles.filter((role) => role.assigned)
+      .map((role) => role.name);
     assert.deepEqual(held, ['Account_Manager']);
     // Opening it again shows the saved choice.
     await page.getByRole('button', { name: 'Roles new-person' }).click();
@@ -238,7 +250,8 @@ test('the users screen, step by step', async (t) => {
     await page.getByRole('heading', { name: '用户管理', level: 1 }).waitFor();
     await page.getByRole('button', { name: '新建用户' }).waitFor();
     const zhTable = page.getByRole('table', { name: '用户管理' });
-    for (const header of ['用户名', '真实姓名', '邮箱和手机', '租户', '状态', '创建时间', '操作']) await zhTable.getByRole('columnheader', { name: header }).waitFor();
+    for (const header of ['用户名', '真实姓名', '邮箱和手机', '租户', '状态', '创建时间', '操作'])
+      await zhTable.getByRole('columnheader', { name: header }).waitFor();
     await page.getByRole('searchbox', { name: '搜索' }).fill('');
     await page.getByRole('button', { name: '编辑 zed-outsider' }).waitFor();
     await page.getByRole('button', { name: '新建用户' }).click();

@@ -45,8 +45,18 @@ test("the administrator's console, step by step", async (t) => {
   const admin = new ApiClient(server.url);
   await admin.signIn(ADMIN.username, ADMIN.password);
   appId = (await admin.call<{ id: string }>('POST', '/apps', { name: 'Ledger', entrypoint: 'https://ledger.example.com/' })).id;
-  await admin.call('POST', '/channels', { name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' } });
-  await admin.call('POST', '/channels', { name: 'SMS vendor', serviceType: 'SMS', vendor: 'acme-sms', config: { url: `${sms.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' } });
+  await admin.call('POST', '/channels', {
+    name: 'Mail relay',
+    serviceType: 'EMAIL',
+    vendor: 'smtp',
+    config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' },
+  });
+  await admin.call('POST', '/channels', {
+    name: 'SMS vendor',
+    serviceType: 'SMS',
+    vendor: 'acme-sms',
+    config: { url: `${sms.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' },
+  });
   // A password policy on top: an uppercase letter (checked by the dialogs before hashing).
   const { value, version } = await admin.call<{ value: { passwordPolicy: Record<string, unknown> }; version: number }>('GET', '/settings/login');
   await admin.call('PUT', '/settings/login', { passwordPolicy: { ...value.passwordPolicy, requireUppercase: true }, version });
@@ -71,8 +81,25 @@ test("the administrator's console, step by step", async (t) => {
     await page.getByRole('heading', { name: /^Welcome back, / }).waitFor();
 
     const sections: [string, [string, string][]][] = [
-      ['Operations', [['Apps', '/operate/app'], ['Users', '/operate/user'], ['Tenants', '/operate/tenant/list'], ['Login settings', '/operate/setting'], ['Channels', '/operate/tunnel'], ['Menu plans', '/operate/menu']]],
-      ['Personal', [['Messages', '/profile/message'], ['Message history', '/profile/messageHis'], ['Personal center', '/profile/userInfo']]],
+      [
+        'Operations',
+        [
+          ['Apps', '/operate/app'],
+          ['Users', '/operate/user'],
+          ['Tenants', '/operate/tenant/list'],
+          ['Login settings', '/operate/setting'],
+          ['Channels', '/operate/tunnel'],
+          ['Menu plans', '/operate/menu'],
+        ],
+      ],
+      [
+        'Personal',
+        [
+          ['Messages', '/profile/message'],
+          ['Message history', '/profile/messageHis'],
+          ['Personal center', '/profile/userInfo'],
+        ],
+      ],
     ];
     for (const [parent, children] of sections) {
       const toggle = mainMenu().getByRole('button', { name: parent });
@@ -99,7 +126,10 @@ test("the administrator's console, step by step", async (t) => {
 
     // Hidden routes open by address (their lists link to them), titled from the route table, under
     // their list in the breadcrumb.
-    for (const [path, name, list] of [[`/app/detail/${appId}`, 'App details', 'Apps'], [`/menu/detail/${appId}`, 'Menu plan details', 'Menu plans']] as const) {
+    for (const [path, name, list] of [
+      [`/app/detail/${appId}`, 'App details', 'Apps'],
+      [`/menu/detail/${appId}`, 'Menu plan details', 'Menu plans'],
+    ] as const) {
       await page.goto(`${server.url}${path}`);
       await page.waitForFunction((title) => document.title === title, `${name} – IAM Console`);
       const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
@@ -155,7 +185,10 @@ test("the administrator's console, step by step", async (t) => {
     await dialog.getByText('A code was sent to ada@example.com. The new address applies once you enter it here.').waitFor();
     await dialog.getByText('A code was sent to 13800138000. The new address applies once you enter it here.').waitFor();
     const mail = await until(() => smtp.mails.find((entry) => entry.to.includes('ada@example.com')), 'the code mailed to the new address');
-    const texted = await until(() => sms.calls.find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === '13800138000'), 'the code texted to the new phone');
+    const texted = await until(
+      () => sms.calls.find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === '13800138000'),
+      'the code texted to the new phone',
+    );
     const mailed = /\b(\d{6})\b/.exec(mail.raw)![1]!;
     await dialog.getByLabel('Code sent to ada@example.com', { exact: true }).fill(mailed === '000000' ? '111111' : '000000');
     await dialog.getByRole('button', { name: 'Confirm the code sent to ada@example.com' }).click();

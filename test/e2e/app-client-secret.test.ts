@@ -19,7 +19,8 @@ let apps = 0;
  *  client's settings need), and the administrator signed in on a page of their own, at its detail. */
 async function adminAtNewApp(withSecret: boolean): Promise<{ watched: WatchedPage; page: Page; appId: string }> {
   apps += 1;
-  const appId = (await admin.call<{ id: string }>('POST', '/apps', { name: `Wiki_${apps}`, entrypoint: 'https://wiki.example.com/', callbackUrl: CALLBACK })).id;
+  const appId = (await admin.call<{ id: string }>('POST', '/apps', { name: `Wiki_${apps}`, entrypoint: 'https://wiki.example.com/', callbackUrl: CALLBACK }))
+    .id;
   if (withSecret) await admin.call('POST', `/apps/${appId}/oidc-client/secret`);
   const watched = await openPage(browser);
   const { page } = watched;
@@ -70,7 +71,9 @@ test('the app detail shows the client; the secret is generated and shown once', 
 
   await panel(page).getByRole('button', { name: 'Generate secret' }).click();
   const secret = await takeSecretFromDialog(page);
-  await panel(page).getByText(/^A secret is set \(created \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\)\.$/).waitFor();
+  await panel(page)
+    .getByText(/^A secret is set \(created \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\)\.$/)
+    .waitFor();
   assert.equal(await tokenEndpointAnswer(appId, secret), 'invalid_grant', 'the shown secret authenticates the app');
 
   // Shown once: not on the page any more, nor after a reload.
@@ -112,7 +115,10 @@ test('post-logout redirect URIs are edited in the SSO section, checked like redi
   await panel(page).getByRole('button', { name: 'Save post-logout URIs' }).click();
   await panel(page).getByRole('alert').waitFor({ state: 'detached' });
   await page.reload();
-  assert.equal(await panel(page).getByRole('textbox', { name: 'Post-logout redirect URIs' }).inputValue(), 'https://wiki.example.com/signed-out\nhttps://wiki.example.com/bye');
+  assert.equal(
+    await panel(page).getByRole('textbox', { name: 'Post-logout redirect URIs' }).inputValue(),
+    'https://wiki.example.com/signed-out\nhttps://wiki.example.com/bye',
+  );
   const status = await page.evaluate(async (id) => (await fetch(`/api/apps/${id}/oidc-client`)).text(), appId);
   assert.match(status, /"postLogoutRedirectUris":\["https:\/\/wiki\.example\.com\/signed-out","https:\/\/wiki\.example\.com\/bye"\]/);
   assert.deepEqual(watched.errors, []);

@@ -102,7 +102,10 @@ test('the demo index links every host page, each served under a strict or nonce 
   await page.goto(`${server.url}/demo/`);
   const links = page.getByRole('navigation', { name: 'Demos' }).getByRole('link');
   const targets = await links.evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
-  assert.deepEqual(targets.map((href) => new URL(href).pathname), ['/demo/portal.html', '/demo/react.html', '/demo/vue.html', '/demo/history/', '/demo/nonce.html', '/demo/login.html']);
+  assert.deepEqual(
+    targets.map((href) => new URL(href).pathname),
+    ['/demo/portal.html', '/demo/react.html', '/demo/vue.html', '/demo/history/', '/demo/nonce.html', '/demo/login.html'],
+  );
   for (const href of targets) {
     const answer = await page.request.get(href);
     assert.equal(answer.status(), 200, href);
@@ -147,7 +150,10 @@ test('the React 19 host drives the console through <iam-provider> and typed even
   await profile.getByLabel('Real name').waitFor();
   await profile.getByRole('button', { name: 'Save' }).click();
   // iam-profile-saved (typed detail) reached the host; the dialog closed itself.
-  await hostBar.getByRole('status').filter({ hasText: /^Profile saved \(\S{8}\)\.$/ }).waitFor();
+  await hostBar
+    .getByRole('status')
+    .filter({ hasText: /^Profile saved \(\S{8}\)\.$/ })
+    .waitFor();
   await profile.waitFor({ state: 'detached' });
   await checkPage(watched, 'react', STRICT);
   await watched.context.close();
@@ -158,14 +164,18 @@ test('the third-party page on another origin signs in with a token kept in memor
   const { page, context } = watched;
   let token: string | undefined;
   page.on('response', async (answer) => {
-    if (answer.url().endsWith('/api/authc/login') && answer.request().method() === 'POST') token = ((await answer.json()) as { data?: { token?: string } }).data?.token;
+    if (answer.url().endsWith('/api/authc/login') && answer.request().method() === 'POST')
+      token = ((await answer.json()) as { data?: { token?: string } }).data?.token;
   });
   await page.goto(`${thirdParty.url}/demo/third-party.html?api=${encodeURIComponent(`${server.url}/api`)}`);
   assert.notEqual(new URL(thirdParty.url).origin, new URL(server.url).origin);
   await page.getByLabel('Username').fill(ADMIN.username);
   await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('status').filter({ hasText: `Signed in as ${ADMIN.username}.` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Signed in as ${ADMIN.username}.` })
+    .waitFor();
 
   assert.ok(token && token.length >= 16, 'the server answered a token in token mode');
   const stored = await page.evaluate(() => ({
@@ -182,7 +192,10 @@ test('the third-party page on another origin signs in with a token kept in memor
   assert.deepEqual(await context.cookies(thirdParty.url), [], 'no cookie for the third-party origin');
 
   // The token works as the header named by token-name (default `token`) from this origin.
-  const session = await page.evaluate(async ({ api, value }) => (await fetch(`${api}/cas/session`, { headers: { token: value } })).status, { api: `${server.url}/api`, value: token });
+  const session = await page.evaluate(async ({ api, value }) => (await fetch(`${api}/cas/session`, { headers: { token: value } })).status, {
+    api: `${server.url}/api`,
+    value: token,
+  });
   assert.equal(session, 200);
   await checkPage(watched, 'third-party', /default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' http:\/\/127\.0\.0\.1:\d+/);
   await context.close();
@@ -198,14 +211,21 @@ test('the Vue 3 host signs in with <iam-login>, drives the console through its o
   await page.getByRole('button', { name: 'Sign in' }).click();
   // The typed iam-login-success listener reported the username; the host then shows the console.
   const hostBar = page.getByRole('banner');
-  await hostBar.getByRole('status').filter({ hasText: `Signed in as ${ADMIN.username}.` }).waitFor();
+  await hostBar
+    .getByRole('status')
+    .filter({ hasText: `Signed in as ${ADMIN.username}.` })
+    .waitFor();
   const embedded = page.locator('iam-console');
   await embedded.getByRole('heading', { name: `Welcome back, ${ADMIN.username}` }).waitFor();
   assert.equal(await page.locator('iam-login').count(), 0, 'the sign-in form is gone');
   assert.equal(await embedded.getByRole('navigation', { name: 'Main menu' }).count(), 0, 'uiEmbed: no side menu');
 
   const nav = page.getByRole('navigation', { name: 'Vue host' });
-  for (const [link, heading, route] of [['Users', 'Users', '/operate/user'], ['Tenants', 'Tenants', '/operate/tenant/list'], ['My account', 'Personal center', '/profile/userInfo']] as const) {
+  for (const [link, heading, route] of [
+    ['Users', 'Users', '/operate/user'],
+    ['Tenants', 'Tenants', '/operate/tenant/list'],
+    ['My account', 'Personal center', '/profile/userInfo'],
+  ] as const) {
     await nav.getByRole('link', { name: link }).click();
     await embedded.getByRole('heading', { name: heading, level: 1, exact: true }).waitFor();
     // iam-navigate (typed detail) reached Vue: the route follows and the host's bar shows the title.
@@ -243,10 +263,16 @@ test('history routing under a sub-path: deep links, pushed URLs, back and forwar
   // Signed in, a deep link loads the page (server fallback) and opens its screen.
   await page.goto(`${server.url}${base}/operate/tenant/list`);
   await embedded.getByRole('heading', { name: 'Tenants', level: 1, exact: true }).waitFor();
-  const hrefs = await page.evaluate(() => [...document.querySelector('iam-console')!.shadowRoot!.querySelectorAll('a[href]')].map((link) => link.getAttribute('href') ?? ''));
+  const hrefs = await page.evaluate(() =>
+    [...document.querySelector('iam-console')!.shadowRoot!.querySelectorAll('a[href]')].map((link) => link.getAttribute('href') ?? ''),
+  );
   assert.ok(hrefs.length >= 5, `the console shows its links (${hrefs.length})`);
   // (The skip link's #fragment stays on the page itself.)
-  assert.deepEqual(hrefs.filter((href) => !href.startsWith(`${base}/`) && !href.startsWith('#')), [], 'every link stays below the base');
+  assert.deepEqual(
+    hrefs.filter((href) => !href.startsWith(`${base}/`) && !href.startsWith('#')),
+    [],
+    'every link stays below the base',
+  );
 
   // In-app navigation pushes entries below the base without loading the page again.
   await page.evaluate(() => ((window as unknown as { loaded: string }).loaded = 'once'));
@@ -302,10 +328,15 @@ test('a host whose CSP allows its inline script and style by nonce: every elemen
   assert.equal(await hostBar.evaluate((bar) => getComputedStyle(bar).backgroundColor), 'rgb(59, 63, 143)');
   await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await hostBar.getByRole('status').filter({ hasText: `Signed in as ${ADMIN.username}.` }).waitFor();
+  await hostBar
+    .getByRole('status')
+    .filter({ hasText: `Signed in as ${ADMIN.username}.` })
+    .waitFor();
   const embedded = page.locator('iam-console');
   await embedded.getByRole('heading', { name: 'Users', level: 1, exact: true }).waitFor();
-  const nonces = await page.evaluate(() => ['iam-provider', 'iam-console', 'iam-profile-dialog', 'iam-password-dialog'].map((tag) => (document.querySelector(tag) as HTMLElement).nonce));
+  const nonces = await page.evaluate(() =>
+    ['iam-provider', 'iam-console', 'iam-profile-dialog', 'iam-password-dialog'].map((tag) => (document.querySelector(tag) as HTMLElement).nonce),
+  );
   assert.deepEqual(nonces, [nonce, nonce, nonce, nonce], 'every element carries the page nonce');
 
   await hostBar.getByRole('button', { name: 'Edit profile' }).click();

@@ -142,13 +142,16 @@ test('token mode with token-name on another origin: sign-in, iamFetch and $sessi
     assert.ok(token.length > 20, sent[0]);
     for (const line of sent) assert.match(line, / x-shop-token= token=\S+$/, line);
     // Nowhere the page can read it: markup, attributes, storage, URL, event details.
-    const exposed = await second.page.evaluate((secret) => ({
-      html: document.documentElement.outerHTML.includes(secret),
-      storage: JSON.stringify({ ...localStorage }).includes(secret) || JSON.stringify({ ...sessionStorage }).includes(secret),
-      url: location.href.includes(secret),
-      cookie: document.cookie.includes(secret),
-      events: (window as unknown as { successDetails: string[] }).successDetails.some((detail) => detail.includes(secret)),
-    }), token);
+    const exposed = await second.page.evaluate(
+      (secret) => ({
+        html: document.documentElement.outerHTML.includes(secret),
+        storage: JSON.stringify({ ...localStorage }).includes(secret) || JSON.stringify({ ...sessionStorage }).includes(secret),
+        url: location.href.includes(secret),
+        cookie: document.cookie.includes(secret),
+        events: (window as unknown as { successDetails: string[] }).successDetails.some((detail) => detail.includes(secret)),
+      }),
+      token,
+    );
     assert.deepEqual(exposed, { html: false, storage: false, url: false, cookie: false, events: false });
     // iamFetch sends the session only to the API.
     const refused = await second.page.evaluate(async () => {
@@ -196,10 +199,16 @@ test('each element shows its own locale and theme; unset means English and dark'
     assert.equal(await english.getByRole('button', { name: 'Sign in' }).count(), 1);
     assert.equal(await unset.getByRole('button', { name: 'Sign in' }).count(), 1);
     assert.equal(await page.locator('#login').getByRole('button', { name: 'Sign in' }).count(), 0);
-    const themes = await page.evaluate(() => ['english', 'unset'].map((id) => document.getElementById(id)?.shadowRoot?.querySelector('[data-theme]')?.getAttribute('data-theme')));
+    const themes = await page.evaluate(() =>
+      ['english', 'unset'].map((id) => document.getElementById(id)?.shadowRoot?.querySelector('[data-theme]')?.getAttribute('data-theme')),
+    );
     assert.deepEqual(themes, ['dark', 'dark'], 'a light <iam-login> leaves the consoles dark');
-    assert.equal(await page.evaluate(() => document.documentElement.lang), '', 'embedded consoles leave the host page\'s <html lang> alone');
-    const backgrounds = await page.evaluate(() => [document.getElementById('login'), document.getElementById('english')].map((element) => getComputedStyle(element!).getPropertyValue('--iam-color-surface').trim()));
+    assert.equal(await page.evaluate(() => document.documentElement.lang), '', "embedded consoles leave the host page's <html lang> alone");
+    const backgrounds = await page.evaluate(() =>
+      [document.getElementById('login'), document.getElementById('english')].map((element) =>
+        getComputedStyle(element!).getPropertyValue('--iam-color-surface').trim(),
+      ),
+    );
     assert.notEqual(backgrounds[0], backgrounds[1], 'the login is light, the console dark');
     assert.deepEqual(errors, [], 'no console error for the anonymous visitor');
   } finally {

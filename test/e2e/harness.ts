@@ -45,7 +45,16 @@ export async function startServer(env: Record<string, string> | ((port: number) 
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [join(root, 'dist-server/main.js')], {
     cwd: process.env.IAM_E2E_CWD || root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', IAM_DATA_DIR: dataDir, IAM_ADMIN_USERNAME: ADMIN.username, IAM_ADMIN_PASSWORD: ADMIN.password, IAM_LOG: '0', ...(typeof env === 'function' ? env(port) : env) },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      IAM_DATA_DIR: dataDir,
+      IAM_ADMIN_USERNAME: ADMIN.username,
+      IAM_ADMIN_PASSWORD: ADMIN.password,
+      IAM_LOG: '0',
+      ...(typeof env === 'function' ? env(port) : env),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -115,12 +124,16 @@ export interface WatchedPage {
 }
 
 /** A page in a fresh context (own cookies) that records console errors and page errors. */
-export async function openPage(browser: Browser, options: { viewport?: { width: number; height: number }; expectedFailures?: RegExp[] } = {}): Promise<WatchedPage> {
+export async function openPage(
+  browser: Browser,
+  options: { viewport?: { width: number; height: number }; expectedFailures?: RegExp[] } = {},
+): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' && !expectedNetworkLog(message, options.expectedFailures ?? [])) errors.push(`console: ${message.text()} (${message.location().url})`);
+    if (message.type() === 'error' && !expectedNetworkLog(message, options.expectedFailures ?? []))
+      errors.push(`console: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
   return { page, context, errors };
@@ -152,7 +165,10 @@ export class ApiClient {
       headers: { origin: this.baseUrl, cookie: this.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const setCookie = answer.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const setCookie = answer.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
     if (setCookie) this.cookie = setCookie;
     const envelope = (await answer.json()) as { code: number; message: string; data: T };
     if (!answer.ok || envelope.code !== 0) throw new Error(`${method} ${path}: ${answer.status} ${envelope.message}`);
@@ -163,7 +179,11 @@ export class ApiClient {
   async upload(purpose: string, name: string, bytes: Uint8Array, type: string): Promise<string> {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
-    const answer = await fetch(`${this.baseUrl}/api/file/upload?purpose=${encodeURIComponent(purpose)}`, { method: 'POST', headers: { origin: this.baseUrl, cookie: this.cookie }, body: form });
+    const answer = await fetch(`${this.baseUrl}/api/file/upload?purpose=${encodeURIComponent(purpose)}`, {
+      method: 'POST',
+      headers: { origin: this.baseUrl, cookie: this.cookie },
+      body: form,
+    });
     const envelope = (await answer.json()) as { code: number; message: string; data: { url: string } };
     if (!answer.ok || envelope.code !== 0) throw new Error(`upload: ${answer.status} ${envelope.message}`);
     return envelope.data.url;

@@ -20,7 +20,11 @@ test('a visitor with the zh locale signs in and administers in Chinese; namespac
   await page.getByRole('heading', { name: '登录' }).waitFor();
   assert.equal(await page.title(), '登录 – IAM Console');
   assert.ok(localeFiles.includes('locale-zh-common') && localeFiles.includes('locale-zh-login'), localeFiles.join(', '));
-  assert.deepEqual(localeFiles.filter((file) => /admin|settings/.test(file)), [], 'the sign-in page loads no administration texts');
+  assert.deepEqual(
+    localeFiles.filter((file) => /admin|settings/.test(file)),
+    [],
+    'the sign-in page loads no administration texts',
+  );
 
   await page.getByLabel('用户名').fill(ADMIN.username);
   await page.getByLabel('密码', { exact: true }).fill(ADMIN.password);

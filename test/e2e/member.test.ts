@@ -56,7 +56,10 @@ test('the member signs in and sees only their own entries', async () => {
 
   await mainMenu(page).getByRole('button', { name: 'Personal' }).click();
   const entries = await mainMenu(page).getByRole('link').allInnerTexts();
-  assert.deepEqual(entries.map((text) => text.trim()), ['Home', 'Messages', 'Message history', 'Personal center']);
+  assert.deepEqual(
+    entries.map((text) => text.trim()),
+    ['Home', 'Messages', 'Message history', 'Personal center'],
+  );
   assert.equal(await mainMenu(page).getByRole('button', { name: 'Operations' }).count(), 0);
 
   // The home page: the apps they may open, no admin areas, the role, and the unread messages.
@@ -128,7 +131,15 @@ test('a global menu plan orders and names the side menu; entries the member may 
     appId: null,
     name: 'Portal menu',
     items: [
-      { name: 'My desk', path: '/profile', icon: 'profile', children: [{ name: 'About me', path: '/profile/userInfo' }, { name: 'Inbox', path: '/profile/message' }] },
+      {
+        name: 'My desk',
+        path: '/profile',
+        icon: 'profile',
+        children: [
+          { name: 'About me', path: '/profile/userInfo' },
+          { name: 'Inbox', path: '/profile/message' },
+        ],
+      },
       { name: 'Start', path: '/home/index', icon: 'home' },
       { name: 'People', path: '/operate/user' },
     ],
@@ -142,7 +153,10 @@ test('a global menu plan orders and names the side menu; entries the member may 
     assert.equal(await desk.getAttribute('aria-expanded'), 'true');
     await mainMenu(page).getByRole('link', { name: 'About me' }).waitFor();
     const entries = await mainMenu(page).getByRole('link').allInnerTexts();
-    assert.deepEqual(entries.map((text) => text.trim()), ['About me', 'Inbox', 'Start']);
+    assert.deepEqual(
+      entries.map((text) => text.trim()),
+      ['About me', 'Inbox', 'Start'],
+    );
     await mainMenu(page).getByRole('link', { name: 'Inbox' }).click();
     await page.waitForURL((url) => url.pathname === '/profile/message');
   } finally {

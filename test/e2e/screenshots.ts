@@ -16,7 +16,22 @@ const outDir = process.argv[2] ?? '/tmp/shots';
 const viewports = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const;
 const themes = ['dark', 'light'] as const;
 /** Pictured in every variant; the other screens and dialogs only on desktop in the dark theme. */
-const FEATURED = new Set(['sign-in', 'home', 'users', 'tenants', 'app-detail', 'login-settings', 'channels', 'messages', 'personal-center', 'profile-dialog', 'password-dialog', 'user-edit-dialog', 'audit-log', 'menu-detail']);
+const FEATURED = new Set([
+  'sign-in',
+  'home',
+  'users',
+  'tenants',
+  'app-detail',
+  'login-settings',
+  'channels',
+  'messages',
+  'personal-center',
+  'profile-dialog',
+  'password-dialog',
+  'user-edit-dialog',
+  'audit-log',
+  'menu-detail',
+]);
 
 /** Fonts loaded and animations (dialogs fade in) finished. */
 async function settled(page: Page): Promise<void> {

@@ -25,10 +25,30 @@ const { server, browser } = await startServerAndBrowser();
 before(async () => {
   const api = new ApiClient(server.url);
   await api.signIn(ADMIN.username, ADMIN.password);
-  await api.call('POST', '/channels', { name: CHANNELS[0], serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: '2525', username: 'relay', password: SECRETS.smtpPassword } });
-  await api.call('POST', '/channels', { name: CHANNELS[1], serviceType: 'SMS', vendor: 'acme', config: { url: 'http://127.0.0.1:9/sms', templateId: 'TPL_1', accessKeyId: 'key-1', accessSecret: SECRETS.smsSecret } });
-  await api.call('POST', '/channels', { name: CHANNELS[2], serviceType: 'DING_TALK', vendor: 'dingtalk', config: { webhook: `http://127.0.0.1:9/dingtalk/send?access_token=${SECRETS.robotToken}`, secret: SECRETS.dingSecret } });
-  await api.call('POST', '/idps', { code: 'corp', name: 'Corp SSO', type: 'OIDC', config: { issuer: 'https://sso.example.com', clientId: 'iam', clientSecret: SECRETS.idpSecret } });
+  await api.call('POST', '/channels', {
+    name: CHANNELS[0],
+    serviceType: 'EMAIL',
+    vendor: 'smtp',
+    config: { host: '127.0.0.1', port: '2525', username: 'relay', password: SECRETS.smtpPassword },
+  });
+  await api.call('POST', '/channels', {
+    name: CHANNELS[1],
+    serviceType: 'SMS',
+    vendor: 'acme',
+    config: { url: 'http://127.0.0.1:9/sms', templateId: 'TPL_1', accessKeyId: 'key-1', accessSecret: SECRETS.smsSecret },
+  });
+  await api.call('POST', '/channels', {
+    name: CHANNELS[2],
+    serviceType: 'DING_TALK',
+    vendor: 'dingtalk',
+    config: { webhook: `http://127.0.0.1:9/dingtalk/send?access_token=${SECRETS.robotToken}`, secret: SECRETS.dingSecret },
+  });
+  await api.call('POST', '/idps', {
+    code: 'corp',
+    name: 'Corp SSO',
+    type: 'OIDC',
+    config: { issuer: 'https://sso.example.com', clientId: 'iam', clientSecret: SECRETS.idpSecret },
+  });
   const config = await api.call<{ value: { system: Record<string, unknown> }; version: number }>('GET', '/config');
   await api.call('PUT', '/config', { system: { ...config.value.system, supportThirdLogin: 'Y' }, version: config.version });
 });
@@ -46,7 +66,9 @@ const SERIALISED = `(() => {
 
 async function assertNoSecret(page: Page, where: string, also: Record<string, string> = {}): Promise<number> {
   const dom = await page.evaluate<string>(SERIALISED);
-  const found = Object.entries({ ...SECRETS, ...also }).filter(([, value]) => dom.includes(value)).map(([name]) => name);
+  const found = Object.entries({ ...SECRETS, ...also })
+    .filter(([, value]) => dom.includes(value))
+    .map(([name]) => name);
   assert.deepEqual(found, [], `${where}: a secret is in the DOM`);
   return dom.length;
 }

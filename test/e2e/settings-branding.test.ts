@@ -7,7 +7,9 @@ import { ADMIN, openPage, startServerAndBrowser } from './harness';
 
 const { server, browser } = await startServerAndBrowser();
 
-const favicon = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#3ccf8a"/></svg>');
+const favicon = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#3ccf8a"/></svg>',
+);
 
 test('the app name, favicon and sign-in slogan apply at once', async () => {
   const { page, errors } = await openPage(browser);

@@ -11,7 +11,12 @@ import { choose, seriousViolations, settled, text } from './a11y-support';
 import { startIdentityProvider } from '../server/identity-provider';
 
 const { server, browser } = await startServerAndBrowser();
-const idp = await startIdentityProvider(`${server.url}/api/interaction/idp/corp/authorize/callback`, { sub: 'corp-alice', preferred_username: 'alice', name: 'Alice', email: 'alice@corp.example' });
+const idp = await startIdentityProvider(`${server.url}/api/interaction/idp/corp/authorize/callback`, {
+  sub: 'corp-alice',
+  preferred_username: 'alice',
+  name: 'Alice',
+  email: 'alice@corp.example',
+});
 after(() => idp.stop());
 const api = new ApiClient(server.url);
 await api.signIn(ADMIN.username, ADMIN.password);
@@ -120,7 +125,8 @@ test('in Chinese: the tab and the dialog labels', async () => {
   assert.deepEqual(await seriousViolations(page, 'zh third-party login tab (empty)'), []);
   await page.getByRole('button', { name: '添加提供方' }).click();
   const dialog = page.getByRole('dialog', { name: '添加提供方' });
-  for (const label of ['编码', '按钮文字', '签发者地址', '客户端 ID', '客户端密钥', '授权范围', '启用']) await dialog.getByLabel(label, { exact: true }).waitFor();
+  for (const label of ['编码', '按钮文字', '签发者地址', '客户端 ID', '客户端密钥', '授权范围', '启用'])
+    await dialog.getByLabel(label, { exact: true }).waitFor();
   await dialog.getByLabel('签发者地址').fill('ftp://127.0.0.1/');
   await dialog.getByRole('button', { name: '保存' }).click();
   await dialog.getByText('请输入以http://或https://开头的正确网址').waitFor();

@@ -54,7 +54,19 @@ test('copy the request code, activate the issued license, see its status and the
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);
 
   const expires = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
-  const issued = licenseTool('issue', '--key', join(keys, 'vendor-private.pem'), '--request', code, '--licensee', 'ACME Corp', '--expires', expires, '--users', '50');
+  const issued = licenseTool(
+    'issue',
+    '--key',
+    join(keys, 'vendor-private.pem'),
+    '--request',
+    code,
+    '--licensee',
+    'ACME Corp',
+    '--expires',
+    expires,
+    '--users',
+    '50',
+  );
 
   // A tampered license is refused with the server's reason.
   await page.getByLabel('New license').fill(`${issued.slice(0, -4)}AAAA`);
@@ -68,11 +80,17 @@ test('copy the request code, activate the issued license, see its status and the
   await status.getByText('Valid').first().waitFor();
   await status.getByText('ACME Corp').waitFor();
   await status.getByText(expires).waitFor();
-  await page.getByRole('status').filter({ hasText: `The license expires on ${expires} (in 20 days)` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `The license expires on ${expires} (in 20 days)` })
+    .waitFor();
 
   // The banner stays after a reload, on every tab.
   await page.reload();
   await page.getByRole('tab', { name: 'Login management' }).waitFor();
-  await page.getByRole('status').filter({ hasText: `The license expires on ${expires}` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `The license expires on ${expires}` })
+    .waitFor();
   assert.deepEqual(errors, []);
 });

@@ -32,14 +32,22 @@ async function seed(): Promise<void> {
   const reader = await admin.createUser({ username: 'li-na', realName: '李娜', password: 'Reader-2024' });
   await admin.call('PUT', `/user/${reader}/basic_info`, { realName: '李娜', email: 'li.na@example.com', mobilePhone: '13800138000' });
   const mail = await admin.call<{ id: string }>('POST', '/channels', {
-    name: 'Company mail', serviceType: 'EMAIL', vendor: 'smtp',
+    name: 'Company mail',
+    serviceType: 'EMAIL',
+    vendor: 'smtp',
     config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: 'relay', password: 'relay-pass', from: 'iam@example.com' },
   });
   const robot = await admin.call<{ id: string }>('POST', '/channels', {
-    name: 'Ops group', serviceType: 'DING_TALK', vendor: 'dingtalk', config: { webhook: `${http.base}/dingtalk/send?access_token=shot-token`, secret: 'SEC-shot' },
+    name: 'Ops group',
+    serviceType: 'DING_TALK',
+    vendor: 'dingtalk',
+    config: { webhook: `${http.base}/dingtalk/send?access_token=shot-token`, secret: 'SEC-shot' },
   });
   const sms = await admin.call<{ id: string }>('POST', '/channels', {
-    name: 'SMS gateway', serviceType: 'SMS', vendor: 'acme-sms', config: { url: `${http.base}/sms`, templateId: 'SMS_0042', signName: 'ACME' },
+    name: 'SMS gateway',
+    serviceType: 'SMS',
+    vendor: 'acme-sms',
+    config: { url: `${http.base}/sms`, templateId: 'SMS_0042', signName: 'ACME' },
   });
   await admin.call('POST', '/channels', { name: 'Inbox', serviceType: 'SITE_MESSAGE', vendor: 'site', config: {} });
   await admin.call('POST', `/channels/${mail.id}/test`, { address: 'ops@example.com' });
@@ -51,13 +59,34 @@ async function seed(): Promise<void> {
   // One's own new address applies once the code mailed to it is confirmed.
   const mailed = await until(() => smtp.mails.find((entry) => entry.to.includes('admin@example.com')), 'the code mailed to admin@example.com');
   await admin.call('POST', '/user/profile/contact/confirm', { channel: 'email', code: /\b(\d{6})\b/.exec(mailed.raw)![1] });
-  await admin.call('POST', '/messages', { title: 'Quarterly access review', content: 'Please review the administrators of your apps before Friday.', userIds: [me.user.id, reader] });
+  await admin.call('POST', '/messages', {
+    title: 'Quarterly access review',
+    content: 'Please review the administrators of your apps before Friday.',
+    userIds: [me.user.id, reader],
+  });
   await admin.call('POST', '/messages', { title: '系统维护通知', content: '周日 02:00-03:00 控制台只读。', userIds: [me.user.id, reader] });
-  await admin.call('POST', '/messages', { title: 'Password policy updated', content: 'New passwords need at least 10 characters.', userIds: [me.user.id], channelId: mail.id });
+  await admin.call('POST', '/messages', {
+    title: 'Password policy updated',
+    content: 'New passwords need at least 10 characters.',
+    userIds: [me.user.id],
+    channelId: mail.id,
+  });
 
   const code = await admin.call<string>('GET', '/license/auth');
   const expires = new Date(Date.now() + 12 * 86_400_000).toISOString().slice(0, 10);
-  const license = licenseTool('issue', '--key', join(keys, 'vendor-private.pem'), '--request', code, '--licensee', 'ACME Corp', '--expires', expires, '--users', '200');
+  const license = licenseTool(
+    'issue',
+    '--key',
+    join(keys, 'vendor-private.pem'),
+    '--request',
+    code,
+    '--licensee',
+    'ACME Corp',
+    '--expires',
+    expires,
+    '--users',
+    '200',
+  );
   await admin.call('POST', '/license/auth', { newLicense: license });
 }
 
@@ -65,7 +94,11 @@ before(async () => {
   mkdirSync(outDir, { recursive: true });
   licenseTool('keygen', '--out', keys);
   process.env.IAM_LICENSE_PUBLIC_KEY = join(keys, 'vendor-public.pem');
-  [server, smtp, http] = await Promise.all([startServer({ IAM_OUTBOUND_ALLOW_PRIVATE: '1' }), startSmtp('relay', 'relay-pass'), startHttpReceiver({ robotToken: 'shot-token', dingTalkSecret: 'SEC-shot' })]);
+  [server, smtp, http] = await Promise.all([
+    startServer({ IAM_OUTBOUND_ALLOW_PRIVATE: '1' }),
+    startSmtp('relay', 'relay-pass'),
+    startHttpReceiver({ robotToken: 'shot-token', dingTalkSecret: 'SEC-shot' }),
+  ]);
   browser = await launchBrowser();
   await seed();
 });

@@ -22,8 +22,18 @@ const admin = new ApiClient(server.url);
 
 before(async () => {
   await admin.signIn(ADMIN.username, ADMIN.password);
-  await admin.call('POST', '/channels', { name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' } });
-  await admin.call('POST', '/channels', { name: 'SMS vendor', serviceType: 'SMS', vendor: 'acme-sms', config: { url: `${sms.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' } });
+  await admin.call('POST', '/channels', {
+    name: 'Mail relay',
+    serviceType: 'EMAIL',
+    vendor: 'smtp',
+    config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' },
+  });
+  await admin.call('POST', '/channels', {
+    name: 'SMS vendor',
+    serviceType: 'SMS',
+    vendor: 'acme-sms',
+    config: { url: `${sms.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' },
+  });
   const { password, ...fields } = PERSON;
   await admin.createUser({ ...fields, password });
 });

@@ -51,7 +51,11 @@ test('an expired password signs in only into the change, which refuses a recent 
   // The administrator's password is as old: their next session comes through the change too.
   admin = server.client();
   assert.equal((await admin.login(ADMIN.username, ADMIN.password)).body.data.nextStep, 'PASSWORD_EXPIRED');
-  const renewed = await admin.put<{ loginSuccess: boolean }>('/api/authc/password/expired', { username: ADMIN.username, password: transform(ADMIN.password), newPassword: transform(ADMIN_PASSWORD) });
+  const renewed = await admin.put<{ loginSuccess: boolean }>('/api/authc/password/expired', {
+    username: ADMIN.username,
+    password: transform(ADMIN.password),
+    newPassword: transform(ADMIN_PASSWORD),
+  });
   assert.equal(renewed.body.data.loginSuccess, true, JSON.stringify(renewed.body));
 
   const { page, errors } = await openPage(browser, { expectedFailures: [/\/api\/authc\/password\/expired$/] });

@@ -29,7 +29,10 @@ test('the administrator signs in by labels and sees the home page', async () => 
   assert.equal(await menu.getByRole('link', { name: 'Home' }).getAttribute('aria-current'), 'page');
   // The administrator's areas are on the home page.
   for (const area of ['Apps', 'Users', 'Tenants', 'Login settings', 'Channels', 'Menu plans']) {
-    await page.getByRole('region', { name: 'Administration' }).getByRole('link', { name: new RegExp(`^${area}`) }).waitFor();
+    await page
+      .getByRole('region', { name: 'Administration' })
+      .getByRole('link', { name: new RegExp(`^${area}`) })
+      .waitFor();
   }
   assert.deepEqual(errors, []);
 });
@@ -72,14 +75,18 @@ test('the sign-in page shows the background chosen in the login settings', async
   await setBackground('SolidColorBackground', '#224466');
   await page.goto(`${server.url}/login`);
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  await page.waitForFunction(() => document.querySelector('iam-console')?.shadowRoot?.querySelector('[part="login-page"]')?.getAttribute('style')?.includes('background'));
+  await page.waitForFunction(() =>
+    document.querySelector('iam-console')?.shadowRoot?.querySelector('[part="login-page"]')?.getAttribute('style')?.includes('background'),
+  );
   assert.equal(await pageStyle('background-color'), 'rgb(34, 68, 102)');
 
   // The picture is uploaded through the API as the administrator (the settings screen does it there).
   await setBackground('PictureBackground', await admin.upload('image', 'background.png', tinyPng(64), 'image/png'));
   await page.reload();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  await page.waitForFunction(() => document.querySelector('iam-console')?.shadowRoot?.querySelector('[part="login-page"]')?.getAttribute('style')?.includes('url('));
+  await page.waitForFunction(() =>
+    document.querySelector('iam-console')?.shadowRoot?.querySelector('[part="login-page"]')?.getAttribute('style')?.includes('url('),
+  );
   assert.match(await pageStyle('background-image'), /\/api\/file\/get\/[0-9a-f]+\.png/);
 
   await setBackground('CustomCss', 'background: linear-gradient(rgb(1, 2, 3), rgb(4, 5, 6))');

@@ -17,7 +17,9 @@ before(async () => {
   // The app's own page: whatever the provider sends back lands here.
   app = createServer((request, response) => {
     let body = '';
-    request.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
     request.on('end', () => {
       if (request.method === 'POST') posted.push(new URLSearchParams(body));
       response.writeHead(200, { 'content-type': 'text/plain' }).end('the app');
@@ -42,8 +44,12 @@ test('an app signs a person in through the consent page and refreshes its tokens
   const state = oidc.randomState();
   // A refresh token is asked with offline_access, which counts with prompt=consent only.
   const authorize = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: callback, scope: 'openid profile email offline_access', prompt: 'consent', state,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    redirect_uri: callback,
+    scope: 'openid profile email offline_access',
+    prompt: 'consent',
+    state,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
   });
 
   const { page, errors } = await openPage(browser);
@@ -57,7 +63,12 @@ test('an app signs a person in through the consent page and refreshes its tokens
   await page.getByText('Wiki asks to sign you in and to read:').waitFor();
   assert.equal(new URL(page.url()).pathname, '/oauth/authorize');
   const scopes = page.getByRole('list', { name: 'What the app may read' });
-  assert.deepEqual(await scopes.getByRole('listitem').allTextContents(), ['Your account identifier', 'Your name and username', 'Your email address', 'Stay signed in (refresh tokens)']);
+  assert.deepEqual(await scopes.getByRole('listitem').allTextContents(), [
+    'Your account identifier',
+    'Your name and username',
+    'Your email address',
+    'Stay signed in (refresh tokens)',
+  ]);
   await page.getByRole('button', { name: 'Allow' }).click();
   await page.waitForURL((url) => url.href.startsWith(callback));
   assert.deepEqual(errors, []);
@@ -70,7 +81,7 @@ test('an app signs a person in through the consent page and refreshes its tokens
   assert.equal((await oidc.fetchUserInfo(config, refreshed.access_token, sub)).sub, sub);
 });
 
-test('response_mode=form_post: the browser posts the code to the app under the page\'s own policy', async () => {
+test("response_mode=form_post: the browser posts the code to the app under the page's own policy", async () => {
   const api = new ApiClient(server.url);
   await api.signIn(ADMIN.username, ADMIN.password);
   const created = await api.call<{ id: string }>('POST', '/apps', { name: 'Mail', entrypoint: callback, callbackUrl: callback });
@@ -79,8 +90,12 @@ test('response_mode=form_post: the browser posts the code to the app under the p
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const authorize = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: callback, scope: 'openid profile', state, response_mode: 'form_post',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    redirect_uri: callback,
+    scope: 'openid profile',
+    state,
+    response_mode: 'form_post',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
   });
 
   const { page, errors } = await openPage(browser);
@@ -109,7 +124,11 @@ test('a trusted app: after signing in, the person lands in the app without the c
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const authorize = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: callback, scope: 'openid profile', state, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    redirect_uri: callback,
+    scope: 'openid profile',
+    state,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
   });
 
   const { page, errors } = await openPage(browser);

@@ -21,13 +21,35 @@ const BOB = { username: 'bob', realName: 'Bob', password: 'Bob-e2e-2024', email:
 const ICON = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><circle cx="8" cy="8" r="7" fill="#2a7"/></svg>';
 
 before(async () => {
-  idp = await startIdentityProvider(`${server.url}/api/interaction/idp/corp/authorize/callback`, { sub: 'corp-alice', preferred_username: 'alice', name: 'Alice', email: 'alice@corp.example' });
+  idp = await startIdentityProvider(`${server.url}/api/interaction/idp/corp/authorize/callback`, {
+    sub: 'corp-alice',
+    preferred_username: 'alice',
+    name: 'Alice',
+    email: 'alice@corp.example',
+  });
   const api = new ApiClient(server.url);
   await api.signIn(ADMIN.username, ADMIN.password);
   const icon = await api.upload('icon', 'corp.svg', new TextEncoder().encode(ICON), 'image/svg+xml');
-  await api.call('POST', '/idps', { code: 'corp', name: 'Corp SSO', type: 'OIDC', icon, config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret } });
-  partner = await startIdentityProvider(`${server.url}/api/interaction/idp/partner/authorize/callback`, { sub: 'partner-bob', preferred_username: 'bobby', name: 'Bobby', email: BOB.email, email_verified: true });
-  await api.call('POST', '/idps', { code: 'partner', name: 'Partner SSO', type: 'OIDC', config: { issuer: partner.issuer, clientId: partner.clientId, clientSecret: partner.clientSecret } });
+  await api.call('POST', '/idps', {
+    code: 'corp',
+    name: 'Corp SSO',
+    type: 'OIDC',
+    icon,
+    config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+  });
+  partner = await startIdentityProvider(`${server.url}/api/interaction/idp/partner/authorize/callback`, {
+    sub: 'partner-bob',
+    preferred_username: 'bobby',
+    name: 'Bobby',
+    email: BOB.email,
+    email_verified: true,
+  });
+  await api.call('POST', '/idps', {
+    code: 'partner',
+    name: 'Partner SSO',
+    type: 'OIDC',
+    config: { issuer: partner.issuer, clientId: partner.clientId, clientSecret: partner.clientSecret },
+  });
   await api.createUser(BOB);
   const { version } = await api.call<{ version: number }>('GET', '/config');
   await api.call('PUT', '/config', { system: { supportThirdLogin: 'Y' }, version });
@@ -110,12 +132,21 @@ test("the provider's email is an existing account's: linked only with its passwo
 test('a linked person with an authenticator app gives its code after the provider, on the same page', async () => {
   const carol = { username: 'carol', realName: 'Carol', password: 'Carol-e2e-2024', email: 'carol@vault.example' };
   const vault = await startIdentityProvider(`${server.url}/api/interaction/idp/vault/authorize/callback`, {
-    sub: 'vault-carol', preferred_username: 'carol', name: 'Carol', email: carol.email, email_verified: true,
+    sub: 'vault-carol',
+    preferred_username: 'carol',
+    name: 'Carol',
+    email: carol.email,
+    email_verified: true,
   });
   try {
     const api = new ApiClient(server.url);
     await api.signIn(ADMIN.username, ADMIN.password);
-    await api.call('POST', '/idps', { code: 'vault', name: 'Vault SSO', type: 'OIDC', config: { issuer: vault.issuer, clientId: vault.clientId, clientSecret: vault.clientSecret } });
+    await api.call('POST', '/idps', {
+      code: 'vault',
+      name: 'Vault SSO',
+      type: 'OIDC',
+      config: { issuer: vault.issuer, clientId: vault.clientId, clientSecret: vault.clientSecret },
+    });
     await api.createUser(carol);
     // Linked once with her password, then she turns her authenticator app on.
     const { page: first } = await openPage(browser);

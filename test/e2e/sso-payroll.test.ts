@@ -13,7 +13,12 @@ import { openDatabase } from '../../server/db/connect';
 import { registerPayroll } from '../../server/seed/payroll';
 
 // demo/payroll/server.mjs has no typings: import it by URL and say what it gives.
-type StartPayroll = (options: { issuer: string; client: { clientId: string; clientSecret: string }; port: number; origin: string }) => Promise<{ url: string; stop(): Promise<void> }>;
+type StartPayroll = (options: {
+  issuer: string;
+  client: { clientId: string; clientSecret: string };
+  port: number;
+  origin: string;
+}) => Promise<{ url: string; stop(): Promise<void> }>;
 const { startPayroll } = (await import(new URL('../../demo/payroll/server.mjs', import.meta.url).href)) as { startPayroll: StartPayroll };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'iam-e2e-payroll-'));
@@ -50,7 +55,7 @@ async function signInThroughConsole(page: import('playwright-core').Page) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-test('Payroll\'s API refuses calls without a live token from the console', async () => {
+test("Payroll's API refuses calls without a live token from the console", async () => {
   assert.equal((await fetch(`${payroll.url}/api/payslips`)).status, 401);
   assert.equal((await fetch(`${payroll.url}/api/payslips`, { headers: { authorization: 'Bearer forged-token' } })).status, 401);
 });
@@ -67,7 +72,7 @@ test('a person signs in to Payroll, sees roles, privileges and menu, calls its A
 
   await page.getByRole('link', { name: 'Load my payslips' }).click();
   await page.getByTestId('payslips').waitFor();
-  assert.match(await page.getByTestId('payslips').textContent() ?? '', /4210\.5 EUR/);
+  assert.match((await page.getByTestId('payslips').textContent()) ?? '', /4210\.5 EUR/);
   await page.getByRole('link', { name: 'Back' }).click();
 
   // RP-initiated logout: the console asks, then ends its own session too.
@@ -95,6 +100,9 @@ test('a person signs in to Payroll, sees roles, privileges and menu, calls its A
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('alert').waitFor();
   assert.notEqual(new URL(page.url()).origin, payroll.url, 'a disabled person is not signed in to Payroll');
-  assert.deepEqual(errors.filter((error) => !/Failed to load resource/.test(error)), []);
+  assert.deepEqual(
+    errors.filter((error) => !/Failed to load resource/.test(error)),
+    [],
+  );
   await context.close();
 });

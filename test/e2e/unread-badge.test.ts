@@ -16,7 +16,9 @@ let members = 0;
 
 /** Each test's own fixture: a new member with `titles` unread, signed in (in Chinese) on a page of
  *  their own whose clock the test can move, counting the page's reads of the unread count. */
-async function memberWithMessages(titles: string[]): Promise<{ watched: WatchedPage; page: Page; send: (title: string) => Promise<unknown>; countReads: () => number }> {
+async function memberWithMessages(
+  titles: string[],
+): Promise<{ watched: WatchedPage; page: Page; send: (title: string) => Promise<unknown>; countReads: () => number }> {
   members += 1;
   const username = `lina-${members}`;
   const memberId = await admin.createUser({ username, realName: `Lina_${members}`, password: PASSWORD });

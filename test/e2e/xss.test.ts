@@ -69,37 +69,53 @@ before(async () => {
     await refused(api.call('POST', '/apps', { name: 'Url_App', callbackUrl: "javascript:__xss.push('app.callbackUrl')" })),
     await refused(api.call('POST', '/apps', { name: 'Url_App', entrypoint: "javascript:__xss.push('app.entrypoint')" })),
     await refused(api.call('POST', '/user', { username: 'xss<b>', realName: shortPayload('user.realName'), password: 'x'.repeat(64) })),
-  ]) assert.match(message, /: 400 /);
+  ])
+    assert.match(message, /: 400 /);
 
   const me = await api.call<{ user: { id: string } }>('GET', '/cas/session');
   ids.me = me.user.id;
   ids.member = await api.createUser({ username: 'xss-member', realName: 'Xss_Member', password: MEMBER_PASSWORD });
   await store('user.description', fullPayload('user.description'), (payload) =>
-    api.call('POST', '/user', { username: 'xss-person', realName: 'Xss_Person', description: payload, password: 'a'.repeat(64), extraProp: {} }));
-  ids.tenant = (await store('tenant.description', fullPayload('tenant.description'), (payload) =>
-    api.call<{ id: string }>('POST', '/tenants', { parentId: rootId, name: 'Xss_Tenant', type: 'company', description: payload }))).id;
-  ids.app = (await store('app.detail', fullPayload('app.detail'), (payload) =>
-    api.call<{ id: string }>('POST', '/apps', { name: 'Xss_App', detail: payload, callbackUrl: 'https://app.example.com/cb' }))).id;
+    api.call('POST', '/user', { username: 'xss-person', realName: 'Xss_Person', description: payload, password: 'a'.repeat(64), extraProp: {} }),
+  );
+  ids.tenant = (
+    await store('tenant.description', fullPayload('tenant.description'), (payload) =>
+      api.call<{ id: string }>('POST', '/tenants', { parentId: rootId, name: 'Xss_Tenant', type: 'company', description: payload }),
+    )
+  ).id;
+  ids.app = (
+    await store('app.detail', fullPayload('app.detail'), (payload) =>
+      api.call<{ id: string }>('POST', '/apps', { name: 'Xss_App', detail: payload, callbackUrl: 'https://app.example.com/cb' }),
+    )
+  ).id;
   await store('privilege.name', shortPayload('privilege.name'), (payload) =>
-    api.call('POST', `/apps/${ids.app}/privileges`, { name: payload, key: 'xsspriv', parentId: null }));
+    api.call('POST', `/apps/${ids.app}/privileges`, { name: payload, key: 'xsspriv', parentId: null }),
+  );
   await store('role.description', fullPayload('role.description'), (payload) =>
-    api.call('POST', `/apps/${ids.app}/roles`, { name: 'Xss_Role', description: payload }));
+    api.call('POST', `/apps/${ids.app}/roles`, { name: 'Xss_Role', description: payload }),
+  );
   const planName = shortPayload('plan.name');
   const itemName = shortPayload('plan.item');
   stored.set('plan.name', planName);
   stored.set('plan.item', itemName);
   // A plan's description is stored but no screen shows it (nothing to look at; stored all the same).
-  await api.call('POST', '/menu-plans', { appId: ids.app, name: planName, description: fullPayload('plan.description'), items: [{ name: itemName, path: '/home/index' }] });
+  await api.call('POST', '/menu-plans', {
+    appId: ids.app,
+    name: planName,
+    description: fullPayload('plan.description'),
+    items: [{ name: itemName, path: '/home/index' }],
+  });
   const vendor = shortPayload('channel.vendor');
   stored.set('channel.vendor', vendor);
   await store('channel.name', shortPayload('channel.name'), (payload) =>
-    api.call('POST', '/channels', { name: payload, serviceType: 'SITE_MESSAGE', vendor, config: {} }));
+    api.call('POST', '/channels', { name: payload, serviceType: 'SITE_MESSAGE', vendor, config: {} }),
+  );
   const content = fullPayload('message.content');
   stored.set('message.content', content);
-  await store('message.title', shortPayload('message.title'), (payload) =>
-    api.call('POST', '/messages', { title: payload, content, userIds: [ids.me] }));
+  await store('message.title', shortPayload('message.title'), (payload) => api.call('POST', '/messages', { title: payload, content, userIds: [ids.me] }));
   await store('idp.name', shortPayload('idp.name'), (payload) =>
-    api.call('POST', '/idps', { code: 'xssidp', name: payload, type: 'OIDC', config: { issuer: 'https://sso.example.com', clientId: 'iam' } }));
+    api.call('POST', '/idps', { code: 'xssidp', name: payload, type: 'OIDC', config: { issuer: 'https://sso.example.com', clientId: 'iam' } }),
+  );
   const config = await api.call<{ value: { system: Record<string, unknown> }; version: number }>('GET', '/config');
   const system: Record<string, unknown> = { ...config.value.system, supportThirdLogin: 'Y' };
   for (const field of ['appName', 'copyright', 'loginSign'] as const) {
@@ -112,7 +128,9 @@ before(async () => {
 /** A page whose payload calls reach this file, and whose dialogs are counted and dismissed. */
 async function watchedPage(): Promise<WatchedPage> {
   const watched = await openPage(browser, { expectedFailures: [/\/x$/, /\/api\//] });
-  await watched.context.exposeBinding('__xssRan', (_source, n: number) => { ran.push(fieldNumbers[n] ?? String(n)); });
+  await watched.context.exposeBinding('__xssRan', (_source, n: number) => {
+    ran.push(fieldNumbers[n] ?? String(n));
+  });
   await watched.context.addInitScript('window.__xss = { push: (n) => window.__xssRan(n) };');
   watched.page.on('dialog', (dialog) => {
     dialogs.push(`${dialog.type()}: ${dialog.message()}`);
@@ -147,7 +165,11 @@ async function expectShown(page: Page, where: string, expected: string[]): Promi
     await page.waitForTimeout(250);
     shown = await fieldsShown(page);
   }
-  assert.deepEqual(expected.filter((field) => !shown.includes(field)), [], `${where}: not shown as text`);
+  assert.deepEqual(
+    expected.filter((field) => !shown.includes(field)),
+    [],
+    `${where}: not shown as text`,
+  );
   console.log(`xss: ${where} shows ${shown.join(', ') || 'none'}`);
   for (const field of shown) seen.add(field);
   return shown;
@@ -185,7 +207,10 @@ test('every console screen and the dialogs show the stored payloads as text; not
   await page.keyboard.press('Escape');
 
   await visit(page, '/operate/tenant/list', []);
-  await page.getByRole('tree', { name: 'Tenant tree' }).getByRole('treeitem', { name: /^Xss_Tenant\b/ }).click();
+  await page
+    .getByRole('tree', { name: 'Tenant tree' })
+    .getByRole('treeitem', { name: /^Xss_Tenant\b/ })
+    .click();
   await expectShown(page, 'tenant detail', ['tenant.description']);
 
   await visit(page, '/operate/app', ['app.detail']);
@@ -208,9 +233,10 @@ test('every console screen and the dialogs show the stored payloads as text; not
 });
 
 // Script in an SVG marks the document it runs in (our __xss may not exist in a sandboxed document).
-const EVIL_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" onload="document.documentElement.setAttribute('data-pwned','onload')">`
-  + `<script>document.documentElement.setAttribute('data-pwned','script');window.__xss&&__xss.push(-2)</script>`
-  + '<rect width="16" height="16" fill="green"/></svg>';
+const EVIL_SVG =
+  `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" onload="document.documentElement.setAttribute('data-pwned','onload')">` +
+  `<script>document.documentElement.setAttribute('data-pwned','script');window.__xss&&__xss.push(-2)</script>` +
+  '<rect width="16" height="16" fill="green"/></svg>';
 
 test('an uploaded SVG with script runs nothing, opened directly or as an image', async () => {
   const name = await api.upload('icon', 'evil.svg', new TextEncoder().encode(EVIL_SVG), 'image/svg+xml');
@@ -222,7 +248,9 @@ test('an uploaded SVG with script runs nothing, opened directly or as an image',
   assert.match(served.headers.get('content-security-policy') ?? '', /(^|;)\s*sandbox\b/);
   assert.match(served.headers.get('content-security-policy') ?? '', /default-src 'none'/);
   assert.equal(served.headers.get('x-content-type-options'), 'nosniff');
-  console.log(`xss: the stored SVG ${/<script|onload=/i.test(body) ? 'keeps' : 'lost'} its script (sanitised on upload); served with ${served.headers.get('content-security-policy')}`);
+  console.log(
+    `xss: the stored SVG ${/<script|onload=/i.test(body) ? 'keeps' : 'lost'} its script (sanitised on upload); served with ${served.headers.get('content-security-policy')}`,
+  );
 
   const { page } = await watchedPage();
   await page.goto(url);
@@ -231,7 +259,9 @@ test('an uploaded SVG with script runs nothing, opened directly or as an image',
 
   await page.goto(`${server.url}/login`);
   await assertWatching(page);
-  await page.evaluate(`new Promise((resolve) => { const image = new Image(); image.onload = image.onerror = resolve; image.src = ${JSON.stringify(url)}; document.body.append(image); })`);
+  await page.evaluate(
+    `new Promise((resolve) => { const image = new Image(); image.onload = image.onerror = resolve; image.src = ${JSON.stringify(url)}; document.body.append(image); })`,
+  );
   assert.equal(await page.evaluate('document.documentElement.getAttribute("data-pwned")'), null, 'the SVG ran script as an image');
   assert.deepEqual(ran, []);
   assert.deepEqual(dialogs, []);

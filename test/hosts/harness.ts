@@ -17,15 +17,22 @@ export const strictCsp = "default-src 'self'; script-src 'self'; style-src 'self
 /** The version ranges of the repository's own tooling, so a host installs what the cache holds. */
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
 export function versions(...names: string[]): Record<string, string> {
-  return Object.fromEntries(names.map((name) => {
-    const range = rootManifest.devDependencies[name];
-    if (!range) throw new Error(`${name} is not a devDependency of the repository`);
-    return [name, range];
-  }));
+  return Object.fromEntries(
+    names.map((name) => {
+      const range = rootManifest.devDependencies[name];
+      if (!range) throw new Error(`${name} is not a devDependency of the repository`);
+      return [name, range];
+    }),
+  );
 }
 
 function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+  return execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+  });
 }
 
 /** A temp folder removed after the test file. */
@@ -37,7 +44,12 @@ export function tempFolder(prefix: string): string {
 
 /** `npm pack` of a package folder into `destination`; answers the tarball's path and its file list. */
 export function pack(folder: string, destination: string): { tarball: string; files: string[]; unpackedSize: number; size: number } {
-  const [result] = JSON.parse(npm(['pack', '--json', '--pack-destination', destination], folder)) as { filename: string; files: { path: string }[]; unpackedSize: number; size: number }[];
+  const [result] = JSON.parse(npm(['pack', '--json', '--pack-destination', destination], folder)) as {
+    filename: string;
+    files: { path: string }[];
+    unpackedSize: number;
+    size: number;
+  }[];
   if (!result) throw new Error(`npm pack in ${folder} answered nothing`);
   return { tarball: join(destination, result.filename), files: result.files.map((file) => file.path), unpackedSize: result.unpackedSize, size: result.size };
 }
@@ -55,11 +67,17 @@ export function createProject(prefix: string, files: Record<string, string>): st
 
 /** Runs a tool installed in the project (`tsc`, `vite`) and answers its output; throws with it on failure. */
 export function runTool(folder: string, tool: string, args: string[]): string {
-  const bin = JSON.parse(readFileSync(join(folder, 'node_modules', tool === 'tsc' ? 'typescript' : tool, 'package.json'), 'utf8')) as { bin: Record<string, string> | string };
+  const bin = JSON.parse(readFileSync(join(folder, 'node_modules', tool === 'tsc' ? 'typescript' : tool, 'package.json'), 'utf8')) as {
+    bin: Record<string, string> | string;
+  };
   const script = typeof bin.bin === 'string' ? bin.bin : bin.bin[tool];
   if (!script) throw new Error(`${tool} has no bin`);
   try {
-    return execFileSync(process.execPath, [join(folder, 'node_modules', tool === 'tsc' ? 'typescript' : tool, script), ...args], { cwd: folder, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync(process.execPath, [join(folder, 'node_modules', tool === 'tsc' ? 'typescript' : tool, script), ...args], {
+      cwd: folder,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string };
     throw new Error(`${tool} ${args.join(' ')} failed:\n${failed.stdout ?? ''}${failed.stderr ?? ''}`);
@@ -69,11 +87,17 @@ export function runTool(folder: string, tool: string, args: string[]): string {
 /** `vite preview` of the built project on `port`; resolves once it answers, stopped after the file. */
 export async function preview(folder: string, port: number): Promise<string> {
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [join(folder, 'node_modules/vite/bin/vite.js'), 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(folder, 'node_modules/vite/bin/vite.js'), 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+    { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stdout?.on('data', (part) => (output += part));
   child.stderr?.on('data', (part) => (output += part));
-  after(() => { child.kill('SIGTERM'); });
+  after(() => {
+    child.kill('SIGTERM');
+  });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`vite preview exited:\n${output}`);
@@ -94,10 +118,23 @@ export function viteServerOptions(apiTarget: string): string {
 }
 
 /** The TypeScript options of a host that checks the libraries' typings too. */
-export const hostTsconfig = (extra: Record<string, unknown> = {}) => JSON.stringify({
-  compilerOptions: {
-    target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-    strict: true, noEmit: true, skipLibCheck: false, isolatedModules: true, types: [], ...extra,
-  },
-  include: ['src'],
-}, null, 2);
+export const hostTsconfig = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify(
+    {
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'Bundler',
+        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        isolatedModules: true,
+        types: [],
+        ...extra,
+      },
+      include: ['src'],
+    },
+    null,
+    2,
+  );

@@ -35,7 +35,9 @@ test('the browser package: every export, typings, LICENSE and README; no source 
   const unwanted = browser.files.filter((path) => /\.map$|(^|\/)demo\/|dist-server|^server\/|\.(br|gz)$|\.tsx?$(?<!\.d\.ts)/.test(path));
   assert.deepEqual(unwanted, []);
   assert.ok(browser.unpackedSize < 1.5 * 1024 * 1024, `unpacked ${browser.unpackedSize} bytes`);
-  console.log(`iam-console tarball: ${browser.files.length} files, ${(browser.size / 1024).toFixed(0)} KiB packed, ${(browser.unpackedSize / 1024).toFixed(0)} KiB unpacked`);
+  console.log(
+    `iam-console tarball: ${browser.files.length} files, ${(browser.size / 1024).toFixed(0)} KiB packed, ${(browser.unpackedSize / 1024).toFixed(0)} KiB unpacked`,
+  );
 });
 
 test('README of the browser package links only to files in the package', () => {
@@ -52,38 +54,67 @@ test('React and react-dom are peer dependencies, imported by the package and not
   // @types/react too: the elements' typings add their tags to React's JSX, so even a host without
   // React needs React's types to typecheck them.
   assert.deepEqual(Object.keys(manifest.peerDependencies ?? {}).sort(), ['@types/react', 'react', 'react-dom']);
-  const code = browser.files.filter((path) => path.endsWith('.js')).map((path) => readFileSync(join(browserPackage, path), 'utf8')).join('\n');
+  const code = browser.files
+    .filter((path) => path.endsWith('.js'))
+    .map((path) => readFileSync(join(browserPackage, path), 'utf8'))
+    .join('\n');
   assert.match(code, /from"react"/);
   // React's own modules define these; a bundled copy of React or react-dom would bring them.
   assert.doesNotMatch(code, /__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE|Minified React error/);
-  assert.match(readFileSync(join(root, 'dist/login.js'), 'utf8') + readdirSync(join(root, 'dist/chunks')).map((name) => readFileSync(join(root, 'dist/chunks', name), 'utf8')).join(''), /Minified React error/, 'the self-contained bundle has React');
+  assert.match(
+    readFileSync(join(root, 'dist/login.js'), 'utf8') +
+      readdirSync(join(root, 'dist/chunks'))
+        .map((name) => readFileSync(join(root, 'dist/chunks', name), 'utf8'))
+        .join(''),
+    /Minified React error/,
+    'the self-contained bundle has React',
+  );
 });
 
 test('a front-end install brings the package and React, nothing of the server', () => {
   const project = createProject('iam-frontend-', {
     'package.json': JSON.stringify({ name: 'frontend', private: true, dependencies: { 'iam-console': `file:${browser.tarball}` } }),
   });
-  const installed = Object.keys((JSON.parse(readFileSync(join(project, 'node_modules/.package-lock.json'), 'utf8')) as { packages: Record<string, unknown> }).packages)
+  const installed = Object.keys(
+    (JSON.parse(readFileSync(join(project, 'node_modules/.package-lock.json'), 'utf8')) as { packages: Record<string, unknown> }).packages,
+  )
     .filter((path) => path.startsWith('node_modules/'))
     .map((path) => path.slice('node_modules/'.length))
     .sort();
   assert.deepEqual(installed, ['@types/react', 'csstype', 'iam-console', 'nanostores', 'react', 'react-dom', 'scheduler', 'valibot']);
-  console.log(`front-end install: ${installed.length} packages (${installed.join(', ')}), ${(sizeOf(join(project, 'node_modules')) / 1024 / 1024).toFixed(1)} MB`);
+  console.log(
+    `front-end install: ${installed.length} packages (${installed.join(', ')}), ${(sizeOf(join(project, 'node_modules')) / 1024 / 1024).toFixed(1)} MB`,
+  );
 });
 
 test('the server package: its command, own dependencies, the console page and the precompressed bundle', () => {
   const files = new Set(server.files);
-  const serverManifest = JSON.parse(readFileSync(join(serverPackage, 'package.json'), 'utf8')) as { bin: Record<string, string>; dependencies: Record<string, string> };
+  const serverManifest = JSON.parse(readFileSync(join(serverPackage, 'package.json'), 'utf8')) as {
+    bin: Record<string, string>;
+    dependencies: Record<string, string>;
+  };
   const command = serverManifest.bin['iam-console-server'];
   assert.ok(command && files.has(command), 'the bin is in the package');
   assert.match(readFileSync(join(serverPackage, command), 'utf8'), /^#!\/usr\/bin\/env node\n/);
-  for (const required of ['LICENSE', 'README.md', 'dist-server/public/index.html', 'dist/elements.js', 'dist/elements.js.br', 'dist/elements.js.gz', 'dist/login.js']) assert.ok(files.has(required), required);
-  assert.deepEqual(server.files.filter((path) => /\.map$|^dist\/demo\//.test(path)), []);
+  for (const required of [
+    'LICENSE',
+    'README.md',
+    'dist-server/public/index.html',
+    'dist/elements.js',
+    'dist/elements.js.br',
+    'dist/elements.js.gz',
+    'dist/login.js',
+  ])
+    assert.ok(files.has(required), required);
+  assert.deepEqual(
+    server.files.filter((path) => /\.map$|^dist\/demo\//.test(path)),
+    [],
+  );
   for (const name of ['fastify', 'better-sqlite3', 'pg', 'oidc-provider']) assert.ok(serverManifest.dependencies[name], name);
   assert.equal(serverManifest.dependencies.react, undefined);
 });
 
-test('the server package run from a host\'s folder serves its own bundle, not the folder\'s dist/', async () => {
+test("the server package run from a host's folder serves its own bundle, not the folder's dist/", async () => {
   const host = tempFolder('iam-host-cwd-');
   const dataDir = tempFolder('iam-host-data-');
   const port = await freePort();

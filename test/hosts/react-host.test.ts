@@ -18,15 +18,23 @@ const api = await startServer({ IAM_CORS_ORIGINS: origin });
 const { tarball } = pack(browserPackage, tempFolder('iam-react-packed-'));
 
 /** A page of the host that renders `source` (src/<name>.tsx). */
-const page = (name: string) => `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${name}</title></head>\n<body><div id="root"></div><script type="module" src="/src/${name}.tsx"></script></body></html>\n`;
-const bare = (imports: string) => `${imports}import { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root')!).render(<p>host</p>);\n`;
+const page = (name: string) =>
+  `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${name}</title></head>\n<body><div id="root"></div><script type="module" src="/src/${name}.tsx"></script></body></html>\n`;
+const bare = (imports: string) =>
+  `${imports}import { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root')!).render(<p>host</p>);\n`;
 
 const project = createProject('iam-react-host-', {
-  'package.json': JSON.stringify({
-    name: 'react-host', private: true, type: 'module',
-    dependencies: { 'iam-console': `file:${tarball}`, ...versions('react', 'react-dom') },
-    devDependencies: versions('vite', '@vitejs/plugin-react', 'typescript', '@types/react', '@types/react-dom'),
-  }, null, 2),
+  'package.json': JSON.stringify(
+    {
+      name: 'react-host',
+      private: true,
+      type: 'module',
+      dependencies: { 'iam-console': `file:${tarball}`, ...versions('react', 'react-dom') },
+      devDependencies: versions('vite', '@vitejs/plugin-react', 'typescript', '@types/react', '@types/react-dom'),
+    },
+    null,
+    2,
+  ),
   'tsconfig.json': hostTsconfig({ jsx: 'react-jsx' }),
   'vite.config.ts': `import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -105,17 +113,25 @@ test('the React host typechecks against the packed typings with skipLibCheck: fa
   assert.equal(typecheck, '');
 });
 
-test('LoginForm renders in the host\'s React tree and signs in; the console follows with typed events, under a strict CSP', async () => {
+test("LoginForm renders in the host's React tree and signs in; the console follows with typed events, under a strict CSP", async () => {
   const { page: tab, errors } = await openPage(browser, { expectedFailures: [/\/favicon\.ico$/] });
   const violations: string[] = [];
-  tab.on('console', (message) => { if (/Content Security Policy/i.test(message.text())) violations.push(message.text()); });
+  tab.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
   await tab.goto(hostUrl);
   const host = tab.getByRole('region', { name: 'Host sign-in' });
   await host.getByLabel('Username').fill(ADMIN.username);
   await host.getByLabel('Password', { exact: true }).fill(ADMIN.password);
   await host.getByRole('button', { name: 'Sign in' }).click();
-  await tab.getByRole('status').filter({ hasText: `Signed in as ${ADMIN.username}` }).waitFor();
-  await tab.locator('iam-console').getByRole('heading', { name: `Welcome back, ${ADMIN.username}` }).waitFor();
+  await tab
+    .getByRole('status')
+    .filter({ hasText: `Signed in as ${ADMIN.username}` })
+    .waitFor();
+  await tab
+    .locator('iam-console')
+    .getByRole('heading', { name: `Welcome back, ${ADMIN.username}` })
+    .waitFor();
   await tab.getByTestId('console-path').filter({ hasText: '/home' }).waitFor();
   assert.equal(new URL(tab.url()).pathname, '/', 'routing="memory" leaves the host URL alone');
   assert.deepEqual(errors, []);
@@ -126,20 +142,25 @@ test('LoginForm renders in the host\'s React tree and signs in; the console foll
 /** Every JavaScript file Vite wrote, with the sources its map names. */
 function emitted(): { file: string; code: string; sources: string[] }[] {
   const assets = join(project, 'dist/assets');
-  return readdirSync(assets).filter((name) => name.endsWith('.js')).map((name) => ({
-    file: `assets/${name}`,
-    code: readFileSync(join(assets, name), 'utf8'),
-    sources: (JSON.parse(readFileSync(join(assets, `${name}.map`), 'utf8')) as { sources: string[] }).sources,
-  }));
+  return readdirSync(assets)
+    .filter((name) => name.endsWith('.js'))
+    .map((name) => ({
+      file: `assets/${name}`,
+      code: readFileSync(join(assets, name), 'utf8'),
+      sources: (JSON.parse(readFileSync(join(assets, `${name}.map`), 'utf8')) as { sources: string[] }).sources,
+    }));
 }
 
-test('the host\'s bundle holds React and react-dom once, and iam-console brings neither', () => {
+test("the host's bundle holds React and react-dom once, and iam-console brings neither", () => {
   const files = emitted();
   const reactSources = [...new Set(files.flatMap((file) => file.sources).filter((source) => /node_modules\/react(-dom)?\/cjs\/.+\.js$/.test(source)))];
   const copies = (pattern: RegExp) => reactSources.filter((source) => pattern.test(source)).length;
   assert.equal(copies(/\/react\/cjs\/react\.production\.js$/), 1);
   assert.equal(copies(/\/react-dom\/cjs\/react-dom-client\.production\.js$/), 1);
-  assert.ok(files.some((file) => file.sources.some((source) => source.includes('node_modules/iam-console/'))), 'iam-console is in the bundle');
+  assert.ok(
+    files.some((file) => file.sources.some((source) => source.includes('node_modules/iam-console/'))),
+    'iam-console is in the bundle',
+  );
   // React's internals object, named by React and read by react-dom: as many times in the bundle as
   // in those React files, so no other copy (one inside iam-console's files) came along.
   const marker = /__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE/g;
@@ -162,7 +183,9 @@ test('what the host pays for iam-console/login and iam-console/elements on top o
   const baseline = firstLoad('baseline.html');
   const login = firstLoad('login.html') - baseline;
   const elements = firstLoad('elements.html') - baseline;
-  console.log(`React host, first load min+gzip: React alone ${(baseline / 1024).toFixed(1)} KiB; + iam-console/login ${(login / 1024).toFixed(1)} KiB; + iam-console/elements ${(elements / 1024).toFixed(1)} KiB`);
+  console.log(
+    `React host, first load min+gzip: React alone ${(baseline / 1024).toFixed(1)} KiB; + iam-console/login ${(login / 1024).toFixed(1)} KiB; + iam-console/elements ${(elements / 1024).toFixed(1)} KiB`,
+  );
   assert.ok(login > 0 && login < 60 * 1024, `login costs ${login} bytes`);
   assert.ok(elements > 0 && elements < 120 * 1024, `elements cost ${elements} bytes`);
 });

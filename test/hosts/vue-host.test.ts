@@ -12,11 +12,17 @@ const api = await startServer({ IAM_CORS_ORIGINS: `http://127.0.0.1:${previewPor
 const { tarball } = pack(browserPackage, tempFolder('iam-vue-packed-'));
 
 const project = createProject('iam-vue-host-', {
-  'package.json': JSON.stringify({
-    name: 'vue-host', private: true, type: 'module',
-    dependencies: { 'iam-console': `file:${tarball}`, ...versions('vue') },
-    devDependencies: versions('vite', '@vitejs/plugin-vue', 'typescript'),
-  }, null, 2),
+  'package.json': JSON.stringify(
+    {
+      name: 'vue-host',
+      private: true,
+      type: 'module',
+      dependencies: { 'iam-console': `file:${tarball}`, ...versions('vue') },
+      devDependencies: versions('vite', '@vitejs/plugin-vue', 'typescript'),
+    },
+    null,
+    2,
+  ),
   'tsconfig.json': hostTsconfig(),
   'vite.config.ts': `import { defineConfig } from 'vite';
 import vue from '@vitejs/plugin-vue';
@@ -26,7 +32,8 @@ export default defineConfig({
   ${viteServerOptions(api.url)}
 });
 `,
-  'index.html': '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Vue host</title></head>\n<body><div id="app"></div><script type="module" src="/src/main.ts"></script></body></html>\n',
+  'index.html':
+    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Vue host</title></head>\n<body><div id="app"></div><script type="module" src="/src/main.ts"></script></body></html>\n',
   'src/App.vue': `<script setup lang="ts">
 import 'iam-console/elements';
 const onSuccess = (e: CustomEvent<{ username: string }>) => console.log(e.detail.username);
@@ -61,11 +68,11 @@ runTool(project, 'vite', ['build', '--logLevel', 'warn']);
 const hostUrl = await preview(project, previewPort);
 const browser = await launchBrowser();
 
-test('the Vue host\'s TypeScript compiles against the packed typings with skipLibCheck: false', () => {
+test("the Vue host's TypeScript compiles against the packed typings with skipLibCheck: false", () => {
   assert.equal(typecheck, '');
 });
 
-test('README\'s Vue snippet signs in, its handler gets the typed detail, under a strict CSP', async () => {
+test("README's Vue snippet signs in, its handler gets the typed detail, under a strict CSP", async () => {
   const { page, errors } = await openPage(browser, { expectedFailures: [/\/favicon\.ico$/] });
   const logged: string[] = [];
   const violations: string[] = [];

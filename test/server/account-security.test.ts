@@ -26,7 +26,10 @@ let admin: Client;
 let people = 0;
 
 before(async () => {
-  [server, smtp] = await Promise.all([startServer({ corsOrigins: [PORTAL], webauthn: { rpId: PASSKEY_PAGE.rpId, origins: [PASSKEY_PAGE.origin] } }), startSmtp(SMTP.user, SMTP.password)]);
+  [server, smtp] = await Promise.all([
+    startServer({ corsOrigins: [PORTAL], webauthn: { rpId: PASSKEY_PAGE.rpId, origins: [PASSKEY_PAGE.origin] } }),
+    startSmtp(SMTP.user, SMTP.password),
+  ]);
   admin = await server.admin();
   const channel = await admin.post('/api/channels', {
     name: 'Mail relay',
@@ -86,7 +89,9 @@ async function withAuthenticator(client: Client): Promise<() => string> {
 /** A passkey added through the personal center's calls: the authenticator holding it. */
 async function withPasskey(client: Client): Promise<SoftwareAuthenticator> {
   const key = new SoftwareAuthenticator(PASSKEY_PAGE.origin, PASSKEY_PAGE.rpId);
-  const options = await client.post<{ challenge: string; rp: { id?: string }; user: { id: string } }>('/api/user/passkeys/options', { password: transform(PASSWORD) });
+  const options = await client.post<{ challenge: string; rp: { id?: string }; user: { id: string } }>('/api/user/passkeys/options', {
+    password: transform(PASSWORD),
+  });
   assert.equal(options.status, 200, JSON.stringify(options.body));
   const added = await client.post('/api/user/passkeys', { name: 'Laptop', credential: key.create(options.body.data) });
   assert.equal(added.status, 200, JSON.stringify(added.body));
@@ -355,7 +360,11 @@ test('adminStrongFactor: an administrator without a second factor sets up an aut
     assert.equal(byKey.body.data.loginSuccess, true, JSON.stringify(byKey.body));
     const elsewhere = server.client();
     assert.equal((await elsewhere.login(keyHolder.username, PASSWORD)).body.data.nextStep, 'PASSKEY');
-    assert.equal((await elsewhere.login(keyHolder.username, PASSWORD, { nextStep: 'PASSKEY', code: '123456' })).status, 401, 'a six-digit code does not answer it');
+    assert.equal(
+      (await elsewhere.login(keyHolder.username, PASSWORD, { nextStep: 'PASSKEY', code: '123456' })).status,
+      401,
+      'a six-digit code does not answer it',
+    );
     const byCode = await elsewhere.login(keyHolder.username, PASSWORD, { nextStep: 'PASSKEY', code: keyHolderCodes[0] });
     assert.equal(byCode.body.data.loginSuccess, true, JSON.stringify(byCode.body));
     assert.equal((await auditOf('recovery.use', keyHolder.id)).length, 1);

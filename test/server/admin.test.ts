@@ -7,11 +7,34 @@ import { startServer, transform, type Client, type TestServer } from './harness'
 import type { PagedList, User } from '../../src/core/types';
 import { Permission } from '../../src/core/permission-codes';
 
-interface Tenant { id: string; parentId: string | null; name: string; version: number }
-interface Member { id: string; username: string; realName: string }
-interface AppRoles { appId: string; appName: string; roles: { id: string; name: string; assigned: boolean }[] }
-interface Privilege { id: string; parentId: string | null; key: string; sort: number }
-interface MenuItem { name: string; path: string; privilegeId?: string; children?: MenuItem[] }
+interface Tenant {
+  id: string;
+  parentId: string | null;
+  name: string;
+  version: number;
+}
+interface Member {
+  id: string;
+  username: string;
+  realName: string;
+}
+interface AppRoles {
+  appId: string;
+  appName: string;
+  roles: { id: string; name: string; assigned: boolean }[];
+}
+interface Privilege {
+  id: string;
+  parentId: string | null;
+  key: string;
+  sort: number;
+}
+interface MenuItem {
+  name: string;
+  path: string;
+  privilegeId?: string;
+  children?: MenuItem[];
+}
 type Fields = { fields: { field: string; rule: string }[] };
 
 let server: TestServer;
@@ -40,7 +63,9 @@ before(async () => {
   admin = await server.admin();
   rootId = (await ok(admin.get<Tenant[]>('/api/tenants/tree'))).find((row) => row.parentId === null)!.id;
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 describe('user list', () => {
   test('sorts by a column in either order, and filters by a tenant subtree or that tenant only', async () => {
@@ -73,17 +98,41 @@ describe('roles of a user per app', () => {
 
     const before = await ok(admin.get<AppRoles[]>(`/api/user/${person.id}/roles`));
     const crmRoles = before.find((entry) => entry.appId === crm.id);
-    assert.deepEqual(crmRoles?.roles.map((role) => [role.name, role.assigned]), [['Sales', false], ['Support', false]]);
+    assert.deepEqual(
+      crmRoles?.roles.map((role) => [role.name, role.assigned]),
+      [
+        ['Sales', false],
+        ['Support', false],
+      ],
+    );
 
     const after = await ok(admin.put<AppRoles[]>(`/api/user/${person.id}/roles/${crm.id}`, { roleIds: [sales.id, support.id] }));
-    assert.deepEqual(after.find((entry) => entry.appId === crm.id)?.roles.map((role) => role.assigned), [true, true]);
+    assert.deepEqual(
+      after.find((entry) => entry.appId === crm.id)?.roles.map((role) => role.assigned),
+      [true, true],
+    );
     await ok(admin.put(`/api/user/${person.id}/roles/${erp.id}`, { roleIds: [buyer.id] }));
     // Setting one app's roles leaves the other app's alone.
     const narrowed = await ok(admin.put<AppRoles[]>(`/api/user/${person.id}/roles/${crm.id}`, { roleIds: [support.id] }));
-    assert.deepEqual(narrowed.find((entry) => entry.appId === crm.id)?.roles.filter((role) => role.assigned).map((role) => role.name), ['Support']);
-    assert.deepEqual(narrowed.find((entry) => entry.appId === erp.id)?.roles.filter((role) => role.assigned).map((role) => role.name), ['Buyer']);
+    assert.deepEqual(
+      narrowed
+        .find((entry) => entry.appId === crm.id)
+        ?.roles.filter((role) => role.assigned)
+        .map((role) => role.name),
+      ['Support'],
+    );
+    assert.deepEqual(
+      narrowed
+        .find((entry) => entry.appId === erp.id)
+        ?.roles.filter((role) => role.assigned)
+        .map((role) => role.name),
+      ['Buyer'],
+    );
     const members = await ok(admin.get<Member[]>(`/api/apps/${crm.id}/roles/${support.id}/members`));
-    assert.deepEqual(members.map((member) => member.username), ['role-holder']);
+    assert.deepEqual(
+      members.map((member) => member.username),
+      ['role-holder'],
+    );
 
     const foreign = await admin.put<Fields>(`/api/user/${person.id}/roles/${crm.id}`, { roleIds: [buyer.id] });
     assert.equal(foreign.status, 400);
@@ -105,7 +154,11 @@ describe('roles of a user per app', () => {
     const tenantAdmin = await signIn('roles-ta');
     await ok(tenantAdmin.put(`/api/user/${mine.id}/roles/${app.id}`, { roleIds: [role.id] }));
     const listed = await ok(tenantAdmin.get<AppRoles[]>(`/api/user/${mine.id}/roles`));
-    assert.deepEqual(listed.map((entry) => entry.appName), ['Roles_Tenant_App'], 'only the apps they administer');
+    assert.deepEqual(
+      listed.map((entry) => entry.appName),
+      ['Roles_Tenant_App'],
+      'only the apps they administer',
+    );
     const refused = await tenantAdmin.put(`/api/user/${mine.id}/roles/${foreign.id}`, { roleIds: [foreignRole.id] });
     assert.equal(refused.status, 403);
     assert.equal(refused.body.message, 'You can only grant the roles and privileges of apps you administer');
@@ -129,11 +182,17 @@ describe('tenants', () => {
     assert.equal(moved.parentId, to.id);
     // The subtree came along: the user filter of the new parent finds the member two levels down.
     const underTo = await ok(admin.get<PagedList<User>>(`/api/user?tenantId=${to.id}`));
-    assert.deepEqual(underTo.list.map((user) => user.username), ['move-member']);
+    assert.deepEqual(
+      underTo.list.map((user) => user.username),
+      ['move-member'],
+    );
     const underFrom = await ok(admin.get<PagedList<User>>(`/api/user?tenantId=${from.id}`));
     assert.deepEqual(underFrom.list, []);
     const children = await ok(admin.get<PagedList<Tenant>>(`/api/tenants?parentId=${moving.id}`));
-    assert.deepEqual(children.list.map((row) => row.name), ['Move_Below']);
+    assert.deepEqual(
+      children.list.map((row) => row.name),
+      ['Move_Below'],
+    );
 
     const loop = await admin.put<Fields>(`/api/tenants/${moving.id}/parent`, { parentId: below.id, version: moved.version });
     assert.equal(loop.status, 400);
@@ -167,7 +226,10 @@ describe('tenants', () => {
 
     assert.deepEqual(await ok(admin.get<Member[]>(`/api/tenants/${tenant.id}/admins`)), []);
     const set = await ok(admin.put<Member[]>(`/api/tenants/${tenant.id}/admins`, { userIds: [first.id] }));
-    assert.deepEqual(set.map((member) => member.username), ['admins-first']);
+    assert.deepEqual(
+      set.map((member) => member.username),
+      ['admins-first'],
+    );
     const refused = await admin.put<Fields>(`/api/tenants/${tenant.id}/admins`, { userIds: [stranger.id] });
     assert.equal(refused.status, 400);
     assert.equal(refused.body.data.fields[0]?.field, 'userIds');
@@ -176,7 +238,10 @@ describe('tenants', () => {
     const session = await ok(tenantAdmin.get<{ user: { permissions: string[] } }>('/api/cas/session'));
     assert.deepEqual(session.user.permissions, [Permission.SelfService, Permission.Users, Permission.Operations]);
     const both = await ok(tenantAdmin.put<Member[]>(`/api/tenants/${tenant.id}/admins`, { userIds: [first.id, second.id] }));
-    assert.deepEqual(both.map((member) => member.username), ['admins-first', 'admins-second']);
+    assert.deepEqual(
+      both.map((member) => member.username),
+      ['admins-first', 'admins-second'],
+    );
     assert.equal((await tenantAdmin.put(`/api/tenants/${tenant.id}/admins`, { userIds: [second.id] })).status, 403, 'not their own rights');
     assert.equal((await tenantAdmin.get(`/api/tenants/${other.id}/admins`)).status, 404);
 
@@ -195,7 +260,10 @@ describe('apps', () => {
     const three = await make('three');
     const child = await make('child', one.id);
     const ordered = await ok(admin.put<Privilege[]>(`/api/apps/${app.id}/privileges/order`, { parentId: null, ids: [three.id, one.id, two.id] }));
-    assert.deepEqual(ordered.filter((node) => node.parentId === null).map((node) => node.key), ['three', 'one', 'two']);
+    assert.deepEqual(
+      ordered.filter((node) => node.parentId === null).map((node) => node.key),
+      ['three', 'one', 'two'],
+    );
     assert.equal(ordered.find((node) => node.id === child.id)?.parentId, one.id);
     const missing = await admin.put<Fields>(`/api/apps/${app.id}/privileges/order`, { parentId: null, ids: [three.id, one.id] });
     assert.equal(missing.status, 400);
@@ -213,7 +281,10 @@ describe('apps', () => {
     await ok(admin.put(`/api/apps/${app.id}/admins`, { userIds: [owner.id] }));
     const appAdmin = await signIn('lookup-owner');
     const found = await ok(appAdmin.get<Member[]>(`/api/apps/${app.id}/member-lookup?searchValue=LOOKUP`));
-    assert.deepEqual(found.map((member) => member.username), ['lookup-owner', 'lookup-zed']);
+    assert.deepEqual(
+      found.map((member) => member.username),
+      ['lookup-owner', 'lookup-zed'],
+    );
     assert.equal((await appAdmin.get(`/api/apps/${otherApp.id}/member-lookup?searchValue=lookup`)).status, 404);
     assert.equal((await appAdmin.get(`/api/apps/${app.id}/member-lookup?searchValue=`)).status, 400);
   });
@@ -240,28 +311,60 @@ describe('menu plans', () => {
     assert.equal((await ok(admin.get<{ id: string }>(`/api/menu-plans/for/${app.id}`))).id, plan.id);
     const second = await admin.post<Fields>('/api/menu-plans', { appId: app.id, name: 'Second menu', items: [] });
     assert.deepEqual(second.body.data.fields, [{ field: 'appId', rule: 'rule.duplicate' }]);
-    const wrongApp = await admin.post<Fields>('/api/menu-plans', { appId: otherApp.id, name: 'Wrong menu', items: [{ name: 'X', path: '/x', privilegeId: reports.id }] });
+    const wrongApp = await admin.post<Fields>('/api/menu-plans', {
+      appId: otherApp.id,
+      name: 'Wrong menu',
+      items: [{ name: 'X', path: '/x', privilegeId: reports.id }],
+    });
     assert.deepEqual(wrongApp.body.data.fields, [{ field: 'items', rule: 'rule.privilegeIds' }]);
-    const global = await ok(admin.post<{ id: string }>('/api/menu-plans', { name: 'Global menu', items: [{ name: 'Home', path: '/home/index' }, { name: 'Foreign', path: '/foreign', privilegeId: foreign.id }] }));
+    const global = await ok(
+      admin.post<{ id: string }>('/api/menu-plans', {
+        name: 'Global menu',
+        items: [
+          { name: 'Home', path: '/home/index' },
+          { name: 'Foreign', path: '/foreign', privilegeId: foreign.id },
+        ],
+      }),
+    );
     assert.equal((await ok(admin.get<{ id: string }>('/api/menu-plans/for/global'))).id, global.id);
 
     const menusOf = async (client: Client) => {
-      const list = await ok(client.get<{ appId: string | null; entrypoint: string | null; menus: MenuItem[] }[]>('/api/menu/app/assignment/public/multi_app_menu/list'));
+      const list = await ok(
+        client.get<{ appId: string | null; entrypoint: string | null; menus: MenuItem[] }[]>('/api/menu/app/assignment/public/multi_app_menu/list'),
+      );
       return Object.fromEntries(list.map((entry) => [entry.appId ?? 'global', entry]));
     };
     const plain = await menusOf(await signIn('menu-plain'));
-    assert.deepEqual(plain[app.id]?.menus.map((item) => item.name), ['Start']);
-    assert.deepEqual(plain.global?.menus.map((item) => item.name), ['Home']);
+    assert.deepEqual(
+      plain[app.id]?.menus.map((item) => item.name),
+      ['Start'],
+    );
+    assert.deepEqual(
+      plain.global?.menus.map((item) => item.name),
+      ['Home'],
+    );
     const held = await menusOf(await signIn('menu-holder'));
-    assert.deepEqual(held[app.id]?.menus.map((item) => item.name), ['Start', 'Reports']);
-    assert.deepEqual(held[app.id]?.menus[1]?.children?.map((item) => item.name), ['Monthly']);
+    assert.deepEqual(
+      held[app.id]?.menus.map((item) => item.name),
+      ['Start', 'Reports'],
+    );
+    assert.deepEqual(
+      held[app.id]?.menus[1]?.children?.map((item) => item.name),
+      ['Monthly'],
+    );
     assert.equal(held[app.id]?.entrypoint, 'https://bound.example.com/');
     const everything = await menusOf(admin);
-    assert.deepEqual(everything.global?.menus.map((item) => item.name), ['Home', 'Foreign']);
+    assert.deepEqual(
+      everything.global?.menus.map((item) => item.name),
+      ['Home', 'Foreign'],
+    );
 
     // Removing the privilege from the role hides the item again.
     await ok(admin.put(`/api/apps/${app.id}/roles/${role.id}/privileges`, { privilegeIds: [] }));
-    assert.deepEqual((await menusOf(await signIn('menu-holder')))[app.id]?.menus.map((item) => item.name), ['Start']);
+    assert.deepEqual(
+      (await menusOf(await signIn('menu-holder')))[app.id]?.menus.map((item) => item.name),
+      ['Start'],
+    );
     const badPath = await admin.put<Fields>(`/api/menu-plans/${plan.id}`, { items: [{ name: 'Bad', path: 'has space' }], version: plan.version });
     assert.equal(badPath.status, 400);
   });

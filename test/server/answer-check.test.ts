@@ -11,8 +11,16 @@ import { user } from '../../src/core/schemas/users';
 import { ADMIN, createTestDatabase, type TestDatabase } from './harness';
 
 const validUser = {
-  id: 'u1', username: 'someone', realName: 'Someone', version: 1, availabilityStatus: 1, extraProp: {},
-  isAdmin: false, isMaster: false, locked: false, createdAt: 1,
+  id: 'u1',
+  username: 'someone',
+  realName: 'Someone',
+  version: 1,
+  availabilityStatus: 1,
+  extraProp: {},
+  isAdmin: false,
+  isMaster: false,
+  locked: false,
+  createdAt: 1,
 };
 
 describe('the answer check', () => {
@@ -30,9 +38,14 @@ describe('the answer check', () => {
     answering('/drift/missing', { ...validUser, createdAt: undefined });
     answering('/drift/wrong-type', { ...validUser, isAdmin: 1 });
     answering('/drift/extra', { ...validUser, passwordHash: 'secret' });
-    answering('/drift/nested-extra', { ...validUser, extraProp: {} , roles: [{ id: 'r' }] });
+    answering('/drift/nested-extra', { ...validUser, extraProp: {}, roles: [{ id: 'r' }] });
     defineRoute(app, gate, {
-      method: 'GET', url: '/drift/list', summary: 'list', tags: ['test'], access: 'public', response: v.array(user),
+      method: 'GET',
+      url: '/drift/list',
+      summary: 'list',
+      tags: ['test'],
+      access: 'public',
+      response: v.array(user),
       handler: async () => [validUser, { ...validUser, locked: 'no' }],
     });
     await app.ready();
@@ -63,14 +76,23 @@ describe('the answer check', () => {
       const { message, data } = answer.json<{ message: string; data: { route: string; drifts: string[] } }>();
       assert.equal(message, 'The answer does not match its response schema');
       assert.equal(data.route, `GET ${url}`);
-      assert.ok(data.drifts.some((entry) => entry.startsWith(drift!)), `${drift} in ${JSON.stringify(data.drifts)}`);
+      assert.ok(
+        data.drifts.some((entry) => entry.startsWith(drift!)),
+        `${drift} in ${JSON.stringify(data.drifts)}`,
+      );
     });
   }
 
   it('is off unless asked for (production answers are not parsed twice)', async () => {
     const plain = await buildApp({ ...database.options, adminUsername: ADMIN.username, adminPassword: ADMIN.password });
     defineRoute(plain, createGate(plain.ctx), {
-      method: 'GET', url: '/drift/extra', summary: 'extra', tags: ['test'], access: 'public', response: user, handler: async () => ({ ...validUser, extra: 1 }),
+      method: 'GET',
+      url: '/drift/extra',
+      summary: 'extra',
+      tags: ['test'],
+      access: 'public',
+      response: user,
+      handler: async () => ({ ...validUser, extra: 1 }),
     });
     const answer = await plain.inject({ method: 'GET', url: '/drift/extra' });
     await plain.close();

@@ -5,8 +5,18 @@ import { startServer, transform, type Client, type TestServer } from './harness'
 import type { PagedList } from '../../src/core/types';
 import { Permission } from '../../src/core/permission-codes';
 
-interface App { id: string; name: string; version: number; isMaster: boolean }
-interface Privilege { id: string; parentId: string | null; key: string; sort: number }
+interface App {
+  id: string;
+  name: string;
+  version: number;
+  isMaster: boolean;
+}
+interface Privilege {
+  id: string;
+  parentId: string | null;
+  key: string;
+  sort: number;
+}
 
 let server: TestServer;
 let admin: Client;
@@ -18,20 +28,29 @@ let appAdminId: string;
 before(async () => {
   server = await startServer();
   admin = await server.admin();
-  appOne = (await admin.post<App>('/api/apps', { name: 'App_One', entrypoint: 'https://one.example.com/', callbackUrl: 'https://one.example.com/cb' })).body.data;
+  appOne = (await admin.post<App>('/api/apps', { name: 'App_One', entrypoint: 'https://one.example.com/', callbackUrl: 'https://one.example.com/cb' })).body
+    .data;
   appTwo = (await admin.post<App>('/api/apps', { name: 'App_Two', entrypoint: '/two' })).body.data;
   appAdminId = (await admin.post<{ id: string }>('/api/user', { username: 'app-admin', realName: 'App_Admin', password: transform('Secret123') })).body.data.id;
   const set = await admin.put<{ username: string }[]>(`/api/apps/${appOne.id}/admins`, { userIds: [appAdminId] });
-  assert.deepEqual(set.body.data.map((user) => user.username), ['app-admin']);
+  assert.deepEqual(
+    set.body.data.map((user) => user.username),
+    ['app-admin'],
+  );
   appAdmin = server.client();
   await appAdmin.login('app-admin', 'Secret123');
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 test('platform administrators create, list, update (409 when stale) and delete apps', async () => {
   assert.ok(appOne.id && appTwo.id);
   const list = await admin.get<PagedList<App>>('/api/apps?searchProp=name&searchValue=app_');
-  assert.deepEqual(list.body.data.list.map((app) => app.name), ['App_One', 'App_Two']);
+  assert.deepEqual(
+    list.body.data.list.map((app) => app.name),
+    ['App_One', 'App_Two'],
+  );
   const duplicate = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/apps', { name: 'App_One' });
   assert.deepEqual(duplicate.body.data.fields, [{ field: 'name', rule: 'rule.duplicate' }]);
   const badLink = await admin.post<{ fields: { field: string }[] }>('/api/apps', { name: 'App_Bad', callbackUrl: 'javascript:alert(1)' });
@@ -48,9 +67,15 @@ test('platform administrators create, list, update (409 when stale) and delete a
 test('an app administrator has codes 0 and 1 and reaches only their apps', async () => {
   const session = await appAdmin.get<{ user: { permissions: string[]; ownedApps: { id: string }[] }; administeredApps: { id: string }[] }>('/api/cas/session');
   assert.deepEqual(session.body.data.user.permissions, [Permission.SelfService, Permission.Apps]);
-  assert.deepEqual(session.body.data.administeredApps.map((app) => app.id), [appOne.id]);
+  assert.deepEqual(
+    session.body.data.administeredApps.map((app) => app.id),
+    [appOne.id],
+  );
   const list = await appAdmin.get<PagedList<App>>('/api/apps');
-  assert.deepEqual(list.body.data.list.map((app) => app.id), [appOne.id]);
+  assert.deepEqual(
+    list.body.data.list.map((app) => app.id),
+    [appOne.id],
+  );
   assert.equal((await appAdmin.get(`/api/apps/${appTwo.id}`)).status, 404);
   assert.equal((await appAdmin.get(`/api/apps/${appTwo.id}/roles`)).status, 404);
   assert.equal((await appAdmin.post('/api/apps', { name: 'App_Mine' })).status, 403, 'only the platform creates apps');
@@ -83,7 +108,10 @@ test('privilege trees: parent in the same app, no cycles, unique keys, subtree d
   const other = (await admin.post<Privilege>(`/api/apps/${appTwo.id}/privileges`, { name: 'Other', key: 'other' })).body.data;
   assert.equal((await appAdmin.post(base, { name: 'Cross', key: 'cross', parentId: other.id })).status, 400, 'parent from another app');
   const tree = await appAdmin.get<Privilege[]>(base);
-  assert.deepEqual(tree.body.data.map((node) => node.key), ['users', 'usersView']);
+  assert.deepEqual(
+    tree.body.data.map((node) => node.key),
+    ['users', 'usersView'],
+  );
   assert.equal((await appAdmin.delete(`${base}/${root.id}`)).status, 200);
   assert.deepEqual((await appAdmin.get<Privilege[]>(base)).body.data, []);
 });
@@ -98,15 +126,25 @@ test('roles: CRUD, privileges of the same app, members, 409', async () => {
   const badName = await appAdmin.post<{ fields: { field: string; rule: string }[] }>(base, { name: 'x' });
   assert.deepEqual(badName.body.data.fields, [{ field: 'name', rule: 'rule.roleName' }]);
   assert.deepEqual((await appAdmin.put<string[]>(`${base}/${roleId}/privileges`, { privilegeIds: [privilege.id] })).body.data, [privilege.id]);
-  assert.equal((await appAdmin.put(`${base}/${roleId}/privileges`, { privilegeIds: [foreign.id] })).status, 403, 'a privilege of an app they do not administer');
+  assert.equal(
+    (await appAdmin.put(`${base}/${roleId}/privileges`, { privilegeIds: [foreign.id] })).status,
+    403,
+    'a privilege of an app they do not administer',
+  );
   assert.deepEqual((await appAdmin.get<string[]>(`${base}/${roleId}/privileges`)).body.data, [privilege.id]);
   const members = await appAdmin.put<{ id: string }[]>(`${base}/${roleId}/members`, { userIds: [appAdminId] });
-  assert.deepEqual(members.body.data.map((user) => user.id), [appAdminId]);
+  assert.deepEqual(
+    members.body.data.map((user) => user.id),
+    [appAdminId],
+  );
   const renamed = await appAdmin.put(`${base}/${roleId}`, { name: 'Auditor', version: created.body.data.version });
   assert.equal(renamed.status, 200);
   assert.equal((await appAdmin.put(`${base}/${roleId}`, { name: 'Stale_Name', version: created.body.data.version })).status, 409);
   const page = await appAdmin.get<PagedList<{ name: string }>>(base);
-  assert.deepEqual(page.body.data.list.map((role) => role.name), ['Auditor']);
+  assert.deepEqual(
+    page.body.data.list.map((role) => role.name),
+    ['Auditor'],
+  );
   assert.equal((await appAdmin.delete(`${base}/${roleId}`)).status, 200);
   assert.equal((await appAdmin.get(`${base}/${roleId}/members`)).status, 404);
 });

@@ -6,8 +6,17 @@ import assert from 'node:assert/strict';
 import { startServer, type Client, type TestServer } from './harness';
 import { PROBE_PASSWORD, seedTwoSides, type TwoSides } from './security-support';
 
-interface Entry { id: number; at: number; action: string; actorName: string | null; tenantId: string | null }
-interface Page { list: Entry[]; pager: { total: number } }
+interface Entry {
+  id: number;
+  at: number;
+  action: string;
+  actorName: string | null;
+  tenantId: string | null;
+}
+interface Page {
+  list: Entry[];
+  pager: { total: number };
+}
 
 let server: TestServer;
 let admin: Client;
@@ -22,10 +31,18 @@ before(async () => {
   assert.equal((await tenantAdminA.login('side-a-admin', PROBE_PASSWORD)).body.data?.loginSuccess, true);
   // Events a spreadsheet would run as formulas: names and addresses that came from outside.
   const { audit } = server.app.ctx;
-  await audit.record({ action: 'user.update', actor: { id: 'hostile', username: "=cmd|' /C calc'!A0" }, tenantId: sides.tenantA.id, ip: '@SUM(1+1)', detail: { note: 'a "quoted", multi\nline note' } });
+  await audit.record({
+    action: 'user.update',
+    actor: { id: 'hostile', username: "=cmd|' /C calc'!A0" },
+    tenantId: sides.tenantA.id,
+    ip: '@SUM(1+1)',
+    detail: { note: 'a "quoted", multi\nline note' },
+  });
   await audit.record({ action: 'user.update', actor: { id: 'hostile', username: '+1+1' }, tenantId: sides.tenantB.id, ip: '-2+3' });
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 const page = async (client: Client, query: string): Promise<Page> => {
   const answer = await client.get<Page>(`/api/audit?${query}`);
@@ -36,20 +53,34 @@ const page = async (client: Client, query: string): Promise<Page> => {
 const exported = async (client: Client, query = ''): Promise<{ status: number; type: string | null; lines: string[] }> => {
   const response = await client.raw('GET', `/api/audit/export?${query}`);
   const text = await response.text();
-  return { status: response.status, type: response.headers.get('content-type'), lines: text.replace(/^\uFEFF/, '').split('\r\n').filter(Boolean) };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    lines: text
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .filter(Boolean),
+  };
 };
 
 test('the list filters by event type, actor, time range and tenant subtree, paged on the server', async () => {
   const created = await page(admin, 'action=tenant.create&size=100');
   assert.ok(created.list.length >= 2 && created.list.every((entry) => entry.action === 'tenant.create'));
   const byActor = await page(admin, 'actor=CMD&size=100');
-  assert.deepEqual(byActor.list.map((entry) => entry.actorName), ["=cmd|' /C calc'!A0"]);
+  assert.deepEqual(
+    byActor.list.map((entry) => entry.actorName),
+    ["=cmd|' /C calc'!A0"],
+  );
   const ofB = await page(admin, `tenantId=${sides.tenantB.id}&size=100`);
   assert.ok(ofB.list.length >= 2 && ofB.list.every((entry) => entry.tenantId === sides.tenantB.id));
 
   const all = await page(admin, 'size=100');
   const times = all.list.map((entry) => entry.at);
-  assert.deepEqual([...times].sort((a, b) => b - a), times, 'newest first');
+  assert.deepEqual(
+    [...times].sort((a, b) => b - a),
+    times,
+    'newest first',
+  );
   const later = server.clock.now() + 60_000;
   server.clock.advance(120_000);
   const root = (await admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree')).body.data.find((tenant) => tenant.parentId === null)!;
@@ -64,7 +95,10 @@ test('the list filters by event type, actor, time range and tenant subtree, page
   const second = await page(admin, 'size=3&page=2');
   assert.equal(first.list.length, 3);
   assert.equal(first.pager.total, now.pager.total);
-  assert.deepEqual(second.list.map((entry) => entry.id), now.list.slice(3, 6).map((entry) => entry.id));
+  assert.deepEqual(
+    second.list.map((entry) => entry.id),
+    now.list.slice(3, 6).map((entry) => entry.id),
+  );
 });
 
 test('bad filters are refused with the field named', async () => {
@@ -76,7 +110,10 @@ test('bad filters are refused with the field named', async () => {
 test("a tenant administrator reads only their subtree's events, whatever tenant they ask for", async () => {
   const theirs = await page(tenantAdminA, 'size=100');
   assert.ok(theirs.list.length >= 2);
-  assert.ok(theirs.list.every((entry) => entry.tenantId === sides.tenantA.id), JSON.stringify(theirs.list));
+  assert.ok(
+    theirs.list.every((entry) => entry.tenantId === sides.tenantA.id),
+    JSON.stringify(theirs.list),
+  );
   assert.equal((await page(tenantAdminA, `tenantId=${sides.tenantB.id}`)).pager.total, 0);
   assert.equal((await page(tenantAdminA, 'actor=%2B1')).pager.total, 0, "an actor search does not reach tenant B's events");
   const csv = await exported(tenantAdminA, `tenantId=${sides.tenantB.id}`);
@@ -84,7 +121,10 @@ test("a tenant administrator reads only their subtree's events, whatever tenant 
   assert.equal(csv.lines.length, 1, 'only the header');
   const own = await exported(tenantAdminA);
   assert.equal(own.lines.length, theirs.pager.total + 1);
-  assert.ok(own.lines.every((line) => !line.includes('Zeta')), own.lines.join('\n'));
+  assert.ok(
+    own.lines.every((line) => !line.includes('Zeta')),
+    own.lines.join('\n'),
+  );
 });
 
 test('the export is CSV with formula cells neutralised, in batches, as many rows as the list counts', async () => {
@@ -101,10 +141,23 @@ test('the export is CSV with formula cells neutralised, in batches, as many rows
 
   // Over a thousand events, many at the same millisecond: every one exported exactly once.
   const at = server.clock.now();
-  await server.app.ctx.db.insertInto('auditLog').values(Array.from({ length: 1200 }, (_, index) => ({
-    at: at + (index % 3), actorId: null, actorName: `bulk-${index}`, action: 'file.upload', targetType: null, targetId: null,
-    tenantId: null, ip: null, success: 1, detail: '{}',
-  }))).execute();
+  await server.app.ctx.db
+    .insertInto('auditLog')
+    .values(
+      Array.from({ length: 1200 }, (_, index) => ({
+        at: at + (index % 3),
+        actorId: null,
+        actorName: `bulk-${index}`,
+        action: 'file.upload',
+        targetType: null,
+        targetId: null,
+        tenantId: null,
+        ip: null,
+        success: 1,
+        detail: '{}',
+      })),
+    )
+    .execute();
   const many = await exported(admin, 'action=file.upload');
   const names = many.lines.slice(1).map((line) => line.split(',')[1]);
   assert.equal(names.length, 1200);

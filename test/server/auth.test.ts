@@ -14,7 +14,9 @@ before(async () => {
   server = await startServer({ corsOrigins: [CORS_ORIGIN] });
   admin = await server.admin();
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 async function setPolicy(changes: Partial<LoginSettings>) {
   const { version } = await server.app.ctx.settings.get('login');
@@ -49,7 +51,10 @@ describe('sign-in answer and session', () => {
     const sessionText = await session.text();
     assert.ok(!sessionText.includes(secret), 'the session answer carries no secret');
     const stored = await server.app.ctx.db.selectFrom('sessions').select('secretHash').execute();
-    assert.ok(stored.every((row) => row.secretHash !== secret), 'the database keeps only a hash');
+    assert.ok(
+      stored.every((row) => row.secretHash !== secret),
+      'the database keeps only a hash',
+    );
     assert.ok(stored.some((row) => row.secretHash === createHash('sha256').update(secret).digest('hex')));
   });
 
@@ -70,9 +75,15 @@ describe('sign-in answer and session', () => {
     const own = await server.client().login(ADMIN.username, ADMIN.password, {}, {});
     assert.equal(own.body.data.redirectURL, '/');
     const client = server.client();
-    const local = await client.post<{ redirectURL: string }>('/api/authc/login?redirect=%2Foperate%2Fuser', { username: ADMIN.username, password: transform(ADMIN.password) });
+    const local = await client.post<{ redirectURL: string }>('/api/authc/login?redirect=%2Foperate%2Fuser', {
+      username: ADMIN.username,
+      password: transform(ADMIN.password),
+    });
     assert.equal(local.body.data.redirectURL, '/operate/user');
-    const evil = await client.post<{ redirectURL: string }>('/api/authc/login?redirect=https%3A%2F%2Fevil.test%2F', { username: ADMIN.username, password: transform(ADMIN.password) });
+    const evil = await client.post<{ redirectURL: string }>('/api/authc/login?redirect=https%3A%2F%2Fevil.test%2F', {
+      username: ADMIN.username,
+      password: transform(ADMIN.password),
+    });
     assert.equal(evil.body.data.redirectURL, '/');
   });
 
@@ -181,10 +192,13 @@ describe('enumeration, lockout and unlock', () => {
 async function solveCaptcha(): Promise<string> {
   const row = await server.app.ctx.db.selectFrom('captchas').select('answerHash').orderBy('expiresAt', 'desc').executeTakeFirstOrThrow();
   const digits = '23456789';
-  for (const a of digits) for (const b of digits) for (const c of digits) for (const d of digits) {
-    const candidate = a + b + c + d;
-    if (createHash('sha256').update(candidate).digest('hex') === row.answerHash) return candidate;
-  }
+  for (const a of digits)
+    for (const b of digits)
+      for (const c of digits)
+        for (const d of digits) {
+          const candidate = a + b + c + d;
+          if (createHash('sha256').update(candidate).digest('hex') === row.answerHash) return candidate;
+        }
   throw new Error('captcha not solved');
 }
 
@@ -256,8 +270,12 @@ describe('second step', () => {
       assert.equal(first.body.data.nextStep, 'PHONE_CAPTCHA');
       assert.equal(first.body.data.loginSuccess, false);
       assert.equal(client.cookies.has('iam_session'), false, 'no session before the second step');
-      const message = await server.app.ctx.db.selectFrom('messages').select(['content', 'address'])
-        .where('recipientId', '=', id).orderBy('createdAt', 'desc').executeTakeFirstOrThrow();
+      const message = await server.app.ctx.db
+        .selectFrom('messages')
+        .select(['content', 'address'])
+        .where('recipientId', '=', id)
+        .orderBy('createdAt', 'desc')
+        .executeTakeFirstOrThrow();
       assert.equal(message.address, '13800138000');
       const code = /(\d{6})/.exec(message.content)![1]!;
       const wrong = await client.login('two-step', 'Secret123', { nextStep: 'PHONE_CAPTCHA', code: code === '000000' ? '111111' : '000000' });
@@ -302,7 +320,9 @@ describe('token mode, CSRF and CORS', () => {
     assert.equal(evil.status, 403);
     const cookie = signedIn.cookies.get('iam_session')!;
     const response = await fetch(`${server.base}/api/user/profile`, {
-      method: 'PUT', headers: { cookie: `iam_session=${cookie}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+      method: 'PUT',
+      headers: { cookie: `iam_session=${cookie}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
     });
     assert.equal(response.status, 403, 'no Origin with a cookie');
     const own = await signedIn.put('/api/user/profile', body);
@@ -313,12 +333,14 @@ describe('token mode, CSRF and CORS', () => {
 
   test('CORS answers preflights only for configured origins', async () => {
     const allowed = await fetch(`${server.base}/api/cas/session`, {
-      method: 'OPTIONS', headers: { origin: CORS_ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'token' },
+      method: 'OPTIONS',
+      headers: { origin: CORS_ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'token' },
     });
     assert.equal(allowed.headers.get('access-control-allow-origin'), CORS_ORIGIN);
     assert.equal(allowed.headers.get('access-control-allow-credentials'), 'true');
     const other = await fetch(`${server.base}/api/cas/session`, {
-      method: 'OPTIONS', headers: { origin: 'http://evil.test', 'access-control-request-method': 'GET' },
+      method: 'OPTIONS',
+      headers: { origin: 'http://evil.test', 'access-control-request-method': 'GET' },
     });
     assert.equal(other.headers.get('access-control-allow-origin'), null);
   });

@@ -35,13 +35,18 @@ after(async () => {
 });
 
 /** The raw answer (fetch would decompress the body and hide what was sent). */
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     request(url, { headers }, (response) => {
       const parts: Buffer[] = [];
       response.on('data', (part: Buffer) => parts.push(part));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts) }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -76,12 +81,12 @@ test('hashed chunks are cached for a year as immutable; entry files are revalida
   }
 });
 
-test('the server started from another folder serves its own page and bundle, not that folder\'s files', async () => {
+test("the server started from another folder serves its own page and bundle, not that folder's files", async () => {
   const host = mkdtempSync(join(tmpdir(), 'iam-host-folder-'));
   mkdirSync(join(host, 'dist'));
   mkdirSync(join(host, 'server/public'), { recursive: true });
-  writeFileSync(join(host, 'dist/elements.js'), '/* the host\'s own file */');
-  writeFileSync(join(host, 'server/public/index.html'), '<p>the host\'s own page</p>');
+  writeFileSync(join(host, 'dist/elements.js'), "/* the host's own file */");
+  writeFileSync(join(host, 'server/public/index.html'), "<p>the host's own page</p>");
   const database = await createTestDatabase();
   const child = await spawnServer(database, {}, host);
   try {

@@ -72,7 +72,8 @@ describe('the API client against the OpenAPI document', () => {
 
   it('finds each call, method and path template, in /api/openapi.json', () => {
     const missing = clientCalls().calls.filter(({ method, path }) =>
-      path.endsWith('/') ? !documentedPaths.some((documentedPath) => documentedPath.startsWith(path)) : !documented.has(`${method} ${path}`));
+      path.endsWith('/') ? !documentedPaths.some((documentedPath) => documentedPath.startsWith(path)) : !documented.has(`${method} ${path}`),
+    );
     assert.deepEqual(missing, [], 'client calls the server does not have');
   });
 });

@@ -14,16 +14,36 @@ let admin: Client;
 
 before(async () => {
   // Its channels post to receivers on this machine: the operator allows private addresses.
-  [server, smtp, http] = await Promise.all([startServer({ outboundAllowPrivate: true }), startSmtp(SMTP.user, SMTP.password), startHttpReceiver({ robotToken: 'robot-token-0123456789', dingTalkSecret: 'SEC-x' })]);
+  [server, smtp, http] = await Promise.all([
+    startServer({ outboundAllowPrivate: true }),
+    startSmtp(SMTP.user, SMTP.password),
+    startHttpReceiver({ robotToken: 'robot-token-0123456789', dingTalkSecret: 'SEC-x' }),
+  ]);
   admin = await server.admin();
   for (const channel of [
-    { name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' } },
-    { name: 'SMS vendor', serviceType: 'SMS', vendor: 'acme-sms', config: { url: `${http.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' } },
+    {
+      name: 'Mail relay',
+      serviceType: 'EMAIL',
+      vendor: 'smtp',
+      config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' },
+    },
+    {
+      name: 'SMS vendor',
+      serviceType: 'SMS',
+      vendor: 'acme-sms',
+      config: { url: `${http.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' },
+    },
   ]) {
     const created = await admin.post('/api/channels', channel);
     assert.equal(created.status, 200, JSON.stringify(created.body));
   }
-  const user = await admin.post('/api/user', { username: 'forgetful', realName: 'Forgetful', email: 'forgetful@example.com', mobilePhone: '13912345678', password: transform('Old12345') });
+  const user = await admin.post('/api/user', {
+    username: 'forgetful',
+    realName: 'Forgetful',
+    email: 'forgetful@example.com',
+    mobilePhone: '13912345678',
+    password: transform('Old12345'),
+  });
   assert.equal(user.status, 200, JSON.stringify(user.body));
 });
 after(async () => {
@@ -33,7 +53,8 @@ after(async () => {
 /** The reset codes mailed to forgetful (the new-device notices of server/auth/devices.ts go there too). */
 const resetMails = () => smtp.mails.filter((entry) => entry.to.includes('forgetful@example.com') && entry.raw.includes('reset code is'));
 const resetCode = (identifier: string) => server.client().post('/api/user/password/reset-code', { identifier });
-const reset = (code: string, password: string, identifier = 'forgetful@example.com') => server.client().put('/api/user/password', { identifier, code, password: transform(password) });
+const reset = (code: string, password: string, identifier = 'forgetful@example.com') =>
+  server.client().put('/api/user/password', { identifier, code, password: transform(password) });
 
 test('a code by email resets the password once; the old password and sessions stop working', async () => {
   const before = server.client();
@@ -56,7 +77,10 @@ test('a code by email resets the password once; the old password and sessions st
 test('a code by SMS; asking again within a minute sends nothing new; unknown accounts get the same answer', async () => {
   server.clock.advance(61_000);
   assert.equal((await resetCode('13912345678')).status, 200);
-  const sms = await until(() => http.calls.find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === '13912345678'), 'the reset code by SMS');
+  const sms = await until(
+    () => http.calls.find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === '13912345678'),
+    'the reset code by SMS',
+  );
   const code = /\b(\d{6})\b/.exec(JSON.stringify(sms.body))?.[1];
   assert.ok(code);
   const sentBefore = http.calls.length;
@@ -120,5 +144,8 @@ test('an email verification link expires after a day, and says so', async () => 
 test('a reset refuses the phone number or address of nobody, and a malformed identifier', async () => {
   assert.equal((await reset('123456', 'Whatever1', '13800000000')).status, 400);
   const malformed = await server.client().post<{ fields: { field: string; rule: string }[] }>('/api/user/password/reset-code', { identifier: 'forgetful' });
-  assert.deepEqual(malformed.body.data.fields.map((field) => field.rule), ['rule.emailOrPhone']);
+  assert.deepEqual(
+    malformed.body.data.fields.map((field) => field.rule),
+    ['rule.emailOrPhone'],
+  );
 });

@@ -22,18 +22,26 @@ before(async () => {
   pair = await startProcessPair();
   ({ servers, db, admins } = pair);
 });
-after(async () => { await pair?.stop(); });
+after(async () => {
+  await pair?.stop();
+});
 
 const clientOn = (index: number) => new Client(servers[index]!.base, servers[index]!.base);
 
-interface Versioned { id: string; version: number }
+interface Versioned {
+  id: string;
+  version: number;
+}
 
 /** Sends PARALLEL_EDITS updates of one record at once, alternating between the processes. */
 async function raceEdits(path: string, version: number, body: (n: number) => Record<string, unknown>) {
   const answers = await Promise.all(Array.from({ length: PARALLEL_EDITS }, (_, n) => admins[n % 2]!.put<Versioned>(path, { ...body(n), version })));
   const winners = answers.flatMap((answer, n) => (answer.status === 200 ? [n] : []));
   assert.equal(winners.length, 1, `exactly one success: ${answers.map((answer) => answer.status).join(',')}`);
-  assert.ok(answers.every((answer) => answer.status === 200 || answer.status === 409), answers.map((answer) => answer.status).join(','));
+  assert.ok(
+    answers.every((answer) => answer.status === 200 || answer.status === 409),
+    answers.map((answer) => answer.status).join(','),
+  );
   return { winner: winners[0]!, answer: answers[winners[0]!]! };
 }
 
@@ -90,9 +98,17 @@ describe('concurrent edits of one record', () => {
 async function solveLatestCaptcha(): Promise<string> {
   const row = await db.kysely.selectFrom('captchas').select('answerHash').orderBy('expiresAt', 'desc').executeTakeFirstOrThrow();
   const digits = '23456789';
-  for (const a of digits) for (const b of digits) for (const c of digits) for (const d of digits) {
-    if (createHash('sha256').update(a + b + c + d).digest('hex') === row.answerHash) return a + b + c + d;
-  }
+  for (const a of digits)
+    for (const b of digits)
+      for (const c of digits)
+        for (const d of digits) {
+          if (
+            createHash('sha256')
+              .update(a + b + c + d)
+              .digest('hex') === row.answerHash
+          )
+            return a + b + c + d;
+        }
   throw new Error('captcha not solved');
 }
 
@@ -144,8 +160,14 @@ describe('state shared by two processes', () => {
     try {
       await admins[0]!.post('/api/user', { username: 'shared-lock', realName: 'Shared_Lock', password: transform('Secret123') });
       const guesses = await Promise.all(Array.from({ length: 12 }, (_, n) => clientOn(n % 2).login('shared-lock', `Wrong${1000 + n}`)));
-      assert.ok(guesses.every((answer) => answer.status === 401 || answer.status === 429), guesses.map((answer) => answer.status).join(','));
-      assert.ok(guesses.some((answer) => answer.status === 429), 'the lock is reached');
+      assert.ok(
+        guesses.every((answer) => answer.status === 401 || answer.status === 429),
+        guesses.map((answer) => answer.status).join(','),
+      );
+      assert.ok(
+        guesses.some((answer) => answer.status === 429),
+        'the lock is reached',
+      );
       for (const index of [0, 1]) {
         const right = await clientOn(index).login('shared-lock', 'Secret123');
         assert.equal(right.status, 429, `locked on process ${index} even with the right password`);

@@ -20,11 +20,25 @@ let admin: Client;
 
 before(async () => {
   // Its channels post to receivers on this machine: the operator allows private addresses.
-  [server, smtp, http] = await Promise.all([startServer({ outboundAllowPrivate: true }), startSmtp(SMTP.user, SMTP.password), startHttpReceiver({ robotToken: ROBOT_TOKEN, dingTalkSecret: 'SEC-x' })]);
+  [server, smtp, http] = await Promise.all([
+    startServer({ outboundAllowPrivate: true }),
+    startSmtp(SMTP.user, SMTP.password),
+    startHttpReceiver({ robotToken: ROBOT_TOKEN, dingTalkSecret: 'SEC-x' }),
+  ]);
   admin = await server.admin();
   for (const channel of [
-    { name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' } },
-    { name: 'SMS vendor', serviceType: 'SMS', vendor: 'acme-sms', config: { url: `${http.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' } },
+    {
+      name: 'Mail relay',
+      serviceType: 'EMAIL',
+      vendor: 'smtp',
+      config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' },
+    },
+    {
+      name: 'SMS vendor',
+      serviceType: 'SMS',
+      vendor: 'acme-sms',
+      config: { url: `${http.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' },
+    },
   ]) {
     const created = await admin.post('/api/channels', channel);
     assert.equal(created.status, 200, JSON.stringify(created.body));
@@ -66,7 +80,8 @@ async function withLoginMethod(loginMethod: string, run: () => Promise<void>) {
 }
 
 const mailTo = (address: string, after = 0) => until(() => smtp.mails.slice(after).find((mail) => mail.to.includes(address)), `a mail to ${address}`);
-const smsTo = (phone: string, after = 0) => until(() => http.calls.slice(after).find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === phone), `an SMS to ${phone}`);
+const smsTo = (phone: string, after = 0) =>
+  until(() => http.calls.slice(after).find((call) => call.path === '/sms' && (call.body as { phone?: string }).phone === phone), `an SMS to ${phone}`);
 const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)?.[1];
 
 describe('one address, one person', () => {
@@ -78,8 +93,18 @@ describe('one address, one person', () => {
       assertTaken(await client.put('/api/user/profile', { realName: 'Squat_Ter', email }), 'email', 'rule.emailTaken', `profile ${email}`);
       assertTaken(await client.put(`/api/user/${squatter.id}/basic_info`, { realName: 'Squat_Ter', email }), 'email', 'rule.emailTaken', `basic_info ${email}`);
     }
-    assertTaken(await client.put('/api/user/profile', { realName: 'Squat_Ter', mobilePhone: '13700000001' }), 'mobilePhone', 'rule.mobilePhoneTaken', 'profile phone');
-    assertTaken(await client.put(`/api/user/${squatter.id}/basic_info`, { realName: 'Squat_Ter', mobilePhone: '13700000001' }), 'mobilePhone', 'rule.mobilePhoneTaken', 'basic_info phone');
+    assertTaken(
+      await client.put('/api/user/profile', { realName: 'Squat_Ter', mobilePhone: '13700000001' }),
+      'mobilePhone',
+      'rule.mobilePhoneTaken',
+      'profile phone',
+    );
+    assertTaken(
+      await client.put(`/api/user/${squatter.id}/basic_info`, { realName: 'Squat_Ter', mobilePhone: '13700000001' }),
+      'mobilePhone',
+      'rule.mobilePhoneTaken',
+      'basic_info phone',
+    );
 
     const read = await admin.get<User>(`/api/user/${owner.id}`);
     assert.equal(read.body.data.email, 'Owner@Example.com');
@@ -98,12 +123,32 @@ describe('one address, one person', () => {
   });
 
   test('administrators cannot give two people the same address either', async () => {
-    assertTaken(await admin.post('/api/user', { username: 'copycat', realName: 'Copy_Cat', password: transform('Secret123'), email: 'OWNER@example.com' }), 'email', 'rule.emailTaken', 'create email');
-    assertTaken(await admin.post('/api/user', { username: 'copycat', realName: 'Copy_Cat', password: transform('Secret123'), mobilePhone: '13700000001' }), 'mobilePhone', 'rule.mobilePhoneTaken', 'create phone');
+    assertTaken(
+      await admin.post('/api/user', { username: 'copycat', realName: 'Copy_Cat', password: transform('Secret123'), email: 'OWNER@example.com' }),
+      'email',
+      'rule.emailTaken',
+      'create email',
+    );
+    assertTaken(
+      await admin.post('/api/user', { username: 'copycat', realName: 'Copy_Cat', password: transform('Secret123'), mobilePhone: '13700000001' }),
+      'mobilePhone',
+      'rule.mobilePhoneTaken',
+      'create phone',
+    );
     const other = await makeUser({ username: 'other-one' });
     assertTaken(await admin.put(`/api/user/${other.id}`, { email: 'owner@EXAMPLE.com', version: other.version }), 'email', 'rule.emailTaken', 'update email');
-    assertTaken(await admin.put(`/api/user/${other.id}`, { mobilePhone: '13700000001', version: other.version }), 'mobilePhone', 'rule.mobilePhoneTaken', 'update phone');
-    assertTaken(await admin.put(`/api/user/${other.id}/basic_info`, { realName: 'Other_One', email: 'owner@example.com' }), 'email', 'rule.emailTaken', 'basic_info email');
+    assertTaken(
+      await admin.put(`/api/user/${other.id}`, { mobilePhone: '13700000001', version: other.version }),
+      'mobilePhone',
+      'rule.mobilePhoneTaken',
+      'update phone',
+    );
+    assertTaken(
+      await admin.put(`/api/user/${other.id}/basic_info`, { realName: 'Other_One', email: 'owner@example.com' }),
+      'email',
+      'rule.emailTaken',
+      'basic_info email',
+    );
     // An administrator sets another person's address directly (no code), and clearing frees it.
     const direct = await admin.put<User>(`/api/user/${other.id}/basic_info`, { realName: 'Other_One', email: 'other@example.com', mobilePhone: '13700000002' });
     assert.equal(direct.status, 200, JSON.stringify(direct.body));
@@ -111,18 +156,33 @@ describe('one address, one person', () => {
     const cleared = await admin.put<User>(`/api/user/${other.id}`, { email: '', mobilePhone: '', version: other.version + 1 });
     assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
     assert.equal(cleared.body.data.email, undefined);
-    assert.equal((await admin.put(`/api/user/${other.id}`, { realName: 'Other_One', version: cleared.body.data.version })).status, 200, 'several people without an address');
+    assert.equal(
+      (await admin.put(`/api/user/${other.id}`, { realName: 'Other_One', version: cleared.body.data.version })).status,
+      200,
+      'several people without an address',
+    );
     await makeUser({ username: 'no-contact-1' });
     await makeUser({ username: 'no-contact-2', email: '', mobilePhone: '' });
   });
 
   test('parallel creates with the same e-mail (letter case varies) or phone: exactly one wins', async () => {
-    const emails = await Promise.all(Array.from({ length: 8 }, (_, index) =>
-      admin.post('/api/user', { username: `race-mail-${index}`, realName: 'Race_User', password: transform('Secret123'), email: index % 2 ? 'Race@Example.com' : 'race@example.com' })));
+    const emails = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        admin.post('/api/user', {
+          username: `race-mail-${index}`,
+          realName: 'Race_User',
+          password: transform('Secret123'),
+          email: index % 2 ? 'Race@Example.com' : 'race@example.com',
+        }),
+      ),
+    );
     assert.equal(emails.filter((answer) => answer.status === 200).length, 1, emails.map((answer) => answer.status).join());
     for (const answer of emails.filter((entry) => entry.status !== 200)) assertTaken(answer, 'email', 'rule.emailTaken', 'parallel email');
-    const phones = await Promise.all(Array.from({ length: 8 }, (_, index) =>
-      admin.post('/api/user', { username: `race-phone-${index}`, realName: 'Race_User', password: transform('Secret123'), mobilePhone: '13711112222' })));
+    const phones = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        admin.post('/api/user', { username: `race-phone-${index}`, realName: 'Race_User', password: transform('Secret123'), mobilePhone: '13711112222' }),
+      ),
+    );
     assert.equal(phones.filter((answer) => answer.status === 200).length, 1, phones.map((answer) => answer.status).join());
     for (const answer of phones.filter((entry) => entry.status !== 200)) assertTaken(answer, 'mobilePhone', 'rule.mobilePhoneTaken', 'parallel phone');
   });
@@ -163,14 +223,20 @@ describe('changing my own address', () => {
     const client = await signIn('mover');
     server.clock.advance(61_000);
     const calls = http.calls.length;
-    const asked = await client.put<{ mobilePhone?: string; pendingMobilePhone: string }>('/api/user/profile', { realName: 'Mover_Name', mobilePhone: '13700000009' });
+    const asked = await client.put<{ mobilePhone?: string; pendingMobilePhone: string }>('/api/user/profile', {
+      realName: 'Mover_Name',
+      mobilePhone: '13700000009',
+    });
     assert.equal(asked.status, 200, JSON.stringify(asked.body));
     assert.equal(asked.body.data.mobilePhone, undefined);
     assert.equal(asked.body.data.pendingMobilePhone, '13700000009');
     const code = codeIn(JSON.stringify((await smsTo('13700000009', calls)).body));
     assert.ok(code, 'the SMS carries a code');
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      assert.equal((await client.post('/api/user/profile/contact/confirm', { channel: 'mobilePhone', code: code === '000000' ? '111111' : '000000' })).status, 400);
+      assert.equal(
+        (await client.post('/api/user/profile/contact/confirm', { channel: 'mobilePhone', code: code === '000000' ? '111111' : '000000' })).status,
+        400,
+      );
     }
     const late = await client.post('/api/user/profile/contact/confirm', { channel: 'mobilePhone', code });
     assert.equal(late.status, 400, 'after five wrong codes the right one no longer works');

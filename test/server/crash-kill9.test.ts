@@ -16,7 +16,9 @@ const MAX_STREAM_MS = 20_000;
 
 let database: TestDatabase;
 let running: ChildServer | undefined;
-before(async () => { database = await createTestDatabase(); });
+before(async () => {
+  database = await createTestDatabase();
+});
 after(async () => {
   await running?.stop();
   await database.drop();
@@ -33,7 +35,9 @@ async function signedIn(base: string): Promise<Client> {
 async function listedCrashUsers(client: Client): Promise<Set<string>> {
   const names = new Set<string>();
   for (let page = 1; page <= 100; page += 1) {
-    const answer = await client.get<{ list: { username: string }[]; pager: { total: number; size: number } }>(`/api/user?page=${page}&size=50&searchProp=username&searchValue=crash-`);
+    const answer = await client.get<{ list: { username: string }[]; pager: { total: number; size: number } }>(
+      `/api/user?page=${page}&size=50&searchProp=username&searchValue=crash-`,
+    );
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     for (const user of answer.body.data.list) names.add(user.username);
     if (page * answer.body.data.pager.size >= answer.body.data.pager.total) break;
@@ -78,7 +82,11 @@ test('kill -9 during a stream of writes: every acknowledged write survives, the 
     try {
       assert.equal(file.pragma('integrity_check', { simple: true }), 'ok');
       const stored = new Set(file.prepare("select username from users where username like 'crash-%'").pluck().all() as string[]);
-      assert.deepEqual(acknowledged.filter((name) => !stored.has(name)), [], 'acknowledged but missing in the file');
+      assert.deepEqual(
+        acknowledged.filter((name) => !stored.has(name)),
+        [],
+        'acknowledged but missing in the file',
+      );
     } finally {
       file.close();
     }
@@ -87,7 +95,9 @@ test('kill -9 during a stream of writes: every acknowledged write survives, the 
   running = await spawnServer(database);
   const listed = await listedCrashUsers(await signedIn(running.base));
   const missing = acknowledged.filter((name) => !listed.has(name));
-  console.log(`crash: ${sent} writes sent, ${acknowledged.length} acknowledged, ${acknowledged.length - missing.length} found after kill -9 and restart, ${listed.size} stored in all`);
+  console.log(
+    `crash: ${sent} writes sent, ${acknowledged.length} acknowledged, ${acknowledged.length - missing.length} found after kill -9 and restart, ${listed.size} stored in all`,
+  );
   assert.deepEqual(missing, [], 'every acknowledged write is there after the restart');
   // Nothing was stored that nobody asked for; unacknowledged writes in flight may or may not have landed.
   assert.ok(listed.size <= sent);

@@ -66,7 +66,15 @@ async function spawnOnce(database: TestDatabase, env: Record<string, string>, cw
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const { dataDir, databaseUrl } = database.options;
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', IAM_ADMIN_USERNAME: ADMIN.username, IAM_ADMIN_PASSWORD: ADMIN.password, IAM_LOG: '0', ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    IAM_ADMIN_USERNAME: ADMIN.username,
+    IAM_ADMIN_PASSWORD: ADMIN.password,
+    IAM_LOG: '0',
+    ...env,
+  };
   delete childEnv.DATABASE_URL;
   delete childEnv.IAM_DATA_DIR;
   if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
@@ -84,7 +92,8 @@ async function spawnOnce(database: TestDatabase, env: Record<string, string>, cw
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, ms))]);
   };
   const server: ChildServer = {
-    base, child,
+    base,
+    child,
     output: () => output,
     async kill9() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -130,7 +139,9 @@ export async function startProcessPair(env: Record<string, string> = {}): Promis
     admins.push(client);
   }
   return {
-    servers, db, admins,
+    servers,
+    db,
+    admins,
     async stop() {
       await Promise.all(servers.map((server) => server.stop()));
       await db.close();

@@ -6,7 +6,17 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type Client, type TestServer } from './harness';
-import { changesState, fillPath, otherSideBody, otherSideParam, readOperations, seedTwoSides, snapshot, type Operation, type TwoSides } from './security-support';
+import {
+  changesState,
+  fillPath,
+  otherSideBody,
+  otherSideParam,
+  readOperations,
+  seedTwoSides,
+  snapshot,
+  type Operation,
+  type TwoSides,
+} from './security-support';
 
 const ALLOWED = 'http://allowed.example';
 
@@ -31,7 +41,9 @@ before(async () => {
   operations = (await readOperations(server.base)).filter(changesState);
 });
 after(async () => {
-  console.log(`csrf: ${tally.requests} cross-site requests over ${tally.operations} state-changing operations, ${tally.refused} refused, ${tally.serverErrors} answers ≥ 500`);
+  console.log(
+    `csrf: ${tally.requests} cross-site requests over ${tally.operations} state-changing operations, ${tally.refused} refused, ${tally.serverErrors} answers ≥ 500`,
+  );
   await server.stop();
 });
 

@@ -13,11 +13,16 @@ before(async () => {
   server = await startServer({ corsOrigins: [PORTAL] });
   admin = await server.admin();
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 async function setTokenName(tokenName: string) {
   const { version } = await server.app.ctx.settings.get('config');
-  await server.app.ctx.settings.update('config', version, (value) => ({ ...value, settings: { ...value.settings, authConfig: { ...value.settings.authConfig, tokenName } } }));
+  await server.app.ctx.settings.update('config', version, (value) => ({
+    ...value,
+    settings: { ...value.settings, authConfig: { ...value.settings.authConfig, tokenName } },
+  }));
 }
 
 async function tokenSignIn(): Promise<{ token: string; tokenName: string }> {
@@ -61,11 +66,15 @@ describe('token mode: the header the server reads', () => {
     const form = new URLSearchParams({ token, realName: 'Forged_Name', password: transform('Forged-2024!') });
     for (const origin of ['http://evil.test', PORTAL]) {
       const response = await fetch(`${server.base}/api/user/profile?token=${token}`, {
-        method: 'PUT', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: form,
+        method: 'PUT',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
       });
       assert.ok([401, 403, 415].includes(response.status), `${origin}: ${response.status}`);
       const created = await fetch(`${server.base}/api/user?token=${token}`, {
-        method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, username: 'forged_user', realName: 'Forged_User' }),
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, username: 'forged_user', realName: 'Forged_User' }),
       });
       assert.ok([401, 403, 415].includes(created.status), `${origin}: ${created.status}`);
     }

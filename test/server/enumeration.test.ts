@@ -20,12 +20,26 @@ before(async () => {
   server = await startServer();
   admin = await server.admin();
   await setPolicy({ maxFailures: 100, captchaAfterFailures: 0, captchaEnabled: false });
-  for (const [username, status, phone] of [['enum-active', 1, '13900000001'], ['enum-disabled', 2, '13900000002'], ['enum-locked', 1, '13900000003'], ['enum-fresh', 1, '13900000004']] as const) {
-    const created = await admin.post('/api/user', { username, realName: 'Enum_User', password: transform(PASSWORD), email: `${username}@example.com`, mobilePhone: phone, availabilityStatus: status });
+  for (const [username, status, phone] of [
+    ['enum-active', 1, '13900000001'],
+    ['enum-disabled', 2, '13900000002'],
+    ['enum-locked', 1, '13900000003'],
+    ['enum-fresh', 1, '13900000004'],
+  ] as const) {
+    const created = await admin.post('/api/user', {
+      username,
+      realName: 'Enum_User',
+      password: transform(PASSWORD),
+      email: `${username}@example.com`,
+      mobilePhone: phone,
+      availabilityStatus: status,
+    });
     assert.equal(created.status, 200, JSON.stringify(created.body));
   }
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 async function setPolicy(fields: Record<string, unknown>): Promise<void> {
   const current = await admin.get<{ version: number }>('/api/settings/login');
@@ -33,7 +47,11 @@ async function setPolicy(fields: Record<string, unknown>): Promise<void> {
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
 }
 
-interface Attempt { status: number; answer: string; ms: number }
+interface Attempt {
+  status: number;
+  answer: string;
+  ms: number;
+}
 
 async function attempt(username: string, password: string): Promise<Attempt> {
   const started = process.hrtime.bigint();
@@ -53,9 +71,16 @@ async function measure(cases: Record<string, [string, string]>): Promise<Record<
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [name, [username, password]] of Object.entries(cases)) results[name]!.push(await attempt(username, password));
   }
-  return Object.fromEntries(Object.entries(results).map(([name, attempts]) => [name, {
-    answers: new Set(attempts.map((one) => one.answer)), statuses: new Set(attempts.map((one) => one.status)), median: median(attempts.map((one) => one.ms)),
-  }]));
+  return Object.fromEntries(
+    Object.entries(results).map(([name, attempts]) => [
+      name,
+      {
+        answers: new Set(attempts.map((one) => one.answer)),
+        statuses: new Set(attempts.map((one) => one.status)),
+        median: median(attempts.map((one) => one.ms)),
+      },
+    ]),
+  );
 }
 
 function assertAlike(results: Awaited<ReturnType<typeof measure>>, ratio: number): void {
@@ -112,7 +137,9 @@ describe('no user enumeration at sign-in', () => {
 });
 
 /** Each case ROUNDS times, interleaved: its answers (status + body) and median time. */
-async function answersOf(cases: Record<string, () => Promise<{ status: number; body: unknown }>>): Promise<Record<string, { answers: Set<string>; median: number }>> {
+async function answersOf(
+  cases: Record<string, () => Promise<{ status: number; body: unknown }>>,
+): Promise<Record<string, { answers: Set<string>; median: number }>> {
   const results = Object.fromEntries(Object.keys(cases).map((name) => [name, { answers: new Set<string>(), times: [] as number[] }]));
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [name, call] of Object.entries(cases)) {
@@ -130,8 +157,11 @@ function assertSameAnswers(what: string, results: Awaited<ReturnType<typeof answ
   const names = Object.keys(results);
   const medians = names.map((name) => results[name]!.median);
   const spread = Math.max(...medians) / Math.min(...medians);
-  console.log(`enumeration: ${what}: ${[...results[names[0]!]!.answers].join(' | ').slice(0, 80)}; medians ${names.map((name) => `${name} ${results[name]!.median.toFixed(1)} ms`).join(', ')} (max/min ${spread.toFixed(2)})`);
-  for (const name of names) assert.deepEqual([...results[name]!.answers], [...results[names[0]!]!.answers], `${what}: ${name} answers otherwise than ${names[0]}`);
+  console.log(
+    `enumeration: ${what}: ${[...results[names[0]!]!.answers].join(' | ').slice(0, 80)}; medians ${names.map((name) => `${name} ${results[name]!.median.toFixed(1)} ms`).join(', ')} (max/min ${spread.toFixed(2)})`,
+  );
+  for (const name of names)
+    assert.deepEqual([...results[name]!.answers], [...results[names[0]!]!.answers], `${what}: ${name} answers otherwise than ${names[0]}`);
   // Calls of a few milliseconds jitter by more than their own length on a shared machine: a gap
   // under 25 ms passes whatever the ratio; sending the mail or SMS inline would not.
   const gap = Math.max(...medians) - Math.min(...medians);
@@ -154,7 +184,8 @@ describe('no account enumeration through the code calls', () => {
   test('forgot password: a wrong code is refused alike for an account and for nobody', async () => {
     const results = await answersOf({
       known: () => server.client().put('/api/user/password/reset', { identifier: 'enum-active@example.com', code: '000000', password: transform('Other1234') }),
-      unknown: () => server.client().put('/api/user/password/reset', { identifier: 'enum-nobody@example.com', code: '000000', password: transform('Other1234') }),
+      unknown: () =>
+        server.client().put('/api/user/password/reset', { identifier: 'enum-nobody@example.com', code: '000000', password: transform('Other1234') }),
     });
     assertSameAnswers('reset with a wrong code', results);
     assert.match([...results.known!.answers][0]!, /^400 /);

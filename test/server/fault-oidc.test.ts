@@ -42,7 +42,7 @@ async function takeDatabaseAway(database: TestDatabase): Promise<() => Promise<v
 
 async function answerOf(server: TestServer, path: string) {
   const response = await fetch(server.base + path);
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() as Record<string, unknown> };
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Record<string, unknown> };
 }
 
 describe('the database away', () => {
@@ -73,36 +73,46 @@ describe('the database away', () => {
     assert.equal(back.body.issuer, `${server.base}/api/oidc`);
   });
 
-  test('a database refusing connections: 503 with Retry-After from the API and from the provider, never 500', { skip: !onPostgres && 'PostgreSQL only: SQLite has no connections to refuse' }, async () => {
-    assert.equal((await answerOf(server, discovery)).status, 200, 'the provider is built');
-    const giveBack = await takeDatabaseAway(database);
-    const answers = [];
-    try {
-      for (const path of ['/api/config', '/api/settings/login/public', '/api/oidc/auth?client_id=some-app&response_type=code&scope=openid']) {
-        answers.push({ path, ...(await answerOf(server, path)) });
+  test(
+    'a database refusing connections: 503 with Retry-After from the API and from the provider, never 500',
+    { skip: !onPostgres && 'PostgreSQL only: SQLite has no connections to refuse' },
+    async () => {
+      assert.equal((await answerOf(server, discovery)).status, 200, 'the provider is built');
+      const giveBack = await takeDatabaseAway(database);
+      const answers = [];
+      try {
+        for (const path of ['/api/config', '/api/settings/login/public', '/api/oidc/auth?client_id=some-app&response_type=code&scope=openid']) {
+          answers.push({ path, ...(await answerOf(server, path)) });
+        }
+      } finally {
+        await giveBack();
       }
-    } finally {
-      await giveBack();
-    }
-    for (const answer of answers) {
-      assert.equal(answer.status, 503, `${answer.path}: ${JSON.stringify(answer.body)}`);
-      assert.equal(answer.retryAfter, '2', answer.path);
-    }
-    assert.equal(answers.find((answer) => answer.path.startsWith('/api/oidc/auth'))?.body.error, 'temporarily_unavailable');
-    assert.equal((await answerOf(server, '/api/config')).status, 200, 'serving again once it is back');
-  });
+      for (const answer of answers) {
+        assert.equal(answer.status, 503, `${answer.path}: ${JSON.stringify(answer.body)}`);
+        assert.equal(answer.retryAfter, '2', answer.path);
+      }
+      assert.equal(answers.find((answer) => answer.path.startsWith('/api/oidc/auth'))?.body.error, 'temporarily_unavailable');
+      assert.equal((await answerOf(server, '/api/config')).status, 200, 'serving again once it is back');
+    },
+  );
 });
 
 describe('NUL characters', () => {
   let server: TestServer;
-  before(async () => { server = await startServer(); });
-  after(async () => { await server.stop(); });
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => {
+    await server.stop();
+  });
 
   test('a NUL in a JSON string or in a URL is a 400 in the envelope, signed in or not', async () => {
     const admin = await server.admin();
     const answers = {
       'sign-in name': await server.client().post('/api/authc/login', { username: 'ad\u0000min', password: 'x'.repeat(64) }),
-      'expired-password change': await server.client().put('/api/authc/password/expired', { username: 'ad\u0000min', password: 'x'.repeat(64), newPassword: 'y'.repeat(64) }),
+      'expired-password change': await server
+        .client()
+        .put('/api/authc/password/expired', { username: 'ad\u0000min', password: 'x'.repeat(64), newPassword: 'y'.repeat(64) }),
       'message title': await admin.post('/api/messages', { title: 'Hello\u0000', content: 'Body', recipientIds: [] }),
       'user search': await admin.get('/api/user?search=a%00b'),
       'provider client id': await server.client().get('/api/oidc/auth?client_id=a%00b&response_type=code&scope=openid'),

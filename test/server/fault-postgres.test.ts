@@ -57,7 +57,10 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
       });
       await db.kysely.connection().execute(async (connection) => {
         await terminateOwnConnection(connection);
-        await connection.insertInto('captchas').values({ id: 'fault-retry', clientHash: 'x', answerHash: 'x', expiresAt: Date.now() + 60_000 }).execute();
+        await connection
+          .insertInto('captchas')
+          .values({ id: 'fault-retry', clientHash: 'x', answerHash: 'x', expiresAt: Date.now() + 60_000 })
+          .execute();
       });
       const stored = await db.kysely.selectFrom('captchas').select('id').where('id', '=', 'fault-retry').execute();
       assert.equal(stored.length, 1, 'the write was sent once, on a fresh connection');
@@ -71,7 +74,9 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
     try {
       await db.kysely.connection().execute(async (connection) => {
         const pid = await backendPid(connection);
-        const slowRead = connection.selectNoFrom((eb) => [eb.fn('pg_sleep', [eb.val(0.5)]).as('slept'), eb.fn<number>('pg_backend_pid').as('pid')]).executeTakeFirstOrThrow();
+        const slowRead = connection
+          .selectNoFrom((eb) => [eb.fn('pg_sleep', [eb.val(0.5)]).as('slept'), eb.fn<number>('pg_backend_pid').as('pid')])
+          .executeTakeFirstOrThrow();
         await sleep(150);
         await asSuperuser(`select pg_terminate_backend(${pid})`);
         const answered = await slowRead;
@@ -79,9 +84,14 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
       });
       await db.kysely.connection().execute(async (connection) => {
         const pid = await backendPid(connection);
-        const slowWrite = connection.insertInto('captchas')
-          .values({ id: 'fault-in-flight', clientHash: 'x', answerHash: sql<string>`(select 'x' from pg_sleep(0.5))`, expiresAt: Date.now() + 60_000 }).execute()
-          .then(() => undefined, (error: unknown) => error);
+        const slowWrite = connection
+          .insertInto('captchas')
+          .values({ id: 'fault-in-flight', clientHash: 'x', answerHash: sql<string>`(select 'x' from pg_sleep(0.5))`, expiresAt: Date.now() + 60_000 })
+          .execute()
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          );
         await sleep(150);
         await asSuperuser(`select pg_terminate_backend(${pid})`);
         const error = await slowWrite;
@@ -124,7 +134,11 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
     const worker = async (index: number) => {
       for (let n = 0; loading; n += 1) {
         const username = `fault-${index}-${n}`;
-        const made = await send<{ id: string; version: number }>('POST', '/api/user', { username, realName: `Fault_${index}_${n}`, password: transform('Secret123') });
+        const made = await send<{ id: string; version: number }>('POST', '/api/user', {
+          username,
+          realName: `Fault_${index}_${n}`,
+          password: transform('Secret123'),
+        });
         if (made?.status !== 200) continue;
         acknowledged += 1;
         const user = { id: made.body.data.id, version: made.body.data.version, acked: `Fault_${index}_${n}`, unsure: new Set<string>() };
@@ -140,7 +154,10 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
             // An update answered 503 (or not at all) was applied after all: continue from what is stored.
             for (let reread = 0; reread < 50; reread += 1) {
               const stored = await send<{ version: number }>('GET', `/api/user/${user.id}`);
-              if (stored?.status === 200) { user.version = stored.body.data.version; break; }
+              if (stored?.status === 200) {
+                user.version = stored.body.data.version;
+                break;
+              }
               await sleep(100);
             }
           } else user.unsure.add(realName);
@@ -157,7 +174,10 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
           assert.equal(servers[index]!.child.signalCode, null, `process ${index} died after ${what}`);
           const ready = await fetch(`${servers[index]!.base}/api/health/ready`).catch(() => undefined);
           probes += 1;
-          const write = ready?.status === 200 ? await send('POST', '/api/user', { username: `probe-${probes}`, realName: 'Probe_User', password: transform('Secret123') }, index) : undefined;
+          const write =
+            ready?.status === 200
+              ? await send('POST', '/api/user', { username: `probe-${probes}`, realName: 'Probe_User', password: transform('Secret123') }, index)
+              : undefined;
           if (write?.status === 200) break;
           assert.ok(Date.now() < deadline, `process ${index} not serving ${RECOVERY_MS} ms after ${what}`);
           await sleep(100);
@@ -171,15 +191,26 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
       // A database restart with two seconds of outage: readiness says so, the processes stay up.
       const readyWhileAway: number[] = [];
       let restarted = false;
-      const restart = cluster.restart(2_000).finally(() => { restarted = true; });
+      const restart = cluster.restart(2_000).finally(() => {
+        restarted = true;
+      });
       await sleep(800);
       while (!restarted) {
-        for (const server of servers) readyWhileAway.push(await fetch(`${server.base}/api/health/ready`).then((answer) => answer.status, () => 0));
+        for (const server of servers)
+          readyWhileAway.push(
+            await fetch(`${server.base}/api/health/ready`).then(
+              (answer) => answer.status,
+              () => 0,
+            ),
+          );
         await sleep(100);
       }
       await restart;
       assert.ok(readyWhileAway.includes(503), `readiness while the database was away: ${readyWhileAway.join(',')}`);
-      assert.ok(readyWhileAway.every((status) => status === 503 || status === 200), readyWhileAway.join(','));
+      assert.ok(
+        readyWhileAway.every((status) => status === 503 || status === 200),
+        readyWhileAway.join(','),
+      );
       const live = await fetch(`${servers[0]!.base}/api/health/live`);
       assert.equal(live.status, 200);
       await serving('the database restart');
@@ -196,14 +227,29 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
       up[0] = true;
 
       // SIGTERM of process 1 with requests in flight: each is answered before it exits.
-      const inFlight = Array.from({ length: 8 }, (_, n) => clientOf(1).request('POST', '/api/user', { username: `drain-${n}`, realName: 'Drain_Test', password: transform('Secret123') }));
+      const inFlight = Array.from({ length: 8 }, (_, n) =>
+        clientOf(1).request('POST', '/api/user', { username: `drain-${n}`, realName: 'Drain_Test', password: transform('Secret123') }),
+      );
       await Promise.race(inFlight);
       up[1] = false;
       const stopped = servers[1]!.stop();
       const drained = await Promise.allSettled(inFlight);
       await stopped;
-      assert.equal(servers[1]!.child.exitCode, 0, `${servers[1]!.output().split('\n').filter((line) => !line.startsWith('{')).join('\n').slice(-3000)}\nSIGTERM exits cleanly: exit ${servers[1]!.child.exitCode} signal ${servers[1]!.child.signalCode}`);
-      assert.deepEqual(drained.map((result) => (result.status === 'fulfilled' ? result.value.status : String(result.reason))), Array(8).fill(200), 'every request in flight was answered');
+      assert.equal(
+        servers[1]!.child.exitCode,
+        0,
+        `${servers[1]!
+          .output()
+          .split('\n')
+          .filter((line) => !line.startsWith('{'))
+          .join('\n')
+          .slice(-3000)}\nSIGTERM exits cleanly: exit ${servers[1]!.child.exitCode} signal ${servers[1]!.child.signalCode}`,
+      );
+      assert.deepEqual(
+        drained.map((result) => (result.status === 'fulfilled' ? result.value.status : String(result.reason))),
+        Array(8).fill(200),
+        'every request in flight was answered',
+      );
       servers[1] = await spawnServer(database);
       up[1] = true;
       await serving('the restarts of both processes');
@@ -211,13 +257,21 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
     };
 
     try {
-      await Promise.all([faults().finally(() => { loading = false; }), ...Array.from({ length: WORKERS }, (_, index) => worker(index))]);
+      await Promise.all([
+        faults().finally(() => {
+          loading = false;
+        }),
+        ...Array.from({ length: WORKERS }, (_, index) => worker(index)),
+      ]);
 
       const serverErrors = answered.filter((line) => Number(line.slice(0, 3)) >= 500 && !line.startsWith('503'));
       assert.deepEqual(serverErrors, [], 'no 5xx other than 503');
       const unexpected = answered.filter((line) => !/^(200|409|503) /.test(line));
       assert.deepEqual(unexpected, [], 'only successes, stale versions and 503');
-      assert.ok(answered.some((line) => line.startsWith('503')), 'some writes met the outage');
+      assert.ok(
+        answered.some((line) => line.startsWith('503')),
+        'some writes met the outage',
+      );
 
       const db = await openDatabase({ dataDir: '', databaseUrl: cluster.url });
       try {
@@ -229,7 +283,9 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
           if (row.realName !== user.acked && !user.unsure.has(row.realName)) return [`${username}: ${row.realName}, acknowledged ${user.acked}`];
           return row.version >= user.version ? [] : [`${username}: version ${row.version} < ${user.version}`];
         });
-        console.log(`faults: ${acknowledged} writes acknowledged, ${answered.length} answers, ${answered.filter((line) => line.startsWith('503')).length} of them 503`);
+        console.log(
+          `faults: ${acknowledged} writes acknowledged, ${answered.length} answers, ${answered.filter((line) => line.startsWith('503')).length} of them 503`,
+        );
         assert.deepEqual(lost, [], 'every acknowledged create and update is stored');
       } finally {
         await db.close();

@@ -30,11 +30,13 @@ after(async () => {
 async function holdingWriteLock<T>(ms: number, during: () => Promise<T>): Promise<T> {
   const other = new SQLite(join(database.options.dataDir!, 'iam.sqlite'));
   other.exec('BEGIN IMMEDIATE');
-  const released = new Promise<void>((resolve) => setTimeout(() => {
-    other.exec('COMMIT');
-    other.close();
-    resolve();
-  }, ms));
+  const released = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      other.exec('COMMIT');
+      other.close();
+      resolve();
+    }, ms),
+  );
   try {
     return await during();
   } finally {
@@ -46,7 +48,10 @@ const createUser = (username: string) => admin.post('/api/user', { username, rea
 
 describe('SQLite file locked by another process', { skip: onSqlite ? false : 'runs in the SQLite pass' }, () => {
   test('the health checks answer without sign-in, and say nothing but the status', async () => {
-    for (const [path, status] of [['/api/health/live', 'live'], ['/api/health/ready', 'ready']] as const) {
+    for (const [path, status] of [
+      ['/api/health/live', 'live'],
+      ['/api/health/ready', 'ready'],
+    ] as const) {
       const answer = await fetch(`${server.base}${path}`);
       assert.equal(answer.status, 200, path);
       assert.equal(answer.headers.get('cache-control'), 'no-store');

@@ -8,8 +8,13 @@ import { startServer, type Client, type TestServer } from './harness';
 
 let server: TestServer;
 let admin: Client;
-before(async () => { server = await startServer(); admin = await server.admin(); });
-after(async () => { await server.stop(); });
+before(async () => {
+  server = await startServer();
+  admin = await server.admin();
+});
+after(async () => {
+  await server.stop();
+});
 
 /** A PNG of the given size; `payload` pads its IDAT (to make large files). */
 function png(width: number, height: number, payload = Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])): Buffer {
@@ -17,7 +22,12 @@ function png(width: number, height: number, payload = Buffer.from([0x78, 0x9c, 0
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', payload), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', payload),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** An ICO holding one PNG image of width × height. */
@@ -91,7 +101,12 @@ test('a favicon must be square', async () => {
 test('polyglots are refused', async () => {
   const appended = await upload(Buffer.concat([png(8, 8), Buffer.from('<script>alert(1)</script>')]), 'avatar');
   assert.deepEqual(appended.body.data.fields, [{ field: 'file', rule: 'upload.polyglot' }]);
-  const gif = Buffer.concat([Buffer.from('GIF89a'), Buffer.from([1, 0, 1, 0, 0, 0, 0]), Buffer.from('/*<html><script>alert(1)</script>*/'), Buffer.from([0x3b])]);
+  const gif = Buffer.concat([
+    Buffer.from('GIF89a'),
+    Buffer.from([1, 0, 1, 0, 0, 0, 0]),
+    Buffer.from('/*<html><script>alert(1)</script>*/'),
+    Buffer.from([0x3b]),
+  ]);
   assert.deepEqual((await upload(gif, 'avatar')).body.data.fields, [{ field: 'file', rule: 'upload.polyglot' }]);
 });
 

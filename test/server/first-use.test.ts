@@ -35,7 +35,7 @@ test('the server at rest is ready (database and migrations) and serves its metri
 test('the first OpenID Connect discovery builds the provider and answers its configuration', async () => {
   const answer = await fetch(`${server.base}/api/oidc/.well-known/openid-configuration`);
   assert.equal(answer.status, 200, server.output().slice(-2000));
-  const configuration = await answer.json() as { issuer: string; token_endpoint: string; jwks_uri: string };
+  const configuration = (await answer.json()) as { issuer: string; token_endpoint: string; jwks_uri: string };
   assert.equal(configuration.issuer, `${server.base}/api/oidc`);
   const keys = await fetch(configuration.jwks_uri);
   assert.equal(keys.status, 200);
@@ -52,9 +52,19 @@ test('the first captcha is an SVG image', async () => {
 test('the first mail is delivered, and the first SVG upload is cleaned', async () => {
   const admin = new Client(server.base, server.base);
   assert.equal((await admin.login('admin', 'Admin123!')).body.data.loginSuccess, true);
-  const channel = await admin.post('/api/channels', { name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' } });
+  const channel = await admin.post('/api/channels', {
+    name: 'Mail relay',
+    serviceType: 'EMAIL',
+    vendor: 'smtp',
+    config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' },
+  });
   assert.equal(channel.status, 200, JSON.stringify(channel.body));
-  const user = await admin.post('/api/user', { username: 'first-mail', realName: 'First_Mail', email: 'first-mail@example.com', password: transform('First123') });
+  const user = await admin.post('/api/user', {
+    username: 'first-mail',
+    realName: 'First_Mail',
+    email: 'first-mail@example.com',
+    password: transform('First123'),
+  });
   assert.equal(user.status, 200, JSON.stringify(user.body));
   assert.equal((await new Client(server.base, server.base).post('/api/user/password/reset-code', { identifier: 'first-mail@example.com' })).status, 200);
   const mail = await until(() => smtp.mails.find((entry) => entry.to.includes('first-mail@example.com')), 'the first mail', 20_000);

@@ -20,7 +20,9 @@ before(async () => {
   const attacker = await admin.post('/api/user', { username: 'attacker', realName: 'Attacker_User', password: transform('Attack123') });
   assert.equal(attacker.status, 200, JSON.stringify(attacker.body));
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 /** A bare client presenting exactly this cookie (or this token header). */
 async function statusWith(credential: { cookie?: string; token?: string }): Promise<number> {

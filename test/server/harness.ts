@@ -82,7 +82,9 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   if (!address || typeof address === 'string') throw new Error('no address');
   const base = `http://127.0.0.1:${address.port}`;
   const server: TestServer = {
-    app, base, clock,
+    app,
+    base,
+    clock,
     async stop() {
       await app.close();
       await database.drop();
@@ -107,7 +109,10 @@ export class Client {
   cookies = new Map<string, string>();
   headers: Record<string, string> = {};
 
-  constructor(readonly base: string, readonly origin: string | null) {}
+  constructor(
+    readonly base: string,
+    readonly origin: string | null,
+  ) {}
 
   async request<T = unknown>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Answer<T>> {
     const response = await this.raw(method, path, body, extraHeaders);
@@ -143,10 +148,18 @@ export class Client {
     return response;
   }
 
-  get<T = unknown>(path: string, headers?: Record<string, string>) { return this.request<T>('GET', path, undefined, headers); }
-  post<T = unknown>(path: string, body?: unknown, headers?: Record<string, string>) { return this.request<T>('POST', path, body ?? {}, headers); }
-  put<T = unknown>(path: string, body?: unknown, headers?: Record<string, string>) { return this.request<T>('PUT', path, body ?? {}, headers); }
-  delete<T = unknown>(path: string, headers?: Record<string, string>) { return this.request<T>('DELETE', path, undefined, headers); }
+  get<T = unknown>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', path, undefined, headers);
+  }
+  post<T = unknown>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('POST', path, body ?? {}, headers);
+  }
+  put<T = unknown>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PUT', path, body ?? {}, headers);
+  }
+  delete<T = unknown>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('DELETE', path, undefined, headers);
+  }
 
   login(username: string, password: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>) {
     return this.post<Record<string, unknown>>('/api/authc/login', { username, password: transform(password), ...extra }, headers);

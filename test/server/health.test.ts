@@ -22,13 +22,20 @@ after(async () => {
 
 async function health(base: string, path: string) {
   const answer = await fetch(`${base}${path}`);
-  return { status: answer.status, cacheControl: answer.headers.get('cache-control'), body: await answer.json() as { code: number; message: string; data: Record<string, unknown> | null } };
+  return {
+    status: answer.status,
+    cacheControl: answer.headers.get('cache-control'),
+    body: (await answer.json()) as { code: number; message: string; data: Record<string, unknown> | null },
+  };
 }
 
 describe('health checks', () => {
   test('live and ready answer at the root and under /api, without sign-in, saying nothing but the status', async () => {
     for (const prefix of ['', '/api']) {
-      for (const [path, status] of [['/health/live', 'live'], ['/health/ready', 'ready']] as const) {
+      for (const [path, status] of [
+        ['/health/live', 'live'],
+        ['/health/ready', 'ready'],
+      ] as const) {
         const answer = await health(server.base, prefix + path);
         assert.equal(answer.status, 200, prefix + path);
         assert.equal(answer.cacheControl, 'no-store');
@@ -66,7 +73,9 @@ describe('health checks with the database down', { skip: onPostgres ? false : 'r
       const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
       assert.equal((await health(base, '/health/ready')).status, 200);
       let stopped = false;
-      const restart = cluster.restart(3_000).finally(() => { stopped = true; });
+      const restart = cluster.restart(3_000).finally(() => {
+        stopped = true;
+      });
       const whileDown: Array<Awaited<ReturnType<typeof health>>> = [];
       await sleep(500);
       while (!stopped) {

@@ -41,8 +41,15 @@ export async function startIdentityProvider(redirectUri: string, person: Person)
   });
   const handle = provider.callback();
   const idp: IdentityProvider = {
-    issuer, clientId: client.client_id, clientSecret: client.client_secret, approvals: 0,
-    stop: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    issuer,
+    clientId: client.client_id,
+    clientSecret: client.client_secret,
+    approvals: 0,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   server.on('request', (req, res) => {
     if (!req.url?.startsWith('/interaction/')) {

@@ -17,7 +17,12 @@ const BOB = { username: 'bob', password: 'Bob-pass-2024', email: 'bob@partner.ex
 async function addProvider(code: string, person: Person): Promise<void> {
   const idp = await startIdentityProvider(`${server.base}/api/interaction/idp/${code}/authorize/callback`, person);
   providers.push(idp);
-  const created = await admin.post('/api/idps', { code, name: code, type: 'OIDC', config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret } });
+  const created = await admin.post('/api/idps', {
+    code,
+    name: code,
+    type: 'OIDC',
+    config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+  });
   assert.equal(created.status, 200, JSON.stringify(created.body));
 }
 
@@ -25,7 +30,13 @@ before(async () => {
   server = await startServer();
   admin = await server.admin();
   for (const user of [{ ...VICTOR, email: 'victor@home.example' }, BOB]) {
-    const created = await admin.post('/api/user', { username: user.username, realName: user.username, email: user.email, password: transform(user.password), extraProp: {} });
+    const created = await admin.post('/api/user', {
+      username: user.username,
+      realName: user.username,
+      email: user.email,
+      password: transform(user.password),
+      extraProp: {},
+    });
     assert.equal(created.status, 200, JSON.stringify(created.body));
   }
   await addProvider('corp', { sub: 'corp-mallory', preferred_username: 'mallory', name: 'Mallory', email: 'mallory@corp.example', email_verified: true });
@@ -47,8 +58,12 @@ function ticketCalls(landed: URL) {
   assert.ok(ticket, `a ticket: ${landed.href}`);
   const base = `/api/interaction/idp/${code}/authorize`;
   return {
-    info: (browser: Client) => browser.get<{ needComplement: boolean; existingAccount?: { username: string }; complement: Record<string, unknown> }>(`${base}/user/access/info/${landed.searchParams.get('token')}?access_ticket=${ticket}`),
-    complement: (browser: Client, body: Record<string, unknown>) => browser.post<{ loginSuccess: boolean }>(`${base}/after/user/complement?access_ticket=${ticket}`, body),
+    info: (browser: Client) =>
+      browser.get<{ needComplement: boolean; existingAccount?: { username: string }; complement: Record<string, unknown> }>(
+        `${base}/user/access/info/${landed.searchParams.get('token')}?access_ticket=${ticket}`,
+      ),
+    complement: (browser: Client, body: Record<string, unknown>) =>
+      browser.post<{ loginSuccess: boolean }>(`${base}/after/user/complement?access_ticket=${ticket}`, body),
     link: (browser: Client, body: Record<string, unknown>) => browser.post(`${base}/after/user/link?access_ticket=${ticket}`, body),
   };
 }
@@ -78,12 +93,14 @@ test("an attacker's ticket opened in another browser is refused at every step; t
   assert.equal((await starter.raw('GET', '/api/interaction/idp/corp/authorize')).status, 302);
   assert.ok(starter.cookies.size > 0, 'the start sets the flow cookie');
   const browsers = [victim, starter, server.client()];
-  const answers = await Promise.all(browsers.flatMap((browser) => [
-    calls.info(browser),
-    calls.complement(browser, { username: 'mallory', realName: 'Mallory', switchAccount: true }),
-    calls.complement(browser, {}),
-    calls.link(browser, { password: transform(VICTOR.password), switchAccount: true }),
-  ]));
+  const answers = await Promise.all(
+    browsers.flatMap((browser) => [
+      calls.info(browser),
+      calls.complement(browser, { username: 'mallory', realName: 'Mallory', switchAccount: true }),
+      calls.complement(browser, {}),
+      calls.link(browser, { password: transform(VICTOR.password), switchAccount: true }),
+    ]),
+  );
   answers.forEach((answer, index) => assertStartedElsewhere(answer, `call ${index}`));
   assert.equal(await signedInAs(victim), VICTOR.username, "the victim's session is unchanged");
 
@@ -149,7 +166,8 @@ test('an email the provider does not vouch for is not matched, and answers exact
     const link = await calls.link(browser, { password: transform(BOB.password) });
     const complement = await calls.complement(browser, { username, realName: username });
     return {
-      info: rest, existing: info.body.data.existingAccount,
+      info: rest,
+      existing: info.body.data.existingAccount,
       link: { status: link.status, code: link.body.code, message: link.body.message },
       complement: { status: complement.status, loginSuccess: complement.body.data?.loginSuccess },
     };

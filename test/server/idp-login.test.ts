@@ -14,7 +14,12 @@ before(async () => {
   server = await startServer();
   admin = await server.admin();
   idp = await startIdentityProvider(`${server.base}/api/interaction/idp/corp/authorize/callback`, person);
-  const created = await admin.post('/api/idps', { code: 'corp', name: 'Corp SSO', type: 'OIDC', config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: 'wrong-secret' } });
+  const created = await admin.post('/api/idps', {
+    code: 'corp',
+    name: 'Corp SSO',
+    type: 'OIDC',
+    config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: 'wrong-secret' },
+  });
   assert.equal(created.status, 200, JSON.stringify(created.body));
 });
 after(async () => {
@@ -43,18 +48,26 @@ test('a first-time person completes their data, then later signs in at once', as
   assert.equal(landed.searchParams.get('redirect'), '/profile/userInfo');
   const token = landed.searchParams.get('token')!;
   const ticket = landed.searchParams.get('access_ticket')!;
-  const info = await browser.get<{ needComplement: boolean; complement: Record<string, string> }>(`/api/interaction/idp/corp/authorize/user/access/info/${token}?access_ticket=${ticket}`);
+  const info = await browser.get<{ needComplement: boolean; complement: Record<string, string> }>(
+    `/api/interaction/idp/corp/authorize/user/access/info/${token}?access_ticket=${ticket}`,
+  );
   assert.equal(info.body.data.needComplement, true);
   assert.equal(info.body.data.complement.email, person.email);
   assert.equal(info.body.data.complement.preferred_username, 'alice');
 
-  const done = await browser.post<{ loginSuccess: boolean }>(`/api/interaction/idp/corp/authorize/after/user/complement?access_ticket=${ticket}`, { username: 'alice', realName: 'Alice', email: person.email });
+  const done = await browser.post<{ loginSuccess: boolean }>(`/api/interaction/idp/corp/authorize/after/user/complement?access_ticket=${ticket}`, {
+    username: 'alice',
+    realName: 'Alice',
+    email: person.email,
+  });
   assert.equal(done.body.data.loginSuccess, true, JSON.stringify(done.body));
   assert.equal((await browser.get<{ user: { username: string } }>('/api/cas/session')).body.data.user.username, 'alice');
 
   const again = server.client();
   const second = await signInAtProvider(again, 'corp');
-  const info2 = await again.get<{ needComplement: boolean }>(`/api/interaction/idp/corp/authorize/user/access/info/${second.searchParams.get('token')}?access_ticket=${second.searchParams.get('access_ticket')}`);
+  const info2 = await again.get<{ needComplement: boolean }>(
+    `/api/interaction/idp/corp/authorize/user/access/info/${second.searchParams.get('token')}?access_ticket=${second.searchParams.get('access_ticket')}`,
+  );
   assert.equal(info2.body.data.needComplement, false, 'the subject is linked now');
 });
 

@@ -14,10 +14,17 @@ let admin: Client;
 before(async () => {
   server = await startServer();
   admin = await server.admin();
-  const created = await admin.post('/api/idps', { code: 'corp', name: 'Corp SSO', type: 'OIDC', config: { issuer: 'https://sso.example.com', clientSecret: 'hidden' } });
+  const created = await admin.post('/api/idps', {
+    code: 'corp',
+    name: 'Corp SSO',
+    type: 'OIDC',
+    config: { issuer: 'https://sso.example.com', clientSecret: 'hidden' },
+  });
   assert.equal(created.status, 200, JSON.stringify(created.body));
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 /** A ticket as the provider callback leaves it, bound to `browser` (which gets the flow cookie). */
 function ticketFor(browser: Client, subject: string, profile: Record<string, unknown>) {
@@ -31,7 +38,10 @@ const complementPath = (ticket: string, code = 'corp') => `/api/interaction/idp/
 
 test('the sign-in page lists enabled providers without their secrets', async () => {
   const list = await server.client().get<{ code: string }[]>('/api/idps');
-  assert.deepEqual(list.body.data.map((idp) => idp.code), ['corp']);
+  assert.deepEqual(
+    list.body.data.map((idp) => idp.code),
+    ['corp'],
+  );
   assert.ok(!JSON.stringify(list.body).includes('hidden'));
   assert.equal((await admin.post('/api/idps', { code: 'corp', name: 'Again', type: 'OIDC', config: {} })).status, 400);
 });
@@ -41,7 +51,8 @@ test("a provider's button icon: our own upload only, public in the list, kept or
   form.append('file', new Blob(['<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16"/></svg>']), 'corp.svg');
   const uploaded = await admin.request<{ url: string }>('POST', '/api/file/upload?purpose=icon', form);
   const icon = uploaded.body.data.url;
-  const publicIcon = async () => (await server.client().get<{ code: string; icon: string | null }[]>('/api/idps')).body.data.find((idp) => idp.code === 'corp')?.icon;
+  const publicIcon = async () =>
+    (await server.client().get<{ code: string; icon: string | null }[]>('/api/idps')).body.data.find((idp) => idp.code === 'corp')?.icon;
   assert.equal(await publicIcon(), null);
 
   // Foreign and unknown images are refused under the field; a config key cannot smuggle one in.
@@ -61,7 +72,13 @@ test("a provider's button icon: our own upload only, public in the list, kept or
   assert.equal(await publicIcon(), icon, 'an update without the icon keeps it');
   assert.equal((await admin.put('/api/idps/corp', { icon: '' })).status, 200);
   assert.equal(await publicIcon(), null);
-  const added = await admin.post<{ icon: string }>('/api/idps', { code: 'other', name: 'Other SSO', type: 'OIDC', icon, config: { issuer: 'https://other.example.com' } });
+  const added = await admin.post<{ icon: string }>('/api/idps', {
+    code: 'other',
+    name: 'Other SSO',
+    type: 'OIDC',
+    icon,
+    config: { issuer: 'https://other.example.com' },
+  });
   assert.equal(added.body.data.icon, icon);
   assert.equal((await admin.delete('/api/idps/other')).status, 200);
 });
@@ -77,8 +94,15 @@ test('a first-time user completes their data once, then signs in straight away',
   assert.equal((await client.get(infoPath(first.token, first.accessTicket, 'other'))).status, 404);
 
   const missing = await client.post<{ fields: { field: string }[] }>(complementPath(first.accessTicket), {});
-  assert.deepEqual(missing.body.data.fields.map((entry) => entry.field), ['username', 'realName']);
-  const done = await client.post<{ loginSuccess: boolean }>(complementPath(first.accessTicket), { username: 'jo-sso', realName: 'Jo_Sso', email: 'jo@example.com' });
+  assert.deepEqual(
+    missing.body.data.fields.map((entry) => entry.field),
+    ['username', 'realName'],
+  );
+  const done = await client.post<{ loginSuccess: boolean }>(complementPath(first.accessTicket), {
+    username: 'jo-sso',
+    realName: 'Jo_Sso',
+    email: 'jo@example.com',
+  });
   assert.equal(done.body.data.loginSuccess, true, JSON.stringify(done.body));
   const session = await client.get<{ user: { username: string; permissions: string[] } }>('/api/cas/session');
   assert.equal(session.body.data.user.username, 'jo-sso');
@@ -96,7 +120,13 @@ test('a first-time user completes their data once, then signs in straight away',
 
 test("the provider's email is an existing account's: offered, linked only with its password (and code), then straight in", async () => {
   const BOB = { username: 'bob', password: 'Bob-pass-2024' };
-  const created = await admin.post('/api/user', { username: BOB.username, realName: 'Bob', email: 'Bob@Corp.example', password: await transformPassword(BOB.password), extraProp: {} });
+  const created = await admin.post('/api/user', {
+    username: BOB.username,
+    realName: 'Bob',
+    email: 'Bob@Corp.example',
+    password: await transformPassword(BOB.password),
+    extraProp: {},
+  });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   const linkPath = (ticket: string) => `/api/interaction/idp/corp/authorize/after/user/link?access_ticket=${ticket}`;
   type Info = { needComplement: boolean; existingAccount?: { username: string } };
@@ -126,7 +156,10 @@ test("the provider's email is an existing account's: offered, linked only with i
   assert.deepEqual(wrong.body.data.fields, [{ field: 'password', rule: 'rule.wrongPassword' }]);
   const noCode = await browser.post<{ fields: unknown[] }>(linkPath(ticket.accessTicket), { password: await transformPassword(BOB.password) });
   assert.deepEqual(noCode.body.data.fields, [{ field: 'code', rule: 'rule.totpCode' }]);
-  const linked = await browser.post<{ loginSuccess: boolean }>(linkPath(ticket.accessTicket), { password: await transformPassword(BOB.password), code: code() });
+  const linked = await browser.post<{ loginSuccess: boolean }>(linkPath(ticket.accessTicket), {
+    password: await transformPassword(BOB.password),
+    code: code(),
+  });
   assert.equal(linked.body.data.loginSuccess, true, JSON.stringify(linked.body));
   assert.equal((await browser.get<{ user: { username: string } }>('/api/cas/session')).body.data.user.username, 'bob');
   assert.equal((await browser.post(linkPath(ticket.accessTicket), { password: await transformPassword(BOB.password) })).status, 404, 'the ticket is used up');
@@ -140,7 +173,13 @@ test("the provider's email is an existing account's: offered, linked only with i
 });
 
 test('failed link attempts count towards the account lockout', async () => {
-  await admin.post('/api/user', { username: 'carol', realName: 'Carol', email: 'carol@corp.example', password: await transformPassword('Carol-pass-1'), extraProp: {} });
+  await admin.post('/api/user', {
+    username: 'carol',
+    realName: 'Carol',
+    email: 'carol@corp.example',
+    password: await transformPassword('Carol-pass-1'),
+    extraProp: {},
+  });
   const browser = server.client();
   const ticket = await ticketFor(browser, 'sub-carol', { email: 'carol@corp.example', email_verified: true });
   const path = `/api/interaction/idp/corp/authorize/after/user/link?access_ticket=${ticket.accessTicket}`;
@@ -151,10 +190,16 @@ test('failed link attempts count towards the account lockout', async () => {
   assert.equal((await server.client().login('carol', 'Carol-pass-1')).status, 429, 'the sign-in form is locked too');
 });
 
-test("administrators list every provider with its settings but never its secret, and edit it (a blank secret keeps the stored one)", async () => {
+test('administrators list every provider with its settings but never its secret, and edit it (a blank secret keeps the stored one)', async () => {
   type Detail = { code: string; name: string; enabled: boolean; issuer: string; clientId: string; scopes: string; hasClientSecret: boolean };
   const secret = 'admin-list-secret-1';
-  const added = await admin.post('/api/idps', { code: 'hr-sso', name: 'HR SSO', type: 'OIDC', enabled: false, config: { issuer: 'https://hr.example.com/oidc', clientId: 'iam-hr', clientSecret: secret, scopes: 'openid email' } });
+  const added = await admin.post('/api/idps', {
+    code: 'hr-sso',
+    name: 'HR SSO',
+    type: 'OIDC',
+    enabled: false,
+    config: { issuer: 'https://hr.example.com/oidc', clientId: 'iam-hr', clientSecret: secret, scopes: 'openid email' },
+  });
   assert.equal(added.status, 200, JSON.stringify(added.body));
   const detail = async () => {
     const list = await admin.get<Detail[]>('/api/idps/all');
@@ -162,24 +207,70 @@ test("administrators list every provider with its settings but never its secret,
     assert.ok(!JSON.stringify(list.body).includes('hidden') && !JSON.stringify(list.body).includes('admin-list-secret'), 'no secret answered');
     return list.body.data.find((idp) => idp.code === 'hr-sso');
   };
-  assert.deepEqual(await detail(), { code: 'hr-sso', name: 'HR SSO', type: 'OIDC', enabled: false, icon: null, issuer: 'https://hr.example.com/oidc', clientId: 'iam-hr', scopes: 'openid email', hasClientSecret: true });
+  assert.deepEqual(await detail(), {
+    code: 'hr-sso',
+    name: 'HR SSO',
+    type: 'OIDC',
+    enabled: false,
+    icon: null,
+    issuer: 'https://hr.example.com/oidc',
+    clientId: 'iam-hr',
+    scopes: 'openid email',
+    hasClientSecret: true,
+  });
   assert.ok(!(await server.client().get<{ code: string }[]>('/api/idps')).body.data.some((idp) => idp.code === 'hr-sso'), 'disabled: not on the sign-in page');
-  const storedSecret = async () => (JSON.parse((await server.app.ctx.db.selectFrom('idps').select('config').where('code', '=', 'hr-sso').executeTakeFirstOrThrow()).config) as { clientSecret: string }).clientSecret;
+  const storedSecret = async () =>
+    (
+      JSON.parse((await server.app.ctx.db.selectFrom('idps').select('config').where('code', '=', 'hr-sso').executeTakeFirstOrThrow()).config) as {
+        clientSecret: string;
+      }
+    ).clientSecret;
 
   // A blank secret keeps the stored one; a new one replaces it.
-  const edited = await admin.put('/api/idps/hr-sso', { name: 'HR login', enabled: true, config: { issuer: 'https://hr.example.com/oidc2', clientId: 'iam-hr2', clientSecret: '', scopes: 'openid profile' } });
+  const edited = await admin.put('/api/idps/hr-sso', {
+    name: 'HR login',
+    enabled: true,
+    config: { issuer: 'https://hr.example.com/oidc2', clientId: 'iam-hr2', clientSecret: '', scopes: 'openid profile' },
+  });
   assert.equal(edited.status, 200, JSON.stringify(edited.body));
-  assert.deepEqual(await detail(), { code: 'hr-sso', name: 'HR login', type: 'OIDC', enabled: true, icon: null, issuer: 'https://hr.example.com/oidc2', clientId: 'iam-hr2', scopes: 'openid profile', hasClientSecret: true });
+  assert.deepEqual(await detail(), {
+    code: 'hr-sso',
+    name: 'HR login',
+    type: 'OIDC',
+    enabled: true,
+    icon: null,
+    issuer: 'https://hr.example.com/oidc2',
+    clientId: 'iam-hr2',
+    scopes: 'openid profile',
+    hasClientSecret: true,
+  });
   assert.equal(await storedSecret(), secret);
   assert.equal((await admin.put('/api/idps/hr-sso', { config: { clientSecret: 'admin-list-secret-2' } })).status, 200);
   assert.equal(await storedSecret(), 'admin-list-secret-2');
-  assert.ok((await server.client().get<{ code: string }[]>('/api/idps')).body.data.some((idp) => idp.code === 'hr-sso'), 'enabled: on the sign-in page');
+  assert.ok(
+    (await server.client().get<{ code: string }[]>('/api/idps')).body.data.some((idp) => idp.code === 'hr-sso'),
+    'enabled: on the sign-in page',
+  );
 
   // Field errors: the issuer must be an http(s) URL, the code the safe-code rule, scopes plain names.
-  const refused = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/idps', { code: '1bad code', name: 'Bad', type: 'OIDC', config: { issuer: 'ftp://x.example.com', scopes: 'openid <script>' } });
+  const refused = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/idps', {
+    code: '1bad code',
+    name: 'Bad',
+    type: 'OIDC',
+    config: { issuer: 'ftp://x.example.com', scopes: 'openid <script>' },
+  });
   assert.equal(refused.status, 400);
-  assert.deepEqual(refused.body.data.fields.map((entry) => `${entry.field}:${entry.rule}`).sort(), ['code:rule.safeCodeSpace', 'config.issuer:rule.url', 'config.scopes:rule.scopes']);
-  const noIssuer = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/idps', { code: 'no-issuer', name: 'No issuer', type: 'OIDC', config: { clientId: 'x' } });
+  assert.deepEqual(refused.body.data.fields.map((entry) => `${entry.field}:${entry.rule}`).sort(), [
+    'code:rule.safeCodeSpace',
+    'config.issuer:rule.url',
+    'config.scopes:rule.scopes',
+  ]);
+  const noIssuer = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/idps', {
+    code: 'no-issuer',
+    name: 'No issuer',
+    type: 'OIDC',
+    config: { clientId: 'x' },
+  });
   assert.deepEqual(noIssuer.body.data.fields, [{ field: 'config.issuer', rule: 'rule.required' }]);
   const badUpdate = await admin.put<{ fields: { field: string; rule: string }[] }>('/api/idps/hr-sso', { config: { issuer: 'javascript:alert(1)' } });
   assert.deepEqual(badUpdate.body.data.fields, [{ field: 'config.issuer', rule: 'rule.url' }]);
@@ -187,7 +278,10 @@ test("administrators list every provider with its settings but never its secret,
   // Unknown provider: 404; a caller without the settings permission: 403 on every administration call.
   assert.equal((await admin.put('/api/idps/nobody-here', { name: 'Nobody' })).status, 404);
   assert.equal((await admin.delete('/api/idps/nobody-here')).status, 404);
-  assert.equal((await admin.post('/api/user', { username: 'dora', realName: 'Dora', password: await transformPassword('Dora-pass-1'), extraProp: {} })).status, 200);
+  assert.equal(
+    (await admin.post('/api/user', { username: 'dora', realName: 'Dora', password: await transformPassword('Dora-pass-1'), extraProp: {} })).status,
+    200,
+  );
   const dora = server.client();
   await dora.login('dora', 'Dora-pass-1');
   assert.equal((await dora.get('/api/idps/all')).status, 403);
@@ -196,7 +290,13 @@ test("administrators list every provider with its settings but never its secret,
   assert.equal((await dora.delete('/api/idps/hr-sso')).status, 403);
 
   assert.equal((await admin.delete('/api/idps/hr-sso')).status, 200);
-  const audit = await server.app.ctx.db.selectFrom('auditLog').select(['action', 'detail']).where('targetType', '=', 'idp').where('targetId', '=', 'hr-sso').orderBy('id').execute();
+  const audit = await server.app.ctx.db
+    .selectFrom('auditLog')
+    .select(['action', 'detail'])
+    .where('targetType', '=', 'idp')
+    .where('targetId', '=', 'hr-sso')
+    .orderBy('id')
+    .execute();
   assert.equal(audit.length, 4, 'add, two updates, delete recorded');
   assert.ok(!JSON.stringify(audit).includes('admin-list-secret'), 'no secret in the audit log');
 });

@@ -12,15 +12,25 @@ type Fields = { url: string; fields: { field: string; rule: string }[] };
 
 let server: TestServer;
 let admin: Client;
-before(async () => { server = await startServer(); admin = await server.admin(); });
-after(async () => { await server.stop(); });
+before(async () => {
+  server = await startServer();
+  admin = await server.admin();
+});
+after(async () => {
+  await server.stop();
+});
 
 function png(width: number, height: number): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A baseline JPEG frame header of width × height (no scan data: only the header is read). */
@@ -85,7 +95,12 @@ async function upload(bytes: Buffer | string, purpose: string) {
 
 describe('uploads by decoded dimensions', () => {
   test('a 12000×12000 PNG, a header claiming 2³¹×2³¹ and a huge JPEG frame are refused; 4096×4096 is taken', async () => {
-    for (const [what, bytes] of [['12000×12000 PNG', png(12000, 12000)], ['2³¹×2³¹ PNG', png(2 ** 31, 2 ** 31)], ['12000×12000 JPEG', jpeg(12000, 12000)], ['4097×1 PNG', png(4097, 1)]] as const) {
+    for (const [what, bytes] of [
+      ['12000×12000 PNG', png(12000, 12000)],
+      ['2³¹×2³¹ PNG', png(2 ** 31, 2 ** 31)],
+      ['12000×12000 JPEG', jpeg(12000, 12000)],
+      ['4097×1 PNG', png(4097, 1)],
+    ] as const) {
       for (const purpose of ['avatar', 'image']) {
         const answer = await upload(bytes, purpose);
         assert.equal(answer.status, 400, `${what} as ${purpose}: ${JSON.stringify(answer.body)}`);
@@ -107,8 +122,17 @@ describe('uploads by decoded dimensions', () => {
   });
 
   test('an icon is judged by its embedded images, not its directory: a 10000×10000 PNG or BMP behind a 16×16 entry is refused', async () => {
-    const tooLarge = [['PNG', ico([{ side: 16, image: png(10000, 10000) }])], ['BMP', ico([{ side: 16, image: iconBitmap(10000, 10000, false) }])],
-      ['second entry', ico([{ side: 16, image: png(16, 16) }, { side: 32, image: png(16000, 16000) }])]] as const;
+    const tooLarge = [
+      ['PNG', ico([{ side: 16, image: png(10000, 10000) }])],
+      ['BMP', ico([{ side: 16, image: iconBitmap(10000, 10000, false) }])],
+      [
+        'second entry',
+        ico([
+          { side: 16, image: png(16, 16) },
+          { side: 32, image: png(16000, 16000) },
+        ]),
+      ],
+    ] as const;
     for (const [what, bytes] of tooLarge) {
       for (const purpose of ['favicon', 'image']) {
         const answer = await upload(bytes, purpose);
@@ -117,8 +141,12 @@ describe('uploads by decoded dimensions', () => {
       }
     }
     // An icon entry is at most 256×256, and its image must be the size its entry says.
-    const inconsistent = [['300×300 PNG', ico([{ side: 0, image: png(300, 300) }])], ['32×32 PNG in a 16×16 entry', ico([{ side: 16, image: png(32, 32) }])],
-      ['BMP larger than its entry', ico([{ side: 16, image: iconBitmap(64, 64) }])], ['entry past the end', ico([{ side: 16, image: png(16, 16) }]).subarray(0, 40)]] as const;
+    const inconsistent = [
+      ['300×300 PNG', ico([{ side: 0, image: png(300, 300) }])],
+      ['32×32 PNG in a 16×16 entry', ico([{ side: 16, image: png(32, 32) }])],
+      ['BMP larger than its entry', ico([{ side: 16, image: iconBitmap(64, 64) }])],
+      ['entry past the end', ico([{ side: 16, image: png(16, 16) }]).subarray(0, 40)],
+    ] as const;
     for (const [what, bytes] of inconsistent) {
       for (const purpose of ['favicon', 'image']) {
         const answer = await upload(bytes, purpose);
@@ -126,7 +154,11 @@ describe('uploads by decoded dimensions', () => {
         assert.deepEqual(answer.body.data.fields, [{ field: 'file', rule: 'upload.wrongType' }], `${what} as ${purpose}`);
       }
     }
-    const normal = ico([{ side: 16, image: iconBitmap(16, 16) }, { side: 32, image: png(32, 32) }, { side: 0, image: png(256, 256) }]);
+    const normal = ico([
+      { side: 16, image: iconBitmap(16, 16) },
+      { side: 32, image: png(32, 32) },
+      { side: 0, image: png(256, 256) },
+    ]);
     for (const purpose of ['favicon', 'image']) assert.equal((await upload(normal, purpose)).status, 200, `a normal icon as ${purpose}`);
   });
 
@@ -137,16 +169,28 @@ describe('uploads by decoded dimensions', () => {
     assert.deepEqual(answer.body.data.fields, [{ field: 'file', rule: 'upload.tooLarge' }]);
     // Each ends in 0x3b, the trailer's byte, so that only walking the blocks finds it is no trailer.
     const unfinished = gif(16, 16, [{ left: 0, top: 0, width: 16, height: 16 }], false);
-    const hostile = [['frame past the screen', gif(16, 16, [{ left: 0, top: 0, width: 16, height: 16 }, { left: 8, top: 8, width: 16, height: 16 }])],
+    const hostile = [
+      [
+        'frame past the screen',
+        gif(16, 16, [
+          { left: 0, top: 0, width: 16, height: 16 },
+          { left: 8, top: 8, width: 16, height: 16 },
+        ]),
+      ],
       ['ends inside a comment extension', Buffer.concat([unfinished, Buffer.from([0x21, 0xfe, 1, 0x3b])])],
       ['ends inside a frame', Buffer.concat([unfinished, Buffer.from([0x2c, 0, 0, 0, 0, 16, 0, 16, 0, 0, 2, 4, 1, 2, 0x3b])])],
-      ['unknown block', Buffer.concat([unfinished, Buffer.from([0x00, 0x3b])])]] as const;
+      ['unknown block', Buffer.concat([unfinished, Buffer.from([0x00, 0x3b])])],
+    ] as const;
     for (const [what, bytes] of hostile) {
       const refused = await upload(bytes, 'avatar');
       assert.equal(refused.status, 400, `${what}: ${JSON.stringify(refused.body)}`);
       assert.deepEqual(refused.body.data.fields, [{ field: 'file', rule: 'upload.wrongType' }], what);
     }
-    const animated = gif(16, 16, [{ left: 0, top: 0, width: 16, height: 16 }, { left: 4, top: 4, width: 8, height: 8 }, { left: 15, top: 15, width: 1, height: 1 }]);
+    const animated = gif(16, 16, [
+      { left: 0, top: 0, width: 16, height: 16 },
+      { left: 4, top: 4, width: 8, height: 8 },
+      { left: 15, top: 15, width: 1, height: 1 },
+    ]);
     assert.equal((await upload(animated, 'avatar')).status, 200, 'a normal animated GIF');
   });
 });
@@ -155,7 +199,10 @@ describe('SVG reference chains and size', () => {
   const served = async (url: string) => (await fetch(`${server.base}/api/file/get/${url}`)).text();
 
   test('nested <use> (the tab-freezing "billion laughs" of SVG) is removed', async () => {
-    const levels = Array.from({ length: 10 }, (_, level) => `<g id="l${level + 1}">${Array.from({ length: 10 }, () => `<use href="#l${level}"/><use xlink:href="#l${level}"/>`).join('')}</g>`).join('');
+    const levels = Array.from(
+      { length: 10 },
+      (_, level) => `<g id="l${level + 1}">${Array.from({ length: 10 }, () => `<use href="#l${level}"/><use xlink:href="#l${level}"/>`).join('')}</g>`,
+    ).join('');
     const bomb = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10"><defs><rect id="l0" width="1" height="1"/>${levels}</defs><use href="#l10"/></svg>`;
     const answer = await upload(bomb, 'avatar');
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
@@ -195,7 +242,16 @@ describe('SVG reference chains and size', () => {
 });
 
 describe('stored image fields take only our own upload ids', () => {
-  const hostile = ['../../cas/logout', '/api/cas/logout', '/api/file/get/../../cas/logout', 'https://evil.test/a.png', 'javascript:alert(1)', 'abc.png', `${'a'.repeat(64)}.png/../x`, `${'0'.repeat(64)}.exe`];
+  const hostile = [
+    '../../cas/logout',
+    '/api/cas/logout',
+    '/api/file/get/../../cas/logout',
+    'https://evil.test/a.png',
+    'javascript:alert(1)',
+    'abc.png',
+    `${'a'.repeat(64)}.png/../x`,
+    `${'0'.repeat(64)}.exe`,
+  ];
   let fileId: string;
   let userId: string;
   let member: Client;
@@ -210,7 +266,10 @@ describe('stored image fields take only our own upload ids', () => {
 
   const refusedOn = (answer: { status: number; body: { data: unknown } }, field: string, what: string) => {
     assert.equal(answer.status, 400, `${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    assert.ok((answer.body.data as Fields).fields.some((entry) => entry.field === field && entry.rule === 'rule.fileName'), `${what}: ${JSON.stringify(answer.body.data)}`);
+    assert.ok(
+      (answer.body.data as Fields).fields.some((entry) => entry.field === field && entry.rule === 'rule.fileName'),
+      `${what}: ${JSON.stringify(answer.body.data)}`,
+    );
   };
 
   test('avatar: profile, basic info, administrator create and update', async () => {
@@ -218,7 +277,11 @@ describe('stored image fields take only our own upload ids', () => {
       refusedOn(await member.put('/api/user/profile', { realName: 'Pic_Tured', avatar: value }), 'avatar', `profile ${value}`);
       refusedOn(await member.put(`/api/user/${userId}/basic_info`, { realName: 'Pic_Tured', avatar: value }), 'avatar', `basic_info ${value}`);
       refusedOn(await admin.put(`/api/user/${userId}`, { avatar: value }), 'avatar', `update ${value}`);
-      refusedOn(await admin.post('/api/user', { username: 'pictured2', realName: 'Pic_Tured', password: transform('Secret123'), avatar: value }), 'avatar', `create ${value}`);
+      refusedOn(
+        await admin.post('/api/user', { username: 'pictured2', realName: 'Pic_Tured', password: transform('Secret123'), avatar: value }),
+        'avatar',
+        `create ${value}`,
+      );
     }
     const saved = await member.put<{ avatar: string }>('/api/user/profile', { realName: 'Pic_Tured', avatar: `/api/file/get/${fileId}` });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
@@ -235,21 +298,39 @@ describe('stored image fields take only our own upload ids', () => {
       }
     }
     const current = await admin.get<{ version: number }>('/api/config');
-    const saved = await admin.put<{ value: { system: Record<string, string> } }>('/api/config', { system: Object.fromEntries(system.map((field) => [field, fileId])), version: current.body.data.version });
+    const saved = await admin.put<{ value: { system: Record<string, string> } }>('/api/config', {
+      system: Object.fromEntries(system.map((field) => [field, fileId])),
+      version: current.body.data.version,
+    });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     assert.equal(saved.body.data.value.system.appLogo, fileId);
 
     for (const value of hostile) {
       const login = await admin.get<{ version: number }>('/api/settings/login');
-      refusedOn(await admin.put('/api/settings/login', { backgroundType: 'PictureBackground', background: value, version: login.body.data.version }), 'background', `background ${value}`);
+      refusedOn(
+        await admin.put('/api/settings/login', { backgroundType: 'PictureBackground', background: value, version: login.body.data.version }),
+        'background',
+        `background ${value}`,
+      );
     }
     const login = await admin.get<{ version: number }>('/api/settings/login');
-    assert.equal((await admin.put('/api/settings/login', { backgroundType: 'PictureBackground', background: fileId, version: login.body.data.version })).status, 200);
+    assert.equal(
+      (await admin.put('/api/settings/login', { backgroundType: 'PictureBackground', background: fileId, version: login.body.data.version })).status,
+      200,
+    );
     const colour = await admin.get<{ version: number }>('/api/settings/login');
-    assert.equal((await admin.put('/api/settings/login', { backgroundType: 'SolidColorBackground', background: '#336699', version: colour.body.data.version })).status, 200, 'a colour is not an image');
+    assert.equal(
+      (await admin.put('/api/settings/login', { backgroundType: 'SolidColorBackground', background: '#336699', version: colour.body.data.version })).status,
+      200,
+      'a colour is not an image',
+    );
 
     for (const value of hostile) {
-      refusedOn(await admin.post('/api/idps', { code: 'corp', name: 'Corp SSO', type: 'OIDC', icon: value, config: { issuer: 'https://sso.example.com' } }), 'icon', `idp ${value}`);
+      refusedOn(
+        await admin.post('/api/idps', { code: 'corp', name: 'Corp SSO', type: 'OIDC', icon: value, config: { issuer: 'https://sso.example.com' } }),
+        'icon',
+        `idp ${value}`,
+      );
     }
   });
 });

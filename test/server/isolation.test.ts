@@ -11,8 +11,18 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type Client, type TestServer } from './harness';
 import {
-  changesState, fillPath, otherSideBody, otherSideParam, otherSideQuery, PROBE_PASSWORD, readOperations, seedTwoSides, snapshot, snapshotOf,
-  type Operation, type TwoSides,
+  changesState,
+  fillPath,
+  otherSideBody,
+  otherSideParam,
+  otherSideQuery,
+  PROBE_PASSWORD,
+  readOperations,
+  seedTwoSides,
+  snapshot,
+  snapshotOf,
+  type Operation,
+  type TwoSides,
 } from './security-support';
 import { Permission } from '../../src/core/permission-codes';
 
@@ -26,8 +36,12 @@ const excluded = (operation: Operation) => operation.permission === 'public' || 
 /** Self-service calls without a path id that a caller of side A may complete on their own record
  *  (the body's references to B are ignored or refused; B's rows are checked unchanged). */
 const SELF_SERVICE = new Set([
-  'PUT /api/user/profile', 'PUT /api/user/password', 'PUT /api/messages/read', 'DELETE /api/cas/sessions',
-  'POST /api/user/totp', 'POST /api/user/email/verification',
+  'PUT /api/user/profile',
+  'PUT /api/user/password',
+  'PUT /api/messages/read',
+  'DELETE /api/cas/sessions',
+  'POST /api/user/totp',
+  'POST /api/user/email/verification',
 ]);
 
 /** Reads by path id that any holder of the permission may make whatever the record's side: the
@@ -42,7 +56,12 @@ let operations: Operation[] = [];
 let otherIds: string[] = [];
 const tally = { calls: 0, refused403: 0, refused404: 0, refused400: 0, answeredClean: 0, serverErrors: 0 };
 
-interface Caller { name: string; username: string; permissions: string[]; client: Client }
+interface Caller {
+  name: string;
+  username: string;
+  permissions: string[];
+  client: Client;
+}
 
 async function signIn(username: string): Promise<Client> {
   const client = server.client();
@@ -62,11 +81,23 @@ before(async () => {
   admin = await server.admin();
   sides = await seedTwoSides(server, admin);
   operations = (await readOperations(server.base)).filter((operation) => !excluded(operation));
-  otherIds = [sides.tenantB.id, sides.appY.id, sides.userB.id, sides.privilegeY.id, sides.roleY.id, sides.planY.id, sides.messageB.id, sides.channel.id, sides.sessionB];
+  otherIds = [
+    sides.tenantB.id,
+    sides.appY.id,
+    sides.userB.id,
+    sides.privilegeY.id,
+    sides.roleY.id,
+    sides.planY.id,
+    sides.messageB.id,
+    sides.channel.id,
+    sides.sessionB,
+  ];
 });
 after(async () => {
-  console.log(`isolation: ${tally.calls} calls over ${operations.length} operations × 3 callers: ${tally.refused403} refused 403, ${tally.refused404} refused 404, `
-    + `${tally.refused400} refused 400 (input), ${tally.answeredClean} answered without the other side's data, ${tally.serverErrors} answers ≥ 500`);
+  console.log(
+    `isolation: ${tally.calls} calls over ${operations.length} operations × 3 callers: ${tally.refused403} refused 403, ${tally.refused404} refused 404, ` +
+      `${tally.refused400} refused 400 (input), ${tally.answeredClean} answered without the other side's data, ${tally.serverErrors} answers ≥ 500`,
+  );
   await server.stop();
 });
 
@@ -112,7 +143,11 @@ describe('tenant isolation over every operation', () => {
     for (const operation of operations) for (const name of operation.params) assert.ok(otherSideParam(sides, operation.path, name));
   });
 
-  for (const [name, username] of [['tenant administrator of A', 'tenantAdmin'], ['app administrator of X', 'appAdmin'], ['member of A', 'member']] as const) {
+  for (const [name, username] of [
+    ['tenant administrator of A', 'tenantAdmin'],
+    ['app administrator of X', 'appAdmin'],
+    ['member of A', 'member'],
+  ] as const) {
     test(`${name}: refused or scoped on every call with side B/Y's ids`, async () => {
       const caller = await callerNamed(name, sides[username]);
       for (const operation of operations) await probe(caller, operation);
@@ -127,7 +162,13 @@ describe('tenant isolation over every operation', () => {
     const before = await snapshot(server.app);
     for (const operation of adminOnly) {
       // Ids of the member's own side this time: refused for the permission, not for the scope.
-      const path = fillPath(operation.path, (param) => (param === 'appId' ? sides.appX.id : param === 'id' && operation.path.startsWith('/api/tenants/') ? sides.tenantA.id : otherSideParam(sides, operation.path, param)));
+      const path = fillPath(operation.path, (param) =>
+        param === 'appId'
+          ? sides.appX.id
+          : param === 'id' && operation.path.startsWith('/api/tenants/')
+            ? sides.tenantA.id
+            : otherSideParam(sides, operation.path, param),
+      );
       const answer = await member.client.request(operation.method, path, changesState(operation) ? {} : undefined);
       assert.equal(answer.status, 403, `${operation.method} ${operation.path} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
       assert.equal(answer.body.code, 403);

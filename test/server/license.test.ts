@@ -28,10 +28,17 @@ after(async () => {
   rmSync(keysDir, { recursive: true, force: true });
 });
 
-const issue = (args: string[]) => execFileSync(process.execPath, ['scripts/license.mjs', 'issue', '--key', vendorPrivate, ...args], { encoding: 'utf8' }).trim();
+const issue = (args: string[]) =>
+  execFileSync(process.execPath, ['scripts/license.mjs', 'issue', '--key', vendorPrivate, ...args], { encoding: 'utf8' }).trim();
 
 const payload = (changes: Partial<LicensePayload> = {}): LicensePayload => ({
-  v: 1, licensee: 'ACME', requestCode, issuedAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 86_400_000 * 30).toISOString(), userLimit: 10, ...changes,
+  v: 1,
+  licensee: 'ACME',
+  requestCode,
+  issuedAt: new Date().toISOString(),
+  expiresAt: new Date(Date.now() + 86_400_000 * 30).toISOString(),
+  userLimit: 10,
+  ...changes,
 });
 
 test('a fresh installation has a stable request code and no license', async () => {
@@ -81,11 +88,22 @@ test('a license whose base64url carries junk, padding or another spelling of its
   const [body = '', signature = ''] = good.split('.');
   const insert = (text: string, junk: string) => `${text.slice(0, 10)}${junk}${text.slice(10)}`;
   // The signature of an Ed25519 key is 64 bytes: 86 characters whose last one carries 4 unused bits.
-  const lastBits = signature.slice(0, -1) + 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(signature.at(-1)!) ^ 1)];
+  const lastBits =
+    signature.slice(0, -1) +
+    'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[
+      'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(signature.at(-1)!) ^ 1
+    ];
   const variants = [
-    `${insert(body, '!')}.${signature}`, `${insert(body, '*')}.${signature}`, `${insert(body, '%20')}.${signature}`, `${insert(body, ' ')}.${signature}`,
-    `${insert(body, '\n')}.${signature}`, `${body}.${insert(signature, '$')}`, `${body}.${signature}==`, `${body}==.${signature}`,
-    `${body}.${signature.replace(/[-_]|$/, (char) => (char === '-' ? '+' : char === '_' ? '/' : '+'))}`, `${body}.${lastBits}`,
+    `${insert(body, '!')}.${signature}`,
+    `${insert(body, '*')}.${signature}`,
+    `${insert(body, '%20')}.${signature}`,
+    `${insert(body, ' ')}.${signature}`,
+    `${insert(body, '\n')}.${signature}`,
+    `${body}.${insert(signature, '$')}`,
+    `${body}.${signature}==`,
+    `${body}==.${signature}`,
+    `${body}.${signature.replace(/[-_]|$/, (char) => (char === '-' ? '+' : char === '_' ? '/' : '+'))}`,
+    `${body}.${lastBits}`,
   ];
   for (const newLicense of variants) {
     const answer = await admin.post('/api/license/auth', { newLicense });
@@ -108,7 +126,10 @@ test('an older genuine license cannot replace a newer one', async () => {
 });
 
 test('an active license expires with time, and reports over_limit past its user count', async () => {
-  const license = signLicense(payload({ expiresAt: new Date(server.clock.now() + 3_600_000).toISOString(), userLimit: 1 }), readFileSync(vendorPrivate, 'utf8'));
+  const license = signLicense(
+    payload({ expiresAt: new Date(server.clock.now() + 3_600_000).toISOString(), userLimit: 1 }),
+    readFileSync(vendorPrivate, 'utf8'),
+  );
   assert.equal((await admin.post<LicenseStatus>('/api/license/auth', { newLicense: license })).body.data.status, 'valid');
   await admin.post('/api/user', { username: 'one-more', realName: 'One_More', password: transform('Secret123') });
   assert.equal((await admin.get<LicenseStatus>('/api/license/status')).body.data.status, 'over_limit');

@@ -43,7 +43,10 @@ test('each request logs JSON lines with its request id: a well-formed incoming o
   const answer = await server.client().get('/api/config', { 'x-request-id': kept });
   assert.equal(answer.headers.get('x-request-id'), kept);
   await completed(kept);
-  assert.deepEqual(linesOf(kept).map((line) => line.msg), ['incoming request', 'request completed']);
+  assert.deepEqual(
+    linesOf(kept).map((line) => line.msg),
+    ['incoming request', 'request completed'],
+  );
 
   for (const malformed of ['short', 'x'.repeat(129), 'has spaces in it', '{"injected":"json"}']) {
     const replaced = await server.client().get('/api/config', { 'x-request-id': malformed });
@@ -55,7 +58,7 @@ test('each request logs JSON lines with its request id: a well-formed incoming o
   for (const line of lines) assert.doesNotThrow(() => JSON.parse(line), line);
 });
 
-test('a W3C traceparent (the console\'s tracing switch) is logged with its request; a malformed one is not', async () => {
+test("a W3C traceparent (the console's tracing switch) is logged with its request; a malformed one is not", async () => {
   const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
   const spanId = '00f067aa0ba902b7';
   const traced = await server.client().get('/api/config', { traceparent: `00-${traceId}-${spanId}-01` });
@@ -73,7 +76,12 @@ test('a W3C traceparent (the console\'s tracing switch) is logged with its reque
 
 test('no secret in any log line: sign-ins (cookie and token), a password change, a reset by mailed code, a code in a path, query values', async () => {
   const admin = await server.admin();
-  const channel = await admin.post('/api/channels', { name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' } });
+  const channel = await admin.post('/api/channels', {
+    name: 'Mail relay',
+    serviceType: 'EMAIL',
+    vendor: 'smtp',
+    config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' },
+  });
   assert.equal(channel.status, 200, JSON.stringify(channel.body));
   const passwords = ['First-pass-1', 'Second-pass-2', 'Third-pass-3'];
   const created = await admin.post('/api/user', { username: 'logged', realName: 'Logged', email: 'logged@example.com', password: transform(passwords[0]!) });
@@ -87,7 +95,10 @@ test('no secret in any log line: sign-ins (cookie and token), a password change,
   assert.equal(changed.status, 200, JSON.stringify(changed.body));
 
   assert.equal((await server.client().post('/api/user/password/reset-code', { identifier: 'logged@example.com' })).status, 200);
-  const mail = await until(() => smtp.mails.find((entry) => entry.to.includes('logged@example.com') && /reset code is \d{6}/.test(entry.raw)), 'the reset code by email');
+  const mail = await until(
+    () => smtp.mails.find((entry) => entry.to.includes('logged@example.com') && /reset code is \d{6}/.test(entry.raw)),
+    'the reset code by email',
+  );
   const code = /reset code is (\d{6})/.exec(mail.raw)![1]!;
   const reset = await server.client().put('/api/user/password', { identifier: 'logged@example.com', code, password: transform(passwords[2]!) });
   assert.equal(reset.status, 200, JSON.stringify(reset.body));
@@ -108,13 +119,29 @@ test('no secret in any log line: sign-ins (cookie and token), a password change,
 
   const log = lines.join('\n');
   const secrets = {
-    ...Object.fromEntries(passwords.flatMap((password, index) => [[`password ${index}`, password], [`password ${index}, transformed`, transform(password)]])),
-    'administrator password': ADMIN.password, 'administrator password, transformed': transform(ADMIN.password),
-    'session cookie': cookie, 'session token': token, 'reset code': code, 'SMTP password': SMTP.password, 'code in a path': linkCode, 'query value': searched,
+    ...Object.fromEntries(
+      passwords.flatMap((password, index) => [
+        [`password ${index}`, password],
+        [`password ${index}, transformed`, transform(password)],
+      ]),
+    ),
+    'administrator password': ADMIN.password,
+    'administrator password, transformed': transform(ADMIN.password),
+    'session cookie': cookie,
+    'session token': token,
+    'reset code': code,
+    'SMTP password': SMTP.password,
+    'code in a path': linkCode,
+    'query value': searched,
   };
   for (const [what, secret] of Object.entries(secrets)) assert.ok(!log.includes(secret), `${what} is in the log`);
   // The requests are there, with their routes and masked URLs.
-  const urls = parsed().map((line) => (line.req as { url?: string; route?: string } | undefined)).filter(Boolean);
-  assert.ok(urls.some((req) => req!.url === '/api/verified/[redacted]' && req!.route === '/api/verified/:code'), JSON.stringify(urls.slice(-12)));
+  const urls = parsed()
+    .map((line) => line.req as { url?: string; route?: string } | undefined)
+    .filter(Boolean);
+  assert.ok(
+    urls.some((req) => req!.url === '/api/verified/[redacted]' && req!.route === '/api/verified/:code'),
+    JSON.stringify(urls.slice(-12)),
+  );
   assert.ok(urls.some((req) => req!.url === '/api/user?page=[redacted]&size=[redacted]&searchProp=[redacted]&searchValue=[redacted]'));
 });

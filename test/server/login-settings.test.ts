@@ -34,9 +34,15 @@ test('the password policy keeps its length within and its maximum above its mini
   const current = await admin.get<{ value: LoginSettings; version: number }>('/api/settings/login');
   const policy = current.body.data.value.passwordPolicy;
   assert.deepEqual(policy, { minLength: 6, maxLength: 20, requireUppercase: false, requireLowercase: false, requireSymbol: false, history: 0, expiryDays: 0 });
-  const tooShort = await admin.put<{ fields: { field: string; rule: string }[] }>('/api/settings/login', { passwordPolicy: { ...policy, minLength: 4 }, version: current.body.data.version });
+  const tooShort = await admin.put<{ fields: { field: string; rule: string }[] }>('/api/settings/login', {
+    passwordPolicy: { ...policy, minLength: 4 },
+    version: current.body.data.version,
+  });
   assert.deepEqual(tooShort.body.data.fields, [{ field: 'passwordPolicy.minLength', rule: 'rule.range?min=6&max=20' }]);
-  const crossed = await admin.put<{ fields: { field: string; rule: string }[] }>('/api/settings/login', { passwordPolicy: { ...policy, minLength: 12, maxLength: 8 }, version: current.body.data.version });
+  const crossed = await admin.put<{ fields: { field: string; rule: string }[] }>('/api/settings/login', {
+    passwordPolicy: { ...policy, minLength: 12, maxLength: 8 },
+    version: current.body.data.version,
+  });
   assert.deepEqual(crossed.body.data.fields, [{ field: 'passwordPolicy.maxLength', rule: 'settings:rule.passwordMaxLength' }]);
   const saved = await change({ passwordPolicy: { ...policy, minLength: 10, requireSymbol: true, history: 5, expiryDays: 90 } });
   assert.equal(saved.passwordPolicy.minLength, 10);
@@ -46,7 +52,17 @@ test('the password policy keeps its length within and its maximum above its mini
 test('the public sign-in policy is readable before sign-in and tells nothing about lockout', async () => {
   const answer = await server.client().get<PublicLoginSettings>('/api/settings/login/public');
   assert.equal(answer.status, 200);
-  assert.deepEqual(Object.keys(answer.body.data).sort(), ['background', 'backgroundType', 'captchaEnabled', 'captchaKind', 'captchaLength', 'loginMethod', 'passkeyRpId', 'passwordPolicy', 'secondAuth']);
+  assert.deepEqual(Object.keys(answer.body.data).sort(), [
+    'background',
+    'backgroundType',
+    'captchaEnabled',
+    'captchaKind',
+    'captchaLength',
+    'loginMethod',
+    'passkeyRpId',
+    'passwordPolicy',
+    'secondAuth',
+  ]);
   assert.equal(answer.body.data.passwordPolicy.minLength, 10);
 });
 
@@ -88,10 +104,16 @@ test('a saved idle timeout ends idle sessions', async () => {
 test('branding: the favicon is kept with the other system config and readable before sign-in', async () => {
   const favicon = `${'ab'.repeat(32)}.ico`;
   const current = await server.client().get<{ version: number }>('/api/config');
-  const saved = await admin.put<{ value: { system: { favicon: string; appName: string } } }>('/api/config', { system: { appName: 'Brand IAM', favicon }, version: current.body.data.version });
+  const saved = await admin.put<{ value: { system: { favicon: string; appName: string } } }>('/api/config', {
+    system: { appName: 'Brand IAM', favicon },
+    version: current.body.data.version,
+  });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
   const read = await server.client().get<{ value: { system: { favicon: string; appName: string; topMenuType: string } } }>('/api/config');
-  assert.deepEqual([read.body.data.value.system.appName, read.body.data.value.system.favicon, read.body.data.value.system.topMenuType], ['Brand IAM', favicon, 'self']);
+  assert.deepEqual(
+    [read.body.data.value.system.appName, read.body.data.value.system.favicon, read.body.data.value.system.topMenuType],
+    ['Brand IAM', favicon, 'self'],
+  );
 });
 
 // The PHONE_CAPTCHA login method and the TOTP second auth, with codes delivered for real (a local
@@ -100,7 +122,12 @@ const PHONE = '13700000001';
 let sms: HttpReceiver;
 async function startSms() {
   sms = await startHttpReceiver({ robotToken: 'robot-token-0123456789', dingTalkSecret: 'SEC-x' });
-  const channel = await admin.post('/api/channels', { name: 'SMS vendor', serviceType: 'SMS', vendor: 'acme-sms', config: { url: `${sms.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' } });
+  const channel = await admin.post('/api/channels', {
+    name: 'SMS vendor',
+    serviceType: 'SMS',
+    vendor: 'acme-sms',
+    config: { url: `${sms.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' },
+  });
   assert.equal(channel.status, 200, JSON.stringify(channel.body));
   await admin.post('/api/user', { username: 'phone-user', realName: 'Phone_User', mobilePhone: PHONE, password: transform('Secret123') });
   await admin.post('/api/user', { username: 'no-phone', realName: 'No_Phone', password: transform('Secret123') });
@@ -146,7 +173,10 @@ test('PHONE_CAPTCHA: a code by SMS signs in once; unknown numbers get the same a
 
 test('TOTP second auth: saving it needs an authenticator of the saver; people without one get an SMS code or a clear refusal', async () => {
   const current = await admin.get<{ value: LoginSettings; version: number }>('/api/settings/login');
-  const refused = await admin.put<{ fields: { field: string; rule: string }[] }>('/api/settings/login', { secondAuth: 'TOTP', version: current.body.data.version });
+  const refused = await admin.put<{ fields: { field: string; rule: string }[] }>('/api/settings/login', {
+    secondAuth: 'TOTP',
+    version: current.body.data.version,
+  });
   assert.deepEqual([refused.status, refused.body.data.fields], [400, [{ field: 'secondAuth', rule: 'rule.totpRequired' }]]);
 
   const enrolment = await admin.post<{ uri: string }>('/api/user/totp');

@@ -5,8 +5,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
 
-interface Item { name: string; children?: Item[] }
-interface AppMenu { appId: string | null; menus: Item[] }
+interface Item {
+  name: string;
+  children?: Item[];
+}
+interface AppMenu {
+  appId: string | null;
+  menus: Item[];
+}
 
 let server: TestServer;
 let admin: Client;
@@ -35,19 +41,35 @@ before(async () => {
   const person = (await ok(admin.post<{ id: string }>('/api/user', { username: 'erin', realName: 'Erin_Employee', password: transform('Employee1!') }))).id;
   await ok(admin.put(`/api/apps/${appId}/roles/${employee}/members`, { userIds: [person] }));
   await ok(admin.post('/api/user', { username: 'nora', realName: 'Nora_Nobody', password: transform('Employee1!') }));
-  await ok(admin.post('/api/menu-plans', {
-    appId, name: 'Payroll menu', items: [
-      { name: 'Salary', path: '/salary', privilegeId: salary, children: [
-        { name: 'Payslips', path: '/salary/payslips', privilegeId: payslips, children: [{ name: 'Mine', path: '/salary/payslips/mine', privilegeId: ownPayslip }] },
-        { name: 'Raises', path: '/salary/raises', privilegeId: raises },
-        { name: 'Help', path: '/salary/help' },
-      ] },
-      { name: 'Reports', path: '/reports', privilegeId: reports },
-      { name: 'Start', path: '/start' },
-    ],
-  }));
+  await ok(
+    admin.post('/api/menu-plans', {
+      appId,
+      name: 'Payroll menu',
+      items: [
+        {
+          name: 'Salary',
+          path: '/salary',
+          privilegeId: salary,
+          children: [
+            {
+              name: 'Payslips',
+              path: '/salary/payslips',
+              privilegeId: payslips,
+              children: [{ name: 'Mine', path: '/salary/payslips/mine', privilegeId: ownPayslip }],
+            },
+            { name: 'Raises', path: '/salary/raises', privilegeId: raises },
+            { name: 'Help', path: '/salary/help' },
+          ],
+        },
+        { name: 'Reports', path: '/reports', privilegeId: reports },
+        { name: 'Start', path: '/start' },
+      ],
+    }),
+  );
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 const menuOf = async (username: string) => {
   const client = server.client();

@@ -8,8 +8,12 @@ import { answerLanguage, catalogKeys, localizeMessage } from '../../server/http/
 import { startServer, type TestServer } from './harness';
 
 let server: TestServer;
-before(async () => { server = await startServer(); });
-after(async () => { await server.stop(); });
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server.stop();
+});
 
 function serverSources(dir = 'server'): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -22,7 +26,8 @@ function serverSources(dir = 'server'): string[] {
 /** The English messages the server source can answer with, numbers and names as the catalog writes them. */
 function serverMessages(): Set<string> {
   const messages = new Set<string>();
-  const call = /\b(?:ApiError\(\d+,\s*|fail\(|forbidden\(|unauthorized\(|conflict\(|tooMany\(|captchaError\(|notFound\(|LOGIN_FAILED = |message: )(['`])((?:(?!\1).)+)\1/g;
+  const call =
+    /\b(?:ApiError\(\d+,\s*|fail\(|forbidden\(|unauthorized\(|conflict\(|tooMany\(|captchaError\(|notFound\(|LOGIN_FAILED = |message: )(['`])((?:(?!\1).)+)\1/g;
   for (const source of serverSources()) {
     for (const match of source.matchAll(call)) {
       const [whole, , text] = match as unknown as [string, string, string];

@@ -43,7 +43,14 @@ describe('metrics content', () => {
     assert.ok(!text.includes(id), 'no raw URL in any label');
     assert.ok(sample(text, 'iam_http_request_duration_seconds_count{method="GET",route="/api/user/:id"}') >= 1);
     assert.match(text, /iam_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/user\/:id"\}/);
-    for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'iam_kdf_running', 'iam_kdf_queued', 'iam_active_sessions', 'iam_locked_names']) {
+    for (const name of [
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_eventloop_lag_p99_seconds',
+      'iam_kdf_running',
+      'iam_kdf_queued',
+      'iam_active_sessions',
+      'iam_locked_names',
+    ]) {
       assert.match(text, new RegExp(`^${name} \\d`, 'm'), name);
     }
   });
@@ -112,7 +119,7 @@ describe('who may read the metrics', () => {
     assert.match(opened.text, /iam_http_requests_total/);
   });
 
-  test('an allowed address (here loopback, the socket\'s peer) reads it', async () => {
+  test("an allowed address (here loopback, the socket's peer) reads it", async () => {
     const server = await start({ metrics: { allow: ['127.0.0.1'] } });
     assert.equal((await scrape(server.base)).status, 200);
   });

@@ -8,7 +8,12 @@ import type { Client, TestServer } from './harness';
 
 const insecure = { [oauth.allowInsecureRequests]: true };
 
-export interface Tokens { access_token: string; refresh_token?: string; id_token?: string; scope?: string }
+export interface Tokens {
+  access_token: string;
+  refresh_token?: string;
+  id_token?: string;
+  scope?: string;
+}
 
 export class RelyingParty {
   private constructor(
@@ -20,7 +25,13 @@ export class RelyingParty {
   ) {}
 
   /** Creates an app with `callback` as its redirect URI, generates its secret and discovers the provider. */
-  static async register(server: TestServer, admin: Client, name: string, callback = 'http://127.0.0.1:9/callback', fields: Record<string, unknown> = {}): Promise<RelyingParty> {
+  static async register(
+    server: TestServer,
+    admin: Client,
+    name: string,
+    callback = 'http://127.0.0.1:9/callback',
+    fields: Record<string, unknown> = {},
+  ): Promise<RelyingParty> {
     const created = await admin.post<{ id: string }>('/api/apps', { name, entrypoint: 'http://127.0.0.1:9/', callbackUrl: callback, ...fields });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const secret = await admin.post<{ clientSecret: string; issuer: string }>(`/api/apps/${created.body.data.id}/oidc-client/secret`);
@@ -30,8 +41,12 @@ export class RelyingParty {
     return new RelyingParty(server, created.body.data.id, callback, as, secret.body.data.clientSecret);
   }
 
-  get client(): oauth.Client { return { client_id: this.appId }; }
-  private get auth() { return oauth.ClientSecretBasic(this.secret); }
+  get client(): oauth.Client {
+    return { client_id: this.appId };
+  }
+  private get auth() {
+    return oauth.ClientSecretBasic(this.secret);
+  }
 
   /** An authorization request; its verifier and state for the exchange. */
   async authorization(scope = 'openid', extra: Record<string, string> = {}) {
@@ -39,8 +54,14 @@ export class RelyingParty {
     const state = oauth.generateRandomState();
     const url = new URL(this.as.authorization_endpoint!);
     url.search = new URLSearchParams({
-      client_id: this.appId, redirect_uri: this.callback, response_type: 'code', scope, state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', ...extra,
+      client_id: this.appId,
+      redirect_uri: this.callback,
+      response_type: 'code',
+      scope,
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      ...extra,
     }).toString();
     return { url, verifier, state };
   }
@@ -84,7 +105,10 @@ export class RelyingParty {
 
   async exchange(callbackUrl: URL, verifier: string, state: string, tokenParameters: Record<string, string> = {}): Promise<Tokens> {
     const params = oauth.validateAuthResponse(this.as, this.client, callbackUrl, state);
-    const response = await oauth.authorizationCodeGrantRequest(this.as, this.client, this.auth, params, this.callback, verifier, { ...insecure, additionalParameters: tokenParameters });
+    const response = await oauth.authorizationCodeGrantRequest(this.as, this.client, this.auth, params, this.callback, verifier, {
+      ...insecure,
+      additionalParameters: tokenParameters,
+    });
     return oauth.processAuthorizationCodeResponse(this.as, this.client, response);
   }
 
@@ -122,7 +146,7 @@ export class RelyingParty {
   async userinfo(accessToken: string): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await oauth.userInfoRequest(this.as, this.client, accessToken, insecure);
     const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) as Record<string, unknown> : {} };
+    return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
   }
 }
 

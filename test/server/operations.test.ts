@@ -36,7 +36,10 @@ test('menu plans: platform writes, signed-in users read the multi-app list', asy
   const plan = await admin.post<{ id: string; version: number }>('/api/menu-plans', { appId: app.id, name: 'Main menu', items });
   assert.equal(plan.status, 200, JSON.stringify(plan.body));
   await admin.post('/api/menu-plans', { name: 'Global menu', items: [{ name: 'Home', path: '/home/index' }] });
-  const bad = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/menu-plans', { name: 'Bad menu', items: [{ name: 'X', path: 'has space' }] });
+  const bad = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/menu-plans', {
+    name: 'Bad menu',
+    items: [{ name: 'X', path: 'has space' }],
+  });
   assert.equal(bad.status, 400);
   assert.equal(bad.body.data.fields[0]?.field, 'items.0.path');
   const list = await user.get<{ appName: string; menus: unknown[] }[]>('/api/menu/app/assignment/public/multi_app_menu/list');
@@ -50,7 +53,10 @@ test('menu plans: platform writes, signed-in users read the multi-app list', asy
   assert.equal(update.status, 200);
   assert.equal((await admin.put(`/api/menu-plans/${plan.body.data.id}`, { name: 'Stale menu', version: plan.body.data.version })).status, 409);
   const paged = await admin.get<PagedList<{ name: string }>>('/api/menu-plans?searchProp=name&searchValue=renamed');
-  assert.deepEqual(paged.body.data.list.map((row) => row.name), ['Renamed menu']);
+  assert.deepEqual(
+    paged.body.data.list.map((row) => row.name),
+    ['Renamed menu'],
+  );
   assert.equal((await admin.delete(`/api/menu-plans/${plan.body.data.id}`)).status, 200);
 });
 
@@ -59,19 +65,31 @@ test('login settings and console config: validated, versioned, public config rea
   assert.equal(current.body.data.value.maxFailures, 5);
   const bad = await admin.put<{ fields: { field: string; rule: string }[] }>('/api/settings/login', { maxFailures: 0, version: current.body.data.version });
   assert.deepEqual(bad.body.data.fields, [{ field: 'maxFailures', rule: 'rule.range?min=1&max=100' }]);
-  const saved = await admin.put<{ value: { maxFailures: number }; version: number }>('/api/settings/login', { maxFailures: 7, version: current.body.data.version });
+  const saved = await admin.put<{ value: { maxFailures: number }; version: number }>('/api/settings/login', {
+    maxFailures: 7,
+    version: current.body.data.version,
+  });
   assert.equal(saved.body.data.value.maxFailures, 7);
   assert.equal((await admin.put('/api/settings/login', { maxFailures: 8, version: current.body.data.version })).status, 409);
   assert.equal((await user.get('/api/settings/login')).status, 403);
 
-  const config = await server.client().get<{ value: { system: { appName: string }; settings: { authConfig: { tokenName: string } } }; version: number }>('/api/config');
+  const config = await server
+    .client()
+    .get<{ value: { system: { appName: string }; settings: { authConfig: { tokenName: string } } }; version: number }>('/api/config');
   assert.equal(config.body.data.value.system.appName, 'IAM Console');
   assert.equal(config.body.data.value.settings.authConfig.tokenName, 'token');
-  const renamed = await admin.put<{ value: { system: { appName: string; projectScene: string } } }>('/api/config', { system: { appName: 'ACME IAM' }, settings: { authConfig: { authType: 'token', tokenName: 'X-Acme-Token' } }, version: config.body.data.version });
+  const renamed = await admin.put<{ value: { system: { appName: string; projectScene: string } } }>('/api/config', {
+    system: { appName: 'ACME IAM' },
+    settings: { authConfig: { authType: 'token', tokenName: 'X-Acme-Token' } },
+    version: config.body.data.version,
+  });
   assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
   assert.equal(renamed.body.data.value.system.appName, 'ACME IAM');
   assert.equal(renamed.body.data.value.system.projectScene, 'td-iam', 'other fields keep their values');
-  const badHeader = await admin.put('/api/config', { settings: { authConfig: { authType: 'token', tokenName: 'bad header!' } }, version: config.body.data.version + 1 });
+  const badHeader = await admin.put('/api/config', {
+    settings: { authConfig: { authType: 'token', tokenName: 'bad header!' } },
+    version: config.body.data.version + 1,
+  });
   assert.equal(badHeader.status, 400);
   assert.equal((await user.put('/api/config', { system: { appName: 'Mine' }, version: 2 })).status, 403);
   await admin.put('/api/config', { settings: { authConfig: { authType: 'default', tokenName: 'token' } }, version: config.body.data.version + 1 });
@@ -79,11 +97,17 @@ test('login settings and console config: validated, versioned, public config rea
 
 test('channels: secrets are never answered, and the mask keeps them', async () => {
   const created = await admin.post<{ id: string; version: number; config: Record<string, string> }>('/api/channels', {
-    name: 'Mail', serviceType: 'EMAIL', vendor: 'smtp', config: { host: 'smtp.example.com', port: '587', password: 's3cret' },
+    name: 'Mail',
+    serviceType: 'EMAIL',
+    vendor: 'smtp',
+    config: { host: 'smtp.example.com', port: '587', password: 's3cret' },
   });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   assert.deepEqual(created.body.data.config, { host: 'smtp.example.com', port: '587', password: '********' });
-  const updated = await admin.put<{ config: Record<string, string> }>(`/api/channels/${created.body.data.id}`, { config: { host: 'mail.example.com', port: '587', password: '********' }, version: created.body.data.version });
+  const updated = await admin.put<{ config: Record<string, string> }>(`/api/channels/${created.body.data.id}`, {
+    config: { host: 'mail.example.com', port: '587', password: '********' },
+    version: created.body.data.version,
+  });
   assert.equal(updated.body.data.config.host, 'mail.example.com');
   const row = await server.app.ctx.db.selectFrom('channels').select('config').where('id', '=', created.body.data.id).executeTakeFirstOrThrow();
   assert.equal(JSON.parse(row.config).password, 's3cret', 'the stored secret is kept');
@@ -96,7 +120,10 @@ test('in-site messages: sent by an administrator, read by their recipient only',
   const sent = await admin.post<{ count: number }>('/api/messages', { title: 'Hello', content: 'Welcome aboard', userIds: [userId] });
   assert.equal(sent.body.data.count, 1);
   const unread = await user.get<PagedList<{ id: string; title: string }>>('/api/messages');
-  assert.deepEqual(unread.body.data.list.map((item) => item.title), ['Hello']);
+  assert.deepEqual(
+    unread.body.data.list.map((item) => item.title),
+    ['Hello'],
+  );
   assert.equal((await admin.get<PagedList<unknown>>('/api/messages')).body.data.pager.total, 0, 'not the sender’s');
   assert.equal((await admin.put(`/api/messages/${unread.body.data.list[0]!.id}/read`)).status, 404);
   assert.equal((await user.put(`/api/messages/${unread.body.data.list[0]!.id}/read`)).status, 200);
@@ -127,9 +154,23 @@ test('my sessions: listed with public handles, others signed out on demand', asy
 
 test('the audit log records security events with actor, target, time and IP', async () => {
   await server.client().login('ops-user', 'Wrong1234');
-  const page = await admin.get<PagedList<{ action: string; actorName: string | null; ip: string; at: number; success: boolean; targetId: string | null }>>('/api/audit?size=100');
+  const page =
+    await admin.get<PagedList<{ action: string; actorName: string | null; ip: string; at: number; success: boolean; targetId: string | null }>>(
+      '/api/audit?size=100',
+    );
   const actions = new Set(page.body.data.list.map((row) => row.action));
-  for (const action of ['login.success', 'login.failure', 'user.create', 'app.create', 'menu.create', 'settings.update', 'config.update', 'channel.create', 'message.send', 'session.revoke']) {
+  for (const action of [
+    'login.success',
+    'login.failure',
+    'user.create',
+    'app.create',
+    'menu.create',
+    'settings.update',
+    'config.update',
+    'channel.create',
+    'message.send',
+    'session.revoke',
+  ]) {
     assert.ok(actions.has(action), `missing ${action}`);
   }
   const failure = page.body.data.list.find((row) => row.action === 'login.failure')!;
@@ -145,25 +186,58 @@ test('the audit log records security events with actor, target, time and IP', as
 
 test('OpenAPI 3 lists every API call with its request and answer', async () => {
   const response = await fetch(`${server.base}/api/openapi.json`);
-  const doc = await response.json() as { openapi: string; paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown>; parameters?: { in: string; name: string }[] }>> };
+  const doc = (await response.json()) as {
+    openapi: string;
+    paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown>; parameters?: { in: string; name: string }[] }>>;
+  };
   assert.match(doc.openapi, /^3\./);
-  const documented = new Set(Object.entries(doc.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`)));
+  const documented = new Set(
+    Object.entries(doc.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`)),
+  );
   const registered = server.app.printRoutes({ commonPrefix: false });
   assert.ok(registered.length > 0);
   const expected = [
-    'POST /api/authc/login', 'GET /api/cas/session', 'GET /api/cas/login', 'GET /api/cas/logout', 'GET /api/captcha/image/display',
-    'DELETE /api/authc/user/{id}/login/unlock', 'GET /api/user', 'GET /api/user/{id}', 'GET /api/user/{id}/basic_info', 'PUT /api/user/{id}/basic_info',
-    'PUT /api/user/profile', 'POST /api/user', 'DELETE /api/user/{id}', 'POST /api/user/{id}/password', 'PUT /api/user/password',
-    'GET /api/license/status', 'GET /api/license/auth', 'POST /api/license/auth', 'POST /api/file/upload', 'GET /api/file/get/{name}',
-    'GET /api/menu/app/assignment/public/multi_app_menu/list', 'GET /api/tenants', 'POST /api/apps', 'PUT /api/apps/{appId}/roles/{id}/members',
-    'GET /api/audit', 'GET /api/cas/sessions', 'PUT /api/config', 'GET /api/messages',
+    'POST /api/authc/login',
+    'GET /api/cas/session',
+    'GET /api/cas/login',
+    'GET /api/cas/logout',
+    'GET /api/captcha/image/display',
+    'DELETE /api/authc/user/{id}/login/unlock',
+    'GET /api/user',
+    'GET /api/user/{id}',
+    'GET /api/user/{id}/basic_info',
+    'PUT /api/user/{id}/basic_info',
+    'PUT /api/user/profile',
+    'POST /api/user',
+    'DELETE /api/user/{id}',
+    'POST /api/user/{id}/password',
+    'PUT /api/user/password',
+    'GET /api/license/status',
+    'GET /api/license/auth',
+    'POST /api/license/auth',
+    'POST /api/file/upload',
+    'GET /api/file/get/{name}',
+    'GET /api/menu/app/assignment/public/multi_app_menu/list',
+    'GET /api/tenants',
+    'POST /api/apps',
+    'PUT /api/apps/{appId}/roles/{id}/members',
+    'GET /api/audit',
+    'GET /api/cas/sessions',
+    'PUT /api/config',
+    'GET /api/messages',
   ];
   for (const operation of expected) assert.ok(documented.has(operation), `${operation} is documented`);
   const login = doc.paths['/api/authc/login']!.post!;
   assert.ok(login.requestBody, 'the sign-in body is described');
   assert.ok(login.responses['200'] && login.responses['400']);
   const list = doc.paths['/api/user']!.get!;
-  assert.deepEqual(list.parameters?.filter((p) => p.in === 'query').map((p) => p.name).sort(), ['order', 'page', 'searchProp', 'searchValue', 'size', 'sort', 'tenantId', 'tenantMatch']);
+  assert.deepEqual(
+    list.parameters
+      ?.filter((p) => p.in === 'query')
+      .map((p) => p.name)
+      .sort(),
+    ['order', 'page', 'searchProp', 'searchValue', 'size', 'sort', 'tenantId', 'tenantMatch'],
+  );
 });
 
 test('the console page, the bundle, the demo pages and the history fallback', async () => {

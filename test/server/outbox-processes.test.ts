@@ -33,20 +33,58 @@ test('each queued message is sent once although two processes deliver', async ()
   const [first] = apps;
   const ctx = first!.ctx;
   const now = ctx.now();
-  await ctx.db.insertInto('channels').values({
-    id: 'sms-channel', name: 'SMS', serviceType: 'SMS', vendor: 'acme', config: JSON.stringify({ url: `${http.base}/sms`, templateId: 'T1' }),
-    enabled: 1, version: 1, createdAt: now, updatedAt: now,
-  }).execute();
+  await ctx.db
+    .insertInto('channels')
+    .values({
+      id: 'sms-channel',
+      name: 'SMS',
+      serviceType: 'SMS',
+      vendor: 'acme',
+      config: JSON.stringify({ url: `${http.base}/sms`, templateId: 'T1' }),
+      enabled: 1,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .execute();
   const phones = Array.from({ length: 40 }, (_, index) => `1380000${String(index).padStart(4, '0')}`);
-  await outboxDb(ctx.db).insertInto('messages').values(phones.map((phone, index) => ({
-    id: `queued-${index}`, recipientId: null, address: phone, serviceType: 'SMS', vendor: null, title: 'Notice', content: `Message ${index}`,
-    status: 'queued', pushTime: now + index, readAt: null, createdAt: now, channelId: null, error: null, attempts: 0, nextAttemptAt: null, sentAt: null, params: null,
-  }))).execute();
+  await outboxDb(ctx.db)
+    .insertInto('messages')
+    .values(
+      phones.map((phone, index) => ({
+        id: `queued-${index}`,
+        recipientId: null,
+        address: phone,
+        serviceType: 'SMS',
+        vendor: null,
+        title: 'Notice',
+        content: `Message ${index}`,
+        status: 'queued',
+        pushTime: now + index,
+        readAt: null,
+        createdAt: now,
+        channelId: null,
+        error: null,
+        attempts: 0,
+        nextAttemptAt: null,
+        sentAt: null,
+        params: null,
+      })),
+    )
+    .execute();
 
-  await until(async () => {
-    const row = await ctx.db.selectFrom('messages').select((eb) => eb.fn.countAll().as('count')).where('status', '=', 'sent').executeTakeFirst();
-    return Number(row?.count) === phones.length;
-  }, 'every message sent', 30_000);
+  await until(
+    async () => {
+      const row = await ctx.db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('status', '=', 'sent')
+        .executeTakeFirst();
+      return Number(row?.count) === phones.length;
+    },
+    'every message sent',
+    30_000,
+  );
   const received = http.calls.filter((call) => call.path === '/sms').map((call) => (call.body as { phone: string }).phone);
   assert.equal(received.length, phones.length, 'no message sent twice');
   assert.deepEqual([...received].sort(), [...phones].sort());

@@ -24,7 +24,10 @@ const MAX_FAILURES = 5;
 /** The wrong-guess limit of a one-time code and of an authenticator per window (server/auth). */
 const CODE_TRIES = 5;
 
-interface Shot { status: number; body: { code: number; message: string; data: Record<string, unknown> | null } }
+interface Shot {
+  status: number;
+  body: { code: number; message: string; data: Record<string, unknown> | null };
+}
 
 /** Kept-alive connections per source address: a burst sent over connections opened beforehand
  *  (see `warm`) reaches the server in one go instead of one handshake after another. */
@@ -35,15 +38,28 @@ function send(base: string, method: string, path: string, body: unknown, from: s
   const url = new URL(path, base);
   const payload = body === undefined ? '' : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const call = request({
-      host: url.hostname, port: url.port, path: url.pathname + url.search, method, localAddress: from, agent: agents.get(from),
-      headers: { ...(payload ? { 'content-type': 'application/json' } : {}), 'content-length': Buffer.byteLength(payload), origin: base, ...(cookie ? { cookie } : {}) },
-    }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Shot['body'] }));
-    });
+    const call = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        localAddress: from,
+        agent: agents.get(from),
+        headers: {
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+          'content-length': Buffer.byteLength(payload),
+          origin: base,
+          ...(cookie ? { cookie } : {}),
+        },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Shot['body'] }));
+      },
+    );
     call.on('error', reject);
     call.end(payload);
   });
@@ -59,7 +75,10 @@ const statuses = (shots: Shot[]) => shots.map((shot) => shot.status).join(',');
 const count = (shots: Shot[], status: number) => shots.filter((shot) => shot.status === status).length;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Six-digit codes other than `right`, all different. */
-const wrongCodes = (right: string, n: number) => Array.from({ length: n + 1 }, (_, i) => String(100_000 + i * 7_919)).filter((code) => code !== right).slice(0, n);
+const wrongCodes = (right: string, n: number) =>
+  Array.from({ length: n + 1 }, (_, i) => String(100_000 + i * 7_919))
+    .filter((code) => code !== right)
+    .slice(0, n);
 
 /** Sends the burst, then `follow` while the burst is still in flight: as soon as its first guess is
  *  answered or the stored counter is full, whichever comes first. */
@@ -85,7 +104,9 @@ describe('one server process', () => {
     server = await startServer();
     admin = await server.admin();
   });
-  after(async () => { await server.stop(); });
+  after(async () => {
+    await server.stop();
+  });
 
   async function setPolicy(changes: Partial<LoginSettings>) {
     const { version } = await server.app.ctx.settings.get('login');
@@ -98,18 +119,31 @@ describe('one server process', () => {
     return answer.body.data.id;
   }
 
-  const throttleRow = (key: string) => server.app.ctx.db.selectFrom('loginThrottle').select(['failures', 'lockedUntil']).where('username', '=', key).executeTakeFirst();
+  const throttleRow = (key: string) =>
+    server.app.ctx.db.selectFrom('loginThrottle').select(['failures', 'lockedUntil']).where('username', '=', key).executeTakeFirst();
 
   /** The six-digit code in the newest message to `userId`, newer than `after` (ms). */
   async function codeSentTo(userId: string, after: number): Promise<string> {
-    const message = await until(() => server.app.ctx.db.selectFrom('messages').select('content')
-      .where('recipientId', '=', userId).where('createdAt', '>', after).orderBy('createdAt', 'desc').executeTakeFirst(), 'a code message', 5_000);
+    const message = await until(
+      () =>
+        server.app.ctx.db
+          .selectFrom('messages')
+          .select('content')
+          .where('recipientId', '=', userId)
+          .where('createdAt', '>', after)
+          .orderBy('createdAt', 'desc')
+          .executeTakeFirst(),
+      'a code message',
+      5_000,
+    );
     return /(\d{6})/.exec(message.content)![1]!;
   }
 
   /** Wrong tries stored on the user's newest code of `purpose`. */
   async function codeAttempts(userId: string, purpose: string): Promise<number> {
-    const { rows } = await sql<{ attempts: number }>`select attempts from one_time_codes where user_id = ${userId} and purpose = ${purpose} order by created_at desc limit 1`.execute(server.app.ctx.db);
+    const { rows } = await sql<{
+      attempts: number;
+    }>`select attempts from one_time_codes where user_id = ${userId} and purpose = ${purpose} order by created_at desc limit 1`.execute(server.app.ctx.db);
     return Number(rows[0]?.attempts ?? 0);
   }
 
@@ -118,7 +152,10 @@ describe('one server process', () => {
     const id = await createUser('burst-lock', 'Secret123');
     const wrong = Array.from({ length: 24 }, (_, n) => () => login(server.base, n, { username: 'burst-lock', password: transform(`Wrong${n}`) }));
     const right = () => Promise.all([login(server.base, 1, { username: 'burst-lock', password: transform('Secret123') })]);
-    const { guesses, followers: [last] } = await burstThen(server.base, wrong, right, async () => ((await throttleRow('username:burst-lock'))?.failures ?? 0) >= MAX_FAILURES);
+    const {
+      guesses,
+      followers: [last],
+    } = await burstThen(server.base, wrong, right, async () => ((await throttleRow('username:burst-lock'))?.failures ?? 0) >= MAX_FAILURES);
 
     assert.notEqual(last!.body.data?.loginSuccess, true, `the right password signed in after the burst: ${JSON.stringify(last!.body)}`);
     assert.equal(last!.status, 429, 'the right password is refused as locked');
@@ -136,9 +173,14 @@ describe('one server process', () => {
   test('captcha after failures: every attempt racing past the threshold needs the captcha', async () => {
     await setPolicy({ captchaEnabled: false, captchaAfterFailures: 2, maxFailures: 100, captchaKind: 'NUMBER', captchaLength: 4 });
     await createUser('burst-captcha', 'Secret123');
-    const guesses = await Promise.all(Array.from({ length: 24 }, (_, n) => login(server.base, n, { username: 'burst-captcha', password: transform(`Wrong${n}`) })));
+    const guesses = await Promise.all(
+      Array.from({ length: 24 }, (_, n) => login(server.base, n, { username: 'burst-captcha', password: transform(`Wrong${n}`) })),
+    );
     assert.equal(count(guesses, 401), 2, `only the first two are checked without a captcha: ${statuses(guesses)}`);
-    assert.ok(guesses.filter((shot) => shot.status === 400).every((shot) => shot.body.code === 1001), 'the others are asked for the captcha');
+    assert.ok(
+      guesses.filter((shot) => shot.status === 400).every((shot) => shot.body.code === 1001),
+      'the others are asked for the captcha',
+    );
     assert.equal((await throttleRow('username:burst-captcha'))?.failures, 2, 'the refused attempts are not counted');
   });
 
@@ -149,9 +191,14 @@ describe('one server process', () => {
       assert.equal((await fetch(`${server.base}/api/captcha/image/display?key=${key}`)).status, 200);
       const row = await server.app.ctx.db.selectFrom('captchas').select('answerHash').orderBy('expiresAt', 'desc').executeTakeFirstOrThrow();
       const digits = '23456789';
-      const answer = [...digits].flatMap((a) => [...digits].flatMap((b) => [...digits].flatMap((c) => [...digits].map((d) => a + b + c + d))))
+      const answer = [...digits]
+        .flatMap((a) => [...digits].flatMap((b) => [...digits].flatMap((c) => [...digits].map((d) => a + b + c + d))))
         .find((candidate) => createHash('sha256').update(candidate).digest('hex') === row.answerHash)!;
-      const shots = await Promise.all(Array.from({ length: 10 }, (_, n) => login(server.base, n, { username: 'burst-captcha', password: transform('Secret123'), captcha: answer, captchaKey: key })));
+      const shots = await Promise.all(
+        Array.from({ length: 10 }, (_, n) =>
+          login(server.base, n, { username: 'burst-captcha', password: transform('Secret123'), captcha: answer, captchaKey: key }),
+        ),
+      );
       assert.equal(shots.filter((shot) => shot.body.data?.loginSuccess === true).length, 1, `one sign-in with one captcha: ${statuses(shots)}`);
     } finally {
       await setPolicy({ captchaEnabled: false });
@@ -168,11 +215,18 @@ describe('one server process', () => {
         return codeSentTo(id, asked - 1);
       };
       const code = await askCode();
-      const { guesses, followers: [right] } = await burstThen(server.base, wrongCodes(code, BURST).map((guess, n) => () => login(server.base, n, { username: '13700000001', code: guess })),
-        () => Promise.all([login(server.base, 0, { username: '13700000001', code })]), async () => (await codeAttempts(id, 'phone-login')) >= CODE_TRIES);
+      const {
+        guesses,
+        followers: [right],
+      } = await burstThen(
+        server.base,
+        wrongCodes(code, BURST).map((guess, n) => () => login(server.base, n, { username: '13700000001', code: guess })),
+        () => Promise.all([login(server.base, 0, { username: '13700000001', code })]),
+        async () => (await codeAttempts(id, 'phone-login')) >= CODE_TRIES,
+      );
       assert.equal(count(guesses, 200), 0, statuses(guesses));
       assert.notEqual(right!.body.data?.loginSuccess, true, 'the code died after five wrong tries, however parallel');
-      assert.ok(await codeAttempts(id, 'phone-login') <= CODE_TRIES, 'tries counted within the limit');
+      assert.ok((await codeAttempts(id, 'phone-login')) <= CODE_TRIES, 'tries counted within the limit');
 
       server.clock.advance(61_000);
       const fresh = await askCode();
@@ -195,15 +249,23 @@ describe('one server process', () => {
       };
       const code = await askCode();
       await warm(server.base);
-      const guesses = await Promise.all(wrongCodes(code, 24).map((guess, n) => login(server.base, n, { username: 'burst-second', password: transform('Secret123'), nextStep: 'PHONE_CAPTCHA', code: guess })));
+      const guesses = await Promise.all(
+        wrongCodes(code, 24).map((guess, n) =>
+          login(server.base, n, { username: 'burst-second', password: transform('Secret123'), nextStep: 'PHONE_CAPTCHA', code: guess }),
+        ),
+      );
       assert.equal(count(guesses, 200), 0, statuses(guesses));
       const right = await login(server.base, 0, { username: 'burst-second', password: transform('Secret123'), nextStep: 'PHONE_CAPTCHA', code });
       assert.notEqual(right.body.data?.loginSuccess, true, 'the code died after five wrong tries');
-      assert.ok(await codeAttempts(id, 'second-step') <= CODE_TRIES, 'tries counted within the limit');
+      assert.ok((await codeAttempts(id, 'second-step')) <= CODE_TRIES, 'tries counted within the limit');
 
       server.clock.advance(61_000);
       const fresh = await askCode();
-      const shots = await Promise.all(Array.from({ length: 8 }, (_, n) => login(server.base, n, { username: 'burst-second', password: transform('Secret123'), nextStep: 'PHONE_CAPTCHA', code: fresh })));
+      const shots = await Promise.all(
+        Array.from({ length: 8 }, (_, n) =>
+          login(server.base, n, { username: 'burst-second', password: transform('Secret123'), nextStep: 'PHONE_CAPTCHA', code: fresh }),
+        ),
+      );
       assert.equal(shots.filter((shot) => shot.body.data?.loginSuccess === true).length, 1, `one sign-in per code: ${statuses(shots)}`);
     } finally {
       await setPolicy({ secondAuth: null });
@@ -218,13 +280,26 @@ describe('one server process', () => {
       return codeSentTo(id, asked - 1);
     };
     const reset = (n: number, code: string, password: string) =>
-      send(server.base, 'PUT', '/api/user/password/reset', { identifier: 'burst-reset@example.com', code, password: transform(password) }, SOURCES[n % SOURCES.length]!);
+      send(
+        server.base,
+        'PUT',
+        '/api/user/password/reset',
+        { identifier: 'burst-reset@example.com', code, password: transform(password) },
+        SOURCES[n % SOURCES.length]!,
+      );
     const code = await askCode();
-    const { guesses, followers: [right] } = await burstThen(server.base, wrongCodes(code, BURST).map((guess, n) => () => reset(n, guess, `Burst${n}x1`)),
-      () => Promise.all([reset(0, code, 'Right123x')]), async () => (await codeAttempts(id, 'password-reset')) >= CODE_TRIES);
+    const {
+      guesses,
+      followers: [right],
+    } = await burstThen(
+      server.base,
+      wrongCodes(code, BURST).map((guess, n) => () => reset(n, guess, `Burst${n}x1`)),
+      () => Promise.all([reset(0, code, 'Right123x')]),
+      async () => (await codeAttempts(id, 'password-reset')) >= CODE_TRIES,
+    );
     assert.equal(count(guesses, 200), 0, statuses(guesses));
     assert.equal(right!.status, 400, 'the code died after five wrong tries, however parallel');
-    assert.ok(await codeAttempts(id, 'password-reset') <= CODE_TRIES, 'tries counted within the limit');
+    assert.ok((await codeAttempts(id, 'password-reset')) <= CODE_TRIES, 'tries counted within the limit');
 
     server.clock.advance(61_000);
     const fresh = await askCode();
@@ -235,7 +310,11 @@ describe('one server process', () => {
   test('asking for a code in a burst queues one message (one a minute per person and purpose)', async () => {
     const id = await createUser('burst-send', 'Secret123', { email: 'burst-send@example.com' });
     await warm(server.base);
-    const asks = await Promise.all(Array.from({ length: BURST }, (_, n) => send(server.base, 'POST', '/api/user/password/reset-code', { identifier: 'burst-send@example.com' }, SOURCES[n % SOURCES.length]!)));
+    const asks = await Promise.all(
+      Array.from({ length: BURST }, (_, n) =>
+        send(server.base, 'POST', '/api/user/password/reset-code', { identifier: 'burst-send@example.com' }, SOURCES[n % SOURCES.length]!),
+      ),
+    );
     assert.equal(count(asks, 200), BURST, 'answered alike');
     await codeSentTo(id, 0);
     await sleep(500); // the codes are sent after the answers
@@ -259,12 +338,16 @@ describe('one server process', () => {
     const guesses = await Promise.all(wrongCodes(codeFor(), BURST).map((guess, n) => disable(n, guess)));
     assert.equal(count(guesses, 200), 0, statuses(guesses));
     assert.equal((await disable(0, codeFor())).status, 400, 'too many wrong codes: even the right one waits for the next window');
-    const { rows } = await sql<{ failures: number }>`select failures from user_totp where user_id = (select id from users where username = 'burst-totp')`.execute(server.app.ctx.db);
+    const { rows } = await sql<{
+      failures: number;
+    }>`select failures from user_totp where user_id = (select id from users where username = 'burst-totp')`.execute(server.app.ctx.db);
     assert.ok(Number(rows[0]!.failures) <= CODE_TRIES, `wrong codes counted ${rows[0]!.failures}, at most ${CODE_TRIES}`);
 
     server.clock.advance(15 * 60_000);
     const code = codeFor();
-    const shots = await Promise.all(Array.from({ length: 8 }, (_, n) => login(server.base, n, { username: 'burst-totp', password: transform('Secret123'), nextStep: 'TOTP', code })));
+    const shots = await Promise.all(
+      Array.from({ length: 8 }, (_, n) => login(server.base, n, { username: 'burst-totp', password: transform('Secret123'), nextStep: 'TOTP', code })),
+    );
     assert.equal(shots.filter((shot) => shot.body.data?.loginSuccess === true).length, 1, `a code is accepted once: ${statuses(shots)}`);
   });
 });
@@ -277,7 +360,13 @@ test('sign-in lockout across two processes on one database: the burst and the ri
     const bases = servers.map((server) => server.base);
     const settings = new SettingsStore(db.kysely, Date.now);
     const { version } = await settings.get('login');
-    await settings.update('login', version, (current) => ({ ...current, captchaEnabled: false, captchaAfterFailures: 0, maxFailures: MAX_FAILURES, lockMinutes: 15 }));
+    await settings.update('login', version, (current) => ({
+      ...current,
+      captchaEnabled: false,
+      captchaAfterFailures: 0,
+      maxFailures: MAX_FAILURES,
+      lockMinutes: 15,
+    }));
     const admin = new Client(bases[0]!, bases[0]!);
     assert.equal((await admin.login(ADMIN.username, ADMIN.password)).body.data.loginSuccess, true);
     const created = await admin.post('/api/user', { username: 'burst-two', realName: 'Burst_Two', password: transform('Secret123') });
@@ -285,7 +374,8 @@ test('sign-in lockout across two processes on one database: the burst and the ri
     // Each process reads the policy afresh within 2 s.
     await sleep(2_100);
 
-    const failures = async () => (await db.kysely.selectFrom('loginThrottle').select('failures').where('username', '=', 'username:burst-two').executeTakeFirst())?.failures ?? 0;
+    const failures = async () =>
+      (await db.kysely.selectFrom('loginThrottle').select('failures').where('username', '=', 'username:burst-two').executeTakeFirst())?.failures ?? 0;
     const wrong = Array.from({ length: 24 }, (_, n) => () => login(bases[n % 2]!, n, { username: 'burst-two', password: transform(`Wrong${n}`) }));
     const right = () => Promise.all(bases.map((base, n) => login(base, n, { username: 'burst-two', password: transform('Secret123') })));
     const { guesses, followers } = await burstThen(bases, wrong, right, async () => (await failures()) >= MAX_FAILURES);
@@ -294,7 +384,7 @@ test('sign-in lockout across two processes on one database: the burst and the ri
       assert.notEqual(answer.body.data?.loginSuccess, true, `process ${n} signed the right password in after the burst`);
       assert.equal(answer.status, 429, `process ${n}: locked`);
     }
-    assert.ok(await failures() <= MAX_FAILURES, `failures counted ${await failures()}, at most ${MAX_FAILURES}`);
+    assert.ok((await failures()) <= MAX_FAILURES, `failures counted ${await failures()}, at most ${MAX_FAILURES}`);
     assert.ok(count(guesses, 401) <= MAX_FAILURES - 1, `at most ${MAX_FAILURES - 1} answered 401: ${statuses(guesses)}`);
   } finally {
     await Promise.all(servers.map((server) => server.stop()));

@@ -23,7 +23,10 @@ function hostileHeaders(port: string): { name: string; headers: Record<string, s
     { name: 'forged X-Forwarded-Host and -Proto', headers: { 'x-forwarded-host': EVIL, 'x-forwarded-proto': 'https', origin: `https://${EVIL}` } },
     { name: 'forged X-Forwarded-Proto on our own host', headers: { 'x-forwarded-proto': 'https', origin: `https://127.0.0.1:${port}` } },
     { name: 'forged X-Forwarded-For', headers: { 'x-forwarded-for': FORGED_IP, origin: `http://${EVIL}` } },
-    { name: 'all forged together', headers: { host: EVIL, 'x-forwarded-host': EVIL, 'x-forwarded-proto': 'https', 'x-forwarded-for': `${FORGED_IP}, 10.0.0.1`, origin: `https://${EVIL}` } },
+    {
+      name: 'all forged together',
+      headers: { host: EVIL, 'x-forwarded-host': EVIL, 'x-forwarded-proto': 'https', 'x-forwarded-for': `${FORGED_IP}, 10.0.0.1`, origin: `https://${EVIL}` },
+    },
   ];
 }
 
@@ -31,7 +34,12 @@ const SETUPS: { name: string; options: ServerOptions; ownOrigin?: string; caller
   { name: 'no proxy trusted', options: {}, callerTrusted: false },
   { name: 'a proxy trusted, the caller is not it', options: { trustProxy: ['10.0.0.0/8'] }, callerTrusted: false },
   { name: 'the caller is the trusted proxy', options: { trustProxy: ['127.0.0.1'] }, callerTrusted: true },
-  { name: 'the trusted proxy, IAM_PUBLIC_URL set', options: { trustProxy: ['loopback'], publicUrl: 'https://iam.example.com' }, ownOrigin: 'https://iam.example.com', callerTrusted: true },
+  {
+    name: 'the trusted proxy, IAM_PUBLIC_URL set',
+    options: { trustProxy: ['loopback'], publicUrl: 'https://iam.example.com' },
+    ownOrigin: 'https://iam.example.com',
+    callerTrusted: true,
+  },
 ];
 
 const cookieOf = (client: Client) => [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -47,7 +55,9 @@ for (const setup of SETUPS) {
       await admin.login(ADMIN.username, ADMIN.password);
       operations = (await readOperations(server.base)).filter(changesState);
     });
-    after(async () => { await server.stop(); });
+    after(async () => {
+      await server.stop();
+    });
 
     test('every state-changing call is refused, changes nothing, logs no forged address, moves no issuer', async () => {
       assert.ok(operations.length >= 40, `only ${operations.length} state-changing operations`);
@@ -59,7 +69,13 @@ for (const setup of SETUPS) {
         const path = fillPath(operation.path, () => 'x0000000000000000000000000000000');
         const body = operation.multipart ? undefined : '{}';
         for (const { name, headers } of hostileHeaders(new URL(server.base).port)) {
-          const answer = await rawRequest(server.base, operation.method, path, { cookie, ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body);
+          const answer = await rawRequest(
+            server.base,
+            operation.method,
+            path,
+            { cookie, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+            body,
+          );
           requests += 1;
           const where = `${operation.method} ${operation.path} (${name}) → ${answer.status} ${answer.text.slice(0, 160)}`;
           assert.equal(answer.status, 403, where);
@@ -73,13 +89,23 @@ for (const setup of SETUPS) {
       assert.deepEqual(await snapshot(server.app), stored, 'a refused call changed stored data');
       const forged = await server.app.ctx.db.selectFrom('auditLog').select(['action', 'ip']).where('ip', 'like', `%${FORGED_IP}%`).execute();
       assert.deepEqual(forged, [], 'a forged address reached the audit log');
-      const discovery = await rawRequest(server.base, 'GET', '/api/oidc/.well-known/openid-configuration', { host: EVIL, 'x-forwarded-host': EVIL, 'x-forwarded-proto': 'https' });
+      const discovery = await rawRequest(server.base, 'GET', '/api/oidc/.well-known/openid-configuration', {
+        host: EVIL,
+        'x-forwarded-host': EVIL,
+        'x-forwarded-proto': 'https',
+      });
       assert.equal((JSON.parse(discovery.text) as { issuer: string }).issuer, issuer);
       console.log(`outsider headers (${setup.name}): ${requests} hostile requests over ${operations.length} operations, all refused`);
     });
 
     test('the same cookie from our own origin goes through (the refusal is the headers’)', async () => {
-      const own = await rawRequest(server.base, 'PUT', '/api/messages/read', { cookie: cookieOf(admin), origin: setup.ownOrigin ?? server.base, 'content-type': 'application/json' }, '{}');
+      const own = await rawRequest(
+        server.base,
+        'PUT',
+        '/api/messages/read',
+        { cookie: cookieOf(admin), origin: setup.ownOrigin ?? server.base, 'content-type': 'application/json' },
+        '{}',
+      );
       assert.equal(own.status, 200, own.text);
     });
 
@@ -87,7 +113,12 @@ for (const setup of SETUPS) {
       const client = server.client({ origin: setup.ownOrigin ?? server.base });
       const answer = await client.login(ADMIN.username, ADMIN.password, {}, { 'x-forwarded-for': FORGED_IP });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      const row = await server.app.ctx.db.selectFrom('auditLog').select('ip').where('action', '=', 'login.success').orderBy('id', 'desc').executeTakeFirstOrThrow();
+      const row = await server.app.ctx.db
+        .selectFrom('auditLog')
+        .select('ip')
+        .where('action', '=', 'login.success')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
       assert.equal(row.ip, setup.callerTrusted ? FORGED_IP : '127.0.0.1');
     });
   });

@@ -22,7 +22,12 @@ type Fields = { fields: { field: string; rule: string }[] };
 before(async () => {
   [server, smtp] = await Promise.all([startServer(), startSmtp(SMTP.user, SMTP.password)]);
   admin = await server.admin();
-  const channel = await admin.post('/api/channels', { name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' } });
+  const channel = await admin.post('/api/channels', {
+    name: 'Mail relay',
+    serviceType: 'EMAIL',
+    vendor: 'smtp',
+    config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' },
+  });
   assert.equal(channel.status, 200, JSON.stringify(channel.body));
   const created = await admin.post<{ id: string }>('/api/user', { username: 'keeper', realName: 'Keeper', email: EMAIL, password: transform('First123') });
   assert.equal(created.status, 200, JSON.stringify(created.body));
@@ -34,7 +39,10 @@ after(async () => {
 
 async function policy(changes: Partial<LoginSettings['passwordPolicy']>) {
   const current = await admin.get<{ value: LoginSettings; version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', { passwordPolicy: { ...current.body.data.value.passwordPolicy, ...changes }, version: current.body.data.version });
+  const saved = await admin.put('/api/settings/login', {
+    passwordPolicy: { ...current.body.data.value.passwordPolicy, ...changes },
+    version: current.body.data.version,
+  });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
 }
 
@@ -45,7 +53,8 @@ async function signedIn(password: string): Promise<Client> {
   return client;
 }
 
-const ownChange = async (from: string, to: string) => (await signedIn(from)).put<Fields>('/api/user/password', { password: transform(to), opUserPassword: transform(from) });
+const ownChange = async (from: string, to: string) =>
+  (await signedIn(from)).put<Fields>('/api/user/password', { password: transform(to), opUserPassword: transform(from) });
 
 test('history: the last N passwords (the current one included) are refused on the own change', async () => {
   await policy({ history: 3 });
@@ -61,7 +70,12 @@ test('history: the last N passwords (the current one included) are refused on th
 });
 
 test("history: the administrator's reset and the reset with a code refuse it too; a refused reset keeps its code", async () => {
-  const reset = await admin.post<Fields>(`/api/user/${userId}/password`, { id: userId, username: 'keeper', password: transform('Fourth123'), opUserPassword: transform(ADMIN.password) });
+  const reset = await admin.post<Fields>(`/api/user/${userId}/password`, {
+    id: userId,
+    username: 'keeper',
+    password: transform('Fourth123'),
+    opUserPassword: transform(ADMIN.password),
+  });
   assert.deepEqual([reset.status, reset.body.data.fields], [400, [{ field: 'password', rule: 'rule.passwordReused?count=3' }]]);
 
   assert.equal((await server.client().post('/api/user/password/reset-code', { identifier: EMAIL })).status, 200);
@@ -89,7 +103,11 @@ test('expiry: an old password signs in only into a forced change, which opens th
   assert.equal((await browser.get('/api/cas/session')).status, 401, 'no session yet');
 
   const change = (password: string, newPassword: string, client = browser) =>
-    client.put<Record<string, unknown>>('/api/authc/password/expired', { username: 'keeper', password: transform(password), newPassword: transform(newPassword) });
+    client.put<Record<string, unknown>>('/api/authc/password/expired', {
+      username: 'keeper',
+      password: transform(password),
+      newPassword: transform(newPassword),
+    });
   assert.equal((await change('Wrong1234', 'Seventh123')).status, 401, 'the old password is checked');
   const reused = await change('Fifth123', 'Fifth123');
   assert.equal(reused.status, 400, 'the history applies');
@@ -102,7 +120,9 @@ test('expiry: an old password signs in only into a forced change, which opens th
 
 test('expiry: without the sign-in (the grant), the old password alone cannot change an expired one', async () => {
   server.clock.advance(31 * DAY);
-  const answer = await server.client().put('/api/authc/password/expired', { username: 'keeper', password: transform('Seventh123'), newPassword: transform('Ninth1234') });
+  const answer = await server
+    .client()
+    .put('/api/authc/password/expired', { username: 'keeper', password: transform('Seventh123'), newPassword: transform('Ninth1234') });
   assert.equal(answer.status, 401);
   const again = await server.client().login('keeper', 'Seventh123');
   assert.equal(again.body.data.nextStep, 'PASSWORD_EXPIRED', 'the password was not changed');

@@ -16,14 +16,18 @@ test('a limit of 2 runs two tasks at once, the rest in order as slots free', asy
   let running = 0;
   let most = 0;
   const started: number[] = [];
-  const results = await Promise.all(Array.from({ length: 7 }, (_, index) => limiter.run(async () => {
-    started.push(index);
-    running += 1;
-    most = Math.max(most, running);
-    await sleep(5);
-    running -= 1;
-    return index * 10;
-  })));
+  const results = await Promise.all(
+    Array.from({ length: 7 }, (_, index) =>
+      limiter.run(async () => {
+        started.push(index);
+        running += 1;
+        most = Math.max(most, running);
+        await sleep(5);
+        running -= 1;
+        return index * 10;
+      }),
+    ),
+  );
   assert.equal(most, 2);
   assert.deepEqual(started, [0, 1, 2, 3, 4, 5, 6]);
   assert.deepEqual(results, [0, 10, 20, 30, 40, 50, 60]);
@@ -32,7 +36,12 @@ test('a limit of 2 runs two tasks at once, the rest in order as slots free', asy
 
 test('a failing task frees its slot', async () => {
   const limiter = limitConcurrency(1);
-  await assert.rejects(limiter.run(async () => { throw new Error('boom'); }), /boom/);
+  await assert.rejects(
+    limiter.run(async () => {
+      throw new Error('boom');
+    }),
+    /boom/,
+  );
   assert.equal(await limiter.run(async () => 'next'), 'next');
   assert.equal(limiter.active, 0);
 });

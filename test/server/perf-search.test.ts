@@ -44,7 +44,9 @@ before(async () => {
   await makeUser({ username: 'a_b-user', realName: 'Under_Score', tenantId: tenantA });
   await makeUser({ username: 'axb-user', realName: 'Ex_Be', tenantId: tenantA });
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 describe('user search', () => {
   test('matches the start of the value, not the middle', async () => {
@@ -88,7 +90,7 @@ describe('user search', () => {
   });
 
   test('the OpenAPI summary states the search semantics', async () => {
-    const doc = await (await fetch(`${server.base}/api/openapi.json`)).json() as { paths: Record<string, Record<string, { summary: string }>> };
+    const doc = (await (await fetch(`${server.base}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary: string }>> };
     assert.match(doc.paths['/api/user']!.get!.summary, /start of searchProp.*either case/);
   });
 });

@@ -18,8 +18,12 @@ async function lastSeen(client: Client) {
   return answer.body.data.find((session) => session.current)!.lastSeenAt;
 }
 
-before(async () => { server = await startServer(); });
-after(async () => { await server.stop(); });
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server.stop();
+});
 
 test('a session check writes lastSeenAt only when it is over a minute old', async () => {
   const client = await server.admin();

@@ -18,11 +18,16 @@ import { RelyingParty } from './oidc-rp';
 /** Every statement (SQL text and parameters) the drivers run while `recording` is on (the server runs in this process), but
  *  the outbox workers' polls and the provider's expiry sweep (their own timers) and the settings
  *  documents (cached for 2 s, so a refresh may fall into any request). */
-const BACKGROUND = /from "messages" where "status"|from "settings" where "key"|from "oidc_logout_deliveries" where "status"|delete from "oidc_payloads" where \("model", "id"\) in/;
+const BACKGROUND =
+  /from "messages" where "status"|from "settings" where "key"|from "oidc_logout_deliveries" where "status"|delete from "oidc_payloads" where \("model", "id"\) in/;
 const statements: { text: string; parameters: unknown[]; prepared: boolean }[] = [];
 let recording = false;
 
-function observe<T extends object>(prototype: T, methods: (keyof T)[], statementOf: (self: unknown, args: unknown[]) => { text: unknown; parameters: unknown; prepared?: boolean }) {
+function observe<T extends object>(
+  prototype: T,
+  methods: (keyof T)[],
+  statementOf: (self: unknown, args: unknown[]) => { text: unknown; parameters: unknown; prepared?: boolean },
+) {
   for (const name of methods) {
     const original = prototype[name] as (...args: unknown[]) => unknown;
     Object.defineProperty(prototype, name, {
@@ -31,7 +36,8 @@ function observe<T extends object>(prototype: T, methods: (keyof T)[], statement
       value(this: unknown, ...args: unknown[]) {
         const statement = recording ? statementOf(this, args) : undefined;
         const text = String(statement?.text ?? '');
-        if (statement && !BACKGROUND.test(text)) statements.push({ text, parameters: Array.isArray(statement.parameters) ? statement.parameters : [], prepared: statement.prepared ?? false });
+        if (statement && !BACKGROUND.test(text))
+          statements.push({ text, parameters: Array.isArray(statement.parameters) ? statement.parameters : [], prepared: statement.prepared ?? false });
         return original.apply(this, args);
       },
     });
@@ -39,7 +45,10 @@ function observe<T extends object>(prototype: T, methods: (keyof T)[], statement
 }
 
 const probe = new SQLite(':memory:');
-observe(Object.getPrototypeOf(probe.prepare('select 1')) as SQLite.Statement, ['all', 'get', 'run', 'iterate'], (self, [parameters]) => ({ text: (self as SQLite.Statement).source, parameters }));
+observe(Object.getPrototypeOf(probe.prepare('select 1')) as SQLite.Statement, ['all', 'get', 'run', 'iterate'], (self, [parameters]) => ({
+  text: (self as SQLite.Statement).source,
+  parameters,
+}));
 probe.close();
 observe(pg.Client.prototype, ['query'], (_self, [query, parameters]) => {
   if (typeof query === 'string') return { text: query, parameters };
@@ -75,7 +84,9 @@ before(async () => {
   server = await startServer();
   admin = await server.admin();
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 test('a session check is one statement; the idle timestamp adds one write at most once a minute', async () => {
   const checks = await runStatements(() => sessionOf(admin));
@@ -96,7 +107,10 @@ test('a session check is one statement; the idle timestamp adds one write at mos
   // statement of its own meanwhile on a slow machine.
   const checkStatements = tenSeconds.filter((text) => /"sessions"/.test(text));
   assert.equal(checkStatements.length, 10, `ten checks, ten statements, no write:\n${tenSeconds.join('\n')}`);
-  assert.ok(checkStatements.every((text) => /^select/.test(text)), checkStatements.join('\n'));
+  assert.ok(
+    checkStatements.every((text) => /^select/.test(text)),
+    checkStatements.join('\n'),
+  );
 
   server.clock.advance(61_000);
   const later = await statementsOf(() => sessionOf(admin));
@@ -111,8 +125,12 @@ test('the one statement yields the whole actor: tenant administrator of a subtre
   const tenant = await admin.post<{ id: string }>('/api/tenants', { parentId: rootId, name: 'Statements_T', type: 'company' });
   assert.equal(tenant.status, 200, JSON.stringify(tenant.body));
   const created = await admin.post<{ id: string }>('/api/user', {
-    username: 'stmt-ta', realName: 'Statement_Admin', password: transform('Secret123'),
-    tenantId: tenant.body.data.id, isAdmin: true, extraProp: { intProperty1: 1 },
+    username: 'stmt-ta',
+    realName: 'Statement_Admin',
+    password: transform('Secret123'),
+    tenantId: tenant.body.data.id,
+    isAdmin: true,
+    extraProp: { intProperty1: 1 },
   });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   for (const name of ['Stmt_Zeta', 'Stmt_Alpha']) {
@@ -124,9 +142,15 @@ test('the one statement yields the whole actor: tenant administrator of a subtre
   const tenantAdmin = server.client();
   assert.equal((await tenantAdmin.login('stmt-ta', 'Secret123')).body.data.loginSuccess, true);
   let session: SessionAnswer | undefined;
-  const checks = await statementsOf(async () => { session = await sessionOf(tenantAdmin); });
+  const checks = await statementsOf(async () => {
+    session = await sessionOf(tenantAdmin);
+  });
   assert.equal(checks.length, 1, checks.join('\n'));
-  assert.deepEqual(session!.user.ownedApps.map((app) => app.name), ['Stmt_Alpha', 'Stmt_Zeta'], 'by name');
+  assert.deepEqual(
+    session!.user.ownedApps.map((app) => app.name),
+    ['Stmt_Alpha', 'Stmt_Zeta'],
+    'by name',
+  );
   assert.deepEqual(session!.administeredApps, session!.user.ownedApps);
   assert.deepEqual(session!.user.permissions, [Permission.SelfService, Permission.Apps, Permission.Users, Permission.Operations]);
   assert.equal(session!.user.tenantId, tenant.body.data.id);
@@ -134,7 +158,10 @@ test('the one statement yields the whole actor: tenant administrator of a subtre
   // Tenant scope comes from the same statement: the user list holds the tenant's users only.
   const list = await tenantAdmin.get<{ list: { username: string }[] }>('/api/user?size=50');
   assert.equal(list.status, 200, JSON.stringify(list.body));
-  assert.deepEqual(list.body.data.list.map((user) => user.username), ['stmt-ta']);
+  assert.deepEqual(
+    list.body.data.list.map((user) => user.username),
+    ['stmt-ta'],
+  );
 });
 
 /** What each statement of the provider's storage is, by its text. */
@@ -158,13 +185,28 @@ test('single sign-on: an introspection is 4 statements (the grant and session co
   // The client, the access token (its grant and provider session in the same statement), the
   // machine-token lookup the hint still asks for, and the person's state.
   assert.deepEqual(introspection.map((statement) => ssoStatement(statement.text)).sort(), ['client', 'person', 'token alone', 'token with grant and session']);
-  assert.ok(introspection.every((statement) => statement.prepared === postgres), 'prepared on PostgreSQL');
+  assert.ok(
+    introspection.every((statement) => statement.prepared === postgres),
+    'prepared on PostgreSQL',
+  );
 
   let rotated: Awaited<ReturnType<typeof app.refresh>> | undefined;
-  const refresh = await runStatements(async () => { rotated = await app.refresh(offline.refresh_token!); });
+  const refresh = await runStatements(async () => {
+    rotated = await app.refresh(offline.refresh_token!);
+  });
   assert.ok(rotated && 'refresh_token' in rotated && rotated.refresh_token !== offline.refresh_token, JSON.stringify(rotated));
-  assert.deepEqual(refresh.map((statement) => ssoStatement(statement.text)).sort(), ['client', 'consume', 'person', 'token with grant and session', 'write', 'write']);
-  assert.ok(refresh.every((statement) => statement.prepared === postgres), 'prepared on PostgreSQL');
+  assert.deepEqual(refresh.map((statement) => ssoStatement(statement.text)).sort(), [
+    'client',
+    'consume',
+    'person',
+    'token with grant and session',
+    'write',
+    'write',
+  ]);
+  assert.ok(
+    refresh.every((statement) => statement.prepared === postgres),
+    'prepared on PostgreSQL',
+  );
 });
 
 const BULK = 20_000;
@@ -191,19 +233,39 @@ async function searchStatements(value: string) {
   return { count, page };
 }
 
-test('user search plans over 20 000 users: count from the index range, a broad search\'s page without sorting its 2 500 matches', async () => {
+test("user search plans over 20 000 users: count from the index range, a broad search's page without sorting its 2 500 matches", async () => {
   const { db, engine } = server.app.ctx;
   const root = await db.selectFrom('tenants').select('id').where('parentId', 'is', null).executeTakeFirstOrThrow();
   const now = Date.now();
   for (let at = 0; at < BULK; at += 1_000) {
-    await db.insertInto('users').values(Array.from({ length: 1_000 }, (_, offset) => {
-      const index = at + offset;
-      return {
-        id: `bulk-${index}`, username: `${GROUPS[index % GROUPS.length]}bulk-${String(index).padStart(5, '0')}`, realName: `Bulk ${index}`, email: null, mobilePhone: null,
-        description: null, availabilityStatus: 1, avatar: null, extraProp: '{}', userType: 1, tenantId: root.id, isAdmin: 0, isMaster: 0,
-        passwordHash: 'x', passwordChangedAt: now, version: 1, createdAt: now - index * 1_000, updatedAt: now,
-      };
-    })).execute();
+    await db
+      .insertInto('users')
+      .values(
+        Array.from({ length: 1_000 }, (_, offset) => {
+          const index = at + offset;
+          return {
+            id: `bulk-${index}`,
+            username: `${GROUPS[index % GROUPS.length]}bulk-${String(index).padStart(5, '0')}`,
+            realName: `Bulk ${index}`,
+            email: null,
+            mobilePhone: null,
+            description: null,
+            availabilityStatus: 1,
+            avatar: null,
+            extraProp: '{}',
+            userType: 1,
+            tenantId: root.id,
+            isAdmin: 0,
+            isMaster: 0,
+            passwordHash: 'x',
+            passwordChangedAt: now,
+            version: 1,
+            createdAt: now - index * 1_000,
+            updatedAt: now,
+          };
+        }),
+      )
+      .execute();
   }
   await db.executeQuery(CompiledQuery.raw(engine === 'postgres' ? 'vacuum analyze users' : 'analyze'));
 
@@ -218,7 +280,10 @@ test('user search plans over 20 000 users: count from the index range, a broad s
   // The walk finds the same page, in the same order: the newest of group c are indexes 2, 10, 18 …
   const second = await admin.get<{ list: { username: string }[]; pager: { total: number } }>('/api/user?page=2&size=3&searchProp=username&searchValue=CBULK-');
   assert.equal(second.body.data.pager.total, BULK / GROUPS.length);
-  assert.deepEqual(second.body.data.list.map((user) => user.username), ['cbulk-00026', 'cbulk-00034', 'cbulk-00042']);
+  assert.deepEqual(
+    second.body.data.list.map((user) => user.username),
+    ['cbulk-00026', 'cbulk-00034', 'cbulk-00042'],
+  );
 
   const narrow = await searchStatements('cbulk-0004');
   const narrowPlan = await planOf(narrow.page);

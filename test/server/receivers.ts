@@ -88,8 +88,10 @@ export async function startHttpReceiver(options: { robotToken: string; dingTalkS
       calls.push({ path: url.pathname, query: url.searchParams, headers: req.headers, body: JSON.parse(text || '{}') as Record<string, unknown> });
       const answer = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (url.pathname === '/sms') return answer(receiver.smsStatus, { code: receiver.smsStatus === 200 ? 'OK' : 'DOWN' });
-      if (url.searchParams.get('access_token') !== options.robotToken && url.searchParams.get('key') !== options.robotToken) return answer(200, { errcode: 300001, errmsg: 'token is not exist' });
-      if (url.pathname === '/dingtalk/send' && !dingTalkSignatureOk(url.searchParams, options.dingTalkSecret)) return answer(200, { errcode: 310000, errmsg: 'sign not match' });
+      if (url.searchParams.get('access_token') !== options.robotToken && url.searchParams.get('key') !== options.robotToken)
+        return answer(200, { errcode: 300001, errmsg: 'token is not exist' });
+      if (url.pathname === '/dingtalk/send' && !dingTalkSignatureOk(url.searchParams, options.dingTalkSecret))
+        return answer(200, { errcode: 310000, errmsg: 'sign not match' });
       return answer(200, { errcode: 0, errmsg: 'ok' });
     });
   });

@@ -21,16 +21,25 @@ async function secretIssuer(server: TestServer, admin: Client, headers: Record<s
   apps += 1;
   const created = await admin.post<{ id: string }>('/api/apps', { name: `issuer-app-${apps}`, callbackUrl: 'http://127.0.0.1:9/cb' });
   assert.equal(created.status, 200, JSON.stringify(created.body));
-  const secret = await rawRequest(server.base, 'POST', `/api/apps/${created.body.data.id}/oidc-client/secret`,
-    { cookie: cookieOf(admin), origin: admin.origin!, 'content-type': 'application/json', ...headers }, '{}');
+  const secret = await rawRequest(
+    server.base,
+    'POST',
+    `/api/apps/${created.body.data.id}/oidc-client/secret`,
+    { cookie: cookieOf(admin), origin: admin.origin!, 'content-type': 'application/json', ...headers },
+    '{}',
+  );
   assert.equal(secret.status, 200, secret.text);
   return (JSON.parse(secret.text) as { data: { issuer: string } }).data.issuer;
 }
 
 describe('the OIDC issuer comes from configuration only', () => {
   let server: TestServer;
-  before(async () => { server = await startServer(); });
-  after(async () => { await server.stop(); });
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => {
+    await server.stop();
+  });
 
   test('a forged Host (and X-Forwarded-Host) on the very first request decides nothing', async () => {
     const first = await discovery(server, { host: 'attacker.example', 'x-forwarded-host': 'attacker.example', 'x-forwarded-proto': 'https' });
@@ -46,8 +55,12 @@ describe('the OIDC issuer comes from configuration only', () => {
 
 describe('IAM_PUBLIC_URL names the issuer and our origin', () => {
   let server: TestServer;
-  before(async () => { server = await startServer({ publicUrl: 'https://iam.example.com' }); });
-  after(async () => { await server.stop(); });
+  before(async () => {
+    server = await startServer({ publicUrl: 'https://iam.example.com' });
+  });
+  after(async () => {
+    await server.stop();
+  });
 
   test('discovery, endpoints and the client-secret answer use the public origin', async () => {
     const published = await discovery(server, { host: 'attacker.example' });
@@ -73,9 +86,14 @@ describe('start-up refuses what it cannot trust', () => {
   });
 
   test('the server itself exits at once with that one-line error, before touching a database', () => {
-    for (const [env, expected] of [[{ NODE_ENV: 'production' }, /^Cannot start: IAM_PUBLIC_URL is not set/m], [{ IAM_TRUST_PROXY: '1' }, /^Cannot start: IAM_TRUST_PROXY=1 would trust/m]] as const) {
+    for (const [env, expected] of [
+      [{ NODE_ENV: 'production' }, /^Cannot start: IAM_PUBLIC_URL is not set/m],
+      [{ IAM_TRUST_PROXY: '1' }, /^Cannot start: IAM_TRUST_PROXY=1 would trust/m],
+    ] as const) {
       const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-        env: { ...process.env, IAM_DATA_DIR: '/nonexistent/iam-never-created', PORT: '0', IAM_PUBLIC_URL: '', IAM_OIDC_ISSUER: '', ...env }, encoding: 'utf8', timeout: 30_000,
+        env: { ...process.env, IAM_DATA_DIR: '/nonexistent/iam-never-created', PORT: '0', IAM_PUBLIC_URL: '', IAM_OIDC_ISSUER: '', ...env },
+        encoding: 'utf8',
+        timeout: 30_000,
       });
       assert.equal(run.status, 1, run.stderr);
       assert.match(run.stderr.trim(), expected);
@@ -122,12 +140,25 @@ describe('X-Forwarded-* count only from a configured proxy', () => {
     const server = await startServer({ rateLimits: limit, trustProxy: ['127.0.0.1'] });
     try {
       const { statuses, ips } = await rotatingForwardedFor(server);
-      assert.ok(statuses.every((status) => status !== 429), statuses.join());
+      assert.ok(
+        statuses.every((status) => status !== 429),
+        statuses.join(),
+      );
       assert.ok(ips.length > 0 && ips.every((ip) => ip?.startsWith('198.51.100.')), ips.join());
       const admin = await server.admin();
-      const forged = await rawRequest(server.base, 'POST', '/api/apps', {
-        cookie: cookieOf(admin), 'content-type': 'application/json', origin: 'http://evil.example', host: 'evil.example', 'x-forwarded-host': 'evil.example',
-      }, JSON.stringify({ name: 'forged-host-app', callbackUrl: 'http://127.0.0.1:9/cb' }));
+      const forged = await rawRequest(
+        server.base,
+        'POST',
+        '/api/apps',
+        {
+          cookie: cookieOf(admin),
+          'content-type': 'application/json',
+          origin: 'http://evil.example',
+          host: 'evil.example',
+          'x-forwarded-host': 'evil.example',
+        },
+        JSON.stringify({ name: 'forged-host-app', callbackUrl: 'http://127.0.0.1:9/cb' }),
+      );
       assert.equal(forged.status, 403, forged.text);
     } finally {
       await server.stop();
@@ -143,7 +174,9 @@ describe('redirect targets', () => {
     server = await startServer({ corsOrigins: [ALLOWED] });
     admin = await server.admin();
   });
-  after(async () => { await server.stop(); });
+  after(async () => {
+    await server.stop();
+  });
 
   /** Where /cas/login sends a signed-in browser for this raw (already URL-encoded) query value. */
   const target = async (encoded: string) => {
@@ -153,17 +186,39 @@ describe('redirect targets', () => {
   };
 
   const HOSTILE = [
-    '%2F%09%2Fevil.example', '%2F%0a%2Fevil.example', '%2F%0d%2Fevil.example', '%2F%0D%0A%2Fevil.example', '%09%2F%2Fevil.example',
-    '%2F%5Cevil.example', '%5C%5Cevil.example', encodeURIComponent('/\\evil.example'), encodeURIComponent('/\t/evil.example'),
-    '%2F%2Fevil.example', '//evil.example', encodeURIComponent('///evil.example'), encodeURIComponent('/%2F/evil.example'),
-    encodeURIComponent('/%2f%2fevil.example'), encodeURIComponent('/%09/evil.example'), encodeURIComponent('/%5Cevil.example'),
+    '%2F%09%2Fevil.example',
+    '%2F%0a%2Fevil.example',
+    '%2F%0d%2Fevil.example',
+    '%2F%0D%0A%2Fevil.example',
+    '%09%2F%2Fevil.example',
+    '%2F%5Cevil.example',
+    '%5C%5Cevil.example',
+    encodeURIComponent('/\\evil.example'),
+    encodeURIComponent('/\t/evil.example'),
+    '%2F%2Fevil.example',
+    '//evil.example',
+    encodeURIComponent('///evil.example'),
+    encodeURIComponent('/%2F/evil.example'),
+    encodeURIComponent('/%2f%2fevil.example'),
+    encodeURIComponent('/%09/evil.example'),
+    encodeURIComponent('/%5Cevil.example'),
     encodeURIComponent('%2F%2Fevil.example'),
-    'javascript:alert(1)', encodeURIComponent('JaVaScRiPt:alert(1)'), encodeURIComponent('java\tscript:alert(1)'),
-    encodeURIComponent('data:text/html,<script>alert(1)</script>'), encodeURIComponent('vbscript:x'),
-    encodeURIComponent('http://evil.example/'), encodeURIComponent('HTTPS://EVIL.EXAMPLE'), encodeURIComponent(`${ALLOWED}.evil.example/`),
-    encodeURIComponent(`${ALLOWED}@evil.example/`), encodeURIComponent('evil.example'),
-    encodeURIComponent(' /\u3000/evil.example'), encodeURIComponent('/\u00a0/evil.example'), encodeURIComponent('/\u2028/evil.example'),
-    encodeURIComponent('/\u200b/evil.example'), encodeURIComponent('/\ufeff/evil.example'), encodeURIComponent('/\u0085/evil.example'),
+    'javascript:alert(1)',
+    encodeURIComponent('JaVaScRiPt:alert(1)'),
+    encodeURIComponent('java\tscript:alert(1)'),
+    encodeURIComponent('data:text/html,<script>alert(1)</script>'),
+    encodeURIComponent('vbscript:x'),
+    encodeURIComponent('http://evil.example/'),
+    encodeURIComponent('HTTPS://EVIL.EXAMPLE'),
+    encodeURIComponent(`${ALLOWED}.evil.example/`),
+    encodeURIComponent(`${ALLOWED}@evil.example/`),
+    encodeURIComponent('evil.example'),
+    encodeURIComponent(' /\u3000/evil.example'),
+    encodeURIComponent('/\u00a0/evil.example'),
+    encodeURIComponent('/\u2028/evil.example'),
+    encodeURIComponent('/\u200b/evil.example'),
+    encodeURIComponent('/\ufeff/evil.example'),
+    encodeURIComponent('/\u0085/evil.example'),
     encodeURIComponent('/%zz'),
   ];
 

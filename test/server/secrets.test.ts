@@ -43,13 +43,22 @@ async function signIn(username: string, password: string): Promise<Client> {
 }
 
 before(async () => {
-  [smtp, http, database] = await Promise.all([startSmtp(SMTP.user, SMTP.password), startHttpReceiver({ robotToken: ROBOT_TOKEN, dingTalkSecret: DING_SECRET }), createTestDatabase()]);
+  [smtp, http, database] = await Promise.all([
+    startSmtp(SMTP.user, SMTP.password),
+    startHttpReceiver({ robotToken: ROBOT_TOKEN, dingTalkSecret: DING_SECRET }),
+    createTestDatabase(),
+  ]);
   server = await spawnServer(database, { IAM_LOG: '1', IAM_CORS_ORIGINS: PORTAL, IAM_OUTBOUND_ALLOW_PRIVATE: '1' });
   Object.assign(secrets, {
-    'admin password': ADMIN.password, 'admin password, transformed': transform(ADMIN.password),
-    'user password': USER.password, 'user password, transformed': transform(USER.password),
-    'SMTP password': SMTP.password, 'DingTalk robot token': ROBOT_TOKEN, 'DingTalk signing secret': DING_SECRET,
-    'SMS access secret': 'sms-access-secret-8086', 'IdP client secret': 'idp-client-secret-6502',
+    'admin password': ADMIN.password,
+    'admin password, transformed': transform(ADMIN.password),
+    'user password': USER.password,
+    'user password, transformed': transform(USER.password),
+    'SMTP password': SMTP.password,
+    'DingTalk robot token': ROBOT_TOKEN,
+    'DingTalk signing secret': DING_SECRET,
+    'SMS access secret': 'sms-access-secret-8086',
+    'IdP client secret': 'idp-client-secret-6502',
   });
 
   admin = await signIn(ADMIN.username, ADMIN.password);
@@ -59,11 +68,31 @@ before(async () => {
   secrets['token-mode token'] = String((tokenAnswer as { token?: string }).token);
   assert.equal((await portal.get('/api/cas/session', { token: secrets['token-mode token'] })).status, 200, 'the token is used once');
 
-  made.user = (await ok(admin.post<{ id: string }>('/api/user', { username: USER.username, realName: 'Secret_Keeper', email: USER.email, password: transform(USER.password) }), 'user')).id;
+  made.user = (
+    await ok(
+      admin.post<{ id: string }>('/api/user', { username: USER.username, realName: 'Secret_Keeper', email: USER.email, password: transform(USER.password) }),
+      'user',
+    )
+  ).id;
   const channels = [
-    { name: 'Mail relay', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' } },
-    { name: 'SMS vendor', serviceType: 'SMS', vendor: 'acme-sms', config: { url: `${http.base}/sms`, templateId: 'TPL_001', accessKeyId: 'key-1', accessSecret: secrets['SMS access secret'] } },
-    { name: 'Ops group', serviceType: 'DING_TALK', vendor: 'dingtalk', config: { webhook: `${http.base}/dingtalk/send?access_token=${ROBOT_TOKEN}`, secret: DING_SECRET } },
+    {
+      name: 'Mail relay',
+      serviceType: 'EMAIL',
+      vendor: 'smtp',
+      config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' },
+    },
+    {
+      name: 'SMS vendor',
+      serviceType: 'SMS',
+      vendor: 'acme-sms',
+      config: { url: `${http.base}/sms`, templateId: 'TPL_001', accessKeyId: 'key-1', accessSecret: secrets['SMS access secret'] },
+    },
+    {
+      name: 'Ops group',
+      serviceType: 'DING_TALK',
+      vendor: 'dingtalk',
+      config: { webhook: `${http.base}/dingtalk/send?access_token=${ROBOT_TOKEN}`, secret: DING_SECRET },
+    },
     { name: 'WeCom group', serviceType: 'QYWX_WEBHOOK', vendor: 'wecom', config: { webhook: `${http.base}/wecom/send?key=${ROBOT_TOKEN}` } },
   ];
   for (const channel of channels) {
@@ -75,7 +104,15 @@ before(async () => {
   }
   await until(() => smtp.mails.length > 0 && http.calls.length >= 3, 'the test deliveries');
 
-  await ok(admin.post('/api/idps', { code: 'corp', name: 'Corp SSO', type: 'OIDC', config: { issuer: 'https://sso.example.com', clientId: 'iam', clientSecret: secrets['IdP client secret'] } }), 'idp');
+  await ok(
+    admin.post('/api/idps', {
+      code: 'corp',
+      name: 'Corp SSO',
+      type: 'OIDC',
+      config: { issuer: 'https://sso.example.com', clientId: 'iam', clientSecret: secrets['IdP client secret'] },
+    }),
+    'idp',
+  );
   made.app = (await ok(admin.post<{ id: string }>('/api/apps', { name: 'Secret_App', callbackUrl: 'https://app.example.com/cb' }), 'app')).id;
   const rotated = await ok(admin.post<{ clientSecret: string }>(`/api/apps/${made.app}/oidc-client/secret`), 'client secret');
   secrets['OIDC client secret'] = rotated.clientSecret;
@@ -97,13 +134,22 @@ after(async () => {
 });
 
 /** Which secret, if any, `text` contains. */
-const leaked = (text: string) => Object.entries(secrets).filter(([, value]) => value && text.includes(value)).map(([name]) => name);
+const leaked = (text: string) =>
+  Object.entries(secrets)
+    .filter(([, value]) => value && text.includes(value))
+    .map(([name]) => name);
 
 describe('secrets', () => {
   test('every secret was really handled (the checks below are not vacuous)', () => {
     for (const [name, value] of Object.entries(secrets)) assert.ok(value && value.length >= 6 && value !== 'undefined', `${name}: ${value}`);
-    assert.ok(smtp.mails.some((mail) => mail.user === SMTP.user), 'the SMTP relay was signed in to with the stored password');
-    assert.ok(http.calls.some((call) => call.path === '/dingtalk/send' && call.query.get('sign')), 'the DingTalk robot got a signed call');
+    assert.ok(
+      smtp.mails.some((mail) => mail.user === SMTP.user),
+      'the SMTP relay was signed in to with the stored password',
+    );
+    assert.ok(
+      http.calls.some((call) => call.path === '/dingtalk/send' && call.query.get('sign')),
+      'the DingTalk robot got a signed call',
+    );
   });
 
   test('no GET answer of the API carries a secret (administrator, user, signed out)', async () => {
@@ -119,7 +165,10 @@ describe('secrets', () => {
     for (const client of [admin, user, new Client(server.base, server.base)]) {
       for (const operation of operations) {
         if (operation.path === '/api/cas/logout') continue; // would end the session the next calls use
-        const response = await client.raw('GET', fillPath(operation.path, (name) => paramValue(operation.path, name)));
+        const response = await client.raw(
+          'GET',
+          fillPath(operation.path, (name) => paramValue(operation.path, name)),
+        );
         const text = await response.text();
         answers += 1;
         assert.deepEqual(leaked(text), [], `GET ${operation.path} → ${response.status}`);

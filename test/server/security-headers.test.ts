@@ -8,8 +8,12 @@ import { startServer, type TestServer } from './harness';
 import { rawRequest, type RawAnswer } from './security-support';
 
 let server: TestServer;
-before(async () => { server = await startServer(); });
-after(async () => { await server.stop(); });
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server.stop();
+});
 
 test('every answer carries nosniff, a CSP, frame and referrer policies', async () => {
   const cases: [string, RequestInit, number][] = [
@@ -47,7 +51,11 @@ function assertGuarded(answer: RawAnswer, status: number, where: string): { code
 
 test('framework errors are the envelope with the security headers', async () => {
   const admin = await server.admin();
-  const signedIn = { cookie: [...admin.cookies].map(([name, value]) => `${name}=${value}`).join('; '), origin: server.base, 'content-type': 'application/json' };
+  const signedIn = {
+    cookie: [...admin.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+    origin: server.base,
+    'content-type': 'application/json',
+  };
   const json = { 'content-type': 'application/json' };
   const cases: [string, string, string, Record<string, string>, string | undefined, number][] = [
     ['bad URL encoding', 'GET', '/api/user/%ff', {}, undefined, 400],
@@ -69,7 +77,13 @@ test('framework errors are the envelope with the security headers', async () => 
     if (name.includes('nested')) assert.match(envelope.message, /nested more than 64 levels/, name);
   }
   // Deep but within the limit, and brackets inside strings, are ordinary bodies.
-  const deepEnough = await rawRequest(server.base, 'POST', '/api/authc/login', json, `{"username":"${'['.repeat(500)}","x":${'['.repeat(60)}${']'.repeat(60)}}`);
+  const deepEnough = await rawRequest(
+    server.base,
+    'POST',
+    '/api/authc/login',
+    json,
+    `{"username":"${'['.repeat(500)}","x":${'['.repeat(60)}${']'.repeat(60)}}`,
+  );
   assert.equal(deepEnough.status, 400);
   assert.doesNotMatch(deepEnough.text, /nested/);
 });

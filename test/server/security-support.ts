@@ -64,12 +64,16 @@ export function fillPath(path: string, value: (name: string) => string): string 
 
 /** Tables whose rows change on any call, refused or not: sessions touched, failures and rate-limit
  *  hits counted, captchas issued, the audit trail (and the webhook deliveries derived from it), provider state. */
-const VOLATILE = /^(sessions|captchas|login_throttle|login_challenges|rate_limits|audit_log|webhook_deliveries|webhook_attempts|oidc_payloads|oidc_keys|kysely_)/;
+const VOLATILE =
+  /^(sessions|captchas|login_throttle|login_challenges|rate_limits|audit_log|webhook_deliveries|webhook_attempts|oidc_payloads|oidc_keys|kysely_)/;
 
 /** One digest per table of everything stored (rows sorted, so engines' row order does not matter). */
 export async function snapshot(app: App): Promise<Record<string, string>> {
   const db = app.ctx.db;
-  const tables = (await db.introspection.getTables()).map((table) => table.name).filter((name) => !VOLATILE.test(name)).sort();
+  const tables = (await db.introspection.getTables())
+    .map((table) => table.name)
+    .filter((name) => !VOLATILE.test(name))
+    .sort();
   const digests: Record<string, string> = {};
   for (const table of tables) {
     const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
@@ -95,12 +99,17 @@ export async function storedIds(app: App): Promise<string[]> {
  *  leave the other side's records exactly as they were). */
 export async function snapshotOf(app: App, ids: string[]): Promise<string> {
   const db = app.ctx.db;
-  const tables = (await db.introspection.getTables()).map((table) => table.name).filter((name) => !VOLATILE.test(name)).sort();
+  const tables = (await db.introspection.getTables())
+    .map((table) => table.name)
+    .filter((name) => !VOLATILE.test(name))
+    .sort();
   const hash = createHash('sha256');
   for (const table of tables) {
     const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
-    const lines = rows.map((row) => JSON.stringify(row, (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('hex') : value)))
-      .filter((line) => ids.some((id) => line.includes(id))).sort();
+    const lines = rows
+      .map((row) => JSON.stringify(row, (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('hex') : value)))
+      .filter((line) => ids.some((id) => line.includes(id)))
+      .sort();
     hash.update(`${table}\n${lines.join('\n')}\n`);
   }
   return hash.digest('hex');
@@ -108,7 +117,10 @@ export async function snapshotOf(app: App, ids: string[]): Promise<string> {
 
 export const PROBE_PASSWORD = 'Probe1234';
 
-interface Created { id: string; version?: number }
+interface Created {
+  id: string;
+  version?: number;
+}
 
 /** Two sides of one installation, made by the platform administrator: tenant A with its
  *  administrator and a plain member, app X with its administrator; and the other side — tenant B
@@ -162,28 +174,86 @@ export async function seedTwoSides(server: TestServer, admin: Client): Promise<T
   const appX = await created(admin.post('/api/apps', { name: 'Side_X_App' }), 'app X');
   const appY = await created(admin.post('/api/apps', { name: 'Zeta_Hidden_App', detail: 'Zeta hidden detail' }), 'app Y');
   await created(admin.put(`/api/apps/${appX.id}/admins`, { userIds: [appAdminUser.id] }), 'app X admins');
-  const privilegeY = await created(admin.post(`/api/apps/${appY.id}/privileges`, { name: 'Zeta hidden privilege', key: 'zetahidden', parentId: null }), 'privilege');
+  const privilegeY = await created(
+    admin.post(`/api/apps/${appY.id}/privileges`, { name: 'Zeta hidden privilege', key: 'zetahidden', parentId: null }),
+    'privilege',
+  );
   const roleY = await created(admin.post(`/api/apps/${appY.id}/roles`, { name: 'Zeta_Hidden_Role', description: 'Zeta hidden role' }), 'role');
-  const planY = await created(admin.post('/api/menu-plans', { appId: appY.id, name: 'Zeta hidden plan', items: [{ name: 'Zeta', path: '/zeta' }] }), 'menu plan');
-  const channel = await created(admin.post('/api/channels', { name: 'Zeta hidden channel', serviceType: 'EMAIL', vendor: 'smtp', config: { host: '127.0.0.1', port: '2525', password: 'zeta-smtp-secret' } }), 'channel');
+  const planY = await created(
+    admin.post('/api/menu-plans', { appId: appY.id, name: 'Zeta hidden plan', items: [{ name: 'Zeta', path: '/zeta' }] }),
+    'menu plan',
+  );
+  const channel = await created(
+    admin.post('/api/channels', {
+      name: 'Zeta hidden channel',
+      serviceType: 'EMAIL',
+      vendor: 'smtp',
+      config: { host: '127.0.0.1', port: '2525', password: 'zeta-smtp-secret' },
+    }),
+    'channel',
+  );
   await created(admin.post('/api/messages', { title: 'Zeta hidden message', content: 'Zeta hidden content', userIds: [userB.id] }), 'message');
   const b = server.client();
   const signedIn = await b.login('zeta-hidden-user', PROBE_PASSWORD);
   if (signedIn.body.data?.loginSuccess !== true) throw new Error(`user B sign-in: ${JSON.stringify(signedIn.body)}`);
   const messageB = (await created<{ list: Created[] }>(b.get('/api/messages'), 'B messages')).list[0]!;
   const sessionB = (await created<{ id: string }[]>(b.get('/api/cas/sessions'), 'B sessions'))[0]!.id;
-  const scimTokenB = (await created<{ token: Created }>(admin.post('/api/scim-tokens', { tenantId: tenantB.id, name: 'Zeta hidden token' }), 'SCIM token')).token;
+  const scimTokenB = (await created<{ token: Created }>(admin.post('/api/scim-tokens', { tenantId: tenantB.id, name: 'Zeta hidden token' }), 'SCIM token'))
+    .token;
   // A public address: saving needs no allow setting for private targets (nothing is ever sent to it here).
-  const webhookA = await created(admin.post('/api/webhooks', { url: 'https://93.184.216.34/side-a-hook', events: ['user.created'], tenantId: tenantA.id }), 'webhook A');
-  const webhookB = await created(admin.post('/api/webhooks', { url: 'https://93.184.216.34/zeta-hidden-hook', events: ['user.created'], tenantId: tenantB.id }), 'webhook B');
+  const webhookA = await created(
+    admin.post('/api/webhooks', { url: 'https://93.184.216.34/side-a-hook', events: ['user.created'], tenantId: tenantA.id }),
+    'webhook A',
+  );
+  const webhookB = await created(
+    admin.post('/api/webhooks', { url: 'https://93.184.216.34/zeta-hidden-hook', events: ['user.created'], tenantId: tenantB.id }),
+    'webhook B',
+  );
   const idpCode = 'zetaidp';
-  await created(admin.post('/api/idps', { code: idpCode, name: 'Zeta hidden IdP', type: 'OIDC', config: { issuer: 'https://sso.example.com', clientSecret: 'zeta-idp-secret' } }), 'idp');
+  await created(
+    admin.post('/api/idps', {
+      code: idpCode,
+      name: 'Zeta hidden IdP',
+      type: 'OIDC',
+      config: { issuer: 'https://sso.example.com', clientSecret: 'zeta-idp-secret' },
+    }),
+    'idp',
+  );
   const ids = [tenantB.id, userB.id, privilegeY.id, roleY.id, messageB.id, scimTokenB.id, webhookB.id];
   return {
-    tenantA, tenantB, appX, appY, userB: { ...userB, username: 'zeta-hidden-user' }, privilegeY, roleY, planY, channel, messageB, scimTokenB, webhookA, webhookB, sessionB, idpCode,
-    tenantAdmin: 'side-a-admin', appAdmin: 'side-x-admin', member: 'side-a-member',
-    markers: ['Zeta_Hidden_Tenant', 'Zeta_Hidden_Role', 'zeta-hidden-user', 'Zeta hidden description', 'Zeta hidden privilege', 'Zeta hidden role',
-      'Zeta hidden message', 'Zeta hidden content', 'zeta-smtp-secret', 'zeta-idp-secret', 'Zeta hidden token', 'zeta-hidden-hook', ...ids],
+    tenantA,
+    tenantB,
+    appX,
+    appY,
+    userB: { ...userB, username: 'zeta-hidden-user' },
+    privilegeY,
+    roleY,
+    planY,
+    channel,
+    messageB,
+    scimTokenB,
+    webhookA,
+    webhookB,
+    sessionB,
+    idpCode,
+    tenantAdmin: 'side-a-admin',
+    appAdmin: 'side-x-admin',
+    member: 'side-a-member',
+    markers: [
+      'Zeta_Hidden_Tenant',
+      'Zeta_Hidden_Role',
+      'zeta-hidden-user',
+      'Zeta hidden description',
+      'Zeta hidden privilege',
+      'Zeta hidden role',
+      'Zeta hidden message',
+      'Zeta hidden content',
+      'zeta-smtp-secret',
+      'zeta-idp-secret',
+      'Zeta hidden token',
+      'zeta-hidden-hook',
+      ...ids,
+    ],
   };
 }
 
@@ -223,12 +293,29 @@ export function otherSideQuery(operation: Operation): string {
 export function otherSideBody(sides: TwoSides, operation: Operation, callerPassword: string): Record<string, unknown> {
   const appScoped = operation.path.startsWith('/api/apps/');
   const values: Record<string, unknown> = {
-    id: sides.userB.id, loginUserId: sides.userB.id, username: sides.userB.username, realName: 'Probe_Name',
-    name: 'Probe_Name', description: 'Probe description', title: 'Probe title', content: 'Probe content',
-    password: transform(PROBE_PASSWORD), opUserPassword: transform(callerPassword),
-    tenantId: sides.tenantB.id, parentId: appScoped ? sides.privilegeY.id : sides.tenantB.id, appId: sides.appY.id,
-    userIds: [sides.userB.id], roleIds: [sides.roleY.id], privilegeIds: [sides.privilegeY.id], ids: [sides.privilegeY.id],
-    channelId: sides.channel.id, type: 'company', key: 'probekey', items: [], allow: true, version: 1,
+    id: sides.userB.id,
+    loginUserId: sides.userB.id,
+    username: sides.userB.username,
+    realName: 'Probe_Name',
+    name: 'Probe_Name',
+    description: 'Probe description',
+    title: 'Probe title',
+    content: 'Probe content',
+    password: transform(PROBE_PASSWORD),
+    opUserPassword: transform(callerPassword),
+    tenantId: sides.tenantB.id,
+    parentId: appScoped ? sides.privilegeY.id : sides.tenantB.id,
+    appId: sides.appY.id,
+    userIds: [sides.userB.id],
+    roleIds: [sides.roleY.id],
+    privilegeIds: [sides.privilegeY.id],
+    ids: [sides.privilegeY.id],
+    channelId: sides.channel.id,
+    type: 'company',
+    key: 'probekey',
+    items: [],
+    allow: true,
+    version: 1,
     postLogoutRedirectUris: ['https://probe.example/after-logout'],
   };
   // A body the document cannot spell out (a union, e.g. the admin/self password reset): every field.
@@ -245,12 +332,16 @@ export interface RawAnswer {
 /** One request with exactly these headers (fetch would replace Host): forged Host and X-Forwarded-*. */
 export function rawRequest(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(base + path, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
+    const request = httpRequest(
+      base + path,
+      { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

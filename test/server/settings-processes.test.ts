@@ -20,7 +20,9 @@ before(async () => {
   pair = await startProcessPair({ IAM_TRUST_PROXY: 'loopback' });
   ({ servers, db, admins } = pair);
 });
-after(async () => { await pair?.stop(); });
+after(async () => {
+  await pair?.stop();
+});
 
 const clientOn = (index: number) => new Client(servers[index]!.base, servers[index]!.base);
 
@@ -112,6 +114,9 @@ test('the sign-in rate limit is counted over both processes together', async () 
   const headers = { 'x-forwarded-for': '203.0.113.77' };
   const answers = await Promise.all(Array.from({ length: 44 }, (_, n) => clientOn(n % 2).post('/api/authc/login', {}, headers)));
   const accepted = answers.filter((answer) => answer.status !== 429).length;
-  assert.ok(answers.every((answer) => answer.status === 400 || answer.status === 429), answers.map((answer) => answer.status).join(','));
+  assert.ok(
+    answers.every((answer) => answer.status === 400 || answer.status === 429),
+    answers.map((answer) => answer.status).join(','),
+  );
   assert.equal(accepted, 30, `30 accepted in all, not 30 per process: ${accepted}`);
 });

@@ -56,9 +56,15 @@ test('behind https (X-Forwarded-Proto from a trusted proxy) the session cookie i
   const address = proxied.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   const client = new Client(`http://127.0.0.1:${address.port}`, 'https://iam.example.test');
-  const response = await client.raw('POST', '/api/authc/login', { username: ADMIN.username, password: transform(ADMIN.password) }, {
-    'x-forwarded-proto': 'https', 'x-forwarded-host': 'iam.example.test',
-  });
+  const response = await client.raw(
+    'POST',
+    '/api/authc/login',
+    { username: ADMIN.username, password: transform(ADMIN.password) },
+    {
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'iam.example.test',
+    },
+  );
   assert.equal(response.status, 200, await response.clone().text());
   const cookie = response.headers.getSetCookie().find((line) => line.startsWith('iam_session='));
   assert.match(cookie ?? '', /;\s*Secure/i);

@@ -4,8 +4,12 @@ import { startServer, type TestServer } from './harness';
 import { Permission } from '../../src/core/permission-codes';
 
 let server: TestServer;
-before(async () => { server = await startServer(); });
-after(async () => { await server.stop(); });
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server.stop();
+});
 
 test('sign in as the first administrator and read the session', async () => {
   const client = server.client();

@@ -16,13 +16,20 @@ import type { User } from '../../src/core/types';
 const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
 /** An app's back-channel logout endpoint: keeps every posted logout token; answers `status`. */
-interface Receiver { uri: string; tokens: string[]; status: number; server: Server }
+interface Receiver {
+  uri: string;
+  tokens: string[];
+  status: number;
+  server: Server;
+}
 
 async function startReceiver(): Promise<Receiver> {
   const receiver: Receiver = { uri: '', tokens: [], status: 200, server: undefined as unknown as Server };
   receiver.server = createServer((req, res) => {
     let body = '';
-    req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8'); });
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
     req.on('end', () => {
       if (req.headers['content-type'] === 'application/x-www-form-urlencoded') receiver.tokens.push(new URLSearchParams(body).get('logout_token') ?? '');
       res.writeHead(receiver.status, { 'cache-control': 'no-store' }).end();
@@ -72,7 +79,12 @@ async function signedInPerson() {
  *  the back-channel logout event, a subject, no nonce. */
 async function verified(token: string): Promise<JWTPayload> {
   const jwks = createRemoteJWKSet(new URL(ledger.as.jwks_uri!));
-  const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer: ledger.as.issuer, audience: ledger.appId, typ: 'logout+jwt', maxTokenAge: '2 minutes' });
+  const { payload, protectedHeader } = await jwtVerify(token, jwks, {
+    issuer: ledger.as.issuer,
+    audience: ledger.appId,
+    typ: 'logout+jwt',
+    maxTokenAge: '2 minutes',
+  });
   assert.equal(protectedHeader.alg, 'RS256');
   assert.deepEqual(payload.events, { [EVENT]: {} });
   assert.equal(payload.nonce, undefined);
@@ -121,15 +133,26 @@ test('RP-initiated logout sends the token for the ended session', async () => {
 });
 
 for (const [how, end] of [
-  ['disabling the person', async (user: User) => {
-    const { version } = (await admin.get<User>(`/api/user/${user.id}`)).body.data;
-    assert.equal((await admin.put(`/api/user/${user.id}`, { availabilityStatus: 2, version })).status, 200);
-  }],
+  [
+    'disabling the person',
+    async (user: User) => {
+      const { version } = (await admin.get<User>(`/api/user/${user.id}`)).body.data;
+      assert.equal((await admin.put(`/api/user/${user.id}`, { availabilityStatus: 2, version })).status, 200);
+    },
+  ],
   ['deleting the person', async (user: User) => assert.equal((await admin.delete(`/api/user/${user.id}`)).status, 200)],
-  ['an administrator resetting the password', async (user: User) => {
-    const answer = await admin.post(`/api/user/${user.id}/password`, { id: user.id, username: user.username, password: transform('Reset1234'), opUserPassword: transform(ADMIN.password) });
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
-  }],
+  [
+    'an administrator resetting the password',
+    async (user: User) => {
+      const answer = await admin.post(`/api/user/${user.id}/password`, {
+        id: user.id,
+        username: user.username,
+        password: transform('Reset1234'),
+        opUserPassword: transform(ADMIN.password),
+      });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    },
+  ],
 ] as const) {
   test(`${how} sends Ledger a logout token`, async () => {
     const { user, idToken } = await signedInPerson();
@@ -145,8 +168,17 @@ test('a receiver that fails gets the token again later (the outbox retries)', as
   try {
     assert.equal((await browser.get('/api/cas/logout')).status, 200);
     await logoutTokenFor(user.id);
-    const waiting = await until(async () => server.app.ctx.db.withTables<{ oidcLogoutDeliveries: { subject: string; attempts: number; status: string; error: string | null } }>()
-      .selectFrom('oidcLogoutDeliveries').selectAll().where('subject', '=', user.id).where('status', '=', 'queued').executeTakeFirst(), 'the failed attempt recorded');
+    const waiting = await until(
+      async () =>
+        server.app.ctx.db
+          .withTables<{ oidcLogoutDeliveries: { subject: string; attempts: number; status: string; error: string | null } }>()
+          .selectFrom('oidcLogoutDeliveries')
+          .selectAll()
+          .where('subject', '=', user.id)
+          .where('status', '=', 'queued')
+          .executeTakeFirst(),
+      'the failed attempt recorded',
+    );
     assert.equal(waiting.attempts, 1);
     assert.match(waiting.error ?? '', /HTTP 503/);
   } finally {
@@ -168,5 +200,8 @@ test('a person without a grant with Ledger sends it nothing', async () => {
   const control = await signedInPerson();
   assert.equal((await control.browser.get('/api/cas/logout')).status, 200);
   await logoutTokenFor(control.user.id);
-  assert.equal(receiver.tokens.some((token) => decodeJwt(token).sub === created.body.data.id), false);
+  assert.equal(
+    receiver.tokens.some((token) => decodeJwt(token).sub === created.body.data.id),
+    false,
+  );
 });

@@ -28,7 +28,8 @@ const privilegeIdOf = new Map<string, string>();
 async function roleWith(app: RelyingParty, name: string, keys: string[]) {
   const privilegeIds = [];
   for (const key of keys) {
-    if (!privilegeIdOf.has(key)) privilegeIdOf.set(key, (await ok(admin.post<{ id: string }>(`/api/apps/${app.appId}/privileges`, { name: `Privilege ${key}`, key }))).id);
+    if (!privilegeIdOf.has(key))
+      privilegeIdOf.set(key, (await ok(admin.post<{ id: string }>(`/api/apps/${app.appId}/privileges`, { name: `Privilege ${key}`, key }))).id);
     privilegeIds.push(privilegeIdOf.get(key)!);
   }
   const role = await ok(admin.post<{ id: string }>(`/api/apps/${app.appId}/roles`, { name, description: 'Some role' }));
@@ -42,8 +43,19 @@ before(async () => {
   wiki = await RelyingParty.register(server, admin, 'Wiki');
   mail = await RelyingParty.register(server, admin, 'Mail', 'http://127.0.0.1:9/mail-callback');
   const root = (await ok(admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree'))).find((row) => row.parentId === null)!;
-  tenant = { name: 'Claims_Tenant', id: (await ok(admin.post<{ id: string }>('/api/tenants', { parentId: root.id, name: 'Claims_Tenant', type: 'company' }))).id };
-  person = await ok(admin.post<User>('/api/user', { username: 'claims-person', realName: 'Claims_Person', password: transform('Secret123'), tenantId: tenant.id, extraProp: { intProperty1: 1 } }));
+  tenant = {
+    name: 'Claims_Tenant',
+    id: (await ok(admin.post<{ id: string }>('/api/tenants', { parentId: root.id, name: 'Claims_Tenant', type: 'company' }))).id,
+  };
+  person = await ok(
+    admin.post<User>('/api/user', {
+      username: 'claims-person',
+      realName: 'Claims_Person',
+      password: transform('Secret123'),
+      tenantId: tenant.id,
+      extraProp: { intProperty1: 1 },
+    }),
+  );
   const editor = await roleWith(wiki, 'Editor', ['pageEdit', 'pageRead']);
   const reader = await roleWith(wiki, 'Reader', ['pageRead']);
   await roleWith(wiki, 'Unheld', ['wikiAdmin']);
@@ -53,11 +65,13 @@ before(async () => {
   browser = server.client();
   assert.equal((await browser.login('claims-person', 'Secret123')).body.data?.loginSuccess, true);
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 const idTokenClaims = (idToken: string) => JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
 
-test('the roles scope: the person\'s roles and privilege keys in the asking app only, in the ID token and userinfo', async () => {
+test("the roles scope: the person's roles and privilege keys in the asking app only, in the ID token and userinfo", async () => {
   const tokens = await wiki.signIn(browser, 'openid roles');
   for (const claims of [idTokenClaims(tokens.id_token!), (await wiki.userinfo(tokens.access_token)).body]) {
     assert.deepEqual(claims.roles, ['Editor', 'Reader']);
@@ -81,14 +95,20 @@ test('the tenant scope: tenant id and name, and the user type', async () => {
 test('without those scopes, no such claims; discovery lists them', async () => {
   const tokens = await wiki.signIn(browser, 'openid');
   const claims = (await wiki.userinfo(tokens.access_token)).body;
-  assert.deepEqual(Object.keys(claims).filter((name) => ['roles', 'privileges', 'tenant', 'user_type'].includes(name)), []);
+  assert.deepEqual(
+    Object.keys(claims).filter((name) => ['roles', 'privileges', 'tenant', 'user_type'].includes(name)),
+    [],
+  );
   assert.ok(wiki.as.scopes_supported?.includes('roles') && wiki.as.scopes_supported.includes('tenant'));
   assert.ok(wiki.as.claims_supported?.includes('privileges'));
 });
 
 test('the roles claim is bounded', async () => {
   const roleIds = [];
-  for (let i = 0; i < MAX_ROLES + 5; i++) roleIds.push((await ok(admin.post<{ id: string }>(`/api/apps/${wiki.appId}/roles`, { name: `Bulk${String(i).padStart(3, '0')}`, description: 'Some role' }))).id);
+  for (let i = 0; i < MAX_ROLES + 5; i++)
+    roleIds.push(
+      (await ok(admin.post<{ id: string }>(`/api/apps/${wiki.appId}/roles`, { name: `Bulk${String(i).padStart(3, '0')}`, description: 'Some role' }))).id,
+    );
   await ok(admin.put(`/api/user/${person.id}/roles/${wiki.appId}`, { roleIds }));
   const tokens = await wiki.signIn(browser, 'openid roles');
   assert.equal((idTokenClaims(tokens.id_token!).roles as string[]).length, MAX_ROLES);

@@ -13,11 +13,17 @@ type Status = { clientId: string; issuer: string; redirectUris: string[]; hasSec
 before(async () => {
   server = await startServer();
   admin = await server.admin();
-  const created = await admin.post<{ id: string }>('/api/apps', { name: 'Wiki', entrypoint: 'https://wiki.example.com/', callbackUrl: 'https://wiki.example.com/cb' });
+  const created = await admin.post<{ id: string }>('/api/apps', {
+    name: 'Wiki',
+    entrypoint: 'https://wiki.example.com/',
+    callbackUrl: 'https://wiki.example.com/cb',
+  });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   appId = created.body.data.id;
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 const status = async () => {
   const answer = await admin.get<Status>(`/api/apps/${appId}/oidc-client`);

@@ -22,7 +22,9 @@ before(async () => {
   wiki = await RelyingParty.register(server, admin, 'Wiki');
   mail = await RelyingParty.register(server, admin, 'Mail', 'http://127.0.0.1:9/mail-callback');
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 async function person() {
   const username = `introspected-${++serial}`;
@@ -62,7 +64,9 @@ test('another app introspecting the token learns nothing: active false', async (
 test('a wrong client secret is refused (invalid_client)', async () => {
   const { browser } = await person();
   const tokens = await wiki.signIn(browser);
-  const response = await oauth.introspectionRequest(wiki.as, wiki.client, oauth.ClientSecretBasic('not-the-secret'), tokens.access_token, { [oauth.allowInsecureRequests]: true });
+  const response = await oauth.introspectionRequest(wiki.as, wiki.client, oauth.ClientSecretBasic('not-the-secret'), tokens.access_token, {
+    [oauth.allowInsecureRequests]: true,
+  });
   assert.equal(response.status, 401);
   assert.equal(((await response.json()) as { error: string }).error, 'invalid_client');
 });
@@ -78,12 +82,16 @@ test('revoked tokens (the person signed out of the console) are inactive', async
 test('an expired access token is inactive', async () => {
   const { browser } = await person();
   const tokens = await wiki.signIn(browser);
-  await oidcDb(server.app.ctx.db).updateTable('oidcPayloads').set({ expiresAt: Date.now() - 1000 })
-    .where('model', '=', 'AccessToken').where('id', '=', tokens.access_token).execute();
+  await oidcDb(server.app.ctx.db)
+    .updateTable('oidcPayloads')
+    .set({ expiresAt: Date.now() - 1000 })
+    .where('model', '=', 'AccessToken')
+    .where('id', '=', tokens.access_token)
+    .execute();
   assert.deepEqual(await wiki.introspect(tokens.access_token), { active: false });
 });
 
-test('a person disabled since (even behind the console\'s back, nothing revoked) makes their tokens inactive', async () => {
+test("a person disabled since (even behind the console's back, nothing revoked) makes their tokens inactive", async () => {
   const { user, browser } = await person();
   const tokens = await wiki.signIn(browser, 'openid offline_access', offline);
   await server.app.ctx.db.updateTable('users').set({ availabilityStatus: 2 }).where('id', '=', user.id).execute();
@@ -91,7 +99,7 @@ test('a person disabled since (even behind the console\'s back, nothing revoked)
   assert.deepEqual(await wiki.introspect(tokens.refresh_token!), { active: false });
 });
 
-test('a token whose grant or provider session ended behind the provider\'s back (another process, the sweep) is inactive', async () => {
+test("a token whose grant or provider session ended behind the provider's back (another process, the sweep) is inactive", async () => {
   const db = oidcDb(server.app.ctx.db);
   // An access token without offline_access ends with the provider session: that row alone goes.
   const bound = await person();
@@ -103,7 +111,12 @@ test('a token whose grant or provider session ended behind the provider\'s back 
   // Offline tokens live with their grant: that row alone goes.
   const offlinePerson = await person();
   const tokens = await wiki.signIn(offlinePerson.browser, 'openid offline_access', offline);
-  const { grantId } = await db.selectFrom('oidcPayloads').select('grantId').where('model', '=', 'AccessToken').where('id', '=', tokens.access_token).executeTakeFirstOrThrow();
+  const { grantId } = await db
+    .selectFrom('oidcPayloads')
+    .select('grantId')
+    .where('model', '=', 'AccessToken')
+    .where('id', '=', tokens.access_token)
+    .executeTakeFirstOrThrow();
   await db.deleteFrom('oidcPayloads').where('model', '=', 'Grant').where('id', '=', grantId).execute();
   assert.deepEqual(await wiki.introspect(tokens.access_token, 'access_token'), { active: false });
   assert.deepEqual(await wiki.introspect(tokens.refresh_token!, 'refresh_token'), { active: false });

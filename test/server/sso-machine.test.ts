@@ -17,12 +17,18 @@ before(async () => {
   admin = await server.admin();
   batch = await RelyingParty.register(server, admin, 'Batch');
   wiki = await RelyingParty.register(server, admin, 'Wiki', 'http://127.0.0.1:9/wiki-callback');
-  for (const [app, key] of [[batch, 'reports'], [batch, 'export'], [wiki, 'pages']] as const) {
+  for (const [app, key] of [
+    [batch, 'reports'],
+    [batch, 'export'],
+    [wiki, 'pages'],
+  ] as const) {
     const made = await admin.post(`/api/apps/${app.appId}/privileges`, { name: `Privilege ${key}`, key });
     assert.equal(made.status, 200, JSON.stringify(made.body));
   }
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 async function switchMachines(app: RelyingParty, clientCredentials: boolean) {
   const answer = await admin.put<{ clientCredentials: boolean }>(`/api/apps/${app.appId}/oidc-client`, { clientCredentials });
@@ -60,7 +66,7 @@ test('switched on: a token with the asked scopes of its own privileges, no perso
   assert.equal(uris.body.data.clientCredentials, true);
 });
 
-test('the app is the only resource: its own identifier is accepted, any other (another app\'s) is invalid_target', async () => {
+test("the app is the only resource: its own identifier is accepted, any other (another app's) is invalid_target", async () => {
   await switchMachines(batch, true);
   const own = await batch.machineToken({ resource: `urn:iam-console:app:${batch.appId}`, scope: 'export' });
   assert.ok('access_token' in own && own.scope === 'export', JSON.stringify(own));
@@ -68,7 +74,7 @@ test('the app is the only resource: its own identifier is accepted, any other (a
   assert.deepEqual(await batch.machineToken({ resource: 'https://api.example/' }), { error: 'invalid_target' });
 });
 
-test('a person\'s tokens are unchanged: no audience, opaque, userinfo works', async () => {
+test("a person's tokens are unchanged: no audience, opaque, userinfo works", async () => {
   const username = 'machine-bystander';
   assert.equal((await admin.post('/api/user', { username, realName: 'Bystander', password: transform('Secret123') })).status, 200);
   const browser = server.client();

@@ -10,7 +10,10 @@ import { oidcDb } from '../../server/oidc/tables';
 import type { User } from '../../src/core/types';
 
 const MENU = '/api/menu/app/assignment/public/multi_app_menu/list';
-interface AppMenu { appId: string | null; menus: { name: string }[] }
+interface AppMenu {
+  appId: string | null;
+  menus: { name: string }[];
+}
 
 let server: TestServer;
 let admin: Client;
@@ -26,7 +29,13 @@ before(async () => {
   const edit = await admin.post<{ id: string }>(`/api/apps/${wiki.appId}/privileges`, { name: 'Edit pages', key: 'edit' });
   assert.equal(edit.status, 200, JSON.stringify(edit.body));
   for (const [appId, items] of [
-    [wiki.appId, [{ name: 'Pages', path: '/pages' }, { name: 'Editor', path: '/editor', privilegeId: edit.body.data.id }]],
+    [
+      wiki.appId,
+      [
+        { name: 'Pages', path: '/pages' },
+        { name: 'Editor', path: '/editor', privilegeId: edit.body.data.id },
+      ],
+    ],
     [mail.appId, [{ name: 'Inbox', path: '/inbox' }]],
     [undefined, [{ name: 'Home', path: '/home' }]],
   ] as const) {
@@ -34,7 +43,9 @@ before(async () => {
     assert.equal(plan.status, 200, JSON.stringify(plan.body));
   }
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 async function person() {
   const username = `menu-person-${++serial}`;
@@ -48,25 +59,35 @@ async function person() {
 /** The menu list asked with only a bearer token (no console session). */
 async function menuWith(token: string, query = '') {
   const response = await fetch(`${server.base}${MENU}${query}`, { headers: { authorization: `Bearer ${token}` } });
-  return { status: response.status, body: await response.json() as { code: number; message: string; data: AppMenu[] } };
+  return { status: response.status, body: (await response.json()) as { code: number; message: string; data: AppMenu[] } };
 }
 
-test('the app\'s token answers that person\'s menu of that app only', async () => {
+test("the app's token answers that person's menu of that app only", async () => {
   const { browser } = await person();
   const tokens = await wiki.signIn(browser, 'openid');
   const answer = await menuWith(tokens.access_token);
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
-  assert.deepEqual(answer.body.data.map((entry) => entry.appId), [wiki.appId]);
-  assert.deepEqual(answer.body.data[0]!.menus.map((item) => item.name), ['Pages'], 'the item bound to a privilege the person lacks is hidden');
+  assert.deepEqual(
+    answer.body.data.map((entry) => entry.appId),
+    [wiki.appId],
+  );
+  assert.deepEqual(
+    answer.body.data[0]!.menus.map((item) => item.name),
+    ['Pages'],
+    'the item bound to a privilege the person lacks is hidden',
+  );
   const same = await menuWith(tokens.access_token, `?appId=${wiki.appId}`);
-  assert.deepEqual(same.body.data.map((entry) => entry.appId), [wiki.appId]);
+  assert.deepEqual(
+    same.body.data.map((entry) => entry.appId),
+    [wiki.appId],
+  );
   // The console session still answers every app, as before.
   const console = await browser.get<AppMenu[]>(MENU);
   assert.equal(console.status, 200);
   assert.equal(console.body.data.length, 3);
 });
 
-test('an app\'s token asking another app\'s menu is refused', async () => {
+test("an app's token asking another app's menu is refused", async () => {
   const { browser } = await person();
   const tokens = await wiki.signIn(browser, 'openid');
   const answer = await menuWith(tokens.access_token, `?appId=${mail.appId}`);
@@ -82,14 +103,18 @@ test('dead tokens are refused: revoked, expired, a person disabled since, a mach
 
   const expired = await person();
   const expiredTokens = await wiki.signIn(expired.browser);
-  await oidcDb(server.app.ctx.db).updateTable('oidcPayloads').set({ expiresAt: Date.now() - 1000 })
-    .where('model', '=', 'AccessToken').where('id', '=', expiredTokens.access_token).execute();
+  await oidcDb(server.app.ctx.db)
+    .updateTable('oidcPayloads')
+    .set({ expiresAt: Date.now() - 1000 })
+    .where('model', '=', 'AccessToken')
+    .where('id', '=', expiredTokens.access_token)
+    .execute();
   assert.equal((await menuWith(expiredTokens.access_token)).status, 401, 'expired');
 
   const disabled = await person();
   const disabledTokens = await wiki.signIn(disabled.browser);
   await server.app.ctx.db.updateTable('users').set({ availabilityStatus: 2 }).where('id', '=', disabled.user.id).execute();
-  assert.equal((await menuWith(disabledTokens.access_token)).status, 401, 'disabled behind the console\'s back');
+  assert.equal((await menuWith(disabledTokens.access_token)).status, 401, "disabled behind the console's back");
 
   assert.equal((await admin.put(`/api/apps/${wiki.appId}/oidc-client`, { clientCredentials: true })).status, 200);
   const machine = await wiki.machineToken();

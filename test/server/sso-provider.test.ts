@@ -21,7 +21,9 @@ before(async () => {
   admin = await server.admin();
   wiki = await RelyingParty.register(server, admin, 'Wiki');
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 async function person() {
   const username = `provider-person-${++serial}`;
@@ -35,7 +37,7 @@ async function person() {
 const directives = (response: Response) => (response.headers.get('content-security-policy') ?? '').split(';').map((part) => part.trim());
 
 test('discovery advertises only the code flow, refresh, client credentials and client secrets', async () => {
-  const document = await (await fetch(`${server.base}/api/oidc/.well-known/openid-configuration`)).json() as Record<string, string[]>;
+  const document = (await (await fetch(`${server.base}/api/oidc/.well-known/openid-configuration`)).json()) as Record<string, string[]>;
   assert.deepEqual(document.response_types_supported, ['code']);
   assert.deepEqual([...document.grant_types_supported!].sort(), ['authorization_code', 'client_credentials', 'refresh_token']);
   assert.deepEqual(document.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post']);
@@ -55,7 +57,10 @@ describe('response_mode=form_post', () => {
     const policy = directives(response);
     assert.ok(policy.includes('form-action http://127.0.0.1:9'), policy.join('; '));
     assert.ok(!policy.includes("form-action 'self'"), 'one form-action directive');
-    assert.ok(policy.some((directive) => /^script-src 'self' 'sha256-/.test(directive)), 'only the page\'s own script runs');
+    assert.ok(
+      policy.some((directive) => /^script-src 'self' 'sha256-/.test(directive)),
+      "only the page's own script runs",
+    );
     const fields = new URLSearchParams([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map((match) => [match[1]!, match[2]!]));
     const tokens = await wiki.exchange(new URL(`${wiki.callback}?${fields}`), request.verifier, request.state);
     assert.equal((await wiki.userinfo(tokens.access_token)).status, 200);
@@ -80,7 +85,13 @@ describe('post-logout redirect URIs and RP-initiated logout', () => {
   test('registered per app like redirect URIs: http(s), no fragment, bounded; only by those who manage the app', async () => {
     const noClient = await admin.post<{ id: string }>('/api/apps', { name: 'NoClient', entrypoint: 'http://127.0.0.1:9/' });
     assert.equal((await setUris(noClient.body.data.id, [afterLogout])).status, 409, 'the app needs a client (a secret) first');
-    for (const bad of [['javascript:alert(1)'], ['http://127.0.0.1:9/x#frag'], ['not a url'], 'http://127.0.0.1:9/', Array.from({ length: 11 }, (_, i) => `http://127.0.0.1:9/${i}`)]) {
+    for (const bad of [
+      ['javascript:alert(1)'],
+      ['http://127.0.0.1:9/x#frag'],
+      ['not a url'],
+      'http://127.0.0.1:9/',
+      Array.from({ length: 11 }, (_, i) => `http://127.0.0.1:9/${i}`),
+    ]) {
       const refused = await setUris(wiki.appId, bad);
       assert.equal(refused.status, 400, `${JSON.stringify(bad)}: ${JSON.stringify(refused.body)}`);
     }
@@ -121,7 +132,10 @@ describe('post-logout redirect URIs and RP-initiated logout', () => {
   test('declining keeps the console session; an unregistered URI is refused', async () => {
     const browser = await person();
     const tokens = await wiki.signIn(browser);
-    const refused = await browser.raw('GET', `/api/oidc/session/end?${new URLSearchParams({ id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'http://127.0.0.1:9/elsewhere' })}`);
+    const refused = await browser.raw(
+      'GET',
+      `/api/oidc/session/end?${new URLSearchParams({ id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'http://127.0.0.1:9/elsewhere' })}`,
+    );
     assert.equal(refused.status, 400);
     const { action, xsrf } = await startLogout(browser, { id_token_hint: tokens.id_token! });
     const declined = await browser.raw('POST', action.pathname, new URLSearchParams({ xsrf }));
@@ -132,7 +146,10 @@ describe('post-logout redirect URIs and RP-initiated logout', () => {
   test('a logout nobody confirmed (another site sends the browser there) leaves the console session alone', async () => {
     const browser = server.client();
     assert.equal((await browser.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
-    const { url, response } = await wiki.follow(browser, `/api/oidc/session/end?${new URLSearchParams({ client_id: wiki.appId, post_logout_redirect_uri: afterLogout })}`);
+    const { url, response } = await wiki.follow(
+      browser,
+      `/api/oidc/session/end?${new URLSearchParams({ client_id: wiki.appId, post_logout_redirect_uri: afterLogout })}`,
+    );
     assert.equal(response.status, 303, 'the provider posted its own form');
     assert.equal(url.href, afterLogout);
     assert.equal((await browser.get('/api/cas/session')).status, 200, 'still signed in to the console');
@@ -141,31 +158,54 @@ describe('post-logout redirect URIs and RP-initiated logout', () => {
 
 describe('expired records', () => {
   const db = () => oidcDb(server.app.ctx.db);
-  const count = async (model: string) => Number((await db().selectFrom('oidcPayloads').select((eb) => eb.fn.countAll().as('n')).where('model', '=', model).executeTakeFirstOrThrow()).n);
+  const count = async (model: string) =>
+    Number(
+      (
+        await db()
+          .selectFrom('oidcPayloads')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('model', '=', model)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   test('are deleted by the sweep once expired, and only then', async () => {
     const browser = await person();
     await wiki.signIn(browser, 'openid offline_access', { prompt: 'consent' });
-    assert.ok(await count('AuthorizationCode') > 0 && await count('AccessToken') > 0);
+    assert.ok((await count('AuthorizationCode')) > 0 && (await count('AccessToken')) > 0);
     const refreshTokens = await count('RefreshToken');
     await sweepExpired(db(), server.clock.now());
-    assert.ok(await count('AuthorizationCode') > 0, 'nothing live is swept');
+    assert.ok((await count('AuthorizationCode')) > 0, 'nothing live is swept');
 
     server.clock.advance(11 * 60_000);
-    while (await sweepExpired(db(), server.clock.now()) > 0);
+    while ((await sweepExpired(db(), server.clock.now())) > 0);
     assert.equal(await count('AuthorizationCode'), 0, 'codes 11 minutes past expiry are gone');
-    assert.ok(await count('AccessToken') > 0, 'access tokens live for an hour');
+    assert.ok((await count('AccessToken')) > 0, 'access tokens live for an hour');
 
     server.clock.advance(2 * 3600_000);
-    while (await sweepExpired(db(), server.clock.now()) > 0);
+    while ((await sweepExpired(db(), server.clock.now())) > 0);
     assert.equal(await count('AccessToken'), 0);
     assert.equal(await count('RefreshToken'), refreshTokens, 'refresh tokens live for 14 days');
   });
 
   test('a backlog goes in bounded batches', async () => {
     const expiredAt = server.clock.now() - 1;
-    const rows = Array.from({ length: SWEEP_BATCH + 20 }, (_, i) => ({ model: 'AccessToken', id: `backlog-${i}`, payload: '{}', grantId: null, accountId: null, uid: null, userCode: null, expiresAt: expiredAt, consumedAt: null }));
-    for (let at = 0; at < rows.length; at += 100) await db().insertInto('oidcPayloads').values(rows.slice(at, at + 100)).execute();
+    const rows = Array.from({ length: SWEEP_BATCH + 20 }, (_, i) => ({
+      model: 'AccessToken',
+      id: `backlog-${i}`,
+      payload: '{}',
+      grantId: null,
+      accountId: null,
+      uid: null,
+      userCode: null,
+      expiresAt: expiredAt,
+      consumedAt: null,
+    }));
+    for (let at = 0; at < rows.length; at += 100)
+      await db()
+        .insertInto('oidcPayloads')
+        .values(rows.slice(at, at + 100))
+        .execute();
     assert.equal(await sweepExpired(db(), server.clock.now()), SWEEP_BATCH);
     assert.equal(await sweepExpired(db(), server.clock.now()), 20);
     assert.equal(await sweepExpired(db(), server.clock.now()), 0);

@@ -23,7 +23,9 @@ before(async () => {
   wiki = await RelyingParty.register(server, admin, 'Wiki');
   mail = await RelyingParty.register(server, admin, 'Mail', 'http://127.0.0.1:9/mail-callback');
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 /** A new person, signed in to the console in a fresh browser. */
 async function person(password = 'Secret123') {
@@ -56,7 +58,12 @@ describe('a person who no longer qualifies', () => {
     ['disabled', async (user: User) => setStatus(user, 2)],
     ['deleted', async (user: User) => assert.equal((await admin.delete(`/api/user/${user.id}`)).status, 200)],
     // Behind the console's back (no revocation ran): the provider itself must not fail.
-    ['disabled in the database', async (user: User) => { await server.app.ctx.db.updateTable('users').set({ availabilityStatus: 2 }).where('id', '=', user.id).execute(); }],
+    [
+      'disabled in the database',
+      async (user: User) => {
+        await server.app.ctx.db.updateTable('users').set({ availabilityStatus: 2 }).where('id', '=', user.id).execute();
+      },
+    ],
   ] as const) {
     test(`${how}: their browser gets the sign-in page or login_required, never a 500, for any app and after someone else signs in`, async () => {
       const { user, browser } = await person();
@@ -90,14 +97,25 @@ describe('events that revoke every grant of the person', () => {
   }
 
   const events: [string, (subject: Awaited<ReturnType<typeof withTokens>>) => Promise<void>][] = [
-    ['an administrator resets the password', async ({ user, username }) => {
-      const answer = await admin.post(`/api/user/${user.id}/password`, { id: user.id, username, password: transform('Reset1234'), opUserPassword: transform(ADMIN.password) });
-      assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    }],
-    ['the person changes their password', async ({ browser }) => {
-      const answer = await browser.put('/api/user/password', { password: transform('Changed123'), opUserPassword: transform('Secret123') });
-      assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    }],
+    [
+      'an administrator resets the password',
+      async ({ user, username }) => {
+        const answer = await admin.post(`/api/user/${user.id}/password`, {
+          id: user.id,
+          username,
+          password: transform('Reset1234'),
+          opUserPassword: transform(ADMIN.password),
+        });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      },
+    ],
+    [
+      'the person changes their password',
+      async ({ browser }) => {
+        const answer = await browser.put('/api/user/password', { password: transform('Changed123'), opUserPassword: transform('Secret123') });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      },
+    ],
     ['the person is disabled', async ({ user }) => setStatus(user, 2)],
     ['the person is deleted', async ({ user }) => assert.equal((await admin.delete(`/api/user/${user.id}`)).status, 200)],
     ['the person signs out of the console', async ({ browser }) => assert.equal((await browser.get('/api/cas/logout')).status, 200)],
@@ -110,7 +128,7 @@ describe('events that revoke every grant of the person', () => {
       await assertRevoked(wiki, subject.tokens[0]!, event);
       await assertRevoked(mail, subject.tokens[1]!, event);
       await assertAlive(wiki, subject.theirs, `${event} (bystander)`);
-      assert.ok('access_token' in await wiki.refresh(subject.theirs.refresh_token!), 'the bystander still refreshes');
+      assert.ok('access_token' in (await wiki.refresh(subject.theirs.refresh_token!)), 'the bystander still refreshes');
     });
   }
 
@@ -128,7 +146,7 @@ describe('refresh tokens', () => {
     const first = await wiki.signIn(browser, 'openid offline_access', offline);
     const second = await wiki.refresh(first.refresh_token!);
     assert.ok('refresh_token' in second && second.refresh_token && second.refresh_token !== first.refresh_token, 'a new refresh token on the first use');
-    const third = await wiki.refresh(second.refresh_token) as Tokens;
+    const third = (await wiki.refresh(second.refresh_token)) as Tokens;
     assert.ok(third.refresh_token && third.refresh_token !== second.refresh_token, 'and on every use');
 
     // The rotated-out token comes back (stolen): the whole grant dies, the current token too.

@@ -33,7 +33,9 @@ before(async () => {
   assert.equal(appointed.status, 200, JSON.stringify(appointed.body));
   appAdmin = browser;
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 const setTrusted = (who: Client, app: RelyingParty, trusted: boolean) => who.put<{ trusted: boolean }>(`/api/apps/${app.appId}/oidc-client`, { trusted });
 
@@ -47,7 +49,7 @@ test('an app administrator cannot mark their own app trusted (403), nor untruste
   assert.equal((await appAdmin.put(`/api/apps/${portal.appId}/oidc-client`, { clientCredentials: false })).status, 200);
 });
 
-test('a trusted app\'s authorization goes straight through for a signed-in person; an untrusted one still asks', async () => {
+test("a trusted app's authorization goes straight through for a signed-in person; an untrusted one still asks", async () => {
   const marked = await setTrusted(admin, portal, true);
   assert.equal(marked.status, 200, JSON.stringify(marked.body));
   assert.equal(marked.body.data.trusted, true);
@@ -64,7 +66,7 @@ test('a trusted app\'s authorization goes straight through for a signed-in perso
   assert.equal(details.body.data.trusted, false);
 });
 
-test('not signed in to the console: the trusted app\'s request goes to the sign-in page first, which then allows it by itself', async () => {
+test("not signed in to the console: the trusted app's request goes to the sign-in page first, which then allows it by itself", async () => {
   assert.equal((await setTrusted(admin, portal, true)).status, 200);
   const browser = server.client();
   const { url } = await portal.follow(browser, (await portal.authorization()).url);

@@ -17,7 +17,9 @@ before(async () => {
   assert.equal(created.status, 200, JSON.stringify(created.body));
   appId = created.body.data.id;
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 async function newSecret() {
   const answer = await admin.post<{ clientSecret: string; issuer: string }>(`/api/apps/${appId}/oidc-client/secret`);
@@ -25,8 +27,7 @@ async function newSecret() {
   return answer.body.data;
 }
 
-const discover = (issuer: string, secret: string) =>
-  oidc.discovery(new URL(issuer), appId, secret, undefined, { execute: [oidc.allowInsecureRequests] });
+const discover = (issuer: string, secret: string) => oidc.discovery(new URL(issuer), appId, secret, undefined, { execute: [oidc.allowInsecureRequests] });
 
 /** Follows the provider's redirects with the browser-like client until it lands on the app. */
 async function follow(client: Client, location: string): Promise<URL> {
@@ -44,10 +45,10 @@ async function follow(client: Client, location: string): Promise<URL> {
 test('discovery document and JWKS are published under the issuer', async () => {
   const { issuer } = await newSecret();
   assert.equal(issuer, `${server.base}/api/oidc`);
-  const document = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json() as Record<string, unknown>;
+  const document = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
   assert.equal(document.issuer, issuer);
   assert.deepEqual(document.code_challenge_methods_supported, ['S256']);
-  const jwks = await (await fetch(String(document.jwks_uri))).json() as { keys: { kty: string; d?: string }[] };
+  const jwks = (await (await fetch(String(document.jwks_uri))).json()) as { keys: { kty: string; d?: string }[] };
   assert.equal(jwks.keys[0]?.kty, 'RSA');
   assert.equal(jwks.keys[0]?.d, undefined, 'the private part is never published');
 });
@@ -59,7 +60,13 @@ test('an app signs a user in with the code flow and PKCE, reads userinfo and ref
   const state = oidc.randomState();
   const challenge = { code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' };
   // A refresh token is asked with offline_access, which counts with prompt=consent only.
-  const authorize = oidc.buildAuthorizationUrl(config, { redirect_uri: callback, scope: 'openid profile email offline_access', prompt: 'consent', state, ...challenge });
+  const authorize = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: callback,
+    scope: 'openid profile email offline_access',
+    prompt: 'consent',
+    state,
+    ...challenge,
+  });
   const silent = oidc.buildAuthorizationUrl(config, { redirect_uri: callback, scope: 'openid profile email', state, ...challenge });
 
   const browser = await server.admin();
@@ -103,8 +110,11 @@ test('a denied request returns access_denied to the app', async () => {
   const { issuer, clientSecret } = await newSecret();
   const config = await discover(issuer, clientSecret);
   const authorize = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: callback, scope: 'openid', state: 'deny-state',
-    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256',
+    redirect_uri: callback,
+    scope: 'openid',
+    state: 'deny-state',
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256',
   });
   const browser = await server.admin();
   const uid = (await follow(browser, authorize.href)).searchParams.get('uid')!;
@@ -125,11 +135,12 @@ test('PKCE is required, and a rotated secret replaces the old one', async () => 
   assert.ok(!JSON.stringify(status.body).includes(first.clientSecret), 'the secret is never answered again');
 
   const second = await newSecret();
-  const token = (secret: string) => fetch(`${first.issuer}/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${appId}:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=refresh_token&refresh_token=unknown',
-  }).then(async (response) => (await response.json() as { error: string }).error);
+  const token = (secret: string) =>
+    fetch(`${first.issuer}/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${appId}:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=refresh_token&refresh_token=unknown',
+    }).then(async (response) => ((await response.json()) as { error: string }).error);
   assert.equal(await token(first.clientSecret), 'invalid_client');
   assert.equal(await token(second.clientSecret), 'invalid_grant');
 

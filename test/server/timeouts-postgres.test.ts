@@ -45,7 +45,9 @@ describe('PostgreSQL statement and lock timeouts', { skip: onPostgres ? false : 
     try {
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE');
-      release = setTimeout(() => { void locker.query('ROLLBACK'); }, LOCK_HELD_MS);
+      release = setTimeout(() => {
+        void locker.query('ROLLBACK');
+      }, LOCK_HELD_MS);
       // More signed-in requests than the pool has connections: before, they held all of them.
       const signedIn = Array.from({ length: 12 }, () => timed(() => admin.get('/api/messages/history')));
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -66,16 +68,25 @@ describe('PostgreSQL statement and lock timeouts', { skip: onPostgres ? false : 
       await locker.end();
     }
     const released = await Promise.all([admin.get('/api/messages/history'), anonymous.get('/api/config'), admin.get('/api/config')]);
-    assert.deepEqual(released.map((answer) => answer.status), [200, 200, 200]);
+    assert.deepEqual(
+      released.map((answer) => answer.status),
+      [200, 200, 200],
+    );
   });
 
   test('a statement running past the statement timeout is cancelled as "unavailable"; the server\'s connections carry both timeouts', async () => {
     const db = await openDatabase({ dataDir: '', databaseUrl: database.options.databaseUrl });
     try {
-      const settings = await sql<{ statementTimeout: string; lockTimeout: string }>`select current_setting('statement_timeout') as statement_timeout, current_setting('lock_timeout') as lock_timeout`.execute(db.kysely);
+      const settings = await sql<{
+        statementTimeout: string;
+        lockTimeout: string;
+      }>`select current_setting('statement_timeout') as statement_timeout, current_setting('lock_timeout') as lock_timeout`.execute(db.kysely);
       assert.deepEqual(settings.rows[0], { statementTimeout: '5s', lockTimeout: '3s' });
       const started = Date.now();
-      const error = await sql`select pg_sleep(8)`.execute(db.kysely).then(() => undefined, (failure: unknown) => failure);
+      const error = await sql`select pg_sleep(8)`.execute(db.kysely).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
       assert.equal((error as { code?: string } | undefined)?.code, '57014', String(error));
       assert.ok(databaseUnavailable(error), 'answered as 503');
       assert.ok(Date.now() - started < 7_000, 'cancelled at the statement timeout');

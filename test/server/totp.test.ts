@@ -11,7 +11,9 @@ before(async () => {
   server = await startServer();
   admin = await server.admin();
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 /** The code an authenticator app shows, at the server's time (optionally steps later). */
 const codeFor = (uri: string, steps = 0) => (URI.parse(uri) as TOTP).generate({ timestamp: server.clock.now() + steps * 30_000 });

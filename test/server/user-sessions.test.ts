@@ -17,7 +17,8 @@ const signedIn = async (username: string) => {
   assert.equal((await client.login(username, PROBE_PASSWORD)).body.data?.loginSuccess, true, username);
   return client;
 };
-const idOf = async (username: string) => (await admin.get<{ list: { id: string }[] }>(`/api/user?searchProp=username&searchValue=${username}`)).body.data.list[0]!.id;
+const idOf = async (username: string) =>
+  (await admin.get<{ list: { id: string }[] }>(`/api/user?searchProp=username&searchValue=${username}`)).body.data.list[0]!.id;
 const isSignedIn = async (client: Client) => (await client.get('/api/cas/session')).status === 200;
 
 before(async () => {
@@ -26,7 +27,9 @@ before(async () => {
   sides = await seedTwoSides(server, admin);
   tenantAdminA = await signedIn('side-a-admin');
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 test('a tenant administrator can neither list nor end the sessions of a person of another tenant, even in a burst', async () => {
   const userB = await signedIn('zeta-hidden-user');
@@ -34,7 +37,10 @@ test('a tenant administrator can neither list nor end the sessions of a person o
   assert.equal(listed.status, 404);
   assert.ok(!JSON.stringify(listed.body).includes(sides.sessionB));
   const burst = await Promise.all(Array.from({ length: 8 }, () => tenantAdminA.delete(`/api/user/${sides.userB.id}/sessions`)));
-  assert.deepEqual(burst.map((answer) => answer.status), Array(8).fill(404));
+  assert.deepEqual(
+    burst.map((answer) => answer.status),
+    Array(8).fill(404),
+  );
   // Nor the platform administrator (not a tenant user), nor with a forged id.
   const platformId = await idOf('admin');
   assert.equal((await tenantAdminA.delete(`/api/user/${platformId}/sessions`)).status, 404);
@@ -51,7 +57,7 @@ test('a member cannot, and nobody signs themselves out everywhere here', async (
   assert.equal((await member.delete(`/api/user/${await idOf('side-a-admin')}/sessions`)).status, 403);
   const self = await tenantAdminA.delete(`/api/user/${await idOf('side-a-admin')}/sessions`);
   assert.equal(self.status, 403);
-  assert.ok(await isSignedIn(tenantAdminA) && await isSignedIn(member));
+  assert.ok((await isSignedIn(tenantAdminA)) && (await isSignedIn(member)));
 });
 
 test("a tenant administrator sees and ends the sessions of their tenant's people; audited", async () => {

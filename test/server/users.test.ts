@@ -41,7 +41,9 @@ before(async () => {
   tenantA1 = await makeTenant(tenantA, 'Tenant_A1');
   tenantB = await makeTenant(rootId, 'Tenant_B');
 });
-after(async () => { await server.stop(); });
+after(async () => {
+  await server.stop();
+});
 
 describe('user list', () => {
   test('pages on the server: default 1/10, a capped size, bounds checked', async () => {
@@ -74,17 +76,30 @@ describe('user list', () => {
     const refused = await admin.get('/api/user?searchProp=passwordHash&searchValue=a');
     assert.equal(refused.status, 400);
     const answer = await admin.get<PagedList<User>>('/api/user?size=100');
-    assert.ok(answer.body.data.list.every((user) => !('passwordHash' in user) && !('password' in user)), 'no password material');
+    assert.ok(
+      answer.body.data.list.every((user) => !('passwordHash' in user) && !('password' in user)),
+      'no password material',
+    );
   });
 });
 
 describe('saving users', () => {
   test('a duplicate username is a field error; invalid fields name their rule', async () => {
     await makeUser({ username: 'dup-user' });
-    const again = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/user', { username: 'dup-user', realName: 'Dup_User', password: transform('Secret123') });
+    const again = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/user', {
+      username: 'dup-user',
+      realName: 'Dup_User',
+      password: transform('Secret123'),
+    });
     assert.equal(again.status, 400);
     assert.deepEqual(again.body.data.fields, [{ field: 'username', rule: 'rule.usernameTaken' }]);
-    const invalid = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/user', { username: 'x', realName: 'A', email: 'nope', mobilePhone: '123', password: transform('Secret123') });
+    const invalid = await admin.post<{ fields: { field: string; rule: string }[] }>('/api/user', {
+      username: 'x',
+      realName: 'A',
+      email: 'nope',
+      mobilePhone: '123',
+      password: transform('Secret123'),
+    });
     const rules = Object.fromEntries(invalid.body.data.fields.map((entry) => [entry.field, entry.rule]));
     assert.deepEqual(rules, { username: 'rule.username', realName: 'rule.realName', email: 'rule.email', mobilePhone: 'rule.phone' });
   });
@@ -130,7 +145,11 @@ describe('self service', () => {
     const client = await signIn('self-user');
     const info = await client.get<{ username: string; version: number }>(`/api/user/${user.id}/basic_info`);
     assert.equal(info.body.data.username, 'self-user');
-    const saved = await client.put<{ realName: string; email?: string; pendingEmail: string }>(`/api/user/${user.id}/basic_info`, { realName: '新名字', email: 'me@example.com', mobilePhone: '13912345678' });
+    const saved = await client.put<{ realName: string; email?: string; pendingEmail: string }>(`/api/user/${user.id}/basic_info`, {
+      realName: '新名字',
+      email: 'me@example.com',
+      mobilePhone: '13912345678',
+    });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     assert.equal(saved.body.data.realName, '新名字');
     assert.deepEqual([saved.body.data.email, saved.body.data.pendingEmail], [undefined, 'me@example.com'], 'my own new address waits for its code');
@@ -147,10 +166,18 @@ describe('self service', () => {
     const user = await makeUser({ username: 'pw-self' });
     const one = await signIn('pw-self');
     const two = await signIn('pw-self');
-    const wrong = await one.post<{ fields: { field: string }[] }>(`/api/user/${user.id}/password`, { loginUserId: user.id, password: transform('Newpass123'), opUserPassword: transform('Wrong123') });
+    const wrong = await one.post<{ fields: { field: string }[] }>(`/api/user/${user.id}/password`, {
+      loginUserId: user.id,
+      password: transform('Newpass123'),
+      opUserPassword: transform('Wrong123'),
+    });
     assert.equal(wrong.status, 400);
     assert.equal(wrong.body.data.fields[0]?.field, 'opUserPassword');
-    const ok = await one.post(`/api/user/${user.id}/password`, { loginUserId: user.id, password: transform('Newpass123'), opUserPassword: transform('Secret123') });
+    const ok = await one.post(`/api/user/${user.id}/password`, {
+      loginUserId: user.id,
+      password: transform('Newpass123'),
+      opUserPassword: transform('Secret123'),
+    });
     assert.equal(ok.status, 200);
     assert.equal((await one.get('/api/cas/session')).status, 401);
     assert.equal((await two.get('/api/cas/session')).status, 401, 'other sessions end too');
@@ -164,15 +191,30 @@ describe('self service', () => {
   test("an administrator's reset needs the administrator's own password", async () => {
     const user = await makeUser({ username: 'pw-reset' });
     const victim = await signIn('pw-reset');
-    const wrong = await admin.post(`/api/user/${user.id}/password`, { id: user.id, username: 'pw-reset', password: transform('Reset1234'), opUserPassword: transform('NotAdmin1') });
+    const wrong = await admin.post(`/api/user/${user.id}/password`, {
+      id: user.id,
+      username: 'pw-reset',
+      password: transform('Reset1234'),
+      opUserPassword: transform('NotAdmin1'),
+    });
     assert.equal(wrong.status, 400);
-    const ok = await admin.post(`/api/user/${user.id}/password`, { id: user.id, username: 'pw-reset', password: transform('Reset1234'), opUserPassword: transform(ADMIN.password) });
+    const ok = await admin.post(`/api/user/${user.id}/password`, {
+      id: user.id,
+      username: 'pw-reset',
+      password: transform('Reset1234'),
+      opUserPassword: transform(ADMIN.password),
+    });
     assert.equal(ok.status, 200);
     assert.equal((await victim.get('/api/cas/session')).status, 401, 'the user is signed out');
     await signIn('pw-reset', 'Reset1234');
     const ordinary = await signIn('pw-reset', 'Reset1234');
     const other = await makeUser({ username: 'pw-other' });
-    const refused = await ordinary.post(`/api/user/${other.id}/password`, { id: other.id, username: 'pw-other', password: transform('Reset1234'), opUserPassword: transform('Reset1234') });
+    const refused = await ordinary.post(`/api/user/${other.id}/password`, {
+      id: other.id,
+      username: 'pw-other',
+      password: transform('Reset1234'),
+      opUserPassword: transform('Reset1234'),
+    });
     assert.equal(refused.status, 403);
   });
 });
@@ -202,10 +244,18 @@ describe('tenant administrators', () => {
     assert.equal(created.body.data.tenantId, tenantA, 'defaults to their tenant');
     const outside = await client.post('/api/user', { username: 'ta-outside', realName: 'Outside_User', password: transform('Secret123'), tenantId: tenantB });
     assert.equal(outside.status, 403);
-    const platform = await client.post('/api/user', { username: 'ta-platform', realName: 'Platform_User', password: transform('Secret123'), extraProp: { intProperty1: 2 } });
+    const platform = await client.post('/api/user', {
+      username: 'ta-platform',
+      realName: 'Platform_User',
+      password: transform('Secret123'),
+      extraProp: { intProperty1: 2 },
+    });
     assert.equal(platform.status, 403, 'no platform users');
     const admins = await client.get<PagedList<User>>('/api/user?searchProp=username&searchValue=admin');
-    assert.ok(admins.body.data.list.every((user) => user.username !== ADMIN.username), 'platform administrators are invisible');
+    assert.ok(
+      admins.body.data.list.every((user) => user.username !== ADMIN.username),
+      'platform administrators are invisible',
+    );
 
     const tenants = await client.get<{ id: string }[]>('/api/tenants/tree');
     assert.deepEqual(tenants.body.data.map((row) => row.id).sort(), [tenantA, tenantA1].sort());

@@ -62,8 +62,17 @@ signIn.authMode = 'token';
 consoleElement.addEventListener('iam-logout', (event: CustomEvent<LogoutDetail>) => console.log(event.detail));
 consoleElement.addEventListener('iam-navigate', (event: CustomEvent<NavigateDetail>) => console.log(event.detail.path));
 consoleElement.addEventListener('iam-error', (event) => console.log(event.detail.message));
-const details: [LoginSubmitDetail, LoginSuccessDetail, LoginEntrySuccess, LoginErrorDetail, ConsoleErrorDetail] = [{ username: 'a' }, { username: 'a' }, { username: 'a' }, { message: 'm' }, { message: 'm' }];
-const attributes: [IamLoginAttributes, IamConsoleAttributes] = [{ 'auth-mode': 'token', 'token-name': 'x-shop-token' }, { routing: 'memory', 'ui-embed': true }];
+const details: [LoginSubmitDetail, LoginSuccessDetail, LoginEntrySuccess, LoginErrorDetail, ConsoleErrorDetail] = [
+  { username: 'a' },
+  { username: 'a' },
+  { username: 'a' },
+  { message: 'm' },
+  { message: 'm' },
+];
+const attributes: [IamLoginAttributes, IamConsoleAttributes] = [
+  { 'auth-mode': 'token', 'token-name': 'x-shop-token' },
+  { routing: 'memory', 'ui-embed': true },
+];
 // @ts-expect-error routing is history or memory
 const badRouting: IamConsoleAttributes = { routing: 'hash' };
 console.log(provider, details, attributes, badRouting);

@@ -51,7 +51,11 @@ test('lazy loads: a nested import counts only what the entry and its chain have 
     // The screen brings the shared form chunk, so the dialog adds only itself and `big`.
     assert.equal(byName['chunks/Screen-BBBBBBBB.js'], gzip('chunks/Screen-BBBBBBBB.js') + gzip('chunks/forms-CCCCCCCC.js'));
     assert.equal(byName['chunks/Dialog-DDDDDDDD.js'], gzip('chunks/Dialog-DDDDDDDD.js') + gzip('chunks/big-EEEEEEEE.js'));
-    assert.deepEqual(loads.map((load) => load.bytes), Object.values(byName).sort((a, b) => b - a), 'largest first');
+    assert.deepEqual(
+      loads.map((load) => load.bytes),
+      Object.values(byName).sort((a, b) => b - a),
+      'largest first',
+    );
   });
 });
 
@@ -60,7 +64,10 @@ test('first visit: the entry plus the named chunks and their static imports; an 
     const graph = bundleGraph(dist);
     const visit = graph.firstVisit('entry.js', ['Screen']);
     assert.deepEqual(visit.names, ['chunks/Screen-BBBBBBBB.js', 'chunks/forms-CCCCCCCC.js', 'chunks/shared-AAAAAAAA.js', 'entry.js']);
-    assert.equal(visit.bytes, ['entry.js', 'chunks/shared-AAAAAAAA.js', 'chunks/Screen-BBBBBBBB.js', 'chunks/forms-CCCCCCCC.js'].reduce((sum, name) => sum + gzip(name), 0));
+    assert.equal(
+      visit.bytes,
+      ['entry.js', 'chunks/shared-AAAAAAAA.js', 'chunks/Screen-BBBBBBBB.js', 'chunks/forms-CCCCCCCC.js'].reduce((sum, name) => sum + gzip(name), 0),
+    );
     assert.throws(() => graph.firstVisit('entry.js', ['Missing']), /0 chunks named Missing/);
   });
 });

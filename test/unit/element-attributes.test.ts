@@ -26,17 +26,34 @@ test('custom-elements.json carries exactly the attribute table and every theme t
   assert.deepEqual(problemsOf(manifest, sources), []);
   const declarations = manifest.modules.flatMap((module: { declarations?: { tagName?: string }[] }) => module.declarations ?? []);
   for (const tag of Object.keys(elementAttributes)) {
-    const element = declarations.find((declaration: { tagName?: string }) => declaration.tagName === tag) as { attributes: { name: string; fieldName: string }[]; cssProperties?: { name: string }[] };
-    assert.deepEqual(element.attributes.map((a) => [a.name, a.fieldName]), Object.entries(elementAttributes[tag as keyof typeof elementAttributes]).map(([name, spec]) => [name, spec.property]), tag);
-    if (tag !== 'iam-provider') assert.deepEqual(element.cssProperties?.map((p) => p.name), tokenList().map((token) => token.name), tag);
+    const element = declarations.find((declaration: { tagName?: string }) => declaration.tagName === tag) as {
+      attributes: { name: string; fieldName: string }[];
+      cssProperties?: { name: string }[];
+    };
+    assert.deepEqual(
+      element.attributes.map((a) => [a.name, a.fieldName]),
+      Object.entries(elementAttributes[tag as keyof typeof elementAttributes]).map(([name, spec]) => [name, spec.property]),
+      tag,
+    );
+    if (tag !== 'iam-provider')
+      assert.deepEqual(
+        element.cssProperties?.map((p) => p.name),
+        tokenList().map((token) => token.name),
+        tag,
+      );
   }
 });
 
 test('the theme has 24 tokens and the UI uses no --iam-* property outside them', () => {
   const names = new Set(tokenList().map((token) => token.name));
   assert.equal(names.size, 24);
-  const used = files('src').filter((path) => /\.tsx?$/.test(path)).flatMap((path) => readFileSync(path, 'utf8').match(/--iam-[a-z0-9-]+/g) ?? []);
-  assert.deepEqual([...new Set(used)].filter((name) => !names.has(name)), []);
+  const used = files('src')
+    .filter((path) => /\.tsx?$/.test(path))
+    .flatMap((path) => readFileSync(path, 'utf8').match(/--iam-[a-z0-9-]+/g) ?? []);
+  assert.deepEqual(
+    [...new Set(used)].filter((name) => !names.has(name)),
+    [],
+  );
 });
 
 test('no element declares an attribute or token outside the table (no @attr or @cssprop JSDoc)', () => {
@@ -47,7 +64,17 @@ test('no element declares an attribute or token outside the table (no @attr or @
 
 test('r2wc props and boolean attributes come from the table', () => {
   assert.deepEqual(reactProps(elementAttributes['iam-login']), { apiBase: 'string', locale: 'string', authMode: 'string', tokenName: 'string' });
-  assert.deepEqual(Object.keys(reactProps(elementAttributes['iam-console'])).sort(), ['apiBase', 'authMode', 'base', 'locale', 'route', 'routing', 'theme', 'tokenName', 'uiEmbed']);
+  assert.deepEqual(Object.keys(reactProps(elementAttributes['iam-console'])).sort(), [
+    'apiBase',
+    'authMode',
+    'base',
+    'locale',
+    'route',
+    'routing',
+    'theme',
+    'tokenName',
+    'uiEmbed',
+  ]);
   assert.deepEqual(booleanAttributes(elementAttributes['iam-password-dialog']), ['open']);
   assert.deepEqual(booleanAttributes(elementAttributes['iam-console']), ['ui-embed']);
 });

@@ -6,7 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-interface LockedPackage { version?: string; optionalDependencies?: Record<string, string>; link?: boolean }
+interface LockedPackage {
+  version?: string;
+  optionalDependencies?: Record<string, string>;
+  link?: boolean;
+}
 const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as { packages: Record<string, LockedPackage> };
 
 /** Where npm finds `name` from the package at `path`: its own node_modules, then each parent's. */
@@ -20,7 +24,10 @@ function locate(path: string, name: string): string | undefined {
 
 test('every optional dependency of a locked package is itself in the lockfile', () => {
   const missing = Object.entries(lock.packages).flatMap(([path, locked]) =>
-    Object.keys(locked.optionalDependencies ?? {}).filter((name) => !locate(path, name)).map((name) => `${path} → ${name}`));
+    Object.keys(locked.optionalDependencies ?? {})
+      .filter((name) => !locate(path, name))
+      .map((name) => `${path} → ${name}`),
+  );
   assert.deepEqual(missing, []);
   for (const platform of ['linux-x64-gnu', 'linux-arm64-gnu', 'darwin-arm64', 'win32-x64-msvc']) {
     assert.ok(lock.packages[`node_modules/@rollup/rollup-${platform}`], `rollup's ${platform} build`);

@@ -40,5 +40,10 @@ export function loginWithCode(phone: string, code: string, query?: Query): Promi
 /** PUT /authc/password/expired: after the sign-in answered PASSWORD_EXPIRED, the old and the new
  *  password (both already transformed); opens the session like a sign-in. */
 export function changeExpiredPassword(input: { username: string; password: string; newPassword: string }, query?: Query): Promise<LoginAnswer> {
-  return request<LoginAnswer>('PUT', '/authc/password/expired', { body: { ...input, username: input.username.trim() }, query, silent: true, authRedirect: false });
+  return request<LoginAnswer>('PUT', '/authc/password/expired', {
+    body: { ...input, username: input.username.trim() },
+    query,
+    silent: true,
+    authRedirect: false,
+  });
 }

@@ -27,22 +27,26 @@ export function appMenuList(query: { appId?: string } = {}): Promise<AppMenu[]> 
  */
 export function consoleMenu(items: readonly PlanMenuItem[], permitted: readonly MenuItem[]): MenuItem[] {
   const entries = new Map<string, MenuItem>();
-  const collect = (menu: readonly MenuItem[]) => menu.forEach((entry) => {
-    entries.set(entry.path, entry);
-    collect(entry.children ?? []);
-  });
+  const collect = (menu: readonly MenuItem[]) =>
+    menu.forEach((entry) => {
+      entries.set(entry.path, entry);
+      collect(entry.children ?? []);
+    });
   collect(permitted);
   return items.flatMap((item) => {
     const children = consoleMenu(item.children ?? [], permitted);
     const entry = entries.get(item.path);
     if (!entry && !children.length) return [];
     const icon = item.icon || entry?.icon;
-    return [{
-      path: item.path, name: item.name,
-      ...(icon ? { icon } : {}),
-      ...(entry?.disabled ? { disabled: true } : {}),
-      ...(children.length ? { children } : {}),
-    }];
+    return [
+      {
+        path: item.path,
+        name: item.name,
+        ...(icon ? { icon } : {}),
+        ...(entry?.disabled ? { disabled: true } : {}),
+        ...(children.length ? { children } : {}),
+      },
+    ];
   });
 }
 

@@ -46,6 +46,9 @@ export function screenConfig(): Promise<Versioned<IamConfig>> {
 }
 
 /** PUT /config with the parts that changed; silent like saveLoginSettings. */
-export function saveConfig(changes: { system?: Partial<IamConfig['system']>; settings?: Partial<IamConfig['settings']> }, version: number): Promise<Versioned<IamConfig>> {
+export function saveConfig(
+  changes: { system?: Partial<IamConfig['system']>; settings?: Partial<IamConfig['settings']> },
+  version: number,
+): Promise<Versioned<IamConfig>> {
   return request<Versioned<IamConfig>>('PUT', '/config', { body: { ...changes, version }, silent: true });
 }

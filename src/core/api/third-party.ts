@@ -24,9 +24,17 @@ export function complement<T = unknown>(idpCode: string, accessTicket: string, d
  *  account to the existing account with its email, proven by that account's password (trimmed and
  *  transformed as at sign-in) and its authenticator code when it has one; then signs in.
  *  `switchAccount`: the person confirmed replacing the browser's current session. */
-export async function linkAccount(idpCode: string, accessTicket: string, proof: { password: string; code?: string; switchAccount?: boolean }): Promise<LoginAnswer> {
+export async function linkAccount(
+  idpCode: string,
+  accessTicket: string,
+  proof: { password: string; code?: string; switchAccount?: boolean },
+): Promise<LoginAnswer> {
   return request<LoginAnswer>('POST', apiPath`/interaction/idp/${idpCode}/authorize/after/user/link`, {
     query: { access_ticket: accessTicket },
-    body: { password: await transformPassword(proof.password), ...(proof.code ? { code: proof.code } : {}), ...(proof.switchAccount ? { switchAccount: true } : {}) },
+    body: {
+      password: await transformPassword(proof.password),
+      ...(proof.code ? { code: proof.code } : {}),
+      ...(proof.switchAccount ? { switchAccount: true } : {}),
+    },
   });
 }

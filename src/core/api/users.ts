@@ -30,7 +30,9 @@ export function get(id: string): Promise<User> {
 }
 
 /** The fields of a user that a form edits. */
-export type UserFields = Partial<Pick<User, 'realName' | 'email' | 'mobilePhone' | 'description' | 'avatar' | 'availabilityStatus' | 'tenantId' | 'version'>> & {
+export type UserFields = Partial<
+  Pick<User, 'realName' | 'email' | 'mobilePhone' | 'description' | 'avatar' | 'availabilityStatus' | 'tenantId' | 'version'>
+> & {
   extraProp?: UserExtraProp;
 };
 

@@ -4,34 +4,60 @@ import * as v from 'valibot';
 import { id, pageQueryFields, pagedList } from './common';
 
 export const auditActions = [
-  'login.success', 'login.third_party', 'login.failure', 'login.locked', 'login.second_step', 'logout',
-  'user.unlock', 'user.create', 'user.update', 'user.delete',
-  'password.change', 'password.reset',
+  'login.success',
+  'login.third_party',
+  'login.failure',
+  'login.locked',
+  'login.second_step',
+  'logout',
+  'user.unlock',
+  'user.create',
+  'user.update',
+  'user.delete',
+  'password.change',
+  'password.reset',
   'session.revoke',
-  'recovery.generate', 'recovery.use',
-  'passkey.add', 'passkey.rename', 'passkey.delete',
-  'role.create', 'role.update', 'role.delete',
-  'tenant.create', 'tenant.update', 'tenant.delete',
-  'app.create', 'app.update', 'app.delete',
-  'privilege.create', 'privilege.update', 'privilege.delete',
-  'menu.create', 'menu.update', 'menu.delete',
-  'channel.create', 'channel.update', 'channel.delete',
+  'recovery.generate',
+  'recovery.use',
+  'passkey.add',
+  'passkey.rename',
+  'passkey.delete',
+  'role.create',
+  'role.update',
+  'role.delete',
+  'tenant.create',
+  'tenant.update',
+  'tenant.delete',
+  'app.create',
+  'app.update',
+  'app.delete',
+  'privilege.create',
+  'privilege.update',
+  'privilege.delete',
+  'menu.create',
+  'menu.update',
+  'menu.delete',
+  'channel.create',
+  'channel.update',
+  'channel.delete',
   'message.send',
-  'settings.update', 'config.update',
+  'settings.update',
+  'config.update',
   'file.upload',
-  'license.activate', 'license.refused',
-  'scim_token.create', 'scim_token.revoke',
-  'webhook.create', 'webhook.update', 'webhook.delete',
+  'license.activate',
+  'license.refused',
+  'scim_token.create',
+  'scim_token.revoke',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
 /** A time (epoch milliseconds) given as text in a query string. */
-const timeText = v.optional(v.pipe(
-  v.union([v.string(), v.number()], 'rule.positiveInteger'),
-  v.transform(String),
-  v.regex(/^\d{1,15}$/, 'rule.positiveInteger'),
-  v.transform(Number),
-));
+const timeText = v.optional(
+  v.pipe(v.union([v.string(), v.number()], 'rule.positiveInteger'), v.transform(String), v.regex(/^\d{1,15}$/, 'rule.positiveInteger'), v.transform(Number)),
+);
 
 /** The filters every audit call takes: events in [from, to], by an actor whose username contains
  *  `actor`, of one event type, about a tenant's subtree. */
@@ -51,8 +77,16 @@ export const auditListQuery = v.object({
 export const auditExportQuery = v.object(auditFilterFields);
 
 export const auditEntry = v.object({
-  id: v.number(), at: v.number(), actorId: v.nullable(v.string()), actorName: v.nullable(v.string()), action: v.string(),
-  targetType: v.nullable(v.string()), targetId: v.nullable(v.string()), tenantId: v.nullable(v.string()), ip: v.nullable(v.string()),
-  success: v.boolean(), detail: v.record(v.string(), v.unknown()),
+  id: v.number(),
+  at: v.number(),
+  actorId: v.nullable(v.string()),
+  actorName: v.nullable(v.string()),
+  action: v.string(),
+  targetType: v.nullable(v.string()),
+  targetId: v.nullable(v.string()),
+  tenantId: v.nullable(v.string()),
+  ip: v.nullable(v.string()),
+  success: v.boolean(),
+  detail: v.record(v.string(), v.unknown()),
 });
 export const auditList = pagedList(auditEntry);

@@ -24,7 +24,10 @@ const positiveIntegerText = (fallback: number) =>
 /** list query: page, size (capped at MAX_PAGE_SIZE), searchProp/searchValue. */
 export const pageQueryFields = {
   page: positiveIntegerText(PAGING.page),
-  size: v.pipe(positiveIntegerText(PAGING.size), v.transform((size: number) => Math.min(size, MAX_PAGE_SIZE))),
+  size: v.pipe(
+    positiveIntegerText(PAGING.size),
+    v.transform((size: number) => Math.min(size, MAX_PAGE_SIZE)),
+  ),
   searchProp: v.optional(v.pipe(v.string('rule.required'), v.maxLength(64, 'rule.searchProp'))),
   searchValue: v.optional(v.pipe(v.string('rule.required'), v.maxLength(200, 'rule.maxLength?max=200'))),
 };

@@ -66,7 +66,10 @@ export const idpBody = v.object({
 });
 
 /** Adding a provider: its issuer is required (without it there is nothing to sign in with). */
-export const idpCreateBody = v.object({ ...idpBody.entries, config: v.object({ ...idpConfig.entries, issuer: idpConfig.entries.issuer.wrapped }, 'rule.required') });
+export const idpCreateBody = v.object({
+  ...idpBody.entries,
+  config: v.object({ ...idpConfig.entries, issuer: idpConfig.entries.issuer.wrapped }, 'rule.required'),
+});
 
 export const idpSummary = v.object({ code: v.string(), name: v.string(), type: v.string(), enabled: v.boolean(), icon: v.nullable(v.string()) });
 

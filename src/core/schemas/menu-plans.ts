@@ -44,8 +44,14 @@ export const planBody = v.object({
 });
 export const planUpdateBody = v.object({ name: v.optional(rules.resourceName), description: optionalDescription, items: v.optional(items), version });
 export const plan = v.object({
-  id: v.string(), appId: v.nullable(v.string()), name: v.string(), description: v.nullable(v.string()), items: v.array(planMenuItem),
-  version: v.number(), createdAt: v.number(), updatedAt: v.number(),
+  id: v.string(),
+  appId: v.nullable(v.string()),
+  name: v.string(),
+  description: v.nullable(v.string()),
+  items: v.array(planMenuItem),
+  version: v.number(),
+  createdAt: v.number(),
+  updatedAt: v.number(),
 });
 export const planList = pagedList(plan);
 /** GET /menu-plans/for/{appId} ('global' for the global menu): the plan, or null when there is none yet. */
@@ -53,11 +59,13 @@ export const planForParams = v.object({ appId: id });
 
 /** GET /menu/app/assignment/public/multi_app_menu/list: every plan's menu as the caller may see it. */
 export const appMenusQuery = v.object({ appId: v.optional(id) });
-export const appMenus = v.array(v.object({
-  appId: v.nullable(v.string()),
-  appName: v.string(),
-  planId: v.string(),
-  planName: v.string(),
-  entrypoint: v.nullable(v.string()),
-  menus: v.array(planMenuItem),
-}));
+export const appMenus = v.array(
+  v.object({
+    appId: v.nullable(v.string()),
+    appName: v.string(),
+    planId: v.string(),
+    planName: v.string(),
+    entrypoint: v.nullable(v.string()),
+    menus: v.array(planMenuItem),
+  }),
+);

@@ -20,8 +20,20 @@ export type ChannelFieldKind = 'text' | 'url' | 'port' | 'email' | 'select' | 'j
 
 /** The settings a channel may have (their labels are texts of the console, checked by the typecheck). */
 export type ChannelSettingName =
-  | 'host' | 'port' | 'security' | 'username' | 'password' | 'from' | 'url' | 'templateId' | 'signName'
-  | 'accessKeyId' | 'accessSecret' | 'templateParams' | 'webhook' | 'secret';
+  | 'host'
+  | 'port'
+  | 'security'
+  | 'username'
+  | 'password'
+  | 'from'
+  | 'url'
+  | 'templateId'
+  | 'signName'
+  | 'accessKeyId'
+  | 'accessSecret'
+  | 'templateParams'
+  | 'webhook'
+  | 'secret';
 
 export interface ChannelField {
   name: ChannelSettingName;
@@ -77,7 +89,11 @@ function fieldRule(field: ChannelField): v.GenericSchema<unknown, string> {
     case 'url':
       return rules.url;
     case 'port':
-      return v.pipe(v.string('rule.required'), v.regex(/^\d{1,5}$/, 'rule.port'), v.check((port) => Number(port) >= 1 && Number(port) <= 65535, 'rule.port'));
+      return v.pipe(
+        v.string('rule.required'),
+        v.regex(/^\d{1,5}$/, 'rule.port'),
+        v.check((port) => Number(port) >= 1 && Number(port) <= 65535, 'rule.port'),
+      );
     case 'email':
       return rules.email;
     case 'select':
@@ -91,7 +107,9 @@ function fieldRule(field: ChannelField): v.GenericSchema<unknown, string> {
 
 /** The settings of a channel of `type`: required ones present, optional ones empty or valid (others are dropped). */
 export function channelConfigSchema(type: MessageServiceType) {
-  const entries = Object.fromEntries(channelFields[type].map((field) => [field.name, field.required ? fieldRule(field) : v.optional(v.union([v.literal(''), fieldRule(field)]))]));
+  const entries = Object.fromEntries(
+    channelFields[type].map((field) => [field.name, field.required ? fieldRule(field) : v.optional(v.union([v.literal(''), fieldRule(field)]))]),
+  );
   return v.object(entries, 'rule.required');
 }
 
@@ -103,8 +121,15 @@ export const channelUpdateBody = v.object({ ...v.partial(channelBody).entries, v
 export type ChannelInput = v.InferInput<typeof channelBody>;
 
 export const channel = v.object({
-  id: v.string(), name: v.string(), serviceType, vendor: v.string(), config: v.record(v.string(), v.string()), enabled: v.boolean(),
-  version: v.number(), createdAt: v.number(), updatedAt: v.number(),
+  id: v.string(),
+  name: v.string(),
+  serviceType,
+  vendor: v.string(),
+  config: v.record(v.string(), v.string()),
+  enabled: v.boolean(),
+  version: v.number(),
+  createdAt: v.number(),
+  updatedAt: v.number(),
 });
 export type Channel = v.InferOutput<typeof channel>;
 export const channelList = pagedList(channel);
@@ -115,14 +140,25 @@ export type ChannelOption = v.InferOutput<typeof channelOption>;
 
 /** The recipient of a test: an email address, a mobile number (SMS; a robot's @mention), nothing for the inbox. */
 export const channelTestBody = v.object({
-  address: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.maxLength(200, 'rule.maxLength?max=200'), v.regex(/^(?:[^\s@]+@[^\s@]+|\+?[\d-]{5,20})$/, 'rule.address'))])),
+  address: v.optional(
+    v.union([v.literal(''), v.pipe(v.string(), v.maxLength(200, 'rule.maxLength?max=200'), v.regex(/^(?:[^\s@]+@[^\s@]+|\+?[\d-]{5,20})$/, 'rule.address'))]),
+  ),
 });
 
 /** One outgoing message as the delivery log shows it (its text is not shown: it may hold a code). */
 export const delivery = v.object({
-  id: v.string(), channelId: v.nullable(v.string()), channelName: v.nullable(v.string()), serviceType: v.string(), vendor: v.nullable(v.string()),
-  address: v.nullable(v.string()), title: v.string(), status: v.string(), error: v.nullable(v.string()), attempts: v.number(),
-  pushTime: v.number(), sentAt: v.nullable(v.number()),
+  id: v.string(),
+  channelId: v.nullable(v.string()),
+  channelName: v.nullable(v.string()),
+  serviceType: v.string(),
+  vendor: v.nullable(v.string()),
+  address: v.nullable(v.string()),
+  title: v.string(),
+  status: v.string(),
+  error: v.nullable(v.string()),
+  attempts: v.number(),
+  pushTime: v.number(),
+  sentAt: v.nullable(v.number()),
   /** The username of the person it went to (in-site messages, and email or SMS to an account); null for a robot's group chat. */
   recipientName: v.nullable(v.string()),
 });
@@ -148,7 +184,10 @@ export const messageSendBody = v.pipe(
     /** Absent: the in-site inbox. */
     channelId: v.optional(id),
   }),
-  v.forward(v.check((body) => (body.userIds?.length ?? 0) > 0 || body.tenantId !== undefined, 'rule.recipients'), ['userIds']),
+  v.forward(
+    v.check((body) => (body.userIds?.length ?? 0) > 0 || body.tenantId !== undefined, 'rule.recipients'),
+    ['userIds'],
+  ),
 );
 export type MessageSendInput = v.InferInput<typeof messageSendBody>;
 export const sendAnswer = v.object({ count: v.number(), skipped: v.number() });
@@ -156,9 +195,15 @@ export const sendAnswer = v.object({ count: v.number(), skipped: v.number() });
 /** A message of mine: the inbox shows in-site ones; the history every kind (text only for in-site ones).
  *  `sender` is the name of the person who sent it; null: the console itself ("System"). */
 export const message = v.object({
-  id: v.string(), serviceType: v.string(), vendor: v.nullable(v.string()), title: v.string(), content: v.string(),
-  status: v.string(), pushTime: v.number(), readAt: v.nullable(v.number()), sender: v.nullable(v.string()),
+  id: v.string(),
+  serviceType: v.string(),
+  vendor: v.nullable(v.string()),
+  title: v.string(),
+  content: v.string(),
+  status: v.string(),
+  pushTime: v.number(),
+  readAt: v.nullable(v.number()),
+  sender: v.nullable(v.string()),
 });
 export type Message = v.InferOutput<typeof message>;
 export const messageList = pagedList(message);
-

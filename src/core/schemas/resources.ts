@@ -13,7 +13,10 @@ export const tenantListQuery = v.object({ ...pageQueryFields, searchProp: v.opti
 export const tenantCreateBody = v.object({
   parentId: id,
   name: rules.tenantName,
-  type: v.picklist(Object.values(TenantType).filter((type) => type !== TenantType.Root), 'rule.tenantType'),
+  type: v.picklist(
+    Object.values(TenantType).filter((type) => type !== TenantType.Root),
+    'rule.tenantType',
+  ),
   description: optionalDescription,
 });
 export const tenantUpdateBody = v.object({
@@ -24,8 +27,14 @@ export const tenantUpdateBody = v.object({
   version,
 });
 export const tenant = v.object({
-  id: v.string(), parentId: v.nullable(v.string()), name: v.string(), type: v.string(),
-  scope: v.picklist([Scope.Platform, Scope.Tenant]), status: v.number(), description: v.nullable(v.string()), ...stamps,
+  id: v.string(),
+  parentId: v.nullable(v.string()),
+  name: v.string(),
+  type: v.string(),
+  scope: v.picklist([Scope.Platform, Scope.Tenant]),
+  status: v.number(),
+  description: v.nullable(v.string()),
+  ...stamps,
 });
 export const tenantList = pagedList(tenant);
 
@@ -42,8 +51,14 @@ export const appCreateBody = v.object({
 });
 export const appUpdateBody = v.object({ ...v.partial(appCreateBody).entries, version });
 export const app = v.object({
-  id: v.string(), name: v.string(), detail: v.nullable(v.string()), entrypoint: v.nullable(v.string()), callbackUrl: v.nullable(v.string()),
-  isMaster: v.boolean(), status: v.number(), ...stamps,
+  id: v.string(),
+  name: v.string(),
+  detail: v.nullable(v.string()),
+  entrypoint: v.nullable(v.string()),
+  callbackUrl: v.nullable(v.string()),
+  isMaster: v.boolean(),
+  status: v.number(),
+  ...stamps,
 });
 export const appList = pagedList(app);
 export const userIdsBody = v.object({ userIds: v.pipe(v.array(id, 'rule.required'), v.maxLength(500, 'rule.maxLength?max=500')) });
@@ -56,12 +71,25 @@ export const privilegeBody = v.object({
   name: rules.resourceName,
   parentId: v.optional(v.nullable(id)),
   key: rules.safeCode,
-  sort: v.optional(v.pipe(v.number('rule.positiveInteger'), v.integer('rule.positiveInteger'), v.minValue(0, 'rule.positiveInteger'), v.maxValue(1_000_000, 'rule.positiveInteger'))),
+  sort: v.optional(
+    v.pipe(
+      v.number('rule.positiveInteger'),
+      v.integer('rule.positiveInteger'),
+      v.minValue(0, 'rule.positiveInteger'),
+      v.maxValue(1_000_000, 'rule.positiveInteger'),
+    ),
+  ),
   path: v.optional(v.nullable(v.union([v.literal(''), rules.path], 'rule.path'))),
 });
 export const privilegeUpdateBody = v.partial(privilegeBody);
 export const privilege = v.object({
-  id: v.string(), appId: v.string(), parentId: v.nullable(v.string()), name: v.string(), key: v.string(), sort: v.number(), path: v.nullable(v.string()),
+  id: v.string(),
+  appId: v.string(),
+  parentId: v.nullable(v.string()),
+  name: v.string(),
+  key: v.string(),
+  sort: v.number(),
+  path: v.nullable(v.string()),
 });
 
 // Roles --------------------------------------------------------------------------------------
@@ -71,6 +99,5 @@ export const roleUpdateBody = v.object({ name: v.optional(rules.roleName), descr
 export const role = v.object({ id: v.string(), appId: v.string(), name: v.string(), description: v.nullable(v.string()), ...stamps });
 export const roleList = pagedList(role);
 export const privilegeIdsBody = v.object({ privilegeIds: v.pipe(v.array(id, 'rule.required'), v.maxLength(1000, 'rule.maxLength?max=1000')) });
-
 
 export const countAnswer = v.object({ count: v.number() });

@@ -23,7 +23,10 @@ export const passwordPolicy = v.pipe(
     history: between(0, 24),
     expiryDays: between(0, 3650),
   }),
-  v.forward(v.check((policy) => policy.maxLength >= policy.minLength, 'settings:rule.passwordMaxLength'), ['maxLength']),
+  v.forward(
+    v.check((policy) => policy.maxLength >= policy.minLength, 'settings:rule.passwordMaxLength'),
+    ['maxLength'],
+  ),
 );
 export type PasswordPolicy = v.InferOutput<typeof passwordPolicy>;
 
@@ -72,7 +75,15 @@ export const defaultLoginSettings: LoginSettings = {
   sessionAbsoluteHours: 12,
   backgroundType: BackgroundType.InitialVersion,
   background: null,
-  passwordPolicy: { minLength: PASSWORD.minLength, maxLength: PASSWORD.maxLength, requireUppercase: false, requireLowercase: false, requireSymbol: false, history: 0, expiryDays: 0 },
+  passwordPolicy: {
+    minLength: PASSWORD.minLength,
+    maxLength: PASSWORD.maxLength,
+    requireUppercase: false,
+    requireLowercase: false,
+    requireSymbol: false,
+    history: 0,
+    expiryDays: 0,
+  },
 };
 
 /** What the sign-in page and the password forms need before anyone signs in (GET /settings/login/public). */
@@ -111,7 +122,10 @@ export function passwordRule(policy: PasswordPolicy) {
 export const checkedLoginSettings = v.pipe(
   loginSettings,
   v.forward(
-    v.check((settings) => settings.backgroundType !== BackgroundType.PictureBackground || !settings.background || v.is(uploadedImage, settings.background), 'rule.fileName'),
+    v.check(
+      (settings) => settings.backgroundType !== BackgroundType.PictureBackground || !settings.background || v.is(uploadedImage, settings.background),
+      'rule.fileName',
+    ),
     ['background'],
   ),
 );

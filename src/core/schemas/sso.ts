@@ -49,15 +49,16 @@ export const clientSecretAnswer = v.object({ clientId: v.string(), clientSecret:
 export const MAX_POST_LOGOUT_URIS = 10;
 
 /** A logout URI: an http(s) URL like the callback URLs, without a fragment. */
-const logoutUri = v.pipe(rules.url, v.maxLength(2000, 'rule.url'), v.check((url) => !/[#,]/.test(url), 'rule.url'));
+const logoutUri = v.pipe(
+  rules.url,
+  v.maxLength(2000, 'rule.url'),
+  v.check((url) => !/[#,]/.test(url), 'rule.url'),
+);
 
 /** Post-logout redirect URIs: http(s) URLs like the callback URLs, without a fragment (nor a comma,
  *  which separates stored URLs). */
 export const postLogoutUrisBody = v.object({
-  postLogoutRedirectUris: v.pipe(
-    v.array(logoutUri, 'rule.required'),
-    v.maxLength(MAX_POST_LOGOUT_URIS, 'rule.url'),
-  ),
+  postLogoutRedirectUris: v.pipe(v.array(logoutUri, 'rule.required'), v.maxLength(MAX_POST_LOGOUT_URIS, 'rule.url')),
 });
 
 /** A change of the app's OIDC client: only the settings given are changed. */

@@ -29,7 +29,8 @@ export const userUpdateBody = v.object({ ...v.partial(v.object(editableFields)).
 
 /** POST /user: a create, or an update when the body carries the user's id. */
 export const userSaveBody = v.lazy((input: unknown) =>
-  typeof input === 'object' && input !== null && 'id' in input && input.id ? v.object({ ...userUpdateBody.entries, id }) : userCreateBody);
+  typeof input === 'object' && input !== null && 'id' in input && input.id ? v.object({ ...userUpdateBody.entries, id }) : userCreateBody,
+);
 /** userSaveBody as the OpenAPI document shows it (a lazy schema has no JSON Schema of its own). */
 export const userSaveDoc = v.union([userCreateBody, v.object({ ...userUpdateBody.entries, id })]);
 

@@ -63,7 +63,6 @@ export class IamProviderElement extends HTMLElement {
     if (value === null) this.removeAttribute(name);
     else this.setAttribute(name, value);
   }
-
 }
 
 export function defineIamProvider(): void {

@@ -28,7 +28,14 @@ export function AccountDialogs() {
       {dialog === 'profile' && <ProfileDialog open onOpenChange={onOpenChange} />}
       {dialog === 'password' && <PasswordDialog open mode="self" onOpenChange={onOpenChange} onChanged={() => onLogout?.({ redirectURL: '/login' })} />}
       {dialog === 'logout' && (
-        <ConfirmDialog open onOpenChange={onOpenChange} title={t('console:user.logout')} question={t('console:user.logoutQuestion')} confirmLabel={t('console:user.logout')} onConfirm={signOut} />
+        <ConfirmDialog
+          open
+          onOpenChange={onOpenChange}
+          title={t('console:user.logout')}
+          question={t('console:user.logoutQuestion')}
+          confirmLabel={t('console:user.logout')}
+          onConfirm={signOut}
+        />
       )}
     </Suspense>
   );

@@ -20,7 +20,13 @@ export function Breadcrumb({ route }: { route: RouteDef }) {
 
   return (
     <div className={styles.breadcrumbBar}>
-      <button type="button" className={ui.iconButton} aria-label={t('console:breadcrumb.back')} title={t('console:breadcrumb.back')} onClick={() => back() || navigate(up)}>
+      <button
+        type="button"
+        className={ui.iconButton}
+        aria-label={t('console:breadcrumb.back')}
+        title={t('console:breadcrumb.back')}
+        onClick={() => back() || navigate(up)}
+      >
         <Icon name="back" />
       </button>
       <nav className={styles.breadcrumb} aria-label={t('console:breadcrumb.label')}>

@@ -47,7 +47,7 @@ function useHttpSetup(apiBase: string | undefined, authMode: string | undefined,
 /** The theme: the attribute when given, else the person's last choice, else dark. A switch is
  *  kept and reported to the element, which reflects it to its `theme` attribute. */
 function useTheme(requested: string | undefined, onThemeChange: ConsoleEvents['onThemeChange']): [Theme, (theme: Theme) => void] {
-  const [theme, setThemeState] = useState<Theme>(() => (isTheme(requested) ? requested : storedTheme() ?? 'dark'));
+  const [theme, setThemeState] = useState<Theme>(() => (isTheme(requested) ? requested : (storedTheme() ?? 'dark')));
   useEffect(() => {
     if (isTheme(requested)) setThemeState(requested);
   }, [requested]);
@@ -73,7 +73,7 @@ function useTheme(requested: string | undefined, onThemeChange: ConsoleEvents['o
 function useConsoleLocale(requested: string | undefined): [Locale, (locale: Locale) => void] {
   const [chosen, setChosen] = useState<Locale>();
   useEffect(() => setChosen(undefined), [requested]);
-  const locale = chosen ?? (isLocale(requested) ? requested : storedLocale() ?? 'en');
+  const locale = chosen ?? (isLocale(requested) ? requested : (storedLocale() ?? 'en'));
   useEffect(() => void setLocale(locale, { remember: false }), [locale]);
   const choose = useCallback((next: Locale) => {
     // Loads the new texts first, and keeps the person's choice for their next visit.
@@ -121,24 +121,28 @@ export function ConsoleApp(props: ConsoleAppProps) {
 
   return (
     // The root says which language its texts are in (screen readers pick the voice from it).
-    <div className={[styles.root, uiEmbed && styles.embeddedRoot, (uiEmbed || routing === 'memory') && styles.containedRoot].filter(Boolean).join(' ')} data-theme={theme} lang={locale}>
+    <div
+      className={[styles.root, uiEmbed && styles.embeddedRoot, (uiEmbed || routing === 'memory') && styles.containedRoot].filter(Boolean).join(' ')}
+      data-theme={theme}
+      lang={locale}
+    >
       <LocaleScope locale={locale} choose={chooseLocale}>
-      <ConsoleContext.Provider value={environment}>
-        {textsReady ? (
-          <>
-            <ConsoleRouter routing={routing} base={base} route={route}>
-              <Outlet base={base} />
-            </ConsoleRouter>
-            <AccountDialogs />
-            <ProgressBar />
-            <Toasts />
-          </>
-        ) : (
-          // Not even the texts of "Loading…" are there yet.
-          <div className={styles.loading} aria-busy="true" />
-        )}
-        <div ref={setPortalContainer} className={styles.portal} />
-      </ConsoleContext.Provider>
+        <ConsoleContext.Provider value={environment}>
+          {textsReady ? (
+            <>
+              <ConsoleRouter routing={routing} base={base} route={route}>
+                <Outlet base={base} />
+              </ConsoleRouter>
+              <AccountDialogs />
+              <ProgressBar />
+              <Toasts />
+            </>
+          ) : (
+            // Not even the texts of "Loading…" are there yet.
+            <div className={styles.loading} aria-busy="true" />
+          )}
+          <div ref={setPortalContainer} className={styles.portal} />
+        </ConsoleContext.Provider>
       </LocaleScope>
     </div>
   );

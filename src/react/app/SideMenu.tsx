@@ -77,7 +77,7 @@ export function SideMenu({ items, collapsed, activePaths }: SideMenuProps) {
 
   const renderItem = (item: MenuItem, depth: number) => {
     const active = activePaths.includes(item.path);
-    const children = depth < LAYOUT.sideMenuMaxDepth ? item.children ?? [] : [];
+    const children = depth < LAYOUT.sideMenuMaxDepth ? (item.children ?? []) : [];
     if (!children.length) {
       return (
         <li key={item.path} className={styles.item}>

@@ -168,7 +168,13 @@ export const drawer = style({
   outline: 'none',
 });
 
-export const drawerHead = style({ display: 'flex', alignItems: 'center', height: px(LAYOUT.topNavHeight), borderBottom: `1px solid ${vars.color.border}`, flex: 'none' });
+export const drawerHead = style({
+  display: 'flex',
+  alignItems: 'center',
+  height: px(LAYOUT.topNavHeight),
+  borderBottom: `1px solid ${vars.color.border}`,
+  flex: 'none',
+});
 
 export const main = style({
   flex: 1,

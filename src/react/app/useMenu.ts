@@ -20,10 +20,7 @@ export function useMenu(): MenuItem[] {
   const { allow, deny } = settings.menuConfig;
   const plan = globalPlanItems(usePortalMenus());
   return useMemo(() => {
-    const permitted = buildMenu(
-      { permissions: permissions ?? [], aclSwitch },
-      { allow, deny, featureBlacklist: featureBlacklist ?? [] },
-    );
+    const permitted = buildMenu({ permissions: permissions ?? [], aclSwitch }, { allow, deny, featureBlacklist: featureBlacklist ?? [] });
     return plan?.length ? consoleMenu(plan, permitted) : permitted;
   }, [permissions, aclSwitch, allow, deny, featureBlacklist, plan]);
 }

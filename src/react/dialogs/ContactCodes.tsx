@@ -35,8 +35,16 @@ function ContactCode({ channel, address, onConfirmed }: { channel: users.Contact
   });
   return (
     <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)}>
-      <p className={ui.hint} role="status">{t('console:profile.codeSent', { address })}</p>
-      <TextField label={t('console:profile.code', { address })} inputMode="numeric" autoComplete="one-time-code" error={formState.errors.code?.message} registration={register('code')} />
+      <p className={ui.hint} role="status">
+        {t('console:profile.codeSent', { address })}
+      </p>
+      <TextField
+        label={t('console:profile.code', { address })}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        error={formState.errors.code?.message}
+        registration={register('code')}
+      />
       <div className={ui.actions}>
         <button type="submit" className={ui.button.secondary} disabled={formState.isSubmitting} aria-label={t('console:profile.confirmCode', { address })}>
           {t('console:profile.confirm')}

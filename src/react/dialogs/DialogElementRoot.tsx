@@ -16,7 +16,15 @@ export interface DialogElementProps extends Connection {
   onClose?: () => void;
 }
 
-export function DialogElementRoot({ apiBase, authMode, tokenName, locale, open = false, onClose, children }: DialogElementProps & { children: (onOpenChange: (open: boolean) => void) => ReactNode }) {
+export function DialogElementRoot({
+  apiBase,
+  authMode,
+  tokenName,
+  locale,
+  open = false,
+  onClose,
+  children,
+}: DialogElementProps & { children: (onOpenChange: (open: boolean) => void) => ReactNode }) {
   const ready = useTexts(locale || defaultLocale, 'console');
   const status = useStore($session).status;
   const [portalContainer, setPortalContainer] = useState<HTMLElement | null>(null);
@@ -37,10 +45,10 @@ export function DialogElementRoot({ apiBase, authMode, tokenName, locale, open =
 
   return (
     <LocaleScope locale={locale}>
-    <ConsoleContext.Provider value={environment}>
-      {ready && open && status === 'authenticated' && <Suspense fallback={null}>{children(onOpenChange)}</Suspense>}
-      <div ref={setPortalContainer} />
-    </ConsoleContext.Provider>
+      <ConsoleContext.Provider value={environment}>
+        {ready && open && status === 'authenticated' && <Suspense fallback={null}>{children(onOpenChange)}</Suspense>}
+        <div ref={setPortalContainer} />
+      </ConsoleContext.Provider>
     </LocaleScope>
   );
 }

@@ -85,9 +85,28 @@ function SelfForm({ onOpenChange, onChanged }: PasswordDialogProps) {
 
   return (
     <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)}>
-      <PasswordField label={t('console:password.oldPassword')} required autoComplete="current-password" error={errors.oldPassword?.message} registration={register('oldPassword')} />
-      <PasswordField label={t('console:password.newPassword')} required autoComplete="new-password" hint={t('rule.password')} error={errors.newPassword?.message} registration={register('newPassword')} />
-      <PasswordField label={t('console:password.confirmPassword')} required autoComplete="new-password" error={errors.confirmPassword?.message} registration={register('confirmPassword')} />
+      <PasswordField
+        label={t('console:password.oldPassword')}
+        required
+        autoComplete="current-password"
+        error={errors.oldPassword?.message}
+        registration={register('oldPassword')}
+      />
+      <PasswordField
+        label={t('console:password.newPassword')}
+        required
+        autoComplete="new-password"
+        hint={t('rule.password')}
+        error={errors.newPassword?.message}
+        registration={register('newPassword')}
+      />
+      <PasswordField
+        label={t('console:password.confirmPassword')}
+        required
+        autoComplete="new-password"
+        error={errors.confirmPassword?.message}
+        registration={register('confirmPassword')}
+      />
       <Actions busy={isSubmitting} onCancel={() => onOpenChange(false)} />
     </form>
   );
@@ -119,9 +138,28 @@ function UserForm({ onOpenChange, onChanged, userId, username = '' }: PasswordDi
   return (
     <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)}>
       <TextField label={t('console:password.username')} readOnly registration={register('username')} autoComplete="off" />
-      <PasswordField label={t('console:password.adminPassword')} required autoComplete="current-password" error={errors.adminPassword?.message} registration={register('adminPassword')} />
-      <PasswordField label={t('console:password.newPassword')} required autoComplete="new-password" hint={t('rule.password')} error={errors.newPassword?.message} registration={register('newPassword')} />
-      <PasswordField label={t('console:password.confirmPassword')} required autoComplete="new-password" error={errors.confirmPassword?.message} registration={register('confirmPassword')} />
+      <PasswordField
+        label={t('console:password.adminPassword')}
+        required
+        autoComplete="current-password"
+        error={errors.adminPassword?.message}
+        registration={register('adminPassword')}
+      />
+      <PasswordField
+        label={t('console:password.newPassword')}
+        required
+        autoComplete="new-password"
+        hint={t('rule.password')}
+        error={errors.newPassword?.message}
+        registration={register('newPassword')}
+      />
+      <PasswordField
+        label={t('console:password.confirmPassword')}
+        required
+        autoComplete="new-password"
+        error={errors.confirmPassword?.message}
+        registration={register('confirmPassword')}
+      />
       <Actions busy={isSubmitting} onCancel={() => onOpenChange(false)} />
     </form>
   );

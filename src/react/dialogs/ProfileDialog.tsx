@@ -53,7 +53,13 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
       .basicInfo(userId)
       .then((info) => {
         if (!live) return;
-        reset({ username: info.username, realName: info.realName ?? '', avatar: info.avatar ?? '', mobilePhone: info.mobilePhone ?? '', email: info.email ?? '' });
+        reset({
+          username: info.username,
+          realName: info.realName ?? '',
+          avatar: info.avatar ?? '',
+          mobilePhone: info.mobilePhone ?? '',
+          email: info.email ?? '',
+        });
         setLoaded(true);
       })
       .catch(() => undefined); // shown by the HTTP client
@@ -73,12 +79,20 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
     if (!userId) return;
     let answer: users.ProfileAnswer;
     try {
-      answer = await users.updateProfile({ realName: values.realName, avatar: values.avatar ?? '', mobilePhone: values.mobilePhone ?? '', email: values.email ?? '' });
+      answer = await users.updateProfile({
+        realName: values.realName,
+        avatar: values.avatar ?? '',
+        mobilePhone: values.mobilePhone ?? '',
+        email: values.email ?? '',
+      });
     } catch (error) {
       showServerFieldErrors(error, editable, setError);
       return;
     }
-    const waiting: PendingContacts = { ...(answer.pendingEmail ? { email: answer.pendingEmail } : {}), ...(answer.pendingMobilePhone ? { mobilePhone: answer.pendingMobilePhone } : {}) };
+    const waiting: PendingContacts = {
+      ...(answer.pendingEmail ? { email: answer.pendingEmail } : {}),
+      ...(answer.pendingMobilePhone ? { mobilePhone: answer.pendingMobilePhone } : {}),
+    };
     if (Object.keys(waiting).length) setPending(waiting);
     else await finish(userId);
   });
@@ -104,7 +118,14 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
             disabled={!loaded}
           />
         </Suspense>
-        <TextField label={t('console:profile.mobilePhone')} type="tel" inputMode="tel" error={errors.mobilePhone?.message} registration={register('mobilePhone')} autoComplete="tel" />
+        <TextField
+          label={t('console:profile.mobilePhone')}
+          type="tel"
+          inputMode="tel"
+          error={errors.mobilePhone?.message}
+          registration={register('mobilePhone')}
+          autoComplete="tel"
+        />
         <TextField label={t('console:profile.email')} type="email" error={errors.email?.message} registration={register('email')} autoComplete="email" />
         <div className={ui.actions}>
           <button type="button" className={ui.button.secondary} onClick={() => onOpenChange(false)}>

@@ -7,7 +7,11 @@ import type { FieldErrors } from '../../core/types';
 /** Puts the server's field messages on the form's fields; answers whether there were any.
  *  `fields` names the form fields the server may report, or maps the server's names to them
  *  (e.g. the payload's `opUserPassword` is the form's `oldPassword`). */
-export function showServerFieldErrors<T extends FieldValues>(error: unknown, fields: readonly Path<T>[] | Readonly<Record<string, Path<T>>>, setError: UseFormSetError<T>): boolean {
+export function showServerFieldErrors<T extends FieldValues>(
+  error: unknown,
+  fields: readonly Path<T>[] | Readonly<Record<string, Path<T>>>,
+  setError: UseFormSetError<T>,
+): boolean {
   if (!(error instanceof HttpError) || error.status !== 400) return false;
   const reported = (error.data as Partial<FieldErrors> | null)?.fields ?? [];
   const nameOf = (field: string): Path<T> | undefined =>

@@ -11,7 +11,11 @@ const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
 /** The controls of `container` that Tab stops on, in document order. */
 function tabbables(container: HTMLElement): HTMLElement[] {
   return [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
-    (element) => element.tabIndex >= 0 && !(element as HTMLButtonElement).disabled && !(element instanceof HTMLInputElement && element.type === 'hidden') && element.checkVisibility(),
+    (element) =>
+      element.tabIndex >= 0 &&
+      !(element as HTMLButtonElement).disabled &&
+      !(element instanceof HTMLInputElement && element.type === 'hidden') &&
+      element.checkVisibility(),
   );
 }
 
@@ -22,7 +26,8 @@ function keepTabInside(event: KeyboardEvent, container: HTMLElement): void {
   const focused = deepActiveElement();
   const first = stops[0];
   const last = stops[stops.length - 1];
-  const wrapTo = !first || !last ? container : event.shiftKey ? (focused === first || focused === container ? last : undefined) : focused === last ? first : undefined;
+  const wrapTo =
+    !first || !last ? container : event.shiftKey ? (focused === first || focused === container ? last : undefined) : focused === last ? first : undefined;
   if (!wrapTo) return;
   event.preventDefault();
   wrapTo.focus();

@@ -88,7 +88,14 @@ export default function ForgotPasswordForm({ policy, onDone }: ForgotPasswordFor
           <Field
             label={t('login:forgot.identifier')}
             error={message('identifier')}
-            input={{ name: 'identifier', type: 'text', autoComplete: 'username', autoCapitalize: 'none', spellCheck: false, placeholder: t('login:forgot.identifierPlaceholder') }}
+            input={{
+              name: 'identifier',
+              type: 'text',
+              autoComplete: 'username',
+              autoCapitalize: 'none',
+              spellCheck: false,
+              placeholder: t('login:forgot.identifierPlaceholder'),
+            }}
           />
           <FailureAlert text={failure} />
           <button type="submit" className={styles.submit} disabled={busy}>

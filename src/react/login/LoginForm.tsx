@@ -68,7 +68,13 @@ function send(values: LoginValues, nextStep: string | undefined, captchaKey: str
 
 /** The sign-in form; with `locale`, in that language whatever the page's other elements show. */
 export function LoginForm(props: LoginFormProps) {
-  return props.locale === undefined ? <SignInForm {...props} /> : <LocaleScope locale={props.locale}><SignInForm {...props} /></LocaleScope>;
+  return props.locale === undefined ? (
+    <SignInForm {...props} />
+  ) : (
+    <LocaleScope locale={props.locale}>
+      <SignInForm {...props} />
+    </LocaleScope>
+  );
 }
 
 /** What <iam-login> renders: the form in its own `locale`, English when unset (never a neighbour's). */
@@ -214,12 +220,27 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
         <Field
           label={t(`login:identifier.${method}`)}
           error={message('username')}
-          input={{ name: 'username', type: 'text', autoComplete: 'username webauthn', autoCapitalize: 'none', spellCheck: false, readOnly: shown.code, placeholder: t(`login:identifierPlaceholder.${method}`) }}
+          input={{
+            name: 'username',
+            type: 'text',
+            autoComplete: 'username webauthn',
+            autoCapitalize: 'none',
+            spellCheck: false,
+            readOnly: shown.code,
+            placeholder: t(`login:identifierPlaceholder.${method}`),
+          }}
         />
         <Field
           label={t('login:password')}
           error={message('password')}
-          input={{ id: passwordId, name: 'password', type: passwordShown ? 'text' : 'password', autoComplete: 'current-password', readOnly: shown.code, placeholder: t('login:passwordPlaceholder') }}
+          input={{
+            id: passwordId,
+            name: 'password',
+            type: passwordShown ? 'text' : 'password',
+            autoComplete: 'current-password',
+            readOnly: shown.code,
+            placeholder: t('login:passwordPlaceholder'),
+          }}
           overlay
           addon={
             <button
@@ -237,7 +258,14 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
           <Field
             label={t('login:captcha')}
             error={message('captcha')}
-            input={{ name: 'captcha', type: 'text', autoComplete: 'off', autoCapitalize: 'none', spellCheck: false, placeholder: t('login:captchaPlaceholder') }}
+            input={{
+              name: 'captcha',
+              type: 'text',
+              autoComplete: 'off',
+              autoCapitalize: 'none',
+              spellCheck: false,
+              placeholder: t('login:captchaPlaceholder'),
+            }}
             addon={
               <button type="button" className={styles.captchaButton} aria-label={t('login:newCaptcha')} onClick={() => setCaptchaKey(newCaptchaKey())}>
                 <img className={styles.captchaImage} src={captchaSrc} alt={t('login:captchaImage')} />
@@ -251,7 +279,13 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
             <Field
               label={t('login:code')}
               error={message('code')}
-              input={{ name: 'code', type: 'text', inputMode: nextStep === LoginStep.PHONE_CAPTCHA ? 'numeric' : 'text', autoComplete: 'one-time-code', placeholder: t('login:codePlaceholder') }}
+              input={{
+                name: 'code',
+                type: 'text',
+                inputMode: nextStep === LoginStep.PHONE_CAPTCHA ? 'numeric' : 'text',
+                autoComplete: 'one-time-code',
+                placeholder: t('login:codePlaceholder'),
+              }}
             />
           </>
         )}
@@ -296,7 +330,17 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
 /** An eye (password hidden: "show") or a crossed eye (password shown: "hide"). */
 function EyeIcon({ crossed }: { crossed: boolean }) {
   return (
-    <svg className={styles.icon} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <svg
+      className={styles.icon}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
       <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z" />
       <circle cx="12" cy="12" r="3" />
       {crossed && <path d="M4 4l16 16" />}

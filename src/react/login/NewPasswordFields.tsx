@@ -16,7 +16,11 @@ export function newPasswordRules(policy: PasswordPolicy | undefined, form: HTMLF
   const typed = String(new FormData(form).get(NEW_PASSWORD) ?? '');
   return {
     [NEW_PASSWORD]: policy ? passwordRule(policy) : rules.newPassword,
-    [CONFIRM_PASSWORD]: v.pipe(v.string(), v.nonEmpty('rule.confirmPasswordRequired'), v.check((value) => value === typed, 'rule.confirmPasswordMismatch')),
+    [CONFIRM_PASSWORD]: v.pipe(
+      v.string(),
+      v.nonEmpty('rule.confirmPasswordRequired'),
+      v.check((value) => value === typed, 'rule.confirmPasswordMismatch'),
+    ),
   };
 }
 
@@ -27,7 +31,11 @@ export function NewPasswordFields({ errors }: { errors: RuleErrors }) {
   return (
     <>
       <Field label={t('login:newPassword')} error={message(NEW_PASSWORD)} input={{ name: NEW_PASSWORD, type: 'password', autoComplete: 'new-password' }} />
-      <Field label={t('login:confirmPassword')} error={message(CONFIRM_PASSWORD)} input={{ name: CONFIRM_PASSWORD, type: 'password', autoComplete: 'new-password' }} />
+      <Field
+        label={t('login:confirmPassword')}
+        error={message(CONFIRM_PASSWORD)}
+        input={{ name: CONFIRM_PASSWORD, type: 'password', autoComplete: 'new-password' }}
+      />
     </>
   );
 }

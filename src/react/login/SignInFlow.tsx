@@ -40,7 +40,16 @@ export default function SignInFlow({ flow, header, settings, onSubmitted, onSucc
     case 'forgot':
       return <ForgotPasswordForm policy={policy} onDone={(changed) => onBack(changed ? t('login:forgot.done') : undefined)} />;
     case 'expired':
-      return <ExpiredPasswordForm username={flow.username} password={flow.password} policy={policy} onSuccess={succeeded(flow.username)} onError={failed} onCancel={() => onBack()} />;
+      return (
+        <ExpiredPasswordForm
+          username={flow.username}
+          password={flow.password}
+          policy={policy}
+          onSuccess={succeeded(flow.username)}
+          onError={failed}
+          onCancel={() => onBack()}
+        />
+      );
     case 'totpSetup':
       return <TotpSetupForm enrolment={flow.enrolment} onSuccess={succeeded(flow.username)} onError={failed} onCancel={() => onBack()} />;
     case 'phone':

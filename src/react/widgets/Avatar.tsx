@@ -10,6 +10,11 @@ export function Avatar({ src, name, size = 28 }: { src?: string; name: string; s
   return (
     // The initial is drawn by CSS (::before), so it is no visible text of the button it sits in:
     // that button's accessible name is the person's name, which its visible text must match.
-    <span className={styles.avatar} aria-hidden="true" data-initial={Array.from(name.trim())[0] ?? '?'} style={{ ...dimensions, fontSize: Math.round(size * 0.45) }} />
+    <span
+      className={styles.avatar}
+      aria-hidden="true"
+      data-initial={Array.from(name.trim())[0] ?? '?'}
+      style={{ ...dimensions, fontSize: Math.round(size * 0.45) }}
+    />
   );
 }

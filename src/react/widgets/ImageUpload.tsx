@@ -62,7 +62,11 @@ export function ImageUpload({ label, purpose, value, onChange, hint, disabled, l
       <div className={styles.row}>
         <div className={previewClass}>
           {value ? (
-            <img className={`${styles.image} ${purpose === 'avatar' ? styles.avatarImage : ''}`} src={fileUrl(value)} alt={t('console:upload.preview', { name: label })} />
+            <img
+              className={`${styles.image} ${purpose === 'avatar' ? styles.avatarImage : ''}`}
+              src={fileUrl(value)}
+              alt={t('console:upload.preview', { name: label })}
+            />
           ) : (
             <Icon name="upload" className={styles.placeholder} />
           )}

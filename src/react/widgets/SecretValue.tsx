@@ -23,7 +23,12 @@ export function SecretValue({ label, value, warning }: { label: string; value: s
         <code ref={text} className={styles.value}>
           {value}
         </code>
-        <button type="button" className={ui.button.secondary} onClick={() => void copy(value, text.current, t('console:secret.copied'))} aria-label={t('console:secret.copyNamed', { name: label })}>
+        <button
+          type="button"
+          className={ui.button.secondary}
+          onClick={() => void copy(value, text.current, t('console:secret.copied'))}
+          aria-label={t('console:secret.copyNamed', { name: label })}
+        >
           {t('console:secret.copy')}
         </button>
       </div>

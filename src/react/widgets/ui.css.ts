@@ -5,7 +5,6 @@ import { style, styleVariants } from '@vanilla-extract/css';
 import { vars } from '../theme/theme.css';
 import { tint } from './tint';
 
-
 /** Every button's height; a titled card's header is at least as tall (cardHeader). */
 const BUTTON_HEIGHT = '34px';
 

@@ -81,7 +81,18 @@ describe('<iam-console>', () => {
     const personal = byRole(menu, 'button', 'Personal');
     operations.click();
     await until(() => operations.getAttribute('aria-expanded') === 'true', 'Operations did not open');
-    expect(allByRole(menu, 'link').map(nameOf)).to.deep.equal(['Home', 'Apps', 'Users', 'Tenants', 'Login settings', 'Channels', 'Menu plans', 'Audit log', 'Provisioning (SCIM)', 'Webhooks']);
+    expect(allByRole(menu, 'link').map(nameOf)).to.deep.equal([
+      'Home',
+      'Apps',
+      'Users',
+      'Tenants',
+      'Login settings',
+      'Channels',
+      'Menu plans',
+      'Audit log',
+      'Provisioning (SCIM)',
+      'Webhooks',
+    ]);
     personal.click();
     await until(() => personal.getAttribute('aria-expanded') === 'true', 'Personal did not open');
     expect(operations.getAttribute('aria-expanded')).to.equal('false');

@@ -84,7 +84,12 @@ describe('<iam-profile-dialog>', () => {
     expect(byText(dialog, 'A code was sent to 13800138000. The new address applies once you enter it here.')).to.not.equal(null);
     const session = await api<{ user: { id: string } }>('GET', '/cas/session');
     const info = await api<{ realName: string; mobilePhone?: string; email?: string; avatar: string }>('GET', `/user/${session.user.id}/basic_info`);
-    expect({ realName: info.realName, mobilePhone: info.mobilePhone ?? null, email: info.email ?? null, avatar: preview.getAttribute('src').endsWith(info.avatar) }).to.deep.equal({
+    expect({
+      realName: info.realName,
+      mobilePhone: info.mobilePhone ?? null,
+      email: info.email ?? null,
+      avatar: preview.getAttribute('src').endsWith(info.avatar),
+    }).to.deep.equal({
       realName: 'Administrator',
       mobilePhone: null,
       email: null,
@@ -102,7 +107,7 @@ describe('<iam-profile-dialog>', () => {
 });
 
 describe('<iam-password-dialog>', () => {
-  it('user mode: the administrator resets a user\'s password with their own password', async () => {
+  it("user mode: the administrator resets a user's password with their own password", async () => {
     const user = await createUser(`pat${Date.now() % 100000}`, 'First-pass-1');
     const element = await fixture(html`<iam-password-dialog open mode="user" user-id=${user.id} username=${user.username}></iam-password-dialog>`);
     const dialog = await openDialog(element, "Reset the user's password");
@@ -132,7 +137,12 @@ describe('<iam-password-dialog>', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       credentials: 'omit',
-      body: JSON.stringify({ username: user.username, password: await crypto.subtle.digest('SHA-256', new TextEncoder().encode('Second-pass-2')).then((hash) => [...new Uint8Array(hash)].map((byte) => byte.toString(16).padStart(2, '0')).join('')) }),
+      body: JSON.stringify({
+        username: user.username,
+        password: await crypto.subtle
+          .digest('SHA-256', new TextEncoder().encode('Second-pass-2'))
+          .then((hash) => [...new Uint8Array(hash)].map((byte) => byte.toString(16).padStart(2, '0')).join('')),
+      }),
     });
     expect((await probe.json()).data.loginSuccess).to.equal(true);
   });

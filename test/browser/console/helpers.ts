@@ -27,7 +27,13 @@ const roleSelectors: Record<string, string> = {
 export function nameOf(element: Element): string {
   const root = element.getRootNode() as Document | ShadowRoot;
   const labelledBy = element.getAttribute('aria-labelledby');
-  if (labelledBy) return normalise(labelledBy.split(' ').map((id) => root.getElementById(id)?.textContent).join(' '));
+  if (labelledBy)
+    return normalise(
+      labelledBy
+        .split(' ')
+        .map((id) => root.getElementById(id)?.textContent)
+        .join(' '),
+    );
   if (element.hasAttribute('aria-label')) return normalise(element.getAttribute('aria-label'));
   if (element.tagName === 'IMG') return normalise(element.getAttribute('alt'));
   return normalise(element.textContent);
@@ -53,7 +59,11 @@ export function byLabel(root: ParentNode, text: string): Found | null {
 
 /** The innermost element whose visible text is exactly `text`. */
 export function byText(root: ParentNode, text: string): Found | null {
-  return [...root.querySelectorAll<Found>('*')].find((element) => normalise(element.textContent) === text && ![...element.children].some((child) => normalise(child.textContent) === text)) ?? null;
+  return (
+    [...root.querySelectorAll<Found>('*')].find(
+      (element) => normalise(element.textContent) === text && ![...element.children].some((child) => normalise(child.textContent) === text),
+    ) ?? null
+  );
 }
 
 /** Waits until `predicate` answers something truthy, and resolves to that answer. */

@@ -49,7 +49,10 @@ describe('permission codes', () => {
 
   it('the codes are the five of the Permission map, as the session carries them', () => {
     assert.deepEqual(Object.values(Permission), ['0', '1', '2', '3', '4']);
-    assert.deepEqual(Object.values(Permission).map((code) => permissionPatterns(code)), [[], ['/app/*'], ['/user'], ['/setting'], ['/operate/*']]);
+    assert.deepEqual(
+      Object.values(Permission).map((code) => permissionPatterns(code)),
+      [[], ['/app/*'], ['/user'], ['/setting'], ['/operate/*']],
+    );
   });
 
   it('codes combine', () => {
@@ -186,11 +189,31 @@ describe('menu filtering: allow/deny rules and the feature blacklist', () => {
   const paths = (items: MenuItem[]): string[] => items.flatMap((item) => [item.path, ...paths(item.children ?? [])]);
 
   it('without a blacklist every feature shows', () => {
-    assert.deepEqual(paths(filterMenu(featured)), ['/home/index', '/operate', '/operate/app', '/operate/user', '/operate/tunnel', '/profile', '/profile/message', '/profile/userInfo', '/operate/menu', '/operate/tenant/list']);
+    assert.deepEqual(paths(filterMenu(featured)), [
+      '/home/index',
+      '/operate',
+      '/operate/app',
+      '/operate/user',
+      '/operate/tunnel',
+      '/profile',
+      '/profile/message',
+      '/profile/userInfo',
+      '/operate/menu',
+      '/operate/tenant/list',
+    ]);
   });
 
   it('a blacklisted feature hides its entries (a parent stays for its other children)', () => {
-    assert.deepEqual(paths(filterMenu(featured, { featureBlacklist: [Feature.Messaging, Feature.Tenants] })), ['/home/index', '/operate', '/operate/app', '/operate/user', '/operate/tunnel', '/profile', '/profile/userInfo', '/operate/menu']);
+    assert.deepEqual(paths(filterMenu(featured, { featureBlacklist: [Feature.Messaging, Feature.Tenants] })), [
+      '/home/index',
+      '/operate',
+      '/operate/app',
+      '/operate/user',
+      '/operate/tunnel',
+      '/profile',
+      '/profile/userInfo',
+      '/operate/menu',
+    ]);
     assert.deepEqual(paths(filterMenu(featured, { featureBlacklist: ['unknownFeature'] })).length, 10, 'an unknown feature hides nothing');
   });
 

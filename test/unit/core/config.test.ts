@@ -3,7 +3,24 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { APP, HTTP, LAYOUT, PAGING, PASSWORD, TIMING, TOAST, UPLOAD, defaultConfig, resolveConfig } from '../../../src/core/config';
 import { $config, setConfig } from '../../../src/core/config-store';
-import { AclValue, BackgroundType, CaptchaKind, ConfigScope, ImageType, LoginMethod, MessageServiceType, Scope, SecondAuth, Status, TemplateSyncStatus, JobTaskStatus, SyncMode, TenantType, UserType, ZeroBasedScope } from '../../../src/core/enums';
+import {
+  AclValue,
+  BackgroundType,
+  CaptchaKind,
+  ConfigScope,
+  ImageType,
+  LoginMethod,
+  MessageServiceType,
+  Scope,
+  SecondAuth,
+  Status,
+  TemplateSyncStatus,
+  JobTaskStatus,
+  SyncMode,
+  TenantType,
+  UserType,
+  ZeroBasedScope,
+} from '../../../src/core/enums';
 import { loadNamespaces, t } from '../../../src/core/i18n';
 
 describe('constants', () => {

@@ -25,7 +25,17 @@ beforeEach(() => {
 
 const sessionAnswer = {
   id: 'handle-1',
-  user: { id: 'u1', username: 'alice', isAdmin: false, isMaster: false, ownedApps: [], permissions: ['0'], featureBlacklist: [], sessionId: 'handle-1', extraProp: {} },
+  user: {
+    id: 'u1',
+    username: 'alice',
+    isAdmin: false,
+    isMaster: false,
+    ownedApps: [],
+    permissions: ['0'],
+    featureBlacklist: [],
+    sessionId: 'handle-1',
+    extraProp: {},
+  },
   administeredApps: [],
 };
 

@@ -102,7 +102,10 @@ describe('errors', () => {
     server.handle('POST /user', fail(400, 'Validation failed', { fields: [{ field: 'email', rule: 'rule.email' }] }));
     const error = await request('POST', '/user', { body: {} }).catch((e: unknown) => e);
     assert.ok(error instanceof HttpError);
-    assert.deepEqual([error.status, error.code, error.message, error.data], [400, 400, 'Validation failed', { fields: [{ field: 'email', rule: 'rule.email' }] }]);
+    assert.deepEqual(
+      [error.status, error.code, error.message, error.data],
+      [400, 400, 'Validation failed', { fields: [{ field: 'email', rule: 'rule.email' }] }],
+    );
   });
 
   it('403: the message for 2 s, or "No Authenticated"; shown even for silent calls', async () => {
@@ -244,7 +247,10 @@ describe('tracing switch', () => {
     server.handle('GET /t', ok(1));
     server.handle('POST /trace', ok(null));
     await request('GET', '/t');
-    assert.deepEqual(server.requests.map((req) => req.path), ['/t']);
+    assert.deepEqual(
+      server.requests.map((req) => req.path),
+      ['/t'],
+    );
     assert.equal(server.requests[0]?.headers.traceparent, undefined);
 
     setConfig({ settings: { business: { skywalkingSwitch: 'Y' } } });

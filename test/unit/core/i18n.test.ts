@@ -19,7 +19,9 @@ function keyPaths(value: unknown, prefix = ''): string[] {
 }
 
 function filesOf(locale: string): string[] {
-  return readdirSync(join(localesDir, locale)).filter((name) => name.endsWith('.json')).sort();
+  return readdirSync(join(localesDir, locale))
+    .filter((name) => name.endsWith('.json'))
+    .sort();
 }
 
 describe('locale files', () => {
@@ -32,11 +34,25 @@ describe('locale files', () => {
     it(`${file}: every key exists in both locales, with a non-empty text`, () => {
       const read = (locale: string) => JSON.parse(readFileSync(join(localesDir, locale, file), 'utf8')) as unknown;
       // A plural text is one key: English has `_one` and `_other`, Chinese `_other` only.
-      const bases = (locale: string) => [...new Set(keyPaths(read(locale)).filter(Boolean).map((key) => key.replace(/_(one|other)$/, '')))];
+      const bases = (locale: string) => [
+        ...new Set(
+          keyPaths(read(locale))
+            .filter(Boolean)
+            .map((key) => key.replace(/_(one|other)$/, '')),
+        ),
+      ];
       const en = bases('en');
       const zh = bases('zh');
-      assert.deepEqual(en.filter((key) => !zh.includes(key)), [], 'keys only in en');
-      assert.deepEqual(zh.filter((key) => !en.includes(key)), [], 'keys only in zh');
+      assert.deepEqual(
+        en.filter((key) => !zh.includes(key)),
+        [],
+        'keys only in en',
+      );
+      assert.deepEqual(
+        zh.filter((key) => !en.includes(key)),
+        [],
+        'keys only in zh',
+      );
       for (const locale of ['en', 'zh']) {
         const texts = JSON.stringify(read(locale)).match(/:""/g);
         assert.equal(texts, null, `${locale}/${file} has an empty text`);
@@ -58,7 +74,11 @@ describe('locale files use only what the translator supports', () => {
         const texts = JSON.stringify(resources);
         assert.equal(/\$t\(/.test(texts), false, 'nested $t(…) is not supported');
         const placeholders = texts.match(/\{\{[^}]*\}\}/g) ?? [];
-        assert.deepEqual(placeholders.filter((placeholder) => !/^\{\{\s*\w+\s*\}\}$/.test(placeholder)), [], 'formatted placeholders are not supported');
+        assert.deepEqual(
+          placeholders.filter((placeholder) => !/^\{\{\s*\w+\s*\}\}$/.test(placeholder)),
+          [],
+          'formatted placeholders are not supported',
+        );
       });
     }
   }
@@ -106,7 +126,11 @@ describe('i18n runtime', () => {
     assert.equal(t('time.justNow'), '刚刚');
     assert.equal(tRule('rule.json'), '请输入正确的JSON格式');
     const zhLogin = JSON.parse(readFileSync(join(localesDir, 'zh', 'login.json'), 'utf8')) as Record<string, unknown>;
-    assert.equal(tAny(`login:${loginKey}`), loginKey.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], zhLogin), 'namespaces asked for earlier are loaded for zh too');
+    assert.equal(
+      tAny(`login:${loginKey}`),
+      loginKey.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], zhLogin),
+      'namespaces asked for earlier are loaded for zh too',
+    );
     assert.ok($i18nRevision.get() > before);
     assert.equal(store.get('iam-locale'), 'zh');
     assert.equal(storedLocale(), 'zh');

@@ -2,14 +2,7 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import {
-  PasswordPolicyError,
-  passwordPolicyIssue,
-  setPasswordTransform,
-  sha256Hex,
-  transformNewPassword,
-  transformPassword,
-} from '../../../src/core/password';
+import { PasswordPolicyError, passwordPolicyIssue, setPasswordTransform, sha256Hex, transformNewPassword, transformPassword } from '../../../src/core/password';
 
 describe('password transform', () => {
   afterEach(() => setPasswordTransform());
@@ -17,10 +10,7 @@ describe('password transform', () => {
   it('SHA-256 hex matches the FIPS 180-2 vectors', () => {
     assert.equal(sha256Hex(''), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     assert.equal(sha256Hex('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-    assert.equal(
-      sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq'),
-      '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
-    );
+    assert.equal(sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq'), '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1');
   });
 
   it('hashes the UTF-8 bytes (agrees with node:crypto on non-ASCII text)', () => {

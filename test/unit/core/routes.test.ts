@@ -41,7 +41,12 @@ const redirected = (decision: GuardDecision) => (decision.kind === 'redirect' ? 
 
 describe('route table', () => {
   it('has every route with its flags', () => {
-    const flags = Object.fromEntries(routes.map((route) => [route.path, [route.hidden ? 'hidden' : '', route.noLogin ? 'noLogin' : '', route.skipAcl ? 'skipAcl' : ''].filter(Boolean).join(' ')]));
+    const flags = Object.fromEntries(
+      routes.map((route) => [
+        route.path,
+        [route.hidden ? 'hidden' : '', route.noLogin ? 'noLogin' : '', route.skipAcl ? 'skipAcl' : ''].filter(Boolean).join(' '),
+      ]),
+    );
     assert.deepEqual(flags, {
       '/login': 'hidden noLogin',
       '/verified/:code': 'hidden noLogin',
@@ -105,7 +110,10 @@ describe('route table', () => {
   it('breadcrumb: ancestors then the route', () => {
     const detail = routeByPath('/app/detail/:id');
     assert.ok(detail);
-    assert.deepEqual(breadcrumbOf(detail).map((route) => route.path), ['/operate', '/operate/app', '/app/detail/:id']);
+    assert.deepEqual(
+      breadcrumbOf(detail).map((route) => route.path),
+      ['/operate', '/operate/app', '/app/detail/:id'],
+    );
   });
 });
 
@@ -239,7 +247,8 @@ describe('document title and menu', () => {
     assert.equal(documentTitle(route, 'Acme IAM'), 'Users – Acme IAM', 'translated with the core i18n by default');
   });
 
-  const tree = (items: MenuItem[]): unknown[] => items.map((item) => (item.children ? { [item.path]: tree(item.children) } : item.disabled ? `${item.path} (disabled)` : item.path));
+  const tree = (items: MenuItem[]): unknown[] =>
+    items.map((item) => (item.children ? { [item.path]: tree(item.children) } : item.disabled ? `${item.path} (disabled)` : item.path));
 
   it('the route table marks its optional parts: a blacklisted feature leaves the menu', () => {
     assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin }, { featureBlacklist: ['messaging', 'menuPlans'] })), [
@@ -248,20 +257,48 @@ describe('document title and menu', () => {
       { '/profile': ['/profile/userInfo'] },
     ]);
     assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin }, { featureBlacklist: ['tenants'] }))[1], {
-      '/operate': ['/operate/app', '/operate/user', '/operate/setting', '/operate/tunnel', '/operate/menu', '/operate/audit', '/operate/scim', '/operate/webhooks'],
+      '/operate': [
+        '/operate/app',
+        '/operate/user',
+        '/operate/setting',
+        '/operate/tunnel',
+        '/operate/menu',
+        '/operate/audit',
+        '/operate/scim',
+        '/operate/webhooks',
+      ],
     });
   });
 
   it('the side menu shows visible permitted routes, nested (max depth 2)', () => {
     assert.deepEqual(tree(buildMenu({ permissions: profiles.platformAdmin })), [
       '/home/index',
-      { '/operate': ['/operate/app', '/operate/user', '/operate/tenant/list', '/operate/setting', '/operate/tunnel', '/operate/menu', '/operate/audit', '/operate/scim', '/operate/webhooks'] },
+      {
+        '/operate': [
+          '/operate/app',
+          '/operate/user',
+          '/operate/tenant/list',
+          '/operate/setting',
+          '/operate/tunnel',
+          '/operate/menu',
+          '/operate/audit',
+          '/operate/scim',
+          '/operate/webhooks',
+        ],
+      },
       { '/profile': ['/profile/message', '/profile/messageHis', '/profile/userInfo'] },
     ]);
-    assert.deepEqual(tree(buildMenu({ permissions: profiles.member })), ['/home/index', { '/profile': ['/profile/message', '/profile/messageHis', '/profile/userInfo'] }]);
-    assert.deepEqual(tree(buildMenu({ permissions: [Permission.SelfService, Permission.Users, `${Permission.Settings}|1`] }))[1], { '/operate': ['/operate/user', '/operate/setting (disabled)'] });
+    assert.deepEqual(tree(buildMenu({ permissions: profiles.member })), [
+      '/home/index',
+      { '/profile': ['/profile/message', '/profile/messageHis', '/profile/userInfo'] },
+    ]);
+    assert.deepEqual(tree(buildMenu({ permissions: [Permission.SelfService, Permission.Users, `${Permission.Settings}|1`] }))[1], {
+      '/operate': ['/operate/user', '/operate/setting (disabled)'],
+    });
     // A tenant administrator: code 4 without 1 and 3 leaves out the apps, settings and channels.
-    assert.deepEqual(tree(buildMenu({ permissions: profiles.tenantAdmin }))[1], { '/operate': ['/operate/user', '/operate/tenant/list', '/operate/menu', '/operate/audit', '/operate/scim', '/operate/webhooks'] });
+    assert.deepEqual(tree(buildMenu({ permissions: profiles.tenantAdmin }))[1], {
+      '/operate': ['/operate/user', '/operate/tenant/list', '/operate/menu', '/operate/audit', '/operate/scim', '/operate/webhooks'],
+    });
     assert.deepEqual(tree(buildMenu({ permissions: [Permission.SelfService, Permission.Users, Permission.Operations, `${Permission.Apps}|1`] }))[1], {
       '/operate': ['/operate/app (disabled)', '/operate/user', '/operate/tenant/list', '/operate/menu', '/operate/audit', '/operate/scim', '/operate/webhooks'],
     });

@@ -31,6 +31,14 @@ function has(resources: Record<string, unknown>, key: string): boolean {
 test('every rule and upload key of the server has an English and a Chinese text', () => {
   const used = [...keysUsed()];
   assert.ok(used.length > 20, `expected the server to use many rule keys, found ${used.length}`);
-  assert.deepEqual(used.filter((key) => !has(en, key)), [], 'missing in en/common.json');
-  assert.deepEqual(used.filter((key) => !has(zh, key)), [], 'missing in zh/common.json');
+  assert.deepEqual(
+    used.filter((key) => !has(en, key)),
+    [],
+    'missing in en/common.json',
+  );
+  assert.deepEqual(
+    used.filter((key) => !has(zh, key)),
+    [],
+    'missing in zh/common.json',
+  );
 });

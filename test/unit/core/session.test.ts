@@ -125,7 +125,12 @@ describe('session: login', () => {
   });
 
   it("multi-step login with a passkey: the step's options come back, submitNextStep sends the assertion", async () => {
-    const passkeyOptions = { challenge: 'c-1', rpId: 'localhost', userVerification: 'discouraged' as const, allowCredentials: [{ id: 'k-1', type: 'public-key' }] };
+    const passkeyOptions = {
+      challenge: 'c-1',
+      rpId: 'localhost',
+      userVerification: 'discouraged' as const,
+      allowCredentials: [{ id: 'k-1', type: 'public-key' }],
+    };
     server.handle('POST /authc/login', (req) =>
       (req.json as { passkey?: unknown }).passkey
         ? ok({ hasNextStep: false, loginSuccess: true, message: 'ok' })
@@ -134,7 +139,13 @@ describe('session: login', () => {
     server.handle('GET /cas/session/probe', ok(sessionAnswer()));
     const first = await login({ username: 'alice', password: 'abc123' });
     assert.deepEqual(first, { kind: 'nextStep', nextStep: 'PASSKEY', message: 'Confirm with your passkey', passkeyOptions });
-    const passkey = { id: 'k-1', rawId: 'k-1', type: 'public-key' as const, clientExtensionResults: {}, response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' } };
+    const passkey = {
+      id: 'k-1',
+      rawId: 'k-1',
+      type: 'public-key' as const,
+      clientExtensionResults: {},
+      response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' },
+    };
     assert.equal((await submitNextStep({ passkey })).kind, 'success');
     assert.deepEqual(server.requests[1]?.json, { username: 'alice', password: sha256Hex('abc123'), nextStep: 'PASSKEY', passkey });
   });
@@ -228,11 +239,10 @@ describe('api modules', () => {
     await api.users.list();
     await api.users.list({ page: 2, size: 20, searchProp: 'username', searchValue: 'bob' });
     await api.users.list({ searchProp: 'email', searchValue: '' });
-    assert.deepEqual(server.requests.map((req) => req.query.toString()), [
-      'page=1&size=10',
-      'page=2&size=20&searchProp=username&searchValue=bob&username=bob',
-      'page=1&size=10&searchProp=email',
-    ]);
+    assert.deepEqual(
+      server.requests.map((req) => req.query.toString()),
+      ['page=1&size=10', 'page=2&size=20&searchProp=username&searchValue=bob&username=bob', 'page=1&size=10&searchProp=email'],
+    );
     server.handle('GET /user', ok({ list: 'nope' }));
     await assert.rejects(api.users.list(), /Invalid list result/);
   });
@@ -246,7 +256,14 @@ describe('api modules', () => {
   });
 
   it('users: get, basic info, update, profile, remove, unlock (ids encoded as one segment)', async () => {
-    for (const route of ['GET /user/a%2Fb', 'GET /user/u1/basic_info', 'PUT /user/u1/basic_info', 'PUT /user/profile', 'DELETE /user/u1', 'DELETE /authc/user/u1/login/unlock']) {
+    for (const route of [
+      'GET /user/a%2Fb',
+      'GET /user/u1/basic_info',
+      'PUT /user/u1/basic_info',
+      'PUT /user/profile',
+      'DELETE /user/u1',
+      'DELETE /authc/user/u1/login/unlock',
+    ]) {
       server.handle(route, ok({ id: 'u1' }));
     }
     await api.users.get('a/b');
@@ -255,7 +272,14 @@ describe('api modules', () => {
     await api.users.updateProfile({ realName: 'Al', email: 'al@example.com' });
     await api.users.remove('u1');
     await api.users.unlock('u1');
-    assert.deepEqual(paths(), ['GET /user/a%2Fb', 'GET /user/u1/basic_info', 'PUT /user/u1/basic_info', 'PUT /user/profile', 'DELETE /user/u1', 'DELETE /authc/user/u1/login/unlock']);
+    assert.deepEqual(paths(), [
+      'GET /user/a%2Fb',
+      'GET /user/u1/basic_info',
+      'PUT /user/u1/basic_info',
+      'PUT /user/profile',
+      'DELETE /user/u1',
+      'DELETE /authc/user/u1/login/unlock',
+    ]);
     assert.deepEqual(server.requests[2]?.json, { realName: 'Al', version: 3 });
   });
 
@@ -281,7 +305,10 @@ describe('api modules', () => {
   });
 
   it('thirdParty: access info and complement with access_ticket', async () => {
-    server.handle('GET /interaction/idp/github/authorize/user/access/info/tok1', ok({ idpCode: 'github', token: 'tok1', accessTicket: 't', needComplement: true }));
+    server.handle(
+      'GET /interaction/idp/github/authorize/user/access/info/tok1',
+      ok({ idpCode: 'github', token: 'tok1', accessTicket: 't', needComplement: true }),
+    );
     server.handle('POST /interaction/idp/github/authorize/after/user/complement', ok({ done: true }));
     assert.equal((await api.thirdParty.accessInfo('github', 'tok1', 'ticket 1')).needComplement, true);
     assert.deepEqual(await api.thirdParty.complement('github', 'ticket 1', { email: 'a@b.co' }), { done: true });
@@ -295,7 +322,8 @@ describe('api modules', () => {
     assert.equal(await api.files.upload(new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }), 'logo.png'), id);
     assert.match(server.requests[0]?.body ?? '', /name="file"; filename="logo.png"/);
     assert.equal(api.files.fileUrl(id), `${server.apiBase}/file/get/${id}`);
-    for (const hostile of ['../../cas/logout', 'abc/logo 1.png', 'https://cdn.example/x.png', `${id}/../../x`]) assert.equal(api.files.fileUrl(hostile), '', hostile);
+    for (const hostile of ['../../cas/logout', 'abc/logo 1.png', 'https://cdn.example/x.png', `${id}/../../x`])
+      assert.equal(api.files.fileUrl(hostile), '', hostile);
     configureHttp({ apiBase: '/api' });
     assert.equal(api.files.fileUrl(id), `/api/file/get/${id}`);
     assert.equal(api.files.fileUrl(`/api/file/get/${id}`), `/api/file/get/${id}`);

@@ -22,7 +22,14 @@ function png(width: number, height: number): Uint8Array {
   header.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA, no interlace
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 4, Buffer.from([255, 0, 0, 255]))]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]));
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', header),
+      chunk('IDAT', pixels),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
 }
 
 /** An ICO file holding PNG images (the modern layout), one directory entry per image. */
@@ -47,7 +54,9 @@ function ico(...images: [width: number, height: number][]): Uint8Array {
 }
 
 const svg = (attributes: string) =>
-  new TextEncoder().encode(`\uFEFF<?xml version="1.0" encoding="UTF-8"?>\n<!-- logo -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg xmlns="http://www.w3.org/2000/svg" ${attributes}><circle cx="8" cy="8" r="8"/></svg>`);
+  new TextEncoder().encode(
+    `\uFEFF<?xml version="1.0" encoding="UTF-8"?>\n<!-- logo -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg xmlns="http://www.w3.org/2000/svg" ${attributes}><circle cx="8" cy="8" r="8"/></svg>`,
+  );
 
 function gif(width: number, height: number): Uint8Array {
   const bytes = Buffer.from('GIF89a\0\0\0\0\x80\0\0\0\0\0\xff\xff\xff,\0\0\0\0\x01\0\x01\0\0\x02\x02D\x01\0;', 'latin1');
@@ -56,7 +65,9 @@ function gif(width: number, height: number): Uint8Array {
   return new Uint8Array(bytes);
 }
 
-const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xd9]);
+const jpeg = new Uint8Array([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xd9,
+]);
 const text = new TextEncoder().encode('just some text, not an image');
 const html = new TextEncoder().encode('<html><body><svg width="1" height="1"></svg></body></html>');
 

@@ -3,13 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
 import { toJsonSchema } from '@valibot/to-json-schema';
-import {
-  adminResetForm,
-  loginForm,
-  rules,
-  selfPasswordForm,
-  validate,
-} from '../../../src/core/validation';
+import { adminResetForm, loginForm, rules, selfPasswordForm, validate } from '../../../src/core/validation';
 import { profileForm, userCreateForm, userUpdateForm } from '../../../src/core/validation/user';
 import { setLocale, tRule } from '../../../src/core/i18n';
 import { formatRuleMessage, parseRuleMessage } from '../../../src/core/rule-message';
@@ -116,11 +110,46 @@ const rows: Row[] = [
     en: 'Use 2-20 characters; this one has 1',
     zh: '请输入2-20位字符，当前为1位',
   },
-  { row: 'Safe code: too long', schema: rules.safeCode, valid: [], invalid: [`a${long(19, 'b')}c`], en: 'Use 2-20 characters; this one has 21', zh: '请输入2-20位字符，当前为21位' },
-  { row: 'Safe code: first character', schema: rules.safeCode, valid: [], invalid: ['1abc', '_ab', '-ab'], en: 'Start with a letter (A-Z or a-z)', zh: '请以字母开头（A-Z 或 a-z）' },
-  { row: 'Safe code: last character', schema: rules.safeCode, valid: [], invalid: ['ab-', 'ab_'], en: 'End with a letter or a digit', zh: '请以字母或数字结尾' },
-  { row: 'Safe code: a character it may not hold', schema: rules.safeCode, valid: [], invalid: ['中文', 'a中b'], en: 'Use only letters, digits, _ and -; “中” is not allowed', zh: '只能使用字母、数字、_ 和 -，不能包含“中”' },
-  { row: 'Safe code: spaces', schema: rules.safeCode, valid: [], invalid: ['a b', 'users '], en: 'Remove the spaces: use only letters, digits, _ and -', zh: '请去掉空格：只能使用字母、数字、_ 和 -' },
+  {
+    row: 'Safe code: too long',
+    schema: rules.safeCode,
+    valid: [],
+    invalid: [`a${long(19, 'b')}c`],
+    en: 'Use 2-20 characters; this one has 21',
+    zh: '请输入2-20位字符，当前为21位',
+  },
+  {
+    row: 'Safe code: first character',
+    schema: rules.safeCode,
+    valid: [],
+    invalid: ['1abc', '_ab', '-ab'],
+    en: 'Start with a letter (A-Z or a-z)',
+    zh: '请以字母开头（A-Z 或 a-z）',
+  },
+  {
+    row: 'Safe code: last character',
+    schema: rules.safeCode,
+    valid: [],
+    invalid: ['ab-', 'ab_'],
+    en: 'End with a letter or a digit',
+    zh: '请以字母或数字结尾',
+  },
+  {
+    row: 'Safe code: a character it may not hold',
+    schema: rules.safeCode,
+    valid: [],
+    invalid: ['中文', 'a中b'],
+    en: 'Use only letters, digits, _ and -; “中” is not allowed',
+    zh: '只能使用字母、数字、_ 和 -，不能包含“中”',
+  },
+  {
+    row: 'Safe code: spaces',
+    schema: rules.safeCode,
+    valid: [],
+    invalid: ['a b', 'users '],
+    en: 'Remove the spaces: use only letters, digits, _ and -',
+    zh: '请去掉空格：只能使用字母、数字、_ 和 -',
+  },
   {
     row: 'Resource name',
     schema: rules.resourceName,
@@ -272,7 +301,17 @@ for (const locale of locales) {
       });
     }
     it('an empty required field says the field is required, not the format', () => {
-      for (const schema of [rules.mobilePhone, rules.email, rules.realName, rules.username, rules.newPassword, rules.domain, rules.path, rules.url, rules.json]) {
+      for (const schema of [
+        rules.mobilePhone,
+        rules.email,
+        rules.realName,
+        rules.username,
+        rules.newPassword,
+        rules.domain,
+        rules.path,
+        rules.url,
+        rules.json,
+      ]) {
         assert.equal(messageOf(schema, ''), locale === 'en' ? 'This field is required' : '此项为必填项');
       }
     });
@@ -285,13 +324,10 @@ describe('forms', () => {
   it('login form: the login messages', async () => {
     const invalid = validate(loginForm, { username: '  ', password: '12345' });
     assert.equal(invalid.success, false);
-    assert.deepEqual(
-      !invalid.success && invalid.fields.map(({ field, rule }) => [field, tRule(rule)]),
-      [
-        ['username', 'Please enter the correct user name'],
-        ['password', 'The password can not be less than 6 digits'],
-      ],
-    );
+    assert.deepEqual(!invalid.success && invalid.fields.map(({ field, rule }) => [field, tRule(rule)]), [
+      ['username', 'Please enter the correct user name'],
+      ['password', 'The password can not be less than 6 digits'],
+    ]);
     assert.equal(validate(loginForm, { username: 'admin', password: '123456' }).success, true);
     await setLocale('zh');
     const zh = validate(loginForm, { username: '', password: '' });
@@ -363,7 +399,13 @@ describe('JSON Schema conversion (the server builds its OpenAPI from these rules
   for (const row of convertible) {
     it(`${row.row} converts, and the JSON Schema (pattern under the u flag, lengths, bounds) agrees with valibot`, () => {
       const schema = toJsonSchema(row.schema, { errorMode: 'throw' }) as {
-        type?: string; pattern?: string; format?: string; minLength?: number; maxLength?: number; minimum?: number; maximum?: number;
+        type?: string;
+        pattern?: string;
+        format?: string;
+        minLength?: number;
+        maxLength?: number;
+        minimum?: number;
+        maximum?: number;
       };
       // JSON Schema validators (ajv) compile patterns with the u flag.
       const pattern = schema.pattern === undefined ? undefined : new RegExp(schema.pattern, 'u');
@@ -373,7 +415,12 @@ describe('JSON Schema conversion (the server builds its OpenAPI from these rules
           if (value.length < (schema.minLength ?? 0) || value.length > (schema.maxLength ?? Infinity)) return false;
           return !pattern || pattern.test(value);
         }
-        return typeof value === 'number' && (schema.type !== 'integer' || Number.isInteger(value)) && value >= (schema.minimum ?? -Infinity) && value <= (schema.maximum ?? Infinity);
+        return (
+          typeof value === 'number' &&
+          (schema.type !== 'integer' || Number.isInteger(value)) &&
+          value >= (schema.minimum ?? -Infinity) &&
+          value <= (schema.maximum ?? Infinity)
+        );
       };
       for (const value of row.valid) assert.equal(accepts(value), true, `${JSON.stringify(value)} accepted`);
       // A format (email) is checked by the validator's format support, not here.

@@ -33,7 +33,10 @@ export default function AdminsPanel({ appId }: { appId: string }) {
   const save = async () => {
     setBusy(true);
     try {
-      const answer = await appApi.setAdmins(appId, chosen.map((person) => person.id));
+      const answer = await appApi.setAdmins(
+        appId,
+        chosen.map((person) => person.id),
+      );
       setSaved(answer);
       setChosen(answer);
     } catch {

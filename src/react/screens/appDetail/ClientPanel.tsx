@@ -88,8 +88,17 @@ export function ClientPanel({ app }: { app: App }) {
             )}
           </div>
           {client.hasSecret && <ClientSwitches appId={app.id} client={client} onSaved={() => status.reload()} />}
-          {client.hasSecret && <PostLogoutUrisForm key={client.postLogoutRedirectUris.join('\n')} appId={app.id} saved={client.postLogoutRedirectUris} onSaved={() => status.reload()} />}
-          {client.hasSecret && <BackchannelLogoutForm key={client.backchannelLogoutUri ?? ''} appId={app.id} saved={client.backchannelLogoutUri} onSaved={() => status.reload()} />}
+          {client.hasSecret && (
+            <PostLogoutUrisForm
+              key={client.postLogoutRedirectUris.join('\n')}
+              appId={app.id}
+              saved={client.postLogoutRedirectUris}
+              onSaved={() => status.reload()}
+            />
+          )}
+          {client.hasSecret && (
+            <BackchannelLogoutForm key={client.backchannelLogoutUri ?? ''} appId={app.id} saved={client.backchannelLogoutUri} onSaved={() => status.reload()} />
+          )}
         </>
       )}
       <Suspense fallback={null}>

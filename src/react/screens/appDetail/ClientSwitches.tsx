@@ -37,7 +37,12 @@ export function ClientSwitches({ appId, client, onSaved }: { appId: string; clie
         onChange={(clientCredentials) => void save({ clientCredentials })}
       />
       <p className={ui.hint}>{t('admin:clientSecret.clientCredentialsHint')}</p>
-      <CheckboxField label={t('admin:clientSecret.jwtAccessTokens')} checked={client.jwtAccessTokens} disabled={busy} onChange={(jwtAccessTokens) => void save({ jwtAccessTokens })} />
+      <CheckboxField
+        label={t('admin:clientSecret.jwtAccessTokens')}
+        checked={client.jwtAccessTokens}
+        disabled={busy}
+        onChange={(jwtAccessTokens) => void save({ jwtAccessTokens })}
+      />
       <p className={ui.hint}>{t('admin:clientSecret.jwtAccessTokensHint')}</p>
       {scope.platform && (
         <>

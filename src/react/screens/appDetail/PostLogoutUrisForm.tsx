@@ -10,7 +10,11 @@ import { useT } from '../../i18n';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './ClientPanel.css';
 
-const linesOf = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
+const linesOf = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
 
 export function PostLogoutUrisForm({ appId, saved, onSaved }: { appId: string; saved: string[]; onSaved: () => void }) {
   const t = useT();

@@ -40,13 +40,25 @@ export default function PrivilegeDialog({ appId, nodes, node, parentId = null, o
   const [failure, setFailure] = useState<string>();
   const { register, handleSubmit, setError, formState } = useForm<Values>({
     resolver: valibotResolver(schema),
-    defaultValues: { name: node?.name ?? '', key: node?.key ?? '', parentId: node ? node.parentId ?? '' : parentId ?? '', sort: String(node?.sort ?? ''), path: node?.path ?? '' },
+    defaultValues: {
+      name: node?.name ?? '',
+      key: node?.key ?? '',
+      parentId: node ? (node.parentId ?? '') : (parentId ?? ''),
+      sort: String(node?.sort ?? ''),
+      path: node?.path ?? '',
+    },
   });
   const { errors, isSubmitting } = formState;
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(undefined);
-    const body = { name: values.name, key: values.key, parentId: values.parentId || null, path: values.path ?? '', ...(values.sort ? { sort: Number(values.sort) } : {}) };
+    const body = {
+      name: values.name,
+      key: values.key,
+      parentId: values.parentId || null,
+      path: values.path ?? '',
+      ...(values.sort ? { sort: Number(values.sort) } : {}),
+    };
     let saved: Privilege;
     try {
       saved = node ? await appApi.updatePrivilege(appId, node.id, body) : await appApi.addPrivilege(appId, body);
@@ -68,13 +80,26 @@ export default function PrivilegeDialog({ appId, nodes, node, parentId = null, o
     <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t(node ? 'admin:privilege.editTitle' : 'admin:privilege.createTitle')}>
       <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)}>
         <TextField label={t('admin:privilege.name')} required autoComplete="off" error={errors.name?.message} registration={register('name')} />
-        <TextField label={t('admin:privilege.key')} required autoComplete="off" hint={t('rule.safeCode')} error={errors.key?.message} registration={register('key')} />
+        <TextField
+          label={t('admin:privilege.key')}
+          required
+          autoComplete="off"
+          hint={t('rule.safeCode')}
+          error={errors.key?.message}
+          registration={register('key')}
+        />
         <SelectField label={t('admin:privilege.parent')} error={errors.parentId?.message} registration={register('parentId')}>
           <option value="">{t('admin:privilege.topLevel')}</option>
           <TreeOptions nodes={nodes} labelOf={(each) => each.name} exclude={node?.id} />
         </SelectField>
         <TextField label={t('admin:privilege.sort')} inputMode="numeric" autoComplete="off" error={errors.sort?.message} registration={register('sort')} />
-        <TextField label={t('admin:privilege.path')} autoComplete="off" hint={t('admin:privilege.pathHint')} error={errors.path?.message} registration={register('path')} />
+        <TextField
+          label={t('admin:privilege.path')}
+          autoComplete="off"
+          hint={t('admin:privilege.pathHint')}
+          error={errors.path?.message}
+          registration={register('path')}
+        />
         <SaveFooter failure={failure} busy={isSubmitting} onCancel={onClose} />
       </form>
     </DialogFrame>

@@ -25,7 +25,8 @@ export default function PrivilegesPanel({ appId }: { appId: string }) {
   const siblings = selected ? nodes.filter((node) => node.parentId === selected.parentId) : [];
   const position = selected ? siblings.indexOf(selected) : -1;
   const close = () => setOpen(undefined);
-  const named = (action: 'addChild' | 'edit' | 'up' | 'down' | 'delete', node: Privilege) => t('admin:action.of', { action: t(`admin:privilege.${action}`), name: node.name });
+  const named = (action: 'addChild' | 'edit' | 'up' | 'down' | 'delete', node: Privilege) =>
+    t('admin:action.of', { action: t(`admin:privilege.${action}`), name: node.name });
 
   const run = async (call: () => Promise<unknown>, done: string) => {
     try {
@@ -99,19 +100,40 @@ export default function PrivilegesPanel({ appId }: { appId: string }) {
               </div>
             </dl>
             <div className={ui.actions}>
-              <button type="button" className={ui.button.secondary} aria-label={named('addChild', selected)} onClick={() => setOpen({ kind: 'create', parent: selected })}>
+              <button
+                type="button"
+                className={ui.button.secondary}
+                aria-label={named('addChild', selected)}
+                onClick={() => setOpen({ kind: 'create', parent: selected })}
+              >
                 {t('admin:privilege.addChild')}
               </button>
-              <button type="button" className={ui.button.secondary} aria-label={named('edit', selected)} onClick={() => setOpen({ kind: 'edit', node: selected })}>
+              <button
+                type="button"
+                className={ui.button.secondary}
+                aria-label={named('edit', selected)}
+                onClick={() => setOpen({ kind: 'edit', node: selected })}
+              >
                 {t('admin:privilege.edit')}
               </button>
               <button type="button" className={ui.button.secondary} aria-label={named('up', selected)} disabled={position <= 0} onClick={() => shift(-1)}>
                 {t('admin:privilege.up')}
               </button>
-              <button type="button" className={ui.button.secondary} aria-label={named('down', selected)} disabled={position < 0 || position >= siblings.length - 1} onClick={() => shift(1)}>
+              <button
+                type="button"
+                className={ui.button.secondary}
+                aria-label={named('down', selected)}
+                disabled={position < 0 || position >= siblings.length - 1}
+                onClick={() => shift(1)}
+              >
                 {t('admin:privilege.down')}
               </button>
-              <button type="button" className={ui.button.danger} aria-label={named('delete', selected)} onClick={() => setOpen({ kind: 'delete', node: selected })}>
+              <button
+                type="button"
+                className={ui.button.danger}
+                aria-label={named('delete', selected)}
+                onClick={() => setOpen({ kind: 'delete', node: selected })}
+              >
                 {t('admin:privilege.delete')}
               </button>
             </div>
@@ -122,7 +144,16 @@ export default function PrivilegesPanel({ appId }: { appId: string }) {
       </div>
       <Suspense fallback={null}>
         {open?.kind === 'create' && (
-          <PrivilegeDialog appId={appId} nodes={nodes} parentId={open.parent?.id ?? null} onClose={close} onSaved={(node) => { setSelectedId(node.id); tree.reload(); }} />
+          <PrivilegeDialog
+            appId={appId}
+            nodes={nodes}
+            parentId={open.parent?.id ?? null}
+            onClose={close}
+            onSaved={(node) => {
+              setSelectedId(node.id);
+              tree.reload();
+            }}
+          />
         )}
         {open?.kind === 'edit' && <PrivilegeDialog appId={appId} nodes={nodes} node={open.node} onClose={close} onSaved={() => tree.reload()} />}
         {open?.kind === 'delete' && (
@@ -133,7 +164,8 @@ export default function PrivilegesPanel({ appId }: { appId: string }) {
             question={t('admin:privilege.deleteQuestion', { name: open.node.name })}
             confirmLabel={t('admin:action.delete')}
             onConfirm={async () => {
-              if (await run(() => appApi.removePrivilege(appId, open.node.id), t('admin:done.privilegeDeleted', { name: open.node.name }))) setSelectedId(undefined);
+              if (await run(() => appApi.removePrivilege(appId, open.node.id), t('admin:done.privilegeDeleted', { name: open.node.name })))
+                setSelectedId(undefined);
             }}
           />
         )}

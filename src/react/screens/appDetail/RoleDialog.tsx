@@ -43,7 +43,11 @@ export default function RoleDialog({ appId, role, onClose, onSaved }: RoleDialog
 
   useEffect(() => {
     let live = true;
-    const loads = [appApi.privileges(appId), role ? appApi.rolePrivileges(appId, role.id) : Promise.resolve([]), role ? appApi.roleMembers(appId, role.id) : Promise.resolve([])] as const;
+    const loads = [
+      appApi.privileges(appId),
+      role ? appApi.rolePrivileges(appId, role.id) : Promise.resolve([]),
+      role ? appApi.roleMembers(appId, role.id) : Promise.resolve([]),
+    ] as const;
     Promise.all(loads).then(
       ([nodes, held, people]) => {
         if (!live) return;
@@ -66,7 +70,11 @@ export default function RoleDialog({ appId, role, onClose, onSaved }: RoleDialog
       const fields = { name: values.name, description: values.description ?? '' };
       const saved = role ? await appApi.updateRole(appId, role.id, { ...fields, version: role.version }) : await appApi.createRole(appId, fields);
       await appApi.setRolePrivileges(appId, saved.id, [...checked]);
-      await appApi.setRoleMembers(appId, saved.id, members.map((person) => person.id));
+      await appApi.setRoleMembers(
+        appId,
+        saved.id,
+        members.map((person) => person.id),
+      );
     } catch (error) {
       const refusal = refusalOf(error);
       refusal.fields.forEach(({ field, message }) => {
@@ -90,7 +98,14 @@ export default function RoleDialog({ appId, role, onClose, onSaved }: RoleDialog
         {!tree ? (
           <p role="status">{t('console:loading')}</p>
         ) : tree.length ? (
-          <CheckTree label={t('admin:role.privileges')} hint={t('admin:role.privilegesHint')} nodes={tree} labelOf={(node) => `${node.name} (${node.key})`} checked={checked} onChange={setChecked} />
+          <CheckTree
+            label={t('admin:role.privileges')}
+            hint={t('admin:role.privilegesHint')}
+            nodes={tree}
+            labelOf={(node) => `${node.name} (${node.key})`}
+            checked={checked}
+            onChange={setChecked}
+          />
         ) : (
           <p className={ui.muted}>{t('admin:privilege.empty')}</p>
         )}

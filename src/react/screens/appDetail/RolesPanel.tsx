@@ -44,10 +44,20 @@ export default function RolesPanel({ appId }: { appId: string }) {
       align: 'end',
       cell: (role) => (
         <>
-          <button type="button" className={`${ui.button.ghost} ${styles.small}`} aria-label={named('edit', role)} onClick={() => setOpen({ kind: 'edit', role })}>
+          <button
+            type="button"
+            className={`${ui.button.ghost} ${styles.small}`}
+            aria-label={named('edit', role)}
+            onClick={() => setOpen({ kind: 'edit', role })}
+          >
             {t('admin:action.edit')}
           </button>
-          <button type="button" className={`${ui.button.ghost} ${styles.small}`} aria-label={named('delete', role)} onClick={() => setOpen({ kind: 'delete', role })}>
+          <button
+            type="button"
+            className={`${ui.button.ghost} ${styles.small}`}
+            aria-label={named('delete', role)}
+            onClick={() => setOpen({ kind: 'delete', role })}
+          >
             {t('admin:action.delete')}
           </button>
         </>

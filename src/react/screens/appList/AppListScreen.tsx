@@ -57,14 +57,28 @@ function AppList() {
   };
 
   const columns: Column<App>[] = [
-    { id: 'name', header: t('admin:app.name'), cell: (app) => <Link href={appDetailPath(app.id)} className={ui.link}>{app.name}</Link> },
+    {
+      id: 'name',
+      header: t('admin:app.name'),
+      cell: (app) => (
+        <Link href={appDetailPath(app.id)} className={ui.link}>
+          {app.name}
+        </Link>
+      ),
+    },
     { id: 'detail', header: t('admin:app.detail'), wrap: true, cell: (app) => app.detail ?? '—' },
     {
       id: 'entrypoint',
       header: t('admin:app.entrypoint'),
       cell: (app) => {
         const href = safeLink(app.entrypoint ?? undefined);
-        return href ? <a className={ui.link} href={href} target="_blank" rel="noopener noreferrer">{app.entrypoint}</a> : app.entrypoint ?? '—';
+        return href ? (
+          <a className={ui.link} href={href} target="_blank" rel="noopener noreferrer">
+            {app.entrypoint}
+          </a>
+        ) : (
+          (app.entrypoint ?? '—')
+        );
       },
     },
     { id: 'master', header: t('admin:app.master'), cell: (app) => (app.isMaster ? <span className={ui.badge}>{t('admin:app.masterYes')}</span> : '—') },
@@ -75,11 +89,20 @@ function AppList() {
       align: 'end',
       cell: (app) => (
         <>
-          <Link href={appDetailPath(app.id)} className={`${ui.button.ghost} ${styles.small}`} aria-label={t('admin:action.of', { action: t('admin:app.open'), name: app.name })}>
+          <Link
+            href={appDetailPath(app.id)}
+            className={`${ui.button.ghost} ${styles.small}`}
+            aria-label={t('admin:action.of', { action: t('admin:app.open'), name: app.name })}
+          >
             {t('admin:app.open')}
           </Link>
           {scope.platform && (
-            <button type="button" className={`${ui.button.ghost} ${styles.small}`} aria-label={t('admin:action.of', { action: t('admin:action.delete'), name: app.name })} onClick={() => setOpen({ kind: 'delete', app })}>
+            <button
+              type="button"
+              className={`${ui.button.ghost} ${styles.small}`}
+              aria-label={t('admin:action.of', { action: t('admin:action.delete'), name: app.name })}
+              onClick={() => setOpen({ kind: 'delete', app })}
+            >
               {t('admin:action.delete')}
             </button>
           )}

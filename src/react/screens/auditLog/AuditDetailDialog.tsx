@@ -5,7 +5,17 @@ import { useT } from '../../i18n';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import * as styles from './auditLog.css';
 
-export default function AuditDetailDialog({ entry, actionName, tenantName, onClose }: { entry: AuditEntry; actionName: string; tenantName?: string; onClose: () => void }) {
+export default function AuditDetailDialog({
+  entry,
+  actionName,
+  tenantName,
+  onClose,
+}: {
+  entry: AuditEntry;
+  actionName: string;
+  tenantName?: string;
+  onClose: () => void;
+}) {
   const t = useT();
   const rows: [string, string][] = [
     [t('admin:audit.time'), formatDate(entry.at)],
@@ -21,8 +31,12 @@ export default function AuditDetailDialog({ entry, actionName, tenantName, onClo
     <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t('admin:audit.detailTitle')}>
       <dl className={styles.details}>
         {rows.map(([term, value]) => [
-          <dt key={`${term}-term`} className={styles.term}>{term}</dt>,
-          <dd key={`${term}-value`} className={styles.value}>{value}</dd>,
+          <dt key={`${term}-term`} className={styles.term}>
+            {term}
+          </dt>,
+          <dd key={`${term}-value`} className={styles.value}>
+            {value}
+          </dd>,
         ])}
       </dl>
       {detail && (

@@ -8,7 +8,14 @@ export const term = style({ color: vars.color.textMuted });
 export const value = style({ margin: 0, minWidth: 0, overflowWrap: 'anywhere' });
 
 export const detail = style({
-  margin: `${vars.space.md} 0 0`, padding: vars.space.sm, maxHeight: '240px', overflow: 'auto',
-  background: vars.color.inputBackground, border: `1px solid ${vars.color.border}`, borderRadius: '6px',
-  fontSize: vars.font.sizeSmall, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere',
+  margin: `${vars.space.md} 0 0`,
+  padding: vars.space.sm,
+  maxHeight: '240px',
+  overflow: 'auto',
+  background: vars.color.inputBackground,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: '6px',
+  fontSize: vars.font.sizeSmall,
+  whiteSpace: 'pre-wrap',
+  overflowWrap: 'anywhere',
 });

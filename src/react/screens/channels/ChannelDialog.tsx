@@ -97,9 +97,21 @@ export default function ChannelDialog({ open, onOpenChange, channel, onSaved }: 
               </option>
             ))}
           </SelectField>
-          {hasVendor(type) && <TextField label={t('settings:channel.vendor')} required hint={t('settings:channel.vendorHint')} error={errors.vendor?.message} registration={register('vendor')} />}
+          {hasVendor(type) && (
+            <TextField
+              label={t('settings:channel.vendor')}
+              required
+              hint={t('settings:channel.vendorHint')}
+              error={errors.vendor?.message}
+              registration={register('vendor')}
+            />
+          )}
           <div className={table.full}>
-            <CheckboxField label={t('settings:channel.enabled')} checked={watch('enabled')} onChange={(checked) => setValue('enabled', checked, { shouldDirty: true })} />
+            <CheckboxField
+              label={t('settings:channel.enabled')}
+              checked={watch('enabled')}
+              onChange={(checked) => setValue('enabled', checked, { shouldDirty: true })}
+            />
           </div>
           {channelFields[type].length === 0 && <p className={`${ui.hint} ${table.full}`}>{t('settings:channel.noSettings')}</p>}
           {channelFields[type].map((field) => {

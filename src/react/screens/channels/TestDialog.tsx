@@ -20,12 +20,21 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 /** What the address field asks for, and how it is checked, per service type. */
 function addressOf(type: string): { label: TextKey; required: boolean; valid: (value: string) => boolean; rule: string } | undefined {
   if (type === MessageServiceType.EMAIL) return { label: 'settings:test.email', required: true, valid: (value) => EMAIL.test(value), rule: 'rule.email' };
-  if (type === MessageServiceType.SMS) return { label: 'settings:test.mobile', required: true, valid: (value) => patterns.phone.test(value), rule: 'rule.phoneNumber' };
+  if (type === MessageServiceType.SMS)
+    return { label: 'settings:test.mobile', required: true, valid: (value) => patterns.phone.test(value), rule: 'rule.phoneNumber' };
   if (type === MessageServiceType.SITE_MESSAGE) return undefined;
   return { label: 'settings:test.mention', required: false, valid: (value) => !value || patterns.phone.test(value), rule: 'rule.phoneNumber' };
 }
 
-export default function TestDialog({ channel, onOpenChange, onSent }: { channel: Channel | undefined; onOpenChange: (open: boolean) => void; onSent: () => void }) {
+export default function TestDialog({
+  channel,
+  onOpenChange,
+  onSent,
+}: {
+  channel: Channel | undefined;
+  onOpenChange: (open: boolean) => void;
+  onSent: () => void;
+}) {
   const t = useT();
   const id = useId();
   const { register, handleSubmit, reset, formState } = useForm<{ address: string }>({ defaultValues: { address: '' } });

@@ -10,6 +10,12 @@ export const error = style({ color: vars.color.error, fontSize: vars.font.sizeSm
 
 export const nowrap = style({ whiteSpace: 'nowrap' });
 
-export const outcome = style({ margin: 0, padding: `${vars.space.sm} 12px`, borderRadius: vars.radius.base, border: `1px solid ${vars.color.primary}`, background: tint(vars.color.primary, 10) });
+export const outcome = style({
+  margin: 0,
+  padding: `${vars.space.sm} 12px`,
+  borderRadius: vars.radius.base,
+  border: `1px solid ${vars.color.primary}`,
+  background: tint(vars.color.primary, 10),
+});
 
 export const outcomeFailed = style({ borderColor: vars.color.error, background: vars.color.errorSurface });

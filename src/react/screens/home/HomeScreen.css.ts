@@ -20,7 +20,14 @@ export const heroTitle = style({ margin: 0, fontSize: vars.font.sizeTitle, fontW
 
 // On the tinted hero the muted text colour and the tinted badge fall below 4.5:1 in the light
 // theme: the handle takes the text colour, the badge the plain surface behind it.
-export const heroMeta = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.sm, margin: `${vars.space.xs} 0 0`, color: vars.color.text });
+export const heroMeta = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  margin: `${vars.space.xs} 0 0`,
+  color: vars.color.text,
+});
 
 export const heroBadge = style({ background: vars.color.surface, boxShadow: `inset 0 0 0 1px ${vars.color.border}` });
 

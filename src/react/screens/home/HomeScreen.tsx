@@ -42,15 +42,15 @@ function AdminAreas() {
       {areas.map((area) => {
         const description = areaTexts[area.path];
         return (
-        <li key={area.path}>
-          <Link href={area.path} className={styles.tile}>
-            <span className={styles.tileIcon}>{isIconName(area.icon) && <Icon name={area.icon} />}</span>
-            <span className={styles.tileText}>
-              <span className={styles.tileName}>{nameText(area.name)}</span>
-              {description && <span className={styles.tileDescription}>{t(description)}</span>}
-            </span>
-          </Link>
-        </li>
+          <li key={area.path}>
+            <Link href={area.path} className={styles.tile}>
+              <span className={styles.tileIcon}>{isIconName(area.icon) && <Icon name={area.icon} />}</span>
+              <span className={styles.tileText}>
+                <span className={styles.tileName}>{nameText(area.name)}</span>
+                {description && <span className={styles.tileDescription}>{t(description)}</span>}
+              </span>
+            </Link>
+          </li>
         );
       })}
     </ul>
@@ -111,7 +111,9 @@ function RecentSignIns() {
               <span>{[agent.browser, agent.system].filter(Boolean).join(' · ') || t('console:session.unknownDevice')}</span>
               <span className={styles.itemMeta}>{session.ip ?? t('console:session.unknownAddress')}</span>
             </span>
-            <span className={styles.itemMeta}>{session.current ? <span className={ui.badge}>{t('console:session.current')}</span> : relativeTime(session.createdAt, Date.now(), t)}</span>
+            <span className={styles.itemMeta}>
+              {session.current ? <span className={ui.badge}>{t('console:session.current')}</span> : relativeTime(session.createdAt, Date.now(), t)}
+            </span>
           </li>
         );
       })}

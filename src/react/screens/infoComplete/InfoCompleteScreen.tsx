@@ -82,7 +82,12 @@ export default function InfoCompleteScreen() {
       }
       // What the provider told about the person fills the form (the names are the providers').
       const text = (...names: string[]) => providerText(known, ...names);
-      reset({ username: text('username', 'preferred_username'), realName: text('realName', 'name'), email: text('email'), mobilePhone: text('mobilePhone', 'phone_number') });
+      reset({
+        username: text('username', 'preferred_username'),
+        realName: text('realName', 'name'),
+        email: text('email'),
+        mobilePhone: text('mobilePhone', 'phone_number'),
+      });
       setExisting(known.existingAccount?.username);
       setStage(known.existingAccount ? 'choose' : 'form');
     },
@@ -165,7 +170,14 @@ export default function InfoCompleteScreen() {
   if (stage === 'link' && existing) {
     return (
       <StatusPage mark={mark} title={t('route.infoComplete')}>
-        <LinkAccountForm idpCode={idpCode} accessTicket={accessTicket} username={existing} switchAccount={switchAccount} onLinked={signedIn} onBack={() => setStage('choose')} />
+        <LinkAccountForm
+          idpCode={idpCode}
+          accessTicket={accessTicket}
+          username={existing}
+          switchAccount={switchAccount}
+          onLinked={signedIn}
+          onBack={() => setStage('choose')}
+        />
       </StatusPage>
     );
   }
@@ -195,10 +207,22 @@ export default function InfoCompleteScreen() {
     <StatusPage mark={mark} title={t('route.infoComplete')}>
       <p className={statusStyles.text}>{t('console:infoComplete.text')}</p>
       <form className={`${ui.form} ${ui.card}`} noValidate onSubmit={(event) => void onSubmit(event)}>
-        <TextField label={t('console:profile.username')} required error={errors.username?.message} registration={register('username')} autoComplete="username" />
+        <TextField
+          label={t('console:profile.username')}
+          required
+          error={errors.username?.message}
+          registration={register('username')}
+          autoComplete="username"
+        />
         <TextField label={t('console:profile.realName')} required error={errors.realName?.message} registration={register('realName')} autoComplete="name" />
         <TextField label={t('console:profile.email')} type="email" error={errors.email?.message} registration={register('email')} autoComplete="email" />
-        <TextField label={t('console:profile.mobilePhone')} type="tel" error={errors.mobilePhone?.message} registration={register('mobilePhone')} autoComplete="tel" />
+        <TextField
+          label={t('console:profile.mobilePhone')}
+          type="tel"
+          error={errors.mobilePhone?.message}
+          registration={register('mobilePhone')}
+          autoComplete="tel"
+        />
         <div className={ui.actions}>
           {existing && (
             <button type="button" className={ui.button.secondary} onClick={() => setStage('choose')}>

@@ -34,7 +34,10 @@ export function LinkAccountForm({ idpCode, accessTicket, username, switchAccount
   const t = useT();
   // Asked for once the server says the account has an authenticator app.
   const [codeAsked, setCodeAsked] = useState(false);
-  const { register, handleSubmit, setError, formState } = useForm<LinkValues>({ resolver: valibotResolver(linkForm), defaultValues: { password: '', code: undefined } });
+  const { register, handleSubmit, setError, formState } = useForm<LinkValues>({
+    resolver: valibotResolver(linkForm),
+    defaultValues: { password: '', code: undefined },
+  });
   const { errors, isSubmitting } = formState;
 
   const onSubmit = handleSubmit(async ({ password, code }) => {
@@ -53,7 +56,13 @@ export function LinkAccountForm({ idpCode, accessTicket, username, switchAccount
     <form className={`${ui.form} ${ui.card}`} noValidate onSubmit={(event) => void onSubmit(event)}>
       <p className={ui.muted}>{t('console:infoComplete.linkText', { username })}</p>
       <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
-      <PasswordField label={t('console:infoComplete.password')} required autoComplete="current-password" error={errors.password?.message} registration={register('password')} />
+      <PasswordField
+        label={t('console:infoComplete.password')}
+        required
+        autoComplete="current-password"
+        error={errors.password?.message}
+        registration={register('password')}
+      />
       {codeAsked && (
         <TextField
           label={t('login:code')}

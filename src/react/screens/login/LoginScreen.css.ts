@@ -67,7 +67,13 @@ export const sign = style({ margin: 0, fontSize: 'clamp(26px, 3.2vw, 40px)', fon
 
 export const pitchText = style({ margin: `${vars.space.md} 0 0`, color: vars.color.textMuted, fontSize: '15px', maxWidth: '440px' });
 
-export const copyright = style({ position: 'relative', margin: 0, color: vars.color.textMuted, fontSize: vars.font.sizeSmall, '@media': { [narrow]: { display: 'none' } } });
+export const copyright = style({
+  position: 'relative',
+  margin: 0,
+  color: vars.color.textMuted,
+  fontSize: vars.font.sizeSmall,
+  '@media': { [narrow]: { display: 'none' } },
+});
 
 export const formSide = style({
   position: 'relative',

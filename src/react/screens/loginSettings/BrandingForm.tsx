@@ -41,10 +41,17 @@ export function BrandingForm({ initial }: { initial: api.Versioned<IamConfig> })
   const form = useForm<Branding>({ resolver: valibotResolver(systemConfig), defaultValues: toForm(initial.value) });
   const { register, watch, setValue, formState } = form;
   const { errors } = formState;
-  const { submit, stale, reloadLatest } = useVersionedSave(form, initial, toForm, (values, version) => api.saveConfig({ system: values }, version), api.config, (saved) => {
-    setConfig(saved);
-    if (routing === 'history') applyFavicon(toForm(saved).favicon ?? '');
-  });
+  const { submit, stale, reloadLatest } = useVersionedSave(
+    form,
+    initial,
+    toForm,
+    (values, version) => api.saveConfig({ system: values }, version),
+    api.config,
+    (saved) => {
+      setConfig(saved);
+      if (routing === 'history') applyFavicon(toForm(saved).favicon ?? '');
+    },
+  );
 
   return (
     <form className={ui.form} noValidate onSubmit={(event) => void submit(event)} aria-label={t('settings:tab.branding')}>

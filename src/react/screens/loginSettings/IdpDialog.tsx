@@ -54,7 +54,10 @@ export interface IdpDialogProps {
 export default function IdpDialog({ provider, onClose, onSaved }: IdpDialogProps) {
   const t = useT();
   const [failure, setFailure] = useState<string>();
-  const { register, handleSubmit, setError, setValue, watch, formState } = useForm<Values>({ resolver: valibotResolver(schema), defaultValues: valuesOf(provider) });
+  const { register, handleSubmit, setError, setValue, watch, formState } = useForm<Values>({
+    resolver: valibotResolver(schema),
+    defaultValues: valuesOf(provider),
+  });
   const { errors, isSubmitting } = formState;
   const secretKept = provider?.hasClientSecret === true;
 
@@ -82,10 +85,33 @@ export default function IdpDialog({ provider, onClose, onSaved }: IdpDialogProps
     <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t(provider ? 'settings:idp.edit' : 'settings:idp.create')}>
       <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)}>
         <div className={table.formGrid}>
-          <TextField label={t('settings:idp.code')} required readOnly={!!provider} hint={provider ? undefined : t('settings:idp.codeHint')} autoComplete="off" error={errors.code?.message} registration={register('code')} />
-          <TextField label={t('settings:idp.name')} required hint={t('settings:idp.nameHint')} autoComplete="off" error={errors.name?.message} registration={register('name')} />
+          <TextField
+            label={t('settings:idp.code')}
+            required
+            readOnly={!!provider}
+            hint={provider ? undefined : t('settings:idp.codeHint')}
+            autoComplete="off"
+            error={errors.code?.message}
+            registration={register('code')}
+          />
+          <TextField
+            label={t('settings:idp.name')}
+            required
+            hint={t('settings:idp.nameHint')}
+            autoComplete="off"
+            error={errors.name?.message}
+            registration={register('name')}
+          />
           <div className={table.full}>
-            <TextField label={t('settings:idp.issuer')} required type="url" hint={t('settings:idp.issuerHint')} autoComplete="off" error={errors.issuer?.message} registration={register('issuer')} />
+            <TextField
+              label={t('settings:idp.issuer')}
+              required
+              type="url"
+              hint={t('settings:idp.issuerHint')}
+              autoComplete="off"
+              error={errors.issuer?.message}
+              registration={register('issuer')}
+            />
           </div>
           <TextField label={t('settings:idp.clientId')} required autoComplete="off" error={errors.clientId?.message} registration={register('clientId')} />
           <PasswordField
@@ -97,13 +123,30 @@ export default function IdpDialog({ provider, onClose, onSaved }: IdpDialogProps
             registration={register('clientSecret')}
           />
           <div className={table.full}>
-            <TextField label={t('settings:idp.scopes')} hint={t('settings:idp.scopesHint')} autoComplete="off" spellCheck={false} error={errors.scopes?.message} registration={register('scopes')} />
+            <TextField
+              label={t('settings:idp.scopes')}
+              hint={t('settings:idp.scopesHint')}
+              autoComplete="off"
+              spellCheck={false}
+              error={errors.scopes?.message}
+              registration={register('scopes')}
+            />
           </div>
           <div className={table.full}>
-            <CheckboxField label={t('settings:idp.enabled')} checked={watch('enabled')} onChange={(checked) => setValue('enabled', checked, { shouldDirty: true })} />
+            <CheckboxField
+              label={t('settings:idp.enabled')}
+              checked={watch('enabled')}
+              onChange={(checked) => setValue('enabled', checked, { shouldDirty: true })}
+            />
           </div>
           <div className={table.full}>
-            <ImageUpload label={t('settings:idp.icon')} purpose="icon" hint={t('upload.iconType')} value={watch('icon')} onChange={(url) => setValue('icon', url, { shouldDirty: true })} />
+            <ImageUpload
+              label={t('settings:idp.icon')}
+              purpose="icon"
+              hint={t('upload.iconType')}
+              value={watch('icon')}
+              onChange={(url) => setValue('icon', url, { shouldDirty: true })}
+            />
           </div>
         </div>
         <SaveFooter failure={failure} busy={isSubmitting} onCancel={onClose} />

@@ -58,7 +58,9 @@ export function IdpPanel() {
     {
       id: 'enabled',
       header: t('settings:idp.state'),
-      cell: (row) => <span className={table.status[row.enabled ? 'enabled' : 'disabled']}>{t(row.enabled ? 'settings:channel.on' : 'settings:channel.off')}</span>,
+      cell: (row) => (
+        <span className={table.status[row.enabled ? 'enabled' : 'disabled']}>{t(row.enabled ? 'settings:channel.on' : 'settings:channel.off')}</span>
+      ),
     },
     {
       id: 'actions',

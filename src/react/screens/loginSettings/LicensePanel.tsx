@@ -14,7 +14,13 @@ import { tone } from '../../widgets/StatusBadge.css';
 import * as styles from './settings.css';
 
 /** Valid in the primary colour; not activated yet is no fault (neutral); the rest need action. */
-const badgeTone: Record<LicenseStatus['status'], string> = { valid: tone.good, missing: tone.neutral, expired: tone.problem, invalid: tone.problem, over_limit: tone.problem };
+const badgeTone: Record<LicenseStatus['status'], string> = {
+  valid: tone.good,
+  missing: tone.neutral,
+  expired: tone.problem,
+  invalid: tone.problem,
+  over_limit: tone.problem,
+};
 
 function StatusCard({ status }: { status: LicenseStatus }) {
   const t = useT();
@@ -22,7 +28,10 @@ function StatusCard({ status }: { status: LicenseStatus }) {
     [t('settings:license.status'), t(`settings:licenseStatus.${status.status}`)],
     [t('settings:license.licensee'), status.licensee ?? '—'],
     [t('settings:license.expiresAt'), status.expiresAt ? formatDate(status.expiresAt, 'YYYY-MM-DD') : '—'],
-    [t('settings:license.users'), status.userLimit ? t('settings:license.usersOf', { users: status.users ?? 0, limit: status.userLimit }) : String(status.users ?? '—')],
+    [
+      t('settings:license.users'),
+      status.userLimit ? t('settings:license.usersOf', { users: status.users ?? 0, limit: status.userLimit }) : String(status.users ?? '—'),
+    ],
   ];
   return (
     <section className={ui.card} aria-labelledby="iam-license-status">
@@ -57,7 +66,12 @@ function RequestCode() {
         <h2 id={`${id}-title`} className={ui.cardTitle}>
           {t('settings:license.requestCode')}
         </h2>
-        <button type="button" className={ui.button.secondary} disabled={!code.data} onClick={() => code.data && void copy(code.data, area.current, t('settings:license.copied'))}>
+        <button
+          type="button"
+          className={ui.button.secondary}
+          disabled={!code.data}
+          onClick={() => code.data && void copy(code.data, area.current, t('settings:license.copied'))}
+        >
           {t('settings:license.copy')}
         </button>
       </div>

@@ -58,8 +58,16 @@ export default function LoginSettingsScreen({ route }: ScreenProps) {
         selected={tab}
         onSelect={setTab}
         tabs={[
-          { id: 'signIn', label: t('settings:tab.signIn'), panel: () => lazyPanel(policy.data ? <SignInPolicyForm initial={policy.data} /> : <Loading failed={policy.failed} />) },
-          { id: 'branding', label: t('settings:tab.branding'), panel: () => lazyPanel(config.data ? <BrandingForm initial={config.data} /> : <Loading failed={config.failed} />) },
+          {
+            id: 'signIn',
+            label: t('settings:tab.signIn'),
+            panel: () => lazyPanel(policy.data ? <SignInPolicyForm initial={policy.data} /> : <Loading failed={policy.failed} />),
+          },
+          {
+            id: 'branding',
+            label: t('settings:tab.branding'),
+            panel: () => lazyPanel(config.data ? <BrandingForm initial={config.data} /> : <Loading failed={config.failed} />),
+          },
           { id: 'license', label: t('settings:tab.license'), panel: () => lazyPanel(<LicensePanel status={status} onChange={setActivated} />) },
           { id: 'thirdParty', label: t('settings:tab.thirdParty'), panel: () => lazyPanel(<IdpPanel />) },
         ]}

@@ -30,7 +30,13 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
   const form = useForm<LoginSettings>({ resolver: valibotResolver(loginSettings), defaultValues: toForm(initial.value) });
   const { register, watch, setValue, formState } = form;
   const { errors } = formState;
-  const { submit, stale, reloadLatest } = useVersionedSave(form, initial, toForm, (values, version) => api.saveLoginSettings(values, version), api.loginSettings);
+  const { submit, stale, reloadLatest } = useVersionedSave(
+    form,
+    initial,
+    toForm,
+    (values, version) => api.saveLoginSettings(values, version),
+    api.loginSettings,
+  );
 
   const number = (name: Parameters<typeof register>[0]) => register(name, { valueAsNumber: true });
   const backgroundType = watch('backgroundType');
@@ -70,23 +76,82 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
         <div className={styles.checkCell}>
           <CheckboxField label={t('settings:signIn.captchaEnabled')} registration={register('captchaEnabled')} />
         </div>
-        <TextField label={t('settings:signIn.captchaAfterFailures')} type="number" min={0} max={100} hint={t('settings:signIn.captchaAfterFailuresHint')} error={errors.captchaAfterFailures?.message} registration={number('captchaAfterFailures')} />
+        <TextField
+          label={t('settings:signIn.captchaAfterFailures')}
+          type="number"
+          min={0}
+          max={100}
+          hint={t('settings:signIn.captchaAfterFailuresHint')}
+          error={errors.captchaAfterFailures?.message}
+          registration={number('captchaAfterFailures')}
+        />
         <SelectField label={t('settings:signIn.captchaKind')} error={errors.captchaKind?.message} registration={register('captchaKind')}>
           {options(Object.values(CaptchaKind), (value) => t(`settings:captchaKind.${value}`))}
         </SelectField>
-        <TextField label={t('settings:signIn.captchaLength')} type="number" min={4} max={8} error={errors.captchaLength?.message} registration={number('captchaLength')} />
+        <TextField
+          label={t('settings:signIn.captchaLength')}
+          type="number"
+          min={4}
+          max={8}
+          error={errors.captchaLength?.message}
+          registration={number('captchaLength')}
+        />
       </Section>
 
       <Section title={t('settings:signIn.lockout')}>
-        <TextField label={t('settings:signIn.maxFailures')} type="number" min={1} max={100} error={errors.maxFailures?.message} registration={number('maxFailures')} />
-        <TextField label={t('settings:signIn.lockMinutes')} type="number" min={1} max={1440} error={errors.lockMinutes?.message} registration={number('lockMinutes')} />
+        <TextField
+          label={t('settings:signIn.maxFailures')}
+          type="number"
+          min={1}
+          max={100}
+          error={errors.maxFailures?.message}
+          registration={number('maxFailures')}
+        />
+        <TextField
+          label={t('settings:signIn.lockMinutes')}
+          type="number"
+          min={1}
+          max={1440}
+          error={errors.lockMinutes?.message}
+          registration={number('lockMinutes')}
+        />
       </Section>
 
       <Section title={t('settings:signIn.passwordPolicy')} description={t('settings:signIn.passwordPolicyText')}>
-        <TextField label={t('settings:signIn.minLength')} type="number" min={6} max={20} error={errors.passwordPolicy?.minLength?.message} registration={number('passwordPolicy.minLength')} />
-        <TextField label={t('settings:signIn.maxLength')} type="number" min={6} max={20} error={errors.passwordPolicy?.maxLength?.message} registration={number('passwordPolicy.maxLength')} />
-        <TextField label={t('settings:signIn.history')} type="number" min={0} max={24} hint={t('settings:signIn.historyHint')} error={errors.passwordPolicy?.history?.message} registration={number('passwordPolicy.history')} />
-        <TextField label={t('settings:signIn.expiryDays')} type="number" min={0} max={3650} hint={t('settings:signIn.expiryDaysHint')} error={errors.passwordPolicy?.expiryDays?.message} registration={number('passwordPolicy.expiryDays')} />
+        <TextField
+          label={t('settings:signIn.minLength')}
+          type="number"
+          min={6}
+          max={20}
+          error={errors.passwordPolicy?.minLength?.message}
+          registration={number('passwordPolicy.minLength')}
+        />
+        <TextField
+          label={t('settings:signIn.maxLength')}
+          type="number"
+          min={6}
+          max={20}
+          error={errors.passwordPolicy?.maxLength?.message}
+          registration={number('passwordPolicy.maxLength')}
+        />
+        <TextField
+          label={t('settings:signIn.history')}
+          type="number"
+          min={0}
+          max={24}
+          hint={t('settings:signIn.historyHint')}
+          error={errors.passwordPolicy?.history?.message}
+          registration={number('passwordPolicy.history')}
+        />
+        <TextField
+          label={t('settings:signIn.expiryDays')}
+          type="number"
+          min={0}
+          max={3650}
+          hint={t('settings:signIn.expiryDaysHint')}
+          error={errors.passwordPolicy?.expiryDays?.message}
+          registration={number('passwordPolicy.expiryDays')}
+        />
         <div className={styles.checkRow}>
           <CheckboxField label={t('settings:signIn.requireUppercase')} registration={register('passwordPolicy.requireUppercase')} />
           <CheckboxField label={t('settings:signIn.requireLowercase')} registration={register('passwordPolicy.requireLowercase')} />
@@ -95,8 +160,22 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
       </Section>
 
       <Section title={t('settings:signIn.sessions')}>
-        <TextField label={t('settings:signIn.sessionIdleMinutes')} type="number" min={1} max={10080} error={errors.sessionIdleMinutes?.message} registration={number('sessionIdleMinutes')} />
-        <TextField label={t('settings:signIn.sessionAbsoluteHours')} type="number" min={1} max={720} error={errors.sessionAbsoluteHours?.message} registration={number('sessionAbsoluteHours')} />
+        <TextField
+          label={t('settings:signIn.sessionIdleMinutes')}
+          type="number"
+          min={1}
+          max={10080}
+          error={errors.sessionIdleMinutes?.message}
+          registration={number('sessionIdleMinutes')}
+        />
+        <TextField
+          label={t('settings:signIn.sessionAbsoluteHours')}
+          type="number"
+          min={1}
+          max={720}
+          error={errors.sessionAbsoluteHours?.message}
+          registration={number('sessionAbsoluteHours')}
+        />
       </Section>
 
       <Section title={t('settings:signIn.background')}>
@@ -104,16 +183,33 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
           {options(Object.values(BackgroundType), (value) => t(`settings:backgroundType.${value}`))}
         </SelectField>
         {backgroundType === BackgroundType.SolidColorBackground && (
-          <TextField label={t('settings:signIn.backgroundColor')} type="color" className={styles.colorInput} error={errors.background?.message} registration={register('background')} />
+          <TextField
+            label={t('settings:signIn.backgroundColor')}
+            type="color"
+            className={styles.colorInput}
+            error={errors.background?.message}
+            registration={register('background')}
+          />
         )}
         {backgroundType === BackgroundType.PictureBackground && (
           <div className={styles.wide}>
-            <ImageUpload label={t('settings:signIn.backgroundPicture')} purpose="image" value={watch('background') ?? ''} onChange={(url) => setValue('background', url, { shouldDirty: true })} />
+            <ImageUpload
+              label={t('settings:signIn.backgroundPicture')}
+              purpose="image"
+              value={watch('background') ?? ''}
+              onChange={(url) => setValue('background', url, { shouldDirty: true })}
+            />
           </div>
         )}
         {backgroundType === BackgroundType.CustomCss && (
           <div className={styles.wide}>
-            <TextAreaField label={t('settings:signIn.backgroundCss')} hint={t('settings:signIn.backgroundCssHint')} spellCheck={false} error={errors.background?.message} registration={register('background')} />
+            <TextAreaField
+              label={t('settings:signIn.backgroundCss')}
+              hint={t('settings:signIn.backgroundCssHint')}
+              spellCheck={false}
+              error={errors.background?.message}
+              registration={register('background')}
+            />
           </div>
         )}
       </Section>

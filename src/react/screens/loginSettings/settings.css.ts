@@ -58,13 +58,14 @@ export const checkCell = style({ paddingTop: '28px' });
 /** Checkboxes side by side on a row of their own. */
 export const checkRow = style({ gridColumn: '1 / -1', display: 'flex', flexWrap: 'wrap', gap: `${vars.space.sm} ${vars.space.lg}` });
 
-
 export const textArea = style({ minHeight: '96px', resize: 'vertical', fontFamily: 'inherit' });
 
-export const code = style({ minHeight: '72px', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: vars.font.sizeSmall, wordBreak: 'break-all' });
-
-
-
+export const code = style({
+  minHeight: '72px',
+  fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+  fontSize: vars.font.sizeSmall,
+  wordBreak: 'break-all',
+});
 
 export const saveBar = style({
   position: 'sticky',

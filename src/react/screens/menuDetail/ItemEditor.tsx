@@ -34,9 +34,22 @@ export function ItemEditor({ item, errors, privilegeOptions, warning, readOnly, 
       </h3>
       <fieldset className={`${ui.form} ${styles.plainFieldset}`} disabled={readOnly}>
         <PlainTextField label={t('admin:menu.itemName')} required value={item.name} error={errors.name} onValue={(name) => onChange({ name })} />
-        <PlainTextField label={t('admin:menu.itemPath')} required value={item.path} error={errors.path} hint={t('admin:menu.pathHint')} onValue={(path) => onChange({ path })} />
+        <PlainTextField
+          label={t('admin:menu.itemPath')}
+          required
+          value={item.path}
+          error={errors.path}
+          hint={t('admin:menu.pathHint')}
+          onValue={(path) => onChange({ path })}
+        />
         <IconPicker label={t('admin:menu.icon')} value={item.icon} error={errors.icon} disabled={readOnly} onChange={(icon) => onChange({ icon })} />
-        <SelectField label={t('admin:menu.privilege')} value={item.privilegeId} error={errors.privilegeId} hint={t('admin:menu.privilegeHint')} onChange={(event) => onChange({ privilegeId: event.currentTarget.value })}>
+        <SelectField
+          label={t('admin:menu.privilege')}
+          value={item.privilegeId}
+          error={errors.privilegeId}
+          hint={t('admin:menu.privilegeHint')}
+          onChange={(event) => onChange({ privilegeId: event.currentTarget.value })}
+        >
           <option value="">{t('admin:menu.everyone')}</option>
           {privilegeOptions}
         </SelectField>
@@ -54,7 +67,13 @@ export function ItemEditor({ item, errors, privilegeOptions, warning, readOnly, 
           <button type="button" className={ui.button.secondary} aria-label={named('up')} disabled={place.index <= 0} onClick={() => onShift(-1)}>
             {t('admin:privilege.up')}
           </button>
-          <button type="button" className={ui.button.secondary} aria-label={named('down')} disabled={place.index < 0 || place.index >= place.count - 1} onClick={() => onShift(1)}>
+          <button
+            type="button"
+            className={ui.button.secondary}
+            aria-label={named('down')}
+            disabled={place.index < 0 || place.index >= place.count - 1}
+            onClick={() => onShift(1)}
+          >
             {t('admin:privilege.down')}
           </button>
           <button type="button" className={ui.button.danger} aria-label={named('deleteItem')} onClick={onDelete}>

@@ -50,7 +50,7 @@ export default function MenuDetailScreen({ params }: ScreenProps) {
     async () => (scope.platform ? privilegeGroups(appId) : plan.data ? [{ app: '', privileges: await menuApi.boundPrivileges(plan.data.id) }] : []),
     [appId, scope.platform, plan.data?.id],
   );
-  const title = appId === GLOBAL_MENU ? t('admin:menu.global') : app.data?.name ?? plan.data?.name ?? '';
+  const title = appId === GLOBAL_MENU ? t('admin:menu.global') : (app.data?.name ?? plan.data?.name ?? '');
 
   return (
     <AdminPage title="route.menuDetail">
@@ -61,7 +61,15 @@ export default function MenuDetailScreen({ params }: ScreenProps) {
       ) : plan.data === undefined || !groups.data || (scope.platform && appId !== GLOBAL_MENU && !app.data) ? (
         <p role="status">{t(app.failed ? 'admin:menu.missing' : 'console:loading')}</p>
       ) : (
-        <MenuEditor key={plan.data?.version ?? 0} appId={appId} title={title} plan={plan.data} groups={groups.data ?? []} readOnly={!scope.platform} onSaved={plan.reload} />
+        <MenuEditor
+          key={plan.data?.version ?? 0}
+          appId={appId}
+          title={title}
+          plan={plan.data}
+          groups={groups.data ?? []}
+          readOnly={!scope.platform}
+          onSaved={plan.reload}
+        />
       )}
     </AdminPage>
   );
@@ -93,7 +101,10 @@ function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEdito
   /** Why an item cannot be reached by the holders of its privilege alone, if it cannot. */
   const unreachable = (node: EditorItem) => {
     const blocker = blockingAncestor(nodes, node.id, (id) => privileges.get(id)?.parentId);
-    return blocker && t('admin:menu.unreachable', { privilege: privilegeName(node.privilegeId) ?? '', parent: blocker.name, other: privilegeName(blocker.privilegeId) ?? '' });
+    return (
+      blocker &&
+      t('admin:menu.unreachable', { privilege: privilegeName(node.privilegeId) ?? '', parent: blocker.name, other: privilegeName(blocker.privilegeId) ?? '' })
+    );
   };
 
   useEffect(() => setName((current) => current || title), [title]);

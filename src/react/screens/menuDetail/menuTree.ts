@@ -17,7 +17,10 @@ const newId = () => `item-${(counter += 1)}`;
 export function toEditor(items: readonly PlanMenuItem[], parentId: string | null = null): EditorItem[] {
   return items.flatMap((item) => {
     const id = newId();
-    return [{ id, parentId, name: item.name, path: item.path, icon: item.icon ?? '', privilegeId: item.privilegeId ?? '' }, ...toEditor(item.children ?? [], id)];
+    return [
+      { id, parentId, name: item.name, path: item.path, icon: item.icon ?? '', privilegeId: item.privilegeId ?? '' },
+      ...toEditor(item.children ?? [], id),
+    ];
   });
 }
 
@@ -44,7 +47,7 @@ export function addItem(nodes: readonly EditorItem[], parentId: string | null): 
 export function removeItem(nodes: readonly EditorItem[], id: string): EditorItem[] {
   const gone = new Set([id]);
   // Reordering may put a child before its parent in the flat list: repeat until the subtree is whole.
-  for (let size = 0; size !== gone.size; ) {
+  for (let size = 0; size !== gone.size;) {
     size = gone.size;
     for (const node of nodes) if (node.parentId && gone.has(node.parentId)) gone.add(node.id);
   }
@@ -100,12 +103,17 @@ export function fieldOf(nodes: readonly EditorItem[], dotPath: string): { id: st
  * enclosing item bound to anything else stays hidden from someone who holds only this item's
  * privilege, and so does everything inside it.
  */
-export function blockingAncestor(nodes: readonly EditorItem[], id: string, parentOfPrivilege: (privilegeId: string) => string | null | undefined): EditorItem | undefined {
+export function blockingAncestor(
+  nodes: readonly EditorItem[],
+  id: string,
+  parentOfPrivilege: (privilegeId: string) => string | null | undefined,
+): EditorItem | undefined {
   const byId = new Map(nodes.map((node) => [node.id, node]));
   const item = byId.get(id);
   if (!item?.privilegeId) return undefined;
   const reaching = new Set<string>();
-  for (let privilege: string | null | undefined = item.privilegeId; privilege && !reaching.has(privilege); privilege = parentOfPrivilege(privilege)) reaching.add(privilege);
+  for (let privilege: string | null | undefined = item.privilegeId; privilege && !reaching.has(privilege); privilege = parentOfPrivilege(privilege))
+    reaching.add(privilege);
   let enclosing = item.parentId ? byId.get(item.parentId) : undefined;
   while (enclosing) {
     if (enclosing.privilegeId && !reaching.has(enclosing.privilegeId)) return enclosing;

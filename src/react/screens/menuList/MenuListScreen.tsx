@@ -51,7 +51,15 @@ export default function MenuListScreen() {
   };
 
   const columns: Column<AppMenu>[] = [
-    { id: 'app', header: t('admin:menu.app'), cell: (menu) => <Link href={menuDetailPath(menu.appId ?? GLOBAL_MENU)} className={ui.link}>{nameOf(menu)}</Link> },
+    {
+      id: 'app',
+      header: t('admin:menu.app'),
+      cell: (menu) => (
+        <Link href={menuDetailPath(menu.appId ?? GLOBAL_MENU)} className={ui.link}>
+          {nameOf(menu)}
+        </Link>
+      ),
+    },
     { id: 'plan', header: t('admin:menu.planName'), cell: (menu) => menu.planName },
     { id: 'items', header: t('admin:menu.items'), cell: (menu) => itemCounts.get(menu.planId) ?? '…' },
     { id: 'entrypoint', header: t('admin:app.entrypoint'), cell: (menu) => menu.entrypoint ?? '—' },
@@ -61,11 +69,20 @@ export default function MenuListScreen() {
       align: 'end',
       cell: (menu) => (
         <>
-          <Link href={menuDetailPath(menu.appId ?? GLOBAL_MENU)} className={`${ui.button.ghost} ${styles.small}`} aria-label={t('admin:action.of', { action: t('admin:app.open'), name: nameOf(menu) })}>
+          <Link
+            href={menuDetailPath(menu.appId ?? GLOBAL_MENU)}
+            className={`${ui.button.ghost} ${styles.small}`}
+            aria-label={t('admin:action.of', { action: t('admin:app.open'), name: nameOf(menu) })}
+          >
             {t('admin:app.open')}
           </Link>
           {scope.platform && (
-            <button type="button" className={`${ui.button.ghost} ${styles.small}`} aria-label={t('admin:action.of', { action: t('admin:action.delete'), name: nameOf(menu) })} onClick={() => setOpen({ kind: 'delete', menu })}>
+            <button
+              type="button"
+              className={`${ui.button.ghost} ${styles.small}`}
+              aria-label={t('admin:action.of', { action: t('admin:action.delete'), name: nameOf(menu) })}
+              onClick={() => setOpen({ kind: 'delete', menu })}
+            >
               {t('admin:action.delete')}
             </button>
           )}

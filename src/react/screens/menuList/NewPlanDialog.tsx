@@ -22,7 +22,10 @@ export default function NewPlanDialog({ planned, onClose }: { planned: readonly 
 
   useEffect(() => {
     let live = true;
-    appApi.list({ size: APP_CHOICES }).then((page) => live && setApps(page.list), () => undefined);
+    appApi.list({ size: APP_CHOICES }).then(
+      (page) => live && setApps(page.list),
+      () => undefined,
+    );
     return () => {
       live = false;
     };

@@ -66,11 +66,21 @@ function Item({ message, onChanged }: { message: Message; onChanged: () => void 
       </p>
       <div className={styles.itemActions}>
         {unread && (
-          <button type="button" className={`${ui.button.ghost} ${table.small}`} aria-label={t('settings:inbox.markReadOf', { title: message.title })} onClick={() => void act(() => messages.markRead(message.id))}>
+          <button
+            type="button"
+            className={`${ui.button.ghost} ${table.small}`}
+            aria-label={t('settings:inbox.markReadOf', { title: message.title })}
+            onClick={() => void act(() => messages.markRead(message.id))}
+          >
             {t('settings:inbox.markRead')}
           </button>
         )}
-        <button type="button" className={`${ui.button.ghost} ${table.small}`} aria-label={t('settings:inbox.deleteOf', { title: message.title })} onClick={() => void act(() => messages.remove(message.id))}>
+        <button
+          type="button"
+          className={`${ui.button.ghost} ${table.small}`}
+          aria-label={t('settings:inbox.deleteOf', { title: message.title })}
+          onClick={() => void act(() => messages.remove(message.id))}
+        >
           {t('settings:inbox.delete')}
         </button>
       </div>
@@ -119,7 +129,12 @@ export default function MessagesScreen({ route }: ScreenProps) {
               <label htmlFor={`${id}-filter`} className={table.controlLabel}>
                 {t('settings:inbox.show')}
               </label>
-              <select id={`${id}-filter`} className={table.select} value={inbox.query.status} onChange={(event) => inbox.refine({ status: event.currentTarget.value as messages.InboxFilter })}>
+              <select
+                id={`${id}-filter`}
+                className={table.select}
+                value={inbox.query.status}
+                onChange={(event) => inbox.refine({ status: event.currentTarget.value as messages.InboxFilter })}
+              >
                 {(['all', 'unread', 'read'] as const).map((status) => (
                   <option key={status} value={status}>
                     {t(`settings:inbox.filter.${status}`)}

@@ -50,7 +50,9 @@ export default function SendDialog({ open, onOpenChange, onSent }: { open: boole
         ...(values.tenantId ? { tenantId: values.tenantId } : {}),
         ...(values.channelId ? { channelId: values.channelId } : {}),
       });
-      notifySuccess(sent.skipped ? t('settings:send.sentSkipped', { count: sent.count, skipped: sent.skipped }) : t('settings:send.sent', { count: sent.count }));
+      notifySuccess(
+        sent.skipped ? t('settings:send.sentSkipped', { count: sent.count, skipped: sent.skipped }) : t('settings:send.sent', { count: sent.count }),
+      );
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       const fields = error.status === 400 ? ((error.data as Partial<FieldErrors> | null)?.fields ?? []) : [];
@@ -68,13 +70,30 @@ export default function SendDialog({ open, onOpenChange, onSent }: { open: boole
   return (
     <DialogFrame open={open} onOpenChange={onOpenChange} title={t('settings:send.title')}>
       <form className={ui.form} noValidate onSubmit={(event) => void submit(event)}>
-        <TextField label={t('settings:send.subject')} required maxLength={200} error={errors.title?.message} registration={register('title', { validate: required })} />
-        <TextAreaField label={t('settings:send.content')} required maxLength={5000} error={errors.content?.message} registration={register('content', { validate: required })} />
+        <TextField
+          label={t('settings:send.subject')}
+          required
+          maxLength={200}
+          error={errors.title?.message}
+          registration={register('title', { validate: required })}
+        />
+        <TextAreaField
+          label={t('settings:send.content')}
+          required
+          maxLength={5000}
+          error={errors.content?.message}
+          registration={register('content', { validate: required })}
+        />
         <fieldset className={styles.group}>
           <legend className={`${ui.label} ${styles.legend}`}>{t('settings:send.users')}</legend>
           <MemberPicker label={t('settings:send.users')} members={people} onChange={setPeople} search={findPeople} />
         </fieldset>
-        <SelectField label={t('settings:send.tenant')} hint={t('settings:send.tenantHint')} error={errors.tenantId?.message} registration={register('tenantId')}>
+        <SelectField
+          label={t('settings:send.tenant')}
+          hint={t('settings:send.tenantHint')}
+          error={errors.tenantId?.message}
+          registration={register('tenantId')}
+        >
           <option value="">{t('settings:send.noTenant')}</option>
           {tenantList.data && <TenantOptions tenants={tenantList.data} />}
         </SelectField>
@@ -83,7 +102,12 @@ export default function SendDialog({ open, onOpenChange, onSent }: { open: boole
             {tRule(recipientsError)}
           </p>
         )}
-        <SelectField label={t('settings:send.channel')} hint={t('settings:send.channelHint')} error={errors.channelId?.message} registration={register('channelId')}>
+        <SelectField
+          label={t('settings:send.channel')}
+          hint={t('settings:send.channelHint')}
+          error={errors.channelId?.message}
+          registration={register('channelId')}
+        >
           <option value="">{t('settings:send.inbox')}</option>
           {channelList.data?.map((channel) => (
             <option key={channel.id} value={channel.id}>

@@ -51,7 +51,9 @@ export default function OauthAuthorizeScreen() {
     const text = stage.kind === 'invalid' ? t('console:sso.invalid') : t('console:loading');
     return (
       <StatusPage mark={mark} title={title}>
-        <p className={statusStyles.text} role="status">{text}</p>
+        <p className={statusStyles.text} role="status">
+          {text}
+        </p>
       </StatusPage>
     );
   }

@@ -37,7 +37,10 @@ export function TenantAdmins({ tenant }: { tenant: Tenant }) {
   const save = async () => {
     setBusy(true);
     try {
-      const saved = await tenantApi.setAdmins(tenant.id, chosen.map((person) => person.id));
+      const saved = await tenantApi.setAdmins(
+        tenant.id,
+        chosen.map((person) => person.id),
+      );
       setAdmins(saved);
       setChosen(saved);
     } catch {
@@ -59,7 +62,11 @@ export function TenantAdmins({ tenant }: { tenant: Tenant }) {
           {t('admin:tenant.saveAdmins')}
         </button>
       </div>
-      {admins ? <MemberPicker label={t('admin:tenant.admins')} members={chosen} onChange={setChosen} search={search} /> : <p role="status">{t('console:loading')}</p>}
+      {admins ? (
+        <MemberPicker label={t('admin:tenant.admins')} members={chosen} onChange={setChosen} search={search} />
+      ) : (
+        <p role="status">{t('console:loading')}</p>
+      )}
     </section>
   );
 }

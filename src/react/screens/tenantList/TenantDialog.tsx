@@ -40,7 +40,11 @@ export default function TenantDialog({ parent, tenant, onClose, onSaved }: Tenan
   const [failure, setFailure] = useState<string>();
   const { register, handleSubmit, setError, formState } = useForm<Values>({
     resolver: valibotResolver(schema),
-    defaultValues: { name: tenant?.name ?? '', type: (tenant?.type as Values['type'] | undefined) ?? TenantType.Company, description: tenant?.description ?? '' },
+    defaultValues: {
+      name: tenant?.name ?? '',
+      type: (tenant?.type as Values['type'] | undefined) ?? TenantType.Company,
+      description: tenant?.description ?? '',
+    },
   });
   const { errors, isSubmitting } = formState;
 
@@ -50,7 +54,12 @@ export default function TenantDialog({ parent, tenant, onClose, onSaved }: Tenan
     try {
       saved = tenant
         ? await tenantApi.update(tenant.id, { ...values, description: values.description ?? '', version: tenant.version })
-        : await tenantApi.create({ parentId: parent?.id ?? '', name: values.name, type: values.type, ...(values.description ? { description: values.description } : {}) });
+        : await tenantApi.create({
+            parentId: parent?.id ?? '',
+            name: values.name,
+            type: values.type,
+            ...(values.description ? { description: values.description } : {}),
+          });
     } catch (error) {
       const refusal = refusalOf(error);
       refusal.fields.forEach(({ field, message }) => {

@@ -137,7 +137,12 @@ export default function TenantListScreen() {
                 </div>
               </dl>
               <div className={ui.actions}>
-                <button type="button" className={ui.button.primary} aria-label={named('addChild')} onClick={() => setOpen({ kind: 'create', tenant: selected })}>
+                <button
+                  type="button"
+                  className={ui.button.primary}
+                  aria-label={named('addChild')}
+                  onClick={() => setOpen({ kind: 'create', tenant: selected })}
+                >
                   {t('admin:tenant.addChild')}
                 </button>
                 {selected.parentId && (
@@ -147,10 +152,20 @@ export default function TenantListScreen() {
                 )}
                 {!fixed(selected) && (
                   <>
-                    <button type="button" className={ui.button.secondary} aria-label={named('move')} onClick={() => setOpen({ kind: 'move', tenant: selected })}>
+                    <button
+                      type="button"
+                      className={ui.button.secondary}
+                      aria-label={named('move')}
+                      onClick={() => setOpen({ kind: 'move', tenant: selected })}
+                    >
                       {t('admin:tenant.move')}
                     </button>
-                    <button type="button" className={ui.button.danger} aria-label={named('delete')} onClick={() => setOpen({ kind: 'delete', tenant: selected })}>
+                    <button
+                      type="button"
+                      className={ui.button.danger}
+                      aria-label={named('delete')}
+                      onClick={() => setOpen({ kind: 'delete', tenant: selected })}
+                    >
                       {t('admin:tenant.delete')}
                     </button>
                   </>

@@ -69,7 +69,15 @@ function AvatarCard({ info }: { info: users.BasicInfo | undefined }) {
   };
   return (
     <Card id="iam-userinfo-avatar" title={t('console:profile.avatar')}>
-      <ImageUpload label={t('console:profile.avatar')} labelHidden purpose="avatar" hint={t('upload.avatarType')} value={info?.avatar ?? ''} disabled={!info} onChange={(url) => void save(url)} />
+      <ImageUpload
+        label={t('console:profile.avatar')}
+        labelHidden
+        purpose="avatar"
+        hint={t('upload.avatarType')}
+        value={info?.avatar ?? ''}
+        disabled={!info}
+        onChange={(url) => void save(url)}
+      />
     </Card>
   );
 }
@@ -122,7 +130,12 @@ function Sessions() {
       className={styles.wide}
       action={
         <span className={styles.cardActions}>
-          <button type="button" className={ui.button.secondary} disabled={!others} onClick={() => void act(signOutOtherSessions, t('console:done.signedOutOthers'))}>
+          <button
+            type="button"
+            className={ui.button.secondary}
+            disabled={!others}
+            onClick={() => void act(signOutOtherSessions, t('console:done.signedOutOthers'))}
+          >
             {t('console:session.signOutOthers')}
           </button>
           {accountTexts && (

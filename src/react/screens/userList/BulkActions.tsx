@@ -21,7 +21,10 @@ export function BulkActions({ selected, onClear, onDone }: { selected: readonly 
     const users = [...selected];
     let results: BulkUserResult[];
     try {
-      results = await bulkUsers(action, users.map((user) => user.id));
+      results = await bulkUsers(
+        action,
+        users.map((user) => user.id),
+      );
     } catch {
       return; // the HTTP client has shown why
     }
@@ -57,7 +60,11 @@ export function BulkActions({ selected, onClear, onDone }: { selected: readonly 
         )}
       </Suspense>
       {outcome && (
-        <DialogFrame open onOpenChange={(open) => !open && setOutcome(undefined)} title={t(`admin:bulk.title.${outcome.action}`, { count: outcome.users.length })}>
+        <DialogFrame
+          open
+          onOpenChange={(open) => !open && setOutcome(undefined)}
+          title={t(`admin:bulk.title.${outcome.action}`, { count: outcome.users.length })}
+        >
           <p>{t('admin:bulk.summary', { done: outcome.results.filter((result) => result.ok).length, count: outcome.results.length })}</p>
           <ul className={ui.list} aria-label={t('admin:bulk.results')}>
             {outcome.results.map((result) => (
@@ -65,7 +72,9 @@ export function BulkActions({ selected, onClear, onDone }: { selected: readonly 
                 <span>
                   <strong>{outcome.users.find((user) => user.id === result.id)?.username ?? result.id}</strong>
                   {': '}
-                  <span className={result.ok ? styles.status.enabled : styles.status.disabled}>{result.ok ? t('admin:bulk.done') : t('admin:bulk.notDone')}</span>
+                  <span className={result.ok ? styles.status.enabled : styles.status.disabled}>
+                    {result.ok ? t('admin:bulk.done') : t('admin:bulk.notDone')}
+                  </span>
                   {!result.ok && <span className={ui.muted}> {result.message}</span>}
                 </span>
               </li>

@@ -60,7 +60,12 @@ export default function RolesDialog({ user, onClose }: { user: AdminUser; onClos
           <fieldset key={entry.appId} className={styles.checkGroup}>
             <legend className={styles.legend}>{entry.appName}</legend>
             {entry.roles.map((role) => (
-              <CheckboxField key={role.id} label={role.name} checked={chosen[entry.appId]?.includes(role.id) ?? false} onChange={(on) => toggle(entry.appId, role.id, on)} />
+              <CheckboxField
+                key={role.id}
+                label={role.name}
+                checked={chosen[entry.appId]?.includes(role.id) ?? false}
+                onChange={(on) => toggle(entry.appId, role.id, on)}
+              />
             ))}
           </fieldset>
         ))}

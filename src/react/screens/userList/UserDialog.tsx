@@ -65,7 +65,7 @@ export default function UserDialog({ user, tenants, onClose, onSaved }: UserDial
   const t = useT();
   const scope = useAdminScope();
   const self = user?.id === scope.userId;
-  const defaultTenant = scope.tenantAdmin && scope.tenantId ? scope.tenantId : tenants.find((tenant) => !tenant.parentId)?.id ?? tenants[0]?.id ?? '';
+  const defaultTenant = scope.tenantAdmin && scope.tenantId ? scope.tenantId : (tenants.find((tenant) => !tenant.parentId)?.id ?? tenants[0]?.id ?? '');
   const [version, setVersion] = useState(user?.version);
   const [stale, setStale] = useState(false);
   const [failure, setFailure] = useState<string>();
@@ -79,15 +79,21 @@ export default function UserDialog({ user, tenants, onClose, onSaved }: UserDial
   const save = async (values: Values) => {
     const availabilityStatus = Number(values.availabilityStatus) as AvailabilityStatus;
     const common = {
-      realName: values.realName, email: values.email ?? '', mobilePhone: values.mobilePhone ?? '', description: values.description ?? '',
-      avatar: values.avatar, tenantId: values.tenantId,
+      realName: values.realName,
+      email: values.email ?? '',
+      mobilePhone: values.mobilePhone ?? '',
+      description: values.description ?? '',
+      avatar: values.avatar,
+      tenantId: values.tenantId,
     };
     // Only a platform administrator grants platform rights; nobody changes their own status or rights here.
-    const rights = self ? {} : {
-      availabilityStatus,
-      isAdmin: values.isAdmin,
-      ...(scope.platform ? { isMaster: values.isAdmin && userType !== UserType.Tenant } : {}),
-    };
+    const rights = self
+      ? {}
+      : {
+          availabilityStatus,
+          isAdmin: values.isAdmin,
+          ...(scope.platform ? { isMaster: values.isAdmin && userType !== UserType.Tenant } : {}),
+        };
     if (!user) {
       const extraProp = userType === UserType.Tenant ? {} : { intProperty1: userType };
       return users.create({ ...common, ...rights, username: values.username, password: values.password, extraProp });
@@ -129,15 +135,36 @@ export default function UserDialog({ user, tenants, onClose, onSaved }: UserDial
     <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t(user ? 'admin:user.editTitle' : 'admin:user.createTitle')}>
       <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)}>
         <div className={styles.formGrid}>
-          <TextField label={t('admin:user.username')} required={!user} readOnly={!!user} autoComplete="off" error={errors.username?.message} registration={register('username')} />
+          <TextField
+            label={t('admin:user.username')}
+            required={!user}
+            readOnly={!!user}
+            autoComplete="off"
+            error={errors.username?.message}
+            registration={register('username')}
+          />
           <TextField label={t('admin:user.realName')} required autoComplete="off" error={errors.realName?.message} registration={register('realName')} />
           {!user && (
             <div className={styles.full}>
-              <PasswordField label={t('admin:user.password')} required autoComplete="new-password" hint={t('rule.password')} error={errors.password?.message} registration={register('password')} />
+              <PasswordField
+                label={t('admin:user.password')}
+                required
+                autoComplete="new-password"
+                hint={t('rule.password')}
+                error={errors.password?.message}
+                registration={register('password')}
+              />
             </div>
           )}
           <TextField label={t('admin:user.email')} type="email" autoComplete="off" error={errors.email?.message} registration={register('email')} />
-          <TextField label={t('admin:user.mobilePhone')} type="tel" inputMode="tel" autoComplete="off" error={errors.mobilePhone?.message} registration={register('mobilePhone')} />
+          <TextField
+            label={t('admin:user.mobilePhone')}
+            type="tel"
+            inputMode="tel"
+            autoComplete="off"
+            error={errors.mobilePhone?.message}
+            registration={register('mobilePhone')}
+          />
           <SelectField label={t('admin:user.tenant')} required error={errors.tenantId?.message} registration={register('tenantId')}>
             <TenantOptions tenants={tenants} />
           </SelectField>
@@ -155,14 +182,23 @@ export default function UserDialog({ user, tenants, onClose, onSaved }: UserDial
           )}
           {!self && (
             <div className={styles.full}>
-              <CheckboxField label={t(userType === UserType.Tenant ? 'admin:user.tenantAdmin' : 'admin:user.platformAdmin')} registration={register('isAdmin')} />
+              <CheckboxField
+                label={t(userType === UserType.Tenant ? 'admin:user.tenantAdmin' : 'admin:user.platformAdmin')}
+                registration={register('isAdmin')}
+              />
             </div>
           )}
           <div className={styles.full}>
             <TextAreaField label={t('admin:user.description')} error={errors.description?.message} registration={register('description')} />
           </div>
           <div className={styles.full}>
-            <ImageUpload label={t('admin:user.avatar')} purpose="avatar" hint={t('upload.avatarType')} value={watch('avatar')} onChange={(url) => setValue('avatar', url, { shouldDirty: true })} />
+            <ImageUpload
+              label={t('admin:user.avatar')}
+              purpose="avatar"
+              hint={t('upload.avatarType')}
+              value={watch('avatar')}
+              onChange={(url) => setValue('avatar', url, { shouldDirty: true })}
+            />
           </div>
         </div>
         {stale && (

@@ -52,12 +52,13 @@ export default function UserListScreen() {
   useEffect(() => setPicked(new Set()), [list.data]);
   const selectable = (list.data?.list ?? []).filter((user) => user.id !== scope.userId);
   const selected = selectable.filter((user) => picked.has(user.id));
-  const toggle = (id: string, on: boolean) => setPicked((current) => {
-    const next = new Set(current);
-    if (on) next.add(id);
-    else next.delete(id);
-    return next;
-  });
+  const toggle = (id: string, on: boolean) =>
+    setPicked((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
 
   const act = async (call: () => Promise<unknown>, done: string) => {
     try {
@@ -90,7 +91,9 @@ export default function UserListScreen() {
             className={styles.checkbox}
             aria-label={t('admin:bulk.selectAll')}
             checked={selectable.length > 0 && selected.length === selectable.length}
-            ref={(box) => { if (box) box.indeterminate = selected.length > 0 && selected.length < selectable.length; }}
+            ref={(box) => {
+              if (box) box.indeterminate = selected.length > 0 && selected.length < selectable.length;
+            }}
             disabled={!selectable.length}
             onChange={(event) => setPicked(new Set(event.currentTarget.checked ? selectable.map((user) => user.id) : []))}
           />
@@ -112,14 +115,25 @@ export default function UserListScreen() {
         </span>
       ),
     },
-    { id: 'realName', header: t('admin:user.realName'), sortKey: 'realName', cell: (user) => <span className={styles.clipShort} title={user.realName}>{user.realName}</span> },
+    {
+      id: 'realName',
+      header: t('admin:user.realName'),
+      sortKey: 'realName',
+      cell: (user) => (
+        <span className={styles.clipShort} title={user.realName}>
+          {user.realName}
+        </span>
+      ),
+    },
     {
       // E-mail and phone share a column (two short lines) so that the table fits a laptop screen.
       id: 'contact',
       header: t('admin:user.contact'),
       cell: (user) => (
         <span className={styles.lines}>
-          <span className={styles.clipMedium} title={user.email}>{user.email ?? '—'}</span>
+          <span className={styles.clipMedium} title={user.email}>
+            {user.email ?? '—'}
+          </span>
           {user.mobilePhone && <span>{user.mobilePhone}</span>}
         </span>
       ),
@@ -129,7 +143,11 @@ export default function UserListScreen() {
       header: t('admin:user.tenant'),
       cell: (user) => {
         const name = (user.tenantId && tenantNames.get(user.tenantId)) || '—';
-        return <span className={styles.clipShort} title={name}>{name}</span>;
+        return (
+          <span className={styles.clipShort} title={name}>
+            {name}
+          </span>
+        );
       },
     },
     {
@@ -144,7 +162,12 @@ export default function UserListScreen() {
         </span>
       ),
     },
-    { id: 'createdAt', header: t('admin:user.createdAt'), sortKey: 'createdAt', cell: (user) => <time title={formatDate(user.createdAt)}>{formatDate(user.createdAt, 'YYYY-MM-DD')}</time> },
+    {
+      id: 'createdAt',
+      header: t('admin:user.createdAt'),
+      sortKey: 'createdAt',
+      cell: (user) => <time title={formatDate(user.createdAt)}>{formatDate(user.createdAt, 'YYYY-MM-DD')}</time>,
+    },
     {
       id: 'actions',
       header: t('admin:table.actions'),
@@ -152,13 +175,24 @@ export default function UserListScreen() {
       cell: (user) => {
         const enabled = user.availabilityStatus === Status.Enable;
         // Nobody resets, disables or deletes themselves here.
-        const more: RowMenuItem[] = user.id === scope.userId ? [] : [
-          { key: 'password', label: t('admin:action.resetPassword'), onSelect: () => setOpen({ kind: 'password', user }) },
-          { key: 'sessions', label: t('admin:action.sessions'), onSelect: () => setOpen({ kind: 'sessions', user }) },
-          { key: 'status', label: t(`admin:action.${enabled ? 'disable' : 'enable'}`), onSelect: () => void act(() => setStatus(user, enabled ? Status.Disabled : Status.Enable), t(enabled ? 'admin:done.userDisabled' : 'admin:done.userEnabled', { name: user.username })) },
-          ...(user.locked ? [{ key: 'unlock', label: t('admin:action.unlock'), onSelect: () => setOpen({ kind: 'unlock', user }) }] : []),
-          { key: 'delete', label: t('admin:action.delete'), danger: true, onSelect: () => setOpen({ kind: 'delete', user }) },
-        ];
+        const more: RowMenuItem[] =
+          user.id === scope.userId
+            ? []
+            : [
+                { key: 'password', label: t('admin:action.resetPassword'), onSelect: () => setOpen({ kind: 'password', user }) },
+                { key: 'sessions', label: t('admin:action.sessions'), onSelect: () => setOpen({ kind: 'sessions', user }) },
+                {
+                  key: 'status',
+                  label: t(`admin:action.${enabled ? 'disable' : 'enable'}`),
+                  onSelect: () =>
+                    void act(
+                      () => setStatus(user, enabled ? Status.Disabled : Status.Enable),
+                      t(enabled ? 'admin:done.userDisabled' : 'admin:done.userEnabled', { name: user.username }),
+                    ),
+                },
+                ...(user.locked ? [{ key: 'unlock', label: t('admin:action.unlock'), onSelect: () => setOpen({ kind: 'unlock', user }) }] : []),
+                { key: 'delete', label: t('admin:action.delete'), danger: true, onSelect: () => setOpen({ kind: 'delete', user }) },
+              ];
         return (
           <>
             {rowButton('edit', user, () => setOpen({ kind: 'edit', user }))}

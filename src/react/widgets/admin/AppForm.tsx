@@ -34,7 +34,13 @@ export function AppForm({ app, onSaved, onCancel }: AppFormProps) {
   const [failure, setFailure] = useState<string>();
   const { register, handleSubmit, setError, formState } = useForm<Values>({
     resolver: valibotResolver(appCreateBody),
-    defaultValues: { name: app?.name ?? '', detail: app?.detail ?? '', entrypoint: app?.entrypoint ?? '', callbackUrl: app?.callbackUrl ?? '', isMaster: app?.isMaster ?? false },
+    defaultValues: {
+      name: app?.name ?? '',
+      detail: app?.detail ?? '',
+      entrypoint: app?.entrypoint ?? '',
+      callbackUrl: app?.callbackUrl ?? '',
+      isMaster: app?.isMaster ?? false,
+    },
   });
   const { errors, isSubmitting } = formState;
 
@@ -42,7 +48,10 @@ export function AppForm({ app, onSaved, onCancel }: AppFormProps) {
     setFailure(undefined);
     // Only a platform administrator decides which app is the master.
     const body = {
-      name: values.name, detail: values.detail ?? '', entrypoint: values.entrypoint ?? '', callbackUrl: values.callbackUrl ?? '',
+      name: values.name,
+      detail: values.detail ?? '',
+      entrypoint: values.entrypoint ?? '',
+      callbackUrl: values.callbackUrl ?? '',
       ...(scope.platform ? { isMaster: values.isMaster ?? false } : {}),
     };
     let saved: App;
@@ -77,7 +86,13 @@ export function AppForm({ app, onSaved, onCancel }: AppFormProps) {
     <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)}>
       <TextField label={t('admin:app.name')} required autoComplete="off" error={errors.name?.message} registration={register('name')} />
       <TextAreaField label={t('admin:app.detail')} error={errors.detail?.message} registration={register('detail')} />
-      <TextField label={t('admin:app.entrypoint')} autoComplete="off" hint={t('admin:app.entrypointHint')} error={errors.entrypoint?.message} registration={register('entrypoint')} />
+      <TextField
+        label={t('admin:app.entrypoint')}
+        autoComplete="off"
+        hint={t('admin:app.entrypointHint')}
+        error={errors.entrypoint?.message}
+        registration={register('entrypoint')}
+      />
       <TextField label={t('admin:app.callbackUrl')} type="url" autoComplete="off" error={errors.callbackUrl?.message} registration={register('callbackUrl')} />
       {scope.platform && <CheckboxField label={t('admin:app.master')} registration={register('isMaster')} />}
       {stale && (

@@ -55,7 +55,9 @@ export function CheckTree<T extends TreeNode>({ label, nodes, labelOf, checked, 
               className={styles.checkbox}
               checked={state === 'checked'}
               // `indeterminate` has no attribute: set on the element (exposed as aria-checked="mixed").
-              ref={(box) => { if (box) box.indeterminate = state === 'mixed'; }}
+              ref={(box) => {
+                if (box) box.indeterminate = state === 'mixed';
+              }}
               onChange={() => toggle(node.id, state !== 'checked')}
             />
             {labelOf(node)}

@@ -44,19 +44,47 @@ export interface DataTableProps<T, K extends string = string> {
   stickyActions?: boolean;
 }
 
-export function SortHeader<K extends string>({ label, sortKey, sort, onSort }: { label: string; sortKey: K; sort?: Sort<K>; onSort?: (sort: Sort<K>) => void }) {
+export function SortHeader<K extends string>({
+  label,
+  sortKey,
+  sort,
+  onSort,
+}: {
+  label: string;
+  sortKey: K;
+  sort?: Sort<K>;
+  onSort?: (sort: Sort<K>) => void;
+}) {
   const t = useT();
   const active = sort?.key === sortKey;
   const next: Order = active && sort?.order === 'asc' ? 'desc' : 'asc';
   return (
-    <button type="button" className={styles.sortButton} onClick={() => onSort?.({ key: sortKey, order: next })} title={t(`admin:table.sort.${next}`, { column: label })}>
+    <button
+      type="button"
+      className={styles.sortButton}
+      onClick={() => onSort?.({ key: sortKey, order: next })}
+      title={t(`admin:table.sort.${next}`, { column: label })}
+    >
       {label}
       {active && <Icon name="chevronDown" className={`${styles.sortMark} ${sort?.order === 'asc' ? styles.sortMarkUp : ''}`} />}
     </button>
   );
 }
 
-export function DataTable<T, K extends string = string>({ caption, columns, rows, rowKey, loading, failed, onRetry, emptyText, sort, onSort, stackOnPhone, stickyActions }: DataTableProps<T, K>) {
+export function DataTable<T, K extends string = string>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  loading,
+  failed,
+  onRetry,
+  emptyText,
+  sort,
+  onSort,
+  stackOnPhone,
+  stickyActions,
+}: DataTableProps<T, K>) {
   const t = useT();
   const state = failed ? (
     <>
@@ -83,7 +111,8 @@ export function DataTable<T, K extends string = string>({ caption, columns, rows
                 className={`${styles.th} ${column.align === 'end' ? styles.thEnd : ''} ${stickyActions && index === columns.length - 1 ? styles.stickyEnd : ''}`}
                 aria-sort={column.sortKey && sort?.key === column.sortKey ? (sort.order === 'asc' ? 'ascending' : 'descending') : undefined}
               >
-                {column.headerCell ?? (column.sortKey ? <SortHeader label={column.header} sortKey={column.sortKey} sort={sort} onSort={onSort} /> : column.header)}
+                {column.headerCell ??
+                  (column.sortKey ? <SortHeader label={column.header} sortKey={column.sortKey} sort={sort} onSort={onSort} /> : column.header)}
               </th>
             ))}
           </tr>

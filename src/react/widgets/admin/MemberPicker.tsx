@@ -36,7 +36,10 @@ export function MemberPicker({ label, members, onChange, search, disabled }: Mem
     }
     let live = true;
     const timer = setTimeout(() => {
-      search(wanted).then((people) => live && setFound(people), () => live && setFound([]));
+      search(wanted).then(
+        (people) => live && setFound(people),
+        () => live && setFound([]),
+      );
     }, TIMING.searchDebounceMs);
     return () => {
       live = false;
@@ -53,7 +56,12 @@ export function MemberPicker({ label, members, onChange, search, disabled }: Mem
           <li key={member.id} className={styles.chip}>
             {member.realName} ({member.username})
             {!disabled && (
-              <button type="button" className={styles.chipRemove} aria-label={t('admin:members.remove', { name: member.username })} onClick={() => onChange(members.filter((each) => each.id !== member.id))}>
+              <button
+                type="button"
+                className={styles.chipRemove}
+                aria-label={t('admin:members.remove', { name: member.username })}
+                onClick={() => onChange(members.filter((each) => each.id !== member.id))}
+              >
                 <Icon name="close" className={styles.chipIcon} />
               </button>
             )}
@@ -71,7 +79,12 @@ export function MemberPicker({ label, members, onChange, search, disabled }: Mem
             <ul className={styles.options} aria-label={t('admin:members.found')}>
               {offers.map((person) => (
                 <li key={person.id}>
-                  <button type="button" className={ui.button.ghost} onClick={() => onChange([...members, person])} aria-label={t('admin:members.add', { name: person.username })}>
+                  <button
+                    type="button"
+                    className={ui.button.ghost}
+                    onClick={() => onChange([...members, person])}
+                    aria-label={t('admin:members.add', { name: person.username })}
+                  >
                     + {person.realName} ({person.username})
                   </button>
                 </li>

@@ -28,7 +28,9 @@ export function Tabs<K extends string>({ label, tabs, selected, onSelect, childr
         {tabs.map((tab, index) => (
           <button
             key={tab.key}
-            ref={(element) => { if (element) refs.current.set(tab.key, element); }}
+            ref={(element) => {
+              if (element) refs.current.set(tab.key, element);
+            }}
             type="button"
             role="tab"
             id={`${id}-${tab.key}`}

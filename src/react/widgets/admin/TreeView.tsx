@@ -15,7 +15,14 @@ export interface TreeViewProps<T extends TreeNode> {
   initiallyOpen?: (node: T, depth: number) => boolean;
 }
 
-export function TreeView<T extends TreeNode>({ label, nodes, renderLabel, selectedId, onSelect, initiallyOpen = (_node, depth) => depth === 1 }: TreeViewProps<T>) {
+export function TreeView<T extends TreeNode>({
+  label,
+  nodes,
+  renderLabel,
+  selectedId,
+  onSelect,
+  initiallyOpen = (_node, depth) => depth === 1,
+}: TreeViewProps<T>) {
   const children = useMemo(() => childrenByParent(nodes), [nodes]);
   // The selected node's ancestors open, so a node chosen elsewhere (a search) is on screen.
   const revealed = useMemo(() => {
@@ -42,8 +49,18 @@ export function TreeView<T extends TreeNode>({ label, nodes, renderLabel, select
 
   const isOpen = (node: T, depth: number) => open.has(node.id) || (!closed.has(node.id) && (revealed.has(node.id) || initiallyOpen(node, depth)));
   const toggle = (node: T, depth: number, wanted = !isOpen(node, depth)) => {
-    setOpen((current) => { const next = new Set(current); if (wanted) next.add(node.id); else next.delete(node.id); return next; });
-    setClosed((current) => { const next = new Set(current); if (wanted) next.delete(node.id); else next.add(node.id); return next; });
+    setOpen((current) => {
+      const next = new Set(current);
+      if (wanted) next.add(node.id);
+      else next.delete(node.id);
+      return next;
+    });
+    setClosed((current) => {
+      const next = new Set(current);
+      if (wanted) next.delete(node.id);
+      else next.add(node.id);
+      return next;
+    });
   };
 
   // The rows on screen, in order: for arrow keys.
@@ -72,7 +89,15 @@ export function TreeView<T extends TreeNode>({ label, nodes, renderLabel, select
       Home: () => focus(visible[0]?.node.id),
       End: () => focus(visible[visible.length - 1]?.node.id),
       ArrowRight: () => (hasChildren && !isOpen(node, depth) ? toggle(node, depth, true) : focus(children.get(node.id)?.[0]?.id)),
-      ArrowLeft: () => (hasChildren && isOpen(node, depth) ? toggle(node, depth, false) : focus(visible.slice(0, index).reverse().find((entry) => entry.depth < depth)?.node.id)),
+      ArrowLeft: () =>
+        hasChildren && isOpen(node, depth)
+          ? toggle(node, depth, false)
+          : focus(
+              visible
+                .slice(0, index)
+                .reverse()
+                .find((entry) => entry.depth < depth)?.node.id,
+            ),
       Enter: () => onSelect(node),
       ' ': () => onSelect(node),
     };
@@ -89,19 +114,28 @@ export function TreeView<T extends TreeNode>({ label, nodes, renderLabel, select
       return (
         <li key={node.id} role="none">
           <div
-            ref={(element) => { if (element) rowRefs.current.set(node.id, element); else rowRefs.current.delete(node.id); }}
+            ref={(element) => {
+              if (element) rowRefs.current.set(node.id, element);
+              else rowRefs.current.delete(node.id);
+            }}
             role="treeitem"
             aria-level={depth}
             aria-expanded={expanded}
             aria-selected={node.id === selectedId}
             tabIndex={node.id === tabStop ? 0 : -1}
             className={`${styles.treeRow} ${styles.indent[Math.min(depth - 1, styles.MAX_INDENT)]}`}
-            onClick={() => { setFocusId(node.id); onSelect(node); }}
+            onClick={() => {
+              setFocusId(node.id);
+              onSelect(node);
+            }}
             onKeyDown={(event) => onKeyDown(event, node, depth)}
           >
             <span
               className={`${styles.treeToggle} ${expanded === false ? styles.treeToggleClosed : ''}`}
-              onClick={(event) => { event.stopPropagation(); if (hasChildren) toggle(node, depth); }}
+              onClick={(event) => {
+                event.stopPropagation();
+                if (hasChildren) toggle(node, depth);
+              }}
               aria-hidden="true"
             >
               {hasChildren && <Icon name="chevronDown" />}

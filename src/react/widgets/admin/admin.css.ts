@@ -148,7 +148,15 @@ export const treeToggle = style({
 
 export const treeToggleClosed = style({ transform: 'rotate(-90deg)' });
 
-export const treeLabel = style({ display: 'flex', alignItems: 'center', gap: vars.space.xs, minWidth: 0, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' });
+export const treeLabel = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.xs,
+  minWidth: 0,
+  overflow: 'hidden',
+  whiteSpace: 'nowrap',
+  textOverflow: 'ellipsis',
+});
 
 export const tag = style({
   minWidth: 0,
@@ -205,7 +213,10 @@ export const chipRemove = style({
   borderRadius: '50%',
   color: vars.color.textMuted,
   cursor: 'pointer',
-  selectors: { '&:hover': { color: vars.color.text, background: tint(vars.color.primary, 20) }, '&:focus-visible': { outline: `2px solid ${vars.color.primary}` } },
+  selectors: {
+    '&:hover': { color: vars.color.text, background: tint(vars.color.primary, 20) },
+    '&:focus-visible': { outline: `2px solid ${vars.color.primary}` },
+  },
 });
 
 export const chipIcon = style({ width: '12px', height: '12px' });
@@ -285,7 +296,14 @@ export const plainFieldset = style({ minWidth: 0, margin: 0, padding: 0, border:
 
 export const nowrap = style({ whiteSpace: 'nowrap' });
 
-export const clip = style({ display: 'inline-block', maxWidth: '200px', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', verticalAlign: 'bottom' });
+export const clip = style({
+  display: 'inline-block',
+  maxWidth: '200px',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  verticalAlign: 'bottom',
+});
 
 /** Checkboxes side by side in a framed group (a user's roles in one app). */
 export const checkGroup = style({
@@ -302,13 +320,19 @@ export const legend = style({ padding: `0 ${vars.space.xs}`, fontSize: vars.font
 
 /** A warning about a field's value that does not stop saving (e.g. a menu binding nobody reaches). */
 export const warning = style({
-  margin: 0, padding: `${vars.space.sm} ${vars.space.md}`, borderLeft: `3px solid ${vars.color.error}`,
-  background: tint(vars.color.error, 10), fontSize: vars.font.sizeSmall,
+  margin: 0,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  borderLeft: `3px solid ${vars.color.error}`,
+  background: tint(vars.color.error, 10),
+  fontSize: vars.font.sizeSmall,
 });
 
 /** The last column (a row's actions) stays in view when a table is wider than its box. */
 export const stickyEnd = style({
-  position: 'sticky', insetInlineEnd: 0, zIndex: 1, background: vars.color.surface,
+  position: 'sticky',
+  insetInlineEnd: 0,
+  zIndex: 1,
+  background: vars.color.surface,
   boxShadow: `-1px 0 0 ${vars.color.border}`,
   // A sticky cell is a stacking context: the cell holding an open row menu (focus is in it) goes
   // above the cells of the rows below, which the menu overlaps.
@@ -320,13 +344,33 @@ globalStyle(`th${stickyEnd}`, { background: `linear-gradient(${tint(vars.color.p
  *  (data-label), the header row a line of sort controls, the actions wrapping: nothing scrolls sideways. */
 export const stacked = style({});
 const PHONE = 'screen and (max-width: 640px)';
-globalStyle(`${stacked}, ${stacked} > tbody, ${stacked} > tbody > tr, ${stacked} > tbody > tr > td`, { '@media': { [PHONE]: { display: 'block', width: '100%', boxSizing: 'border-box' } } });
-globalStyle(`${stacked} > thead > tr`, { '@media': { [PHONE]: { display: 'flex', flexWrap: 'wrap', gap: `0 ${vars.space.md}`, background: tint(vars.color.primary, 6) } } });
+globalStyle(`${stacked}, ${stacked} > tbody, ${stacked} > tbody > tr, ${stacked} > tbody > tr > td`, {
+  '@media': { [PHONE]: { display: 'block', width: '100%', boxSizing: 'border-box' } },
+});
+globalStyle(`${stacked} > thead > tr`, {
+  '@media': { [PHONE]: { display: 'flex', flexWrap: 'wrap', gap: `0 ${vars.space.md}`, background: tint(vars.color.primary, 6) } },
+});
 globalStyle(`${stacked} > thead > tr > th`, { '@media': { [PHONE]: { display: 'block', background: 'none', border: 'none', padding: '8px 12px' } } });
 globalStyle(`${stacked} > thead > tr > th:not(:has(button, input))`, { '@media': { [PHONE]: { display: 'none' } } });
 globalStyle(`${stacked} > tbody > tr`, { '@media': { [PHONE]: { padding: '6px 0', borderBottom: `1px solid ${vars.color.border}` } } });
-globalStyle(`${stacked} > tbody > tr > td`, { '@media': { [PHONE]: { display: 'flex', gap: vars.space.sm, padding: '3px 12px', border: 'none', whiteSpace: 'normal', overflowWrap: 'anywhere', position: 'static', boxShadow: 'none', background: 'none' } } });
-globalStyle(`${stacked} > tbody > tr > td[data-label]::before`, { '@media': { [PHONE]: { content: 'attr(data-label)', flex: '0 0 34%', color: vars.color.textMuted } } });
+globalStyle(`${stacked} > tbody > tr > td`, {
+  '@media': {
+    [PHONE]: {
+      display: 'flex',
+      gap: vars.space.sm,
+      padding: '3px 12px',
+      border: 'none',
+      whiteSpace: 'normal',
+      overflowWrap: 'anywhere',
+      position: 'static',
+      boxShadow: 'none',
+      background: 'none',
+    },
+  },
+});
+globalStyle(`${stacked} > tbody > tr > td[data-label]::before`, {
+  '@media': { [PHONE]: { content: 'attr(data-label)', flex: '0 0 34%', color: vars.color.textMuted } },
+});
 globalStyle(`${stacked} ${rowActions}`, { '@media': { [PHONE]: { flexWrap: 'wrap', justifyContent: 'flex-start' } } });
 
 /** Short values stacked in one cell (a person's e-mail over their phone). */

@@ -6,7 +6,20 @@ import { HttpError, showInline } from '../../../core/http';
 import type { FieldErrors } from '../../../core/types';
 
 /** Rules the administration calls answer that the common rule texts do not have. */
-const ADMIN_RULES = new Set(['rule.usernameTaken', 'rule.duplicate', 'rule.parentId', 'rule.userIds', 'rule.roleIds', 'rule.privilegeIds', 'rule.tenantId', 'rule.isMaster', 'rule.ids', 'rule.keyTaken', 'rule.roleTaken', 'rule.icon']);
+const ADMIN_RULES = new Set([
+  'rule.usernameTaken',
+  'rule.duplicate',
+  'rule.parentId',
+  'rule.userIds',
+  'rule.roleIds',
+  'rule.privilegeIds',
+  'rule.tenantId',
+  'rule.isMaster',
+  'rule.ids',
+  'rule.keyTaken',
+  'rule.roleTaken',
+  'rule.icon',
+]);
 
 export interface Refusal {
   fields: { field: string; message: string }[];
@@ -19,7 +32,7 @@ export function refusalOf(error: unknown): Refusal {
   showInline(error);
   if (!(error instanceof HttpError)) return { fields: [], stale: false, message: String(error) };
   if (error.status === 409) return { fields: [], stale: true };
-  const reported = error.status === 400 ? (error.data as Partial<FieldErrors> | null)?.fields ?? [] : [];
+  const reported = error.status === 400 ? ((error.data as Partial<FieldErrors> | null)?.fields ?? []) : [];
   const fields = reported.map(({ field, rule }) => ({ field, message: ADMIN_RULES.has(rule.split('?')[0] ?? '') ? `admin:${rule}` : rule }));
   return { fields, stale: false, ...(fields.length ? {} : { message: error.message }) };
 }
