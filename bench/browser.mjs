@@ -10,11 +10,12 @@ const LOAD_TIMEOUT_MS = 20_000;
 /**
  * Runs in the page: performance.now() (ms since navigation start) once the username input of a
  * sign-in form is visible, searching open shadow roots too (the console renders in one); false before.
- * The input is found by the autocomplete token every sign-in form carries (docs/architecture.md, budgets).
+ * The input is found by the autocomplete token every sign-in form carries (`username`, with `webauthn`
+ * beside it where passkeys may fill it in; docs/architecture.md, budgets).
  */
 function usernameVisibleAt() {
   const find = (root) => {
-    const hit = root.querySelector('input[autocomplete="username"]');
+    const hit = root.querySelector('input[autocomplete~="username"]');
     if (hit) return hit;
     for (const element of root.querySelectorAll('*')) {
       const inner = element.shadowRoot && find(element.shadowRoot);

@@ -82,7 +82,7 @@ test("README's Vue snippet signs in, its handler gets the typed detail, under a 
   });
   await page.goto(hostUrl);
   const form = page.locator('iam-login');
-  await form.locator('input[autocomplete="username"]').fill(ADMIN.username);
+  await form.locator('input[autocomplete~="username"]').fill(ADMIN.username);
   await form.locator('input[autocomplete="current-password"]').fill(ADMIN.password);
   await form.locator('button[type="submit"]').click();
   await page.waitForFunction((username) => document.title === `Signed in: ${username}`, ADMIN.username);
