@@ -2,9 +2,8 @@
 // the unlock call; the sign-in code of the PHONE_CAPTCHA method, the second step after a step
 // ticket and the change of an expired password; plus the current user's sessions (list, sign out one or all others).
 import * as v from 'valibot';
-import type { FastifyInstance } from 'fastify';
-import type { Ctx } from '../context';
-import { defineRoute, type Gate } from '../http/route';
+import type { FastifyPluginAsync } from 'fastify';
+import { defineRoute, type RouteOptions } from '../http/route';
 import {
   captchaQuery,
   casLoginAnswer,
@@ -24,24 +23,15 @@ import { continueSignIn } from '../auth/login-step';
 import { safeRedirect } from '../http/redirect';
 import { issueCaptcha } from '../auth/captcha';
 import { clearSessionCookie, credentialOf } from '../auth/gate';
-import type { Actor } from '../auth/actor';
-import { actionableUser } from '../auth/grants';
-import { clearFailures, keysOfUser } from '../auth/throttle';
 import { notFound } from '../http/errors';
 import { revokeAppGrants } from '../oidc/revoke';
 import { sessionAnswerOf } from '../services/session';
+import { unlockUser } from '../services/users';
 import { Permission } from '../../src/core/permission-codes';
 
 const tags = ['Authentication'];
 
-/** Clears the failed sign-ins that lock a user of the actor's scope (also a bulk action). */
-export async function unlockUser(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
-  const user = await actionableUser(ctx, actor, id);
-  await clearFailures(ctx, keysOfUser(user));
-  await ctx.audit.record({ action: 'user.unlock', actor, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip });
-}
-
-export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
+export const authRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   defineRoute(app, gate, {
     method: 'POST',
     url: '/authc/login',
@@ -217,4 +207,4 @@ export function authRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
       return { revoked };
     },
   });
-}
+};

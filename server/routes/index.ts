@@ -33,7 +33,7 @@ import { webhookFollower } from '../webhooks/queue';
 import { userImportRoutes } from './user-import';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
-  authRoutes(app, gate, ctx);
+  void app.register(authRoutes, { gate, ctx });
   void app.register(userRoutes, { gate, ctx });
   void app.register(tenantRoutes, { gate, ctx });
   void app.register(userSessionRoutes, { gate, ctx });

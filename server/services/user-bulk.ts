@@ -12,9 +12,7 @@ import { Status } from '../../src/core/enums';
 import { manageableUser } from '../auth/scope';
 import { ApiError, forbidden } from '../http/errors';
 import { localizeMessage, type AnswerLanguage } from '../http/language';
-import { deleteUser, updateUser } from './users';
-// The single unlock still lives beside the sign-in routes (server/routes/auth.ts).
-import { unlockUser } from '../routes/auth';
+import { deleteUser, unlockUser, updateUser } from './users';
 
 async function actOn(ctx: Ctx, actor: Actor, action: BulkUserAction, id: string, ip: string): Promise<void> {
   if (id === actor.id) throw forbidden('Your own account is not changed by a bulk action');

@@ -13,7 +13,7 @@ import type { ContactField } from '../auth/contacts';
 import type { Actor, UserRow } from '../auth/actor';
 import { manageableUser, scopeUsers, tenantPathOf } from '../auth/scope';
 import { actionableUser, assertMayActOn, assertMayGrantInApp, assertMayGrantRows, assertMayPlace, grantableApps } from '../auth/grants';
-import { keysOfUser, lockedKeys } from '../auth/throttle';
+import { clearFailures, keysOfUser, lockedKeys } from '../auth/throttle';
 import { hashPassword, verifyPassword } from '../auth/kdf';
 import { newId } from '../auth/secrets';
 import { storeNewPassword } from '../auth/password-policy';
@@ -403,4 +403,11 @@ export async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId
     ip,
     detail: { appId: owner.id, roles: ids.length },
   });
+}
+
+/** Clears the failed sign-ins that lock a user of the actor's scope (also a bulk action). */
+export async function unlockUser(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
+  const user = await actionableUser(ctx, actor, id);
+  await clearFailures(ctx, keysOfUser(user));
+  await ctx.audit.record({ action: 'user.unlock', actor, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip });
 }
