@@ -67,7 +67,10 @@ describe('SQLite file locked by another process', { skip: onSqlite ? false : 'ru
   });
 
   test('a write meeting a lock held past the busy timeout answers 503 with Retry-After, and the next one succeeds', async () => {
-    const answer = await holdingWriteLock(6_000, () => createUser('busy-timeout'));
+    // Held well past the busy timeout: the insert comes after the password's KDF (slow on a loaded
+    // machine) and after the session's own bookkeeping, which may wait out a busy timeout of its own
+    // first; held only 6 s, an insert starting after 1 s got the lock when it was freed.
+    const answer = await holdingWriteLock(15_000, () => createUser('busy-timeout'));
     assert.equal(answer.status, 503, JSON.stringify(answer.body));
     assert.equal(answer.body.code, 503);
     assert.match(answer.body.message, /database is unavailable/);

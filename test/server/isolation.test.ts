@@ -42,6 +42,8 @@ const SELF_SERVICE = new Set([
   'DELETE /api/cas/sessions',
   'POST /api/user/totp',
   'POST /api/user/email/verification',
+  // The start of adding a passkey to one's own account (a challenge for the caller, after their password).
+  'POST /api/user/passkeys/options',
 ]);
 
 /** Reads by path id that any holder of the permission may make whatever the record's side: the
