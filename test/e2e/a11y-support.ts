@@ -26,20 +26,45 @@ interface AxeViolation {
 }
 
 /**
+ * In-page script (a string: tsx would wrap named functions in a helper the page lacks). A dialog
+ * or toast still fading in blends its colours with the page, so axe runs once nothing moves, and
+ * again if something started moving while it ran (a toast arriving mid-run). Endless animations
+ * (the progress bar's) never settle and change no colour: they are not waited for.
+ */
+const settledAxeRun = `async (part) => {
+  const roots = () => {
+    const found = [document];
+    for (let i = 0; i < found.length; i++)
+      for (const element of found[i].querySelectorAll('*')) if (element.shadowRoot) found.push(element.shadowRoot);
+    return found;
+  };
+  const moving = () => roots().flatMap((root) => root.getAnimations().filter((animation) =>
+    animation.playState === 'running' && Number.isFinite(animation.effect?.getComputedTiming().endTime)));
+  for (let attempt = 0; ; attempt++) {
+    while (moving().length > 0) await Promise.all(moving().map((animation) => animation.finished.catch(() => undefined)));
+    let moved = false;
+    let watching = true;
+    (async () => {
+      while (watching) {
+        if (moving().length > 0) moved = true;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+      }
+    })();
+    const result = await window.axe.run(part ?? document, { resultTypes: ['violations'] });
+    watching = false;
+    if (!moved || attempt === 3) return result.violations;
+  }
+}`;
+
+/**
  * Runs axe-core on the whole page (or the part `selector` names) and answers its serious and critical violations, one readable
  * block each (rule, impact, help, then every element with axe's summary). The script goes in
  * through the DevTools protocol (page.evaluate), which the server's strict CSP does not block.
  */
 export async function seriousViolations(page: Page, where: string, selector?: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  // A dialog still fading in blends its colours with the page: check what the person ends up seeing.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
   // `selector`: only that part of a page that is not ours (a host page around an element).
-  const violations = (await page.evaluate(async (part) => {
-    const axe = (window as unknown as { axe: { run: (context: Document | string, options: object) => Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(part ?? document, { resultTypes: ['violations'] });
-    return result.violations;
-  }, selector)) as AxeViolation[];
+  const violations = (await page.evaluate(`(${settledAxeRun})(${JSON.stringify(selector ?? null)})`)) as AxeViolation[];
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) =>
