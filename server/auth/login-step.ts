@@ -13,13 +13,13 @@ import type { loginStepBody } from '../../src/core/schemas/auth';
 import { Status } from '../../src/core/enums';
 import { ApiError } from '../http/errors';
 import type { UserRow } from './actor';
-import { askSecondStep, passSecondStep, refuse, startSession, strongStepOf, type SecondStep } from './login';
+import { askSecondStep, passSecondStep, refuse, startSession, strongStepOf, USER_DISABLED, type SecondStep } from './login';
 import { keysOfUser, throttleKey, withFailureSlot } from './throttle';
-import { issueStepTicket, tryStepTicket, useStepTicket, type FirstFactor } from './step-tickets';
+import { issueStepTicket, tryStepTicket, useStepTicket, type FirstFactor, type TicketStep } from './step-tickets';
 
 export const STEP_EXPIRED = 'This sign-in has expired or was already used; sign in again';
 
-/** After a third-party provider vouched for `user`: the second step (with a step ticket) when the
+/** After a third-party provider vouched for `user` (refused when the person is disabled): the second step (with a step ticket) when the
  *  person has an authenticator app or, as an administrator under adminStrongFactor, must set one
  *  up; else the session. `proven`: a step this request passed already (linking to an existing
  *  account takes its authenticator code). */
@@ -31,10 +31,24 @@ export async function signInAfterProvider(
   idpCode: string,
   proven?: SecondStep['kind'],
 ): Promise<LoginAnswer> {
+  if (user.availabilityStatus !== Status.Enable) {
+    await ctx.audit.record({ action: 'login.failure', ip: req.ip, success: false, detail: { username: user.username, idp: idpCode, reason: 'disabled' } });
+    throw new ApiError(401, USER_DISABLED);
+  }
   const { value: policy } = await ctx.settings.get('login');
   const step = await strongStepOf(ctx, policy, user);
   if (step && step.kind !== proven) return askSecondStep(ctx, step, user, req.ip, await issueStepTicket(ctx, user.id, `idp:${idpCode}`));
   return startSession(ctx, req, reply, user, undefined, 'login.third_party');
+}
+
+/** The first factor a ticket records while it still vouches for the person: a provider's only
+ *  while that provider is enabled (an administrator switching a compromised one off ends the
+ *  sign-ins it began); none for an expired password's change (it is not a sign-in step). */
+async function liveFirstFactor(ctx: Ctx, step: TicketStep): Promise<FirstFactor | undefined> {
+  if (step === 'password-expired') return undefined;
+  if (step === 'phone') return step;
+  const provider = await ctx.db.selectFrom('idps').select('enabled').where('code', '=', step.slice('idp:'.length)).executeTakeFirst();
+  return provider?.enabled === 1 ? step : undefined;
 }
 
 /** The failure count a ticket's codes go to: the identifier the first factor named the person by. */
@@ -53,15 +67,16 @@ export async function continueSignIn(
 ): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
   const ticket = await tryStepTicket(ctx, body.stepTicket);
-  const user = ticket && (await ctx.db.selectFrom('users').selectAll().where('id', '=', ticket.userId).executeTakeFirst());
-  if (!ticket || !user) throw new ApiError(401, STEP_EXPIRED);
-  const detail = { username: user.username, firstFactor: ticket.firstFactor };
+  const firstFactor = ticket && (await liveFirstFactor(ctx, ticket.step));
+  const user = firstFactor && (await ctx.db.selectFrom('users').selectAll().where('id', '=', ticket.userId).executeTakeFirst());
+  if (!firstFactor || !user) throw new ApiError(401, STEP_EXPIRED);
+  const detail = { username: user.username, firstFactor };
   return withFailureSlot(
     ctx,
-    countOf(user, ticket.firstFactor),
+    countOf(user, firstFactor),
     policy,
     async (slot) => {
-      if (user.availabilityStatus !== Status.Enable) return refuse(ctx, policy, slot, req.ip, { ...detail, reason: 'disabled' }, 'User is disabled');
+      if (user.availabilityStatus !== Status.Enable) return refuse(ctx, policy, slot, req.ip, { ...detail, reason: 'disabled' }, USER_DISABLED);
       const step = await strongStepOf(ctx, policy, user);
       if (step) {
         const { passed, message } = await passSecondStep(ctx, user, step, body, req.ip);
@@ -69,7 +84,7 @@ export async function continueSignIn(
       }
       if (!(await useStepTicket(ctx, ticket.id))) throw new ApiError(401, STEP_EXPIRED);
       await slot.clear(keysOfUser(user));
-      return startSession(ctx, req, reply, user, redirect, ticket.firstFactor === 'phone' ? 'login.success' : 'login.third_party');
+      return startSession(ctx, req, reply, user, redirect, firstFactor === 'phone' ? 'login.success' : 'login.third_party');
     },
     () => ctx.audit.record({ action: 'login.locked', ip: req.ip, success: false, detail }),
   );

@@ -15,9 +15,9 @@
 // adminStrongFactor: an administrator always takes a second step with a strong factor (their
 // passkey or app); one who has neither sets up the app first (TOTP_SETUP).
 // Password expiry (passwordPolicy.expiryDays): once every factor passed, an expired password
-// answers the next step PASSWORD_EXPIRED instead of a session and grants a change for a few
-// minutes; PUT /authc/password/expired (old + new password) uses the grant and opens the
-// session. The grant lives on the server, so no ticket travels through the client, and a
+// answers the next step PASSWORD_EXPIRED instead of a session, with a step ticket that grants the
+// change for a few minutes; PUT /authc/password/expired (the ticket, old + new password) uses it
+// and opens the session. The ticket goes only to the client that passed every factor, so the
 // password alone (without the second factor) cannot change an expired password.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
@@ -38,8 +38,8 @@ import { confirmEnrolment, startEnrolment, totpEnabled, verifyTotp } from './tot
 import { isRecoveryCode, useRecoveryCode } from './recovery-codes';
 import { isAdministrator } from './strong-factor';
 import { noteSignInDevice } from './devices';
-import { consumeCode, consumeExpiredChange, grantExpiredChange, sendCodeAfterAnswer, sendCodeOnce } from './codes';
-import { issueStepTicket } from './step-tickets';
+import { consumeCode, sendCodeAfterAnswer, sendCodeOnce } from './codes';
+import { issueStepTicket, tryStepTicket, useStepTicket } from './step-tickets';
 import { passwordExpired, storeNewPassword } from './password-policy';
 import { endEveryAccess } from '../oidc/revoke';
 import { hasPasskey } from './passkeys/has-passkey';
@@ -49,6 +49,7 @@ type LoginBody = v.InferOutput<typeof loginBody>;
 
 export const LOGIN_FAILED = 'Invalid username or password';
 const CODE_LOGIN_FAILED = 'Invalid phone number or code';
+export const USER_DISABLED = 'User is disabled';
 /** The envelope code that the console treats specially: here, "show (a new) captcha". */
 export const CAPTCHA_CODE = 1001;
 
@@ -255,7 +256,7 @@ async function attempt(
     const passwordOk = await verifyPassword(user?.passwordHash, body.password);
     if (!user || !passwordOk) return fail(LOGIN_FAILED);
   }
-  if (user.availabilityStatus !== Status.Enable) return fail('User is disabled', { reason: 'disabled' });
+  if (user.availabilityStatus !== Status.Enable) return fail(USER_DISABLED, { reason: 'disabled' });
 
   const secondStep = byCode ? await strongStepOf(ctx, policy, user) : await secondStepOf(ctx, policy, user);
   if (secondStep) {
@@ -268,7 +269,7 @@ async function attempt(
 
   await slot.clear(keysOfUser(user));
   if (!byCode && passwordExpired(policy.passwordPolicy, user, ctx.now())) {
-    await grantExpiredChange(ctx, user.id);
+    const stepTicket = await issueStepTicket(ctx, user.id, 'password-expired');
     await ctx.audit.record({
       action: 'login.second_step',
       actor: user,
@@ -277,7 +278,7 @@ async function attempt(
       ip: client.ip,
       detail: { step: LoginStep.PASSWORD_EXPIRED },
     });
-    return EXPIRED_ANSWER;
+    return { ...EXPIRED_ANSWER, stepTicket };
   }
   return startSession(ctx, req, reply, user, redirect, 'login.success');
 }
@@ -333,7 +334,10 @@ async function storeExpiredChange(ctx: Ctx, policy: LoginSettings, body: v.Infer
     slot.keep();
     throw slot.locks ? lockedError(policy) : new ApiError(401, LOGIN_FAILED);
   }
-  if (!(await storeNewPassword(ctx, user, body.newPassword, () => consumeExpiredChange(ctx, user.id)))) {
+  // The grant is the ticket the sign-in answered (to the client that passed every factor).
+  const ticket = await tryStepTicket(ctx, body.stepTicket);
+  const granted = ticket?.step === 'password-expired' && ticket.userId === user.id && user.availabilityStatus === Status.Enable;
+  if (!granted || !(await storeNewPassword(ctx, user, body.newPassword, () => useStepTicket(ctx, ticket.id)))) {
     throw new ApiError(401, 'Sign in again to change your expired password');
   }
   return user;

@@ -11,19 +11,28 @@
 // and a digest of the 256-bit secret; it works for TTL_MS and MAX_TRIES codes, and opens one session
 // (the statement that uses it deletes it, so of two parallel right codes one wins).
 //
+// The same tickets hold the change an expired password owes once every factor passed
+// (PASSWORD_EXPIRED): only the client that passed them may make it (PUT /authc/password/expired).
+// Ending the person's access (disabling, sign-out everywhere, a password reset: server/oidc/revoke.ts)
+// ends their pending tickets too.
+//
 // Rows live in login_challenges, which the first migration made for sign-ins waiting on a step:
-// `step` holds the first factor that passed (`phone`, or `idp:<provider code>`).
-import { sql } from 'kysely';
+// `step` holds what the ticket records (`phone`, `idp:<provider code>` or `password-expired`).
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/tables';
 import type { Ctx } from '../context';
 import { digest, newId, newSecret, sameDigest } from './secrets';
 
 /** The first factor a ticket records: the PHONE_CAPTCHA code, or a third-party provider. */
 export type FirstFactor = 'phone' | `idp:${string}`;
+/** What a ticket records: a first factor that passed (the second step is owed), or every factor
+ *  passed with an expired password (its change is owed). */
+export type TicketStep = FirstFactor | 'password-expired';
 
 export interface StepTicket {
   id: string;
   userId: string;
-  firstFactor: FirstFactor;
+  step: TicketStep;
 }
 
 /** Long enough to set up an authenticator app (TOTP_SETUP), short enough not to linger. */
@@ -31,15 +40,15 @@ const TTL_MS = 10 * 60_000;
 /** Codes tried with one ticket, right or wrong (the sign-in failure count bounds them too). */
 export const MAX_TRIES = 5;
 
-/** Records that `userId` passed `firstFactor`; answers the ticket (given to this client only). */
-export async function issueStepTicket(ctx: Ctx, userId: string, firstFactor: FirstFactor): Promise<string> {
+/** Records that `userId` passed `step`; answers the ticket (given to this client only). */
+export async function issueStepTicket(ctx: Ctx, userId: string, step: TicketStep): Promise<string> {
   const id = newId();
   const secret = newSecret();
   const now = ctx.now();
   await ctx.db.deleteFrom('loginChallenges').where('expiresAt', '<=', now).execute();
   await ctx.db
     .insertInto('loginChallenges')
-    .values({ id, userId, step: firstFactor, codeHash: digest(secret), attempts: 0, expiresAt: now + TTL_MS })
+    .values({ id, userId, step, codeHash: digest(secret), attempts: 0, expiresAt: now + TTL_MS })
     .execute();
   return `${id}.${secret}`;
 }
@@ -57,11 +66,16 @@ export async function tryStepTicket(ctx: Ctx, ticket: string): Promise<StepTicke
     .returning(['userId', 'step', 'codeHash'])
     .executeTakeFirst();
   if (!row || !sameDigest(row.codeHash, digest(secret))) return undefined;
-  return { id, userId: row.userId, firstFactor: row.step as FirstFactor };
+  return { id, userId: row.userId, step: row.step as TicketStep };
 }
 
 /** Uses the ticket up; false when a parallel request used it first (or it expired meanwhile). */
 export async function useStepTicket(ctx: Ctx, id: string): Promise<boolean> {
   const used = await ctx.db.deleteFrom('loginChallenges').where('id', '=', id).where('expiresAt', '>', ctx.now()).executeTakeFirst();
   return Number(used.numDeletedRows) === 1;
+}
+
+/** Ends every pending ticket of `userId` (their access is being ended). */
+export async function endPendingSignIns(db: Kysely<Database>, userId: string): Promise<void> {
+  await db.deleteFrom('loginChallenges').where('userId', '=', userId).execute();
 }

@@ -19,7 +19,7 @@ import { APP_SCOPES, rolesClaims, tenantClaims } from './app-claims';
 import { endConsoleSessionOnLogout, logoutSource } from './logout';
 import { machineResources, onlyHeldPrivileges, unauthorizedGrantType } from './machine';
 import { isTrusted } from './clients';
-import { finishInteraction } from './interactions';
+import { consoleSignIn, finishInteraction, freshEnough } from './interactions';
 import { sendProviderLogoutsThroughOutbox } from './backchannel';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
@@ -149,9 +149,11 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
       policy: policy(library),
       url: async (koa, interaction) => {
         const live = await consolePerson(ctx, koa);
-        if (live && (await isTrusted(db, String(interaction.params.client_id ?? ''))))
-          return finishInteraction(koa.oidc.provider, ctx.db, interaction.uid, live.user.id, true);
-        return `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}`;
+        const page = `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}`;
+        if (!live || !(await isTrusted(db, String(interaction.params.client_id ?? '')))) return page;
+        const signIn = await consoleSignIn(ctx, live.sessionId, live.user.id);
+        // An app asking for a fresh sign-in goes through the page, which asks for one.
+        return freshEnough(interaction, signIn, Date.now()) ? finishInteraction(koa.oidc.provider, ctx.db, interaction.uid, signIn, true) : page;
       },
     },
     // A refresh token only when the app asked for offline_access and the person allowed it (the

@@ -1,7 +1,7 @@
 // Ends a person's access to every app at once: their grants and everything issued under them
 // (authorization codes, access and refresh tokens) and their provider sessions. Called where the
 // console ends the person's sessions: password reset or change, disabling or deleting the person,
-// console sign-out. A later refresh answers invalid_grant, the access token 401, and the browser's
+// console sign-out. Sign-ins waiting for their second step end with it (server/auth/step-tickets.ts). A later refresh answers invalid_grant, the access token 401, and the browser's
 // next authorization request goes through the sign-in page again; re-enabling revives nothing.
 // The apps that registered a back-channel logout URI are told (backchannel.ts).
 import type { Kysely } from 'kysely';
@@ -9,6 +9,7 @@ import type { Ctx } from '../context';
 import type { Database } from '../db/tables';
 import { oidcDb } from './tables';
 import { logoutTargetsOf, queueBackchannelLogouts } from './backchannel';
+import { endPendingSignIns } from '../auth/step-tickets';
 
 export async function revokeAppGrants(database: Kysely<Database>, personId: string): Promise<void> {
   const db = oidcDb(database);
@@ -20,9 +21,13 @@ export async function revokeAppGrants(database: Kysely<Database>, personId: stri
     .execute();
 }
 
-/** Ends everything the person is signed in with: every console session (but `keepSessionId`) and
- *  every app grant. Answers how many console sessions ended. */
+/** Ends everything the person is signed in with: every console session (but `keepSessionId`), every
+ *  app grant and every sign-in waiting for its next step. Answers how many console sessions ended. */
 export async function endEveryAccess(ctx: Ctx, personId: string, keepSessionId?: string): Promise<number> {
-  const [revoked] = await Promise.all([ctx.sessions.revokeUser(personId, keepSessionId), revokeAppGrants(ctx.db, personId)]);
+  const [revoked] = await Promise.all([
+    ctx.sessions.revokeUser(personId, keepSessionId),
+    revokeAppGrants(ctx.db, personId),
+    endPendingSignIns(ctx.db, personId),
+  ]);
   return revoked;
 }

@@ -28,6 +28,7 @@ import { revokeAppGrants } from '../oidc/revoke';
 import { sessionAnswerOf } from '../services/session';
 import { unlockUser } from '../services/users';
 import { Permission } from '../../src/core/permission-codes';
+import { endPendingSignIns } from '../auth/step-tickets';
 
 const tags = ['Authentication'];
 
@@ -196,6 +197,7 @@ export const authRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     response: v.object({ revoked: v.number() }),
     handler: async ({ actor, raw }) => {
       const revoked = await ctx.sessions.revokeUser(actor.id, actor.sessionId);
+      await endPendingSignIns(ctx.db, actor.id);
       await ctx.audit.record({
         action: 'session.revoke',
         actor,

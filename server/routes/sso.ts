@@ -9,7 +9,7 @@ import { defineRoute, type RouteOptions } from '../http/route';
 import { appParams } from '../../src/core/schemas/resources';
 import { clientSecretAnswer, clientStatus, consentAnswer, consentBody, interaction, interactionParams, oidcClientBody } from '../../src/core/schemas/sso';
 import { OIDC_MOUNT, OIDC_PATH, OidcProvider } from '../oidc/provider';
-import { finishInteraction, interactionDetails } from '../oidc/interactions';
+import { consoleSignIn, finishInteraction, interactionDetails } from '../oidc/interactions';
 import { oidcDb } from '../oidc/tables';
 import { withReadAhead } from '../oidc/read-ahead';
 import { ExpirySweeper } from '../oidc/sweep';
@@ -82,7 +82,7 @@ export const ssoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
     summary: 'What an app asks of the signed-in user (the consent page)',
     params: interactionParams,
     response: interaction,
-    handler: async ({ params }) => interactionDetails(await oidc.get(), db, params.uid),
+    handler: async ({ actor, params }) => interactionDetails(await oidc.get(), db, params.uid, await consoleSignIn(ctx, actor.sessionId, actor.user.id)),
   });
 
   defineRoute(app, gate, {
@@ -95,7 +95,11 @@ export const ssoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
     body: consentBody,
     response: consentAnswer,
     handler: async ({ actor, params, body, raw }) => ({
-      redirectURL: safeRedirect(ctx, raw, await finishInteraction(await oidc.get(), ctx.db, params.uid, actor.user.id, body.allow)),
+      redirectURL: safeRedirect(
+        ctx,
+        raw,
+        await finishInteraction(await oidc.get(), ctx.db, params.uid, await consoleSignIn(ctx, actor.sessionId, actor.user.id), body.allow),
+      ),
     }),
   });
 

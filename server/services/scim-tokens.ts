@@ -7,7 +7,8 @@ import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
 import type { ScimTokenTable } from '../db/tables';
 import type { scimTokenCreateBody, scimTokenListQuery, ScimToken, ScimTokenCreated } from '../../src/core/schemas/scim-tokens';
-import type { Actor } from '../auth/actor';
+import { isPlatformAdmin, isTenantAdmin, type Actor } from '../auth/actor';
+import { Status } from '../../src/core/enums';
 import { canManageTenantPath } from '../auth/scope';
 import { digest, newId, newSecret } from '../auth/secrets';
 import { paginate } from '../http/paging';
@@ -85,11 +86,28 @@ export async function revokeScimToken(ctx: Ctx, actor: Actor, id: string, ip: st
   return toToken(row);
 }
 
-/** The live token a bearer secret names, with its tenant's path; undefined for an unknown or revoked one. */
+/** Whether the administrator who created a token could still create it: enabled, and a platform
+ *  administrator or a tenant administrator above the token's tenant. A token never outlives its
+ *  creator's rights (disabled, deleted, demoted or moved away: its next call answers 401). */
+async function creatorStillEntitled(ctx: Ctx, token: ScimTokenRow & { tenantPath: string }): Promise<boolean> {
+  const creator = await ctx.db
+    .selectFrom('users')
+    .leftJoin('tenants', 'tenants.id', 'users.tenantId')
+    .selectAll('users')
+    .select('tenants.path as creatorTenantPath')
+    .where('users.id', '=', token.createdBy)
+    .executeTakeFirst();
+  if (!creator || creator.availabilityStatus !== Status.Enable) return false;
+  if (isPlatformAdmin(creator)) return true;
+  return isTenantAdmin(creator) && creator.creatorTenantPath !== null && token.tenantPath.startsWith(creator.creatorTenantPath);
+}
+
+/** The live token a bearer secret names, with its tenant's path; undefined for an unknown or
+ *  revoked one, or one whose creator may no longer create it. */
 export async function scimTokenOf(ctx: Ctx, secret: string): Promise<(ScimTokenRow & { tenantPath: string }) | undefined> {
   if (!secret.startsWith(SECRET_PREFIX)) return undefined;
   const row = await tokensWithTenant(ctx).where('scimTokens.secretHash', '=', digest(secret)).where('scimTokens.revokedAt', 'is', null).executeTakeFirst();
-  if (!row) return undefined;
+  if (!row || !(await creatorStillEntitled(ctx, row))) return undefined;
   const now = ctx.now();
   if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_STEP_MS) {
     await ctx.db.updateTable('scimTokens').set({ lastUsedAt: now }).where('id', '=', row.id).execute();

@@ -17,6 +17,7 @@ import { clearFailures, keysOfUser, lockedKeys } from '../auth/throttle';
 import { hashPassword, verifyPassword } from '../auth/kdf';
 import { newId } from '../auth/secrets';
 import { storeNewPassword } from '../auth/password-policy';
+import { proveCurrentPassword } from '../auth/reauth';
 import { assertContactsFree, confirmContactChange, contactsToConfirm, requestContactChanges, writingContacts } from '../auth/contacts';
 import { paginate } from '../http/paging';
 import { searchPlan, userStartsWith, type SearchPlan } from '../db/search';
@@ -249,6 +250,9 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: Ba
     ...(body.email !== undefined ? { email: blankToNull(body.email) } : {}),
   };
   const pending = target.id === actor.id ? contactsToConfirm(target, contacts) : {};
+  // A new phone or email is where a password reset goes next: a session alone (a borrowed one, an
+  // unlocked screen) does not move it; the current password does.
+  if (Object.keys(pending).length) await proveCurrentPassword(ctx, target, body.currentPassword, 'currentPassword');
   // What is pending is not written now (the old address stays in force until the code is confirmed).
   if (pending.email) delete contacts.email;
   if (pending.mobilePhone) delete contacts.mobilePhone;

@@ -34,8 +34,9 @@ export interface LoginInput {
 export type LoginResult =
   | { kind: 'success'; redirectURL?: string; session: SessionState }
   /** Multi-step login: show the next step, then call `submitNextStep`; with `passkeyOptions` a
-   *  passkey may answer it (passkeys.ts `passkeySecondStep`). */
-  | { kind: 'nextStep'; nextStep: string; message?: string; totpSetup?: TotpEnrolment; passkeyOptions?: PasskeyRequestOptions };
+   *  passkey may answer it (passkeys.ts `passkeySecondStep`). PASSWORD_EXPIRED comes with the
+   *  `stepTicket` its change takes (api/auth.ts `changeExpiredPassword`). */
+  | { kind: 'nextStep'; nextStep: string; message?: string; totpSetup?: TotpEnrolment; passkeyOptions?: PasskeyRequestOptions; stepTicket?: string };
 
 /** The captcha image URL a failed sign-in asked for: while set, the UI shows the captcha field. */
 export const $loginCaptcha = atom<string | undefined>(undefined);
@@ -69,6 +70,7 @@ async function submit(form: LoginForm, query: Query | undefined, language: strin
       message: answer.message,
       ...(answer.totpSetup && { totpSetup: answer.totpSetup }),
       ...(answer.passkeyOptions && { passkeyOptions: answer.passkeyOptions }),
+      ...(answer.stepTicket && { stepTicket: answer.stepTicket }),
     };
   }
   pendingStep = undefined;

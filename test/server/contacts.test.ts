@@ -90,17 +90,27 @@ describe('one address, one person', () => {
     const squatter = await makeUser({ username: 'squatter', email: 'squatter@example.com' });
     const client = await signIn('squatter');
     for (const email of ['Owner@Example.com', 'owner@example.com', 'OWNER@EXAMPLE.COM']) {
-      assertTaken(await client.put('/api/user/profile', { realName: 'Squat_Ter', email }), 'email', 'rule.emailTaken', `profile ${email}`);
-      assertTaken(await client.put(`/api/user/${squatter.id}/basic_info`, { realName: 'Squat_Ter', email }), 'email', 'rule.emailTaken', `basic_info ${email}`);
+      assertTaken(
+        await client.put('/api/user/profile', { currentPassword: transform('Secret123'), realName: 'Squat_Ter', email }),
+        'email',
+        'rule.emailTaken',
+        `profile ${email}`,
+      );
+      assertTaken(
+        await client.put(`/api/user/${squatter.id}/basic_info`, { currentPassword: transform('Secret123'), realName: 'Squat_Ter', email }),
+        'email',
+        'rule.emailTaken',
+        `basic_info ${email}`,
+      );
     }
     assertTaken(
-      await client.put('/api/user/profile', { realName: 'Squat_Ter', mobilePhone: '13700000001' }),
+      await client.put('/api/user/profile', { currentPassword: transform('Secret123'), realName: 'Squat_Ter', mobilePhone: '13700000001' }),
       'mobilePhone',
       'rule.mobilePhoneTaken',
       'profile phone',
     );
     assertTaken(
-      await client.put(`/api/user/${squatter.id}/basic_info`, { realName: 'Squat_Ter', mobilePhone: '13700000001' }),
+      await client.put(`/api/user/${squatter.id}/basic_info`, { currentPassword: transform('Secret123'), realName: 'Squat_Ter', mobilePhone: '13700000001' }),
       'mobilePhone',
       'rule.mobilePhoneTaken',
       'basic_info phone',
@@ -189,11 +199,40 @@ describe('one address, one person', () => {
 });
 
 describe('changing my own address', () => {
+  test('takes the current password (a session alone does not move where a reset goes); wrong guesses count towards the lockout', async () => {
+    await makeUser({ username: 'guarded', email: 'guarded@example.com' });
+    const client = await signIn('guarded');
+    const change = (currentPassword?: string) =>
+      client.put<{ fields: unknown[] }>('/api/user/profile', {
+        realName: 'Guard_Ed',
+        email: 'guarded-new@example.com',
+        ...(currentPassword ? { currentPassword } : {}),
+      });
+    const bare = await change();
+    assert.deepEqual([bare.status, bare.body.data.fields], [400, [{ field: 'currentPassword', rule: 'rule.required' }]]);
+    const wrong = await change(transform('Wrong1234'));
+    assert.deepEqual([wrong.status, wrong.body.data.fields], [400, [{ field: 'currentPassword', rule: 'rule.wrongPassword' }]]);
+    const failures = await server.app.ctx.db.selectFrom('loginThrottle').select('failures').where('username', '=', 'username:guarded').executeTakeFirst();
+    assert.equal(failures?.failures, 1, 'the wrong guess is a sign-in failure of the account');
+    assert.equal((await change(transform('Secret123'))).status, 200);
+    assert.equal(
+      await server.app.ctx.db.selectFrom('loginThrottle').select('failures').where('username', '=', 'username:guarded').executeTakeFirst(),
+      undefined,
+      'the right password clears the count as a sign-in does',
+    );
+    const unchanged = await client.put('/api/user/profile', { realName: 'Guard_Ed_Two', email: 'guarded@example.com' });
+    assert.equal(unchanged.status, 200, 'other fields need no password');
+  });
+
   test('a new e-mail applies only with the code mailed to the new address; a wrong code changes nothing', async () => {
     const mover = await makeUser({ username: 'mover', email: 'old@example.com' });
     const client = await signIn('mover');
     const mails = smtp.mails.length;
-    const asked = await client.put<{ email: string; pendingEmail: string }>('/api/user/profile', { realName: 'Mover_Name', email: 'new@example.com' });
+    const asked = await client.put<{ email: string; pendingEmail: string }>('/api/user/profile', {
+      currentPassword: transform('Secret123'),
+      realName: 'Mover_Name',
+      email: 'new@example.com',
+    });
     assert.equal(asked.status, 200, JSON.stringify(asked.body));
     assert.equal(asked.body.data.email, 'old@example.com', 'the old address stays in force');
     assert.equal(asked.body.data.pendingEmail, 'new@example.com', 'the answer says a code was sent');
@@ -224,6 +263,7 @@ describe('changing my own address', () => {
     server.clock.advance(61_000);
     const calls = http.calls.length;
     const asked = await client.put<{ mobilePhone?: string; pendingMobilePhone: string }>('/api/user/profile', {
+      currentPassword: transform('Secret123'),
       realName: 'Mover_Name',
       mobilePhone: '13700000009',
     });
@@ -245,7 +285,10 @@ describe('changing my own address', () => {
 
     server.clock.advance(61_000);
     const again = http.calls.length;
-    assert.equal((await client.put('/api/user/profile', { realName: 'Mover_Name', mobilePhone: '13700000009' })).status, 200);
+    assert.equal(
+      (await client.put('/api/user/profile', { currentPassword: transform('Secret123'), realName: 'Mover_Name', mobilePhone: '13700000009' })).status,
+      200,
+    );
     const second = codeIn(JSON.stringify((await smsTo('13700000009', again)).body));
     const confirmed = await client.post<{ mobilePhone: string }>('/api/user/profile/contact/confirm', { channel: 'mobilePhone', code: second });
     assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
@@ -256,7 +299,10 @@ describe('changing my own address', () => {
     const client = await signIn('mover');
     server.clock.advance(61_000);
     const mails = smtp.mails.length;
-    assert.equal((await client.put('/api/user/profile', { realName: 'Mover_Name', email: 'contested@example.com' })).status, 200);
+    assert.equal(
+      (await client.put('/api/user/profile', { currentPassword: transform('Secret123'), realName: 'Mover_Name', email: 'contested@example.com' })).status,
+      200,
+    );
     const code = codeIn((await mailTo('contested@example.com', mails)).raw);
     // Meanwhile an administrator gives that address to someone else.
     await makeUser({ username: 'quicker', email: 'Contested@example.com' });

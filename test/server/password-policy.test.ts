@@ -1,7 +1,8 @@
 // The password policy's history and expiry on the server: a password among the last N is refused
 // on the own change, the administrator's reset and the reset with a code (which keeps its code);
 // an expired password signs in only into a forced change (PUT /authc/password/expired), which
-// needs the sign-in's grant and the old password, and opens the session.
+// needs the sign-in's grant (its step ticket, answered to that client only) and the old password,
+// and opens the session.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
@@ -96,14 +97,17 @@ test('expiry: an old password signs in only into a forced change, which opens th
 
   const browser = server.client();
   const answer = await browser.login('keeper', 'Fifth123');
+  const { stepTicket, ...rest } = answer.body.data as { stepTicket?: string };
   assert.deepEqual(
-    { ...answer.body.data, redirectURL: undefined },
+    { ...rest, redirectURL: undefined },
     { hasNextStep: true, nextStep: 'PASSWORD_EXPIRED', loginSuccess: false, message: 'Your password has expired; choose a new one', redirectURL: undefined },
   );
+  assert.match(stepTicket ?? '', /^[\w-]+\.[\w-]{43}$/, 'the grant is a ticket for this client');
   assert.equal((await browser.get('/api/cas/session')).status, 401, 'no session yet');
 
   const change = (password: string, newPassword: string, client = browser) =>
     client.put<Record<string, unknown>>('/api/authc/password/expired', {
+      stepTicket,
       username: 'keeper',
       password: transform(password),
       newPassword: transform(newPassword),
@@ -120,10 +124,11 @@ test('expiry: an old password signs in only into a forced change, which opens th
 
 test('expiry: without the sign-in (the grant), the old password alone cannot change an expired one', async () => {
   server.clock.advance(31 * DAY);
-  const answer = await server
-    .client()
-    .put('/api/authc/password/expired', { username: 'keeper', password: transform('Seventh123'), newPassword: transform('Ninth1234') });
-  assert.equal(answer.status, 401);
+  const body = { username: 'keeper', password: transform('Seventh123'), newPassword: transform('Ninth1234') };
+  const without = await server.client().put<{ fields: { field: string }[] }>('/api/authc/password/expired', body);
+  assert.deepEqual([without.status, without.body.data?.fields.map(({ field }) => field)], [400, ['stepTicket']]);
+  const forged = await server.client().put('/api/authc/password/expired', { ...body, stepTicket: `${'a'.repeat(20)}.${'b'.repeat(43)}` });
+  assert.equal(forged.status, 401);
   const again = await server.client().login('keeper', 'Seventh123');
   assert.equal(again.body.data.nextStep, 'PASSWORD_EXPIRED', 'the password was not changed');
 });

@@ -149,6 +149,7 @@ describe('self service', () => {
       realName: '新名字',
       email: 'me@example.com',
       mobilePhone: '13912345678',
+      currentPassword: transform('Secret123'),
     });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     assert.equal(saved.body.data.realName, '新名字');

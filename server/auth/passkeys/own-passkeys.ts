@@ -23,6 +23,7 @@ type PasskeyInfo = v.InferOutput<typeof passkeyInfo>;
 
 /** A person has few passkeys (one per device or password manager); this keeps the list readable. */
 export const MAX_PASSKEYS = 20;
+const TOO_MANY = `At most ${MAX_PASSKEYS} passkeys per person; remove one first`;
 export const ALREADY_YOURS = 'This passkey is already in your list';
 export const ANOTHER_ACCOUNT = 'This passkey is registered to another account';
 
@@ -47,7 +48,7 @@ export async function listPasskeys(ctx: Ctx, actor: Actor): Promise<PasskeyInfo[
 export async function registrationOptions(ctx: Ctx, actor: Actor, password: string): Promise<v.InferOutput<typeof passkeyCreationOptions>> {
   if (!(await verifyPassword(actor.user.passwordHash, password))) throw fieldError([{ field: 'password', rule: 'rule.wrongPassword' }]);
   const existing = await rowsOf(ctx, actor.id);
-  if (existing.length >= MAX_PASSKEYS) throw new ApiError(400, `At most ${MAX_PASSKEYS} passkeys per person; remove one first`);
+  if (existing.length >= MAX_PASSKEYS) throw new ApiError(400, TOO_MANY);
   const { value: config } = await ctx.settings.get('config');
   const challenge = await issueChallenge(ctx, 'register', { userId: actor.id, sessionId: actor.sessionId });
   const { generateRegistrationOptions } = await library();
@@ -87,6 +88,17 @@ export async function addPasskey(ctx: Ctx, actor: Actor, body: v.InferOutput<typ
     if (!isUniqueViolation(error)) throw error;
     const owner = await ctx.db.selectFrom('passkeys').select('userId').where('credentialId', '=', made.credentialId).executeTakeFirst();
     throw new ApiError(409, owner?.userId === actor.id ? ALREADY_YOURS : ANOTHER_ACCOUNT);
+  }
+  // Registrations started while there was room may finish together: counted again once stored
+  // (of two racing past the limit, both step back rather than one too many staying).
+  const stored = await ctx.db
+    .selectFrom('passkeys')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('userId', '=', actor.id)
+    .executeTakeFirstOrThrow();
+  if (Number(stored.count) > MAX_PASSKEYS) {
+    await ctx.db.deleteFrom('passkeys').where('id', '=', row.id).execute();
+    throw new ApiError(400, TOO_MANY);
   }
   await ctx.audit.record({
     action: 'passkey.add',

@@ -37,9 +37,12 @@ export function loginWithCode(phone: string, code: string, query?: Query): Promi
   return request<LoginAnswer>('POST', '/authc/login', { body: { username: phone.trim(), code: code.trim() }, query, silent: true, authRedirect: false });
 }
 
-/** PUT /authc/password/expired: after the sign-in answered PASSWORD_EXPIRED, the old and the new
- *  password (both already transformed); opens the session like a sign-in. */
-export function changeExpiredPassword(input: { username: string; password: string; newPassword: string }, query?: Query): Promise<LoginAnswer> {
+/** PUT /authc/password/expired: after the sign-in answered PASSWORD_EXPIRED, its step ticket, the old
+ *  and the new password (both already transformed); opens the session like a sign-in. */
+export function changeExpiredPassword(
+  input: { stepTicket: string; username: string; password: string; newPassword: string },
+  query?: Query,
+): Promise<LoginAnswer> {
   return request<LoginAnswer>('PUT', '/authc/password/expired', {
     body: { ...input, username: input.username.trim() },
     query,

@@ -53,7 +53,9 @@ export function updateBasicInfo(id: string, fields: UserFields): Promise<Profile
 export type ContactChannel = 'email' | 'mobilePhone';
 
 /** PUT /user/profile: the signed-in user's own profile. */
-export function updateProfile(profile: Pick<UserFields, 'realName' | 'avatar' | 'mobilePhone' | 'email'>): Promise<ProfileAnswer> {
+export function updateProfile(
+  profile: Pick<UserFields, 'realName' | 'avatar' | 'mobilePhone' | 'email'> & { currentPassword?: string },
+): Promise<ProfileAnswer> {
   return request<ProfileAnswer>('PUT', '/user/profile', { body: profile });
 }
 

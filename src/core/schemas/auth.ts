@@ -37,8 +37,10 @@ export const loginCodeBody = v.object({
   captchaKey,
 });
 
-/** PUT /authc/password/expired: the old password again and the new one, both transformed. */
+/** PUT /authc/password/expired: the old password again and the new one, both transformed, with the
+ *  step ticket of the sign-in that answered PASSWORD_EXPIRED. */
 export const expiredPasswordBody = v.object({
+  stepTicket,
   username: identifier,
   password: transformedPassword,
   newPassword: transformedPassword,

@@ -16,6 +16,9 @@ export const interaction = v.object({
   prompt: v.string(),
   /** A trusted app (marked by the platform administrator): the page allows it without asking. */
   trusted: v.boolean(),
+  /** The app asks for a fresh sign-in (prompt=login, max_age): allowing it signs the person out
+   *  first, and the sign-in page brings them back. */
+  signInAgain: v.boolean(),
 });
 
 export const consentBody = v.object({ allow: v.boolean('rule.required') });

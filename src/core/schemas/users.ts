@@ -40,6 +40,8 @@ export const basicInfoBody = v.object({
   ...profileFields,
   description: userFields.description,
   version: v.optional(version),
+  /** One's own new phone or email also takes the current password (transformed). */
+  currentPassword: v.optional(transformedPassword),
 });
 
 export const basicInfo = v.object({

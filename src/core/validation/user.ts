@@ -44,7 +44,12 @@ export const userFields = {
 };
 
 /** Edit personal information. The username is shown read-only and not validated. */
-export const profileForm = v.object({ username: v.optional(v.string('rule.required')), ...profileFields }, 'rule.required');
+/** The own profile: changing one's phone or email (the ways a password reset reaches the person)
+ *  takes the current password too, checked by the server. */
+export const profileForm = v.object(
+  { username: v.optional(v.string('rule.required')), ...profileFields, currentPassword: v.optional(v.string()) },
+  'rule.required',
+);
 
 /** User, creating: the password is the plain new password (checked by policy before the transform). */
 export const userCreateForm = v.object({ ...userFields, username: rules.username, password: rules.newPassword }, 'rule.required');

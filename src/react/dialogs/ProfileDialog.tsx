@@ -2,7 +2,8 @@
 // avatar, mobile phone, email. On open it loads the user's basic info; on submit it saves
 // (PUT /user/profile), reloads the session, shows 'Action Success' and closes. A new email address
 // or mobile phone is pending until the code sent to it is entered: the dialog then stays open
-// with a code field per pending address, and closes once every one is confirmed.
+// with a code field per pending address, and closes once every one is confirmed. Changing either
+// also asks for the current password (where a password reset goes must not move with a session alone).
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
@@ -12,7 +13,8 @@ import { notifySuccess } from '../../core/messages';
 import { $session, reload } from '../../core/session';
 import { profileForm, type ProfileFormInput } from '../../core/validation/user';
 import { useT } from '../i18n';
-import { TextField } from '../widgets/TextFields';
+import { PasswordField, TextField } from '../widgets/TextFields';
+import { transformPassword } from '../../core/password';
 import * as ui from '../widgets/ui.css';
 import { DialogFrame } from './DialogFrame';
 import { ContactCodes, type PendingContacts } from './ContactCodes';
@@ -30,14 +32,15 @@ export interface ProfileDialogProps {
   onSaved?: (detail: { userId: string }) => void;
 }
 
-const empty: Required<ProfileFormInput> = { username: '', realName: '', avatar: '', mobilePhone: '', email: '' };
-const editable = ['realName', 'avatar', 'mobilePhone', 'email'] as const;
+const empty: Required<ProfileFormInput> = { username: '', realName: '', avatar: '', mobilePhone: '', email: '', currentPassword: '' };
+const editable = ['realName', 'avatar', 'mobilePhone', 'email', 'currentPassword'] as const;
 
 export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDialogProps) {
   const t = useT();
   const userId = useStore($session).user?.id;
   const [loaded, setLoaded] = useState(false);
   const [pending, setPending] = useState<PendingContacts>({});
+  const [saved, setSaved] = useState({ mobilePhone: '', email: '' });
   const { register, handleSubmit, reset, setValue, setError, watch, formState } = useForm<ProfileFormInput>({
     resolver: valibotResolver(profileForm),
     defaultValues: empty,
@@ -53,13 +56,9 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
       .basicInfo(userId)
       .then((info) => {
         if (!live) return;
-        reset({
-          username: info.username,
-          realName: info.realName ?? '',
-          avatar: info.avatar ?? '',
-          mobilePhone: info.mobilePhone ?? '',
-          email: info.email ?? '',
-        });
+        const contacts = { mobilePhone: info.mobilePhone ?? '', email: info.email ?? '' };
+        reset({ ...empty, username: info.username, realName: info.realName ?? '', avatar: info.avatar ?? '', ...contacts });
+        setSaved(contacts);
         setLoaded(true);
       })
       .catch(() => undefined); // shown by the HTTP client
@@ -75,6 +74,8 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
     onOpenChange(false);
   };
 
+  const contactChanged = (watch('mobilePhone') ?? '').trim() !== saved.mobilePhone || (watch('email') ?? '').trim() !== saved.email;
+
   const onSubmit = handleSubmit(async (values) => {
     if (!userId) return;
     let answer: users.ProfileAnswer;
@@ -84,6 +85,7 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
         avatar: values.avatar ?? '',
         mobilePhone: values.mobilePhone ?? '',
         email: values.email ?? '',
+        ...(contactChanged && values.currentPassword ? { currentPassword: await transformPassword(values.currentPassword) } : {}),
       });
     } catch (error) {
       showServerFieldErrors(error, editable, setError);
@@ -127,6 +129,16 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
           autoComplete="tel"
         />
         <TextField label={t('console:profile.email')} type="email" error={errors.email?.message} registration={register('email')} autoComplete="email" />
+        {contactChanged && (
+          <PasswordField
+            label={t('console:profile.currentPassword')}
+            hint={t('console:profile.currentPasswordHint')}
+            required
+            error={errors.currentPassword?.message}
+            registration={register('currentPassword')}
+            autoComplete="current-password"
+          />
+        )}
         <div className={ui.actions}>
           <button type="button" className={ui.button.secondary} onClick={() => onOpenChange(false)}>
             {t('console:action.cancel')}

@@ -1,7 +1,7 @@
 // The next step PASSWORD_EXPIRED (loaded lazily): the password the person signed in with has
 // expired (the login settings' passwordPolicy.expiryDays), so they choose a new one. The old
-// password they just typed and the new one go to PUT /authc/password/expired, which the server
-// allows only right after that sign-in passed every step; it opens the session.
+// password they just typed and the new one go to PUT /authc/password/expired with the sign-in's
+// step ticket, which the server gave only to this client once every step passed; it opens the session.
 import { changeExpiredPassword } from '../../core/api/auth';
 import { PasswordPolicyError, transformNewPassword, transformPassword } from '../../core/password';
 import type { PasswordPolicy } from '../../core/schemas/settings';
@@ -15,13 +15,15 @@ export interface ExpiredPasswordFormProps {
   username: string;
   /** The expired password as typed at the sign-in. */
   password: string;
+  /** The sign-in's grant of this change (only this client holds it). */
+  stepTicket: string;
   policy: PasswordPolicy | undefined;
   onSuccess: (result: Extract<LoginResult, { kind: 'success' }>) => void;
   onError: (message: string) => void;
   onCancel: () => void;
 }
 
-export default function ExpiredPasswordForm({ username, password, policy, onSuccess, onError, onCancel }: ExpiredPasswordFormProps) {
+export default function ExpiredPasswordForm({ username, password, stepTicket, policy, onSuccess, onError, onCancel }: ExpiredPasswordFormProps) {
   const t = useT();
   const tRule = useTRule();
   const ready = useTexts(undefined, 'login', 'settings');
@@ -33,6 +35,7 @@ export default function ExpiredPasswordForm({ username, password, policy, onSucc
     (form) => newPasswordRules(policy, form),
     async (values) => {
       const answer = await changeExpiredPassword({
+        stepTicket,
         username,
         password: await transformPassword(password),
         newPassword: await transformNewPassword(values[NEW_PASSWORD]),

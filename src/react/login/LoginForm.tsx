@@ -190,7 +190,7 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
     const inForm = answer.kind === 'nextStep' && answer.nextStep !== LoginStep.PASSWORD_EXPIRED && !answer.totpSetup;
     setNextStep(inForm ? answer.nextStep : undefined);
     if (answer.kind === 'success') onLoginSuccess?.({ username, redirectURL: answer.redirectURL });
-    else if (answer.nextStep === LoginStep.PASSWORD_EXPIRED) setFlow({ kind: 'expired', username, password });
+    else if (answer.nextStep === LoginStep.PASSWORD_EXPIRED) setFlow({ kind: 'expired', username, password, stepTicket: answer.stepTicket ?? '' });
     else if (answer.totpSetup) setFlow({ kind: 'totpSetup', username, enrolment: answer.totpSetup });
     else setPasskeyOptions(answer.passkeyOptions);
   };

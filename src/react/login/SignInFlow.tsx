@@ -15,7 +15,7 @@ import type { TotpEnrolment } from '../../core/api/totp';
 export type Flow =
   | { kind: 'phone' }
   | { kind: 'forgot' }
-  | { kind: 'expired'; username: string; password: string }
+  | { kind: 'expired'; username: string; password: string; stepTicket: string }
   | { kind: 'totpSetup'; username: string; enrolment: TotpEnrolment };
 
 export interface SignInFlowProps {
@@ -44,6 +44,7 @@ export default function SignInFlow({ flow, header, settings, onSubmitted, onSucc
         <ExpiredPasswordForm
           username={flow.username}
           password={flow.password}
+          stepTicket={flow.stepTicket}
           policy={policy}
           onSuccess={succeeded(flow.username)}
           onError={failed}
