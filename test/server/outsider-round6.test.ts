@@ -1,0 +1,226 @@
+// Outsider round 6: hostile tests against the newest sign-in surface (step tickets after a phone
+// code or a third-party provider, passkeys). Each test asserts the secure behaviour and fails on
+// the code it was written against; races run on PostgreSQL too (IAM_TEST_DB=postgres).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Secret, TOTP } from 'otpauth';
+import { startServer, transform, type Answer, type Client, type TestServer } from './harness';
+import { signInAtProvider, startIdentityProvider } from './identity-provider';
+import { SoftwareAuthenticator } from './software-authenticator';
+
+const PASSWORD = 'Round6pass1';
+const RP_ID = 'localhost';
+const PAGE = 'http://localhost:5173';
+
+interface LoginAnswer {
+  loginSuccess: boolean;
+  nextStep?: string;
+  stepTicket?: string;
+}
+
+let server: TestServer;
+let admin: Client;
+
+before(async () => {
+  server = await startServer({ webauthn: { rpId: RP_ID, origins: [PAGE] } });
+  admin = await server.admin();
+});
+after(async () => {
+  await server.stop();
+});
+
+let people = 0;
+async function person(fields: Record<string, unknown> = {}): Promise<{ id: string; username: string; phone: string }> {
+  people += 1;
+  const username = `r6-person-${people}`;
+  const phone = `1390000${String(6100 + people)}`;
+  const created = await admin.post<{ id: string }>('/api/user', {
+    username,
+    realName: `R6_${people}`,
+    password: transform(PASSWORD),
+    mobilePhone: phone,
+    ...fields,
+  });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  return { id: created.body.data.id, username, phone };
+}
+
+const setLogin = async (changes: Record<string, unknown>) => {
+  const current = await admin.get<{ version: number }>('/api/settings/login');
+  const saved = await admin.put('/api/settings/login', { ...changes, version: current.body.data.version });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+};
+const PASSWORD_SIGN_IN = { loginMethod: 'USERNAME_PASSWORD', secondAuth: null, adminStrongFactor: false, maxFailures: 5, captchaAfterFailures: 3 };
+
+/** An authenticator app holding `secret`: each code of a later time step, the server's clock moved to it. */
+function authenticator(secret: string): () => string {
+  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+  let last = 0;
+  return () => {
+    last = Math.max(last + 1, Math.floor(server.clock.now() / 30_000));
+    server.clock.offset = Math.max(server.clock.offset, last * 30_000 - Date.now());
+    return totp.generate({ timestamp: last * 30_000 });
+  };
+}
+
+async function signIn(username: string): Promise<Client> {
+  const browser = server.client();
+  const answer = await browser.login(username, PASSWORD);
+  assert.equal(answer.body.data?.loginSuccess, true, JSON.stringify(answer.body));
+  return browser;
+}
+
+async function withAuthenticator(browser: Client): Promise<() => string> {
+  const enrolment = await browser.post<{ secret: string }>('/api/user/totp');
+  assert.equal(enrolment.status, 200, JSON.stringify(enrolment.body));
+  const code = authenticator(enrolment.body.data.secret);
+  assert.equal((await browser.post('/api/user/totp/confirm', { code: code() })).status, 200);
+  return code;
+}
+
+/** Asks for a phone sign-in code for `who` (a minute after the last one) and answers it. */
+async function phoneCode(who: { id: string; phone: string }): Promise<string> {
+  server.clock.advance(61_000);
+  const asked = server.clock.now();
+  assert.equal((await server.client().post('/api/authc/login/code', { phone: who.phone })).status, 200);
+  for (let tries = 0; tries < 50; tries += 1) {
+    const message = await server.app.ctx.db
+      .selectFrom('messages')
+      .select(['content', 'createdAt'])
+      .where('recipientId', '=', who.id)
+      .orderBy('createdAt', 'desc')
+      .executeTakeFirst();
+    if (message && message.createdAt >= asked) return /(\d{6})/.exec(message.content)![1]!;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('no code was sent');
+}
+
+const byPhone = async (who: { id: string; phone: string }, browser = server.client()): Promise<Answer<LoginAnswer>> =>
+  browser.post<LoginAnswer>('/api/authc/login', { username: who.phone, code: await phoneCode(who) });
+const step = (browser: Client, stepTicket: string | undefined, code: string) => browser.post<LoginAnswer>('/api/authc/login/step', { stepTicket, code });
+const signedIn = async (browser: Client) => (await browser.get('/api/cas/session')).status === 200;
+
+const bulk = async (action: 'disable' | 'enable', id: string) => {
+  const answer = await admin.post<{ results: { ok: boolean }[] }>('/api/user/bulk', { action, ids: [id] });
+  assert.equal(answer.body.data?.results?.[0]?.ok, true, JSON.stringify(answer.body));
+};
+
+test('a step ticket waiting for its code dies when an administrator disables the person: re-enabling them revives nothing', async () => {
+  const who = await person();
+  const code = await withAuthenticator(await signIn(who.username));
+  await setLogin({ loginMethod: 'PHONE_CAPTCHA', maxFailures: 10 });
+  try {
+    // Someone holding the phone (a swapped SIM) passed the first factor; the administrator, warned,
+    // disables the person and enables them again once the phone is back.
+    const thief = server.client();
+    const ticket = (await byPhone(who, thief)).body.data.stepTicket!;
+    assert.ok(ticket);
+    await bulk('disable', who.id);
+    await bulk('enable', who.id);
+    const revived = await step(thief, ticket, code());
+    assert.notEqual(revived.body.data?.loginSuccess, true, `the ticket issued before the person was disabled still signs in: ${JSON.stringify(revived.body)}`);
+  } finally {
+    await setLogin(PASSWORD_SIGN_IN);
+  }
+});
+
+test('a step ticket waiting for its code dies when an administrator signs the person out everywhere', async () => {
+  const who = await person();
+  const code = await withAuthenticator(await signIn(who.username));
+  await setLogin({ loginMethod: 'PHONE_CAPTCHA', maxFailures: 10 });
+  try {
+    const thief = server.client();
+    const ticket = (await byPhone(who, thief)).body.data.stepTicket!;
+    assert.ok(ticket);
+    const out = await admin.delete<{ revoked: number }>(`/api/user/${who.id}/sessions`);
+    assert.equal(out.status, 200, JSON.stringify(out.body));
+    const after = await step(thief, ticket, code());
+    assert.notEqual(after.body.data?.loginSuccess, true, `the ticket issued before "sign out everywhere" still signs in: ${JSON.stringify(after.body)}`);
+  } finally {
+    await setLogin(PASSWORD_SIGN_IN);
+  }
+});
+
+/** A provider and a person linked to it through a first sign-in; `viaProvider` runs one more trip. */
+async function linkedThroughProvider(code: string, sub: string) {
+  const subject = { sub, preferred_username: sub, name: sub, email: `${sub}@corp.example` };
+  const idp = await startIdentityProvider(`${server.base}/api/interaction/idp/${code}/authorize/callback`, subject);
+  const created = await admin.post('/api/idps', {
+    code,
+    name: `R6 ${code}`,
+    type: 'OIDC',
+    config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+  });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const viaProvider = async (body: Record<string, unknown> = {}) => {
+    const browser = server.client();
+    const ticket = (await signInAtProvider(browser, code)).searchParams.get('access_ticket')!;
+    const answer = await browser.post<LoginAnswer>(`/api/interaction/idp/${code}/authorize/after/user/complement?access_ticket=${ticket}`, body);
+    return { answer, browser };
+  };
+  const first = await viaProvider({ username: sub, realName: sub, email: subject.email });
+  assert.equal(first.answer.body.data?.loginSuccess, true, JSON.stringify(first.answer.body));
+  const row = await server.app.ctx.db.selectFrom('users').select('id').where('username', '=', sub).executeTakeFirstOrThrow();
+  return { idp, viaProvider, userId: row.id, browser: first.browser };
+}
+
+test('a disabled person linked to a provider is refused at the third-party sign-in, not answered "Login success" and audited as signed in', async () => {
+  const { idp, viaProvider, userId } = await linkedThroughProvider('r6gone', 'r6gone-eve');
+  try {
+    await bulk('disable', userId);
+    const since = server.clock.now();
+    const { answer } = await viaProvider();
+    const audited = await server.app.ctx.db
+      .selectFrom('auditLog')
+      .select(['action', 'success'])
+      .where('targetId', '=', userId)
+      .where('action', '=', 'login.third_party')
+      .where('at', '>=', since)
+      .execute();
+    assert.notEqual(answer.body.data?.loginSuccess, true, `a disabled person was answered: ${JSON.stringify(answer.body)}`);
+    assert.equal(audited.length, 0, `a disabled person's third-party sign-in is in the audit log as a success: ${JSON.stringify(audited)}`);
+  } finally {
+    await idp.stop();
+  }
+});
+
+test('a step ticket of a third-party sign-in stops working once the administrator disables that provider', async () => {
+  const { idp, viaProvider, browser } = await linkedThroughProvider('r6cut', 'r6cut-fay');
+  try {
+    const code = await withAuthenticator(browser);
+    const later = await viaProvider();
+    assert.equal(later.answer.body.data?.nextStep, 'TOTP', JSON.stringify(later.answer.body));
+    // The provider turns out to be compromised: the administrator switches it off.
+    const off = await admin.put('/api/idps/r6cut', { enabled: false });
+    assert.equal(off.status, 200, JSON.stringify(off.body));
+    const done = await step(later.browser, later.answer.body.data.stepTicket, code());
+    assert.notEqual(
+      done.body.data?.loginSuccess,
+      true,
+      `the provider is disabled (its own tickets answer 404), yet a sign-in it vouched for went on: ${JSON.stringify(done.body)}`,
+    );
+  } finally {
+    await idp.stop();
+  }
+});
+
+test('removing a passkey at an unlocked screen takes proof, like turning the authenticator app off', async () => {
+  const who = await person();
+  const browser = await signIn(who.username);
+  const key = new SoftwareAuthenticator(PAGE, RP_ID);
+  const options = await browser.post<{ challenge: string; rp: { id?: string }; user: { id: string } }>('/api/user/passkeys/options', {
+    password: transform(PASSWORD),
+  });
+  assert.equal(options.status, 200, JSON.stringify(options.body));
+  const added = await browser.post<{ id: string }>('/api/user/passkeys', { name: 'Laptop', credential: key.create(options.body.data) });
+  assert.equal(added.status, 200, JSON.stringify(added.body));
+  // The app cannot be turned off by someone at the unlocked screen (it takes a current code).
+  const code = await withAuthenticator(browser);
+  void code;
+  assert.equal((await browser.post('/api/user/totp/disable', {})).status, 400);
+  // The passkey, the stronger factor, goes with the session alone.
+  const removed = await browser.delete(`/api/user/passkeys/${added.body.data.id}`);
+  const left = await browser.get<unknown[]>('/api/user/passkeys');
+  assert.equal(left.body.data.length, 1, `a passkey was removed with the session alone (${removed.status}): no password, no passkey, no code`);
+});
