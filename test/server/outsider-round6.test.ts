@@ -224,3 +224,47 @@ test('removing a passkey at an unlocked screen takes proof, like turning the aut
   const left = await browser.get<unknown[]>('/api/user/passkeys');
   assert.equal(left.body.data.length, 1, `a passkey was removed with the session alone (${removed.status}): no password, no passkey, no code`);
 });
+
+test("guessing the password at the personal center's re-checks (adding a passkey) counts towards the account's lockout", async () => {
+  // A borrowed or stolen session does not know the password; the password is what adding a
+  // passkey (a lasting way in) asks for. Its wrong guesses must not be free of the lockout.
+  const who = await person();
+  const browser = await signIn(who.username);
+  await setLogin({ maxFailures: 5, captchaAfterFailures: 0, captchaEnabled: false });
+  try {
+    const statuses: number[] = [];
+    for (let guess = 0; guess < 8; guess += 1) {
+      statuses.push((await browser.post('/api/user/passkeys/options', { password: transform(`Guess-${guess}-x1`) })).status);
+    }
+    const right = await browser.post('/api/user/passkeys/options', { password: transform(PASSWORD) });
+    const failures = await server.app.ctx.db.selectFrom('loginThrottle').select(['username', 'failures']).execute();
+    assert.notEqual(
+      right.status,
+      200,
+      `8 wrong passwords (maxFailures 5: ${statuses.join(',')}), then the right one is accepted: an unlimited password oracle for whoever holds a session (lockout rows: ${JSON.stringify(failures)})`,
+    );
+  } finally {
+    await setLogin(PASSWORD_SIGN_IN);
+    await server.app.ctx.db.deleteFrom('loginThrottle').execute();
+  }
+});
+
+test("recovery codes go with the person's last strong factor: turning the app off and on again does not revive the old set", async () => {
+  const who = await person();
+  const browser = await signIn(who.username);
+  const code = await withAuthenticator(browser);
+  const made = await browser.post<{ codes: string[] }>('/api/user/recovery-codes', { password: transform(PASSWORD) });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  assert.equal((await browser.post('/api/user/totp/disable', { code: code() })).status, 200);
+  // Months later the person sets up a new app; the codes printed for the old one lie in a drawer.
+  const fresh = await withAuthenticator(browser);
+  void fresh;
+  const answer = await server
+    .client()
+    .post<LoginAnswer>('/api/authc/login', { username: who.username, password: transform(PASSWORD), code: made.body.data.codes[0] });
+  assert.notEqual(
+    answer.body.data?.loginSuccess,
+    true,
+    'a recovery code made for an authenticator app that was turned off passes the second step of the new one (codes can be held without a strong factor)',
+  );
+});
