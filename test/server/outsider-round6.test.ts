@@ -268,3 +268,57 @@ test("recovery codes go with the person's last strong factor: turning the app of
     'a recovery code made for an authenticator app that was turned off passes the second step of the new one (codes can be held without a strong factor)',
   );
 });
+
+/** A new provider `code` vouching for `sub`; answers a complement call bound to one browser's ticket. */
+async function firstTimeAtProvider(code: string, sub: string) {
+  const idp = await startIdentityProvider(`${server.base}/api/interaction/idp/${code}/authorize/callback`, {
+    sub,
+    preferred_username: sub,
+    name: sub,
+    email: `${sub}@corp.example`,
+  });
+  const created = await admin.post('/api/idps', {
+    code,
+    name: `R6 ${code}`,
+    type: 'OIDC',
+    config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+  });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const browser = server.client();
+  const ticket = (await signInAtProvider(browser, code)).searchParams.get('access_ticket')!;
+  const complement = (body: Record<string, unknown>) =>
+    browser.post<LoginAnswer>(`/api/interaction/idp/${code}/authorize/after/user/complement?access_ticket=${ticket}`, body);
+  return { idp, complement };
+}
+
+test("a first-time third-party sign-in giving another account's email or phone gets a field error and keeps its ticket (not a 500 that used it up)", async () => {
+  const holder = await person({ email: 'r6-holder@corp.example' });
+  const { idp, complement } = await firstTimeAtProvider('r6new', 'r6newbie');
+  try {
+    const taken = await complement({ username: 'r6newbie', realName: 'Newbie', email: 'R6-Holder@corp.example' });
+    assert.equal(taken.status, 400, `another account's email at the complement: ${taken.status} ${JSON.stringify(taken.body)}`);
+    const takenPhone = await complement({ username: 'r6newbie', realName: 'Newbie', mobilePhone: holder.phone });
+    assert.equal(takenPhone.status, 400, `another account's phone at the complement: ${takenPhone.status} ${JSON.stringify(takenPhone.body)}`);
+    const done = await complement({ username: 'r6newbie', realName: 'Newbie' });
+    assert.equal(done.body.data?.loginSuccess, true, `the refusals used the ticket up: ${JSON.stringify(done.body)}`);
+  } finally {
+    await idp.stop();
+  }
+});
+
+test("an email typed at the first-time third-party complement (neither the one the provider vouched for nor proven by a code) does not become the account's address", async () => {
+  const { idp, complement } = await firstTimeAtProvider('r6typed', 'r6typist');
+  try {
+    const unproven = 'r6-someone-else@corp.example';
+    const done = await complement({ username: 'r6typist', realName: 'Typist', email: unproven });
+    assert.equal(done.body.data?.loginSuccess, true, JSON.stringify(done.body));
+    const row = await server.app.ctx.db.selectFrom('users').select('email').where('username', '=', 'r6typist').executeTakeFirstOrThrow();
+    assert.notEqual(
+      row.email,
+      unproven,
+      "anyone with an account at the provider stores an address they never proved as the account's sign-in and reset address (a person changing their own address in the console proves it first; the address is then taken for its real owner)",
+    );
+  } finally {
+    await idp.stop();
+  }
+});
