@@ -99,7 +99,6 @@ async function phoneCode(who: { id: string; phone: string }): Promise<string> {
 const byPhone = async (who: { id: string; phone: string }, browser = server.client()): Promise<Answer<LoginAnswer>> =>
   browser.post<LoginAnswer>('/api/authc/login', { username: who.phone, code: await phoneCode(who) });
 const step = (browser: Client, stepTicket: string | undefined, code: string) => browser.post<LoginAnswer>('/api/authc/login/step', { stepTicket, code });
-const signedIn = async (browser: Client) => (await browser.get('/api/cas/session')).status === 200;
 
 const bulk = async (action: 'disable' | 'enable', id: string) => {
   const answer = await admin.post<{ results: { ok: boolean }[] }>('/api/user/bulk', { action, ids: [id] });
@@ -216,8 +215,7 @@ test('removing a passkey at an unlocked screen takes proof, like turning the aut
   const added = await browser.post<{ id: string }>('/api/user/passkeys', { name: 'Laptop', credential: key.create(options.body.data) });
   assert.equal(added.status, 200, JSON.stringify(added.body));
   // The app cannot be turned off by someone at the unlocked screen (it takes a current code).
-  const code = await withAuthenticator(browser);
-  void code;
+  await withAuthenticator(browser);
   assert.equal((await browser.post('/api/user/totp/disable', {})).status, 400);
   // The passkey, the stronger factor, goes with the session alone.
   const removed = await browser.delete(`/api/user/passkeys/${added.body.data.id}`);
@@ -257,8 +255,7 @@ test("recovery codes go with the person's last strong factor: turning the app of
   assert.equal(made.status, 200, JSON.stringify(made.body));
   assert.equal((await browser.post('/api/user/totp/disable', { code: code() })).status, 200);
   // Months later the person sets up a new app; the codes printed for the old one lie in a drawer.
-  const fresh = await withAuthenticator(browser);
-  void fresh;
+  await withAuthenticator(browser);
   const answer = await server
     .client()
     .post<LoginAnswer>('/api/authc/login', { username: who.username, password: transform(PASSWORD), code: made.body.data.codes[0] });
