@@ -319,3 +319,38 @@ test("an email typed at the first-time third-party complement (neither the one t
     await idp.stop();
   }
 });
+
+test('the expired-password change is granted to the browser that passed the second factor, not to anyone holding the password', async () => {
+  const who = await person();
+  const code = await withAuthenticator(await signIn(who.username));
+  const current = await admin.get<{ value: { passwordPolicy: Record<string, unknown> }; version: number }>('/api/settings/login');
+  const earlier = current.body.data.value.passwordPolicy;
+  const saved = await admin.put('/api/settings/login', { passwordPolicy: { ...earlier, expiryDays: 30 }, version: current.body.data.version });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  try {
+    // The password is 40 days old.
+    await server.app.ctx.db
+      .updateTable('users')
+      .set({ passwordChangedAt: server.clock.now() - 40 * 24 * 3600_000 })
+      .where('id', '=', who.id)
+      .execute();
+    // The person signs in with the password and the authenticator app: the change of the expired password is asked.
+    const own = await server.client().post<LoginAnswer>('/api/authc/login', { username: who.username, password: transform(PASSWORD), code: code() });
+    assert.equal(own.body.data?.nextStep, 'PASSWORD_EXPIRED', JSON.stringify(own.body));
+    // Someone holding the password alone (no authenticator app), in another browser, waiting for this moment.
+    const thief = server.client();
+    const taken = await thief.put<LoginAnswer>('/api/authc/password/expired', {
+      username: who.username,
+      password: transform(PASSWORD),
+      newPassword: transform('Thief-chose-1'),
+    });
+    assert.notEqual(
+      taken.body.data?.loginSuccess,
+      true,
+      `a browser that never passed the authenticator app used the grant: it set the password and got a session (${JSON.stringify(taken.body)})`,
+    );
+  } finally {
+    const latest = await admin.get<{ version: number }>('/api/settings/login');
+    await admin.put('/api/settings/login', { passwordPolicy: earlier, version: latest.body.data.version });
+  }
+});
