@@ -7,6 +7,7 @@ import { Secret, TOTP } from 'otpauth';
 import { startServer, transform, type Answer, type Client, type TestServer } from './harness';
 import { signInAtProvider, startIdentityProvider } from './identity-provider';
 import { SoftwareAuthenticator } from './software-authenticator';
+import { RelyingParty } from './oidc-rp';
 
 const PASSWORD = 'Round6pass1';
 const RP_ID = 'localhost';
@@ -353,4 +354,27 @@ test('the expired-password change is granted to the browser that passed the seco
     const latest = await admin.get<{ version: number }>('/api/settings/login');
     await admin.put('/api/settings/login', { passwordPolicy: earlier, version: latest.body.data.version });
   }
+});
+
+test('an app asking for a fresh sign-in (prompt=login, max_age) is not told one happened when the console session simply allowed it', async () => {
+  const portal = await RelyingParty.register(server, admin, 'Round6Portal');
+  const who = await person();
+  const browser = await signIn(who.username);
+  const signedInAt = Math.floor(Date.now() / 1000);
+  // Some time later the app wants the person to prove they are at the keyboard (before a payment, say).
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
+  const request = await portal.authorization('openid', { prompt: 'login', max_age: '1' });
+  let { url } = await portal.follow(browser, request.url);
+  if (url.pathname === '/oauth/authorize') {
+    const allowed = await browser.post<{ redirectURL: string }>(`/api/sso/interactions/${url.searchParams.get('uid')}`, { allow: true });
+    if (allowed.status !== 200) return; // refused without a fresh sign-in: what the app asked for
+    ({ url } = await portal.follow(browser, allowed.body.data.redirectURL));
+  }
+  if (url.origin + url.pathname !== portal.callback || !url.searchParams.get('code')) return;
+  const tokens = await portal.exchange(url, request.verifier, request.state);
+  const claims = JSON.parse(Buffer.from(tokens.id_token!.split('.')[1]!, 'base64url').toString()) as { auth_time?: number };
+  assert.ok(
+    claims.auth_time !== undefined && claims.auth_time <= signedInAt + 1,
+    `no password, passkey or code was asked, yet the ID token says the person signed in at ${claims.auth_time} (the console sign-in was at ${signedInAt}): the app's prompt=login / max_age step-up is void`,
+  );
 });
