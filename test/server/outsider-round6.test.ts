@@ -378,3 +378,51 @@ test('an app asking for a fresh sign-in (prompt=login, max_age) is not told one 
     `no password, passkey or code was asked, yet the ID token says the person signed in at ${claims.auth_time} (the console sign-in was at ${signedInAt}): the app's prompt=login / max_age step-up is void`,
   );
 });
+
+/** The latest code sent to `address` for `userId` (written after the answer: waited for). */
+async function codeSentTo(userId: string, address: string, since: number): Promise<string | undefined> {
+  for (let tries = 0; tries < 30; tries += 1) {
+    const message = await server.app.ctx.db
+      .selectFrom('messages')
+      .select(['content', 'createdAt', 'address'])
+      .where('recipientId', '=', userId)
+      .where('createdAt', '>=', since)
+      .orderBy('createdAt', 'desc')
+      .execute();
+    const found = message.find((row) => row.address === address);
+    if (found) return /(\d{6})/.exec(found.content)?.[1];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+}
+
+test("a borrowed session alone (no password) cannot make the account's reset phone its own and take the account over", async () => {
+  const who = await person();
+  const session = await signIn(who.username);
+  const attackerPhone = '13900009696';
+  const steps: string[] = [];
+  // 1. The phone of the profile, to the attacker's: the code goes to the attacker's phone.
+  server.clock.advance(61_000);
+  let since = server.clock.now();
+  const profile = await session.put('/api/user/profile', { realName: 'R6_Victim', mobilePhone: attackerPhone });
+  steps.push(`profile ${profile.status}`);
+  const confirmCode = profile.status === 200 ? await codeSentTo(who.id, attackerPhone, since) : undefined;
+  const confirmed = confirmCode && (await session.post('/api/user/profile/contact/confirm', { channel: 'mobilePhone', code: confirmCode }));
+  steps.push(`confirm ${confirmed ? confirmed.status : '-'}`);
+  // 2. A password reset by SMS to that phone.
+  server.clock.advance(61_000);
+  since = server.clock.now();
+  const asked = await server.client().post('/api/user/password/reset-code', { identifier: attackerPhone });
+  steps.push(`reset-code ${asked.status}`);
+  const resetCode = await codeSentTo(who.id, attackerPhone, since);
+  const reset =
+    resetCode && (await server.client().put('/api/user/password', { identifier: attackerPhone, code: resetCode, password: transform('Attacker-owns-1') }));
+  steps.push(`reset ${reset ? reset.status : '-'}`);
+  // 3. The attacker signs in with their own password, for good.
+  const taken = await server.client().login(who.username, 'Attacker-owns-1');
+  assert.notEqual(
+    taken.body.data?.loginSuccess,
+    true,
+    `with the session alone (${steps.join(', ')}), the account's phone became the attacker's and its password was reset by SMS: no current password was asked (adding a passkey asks for it)`,
+  );
+});
