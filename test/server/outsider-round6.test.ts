@@ -8,6 +8,7 @@ import { startServer, transform, type Answer, type Client, type TestServer } fro
 import { signInAtProvider, startIdentityProvider } from './identity-provider';
 import { SoftwareAuthenticator } from './software-authenticator';
 import { RelyingParty } from './oidc-rp';
+import { createTenant, createToken, scimClient } from './scim-support';
 
 const PASSWORD = 'Round6pass1';
 const RP_ID = 'localhost';
@@ -424,5 +425,23 @@ test("a borrowed session alone (no password) cannot make the account's reset pho
     taken.body.data?.loginSuccess,
     true,
     `with the session alone (${steps.join(', ')}), the account's phone became the attacker's and its password was reset by SMS: no current password was asked (adding a passkey asks for it)`,
+  );
+});
+
+test('a SCIM token made by a tenant administrator stops working once that administrator is disabled (it does not outlive their rights)', async () => {
+  const tenant = await createTenant(admin, 'Round6ScimCo');
+  const boss = await person({ tenantId: tenant.id, isAdmin: true });
+  const bossSession = await signIn(boss.username);
+  const { secret } = await createToken(bossSession, tenant.id, 'Leaving admin');
+  const scim = scimClient(server.base, secret);
+  assert.equal((await scim('GET', '/Users')).status, 200);
+  // The administrator leaves (or is caught): the platform administrator disables them.
+  await bulk('disable', boss.id);
+  assert.equal((await bossSession.get('/api/cas/session')).status, 401, 'their session ended');
+  const after = await scim('GET', '/Users');
+  assert.equal(
+    after.status,
+    401,
+    `the disabled administrator's token still acts as a tenant administrator (${after.status}): a credential outliving the person's rights`,
   );
 });
