@@ -445,3 +445,24 @@ test('a SCIM token made by a tenant administrator stops working once that admini
     `the disabled administrator's token still acts as a tenant administrator (${after.status}): a credential outliving the person's rights`,
   );
 });
+
+test('the limit of passkeys per person holds when several registrations were started before any finished', async () => {
+  const who = await person();
+  const browser = await signIn(who.username);
+  const key = new SoftwareAuthenticator(PAGE, RP_ID);
+  // 25 starts while the list is empty: each passes the count check of the start.
+  const started = [];
+  for (let index = 0; index < 25; index += 1) {
+    const options = await browser.post<{ challenge: string; rp: { id?: string }; user: { id: string } }>('/api/user/passkeys/options', {
+      password: transform(PASSWORD),
+    });
+    assert.equal(options.status, 200, JSON.stringify(options.body));
+    started.push(options.body.data);
+  }
+  const statuses = [];
+  for (const [index, options] of started.entries()) {
+    statuses.push((await browser.post('/api/user/passkeys', { name: `Key ${index}`, credential: key.create(options) })).status);
+  }
+  const list = await browser.get<unknown[]>('/api/user/passkeys');
+  assert.ok(list.body.data.length <= 20, `${list.body.data.length} passkeys stored for one person, past the limit of 20 (${statuses.join(',')})`);
+});
