@@ -1,6 +1,8 @@
 // Outsider round 6: hostile tests against the newest sign-in surface (step tickets after a phone
-// code or a third-party provider, passkeys). Each test asserts the secure behaviour and fails on
-// the code it was written against; races run on PostgreSQL too (IAM_TEST_DB=postgres).
+// code or a third-party provider, passkeys, recovery codes, the expired-password change, the
+// third-party complement, the OIDC provider's step-up parameters, a session's reach over the
+// account's own credentials, SCIM tokens). Each test asserts the secure behaviour and fails on the
+// code it was written against; every test runs on PostgreSQL too (IAM_TEST_DB=postgres).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
