@@ -6,11 +6,12 @@
 // fails verification say why; a recovery code still answers; the ticket never shows in the address;
 // axe clean on each step.
 import { after, before, test } from 'node:test';
+import { mkdirSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import type { Page, Response } from 'playwright-core';
 import { ADMIN, ApiClient, freePort, launchBrowser, openPage, startServer } from './harness';
-import { choose, seriousViolations, text } from './a11y-support';
+import { seriousViolations, text } from './a11y-support';
 import { addPasskeyByApi, virtualAuthenticator } from './passkey-support';
 import { startHttpReceiver, until } from '../server/receivers';
 import { startIdentityProvider } from '../server/identity-provider';
@@ -19,6 +20,7 @@ import { transformPassword } from '../../src/core/password';
 import { startThirdPartyServer } from '../../demo/third-party-server.mjs';
 
 const PASSWORD = 'Step-passkey-1';
+mkdirSync('/tmp/shots', { recursive: true });
 const RP_ID = 'localhost';
 const hostPort = await freePort();
 const host = `http://localhost:${hostPort}`;
@@ -41,6 +43,7 @@ const idp = await startIdentityProvider(`${iam}/api/interaction/idp/corp/authori
 });
 const browser = await launchBrowser();
 const admin = new ApiClient(iam);
+const bosses: Awaited<ReturnType<typeof boss>>[] = [];
 
 const loginSettings = async (changes: Record<string, unknown>) => {
   const { version } = await admin.call<{ version: number }>('GET', '/settings/login');
@@ -63,6 +66,8 @@ before(async () => {
   });
   const { version } = await admin.call<{ version: number }>('GET', '/config');
   await admin.call('PUT', '/config', { system: { supportThirdLogin: 'Y' }, version });
+  // Set up with their passwords first: the phone code then becomes the only way in.
+  bosses.push(...(await Promise.all([1, 2, 3].map(boss))));
   await loginSettings({ loginMethod: 'PHONE_CAPTCHA', adminStrongFactor: true });
 });
 after(async () => {
@@ -83,10 +88,9 @@ async function boss(n: number) {
   return { ...person, own, passkey, codes };
 }
 
-/** A page in `locale` with a virtual authenticator holding nothing yet; refused steps are expected. */
-async function stepPage(locale: 'en' | 'zh') {
+/** A page with a virtual authenticator holding nothing yet; refused steps are expected. */
+async function stepPage() {
   const watched = await openPage(browser, { expectedFailures: [/\/api\/authc\/login\/step$/] });
-  await watched.context.addInitScript(choose, { locale, theme: 'light' as const });
   return { ...watched, ...(await virtualAuthenticator(watched.context, watched.page)) };
 }
 
@@ -117,8 +121,8 @@ async function atPasskeyStep(page: Page, locale: 'en' | 'zh', ticket: string, wh
 }
 
 test('console sign-in page: a phone code, then a cancelled prompt and a failing passkey say why; a recovery code still signs in', async () => {
-  const who = await boss(1);
-  const { page, context, errors, give } = await stepPage('en');
+  const who = bosses[0]!;
+  const { page, context, errors, give } = await stepPage();
   await page.goto(`${iam}/login`);
   const ticket = await phoneCode(page, 'en', who.mobilePhone);
   await atPasskeyStep(page, 'en', ticket, 'passkey step after a phone code');
@@ -147,24 +151,28 @@ test('console sign-in page: a phone code, then a cancelled prompt and a failing 
 });
 
 test('<iam-login> on another origin, in Chinese: a phone code, then the passkey signs in', async () => {
-  const who = await boss(2);
-  const { page, context, errors, give } = await stepPage('zh');
+  const who = bosses[1]!;
+  const { page, context, errors, give } = await stepPage();
   await page.goto(`${host}/demo/third-party.html?api=${encodeURIComponent(`${iam}/api`)}`);
+  // The element's own language (the page around it stays English).
+  await page.locator('iam-login').evaluate((element) => element.setAttribute('locale', 'zh'));
   const ticket = await phoneCode(page, 'zh', who.mobilePhone);
   await atPasskeyStep(page, 'zh', ticket, 'passkey step in <iam-login> (zh)', 'iam-login');
+  await page.locator('iam-login').screenshot({ path: '/tmp/shots/passkey-step-ticket-zh.png' });
   await give([who.passkey]);
   await page.getByRole('button', { name: text('zh', 'account:passkeySignIn.useStep') }).click();
   await page
     .getByRole('status')
-    .filter({ hasText: `Signed in as ${who.username}.` })
+    // The phone sign-in reports the number it was given.
+    .filter({ hasText: `Signed in as ${who.mobilePhone}.` })
     .waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });
 
 test('/infoComplete: after the provider and the link to the account, the passkey signs in', async () => {
-  const who = await boss(3);
-  const { page, context, errors, give } = await stepPage('en');
+  const who = bosses[2]!;
+  const { page, context, errors, give } = await stepPage();
   await page.goto(`${iam}/login`);
   await page.getByRole('link', { name: 'Sign in with Corp SSO' }).click();
   await page.getByRole('button', { name: 'Link to my existing account' }).click();
@@ -173,6 +181,7 @@ test('/infoComplete: after the provider and the link to the account, the passkey
   await page.getByRole('button', { name: 'Link and sign in' }).click();
   const ticket = await ticketOf(await answered);
   await atPasskeyStep(page, 'en', ticket, 'passkey step on /infoComplete');
+  await page.screenshot({ path: '/tmp/shots/passkey-step-ticket-info-complete.png' });
   assert.equal(new URL(page.url()).pathname, '/infoComplete', 'not signed in before the passkey');
   await give([who.passkey]);
   await page.getByRole('button', { name: 'Use your passkey' }).click();
