@@ -61,11 +61,12 @@ export async function continueSignIn(
     countOf(user, ticket.firstFactor),
     policy,
     async (slot) => {
-      if (user.availabilityStatus !== Status.Enable) return refuse(ctx, policy, slot, req.ip, { ...detail, reason: 'disabled' }, 'User is disabled');
+      if (user.availabilityStatus !== Status.Enable)
+        return refuse(ctx, policy, slot, { ip: req.ip, detail: { ...detail, reason: 'disabled' } }, 'User is disabled');
       const step = await strongStepOf(ctx, policy, user);
       if (step) {
         const { passed, message } = await passSecondStep(ctx, user, step, body, req.ip);
-        if (!passed) return refuse(ctx, policy, slot, req.ip, { ...detail, reason: 'second_step' }, message ?? 'Invalid verification code');
+        if (!passed) return refuse(ctx, policy, slot, { ip: req.ip, detail: { ...detail, reason: 'second_step' } }, message ?? 'Invalid verification code');
       }
       if (!(await useStepTicket(ctx, ticket.id))) throw new ApiError(401, STEP_EXPIRED);
       await slot.clear(keysOfUser(user));

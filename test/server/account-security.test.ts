@@ -6,10 +6,10 @@
 // one with a passkey confirms with it, or with a recovery code).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Secret, TOTP } from 'otpauth';
 import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
 import { startSmtp, until, type SmtpReceiver } from './receivers';
 import { SoftwareAuthenticator } from './software-authenticator';
+import { authenticator, withAuthenticator } from './sign-in-support';
 import { oidcDb } from '../../server/oidc/tables';
 
 const PASSWORD = 'Secure-123';
@@ -66,26 +66,6 @@ async function signedIn(username: string, headers: Record<string, string> = {}):
   return client;
 }
 
-/** An authenticator app holding `secret` (each code of a later time step than the one before). */
-function authenticator(secret: string): () => string {
-  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
-  let step = Math.floor(server.clock.now() / 30_000) - 1;
-  return () => {
-    step += 1;
-    server.clock.offset = Math.max(server.clock.offset, step * 30_000 - Date.now());
-    return totp.generate({ timestamp: step * 30_000 });
-  };
-}
-
-/** A person who turned their authenticator app on (through the API), and its next code. */
-async function withAuthenticator(client: Client): Promise<() => string> {
-  const enrolment = await client.post<{ secret: string }>('/api/user/totp');
-  assert.equal(enrolment.status, 200, JSON.stringify(enrolment.body));
-  const code = authenticator(enrolment.body.data.secret);
-  assert.equal((await client.post('/api/user/totp/confirm', { code: code() })).status, 200);
-  return code;
-}
-
 /** A passkey added through the personal center's calls: the authenticator holding it. */
 async function withPasskey(client: Client): Promise<SoftwareAuthenticator> {
   const key = new SoftwareAuthenticator(PASSKEY_PAGE.origin, PASSKEY_PAGE.rpId);
@@ -117,7 +97,7 @@ test('recovery codes: only with a second factor and the right password; ten, sho
   const refused = await generate(client);
   assert.equal(refused.status, 400);
   assert.match(refused.body.message, /passkey or an authenticator app/);
-  await withAuthenticator(client);
+  await withAuthenticator(server, client);
 
   const wrong = await generate(client, 'Wrong-pass-1');
   assert.equal(wrong.status, 400);
@@ -149,7 +129,7 @@ test('recovery codes: only with a second factor and the right password; ten, sho
 test('a recovery code passes the second step once, in any letter case and without hyphens; a wrong one counts as a failed sign-in', async () => {
   const who = await person();
   const client = await signedIn(who.username);
-  await withAuthenticator(client);
+  await withAuthenticator(server, client);
   const [code, other] = (await generate(client)).body.data.codes;
 
   const browser = server.client();
@@ -176,7 +156,7 @@ test('a burst of 20 parallel sign-ins with one recovery code: exactly one wins, 
   try {
     const who = await person();
     const client = await signedIn(who.username);
-    await withAuthenticator(client);
+    await withAuthenticator(server, client);
     const [code] = (await generate(client)).body.data.codes;
     const answers = await Promise.all(Array.from({ length: 20 }, () => server.client().login(who.username, PASSWORD, { code: code! })));
     const won = answers.filter((answer) => answer.body.data?.loginSuccess === true);
@@ -335,7 +315,7 @@ test('adminStrongFactor: an administrator without a second factor sets up an aut
     const before = await failuresOf(appAdmin.username);
     assert.equal((await browser.login(appAdmin.username, PASSWORD, { code: '000000' })).status, 401);
     assert.equal(await failuresOf(appAdmin.username), before + 1, 'a wrong code counts as a failed attempt');
-    const code = authenticator(setup.secret);
+    const code = authenticator(server, setup.secret);
     const done = await browser.login(appAdmin.username, PASSWORD, { code: code() });
     assert.equal(done.body.data.loginSuccess, true, JSON.stringify(done.body));
     assert.deepEqual((await browser.get('/api/user/totp')).body.data, { enabled: true });

@@ -4,10 +4,9 @@
 // (IAM_TEST_DB=postgres).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Secret, TOTP } from 'otpauth';
 import { startServer, transform, type Client, type TestServer } from './harness';
-import { signInAtProvider, startIdentityProvider } from './identity-provider';
 import { assertScimError, PATCH_SCHEMA, provisionedTenant, USER_SCHEMA } from './scim-support';
+import { registeredProvider, withAuthenticator } from './sign-in-support';
 
 const PASSWORD = 'Round5pass1';
 
@@ -37,25 +36,6 @@ const setLogin = async (changes: Record<string, unknown>) => {
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
 };
 
-/** An authenticator app holding `secret` (each code of a later time step than the one before). */
-function authenticator(secret: string): () => string {
-  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
-  let step = Math.floor(server.clock.now() / 30_000) - 1;
-  return () => {
-    step += 1;
-    server.clock.offset = Math.max(server.clock.offset, step * 30_000 - Date.now());
-    return totp.generate({ timestamp: step * 30_000 });
-  };
-}
-
-async function withAuthenticator(client: Client): Promise<() => string> {
-  const enrolment = await client.post<{ secret: string }>('/api/user/totp');
-  assert.equal(enrolment.status, 200, JSON.stringify(enrolment.body));
-  const code = authenticator(enrolment.body.data.secret);
-  assert.equal((await client.post('/api/user/totp/confirm', { code: code() })).status, 200);
-  return code;
-}
-
 /** The latest code sent in a message to `userId` (written after the answer: waited for). */
 async function latestCode(userId: string): Promise<string> {
   for (let tries = 0; tries < 50; tries += 1) {
@@ -76,7 +56,7 @@ test("signing in with a phone code does not skip the authenticator app of a pers
   const tenantAdmin = await person({ mobilePhone: phone, isAdmin: true });
   const browser = server.client();
   assert.equal((await browser.login(tenantAdmin.username, PASSWORD)).body.data?.loginSuccess, true);
-  await withAuthenticator(browser);
+  await withAuthenticator(server, browser);
   await setLogin({ loginMethod: 'PHONE_CAPTCHA', adminStrongFactor: true });
   try {
     assert.equal((await server.client().post('/api/authc/login/code', { phone })).status, 200);
@@ -95,28 +75,13 @@ test("signing in with a phone code does not skip the authenticator app of a pers
 
 test('a third-party sign-in of a linked person with an authenticator app still asks for its code', async () => {
   const subject = { sub: 'r5-corp-carol', preferred_username: 'r5carol', name: 'Carol', email: 'r5carol@corp.example' };
-  const idp = await startIdentityProvider(`${server.base}/api/interaction/idp/r5corp/authorize/callback`, subject);
+  const { idp, viaProvider } = await registeredProvider(server, admin, 'r5corp', subject);
   try {
-    const created = await admin.post('/api/idps', {
-      code: 'r5corp',
-      name: 'R5 Corp',
-      type: 'OIDC',
-      config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
-    });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    /** One trip through the provider; answers the sign-in's answer and the browser. */
-    const viaProvider = async (body: Record<string, unknown>) => {
-      const browser = server.client();
-      const landed = await signInAtProvider(browser, 'r5corp');
-      const ticket = landed.searchParams.get('access_ticket')!;
-      const answer = await browser.post<{ loginSuccess: boolean }>(`/api/interaction/idp/r5corp/authorize/after/user/complement?access_ticket=${ticket}`, body);
-      return { answer, browser };
-    };
-    const first = await viaProvider({ username: 'r5carol', realName: 'Carol', email: subject.email });
+    const first = await viaProvider<{ loginSuccess: boolean }>({ username: 'r5carol', realName: 'Carol', email: subject.email });
     assert.equal(first.answer.body.data?.loginSuccess, true, JSON.stringify(first.answer.body));
     // Carol turns her authenticator app on; a later sign-in through the provider must still ask for it.
-    await withAuthenticator(first.browser);
-    const later = await viaProvider({});
+    await withAuthenticator(server, first.browser);
+    const later = await viaProvider<{ loginSuccess: boolean }>({});
     assert.notEqual(later.answer.body.data?.loginSuccess, true, `signed in without the authenticator app: ${JSON.stringify(later.answer.body)}`);
   } finally {
     await idp.stop();
