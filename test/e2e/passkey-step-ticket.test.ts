@@ -13,7 +13,7 @@ import type { Page, Response } from 'playwright-core';
 import { ADMIN, ApiClient, freePort, launchBrowser, openPage, startServer } from './harness';
 import { seriousViolations, text } from './a11y-support';
 import { addPasskeyByApi, virtualAuthenticator } from './passkey-support';
-import { startHttpReceiver, until } from '../server/receivers';
+import { smsChannel, startHttpReceiver, until } from '../server/receivers';
 import { startIdentityProvider } from '../server/identity-provider';
 import { transformPassword } from '../../src/core/password';
 // @ts-expect-error -- a plain ES module of the demo (no typings)
@@ -52,12 +52,7 @@ const loginSettings = async (changes: Record<string, unknown>) => {
 
 before(async () => {
   await admin.signIn(ADMIN.username, ADMIN.password);
-  await admin.call('POST', '/channels', {
-    name: 'SMS vendor',
-    serviceType: 'SMS',
-    vendor: 'acme-sms',
-    config: { url: `${sms.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' },
-  });
+  await admin.call('POST', '/channels', smsChannel(sms));
   await admin.call('POST', '/idps', {
     code: 'corp',
     name: 'Corp SSO',

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
 import { startSmtp, until, type SmtpReceiver } from './receivers';
 import { SoftwareAuthenticator } from './software-authenticator';
-import { authenticator, withAuthenticator } from './sign-in-support';
+import { authenticator, setLogin, withAuthenticator } from './sign-in-support';
 import { oidcDb } from '../../server/oidc/tables';
 
 const PASSWORD = 'Secure-123';
@@ -84,12 +84,6 @@ const auditOf = (action: string, targetId: string) =>
 const failuresOf = async (username: string) =>
   (await server.app.ctx.db.selectFrom('loginThrottle').select('failures').where('username', '=', `username:${username.toLowerCase()}`).executeTakeFirst())
     ?.failures ?? 0;
-const setLogin = async (changes: Record<string, unknown>) => {
-  const current = await admin.get<{ version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', { ...changes, version: current.body.data.version });
-  assert.equal(saved.status, 200, JSON.stringify(saved.body));
-};
-
 test('recovery codes: only with a second factor and the right password; ten, shown once, stored as digests; a new set replaces the old', async () => {
   const who = await person();
   const client = await signedIn(who.username);
@@ -152,7 +146,7 @@ test('a recovery code passes the second step once, in any letter case and withou
 
 test('a burst of 20 parallel sign-ins with one recovery code: exactly one wins, the others count as failures', async () => {
   // Room for all 20 to reach the code (by default the 4th failure in flight needs a captcha, the 5th locks).
-  await setLogin({ maxFailures: 100, captchaAfterFailures: 0 });
+  await setLogin(admin, { maxFailures: 100, captchaAfterFailures: 0 });
   try {
     const who = await person();
     const client = await signedIn(who.username);
@@ -168,7 +162,7 @@ test('a burst of 20 parallel sign-ins with one recovery code: exactly one wins, 
     assert.equal((await client.get<{ remaining: number }>('/api/user/recovery-codes')).body.data.remaining, 9);
     assert.equal((await auditOf('recovery.use', who.id)).length, 1);
   } finally {
-    await setLogin({ maxFailures: 5, captchaAfterFailures: 3 });
+    await setLogin(admin, { maxFailures: 5, captchaAfterFailures: 3 });
   }
 });
 
@@ -300,7 +294,7 @@ test('adminStrongFactor: an administrator without a second factor sets up an aut
   const keyHolderCodes = (await generate(keyHolderBrowser)).body.data.codes;
   const app = await admin.post<{ id: string }>('/api/apps', { name: 'Strong_Factor_App' });
   assert.equal((await admin.put(`/api/apps/${app.body.data.id}/admins`, { userIds: [appAdmin.id, keyHolder.id] })).status, 200);
-  await setLogin({ adminStrongFactor: true });
+  await setLogin(admin, { adminStrongFactor: true });
   try {
     const browser = server.client();
     const step = await browser.login(appAdmin.username, PASSWORD);
@@ -350,7 +344,7 @@ test('adminStrongFactor: an administrator without a second factor sets up an aut
     assert.equal((await auditOf('recovery.use', keyHolder.id)).length, 1);
     assert.equal((await server.client().login(keyHolder.username, PASSWORD, { nextStep: 'PASSKEY', code: keyHolderCodes[0] })).status, 401, 'used once');
   } finally {
-    await setLogin({ adminStrongFactor: false });
+    await setLogin(admin, { adminStrongFactor: false });
   }
   assert.equal((await server.client().login(ADMIN.username, ADMIN.password)).body.data.loginSuccess, true, 'off: the password alone again');
 });

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Answer, type Client, type TestServer } from './harness';
-import { authenticator, registeredProvider, withAuthenticator } from './sign-in-support';
+import { authenticator, registeredProvider, setLogin, withAuthenticator } from './sign-in-support';
 
 const PASSWORD = 'StepTicket1';
 
@@ -45,11 +45,6 @@ async function person(fields: Record<string, unknown> = {}): Promise<{ id: strin
   return { id: created.body.data.id, username, phone };
 }
 
-const setLogin = async (changes: Record<string, unknown>) => {
-  const current = await admin.get<{ version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', { ...changes, version: current.body.data.version });
-  assert.equal(saved.status, 200, JSON.stringify(saved.body));
-};
 const PASSWORD_SIGN_IN = { loginMethod: 'USERNAME_PASSWORD', secondAuth: null, adminStrongFactor: false, maxFailures: 5, captchaAfterFailures: 3 };
 
 /** Signs `who` in with the password and turns an authenticator app on; answers the app. */
@@ -90,7 +85,7 @@ test('after a phone code, the authenticator app (or a recovery code) completes t
   const { code, browser: own } = await withApp(who);
   const recovery = await own.post<{ codes: string[] }>('/api/user/recovery-codes', { password: transform(PASSWORD) });
   assert.equal(recovery.status, 200, JSON.stringify(recovery.body));
-  await setLogin({ loginMethod: 'PHONE_CAPTCHA', secondAuth: 'PHONE_CAPTCHA' });
+  await setLogin(admin, { loginMethod: 'PHONE_CAPTCHA', secondAuth: 'PHONE_CAPTCHA' });
   try {
     const sent = (await messagesTo(who.id)).length;
     const browser = server.client();
@@ -123,7 +118,7 @@ test('after a phone code, the authenticator app (or a recovery code) completes t
     const withRecovery = await step(server.client(), again.body.data.stepTicket, recovery.body.data.codes[0]!);
     assert.equal(withRecovery.body.data?.loginSuccess, true, JSON.stringify(withRecovery.body));
   } finally {
-    await setLogin(PASSWORD_SIGN_IN);
+    await setLogin(admin, PASSWORD_SIGN_IN);
   }
 });
 
@@ -132,7 +127,7 @@ test('a step ticket opens nothing for another person, with a forged secret, or o
   const bob = await person();
   const aliceApp = (await withApp(alice)).code;
   const bobApp = (await withApp(bob)).code;
-  await setLogin({ loginMethod: 'PHONE_CAPTCHA', maxFailures: 10 });
+  await setLogin(admin, { loginMethod: 'PHONE_CAPTCHA', maxFailures: 10 });
   try {
     const attacker = server.client();
     const own = (await byPhone(bob, attacker)).body.data.stepTicket!;
@@ -158,14 +153,14 @@ test('a step ticket opens nothing for another person, with a forged secret, or o
     assert.equal(expired.status, 401, JSON.stringify(expired.body));
     assert.match(expired.body.message, /sign in again/);
   } finally {
-    await setLogin(PASSWORD_SIGN_IN);
+    await setLogin(admin, PASSWORD_SIGN_IN);
   }
 });
 
 test('a parallel burst of wrong codes with one step ticket is counted by the lockout: no success, at most maxFailures checked, then locked', async () => {
   const who = await person();
   const { code } = await withApp(who);
-  await setLogin({ loginMethod: 'PHONE_CAPTCHA', maxFailures: 3, captchaAfterFailures: 0, captchaEnabled: false });
+  await setLogin(admin, { loginMethod: 'PHONE_CAPTCHA', maxFailures: 3, captchaAfterFailures: 0, captchaEnabled: false });
   try {
     const ticket = (await byPhone(who)).body.data.stepTicket!;
     const right = code();
@@ -192,7 +187,7 @@ test('a parallel burst of wrong codes with one step ticket is counted by the loc
     const locked = await server.client().post('/api/authc/login', { username: who.phone, code: '123456' });
     assert.equal(locked.status, 429, JSON.stringify(locked.body));
   } finally {
-    await setLogin(PASSWORD_SIGN_IN);
+    await setLogin(admin, PASSWORD_SIGN_IN);
     await server.app.ctx.db.deleteFrom('loginThrottle').execute();
   }
 });
@@ -200,7 +195,7 @@ test('a parallel burst of wrong codes with one step ticket is counted by the loc
 test('under adminStrongFactor an administrator signing in with a phone code sets up the authenticator app with the step ticket; a member signs in with the code alone', async () => {
   const boss = await person({ isAdmin: true });
   const member = await person();
-  await setLogin({ loginMethod: 'PHONE_CAPTCHA', adminStrongFactor: true });
+  await setLogin(admin, { loginMethod: 'PHONE_CAPTCHA', adminStrongFactor: true });
   try {
     const browser = server.client();
     const first = await byPhone(boss, browser);
@@ -215,7 +210,7 @@ test('under adminStrongFactor an administrator signing in with a phone code sets
     assert.equal(plain.body.data.loginSuccess, true, JSON.stringify(plain.body));
     assert.equal(plain.body.data.stepTicket, undefined);
   } finally {
-    await setLogin(PASSWORD_SIGN_IN);
+    await setLogin(admin, PASSWORD_SIGN_IN);
   }
 });
 
@@ -230,14 +225,14 @@ test('third-party sign-in: a linked person with an authenticator app, and an adm
     const row = await server.app.ctx.db.selectFrom('users').select(['id', 'version']).where('username', '=', 'stepdora').executeTakeFirstOrThrow();
     const promoted = await admin.put(`/api/user/${row.id}`, { isAdmin: true, version: row.version });
     assert.equal(promoted.status, 200, JSON.stringify(promoted.body));
-    await setLogin({ adminStrongFactor: true });
+    await setLogin(admin, { adminStrongFactor: true });
     const setup = await viaProvider<LoginAnswer>({});
     assert.equal(setup.answer.body.data.nextStep, 'TOTP_SETUP', JSON.stringify(setup.answer.body));
     assert.equal(await signedIn(setup.browser), false);
     const code = authenticator(server, setup.answer.body.data.totpSetup!.secret);
     const enrolled = await step(setup.browser, setup.answer.body.data.stepTicket, code());
     assert.equal(enrolled.body.data?.loginSuccess, true, JSON.stringify(enrolled.body));
-    await setLogin({ adminStrongFactor: false });
+    await setLogin(admin, { adminStrongFactor: false });
 
     // With the app on: its code, after the provider, in the count of her username.
     const later = await viaProvider<LoginAnswer>({});
@@ -255,7 +250,7 @@ test('third-party sign-in: a linked person with an authenticator app, and an adm
       .execute();
     assert.ok(audit.length >= 2, 'recorded as third-party sign-ins');
   } finally {
-    await setLogin(PASSWORD_SIGN_IN);
+    await setLogin(admin, PASSWORD_SIGN_IN);
     await idp.stop();
   }
 });

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import { assertScimError, PATCH_SCHEMA, provisionedTenant, USER_SCHEMA } from './scim-support';
-import { registeredProvider, withAuthenticator } from './sign-in-support';
+import { registeredProvider, setLogin, withAuthenticator } from './sign-in-support';
 
 const PASSWORD = 'Round5pass1';
 
@@ -30,12 +30,6 @@ async function person(fields: Record<string, unknown> = {}): Promise<{ id: strin
   return { id: created.body.data.id, username };
 }
 
-const setLogin = async (changes: Record<string, unknown>) => {
-  const current = await admin.get<{ version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', { ...changes, version: current.body.data.version });
-  assert.equal(saved.status, 200, JSON.stringify(saved.body));
-};
-
 /** The latest code sent in a message to `userId` (written after the answer: waited for). */
 async function latestCode(userId: string): Promise<string> {
   for (let tries = 0; tries < 50; tries += 1) {
@@ -57,7 +51,7 @@ test("signing in with a phone code does not skip the authenticator app of a pers
   const browser = server.client();
   assert.equal((await browser.login(tenantAdmin.username, PASSWORD)).body.data?.loginSuccess, true);
   await withAuthenticator(server, browser);
-  await setLogin({ loginMethod: 'PHONE_CAPTCHA', adminStrongFactor: true });
+  await setLogin(admin, { loginMethod: 'PHONE_CAPTCHA', adminStrongFactor: true });
   try {
     assert.equal((await server.client().post('/api/authc/login/code', { phone })).status, 200);
     const code = await latestCode(tenantAdmin.id);
@@ -69,7 +63,7 @@ test("signing in with a phone code does not skip the authenticator app of a pers
       `an administrator with an authenticator app signed in with an SMS code alone: ${JSON.stringify(answer.body)}`,
     );
   } finally {
-    await setLogin({ loginMethod: 'USERNAME_PASSWORD', adminStrongFactor: false });
+    await setLogin(admin, { loginMethod: 'USERNAME_PASSWORD', adminStrongFactor: false });
   }
 });
 
@@ -101,7 +95,7 @@ test("one person's sign-in does not clear the failure count of another person's 
     password: transform(PASSWORD),
   });
   assert.equal(attackerCreated.status, 200, JSON.stringify(attackerCreated.body));
-  await setLogin({ loginMethod: 'PHONE_PASSWORD', maxFailures: 3, captchaAfterFailures: 0, captchaEnabled: false });
+  await setLogin(admin, { loginMethod: 'PHONE_PASSWORD', maxFailures: 3, captchaAfterFailures: 0, captchaEnabled: false });
   try {
     const statuses: number[] = [];
     for (let round = 0; round < 3; round += 1) {
@@ -116,7 +110,7 @@ test("one person's sign-in does not clear the failure count of another person's 
       `6 wrong passwords for ${victimPhone} past maxFailures 3 (answers ${statuses.join(',')}), and the right one still signs in: the lockout was reset by another person's sign-in`,
     );
   } finally {
-    await setLogin({ loginMethod: 'USERNAME_PASSWORD', maxFailures: 5, captchaAfterFailures: 3 });
+    await setLogin(admin, { loginMethod: 'USERNAME_PASSWORD', maxFailures: 5, captchaAfterFailures: 3 });
     await server.app.ctx.db.deleteFrom('loginThrottle').execute();
   }
 });

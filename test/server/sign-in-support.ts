@@ -1,9 +1,16 @@
-// Shared by the server tests of sign-in steps: a person's authenticator app (codes of the test
+// Shared by the server tests of sign-in steps: the login settings, a person's authenticator app (codes of the test
 // server's clock) and a third-party provider registered for a test, with one trip through it.
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
 import type { Answer, Client, TestServer } from './harness';
 import { signInAtProvider, startIdentityProvider, type IdentityProvider, type Person } from './identity-provider';
+
+/** `admin` changes the login settings (at their current version). */
+export async function setLogin(admin: Client, changes: Record<string, unknown>): Promise<void> {
+  const current = await admin.get<{ version: number }>('/api/settings/login');
+  const saved = await admin.put('/api/settings/login', { ...changes, version: current.body.data.version });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+}
 
 /** An authenticator app holding `secret`: each code of a later time step than the one before
  *  (never earlier than the server's clock), the server's clock moved to that step. */
