@@ -1,8 +1,8 @@
 // The second step of a sign-in whose first factor cannot be sent again (the PHONE_CAPTCHA code in
-// server/auth/login.ts, a third-party provider in server/routes/idp.ts): the person's
-// authenticator app (or one of their recovery codes), or an administrator's set-up of one under
+// server/auth/login.ts, a third-party provider in server/routes/idp.ts): the person's passkey or
+// authenticator app (or one of their recovery codes), or an administrator's set-up of the app under
 // adminStrongFactor. The first factor's answer carries a step ticket (server/auth/step-tickets.ts);
-// POST /authc/login/step takes it back with the code. Wrong codes count towards the account's
+// POST /authc/login/step takes it back with the code or the passkey's assertion. Wrong codes count towards the account's
 // sign-in lockout like a password sign-in's second step: in the count of the identifier the first
 // factor named the person by (the phone, or for a provider the username).
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -76,11 +76,12 @@ export async function continueSignIn(
     countOf(user, firstFactor),
     policy,
     async (slot) => {
-      if (user.availabilityStatus !== Status.Enable) return refuse(ctx, policy, slot, req.ip, { ...detail, reason: 'disabled' }, USER_DISABLED);
+      if (user.availabilityStatus !== Status.Enable)
+        return refuse(ctx, policy, slot, { ip: req.ip, detail: { ...detail, reason: 'disabled' } }, USER_DISABLED);
       const step = await strongStepOf(ctx, policy, user);
       if (step) {
         const { passed, message } = await passSecondStep(ctx, user, step, body, req.ip);
-        if (!passed) return refuse(ctx, policy, slot, req.ip, { ...detail, reason: 'second_step' }, message ?? 'Invalid verification code');
+        if (!passed) return refuse(ctx, policy, slot, { ip: req.ip, detail: { ...detail, reason: 'second_step' } }, message ?? 'Invalid verification code');
       }
       if (!(await useStepTicket(ctx, ticket.id))) throw new ApiError(401, STEP_EXPIRED);
       await slot.clear(keysOfUser(user));

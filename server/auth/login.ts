@@ -21,6 +21,7 @@
 // password alone (without the second factor) cannot change an expired password.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
+import type { AuditEvent } from '../audit';
 import type { Ctx } from '../context';
 import type { LoginAnswer } from '../../src/core/types';
 import type { expiredPasswordBody, loginBody, loginCodeBody } from '../../src/core/schemas/auth';
@@ -189,19 +190,22 @@ export async function askSecondStep(ctx: Ctx, step: SecondStep, user: UserRow, i
   return stepTicket ? { ...answer, stepTicket } : answer;
 }
 
+/** How a failed attempt is audited: the caller's address and what failed, with the account when
+ *  the attempt named it for certain (a passkey names its own). */
+export type FailedAttempt = Pick<AuditEvent, 'actor' | 'target' | 'tenantId'> & { ip: string; detail: Record<string, unknown> };
+
 /** A failed attempt keeps its place in the failure count (audited); the one taking the last place
  *  answers "locked". */
 export async function refuse(
   ctx: Ctx,
   policy: LoginSettings,
   slot: FailureSlot,
-  ip: string,
-  detail: Record<string, unknown>,
+  attempt: FailedAttempt,
   message: string,
   data: Record<string, unknown> | null = null,
 ): Promise<never> {
   slot.keep();
-  await ctx.audit.record({ action: slot.locks ? 'login.locked' : 'login.failure', ip, success: false, detail });
+  await ctx.audit.record({ action: slot.locks ? 'login.locked' : 'login.failure', ...attempt, success: false });
   if (slot.locks) throw lockedError(policy);
   throw new ApiError(401, message, data);
 }
@@ -234,8 +238,7 @@ async function attempt(
       ctx,
       policy,
       slot,
-      client.ip,
-      { username: body.username, ...extra },
+      { ip: client.ip, detail: { username: body.username, ...extra } },
       message,
       !byCode && needsCaptcha(policy, slot.before + 1) ? { captchaImageUrl: CAPTCHA_IMAGE_URL } : null,
     );

@@ -10,6 +10,7 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
+import { loginStep } from './api/login-step';
 import * as api from './api/passkey-ceremonies';
 import type { PasskeyInfo, PasskeyRequestOptions } from './api/passkeys';
 import type { Query } from './http';
@@ -36,10 +37,12 @@ export async function signInWithPasskey(input: { autofill?: boolean; query?: Que
   return finishSignIn(await api.passkeyLogin(credential, input.query, input.language));
 }
 
-/** Answers the pending sign-in's second step with a passkey, for the options that step gave. */
-export async function passkeySecondStep(options: PasskeyRequestOptions, language?: string): Promise<LoginResult> {
+/** Answers a sign-in's second step with a passkey, for the options that step gave: with the step
+ *  ticket of a first factor that cannot be sent again (a phone code, a third-party provider), else
+ *  as the password form's pending step. */
+export async function passkeySecondStep(options: PasskeyRequestOptions, language?: string, stepTicket?: string): Promise<LoginResult> {
   const passkey = await startAuthentication({ optionsJSON: requestOptions(options) });
-  return submitNextStep({ passkey, language });
+  return stepTicket ? finishSignIn(await loginStep(stepTicket, { passkey }, language)) : submitNextStep({ passkey, language });
 }
 
 /** Adds a passkey: the current password (plain; transformed here), the browser's prompt, stored under `name`. */

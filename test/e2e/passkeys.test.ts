@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ADMIN, ApiClient, freePort, launchBrowser, openPage, startServer } from './harness';
 import { choose, seriousViolations, text } from './a11y-support';
-import { SoftwareAuthenticator } from '../server/software-authenticator';
+import { addPasskeyByApi, virtualAuthenticator } from './passkey-support';
 import { transformPassword } from '../../src/core/password';
 // @ts-expect-error -- a plain ES module of the demo (no typings)
 import { startThirdPartyServer } from '../../demo/third-party-server.mjs';
@@ -42,22 +42,7 @@ const admin = new ApiClient(iam);
 await admin.signIn(ADMIN.username, ADMIN.password);
 let members = 0;
 
-/** A credential of the DevTools WebAuthn domain (binary fields in base64). */
-interface Credential {
-  credentialId: string;
-  isResidentCredential: boolean;
-  rpId?: string;
-  privateKey: string;
-  userHandle?: string;
-  signCount: number;
-}
-
-/**
- * A new member and a fresh page with a virtual platform authenticator (no credential yet). The
- * authenticator answers every request at once, the sign-in form's autofill request (conditional
- * mediation) too: a test that wants the passkey button keeps the credential out (`take`) until the
- * form is there and its autofill request found nothing, then puts it back (`give`) and clicks.
- */
+/** A new member and a fresh page with a virtual platform authenticator (passkey-support.ts). */
 async function member(locale: 'en' | 'zh' = 'en') {
   members += 1;
   const username = `pia-${members}`;
@@ -65,28 +50,8 @@ async function member(locale: 'en' | 'zh' = 'en') {
   // Expected refusals: the wrong password at "Add a passkey", a removed passkey at sign-in.
   const watched = await openPage(browser, { expectedFailures: [/\/api\/user\/passkeys\/options$/, /\/api\/authc\/passkey\/login$/] });
   await watched.context.addInitScript(choose, { locale, theme: 'light' as const });
-  const cdp = await watched.context.newCDPSession(watched.page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  const credentials = async (): Promise<Credential[]> => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
-  const take = async () => {
-    const held = await credentials();
-    await cdp.send('WebAuthn.clearCredentials', { authenticatorId });
-    return held;
-  };
-  const give = async (held: Credential[]) => {
-    for (const credential of held) await cdp.send('WebAuthn.addCredential', { authenticatorId, credential });
-  };
-  return { username, realName: `Pia_${members}`, ...watched, credentials, take, give };
+  const authenticator = await virtualAuthenticator(watched.context, watched.page);
+  return { username, realName: `Pia_${members}`, ...watched, ...authenticator };
 }
 
 async function signInWithPassword(page: Page, username: string, locale: 'en' | 'zh' = 'en', base = iam) {
@@ -204,28 +169,11 @@ test('a passkey as the second step, in Chinese, or a recovery code instead; the 
   // second step (earlier, the form's autofill would sign in with it before the password).
   const own = new ApiClient(iam);
   await own.signIn(username, PASSWORD);
-  const software = new SoftwareAuthenticator(iam, RP_ID);
-  const options = await own.call<Parameters<SoftwareAuthenticator['create']>[0]>('POST', '/user/passkeys/options', {
-    password: await transformPassword(PASSWORD),
-  });
-  await own.call('POST', '/user/passkeys', { name: 'Phone', credential: software.create(options) });
+  const phone = await addPasskeyByApi(own, iam, RP_ID, PASSWORD, 'Phone');
   const { codes } = await own.call<{ codes: string[] }>('POST', '/user/recovery-codes', { password: await transformPassword(PASSWORD) });
-  const stored = software.credentials[0]!;
-  const phone: Credential = {
-    credentialId: stored.id.toString('base64'),
-    isResidentCredential: true,
-    rpId: RP_ID,
-    signCount: stored.counter,
-    privateKey: stored.key.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
-    userHandle: Buffer.from(stored.userHandle, 'base64url').toString('base64'),
-  };
 
   // The administrator asks for a passkey as the second step (they need one of their own first).
-  const adminKey = new SoftwareAuthenticator(iam, RP_ID);
-  const adminOptions = await admin.call<Parameters<SoftwareAuthenticator['create']>[0]>('POST', '/user/passkeys/options', {
-    password: await transformPassword(ADMIN.password),
-  });
-  await admin.call('POST', '/user/passkeys', { name: 'Admin', credential: adminKey.create(adminOptions) });
+  await addPasskeyByApi(admin, iam, RP_ID, ADMIN.password, 'Admin');
   const policy = await admin.call<{ version: number }>('GET', '/settings/login');
   await admin.call('PUT', '/settings/login', { secondAuth: 'PASSKEY', version: policy.version });
   try {

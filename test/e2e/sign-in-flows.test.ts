@@ -8,7 +8,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
-import { startHttpReceiver, startSmtp, until } from '../server/receivers';
+import { smsChannel, startHttpReceiver, startSmtp, until } from '../server/receivers';
 import { authenticator } from './totp-support';
 
 const SMTP = { user: 'relay-user', password: 'relay-secret-77' };
@@ -28,12 +28,7 @@ before(async () => {
     vendor: 'smtp',
     config: { host: '127.0.0.1', port: String(smtp.port), security: 'none', username: SMTP.user, password: SMTP.password, from: 'iam@example.com' },
   });
-  await admin.call('POST', '/channels', {
-    name: 'SMS vendor',
-    serviceType: 'SMS',
-    vendor: 'acme-sms',
-    config: { url: `${sms.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' },
-  });
+  await admin.call('POST', '/channels', smsChannel(sms));
   const { password, ...fields } = PERSON;
   await admin.createUser({ ...fields, password });
 });

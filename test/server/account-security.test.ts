@@ -6,10 +6,10 @@
 // one with a passkey confirms with it, or with a recovery code).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Secret, TOTP } from 'otpauth';
 import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
 import { startSmtp, until, type SmtpReceiver } from './receivers';
 import { SoftwareAuthenticator } from './software-authenticator';
+import { authenticator, setLogin, withAuthenticator } from './sign-in-support';
 import { oidcDb } from '../../server/oidc/tables';
 
 const PASSWORD = 'Secure-123';
@@ -66,26 +66,6 @@ async function signedIn(username: string, headers: Record<string, string> = {}):
   return client;
 }
 
-/** An authenticator app holding `secret` (each code of a later time step than the one before). */
-function authenticator(secret: string): () => string {
-  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
-  let step = Math.floor(server.clock.now() / 30_000) - 1;
-  return () => {
-    step += 1;
-    server.clock.offset = Math.max(server.clock.offset, step * 30_000 - Date.now());
-    return totp.generate({ timestamp: step * 30_000 });
-  };
-}
-
-/** A person who turned their authenticator app on (through the API), and its next code. */
-async function withAuthenticator(client: Client): Promise<() => string> {
-  const enrolment = await client.post<{ secret: string }>('/api/user/totp');
-  assert.equal(enrolment.status, 200, JSON.stringify(enrolment.body));
-  const code = authenticator(enrolment.body.data.secret);
-  assert.equal((await client.post('/api/user/totp/confirm', { code: code() })).status, 200);
-  return code;
-}
-
 /** A passkey added through the personal center's calls: the authenticator holding it. */
 async function withPasskey(client: Client): Promise<SoftwareAuthenticator> {
   const key = new SoftwareAuthenticator(PASSKEY_PAGE.origin, PASSKEY_PAGE.rpId);
@@ -104,12 +84,6 @@ const auditOf = (action: string, targetId: string) =>
 const failuresOf = async (username: string) =>
   (await server.app.ctx.db.selectFrom('loginThrottle').select('failures').where('username', '=', `username:${username.toLowerCase()}`).executeTakeFirst())
     ?.failures ?? 0;
-const setLogin = async (changes: Record<string, unknown>) => {
-  const current = await admin.get<{ version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', { ...changes, version: current.body.data.version });
-  assert.equal(saved.status, 200, JSON.stringify(saved.body));
-};
-
 test('recovery codes: only with a second factor and the right password; ten, shown once, stored as digests; a new set replaces the old', async () => {
   const who = await person();
   const client = await signedIn(who.username);
@@ -117,7 +91,7 @@ test('recovery codes: only with a second factor and the right password; ten, sho
   const refused = await generate(client);
   assert.equal(refused.status, 400);
   assert.match(refused.body.message, /passkey or an authenticator app/);
-  await withAuthenticator(client);
+  await withAuthenticator(server, client);
 
   const wrong = await generate(client, 'Wrong-pass-1');
   assert.equal(wrong.status, 400);
@@ -149,7 +123,7 @@ test('recovery codes: only with a second factor and the right password; ten, sho
 test('a recovery code passes the second step once, in any letter case and without hyphens; a wrong one counts as a failed sign-in', async () => {
   const who = await person();
   const client = await signedIn(who.username);
-  await withAuthenticator(client);
+  await withAuthenticator(server, client);
   const [code, other] = (await generate(client)).body.data.codes;
 
   const browser = server.client();
@@ -172,11 +146,11 @@ test('a recovery code passes the second step once, in any letter case and withou
 
 test('a burst of 20 parallel sign-ins with one recovery code: exactly one wins, the others count as failures', async () => {
   // Room for all 20 to reach the code (by default the 4th failure in flight needs a captcha, the 5th locks).
-  await setLogin({ maxFailures: 100, captchaAfterFailures: 0 });
+  await setLogin(admin, { maxFailures: 100, captchaAfterFailures: 0 });
   try {
     const who = await person();
     const client = await signedIn(who.username);
-    await withAuthenticator(client);
+    await withAuthenticator(server, client);
     const [code] = (await generate(client)).body.data.codes;
     const answers = await Promise.all(Array.from({ length: 20 }, () => server.client().login(who.username, PASSWORD, { code: code! })));
     const won = answers.filter((answer) => answer.body.data?.loginSuccess === true);
@@ -188,7 +162,7 @@ test('a burst of 20 parallel sign-ins with one recovery code: exactly one wins, 
     assert.equal((await client.get<{ remaining: number }>('/api/user/recovery-codes')).body.data.remaining, 9);
     assert.equal((await auditOf('recovery.use', who.id)).length, 1);
   } finally {
-    await setLogin({ maxFailures: 5, captchaAfterFailures: 3 });
+    await setLogin(admin, { maxFailures: 5, captchaAfterFailures: 3 });
   }
 });
 
@@ -320,7 +294,7 @@ test('adminStrongFactor: an administrator without a second factor sets up an aut
   const keyHolderCodes = (await generate(keyHolderBrowser)).body.data.codes;
   const app = await admin.post<{ id: string }>('/api/apps', { name: 'Strong_Factor_App' });
   assert.equal((await admin.put(`/api/apps/${app.body.data.id}/admins`, { userIds: [appAdmin.id, keyHolder.id] })).status, 200);
-  await setLogin({ adminStrongFactor: true });
+  await setLogin(admin, { adminStrongFactor: true });
   try {
     const browser = server.client();
     const step = await browser.login(appAdmin.username, PASSWORD);
@@ -335,7 +309,7 @@ test('adminStrongFactor: an administrator without a second factor sets up an aut
     const before = await failuresOf(appAdmin.username);
     assert.equal((await browser.login(appAdmin.username, PASSWORD, { code: '000000' })).status, 401);
     assert.equal(await failuresOf(appAdmin.username), before + 1, 'a wrong code counts as a failed attempt');
-    const code = authenticator(setup.secret);
+    const code = authenticator(server, setup.secret);
     const done = await browser.login(appAdmin.username, PASSWORD, { code: code() });
     assert.equal(done.body.data.loginSuccess, true, JSON.stringify(done.body));
     assert.deepEqual((await browser.get('/api/user/totp')).body.data, { enabled: true });
@@ -370,7 +344,7 @@ test('adminStrongFactor: an administrator without a second factor sets up an aut
     assert.equal((await auditOf('recovery.use', keyHolder.id)).length, 1);
     assert.equal((await server.client().login(keyHolder.username, PASSWORD, { nextStep: 'PASSKEY', code: keyHolderCodes[0] })).status, 401, 'used once');
   } finally {
-    await setLogin({ adminStrongFactor: false });
+    await setLogin(admin, { adminStrongFactor: false });
   }
   assert.equal((await server.client().login(ADMIN.username, ADMIN.password)).body.data.loginSuccess, true, 'off: the password alone again');
 });

@@ -5,9 +5,8 @@
 // lockout. Hostile cases run on PostgreSQL too (IAM_TEST_DB=postgres).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Secret, TOTP } from 'otpauth';
 import { startServer, transform, type Answer, type Client, type TestServer } from './harness';
-import { signInAtProvider, startIdentityProvider } from './identity-provider';
+import { authenticator, registeredProvider, setLogin, withAuthenticator } from './sign-in-support';
 
 const PASSWORD = 'StepTicket1';
 
@@ -46,34 +45,13 @@ async function person(fields: Record<string, unknown> = {}): Promise<{ id: strin
   return { id: created.body.data.id, username, phone };
 }
 
-const setLogin = async (changes: Record<string, unknown>) => {
-  const current = await admin.get<{ version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', { ...changes, version: current.body.data.version });
-  assert.equal(saved.status, 200, JSON.stringify(saved.body));
-};
 const PASSWORD_SIGN_IN = { loginMethod: 'USERNAME_PASSWORD', secondAuth: null, adminStrongFactor: false, maxFailures: 5, captchaAfterFailures: 3 };
 
-/** An authenticator app holding `secret`: each code of a later time step than the one before, the
- *  server's clock moved to that step. */
-function authenticator(secret: string): () => string {
-  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
-  let last = 0;
-  return () => {
-    last = Math.max(last + 1, Math.floor(server.clock.now() / 30_000));
-    server.clock.offset = Math.max(server.clock.offset, last * 30_000 - Date.now());
-    return totp.generate({ timestamp: last * 30_000 });
-  };
-}
-
 /** Signs `who` in with the password and turns an authenticator app on; answers the app. */
-async function withAuthenticator(who: { username: string }): Promise<{ code: () => string; browser: Client }> {
+async function withApp(who: { username: string }): Promise<{ code: () => string; browser: Client }> {
   const browser = server.client();
   assert.equal((await browser.login(who.username, PASSWORD)).body.data.loginSuccess, true);
-  const enrolment = await browser.post<{ secret: string }>('/api/user/totp');
-  assert.equal(enrolment.status, 200, JSON.stringify(enrolment.body));
-  const code = authenticator(enrolment.body.data.secret);
-  assert.equal((await browser.post('/api/user/totp/confirm', { code: code() })).status, 200);
-  return { code, browser };
+  return { code: await withAuthenticator(server, browser), browser };
 }
 
 const messagesTo = (userId: string) =>
@@ -104,10 +82,10 @@ const failuresOf = async (key: string) =>
 
 test('after a phone code, the authenticator app (or a recovery code) completes the sign-in with the step ticket; no second SMS; the ticket works once', async () => {
   const who = await person();
-  const { code, browser: own } = await withAuthenticator(who);
+  const { code, browser: own } = await withApp(who);
   const recovery = await own.post<{ codes: string[] }>('/api/user/recovery-codes', { password: transform(PASSWORD) });
   assert.equal(recovery.status, 200, JSON.stringify(recovery.body));
-  await setLogin({ loginMethod: 'PHONE_CAPTCHA', secondAuth: 'PHONE_CAPTCHA' });
+  await setLogin(admin, { loginMethod: 'PHONE_CAPTCHA', secondAuth: 'PHONE_CAPTCHA' });
   try {
     const sent = (await messagesTo(who.id)).length;
     const browser = server.client();
@@ -140,16 +118,16 @@ test('after a phone code, the authenticator app (or a recovery code) completes t
     const withRecovery = await step(server.client(), again.body.data.stepTicket, recovery.body.data.codes[0]!);
     assert.equal(withRecovery.body.data?.loginSuccess, true, JSON.stringify(withRecovery.body));
   } finally {
-    await setLogin(PASSWORD_SIGN_IN);
+    await setLogin(admin, PASSWORD_SIGN_IN);
   }
 });
 
 test('a step ticket opens nothing for another person, with a forged secret, or once expired', async () => {
   const alice = await person();
   const bob = await person();
-  const aliceApp = (await withAuthenticator(alice)).code;
-  const bobApp = (await withAuthenticator(bob)).code;
-  await setLogin({ loginMethod: 'PHONE_CAPTCHA', maxFailures: 10 });
+  const aliceApp = (await withApp(alice)).code;
+  const bobApp = (await withApp(bob)).code;
+  await setLogin(admin, { loginMethod: 'PHONE_CAPTCHA', maxFailures: 10 });
   try {
     const attacker = server.client();
     const own = (await byPhone(bob, attacker)).body.data.stepTicket!;
@@ -175,14 +153,14 @@ test('a step ticket opens nothing for another person, with a forged secret, or o
     assert.equal(expired.status, 401, JSON.stringify(expired.body));
     assert.match(expired.body.message, /sign in again/);
   } finally {
-    await setLogin(PASSWORD_SIGN_IN);
+    await setLogin(admin, PASSWORD_SIGN_IN);
   }
 });
 
 test('a parallel burst of wrong codes with one step ticket is counted by the lockout: no success, at most maxFailures checked, then locked', async () => {
   const who = await person();
-  const { code } = await withAuthenticator(who);
-  await setLogin({ loginMethod: 'PHONE_CAPTCHA', maxFailures: 3, captchaAfterFailures: 0, captchaEnabled: false });
+  const { code } = await withApp(who);
+  await setLogin(admin, { loginMethod: 'PHONE_CAPTCHA', maxFailures: 3, captchaAfterFailures: 0, captchaEnabled: false });
   try {
     const ticket = (await byPhone(who)).body.data.stepTicket!;
     const right = code();
@@ -209,7 +187,7 @@ test('a parallel burst of wrong codes with one step ticket is counted by the loc
     const locked = await server.client().post('/api/authc/login', { username: who.phone, code: '123456' });
     assert.equal(locked.status, 429, JSON.stringify(locked.body));
   } finally {
-    await setLogin(PASSWORD_SIGN_IN);
+    await setLogin(admin, PASSWORD_SIGN_IN);
     await server.app.ctx.db.deleteFrom('loginThrottle').execute();
   }
 });
@@ -217,13 +195,13 @@ test('a parallel burst of wrong codes with one step ticket is counted by the loc
 test('under adminStrongFactor an administrator signing in with a phone code sets up the authenticator app with the step ticket; a member signs in with the code alone', async () => {
   const boss = await person({ isAdmin: true });
   const member = await person();
-  await setLogin({ loginMethod: 'PHONE_CAPTCHA', adminStrongFactor: true });
+  await setLogin(admin, { loginMethod: 'PHONE_CAPTCHA', adminStrongFactor: true });
   try {
     const browser = server.client();
     const first = await byPhone(boss, browser);
     assert.equal(first.body.data.nextStep, 'TOTP_SETUP', JSON.stringify(first.body));
     assert.ok(first.body.data.totpSetup?.secret);
-    const app = authenticator(first.body.data.totpSetup.secret);
+    const app = authenticator(server, first.body.data.totpSetup.secret);
     const done = await step(browser, first.body.data.stepTicket, app());
     assert.equal(done.body.data?.loginSuccess, true, JSON.stringify(done.body));
     assert.equal((await browser.get<{ enabled: boolean }>('/api/user/totp')).body.data.enabled, true);
@@ -232,45 +210,32 @@ test('under adminStrongFactor an administrator signing in with a phone code sets
     assert.equal(plain.body.data.loginSuccess, true, JSON.stringify(plain.body));
     assert.equal(plain.body.data.stepTicket, undefined);
   } finally {
-    await setLogin(PASSWORD_SIGN_IN);
+    await setLogin(admin, PASSWORD_SIGN_IN);
   }
 });
 
 test('third-party sign-in: a linked person with an authenticator app, and an administrator under adminStrongFactor, finish with the step ticket', async () => {
   const subject = { sub: 'step-corp-dora', preferred_username: 'stepdora', name: 'Dora', email: 'stepdora@corp.example' };
-  const idp = await startIdentityProvider(`${server.base}/api/interaction/idp/stepcorp/authorize/callback`, subject);
+  const { idp, viaProvider } = await registeredProvider(server, admin, 'stepcorp', subject);
   try {
-    const created = await admin.post('/api/idps', {
-      code: 'stepcorp',
-      name: 'Step Corp',
-      type: 'OIDC',
-      config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
-    });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    const viaProvider = async (body: Record<string, unknown>) => {
-      const browser = server.client();
-      const ticket = (await signInAtProvider(browser, 'stepcorp')).searchParams.get('access_ticket')!;
-      const answer = await browser.post<LoginAnswer>(`/api/interaction/idp/stepcorp/authorize/after/user/complement?access_ticket=${ticket}`, body);
-      return { answer, browser };
-    };
-    const first = await viaProvider({ username: 'stepdora', realName: 'Dora' });
+    const first = await viaProvider<LoginAnswer>({ username: 'stepdora', realName: 'Dora' });
     assert.equal(first.answer.body.data.loginSuccess, true, JSON.stringify(first.answer.body));
 
     // An administrator under adminStrongFactor without an app sets one up.
     const row = await server.app.ctx.db.selectFrom('users').select(['id', 'version']).where('username', '=', 'stepdora').executeTakeFirstOrThrow();
     const promoted = await admin.put(`/api/user/${row.id}`, { isAdmin: true, version: row.version });
     assert.equal(promoted.status, 200, JSON.stringify(promoted.body));
-    await setLogin({ adminStrongFactor: true });
-    const setup = await viaProvider({});
+    await setLogin(admin, { adminStrongFactor: true });
+    const setup = await viaProvider<LoginAnswer>({});
     assert.equal(setup.answer.body.data.nextStep, 'TOTP_SETUP', JSON.stringify(setup.answer.body));
     assert.equal(await signedIn(setup.browser), false);
-    const code = authenticator(setup.answer.body.data.totpSetup!.secret);
+    const code = authenticator(server, setup.answer.body.data.totpSetup!.secret);
     const enrolled = await step(setup.browser, setup.answer.body.data.stepTicket, code());
     assert.equal(enrolled.body.data?.loginSuccess, true, JSON.stringify(enrolled.body));
-    await setLogin({ adminStrongFactor: false });
+    await setLogin(admin, { adminStrongFactor: false });
 
     // With the app on: its code, after the provider, in the count of her username.
-    const later = await viaProvider({});
+    const later = await viaProvider<LoginAnswer>({});
     assert.equal(later.answer.body.data.nextStep, 'TOTP', JSON.stringify(later.answer.body));
     assert.equal((await step(later.browser, later.answer.body.data.stepTicket, '000000')).status, 401);
     assert.equal(await failuresOf('username:stepdora'), 1, 'a wrong code is a failed sign-in of her username');
@@ -285,7 +250,7 @@ test('third-party sign-in: a linked person with an authenticator app, and an adm
       .execute();
     assert.ok(audit.length >= 2, 'recorded as third-party sign-ins');
   } finally {
-    await setLogin(PASSWORD_SIGN_IN);
+    await setLogin(admin, PASSWORD_SIGN_IN);
     await idp.stop();
   }
 });

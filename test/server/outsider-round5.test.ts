@@ -4,10 +4,9 @@
 // (IAM_TEST_DB=postgres).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Secret, TOTP } from 'otpauth';
 import { startServer, transform, type Client, type TestServer } from './harness';
-import { signInAtProvider, startIdentityProvider } from './identity-provider';
 import { assertScimError, PATCH_SCHEMA, provisionedTenant, USER_SCHEMA } from './scim-support';
+import { registeredProvider, setLogin, withAuthenticator } from './sign-in-support';
 
 const PASSWORD = 'Round5pass1';
 
@@ -31,31 +30,6 @@ async function person(fields: Record<string, unknown> = {}): Promise<{ id: strin
   return { id: created.body.data.id, username };
 }
 
-const setLogin = async (changes: Record<string, unknown>) => {
-  const current = await admin.get<{ version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', { ...changes, version: current.body.data.version });
-  assert.equal(saved.status, 200, JSON.stringify(saved.body));
-};
-
-/** An authenticator app holding `secret` (each code of a later time step than the one before). */
-function authenticator(secret: string): () => string {
-  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
-  let step = Math.floor(server.clock.now() / 30_000) - 1;
-  return () => {
-    step += 1;
-    server.clock.offset = Math.max(server.clock.offset, step * 30_000 - Date.now());
-    return totp.generate({ timestamp: step * 30_000 });
-  };
-}
-
-async function withAuthenticator(client: Client): Promise<() => string> {
-  const enrolment = await client.post<{ secret: string }>('/api/user/totp');
-  assert.equal(enrolment.status, 200, JSON.stringify(enrolment.body));
-  const code = authenticator(enrolment.body.data.secret);
-  assert.equal((await client.post('/api/user/totp/confirm', { code: code() })).status, 200);
-  return code;
-}
-
 /** The latest code sent in a message to `userId` (written after the answer: waited for). */
 async function latestCode(userId: string): Promise<string> {
   for (let tries = 0; tries < 50; tries += 1) {
@@ -76,8 +50,8 @@ test("signing in with a phone code does not skip the authenticator app of a pers
   const tenantAdmin = await person({ mobilePhone: phone, isAdmin: true });
   const browser = server.client();
   assert.equal((await browser.login(tenantAdmin.username, PASSWORD)).body.data?.loginSuccess, true);
-  await withAuthenticator(browser);
-  await setLogin({ loginMethod: 'PHONE_CAPTCHA', adminStrongFactor: true });
+  await withAuthenticator(server, browser);
+  await setLogin(admin, { loginMethod: 'PHONE_CAPTCHA', adminStrongFactor: true });
   try {
     assert.equal((await server.client().post('/api/authc/login/code', { phone })).status, 200);
     const code = await latestCode(tenantAdmin.id);
@@ -89,34 +63,19 @@ test("signing in with a phone code does not skip the authenticator app of a pers
       `an administrator with an authenticator app signed in with an SMS code alone: ${JSON.stringify(answer.body)}`,
     );
   } finally {
-    await setLogin({ loginMethod: 'USERNAME_PASSWORD', adminStrongFactor: false });
+    await setLogin(admin, { loginMethod: 'USERNAME_PASSWORD', adminStrongFactor: false });
   }
 });
 
 test('a third-party sign-in of a linked person with an authenticator app still asks for its code', async () => {
   const subject = { sub: 'r5-corp-carol', preferred_username: 'r5carol', name: 'Carol', email: 'r5carol@corp.example' };
-  const idp = await startIdentityProvider(`${server.base}/api/interaction/idp/r5corp/authorize/callback`, subject);
+  const { idp, viaProvider } = await registeredProvider(server, admin, 'r5corp', subject);
   try {
-    const created = await admin.post('/api/idps', {
-      code: 'r5corp',
-      name: 'R5 Corp',
-      type: 'OIDC',
-      config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
-    });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    /** One trip through the provider; answers the sign-in's answer and the browser. */
-    const viaProvider = async (body: Record<string, unknown>) => {
-      const browser = server.client();
-      const landed = await signInAtProvider(browser, 'r5corp');
-      const ticket = landed.searchParams.get('access_ticket')!;
-      const answer = await browser.post<{ loginSuccess: boolean }>(`/api/interaction/idp/r5corp/authorize/after/user/complement?access_ticket=${ticket}`, body);
-      return { answer, browser };
-    };
-    const first = await viaProvider({ username: 'r5carol', realName: 'Carol', email: subject.email });
+    const first = await viaProvider<{ loginSuccess: boolean }>({ username: 'r5carol', realName: 'Carol', email: subject.email });
     assert.equal(first.answer.body.data?.loginSuccess, true, JSON.stringify(first.answer.body));
     // Carol turns her authenticator app on; a later sign-in through the provider must still ask for it.
-    await withAuthenticator(first.browser);
-    const later = await viaProvider({});
+    await withAuthenticator(server, first.browser);
+    const later = await viaProvider<{ loginSuccess: boolean }>({});
     assert.notEqual(later.answer.body.data?.loginSuccess, true, `signed in without the authenticator app: ${JSON.stringify(later.answer.body)}`);
   } finally {
     await idp.stop();
@@ -136,7 +95,7 @@ test("one person's sign-in does not clear the failure count of another person's 
     password: transform(PASSWORD),
   });
   assert.equal(attackerCreated.status, 200, JSON.stringify(attackerCreated.body));
-  await setLogin({ loginMethod: 'PHONE_PASSWORD', maxFailures: 3, captchaAfterFailures: 0, captchaEnabled: false });
+  await setLogin(admin, { loginMethod: 'PHONE_PASSWORD', maxFailures: 3, captchaAfterFailures: 0, captchaEnabled: false });
   try {
     const statuses: number[] = [];
     for (let round = 0; round < 3; round += 1) {
@@ -151,7 +110,7 @@ test("one person's sign-in does not clear the failure count of another person's 
       `6 wrong passwords for ${victimPhone} past maxFailures 3 (answers ${statuses.join(',')}), and the right one still signs in: the lockout was reset by another person's sign-in`,
     );
   } finally {
-    await setLogin({ loginMethod: 'USERNAME_PASSWORD', maxFailures: 5, captchaAfterFailures: 3 });
+    await setLogin(admin, { loginMethod: 'USERNAME_PASSWORD', maxFailures: 5, captchaAfterFailures: 3 });
     await server.app.ctx.db.deleteFrom('loginThrottle').execute();
   }
 });

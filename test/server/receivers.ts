@@ -101,6 +101,14 @@ export async function startHttpReceiver(options: { robotToken: string; dingTalkS
   return receiver;
 }
 
+/** A channel (POST /api/channels body) that sends SMS through the receiver's /sms vendor. */
+export const smsChannel = (receiver: HttpReceiver) => ({
+  name: 'SMS vendor',
+  serviceType: 'SMS',
+  vendor: 'acme-sms',
+  config: { url: `${receiver.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' },
+});
+
 /** Waits until `check` answers something truthy (the outbox delivers within about a second). */
 export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;

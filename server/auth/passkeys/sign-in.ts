@@ -13,7 +13,7 @@ import type { passkeyLoginBody } from '../../../src/core/schemas/passkeys';
 import { Status } from '../../../src/core/enums';
 import { ApiError } from '../../http/errors';
 import { keysOfUser, lockedError, lockedKeys, throttleKey, withFailureSlot } from '../throttle';
-import { startSession } from '../login';
+import { refuse, startSession, USER_DISABLED } from '../login';
 import { storedPasskey, usePasskey } from './assertion';
 
 export async function passkeySignIn(
@@ -41,18 +41,14 @@ export async function passkeySignIn(
     throttleKey('username', user.username),
     policy,
     async (slot) => {
-      const fail = async (message: string, reason: string): Promise<never> => {
-        slot.keep();
-        await ctx.audit.record({ action: slot.locks ? 'login.locked' : 'login.failure', ...audited, success: false, detail: { method: 'passkey', reason } });
-        throw slot.locks ? lockedError(policy) : new ApiError(401, message);
-      };
+      const fail = (message: string, reason: string) => refuse(ctx, policy, slot, { ...audited, detail: { method: 'passkey', reason } }, message);
       try {
         await usePasskey(ctx, body.credential, stored, 'login');
       } catch (error) {
         if (error instanceof ApiError) await fail(error.message, 'passkey');
         throw error;
       }
-      if (user.availabilityStatus !== Status.Enable) await fail('User is disabled', 'disabled');
+      if (user.availabilityStatus !== Status.Enable) await fail(USER_DISABLED, 'disabled');
       await slot.clear(keysOfUser(user));
       return startSession(ctx, req, reply, user, redirect, 'login.success', { method: 'passkey' });
     },

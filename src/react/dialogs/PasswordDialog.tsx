@@ -3,7 +3,7 @@
 // - user: an administrator resets another user's password with their own password.
 // Passwords are checked by the policy, then trimmed and transformed by the core before sending.
 import { useMemo } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useStore } from '@nanostores/react';
 import * as users from '../../core/api/users';
@@ -56,6 +56,35 @@ function Actions({ busy, onCancel }: { busy: boolean; onCancel: () => void }) {
   );
 }
 
+/** A password field of a form: its message and its registration. */
+interface Registered {
+  error: string | undefined;
+  registration: UseFormRegisterReturn;
+}
+
+/** Both modes' passwords: the one proving who asks (one's own, or the administrator's), then the
+ *  new one (with the policy's hint) and its confirmation. */
+function PasswordFields({
+  proofLabel,
+  proof,
+  newPassword,
+  confirmPassword,
+}: {
+  proofLabel: string;
+  proof: Registered;
+  newPassword: Registered;
+  confirmPassword: Registered;
+}) {
+  const t = useT();
+  return (
+    <>
+      <PasswordField label={proofLabel} required autoComplete="current-password" {...proof} />
+      <PasswordField label={t('console:password.newPassword')} required autoComplete="new-password" hint={t('rule.password')} {...newPassword} />
+      <PasswordField label={t('console:password.confirmPassword')} required autoComplete="new-password" {...confirmPassword} />
+    </>
+  );
+}
+
 function SelfForm({ onOpenChange, onChanged }: PasswordDialogProps) {
   const t = useT();
   const userId = useStore($session).user?.id;
@@ -66,6 +95,7 @@ function SelfForm({ onOpenChange, onChanged }: PasswordDialogProps) {
     defaultValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
   });
   const { errors, isSubmitting } = formState;
+  const field = (name: keyof SelfPasswordFormInput): Registered => ({ error: errors[name]?.message, registration: register(name) });
 
   const onSubmit = handleSubmit(async ({ oldPassword, newPassword }) => {
     if (!userId) return;
@@ -85,27 +115,11 @@ function SelfForm({ onOpenChange, onChanged }: PasswordDialogProps) {
 
   return (
     <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)}>
-      <PasswordField
-        label={t('console:password.oldPassword')}
-        required
-        autoComplete="current-password"
-        error={errors.oldPassword?.message}
-        registration={register('oldPassword')}
-      />
-      <PasswordField
-        label={t('console:password.newPassword')}
-        required
-        autoComplete="new-password"
-        hint={t('rule.password')}
-        error={errors.newPassword?.message}
-        registration={register('newPassword')}
-      />
-      <PasswordField
-        label={t('console:password.confirmPassword')}
-        required
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        registration={register('confirmPassword')}
+      <PasswordFields
+        proofLabel={t('console:password.oldPassword')}
+        proof={field('oldPassword')}
+        newPassword={field('newPassword')}
+        confirmPassword={field('confirmPassword')}
       />
       <Actions busy={isSubmitting} onCancel={() => onOpenChange(false)} />
     </form>
@@ -121,6 +135,7 @@ function UserForm({ onOpenChange, onChanged, userId, username = '' }: PasswordDi
     defaultValues: { username, adminPassword: '', newPassword: '', confirmPassword: '' },
   });
   const { errors, isSubmitting } = formState;
+  const field = (name: keyof AdminResetFormInput): Registered => ({ error: errors[name]?.message, registration: register(name) });
 
   const onSubmit = handleSubmit(async ({ adminPassword, newPassword }) => {
     if (!userId) return;
@@ -138,27 +153,11 @@ function UserForm({ onOpenChange, onChanged, userId, username = '' }: PasswordDi
   return (
     <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)}>
       <TextField label={t('console:password.username')} readOnly registration={register('username')} autoComplete="off" />
-      <PasswordField
-        label={t('console:password.adminPassword')}
-        required
-        autoComplete="current-password"
-        error={errors.adminPassword?.message}
-        registration={register('adminPassword')}
-      />
-      <PasswordField
-        label={t('console:password.newPassword')}
-        required
-        autoComplete="new-password"
-        hint={t('rule.password')}
-        error={errors.newPassword?.message}
-        registration={register('newPassword')}
-      />
-      <PasswordField
-        label={t('console:password.confirmPassword')}
-        required
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        registration={register('confirmPassword')}
+      <PasswordFields
+        proofLabel={t('console:password.adminPassword')}
+        proof={field('adminPassword')}
+        newPassword={field('newPassword')}
+        confirmPassword={field('confirmPassword')}
       />
       <Actions busy={isSubmitting} onCancel={() => onOpenChange(false)} />
     </form>

@@ -2,7 +2,8 @@
 // where the server says this page may use passkeys (public login settings' passkeyRpId) and the
 // browser can: "Sign in with a passkey", the username field's autofill (conditional mediation,
 // started once the form shows and ended when it goes), and a passkey as the second step (the
-// PASSKEY step, or "Use a passkey instead" beside an authenticator app's or a recovery code). The
+// PASSKEY step, or "Use a passkey instead" beside an authenticator app's or a recovery code), also
+// after a phone code or a third-party provider (SecondStepForm, with the step's ticket). The
 // browser code itself (../../core/passkeys, with @simplewebauthn/browser) comes on first use.
 import { useEffect, useState } from 'react';
 import type { PasskeyRequestOptions } from '../../core/api/passkeys';
@@ -20,6 +21,9 @@ export interface PasskeySignInProps {
    *  code field a passkey may answer instead; and the passkey options the step came with. */
   step?: 'passkey' | 'besideCode';
   options?: PasskeyRequestOptions;
+  /** The step ticket of a first factor that cannot be sent again (SecondStepForm): the passkey
+   *  answers that sign-in's step, not the password form's pending one. */
+  stepTicket?: string;
   language: string;
   onDone: (answer: LoginResult, username: string) => void;
   onFailed: (error: unknown) => void;
@@ -28,7 +32,7 @@ export interface PasskeySignInProps {
 /** Browsers use a passkey only on a page of its RP ID or below it (docs/elements.md). */
 const usable = (rpId: string) => typeof PublicKeyCredential === 'function' && (location.hostname === rpId || location.hostname.endsWith(`.${rpId}`));
 
-export default function PasskeySignIn({ rpId, step, options, language, onDone, onFailed }: PasskeySignInProps) {
+export default function PasskeySignIn({ rpId, step, options, stepTicket, language, onDone, onFailed }: PasskeySignInProps) {
   const t = useT();
   // Its texts live with the personal center's passkey texts (`account`), outside the sign-in's own.
   const ready = useTexts(undefined, 'account');
@@ -65,7 +69,7 @@ export default function PasskeySignIn({ rpId, step, options, language, onDone, o
     setBusy(true);
     const module = await passkeys();
     try {
-      done(options && step !== undefined ? await module.passkeySecondStep(options, language) : await module.signInWithPasskey({ language }));
+      done(options && step !== undefined ? await module.passkeySecondStep(options, language, stepTicket) : await module.signInWithPasskey({ language }));
     } catch (error) {
       onFailed(module.promptDeclined(error) ? new Error(t('account:passkeySignIn.cancelled')) : error);
     } finally {

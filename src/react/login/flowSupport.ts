@@ -49,6 +49,11 @@ export function useStepForm(onError?: (message: string) => void) {
   const [errors, setErrors] = useState<RuleErrors>({});
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
+  /** Shows a failure under the form and reports it to `onError` (a sending's, or a passkey's). */
+  const report = (text: string) => {
+    setFailure(text);
+    onError?.(text);
+  };
   const submit =
     <N extends string>(
       rules: (form: HTMLFormElement) => Record<N, v.GenericSchema<string, string>>,
@@ -68,13 +73,12 @@ export function useStepForm(onError?: (message: string) => void) {
       } catch (error) {
         const failed = failureOf(error);
         if (typeof failed !== 'string') return setErrors(failed);
-        setFailure(failed);
-        onError?.(failed);
+        report(failed);
       } finally {
         setBusy(false);
       }
     };
-  return { errors, failure, busy, submit };
+  return { errors, failure, busy, submit, report };
 }
 
 /** The seconds before a new code may be asked (the server sends one a minute); `start` begins. */
@@ -93,6 +97,6 @@ export const RESEND_SECONDS = 60;
 
 /** Submits a next step's code: with the step ticket of a first factor that cannot be sent again
  *  (a phone code, a third-party provider), else as the password form's pending step. */
-export async function submitStepCode(stepTicket: string | undefined, code: string): Promise<LoginResult> {
-  return stepTicket ? finishSignIn(await loginStep(stepTicket, code)) : submitNextStep({ code });
+export async function submitStepCode(stepTicket: string | undefined, code: string, language?: string): Promise<LoginResult> {
+  return stepTicket ? finishSignIn(await loginStep(stepTicket, { code }, language)) : submitNextStep({ code, language });
 }

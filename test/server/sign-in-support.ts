@@ -1,0 +1,63 @@
+// Shared by the server tests of sign-in steps: the login settings, a person's authenticator app (codes of the test
+// server's clock) and a third-party provider registered for a test, with one trip through it.
+import assert from 'node:assert/strict';
+import { Secret, TOTP } from 'otpauth';
+import type { Answer, Client, TestServer } from './harness';
+import { signInAtProvider, startIdentityProvider, type IdentityProvider, type Person } from './identity-provider';
+
+/** `admin` changes the login settings (at their current version). */
+export async function setLogin(admin: Client, changes: Record<string, unknown>): Promise<void> {
+  const current = await admin.get<{ version: number }>('/api/settings/login');
+  const saved = await admin.put('/api/settings/login', { ...changes, version: current.body.data.version });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+}
+
+/** An authenticator app holding `secret`: each code of a later time step than the one before
+ *  (never earlier than the server's clock), the server's clock moved to that step. */
+export function authenticator(server: TestServer, secret: string): () => string {
+  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+  let last = 0;
+  return () => {
+    last = Math.max(last + 1, Math.floor(server.clock.now() / 30_000));
+    server.clock.offset = Math.max(server.clock.offset, last * 30_000 - Date.now());
+    return totp.generate({ timestamp: last * 30_000 });
+  };
+}
+
+/** The person `client` is signed in as turns their authenticator app on (through the API): its next code. */
+export async function withAuthenticator(server: TestServer, client: Client): Promise<() => string> {
+  const enrolment = await client.post<{ secret: string }>('/api/user/totp');
+  assert.equal(enrolment.status, 200, JSON.stringify(enrolment.body));
+  const code = authenticator(server, enrolment.body.data.secret);
+  assert.equal((await client.post('/api/user/totp/confirm', { code: code() })).status, 200);
+  return code;
+}
+
+/** One trip through a provider: the sign-in's answer to the complement call, and the browser that took it. */
+export type ProviderTrip<T> = { answer: Answer<T>; browser: Client };
+
+/** An OpenID Connect provider `code` on this machine vouching for `person`, registered by `admin`;
+ *  `viaProvider` takes one trip through it in a new browser, completing with `body`. */
+export async function registeredProvider(
+  server: TestServer,
+  admin: Client,
+  code: string,
+  person: Person,
+): Promise<{ idp: IdentityProvider; viaProvider: <T>(body: Record<string, unknown>) => Promise<ProviderTrip<T>> }> {
+  const idp = await startIdentityProvider(`${server.base}/api/interaction/idp/${code}/authorize/callback`, person);
+  const created = await admin.post('/api/idps', {
+    code,
+    name: `${code} SSO`,
+    type: 'OIDC',
+    config: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+  });
+  if (created.status !== 200) await idp.stop();
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const viaProvider = async <T>(body: Record<string, unknown>): Promise<ProviderTrip<T>> => {
+    const browser = server.client();
+    const ticket = (await signInAtProvider(browser, code)).searchParams.get('access_ticket')!;
+    const answer = await browser.post<T>(`/api/interaction/idp/${code}/authorize/after/user/complement?access_ticket=${ticket}`, body);
+    return { answer, browser };
+  };
+  return { idp, viaProvider };
+}
