@@ -35,7 +35,7 @@ import * as idps from '../services/idps';
 const tags = ['Third-party sign-in'];
 /** The complement's answer when a code was sent to a typed email or phone (server/auth/third-party.ts). */
 export const CONFIRM_TYPED_CONTACTS =
-  'Signed in. A code was sent to the email or phone number you entered: enter it in the personal center to make it your address';
+  'Signed in. A code was sent to the email or phone number you entered: to make it your address, enter it in your profile again and confirm it with that code';
 
 /** A third-party sign-in opened over someone's live session (the person's own, or a victim's who
  *  followed a link) goes on only once the person confirmed the switch (`switchAccount`). */
