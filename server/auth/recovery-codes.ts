@@ -54,6 +54,12 @@ async function lockPerson(trx: Kysely<Database>, userId: string): Promise<void> 
   await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
 }
 
+/** Deletes the person's codes (their last strong factor went); answers how many there were. */
+export async function deleteRecoveryCodes(ctx: Ctx, userId: string): Promise<number> {
+  const deleted = await ctx.db.deleteFrom('recoveryCodes').where('userId', '=', userId).executeTakeFirst();
+  return Number(deleted.numDeletedRows);
+}
+
 /** How many unused codes the person has, and when the set was made (null: never). */
 export async function recoveryCodeStatus(ctx: Ctx, userId: string): Promise<{ remaining: number; generatedAt: number | null }> {
   const row = await ctx.db

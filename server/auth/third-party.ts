@@ -5,9 +5,10 @@
 // that its email (email_verified) is that of an existing local account, nothing is linked
 // silently: the person either proves
 // they own that account (its password, and its authenticator code when it has one) and the link
-// is remembered, or makes a new account through the complement.
+// is remembered, or makes a new account through the complement. The new account takes only the
+// addresses the provider vouched for; another address typed there is sent a code to prove it.
 import { sql } from 'kysely';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
 import { Scope, Status, UserType } from '../../src/core/enums';
 import { digest, newId, newSecret } from './secrets';
@@ -15,6 +16,8 @@ import { hashPassword, verifyPassword } from './kdf';
 import { type FailureSlot, keysOfUser, lockedError, throttleKey, withFailureSlot } from './throttle';
 import { totpEnabled, verifyTotp } from './totp';
 import { fieldError, notFound } from '../http/errors';
+import { isUniqueViolation } from '../db/errors';
+import { assertContactsFree, requestContactChanges, writingContacts, type ContactField, type Contacts } from './contacts';
 import type { UserRow } from './actor';
 import { checkBrowser } from '../idp/browser-binding';
 import type { IdpTicketTable } from '../db/tables';
@@ -135,32 +138,77 @@ async function proveAccount(
   await slot.clear(keysOfUser(user));
 }
 
-/** Uses the (found) ticket up and answers the linked user, creating and linking one on first use. */
+/** The first-time complement's contacts: what the account is made with (the addresses the provider
+ *  vouched for), and what the person typed beyond them (to be proven by a code first). */
+interface SortedContacts {
+  stored: Contacts;
+  toProve: Partial<Record<ContactField, string>>;
+}
+
+/** A typed email becomes the account's address only when it is the one the provider vouched for
+ *  (email_verified true), a typed phone only when it is the provider's vouched number
+ *  (phone_number_verified true): anything else would let anyone with an account at the provider
+ *  store an address they never proved, which is then the account's sign-in and reset address, and
+ *  taken for its real owner. */
+function sortContacts(profileText: string, complement: Contacts): SortedContacts {
+  const profile = JSON.parse(profileText) as Record<string, unknown>;
+  const vouched: Record<ContactField, (typed: string) => boolean> = {
+    email: (typed) => profile.email_verified === true && typeof profile.email === 'string' && profile.email.trim().toLowerCase() === typed.toLowerCase(),
+    mobilePhone: (typed) => profile.phone_number_verified === true && profile.phone_number === typed,
+  };
+  const sorted: SortedContacts = { stored: {}, toProve: {} };
+  for (const field of ['email', 'mobilePhone'] as const) {
+    const typed = complement[field];
+    if (!typed) continue;
+    if (vouched[field](typed)) sorted.stored[field] = typed;
+    else sorted.toProve[field] = typed;
+  }
+  return sorted;
+}
+
+/** What redeeming a ticket made: the person, and the typed addresses a code was sent to (they become
+ *  the account's once the person enters that code in the personal center, as for any change of
+ *  address: server/auth/contacts.ts). */
+export interface Redeemed {
+  user: UserRow;
+  toProve: ContactField[];
+}
+
+/** Uses the (found) ticket up and answers the linked user, creating and linking one on first use.
+ *  Every refusal (a field missing, a username, email or phone another account has) is answered
+ *  before the ticket is used up, and the account is made in the transaction that uses it up, so a
+ *  parallel write taking an address answers 400 and the ticket still works. */
 export async function redeemTicket(
   ctx: Ctx,
   ticket: IdpTicketTable,
   complement: { username?: string; realName?: string; email?: string; mobilePhone?: string },
-): Promise<UserRow> {
+  log: FastifyBaseLogger,
+): Promise<Redeemed> {
   const { idpCode } = ticket;
-  if (!ticket.userId && (!complement.username || !complement.realName)) {
+  if (ticket.userId) {
+    await useUp(ctx.db, ticket);
+    return { user: await ctx.db.selectFrom('users').selectAll().where('id', '=', ticket.userId).executeTakeFirstOrThrow(), toProve: [] };
+  }
+  if (!complement.username || !complement.realName) {
     throw fieldError([
       ...(complement.username ? [] : [{ field: 'username', rule: 'rule.required' }]),
       ...(complement.realName ? [] : [{ field: 'realName', rule: 'rule.required' }]),
     ]);
   }
-  // A taken username is answered before the ticket is used up, so the person can pick another.
-  const taken = !ticket.userId && (await ctx.db.selectFrom('users').select('id').where('username', '=', complement.username!).executeTakeFirst());
-  if (taken) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
-  await useUp(ctx.db, ticket);
-  if (ticket.userId) return ctx.db.selectFrom('users').selectAll().where('id', '=', ticket.userId).executeTakeFirstOrThrow();
+  // Taken values are answered before the ticket is used up, so the person can pick others; the
+  // addresses to prove are checked too (the code would be refused for them anyway).
+  const taken = await ctx.db.selectFrom('users').select('id').where('username', '=', complement.username).executeTakeFirst();
+  if (taken) throw usernameTaken();
+  await assertContactsFree(ctx, { email: complement.email, mobilePhone: complement.mobilePhone });
+  const { stored, toProve } = sortContacts(ticket.profile, complement);
   const root = await ctx.db.selectFrom('tenants').select('id').where('scope', '=', Scope.Platform).where('parentId', 'is', null).executeTakeFirstOrThrow();
   const now = ctx.now();
   const user: UserRow = {
     id: newId(),
-    username: complement.username!,
-    realName: complement.realName!,
-    email: complement.email || null,
-    mobilePhone: complement.mobilePhone || null,
+    username: complement.username,
+    realName: complement.realName,
+    email: stored.email ?? null,
+    mobilePhone: stored.mobilePhone ?? null,
     description: null,
     availabilityStatus: Status.Enable,
     avatar: null,
@@ -176,10 +224,44 @@ export async function redeemTicket(
     createdAt: now,
     updatedAt: now,
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('users').values(user).execute();
-    await trx.insertInto('idpLinks').values({ idpCode, subject: ticket.subject, userId: user.id, createdAt: now }).execute();
+  await writingContacts(async () => {
+    try {
+      await ctx.db.transaction().execute(async (trx) => {
+        await useUp(trx, ticket);
+        await trx.insertInto('users').values(user).execute();
+        await trx.insertInto('idpLinks').values({ idpCode, subject: ticket.subject, userId: user.id, createdAt: now }).execute();
+      });
+    } catch (error) {
+      // A parallel write took the username (the contacts' violations are writingContacts').
+      if (isUniqueViolation(error) && (await ctx.db.selectFrom('users').select('id').where('username', '=', user.username).executeTakeFirst()))
+        throw usernameTaken();
+      throw error;
+    }
   });
-  await ctx.audit.record({ action: 'user.create', actor: null, target: { type: 'user', id: user.id }, tenantId: user.tenantId, detail: { idp: idpCode } });
-  return user;
+  await ctx.audit.record({
+    action: 'user.create',
+    actor: null,
+    target: { type: 'user', id: user.id },
+    tenantId: user.tenantId,
+    detail: { idp: idpCode, toProve: Object.keys(toProve) },
+  });
+  return { user, toProve: await sendProofCodes(ctx, user, toProve, log) };
+}
+
+const usernameTaken = () => fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+
+/** Sends a code to each typed address; answers those it was sent to. The account exists already:
+ *  a failure (another account took the address a moment ago) costs only that address, which the
+ *  person can give again in the personal center. */
+async function sendProofCodes(ctx: Ctx, user: UserRow, toProve: Partial<Record<ContactField, string>>, log: FastifyBaseLogger): Promise<ContactField[]> {
+  const sent: ContactField[] = [];
+  for (const [field, address] of Object.entries(toProve) as [ContactField, string][]) {
+    try {
+      await requestContactChanges(ctx, user, { [field]: address });
+      sent.push(field);
+    } catch (error) {
+      log.warn({ err: error, field }, 'the code proving a contact typed at the third-party complement was not sent');
+    }
+  }
+  return sent;
 }

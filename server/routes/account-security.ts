@@ -7,8 +7,8 @@ import { Permission } from '../../src/core/permission-codes';
 import { recoveryCodes, recoveryCodesBody, recoveryCodeStatus, signedOutEverywhere, signOutEverywhereBody } from '../../src/core/schemas/account-security';
 import { generateRecoveryCodes, recoveryCodeStatus as statusOf } from '../auth/recovery-codes';
 import { hasStrongFactor } from '../auth/strong-factor';
-import { verifyPassword } from '../auth/kdf';
-import { ApiError, fieldError } from '../http/errors';
+import { recheck } from '../auth/recheck';
+import { ApiError } from '../http/errors';
 import { signOutEverywhere } from '../services/sessions';
 import { clearSessionCookie } from '../auth/gate';
 
@@ -35,7 +35,7 @@ export const accountSecurityRoutes: FastifyPluginAsync<RouteOptions> = async (ap
     response: recoveryCodes,
     rateLimit: ctx.config.rateLimits.login,
     handler: async ({ actor, body, raw }) => {
-      if (!(await verifyPassword(actor.user.passwordHash, body.password))) throw fieldError([{ field: 'password', rule: 'rule.wrongPassword' }]);
+      await recheck(ctx, actor, body, raw.ip);
       if (!(await hasStrongFactor(ctx, actor.id)))
         throw new ApiError(400, 'Recovery codes are for people with a passkey or an authenticator app: set one up first');
       const codes = await generateRecoveryCodes(ctx, actor.id);

@@ -33,6 +33,9 @@ import { Permission } from '../../src/core/permission-codes';
 import * as idps from '../services/idps';
 
 const tags = ['Third-party sign-in'];
+/** The complement's answer when a code was sent to a typed email or phone (server/auth/third-party.ts). */
+export const CONFIRM_TYPED_CONTACTS =
+  'Signed in. A code was sent to the email or phone number you entered: to make it your address, enter it in your profile again and confirm it with that code';
 
 /** A third-party sign-in opened over someone's live session (the person's own, or a victim's who
  *  followed a link) goes on only once the person confirmed the switch (`switchAccount`). */
@@ -83,7 +86,16 @@ export const idpRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
     body: complementBody,
     response: loginAnswer,
     rateLimit: ctx.config.rateLimits.login,
-    handler: (req, reply) => signInWithTicket(ctx, req, reply, (ticket) => redeemTicket(ctx, ticket, req.body)),
+    handler: async (req, reply) => {
+      let toProve: string[] = [];
+      const answer = await signInWithTicket(ctx, req, reply, async (ticket) => {
+        const redeemed = await redeemTicket(ctx, ticket, req.body, req.raw.log);
+        toProve = redeemed.toProve;
+        return redeemed.user;
+      });
+      // An address typed beyond the provider's vouched ones is not the account's yet: say so.
+      return toProve.length && answer.loginSuccess ? { ...answer, message: CONFIRM_TYPED_CONTACTS } : answer;
+    },
   });
 
   defineRoute(app, gate, {

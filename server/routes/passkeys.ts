@@ -1,4 +1,4 @@
-// Passkeys: the signed-in person's own (list, add with the current password, rename, remove) and
+// Passkeys: the signed-in person's own (list, add and remove with the current password, rename) and
 // the sign-in with one (its options, then the assertion). The work is in server/auth/passkeys/.
 import * as v from 'valibot';
 import type { FastifyPluginAsync } from 'fastify';
@@ -11,6 +11,7 @@ import {
   passkeyInfo,
   passkeyLoginBody,
   passkeyOptionsBody,
+  passkeyRemoveBody,
   passkeyRenameBody,
   passkeyRequestOptions,
 } from '../../src/core/schemas/passkeys';
@@ -44,7 +45,7 @@ export const passkeyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gat
     summary: 'Start adding a passkey: the current password (transformed) again; answers the options of navigator.credentials.create()',
     body: passkeyOptionsBody,
     response: passkeyCreationOptions,
-    handler: ({ actor, body }) => registrationOptions(ctx, actor, body.password),
+    handler: ({ actor, body, raw }) => registrationOptions(ctx, actor, body.password, raw.ip),
   });
 
   defineRoute(app, gate, {
@@ -76,10 +77,12 @@ export const passkeyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gat
     url: '/user/passkeys/:id',
     tags,
     access,
-    summary: 'Remove one of my passkeys',
+    rateLimit,
+    summary: 'Remove one of my passkeys: the current password (transformed) or a code of my authenticator app again',
     params: idParams,
+    body: passkeyRemoveBody,
     response: okAnswer,
-    handler: ({ actor, params, raw }) => deletePasskey(ctx, actor, params.id, raw.ip),
+    handler: ({ actor, params, body, raw }) => deletePasskey(ctx, actor, params.id, body, raw.ip),
   });
 
   defineRoute(app, gate, {

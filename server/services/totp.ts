@@ -4,6 +4,8 @@
 import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
 import { confirmEnrolment, disableTotp, startEnrolment } from '../auth/totp';
+import { recheck } from '../auth/recheck';
+import { dropCodesWithLastFactor } from '../auth/strong-factor';
 import { fieldError } from '../http/errors';
 
 const wrongCode = () => fieldError([{ field: 'code', rule: 'rule.totpCode' }]);
@@ -15,10 +17,15 @@ export async function startTotp(ctx: Ctx, actor: Actor) {
 }
 
 /** Turns the authenticator app on (`enabled`: a code confirming the new secret) or off (a current
- *  code); a wrong code answers 400 on `code`. */
+ *  code, the personal center's re-check, which counts towards the account's lockout; with the last
+ *  strong factor the recovery codes go); a wrong code answers 400 on `code`. */
 export async function switchTotp(ctx: Ctx, actor: Actor, enabled: boolean, code: string, ip: string): Promise<null> {
-  const accepted = enabled ? await confirmEnrolment(ctx, actor.user.id, code) : await disableTotp(ctx, actor.user.id, code);
-  if (!accepted) throw wrongCode();
+  if (enabled) {
+    if (!(await confirmEnrolment(ctx, actor.user.id, code))) throw wrongCode();
+  } else {
+    await recheck(ctx, actor, { code }, ip);
+    await disableTotp(ctx, actor.user.id);
+  }
   await ctx.audit.record({
     action: 'user.update',
     actor,
@@ -27,5 +34,6 @@ export async function switchTotp(ctx: Ctx, actor: Actor, enabled: boolean, code:
     ip,
     detail: { totp: enabled ? 'enabled' : 'disabled' },
   });
+  if (!enabled) await dropCodesWithLastFactor(ctx, actor, 'totp', ip);
   return null;
 }

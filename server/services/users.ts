@@ -14,7 +14,8 @@ import type { Actor, UserRow } from '../auth/actor';
 import { manageableUser, scopeUsers, tenantPathOf } from '../auth/scope';
 import { actionableUser, assertMayActOn, assertMayGrantInApp, assertMayGrantRows, assertMayPlace, grantableApps } from '../auth/grants';
 import { clearFailures, keysOfUser, lockedKeys } from '../auth/throttle';
-import { hashPassword, verifyPassword } from '../auth/kdf';
+import { hashPassword } from '../auth/kdf';
+import { recheck } from '../auth/recheck';
 import { newId } from '../auth/secrets';
 import { storeNewPassword } from '../auth/password-policy';
 import { proveCurrentPassword } from '../auth/reauth';
@@ -317,9 +318,9 @@ async function setPassword(ctx: Ctx, actor: Actor, target: UserRow, password: st
   });
 }
 
-async function assertOwnPassword(actor: Actor, transformed: string): Promise<void> {
-  if (!(await verifyPassword(actor.user.passwordHash, transformed))) throw fieldError([{ field: 'opUserPassword', rule: 'rule.wrongPassword' }]);
-}
+/** The actor's own current password, re-checked as the personal center's re-checks are (it counts
+ *  towards the actor's sign-in lockout: server/auth/recheck.ts). */
+const assertOwnPassword = (ctx: Ctx, actor: Actor, transformed: string, ip: string) => recheck(ctx, actor, { password: transformed }, ip, 'opUserPassword');
 
 /** A signed-in person changes their own password with the old one. */
 export async function changeOwnPassword(
@@ -329,14 +330,14 @@ export async function changeOwnPassword(
   ip: string,
 ): Promise<void> {
   if (body.loginUserId && body.loginUserId !== actor.id) throw forbidden();
-  await assertOwnPassword(actor, body.opUserPassword);
+  await assertOwnPassword(ctx, actor, body.opUserPassword, ip);
   await setPassword(ctx, actor, actor.user, body.password, ip, true);
 }
 
 /** POST /user/{id}/password: a self reset (with the old password) or an administrator's reset of a
  *  user of their scope (with their own password). Answers whether it was the actor's own. */
 export async function resetPassword(ctx: Ctx, actor: Actor, id: string, body: v.InferOutput<typeof passwordBody>, ip: string): Promise<{ self: boolean }> {
-  await assertOwnPassword(actor, body.opUserPassword);
+  await assertOwnPassword(ctx, actor, body.opUserPassword, ip);
   if ('loginUserId' in body || id === actor.id) {
     if (id !== actor.id || ('loginUserId' in body && body.loginUserId !== actor.id)) throw forbidden();
     await setPassword(ctx, actor, actor.user, body.password, ip, true);

@@ -47,8 +47,10 @@ async function member(locale: 'en' | 'zh' = 'en') {
   members += 1;
   const username = `pia-${members}`;
   await admin.createUser({ username, realName: `Pia_${members}`, password: PASSWORD });
-  // Expected refusals: the wrong password at "Add a passkey", a removed passkey at sign-in.
-  const watched = await openPage(browser, { expectedFailures: [/\/api\/user\/passkeys\/options$/, /\/api\/authc\/passkey\/login$/] });
+  // Expected refusals: the wrong password at "Add a passkey" and at removing one, a removed passkey at sign-in.
+  const watched = await openPage(browser, {
+    expectedFailures: [/\/api\/user\/passkeys\/options$/, /\/api\/user\/passkeys\/[\w-]+$/, /\/api\/authc\/passkey\/login$/],
+  });
   await watched.context.addInitScript(choose, { locale, theme: 'light' as const });
   const authenticator = await virtualAuthenticator(watched.context, watched.page);
   return { username, realName: `Pia_${members}`, ...watched, ...authenticator };
@@ -153,10 +155,20 @@ test('add, rename and use a passkey: autofill and the button on the console page
   await assertAxeClean(page, 'third-party sign-in with passkeys', 'iam-login');
   await page.screenshot({ path: `${SHOTS}/passkeys-third-party.png` });
 
-  // Removed (confirmed), the authenticator's copy no longer signs in: the form says why.
+  // Removed with the current password (the session alone is not enough: a wrong one is refused at
+  // its field), the authenticator's copy no longer signs in: the form says why.
   await page.goto(`${iam}/profile/userInfo`);
   await card.getByRole('button', { name: 'Remove Work laptop' }).click();
-  await page.getByRole('dialog', { name: 'Remove this passkey?' }).getByRole('button', { name: 'Remove' }).click();
+  const removal = page.getByRole('dialog', { name: 'Remove this passkey?' });
+  await removal.getByText('Removing a passkey takes your current password, as adding one does.').waitFor();
+  await removal.getByLabel('Current password', { exact: true }).fill('Not-the-password-1');
+  await removal.getByRole('button', { name: 'Remove' }).click();
+  await removal.getByText('The password is wrong').waitFor();
+  await assertAxeClean(page, 'removing a passkey: a wrong password');
+  await removal.screenshot({ path: `${SHOTS}/passkeys-remove.png` });
+  assert.equal(await card.getByText('Work laptop', { exact: true }).count(), 1, 'a wrong password removes nothing');
+  await removal.getByLabel('Current password', { exact: true }).fill(PASSWORD);
+  await removal.getByRole('button', { name: 'Remove' }).click();
   await card.getByText('You have no passkeys yet.').waitFor();
   await signOut(page, realName);
   await page.getByRole('alert').filter({ hasText: 'This passkey is not registered here' }).waitFor();

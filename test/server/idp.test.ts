@@ -301,6 +301,65 @@ test('administrators list every provider with its settings but never its secret,
   assert.ok(!JSON.stringify(audit).includes('admin-list-secret'), 'no secret in the audit log');
 });
 
+test('first-time people racing for one username or email: each loser is answered 400 on its field and keeps its ticket', async () => {
+  type Refusal = { fields?: { field: string; rule: string }[] };
+  for (const [field, body] of [
+    ['username', (n: number) => ({ username: 'racer', realName: `Racer_${n}` })],
+    ['email', (n: number) => ({ username: `racer-${n}`, realName: `Racer_${n}`, email: 'Racer@Corp.example' })],
+  ] as const) {
+    const browsers = Array.from({ length: 6 }, () => server.client());
+    const tickets = await Promise.all(
+      browsers.map((browser, n) => ticketFor(browser, `race-${field}-${n}`, { email: 'racer@corp.example', email_verified: true })),
+    );
+    const answers = await Promise.all(browsers.map((browser, n) => browser.post<Refusal>(complementPath(tickets[n]!.accessTicket), body(n))));
+    assert.deepEqual(
+      answers.map((answer) => answer.status).sort(),
+      [200, 400, 400, 400, 400, 400],
+      JSON.stringify(answers.map((answer) => [answer.status, answer.body])),
+    );
+    for (const [n, answer] of answers.entries()) {
+      if (answer.status === 200) continue;
+      assert.deepEqual(answer.body.data.fields?.[0]?.field, field, JSON.stringify(answer.body));
+      // The refusal used nothing up: the same ticket makes the account with a free name.
+      const again = await browsers[n]!.post<{ loginSuccess: boolean }>(complementPath(tickets[n]!.accessTicket), {
+        username: `again-${field}-${n}`,
+        realName: 'Racer',
+      });
+      assert.equal(again.body.data.loginSuccess, true, JSON.stringify(again.body));
+    }
+  }
+});
+
+test('the complement stores the email the provider vouched for; another typed address is sent a code and waits for it', async () => {
+  const vouched = server.client();
+  const first = await ticketFor(vouched, 'sub-vouched', { email: 'Vouched@Corp.example', email_verified: true });
+  const made = await vouched.post<{ loginSuccess: boolean; message: string }>(complementPath(first.accessTicket), {
+    username: 'vouched',
+    realName: 'Vouched',
+    email: 'vouched@corp.example',
+  });
+  assert.equal(made.body.data.loginSuccess, true, JSON.stringify(made.body));
+  const row = await server.app.ctx.db.selectFrom('users').select(['id', 'email']).where('username', '=', 'vouched').executeTakeFirstOrThrow();
+  assert.equal(row.email, 'vouched@corp.example');
+
+  const typist = server.client();
+  const second = await ticketFor(typist, 'sub-typist', { email: 'typist@corp.example' });
+  const typed = await typist.post<{ loginSuccess: boolean; message: string }>(complementPath(second.accessTicket), {
+    username: 'typist',
+    realName: 'Typist',
+    email: 'typist@corp.example',
+  });
+  assert.equal(typed.body.data.loginSuccess, true, JSON.stringify(typed.body));
+  assert.match(typed.body.data.message, /A code was sent/);
+  const user = await server.app.ctx.db.selectFrom('users').select(['id', 'email']).where('username', '=', 'typist').executeTakeFirstOrThrow();
+  assert.equal(user.email, null, 'the provider did not vouch for the address: not stored');
+  // Nothing lost: the code sent to the typed address makes it the account's, as a change of address.
+  const sent = await server.app.ctx.db.selectFrom('messages').select('content').where('recipientId', '=', user.id).executeTakeFirstOrThrow();
+  const code = /(\d{6})/.exec(sent.content)![1]!;
+  const confirmed = await typist.post<{ email: string }>('/api/user/profile/contact/confirm', { channel: 'email', code });
+  assert.equal(confirmed.body.data.email, 'typist@corp.example', JSON.stringify(confirmed.body));
+});
+
 test('expired tickets and removed providers answer 404', async () => {
   const late = server.client();
   const ticket = await ticketFor(late, 'sub-2', {});

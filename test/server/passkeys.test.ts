@@ -80,6 +80,8 @@ async function signInOptions(client: Client): Promise<{ challenge: string; rpId?
   return answer.body.data;
 }
 
+const removeWithPassword = (who: Person, id: string) => who.client.request('DELETE', `/api/user/passkeys/${id}`, { password: transform(PASSWORD) });
+
 const passkeyLogin = (client: Client, credential: unknown, headers?: Record<string, string>) =>
   client.post<{ loginSuccess: boolean; token?: string }>('/api/authc/passkey/login', { credential }, headers);
 
@@ -160,10 +162,71 @@ describe('the personal center', () => {
     assert.equal((await bob.client.delete(`/api/user/passkeys/${id}`)).status, 404);
     assert.equal((await bob.client.get<unknown[]>('/api/user/passkeys')).body.data.length, 0);
 
-    assert.equal((await ann.client.delete(`/api/user/passkeys/${id}`)).status, 200);
+    // Removing takes the proof adding takes (the session alone is someone at an unlocked screen).
+    type Refusal = { fields: { field: string; rule: string }[] };
+    const bare = await ann.client.delete<Refusal>(`/api/user/passkeys/${id}`);
+    assert.equal(bare.status, 400);
+    assert.deepEqual(bare.body.data.fields, [{ field: 'password', rule: 'rule.required' }]);
+    const guessed = await ann.client.request<Refusal>('DELETE', `/api/user/passkeys/${id}`, { password: transform('Not-the-password-1') });
+    assert.equal(guessed.status, 400);
+    assert.deepEqual(guessed.body.data.fields, [{ field: 'password', rule: 'rule.wrongPassword' }]);
+    const noApp = await ann.client.request<Refusal>('DELETE', `/api/user/passkeys/${id}`, { code: '123456' });
+    assert.deepEqual(noApp.body.data.fields, [{ field: 'code', rule: 'rule.totpCode' }], 'no authenticator app: no code passes');
+    assert.equal(await hasPasskey(server.app.ctx.db, ann.id), true);
+
+    // Ann's recovery codes go with her last strong factor.
+    assert.equal((await ann.client.post('/api/user/recovery-codes', { password: transform(PASSWORD) })).status, 200);
+    assert.equal((await removeWithPassword(ann, id)).status, 200);
     assert.equal((await ann.client.get<unknown[]>('/api/user/passkeys')).body.data.length, 0);
     assert.equal((await lastAudit('passkey.delete'))?.detail.name, 'Phone');
     assert.equal(await hasPasskey(server.app.ctx.db, ann.id), false);
+    const codes = await ann.client.get<{ available: boolean; remaining: number }>('/api/user/recovery-codes');
+    assert.deepEqual({ available: codes.body.data.available, remaining: codes.body.data.remaining }, { available: false, remaining: 0 });
+    assert.deepEqual((await lastAudit('recovery.delete'))?.detail, { count: 10, lastFactor: 'passkey' });
+  });
+
+  test("wrong passwords at the re-checks count towards the account's lockout, a parallel burst included", async () => {
+    const cat = await person();
+    const id = await addPasskey(cat, 'Laptop');
+    await withPolicy({ maxFailures: 5, captchaAfterFailures: 0, captchaEnabled: false }, async () => {
+      try {
+        // 16 guesses at once, at two re-checks: no more than maxFailures passwords are ever checked.
+        const guesses = await Promise.all(
+          Array.from({ length: 16 }, (_, n) =>
+            n % 2
+              ? cat.client.post('/api/user/passkeys/options', { password: transform(`Guess-${n}-x1`) })
+              : cat.client.request('DELETE', `/api/user/passkeys/${id}`, { password: transform(`Guess-${n}-x1`) }),
+          ),
+        );
+        const checked = guesses.filter((answer) => answer.status === 400).length;
+        const locked = guesses.filter((answer) => answer.status === 429).length;
+        assert.equal(checked + locked, 16, JSON.stringify(guesses.map((answer) => answer.status)));
+        assert.ok(checked <= 5 - 1, `${checked} wrong passwords were answered as wrong (the fifth locks)`);
+        const failures = await server.app.ctx.db
+          .selectFrom('auditLog')
+          .select('action')
+          .where('targetId', '=', cat.id)
+          .where('action', 'in', ['login.failure', 'login.locked'])
+          .execute();
+        assert.ok(
+          failures.some((row) => row.action === 'login.locked'),
+          'the account was locked, audited',
+        );
+        // Locked: the right password neither removes the passkey nor signs in.
+        assert.equal((await removeWithPassword(cat, id)).status, 429);
+        assert.equal(await hasPasskey(server.app.ctx.db, cat.id), true);
+        assert.notEqual((await server.client().login(cat.username, PASSWORD)).body.data?.loginSuccess, true);
+      } finally {
+        await server.app.ctx.db.deleteFrom('loginThrottle').execute();
+      }
+    });
+    // Unlocked again: the right password clears the count as a sign-in does.
+    assert.equal((await cat.client.post('/api/user/passkeys/options', { password: transform('Guess-x-x1') })).status, 400);
+    assert.equal((await registrationOptions(cat)).rp.id, RP_ID);
+    assert.equal(
+      (await server.app.ctx.db.selectFrom('loginThrottle').select('failures').where('username', '=', `username:${cat.username}`).executeTakeFirst())?.failures,
+      undefined,
+    );
   });
 
   test('a credential registered to another account is refused', async () => {

@@ -1,15 +1,16 @@
 // A person's own passkeys (the personal center): adding one (the current password first, then
-// the authenticator's answer for this session's challenge), the list, renaming and removing.
-// Each change is audited.
+// the authenticator's answer for this session's challenge), the list, renaming and removing (the
+// current password or an authenticator code again, like adding). Each change is audited.
 import type { Selectable } from 'kysely';
 import type * as v from 'valibot';
 import type { Ctx } from '../../context';
 import type { Actor } from '../actor';
 import type { PasskeyTable } from '../../db/tables';
 import type { passkeyAddBody, passkeyCreationOptions, passkeyInfo } from '../../../src/core/schemas/passkeys';
-import { ApiError, fieldError, notFound } from '../../http/errors';
+import { ApiError, notFound } from '../../http/errors';
 import { isUniqueViolation } from '../../db/errors';
-import { verifyPassword } from '../kdf';
+import { recheck, type RecheckProof } from '../recheck';
+import { dropCodesWithLastFactor } from '../strong-factor';
 import { newId } from '../secrets';
 import { lazy } from '../../lazy';
 import { issueChallenge } from './challenges';
@@ -45,8 +46,8 @@ export async function listPasskeys(ctx: Ctx, actor: Actor): Promise<PasskeyInfo[
 
 /** The options of navigator.credentials.create() once the current password is right: a
  *  discoverable credential (a passkey, found without a username) that verified the person. */
-export async function registrationOptions(ctx: Ctx, actor: Actor, password: string): Promise<v.InferOutput<typeof passkeyCreationOptions>> {
-  if (!(await verifyPassword(actor.user.passwordHash, password))) throw fieldError([{ field: 'password', rule: 'rule.wrongPassword' }]);
+export async function registrationOptions(ctx: Ctx, actor: Actor, password: string, ip: string): Promise<v.InferOutput<typeof passkeyCreationOptions>> {
+  await recheck(ctx, actor, { password }, ip);
   const existing = await rowsOf(ctx, actor.id);
   if (existing.length >= MAX_PASSKEYS) throw new ApiError(400, TOO_MANY);
   const { value: config } = await ctx.settings.get('config');
@@ -131,9 +132,14 @@ export async function renamePasskey(ctx: Ctx, actor: Actor, id: string, name: st
   return toInfo({ ...row, name });
 }
 
-export async function deletePasskey(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<null> {
+/** Removing a passkey takes the proof adding one takes: a session alone (an unlocked screen, a
+ *  borrowed session) must not strip the person's strongest factor. The last strong factor takes
+ *  the recovery codes with it. */
+export async function deletePasskey(ctx: Ctx, actor: Actor, id: string, proof: RecheckProof, ip: string): Promise<null> {
   const row = await ownPasskey(ctx, actor, id);
+  await recheck(ctx, actor, proof, ip);
   await ctx.db.deleteFrom('passkeys').where('id', '=', id).where('userId', '=', actor.id).execute();
   await ctx.audit.record({ action: 'passkey.delete', actor, target: { type: 'passkey', id }, tenantId: actor.user.tenantId, ip, detail: { name: row.name } });
+  await dropCodesWithLastFactor(ctx, actor, 'passkey', ip);
   return null;
 }

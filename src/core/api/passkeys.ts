@@ -3,6 +3,7 @@
 import type * as v from 'valibot';
 import { request } from '../http';
 import { apiPath } from './path';
+import { transformPassword } from '../password-transform';
 import type { authenticationCredential, passkeyCreationOptions, passkeyInfo, passkeyRequestOptions, registrationCredential } from '../schemas/passkeys';
 
 export type PasskeyInfo = v.InferOutput<typeof passkeyInfo>;
@@ -19,6 +20,8 @@ export function renamePasskey(id: string, name: string): Promise<PasskeyInfo> {
   return request('PUT', apiPath`/user/passkeys/${id}`, { body: { name }, silent: true });
 }
 
-export function removePasskey(id: string): Promise<void> {
-  return request('DELETE', apiPath`/user/passkeys/${id}`);
+/** Removing one takes my current password again (plain; transformed here). Silent: the dialog
+ *  shows a wrong password at its field. */
+export async function removePasskey(id: string, password: string): Promise<void> {
+  return request('DELETE', apiPath`/user/passkeys/${id}`, { body: { password: await transformPassword(password) }, silent: true });
 }

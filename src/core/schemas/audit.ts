@@ -19,6 +19,7 @@ export const auditActions = [
   'session.revoke',
   'recovery.generate',
   'recovery.use',
+  'recovery.delete',
   'passkey.add',
   'passkey.rename',
   'passkey.delete',

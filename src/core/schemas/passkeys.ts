@@ -4,6 +4,7 @@
 // and @simplewebauthn/browser answers with, capped in size.
 import * as v from 'valibot';
 import { transformedPassword } from './common';
+import { totpCode } from './totp';
 
 /** base64url text of at most `max` characters (credential ids, keys, signatures, client data). */
 const base64url = (max: number) => v.pipe(v.string('rule.passkey'), v.regex(/^[\w-]*$/, 'rule.passkey'), v.maxLength(max, 'rule.passkey'));
@@ -95,6 +96,9 @@ export const passkeyOptionsBody = v.object({ password: transformedPassword });
 /** POST /user/passkeys: the name the person gave it and the authenticator's answer. */
 export const passkeyAddBody = v.object({ name: passkeyName, credential: registrationCredential });
 export const passkeyRenameBody = v.object({ name: passkeyName });
+/** DELETE /user/passkeys/:id: removing one takes the proof adding one takes, the current password,
+ *  or a current code of the person's authenticator app (one of the two; none answers 400). */
+export const passkeyRemoveBody = v.optional(v.object({ password: v.optional(transformedPassword), code: v.optional(totpCode) }), {});
 /** POST /authc/passkey/login: a sign-in with a passkey alone (it verified the person itself). */
 export const passkeyLoginBody = v.object({ credential: authenticationCredential });
 

@@ -1,7 +1,9 @@
 // The personal center's authenticator app (TOTP) calls.
 import * as v from 'valibot';
 
-export const totpCodeBody = v.object({ code: v.pipe(v.string('rule.required'), v.regex(/^\d{6}$/, 'rule.totpCode')) });
+/** A current code of the authenticator app: six digits. */
+export const totpCode = v.pipe(v.string('rule.required'), v.regex(/^\d{6}$/, 'rule.totpCode'));
+export const totpCodeBody = v.object({ code: totpCode });
 
 export const totpStatus = v.object({ enabled: v.boolean() });
 

@@ -1,11 +1,12 @@
 // The personal center's passkey dialogs: adding one (a name and the current password, then the
-// browser's prompt; ../../../core/passkeys is loaded on submit) and renaming one. The calls are
-// silent: a wrong password or name shows at its field, anything else in the dialog.
+// browser's prompt; ../../../core/passkeys is loaded on submit), renaming one and removing one
+// (the current password again). The calls are silent: a wrong password or name shows at its
+// field, anything else in the dialog.
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as v from 'valibot';
-import { renamePasskey, type PasskeyInfo } from '../../../core/api/passkeys';
+import { removePasskey, renamePasskey, type PasskeyInfo } from '../../../core/api/passkeys';
 import { notifySuccess } from '../../../core/messages';
 import { passkeyName, passkeyRenameBody } from '../../../core/schemas/passkeys';
 import { rules } from '../../../core/validation';
@@ -17,6 +18,7 @@ import * as ui from '../../widgets/ui.css';
 
 const addForm = v.object({ name: passkeyName, password: rules.currentPassword });
 type AddValues = v.InferOutput<typeof addForm>;
+const removeForm = v.object({ password: rules.currentPassword });
 
 interface DialogProps {
   onOpenChange: (open: boolean) => void;
@@ -117,6 +119,52 @@ export function RenamePasskeyDialog({ passkey, onOpenChange, onSaved }: DialogPr
           </p>
         )}
         <FormActions label={t('console:action.save')} busy={formState.isSubmitting} onCancel={() => onOpenChange(false)} />
+      </form>
+    </DialogFrame>
+  );
+}
+
+export function RemovePasskeyDialog({ passkey, onOpenChange, onSaved }: DialogProps & { passkey: PasskeyInfo }) {
+  const t = useT();
+  const [failure, setFailure] = useState<string>();
+  const { register, handleSubmit, setError, formState } = useForm<{ password: string }>({
+    resolver: valibotResolver(removeForm),
+    defaultValues: { password: '' },
+  });
+  const onSubmit = handleSubmit(async ({ password }) => {
+    setFailure(undefined);
+    try {
+      await removePasskey(passkey.id, password);
+    } catch (error) {
+      if (!showServerFieldErrors(error, ['password'], setError)) setFailure(messageOf(error));
+      return;
+    }
+    notifySuccess(t('account:passkeys.removed'));
+    onSaved();
+    onOpenChange(false);
+  });
+  return (
+    <DialogFrame
+      open
+      onOpenChange={onOpenChange}
+      title={t('account:passkeys.removeTitle')}
+      description={`${t('account:passkeys.removeQuestion', { name: passkey.name })} ${t('account:passkeys.removeProof')}`}
+      size="small"
+    >
+      <form className={ui.form} onSubmit={(event) => void onSubmit(event)} noValidate>
+        <PasswordField
+          label={t('account:passkeys.password')}
+          autoComplete="current-password"
+          required
+          error={formState.errors.password?.message}
+          registration={register('password')}
+        />
+        {failure && (
+          <p role="alert" className={ui.formError}>
+            {failure}
+          </p>
+        )}
+        <FormActions label={t('account:passkeys.remove')} busy={formState.isSubmitting} onCancel={() => onOpenChange(false)} />
       </form>
     </DialogFrame>
   );

@@ -1,11 +1,11 @@
 // The personal center's passkeys: the list (name, added, last used, synced), "Add a passkey" (a
-// dialog: name, current password, then the browser's prompt), rename and remove (confirmed).
+// dialog: name, current password, then the browser's prompt), rename and remove (a dialog: the
+// current password again).
 // Signing in with them is the sign-in form's (src/react/login/PasskeySignIn.tsx). Loaded lazily
 // by the personal center, which shows ./PasskeysStandIn.tsx in its place meanwhile.
 import { lazy, Suspense, useState } from 'react';
-import { myPasskeys, removePasskey, type PasskeyInfo } from '../../../core/api/passkeys';
+import { myPasskeys, type PasskeyInfo } from '../../../core/api/passkeys';
 import { formatDate, relativeTime } from '../../../core/format';
-import { notifySuccess } from '../../../core/messages';
 import { useT } from '../../i18n';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
@@ -13,9 +13,9 @@ import * as styles from './UserInfoScreen.css';
 import { PasskeysFrame, PasskeysStandIn, passkeysSupported } from './PasskeysStandIn';
 
 // The dialogs (and the dialog frame under them) load when first opened: the screen's chunk has a size budget.
-const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
 const AddPasskeyDialog = lazy(() => import('./PasskeyDialogs').then((module) => ({ default: module.AddPasskeyDialog })));
 const RenamePasskeyDialog = lazy(() => import('./PasskeyDialogs').then((module) => ({ default: module.RenamePasskeyDialog })));
+const RemovePasskeyDialog = lazy(() => import('./PasskeyDialogs').then((module) => ({ default: module.RemovePasskeyDialog })));
 
 type Editing = { kind: 'add' } | { kind: 'rename' | 'remove'; passkey: PasskeyInfo };
 
@@ -66,12 +66,6 @@ export default function PasskeysCard({ onChange }: { onChange: () => void }) {
     onChange();
   };
 
-  const remove = async (passkey: PasskeyInfo) => {
-    await removePasskey(passkey.id);
-    notifySuccess(t('account:passkeys.removed'));
-    changed();
-  };
-
   if (!list.data && !list.failed) return <PasskeysStandIn />;
 
   const action = passkeysSupported() && (
@@ -96,16 +90,7 @@ export default function PasskeysCard({ onChange }: { onChange: () => void }) {
       <Suspense fallback={null}>
         {editing?.kind === 'add' && <AddPasskeyDialog onOpenChange={close} onSaved={changed} />}
         {editing?.kind === 'rename' && <RenamePasskeyDialog passkey={editing.passkey} onOpenChange={close} onSaved={list.reload} />}
-        {editing?.kind === 'remove' && (
-          <ConfirmDialog
-            open
-            onOpenChange={close}
-            title={t('account:passkeys.removeTitle')}
-            question={t('account:passkeys.removeQuestion', { name: editing.passkey.name })}
-            confirmLabel={t('account:passkeys.remove')}
-            onConfirm={() => remove(editing.passkey)}
-          />
-        )}
+        {editing?.kind === 'remove' && <RemovePasskeyDialog passkey={editing.passkey} onOpenChange={close} onSaved={changed} />}
       </Suspense>
     </PasskeysFrame>
   );
