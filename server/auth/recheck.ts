@@ -1,5 +1,6 @@
 // The personal center's re-check: before a signed-in person adds a passkey, removes one, makes a
-// new set of recovery codes, changes their password or turns their authenticator app off, they
+// new set of recovery codes, changes their password, phone or email (where a password reset goes)
+// or turns their authenticator app off, they
 // prove again that they are the account's owner and not someone at an unlocked screen or holding a
 // borrowed session: their current password, or a current code of their authenticator app.
 //

@@ -18,7 +18,6 @@ import { hashPassword } from '../auth/kdf';
 import { recheck } from '../auth/recheck';
 import { newId } from '../auth/secrets';
 import { storeNewPassword } from '../auth/password-policy';
-import { proveCurrentPassword } from '../auth/reauth';
 import { assertContactsFree, confirmContactChange, contactsToConfirm, requestContactChanges, writingContacts } from '../auth/contacts';
 import { paginate } from '../http/paging';
 import { searchPlan, userStartsWith, type SearchPlan } from '../db/search';
@@ -253,7 +252,7 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: Ba
   const pending = target.id === actor.id ? contactsToConfirm(target, contacts) : {};
   // A new phone or email is where a password reset goes next: a session alone (a borrowed one, an
   // unlocked screen) does not move it; the current password does.
-  if (Object.keys(pending).length) await proveCurrentPassword(ctx, target, body.currentPassword, 'currentPassword');
+  if (Object.keys(pending).length) await recheck(ctx, actor, { password: body.currentPassword }, ip, 'currentPassword');
   // What is pending is not written now (the old address stays in force until the code is confirmed).
   if (pending.email) delete contacts.email;
   if (pending.mobilePhone) delete contacts.mobilePhone;
