@@ -29,6 +29,9 @@ const areaTexts: Readonly<Partial<Record<string, TextKey>>> = {
   '/operate/setting': 'console:home.areaText.setting',
   '/operate/tunnel': 'console:home.areaText.tunnel',
   '/operate/menu': 'console:home.areaText.menu',
+  '/operate/audit': 'console:home.areaText.audit',
+  '/operate/scim': 'console:home.areaText.scim',
+  '/operate/webhooks': 'console:home.areaText.webhooks',
 };
 
 function AdminAreas() {
