@@ -118,9 +118,25 @@ describe('a first week with the console', { concurrency: 2 }, () => {
     }
   });
 
-  test('the CSV import lists refused rows without breaking column names (zh, light)', async () => {
+  test('the CSV import lists refused rows without breaking column names; saving twice shows one toast; the phone top bar fits (zh, light)', async () => {
     const { page, context, errors } = await signedIn('zh', 'light');
     try {
+      const me = await admin.call<{ user: { id: string } }>('GET', '/cas/session');
+      await admin.call('POST', '/messages', { title: '请在本周五之前检查您所管理的全部应用的管理员名单', content: '季度访问审查', userIds: [me.user.id] });
+      await page.reload();
+      // On a phone the switch to English is "EN" (still named English): the console's name fits.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await settled(page);
+      const brand = page.locator('iam-console header').getByText('IAM Console', { exact: true });
+      assert.ok(await brand.evaluate((element) => element.scrollWidth <= element.clientWidth), "the console's name is not cut short");
+      await page.getByRole('button', { name: 'English', exact: true }).getByText('EN', { exact: true }).waitFor();
+      // An unread message with a long title: its time stays on one line beside it.
+      const unread = page.getByRole('region', { name: text('zh', 'console:home.messages') });
+      const time = unread.getByRole('listitem').filter({ hasText: '请在本周五之前检查您所管理的全部应用的管理员名单' }).locator('xpath=./span[last()]');
+      await time.waitFor();
+      assert.equal(await lines(time), 1, `"${await time.textContent()}" is on one line`);
+      await page.setViewportSize({ width: 1280, height: 800 });
+
       const file = join(tmpdir(), `first-week-${process.pid}.csv`);
       writeFileSync(file, 'username,realName,email\nfirst-week-ok,Ok!!,ok@example.com\nbad name,,not-an-email\n');
       await page.goto(`${server.url}/operate/user`);
@@ -136,6 +152,21 @@ describe('a first week with the console', { concurrency: 2 }, () => {
         assert.equal(await lines(cell), 1, `the column name ${column} stays on one line`);
       }
       await noErrors(page, errors, 'CSV import');
+      await dialog
+        .getByRole('button', { name: text('zh', 'admin:import.close') })
+        .last()
+        .click();
+
+      // Saving twice says so once: the second toast takes the place of the first.
+      await page.goto(`${server.url}/operate/setting`);
+      await settled(page);
+      const saved = page.getByRole('status').filter({ hasText: text('zh', 'settings:done.settingsSaved') });
+      for (const round of [1, 2]) {
+        await page.getByRole('button', { name: text('zh', 'console:action.save'), exact: true }).click();
+        await saved.first().waitFor();
+        assert.equal(await saved.count(), 1, `one "settings saved" after save ${round}`);
+        await page.waitForTimeout(150);
+      }
     } finally {
       await context.close();
     }

@@ -114,7 +114,7 @@ function RecentSignIns() {
               <span>{[agent.browser, agent.system].filter(Boolean).join(' · ') || t('console:session.unknownDevice')}</span>
               <span className={styles.itemMeta}>{session.ip ?? t('console:session.unknownAddress')}</span>
             </span>
-            <span className={styles.itemMeta}>
+            <span className={styles.itemTime}>
               {session.current ? <span className={ui.badge}>{t('console:session.current')}</span> : relativeTime(session.createdAt, Date.now(), t)}
             </span>
           </li>
@@ -179,7 +179,7 @@ function UnreadMessages() {
                 <span className={ui.ellipsis}>{message.title}</span>
                 <span className={`${styles.itemMeta} ${ui.ellipsis}`}>{message.content}</span>
               </span>
-              <span className={styles.itemMeta}>{relativeTime(message.pushTime, Date.now(), t)}</span>
+              <span className={styles.itemTime}>{relativeTime(message.pushTime, Date.now(), t)}</span>
             </li>
           ))}
         </ul>
