@@ -20,7 +20,16 @@ export function LocaleSwitch() {
       onClick={() => void choose(next)}
     >
       <Icon name="globe" className={`${ui.icon} ${styles.localeIcon}`} />
-      {next === 'zh' ? '中文' : 'English'}
+      {next === 'zh' ? (
+        '中文'
+      ) : (
+        <>
+          <span className={styles.localeFull}>English</span>
+          <span className={styles.localeShort} aria-hidden="true">
+            EN
+          </span>
+        </>
+      )}
     </button>
   );
 }

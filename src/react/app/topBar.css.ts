@@ -10,6 +10,15 @@ export const localeButton = style({ minWidth: '58px', fontSize: '13px', '@media'
 /** The globe gives way to the label on narrow screens. */
 export const localeIcon = style({ '@media': { [narrow]: { display: 'none' } } });
 
+/** "English" takes the room of the console's name on a phone: there it shows as "EN", and the full
+ *  word stays the button's name for screen readers. */
+export const localeFull = style({
+  '@media': {
+    [narrow]: { position: 'absolute', width: '1px', height: '1px', margin: '-1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
+  },
+});
+export const localeShort = style({ display: 'none', '@media': { [narrow]: { display: 'inline' } } });
+
 export const userButton = style({
   display: 'inline-flex',
   alignItems: 'center',

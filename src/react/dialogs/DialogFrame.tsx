@@ -16,7 +16,8 @@ export interface DialogFrameProps {
   onOpenChange: (open: boolean) => void;
   title: string;
   description?: string;
-  size?: 'normal' | 'small';
+  /** 'wide': a table of several columns (a log) that would otherwise scroll sideways. */
+  size?: 'normal' | 'small' | 'wide';
   children: ReactNode;
 }
 
@@ -32,7 +33,7 @@ export function DialogFrame({ open, onOpenChange, title, description, size = 'no
         <Dialog.Content
           {...modal}
           part="dialog"
-          className={`${styles.content} ${size === 'small' ? styles.small : ''}`}
+          className={`${styles.content} ${size === 'normal' ? '' : styles[size]}`}
           // Without a description the content is named by its title only.
           {...(description ? {} : { 'aria-describedby': undefined })}
         >

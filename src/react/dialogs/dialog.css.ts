@@ -46,6 +46,7 @@ export const content = style({
 });
 
 export const small = style({ width: 'min(92vw, 400px)' });
+export const wide = style({ width: 'min(92vw, 900px)' });
 
 export const header = style({
   display: 'flex',

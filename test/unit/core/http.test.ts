@@ -5,7 +5,7 @@ import { $progress, HttpError, apiUrl, configureHttp, request, requestList, setT
 import { $messages, dismissMessage, notifySuccess, pushMessage } from '../../../src/core/messages';
 import { $navigationRequest, setCurrentLocation } from '../../../src/core/navigation';
 import { $session } from '../../../src/core/session-state';
-import { HTTP } from '../../../src/core/config';
+import { HTTP, TIMING } from '../../../src/core/config';
 import { setConfig } from '../../../src/core/config-store';
 import { delay, fail, ok, startApiServer, type ApiServer } from './support/api-server';
 
@@ -148,9 +148,12 @@ describe('errors', () => {
     server.handle('GET /same', fail(500, 'Same text'));
     await Promise.all([request('GET', '/same'), request('GET', '/same'), request('GET', '/same')].map((call) => call.catch(() => undefined)));
     assert.deepEqual(await texts(), ['error:Same text:6000']);
+    const first = $messages.get()[0]?.id;
     await delay(120);
     await request('GET', '/same').catch(() => undefined);
-    assert.deepEqual(await texts(), ['error:Same text:6000', 'error:Same text:6000']);
+    // Shown again (a new toast, its time restarted), in place of the one still on screen.
+    assert.deepEqual(await texts(), ['error:Same text:6000']);
+    assert.notEqual($messages.get()[0]?.id, first);
   });
 
   it('401: default message "Authorization Error" with code 401, the session cleared, navigation to login with the current path', async () => {
@@ -274,5 +277,14 @@ describe('messages store', () => {
     assert.deepEqual(await texts(), ['success:Action Success:5000']);
     dismissMessage($messages.get()[0]?.id ?? -1);
     assert.deepEqual(await texts(), []);
+  });
+
+  it('a text pushed again while its toast shows replaces it (one toast, its time restarted)', async () => {
+    notifySuccess('Settings saved');
+    await delay(TIMING.errorThrottleMs + 20);
+    notifySuccess('Other');
+    notifySuccess('Settings saved');
+    assert.deepEqual(await texts(), ['success:Other:5000', 'success:Settings saved:5000']);
+    $messages.get().forEach((message) => dismissMessage(message.id));
   });
 });

@@ -35,7 +35,7 @@ export function DeliveryLog({ log, channelList }: { log: PagedListState<Delivery
     { id: 'title', header: t('settings:log.title'), cell: (row) => row.title },
     { id: 'status', header: t('settings:log.status'), cell: (row) => <StatusBadge status={row.status} /> },
     { id: 'attempts', header: t('settings:log.attempts'), cell: (row) => row.attempts },
-    { id: 'error', header: t('settings:log.error'), cell: (row) => (row.error ? <span className={styles.error}>{row.error}</span> : '—') },
+    { id: 'error', header: t('settings:log.error'), wrap: true, cell: (row) => (row.error ? <span className={styles.error}>{row.error}</span> : '—') },
   ];
   return (
     <section className={styles.section} aria-labelledby={`${id}-title`}>

@@ -89,4 +89,7 @@ export const itemMain = style({ display: 'flex', flexDirection: 'column', minWid
 
 export const itemMeta = style({ color: vars.color.textMuted, fontSize: vars.font.sizeSmall });
 
+/** "7 分钟前", "just now": one line, never a column of single characters beside a long title. */
+export const itemTime = style([itemMeta, { flex: 'none', whiteSpace: 'nowrap' }]);
+
 export const more = style({ margin: `${vars.space.sm} 0 0`, fontSize: vars.font.sizeSmall });

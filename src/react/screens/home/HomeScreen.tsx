@@ -29,6 +29,9 @@ const areaTexts: Readonly<Partial<Record<string, TextKey>>> = {
   '/operate/setting': 'console:home.areaText.setting',
   '/operate/tunnel': 'console:home.areaText.tunnel',
   '/operate/menu': 'console:home.areaText.menu',
+  '/operate/audit': 'console:home.areaText.audit',
+  '/operate/scim': 'console:home.areaText.scim',
+  '/operate/webhooks': 'console:home.areaText.webhooks',
 };
 
 function AdminAreas() {
@@ -111,7 +114,7 @@ function RecentSignIns() {
               <span>{[agent.browser, agent.system].filter(Boolean).join(' · ') || t('console:session.unknownDevice')}</span>
               <span className={styles.itemMeta}>{session.ip ?? t('console:session.unknownAddress')}</span>
             </span>
-            <span className={styles.itemMeta}>
+            <span className={styles.itemTime}>
               {session.current ? <span className={ui.badge}>{t('console:session.current')}</span> : relativeTime(session.createdAt, Date.now(), t)}
             </span>
           </li>
@@ -176,7 +179,7 @@ function UnreadMessages() {
                 <span className={ui.ellipsis}>{message.title}</span>
                 <span className={`${styles.itemMeta} ${ui.ellipsis}`}>{message.content}</span>
               </span>
-              <span className={styles.itemMeta}>{relativeTime(message.pushTime, Date.now(), t)}</span>
+              <span className={styles.itemTime}>{relativeTime(message.pushTime, Date.now(), t)}</span>
             </li>
           ))}
         </ul>

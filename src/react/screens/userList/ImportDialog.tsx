@@ -68,7 +68,7 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
   const checked = finished && job.mode === 'check' && job.status === ImportStatus.Done;
 
   return (
-    <DialogFrame open onOpenChange={(open) => !open && !running && onClose()} title={t('admin:import.title')} description={t('admin:import.intro')}>
+    <DialogFrame open size="wide" onOpenChange={(open) => !open && !running && onClose()} title={t('admin:import.title')} description={t('admin:import.intro')}>
       <div className={ui.form}>
         <p className={ui.hint}>{t('admin:import.columns')}</p>
         <p className={ui.hint}>{t('admin:import.limits', { rows: IMPORT_MAX_ROWS, size: IMPORT_MAX_BYTES / MiB })}</p>

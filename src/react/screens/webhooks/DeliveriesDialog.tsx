@@ -49,7 +49,7 @@ export default function DeliveriesDialog({ webhook, onClose }: { webhook: Webhoo
       ),
     },
     { id: 'attempts', header: t('webhooks:attempts'), cell: (row) => row.attempts },
-    { id: 'answer', header: t('webhooks:lastAnswer'), cell: lastAnswer },
+    { id: 'answer', header: t('webhooks:lastAnswer'), cell: lastAnswer, wrap: true },
     {
       id: 'details',
       header: t('admin:table.actions'),
@@ -70,7 +70,7 @@ export default function DeliveriesDialog({ webhook, onClose }: { webhook: Webhoo
   ];
 
   return (
-    <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t('webhooks:deliveriesTitle', { url: webhook.url })}>
+    <DialogFrame open size="wide" onOpenChange={(open) => !open && onClose()} title={t('webhooks:deliveriesTitle', { url: webhook.url })}>
       <div className={table.toolbar}>
         <FilterSelect
           label={t('webhooks:status')}

@@ -66,8 +66,8 @@ export default function WebhooksScreen({ route }: ScreenProps) {
   };
 
   const columns: Column<Webhook>[] = [
-    { id: 'url', header: t('webhooks:url'), cell: (row) => <span className={styles.url}>{row.url}</span> },
-    { id: 'description', header: t('webhooks:description'), cell: (row) => row.description || '—' },
+    { id: 'url', header: t('webhooks:url'), wrap: true, cell: (row) => <span className={styles.url}>{row.url}</span> },
+    { id: 'description', header: t('webhooks:description'), wrap: true, cell: (row) => row.description || '—' },
     {
       id: 'events',
       header: t('webhooks:events'),

@@ -12,7 +12,7 @@ export function AdminPage({ title, actions, children }: { title: TextKey; action
     <div>
       <div className={styles.header}>
         <h1 className={styles.title}>{t(title)}</h1>
-        {ready && actions}
+        {ready && actions && <div className={styles.headerActions}>{actions}</div>}
       </div>
       {ready ? children : <p role="status">{t('console:loading')}</p>}
     </div>

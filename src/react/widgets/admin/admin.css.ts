@@ -13,6 +13,9 @@ export const header = style({
   marginBottom: vars.space.md,
 });
 
+// The header's buttons stay together at the end (with space-between, three or more spread out).
+export const headerActions = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.sm, marginInlineStart: 'auto' });
+
 export const title = style({ margin: 0, fontSize: vars.font.sizeTitle, fontWeight: 600, lineHeight: 1.3 });
 
 export const toolbar = style({ display: 'flex', alignItems: 'flex-end', flexWrap: 'wrap', gap: vars.space.sm, marginBottom: vars.space.md });
