@@ -2,14 +2,14 @@
 // element inside it, in the light DOM or inside other elements' shadow roots (@lit/context's
 // composed `context-request` events). An element's own attribute wins over the provider's.
 import { ContextProvider } from '@lit/context';
-import { defineElement, upgradeProperties } from '../define';
+import { defineElement, ElementBase, upgradeProperties } from '../define';
 import { iamContext, providedAttributes, type IamProvided } from './context';
 
 /**
  * Optional context root: passes its attributes to every iam-* element inside it.
  * @tag iam-provider
  */
-export class IamProviderElement extends HTMLElement {
+export class IamProviderElement extends ElementBase {
   static get observedAttributes(): readonly string[] {
     return providedAttributes;
   }
