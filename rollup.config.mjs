@@ -105,8 +105,11 @@ function signInValibot() {
  */
 const pureFunctions = ['__name'];
 
-/** One build of the entries into `dir`; `external` names the imports left to the host. */
-function bundleConfig({ dir, sourcemap, external }) {
+/** One build of the entries into `dir`; `external` names the imports left to the host.
+ *  `browserOnly`: the self-contained bundle, which only a browser loads (a <script> tag), so
+ *  src/elements/define.ts's check for a DOM (a host's server render imports the package's
+ *  entries in Node) folds away: the sign-in entry's budget has no room for it. */
+function bundleConfig({ dir, sourcemap, external, browserOnly = false }) {
   return {
     input: Object.fromEntries(Object.entries(entries).filter(([, path]) => existsSync(fromRoot(`./${path}`)))),
     output: {
@@ -133,7 +136,10 @@ function bundleConfig({ dir, sourcemap, external }) {
       cspSafeStyleSingleton(),
       signInValibot(),
       vanillaExtractPlugin({ identifiers: 'short' }),
-      replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
+      replace({
+        preventAssignment: true,
+        values: { 'process.env.NODE_ENV': JSON.stringify('production'), ...(browserOnly ? { 'typeof HTMLElement': JSON.stringify('function') } : {}) },
+      }),
       nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
       commonjs(),
       esbuild({
@@ -155,5 +161,5 @@ function bundleConfig({ dir, sourcemap, external }) {
  *  inferred from the schemas). */
 const hostModules = /^(react|react-dom|nanostores)(\/|$)/;
 
-export default bundleConfig({ dir: 'dist', sourcemap: true });
+export default bundleConfig({ dir: 'dist', sourcemap: true, browserOnly: true });
 export const packageConfig = bundleConfig({ dir: 'packages/iam-console/dist', sourcemap: false, external: (id) => hostModules.test(id) });

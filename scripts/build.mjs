@@ -4,7 +4,8 @@
 // published typings (tsconfig.types.json → packages/iam-console/dist/types), the host demos
 // (scripts/demo-build.mjs), the server build, the Brotli and gzip copies of dist/
 // (scripts/precompress.mjs), and finally the two packages' folders (scripts/stage-packages.mjs).
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { rollup } from 'rollup';
@@ -14,6 +15,7 @@ import { buildDemos } from './demo-build.mjs';
 import { writeManifest } from './manifest.mjs';
 import { precompress } from './precompress.mjs';
 import { stagePackages } from './stage-packages.mjs';
+import { addTypingExtensions, declareTexts } from './typings-extensions.mjs';
 
 async function buildBrowserBundle(options) {
   const started = Date.now();
@@ -40,13 +42,9 @@ function buildTypes() {
   const ok =
     spawnSync(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { stdio: 'inherit', cwd: fileURLToPath(new URL('..', import.meta.url)) }).status === 0;
   if (!ok) return false;
-  // The typed text keys (src/core/i18n/resources.ts) are read from the English texts: the typings
-  // import them, so they ship beside them.
-  cpSync(
-    fileURLToPath(new URL('../src/core/i18n/locales/en', import.meta.url)),
-    fileURLToPath(new URL('../packages/iam-console/dist/types/core/i18n/locales/en', import.meta.url)),
-    { recursive: true },
-  );
+  const types = fileURLToPath(new URL('../packages/iam-console/dist/types', import.meta.url));
+  declareTexts(fileURLToPath(new URL('../src/core/i18n/locales/en', import.meta.url)), join(types, 'core/i18n/locales/en'));
+  addTypingExtensions(types);
   console.log(`tsc: typings → packages/iam-console/dist/types/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return true;
 }

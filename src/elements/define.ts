@@ -2,9 +2,17 @@
 import r2wc from '@r2wc/react-to-web-component';
 import type { ComponentType } from 'react';
 
-/** Defines `name` unless it already is (two copies of the bundle, or both entries on one page). */
+/**
+ * False where there is no DOM: a host's server render (Next.js, Nuxt, SvelteKit, Angular SSR)
+ * imports the page's modules in Node. Importing an entry there must neither throw nor define
+ * anything; the browser defines the elements when it loads the same modules.
+ */
+const dom = typeof HTMLElement == 'function';
+
+/** Defines `name` unless it already is (two copies of the bundle, or both entries on one page), or
+ *  there is no DOM (a server render). */
 export function defineElement(name: string, constructor: CustomElementConstructor): void {
-  if (!customElements.get(name)) customElements.define(name, constructor);
+  if (dom && !customElements.get(name)) customElements.define(name, constructor);
 }
 
 /** The lifecycle r2wc's element class implements (its typings only say CustomElementConstructor). */
@@ -17,7 +25,8 @@ export interface ReactElementBase extends HTMLElement {
 /** r2wc, typed so that subclasses can extend the lifecycle. It renders asynchronously.
  *  @internal (left out of the published typings, which would otherwise need r2wc's). */
 export function reactElement<Props extends object>(component: ComponentType<Props>, options: Parameters<typeof r2wc<Props>>[1]): new () => ReactElementBase {
-  return r2wc(component, options) as new () => ReactElementBase;
+  // r2wc's class extends HTMLElement as it is made; without a DOM a stand-in, never instantiated.
+  return (dom ? r2wc(component, options) : Object) as new () => ReactElementBase;
 }
 
 /**

@@ -2,10 +2,10 @@
 // (no source maps, no demos, nothing of the server, LICENSE, README links that resolve, React as a
 // peer), a front-end install of it brings React, nanostores and valibot and nothing else, and the server package carries
 // its command, the console page and the self-contained bundle, which it serves from its own
-// folder whatever the working directory.
+// folder whatever the working directory. Every entry imports in Node without a DOM (server renders).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../e2e/harness';
@@ -82,6 +82,23 @@ test('a front-end install brings the package and React, nothing of the server', 
     .map((path) => path.slice('node_modules/'.length))
     .sort();
   assert.deepEqual(installed, ['@types/react', 'csstype', 'iam-console', 'nanostores', 'react', 'react-dom', 'scheduler', 'valibot']);
+  // A server render (Next.js, Nuxt, SvelteKit, Angular SSR) imports the entries in Node, where
+  // there is no DOM: nothing throws, nothing is defined (README.md, "Next.js").
+  const imported = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const names = [];
+for (const entry of ['elements', 'login', 'core', 'react']) names.push(entry + ':' + Object.keys(await import('iam-console/' + entry)).length);
+console.log(names.join(' '), typeof HTMLElement, typeof customElements);`,
+    ],
+    { cwd: project, encoding: 'utf8' },
+  );
+  // A CommonJS module requires it (Node.js 20.19 and later load ES modules with require).
+  const required = execFileSync(process.execPath, ['-e', `console.log(typeof require('iam-console/core').iamFetch)`], { cwd: project, encoding: 'utf8' });
+  assert.equal(required, 'function\n');
+  assert.match(imported, /^elements:[1-9]\d* login:[1-9]\d* core:[1-9]\d* react:[1-9]\d* undefined undefined\n$/);
   console.log(
     `front-end install: ${installed.length} packages (${installed.join(', ')}), ${(sizeOf(join(project, 'node_modules')) / 1024 / 1024).toFixed(1)} MB`,
   );

@@ -1,6 +1,7 @@
 // A fresh Vite + React 19 + TypeScript project on the packed `iam-console`: README's React snippet
 // (`<iam-console … routing="memory">`, events through a ref) and `LoginForm` of `iam-console/react`
-// rendered in the host's own tree; the host typechecks with `skipLibCheck: false`, builds with
+// rendered in the host's own tree; the host typechecks with `skipLibCheck: false` (also under
+// Node's node16/nodenext resolution and from a CommonJS module), builds with
 // Vite, and runs behind README's dev proxy under a strict CSP; its bundle holds React once. Also
 // reports what the host pays (min+gzip, first load) for `iam-console/login` and
 // `iam-console/elements` on top of its own React.
@@ -36,6 +37,27 @@ const project = createProject('iam-react-host-', {
     2,
   ),
   'tsconfig.json': hostTsconfig({ jsx: 'react-jsx' }),
+  // The same typings under Node's resolution (README.md: node16, nodenext, verbatimModuleSyntax,
+  // a CommonJS module under nodenext), on a file that uses every entry.
+  'tsconfig.node16.json': nodeResolution('Node16', ['typings/uses.ts']),
+  'tsconfig.nodenext.json': nodeResolution('NodeNext', ['typings/uses.ts', 'typings/commonjs.cts']),
+  'typings/uses.ts': `import 'iam-console/elements';
+import type { IamConsoleElement } from 'iam-console/elements';
+import { LoginForm, adoptStyles, type LoginSuccessDetail } from 'iam-console/react';
+import { iamFetch, type TextKey } from 'iam-console/core';
+const element: IamConsoleElement | null = document.querySelector('iam-console');
+element?.addEventListener('iam-navigate', (event) => console.log(event.detail.path));
+const key: TextKey = 'login:captchaRequired';
+// @ts-expect-error not a text key
+const wrong: TextKey = 'login:noSuchText';
+adoptStyles(document);
+export const used = [LoginForm, iamFetch, key, wrong, (detail: LoginSuccessDetail) => detail.username];
+`,
+  'typings/commonjs.cts': `import core = require('iam-console/core');
+import type { TextKey } from 'iam-console/core';
+const key: TextKey = 'login:captchaRequired';
+export = [core.formatSize(2048), key];
+`,
   'vite.config.ts': `import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 export default defineConfig({
@@ -97,20 +119,26 @@ export function App() {
 `,
 });
 
-const typecheck = (() => {
+/** A tsconfig on the host's own that resolves like Node, for `files` only. */
+function nodeResolution(module: 'Node16' | 'NodeNext', files: string[]): string {
+  return JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module, moduleResolution: module, verbatimModuleSyntax: true }, include: [], files });
+}
+
+const typecheck = (config: string) => {
   try {
-    runTool(project, 'tsc', ['--noEmit', '-p', 'tsconfig.json']);
+    runTool(project, 'tsc', ['--noEmit', '-p', config]);
     return '';
   } catch (error) {
     return (error as Error).message;
   }
-})();
+};
+const typechecks = Object.fromEntries(['tsconfig.json', 'tsconfig.node16.json', 'tsconfig.nodenext.json'].map((config) => [config, typecheck(config)]));
 runTool(project, 'vite', ['build', '--logLevel', 'warn']);
 const hostUrl = await preview(project, previewPort);
 const browser = await launchBrowser();
 
-test('the React host typechecks against the packed typings with skipLibCheck: false', () => {
-  assert.equal(typecheck, '');
+test('the React host typechecks against the packed typings with skipLibCheck: false, under bundler, node16 and nodenext resolution', () => {
+  assert.deepEqual(typechecks, { 'tsconfig.json': '', 'tsconfig.node16.json': '', 'tsconfig.nodenext.json': '' });
 });
 
 test("LoginForm renders in the host's React tree and signs in; the console follows with typed events, under a strict CSP", async () => {

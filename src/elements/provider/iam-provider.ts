@@ -5,11 +5,15 @@ import { ContextProvider } from '@lit/context';
 import { defineElement, upgradeProperties } from '../define';
 import { iamContext, providedAttributes, type IamProvided } from './context';
 
+/** HTMLElement, or a stand-in where there is no DOM: a host's server render imports the entries in
+ *  Node (see src/elements/define.ts). */
+const ElementBase = (typeof HTMLElement == 'function' ? HTMLElement : Object) as typeof HTMLElement;
+
 /**
  * Optional context root: passes its attributes to every iam-* element inside it.
  * @tag iam-provider
  */
-export class IamProviderElement extends HTMLElement {
+export class IamProviderElement extends ElementBase {
   static get observedAttributes(): readonly string[] {
     return providedAttributes;
   }
