@@ -64,14 +64,9 @@ async function submit(form: LoginForm, query: Query | undefined, language: strin
   if (answer.hasNextStep) {
     const nextStep = answer.nextStep ?? '';
     pendingStep = { form, query, nextStep, language };
-    return {
-      kind: 'nextStep',
-      nextStep,
-      message: answer.message,
-      ...(answer.totpSetup && { totpSetup: answer.totpSetup }),
-      ...(answer.passkeyOptions && { passkeyOptions: answer.passkeyOptions }),
-      ...(answer.stepTicket && { stepTicket: answer.stepTicket }),
-    };
+    // The answer's message, totpSetup, passkeyOptions and stepTicket as they came (its other
+    // fields ride along: spelling out each one costs the sign-in entry bytes it does not have).
+    return { ...answer, kind: 'nextStep', nextStep };
   }
   pendingStep = undefined;
   return finishSignIn(answer);

@@ -143,3 +143,58 @@ test('a trusted app: after signing in, the person lands in the app without the c
   const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state });
   assert.equal(tokens.claims()!.preferred_username, ADMIN.username);
 });
+
+test('an app asking for a fresh sign-in (prompt=login): "Sign in again", the sign-in page, then back to the app with the new sign-in time', async () => {
+  const api = new ApiClient(server.url);
+  await api.signIn(ADMIN.username, ADMIN.password);
+  const created = await api.call<{ id: string }>('POST', '/apps', { name: 'Payments', entrypoint: callback, callbackUrl: callback });
+  const { clientSecret, issuer } = await api.call<{ clientSecret: string; issuer: string }>('POST', `/apps/${created.id}/oidc-client/secret`);
+  await api.call('PUT', `/apps/${created.id}/oidc-client`, { trusted: true });
+  const config = await oidc.discovery(new URL(issuer), created.id, clientSecret, undefined, { execute: [oidc.allowInsecureRequests] });
+  const authorize = async (extra: Record<string, string>) => {
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: callback,
+      scope: 'openid profile',
+      state,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      ...extra,
+    });
+    return { url, verifier, state };
+  };
+  const signIn = async () => {
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Username').fill(ADMIN.username);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  };
+
+  const { page } = await openPage(browser);
+  // max_age makes the ID token carry auth_time.
+  const first = await authorize({ max_age: '3600' });
+  await page.goto(first.url.href);
+  await signIn();
+  await page.waitForURL((url) => url.href.startsWith(callback));
+  const firstSignIn = (
+    await oidc.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: first.verifier, expectedState: first.state })
+  ).claims()!.auth_time!;
+
+  // Later, before a payment, the app wants the person at the keyboard: the console session is not enough.
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  const fresh = await authorize({ prompt: 'login', max_age: '3600' });
+  await page.goto(fresh.url.href);
+  await page.getByText('Payments asks you to sign in again before it goes on.').waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Allow' }).count(), 0);
+  await page.getByRole('button', { name: 'Sign in again' }).click();
+  const beforeSecond = Math.floor(Date.now() / 1000);
+  await signIn();
+  await page.waitForURL((url) => url.href.startsWith(callback));
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: fresh.verifier, expectedState: fresh.state });
+  const authTime = tokens.claims()!.auth_time!;
+  assert.ok(
+    authTime > firstSignIn && authTime >= beforeSecond - 1,
+    `auth_time ${authTime}: the second sign-in (after ${beforeSecond}), not the first (${firstSignIn})`,
+  );
+});

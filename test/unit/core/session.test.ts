@@ -115,7 +115,7 @@ describe('session: login', () => {
     );
     server.handle('GET /cas/session/probe', ok(sessionAnswer()));
     const first = await login({ username: 'alice', password: 'abc123' }, { redirect: '/x' });
-    assert.deepEqual(first, { kind: 'nextStep', nextStep: 'PHONE_CAPTCHA', message: 'Enter the code' });
+    assert.deepEqual(first, { kind: 'nextStep', nextStep: 'PHONE_CAPTCHA', message: 'Enter the code', hasNextStep: true, loginSuccess: false });
     assert.equal($session.get().status, 'unknown');
     const second = await submitNextStep({ code: ' 123456 ' });
     assert.equal(second.kind, 'success');
@@ -138,7 +138,7 @@ describe('session: login', () => {
     );
     server.handle('GET /cas/session/probe', ok(sessionAnswer()));
     const first = await login({ username: 'alice', password: 'abc123' });
-    assert.deepEqual(first, { kind: 'nextStep', nextStep: 'PASSKEY', message: 'Confirm with your passkey', passkeyOptions });
+    assert.deepEqual(first, { kind: 'nextStep', nextStep: 'PASSKEY', message: 'Confirm with your passkey', passkeyOptions, hasNextStep: true, loginSuccess: false });
     const passkey = {
       id: 'k-1',
       rawId: 'k-1',

@@ -1,10 +1,13 @@
 // oauth/authorize (hidden, no ACL check): the consent page of our OpenID Connect provider. An app
 // sent the person here (?uid=…) after the route guard made sure they are signed in; the page says
 // which app asks for what, and Allow / Deny go back to the provider, which returns to the app. A
-// trusted app is allowed without asking.
+// trusted app is allowed without asking. An app asking for a fresh sign-in (prompt=login, max_age)
+// is answered "Sign in again": the server ends this session, and the sign-in page brings the
+// person back here.
 import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
 import { answerSsoInteraction, ssoInteraction, type SsoInteraction } from '../../../core/api/sso';
+import { HttpError } from '../../../core/http';
 import { useT } from '../../i18n';
 import { Icon } from '../../widgets/Icon';
 import { StatusPage } from '../../widgets/StatusPage';
@@ -27,8 +30,9 @@ export default function OauthAuthorizeScreen() {
       const { redirectURL } = await answerSsoInteraction(uid, allow);
       // Back to the provider (another part of this server), which redirects to the app.
       window.location.assign(redirectURL);
-    } catch {
-      setStage({ kind: 'invalid' });
+    } catch (error) {
+      // 401: signed out for a fresh sign-in; the HTTP client is on its way to the sign-in page.
+      if (!(error instanceof HttpError && error.status === 401)) setStage({ kind: 'invalid' });
     }
   };
 
@@ -37,7 +41,7 @@ export default function OauthAuthorizeScreen() {
     let live = true;
     ssoInteraction(uid)
       // A trusted app is allowed without asking (the person has just signed in to get here).
-      .then((request) => live && (request.trusted ? void answer(true) : setStage({ kind: 'ask', request })))
+      .then((request) => live && (request.trusted && !request.signInAgain ? void answer(true) : setStage({ kind: 'ask', request })))
       .catch(() => live && setStage({ kind: 'invalid' }));
     return () => {
       live = false;
@@ -58,7 +62,7 @@ export default function OauthAuthorizeScreen() {
     );
   }
 
-  const { clientName, scopes } = stage.request;
+  const { clientName, scopes, signInAgain } = stage.request;
   const scopeText = (scope: string) => {
     const known = KNOWN_SCOPES.find((value) => value === scope);
     return known ? t(`console:sso.scope.${known}`) : scope;
@@ -73,11 +77,12 @@ export default function OauthAuthorizeScreen() {
             {t('console:sso.deny')}
           </button>
           <button type="button" className={ui.button.primary} onClick={() => void answer(true)}>
-            {t('console:sso.allow')}
+            {t(signInAgain ? 'console:sso.signInAgain' : 'console:sso.allow')}
           </button>
         </div>
       }
     >
+      {signInAgain && <p className={statusStyles.text}>{t('console:sso.asksFreshSignIn', { app: clientName })}</p>}
       <p className={statusStyles.text}>{t('console:sso.asks', { app: clientName })}</p>
       <ul aria-label={t('console:sso.scopes')}>
         {scopes.map((scope) => (
