@@ -61,7 +61,9 @@ test("the administrator's console, step by step", async (t) => {
   const { value, version } = await admin.call<{ value: { passwordPolicy: Record<string, unknown> }; version: number }>('GET', '/settings/login');
   await admin.call('PUT', '/settings/login', { passwordPolicy: { ...value.passwordPolicy, requireUppercase: true }, version });
   // The wrong old password and the wrong contact code below are answered 400 on purpose.
-  watched = await openPage(browser, { expectedFailures: [/\/api\/user\/[^/]+\/password$/, /\/api\/user\/profile\/contact\/confirm$/] });
+  watched = await openPage(browser, {
+    expectedFailures: [/\/api\/user\/[^/]+\/password$/, /\/api\/user\/profile\/contact\/confirm$/, /\/api\/user\/profile$/],
+  });
   page = watched.page;
 
   await t.test('signs in and lands on the page it was sent away from', async () => {
@@ -179,6 +181,13 @@ test("the administrator's console, step by step", async (t) => {
     await dialog.getByLabel('Email').fill('ada@example.com');
     await dialog.getByLabel('Avatar').setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: tinyPng() });
     await dialog.getByRole('img', { name: 'Avatar preview' }).waitFor();
+    // A new phone or email (where a password reset goes) takes the current password: a wrong one is refused at its field.
+    const current = dialog.getByLabel('Current password', { exact: true });
+    await dialog.getByText('Changing your phone or email takes your current password.').waitFor();
+    await current.fill('Wrong-password-1');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('The password is wrong').waitFor();
+    await current.fill(ADMIN.password);
     await dialog.getByRole('button', { name: 'Save' }).click();
 
     // The new email and phone wait for the codes sent to them; a wrong code is refused.
