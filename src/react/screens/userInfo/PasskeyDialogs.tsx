@@ -3,7 +3,7 @@
 // (the current password again). The calls are silent: a wrong password or name shows at its
 // field, anything else in the dialog.
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as v from 'valibot';
 import { removePasskey, renamePasskey, type PasskeyInfo } from '../../../core/api/passkeys';
@@ -23,6 +23,31 @@ const removeForm = v.object({ password: rules.currentPassword });
 interface DialogProps {
   onOpenChange: (open: boolean) => void;
   onSaved: () => void;
+}
+
+interface ProofProps {
+  error: string | undefined;
+  registration: UseFormRegisterReturn;
+  failure: string | undefined;
+  label: string;
+  busy: boolean;
+  onCancel: () => void;
+}
+
+/** The current password a change takes, the refusal of anything but a field, and the buttons. */
+function ProofAndActions({ error, registration, failure, label, busy, onCancel }: ProofProps) {
+  const t = useT();
+  return (
+    <>
+      <PasswordField label={t('account:passkeys.password')} autoComplete="current-password" required error={error} registration={registration} />
+      {failure && (
+        <p role="alert" className={ui.formError}>
+          {failure}
+        </p>
+      )}
+      <FormActions label={label} busy={busy} onCancel={onCancel} />
+    </>
+  );
 }
 
 function FormActions({ label, busy, onCancel }: { label: string; busy: boolean; onCancel: () => void }) {
@@ -73,19 +98,14 @@ export function AddPasskeyDialog({ onOpenChange, onSaved }: DialogProps) {
           error={formState.errors.name?.message}
           registration={register('name')}
         />
-        <PasswordField
-          label={t('account:passkeys.password')}
-          autoComplete="current-password"
-          required
+        <ProofAndActions
           error={formState.errors.password?.message}
           registration={register('password')}
+          failure={failure}
+          label={t('account:passkeys.add')}
+          busy={formState.isSubmitting}
+          onCancel={() => onOpenChange(false)}
         />
-        {failure && (
-          <p role="alert" className={ui.formError}>
-            {failure}
-          </p>
-        )}
-        <FormActions label={t('account:passkeys.add')} busy={formState.isSubmitting} onCancel={() => onOpenChange(false)} />
       </form>
     </DialogFrame>
   );
@@ -152,19 +172,14 @@ export function RemovePasskeyDialog({ passkey, onOpenChange, onSaved }: DialogPr
       size="small"
     >
       <form className={ui.form} onSubmit={(event) => void onSubmit(event)} noValidate>
-        <PasswordField
-          label={t('account:passkeys.password')}
-          autoComplete="current-password"
-          required
+        <ProofAndActions
           error={formState.errors.password?.message}
           registration={register('password')}
+          failure={failure}
+          label={t('account:passkeys.remove')}
+          busy={formState.isSubmitting}
+          onCancel={() => onOpenChange(false)}
         />
-        {failure && (
-          <p role="alert" className={ui.formError}>
-            {failure}
-          </p>
-        )}
-        <FormActions label={t('account:passkeys.remove')} busy={formState.isSubmitting} onCancel={() => onOpenChange(false)} />
       </form>
     </DialogFrame>
   );
