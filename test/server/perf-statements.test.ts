@@ -17,10 +17,10 @@ import { RelyingParty } from './oidc-rp';
 
 /** Every statement (SQL text and parameters) the drivers run while `recording` is on (the server runs in this process), but
  *  the outbox workers' polls (messages, back-channel logouts, webhook deliveries and their clean-up)
- *  and the provider's expiry sweep (their own timers) and the settings documents (cached for 2 s,
- *  so a refresh may fall into any request). */
+ *  and the provider's expiry sweep (their own timers). The settings version query counts: a
+ *  signed-in request has it answered by its session lookup. */
 const BACKGROUND =
-  /from "messages" where "status"|from "settings" where "key"|from "oidc_logout_deliveries" where "status"|from "webhook_deliveries" where "(status|finished_at)"|delete from "oidc_payloads" where \("model", "id"\) in/;
+  /from "messages" where "status"|from "oidc_logout_deliveries" where "status"|from "webhook_deliveries" where "(status|finished_at)"|delete from "oidc_payloads" where \("model", "id"\) in/;
 const statements: { text: string; parameters: unknown[]; prepared: boolean }[] = [];
 let recording = false;
 
