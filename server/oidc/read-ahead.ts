@@ -27,12 +27,18 @@ type PersonColumn = (typeof PERSON_COLUMNS)[number];
 const personAlias = <C extends PersonColumn>(column: C) => `person${column[0]!.toUpperCase()}${column.slice(1)}` as `person${Capitalize<C>}`;
 
 /** The rows of one request, and how many writes it made (a read that a write overtook keeps nothing). */
-type ReadAhead = { rows: Map<string, PayloadRow | null>; people: Map<string, PersonRow | null>; writes: number };
+type ReadAhead = {
+  rows: Map<string, PayloadRow | null>;
+  people: Map<string, PersonRow | null>;
+  /** Access token reads under way, by token value: whether the token was found. */
+  accessTokens: Map<string, Promise<boolean>>;
+  writes: number;
+};
 
 const store = new AsyncLocalStorage<ReadAhead>();
 
 /** Runs `work` (one request to the provider) with its own read-ahead. */
-export const withReadAhead = <T>(work: () => T): T => store.run({ rows: new Map(), people: new Map(), writes: 0 }, work);
+export const withReadAhead = <T>(work: () => T): T => store.run({ rows: new Map(), people: new Map(), accessTokens: new Map(), writes: 0 }, work);
 
 const keyOf = (model: string, column: string, value: string) => `${model}\u0000${column}\u0000${value}`;
 
@@ -55,6 +61,29 @@ export function takePersonReadAhead(id: string): PersonRow | null | undefined {
   const person = people.get(id)!;
   people.delete(id);
   return person;
+}
+
+/**
+ * An opaque token's kind is not in its value, so oidc-provider's introspection and revocation look a
+ * value up as an access token and as a machine (client_credentials) token at once, and take the
+ * access token when both are found (helpers/token_find.js: the first found of [AccessToken,
+ * ClientCredentials, …]). The machine-token lookup therefore waits for the access-token read of the
+ * same value in this request: when that found a live token, the machine row could not change the
+ * answer (values are 256-bit random: two kinds never share one) and is not read. Answers whether
+ * it may be skipped.
+ */
+export async function foundAsAccessToken(value: string): Promise<boolean> {
+  const read = store.getStore()?.accessTokens.get(value);
+  return read ? read : false;
+}
+
+/** Records the access-token read of `value` under way in this request: whether it finds a live
+ *  token (see foundAsAccessToken). */
+export function noteAccessTokenRead(value: string, found: Promise<boolean>): void {
+  store.getStore()?.accessTokens.set(
+    value,
+    found.catch(() => false),
+  );
 }
 
 /** After a write: nothing read before it is answered any more. */
