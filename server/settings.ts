@@ -74,6 +74,24 @@ export class SettingsStore {
     return entry;
   }
 
+  /** The document as last read by this process, unchecked against the stored version: a guess that
+   *  the caller must confirm with get() before acting on it (server/auth/gate.ts). */
+  lastRead<K extends keyof Documents>(key: K): Versioned<Documents[K]> | undefined {
+    return this.parsed.get(key)?.entry as Versioned<Documents[K]> | undefined;
+  }
+
+  /** The stored versions as another statement of this request read them (null: no row yet), when
+   *  the request has not read them itself: its later reads check against these, as they would
+   *  against the version query's. The session lookup reads them (server/auth/sessions.ts), so a
+   *  signed-in request runs no version query of its own. */
+  adoptVersions(versions: Record<keyof Documents, number | null>): void {
+    const scope = requestScope.getStore();
+    if (!scope || scope.versions) return;
+    const known: Versions = new Map();
+    for (const key of documentKeys) if (versions[key] !== null) known.set(key, versions[key]);
+    scope.versions = Promise.resolve(known);
+  }
+
   private versions(): Promise<Versions> {
     const scope = requestScope.getStore();
     if (!scope) return this.readVersions();

@@ -7,6 +7,7 @@ import { ApiError, forbidden } from '../http/errors';
 import type { Gate } from '../http/route';
 import { actorOf, type Actor } from './actor';
 import { isReservedHeaderName } from '../../src/core/validation/token-header';
+import type { IamConfig } from '../../src/core/config';
 
 export const SESSION_COOKIE = 'iam_session';
 /** The header with which a client asks for token mode at sign-in. */
@@ -35,18 +36,27 @@ export function isAllowedOrigin(ctx: Ctx, origin: string): boolean {
 /** The header that carries the token in token mode (authConfig.tokenName). A reserved name saved
  *  before names were checked (src/core/validation/token-header.ts) counts as the default `token`. */
 export async function tokenHeaderName(ctx: Ctx): Promise<string> {
-  const { value } = await ctx.settings.get('config');
-  const name = value.settings.authConfig.tokenName.toLowerCase();
+  return headerNameIn((await ctx.settings.get('config')).value);
+}
+
+function headerNameIn(config: IamConfig): string {
+  const name = config.settings.authConfig.tokenName.toLowerCase();
   return isReservedHeaderName(name) ? 'token' : name;
 }
 
-/** The session secret the request carries, and how. */
-export async function credentialOf(ctx: Ctx, req: FastifyRequest): Promise<{ secret: string; via: Actor['via'] } | undefined> {
-  const header = req.headers[await tokenHeaderName(ctx)];
+type Credential = { secret: string; via: Actor['via'] };
+
+function credentialIn(req: FastifyRequest, headerName: string): Credential | undefined {
+  const header = req.headers[headerName];
   if (typeof header === 'string' && header) return { secret: header, via: 'token' };
   const cookie = req.cookies[SESSION_COOKIE];
   if (cookie) return { secret: cookie, via: 'cookie' };
   return undefined;
+}
+
+/** The session secret the request carries, and how. */
+export async function credentialOf(ctx: Ctx, req: FastifyRequest): Promise<Credential | undefined> {
+  return credentialIn(req, await tokenHeaderName(ctx));
 }
 
 export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, secret: string, expiresAt: number, now: number): void {
@@ -74,11 +84,22 @@ function originRefused(origin: string): ApiError {
 }
 
 export function createGate(ctx: Ctx): Gate {
-  async function authenticate(req: FastifyRequest): Promise<Actor | null> {
-    const credential = await credentialOf(ctx, req);
-    if (!credential) return null;
+  async function lookUp(credential: Credential): Promise<Actor | null> {
     const found = await ctx.sessions.resolve(credential.secret, credential.via);
     return found ? actorOf(found, credential.via) : null;
+  }
+  async function authenticate(req: FastifyRequest): Promise<Actor | null> {
+    // Which header carries a token is a setting. Reading it first would cost every request a
+    // settings version query; instead the session is looked up with the header name last read, and
+    // that lookup reads the settings versions too (server/auth/sessions.ts), so the name is then
+    // confirmed at no cost. Only when it changed is the credential taken and looked up again.
+    const last = ctx.settings.lastRead('config');
+    const guess = last && credentialIn(req, headerNameIn(last.value));
+    const guessed = guess ? await lookUp(guess) : null;
+    const credential = await credentialOf(ctx, req);
+    if (!credential) return null;
+    if (guess && credential.secret === guess.secret && credential.via === guess.via) return guessed;
+    return lookUp(credential);
   }
   return {
     authenticate(req) {

@@ -1,6 +1,6 @@
 // Sessions in the database: the client holds a 256-bit random secret (cookie or token); the row
 // keeps only its SHA-256, a public id, and the idle/absolute deadlines of the login settings.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { jsonArrayFrom as postgresJsonArray } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArray } from 'kysely/helpers/sqlite';
 import type { Database, UserTable } from '../db/tables';
@@ -59,31 +59,40 @@ const USER_COLUMNS = [
  *  answers everything the request's actor needs: session, user, the user's tenant path and the
  *  apps they administer (each by its index: sessions.secret_hash, the primary keys, app_admins_user). */
 function sessionBySecretQuery(db: Kysely<Database>, engine: Engine) {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.userId')
-    .leftJoin('tenants', 'tenants.id', 'users.tenantId')
-    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
-    .select([
-      'sessions.id as sessionId',
-      'sessions.lastSeenAt',
-      'sessions.expiresAt',
-      'sessions.authMode',
-      'sessions.createdAt as sessionCreatedAt',
-      'tenants.path as tenantPath',
-    ])
-    .select((eb) => {
-      // The apps the user administers, as one JSON array column ([{id, name, entrypoint}] by name).
-      const apps = eb
-        .selectFrom('appAdmins')
-        .innerJoin('apps', 'apps.id', 'appAdmins.appId')
-        .select(['apps.id', 'apps.name', 'apps.entrypoint'])
-        .whereRef('appAdmins.userId', '=', 'users.id')
-        .orderBy('apps.name');
-      return (engine === 'postgres' ? postgresJsonArray(apps) : sqliteJsonArray(apps)).as('ownedApps');
-    })
-    .where('sessions.secretHash', '=', '')
-    .compile();
+  return (
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.userId')
+      .leftJoin('tenants', 'tenants.id', 'users.tenantId')
+      .select(USER_COLUMNS.map((column) => `users.${column}` as const))
+      .select([
+        'sessions.id as sessionId',
+        'sessions.lastSeenAt',
+        'sessions.expiresAt',
+        'sessions.authMode',
+        'sessions.createdAt as sessionCreatedAt',
+        'tenants.path as tenantPath',
+      ])
+      .select((eb) => {
+        // The apps the user administers, as one JSON array column ([{id, name, entrypoint}] by name).
+        const apps = eb
+          .selectFrom('appAdmins')
+          .innerJoin('apps', 'apps.id', 'appAdmins.appId')
+          .select(['apps.id', 'apps.name', 'apps.entrypoint'])
+          .whereRef('appAdmins.userId', '=', 'users.id')
+          .orderBy('apps.name');
+        return (engine === 'postgres' ? postgresJsonArray(apps) : sqliteJsonArray(apps)).as('ownedApps');
+      })
+      // The settings documents' stored versions, read with the session (the same snapshot), so the
+      // request's settings reads need no version query (SettingsStore.adoptVersions). Literal keys:
+      // the secret's digest stays the statement's only parameter.
+      .select((eb) => [
+        eb.selectFrom('settings').select('version').where('key', '=', sql.lit('login')).as('loginSettingsVersion'),
+        eb.selectFrom('settings').select('version').where('key', '=', sql.lit('config')).as('configSettingsVersion'),
+      ])
+      .where('sessions.secretHash', '=', '')
+      .compile()
+  );
 }
 
 type SessionBySecret = ReturnType<typeof sessionBySecretQuery>;
@@ -137,7 +146,9 @@ export class SessionService {
   async resolve(secret: string, mode: AuthMode): Promise<ResolvedSession | undefined> {
     const bound: SessionBySecret = { ...this.sessionBySecret, parameters: [digest(secret)] };
     const [row] = (await this.db.executeQuery(bound)).rows;
-    if (!row || row.authMode !== mode) return undefined;
+    if (!row) return undefined;
+    this.settings.adoptVersions({ login: row.loginSettingsVersion, config: row.configSettingsVersion });
+    if (row.authMode !== mode) return undefined;
     const { value: policy } = await this.settings.get('login');
     const now = this.now();
     const idle = now - row.lastSeenAt > policy.sessionIdleMinutes * 60_000;
@@ -150,7 +161,18 @@ export class SessionService {
     if (now - row.lastSeenAt > TOUCH_EVERY_MS) {
       await this.db.updateTable('sessions').set({ lastSeenAt: now }).where('id', '=', row.sessionId).execute();
     }
-    const { sessionId, tenantPath, ownedApps, lastSeenAt: _seen, expiresAt: _expires, authMode: _mode, sessionCreatedAt: _created, ...user } = row;
+    const {
+      sessionId,
+      tenantPath,
+      ownedApps,
+      lastSeenAt: _seen,
+      expiresAt: _expires,
+      authMode: _mode,
+      sessionCreatedAt: _created,
+      loginSettingsVersion: _login,
+      configSettingsVersion: _config,
+      ...user
+    } = row;
     return { sessionId, user, tenantPath, ownedApps: toOwnedApps(ownedApps) };
   }
 

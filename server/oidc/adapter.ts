@@ -8,7 +8,16 @@ import type { OidcDatabase } from './tables';
 import { clientLookup } from './clients';
 import { compiledStatement } from '../db/statement';
 import type { Engine } from '../db/connect';
-import { forgetReadAhead, type PayloadRow, READ_AHEAD_MODELS, readWithGrant, takeReadAhead, tokenWithGrantStatement } from './read-ahead';
+import {
+  forgetReadAhead,
+  foundAsAccessToken,
+  noteAccessTokenRead,
+  type PayloadRow,
+  READ_AHEAD_MODELS,
+  readWithGrant,
+  takeReadAhead,
+  tokenWithGrantStatement,
+} from './read-ahead';
 
 export function adapterFactory(db: Kysely<OidcDatabase>, engine: Engine) {
   const statements = payloadStatements(db, engine);
@@ -17,6 +26,8 @@ export function adapterFactory(db: Kysely<OidcDatabase>, engine: Engine) {
 
 /** The provider's own clock is real time (the tokens it signs carry it), so expiry follows it too. */
 const now = () => Date.now();
+
+const live = (row: PayloadRow | null | undefined): row is PayloadRow => row != null && (row.expiresAt === null || row.expiresAt > now());
 
 type Stored = {
   model: string;
@@ -95,10 +106,20 @@ class PayloadAdapter implements Adapter {
   }
 
   private async findBy(column: 'id' | 'uid' | 'userCode', value: string): Promise<AdapterPayload | undefined> {
-    const row = await this.read(column, value);
-    if (!row || (row.expiresAt !== null && row.expiresAt <= now())) return undefined;
+    const row = await this.readOnce(column, value);
+    if (!live(row)) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
     return row.consumedAt === null ? payload : { ...payload, consumed: Math.floor(row.consumedAt / 1000) };
+  }
+
+  /** The row, but no machine-token read for a value this request found as an access token, and
+   *  every access-token read noted for that check (read-ahead.ts, foundAsAccessToken). */
+  private async readOnce(column: 'id' | 'uid' | 'userCode', value: string): Promise<PayloadRow | null | undefined> {
+    if (column !== 'id') return this.read(column, value);
+    if (this.model === 'ClientCredentials') return (await foundAsAccessToken(value)) ? undefined : this.read(column, value);
+    const read = this.read(column, value);
+    if (this.model === 'AccessToken') noteAccessTokenRead(value, read.then(live));
+    return read;
   }
 
   /** The row: read ahead with its token (read-ahead.ts), read with its grant and session when it is

@@ -21,6 +21,7 @@ import { machineResources, onlyHeldPrivileges, unauthorizedGrantType } from './m
 import { isTrusted } from './clients';
 import { consoleSignIn, finishInteraction, freshEnough } from './interactions';
 import { sendProviderLogoutsThroughOutbox } from './backchannel';
+import { PERSON_COLUMNS, takePersonReadAhead } from './read-ahead';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -31,16 +32,15 @@ export const CONSENT_PAGE = '/oauth/authorize';
 const hour = 3600;
 
 /** The person as the provider sees them, while they may sign in; app claims only for `clientId`.
- *  Read on every token and introspection call: the statement is compiled once (prepared on PostgreSQL). */
+ *  Read on every token and introspection call: usually with the token itself (read-ahead.ts),
+ *  otherwise by a statement compiled once (prepared on PostgreSQL). */
 function accountFinder(ctx: Ctx) {
   const person = compiledStatement<{ id: string }>({ preparedOnPostgres: true })((slot) =>
-    ctx.db
-      .selectFrom('users')
-      .select(['id', 'username', 'realName', 'email', 'mobilePhone', 'avatar', 'availabilityStatus', 'tenantId', 'userType'])
-      .where('id', '=', slot('id')),
+    ctx.db.selectFrom('users').select(PERSON_COLUMNS).where('id', '=', slot('id')),
   );
   return async (accountId: string, clientId: string | undefined) => {
-    const [user] = (await ctx.db.executeQuery(person({ id: accountId }))).rows;
+    const ahead = takePersonReadAhead(accountId);
+    const user = ahead === undefined ? (await ctx.db.executeQuery(person({ id: accountId }))).rows[0] : ahead;
     if (!user || user.availabilityStatus !== Status.Enable) return undefined;
     return {
       accountId,

@@ -1,29 +1,44 @@
-// Reading a token's grant and provider session together with the token. After finding an access
-// token, refresh token or authorization code, oidc-provider reads its Grant (by id) and, for a
-// token that ends with the provider session, that Session (by uid), one statement each. Here one
-// statement answers all three; the other two rows wait in the request's own read-ahead (an
-// AsyncLocalStorage that the provider's mount opens for each request, routes/sso.ts) for the
-// provider to ask for them, once. What is answered is the same rows a moment earlier, read together:
-// a revoked grant or ended session is absent from that read just as from a later one. Any write
+// Reading a token's grant, provider session and person together with the token. After finding an
+// access token, refresh token or authorization code, oidc-provider reads its Grant (by id), for a
+// token that ends with the provider session that Session (by uid), and the person (findAccount,
+// provider.ts: whether they may still sign in), one statement each. Here one statement answers all
+// four; the other rows wait in the request's own read-ahead (an AsyncLocalStorage that the
+// provider's mount opens for each request, routes/sso.ts) for the provider to ask for them, once.
+// What is answered is the same rows a moment earlier, read together: a revoked grant, an ended
+// session or a disabled person is absent from that read just as from a later one. Any write
 // through the adapter empties the read-ahead, so a request never reads back older rows than it wrote.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import type { Engine } from '../db/connect';
 import { compiledStatement } from '../db/statement';
 import type { OidcDatabase } from './tables';
+import type { UserTable } from '../db/tables';
 
 export type PayloadRow = { payload: string; expiresAt: number | null; consumedAt: number | null };
 
 /** The models whose rows carry a grant id and, some, a session uid. */
 export const READ_AHEAD_MODELS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']);
 
+/** The person's columns the provider's findAccount uses (provider.ts). */
+export const PERSON_COLUMNS = ['id', 'username', 'realName', 'email', 'mobilePhone', 'avatar', 'availabilityStatus', 'tenantId', 'userType'] as const;
+
+type PersonColumn = (typeof PERSON_COLUMNS)[number];
+/** The person's columns in the joined row (camelCase: the database's CamelCasePlugin maps names). */
+const personAlias = <C extends PersonColumn>(column: C) => `person${column[0]!.toUpperCase()}${column.slice(1)}` as `person${Capitalize<C>}`;
+
 /** The rows of one request, and how many writes it made (a read that a write overtook keeps nothing). */
-type ReadAhead = { rows: Map<string, PayloadRow | null>; writes: number };
+type ReadAhead = {
+  rows: Map<string, PayloadRow | null>;
+  people: Map<string, PersonRow | null>;
+  /** Access token reads under way, by token value: whether the token was found. */
+  accessTokens: Map<string, Promise<boolean>>;
+  writes: number;
+};
 
 const store = new AsyncLocalStorage<ReadAhead>();
 
 /** Runs `work` (one request to the provider) with its own read-ahead. */
-export const withReadAhead = <T>(work: () => T): T => store.run({ rows: new Map(), writes: 0 }, work);
+export const withReadAhead = <T>(work: () => T): T => store.run({ rows: new Map(), people: new Map(), accessTokens: new Map(), writes: 0 }, work);
 
 const keyOf = (model: string, column: string, value: string) => `${model}\u0000${column}\u0000${value}`;
 
@@ -38,15 +53,49 @@ export function takeReadAhead(model: string, column: string, value: string): Pay
   return row;
 }
 
+/** The person read ahead with this request's token, once: undefined when none was read ahead; null
+ *  when the read found no such person. */
+export function takePersonReadAhead(id: string): PersonRow | null | undefined {
+  const people = store.getStore()?.people;
+  if (!people?.has(id)) return undefined;
+  const person = people.get(id)!;
+  people.delete(id);
+  return person;
+}
+
+/**
+ * An opaque token's kind is not in its value, so oidc-provider's introspection and revocation look a
+ * value up as an access token and as a machine (client_credentials) token at once, and take the
+ * access token when both are found (helpers/token_find.js: the first found of [AccessToken,
+ * ClientCredentials, …]). The machine-token lookup therefore waits for the access-token read of the
+ * same value in this request: when that found a live token, the machine row could not change the
+ * answer (values are 256-bit random: two kinds never share one) and is not read. Answers whether
+ * it may be skipped.
+ */
+export async function foundAsAccessToken(value: string): Promise<boolean> {
+  const read = store.getStore()?.accessTokens.get(value);
+  return read ? read : false;
+}
+
+/** Records the access-token read of `value` under way in this request: whether it finds a live
+ *  token (see foundAsAccessToken). */
+export function noteAccessTokenRead(value: string, found: Promise<boolean>): void {
+  store.getStore()?.accessTokens.set(
+    value,
+    found.catch(() => false),
+  );
+}
+
 /** After a write: nothing read before it is answered any more. */
 export function forgetReadAhead(): void {
   const ahead = store.getStore();
   if (!ahead) return;
   ahead.rows.clear();
+  ahead.people.clear();
   ahead.writes++;
 }
 
-/** The token with its grant and its session (matched by the uid in the token's payload). */
+/** The token with its grant, its session (matched by the uid in the token's payload) and its person. */
 export function tokenWithGrantStatement(db: Kysely<OidcDatabase>, engine: Engine) {
   const sessionUid =
     engine === 'postgres' ? sql<string | null>`(t.payload::json ->> 'sessionUid')` : sql<string | null>`json_extract(t.payload, '$.sessionUid')`;
@@ -55,10 +104,13 @@ export function tokenWithGrantStatement(db: Kysely<OidcDatabase>, engine: Engine
       .selectFrom('oidcPayloads as t')
       .leftJoin('oidcPayloads as g', (join) => join.on('g.model', '=', 'Grant').onRef('g.id', '=', 't.grantId'))
       .leftJoin('oidcPayloads as s', (join) => join.on('s.model', '=', 'Session').on('s.uid', '=', sessionUid))
-      .select(['t.payload', 't.expiresAt', 't.consumedAt', 't.grantId'])
+      .leftJoin('users as u', 'u.id', 't.accountId')
+      .select(['t.payload', 't.expiresAt', 't.consumedAt', 't.grantId', 't.accountId'])
       .select(sessionUid.as('sessionUid'))
       .select(['g.payload as grantPayload', 'g.expiresAt as grantExpiresAt', 'g.consumedAt as grantConsumedAt'])
       .select(['s.payload as sessionPayload', 's.expiresAt as sessionExpiresAt', 's.consumedAt as sessionConsumedAt'])
+      // u.id null: no such person (the token's person was deleted).
+      .select(PERSON_COLUMNS.map((column) => `u.${column} as ${personAlias(column)}` as const))
       .where('t.model', '=', slot('model'))
       .where('t.id', '=', slot('id'))
       .limit(1),
@@ -66,6 +118,12 @@ export function tokenWithGrantStatement(db: Kysely<OidcDatabase>, engine: Engine
 }
 
 type JoinedRow = ReturnType<ReturnType<typeof tokenWithGrantStatement>> extends CompiledQuery<infer Row> ? Row : never;
+export type PersonRow = Pick<Selectable<UserTable>, PersonColumn>;
+
+function personOf(row: JoinedRow): PersonRow | null {
+  if (row.personId === null) return null;
+  return Object.fromEntries(PERSON_COLUMNS.map((column) => [column, row[personAlias(column)]])) as PersonRow;
+}
 
 /** Inside a provider request, runs the joined `read` and keeps the grant and session of its row for
  *  the request's next lookups (unless a write of the request came in between); answers the token's
@@ -81,6 +139,7 @@ export async function readWithGrant(read: () => Promise<JoinedRow | undefined>):
       ahead.rows.set(key, payload === null ? null : { payload, expiresAt, consumedAt });
     if (row.grantId) keep(keyOf('Grant', 'id', row.grantId), row.grantPayload, row.grantExpiresAt, row.grantConsumedAt);
     if (row.sessionUid) keep(keyOf('Session', 'uid', row.sessionUid), row.sessionPayload, row.sessionExpiresAt, row.sessionConsumedAt);
+    if (row.accountId) ahead.people.set(row.accountId, personOf(row));
   }
   return { row: { payload: row.payload, expiresAt: row.expiresAt, consumedAt: row.consumedAt } };
 }

@@ -9,6 +9,7 @@ import { ADMIN, Client, transform } from './harness';
 import { startProcessPair, type ChildServer, type ProcessPair } from './crash-process';
 
 const TRIALS = 10;
+const PORTAL = 'http://portal.example.test';
 
 let servers: ChildServer[] = [];
 let db: Db;
@@ -17,7 +18,8 @@ let pair: ProcessPair | undefined;
 
 before(async () => {
   // Behind a trusted proxy: the rate-limit case speaks from its own client address.
-  pair = await startProcessPair({ IAM_TRUST_PROXY: 'loopback' });
+  // PORTAL may sign in in token mode (the token header case).
+  pair = await startProcessPair({ IAM_TRUST_PROXY: 'loopback', IAM_CORS_ORIGINS: PORTAL });
   ({ servers, db, admins } = pair);
 });
 after(async () => {
@@ -77,6 +79,34 @@ test('captcha switched on through one process: the very next sign-in through the
     assert.equal(signIn.body.code, 1001, 'captcha required');
   } finally {
     await saveLoginPolicy(0, { captchaEnabled: false });
+  }
+});
+
+async function saveTokenName(tokenName: string) {
+  const { value, version } = (await admins[0]!.get<{ value: { settings: { authConfig: object } }; version: number }>('/api/config')).body.data;
+  const saved = await admins[0]!.put('/api/config', { settings: { authConfig: { ...value.settings.authConfig, tokenName } }, version });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+}
+
+// The session lookup takes the token from the header named by the configuration this process read
+// last, and confirms the name with the versions that same statement reads (server/auth/gate.ts): a
+// rename through another process must hold from the very next request, in both directions.
+test('the token header renamed through one process: the next request through the other reads the new header, not the old', async () => {
+  const signIn = await new Client(servers[1]!.base, PORTAL).login(ADMIN.username, ADMIN.password, {}, { 'x-iam-auth-mode': 'token' });
+  assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
+  const { token } = signIn.body.data as { token: string };
+  const withHeader = (index: number, header: string) => clientOn(index).get('/api/cas/session', { [header]: token });
+  // The second process has read the configuration with the default name.
+  assert.equal((await withHeader(1, 'token')).status, 200);
+  await saveTokenName('X-Renamed-Token');
+  try {
+    assert.equal((await withHeader(1, 'token')).status, 401, 'the old header is no longer read');
+    assert.equal((await withHeader(1, 'x-renamed-token')).status, 200, 'the new one is');
+    await saveTokenName('token');
+    assert.equal((await withHeader(1, 'x-renamed-token')).status, 401, 'renamed back: the header read last is no longer read');
+    assert.equal((await withHeader(1, 'token')).status, 200);
+  } finally {
+    await saveTokenName('token');
   }
 });
 

@@ -97,6 +97,21 @@ test("a person disabled since (even behind the console's back, nothing revoked) 
   await server.app.ctx.db.updateTable('users').set({ availabilityStatus: 2 }).where('id', '=', user.id).execute();
   assert.deepEqual(await wiki.introspect(tokens.access_token), { active: false });
   assert.deepEqual(await wiki.introspect(tokens.refresh_token!), { active: false });
+  // The person's state comes with the token in one statement (server/oidc/read-ahead.ts): a refresh
+  // reads it fresh too, and is refused.
+  assert.deepEqual(await wiki.refresh(tokens.refresh_token!), { error: 'invalid_grant' });
+});
+
+test("a person deleted behind the console's back: their tokens are inactive and their refresh token refused", async () => {
+  const { user, browser } = await person();
+  const tokens = await wiki.signIn(browser, 'openid offline_access', offline);
+  assert.equal((await wiki.introspect(tokens.access_token)).active, true);
+  // The tokens' rows stay (nothing revoked): only the person is gone.
+  await server.app.ctx.db.deleteFrom('sessions').where('userId', '=', user.id).execute();
+  await server.app.ctx.db.deleteFrom('users').where('id', '=', user.id).execute();
+  assert.deepEqual(await wiki.introspect(tokens.access_token, 'access_token'), { active: false });
+  assert.deepEqual(await wiki.introspect(tokens.refresh_token!, 'refresh_token'), { active: false });
+  assert.deepEqual(await wiki.refresh(tokens.refresh_token!), { error: 'invalid_grant' });
 });
 
 test("a token whose grant or provider session ended behind the provider's back (another process, the sweep) is inactive", async () => {

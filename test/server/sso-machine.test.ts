@@ -58,6 +58,9 @@ test('switched on: a token with the asked scopes of its own privileges, no perso
   assert.equal(seen.aud, batch.appId);
   assert.equal(seen.scope, 'reports export');
   assert.equal(seen.sub, undefined, 'no person');
+  // Hinted as an access token (RFC 7662 clients do): found as the machine token it is, whichever
+  // hint (the machine-token read waits for the access-token read, server/oidc/read-ahead.ts).
+  for (const hint of ['access_token', 'refresh_token'] as const) assert.deepEqual(await batch.introspect(tokens.access_token, hint), seen, hint);
   assert.deepEqual(await wiki.introspect(tokens.access_token), { active: false }, 'another app learns nothing');
   assert.equal((await batch.userinfo(tokens.access_token)).status, 401);
   // Other settings are kept when one is changed.
