@@ -76,8 +76,7 @@ export async function continueSignIn(
     countOf(user, firstFactor),
     policy,
     async (slot) => {
-      if (user.availabilityStatus !== Status.Enable)
-        return refuse(ctx, policy, slot, { ip: req.ip, detail: { ...detail, reason: 'disabled' } }, USER_DISABLED);
+      if (user.availabilityStatus !== Status.Enable) return refuse(ctx, policy, slot, { ip: req.ip, detail: { ...detail, reason: 'disabled' } }, USER_DISABLED);
       const step = await strongStepOf(ctx, policy, user);
       if (step) {
         const { passed, message } = await passSecondStep(ctx, user, step, body, req.ip);

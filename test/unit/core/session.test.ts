@@ -138,7 +138,14 @@ describe('session: login', () => {
     );
     server.handle('GET /cas/session/probe', ok(sessionAnswer()));
     const first = await login({ username: 'alice', password: 'abc123' });
-    assert.deepEqual(first, { kind: 'nextStep', nextStep: 'PASSKEY', message: 'Confirm with your passkey', passkeyOptions, hasNextStep: true, loginSuccess: false });
+    assert.deepEqual(first, {
+      kind: 'nextStep',
+      nextStep: 'PASSKEY',
+      message: 'Confirm with your passkey',
+      passkeyOptions,
+      hasNextStep: true,
+      loginSuccess: false,
+    });
     const passkey = {
       id: 'k-1',
       rawId: 'k-1',
