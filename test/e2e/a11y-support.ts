@@ -64,7 +64,7 @@ const settledAxeRun = `async (part) => {
 export async function seriousViolations(page: Page, where: string, selector?: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   // `selector`: only that part of a page that is not ours (a host page around an element).
-  const violations = (await page.evaluate(`(${settledAxeRun})(${JSON.stringify(selector ?? null)})`)) as AxeViolation[];
+  const violations = await page.evaluate<AxeViolation[]>(`(${settledAxeRun})(${JSON.stringify(selector ?? null)})`);
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) =>
