@@ -77,6 +77,8 @@ describe('<iam-profile-dialog>', () => {
     type(byLabel(dialog, 'Real name'), 'Administrator');
     type(byLabel(dialog, 'Mobile phone'), '13800138000');
     type(byLabel(dialog, 'Email'), 'admin@example.com');
+    // A new phone or e-mail takes the current password (the field shows once either changes).
+    type(await until(() => byLabel(dialog, 'Current password'), 'no current password field'), admin.password);
     save.click();
     // The name and the avatar are saved at once; a new phone and e-mail wait for the code sent to
     // each (the dialog stays open with a code field per address: the end-to-end suite enters them).
