@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer } from './harness';
 import { startHttpReceiver, startSmtp, until, type HttpReceiver, type SmtpReceiver } from '../server/receivers';
+import { transform } from '../server/harness';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = process.env.IAM_SHOTS_DIR ?? '/tmp/shots';
@@ -55,7 +56,11 @@ async function seed(): Promise<void> {
   http.smsStatus = 503;
   await admin.call('POST', `/channels/${sms.id}/test`, { address: '13800138000' });
   const me = await admin.call<{ user: { id: string } }>('GET', '/cas/session');
-  await admin.call('PUT', `/user/${me.user.id}/basic_info`, { realName: 'Administrator', email: 'admin@example.com' });
+  await admin.call('PUT', `/user/${me.user.id}/basic_info`, {
+    realName: 'Administrator',
+    email: 'admin@example.com',
+    currentPassword: transform(ADMIN.password),
+  });
   // One's own new address applies once the code mailed to it is confirmed.
   const mailed = await until(() => smtp.mails.find((entry) => entry.to.includes('admin@example.com')), 'the code mailed to admin@example.com');
   await admin.call('POST', '/user/profile/contact/confirm', { channel: 'email', code: /\b(\d{6})\b/.exec(mailed.raw)![1] });
