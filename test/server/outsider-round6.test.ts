@@ -5,11 +5,11 @@
 // code it was written against; every test runs on PostgreSQL too (IAM_TEST_DB=postgres).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Secret, TOTP } from 'otpauth';
 import { startServer, transform, type Answer, type Client, type TestServer } from './harness';
 import { signInAtProvider, startIdentityProvider } from './identity-provider';
 import { SoftwareAuthenticator } from './software-authenticator';
 import { RelyingParty } from './oidc-rp';
+import { setLogin as setLoginOf, withAuthenticator as turnOnAuthenticator } from './sign-in-support';
 import { createTenant, createToken, scimClient } from './scim-support';
 
 const PASSWORD = 'Round6pass1';
@@ -49,23 +49,8 @@ async function person(fields: Record<string, unknown> = {}): Promise<{ id: strin
   return { id: created.body.data.id, username, phone };
 }
 
-const setLogin = async (changes: Record<string, unknown>) => {
-  const current = await admin.get<{ version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', { ...changes, version: current.body.data.version });
-  assert.equal(saved.status, 200, JSON.stringify(saved.body));
-};
+const setLogin = (changes: Record<string, unknown>) => setLoginOf(admin, changes);
 const PASSWORD_SIGN_IN = { loginMethod: 'USERNAME_PASSWORD', secondAuth: null, adminStrongFactor: false, maxFailures: 5, captchaAfterFailures: 3 };
-
-/** An authenticator app holding `secret`: each code of a later time step, the server's clock moved to it. */
-function authenticator(secret: string): () => string {
-  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
-  let last = 0;
-  return () => {
-    last = Math.max(last + 1, Math.floor(server.clock.now() / 30_000));
-    server.clock.offset = Math.max(server.clock.offset, last * 30_000 - Date.now());
-    return totp.generate({ timestamp: last * 30_000 });
-  };
-}
 
 async function signIn(username: string): Promise<Client> {
   const browser = server.client();
@@ -74,13 +59,7 @@ async function signIn(username: string): Promise<Client> {
   return browser;
 }
 
-async function withAuthenticator(browser: Client): Promise<() => string> {
-  const enrolment = await browser.post<{ secret: string }>('/api/user/totp');
-  assert.equal(enrolment.status, 200, JSON.stringify(enrolment.body));
-  const code = authenticator(enrolment.body.data.secret);
-  assert.equal((await browser.post('/api/user/totp/confirm', { code: code() })).status, 200);
-  return code;
-}
+const withAuthenticator = (browser: Client) => turnOnAuthenticator(server, browser);
 
 /** Asks for a phone sign-in code for `who` (a minute after the last one) and answers it. */
 async function phoneCode(who: { id: string; phone: string }): Promise<string> {
@@ -109,40 +88,39 @@ const bulk = async (action: 'disable' | 'enable', id: string) => {
   assert.equal(answer.body.data?.results?.[0]?.ok, true, JSON.stringify(answer.body));
 };
 
-test('a step ticket waiting for its code dies when an administrator disables the person: re-enabling them revives nothing', async () => {
+/** A person with an authenticator app; someone holding their phone (a swapped SIM) passes the
+ *  PHONE_CAPTCHA code and holds the step ticket; `endAccess` runs; then the ticket and a right
+ *  code are tried: the answer. */
+async function ticketAfter(endAccess: (who: { id: string }) => Promise<void>): Promise<Answer<LoginAnswer>> {
   const who = await person();
   const code = await withAuthenticator(await signIn(who.username));
   await setLogin({ loginMethod: 'PHONE_CAPTCHA', maxFailures: 10 });
   try {
-    // Someone holding the phone (a swapped SIM) passed the first factor; the administrator, warned,
-    // disables the person and enables them again once the phone is back.
     const thief = server.client();
     const ticket = (await byPhone(who, thief)).body.data.stepTicket!;
     assert.ok(ticket);
-    await bulk('disable', who.id);
-    await bulk('enable', who.id);
-    const revived = await step(thief, ticket, code());
-    assert.notEqual(revived.body.data?.loginSuccess, true, `the ticket issued before the person was disabled still signs in: ${JSON.stringify(revived.body)}`);
+    await endAccess(who);
+    return await step(thief, ticket, code());
   } finally {
     await setLogin(PASSWORD_SIGN_IN);
   }
+}
+
+test('a step ticket waiting for its code dies when an administrator disables the person: re-enabling them revives nothing', async () => {
+  // The administrator, warned, disables the person and enables them again once the phone is back.
+  const revived = await ticketAfter(async (who) => {
+    await bulk('disable', who.id);
+    await bulk('enable', who.id);
+  });
+  assert.notEqual(revived.body.data?.loginSuccess, true, `the ticket issued before the person was disabled still signs in: ${JSON.stringify(revived.body)}`);
 });
 
 test('a step ticket waiting for its code dies when an administrator signs the person out everywhere', async () => {
-  const who = await person();
-  const code = await withAuthenticator(await signIn(who.username));
-  await setLogin({ loginMethod: 'PHONE_CAPTCHA', maxFailures: 10 });
-  try {
-    const thief = server.client();
-    const ticket = (await byPhone(who, thief)).body.data.stepTicket!;
-    assert.ok(ticket);
+  const after = await ticketAfter(async (who) => {
     const out = await admin.delete<{ revoked: number }>(`/api/user/${who.id}/sessions`);
     assert.equal(out.status, 200, JSON.stringify(out.body));
-    const after = await step(thief, ticket, code());
-    assert.notEqual(after.body.data?.loginSuccess, true, `the ticket issued before "sign out everywhere" still signs in: ${JSON.stringify(after.body)}`);
-  } finally {
-    await setLogin(PASSWORD_SIGN_IN);
-  }
+  });
+  assert.notEqual(after.body.data?.loginSuccess, true, `the ticket issued before "sign out everywhere" still signs in: ${JSON.stringify(after.body)}`);
 });
 
 /** A provider and a person linked to it through a first sign-in; `viaProvider` runs one more trip. */
