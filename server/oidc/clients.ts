@@ -5,7 +5,7 @@
 // session (`sid`) in the app's ID tokens; the outbox posts the logout tokens (backchannel.ts).
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { AdapterPayload } from 'oidc-provider';
-import type { OidcDatabase } from './tables';
+import { couldBeStored, type OidcDatabase } from './tables';
 import { compiledStatement } from '../db/statement';
 import { Status } from '../../src/core/enums';
 import { newSecret } from '../auth/secrets';
@@ -36,7 +36,7 @@ type ClientRow = ReturnType<ReturnType<typeof clientQuery>> extends CompiledQuer
  *  (and prepared on PostgreSQL), the app id bound at each run. */
 export function clientLookup(db: Kysely<OidcDatabase>): (appId: string) => Promise<AdapterPayload | undefined> {
   const query = clientQuery(db);
-  return async (appId) => clientMetadata((await db.executeQuery(query({ appId }))).rows[0]);
+  return async (appId) => (couldBeStored(appId) ? clientMetadata((await db.executeQuery(query({ appId }))).rows[0]) : undefined);
 }
 
 function clientMetadata(row: ClientRow | undefined): AdapterPayload | undefined {

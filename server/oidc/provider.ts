@@ -7,7 +7,6 @@ import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { oidcLibrary } from './library';
 import type { Ctx } from '../context';
-import { Status } from '../../src/core/enums';
 import { adapterFactory } from './adapter';
 import { answerUnavailableDatabaseAs503 } from './unavailable';
 import { providerKeys } from './keys';
@@ -21,7 +20,7 @@ import { machineResources, onlyHeldPrivileges, unauthorizedGrantType } from './m
 import { isTrusted } from './clients';
 import { consoleSignIn, finishInteraction, freshEnough } from './interactions';
 import { sendProviderLogoutsThroughOutbox } from './backchannel';
-import { PERSON_COLUMNS, takePersonReadAhead } from './read-ahead';
+import { maySignIn, PERSON_COLUMNS, takePersonReadAhead } from './read-ahead';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -41,7 +40,7 @@ function accountFinder(ctx: Ctx) {
   return async (accountId: string, clientId: string | undefined) => {
     const ahead = takePersonReadAhead(accountId);
     const user = ahead === undefined ? (await ctx.db.executeQuery(person({ id: accountId }))).rows[0] : ahead;
-    if (!user || user.availabilityStatus !== Status.Enable) return undefined;
+    if (!maySignIn(user)) return undefined;
     return {
       accountId,
       claims: async (_use: string, scope: string) => {

@@ -66,3 +66,8 @@ type OidcTables = { oidcPayloads: OidcPayloadTable; oidcKeys: OidcKeyTable; oidc
 export type OidcDatabase = Database & OidcTables;
 
 export const oidcDb = (db: Kysely<Database>): Kysely<OidcDatabase> => db.withTables<OidcTables>();
+
+/** Whether a value from a request (a token, a uid, a client id) could name a stored row at all:
+ *  PostgreSQL's text holds no NUL character, and looking such a value up fails instead of finding
+ *  nothing. The lookups answer "not found" for the others without asking the database. */
+export const couldBeStored = (value: string): boolean => !value.includes('\u0000');

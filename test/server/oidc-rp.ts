@@ -137,9 +137,29 @@ export class RelyingParty {
   /** Token introspection with this app's credentials (and the app's hint of the token's type, if
    *  given): the provider's answer. */
   async introspect(token: string, tokenTypeHint?: 'access_token' | 'refresh_token'): Promise<oauth.IntrospectionResponse> {
+    return oauth.processIntrospectionResponse(this.as, this.client, await this.introspectionResponse(token, tokenTypeHint));
+  }
+
+  /** The introspection's answer, asserted the same whether the server answers it itself (the
+   *  secret in the Authorization header, server/oidc/introspection.ts) or oidc-provider does (the
+   *  secret in the body). */
+  async introspectBothWays(token: string, tokenTypeHint?: 'access_token' | 'refresh_token'): Promise<oauth.IntrospectionResponse> {
+    const [direct, provider] = await Promise.all(
+      [false, true].map(async (secretInBody) => {
+        const response = await this.introspectionResponse(token, tokenTypeHint, { secretInBody });
+        return { status: response.status, body: (await response.json()) as oauth.IntrospectionResponse };
+      }),
+    );
+    assert.deepEqual(direct, provider, 'the same answer from the server and from oidc-provider');
+    return direct!.body;
+  }
+
+  /** The introspection's HTTP answer; with `secretInBody`, the client authenticates with
+   *  client_secret_post (answered by oidc-provider itself) instead of the Authorization header. */
+  introspectionResponse(token: string, tokenTypeHint?: string, { secretInBody = false } = {}): Promise<Response> {
     const additionalParameters = tokenTypeHint ? { token_type_hint: tokenTypeHint } : undefined;
-    const response = await oauth.introspectionRequest(this.as, this.client, this.auth, token, { ...insecure, additionalParameters });
-    return oauth.processIntrospectionResponse(this.as, this.client, response);
+    const auth = secretInBody ? oauth.ClientSecretPost(this.secret) : this.auth;
+    return oauth.introspectionRequest(this.as, this.client, auth, token, { ...insecure, additionalParameters });
   }
 
   /** Userinfo's HTTP status and body for an access token. */
