@@ -52,8 +52,8 @@ function clientMetadata(row: ClientRow | undefined): AdapterPayload | undefined 
   if (!row || row.status !== Status.Enable || !redirectUris.length) return undefined;
   const isPublic = row.clientType === ClientType.Public;
   const authentication = isPublic
-    ? { token_endpoint_auth_method: 'none' }
-    : row.secret !== null && { client_secret: row.secret, token_endpoint_auth_method: 'client_secret_basic' };
+    ? { token_endpoint_auth_method: 'none' as const }
+    : row.secret !== null && { client_secret: row.secret, token_endpoint_auth_method: 'client_secret_basic' as const };
   if (!authentication) return undefined;
   return {
     client_id: row.id,
