@@ -74,12 +74,7 @@ export async function rotateClientSecret(db: Kysely<OidcDatabase>, appId: string
   const result = await db
     .insertInto('oidcClients')
     .values({ appId, secret, rotatedAt: now })
-    .onConflict((conflict) =>
-      conflict
-        .column('appId')
-        .doUpdateSet({ secret, rotatedAt: now })
-        .where('oidcClients.clientType', '=', ClientType.Confidential),
-    )
+    .onConflict((conflict) => conflict.column('appId').doUpdateSet({ secret, rotatedAt: now }).where('oidcClients.clientType', '=', ClientType.Confidential))
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows) === 1 ? secret : undefined;
 }

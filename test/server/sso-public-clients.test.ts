@@ -49,6 +49,8 @@ interface ClientStatus {
   trusted: boolean;
 }
 
+const fieldsOf = (data: unknown) => (data as { fields: { field: string; rule: string }[] }).fields;
+
 const put = (appId: string, body: Record<string, unknown>) => admin.put<ClientStatus>(`/api/apps/${appId}/oidc-client`, body);
 
 /** The token endpoint's answer to a form, with optional headers (an Origin, Basic credentials). */
@@ -135,7 +137,7 @@ describe('switching the client type', () => {
       assert.equal(answer.status, 400, JSON.stringify(answer.body));
       assert.match(answer.body.message, /public client .* cannot use client_credentials nor be trusted/);
       assert.deepEqual(
-        (answer.body.data as { fields: { field: string; rule: string }[] }).fields,
+        fieldsOf(answer.body.data),
         Object.keys(body).map((field) => ({ field, rule: 'rule.publicClient' })),
       );
     }
@@ -156,7 +158,7 @@ describe('switching the client type', () => {
   test('an unknown client type is a 400 naming the field', async () => {
     const answer = await put(spa.appId, { clientType: 'spa' });
     assert.equal(answer.status, 400);
-    assert.deepEqual((answer.body.data as { fields: { field: string; rule: string }[] }).fields, [{ field: 'clientType', rule: 'rule.clientType' }]);
+    assert.deepEqual(fieldsOf(answer.body.data), [{ field: 'clientType', rule: 'rule.clientType' }]);
   });
 });
 
@@ -169,7 +171,12 @@ describe('a public client at the provider', () => {
 
     const payloads = oidcDb(server.app.ctx.db);
     const stored = async (token: string) =>
-      payloads.selectFrom('oidcPayloads').select(['expiresAt', 'payload']).where('model', '=', 'RefreshToken').where('id', '=', token).executeTakeFirstOrThrow();
+      payloads
+        .selectFrom('oidcPayloads')
+        .select(['expiresAt', 'payload'])
+        .where('model', '=', 'RefreshToken')
+        .where('id', '=', token)
+        .executeTakeFirstOrThrow();
     const first = await stored(tokens.refresh_token);
     const life = (first.expiresAt! - Date.now()) / 1000;
     assert.ok(life <= PUBLIC_REFRESH_TOKEN_TTL && life > PUBLIC_REFRESH_TOKEN_TTL - 60, `refresh token lives ${life} s`);
@@ -187,7 +194,10 @@ describe('a public client at the provider', () => {
     assert.ok('refresh_token' in refreshed && refreshed.refresh_token, JSON.stringify(refreshed));
     assert.notEqual(refreshed.refresh_token, tokens.refresh_token, 'rotated');
     const rotatedEnd = (await stored(refreshed.refresh_token)).expiresAt!;
-    assert.ok(Math.abs(rotatedEnd - hourCloser.expiresAt) < 2000, `rotation does not extend the life: ends ${(rotatedEnd - hourCloser.expiresAt) / 1000} s later`);
+    assert.ok(
+      Math.abs(rotatedEnd - hourCloser.expiresAt) < 2000,
+      `rotation does not extend the life: ends ${(rotatedEnd - hourCloser.expiresAt) / 1000} s later`,
+    );
     // The replaced one coming back revokes the grant.
     assert.deepEqual(await spa.refresh(tokens.refresh_token), { error: 'invalid_grant' });
     assert.deepEqual(await spa.refresh(refreshed.refresh_token), { error: 'invalid_grant' });
@@ -332,7 +342,10 @@ describe('CORS at the provider', () => {
   test("a confidential client's origin is not let in at the token endpoint; the console's API keeps its own CORS list", async () => {
     const tokens = await wiki.signIn(await person(), 'openid offline_access', offline);
     const basic = `Basic ${Buffer.from(`${encodeURIComponent(wiki.appId)}:${encodeURIComponent(wiki.secret!)}`).toString('base64')}`;
-    const refreshed = await tokenCall({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }, { origin: 'https://wiki.example', authorization: basic });
+    const refreshed = await tokenCall(
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! },
+      { origin: 'https://wiki.example', authorization: basic },
+    );
     assert.equal(allowOrigin(refreshed.headers), null);
     assert.equal(refreshed.status, 400);
     const api = await fetch(`${server.base}/api/config`, { headers: { origin: SPA } });
