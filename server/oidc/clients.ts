@@ -11,7 +11,8 @@ import type { CompiledQuery, Kysely } from 'kysely';
 import type { AdapterPayload } from 'oidc-provider';
 import type { OidcDatabase } from './tables';
 import { compiledStatement } from '../db/statement';
-import { ClientType, Status } from '../../src/core/enums';
+import { Status } from '../../src/core/enums';
+import { ClientType } from '../../src/core/schemas/sso';
 import { newSecret } from '../auth/secrets';
 
 /** Callback URLs are kept as one text: several may be given, separated by commas or white space. */

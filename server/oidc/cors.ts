@@ -7,7 +7,8 @@
 import type { Kysely } from 'kysely';
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 import type { OidcDatabase } from './tables';
-import { ClientType, Status } from '../../src/core/enums';
+import { Status } from '../../src/core/enums';
+import { ClientType } from '../../src/core/schemas/sso';
 import { callbackUrls } from './clients';
 
 const originOf = (uri: string) => URL.parse(uri)?.origin;

@@ -11,7 +11,7 @@ import { oidcDb } from '../oidc/tables';
 import { canManageApp } from '../auth/scope';
 import { assertMayTrustApps } from '../auth/grants';
 import { ApiError, notFound, type FieldError } from '../http/errors';
-import { ClientType } from '../../src/core/enums';
+import { ClientType } from '../../src/core/schemas/sso';
 import { assertOutboundUri } from '../http/outbound-field';
 
 const issuerOf = async (ctx: Ctx) => (await OidcProvider.of(ctx).get()).issuer;

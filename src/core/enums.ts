@@ -170,11 +170,3 @@ export const Theme = {
   Light: 'light',
 } as const;
 export type Theme = ValueOf<typeof Theme>;
-
-/** An app as an OpenID Connect client (server/oidc/clients.ts): a server app that proves itself
- *  with its secret, or a single-page or native app that cannot keep one (no secret, PKCE only). */
-export const ClientType = {
-  Confidential: 'confidential',
-  Public: 'public',
-} as const;
-export type ClientType = ValueOf<typeof ClientType>;

@@ -2,7 +2,16 @@
 // apps' client secrets.
 import * as v from 'valibot';
 import { rules } from '../validation';
-import { ClientType } from '../enums';
+import type { ValueOf } from '../enums';
+
+/** An app as an OpenID Connect client (server/oidc/clients.ts): a server app that proves itself
+ *  with its secret, or a single-page or native app that cannot keep one (no secret, PKCE only).
+ *  Kept here rather than in enums.ts, whose objects all reach the sign-in bundle. */
+export const ClientType = {
+  Confidential: 'confidential',
+  Public: 'public',
+} as const;
+export type ClientType = ValueOf<typeof ClientType>;
 
 /** oidc-provider's interaction ids: url-safe text. */
 export const interactionParams = v.object({ uid: v.pipe(v.string('rule.required'), v.regex(/^[\w-]{10,100}$/, 'rule.uid')) });

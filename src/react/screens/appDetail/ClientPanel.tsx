@@ -5,7 +5,7 @@
 import { lazy, Suspense, useState } from 'react';
 import type { App } from '../../../core/api/apps';
 import { oidcClientStatus, rotateOidcClientSecret } from '../../../core/api/sso';
-import { ClientType } from '../../../core/enums';
+import { ClientType } from '../../../core/schemas/sso';
 import { formatDate } from '../../../core/format';
 import { useT } from '../../i18n';
 import { useResource } from '../../widgets/useResource';

@@ -4,7 +4,7 @@
 // the app's sign-ins skip the consent page. A public client has no secret: only JWT access tokens.
 import { useState } from 'react';
 import { updateOidcClient, type OidcClientChanges, type OidcClientStatus } from '../../../core/api/sso';
-import { ClientType } from '../../../core/enums';
+import { ClientType } from '../../../core/schemas/sso';
 import { notifySuccess } from '../../../core/messages';
 import { useT } from '../../i18n';
 import { CheckboxField } from '../../widgets/admin/AdminFields';

@@ -2,7 +2,7 @@
 // native app, no secret). Saved as soon as it is chosen; making a client with a secret public asks
 // first, since its secret (and machine access and trust) are revoked at once.
 import { lazy, Suspense, useState } from 'react';
-import { ClientType } from '../../../core/enums';
+import { ClientType } from '../../../core/schemas/sso';
 import { updateOidcClient, type OidcClientStatus } from '../../../core/api/sso';
 import { notifySuccess } from '../../../core/messages';
 import { useT } from '../../i18n';
