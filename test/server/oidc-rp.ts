@@ -21,7 +21,8 @@ export class RelyingParty {
     readonly appId: string,
     readonly callback: string,
     readonly as: oauth.AuthorizationServer,
-    readonly secret: string,
+    /** None for a public client (a single-page or native app). */
+    readonly secret: string | undefined,
   ) {}
 
   /** Creates an app with `callback` as its redirect URI, generates its secret and discovers the provider. */
@@ -41,11 +42,22 @@ export class RelyingParty {
     return new RelyingParty(server, created.body.data.id, callback, as, secret.body.data.clientSecret);
   }
 
+  /** Creates an app with `callback` as its redirect URI as a public client (no secret). */
+  static async registerPublic(server: TestServer, admin: Client, name: string, callback = 'http://127.0.0.1:9/callback'): Promise<RelyingParty> {
+    const created = await admin.post<{ id: string }>('/api/apps', { name, entrypoint: 'http://127.0.0.1:9/', callbackUrl: callback });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const client = await admin.put<{ issuer: string }>(`/api/apps/${created.body.data.id}/oidc-client`, { clientType: 'public' });
+    assert.equal(client.status, 200, JSON.stringify(client.body));
+    const issuer = new URL(client.body.data.issuer);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, insecure));
+    return new RelyingParty(server, created.body.data.id, callback, as, undefined);
+  }
+
   get client(): oauth.Client {
     return { client_id: this.appId };
   }
   private get auth() {
-    return oauth.ClientSecretBasic(this.secret);
+    return this.secret === undefined ? oauth.None() : oauth.ClientSecretBasic(this.secret);
   }
 
   /** An authorization request; its verifier and state for the exchange. */
