@@ -14,7 +14,6 @@ import {
   accessInfo,
   accessInfoParams,
   accessTicketQuery,
-  complementAnswer,
   complementBody,
   idpCodeParams,
   idpCreateBody,
@@ -22,7 +21,7 @@ import {
   idpSummary,
   linkBody,
 } from '../../src/core/schemas/idp';
-import { idpUpdateBody } from '../../src/core/schemas/idp-login';
+import { complementAnswer, idpUpdateBody } from '../../src/core/schemas/idp-login';
 import { findTicket, linkTicket, redeemTicket } from '../auth/third-party';
 import type { ContactField } from '../auth/contacts';
 import type { SecondStep } from '../auth/login';

@@ -7,7 +7,8 @@ import type { pagedList } from './schemas/common';
 import type { casLoginAnswer, loginAnswer, loginBody, loginErrorData, logoutAnswer, ownedApp, sessionAnswer, sessionUser } from './schemas/auth';
 import type { adminResetBody, selfResetBody, user } from './schemas/users';
 import type { licenseStatus } from './schemas/license';
-import type { accessInfo, complementAnswer } from './schemas/idp';
+import type { accessInfo } from './schemas/idp';
+import type { complementAnswer } from './schemas/idp-login';
 import type { uploadAnswer } from './schemas/files';
 import type { availabilityStatus, userExtraProp } from './validation/user';
 

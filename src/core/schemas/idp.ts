@@ -3,7 +3,6 @@
 import * as v from 'valibot';
 import { optionalField, rules } from '../validation';
 import { transformedPassword, uploadedImage } from './common';
-import { loginAnswer } from './auth';
 
 export const idpCodeParams = v.object({ idpCode: rules.safeCode });
 export const accessInfoParams = v.object({ idpCode: rules.safeCode, token: v.pipe(v.string(), v.regex(/^[\w-]{10,100}$/, 'rule.token')) });
@@ -38,13 +37,6 @@ export const complementBody = v.object({
   realName: v.optional(rules.realName),
   email: optionalField(rules.email),
   mobilePhone: optionalField(rules.mobilePhone),
-});
-
-/** The complement's answer: the sign-in's, and the typed addresses the provider did not vouch for
- *  that a code was sent to (each becomes the account's once that code is confirmed). */
-export const complementAnswer = v.object({
-  ...loginAnswer.entries,
-  codeSentTo: v.optional(v.array(v.picklist(['email', 'mobilePhone']))),
 });
 
 /** A provider's button icon (see uploadedImage). */

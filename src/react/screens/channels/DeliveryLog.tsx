@@ -70,7 +70,7 @@ export function DeliveryLog({ log, channelList }: { log: PagedListState<Delivery
           {t('settings:log.refresh')}
         </button>
       </div>
-      <PagedTable list={log} caption={t('settings:log.heading')} columns={columns} rowKey={(row) => row.id} emptyText={t('settings:log.empty')} />
+      <PagedTable list={log} caption={t('settings:log.heading')} columns={columns} rowKey={(row) => row.id} emptyText={t('settings:log.empty')} stackOnPhone />
     </section>
   );
 }
