@@ -617,6 +617,15 @@ const publicClients: Migration = {
   },
 };
 
+/** Delivery errors as codes the console translates (src/core/schemas/delivery-error.ts): the code
+ *  beside the raw detail, for messages and webhook attempts. Older rows keep their English words
+ *  in `error` and no code, and are shown as they are. */
+const deliveryErrorCodes: Migration = {
+  async up(db: Kysely<unknown>) {
+    for (const table of ['messages', 'webhook_attempts']) await db.schema.alterTable(table).addColumn('error_code', 'text').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -643,6 +652,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0021_message_sender': messageSender,
     '0025_passkey_credentials': passkeyCredentials,
     '0027_sso_public_clients': publicClients,
+    '0029_delivery_error_codes': deliveryErrorCodes,
   };
 }
 
