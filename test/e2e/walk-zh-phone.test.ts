@@ -26,7 +26,7 @@ const unreachable = text('zh', 'admin:deliveryError.unreachable');
 
 async function signedIn(): Promise<WatchedPage> {
   const watched = await openPage(browser, { viewport: { width: 390, height: 844 } });
-  await watched.context.addInitScript(choose, { locale: 'zh', theme: 'dark' });
+  await watched.context.addInitScript(choose, { locale: 'zh' as const, theme: 'dark' as const });
   await submitSignIn(watched.page, server.url, ADMIN.username, ADMIN.password, {
     username: text('zh', 'login:identifier.USERNAME_PASSWORD'),
     password: text('zh', 'login:password'),

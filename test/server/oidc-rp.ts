@@ -170,7 +170,7 @@ export class RelyingParty {
    *  client_secret_post (answered by oidc-provider itself) instead of the Authorization header. */
   introspectionResponse(token: string, tokenTypeHint?: string, { secretInBody = false } = {}): Promise<Response> {
     const additionalParameters = tokenTypeHint ? { token_type_hint: tokenTypeHint } : undefined;
-    const auth = secretInBody ? oauth.ClientSecretPost(this.secret) : this.auth;
+    const auth = secretInBody && this.secret !== undefined ? oauth.ClientSecretPost(this.secret) : this.auth;
     return oauth.introspectionRequest(this.as, this.client, auth, token, { ...insecure, additionalParameters });
   }
 
