@@ -471,7 +471,7 @@ async function ssoOnly() {
   writeResults(path, {
     ...previous,
     rows: [...previous.rows.filter((item) => !ssoRow(item)), ...rows],
-    details: { ...previous.details, sso: { date: new Date().toISOString(), machine: machine(), plan: PLAN.sso, figures } },
+    details: { ...previous.details, sso: { date: new Date().toISOString(), machine: machine(), serverNode: servers[0].server.node, plan: PLAN.sso, figures } },
   });
   console.log(formatTable(rows.map((item) => ({ figure: item.figure, value: item.text, budget: item.budget, pass: item.pass }))));
   console.log(`\nload average ${machine().loadAverage1m} at the end · ${Math.round((Date.now() - started) / 1000)} s`);

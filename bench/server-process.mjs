@@ -2,15 +2,20 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { nodeRuntime } from '../scripts/node-runtime.mjs';
 
 const START_TIMEOUT_MS = 60_000;
 
-/** Resolves when the server listens: { base, engine, eventLoopDelay(during), cpuMicros(), stop() }. */
+/** Resolves when the server listens: { base, engine, node, eventLoopDelay(during), cpuMicros(), stop() }. */
 export async function startBenchServer({ dataDir, databaseUrl, adminPassword, distDir }) {
+  // IAM_BENCH_SERVER_NODE=24 runs the server on that Node.js major (prepared as the test suites'
+  // second runtime is), the load generators staying on this one.
+  const runtime = process.env.IAM_BENCH_SERVER_NODE ? nodeRuntime(Number(process.env.IAM_BENCH_SERVER_NODE)) : undefined;
   const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
     // IAM_BENCH_CPU_PROF=DIR writes the server's CPU profile there (to see where its time goes).
     execArgv: ['--import', 'tsx', ...(process.env.IAM_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.IAM_BENCH_CPU_PROF}`] : [])],
-    env: { ...process.env, IAM_BENCH_SERVER: JSON.stringify({ dataDir, databaseUrl, adminPassword, distDir }) },
+    ...(runtime ? { execPath: runtime.node } : {}),
+    env: { ...process.env, ...runtime?.env, IAM_BENCH_SERVER: JSON.stringify({ dataDir, databaseUrl, adminPassword, distDir }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise((resolve, reject) => {
@@ -40,6 +45,8 @@ export async function startBenchServer({ dataDir, databaseUrl, adminPassword, di
   return {
     base: `http://127.0.0.1:${ready.port}`,
     engine: ready.engine,
+    /** The server's Node.js version. */
+    node: ready.node,
     /** Runs `work` while the server records its event-loop delay; answers both results. */
     async eventLoopDelay(work) {
       child.send({ type: 'eld-start' });

@@ -62,4 +62,4 @@ process.on('message', (command: Command) => {
 process.on('disconnect', () => void stop());
 
 const address = app.server.address();
-process.send?.({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0, engine: app.ctx.engine });
+process.send?.({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0, engine: app.ctx.engine, node: process.version });
