@@ -1,0 +1,102 @@
+// Outsider round 7: hostile tests against the personal center's re-checks (what a borrowed session
+// or an unlocked screen can still do without the password), the administrators' own records, and
+// the OIDC provider's token surface. Each test asserts the secure behaviour and fails on the code
+// it was written against; every test runs on PostgreSQL too (IAM_TEST_DB=postgres).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, transform, type Client, type TestServer } from './harness';
+import { SoftwareAuthenticator } from './software-authenticator';
+import { authenticator } from './sign-in-support';
+import { createTenant } from './scim-support';
+
+const PASSWORD = 'Round7pass1';
+const RP_ID = 'localhost';
+const PAGE = 'http://localhost:5173';
+
+let server: TestServer;
+let admin: Client;
+
+before(async () => {
+  server = await startServer({ webauthn: { rpId: RP_ID, origins: [PAGE] } });
+  admin = await server.admin();
+});
+after(async () => {
+  await server.stop();
+});
+
+let people = 0;
+async function person(fields: Record<string, unknown> = {}): Promise<{ id: string; username: string; phone: string }> {
+  people += 1;
+  const username = `r7-person-${people}`;
+  const phone = `1390000${String(7100 + people)}`;
+  const created = await admin.post<{ id: string }>('/api/user', {
+    username,
+    realName: `R7_${people}`,
+    password: transform(PASSWORD),
+    mobilePhone: phone,
+    ...fields,
+  });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  return { id: created.body.data.id, username, phone };
+}
+
+async function signIn(username: string): Promise<Client> {
+  const browser = server.client();
+  const answer = await browser.login(username, PASSWORD);
+  assert.equal(answer.body.data?.loginSuccess, true, JSON.stringify(answer.body));
+  return browser;
+}
+
+/** `browser`'s person adds a passkey (with their password): its id. */
+async function addPasskey(browser: Client): Promise<string> {
+  const key = new SoftwareAuthenticator(PAGE, RP_ID);
+  const options = await browser.post<{ challenge: string; rp: { id?: string }; user: { id: string } }>('/api/user/passkeys/options', {
+    password: transform(PASSWORD),
+  });
+  assert.equal(options.status, 200, JSON.stringify(options.body));
+  const added = await browser.post<{ id: string }>('/api/user/passkeys', { name: 'Laptop', credential: key.create(options.body.data) });
+  assert.equal(added.status, 200, JSON.stringify(added.body));
+  return added.body.data.id;
+}
+
+test("a borrowed session cannot strip the person's passkey by first setting up an authenticator app of its own (removing takes the password or the person's own app)", async () => {
+  const who = await person();
+  const owner = await signIn(who.username);
+  const passkey = await addPasskey(owner);
+  // Someone else holds a session of the person (an unlocked screen): no password, no passkey.
+  const borrowed = await signIn(who.username);
+  assert.equal((await borrowed.delete(`/api/user/passkeys/${passkey}`)).status, 400, 'the session alone is refused');
+  // They enrol an app on their own phone (the session alone sets one up) and prove "the app".
+  const steps: string[] = [];
+  const enrol = await borrowed.post<{ secret: string }>('/api/user/totp');
+  steps.push(`enrol ${enrol.status}`);
+  if (enrol.status === 200) {
+    const code = authenticator(server, enrol.body.data.secret);
+    steps.push(`confirm ${(await borrowed.post('/api/user/totp/confirm', { code: code() })).status}`);
+    steps.push(`remove ${(await borrowed.request('DELETE', `/api/user/passkeys/${passkey}`, { code: code() })).status}`);
+  }
+  const left = await owner.get<unknown[]>('/api/user/passkeys');
+  assert.equal(
+    left.body.data.length,
+    1,
+    `the passkey was removed from a borrowed session (${steps.join(', ')}): an authenticator app set up with the session alone served as the proof`,
+  );
+});
+
+test("a tenant administrator's borrowed session cannot move their own reset phone through the user-administration call (PUT /user/{own id}) without the password", async () => {
+  const tenant = await createTenant(admin, 'Round7Co');
+  const boss = await person({ tenantId: tenant.id, isAdmin: true });
+  const session = await signIn(boss.username);
+  const own = await session.get<{ version: number; mobilePhone?: string }>(`/api/user/${boss.id}`);
+  assert.equal(own.status, 200, JSON.stringify(own.body));
+  // The profile call asks for the password (round 6)…
+  assert.equal((await session.put('/api/user/profile', { realName: 'R7_Boss', mobilePhone: '13900009797' })).status, 400);
+  // …the administration call on one's own record does not.
+  const moved = await session.put(`/api/user/${boss.id}`, { mobilePhone: '13900009797', version: own.body.data.version });
+  const row = await server.app.ctx.db.selectFrom('users').select('mobilePhone').where('id', '=', boss.id).executeTakeFirstOrThrow();
+  assert.notEqual(
+    row.mobilePhone,
+    '13900009797',
+    `a session alone (${moved.status}) made an attacker's number the administrator's sign-in and reset phone, unconfirmed: the profile's password re-check is skipped`,
+  );
+});
