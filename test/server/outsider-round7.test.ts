@@ -100,3 +100,65 @@ test("a tenant administrator's borrowed session cannot move their own reset phon
     `a session alone (${moved.status}) made an attacker's number the administrator's sign-in and reset phone, unconfirmed: the profile's password re-check is skipped`,
   );
 });
+
+/** The latest code sent to `address` for `userId` since `since` (written after the answer: waited for). */
+async function codeSentTo(userId: string, address: string, since: number): Promise<string | undefined> {
+  for (let tries = 0; tries < 30; tries += 1) {
+    const rows = await server.app.ctx.db
+      .selectFrom('messages')
+      .select(['content', 'address'])
+      .where('recipientId', '=', userId)
+      .where('createdAt', '>=', since)
+      .orderBy('createdAt', 'desc')
+      .execute();
+    const found = rows.find((row) => row.address === address);
+    if (found) return /(\d{6})/.exec(found.content)?.[1];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+}
+
+/** A password reset by SMS to `phone` for `userId`, setting `password`: the steps' statuses. */
+async function resetByPhone(userId: string, phone: string, password: string): Promise<string[]> {
+  server.clock.advance(61_000);
+  const since = server.clock.now();
+  const steps = [`reset-code ${(await server.client().post('/api/user/password/reset-code', { identifier: phone })).status}`];
+  const code = await codeSentTo(userId, phone, since);
+  const reset = code && (await server.client().put('/api/user/password', { identifier: phone, code, password: transform(password) }));
+  steps.push(`reset ${reset ? reset.status : '-'}`);
+  return steps;
+}
+
+test("a tenant administrator's borrowed session cannot take over a member by moving the member's phone and resetting by SMS (the administrator's reset itself takes their password)", async () => {
+  const tenant = await createTenant(admin, 'Round7Members');
+  const boss = await person({ tenantId: tenant.id, isAdmin: true });
+  const member = await person({ tenantId: tenant.id });
+  const session = await signIn(boss.username);
+  // The direct way is guarded: resetting the member's password takes the administrator's own password.
+  const direct = await session.post(`/api/user/${member.id}/password`, { id: member.id, password: transform('Attacker-owns-1'), opUserPassword: transform('not-known-1') });
+  assert.equal(direct.status, 400, JSON.stringify(direct.body));
+  // The way around it: the member's phone becomes the attacker's, then "forgot password".
+  const current = await session.get<{ version: number }>(`/api/user/${member.id}`);
+  const attackerPhone = '13900009798';
+  const moved = await session.put(`/api/user/${member.id}`, { mobilePhone: attackerPhone, version: current.body.data.version });
+  const steps = [`move ${moved.status}`, ...(await resetByPhone(member.id, attackerPhone, 'Attacker-owns-1'))];
+  const taken = await server.client().login(member.username, 'Attacker-owns-1');
+  assert.notEqual(
+    taken.body.data?.loginSuccess,
+    true,
+    `without the administrator's password (${steps.join(', ')}), the member's account is the attacker's: the contact change skips the re-check the reset asks for`,
+  );
+});
+
+test("a borrowed session cannot silently remove the person's phone and email (the addresses their password reset and sign-in notices go to)", async () => {
+  const who = await person({ email: 'r7-owner@corp.example' });
+  const session = await signIn(who.username);
+  // Setting a new address takes the password (round 6); clearing one should too.
+  const cleared = await session.put('/api/user/profile', { realName: 'R7_Owner', mobilePhone: '', email: '' });
+  const row = await server.app.ctx.db.selectFrom('users').select(['mobilePhone', 'email']).where('id', '=', who.id).executeTakeFirstOrThrow();
+  assert.deepEqual(
+    row,
+    { mobilePhone: who.phone, email: 'r7-owner@corp.example' },
+    `a session alone (${cleared.status}) removed the account's phone and email: the owner can no longer reset the password or sign in by phone, and gets no new-device notice`,
+  );
+});
