@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import { SoftwareAuthenticator } from './software-authenticator';
-import { authenticator } from './sign-in-support';
+import { authenticator, setLogin as setLoginOf } from './sign-in-support';
 import { createTenant } from './scim-support';
 
 const PASSWORD = 'Round7pass1';
@@ -161,4 +161,32 @@ test("a borrowed session cannot silently remove the person's phone and email (th
     { mobilePhone: who.phone, email: 'r7-owner@corp.example' },
     `a session alone (${cleared.status}) removed the account's phone and email: the owner can no longer reset the password or sign in by phone, and gets no new-device notice`,
   );
+});
+
+const setLogin = (changes: Record<string, unknown>) => setLoginOf(admin, changes);
+
+test("a tenant administrator's borrowed session cannot lift the re-check's lockout by unlocking their own account (an endless password oracle)", async () => {
+  const tenant = await createTenant(admin, 'Round7Unlock');
+  const boss = await person({ tenantId: tenant.id, isAdmin: true });
+  const session = await signIn(boss.username);
+  await setLogin({ maxFailures: 5, captchaAfterFailures: 0, captchaEnabled: false });
+  try {
+    const statuses: number[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      for (let guess = 0; guess < 5; guess += 1) {
+        statuses.push((await session.post('/api/user/passkeys/options', { password: transform(`Guess-${round}-${guess}-x1`) })).status);
+      }
+      // Locked by the re-check: the same session unlocks its own account and guesses on.
+      statuses.push((await session.delete(`/api/authc/user/${boss.id}/login/unlock`)).status);
+    }
+    const right = await session.post('/api/user/passkeys/options', { password: transform(PASSWORD) });
+    assert.notEqual(
+      right.status,
+      200,
+      `15 wrong passwords at the re-check with a lockout after 5, then the right one is accepted (${statuses.join(',')}): the session unlocks its own account between rounds`,
+    );
+  } finally {
+    await setLogin({ maxFailures: 5, captchaAfterFailures: 3 });
+    await server.app.ctx.db.deleteFrom('loginThrottle').execute();
+  }
 });
