@@ -190,3 +190,32 @@ test("a tenant administrator's borrowed session cannot lift the re-check's locko
     await server.app.ctx.db.deleteFrom('loginThrottle').execute();
   }
 });
+
+test("an account whose username differs only in letter case does not share the victim's failure count (its sign-ins would reset the victim's lockout)", async () => {
+  // The victim, and an account the attacker holds (an administrator made it, or the attacker chose
+  // the name at a first third-party sign-in) named like the victim in other letter case.
+  const victim = await admin.post('/api/user', { username: 'r7-casey', realName: 'Casey', password: transform(PASSWORD) });
+  assert.equal(victim.status, 200, JSON.stringify(victim.body));
+  const twin = await admin.post('/api/user', { username: 'R7-CASEY', realName: 'Twin', password: transform('Twin-pass-1') });
+  if (twin.status !== 200) return; // names differing in case are one name: nothing to share
+  await setLogin({ maxFailures: 5, captchaAfterFailures: 0, captchaEnabled: false });
+  try {
+    const statuses: number[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      for (let guess = 0; guess < 4; guess += 1) {
+        statuses.push((await server.client().login('r7-casey', `Guess-${round}-${guess}-x1`)).status);
+      }
+      // The attacker signs in to their own account: "its" counts are cleared, the victim's with them.
+      statuses.push((await server.client().login('R7-CASEY', 'Twin-pass-1')).status);
+    }
+    const right = await server.client().login('r7-casey', PASSWORD);
+    assert.notEqual(
+      right.body.data?.loginSuccess,
+      true,
+      `12 wrong passwords for r7-casey (maxFailures 5), interleaved with sign-ins of R7-CASEY (${statuses.join(',')}), and the account is not locked: one failure count for two accounts`,
+    );
+  } finally {
+    await setLogin({ maxFailures: 5, captchaAfterFailures: 3 });
+    await server.app.ctx.db.deleteFrom('loginThrottle').execute();
+  }
+});
