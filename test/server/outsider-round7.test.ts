@@ -135,7 +135,11 @@ test("a tenant administrator's borrowed session cannot take over a member by mov
   const member = await person({ tenantId: tenant.id });
   const session = await signIn(boss.username);
   // The direct way is guarded: resetting the member's password takes the administrator's own password.
-  const direct = await session.post(`/api/user/${member.id}/password`, { id: member.id, password: transform('Attacker-owns-1'), opUserPassword: transform('not-known-1') });
+  const direct = await session.post(`/api/user/${member.id}/password`, {
+    id: member.id,
+    password: transform('Attacker-owns-1'),
+    opUserPassword: transform('not-known-1'),
+  });
   assert.equal(direct.status, 400, JSON.stringify(direct.body));
   // The way around it: the member's phone becomes the attacker's, then "forgot password".
   const current = await session.get<{ version: number }>(`/api/user/${member.id}`);
