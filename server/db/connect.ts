@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { LiteralLimitsPlugin } from './literal-limits';
 import type { Database } from './tables';
 import { migrate, pendingMigrations } from './migrations';
 
@@ -102,7 +103,10 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
     sqlite.pragma('foreign_keys = ON');
     sqliteFile = sqlite;
     reachable = async () => sqlite.prepare('select 1').get() !== undefined;
-    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }), plugins: [new CamelCasePlugin()] });
+    kysely = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
+      plugins: [new CamelCasePlugin(), new LiteralLimitsPlugin()],
+    });
   }
   if (sqliteFile) {
     // Kysely takes no migration lock on SQLite: processes starting together on a fresh file would

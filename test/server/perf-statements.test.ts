@@ -202,6 +202,27 @@ test('single sign-on: an introspection is 2 statements (the grant, session and p
     refresh.every((statement) => statement.prepared === postgres),
     'prepared on PostgreSQL',
   );
+  // SQLite re-prepares a statement whose LIMIT is bound on every run (server/db/literal-limits.ts).
+  if (!postgres)
+    assert.deepEqual(
+      [...introspection, ...refresh].map((statement) => statement.text).filter((text) => /limit \?/i.test(text)),
+      [],
+    );
+});
+
+test('SQLite: a whole-number LIMIT is written into the statement, anything else stays bound (PostgreSQL binds every limit)', () => {
+  const { db, engine } = server.app.ctx;
+  const whole = db.selectFrom('users').select('id').limit(3).offset(20).compile();
+  const fraction = db.selectFrom('users').select('id').limit(2.5).compile();
+  if (engine === 'postgres') {
+    assert.match(whole.sql, /limit \$1 offset \$2$/);
+    assert.deepEqual(whole.parameters, [3, 20]);
+  } else {
+    assert.match(whole.sql, /limit 3 offset \?$/);
+    assert.deepEqual(whole.parameters, [20]);
+    assert.match(fraction.sql, /limit \?$/);
+  }
+  assert.deepEqual(fraction.parameters, [2.5]);
 });
 
 const BULK = 20_000;
