@@ -59,7 +59,7 @@ async function signIn(username: string): Promise<Client> {
   return browser;
 }
 
-const withAuthenticator = (browser: Client) => turnOnAuthenticator(server, browser);
+const withAuthenticator = (browser: Client) => turnOnAuthenticator(server, browser, PASSWORD);
 
 /** Asks for a phone sign-in code for `who` (a minute after the last one) and answers it. */
 async function phoneCode(who: { id: string; phone: string }): Promise<string> {

@@ -24,9 +24,10 @@ export function authenticator(server: TestServer, secret: string): () => string 
   };
 }
 
-/** The person `client` is signed in as turns their authenticator app on (through the API): its next code. */
-export async function withAuthenticator(server: TestServer, client: Client): Promise<() => string> {
-  const enrolment = await client.post<{ secret: string }>('/api/user/totp');
+/** The person `client` is signed in as turns their authenticator app on (through the API, with
+ *  their `password`): its next code. */
+export async function withAuthenticator(server: TestServer, client: Client, password: string): Promise<() => string> {
+  const enrolment = await client.post<{ secret: string }>('/api/user/totp', { password: transform(password) });
   assert.equal(enrolment.status, 200, JSON.stringify(enrolment.body));
   const code = authenticator(server, enrolment.body.data.secret);
   assert.equal((await client.post('/api/user/totp/confirm', { code: code() })).status, 200);
