@@ -2,7 +2,7 @@
 // server's clock) and a third-party provider registered for a test, with one trip through it.
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
-import type { Answer, Client, TestServer } from './harness';
+import { transform, type Answer, type Client, type TestServer } from './harness';
 import { signInAtProvider, startIdentityProvider, type IdentityProvider, type Person } from './identity-provider';
 
 /** `admin` changes the login settings (at their current version). */
