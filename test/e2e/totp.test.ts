@@ -68,7 +68,7 @@ test('set up in the personal center: QR code, the key once, confirmed with a cod
   // The current password first (a borrowed session sets up no app of its own): a wrong one is
   // refused under its field, and no key is shown.
   await card(page).getByText('Enter your current password to set up an authenticator app.').waitFor();
-  const password = card(page).getByLabel('Current password');
+  const password = card(page).getByLabel('Current password', { exact: true });
   await password.fill('Not-the-password-1');
   await card(page).getByRole('button', { name: 'Continue' }).click();
   await card(page).getByText('The password is wrong').waitFor();
