@@ -4,9 +4,9 @@
 // (IAM_TEST_DB=postgres).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, transform, type Client, type TestServer } from './harness';
 import { assertScimError, PATCH_SCHEMA, provisionedTenant, USER_SCHEMA } from './scim-support';
-import { registeredProvider, setLogin, withAuthenticator } from './sign-in-support';
+import { registeredProvider, setLogin, withAuthenticator, withAuthenticatorOfPasswordless } from './sign-in-support';
 
 const PASSWORD = 'Round5pass1';
 
@@ -73,14 +73,9 @@ test('a third-party sign-in of a linked person with an authenticator app still a
   try {
     const first = await viaProvider<{ loginSuccess: boolean }>({ username: 'r5carol', realName: 'Carol', email: subject.email });
     assert.equal(first.answer.body.data?.loginSuccess, true, JSON.stringify(first.answer.body));
-    // Carol turns her authenticator app on (setting one up takes the current password: an
-    // administrator gives her one first); a later sign-in through the provider must still ask for it.
-    const carol = await server.app.ctx.db.selectFrom('users').select('id').where('username', '=', 'r5carol').executeTakeFirstOrThrow();
-    const given = await admin.post(`/api/user/${carol.id}/password`, { id: carol.id, password: transform(PASSWORD), opUserPassword: transform(ADMIN.password) });
-    assert.equal(given.status, 200, JSON.stringify(given.body));
-    const own = server.client();
-    assert.equal((await own.login('r5carol', PASSWORD)).body.data?.loginSuccess, true);
-    await withAuthenticator(server, own, PASSWORD);
+    // Carol turns her authenticator app on (setting one up takes a password: an administrator
+    // gives her one first); a later sign-in through the provider must still ask for it.
+    await withAuthenticatorOfPasswordless(server, admin, 'r5carol', PASSWORD);
     const later = await viaProvider<{ loginSuccess: boolean }>({});
     assert.notEqual(later.answer.body.data?.loginSuccess, true, `signed in without the authenticator app: ${JSON.stringify(later.answer.body)}`);
   } finally {
