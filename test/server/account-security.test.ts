@@ -82,8 +82,7 @@ const generate = (client: Client, password = PASSWORD) => client.post<{ codes: s
 const auditOf = (action: string, targetId: string) =>
   server.app.ctx.db.selectFrom('auditLog').selectAll().where('action', '=', action).where('targetId', '=', targetId).execute();
 const failuresOf = async (username: string) =>
-  (await server.app.ctx.db.selectFrom('loginThrottle').select('failures').where('username', '=', `username:${username}`).executeTakeFirst())
-    ?.failures ?? 0;
+  (await server.app.ctx.db.selectFrom('loginThrottle').select('failures').where('username', '=', `username:${username}`).executeTakeFirst())?.failures ?? 0;
 test('recovery codes: only with a second factor and the right password; ten, shown once, stored as digests; a new set replaces the old', async () => {
   const who = await person();
   const client = await signedIn(who.username);

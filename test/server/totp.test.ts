@@ -27,8 +27,16 @@ test('enrolment: the current password first, the secret is shown once, a wrong c
   const wrongPassword = await enrol(admin, 'Not-the-password-1');
   assert.equal(wrongPassword.status, 400);
   assert.deepEqual((wrongPassword.body.data as unknown as { fields: unknown }).fields, [{ field: 'password', rule: 'rule.wrongPassword' }]);
-  const recorded = await server.app.ctx.db.selectFrom('auditLog').select('detail').where('action', '=', 'login.failure').where('actorName', '=', ADMIN.username).execute();
-  assert.ok(recorded.some((row) => String(row.detail).includes('recheck')), 'a wrong password is a failed re-check, counted towards the lockout');
+  const recorded = await server.app.ctx.db
+    .selectFrom('auditLog')
+    .select('detail')
+    .where('action', '=', 'login.failure')
+    .where('actorName', '=', ADMIN.username)
+    .execute();
+  assert.ok(
+    recorded.some((row) => String(row.detail).includes('recheck')),
+    'a wrong password is a failed re-check, counted towards the lockout',
+  );
   const enrolment = await enrol(admin);
   assert.equal(enrolment.status, 200, JSON.stringify(enrolment.body));
   const { secret, uri } = enrolment.body.data;
