@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser, submitSignIn, type WatchedPage } from './harness';
 import { authenticator, turnOnAuthenticator } from './totp-support';
+import { seriousViolations } from './a11y-support';
 
 const PASSWORD = 'Member-totp-1';
 
@@ -72,6 +73,7 @@ test('set up in the personal center: QR code, the key once, confirmed with a cod
   await password.fill('Not-the-password-1');
   await card(page).getByRole('button', { name: 'Continue' }).click();
   await card(page).getByText('The password is wrong').waitFor();
+  assert.deepEqual(await seriousViolations(page, 'authenticator app: the password step'), []);
   assert.equal(await card(page).getByRole('group', { name: 'Setup key' }).count(), 0);
   await password.fill(PASSWORD);
   await card(page).getByRole('button', { name: 'Continue' }).click();
