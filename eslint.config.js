@@ -5,19 +5,7 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-const uiPackages = [
-  'react',
-  'react-dom',
-  'react-dom/*',
-  'react/*',
-  '@nanostores/react',
-  '@radix-ui/*',
-  'wouter',
-  'wouter/*',
-  'react-hook-form',
-  '@hookform/*',
-  '@r2wc/*',
-];
+const uiPackages = ['react', 'react-dom', 'react-dom/*', 'react/*', '@radix-ui/*', 'wouter', 'wouter/*', 'react-hook-form', '@hookform/*', '@r2wc/*'];
 const restrict = (patterns, message, ...more) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }, ...more] }],
 });

@@ -6,6 +6,7 @@ import type { Ctx } from '../context';
 import type { ChannelTable } from '../db/tables';
 import { MessageServiceType } from '../../src/core/enums';
 import { DeliveryStatus, InboxStatus } from '../../src/core/schemas/messaging';
+import { DeliveryErrorCode } from '../../src/core/schemas/delivery-error';
 import { outboxDb, type MessageRow } from './tables';
 import { sendEmail } from './senders/email';
 import { sendSms } from './senders/sms';
@@ -53,8 +54,8 @@ async function firstEnabled(ctx: Ctx, serviceType: string): Promise<ChannelRow |
 async function routeOf(ctx: Ctx, row: MessageRow): Promise<Route> {
   if (row.channelId) {
     const channel = await ctx.db.selectFrom('channels').selectAll().where('id', '=', row.channelId).executeTakeFirst();
-    if (!channel) throw new DeliveryError('The channel no longer exists');
-    if (channel.enabled !== 1) throw new DeliveryError('The channel is disabled');
+    if (!channel) throw new DeliveryError(DeliveryErrorCode.ChannelGone);
+    if (channel.enabled !== 1) throw new DeliveryError(DeliveryErrorCode.ChannelDisabled);
     return { channel, address: row.address };
   }
   const user = row.recipientId
@@ -75,13 +76,13 @@ async function routeOf(ctx: Ctx, row: MessageRow): Promise<Route> {
     const channel = await firstEnabled(ctx, serviceType);
     if (channel) return { channel, address: address ?? null };
   }
-  throw new DeliveryError(`No enabled channel can reach the recipient (${candidates.map(([type]) => type).join(' or ')})`);
+  throw new DeliveryError(DeliveryErrorCode.NoChannel, candidates.map(([type]) => type).join(' / '));
 }
 
 async function send(ctx: Ctx, row: MessageRow, route: Route): Promise<void> {
   const type = route.channel.serviceType as MessageServiceType;
   if (type === MessageServiceType.SITE_MESSAGE) {
-    if (!row.recipientId) throw new DeliveryError('An in-site message needs a recipient');
+    if (!row.recipientId) throw new DeliveryError(DeliveryErrorCode.NoRecipient);
     return;
   }
   const settings = JSON.parse(route.channel.config) as ChannelSettings;
@@ -98,14 +99,15 @@ export async function deliver(ctx: Ctx, row: MessageRow, maxAttempts = MAX_ATTEM
     route = await routeOf(ctx, row);
     await send(ctx, row, route);
     const site = route.channel.serviceType === MessageServiceType.SITE_MESSAGE;
-    changes = { status: site ? InboxStatus.Unread : DeliveryStatus.Sent, sentAt: ctx.now(), error: null, nextAttemptAt: null };
+    changes = { status: site ? InboxStatus.Unread : DeliveryStatus.Sent, sentAt: ctx.now(), errorCode: null, error: null, nextAttemptAt: null };
   } catch (error) {
-    const text = error instanceof DeliveryError ? error.message : 'The message could not be sent';
+    const failure = error instanceof DeliveryError ? error : new DeliveryError(DeliveryErrorCode.Failed);
     if (!(error instanceof DeliveryError)) console.error('message delivery failed', error);
     const retry = row.attempts < maxAttempts;
     changes = {
       status: retry ? DeliveryStatus.Queued : DeliveryStatus.Failed,
-      error: text.slice(0, 500),
+      errorCode: failure.code,
+      error: failure.detail?.slice(0, 500) ?? null,
       nextAttemptAt: retry ? ctx.now() + backoffMs(row.attempts) : null,
     };
   }

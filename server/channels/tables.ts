@@ -1,12 +1,15 @@
-// The delivery columns that migration 0003 adds to `messages` (the outbox and message history).
+// The delivery columns that migrations 0003 and 0029 add to `messages` (the outbox and message history).
 // They are typed here, beside the code that uses them, and joined to the shared row type.
 import type { Generated, Kysely, Selectable } from 'kysely';
 import type { Database, MessageTable } from '../db/tables';
+import type { DeliveryErrorCode } from '../../src/core/schemas/delivery-error';
 
 export interface DeliveryColumns {
   /** The channel that delivered (or will deliver) the message; null until one is chosen. */
   channelId: string | null;
-  /** The last delivery error, in words (never a secret). */
+  /** The last delivery error's code (migration 0029; null on rows from before it). */
+  errorCode: DeliveryErrorCode | null;
+  /** The last delivery error's raw detail (never a secret); on rows from before 0029, the error in English words. */
   error: string | null;
   attempts: Generated<number>;
   /** When the next attempt is due (null: now); while sending, when the claim lapses. */
@@ -26,6 +29,7 @@ export const freshMessage = (now: number) => ({
   pushTime: now,
   createdAt: now,
   readAt: null,
+  errorCode: null,
   error: null,
   attempts: 0,
   nextAttemptAt: null,

@@ -596,6 +596,36 @@ const passkeyCredentials: Migration = {
   },
 };
 
+/** Public OpenID Connect clients (single-page and native apps, server/oidc/clients.ts): the client's
+ *  type, and a client without a secret. The secret and its time become optional the same way on
+ *  both databases: a nullable copy of each column takes its place (SQLite cannot drop NOT NULL). */
+const publicClients: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('oidc_clients')
+      .addColumn('client_type', 'text', (c) => c.notNull().defaultTo('confidential'))
+      .execute();
+    for (const [column, type] of [
+      ['secret', 'text'],
+      ['rotated_at', 'bigint'],
+    ] as const) {
+      await db.schema.alterTable('oidc_clients').addColumn(`${column}_optional`, type).execute();
+      await sql`update oidc_clients set ${sql.ref(`${column}_optional`)} = ${sql.ref(column)}`.execute(db);
+      await db.schema.alterTable('oidc_clients').dropColumn(column).execute();
+      await db.schema.alterTable('oidc_clients').renameColumn(`${column}_optional`, column).execute();
+    }
+  },
+};
+
+/** Delivery errors as codes the console translates (src/core/schemas/delivery-error.ts): the code
+ *  beside the raw detail, for messages and webhook attempts. Older rows keep their English words
+ *  in `error` and no code, and are shown as they are. */
+const deliveryErrorCodes: Migration = {
+  async up(db: Kysely<unknown>) {
+    for (const table of ['messages', 'webhook_attempts']) await db.schema.alterTable(table).addColumn('error_code', 'text').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -621,6 +651,8 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0024_webhooks_and_imports': webhooksAndImports,
     '0021_message_sender': messageSender,
     '0025_passkey_credentials': passkeyCredentials,
+    '0027_sso_public_clients': publicClients,
+    '0029_delivery_error_codes': deliveryErrorCodes,
   };
 }
 

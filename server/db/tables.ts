@@ -2,6 +2,7 @@
 // camelCase here). Times are epoch milliseconds; booleans are 0/1 integers on both engines;
 // JSON columns hold text.
 import type { Generated } from 'kysely';
+import type { DeliveryErrorCode } from '../../src/core/schemas/delivery-error';
 
 export interface TenantTable {
   id: string;
@@ -391,6 +392,9 @@ export interface WebhookAttemptTable {
   at: number;
   durationMs: number;
   statusCode: number | null;
+  /** Why the post failed (migration 0029; null on success and on rows from before it). */
+  errorCode: DeliveryErrorCode | null;
+  /** The failure's raw detail; on rows from before 0029, the reason in English words. */
   error: string | null;
   /** The start of the receiver's answer (bounded). */
   answer: string | null;

@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { oidcLibrary } from './library';
-import type { OidcDatabase } from './tables';
+import { couldBeStored, type OidcDatabase } from './tables';
 import { clientLookup } from './clients';
 import { compiledStatement } from '../db/statement';
 import type { Engine } from '../db/connect';
@@ -125,6 +125,7 @@ class PayloadAdapter implements Adapter {
   /** The row: read ahead with its token (read-ahead.ts), read with its grant and session when it is
    *  a token the provider reads them for next, or read alone. */
   private async read(column: 'id' | 'uid' | 'userCode', value: string): Promise<PayloadRow | null | undefined> {
+    if (!couldBeStored(value)) return undefined;
     const early = takeReadAhead(this.model, column, value);
     if (early !== undefined) return early;
     if (column === 'id' && READ_AHEAD_MODELS.has(this.model)) {

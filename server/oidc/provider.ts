@@ -1,13 +1,13 @@
 // The OpenID Connect provider for the apps (oidc-provider, a certified implementation): the
 // authorization code flow with PKCE, refresh tokens, userinfo, discovery and JWKS, RP-initiated
 // logout, introspection of an app's own tokens, client_credentials for the apps that switch it on,
-// no consent page for trusted apps. Signing in and consent happen in the console (the hidden
+// no consent page for trusted apps; public clients (single-page and native apps) without a secret,
+// called from the browser by their redirect URIs' origins (cors.ts, public-clients.ts). Signing in and consent happen in the console (the hidden
 // oauth/authorize route) with our own session. What ends an app's access: see revoke.ts.
 import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { oidcLibrary } from './library';
 import type { Ctx } from '../context';
-import { Status } from '../../src/core/enums';
 import { adapterFactory } from './adapter';
 import { answerUnavailableDatabaseAs503 } from './unavailable';
 import { providerKeys } from './keys';
@@ -19,9 +19,11 @@ import { APP_SCOPES, rolesClaims, tenantClaims } from './app-claims';
 import { endConsoleSessionOnLogout, logoutSource } from './logout';
 import { machineResources, onlyHeldPrivileges, unauthorizedGrantType } from './machine';
 import { isTrusted } from './clients';
+import { clientBasedCORS, openEndpointsCORS } from './cors';
+import { noIntrospectionForPublicClients, refreshTokenTTL } from './public-clients';
 import { consoleSignIn, finishInteraction, freshEnough } from './interactions';
 import { sendProviderLogoutsThroughOutbox } from './backchannel';
-import { PERSON_COLUMNS, takePersonReadAhead } from './read-ahead';
+import { maySignIn, PERSON_COLUMNS, takePersonReadAhead } from './read-ahead';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -41,7 +43,7 @@ function accountFinder(ctx: Ctx) {
   return async (accountId: string, clientId: string | undefined) => {
     const ahead = takePersonReadAhead(accountId);
     const user = ahead === undefined ? (await ctx.db.executeQuery(person({ id: accountId }))).rows[0] : ahead;
-    if (!user || user.availabilityStatus !== Status.Enable) return undefined;
+    if (!maySignIn(user)) return undefined;
     return {
       accountId,
       claims: async (_use: string, scope: string) => {
@@ -107,11 +109,12 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
     // The claims of the granted scopes go into the ID token too, not only userinfo.
     conformIdTokenClaims: false,
     // Only what the apps can use: the code flow (with PKCE) and refresh, the client secret in the
-    // Authorization header or the form body. Nothing implicit, no id_token or none response type,
-    // no public clients.
+    // Authorization header or the form body, or no secret for a public client (clients.ts). Nothing
+    // implicit, no id_token or none response type.
     responseTypes: ['code'],
-    clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     pkce: { required: () => true },
+    clientBasedCORS,
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
@@ -169,7 +172,8 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
       Interaction: hour,
       Grant: 14 * 24 * hour,
       Session: 14 * 24 * hour,
-      RefreshToken: 14 * 24 * hour,
+      // A public client's are shorter, and rotation does not extend them (public-clients.ts).
+      RefreshToken: refreshTokenTTL(14 * 24 * hour),
     },
     formats: { customizers: { jwt: onlyHeldPrivileges(ctx.db) } },
     renderError: async (oidc, out) => {
@@ -216,6 +220,8 @@ export class OidcProvider {
     answerUnavailableDatabaseAs503(provider);
     provider.use(formPostPolicy);
     provider.use(unauthorizedGrantType);
+    provider.use(noIntrospectionForPublicClients);
+    provider.use(openEndpointsCORS(oidcDb(this.ctx.db)));
     provider.use(endConsoleSessionOnLogout(this.ctx));
     sendProviderLogoutsThroughOutbox(provider, oidcDb(this.ctx.db));
     return provider;

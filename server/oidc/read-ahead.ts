@@ -13,6 +13,7 @@ import type { Engine } from '../db/connect';
 import { compiledStatement } from '../db/statement';
 import type { OidcDatabase } from './tables';
 import type { UserTable } from '../db/tables';
+import { Status } from '../../src/core/enums';
 
 export type PayloadRow = { payload: string; expiresAt: number | null; consumedAt: number | null };
 
@@ -117,10 +118,14 @@ export function tokenWithGrantStatement(db: Kysely<OidcDatabase>, engine: Engine
   );
 }
 
-type JoinedRow = ReturnType<ReturnType<typeof tokenWithGrantStatement>> extends CompiledQuery<infer Row> ? Row : never;
+export type JoinedRow = ReturnType<ReturnType<typeof tokenWithGrantStatement>> extends CompiledQuery<infer Row> ? Row : never;
 export type PersonRow = Pick<Selectable<UserTable>, PersonColumn>;
 
-function personOf(row: JoinedRow): PersonRow | null {
+/** Whether the person may still use what they were given (the provider's findAccount, provider.ts). */
+export const maySignIn = (person: PersonRow | null | undefined): person is PersonRow => person?.availabilityStatus === Status.Enable;
+
+/** The person's columns of a joined row; null when the token's person no longer exists. */
+export function personOf(row: JoinedRow): PersonRow | null {
   if (row.personId === null) return null;
   return Object.fromEntries(PERSON_COLUMNS.map((column) => [column, row[personAlias(column)]])) as PersonRow;
 }

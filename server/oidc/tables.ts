@@ -1,4 +1,4 @@
-// The tables of migrations 0004, 0017, 0018 and 0019 (the OpenID Connect provider), typed beside the code that uses them
+// The tables of migrations 0004, 0017, 0018, 0019 and 0027 (the OpenID Connect provider), typed beside the code that uses them
 // and joined to the shared database type.
 import type { Generated, Kysely } from 'kysely';
 import type { Database } from '../db/tables';
@@ -30,9 +30,14 @@ export interface OidcKeyTable {
 export interface OidcClientTable {
   appId: string;
   /** The client secret: oidc-provider compares it (and HS256 uses it as a key), so it is kept as
-   *  is; it is answered once, when generated, and never again. */
-  secret: string;
-  rotatedAt: number;
+   *  is; it is answered once, when generated, and never again. Null: none (a public client, or a
+   *  client switched back to confidential that has no new secret yet; migration 0027). */
+  secret: string | null;
+  /** When the secret was made; null without a secret. */
+  rotatedAt: number | null;
+  /** 'confidential' (a server app, authenticated by its secret) or 'public' (a single-page or
+   *  native app, no secret; migration 0027). */
+  clientType: Generated<string>;
   /** Where the app may send the browser after signing out, one URL a line (migration 0017). */
   postLogoutRedirectUris: string | null;
   /** 1: the app may use the client_credentials grant (migration 0018). */
@@ -66,3 +71,8 @@ type OidcTables = { oidcPayloads: OidcPayloadTable; oidcKeys: OidcKeyTable; oidc
 export type OidcDatabase = Database & OidcTables;
 
 export const oidcDb = (db: Kysely<Database>): Kysely<OidcDatabase> => db.withTables<OidcTables>();
+
+/** Whether a value from a request (a token, a uid, a client id) could name a stored row at all:
+ *  PostgreSQL's text holds no NUL character, and looking such a value up fails instead of finding
+ *  nothing. The lookups answer "not found" for the others without asking the database. */
+export const couldBeStored = (value: string): boolean => !value.includes('\u0000');

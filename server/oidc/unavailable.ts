@@ -4,6 +4,9 @@
 import type Provider from 'oidc-provider';
 import { databaseUnavailable, RETRY_AFTER_S } from '../db/availability';
 
+/** OAuth's answer while the database cannot be reached. */
+export const TEMPORARILY_UNAVAILABLE = { error: 'temporarily_unavailable', error_description: 'The service is temporarily unavailable; try again shortly' };
+
 export function answerUnavailableDatabaseAs503(provider: Provider): void {
   // The provider's contexts whose server error came from an unreachable database.
   const unavailable = new WeakSet<object>();
@@ -16,6 +19,6 @@ export function answerUnavailableDatabaseAs503(provider: Provider): void {
     ctx.status = 503;
     ctx.set('retry-after', String(RETRY_AFTER_S));
     ctx.type = 'json';
-    ctx.body = { error: 'temporarily_unavailable', error_description: 'The service is temporarily unavailable; try again shortly' };
+    ctx.body = TEMPORARILY_UNAVAILABLE;
   });
 }

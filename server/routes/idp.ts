@@ -21,8 +21,9 @@ import {
   idpSummary,
   linkBody,
 } from '../../src/core/schemas/idp';
-import { idpUpdateBody } from '../../src/core/schemas/idp-login';
+import { complementAnswer, idpUpdateBody } from '../../src/core/schemas/idp-login';
 import { findTicket, linkTicket, redeemTicket } from '../auth/third-party';
+import type { ContactField } from '../auth/contacts';
 import type { SecondStep } from '../auth/login';
 import { signInAfterProvider } from '../auth/login-step';
 import { ApiError } from '../http/errors';
@@ -34,8 +35,7 @@ import * as idps from '../services/idps';
 
 const tags = ['Third-party sign-in'];
 /** The complement's answer when a code was sent to a typed email or phone (server/auth/third-party.ts). */
-export const CONFIRM_TYPED_CONTACTS =
-  'Signed in. A code was sent to the email or phone number you entered: to make it your address, enter it in your profile again and confirm it with that code';
+export const CONFIRM_TYPED_CONTACTS = 'Signed in. A code was sent to the email or phone number you entered: it becomes your address once you confirm that code';
 
 /** A third-party sign-in opened over someone's live session (the person's own, or a victim's who
  *  followed a link) goes on only once the person confirmed the switch (`switchAccount`). */
@@ -84,17 +84,18 @@ export const idpRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
     params: idpCodeParams,
     query: accessTicketQuery,
     body: complementBody,
-    response: loginAnswer,
+    response: complementAnswer,
     rateLimit: ctx.config.rateLimits.login,
     handler: async (req, reply) => {
-      let toProve: string[] = [];
+      let toProve: ContactField[] = [];
       const answer = await signInWithTicket(ctx, req, reply, async (ticket) => {
         const redeemed = await redeemTicket(ctx, ticket, req.body, req.raw.log);
         toProve = redeemed.toProve;
         return redeemed.user;
       });
-      // An address typed beyond the provider's vouched ones is not the account's yet: say so.
-      return toProve.length && answer.loginSuccess ? { ...answer, message: CONFIRM_TYPED_CONTACTS } : answer;
+      // An address typed beyond the provider's vouched ones is not the account's yet: say so, and
+      // which (the page asks for the codes at once: src/react/screens/infoComplete).
+      return toProve.length && answer.loginSuccess ? { ...answer, message: CONFIRM_TYPED_CONTACTS, codeSentTo: toProve } : answer;
     },
   });
 

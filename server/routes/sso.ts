@@ -12,6 +12,9 @@ import { OIDC_MOUNT, OIDC_PATH, OidcProvider } from '../oidc/provider';
 import { consoleSignIn, finishInteraction, interactionDetails } from '../oidc/interactions';
 import { oidcDb } from '../oidc/tables';
 import { withReadAhead } from '../oidc/read-ahead';
+import { introspection } from '../oidc/introspection';
+import { TEMPORARILY_UNAVAILABLE } from '../oidc/unavailable';
+import { databaseUnavailable, RETRY_AFTER_S } from '../db/availability';
 import { ExpirySweeper } from '../oidc/sweep';
 import { safeRedirect } from '../http/redirect';
 import { Permission } from '../../src/core/permission-codes';
@@ -63,7 +66,24 @@ function mountProvider(app: FastifyInstance, ctx: Ctx, oidc: OidcProvider): void
       await withReadAhead(() => handlerOf(provider)(raw, reply.raw));
     };
     scope.all(`${OIDC_MOUNT}/*`, { schema: { hide: true } }, handle);
+    // An app's introspection with its secret in the Authorization header is answered without the
+    // provider's pipeline (oidc/introspection.ts); any other goes to the provider.
+    const introspect = introspection(oidcDb(ctx.db), ctx.engine, () => ctx.site.issuer());
+    scope.post(`${OIDC_MOUNT}/token/introspection`, { schema: { hide: true } }, async (request, reply) => {
+      const client = await introspect.authenticate(request.headers).catch(unlessUnavailable);
+      if (client === undefined) return handle(request, reply);
+      const answer = client && (await introspect.answer(client, request.raw).catch(unlessUnavailable));
+      reply.header('cache-control', 'no-store').type('application/json; charset=utf-8');
+      if (!answer) return reply.code(503).header('retry-after', String(RETRY_AFTER_S)).send(JSON.stringify(TEMPORARILY_UNAVAILABLE));
+      return reply.code(answer.status).send(JSON.stringify(answer.body));
+    });
   });
+}
+
+/** An unreachable database becomes `null` (answered 503 as the provider would); other errors go on. */
+function unlessUnavailable(error: unknown): null {
+  if (databaseUnavailable(error)) return null;
+  throw error;
 }
 
 export const ssoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {

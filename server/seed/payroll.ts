@@ -104,6 +104,7 @@ export async function registerPayroll(db: Kysely<Database>, origin: string, admi
   }
   const clients = oidcDb(db);
   const clientSecret = await rotateClientSecret(clients, appId, now);
+  if (clientSecret === undefined) throw new Error(`The payroll demo app ${appId} was switched to a public client: it needs a secret`);
   // The demo is the console's own first-party app: trusted, so people are not asked to consent.
   await updateClient(clients, appId, { postLogoutRedirectUris: [`${origin}/`], backchannelLogoutUri: `${origin}/backchannel-logout`, trusted: true });
   return { clientId: appId, clientSecret };

@@ -1,16 +1,17 @@
 // An app as an OpenID Connect client, behind the oidc-client calls of server/routes/sso.ts: its
-// client settings and secret (stored by server/oidc/clients.ts), for those who may manage the app;
-// the secret is answered only when it is made.
+// type (confidential or public), settings and secret (stored by server/oidc/clients.ts), for those
+// who may manage the app; the secret is answered only when it is made.
 import type * as v from 'valibot';
 import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
 import type { oidcClientBody } from '../../src/core/schemas/sso';
 import { OidcProvider } from '../oidc/provider';
-import { callbackUrls, clientStatus, rotateClientSecret, updateClient } from '../oidc/clients';
+import { callbackUrls, clientStatus, rotateClientSecret, setClientType, updateClient } from '../oidc/clients';
 import { oidcDb } from '../oidc/tables';
 import { canManageApp } from '../auth/scope';
 import { assertMayTrustApps } from '../auth/grants';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound, type FieldError } from '../http/errors';
+import { ClientType } from '../../src/core/schemas/sso';
 import { assertOutboundUri } from '../http/outbound-field';
 
 const issuerOf = async (ctx: Ctx) => (await OidcProvider.of(ctx).get()).issuer;
@@ -35,18 +36,36 @@ export async function clientOf(ctx: Ctx, actor: Actor, appId: string) {
   return clientView(ctx, appId, callbackUrl);
 }
 
+/** A public client has no secret to prove who it is: what needs one is refused, by field. */
+function refuseSecretOnlySettings(body: v.InferOutput<typeof oidcClientBody>): void {
+  const fields: FieldError[] = [];
+  if (body.clientCredentials) fields.push({ field: 'clientCredentials', rule: 'rule.publicClient' });
+  if (body.trusted) fields.push({ field: 'trusted', rule: 'rule.publicClient' });
+  if (fields.length) {
+    throw new ApiError(400, 'A public client (single-page or native app) has no secret: it cannot use client_credentials nor be trusted', { fields });
+  }
+}
+
 /** Changes the client's settings; marking it trusted is for the platform administrator only. */
 export async function changeClient(ctx: Ctx, actor: Actor, appId: string, body: v.InferOutput<typeof oidcClientBody>, ip: string) {
   const { callbackUrl } = await manageableApp(ctx, actor, appId);
   if (body.trusted !== undefined) assertMayTrustApps(actor);
+  const db = oidcDb(ctx.db);
+  const { clientType: was } = await clientStatus(db, appId);
+  if ((body.clientType ?? was) === ClientType.Public) refuseSecretOnlySettings(body);
   if (body.backchannelLogoutUri) await assertOutboundUri(ctx, 'backchannelLogoutUri', body.backchannelLogoutUri);
+  const { clientType, ...settings } = body;
   const changes = {
-    ...body,
+    ...settings,
     ...(body.postLogoutRedirectUris ? { postLogoutRedirectUris: [...new Set(body.postLogoutRedirectUris)] } : {}),
     ...(body.backchannelLogoutUri !== undefined ? { backchannelLogoutUri: body.backchannelLogoutUri || null } : {}),
   };
-  if (!(await updateClient(oidcDb(ctx.db), appId, changes))) throw new ApiError(409, 'Generate a client secret first');
-  await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: changes });
+  // The type first: switching to public makes the client (it needs no secret) and revokes the secret.
+  if (clientType && clientType !== was) await setClientType(db, appId, clientType);
+  if (!(await updateClient(db, appId, changes))) throw new ApiError(409, 'Generate a client secret first');
+  const revoked = { clientSecret: 'revoked', clientCredentials: false, trusted: false };
+  const switched = clientType && clientType !== was ? { clientType, ...(clientType === ClientType.Public ? revoked : {}) } : {};
+  await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { ...changes, ...switched } });
   return clientView(ctx, appId, callbackUrl);
 }
 
@@ -54,6 +73,7 @@ export async function changeClient(ctx: Ctx, actor: Actor, appId: string, body: 
 export async function rotateSecret(ctx: Ctx, actor: Actor, appId: string, ip: string) {
   await manageableApp(ctx, actor, appId);
   const clientSecret = await rotateClientSecret(oidcDb(ctx.db), appId, ctx.now());
+  if (clientSecret === undefined) throw new ApiError(409, 'A public client has no secret: switch the app to confidential first');
   await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { clientSecret: 'rotated' } });
   return { clientId: appId, clientSecret, issuer: await issuerOf(ctx) };
 }

@@ -8,6 +8,7 @@ import type { ChannelTable } from '../db/tables';
 import type { Actor } from '../auth/actor';
 import type { channelBody, channelTestBody, channelUpdateBody, deliveryListQuery } from '../../src/core/schemas/messaging';
 import type { PageQuery } from '../../src/core/schemas/common';
+import type { DeliveryErrorCode } from '../../src/core/schemas/delivery-error';
 import { channelConfigSchema, channelFields, DeliveryStatus, SECRET_MASK } from '../../src/core/schemas/messaging';
 import { MessageServiceType } from '../../src/core/enums';
 import { validate } from '../../src/core/validation';
@@ -46,12 +47,13 @@ function toDelivery(row: {
   address: string | null;
   title: string;
   status: string;
+  errorCode: DeliveryErrorCode | null;
   error: string | null;
   attempts: number;
   pushTime: number;
   sentAt: number | null;
 }) {
-  const { id, channelId, serviceType, vendor, address, title, status, error, attempts, pushTime, sentAt } = row;
+  const { id, channelId, serviceType, vendor, address, title, status, errorCode, error, attempts, pushTime, sentAt } = row;
   return {
     id,
     channelId,
@@ -62,6 +64,7 @@ function toDelivery(row: {
     address,
     title,
     status,
+    errorCode,
     error,
     attempts,
     pushTime,

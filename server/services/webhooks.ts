@@ -180,6 +180,7 @@ async function withAttempts(ctx: Ctx, rows: DeliveryRow[]): Promise<WebhookDeliv
         at: Number(item.at),
         durationMs: item.durationMs,
         statusCode: item.statusCode,
+        errorCode: item.errorCode,
         error: item.error,
         answer: item.answer,
       })),

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
-import type { WebhookDeliveryTable } from '../db/tables';
+import type { WebhookAttemptTable, WebhookDeliveryTable } from '../db/tables';
+import { DeliveryErrorCode } from '../../src/core/schemas/delivery-error';
 import { WebhookDeliveryStatus } from '../../src/core/schemas/webhooks';
 import { outboundFetch, OutboundAddressError } from '../http/outbound-address';
 import { signatureHeaders } from './sign';
@@ -41,17 +42,19 @@ async function claim(ctx: Ctx, id: string): Promise<DeliveryRow | undefined> {
   return ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Why a post failed, in words fit for the log (never the URL: it may carry a token). */
-function reasonOf(error: unknown): string {
-  if (error instanceof OutboundAddressError) return `The address is refused: ${error.message}`;
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'The endpoint did not answer in time';
+type Failure = Pick<WebhookAttemptTable, 'errorCode' | 'error'>;
+const succeeded: Failure = { errorCode: null, error: null };
+
+/** Why a post failed, as a code and its detail for the log (never the URL: it may carry a token). */
+function failureOf(error: unknown): Failure {
+  if (error instanceof OutboundAddressError) return { errorCode: DeliveryErrorCode.AddressRefused, error: error.message };
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return { errorCode: DeliveryErrorCode.Timeout, error: null };
   const code = (error as { code?: unknown } | undefined)?.code ?? (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return typeof code === 'string' ? `The endpoint could not be reached (${code})` : 'The endpoint could not be reached';
+  return { errorCode: DeliveryErrorCode.Unreachable, error: typeof code === 'string' ? code : null };
 }
 
-interface Outcome {
+interface Outcome extends Failure {
   statusCode: number | null;
-  error: string | null;
   answer: string | null;
   /** Not worth another attempt (the address is refused, the endpoint disabled or gone). */
   final: boolean;
@@ -63,7 +66,7 @@ async function post(ctx: Ctx, row: DeliveryRow): Promise<Outcome> {
     .select(['url', 'enabled', 'secret', 'previousSecret', 'previousSecretUntil'])
     .where('id', '=', row.webhookId)
     .executeTakeFirst();
-  if (!endpoint || endpoint.enabled !== 1) return { statusCode: null, error: 'The endpoint is disabled', answer: null, final: true };
+  if (!endpoint || endpoint.enabled !== 1) return { statusCode: null, errorCode: DeliveryErrorCode.EndpointDisabled, error: null, answer: null, final: true };
   try {
     const response = await outboundFetch(endpoint.url, {
       allowPrivate: ctx.config.outboundAllowPrivate,
@@ -80,9 +83,10 @@ async function post(ctx: Ctx, row: DeliveryRow): Promise<Outcome> {
     const answer = (await response.text()).slice(0, ANSWER_EXCERPT_CHARS) || null;
     // Redirects are not followed (the target could be anywhere): a 3xx is a failure like a 5xx.
     const ok = response.status >= 200 && response.status < 300;
-    return { statusCode: response.status, error: ok ? null : `The endpoint answered HTTP ${response.status}`, answer, final: false };
+    const failure = ok ? succeeded : { errorCode: DeliveryErrorCode.HttpStatus, error: `HTTP ${response.status}` };
+    return { statusCode: response.status, ...failure, answer, final: false };
   } catch (error) {
-    return { statusCode: null, error: reasonOf(error), answer: null, final: error instanceof OutboundAddressError };
+    return { statusCode: null, ...failureOf(error), answer: null, final: error instanceof OutboundAddressError };
   }
 }
 
@@ -92,8 +96,8 @@ export async function attempt(ctx: Ctx, row: DeliveryRow): Promise<void> {
   const at = ctx.now();
   const outcome = await post(ctx, row);
   const done = ctx.now();
-  const retry = outcome.error !== null && !outcome.final && row.attempts < row.maxAttempts;
-  const status = outcome.error === null ? WebhookDeliveryStatus.Delivered : retry ? WebhookDeliveryStatus.Queued : WebhookDeliveryStatus.Failed;
+  const retry = outcome.errorCode !== null && !outcome.final && row.attempts < row.maxAttempts;
+  const status = outcome.errorCode === null ? WebhookDeliveryStatus.Delivered : retry ? WebhookDeliveryStatus.Queued : WebhookDeliveryStatus.Failed;
   await ctx.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('webhookAttempts')
@@ -103,6 +107,7 @@ export async function attempt(ctx: Ctx, row: DeliveryRow): Promise<void> {
         at,
         durationMs: Math.round(performance.now() - started),
         statusCode: outcome.statusCode,
+        errorCode: outcome.errorCode,
         error: outcome.error,
         answer: outcome.answer,
       })

@@ -8,6 +8,7 @@ import type { casLoginAnswer, loginAnswer, loginBody, loginErrorData, logoutAnsw
 import type { adminResetBody, selfResetBody, user } from './schemas/users';
 import type { licenseStatus } from './schemas/license';
 import type { accessInfo } from './schemas/idp';
+import type { complementAnswer } from './schemas/idp-login';
 import type { uploadAnswer } from './schemas/files';
 import type { availabilityStatus, userExtraProp } from './validation/user';
 
@@ -63,6 +64,7 @@ export type LicenseState = LicenseStatus['status'];
 
 /** "Third-party login info". */
 export type ThirdPartyAccessInfo = v.InferOutput<typeof accessInfo>;
+export type ComplementAnswer = v.InferOutput<typeof complementAnswer>;
 
 /** Answer of POST /api/file/upload: shown afterwards from /api/file/get/{url}. */
 export type UploadAnswer = v.InferOutput<typeof uploadAnswer>;

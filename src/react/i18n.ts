@@ -4,7 +4,7 @@
 // the page-wide locale. Components re-render when the loaded resources change ($i18nRevision) and
 // wait for the texts they show before they render.
 import { createContext, createElement, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from './store';
 import {
   $i18nRevision,
   $locale,

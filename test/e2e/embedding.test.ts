@@ -216,7 +216,7 @@ test('each element shows its own locale and theme; unset means English and dark'
   }
 });
 
-test('the embedded console is as tall as its container, not the viewport', async () => {
+test('the embedded console and its sign-in page are as tall as the container, not the viewport', async () => {
   const { page, context } = await watchedPage();
   try {
     await page.goto(`${host}/locales.html`);
@@ -224,6 +224,15 @@ test('the embedded console is as tall as its container, not the viewport', async
     const heights = await page.evaluate(() => ['english', 'unset'].map((id) => Math.round(document.getElementById(id)!.getBoundingClientRect().height)));
     // The .box is 420 px high inside its border; the viewport is 900 px.
     assert.deepEqual(heights, [420, 420]);
+    // The sign-in page fills the container and scrolls inside it, rather than being as tall as the
+    // viewport and spilling under the next box (whose console then took the clicks).
+    const pages = await page.evaluate(() =>
+      ['english', 'unset'].map((id) =>
+        Math.round(document.getElementById(id)!.shadowRoot!.querySelector('[part="login-page"]')!.getBoundingClientRect().height),
+      ),
+    );
+    assert.deepEqual(pages, [420, 420]);
+    await page.locator('#english').getByRole('button', { name: 'Sign in' }).click({ trial: true, timeout: 5000 });
   } finally {
     await context.close();
   }

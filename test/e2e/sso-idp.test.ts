@@ -84,6 +84,11 @@ test('a first-time person completes their details after the provider, then comes
   assert.equal(await page.getByLabel('Username').inputValue(), 'alice');
   assert.equal(await page.getByLabel('Email').inputValue(), 'alice@corp.example');
   await page.getByRole('button', { name: 'Continue' }).click();
+  // The provider did not vouch for the email: the person is told a code went there, and asked for it.
+  await page.getByText('A code was sent to alice@corp.example. The new address applies once you enter it here.').waitFor();
+  await page.getByRole('textbox', { name: 'Code sent to alice@corp.example' }).waitFor();
+  assert.deepEqual(await seriousViolations(page, 'the code for a typed email on /infoComplete'), []);
+  await page.getByRole('button', { name: 'Skip for now' }).click();
   await page.getByRole('heading', { name: 'Welcome back, alice' }).waitFor();
   assert.equal(idp.approvals, 1);
 

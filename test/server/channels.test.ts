@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { startServer, transform, type Client, type TestServer } from './harness';
+import { outboxDb } from '../../server/channels/tables';
 import { startHttpReceiver, startSmtp, until, type HttpReceiver, type SmtpReceiver } from './receivers';
 import type { PagedList } from '../../src/core/types';
 import type { Channel, Delivery, Message } from '../../src/core/schemas/messaging';
@@ -70,6 +71,7 @@ test('EMAIL: the send test arrives at the SMTP server, authenticated; a wrong pa
   const wrong = await createChannel({ ...emailChannel('not-the-password'), name: 'Mail wrong' });
   const failed = await sendTest(wrong.id, 'someone@example.com');
   assert.equal(failed.body.data.status, 'failed');
+  assert.equal(failed.body.data.errorCode, 'mailRefused');
   assert.match(failed.body.data.error ?? '', /auth|535|Invalid/i);
   assert.ok(!(failed.body.data.error ?? '').includes('not-the-password'), 'the reason never repeats the secret');
   assert.equal((await sendTest(channel.id)).status, 400, 'an email test needs an address');
@@ -110,6 +112,7 @@ test('DING_TALK: the signed webhook is accepted by a receiver that checks the si
   const unsigned = await createChannel({ name: 'Ops unsigned', serviceType: 'DING_TALK', vendor: 'dingtalk', config: { webhook, secret: 'SEC-wrong' } });
   const refused = await sendTest(unsigned.id);
   assert.equal(refused.body.data.status, 'failed');
+  assert.equal(refused.body.data.errorCode, 'robotRefused');
   assert.match(refused.body.data.error ?? '', /310000: sign not match/);
   assert.ok(!(refused.body.data.error ?? '').includes(ROBOT_TOKEN), 'the reason never repeats the webhook URL');
 });
@@ -144,7 +147,8 @@ test('a channel URL on this machine or a private network is refused unless the o
       channel.version = updated.body.data.version;
       const sent = await sendTest(channel.id);
       assert.equal(sent.body.data.status, 'failed', webhook);
-      assert.match(sent.body.data.error ?? '', /not an http\(s\) URL of a public address/);
+      assert.equal(sent.body.data.errorCode, 'addressRefused', webhook);
+      assert.ok(!(sent.body.data.error ?? '').includes(ROBOT_TOKEN), 'the detail never repeats the webhook URL');
     }
   } finally {
     server.app.ctx.config.outboundAllowPrivate = true;
@@ -195,7 +199,7 @@ test('the delivery log lists outgoing messages with status, error and time, filt
   const statuses = new Set(all.body.data.list.map((entry) => entry.status));
   assert.ok(statuses.has('sent') && statuses.has('failed'));
   const failed = await admin.get<PagedList<Delivery>>('/api/channels/deliveries?status=failed');
-  assert.ok(failed.body.data.list.length >= 2 && failed.body.data.list.every((entry) => entry.status === 'failed' && entry.error));
+  assert.ok(failed.body.data.list.length >= 2 && failed.body.data.list.every((entry) => entry.status === 'failed' && entry.errorCode));
   const one = all.body.data.list.find((entry) => entry.serviceType === 'SMS')!;
   assert.equal(one.channelName, 'SMS vendor');
   assert.ok(one.sentAt && one.sentAt >= one.pushTime);
@@ -207,6 +211,23 @@ test('the delivery log lists outgoing messages with status, error and time, filt
   await user.login('log-reader', 'Secret123');
   assert.equal((await user.get('/api/channels/deliveries')).status, 403);
   assert.equal((await user.post(`/api/channels/${one.channelId}/test`, { address: '13800138000' })).status, 403);
+});
+
+test('a delivery error is a code with its raw detail; a row from before the codes keeps its words', async () => {
+  const sms = await createChannel({ ...smsChannel(), name: 'SMS for codes' });
+  const noNumber = await sendTest(sms.id, 'someone@example.com');
+  assert.equal(noNumber.body.data.status, 'failed');
+  assert.deepEqual([noNumber.body.data.errorCode, noNumber.body.data.error], ['noMobile', null]);
+  // As migration 0029 found it: the reason in English words, no code.
+  await outboxDb(server.app.ctx.db)
+    .updateTable('messages')
+    .set({ errorCode: null, error: 'The recipient has no mobile number' })
+    .where('id', '=', noNumber.body.data.id)
+    .execute();
+  const log = await admin.get<PagedList<Delivery>>(`/api/channels/deliveries?channelId=${sms.id}`);
+  assert.equal(log.status, 200, JSON.stringify(log.body));
+  const old = log.body.data.list.find((entry) => entry.id === noNumber.body.data.id)!;
+  assert.deepEqual([old.errorCode, old.error], [null, 'The recipient has no mobile number']);
 });
 
 test('the sign-in code of the second step is delivered by SMS, or by email to a user without a mobile number', async () => {
@@ -271,7 +292,8 @@ test('a failed delivery is retried later by the outbox and then sent', async () 
       ),
     'a first failed attempt',
   );
-  assert.match(waiting.error ?? '', /HTTP 503/);
+  assert.equal(waiting.errorCode, 'httpStatus');
+  assert.equal(waiting.error, 'HTTP 503');
   http.smsStatus = 200;
   server.clock.advance(60_000);
   await until(

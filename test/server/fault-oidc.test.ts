@@ -40,8 +40,8 @@ async function takeDatabaseAway(database: TestDatabase): Promise<() => Promise<v
   };
 }
 
-async function answerOf(server: TestServer, path: string) {
-  const response = await fetch(server.base + path);
+async function answerOf(server: TestServer, path: string, init?: RequestInit) {
+  const response = await fetch(server.base + path, init);
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -84,6 +84,13 @@ describe('the database away', () => {
         for (const path of ['/api/config', '/api/settings/login/public', '/api/oidc/auth?client_id=some-app&response_type=code&scope=openid']) {
           answers.push({ path, ...(await answerOf(server, path)) });
         }
+        // The introspection the server answers itself (an app's secret in the Authorization header).
+        const introspection = '/api/oidc/token/introspection';
+        const headers = {
+          authorization: `Basic ${Buffer.from('some-app:some-secret').toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        };
+        answers.push({ path: introspection, ...(await answerOf(server, introspection, { method: 'POST', headers, body: 'token=some-token' })) });
       } finally {
         await giveBack();
       }
@@ -91,7 +98,7 @@ describe('the database away', () => {
         assert.equal(answer.status, 503, `${answer.path}: ${JSON.stringify(answer.body)}`);
         assert.equal(answer.retryAfter, '2', answer.path);
       }
-      assert.equal(answers.find((answer) => answer.path.startsWith('/api/oidc/auth'))?.body.error, 'temporarily_unavailable');
+      for (const answer of answers.filter(({ path }) => path.startsWith('/api/oidc/'))) assert.equal(answer.body.error, 'temporarily_unavailable', answer.path);
       assert.equal((await answerOf(server, '/api/config')).status, 200, 'serving again once it is back');
     },
   );

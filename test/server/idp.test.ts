@@ -339,18 +339,20 @@ test('the complement stores the email the provider vouched for; another typed ad
     email: 'vouched@corp.example',
   });
   assert.equal(made.body.data.loginSuccess, true, JSON.stringify(made.body));
+  assert.equal((made.body.data as { codeSentTo?: unknown }).codeSentTo, undefined, 'nothing to prove');
   const row = await server.app.ctx.db.selectFrom('users').select(['id', 'email']).where('username', '=', 'vouched').executeTakeFirstOrThrow();
   assert.equal(row.email, 'vouched@corp.example');
 
   const typist = server.client();
   const second = await ticketFor(typist, 'sub-typist', { email: 'typist@corp.example' });
-  const typed = await typist.post<{ loginSuccess: boolean; message: string }>(complementPath(second.accessTicket), {
+  const typed = await typist.post<{ loginSuccess: boolean; message: string; codeSentTo?: string[] }>(complementPath(second.accessTicket), {
     username: 'typist',
     realName: 'Typist',
     email: 'typist@corp.example',
   });
   assert.equal(typed.body.data.loginSuccess, true, JSON.stringify(typed.body));
   assert.match(typed.body.data.message, /A code was sent/);
+  assert.deepEqual(typed.body.data.codeSentTo, ['email'], 'the page is told which address waits for its code');
   const user = await server.app.ctx.db.selectFrom('users').select(['id', 'email']).where('username', '=', 'typist').executeTakeFirstOrThrow();
   assert.equal(user.email, null, 'the provider did not vouch for the address: not stored');
   // Nothing lost: the code sent to the typed address makes it the account's, as a change of address.

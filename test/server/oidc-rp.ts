@@ -21,7 +21,8 @@ export class RelyingParty {
     readonly appId: string,
     readonly callback: string,
     readonly as: oauth.AuthorizationServer,
-    readonly secret: string,
+    /** None for a public client (a single-page or native app). */
+    readonly secret: string | undefined,
   ) {}
 
   /** Creates an app with `callback` as its redirect URI, generates its secret and discovers the provider. */
@@ -41,11 +42,22 @@ export class RelyingParty {
     return new RelyingParty(server, created.body.data.id, callback, as, secret.body.data.clientSecret);
   }
 
+  /** Creates an app with `callback` as its redirect URI as a public client (no secret). */
+  static async registerPublic(server: TestServer, admin: Client, name: string, callback = 'http://127.0.0.1:9/callback'): Promise<RelyingParty> {
+    const created = await admin.post<{ id: string }>('/api/apps', { name, entrypoint: 'http://127.0.0.1:9/', callbackUrl: callback });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const client = await admin.put<{ issuer: string }>(`/api/apps/${created.body.data.id}/oidc-client`, { clientType: 'public' });
+    assert.equal(client.status, 200, JSON.stringify(client.body));
+    const issuer = new URL(client.body.data.issuer);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, insecure));
+    return new RelyingParty(server, created.body.data.id, callback, as, undefined);
+  }
+
   get client(): oauth.Client {
     return { client_id: this.appId };
   }
   private get auth() {
-    return oauth.ClientSecretBasic(this.secret);
+    return this.secret === undefined ? oauth.None() : oauth.ClientSecretBasic(this.secret);
   }
 
   /** An authorization request; its verifier and state for the exchange. */
@@ -137,9 +149,29 @@ export class RelyingParty {
   /** Token introspection with this app's credentials (and the app's hint of the token's type, if
    *  given): the provider's answer. */
   async introspect(token: string, tokenTypeHint?: 'access_token' | 'refresh_token'): Promise<oauth.IntrospectionResponse> {
+    return oauth.processIntrospectionResponse(this.as, this.client, await this.introspectionResponse(token, tokenTypeHint));
+  }
+
+  /** The introspection's answer, asserted the same whether the server answers it itself (the
+   *  secret in the Authorization header, server/oidc/introspection.ts) or oidc-provider does (the
+   *  secret in the body). */
+  async introspectBothWays(token: string, tokenTypeHint?: 'access_token' | 'refresh_token'): Promise<oauth.IntrospectionResponse> {
+    const [direct, provider] = await Promise.all(
+      [false, true].map(async (secretInBody) => {
+        const response = await this.introspectionResponse(token, tokenTypeHint, { secretInBody });
+        return { status: response.status, body: (await response.json()) as oauth.IntrospectionResponse };
+      }),
+    );
+    assert.deepEqual(direct, provider, 'the same answer from the server and from oidc-provider');
+    return direct!.body;
+  }
+
+  /** The introspection's HTTP answer; with `secretInBody`, the client authenticates with
+   *  client_secret_post (answered by oidc-provider itself) instead of the Authorization header. */
+  introspectionResponse(token: string, tokenTypeHint?: string, { secretInBody = false } = {}): Promise<Response> {
     const additionalParameters = tokenTypeHint ? { token_type_hint: tokenTypeHint } : undefined;
-    const response = await oauth.introspectionRequest(this.as, this.client, this.auth, token, { ...insecure, additionalParameters });
-    return oauth.processIntrospectionResponse(this.as, this.client, response);
+    const auth = secretInBody && this.secret !== undefined ? oauth.ClientSecretPost(this.secret) : this.auth;
+    return oauth.introspectionRequest(this.as, this.client, auth, token, { ...insecure, additionalParameters });
   }
 
   /** Userinfo's HTTP status and body for an access token. */

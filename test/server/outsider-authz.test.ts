@@ -841,6 +841,34 @@ describe("the outsider's authorization matrix", () => {
     );
   });
 
+  test("an app's client type (public: no secret) is switched only by who manages the app", async () => {
+    const clientType = async (appId: string) => (await ok(admin.get<{ clientType: string }>(`/api/apps/${appId}/oidc-client`), 'client')).clientType;
+    const path = (appId: string) => `/api/apps/${appId}/oidc-client`;
+    const before = await snapshot(server.app);
+    assert.equal((await server.client().raw('PUT', path(sides.appX.id), { clientType: 'public' })).status, 401, 'anonymous');
+    const refused: [CallerName, string][] = [
+      ['member', sides.appX.id],
+      ['tenantAdminA', sides.appX.id],
+      ['tenantAdminB', sides.appY.id],
+      ['appAdminX', sides.appY.id],
+    ];
+    for (const [name, appId] of refused) {
+      const answer = await callers[name].client.put(path(appId), { clientType: 'public' });
+      assert.ok([403, 404].includes(answer.status), `${name} → ${answer.status} ${JSON.stringify(answer.body)}`);
+    }
+    assert.deepEqual(await snapshot(server.app), before, 'a refused switch changed stored data');
+    assert.deepEqual([await clientType(sides.appX.id), await clientType(sides.appY.id)], ['confidential', 'confidential']);
+    for (const [name, appId] of [
+      ['appAdminX', sides.appX.id],
+      ['platform', sides.appY.id],
+    ] as const) {
+      for (const type of ['public', 'confidential']) {
+        await ok(callers[name].client.put(path(appId), { clientType: type }), `${name} switches ${appId} to ${type}`);
+        assert.equal(await clientType(appId), type);
+      }
+    }
+  });
+
   test('the roles of a person list only the apps the caller administers', async () => {
     const memberA = callers.tenantAdminA.inside.user;
     const appsSeen = async (client: Client) => (await ok(client.get<{ appId: string }[]>(`/api/user/${memberA}/roles`), 'roles')).map((entry) => entry.appId);

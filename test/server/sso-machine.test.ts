@@ -52,7 +52,7 @@ test('switched on: a token with the asked scopes of its own privileges, no perso
   assert.ok('access_token' in tokens, JSON.stringify(tokens));
   assert.equal(tokens.scope, 'reports export');
   assert.equal(tokens.refresh_token, undefined);
-  const seen = await batch.introspect(tokens.access_token);
+  const seen = await batch.introspectBothWays(tokens.access_token);
   assert.equal(seen.active, true);
   assert.equal(seen.client_id, batch.appId);
   assert.equal(seen.aud, batch.appId);
@@ -60,8 +60,8 @@ test('switched on: a token with the asked scopes of its own privileges, no perso
   assert.equal(seen.sub, undefined, 'no person');
   // Hinted as an access token (RFC 7662 clients do): found as the machine token it is, whichever
   // hint (the machine-token read waits for the access-token read, server/oidc/read-ahead.ts).
-  for (const hint of ['access_token', 'refresh_token'] as const) assert.deepEqual(await batch.introspect(tokens.access_token, hint), seen, hint);
-  assert.deepEqual(await wiki.introspect(tokens.access_token), { active: false }, 'another app learns nothing');
+  for (const hint of ['access_token', 'refresh_token'] as const) assert.deepEqual(await batch.introspectBothWays(tokens.access_token, hint), seen, hint);
+  assert.deepEqual(await wiki.introspectBothWays(tokens.access_token), { active: false }, 'another app learns nothing');
   assert.equal((await batch.userinfo(tokens.access_token)).status, 401);
   // Other settings are kept when one is changed.
   assert.equal((await admin.get<{ clientCredentials: boolean }>(`/api/apps/${batch.appId}/oidc-client`)).body.data.clientCredentials, true);
@@ -84,7 +84,7 @@ test("a person's tokens are unchanged: no audience, opaque, userinfo works", asy
   assert.equal((await browser.login(username, 'Secret123')).body.data?.loginSuccess, true);
   const tokens = await wiki.signIn(browser, 'openid profile');
   assert.equal((await wiki.userinfo(tokens.access_token)).status, 200);
-  assert.equal((await wiki.introspect(tokens.access_token)).aud, undefined);
+  assert.equal((await wiki.introspectBothWays(tokens.access_token)).aud, undefined);
 });
 
 test('switched off: no new token, and the live ones are inactive', async () => {
@@ -93,7 +93,7 @@ test('switched off: no new token, and the live ones are inactive', async () => {
   assert.ok('access_token' in tokens);
   await switchMachines(batch, false);
   assert.deepEqual(await batch.machineToken(), { error: 'unauthorized_client' });
-  assert.deepEqual(await batch.introspect(tokens.access_token), { active: false });
+  assert.deepEqual(await batch.introspectBothWays(tokens.access_token), { active: false });
 });
 
 test('the switch is checked: a non-boolean is refused, an app without a secret answers 409', async () => {

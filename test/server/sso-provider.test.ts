@@ -36,11 +36,11 @@ async function person() {
 
 const directives = (response: Response) => (response.headers.get('content-security-policy') ?? '').split(';').map((part) => part.trim());
 
-test('discovery advertises only the code flow, refresh, client credentials and client secrets', async () => {
+test('discovery advertises only the code flow, refresh, client credentials, client secrets and none (public clients)', async () => {
   const document = (await (await fetch(`${server.base}/api/oidc/.well-known/openid-configuration`)).json()) as Record<string, string[]>;
   assert.deepEqual(document.response_types_supported, ['code']);
   assert.deepEqual([...document.grant_types_supported!].sort(), ['authorization_code', 'client_credentials', 'refresh_token']);
-  assert.deepEqual(document.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post']);
+  assert.deepEqual(document.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'none']);
   assert.ok(document.response_modes_supported!.includes('form_post'));
 });
 

@@ -134,7 +134,8 @@ describe('signed deliveries', () => {
     }, 'the failed first attempt logged');
     const attempt = waiting!.attemptLog[0]!;
     assert.equal(attempt.statusCode, 500);
-    assert.equal(attempt.error, 'The endpoint answered HTTP 500');
+    assert.equal(attempt.errorCode, 'httpStatus');
+    assert.equal(attempt.error, 'HTTP 500');
     assert.ok(attempt.answer!.startsWith('down for maintenance') && attempt.answer!.length === 1000, 'the answer excerpt is bounded');
     // The first retry waits 10 s (the outbox polls every second: nothing is sent before).
     assert.ok(
@@ -309,7 +310,8 @@ describe('outbound address check (no allow setting)', () => {
     const delivery = await ok(strictAdmin.post<WebhookDelivery>(`/api/webhooks/${saved.id}/test`), 'send test');
     assert.equal(delivery.status, 'failed');
     assert.equal(delivery.attemptLog[0]!.statusCode, null);
-    assert.match(delivery.attemptLog[0]!.error!, /^The address is refused/);
+    assert.equal(delivery.attemptLog[0]!.errorCode, 'addressRefused');
+    assert.match(delivery.attemptLog[0]!.error!, /not a public address/);
     assert.ok(!delivery.attemptLog[0]!.error!.includes('/sneaky'), 'the log never repeats the URL');
     assert.equal(receiver.posts.filter((post) => post.path === '/sneaky').length, 0);
   });

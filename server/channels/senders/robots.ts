@@ -2,6 +2,7 @@
 // {errcode, errmsg}; errcode 0 is success. A recipient's mobile number becomes an @mention.
 import { createHmac } from 'node:crypto';
 import { postJson } from './http';
+import { DeliveryErrorCode } from '../../../src/core/schemas/delivery-error';
 import { DeliveryError, type Sender } from './types';
 
 /** DingTalk's signature: base64(HMAC-SHA256(secret, "<timestamp>\n<secret>")), URL-encoded. */
@@ -17,7 +18,7 @@ export function dingTalkUrl(webhook: string, secret: string | undefined, timesta
 
 function checkAnswer(answer: unknown): void {
   const { errcode, errmsg } = (answer ?? {}) as { errcode?: unknown; errmsg?: unknown };
-  if (errcode !== 0) throw new DeliveryError(`The robot refused the message (${String(errcode ?? 'no errcode')}: ${String(errmsg ?? '').slice(0, 200)})`);
+  if (errcode !== 0) throw new DeliveryError(DeliveryErrorCode.RobotRefused, `${String(errcode ?? 'no errcode')}: ${String(errmsg ?? '').slice(0, 200)}`);
 }
 
 const mentions = (address: string | null) => (address && /^\+?[\d-]{5,20}$/.test(address) ? [address] : []);

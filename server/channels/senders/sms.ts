@@ -5,6 +5,7 @@
 // {{<param>}} placeholders), or are title and content plus the message's own parameters.
 import { createHmac } from 'node:crypto';
 import { postJson } from './http';
+import { DeliveryErrorCode } from '../../../src/core/schemas/delivery-error';
 import { DeliveryError, type Sender } from './types';
 
 const fill = (template: string, values: Record<string, string>) => template.replace(/\{\{(\w+)\}\}/g, (_match, name: string) => values[name] ?? '');
@@ -15,7 +16,7 @@ export function smsSignature(secret: string, timestamp: string, body: string): s
 
 export const sendSms: Sender = async (settings, message, outbound) => {
   const phone = message.address?.replace(/[\s-]/g, '');
-  if (!phone || !/^\+?\d{5,20}$/.test(phone)) throw new DeliveryError('The recipient has no mobile number');
+  if (!phone || !/^\+?\d{5,20}$/.test(phone)) throw new DeliveryError(DeliveryErrorCode.NoMobile);
   const values = { title: message.title, content: message.content, ...message.params };
   const mapping = settings.templateParams ? (JSON.parse(settings.templateParams) as Record<string, string>) : undefined;
   const params = mapping ? Object.fromEntries(Object.entries(mapping).map(([name, template]) => [name, fill(template, values)])) : values;

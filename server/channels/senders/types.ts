@@ -1,5 +1,6 @@
 // What a sender gets and how it fails: each service type has one sender function.
 import type { OutboundOptions } from '../../http/outbound-address';
+import type { DeliveryErrorCode } from '../../../src/core/schemas/delivery-error';
 
 /** A message on its way out. */
 export interface Outgoing {
@@ -17,5 +18,12 @@ export type ChannelSettings = Record<string, string | undefined>;
 /** `outbound`: how HTTP senders may call the channel's URL (the operator's choice of private addresses). */
 export type Sender = (settings: ChannelSettings, message: Outgoing, outbound: OutboundOptions) => Promise<void>;
 
-/** A failed delivery, in words fit for the delivery log (no secret, no webhook URL). */
-export class DeliveryError extends Error {}
+/** A failed delivery: its code and the raw detail for the delivery log (no secret, no webhook URL). */
+export class DeliveryError extends Error {
+  constructor(
+    readonly code: DeliveryErrorCode,
+    readonly detail: string | null = null,
+  ) {
+    super(detail ? `${code}: ${detail}` : code);
+  }
+}

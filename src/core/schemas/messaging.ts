@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { MessageServiceType } from '../enums';
 import { rules } from '../validation';
 import { id, pageQueryFields, pagedList, version } from './common';
+import { deliveryErrorCode } from './delivery-error';
 
 /** Where an outgoing message is: waiting (and between retries), being sent, delivered, given up. */
 export const DeliveryStatus = { Queued: 'queued', Sending: 'sending', Sent: 'sent', Failed: 'failed' } as const;
@@ -155,6 +156,8 @@ export const delivery = v.object({
   address: v.nullable(v.string()),
   title: v.string(),
   status: v.string(),
+  errorCode: deliveryErrorCode,
+  /** The raw detail of the failure (src/core/schemas/delivery-error.ts). */
   error: v.nullable(v.string()),
   attempts: v.number(),
   pushTime: v.number(),

@@ -2,6 +2,16 @@
 // apps' client secrets.
 import * as v from 'valibot';
 import { rules } from '../validation';
+import type { ValueOf } from '../enums';
+
+/** An app as an OpenID Connect client (server/oidc/clients.ts): a server app that proves itself
+ *  with its secret, or a single-page or native app that cannot keep one (no secret, PKCE only).
+ *  Kept here rather than in enums.ts, whose objects all reach the sign-in bundle. */
+export const ClientType = {
+  Confidential: 'confidential',
+  Public: 'public',
+} as const;
+export type ClientType = ValueOf<typeof ClientType>;
 
 /** oidc-provider's interaction ids: url-safe text. */
 export const interactionParams = v.object({ uid: v.pipe(v.string('rule.required'), v.regex(/^[\w-]{10,100}$/, 'rule.uid')) });
@@ -26,13 +36,19 @@ export const consentBody = v.object({ allow: v.boolean('rule.required') });
 /** Where the browser goes next (back to the provider, which redirects to the app). */
 export const consentAnswer = v.object({ redirectURL: v.string() });
 
+const clientType = v.picklist(Object.values(ClientType), 'rule.clientType');
+
 export const clientStatus = v.object({
   clientId: v.string(),
+  /** 'confidential' (a server app with a secret) or 'public' (a single-page or native app: no
+   *  secret, PKCE, shorter-lived refresh tokens, its redirect URIs' origins may call the provider). */
+  clientType,
   issuer: v.string(),
   /** The app's callback URLs (the only redirect URIs the provider accepts for it). */
   redirectUris: v.array(v.string()),
   /** Where the app may send the browser after RP-initiated logout (post_logout_redirect_uri). */
   postLogoutRedirectUris: v.array(v.string()),
+  /** A confidential client with its secret (a public client never has one). */
   hasSecret: v.boolean(),
   rotatedAt: v.nullable(v.number()),
   /** The app's machines may get tokens with the client_credentials grant. */
@@ -64,8 +80,11 @@ export const postLogoutUrisBody = v.object({
   postLogoutRedirectUris: v.pipe(v.array(logoutUri, 'rule.required'), v.maxLength(MAX_POST_LOGOUT_URIS, 'rule.url')),
 });
 
-/** A change of the app's OIDC client: only the settings given are changed. */
+/** A change of the app's OIDC client: only the settings given are changed. Switching to public
+ *  revokes the secret (and machine access and trust, which need one); back to confidential, the
+ *  client works again once a new secret is generated. */
 export const oidcClientBody = v.object({
+  clientType: v.optional(clientType),
   ...v.partial(postLogoutUrisBody).entries,
   clientCredentials: v.optional(v.boolean('rule.required')),
   trusted: v.optional(v.boolean('rule.required')),

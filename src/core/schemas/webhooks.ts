@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { rules } from '../validation';
 import { id, pageQueryFields, pagedList, version } from './common';
+import { deliveryErrorCode } from './delivery-error';
 
 /** The events an endpoint may receive; each is derived from an audit record (server/webhooks/events.ts). */
 export const webhookEvents = [
@@ -108,6 +109,8 @@ export const webhookAttempt = v.object({
   durationMs: v.number(),
   /** The receiver's HTTP status; null when no answer came (refused address, network, timeout). */
   statusCode: v.nullable(v.number()),
+  errorCode: deliveryErrorCode,
+  /** The raw detail of the failure (src/core/schemas/delivery-error.ts). */
   error: v.nullable(v.string()),
   /** The start of the receiver's answer (bounded). */
   answer: v.nullable(v.string()),

@@ -1,6 +1,6 @@
 // The account dialogs, loaded when first opened (they are not part of the first load).
 import { lazy, Suspense } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import { logout } from '../../core/session';
 import { useT } from '../i18n';
 import { $accountDialog, closeAccountDialog } from './accountDialogState';

@@ -1,7 +1,7 @@
 // The section layout: top bar (logo block, menu toggle, unified top menu, messages with the
 // unread badge, locale and theme switches, user menu), side menu, breadcrumb, and the page.
 import { lazy, Suspense, useRef, type MouseEvent, type ReactNode } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import { $config } from '../../core/config-store';
 import { breadcrumbOf, type RouteDef } from '../../core/routes';
 import { useT } from '../i18n';

@@ -4,7 +4,7 @@
 // follows the core's navigation requests (401 → /login, logout, session read failures), and moves
 // the focus to the new page's heading after a route change.
 import { Suspense, useEffect, useRef } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import { useLocation, useSearch } from 'wouter';
 import { $config } from '../../core/config-store';
 import { $navigationRequest, setCurrentLocation } from '../../core/navigation';

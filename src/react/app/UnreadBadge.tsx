@@ -3,7 +3,7 @@
 // page is visible (the timer stops while the page is hidden and reads again when it comes back).
 import { useEffect } from 'react';
 import { Link } from 'wouter';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import { $unreadCount, refreshUnreadCount } from '../../core/api/messages';
 import { $session } from '../../core/session';
 import { useT } from '../i18n';

@@ -2,7 +2,7 @@
 // ≈16 KiB min+gzip) is not part of the console's first load: it is fetched when the pointer or
 // the focus reaches the button and opens as soon as it is there if the button was pressed.
 import { lazy, Suspense, useState } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import { $session } from '../../core/session';
 import { useT } from '../i18n';
 import { Avatar } from '../widgets/Avatar';

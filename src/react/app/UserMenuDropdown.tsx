@@ -3,7 +3,7 @@
 // most of its weight, so UserMenu loads it when the person first reaches for the menu.
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import type { FocusEvent, KeyboardEvent } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import { $session } from '../../core/session';
 import { useT } from '../i18n';
 import { Avatar } from '../widgets/Avatar';

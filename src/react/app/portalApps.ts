@@ -3,7 +3,7 @@
 // shared by the side menu (the global plan), the unified top menu and the home page (the apps).
 import { useEffect } from 'react';
 import { atom } from 'nanostores';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import { appMenuList, type AppMenu } from '../../core/api/menu-plans';
 import { $session } from '../../core/session';
 import type { OwnedApp } from '../../core/types';

@@ -3,6 +3,7 @@
 import { globalStyle, style } from '@vanilla-extract/css';
 import { LAYOUT } from '../../core/config';
 import { vars } from '../theme/theme.css';
+import { pageMinHeight } from '../theme/page.css';
 import { tint } from '../widgets/tint';
 
 const px = (value: number) => `${value}px`;
@@ -32,10 +33,18 @@ export const root = style({
 export const embeddedRoot = style({ background: 'transparent' });
 
 // Embedded in a host page (memory routing or uiEmbed): the console is as tall as its container, not
-// the viewport; the content scrolls inside it. A container without a definite height lets the
-// console grow with its content instead.
+// the viewport; the content scrolls inside it (a page outside the layout, the sign-in page, fills
+// the container and scrolls in the root). A container without a definite height lets the console
+// grow with its content instead.
 globalStyle(':host(iam-console[routing="memory"]), :host(iam-console[ui-embed]:not([ui-embed="false"]))', { height: '100%' });
-export const containedRoot = style({ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 });
+export const containedRoot = style({
+  display: 'flex',
+  flexDirection: 'column',
+  height: '100%',
+  minHeight: 0,
+  overflow: 'auto',
+  vars: { [pageMinHeight]: '100%' },
+});
 
 globalStyle(`${root} *, ${root} *::before, ${root} *::after`, { boxSizing: 'border-box' });
 

@@ -3,7 +3,7 @@
 // blacklist the session carries (the configuration's moduleConfig.featureBlacklist). When a global menu plan exists, it orders,
 // names and decorates those entries (the core's consoleMenu); without one the route table does.
 import { useMemo } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import type { MenuItem } from '../../core/acl';
 import { consoleMenu } from '../../core/api/menu-plans';
 import { $config } from '../../core/config-store';

@@ -2,7 +2,7 @@
 // connection, the texts, the session (read when the dialog opens on a page that has not read it),
 // and a portal container inside the element's shadow root.
 import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import { defaultLocale } from '../../core/i18n';
 import { $session, reload } from '../../core/session';
 import { ConsoleContext, type Connection, type ConsoleEnvironment } from '../app/context';

@@ -5,7 +5,7 @@
 import { useMemo } from 'react';
 import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import * as users from '../../core/api/users';
 import { notifySuccess } from '../../core/messages';
 import { requestNavigation } from '../../core/navigation';

@@ -7,7 +7,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import * as users from '../../core/api/users';
 import { notifySuccess } from '../../core/messages';
 import { $session, reload } from '../../core/session';

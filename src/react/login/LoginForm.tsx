@@ -13,7 +13,7 @@
 // in is what is sent). No form library: the sign-in entry has a size budget that React
 // already uses most of.
 import { lazy, Suspense, useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import { newCaptchaKey } from '../../core/api/captcha';
 import { useCaptchaImage } from './captchaImage';
 import { LoginMethod, LoginStep } from '../../core/enums';

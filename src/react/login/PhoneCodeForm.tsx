@@ -4,7 +4,7 @@
 // says only that a code is on its way if the number has an account. A person with an authenticator
 // app (or an administrator who must set one up) then takes that step with the answer's step ticket.
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import * as v from 'valibot';
 import { loginWithCode, sendLoginCode } from '../../core/api/auth';
 import { newCaptchaKey } from '../../core/api/captcha';

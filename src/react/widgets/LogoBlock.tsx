@@ -1,7 +1,7 @@
 // The logo block Collapsed: the small logo. Expanded: the brand image, or the logo plus
 // the application name. The dark theme shows the light brand image (it is drawn for dark
 // backgrounds). Without a configured logo the console's own mark is shown.
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import { $config } from '../../core/config-store';
 import { fileUrl } from '../../core/api/files';
 import type { Theme } from '../../core/enums';

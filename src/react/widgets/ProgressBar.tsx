@@ -1,5 +1,5 @@
 // A thin bar at the top while non-silent calls are in flight (the core's $progress count).
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import { $progress } from '../../core/http';
 import { useT } from '../i18n';
 import * as styles from './feedback.css';

@@ -1,4 +1,5 @@
 import { style } from '@vanilla-extract/css';
+import { wholePageMinHeight } from '../theme/page.css';
 import { vars } from '../theme/theme.css';
 import { tint } from './tint';
 
@@ -6,7 +7,7 @@ export const page = style({
   display: 'flex',
   alignItems: 'center',
   justifyContent: 'center',
-  minHeight: '100vh',
+  minHeight: wholePageMinHeight,
   padding: vars.space.lg,
   background: `radial-gradient(130% 75% at 50% 0%, ${tint(vars.color.primary, 13)}, transparent), ${vars.color.page}`,
 });

@@ -1,6 +1,6 @@
 // The core's message store ($messages) as toasts. Each message removes itself after its duration
 // (5 s, 403 2 s, other errors 6 s); the close button removes it at once.
-import { useStore } from '@nanostores/react';
+import { useStore } from '../store';
 import { $messages, dismissMessage } from '../../core/messages';
 import { useT } from '../i18n';
 import { Icon } from './Icon';

@@ -5,7 +5,12 @@ export const panel = style({ marginTop: vars.space.lg, paddingTop: vars.space.md
 
 export const title = style({ margin: `0 0 ${vars.space.sm}`, fontSize: '15px', fontWeight: 600 });
 
-export const details = style({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: `${vars.space.sm} ${vars.space.md}`, margin: 0 });
+export const details = style({
+  display: 'grid',
+  gridTemplateColumns: 'max-content 1fr',
+  gap: `${vars.space.sm} ${vars.space.md}`,
+  margin: `0 0 ${vars.space.md}`,
+});
 
 export const value = style({ margin: 0, minWidth: 0, overflowWrap: 'anywhere' });
 

@@ -1,9 +1,11 @@
 // The app as an OpenID Connect client of our provider: client id, issuer, redirect URIs (the app's
-// callback URLs) and its client secret, generated or rotated here and shown once in a dialog; with
-// a secret, its switches, post-logout redirect URIs and back-channel logout URI.
+// callback URLs), its type (confidential or public) and, confidential, its client secret, generated
+// or rotated here and shown once in a dialog; once it is a client (a secret, or public), its
+// switches, post-logout redirect URIs and back-channel logout URI.
 import { lazy, Suspense, useState } from 'react';
 import type { App } from '../../../core/api/apps';
 import { oidcClientStatus, rotateOidcClientSecret } from '../../../core/api/sso';
+import { ClientType } from '../../../core/schemas/sso';
 import { formatDate } from '../../../core/format';
 import { useT } from '../../i18n';
 import { useResource } from '../../widgets/useResource';
@@ -12,6 +14,7 @@ import * as styles from './ClientPanel.css';
 import { PostLogoutUrisForm } from './PostLogoutUrisForm';
 import { ClientSwitches } from './ClientSwitches';
 import { BackchannelLogoutForm } from './BackchannelLogoutForm';
+import { ClientTypeField } from './ClientTypeField';
 
 const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
 const ClientSecretDialog = lazy(() => import('./ClientSecretDialog'));
@@ -37,6 +40,8 @@ export function ClientPanel({ app }: { app: App }) {
   };
 
   const client = status.data;
+  const isPublic = client?.clientType === ClientType.Public;
+  const isClient = isPublic || client?.hasSecret;
   return (
     <section className={styles.panel} aria-labelledby="iam-app-client">
       <h3 id="iam-app-client" className={styles.title}>
@@ -71,24 +76,29 @@ export function ClientPanel({ app }: { app: App }) {
             </dd>
             <dt className={ui.muted}>{t('admin:clientSecret.secret')}</dt>
             <dd className={styles.value}>
-              {client.hasSecret && client.rotatedAt !== null
-                ? t('admin:clientSecret.hasSecret', { time: formatDate(client.rotatedAt) })
-                : t('admin:clientSecret.noSecret')}
+              {isPublic
+                ? t('admin:clientSecret.publicSecret')
+                : client.hasSecret && client.rotatedAt !== null
+                  ? t('admin:clientSecret.hasSecret', { time: formatDate(client.rotatedAt) })
+                  : t('admin:clientSecret.noSecret')}
             </dd>
           </dl>
-          <div className={ui.actions}>
-            {client.hasSecret ? (
-              <button type="button" className={ui.button.secondary} onClick={() => setOpen({ kind: 'confirmRotate' })}>
-                {t('admin:clientSecret.rotate')}
-              </button>
-            ) : (
-              <button type="button" className={ui.button.primary} onClick={() => void rotate()}>
-                {t('admin:clientSecret.generate')}
-              </button>
-            )}
-          </div>
-          {client.hasSecret && <ClientSwitches appId={app.id} client={client} onSaved={() => status.reload()} />}
-          {client.hasSecret && (
+          <ClientTypeField appId={app.id} client={client} onSaved={() => status.reload()} />
+          {!isPublic && (
+            <div className={ui.actions}>
+              {client.hasSecret ? (
+                <button type="button" className={ui.button.secondary} onClick={() => setOpen({ kind: 'confirmRotate' })}>
+                  {t('admin:clientSecret.rotate')}
+                </button>
+              ) : (
+                <button type="button" className={ui.button.primary} onClick={() => void rotate()}>
+                  {t('admin:clientSecret.generate')}
+                </button>
+              )}
+            </div>
+          )}
+          {isClient && <ClientSwitches appId={app.id} client={client} onSaved={() => status.reload()} />}
+          {isClient && (
             <PostLogoutUrisForm
               key={client.postLogoutRedirectUris.join('\n')}
               appId={app.id}
@@ -96,7 +106,7 @@ export function ClientPanel({ app }: { app: App }) {
               onSaved={() => status.reload()}
             />
           )}
-          {client.hasSecret && (
+          {isClient && (
             <BackchannelLogoutForm key={client.backchannelLogoutUri ?? ''} appId={app.id} saved={client.backchannelLogoutUri} onSaved={() => status.reload()} />
           )}
         </>

@@ -85,7 +85,7 @@ export default function ChannelsScreen({ route }: ScreenProps) {
     >
       {ready && (
         <>
-          <PagedTable list={list} caption={t(route.name)} columns={columns} rowKey={(row) => row.id} emptyText={t('settings:channel.empty')} />
+          <PagedTable list={list} caption={t(route.name)} columns={columns} rowKey={(row) => row.id} emptyText={t('settings:channel.empty')} stackOnPhone />
           <DeliveryLog log={log} channelList={list.data?.list ?? []} />
         </>
       )}

@@ -14,7 +14,7 @@ import * as ui from '../../widgets/ui.css';
 import type { PagedListState } from '../../widgets/admin/usePagedList';
 import * as styles from './channels.css';
 import { StatusBadge } from '../../widgets/StatusBadge';
-import { messageStatusText, serviceTypeText } from '../../widgets/messageTexts';
+import { deliveryErrorText, messageStatusText, serviceTypeText } from '../../widgets/messageTexts';
 
 /** Who a message went to: the address it was sent to, else the account (in-site), else a robot's group chat. */
 function recipientOf(row: Delivery, t: Translate): string {
@@ -35,7 +35,15 @@ export function DeliveryLog({ log, channelList }: { log: PagedListState<Delivery
     { id: 'title', header: t('settings:log.title'), cell: (row) => row.title },
     { id: 'status', header: t('settings:log.status'), cell: (row) => <StatusBadge status={row.status} /> },
     { id: 'attempts', header: t('settings:log.attempts'), cell: (row) => row.attempts },
-    { id: 'error', header: t('settings:log.error'), wrap: true, cell: (row) => (row.error ? <span className={styles.error}>{row.error}</span> : '—') },
+    {
+      id: 'error',
+      header: t('settings:log.error'),
+      wrap: true,
+      cell: (row) => {
+        const error = deliveryErrorText(t, row);
+        return error ? <span className={styles.error}>{error}</span> : '—';
+      },
+    },
   ];
   return (
     <section className={styles.section} aria-labelledby={`${id}-title`}>
@@ -62,7 +70,7 @@ export function DeliveryLog({ log, channelList }: { log: PagedListState<Delivery
           {t('settings:log.refresh')}
         </button>
       </div>
-      <PagedTable list={log} caption={t('settings:log.heading')} columns={columns} rowKey={(row) => row.id} emptyText={t('settings:log.empty')} />
+      <PagedTable list={log} caption={t('settings:log.heading')} columns={columns} rowKey={(row) => row.id} emptyText={t('settings:log.empty')} stackOnPhone />
     </section>
   );
 }

@@ -14,6 +14,7 @@ import { TextField } from '../../widgets/TextFields';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './channels.css';
 import { StatusBadge } from '../../widgets/StatusBadge';
+import { deliveryErrorText } from '../../widgets/messageTexts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
@@ -80,7 +81,7 @@ export default function TestDialog({
         )}
         {outcome && (
           <div role={failed ? 'alert' : 'status'} className={`${styles.outcome} ${failed ? styles.outcomeFailed : ''}`}>
-            <StatusBadge status={outcome.status} /> {failed ? outcome.error : t('settings:test.delivered')}
+            <StatusBadge status={outcome.status} /> {failed ? deliveryErrorText(t, outcome) : t('settings:test.delivered')}
           </div>
         )}
         <div className={ui.actions}>

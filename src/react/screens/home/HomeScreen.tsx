@@ -1,7 +1,7 @@
 // The portal home (/home/index): who is signed in, the apps they may open (entrypoints), the admin
 // areas they are permitted, their unread messages and their recent sign-ins.
 import { Link } from 'wouter';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../../store';
 import type { MenuItem } from '../../../core/acl';
 import type { OwnedApp } from '../../../core/types';
 import { relativeTime } from '../../../core/format';

@@ -8,7 +8,9 @@
 // The sign-in then finishes at /auth-redirect, unless the person owes a second step (their
 // authenticator app, or an administrator's set-up of one): the page then asks for it with the step
 // ticket the sign-in answered. A ticket opened in another browser than the one that started the
-// sign-in is refused by the server: the page says so.
+// sign-in is refused by the server: the page says so. An email or phone typed here that the
+// provider did not vouch for is sent a code: once signed in, the page asks for it (the account's
+// password is unknown to the person, so the profile could not take it later without a reset).
 import { useCallback, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
@@ -20,8 +22,9 @@ import { HttpError } from '../../../core/http';
 import { requestNavigation } from '../../../core/navigation';
 import { AUTH_REDIRECT_PATH, LOGIN_PATH } from '../../../core/routes';
 import { complementBody } from '../../../core/schemas/idp';
-import type { LoginAnswer, ThirdPartyAccessInfo } from '../../../core/types';
+import type { ComplementAnswer, LoginAnswer, ThirdPartyAccessInfo } from '../../../core/types';
 import { rules } from '../../../core/validation';
+import { ContactCodes, type PendingContacts } from '../../dialogs/ContactCodes';
 import { showServerFieldErrors } from '../../dialogs/fieldErrors';
 import { useT } from '../../i18n';
 import { TextField } from '../../widgets/TextFields';
@@ -32,7 +35,7 @@ import * as ui from '../../widgets/ui.css';
 import { LinkAccountForm } from './LinkAccountForm';
 import SecondStepForm from '../../login/SecondStepForm';
 
-type Stage = 'loading' | 'confirm' | 'choose' | 'link' | 'form' | 'invalid' | 'elsewhere';
+type Stage = 'loading' | 'confirm' | 'choose' | 'link' | 'form' | 'codes' | 'invalid' | 'elsewhere';
 
 /** The server's complement body, with what a first-time account cannot do without. */
 const complementForm = v.object({ ...complementBody.entries, username: rules.username, realName: rules.realName });
@@ -62,22 +65,37 @@ export default function InfoCompleteScreen() {
   const switchAccount = signedInAs !== undefined;
   /** The second step the sign-in asks, with its step ticket. */
   const [secondStep, setSecondStep] = useState<LoginAnswer & { stepTicket: string }>();
+  /** The typed addresses a code was sent to, still waiting for it (the 'codes' stage). */
+  const [pending, setPending] = useState<PendingContacts>({});
   const { register, handleSubmit, reset, setError, formState } = useForm<ComplementValues>({
     resolver: valibotResolver(complementForm),
     defaultValues: { username: '', realName: '', email: '', mobilePhone: '' },
   });
 
-  /** After the sign-in call: the second step it asks, else on to /auth-redirect. */
-  const signedIn = useCallback((answer: LoginAnswer) => {
-    if (answer.stepTicket) setSecondStep({ ...answer, stepTicket: answer.stepTicket });
+  /** Signed in (second step done): the codes sent to typed addresses first, else on to /auth-redirect. */
+  const finish = useCallback((waiting: PendingContacts) => {
+    setSecondStep(undefined);
+    if (Object.keys(waiting).length) setStage('codes');
     else requestNavigation(AUTH_REDIRECT_PATH);
   }, []);
+
+  /** After the sign-in call: the second step it asks, else finished. `typed`: the complement's
+   *  addresses, of which the answer names those a code was sent to. */
+  const signedIn = useCallback(
+    (answer: ComplementAnswer, typed: PendingContacts = {}) => {
+      const waiting: PendingContacts = Object.fromEntries((answer.codeSentTo ?? []).map((field) => [field, typed[field]]).filter(([, address]) => address));
+      setPending(waiting);
+      if (answer.stepTicket) setSecondStep({ ...answer, stepTicket: answer.stepTicket });
+      else finish(waiting);
+    },
+    [finish],
+  );
 
   /** Goes on with the ticket: a linked person is signed in at once, a first-time one completes. */
   const proceed = useCallback(
     async (known: ThirdPartyAccessInfo, confirmed: boolean) => {
       if (!known.needComplement) {
-        signedIn(await complement<LoginAnswer>(idpCode, accessTicket, confirmed ? { switchAccount: true } : {}));
+        signedIn(await complement<ComplementAnswer>(idpCode, accessTicket, confirmed ? { switchAccount: true } : {}));
         return;
       }
       // What the provider told about the person fills the form (the names are the providers').
@@ -111,17 +129,15 @@ export default function InfoCompleteScreen() {
     };
   }, [idpCode, token, accessTicket, proceed]);
 
-  const finish = () => requestNavigation(AUTH_REDIRECT_PATH);
-
   const onSubmit = handleSubmit(async (values) => {
-    let answer: LoginAnswer;
+    let answer: ComplementAnswer;
     try {
-      answer = await complement<LoginAnswer>(idpCode, accessTicket, switchAccount ? { ...values, switchAccount: true } : values);
+      answer = await complement<ComplementAnswer>(idpCode, accessTicket, switchAccount ? { ...values, switchAccount: true } : values);
     } catch (error) {
       showServerFieldErrors(error, fields, setError);
       return;
     }
-    signedIn(answer);
+    signedIn(answer, { email: values.email, mobilePhone: values.mobilePhone });
   });
 
   const mark = <Icon name="userInfo" className={statusStyles.mark} />;
@@ -129,7 +145,28 @@ export default function InfoCompleteScreen() {
   if (secondStep) {
     return (
       <StatusPage mark={mark} title={t('route.infoComplete')}>
-        <SecondStepForm answer={secondStep} onSuccess={finish} onCancel={() => requestNavigation(LOGIN_PATH)} />
+        <SecondStepForm answer={secondStep} onSuccess={() => finish(pending)} onCancel={() => requestNavigation(LOGIN_PATH)} />
+      </StatusPage>
+    );
+  }
+
+  if (stage === 'codes') {
+    const onConfirmed = (channel: keyof PendingContacts) => {
+      const { [channel]: _confirmed, ...left } = pending;
+      setPending(left);
+      if (!Object.keys(left).length) requestNavigation(AUTH_REDIRECT_PATH);
+    };
+    return (
+      <StatusPage mark={mark} title={t('route.infoComplete')}>
+        <p className={statusStyles.text}>{t('console:infoComplete.codesText')}</p>
+        <div className={ui.card}>
+          <ContactCodes pending={pending} onConfirmed={onConfirmed} />
+        </div>
+        <div className={ui.actions}>
+          <button type="button" className={ui.button.secondary} onClick={() => requestNavigation(AUTH_REDIRECT_PATH)}>
+            {t('console:infoComplete.skipCodes')}
+          </button>
+        </div>
       </StatusPage>
     );
   }
@@ -140,7 +177,7 @@ export default function InfoCompleteScreen() {
       <StatusPage mark={mark} title={t('route.infoComplete')}>
         <p className={statusStyles.text}>{t('console:infoComplete.signedIn', { current: signedInAs })}</p>
         <div className={ui.actions}>
-          <button type="button" className={ui.button.secondary} onClick={finish}>
+          <button type="button" className={ui.button.secondary} onClick={() => requestNavigation(AUTH_REDIRECT_PATH)}>
             {t('console:infoComplete.stay', { current: signedInAs })}
           </button>
           <button type="button" className={ui.button.primary} onClick={() => void proceed(info, true).catch((error: unknown) => setStage(failedStage(error)))}>

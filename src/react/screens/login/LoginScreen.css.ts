@@ -2,6 +2,7 @@
 // narrow screens.
 import { globalStyle, style } from '@vanilla-extract/css';
 import { LAYOUT } from '../../../core/config';
+import { wholePageMinHeight } from '../../theme/page.css';
 import { vars } from '../../theme/theme.css';
 import { tint } from '../../widgets/tint';
 
@@ -11,7 +12,7 @@ export const page = style({
   position: 'relative',
   display: 'grid',
   gridTemplateColumns: 'minmax(0, 1.1fr) minmax(380px, 1fr)',
-  minHeight: '100vh',
+  minHeight: wholePageMinHeight,
   background: vars.color.page,
   '@media': { [narrow]: { gridTemplateColumns: '1fr', gridTemplateRows: 'auto 1fr' } },
 });

@@ -4,7 +4,7 @@
 // sign-in the guard sends the person on: to the `redirect` query when it is a same-origin console
 // page they may open, else to the first page they are permitted.
 import { useRef } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../../store';
 import { useSearch } from 'wouter';
 import { fileUrl } from '../../../core/api/files';
 import { $config } from '../../../core/config-store';

@@ -37,6 +37,7 @@ export default function MessageHistoryScreen({ route }: ScreenProps) {
             failed={history.failed}
             onRetry={history.reload}
             emptyText={t('settings:history.empty')}
+            stackOnPhone
           />
           {history.data && <Pager page={history.query.page} size={history.query.size} total={history.data.pager.total} onChange={history.turn} />}
         </>

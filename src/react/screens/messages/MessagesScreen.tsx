@@ -3,7 +3,7 @@
 // read, and the top bar's unread badge follows. Mark read (one or all), delete; administrators
 // (operations permission) send messages from here.
 import { lazy, Suspense, useId, useState } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../../store';
 import { hasAccess, Permission } from '../../../core/acl';
 import * as messages from '../../../core/api/messages';
 import { formatDate, relativeTime } from '../../../core/format';

@@ -6,7 +6,7 @@ import { useRef, useState } from 'react';
 import * as v from 'valibot';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../../store';
 import { generateRecoveryCodes, recoveryCodeStatusOf } from '../../../core/api/account';
 import { $session } from '../../../core/session';
 import { showServerFieldErrors } from '../../dialogs/fieldErrors';

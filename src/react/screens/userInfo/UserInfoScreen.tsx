@@ -6,7 +6,7 @@
 // (bench/layout-shift.mjs measures that nothing moves as they arrive). The `account` texts load
 // with the screen (app/screens.ts).
 import { lazy, Suspense, useState } from 'react';
-import { useStore } from '@nanostores/react';
+import { useStore } from '../../store';
 import * as users from '../../../core/api/users';
 import { formatDate, relativeTime } from '../../../core/format';
 import { notifySuccess } from '../../../core/messages';

@@ -14,6 +14,7 @@ import { RowActions } from '../../widgets/admin/RowActions';
 import { usePagedList } from '../../widgets/admin/usePagedList';
 import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
+import { deliveryErrorText } from '../../widgets/messageTexts';
 import { eventName, statusName } from './texts';
 import * as styles from './webhooks.css';
 
@@ -30,8 +31,8 @@ export default function DeliveriesDialog({ webhook, onClose }: { webhook: Webhoo
   const lastAnswer = (delivery: WebhookDelivery) => {
     const last = delivery.attemptLog[delivery.attemptLog.length - 1];
     if (!last) return '—';
-    const text = last.error ?? `HTTP ${last.statusCode ?? ''}`;
-    return <span className={last.error ? styles.error : undefined}>{text}</span>;
+    const error = deliveryErrorText(t, last);
+    return <span className={error ? styles.error : undefined}>{error ?? `HTTP ${last.statusCode ?? ''}`}</span>;
   };
   const columns: Column<WebhookDelivery>[] = [
     { id: 'time', header: t('webhooks:time'), cell: (row) => <span className={styles.nowrap}>{formatDate(row.createdAt)}</span> },
@@ -93,7 +94,7 @@ export default function DeliveriesDialog({ webhook, onClose }: { webhook: Webhoo
               <li key={attempt.at}>
                 {formatDate(attempt.at)} · {attempt.statusCode === null ? t('webhooks:noAnswer') : `HTTP ${attempt.statusCode}`} ·{' '}
                 {t('webhooks:durationMs', { ms: attempt.durationMs })}
-                {attempt.error && <span className={styles.error}> · {attempt.error}</span>}
+                {(attempt.errorCode || attempt.error) && <span className={styles.error}> · {deliveryErrorText(t, attempt)}</span>}
                 {attempt.answer && (
                   <>
                     <div className={ui.hint}>{t('webhooks:answerExcerpt')}</div>

@@ -20,6 +20,7 @@ import { useResource } from '../../widgets/useResource';
 import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 import type { ScreenProps } from '../types';
+import { deliveryErrorText } from '../../widgets/messageTexts';
 import { eventName } from './texts';
 import * as styles from './webhooks.css';
 
@@ -47,7 +48,7 @@ export default function WebhooksScreen({ route }: ScreenProps) {
     }
     const last = delivery.attemptLog[delivery.attemptLog.length - 1];
     if (delivery.status === 'delivered') notifySuccess(t('webhooks:testDelivered', { status: last?.statusCode ?? '' }));
-    else notifyError(t('webhooks:testFailed', { error: last?.error ?? '' }));
+    else notifyError(t('webhooks:testFailed', { error: (last && deliveryErrorText(t, last)) ?? '' }));
   };
   const rotate = async (webhook: Webhook) => {
     const { secret } = await webhooks.rotateSecret(webhook.id);

@@ -1,10 +1,11 @@
 // A data table: a caption for assistive technology, sortable column headers (aria-sort), and the
 // loading, error (with retry) and empty states in place of the rows. Rows come from the server page.
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useT } from '../../i18n';
 import { Icon } from '../Icon';
 import * as ui from '../ui.css';
 import * as styles from './admin.css';
+import { useOverflowing } from './useOverflowing';
 
 export type Order = 'asc' | 'desc';
 export interface Sort<K extends string = string> {
@@ -86,6 +87,8 @@ export function DataTable<T, K extends string = string>({
   stickyActions,
 }: DataTableProps<T, K>) {
   const t = useT();
+  const wrap = useRef<HTMLDivElement>(null);
+  const overflowing = useOverflowing(wrap);
   const state = failed ? (
     <>
       {t('admin:table.failed')}{' '}
@@ -99,7 +102,11 @@ export function DataTable<T, K extends string = string>({
     emptyText
   ) : undefined;
   return (
-    <div className={styles.tableWrap}>
+    <div
+      ref={wrap}
+      className={styles.tableWrap}
+      {...(overflowing ? { tabIndex: 0, role: 'region', 'aria-label': t('admin:table.scrollable', { caption }) } : {})}
+    >
       <table className={`${styles.table} ${stackOnPhone ? styles.stacked : ''}`} aria-busy={loading || undefined}>
         <caption className={ui.visuallyHidden}>{caption}</caption>
         <thead>

@@ -46,6 +46,8 @@ export const tableWrap = style({
   background: vars.color.surface,
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.base,
+  // Focusable when its table is wider than it (DataTable): arrow keys then scroll it.
+  selectors: { '&:focus-visible': { outline: 'none', borderColor: vars.color.primary, boxShadow: `0 0 0 3px ${vars.color.focusRing}` } },
 });
 
 export const table = style({ width: '100%', borderCollapse: 'collapse', fontSize: vars.font.sizeBase });

@@ -1,6 +1,6 @@
 // What the signed-in administrator may do, read from the session (user type, admin and master
 // flags, administered apps), so screens hide what the server would refuse. The server decides.
-import { useStore } from '@nanostores/react';
+import { useStore } from '../../store';
 import { UserType } from '../../../core/enums';
 import { $session } from '../../../core/session';
 import { mayGrantAppRoles, permissionTable } from '../../../core/acl';
