@@ -23,6 +23,9 @@ export interface Actor {
   tenantAdmin: boolean;
   tenantPath: string | null;
   ownedApps: OwnedApp[];
+  /** A provisioning client (a SCIM token, server/scim/caller.ts), not a person's session: it has
+   *  no password for the re-checks a person's session is asked (server/auth/contact-change.ts). */
+  provisioning?: true;
 }
 
 export const isPlatformAdmin = (user: UserRow) =>

@@ -2,9 +2,10 @@
 // account could take a person's address, and sign-in by email, or a password reset to it, would
 // no longer find them. Checked before each write for a clear answer, and enforced by the
 // database's unique indexes (0011_unique_contacts) so that two parallel writes cannot both win.
-// A person changing their OWN address proves it first: the new address gets a one-time code and
-// takes effect only once that code is confirmed (the old one stays in force until then);
-// administrators set other people's addresses directly.
+// A person changing their OWN address in the profile proves the address first: the new address
+// gets a one-time code and takes effect only once that code is confirmed (the old one stays in force
+// until then); administrators set other people's addresses directly. Any change of an address also
+// takes the caller's current password (server/auth/contact-change.ts).
 import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import type { UserRow } from './actor';
@@ -17,7 +18,7 @@ import { checkCodeSentTo, liveCodeSentTo, sendCode, useCode } from './codes';
 export type ContactField = 'email' | 'mobilePhone';
 export type Contacts = Partial<Record<ContactField, string | null>>;
 
-const CONTACT_FIELDS: readonly ContactField[] = ['email', 'mobilePhone'];
+export const CONTACT_FIELDS: readonly ContactField[] = ['email', 'mobilePhone'];
 const TAKEN: Record<ContactField, string> = { email: 'rule.emailTaken', mobilePhone: 'rule.mobilePhoneTaken' };
 /** The contact unique indexes as each engine names them in a violation (SQLite names an index on
  *  a plain column by the column). */
@@ -76,7 +77,7 @@ export async function writingContacts<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /** The contacts of `wanted` that differ from the person's current ones and need a code first:
- *  new non-empty addresses (clearing an address needs no proof). */
+ *  new non-empty addresses (clearing one needs no code; the password re-check was asked). */
 export function contactsToConfirm(user: UserRow, wanted: Contacts): Partial<Record<ContactField, string>> {
   return Object.fromEntries(
     CONTACT_FIELDS.flatMap((field) => {

@@ -10,6 +10,14 @@
 // most one account, under every login method, so a success clears only its own account's counts.
 // (Refusing such usernames instead would need a check on every write of a username, an email and a
 // phone, racing with the other writes.)
+//
+// A value is keyed as that column compares it (server/auth/contacts.ts, accountByIdentifier):
+// usernames and phones exactly, emails in lower case (their unique index is on lower(email)).
+// Usernames are unique case-sensitively, so `Casey` and `casey` can be two accounts: a
+// lower-cased key would let one's sign-ins clear the other's lockout. Rows written when every kind
+// was lower-cased are left as they are (no migration): for a mixed-case username such a row now
+// names the all-lower-case name, which inherits at most a lock's remaining minutes or a few counted
+// failures until its next sign-in, and the mixed-case account's count starts afresh.
 import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import type { LoginSettings } from '../../src/core/schemas/settings';
@@ -20,8 +28,11 @@ import { tooMany } from '../http/errors';
 const KIND_PREFIX = { username: 'username', email: 'email', mobilePhone: 'phone' } as const;
 export type IdentifierKind = keyof typeof KIND_PREFIX;
 
-/** The failure count's key of an identifier of `kind`, e.g. `phone:13900000000`. */
-export const throttleKey = (kind: IdentifierKind, identifier: string) => `${KIND_PREFIX[kind]}:${identifier.trim().toLowerCase()}`;
+/** The failure count's key of an identifier of `kind`, e.g. `phone:13900000000`: one account's at most. */
+export const throttleKey = (kind: IdentifierKind, identifier: string) => {
+  const value = identifier.trim();
+  return `${KIND_PREFIX[kind]}:${kind === 'email' ? value.toLowerCase() : value}`;
+};
 
 export interface ThrottleState {
   failures: number;

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { defineRoute, type RouteOptions } from '../http/route';
 import { okAnswer } from '../../src/core/schemas/common';
-import { totpCodeBody, totpEnrolment, totpStatus } from '../../src/core/schemas/totp';
+import { totpCodeBody, totpEnrolBody, totpEnrolment, totpStatus } from '../../src/core/schemas/totp';
 import { totpEnabled } from '../auth/totp';
 import { startTotp, switchTotp } from '../services/totp';
 import { Permission } from '../../src/core/permission-codes';
@@ -29,10 +29,11 @@ export const totpRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     url: '/user/totp',
     tags,
     access,
-    summary: 'Start setting up an authenticator app (the secret is shown this once)',
+    summary: 'Start setting up an authenticator app with the current password (the secret is shown this once)',
+    body: totpEnrolBody,
     response: totpEnrolment,
     rateLimit,
-    handler: ({ actor }) => startTotp(ctx, actor),
+    handler: ({ actor, body, raw }) => startTotp(ctx, actor, body.password, raw.ip),
   });
 
   defineRoute(app, gate, {

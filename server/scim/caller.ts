@@ -51,6 +51,7 @@ export function scimCaller(token: ScimTokenRow & { tenantPath: string }, ip: str
     tenantAdmin: true,
     tenantPath: token.tenantPath,
     ownedApps: [],
+    provisioning: true,
   };
   return { actor, tenantId: token.tenantId, tenantPath: token.tenantPath, tokenId: token.id, ip };
 }

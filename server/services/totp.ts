@@ -10,8 +10,12 @@ import { fieldError } from '../http/errors';
 
 const wrongCode = () => fieldError([{ field: 'code', rule: 'rule.totpCode' }]);
 
-/** A new secret for the actor, its URI naming the console (the configured app name) as issuer. */
-export async function startTotp(ctx: Ctx, actor: Actor) {
+/** A new secret for the actor, its URI naming the console (the configured app name) as issuer,
+ *  once the current password is right (the personal center's re-check, counted towards the lockout):
+ *  an app set up with a session alone would then stand in for the password when the person's
+ *  passkeys or recovery codes are removed (server/auth/recheck.ts accepts its codes). */
+export async function startTotp(ctx: Ctx, actor: Actor, password: string, ip: string) {
+  await recheck(ctx, actor, { password }, ip);
   const { value: config } = await ctx.settings.get('config');
   return startEnrolment(ctx, actor.user, config.system.appName);
 }

@@ -6,7 +6,9 @@
 // src/core/schemas/user-import.ts) and of server/services/users.ts: the caller's scope (a person
 // outside it is "username taken", a tenant outside it refused), the grant rules, addresses another
 // account has, the last platform administrator kept. Updates go through updateUser itself; new
-// people are written a chunk at a time.
+// people are written a chunk at a time. An existing person's phone or email is not changed by an
+// import (server/auth/contact-change.ts: such a change takes the caller's password, which an
+// import does not ask for): the row is refused, pointing to the user dialog or one's profile.
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { sql, type Selectable } from 'kysely';
 import type { Ctx } from '../context';
@@ -27,6 +29,7 @@ import {
 } from '../../src/core/schemas/user-import';
 import { canManageUser, tenantPathOf } from '../auth/scope';
 import { assertMayActOn } from '../auth/grants';
+import { changedContacts } from '../auth/contact-change';
 import { hashPassword } from '../auth/kdf';
 import { newId, newSecret } from '../auth/secrets';
 import { isUniqueViolation } from '../db/errors';
@@ -41,6 +44,9 @@ type JobRow = Selectable<UserImportJobTable>;
 const CHUNK = 500;
 /** A running job not heard of for this long lost its process (a restart): it is answered as failed. */
 const STALE_MS = 2 * 60_000;
+/** Why a row changing an existing person's phone or email is refused. */
+const CONTACT_CHANGE = "An import does not change an existing person's phone or email: change it in their user dialog (it asks for your password)";
+const OWN_CONTACT_CHANGE = 'An import does not change your own phone or email: change it in your profile';
 /** Finished jobs are kept this long (their answer is what the dialog shows). */
 const KEEP_JOBS_MS = 24 * 60 * 60_000;
 
@@ -183,6 +189,15 @@ async function updateOne(run: Run, { row, input }: ValidRow, current: UserRow, h
   if (!Object.keys(changes).length) {
     run.counts.unchanged += 1;
     return;
+  }
+  const moved = changedContacts(current, changes);
+  if (moved.length) {
+    const where = current.id === actor.id ? OWN_CONTACT_CHANGE : CONTACT_CHANGE;
+    return run.refuse(
+      row,
+      input.username,
+      moved.map((field) => ({ field, rule: localizeMessage(where, run.language) })),
+    );
   }
   const taken = takenAddresses(held, { ...input, ...changes }, current.id);
   if (taken.length) return run.refuse(row, input.username, taken);

@@ -16,6 +16,7 @@ import { actionableUser, assertMayActOn, assertMayGrantInApp, assertMayGrantRows
 import { clearFailures, keysOfUser, lockedKeys } from '../auth/throttle';
 import { hashPassword } from '../auth/kdf';
 import { recheck } from '../auth/recheck';
+import { assertContactChangeProved } from '../auth/contact-change';
 import { newId } from '../auth/secrets';
 import { storeNewPassword } from '../auth/password-policy';
 import { assertContactsFree, confirmContactChange, contactsToConfirm, requestContactChanges, writingContacts } from '../auth/contacts';
@@ -197,6 +198,7 @@ export async function updateUser(ctx: Ctx, actor: Actor, id: string, body: Updat
     ...place,
     extraProp: JSON.stringify(extra),
   };
+  await assertContactChangeProved(ctx, actor, current, changes, body.currentPassword, ip);
   await assertContactsFree(ctx, changes, id);
   const saved = await keepingOnePlatformAdmin(ctx, current, demoted, (db) => saveVersioned(ctx, db, id, body.version, changes));
   if (saved.availabilityStatus !== Status.Enable) await endEveryAccess(ctx, id);
@@ -242,17 +244,16 @@ export async function selfOrManageable(ctx: Ctx, actor: Actor, id: string): Prom
   return manageableUser(ctx, actor, id);
 }
 
-/** Basic info of a person. Administrators set another person's addresses directly; a new address
- *  of one's own is only sent a code (server/auth/contacts.ts) and named in the answer as pending. */
+/** Basic info of a person. A changed address takes the caller's password (server/auth/contact-change.ts);
+ *  administrators then set another person's addresses directly, while a new address of one's own is
+ *  only sent a code (server/auth/contacts.ts) and named in the answer as pending. */
 async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: BasicInfoBody, ip: string) {
   const contacts = {
     ...(body.mobilePhone !== undefined ? { mobilePhone: blankToNull(body.mobilePhone) } : {}),
     ...(body.email !== undefined ? { email: blankToNull(body.email) } : {}),
   };
+  await assertContactChangeProved(ctx, actor, target, contacts, body.currentPassword, ip);
   const pending = target.id === actor.id ? contactsToConfirm(target, contacts) : {};
-  // A new phone or email is where a password reset goes next: a session alone (a borrowed one, an
-  // unlocked screen) does not move it; the current password does.
-  if (Object.keys(pending).length) await recheck(ctx, actor, { password: body.currentPassword }, ip, 'currentPassword');
   // What is pending is not written now (the old address stays in force until the code is confirmed).
   if (pending.email) delete contacts.email;
   if (pending.mobilePhone) delete contacts.mobilePhone;
@@ -409,8 +410,11 @@ export async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId
   });
 }
 
-/** Clears the failed sign-ins that lock a user of the actor's scope (also a bulk action). */
+/** Clears the failed sign-ins that lock a user of the actor's scope (also a bulk action). Never
+ *  one's own: the personal center's re-checks count towards that lock (server/auth/recheck.ts), and
+ *  a session unlocking itself could guess its password without end. */
 export async function unlockUser(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
+  if (id === actor.id) throw forbidden('You cannot unlock your own account');
   const user = await actionableUser(ctx, actor, id);
   await clearFailures(ctx, keysOfUser(user));
   await ctx.audit.record({ action: 'user.unlock', actor, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip });

@@ -163,6 +163,26 @@ test('the users screen, step by step', async (t) => {
     assert.equal(saved.realName, 'Edited_Here');
   });
 
+  await t.test("changing a person's phone takes the administrator's own password (where their password reset goes); other edits do not", async () => {
+    await page.getByRole('button', { name: 'Edit new-person' }).click();
+    const form = dialog('Edit user');
+    await form.getByLabel('Real name').waitFor();
+    assert.equal(await form.getByLabel('Your password', { exact: true }).count(), 0, 'no password asked while the phone and email stay');
+    await form.getByLabel('Mobile phone').fill('13800002222');
+    await form.getByText('Changing a phone or email takes your own password: password resets and sign-in codes go there.').waitFor();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('This field is required').waitFor();
+    const password = form.getByLabel('Your password', { exact: true });
+    await password.fill('Not-the-admin-1');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('The password is wrong').waitFor();
+    await password.fill(ADMIN.password);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    const current = (await api.call<{ list: { mobilePhone?: string }[] }>('GET', '/user?searchProp=username&searchValue=new-person')).list[0]!;
+    assert.equal(current.mobilePhone, '13800002222');
+  });
+
   await t.test('disables and enables a user: a disabled user cannot sign in', async () => {
     await rowAction('new-person', 'Disable');
     await bodyRows(table()).first().getByText('Disabled').waitFor();

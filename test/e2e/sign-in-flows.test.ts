@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { smsChannel, startHttpReceiver, startSmtp, until } from '../server/receivers';
-import { authenticator } from './totp-support';
+import { turnOnAuthenticator } from './totp-support';
 
 const SMTP = { user: 'relay-user', password: 'relay-secret-77' };
 const PERSON = { username: 'flow-person', realName: 'Flow_Person', email: 'flow.person@example.com', mobilePhone: '13600000001', password: 'Before-2024' };
@@ -94,10 +94,7 @@ test('PHONE_CAPTCHA chosen in the settings screen: Send code (with a cool-down),
 test('PHONE_CAPTCHA: after the SMS code, a person with an authenticator app gives its code', async () => {
   const holder = { username: 'flow-totp', realName: 'Flow_Totp', mobilePhone: '13600000002', password: 'Totp-flow-2024' };
   await admin.createUser(holder);
-  const own = new ApiClient(server.url);
-  await own.signIn(holder.username, holder.password);
-  const nextCode = authenticator((await own.call<{ secret: string }>('POST', '/user/totp')).secret);
-  await own.call('POST', '/user/totp/confirm', { code: await nextCode() });
+  const { nextCode } = await turnOnAuthenticator(server.url, holder.username, holder.password);
   await changeSettings({ loginMethod: 'PHONE_CAPTCHA' });
   try {
     const { page, errors } = await openPage(browser);

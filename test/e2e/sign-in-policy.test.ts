@@ -107,7 +107,7 @@ test('TOTP as the second auth: refused under the field until the administrator h
   await page.getByText('Set up an authenticator app for yourself first (personal center), so that you can still sign in').waitFor();
 
   // With an authenticator of their own, the same save goes through.
-  const enrolment = await admin.post<{ uri: string }>('/api/user/totp');
+  const enrolment = await admin.post<{ uri: string }>('/api/user/totp', { password: transform(ADMIN_PASSWORD) });
   const app = URI.parse(enrolment.body.data.uri) as TOTP;
   assert.equal((await admin.post('/api/user/totp/confirm', { code: app.generate({ timestamp: server.clock.now() }) })).status, 200);
   await page.getByRole('button', { name: 'Save' }).click();

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { startIdentityProvider, type IdentityProvider } from '../server/identity-provider';
-import { authenticator } from './totp-support';
+import { turnOnAuthenticator } from './totp-support';
 import { seriousViolations } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser();
@@ -161,10 +161,7 @@ test('a linked person with an authenticator app gives its code after the provide
     await first.getByLabel('Password', { exact: true }).fill(carol.password);
     await first.getByRole('button', { name: 'Link and sign in' }).click();
     await first.getByRole('heading', { name: 'Welcome back, Carol' }).waitFor();
-    const own = new ApiClient(server.url);
-    await own.signIn(carol.username, carol.password);
-    const nextCode = authenticator((await own.call<{ secret: string }>('POST', '/user/totp')).secret);
-    await own.call('POST', '/user/totp/confirm', { code: await nextCode() });
+    const { nextCode } = await turnOnAuthenticator(server.url, carol.username, carol.password);
 
     const { page, errors } = await openPage(browser, { expectedFailures: [/\/authc\/login\/step$/] });
     await page.goto(`${server.url}/login`);

@@ -3,6 +3,7 @@
 // account-security.test.ts.
 import { Secret, TOTP } from 'otpauth';
 import { ApiClient } from './harness';
+import { transformPassword } from '../../src/core/password';
 
 const PERIOD_MS = 30_000;
 
@@ -26,12 +27,12 @@ export function authenticator(secret: string): () => Promise<string> {
   };
 }
 
-/** Signs `username` in through the API, sets up and confirms an authenticator app; answers that
- *  API session and the app. */
+/** Signs `username` in through the API, sets up (with the password, as the personal center does)
+ *  and confirms an authenticator app; answers that API session and the app. */
 export async function turnOnAuthenticator(baseUrl: string, username: string, password: string): Promise<{ own: ApiClient; nextCode: () => Promise<string> }> {
   const own = new ApiClient(baseUrl);
   await own.signIn(username, password);
-  const nextCode = authenticator((await own.call<{ secret: string }>('POST', '/user/totp')).secret);
+  const nextCode = authenticator((await own.call<{ secret: string }>('POST', '/user/totp', { password: await transformPassword(password) })).secret);
   await own.call('POST', '/user/totp/confirm', { code: await nextCode() });
   return { own, nextCode };
 }

@@ -1,5 +1,5 @@
-// The authenticator app (TOTP), as a person sees it: set up in the personal center (QR code and the
-// key shown once, confirmed with a code the test computes from that key like a phone app would),
+// The authenticator app (TOTP), as a person sees it: set up in the personal center (the current
+// password first, then the QR code and the key shown once, confirmed with a code the test computes from that key like a phone app would),
 // then the sign-in form asks for a code, and the app is turned off again with a current code. Each
 // test has a member of its own (the later ones turn the app on through the API first).
 import { test } from 'node:test';
@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser, submitSignIn, type WatchedPage } from './harness';
 import { authenticator, turnOnAuthenticator } from './totp-support';
+import { seriousViolations } from './a11y-support';
 
 const PASSWORD = 'Member-totp-1';
 
@@ -33,7 +34,7 @@ async function member(withAuthenticator: boolean): Promise<Member> {
   await admin.createUser({ username, realName, password: PASSWORD });
   let nextCode = (): Promise<string> => Promise.reject(new Error('the authenticator is not on'));
   if (withAuthenticator) ({ nextCode } = await turnOnAuthenticator(server.url, username, PASSWORD));
-  const watched = await openPage(browser, { expectedFailures: [/\/api\/user\/totp\/confirm$/] });
+  const watched = await openPage(browser, { expectedFailures: [/\/api\/user\/totp(\/confirm)?$/] });
   return { username, realName, watched, page: watched.page, nextCode };
 }
 
@@ -65,6 +66,17 @@ test('set up in the personal center: QR code, the key once, confirmed with a cod
   await page.goto(`${server.url}/profile/userInfo`);
   await card(page).getByText('Off', { exact: true }).waitFor();
   await card(page).getByRole('button', { name: 'Set up' }).click();
+  // The current password first (a borrowed session sets up no app of its own): a wrong one is
+  // refused under its field, and no key is shown.
+  await card(page).getByText('Enter your current password to set up an authenticator app.').waitFor();
+  const password = card(page).getByLabel('Current password', { exact: true });
+  await password.fill('Not-the-password-1');
+  await card(page).getByRole('button', { name: 'Continue' }).click();
+  await card(page).getByText('The password is wrong').waitFor();
+  assert.deepEqual(await seriousViolations(page, 'authenticator app: the password step'), []);
+  assert.equal(await card(page).getByRole('group', { name: 'Setup key' }).count(), 0);
+  await password.fill(PASSWORD);
+  await card(page).getByRole('button', { name: 'Continue' }).click();
 
   const qr = card(page).getByRole('img', { name: 'QR code for your authenticator app' });
   await qr.waitFor();

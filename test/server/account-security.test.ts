@@ -82,8 +82,7 @@ const generate = (client: Client, password = PASSWORD) => client.post<{ codes: s
 const auditOf = (action: string, targetId: string) =>
   server.app.ctx.db.selectFrom('auditLog').selectAll().where('action', '=', action).where('targetId', '=', targetId).execute();
 const failuresOf = async (username: string) =>
-  (await server.app.ctx.db.selectFrom('loginThrottle').select('failures').where('username', '=', `username:${username.toLowerCase()}`).executeTakeFirst())
-    ?.failures ?? 0;
+  (await server.app.ctx.db.selectFrom('loginThrottle').select('failures').where('username', '=', `username:${username}`).executeTakeFirst())?.failures ?? 0;
 test('recovery codes: only with a second factor and the right password; ten, shown once, stored as digests; a new set replaces the old', async () => {
   const who = await person();
   const client = await signedIn(who.username);
@@ -91,7 +90,7 @@ test('recovery codes: only with a second factor and the right password; ten, sho
   const refused = await generate(client);
   assert.equal(refused.status, 400);
   assert.match(refused.body.message, /passkey or an authenticator app/);
-  await withAuthenticator(server, client);
+  await withAuthenticator(server, client, PASSWORD);
 
   const wrong = await generate(client, 'Wrong-pass-1');
   assert.equal(wrong.status, 400);
@@ -123,7 +122,7 @@ test('recovery codes: only with a second factor and the right password; ten, sho
 test('a recovery code passes the second step once, in any letter case and without hyphens; a wrong one counts as a failed sign-in', async () => {
   const who = await person();
   const client = await signedIn(who.username);
-  await withAuthenticator(server, client);
+  await withAuthenticator(server, client, PASSWORD);
   const [code, other] = (await generate(client)).body.data.codes;
 
   const browser = server.client();
@@ -150,7 +149,7 @@ test('a burst of 20 parallel sign-ins with one recovery code: exactly one wins, 
   try {
     const who = await person();
     const client = await signedIn(who.username);
-    await withAuthenticator(server, client);
+    await withAuthenticator(server, client, PASSWORD);
     const [code] = (await generate(client)).body.data.codes;
     const answers = await Promise.all(Array.from({ length: 20 }, () => server.client().login(who.username, PASSWORD, { code: code! })));
     const won = answers.filter((answer) => answer.body.data?.loginSuccess === true);

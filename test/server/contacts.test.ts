@@ -4,7 +4,7 @@
 // confirmed, so nobody takes over another person's address through their profile.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
 import { startHttpReceiver, startSmtp, until, type HttpReceiver, type SmtpReceiver } from './receivers';
 import type { User } from '../../src/core/types';
 
@@ -146,24 +146,36 @@ describe('one address, one person', () => {
       'create phone',
     );
     const other = await makeUser({ username: 'other-one' });
-    assertTaken(await admin.put(`/api/user/${other.id}`, { email: 'owner@EXAMPLE.com', version: other.version }), 'email', 'rule.emailTaken', 'update email');
+    // (An administrator's change of someone's address takes the administrator's own password.)
+    const mine = transform(ADMIN.password);
     assertTaken(
-      await admin.put(`/api/user/${other.id}`, { mobilePhone: '13700000001', version: other.version }),
+      await admin.put(`/api/user/${other.id}`, { email: 'owner@EXAMPLE.com', version: other.version, currentPassword: mine }),
+      'email',
+      'rule.emailTaken',
+      'update email',
+    );
+    assertTaken(
+      await admin.put(`/api/user/${other.id}`, { mobilePhone: '13700000001', version: other.version, currentPassword: mine }),
       'mobilePhone',
       'rule.mobilePhoneTaken',
       'update phone',
     );
     assertTaken(
-      await admin.put(`/api/user/${other.id}/basic_info`, { realName: 'Other_One', email: 'owner@example.com' }),
+      await admin.put(`/api/user/${other.id}/basic_info`, { realName: 'Other_One', email: 'owner@example.com', currentPassword: mine }),
       'email',
       'rule.emailTaken',
       'basic_info email',
     );
     // An administrator sets another person's address directly (no code), and clearing frees it.
-    const direct = await admin.put<User>(`/api/user/${other.id}/basic_info`, { realName: 'Other_One', email: 'other@example.com', mobilePhone: '13700000002' });
+    const direct = await admin.put<User>(`/api/user/${other.id}/basic_info`, {
+      realName: 'Other_One',
+      email: 'other@example.com',
+      mobilePhone: '13700000002',
+      currentPassword: mine,
+    });
     assert.equal(direct.status, 200, JSON.stringify(direct.body));
     assert.equal((await admin.get<User>(`/api/user/${other.id}`)).body.data.email, 'other@example.com');
-    const cleared = await admin.put<User>(`/api/user/${other.id}`, { email: '', mobilePhone: '', version: other.version + 1 });
+    const cleared = await admin.put<User>(`/api/user/${other.id}`, { email: '', mobilePhone: '', version: other.version + 1, currentPassword: mine });
     assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
     assert.equal(cleared.body.data.email, undefined);
     assert.equal(

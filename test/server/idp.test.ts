@@ -140,7 +140,7 @@ test("the provider's email is an existing account's: offered, linked only with i
   // Bob has an authenticator app: linking needs its code too.
   const bob = server.client();
   await bob.login(BOB.username, BOB.password);
-  const { uri } = (await bob.post<{ uri: string }>('/api/user/totp')).body.data;
+  const { uri } = (await bob.post<{ uri: string }>('/api/user/totp', { password: await transformPassword(BOB.password) })).body.data;
   const code = () => (URI.parse(uri) as TOTP).generate({ timestamp: server.clock.now() });
   assert.equal((await bob.post('/api/user/totp/confirm', { code: code() })).status, 200);
   server.clock.advance(30_000);

@@ -179,7 +179,7 @@ test('TOTP second auth: saving it needs an authenticator of the saver; people wi
   });
   assert.deepEqual([refused.status, refused.body.data.fields], [400, [{ field: 'secondAuth', rule: 'rule.totpRequired' }]]);
 
-  const enrolment = await admin.post<{ uri: string }>('/api/user/totp');
+  const enrolment = await admin.post<{ uri: string }>('/api/user/totp', { password: transform(ADMIN.password) });
   const app = URI.parse(enrolment.body.data.uri) as TOTP;
   assert.equal((await admin.post('/api/user/totp/confirm', { code: app.generate({ timestamp: server.clock.now() }) })).status, 200);
   await change({ secondAuth: 'TOTP' });

@@ -51,7 +51,7 @@ const PASSWORD_SIGN_IN = { loginMethod: 'USERNAME_PASSWORD', secondAuth: null, a
 async function withApp(who: { username: string }): Promise<{ code: () => string; browser: Client }> {
   const browser = server.client();
   assert.equal((await browser.login(who.username, PASSWORD)).body.data.loginSuccess, true);
-  return { code: await withAuthenticator(server, browser), browser };
+  return { code: await withAuthenticator(server, browser, PASSWORD), browser };
 }
 
 const messagesTo = (userId: string) =>

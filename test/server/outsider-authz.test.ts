@@ -831,7 +831,12 @@ describe("the outsider's authorization matrix", () => {
     // Nor changes anything else about them (server/auth/grants.ts, assertMayActOn); the platform does.
     assert.equal((await tenantAdmin.put(`/api/user/${target}`, { realName: 'Renamed_Admin', ...(await current()) })).status, 403, 'rename');
     await ok(
-      callers.platform.client.put(`/api/user/${target}/basic_info`, { realName: 'Renamed_Admin', email: 'x-admin@example.com', ...(await current()) }),
+      callers.platform.client.put(`/api/user/${target}/basic_info`, {
+        realName: 'Renamed_Admin',
+        email: 'x-admin@example.com',
+        currentPassword: transform(callers.platform.password),
+        ...(await current()),
+      }),
       'platform',
     );
   });

@@ -327,7 +327,7 @@ describe('one server process', () => {
     await createUser('burst-totp', 'Secret123');
     const person = server.client();
     assert.equal((await person.login('burst-totp', 'Secret123')).body.data.loginSuccess, true);
-    const { uri } = (await person.post<{ uri: string }>('/api/user/totp')).body.data;
+    const { uri } = (await person.post<{ uri: string }>('/api/user/totp', { password: transform('Secret123') })).body.data;
     const codeFor = () => (URI.parse(uri) as TOTP).generate({ timestamp: server.clock.now() });
     assert.equal((await person.post('/api/user/totp/confirm', { code: codeFor() })).status, 200);
     server.clock.advance(30_000);

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import { assertScimError, PATCH_SCHEMA, provisionedTenant, USER_SCHEMA } from './scim-support';
-import { registeredProvider, setLogin, withAuthenticator } from './sign-in-support';
+import { registeredProvider, setLogin, withAuthenticator, withAuthenticatorOfPasswordless } from './sign-in-support';
 
 const PASSWORD = 'Round5pass1';
 
@@ -50,7 +50,7 @@ test("signing in with a phone code does not skip the authenticator app of a pers
   const tenantAdmin = await person({ mobilePhone: phone, isAdmin: true });
   const browser = server.client();
   assert.equal((await browser.login(tenantAdmin.username, PASSWORD)).body.data?.loginSuccess, true);
-  await withAuthenticator(server, browser);
+  await withAuthenticator(server, browser, PASSWORD);
   await setLogin(admin, { loginMethod: 'PHONE_CAPTCHA', adminStrongFactor: true });
   try {
     assert.equal((await server.client().post('/api/authc/login/code', { phone })).status, 200);
@@ -73,8 +73,9 @@ test('a third-party sign-in of a linked person with an authenticator app still a
   try {
     const first = await viaProvider<{ loginSuccess: boolean }>({ username: 'r5carol', realName: 'Carol', email: subject.email });
     assert.equal(first.answer.body.data?.loginSuccess, true, JSON.stringify(first.answer.body));
-    // Carol turns her authenticator app on; a later sign-in through the provider must still ask for it.
-    await withAuthenticator(server, first.browser);
+    // Carol turns her authenticator app on (setting one up takes a password: an administrator
+    // gives her one first); a later sign-in through the provider must still ask for it.
+    await withAuthenticatorOfPasswordless(server, admin, 'r5carol', PASSWORD);
     const later = await viaProvider<{ loginSuccess: boolean }>({});
     assert.notEqual(later.answer.body.data?.loginSuccess, true, `signed in without the authenticator app: ${JSON.stringify(later.answer.body)}`);
   } finally {

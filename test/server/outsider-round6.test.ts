@@ -9,7 +9,7 @@ import { startServer, transform, type Answer, type Client, type TestServer } fro
 import { signInAtProvider, startIdentityProvider } from './identity-provider';
 import { SoftwareAuthenticator } from './software-authenticator';
 import { RelyingParty } from './oidc-rp';
-import { setLogin as setLoginOf, withAuthenticator as turnOnAuthenticator } from './sign-in-support';
+import { setLogin as setLoginOf, withAuthenticator as turnOnAuthenticator, withAuthenticatorOfPasswordless } from './sign-in-support';
 import { createTenant, createToken, scimClient } from './scim-support';
 
 const PASSWORD = 'Round6pass1';
@@ -59,7 +59,7 @@ async function signIn(username: string): Promise<Client> {
   return browser;
 }
 
-const withAuthenticator = (browser: Client) => turnOnAuthenticator(server, browser);
+const withAuthenticator = (browser: Client) => turnOnAuthenticator(server, browser, PASSWORD);
 
 /** Asks for a phone sign-in code for `who` (a minute after the last one) and answers it. */
 async function phoneCode(who: { id: string; phone: string }): Promise<string> {
@@ -167,9 +167,10 @@ test('a disabled person linked to a provider is refused at the third-party sign-
 });
 
 test('a step ticket of a third-party sign-in stops working once the administrator disables that provider', async () => {
-  const { idp, viaProvider, browser } = await linkedThroughProvider('r6cut', 'r6cut-fay');
+  const { idp, viaProvider } = await linkedThroughProvider('r6cut', 'r6cut-fay');
   try {
-    const code = await withAuthenticator(browser);
+    // Set up with a password an administrator gives (the provider's person has none; setting up takes one).
+    const code = await withAuthenticatorOfPasswordless(server, admin, 'r6cut-fay', PASSWORD);
     const later = await viaProvider();
     assert.equal(later.answer.body.data?.nextStep, 'TOTP', JSON.stringify(later.answer.body));
     // The provider turns out to be compromised: the administrator switches it off.

@@ -489,12 +489,12 @@ describe('a passkey as the second step', () => {
 
   test('TOTP: a person with an authenticator app and a passkey is offered both', async () => {
     const ann = await person();
-    const enrolment = await ann.client.post<{ secret: string }>('/api/user/totp');
+    const enrolment = await ann.client.post<{ secret: string }>('/api/user/totp', { password: transform(PASSWORD) });
     const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(enrolment.body.data.secret) });
     assert.equal((await ann.client.post('/api/user/totp/confirm', { code: totp.generate({ timestamp: server.clock.now() }) })).status, 200);
     await addPasskey(ann);
     // The TOTP policy needs the administrator's own authenticator app.
-    const adminEnrolment = await admin.post<{ secret: string }>('/api/user/totp');
+    const adminEnrolment = await admin.post<{ secret: string }>('/api/user/totp', { password: transform(ADMIN.password) });
     const adminTotp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(adminEnrolment.body.data.secret) });
     assert.equal((await admin.post('/api/user/totp/confirm', { code: adminTotp.generate({ timestamp: server.clock.now() }) })).status, 200);
     await withSecondAuth('TOTP', async () => {

@@ -119,7 +119,7 @@ before(async () => {
 
   user = await signIn(USER.username, USER.password);
   secrets['user session cookie'] = user.cookies.get('iam_session')!;
-  const enrolment = await ok(user.post<{ secret: string; uri: string }>('/api/user/totp'), 'TOTP enrolment');
+  const enrolment = await ok(user.post<{ secret: string; uri: string }>('/api/user/totp', { password: transform(USER.password) }), 'TOTP enrolment');
   secrets['TOTP secret'] = enrolment.secret;
 
   const mailsBefore = smtp.mails.length;

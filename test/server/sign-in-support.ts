@@ -2,7 +2,7 @@
 // server's clock) and a third-party provider registered for a test, with one trip through it.
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
-import type { Answer, Client, TestServer } from './harness';
+import { ADMIN, transform, type Answer, type Client, type TestServer } from './harness';
 import { signInAtProvider, startIdentityProvider, type IdentityProvider, type Person } from './identity-provider';
 
 /** `admin` changes the login settings (at their current version). */
@@ -24,13 +24,26 @@ export function authenticator(server: TestServer, secret: string): () => string 
   };
 }
 
-/** The person `client` is signed in as turns their authenticator app on (through the API): its next code. */
-export async function withAuthenticator(server: TestServer, client: Client): Promise<() => string> {
-  const enrolment = await client.post<{ secret: string }>('/api/user/totp');
+/** The person `client` is signed in as turns their authenticator app on (through the API, with
+ *  their `password`): its next code. */
+export async function withAuthenticator(server: TestServer, client: Client, password: string): Promise<() => string> {
+  const enrolment = await client.post<{ secret: string }>('/api/user/totp', { password: transform(password) });
   assert.equal(enrolment.status, 200, JSON.stringify(enrolment.body));
   const code = authenticator(server, enrolment.body.data.secret);
   assert.equal((await client.post('/api/user/totp/confirm', { code: code() })).status, 200);
   return code;
+}
+
+/** Turns the authenticator app on for `username`, a person a third-party sign-in created (no
+ *  password, and setting up an app takes one): `admin` gives them `password` (which ends their other
+ *  sessions), they sign in with it in a new browser and set the app up. Answers the app's next code. */
+export async function withAuthenticatorOfPasswordless(server: TestServer, admin: Client, username: string, password: string): Promise<() => string> {
+  const { id } = await server.app.ctx.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+  const given = await admin.post(`/api/user/${id}/password`, { id, password: transform(password), opUserPassword: transform(ADMIN.password) });
+  assert.equal(given.status, 200, JSON.stringify(given.body));
+  const browser = server.client();
+  assert.equal((await browser.login(username, password)).body.data?.loginSuccess, true);
+  return withAuthenticator(server, browser, password);
 }
 
 /** One trip through a provider: the sign-in's answer to the complement call, and the browser that took it. */

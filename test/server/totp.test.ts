@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP, URI } from 'otpauth';
-import { ADMIN, startServer, type Client, type TestServer } from './harness';
+import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
 
 let server: TestServer;
 let admin: Client;
@@ -18,9 +18,26 @@ after(async () => {
 /** The code an authenticator app shows, at the server's time (optionally steps later). */
 const codeFor = (uri: string, steps = 0) => (URI.parse(uri) as TOTP).generate({ timestamp: server.clock.now() + steps * 30_000 });
 
-test('enrolment: the secret is shown once, a wrong code does not confirm, a right one does', async () => {
+const enrol = (client: Client, password = ADMIN.password) => client.post<{ secret: string; uri: string }>('/api/user/totp', { password: transform(password) });
+
+test('enrolment: the current password first, the secret is shown once, a wrong code does not confirm, a right one does', async () => {
   assert.equal((await admin.get<{ enabled: boolean }>('/api/user/totp')).body.data.enabled, false);
-  const enrolment = await admin.post<{ secret: string; uri: string }>('/api/user/totp');
+  // A session alone sets up no app (it would stand in for the password: server/auth/recheck.ts).
+  assert.equal((await admin.post('/api/user/totp', {})).status, 400, 'no password');
+  const wrongPassword = await enrol(admin, 'Not-the-password-1');
+  assert.equal(wrongPassword.status, 400);
+  assert.deepEqual((wrongPassword.body.data as unknown as { fields: unknown }).fields, [{ field: 'password', rule: 'rule.wrongPassword' }]);
+  const recorded = await server.app.ctx.db
+    .selectFrom('auditLog')
+    .select('detail')
+    .where('action', '=', 'login.failure')
+    .where('actorName', '=', ADMIN.username)
+    .execute();
+  assert.ok(
+    recorded.some((row) => String(row.detail).includes('recheck')),
+    'a wrong password is a failed re-check, counted towards the lockout',
+  );
+  const enrolment = await enrol(admin);
   assert.equal(enrolment.status, 200, JSON.stringify(enrolment.body));
   const { secret, uri } = enrolment.body.data;
   assert.match(uri, /^otpauth:\/\/totp\//);
@@ -34,7 +51,7 @@ test('enrolment: the secret is shown once, a wrong code does not confirm, a righ
   const status = await admin.get<{ enabled: boolean }>('/api/user/totp');
   assert.equal(status.body.data.enabled, true);
   assert.ok(!JSON.stringify(status.body).includes(secret), 'never answered again');
-  assert.equal((await admin.post('/api/user/totp')).status, 400, 'a second enrolment needs the first turned off');
+  assert.equal((await enrol(admin)).status, 400, 'a second enrolment needs the first turned off');
 
   // Sign-in: the password alone asks for the app's code; a used code is refused; a fresh one signs in.
   const browser = server.client();
@@ -56,5 +73,5 @@ test('enrolment: the secret is shown once, a wrong code does not confirm, a righ
 });
 
 test('the calls need a session', async () => {
-  assert.equal((await server.client().post('/api/user/totp')).status, 401);
+  assert.equal((await enrol(server.client())).status, 401);
 });

@@ -117,11 +117,30 @@ describe('import', () => {
   });
 
   test('edits in the file update people; an empty cell of a column in the file clears it, a column left out keeps it', async () => {
-    const file = 'username,realName,email,description\ncsv-ada,Ada_King,,Countess\ncsv-cy,Cy_Young,cy@example.com,"Pitcher, retired"\n';
+    const file = 'username,realName,email,description\ncsv-ada,Ada_King,ada@example.com,\ncsv-cy,Cy_Young,cy@example.com,"Pitcher, retired"\n';
     const job = await run(admin, file, 'apply');
     assert.deepEqual([job.created, job.updated, job.unchanged, job.failed], [0, 1, 1, 0]);
     const ada = (await userNamed(admin, 'csv-ada'))!;
-    assert.deepEqual([ada.realName, ada.email, ada.mobilePhone, ada.description], ['Ada_King', undefined, '13800000001', 'Countess']);
+    assert.deepEqual([ada.realName, ada.email, ada.mobilePhone, ada.description], ['Ada_King', 'ada@example.com', '13800000001', undefined]);
+  });
+
+  test("an existing person's phone or email (the importer's own included) is not changed by an import: the row is refused, pointing to the dialog that asks for the password", async () => {
+    const me = (await ok(admin.get<{ user: { id: string; username: string } }>('/api/cas/session'), 'session')).user;
+    const own = await ok(admin.get<User>(`/api/user/${me.id}`), 'own record');
+    const file = `username,realName,email,mobilePhone\ncsv-ada,Ada_King,,13800000009\n${own.username},${own.realName},owner-${Date.now()}@example.com,${own.mobilePhone ?? ''}\n`;
+    for (const mode of ['check', 'apply'] as const) {
+      const job = await run(admin, file, mode);
+      assert.deepEqual([job.updated, job.failed], [0, 2], mode);
+      const others = "An import does not change an existing person's phone or email: change it in their user dialog (it asks for your password)";
+      assert.deepEqual(job.problems, [
+        { row: 2, username: 'csv-ada', field: 'email', rule: others },
+        { row: 2, username: 'csv-ada', field: 'mobilePhone', rule: others },
+        { row: 3, username: own.username, field: 'email', rule: 'An import does not change your own phone or email: change it in your profile' },
+      ]);
+    }
+    const ada = (await userNamed(admin, 'csv-ada'))!;
+    assert.deepEqual([ada.email, ada.mobilePhone], ['ada@example.com', '13800000001'], 'unchanged');
+    assert.equal((await ok(admin.get<User>(`/api/user/${me.id}`), 'own record')).email, own.email);
   });
 
   test('an address another account holds is refused on its row', async () => {

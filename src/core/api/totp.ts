@@ -1,6 +1,7 @@
 // The signed-in person's authenticator app (TOTP).
 import type * as v from 'valibot';
 import { request } from '../http';
+import { transformPassword } from '../password-transform';
 import type { totpEnrolment, totpStatus } from '../schemas/totp';
 
 export type TotpEnrolment = v.InferOutput<typeof totpEnrolment>;
@@ -9,9 +10,10 @@ export function totpStatusOf(): Promise<v.InferOutput<typeof totpStatus>> {
   return request('GET', '/user/totp', { silent: true });
 }
 
-/** Starts enrolment: the secret (as an otpauth:// URI and as text) is in this answer only. */
-export function startTotpEnrolment(): Promise<TotpEnrolment> {
-  return request<TotpEnrolment>('POST', '/user/totp');
+/** Starts enrolment with my current password (plain; transformed here): the secret (as an
+ *  otpauth:// URI and as text) is in this answer only. */
+export async function startTotpEnrolment(password: string): Promise<TotpEnrolment> {
+  return request<TotpEnrolment>('POST', '/user/totp', { body: { password: await transformPassword(password) } });
 }
 
 export function confirmTotp(code: string): Promise<void> {

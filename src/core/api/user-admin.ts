@@ -35,7 +35,9 @@ export function listUsers(query: UserQuery = {}): Promise<PagedList<AdminUser>> 
 /** The changes of PUT /user/{id}, with the version they were based on (a stale one answers 409). */
 export type UserChanges = Omit<v.InferInput<typeof userUpdateBody>, 'id' | 'username'>;
 
-/** PUT /user/{id}: '' clears a field. Silent: the form shows what went wrong (400 fields, 409). */
+/** PUT /user/{id}: '' clears a field; a change of the phone or email also takes the caller's own
+ *  current password, transformed, as `currentPassword`. Silent: the form shows what went wrong
+ *  (400 fields, 409). */
 export function updateUser(id: string, changes: UserChanges): Promise<AdminUser> {
   return request<AdminUser>('PUT', apiPath`/user/${id}`, { body: changes, silent: true });
 }

@@ -47,7 +47,9 @@ export function basicInfo(id: string): Promise<BasicInfo> {
   return request<BasicInfo>('GET', apiPath`/user/${id}/basic_info`);
 }
 
-export function updateBasicInfo(id: string, fields: UserFields): Promise<ProfileAnswer> {
+/** PUT /user/{id}/basic_info. A change of the phone or email also takes the caller's own current
+ *  password, transformed (transformPassword), as `currentPassword`. */
+export function updateBasicInfo(id: string, fields: UserFields & { currentPassword?: string }): Promise<ProfileAnswer> {
   return request<ProfileAnswer>('PUT', apiPath`/user/${id}/basic_info`, { body: fields });
 }
 export type ContactChannel = 'email' | 'mobilePhone';

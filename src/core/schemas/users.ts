@@ -24,8 +24,15 @@ const editableFields = {
 /** POST /user without id: a new user; the password is the transformed one. */
 export const userCreateBody = v.object({ ...editableFields, username: rules.username, password: transformedPassword });
 
-/** PUT /user/{id} (or POST /user with an id): `version` guards against stale writes (409). */
-export const userUpdateBody = v.object({ ...v.partial(v.object(editableFields)).entries, id: v.optional(id), username: v.optional(v.string()), version });
+/** PUT /user/{id} (or POST /user with an id): `version` guards against stale writes (409). A change
+ *  of the phone or email also takes the caller's own current password (transformed). */
+export const userUpdateBody = v.object({
+  ...v.partial(v.object(editableFields)).entries,
+  id: v.optional(id),
+  username: v.optional(v.string()),
+  version,
+  currentPassword: v.optional(transformedPassword),
+});
 
 /** POST /user: a create, or an update when the body carries the user's id. */
 export const userSaveBody = v.lazy((input: unknown) =>
@@ -40,7 +47,7 @@ export const basicInfoBody = v.object({
   ...profileFields,
   description: userFields.description,
   version: v.optional(version),
-  /** One's own new phone or email also takes the current password (transformed). */
+  /** A change of the phone or email also takes the caller's own current password (transformed). */
   currentPassword: v.optional(transformedPassword),
 });
 

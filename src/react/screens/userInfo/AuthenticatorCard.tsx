@@ -1,16 +1,18 @@
-// The personal center's authenticator app (TOTP): whether it is on; setting it up (the secret is
-// shown this once, as a QR code of the otpauth:// URI and as text, then confirmed with a code from
-// the app); turning it off with a current code. The server then asks enrolled people for a code
+// The personal center's authenticator app (TOTP): whether it is on; setting it up (the current
+// password first, then the secret is shown this once, as a QR code of the otpauth:// URI and as
+// text, then confirmed with a code from the app); turning it off with a current code. The server then asks enrolled people for a code
 // at sign-in.
 import { lazy, Suspense, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
+import * as v from 'valibot';
 import { confirmTotp, disableTotp, startTotpEnrolment, totpStatusOf, type TotpEnrolment } from '../../../core/api/totp';
 import { notifySuccess } from '../../../core/messages';
 import { totpCodeBody } from '../../../core/schemas/totp';
+import { rules } from '../../../core/validation';
 import { showServerFieldErrors } from '../../dialogs/fieldErrors';
 import { useT } from '../../i18n';
-import { TextField } from '../../widgets/TextFields';
+import { PasswordField, TextField } from '../../widgets/TextFields';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import { SecretValue } from '../../widgets/SecretValue';
@@ -18,6 +20,52 @@ import { Card } from '../../widgets/Card';
 import * as styles from './UserInfoScreen.css';
 
 const QrCode = lazy(() => import('../../widgets/QrCode'));
+
+const passwordForm = v.object({ password: rules.currentPassword });
+
+function FormActions({ submitLabel, busy, onCancel }: { submitLabel: string; busy: boolean; onCancel: () => void }) {
+  const t = useT();
+  return (
+    <div className={ui.actions}>
+      <button type="button" className={ui.button.secondary} onClick={onCancel}>
+        {t('console:action.cancel')}
+      </button>
+      <button type="submit" className={ui.button.primary} disabled={busy}>
+        {submitLabel}
+      </button>
+    </div>
+  );
+}
+
+/** The current password setting an app up takes (an app set up with a borrowed session alone would
+ *  be a proof for removing the person's passkeys): a wrong one shows at the field. */
+function PasswordForm({ onPassword, onCancel }: { onPassword: (password: string) => Promise<void>; onCancel: () => void }) {
+  const t = useT();
+  const { register, handleSubmit, setError, formState } = useForm<{ password: string }>({
+    resolver: valibotResolver(passwordForm),
+    defaultValues: { password: '' },
+  });
+  const onSubmit = handleSubmit(async ({ password }) => {
+    try {
+      await onPassword(password);
+    } catch (error) {
+      showServerFieldErrors(error, ['password'], setError);
+    }
+  });
+  return (
+    <form className={ui.form} onSubmit={(event) => void onSubmit(event)} noValidate>
+      <p className={styles.text}>{t('account:totp.passwordText')}</p>
+      <PasswordField
+        label={t('account:totp.password')}
+        autoComplete="current-password"
+        required
+        error={formState.errors.password?.message}
+        registration={register('password')}
+      />
+      <FormActions submitLabel={t('account:totp.continue')} busy={formState.isSubmitting} onCancel={onCancel} />
+    </form>
+  );
+}
 
 /** A code from the app and a submit button (confirming the set-up, or turning it off). */
 function CodeForm({ submitLabel, onCode, onCancel }: { submitLabel: string; onCode: (code: string) => Promise<void>; onCancel: () => void }) {
@@ -41,14 +89,7 @@ function CodeForm({ submitLabel, onCode, onCancel }: { submitLabel: string; onCo
         error={formState.errors.code?.message}
         registration={register('code')}
       />
-      <div className={ui.actions}>
-        <button type="button" className={ui.button.secondary} onClick={onCancel}>
-          {t('console:action.cancel')}
-        </button>
-        <button type="submit" className={ui.button.primary} disabled={formState.isSubmitting}>
-          {submitLabel}
-        </button>
-      </div>
+      <FormActions submitLabel={submitLabel} busy={formState.isSubmitting} onCancel={onCancel} />
     </form>
   );
 }
@@ -75,7 +116,7 @@ function Enrolment({ enrolment, onDone, onCancel }: { enrolment: TotpEnrolment; 
   );
 }
 
-type Step = { kind: 'idle' } | { kind: 'enrolling'; enrolment: TotpEnrolment } | { kind: 'turningOff' };
+type Step = { kind: 'idle' } | { kind: 'password' } | { kind: 'enrolling'; enrolment: TotpEnrolment } | { kind: 'turningOff' };
 
 /** `onChange` runs once the app was turned on or off. */
 export function AuthenticatorCard({ onChange }: { onChange?: () => void }) {
@@ -90,21 +131,13 @@ export function AuthenticatorCard({ onChange }: { onChange?: () => void }) {
     onChange?.();
   };
 
-  const setUp = async () => {
-    try {
-      setStep({ kind: 'enrolling', enrolment: await startTotpEnrolment() });
-    } catch {
-      // shown by the HTTP client
-    }
-  };
-
   const action =
     step.kind !== 'idle' || enabled === undefined ? undefined : enabled ? (
       <button type="button" className={ui.button.secondary} onClick={() => setStep({ kind: 'turningOff' })}>
         {t('account:totp.turnOff')}
       </button>
     ) : (
-      <button type="button" className={ui.button.primary} onClick={() => void setUp()}>
+      <button type="button" className={ui.button.primary} onClick={() => setStep({ kind: 'password' })}>
         {t('account:totp.setUp')}
       </button>
     );
@@ -126,6 +159,9 @@ export function AuthenticatorCard({ onChange }: { onChange?: () => void }) {
           <span className={`${ui.badge} ${enabled ? '' : styles.offBadge}`}>{t(enabled ? 'account:totp.on' : 'account:totp.off')}</span>
           <span className={ui.muted}>{t(enabled ? 'account:totp.textOn' : 'account:totp.textOff')}</span>
         </p>
+      )}
+      {step.kind === 'password' && (
+        <PasswordForm onCancel={idle} onPassword={async (password) => setStep({ kind: 'enrolling', enrolment: await startTotpEnrolment(password) })} />
       )}
       {step.kind === 'enrolling' && <Enrolment enrolment={step.enrolment} onDone={finish} onCancel={idle} />}
       {step.kind === 'turningOff' && (

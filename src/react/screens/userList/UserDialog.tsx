@@ -1,7 +1,8 @@
 // Create or edit a user (fields, rules). Create sends the non-empty fields and `extraProp`
 // (POST /user); edit sends the changes with the version it started from. A duplicate username or
 // a stale version keeps everything typed: the first is shown under the username, the second offers
-// to take the latest version and save again.
+// to take the latest version and save again. Changing a phone or email (where a password reset
+// goes) asks for the administrator's own password too (server/auth/contact-change.ts).
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
@@ -11,6 +12,7 @@ import { updateUser, type AdminUser } from '../../../core/api/user-admin';
 import type { Tenant } from '../../../core/api/tenants';
 import { Status, UserType } from '../../../core/enums';
 import { notifySuccess } from '../../../core/messages';
+import { transformPassword } from '../../../core/password';
 import { userCreateForm, userUpdateForm } from '../../../core/validation/user';
 import type { AvailabilityStatus } from '../../../core/types';
 import { DialogFrame } from '../../dialogs/DialogFrame';
@@ -32,11 +34,12 @@ const controls = {
   tenantId: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required')),
   avatar: v.string(),
   isAdmin: v.boolean(),
+  currentPassword: v.optional(v.string()),
 };
 const createSchema = v.object({ ...userCreateForm.entries, ...controls, username: userCreateForm.entries.username, password: userCreateForm.entries.password });
 const updateSchema = v.object({ ...userUpdateForm.entries, ...controls, username: v.string(), password: v.string() });
 type Values = v.InferInput<typeof createSchema>;
-const editable = ['username', 'password', 'realName', 'email', 'mobilePhone', 'description', 'tenantId'] as const;
+const editable = ['username', 'password', 'realName', 'email', 'mobilePhone', 'description', 'tenantId', 'currentPassword'] as const;
 
 export interface UserDialogProps {
   user?: AdminUser;
@@ -58,6 +61,7 @@ function initialValues(user: AdminUser | undefined, defaultTenant: string): Valu
     availabilityStatus: String(user?.availabilityStatus ?? Status.Enable),
     userType: String(user?.extraProp.intProperty1 === UserType.Tenant || !user ? UserType.Tenant : UserType.Platform),
     isAdmin: user?.isAdmin ?? false,
+    currentPassword: '',
   };
 }
 
@@ -75,6 +79,7 @@ export default function UserDialog({ user, tenants, onClose, onSaved }: UserDial
   });
   const { errors, isSubmitting } = formState;
   const userType = Number(watch('userType')) as UserType;
+  const contactChanged = !!user && ((watch('email') ?? '').trim() !== (user.email ?? '') || (watch('mobilePhone') ?? '').trim() !== (user.mobilePhone ?? ''));
 
   const save = async (values: Values) => {
     const availabilityStatus = Number(values.availabilityStatus) as AvailabilityStatus;
@@ -99,7 +104,8 @@ export default function UserDialog({ user, tenants, onClose, onSaved }: UserDial
       return users.create({ ...common, ...rights, username: values.username, password: values.password, extraProp });
     }
     const extraProp = scope.platform && !self ? { extraProp: { ...user.extraProp, intProperty1: userType } } : {};
-    return updateUser(user.id, { ...common, ...rights, ...extraProp, version: version ?? 1 });
+    const proof = contactChanged && values.currentPassword ? { currentPassword: await transformPassword(values.currentPassword) } : {};
+    return updateUser(user.id, { ...common, ...rights, ...extraProp, ...proof, version: version ?? 1 });
   };
 
   const onSubmit = handleSubmit(async (values) => {
@@ -165,6 +171,18 @@ export default function UserDialog({ user, tenants, onClose, onSaved }: UserDial
             error={errors.mobilePhone?.message}
             registration={register('mobilePhone')}
           />
+          {contactChanged && (
+            <div className={styles.full}>
+              <PasswordField
+                label={t('admin:user.yourPassword')}
+                hint={t('admin:user.yourPasswordHint')}
+                required
+                autoComplete="current-password"
+                error={errors.currentPassword?.message}
+                registration={register('currentPassword')}
+              />
+            </div>
+          )}
           <SelectField label={t('admin:user.tenant')} required error={errors.tenantId?.message} registration={register('tenantId')}>
             <TenantOptions tenants={tenants} />
           </SelectField>
