@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer } from './harness';
 import { startHttpReceiver, startSmtp, type HttpReceiver, type SmtpReceiver } from '../server/receivers';
+import { transform } from '../server/harness';
 
 const SMTP = { user: 'relay-user', password: 'relay-secret-77' };
 const ROBOT = { token: 'e2e-robot-token', secret: 'SEC-e2e-signing' };
@@ -171,7 +172,12 @@ test('the history lists messages of every kind with service type, vendor, time a
   await admin.signIn(ADMIN.username, ADMIN.password);
   const options = await admin.call<{ id: string; name: string }[]>('GET', '/channels/options');
   const users = await admin.call<{ list: { id: string; username: string }[] }>('GET', `/user?searchProp=username&searchValue=${READER.username}`);
-  await admin.call('PUT', `/user/${users.list[0]!.id}/basic_info`, { realName: READER.realName, email: 'reader@example.com' });
+  await admin.call('PUT', `/user/${users.list[0]!.id}/basic_info`, {
+    realName: READER.realName,
+    email: 'reader@example.com',
+    // An administrator's change of someone's address takes the administrator's password.
+    currentPassword: transform(ADMIN.password),
+  });
   await admin.call('POST', '/messages', {
     title: 'Password policy',
     content: 'Passwords now need 10 characters.',

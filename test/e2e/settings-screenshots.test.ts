@@ -31,7 +31,13 @@ async function seed(): Promise<void> {
   const admin = new ApiClient(server.url);
   await admin.signIn(ADMIN.username, ADMIN.password);
   const reader = await admin.createUser({ username: 'li-na', realName: '李娜', password: 'Reader-2024' });
-  await admin.call('PUT', `/user/${reader}/basic_info`, { realName: '李娜', email: 'li.na@example.com', mobilePhone: '13800138000' });
+  await admin.call('PUT', `/user/${reader}/basic_info`, {
+    realName: '李娜',
+    email: 'li.na@example.com',
+    mobilePhone: '13800138000',
+    // An administrator's change of someone's address takes the administrator's password.
+    currentPassword: transform(ADMIN.password),
+  });
   const mail = await admin.call<{ id: string }>('POST', '/channels', {
     name: 'Company mail',
     serviceType: 'EMAIL',
