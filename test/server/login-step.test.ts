@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Answer, type Client, type TestServer } from './harness';
-import { authenticator, registeredProvider, setLogin, withAuthenticator } from './sign-in-support';
+import { authenticator, peopleMaker, registeredProvider, setLogin, withAuthenticator } from './sign-in-support';
 
 const PASSWORD = 'StepTicket1';
 
@@ -29,21 +29,7 @@ after(async () => {
   await server.stop();
 });
 
-let people = 0;
-async function person(fields: Record<string, unknown> = {}): Promise<{ id: string; username: string; phone: string }> {
-  people += 1;
-  const username = `step-person-${people}`;
-  const phone = `1390000${String(7000 + people)}`;
-  const created = await admin.post<{ id: string }>('/api/user', {
-    username,
-    realName: `Step_${people}`,
-    password: transform(PASSWORD),
-    mobilePhone: phone,
-    ...fields,
-  });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  return { id: created.body.data.id, username, phone };
-}
+const person = peopleMaker(() => admin, 'Step', PASSWORD, 7000);
 
 const PASSWORD_SIGN_IN = { loginMethod: 'USERNAME_PASSWORD', secondAuth: null, adminStrongFactor: false, maxFailures: 5, captchaAfterFailures: 3 };
 

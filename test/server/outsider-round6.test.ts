@@ -9,7 +9,7 @@ import { startServer, transform, type Answer, type Client, type TestServer } fro
 import { signInAtProvider, startIdentityProvider } from './identity-provider';
 import { SoftwareAuthenticator } from './software-authenticator';
 import { RelyingParty } from './oidc-rp';
-import { setLogin as setLoginOf, withAuthenticator as turnOnAuthenticator, withAuthenticatorOfPasswordless } from './sign-in-support';
+import { peopleMaker, setLogin as setLoginOf, withAuthenticator as turnOnAuthenticator, withAuthenticatorOfPasswordless } from './sign-in-support';
 import { createTenant, createToken, scimClient } from './scim-support';
 
 const PASSWORD = 'Round6pass1';
@@ -33,21 +33,7 @@ after(async () => {
   await server.stop();
 });
 
-let people = 0;
-async function person(fields: Record<string, unknown> = {}): Promise<{ id: string; username: string; phone: string }> {
-  people += 1;
-  const username = `r6-person-${people}`;
-  const phone = `1390000${String(6100 + people)}`;
-  const created = await admin.post<{ id: string }>('/api/user', {
-    username,
-    realName: `R6_${people}`,
-    password: transform(PASSWORD),
-    mobilePhone: phone,
-    ...fields,
-  });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  return { id: created.body.data.id, username, phone };
-}
+const person = peopleMaker(() => admin, 'R6', PASSWORD, 6100);
 
 const setLogin = (changes: Record<string, unknown>) => setLoginOf(admin, changes);
 const PASSWORD_SIGN_IN = { loginMethod: 'USERNAME_PASSWORD', secondAuth: null, adminStrongFactor: false, maxFailures: 5, captchaAfterFailures: 3 };

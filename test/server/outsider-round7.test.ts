@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import { SoftwareAuthenticator } from './software-authenticator';
-import { authenticator, setLogin as setLoginOf } from './sign-in-support';
+import { authenticator, peopleMaker, setLogin as setLoginOf } from './sign-in-support';
 import { createTenant } from './scim-support';
 
 const PASSWORD = 'Round7pass1';
@@ -24,21 +24,7 @@ after(async () => {
   await server.stop();
 });
 
-let people = 0;
-async function person(fields: Record<string, unknown> = {}): Promise<{ id: string; username: string; phone: string }> {
-  people += 1;
-  const username = `r7-person-${people}`;
-  const phone = `1390000${String(7100 + people)}`;
-  const created = await admin.post<{ id: string }>('/api/user', {
-    username,
-    realName: `R7_${people}`,
-    password: transform(PASSWORD),
-    mobilePhone: phone,
-    ...fields,
-  });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  return { id: created.body.data.id, username, phone };
-}
+const person = peopleMaker(() => admin, 'R7', PASSWORD, 7100);
 
 async function signIn(username: string): Promise<Client> {
   const browser = server.client();

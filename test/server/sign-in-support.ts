@@ -12,6 +12,26 @@ export async function setLogin(admin: Client, changes: Record<string, unknown>):
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
 }
 
+/** A maker of people with `password` and a phone of their own, created by `admin()` (read at each
+ *  call: the administrator signs in after the tests' module is loaded): `<label>-person-N`. */
+export function peopleMaker(admin: () => Client, label: string, password: string, firstPhone: number) {
+  let people = 0;
+  return async (fields: Record<string, unknown> = {}): Promise<{ id: string; username: string; phone: string }> => {
+    people += 1;
+    const username = `${label.toLowerCase()}-person-${people}`;
+    const phone = `1390000${String(firstPhone + people)}`;
+    const created = await admin().post<{ id: string }>('/api/user', {
+      username,
+      realName: `${label}_${people}`,
+      password: transform(password),
+      mobilePhone: phone,
+      ...fields,
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    return { id: created.body.data.id, username, phone };
+  };
+}
+
 /** An authenticator app holding `secret`: each code of a later time step than the one before
  *  (never earlier than the server's clock), the server's clock moved to that step. */
 export function authenticator(server: TestServer, secret: string): () => string {

@@ -5,67 +5,20 @@
 import { lazy, Suspense, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import * as v from 'valibot';
 import { confirmTotp, disableTotp, startTotpEnrolment, totpStatusOf, type TotpEnrolment } from '../../../core/api/totp';
 import { notifySuccess } from '../../../core/messages';
 import { totpCodeBody } from '../../../core/schemas/totp';
-import { rules } from '../../../core/validation';
 import { showServerFieldErrors } from '../../dialogs/fieldErrors';
 import { useT } from '../../i18n';
-import { PasswordField, TextField } from '../../widgets/TextFields';
+import { TextField } from '../../widgets/TextFields';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import { SecretValue } from '../../widgets/SecretValue';
 import { Card } from '../../widgets/Card';
 import * as styles from './UserInfoScreen.css';
+import { CurrentPasswordForm, FormActions } from './CurrentPasswordForm';
 
 const QrCode = lazy(() => import('../../widgets/QrCode'));
-
-const passwordForm = v.object({ password: rules.currentPassword });
-
-function FormActions({ submitLabel, busy, onCancel }: { submitLabel: string; busy: boolean; onCancel: () => void }) {
-  const t = useT();
-  return (
-    <div className={ui.actions}>
-      <button type="button" className={ui.button.secondary} onClick={onCancel}>
-        {t('console:action.cancel')}
-      </button>
-      <button type="submit" className={ui.button.primary} disabled={busy}>
-        {submitLabel}
-      </button>
-    </div>
-  );
-}
-
-/** The current password setting an app up takes (an app set up with a borrowed session alone would
- *  be a proof for removing the person's passkeys): a wrong one shows at the field. */
-function PasswordForm({ onPassword, onCancel }: { onPassword: (password: string) => Promise<void>; onCancel: () => void }) {
-  const t = useT();
-  const { register, handleSubmit, setError, formState } = useForm<{ password: string }>({
-    resolver: valibotResolver(passwordForm),
-    defaultValues: { password: '' },
-  });
-  const onSubmit = handleSubmit(async ({ password }) => {
-    try {
-      await onPassword(password);
-    } catch (error) {
-      showServerFieldErrors(error, ['password'], setError);
-    }
-  });
-  return (
-    <form className={ui.form} onSubmit={(event) => void onSubmit(event)} noValidate>
-      <p className={styles.text}>{t('account:totp.passwordText')}</p>
-      <PasswordField
-        label={t('account:totp.password')}
-        autoComplete="current-password"
-        required
-        error={formState.errors.password?.message}
-        registration={register('password')}
-      />
-      <FormActions submitLabel={t('account:totp.continue')} busy={formState.isSubmitting} onCancel={onCancel} />
-    </form>
-  );
-}
 
 /** A code from the app and a submit button (confirming the set-up, or turning it off). */
 function CodeForm({ submitLabel, onCode, onCancel }: { submitLabel: string; onCode: (code: string) => Promise<void>; onCancel: () => void }) {
@@ -161,7 +114,15 @@ export function AuthenticatorCard({ onChange }: { onChange?: () => void }) {
         </p>
       )}
       {step.kind === 'password' && (
-        <PasswordForm onCancel={idle} onPassword={async (password) => setStep({ kind: 'enrolling', enrolment: await startTotpEnrolment(password) })} />
+        // The current password first: an app set up with a borrowed session alone would be a proof
+        // for removing the person's passkeys.
+        <CurrentPasswordForm
+          text={t('account:totp.passwordText')}
+          label={t('account:totp.password')}
+          submitLabel={t('account:totp.continue')}
+          onCancel={idle}
+          onPassword={async (password) => setStep({ kind: 'enrolling', enrolment: await startTotpEnrolment(password) })}
+        />
       )}
       {step.kind === 'enrolling' && <Enrolment enrolment={step.enrolment} onDone={finish} onCancel={idle} />}
       {step.kind === 'turningOff' && (

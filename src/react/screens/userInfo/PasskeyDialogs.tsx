@@ -15,6 +15,7 @@ import { showServerFieldErrors } from '../../dialogs/fieldErrors';
 import { useT } from '../../i18n';
 import { PasswordField, TextField } from '../../widgets/TextFields';
 import * as ui from '../../widgets/ui.css';
+import { FormActions } from './CurrentPasswordForm';
 
 const addForm = v.object({ name: passkeyName, password: rules.currentPassword });
 type AddValues = v.InferOutput<typeof addForm>;
@@ -45,22 +46,8 @@ function ProofAndActions({ error, registration, failure, label, busy, onCancel }
           {failure}
         </p>
       )}
-      <FormActions label={label} busy={busy} onCancel={onCancel} />
+      <FormActions submitLabel={label} busy={busy} onCancel={onCancel} />
     </>
-  );
-}
-
-function FormActions({ label, busy, onCancel }: { label: string; busy: boolean; onCancel: () => void }) {
-  const t = useT();
-  return (
-    <div className={ui.actions}>
-      <button type="button" className={ui.button.secondary} onClick={onCancel}>
-        {t('console:action.cancel')}
-      </button>
-      <button type="submit" className={ui.button.primary} disabled={busy}>
-        {label}
-      </button>
-    </div>
   );
 }
 
@@ -138,7 +125,7 @@ export function RenamePasskeyDialog({ passkey, onOpenChange, onSaved }: DialogPr
             {failure}
           </p>
         )}
-        <FormActions label={t('console:action.save')} busy={formState.isSubmitting} onCancel={() => onOpenChange(false)} />
+        <FormActions submitLabel={t('console:action.save')} busy={formState.isSubmitting} onCancel={() => onOpenChange(false)} />
       </form>
     </DialogFrame>
   );

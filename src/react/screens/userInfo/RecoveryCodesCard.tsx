@@ -3,61 +3,19 @@
 // file). Only for people with a passkey or an authenticator app: the server says whether. A lazily
 // loaded chunk of the screen (a LazyCard, with RecoveryCodesStandIn in its place until it comes).
 import { useRef, useState } from 'react';
-import * as v from 'valibot';
-import { useForm } from 'react-hook-form';
-import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useStore } from '../../store';
 import { generateRecoveryCodes, recoveryCodeStatusOf } from '../../../core/api/account';
 import { $session } from '../../../core/session';
-import { showServerFieldErrors } from '../../dialogs/fieldErrors';
 import { useT } from '../../i18n';
 import { Card } from '../../widgets/Card';
-import { PasswordField } from '../../widgets/TextFields';
 import { useCopy } from '../../widgets/useCopy';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import { RecoveryStatusStandIn } from './RecoveryCodesStandIn';
 import * as styles from './UserInfoScreen.css';
-
-const passwordForm = v.object({ password: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required')) });
+import { CurrentPasswordForm } from './CurrentPasswordForm';
 
 type Step = { kind: 'idle' } | { kind: 'confirming' } | { kind: 'shown'; codes: string[] };
-
-/** The current password, then the new set. */
-function PasswordStep({ onCodes, onCancel }: { onCodes: (codes: string[]) => void; onCancel: () => void }) {
-  const t = useT();
-  const { register, handleSubmit, setError, formState } = useForm<{ password: string }>({
-    resolver: valibotResolver(passwordForm),
-    defaultValues: { password: '' },
-  });
-  const onSubmit = handleSubmit(async ({ password }) => {
-    try {
-      onCodes((await generateRecoveryCodes(password)).codes);
-    } catch (error) {
-      showServerFieldErrors(error, ['password'], setError);
-    }
-  });
-  return (
-    <form className={ui.form} onSubmit={(event) => void onSubmit(event)} noValidate>
-      <p className={styles.text}>{t('account:recovery.confirmText')}</p>
-      <PasswordField
-        label={t('account:recovery.password')}
-        autoComplete="current-password"
-        required
-        error={formState.errors.password?.message}
-        registration={register('password')}
-      />
-      <div className={ui.actions}>
-        <button type="button" className={ui.button.secondary} onClick={onCancel}>
-          {t('console:action.cancel')}
-        </button>
-        <button type="submit" className={ui.button.primary} disabled={formState.isSubmitting}>
-          {t('account:recovery.submit')}
-        </button>
-      </div>
-    </form>
-  );
-}
 
 /** The new codes, this once: copy them, download them as a text file, or say they are saved. */
 function ShownCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
@@ -128,10 +86,13 @@ export default function RecoveryCodesCard({ factorsChanged }: { factorsChanged: 
         <p className={styles.status}>{data.generatedAt === null ? t('account:recovery.none') : t('account:recovery.remaining', { count: data.remaining })}</p>
       )}
       {step.kind === 'confirming' && (
-        <PasswordStep
+        <CurrentPasswordForm
+          text={t('account:recovery.confirmText')}
+          label={t('account:recovery.password')}
+          submitLabel={t('account:recovery.submit')}
           onCancel={() => setStep({ kind: 'idle' })}
-          onCodes={(codes) => {
-            setStep({ kind: 'shown', codes });
+          onPassword={async (password) => {
+            setStep({ kind: 'shown', codes: (await generateRecoveryCodes(password)).codes });
             status.reload();
           }}
         />
