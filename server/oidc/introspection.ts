@@ -9,13 +9,13 @@
 // use client_credentials. Every request this module does not authenticate (no or another kind of
 // client authentication, an unknown client or a wrong secret, a browser's request with an Origin)
 // goes to the provider, which answers it, errors included.
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
 import type { Kysely } from 'kysely';
 import type { AdapterPayload } from 'oidc-provider';
 import type { Engine } from '../db/connect';
 import { clientLookup } from './clients';
+import { digest, sameDigest } from '../auth/secrets';
 import { type JoinedRow, maySignIn, personOf, tokenWithGrantStatement } from './read-ahead';
 import { couldBeStored, type OidcDatabase } from './tables';
 
@@ -34,13 +34,6 @@ const TOKEN_TYPE_URN = 'urn:ietf:params:oauth:token-type:';
 
 const invalidRequest = (description: string): Answer => ({ status: 400, body: { error: 'invalid_request', error_description: description } });
 const inactive: Answer = { status: 200, body: { active: false } };
-
-/** Padded to one length so the comparison's time says nothing of where they differ (as the provider's). */
-function sameSecret(expected: string, given: string): boolean {
-  const length = Math.max(Buffer.byteLength(expected), Buffer.byteLength(given), 1000);
-  const padded = (value: string) => Buffer.concat([Buffer.from(value)], length);
-  return timingSafeEqual(padded(expected), padded(given)) && Buffer.byteLength(expected) === Buffer.byteLength(given);
-}
 
 /** The client id and secret of a well-formed `Basic` header (RFC 6749 2.3.1: each form-encoded), or undefined. */
 function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
@@ -112,7 +105,8 @@ export function introspection(db: Kysely<OidcDatabase>, engine: Engine, issuer: 
     if (!credentials) return undefined;
     const client = await findClient(credentials.id);
     const secret = client?.client_secret;
-    return typeof secret === 'string' && secret && sameSecret(secret, credentials.secret) ? client : undefined;
+    // Their digests compared: constant time whatever the lengths.
+    return typeof secret === 'string' && secret && sameDigest(digest(secret), digest(credentials.secret)) ? client : undefined;
   }
 
   /** The token's answer for `client`, looked for as each kind in turn (a value is one kind only). */
