@@ -27,6 +27,7 @@ import { answerLanguage, localizeMessage } from './http/language';
 import { PublicOrigin } from './http/public-origin';
 import { bundleFiles } from './http/bundle-files';
 import { guardJsonBodies } from './http/json-body';
+import { closeConnectionsWhileDraining, type Lifecycle } from './http/draining';
 import { clientErrorAnswer, frameworkErrorAnswer } from './http/framework-errors';
 import type { Ctx } from './context';
 import { apiRoutes } from './routes';
@@ -39,6 +40,8 @@ import { descriptionOnlySchemas, openApiDocument } from './http/openapi';
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: Ctx;
+    /** Whether the process is draining after SIGTERM (server/main.ts sets it). */
+    lifecycle: Lifecycle;
   }
 }
 
@@ -145,8 +148,15 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     // the JSON Schemas Fastify holds are their OpenAPI description only. Given here, Fastify does
     // not load its own compilers (ajv, fast-json-stringify) at all.
     schemaController: { compilersFactory: descriptionOnlySchemas },
+    // A request that arrives while close() waits for the last ones is served like any other (with
+    // `Connection: close`), not refused with Fastify's plain-text 503: it was sent to this process
+    // before the proxy learnt that it stops (server/http/draining.ts).
+    return503OnClosing: false,
   });
   app.decorate('ctx', ctx);
+  const lifecycle: Lifecycle = { draining: false };
+  app.decorate('lifecycle', lifecycle);
+  closeConnectionsWhileDraining(app, lifecycle);
   answerWithRequestId(app);
   app.addHook('onClose', () => db.close());
   guardJsonBodies(app);
@@ -188,7 +198,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   });
 
   metricsRoutes(app, ctx);
-  await app.register(healthRoutes, { db, hide: true });
+  await app.register(healthRoutes, { db, lifecycle, hide: true });
   const gate = createGate(ctx);
   await app.register(
     async (api) => {
@@ -201,7 +211,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
         done();
       });
       apiRoutes(api, gate, ctx);
-      void api.register(healthRoutes, { db });
+      void api.register(healthRoutes, { db, lifecycle });
       api.get('/openapi.json', { schema: { hide: true } }, openApi);
     },
     { prefix: '/api' },

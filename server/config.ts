@@ -56,6 +56,9 @@ export interface ServerOptions {
    *  name) and the page origins whose passkey ceremonies are accepted. Default: the host and origin
    *  of the public URL (server/auth/passkeys/relying-party.ts). */
   webauthn?: { rpId?: string; origins?: string[] };
+  /** How long a SIGTERM'd process keeps serving, answering /health/ready 503, before it stops
+   *  listening (env IAM_SHUTDOWN_GRACE_MS, default 10 000; server/main.ts). */
+  shutdownGraceMs?: number;
 }
 
 export interface ServerConfig {
@@ -81,6 +84,7 @@ export interface ServerConfig {
   outboundAllowPrivate: boolean;
   /** Unset parts follow the public origin (known once listening when IAM_PUBLIC_URL is unset). */
   webauthn: { rpId: string | undefined; origins: string[] | undefined };
+  shutdownGraceMs: number;
 }
 
 const minute = 60_000;
@@ -90,6 +94,21 @@ function listFromEnv(value: string | undefined): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+/** Default IAM_SHUTDOWN_GRACE_MS: long enough for a readiness probe every few seconds (Kubernetes,
+ *  HAProxy) to see the 503 and for nginx to finish with the process; short enough for a deploy. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** IAM_SHUTDOWN_GRACE_MS: whole milliseconds, 0 to 10 minutes. */
+function shutdownGrace(options: ServerOptions, env: NodeJS.ProcessEnv): number {
+  if (options.shutdownGraceMs !== undefined) return options.shutdownGraceMs;
+  const value = env.IAM_SHUTDOWN_GRACE_MS?.trim();
+  if (!value) return SHUTDOWN_GRACE_MS;
+  if (!/^\d+$/.test(value) || Number(value) > 10 * minute) {
+    throw new Error(`IAM_SHUTDOWN_GRACE_MS=${value}: not a number of milliseconds from 0 to 600000 (default ${SHUTDOWN_GRACE_MS})`);
+  }
+  return Number(value);
 }
 
 /** The vendor's public key: PEM text, a path to a PEM file, or <dataDir>/license-public.pem. */
@@ -257,5 +276,6 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     metrics: metricsAccess(options, env),
     outboundAllowPrivate: options.outboundAllowPrivate ?? /^(1|true|yes|on)$/i.test(env.IAM_OUTBOUND_ALLOW_PRIVATE ?? ''),
     webauthn: webauthnConfig(options, env, addresses.publicUrl),
+    shutdownGraceMs: shutdownGrace(options, env),
   };
 }

@@ -675,7 +675,7 @@ export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void
   const { error, results } = await migrator(db, engine).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
 }
 

@@ -6,6 +6,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../http/envelope';
 import { unreadiness, type ReadinessProbe } from '../services/health';
+import type { Lifecycle } from '../http/draining';
 
 const answerDoc = {
   type: 'object',
@@ -20,7 +21,7 @@ const doc = (summary: string, hide: boolean) => ({
 });
 
 /** `hide`: left out of the OpenAPI document (the root paths, which repeat the /api ones). */
-export const healthRoutes: FastifyPluginAsync<{ db: ReadinessProbe; hide?: boolean }> = async (app, { db, hide = false }) => {
+export const healthRoutes: FastifyPluginAsync<{ db: ReadinessProbe; lifecycle: Lifecycle; hide?: boolean }> = async (app, { db, lifecycle, hide = false }) => {
   app.get('/health/live', { schema: doc('The process is running', hide) }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return ok({ status: 'live' });
@@ -30,7 +31,7 @@ export const healthRoutes: FastifyPluginAsync<{ db: ReadinessProbe; hide?: boole
     { schema: doc('The database answers and every migration has run (503 with the reason otherwise)', hide) },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
-      const refusal = await unreadiness(db);
+      const refusal = await unreadiness(db, lifecycle.draining);
       if (refusal) throw refusal;
       return ok({ status: 'ready' });
     },

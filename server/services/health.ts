@@ -9,9 +9,11 @@ const READY_TIMEOUT_MS = 1_000;
 /** What the readiness check needs of the database. */
 export type ReadinessProbe = Pick<Db, 'reachable' | 'pendingMigrations'>;
 
-/** Why the server is not ready (a 503 with the reason), or undefined when it is. */
-export async function unreadiness(db: ReadinessProbe): Promise<ApiError | undefined> {
+/** Why the server is not ready (a 503 with the reason), or undefined when it is. `draining`: the
+ *  process got SIGTERM and stops after its grace period (server/http/draining.ts). */
+export async function unreadiness(db: ReadinessProbe, draining = false): Promise<ApiError | undefined> {
   const notReady = (reason: string) => new ApiError(503, unavailable().message, { status: 'unready', reason });
+  if (draining) return notReady('shutting down');
   if (!(await db.reachable(READY_TIMEOUT_MS))) return notReady('database unreachable');
   const pending = await db.pendingMigrations().catch(() => undefined);
   if (pending === undefined) return notReady('database unreachable');
