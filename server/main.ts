@@ -1,7 +1,9 @@
 // The production entry (compiled to dist-server/main.js): start the server, print where it
 // listens, and on SIGTERM/SIGINT keep serving for the grace period while the proxies move away
 // (server/http/draining.ts), then drain the requests in flight and close the database.
+import { Server } from 'node:net';
 import { buildApp } from './app';
+import { backupCommand } from './backup';
 import { resolveConfig } from './config';
 import { startFailure } from './start-failure';
 
@@ -26,7 +28,12 @@ try {
   process.stderr.write(`Cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
+// `iam-console-server backup <file>`: a copy of the running server's database instead of a server.
+if (process.argv[2] === 'backup') process.exit(backupCommand(process.argv.slice(3), config));
 const app = await buildApp(options).catch(cannotStart);
+
+/** After it stops listening, how long the process waits for the request of a connection it has just accepted. */
+const IDLE_CLOSE_DELAY_MS = 1_000;
 
 let endGrace: (() => void) | undefined;
 async function shutdown(signal: string) {
@@ -47,8 +54,14 @@ async function shutdown(signal: string) {
       resolve();
     };
   });
-  // Fastify's close() stops accepting connections, closes the idle ones, waits for the requests in
-  // flight, then runs the onClose hooks (the database).
+  // Stop listening without http's close(), which also closes the idle connections at once: a
+  // connection accepted a moment ago has not sent its request yet and counts as idle, and closing it
+  // resets the request the proxy is sending. Each connection ends after its next answer
+  // (`Connection: close`); the ones still idle a moment later (a proxy's unused keep-alive pool) are closed.
+  const drained = new Promise<void>((resolve) => Server.prototype.close.call(app.server, () => resolve()));
+  setTimeout(() => app.server.closeIdleConnections(), IDLE_CLOSE_DELAY_MS).unref();
+  await drained;
+  // The requests in flight are answered: the onClose hooks close the database.
   await app.close();
   process.exit(0);
 }

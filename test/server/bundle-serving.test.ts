@@ -1,7 +1,8 @@
 // How the server sends the browser bundle under /dist/: the Brotli or gzip copy the build wrote
 // (scripts/precompress.mjs) to a browser that accepts it, hashed chunks cached for a year as
 // immutable, entry files revalidated; and the folders it serves are its own (beside the server's
-// files), not those of the directory it was started from.
+// files), not those of the directory it was started from. A script or stylesheet without those
+// copies is compressed while serving (kept in memory), never sent plain to a browser accepting br or gzip.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { precompress } from '../../scripts/precompress.mjs';
 import { createTestDatabase, startServer, type TestServer } from './harness';
 import { spawnServer } from './crash-process';
@@ -19,6 +20,9 @@ const staticDir = mkdtempSync(join(tmpdir(), 'iam-bundle-'));
 const dist = join(staticDir, 'dist');
 const entry = `export const text = ${JSON.stringify('entry file '.repeat(400))};\n`;
 const chunk = `export const text = ${JSON.stringify('hashed chunk '.repeat(400))};\n`;
+/** Files the build's compression did not reach. */
+const uncopied = `export const text = ${JSON.stringify('a chunk without copies '.repeat(400))};\n`;
+const stylesheet = `.iam-page { color: #0a0; }\n`.repeat(200);
 let server: TestServer;
 
 before(async () => {
@@ -26,6 +30,8 @@ before(async () => {
   writeFileSync(join(dist, 'elements.js'), entry);
   writeFileSync(join(dist, 'chunks', 'LoginScreen-B3xQ9a_Z.js'), chunk);
   assert.equal(precompress(dist), 2);
+  writeFileSync(join(dist, 'chunks', 'Uncopied-Q1w2e3r4.js'), uncopied);
+  writeFileSync(join(dist, 'console.css'), stylesheet);
   server = await startServer({ staticRoots: { dist } });
 });
 
@@ -68,6 +74,43 @@ test('a browser accepting only gzip gets the gzip file; one accepting nothing ge
   const plain = await get(`${server.base}/dist/elements.js`);
   assert.equal(plain.headers['content-encoding'], undefined);
   assert.equal(plain.body.toString(), entry);
+});
+
+test('a script or stylesheet without copies is compressed while serving: br, else gzip, plain only to a browser accepting neither', async () => {
+  const url = `${server.base}/dist/chunks/Uncopied-Q1w2e3r4.js`;
+  const first = await get(url, { 'accept-encoding': 'gzip, deflate, br' });
+  assert.equal(first.status, 200);
+  assert.equal(first.headers['content-encoding'], 'br');
+  assert.match(String(first.headers['content-type']), /javascript/);
+  assert.equal(brotliDecompressSync(first.body).toString(), uncopied);
+  assert.ok(first.body.length < uncopied.length / 10, `compressed: ${first.body.length} of ${uncopied.length} bytes`);
+  assert.equal(Number(first.headers['content-length']), first.body.length);
+  assert.equal(first.headers['cache-control'], 'public, max-age=31536000, immutable');
+  assert.match(String(first.headers.vary), /accept-encoding/i);
+  const again = await get(url, { 'accept-encoding': 'br' });
+  assert.deepEqual(again.body, first.body, 'the copy kept in memory');
+  const gzipped = await get(url, { 'accept-encoding': 'gzip, br;q=0' });
+  assert.equal(gzipped.headers['content-encoding'], 'gzip');
+  assert.equal(gunzipSync(gzipped.body).toString(), uncopied);
+  const css = await get(`${server.base}/dist/console.css`, { 'accept-encoding': 'gzip' });
+  assert.equal(css.headers['content-encoding'], 'gzip');
+  assert.equal(gunzipSync(css.body).toString(), stylesheet);
+  const plain = await get(url, { 'accept-encoding': 'identity' });
+  assert.equal(plain.headers['content-encoding'], undefined);
+  assert.equal(plain.body.toString(), uncopied);
+  const revalidated = await get(url, { 'accept-encoding': 'br', 'if-none-match': String(first.headers.etag) });
+  assert.equal(revalidated.status, 304, 'the compressed answer revalidates');
+});
+
+test('a file changed on disk is compressed again, not answered from the old copy', async () => {
+  const url = `${server.base}/dist/console.css`;
+  const before = await get(url, { 'accept-encoding': 'br' });
+  assert.equal(brotliDecompressSync(before.body).toString(), stylesheet);
+  const changed = `${stylesheet}.iam-extra { margin: 0; }\n`;
+  writeFileSync(join(dist, 'console.css'), changed);
+  const after = await get(url, { 'accept-encoding': 'br' });
+  assert.equal(brotliDecompressSync(after.body).toString(), changed);
+  writeFileSync(join(dist, 'console.css'), stylesheet);
 });
 
 test('hashed chunks are cached for a year as immutable; entry files are revalidated', async () => {

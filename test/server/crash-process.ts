@@ -41,6 +41,11 @@ function newest(dir: string): number {
   }, 0);
 }
 
+/** The server's command line as [node, arguments] (the backup command and start-failure tests run it too). */
+export function serverCommand(): [string, string[]] {
+  return [process.execPath, entry()];
+}
+
 /** The compiled server when it is newer than its sources (npm run build), else the sources through tsx. */
 function entry(): string[] {
   const compiled = join(root, 'dist-server/main.js');
@@ -63,7 +68,8 @@ export async function spawnServer(database: TestDatabase, env: Record<string, st
 }
 
 async function spawnOnce(database: TestDatabase, env: Record<string, string>, cwd: string): Promise<ChildServer> {
-  const port = await freePort();
+  // env.PORT: a port the test chose (a process started again where a proxy expects it).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const base = `http://127.0.0.1:${port}`;
   const { dataDir, databaseUrl } = database.options;
   const childEnv: NodeJS.ProcessEnv = {
@@ -73,6 +79,8 @@ async function spawnOnce(database: TestDatabase, env: Record<string, string>, cw
     IAM_ADMIN_USERNAME: ADMIN.username,
     IAM_ADMIN_PASSWORD: ADMIN.password,
     IAM_LOG: '0',
+    // SIGTERM stops at once unless a test asks for the grace period a proxy needs (server/main.ts).
+    IAM_SHUTDOWN_GRACE_MS: '0',
     ...env,
   };
   delete childEnv.DATABASE_URL;
