@@ -3,9 +3,16 @@
 // each stopped with SIGTERM, started again and waited for in turn, under a steady load of reads,
 // creates and updates through nginx. No client sees an error (nginx's 502 included), and every
 // acknowledged write is stored. While a process drains, /health/ready answers 503 "shutting down"
-// in the envelope and its answers close their connections. Runs once, in the PostgreSQL pass.
+// in the envelope and its answers close their connections. Runs once, in the PostgreSQL pass. And
+// the HAProxy and Kubernetes readiness probes the same page gives.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveConfig } from '../../server/config';
 import { openDatabase } from '../../server/db/connect';
 import { ADMIN, Client, createTestDatabase, transform, type TestDatabase } from './harness';
 import { freePort, spawnServer, type ChildServer } from './crash-process';
@@ -141,5 +148,42 @@ describe('rolling restart behind nginx', { skip: onPostgres ? false : 'runs once
     } finally {
       await db.close();
     }
+  });
+});
+
+describe('the readiness probes of docs/deployment.md', () => {
+  const doc = readFileSync(fileURLToPath(new URL('../../docs/deployment.md', import.meta.url)), 'utf8');
+  /** The page's first `language` block that contains `text`. */
+  const block = (language: string, text: string) =>
+    [...doc.matchAll(/```(\w+)\n([\s\S]*?)```/g)].find((match) => match[1] === language && match[2]!.includes(text))?.[2] ?? '';
+
+  test('the HAProxy backend is valid HAProxy and checks /health/ready', () => {
+    const backend = block('haproxy', 'backend iam');
+    assert.match(backend, /option httpchk GET \/health\/ready/);
+    const dir = mkdtempSync(join(tmpdir(), 'iam-haproxy-'));
+    try {
+      writeFileSync(
+        join(dir, 'haproxy.cfg'),
+        `defaults\n    mode http\n    timeout connect 5s\n    timeout client 30s\n    timeout server 30s\nfrontend web\n    bind 127.0.0.1:8443\n    default_backend iam\n${backend}`,
+      );
+      const binary = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((path) => existsSync(path));
+      assert.ok(binary, 'haproxy is missing: install it with  sudo apt-get install -y haproxy');
+      execFileSync(binary, ['-c', '-q', '-f', join(dir, 'haproxy.cfg')], { stdio: 'pipe' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the Kubernetes probes: the health paths, a grace period they can see, a stop timeout above it', () => {
+    const pod = block('yaml', 'readinessProbe');
+    assert.match(pod, /readinessProbe:\n\s+httpGet: \{ path: \/health\/ready/);
+    assert.match(pod, /livenessProbe:\n\s+httpGet: \{ path: \/health\/live/);
+    const grace = Number(/IAM_SHUTDOWN_GRACE_MS, value: "(\d+)"/.exec(pod)?.[1]);
+    assert.equal(grace, resolveConfig({}, {}).shutdownGraceMs, 'the default grace period');
+    const period = Number(/readinessProbe:[\s\S]*?periodSeconds: (\d+)/.exec(pod)?.[1]);
+    const threshold = Number(/readinessProbe:[\s\S]*?failureThreshold: (\d+)/.exec(pod)?.[1]);
+    assert.ok(period * threshold * 1000 * 2 <= grace, 'the readiness probe sees the 503 well within the grace period');
+    assert.ok(Number(/terminationGracePeriodSeconds: (\d+)/.exec(pod)?.[1]) * 1000 >= grace * 2, 'the pod is not killed during the grace period');
+    assert.ok(Number(/livenessProbe:[\s\S]*?timeoutSeconds: (\d+)/.exec(pod)?.[1]) > 5, "above SQLite's 5 s busy timeout");
   });
 });
