@@ -2,17 +2,23 @@
 // by its owner only, and a server started on it (the restore of docs/deployment.md, "Backups") lets
 // the administrator sign in, keeps the sessions that existed, publishes the same OIDC signing key
 // and holds every write acknowledged before the backup began. On PostgreSQL the command refuses
-// in one line and names pg_dump.
+// in one line and names pg_dump, and the documented pg_dump -Fc / pg_restore does the same.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ADMIN, Client, createTestDatabase, transform, type TestDatabase } from './harness';
 import { serverCommand, spawnServer, type ChildServer } from './crash-process';
+
+/** Debian's PostgreSQL client programs (the newest installed version). */
+function postgresBin(): string {
+  const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
+  return join('/usr/lib/postgresql', versions[0]!, 'bin');
+}
 
 const onPostgres = process.env.IAM_TEST_DB === 'postgres';
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -24,7 +30,7 @@ const work = mkdtempSync(join(tmpdir(), 'iam-backup-'));
 
 before(async () => {
   database = await createTestDatabase();
-  if (!onPostgres) server = await spawnServer(database);
+  server = await spawnServer(database);
 });
 after(async () => {
   await server?.stop();
@@ -48,54 +54,92 @@ async function backup(file: string) {
 
 const jwks = async (base: string) => (await fetch(`${base}/api/oidc/jwks`)).json();
 
-test(
-  'a backup taken under writes restores: sign-in, the same sessions and signing key, every write acknowledged before it',
-  { skip: onPostgres && 'SQLite: the PostgreSQL pass checks the refusal' },
-  async () => {
-    const admin = new Client(server.base, server.base);
-    assert.equal((await admin.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
-    const keys = await jwks(server.base);
-    const acknowledged: string[] = [];
-    let writing = true;
-    const writer = async (index: number) => {
-      for (let n = 0; writing; n += 1) {
-        const username = `backup-${index}-${n}`;
-        const made = await admin.post('/api/user', { username, realName: 'Backup_Test', password: transform('Secret123') });
-        assert.equal(made.status, 200, JSON.stringify(made.body));
-        acknowledged.push(username);
-      }
-    };
-    const file = join(work, 'iam-backup.sqlite');
-    const writers = Array.from({ length: WRITERS }, (_, index) => writer(index));
-    while (acknowledged.length < 6) await new Promise((resolve) => setTimeout(resolve, 20));
-    const before = [...acknowledged];
-    const made = await backup(file);
+/** Signs in, records the signing key, and runs `takeBackup` while three clients create users;
+ *  resolves to what the restored copy must hold. */
+async function backupUnderWrites(takeBackup: () => Promise<void>) {
+  const admin = new Client(server.base, server.base);
+  assert.equal((await admin.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
+  const keys = await jwks(server.base);
+  const acknowledged: string[] = [];
+  let writing = true;
+  const writer = async (index: number) => {
+    for (let n = 0; writing; n += 1) {
+      const username = `backup-${index}-${n}`;
+      const made = await admin.post('/api/user', { username, realName: 'Backup_Test', password: transform('Secret123') });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      acknowledged.push(username);
+    }
+  };
+  const writers = Array.from({ length: WRITERS }, (_, index) => writer(index));
+  while (acknowledged.length < 6) await new Promise((resolve) => setTimeout(resolve, 20));
+  const before = [...acknowledged];
+  try {
+    await takeBackup();
+  } finally {
     writing = false;
     await Promise.all(writers);
-    assert.equal(made.code, 0, made.stderr);
-    assert.match(made.stdout, /^Backup written to .*iam-backup\.sqlite/);
-    assert.equal(statSync(file).mode & 0o777, 0o600, 'readable by its owner only');
+  }
+  return { keys, cookies: admin.cookies, before };
+}
 
+/** A server on the restored database: the same signing key, the old session, a fresh sign-in, every write acknowledged before the backup. */
+async function assertRestored(restored: TestDatabase, expected: Awaited<ReturnType<typeof backupUnderWrites>>) {
+  const started = await spawnServer(restored);
+  try {
+    assert.deepEqual(await jwks(started.base), expected.keys, 'the same OIDC signing key');
+    const session = Object.assign(new Client(started.base, started.base), { cookies: expected.cookies });
+    const me = await session.get<{ user: { username: string } }>('/api/cas/session');
+    assert.equal(me.status, 200, 'the session made before the backup works');
+    assert.equal(me.body.data.user.username, ADMIN.username);
+    const fresh = new Client(started.base, started.base);
+    assert.equal((await fresh.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
+    const missing: string[] = [];
+    for (const username of expected.before) {
+      const found = await fresh.get<{ pager: { total: number } }>(`/api/user?searchProp=username&searchValue=${username}`);
+      if (found.body.data.pager.total !== 1) missing.push(username);
+    }
+    assert.deepEqual(missing, [], `every write acknowledged before the backup (${expected.before.length}, the last ${expected.before.at(-1)}) is in it`);
+  } finally {
+    await started.stop();
+  }
+}
+
+test(
+  'a backup taken under writes restores: sign-in, the same sessions and signing key, every write acknowledged before it',
+  { skip: onPostgres && 'SQLite: the PostgreSQL pass restores pg_dump' },
+  async () => {
+    const file = join(work, 'iam-backup.sqlite');
+    const expected = await backupUnderWrites(async () => {
+      const made = await backup(file);
+      assert.equal(made.code, 0, made.stderr);
+      assert.match(made.stdout, /^Backup written to .*iam-backup\.sqlite/);
+    });
+    assert.equal(statSync(file).mode & 0o777, 0o600, 'readable by its owner only');
+    assert.notEqual((await backup(file)).code, 0, 'an existing file is not overwritten');
     // The restore: the file as iam.sqlite of a fresh data directory, a server started on it.
     const restoredDir = mkdtempSync(join(work, 'restored-'));
     copyFileSync(file, join(restoredDir, 'iam.sqlite'));
-    const restored = await spawnServer({ options: { dataDir: restoredDir }, drop: async () => {} });
+    await assertRestored({ options: { dataDir: restoredDir }, drop: async () => {} }, expected);
+  },
+);
+
+test(
+  'PostgreSQL: the documented pg_dump -Fc under writes and pg_restore into an empty database restore the same',
+  { skip: !onPostgres && 'the PostgreSQL pass' },
+  async () => {
+    const bin = postgresBin();
+    const url = database.options.databaseUrl!;
+    const file = join(work, 'iam.dump');
+    const expected = await backupUnderWrites(async () => {
+      await promisify(execFile)('sh', ['-c', 'umask 077 && "$0" -Fc --no-owner -d "$1" -f "$2"', join(bin, 'pg_dump'), url, file]);
+    });
+    assert.equal(statSync(file).mode & 0o777, 0o600, 'readable by its owner only (umask 077)');
+    const restored = await createTestDatabase();
     try {
-      assert.deepEqual(await jwks(restored.base), keys, 'the same OIDC signing key');
-      const session = Object.assign(new Client(restored.base, restored.base), { cookies: admin.cookies });
-      const me = await session.get<{ user: { username: string } }>('/api/cas/session');
-      assert.equal(me.status, 200, 'the session made before the backup works');
-      assert.equal(me.body.data.user.username, ADMIN.username);
-      const fresh = new Client(restored.base, restored.base);
-      assert.equal((await fresh.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
-      const missing: string[] = [];
-      for (const username of before) {
-        const found = await fresh.get<{ pager: { total: number } }>(`/api/user?searchProp=username&searchValue=${username}`);
-        if (found.body.data.pager.total !== 1) missing.push(username);
-      }
-      assert.deepEqual(missing, [], `every write acknowledged before the backup (${before.length}, the last ${before.at(-1)}) is in it`);
+      await promisify(execFile)(join(bin, 'pg_restore'), ['--no-owner', '-d', restored.options.databaseUrl!, file]);
+      await assertRestored(restored, expected);
     } finally {
-      await restored.stop();
+      await restored.drop();
     }
   },
 );

@@ -1,7 +1,8 @@
 // The health checks at /health/live and /health/ready (and their aliases under /api): ready only
 // while the database answers and every migration has run, 503 with the reason otherwise; on
 // PostgreSQL also while the database is down (a throwaway cluster of this file's own, stopped for
-// a few seconds), and ready again by itself once it is back.
+// a few seconds), and ready again by itself once it is back; 503 "shutting down" while the
+// process drains after SIGTERM (server/http/draining.ts).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
@@ -60,6 +61,29 @@ describe('health checks', () => {
       await sql`insert into kysely_migration (name, timestamp) values (${name}, ${row.rows[0]!.timestamp})`.execute(db);
     }
     assert.equal((await health(server.base, '/health/ready')).status, 200);
+  });
+
+  test('while draining after SIGTERM: ready 503 "shutting down" in the envelope, everything else still served, every answer closing its connection', async () => {
+    server.app.lifecycle.draining = true;
+    try {
+      for (const prefix of ['', '/api']) {
+        const ready = await fetch(`${server.base}${prefix}/health/ready`);
+        assert.equal(ready.status, 503, prefix);
+        assert.equal(ready.headers.get('connection'), 'close');
+        assert.equal(ready.headers.get('retry-after'), '2');
+        const body = (await ready.json()) as { code: number; data: unknown };
+        assert.equal(body.code, 503);
+        assert.deepEqual(body.data, { status: 'unready', reason: 'shutting down' });
+      }
+      const config = await fetch(`${server.base}/api/config`);
+      assert.equal(config.status, 200, 'still serving');
+      assert.equal(config.headers.get('connection'), 'close');
+    } finally {
+      server.app.lifecycle.draining = false;
+    }
+    const ready = await fetch(`${server.base}/health/ready`);
+    assert.equal(ready.status, 200);
+    assert.notEqual(ready.headers.get('connection'), 'close');
   });
 });
 
