@@ -95,8 +95,9 @@ async function assertRestored(restored: TestDatabase, expected: Awaited<ReturnTy
     assert.equal((await fresh.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
     const missing: string[] = [];
     for (const username of expected.before) {
-      const found = await fresh.get<{ pager: { total: number } }>(`/api/user?searchProp=username&searchValue=${username}`);
-      if (found.body.data.pager.total !== 1) missing.push(username);
+      // The search is by prefix: backup-0-1 also finds backup-0-10 and after.
+      const found = await fresh.get<{ list: { username: string }[] }>(`/api/user?searchProp=username&searchValue=${username}&size=100`);
+      if (!found.body.data.list.some((user) => user.username === username)) missing.push(username);
     }
     assert.deepEqual(missing, [], `every write acknowledged before the backup (${expected.before.length}, the last ${expected.before.at(-1)}) is in it`);
   } finally {

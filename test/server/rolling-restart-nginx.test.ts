@@ -31,21 +31,6 @@ const servers: ChildServer[] = [];
 let ports: number[] = [];
 let env: Record<string, string> = {};
 
-before(async () => {
-  if (!onPostgres) return;
-  database = await createTestDatabase();
-  ports = [await freePort(), await freePort()];
-  nginx = await startNginx(ports);
-  env = { IAM_SHUTDOWN_GRACE_MS: String(GRACE_MS), IAM_PUBLIC_URL: nginx.base, IAM_TRUST_PROXY: '127.0.0.1' };
-  servers.push(await spawnServer(database, { ...env, PORT: String(ports[0]) }));
-  servers.push(await spawnServer(database, { ...env, PORT: String(ports[1]) }));
-});
-after(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
-  await nginx?.stop();
-  await database?.drop();
-});
-
 /** nginx's fail_timeout in the documented configuration: how long a failed process stays avoided. */
 function documentedFailTimeoutMs(): number {
   const seconds = /fail_timeout=(\d+)s/.exec(documentedNginxConfig())?.[1];
@@ -54,6 +39,21 @@ function documentedFailTimeoutMs(): number {
 }
 
 describe('rolling restart behind nginx', { skip: onPostgres ? false : 'runs once, in the PostgreSQL pass (two processes on one database)' }, () => {
+  before(async () => {
+    if (!onPostgres) return;
+    database = await createTestDatabase();
+    ports = [await freePort(), await freePort()];
+    nginx = await startNginx(ports);
+    env = { IAM_SHUTDOWN_GRACE_MS: String(GRACE_MS), IAM_PUBLIC_URL: nginx.base, IAM_TRUST_PROXY: '127.0.0.1' };
+    servers.push(await spawnServer(database, { ...env, PORT: String(ports[0]) }));
+    servers.push(await spawnServer(database, { ...env, PORT: String(ports[1]) }));
+  });
+  after(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await nginx?.stop();
+    await database?.drop();
+  });
+
   test('both processes restarted in turn under reads and writes: no client error, no lost write', async () => {
     const admin = new Client(nginx!.base, nginx!.base);
     assert.equal((await admin.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
