@@ -66,6 +66,7 @@ const alone = new Set(
     'perf-session',
     'perf-statements',
     'outsider-bursts',
+    'outsider-round5',
     'concurrency-two-processes',
     'crash-kill9',
     'fault-sqlite',
