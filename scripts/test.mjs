@@ -11,7 +11,7 @@
 // PostgreSQL database), except the files that measure time or load the machine (`alone`), which
 // run one at a time after the others; the static checks run two at a time too.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync, readFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, readFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { findChromium } from './chromium.mjs';
@@ -80,6 +80,12 @@ const concurrency = { unit: 2, server: 2, e2e: 1, hosts: 1 };
 
 const allSuites = ['typecheck', 'lint', 'format', 'unit', 'server', 'runtime', 'browser', 'e2e', 'hosts'];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : allSuites;
+// A renamed or removed file must leave these lists too (else it would silently run with the others, or not at all).
+const listedMissing = [...runtimeFiles, ...alone].filter((path) => !existsSync(path));
+if (listedMissing.length) {
+  console.error(`scripts/test.mjs names files that do not exist: ${listedMissing.join(', ')}`);
+  process.exit(1);
+}
 const results = [];
 
 function run(command, args, env = {}, { quiet = false } = {}) {
