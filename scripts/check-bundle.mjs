@@ -89,6 +89,8 @@ export function checkBundle(distDir = 'dist', srcDir = 'src') {
   const problems = checkSources(srcDir);
   const graph = bundleGraph(distDir);
   const kib = (bytes) => `${(bytes / KiB).toFixed(1)} KiB`;
+  /** What is left under a budget, in KiB and as a share of it (negative when over). */
+  const headroom = (bytes, budget) => `headroom ${((budget - bytes) / KiB).toFixed(1)} KiB, ${(((budget - bytes) / budget) * 100).toFixed(1)}%`;
 
   console.log('\nBundle (min / min+gzip):');
   for (const module of graph.modules()) {
@@ -112,7 +114,9 @@ export function checkBundle(distDir = 'dist', srcDir = 'src') {
     }
     for (const load of loads) {
       const ok = load.bytes <= budget.firstLoad;
-      console.log(`  ${ok ? 'ok  ' : 'OVER'} ${budget.label}, ${load.what}: ${kib(load.bytes)} of ${kib(budget.firstLoad)} (${load.files} files)`);
+      console.log(
+        `  ${ok ? 'ok  ' : 'OVER'} ${budget.label}, ${load.what}: ${kib(load.bytes)} of ${kib(budget.firstLoad)}, ${headroom(load.bytes, budget.firstLoad)} (${load.files} files)`,
+      );
       if (!ok) problems.push(`${budget.label}, ${load.what}: ${kib(load.bytes)} exceeds ${kib(budget.firstLoad)}`);
     }
     if (!budget.eachLazy) continue;
@@ -120,7 +124,7 @@ export function checkBundle(distDir = 'dist', srcDir = 'src') {
     for (const lazy of graph.lazyLoads(budget.entry)) {
       const ok = lazy.bytes <= budget.eachLazy;
       const name = [...lazy.via, lazy.name].map(chunkName).join(' > ');
-      console.log(`    ${ok ? 'ok  ' : 'OVER'} ${name}: ${kib(lazy.bytes)} of ${kib(budget.eachLazy)}`);
+      console.log(`    ${ok ? 'ok  ' : 'OVER'} ${name}: ${kib(lazy.bytes)} of ${kib(budget.eachLazy)}, ${headroom(lazy.bytes, budget.eachLazy)}`);
       if (!ok) problems.push(`lazy chunk ${name} of ${budget.entry}: ${kib(lazy.bytes)} exceeds ${kib(budget.eachLazy)}`);
     }
   }

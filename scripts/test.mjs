@@ -1,86 +1,162 @@
-// `npm test`: every check of the project, in order, then one summary line `N passed, N failed`.
-// Usage: node scripts/test.mjs [suite …]   suites: typecheck lint format unit server browser e2e hosts
-// (no argument runs all). Node suites use the node:test runner through tsx; the browser suite
-// uses web-test-runner against the built bundle; e2e drives Debian's Chromium with playwright-core;
-// hosts packs the packages and builds fresh Vite host projects on them (test/hosts). The unit tests
-// and the server suite on SQLite run a second time on Node.js 24 from the npm registry, with the
-// better-sqlite3 that runs there (scripts/node-runtime.mjs), unless this already is Node.js 24.
+// `npm test`: every check of the project, then a table of each suite's result and wall time, then
+// one summary line `N passed, N failed`.
+// Usage: node scripts/test.mjs [suite …]   suites: typecheck lint format unit server runtime browser
+// e2e hosts (no argument runs all); `runtime` runs the runtime-sensitive files (`runtimeFiles`) on
+// each of the other Node.js majors (`otherNodeMajors`), `runtime@22` on that one alone. Node suites use the node:test runner through tsx; the
+// browser suite uses web-test-runner against the built bundle; e2e drives Debian's Chromium with
+// playwright-core; hosts packs the packages and builds fresh Vite host projects on them (test/hosts).
+//
+// The machine has two cores and one node:test file keeps about one busy, so the node suites run
+// two files at once (every file starts its own server on a free port over its own temp dir or
+// PostgreSQL database), except the files that measure time or load the machine (`alone`), which
+// run one at a time after the others; the static checks run two at a time too.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync, readFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, readFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { findChromium } from './chromium.mjs';
 import { nodeRuntime } from './node-runtime.mjs';
 import { startPostgres } from './postgres.mjs';
 
-const allSuites = ['typecheck', 'lint', 'format', 'unit', 'server', 'browser', 'e2e', 'hosts'];
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : allSuites;
-const totals = { passed: 0, failed: 0 };
-const failures = [];
+/** The other Node.js majors the `runtime` files run on (this one runs everything). */
+const otherNodeMajors = [24];
 
-function run(command, args, env = {}) {
+/**
+ * What runs again on the other Node.js majors: what differs between Node.js versions, not the
+ * product's logic (which the full suites check on this Node.js). The unit tests (seconds), and the
+ * server files that drive the SQLite driver built for that Node.js hardest (better-sqlite3 13, whose
+ * 12 aborted on Node.js 24.19 when a statement was collected), its crypto (Argon2, WebAuthn, JWT,
+ * the OIDC provider), fetch and streams (uploads, webhooks, outbound calls), child processes and
+ * signals, and the garbage collector (the load test's heap check failed there once).
+ */
+const runtimeFiles = [
+  'test/unit',
+  ...[
+    'smoke',
+    'auth',
+    'users',
+    'perf-statements',
+    'load',
+    'fault-sqlite',
+    'crash-kill9',
+    'concurrency-two-processes',
+    'passkeys',
+    'sso',
+    'sso-provider',
+    'sso-jwt-access',
+    'scim-users',
+    'files',
+    'images',
+    'webhooks',
+    'secrets',
+  ].map((name) => `test/server/${name}.test.ts`),
+];
+
+/**
+ * Files that run one at a time after the others: they time answers against each other, count
+ * resources, hold locks or processes for seconds, or load the machine on purpose.
+ */
+const alone = new Set(
+  [
+    'enumeration',
+    'auth',
+    'load',
+    'perf-kdf',
+    'perf-search',
+    'perf-session',
+    'perf-statements',
+    'outsider-bursts',
+    'outsider-round5',
+    'concurrency-two-processes',
+    'crash-kill9',
+    'fault-sqlite',
+    'fault-postgres',
+    'timeouts-postgres',
+  ].map((name) => `test/server/${name}.test.ts`),
+);
+
+/** Node test files run at once within a suite (see above). */
+const concurrency = { unit: 2, server: 2, e2e: 1, hosts: 1 };
+
+const allSuites = ['typecheck', 'lint', 'format', 'unit', 'server', 'runtime', 'browser', 'e2e', 'hosts'];
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : allSuites;
+// A renamed or removed file must leave these lists too (else it would silently run with the others, or not at all).
+const listedMissing = [...runtimeFiles, ...alone].filter((path) => !existsSync(path));
+if (listedMissing.length) {
+  console.error(`scripts/test.mjs names files that do not exist: ${listedMissing.join(', ')}`);
+  process.exit(1);
+}
+const results = [];
+
+function run(command, args, env = {}, { quiet = false } = {}) {
   return new Promise((resolve) => {
     let output = '';
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => {
       output += d;
-      process.stdout.write(d);
+      if (!quiet) process.stdout.write(d);
     });
     child.stderr.on('data', (d) => {
       output += d;
-      process.stderr.write(d);
+      if (!quiet) process.stderr.write(d);
     });
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });
 }
 
-function filesUnder(dir, pattern) {
+function filesUnder(path, pattern = /\.test\.(ts|mjs|js)$/) {
+  if (statSync(path, { throwIfNoEntry: false })?.isFile()) return [path];
   let entries;
   try {
-    entries = readdirSync(dir);
+    entries = readdirSync(path);
   } catch {
     return [];
   }
   return entries
     .flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return filesUnder(path, pattern);
-      return pattern.test(name) ? [path] : [];
+      const child = join(path, name);
+      if (statSync(child).isDirectory()) return filesUnder(child, pattern);
+      return pattern.test(name) ? [child] : [];
     })
     .sort();
 }
 
-function count(name, passed, failed) {
-  totals.passed += passed;
-  totals.failed += failed;
-  if (failed) failures.push(name);
-  console.log(`\n[${name}] ${passed} passed, ${failed} failed\n`);
+function count(name, passed, failed, started) {
+  const seconds = (performance.now() - started) / 1000;
+  results.push({ name, passed, failed, seconds });
+  console.log(`\n[${name}] ${passed} passed, ${failed} failed (${seconds.toFixed(0)} s)\n`);
 }
 
-/** A check that is pass/fail as a whole (typecheck, lint, build). */
-async function check(name, command, args) {
-  console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
-  const { code } = await run(command, args);
-  count(name, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+/** A check that is pass/fail as a whole (typecheck, lint, build); `quiet` prints its output once it ends. */
+async function check(name, command, args, { quiet = false } = {}) {
+  const started = performance.now();
+  if (!quiet) console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
+  const { code, output } = await run(command, args, {}, { quiet });
+  if (quiet) console.log(`\n=== ${name}: ${command} ${args.join(' ')}\n${output}`);
+  count(name, code === 0 ? 1 : 0, code === 0 ? 0 : 1, started);
   return code === 0;
 }
 
-/** node:test files, counted from a TAP copy of the run (on `node`, by default this Node.js). */
-async function nodeTests(name, dir, env = {}, node = process.execPath) {
-  const files = filesUnder(dir, /\.test\.(ts|mjs|js)$/);
-  if (!files.length) {
-    console.log(`\n=== ${name}: no test files under ${dir}`);
-    return;
-  }
+/** Runs `tasks` (functions answering promises) at most `limit` at once. */
+async function atMost(limit, tasks) {
+  const queue = [...tasks];
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (queue.length) await queue.shift()();
+    }),
+  );
+}
+
+/** node:test files at `concurrency` at once, on `node` (by default this Node.js): passed and failed, from a TAP copy of the run. */
+async function nodeRun(files, { env = {}, node = process.execPath, concurrency = 1 } = {}) {
   const tap = join(mkdtempSync(join(tmpdir(), 'iam-test-')), 'report.tap');
-  console.log(`\n=== ${name}: ${files.length} files`);
   const { code } = await run(
     node,
     [
       '--import',
       'tsx',
       '--test',
-      '--test-concurrency=1',
+      `--test-concurrency=${concurrency}`,
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       '--test-reporter=tap',
@@ -92,69 +168,121 @@ async function nodeTests(name, dir, env = {}, node = process.execPath) {
   const report = readFileSync(tap, 'utf8');
   const passed = Number(/^# pass (\d+)/m.exec(report)?.[1] ?? 0);
   const failed = Number(/^# fail (\d+)/m.exec(report)?.[1] ?? 0) + Number(/^# cancelled (\d+)/m.exec(report)?.[1] ?? 0);
-  count(name, passed, failed || (code === 0 ? 0 : 1));
+  return { passed, failed: failed || (code === 0 ? 0 : 1) };
+}
+
+/** The node:test files under `paths`: the `alone` ones one at a time after the others, which run `concurrency` at once. */
+async function nodeTests(name, paths, { env, node, concurrency = 1 } = {}) {
+  const files = paths.flatMap((path) => filesUnder(path));
+  if (!files.length) {
+    console.log(`\n=== ${name}: no test files under ${paths.join(' ')}`);
+    return;
+  }
+  const started = performance.now();
+  const together = files.filter((file) => !alone.has(file));
+  const separate = files.filter((file) => alone.has(file));
+  console.log(`\n=== ${name}: ${files.length} files (${together.length} ${concurrency} at once, then ${separate.length} one at a time)`);
+  let passed = 0;
+  let failed = 0;
+  for (const [batch, atOnce] of [
+    [together, concurrency],
+    [separate, 1],
+  ]) {
+    if (!batch.length) continue;
+    const result = await nodeRun(batch, { env, node, concurrency: atOnce });
+    passed += result.passed;
+    failed += result.failed;
+  }
+  count(name, passed, failed, started);
 }
 
 /** web-test-runner against the built bundle; it prints "N passed, N failed". */
 async function browserTests() {
   if (!filesUnder('test/browser', /\.test\.(js|ts)$/).length) return;
+  const started = performance.now();
   console.log('\n=== browser: web-test-runner');
   const { code, output } = await run('npx', ['web-test-runner'], { CHROME_PATH: findChromium() });
   const match = [...output.matchAll(/(\d+) passed, (\d+) failed/g)].pop();
   const passed = Number(match?.[1] ?? 0);
   const failed = Number(match?.[2] ?? 0);
-  count('browser', passed, failed || (code === 0 ? 0 : 1));
+  count('browser', passed, failed || (code === 0 ? 0 : 1), started);
 }
 
-/** The second Node.js the suites run on, prepared at its first use. */
-const secondMajor = 24;
-let secondRuntime;
-async function onSecondNode(name, dir, env = {}) {
-  if (Number(process.versions.node.split('.')[0]) === secondMajor) return;
-  try {
-    secondRuntime ??= nodeRuntime(secondMajor);
-  } catch (error) {
-    console.error(`Node.js ${secondMajor} could not be prepared: ${error.message}`);
-    count(`${name} (Node.js ${secondMajor})`, 0, 1);
-    return;
+/** The runtime-sensitive files on each other Node.js major (or `majors`), on SQLite. */
+async function onOtherNodes(majors = otherNodeMajors) {
+  for (const major of majors) {
+    if (Number(process.versions.node.split('.')[0]) === major) continue;
+    let runtime;
+    try {
+      runtime = nodeRuntime(major);
+    } catch (error) {
+      console.error(`Node.js ${major} could not be prepared: ${error.message}`);
+      count(`runtime (Node.js ${major})`, 0, 1, performance.now());
+      continue;
+    }
+    await nodeTests(`runtime files (Node.js ${runtime.version}, SQLite)`, runtimeFiles, {
+      env: { IAM_TEST_DB: 'sqlite', ...runtime.env },
+      node: runtime.node,
+      concurrency: concurrency.server,
+    });
   }
-  await nodeTests(`${name} (Node.js ${secondRuntime.version})`, dir, { ...env, ...secondRuntime.env }, secondRuntime.node);
 }
 
 // Only the browser, end-to-end and host suites need the build; the others run whatever it says.
 const builtSuites = ['browser', 'e2e', 'hosts'];
+const staticChecks = {
+  typecheck: [
+    ['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
+    ['typecheck (browser tests)', 'npx', ['tsc', '--noEmit', '-p', 'test/browser/tsconfig.json']],
+  ],
+  lint: [['lint', 'npx', ['eslint', '.', '--max-warnings=0']]],
+  format: [['format', 'npx', ['prettier', '--check', '.']]],
+};
+const totalStarted = performance.now();
 const needsBuild = wanted.some((suite) => builtSuites.includes(suite));
 const built = needsBuild && (await check('build', 'npm', ['run', 'build', '--silent']));
-for (const suite of wanted) {
-  if (suite === 'typecheck') {
-    await check('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
-    await check('typecheck (browser tests)', 'npx', ['tsc', '--noEmit', '-p', 'test/browser/tsconfig.json']);
-  } else if (suite === 'lint') await check('lint', 'npx', ['eslint', '.', '--max-warnings=0']);
-  else if (suite === 'format') await check('format', 'npx', ['prettier', '--check', '.']);
-  else if (suite === 'unit') {
-    await nodeTests('unit', 'test/unit');
-    await onSecondNode('unit', 'test/unit');
-  } else if (suite === 'server') {
-    await nodeTests('server (SQLite)', 'test/server', { IAM_TEST_DB: 'sqlite' });
-    await onSecondNode('server (SQLite)', 'test/server', { IAM_TEST_DB: 'sqlite' });
+const checks = wanted.flatMap((suite) => staticChecks[suite] ?? []);
+await atMost(
+  2,
+  checks.map(
+    ([name, command, args]) =>
+      () =>
+        check(name, command, args, { quiet: true }),
+  ),
+);
+for (const suite of wanted.filter((suite) => !staticChecks[suite])) {
+  const runtimeMajor = /^runtime(?:@(\d+))?$/.exec(suite);
+  if (runtimeMajor) await onOtherNodes(runtimeMajor[1] ? [Number(runtimeMajor[1])] : undefined);
+  else if (suite === 'unit') await nodeTests('unit', ['test/unit'], { concurrency: concurrency.unit });
+  else if (suite === 'server') {
+    await nodeTests('server (SQLite)', ['test/server'], { env: { IAM_TEST_DB: 'sqlite' }, concurrency: concurrency.server });
     const postgres = await startPostgres();
     try {
-      await nodeTests('server (PostgreSQL)', 'test/server', { IAM_TEST_DB: 'postgres', IAM_TEST_DATABASE_URL: postgres.url });
+      await nodeTests('server (PostgreSQL)', ['test/server'], {
+        env: { IAM_TEST_DB: 'postgres', IAM_TEST_DATABASE_URL: postgres.url },
+        concurrency: concurrency.server,
+      });
     } finally {
       await postgres.stop();
     }
   } else if (builtSuites.includes(suite)) {
     if (!built) {
       console.error(`The build failed: the ${suite} suite cannot run.`);
-      count(suite, 0, 1);
+      count(suite, 0, 1, performance.now());
     } else if (suite === 'browser') await browserTests();
-    else await nodeTests(suite, `test/${suite}`, { CHROME_PATH: findChromium() });
+    else await nodeTests(suite, [`test/${suite}`], { env: { CHROME_PATH: findChromium() }, concurrency: concurrency[suite] });
   } else {
-    console.error(`unknown suite: ${suite} (known: ${allSuites.join(' ')})`);
-    count(suite, 0, 1);
+    console.error(`unknown suite: ${suite} (known: ${allSuites.join(' ')} runtime@<major>)`);
+    count(suite, 0, 1, performance.now());
   }
 }
 
+const totals = results.reduce((sum, { passed, failed }) => ({ passed: sum.passed + passed, failed: sum.failed + failed }), { passed: 0, failed: 0 });
+console.log('\nsuite                                        passed  failed  wall time');
+for (const { name, passed, failed, seconds } of results)
+  console.log(`${name.padEnd(44)} ${String(passed).padStart(6)}  ${String(failed).padStart(6)}  ${seconds.toFixed(0).padStart(6)} s`);
+console.log(`${'total'.padEnd(44)} ${''.padStart(6)}  ${''.padStart(6)}  ${((performance.now() - totalStarted) / 1000).toFixed(0).padStart(6)} s`);
+const failures = results.filter(({ failed }) => failed).map(({ name }) => name);
 if (failures.length) console.log(`failed suites: ${failures.join(', ')}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed ? 1 : 0);

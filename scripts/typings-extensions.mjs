@@ -5,7 +5,7 @@
 // typings hold. The typed text keys (src/core/i18n/resources.ts) import the English texts as
 // JSON, which a host could only read with `resolveJsonModule`: the typings get a declaration of
 // each file's shape instead (`./locales/en/login.json` becomes `./locales/en/login.js`).
-// test/hosts/typings.test.ts checks a host under each resolution.
+// test/hosts/react-host.test.ts checks a host under each resolution.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

@@ -239,7 +239,7 @@ export interface AuditTable {
   detail: string;
 }
 
-/** A tenant's SCIM bearer token (server/scim/tokens.ts); the secret itself is never stored. */
+/** A tenant's SCIM bearer token (server/services/scim-tokens.ts); the secret itself is never stored. */
 export interface ScimTokenTable {
   id: string;
   tenantId: string;

@@ -195,6 +195,32 @@ export function breadcrumbOf(route: RouteDef): RouteDef[] {
   return trail;
 }
 
+/** `pattern` with its `:name` segments filled from `params` (encoded); undefined when one is missing. */
+export function fillPath(pattern: string, params: Record<string, string>): string | undefined {
+  let complete = true;
+  const path = pattern.replace(/:([^/]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) complete = false;
+    return encodeURIComponent(value ?? '');
+  });
+  return complete ? path : undefined;
+}
+
+/**
+ * Where "up" leads from a route shown with `params` (Back when the console was opened on this
+ * page): the nearest ancestor with a screen, its parameters filled from the current location's
+ * (the ancestor `/app/detail/:id` of `/app/detail/42/x` is `/app/detail/42`), else `fallback`.
+ */
+export function upPathOf(trail: readonly RouteDef[], params: Record<string, string>, fallback: string): string {
+  const route = trail[trail.length - 1];
+  for (const crumb of [...trail].reverse()) {
+    if (crumb === route || !crumb.screen) continue;
+    const path = fillPath(crumb.path, params);
+    if (path) return path;
+  }
+  return fallback;
+}
+
 export function accessOf(route: RouteDef, context: AclContext): Access {
   return routeAccess({ aclPath: route.aclPath ?? route.path, skipAcl: route.skipAcl, alsoNeeds: route.alsoNeeds }, context);
 }

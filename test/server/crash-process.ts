@@ -138,13 +138,28 @@ export interface ProcessPair {
 
 export async function startProcessPair(env: Record<string, string> = {}): Promise<ProcessPair> {
   const database = await createTestDatabase();
-  const servers = await Promise.all([spawnServer(database, env), spawnServer(database, env)]);
+  // Both started at once; if one fails, the other is stopped too (a running child would keep the
+  // test process alive after its failure).
+  const started = await Promise.allSettled([spawnServer(database, env), spawnServer(database, env)]);
+  const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const giveUp = async (error: unknown): Promise<never> => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await database.drop();
+    throw error;
+  };
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) return giveUp(failed.reason);
   const db = await openDatabase({ dataDir: database.options.dataDir ?? '', databaseUrl: database.options.databaseUrl });
   const admins: Client[] = [];
-  for (const server of servers) {
-    const client = new Client(server.base, server.base);
-    assert.equal((await client.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
-    admins.push(client);
+  try {
+    for (const server of servers) {
+      const client = new Client(server.base, server.base);
+      assert.equal((await client.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
+      admins.push(client);
+    }
+  } catch (error) {
+    await db.close();
+    return giveUp(error);
   }
   return {
     servers,

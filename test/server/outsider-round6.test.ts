@@ -98,6 +98,7 @@ test('a step ticket waiting for its code dies when an administrator disables the
     await bulk('disable', who.id);
     await bulk('enable', who.id);
   });
+  assert.equal(revived.status, 401, JSON.stringify(revived.body));
   assert.notEqual(revived.body.data?.loginSuccess, true, `the ticket issued before the person was disabled still signs in: ${JSON.stringify(revived.body)}`);
 });
 
@@ -106,6 +107,7 @@ test('a step ticket waiting for its code dies when an administrator signs the pe
     const out = await admin.delete<{ revoked: number }>(`/api/user/${who.id}/sessions`);
     assert.equal(out.status, 200, JSON.stringify(out.body));
   });
+  assert.equal(after.status, 401, JSON.stringify(after.body));
   assert.notEqual(after.body.data?.loginSuccess, true, `the ticket issued before "sign out everywhere" still signs in: ${JSON.stringify(after.body)}`);
 });
 
@@ -145,6 +147,7 @@ test('a disabled person linked to a provider is refused at the third-party sign-
       .where('action', '=', 'login.third_party')
       .where('at', '>=', since)
       .execute();
+    assert.equal(answer.status, 401, JSON.stringify(answer.body));
     assert.notEqual(answer.body.data?.loginSuccess, true, `a disabled person was answered: ${JSON.stringify(answer.body)}`);
     assert.equal(audited.length, 0, `a disabled person's third-party sign-in is in the audit log as a success: ${JSON.stringify(audited)}`);
   } finally {
@@ -163,6 +166,7 @@ test('a step ticket of a third-party sign-in stops working once the administrato
     const off = await admin.put('/api/idps/r6cut', { enabled: false });
     assert.equal(off.status, 200, JSON.stringify(off.body));
     const done = await step(later.browser, later.answer.body.data.stepTicket, code());
+    assert.equal(done.status, 401, JSON.stringify(done.body));
     assert.notEqual(
       done.body.data?.loginSuccess,
       true,
@@ -188,6 +192,7 @@ test('removing a passkey at an unlocked screen takes proof, like turning the aut
   assert.equal((await browser.post('/api/user/totp/disable', {})).status, 400);
   // The passkey, the stronger factor, goes with the session alone.
   const removed = await browser.delete(`/api/user/passkeys/${added.body.data.id}`);
+  assert.equal(removed.status, 400, `removing a passkey without the password: ${JSON.stringify(removed.body)}`);
   const left = await browser.get<unknown[]>('/api/user/passkeys');
   assert.equal(left.body.data.length, 1, `a passkey was removed with the session alone (${removed.status}): no password, no passkey, no code`);
 });
@@ -205,9 +210,9 @@ test("guessing the password at the personal center's re-checks (adding a passkey
     }
     const right = await browser.post('/api/user/passkeys/options', { password: transform(PASSWORD) });
     const failures = await server.app.ctx.db.selectFrom('loginThrottle').select(['username', 'failures']).execute();
-    assert.notEqual(
+    assert.equal(
       right.status,
-      200,
+      429,
       `8 wrong passwords (maxFailures 5: ${statuses.join(',')}), then the right one is accepted: an unlimited password oracle for whoever holds a session (lockout rows: ${JSON.stringify(failures)})`,
     );
   } finally {
@@ -228,6 +233,7 @@ test("recovery codes go with the person's last strong factor: turning the app of
   const answer = await server
     .client()
     .post<LoginAnswer>('/api/authc/login', { username: who.username, password: transform(PASSWORD), code: made.body.data.codes[0] });
+  assert.equal(answer.status, 401, JSON.stringify(answer.body));
   assert.notEqual(
     answer.body.data?.loginSuccess,
     true,
@@ -313,6 +319,8 @@ test('the expired-password change is granted to the browser that passed the seco
       password: transform(PASSWORD),
       newPassword: transform('Thief-chose-1'),
     });
+    // Refused for want of the step ticket the second factor answered (400: stepTicket required).
+    assert.equal(taken.status, 400, JSON.stringify(taken.body));
     assert.notEqual(
       taken.body.data?.loginSuccess,
       true,
@@ -332,11 +340,12 @@ test('an app asking for a fresh sign-in (prompt=login, max_age) is not told one 
   // Some time later the app wants the person to prove they are at the keyboard (before a payment, say).
   await new Promise((resolve) => setTimeout(resolve, 2_100));
   const request = await portal.authorization('openid', { prompt: 'login', max_age: '1' });
-  let { url } = await portal.follow(browser, request.url);
+  const { url } = await portal.follow(browser, request.url);
   if (url.pathname === '/oauth/authorize') {
     const allowed = await browser.post<{ redirectURL: string }>(`/api/sso/interactions/${url.searchParams.get('uid')}`, { allow: true });
-    if (allowed.status !== 200) return; // refused without a fresh sign-in: what the app asked for
-    ({ url } = await portal.follow(browser, allowed.body.data.redirectURL));
+    // Refused without a fresh sign-in (what the app asked for): the page offers "Sign in again".
+    assert.equal(allowed.status, 401, JSON.stringify(allowed.body));
+    return;
   }
   if (url.origin + url.pathname !== portal.callback || !url.searchParams.get('code')) return;
   const tokens = await portal.exchange(url, request.verifier, request.state);
@@ -388,6 +397,7 @@ test("a borrowed session alone (no password) cannot make the account's reset pho
   steps.push(`reset ${reset ? reset.status : '-'}`);
   // 3. The attacker signs in with their own password, for good.
   const taken = await server.client().login(who.username, 'Attacker-owns-1');
+  assert.equal(taken.status, 401, JSON.stringify(taken.body));
   assert.notEqual(
     taken.body.data?.loginSuccess,
     true,
@@ -431,5 +441,6 @@ test('the limit of passkeys per person holds when several registrations were sta
     statuses.push((await browser.post('/api/user/passkeys', { name: `Key ${index}`, credential: key.create(options) })).status);
   }
   const list = await browser.get<unknown[]>('/api/user/passkeys');
+  assert.deepEqual(statuses, [...Array<number>(20).fill(200), ...Array<number>(5).fill(400)], 'the 21st and later registrations are refused with 400');
   assert.ok(list.body.data.length <= 20, `${list.body.data.length} passkeys stored for one person, past the limit of 20 (${statuses.join(',')})`);
 });

@@ -1,8 +1,8 @@
 // The breadcrumb: the route's ancestors from the route table, with a back button. Back goes
 // to the previous console page, or, when the console was opened here, up to the nearest ancestor
-// with a screen (else home).
-import { Link } from 'wouter';
-import { breadcrumbOf, type RouteDef } from '../../core/routes';
+// with a screen, its parameters taken from the current location (else home).
+import { Link, useLocation } from 'wouter';
+import { breadcrumbOf, fillPath, matchPath, upPathOf, type RouteDef } from '../../core/routes';
 import { useT } from '../i18n';
 import { Icon } from '../widgets/Icon';
 import * as ui from '../widgets/ui.css';
@@ -15,8 +15,10 @@ export function Breadcrumb({ route }: { route: RouteDef }) {
   const t = useT();
   const navigate = useNavigate();
   const { back } = useBack();
+  const [location] = useLocation();
+  const params = matchPath(route.path, location) ?? {};
   const trail = breadcrumbOf(route);
-  const up = [...trail].reverse().find((crumb) => crumb !== route && crumb.screen)?.path ?? HOME_PATH;
+  const up = upPathOf(trail, params, HOME_PATH);
 
   return (
     <div className={styles.breadcrumbBar}>
@@ -33,6 +35,7 @@ export function Breadcrumb({ route }: { route: RouteDef }) {
         <ol className={styles.breadcrumbList}>
           {trail.map((crumb, index) => {
             const last = index === trail.length - 1;
+            const href = crumb.screen ? fillPath(crumb.path, params) : undefined;
             return (
               <li key={crumb.path} className={styles.crumb}>
                 {index > 0 && <Icon name="chevronRight" className={styles.breadcrumbSeparator} />}
@@ -40,8 +43,8 @@ export function Breadcrumb({ route }: { route: RouteDef }) {
                   <span className={styles.breadcrumbCurrent} aria-current="page">
                     {t(crumb.name)}
                   </span>
-                ) : crumb.screen && !crumb.path.includes(':') ? (
-                  <Link href={crumb.path} className={ui.link}>
+                ) : href ? (
+                  <Link href={href} className={ui.link}>
                     {t(crumb.name)}
                   </Link>
                 ) : (

@@ -6,6 +6,7 @@ import {
   breadcrumbOf,
   buildMenu,
   documentTitle,
+  fillPath,
   firstPermittedPath,
   guard,
   isPublicLocation,
@@ -14,7 +15,9 @@ import {
   matchRoute,
   routeByPath,
   routes,
+  upPathOf,
   type GuardDecision,
+  type RouteDef,
   type GuardInput,
 } from '../../../src/core/routes';
 import type { SessionStatus } from '../../../src/core/types';
@@ -114,6 +117,17 @@ describe('route table', () => {
       breadcrumbOf(detail).map((route) => route.path),
       ['/operate', '/operate/app', '/app/detail/:id'],
     );
+  });
+
+  it("up from a route under a parameterised parent goes to that parent with the location's parameter, never the literal pattern", () => {
+    const list: RouteDef = { path: '/operate/app', name: 'route.app', layout: true, screen: 'appList', order: 1 };
+    const detail: RouteDef = { path: '/app/detail/:id', name: 'route.appDetail', parent: list.path, layout: true, screen: 'appDetail', order: 1 };
+    const clients: RouteDef = { path: '/app/detail/:id/clients', name: 'route.appDetail', parent: detail.path, layout: true, screen: 'appDetail', order: 1 };
+    const params = matchPath(clients.path, '/app/detail/a%2Fb/clients') ?? {};
+    assert.equal(upPathOf([list, detail, clients], params, '/home/index'), '/app/detail/a%2Fb');
+    assert.equal(upPathOf([list, detail], { id: '7' }, '/home/index'), '/operate/app');
+    assert.equal(upPathOf([{ ...detail, parent: undefined }], { id: '7' }, '/home/index'), '/home/index');
+    assert.equal(fillPath(detail.path, {}), undefined);
   });
 });
 

@@ -1,7 +1,7 @@
-// Outsider round 7: hostile tests against the personal center's re-checks (what a borrowed session
-// or an unlocked screen can still do without the password), the administrators' own records, and
-// the OIDC provider's token surface. Each test asserts the secure behaviour and fails on the code
-// it was written against; every test runs on PostgreSQL too (IAM_TEST_DB=postgres).
+// What a borrowed session or an unlocked screen can still do without the password: the personal
+// center's re-checks (passkeys, the reset phone and email, one's own unlock) and the failure count
+// they feed (server/auth/recheck.ts, contact-change.ts, throttle.ts). Each test is hostile and
+// failed on the code before its fix; every test runs on PostgreSQL too (IAM_TEST_DB=postgres).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';

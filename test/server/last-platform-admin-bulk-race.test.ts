@@ -1,6 +1,6 @@
-// Outsider round 4: hostile tests against the newest surface (bulk user actions, administrators'
-// actions on other administrators). Each test asserts the secure behaviour and fails on the code
-// it was written against; races run on PostgreSQL too (IAM_TEST_DB=postgres).
+// The last enabled platform administrator stays under a race of bulk actions (two platform
+// administrators disabling each other at once: server/services/last-platform-admin.ts). A hostile
+// test that failed on the code before the fix; it runs on PostgreSQL too (IAM_TEST_DB=postgres).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
