@@ -72,6 +72,9 @@ const alone = new Set(
     'fault-sqlite',
     'fault-postgres',
     'timeouts-postgres',
+    'rolling-restart-nginx',
+    'backup-restore',
+    'start-failures',
   ].map((name) => `test/server/${name}.test.ts`),
 );
 
