@@ -17,7 +17,7 @@ import type { Insertable } from 'kysely';
 import { freshMessage, outboxDb, type OutboxDatabase } from '../channels/tables';
 import { answerLanguage } from '../http/language';
 import { digest, newId, newSecret } from './secrets';
-import { newDeviceNotice } from './new-device-notice';
+import { newDeviceNotice, noticeFacts } from './new-device-notice';
 
 export const DEVICE_COOKIE = 'iam_device';
 /** Browsers cap a cookie's lifetime at 400 days; every sign-in renews it. */
@@ -85,7 +85,8 @@ async function emailChannelEnabled(ctx: Ctx): Promise<boolean> {
 /** The in-site message, and the e-mail where one can go (queued for the outbox worker). */
 async function sendNewDeviceNotice(ctx: Ctx, user: UserRow, client: SignInClient, language: 'en' | 'zh'): Promise<void> {
   const now = ctx.now();
-  const { title, content } = newDeviceNotice(language, { at: now, userAgent: client.userAgent, ip: client.ip, username: user.username });
+  const facts = { at: now, userAgent: client.userAgent, ip: client.ip, username: user.username };
+  const { title, content } = newDeviceNotice(language, facts);
   const base = {
     recipientId: user.id,
     vendor: null,
@@ -93,6 +94,7 @@ async function sendNewDeviceNotice(ctx: Ctx, user: UserRow, client: SignInClient
     title,
     content,
     ...freshMessage(now),
+    notice: noticeFacts(facts),
   };
   const rows: Insertable<OutboxDatabase['messages']>[] = [
     { ...base, id: newId(), serviceType: MessageServiceType.SITE_MESSAGE, address: null, status: InboxStatus.Unread, sentAt: now },

@@ -1,6 +1,7 @@
-// The text of the new-device notice (server/auth/devices.ts), in the language of the sign-in
-// request: when (UTC), which browser (coarse, from the user agent), the IP address, and what to do
-// if it was not the person.
+// The text of the new-device notice (server/auth/devices.ts): when (UTC), which browser (coarse,
+// from the user agent), the IP address, and what to do if it was not the person. The e-mail goes in
+// the language of the sign-in request; the in-site message keeps its facts (messages.notice,
+// migration 0036) and is written in the language each reader reads in (server/services/messages.ts).
 import { describeAgent } from '../../src/core/user-agent';
 import type { AnswerLanguage } from '../http/language';
 
@@ -31,4 +32,14 @@ const texts: Record<AnswerLanguage, (facts: NewDeviceFacts, browser: { browser?:
 
 export function newDeviceNotice(language: AnswerLanguage, facts: NewDeviceFacts): { title: string; content: string } {
   return texts[language](facts, describeAgent(facts.userAgent));
+}
+
+/** The facts kept with the message, as stored in messages.notice. */
+export const noticeFacts = (facts: NewDeviceFacts): string => JSON.stringify({ kind: 'newDevice', ...facts });
+
+/** The stored notice (messages.notice) in `language`; undefined when it is not one this server writes. */
+export function noticeText(language: AnswerLanguage, stored: string): { title: string; content: string } | undefined {
+  const parsed = JSON.parse(stored) as Partial<NewDeviceFacts> & { kind?: string };
+  if (parsed.kind !== 'newDevice' || typeof parsed.at !== 'number' || typeof parsed.ip !== 'string' || typeof parsed.username !== 'string') return undefined;
+  return newDeviceNotice(language, { at: parsed.at, ip: parsed.ip, username: parsed.username, userAgent: parsed.userAgent ?? null });
 }

@@ -35,4 +35,5 @@ export const freshMessage = (now: number) => ({
   nextAttemptAt: null,
   sentAt: null,
   params: null,
+  notice: null,
 });

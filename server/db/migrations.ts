@@ -626,6 +626,14 @@ const deliveryErrorCodes: Migration = {
   },
 };
 
+/** The console's own notices (server/auth/new-device-notice.ts) keep what they say as facts, so
+ *  that each reader gets them in the language they read in (server/services/messages.ts). */
+const messageNotice: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('messages').addColumn('notice', 'text').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -653,6 +661,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0025_passkey_credentials': passkeyCredentials,
     '0027_sso_public_clients': publicClients,
     '0029_delivery_error_codes': deliveryErrorCodes,
+    '0036_message_notice': messageNotice,
   };
 }
 

@@ -137,6 +137,9 @@ export interface MessageTable {
   senderId: string | null;
   /** The sender's name as it was when sent; null with senderId. */
   senderName: string | null;
+  /** A console notice's facts (migration 0036, server/auth/new-device-notice.ts): its title and
+   *  content are written in each reader's language from them; null for other messages. */
+  notice: string | null;
 }
 
 export interface FileTable {

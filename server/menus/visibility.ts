@@ -10,7 +10,11 @@ import type { PlanMenuItem } from '../../src/core/schemas/menu-plans';
 export type HeldPrivileges = Set<string> | 'all';
 
 /** Who is looking: a console actor, or the person an app's access token speaks for. */
-export type Viewer = Pick<Actor, 'id' | 'platformAdmin'> & { ownedApps: readonly { id: string }[] };
+export type Viewer = Pick<Actor, 'id' | 'platformAdmin'> & {
+  ownedApps: readonly { id: string }[];
+  /** The console permission codes (an actor's; an app's token holder reads no console menu). */
+  permissions?: readonly string[];
+};
 
 /** The privileges whose items the viewer sees: held through a role (with their ancestors), or of
  *  an app they administer; every one for a platform administrator. */

@@ -9,6 +9,7 @@ import { historyQuery, messageList, messageListQuery, messageSendBody, sendAnswe
 import type { Outbox } from '../channels/outbox';
 import { Permission } from '../../src/core/permission-codes';
 import * as messages from '../services/messages';
+import { answerLanguage } from '../http/language';
 
 const tags = ['Messages'];
 const access = Permission.SelfService;
@@ -22,7 +23,7 @@ export const messageRoutes: FastifyPluginAsync<RouteOptions & { outbox: Outbox }
     summary: 'My in-site messages (unread by default; read, or all)',
     query: messageListQuery,
     response: messageList,
-    handler: ({ actor, query }) => messages.inboxOf(ctx, actor, query),
+    handler: ({ actor, query, raw }) => messages.inboxOf(ctx, actor, query, answerLanguage(raw.headers['accept-language'])),
   });
 
   defineRoute(app, gate, {
@@ -43,7 +44,7 @@ export const messageRoutes: FastifyPluginAsync<RouteOptions & { outbox: Outbox }
     summary: 'Every message sent to me (in-site, email, SMS …), newest first',
     query: historyQuery,
     response: messageList,
-    handler: ({ actor, query }) => messages.historyOf(ctx, actor, query),
+    handler: ({ actor, query, raw }) => messages.historyOf(ctx, actor, query, answerLanguage(raw.headers['accept-language'])),
   });
 
   defineRoute(app, gate, {

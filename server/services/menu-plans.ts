@@ -13,6 +13,7 @@ import { newId } from '../auth/secrets';
 import { contains, paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
+import { withAdministration } from '../../src/core/administration-menu';
 
 type MenuRow = Selectable<MenuPlanTable>;
 
@@ -58,7 +59,7 @@ export function listPlans(ctx: Ctx, query: v.InferOutput<typeof planListQuery>) 
   let select = ctx.db.selectFrom('menuPlans').selectAll();
   if (query.appId) select = select.where('appId', '=', query.appId);
   if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, query.searchProp, query.searchValue));
-  return paginate(select.orderBy('name'), query, toMenuPlan);
+  return paginate(select.orderBy('name').orderBy('id'), query, toMenuPlan);
 }
 
 export async function createPlan(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof planBody>, ip: string) {
@@ -108,7 +109,13 @@ export async function planPrivileges(ctx: Ctx, id: string) {
   if (!plan) throw notFound('Menu plan');
   const ids = boundPrivileges(itemsOf(plan));
   if (!ids.length) return [];
-  return ctx.db.selectFrom('privileges').select(['id', 'appId', 'parentId', 'name', 'key', 'sort', 'path']).where('id', 'in', ids).orderBy('sort').execute();
+  return ctx.db
+    .selectFrom('privileges')
+    .select(['id', 'appId', 'parentId', 'name', 'key', 'sort', 'path'])
+    .where('id', 'in', ids)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
 }
 
 /** Every plan's menu (or one app's), with only the items the viewer may see. */
@@ -118,7 +125,7 @@ export async function visibleMenus(ctx: Ctx, viewer: Viewer, appId: string | und
     .leftJoin('apps', 'apps.id', 'menuPlans.appId')
     .select(['menuPlans.id', 'menuPlans.appId', 'menuPlans.items', 'menuPlans.name', 'apps.name as appName', 'apps.entrypoint']);
   if (appId) select = select.where('menuPlans.appId', '=', appId);
-  const rows = await select.orderBy('apps.name').orderBy('menuPlans.name').limit(500).execute();
+  const rows = await select.orderBy('apps.name').orderBy('menuPlans.name').orderBy('menuPlans.id').limit(500).execute();
   const held = await heldPrivileges(ctx, viewer);
   return rows.map((row) => ({
     appId: row.appId,
@@ -126,6 +133,7 @@ export async function visibleMenus(ctx: Ctx, viewer: Viewer, appId: string | und
     planId: row.id,
     planName: row.name,
     entrypoint: row.entrypoint ?? null,
-    menus: visibleItems(itemsOf(row), held),
+    // The global plan never takes an administration screen away: the console's ACL decides who sees it.
+    menus: visibleItems(row.appId === null ? withAdministration(itemsOf(row), viewer.permissions ?? []) : itemsOf(row), held),
   }));
 }

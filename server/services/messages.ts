@@ -16,25 +16,31 @@ import { paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
 import { freshMessage, outboxDb, type MessageRow, type OutboxDatabase } from '../channels/tables';
 import type { Outbox } from '../channels/outbox';
+import type { AnswerLanguage } from '../http/language';
+import { noticeText } from '../auth/new-device-notice';
 
 type NewMessage = Insertable<OutboxDatabase['messages']>;
 
 /** At most this many recipients per message (a tenant subtree may be large). */
 const MAX_RECIPIENTS = 5_000;
 
-/** The one row → answer function of messages. Texts of in-site messages only: other kinds went
- *  elsewhere (and may hold a sign-in code). */
-const toMessage = (row: MessageRow) => ({
-  id: row.id,
-  serviceType: row.serviceType,
-  vendor: row.vendor,
-  title: row.title,
-  content: row.serviceType === MessageServiceType.SITE_MESSAGE ? row.content : '',
-  status: row.status,
-  pushTime: row.pushTime,
-  readAt: row.readAt,
-  sender: row.senderName,
-});
+/** The one row → answer function of messages, for a reader of `language`. Texts of in-site messages
+ *  only: other kinds went elsewhere (and may hold a sign-in code). The console's own notices are
+ *  written in the reader's language from their facts. */
+const toMessage = (language: AnswerLanguage) => (row: MessageRow) => {
+  const text = (row.notice && noticeText(language, row.notice)) || row;
+  return {
+    id: row.id,
+    serviceType: row.serviceType,
+    vendor: row.vendor,
+    title: text.title,
+    content: row.serviceType === MessageServiceType.SITE_MESSAGE ? text.content : '',
+    status: row.status,
+    pushTime: row.pushTime,
+    readAt: row.readAt,
+    sender: row.senderName,
+  };
+};
 
 /** The actor's in-site message `id`, as column values to match. */
 const inSite = (actor: Actor, id: string) => ({ id, recipientId: actor.id, serviceType: MessageServiceType.SITE_MESSAGE });
@@ -42,11 +48,11 @@ const inSite = (actor: Actor, id: string) => ({ id, recipientId: actor.id, servi
 const inbox = (ctx: Ctx, userId: string) =>
   outboxDb(ctx.db).selectFrom('messages').selectAll().where('recipientId', '=', userId).where('serviceType', '=', MessageServiceType.SITE_MESSAGE);
 
-export function inboxOf(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof messageListQuery>) {
+export function inboxOf(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof messageListQuery>, language: AnswerLanguage) {
   let select = inbox(ctx, actor.id);
   if (query.status === 'unread') select = select.where('readAt', 'is', null);
   if (query.status === 'read') select = select.where('readAt', 'is not', null);
-  return paginate(select.orderBy('pushTime', 'desc').orderBy('id'), query, toMessage);
+  return paginate(select.orderBy('pushTime', 'desc').orderBy('id'), query, toMessage(language));
 }
 
 export async function unreadCount(ctx: Ctx, actor: Actor) {
@@ -59,8 +65,12 @@ export async function unreadCount(ctx: Ctx, actor: Actor) {
 }
 
 /** Every message sent to the actor (in-site, email, SMS …), newest first. */
-export const historyOf = (ctx: Ctx, actor: Actor, query: PageQuery) =>
-  paginate(outboxDb(ctx.db).selectFrom('messages').selectAll().where('recipientId', '=', actor.id).orderBy('pushTime', 'desc').orderBy('id'), query, toMessage);
+export const historyOf = (ctx: Ctx, actor: Actor, query: PageQuery, language: AnswerLanguage) =>
+  paginate(
+    outboxDb(ctx.db).selectFrom('messages').selectAll().where('recipientId', '=', actor.id).orderBy('pushTime', 'desc').orderBy('id'),
+    query,
+    toMessage(language),
+  );
 
 export async function markRead(ctx: Ctx, actor: Actor, id: string): Promise<null> {
   const updated = await ctx.db

@@ -38,7 +38,7 @@ async function addPrivilege(name: string, key: string, under?: string): Promise<
 async function addMenuItem(name: string, path: string, privilege?: string): Promise<void> {
   await page.getByRole('button', { name: 'Add menu item' }).click();
   const fields = page.getByRole('region').filter({ has: page.getByRole('button', { name: /^Delete item/ }) });
-  await fields.getByLabel('Item name').fill(name);
+  await fields.getByLabel('Item name (English)').fill(name);
   await fields.getByLabel('Path').fill(path);
   if (privilege) await fields.getByLabel('Shown to holders of').selectOption({ label: privilege });
 }

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
-import { columnTexts, openFromMenu, PASSWORD, Seeder, signIn, until, type Created } from './admin-support';
+import { columnTexts, mainMenu, openFromMenu, PASSWORD, Seeder, signIn, until, type Created } from './admin-support';
 
 interface Item {
   name: string;
@@ -41,7 +41,7 @@ async function addItem(name: string, path: string, options: { icon?: string; pri
     await page.getByRole('button', { name: 'Add menu item' }).click();
   }
   const fields = editor();
-  await fields.getByLabel('Item name').fill(name);
+  await fields.getByLabel('Item name (English)').fill(name);
   await fields.getByLabel('Path').fill(path);
   if (options.icon) await fields.getByRole('listbox', { name: 'Icon' }).getByRole('option', { name: options.icon, exact: true }).click();
   if (options.privilege) await fields.getByLabel('Shown to holders of').selectOption({ label: options.privilege });
@@ -97,7 +97,7 @@ test('the menu plans, step by step', async (t) => {
     await page.getByRole('button', { name: 'Save menu plan' }).click();
     await page.getByRole('alert').filter({ hasText: 'Some items need attention: see the marked ones.' }).waitFor();
     await editor().getByText('Please enter a valid path').waitFor();
-    assert.equal(await editor().getByLabel('Item name').inputValue(), 'Broken');
+    assert.equal(await editor().getByLabel('Item name (English)').inputValue(), 'Broken');
     await page.getByRole('button', { name: 'Delete item Broken' }).click();
     await item('Broken').waitFor({ state: 'detached' });
 
@@ -181,6 +181,53 @@ test('the menu plans, step by step', async (t) => {
     await page.getByRole('table', { name: 'Menu plans' }).getByText('No menu plans yet.').waitFor();
   });
 
+  await t.test('a global plan of four items cannot lock the administrator out; it previews who sees what and resets in one click', async () => {
+    await page.getByRole('button', { name: 'New menu plan' }).click();
+    await page.getByRole('dialog', { name: 'New menu plan' }).getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Global menu', level: 2 }).waitFor();
+    await addItem('Start', '/home/index');
+    await addItem('People', '/operate/user');
+    await editor().getByLabel('Item name (Chinese)').fill('人员');
+    await addItem('Audit', '/operate/audit');
+    await addItem('Inbox', '/profile/message');
+    const preview = page.getByRole('region', { name: 'Who sees what' });
+    await preview.getByText(/^This plan leaves out Apps, Tenants, .*Menu plans/).waitFor();
+    // The lines under each heading: the entries that kind of person sees.
+    const seenBy = async (who: string) => (await preview.getByRole('region', { name: who }).innerText()).split('\n').slice(1);
+    assert.ok((await seenBy('Tenant administrators see')).includes('Menu plans'));
+    assert.ok(!(await seenBy('Tenant administrators see')).includes('Login settings'), 'only what their rights open');
+    assert.deepEqual(await seenBy('Members see'), ['Start', 'Inbox']);
+    await page.getByRole('button', { name: 'Save menu plan' }).click();
+    await page.getByText('Not saved yet').waitFor({ state: 'detached' });
+    await page.reload();
+    // The plan orders and names its items; every administration screen is still in the menu and on the home page.
+    await openFromMenu(page, 'Menu plans');
+    await openFromMenu(page, 'Apps');
+    await mainMenu(page).getByRole('link', { name: 'People', exact: true }).click();
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await mainMenu(page).getByRole('link', { name: 'Start', exact: true }).click();
+    await page
+      .getByRole('main')
+      .getByRole('link', { name: /^Login settings/ })
+      .waitFor();
+    await page.getByRole('button', { name: '中文' }).click();
+    // The item's Chinese name; an item without one shows its screen's own Chinese name.
+    const zhMenu = page.getByRole('navigation', { name: '主菜单' });
+    await zhMenu.getByRole('link', { name: '人员', exact: true }).waitFor();
+    await zhMenu.getByRole('link', { name: '审计日志', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'English' }).click();
+    await openFromMenu(page, 'Menu plans');
+    await page.getByRole('link', { name: 'Open Global menu' }).click();
+    await page.getByRole('button', { name: 'Reset to the default menu' }).click();
+    await item('Operations').waitFor();
+    assert.equal(await preview.getByText(/^This plan leaves out/).count(), 0);
+    await page.getByRole('button', { name: 'Save menu plan' }).click();
+    await page.getByText('Menu plan Global menu saved').waitFor();
+    await page.getByRole('button', { name: 'Delete menu plan' }).click();
+    await page.getByRole('dialog', { name: 'Delete menu plan' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('table', { name: 'Menu plans' }).getByText('No menu plans yet.').waitFor();
+  });
+
   await t.test('the menu pages in Chinese', async () => {
     await page.getByRole('button', { name: '中文' }).click();
     await page.getByRole('heading', { name: '菜单方案', level: 1 }).waitFor();
@@ -190,7 +237,7 @@ test('the menu plans, step by step', async (t) => {
     await page.getByRole('heading', { name: '菜单方案详情', level: 1 }).waitFor();
     await page.getByRole('heading', { name: '全局菜单', level: 2 }).waitFor();
     await page.getByRole('button', { name: '添加菜单项' }).click();
-    await page.getByLabel('菜单项名称').waitFor();
+    await page.getByLabel('菜单项名称（英文）').waitFor();
     await page.getByRole('button', { name: '保存菜单方案' }).waitFor();
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('heading', { name: 'Menu plan details', level: 1 }).waitFor();

@@ -114,7 +114,7 @@ test("a tenant administrator's menu-plan view: every item counted, bindings name
   const binding = page.getByLabel('Shown to holders of');
   assert.equal(await binding.locator('option:checked').textContent(), 'View payslips (payslips)');
   assert.equal(await binding.isDisabled(), true);
-  assert.equal(await page.getByLabel('Item name').isEditable(), false);
+  assert.equal(await page.getByLabel('Item name (English)').isEditable(), false);
   assert.equal(await page.getByLabel('Plan name').isEditable(), false);
   await page.getByText('Only platform administrators change menu plans').waitFor();
   assert.equal(await page.getByRole('button', { name: 'Save' }).count(), 0);

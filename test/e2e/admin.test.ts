@@ -255,7 +255,7 @@ test("the administrator's console, step by step", async (t) => {
 
   await t.test('changes its own password in the dialog, is signed out, and signs in with the new one', async () => {
     await openUserMenu();
-    await page.getByRole('menuitem', { name: 'Reset Password' }).click();
+    await page.getByRole('menuitem', { name: 'Reset password' }).click();
     const dialog = page.getByRole('dialog', { name: 'Reset password' });
     await dialog.waitFor();
 

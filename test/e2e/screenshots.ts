@@ -85,7 +85,7 @@ try {
       await page.keyboard.press('Escape');
 
       await page.getByRole('button', { name: /^Account menu of / }).click();
-      await page.getByRole('menuitem', { name: 'Reset Password' }).click();
+      await page.getByRole('menuitem', { name: 'Reset password' }).click();
       const password = page.getByRole('dialog', { name: 'Reset password' });
       await password.getByRole('button', { name: 'OK' }).click();
       await password.getByText('Please enter the password again').waitFor();

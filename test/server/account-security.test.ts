@@ -254,6 +254,13 @@ test('a sign-in from a new device sends an in-site message and an e-mail (when, 
   assert.match(site.content, /change your password/);
   const inbox = await phone.get<{ list: { title: string; content: string }[] }>('/api/messages');
   assert.equal(inbox.body.data.list[0]?.title, 'New sign-in to your account');
+  // Signed in in English, read in the Chinese console: the in-site notice speaks the reader's language.
+  for (const path of ['/api/messages', '/api/messages/history']) {
+    const read = await phone.get<{ list: { title: string; content: string }[] }>(path, { 'accept-language': 'zh' });
+    const notice = read.body.data.list.find((message) => message.content);
+    assert.equal(notice?.title, '您的账号在新设备上登录', path);
+    assert.match(notice?.content ?? '', /Firefox（Windows），IP 地址 127\.0\.0\.1/, path);
+  }
 
   const mail = await until(() => smtp.mails.find((entry) => entry.to.includes(who.email)), 'the notice by e-mail');
   assert.match(mail.raw, /New sign-in to your account/);

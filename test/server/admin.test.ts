@@ -354,9 +354,10 @@ describe('menu plans', () => {
     );
     assert.equal(held[app.id]?.entrypoint, 'https://bound.example.com/');
     const everything = await menusOf(admin);
+    // The administration screens the plan left out come back, named by their routes (src/core/administration-menu.ts).
     assert.deepEqual(
       everything.global?.menus.map((item) => item.name),
-      ['Home', 'Foreign'],
+      ['Home', 'Foreign', 'route.operate'],
     );
 
     // Removing the privilege from the role hides the item again.

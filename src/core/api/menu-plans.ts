@@ -4,6 +4,7 @@ import type * as v from 'valibot';
 import type { MenuItem } from '../acl';
 import { request } from '../http';
 import { GLOBAL_MENU, type appMenus, type plan, type PlanMenuItem } from '../schemas/menu-plans';
+import type { Locale } from '../i18n';
 import type { Privilege } from './apps';
 import { apiPath } from './path';
 
@@ -19,13 +20,24 @@ export function appMenuList(query: { appId?: string } = {}): Promise<AppMenu[]> 
 }
 
 /**
+ * The name of a plan's item in `locale`: its Chinese name in Chinese; without one, the console
+ * screen's own name (`route`'s text key) rather than English; otherwise the name as written (a
+ * text key also works, see nameText in src/core/i18n).
+ */
+export function itemName(item: Pick<PlanMenuItem, 'name' | 'nameZh'>, locale: Locale, route?: MenuItem): string {
+  if (locale !== 'zh') return item.name;
+  return item.nameZh || route?.name || item.name;
+}
+
+/**
  * The console's side menu as the global plan orders, names and decorates it: each plan item whose
  * path is an entry of `permitted` (the route-table menu the person may see) is kept with the plan's
- * name and icon; other items (links elsewhere, routes not permitted) are left out, and a parent
- * stays when something under it does. The server has already removed items bound to privileges the
- * person does not hold. Plan names are data: shown as written (a translation key also works).
+ * name (in `locale`, see itemName) and icon; other items (links elsewhere, routes not permitted)
+ * are left out, and a parent stays when something under it does. The server has already removed
+ * items bound to privileges the person does not hold and put back every administration screen the
+ * plan left out (src/core/administration-menu.ts).
  */
-export function consoleMenu(items: readonly PlanMenuItem[], permitted: readonly MenuItem[]): MenuItem[] {
+export function consoleMenu(items: readonly PlanMenuItem[], permitted: readonly MenuItem[], locale: Locale = 'en'): MenuItem[] {
   const entries = new Map<string, MenuItem>();
   const collect = (menu: readonly MenuItem[]) =>
     menu.forEach((entry) => {
@@ -34,14 +46,14 @@ export function consoleMenu(items: readonly PlanMenuItem[], permitted: readonly 
     });
   collect(permitted);
   return items.flatMap((item) => {
-    const children = consoleMenu(item.children ?? [], permitted);
+    const children = consoleMenu(item.children ?? [], permitted, locale);
     const entry = entries.get(item.path);
     if (!entry && !children.length) return [];
     const icon = item.icon || entry?.icon;
     return [
       {
         path: item.path,
-        name: item.name,
+        name: itemName(item, locale, entry),
         ...(icon ? { icon } : {}),
         ...(entry?.disabled ? { disabled: true } : {}),
         ...(children.length ? { children } : {}),

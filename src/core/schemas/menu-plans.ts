@@ -6,7 +6,10 @@ import { patterns, rules } from '../validation';
 import { id, optionalDescription, pageQueryFields, pagedList, version } from './common';
 
 export interface PlanMenuItem {
+  /** The name in English (or a text key), shown when no name of the reader's language is given. */
   name: string;
+  /** The name in Chinese. Without it, a console screen shows its own Chinese name (see consoleMenu). */
+  nameZh?: string;
   path: string;
   icon?: string;
   /** Shown only to people holding this privilege (through a role), when set. */
@@ -24,6 +27,7 @@ const menuPath = v.pipe(
 
 export const planMenuItem: v.GenericSchema<PlanMenuItem> = v.object({
   name: v.pipe(v.string('rule.required'), v.trim(), v.nonEmpty('rule.required'), v.maxLength(60, 'rule.maxLength?max=60')),
+  nameZh: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(60, 'rule.maxLength?max=60'))),
   path: menuPath,
   icon: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{0,40}$/, 'rule.icon'))),
   privilegeId: v.optional(id),

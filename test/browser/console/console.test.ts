@@ -153,7 +153,7 @@ describe('<iam-console>', () => {
     trigger.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0, pointerType: 'mouse' }));
     trigger.click();
     const menu = await until(() => byRole(root, 'menu'), 'the user menu did not open');
-    expect(allByRole(menu, 'menuitem').map(nameOf)).to.deep.equal(['Profile', 'Reset Password', 'Sign out']);
+    expect(allByRole(menu, 'menuitem').map(nameOf)).to.deep.equal(['Profile', 'Reset password', 'Sign out']);
     expect(byText(menu, 'admin tenant')).to.not.equal(null);
     byRole(menu, 'menuitem', 'Sign out').click();
     const dialog = await until(() => byRole(root, 'dialog', 'Sign out'), 'no confirmation');

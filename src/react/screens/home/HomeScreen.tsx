@@ -10,7 +10,7 @@ import { mySessions, unreadMessages } from '../../../core/api/account';
 import { appsFromMenus, uniqueApps, usePortalMenus } from '../../app/portalApps';
 import { displayName, roleKey } from '../../app/user';
 import { useMenu } from '../../app/useMenu';
-import { useT } from '../../i18n';
+import { useNameText, useT } from '../../i18n';
 import { Avatar } from '../../widgets/Avatar';
 import { Card } from '../../widgets/Card';
 import { Icon, isIconName } from '../../widgets/Icon';
@@ -19,7 +19,7 @@ import { useResource } from '../../widgets/useResource';
 import { describeAgent } from '../../../core/user-agent';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './HomeScreen.css';
-import { nameText, type TextKey } from '../../../core/i18n';
+import type { TextKey } from '../../../core/i18n';
 
 /** What each administration area is for, by its path. */
 const areaTexts: Readonly<Partial<Record<string, TextKey>>> = {
@@ -36,6 +36,7 @@ const areaTexts: Readonly<Partial<Record<string, TextKey>>> = {
 
 function AdminAreas() {
   const t = useT();
+  const nameText = useNameText();
   // Every permitted entry under /operate/, wherever the menu (or the global plan) puts it.
   const flatten = (items: readonly MenuItem[]): MenuItem[] => items.flatMap((item) => [item, ...flatten(item.children ?? [])]);
   const areas = flatten(useMenu()).filter((item) => item.path.startsWith('/operate/') && !item.children?.length && !item.disabled);

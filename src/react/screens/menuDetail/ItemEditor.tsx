@@ -35,6 +35,13 @@ export function ItemEditor({ item, errors, privilegeOptions, warning, readOnly, 
       <fieldset className={`${ui.form} ${styles.plainFieldset}`} disabled={readOnly}>
         <PlainTextField label={t('admin:menu.itemName')} required value={item.name} error={errors.name} onValue={(name) => onChange({ name })} />
         <PlainTextField
+          label={t('admin:menu.itemNameZh')}
+          value={item.nameZh}
+          error={errors.nameZh}
+          hint={t('admin:menu.itemNameZhHint')}
+          onValue={(nameZh) => onChange({ nameZh })}
+        />
+        <PlainTextField
           label={t('admin:menu.itemPath')}
           required
           value={item.path}

@@ -20,6 +20,8 @@ import * as styles from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 import type { ScreenProps } from '../types';
 import { ItemEditor } from './ItemEditor';
+import { PlanPreview } from './PlanPreview';
+import { defaultConsoleMenu } from './defaultMenu';
 import { addItem, blockingAncestor, fieldOf, placeOf, removeItem, shiftItem, toEditor, toPlan, updateItem, type EditorItem } from './menuTree';
 
 const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
@@ -189,6 +191,21 @@ function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEdito
             <button type="button" className={ui.button.secondary} onClick={() => add(null)}>
               {t('admin:menu.addItem')}
             </button>
+            {appId === GLOBAL_MENU && (
+              <button
+                type="button"
+                className={ui.button.secondary}
+                onClick={() => {
+                  const reset = toEditor(defaultConsoleMenu());
+                  change(reset);
+                  setSelectedId(reset[0]?.id);
+                  setErrors({});
+                  notifySuccess(t('admin:menu.resetDone'));
+                }}
+              >
+                {t('admin:menu.reset')}
+              </button>
+            )}
             <span className={styles.grow} />
             {plan && (
               <button type="button" className={ui.button.danger} onClick={() => setConfirming(true)}>
@@ -247,6 +264,7 @@ function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEdito
             />
           )}
         </div>
+        {appId === GLOBAL_MENU && <PlanPreview items={toPlan(nodes)} />}
       </div>
       <Suspense fallback={null}>
         {confirming && (

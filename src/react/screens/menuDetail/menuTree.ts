@@ -6,6 +6,7 @@ export interface EditorItem {
   id: string;
   parentId: string | null;
   name: string;
+  nameZh: string;
   path: string;
   icon: string;
   privilegeId: string;
@@ -18,7 +19,7 @@ export function toEditor(items: readonly PlanMenuItem[], parentId: string | null
   return items.flatMap((item) => {
     const id = newId();
     return [
-      { id, parentId, name: item.name, path: item.path, icon: item.icon ?? '', privilegeId: item.privilegeId ?? '' },
+      { id, parentId, name: item.name, nameZh: item.nameZh ?? '', path: item.path, icon: item.icon ?? '', privilegeId: item.privilegeId ?? '' },
       ...toEditor(item.children ?? [], id),
     ];
   });
@@ -31,6 +32,7 @@ export function toPlan(nodes: readonly EditorItem[], parentId: string | null = n
     const children = toPlan(nodes, node.id);
     return {
       name: node.name.trim(),
+      ...(node.nameZh.trim() ? { nameZh: node.nameZh.trim() } : {}),
       path: node.path.trim(),
       ...(node.icon ? { icon: node.icon } : {}),
       ...(node.privilegeId ? { privilegeId: node.privilegeId } : {}),
@@ -41,7 +43,7 @@ export function toPlan(nodes: readonly EditorItem[], parentId: string | null = n
 
 export function addItem(nodes: readonly EditorItem[], parentId: string | null): { nodes: EditorItem[]; id: string } {
   const id = newId();
-  return { nodes: [...nodes, { id, parentId, name: '', path: '', icon: '', privilegeId: '' }], id };
+  return { nodes: [...nodes, { id, parentId, name: '', nameZh: '', path: '', icon: '', privilegeId: '' }], id };
 }
 
 export function removeItem(nodes: readonly EditorItem[], id: string): EditorItem[] {

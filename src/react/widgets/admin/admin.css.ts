@@ -387,3 +387,10 @@ export const clipMedium = style([clip, { maxWidth: '164px' }]);
 
 /** A row's checkbox and its label on one line. */
 export const withCheck = style({ display: 'inline-flex', alignItems: 'center', gap: vars.space.sm, whiteSpace: 'nowrap' });
+
+/** The menu-plan editor's preview: one column per kind of person, wrapping at narrow widths. */
+export const previewColumns = style({ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(180px, 1fr))', gap: vars.space.md });
+
+export const previewTitle = style({ margin: `0 0 ${vars.space.xs}`, fontSize: vars.font.sizeBase, fontWeight: 600 });
+
+export const previewList = style({ margin: 0, paddingInlineStart: '18px', lineHeight: 1.6 });
