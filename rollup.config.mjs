@@ -105,6 +105,19 @@ function signInValibot() {
  */
 const pureFunctions = ['__name'];
 
+/** Radix's `aria-hidden` import resolved to src/react/dialogs/hide-others.ts, which walks shadow
+ *  roots too (an element inside a host's shadow root keeps its open dialog in the accessibility
+ *  tree); that module itself imports the real package. */
+function hideOthersAcrossShadowRoots() {
+  const module = fromRoot('./src/react/dialogs/hide-others.ts');
+  return {
+    name: 'hide-others-across-shadow-roots',
+    resolveId(source, importer) {
+      return source === 'aria-hidden' && importer !== module ? module : null;
+    },
+  };
+}
+
 /** One build of the entries into `dir`; `external` names the imports left to the host.
  *  `browserOnly`: the self-contained bundle, which only a browser loads (a <script> tag), so
  *  src/elements/define.ts's check for a DOM (a host's server render imports the package's
@@ -132,6 +145,7 @@ function bundleConfig({ dir, sourcemap, external, browserOnly = false }) {
     external,
     treeshake: { manualPureFunctions: pureFunctions },
     plugins: [
+      hideOthersAcrossShadowRoots(),
       adoptedCss(),
       cspSafeStyleSingleton(),
       signInValibot(),

@@ -1,6 +1,7 @@
 // Helpers every iam-* element uses.
-import r2wc from '@r2wc/react-to-web-component';
+import r2wc, { type R2WCOptions } from '@r2wc/core';
 import type { ComponentType } from 'react';
+import { elementRenderer } from './element-root';
 
 /**
  * False where there is no DOM: a host's server render (Next.js, Nuxt, SvelteKit, Angular SSR)
@@ -22,11 +23,12 @@ export interface ReactElementBase extends HTMLElement {
   attributeChangedCallback(name: string, previous: string | null, value: string | null): void;
 }
 
-/** r2wc, typed so that subclasses can extend the lifecycle. It renders asynchronously.
+/** r2wc, typed so that subclasses can extend the lifecycle. It renders asynchronously, in a root
+ *  that leaves the document to the host (./element-root.ts).
  *  @internal (left out of the published typings, which would otherwise need r2wc's). */
-export function reactElement<Props extends object>(component: ComponentType<Props>, options: Parameters<typeof r2wc<Props>>[1]): new () => ReactElementBase {
+export function reactElement<Props extends object>(component: ComponentType<Props>, options: R2WCOptions<Props>): new () => ReactElementBase {
   // r2wc's class extends HTMLElement as it is made; without a DOM a stand-in, never instantiated.
-  return (dom ? r2wc(component, options) : Object) as new () => ReactElementBase;
+  return (dom ? r2wc(component, options, elementRenderer<Props>()) : Object) as new () => ReactElementBase;
 }
 
 /**

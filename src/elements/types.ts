@@ -52,21 +52,30 @@ export type JsxElementProps<Element extends HTMLElement, Attributes> = DetailedH
 /** The JSX props of every iam-* element, from the attribute table. */
 export type IamIntrinsicElements = { [Tag in ElementTag]: JsxElementProps<IamElementTagNameMap[Tag], AttributesOf<Tag>> };
 
+/** Every iam-* event by type, with its `detail`. */
+export interface IamEventMap {
+  'iam-login-submit': CustomEvent<LoginSubmitDetail>;
+  /** Cancelable: `preventDefault()` keeps <iam-login> from navigating to its `redirect`. */
+  'iam-login-success': CustomEvent<LoginSuccessDetail>;
+  /** A refused sign-in (<iam-login>) or a failed call (<iam-console>): `detail.message`. */
+  'iam-error': CustomEvent<LoginErrorDetail | ConsoleErrorDetail>;
+  'iam-navigate': CustomEvent<NavigateDetail>;
+  'iam-logout': CustomEvent<LogoutDetail>;
+  'iam-profile-saved': CustomEvent<ProfileSavedDetail>;
+  'iam-password-changed': CustomEvent<PasswordChangedDetail>;
+  'iam-close': CustomEvent<Record<string, never>>;
+}
+
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- adds the iam-* tags to the DOM's map
   interface HTMLElementTagNameMap extends IamElementTagNameMap {}
-  interface HTMLElementEventMap {
-    'iam-login-submit': CustomEvent<LoginSubmitDetail>;
-    /** Cancelable: `preventDefault()` keeps <iam-login> from navigating to its `redirect`. */
-    'iam-login-success': CustomEvent<LoginSuccessDetail>;
-    /** A refused sign-in (<iam-login>) or a failed call (<iam-console>): `detail.message`. */
-    'iam-error': CustomEvent<LoginErrorDetail | ConsoleErrorDetail>;
-    'iam-navigate': CustomEvent<NavigateDetail>;
-    'iam-logout': CustomEvent<LogoutDetail>;
-    'iam-profile-saved': CustomEvent<ProfileSavedDetail>;
-    'iam-password-changed': CustomEvent<PasswordChangedDetail>;
-    'iam-close': CustomEvent<Record<string, never>>;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- adds the iam-* events to the DOM's map
+  interface HTMLElementEventMap extends IamEventMap {}
+  // The events bubble out of shadow roots (`composed`) to the document and the window.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- adds the iam-* events to the DOM's map
+  interface DocumentEventMap extends IamEventMap {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- adds the iam-* events to the DOM's map
+  interface WindowEventMap extends IamEventMap {}
 }
 
 declare module 'react' {

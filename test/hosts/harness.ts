@@ -1,7 +1,8 @@
 // Host projects as a new user makes them: the browser package packed with `npm pack` (what the
 // registry would serve), installed with npm into a fresh project in a temp folder, built with Vite,
 // served by `vite preview` (its `/api` proxy forwarding to a real server), driven in Chromium.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,13 +27,11 @@ export function versions(...names: string[]): Record<string, string> {
   );
 }
 
+const npmEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+const installArgs = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+
 function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
-  });
+  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: npmEnv });
 }
 
 /** A temp folder removed after the test file. */
@@ -54,30 +53,41 @@ export function pack(folder: string, destination: string): { tarball: string; fi
   return { tarball: join(destination, result.filename), files: result.files.map((file) => file.path), unpackedSize: result.unpackedSize, size: result.size };
 }
 
-/** A project made of `files` (path → text) and installed with npm from the local cache first. */
-export function createProject(prefix: string, files: Record<string, string>): string {
+/** A temp folder holding `files` (path → text). */
+function writeProject(prefix: string, files: Record<string, string>): string {
   const folder = tempFolder(prefix);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(folder, path)), { recursive: true });
     writeFileSync(join(folder, path), text);
   }
-  npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], folder);
   return folder;
 }
 
+/** A project made of `files` (path → text) and installed with npm from the local cache first. */
+export function createProject(prefix: string, files: Record<string, string>): string {
+  const folder = writeProject(prefix, files);
+  npm(installArgs, folder);
+  return folder;
+}
+
+/** `createProject` without blocking: several hosts install at once (npm mostly waits on I/O). */
+export async function createProjectAsync(prefix: string, files: Record<string, string>): Promise<string> {
+  const folder = writeProject(prefix, files);
+  await promisify(execFile)('npm', installArgs, { cwd: folder, env: npmEnv });
+  return folder;
+}
+
+/** The package that installs a command, where its name differs. */
+const toolPackages: Record<string, string> = { tsc: 'typescript', 'react-router': '@react-router/dev', next: 'next' };
+
 /** Runs a tool installed in the project (`tsc`, `vite`) and answers its output; throws with it on failure. */
 export function runTool(folder: string, tool: string, args: string[]): string {
-  const bin = JSON.parse(readFileSync(join(folder, 'node_modules', tool === 'tsc' ? 'typescript' : tool, 'package.json'), 'utf8')) as {
-    bin: Record<string, string> | string;
-  };
+  const where = join(folder, 'node_modules', toolPackages[tool] ?? tool);
+  const bin = JSON.parse(readFileSync(join(where, 'package.json'), 'utf8')) as { bin: Record<string, string> | string };
   const script = typeof bin.bin === 'string' ? bin.bin : bin.bin[tool];
   if (!script) throw new Error(`${tool} has no bin`);
   try {
-    return execFileSync(process.execPath, [join(folder, 'node_modules', tool === 'tsc' ? 'typescript' : tool, script), ...args], {
-      cwd: folder,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    return execFileSync(process.execPath, [join(where, script), ...args], { cwd: folder, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string };
     throw new Error(`${tool} ${args.join(' ')} failed:\n${failed.stdout ?? ''}${failed.stderr ?? ''}`);
@@ -85,22 +95,33 @@ export function runTool(folder: string, tool: string, args: string[]): string {
 }
 
 /** `vite preview` of the built project on `port`; resolves once it answers, stopped after the file. */
-export async function preview(folder: string, port: number): Promise<string> {
+export function preview(folder: string, port: number): Promise<string> {
+  return serve(folder, ['node_modules/vite/bin/vite.js', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], port);
+}
+
+/** A Node server of the project (`script` and its arguments, run in `folder`) that listens on
+ *  `port`; resolves with its URL once it answers, stopped after the file. */
+export async function serve(
+  folder: string,
+  [script, ...args]: string[],
+  port: number,
+  { env = {}, within = 30_000 }: { env?: Record<string, string>; within?: number } = {},
+): Promise<string> {
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [join(folder, 'node_modules/vite/bin/vite.js'), 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-    { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child: ChildProcess = spawn(process.execPath, [join(folder, script!), ...args], {
+    cwd: folder,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (part) => (output += part));
   child.stderr?.on('data', (part) => (output += part));
   after(() => {
     child.kill('SIGTERM');
   });
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + within;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`vite preview exited:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`${script} exited:\n${output}`);
     try {
       if ((await fetch(url)).ok) return url;
     } catch {
@@ -108,7 +129,7 @@ export async function preview(folder: string, port: number): Promise<string> {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`vite preview did not answer within 30 s:\n${output}`);
+  throw new Error(`${script} did not answer within ${within / 1000} s:\n${output}`);
 }
 
 /** The Vite configuration lines every host shares: README's dev proxy (also used by `vite

@@ -519,8 +519,9 @@ test('the calls need a session, or are rate limited like sign-in', async () => {
   assert.equal((await server.client().post('/api/user/passkeys/options', { password: transform(PASSWORD) })).status, 401);
   const limited = await startServer({ rateLimits: { login: { max: 2, timeWindow: 60_000 } } });
   try {
-    // Without configuration the RP ID is the listening host, 127.0.0.1 here: browsers refuse an IP address, the form hides passkeys.
-    assert.equal((await limited.client().get<{ passkeyRpId: string | null }>('/api/settings/login/public')).body.data.passkeyRpId, null);
+    // Without configuration, on a loopback socket, the relying party is localhost: a page of 127.0.0.1 may not use passkeys.
+    const fromIp = await limited.client().get<{ passkeyRpId: string | null }>('/api/settings/login/public', { origin: limited.base });
+    assert.equal(fromIp.body.data.passkeyRpId, null);
     const statuses = [];
     for (let call = 0; call < 3; call += 1) statuses.push((await limited.client().post('/api/authc/passkey/options')).status);
     assert.deepEqual(statuses, [200, 200, 429]);
@@ -553,4 +554,36 @@ test('configuration: the RP ID and origins follow IAM_PUBLIC_URL; an origin outs
     /not on https:\/\/notexample\.com/,
     'a suffix of the name is not a subdomain',
   );
+});
+
+test('without IAM_PUBLIC_URL or IAM_WEBAUTHN_* on a loopback socket (npm start), passkeys work at http://localhost:<port>, as README says', async () => {
+  const plain = await startServer();
+  try {
+    const page = plain.base.replace('127.0.0.1', 'localhost');
+    const settings = await plain.client().get<{ passkeyRpId: string | null }>('/api/settings/login/public', { origin: page });
+    assert.equal(settings.body.data.passkeyRpId, 'localhost');
+    const sameOrigin = await plain.client().get<{ passkeyRpId: string | null }>('/api/settings/login/public');
+    assert.equal(sameOrigin.body.data.passkeyRpId, 'localhost', "the server's own page, named by its listed origin");
+    const client = plain.client({ origin: page });
+    assert.equal((await client.login(ADMIN.username, ADMIN.password)).body.data.loginSuccess, true);
+    const options = await client.post<Options>('/api/user/passkeys/options', { password: transform(ADMIN.password) });
+    assert.equal(options.status, 200, JSON.stringify(options.body));
+    assert.equal(options.body.data.rp.id, 'localhost');
+    const added = await client.post('/api/user/passkeys', {
+      name: 'Laptop',
+      credential: new SoftwareAuthenticator(page, 'localhost').create(options.body.data),
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    // A ceremony from the IP address is refused by the server as well.
+    const fromIp = plain.client();
+    assert.equal((await fromIp.login(ADMIN.username, ADMIN.password)).body.data.loginSuccess, true);
+    const ipOptions = await fromIp.post<Options>('/api/user/passkeys/options', { password: transform(ADMIN.password) });
+    const refused = await fromIp.post('/api/user/passkeys', {
+      name: 'Desk',
+      credential: new SoftwareAuthenticator(plain.base, 'localhost').create(ipOptions.body.data),
+    });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+  } finally {
+    await plain.stop();
+  }
 });

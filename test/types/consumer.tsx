@@ -36,6 +36,12 @@ consoleElement.addEventListener('iam-navigate', (event) => console.log(event.det
 // @ts-expect-error the success detail has no password
 login.addEventListener('iam-login-success', (event) => event.detail.password);
 
+// The events bubble (composed) to the document and the window, typed there too (README's snippet).
+document.addEventListener('iam-login-success', (event) => console.log('signed in', event.detail.username));
+window.addEventListener('iam-navigate', (event) => console.log(event.detail.path));
+// @ts-expect-error typed on the document as well: no password in the detail
+document.addEventListener('iam-login-success', (event) => event.detail.password);
+
 export function HostPage() {
   return (
     <iam-provider api-base="/api" locale="zh" theme="light">

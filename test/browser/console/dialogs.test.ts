@@ -165,3 +165,44 @@ describe('<iam-password-dialog>', () => {
     await until(() => !byRole(element.shadowRoot, 'dialog'), 'Cancel did not close');
   });
 });
+
+describe('a dialog element inside a host app’s shadow root (a Lit app)', () => {
+  /** Whether `node` or anything containing it, across shadow roots, is hidden from assistive technology. */
+  const hiddenOnTheWay = (node: Node | null): boolean => {
+    for (let current = node; current; current = current.parentNode ?? (current as ShadowRoot).host ?? null)
+      if (current instanceof Element && current.getAttribute('aria-hidden') === 'true') return true;
+    return false;
+  };
+
+  it('keeps the open dialog in the accessibility tree, hides the page behind it, logs nothing, and undoes it on close', async () => {
+    const page = await fixture(
+      html`<div>
+        <header>Host header</header>
+        <my-app-host></my-app-host>
+      </div>`,
+    );
+    const appRoot = page.querySelector('my-app-host').attachShadow({ mode: 'open' });
+    appRoot.innerHTML = '<main><nav>Host navigation</nav><section></section></main>';
+    const errors: unknown[][] = [];
+    const consoleError = console.error;
+    console.error = (...parts: unknown[]) => errors.push(parts);
+    try {
+      const element = document.createElement('iam-password-dialog');
+      element.setAttribute('open', '');
+      appRoot.querySelector('section').append(element);
+      const dialog = await openDialog(element, 'Reset password');
+      await until(() => appRoot.querySelector('nav').getAttribute('aria-hidden') === 'true', 'the host app behind the dialog was not hidden');
+      expect(hiddenOnTheWay(dialog), 'nothing that contains the dialog is aria-hidden').to.equal(false);
+      expect(page.querySelector('header').getAttribute('aria-hidden'), 'the page outside the host app').to.equal('true');
+      expect(errors).to.deep.equal([]);
+
+      const closed = oneEvent(element, 'iam-close');
+      byRole(dialog, 'button', 'Cancel').click();
+      await closed;
+      await until(() => !appRoot.querySelector('nav').hasAttribute('aria-hidden'), 'the host app stayed hidden after the dialog closed');
+      expect(page.querySelector('header').hasAttribute('aria-hidden')).to.equal(false);
+    } finally {
+      console.error = consoleError;
+    }
+  });
+});
