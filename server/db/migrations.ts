@@ -626,6 +626,24 @@ const deliveryErrorCodes: Migration = {
   },
 };
 
+/** Idempotency keys of creates (server/http/idempotency.ts): per caller and key, the request's
+ *  fingerprint and the first answer, kept a day so a client retrying after a timeout or a 503 learns
+ *  the outcome instead of creating twice (or being told its own username is taken). */
+const idempotencyKeys: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('idempotency_keys')
+      .addColumn('caller', 'text', (c) => c.notNull())
+      .addColumn('key', 'text', (c) => c.notNull())
+      .addColumn('fingerprint', 'text', (c) => c.notNull())
+      .addColumn('answer', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('idempotency_keys_pk', ['caller', 'key'])
+      .execute();
+    await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -653,6 +671,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0025_passkey_credentials': passkeyCredentials,
     '0027_sso_public_clients': publicClients,
     '0029_delivery_error_codes': deliveryErrorCodes,
+    '0030_idempotency_keys': idempotencyKeys,
   };
 }
 

@@ -346,6 +346,19 @@ export interface Database {
   webhookDeliveries: WebhookDeliveryTable;
   webhookAttempts: WebhookAttemptTable;
   userImportJobs: UserImportJobTable;
+  idempotencyKeys: IdempotencyKeyTable;
+}
+
+/** The first answer to a create sent with an Idempotency-Key (migration 0030, server/http/idempotency.ts). */
+export interface IdempotencyKeyTable {
+  /** Whose key: the signed-in user's id, or `scim:<token id>`. */
+  caller: string;
+  key: string;
+  /** SHA-256 of the method, path and body the key was first used with. */
+  fingerprint: string;
+  /** The envelope answered (JSON). */
+  answer: string;
+  createdAt: number;
 }
 
 /** An outbound webhook endpoint (migration 0024): the events of `tenantId`'s subtree (null: every

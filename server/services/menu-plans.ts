@@ -78,8 +78,10 @@ export async function createPlan(ctx: Ctx, actor: Actor, body: v.InferOutput<typ
     createdAt: now,
     updatedAt: now,
   };
-  await ctx.db.insertInto('menuPlans').values(row).execute();
-  await ctx.audit.record({ action: 'menu.create', actor, target: { type: 'menu', id: row.id }, ip, detail: { name: row.name } });
+  await ctx.audit.change(async () => {
+    await ctx.db.insertInto('menuPlans').values(row).execute();
+    await ctx.audit.record({ action: 'menu.create', actor, target: { type: 'menu', id: row.id }, ip, detail: { name: row.name } });
+  });
   return toMenuPlan(row);
 }
 
@@ -89,16 +91,20 @@ export async function updatePlan(ctx: Ctx, actor: Actor, id: string, body: v.Inf
   const { version, items, description, ...fields } = body;
   if (items) await assertPrivilegesExist(ctx, current.appId, items);
   const changes = { ...fields, ...(items ? { items: JSON.stringify(items) } : {}), ...(description !== undefined ? { description: description || null } : {}) };
-  await updateVersioned(ctx.db, 'menuPlans', current.id, version, changes, ctx.now());
-  await ctx.audit.record({ action: 'menu.update', actor, target: { type: 'menu', id: current.id }, ip, detail: { fields: Object.keys(changes) } });
+  await ctx.audit.change(async () => {
+    await updateVersioned(ctx.db, 'menuPlans', current.id, version, changes, ctx.now());
+    await ctx.audit.record({ action: 'menu.update', actor, target: { type: 'menu', id: current.id }, ip, detail: { fields: Object.keys(changes) } });
+  });
   return toMenuPlan(await planOf(ctx, current.id));
 }
 
 export async function deletePlan(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
   assertMayBindMenus(actor);
   const current = await planOf(ctx, id);
-  await ctx.db.deleteFrom('menuPlans').where('id', '=', current.id).execute();
-  await ctx.audit.record({ action: 'menu.delete', actor, target: { type: 'menu', id: current.id }, ip, detail: { name: current.name } });
+  await ctx.audit.change(async () => {
+    await ctx.db.deleteFrom('menuPlans').where('id', '=', current.id).execute();
+    await ctx.audit.record({ action: 'menu.delete', actor, target: { type: 'menu', id: current.id }, ip, detail: { name: current.name } });
+  });
 }
 
 /** The privileges a plan's items are bound to (names, keys, parents), for every reader of the plan:

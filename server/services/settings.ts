@@ -44,27 +44,33 @@ export async function updateLoginSettings(ctx: Ctx, actor: Actor, body: v.InferO
   if (changes.secondAuth === SecondAuth.TOTP && !(await totpEnabled(ctx, actor.id))) throw fieldError([{ field: 'secondAuth', rule: 'rule.totpRequired' }]);
   if (changes.secondAuth === SecondAuth.PASSKEY && !(await hasPasskey(ctx.db, actor.id)))
     throw fieldError([{ field: 'secondAuth', rule: 'rule.passkeyRequired' }]);
-  const saved = await ctx.settings.update('login', version, (current) => checked(checkedLoginSettings, { ...current, ...changes }));
-  await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'settings', id: 'login' }, ip, detail: { fields: Object.keys(changes) } });
+  const saved = await ctx.audit.change(async () => {
+    const saved = await ctx.settings.update('login', version, (current) => checked(checkedLoginSettings, { ...current, ...changes }));
+    await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'settings', id: 'login' }, ip, detail: { fields: Object.keys(changes) } });
+    return saved;
+  });
   return saved;
 }
 
 export async function updateConfig(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof iamConfigUpdate>, ip: string) {
-  const saved = await ctx.settings.update('config', body.version, (current) =>
-    checked(
-      iamConfig,
-      resolveConfig({
-        system: { ...current.system, ...body.system },
-        settings: { ...current.settings, ...body.settings },
-      }),
-    ),
-  );
-  await ctx.audit.record({
-    action: 'config.update',
-    actor,
-    target: { type: 'settings', id: 'config' },
-    ip,
-    detail: { system: Object.keys(body.system ?? {}), settings: Object.keys(body.settings ?? {}) },
+  const saved = await ctx.audit.change(async () => {
+    const saved = await ctx.settings.update('config', body.version, (current) =>
+      checked(
+        iamConfig,
+        resolveConfig({
+          system: { ...current.system, ...body.system },
+          settings: { ...current.settings, ...body.settings },
+        }),
+      ),
+    );
+    await ctx.audit.record({
+      action: 'config.update',
+      actor,
+      target: { type: 'settings', id: 'config' },
+      ip,
+      detail: { system: Object.keys(body.system ?? {}), settings: Object.keys(body.settings ?? {}) },
+    });
+    return saved;
   });
   return saved;
 }

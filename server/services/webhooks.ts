@@ -100,8 +100,10 @@ export async function createWebhook(ctx: Ctx, actor: Actor, body: CreateBody, ip
     createdAt: now,
     updatedAt: now,
   };
-  await ctx.db.insertInto('webhooks').values(row).execute();
-  await audit(ctx, actor, 'webhook.create', row, ip, { events: body.events });
+  await ctx.audit.change(async () => {
+    await ctx.db.insertInto('webhooks').values(row).execute();
+    await audit(ctx, actor, 'webhook.create', row, ip, { events: body.events });
+  });
   return { ...toWebhook(row), secret: row.secret };
 }
 
@@ -114,16 +116,21 @@ export async function updateWebhook(ctx: Ctx, actor: Actor, id: string, body: Up
     ...(body.events !== undefined ? { events: JSON.stringify(body.events) } : {}),
     ...(body.enabled !== undefined ? { enabled: body.enabled ? 1 : 0 } : {}),
   };
-  await updateVersioned(ctx.db, 'webhooks', id, body.version, changes, ctx.now());
-  const saved = await ctx.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  await audit(ctx, actor, 'webhook.update', saved, ip, { fields: Object.keys(changes) });
+  const saved = await ctx.audit.change(async () => {
+    await updateVersioned(ctx.db, 'webhooks', id, body.version, changes, ctx.now());
+    const saved = await ctx.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    await audit(ctx, actor, 'webhook.update', saved, ip, { fields: Object.keys(changes) });
+    return saved;
+  });
   return toWebhook(saved);
 }
 
 export async function deleteWebhook(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
   const current = await manageableWebhook(ctx, actor, id);
-  await ctx.db.deleteFrom('webhooks').where('id', '=', current.id).execute();
-  await audit(ctx, actor, 'webhook.delete', current, ip, { url: new URL(current.url).host });
+  await ctx.audit.change(async () => {
+    await ctx.db.deleteFrom('webhooks').where('id', '=', current.id).execute();
+    await audit(ctx, actor, 'webhook.delete', current, ip, { url: new URL(current.url).host });
+  });
 }
 
 /** A new signing secret, answered once; the replaced one keeps signing for PREVIOUS_SECRET_MS. */
@@ -132,12 +139,14 @@ export async function rotateSecret(ctx: Ctx, actor: Actor, id: string, ip: strin
   const now = ctx.now();
   const secret = newWebhookSecret();
   const previousSecretUntil = now + PREVIOUS_SECRET_MS;
-  await ctx.db
-    .updateTable('webhooks')
-    .set((eb) => ({ secret, secretRotatedAt: now, previousSecret: current.secret, previousSecretUntil, version: eb('version', '+', 1), updatedAt: now }))
-    .where('id', '=', id)
-    .execute();
-  await audit(ctx, actor, 'webhook.update', current, ip, { secret: 'rotated' });
+  await ctx.audit.change(async () => {
+    await ctx.db
+      .updateTable('webhooks')
+      .set((eb) => ({ secret, secretRotatedAt: now, previousSecret: current.secret, previousSecretUntil, version: eb('version', '+', 1), updatedAt: now }))
+      .where('id', '=', id)
+      .execute();
+    await audit(ctx, actor, 'webhook.update', current, ip, { secret: 'rotated' });
+  });
   return { secret, previousSecretUntil };
 }
 

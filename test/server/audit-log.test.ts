@@ -31,14 +31,14 @@ before(async () => {
   assert.equal((await tenantAdminA.login('side-a-admin', PROBE_PASSWORD)).body.data?.loginSuccess, true);
   // Events a spreadsheet would run as formulas: names and addresses that came from outside.
   const { audit } = server.app.ctx;
-  await audit.record({
+  await audit.standalone({
     action: 'user.update',
     actor: { id: 'hostile', username: "=cmd|' /C calc'!A0" },
     tenantId: sides.tenantA.id,
     ip: '@SUM(1+1)',
     detail: { note: 'a "quoted", multi\nline note' },
   });
-  await audit.record({ action: 'user.update', actor: { id: 'hostile', username: '+1+1' }, tenantId: sides.tenantB.id, ip: '-2+3' });
+  await audit.standalone({ action: 'user.update', actor: { id: 'hostile', username: '+1+1' }, tenantId: sides.tenantB.id, ip: '-2+3' });
 });
 after(async () => {
   await server.stop();
