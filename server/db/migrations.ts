@@ -644,6 +644,17 @@ const idempotencyKeys: Migration = {
   },
 };
 
+/** The audit log reads like a story (server/audit.ts): each event keeps its target's name as it was
+ *  then (`target_name`: "user alice" after alice is deleted), and the events of one bulk action or
+ *  import point at that action's own event (`parent_id`). */
+const auditStory: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('audit_log').addColumn('target_name', 'text').execute();
+    await db.schema.alterTable('audit_log').addColumn('parent_id', 'bigint').execute();
+    await db.schema.createIndex('audit_log_parent').on('audit_log').column('parent_id').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -672,6 +683,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0027_sso_public_clients': publicClients,
     '0029_delivery_error_codes': deliveryErrorCodes,
     '0030_idempotency_keys': idempotencyKeys,
+    '0030_audit_story': auditStory,
   };
 }
 

@@ -237,6 +237,10 @@ export interface AuditTable {
   ip: string | null;
   success: number;
   detail: string;
+  /** The target's name when the event was recorded (migration 0030_audit_story). */
+  targetName: string | null;
+  /** The bulk action's or import's own event, for each of its rows' events. */
+  parentId: number | null;
 }
 
 /** A tenant's SCIM bearer token (server/scim/tokens.ts); the secret itself is never stored. */

@@ -4,6 +4,7 @@
 import type * as v from 'valibot';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { AppTable } from '../db/tables';
 import type { appCreateBody, appListQuery, appUpdateBody } from '../../src/core/schemas/resources';
 import { MEMBER_LOOKUP_LIMIT } from '../../src/core/schemas/admin';
@@ -96,7 +97,7 @@ export async function updateApp(ctx: Ctx, actor: Actor, id: string, body: v.Infe
   };
   await ctx.audit.change(async () => {
     await unique('name', () => updateVersioned(ctx.db, 'apps', current.id, body.version, changes, ctx.now()));
-    await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: current.id }, ip, detail: { fields: Object.keys(changes) } });
+    await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: current.id }, ip, detail: changeDetail(changedFields(current, changes)) });
   });
   return toApp(await manageableApp(ctx, actor, current.id));
 }

@@ -4,6 +4,7 @@
 import type * as v from 'valibot';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { ChannelTable } from '../db/tables';
 import type { Actor } from '../auth/actor';
 import type { channelBody, channelTestBody, channelUpdateBody, deliveryListQuery } from '../../src/core/schemas/messaging';
@@ -139,7 +140,7 @@ export async function updateChannel(ctx: Ctx, actor: Actor, id: string, body: v.
       actor,
       target: { type: 'channel', id: current.id },
       ip,
-      detail: { fields: Object.keys(body).filter((key) => key !== 'version') },
+      detail: changeDetail(changedFields({ ...current, config: JSON.parse(current.config) as Settings }, { ...changes, config: settings })),
     });
   });
   return toChannel(await channelOf(ctx, current.id));

@@ -4,6 +4,7 @@
 import type * as v from 'valibot';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { MenuPlanTable } from '../db/tables';
 import type { Actor } from '../auth/actor';
 import type { PlanMenuItem, planBody, planListQuery, planUpdateBody } from '../../src/core/schemas/menu-plans';
@@ -93,7 +94,13 @@ export async function updatePlan(ctx: Ctx, actor: Actor, id: string, body: v.Inf
   const changes = { ...fields, ...(items ? { items: JSON.stringify(items) } : {}), ...(description !== undefined ? { description: description || null } : {}) };
   await ctx.audit.change(async () => {
     await updateVersioned(ctx.db, 'menuPlans', current.id, version, changes, ctx.now());
-    await ctx.audit.record({ action: 'menu.update', actor, target: { type: 'menu', id: current.id }, ip, detail: { fields: Object.keys(changes) } });
+    await ctx.audit.record({
+      action: 'menu.update',
+      actor,
+      target: { type: 'menu', id: current.id },
+      ip,
+      detail: changeDetail(changedFields(current, changes)),
+    });
   });
   return toMenuPlan(await planOf(ctx, current.id));
 }

@@ -2,6 +2,7 @@
 import type * as v from 'valibot';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { PrivilegeTable } from '../db/tables';
 import type { privilegeBody, privilegeUpdateBody } from '../../src/core/schemas/resources';
 import type { privilegeOrderBody } from '../../src/core/schemas/admin';
@@ -75,7 +76,13 @@ export async function updatePrivilege(ctx: Ctx, actor: Actor, appId: string, id:
   // A body without fields changes nothing (and an UPDATE needs at least one column).
   await ctx.audit.change(async () => {
     if (Object.keys(changes).length) await unique('key', () => ctx.db.updateTable('privileges').set(changes).where('id', '=', current.id).execute());
-    await ctx.audit.record({ action: 'privilege.update', actor, target: { type: 'privilege', id: current.id }, ip, detail: { fields: Object.keys(body) } });
+    await ctx.audit.record({
+      action: 'privilege.update',
+      actor,
+      target: { type: 'privilege', id: current.id },
+      ip,
+      detail: changeDetail(changedFields(current, changes)),
+    });
   });
   return toPrivilege({ ...current, ...changes });
 }

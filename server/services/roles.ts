@@ -2,6 +2,7 @@
 // privileges and members.
 import type * as v from 'valibot';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { roleCreateBody, roleListQuery, roleUpdateBody } from '../../src/core/schemas/resources';
 import type { Actor } from '../auth/actor';
 import { assertMayChangeMembers, assertMayGrantInApp, assertMayGrantRows } from '../auth/grants';
@@ -51,7 +52,13 @@ export async function updateRole(ctx: Ctx, actor: Actor, appId: string, id: stri
   };
   await ctx.audit.change(async () => {
     await unique('name', () => updateVersioned(ctx.db, 'roles', current.id, version, changes, ctx.now()));
-    await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail: { fields: Object.keys(changes) } });
+    await ctx.audit.record({
+      action: 'role.update',
+      actor,
+      target: { type: 'role', id: current.id },
+      ip,
+      detail: changeDetail(changedFields(current, changes)),
+    });
   });
   return roleOf(ctx, current.appId, current.id);
 }

@@ -3,6 +3,7 @@
 import type * as v from 'valibot';
 import { sql, type Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { TenantTable } from '../db/tables';
 import type { tenantMoveBody } from '../../src/core/schemas/admin';
 import type { tenantCreateBody, tenantListQuery, tenantUpdateBody } from '../../src/core/schemas/resources';
@@ -150,21 +151,15 @@ export async function updateTenant(ctx: Ctx, actor: Actor, id: string, body: v.I
   if (current.parentId === null && body.type) throw forbidden('The root tenant keeps its type');
   const { version, ...changes } = body;
   await ctx.audit.change(async () => {
-    await updateVersioned(
-      ctx.db,
-      'tenants',
-      current.id,
-      version,
-      { ...changes, description: changes.description === undefined ? current.description : changes.description || null },
-      ctx.now(),
-    );
+    const written = { ...changes, description: changes.description === undefined ? current.description : changes.description || null };
+    await updateVersioned(ctx.db, 'tenants', current.id, version, written, ctx.now());
     await ctx.audit.record({
       action: 'tenant.update',
       actor,
       target: { type: 'tenant', id: current.id },
       tenantId: current.id,
       ip,
-      detail: { fields: Object.keys(changes) },
+      detail: changeDetail(changedFields(current, written)),
     });
   });
   return toTenant(await manageableTenant(ctx, actor, current.id));

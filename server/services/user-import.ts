@@ -96,6 +96,8 @@ class Run {
   private readonly paths = new Map<string, Promise<string | null>>();
   passwordHash: Promise<string> | undefined;
   defaultTenant: Promise<string | null> | undefined;
+  /** The import's own audit event, recorded with the first chunk that writes: its rows' events go beneath it. */
+  auditParent: Promise<number> | undefined;
 
   constructor(
     readonly ctx: Ctx,
@@ -338,21 +340,27 @@ async function runChunk(run: Run, chunk: ImportFile['rows']): Promise<void> {
     run.counts.created += created.length;
     return;
   }
-  // The chunk's changes, their audit records and webhook deliveries: one transaction.
-  await ctx.audit.change(async () => {
-    for (const [item, current] of updates) await updateOne(run, item, current, held);
-    const stored = created.length ? await insertNew(run, created) : [];
-    run.counts.created += stored.length;
-    const events: AuditEvent[] = stored.map((user) => ({
-      action: 'user.create',
-      actor,
-      target: { type: 'user', id: user.id },
-      tenantId: user.tenantId,
-      ip: run.ip,
-      detail: { username: user.username, import: run.job },
-    }));
-    await ctx.audit.recordAll(events);
-  });
+  // The chunk's changes, their audit records and webhook deliveries: one transaction, beneath the
+  // import's own event.
+  run.auditParent ??= ctx.audit.change(() =>
+    ctx.audit.record({ action: 'user.import', actor, target: { type: 'import', id: run.job, name: null }, tenantId: actor.user.tenantId, ip: run.ip }),
+  );
+  await ctx.audit.under(await run.auditParent, () =>
+    ctx.audit.change(async () => {
+      for (const [item, current] of updates) await updateOne(run, item, current, held);
+      const stored = created.length ? await insertNew(run, created) : [];
+      run.counts.created += stored.length;
+      const events: AuditEvent[] = stored.map((user) => ({
+        action: 'user.create',
+        actor,
+        target: { type: 'user', id: user.id },
+        tenantId: user.tenantId,
+        ip: run.ip,
+        detail: { username: user.username, import: run.job },
+      }));
+      await ctx.audit.recordAll(events);
+    }),
+  );
 }
 
 async function saveProgress(run: Run, processed: number, finished?: { status: ImportStatus; error?: ImportJob['error'] }): Promise<void> {

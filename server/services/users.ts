@@ -5,6 +5,7 @@ import type * as v from 'valibot';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { basicInfoBody, userCreateBody, userUpdateBody, passwordBody } from '../../src/core/schemas/users';
 import type { adminUserListQuery } from '../../src/core/schemas/admin';
 import { Status, UserType } from '../../src/core/enums';
@@ -213,7 +214,7 @@ export async function updateUser(ctx: Ctx, actor: Actor, id: string, body: Updat
       target: { type: 'user', id },
       tenantId: saved.tenantId,
       ip,
-      detail: { fields: Object.keys(changes), ...(disabled ? { disabled } : {}) },
+      detail: { ...changeDetail(changedFields(current, saved, Object.keys(changes))), ...(disabled ? { disabled } : {}) },
     });
     return saved;
   });

@@ -131,13 +131,13 @@ test('the export is CSV with formula cells neutralised, in batches, as many rows
   const csv = await exported(admin, 'actor=cmd');
   assert.equal(csv.status, 200);
   assert.match(csv.type ?? '', /^text\/csv/);
-  assert.equal(csv.lines[0], 'time,actor,event,success,target type,target,tenant,ip,detail');
+  assert.equal(csv.lines[0], 'time,actor,event,success,target type,target,target name,tenant,ip,detail,id,part of');
   // The actor's name and the address start with an apostrophe; the quoted note keeps its line break.
   const record = csv.lines.slice(1).join('\r\n');
   assert.match(record, /,'=cmd\|' \/C calc'!A0,user\.update,yes,/);
-  assert.match(record, /,'@SUM\(1\+1\),"\{""note"":""a \\""quoted\\"", multi\\nline note""\}"$/);
+  assert.match(record, /,'@SUM\(1\+1\),"\{""note"":""a \\""quoted\\"", multi\\nline note""\}",\d+,$/);
   const plus = await exported(admin, 'actor=%2B1');
-  assert.match(plus.lines[1]!, /,'\+1\+1,.*,'-2\+3,$/);
+  assert.match(plus.lines[1]!, /,'\+1\+1,.*,'-2\+3,,\d+,$/);
 
   // Over a thousand events, many at the same millisecond: every one exported exactly once.
   const at = server.clock.now();
