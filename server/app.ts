@@ -109,7 +109,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     config,
     settings,
     now,
-    audit: new AuditLog(db.kysely, now),
+    audit: new AuditLog(db.kysely, now, db.unitOfWork),
     sessions: new SessionService(db.kysely, db.engine, settings, now),
     site: new PublicOrigin(
       config,

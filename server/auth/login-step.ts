@@ -32,7 +32,7 @@ export async function signInAfterProvider(
   proven?: SecondStep['kind'],
 ): Promise<LoginAnswer> {
   if (user.availabilityStatus !== Status.Enable) {
-    await ctx.audit.record({ action: 'login.failure', ip: req.ip, success: false, detail: { username: user.username, idp: idpCode, reason: 'disabled' } });
+    await ctx.audit.standalone({ action: 'login.failure', ip: req.ip, success: false, detail: { username: user.username, idp: idpCode, reason: 'disabled' } });
     throw new ApiError(401, USER_DISABLED);
   }
   const { value: policy } = await ctx.settings.get('login');
@@ -86,6 +86,6 @@ export async function continueSignIn(
       await slot.clear(keysOfUser(user));
       return startSession(ctx, req, reply, user, redirect, firstFactor === 'phone' ? 'login.success' : 'login.third_party');
     },
-    () => ctx.audit.record({ action: 'login.locked', ip: req.ip, success: false, detail }),
+    () => ctx.audit.standalone({ action: 'login.locked', ip: req.ip, success: false, detail }),
   );
 }

@@ -157,20 +157,25 @@ export async function passSecondStep(
   if (!code) return { passed: false };
   const audit = (action: 'recovery.use' | 'user.update', detail: Record<string, unknown>) =>
     ctx.audit.record({ action, actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip, detail });
-  const recovery = async () => {
-    if (!(await useRecoveryCode(ctx, user.id, code))) return false;
-    await audit('recovery.use', { atSignIn: true });
-    return true;
-  };
+  const recovery = () =>
+    ctx.audit.change(async () => {
+      if (!(await useRecoveryCode(ctx, user.id, code))) return false;
+      await audit('recovery.use', { atSignIn: true });
+      return true;
+    });
   switch (step.kind) {
     case 'totp':
       return { passed: isRecoveryCode(code) ? await recovery() : await verifyTotp(ctx, user.id, code) };
     case 'passkey':
       return { passed: await recovery() };
     case 'totp-setup':
-      if (!(await confirmEnrolment(ctx, user.id, code))) return { passed: false };
-      await audit('user.update', { totp: 'enabled', atSignIn: true });
-      return { passed: true };
+      return {
+        passed: await ctx.audit.change(async () => {
+          if (!(await confirmEnrolment(ctx, user.id, code))) return false;
+          await audit('user.update', { totp: 'enabled', atSignIn: true });
+          return true;
+        }),
+      };
     case 'code':
       return { passed: await consumeCode(ctx, user.id, 'second-step', code) };
   }
@@ -185,7 +190,7 @@ export const strongStepOf = (ctx: Ctx, policy: LoginSettings, user: UserRow) => 
 /** Asks `user` for `step` (audited), with the step ticket of a first factor that cannot be sent
  *  again (a phone code, a third-party provider). */
 export async function askSecondStep(ctx: Ctx, step: SecondStep, user: UserRow, ip: string, stepTicket?: string): Promise<LoginAnswer> {
-  await ctx.audit.record({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip });
+  await ctx.audit.standalone({ action: 'login.second_step', actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip });
   const answer = await secondStepAnswer(ctx, user, step);
   return stepTicket ? { ...answer, stepTicket } : answer;
 }
@@ -205,7 +210,7 @@ export async function refuse(
   data: Record<string, unknown> | null = null,
 ): Promise<never> {
   slot.keep();
-  await ctx.audit.record({ action: slot.locks ? 'login.locked' : 'login.failure', ...attempt, success: false });
+  await ctx.audit.standalone({ action: slot.locks ? 'login.locked' : 'login.failure', ...attempt, success: false });
   if (slot.locks) throw lockedError(policy);
   throw new ApiError(401, message, data);
 }
@@ -217,7 +222,7 @@ export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, 
     throttleKey(identifierColumn[policy.loginMethod], body.username),
     policy,
     (slot) => attempt(ctx, req, reply, body, redirect, policy, slot),
-    () => ctx.audit.record({ action: 'login.locked', ip: req.ip, success: false, detail: { username: body.username } }),
+    () => ctx.audit.standalone({ action: 'login.locked', ip: req.ip, success: false, detail: { username: body.username } }),
   );
 }
 
@@ -272,14 +277,17 @@ async function attempt(
 
   await slot.clear(keysOfUser(user));
   if (!byCode && passwordExpired(policy.passwordPolicy, user, ctx.now())) {
-    const stepTicket = await issueStepTicket(ctx, user.id, 'password-expired');
-    await ctx.audit.record({
-      action: 'login.second_step',
-      actor: user,
-      target: { type: 'user', id: user.id },
-      tenantId: user.tenantId,
-      ip: client.ip,
-      detail: { step: LoginStep.PASSWORD_EXPIRED },
+    const stepTicket = await ctx.audit.change(async () => {
+      const stepTicket = await issueStepTicket(ctx, user.id, 'password-expired');
+      await ctx.audit.record({
+        action: 'login.second_step',
+        actor: user,
+        target: { type: 'user', id: user.id },
+        tenantId: user.tenantId,
+        ip: client.ip,
+        detail: { step: LoginStep.PASSWORD_EXPIRED },
+      });
+      return stepTicket;
     });
     return { ...EXPIRED_ANSWER, stepTicket };
   }
@@ -315,22 +323,19 @@ export async function changeExpiredPassword(
 ): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
   const user = await withFailureSlot(ctx, throttleKey(identifierColumn[policy.loginMethod], body.username), policy, (slot) =>
-    storeExpiredChange(ctx, policy, body, slot),
+    storeExpiredChange(ctx, policy, body, slot, req.ip),
   );
-  await endEveryAccess(ctx, user.id);
-  await ctx.audit.record({
-    action: 'password.change',
-    actor: user,
-    target: { type: 'user', id: user.id },
-    tenantId: user.tenantId,
-    ip: req.ip,
-    detail: { expired: true },
-  });
   return startSession(ctx, req, reply, user, redirect, 'login.success');
 }
 
 /** The expired-password change holding its place in the failure count (kept for a wrong old password). */
-async function storeExpiredChange(ctx: Ctx, policy: LoginSettings, body: v.InferOutput<typeof expiredPasswordBody>, slot: FailureSlot): Promise<UserRow> {
+async function storeExpiredChange(
+  ctx: Ctx,
+  policy: LoginSettings,
+  body: v.InferOutput<typeof expiredPasswordBody>,
+  slot: FailureSlot,
+  ip: string,
+): Promise<UserRow> {
   const user = await findUser(ctx, policy, body.username);
   const passwordOk = await verifyPassword(user?.passwordHash, body.password);
   if (!user || !passwordOk) {
@@ -340,7 +345,18 @@ async function storeExpiredChange(ctx: Ctx, policy: LoginSettings, body: v.Infer
   // The grant is the ticket the sign-in answered (to the client that passed every factor).
   const ticket = await tryStepTicket(ctx, body.stepTicket);
   const granted = ticket?.step === 'password-expired' && ticket.userId === user.id && user.availabilityStatus === Status.Enable;
-  if (!granted || !(await storeNewPassword(ctx, user, body.newPassword, () => useStepTicket(ctx, ticket.id)))) {
+  const along = async () => {
+    await endEveryAccess(ctx, user.id);
+    await ctx.audit.record({
+      action: 'password.change',
+      actor: user,
+      target: { type: 'user', id: user.id },
+      tenantId: user.tenantId,
+      ip,
+      detail: { expired: true },
+    });
+  };
+  if (!granted || !(await storeNewPassword(ctx, user, body.newPassword, () => useStepTicket(ctx, ticket.id), along))) {
     throw new ApiError(401, 'Sign in again to change your expired password');
   }
   return user;
@@ -362,16 +378,19 @@ export async function startSession(
   if (previous) await ctx.sessions.revokeSecret(previous.secret);
   const origin = req.headers.origin;
   const tokenMode = req.headers[AUTH_MODE_HEADER] === 'token' && origin !== undefined && ctx.config.corsOrigins.includes(origin);
-  const session = await ctx.sessions.create(user.id, tokenMode ? 'token' : 'cookie', client);
-  if (!tokenMode) setSessionCookie(req, reply, session.secret, session.expiresAt, ctx.now());
-  await noteSignInDevice(ctx, req, reply, user, tokenMode, client);
-  await ctx.audit.record({
-    action,
-    actor: user,
-    target: { type: 'user', id: user.id },
-    tenantId: user.tenantId,
-    ip: client.ip,
-    detail: { mode: tokenMode ? 'token' : 'cookie', ...detail },
+  const session = await ctx.audit.change(async () => {
+    const session = await ctx.sessions.create(user.id, tokenMode ? 'token' : 'cookie', client);
+    if (!tokenMode) setSessionCookie(req, reply, session.secret, session.expiresAt, ctx.now());
+    await noteSignInDevice(ctx, req, reply, user, tokenMode, client);
+    await ctx.audit.record({
+      action,
+      actor: user,
+      target: { type: 'user', id: user.id },
+      tenantId: user.tenantId,
+      ip: client.ip,
+      detail: { mode: tokenMode ? 'token' : 'cookie', ...detail },
+    });
+    return session;
   });
   return {
     hasNextStep: false,

@@ -47,14 +47,22 @@ async function assertNotReused(ctx: Ctx, user: UserRow, transformed: string, pol
 /** Sets `transformed` as the user's password under the current policy (400 on reuse) and keeps
  *  the replaced hash in the history. `claim` runs once the password is acceptable (e.g. uses up
  *  the reset code, which a refused password therefore does not cost); false stops the change.
- *  Sessions and audit are the caller's. */
-export async function storeNewPassword(ctx: Ctx, user: UserRow, transformed: string, claim?: () => Promise<boolean>): Promise<boolean> {
+ *  Sessions and audit are the caller's: `along` writes them in the same change (server/audit.ts). */
+export async function storeNewPassword(
+  ctx: Ctx,
+  user: UserRow,
+  transformed: string,
+  claim?: () => Promise<boolean>,
+  along?: () => Promise<void>,
+): Promise<boolean> {
   const { value: settings } = await ctx.settings.get('login');
   await assertNotReused(ctx, user, transformed, settings.passwordPolicy);
-  if (claim && !(await claim())) return false;
+  // Hashed before the change begins: the change's transaction holds SQLite's write lock.
   const passwordHash = await hashPassword(transformed);
   const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  return ctx.audit.change(async () => {
+    if (claim && !(await claim())) return false;
+    const trx = ctx.db;
     await trx
       .updateTable('users')
       .set({ passwordHash, passwordChangedAt: now, version: user.version + 1, updatedAt: now })
@@ -72,6 +80,7 @@ export async function storeNewPassword(ctx: Ctx, user: UserRow, transformed: str
         kept.map((row) => row.id),
       )
       .execute();
+    await along?.();
+    return true;
   });
-  return true;
 }

@@ -29,7 +29,7 @@ export async function recheck(ctx: Ctx, actor: Actor, proof: RecheckProof, ip: s
   const { user } = actor;
   const { value: policy } = await ctx.settings.get('login');
   const failure = (locks: boolean) =>
-    ctx.audit.record({
+    ctx.audit.standalone({
       action: locks ? 'login.locked' : 'login.failure',
       actor,
       target: { type: 'user', id: user.id },

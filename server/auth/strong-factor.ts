@@ -17,15 +17,17 @@ export async function hasStrongFactor(ctx: Ctx, userId: string): Promise<boolean
  *  are deleted (audited). A new set is made, with the password, once a factor is set up again. */
 export async function dropCodesWithLastFactor(ctx: Ctx, actor: Actor, factor: 'totp' | 'passkey', ip: string): Promise<void> {
   if (await hasStrongFactor(ctx, actor.id)) return;
-  const deleted = await deleteRecoveryCodes(ctx, actor.id);
-  if (!deleted) return;
-  await ctx.audit.record({
-    action: 'recovery.delete',
-    actor,
-    target: { type: 'user', id: actor.id },
-    tenantId: actor.user.tenantId,
-    ip,
-    detail: { count: deleted, lastFactor: factor },
+  await ctx.audit.change(async () => {
+    const deleted = await deleteRecoveryCodes(ctx, actor.id);
+    if (!deleted) return;
+    await ctx.audit.record({
+      action: 'recovery.delete',
+      actor,
+      target: { type: 'user', id: actor.id },
+      tenantId: actor.user.tenantId,
+      ip,
+      detail: { count: deleted, lastFactor: factor },
+    });
   });
 }
 

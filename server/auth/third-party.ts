@@ -91,16 +91,18 @@ export async function linkTicket(ctx: Ctx, ticket: IdpTicketTable, proof: { pass
   const { value: policy } = await ctx.settings.get('login');
   await withFailureSlot(ctx, throttleKey('username', user.username), policy, (slot) => proveAccount(ctx, user, idpCode, proof, policy, slot));
   const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    await useUp(trx, ticket);
-    await trx.insertInto('idpLinks').values({ idpCode, subject: ticket.subject, userId: user.id, createdAt: now }).execute();
-  });
-  await ctx.audit.record({
-    action: 'user.update',
-    actor: user,
-    target: { type: 'user', id: user.id },
-    tenantId: user.tenantId,
-    detail: { idpLinked: idpCode },
+  await ctx.audit.change(async () => {
+    await ctx.db.transaction().execute(async (trx) => {
+      await useUp(trx, ticket);
+      await trx.insertInto('idpLinks').values({ idpCode, subject: ticket.subject, userId: user.id, createdAt: now }).execute();
+    });
+    await ctx.audit.record({
+      action: 'user.update',
+      actor: user,
+      target: { type: 'user', id: user.id },
+      tenantId: user.tenantId,
+      detail: { idpLinked: idpCode },
+    });
   });
   return user;
 }
@@ -123,7 +125,7 @@ async function proveAccount(
 ): Promise<void> {
   const refuse = async (field: string, rule: string): Promise<never> => {
     slot.keep();
-    await ctx.audit.record({
+    await ctx.audit.standalone({
       action: slot.locks ? 'login.locked' : 'login.failure',
       success: false,
       detail: { username: user.username, idp: idpCode, reason: 'link' },
@@ -224,26 +226,28 @@ export async function redeemTicket(
     createdAt: now,
     updatedAt: now,
   };
-  await writingContacts(async () => {
-    try {
-      await ctx.db.transaction().execute(async (trx) => {
-        await useUp(trx, ticket);
-        await trx.insertInto('users').values(user).execute();
-        await trx.insertInto('idpLinks').values({ idpCode, subject: ticket.subject, userId: user.id, createdAt: now }).execute();
-      });
-    } catch (error) {
-      // A parallel write took the username (the contacts' violations are writingContacts').
-      if (isUniqueViolation(error) && (await ctx.db.selectFrom('users').select('id').where('username', '=', user.username).executeTakeFirst()))
-        throw usernameTaken();
-      throw error;
-    }
-  });
-  await ctx.audit.record({
-    action: 'user.create',
-    actor: null,
-    target: { type: 'user', id: user.id },
-    tenantId: user.tenantId,
-    detail: { idp: idpCode, toProve: Object.keys(toProve) },
+  await ctx.audit.change(async () => {
+    await writingContacts(async () => {
+      try {
+        await ctx.db.transaction().execute(async (trx) => {
+          await useUp(trx, ticket);
+          await trx.insertInto('users').values(user).execute();
+          await trx.insertInto('idpLinks').values({ idpCode, subject: ticket.subject, userId: user.id, createdAt: now }).execute();
+        });
+      } catch (error) {
+        // A parallel write took the username (the contacts' violations are writingContacts').
+        if (isUniqueViolation(error) && (await ctx.db.selectFrom('users').select('id').where('username', '=', user.username).executeTakeFirst()))
+          throw usernameTaken();
+        throw error;
+      }
+    });
+    await ctx.audit.record({
+      action: 'user.create',
+      actor: null,
+      target: { type: 'user', id: user.id },
+      tenantId: user.tenantId,
+      detail: { idp: idpCode, toProve: Object.keys(toProve) },
+    });
   });
   return { user, toProve: await sendProofCodes(ctx, user, toProve, log) };
 }

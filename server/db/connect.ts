@@ -6,12 +6,15 @@ import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase } from 'kys
 import { LiteralLimitsPlugin } from './literal-limits';
 import type { Database } from './tables';
 import { migrate, pendingMigrations } from './migrations';
+import { UnitOfWorkDialect, unitOfWork, type UnitOfWork } from './unit-of-work';
 
 export type Engine = 'sqlite' | 'postgres';
 
 export interface Db {
   kysely: Kysely<Database>;
   engine: Engine;
+  /** Runs a change in one transaction, whichever Kysely instance its queries use. */
+  unitOfWork: UnitOfWork;
   /** Whether the database answers a trivial query within `timeoutMs` (the readiness check). */
   reachable(timeoutMs: number): Promise<boolean>;
   /** The migrations this server knows that the database has not run (another process may be running them). */
@@ -77,6 +80,7 @@ async function within(timeoutMs: number, check: () => Promise<unknown>): Promise
 
 export async function openDatabase(options: { dataDir: string; databaseUrl: string | undefined }): Promise<Db> {
   let kysely: Kysely<Database>;
+  let dialect: UnitOfWorkDialect;
   let engine: Engine;
   let sqliteFile: SQLite.Database | undefined;
   let reachable: Db['reachable'];
@@ -85,7 +89,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
     // pg is loaded only for a PostgreSQL database (see server/lazy.ts).
     const { postgresPool, postgresKysely } = await import('./postgres');
     const pool = postgresPool(options.databaseUrl, { timeouts: true, max: 10 });
-    kysely = postgresKysely(pool);
+    ({ kysely, dialect } = postgresKysely(pool));
     // Straight to the pool, without the driver's retries: the answer is about now.
     reachable = (timeoutMs) => within(timeoutMs, () => pool.query('select 1'));
   } else {
@@ -103,8 +107,9 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
     sqlite.pragma('foreign_keys = ON');
     sqliteFile = sqlite;
     reachable = async () => sqlite.prepare('select 1').get() !== undefined;
+    dialect = new UnitOfWorkDialect(new SqliteDialect({ database: reusingStatements(sqlite) }), 'begin immediate');
     kysely = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
+      dialect,
       plugins: [new CamelCasePlugin(), new LiteralLimitsPlugin()],
     });
   }
@@ -123,7 +128,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
     // On a connection of its own without the timeouts: a migration may rewrite or index a big
     // table, and waits for another process's migrations on a lock.
     const { postgresPool, postgresKysely } = await import('./postgres');
-    const migrating = postgresKysely(postgresPool(options.databaseUrl!, { timeouts: false, max: 1 }));
+    const { kysely: migrating } = postgresKysely(postgresPool(options.databaseUrl!, { timeouts: false, max: 1 }));
     try {
       await migrate(migrating as unknown as Kysely<unknown>, engine);
     } finally {
@@ -131,5 +136,5 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
     }
   }
   const pending = () => pendingMigrations(kysely as unknown as Kysely<unknown>, engine);
-  return { kysely, engine, reachable, pendingMigrations: pending, close: () => kysely.destroy() };
+  return { kysely, engine, unitOfWork: unitOfWork(dialect), reachable, pendingMigrations: pending, close: () => kysely.destroy() };
 }

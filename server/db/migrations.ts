@@ -634,6 +634,35 @@ const messageNotice: Migration = {
   },
 };
 
+/** Idempotency keys of creates (server/http/idempotency.ts): per caller and key, the request's
+ *  fingerprint and the first answer, kept a day so a client retrying after a timeout or a 503 learns
+ *  the outcome instead of creating twice (or being told its own username is taken). */
+const idempotencyKeys: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('idempotency_keys')
+      .addColumn('caller', 'text', (c) => c.notNull())
+      .addColumn('key', 'text', (c) => c.notNull())
+      .addColumn('fingerprint', 'text', (c) => c.notNull())
+      .addColumn('answer', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('idempotency_keys_pk', ['caller', 'key'])
+      .execute();
+    await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
+  },
+};
+
+/** The audit log reads like a story (server/audit.ts): each event keeps its target's name as it was
+ *  then (`target_name`: "user alice" after alice is deleted), and the events of one bulk action or
+ *  import point at that action's own event (`parent_id`). */
+const auditStory: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('audit_log').addColumn('target_name', 'text').execute();
+    await db.schema.alterTable('audit_log').addColumn('parent_id', 'bigint').execute();
+    await db.schema.createIndex('audit_log_parent').on('audit_log').column('parent_id').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -662,6 +691,8 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0027_sso_public_clients': publicClients,
     '0029_delivery_error_codes': deliveryErrorCodes,
     '0036_message_notice': messageNotice,
+    '0030_idempotency_keys': idempotencyKeys,
+    '0030_audit_story': auditStory,
   };
 }
 

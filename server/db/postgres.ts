@@ -5,6 +5,7 @@ import pg from 'pg';
 import { CamelCasePlugin, Kysely } from 'kysely';
 import type { Database } from './tables';
 import { ResilientPostgresDialect } from './resilient-driver';
+import { UnitOfWorkDialect } from './unit-of-work';
 import { preparedTexts } from './connect';
 
 const INT8_OID = 20;
@@ -65,4 +66,8 @@ export function postgresPool(connectionString: string, options: { timeouts: bool
   return pool;
 }
 
-export const postgresKysely = (pool: pg.Pool) => new Kysely<Database>({ dialect: new ResilientPostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+/** Kysely over `pool`, with units of work (server/db/unit-of-work.ts) over the resilient driver. */
+export function postgresKysely(pool: pg.Pool) {
+  const dialect = new UnitOfWorkDialect(new ResilientPostgresDialect({ pool }));
+  return { kysely: new Kysely<Database>({ dialect, plugins: [new CamelCasePlugin()] }), dialect };
+}

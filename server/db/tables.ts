@@ -240,6 +240,10 @@ export interface AuditTable {
   ip: string | null;
   success: number;
   detail: string;
+  /** The target's name when the event was recorded (migration 0030_audit_story). */
+  targetName: string | null;
+  /** The bulk action's or import's own event, for each of its rows' events. */
+  parentId: number | null;
 }
 
 /** A tenant's SCIM bearer token (server/services/scim-tokens.ts); the secret itself is never stored. */
@@ -349,6 +353,19 @@ export interface Database {
   webhookDeliveries: WebhookDeliveryTable;
   webhookAttempts: WebhookAttemptTable;
   userImportJobs: UserImportJobTable;
+  idempotencyKeys: IdempotencyKeyTable;
+}
+
+/** The first answer to a create sent with an Idempotency-Key (migration 0030, server/http/idempotency.ts). */
+export interface IdempotencyKeyTable {
+  /** Whose key: the signed-in user's id, or `scim:<token id>`. */
+  caller: string;
+  key: string;
+  /** SHA-256 of the method, path and body the key was first used with. */
+  fingerprint: string;
+  /** The envelope answered (JSON). */
+  answer: string;
+  createdAt: number;
 }
 
 /** An outbound webhook endpoint (migration 0024): the events of `tenantId`'s subtree (null: every

@@ -11,6 +11,7 @@ import type { RateLimit } from '../config';
 import type { Actor } from '../auth/actor';
 import type { Ctx } from '../context';
 import { withSettingsSnapshot } from '../settings';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEPT_MS, idempotencyKeyOf, onceFor, REPLAYED_HEADER } from './idempotency';
 import { Permission } from '../../src/core/permission-codes';
 
 export type { Permission };
@@ -51,6 +52,9 @@ interface BaseSpec<B, Q, P> {
   raw?: { contentType: string };
   /** multipart/form-data upload (documented as such; the handler reads the parts). */
   multipart?: boolean;
+  /** A create that honours an `Idempotency-Key` header (server/http/idempotency.ts). Not for calls
+   *  whose answer holds a secret shown once: it would be kept for the replay. */
+  idempotent?: true;
 }
 
 export interface PublicSpec<B, Q, P> extends BaseSpec<B, Q, P> {
@@ -125,6 +129,19 @@ function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Acc
     schema.body = { type: 'object', properties: { file: { type: 'string', format: 'binary' }, kind: { type: 'string' } } };
   }
   if (spec.query) schema.querystring = toDoc(spec.query as Schema);
+  if (spec.idempotent) {
+    schema.headers = {
+      type: 'object',
+      properties: {
+        [IDEMPOTENCY_HEADER]: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 255,
+          description: `Optional. The same key and the same request within ${IDEMPOTENCY_KEPT_MS / 3_600_000} h answer the first success again (header ${REPLAYED_HEADER}: true) instead of creating twice; the key with another request answers 422. Keys are per caller; refusals and 5xx answers are not kept (nothing was created), so a retry runs again.`,
+        },
+      },
+    };
+  }
   if (spec.params) schema.params = toDoc(spec.params as Schema);
   const success = spec.raw
     ? { description: spec.raw.contentType, content: { [spec.raw.contentType]: { schema: { type: 'string', format: 'binary' } } } }
@@ -133,6 +150,9 @@ function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Acc
     200: success,
     400: errorDoc('Invalid input: data.fields names each field and its rule.* key'),
     ...(spec.access === 'public' ? {} : { 401: errorDoc('Not signed in'), 403: errorDoc('Not permitted') }),
+    ...(spec.idempotent
+      ? { 409: errorDoc('A request with this Idempotency-Key is still running'), 422: errorDoc('This Idempotency-Key was used with a different request') }
+      : {}),
   };
   return schema;
 }
@@ -173,9 +193,14 @@ export function defineRoute<B extends Schema | undefined = undefined, Q extends 
           actor,
           raw: request,
         };
-        const data = await (spec.handler as (r: typeof req, reply: FastifyReply) => Promise<unknown>)(req, reply);
-        if (spec.raw) return reply;
-        return ok(data ?? null);
+        const answer = async () => {
+          const data = await (spec.handler as (r: typeof req, reply: FastifyReply) => Promise<unknown>)(req, reply);
+          return spec.raw ? reply : ok(data ?? null);
+        };
+        const key = spec.idempotent ? idempotencyKeyOf(request) : undefined;
+        // Keyed per caller: a signed-in person (an app's token has no key of its own here).
+        if (key !== undefined && actor) return onceFor(request.server.ctx, request, reply, actor.id, key, answer);
+        return answer();
       }),
   });
 }

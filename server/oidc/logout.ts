@@ -38,17 +38,19 @@ export function endConsoleSessionOnLogout(ctx: Ctx) {
     const secret = confirmed ? koa.cookies.get(SESSION_COOKIE, { signed: false }) : undefined;
     if (!secret) return;
     const live = await ctx.sessions.resolve(secret, 'cookie');
-    await ctx.sessions.revokeSecret(secret);
-    koa.cookies.set(SESSION_COOKIE, null, { path: '/', httpOnly: true, sameSite: 'lax', secure: koa.secure, signed: false, overwrite: true });
-    if (!live) return;
-    await revokeAppGrants(ctx.db, live.user.id);
-    await ctx.audit.record({
-      action: 'logout',
-      actor: live.user,
-      target: { type: 'session', id: live.sessionId },
-      tenantId: live.user.tenantId,
-      ip: koa.ip,
-      detail: { via: 'oidc' },
+    await ctx.audit.change(async () => {
+      await ctx.sessions.revokeSecret(secret);
+      koa.cookies.set(SESSION_COOKIE, null, { path: '/', httpOnly: true, sameSite: 'lax', secure: koa.secure, signed: false, overwrite: true });
+      if (!live) return;
+      await revokeAppGrants(ctx.db, live.user.id);
+      await ctx.audit.record({
+        action: 'logout',
+        actor: live.user,
+        target: { type: 'session', id: live.sessionId },
+        tenantId: live.user.tenantId,
+        ip: koa.ip,
+        detail: { via: 'oidc' },
+      });
     });
   };
 }

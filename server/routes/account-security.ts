@@ -38,14 +38,17 @@ export const accountSecurityRoutes: FastifyPluginAsync<RouteOptions> = async (ap
       await recheck(ctx, actor, body, raw.ip);
       if (!(await hasStrongFactor(ctx, actor.id)))
         throw new ApiError(400, 'Recovery codes are for people with a passkey or an authenticator app: set one up first');
-      const codes = await generateRecoveryCodes(ctx, actor.id);
-      await ctx.audit.record({
-        action: 'recovery.generate',
-        actor,
-        target: { type: 'user', id: actor.id },
-        tenantId: actor.user.tenantId,
-        ip: raw.ip,
-        detail: { count: codes.length },
+      const codes = await ctx.audit.change(async () => {
+        const codes = await generateRecoveryCodes(ctx, actor.id);
+        await ctx.audit.record({
+          action: 'recovery.generate',
+          actor,
+          target: { type: 'user', id: actor.id },
+          tenantId: actor.user.tenantId,
+          ip: raw.ip,
+          detail: { count: codes.length },
+        });
+        return codes;
       });
       return { codes };
     },

@@ -59,6 +59,7 @@ export const appRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
   defineRoute(app, gate, {
     method: 'POST',
     url: '/apps',
+    idempotent: true,
     tags,
     access,
     summary: 'Create an app (platform administrators)',
@@ -140,6 +141,7 @@ export const appRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
   defineRoute(app, gate, {
     method: 'POST',
     url: '/apps/:appId/privileges',
+    idempotent: true,
     tags,
     access,
     summary: 'Add a privilege node',
@@ -200,6 +202,7 @@ export const appRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
   defineRoute(app, gate, {
     method: 'POST',
     url: '/apps/:appId/roles',
+    idempotent: true,
     tags,
     access,
     summary: 'Create a role',

@@ -118,10 +118,12 @@ export const authRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     response: logoutAnswer,
     handler: async ({ actor, raw }, reply) => {
       const credential = await credentialOf(ctx, raw);
-      if (credential) await ctx.sessions.revokeSecret(credential.secret);
-      if (actor) await revokeAppGrants(ctx.db, actor.id);
-      if (actor)
-        await ctx.audit.record({ action: 'logout', actor, target: { type: 'session', id: actor.sessionId }, tenantId: actor.user.tenantId, ip: raw.ip });
+      await ctx.audit.change(async () => {
+        if (credential) await ctx.sessions.revokeSecret(credential.secret);
+        if (actor) await revokeAppGrants(ctx.db, actor.id);
+        if (actor)
+          await ctx.audit.record({ action: 'logout', actor, target: { type: 'session', id: actor.sessionId }, tenantId: actor.user.tenantId, ip: raw.ip });
+      });
       clearSessionCookie(raw, reply);
       return { redirectURL: '/login' };
     },
@@ -182,8 +184,10 @@ export const authRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     handler: async ({ actor, params, raw }) => {
       const mine = (await ctx.sessions.list(actor.id)).some((row) => row.id === params.id);
       if (!mine) throw notFound('Session');
-      await ctx.sessions.revoke(params.id);
-      await ctx.audit.record({ action: 'session.revoke', actor, target: { type: 'session', id: params.id }, tenantId: actor.user.tenantId, ip: raw.ip });
+      await ctx.audit.change(async () => {
+        await ctx.sessions.revoke(params.id);
+        await ctx.audit.record({ action: 'session.revoke', actor, target: { type: 'session', id: params.id }, tenantId: actor.user.tenantId, ip: raw.ip });
+      });
       return null;
     },
   });
@@ -196,15 +200,18 @@ export const authRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     summary: 'Sign out all my other sessions',
     response: v.object({ revoked: v.number() }),
     handler: async ({ actor, raw }) => {
-      const revoked = await ctx.sessions.revokeUser(actor.id, actor.sessionId);
-      await endPendingSignIns(ctx.db, actor.id);
-      await ctx.audit.record({
-        action: 'session.revoke',
-        actor,
-        target: { type: 'user', id: actor.id },
-        tenantId: actor.user.tenantId,
-        ip: raw.ip,
-        detail: { others: revoked },
+      const revoked = await ctx.audit.change(async () => {
+        const revoked = await ctx.sessions.revokeUser(actor.id, actor.sessionId);
+        await endPendingSignIns(ctx.db, actor.id);
+        await ctx.audit.record({
+          action: 'session.revoke',
+          actor,
+          target: { type: 'user', id: actor.id },
+          tenantId: actor.user.tenantId,
+          ip: raw.ip,
+          detail: { others: revoked },
+        });
+        return revoked;
       });
       return { revoked };
     },

@@ -46,6 +46,7 @@ export const channelRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gat
   defineRoute(app, gate, {
     method: 'POST',
     url: '/channels',
+    idempotent: true,
     tags,
     access: Permission.Settings,
     summary: 'Create a message channel',

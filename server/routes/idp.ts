@@ -138,6 +138,7 @@ export const idpRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
   defineRoute(app, gate, {
     method: 'POST',
     url: '/idps',
+    idempotent: true,
     tags,
     access: Permission.Settings,
     summary: 'Add an identity provider (its client secret is never answered back)',

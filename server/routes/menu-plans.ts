@@ -49,6 +49,7 @@ export const menuPlanRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ga
   defineRoute(app, gate, {
     method: 'POST',
     url: '/menu-plans',
+    idempotent: true,
     tags,
     access,
     summary: 'Create the menu plan of an app or the global one (platform administrators; one each)',

@@ -82,6 +82,7 @@ export const messageRoutes: FastifyPluginAsync<RouteOptions & { outbox: Outbox }
   defineRoute(app, gate, {
     method: 'POST',
     url: '/messages',
+    idempotent: true,
     tags,
     access: Permission.Operations,
     summary: 'Send a message to users and/or a tenant of my scope: in-site (no channel, or an in-site channel) or queued for a channel',

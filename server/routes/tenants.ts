@@ -48,6 +48,7 @@ export const tenantRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate
   defineRoute(app, gate, {
     method: 'POST',
     url: '/tenants',
+    idempotent: true,
     tags,
     access,
     summary: 'Create a tenant under a parent of my scope',

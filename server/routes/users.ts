@@ -101,6 +101,7 @@ export const userRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
   defineRoute(app, gate, {
     method: 'POST',
     url: '/user',
+    idempotent: true,
     tags,
     access: Permission.Users,
     summary: 'Create a user (or update one when the body carries its id)',

@@ -61,19 +61,24 @@ export async function changeClient(ctx: Ctx, actor: Actor, appId: string, body: 
     ...(body.backchannelLogoutUri !== undefined ? { backchannelLogoutUri: body.backchannelLogoutUri || null } : {}),
   };
   // The type first: switching to public makes the client (it needs no secret) and revokes the secret.
-  if (clientType && clientType !== was) await setClientType(db, appId, clientType);
-  if (!(await updateClient(db, appId, changes))) throw new ApiError(409, 'Generate a client secret first');
-  const revoked = { clientSecret: 'revoked', clientCredentials: false, trusted: false };
-  const switched = clientType && clientType !== was ? { clientType, ...(clientType === ClientType.Public ? revoked : {}) } : {};
-  await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { ...changes, ...switched } });
+  await ctx.audit.change(async () => {
+    if (clientType && clientType !== was) await setClientType(db, appId, clientType);
+    if (!(await updateClient(db, appId, changes))) throw new ApiError(409, 'Generate a client secret first');
+    const revoked = { clientSecret: 'revoked', clientCredentials: false, trusted: false };
+    const switched = clientType && clientType !== was ? { clientType, ...(clientType === ClientType.Public ? revoked : {}) } : {};
+    await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { ...changes, ...switched } });
+  });
   return clientView(ctx, appId, callbackUrl);
 }
 
 /** Makes (or replaces) the client's secret: this answer is the only place it is shown. */
 export async function rotateSecret(ctx: Ctx, actor: Actor, appId: string, ip: string) {
   await manageableApp(ctx, actor, appId);
-  const clientSecret = await rotateClientSecret(oidcDb(ctx.db), appId, ctx.now());
-  if (clientSecret === undefined) throw new ApiError(409, 'A public client has no secret: switch the app to confidential first');
-  await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { clientSecret: 'rotated' } });
+  const clientSecret = await ctx.audit.change(async () => {
+    const clientSecret = await rotateClientSecret(oidcDb(ctx.db), appId, ctx.now());
+    if (clientSecret === undefined) throw new ApiError(409, 'A public client has no secret: switch the app to confidential first');
+    await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { clientSecret: 'rotated' } });
+    return clientSecret;
+  });
   return { clientId: appId, clientSecret, issuer: await issuerOf(ctx) };
 }

@@ -4,6 +4,7 @@
 import type * as v from 'valibot';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { AppTable } from '../db/tables';
 import type { appCreateBody, appListQuery, appUpdateBody } from '../../src/core/schemas/resources';
 import { MEMBER_LOOKUP_LIMIT } from '../../src/core/schemas/admin';
@@ -76,8 +77,10 @@ export async function createApp(ctx: Ctx, actor: Actor, body: v.InferOutput<type
     createdAt: now,
     updatedAt: now,
   };
-  await unique('name', () => ctx.db.insertInto('apps').values(row).execute());
-  await ctx.audit.record({ action: 'app.create', actor, target: { type: 'app', id: row.id }, ip, detail: { name: row.name } });
+  await ctx.audit.change(async () => {
+    await unique('name', () => ctx.db.insertInto('apps').values(row).execute());
+    await ctx.audit.record({ action: 'app.create', actor, target: { type: 'app', id: row.id }, ip, detail: { name: row.name } });
+  });
   return toApp(row);
 }
 
@@ -92,16 +95,20 @@ export async function updateApp(ctx: Ctx, actor: Actor, id: string, body: v.Infe
     ...(body.isMaster !== undefined ? { isMaster: body.isMaster ? 1 : 0 } : {}),
     ...(body.status !== undefined ? { status: body.status } : {}),
   };
-  await unique('name', () => updateVersioned(ctx.db, 'apps', current.id, body.version, changes, ctx.now()));
-  await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: current.id }, ip, detail: { fields: Object.keys(changes) } });
+  await ctx.audit.change(async () => {
+    await unique('name', () => updateVersioned(ctx.db, 'apps', current.id, body.version, changes, ctx.now()));
+    await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: current.id }, ip, detail: changeDetail(changedFields(current, changes)) });
+  });
   return toApp(await manageableApp(ctx, actor, current.id));
 }
 
 export async function deleteApp(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
   requirePlatform(actor);
   const current = await manageableApp(ctx, actor, id);
-  await ctx.db.deleteFrom('apps').where('id', '=', current.id).execute();
-  await ctx.audit.record({ action: 'app.delete', actor, target: { type: 'app', id: current.id }, ip, detail: { name: current.name } });
+  await ctx.audit.change(async () => {
+    await ctx.db.deleteFrom('apps').where('id', '=', current.id).execute();
+    await ctx.audit.record({ action: 'app.delete', actor, target: { type: 'app', id: current.id }, ip, detail: { name: current.name } });
+  });
 }
 
 export const appAdmins = async (ctx: Ctx, actor: Actor, id: string) => members(ctx, 'appAdmins', 'appId', (await manageableApp(ctx, actor, id)).id);
@@ -118,15 +125,17 @@ export async function setAppAdmins(ctx: Ctx, actor: Actor, id: string, userIds: 
   assertMayAppointAppAdmins(actor);
   const current = await manageableApp(ctx, actor, id);
   await checkUsers(ctx, actor, userIds);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('appAdmins').where('appId', '=', current.id).execute();
-    if (userIds.length)
-      await trx
-        .insertInto('appAdmins')
-        .values([...new Set(userIds)].map((userId) => ({ appId: current.id, userId })))
-        .execute();
+  await ctx.audit.change(async () => {
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('appAdmins').where('appId', '=', current.id).execute();
+      if (userIds.length)
+        await trx
+          .insertInto('appAdmins')
+          .values([...new Set(userIds)].map((userId) => ({ appId: current.id, userId })))
+          .execute();
+    });
+    await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: current.id }, ip, detail: { admins: userIds } });
   });
-  await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: current.id }, ip, detail: { admins: userIds } });
   return members(ctx, 'appAdmins', 'appId', current.id);
 }
 

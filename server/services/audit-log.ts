@@ -27,26 +27,41 @@ async function matching(ctx: Ctx, actor: Actor, filter: AuditFilter) {
   if (filter.from !== undefined) select = select.where('auditLog.at', '>=', filter.from);
   if (filter.to !== undefined) select = select.where('auditLog.at', '<=', filter.to);
   if (filter.actor) select = select.where(contains(ctx.engine, 'auditLog.actorName', filter.actor));
+  if (filter.target) {
+    const target = filter.target;
+    select = select.where((eb) => eb.or([contains(ctx.engine, 'auditLog.targetName', target), eb('auditLog.targetId', '=', target)]));
+  }
+  // A bulk action's or import's rows are read beneath it (parentId), or found by a filter on them.
+  if (filter.parentId !== undefined) select = select.where('auditLog.parentId', '=', filter.parentId);
+  else if (!filter.actor && !filter.target && !filter.action) select = select.where('auditLog.parentId', 'is', null);
   if (filter.action) select = select.where('auditLog.action', '=', filter.action);
   return select;
 }
 
 /** An audit row as the API answers it. */
-const toEntry = (row: Selectable<AuditTable>) => ({
+const toEntry = (row: Selectable<AuditTable> & { children: number | string | bigint | null }) => ({
   ...row,
   id: Number(row.id),
+  parentId: row.parentId === null ? null : Number(row.parentId),
+  children: Number(row.children ?? 0),
   success: row.success === 1,
   detail: JSON.parse(row.detail) as Record<string, unknown>,
 });
 
 /** The matching events, newest first, paged. */
 export async function listEvents(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof auditListQuery>) {
-  let select = (await matching(ctx, actor, query)).selectAll();
+  let select = (await matching(ctx, actor, query)).selectAll('auditLog').select((eb) =>
+    eb
+      .selectFrom('auditLog as row')
+      .select((inner) => inner.fn.countAll<number>().as('count'))
+      .whereRef('row.parentId', '=', 'auditLog.id')
+      .as('children'),
+  );
   if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, query.searchProp, query.searchValue));
   return paginate(select.orderBy('at', 'desc').orderBy('id', 'desc'), query, toEntry);
 }
 
-const CSV_HEADER = ['time', 'actor', 'event', 'success', 'target type', 'target', 'tenant', 'ip', 'detail'];
+const CSV_HEADER = ['time', 'actor', 'event', 'success', 'target type', 'target', 'target name', 'tenant', 'ip', 'detail', 'id', 'part of'];
 
 /** The export, one CSV line per event, newest first, read in keyset batches (no offset scans). */
 export async function* exportLines(ctx: Ctx, actor: Actor, filter: AuditFilter): AsyncGenerator<string> {
@@ -74,9 +89,12 @@ export async function* exportLines(ctx: Ctx, actor: Actor, filter: AuditFilter):
         row.success === 1 ? 'yes' : 'no',
         row.targetType,
         row.targetId,
+        row.targetName,
         row.tenantName ?? row.tenantId,
         row.ip,
         row.detail === '{}' ? '' : row.detail,
+        String(row.id),
+        row.parentId === null ? '' : String(row.parentId),
       ]);
     }
     sent += rows.length;

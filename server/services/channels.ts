@@ -4,6 +4,7 @@
 import type * as v from 'valibot';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { ChannelTable } from '../db/tables';
 import type { Actor } from '../auth/actor';
 import type { channelBody, channelTestBody, channelUpdateBody, deliveryListQuery } from '../../src/core/schemas/messaging';
@@ -111,13 +112,15 @@ export async function createChannel(ctx: Ctx, actor: Actor, body: v.InferOutput<
     createdAt: now,
     updatedAt: now,
   };
-  await ctx.db.insertInto('channels').values(row).execute();
-  await ctx.audit.record({
-    action: 'channel.create',
-    actor,
-    target: { type: 'channel', id: row.id },
-    ip,
-    detail: { name: row.name, serviceType: row.serviceType },
+  await ctx.audit.change(async () => {
+    await ctx.db.insertInto('channels').values(row).execute();
+    await ctx.audit.record({
+      action: 'channel.create',
+      actor,
+      target: { type: 'channel', id: row.id },
+      ip,
+      detail: { name: row.name, serviceType: row.serviceType },
+    });
   });
   return toChannel(row);
 }
@@ -130,21 +133,25 @@ export async function updateChannel(ctx: Ctx, actor: Actor, id: string, body: v.
   // Changing the type without new settings validates the old ones against the new type.
   const settings = settingsToStore(type, config ?? stored, stored);
   const changes = { ...fields, serviceType: type, config: JSON.stringify(settings), ...(enabled !== undefined ? { enabled: enabled ? 1 : 0 } : {}) };
-  await updateVersioned(ctx.db, 'channels', current.id, version, changes, ctx.now());
-  await ctx.audit.record({
-    action: 'channel.update',
-    actor,
-    target: { type: 'channel', id: current.id },
-    ip,
-    detail: { fields: Object.keys(body).filter((key) => key !== 'version') },
+  await ctx.audit.change(async () => {
+    await updateVersioned(ctx.db, 'channels', current.id, version, changes, ctx.now());
+    await ctx.audit.record({
+      action: 'channel.update',
+      actor,
+      target: { type: 'channel', id: current.id },
+      ip,
+      detail: changeDetail(changedFields({ ...current, config: JSON.parse(current.config) as Settings }, { ...changes, config: settings })),
+    });
   });
   return toChannel(await channelOf(ctx, current.id));
 }
 
 export async function deleteChannel(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<null> {
   const current = await channelOf(ctx, id);
-  await ctx.db.deleteFrom('channels').where('id', '=', current.id).execute();
-  await ctx.audit.record({ action: 'channel.delete', actor, target: { type: 'channel', id: current.id }, ip, detail: { name: current.name } });
+  await ctx.audit.change(async () => {
+    await ctx.db.deleteFrom('channels').where('id', '=', current.id).execute();
+    await ctx.audit.record({ action: 'channel.delete', actor, target: { type: 'channel', id: current.id }, ip, detail: { name: current.name } });
+  });
   return null;
 }
 

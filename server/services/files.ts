@@ -8,14 +8,17 @@ import { storeUpload } from '../files/store';
 
 /** Stores the bytes for the purpose; answers their content address. */
 export async function uploadFile(ctx: Ctx, actor: Actor, bytes: Uint8Array, purpose: UploadPurpose, ip: string): Promise<string> {
-  const url = await storeUpload(ctx, bytes, purpose, actor.id);
-  await ctx.audit.record({
-    action: 'file.upload',
-    actor,
-    target: { type: 'file', id: url },
-    tenantId: actor.user.tenantId,
-    ip,
-    detail: { purpose, size: bytes.length },
+  const url = await ctx.audit.change(async () => {
+    const url = await storeUpload(ctx, bytes, purpose, actor.id);
+    await ctx.audit.record({
+      action: 'file.upload',
+      actor,
+      target: { type: 'file', id: url },
+      tenantId: actor.user.tenantId,
+      ip,
+      detail: { purpose, size: bytes.length },
+    });
+    return url;
   });
   return url;
 }

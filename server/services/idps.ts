@@ -59,16 +59,18 @@ export async function createIdp(ctx: Ctx, actor: Actor, body: v.InferOutput<type
     config: JSON.stringify(configWithIcon({}, body.config, body.icon)),
     enabled: body.enabled === false ? 0 : 1,
   };
-  try {
-    await ctx.db
-      .insertInto('idps')
-      .values({ id: newId(), ...row, createdAt: ctx.now() })
-      .execute();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw fieldError([{ field: 'code', rule: 'rule.duplicate' }]);
-    throw error;
-  }
-  await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: body.code }, ip });
+  await ctx.audit.change(async () => {
+    try {
+      await ctx.db
+        .insertInto('idps')
+        .values({ id: newId(), ...row, createdAt: ctx.now() })
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw fieldError([{ field: 'code', rule: 'rule.duplicate' }]);
+      throw error;
+    }
+    await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: body.code }, ip });
+  });
   return toIdpSummary(row);
 }
 
@@ -84,15 +86,19 @@ export async function updateIdp(ctx: Ctx, actor: Actor, code: string, body: v.In
     config: JSON.stringify(configWithIcon(JSON.parse(row.config) as Record<string, string>, given, body.icon)),
     enabled: body.enabled === undefined ? row.enabled : Number(body.enabled),
   };
-  await ctx.db.updateTable('idps').set(next).where('id', '=', row.id).execute();
-  await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: code }, ip });
+  await ctx.audit.change(async () => {
+    await ctx.db.updateTable('idps').set(next).where('id', '=', row.id).execute();
+    await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: code }, ip });
+  });
   return toIdpSummary({ ...row, ...next });
 }
 
 export async function deleteIdp(ctx: Ctx, actor: Actor, code: string, ip: string): Promise<void> {
-  const deleted = await ctx.db.deleteFrom('idps').where('code', '=', code).executeTakeFirst();
-  if (Number(deleted.numDeletedRows) === 0) throw notFound('Identity provider');
-  await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: code }, ip, detail: { deleted: true } });
+  await ctx.audit.change(async () => {
+    const deleted = await ctx.db.deleteFrom('idps').where('code', '=', code).executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) throw notFound('Identity provider');
+    await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: code }, ip, detail: { deleted: true } });
+  });
 }
 
 /** What the provider told us about the ticket's person, and whether they must complete their data

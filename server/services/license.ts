@@ -88,11 +88,14 @@ async function install(ctx: Ctx, text: string): Promise<LicenseStatus> {
 export async function activateLicense(ctx: Ctx, actor: Actor, text: string, ip: string): Promise<LicenseStatus> {
   const target = { type: 'license', id: null };
   try {
-    const answer = await install(ctx, text);
-    await ctx.audit.record({ action: 'license.activate', actor, target, ip, detail: { licensee: answer.licensee, expiresAt: answer.expiresAt } });
-    return answer;
+    return await ctx.audit.change(async () => {
+      const answer = await install(ctx, text);
+      await ctx.audit.record({ action: 'license.activate', actor, target, ip, detail: { licensee: answer.licensee, expiresAt: answer.expiresAt } });
+      return answer;
+    });
   } catch (error) {
-    if (error instanceof ApiError) await ctx.audit.record({ action: 'license.refused', actor, target, ip, success: false, detail: { reason: error.message } });
+    if (error instanceof ApiError)
+      await ctx.audit.standalone({ action: 'license.refused', actor, target, ip, success: false, detail: { reason: error.message } });
     throw error;
   }
 }

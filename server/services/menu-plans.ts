@@ -4,6 +4,7 @@
 import type * as v from 'valibot';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { MenuPlanTable } from '../db/tables';
 import type { Actor } from '../auth/actor';
 import type { PlanMenuItem, planBody, planListQuery, planUpdateBody } from '../../src/core/schemas/menu-plans';
@@ -79,8 +80,10 @@ export async function createPlan(ctx: Ctx, actor: Actor, body: v.InferOutput<typ
     createdAt: now,
     updatedAt: now,
   };
-  await ctx.db.insertInto('menuPlans').values(row).execute();
-  await ctx.audit.record({ action: 'menu.create', actor, target: { type: 'menu', id: row.id }, ip, detail: { name: row.name } });
+  await ctx.audit.change(async () => {
+    await ctx.db.insertInto('menuPlans').values(row).execute();
+    await ctx.audit.record({ action: 'menu.create', actor, target: { type: 'menu', id: row.id }, ip, detail: { name: row.name } });
+  });
   return toMenuPlan(row);
 }
 
@@ -90,16 +93,26 @@ export async function updatePlan(ctx: Ctx, actor: Actor, id: string, body: v.Inf
   const { version, items, description, ...fields } = body;
   if (items) await assertPrivilegesExist(ctx, current.appId, items);
   const changes = { ...fields, ...(items ? { items: JSON.stringify(items) } : {}), ...(description !== undefined ? { description: description || null } : {}) };
-  await updateVersioned(ctx.db, 'menuPlans', current.id, version, changes, ctx.now());
-  await ctx.audit.record({ action: 'menu.update', actor, target: { type: 'menu', id: current.id }, ip, detail: { fields: Object.keys(changes) } });
+  await ctx.audit.change(async () => {
+    await updateVersioned(ctx.db, 'menuPlans', current.id, version, changes, ctx.now());
+    await ctx.audit.record({
+      action: 'menu.update',
+      actor,
+      target: { type: 'menu', id: current.id },
+      ip,
+      detail: changeDetail(changedFields(current, changes)),
+    });
+  });
   return toMenuPlan(await planOf(ctx, current.id));
 }
 
 export async function deletePlan(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
   assertMayBindMenus(actor);
   const current = await planOf(ctx, id);
-  await ctx.db.deleteFrom('menuPlans').where('id', '=', current.id).execute();
-  await ctx.audit.record({ action: 'menu.delete', actor, target: { type: 'menu', id: current.id }, ip, detail: { name: current.name } });
+  await ctx.audit.change(async () => {
+    await ctx.db.deleteFrom('menuPlans').where('id', '=', current.id).execute();
+    await ctx.audit.record({ action: 'menu.delete', actor, target: { type: 'menu', id: current.id }, ip, detail: { name: current.name } });
+  });
 }
 
 /** The privileges a plan's items are bound to (names, keys, parents), for every reader of the plan:

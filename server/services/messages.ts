@@ -5,6 +5,7 @@
 import type * as v from 'valibot';
 import type { Insertable } from 'kysely';
 import type { Ctx } from '../context';
+import { afterCommit } from '../db/unit-of-work';
 import type { Actor, UserRow } from '../auth/actor';
 import type { PageQuery } from '../../src/core/schemas/common';
 import type { messageListQuery, messageSendBody } from '../../src/core/schemas/messaging';
@@ -158,21 +159,23 @@ export async function sendMessage(ctx: Ctx, outbox: Outbox, actor: Actor, body: 
         const address = addressOf(user);
         return address ? [{ ...base, id: newId(), recipientId: user.id, address, status: DeliveryStatus.Queued }] : [];
       });
-  const db = outboxDb(ctx.db);
-  for (let start = 0; start < rows.length; start += 500)
-    await db
-      .insertInto('messages')
-      .values(rows.slice(start, start + 500))
-      .execute();
-  if (type !== MessageServiceType.SITE_MESSAGE) outbox.kick();
   const skipped = robot ? 0 : recipients.length - rows.length;
-  await ctx.audit.record({
-    action: 'message.send',
-    actor,
-    target: { type: 'message', id: channel?.id ?? null },
-    tenantId: actor.user.tenantId,
-    ip,
-    detail: { recipients: recipients.length, serviceType: type, ...(skipped ? { skipped } : {}) },
+  await ctx.audit.change(async () => {
+    const db = outboxDb(ctx.db);
+    for (let start = 0; start < rows.length; start += 500)
+      await db
+        .insertInto('messages')
+        .values(rows.slice(start, start + 500))
+        .execute();
+    if (type !== MessageServiceType.SITE_MESSAGE) afterCommit(() => outbox.kick());
+    await ctx.audit.record({
+      action: 'message.send',
+      actor,
+      target: { type: 'message', id: channel?.id ?? null },
+      tenantId: actor.user.tenantId,
+      ip,
+      detail: { recipients: recipients.length, serviceType: type, ...(skipped ? { skipped } : {}) },
+    });
   });
   return { count: rows.length, skipped };
 }

@@ -31,15 +31,23 @@ export async function resetPasswordWithCode(ctx: Ctx, body: v.InferOutput<typeof
   const user = await accountOf(ctx, body.identifier);
   const codeId = user && (await checkCode(ctx, user.id, 'password-reset', body.code));
   if (!user || !codeId) throw wrongCode;
-  if (!(await storeNewPassword(ctx, user, body.password, () => useCode(ctx, codeId)))) throw wrongCode;
-  await endEveryAccess(ctx, user.id);
-  await ctx.audit.record({
-    action: 'password.reset',
-    actor: user,
-    target: { type: 'user', id: user.id },
-    tenantId: user.tenantId,
-    ip,
-    detail: { via: 'code' },
-  });
+  const stored = await storeNewPassword(
+    ctx,
+    user,
+    body.password,
+    () => useCode(ctx, codeId),
+    async () => {
+      await endEveryAccess(ctx, user.id);
+      await ctx.audit.record({
+        action: 'password.reset',
+        actor: user,
+        target: { type: 'user', id: user.id },
+        tenantId: user.tenantId,
+        ip,
+        detail: { via: 'code' },
+      });
+    },
+  );
+  if (!stored) throw wrongCode;
   return null;
 }

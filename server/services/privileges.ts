@@ -2,6 +2,7 @@
 import type * as v from 'valibot';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { PrivilegeTable } from '../db/tables';
 import type { privilegeBody, privilegeUpdateBody } from '../../src/core/schemas/resources';
 import type { privilegeOrderBody } from '../../src/core/schemas/admin';
@@ -59,8 +60,10 @@ export async function createPrivilege(ctx: Ctx, actor: Actor, appId: string, bod
     path: body.path || null,
     createdAt: ctx.now(),
   };
-  await unique('key', () => ctx.db.insertInto('privileges').values(row).execute());
-  await ctx.audit.record({ action: 'privilege.create', actor, target: { type: 'privilege', id: row.id }, ip, detail: { appId: owner.id, key: row.key } });
+  await ctx.audit.change(async () => {
+    await unique('key', () => ctx.db.insertInto('privileges').values(row).execute());
+    await ctx.audit.record({ action: 'privilege.create', actor, target: { type: 'privilege', id: row.id }, ip, detail: { appId: owner.id, key: row.key } });
+  });
   return toPrivilege(row);
 }
 
@@ -71,17 +74,27 @@ export async function updatePrivilege(ctx: Ctx, actor: Actor, appId: string, id:
   await assertParentInApp(ctx, owner.id, body.parentId, current.id);
   const changes = { ...body, ...(body.path !== undefined ? { path: body.path || null } : {}) };
   // A body without fields changes nothing (and an UPDATE needs at least one column).
-  if (Object.keys(changes).length) await unique('key', () => ctx.db.updateTable('privileges').set(changes).where('id', '=', current.id).execute());
-  await ctx.audit.record({ action: 'privilege.update', actor, target: { type: 'privilege', id: current.id }, ip, detail: { fields: Object.keys(body) } });
+  await ctx.audit.change(async () => {
+    if (Object.keys(changes).length) await unique('key', () => ctx.db.updateTable('privileges').set(changes).where('id', '=', current.id).execute());
+    await ctx.audit.record({
+      action: 'privilege.update',
+      actor,
+      target: { type: 'privilege', id: current.id },
+      ip,
+      detail: changeDetail(changedFields(current, changes)),
+    });
+  });
   return toPrivilege({ ...current, ...changes });
 }
 
 /** Removes a node and its subtree. */
 export async function deletePrivilege(ctx: Ctx, actor: Actor, appId: string, id: string, ip: string): Promise<void> {
   const owner = await manageableApp(ctx, actor, appId);
-  const deleted = await ctx.db.deleteFrom('privileges').where('id', '=', id).where('appId', '=', owner.id).executeTakeFirst();
-  if (Number(deleted.numDeletedRows) === 0) throw notFound('Privilege');
-  await ctx.audit.record({ action: 'privilege.delete', actor, target: { type: 'privilege', id }, ip, detail: { appId: owner.id } });
+  await ctx.audit.change(async () => {
+    const deleted = await ctx.db.deleteFrom('privileges').where('id', '=', id).where('appId', '=', owner.id).executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) throw notFound('Privilege');
+    await ctx.audit.record({ action: 'privilege.delete', actor, target: { type: 'privilege', id }, ip, detail: { appId: owner.id } });
+  });
 }
 
 /** Puts the children of one node (null: the top level) in the given order; answers the whole tree. */
@@ -98,20 +111,22 @@ export async function reorderPrivileges(ctx: Ctx, actor: Actor, appId: string, b
   if (wanted.size !== body.ids.length || siblings.length !== wanted.size || siblings.some((row) => !wanted.has(row.id))) {
     throw fieldError([{ field: 'ids', rule: 'rule.ids' }]);
   }
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const [index, id] of body.ids.entries())
-      await trx
-        .updateTable('privileges')
-        .set({ sort: (index + 1) * 10 })
-        .where('id', '=', id)
-        .execute();
-  });
-  await ctx.audit.record({
-    action: 'privilege.update',
-    actor,
-    target: { type: 'privilege', id: body.parentId },
-    ip,
-    detail: { appId: owner.id, order: body.ids.length },
+  await ctx.audit.change(async () => {
+    await ctx.db.transaction().execute(async (trx) => {
+      for (const [index, id] of body.ids.entries())
+        await trx
+          .updateTable('privileges')
+          .set({ sort: (index + 1) * 10 })
+          .where('id', '=', id)
+          .execute();
+    });
+    await ctx.audit.record({
+      action: 'privilege.update',
+      actor,
+      target: { type: 'privilege', id: body.parentId },
+      ip,
+      detail: { appId: owner.id, order: body.ids.length },
+    });
   });
   return tree(ctx, owner.id);
 }

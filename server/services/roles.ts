@@ -2,6 +2,7 @@
 // privileges and members.
 import type * as v from 'valibot';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { roleCreateBody, roleListQuery, roleUpdateBody } from '../../src/core/schemas/resources';
 import type { Actor } from '../auth/actor';
 import { assertMayChangeMembers, assertMayGrantInApp, assertMayGrantRows } from '../auth/grants';
@@ -35,8 +36,10 @@ export async function createRole(ctx: Ctx, actor: Actor, appId: string, body: v.
   const owner = await manageableApp(ctx, actor, appId);
   const now = ctx.now();
   const row = { id: newId(), appId: owner.id, name: body.name, description: body.description || null, version: 1, createdAt: now, updatedAt: now };
-  await unique('name', () => ctx.db.insertInto('roles').values(row).execute());
-  await ctx.audit.record({ action: 'role.create', actor, target: { type: 'role', id: row.id }, ip, detail: { appId: owner.id, name: row.name } });
+  await ctx.audit.change(async () => {
+    await unique('name', () => ctx.db.insertInto('roles').values(row).execute());
+    await ctx.audit.record({ action: 'role.create', actor, target: { type: 'role', id: row.id }, ip, detail: { appId: owner.id, name: row.name } });
+  });
   return row;
 }
 
@@ -47,15 +50,25 @@ export async function updateRole(ctx: Ctx, actor: Actor, appId: string, id: stri
     ...(fields.name !== undefined ? { name: fields.name } : {}),
     ...(fields.description !== undefined ? { description: fields.description || null } : {}),
   };
-  await unique('name', () => updateVersioned(ctx.db, 'roles', current.id, version, changes, ctx.now()));
-  await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail: { fields: Object.keys(changes) } });
+  await ctx.audit.change(async () => {
+    await unique('name', () => updateVersioned(ctx.db, 'roles', current.id, version, changes, ctx.now()));
+    await ctx.audit.record({
+      action: 'role.update',
+      actor,
+      target: { type: 'role', id: current.id },
+      ip,
+      detail: changeDetail(changedFields(current, changes)),
+    });
+  });
   return roleOf(ctx, current.appId, current.id);
 }
 
 export async function deleteRole(ctx: Ctx, actor: Actor, appId: string, id: string, ip: string): Promise<void> {
   const current = await manageableRole(ctx, actor, appId, id);
-  await ctx.db.deleteFrom('roles').where('id', '=', current.id).execute();
-  await ctx.audit.record({ action: 'role.delete', actor, target: { type: 'role', id: current.id }, ip, detail: { name: current.name } });
+  await ctx.audit.change(async () => {
+    await ctx.db.deleteFrom('roles').where('id', '=', current.id).execute();
+    await ctx.audit.record({ action: 'role.delete', actor, target: { type: 'role', id: current.id }, ip, detail: { name: current.name } });
+  });
 }
 
 export async function rolePrivileges(ctx: Ctx, actor: Actor, appId: string, id: string): Promise<string[]> {
@@ -72,15 +85,17 @@ export async function setRolePrivileges(ctx: Ctx, actor: Actor, appId: string, i
   const ids = [...new Set(privilegeIds)];
   const known = ids.length ? await ctx.db.selectFrom('privileges').select('id').where('appId', '=', current.appId).where('id', 'in', ids).execute() : [];
   if (known.length !== ids.length) throw fieldError([{ field: 'privilegeIds', rule: 'rule.privilegeIds' }]);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('rolePrivileges').where('roleId', '=', current.id).execute();
-    if (ids.length)
-      await trx
-        .insertInto('rolePrivileges')
-        .values(ids.map((privilegeId) => ({ roleId: current.id, privilegeId })))
-        .execute();
+  await ctx.audit.change(async () => {
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('rolePrivileges').where('roleId', '=', current.id).execute();
+      if (ids.length)
+        await trx
+          .insertInto('rolePrivileges')
+          .values(ids.map((privilegeId) => ({ roleId: current.id, privilegeId })))
+          .execute();
+    });
+    await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail: { privileges: ids.length } });
   });
-  await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail: { privileges: ids.length } });
   return ids;
 }
 
@@ -101,14 +116,16 @@ export async function setRoleMembers(ctx: Ctx, actor: Actor, appId: string, id: 
     held.map((row) => row.userId),
     ids,
   );
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('roleMembers').where('roleId', '=', current.id).execute();
-    if (ids.length)
-      await trx
-        .insertInto('roleMembers')
-        .values(ids.map((userId) => ({ roleId: current.id, userId })))
-        .execute();
+  await ctx.audit.change(async () => {
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('roleMembers').where('roleId', '=', current.id).execute();
+      if (ids.length)
+        await trx
+          .insertInto('roleMembers')
+          .values(ids.map((userId) => ({ roleId: current.id, userId })))
+          .execute();
+    });
+    await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail: { members: ids.length } });
   });
-  await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail: { members: ids.length } });
   return members(ctx, 'roleMembers', 'roleId', current.id);
 }

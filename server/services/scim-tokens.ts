@@ -54,14 +54,16 @@ export async function createScimToken(ctx: Ctx, actor: Actor, body: v.InferOutpu
     lastUsedAt: null,
     revokedAt: null,
   };
-  await ctx.db.insertInto('scimTokens').values(row).execute();
-  await ctx.audit.record({
-    action: 'scim_token.create',
-    actor,
-    target: { type: 'scim_token', id: row.id },
-    tenantId: tenant.id,
-    ip,
-    detail: { name: row.name },
+  await ctx.audit.change(async () => {
+    await ctx.db.insertInto('scimTokens').values(row).execute();
+    await ctx.audit.record({
+      action: 'scim_token.create',
+      actor,
+      target: { type: 'scim_token', id: row.id },
+      tenantId: tenant.id,
+      ip,
+      detail: { name: row.name },
+    });
   });
   return { token: toToken({ ...row, tenantName: tenant.name, tenantPath: tenant.path }), secret, endpoint: `${ctx.site.origin()}${SCIM_BASE}` };
 }
@@ -72,14 +74,16 @@ export async function revokeScimToken(ctx: Ctx, actor: Actor, id: string, ip: st
   if (!row || !canManageTenantPath(actor, row.tenantPath)) throw notFound('SCIM token');
   if (row.revokedAt === null) {
     const revokedAt = ctx.now();
-    await ctx.db.updateTable('scimTokens').set({ revokedAt }).where('id', '=', row.id).where('revokedAt', 'is', null).execute();
-    await ctx.audit.record({
-      action: 'scim_token.revoke',
-      actor,
-      target: { type: 'scim_token', id: row.id },
-      tenantId: row.tenantId,
-      ip,
-      detail: { name: row.name },
+    await ctx.audit.change(async () => {
+      await ctx.db.updateTable('scimTokens').set({ revokedAt }).where('id', '=', row.id).where('revokedAt', 'is', null).execute();
+      await ctx.audit.record({
+        action: 'scim_token.revoke',
+        actor,
+        target: { type: 'scim_token', id: row.id },
+        tenantId: row.tenantId,
+        ip,
+        detail: { name: row.name },
+      });
     });
     return toToken({ ...row, revokedAt });
   }

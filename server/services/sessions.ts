@@ -16,14 +16,17 @@ export async function signOutEverywhere(
   ip: string,
   keepSessionId?: string,
 ): Promise<number> {
-  const sessions = await endEveryAccess(ctx, target.id, keepSessionId);
-  await ctx.audit.record({
-    action: 'session.revoke',
-    actor,
-    target: { type: 'user', id: target.id },
-    tenantId: target.tenantId,
-    ip,
-    detail: { everywhere: true, sessions, ...(keepSessionId ? { keptCurrent: true } : {}) },
+  const sessions = await ctx.audit.change(async () => {
+    const sessions = await endEveryAccess(ctx, target.id, keepSessionId);
+    await ctx.audit.record({
+      action: 'session.revoke',
+      actor,
+      target: { type: 'user', id: target.id },
+      tenantId: target.tenantId,
+      ip,
+      detail: { everywhere: true, sessions, ...(keepSessionId ? { keptCurrent: true } : {}) },
+    });
+    return sessions;
   });
   return sessions;
 }

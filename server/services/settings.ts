@@ -3,6 +3,7 @@
 // audited.
 import type * as v from 'valibot';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { Actor } from '../auth/actor';
 import { checkedLoginSettings, iamConfig, type iamConfigUpdate, type loginSettingsUpdate } from '../../src/core/schemas/settings';
 import { validate } from '../../src/core/validation';
@@ -44,27 +45,39 @@ export async function updateLoginSettings(ctx: Ctx, actor: Actor, body: v.InferO
   if (changes.secondAuth === SecondAuth.TOTP && !(await totpEnabled(ctx, actor.id))) throw fieldError([{ field: 'secondAuth', rule: 'rule.totpRequired' }]);
   if (changes.secondAuth === SecondAuth.PASSKEY && !(await hasPasskey(ctx.db, actor.id)))
     throw fieldError([{ field: 'secondAuth', rule: 'rule.passkeyRequired' }]);
-  const saved = await ctx.settings.update('login', version, (current) => checked(checkedLoginSettings, { ...current, ...changes }));
-  await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'settings', id: 'login' }, ip, detail: { fields: Object.keys(changes) } });
+  const saved = await ctx.audit.change(async () => {
+    let before = {};
+    const saved = await ctx.settings.update('login', version, (current) => {
+      before = current;
+      return checked(checkedLoginSettings, { ...current, ...changes });
+    });
+    const detail = changeDetail(changedFields(before, saved.value));
+    await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'settings', id: 'login', name: 'login' }, ip, detail });
+    return saved;
+  });
   return saved;
 }
 
 export async function updateConfig(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof iamConfigUpdate>, ip: string) {
-  const saved = await ctx.settings.update('config', body.version, (current) =>
-    checked(
-      iamConfig,
-      resolveConfig({
-        system: { ...current.system, ...body.system },
-        settings: { ...current.settings, ...body.settings },
-      }),
-    ),
-  );
-  await ctx.audit.record({
-    action: 'config.update',
-    actor,
-    target: { type: 'settings', id: 'config' },
-    ip,
-    detail: { system: Object.keys(body.system ?? {}), settings: Object.keys(body.settings ?? {}) },
+  const saved = await ctx.audit.change(async () => {
+    let before = {};
+    const saved = await ctx.settings.update('config', body.version, (current) =>
+      checked(
+        iamConfig,
+        resolveConfig({
+          system: { ...(before = current).system, ...body.system },
+          settings: { ...current.settings, ...body.settings },
+        }),
+      ),
+    );
+    await ctx.audit.record({
+      action: 'config.update',
+      actor,
+      target: { type: 'settings', id: 'config', name: 'config' },
+      ip,
+      detail: changeDetail(changedFields(before, saved.value)),
+    });
+    return saved;
   });
   return saved;
 }

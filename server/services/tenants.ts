@@ -3,6 +3,7 @@
 import type * as v from 'valibot';
 import { sql, type Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { TenantTable } from '../db/tables';
 import type { tenantMoveBody } from '../../src/core/schemas/admin';
 import type { tenantCreateBody, tenantListQuery, tenantUpdateBody } from '../../src/core/schemas/resources';
@@ -138,8 +139,10 @@ export async function createTenant(ctx: Ctx, actor: Actor, body: v.InferOutput<t
     createdAt: now,
     updatedAt: now,
   };
-  await ctx.db.insertInto('tenants').values(row).execute();
-  await ctx.audit.record({ action: 'tenant.create', actor, target: { type: 'tenant', id }, tenantId: id, ip, detail: { name: body.name } });
+  await ctx.audit.change(async () => {
+    await ctx.db.insertInto('tenants').values(row).execute();
+    await ctx.audit.record({ action: 'tenant.create', actor, target: { type: 'tenant', id }, tenantId: id, ip, detail: { name: body.name } });
+  });
   return toTenant(row);
 }
 
@@ -147,21 +150,17 @@ export async function updateTenant(ctx: Ctx, actor: Actor, id: string, body: v.I
   const current = await manageableTenant(ctx, actor, id);
   if (current.parentId === null && body.type) throw forbidden('The root tenant keeps its type');
   const { version, ...changes } = body;
-  await updateVersioned(
-    ctx.db,
-    'tenants',
-    current.id,
-    version,
-    { ...changes, description: changes.description === undefined ? current.description : changes.description || null },
-    ctx.now(),
-  );
-  await ctx.audit.record({
-    action: 'tenant.update',
-    actor,
-    target: { type: 'tenant', id: current.id },
-    tenantId: current.id,
-    ip,
-    detail: { fields: Object.keys(changes) },
+  await ctx.audit.change(async () => {
+    const written = { ...changes, description: changes.description === undefined ? current.description : changes.description || null };
+    await updateVersioned(ctx.db, 'tenants', current.id, version, written, ctx.now());
+    await ctx.audit.record({
+      action: 'tenant.update',
+      actor,
+      target: { type: 'tenant', id: current.id },
+      tenantId: current.id,
+      ip,
+      detail: changeDetail(changedFields(current, written)),
+    });
   });
   return toTenant(await manageableTenant(ctx, actor, current.id));
 }
@@ -173,14 +172,16 @@ export async function deleteTenant(ctx: Ctx, actor: Actor, id: string, ip: strin
   const child = await ctx.db.selectFrom('tenants').select('id').where('parentId', '=', current.id).limit(1).executeTakeFirst();
   const member = await ctx.db.selectFrom('users').select('id').where('tenantId', '=', current.id).limit(1).executeTakeFirst();
   if (child || member) throw conflict('The tenant still has sub-tenants or users');
-  await ctx.db.deleteFrom('tenants').where('id', '=', current.id).execute();
-  await ctx.audit.record({
-    action: 'tenant.delete',
-    actor,
-    target: { type: 'tenant', id: current.id },
-    tenantId: current.parentId,
-    ip,
-    detail: { name: current.name },
+  await ctx.audit.change(async () => {
+    await ctx.db.deleteFrom('tenants').where('id', '=', current.id).execute();
+    await ctx.audit.record({
+      action: 'tenant.delete',
+      actor,
+      target: { type: 'tenant', id: current.id },
+      tenantId: current.parentId,
+      ip,
+      detail: { name: current.name },
+    });
   });
 }
 
@@ -191,14 +192,16 @@ export async function changeParent(ctx: Ctx, actor: Actor, id: string, body: v.I
   const parent = await manageableTenant(ctx, actor, body.parentId);
   // Not under itself or one of its own descendants.
   if (parent.path.startsWith(current.path)) throw fieldError([{ field: 'parentId', rule: 'rule.parentId' }]);
-  if (parent.id !== current.parentId) await moveTenant(ctx, current, parent, body.version);
-  await ctx.audit.record({
-    action: 'tenant.update',
-    actor,
-    target: { type: 'tenant', id: current.id },
-    tenantId: current.id,
-    ip,
-    detail: { parentId: parent.id },
+  await ctx.audit.change(async () => {
+    if (parent.id !== current.parentId) await moveTenant(ctx, current, parent, body.version);
+    await ctx.audit.record({
+      action: 'tenant.update',
+      actor,
+      target: { type: 'tenant', id: current.id },
+      tenantId: current.id,
+      ip,
+      detail: { parentId: parent.id },
+    });
   });
   return toTenant(await manageableTenant(ctx, actor, current.id));
 }
@@ -207,14 +210,16 @@ export const administratorsOf = async (ctx: Ctx, actor: Actor, id: string) => te
 
 export async function setTenantAdmins(ctx: Ctx, actor: Actor, id: string, userIds: string[], ip: string) {
   const current = await manageableTenant(ctx, actor, id);
-  await replaceTenantAdmins(ctx, actor, current, userIds);
-  await ctx.audit.record({
-    action: 'tenant.update',
-    actor,
-    target: { type: 'tenant', id: current.id },
-    tenantId: current.id,
-    ip,
-    detail: { admins: userIds.length },
+  await ctx.audit.change(async () => {
+    await replaceTenantAdmins(ctx, actor, current, userIds);
+    await ctx.audit.record({
+      action: 'tenant.update',
+      actor,
+      target: { type: 'tenant', id: current.id },
+      tenantId: current.id,
+      ip,
+      detail: { admins: userIds.length },
+    });
   });
   return tenantAdmins(ctx, current.id);
 }

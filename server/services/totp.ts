@@ -24,20 +24,22 @@ export async function startTotp(ctx: Ctx, actor: Actor, password: string, ip: st
  *  code, the personal center's re-check, which counts towards the account's lockout; with the last
  *  strong factor the recovery codes go); a wrong code answers 400 on `code`. */
 export async function switchTotp(ctx: Ctx, actor: Actor, enabled: boolean, code: string, ip: string): Promise<null> {
-  if (enabled) {
-    if (!(await confirmEnrolment(ctx, actor.user.id, code))) throw wrongCode();
-  } else {
-    await recheck(ctx, actor, { code }, ip);
-    await disableTotp(ctx, actor.user.id);
-  }
-  await ctx.audit.record({
-    action: 'user.update',
-    actor,
-    target: { type: 'user', id: actor.user.id },
-    tenantId: actor.user.tenantId,
-    ip,
-    detail: { totp: enabled ? 'enabled' : 'disabled' },
+  // The re-check counts a wrong code towards the lockout: before the change, so it is never rolled back.
+  if (!enabled) await recheck(ctx, actor, { code }, ip);
+  const switched = await ctx.audit.change(async () => {
+    if (enabled && !(await confirmEnrolment(ctx, actor.user.id, code))) return false;
+    if (!enabled) await disableTotp(ctx, actor.user.id);
+    await ctx.audit.record({
+      action: 'user.update',
+      actor,
+      target: { type: 'user', id: actor.user.id },
+      tenantId: actor.user.tenantId,
+      ip,
+      detail: { totp: enabled ? 'enabled' : 'disabled' },
+    });
+    if (!enabled) await dropCodesWithLastFactor(ctx, actor, 'totp', ip);
+    return true;
   });
-  if (!enabled) await dropCodesWithLastFactor(ctx, actor, 'totp', ip);
+  if (!switched) throw wrongCode();
   return null;
 }

@@ -96,6 +96,8 @@ class Run {
   private readonly paths = new Map<string, Promise<string | null>>();
   passwordHash: Promise<string> | undefined;
   defaultTenant: Promise<string | null> | undefined;
+  /** The import's own audit event, recorded with the first chunk that writes: its rows' events go beneath it. */
+  auditParent: Promise<number> | undefined;
 
   constructor(
     readonly ctx: Ctx,
@@ -253,10 +255,12 @@ async function newRow(run: Run, { row, input }: ValidRow, held: Awaited<ReturnTy
 async function insertNew(run: Run, rows: { row: number; user: UserRow }[]): Promise<UserRow[]> {
   const { ctx } = run;
   try {
-    await ctx.db
-      .insertInto('users')
-      .values(rows.map(({ user }) => user))
-      .execute();
+    await ctx.db.transaction().execute((trx) =>
+      trx
+        .insertInto('users')
+        .values(rows.map(({ user }) => user))
+        .execute(),
+    );
     return rows.map(({ user }) => user);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -264,7 +268,8 @@ async function insertNew(run: Run, rows: { row: number; user: UserRow }[]): Prom
   const stored: UserRow[] = [];
   for (const { row, user } of rows) {
     try {
-      await ctx.db.insertInto('users').values(user).execute();
+      // A savepoint each: a refused row leaves the chunk's transaction usable.
+      await ctx.db.transaction().execute((trx) => trx.insertInto('users').values(user).execute());
       stored.push(user);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -319,9 +324,13 @@ async function runChunk(run: Run, chunk: ImportFile['rows']): Promise<void> {
   const held = await holders(ctx, valid);
   const now = ctx.now();
   const created: { row: number; user: UserRow }[] = [];
+  // Importing, the chunk's updates wait for its one transaction (below); new rows are made (their
+  // passwords hashed) before it begins.
+  const updates: [ValidRow, UserRow][] = [];
   for (const item of valid) {
     const current = existing.get(item.input.username);
-    if (current) await updateOne(run, item, current, held);
+    if (current && run.mode === 'apply') updates.push([item, current]);
+    else if (current) await updateOne(run, item, current, held);
     else {
       const user = await newRow(run, item, held, now);
       if (user) created.push({ row: item.row, user });
@@ -331,17 +340,27 @@ async function runChunk(run: Run, chunk: ImportFile['rows']): Promise<void> {
     run.counts.created += created.length;
     return;
   }
-  const stored = created.length ? await insertNew(run, created) : [];
-  run.counts.created += stored.length;
-  const events: AuditEvent[] = stored.map((user) => ({
-    action: 'user.create',
-    actor,
-    target: { type: 'user', id: user.id },
-    tenantId: user.tenantId,
-    ip: run.ip,
-    detail: { username: user.username, import: run.job },
-  }));
-  await ctx.audit.recordAll(events);
+  // The chunk's changes, their audit records and webhook deliveries: one transaction, beneath the
+  // import's own event.
+  run.auditParent ??= ctx.audit.change(() =>
+    ctx.audit.record({ action: 'user.import', actor, target: { type: 'import', id: run.job, name: null }, tenantId: actor.user.tenantId, ip: run.ip }),
+  );
+  await ctx.audit.under(await run.auditParent, () =>
+    ctx.audit.change(async () => {
+      for (const [item, current] of updates) await updateOne(run, item, current, held);
+      const stored = created.length ? await insertNew(run, created) : [];
+      run.counts.created += stored.length;
+      const events: AuditEvent[] = stored.map((user) => ({
+        action: 'user.create',
+        actor,
+        target: { type: 'user', id: user.id },
+        tenantId: user.tenantId,
+        ip: run.ip,
+        detail: { username: user.username, import: run.job },
+      }));
+      await ctx.audit.recordAll(events);
+    }),
+  );
 }
 
 async function saveProgress(run: Run, processed: number, finished?: { status: ImportStatus; error?: ImportJob['error'] }): Promise<void> {

@@ -5,6 +5,7 @@ import type * as v from 'valibot';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { basicInfoBody, userCreateBody, userUpdateBody, passwordBody } from '../../src/core/schemas/users';
 import type { adminUserListQuery } from '../../src/core/schemas/admin';
 import { Status, UserType } from '../../src/core/enums';
@@ -160,20 +161,22 @@ export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: s
     createdAt: now,
     updatedAt: now,
   };
-  try {
-    await writingContacts(() => ctx.db.insertInto('users').values(row).execute());
-  } catch (error) {
-    // A parallel create took the username (writingContacts answered a lost race for an address).
-    if (isUniqueViolation(error)) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
-    throw error;
-  }
-  await ctx.audit.record({
-    action: 'user.create',
-    actor,
-    target: { type: 'user', id: row.id },
-    tenantId: row.tenantId,
-    ip,
-    detail: { username: row.username },
+  await ctx.audit.change(async () => {
+    try {
+      await writingContacts(() => ctx.db.insertInto('users').values(row).execute());
+    } catch (error) {
+      // A parallel create took the username (writingContacts answered a lost race for an address).
+      if (isUniqueViolation(error)) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+      throw error;
+    }
+    await ctx.audit.record({
+      action: 'user.create',
+      actor,
+      target: { type: 'user', id: row.id },
+      tenantId: row.tenantId,
+      ip,
+      detail: { username: row.username },
+    });
   });
   return userAnswer(row, false);
 }
@@ -200,17 +203,20 @@ export async function updateUser(ctx: Ctx, actor: Actor, id: string, body: Updat
   };
   await assertContactChangeProved(ctx, actor, current, changes, body.currentPassword, ip);
   await assertContactsFree(ctx, changes, id);
-  const saved = await keepingOnePlatformAdmin(ctx, current, demoted, (db) => saveVersioned(ctx, db, id, body.version, changes));
-  if (saved.availabilityStatus !== Status.Enable) await endEveryAccess(ctx, id);
-  // `disabled` tells the audit log's readers (and webhooks, server/webhooks/events.ts) that this update disabled the person.
-  const disabled = current.availabilityStatus === Status.Enable && saved.availabilityStatus !== Status.Enable;
-  await ctx.audit.record({
-    action: 'user.update',
-    actor,
-    target: { type: 'user', id },
-    tenantId: saved.tenantId,
-    ip,
-    detail: { fields: Object.keys(changes), ...(disabled ? { disabled } : {}) },
+  const saved = await ctx.audit.change(async () => {
+    const saved = await keepingOnePlatformAdmin(ctx, current, demoted, (db) => saveVersioned(ctx, db, id, body.version, changes));
+    if (saved.availabilityStatus !== Status.Enable) await endEveryAccess(ctx, id);
+    // `disabled` tells the audit log's readers (and webhooks, server/webhooks/events.ts) that this update disabled the person.
+    const disabled = current.availabilityStatus === Status.Enable && saved.availabilityStatus !== Status.Enable;
+    await ctx.audit.record({
+      action: 'user.update',
+      actor,
+      target: { type: 'user', id },
+      tenantId: saved.tenantId,
+      ip,
+      detail: { ...changeDetail(changedFields(current, saved, Object.keys(changes))), ...(disabled ? { disabled } : {}) },
+    });
+    return saved;
   });
   return toApiUser(ctx, saved);
 }
@@ -218,15 +224,17 @@ export async function updateUser(ctx: Ctx, actor: Actor, id: string, body: Updat
 export async function deleteUser(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
   if (id === actor.id) throw forbidden('You cannot delete yourself');
   const target = await actionableUser(ctx, actor, id);
-  await keepingOnePlatformAdmin(ctx, target, true, (db) => db.deleteFrom('users').where('id', '=', target.id).execute());
-  await revokeAppGrants(ctx.db, target.id);
-  await ctx.audit.record({
-    action: 'user.delete',
-    actor,
-    target: { type: 'user', id: target.id },
-    tenantId: target.tenantId,
-    ip,
-    detail: { username: target.username },
+  await ctx.audit.change(async () => {
+    await keepingOnePlatformAdmin(ctx, target, true, (db) => db.deleteFrom('users').where('id', '=', target.id).execute());
+    await revokeAppGrants(ctx.db, target.id);
+    await ctx.audit.record({
+      action: 'user.delete',
+      actor,
+      target: { type: 'user', id: target.id },
+      tenantId: target.tenantId,
+      ip,
+      detail: { username: target.username },
+    });
   });
 }
 
@@ -259,19 +267,22 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: Ba
   if (pending.mobilePhone) delete contacts.mobilePhone;
   await assertContactsFree(ctx, contacts, target.id);
   await requestContactChanges(ctx, target, pending);
-  const saved = await saveVersioned(ctx, ctx.db, target.id, body.version, {
-    realName: body.realName,
-    ...(body.avatar !== undefined ? { avatar: blankToNull(body.avatar) } : {}),
-    ...contacts,
-    ...(body.description !== undefined ? { description: blankToNull(body.description) } : {}),
-  });
-  await ctx.audit.record({
-    action: 'user.update',
-    actor,
-    target: { type: 'user', id: target.id },
-    tenantId: target.tenantId,
-    ip,
-    detail: { basicInfo: true, pending: Object.keys(pending) },
+  const saved = await ctx.audit.change(async () => {
+    const saved = await saveVersioned(ctx, ctx.db, target.id, body.version, {
+      realName: body.realName,
+      ...(body.avatar !== undefined ? { avatar: blankToNull(body.avatar) } : {}),
+      ...contacts,
+      ...(body.description !== undefined ? { description: blankToNull(body.description) } : {}),
+    });
+    await ctx.audit.record({
+      action: 'user.update',
+      actor,
+      target: { type: 'user', id: target.id },
+      tenantId: target.tenantId,
+      ip,
+      detail: { basicInfo: true, pending: Object.keys(pending) },
+    });
+    return saved;
   });
   return {
     ...basicInfoAnswer(saved),
@@ -292,14 +303,17 @@ export const updateProfile = (ctx: Ctx, actor: Actor, body: BasicInfoBody, ip: s
 
 /** Applies the actor's pending address of `channel` with the code sent to it. */
 export async function confirmContact(ctx: Ctx, actor: Actor, channel: ContactField, code: string, ip: string) {
-  const saved = await confirmContactChange(ctx, actor.user, channel, code);
-  await ctx.audit.record({
-    action: 'user.update',
-    actor,
-    target: { type: 'user', id: actor.id },
-    tenantId: actor.user.tenantId,
-    ip,
-    detail: { confirmed: channel },
+  const saved = await ctx.audit.change(async () => {
+    const saved = await confirmContactChange(ctx, actor.user, channel, code);
+    await ctx.audit.record({
+      action: 'user.update',
+      actor,
+      target: { type: 'user', id: actor.id },
+      tenantId: actor.user.tenantId,
+      ip,
+      detail: { confirmed: channel },
+    });
+    return saved;
   });
   return basicInfoAnswer(saved);
 }
@@ -307,14 +321,15 @@ export async function confirmContact(ctx: Ctx, actor: Actor, channel: ContactFie
 /** Sets a new password (the policy's history applies) and ends the user's sessions and app grants
  *  everywhere. The caller clears the session cookie when `self`. */
 async function setPassword(ctx: Ctx, actor: Actor, target: UserRow, password: string, ip: string, self: boolean): Promise<void> {
-  await storeNewPassword(ctx, target, password);
-  await endEveryAccess(ctx, target.id);
-  await ctx.audit.record({
-    action: self ? 'password.change' : 'password.reset',
-    actor,
-    target: { type: 'user', id: target.id },
-    tenantId: target.tenantId,
-    ip,
+  await storeNewPassword(ctx, target, password, undefined, async () => {
+    await endEveryAccess(ctx, target.id);
+    await ctx.audit.record({
+      action: self ? 'password.change' : 'password.reset',
+      actor,
+      target: { type: 'user', id: target.id },
+      tenantId: target.tenantId,
+      ip,
+    });
   });
 }
 
@@ -388,25 +403,25 @@ export async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId
   const ids = [...new Set(roleIds)];
   const known = ids.length ? await ctx.db.selectFrom('roles').select('id').where('appId', '=', owner.id).where('id', 'in', ids).execute() : [];
   if (known.length !== ids.length) throw fieldError([{ field: 'roleIds', rule: 'rule.roleIds' }]);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx
+  await ctx.audit.change(async () => {
+    await ctx.db
       .deleteFrom('roleMembers')
       .where('userId', '=', target.id)
       .where((eb) => eb('roleId', 'in', eb.selectFrom('roles').select('roles.id').where('roles.appId', '=', owner.id)))
       .execute();
     if (ids.length)
-      await trx
+      await ctx.db
         .insertInto('roleMembers')
         .values(ids.map((roleId) => ({ roleId, userId: target.id })))
         .execute();
-  });
-  await ctx.audit.record({
-    action: 'user.update',
-    actor,
-    target: { type: 'user', id: target.id },
-    tenantId: target.tenantId,
-    ip,
-    detail: { appId: owner.id, roles: ids.length },
+    await ctx.audit.record({
+      action: 'user.update',
+      actor,
+      target: { type: 'user', id: target.id },
+      tenantId: target.tenantId,
+      ip,
+      detail: { appId: owner.id, roles: ids.length },
+    });
   });
 }
 
@@ -416,6 +431,8 @@ export async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId
 export async function unlockUser(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
   if (id === actor.id) throw forbidden('You cannot unlock your own account');
   const user = await actionableUser(ctx, actor, id);
-  await clearFailures(ctx, keysOfUser(user));
-  await ctx.audit.record({ action: 'user.unlock', actor, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip });
+  await ctx.audit.change(async () => {
+    await clearFailures(ctx, keysOfUser(user));
+    await ctx.audit.record({ action: 'user.unlock', actor, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip });
+  });
 }

@@ -6,6 +6,7 @@
 import type * as v from 'valibot';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import { changeDetail, changedFields } from '../audit-changes';
 import type { WebhookDeliveryTable, WebhookTable } from '../db/tables';
 import type { Actor } from '../auth/actor';
 import type { webhookCreateBody, webhookDeliveryQuery, webhookListQuery, webhookUpdateBody, Webhook, WebhookDelivery } from '../../src/core/schemas/webhooks';
@@ -72,6 +73,10 @@ async function tenantOf(ctx: Ctx, actor: Actor, wanted: string | null | undefine
   return wanted;
 }
 
+/** A webhook is named by its URL's host: the path may hold the receiver's secret. */
+const hostOf = (url: string) => new URL(url).host;
+const withHost = (row: WebhookRow) => ({ ...row, url: hostOf(row.url) });
+
 const audit = (
   ctx: Ctx,
   actor: Actor,
@@ -79,7 +84,7 @@ const audit = (
   row: WebhookRow,
   ip: string,
   detail: Record<string, unknown>,
-) => ctx.audit.record({ action, actor, target: { type: 'webhook', id: row.id }, tenantId: row.tenantId, ip, detail });
+) => ctx.audit.record({ action, actor, target: { type: 'webhook', id: row.id, name: hostOf(row.url) }, tenantId: row.tenantId, ip, detail });
 
 export async function createWebhook(ctx: Ctx, actor: Actor, body: CreateBody, ip: string): Promise<Webhook & { secret: string }> {
   const tenantId = await tenantOf(ctx, actor, body.tenantId);
@@ -100,8 +105,10 @@ export async function createWebhook(ctx: Ctx, actor: Actor, body: CreateBody, ip
     createdAt: now,
     updatedAt: now,
   };
-  await ctx.db.insertInto('webhooks').values(row).execute();
-  await audit(ctx, actor, 'webhook.create', row, ip, { events: body.events });
+  await ctx.audit.change(async () => {
+    await ctx.db.insertInto('webhooks').values(row).execute();
+    await audit(ctx, actor, 'webhook.create', row, ip, { events: body.events });
+  });
   return { ...toWebhook(row), secret: row.secret };
 }
 
@@ -114,16 +121,28 @@ export async function updateWebhook(ctx: Ctx, actor: Actor, id: string, body: Up
     ...(body.events !== undefined ? { events: JSON.stringify(body.events) } : {}),
     ...(body.enabled !== undefined ? { enabled: body.enabled ? 1 : 0 } : {}),
   };
-  await updateVersioned(ctx.db, 'webhooks', id, body.version, changes, ctx.now());
-  const saved = await ctx.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  await audit(ctx, actor, 'webhook.update', saved, ip, { fields: Object.keys(changes) });
+  const saved = await ctx.audit.change(async () => {
+    await updateVersioned(ctx.db, 'webhooks', id, body.version, changes, ctx.now());
+    const saved = await ctx.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    await audit(
+      ctx,
+      actor,
+      'webhook.update',
+      saved,
+      ip,
+      changeDetail(changedFields(withHost(current), withHost({ ...current, ...changes }), Object.keys(changes))),
+    );
+    return saved;
+  });
   return toWebhook(saved);
 }
 
 export async function deleteWebhook(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
   const current = await manageableWebhook(ctx, actor, id);
-  await ctx.db.deleteFrom('webhooks').where('id', '=', current.id).execute();
-  await audit(ctx, actor, 'webhook.delete', current, ip, { url: new URL(current.url).host });
+  await ctx.audit.change(async () => {
+    await ctx.db.deleteFrom('webhooks').where('id', '=', current.id).execute();
+    await audit(ctx, actor, 'webhook.delete', current, ip, { url: new URL(current.url).host });
+  });
 }
 
 /** A new signing secret, answered once; the replaced one keeps signing for PREVIOUS_SECRET_MS. */
@@ -132,12 +151,14 @@ export async function rotateSecret(ctx: Ctx, actor: Actor, id: string, ip: strin
   const now = ctx.now();
   const secret = newWebhookSecret();
   const previousSecretUntil = now + PREVIOUS_SECRET_MS;
-  await ctx.db
-    .updateTable('webhooks')
-    .set((eb) => ({ secret, secretRotatedAt: now, previousSecret: current.secret, previousSecretUntil, version: eb('version', '+', 1), updatedAt: now }))
-    .where('id', '=', id)
-    .execute();
-  await audit(ctx, actor, 'webhook.update', current, ip, { secret: 'rotated' });
+  await ctx.audit.change(async () => {
+    await ctx.db
+      .updateTable('webhooks')
+      .set((eb) => ({ secret, secretRotatedAt: now, previousSecret: current.secret, previousSecretUntil, version: eb('version', '+', 1), updatedAt: now }))
+      .where('id', '=', id)
+      .execute();
+    await audit(ctx, actor, 'webhook.update', current, ip, { secret: 'rotated' });
+  });
   return { secret, previousSecretUntil };
 }
 

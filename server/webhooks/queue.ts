@@ -72,9 +72,9 @@ export function webhookFollower(ctx: Ctx, queued: () => void): AuditFollower {
         }
       }
       if (!rows.length) return undefined;
-      return async (trx) => {
+      return async (db) => {
         for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-          await trx
+          await db
             .insertInto('webhookDeliveries')
             .values(rows.slice(start, start + INSERT_CHUNK))
             .execute();

@@ -31,14 +31,14 @@ before(async () => {
   assert.equal((await tenantAdminA.login('side-a-admin', PROBE_PASSWORD)).body.data?.loginSuccess, true);
   // Events a spreadsheet would run as formulas: names and addresses that came from outside.
   const { audit } = server.app.ctx;
-  await audit.record({
+  await audit.standalone({
     action: 'user.update',
     actor: { id: 'hostile', username: "=cmd|' /C calc'!A0" },
     tenantId: sides.tenantA.id,
     ip: '@SUM(1+1)',
     detail: { note: 'a "quoted", multi\nline note' },
   });
-  await audit.record({ action: 'user.update', actor: { id: 'hostile', username: '+1+1' }, tenantId: sides.tenantB.id, ip: '-2+3' });
+  await audit.standalone({ action: 'user.update', actor: { id: 'hostile', username: '+1+1' }, tenantId: sides.tenantB.id, ip: '-2+3' });
 });
 after(async () => {
   await server.stop();
@@ -131,13 +131,13 @@ test('the export is CSV with formula cells neutralised, in batches, as many rows
   const csv = await exported(admin, 'actor=cmd');
   assert.equal(csv.status, 200);
   assert.match(csv.type ?? '', /^text\/csv/);
-  assert.equal(csv.lines[0], 'time,actor,event,success,target type,target,tenant,ip,detail');
+  assert.equal(csv.lines[0], 'time,actor,event,success,target type,target,target name,tenant,ip,detail,id,part of');
   // The actor's name and the address start with an apostrophe; the quoted note keeps its line break.
   const record = csv.lines.slice(1).join('\r\n');
   assert.match(record, /,'=cmd\|' \/C calc'!A0,user\.update,yes,/);
-  assert.match(record, /,'@SUM\(1\+1\),"\{""note"":""a \\""quoted\\"", multi\\nline note""\}"$/);
+  assert.match(record, /,'@SUM\(1\+1\),"\{""note"":""a \\""quoted\\"", multi\\nline note""\}",\d+,$/);
   const plus = await exported(admin, 'actor=%2B1');
-  assert.match(plus.lines[1]!, /,'\+1\+1,.*,'-2\+3,$/);
+  assert.match(plus.lines[1]!, /,'\+1\+1,.*,'-2\+3,,\d+,$/);
 
   // Over a thousand events, many at the same millisecond: every one exported exactly once.
   const at = server.clock.now();

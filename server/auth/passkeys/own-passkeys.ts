@@ -83,31 +83,34 @@ export async function addPasskey(ctx: Ctx, actor: Actor, body: v.InferOutput<typ
     createdAt: ctx.now(),
     lastUsedAt: null,
   };
-  try {
-    await ctx.db.insertInto('passkeys').values(row).execute();
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    const owner = await ctx.db.selectFrom('passkeys').select('userId').where('credentialId', '=', made.credentialId).executeTakeFirst();
-    throw new ApiError(409, owner?.userId === actor.id ? ALREADY_YOURS : ANOTHER_ACCOUNT);
-  }
-  // Registrations started while there was room may finish together: counted again once stored
-  // (of two racing past the limit, both step back rather than one too many staying).
-  const stored = await ctx.db
-    .selectFrom('passkeys')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('userId', '=', actor.id)
-    .executeTakeFirstOrThrow();
-  if (Number(stored.count) > MAX_PASSKEYS) {
-    await ctx.db.deleteFrom('passkeys').where('id', '=', row.id).execute();
-    throw new ApiError(400, TOO_MANY);
-  }
-  await ctx.audit.record({
-    action: 'passkey.add',
-    actor,
-    target: { type: 'passkey', id: row.id },
-    tenantId: actor.user.tenantId,
-    ip,
-    detail: { name: row.name },
+  await ctx.audit.change(async () => {
+    try {
+      // A savepoint: the change goes on after a refused insert.
+      await ctx.db.transaction().execute((trx) => trx.insertInto('passkeys').values(row).execute());
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const owner = await ctx.db.selectFrom('passkeys').select('userId').where('credentialId', '=', made.credentialId).executeTakeFirst();
+      throw new ApiError(409, owner?.userId === actor.id ? ALREADY_YOURS : ANOTHER_ACCOUNT);
+    }
+    // Registrations started while there was room may finish together: counted again once stored
+    // (of two racing past the limit, both step back rather than one too many staying).
+    const stored = await ctx.db
+      .selectFrom('passkeys')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('userId', '=', actor.id)
+      .executeTakeFirstOrThrow();
+    if (Number(stored.count) > MAX_PASSKEYS) {
+      await ctx.db.deleteFrom('passkeys').where('id', '=', row.id).execute();
+      throw new ApiError(400, TOO_MANY);
+    }
+    await ctx.audit.record({
+      action: 'passkey.add',
+      actor,
+      target: { type: 'passkey', id: row.id },
+      tenantId: actor.user.tenantId,
+      ip,
+      detail: { name: row.name },
+    });
   });
   return toInfo(row);
 }
@@ -120,14 +123,16 @@ async function ownPasskey(ctx: Ctx, actor: Actor, id: string): Promise<PasskeyRo
 
 export async function renamePasskey(ctx: Ctx, actor: Actor, id: string, name: string, ip: string): Promise<PasskeyInfo> {
   const row = await ownPasskey(ctx, actor, id);
-  await ctx.db.updateTable('passkeys').set({ name }).where('id', '=', id).where('userId', '=', actor.id).execute();
-  await ctx.audit.record({
-    action: 'passkey.rename',
-    actor,
-    target: { type: 'passkey', id },
-    tenantId: actor.user.tenantId,
-    ip,
-    detail: { from: row.name, name },
+  await ctx.audit.change(async () => {
+    await ctx.db.updateTable('passkeys').set({ name }).where('id', '=', id).where('userId', '=', actor.id).execute();
+    await ctx.audit.record({
+      action: 'passkey.rename',
+      actor,
+      target: { type: 'passkey', id },
+      tenantId: actor.user.tenantId,
+      ip,
+      detail: { from: row.name, name },
+    });
   });
   return toInfo({ ...row, name });
 }
@@ -138,8 +143,10 @@ export async function renamePasskey(ctx: Ctx, actor: Actor, id: string, name: st
 export async function deletePasskey(ctx: Ctx, actor: Actor, id: string, proof: RecheckProof, ip: string): Promise<null> {
   const row = await ownPasskey(ctx, actor, id);
   await recheck(ctx, actor, proof, ip);
-  await ctx.db.deleteFrom('passkeys').where('id', '=', id).where('userId', '=', actor.id).execute();
-  await ctx.audit.record({ action: 'passkey.delete', actor, target: { type: 'passkey', id }, tenantId: actor.user.tenantId, ip, detail: { name: row.name } });
-  await dropCodesWithLastFactor(ctx, actor, 'passkey', ip);
+  await ctx.audit.change(async () => {
+    await ctx.db.deleteFrom('passkeys').where('id', '=', id).where('userId', '=', actor.id).execute();
+    await ctx.audit.record({ action: 'passkey.delete', actor, target: { type: 'passkey', id }, tenantId: actor.user.tenantId, ip, detail: { name: row.name } });
+    await dropCodesWithLastFactor(ctx, actor, 'passkey', ip);
+  });
   return null;
 }

@@ -25,7 +25,7 @@ export async function passkeySignIn(
 ): Promise<LoginAnswer> {
   const ip = req.ip;
   const stored = await storedPasskey(ctx, body.credential).catch(async (error: unknown) => {
-    await ctx.audit.record({ action: 'login.failure', ip, success: false, detail: { method: 'passkey', reason: 'unknown_passkey' } });
+    await ctx.audit.standalone({ action: 'login.failure', ip, success: false, detail: { method: 'passkey', reason: 'unknown_passkey' } });
     throw error;
   });
   const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', stored.userId).executeTakeFirstOrThrow();
@@ -33,7 +33,7 @@ export async function passkeySignIn(
   const audited = { actor: user, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip };
   // Locked under any of the account's names (the one typed at a failed password sign-in) is locked.
   if ((await lockedKeys(ctx, keysOfUser(user))).size) {
-    await ctx.audit.record({ action: 'login.locked', ...audited, success: false, detail: { method: 'passkey' } });
+    await ctx.audit.standalone({ action: 'login.locked', ...audited, success: false, detail: { method: 'passkey' } });
     throw lockedError(policy);
   }
   return withFailureSlot(
@@ -52,6 +52,6 @@ export async function passkeySignIn(
       await slot.clear(keysOfUser(user));
       return startSession(ctx, req, reply, user, redirect, 'login.success', { method: 'passkey' });
     },
-    () => ctx.audit.record({ action: 'login.locked', ...audited, success: false, detail: { method: 'passkey' } }),
+    () => ctx.audit.standalone({ action: 'login.locked', ...audited, success: false, detail: { method: 'passkey' } }),
   );
 }

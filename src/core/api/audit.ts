@@ -14,6 +14,10 @@ export interface AuditFilter {
   to?: number;
   /** Part of the actor's username. */
   actor?: string;
+  /** Part of the target's name, or its id. */
+  target?: string;
+  /** The rows of one bulk action or import (its event's id). */
+  parentId?: number;
   action?: AuditAction;
   /** Events of this tenant's subtree. */
   tenantId?: string;

@@ -14,6 +14,8 @@ export const auditActions = [
   'user.create',
   'user.update',
   'user.delete',
+  'user.bulk',
+  'user.import',
   'password.change',
   'password.reset',
   'session.revoke',
@@ -61,11 +63,14 @@ const timeText = v.optional(
 );
 
 /** The filters every audit call takes: events in [from, to], by an actor whose username contains
- *  `actor`, of one event type, about a tenant's subtree. */
+ *  `actor`, about a target whose name contains `target` (or whose id it is), of one event type,
+ *  about a tenant's subtree; `parentId`: the rows of one bulk action or import. */
 export const auditFilterFields = {
   from: timeText,
   to: timeText,
   actor: v.optional(v.pipe(v.string('rule.required'), v.maxLength(100, 'rule.maxLength?max=100'))),
+  target: v.optional(v.pipe(v.string('rule.required'), v.maxLength(100, 'rule.maxLength?max=100'))),
+  parentId: timeText,
   action: v.optional(v.picklist(auditActions, 'rule.ids')),
   tenantId: v.optional(id),
 };
@@ -85,6 +90,12 @@ export const auditEntry = v.object({
   action: v.string(),
   targetType: v.nullable(v.string()),
   targetId: v.nullable(v.string()),
+  /** The target's name when the event was recorded. */
+  targetName: v.nullable(v.string()),
+  /** The bulk action's or import's own event, for one of its rows. */
+  parentId: v.nullable(v.number()),
+  /** How many row events a bulk action or import has beneath it. */
+  children: v.number(),
   tenantId: v.nullable(v.string()),
   ip: v.nullable(v.string()),
   success: v.boolean(),

@@ -22,11 +22,15 @@ export default function AuditDetailDialog({
     [t('admin:audit.actor'), entry.actorName ?? '—'],
     [t('admin:audit.action'), actionName],
     [t('admin:audit.result'), t(entry.success ? 'admin:audit.succeeded' : 'admin:audit.failed')],
-    [t('admin:audit.target'), entry.targetType ? `${entry.targetType} ${entry.targetId ?? ''}`.trim() : '—'],
+    [t('admin:audit.target'), entry.targetType ? `${entry.targetType} ${entry.targetName ?? entry.targetId ?? ''}`.trim() : '—'],
+    ...(entry.parentId !== null ? [[t('admin:audit.partOf', { id: entry.parentId }), `#${entry.parentId}`] as [string, string]] : []),
     [t('admin:user.tenant'), tenantName ?? entry.tenantId ?? '—'],
     [t('admin:audit.ip'), entry.ip ?? '—'],
   ];
-  const detail = Object.keys(entry.detail).length ? JSON.stringify(entry.detail, null, 2) : undefined;
+  const { changes, fields: _fields, ...rest } = entry.detail as { changes?: Record<string, { from: unknown; to: unknown }>; fields?: unknown };
+  const changed = changes && typeof changes === 'object' ? Object.entries(changes) : [];
+  const detail = Object.keys(rest).length ? JSON.stringify(rest, null, 2) : undefined;
+  const shown = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
   return (
     <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t('admin:audit.detailTitle')}>
       <dl className={styles.details}>
@@ -39,6 +43,27 @@ export default function AuditDetailDialog({
           </dd>,
         ])}
       </dl>
+      {changed.length > 0 && (
+        <table className={styles.changes}>
+          <caption>{t('admin:audit.changes')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('admin:audit.field')}</th>
+              <th scope="col">{t('admin:audit.before')}</th>
+              <th scope="col">{t('admin:audit.after')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changed.map(([field, { from, to }]) => (
+              <tr key={field}>
+                <th scope="row">{field}</th>
+                <td>{shown(from)}</td>
+                <td>{shown(to)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {detail && (
         <pre className={styles.detail} tabIndex={0} aria-label={t('admin:audit.details')}>
           {detail}

@@ -15,6 +15,7 @@ import { RowActions } from '../../widgets/admin/RowActions';
 import { TenantFilter } from '../../widgets/admin/TenantFilter';
 import { usePagedList } from '../../widgets/admin/usePagedList';
 import { useResource } from '../../widgets/useResource';
+import { useNavigate } from '../../app/router';
 import * as ui from '../../widgets/ui.css';
 import * as styles from '../../widgets/admin/admin.css';
 
@@ -24,6 +25,61 @@ const isKnownAction = (action: string): action is AuditAction => (auditActions a
 
 const AuditDetailDialog = lazy(() => import('./AuditDetailDialog'));
 
+/** Where a target's screen is, for the kinds of target that have one. */
+const targetPaths: Record<string, (id: string) => string> = {
+  app: (id) => `/app/detail/${id}`,
+  menu: (id) => `/menu/detail/${id}`,
+};
+
+/** "user alice": the target's kind and its name when recorded, linked to its screen when it has one. */
+export function AuditTarget({ entry }: { entry: AuditEntry }) {
+  const t = useT();
+  const navigate = useNavigate();
+  if (!entry.targetType) return <>—</>;
+  const kind = entry.targetType in TARGET_TYPES ? t(`admin:audit.targetTypes.${entry.targetType as TargetType}`) : entry.targetType;
+  const name = entry.targetName ?? entry.targetId ?? '';
+  const path = entry.targetId ? targetPaths[entry.targetType]?.(entry.targetId) : undefined;
+  return (
+    <span>
+      {kind}{' '}
+      {path ? (
+        <a
+          href={path}
+          onClick={(event) => {
+            event.preventDefault();
+            navigate(path);
+          }}
+        >
+          {name}
+        </a>
+      ) : (
+        <strong>{name}</strong>
+      )}
+    </span>
+  );
+}
+
+const TARGET_TYPES = {
+  user: 1,
+  tenant: 1,
+  app: 1,
+  role: 1,
+  menu: 1,
+  channel: 1,
+  webhook: 1,
+  privilege: 1,
+  scim_token: 1,
+  passkey: 1,
+  settings: 1,
+  session: 1,
+  import: 1,
+  idp: 1,
+  file: 1,
+  license: 1,
+  message: 1,
+} as const;
+type TargetType = keyof typeof TARGET_TYPES;
+
 type Query = Required<Pick<AuditQuery, 'page' | 'size'>> & AuditFilter;
 
 /** A datetime-local value (local time, minutes) as epoch ms, or undefined when empty. */
@@ -31,11 +87,11 @@ const timeOf = (value: string) => (value ? new Date(value).getTime() : undefined
 
 export default function AuditLogScreen() {
   const t = useT();
-  const ids = { from: useId(), to: useId(), actor: useId() };
+  const ids = { from: useId(), to: useId(), actor: useId(), target: useId() };
   const list = usePagedList<AuditEntry, Query>(listAudit, {});
   const tree = useResource(tenantApi.tree, []);
   const tenantNames = useMemo(() => new Map(tree.data?.map((tenant) => [tenant.id, tenant.name])), [tree.data]);
-  const [draft, setDraft] = useState({ from: '', to: '', actor: '', action: '' });
+  const [draft, setDraft] = useState({ from: '', to: '', actor: '', target: '', action: '' });
   const [shown, setShown] = useState<AuditEntry>();
   const { page: _page, size: _size, ...filter } = list.query;
 
@@ -47,6 +103,8 @@ export default function AuditLogScreen() {
       from: timeOf(draft.from),
       to: to === undefined ? undefined : to + 59_999,
       actor: draft.actor.trim() || undefined,
+      target: draft.target.trim() || undefined,
+      parentId: undefined,
       action: (draft.action || undefined) as AuditAction | undefined,
     });
   };
@@ -56,10 +114,10 @@ export default function AuditLogScreen() {
     isKnownAction(action) ? t(`admin:audit.actions.${action.replace('.', '_') as TextKeyOfAction<AuditAction>}`) : action;
 
   // The time range and the actor's name are typed first and applied together (Apply).
-  const draftInput = (name: 'from' | 'to' | 'actor', type: 'datetime-local' | 'search') => (
+  const draftInput = (name: 'from' | 'to' | 'actor' | 'target', type: 'datetime-local' | 'search') => (
     <div className={styles.control}>
       <label htmlFor={ids[name]} className={styles.controlLabel}>
-        {t(`admin:audit.${name}`)}
+        {t(name === 'target' ? 'admin:audit.targetFilter' : `admin:audit.${name}`)}
       </label>
       <input
         id={ids[name]}
@@ -76,6 +134,7 @@ export default function AuditLogScreen() {
     { id: 'at', header: t('admin:audit.time'), cell: (entry) => formatDate(entry.at) },
     { id: 'actor', header: t('admin:audit.actor'), cell: (entry) => entry.actorName ?? '—' },
     { id: 'action', header: t('admin:audit.action'), cell: (entry) => actionName(entry.action) },
+    { id: 'target', header: t('admin:audit.target'), cell: (entry) => <AuditTarget entry={entry} /> },
     {
       id: 'result',
       header: t('admin:audit.result'),
@@ -94,6 +153,16 @@ export default function AuditLogScreen() {
       cell: (entry) => (
         <RowActions
           actions={[
+            ...(entry.children
+              ? [
+                  {
+                    key: 'rows',
+                    label: t('admin:audit.rows', { count: entry.children }),
+                    name: t('admin:audit.rowsOf', { action: actionName(entry.action), time: formatDate(entry.at) }),
+                    onSelect: () => list.refine({ parentId: entry.id }),
+                  },
+                ]
+              : []),
             {
               key: 'details',
               label: t('admin:audit.details'),
@@ -119,6 +188,7 @@ export default function AuditLogScreen() {
         {draftInput('from', 'datetime-local')}
         {draftInput('to', 'datetime-local')}
         {draftInput('actor', 'search')}
+        {draftInput('target', 'search')}
         <FilterSelect
           label={t('admin:audit.action')}
           allLabel={t('admin:audit.allActions')}
@@ -131,6 +201,14 @@ export default function AuditLogScreen() {
           {t('admin:audit.apply')}
         </button>
       </form>
+      {list.query.parentId !== undefined && (
+        <p role="status">
+          {t('admin:audit.rowsTitle')} (#{list.query.parentId}){' '}
+          <button type="button" className={ui.button.secondary} onClick={() => list.refine({ parentId: undefined })}>
+            {t('admin:audit.allActions')}
+          </button>
+        </p>
+      )}
       <PagedTable
         list={list}
         caption={t('route.audit')}

@@ -19,3 +19,17 @@ export const detail = style({
   whiteSpace: 'pre-wrap',
   overflowWrap: 'anywhere',
 });
+
+/** Old → new per changed field; long values wrap (narrow screens). */
+export const changes = style({
+  width: '100%',
+  marginTop: vars.space.md,
+  borderCollapse: 'collapse',
+  fontSize: vars.font.sizeSmall,
+  tableLayout: 'fixed',
+  overflowWrap: 'anywhere',
+  selectors: {
+    '& caption': { textAlign: 'start', fontWeight: 600, marginBottom: vars.space.sm },
+    '& th, & td': { textAlign: 'start', padding: vars.space.sm, borderTop: `1px solid ${vars.color.border}` },
+  },
+});
