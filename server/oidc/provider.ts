@@ -23,6 +23,7 @@ import { clientBasedCORS, openEndpointsCORS } from './cors';
 import { noIntrospectionForPublicClients, refreshTokenTTL } from './public-clients';
 import { consoleSignIn, finishInteraction, freshEnough } from './interactions';
 import { sendProviderLogoutsThroughOutbox } from './backchannel';
+import { DPOP_ALGORITHMS } from './dpop';
 import { maySignIn, PERSON_COLUMNS, takePersonReadAhead } from './read-ahead';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
@@ -114,6 +115,8 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
     responseTypes: ['code'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     pkce: { required: () => true },
+    // The same list the console's API checks DPoP proofs with (dpop.ts).
+    enabledJWA: { dPoPSigningAlgValues: DPOP_ALGORITHMS },
     clientBasedCORS,
     features: {
       devInteractions: { enabled: false },
