@@ -77,9 +77,9 @@ export const patterns = {
   /** 2-20 characters: a letter first, a letter or digit last, letters/digits/_/- between. */
   safeCode: /^[A-Za-z][\w-]{0,18}[A-Za-z0-9]$/,
   /** 2-60 characters starting with a letter or a Chinese character; no invisible ones (visible-text.ts). */
-  resourceName: new RegExp(`^[A-Za-z\u4e00-\u9fa5][^${INVISIBLE_CHARACTERS}]{1,59}$`, 'u'),
+  resourceName: new RegExp(`^[A-Za-z\u4e00-\u9fa5][^${INVISIBLE_CHARACTERS}]{1,59}$`),
   /** Free text that must not start with http (nor https), in any letter case; no invisible characters but line breaks and tabs. */
-  notLink: new RegExp(`^(?![Hh][Tt][Tt][Pp])(?:[\\t\\n\\r]|[^${INVISIBLE_CHARACTERS}])*$`, 'u'),
+  notLink: new RegExp(`^(?![Hh][Tt][Tt][Pp])(?:[\\t\\n\\r]|[^${INVISIBLE_CHARACTERS}])*$`),
   domain: /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/,
   /** Absolute or relative path of segments made of letters, digits, '.', '~', '_' and '-'. */
   path: new RegExp(`^\\/?(?:${SEGMENT}+\\/)*${SEGMENT}*$`),

@@ -7,7 +7,7 @@ import { INVISIBLE_CHARACTERS } from '../validation/visible-text';
 /** A token's name: what the audit log shows as the actor of its calls. */
 export const scimTokenName = v.pipe(
   v.string('rule.required'),
-  v.regex(new RegExp(`^[^\\s${INVISIBLE_CHARACTERS}][^${INVISIBLE_CHARACTERS}]{0,48}[^\\s${INVISIBLE_CHARACTERS}]$`, 'u'), 'rule.scimTokenName'),
+  v.regex(new RegExp(`^[^\\s${INVISIBLE_CHARACTERS}][^${INVISIBLE_CHARACTERS}]{0,48}[^\\s${INVISIBLE_CHARACTERS}]$`), 'rule.scimTokenName'),
 );
 
 export const scimTokenListQuery = v.object({
