@@ -150,6 +150,11 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     schemaController: { compilersFactory: descriptionOnlySchemas },
   });
   app.decorate('ctx', ctx);
+  // The private targets the server may call (server/http/outbound-address.ts), said once at start.
+  if (config.outboundAllow.length) app.log.info(`outbound requests may reach these private targets: ${config.outboundAllow.join(', ')} (IAM_OUTBOUND_ALLOW)`);
+  if (config.outboundAllowPrivate) {
+    app.log.warn('IAM_OUTBOUND_ALLOW_PRIVATE=1 is deprecated: every loopback and private address may be called; list them in IAM_OUTBOUND_ALLOW instead');
+  }
   answerWithRequestId(app);
   app.addHook('onClose', () => db.close());
   guardJsonBodies(app);

@@ -644,6 +644,17 @@ const svgPaintBounds: Migration = {
   },
 };
 
+/** Whether a webhook attempt's receiver was a private address let through by the operator's
+ *  allow-list: its answer (an internal page) is shown to platform administrators only. */
+const webhookPrivateAnswers: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('webhook_attempts')
+      .addColumn('private_target', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -672,6 +683,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0027_sso_public_clients': publicClients,
     '0029_delivery_error_codes': deliveryErrorCodes,
     '0035_svg_paint_bounds': svgPaintBounds,
+    '0035_webhook_private_answers': webhookPrivateAnswers,
   };
 }
 
