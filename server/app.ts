@@ -144,6 +144,9 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     bodyLimit: 256 * 1024,
     frameworkErrors: frameworkErrorAnswer(securityHeaders),
     clientErrorHandler: clientErrorAnswer(securityHeaders),
+    // Node would answer an HTTP/1.1 request without Host itself, a bare 400 with none of our
+    // headers; the hook below answers it in the envelope instead.
+    http: { requireHostHeader: false },
     // Requests are validated by the shared valibot schemas inside each route (see http/route.ts);
     // the JSON Schemas Fastify holds are their OpenAPI description only. Given here, Fastify does
     // not load its own compilers (ajv, fast-json-stringify) at all.
@@ -157,6 +160,11 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   const lifecycle: Lifecycle = { draining: false };
   app.decorate('lifecycle', lifecycle);
   closeConnectionsWhileDraining(app, lifecycle);
+  // The private targets the server may call (server/http/outbound-address.ts), said once at start.
+  if (config.outboundAllow.length) app.log.info(`outbound requests may reach these private targets: ${config.outboundAllow.join(', ')} (IAM_OUTBOUND_ALLOW)`);
+  if (config.outboundAllowPrivate) {
+    app.log.warn('IAM_OUTBOUND_ALLOW_PRIVATE=1 is deprecated: every loopback and private address may be called; list them in IAM_OUTBOUND_ALLOW instead');
+  }
   answerWithRequestId(app);
   app.addHook('onClose', () => db.close());
   guardJsonBodies(app);
@@ -172,6 +180,10 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   // A NUL character has no use in any URL here, and PostgreSQL cannot store it: refused before
   // routing (after the security headers, which every answer carries).
   app.addHook('onRequest', (request, _reply, done) => done(/%00/.test(request.url) ? new ApiError(400, 'The URL contains a NUL character (%00)') : undefined));
+  // HTTP/1.1 requires a Host header (RFC 9112 §3.2); HTTP/1.0 may leave it out and is answered.
+  app.addHook('onRequest', (request, _reply, done) =>
+    done(request.headers.host === undefined && request.raw.httpVersion !== '1.0' ? new ApiError(400, 'The request has no Host header') : undefined),
+  );
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && config.corsOrigins.includes(origin)),
     credentials: true,

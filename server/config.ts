@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { validAllowEntry } from './http/outbound-address';
 
 export interface RateLimit {
   max: number;
@@ -49,9 +50,13 @@ export interface ServerOptions {
   /** Who may read GET /metrics (see docs/security.md): a bearer token (env IAM_METRICS_TOKEN) and/or
    *  client addresses (env IAM_METRICS_ALLOW: IPs, CIDRs, loopback/linklocal/uniquelocal). */
   metrics?: { token?: string; allow?: string[] };
-  /** Requests to addresses administrators typed in (back-channel logout, webhooks) may go to
-   *  loopback and private addresses (env IAM_OUTBOUND_ALLOW_PRIVATE=1; http/outbound-address.ts). */
+  /** Requests to addresses administrators typed in (back-channel logout, webhooks, message channels,
+   *  third-party sign-in) may go to every loopback and private address (env
+   *  IAM_OUTBOUND_ALLOW_PRIVATE=1, deprecated: use outboundAllow; http/outbound-address.ts). */
   outboundAllowPrivate?: boolean;
+  /** The private targets those requests may reach (env IAM_OUTBOUND_ALLOW, comma-separated host
+   *  names, addresses and CIDR ranges); link-local and metadata addresses never. */
+  outboundAllow?: string[];
   /** Passkeys' relying party (env IAM_WEBAUTHN_RP_ID, IAM_WEBAUTHN_ORIGINS): the RP ID (a domain
    *  name) and the page origins whose passkey ceremonies are accepted. Default: the host and origin
    *  of the public URL (server/auth/passkeys/relying-party.ts). */
@@ -82,6 +87,7 @@ export interface ServerConfig {
   checkAnswers: boolean;
   metrics: { token: string | undefined; allow: string[] };
   outboundAllowPrivate: boolean;
+  outboundAllow: string[];
   /** Unset parts follow the public origin (known once listening when IAM_PUBLIC_URL is unset). */
   webauthn: { rpId: string | undefined; origins: string[] | undefined };
   shutdownGraceMs: number;
@@ -152,6 +158,14 @@ export function trustedProxies(entries: string[], source = 'IAM_TRUST_PROXY'): s
 const METRICS_TOKEN_MIN_LENGTH = 16;
 
 /** Who may read /metrics. Unset: this machine only (loopback) outside production, nobody in production. */
+/** IAM_OUTBOUND_ALLOW: trimmed entries; one that is neither a host name, an address nor a CIDR range stops the start. */
+function outboundAllowList(entries: string[]): string[] {
+  const list = entries.map((entry) => entry.trim()).filter(Boolean);
+  const wrong = list.filter((entry) => !validAllowEntry(entry));
+  if (wrong.length) throw new Error(`IAM_OUTBOUND_ALLOW: not a host name, IP address or CIDR range: ${wrong.join(', ')}`);
+  return list;
+}
+
 function metricsAccess(options: ServerOptions, env: NodeJS.ProcessEnv): ServerConfig['metrics'] {
   const token = options.metrics?.token ?? (env.IAM_METRICS_TOKEN || undefined);
   if (token !== undefined && token.length < METRICS_TOKEN_MIN_LENGTH)
@@ -275,6 +289,7 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     checkAnswers: options.checkAnswers ?? false,
     metrics: metricsAccess(options, env),
     outboundAllowPrivate: options.outboundAllowPrivate ?? /^(1|true|yes|on)$/i.test(env.IAM_OUTBOUND_ALLOW_PRIVATE ?? ''),
+    outboundAllow: outboundAllowList(options.outboundAllow ?? (env.IAM_OUTBOUND_ALLOW ?? '').split(',')),
     webauthn: webauthnConfig(options, env, addresses.publicUrl),
     shutdownGraceMs: shutdownGrace(options, env),
   };

@@ -11,6 +11,7 @@ import { outboxDb, type MessageRow } from './tables';
 import { sendEmail } from './senders/email';
 import { sendSms } from './senders/sms';
 import { sendDingTalk, sendWeCom } from './senders/robots';
+import { outboundPolicy } from '../http/outbound-address';
 import { DeliveryError, type ChannelSettings, type Sender } from './senders/types';
 
 type ChannelRow = Selectable<ChannelTable>;
@@ -87,7 +88,7 @@ async function send(ctx: Ctx, row: MessageRow, route: Route): Promise<void> {
   }
   const settings = JSON.parse(route.channel.config) as ChannelSettings;
   const params = row.params ? (JSON.parse(row.params) as Record<string, string>) : {};
-  await senders[type](settings, { title: row.title, content: row.content, address: route.address, params }, { allowPrivate: ctx.config.outboundAllowPrivate });
+  await senders[type](settings, { title: row.title, content: row.content, address: route.address, params }, outboundPolicy(ctx.config));
 }
 
 /** Delivers a claimed message (status `sending`, attempts counted) and stores the outcome. */

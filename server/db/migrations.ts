@@ -1,6 +1,7 @@
 // Schema migrations, one portable definition for SQLite and PostgreSQL (Kysely's schema builder).
 // Append new migrations; never edit one that has shipped.
 import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Kysely, type Migration, type CreateTableBuilder } from 'kysely';
+import { sanitizeSvg } from '../files/svg';
 
 type Engine = 'sqlite' | 'postgres';
 type Table = CreateTableBuilder<string, never>;
@@ -663,6 +664,34 @@ const auditStory: Migration = {
   },
 };
 
+/** SVG images stored before the paint-bounded allowlist (server/files/svg.ts) are cleaned by it
+ *  too, in place (their ids stay, so every field that names one still does): a pattern bomb
+ *  uploaded earlier stops costing its viewers. One that the allowlist now refuses as too complex
+ *  becomes an empty image. */
+const svgPaintBounds: Migration = {
+  async up(db: Kysely<unknown>) {
+    const { rows } = await sql<{ id: string; data: Uint8Array }>`select id, data from files where kind = 'svg'`.execute(db);
+    for (const row of rows) {
+      const before = Buffer.from(row.data).toString('utf8');
+      const clean = (await sanitizeSvg(before)) ?? '<svg xmlns="http://www.w3.org/2000/svg"></svg>';
+      if (clean === before) continue;
+      const data = Buffer.from(clean, 'utf8');
+      await sql`update files set data = ${data}, size = ${data.length} where id = ${row.id}`.execute(db);
+    }
+  },
+};
+
+/** Whether a webhook attempt's receiver was a private address let through by the operator's
+ *  allow-list: its answer (an internal page) is shown to platform administrators only. */
+const webhookPrivateAnswers: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('webhook_attempts')
+      .addColumn('private_target', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -693,6 +722,8 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0036_message_notice': messageNotice,
     '0030_idempotency_keys': idempotencyKeys,
     '0030_audit_story': auditStory,
+    '0035_svg_paint_bounds': svgPaintBounds,
+    '0035_webhook_private_answers': webhookPrivateAnswers,
   };
 }
 

@@ -418,6 +418,8 @@ export interface WebhookAttemptTable {
   error: string | null;
   /** The start of the receiver's answer (bounded). */
   answer: string | null;
+  /** 1 when the receiver was a private address (migration 0035): its answer is for platform administrators only. */
+  privateTarget: Generated<number>;
 }
 
 /** A user CSV import or its dry run: progress and each refused row's problems (JSON). */

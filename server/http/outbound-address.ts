@@ -5,8 +5,11 @@
 //  - checkOutboundUrl(url, options) resolves the host (every address it has) and refuses the URL
 //    unless each address is public unicast: loopback, private, link-local, unique-local, CGNAT,
 //    multicast, unspecified, reserved, and IPv6 forms embedding an IPv4 address (IPv4-mapped,
-//    IPv4-compatible, NAT64, 6to4, Teredo) are refused. `allowPrivate` (the operator's IAM_OUTBOUND_ALLOW_PRIVATE,
-//    see docs/configuration.md) lets private and loopback addresses through.
+//    IPv4-compatible, NAT64, 6to4, Teredo) are refused. The operator's allow-list (`allow`:
+//    IAM_OUTBOUND_ALLOW, host names and CIDR ranges, see docs/configuration.md) lets the private
+//    targets it names through; `allowPrivate` (IAM_OUTBOUND_ALLOW_PRIVATE=1, deprecated) every
+//    private and loopback one. Link-local addresses and the cloud metadata services (169.254.0.0/16,
+//    fe80::/10, fd00:ec2::254) are refused whatever is listed.
 //  - outboundFetch(url, init) checks the URL the same way, then connects to the addresses it
 //    checked (no second name lookup the name's owner could answer differently: DNS rebinding),
 //    with the Host header and TLS server name of the URL. It never follows a redirect (a 3xx is
@@ -40,8 +43,12 @@ export class OutboundAddressError extends Error {
 }
 
 export interface OutboundOptions {
-  /** Let loopback and private addresses through (an operator's choice: IAM_OUTBOUND_ALLOW_PRIVATE). */
+  /** Let every loopback and private address through (IAM_OUTBOUND_ALLOW_PRIVATE=1, deprecated). */
   allowPrivate?: boolean;
+  /** The private targets the operator allows (IAM_OUTBOUND_ALLOW): host names, exact, and CIDR ranges. */
+  allow?: readonly string[];
+  /** Told the addresses a URL was checked for (and whether any of them is not public). */
+  onChecked?: (target: CheckedTarget) => void;
   /** Resolves a host name to all its addresses (default: the system resolver, dns.lookup). */
   lookup?: (hostname: string) => Promise<LookupAddress[]>;
 }
@@ -50,21 +57,46 @@ export interface OutboundOptions {
 export interface CheckedTarget {
   url: URL;
   addresses: LookupAddress[];
+  /** One of the addresses is not public unicast (it passed by the operator's allow-list). */
+  private: boolean;
 }
 
-/** Never a destination, whatever the operator allows. */
-const NEVER = new Set(['unspecified', 'multicast', 'broadcast']);
+/** Never a destination, whatever the operator allows: link-local holds the cloud metadata services. */
+const NEVER = new Set(['unspecified', 'multicast', 'broadcast', 'linkLocal']);
+/** AWS's IPv6 metadata service sits in unique-local space. */
+const METADATA = [ipaddr.parseCIDR('fd00:ec2::254/128')];
 
-/** Why the address may not be connected to, or undefined when it may. */
-function refusedRange(address: string, allowPrivate: boolean): string | undefined {
+/** An IAM_OUTBOUND_ALLOW entry that is an address range (a bare address is a range of one). */
+function rangeOf(entry: string): [ipaddr.IPv4 | ipaddr.IPv6, number] | undefined {
+  if (ipaddr.isValidCIDR(entry)) return ipaddr.parseCIDR(entry);
+  if (ipaddr.isValid(entry)) {
+    const address = ipaddr.parse(entry);
+    return [address, address.kind() === 'ipv4' ? 32 : 128];
+  }
+  return undefined;
+}
+
+const within = (address: ipaddr.IPv4 | ipaddr.IPv6, ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][]) =>
+  ranges.some((range) => address.kind() === range[0].kind() && address.match(range));
+
+/** Why the address may not be connected to, or undefined when it may; `listed`: the host name is on
+ *  the operator's allow-list. */
+function refusedRange(address: string, options: OutboundOptions, listed: boolean): string | undefined {
   // process() turns an IPv4-mapped IPv6 address (::ffff:127.0.0.1) into the IPv4 address it is.
   const parsed = ipaddr.process(address);
   let range: string = parsed.range();
   // ::/8 is reserved and holds the old IPv4-compatible form (::127.0.0.1), which ipaddr.js calls unicast.
   if (range === 'unicast' && parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts[0]! < 0x100) range = 'reserved';
-  if (range === 'unicast' || (allowPrivate && !NEVER.has(range))) return undefined;
+  if (range === 'unicast') return undefined;
+  if (NEVER.has(range) || within(parsed, METADATA)) return range === 'uniqueLocal' ? 'metadata' : range;
+  const ranges = (options.allow ?? []).map(rangeOf).filter((range) => range !== undefined);
+  if (options.allowPrivate || listed || within(parsed, ranges)) return undefined;
   return range;
 }
+
+/** Whether an IAM_OUTBOUND_ALLOW entry is understood: a host name, an address or a CIDR range. */
+export const validAllowEntry = (entry: string) =>
+  rangeOf(entry) !== undefined || /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i.test(entry);
 
 const systemLookup = (hostname: string) => dnsLookup(hostname, { all: true, verbatim: true });
 
@@ -89,11 +121,16 @@ export async function checkOutboundUrl(url: string | URL, options: OutboundOptio
     }
     if (!addresses.length) throw new OutboundAddressError('unresolvable', `${host} has no address`);
   }
+  const listed = !isIP(host) && (options.allow ?? []).some((entry) => entry.toLowerCase() === host.toLowerCase());
+  let notPublic = false;
   for (const { address } of addresses) {
-    const range = refusedRange(address, options.allowPrivate ?? false);
+    const range = refusedRange(address, options, listed);
     if (range) throw new OutboundAddressError('address', `${host} is not a public address (${address}: ${range})`);
+    notPublic ||= refusedRange(address, {}, false) !== undefined;
   }
-  return { url: parsed, addresses };
+  const target = { url: parsed, addresses, private: notPublic };
+  options.onChecked?.(target);
+  return target;
 }
 
 export interface OutboundInit extends OutboundOptions {
@@ -194,3 +231,9 @@ export async function outboundFetch(url: string | URL, init: OutboundInit = {}):
     request.end(body);
   });
 }
+
+/** The operator's outbound settings (server/config.ts) as the options of a check. */
+export const outboundPolicy = (config: { outboundAllowPrivate: boolean; outboundAllow: readonly string[] }): OutboundOptions => ({
+  allowPrivate: config.outboundAllowPrivate,
+  allow: config.outboundAllow,
+});

@@ -70,15 +70,15 @@ export interface SignedInSpec<B, Q, P> extends BaseSpec<B, Q, P> {
 }
 
 /** Signed in with `access`, or called by an app with an access token our provider issued to it
- *  (`Authorization: Bearer`): the handler checks that token, and `actor` is null then. */
+ *  (`Authorization: Bearer`, or `DPoP` with a proof for a bound token): the handler checks that token, and `actor` is null then. */
 export interface AppTokenSpec<B, Q, P> extends BaseSpec<B, Q, P> {
   access: Permission;
   appToken: true;
   handler(req: ApiRequest<Out<B>, Out<Q>, Out<P>>, reply: FastifyReply): Promise<unknown>;
 }
 
-/** Whether the request carries an `Authorization: Bearer` token (an app's, for AppTokenSpec). */
-export const carriesBearer = (request: FastifyRequest) => /^Bearer /i.test(request.headers.authorization ?? '');
+/** Whether the request carries an `Authorization: Bearer` or `DPoP` token (an app's, for AppTokenSpec). */
+export const carriesBearer = (request: FastifyRequest) => /^(Bearer|DPoP) /i.test(request.headers.authorization ?? '');
 
 /** Finds the caller (session) and enforces CSRF; supplied by the auth module. */
 export interface Gate {
@@ -120,7 +120,7 @@ function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Acc
     description:
       spec.access === 'public'
         ? 'No sign-in needed.'
-        : `Needs permission code ${spec.access} (${permissionName(spec.access)})${spec.appToken ? ", or an app's access token (Authorization: Bearer)" : ''}.`,
+        : `Needs permission code ${spec.access} (${permissionName(spec.access)})${spec.appToken ? ", or an app's access token (Authorization: Bearer, or DPoP with a proof)" : ''}.`,
     ...(spec.access === 'public' ? {} : { security: [{ sessionCookie: [] }, { sessionToken: [] }] }),
   };
   if (spec.body) schema.body = toDoc((spec.bodyDoc ?? spec.body) as Schema);

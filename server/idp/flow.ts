@@ -20,7 +20,7 @@ export const callbackPath = (code: string) => `/api/interaction/idp/${encodeURIC
 
 export async function startFlow(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, code: string, redirect: string | undefined): Promise<string> {
   const provider = await identityProvider(ctx, code);
-  const config = await discover(provider);
+  const config = await discover(ctx, provider);
   const oidc = await openidClient();
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
@@ -65,7 +65,7 @@ export async function finishFlow(ctx: Ctx, req: FastifyRequest, code: string): P
     throw refused('The sign-in with the provider expired or was not started here');
   }
   checkBrowser(req, flow.browserHash);
-  const config = await discover(await identityProvider(ctx, code));
+  const config = await discover(ctx, await identityProvider(ctx, code));
   const oidc = await openidClient();
   let tokens: oidcTypes.TokenEndpointResponse & oidcTypes.TokenEndpointResponseHelpers;
   try {

@@ -1,6 +1,7 @@
 // An OpenID Connect identity provider as an administrator configures it (the idps row's config,
 // never answered back), and the relying-party configuration openid-client discovers from it.
 import type * as oidc from 'openid-client';
+import { outboundFetch, outboundPolicy } from '../http/outbound-address';
 import { lazy } from '../lazy';
 import type { Ctx } from '../context';
 import { fieldError, notFound } from '../http/errors';
@@ -63,11 +64,25 @@ export async function identityProvider(ctx: Ctx, code: string): Promise<Identity
   return config;
 }
 
-export async function discover(config: IdentityProviderConfig): Promise<oidc.Configuration> {
+/** The provider's configuration; every request openid-client makes for it (discovery, token,
+ *  userinfo, JWKS) goes through the outbound address guard with the operator's allow-list
+ *  (server/http/outbound-address.ts): a provider's document cannot send the server to a private or
+ *  metadata address. */
+export async function discover(ctx: Ctx, config: IdentityProviderConfig): Promise<oidc.Configuration> {
   const issuer = new URL(config.issuer);
   const oidc = await openidClient();
+  const policy = outboundPolicy(ctx.config);
+  const guarded: oidc.CustomFetch = (url, options) =>
+    outboundFetch(url, {
+      ...policy,
+      method: options.method,
+      headers: Object.fromEntries(new Headers(options.headers as HeadersInit)),
+      body: options.body as string | URLSearchParams | undefined,
+      signal: options.signal ?? undefined,
+    });
   return oidc.discovery(issuer, config.clientId, config.clientSecret || undefined, undefined, {
     ...(isLoopback(issuer) && issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : {}),
+    [oidc.customFetch]: guarded,
     timeout: 10,
   });
 }

@@ -10,7 +10,7 @@ import type Provider from 'oidc-provider';
 import type { Ctx } from '../context';
 import { oidcDb, type OidcDatabase } from './tables';
 import { OidcProvider } from './provider';
-import { outboundFetch } from '../http/outbound-address';
+import { outboundFetch, outboundPolicy } from '../http/outbound-address';
 
 const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 /** A claimed delivery may be taken over by another process when its post has not finished by then. */
@@ -114,7 +114,7 @@ async function post(ctx: Ctx, uri: string, token: string): Promise<void> {
     method: 'POST',
     timeoutMs: POST_TIMEOUT_MS,
     maxResponseBytes: 1024,
-    allowPrivate: ctx.config.outboundAllowPrivate,
+    ...outboundPolicy(ctx.config),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ logout_token: token }),
   });

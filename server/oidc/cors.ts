@@ -1,9 +1,9 @@
 // Which web pages may call the provider from the browser (CORS): the origins of an app's registered
 // redirect URIs, nothing else. At the token and revocation endpoints only a public client's origins
 // (a single-page app; a confidential client calls them from its server), at userinfo the origins of
-// the access token's app; discovery and the JWKS, which no client calls with its id, answer the
-// origins of any app that is a client. Any other Origin gets no CORS headers (and the client
-// endpoints refuse the call). The console's own API keeps its own CORS list (server/app.ts).
+// the access token's app; discovery, the JWKS and the preflights, which carry no client id, answer
+// the origins of the apps that could call them. Any other Origin (and `null`) gets no CORS headers
+// (and the client endpoints refuse the call). The console's own API keeps its own CORS list (server/app.ts).
 import type { Kysely } from 'kysely';
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 import type { OidcDatabase } from './tables';
@@ -20,26 +20,46 @@ export function clientBasedCORS(koa: KoaContextWithOIDC, origin: string, client:
   return (client.redirectUris ?? []).some((uri) => originOf(uri) === origin);
 }
 
-/** The routes (and their preflights) that oidc-provider opens to every origin. */
-const OPEN_ROUTES = new Set(['discovery', 'cors.discovery', 'jwks', 'cors.jwks']);
+/** Whose origins may call a route that oidc-provider opens to every origin: discovery and the JWKS,
+ *  and the preflights (OPTIONS) of the client endpoints, which carry no client id to check: any
+ *  app's origins where any app calls (discovery, JWKS, userinfo), a public client's origins where only
+ *  a public client calls from a browser (token, revocation, pushed authorization requests), nobody's
+ *  at introspection (a public client may not introspect: public-clients.ts). */
+const OPEN_ROUTES = new Map<string, 'any' | 'public' | 'none'>([
+  ['discovery', 'any'],
+  ['cors.discovery', 'any'],
+  ['jwks', 'any'],
+  ['cors.jwks', 'any'],
+  ['cors.userinfo', 'any'],
+  ['cors.token', 'public'],
+  ['cors.revocation', 'public'],
+  ['cors.pushed_authorization_request', 'public'],
+  ['cors.introspection', 'none'],
+  ['cors.device_authorization', 'none'],
+]);
 
-/** Discovery and the JWKS answer CORS only to the origins of the apps' redirect URIs (enabled apps
- *  with a client, public or with a secret); read at each cross-origin request. */
+/** Those routes answer CORS only to the origins of the apps' redirect URIs (enabled apps with a
+ *  client: public, or with a secret), read at each cross-origin request; never to `null`. */
 export function openEndpointsCORS(db: Kysely<OidcDatabase>) {
-  const registered = async (origin: string) => {
+  const registered = async (origin: string, clients: 'any' | 'public') => {
     const rows = await db
       .selectFrom('apps')
       .innerJoin('oidcClients', 'oidcClients.appId', 'apps.id')
       .select('apps.callbackUrl')
       .where('apps.status', '=', Status.Enable)
-      .where((where) => where.or([where('oidcClients.clientType', '=', ClientType.Public), where('oidcClients.secret', 'is not', null)]))
+      .where((where) =>
+        clients === 'public'
+          ? where('oidcClients.clientType', '=', ClientType.Public)
+          : where.or([where('oidcClients.clientType', '=', ClientType.Public), where('oidcClients.secret', 'is not', null)]),
+      )
       .execute();
     return rows.some((row) => callbackUrls(row.callbackUrl).some((uri) => originOf(uri) === origin));
   };
   return async (koa: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> => {
     await next();
     const origin = koa.get('Origin');
-    if (!origin || !OPEN_ROUTES.has(koa.oidc?.route ?? '') || (origin !== 'null' && (await registered(origin)))) return;
+    const clients = OPEN_ROUTES.get(koa.oidc?.route ?? '');
+    if (!origin || !clients || (origin !== 'null' && clients !== 'none' && (await registered(origin, clients)))) return;
     for (const header of Object.keys(koa.response.headers)) {
       if (header.toLowerCase().startsWith('access-control-')) koa.remove(header);
     }

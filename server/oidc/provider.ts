@@ -23,6 +23,8 @@ import { clientBasedCORS, openEndpointsCORS } from './cors';
 import { noIntrospectionForPublicClients, refreshTokenTTL } from './public-clients';
 import { consoleSignIn, finishInteraction, freshEnough } from './interactions';
 import { sendProviderLogoutsThroughOutbox } from './backchannel';
+import { DPOP_ALGORITHMS } from './dpop';
+import { spendCodeOnFailedExchange } from './spent-codes';
 import { maySignIn, PERSON_COLUMNS, takePersonReadAhead } from './read-ahead';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
@@ -114,6 +116,11 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
     responseTypes: ['code'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     pkce: { required: () => true },
+    // The redirect_uri sent to the authorization endpoint is sent again at the token endpoint, even
+    // by an app with one callback URL (RFC 6749 §4.1.3).
+    allowOmittingSingleRegisteredRedirectUri: false,
+    // The same list the console's API checks DPoP proofs with (dpop.ts).
+    enabledJWA: { dPoPSigningAlgValues: DPOP_ALGORITHMS },
     clientBasedCORS,
     features: {
       devInteractions: { enabled: false },
@@ -220,6 +227,7 @@ export class OidcProvider {
     answerUnavailableDatabaseAs503(provider);
     provider.use(formPostPolicy);
     provider.use(unauthorizedGrantType);
+    provider.use(spendCodeOnFailedExchange);
     provider.use(noIntrospectionForPublicClients);
     provider.use(openEndpointsCORS(oidcDb(this.ctx.db)));
     provider.use(endConsoleSessionOnLogout(this.ctx));

@@ -7,12 +7,12 @@ import { defineRoute, type RouteOptions } from '../http/route';
 import { appMenus, appMenusQuery } from '../../src/core/schemas/menu-plans';
 import { Permission } from '../../src/core/permission-codes';
 import type { Viewer } from '../menus/visibility';
-import { appTokenHolder, bearerToken } from '../oidc/bearer';
+import { appTokenHolder, presentedToken } from '../oidc/bearer';
 import { OidcProvider } from '../oidc/provider';
 import { forbidden } from '../http/errors';
 import { visibleMenus } from '../services/menu-plans';
 
-/** The viewer and the app asked for: with an app's access token (Authorization: Bearer), its person
+/** The viewer and the app asked for: with an app's access token (Authorization: Bearer, or DPoP for a bound token), its person
  *  and that app only; otherwise the signed-in actor (defineRoute checked them without a bearer token). */
 async function viewerOf(
   ctx: Ctx,
@@ -20,9 +20,9 @@ async function viewerOf(
   appId: string | undefined,
   request: FastifyRequest,
 ): Promise<{ viewer: Viewer; appId: string | undefined }> {
-  const bearer = bearerToken(request);
-  if (bearer === undefined) return { viewer: actor!, appId };
-  const holder = await appTokenHolder(ctx, OidcProvider.of(ctx), bearer);
+  const presented = presentedToken(request, ctx.site.origin());
+  if (presented === undefined) return { viewer: actor!, appId };
+  const holder = await appTokenHolder(ctx, OidcProvider.of(ctx), presented);
   if (appId && appId !== holder.appId) throw forbidden('This access token was issued to another app');
   return { viewer: holder.person, appId: holder.appId };
 }
@@ -36,7 +36,7 @@ export const appMenuRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gat
     access: Permission.SelfService,
     appToken: true,
     summary:
-      "The menus of every app (and the global menu), with only the items the caller may see; with an app's access token (Authorization: Bearer), that app's menu for its person",
+      "The menus of every app (and the global menu), with only the items the caller may see; with an app's access token (Authorization: Bearer, or DPoP with a proof), that app's menu for its person",
     query: appMenusQuery,
     response: appMenus,
     handler: async ({ actor, query, raw }) => {

@@ -16,6 +16,7 @@ import { introspection } from '../oidc/introspection';
 import { TEMPORARILY_UNAVAILABLE } from '../oidc/unavailable';
 import { databaseUnavailable, RETRY_AFTER_S } from '../db/availability';
 import { ExpirySweeper } from '../oidc/sweep';
+import { postedFormAsQuery } from '../oidc/form-post-endpoints';
 import { safeRedirect } from '../http/redirect';
 import { Permission } from '../../src/core/permission-codes';
 import * as clients from '../services/app-clients';
@@ -62,6 +63,7 @@ function mountProvider(app: FastifyInstance, ctx: Ctx, oidc: OidcProvider): void
       // oidc-provider finds its mount path by comparing originalUrl with url.
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '').slice(OIDC_PATH.length) || '/';
+      if (await postedFormAsQuery(raw, raw.url.split('?')[0]!)) raw.originalUrl = OIDC_PATH + raw.url;
       reply.hijack();
       await withReadAhead(() => handlerOf(provider)(raw, reply.raw));
     };

@@ -8,7 +8,7 @@ import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
 import { changeDetail, changedFields } from '../audit-changes';
 import type { WebhookDeliveryTable, WebhookTable } from '../db/tables';
-import type { Actor } from '../auth/actor';
+import { isPlatformAdmin, type Actor } from '../auth/actor';
 import type { webhookCreateBody, webhookDeliveryQuery, webhookListQuery, webhookUpdateBody, Webhook, WebhookDelivery } from '../../src/core/schemas/webhooks';
 import { WEBHOOK_TEST_EVENT, WebhookDeliveryStatus } from '../../src/core/schemas/webhooks';
 import { canManageTenantPath, tenantPathOf } from '../auth/scope';
@@ -168,10 +168,12 @@ export async function deliveriesOf(ctx: Ctx, actor: Actor, id: string, query: v.
   let select = ctx.db.selectFrom('webhookDeliveries').selectAll().where('webhookId', '=', endpoint.id);
   if (query.status) select = select.where('status', '=', query.status);
   const page = await paginate(select.orderBy('createdAt', 'desc').orderBy('id', 'desc'), query, (row: DeliveryRow) => row);
-  return { ...page, list: await withAttempts(ctx, page.list) };
+  return { ...page, list: await withAttempts(ctx, actor, page.list) };
 }
 
-async function withAttempts(ctx: Ctx, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
+/** A private target's answer (an internal page) is shown to platform administrators only. */
+async function withAttempts(ctx: Ctx, viewer: Actor, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
+  const seesPrivateAnswers = isPlatformAdmin(viewer.user);
   const attempts = rows.length
     ? await ctx.db
         .selectFrom('webhookAttempts')
@@ -203,7 +205,7 @@ async function withAttempts(ctx: Ctx, rows: DeliveryRow[]): Promise<WebhookDeliv
         statusCode: item.statusCode,
         errorCode: item.errorCode,
         error: item.error,
-        answer: item.answer,
+        answer: item.privateTarget && !seesPrivateAnswers ? null : item.answer,
       })),
   }));
 }
@@ -227,6 +229,8 @@ export async function sendTest(ctx: Ctx, actor: Actor, id: string): Promise<Webh
   await ctx.db.insertInto('webhookDeliveries').values(row).execute();
   const stored = await ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
   await attempt(ctx, stored);
-  const [answer] = await withAttempts(ctx, [await ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()]);
+  const [answer] = await withAttempts(ctx, actor, [
+    await ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
+  ]);
   return answer!;
 }

@@ -10,7 +10,7 @@ import type { Ctx } from '../context';
 import type { WebhookAttemptTable, WebhookDeliveryTable } from '../db/tables';
 import { DeliveryErrorCode } from '../../src/core/schemas/delivery-error';
 import { WebhookDeliveryStatus } from '../../src/core/schemas/webhooks';
-import { outboundFetch, OutboundAddressError } from '../http/outbound-address';
+import { outboundFetch, OutboundAddressError, outboundPolicy } from '../http/outbound-address';
 import { signatureHeaders } from './sign';
 
 export const WEBHOOK_ATTEMPTS = 8;
@@ -56,6 +56,8 @@ function failureOf(error: unknown): Failure {
 interface Outcome extends Failure {
   statusCode: number | null;
   answer: string | null;
+  /** The answer came from a private address (allowed by the operator). */
+  privateTarget: boolean;
   /** Not worth another attempt (the address is refused, the endpoint disabled or gone). */
   final: boolean;
 }
@@ -66,10 +68,15 @@ async function post(ctx: Ctx, row: DeliveryRow): Promise<Outcome> {
     .select(['url', 'enabled', 'secret', 'previousSecret', 'previousSecretUntil'])
     .where('id', '=', row.webhookId)
     .executeTakeFirst();
-  if (!endpoint || endpoint.enabled !== 1) return { statusCode: null, errorCode: DeliveryErrorCode.EndpointDisabled, error: null, answer: null, final: true };
+  if (!endpoint || endpoint.enabled !== 1)
+    return { statusCode: null, errorCode: DeliveryErrorCode.EndpointDisabled, error: null, answer: null, privateTarget: false, final: true };
+  // A private target (let through by the operator's allow-list) is an internal page: the delivery
+  // log shows its answer to platform administrators only (services/webhooks.ts, docs/webhooks.md).
+  let privateTarget = false;
   try {
     const response = await outboundFetch(endpoint.url, {
-      allowPrivate: ctx.config.outboundAllowPrivate,
+      ...outboundPolicy(ctx.config),
+      onChecked: (target) => (privateTarget = target.private),
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -84,9 +91,9 @@ async function post(ctx: Ctx, row: DeliveryRow): Promise<Outcome> {
     // Redirects are not followed (the target could be anywhere): a 3xx is a failure like a 5xx.
     const ok = response.status >= 200 && response.status < 300;
     const failure = ok ? succeeded : { errorCode: DeliveryErrorCode.HttpStatus, error: `HTTP ${response.status}` };
-    return { statusCode: response.status, ...failure, answer, final: false };
+    return { statusCode: response.status, ...failure, answer, privateTarget, final: false };
   } catch (error) {
-    return { statusCode: null, ...failureOf(error), answer: null, final: error instanceof OutboundAddressError };
+    return { statusCode: null, ...failureOf(error), answer: null, privateTarget, final: error instanceof OutboundAddressError };
   }
 }
 
@@ -110,6 +117,7 @@ export async function attempt(ctx: Ctx, row: DeliveryRow): Promise<void> {
         errorCode: outcome.errorCode,
         error: outcome.error,
         answer: outcome.answer,
+        privateTarget: outcome.privateTarget ? 1 : 0,
       })
       .execute();
     await trx

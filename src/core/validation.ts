@@ -9,6 +9,7 @@
 import * as v from 'valibot';
 import { PASSWORD } from './config';
 import { formatRuleMessage } from './rule-message';
+import { INVISIBLE_CHARACTERS } from './validation/visible-text';
 import type { FieldErrors } from './types';
 
 export { loginCaptcha, loginCode, loginForm, type LoginFormInput } from './validation/login';
@@ -75,10 +76,10 @@ export const patterns = {
   organisationName: new RegExp(`^(?!-)[${NAME_CHARS}]{2,50}$`),
   /** 2-20 characters: a letter first, a letter or digit last, letters/digits/_/- between. */
   safeCode: /^[A-Za-z][\w-]{0,18}[A-Za-z0-9]$/,
-  /** 2-60 characters starting with a letter or a Chinese character. */
-  resourceName: /^[A-Za-z\u4e00-\u9fa5].{1,59}$/,
-  /** Free text that must not start with http (nor https), in any letter case. */
-  notLink: /^(?![Hh][Tt][Tt][Pp])/,
+  /** 2-60 characters starting with a letter or a Chinese character; no invisible ones (visible-text.ts). */
+  resourceName: new RegExp(`^[A-Za-z\u4e00-\u9fa5][^${INVISIBLE_CHARACTERS}]{1,59}$`),
+  /** Free text that must not start with http (nor https), in any letter case; no invisible characters but line breaks and tabs. */
+  notLink: new RegExp(`^(?![Hh][Tt][Tt][Pp])(?:[\\t\\n\\r]|[^${INVISIBLE_CHARACTERS}])*$`),
   domain: /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/,
   /** Absolute or relative path of segments made of letters, digits, '.', '~', '_' and '-'. */
   path: new RegExp(`^\\/?(?:${SEGMENT}+\\/)*${SEGMENT}*$`),

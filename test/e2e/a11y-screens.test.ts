@@ -13,7 +13,7 @@ import { startIdentityProvider, type IdentityProvider } from '../server/identity
 import { until } from './admin-support';
 import { CHANNEL, choose, consoleScreens, MEMBER, seedSample, seriousViolations, settled, text, type Locale, type SampleIds, type Theme } from './a11y-support';
 
-const { server, browser } = await startServerAndBrowser();
+const { server, browser } = await startServerAndBrowser({ IAM_OUTBOUND_ALLOW: '127.0.0.1' });
 let watched: WatchedPage;
 let page: Page;
 let ids: SampleIds;

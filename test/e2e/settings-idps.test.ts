@@ -10,7 +10,7 @@ import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { choose, seriousViolations, settled, text } from './a11y-support';
 import { startIdentityProvider } from '../server/identity-provider';
 
-const { server, browser } = await startServerAndBrowser();
+const { server, browser } = await startServerAndBrowser({ IAM_OUTBOUND_ALLOW: '127.0.0.1' });
 const idp = await startIdentityProvider(`${server.url}/api/interaction/idp/corp/authorize/callback`, {
   sub: 'corp-alice',
   preferred_username: 'alice',

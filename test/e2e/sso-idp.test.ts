@@ -13,7 +13,7 @@ import { startIdentityProvider, type IdentityProvider } from '../server/identity
 import { turnOnAuthenticator } from './totp-support';
 import { seriousViolations } from './a11y-support';
 
-const { server, browser } = await startServerAndBrowser();
+const { server, browser } = await startServerAndBrowser({ IAM_OUTBOUND_ALLOW: '127.0.0.1' });
 let idp: IdentityProvider;
 /** A second provider whose person has the email of an existing local account (bob). */
 let partner: IdentityProvider;

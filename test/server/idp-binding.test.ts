@@ -27,7 +27,7 @@ async function addProvider(code: string, person: Person): Promise<void> {
 }
 
 before(async () => {
-  server = await startServer();
+  server = await startServer({ outboundAllow: ['127.0.0.1'] });
   admin = await server.admin();
   for (const user of [{ ...VICTOR, email: 'victor@home.example' }, BOB]) {
     const created = await admin.post('/api/user', {

@@ -11,7 +11,7 @@ let idp: IdentityProvider;
 const person = { sub: 'corp-alice', preferred_username: 'alice', name: 'Alice', email: 'alice@corp.example' };
 
 before(async () => {
-  server = await startServer();
+  server = await startServer({ outboundAllow: ['127.0.0.1'] });
   admin = await server.admin();
   idp = await startIdentityProvider(`${server.base}/api/interaction/idp/corp/authorize/callback`, person);
   const created = await admin.post('/api/idps', {

@@ -100,7 +100,13 @@ export class RelyingParty {
   }
 
   /** The browser (signed in to the console) asks, allows on the consent page, and the app exchanges the code. */
-  async signIn(browser: Client, scope = 'openid', extra: Record<string, string> = {}, tokenParameters: Record<string, string> = {}): Promise<Tokens> {
+  async signIn(
+    browser: Client,
+    scope = 'openid',
+    extra: Record<string, string> = {},
+    tokenParameters: Record<string, string> = {},
+    dpop?: oauth.DPoPHandle,
+  ): Promise<Tokens> {
     const request = await this.authorization(scope, extra);
     let { url } = await this.follow(browser, request.url);
     if (url.pathname === '/oauth/authorize') {
@@ -112,14 +118,16 @@ export class RelyingParty {
       }));
     }
     assert.equal(url.origin + url.pathname, this.callback, `landed on ${url.href}`);
-    return this.exchange(url, request.verifier, request.state, tokenParameters);
+    return this.exchange(url, request.verifier, request.state, tokenParameters, dpop);
   }
 
-  async exchange(callbackUrl: URL, verifier: string, state: string, tokenParameters: Record<string, string> = {}): Promise<Tokens> {
+  /** The code exchange; with `dpop`, the tokens are bound to its key (RFC 9449). */
+  async exchange(callbackUrl: URL, verifier: string, state: string, tokenParameters: Record<string, string> = {}, dpop?: oauth.DPoPHandle): Promise<Tokens> {
     const params = oauth.validateAuthResponse(this.as, this.client, callbackUrl, state);
     const response = await oauth.authorizationCodeGrantRequest(this.as, this.client, this.auth, params, this.callback, verifier, {
       ...insecure,
       additionalParameters: tokenParameters,
+      ...(dpop ? { DPoP: dpop } : {}),
     });
     return oauth.processAuthorizationCodeResponse(this.as, this.client, response);
   }

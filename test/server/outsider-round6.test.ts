@@ -26,7 +26,7 @@ let server: TestServer;
 let admin: Client;
 
 before(async () => {
-  server = await startServer({ webauthn: { rpId: RP_ID, origins: [PAGE] } });
+  server = await startServer({ webauthn: { rpId: RP_ID, origins: [PAGE] }, outboundAllow: ['127.0.0.1'] });
   admin = await server.admin();
 });
 after(async () => {

@@ -1,11 +1,18 @@
 // Sign-in, session and captcha calls (/authc/login, /cas/*, /captcha/image/display).
 import * as v from 'valibot';
 import { loginCaptcha, secondStepCode } from '../validation/login';
+import { visibleCharactersOnly } from '../validation/visible-text';
 import { transformedPassword } from './common';
 import { totpEnrolment } from './totp';
 import { authenticationCredential, passkeyRequestOptions } from './passkeys';
 
-const identifier = v.pipe(v.string('rule.loginUsername'), v.trim(), v.nonEmpty('rule.loginUsername'), v.maxLength(100, 'rule.loginUsername'));
+const identifier = v.pipe(
+  v.string('rule.loginUsername'),
+  v.trim(),
+  v.nonEmpty('rule.loginUsername'),
+  v.maxLength(100, 'rule.loginUsername'),
+  visibleCharactersOnly('rule.loginUsername'),
+);
 const captchaKey = v.optional(v.pipe(v.string('rule.captcha'), v.regex(/^[\w-]{16,128}$/, 'rule.captcha')));
 
 /** POST /authc/login body: the login form with the password already transformed. With the

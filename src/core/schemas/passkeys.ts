@@ -3,6 +3,7 @@
 // step). The ceremony shapes are the WebAuthn Level 3 JSON forms that @simplewebauthn/server makes
 // and @simplewebauthn/browser answers with, capped in size.
 import * as v from 'valibot';
+import { visibleCharactersOnly } from '../validation/visible-text';
 import { transformedPassword } from './common';
 import { totpCode } from './totp';
 
@@ -89,7 +90,13 @@ export const passkeyCreationOptions = v.object({
   hints: v.optional(v.array(v.string())),
 });
 
-export const passkeyName = v.pipe(v.string('rule.required'), v.trim(), v.nonEmpty('rule.required'), v.maxLength(64, 'rule.maxLength?max=64'));
+export const passkeyName = v.pipe(
+  v.string('rule.required'),
+  v.trim(),
+  v.nonEmpty('rule.required'),
+  v.maxLength(64, 'rule.maxLength?max=64'),
+  visibleCharactersOnly('rule.visibleCharacters'),
+);
 
 /** POST /user/passkeys/options: adding a passkey starts with the current password again. */
 export const passkeyOptionsBody = v.object({ password: transformedPassword });

@@ -2,9 +2,13 @@
 // (its secret answered once), and a token as answered (never its secret or hash).
 import * as v from 'valibot';
 import { id, pageQueryFields, pagedList } from './common';
+import { INVISIBLE_CHARACTERS } from '../validation/visible-text';
 
 /** A token's name: what the audit log shows as the actor of its calls. */
-export const scimTokenName = v.pipe(v.string('rule.required'), v.regex(/^[^\s\p{Cc}][^\p{Cc}]{0,48}[^\s\p{Cc}]$/u, 'rule.scimTokenName'));
+export const scimTokenName = v.pipe(
+  v.string('rule.required'),
+  v.regex(new RegExp(`^[^\\s${INVISIBLE_CHARACTERS}][^${INVISIBLE_CHARACTERS}]{0,48}[^\\s${INVISIBLE_CHARACTERS}]$`), 'rule.scimTokenName'),
+);
 
 export const scimTokenListQuery = v.object({
   ...pageQueryFields,

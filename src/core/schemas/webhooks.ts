@@ -1,6 +1,7 @@
 // Outbound webhooks: endpoints that receive signed events (Standard Webhooks) of the platform or of
 // one tenant's subtree, the events they may choose, and their delivery log.
 import * as v from 'valibot';
+import { visibleCharactersOnly } from '../validation/visible-text';
 import { rules } from '../validation';
 import { id, pageQueryFields, pagedList, version } from './common';
 import { deliveryErrorCode } from './delivery-error';
@@ -61,7 +62,7 @@ const eventList = v.pipe(
   v.transform((events) => [...new Set(events)]),
 );
 
-const description = v.optional(v.pipe(v.string('rule.required'), v.maxLength(200, 'rule.maxLength?max=200')));
+const description = v.optional(v.pipe(v.string('rule.required'), v.maxLength(200, 'rule.maxLength?max=200'), visibleCharactersOnly('rule.visibleCharacters')));
 
 /** POST /webhooks: the tenant whose subtree's events it receives (none: every event, platform
  *  administrators only; a tenant administrator's default is their own tenant). */
