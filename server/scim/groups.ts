@@ -18,7 +18,7 @@ import type { ScimCaller } from './caller';
 import { invalidValue, ScimError, scimNotFound } from './errors';
 import { filterCondition, type FilterAttributes } from './filter';
 import { listResponse, pageOf, projects, type ReadQuery } from './listing';
-import { patchOp } from './patch';
+import { applyPatch } from './patch';
 import { checked, externalIdOf, incoming, isoTime, locationOf, present, setExternalId } from './resource';
 
 type ScimGroup = InstanceType<typeof SCIMMY.Schemas.Group>;
@@ -31,13 +31,14 @@ interface Member {
 
 const isMemberOf = (userId: string) =>
   sql<SqlBool>`exists (select 1 from users m where m.tenant_id = tenants.id and m.id = ${userId} and m.user_type = ${UserType.Tenant})`;
+const hasMembers = sql<SqlBool>`exists (select 1 from users m where m.tenant_id = tenants.id and m.user_type = ${UserType.Tenant})`;
 
 const FILTERS: FilterAttributes = {
   id: { kind: 'text', column: 'tenants.id', caseExact: true },
   displayname: { kind: 'text', column: 'tenants.name' },
   externalid: { kind: 'text', column: 'scimGroupLinks.externalId', caseExact: true },
-  members: { kind: 'equals', condition: isMemberOf },
-  'members.value': { kind: 'equals', condition: isMemberOf },
+  members: { kind: 'equals', condition: isMemberOf, present: hasMembers },
+  'members.value': { kind: 'equals', condition: isMemberOf, present: hasMembers },
   'meta.created': { kind: 'time', column: 'tenants.createdAt' },
   'meta.lastmodified': { kind: 'time', column: 'tenants.updatedAt' },
 };
@@ -181,10 +182,7 @@ export async function patchGroup(ctx: Ctx, caller: ScimCaller, id: string, body:
   const current = await rowOf(ctx, caller, id);
   const members = (await membersOf(ctx, [id])).get(id);
   const resource = new SCIMMY.Schemas.Group(scimGroupOf(current, members), 'out', locationOf(ctx, '/Groups'));
-  await patchOp(body).apply(resource, async (patched) => {
-    await writeGroup(ctx, caller, current, patched);
-    return scimGroupOf(await rowOf(ctx, caller, id));
-  });
+  await writeGroup(ctx, caller, current, await applyPatch(body, resource));
 }
 
 /** Deletes the group's tenant; its members move back to the token's tenant first (a group with
