@@ -121,13 +121,21 @@ interface MemberMoves {
 }
 
 /** Who joins and who leaves `groupId` (null: a group still to be made) so that exactly `wanted`
- *  are its members; each new member is a user the caller reaches, in no other group. */
+ *  are its members; each new member is a user the caller reaches, in no other group. Nobody moves
+ *  when one of them administers a tenant: a move would carry the administrator flag into another
+ *  tenant (out of a group: over the token's whole tenant), and a token grants no administrator right. */
 async function memberMoves(ctx: Ctx, caller: ScimCaller, groupId: string | null, wanted: string[]): Promise<MemberMoves> {
   const current =
     groupId === null
       ? []
-      : (await ctx.db.selectFrom('users').select('id').where('tenantId', '=', groupId).where('userType', '=', UserType.Tenant).execute()).map((row) => row.id);
-  const joining = wanted.filter((id) => !current.includes(id));
+      : await ctx.db
+          .selectFrom('users')
+          .select(['id', 'username', 'isAdmin'])
+          .where('tenantId', '=', groupId)
+          .where('userType', '=', UserType.Tenant)
+          .execute();
+  const joining = wanted.filter((id) => !current.some((member) => member.id === id));
+  const leaving = current.filter((member) => !wanted.includes(member.id));
   const rows = joining.length ? await scopeUsers(caller.actor, ctx.db.selectFrom('users').selectAll('users')).where('users.id', 'in', joining).execute() : [];
   for (const id of joining) {
     const row = rows.find((candidate) => candidate.id === id);
@@ -136,7 +144,15 @@ async function memberMoves(ctx: Ctx, caller: ScimCaller, groupId: string | null,
       throw new ScimError(409, 'uniqueness', `members: ${row.username} is a member of another group; a user belongs to one group (tenant) at a time`);
     }
   }
-  return { joining, leaving: current.filter((id) => !wanted.includes(id)) };
+  const administrator = [...rows, ...leaving].find((member) => member.isAdmin === 1);
+  if (administrator) {
+    throw new ScimError(
+      403,
+      undefined,
+      `members: ${administrator.username} administers a tenant; provisioning never moves an administrator between groups (tenants). Move them in the console`,
+    );
+  }
+  return { joining, leaving: leaving.map((member) => member.id) };
 }
 
 /** Moves the users (the console's user update: scope, audit), guarded by each one's version. */
