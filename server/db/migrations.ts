@@ -626,6 +626,30 @@ const deliveryErrorCodes: Migration = {
   },
 };
 
+/** One username per person whatever its letter case (server/auth/usernames.ts): a unique index on
+ *  the lowered username, lowered as the user search lowers (ASCII letters; on PostgreSQL in the C
+ *  collation). An existing database may hold case twins (`Admin` and `admin`): refusing to start, or
+ *  renaming someone's sign-in name, would lock people out, so they are kept — the oldest of each
+ *  lowered name is in the index, the later ones are left out of it by id (a partial index; the ids
+ *  are literals, as index predicates take no parameters) — and the server names them at every start
+ *  until an administrator settles them. Every new name is checked against all of them. */
+function usernameCase(engine: Engine): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      const folded = (table: string) =>
+        engine === 'postgres' ? sql`lower(${sql.ref(`${table}.username`)} collate "C")` : sql`lower(${sql.ref(`${table}.username`)})`;
+      const later = await sql<{ id: string }>`
+        select u.id as id from users u where exists (
+          select 1 from users o where ${folded('o')} = ${folded('u')}
+            and (o.created_at < u.created_at or (o.created_at = u.created_at and o.id < u.id)))`.execute(db);
+      const kept = later.rows.length ? sql` where id not in (${sql.join(later.rows.map((row) => sql.lit(row.id)))})` : sql``;
+      await sql`create unique index users_username_folded on users (${engine === 'postgres' ? sql`lower(username collate "C")` : sql`lower(username)`})${kept}`.execute(
+        db,
+      );
+    },
+  };
+}
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -653,6 +677,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0025_passkey_credentials': passkeyCredentials,
     '0027_sso_public_clients': publicClients,
     '0029_delivery_error_codes': deliveryErrorCodes,
+    '0032_username_case': usernameCase(engine),
   };
 }
 
