@@ -16,6 +16,7 @@ import { bootstrap } from './bootstrap';
 import { SettingsStore } from './settings';
 import { AuditLog } from './audit';
 import { SessionService } from './auth/sessions';
+import { reportUsernameTwins } from './auth/usernames';
 import { createGate } from './auth/gate';
 import { ApiError, tooMany, unavailable } from './http/errors';
 import { databaseUnavailable, RETRY_AFTER_S } from './db/availability';
@@ -250,5 +251,6 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     return reply.status(404).send(failure(404, localizeMessage('Not Found', answerLanguage(request.headers['accept-language']))));
   });
 
+  await reportUsernameTwins(db.kysely, db.engine, app.log);
   return app;
 }

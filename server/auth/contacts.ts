@@ -14,6 +14,7 @@ import { ApiError, fieldError } from '../http/errors';
 import { isUniqueViolation } from '../db/errors';
 import { updateVersioned } from '../db/versioned';
 import { checkCodeSentTo, liveCodeSentTo, sendCode, useCode } from './codes';
+import { accountByUsername } from './usernames';
 
 export type ContactField = 'email' | 'mobilePhone';
 export type Contacts = Partial<Record<ContactField, string | null>>;
@@ -33,8 +34,9 @@ const CHANGE = {
 } as const;
 
 /** The one account whose sign-in identifier `column` is `value` (none, or several: undefined),
- *  compared as the unique indexes compare: an email in any letter case. */
+ *  compared as the unique indexes compare: an email or a username in any letter case. */
 export async function accountByIdentifier(ctx: Ctx, column: 'username' | 'email' | 'mobilePhone', value: string): Promise<UserRow | undefined> {
+  if (column === 'username') return accountByUsername(ctx, value);
   const users = ctx.db.selectFrom('users').selectAll();
   const matching = column === 'email' ? users.where(sql`lower(email)`, '=', sql`lower(${value})`) : users.where(column, '=', value);
   const rows = await matching.limit(2).execute();

@@ -12,6 +12,7 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
 import { Scope, Status, UserType } from '../../src/core/enums';
 import { digest, newId, newSecret } from './secrets';
+import { usernameTaken as usernameHeld } from './usernames';
 import { hashPassword, verifyPassword } from './kdf';
 import { type FailureSlot, keysOfUser, lockedError, throttleKey, withFailureSlot } from './throttle';
 import { totpEnabled, verifyTotp } from './totp';
@@ -199,8 +200,7 @@ export async function redeemTicket(
   }
   // Taken values are answered before the ticket is used up, so the person can pick others; the
   // addresses to prove are checked too (the code would be refused for them anyway).
-  const taken = await ctx.db.selectFrom('users').select('id').where('username', '=', complement.username).executeTakeFirst();
-  if (taken) throw usernameTaken();
+  if (await usernameHeld(ctx, complement.username)) throw usernameTaken();
   await assertContactsFree(ctx, { email: complement.email, mobilePhone: complement.mobilePhone });
   const { stored, toProve } = sortContacts(ticket.profile, complement);
   const root = await ctx.db.selectFrom('tenants').select('id').where('scope', '=', Scope.Platform).where('parentId', 'is', null).executeTakeFirstOrThrow();
@@ -236,8 +236,7 @@ export async function redeemTicket(
         });
       } catch (error) {
         // A parallel write took the username (the contacts' violations are writingContacts').
-        if (isUniqueViolation(error) && (await ctx.db.selectFrom('users').select('id').where('username', '=', user.username).executeTakeFirst()))
-          throw usernameTaken();
+        if (isUniqueViolation(error) && (await usernameHeld(ctx, user.username))) throw usernameTaken();
         throw error;
       }
     });

@@ -12,17 +12,19 @@
 // phone, racing with the other writes.)
 //
 // A value is keyed as that column compares it (server/auth/contacts.ts, accountByIdentifier):
-// usernames and phones exactly, emails in lower case (their unique index is on lower(email)).
-// Usernames are unique case-sensitively, so `Casey` and `casey` can be two accounts: a
-// lower-cased key would let one's sign-ins clear the other's lockout. Rows written when every kind
-// was lower-cased are left as they are (no migration): for a mixed-case username such a row now
-// names the all-lower-case name, which inherits at most a lock's remaining minutes or a few counted
-// failures until its next sign-in, and the mixed-case account's count starts afresh.
+// phones exactly, emails in lower case (their unique index is on lower(email)), usernames with
+// their ASCII letters in lower case (one name whatever its case, server/auth/usernames.ts): typing
+// `ADMIN`, `Admin` and `admin` counts against one lockout, as all three sign in to one account.
+// Case twins kept from before usernames were unique in any case share one count (a success of
+// either clears it; neither can be tried more often than the policy allows). Rows written when
+// usernames were keyed as typed are left as they are: a mixed-case key then names nobody's count,
+// which starts afresh.
 import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import type { LoginSettings } from '../../src/core/schemas/settings';
 import type { UserRow } from './actor';
 import { tooMany } from '../http/errors';
+import { usernameKey } from './usernames';
 
 /** The columns a sign-in identifier is compared with, and the prefix of each one's counts. */
 const KIND_PREFIX = { username: 'username', email: 'email', mobilePhone: 'phone' } as const;
@@ -31,7 +33,7 @@ export type IdentifierKind = keyof typeof KIND_PREFIX;
 /** The failure count's key of an identifier of `kind`, e.g. `phone:13900000000`: one account's at most. */
 export const throttleKey = (kind: IdentifierKind, identifier: string) => {
   const value = identifier.trim();
-  return `${KIND_PREFIX[kind]}:${kind === 'email' ? value.toLowerCase() : value}`;
+  return `${KIND_PREFIX[kind]}:${kind === 'email' ? value.toLowerCase() : kind === 'username' ? usernameKey(value) : value}`;
 };
 
 export interface ThrottleState {

@@ -719,11 +719,141 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0025_passkey_credentials': passkeyCredentials,
     '0027_sso_public_clients': publicClients,
     '0029_delivery_error_codes': deliveryErrorCodes,
+<<<<<<< HEAD
     '0036_message_notice': messageNotice,
     '0030_idempotency_keys': idempotencyKeys,
     '0030_audit_story': auditStory,
     '0035_svg_paint_bounds': svgPaintBounds,
     '0035_webhook_private_answers': webhookPrivateAnswers,
+=======
+    '0032_username_case': usernameCase(engine),
+>>>>>>> scim28
+  };
+}
+
+function migrator(db: Kysely<unknown>, engine: Engine): Migrator {
+  return new Migrator({
+    db,
+    // Each migration stands alone (none needs a later one), so one missing from a database that
+    // already ran later ones (work that landed in another order, a restored older table) is
+    // simply run, instead of the server refusing to start.
+    allowUnorderedMigrations: true,
+    provider: { getMigrations: async () => migrationsOf(engine) },
+  });
+}
+
+/** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
+export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  // Nothing to run (every start but the first after an upgrade): Kysely's migrator is skipped, which
+  // reads the whole schema first.
+  if ((await pendingMigrations(db, engine).catch(() => undefined))?.length === 0) return;
+  const { error, results } = await migrator(db, engine).migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}
+
+/** The names of this server's migrations the database has not run (the readiness check). */
+export async function pendingMigrations(db: Kysely<unknown>, engine: Engine): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
+  const executed = new Set(rows.map((row) => row.name));
+  return Object.keys(migrationsOf(engine)).filter((name) => !executed.has(name));
+}
+
+/** The user search (server/db/search.ts) is a prefix range on lower(column): one index per
+ *  searchable column, built the way the search lowers (on PostgreSQL in the C collation). With
+ *  created_at and id in it, the default order (newest first) of a page of matches and the count
+ *  are read from the index alone. */
+function userSearchIndexes(engine: Engine): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      for (const column of ['username', 'real_name', 'email', 'mobile_phone']) {
+        const lowered = engine === 'postgres' ? sql`lower(${sql.ref(column)} collate "C")` : sql`lower(${sql.ref(column)})`;
+        await db.schema
+          .createIndex(`users_lower_${column}`)
+          .on('users')
+          .expression(sql`${lowered}, created_at, id`)
+          .execute();
+      }
+    },
+  };
+}
+
+/** Earlier password hashes (server/auth/password-policy.ts: the policy's history refuses their
+ *  reuse), and when a one-time code was used (a used verification link is told apart from an
+ *  expired one). */
+const passwordHistory: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('password_history')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('password_hash', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('password_history_user').on('password_history').columns(['user_id', 'created_at']).execute();
+    await db.schema.alterTable('one_time_codes').addColumn('used_at', 'bigint').execute();
+  },
+};
+
+/** One username per person whatever its letter case (server/auth/usernames.ts): a unique index on
+ *  the lowered username, lowered as the user search lowers (ASCII letters; on PostgreSQL in the C
+ *  collation). An existing database may hold case twins (`Admin` and `admin`): refusing to start, or
+ *  renaming someone's sign-in name, would lock people out, so they are kept — the oldest of each
+ *  lowered name is in the index, the later ones are left out of it by id (a partial index; the ids
+ *  are literals, as index predicates take no parameters) — and the server names them at every start
+ *  until an administrator settles them. Every new name is checked against all of them. */
+function usernameCase(engine: Engine): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      const folded = (table: string) =>
+        engine === 'postgres' ? sql`lower(${sql.ref(`${table}.username`)} collate "C")` : sql`lower(${sql.ref(`${table}.username`)})`;
+      const later = await sql<{ id: string }>`
+        select u.id as id from users u where exists (
+          select 1 from users o where ${folded('o')} = ${folded('u')}
+            and (o.created_at < u.created_at or (o.created_at = u.created_at and o.id < u.id)))`.execute(db);
+      const kept = later.rows.length ? sql` where id not in (${sql.join(later.rows.map((row) => sql.lit(row.id)))})` : sql``;
+      await sql`create unique index users_username_folded on users (${engine === 'postgres' ? sql`lower(username collate "C")` : sql`lower(username)`})${kept}`.execute(
+        db,
+      );
+    },
+  };
+}
+
+/** Every migration of this server, by name. */
+function migrationsOf(engine: Engine): Record<string, Migration> {
+  return {
+    '0001_initial': initial(engine),
+    '0002_idp_links': idpLinks,
+    '0003_message_delivery': messageDelivery,
+    '0004_oidc_provider': oidcProvider,
+    '0005_idp_flows': idpFlows,
+    '0006_totp_and_codes': totpAndCodes,
+    '0007_user_search_indexes': userSearchIndexes(engine),
+    '0008_password_history': passwordHistory,
+    '0009_user_search_index_only': userSearchIndexOnly(engine),
+    '0010_atomic_counters': atomicCounters,
+    '0011_unique_contacts': uniqueContacts,
+    '0015_idp_flow_binding': idpFlowBinding,
+    '0016_shared_limits': sharedLimits,
+    '0017_sso': sso(engine),
+    '0018_sso_apps': ssoApps,
+    '0019_backchannel_logout': backchannelLogout,
+    '0023_scim': scim,
+    '0022_passkeys': passkeysPlaceholder,
+    '0026_account_security': accountSecurity,
+    '0024_webhooks_and_imports': webhooksAndImports,
+    '0021_message_sender': messageSender,
+    '0025_passkey_credentials': passkeyCredentials,
+    '0027_sso_public_clients': publicClients,
+    '0029_delivery_error_codes': deliveryErrorCodes,
+    '0036_message_notice': messageNotice,
+    '0030_idempotency_keys': idempotencyKeys,
+    '0030_audit_story': auditStory,
+    '0035_svg_paint_bounds': svgPaintBounds,
+    '0035_webhook_private_answers': webhookPrivateAnswers,
+    '0032_username_case': usernameCase(engine),
   };
 }
 

@@ -1,22 +1,22 @@
-// SCIM filters (RFC 7644 §3.4.2.2) as SQL: scimmy parses the expression (SCIMMY.Types.Filter, which
-// answers 400 invalidFilter on bad syntax) into OR-ed branches of AND-ed comparisons; each
-// comparison is turned here into a condition on the column its attribute maps to. An attribute
-// this server does not map, or an operator its attribute cannot take, is a 400 invalidFilter too
-// (never a silent "matches nothing"). Text compares without letter case (SCIM's caseExact=false)
-// unless the attribute says otherwise.
-import SCIMMY from 'scimmy';
+// SCIM filters (RFC 7644 §3.4.2.2) as SQL: scim2-parse-filter reads the expression into a tree
+// (and / or / not, parentheses at any depth, [value filters]); each comparison of the tree is turned
+// here into a condition on the column its attribute maps to, and the tree into the same tree of SQL
+// (so `not (a and b)` and nested parentheses mean what they say, and nothing is multiplied out). An
+// expression the grammar does not allow, an attribute this server does not map, or an operator its
+// attribute cannot take, is a 400 invalidFilter (never a silent "matches nothing"). Text compares
+// without letter case (SCIM's caseExact=false) unless the attribute says otherwise.
+import { parse, type Filter } from 'scim2-parse-filter';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { invalidFilter } from './errors';
 
-/** Filters longer than this, or expanding to more OR-ed branches (the parser multiplies out
- *  parentheses), are refused: a provisioning client sends `userName eq "…"`, not a program. */
+/** A provisioning client sends `userName eq "…"`, not a program: longer, deeper or larger filters
+ *  are refused (the depth also keeps the SQL under SQLite's expression depth limit). */
 const MAX_FILTER_LENGTH = 1000;
-const MAX_BRANCHES = 32;
+const MAX_DEPTH = 12;
 const MAX_COMPARISONS = 64;
 
 type Condition = RawBuilder<SqlBool>;
 const TRUE: Condition = sql<SqlBool>`1 = 1`;
-const FALSE: Condition = sql<SqlBool>`1 = 0`;
 
 /** How one attribute path (lower case, e.g. `emails.value`) is compared. */
 export type FilterAttribute =
@@ -28,35 +28,21 @@ export type FilterAttribute =
   | { kind: 'flag'; column: string; trueValue: number }
   /** The fixed `type` of a value we hold at most one of (emails are "work"): present when the column is. */
   | { kind: 'tag'; column: string; tag: string }
-  /** A condition of its own (a group's members), for `eq` only. */
-  | { kind: 'equals'; condition: (value: string) => Condition };
+  /** A condition of its own (a group's members), for `eq` only; `present`: there is at least one. */
+  | { kind: 'equals'; condition: (value: string) => Condition; present: Condition };
 
 export type FilterAttributes = Record<string, FilterAttribute>;
 
 interface Comparison {
   path: string;
-  negated: boolean;
   operator: string;
   value: unknown;
 }
 
 const CORE_URN = /^urn:ietf:params:scim:schemas:core:2\.0:(?:user|group):/;
-const isComparison = (value: unknown[]) => typeof value[0] === 'string';
-
-/** The comparisons of one branch: `{userName: ["eq","x"], emails: {value: ["co","y"]}}` → flat list. */
-function comparisonsOf(branch: Record<string, unknown>, prefix = ''): Comparison[] {
-  return Object.entries(branch).flatMap(([key, value]) => {
-    // A fully qualified name (urn:…:core:2.0:User:userName) is the core attribute's.
-    const path = `${prefix}${key}`.toLowerCase().replace(CORE_URN, '');
-    if (!Array.isArray(value)) return value && typeof value === 'object' ? comparisonsOf(value as Record<string, unknown>, `${path}.`) : [];
-    const list = (isComparison(value) ? [value] : value) as unknown[][];
-    return list.map((entry) => {
-      const negated = entry[0] === 'not';
-      const [operator, operand] = negated ? entry.slice(1) : entry;
-      return { path, negated, operator: String(operator).toLowerCase(), value: operand };
-    });
-  });
-}
+/** An attribute path as FilterAttributes names it: lower case, a fully qualified core name
+ *  (urn:…:core:2.0:User:userName) read as the core attribute's. */
+const pathOf = (attrPath: string) => attrPath.toLowerCase().replace(CORE_URN, '');
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -102,10 +88,18 @@ function timeCondition(column: string, { operator, value, path }: Comparison): C
   return sql<SqlBool>`${sql.ref(column)} ${sql.raw(TIME_OPERATORS[operator]!)} ${at}`;
 }
 
+/** true or false; also "True" / "false" in quotes, as Entra ID writes booleans. */
+function booleanOf(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && /^(?:true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  return undefined;
+}
+
 function flagCondition(attribute: { column: string; trueValue: number }, { operator, value, path }: Comparison): Condition {
   if (operator === 'pr') return TRUE;
-  if (typeof value !== 'boolean' || (operator !== 'eq' && operator !== 'ne')) throw invalidFilter(`${path} takes eq or ne with true or false`);
-  const holds = value === (operator === 'eq');
+  const wanted = booleanOf(value);
+  if (wanted === undefined || (operator !== 'eq' && operator !== 'ne')) throw invalidFilter(`${path} takes eq or ne with true or false`);
+  const holds = wanted === (operator === 'eq');
   return holds ? sql<SqlBool>`${sql.ref(attribute.column)} = ${attribute.trueValue}` : sql<SqlBool>`${sql.ref(attribute.column)} <> ${attribute.trueValue}`;
 }
 
@@ -117,122 +111,78 @@ function tagCondition(attribute: { column: string; tag: string }, { operator, va
   return same === (operator === 'eq') ? present : sql<SqlBool>`not (${present})`;
 }
 
-function condition(attributes: FilterAttributes, comparison: Comparison): Condition {
-  const attribute = attributes[comparison.path];
-  if (!attribute) throw invalidFilter(`Filtering by ${comparison.path} is not supported`);
-  if (comparison.operator === 'np') return sql<SqlBool>`not (${condition(attributes, { ...comparison, operator: 'pr' })})`;
-  let result: Condition;
-  switch (attribute.kind) {
-    case 'text':
-      result = textCondition(attribute, comparison);
-      break;
-    case 'time':
-      result = timeCondition(attribute.column, comparison);
-      break;
-    case 'flag':
-      result = flagCondition(attribute, comparison);
-      break;
-    case 'tag':
-      result = tagCondition(attribute, comparison);
-      break;
-    case 'equals':
-      if (comparison.operator !== 'eq' || typeof comparison.value !== 'string') throw invalidFilter(`${comparison.path} takes eq with a value`);
-      result = attribute.condition(comparison.value);
-      break;
-  }
-  return comparison.negated ? sql<SqlBool>`not (${result})` : result;
+function attributeOf(attributes: FilterAttributes, path: string): FilterAttribute {
+  const attribute = attributes[path];
+  if (!attribute) throw invalidFilter(`Filtering by ${path} is not supported`);
+  return attribute;
 }
 
-/** The words, quoted strings and brackets of a filter (the quoted strings' content is not read). */
-const TOKEN = /"(?:[^"\\]|\\.)*"?|[()[\]]|[^\s()[\]"]+/g;
+function comparisonCondition(attributes: FilterAttributes, comparison: Comparison): Condition {
+  const attribute = attributeOf(attributes, comparison.path);
+  switch (attribute.kind) {
+    case 'text':
+      return textCondition(attribute, comparison);
+    case 'time':
+      return timeCondition(attribute.column, comparison);
+    case 'flag':
+      return flagCondition(attribute, comparison);
+    case 'tag':
+      return tagCondition(attribute, comparison);
+    case 'equals':
+      if (comparison.operator === 'pr') return attribute.present;
+      if (comparison.operator !== 'eq' || typeof comparison.value !== 'string') throw invalidFilter(`${comparison.path} takes eq with a value`);
+      return attribute.condition(comparison.value);
+  }
+}
 
-interface Shape {
-  /** OR-ed branches once multiplied out. */
-  branches: number;
+/** "The attribute has a value": what a [value filter] needs besides its own condition (no value
+ *  at all matches no value filter, even `emails[not (type eq "home")]`). */
+function presentCondition(attributes: FilterAttributes, path: string): Condition {
+  const attribute = attributeOf(attributes, path);
+  if (attribute.kind === 'equals') return attribute.present;
+  if (attribute.kind === 'text' || attribute.kind === 'tag') return sql<SqlBool>`coalesce(${sql.ref(attribute.column)}, '') <> ''`;
+  throw invalidFilter(`${path} has no values to filter with [...]`);
+}
+
+interface Walk {
+  attributes: FilterAttributes;
   comparisons: number;
 }
 
-/**
- * Reads the shape of `expression` before scimmy parses it: how many OR-ed branches its multiplying
- * out makes (counted without making them: OR adds, AND multiplies), and the forms scimmy reads
- * wrongly, refused with a 400 rather than answered wrongly — `not` around several comparisons (it
- * negates each one and keeps the AND / OR, against De Morgan) and `or` inside a `[…]` value filter
- * (read as AND). Malformed input is read as far as it goes; the parser then refuses it.
- */
-export function filterShape(expression: string): Shape {
-  const tokens = (expression.match(TOKEN) ?? []).map((token) => (token.startsWith('"') ? '"' : token.toLowerCase()));
-  let at = 0;
-  const join = (kind: 'or' | 'and', parse: (inValue: boolean) => Shape, inValue: boolean): Shape => {
-    const total = parse(inValue);
-    while (tokens[at] === kind) {
-      if (kind === 'or' && inValue) throw invalidFilter('"or" inside a [value filter] is not supported: join two filters with "or" instead');
-      at++;
-      const next = parse(inValue);
-      total.branches = kind === 'or' ? total.branches + next.branches : total.branches * next.branches;
-      total.comparisons += next.comparisons;
+/** The SQL of one node of the tree; `within`: the attribute of the [value filter] it is in. */
+function conditionOf(node: Filter, walk: Walk, depth: number, within?: string): Condition {
+  if (depth > MAX_DEPTH) throw invalidFilter(`The filter is nested deeper than ${MAX_DEPTH} levels`);
+  switch (node.op) {
+    case 'and':
+    case 'or':
+      return sql<SqlBool>`(${sql.join(
+        node.filters.map((child) => conditionOf(child, walk, depth + 1, within)),
+        node.op === 'and' ? sql` and ` : sql` or `,
+      )})`;
+    case 'not':
+      return sql<SqlBool>`not (${conditionOf(node.filter, walk, depth + 1, within)})`;
+    case '[]': {
+      if (within) throw invalidFilter('A [value filter] cannot hold another one');
+      const path = pathOf(node.attrPath);
+      return sql<SqlBool>`(${presentCondition(walk.attributes, path)} and ${conditionOf(node.valFilter, walk, depth + 1, path)})`;
     }
-    return total;
-  };
-  // expression := term (or term)* ; term := factor (and factor)*
-  const expressionOf = (inValue: boolean): Shape => join('or', termOf, inValue);
-  const termOf = (inValue: boolean): Shape => join('and', factorOf, inValue);
-  // factor := not factor | ( expression ) | a comparison, which may hold a [ value filter ]
-  const factorOf = (inValue: boolean): Shape => {
-    if (tokens[at] === 'not') {
-      at++;
-      const negated = factorOf(inValue);
-      if (negated.comparisons > 1) throw invalidFilter('"not (…)" is supported around one comparison only: use ne, np or the opposite operator');
-      return negated;
+    default: {
+      if (++walk.comparisons > MAX_COMPARISONS) throw invalidFilter(`The filter has more than ${MAX_COMPARISONS} comparisons`);
+      const path = within ? `${within}.${pathOf(node.attrPath)}` : pathOf(node.attrPath);
+      return comparisonCondition(walk.attributes, { path, operator: node.op, value: 'compValue' in node ? node.compValue : undefined });
     }
-    if (tokens[at] === '(') {
-      at++;
-      const inner = expressionOf(inValue);
-      if (tokens[at] === ')') at++;
-      return inner;
-    }
-    const shape = { branches: 1, comparisons: 1 };
-    while (at < tokens.length && !['and', 'or', ')', ']'].includes(tokens[at]!)) {
-      if (tokens[at++] !== '[') continue;
-      const inner = expressionOf(true);
-      shape.branches *= inner.branches;
-      // `emails[value co "x"]` is one comparison; with more inside, each one counts.
-      shape.comparisons += inner.comparisons - 1;
-      if (tokens[at] === ']') at++;
-    }
-    return shape;
-  };
-  const total = { branches: 0, comparisons: 0 };
-  // A stray closing bracket ends an expression early: go on after it so nothing is left unread.
-  while (at < tokens.length) {
-    const part = expressionOf(false);
-    total.branches += part.branches;
-    total.comparisons += part.comparisons;
-    at++;
   }
-  return total;
 }
 
 /** The SQL condition of a SCIM filter over `attributes`. */
 export function filterCondition(expression: string, attributes: FilterAttributes): Condition {
   if (expression.length > MAX_FILTER_LENGTH) throw invalidFilter(`The filter is longer than ${MAX_FILTER_LENGTH} characters`);
-  // Counted before parsing: the parser multiplies out first, and 16 AND-ed pairs are 65 536 branches.
-  if (filterShape(expression).branches > MAX_BRANCHES) throw invalidFilter(`The filter expands to more than ${MAX_BRANCHES} alternatives`);
-  let branches: Record<string, unknown>[];
+  let tree: Filter;
   try {
-    branches = [...new SCIMMY.Types.Filter(expression)] as Record<string, unknown>[];
+    tree = parse(expression);
   } catch (error) {
-    if (error instanceof SCIMMY.Types.Error) throw invalidFilter(error.message);
-    throw invalidFilter('The filter cannot be read');
+    // e.g. `active eq True` (the grammar's true and false are lower case), `emails[type eq "work"] pr`.
+    throw invalidFilter(`The filter cannot be read (RFC 7644 §3.4.2.2): ${error instanceof Error ? error.message : String(error)}`);
   }
-  const perBranch = branches.map((branch) => comparisonsOf(branch));
-  if (perBranch.reduce((sum, list) => sum + list.length, 0) > MAX_COMPARISONS) throw invalidFilter(`The filter has more than ${MAX_COMPARISONS} comparisons`);
-  if (perBranch.some((list) => !list.length)) throw invalidFilter('The filter has an empty expression');
-  const ors = perBranch.map(
-    (list) =>
-      sql<SqlBool>`(${sql.join(
-        list.map((comparison) => condition(attributes, comparison)),
-        sql` and `,
-      )})`,
-  );
-  return ors.length ? sql<SqlBool>`(${sql.join(ors, sql` or `)})` : FALSE;
+  return conditionOf(tree, { attributes, comparisons: 0 }, 0);
 }

@@ -18,7 +18,7 @@ import type { ScimCaller } from './caller';
 import { invalidValue, ScimError, scimNotFound } from './errors';
 import { filterCondition, type FilterAttributes } from './filter';
 import { listResponse, pageOf, projects, type ReadQuery } from './listing';
-import { patchOp } from './patch';
+import { applyPatch } from './patch';
 import { checked, externalIdOf, incoming, isoTime, locationOf, present, setExternalId } from './resource';
 
 type ScimGroup = InstanceType<typeof SCIMMY.Schemas.Group>;
@@ -31,13 +31,14 @@ interface Member {
 
 const isMemberOf = (userId: string) =>
   sql<SqlBool>`exists (select 1 from users m where m.tenant_id = tenants.id and m.id = ${userId} and m.user_type = ${UserType.Tenant})`;
+const hasMembers = sql<SqlBool>`exists (select 1 from users m where m.tenant_id = tenants.id and m.user_type = ${UserType.Tenant})`;
 
 const FILTERS: FilterAttributes = {
   id: { kind: 'text', column: 'tenants.id', caseExact: true },
   displayname: { kind: 'text', column: 'tenants.name' },
   externalid: { kind: 'text', column: 'scimGroupLinks.externalId', caseExact: true },
-  members: { kind: 'equals', condition: isMemberOf },
-  'members.value': { kind: 'equals', condition: isMemberOf },
+  members: { kind: 'equals', condition: isMemberOf, present: hasMembers },
+  'members.value': { kind: 'equals', condition: isMemberOf, present: hasMembers },
   'meta.created': { kind: 'time', column: 'tenants.createdAt' },
   'meta.lastmodified': { kind: 'time', column: 'tenants.updatedAt' },
 };
@@ -120,13 +121,21 @@ interface MemberMoves {
 }
 
 /** Who joins and who leaves `groupId` (null: a group still to be made) so that exactly `wanted`
- *  are its members; each new member is a user the caller reaches, in no other group. */
+ *  are its members; each new member is a user the caller reaches, in no other group. Nobody moves
+ *  when one of them administers a tenant: a move would carry the administrator flag into another
+ *  tenant (out of a group: over the token's whole tenant), and a token grants no administrator right. */
 async function memberMoves(ctx: Ctx, caller: ScimCaller, groupId: string | null, wanted: string[]): Promise<MemberMoves> {
   const current =
     groupId === null
       ? []
-      : (await ctx.db.selectFrom('users').select('id').where('tenantId', '=', groupId).where('userType', '=', UserType.Tenant).execute()).map((row) => row.id);
-  const joining = wanted.filter((id) => !current.includes(id));
+      : await ctx.db
+          .selectFrom('users')
+          .select(['id', 'username', 'isAdmin'])
+          .where('tenantId', '=', groupId)
+          .where('userType', '=', UserType.Tenant)
+          .execute();
+  const joining = wanted.filter((id) => !current.some((member) => member.id === id));
+  const leaving = current.filter((member) => !wanted.includes(member.id));
   const rows = joining.length ? await scopeUsers(caller.actor, ctx.db.selectFrom('users').selectAll('users')).where('users.id', 'in', joining).execute() : [];
   for (const id of joining) {
     const row = rows.find((candidate) => candidate.id === id);
@@ -135,7 +144,15 @@ async function memberMoves(ctx: Ctx, caller: ScimCaller, groupId: string | null,
       throw new ScimError(409, 'uniqueness', `members: ${row.username} is a member of another group; a user belongs to one group (tenant) at a time`);
     }
   }
-  return { joining, leaving: current.filter((id) => !wanted.includes(id)) };
+  const administrator = [...rows, ...leaving].find((member) => member.isAdmin === 1);
+  if (administrator) {
+    throw new ScimError(
+      403,
+      undefined,
+      `members: ${administrator.username} administers a tenant; provisioning never moves an administrator between groups (tenants). Move them in the console`,
+    );
+  }
+  return { joining, leaving: leaving.map((member) => member.id) };
 }
 
 /** Moves the users (the console's user update: scope, audit), guarded by each one's version. */
@@ -181,10 +198,7 @@ export async function patchGroup(ctx: Ctx, caller: ScimCaller, id: string, body:
   const current = await rowOf(ctx, caller, id);
   const members = (await membersOf(ctx, [id])).get(id);
   const resource = new SCIMMY.Schemas.Group(scimGroupOf(current, members), 'out', locationOf(ctx, '/Groups'));
-  await patchOp(body).apply(resource, async (patched) => {
-    await writeGroup(ctx, caller, current, patched);
-    return scimGroupOf(await rowOf(ctx, caller, id));
-  });
+  await writeGroup(ctx, caller, current, await applyPatch(body, resource));
 }
 
 /** Deletes the group's tenant; its members move back to the token's tenant first (a group with

@@ -11,6 +11,7 @@ import { scimTokenOf } from '../services/scim-tokens';
 import { scimCaller, type ScimCaller } from './caller';
 import { errorBody, SCIM_TYPE, ScimError, scimErrorOf } from './errors';
 import { readQuery } from './listing';
+import { SCIM_BASE } from './base';
 import { lazy } from '../lazy';
 import type * as Protocol from './protocol';
 
@@ -33,6 +34,9 @@ declare module 'fastify' {
 
 const send = (reply: FastifyReply, status: number, body?: unknown) =>
   body === undefined ? reply.status(status).send() : reply.status(status).type(SCIM_TYPE).send(JSON.stringify(body));
+
+/** A created resource's Location header (RFC 7644 §3.3), whatever attributes the answer was cut to. */
+const locationOf = (ctx: Ctx, endpoint: '/Users' | '/Groups', created: { id?: unknown }) => `${ctx.site.origin()}${SCIM_BASE}${endpoint}/${String(created.id)}`;
 
 const callerOf = (request: FastifyRequest): ScimCaller => {
   if (!request.scim) throw new ScimError(401, undefined, 'A SCIM token is required');
@@ -92,7 +96,7 @@ export const scimPlugin: FastifyPluginAsync<{ ctx: Ctx }> = async (app, { ctx })
   });
   app.post('/Users', route, async (request, reply) => {
     const created = await scim(({ users }) => users.createUser(ctx, callerOf(request), request.body, readQuery(request.query)));
-    return send(reply.header('location', String((created.meta as { location?: string } | undefined)?.location ?? '')), 201, created);
+    return send(reply.header('location', locationOf(ctx, '/Users', created)), 201, created);
   });
   app.get<Params>('/Users/:id', route, async (request, reply) => {
     const user = await scim(({ users }) => users.getUser(ctx, callerOf(request), request.params.id, readQuery(request.query)));
@@ -117,7 +121,7 @@ export const scimPlugin: FastifyPluginAsync<{ ctx: Ctx }> = async (app, { ctx })
   });
   app.post('/Groups', route, async (request, reply) => {
     const created = await scim(({ groups }) => groups.createGroup(ctx, callerOf(request), request.body, readQuery(request.query)));
-    return send(reply, 201, created);
+    return send(reply.header('location', locationOf(ctx, '/Groups', created)), 201, created);
   });
   app.get<Params>('/Groups/:id', route, async (request, reply) => {
     const group = await scim(({ groups }) => groups.getGroup(ctx, callerOf(request), request.params.id, readQuery(request.query)));

@@ -7,6 +7,7 @@ import { validate } from '../../src/core/validation';
 import { fieldError } from '../http/errors';
 import type { ScimCaller } from './caller';
 import { coerced, invalidValue } from './errors';
+import { withBooleans } from './lenient';
 import type { ReadQuery } from './listing';
 import { SCIM_BASE } from './base';
 
@@ -33,10 +34,11 @@ export function present(schema: SchemaClass, data: { id: string }, location: str
   return { ...out, schemas: [schema.id], id: data.id };
 }
 
-/** A client's body read through scimmy's schema (400 invalidValue when a value has the wrong type). */
+/** A client's body read through scimmy's schema (400 invalidValue when a value has the wrong type;
+ *  booleans written as text are read as booleans, server/scim/lenient.ts). */
 export function incoming<S extends SchemaClass>(schema: S, body: unknown): InstanceType<S> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new SCIMMY.Types.Error(400, 'invalidSyntax', 'The body must be one JSON object');
-  return coerced(() => new schema(body, 'in')) as InstanceType<S>;
+  return coerced(() => new schema(withBooleans(schema.definition, body) as object, 'in')) as InstanceType<S>;
 }
 
 /** The externalId of a client's body, checked (absent or empty: none). Read before anything is

@@ -22,7 +22,7 @@ import type { ScimCaller } from './caller';
 import { ScimError, scimNotFound } from './errors';
 import { filterCondition, type FilterAttributes } from './filter';
 import { listResponse, pageOf, type ReadQuery } from './listing';
-import { patchOp } from './patch';
+import { applyPatch } from './patch';
 import { checked, externalIdOf, incoming, isoTime, locationOf, present, setExternalId } from './resource';
 
 type ScimUser = InstanceType<typeof SCIMMY.Schemas.User>;
@@ -101,7 +101,8 @@ function fieldsOf(user: ScimUser) {
     realName: user.name?.formatted ?? user.displayName ?? given,
     email: single(user.emails),
     mobilePhone: mobilePhoneOf(single(user.phoneNumbers, 'mobile')),
-    availabilityStatus: user.active === false ? Status.Disabled : Status.Enable,
+    /** Left out (a PUT without `active`): unchanged, see writeUser. */
+    availabilityStatus: user.active === undefined ? undefined : user.active ? Status.Enable : Status.Disabled,
   };
 }
 
@@ -137,6 +138,7 @@ export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, qu
   const password = (user as { password?: unknown }).password;
   const input = checked(userCreateBody, {
     ...fields,
+    availabilityStatus: fields.availabilityStatus ?? Status.Enable,
     tenantId: caller.tenantId,
     password: initialPassword(password),
   });
@@ -155,7 +157,14 @@ async function writeUser(ctx: Ctx, caller: ScimCaller, current: UserRow, user: S
   if ((user as { password?: unknown }).password !== undefined) {
     throw new ScimError(400, 'mutability', 'password is set only when the user is created (changePassword is not supported)');
   }
-  const changes = { realName: fields.realName, email: fields.email, mobilePhone: fields.mobilePhone, availabilityStatus: fields.availabilityStatus };
+  // A PUT replaces what it carries (RFC 7644 §3.5.1: a left-out e-mail is cleared), but a left-out
+  // `active` keeps the person's state: clients that do not map it must not re-enable someone disabled.
+  const changes = {
+    realName: fields.realName,
+    email: fields.email,
+    mobilePhone: fields.mobilePhone,
+    availabilityStatus: fields.availabilityStatus ?? current.availabilityStatus,
+  };
   const stored = {
     realName: current.realName,
     email: current.email ?? '',
@@ -177,10 +186,7 @@ export async function replaceUser(ctx: Ctx, caller: ScimCaller, id: string, body
 export async function patchUser(ctx: Ctx, caller: ScimCaller, id: string, body: unknown, query: ReadQuery) {
   const current = await rowOf(ctx, caller, id);
   const resource = new SCIMMY.Schemas.User(scimUserOf(ctx, caller, current), 'out', locationOf(ctx, '/Users'));
-  await patchOp(body).apply(resource, async (patched) => {
-    await writeUser(ctx, caller, current, patched);
-    return scimUserOf(ctx, caller, await rowOf(ctx, caller, id));
-  });
+  await writeUser(ctx, caller, current, await applyPatch(body, resource));
   return answer(ctx, caller, await rowOf(ctx, caller, id), query.projection);
 }
 

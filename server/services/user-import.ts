@@ -1,6 +1,6 @@
 // User CSV imports (the user list's import, server/routes/user-import.ts): a check ("dry run")
 // reports every row's problems without writing; an import creates the new people and updates the
-// existing ones (same username: it is idempotent, a second run changes nothing). Both run as a job
+// existing ones (same username in any letter case: it is idempotent, a second run changes nothing). Both run as a job
 // in chunks after the upload was answered, their progress kept in user_import_jobs (any server
 // process answers the polling). Every row gets the rules of the user form (the row schema of
 // src/core/schemas/user-import.ts) and of server/services/users.ts: the caller's scope (a person
@@ -33,6 +33,8 @@ import { changedContacts } from '../auth/contact-change';
 import { hashPassword } from '../auth/kdf';
 import { newId, newSecret } from '../auth/secrets';
 import { isUniqueViolation } from '../db/errors';
+import { loweredUserColumn } from '../db/search';
+import { usernameKey } from '../auth/usernames';
 import { ApiError, conflict, notFound } from '../http/errors';
 import { localizeMessage, type AnswerLanguage } from '../http/language';
 import { placement, rootTenantId, updateUser } from './users';
@@ -250,6 +252,15 @@ async function newRow(run: Run, { row, input }: ValidRow, held: Awaited<ReturnTy
   };
 }
 
+/** The people whose usernames the rows name, in any letter case, by folded name (server/auth/usernames.ts). */
+async function existingPeople(ctx: Ctx, rows: ValidRow[]): Promise<Map<string, UserRow[]>> {
+  const keys = [...new Set(rows.map(({ input }) => usernameKey(input.username)))];
+  const people = await ctx.db.selectFrom('users').selectAll().where(loweredUserColumn(ctx.engine, 'username'), 'in', keys).execute();
+  const byKey = new Map<string, UserRow[]>();
+  for (const person of people) byKey.set(usernameKey(person.username), [...(byKey.get(usernameKey(person.username)) ?? []), person]);
+  return byKey;
+}
+
 /** Inserts a chunk's new people at once; when a parallel write took a username or an address
  *  meanwhile, one at a time, so that only the rows concerned are refused. */
 async function insertNew(run: Run, rows: { row: number; user: UserRow }[]): Promise<UserRow[]> {
@@ -290,10 +301,10 @@ async function runChunk(run: Run, chunk: ImportFile['rows']): Promise<void> {
       run.refuse(row, username, result.fields);
       continue;
     }
-    // The same username, email or phone twice in the file: the later row is refused.
+    // The same username (in any letter case), email or phone twice in the file: the later row is refused.
     const input = result.output;
     const twice = (['username', 'email', 'mobilePhone'] as const).filter((field) => {
-      const value = field === 'email' ? input.email?.toLowerCase() : input[field];
+      const value = field === 'email' ? input.email?.toLowerCase() : field === 'username' ? usernameKey(input.username) : input[field];
       if (!value) return false;
       if (run.seen[field].has(value)) return true;
       run.seen[field].add(value);
@@ -308,19 +319,7 @@ async function runChunk(run: Run, chunk: ImportFile['rows']): Promise<void> {
     else valid.push({ row, input });
   }
   if (!valid.length) return;
-  const existing = new Map(
-    (
-      await ctx.db
-        .selectFrom('users')
-        .selectAll()
-        .where(
-          'username',
-          'in',
-          valid.map(({ input }) => input.username),
-        )
-        .execute()
-    ).map((user) => [user.username, user]),
-  );
+  const existing = await existingPeople(ctx, valid);
   const held = await holders(ctx, valid);
   const now = ctx.now();
   const created: { row: number; user: UserRow }[] = [];
@@ -328,8 +327,12 @@ async function runChunk(run: Run, chunk: ImportFile['rows']): Promise<void> {
   // passwords hashed) before it begins.
   const updates: [ValidRow, UserRow][] = [];
   for (const item of valid) {
-    const current = existing.get(item.input.username);
-    if (current && run.mode === 'apply') updates.push([item, current]);
+    const namesakes = existing.get(usernameKey(item.input.username)) ?? [];
+    // The person of that name in any letter case (of case twins from before 0032_username_case: the
+    // one spelt exactly, else the row is refused as ambiguous).
+    const current = namesakes.find((user) => user.username === item.input.username) ?? (namesakes.length === 1 ? namesakes[0] : undefined);
+    if (namesakes.length && !current) run.refuse(item.row, item.input.username, [{ field: 'username', rule: 'rule.usernameTaken' }]);
+    else if (current && run.mode === 'apply') updates.push([item, current]);
     else if (current) await updateOne(run, item, current, held);
     else {
       const user = await newRow(run, item, held, now);

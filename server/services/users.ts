@@ -11,6 +11,7 @@ import type { adminUserListQuery } from '../../src/core/schemas/admin';
 import { Status, UserType } from '../../src/core/enums';
 import { Permission } from '../../src/core/permission-codes';
 import type { ContactField } from '../auth/contacts';
+import { usernameTaken } from '../auth/usernames';
 import type { Actor, UserRow } from '../auth/actor';
 import { manageableUser, scopeUsers, tenantPathOf } from '../auth/scope';
 import { actionableUser, assertMayActOn, assertMayGrantInApp, assertMayGrantRows, assertMayPlace, grantableApps } from '../auth/grants';
@@ -128,9 +129,9 @@ export async function placement(
   return { tenantId, userType, isMaster: isMaster ? 1 : 0, isAdmin: (wanted.isAdmin ?? current?.isAdmin === 1) ? 1 : 0 };
 }
 
+/** A username nobody has in any letter case (server/auth/usernames.ts). */
 async function assertUsernameFree(ctx: Ctx, username: string): Promise<void> {
-  const taken = await ctx.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
-  if (taken) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+  if (await usernameTaken(ctx, username)) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
 }
 
 export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string): Promise<User> {

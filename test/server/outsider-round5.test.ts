@@ -116,15 +116,16 @@ test("one person's sign-in does not clear the failure count of another person's 
   }
 });
 
-test('a short SCIM filter whose parentheses multiply out is refused before it stalls the server', async () => {
+test('a short SCIM filter whose parentheses would multiply out is answered without stalling the server', async () => {
   const { scim } = await provisionedTenant(server, admin, 'R5FilterCo');
   // 460 characters, well under the filter's length limit; 16 AND-ed pairs expand to 65 536 alternatives.
   const filter = Array.from({ length: 16 }, () => '(id eq "a" or id eq "b")').join(' and ');
   const started = performance.now();
   const answer = await scim('GET', `/Users?filter=${encodeURIComponent(filter)}`);
   const took = performance.now() - started;
-  assertScimError(answer, 400, 'invalidFilter');
-  assert.ok(took < 500, `the filter took ${Math.round(took)} ms of the event loop before it was refused (every other request waited)`);
+  // Read as a tree (server/scim/filter.ts), nothing is multiplied out: 32 comparisons, answered.
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  assert.ok(took < 500, `the filter took ${Math.round(took)} ms of the event loop (every other request waited)`);
 });
 
 test('a SCIM attribute list with an empty name (attributes=userName, or a trailing comma) is a SCIM 400, not a 500', async () => {
