@@ -77,7 +77,8 @@ export async function discover(ctx: Ctx, config: IdentityProviderConfig): Promis
       ...policy,
       method: options.method,
       headers: Object.fromEntries(new Headers(options.headers as HeadersInit)),
-      body: options.body as string | URLSearchParams | undefined,
+      // oauth4webapi passes `body: null` on a GET (userinfo): that is no body.
+      body: (options.body ?? undefined) as string | URLSearchParams | undefined,
       signal: options.signal ?? undefined,
     });
   return oidc.discovery(issuer, config.clientId, config.clientSecret || undefined, undefined, {
