@@ -626,6 +626,14 @@ const deliveryErrorCodes: Migration = {
   },
 };
 
+/** Which process runs an import job (server/process-identity.ts), so that a restarted process
+ *  marks the job of its crashed predecessor failed at once (server/services/user-import.ts). */
+const importJobRunner: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('user_import_jobs').addColumn('runner', 'text').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -653,6 +661,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0025_passkey_credentials': passkeyCredentials,
     '0027_sso_public_clients': publicClients,
     '0029_delivery_error_codes': deliveryErrorCodes,
+    '0034_import_job_runner': importJobRunner,
   };
 }
 
