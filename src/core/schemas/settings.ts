@@ -6,7 +6,7 @@ import { rules } from '../validation';
 import { tokenHeaderName } from '../validation/token-header';
 import { optionalText, uploadedImage, version, yesNo } from './common';
 import { formatRuleMessage } from '../rule-message';
-import { FieldRules, fieldRulesModes } from '../validation/field-rules';
+import { FieldRules, fieldRulesModes } from '../validation/field-rules-modes';
 
 const values = <T extends Record<string, string>>(enumeration: T) => Object.values(enumeration) as T[keyof T][];
 const between = (min: number, max: number) => rules.range(min, max);

@@ -15,9 +15,9 @@ import * as v from 'valibot';
 import { formatRuleMessage } from '../rule-message';
 import { rules } from '../validation';
 
-export const FieldRules = { Default: 'default', International: 'international' } as const;
-export type FieldRulesMode = (typeof FieldRules)[keyof typeof FieldRules];
-export const fieldRulesModes = Object.values(FieldRules);
+import { FieldRules, type FieldRulesMode } from './field-rules-modes';
+
+export { FieldRules, fieldRulesModes, type FieldRulesMode } from './field-rules-modes';
 
 /** Text a value under the international rules never holds: C0/C1 controls (NUL included), and
  *  the format characters (bidi overrides such as U+202E, zero-width joiners, BOM) that would make

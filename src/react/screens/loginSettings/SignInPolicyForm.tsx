@@ -8,7 +8,7 @@ import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as api from '../../../core/api/settings';
 import { BackgroundType, CaptchaKind, LoginMethod, SecondAuth } from '../../../core/enums';
 import { loginSettings, type LoginSettings } from '../../../core/schemas/settings';
-import { fieldRulesModes } from '../../../core/validation/field-rules';
+import { fieldRulesModes } from '../../../core/validation/field-rules-modes';
 import { fieldRulesSaved } from '../../widgets/useFieldRules';
 import { useT, useTexts } from '../../i18n';
 import { TextField } from '../../widgets/TextFields';
