@@ -8,6 +8,7 @@ import type { Gate } from '../http/route';
 import { actorOf, type Actor } from './actor';
 import { isReservedHeaderName } from '../../src/core/validation/token-header';
 import type { IamConfig } from '../../src/core/config';
+import { fieldRulesOf } from '../field-rules-scope';
 
 export const SESSION_COOKIE = 'iam_session';
 /** The header with which a client asks for token mode at sign-in. */
@@ -121,5 +122,6 @@ export function createGate(ctx: Ctx): Gate {
       }
       if (!isAllowedOrigin(ctx, origin)) throw originRefused(origin);
     },
+    fieldRules: () => fieldRulesOf(ctx),
   };
 }

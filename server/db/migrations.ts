@@ -716,6 +716,14 @@ function usernameCase(engine: Engine): Migration {
   };
 }
 
+/** Which process runs an import job (server/process-identity.ts), so that a restarted process
+ *  marks the job of its crashed predecessor failed at once (server/services/user-import.ts). */
+const importJobRunner: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('user_import_jobs').addColumn('runner', 'text').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -749,6 +757,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0035_svg_paint_bounds': svgPaintBounds,
     '0035_webhook_private_answers': webhookPrivateAnswers,
     '0032_username_case': usernameCase(engine),
+    '0034_import_job_runner': importJobRunner,
   };
 }
 

@@ -440,4 +440,6 @@ export interface UserImportJobTable {
   createdAt: number;
   updatedAt: number;
   finishedAt: number | null;
+  /** The process running it (server/process-identity.ts; migration 0034); null before. */
+  runner: string | null;
 }

@@ -13,6 +13,8 @@ import type { Ctx } from '../context';
 import { withSettingsSnapshot } from '../settings';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEPT_MS, idempotencyKeyOf, onceFor, REPLAYED_HEADER } from './idempotency';
 import { Permission } from '../../src/core/permission-codes';
+import type { FieldRulesMode } from '../../src/core/validation/field-rules';
+import { underFieldRules } from '../field-rules-scope';
 
 export type { Permission };
 
@@ -84,6 +86,8 @@ export const carriesBearer = (request: FastifyRequest) => /^(Bearer|DPoP) /i.tes
 export interface Gate {
   authenticate(req: FastifyRequest): Promise<Actor | null>;
   checkCsrf(req: FastifyRequest, actor: Actor | null): void;
+  /** The field rules the login settings choose (server/field-rules-scope.ts). */
+  fieldRules(): Promise<FieldRulesMode>;
 }
 
 /** What a route file (a Fastify plugin registered under /api by server/routes/index.ts) is given. */
@@ -186,15 +190,21 @@ export function defineRoute<B extends Schema | undefined = undefined, Q extends 
           if (!actor) throw new ApiError(401, 'Authorization Error');
           if (!actor.permissions.includes(spec.access)) throw permissionDenied();
         }
-        const req = {
-          params: parse(spec.params, request.params),
-          query: parse(spec.query, request.query),
-          body: spec.multipart ? undefined : parse(spec.body, request.body),
-          actor,
-          raw: request,
+        // A body or an upload is checked, and the work it starts (an import job) runs, under the
+        // field rules in force.
+        const mode = spec.body || spec.multipart ? await gate.fieldRules() : undefined;
+        const work = async () => {
+          const req = {
+            params: parse(spec.params, request.params),
+            query: parse(spec.query, request.query),
+            body: spec.multipart ? undefined : parse(spec.body, request.body),
+            actor,
+            raw: request,
+          };
+          return (spec.handler as (r: typeof req, reply: FastifyReply) => Promise<unknown>)(req, reply);
         };
         const answer = async () => {
-          const data = await (spec.handler as (r: typeof req, reply: FastifyReply) => Promise<unknown>)(req, reply);
+          const data = mode ? await underFieldRules(mode, work) : await work();
           return spec.raw ? reply : ok(data ?? null);
         };
         const key = spec.idempotent ? idempotencyKeyOf(request) : undefined;

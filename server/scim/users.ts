@@ -14,6 +14,7 @@ import type { Ctx } from '../context';
 import { Status } from '../../src/core/enums';
 import { rules } from '../../src/core/validation';
 import { userCreateBody, userUpdateBody } from '../../src/core/schemas/users';
+import { withFieldRules } from '../field-rules-scope';
 import type { UserRow } from '../auth/actor';
 import { scopeUsers } from '../auth/scope';
 import { newSecret } from '../auth/secrets';
@@ -136,12 +137,14 @@ export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, qu
   const externalId = externalIdOf(user);
   const fields = fieldsOf(user);
   const password = (user as { password?: unknown }).password;
-  const input = checked(userCreateBody, {
-    ...fields,
-    availabilityStatus: fields.availabilityStatus ?? Status.Enable,
-    tenantId: caller.tenantId,
-    password: initialPassword(password),
-  });
+  const input = await withFieldRules(ctx, () =>
+    checked(userCreateBody, {
+      ...fields,
+      availabilityStatus: fields.availabilityStatus ?? Status.Enable,
+      tenantId: caller.tenantId,
+      password: initialPassword(password),
+    }),
+  );
   const created = await users.createUser(ctx, caller.actor, input, caller.ip);
   await setExternalId(ctx, caller, 'user', created.id, externalId);
   return answer(ctx, caller, await rowOf(ctx, caller, created.id), query.projection);
@@ -172,7 +175,8 @@ async function writeUser(ctx: Ctx, caller: ScimCaller, current: UserRow, user: S
     availabilityStatus: current.availabilityStatus,
   };
   if (JSON.stringify(changes) !== JSON.stringify(stored)) {
-    await users.updateUser(ctx, caller.actor, current.id, checked(userUpdateBody, { ...changes, version: current.version }), caller.ip);
+    const input = await withFieldRules(ctx, () => checked(userUpdateBody, { ...changes, version: current.version }));
+    await users.updateUser(ctx, caller.actor, current.id, input, caller.ip);
   }
   await setExternalId(ctx, caller, 'user', current.id, externalId);
 }

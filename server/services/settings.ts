@@ -24,8 +24,9 @@ function checked<S extends v.GenericSchema>(schema: S, value: unknown): v.InferO
 /** What the sign-in page and password forms follow (no lockout details), with the passkeys' RP ID
  *  for the page's origin (null: no passkeys there). */
 export async function publicLoginSettings(ctx: Ctx, origin: string | undefined) {
-  const { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background, passwordPolicy } = (await ctx.settings.get('login'))
-    .value;
+  const { loginMethod, captchaEnabled, captchaKind, captchaLength, secondAuth, backgroundType, background, passwordPolicy, fieldRules } = (
+    await ctx.settings.get('login')
+  ).value;
   return {
     loginMethod,
     captchaEnabled,
@@ -36,6 +37,7 @@ export async function publicLoginSettings(ctx: Ctx, origin: string | undefined) 
     background: background ?? null,
     passwordPolicy,
     passkeyRpId: rpIdFor(ctx, origin),
+    fieldRules,
   };
 }
 

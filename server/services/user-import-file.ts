@@ -1,6 +1,7 @@
 // Reading a user import file: UTF-8 text (a byte order mark is fine; any other encoding, such as
 // a spreadsheet's legacy code page, is refused rather than guessed), RFC 4180 CSV with a header
-// row naming the columns (src/core/schemas/user-import.ts), at most IMPORT_MAX_ROWS rows. Every
+// row naming the columns (src/core/schemas/user-import.ts), separated by commas, semicolons or tabs
+// (the header row tells which), at most IMPORT_MAX_ROWS rows. Every
 // refusal is a 400 on the field `file` with its rule, before any row is looked at.
 import { parse } from 'csv-parse/sync';
 import { Status } from '../../src/core/enums';
@@ -39,10 +40,25 @@ function decode(bytes: Uint8Array): string {
   return text;
 }
 
+/** The file's delimiter, from its header row: a comma, or the semicolon spreadsheets write in
+ *  locales whose decimal separator is a comma (Excel in most of Europe), or a tab. */
+export function delimiterOf(text: string): string {
+  const header = text.slice(0, text.search(/\r?\n|$/)).replace(/"[^"]*"/g, '');
+  const counts = [',', ';', '\t'].map((delimiter) => [delimiter, header.split(delimiter).length - 1] as const);
+  const [best] = counts.reduce((most, entry) => (entry[1] > most[1] ? entry : most));
+  return best;
+}
+
 function records(text: string): string[][] {
   try {
     // One record more than allowed is read, to tell a file that is too long.
-    const rows: string[][] = parse(text, { relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true, to: IMPORT_MAX_ROWS + 2 });
+    const rows: string[][] = parse(text, {
+      delimiter: delimiterOf(text),
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_empty_values: true,
+      to: IMPORT_MAX_ROWS + 2,
+    });
     return rows;
   } catch (error) {
     const line = (error as { lines?: number }).lines;

@@ -39,12 +39,14 @@ import { ApiError, conflict, notFound } from '../http/errors';
 import { localizeMessage, type AnswerLanguage } from '../http/language';
 import { placement, rootTenantId, updateUser } from './users';
 import { rowInput, type ImportFile } from './user-import-file';
+import { processGone, thisProcess } from '../process-identity';
 
 type JobRow = Selectable<UserImportJobTable>;
 
 /** Rows per chunk: one progress step, one read of the existing people, one insert. */
 const CHUNK = 500;
-/** A running job not heard of for this long lost its process (a restart): it is answered as failed. */
+/** A running job of another host not heard of for this long lost its process: it is answered as
+ *  failed. A job of a process of this host that is gone (kill -9, then a restart) is failed at once. */
 const STALE_MS = 2 * 60_000;
 /** Why a row changing an existing person's phone or email is refused. */
 const CONTACT_CHANGE = "An import does not change an existing person's phone or email: change it in their user dialog (it asks for your password)";
@@ -70,7 +72,8 @@ const toJob = (row: JobRow): ImportJob => ({
 
 /** A running job whose process went away is failed now (so it blocks nobody and says so). */
 async function settleStale(ctx: Ctx, row: JobRow): Promise<JobRow> {
-  if (row.status !== ImportStatus.Running || Number(row.updatedAt) > ctx.now() - STALE_MS) return row;
+  if (row.status !== ImportStatus.Running) return row;
+  if (!processGone(row.runner) && Number(row.updatedAt) > ctx.now() - STALE_MS) return row;
   const changes = { status: ImportStatus.Failed, error: 'restarted', finishedAt: ctx.now() };
   await ctx.db.updateTable('userImportJobs').set(changes).where('id', '=', row.id).where('status', '=', ImportStatus.Running).execute();
   return { ...row, ...changes };
@@ -427,6 +430,7 @@ export async function startImport(ctx: Ctx, actor: Actor, file: ImportFile, mode
     createdAt: now,
     updatedAt: now,
     finishedAt: null,
+    runner: thisProcess,
   };
   await ctx.db.insertInto('userImportJobs').values(row).execute();
   void runJob(new Run(ctx, actor, row.id, mode, file.columns, ip, language), file);

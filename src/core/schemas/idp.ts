@@ -2,6 +2,7 @@
 // identity providers an administrator configures.
 import * as v from 'valibot';
 import { optionalField, rules } from '../validation';
+import { fieldRule } from '../validation/field-rules';
 import { transformedPassword, uploadedImage } from './common';
 
 export const idpCodeParams = v.object({ idpCode: rules.safeCode });
@@ -33,10 +34,10 @@ export const linkBody = v.object({
 /** What a first-time third-party user completes before their account is made. */
 export const complementBody = v.object({
   switchAccount,
-  username: v.optional(rules.username),
-  realName: v.optional(rules.realName),
+  username: v.optional(fieldRule.username),
+  realName: v.optional(fieldRule.realName),
   email: optionalField(rules.email),
-  mobilePhone: optionalField(rules.mobilePhone),
+  mobilePhone: optionalField(fieldRule.mobilePhone),
 });
 
 /** A provider's button icon (see uploadedImage). */

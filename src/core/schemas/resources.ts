@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { Scope, Status, TenantType } from '../enums';
 import { optionalField, rules } from '../validation';
+import { fieldRule, privilegeKey } from '../validation/field-rules';
 import { id, optionalDescription, pageQueryFields, pagedList, version } from './common';
 
 const status = v.picklist([Status.Enable, Status.Disabled], 'rule.availabilityStatus');
@@ -12,7 +13,7 @@ const stamps = { version: v.number(), createdAt: v.number(), updatedAt: v.number
 export const tenantListQuery = v.object({ ...pageQueryFields, searchProp: v.optional(v.picklist(['name'], 'rule.searchProp')), parentId: v.optional(id) });
 export const tenantCreateBody = v.object({
   parentId: id,
-  name: rules.tenantName,
+  name: fieldRule.tenantName,
   type: v.picklist(
     Object.values(TenantType).filter((type) => type !== TenantType.Root),
     'rule.tenantType',
@@ -20,7 +21,7 @@ export const tenantCreateBody = v.object({
   description: optionalDescription,
 });
 export const tenantUpdateBody = v.object({
-  name: v.optional(rules.tenantName),
+  name: v.optional(fieldRule.tenantName),
   type: v.optional(tenantCreateBody.entries.type),
   status: v.optional(status),
   description: optionalDescription,
@@ -42,7 +43,7 @@ export const tenantList = pagedList(tenant);
 const link = optionalField(v.union([rules.url, rules.absolutePath], 'rule.url'));
 export const appListQuery = v.object({ ...pageQueryFields, searchProp: v.optional(v.picklist(['name'], 'rule.searchProp')) });
 export const appCreateBody = v.object({
-  name: rules.appName,
+  name: fieldRule.appName,
   detail: optionalDescription,
   entrypoint: link,
   callbackUrl: optionalField(rules.url),
@@ -70,7 +71,7 @@ export const appItemParams = v.object({ appId: id, id });
 export const privilegeBody = v.object({
   name: rules.resourceName,
   parentId: v.optional(v.nullable(id)),
-  key: rules.safeCode,
+  key: privilegeKey,
   sort: v.optional(
     v.pipe(
       v.number('rule.positiveInteger'),
@@ -94,8 +95,8 @@ export const privilege = v.object({
 
 // Roles --------------------------------------------------------------------------------------
 export const roleListQuery = v.object({ ...pageQueryFields, searchProp: v.optional(v.picklist(['name'], 'rule.searchProp')) });
-export const roleCreateBody = v.object({ name: rules.roleName, description: optionalDescription });
-export const roleUpdateBody = v.object({ name: v.optional(rules.roleName), description: optionalDescription, version });
+export const roleCreateBody = v.object({ name: fieldRule.roleName, description: optionalDescription });
+export const roleUpdateBody = v.object({ name: v.optional(fieldRule.roleName), description: optionalDescription, version });
 export const role = v.object({ id: v.string(), appId: v.string(), name: v.string(), description: v.nullable(v.string()), ...stamps });
 export const roleList = pagedList(role);
 export const privilegeIdsBody = v.object({ privilegeIds: v.pipe(v.array(id, 'rule.required'), v.maxLength(1000, 'rule.maxLength?max=1000')) });

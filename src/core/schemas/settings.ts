@@ -6,6 +6,7 @@ import { rules } from '../validation';
 import { tokenHeaderName } from '../validation/token-header';
 import { optionalText, uploadedImage, version, yesNo } from './common';
 import { formatRuleMessage } from '../rule-message';
+import { FieldRules, fieldRulesModes } from '../validation/field-rules-modes';
 
 const values = <T extends Record<string, string>>(enumeration: T) => Object.values(enumeration) as T[keyof T][];
 const between = (min: number, max: number) => rules.range(min, max);
@@ -58,6 +59,11 @@ export const loginSettings = v.object({
   backgroundType: v.picklist(values(BackgroundType), 'rule.backgroundType'),
   background: optionalText(2000),
   passwordPolicy,
+  /** Which rules names, usernames and phone numbers follow everywhere (forms, API, SCIM, CSV,
+   *  third-party sign-in): `default` (letters, digits, _, - or Chinese; mainland mobile numbers) or
+   *  `international` (any script with spaces; e-mail/UPN usernames; E.164 phones). Stored people
+   *  are never re-validated by a switch (src/core/validation/field-rules.ts). */
+  fieldRules: v.picklist(fieldRulesModes, 'rule.fieldRules'),
 });
 export type LoginSettings = v.InferOutput<typeof loginSettings>;
 
@@ -84,6 +90,7 @@ export const defaultLoginSettings: LoginSettings = {
     history: 0,
     expiryDays: 0,
   },
+  fieldRules: FieldRules.Default,
 };
 
 /** What the sign-in page and the password forms need before anyone signs in (GET /settings/login/public). */
@@ -98,6 +105,8 @@ export const publicLoginSettings = v.object({
   passwordPolicy,
   /** The passkeys' RP ID when the asking page's origin may use passkeys here; null: no passkeys there. */
   passkeyRpId: v.nullable(v.string()),
+  /** The field rules in force (loginSettings.fieldRules): the console's forms follow them. */
+  fieldRules: loginSettings.entries.fieldRules,
 });
 export type PublicLoginSettings = v.InferOutput<typeof publicLoginSettings>;
 

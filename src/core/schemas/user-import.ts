@@ -3,8 +3,8 @@
 // runs and when it is done, and the export's filters (the list's).
 import * as v from 'valibot';
 import { Status } from '../enums';
-import { rules } from '../validation';
 import { userFields } from '../validation/user';
+import { fieldRule } from '../validation/field-rules';
 import { adminUserListQuery } from './admin';
 
 /** The file's size and row bounds (a bigger directory goes in several files). */
@@ -27,7 +27,7 @@ export const statusInFile = { [Status.Enable]: 'enabled', [Status.Disabled]: 'di
 
 /** One row, with the user form's rules (username and name required, the rest optional). */
 export const importRow = v.object({
-  username: rules.username,
+  username: fieldRule.username,
   realName: userFields.realName,
   email: userFields.email,
   mobilePhone: userFields.mobilePhone,

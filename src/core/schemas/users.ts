@@ -1,7 +1,8 @@
 // user calls: list, read, basic info, profile, create/update, delete, passwords.
 import * as v from 'valibot';
-import { loginCode, rules } from '../validation';
+import { loginCode } from '../validation';
 import { availabilityStatus, profileFields, userExtraProp, userFields } from '../validation/user';
+import { fieldRule } from '../validation/field-rules';
 import { id, pageQueryFields, pagedList, transformedPassword, version } from './common';
 
 /** Columns a user list can be searched by (each has an index). */
@@ -22,7 +23,7 @@ const editableFields = {
 };
 
 /** POST /user without id: a new user; the password is the transformed one. */
-export const userCreateBody = v.object({ ...editableFields, username: rules.username, password: transformedPassword });
+export const userCreateBody = v.object({ ...editableFields, username: fieldRule.username, password: transformedPassword });
 
 /** PUT /user/{id} (or POST /user with an id): `version` guards against stale writes (409). A change
  *  of the phone or email also takes the caller's own current password (transformed). */

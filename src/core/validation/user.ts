@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { Status, UserType } from '../enums';
 import { FILE_ID } from '../file-id';
 import { optionalField, rules } from '../validation';
+import { fieldRule } from './field-rules';
 
 /** Ids are opaque strings (UUIDs here). */
 export const idRule = v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(64, 'rule.id'));
@@ -28,9 +29,9 @@ export const userExtraProp = v.objectWithRest({ intProperty1: v.optional(userTyp
 
 /** The fields of a person that they edit themselves (the profile form, PUT /user/profile and basic_info). */
 export const profileFields = {
-  realName: rules.realName,
+  realName: fieldRule.realName,
   avatar: v.optional(uploadedImage),
-  mobilePhone: optionalField(rules.mobilePhone),
+  mobilePhone: optionalField(fieldRule.mobilePhone),
   email: optionalField(rules.email),
 };
 
@@ -52,7 +53,7 @@ export const profileForm = v.object(
 );
 
 /** User, creating: the password is the plain new password (checked by policy before the transform). */
-export const userCreateForm = v.object({ ...userFields, username: rules.username, password: rules.newPassword }, 'rule.required');
+export const userCreateForm = v.object({ ...userFields, username: fieldRule.username, password: rules.newPassword }, 'rule.required');
 
 /** User, updating: the username and password do not change here; `version` guards against stale writes. */
 export const userUpdateForm = v.object({ ...userFields, version: v.optional(v.number('rule.required')) }, 'rule.required');

@@ -20,6 +20,7 @@ import { DialogFrame } from './DialogFrame';
 import { ContactCodes, type PendingContacts } from './ContactCodes';
 import { showServerFieldErrors } from './fieldErrors';
 import * as styles from './dialog.css';
+import { useFieldRules } from '../widgets/useFieldRules';
 
 // The upload widget (and the core's image checks) load beside the dialog, not inside its chunk:
 // the dialog opens at once and the avatar field follows a moment later, in a reserved space.
@@ -37,6 +38,8 @@ const editable = ['realName', 'avatar', 'mobilePhone', 'email', 'currentPassword
 
 export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDialogProps) {
   const t = useT();
+  // The names and phone numbers below follow the field rules in force (login settings).
+  useFieldRules();
   const userId = useStore($session).user?.id;
   const [loaded, setLoaded] = useState(false);
   const [pending, setPending] = useState<PendingContacts>({});

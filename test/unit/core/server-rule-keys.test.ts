@@ -17,7 +17,7 @@ function sources(dir: string): string[] {
 
 function keysUsed(): Set<string> {
   const keys = new Set<string>();
-  for (const source of [...sources('server'), ...sources('src/core/schemas')]) {
+  for (const source of [...sources('server'), ...sources('src/core/schemas'), ...sources('src/core/validation')]) {
     for (const match of source.matchAll(/'((?:rule|upload)\.[A-Za-z]+)(?:\?[^']*)?'/g)) keys.add(match[1]!);
   }
   return keys;

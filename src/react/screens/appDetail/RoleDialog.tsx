@@ -18,6 +18,7 @@ import { refusalOf } from '../../widgets/admin/serverErrors';
 import * as styles from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 import { SaveFooter } from '../../widgets/admin/SaveFooter';
+import { useFieldRules } from '../../widgets/useFieldRules';
 
 type Values = v.InferInput<typeof roleCreateBody>;
 const formFields = ['name', 'description'] as const;
@@ -31,6 +32,8 @@ export interface RoleDialogProps {
 
 export default function RoleDialog({ appId, role, onClose, onSaved }: RoleDialogProps) {
   const t = useT();
+  // The names and phone numbers below follow the field rules in force (login settings).
+  useFieldRules();
   const [tree, setTree] = useState<Privilege[]>();
   const [checked, setChecked] = useState<Set<string>>(new Set());
   const [members, setMembers] = useState<Person[]>([]);

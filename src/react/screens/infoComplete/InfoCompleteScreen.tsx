@@ -23,7 +23,7 @@ import { requestNavigation } from '../../../core/navigation';
 import { AUTH_REDIRECT_PATH, LOGIN_PATH } from '../../../core/routes';
 import { complementBody } from '../../../core/schemas/idp';
 import type { ComplementAnswer, LoginAnswer, ThirdPartyAccessInfo } from '../../../core/types';
-import { rules } from '../../../core/validation';
+import { fieldRule } from '../../../core/validation/field-rules';
 import { ContactCodes, type PendingContacts } from '../../dialogs/ContactCodes';
 import { showServerFieldErrors } from '../../dialogs/fieldErrors';
 import { useT } from '../../i18n';
@@ -34,11 +34,12 @@ import * as statusStyles from '../../widgets/StatusPage.css';
 import * as ui from '../../widgets/ui.css';
 import { LinkAccountForm } from './LinkAccountForm';
 import SecondStepForm from '../../login/SecondStepForm';
+import { useFieldRules } from '../../widgets/useFieldRules';
 
 type Stage = 'loading' | 'confirm' | 'choose' | 'link' | 'form' | 'codes' | 'invalid' | 'elsewhere';
 
 /** The server's complement body, with what a first-time account cannot do without. */
-const complementForm = v.object({ ...complementBody.entries, username: rules.username, realName: rules.realName });
+const complementForm = v.object({ ...complementBody.entries, username: fieldRule.username, realName: fieldRule.realName });
 type ComplementValues = v.InferInput<typeof complementForm>;
 const fields = ['username', 'realName', 'email', 'mobilePhone'] as const;
 
@@ -52,6 +53,8 @@ const failedStage = (error: unknown): Stage => (error instanceof HttpError && er
 
 export default function InfoCompleteScreen() {
   const t = useT();
+  // The names and phone numbers below follow the field rules in force (login settings).
+  useFieldRules();
   const query = new URLSearchParams(useSearch());
   const idpCode = query.get('idpCode') ?? '';
   const token = query.get('token') ?? '';

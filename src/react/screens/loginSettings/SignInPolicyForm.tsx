@@ -1,12 +1,15 @@
 // Login management (operate/setting, first tab): login method, second step (and whether
 // administrators must use a strong second factor), captcha, lockout,
-// password policy, session timeouts and the sign-in page background, saved with
+// password policy, session timeouts, the field rules of names, usernames and phone numbers and
+// the sign-in page background, saved with
 // PUT /settings/login. The server and the sign-in page follow a save at once.
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as api from '../../../core/api/settings';
 import { BackgroundType, CaptchaKind, LoginMethod, SecondAuth } from '../../../core/enums';
 import { loginSettings, type LoginSettings } from '../../../core/schemas/settings';
+import { fieldRulesModes } from '../../../core/validation/field-rules-modes';
+import { fieldRulesSaved } from '../../widgets/useFieldRules';
 import { useT, useTexts } from '../../i18n';
 import { TextField } from '../../widgets/TextFields';
 import { ImageUpload } from '../../widgets/ImageUpload';
@@ -34,7 +37,11 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
     form,
     initial,
     toForm,
-    (values, version) => api.saveLoginSettings(values, version),
+    async (values, version) => {
+      const saved = await api.saveLoginSettings(values, version);
+      fieldRulesSaved(saved.value.fieldRules);
+      return saved;
+    },
     api.loginSettings,
   );
 
@@ -176,6 +183,12 @@ export function SignInPolicyForm({ initial }: { initial: api.Versioned<LoginSett
           error={errors.sessionAbsoluteHours?.message}
           registration={number('sessionAbsoluteHours')}
         />
+      </Section>
+
+      <Section title={t('settings:signIn.fieldRules')} description={t('settings:signIn.fieldRulesText')}>
+        <SelectField label={t('settings:signIn.fieldRulesMode')} error={errors.fieldRules?.message} registration={register('fieldRules')}>
+          {options(fieldRulesModes, (value) => t(`settings:fieldRules.${value}`))}
+        </SelectField>
       </Section>
 
       <Section title={t('settings:signIn.background')}>

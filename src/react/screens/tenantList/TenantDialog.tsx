@@ -9,6 +9,7 @@ import type { Tenant } from '../../../core/api/tenants';
 import { TenantType } from '../../../core/enums';
 import { notifySuccess } from '../../../core/messages';
 import { optionalField, rules } from '../../../core/validation';
+import { fieldRule } from '../../../core/validation/field-rules';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
 import { TextField } from '../../widgets/TextFields';
@@ -16,10 +17,12 @@ import { SelectField, TextAreaField } from '../../widgets/admin/AdminFields';
 import { refusalOf } from '../../widgets/admin/serverErrors';
 import * as ui from '../../widgets/ui.css';
 import { SaveFooter } from '../../widgets/admin/SaveFooter';
+import { useFieldRules } from '../../widgets/useFieldRules';
+import { useInternationalRulesHint } from '../../widgets/admin/InternationalRulesHint';
 
 const types = Object.values(TenantType).filter((type) => type !== TenantType.Root);
 const schema = v.object({
-  name: rules.tenantName,
+  name: fieldRule.tenantName,
   type: v.picklist(types, 'rule.required'),
   description: optionalField(rules.description),
 });
@@ -37,8 +40,11 @@ export interface TenantDialogProps {
 
 export default function TenantDialog({ parent, tenant, onClose, onSaved }: TenantDialogProps) {
   const t = useT();
+  // The names and phone numbers below follow the field rules in force (login settings).
+  useFieldRules();
+  const internationalHint = useInternationalRulesHint();
   const [failure, setFailure] = useState<string>();
-  const { register, handleSubmit, setError, formState } = useForm<Values>({
+  const { register, handleSubmit, setError, watch, formState } = useForm<Values>({
     resolver: valibotResolver(schema),
     defaultValues: {
       name: tenant?.name ?? '',
@@ -78,7 +84,14 @@ export default function TenantDialog({ parent, tenant, onClose, onSaved }: Tenan
   return (
     <DialogFrame open onOpenChange={(open) => !open && onClose()} title={title}>
       <form className={ui.form} noValidate onSubmit={(event) => void onSubmit(event)}>
-        <TextField label={t('admin:tenant.name')} required autoComplete="off" error={errors.name?.message} registration={register('name')} />
+        <TextField
+          label={t('admin:tenant.name')}
+          required
+          autoComplete="off"
+          hint={internationalHint(errors.name?.message, watch('name'))}
+          error={errors.name?.message}
+          registration={register('name')}
+        />
         <SelectField label={t('admin:tenant.type')} required error={errors.type?.message} registration={register('type')}>
           {types.map((type) => (
             <option key={type} value={type}>

@@ -110,7 +110,7 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
         {finished && counts && (
           <div role={job.status === ImportStatus.Failed ? 'alert' : 'status'} className={styles.summary}>
             {job.status === ImportStatus.Failed && job.error
-              ? t(`admin:import.${job.error}`)
+              ? t(`admin:import.${job.error}`, { ...counts, processed: job.processed, total: job.total })
               : t(job.mode === 'check' ? 'admin:import.checked' : 'admin:import.done', counts)}
           </div>
         )}

@@ -26,6 +26,8 @@ import { TenantOptions } from '../../widgets/admin/TenantFilter';
 import * as styles from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
 import { SaveFooter } from '../../widgets/admin/SaveFooter';
+import { useFieldRules } from '../../widgets/useFieldRules';
+import { useInternationalRulesHint } from '../../widgets/admin/InternationalRulesHint';
 
 /** The form's own controls (selects answer strings) on top of the core's user rules. */
 const controls = {
@@ -67,6 +69,9 @@ function initialValues(user: AdminUser | undefined, defaultTenant: string): Valu
 
 export default function UserDialog({ user, tenants, onClose, onSaved }: UserDialogProps) {
   const t = useT();
+  // The names and phone numbers below follow the field rules in force (login settings).
+  useFieldRules();
+  const internationalHint = useInternationalRulesHint();
   const scope = useAdminScope();
   const self = user?.id === scope.userId;
   const defaultTenant = scope.tenantAdmin && scope.tenantId ? scope.tenantId : (tenants.find((tenant) => !tenant.parentId)?.id ?? tenants[0]?.id ?? '');
@@ -146,10 +151,18 @@ export default function UserDialog({ user, tenants, onClose, onSaved }: UserDial
             required={!user}
             readOnly={!!user}
             autoComplete="off"
+            hint={internationalHint(errors.username?.message, watch('username'))}
             error={errors.username?.message}
             registration={register('username')}
           />
-          <TextField label={t('admin:user.realName')} required autoComplete="off" error={errors.realName?.message} registration={register('realName')} />
+          <TextField
+            label={t('admin:user.realName')}
+            required
+            autoComplete="off"
+            hint={internationalHint(errors.realName?.message, watch('realName'))}
+            error={errors.realName?.message}
+            registration={register('realName')}
+          />
           {!user && (
             <div className={styles.full}>
               <PasswordField
@@ -168,6 +181,7 @@ export default function UserDialog({ user, tenants, onClose, onSaved }: UserDial
             type="tel"
             inputMode="tel"
             autoComplete="off"
+            hint={internationalHint(errors.mobilePhone?.message, watch('mobilePhone'))}
             error={errors.mobilePhone?.message}
             registration={register('mobilePhone')}
           />

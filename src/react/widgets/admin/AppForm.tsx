@@ -16,6 +16,7 @@ import { refusalOf } from './serverErrors';
 import { useAdminScope } from './scope';
 import * as ui from '../ui.css';
 import { SaveFooter } from './SaveFooter';
+import { useFieldRules } from '../useFieldRules';
 
 type Values = v.InferInput<typeof appCreateBody>;
 const fields = ['name', 'detail', 'entrypoint', 'callbackUrl'] as const;
@@ -28,6 +29,8 @@ export interface AppFormProps {
 
 export function AppForm({ app, onSaved, onCancel }: AppFormProps) {
   const t = useT();
+  // The names and phone numbers below follow the field rules in force (login settings).
+  useFieldRules();
   const scope = useAdminScope();
   const [version, setVersion] = useState(app?.version);
   const [stale, setStale] = useState(false);
