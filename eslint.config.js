@@ -77,6 +77,41 @@ export default tseslint.config(
     rules: restrict(...noElements, { group: ['**/screens/**', '**/app/**'], message: 'widgets serve screens and the shell, and import neither' }),
   },
   {
+    // What a page loads for <iam-login> (the sign-in entry, src/elements/login.ts, and its static
+    // imports) has a size budget (scripts/check-bundle.mjs): the rarely used sign-in steps (second
+    // factor, passkey, recovery code, phone code, forgotten and expired password, authenticator
+    // set-up) load on demand through `lazy(() => import(…))`, so these files may import them for
+    // their types only; nor do they import the console's screens, dialogs, widgets or UI libraries.
+    files: [
+      'src/elements/login.ts',
+      'src/elements/iam-login.ts',
+      'src/elements/define.ts',
+      'src/elements/attribute-spec.ts',
+      'src/elements/login-attributes.ts',
+      'src/elements/provider/*.ts',
+      'src/react/login/{LoginForm,Field,validateLogin,captchaImage,connect,publicSettings}.{ts,tsx}',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '(^|/)(SignInFlow|PasskeySignIn|SecondStepForm|PhoneCodeForm|ForgotPasswordForm|ExpiredPasswordForm|TotpSetupForm|NewPasswordFields|flowParts|flowSupport)$',
+              allowTypeImports: true,
+              message: 'a sign-in step loads on demand (lazy import): the sign-in entry imports it for its types only',
+            },
+            {
+              group: ['@radix-ui/*', 'wouter', 'wouter/*', 'react-hook-form', '@hookform/*', '**/screens/**', '**/widgets/**', '**/dialogs/**', '**/app/**'],
+              message: "the sign-in entry has a size budget: the console's screens, dialogs, widgets and UI libraries stay out of it",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: restrict([...uiPackages, '**/react/**', '**/elements/**', '**/react', '**/elements'], 'src/core is framework-agnostic: no React, no UI code'),
   },
