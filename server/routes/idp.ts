@@ -10,17 +10,8 @@ import type { Ctx } from '../context';
 import { defineRoute, type ApiRequest, type RouteOptions } from '../http/route';
 import { okAnswer } from '../../src/core/schemas/common';
 import { loginAnswer } from '../../src/core/schemas/auth';
-import {
-  accessInfo,
-  accessInfoParams,
-  accessTicketQuery,
-  complementBody,
-  idpCodeParams,
-  idpCreateBody,
-  idpDetail,
-  idpSummary,
-  linkBody,
-} from '../../src/core/schemas/idp';
+import { accessInfo, accessInfoParams, accessTicketQuery, idpCodeParams, idpCreateBody, idpDetail, idpSummary, linkBody } from '../../src/core/schemas/idp';
+import { complementBody } from '../../src/core/schemas/idp-complement';
 import { complementAnswer, idpUpdateBody } from '../../src/core/schemas/idp-login';
 import { findTicket, linkTicket, redeemTicket } from '../auth/third-party';
 import type { ContactField } from '../auth/contacts';

@@ -59,7 +59,7 @@ test('after the switch the API and the import take them, hostile names still ref
     const hostile = await admin.post('/api/user', { ...alice, username: 'mallory@contoso.com', mobilePhone: undefined, realName });
     assert.equal(hostile.status, 400, JSON.stringify(realName));
     // A NUL is refused by the JSON body guard before the rules (no field list); the others by the rule.
-    if (!realName.includes('\u0000')) assert.deepEqual(refusedFields(hostile.body), [{ field: 'realName', rule: 'rule.invisibleCharacter' }]);
+    if (!realName.includes('\u0000')) assert.deepEqual(refusedFields(hostile.body), [{ field: 'realName', rule: 'rule.visibleCharacters' }]);
   }
 
   const job = await importFile('username;realName;mobilePhone\r\nbob@contoso.com;Bob Smith;+1 (415) 555-0100\r\n');

@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { PAGING } from '../config';
 import { rules } from '../validation';
-import { idRule, uploadedImage } from '../validation/user';
+import { idRule, uploadedImage } from '../validation/stored';
 
 /** The paging cap: a list never answers more than this many rows at once. */
 export const MAX_PAGE_SIZE = 100;
@@ -64,5 +64,5 @@ export const yesNo = v.picklist(['Y', 'N'], 'rule.yesNo');
 
 export const okAnswer = v.null();
 
-/** A stored image field: one of our own uploads or '' (the rule in ../validation/user.ts says why). */
+/** A stored image field: one of our own uploads or '' (the rule in ../validation/stored.ts says why). */
 export { uploadedImage };

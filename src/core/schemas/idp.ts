@@ -1,8 +1,7 @@
 // Third-party sign-in ("Third-party login info", /interaction/idp/… calls) and the
 // identity providers an administrator configures.
 import * as v from 'valibot';
-import { optionalField, rules } from '../validation';
-import { fieldRule } from '../validation/field-rules';
+import { rules } from '../validation';
 import { transformedPassword, uploadedImage } from './common';
 
 export const idpCodeParams = v.object({ idpCode: rules.safeCode });
@@ -21,7 +20,7 @@ export const accessInfo = v.object({
 
 /** true: the person confirmed that this third-party sign-in replaces the browser's current session
  *  (without it, a redemption over a live session is refused). */
-const switchAccount = v.optional(v.boolean('rule.required'));
+export const switchAccount = v.optional(v.boolean('rule.required'));
 
 /** Linking to the existing account: its password (transformed as at sign-in), and a code from its
  *  authenticator app when it has one. */
@@ -29,15 +28,6 @@ export const linkBody = v.object({
   switchAccount,
   password: transformedPassword,
   code: v.optional(v.pipe(v.string('rule.totpCode'), v.regex(/^\d{6}$/, 'rule.totpCode'))),
-});
-
-/** What a first-time third-party user completes before their account is made. */
-export const complementBody = v.object({
-  switchAccount,
-  username: v.optional(fieldRule.username),
-  realName: v.optional(fieldRule.realName),
-  email: optionalField(rules.email),
-  mobilePhone: optionalField(fieldRule.mobilePhone),
 });
 
 /** A provider's button icon (see uploadedImage). */

@@ -16,13 +16,9 @@ import { formatRuleMessage } from '../rule-message';
 import { rules } from '../validation';
 
 import { FieldRules, type FieldRulesMode } from './field-rules-modes';
+import { visibleCharactersOnly } from './visible-text';
 
 export { FieldRules, fieldRulesModes, type FieldRulesMode } from './field-rules-modes';
-
-/** Text a value under the international rules never holds: C0/C1 controls (NUL included), and
- *  the format characters (bidi overrides such as U+202E, zero-width joiners, BOM) that would make
- *  a name display as something else. Unicode property escapes need the `u` flag. */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\u2028\u2029]/u;
 
 /** A name in any script: a letter first, then letters, combining marks, digits and single spaces,
  *  apostrophes (' and ’), periods and hyphens between ("José O'Neil-Ünal", "J. R. R. Tolkien"). */
@@ -39,12 +35,13 @@ const typedPhone = /^\+[\d ().-]+$/;
 const e164 = /^\+[1-9]\d{6,14}$/;
 
 /** A required text rule: empty answers 'rule.required', a control or format character
- *  `rule.invisibleCharacter`, a length outside [min, max] or a pattern mismatch `message`. */
+ *  `rule.visibleCharacters` (the shared predicate of ./visible-text.ts; the patterns below refuse
+ *  them too, this only says why), a length outside [min, max] or a pattern mismatch `message`. */
 function internationalText(message: string, pattern: RegExp, min: number, max: number) {
   return v.pipe(
     v.string('rule.required'),
     v.nonEmpty('rule.required'),
-    v.check((value) => !INVISIBLE.test(value), 'rule.invisibleCharacter'),
+    visibleCharactersOnly('rule.visibleCharacters'),
     v.minLength(min, message),
     v.maxLength(max, message),
     v.regex(pattern, message),

@@ -7,10 +7,11 @@
 import * as v from 'valibot';
 
 /** The characters refused, as the inside of a regex class: every Cc and Cf character of the Basic
- *  Multilingual Plane, spelled out so that the rules need no `u` flag (JSON Schema has no regex
+ *  Multilingual Plane and the line and paragraph separators (Zl, Zp: U+2028, U+2029, which break a
+ *  line where none shows), spelled out so that the rules need no `u` flag (JSON Schema has no regex
  *  flags; test/unit/core/visible-text.test.ts holds the list to Unicode's categories). Cf outside
  *  it (tag characters of flag emoji, musical notation) is not bidirectional and stays allowed. */
-export const INVISIBLE_CHARACTERS = String.raw`\u0000-\u001F\u007F-\u009F\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890-\u0891\u08E2\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB`;
+export const INVISIBLE_CHARACTERS = String.raw`\u0000-\u001F\u007F-\u009F\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890-\u0891\u08E2\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2028\u2029\u2066-\u206F\uFEFF\uFFF9-\uFFFB`;
 
 const invisible = new RegExp(`[${INVISIBLE_CHARACTERS}]`);
 

@@ -60,10 +60,10 @@ describe('international rules', () => {
   });
   it('refuse names with control, bidi and format characters, named as such', () => {
     for (const [what, value] of Object.entries(HOSTILE).filter(([what]) => what !== 'tab' && what !== 'newline'))
-      assert.equal(verdict(international.realName, value), 'rule.invisibleCharacter', what);
+      assert.equal(verdict(international.realName, value), 'rule.visibleCharacters', what);
     // Tabs and newlines are controls too.
-    assert.equal(verdict(international.realName, HOSTILE.tab), 'rule.invisibleCharacter');
-    assert.equal(verdict(international.realName, HOSTILE.newline), 'rule.invisibleCharacter');
+    assert.equal(verdict(international.realName, HOSTILE.tab), 'rule.visibleCharacters');
+    assert.equal(verdict(international.realName, HOSTILE.newline), 'rule.visibleCharacters');
   });
   it('refuse names that are too long, padded, doubly spaced, or made of punctuation', () => {
     assert.equal(verdict(international.realName, 'a'.repeat(100)), 'ok');

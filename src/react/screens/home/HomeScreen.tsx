@@ -16,7 +16,6 @@ import { Card } from '../../widgets/Card';
 import { Icon, isIconName } from '../../widgets/Icon';
 import { safeLink } from '../../widgets/links';
 import { useResource } from '../../widgets/useResource';
-import { describeAgent } from '../../../core/user-agent';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './HomeScreen.css';
 import type { TextKey } from '../../../core/i18n';
@@ -101,10 +100,12 @@ function Apps({ administered }: { administered: readonly OwnedApp[] }) {
 
 function RecentSignIns() {
   const t = useT();
-  const sessions = useResource(mySessions, []);
+  // The device describer arrives with the list it describes: the first visit does not load it.
+  const sessions = useResource(() => Promise.all([mySessions(), import('../../../core/user-agent')]), []);
   if (sessions.loading && !sessions.data) return <p className={ui.empty}>{t('console:loading')}</p>;
   if (sessions.failed || !sessions.data) return <p className={ui.empty}>{t('console:unavailable')}</p>;
-  const recent = [...sessions.data].sort((a, b) => b.createdAt - a.createdAt).slice(0, 5);
+  const [list, { describeAgent }] = sessions.data;
+  const recent = [...list].sort((a, b) => b.createdAt - a.createdAt).slice(0, 5);
   return (
     <ul className={ui.list}>
       {recent.map((session) => {

@@ -21,7 +21,7 @@ import { accessInfo, complement } from '../../../core/api/third-party';
 import { HttpError } from '../../../core/http';
 import { requestNavigation } from '../../../core/navigation';
 import { AUTH_REDIRECT_PATH, LOGIN_PATH } from '../../../core/routes';
-import { complementBody } from '../../../core/schemas/idp';
+import { complementBody } from '../../../core/schemas/idp-complement';
 import type { ComplementAnswer, LoginAnswer, ThirdPartyAccessInfo } from '../../../core/types';
 import { fieldRule } from '../../../core/validation/field-rules';
 import { ContactCodes, type PendingContacts } from '../../dialogs/ContactCodes';
