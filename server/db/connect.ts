@@ -1,5 +1,5 @@
 // Opens the database: SQLite in the data dir (WAL, foreign keys) or PostgreSQL from a URL.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
@@ -61,6 +61,29 @@ export function reusingStatements(database: SQLite.Database, capacity = STATEMEN
   };
 }
 
+/** The SQLite database file and the two files beside it that WAL mode keeps while it is open. */
+const DATABASE_FILE = 'iam.sqlite';
+const DATABASE_FILES = [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`];
+
+/**
+ * The data directory holds what a backup holds (signing keys, password hashes, webhook secrets,
+ * sessions), so it is kept to its owner like a backup (docs/deployment.md): a directory created
+ * here is 0700 and the database files are 0600 whatever the umask. The database file is created
+ * (or narrowed) before SQLite opens it because SQLite gives the -wal and -shm files it creates the
+ * database file's mode; ones left by an earlier run are narrowed too. A directory the operator made
+ * keeps its own mode.
+ */
+function ownerOnlyDatabase(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = join(dataDir, DATABASE_FILE);
+  closeSync(openSync(file, 'a', 0o600));
+  for (const name of DATABASE_FILES) {
+    const path = join(dataDir, name);
+    if (existsSync(path) && statSync(path).mode & 0o077) chmodSync(path, 0o600);
+  }
+  return file;
+}
+
 /** Resolves to whether `check` settles without error within `timeoutMs`. */
 async function within(timeoutMs: number, check: () => Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -94,8 +117,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
     reachable = (timeoutMs) => within(timeoutMs, () => pool.query('select 1'));
   } else {
     engine = 'sqlite';
-    mkdirSync(options.dataDir, { recursive: true });
-    const sqlite = new SQLite(join(options.dataDir, 'iam.sqlite'));
+    const sqlite = new SQLite(ownerOnlyDatabase(options.dataDir));
     // The busy timeout first: another process may hold the file while this one switches to WAL.
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('journal_mode = WAL');

@@ -32,17 +32,28 @@ export async function manageableTenant(ctx: Ctx, actor: Actor, id: string): Prom
 /** The subtree an actor may see: everything for the platform, their own subtree for a tenant administrator. */
 const visiblePrefix = (actor: Actor) => (actor.platformAdmin ? '/' : (actor.tenantPath ?? '/-none-/'));
 
+/**
+ * Holds the tenant tree for the rest of the running change: changes that read paths to write paths
+ * (a move, a new tenant under a parent) run one after the other, each reading the paths the one
+ * before committed. Without it two parallel moves, X under Y and Y under X, both passed the
+ * descendant check on paths read before either wrote, and left a cycle cut off from the root.
+ * PostgreSQL: a transaction-level advisory lock (row locks on the two tenants are not enough: moves
+ * of disjoint tenants can still close a cycle through their subtrees). SQLite: the change already
+ * began with BEGIN IMMEDIATE, which holds the database's write lock.
+ */
+async function lockTenantTree(ctx: Ctx): Promise<void> {
+  if (ctx.engine === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('iam-console tenant tree'))`.execute(ctx.db);
+}
+
 /** Moves `current` and its subtree under `parent`: one path rewrite for the whole subtree, guarded by the version. */
 async function moveTenant(ctx: Ctx, current: TenantRow, parent: TenantRow, version: number): Promise<void> {
   const newPath = `${parent.path}${current.id}/`;
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateVersioned(trx, 'tenants', current.id, version, { parentId: parent.id }, ctx.now());
-    await trx
-      .updateTable('tenants')
-      .set({ path: sql<string>`${newPath} || substr(path, ${current.path.length + 1})` })
-      .where('path', 'like', `${current.path}%`)
-      .execute();
-  });
+  await updateVersioned(ctx.db, 'tenants', current.id, version, { parentId: parent.id }, ctx.now());
+  await ctx.db
+    .updateTable('tenants')
+    .set({ path: sql<string>`${newPath} || substr(path, ${current.path.length + 1})` })
+    .where('path', 'like', `${current.path}%`)
+    .execute();
 }
 
 /** The administrators of a tenant: its own tenant users with the admin flag. */
@@ -123,25 +134,28 @@ export async function tenantTree(ctx: Ctx, actor: Actor) {
 }
 
 export async function createTenant(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof tenantCreateBody>, ip: string) {
-  const parent = await manageableTenant(ctx, actor, body.parentId);
-  const now = ctx.now();
-  const id = newId();
-  const row: TenantRow = {
-    id,
-    parentId: parent.id,
-    path: `${parent.path}${id}/`,
-    name: body.name,
-    type: body.type,
-    scope: Scope.Tenant,
-    status: Status.Enable,
-    description: body.description || null,
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await ctx.audit.change(async () => {
-    await ctx.db.insertInto('tenants').values(row).execute();
+  const row = await ctx.audit.change(async () => {
+    await lockTenantTree(ctx);
+    // The parent's path as it is now, not as it was before a parallel move of the parent.
+    const parent = await manageableTenant(ctx, actor, body.parentId);
+    const now = ctx.now();
+    const id = newId();
+    const created: TenantRow = {
+      id,
+      parentId: parent.id,
+      path: `${parent.path}${id}/`,
+      name: body.name,
+      type: body.type,
+      scope: Scope.Tenant,
+      status: Status.Enable,
+      description: body.description || null,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await ctx.db.insertInto('tenants').values(created).execute();
     await ctx.audit.record({ action: 'tenant.create', actor, target: { type: 'tenant', id }, tenantId: id, ip, detail: { name: body.name } });
+    return created;
   });
   return toTenant(row);
 }
@@ -187,12 +201,14 @@ export async function deleteTenant(ctx: Ctx, actor: Actor, id: string, ip: strin
 
 /** Moves a tenant of the actor's scope (with its subtree) under another parent of their scope. */
 export async function changeParent(ctx: Ctx, actor: Actor, id: string, body: v.InferOutput<typeof tenantMoveBody>, ip: string) {
-  const current = await manageableTenant(ctx, actor, id);
-  if (current.parentId === null || current.path === actor.tenantPath) throw forbidden('This tenant cannot be moved');
-  const parent = await manageableTenant(ctx, actor, body.parentId);
-  // Not under itself or one of its own descendants.
-  if (parent.path.startsWith(current.path)) throw fieldError([{ field: 'parentId', rule: 'rule.parentId' }]);
   await ctx.audit.change(async () => {
+    await lockTenantTree(ctx);
+    // Both tenants read inside the change, after the lock: the paths the previous move committed.
+    const current = await manageableTenant(ctx, actor, id);
+    if (current.parentId === null || current.path === actor.tenantPath) throw forbidden('This tenant cannot be moved');
+    const parent = await manageableTenant(ctx, actor, body.parentId);
+    // Not under itself or one of its own descendants.
+    if (parent.path.startsWith(current.path)) throw fieldError([{ field: 'parentId', rule: 'rule.parentId' }]);
     if (parent.id !== current.parentId) await moveTenant(ctx, current, parent, body.version);
     await ctx.audit.record({
       action: 'tenant.update',
@@ -203,7 +219,7 @@ export async function changeParent(ctx: Ctx, actor: Actor, id: string, body: v.I
       detail: { parentId: parent.id },
     });
   });
-  return toTenant(await manageableTenant(ctx, actor, current.id));
+  return toTenant(await manageableTenant(ctx, actor, id));
 }
 
 export const administratorsOf = async (ctx: Ctx, actor: Actor, id: string) => tenantAdmins(ctx, (await manageableTenant(ctx, actor, id)).id);
