@@ -1,4 +1,4 @@
-import { style } from '@vanilla-extract/css';
+import { globalStyle, style } from '@vanilla-extract/css';
 import { vars } from '../../theme/theme.css';
 
 export const details = style({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: `${vars.space.sm} ${vars.space.md}`, margin: 0 });
@@ -28,8 +28,7 @@ export const changes = style({
   fontSize: vars.font.sizeSmall,
   tableLayout: 'fixed',
   overflowWrap: 'anywhere',
-  selectors: {
-    '& caption': { textAlign: 'start', fontWeight: 600, marginBottom: vars.space.sm },
-    '& th, & td': { textAlign: 'start', padding: vars.space.sm, borderTop: `1px solid ${vars.color.border}` },
-  },
 });
+// Its caption and cells (vanilla-extract's `selectors` may only style the table itself).
+globalStyle(`${changes} caption`, { textAlign: 'start', fontWeight: 600, marginBottom: vars.space.sm });
+globalStyle(`${changes} th, ${changes} td`, { textAlign: 'start', padding: vars.space.sm, borderTop: `1px solid ${vars.color.border}` });
