@@ -4,6 +4,7 @@
 // can make a SCIM token without any password (POST /api/scim-tokens), and a SCIM token changes
 // phones and e-mails without a re-check (server/auth/contact-change.ts, `actor.provisioning`): the
 // member's reset phone becomes the attacker's, and "forgot password" hands the account over.
+// Now: making a token takes the maker's current password (server/services/scim-tokens.ts).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
@@ -76,4 +77,28 @@ test("a tenant administrator's borrowed session cannot take over a member throug
     true,
     `a borrowed session without the password took the member's account over through a SCIM token (${steps.join(', ')})`,
   );
+});
+
+test("making a SCIM token takes the maker's current password: none or a wrong one answers 400 on currentPassword (no token, audited as a re-check failure); the right one makes it", async () => {
+  const tenant = await createTenant(admin, 'Borrowed_Proof_Co');
+  await person('borrowed-proof-boss', { tenantId: tenant.id, isAdmin: true, mobilePhone: '13900006603' });
+  const session = server.client();
+  assert.equal((await session.login('borrowed-proof-boss', PASSWORD)).body.data?.loginSuccess, true);
+  const tokensOf = () => server.app.ctx.db.selectFrom('scimTokens').select('id').where('tenantId', '=', tenant.id).execute();
+
+  const none = await session.post<{ fields: unknown[] }>('/api/scim-tokens', { tenantId: tenant.id, name: 'No proof' });
+  assert.deepEqual([none.status, none.body.data.fields], [400, [{ field: 'currentPassword', rule: 'rule.required' }]]);
+  const wrong = await session.post<{ fields: unknown[] }>('/api/scim-tokens', {
+    tenantId: tenant.id,
+    name: 'Wrong proof',
+    currentPassword: transform('Not-the-password-1'),
+  });
+  assert.deepEqual([wrong.status, wrong.body.data.fields], [400, [{ field: 'currentPassword', rule: 'rule.wrongPassword' }]]);
+  assert.equal((await tokensOf()).length, 0);
+  const failures = await server.app.ctx.db.selectFrom('auditLog').select('detail').where('action', '=', 'login.failure').execute();
+  assert.ok(failures.some((row) => String(row.detail).includes('"reason":"recheck"') && String(row.detail).includes('borrowed-proof-boss')));
+
+  const made = await session.post('/api/scim-tokens', { tenantId: tenant.id, name: 'With proof', currentPassword: transform(PASSWORD) });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  assert.equal((await tokensOf()).length, 1);
 });
