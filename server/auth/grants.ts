@@ -103,6 +103,11 @@ export async function assertMayActOn(ctx: Ctx, actor: Actor, targets: UserRow | 
     throw forbidden('This person holds platform rights: only the platform administrator changes them');
   }
   const adminTenants = [...new Set(others.filter(isTenantAdmin).map((target) => target.tenantId!))];
+  // A SCIM token grants no administrator right (docs/scim.md): it writes no administrator at any
+  // level, not even below its tenant, since their phone or e-mail is where their password reset goes.
+  if (actor.provisioning && adminTenants.length) {
+    throw forbidden('This person is an administrator: a SCIM token never changes an administrator; change them in the console');
+  }
   if (adminTenants.length) {
     const paths = await ctx.db.selectFrom('tenants').select('path').where('id', 'in', adminTenants).execute();
     if (paths.length !== adminTenants.length || paths.some(({ path }) => !isAboveTenant(actor, path))) {

@@ -14,6 +14,7 @@ import { digest, newId, newSecret } from '../auth/secrets';
 import { paginate } from '../http/paging';
 import { notFound } from '../http/errors';
 import { manageableTenant } from './tenants';
+import { recheck } from '../auth/recheck';
 import { SCIM_BASE } from '../scim/base';
 
 export type ScimTokenRow = Selectable<ScimTokenTable>;
@@ -43,6 +44,9 @@ export async function listScimTokens(ctx: Ctx, actor: Actor, query: v.InferOutpu
 
 export async function createScimToken(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof scimTokenCreateBody>, ip: string): Promise<ScimTokenCreated> {
   const tenant = await manageableTenant(ctx, actor, body.tenantId);
+  // The token writes people's phones and e-mails (where their password reset goes) with no password
+  // of its own: whoever makes it proves they are the session's owner, as for any sensitive change.
+  await recheck(ctx, actor, { password: body.currentPassword }, ip, 'currentPassword');
   const secret = `${SECRET_PREFIX}${newSecret()}`;
   const row: ScimTokenRow = {
     id: newId(),

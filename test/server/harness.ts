@@ -13,6 +13,8 @@ import type { Envelope } from '../../src/core/types';
 export const ADMIN = { username: 'admin', password: 'Admin123!' };
 
 export const transform = (password: string) => createHash('sha256').update(password.trim()).digest('hex');
+/** The platform administrator's re-check (a SCIM token takes the maker's current password). */
+export const ADMIN_PROOF = { currentPassword: transform(ADMIN.password) };
 
 export interface TestDatabase {
   options: Pick<ServerOptions, 'dataDir' | 'databaseUrl'>;

@@ -5,7 +5,7 @@
 // SCIM token's name, a webhook's description and a menu plan's name; plain text is still taken.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type Client, type TestServer } from './harness';
+import { ADMIN_PROOF, startServer, type Client, type TestServer } from './harness';
 import { hasInvisibleCharacters } from '../../src/core/validation/visible-text';
 
 const INVISIBLE = ['\u202E', '\u202A', '\u2066', '\u2069', '\u200B', '\u200E', '\u200F', '\uFEFF', '\u0000', '\u001B', '\u0085', '\u00AD', '\u061C'];
@@ -41,7 +41,7 @@ test('a typed sign-in name with a bidirectional override is refused before the s
 test("a SCIM token's name, a webhook's description and a menu plan's name refuse invisible characters", async () => {
   // (NUL is refused earlier, in any JSON body: server/http/json-body.ts.)
   for (const character of INVISIBLE.filter((character) => character !== '\u0000')) {
-    const token = await admin.post('/api/scim-tokens', { tenantId, name: `Entra${character}sync` });
+    const token = await admin.post('/api/scim-tokens', { tenantId, name: `Entra${character}sync`, ...ADMIN_PROOF });
     assert.equal(token.status, 400, `token ${JSON.stringify(token.body)}`);
     assert.deepEqual((token.body.data as { fields: unknown[] }).fields, [{ field: 'name', rule: 'rule.scimTokenName' }]);
     const hook = await admin.post('/api/webhooks', { url: 'https://hooks.example/x', events: ['user.created'], description: `Sync${character}job` });
@@ -54,6 +54,6 @@ test("a SCIM token's name, a webhook's description and a menu plan's name refuse
     const plan = await admin.post('/api/menu-plans', { name: `Plan${character}x`, items: [{ name: 'Home', path: '/home' }] });
     assert.equal(plan.status, 400, `plan ${JSON.stringify(plan.body)}`);
   }
-  assert.equal((await admin.post('/api/scim-tokens', { tenantId, name: 'Entra sync' })).status, 200);
+  assert.equal((await admin.post('/api/scim-tokens', { tenantId, name: 'Entra sync', ...ADMIN_PROOF })).status, 200);
   assert.equal((await admin.post('/api/menu-plans', { name: 'Plain plan', items: [{ name: 'Home', path: '/home' }] })).status, 200);
 });

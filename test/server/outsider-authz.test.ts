@@ -14,7 +14,7 @@
 //    and no administrator takes over (password, e-mail, phone) an account holding more than it does.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { transform, startServer, type Client, type TestServer } from './harness';
+import { ADMIN_PROOF, transform, startServer, type Client, type TestServer } from './harness';
 import {
   changesState,
   fillPath,
@@ -270,8 +270,9 @@ before(async () => {
     )
   ).id;
   const memberA = await userId(sides.member);
-  const scimTokenA = (await ok(admin.post<{ token: { id: string } }>('/api/scim-tokens', { tenantId: sides.tenantA.id, name: 'Side A token' }), 'SCIM token A'))
-    .token.id;
+  const scimTokenA = (
+    await ok(admin.post<{ token: { id: string } }>('/api/scim-tokens', { tenantId: sides.tenantA.id, name: 'Side A token', ...ADMIN_PROOF }), 'SCIM token A')
+  ).token.id;
   const sideB = { user: sides.userB.id, tenant: sides.tenantB.id, scimToken: sides.scimTokenB.id, webhook: sides.webhookB.id, markers: sides.markers };
   const sideA = {
     user: memberA,

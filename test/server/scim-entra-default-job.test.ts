@@ -20,7 +20,7 @@
 // accepted but not kept (the real name is name.formatted).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type Client, type TestServer } from './harness';
+import { ADMIN_PROOF, startServer, type Client, type TestServer } from './harness';
 
 let server: TestServer;
 let admin: Client;
@@ -57,7 +57,7 @@ before(async () => {
   admin = await server.admin();
   const root = (await admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree')).body.data.find((row) => row.parentId === null)!;
   tenantId = (await admin.post<{ id: string }>('/api/tenants', { parentId: root.id, name: 'Contoso', type: 'company' })).body.data.id;
-  token = (await admin.post<{ secret: string }>('/api/scim-tokens', { tenantId, name: 'Microsoft Entra ID' })).body.data.secret;
+  token = (await admin.post<{ secret: string }>('/api/scim-tokens', { tenantId, name: 'Microsoft Entra ID', ...ADMIN_PROOF })).body.data.secret;
 });
 after(async () => {
   await server.stop();

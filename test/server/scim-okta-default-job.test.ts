@@ -7,7 +7,7 @@
 // the @ (docs/scim.md, Connecting Okta).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type Client, type TestServer } from './harness';
+import { ADMIN_PROOF, startServer, type Client, type TestServer } from './harness';
 
 let server: TestServer;
 let admin: Client;
@@ -37,7 +37,7 @@ before(async () => {
   admin = await server.admin();
   const root = (await admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree')).body.data.find((row) => row.parentId === null)!;
   const tenantId = (await admin.post<{ id: string }>('/api/tenants', { parentId: root.id, name: 'Okta_Org', type: 'company' })).body.data.id;
-  token = (await admin.post<{ secret: string }>('/api/scim-tokens', { tenantId, name: 'Okta' })).body.data.secret;
+  token = (await admin.post<{ secret: string }>('/api/scim-tokens', { tenantId, name: 'Okta', ...ADMIN_PROOF })).body.data.secret;
 });
 after(async () => {
   await server.stop();

@@ -121,13 +121,17 @@ describe('SCIM tokens and tenant isolation', () => {
     assert.ok(audit.some((entry) => entry.targetId === token.id));
 
     const adminA = await signedInAdminOf(a.tenant.id, 'scim-admin-a');
-    const mine = await adminA.post<{ secret: string }>('/api/scim-tokens', { tenantId: a.tenant.id, name: 'A own token' });
+    const mine = await adminA.post<{ secret: string }>('/api/scim-tokens', {
+      tenantId: a.tenant.id,
+      name: 'A own token',
+      currentPassword: transform('Probe1234'),
+    });
     assert.equal(mine.status, 200, JSON.stringify(mine.body));
     const sub = await createTenant(admin, 'Scim_Side_A_Sub', a.tenant.id);
-    assert.equal((await adminA.post('/api/scim-tokens', { tenantId: sub.id, name: 'A sub token' })).status, 200);
+    assert.equal((await adminA.post('/api/scim-tokens', { tenantId: sub.id, name: 'A sub token', currentPassword: transform('Probe1234') })).status, 200);
     const before = await server.app.ctx.db.selectFrom('scimTokens').select('id').execute();
     for (const tenantId of [b.tenant.id, await rootTenantId(admin)]) {
-      const refused = await adminA.post('/api/scim-tokens', { tenantId, name: 'Outside token' });
+      const refused = await adminA.post('/api/scim-tokens', { tenantId, name: 'Outside token', currentPassword: transform('Probe1234') });
       assert.ok([403, 404].includes(refused.status), JSON.stringify(refused.body));
     }
     assert.equal((await server.app.ctx.db.selectFrom('scimTokens').select('id').execute()).length, before.length);
@@ -138,7 +142,7 @@ describe('SCIM tokens and tenant isolation', () => {
     const member = server.client();
     await admin.post('/api/user', { username: 'scim-plain-member', realName: 'Plain_Member', password: transform('Probe1234'), tenantId: a.tenant.id });
     await member.login('scim-plain-member', 'Probe1234');
-    assert.equal((await member.post('/api/scim-tokens', { tenantId: a.tenant.id, name: 'Member token' })).status, 403);
+    assert.equal((await member.post('/api/scim-tokens', { tenantId: a.tenant.id, name: 'Member token', currentPassword: transform('Probe1234') })).status, 403);
     assert.equal((await member.get('/api/scim-tokens')).status, 403);
   });
 

@@ -1,7 +1,7 @@
 // Shared by the SCIM tests: a tenant with a SCIM token made through the console's API, and a
 // client that speaks SCIM to /scim/v2 with it (application/scim+json, as a provisioning client does).
 import assert from 'node:assert/strict';
-import type { Client, TestServer } from './harness';
+import { ADMIN_PROOF, type Client, type TestServer } from './harness';
 
 export const SCIM_JSON = 'application/scim+json';
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -47,7 +47,7 @@ export const createTenant = async (admin: Client, name: string, parentId?: strin
   );
 
 export const createToken = async (admin: Client, tenantId: string, name = 'Entra provisioning') =>
-  data<{ token: { id: string; name: string }; secret: string }>(admin.post('/api/scim-tokens', { tenantId, name }), `token ${name}`);
+  data<{ token: { id: string; name: string }; secret: string }>(admin.post('/api/scim-tokens', { tenantId, name, ...ADMIN_PROOF }), `token ${name}`);
 
 /** A tenant under the root and a SCIM client of it. */
 export async function provisionedTenant(server: TestServer, admin: Client, name: string) {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { sql } from 'kysely';
 import type { App } from '../../server/app';
-import { transform, type Client, type TestServer } from './harness';
+import { ADMIN_PROOF, transform, type Client, type TestServer } from './harness';
 
 export interface Operation {
   method: string;
@@ -198,8 +198,9 @@ export async function seedTwoSides(server: TestServer, admin: Client): Promise<T
   if (signedIn.body.data?.loginSuccess !== true) throw new Error(`user B sign-in: ${JSON.stringify(signedIn.body)}`);
   const messageB = (await created<{ list: Created[] }>(b.get('/api/messages'), 'B messages')).list[0]!;
   const sessionB = (await created<{ id: string }[]>(b.get('/api/cas/sessions'), 'B sessions'))[0]!.id;
-  const scimTokenB = (await created<{ token: Created }>(admin.post('/api/scim-tokens', { tenantId: tenantB.id, name: 'Zeta hidden token' }), 'SCIM token'))
-    .token;
+  const scimTokenB = (
+    await created<{ token: Created }>(admin.post('/api/scim-tokens', { tenantId: tenantB.id, name: 'Zeta hidden token', ...ADMIN_PROOF }), 'SCIM token')
+  ).token;
   // A public address: saving needs no allow setting for private targets (nothing is ever sent to it here).
   const webhookA = await created(
     admin.post('/api/webhooks', { url: 'https://93.184.216.34/side-a-hook', events: ['user.created'], tenantId: tenantA.id }),

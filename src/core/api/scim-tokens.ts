@@ -11,8 +11,9 @@ export function list({ page = PAGING.page, size = PAGING.size }: { page?: number
   return requestList<ScimToken>('/scim-tokens', { page, size });
 }
 
-/** Silent: the form shows field errors itself. */
-export function create(body: { tenantId: string; name: string }): Promise<ScimTokenCreated> {
+/** `currentPassword`: the caller's own, transformed (transformPassword); the server re-checks it.
+ *  Silent: the form shows field errors itself. */
+export function create(body: { tenantId: string; name: string; currentPassword: string }): Promise<ScimTokenCreated> {
   return request<ScimTokenCreated>('POST', '/scim-tokens', { body, silent: true });
 }
 

@@ -1,7 +1,7 @@
 // The SCIM provisioning tokens of tenants (Operations → Provisioning (SCIM)): the list, a new token
 // (its secret answered once), and a token as answered (never its secret or hash).
 import * as v from 'valibot';
-import { id, pageQueryFields, pagedList } from './common';
+import { id, pageQueryFields, pagedList, transformedPassword } from './common';
 import { INVISIBLE_CHARACTERS } from '../validation/visible-text';
 
 /** A token's name: what the audit log shows as the actor of its calls. */
@@ -16,7 +16,9 @@ export const scimTokenListQuery = v.object({
   tenantId: v.optional(id),
 });
 
-export const scimTokenCreateBody = v.object({ tenantId: id, name: scimTokenName });
+/** `currentPassword`: the caller's own (transformed), re-checked before a long-lived credential is
+ *  made (server/services/scim-tokens.ts): a borrowed session alone makes none. */
+export const scimTokenCreateBody = v.object({ tenantId: id, name: scimTokenName, currentPassword: v.optional(transformedPassword) });
 
 export const scimToken = v.object({
   id: v.string(),

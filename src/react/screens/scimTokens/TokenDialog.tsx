@@ -1,5 +1,6 @@
 // A new SCIM token: its tenant (one of my scope) and its name, checked by the same rule as the
-// server (scimTokenName of src/core/schemas/scim-tokens.ts); a refusal keeps what was typed.
+// server (scimTokenName of src/core/schemas/scim-tokens.ts), and the maker's current password (the
+// server re-checks it: a borrowed session alone makes no token); a refusal keeps what was typed.
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
@@ -7,10 +8,12 @@ import * as v from 'valibot';
 import * as scimApi from '../../../core/api/scim-tokens';
 import type { ScimTokenCreated } from '../../../core/api/scim-tokens';
 import * as tenantApi from '../../../core/api/tenants';
+import { transformPassword } from '../../../core/password';
+import { rules } from '../../../core/validation';
 import { scimTokenName } from '../../../core/schemas/scim-tokens';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
-import { TextField } from '../../widgets/TextFields';
+import { PasswordField, TextField } from '../../widgets/TextFields';
 import { SelectField } from '../../widgets/admin/AdminFields';
 import { SaveFooter } from '../../widgets/admin/SaveFooter';
 import { TenantOptions } from '../../widgets/admin/TenantFilter';
@@ -19,9 +22,13 @@ import { refusalOf } from '../../widgets/admin/serverErrors';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 
-const schema = v.object({ tenantId: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required')), name: scimTokenName });
+const schema = v.object({
+  tenantId: v.pipe(v.string('rule.required'), v.nonEmpty('rule.required')),
+  name: scimTokenName,
+  currentPassword: rules.currentPassword,
+});
 type Values = v.InferInput<typeof schema>;
-const fields = ['tenantId', 'name'] as const;
+const fields = ['tenantId', 'name', 'currentPassword'] as const;
 
 export default function TokenDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (created: ScimTokenCreated) => void }) {
   const t = useT();
@@ -30,7 +37,7 @@ export default function TokenDialog({ onClose, onCreated }: { onClose: () => voi
   const [failure, setFailure] = useState<string>();
   const { register, handleSubmit, setError, formState } = useForm<Values>({
     resolver: valibotResolver(schema),
-    defaultValues: { tenantId: scope.tenantAdmin ? (scope.tenantId ?? '') : '', name: '' },
+    defaultValues: { tenantId: scope.tenantAdmin ? (scope.tenantId ?? '') : '', name: '', currentPassword: '' },
   });
   const { errors, isSubmitting } = formState;
 
@@ -38,7 +45,7 @@ export default function TokenDialog({ onClose, onCreated }: { onClose: () => voi
     setFailure(undefined);
     let created: ScimTokenCreated;
     try {
-      created = await scimApi.create(values);
+      created = await scimApi.create({ ...values, currentPassword: await transformPassword(values.currentPassword) });
     } catch (error) {
       const refusal = refusalOf(error);
       refusal.fields.forEach(({ field, message }) => {
@@ -74,6 +81,14 @@ export default function TokenDialog({ onClose, onCreated }: { onClose: () => voi
           autoComplete="off"
           error={errors.name?.message}
           registration={register('name')}
+        />
+        <PasswordField
+          label={t('admin:scim.yourPassword')}
+          hint={t('admin:scim.yourPasswordHint')}
+          required
+          autoComplete="current-password"
+          error={errors.currentPassword?.message}
+          registration={register('currentPassword')}
         />
         <SaveFooter failure={failure} busy={isSubmitting} onCancel={onClose} />
       </form>
