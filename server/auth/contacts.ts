@@ -106,15 +106,23 @@ export async function requestContactChanges(ctx: Ctx, user: UserRow, pending: Pa
   }
 }
 
-/** Applies the pending address of `field` when `code` is the one sent to it, checking again that
- *  no other account has taken it meanwhile; answers the saved row. */
-export async function confirmContactChange(ctx: Ctx, user: UserRow, field: ContactField, code: string): Promise<UserRow> {
-  const wrongCode = fieldError([{ field: 'code', rule: 'rule.code' }]);
+const wrongCode = () => fieldError([{ field: 'code', rule: 'rule.code' }]);
+
+/** The pending address of `field` that `code` proves, with the code's id. Call it before the change
+ *  that applies the address (applyContactChange): the wrong try it counts must stay counted when
+ *  that change is refused and rolled back. */
+export async function checkContactCode(ctx: Ctx, user: UserRow, field: ContactField, code: string): Promise<{ id: string; address: string }> {
   const checked = await checkCodeSentTo(ctx, user.id, CHANGE[field].purpose, code);
-  if (!checked?.sentTo) throw wrongCode;
-  const address = checked.sentTo;
+  if (!checked?.sentTo) throw wrongCode();
+  return { id: checked.id, address: checked.sentTo };
+}
+
+/** Applies the address a checked code proved (checkContactCode), checking again that no other
+ *  account has taken it meanwhile; answers the saved row. */
+export async function applyContactChange(ctx: Ctx, user: UserRow, field: ContactField, proof: { id: string; address: string }): Promise<UserRow> {
+  const { id, address } = proof;
   await assertContactsFree(ctx, { [field]: address }, user.id);
-  if (!(await useCode(ctx, checked.id))) throw wrongCode;
+  if (!(await useCode(ctx, id))) throw wrongCode();
   // The code proved the mailbox: the new email address counts as verified (see email-verification.ts).
   const extraProp =
     field === 'email'

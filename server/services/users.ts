@@ -21,7 +21,7 @@ import { recheck } from '../auth/recheck';
 import { assertContactChangeProved } from '../auth/contact-change';
 import { newId } from '../auth/secrets';
 import { storeNewPassword } from '../auth/password-policy';
-import { assertContactsFree, confirmContactChange, contactsToConfirm, requestContactChanges, writingContacts } from '../auth/contacts';
+import { applyContactChange, assertContactsFree, checkContactCode, contactsToConfirm, requestContactChanges, writingContacts } from '../auth/contacts';
 import { paginate } from '../http/paging';
 import { searchPlan, userStartsWith, type SearchPlan } from '../db/search';
 import { fieldError, forbidden, notFound } from '../http/errors';
@@ -304,8 +304,10 @@ export const updateProfile = (ctx: Ctx, actor: Actor, body: BasicInfoBody, ip: s
 
 /** Applies the actor's pending address of `channel` with the code sent to it. */
 export async function confirmContact(ctx: Ctx, actor: Actor, channel: ContactField, code: string, ip: string) {
+  // Checked (a wrong code counted) before the change, which rolls back whatever it wrote when refused.
+  const proof = await checkContactCode(ctx, actor.user, channel, code);
   const saved = await ctx.audit.change(async () => {
-    const saved = await confirmContactChange(ctx, actor.user, channel, code);
+    const saved = await applyContactChange(ctx, actor.user, channel, proof);
     await ctx.audit.record({
       action: 'user.update',
       actor,
