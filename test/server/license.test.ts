@@ -125,6 +125,18 @@ test('an older genuine license cannot replace a newer one', async () => {
   assert.equal((await admin.post('/api/license/auth', { newLicense: newer })).status, 200);
 });
 
+test('of two genuine licenses of the same day, the one issued a second earlier cannot replace the later one', async () => {
+  const key = readFileSync(vendorPrivate, 'utf8');
+  const at = Date.now();
+  const later = signLicense(payload({ licensee: 'Later', issuedAt: new Date(at).toISOString(), userLimit: 10 }), key);
+  const earlier = signLicense(payload({ licensee: 'Earlier', issuedAt: new Date(at - 1000).toISOString(), userLimit: 100_000 }), key);
+  assert.equal((await admin.post<LicenseStatus>('/api/license/auth', { newLicense: later })).status, 200);
+  const swap = await admin.post('/api/license/auth', { newLicense: earlier });
+  assert.equal(swap.status, 400, JSON.stringify(swap.body));
+  assert.match(swap.body.message, /issued before the active one/);
+  assert.equal((await admin.get<LicenseStatus>('/api/license/status')).body.data.licensee, 'Later');
+});
+
 test('an active license expires with time, and reports over_limit past its user count', async () => {
   const license = signLicense(
     payload({ expiresAt: new Date(server.clock.now() + 3_600_000).toISOString(), userLimit: 1 }),
