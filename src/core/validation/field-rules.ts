@@ -114,5 +114,14 @@ export const fieldRule = {
 export const privilegeKey = v.pipe(
   v.string('rule.required'),
   v.nonEmpty('rule.required'),
-  v.regex(/^[A-Za-z](?:[\w-]|\.(?!\.)){0,62}[A-Za-z0-9]$/, 'rule.privilegeKey'),
+  v.regex(/^[A-Za-z](?:[\w-]|\.(?!\.)){0,62}[A-Za-z0-9]$/, (issue) => privilegeKeyProblem(issue.input)),
 );
+
+/** The cause of a refused privilege key where one stands out (its first or last character), else
+ *  the whole rule: the hint says the rule, the error says what to change. */
+function privilegeKeyProblem(value: unknown): string {
+  const key = String(value);
+  if (/^[^A-Za-z]/.test(key)) return 'rule.safeCodeStart';
+  if (/[^A-Za-z0-9]$/.test(key)) return 'rule.safeCodeEnd';
+  return 'rule.privilegeKey';
+}

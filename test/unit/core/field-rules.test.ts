@@ -124,8 +124,10 @@ describe('international rules', () => {
 describe('privilege keys (both modes)', () => {
   it('take dotted keys and refuse the rest', () => {
     for (const key of ['claims.submit', 'a.b.c', 'user-list', 'ab']) assert.equal(verdict(privilegeKey, key), 'ok', key);
-    for (const key of ['claims..submit', '.claims', 'claims.', '1claims', 'claims submit', 'a', 'x'.repeat(65)])
-      assert.equal(verdict(privilegeKey, key), 'rule.privilegeKey', key);
+    for (const key of ['claims..submit', 'claims submit', 'a', 'x'.repeat(65)]) assert.equal(verdict(privilegeKey, key), 'rule.privilegeKey', key);
+    // A wrong first or last character is named as the cause.
+    for (const key of ['.claims', '1claims']) assert.equal(verdict(privilegeKey, key), 'rule.safeCodeStart', key);
+    assert.equal(verdict(privilegeKey, 'claims.'), 'rule.safeCodeEnd');
   });
 });
 
