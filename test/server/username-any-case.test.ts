@@ -23,7 +23,8 @@ let idp: IdentityProvider;
 let personId: string;
 
 before(async () => {
-  server = await startServer();
+  // The test identity provider listens on loopback, which the outbound guard refuses unless listed.
+  server = await startServer({ outboundAllow: ['127.0.0.1'] });
   admin = await server.admin();
   const created = await admin.post<{ id: string }>('/api/user', { username: 'Case_Person', realName: 'Case_Person', password: transform(PASSWORD) });
   assert.equal(created.status, 200, JSON.stringify(created.body));
