@@ -14,7 +14,8 @@ let server: TestServer;
 let admin: Client;
 
 before(async () => {
-  server = await startServer();
+  // The test identity provider listens on loopback, which the outbound guard refuses unless listed.
+  server = await startServer({ outboundAllow: ['127.0.0.1'] });
   admin = await server.admin();
 });
 after(async () => {
