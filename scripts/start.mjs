@@ -43,8 +43,8 @@ if (!existsSync(at('dist/elements.js'))) console.warn('No console bundle in dist
 
 const demos = process.env.IAM_DEMOS !== '0' && process.env.NODE_ENV !== 'production';
 // The Payroll demo's back-channel logout URI is on this machine: the server may call loopback
-// addresses only when the operator allows it (server/http/outbound-address.ts).
-if (demos) process.env.IAM_OUTBOUND_ALLOW_PRIVATE ??= '1';
+// addresses only when the operator lists them (IAM_OUTBOUND_ALLOW, server/http/outbound-address.ts).
+if (demos) process.env.IAM_OUTBOUND_ALLOW ??= 'localhost,127.0.0.0/8,::1';
 // On a developer's machine no proxy needs the shutdown grace period: Ctrl-C stops at once.
 if (demos) process.env.IAM_SHUTDOWN_GRACE_MS ??= '0';
 await import(serverOut);
