@@ -10,6 +10,7 @@ import {
   webhookCreateBody,
   webhookDelivery,
   webhookDeliveryList,
+  webhookDeliveryParams,
   webhookDeliveryQuery,
   webhookList,
   webhookListQuery,
@@ -111,5 +112,17 @@ export const webhookRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gat
     query: webhookDeliveryQuery,
     response: webhookDeliveryList,
     handler: ({ actor, params, query }) => webhooks.deliveriesOf(ctx, actor, params.id, query),
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST',
+    url: '/webhooks/:id/deliveries/:deliveryId/redeliver',
+    tags,
+    access: Permission.Operations,
+    summary:
+      'Send one delivery’s event again: a new delivery with the same payload and webhook-id (receivers drop a copy they already have), posted now, or queued while the endpoint is disabled',
+    params: webhookDeliveryParams,
+    response: webhookDelivery,
+    handler: ({ actor, params, raw }) => webhooks.redeliver(ctx, actor, params.id, params.deliveryId, raw.ip),
   });
 };

@@ -19,7 +19,7 @@ import { updateVersioned } from '../db/versioned';
 import { newWebhookSecret, PREVIOUS_SECRET_MS } from '../webhooks/sign';
 import { assertOutboundUri } from '../http/outbound-field';
 import { deliveryRow } from '../webhooks/queue';
-import { attempt } from '../webhooks/deliver';
+import { attempt, claim } from '../webhooks/deliver';
 
 type WebhookRow = Selectable<WebhookTable>;
 type DeliveryRow = Selectable<WebhookDeliveryTable>;
@@ -80,7 +80,7 @@ const withHost = (row: WebhookRow) => ({ ...row, url: hostOf(row.url) });
 const audit = (
   ctx: Ctx,
   actor: Actor,
-  action: 'webhook.create' | 'webhook.update' | 'webhook.delete',
+  action: 'webhook.create' | 'webhook.update' | 'webhook.delete' | 'webhook.redeliver',
   row: WebhookRow,
   ip: string,
   detail: Record<string, unknown>,
@@ -229,6 +229,32 @@ export async function sendTest(ctx: Ctx, actor: Actor, id: string): Promise<Webh
   await ctx.db.insertInto('webhookDeliveries').values(row).execute();
   const stored = await ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
   await attempt(ctx, stored);
+  const [answer] = await withAttempts(ctx, actor, [
+    await ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
+  ]);
+  return answer!;
+}
+
+/** "Redeliver": the event of one delivery sent again as a new delivery (its own attempts and log
+ *  row) with the same payload and the same webhook-id, so that a receiver that already has it
+ *  drops it (Standard Webhooks). Posted now when the endpoint is enabled (retried like any event
+ *  if that fails); queued until it is enabled again otherwise. */
+export async function redeliver(ctx: Ctx, actor: Actor, id: string, deliveryId: string, ip: string): Promise<WebhookDelivery> {
+  const endpoint = await manageableWebhook(ctx, actor, id);
+  const original = await ctx.db
+    .selectFrom('webhookDeliveries')
+    .selectAll()
+    .where('id', '=', deliveryId)
+    .where('webhookId', '=', endpoint.id)
+    .executeTakeFirst();
+  if (!original) throw notFound('Delivery');
+  const row = { ...deliveryRow(endpoint.id, original.eventType, original.payload, ctx.now(), original.maxAttempts), messageId: original.messageId };
+  await ctx.audit.change(async () => {
+    await ctx.db.insertInto('webhookDeliveries').values(row).execute();
+    await audit(ctx, actor, 'webhook.redeliver', endpoint, ip, { delivery: original.id, event: original.eventType, messageId: original.messageId });
+  });
+  const claimed = await claim(ctx, row.id);
+  if (claimed) await attempt(ctx, claimed);
   const [answer] = await withAttempts(ctx, actor, [
     await ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
   ]);

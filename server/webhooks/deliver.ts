@@ -3,7 +3,8 @@
 // server/http/outbound-address.ts (a refused address is not retried), and each attempt logged with
 // its status code and the start of the answer. A failure waits longer before each next attempt
 // (10 s, 30 s, 90 s … capped at 6 h) until the delivery's attempts run out. Finished deliveries
-// are kept for DELIVERY_LOG_DAYS.
+// are kept for DELIVERY_LOG_DAYS. A disabled endpoint's deliveries are not due: they wait, queued,
+// until it is enabled again.
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
@@ -28,8 +29,11 @@ const PARALLEL_POSTS = 4;
 
 type DeliveryRow = Selectable<WebhookDeliveryTable>;
 
+/** The ids of enabled endpoints (only their deliveries are due). */
+const enabledEndpoints = (ctx: Ctx) => ctx.db.selectFrom('webhooks').select('webhooks.id').where('webhooks.enabled', '=', 1);
+
 /** Takes a due delivery for this process (one claimant wins), its attempt counted. */
-async function claim(ctx: Ctx, id: string): Promise<DeliveryRow | undefined> {
+export async function claim(ctx: Ctx, id: string): Promise<DeliveryRow | undefined> {
   const now = ctx.now();
   const claimed = await ctx.db
     .updateTable('webhookDeliveries')
@@ -37,6 +41,7 @@ async function claim(ctx: Ctx, id: string): Promise<DeliveryRow | undefined> {
     .where('id', '=', id)
     .where('status', 'in', [WebhookDeliveryStatus.Queued, WebhookDeliveryStatus.Sending])
     .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]))
+    .where('webhookId', 'in', enabledEndpoints(ctx))
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return undefined;
   return ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', id).executeTakeFirst();
@@ -151,6 +156,7 @@ export async function deliverDueWebhooks(ctx: Ctx, limit: number, stopped: () =>
     .select('id')
     .where('status', 'in', [WebhookDeliveryStatus.Queued, WebhookDeliveryStatus.Sending])
     .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]))
+    .where('webhookId', 'in', enabledEndpoints(ctx))
     .orderBy('createdAt')
     .limit(limit)
     .execute();

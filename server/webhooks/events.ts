@@ -40,7 +40,18 @@ export function webhookEventsOf(event: AuditEvent): WebhookEvent[] {
   return direct ? [direct] : [];
 }
 
-/** The JSON body of an event, as signed and posted. */
+/** The person a `user.*` event is about: the user it targets (a sign-in, a password change, an
+ *  update), else the one whose session it ends (a sign-out), else the name a failed sign-in
+ *  typed (no id: the name may match nobody). */
+function personOf(event: AuditEvent): { id: string | null; username: string | null } | null {
+  const { target, actor } = event;
+  if (target?.type === 'user' && target.id) return { id: target.id, username: actor?.id === target.id ? actor.username : (target.name ?? null) };
+  if (target?.type === 'session' && actor) return { id: actor.id, username: actor.username };
+  const typed = event.detail?.username;
+  return typeof typed === 'string' ? { id: null, username: typed } : null;
+}
+
+/** The JSON body of an event, as signed and posted (`data.user`: the person of a `user.*` event). */
 export function eventPayload(type: string, event: AuditEvent, at: number): string {
   return JSON.stringify({
     type,
@@ -53,6 +64,7 @@ export function eventPayload(type: string, event: AuditEvent, at: number): strin
       ip: event.ip ?? null,
       success: event.success !== false,
       detail: event.detail ?? {},
+      ...(type.startsWith('user.') ? { user: personOf(event) } : {}),
     },
   });
 }

@@ -1,7 +1,8 @@
 // Webhook deliveries are derived from audit records, in one place: this follower of the audit log
 // (server/audit.ts) turns each recorded event into one queued delivery per enabled endpoint that
 // chose its type and whose tenant's subtree holds the event's tenant (a platform endpoint, with no
-// tenant, takes every event), written in the event's own transaction. The outbox posts them
+// tenant, takes every event), written in the event's own transaction. A disabled endpoint's
+// deliveries are queued all the same and wait: the outbox posts them once it is enabled again. The outbox posts them
 // (server/webhooks/deliver.ts). Events without a tenant (a failed sign-in of an unknown name, an
 // app or role change) reach platform endpoints only.
 import { randomUUID } from 'node:crypto';
@@ -50,7 +51,7 @@ export function webhookFollower(ctx: Ctx, queued: () => void): AuditFollower {
     async derive(events: readonly AuditEvent[], at: number) {
       const typed = events.map((event) => ({ event, types: webhookEventsOf(event) })).filter((item) => item.types.length);
       if (!typed.length) return undefined;
-      const endpoints = (await ctx.db.selectFrom('webhooks').select(['id', 'tenantId', 'events']).where('enabled', '=', 1).execute()).map((row) => ({
+      const endpoints = (await ctx.db.selectFrom('webhooks').select(['id', 'tenantId', 'events']).execute()).map((row) => ({
         id: row.id,
         tenantId: row.tenantId,
         events: new Set(JSON.parse(row.events) as string[]),

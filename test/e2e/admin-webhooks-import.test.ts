@@ -1,7 +1,7 @@
 // Webhooks and the user CSV import in Chromium: the platform administrator creates a webhook to a
 // receiver on 127.0.0.1 (the server allows private targets), copies the secret shown once, sends
-// a test (the receiver verifies the signature with standardwebhooks) and sees it in the delivery
-// log; imports a small CSV with one bad row (the check lists it), imports the rest (the webhook
+// a test (the receiver verifies the signature with standardwebhooks), sees it in the delivery
+// log and redelivers it (same webhook-id); imports a small CSV with one bad row (the check lists it), imports the rest (the webhook
 // hears of the new people), and exports the list; both screens in Chinese; axe finds nothing
 // serious.
 import { after, test } from 'node:test';
@@ -68,6 +68,21 @@ test('a webhook: created with its secret shown once, tested, its delivery in the
   await row.getByText('Delivered').waitFor();
   await row.getByText('HTTP 204').waitFor();
   assert.deepEqual(await seriousViolations(page, 'delivery log'), []);
+
+  // Redeliver: asked first, then sent again with the same webhook-id (the receiver can drop the copy).
+  await row.getByRole('button', { name: /^Redeliver the Test event delivery of / }).click();
+  const again = page.getByRole('dialog', { name: 'Redeliver this event?' });
+  await again.getByRole('button', { name: 'Redeliver' }).click();
+  await again.waitFor({ state: 'detached' });
+  const tests = () => posts.filter((post) => typeOf(post) === 'webhook.test');
+  await until(async () => tests().length === 2);
+  const [first, copy] = tests();
+  assert.equal(copy!.headers['webhook-id'], first!.headers['webhook-id']);
+  assert.equal(copy!.body, first!.body);
+  await bodyRows(log.getByRole('table', { name: 'Deliveries' }))
+    .filter({ hasText: 'Test event' })
+    .nth(1)
+    .waitFor();
   await page.keyboard.press('Escape');
   await log.waitFor({ state: 'detached' });
   assert.deepEqual(await seriousViolations(page, 'webhooks'), []);

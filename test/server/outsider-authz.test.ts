@@ -155,6 +155,7 @@ const RULES: Record<string, Rule> = {
   'POST /api/webhooks/{id}/secret': 'scoped',
   'POST /api/webhooks/{id}/test': 'scoped',
   'GET /api/webhooks/{id}/deliveries': 'scoped',
+  'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver': 'scoped',
   'POST /api/user/import': 'scoped',
   'GET /api/user/import/{id}': 'scoped',
   'GET /api/user/export': 'scoped',

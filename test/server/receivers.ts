@@ -1,7 +1,7 @@
 // Real receivers on 127.0.0.1 for the channel tests: an SMTP server that captures mail (with
-// password authentication), and one HTTP server standing in for an SMS vendor, a DingTalk robot
-// (checking DingTalk's signature like the real one) and a WeCom robot.
-import { createServer, type IncomingMessage } from 'node:http';
+// password authentication), one HTTP server standing in for an SMS vendor, a DingTalk robot
+// (checking DingTalk's signature like the real one) and a WeCom robot, and a webhook endpoint.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -118,4 +118,31 @@ export async function until<T>(check: () => T | Promise<T>, what: string, timeou
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** A webhook endpoint: keeps every post; answers a path the next status of `statuses[path]` (then 200). */
+export interface WebhookReceiver {
+  url: string;
+  posts: { path: string; headers: IncomingHttpHeaders; body: string }[];
+  statuses: Record<string, number[]>;
+  server: Server;
+}
+
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const receiver: WebhookReceiver = { url: '', posts: [], statuses: {}, server: undefined as unknown as Server };
+  receiver.server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
+    req.on('end', () => {
+      receiver.posts.push({ path: req.url ?? '', headers: req.headers, body });
+      const status = receiver.statuses[req.url ?? '']?.shift() ?? 200;
+      // A long answer: the log keeps its start only.
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'thanks' : `down for maintenance ${'.'.repeat(5000)}`);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`;
+  return receiver;
 }

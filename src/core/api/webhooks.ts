@@ -41,6 +41,11 @@ export function sendTest(id: string): Promise<WebhookDelivery> {
   return request<WebhookDelivery>('POST', apiPath`/webhooks/${id}/test`);
 }
 
+/** Sends a delivery's event again (same payload and webhook-id); answers the new delivery. */
+export function redeliver(id: string, deliveryId: string): Promise<WebhookDelivery> {
+  return request<WebhookDelivery>('POST', apiPath`/webhooks/${id}/deliveries/${deliveryId}/redeliver`);
+}
+
 export interface DeliveryQuery {
   page?: number;
   size?: number;

@@ -54,6 +54,7 @@ export const auditActions = [
   'webhook.create',
   'webhook.update',
   'webhook.delete',
+  'webhook.redeliver',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

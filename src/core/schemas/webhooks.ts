@@ -134,4 +134,6 @@ export const webhookDelivery = v.object({
 export type WebhookDelivery = v.InferOutput<typeof webhookDelivery>;
 
 export const webhookDeliveryList = pagedList(webhookDelivery);
+/** One delivery of one endpoint (POST …/deliveries/:deliveryId/redeliver). */
+export const webhookDeliveryParams = v.object({ id, deliveryId: id });
 export const webhookDeliveryQuery = v.object({ ...pageQueryFields, status: v.optional(v.picklist(Object.values(WebhookDeliveryStatus), 'rule.status')) });

@@ -1,6 +1,6 @@
 // The delivery log of one endpoint: each event's status and attempts, newest first, filtered by
 // status, paged; a delivery's attempts (time, HTTP status, error, the start of the answer) and its
-// signed payload in a details view.
+// signed payload in a details view; any delivery can be sent again (same payload and webhook-id).
 import { useId, useState } from 'react';
 import * as webhooks from '../../../core/api/webhooks';
 import { formatDate } from '../../../core/format';
@@ -63,6 +63,20 @@ export default function DeliveriesDialog({ webhook, onClose }: { webhook: Webhoo
               label: t('webhooks:details'),
               name: t('webhooks:detailsOf', { event: eventName(t, row.eventType), time: formatDate(row.createdAt) }),
               onSelect: () => setShown(row),
+            },
+            {
+              key: 'redeliver',
+              label: t('webhooks:redeliver'),
+              name: t('webhooks:redeliverOf', { event: eventName(t, row.eventType), time: formatDate(row.createdAt) }),
+              confirm: {
+                title: t('webhooks:redeliverTitle'),
+                question: t('webhooks:redeliverQuestion', { event: eventName(t, row.eventType), time: formatDate(row.createdAt) }),
+                confirmLabel: t('webhooks:redeliver'),
+              },
+              onSelect: async () => {
+                await webhooks.redeliver(webhook.id, row.id);
+                log.reload();
+              },
             },
           ]}
         />
