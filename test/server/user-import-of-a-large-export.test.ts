@@ -8,7 +8,9 @@ import { startServer, type Client, type TestServer } from './harness';
 import { until } from './receivers';
 import { csvLine } from '../../server/http/csv';
 import { Status } from '../../src/core/enums';
-import { exportOnlyColumns, importColumns, statusInFile, type ImportJob } from '../../src/core/schemas/user-import';
+import { exportOnlyColumns, importColumns, IMPORT_MAX_BYTES, statusInFile, type ImportJob } from '../../src/core/schemas/user-import';
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 
 const PEOPLE = 12_000;
 let server: TestServer;
@@ -89,4 +91,21 @@ test(`an export of ${PEOPLE} people imports back in one file, every row applied 
   const again = await importFile(await exported.arrayBuffer(), 'check');
   assert.deepEqual([again.job.status, again.job.created, again.job.updated, again.job.failed], ['done', 0, 0, 0], JSON.stringify(again.job.problems));
   assert.ok(again.job.unchanged >= PEOPLE, `unchanged: ${again.job.unchanged}`);
+});
+
+test('a file over the ceiling is refused with its rule, naming the ceiling', async () => {
+  const spooled = async () => (await readdir(tmpdir())).filter((name) => name.startsWith('iam-user-import.'));
+  const before = new Set(await spooled());
+  const mebibyte = new Uint8Array(1024 * 1024).fill(0x61);
+  const form = new FormData();
+  const parts: BlobPart[] = ['username,realName,description\n', ...Array.from({ length: IMPORT_MAX_BYTES / mebibyte.length }, () => mebibyte)];
+  form.append('file', new Blob(parts, { type: 'text/csv' }), 'users.csv');
+  const answer = await admin.request<{ fields: unknown }>('POST', '/api/user/import?mode=check', form);
+  assert.equal(answer.status, 400);
+  assert.deepEqual(answer.body.data.fields, [{ field: 'file', rule: `rule.csvSize?max=${IMPORT_MAX_BYTES / 1024 / 1024}` }]);
+  assert.deepEqual(
+    (await spooled()).filter((name) => !before.has(name)),
+    [],
+    'the refused upload is not kept on disk',
+  );
 });
