@@ -38,7 +38,7 @@ import { usernameKey } from '../auth/usernames';
 import { ApiError, conflict, notFound } from '../http/errors';
 import { localizeMessage, type AnswerLanguage } from '../http/language';
 import { placement, rootTenantId, updateUser } from './users';
-import { rowInput, type ImportFile } from './user-import-file';
+import { rowInput, type FileRow, type ImportFile } from './user-import-file';
 import { processGone, thisProcess } from '../process-identity';
 
 type JobRow = Selectable<UserImportJobTable>;
@@ -294,7 +294,7 @@ async function insertNew(run: Run, rows: { row: number; user: UserRow }[]): Prom
 }
 
 /** Checks (and, importing, writes) one chunk of rows. */
-async function runChunk(run: Run, chunk: ImportFile['rows']): Promise<void> {
+async function runChunk(run: Run, chunk: FileRow[]): Promise<void> {
   const { ctx, actor } = run;
   const valid: ValidRow[] = [];
   for (const { row, values } of chunk) {
@@ -384,27 +384,46 @@ async function saveProgress(run: Run, processed: number, finished?: { status: Im
     .execute();
 }
 
-async function runJob(run: Run, file: ImportFile): Promise<void> {
+async function runJob(run: Run, file: ImportFile, release: () => Promise<void>): Promise<void> {
   let processed = 0;
+  const step = async (chunk: FileRow[]) => {
+    await runChunk(run, chunk);
+    processed += chunk.length;
+    await saveProgress(run, processed);
+    // Other requests get their turn between chunks (better-sqlite3's queries run on this thread).
+    await yieldToRequests();
+  };
   try {
-    for (let start = 0; start < file.rows.length; start += CHUNK) {
-      const chunk = file.rows.slice(start, start + CHUNK);
-      await runChunk(run, chunk);
-      processed += chunk.length;
-      await saveProgress(run, processed);
-      // Other requests get their turn between chunks (better-sqlite3's queries run on this thread).
-      await yieldToRequests();
+    // The file is read again as the job goes: one chunk in memory at a time.
+    let chunk: FileRow[] = [];
+    for await (const row of file.rows()) {
+      chunk.push(row);
+      if (chunk.length === CHUNK) {
+        await step(chunk);
+        chunk = [];
+      }
     }
+    if (chunk.length) await step(chunk);
     await saveProgress(run, processed, { status: ImportStatus.Done });
   } catch (error) {
     console.error('user import', error);
     await saveProgress(run, processed, { status: ImportStatus.Failed, error: 'unexpected' }).catch(() => undefined);
+  } finally {
+    await release().catch((error: unknown) => console.error('user import file', error));
   }
 }
 
 /** Starts a check or an import of `file` and answers its job at once (running); refuses while
- *  another of the caller's jobs runs. */
-export async function startImport(ctx: Ctx, actor: Actor, file: ImportFile, mode: ImportMode, ip: string, language: AnswerLanguage): Promise<ImportJob> {
+ *  another of the caller's jobs runs. `release` is called once the job no longer reads the file. */
+export async function startImport(
+  ctx: Ctx,
+  actor: Actor,
+  file: ImportFile,
+  mode: ImportMode,
+  ip: string,
+  language: AnswerLanguage,
+  release: () => Promise<void>,
+): Promise<ImportJob> {
   const now = ctx.now();
   await ctx.db
     .deleteFrom('userImportJobs')
@@ -419,7 +438,7 @@ export async function startImport(ctx: Ctx, actor: Actor, file: ImportFile, mode
     actorId: actor.id,
     mode,
     status: ImportStatus.Running,
-    total: file.rows.length,
+    total: file.total,
     processed: 0,
     created: 0,
     updated: 0,
@@ -433,6 +452,6 @@ export async function startImport(ctx: Ctx, actor: Actor, file: ImportFile, mode
     runner: thisProcess,
   };
   await ctx.db.insertInto('userImportJobs').values(row).execute();
-  void runJob(new Run(ctx, actor, row.id, mode, file.columns, ip, language), file);
+  void runJob(new Run(ctx, actor, row.id, mode, file.columns, ip, language), file, release);
   return toJob(row);
 }

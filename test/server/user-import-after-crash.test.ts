@@ -1,9 +1,12 @@
 // A CSV import whose server is killed (kill -9) in the middle: after the restart the job is failed
 // at once (no two-minute wait for its progress to go stale), says how many rows were processed,
 // the rows it did apply are there, and a new import is accepted straight away; running the same
-// file again completes it.
+// file again completes it. The killed process's temporary copy of the upload is removed by the next
+// upload on the host.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { ADMIN, Client, createTestDatabase, type TestDatabase } from './harness';
 import { spawnServer, type ChildServer } from './crash-process';
 import type { ImportJob } from '../../src/core/schemas/user-import';
@@ -58,6 +61,10 @@ test('kill -9 during an import: after the restart the job is failed at once with
   let seen = await jobOf(admin, id);
   while (seen.processed === 0 && seen.status === 'running' && Date.now() < deadline) seen = await jobOf(admin, id);
   assert.equal(seen.status, 'running', `the import ended before the kill: ${JSON.stringify({ ...seen, problems: seen.problems.length })}`);
+  // The upload the killed process kept on disk while its job ran (server/services/user-import-upload.ts).
+  const spooledBy = async (pid: number | undefined) => (await readdir(tmpdir())).filter((name) => name.startsWith(`iam-user-import.${pid}.`));
+  const orphans = await spooledBy(running.child.pid);
+  assert.equal(orphans.length, 1, 'the running import reads its upload from one temporary file');
   await running.kill9();
 
   running = await spawnServer(database);
@@ -73,6 +80,11 @@ test('kill -9 during an import: after the restart the job is failed at once with
   // A new import is accepted (not 409), and running the same file again completes it.
   const again = await upload(admin);
   assert.equal(again.status, 200, JSON.stringify(again.body));
+  assert.deepEqual(
+    (await readdir(tmpdir())).filter((name) => orphans.includes(name)),
+    [],
+    'the dead process’s temporary file is removed by the next upload',
+  );
   let finished = await jobOf(admin, again.body.data.id);
   while (finished.status === 'running' && Date.now() < deadline + 120_000) finished = await jobOf(admin, again.body.data.id);
   assert.equal(finished.status, 'done');

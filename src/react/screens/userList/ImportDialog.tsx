@@ -4,7 +4,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { importJob, importTemplate, startImport } from '../../../core/api/user-import';
 import { HttpError } from '../../../core/http';
-import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, MAX_LISTED_PROBLEMS, ImportStatus, type ImportJob, type ImportMode } from '../../../core/schemas/user-import';
+import { IMPORT_MAX_BYTES, MAX_LISTED_PROBLEMS, ImportStatus, type ImportJob, type ImportMode } from '../../../core/schemas/user-import';
 import type { FieldErrors } from '../../../core/types';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT, useTRule } from '../../i18n';
@@ -71,7 +71,7 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
     <DialogFrame open size="wide" onOpenChange={(open) => !open && !running && onClose()} title={t('admin:import.title')} description={t('admin:import.intro')}>
       <div className={ui.form}>
         <p className={ui.hint}>{t('admin:import.columns')}</p>
-        <p className={ui.hint}>{t('admin:import.limits', { rows: IMPORT_MAX_ROWS, size: IMPORT_MAX_BYTES / MiB })}</p>
+        <p className={ui.hint}>{t('admin:import.limits', { size: IMPORT_MAX_BYTES / MiB })}</p>
         {template && (
           <a className={`${ui.button.secondary} ${styles.template}`} href={template} download="users-template.csv">
             {t('admin:import.template')}
