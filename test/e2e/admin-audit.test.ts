@@ -17,7 +17,7 @@ await api.user({ username: 'acme-admin', tenantId: acme.id, isAdmin: true });
 await api.user({ username: 'acme-member', tenantId: acme.id });
 await api.user({ username: 'other-member', tenantId: other.id });
 
-const TENANT_COLUMN = 4;
+const TENANT_COLUMN = 5;
 const table = (page: Page, name = 'Audit log') => page.getByRole('table', { name });
 
 test('the platform administrator filters by event type, reads the details and exports CSV', async () => {
@@ -39,7 +39,8 @@ test('the platform administrator filters by event type, reads the details and ex
     .getByRole('button', { name: /^Details of User created/ })
     .click();
   const details = page.getByRole('dialog', { name: 'Audit event' });
-  await details.getByText('other-member').waitFor();
+  // The target by its name, as the log lists it.
+  await details.getByText('user other-member').waitFor();
   assert.deepEqual(await seriousViolations(page, 'audit event details'), []);
   await page.keyboard.press('Escape');
   await details.waitFor({ state: 'detached' });
@@ -56,7 +57,7 @@ test('the platform administrator filters by event type, reads the details and ex
     .replace(/^\uFEFF/, '')
     .trim()
     .split('\r\n');
-  assert.equal(lines[0], 'time,actor,event,success,target type,target,tenant,ip,detail');
+  assert.equal(lines[0], 'time,actor,event,success,target type,target,target name,tenant,ip,detail,id,part of');
   assert.equal(lines.length, 4);
   assert.ok(lines.slice(1).every((line) => line.includes(',user.create,')));
   assert.deepEqual(await seriousViolations(page, 'audit log'), []);
