@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import { SoftwareAuthenticator } from './software-authenticator';
-import { authenticator, peopleMaker, setLogin as setLoginOf } from './sign-in-support';
+import { authenticator, peopleMaker, setLogin as setLoginOf, codeSentTo } from './sign-in-support';
 import { createTenant } from './scim-support';
 
 const PASSWORD = 'Round7pass1';
@@ -87,29 +87,12 @@ test("a tenant administrator's borrowed session cannot move their own reset phon
   );
 });
 
-/** The latest code sent to `address` for `userId` since `since` (written after the answer: waited for). */
-async function codeSentTo(userId: string, address: string, since: number): Promise<string | undefined> {
-  for (let tries = 0; tries < 30; tries += 1) {
-    const rows = await server.app.ctx.db
-      .selectFrom('messages')
-      .select(['content', 'address'])
-      .where('recipientId', '=', userId)
-      .where('createdAt', '>=', since)
-      .orderBy('createdAt', 'desc')
-      .execute();
-    const found = rows.find((row) => row.address === address);
-    if (found) return /(\d{6})/.exec(found.content)?.[1];
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return undefined;
-}
-
 /** A password reset by SMS to `phone` for `userId`, setting `password`: the steps' statuses. */
 async function resetByPhone(userId: string, phone: string, password: string): Promise<string[]> {
   server.clock.advance(61_000);
   const since = server.clock.now();
   const steps = [`reset-code ${(await server.client().post('/api/user/password/reset-code', { identifier: phone })).status}`];
-  const code = await codeSentTo(userId, phone, since);
+  const code = await codeSentTo(server, userId, phone, since);
   const reset = code && (await server.client().put('/api/user/password', { identifier: phone, code, password: transform(password) }));
   steps.push(`reset ${reset ? reset.status : '-'}`);
   return steps;

@@ -9,6 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
+import { codeSentTo } from './sign-in-support';
 import { createTenant, createToken, GROUP_SCHEMA, PATCH_SCHEMA, provisionedTenant, rootTenantId, scimClient, USER_SCHEMA, type Scim } from './scim-support';
 
 const PASSWORD = 'Takeover1pass';
@@ -53,28 +54,12 @@ async function consoleAdmin(tenant: string): Promise<{ id: string; username: str
   return { id: created.body.data.id, username };
 }
 
-async function codeSentTo(userId: string, address: string, since: number): Promise<string | undefined> {
-  for (let tries = 0; tries < 30; tries += 1) {
-    const rows = await server.app.ctx.db
-      .selectFrom('messages')
-      .select(['content', 'address'])
-      .where('recipientId', '=', userId)
-      .where('createdAt', '>=', since)
-      .orderBy('createdAt', 'desc')
-      .execute();
-    const found = rows.find((row) => row.address === address);
-    if (found) return /(\d{6})/.exec(found.content)?.[1];
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return undefined;
-}
-
 /** "Forgot password" to `address`, then sign in with the attacker's password: the steps taken. */
 async function resetAndSignIn(userId: string, username: string, address: string): Promise<{ steps: string[]; signedIn: boolean }> {
   server.clock.advance(61_000);
   const since = server.clock.now();
   const steps = [`reset-code ${(await server.client().post('/api/user/password/reset-code', { identifier: address })).status}`];
-  const code = await codeSentTo(userId, address, since);
+  const code = await codeSentTo(server, userId, address, since);
   const reset = code && (await server.client().put('/api/user/password', { identifier: address, code, password: transform('Attacker-owns-1') }));
   steps.push(`reset ${reset ? reset.status : 'no code'}`);
   const login = await server.client().login(username, 'Attacker-owns-1');

@@ -8,6 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
+import { codeSentTo } from './sign-in-support';
 import { createTenant, PATCH_SCHEMA, scimClient } from './scim-support';
 
 const PASSWORD = 'Borrowed1pass';
@@ -28,22 +29,6 @@ async function person(username: string, fields: Record<string, unknown>): Promis
   const created = await admin.post<{ id: string }>('/api/user', { username, realName: username.replace(/-/g, '_'), password: transform(PASSWORD), ...fields });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   return created.body.data.id;
-}
-
-async function codeSentTo(userId: string, address: string, since: number): Promise<string | undefined> {
-  for (let tries = 0; tries < 30; tries += 1) {
-    const rows = await server.app.ctx.db
-      .selectFrom('messages')
-      .select(['content', 'address'])
-      .where('recipientId', '=', userId)
-      .where('createdAt', '>=', since)
-      .orderBy('createdAt', 'desc')
-      .execute();
-    const found = rows.find((row) => row.address === address);
-    if (found) return /(\d{6})/.exec(found.content)?.[1];
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return undefined;
 }
 
 test("a tenant administrator's borrowed session cannot take over a member through a SCIM token it makes without the password", async () => {
@@ -67,7 +52,7 @@ test("a tenant administrator's borrowed session cannot take over a member throug
     server.clock.advance(61_000);
     const since = server.clock.now();
     steps.push(`reset-code ${(await server.client().post('/api/user/password/reset-code', { identifier: ATTACKER_PHONE })).status}`);
-    const code = await codeSentTo(memberId, ATTACKER_PHONE, since);
+    const code = await codeSentTo(server, memberId, ATTACKER_PHONE, since);
     const reset = code && (await server.client().put('/api/user/password', { identifier: ATTACKER_PHONE, code, password: transform('Attacker-owns-1') }));
     steps.push(`reset ${reset ? reset.status : 'no code'}`);
   }

@@ -94,3 +94,21 @@ export async function registeredProvider(
   };
   return { idp, viaProvider };
 }
+
+/** The six-digit code last sent to `address` for `userId` since `since` (the outbox writes it just
+ *  after the answer, so it is polled for up to 3 s). */
+export async function codeSentTo(server: TestServer, userId: string, address: string, since: number): Promise<string | undefined> {
+  for (let tries = 0; tries < 30; tries += 1) {
+    const rows = await server.app.ctx.db
+      .selectFrom('messages')
+      .select(['content', 'address'])
+      .where('recipientId', '=', userId)
+      .where('createdAt', '>=', since)
+      .orderBy('createdAt', 'desc')
+      .execute();
+    const found = rows.find((row) => row.address === address);
+    if (found) return /(\d{6})/.exec(found.content)?.[1];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+}
