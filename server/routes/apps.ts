@@ -14,10 +14,7 @@ import {
   appParams,
   appUpdateBody,
   memberUser,
-  privilege,
-  privilegeBody,
   privilegeIdsBody,
-  privilegeUpdateBody,
   role,
   roleCreateBody,
   roleList,
@@ -25,6 +22,7 @@ import {
   roleUpdateBody,
   userIdsBody,
 } from '../../src/core/schemas/resources';
+import { privilege, privilegeBody, privilegeUpdateBody } from '../../src/core/schemas/privileges';
 import { Permission } from '../../src/core/permission-codes';
 import * as apps from '../services/apps';
 import * as privileges from '../services/privileges';

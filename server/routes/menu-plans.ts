@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { FastifyPluginAsync } from 'fastify';
 import { defineRoute, type RouteOptions } from '../http/route';
 import { idParams, okAnswer } from '../../src/core/schemas/common';
-import { privilege } from '../../src/core/schemas/resources';
+import { privilege } from '../../src/core/schemas/privileges';
 import { GLOBAL_MENU, plan, planBody, planForParams, planList, planListQuery, planUpdateBody } from '../../src/core/schemas/menu-plans';
 import { Permission } from '../../src/core/permission-codes';
 import * as plans from '../services/menu-plans';

@@ -4,7 +4,7 @@ import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
 import { changeDetail, changedFields } from '../audit-changes';
 import type { PrivilegeTable } from '../db/tables';
-import type { privilegeBody, privilegeUpdateBody } from '../../src/core/schemas/resources';
+import type { privilegeBody, privilegeUpdateBody } from '../../src/core/schemas/privileges';
 import type { privilegeOrderBody } from '../../src/core/schemas/admin';
 import type { Actor } from '../auth/actor';
 import { newId } from '../auth/secrets';

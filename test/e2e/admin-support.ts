@@ -66,7 +66,10 @@ export const mainMenu = (page: Page) => page.getByRole('navigation', { name: 'Ma
 /** Opens an Operations screen from the side menu and waits for its heading. */
 export async function openFromMenu(page: Page, name: string, parent = 'Operations'): Promise<void> {
   const link = mainMenu(page).getByRole('link', { name, exact: true });
-  if (!(await link.isVisible())) await mainMenu(page).getByRole('button', { name: parent }).click();
+  const group = mainMenu(page).getByRole('button', { name: parent });
+  // Waits for the menu to render (after a reload the group may open by itself, on its current screen).
+  await link.or(group).first().waitFor();
+  if (!(await link.isVisible()) && (await group.getAttribute('aria-expanded')) !== 'true') await group.click();
   await link.click();
   await page.getByRole('heading', { name, level: 1 }).waitFor();
 }

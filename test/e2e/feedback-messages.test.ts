@@ -63,8 +63,8 @@ describe('feedback and messages', { concurrency: 2 }, () => {
       for (const [key, cause] of [
         ['1orders', 'Start with a letter (A-Z or a-z)'],
         ['orders-', 'End with a letter or a digit'],
-        ['my orders', 'Remove the spaces: use only letters, digits, _ and -'],
-        ['o', 'Use 2-20 characters; this one has 1'],
+        ['my orders', 'Remove the spaces: use only letters, digits, _, - and single dots'],
+        ['o', 'Use 2-64 characters; this one has 1'],
       ]) {
         await privilege.getByLabel('Key', { exact: true }).fill(key!);
         await privilege.getByRole('button', { name: 'Save' }).click();

@@ -3,7 +3,8 @@
 import type * as v from 'valibot';
 import { PAGING } from '../config';
 import { request, requestList } from '../http';
-import type { app, appCreateBody, memberUser, privilege, privilegeBody, role } from '../schemas/resources';
+import type { app, appCreateBody, memberUser, role } from '../schemas/resources';
+import type { privilege, privilegeBody } from '../schemas/privileges';
 import type { PagedList } from '../types';
 import { apiPath } from './path';
 

@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { Scope, Status, TenantType } from '../enums';
 import { optionalField, rules } from '../validation';
-import { fieldRule, privilegeKey } from '../validation/field-rules';
+import { fieldRule } from '../validation/field-rules';
 import { id, optionalDescription, pageQueryFields, pagedList, version } from './common';
 
 const status = v.picklist([Status.Enable, Status.Disabled], 'rule.availabilityStatus');
@@ -68,31 +68,6 @@ export const memberUser = v.object({ id: v.string(), username: v.string(), realN
 // Privilege trees ----------------------------------------------------------------------------
 export const appParams = v.object({ appId: id });
 export const appItemParams = v.object({ appId: id, id });
-export const privilegeBody = v.object({
-  name: rules.resourceName,
-  parentId: v.optional(v.nullable(id)),
-  key: privilegeKey,
-  sort: v.optional(
-    v.pipe(
-      v.number('rule.positiveInteger'),
-      v.integer('rule.positiveInteger'),
-      v.minValue(0, 'rule.positiveInteger'),
-      v.maxValue(1_000_000, 'rule.positiveInteger'),
-    ),
-  ),
-  path: v.optional(v.nullable(v.union([v.literal(''), rules.path], 'rule.path'))),
-});
-export const privilegeUpdateBody = v.partial(privilegeBody);
-export const privilege = v.object({
-  id: v.string(),
-  appId: v.string(),
-  parentId: v.nullable(v.string()),
-  name: v.string(),
-  key: v.string(),
-  sort: v.number(),
-  path: v.nullable(v.string()),
-});
-
 // Roles --------------------------------------------------------------------------------------
 export const roleListQuery = v.object({ ...pageQueryFields, searchProp: v.optional(v.picklist(['name'], 'rule.searchProp')) });
 export const roleCreateBody = v.object({ name: fieldRule.roleName, description: optionalDescription });

@@ -107,21 +107,3 @@ export const fieldRule = {
   appName: following('appName'),
   roleName: following('roleName'),
 };
-
-/** Privilege keys (both modes): a letter first, a letter or digit last, letters, digits, _, - and
- *  dots between, 2-64 characters, so that the usual dotted keys (`claims.submit`) fit. A key is an
- *  identifier in code and tokens, not a person's text: it has one rule everywhere. */
-export const privilegeKey = v.pipe(
-  v.string('rule.required'),
-  v.nonEmpty('rule.required'),
-  v.regex(/^[A-Za-z](?:[\w-]|\.(?!\.)){0,62}[A-Za-z0-9]$/, (issue) => privilegeKeyProblem(issue.input)),
-);
-
-/** The cause of a refused privilege key where one stands out (its first or last character), else
- *  the whole rule: the hint says the rule, the error says what to change. */
-function privilegeKeyProblem(value: unknown): string {
-  const key = String(value);
-  if (/^[^A-Za-z]/.test(key)) return 'rule.safeCodeStart';
-  if (/[^A-Za-z0-9]$/.test(key)) return 'rule.safeCodeEnd';
-  return 'rule.privilegeKey';
-}

@@ -4,7 +4,8 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
-import { FieldRules, fieldRule, fieldRules, followFieldRules, privilegeKey, type FieldRulesMode } from '../../../src/core/validation/field-rules';
+import { FieldRules, fieldRule, fieldRules, followFieldRules, type FieldRulesMode } from '../../../src/core/validation/field-rules';
+import { privilegeKey } from '../../../src/core/validation/privilege-key';
 import { userCreateBody } from '../../../src/core/schemas/users';
 
 const defaults = fieldRules(FieldRules.Default);
@@ -124,8 +125,12 @@ describe('international rules', () => {
 describe('privilege keys (both modes)', () => {
   it('take dotted keys and refuse the rest', () => {
     for (const key of ['claims.submit', 'a.b.c', 'user-list', 'ab']) assert.equal(verdict(privilegeKey, key), 'ok', key);
-    for (const key of ['claims..submit', 'claims submit', 'a', 'x'.repeat(65)]) assert.equal(verdict(privilegeKey, key), 'rule.privilegeKey', key);
-    // A wrong first or last character is named as the cause.
+    // The error names what to change.
+    assert.equal(verdict(privilegeKey, 'a'), 'rule.privilegeKeyLength?length=1');
+    assert.equal(verdict(privilegeKey, 'x'.repeat(65)), 'rule.privilegeKeyLength?length=65');
+    assert.equal(verdict(privilegeKey, 'claims submit'), 'rule.privilegeKeySpace');
+    assert.equal(verdict(privilegeKey, 'claims/submit'), 'rule.privilegeKeyChar?char=%2F');
+    assert.equal(verdict(privilegeKey, 'claims..submit'), 'rule.privilegeKeyDots');
     for (const key of ['.claims', '1claims']) assert.equal(verdict(privilegeKey, key), 'rule.safeCodeStart', key);
     assert.equal(verdict(privilegeKey, 'claims.'), 'rule.safeCodeEnd');
   });

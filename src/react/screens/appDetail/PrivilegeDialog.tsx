@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import * as appApi from '../../../core/api/apps';
 import type { Privilege } from '../../../core/api/apps';
 import { notifySuccess } from '../../../core/messages';
-import { privilegeBody } from '../../../core/schemas/resources';
+import { privilegeBody } from '../../../core/schemas/privileges';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
 import { TextField } from '../../widgets/TextFields';
@@ -84,7 +84,7 @@ export default function PrivilegeDialog({ appId, nodes, node, parentId = null, o
           label={t('admin:privilege.key')}
           required
           autoComplete="off"
-          hint={t('rule.safeCode')}
+          hint={t('rule.privilegeKey')}
           error={errors.key?.message}
           registration={register('key')}
         />
