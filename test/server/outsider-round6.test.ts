@@ -409,7 +409,7 @@ test('a SCIM token made by a tenant administrator stops working once that admini
   const tenant = await createTenant(admin, 'Round6ScimCo');
   const boss = await person({ tenantId: tenant.id, isAdmin: true });
   const bossSession = await signIn(boss.username);
-  const { secret } = await createToken(bossSession, tenant.id, 'Leaving admin');
+  const { secret } = await createToken(bossSession, tenant.id, 'Leaving admin', { currentPassword: transform(PASSWORD) });
   const scim = scimClient(server.base, secret);
   assert.equal((await scim('GET', '/Users')).status, 200);
   // The administrator leaves (or is caught): the platform administrator disables them.
