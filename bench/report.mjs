@@ -16,9 +16,10 @@ export function machine() {
 
 const verdict = (pass) => (pass === undefined ? '' : pass ? 'pass' : 'FAIL');
 
-/** rows: { figure, value (text), budget (text, optional), pass (boolean, optional) }. */
-export function formatTable(rows) {
-  const header = { figure: 'Figure', value: 'Value', budget: 'Budget', result: 'Result' };
+/** rows: { figure, value (text), budget (text, optional), pass (boolean, optional) }; `titles`
+ *  renames columns. */
+export function formatTable(rows, titles = {}) {
+  const header = { figure: 'Figure', value: 'Value', budget: 'Budget', result: 'Result', ...titles };
   const lines = [header, ...rows.map((row) => ({ figure: row.figure, value: row.value, budget: row.budget ?? '', result: verdict(row.pass) }))];
   const width = (key) => Math.max(...lines.map((line) => line[key].length));
   const widths = { figure: width('figure'), value: width('value'), budget: width('budget'), result: width('result') };
