@@ -15,7 +15,9 @@
 //
 // Options: --baseline=REF (default: the last tag, else where this branch left main), --seconds=N
 // per run (default 5), --runs=N (default 3), --users=N seeded (default 100 000), --starts=N (cold
-// starts per build, default 5). IAM_BENCH_CPU_PROF=DIR writes the current build's CPU profile there.
+// starts per build, default 5), --cases=session,refresh (only those; the floor always runs).
+// IAM_BENCH_CPU_PROF=DIR writes the current build's CPU profile there (with --cases=refresh: where a
+// grant's time goes).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -148,6 +150,8 @@ export async function compare(root, log) {
   const users = Number(option('users', 100_000));
   const starts = Number(option('starts', 5));
   const ref = option('baseline', defaultBaselineRef(root));
+  const chosen = option('cases', undefined)?.split(',');
+  const keys = Object.keys(CASES).filter((key) => !chosen || key === 'floor' || chosen.includes(key));
   const startedAt = machine();
   log(`A/B against ${ref}: ${runs} runs of ${seconds} s per case, ${users} users; load average ${startedAt.loadAverage1m}`);
 
@@ -166,7 +170,7 @@ export async function compare(root, log) {
 
     // Cold start and memory at rest first, nothing else running: starts alternate between builds.
     const footprints = builds.map(() => []);
-    for (const build of builds) {
+    for (const build of builds.filter(() => starts > 0)) {
       const dir = join(workDir, `start-${build.label}`);
       cpSync(seeded, dir, { recursive: true });
       await measureStart(build.entry, dir, adminPassword); // uncounted: the first start of a copy
@@ -185,13 +189,13 @@ export async function compare(root, log) {
     }
     const headers = await Promise.all(targets.map((target) => headerBytes(`${target.server.base}/api/cas/session`, target.admin.header)));
 
-    const results = Object.fromEntries(Object.keys(CASES).map((key) => [key, targets.map(() => [])]));
+    const results = Object.fromEntries(keys.map((key) => [key, targets.map(() => [])]));
     log('warm-up');
-    for (const target of targets) for (const key of ['floor', 'session', 'anonymous']) await CASES[key](target, 1);
-    for (const target of targets) await CASES.refresh(target, 1);
+    for (const target of targets) for (const key of ['floor', 'session', 'anonymous'].filter((key) => keys.includes(key))) await CASES[key](target, 1);
+    if (keys.includes('refresh')) for (const target of targets) await CASES.refresh(target, 1);
     for (let round = 0; round < runs; round++) {
       log(`round ${round + 1} of ${runs} (load average ${machine().loadAverage1m})`);
-      for (const key of Object.keys(CASES)) for (const [index, target] of targets.entries()) results[key][index].push(await CASES[key](target, seconds));
+      for (const key of keys) for (const [index, target] of targets.entries()) results[key][index].push(await CASES[key](target, seconds));
     }
     const peaks = targets.map((target) => target.server.peakRssMiB());
     const endedAt = machine();
@@ -217,7 +221,7 @@ export async function compare(root, log) {
     const rows = [];
     const [b, c] = [0, 1];
     const ratio = (now, before) => `${(now / before).toFixed(2)}×`;
-    for (const key of Object.keys(CASES)) {
+    for (const key of keys) {
       const f = figures[key];
       rows.push({
         figure: `${LABELS[key]}: per second`,
@@ -232,20 +236,22 @@ export async function compare(root, log) {
         ratio: ratio(f[c].cpuPerRequest, f[b].cpuPerRequest),
       });
     }
-    const toFloor = (index) => figures.session[index].perSecond / figures.floor[index].perSecond;
-    rows.push({
-      figure: 'session check ÷ no-database floor, req/s (same build, same run)',
-      baseline: toFloor(b).toFixed(2),
-      current: toFloor(c).toFixed(2),
-      ratio: ratio(toFloor(c), toFloor(b)),
-    });
-    const cpuToFloor = (index) => figures.floor[index].cpuPerRequest / figures.session[index].cpuPerRequest;
-    rows.push({
-      figure: 'floor CPU ÷ session check CPU (same build, same run)',
-      baseline: cpuToFloor(b).toFixed(2),
-      current: cpuToFloor(c).toFixed(2),
-      ratio: ratio(cpuToFloor(c), cpuToFloor(b)),
-    });
+    if (figures.session) {
+      const toFloor = (index) => figures.session[index].perSecond / figures.floor[index].perSecond;
+      rows.push({
+        figure: 'session check ÷ no-database floor, req/s (same build, same run)',
+        baseline: toFloor(b).toFixed(2),
+        current: toFloor(c).toFixed(2),
+        ratio: ratio(toFloor(c), toFloor(b)),
+      });
+      const cpuToFloor = (index) => figures.floor[index].cpuPerRequest / figures.session[index].cpuPerRequest;
+      rows.push({
+        figure: 'floor CPU ÷ session check CPU (same build, same run)',
+        baseline: cpuToFloor(b).toFixed(2),
+        current: cpuToFloor(c).toFixed(2),
+        ratio: ratio(cpuToFloor(c), cpuToFloor(b)),
+      });
+    }
     rows.push({ figure: 'session answer: status line + header bytes', baseline: headers[b], current: headers[c], ratio: ratio(headers[c], headers[b]) });
     rows.push({
       figure: 'peak resident memory after the load (MiB)',
@@ -253,24 +259,26 @@ export async function compare(root, log) {
       current: peaks[c].toFixed(1),
       ratio: ratio(peaks[c], peaks[b]),
     });
-    rows.push({
-      figure: `cold start, existing database: spawn to ready (ms, median of ${starts})`,
-      baseline: Math.round(startFigures[b].readyMs),
-      current: Math.round(startFigures[c].readyMs),
-      ratio: ratio(startFigures[c].readyMs, startFigures[b].readyMs),
-    });
-    rows.push({
-      figure: 'cold start: its CPU time (ms)',
-      baseline: Math.round(startFigures[b].cpuMs),
-      current: Math.round(startFigures[c].cpuMs),
-      ratio: ratio(startFigures[c].cpuMs, startFigures[b].cpuMs),
-    });
-    rows.push({
-      figure: 'memory at rest, 3 s after ready (MiB)',
-      baseline: startFigures[b].rssMiB.toFixed(1),
-      current: startFigures[c].rssMiB.toFixed(1),
-      ratio: ratio(startFigures[c].rssMiB, startFigures[b].rssMiB),
-    });
+    if (starts > 0) {
+      rows.push({
+        figure: `cold start, existing database: spawn to ready (ms, median of ${starts})`,
+        baseline: Math.round(startFigures[b].readyMs),
+        current: Math.round(startFigures[c].readyMs),
+        ratio: ratio(startFigures[c].readyMs, startFigures[b].readyMs),
+      });
+      rows.push({
+        figure: 'cold start: its CPU time (ms)',
+        baseline: Math.round(startFigures[b].cpuMs),
+        current: Math.round(startFigures[c].cpuMs),
+        ratio: ratio(startFigures[c].cpuMs, startFigures[b].cpuMs),
+      });
+      rows.push({
+        figure: 'memory at rest, 3 s after ready (MiB)',
+        baseline: startFigures[b].rssMiB.toFixed(1),
+        current: startFigures[c].rssMiB.toFixed(1),
+        ratio: ratio(startFigures[c].rssMiB, startFigures[b].rssMiB),
+      });
+    }
 
     const record = {
       date: new Date().toISOString(),
