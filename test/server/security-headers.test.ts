@@ -37,6 +37,39 @@ test('every answer carries nosniff, a CSP, frame and referrer policies', async (
   }
 });
 
+test('JSON answers carry the headers a browser acts on for them, not those only a page uses', async () => {
+  const pageOnly = [
+    'cross-origin-opener-policy',
+    'origin-agent-cluster',
+    'x-dns-prefetch-control',
+    'x-download-options',
+    'x-xss-protection',
+    'x-permitted-cross-domain-policies',
+  ];
+  for (const path of ['/api/config', '/api/cas/session', '/api/cas/login']) {
+    const answer = await fetch(server.base + path);
+    assert.equal(answer.status, path === '/api/cas/session' ? 401 : 200, path);
+    for (const name of pageOnly) assert.equal(answer.headers.get(name), null, `${path}: ${name}`);
+    assert.equal(
+      answer.headers.get('content-security-policy'),
+      "default-src 'self';base-uri 'self';form-action 'self';frame-ancestors 'self';object-src 'none'",
+      path,
+    );
+    assert.equal(answer.headers.get('x-content-type-options'), 'nosniff', path);
+    assert.equal(answer.headers.get('x-frame-options'), 'SAMEORIGIN', path);
+    assert.equal(answer.headers.get('referrer-policy'), 'no-referrer', path);
+    assert.equal(answer.headers.get('cross-origin-resource-policy'), 'same-site', path);
+    assert.equal(answer.headers.get('cache-control'), 'no-store', path);
+  }
+  // The console page and the provider's pages (documents) keep every header.
+  for (const path of ['/', '/api/oidc/.well-known/openid-configuration']) {
+    const answer = await fetch(server.base + path);
+    assert.equal(answer.status, 200, path);
+    assert.equal(answer.headers.get('cross-origin-opener-policy'), 'same-origin', path);
+    assert.match(answer.headers.get('content-security-policy') ?? '', /script-src 'self'/, path);
+  }
+});
+
 function assertGuarded(answer: RawAnswer, status: number, where: string): { code: number; message: string; data: unknown } {
   assert.equal(answer.status, status, `${where}: ${answer.text.slice(0, 200)}`);
   assert.equal(answer.headers['x-content-type-options'], 'nosniff', where);
