@@ -11,7 +11,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ADMIN, freePort, launchBrowser, openPage, startServer } from '../e2e/harness';
-import { browserPackage, createProject, hostTsconfig, pack, preview, runTool, tempFolder, versions, viteServerOptions } from './harness';
+import { browserPackage, createProject, root, hostTsconfig, pack, preview, runTool, tempFolder, versions, viteServerOptions } from './harness';
 
 const previewPort = await freePort();
 const origin = `http://127.0.0.1:${previewPort}`;
@@ -217,6 +217,15 @@ test('what the host pays for iam-console/login and iam-console/elements on top o
   );
   assert.ok(login > 0 && login < 60 * 1024, `login costs ${login} bytes`);
   assert.ok(elements > 0 && elements < 120 * 1024, `elements cost ${elements} bytes`);
+  // README's figures ("about N KiB") are these measurements, within a KiB (docs are code).
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const stated = /pays about (\d+) KiB\s+min\+gzip for `iam-console\/login` and (\d+) KiB for `iam-console\/elements`/.exec(readme);
+  assert.ok(stated, 'README states what a React host pays');
+  const off = [Number(stated[1]) - login / 1024, Number(stated[2]) - elements / 1024].map((difference) => Math.abs(difference));
+  assert.ok(
+    off.every((difference) => difference <= 1),
+    `README.md ("React 19") says ${stated[1]} and ${stated[2]} KiB; measured ${(login / 1024).toFixed(1)} and ${(elements / 1024).toFixed(1)} KiB`,
+  );
 });
 
 test.after(async () => {
