@@ -1,5 +1,5 @@
 // What a page embedding the elements meets: the token header the server names in its sign-in
-// answer (and no other), cross-site forms against token sessions, the refused-Origin answer that
+// answer (and no other), the profile read the documented host snippet makes, cross-site forms against token sessions, the refused-Origin answer that
 // says how to allow the origin, and the anonymous session probe that answers 200.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,6 +44,19 @@ describe('token mode: the header the server reads', () => {
     } finally {
       await setTokenName('token');
     }
+  });
+
+  test("the host page's documented read, GET /user/profile, answers the signed-in person's profile; without the token 401", async () => {
+    const { token, tokenName } = await tokenSignIn();
+    const portal = server.client({ origin: PORTAL });
+    const profile = await portal.get<Record<string, unknown>>('/api/user/profile', { [tokenName]: token });
+    assert.equal(profile.status, 200, JSON.stringify(profile.body));
+    assert.equal(profile.body.data.username, ADMIN.username);
+    assert.equal(typeof profile.body.data.id, 'string');
+    assert.equal(typeof profile.body.data.version, 'number');
+    assert.ok(!JSON.stringify(profile.body).includes('password'), 'no password field in the profile');
+    const anonymous = await portal.get('/api/user/profile');
+    assert.equal(anonymous.status, 401);
   });
 
   test('a token in a header the server does not read is no session', async () => {
