@@ -103,7 +103,7 @@ const alone = new Set(
     'perf-session',
     'perf-statements',
     'outsider-bursts',
-    'outsider-round5',
+    'scim-filter-stays-linear',
     'concurrency-two-processes',
     'crash-kill9',
     'fault-sqlite',
