@@ -42,7 +42,7 @@ export function readRequest(xml: string, expected: 'AuthnRequest' | 'LogoutReque
 }
 
 export function headerOf(root: Element, expected: 'AuthnRequest' | 'LogoutRequest' | 'LogoutResponse'): RequestHeader {
-  if (root.namespaceURI !== NS.protocol || root.localName !== expected) throw new SamlError(`Not a ${expected}`);
+  if (root.namespaceURI !== NS.protocol || root.localName !== expected) throw new SamlError('This is not the SAML message expected here');
   if (root.getAttribute('Version') !== '2.0') throw new SamlError('Only SAML 2.0 is spoken', 'VersionMismatch');
   const id = root.getAttribute('ID');
   const issuer = textOf(childOf(root, NS.assertion, 'Issuer'));

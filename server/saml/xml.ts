@@ -36,7 +36,8 @@ export function parseXml(text: string): Document {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new SamlError('A document type declaration is not accepted');
   if (/<\?(?!xml[\s?])/i.test(text.replace(/^\uFEFF/, ''))) throw new SamlError('A processing instruction is not accepted');
   const fail = (message: string) => {
-    throw new SamlError(`The XML cannot be read: ${message.split('\n')[0]}`);
+    void message;
+    throw new SamlError('The XML cannot be read');
   };
   const doc = new DOMParser({ errorHandler: { warning: () => undefined, error: fail, fatalError: fail } }).parseFromString(text, 'text/xml');
   if (!doc?.documentElement) throw new SamlError('The XML has no root element');
@@ -58,7 +59,7 @@ export const childOf = (parent: Element, ns: string, name: string): Element | un
 export function textOf(element: Element | undefined): string | undefined {
   if (!element) return undefined;
   const parts = Array.from(element.childNodes as unknown as ArrayLike<Node>);
-  if (parts.some((node) => node.nodeType !== 3 && node.nodeType !== 4)) throw new SamlError(`${element.localName} may hold text only`);
+  if (parts.some((node) => node.nodeType !== 3 && node.nodeType !== 4)) throw new SamlError('A SAML value may hold text only (no comment or element)');
   return parts
     .map((node) => node.nodeValue ?? '')
     .join('')
