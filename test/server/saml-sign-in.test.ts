@@ -10,11 +10,21 @@ import { consentAndAnswer, ok, ServiceProvider } from './saml-support';
 let server: TestServer;
 let admin: Client;
 let browser: Client;
+let personId: string;
 
 before(async () => {
   server = await startServer();
   admin = await server.admin();
-  await ok(admin.post('/api/user', { username: 'saml-person', realName: 'Saml_Person', email: 'saml.person@example.test', password: transform('Secret123') }));
+  personId = (
+    await ok(
+      admin.post<{ id: string }>('/api/user', {
+        username: 'saml-person',
+        realName: 'Saml_Person',
+        email: 'saml.person@example.test',
+        password: transform('Secret123'),
+      }),
+    )
+  ).id;
   browser = server.client();
   assert.equal((await browser.login('saml-person', 'Secret123')).status, 200);
 });
@@ -42,4 +52,41 @@ test('HTTP-POST AuthnRequest, signed by the SP that asked to sign: accepted', as
   const provider = await ServiceProvider.register(server, admin, 'Post_App', { binding: 'HTTP-POST', signRequests: true });
   const { profile } = await signIn(provider, 'post-relay');
   assert.equal(profile?.nameID, 'saml.person@example.test');
+});
+
+test("IdP-initiated from the portal: the app's roles and privileges, an audit record per sign-in", async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Portal_App', { saml: { validateInResponseTo: 'never' as never } });
+  const privilege = await ok(admin.post<{ id: string }>(`/api/apps/${provider.appId}/privileges`, { name: 'Expense approve', key: 'expenseApprove' }));
+  const role = await ok(admin.post<{ id: string }>(`/api/apps/${provider.appId}/roles`, { name: 'Approver', description: 'Approves' }));
+  await ok(admin.put(`/api/apps/${provider.appId}/roles/${role.id}/privileges`, { privilegeIds: [privilege.id] }));
+  await ok(admin.put(`/api/apps/${provider.appId}/roles/${role.id}/members`, { userIds: [personId] }));
+  const { redirectURL } = await ok(browser.post<{ redirectURL: string }>(`/api/saml/apps/${provider.appId}/launch`));
+  const { form } = await consentAndAnswer(browser, redirectURL);
+  const { profile } = await provider.sp.validatePostResponseAsync({ SAMLResponse: form.fields.SAMLResponse! });
+  assert.equal(profile?.nameID, 'saml.person@example.test');
+  assert.equal(profile?.roles, 'Approver');
+  assert.equal(profile?.privileges, 'expenseApprove');
+  const audit = await ok(admin.get<{ list: { action: string; detail?: unknown }[] }>('/api/audit?action=app.sign_in'));
+  assert.ok(
+    audit.list.some((entry) => entry.action === 'app.sign_in'),
+    JSON.stringify(audit).slice(0, 300),
+  );
+});
+
+test('a denial is posted to the app as RequestDenied, with no assertion', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Denied_App');
+  const first = await provider.sendAuthnRequest(browser);
+  const { form } = await consentAndAnswer(browser, first.headers.get('location')!, false);
+  const xml = Buffer.from(form.fields.SAMLResponse!, 'base64').toString();
+  assert.match(xml, /status:RequestDenied/);
+  assert.doesNotMatch(xml, /<saml:Assertion/);
+  await assert.rejects(provider.sp.validatePostResponseAsync({ SAMLResponse: form.fields.SAMLResponse! }));
+});
+
+test('the answer page is used once: a second visit posts nothing', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Once_App');
+  const first = await provider.sendAuthnRequest(browser);
+  const { id } = await consentAndAnswer(browser, first.headers.get('location')!);
+  const again = await browser.raw('GET', `/api/saml/requests/${id}/answer`);
+  assert.equal(again.status, 404);
 });
