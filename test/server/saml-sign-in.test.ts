@@ -4,6 +4,7 @@
 // person's attributes in this app; a denial answered to the app; an audit record per sign-in.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import { consentAndAnswer, ok, ServiceProvider } from './saml-support';
 
@@ -89,4 +90,17 @@ test('the answer page is used once: a second visit posts nothing', async () => {
   const { id } = await consentAndAnswer(browser, first.headers.get('location')!);
   const again = await browser.raw('GET', `/api/saml/requests/${id}/answer`);
   assert.equal(again.status, 404);
+});
+
+test('docs/saml.md: every attribute of its table is in the assertion', async () => {
+  const docs = readFileSync(new URL('../../docs/saml.md', import.meta.url), 'utf8');
+  const names = [...docs.matchAll(/^\| `(\w+)` \|/gm)].map((match) => match[1]!);
+  assert.ok(names.length >= 8, names.join());
+  const provider = await ServiceProvider.register(server, admin, 'Docs_App');
+  const { form } = await signIn(provider);
+  const xml = Buffer.from(form.fields.SAMLResponse!, 'base64').toString();
+  const present = new Set([...xml.matchAll(/<saml:Attribute Name="(\w+)"/g)].map((match) => match[1]));
+  // A person without a tenant or phone has no value for those: the rest are all there.
+  for (const name of names.filter((name) => !['phone', 'tenantId', 'tenant', 'roles', 'privileges'].includes(name))) assert.ok(present.has(name), name);
+  for (const name of present) assert.ok(names.includes(name!), `${name} is not in docs/saml.md`);
 });
