@@ -276,6 +276,8 @@ export function otherSideParam(sides: TwoSides, path: string, name: string): str
     [/^\/api\/messages\//, sides.messageB.id],
     [/^\/api\/scim-tokens\//, sides.scimTokenB.id],
     [/^\/api\/webhooks\//, sides.webhookB.id],
+    // A SAML sign-in waiting for a person belongs to no one until answered: a made-up one.
+    [/^\/api\/saml\/requests\//, 'probe-saml-request-0123456789'],
   ];
   const kind = kinds.find(([pattern]) => pattern.test(path));
   if (!kind) throw new Error(`no fixture for {id} of ${path}: add its kind to otherSideParam`);

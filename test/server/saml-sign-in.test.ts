@@ -1,0 +1,106 @@
+// Web Browser SSO against a service-provider library the server does not use (node-saml): the
+// AuthnRequest in the HTTP-Redirect and the HTTP-POST binding, signed and not, IdP-initiated from
+// the portal; the Response and its assertion signed, for the right audience and recipient, with the
+// person's attributes in this app; a denial answered to the app; an audit record per sign-in.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startServer, transform, type Client, type TestServer } from './harness';
+import { consentAndAnswer, ok, ServiceProvider } from './saml-support';
+
+let server: TestServer;
+let admin: Client;
+let browser: Client;
+let personId: string;
+
+before(async () => {
+  server = await startServer();
+  admin = await server.admin();
+  personId = (
+    await ok(
+      admin.post<{ id: string }>('/api/user', {
+        username: 'saml-person',
+        realName: 'Saml_Person',
+        email: 'saml.person@example.test',
+        password: transform('Secret123'),
+      }),
+    )
+  ).id;
+  browser = server.client();
+  assert.equal((await browser.login('saml-person', 'Secret123')).status, 200);
+});
+after(() => server.stop());
+
+async function signIn(provider: ServiceProvider, relayState = 'relay-1') {
+  const first = await provider.sendAuthnRequest(browser, relayState);
+  assert.equal(first.status, 303, await first.clone().text());
+  const { form } = await consentAndAnswer(browser, first.headers.get('location')!);
+  assert.equal(form.action, provider.acsUrl);
+  assert.equal(form.fields.RelayState, relayState);
+  return { form, ...(await provider.sp.validatePostResponseAsync({ SAMLResponse: form.fields.SAMLResponse! })) };
+}
+
+test('HTTP-Redirect AuthnRequest: node-saml accepts the signed response and reads the person', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Redirect_App');
+  const { profile } = await signIn(provider);
+  assert.equal(profile?.nameID, 'saml.person@example.test');
+  assert.equal(profile?.email, 'saml.person@example.test');
+  assert.equal(profile?.name, 'Saml_Person');
+  assert.equal(profile?.username, 'saml-person');
+});
+
+test('HTTP-POST AuthnRequest, signed by the SP that asked to sign: accepted', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Post_App', { binding: 'HTTP-POST', signRequests: true });
+  const { profile } = await signIn(provider, 'post-relay');
+  assert.equal(profile?.nameID, 'saml.person@example.test');
+});
+
+test("IdP-initiated from the portal: the app's roles and privileges, an audit record per sign-in", async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Portal_App', { saml: { validateInResponseTo: 'never' as never } });
+  const privilege = await ok(admin.post<{ id: string }>(`/api/apps/${provider.appId}/privileges`, { name: 'Expense approve', key: 'expenseApprove' }));
+  const role = await ok(admin.post<{ id: string }>(`/api/apps/${provider.appId}/roles`, { name: 'Approver', description: 'Approves' }));
+  await ok(admin.put(`/api/apps/${provider.appId}/roles/${role.id}/privileges`, { privilegeIds: [privilege.id] }));
+  await ok(admin.put(`/api/apps/${provider.appId}/roles/${role.id}/members`, { userIds: [personId] }));
+  const { redirectURL } = await ok(browser.post<{ redirectURL: string }>(`/api/saml/apps/${provider.appId}/launch`));
+  const { form } = await consentAndAnswer(browser, redirectURL);
+  const { profile } = await provider.sp.validatePostResponseAsync({ SAMLResponse: form.fields.SAMLResponse! });
+  assert.equal(profile?.nameID, 'saml.person@example.test');
+  assert.equal(profile?.roles, 'Approver');
+  assert.equal(profile?.privileges, 'expenseApprove');
+  const audit = await ok(admin.get<{ list: { action: string; detail?: unknown }[] }>('/api/audit?action=app.sign_in'));
+  assert.ok(
+    audit.list.some((entry) => entry.action === 'app.sign_in'),
+    JSON.stringify(audit).slice(0, 300),
+  );
+});
+
+test('a denial is posted to the app as RequestDenied, with no assertion', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Denied_App');
+  const first = await provider.sendAuthnRequest(browser);
+  const { form } = await consentAndAnswer(browser, first.headers.get('location')!, false);
+  const xml = Buffer.from(form.fields.SAMLResponse!, 'base64').toString();
+  assert.match(xml, /status:RequestDenied/);
+  assert.doesNotMatch(xml, /<saml:Assertion/);
+  await assert.rejects(provider.sp.validatePostResponseAsync({ SAMLResponse: form.fields.SAMLResponse! }));
+});
+
+test('the answer page is used once: a second visit posts nothing', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Once_App');
+  const first = await provider.sendAuthnRequest(browser);
+  const { id } = await consentAndAnswer(browser, first.headers.get('location')!);
+  const again = await browser.raw('GET', `/api/saml/requests/${id}/answer`);
+  assert.equal(again.status, 404);
+});
+
+test('docs/saml.md: every attribute of its table is in the assertion', async () => {
+  const docs = readFileSync(new URL('../../docs/saml.md', import.meta.url), 'utf8');
+  const names = [...docs.matchAll(/^\| `(\w+)` \|/gm)].map((match) => match[1]!);
+  assert.ok(names.length >= 8, names.join());
+  const provider = await ServiceProvider.register(server, admin, 'Docs_App');
+  const { form } = await signIn(provider);
+  const xml = Buffer.from(form.fields.SAMLResponse!, 'base64').toString();
+  const present = new Set([...xml.matchAll(/<saml:Attribute Name="(\w+)"/g)].map((match) => match[1]));
+  // A person without a tenant or phone has no value for those: the rest are all there.
+  for (const name of names.filter((name) => !['phone', 'tenantId', 'tenant', 'roles', 'privileges'].includes(name))) assert.ok(present.has(name), name);
+  for (const name of present) assert.ok(names.includes(name!), `${name} is not in docs/saml.md`);
+});
