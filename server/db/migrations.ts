@@ -724,6 +724,66 @@ const importJobRunner: Migration = {
   },
 };
 
+/** SAML 2.0 (server/saml/): an app registered as a service provider, the identity provider's
+ *  signing keys (two published during a rotation), the sign-ins waiting for the person
+ *  (pending requests), the message ids already seen (each AuthnRequest and LogoutRequest is used
+ *  once) and the sessions each app was given (for Single Logout). */
+const samlServiceProviders: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('saml_service_providers')
+      .addColumn('app_id', 'text', (c) => c.primaryKey().references('apps.id').onDelete('cascade'))
+      .addColumn('entity_id', 'text', (c) => c.notNull().unique())
+      .addColumn('acs_urls', 'text', (c) => c.notNull())
+      .addColumn('slo_url', 'text')
+      .addColumn('slo_binding', 'text')
+      .addColumn('name_id_format', 'text', (c) => c.notNull())
+      .addColumn('signing_cert', 'text')
+      .addColumn('encryption_cert', 'text')
+      .addColumn('want_requests_signed', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('sign_response', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('sign_assertion', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('metadata_url', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('saml_idp_keys')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('private_key', 'text', (c) => c.notNull())
+      .addColumn('certificate', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('saml_requests')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+      .addColumn('request_id', 'text')
+      .addColumn('acs_url', 'text', (c) => c.notNull())
+      .addColumn('relay_state', 'text')
+      .addColumn('answer', 'text')
+      .addColumn('answered_by', 'text')
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('saml_message_ids')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('saml_sessions')
+      .addColumn('session_index', 'text', (c) => c.primaryKey())
+      .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('name_id', 'text', (c) => c.notNull())
+      .addColumn('console_session_id', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('saml_sessions_user').on('saml_sessions').column('user_id').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -758,6 +818,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0035_webhook_private_answers': webhookPrivateAnswers,
     '0032_username_case': usernameCase(engine),
     '0034_import_job_runner': importJobRunner,
+    '0040_saml_service_providers': samlServiceProviders,
   };
 }
 

@@ -354,6 +354,67 @@ export interface Database {
   webhookAttempts: WebhookAttemptTable;
   userImportJobs: UserImportJobTable;
   idempotencyKeys: IdempotencyKeyTable;
+  samlServiceProviders: SamlServiceProviderTable;
+  samlIdpKeys: SamlIdpKeyTable;
+  samlRequests: SamlRequestTable;
+  samlMessageIds: SamlMessageIdTable;
+  samlSessions: SamlSessionTable;
+}
+
+/** An app as a SAML service provider (migration 0040, server/saml/). `acsUrls` is JSON: [{ url, binding }]. */
+export interface SamlServiceProviderTable {
+  appId: string;
+  entityId: string;
+  acsUrls: string;
+  sloUrl: string | null;
+  sloBinding: string | null;
+  nameIdFormat: string;
+  signingCert: string | null;
+  encryptionCert: string | null;
+  wantRequestsSigned: number;
+  signResponse: number;
+  signAssertion: number;
+  metadataUrl: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The identity provider's signing keys: 'active' signs; 'next' or 'previous' is published beside it. */
+export interface SamlIdpKeyTable {
+  id: string;
+  state: string;
+  privateKey: string;
+  certificate: string;
+  createdAt: number;
+}
+
+/** A sign-in to an app waiting for the person (SP- or IdP-initiated). */
+export interface SamlRequestTable {
+  id: string;
+  appId: string;
+  requestId: string | null;
+  acsUrl: string;
+  relayState: string | null;
+  /** 'allow' or 'deny', once the person answered (`answeredBy`). */
+  answer: string | null;
+  answeredBy: string | null;
+  expiresAt: number;
+}
+
+/** A message id already used (an AuthnRequest's or LogoutRequest's, keyed with its issuer). */
+export interface SamlMessageIdTable {
+  id: string;
+  expiresAt: number;
+}
+
+/** A session an app was given by an assertion (its SessionIndex), ended by Single Logout. */
+export interface SamlSessionTable {
+  sessionIndex: string;
+  appId: string;
+  userId: string;
+  nameId: string;
+  consoleSessionId: string | null;
+  createdAt: number;
 }
 
 /** The first answer to a create sent with an Idempotency-Key (migration 0030, server/http/idempotency.ts). */

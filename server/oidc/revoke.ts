@@ -3,13 +3,15 @@
 // console ends the person's sessions: password reset or change, disabling or deleting the person,
 // console sign-out. Sign-ins waiting for their second step end with it (server/auth/step-tickets.ts). A later refresh answers invalid_grant, the access token 401, and the browser's
 // next authorization request goes through the sign-in page again; re-enabling revives nothing.
-// The apps that registered a back-channel logout URI are told (backchannel.ts).
+// The apps that registered a back-channel logout URI are told (backchannel.ts). The person's SAML
+// sessions end with their grants (server/saml/logout.ts).
 import type { Kysely } from 'kysely';
 import type { Ctx } from '../context';
 import type { Database } from '../db/tables';
 import { oidcDb } from './tables';
 import { logoutTargetsOf, queueBackchannelLogouts } from './backchannel';
 import { endPendingSignIns } from '../auth/step-tickets';
+import { endSamlSessions } from '../saml/sessions';
 
 export async function revokeAppGrants(database: Kysely<Database>, personId: string): Promise<void> {
   const db = oidcDb(database);
@@ -19,6 +21,7 @@ export async function revokeAppGrants(database: Kysely<Database>, personId: stri
     .deleteFrom('oidcPayloads')
     .where((eb) => eb.or([eb('accountId', '=', personId), eb('grantId', 'in', grants)]))
     .execute();
+  await endSamlSessions(database, personId);
 }
 
 /** Ends everything the person is signed in with: every console session (but `keepSessionId`), every

@@ -20,6 +20,7 @@ import { messageRoutes } from './messages';
 import { Outbox } from '../channels/outbox';
 import { idpRoutes } from './idp';
 import { ssoRoutes } from './sso';
+import { samlRoutes } from './saml';
 import { idpLoginRoutes } from './idp-login';
 import { totpRoutes } from './totp';
 import { passkeyRoutes } from './passkeys';
@@ -57,6 +58,7 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   void app.register(messageRoutes, { gate, ctx, outbox });
   void app.register(idpRoutes, { gate, ctx });
   void app.register(ssoRoutes, { gate, ctx });
+  void app.register(samlRoutes, { gate, ctx });
   void app.register(idpLoginRoutes, { gate, ctx });
   void app.register(totpRoutes, { gate, ctx });
   void app.register(accountSecurityRoutes, { gate, ctx });

@@ -30,7 +30,8 @@ export type ScreenId =
   | 'messages'
   | 'messageHistory'
   | 'userInfo'
-  | 'oauthAuthorize';
+  | 'oauthAuthorize'
+  | 'samlAuthorize';
 
 export interface RouteDef {
   /** Path pattern; `:name` matches one segment. */
@@ -164,6 +165,7 @@ export const routes: readonly RouteDef[] = [
   },
   { path: '/profile/userInfo', name: 'route.userInfo', parent: '/profile', skipAcl: true, layout: true, screen: 'userInfo', icon: 'userInfo', order: 3 },
   { path: '/oauth/authorize', name: 'route.authorize', hidden: true, skipAcl: true, layout: true, screen: 'oauthAuthorize', order: 4 },
+  { path: '/saml/authorize', name: 'route.samlAuthorize', hidden: true, skipAcl: true, layout: true, screen: 'samlAuthorize', order: 4 },
 ];
 
 export interface RouteMatch {

@@ -34,6 +34,7 @@ export const auditActions = [
   'app.create',
   'app.update',
   'app.delete',
+  'app.sign_in',
   'privilege.create',
   'privilege.update',
   'privilege.delete',

@@ -38,4 +38,5 @@ export const screens: Record<ScreenId, Screen> = {
   messageHistory: lazy(() => import('../screens/messageHistory/MessageHistoryScreen')),
   userInfo: withTexts(() => import('../screens/userInfo/UserInfoScreen'), 'account'),
   oauthAuthorize: lazy(() => import('../screens/oauthAuthorize/OauthAuthorizeScreen')),
+  samlAuthorize: lazy(() => import('../screens/samlAuthorize/SamlAuthorizeScreen')),
 };

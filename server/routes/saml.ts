@@ -1,0 +1,207 @@
+// SAML 2.0 for the apps (server/saml/): the identity provider's protocol endpoints (metadata, SSO
+// and SLO in the HTTP-Redirect and HTTP-POST bindings), the SAML sign-in page's calls, the portal's
+// IdP-initiated sign-in, an app's service-provider settings and the signing keys' rotation.
+// The protocol endpoints receive cross-site posts from the apps: they are registered outside
+// defineRoute's CSRF check (like the OpenID Connect mount, server/routes/sso.ts) and take no session.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Ctx } from '../context';
+import { defineRoute, type RouteOptions } from '../http/route';
+import { ApiError } from '../http/errors';
+import { Permission } from '../../src/core/permission-codes';
+import { appParams } from '../../src/core/schemas/resources';
+import { samlConsentBody, samlKeyList, samlNext, samlProviderAnswer, samlProviderBody, samlRequest, samlRequestParams } from '../../src/core/schemas/saml';
+import { requirePlatform } from '../auth/scope';
+import * as providers from '../services/saml-providers';
+import { answerRequest, issueResponse, launch, receiveAuthnRequest, requestDetails, type Incoming } from '../saml/sign-in';
+import { receiveLogout } from '../saml/logout';
+import { sendPostPage } from '../saml/post-page';
+import { idpMetadata } from '../saml/idp-metadata';
+import { keyStates, publishedKeys, rotateKeys } from '../saml/keys';
+import { SAML_MOUNT } from '../saml/endpoints';
+import { SamlError } from '../saml/xml';
+
+const tags = ['SAML'];
+/** The largest form an app may post (a signed AuthnRequest or LogoutRequest is a few KiB). */
+const FORM_LIMIT_BYTES = 128 * 1024;
+
+/** The message of a request in either binding. */
+function incomingOf(request: FastifyRequest): Incoming {
+  const rawQuery = (request.raw.url ?? '').split('?')[1] ?? '';
+  const form = request.method === 'POST' ? (request.body as URLSearchParams | undefined) : undefined;
+  const params = form ?? new URLSearchParams(rawQuery);
+  const response = params.get('SAMLResponse');
+  const message = params.get('SAMLRequest') ?? response;
+  if (!message) throw new ApiError(400, 'The SAML message is missing');
+  return {
+    binding: form ? 'post' : 'redirect',
+    message,
+    relayState: params.get('RelayState'),
+    rawQuery: form ? '' : rawQuery,
+    kind: response ? 'response' : 'request',
+  };
+}
+
+/** A message that cannot be answered to the app is refused in the envelope (never redirected). */
+async function protocol<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SamlError) throw new ApiError(400, error.message);
+    throw error;
+  }
+}
+
+function protocolEndpoints(ctx: Ctx): FastifyPluginAsync {
+  return async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) =>
+      done(null, new URLSearchParams(body as string)),
+    );
+    const sso = async (request: FastifyRequest, reply: FastifyReply) => {
+      const outcome = await protocol(() => receiveAuthnRequest(ctx, incomingOf(request)));
+      if (outcome.kind === 'page') return reply.redirect(outcome.location, 303);
+      return sendPostPage(request, reply, outcome.post.acsUrl, { SAMLResponse: outcome.post.samlResponse, RelayState: outcome.post.relayState });
+    };
+    const slo = async (request: FastifyRequest, reply: FastifyReply) => {
+      const outcome = await protocol(() => receiveLogout(ctx, incomingOf(request), request.ip));
+      if (outcome.kind === 'done') return reply.redirect('/login', 303);
+      return sendPostPage(request, reply, outcome.url, { SAMLResponse: outcome.message, RelayState: outcome.relayState });
+    };
+    const hidden = { schema: { hide: true } };
+    scope.get(`${SAML_MOUNT}/sso`, hidden, sso);
+    scope.post(`${SAML_MOUNT}/sso`, hidden, sso);
+    scope.get(`${SAML_MOUNT}/slo`, hidden, slo);
+    scope.post(`${SAML_MOUNT}/slo`, hidden, slo);
+  };
+}
+
+export const samlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
+  void app.register(protocolEndpoints(ctx));
+
+  defineRoute(app, gate, {
+    method: 'GET',
+    url: `${SAML_MOUNT}/metadata`,
+    tags,
+    access: 'public',
+    summary: "This identity provider's SAML metadata (its entity ID is this URL): signing certificates, SSO and SLO services",
+    raw: { contentType: 'application/samlmetadata+xml' },
+    handler: async (_request, reply) =>
+      reply
+        .type('application/samlmetadata+xml; charset=utf-8')
+        .header('cache-control', 'max-age=300')
+        .send(await idpMetadata(ctx)),
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET',
+    url: `${SAML_MOUNT}/requests/:id`,
+    tags,
+    access: Permission.SelfService,
+    summary: 'Which app asks to sign the person in (the SAML sign-in page)',
+    params: samlRequestParams,
+    response: samlRequest,
+    handler: ({ params }) => requestDetails(ctx, params.id),
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST',
+    url: `${SAML_MOUNT}/requests/:id`,
+    tags,
+    access: Permission.SelfService,
+    summary: 'Allow or deny the app; answers the page that posts the answer to the app',
+    params: samlRequestParams,
+    body: samlConsentBody,
+    response: samlNext,
+    handler: ({ actor, params, body }) => answerRequest(ctx, actor, params.id, body.allow),
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET',
+    url: `${SAML_MOUNT}/requests/:id/answer`,
+    tags,
+    access: Permission.SelfService,
+    summary: "The page that posts the signed SAML Response to the app's assertion consumer service (once)",
+    params: samlRequestParams,
+    raw: { contentType: 'text/html' },
+    handler: async ({ actor, params, raw }, reply) => {
+      const post = await issueResponse(ctx, actor, params.id, raw.ip);
+      return sendPostPage(raw, reply, post.acsUrl, { SAMLResponse: post.samlResponse, RelayState: post.relayState });
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST',
+    url: `${SAML_MOUNT}/apps/:appId/launch`,
+    tags,
+    access: Permission.SelfService,
+    summary: 'Open a SAML app from the portal (IdP-initiated sign-in); answers the sign-in page',
+    params: appParams,
+    response: samlNext,
+    handler: ({ params }) => launch(ctx, params.appId),
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET',
+    url: '/apps/:appId/saml-provider',
+    tags,
+    access: Permission.Apps,
+    summary: 'The app as a SAML service provider (null when it is not one) and this identity provider',
+    params: appParams,
+    response: samlProviderAnswer,
+    handler: ({ actor, params }) => providers.providerOf(ctx, actor, params.appId),
+  });
+
+  defineRoute(app, gate, {
+    method: 'PUT',
+    url: '/apps/:appId/saml-provider',
+    tags,
+    access: Permission.Apps,
+    summary: 'Register or change the app as a SAML service provider: fields, or SP metadata pasted or fetched by URL',
+    params: appParams,
+    body: samlProviderBody,
+    response: samlProviderAnswer,
+    handler: ({ actor, params, body, raw }) => providers.saveProvider(ctx, actor, params.appId, body, raw.ip),
+  });
+
+  defineRoute(app, gate, {
+    method: 'DELETE',
+    url: '/apps/:appId/saml-provider',
+    tags,
+    access: Permission.Apps,
+    summary: 'The app stops being a SAML service provider',
+    params: appParams,
+    response: samlProviderAnswer,
+    handler: ({ actor, params, raw }) => providers.removeProvider(ctx, actor, params.appId, raw.ip),
+  });
+
+  defineRoute(app, gate, {
+    method: 'GET',
+    url: `${SAML_MOUNT}/keys`,
+    tags,
+    access: Permission.Apps,
+    summary: "The identity provider's signing keys and their states (platform administrator)",
+    response: samlKeyList,
+    handler: async ({ actor }) => {
+      requirePlatform(actor);
+      await publishedKeys(ctx.db, ctx.now());
+      return keyStates(ctx.db);
+    },
+  });
+
+  defineRoute(app, gate, {
+    method: 'POST',
+    url: `${SAML_MOUNT}/keys/rotate`,
+    tags,
+    access: Permission.Apps,
+    summary: 'One step of the signing key rotation: publish the next key, or make it the signing one (platform administrator)',
+    response: samlKeyList,
+    handler: async ({ actor, raw }) => {
+      requirePlatform(actor);
+      return ctx.audit.change(async () => {
+        const states = await rotateKeys(ctx.db, ctx.now());
+        await ctx.audit.record({ action: 'settings.update', actor, ip: raw.ip, detail: { samlKeys: states.map(({ id, state }) => ({ id, state })) } });
+        return states as { id: string; state: 'active' | 'next' | 'previous'; createdAt: number }[];
+      });
+    },
+  });
+};

@@ -1,0 +1,259 @@
+// Web Browser SSO. An SP's AuthnRequest (HTTP-Redirect or HTTP-POST) is checked here and kept as a
+// pending sign-in; the browser goes on to the console's SAML page (src/react/screens/samlAuthorize),
+// where the route guard has the person sign in first and the page asks their consent (a trusted
+// app is allowed without asking, as for OpenID Connect). The answer is a signed Response posted to
+// the app's registered assertion consumer service. IdP-initiated sign-in (the portal's "Your apps")
+// makes the same pending sign-in without a request.
+//
+// What is refused, and how: a message that cannot be read, from an unknown issuer, or naming an
+// assertion consumer service that is not registered is refused here (never redirected: there is
+// no trustworthy place to send it); a readable request from a known app with a wrong destination,
+// an IssueInstant out of range, a replayed ID or a missing/bad signature is answered to the app's
+// registered service as a SAML Response with the error StatusCode.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Ctx } from '../context';
+import type { Actor } from '../auth/actor';
+import { childOf, NS, SamlError } from './xml';
+import { buildResponse, CLOCK_SKEW_MS, decodeMessage, headerOf, readRequest, type RequestHeader } from './messages';
+import { verifiedRoot, verifyRedirectSignature, signElement } from './signatures';
+import { idpEndpoints, SAML_PATH, SAML_SIGN_IN_PAGE } from './endpoints';
+import { publishedKeys } from './keys';
+import { NAME_ID_URNS } from './sp-metadata';
+import { toSamlProvider } from '../services/saml-providers';
+import { rolesClaims, tenantClaims } from '../oidc/app-claims';
+import { isTrusted } from '../oidc/clients';
+import { oidcDb } from '../oidc/tables';
+import { maySignIn } from '../oidc/read-ahead';
+import { ApiError, notFound } from '../http/errors';
+import type { SamlServiceProviderTable } from '../db/tables';
+
+/** How long a sign-in waits for the person. */
+const PENDING_TTL_MS = 10 * 60_000;
+/** How long a used message ID is remembered (longer than any IssueInstant we accept). */
+const SEEN_TTL_MS = 2 * CLOCK_SKEW_MS + 60_000;
+
+/** A Response to post to the app: its assertion consumer service, the message and RelayState. */
+export interface PostToApp {
+  acsUrl: string;
+  samlResponse: string;
+  relayState: string | null;
+}
+
+export type Outcome = { kind: 'page'; location: string } | { kind: 'post'; post: PostToApp };
+
+export interface Incoming {
+  binding: 'redirect' | 'post';
+  message: string;
+  relayState: string | null;
+  /** The raw query string (HTTP-Redirect: what its signature covers). */
+  rawQuery: string;
+  /** SAMLResponse (an answer to our LogoutRequest) rather than SAMLRequest. */
+  kind?: 'request' | 'response';
+}
+
+export const spByEntityId = (ctx: Ctx, entityId: string) =>
+  ctx.db.selectFrom('samlServiceProviders').selectAll().where('entityId', '=', entityId).executeTakeFirst();
+
+/** Reads a protocol message from an SP: its header, checked against the SP's certificate when the
+ *  SP signs (always when it asked to: wantRequestsSigned). Answers the SP and the (signed) header. */
+export async function readFromSp(ctx: Ctx, incoming: Incoming, kind: 'AuthnRequest' | 'LogoutRequest' | 'LogoutResponse') {
+  const xml = decodeMessage(incoming.message, incoming.binding);
+  let header: RequestHeader = readRequest(xml, kind);
+  const sp = await spByEntityId(ctx, header.issuer);
+  if (!sp) throw new SamlError('The issuer is not a registered app');
+  const signed = incoming.binding === 'redirect' ? /(^|&)Signature=/.test(incoming.rawQuery) : Boolean(childOf(header.root, NS.dsig, 'Signature'));
+  if (sp.wantRequestsSigned || (signed && sp.signingCert)) {
+    if (!sp.signingCert) throw new SamlError('The app has no signing certificate', 'RequestDenied');
+    if (incoming.binding === 'redirect') {
+      const param = kind === 'LogoutResponse' ? 'SAMLResponse' : 'SAMLRequest';
+      if (!verifyRedirectSignature(incoming.rawQuery, param, sp.signingCert)) return { sp, header, refused: 'The signature does not verify' };
+    } else {
+      try {
+        header = headerOf(verifiedRoot(xml, sp.signingCert), kind);
+      } catch (error) {
+        if (error instanceof SamlError) return { sp, header, refused: error.message };
+        throw error;
+      }
+    }
+  }
+  return { sp, header, refused: undefined };
+}
+
+/** Each message ID of an SP is accepted once. */
+export async function firstUse(ctx: Ctx, issuer: string, id: string): Promise<boolean> {
+  const now = ctx.now();
+  await ctx.db.deleteFrom('samlMessageIds').where('expiresAt', '<', now).execute();
+  const key = createHash('sha256').update(`${issuer}\n${id}`).digest('base64url');
+  const inserted = await ctx.db
+    .insertInto('samlMessageIds')
+    .values({ id: key, expiresAt: now + SEEN_TTL_MS })
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+const acsList = (sp: SamlServiceProviderTable) => toSamlProvider(sp).acsUrls.filter((acs) => acs.binding === 'HTTP-POST');
+
+/** The registered service the request names (by URL or index), or the first one; never another. */
+function chosenAcs(sp: SamlServiceProviderTable, root: Element): string {
+  const registered = acsList(sp);
+  const url = root.getAttribute('AssertionConsumerServiceURL');
+  const index = root.getAttribute('AssertionConsumerServiceIndex');
+  const found = url ? registered.find((acs) => acs.url === url) : index !== null ? registered[Number(index)] : registered[0];
+  if (!found) throw new SamlError('The assertion consumer service is not registered for this app');
+  const binding = root.getAttribute('ProtocolBinding');
+  if (binding && binding !== 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST') throw new SamlError('Responses are sent with the HTTP-POST binding only');
+  return found.url;
+}
+
+/** A signed error Response for the app (what it can be told). */
+async function refusal(
+  ctx: Ctx,
+  sp: SamlServiceProviderTable,
+  acsUrl: string,
+  inResponseTo: string | null,
+  relayState: string | null,
+  second: string,
+  code = 'Requester',
+): Promise<Outcome> {
+  const [key] = await publishedKeys(ctx.db, ctx.now());
+  const { xml, responseId } = buildResponse({ issuer: idpEndpoints(ctx).entityId, recipient: acsUrl, inResponseTo, now: ctx.now() }, { code, second });
+  return { kind: 'post', post: { acsUrl, samlResponse: Buffer.from(signElement(xml, responseId, key!)).toString('base64'), relayState } };
+}
+
+export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming): Promise<Outcome> {
+  const { sp, header, refused } = await readFromSp(ctx, incoming, 'AuthnRequest');
+  const acsUrl = chosenAcs(sp, header.root);
+  const deny = (second: string, code?: string) => refusal(ctx, sp, acsUrl, header.id, incoming.relayState, second, code);
+  if (refused) return deny('RequestDenied');
+  const now = ctx.now();
+  if (header.destination && header.destination !== idpEndpoints(ctx).ssoUrl) return deny('RequestDenied');
+  if (Math.abs(now - header.issueInstant) > CLOCK_SKEW_MS) return deny('RequestDenied');
+  if (!(await firstUse(ctx, sp.entityId, header.id))) return deny('RequestDenied');
+  const id = randomBytes(24).toString('base64url');
+  await ctx.db
+    .insertInto('samlRequests')
+    .values({
+      id,
+      appId: sp.appId,
+      requestId: header.id,
+      acsUrl,
+      relayState: incoming.relayState,
+      answer: null,
+      answeredBy: null,
+      expiresAt: now + PENDING_TTL_MS,
+    })
+    .execute();
+  return { kind: 'page', location: `${SAML_SIGN_IN_PAGE}?request=${id}` };
+}
+
+/** IdP-initiated: the person opens the app from the portal; the app's first service gets the Response. */
+export async function launch(ctx: Ctx, appId: string): Promise<{ redirectURL: string }> {
+  const sp = await ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', appId).executeTakeFirst();
+  const acs = sp && acsList(sp)[0];
+  if (!sp || !acs) throw notFound('App');
+  const id = randomBytes(24).toString('base64url');
+  await ctx.db
+    .insertInto('samlRequests')
+    .values({ id, appId, requestId: null, acsUrl: acs.url, relayState: null, answer: null, answeredBy: null, expiresAt: ctx.now() + PENDING_TTL_MS })
+    .execute();
+  return { redirectURL: `${SAML_SIGN_IN_PAGE}?request=${id}` };
+}
+
+async function pending(ctx: Ctx, id: string) {
+  const row = await ctx.db.selectFrom('samlRequests').selectAll().where('id', '=', id).where('expiresAt', '>', ctx.now()).executeTakeFirst();
+  if (!row) throw notFound('Sign-in request');
+  return row;
+}
+
+export async function requestDetails(ctx: Ctx, id: string) {
+  const row = await pending(ctx, id);
+  const app = await ctx.db.selectFrom('apps').select('name').where('id', '=', row.appId).executeTakeFirstOrThrow();
+  return { appId: row.appId, appName: app.name, trusted: await isTrusted(oidcDb(ctx.db), row.appId) };
+}
+
+/** Records the person's answer; the browser then opens the answer page (which posts to the app). */
+export async function answerRequest(ctx: Ctx, actor: Actor, id: string, allow: boolean) {
+  const row = await pending(ctx, id);
+  if (row.answeredBy && row.answeredBy !== actor.id) throw notFound('Sign-in request');
+  await ctx.db
+    .updateTable('samlRequests')
+    .set({ answer: allow ? 'allow' : 'deny', answeredBy: actor.id })
+    .where('id', '=', id)
+    .execute();
+  return { redirectURL: `${SAML_PATH}/requests/${id}/answer` };
+}
+
+/** The person's attributes in this app: the same names, e-mail, tenant, roles and privileges its
+ *  OpenID Connect tokens carry (server/oidc/app-claims.ts). Names are the table of docs/saml.md. */
+export async function attributesOf(ctx: Ctx, user: Actor['user'], appId: string): Promise<Record<string, string[]>> {
+  const { roles, privileges } = await rolesClaims(ctx.db, user.id, appId);
+  const { tenant, user_type } = await tenantClaims(ctx.db, user);
+  return {
+    uid: [user.id],
+    username: [user.username],
+    name: [user.realName],
+    email: user.email ? [user.email] : [],
+    phone: user.mobilePhone ? [user.mobilePhone] : [],
+    tenantId: tenant ? [tenant.id] : [],
+    tenant: tenant ? [tenant.name] : [],
+    userType: user_type ? [user_type] : [],
+    roles,
+    privileges,
+  };
+}
+
+function nameIdOf(sp: SamlServiceProviderTable, user: Actor['user']): string | undefined {
+  if (sp.nameIdFormat === 'email') return user.email ?? undefined;
+  if (sp.nameIdFormat === 'persistent') return createHash('sha256').update(`${sp.appId}\n${user.id}`).digest('base64url');
+  return user.username;
+}
+
+/** The answer page's Response: the pending sign-in is used once; a sign-in recorded in the audit log. */
+export async function issueResponse(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<PostToApp> {
+  const row = await pending(ctx, id);
+  if (row.answeredBy !== actor.id) throw new ApiError(409, 'Answer the sign-in request first');
+  const taken = await ctx.db.deleteFrom('samlRequests').where('id', '=', id).executeTakeFirst();
+  if (Number(taken.numDeletedRows) !== 1) throw notFound('Sign-in request');
+  const sp = await ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', row.appId).executeTakeFirst();
+  if (!sp) throw notFound('App');
+  const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', actor.id).executeTakeFirst();
+  if (row.answer !== 'allow' || !maySignIn(user)) {
+    const outcome = await refusal(ctx, sp, row.acsUrl, row.requestId, row.relayState, 'RequestDenied', 'Responder');
+    return (outcome as { post: PostToApp }).post;
+  }
+  const nameId = nameIdOf(sp, actor.user);
+  if (!nameId) return ((await refusal(ctx, sp, row.acsUrl, row.requestId, row.relayState, 'InvalidNameIDPolicy', 'Requester')) as { post: PostToApp }).post;
+  const now = ctx.now();
+  const sessionIndex = `_${randomBytes(20).toString('hex')}`;
+  const session = await ctx.db.selectFrom('sessions').select('createdAt').where('id', '=', actor.sessionId).executeTakeFirst();
+  const { xml, responseId, assertionId } = buildResponse(
+    { issuer: idpEndpoints(ctx).entityId, recipient: row.acsUrl, inResponseTo: row.requestId, now },
+    { code: 'Success' },
+    {
+      audience: sp.entityId,
+      nameId,
+      nameIdFormat: NAME_ID_URNS[sp.nameIdFormat as keyof typeof NAME_ID_URNS],
+      sessionIndex,
+      authnInstant: session?.createdAt ?? now,
+      attributes: await attributesOf(ctx, actor.user, sp.appId),
+    },
+  );
+  const [key] = await publishedKeys(ctx.db, now);
+  let signed = sp.signAssertion ? signElement(xml, assertionId!, key!) : xml;
+  if (sp.signResponse) signed = signElement(signed, responseId, key!);
+  await ctx.audit.change(async () => {
+    await ctx.db
+      .insertInto('samlSessions')
+      .values({ sessionIndex, appId: sp.appId, userId: actor.id, nameId, consoleSessionId: actor.sessionId, createdAt: now })
+      .execute();
+    await ctx.audit.record({
+      action: 'app.sign_in',
+      actor,
+      target: { type: 'app', id: sp.appId },
+      ip,
+      detail: { protocol: 'saml', initiatedBy: row.requestId ? 'app' : 'portal' },
+    });
+  });
+  return { acsUrl: row.acsUrl, samlResponse: Buffer.from(signed).toString('base64'), relayState: row.relayState };
+}

@@ -1,0 +1,139 @@
+// An app as a SAML service provider, behind the saml-provider calls of server/routes/saml.ts: its
+// settings for those who may manage the app (the same rule as its OpenID Connect client,
+// server/services/app-clients.ts), read from fields and/or the SP's metadata (pasted, or fetched
+// through the outbound address guard), audited as an app change.
+import type * as v from 'valibot';
+import type { Ctx } from '../context';
+import type { Actor } from '../auth/actor';
+import type { samlProviderBody, NameIdFormat } from '../../src/core/schemas/saml';
+import type { SamlServiceProviderTable } from '../db/tables';
+import { canManageApp } from '../auth/scope';
+import { fieldError, notFound, type FieldError } from '../http/errors';
+import { assertOutboundUri } from '../http/outbound-field';
+import { outboundFetch, outboundPolicy } from '../http/outbound-address';
+import { readSpMetadata, type SpMetadata } from '../saml/sp-metadata';
+import { toPem } from '../saml/certificates';
+import { SamlError, MAX_XML_BYTES } from '../saml/xml';
+import { idpEndpoints } from '../saml/endpoints';
+
+type Body = v.InferOutput<typeof samlProviderBody>;
+
+async function manageableApp(ctx: Ctx, actor: Actor, appId: string) {
+  const row = await ctx.db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst();
+  if (!row || !canManageApp(actor, appId)) throw notFound('App');
+}
+
+export const toSamlProvider = (row: SamlServiceProviderTable) => ({
+  appId: row.appId,
+  entityId: row.entityId,
+  acsUrls: JSON.parse(row.acsUrls) as { url: string; binding: 'HTTP-POST' | 'HTTP-Redirect' }[],
+  sloUrl: row.sloUrl,
+  nameIdFormat: row.nameIdFormat as NameIdFormat,
+  signingCert: row.signingCert,
+  encryptionCert: row.encryptionCert,
+  wantRequestsSigned: row.wantRequestsSigned === 1,
+  signResponse: row.signResponse === 1,
+  signAssertion: row.signAssertion === 1,
+  metadataUrl: row.metadataUrl,
+});
+
+export const providerRow = (ctx: Ctx, appId: string) => ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', appId).executeTakeFirst();
+
+export async function providerOf(ctx: Ctx, actor: Actor, appId: string) {
+  await manageableApp(ctx, actor, appId);
+  const row = await providerRow(ctx, appId);
+  return { provider: row ? toSamlProvider(row) : null, idp: idpEndpoints(ctx) };
+}
+
+/** The metadata of the body: pasted, or fetched from its URL (a public address unless the operator
+ *  allows more); a document that cannot be read answers 400 on the field it came from. */
+async function metadataOf(ctx: Ctx, body: Body): Promise<SpMetadata | undefined> {
+  const field = body.metadataXml ? 'metadataXml' : 'metadataUrl';
+  let xml = body.metadataXml;
+  if (!xml && body.metadataUrl) {
+    await assertOutboundUri(ctx, 'metadataUrl', body.metadataUrl);
+    const answer = await outboundFetch(body.metadataUrl, { ...outboundPolicy(ctx.config), maxResponseBytes: MAX_XML_BYTES + 1 }).catch(() => undefined);
+    if (!answer?.ok) throw fieldError([{ field, rule: 'rule.samlMetadata' }]);
+    xml = await answer.text();
+  }
+  if (!xml) return undefined;
+  try {
+    return readSpMetadata(xml);
+  } catch (error) {
+    if (error instanceof SamlError) throw fieldError([{ field, rule: 'rule.samlMetadata' }]);
+    throw error;
+  }
+}
+
+function pemOrRefuse(field: string, text: string | undefined, fields: FieldError[]): string | null | undefined {
+  if (text === undefined || text === '') return text === '' ? null : undefined;
+  try {
+    return toPem(text);
+  } catch {
+    fields.push({ field, rule: 'rule.certificate' });
+    return undefined;
+  }
+}
+
+/** Registers or changes the app as a service provider. */
+export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: Body, ip: string) {
+  await manageableApp(ctx, actor, appId);
+  const was = await providerRow(ctx, appId);
+  const metadata = await metadataOf(ctx, body);
+  const fields: FieldError[] = [];
+  const signingCert = pemOrRefuse('signingCert', body.signingCert, fields);
+  const encryptionCert = pemOrRefuse('encryptionCert', body.encryptionCert, fields);
+  const entityId = body.entityId ?? metadata?.entityId ?? was?.entityId;
+  const acsUrls = body.acsUrls ?? (metadata?.acsUrls.length ? metadata.acsUrls : undefined) ?? (was ? toSamlProvider(was).acsUrls : undefined);
+  if (!entityId) fields.push({ field: 'entityId', rule: 'rule.required' });
+  if (!acsUrls?.length) fields.push({ field: 'acsUrls', rule: 'rule.required' });
+  if (entityId && entityId !== was?.entityId) {
+    const taken = await ctx.db
+      .selectFrom('samlServiceProviders')
+      .select('appId')
+      .where('entityId', '=', entityId)
+      .where('appId', '!=', appId)
+      .executeTakeFirst();
+    if (taken) fields.push({ field: 'entityId', rule: 'rule.samlEntityIdTaken' });
+  }
+  const wantRequestsSigned = body.wantRequestsSigned ?? metadata?.wantRequestsSigned ?? was?.wantRequestsSigned === 1;
+  const spCert = signingCert === undefined ? (metadata?.signingCert ?? was?.signingCert ?? null) : signingCert;
+  if (wantRequestsSigned && !spCert) fields.push({ field: 'signingCert', rule: 'rule.required' });
+  if (fields.length || !entityId || !acsUrls) throw fieldError(fields);
+  const now = ctx.now();
+  const row: SamlServiceProviderTable = {
+    appId,
+    entityId,
+    acsUrls: JSON.stringify(acsUrls),
+    sloUrl: body.sloUrl === '' ? null : (body.sloUrl ?? metadata?.sloUrl ?? was?.sloUrl ?? null),
+    sloBinding: null,
+    nameIdFormat: body.nameIdFormat ?? metadata?.nameIdFormat ?? was?.nameIdFormat ?? 'email',
+    signingCert: spCert,
+    encryptionCert: encryptionCert === undefined ? (metadata?.encryptionCert ?? was?.encryptionCert ?? null) : encryptionCert,
+    wantRequestsSigned: Number(wantRequestsSigned),
+    signResponse: Number(body.signResponse ?? (was ? was.signResponse === 1 : true)),
+    signAssertion: Number(body.signAssertion ?? metadata?.wantAssertionsSigned ?? (was ? was.signAssertion === 1 : true)),
+    metadataUrl: body.metadataUrl === '' ? null : (body.metadataUrl ?? was?.metadataUrl ?? null),
+    createdAt: was?.createdAt ?? now,
+    updatedAt: now,
+  };
+  if (!row.signResponse && !row.signAssertion) throw fieldError([{ field: 'signAssertion', rule: 'rule.samlSigned' }]);
+  await ctx.audit.change(async () => {
+    if (was) await ctx.db.updateTable('samlServiceProviders').set(row).where('appId', '=', appId).execute();
+    else await ctx.db.insertInto('samlServiceProviders').values(row).execute();
+    const { signingCert: _s, encryptionCert: _e, ...detail } = toSamlProvider(row);
+    await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { saml: detail } });
+  });
+  return { provider: toSamlProvider(row), idp: idpEndpoints(ctx) };
+}
+
+/** The app stops being a service provider (its SAML sessions end with it). */
+export async function removeProvider(ctx: Ctx, actor: Actor, appId: string, ip: string) {
+  await manageableApp(ctx, actor, appId);
+  await ctx.audit.change(async () => {
+    await ctx.db.deleteFrom('samlServiceProviders').where('appId', '=', appId).execute();
+    await ctx.db.deleteFrom('samlSessions').where('appId', '=', appId).execute();
+    await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { saml: null } });
+  });
+  return { provider: null, idp: idpEndpoints(ctx) };
+}

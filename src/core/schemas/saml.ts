@@ -1,0 +1,82 @@
+// SAML 2.0 for the apps that speak it (server/saml/): an app registered as a service provider, the
+// identity provider's signing keys, and the sign-in page's calls (which app asks, allow or deny).
+import * as v from 'valibot';
+import { rules } from '../validation';
+
+/** What the NameID of an assertion carries: the e-mail, an opaque id stable for this app
+ *  (persistent), or the username (unspecified). */
+export const NAME_ID_FORMATS = ['email', 'persistent', 'unspecified'] as const;
+export type NameIdFormat = (typeof NAME_ID_FORMATS)[number];
+
+export const SAML_BINDINGS = ['HTTP-POST', 'HTTP-Redirect'] as const;
+
+/** At most this many assertion consumer service URLs per app. */
+export const MAX_ACS_URLS = 10;
+
+const samlUrl = v.pipe(
+  rules.url,
+  v.maxLength(2000, 'rule.url'),
+  v.check((url) => !url.includes('#'), 'rule.url'),
+);
+
+/** An entity ID: a URI (usually the SP's URL or a URN), printable, at most 1024 characters. */
+const entityId = v.pipe(
+  v.string('rule.required'),
+  v.trim(),
+  v.minLength(1, 'rule.required'),
+  v.maxLength(1024, 'rule.samlEntityId'),
+  v.regex(/^\S+$/, 'rule.samlEntityId'),
+);
+
+/** A certificate as PEM or bare base64 (checked to be X.509 by the server). */
+const certificate = v.pipe(v.string('rule.certificate'), v.maxLength(16_384, 'rule.certificate'));
+
+export const acsUrl = v.object({ url: samlUrl, binding: v.picklist(SAML_BINDINGS, 'rule.samlBinding') });
+
+/** The settings an administrator gives; any left out are read from the SP metadata (pasted, or
+ *  fetched from `metadataUrl`), and a field given wins over the metadata. */
+export const samlProviderBody = v.object({
+  entityId: v.optional(entityId),
+  acsUrls: v.optional(v.pipe(v.array(acsUrl, 'rule.required'), v.maxLength(MAX_ACS_URLS, 'rule.url'))),
+  sloUrl: v.optional(v.union([v.literal(''), samlUrl], 'rule.url')),
+  nameIdFormat: v.optional(v.picklist(NAME_ID_FORMATS, 'rule.nameIdFormat')),
+  signingCert: v.optional(v.union([v.literal(''), certificate], 'rule.certificate')),
+  encryptionCert: v.optional(v.union([v.literal(''), certificate], 'rule.certificate')),
+  wantRequestsSigned: v.optional(v.boolean()),
+  signResponse: v.optional(v.boolean()),
+  signAssertion: v.optional(v.boolean()),
+  metadataXml: v.optional(v.pipe(v.string(), v.maxLength(64 * 1024, 'rule.samlMetadata'))),
+  metadataUrl: v.optional(v.union([v.literal(''), samlUrl], 'rule.url')),
+});
+
+/** This server as the identity provider: what an administrator gives the app. */
+export const samlIdpInfo = v.object({ entityId: v.string(), ssoUrl: v.string(), sloUrl: v.string(), metadataUrl: v.string() });
+
+export const samlProvider = v.object({
+  appId: v.string(),
+  entityId: v.string(),
+  acsUrls: v.array(v.object({ url: v.string(), binding: v.picklist(SAML_BINDINGS) })),
+  sloUrl: v.nullable(v.string()),
+  nameIdFormat: v.picklist(NAME_ID_FORMATS),
+  signingCert: v.nullable(v.string()),
+  encryptionCert: v.nullable(v.string()),
+  wantRequestsSigned: v.boolean(),
+  signResponse: v.boolean(),
+  signAssertion: v.boolean(),
+  metadataUrl: v.nullable(v.string()),
+});
+
+/** The app's SAML settings (null when it is not a service provider) and this identity provider. */
+export const samlProviderAnswer = v.object({ provider: v.nullable(samlProvider), idp: samlIdpInfo });
+
+export const samlKeyList = v.array(v.object({ id: v.string(), state: v.picklist(['active', 'next', 'previous']), createdAt: v.number() }));
+
+export const samlRequestParams = v.object({ id: v.pipe(v.string('rule.required'), v.regex(/^[\w-]{10,100}$/, 'rule.uid')) });
+
+/** A sign-in to an app waiting for the person (the SAML sign-in page). */
+export const samlRequest = v.object({ appId: v.string(), appName: v.string(), trusted: v.boolean() });
+
+/** Where the browser goes next: the page that posts the assertion to the app, or back to the app
+ *  with a refusal. */
+export const samlNext = v.object({ redirectURL: v.string() });
+export const samlConsentBody = v.object({ allow: v.boolean('rule.required') });
