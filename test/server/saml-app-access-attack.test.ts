@@ -96,3 +96,29 @@ test("Single Logout: one app's LogoutRequest cannot end a session another app wa
   await server.client().raw('GET', `/api/saml/slo?SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(own)).toString('base64'))}`);
   assert.equal((await browser.get('/api/saml/keys')).status, 401);
 });
+
+test("an app administrator manages only their own app's SAML settings, never the keys, never another app's entity ID, never a loopback metadata URL", async () => {
+  const mine = await ServiceProvider.register(server, admin, 'Admin_Mine_App');
+  const theirs = await ServiceProvider.register(server, admin, 'Admin_Theirs_App');
+  const userId = (
+    await ok(admin.post<{ id: string }>('/api/user', { username: 'saml-app-admin', realName: 'Saml_App_Admin', password: transform('Secret123') }))
+  ).id;
+  await ok(admin.put(`/api/apps/${mine.appId}/admins`, { userIds: [userId] }));
+  const appAdmin = server.client();
+  assert.equal((await appAdmin.login('saml-app-admin', 'Secret123')).status, 200);
+  assert.equal((await appAdmin.get(`/api/apps/${mine.appId}/saml-provider`)).status, 200);
+  assert.equal((await appAdmin.get(`/api/apps/${theirs.appId}/saml-provider`)).status, 404);
+  assert.equal(
+    (await appAdmin.put(`/api/apps/${theirs.appId}/saml-provider`, { acsUrls: [{ url: 'https://evil.example/acs', binding: 'HTTP-POST' }] })).status,
+    404,
+  );
+  assert.equal((await appAdmin.delete(`/api/apps/${theirs.appId}/saml-provider`)).status, 404);
+  assert.equal((await appAdmin.get('/api/saml/keys')).status, 403);
+  assert.equal((await appAdmin.post('/api/saml/keys/rotate', {})).status, 403);
+  const steal = await appAdmin.put(`/api/apps/${mine.appId}/saml-provider`, { entityId: theirs.entityId });
+  assert.equal(steal.status, 400, 'an app took the entity ID (and with it the sign-ins) of another app');
+  const ssrf = await appAdmin.put(`/api/apps/${mine.appId}/saml-provider`, { metadataUrl: `${server.base}/api/saml/metadata` });
+  assert.equal(ssrf.status, 400, 'a loopback metadata URL was fetched');
+  const scheme = await appAdmin.put(`/api/apps/${mine.appId}/saml-provider`, { acsUrls: [{ url: 'javascript:alert(1)', binding: 'HTTP-POST' }] });
+  assert.equal(scheme.status, 400);
+});
