@@ -69,3 +69,18 @@ test('a replayed AuthnRequest ID is answered RequestDenied, not a second sign-in
   assert.equal(again.status, 200);
   assert.match(Buffer.from(/name="SAMLResponse" value="([^"]+)"/.exec(await again.text())![1]!, 'base64').toString(), /status:RequestDenied/);
 });
+
+test('AssertionConsumerServiceIndex names the metadata index attribute, not a position in a re-sorted list', async () => {
+  const app = await ok(
+    admin.post<{ id: string }>('/api/apps', { name: 'Indexed_App', entrypoint: 'http://127.0.0.1:9/', callbackUrl: 'http://127.0.0.1:9/callback' }),
+  );
+  const entityId = 'https://sp.example.test/indexed';
+  const post = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
+  const metadata = `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${entityId}"><md:SPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol"><md:AssertionConsumerService index="0" Binding="${post}" Location="http://127.0.0.1:9/indexed/zero"/><md:AssertionConsumerService index="1" isDefault="true" Binding="${post}" Location="http://127.0.0.1:9/indexed/one"/></md:SPSSODescriptor></md:EntityDescriptor>`;
+  await ok(admin.put(`/api/apps/${app.id}/saml-provider`, { metadataXml: metadata }));
+  const xml = authnRequest(entityId, '_index' + Date.now()).replace(' Version=', ' AssertionConsumerServiceIndex="0" Version=');
+  const first = await postRequest(xml);
+  assert.equal(first.status, 303);
+  const { form } = await consentAndAnswer(browser, first.headers.get('location')!);
+  assert.equal(form.action, 'http://127.0.0.1:9/indexed/zero', 'index 0 was answered at another assertion consumer service');
+});
