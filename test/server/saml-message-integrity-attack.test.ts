@@ -83,3 +83,16 @@ test('SP metadata: a Single Logout service that is not an http(s) URL is refused
   const answer = await admin.put(`/api/apps/${app.id}/saml-provider`, { metadataXml: metadata });
   assert.equal(answer.status, 400, JSON.stringify(answer.body));
 });
+
+test('HTTP-Redirect: a malformed percent-encoding in SigAlg or Signature is refused (400 or RequestDenied), not a server error', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Bad_Encoding_App', { signRequests: true });
+  for (const tail of [
+    'SigAlg=%E0%A4%A&Signature=AAAA',
+    `SigAlg=${encodeURIComponent('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256')}&Signature=%E0%A4%A`,
+  ]) {
+    const request = encodeURIComponent(forgedAuthnRequest(provider.entityId, '_enc' + Date.now() + tail.length));
+    const answer = await browser.raw('GET', `/api/saml/sso?SAMLRequest=${request}&${tail}`);
+    assert.ok(answer.status === 400 || answer.status === 200, `answered ${answer.status}: ${(await answer.text()).slice(0, 200)}`);
+    assert.doesNotMatch(answer.headers.get('location') ?? '', /\/saml\/authorize/);
+  }
+});
