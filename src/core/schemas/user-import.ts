@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { Status } from '../enums';
 import { userFields } from '../validation/user';
-import { fieldRule } from '../validation/field-rules';
+import { keptText } from '../validation/changed-fields';
 import { adminUserListQuery } from './admin';
 
 /** The largest file an import takes: room for an export of several hundred thousand people (about
@@ -26,12 +26,15 @@ export const exportOnlyColumns = ['tenantName', 'locked', 'createdAt'] as const;
 /** How a status is written in the file. */
 export const statusInFile = { [Status.Enable]: 'enabled', [Status.Disabled]: 'disabled' } as const;
 
-/** One row, with the user form's rules (username and name required, the rest optional). */
+/** One row, with the user form's rules (username and name required, the rest optional). The
+ *  username, name and phone are checked by the field rules in force only for a new person or when
+ *  they change (`ruledUserFields`, src/core/validation/changed-fields.ts): an unchanged row of
+ *  someone stored under other rules imports as unchanged. */
 export const importRow = v.object({
-  username: fieldRule.username,
-  realName: userFields.realName,
+  username: keptText,
+  realName: keptText,
   email: userFields.email,
-  mobilePhone: userFields.mobilePhone,
+  mobilePhone: v.optional(keptText),
   description: userFields.description,
   tenantId: userFields.tenantId,
   availabilityStatus: userFields.availabilityStatus,
