@@ -42,6 +42,7 @@ import { ApiError, conflict, notFound } from '../http/errors';
 import { localizeMessage, type AnswerLanguage } from '../http/language';
 import { placement, rootTenantId, updateUser } from './users';
 import { rowInput, type FileRow, type ImportFile } from './user-import-file';
+import { ImportTenants } from './user-import-tenants';
 import { processGone, thisProcess } from '../process-identity';
 
 type JobRow = Selectable<UserImportJobTable>;
@@ -104,6 +105,8 @@ class Run {
   private readonly paths = new Map<string, Promise<string | null>>();
   passwordHash: Promise<string> | undefined;
   defaultTenant: Promise<string | null> | undefined;
+  /** The tenants the tenant column names (by id, name or path). */
+  readonly tenants: ImportTenants;
   /** The import's own audit event, recorded with the first chunk that writes: its rows' events go beneath it. */
   auditParent: Promise<number> | undefined;
 
@@ -115,7 +118,9 @@ class Run {
     readonly columns: readonly ImportColumn[],
     readonly ip: string,
     readonly language: AnswerLanguage,
-  ) {}
+  ) {
+    this.tenants = new ImportTenants(ctx, actor);
+  }
 
   /** Tenant paths, each looked up once per run. */
   pathOf = (tenantId: string | null): Promise<string | null> => {
@@ -331,12 +336,18 @@ async function runChunk(run: Run, chunk: FileRow[]): Promise<void> {
       result.success ? result.output : read,
       stored ? { ...stored, username } : undefined,
     );
-    if (!result.success || !ruled.success) {
-      run.refuse(row, username, inColumnOrder([...(result.success ? [] : result.fields), ...(ruled.success ? [] : ruled.fields)]));
+    const tenant = typeof read.tenantId === 'string' ? await run.tenants.resolve(read.tenantId) : undefined;
+    const tenantRefused = tenant && 'rule' in tenant ? [{ field: 'tenantId', rule: tenant.rule }] : [];
+    if (!result.success || !ruled.success || tenantRefused.length) {
+      run.refuse(row, username, inColumnOrder([...(result.success ? [] : result.fields), ...(ruled.success ? [] : ruled.fields), ...tenantRefused]));
       continue;
     }
     // The same username (in any letter case), email or phone twice in the file: the later row is refused.
-    const input = { ...result.output, ...(ruled.output as Pick<ImportRow, 'username' | 'realName' | 'mobilePhone'>) };
+    const input = {
+      ...result.output,
+      ...(ruled.output as Pick<ImportRow, 'username' | 'realName' | 'mobilePhone'>),
+      ...(tenant && 'id' in tenant ? { tenantId: tenant.id } : {}),
+    };
     const twice = (['username', 'email', 'mobilePhone'] as const).filter((field) => {
       const value = field === 'email' ? input.email?.toLowerCase() : field === 'username' ? usernameKey(input.username) : input[field];
       if (!value) return false;

@@ -12,7 +12,8 @@ import { adminUserListQuery } from './admin';
  *  streamed and applies it 500 rows at a time, so memory does not grow with it. */
 export const IMPORT_MAX_BYTES = 200 * 1024 * 1024;
 
-/** The columns an import reads, in the template's order; the first two are required. For a
+/** The columns an import reads, in the template's order; the first two are required. `tenantId`
+ *  takes a tenant's id, name or path ("Sales/EMEA"). For a
  *  person who exists (same username), a column present in the file sets the field (an empty
  *  email, mobile phone or description clears it; an empty tenant or status keeps it) and a
  *  column left out of the file keeps it. New people get no usable password: they choose one with
@@ -36,7 +37,8 @@ export const importRow = v.object({
   email: userFields.email,
   mobilePhone: v.optional(keptText),
   description: userFields.description,
-  tenantId: userFields.tenantId,
+  /** A tenant's id, name or path of names ("Sales/EMEA"), resolved by the import (server/services/user-import-tenants.ts). */
+  tenantId: v.optional(v.pipe(v.string(), v.maxLength(1000, 'rule.importTenant'))),
   availabilityStatus: userFields.availabilityStatus,
 });
 export type ImportRow = v.InferOutput<typeof importRow>;
