@@ -13,8 +13,13 @@ interface Node {
   name: string;
 }
 
-/** What a cell names: a tenant id, or why it names none (a `rule.*` key). */
-export type TenantCell = { id: string } | { rule: 'rule.importTenant' | 'rule.importTenantAmbiguous' };
+/** Why a cell names no tenant (translated by server/http/messages.zh.json, as the import's other
+ *  row problems: the sign-in entry's texts do not carry them). */
+export const UNKNOWN_TENANT = 'No tenant you manage has this id, name or path: write it as the tenant tree shows it, such as Sales/EMEA';
+export const AMBIGUOUS_TENANT = 'Several tenants you manage match this name: write its path from the top of the tree, such as Acme/Sales/EMEA, or its id';
+
+/** What a cell names: a tenant id, or why it names none. */
+export type TenantCell = { id: string } | { problem: typeof UNKNOWN_TENANT | typeof AMBIGUOUS_TENANT };
 
 const folded = (name: string) => name.normalize('NFC').toLowerCase();
 
@@ -52,10 +57,10 @@ export class ImportTenants {
     const names = cell.split('/').map((name) => folded(name.trim()));
     const matches = names.every(Boolean) ? [...nodes.values()].filter((node) => this.namedBy(node, names, nodes)) : [];
     if (matches.length === 1) return { id: matches[0]!.id };
-    if (matches.length > 1) return { rule: 'rule.importTenantAmbiguous' };
+    if (matches.length > 1) return { problem: AMBIGUOUS_TENANT };
     // Not a name in scope: an existing id goes on to the placement rules (which refuse one outside the scope).
     const exists = await this.ctx.db.selectFrom('tenants').select('id').where('id', '=', cell).executeTakeFirst();
-    return exists ? { id: cell } : { rule: 'rule.importTenant' };
+    return exists ? { id: cell } : { problem: UNKNOWN_TENANT };
   }
 
   /** Do `node`'s name and its ancestors' (as far as the scope goes) end with `names`? */

@@ -337,7 +337,7 @@ async function runChunk(run: Run, chunk: FileRow[]): Promise<void> {
       stored ? { ...stored, username } : undefined,
     );
     const tenant = typeof read.tenantId === 'string' ? await run.tenants.resolve(read.tenantId) : undefined;
-    const tenantRefused = tenant && 'rule' in tenant ? [{ field: 'tenantId', rule: tenant.rule }] : [];
+    const tenantRefused = tenant && 'problem' in tenant ? [{ field: 'tenantId', rule: localizeMessage(tenant.problem, run.language) }] : [];
     if (!result.success || !ruled.success || tenantRefused.length) {
       run.refuse(row, username, inColumnOrder([...(result.success ? [] : result.fields), ...(ruled.success ? [] : ruled.fields), ...tenantRefused]));
       continue;

@@ -11,6 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import { until } from './receivers';
 import { createTenant } from './scim-support';
+import { AMBIGUOUS_TENANT, UNKNOWN_TENANT } from '../../server/services/user-import-tenants';
 import { readFileSync } from 'node:fs';
 import type { ImportJob } from '../../src/core/schemas/user-import';
 import type { PagedList, User } from '../../src/core/types';
@@ -166,7 +167,7 @@ describe('import', () => {
     assert.deepEqual([job.created, job.failed], [2, 1], JSON.stringify(job.problems));
     assert.equal((await userNamed(admin, 'li_lei'))?.tenantId, emea.id);
     assert.equal((await userNamed(admin, 'han_meimei'))?.tenantId, sales.id);
-    assert.deepEqual(job.problems, [{ row: 4, username: 'wang_fang', field: 'tenantId', rule: 'rule.importTenantAmbiguous' }]);
+    assert.deepEqual(job.problems, [{ row: 4, username: 'wang_fang', field: 'tenantId', rule: AMBIGUOUS_TENANT }]);
     // The root's name may lead the path; an unknown name is refused with what the column expects.
     const more = await run(
       admin,
@@ -174,7 +175,7 @@ describe('import', () => {
       'check',
     );
     assert.deepEqual([more.created, more.failed], [1, 1]);
-    assert.deepEqual(more.problems, [{ row: 3, username: 'qian_li', field: 'tenantId', rule: 'rule.importTenant' }]);
+    assert.deepEqual(more.problems, [{ row: 3, username: 'qian_li', field: 'tenantId', rule: UNKNOWN_TENANT }]);
   });
 
   test('malformed files are refused whole, each with its rule', async () => {

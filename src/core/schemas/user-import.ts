@@ -38,7 +38,7 @@ export const importRow = v.object({
   mobilePhone: v.optional(keptText),
   description: userFields.description,
   /** A tenant's id, name or path of names ("Sales/EMEA"), resolved by the import (server/services/user-import-tenants.ts). */
-  tenantId: v.optional(v.pipe(v.string(), v.maxLength(1000, 'rule.importTenant'))),
+  tenantId: v.optional(v.pipe(v.string(), v.maxLength(1000, 'rule.tenantId'))),
   availabilityStatus: userFields.availabilityStatus,
 });
 export type ImportRow = v.InferOutput<typeof importRow>;
