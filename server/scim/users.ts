@@ -87,11 +87,13 @@ function single(values: Valued[] | undefined, type?: string): string {
   return typeof chosen?.value === 'string' ? chosen.value : '';
 }
 
-/** A mainland mobile number as the console keeps it: "+86 138-0000-0000" → "13800000000"; anything
- *  else is left for the field rule to refuse. */
+/** A phone number as the console keeps it, without separators: a mainland one without its country
+ *  code ("+86 138-0000-0000" → "13800000000"), another in E.164 ("+44 20 7946 0958" →
+ *  "+442079460958", so that the stored number sent back formatted is no change); anything else is
+ *  left for the field rule to refuse. */
 function mobilePhoneOf(value: string): string {
-  const digits = value.replace(/[\s()-]/g, '').replace(/^(?:\+|00)86/, '');
-  return /^\d+$/.test(digits) ? digits : value;
+  const digits = value.replace(/[\s().-]/g, '').replace(/^(?:\+|00)86/, '');
+  return /^\+?\d+$/.test(digits) ? digits : value;
 }
 
 /** Our fields of a SCIM user. */
@@ -175,8 +177,11 @@ async function writeUser(ctx: Ctx, caller: ScimCaller, current: UserRow, user: S
     availabilityStatus: current.availabilityStatus,
   };
   if (JSON.stringify(changes) !== JSON.stringify(stored)) {
-    const input = await withFieldRules(ctx, () => checked(userUpdateBody, { ...changes, version: current.version }));
-    await users.updateUser(ctx, caller.actor, current.id, input, caller.ip);
+    // Only the fields that change are checked by the field rules in force (users.updateUser): a
+    // person stored under other rules can still be disabled.
+    await withFieldRules(ctx, () =>
+      users.updateUser(ctx, caller.actor, current.id, checked(userUpdateBody, { ...changes, version: current.version }), caller.ip),
+    );
   }
   await setExternalId(ctx, caller, 'user', current.id, externalId);
 }

@@ -17,7 +17,10 @@ import type { Actor, UserRow } from '../auth/actor';
 import type { AuditEvent } from '../audit';
 import { Status } from '../../src/core/enums';
 import { validate } from '../../src/core/validation';
+import { changesFollowRules } from '../../src/core/validation/changed-fields';
+import { ruledUserFields } from '../../src/core/validation/user';
 import {
+  importColumns,
   importRow,
   ImportStatus,
   MAX_LISTED_PROBLEMS,
@@ -39,6 +42,7 @@ import { ApiError, conflict, notFound } from '../http/errors';
 import { localizeMessage, type AnswerLanguage } from '../http/language';
 import { placement, rootTenantId, updateUser } from './users';
 import { rowInput, type FileRow, type ImportFile } from './user-import-file';
+import { ImportTenants } from './user-import-tenants';
 import { processGone, thisProcess } from '../process-identity';
 
 type JobRow = Selectable<UserImportJobTable>;
@@ -101,6 +105,8 @@ class Run {
   private readonly paths = new Map<string, Promise<string | null>>();
   passwordHash: Promise<string> | undefined;
   defaultTenant: Promise<string | null> | undefined;
+  /** The tenants the tenant column names (by id, name or path). */
+  readonly tenants: ImportTenants;
   /** The import's own audit event, recorded with the first chunk that writes: its rows' events go beneath it. */
   auditParent: Promise<number> | undefined;
 
@@ -112,7 +118,9 @@ class Run {
     readonly columns: readonly ImportColumn[],
     readonly ip: string,
     readonly language: AnswerLanguage,
-  ) {}
+  ) {
+    this.tenants = new ImportTenants(ctx, actor);
+  }
 
   /** Tenant paths, each looked up once per run. */
   pathOf = (tenantId: string | null): Promise<string | null> => {
@@ -255,13 +263,28 @@ async function newRow(run: Run, { row, input }: ValidRow, held: Awaited<ReturnTy
   };
 }
 
-/** The people whose usernames the rows name, in any letter case, by folded name (server/auth/usernames.ts). */
-async function existingPeople(ctx: Ctx, rows: ValidRow[]): Promise<Map<string, UserRow[]>> {
-  const keys = [...new Set(rows.map(({ input }) => usernameKey(input.username)))];
+/** A row's problems, one per field, in the order of the file's columns. */
+function inColumnOrder(problems: { field: string; rule: string }[]) {
+  const place = (field: string) => importColumns.indexOf(field as ImportColumn);
+  return problems.filter((problem, at) => problems.findIndex(({ field }) => field === problem.field) === at).sort((a, b) => place(a.field) - place(b.field));
+}
+
+/** The people these usernames name, in any letter case, by folded name (server/auth/usernames.ts). */
+async function existingPeople(ctx: Ctx, usernames: string[]): Promise<Map<string, UserRow[]>> {
+  const keys = [...new Set(usernames.filter(Boolean).map(usernameKey))];
+  if (!keys.length) return new Map();
   const people = await ctx.db.selectFrom('users').selectAll().where(loweredUserColumn(ctx.engine, 'username'), 'in', keys).execute();
   const byKey = new Map<string, UserRow[]>();
   for (const person of people) byKey.set(usernameKey(person.username), [...(byKey.get(usernameKey(person.username)) ?? []), person]);
   return byKey;
+}
+
+/** The person a row's username names in any letter case (of case twins from before
+ *  0032_username_case: the one spelt exactly); undefined for a new person, null when ambiguous. */
+function personOf(existing: Map<string, UserRow[]>, username: string): UserRow | null | undefined {
+  const namesakes = existing.get(usernameKey(username)) ?? [];
+  if (!namesakes.length) return undefined;
+  return namesakes.find((user) => user.username === username) ?? (namesakes.length === 1 ? namesakes[0] : null);
 }
 
 /** Inserts a chunk's new people at once; when a parallel write took a username or an address
@@ -296,16 +319,35 @@ async function insertNew(run: Run, rows: { row: number; user: UserRow }[]): Prom
 /** Checks (and, importing, writes) one chunk of rows. */
 async function runChunk(run: Run, chunk: FileRow[]): Promise<void> {
   const { ctx, actor } = run;
+  const typed = chunk.map(({ row, values }) => ({ row, username: values.username ?? '', input: rowInput(values) }));
+  const existing = await existingPeople(
+    ctx,
+    typed.map(({ username }) => username),
+  );
   const valid: ValidRow[] = [];
-  for (const { row, values } of chunk) {
-    const username = values.username ?? '';
-    const result = validate(importRow, rowInput(values));
-    if (!result.success) {
-      run.refuse(row, username, result.fields);
+  for (const { row, username, input: read } of typed) {
+    const result = validate(importRow, read);
+    // A new person's username, name and phone follow the field rules in force; an existing
+    // person's only where the row changes them (stored values are never re-validated). The
+    // username names the person in any letter case and never changes here.
+    const stored = personOf(existing, username);
+    const ruled = changesFollowRules<Record<string, unknown>>(
+      ruledUserFields,
+      result.success ? result.output : read,
+      stored ? { ...stored, username } : undefined,
+    );
+    const tenant = typeof read.tenantId === 'string' ? await run.tenants.resolve(read.tenantId) : undefined;
+    const tenantRefused = tenant && 'problem' in tenant ? [{ field: 'tenantId', rule: localizeMessage(tenant.problem, run.language) }] : [];
+    if (!result.success || !ruled.success || tenantRefused.length) {
+      run.refuse(row, username, inColumnOrder([...(result.success ? [] : result.fields), ...(ruled.success ? [] : ruled.fields), ...tenantRefused]));
       continue;
     }
     // The same username (in any letter case), email or phone twice in the file: the later row is refused.
-    const input = result.output;
+    const input = {
+      ...result.output,
+      ...(ruled.output as Pick<ImportRow, 'username' | 'realName' | 'mobilePhone'>),
+      ...(tenant && 'id' in tenant ? { tenantId: tenant.id } : {}),
+    };
     const twice = (['username', 'email', 'mobilePhone'] as const).filter((field) => {
       const value = field === 'email' ? input.email?.toLowerCase() : field === 'username' ? usernameKey(input.username) : input[field];
       if (!value) return false;
@@ -322,7 +364,6 @@ async function runChunk(run: Run, chunk: FileRow[]): Promise<void> {
     else valid.push({ row, input });
   }
   if (!valid.length) return;
-  const existing = await existingPeople(ctx, valid);
   const held = await holders(ctx, valid);
   const now = ctx.now();
   const created: { row: number; user: UserRow }[] = [];
@@ -330,11 +371,8 @@ async function runChunk(run: Run, chunk: FileRow[]): Promise<void> {
   // passwords hashed) before it begins.
   const updates: [ValidRow, UserRow][] = [];
   for (const item of valid) {
-    const namesakes = existing.get(usernameKey(item.input.username)) ?? [];
-    // The person of that name in any letter case (of case twins from before 0032_username_case: the
-    // one spelt exactly, else the row is refused as ambiguous).
-    const current = namesakes.find((user) => user.username === item.input.username) ?? (namesakes.length === 1 ? namesakes[0] : undefined);
-    if (namesakes.length && !current) run.refuse(item.row, item.input.username, [{ field: 'username', rule: 'rule.usernameTaken' }]);
+    const current = personOf(existing, item.input.username);
+    if (current === null) run.refuse(item.row, item.input.username, [{ field: 'username', rule: 'rule.usernameTaken' }]);
     else if (current && run.mode === 'apply') updates.push([item, current]);
     else if (current) await updateOne(run, item, current, held);
     else {

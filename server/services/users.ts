@@ -31,6 +31,8 @@ import { endEveryAccess, revokeAppGrants } from '../oidc/revoke';
 import { basicInfoAnswer, userAnswer } from './user-answer';
 import { keepingOnePlatformAdmin } from './last-platform-admin';
 import type { User } from '../../src/core/types';
+import { changesFollowRules } from '../../src/core/validation/changed-fields';
+import { ruledUserFields } from '../../src/core/validation/user';
 
 type CreateBody = v.InferOutput<typeof userCreateBody>;
 type UpdateBody = v.InferOutput<typeof userUpdateBody>;
@@ -182,8 +184,18 @@ export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: s
   return userAnswer(row, false);
 }
 
-export async function updateUser(ctx: Ctx, actor: Actor, id: string, body: UpdateBody, ip: string): Promise<User> {
+/** `body` with its name and phone checked by the field rules in force where they differ from the
+ *  stored person's: a stored value is never re-validated (src/core/validation/changed-fields.ts), so
+ *  a person stored under other rules can still be edited, disabled and re-imported. */
+function withRuledChanges<B extends { realName?: string; mobilePhone?: string }>(body: B, current: UserRow): B {
+  const result = changesFollowRules({ realName: ruledUserFields.realName, mobilePhone: ruledUserFields.mobilePhone }, body, current);
+  if (!result.success) throw fieldError(result.fields);
+  return result.output;
+}
+
+export async function updateUser(ctx: Ctx, actor: Actor, id: string, changed: UpdateBody, ip: string): Promise<User> {
   const current = await actionableUser(ctx, actor, id);
+  const body = withRuledChanges(changed, current);
   const place = await placement(
     ctx,
     actor,
@@ -256,7 +268,8 @@ export async function selfOrManageable(ctx: Ctx, actor: Actor, id: string): Prom
 /** Basic info of a person. A changed address takes the caller's password (server/auth/contact-change.ts);
  *  administrators then set another person's addresses directly, while a new address of one's own is
  *  only sent a code (server/auth/contacts.ts) and named in the answer as pending. */
-async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, body: BasicInfoBody, ip: string) {
+async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, changed: BasicInfoBody, ip: string) {
+  const body = withRuledChanges(changed, target);
   const contacts = {
     ...(body.mobilePhone !== undefined ? { mobilePhone: blankToNull(body.mobilePhone) } : {}),
     ...(body.email !== undefined ? { email: blankToNull(body.email) } : {}),

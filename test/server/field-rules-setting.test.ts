@@ -2,10 +2,13 @@
 // rules "Alice Smith", alice@contoso.com and +44 numbers are refused with the default rule keys;
 // after a switch to the international rules they are taken (the phone stored normalised), hostile
 // names (bidi override, NUL) are still refused, and after a switch back the stored person stays
-// readable while editing the old name says which rule it breaks.
+// readable while editing the old name says which rule it breaks. Stored values are never
+// re-validated: after a switch back, SCIM can still disable a person stored under the international
+// rules, the console save their unchanged name, and the CSV import take their unchanged row.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { ADMIN_PROOF, startServer, transform, type Client, type TestServer } from './harness';
+import { assertScimError, PATCH_SCHEMA, provisionedTenant, USER_SCHEMA } from './scim-support';
 import { until } from './receivers';
 import type { LoginSettings } from '../../src/core/schemas/settings';
 import type { ImportJob } from '../../src/core/schemas/user-import';
@@ -46,6 +49,10 @@ test('the default rules refuse international names, usernames and phones with th
     refusedFields(refused.body).map(({ field, rule }) => `${field}:${rule}`),
     ['realName:rule.realName', 'mobilePhone:rule.phone', 'username:rule.username'],
   );
+  // "Forgot password" by phone reads a mainland number only.
+  const reset = await server.client().post('/api/user/password/reset-code', { identifier: '+44 20 7946 0958' });
+  assert.equal(reset.status, 400);
+  assert.deepEqual(refusedFields(reset.body), [{ field: 'identifier', rule: 'rule.emailOrPhone' }]);
 });
 
 test('after the switch the API and the import take them, hostile names still refused, and a switch back keeps people readable', async () => {
@@ -62,6 +69,9 @@ test('after the switch the API and the import take them, hostile names still ref
     if (!realName.includes('\u0000')) assert.deepEqual(refusedFields(hostile.body), [{ field: 'realName', rule: 'rule.visibleCharacters' }]);
   }
 
+  const reset = await server.client().post('/api/user/password/reset-code', { identifier: '+44 20 7946 0958' });
+  assert.equal(reset.status, 200, JSON.stringify(reset.body));
+
   const job = await importFile('username;realName;mobilePhone\r\nbob@contoso.com;Bob Smith;+1 (415) 555-0100\r\n');
   assert.equal(job.created, 1, JSON.stringify(job.problems));
 
@@ -69,7 +79,66 @@ test('after the switch the API and the import take them, hostile names still ref
   const read = await admin.get<User>(`/api/user/${created.body.data.id}`);
   assert.equal(read.status, 200);
   assert.equal(read.body.data.username, 'alice@contoso.com');
-  const edited = await admin.put(`/api/user/${created.body.data.id}`, { realName: "José O'Neil-Ünal", version: read.body.data.version });
+  const edited = await admin.put(`/api/user/${created.body.data.id}`, { realName: "José O'Neil", version: read.body.data.version });
   assert.equal(edited.status, 400);
   assert.deepEqual(refusedFields(edited.body), [{ field: 'realName', rule: 'rule.realName' }]);
+});
+
+test('after a switch back only what a request changes is checked: SCIM disables, the console edits, an unchanged row re-imports', async () => {
+  await switchTo('international');
+  const { scim } = await provisionedTenant(server, admin, 'EntraTenant');
+  const entra = { schemas: [USER_SCHEMA], userName: 'grace.hopper@contoso.com', name: { formatted: 'Grace Hopper' }, active: true };
+  const phone = [{ type: 'mobile', value: '+44 20 7946 0001' }];
+  const made = await scim<{ id: string }>('POST', '/Users', { ...entra, phoneNumbers: phone });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  await switchTo('default');
+
+  // Entra's default job switches her off (a string boolean): nothing but `active` changes.
+  const off = await scim<{ active: boolean }>('PATCH', `/Users/${made.body.id}`, {
+    schemas: [PATCH_SCHEMA],
+    Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+  });
+  assert.equal(off.status, 200, JSON.stringify(off.body));
+  assert.equal(off.body.active, false);
+  // A whole PUT carrying the stored name and the stored number as Entra formats it: no change to check.
+  const put = await scim('PUT', `/Users/${made.body.id}`, { ...entra, active: false, phoneNumbers: phone });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  // A changed name is checked by the rules in force.
+  const renamed = await scim('PATCH', `/Users/${made.body.id}`, {
+    schemas: [PATCH_SCHEMA],
+    Operations: [{ op: 'replace', path: 'name.formatted', value: 'Grace B. Hopper' }],
+  });
+  assertScimError(renamed, 400, 'invalidValue');
+
+  // The console's user dialog sends every field, changed or not.
+  const grace = (await admin.get<User>(`/api/user/${made.body.id}`)).body.data;
+  assert.equal(grace.realName, 'Grace Hopper');
+  assert.equal(grace.mobilePhone, '+442079460001');
+  const full = { realName: grace.realName, mobilePhone: grace.mobilePhone, email: '', description: 'Rear admiral', tenantId: grace.tenantId };
+  const saved = await admin.put<User>(`/api/user/${grace.id}`, { ...full, availabilityStatus: 1, version: grace.version });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  assert.equal(saved.body.data.availabilityStatus, 1);
+  const basic = await admin.put(`/api/user/${grace.id}/basic_info`, {
+    realName: grace.realName,
+    mobilePhone: grace.mobilePhone,
+    description: 'Admiral',
+    version: saved.body.data.version,
+  });
+  assert.equal(basic.status, 200, JSON.stringify(basic.body));
+  const phoneChanged = await admin.put(`/api/user/${grace.id}`, {
+    ...full,
+    mobilePhone: '+44 20 7946 0002',
+    ...ADMIN_PROOF,
+    version: saved.body.data.version + 1,
+  });
+  assert.equal(phoneChanged.status, 400);
+  assert.deepEqual(refusedFields(phoneChanged.body), [{ field: 'mobilePhone', rule: 'rule.phone' }]);
+
+  // Her row as the export writes it imports as unchanged; a new person's row follows the rules in force.
+  const job = await importFile(`username,realName,mobilePhone\r\ngrace.hopper@contoso.com,Grace Hopper,+442079460001\r\nada@contoso.com,Ada Lovelace,\r\n`);
+  assert.equal(job.unchanged, 1, JSON.stringify(job.problems));
+  assert.deepEqual(
+    job.problems.map(({ row, field, rule }) => `${row}:${field}:${rule}`),
+    ['3:username:rule.username', '3:realName:rule.realName'],
+  );
 });

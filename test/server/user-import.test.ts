@@ -3,12 +3,16 @@
 // (matched by username); edits in the file update people; malformed files are refused whole with a
 // clear rule (encoding, columns, syntax, even far into the file); a tenant administrator's import and export
 // stay within their subtree; the export follows the list's filter and order, neutralises
-// formula-like cells, and can be imported again unchanged.
+// formula-like cells, and can be imported again unchanged; the tenant column takes a name or a path
+// (the example of docs/webhooks.md, run as written).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import { until } from './receivers';
+import { createTenant } from './scim-support';
+import { AMBIGUOUS_TENANT, UNKNOWN_TENANT } from '../../server/services/user-import-tenants';
+import { readFileSync } from 'node:fs';
 import type { ImportJob } from '../../src/core/schemas/user-import';
 import type { PagedList, User } from '../../src/core/types';
 
@@ -41,6 +45,9 @@ async function run(client: Client, text: string, mode: 'check' | 'apply'): Promi
     30_000,
   );
 }
+
+const rootTenant = async (client: Client) =>
+  (await ok(client.get<{ id: string; name: string; parentId: string | null }[]>('/api/tenants/tree'), 'tree')).find((row) => row.parentId === null)!;
 
 const userNamed = async (client: Client, username: string) =>
   (await ok(client.get<PagedList<User>>(`/api/user?searchProp=username&searchValue=${username}`), username)).list.find((user) => user.username === username);
@@ -147,6 +154,28 @@ describe('import', () => {
     const job = await run(admin, 'username,realName,email\ncsv-dan,Dan_Brown,CY@example.com\ncsv-eve,Eve_Online,eve@example.com\n', 'apply');
     assert.deepEqual([job.created, job.failed], [1, 1]);
     assert.deepEqual(job.problems, [{ row: 2, username: 'csv-dan', field: 'email', rule: 'rule.emailTaken' }]);
+  });
+
+  test("the tenant column takes a tenant's name or path (docs/webhooks.md's example, run as written), and names what it expects", async () => {
+    const sales = await createTenant(admin, 'Sales');
+    const emea = await createTenant(admin, 'EMEA', sales.id);
+    await createTenant(admin, 'EMEA', (await createTenant(admin, 'Support')).id);
+    const doc = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
+    const example = /<!-- import-example:start -->\s*```csv\n([\s\S]*?)```\s*<!-- import-example:end -->/.exec(doc)?.[1];
+    assert.ok(example, 'docs/webhooks.md has the import example between its markers');
+    const job = await run(admin, example, 'apply');
+    assert.deepEqual([job.created, job.failed], [2, 1], JSON.stringify(job.problems));
+    assert.equal((await userNamed(admin, 'li_lei'))?.tenantId, emea.id);
+    assert.equal((await userNamed(admin, 'han_meimei'))?.tenantId, sales.id);
+    assert.deepEqual(job.problems, [{ row: 4, username: 'wang_fang', field: 'tenantId', rule: AMBIGUOUS_TENANT }]);
+    // The root's name may lead the path; an unknown name is refused with what the column expects.
+    const more = await run(
+      admin,
+      `username,realName,tenantId\nzhao_lei,Zhao_Lei,${(await rootTenant(admin)).name}/Support/EMEA\nqian_li,Qian_Li,Marketing\n`,
+      'check',
+    );
+    assert.deepEqual([more.created, more.failed], [1, 1]);
+    assert.deepEqual(more.problems, [{ row: 3, username: 'qian_li', field: 'tenantId', rule: UNKNOWN_TENANT }]);
   });
 
   test('malformed files are refused whole, each with its rule', async () => {

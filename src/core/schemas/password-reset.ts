@@ -1,21 +1,33 @@
 // "Forgot password" on the sign-in page: a code by email or SMS to the account's address, then a
 // new password with it. The identifier is the email address or the mobile phone number; which
-// one it is also picks the channel the code goes by.
+// one it is also picks the channel the code goes by; a phone number follows the field rules in force
+// (mainland numbers by default, E.164 under the international rules).
 import * as v from 'valibot';
 import { MessageServiceType } from '../enums';
-import { patterns, rules } from '../validation';
+import { rules } from '../validation';
+import { fieldRule } from '../validation/field-rules';
 import { transformedPassword } from './common';
 
 /** EMAIL for an email address, SMS for a mobile phone number. */
 export const resetChannelOf = (identifier: string) => (identifier.includes('@') ? MessageServiceType.EMAIL : MessageServiceType.SMS);
 
-export const resetIdentifier = v.pipe(
-  v.string('rule.required'),
-  v.trim(),
-  v.nonEmpty('rule.required'),
-  v.maxLength(100, 'rule.emailOrPhone'),
-  v.check((value) => (resetChannelOf(value) === MessageServiceType.EMAIL ? v.is(rules.email, value) : patterns.mobilePhone.test(value)), 'rule.emailOrPhone'),
-);
+/** The identifier with `phone` as the phone number's rule; a phone number is answered as the rule
+ *  answers it (an international one without its separators, as it is stored). */
+export function resetIdentifierWith(phone: v.GenericSchema<string, string>) {
+  const isEmail = (value: string) => resetChannelOf(value) === MessageServiceType.EMAIL;
+  return v.pipe(
+    v.string('rule.required'),
+    v.trim(),
+    v.nonEmpty('rule.required'),
+    v.maxLength(100, 'rule.emailOrPhone'),
+    v.check((value) => (isEmail(value) ? v.is(rules.email, value) : v.is(phone, value)), 'rule.emailOrPhone'),
+    v.transform((value) => (isEmail(value) ? value : v.parse(phone, value))),
+  );
+}
+
+/** The server's: the phone rule of the field rules in force (src/core/validation/field-rules.ts);
+ *  the sign-in page builds its own with the mode its public settings name. */
+export const resetIdentifier = resetIdentifierWith(fieldRule.mobilePhone);
 
 export const resetCodeBody = v.object({ identifier: resetIdentifier });
 

@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { Status } from '../enums';
 import { userFields } from '../validation/user';
-import { fieldRule } from '../validation/field-rules';
+import { keptText } from '../validation/changed-fields';
 import { adminUserListQuery } from './admin';
 
 /** The largest file an import takes: room for an export of several hundred thousand people (about
@@ -12,7 +12,8 @@ import { adminUserListQuery } from './admin';
  *  streamed and applies it 500 rows at a time, so memory does not grow with it. */
 export const IMPORT_MAX_BYTES = 200 * 1024 * 1024;
 
-/** The columns an import reads, in the template's order; the first two are required. For a
+/** The columns an import reads, in the template's order; the first two are required. `tenantId`
+ *  takes a tenant's id, name or path ("Sales/EMEA"). For a
  *  person who exists (same username), a column present in the file sets the field (an empty
  *  email, mobile phone or description clears it; an empty tenant or status keeps it) and a
  *  column left out of the file keeps it. New people get no usable password: they choose one with
@@ -26,14 +27,18 @@ export const exportOnlyColumns = ['tenantName', 'locked', 'createdAt'] as const;
 /** How a status is written in the file. */
 export const statusInFile = { [Status.Enable]: 'enabled', [Status.Disabled]: 'disabled' } as const;
 
-/** One row, with the user form's rules (username and name required, the rest optional). */
+/** One row, with the user form's rules (username and name required, the rest optional). The
+ *  username, name and phone are checked by the field rules in force only for a new person or when
+ *  they change (`ruledUserFields`, src/core/validation/changed-fields.ts): an unchanged row of
+ *  someone stored under other rules imports as unchanged. */
 export const importRow = v.object({
-  username: fieldRule.username,
-  realName: userFields.realName,
+  username: keptText,
+  realName: keptText,
   email: userFields.email,
-  mobilePhone: userFields.mobilePhone,
+  mobilePhone: v.optional(keptText),
   description: userFields.description,
-  tenantId: userFields.tenantId,
+  /** A tenant's id, name or path of names ("Sales/EMEA"), resolved by the import (server/services/user-import-tenants.ts). */
+  tenantId: v.optional(v.pipe(v.string(), v.maxLength(1000, 'rule.tenantId'))),
   availabilityStatus: userFields.availabilityStatus,
 });
 export type ImportRow = v.InferOutput<typeof importRow>;

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { loginCode } from '../validation';
 import { availabilityStatus, profileFields, userExtraProp, userFields } from '../validation/user';
 import { fieldRule } from '../validation/field-rules';
+import { keptText } from '../validation/changed-fields';
 import { id, pageQueryFields, pagedList, transformedPassword, version } from './common';
 
 /** Columns a user list can be searched by (each has an index). */
@@ -25,10 +26,14 @@ const editableFields = {
 /** POST /user without id: a new user; the password is the transformed one. */
 export const userCreateBody = v.object({ ...editableFields, username: fieldRule.username, password: transformedPassword });
 
+/** An update's name and phone: the stored value passes as it is, a changed one is checked by the
+ *  field rules in force (server/services/users.ts, src/core/validation/changed-fields.ts). */
+const keptRuledFields = { realName: keptText, mobilePhone: v.optional(keptText) };
+
 /** PUT /user/{id} (or POST /user with an id): `version` guards against stale writes (409). A change
  *  of the phone or email also takes the caller's own current password (transformed). */
 export const userUpdateBody = v.object({
-  ...v.partial(v.object(editableFields)).entries,
+  ...v.partial(v.object({ ...editableFields, ...keptRuledFields })).entries,
   id: v.optional(id),
   username: v.optional(v.string()),
   version,
@@ -46,6 +51,7 @@ export const userSaveDoc = v.union([userCreateBody, v.object({ ...userUpdateBody
 export const basicInfoBody = v.object({
   username: v.optional(v.string()),
   ...profileFields,
+  ...keptRuledFields,
   description: userFields.description,
   version: v.optional(version),
   /** A change of the phone or email also takes the caller's own current password (transformed). */

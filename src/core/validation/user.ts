@@ -23,6 +23,10 @@ export const profileFields = {
   email: optionalField(rules.email),
 };
 
+/** The fields whose rules the field rules setting chooses: an update checks them only when they
+ *  change (./changed-fields.ts), a new person always. */
+export const ruledUserFields = { username: fieldRule.username, realName: profileFields.realName, mobilePhone: profileFields.mobilePhone };
+
 /** The fields of a user an administrator sets (the user forms, POST /user and PUT /user/{id}). */
 export const userFields = {
   ...profileFields,

@@ -4,7 +4,8 @@
 // or mobile phone is pending until the code sent to it is entered: the dialog then stays open
 // with a code field per pending address, and closes once every one is confirmed. Changing either
 // also asks for the current password (where a password reset goes must not move with a session alone).
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import * as v from 'valibot';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useStore } from '../store';
@@ -12,6 +13,7 @@ import * as users from '../../core/api/users';
 import { notifySuccess } from '../../core/messages';
 import { $session, reload } from '../../core/session';
 import { profileForm, type ProfileFormInput } from '../../core/validation/user';
+import { unlessKept } from '../../core/validation/changed-fields';
 import { useT } from '../i18n';
 import { PasswordField, TextField } from '../widgets/TextFields';
 import { transformPassword } from '../../core/password';
@@ -44,8 +46,10 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
   const [loaded, setLoaded] = useState(false);
   const [pending, setPending] = useState<PendingContacts>({});
   const [saved, setSaved] = useState({ mobilePhone: '', email: '' });
+  // The stored name and phone pass as they are; a changed one follows the field rules in force.
+  const schema = useRef<v.GenericSchema<ProfileFormInput>>(profileForm);
   const { register, handleSubmit, reset, setValue, setError, watch, formState } = useForm<ProfileFormInput>({
-    resolver: valibotResolver(profileForm),
+    resolver: (values, context, options) => valibotResolver(schema.current)(values, context, options),
     defaultValues: empty,
   });
   const { errors, isSubmitting } = formState;
@@ -60,6 +64,11 @@ export default function ProfileDialog({ open, onOpenChange, onSaved }: ProfileDi
       .then((info) => {
         if (!live) return;
         const contacts = { mobilePhone: info.mobilePhone ?? '', email: info.email ?? '' };
+        const { entries } = profileForm;
+        schema.current = v.object(
+          { ...entries, realName: unlessKept(info.realName, entries.realName), mobilePhone: unlessKept(info.mobilePhone, entries.mobilePhone) },
+          'rule.required',
+        );
         reset({ ...empty, username: info.username, realName: info.realName ?? '', avatar: info.avatar ?? '', ...contacts });
         setSaved(contacts);
         setLoaded(true);

@@ -6,7 +6,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { resetPasswordWithCode, sendResetCode } from '../../core/api/codes';
 import { PasswordPolicyError } from '../../core/password';
-import { resetChannelOf, resetCode, resetIdentifier } from '../../core/schemas/password-reset';
+import { resetChannelOf, resetCode, resetIdentifierWith } from '../../core/schemas/password-reset';
+import { fieldRules, type FieldRulesMode } from '../../core/validation/field-rules';
 import type { PasswordPolicy } from '../../core/schemas/settings';
 import { useT, useTexts, useTRule } from '../i18n';
 import { Field } from './Field';
@@ -18,11 +19,13 @@ import * as styles from './LoginForm.css';
 export interface ForgotPasswordFormProps {
   /** The login settings' password policy (undefined: the rule alone). */
   policy: PasswordPolicy | undefined;
+  /** The field rules in force: a phone number is read by their phone rule. */
+  rules: FieldRulesMode;
   /** Back to the sign-in; `changed` after a successful reset. */
   onDone: (changed: boolean) => void;
 }
 
-export default function ForgotPasswordForm({ policy, onDone }: ForgotPasswordFormProps) {
+export default function ForgotPasswordForm({ policy, rules, onDone }: ForgotPasswordFormProps) {
   const t = useT();
   const tRule = useTRule();
   const ready = useTexts(undefined, 'login', 'settings');
@@ -60,7 +63,7 @@ export default function ForgotPasswordForm({ policy, onDone }: ForgotPasswordFor
 
   const onAsk = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const { values, errors: found } = checkFields(event.currentTarget, { identifier: resetIdentifier });
+    const { values, errors: found } = checkFields(event.currentTarget, { identifier: resetIdentifierWith(fieldRules(rules).mobilePhone) });
     setErrors(found);
     if (values) void send(values.identifier);
   };

@@ -12,7 +12,7 @@ import { useCaptchaImage } from './captchaImage';
 import { HttpError } from '../../core/http';
 import { $loginCaptcha, finishSignIn, LOGIN_SPECIAL_CODE, type LoginResult } from '../../core/session';
 import type { LoginAnswer, LoginErrorData } from '../../core/types';
-import { rules } from '../../core/validation';
+import { fieldRules, type FieldRulesMode } from '../../core/validation/field-rules';
 import { loginCaptcha, loginCode } from '../../core/validation/login';
 import { useT, useTRule } from '../i18n';
 import { Field } from './Field';
@@ -24,16 +24,18 @@ import * as styles from './LoginForm.css';
 export interface PhoneCodeFormProps {
   /** The login settings ask for the captcha on every attempt. */
   captchaAlways: boolean;
+  /** The field rules in force: the phone number follows their phone rule (and is sent as it is stored). */
+  rules: FieldRulesMode;
   onSubmitted: (phone: string) => void;
   onSuccess: (result: Extract<LoginResult, { kind: 'success' }>, phone: string) => void;
   onError: (message: string) => void;
 }
 
-const phoneRule = { phone: rules.mobilePhone };
 const captchaRule = { captcha: v.pipe(loginCaptcha, v.nonEmpty('rule.captcha')) };
 const codeRule = { code: v.pipe(v.string(), v.trim(), loginCode) };
 
-export default function PhoneCodeForm({ captchaAlways, onSubmitted, onSuccess, onError }: PhoneCodeFormProps) {
+export default function PhoneCodeForm({ captchaAlways, rules, onSubmitted, onSuccess, onError }: PhoneCodeFormProps) {
+  const phoneRule = { phone: fieldRules(rules).mobilePhone };
   const t = useT();
   const tRule = useTRule();
   const formRef = useRef<HTMLFormElement>(null);

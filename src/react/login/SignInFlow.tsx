@@ -11,6 +11,7 @@ import type { LoginErrorDetail, LoginSubmitDetail, LoginSuccessDetail } from './
 import PhoneCodeForm from './PhoneCodeForm';
 import TotpSetupForm from './TotpSetupForm';
 import type { TotpEnrolment } from '../../core/api/totp';
+import { FieldRules } from '../../core/validation/field-rules-modes';
 
 export type Flow =
   | { kind: 'phone' }
@@ -34,11 +35,12 @@ export interface SignInFlowProps {
 export default function SignInFlow({ flow, header, settings, onSubmitted, onSuccess, onError, onBack }: SignInFlowProps) {
   const t = useT();
   const policy = settings?.passwordPolicy;
+  const rules = settings?.fieldRules ?? FieldRules.Default;
   const succeeded = (username: string) => (result: Extract<LoginResult, { kind: 'success' }>) => onSuccess({ username, redirectURL: result.redirectURL });
   const failed = (message: string) => onError?.({ message });
   switch (flow.kind) {
     case 'forgot':
-      return <ForgotPasswordForm policy={policy} onDone={(changed) => onBack(changed ? t('login:forgot.done') : undefined)} />;
+      return <ForgotPasswordForm policy={policy} rules={rules} onDone={(changed) => onBack(changed ? t('login:forgot.done') : undefined)} />;
     case 'expired':
       return (
         <ExpiredPasswordForm
@@ -59,6 +61,7 @@ export default function SignInFlow({ flow, header, settings, onSubmitted, onSucc
           {header}
           <PhoneCodeForm
             captchaAlways={settings?.captchaEnabled === true}
+            rules={rules}
             onSubmitted={(phone) => onSubmitted?.({ username: phone })}
             onSuccess={(result, phone) => succeeded(phone)(result)}
             onError={failed}

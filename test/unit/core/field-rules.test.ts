@@ -7,6 +7,8 @@ import * as v from 'valibot';
 import { FieldRules, fieldRule, fieldRules, followFieldRules, type FieldRulesMode } from '../../../src/core/validation/field-rules';
 import { privilegeKey } from '../../../src/core/validation/privilege-key';
 import { userCreateBody } from '../../../src/core/schemas/users';
+import { changesFollowRules, unlessKept } from '../../../src/core/validation/changed-fields';
+import { ruledUserFields } from '../../../src/core/validation/user';
 
 const defaults = fieldRules(FieldRules.Default);
 const international = fieldRules(FieldRules.International);
@@ -148,5 +150,39 @@ describe('fieldRule follows the mode in force', () => {
     const parsed = v.parse(userCreateBody, body);
     assert.equal(parsed.mobilePhone, '+14155550100');
     assert.equal(parsed.realName, 'Alice Smith');
+  });
+});
+
+describe('only changed values are checked (stored values are never re-validated)', () => {
+  const ruled = { realName: ruledUserFields.realName, mobilePhone: ruledUserFields.mobilePhone };
+  const stored = { realName: 'Alice Smith', mobilePhone: '+14155550100' };
+  it('an update carrying the stored values passes under rules that refuse them', () => {
+    assert.deepEqual(changesFollowRules(ruled, { ...stored, description: 'x' }, stored), { success: true, output: { ...stored, description: 'x' } });
+    // An empty phone is the same as none stored.
+    assert.equal(changesFollowRules(ruled, { realName: '张三', mobilePhone: '' }, { realName: '张三', mobilePhone: null }).success, true);
+  });
+  it('a changed value, or every value of a new record, is checked by the rules in force', () => {
+    assert.deepEqual(changesFollowRules(ruled, { realName: 'Alice B. Smith' }, stored), {
+      success: false,
+      fields: [{ field: 'realName', rule: 'rule.realName' }],
+    });
+    assert.deepEqual(changesFollowRules(ruled, { ...stored }), {
+      success: false,
+      fields: [
+        { field: 'realName', rule: 'rule.realName' },
+        { field: 'mobilePhone', rule: 'rule.phone' },
+      ],
+    });
+    followFieldRules(() => FieldRules.International);
+    try {
+      assert.deepEqual(changesFollowRules(ruled, { mobilePhone: '+1 (415) 555-0199' }, stored), { success: true, output: { mobilePhone: '+14155550199' } });
+    } finally {
+      followFieldRules(() => FieldRules.Default);
+    }
+  });
+  it("a form's stored value passes as it is, another follows the rule", () => {
+    const form = v.object({ realName: unlessKept('Alice Smith', fieldRule.realName) });
+    assert.equal(verdict(form, { realName: 'Alice Smith' }), 'ok');
+    assert.equal(verdict(form, { realName: 'Alice Jones' }), 'rule.realName');
   });
 });

@@ -14,6 +14,7 @@ import { Status, UserType } from '../../../core/enums';
 import { notifySuccess } from '../../../core/messages';
 import { transformPassword } from '../../../core/password';
 import { userCreateForm, userUpdateForm } from '../../../core/validation/user';
+import { unlessKept } from '../../../core/validation/changed-fields';
 import type { AvailabilityStatus } from '../../../core/types';
 import { DialogFrame } from '../../dialogs/DialogFrame';
 import { useT } from '../../i18n';
@@ -39,7 +40,16 @@ const controls = {
   currentPassword: v.optional(v.string()),
 };
 const createSchema = v.object({ ...userCreateForm.entries, ...controls, username: userCreateForm.entries.username, password: userCreateForm.entries.password });
-const updateSchema = v.object({ ...userUpdateForm.entries, ...controls, username: v.string(), password: v.string() });
+/** Editing `user`: the stored name and phone pass as they are, a changed one follows the field rules in force. */
+const updateSchemaOf = (user: AdminUser) =>
+  v.object({
+    ...userUpdateForm.entries,
+    ...controls,
+    realName: unlessKept(user.realName, userUpdateForm.entries.realName),
+    mobilePhone: unlessKept(user.mobilePhone, userUpdateForm.entries.mobilePhone),
+    username: v.string(),
+    password: v.string(),
+  });
 type Values = v.InferInput<typeof createSchema>;
 const editable = ['username', 'password', 'realName', 'email', 'mobilePhone', 'description', 'tenantId', 'currentPassword'] as const;
 
@@ -79,7 +89,7 @@ export default function UserDialog({ user, tenants, onClose, onSaved }: UserDial
   const [stale, setStale] = useState(false);
   const [failure, setFailure] = useState<string>();
   const { register, handleSubmit, setError, setValue, watch, formState } = useForm<Values>({
-    resolver: valibotResolver(user ? updateSchema : createSchema),
+    resolver: valibotResolver(user ? updateSchemaOf(user) : createSchema),
     defaultValues: initialValues(user, defaultTenant),
   });
   const { errors, isSubmitting } = formState;
