@@ -218,11 +218,18 @@ export class Directory {
 
 /** A client that reached the directory: connected, and through StartTLS when asked. */
 async function connected(connection: { url: string; servername: string | undefined }, settings: LdapSettings): Promise<Client> {
-  const tlsOptions = tlsOptionsOf(settings, connection.servername);
-  const client = new Client({ url: connection.url, connectTimeout: CONNECT_TIMEOUT_MS, timeout: OPERATION_TIMEOUT_MS, tlsOptions });
-  if (!settings.startTls || connection.url.startsWith('ldaps:')) return client;
+  const secure = connection.url.startsWith('ldaps:');
+  // ldapts keeps the constructor's tlsOptions for ldaps:// only (given with StartTLS they break the
+  // upgrade) and writes into the object it is given: each use gets its own.
+  const client = new Client({
+    url: connection.url,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    timeout: OPERATION_TIMEOUT_MS,
+    ...(secure ? { tlsOptions: tlsOptionsOf(settings, connection.servername) } : {}),
+  });
+  if (!settings.startTls || secure) return client;
   try {
-    await client.startTLS(tlsOptions);
+    await client.startTLS(tlsOptionsOf(settings, connection.servername));
   } catch (error) {
     await client.unbind().catch(() => undefined);
     throw failure(error, 'tls');
