@@ -58,7 +58,13 @@ async function checkGroupRoles(ctx: Ctx, actor: Actor, settings: LdapSettings): 
 }
 
 /** Creates or replaces the tenant's connection (audited; the secret never in the record). */
-export async function saveConnection(ctx: Ctx, actor: Actor, tenantId: string, body: v.InferOutput<typeof ldapConnectionBody>, ip: string): Promise<LdapConnection> {
+export async function saveConnection(
+  ctx: Ctx,
+  actor: Actor,
+  tenantId: string,
+  body: v.InferOutput<typeof ldapConnectionBody>,
+  ip: string,
+): Promise<LdapConnection> {
   const tenant = await manageableTenant(ctx, actor, tenantId);
   await checkGroupRoles(ctx, actor, body.settings);
   const current = await connectionOfTenant(ctx, tenant.id);

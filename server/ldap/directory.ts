@@ -58,7 +58,8 @@ function stepOf(error: unknown, during: LdapStep): LdapStep {
 function failure(error: unknown, during: LdapStep): DirectoryError {
   if (error instanceof DirectoryError) return error;
   const step = stepOf(error, during);
-  const message = error instanceof InvalidCredentialsError ? 'the directory refused the bind DN or its secret' : error instanceof Error ? error.message : String(error);
+  const message =
+    error instanceof InvalidCredentialsError ? 'the directory refused the bind DN or its secret' : error instanceof Error ? error.message : String(error);
   return new DirectoryError(step, message, { cause: error });
 }
 

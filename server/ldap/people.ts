@@ -36,14 +36,18 @@ export async function linksOf(ctx: Ctx, connectionId: string): Promise<Map<strin
   return new Map(rows.map(({ externalId, dn, ...user }) => [externalId, { user, dn }]));
 }
 
-/** A password nobody knows (the person signs in with the directory's): as a browser would send it. */
+/** A password nobody knows, as a browser would send it (the create body's rule wants one). */
 const unknownPassword = () => createHash('sha256').update(newSecret()).digest('hex');
+/** What a directory's person keeps as a local password hash: not a hash, so no password verifies
+ *  against it (server/auth/kdf.ts), and no slow KDF runs for each of thousands of new people. */
+export const NO_LOCAL_PASSWORD = '!directory';
 
 const blank = (value: string) => value.trim();
 
 /** The console's rule that refused a directory value, as a conflict's detail. */
 function refusal(error: unknown): string {
-  if (error instanceof v.ValiError) return error.issues.map((issue: v.BaseIssue<unknown>) => `${issue.path?.map((item) => String(item.key)).join('.') ?? ''}: ${issue.message}`).join('; ');
+  if (error instanceof v.ValiError)
+    return error.issues.map((issue: v.BaseIssue<unknown>) => `${issue.path?.map((item) => String(item.key)).join('.') ?? ''}: ${issue.message}`).join('; ');
   if (error instanceof ApiError) return `${error.message} ${JSON.stringify(error.data ?? '')}`;
   throw error;
 }
@@ -51,7 +55,14 @@ function refusal(error: unknown): string {
 export type PersonOutcome = { kind: 'created' | 'updated' | 'unchanged'; user: UserRow } | { kind: 'conflict'; conflict: LdapConflictEntry };
 
 /** Creates the person of a new directory entry, unless someone here has the username or e-mail. */
-export async function createPerson(ctx: Ctx, actor: Actor, connectionId: string, tenantId: string, person: DirectoryPerson, ip: string): Promise<PersonOutcome> {
+export async function createPerson(
+  ctx: Ctx,
+  actor: Actor,
+  connectionId: string,
+  tenantId: string,
+  person: DirectoryPerson,
+  ip: string,
+): Promise<PersonOutcome> {
   const conflict = (field: LdapConflictEntry['field'], detail: string): PersonOutcome => ({
     kind: 'conflict',
     conflict: { dn: person.dn, username: person.username, field, detail },
@@ -70,7 +81,7 @@ export async function createPerson(ctx: Ctx, actor: Actor, connectionId: string,
       password: unknownPassword(),
     });
     const created = await ctx.audit.change(async () => {
-      const created = await users.createUser(ctx, actor, input, ip);
+      const created = await users.createUser(ctx, actor, input, ip, { passwordHash: NO_LOCAL_PASSWORD });
       await ctx.db.insertInto('ldapUserLinks').values({ connectionId, userId: created.id, externalId: person.externalId, dn: person.dn }).execute();
       return created;
     });
@@ -82,7 +93,14 @@ export async function createPerson(ctx: Ctx, actor: Actor, connectionId: string,
 }
 
 /** Brings a linked person in step with their entry (`present: false`: gone from the directory, so disabled). */
-export async function updatePerson(ctx: Ctx, actor: Actor, connectionId: string, linked: LinkedPerson, person: DirectoryPerson | undefined, ip: string): Promise<PersonOutcome> {
+export async function updatePerson(
+  ctx: Ctx,
+  actor: Actor,
+  connectionId: string,
+  linked: LinkedPerson,
+  person: DirectoryPerson | undefined,
+  ip: string,
+): Promise<PersonOutcome> {
   const { user } = linked;
   const wanted = person
     ? {
@@ -92,7 +110,12 @@ export async function updatePerson(ctx: Ctx, actor: Actor, connectionId: string,
         availabilityStatus: person.disabled ? Status.Disabled : Status.Enable,
       }
     : { availabilityStatus: Status.Disabled };
-  const stored: Record<string, unknown> = { realName: user.realName, email: user.email ?? '', mobilePhone: user.mobilePhone ?? '', availabilityStatus: user.availabilityStatus };
+  const stored: Record<string, unknown> = {
+    realName: user.realName,
+    email: user.email ?? '',
+    mobilePhone: user.mobilePhone ?? '',
+    availabilityStatus: user.availabilityStatus,
+  };
   const changed = Object.entries(wanted).some(([key, value]) => stored[key] !== value);
   if (person && person.dn !== linked.dn) {
     await ctx.audit.change(() =>

@@ -19,16 +19,36 @@ export async function storeReport(ctx: Ctx, connectionId: string, report: Omit<L
   await ctx.audit.change(async () => {
     await ctx.db
       .insertInto('ldapSyncReports')
-      .values({ id, connectionId, trigger: report.trigger, startedAt: report.startedAt, finishedAt: report.finishedAt, outcome: report.outcome, summary: JSON.stringify(summary) })
+      .values({
+        id,
+        connectionId,
+        trigger: report.trigger,
+        startedAt: report.startedAt,
+        finishedAt: report.finishedAt,
+        outcome: report.outcome,
+        summary: JSON.stringify(summary),
+      })
       .execute();
-    const old = ctx.db.selectFrom('ldapSyncReports').select('id').where('connectionId', '=', connectionId).orderBy('startedAt', 'desc').offset(REPORTS_KEPT).limit(1000);
+    const old = ctx.db
+      .selectFrom('ldapSyncReports')
+      .select('id')
+      .where('connectionId', '=', connectionId)
+      .orderBy('startedAt', 'desc')
+      .offset(REPORTS_KEPT)
+      .limit(1000);
     await ctx.db.deleteFrom('ldapSyncReports').where('id', 'in', old).execute();
   });
   return { id, ...report, summary };
 }
 
 export async function reportsOf(ctx: Ctx, connectionId: string): Promise<LdapSyncReport[]> {
-  const rows = await ctx.db.selectFrom('ldapSyncReports').selectAll().where('connectionId', '=', connectionId).orderBy('startedAt', 'desc').limit(REPORTS_KEPT).execute();
+  const rows = await ctx.db
+    .selectFrom('ldapSyncReports')
+    .selectAll()
+    .where('connectionId', '=', connectionId)
+    .orderBy('startedAt', 'desc')
+    .limit(REPORTS_KEPT)
+    .execute();
   return rows.map((row) => ({
     id: row.id,
     trigger: row.trigger as LdapSyncReport['trigger'],

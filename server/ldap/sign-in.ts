@@ -16,10 +16,7 @@ import { createPerson, updatePerson } from './people';
 
 export type DirectoryVerdict =
   /** Not a directory's person: the local password decides. */
-  | { kind: 'local' }
-  | { kind: 'passed'; user: UserRow }
-  | { kind: 'refused'; reason: string }
-  | { kind: 'unreachable' };
+  { kind: 'local' } | { kind: 'passed'; user: UserRow } | { kind: 'refused'; reason: string } | { kind: 'unreachable' };
 
 export const DIRECTORY_UNREACHABLE = 'The directory that checks your password cannot be reached; try again later or tell your administrator';
 
@@ -31,7 +28,13 @@ const actorOf = async (ctx: Ctx, row: LdapConnectionRow) => {
 };
 
 /** Finds `username` in the directory and binds as the entry with `password`. */
-async function bindAs(ctx: Ctx, row: LdapConnectionRow, username: string, password: string, externalId?: string): Promise<DirectoryPerson | 'absent' | 'wrong'> {
+async function bindAs(
+  ctx: Ctx,
+  row: LdapConnectionRow,
+  username: string,
+  password: string,
+  externalId?: string,
+): Promise<DirectoryPerson | 'absent' | 'wrong'> {
   const directory = await Directory.open(ctx, { settings: settingsOf(row), bindSecret: row.bindSecret });
   try {
     const found = await directory.people(username);
@@ -44,7 +47,15 @@ async function bindAs(ctx: Ctx, row: LdapConnectionRow, username: string, passwo
 }
 
 /** The person a linked sign-in continues as (brought in step with the entry first). */
-async function signInLinked(ctx: Ctx, row: LdapConnectionRow, local: UserRow, externalId: string, dn: string, password: string, ip: string): Promise<DirectoryVerdict> {
+async function signInLinked(
+  ctx: Ctx,
+  row: LdapConnectionRow,
+  local: UserRow,
+  externalId: string,
+  dn: string,
+  password: string,
+  ip: string,
+): Promise<DirectoryVerdict> {
   if (row.enabled !== 1) return { kind: 'refused', reason: 'directory connection disabled' };
   const person = await bindAs(ctx, row, local.username, password, externalId);
   if (person === 'absent') return { kind: 'refused', reason: 'not in the directory' };

@@ -73,25 +73,38 @@ async function run(ctx: Ctx, row: LdapConnectionRow, summary: LdapSyncSummary, i
   };
   const members = new Map<string, { user: UserRow; groups: Set<string> }>();
   const seen = new Set<string>();
-  for (const person of people) {
-    if (seen.has(person.externalId)) continue;
-    seen.add(person.externalId);
+  const unique = people.filter((person) => !seen.has(person.externalId) && seen.add(person.externalId));
+  await inChunks(ctx, unique, async (person) => {
     summary.seen += 1;
     const linked = links.get(person.externalId);
-    const outcome = linked ? await updatePerson(ctx, actor, row.id, linked, person, address) : await createPerson(ctx, actor, row.id, row.tenantId, person, address);
+    const outcome = linked
+      ? await updatePerson(ctx, actor, row.id, linked, person, address)
+      : await createPerson(ctx, actor, row.id, row.tenantId, person, address);
     const disabledNow = outcome.kind === 'updated' && person.disabled && linked?.user.availabilityStatus === Status.Enable;
     if (disabledNow) summary.disabled += 1;
     else count(outcome);
     if (outcome.kind !== 'conflict') members.set(outcome.user.id, { user: outcome.user, groups: groupsOf(person, groupsByMember) });
-  }
-  for (const [externalId, linked] of links) {
-    if (seen.has(externalId)) continue;
+  });
+  const gone = [...links].filter(([externalId]) => !seen.has(externalId)).map(([, linked]) => linked);
+  await inChunks(ctx, gone, async (linked) => {
     const outcome = await updatePerson(ctx, actor, row.id, linked, undefined, address);
     if (outcome.kind === 'updated') summary.disabled += 1;
     else count(outcome);
     members.set(linked.user.id, { user: linked.user, groups: new Set() });
-  }
+  });
   summary.roleChanges = await applyGroupRoles(ctx, row, actor, members, address);
+}
+
+/** People per transaction: each person's change is a savepoint of it (a refused one is rolled back
+ *  alone), and thousands of people cost a few hundred commits, not thousands. */
+const CHUNK = 200;
+
+async function inChunks<T>(ctx: Ctx, items: T[], each: (item: T) => Promise<void>): Promise<void> {
+  for (let start = 0; start < items.length; start += CHUNK) {
+    await ctx.audit.change(async () => {
+      for (const item of items.slice(start, start + CHUNK)) await each(item);
+    });
+  }
 }
 
 /** Gives and takes back the roles mapped to directory groups; answers how many people changed. */
@@ -109,12 +122,12 @@ async function applyGroupRoles(
   const heldBy = new Map<string, Set<string>>();
   for (const { roleId, userId } of held) heldBy.set(userId, (heldBy.get(userId) ?? new Set()).add(roleId));
   let changed = 0;
-  for (const { user, groups } of members.values()) {
+  await inChunks(ctx, [...members.values()], async ({ user, groups }) => {
     const wanted = new Set(mapping.filter((entry) => groups.has(entry.groupDn.toLowerCase())).map((entry) => entry.roleId));
     const current = heldBy.get(user.id) ?? new Set<string>();
     const added = [...wanted].filter((role) => !current.has(role));
     const removed = [...current].filter((role) => !wanted.has(role));
-    if (!added.length && !removed.length) continue;
+    if (!added.length && !removed.length) return;
     changed += 1;
     await ctx.audit.change(async () => {
       if (removed.length) await ctx.db.deleteFrom('roleMembers').where('userId', '=', user.id).where('roleId', 'in', removed).execute();
@@ -132,6 +145,6 @@ async function applyGroupRoles(
         detail: { rolesAdded: added, rolesRemoved: removed, from: 'directory groups' },
       });
     });
-  }
+  });
   return changed;
 }

@@ -30,7 +30,12 @@ before(async () => {
   tenantId = (await createTenant(admin, 'DirectoryTenant')).id;
   await saveConnection(admin, tenantId, openLdapSettings(slapd.url, slapd.caPem));
   const settings = await admin.get<{ version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', { version: settings.body.data.version, maxFailures: 3, captchaAfterFailures: 0, fieldRules: 'international' });
+  const saved = await admin.put('/api/settings/login', {
+    version: settings.body.data.version,
+    maxFailures: 3,
+    captchaAfterFailures: 0,
+    fieldRules: 'international',
+  });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
 });
 
@@ -50,7 +55,9 @@ test('a directory person signs in with the directory password and is created at 
   const signedIn = await directoryLogin('alice', 'alice-pass-1');
   assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
   assert.equal(signedIn.body.data.loginSuccess, true);
-  const found = await admin.get<{ list: { username: string; realName: string; email: string; tenantId: string }[] }>('/api/user?searchProp=username&searchValue=alice');
+  const found = await admin.get<{ list: { username: string; realName: string; email: string; tenantId: string }[] }>(
+    '/api/user?searchProp=username&searchValue=alice',
+  );
   const alice = found.body.data.list.find((row) => row.username === 'alice');
   assert.ok(alice, 'alice was created');
   assert.equal(alice.realName, 'Alice Liddell');

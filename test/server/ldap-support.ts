@@ -18,7 +18,10 @@ access to attrs=userPassword by anonymous auth by * none
 access to * by dn.exact="${READER.dn}" read by self read by * none`;
 
 export const startDirectory = (options: SlapdOptions = {}) =>
-  startSlapd({ ldif: [READER_LDIF, options.ldif ?? ''].filter(Boolean).join('\n\n'), databaseConfig: [READER_CONFIG, options.databaseConfig ?? ''].join('\n') });
+  startSlapd({
+    ldif: [READER_LDIF, options.ldif ?? ''].filter(Boolean).join('\n\n'),
+    databaseConfig: [READER_CONFIG, options.databaseConfig ?? ''].join('\n'),
+  });
 
 export function openLdapSettings(url: string, caPem: string, overrides: Partial<LdapSettings> = {}): LdapSettings {
   return {

@@ -43,7 +43,11 @@ export const ldapSettings = v.object({
   /** Upgrade an ldap:// connection with StartTLS before binding. */
   startTls: v.boolean(),
   /** PEM CA certificate(s) the directory's certificate must chain to (empty: the system's). */
-  caCertificate: v.pipe(v.string(), v.maxLength(65_536, 'rule.ldapTooLong'), v.regex(/^(?:|[\s\S]*-----BEGIN CERTIFICATE-----[\s\S]*)$/, 'rule.ldapCertificate')),
+  caCertificate: v.pipe(
+    v.string(),
+    v.maxLength(65_536, 'rule.ldapTooLong'),
+    v.regex(/^(?:|[\s\S]*-----BEGIN CERTIFICATE-----[\s\S]*)$/, 'rule.ldapCertificate'),
+  ),
   bindDn: required(1024),
   baseDn: required(1024),
   userFilter: required(2048),
@@ -52,7 +56,12 @@ export const ldapSettings = v.object({
   mapping: ldapMapping,
   groupRoles: v.pipe(v.array(ldapGroupRole), v.maxLength(200, 'rule.ldapTooLong')),
   /** Minutes between scheduled synchronisations (0: only on demand). */
-  syncIntervalMinutes: v.pipe(v.number('rule.positiveInteger'), v.integer('rule.positiveInteger'), v.minValue(0, 'rule.positiveInteger'), v.maxValue(10_080, 'rule.positiveInteger')),
+  syncIntervalMinutes: v.pipe(
+    v.number('rule.positiveInteger'),
+    v.integer('rule.positiveInteger'),
+    v.minValue(0, 'rule.positiveInteger'),
+    v.maxValue(10_080, 'rule.positiveInteger'),
+  ),
   /** Whether the tenant's people without a directory entry may still sign in with a local password. */
   allowLocalPasswords: v.boolean(),
 });
