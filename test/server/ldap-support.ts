@@ -1,21 +1,24 @@
 // Shared by the directory tests: a slapd holding the read-only service account and its access rules
-// as docs/ldap.md's OpenLDAP steps set them up, and a tenant's connection saved through the API.
+// as docs/ldap.md's OpenLDAP steps set them up (read from the docs), and a tenant's connection saved
+// through the API.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { LDAP_PRESET_SETTINGS } from '../../src/core/ldap-presets';
 import type { LdapConnection, LdapSettings } from '../../src/core/schemas/ldap';
 import type { Client } from './harness';
 import { PEOPLE, READER, startSlapd, SUFFIX, type SlapdOptions } from './slapd';
 
-export const READER_LDIF = `dn: ${READER.dn}
-objectClass: organizationalRole
-objectClass: simpleSecurityObject
-cn: iam-reader
-userPassword: ${READER.secret}`;
+/** A fenced block of docs/ldap.md by its tag (```ldif openldap-reader): the tests run the docs' steps. */
+export function docsBlock(tag: string): string {
+  const match = new RegExp('```\\w+ ' + tag + '\\n([\\s\\S]*?)\\n```').exec(DOCS);
+  if (!match) throw new Error(`docs/ldap.md has no block tagged ${tag}`);
+  return match[1]!;
+}
+const DOCS = readFileSync(new URL('../../docs/ldap.md', import.meta.url), 'utf8');
 
-/** The service account may page through every person; people bind as themselves; nobody reads passwords. */
-export const READER_CONFIG = `limits dn.exact="${READER.dn}" size.soft=500 size.hard=500 size.prtotal=unlimited
-access to attrs=userPassword by anonymous auth by * none
-access to * by dn.exact="${READER.dn}" read by self read by * none`;
+/** The read-only service account, and its access and paging limits, as docs/ldap.md sets them up. */
+export const READER_LDIF = docsBlock('openldap-reader');
+export const READER_CONFIG = docsBlock('openldap-access');
 
 export const startDirectory = (options: SlapdOptions = {}) =>
   startSlapd({

@@ -14,7 +14,7 @@ import { openLdapSettings, saveConnection, startDirectory } from './ldap-support
 import type { LdapSettings, LdapSyncReport } from '../../src/core/schemas/ldap';
 import { Status } from '../../src/core/enums';
 
-const COUNT = Number(process.env.LDAP_SYNC_COUNT ?? 5000);
+const COUNT = 5000;
 const uid = (n: number) => `p${String(n).padStart(4, '0')}`;
 const STAFF = `cn=staff,${GROUPS}`;
 

@@ -141,6 +141,13 @@ const RULES: Record<string, Rule> = {
   'GET /api/apps/{appId}/oidc-client': 'scoped',
   'PUT /api/apps/{appId}/oidc-client': 'scoped',
   'POST /api/apps/{appId}/oidc-client/secret': 'scoped',
+  // Directory connections (server/routes/ldap.ts): of tenants in the caller's scope.
+  'GET /api/tenants/{id}/ldap': 'scoped',
+  'PUT /api/tenants/{id}/ldap': 'scoped',
+  'DELETE /api/tenants/{id}/ldap': 'scoped',
+  'POST /api/tenants/{id}/ldap/test': 'scoped',
+  'POST /api/tenants/{id}/ldap/sync': 'scoped',
+  'GET /api/tenants/{id}/ldap/reports': 'scoped',
   // SCIM provisioning tokens (server/routes/scim-tokens.ts): of tenants in the caller's scope.
   'GET /api/scim-tokens': 'scoped',
   'POST /api/scim-tokens': 'scoped',
