@@ -41,10 +41,10 @@ export const ldapSettings = v.object({
   /** ldap://host[:port] or ldaps://host[:port]. */
   url: v.pipe(required(512), v.regex(/^ldaps?:\/\/[A-Za-z0-9.[\]:-]+(?::\d{1,5})?\/?$/i, 'rule.ldapUrl')),
   /** Upgrade an ldap:// connection with StartTLS before binding. */
-  startTls: v.boolean(),
+  startTls: v.boolean('rule.required'),
   /** PEM CA certificate(s) the directory's certificate must chain to (empty: the system's). */
   caCertificate: v.pipe(
-    v.string(),
+    v.string('rule.required'),
     v.maxLength(65_536, 'rule.ldapTooLong'),
     v.regex(/^(?:|[\s\S]*-----BEGIN CERTIFICATE-----[\s\S]*)$/, 'rule.ldapCertificate'),
   ),
@@ -53,8 +53,8 @@ export const ldapSettings = v.object({
   userFilter: required(2048),
   groupFilter: line(2048),
   preset: v.picklist(LDAP_PRESETS, 'rule.required'),
-  mapping: ldapMapping,
-  groupRoles: v.pipe(v.array(ldapGroupRole), v.maxLength(200, 'rule.ldapTooLong')),
+  mapping: v.object(ldapMapping.entries, 'rule.required'),
+  groupRoles: v.pipe(v.array(ldapGroupRole, 'rule.required'), v.maxLength(200, 'rule.ldapTooLong')),
   /** Minutes between scheduled synchronisations (0: only on demand). */
   syncIntervalMinutes: v.pipe(
     v.number('rule.positiveInteger'),
@@ -63,7 +63,7 @@ export const ldapSettings = v.object({
     v.maxValue(10_080, 'rule.positiveInteger'),
   ),
   /** Whether the tenant's people without a directory entry may still sign in with a local password. */
-  allowLocalPasswords: v.boolean(),
+  allowLocalPasswords: v.boolean('rule.required'),
 });
 export type LdapSettings = v.InferOutput<typeof ldapSettings>;
 
@@ -72,9 +72,9 @@ const connectionName = v.pipe(required(50), v.regex(/^\S(?:.*\S)?$/, 'rule.scimT
 /** PUT /tenants/:id/ldap: `bindSecret` empty keeps the stored one (required the first time). */
 export const ldapConnectionBody = v.object({
   name: connectionName,
-  enabled: v.boolean(),
-  settings: ldapSettings,
-  bindSecret: v.pipe(v.string(), v.maxLength(1024, 'rule.ldapTooLong')),
+  enabled: v.boolean('rule.required'),
+  settings: v.object(ldapSettings.entries, 'rule.required'),
+  bindSecret: v.pipe(v.string('rule.required'), v.maxLength(1024, 'rule.ldapTooLong')),
 });
 
 export const ldapConnection = v.object({
