@@ -12,7 +12,8 @@ export const LDAP_STEPS = ['connect', 'tls', 'bind', 'search'] as const;
 export type LdapStep = (typeof LDAP_STEPS)[number];
 
 /** Text of one line, bounded (DNs, filters, attribute names). */
-const line = (max: number) => v.pipe(v.string('rule.required'), v.maxLength(max, 'rule.ldapTooLong'), v.regex(/^[^\r\n\0]*$/, 'rule.ldapLine'));
+const line = (max: number) =>
+  v.pipe(v.string('rule.required'), v.maxLength(max, `rule.ldapLine?max=${max}`), v.regex(/^[^\r\n\0]*$/, `rule.ldapLine?max=${max}`));
 const required = (max: number) => v.pipe(line(max), v.minLength(1, 'rule.required'));
 const attribute = v.pipe(v.string('rule.required'), v.regex(/^(?:[A-Za-z][\w-]{0,63})?$/, 'rule.ldapAttribute'));
 
@@ -45,7 +46,7 @@ export const ldapSettings = v.object({
   /** PEM CA certificate(s) the directory's certificate must chain to (empty: the system's). */
   caCertificate: v.pipe(
     v.string('rule.required'),
-    v.maxLength(65_536, 'rule.ldapTooLong'),
+    v.maxLength(65_536, 'rule.maxLength?max=65536'),
     v.regex(/^(?:|[\s\S]*-----BEGIN CERTIFICATE-----[\s\S]*)$/, 'rule.ldapCertificate'),
   ),
   bindDn: required(1024),
@@ -54,7 +55,7 @@ export const ldapSettings = v.object({
   groupFilter: line(2048),
   preset: v.picklist(LDAP_PRESETS, 'rule.required'),
   mapping: v.object(ldapMapping.entries, 'rule.required'),
-  groupRoles: v.pipe(v.array(ldapGroupRole, 'rule.required'), v.maxLength(200, 'rule.ldapTooLong')),
+  groupRoles: v.pipe(v.array(ldapGroupRole, 'rule.required'), v.maxLength(200, 'rule.maxLength?max=200')),
   /** Minutes between scheduled synchronisations (0: only on demand). */
   syncIntervalMinutes: v.pipe(
     v.number('rule.positiveInteger'),
@@ -74,7 +75,7 @@ export const ldapConnectionBody = v.object({
   name: connectionName,
   enabled: v.boolean('rule.required'),
   settings: v.object(ldapSettings.entries, 'rule.required'),
-  bindSecret: v.pipe(v.string('rule.required'), v.maxLength(1024, 'rule.ldapTooLong')),
+  bindSecret: v.pipe(v.string('rule.required'), v.maxLength(1024, 'rule.maxLength?max=1024')),
 });
 
 export const ldapConnection = v.object({
