@@ -45,6 +45,7 @@ import { passwordExpired, storeNewPassword } from './password-policy';
 import { endEveryAccess } from '../oidc/revoke';
 import { hasPasskey } from './passkeys/has-passkey';
 import { secondStepOptions, storedPasskey, usePasskey, NOT_YOURS } from './passkeys/assertion';
+import { directoryFirstFactor, unreachableError } from '../ldap/sign-in';
 
 type LoginBody = v.InferOutput<typeof loginBody>;
 
@@ -255,14 +256,22 @@ async function attempt(
     if (!(await consumeCaptcha(ctx, req, body.captcha, body.captchaKey))) await fail('Wrong captcha', { reason: 'captcha' });
   }
 
-  const user = await findUser(ctx, policy, body.username);
+  let user = await findUser(ctx, policy, body.username);
   if (byCode) {
     if (!body.code) throw fieldError([{ field: 'code', rule: 'rule.code' }]);
     if (!user || !(await consumeCode(ctx, user.id, 'phone-login', body.code))) return fail(CODE_LOGIN_FAILED);
   } else {
     if (!body.password) throw fieldError([{ field: 'password', rule: 'rule.loginPassword' }]);
-    const passwordOk = await verifyPassword(user?.passwordHash, body.password);
-    if (!user || !passwordOk) return fail(LOGIN_FAILED);
+    // A directory's person signs in with the directory's password (server/ldap/sign-in.ts).
+    const lookUpUnknown = policy.loginMethod === LoginMethod.USERNAME_PASSWORD;
+    const directory = await directoryFirstFactor(ctx, body.username, body.directoryPassword, user, lookUpUnknown, client.ip);
+    if (directory.kind === 'unreachable') throw unreachableError();
+    if (directory.kind === 'refused') return fail(LOGIN_FAILED, { reason: 'directory', detail: directory.reason });
+    if (directory.kind === 'passed') user = directory.user;
+    else {
+      const passwordOk = await verifyPassword(user?.passwordHash, body.password);
+      if (!user || !passwordOk) return fail(LOGIN_FAILED);
+    }
   }
   if (user.availabilityStatus !== Status.Enable) return fail(USER_DISABLED, { reason: 'disabled' });
 

@@ -784,6 +784,49 @@ const samlServiceProviders: Migration = {
   },
 };
 
+/** Directory connections (server/ldap, docs/ldap.md): one LDAP or Active Directory connection per
+ *  tenant, its bind secret kept like the other write-only secrets (never answered); the link of each
+ *  person a connection created to its directory entry (its stable id: objectGUID, entryUUID or the
+ *  DN); and each synchronisation's report. `claimed_until` lets one process at a time synchronise a
+ *  connection. */
+const ldapConnections: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('ldap_connections')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('tenant_id', 'text', (c) => c.notNull().unique().references('tenants.id').onDelete('cascade'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('settings', 'text', (c) => c.notNull())
+      .addColumn('bind_secret', 'text', (c) => c.notNull())
+      .addColumn('enabled', 'integer', (c) => c.notNull())
+      .addColumn('claimed_until', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('last_sync_at', 'bigint')
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('ldap_user_links')
+      .addColumn('connection_id', 'text', (c) => c.notNull().references('ldap_connections.id').onDelete('cascade'))
+      .addColumn('user_id', 'text', (c) => c.notNull().unique().references('users.id').onDelete('cascade'))
+      .addColumn('external_id', 'text', (c) => c.notNull())
+      .addColumn('dn', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('ldap_user_links_pk', ['connection_id', 'external_id'])
+      .execute();
+    await db.schema
+      .createTable('ldap_sync_reports')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('connection_id', 'text', (c) => c.notNull().references('ldap_connections.id').onDelete('cascade'))
+      .addColumn('trigger', 'text', (c) => c.notNull())
+      .addColumn('started_at', 'bigint', (c) => c.notNull())
+      .addColumn('finished_at', 'bigint', (c) => c.notNull())
+      .addColumn('outcome', 'text', (c) => c.notNull())
+      .addColumn('summary', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('ldap_sync_reports_connection').on('ldap_sync_reports').columns(['connection_id', 'started_at']).execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -819,6 +862,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0032_username_case': usernameCase(engine),
     '0034_import_job_runner': importJobRunner,
     '0040_saml_service_providers': samlServiceProviders,
+    '0041_ldap_connections': ldapConnections,
   };
 }
 

@@ -359,6 +359,9 @@ export interface Database {
   samlRequests: SamlRequestTable;
   samlMessageIds: SamlMessageIdTable;
   samlSessions: SamlSessionTable;
+  ldapConnections: LdapConnectionTable;
+  ldapUserLinks: LdapUserLinkTable;
+  ldapSyncReports: LdapSyncReportTable;
 }
 
 /** An app as a SAML service provider (migration 0040, server/saml/). `acsUrls` is JSON: [{ url, binding }]. */
@@ -503,4 +506,40 @@ export interface UserImportJobTable {
   finishedAt: number | null;
   /** The process running it (server/process-identity.ts; migration 0034); null before. */
   runner: string | null;
+}
+
+/** A tenant's directory connection (migration 0041, server/ldap): `settings` is the JSON of
+ *  LdapSettings (src/core/schemas/ldap.ts); the bind secret is never answered. */
+export interface LdapConnectionTable {
+  id: string;
+  tenantId: string;
+  name: string;
+  settings: string;
+  bindSecret: string;
+  enabled: number;
+  /** Until when one process synchronises it (0: nobody). */
+  claimedUntil: Generated<number>;
+  lastSyncAt: number | null;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A person a directory connection created, by the entry's stable id (and its DN, to bind as). */
+export interface LdapUserLinkTable {
+  connectionId: string;
+  userId: string;
+  externalId: string;
+  dn: string;
+}
+
+/** One synchronisation: `summary` is the JSON of its LdapSyncSummary (counts, conflicts, error). */
+export interface LdapSyncReportTable {
+  id: string;
+  connectionId: string;
+  trigger: string;
+  startedAt: number;
+  finishedAt: number;
+  outcome: string;
+  summary: string;
 }

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './tables';
 import { conflict, notFound } from '../http/errors';
 
-type VersionedTable = 'tenants' | 'users' | 'apps' | 'roles' | 'menuPlans' | 'channels' | 'webhooks';
+type VersionedTable = 'tenants' | 'users' | 'apps' | 'roles' | 'menuPlans' | 'channels' | 'webhooks' | 'ldapConnections';
 
 export async function updateVersioned<T extends VersionedTable>(
   db: Kysely<Database>,

@@ -32,6 +32,8 @@ import { accountSecurityRoutes } from './account-security';
 import { webhookRoutes } from './webhooks';
 import { webhookFollower } from '../webhooks/queue';
 import { userImportRoutes } from './user-import';
+import { ldapRoutes } from './ldap';
+import { SyncScheduler } from '../ldap/scheduler';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   void app.register(authRoutes, { gate, ctx });
@@ -68,4 +70,9 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   void app.register(sessionProbeRoutes, { gate, ctx });
   // SCIM provisioning tokens (the protocol itself is outside /api: server/scim/plugin.ts).
   void app.register(scimTokenRoutes, { gate, ctx });
+  // Directory connections, and their scheduled synchronisations while the server runs.
+  void app.register(ldapRoutes, { gate, ctx });
+  const directorySync = new SyncScheduler(ctx, (error) => app.log.error({ err: error }, 'directory synchronisation'));
+  app.addHook('onReady', async () => directorySync.start());
+  app.addHook('onClose', () => directorySync.stop());
 }

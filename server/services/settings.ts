@@ -38,6 +38,7 @@ export async function publicLoginSettings(ctx: Ctx, origin: string | undefined) 
     passwordPolicy,
     passkeyRpId: rpIdFor(ctx, origin),
     fieldRules,
+    directorySignIn: (await ctx.db.selectFrom('ldapConnections').select('id').where('enabled', '=', 1).limit(1).executeTakeFirst()) !== undefined,
   };
 }
 

@@ -136,7 +136,9 @@ async function assertUsernameFree(ctx: Ctx, username: string): Promise<void> {
   if (await usernameTaken(ctx, username)) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
 }
 
-export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string): Promise<User> {
+/** `passwordHash`: stored as given instead of the body's password hashed (a directory's person,
+ *  server/ldap/people.ts, has no local password: a marker no password verifies against). */
+export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string, options: { passwordHash?: string } = {}): Promise<User> {
   await assertUsernameFree(ctx, body.username);
   await assertContactsFree(ctx, { email: body.email, mobilePhone: body.mobilePhone });
   const place = await placement(ctx, actor, {
@@ -158,7 +160,7 @@ export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: s
     availabilityStatus: body.availabilityStatus ?? Status.Enable,
     extraProp: JSON.stringify(extra),
     ...place,
-    passwordHash: await hashPassword(body.password),
+    passwordHash: options.passwordHash ?? (await hashPassword(body.password)),
     passwordChangedAt: now,
     version: 1,
     createdAt: now,

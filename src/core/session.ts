@@ -29,6 +29,9 @@ export interface LoginInput {
   captchaKey?: string;
   /** The language of the server's answer (the form's own locale), else the page-wide one. */
   language?: string;
+  /** A directory checks passwords here (public login settings' `directorySignIn`): the password as
+   *  typed goes along, for the LDAP bind. */
+  directory?: boolean | undefined;
 }
 
 export type LoginResult =
@@ -87,7 +90,8 @@ export async function finishSignIn(answer: LoginAnswer): Promise<Extract<LoginRe
  *  the special code 1001 is rethrown as Error('1001'). */
 export async function login(input: LoginInput, query?: Query): Promise<LoginResult> {
   const password = await transformPassword(input.password);
-  return submit({ username: input.username.trim(), password, captcha: input.captcha, captchaKey: input.captchaKey }, query, input.language);
+  const directoryPassword = input.directory ? input.password.trim() : undefined;
+  return submit({ username: input.username.trim(), password, directoryPassword, captcha: input.captcha, captchaKey: input.captchaKey }, query, input.language);
 }
 
 /** Continues a multi-step sign-in with the next step's code, or a passkey's assertion. */

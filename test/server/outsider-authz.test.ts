@@ -152,6 +152,13 @@ const RULES: Record<string, Rule> = {
   'POST /api/saml/apps/{appId}/launch': 'self',
   'GET /api/saml/keys': 'platform',
   'POST /api/saml/keys/rotate': 'platform',
+  // Directory connections (server/routes/ldap.ts): of tenants in the caller's scope.
+  'GET /api/tenants/{id}/ldap': 'scoped',
+  'PUT /api/tenants/{id}/ldap': 'scoped',
+  'DELETE /api/tenants/{id}/ldap': 'scoped',
+  'POST /api/tenants/{id}/ldap/test': 'scoped',
+  'POST /api/tenants/{id}/ldap/sync': 'scoped',
+  'GET /api/tenants/{id}/ldap/reports': 'scoped',
   // SCIM provisioning tokens (server/routes/scim-tokens.ts): of tenants in the caller's scope.
   'GET /api/scim-tokens': 'scoped',
   'POST /api/scim-tokens': 'scoped',

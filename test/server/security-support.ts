@@ -1,5 +1,6 @@
 // Shared by the fuzz and security tests: the operations of the OpenAPI document, and a snapshot
 // of the stored data to prove that a refused request changed nothing.
+import { LDAP_PRESET_SETTINGS } from '../../src/core/ldap-presets';
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { sql } from 'kysely';
@@ -320,6 +321,21 @@ export function otherSideBody(sides: TwoSides, operation: Operation, callerPassw
     allow: true,
     version: 1,
     postLogoutRedirectUris: ['https://probe.example/after-logout'],
+    // A directory connection (PUT /api/tenants/{id}/ldap), mapping a group to the other side's role.
+    enabled: true,
+    bindSecret: 'probe-bind-secret',
+    settings: {
+      url: 'ldap://127.0.0.1:1',
+      startTls: false,
+      caCertificate: '',
+      bindDn: 'cn=probe,dc=example,dc=org',
+      baseDn: 'dc=example,dc=org',
+      ...LDAP_PRESET_SETTINGS.openLdap,
+      preset: 'openLdap',
+      groupRoles: [{ groupDn: 'cn=probe,dc=example,dc=org', roleId: sides.roleY.id }],
+      syncIntervalMinutes: 0,
+      allowLocalPasswords: true,
+    },
   };
   // A body the document cannot spell out (a union, e.g. the admin/self password reset): every field.
   if (!operation.bodyProps.length) return values;

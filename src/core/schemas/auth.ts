@@ -21,6 +21,10 @@ const captchaKey = v.optional(v.pipe(v.string('rule.captcha'), v.regex(/^[\w-]{1
 export const loginBody = v.object({
   username: identifier,
   password: v.optional(transformedPassword),
+  /** The password as typed (trimmed), sent beside the transformed one only when a tenant signs in
+   *  with a directory's password (the public login settings' `directorySignIn`): an LDAP bind needs
+   *  it (server/ldap/sign-in.ts). Never stored. */
+  directoryPassword: v.optional(v.pipe(v.string('rule.required'), v.maxLength(1024, 'rule.maxLength?max=1024'))),
   captcha: v.optional(loginCaptcha),
   /** The random value the client put in the captcha image's query (binds the captcha without a cookie). */
   captchaKey,

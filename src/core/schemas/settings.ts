@@ -107,6 +107,9 @@ export const publicLoginSettings = v.object({
   passkeyRpId: v.nullable(v.string()),
   /** The field rules in force (loginSettings.fieldRules): the console's forms follow them. */
   fieldRules: loginSettings.entries.fieldRules,
+  /** A tenant signs in with a directory's password (docs/ldap.md): the sign-in form then also sends
+   *  the password as typed, which an LDAP bind needs (loginBody.directoryPassword). */
+  directorySignIn: v.optional(v.boolean()),
 });
 export type PublicLoginSettings = v.InferOutput<typeof publicLoginSettings>;
 

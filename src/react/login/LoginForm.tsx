@@ -60,10 +60,10 @@ function failureText(error: unknown, t: Translate): string {
   return message === String(LOGIN_SPECIAL_CODE) ? t('login:captchaRequired') : message;
 }
 
-function send(values: LoginValues, nextStep: string | undefined, captchaKey: string, language: string): Promise<LoginResult> {
+function send(values: LoginValues, nextStep: string | undefined, captchaKey: string, language: string, directory?: boolean): Promise<LoginResult> {
   const captcha = values.captcha === undefined ? {} : { captcha: values.captcha, captchaKey };
   if (nextStep !== undefined) return submitNextStep({ code: values.code ?? '', ...captcha, language });
-  return login({ username: values.username, password: values.password, ...captcha, language });
+  return login({ username: values.username, password: values.password, ...captcha, language, directory });
 }
 
 /** The sign-in form; with `locale`, in that language whatever the page's other elements show. */
@@ -175,7 +175,7 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
     setSubmitting(true);
     onLoginSubmit?.({ username: values.username });
     try {
-      done(await send(values, nextStep, captchaKey, shownLocale), values.username, values.password);
+      done(await send(values, nextStep, captchaKey, shownLocale, settings?.directorySignIn), values.username, values.password);
     } catch (error) {
       failed(error);
     } finally {

@@ -1,0 +1,129 @@
+// A tenant's directory connection as administrators read and change it (server/routes/ldap.ts):
+// the bind secret is write-only like an identity provider's client secret (server/services/idps.ts):
+// stored, never answered, an empty one keeps the stored secret. Mapping groups to roles is granting
+// those roles: the caller must be allowed to grant them (server/auth/grants.ts), since every later
+// synchronisation hands them out in the caller's stead.
+import type * as v from 'valibot';
+import type { Selectable } from 'kysely';
+import type { Ctx } from '../context';
+import type { LdapConnectionTable } from '../db/tables';
+import type { Actor } from '../auth/actor';
+import type { LdapConnection, LdapSettings, LdapTestAnswer, ldapConnectionBody } from '../../src/core/schemas/ldap';
+import { LDAP_STEPS } from '../../src/core/schemas/ldap';
+import { newId } from '../auth/secrets';
+import { assertMayGrantRows } from '../auth/grants';
+import { fieldError, notFound } from '../http/errors';
+import { updateVersioned } from '../db/versioned';
+import { manageableTenant } from '../services/tenants';
+import { Directory, DirectoryError } from './directory';
+
+export type LdapConnectionRow = Selectable<LdapConnectionTable>;
+
+export const settingsOf = (row: LdapConnectionRow) => JSON.parse(row.settings) as LdapSettings;
+
+const toConnection = (row: LdapConnectionRow): LdapConnection => ({
+  id: row.id,
+  tenantId: row.tenantId,
+  name: row.name,
+  enabled: row.enabled === 1,
+  settings: settingsOf(row),
+  hasBindSecret: row.bindSecret !== '',
+  lastSyncAt: row.lastSyncAt,
+  version: row.version,
+});
+
+export const connectionOfTenant = (ctx: Ctx, tenantId: string) =>
+  ctx.db.selectFrom('ldapConnections').selectAll().where('tenantId', '=', tenantId).executeTakeFirst();
+
+/** The connection of a tenant of the actor's scope (404 for a tenant outside it). */
+export async function readConnection(ctx: Ctx, actor: Actor, tenantId: string): Promise<LdapConnection | null> {
+  await manageableTenant(ctx, actor, tenantId);
+  const row = await connectionOfTenant(ctx, tenantId);
+  return row ? toConnection(row) : null;
+}
+
+/** A connection of a tenant of the actor's scope, or 404. */
+export async function manageableConnection(ctx: Ctx, actor: Actor, tenantId: string): Promise<LdapConnectionRow> {
+  await manageableTenant(ctx, actor, tenantId);
+  const row = await connectionOfTenant(ctx, tenantId);
+  if (!row) throw notFound('Directory connection');
+  return row;
+}
+
+async function checkGroupRoles(ctx: Ctx, actor: Actor, settings: LdapSettings): Promise<void> {
+  const ids = [...new Set(settings.groupRoles.map((entry) => entry.roleId))];
+  const known = ids.length ? await ctx.db.selectFrom('roles').select('id').where('id', 'in', ids).execute() : [];
+  if (known.length !== ids.length) throw fieldError([{ field: 'settings.groupRoles', rule: 'rule.roleIds' }]);
+  await assertMayGrantRows(ctx, actor, 'roles', ids);
+}
+
+/** Creates or replaces the tenant's connection (audited; the secret never in the record). */
+export async function saveConnection(
+  ctx: Ctx,
+  actor: Actor,
+  tenantId: string,
+  body: v.InferOutput<typeof ldapConnectionBody>,
+  ip: string,
+): Promise<LdapConnection> {
+  const tenant = await manageableTenant(ctx, actor, tenantId);
+  await checkGroupRoles(ctx, actor, body.settings);
+  const current = await connectionOfTenant(ctx, tenant.id);
+  if (!current && !body.bindSecret) throw fieldError([{ field: 'bindSecret', rule: 'rule.required' }]);
+  const now = ctx.now();
+  const changes = {
+    name: body.name,
+    enabled: body.enabled ? 1 : 0,
+    settings: JSON.stringify(body.settings),
+    ...(body.bindSecret ? { bindSecret: body.bindSecret } : {}),
+  };
+  const id = await ctx.audit.change(async () => {
+    let id: string;
+    if (current) {
+      await updateVersioned(ctx.db, 'ldapConnections', current.id, current.version, changes, now);
+      id = current.id;
+    } else {
+      id = newId();
+      await ctx.db
+        .insertInto('ldapConnections')
+        .values({ id, tenantId: tenant.id, bindSecret: '', ...changes, lastSyncAt: null, version: 1, createdAt: now, updatedAt: now })
+        .execute();
+    }
+    await ctx.audit.record({
+      action: 'settings.update',
+      actor,
+      target: { type: 'ldap_connection', id },
+      tenantId: tenant.id,
+      ip,
+      detail: { name: body.name, url: body.settings.url, enabled: body.enabled, ...(body.bindSecret ? { bindSecret: 'changed' } : {}) },
+    });
+    return id;
+  });
+  return toConnection(await ctx.db.selectFrom('ldapConnections').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+}
+
+export async function deleteConnection(ctx: Ctx, actor: Actor, tenantId: string, ip: string): Promise<void> {
+  const row = await manageableConnection(ctx, actor, tenantId);
+  await ctx.audit.change(async () => {
+    await ctx.db.deleteFrom('ldapConnections').where('id', '=', row.id).execute();
+    await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'ldap_connection', id: row.id }, tenantId, ip, detail: { deleted: true } });
+  });
+}
+
+/** "Test connection": connect, TLS, bind and one search page of the user filter with the stored
+ *  settings; the answer names the step that failed. Changes nothing. */
+export async function testConnection(ctx: Ctx, actor: Actor, tenantId: string): Promise<LdapTestAnswer> {
+  const row = await manageableConnection(ctx, actor, tenantId);
+  const settings = settingsOf(row);
+  const steps = LDAP_STEPS.filter((step) => step !== 'tls' || settings.startTls || settings.url.toLowerCase().startsWith('ldaps:'));
+  let directory: Directory | undefined;
+  try {
+    directory = await Directory.open(ctx, { settings, bindSecret: row.bindSecret });
+    const found = (await directory.people()).length;
+    return { ok: true, passed: [...steps], failedStep: null, message: 'Connected, bound and searched', found };
+  } catch (error) {
+    if (!(error instanceof DirectoryError)) throw error;
+    return { ok: false, passed: steps.slice(0, steps.indexOf(error.step)), failedStep: error.step, message: error.message, found: null };
+  } finally {
+    await directory?.close();
+  }
+}

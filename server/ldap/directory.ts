@@ -1,0 +1,239 @@
+// One conversation with a tenant's directory (ldapts): connect to the address the outbound guard
+// checked (server/http/outbound-address.ts: a directory is usually on a private network, which the
+// operator allows with IAM_OUTBOUND_ALLOW), StartTLS or ldaps:// with the connection's CA
+// certificate, bind as the service account, and paged searches. Every failure names its step
+// (connect, TLS, bind, search) so "Test connection", a synchronisation and a sign-in can say which.
+// Filters are built from ldapts's filter classes (values escaped as RFC 4515 says), never by
+// pasting text.
+import type { ConnectionOptions } from 'node:tls';
+import { AndFilter, Client, EqualityFilter, type Entry, type Filter, FilterParser, InvalidCredentialsError } from 'ldapts';
+import type { Ctx } from '../context';
+import type { LdapMapping, LdapSettings, LdapStep } from '../../src/core/schemas/ldap';
+import { checkOutboundUrl, OutboundAddressError, outboundPolicy } from '../http/outbound-address';
+
+const CONNECT_TIMEOUT_MS = 5_000;
+const OPERATION_TIMEOUT_MS = 15_000;
+/** Entries per page of a search (Active Directory answers at most 1,000 a page, OpenLDAP 500 by default). */
+export const PAGE_SIZE = 500;
+
+export class DirectoryError extends Error {
+  constructor(
+    readonly step: LdapStep,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'DirectoryError';
+  }
+}
+
+/** A person as the directory describes them, in the fields kept here. */
+export interface DirectoryPerson {
+  dn: string;
+  externalId: string;
+  username: string;
+  realName: string;
+  email: string;
+  mobilePhone: string;
+  disabled: boolean;
+  /** The DNs of the groups the entry is in (lower case), from memberOf. */
+  groups: string[];
+}
+
+export interface DirectoryTarget {
+  settings: LdapSettings;
+  bindSecret: string;
+}
+
+/** Node's codes for a failed TLS handshake or certificate check. */
+const TLS_CODE = /^(?:ERR_TLS_|ERR_SSL_|EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_|ERR_OSSL)/;
+
+function stepOf(error: unknown, during: LdapStep): LdapStep {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && TLS_CODE.test(code)) return 'tls';
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && during !== 'search') return 'connect';
+  return during;
+}
+
+function failure(error: unknown, during: LdapStep): DirectoryError {
+  if (error instanceof DirectoryError) return error;
+  const step = stepOf(error, during);
+  const message =
+    error instanceof InvalidCredentialsError ? 'the directory refused the bind DN or its secret' : error instanceof Error ? error.message : String(error);
+  return new DirectoryError(step, message, { cause: error });
+}
+
+/** The URL to connect to: the address the outbound guard checked, never a second lookup. */
+async function checkedUrl(ctx: Ctx, settings: LdapSettings): Promise<{ url: string; servername: string | undefined }> {
+  const parsed = new URL(settings.url);
+  const secure = parsed.protocol === 'ldaps:';
+  const port = parsed.port || (secure ? '636' : '389');
+  try {
+    const target = await checkOutboundUrl(`http://${parsed.host}/`, outboundPolicy(ctx.config));
+    const address = target.addresses[0]!.address;
+    const host = address.includes(':') ? `[${address}]` : address;
+    const name = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+    return { url: `${secure ? 'ldaps' : 'ldap'}://${host}:${port}`, servername: /^[\d.]+$|:/.test(name) ? undefined : name };
+  } catch (error) {
+    if (error instanceof OutboundAddressError) throw new DirectoryError('connect', `the directory's address is not allowed: ${error.message}`);
+    throw error;
+  }
+}
+
+const tlsOptionsOf = (settings: LdapSettings, servername: string | undefined): ConnectionOptions => ({
+  ...(settings.caCertificate ? { ca: settings.caCertificate } : {}),
+  ...(servername ? { servername } : {}),
+  minVersion: 'TLSv1.2',
+});
+
+/** The first value of an attribute, whatever the case of its name in the answer. */
+function valueOf(entry: Entry, attribute: string): string {
+  return valuesOf(entry, attribute)[0] ?? '';
+}
+
+function valuesOf(entry: Entry, attribute: string): string[] {
+  if (!attribute) return [];
+  const key = Object.keys(entry).find((name) => name.toLowerCase() === attribute.toLowerCase());
+  if (!key) return [];
+  const raw = entry[key]!;
+  const list = Array.isArray(raw) ? raw : [raw];
+  return list.map((value) => (Buffer.isBuffer(value) ? value.toString('hex') : value));
+}
+
+/** Active Directory's userAccountControl ACCOUNTDISABLE bit. */
+const ACCOUNT_DISABLE = 2;
+
+export function personOf(entry: Entry, mapping: LdapMapping): DirectoryPerson {
+  const control = Number(valueOf(entry, mapping.accountControl));
+  return {
+    dn: entry.dn,
+    externalId: (mapping.externalId && valueOf(entry, mapping.externalId)) || entry.dn.toLowerCase(),
+    username: valueOf(entry, mapping.username),
+    realName: valueOf(entry, mapping.realName),
+    email: valueOf(entry, mapping.email),
+    mobilePhone: valueOf(entry, mapping.mobilePhone),
+    disabled: Number.isInteger(control) && (control & ACCOUNT_DISABLE) !== 0,
+    groups: valuesOf(entry, mapping.memberOf).map((dn) => dn.toLowerCase()),
+  };
+}
+
+const personAttributes = (mapping: LdapMapping) =>
+  [mapping.username, mapping.realName, mapping.email, mapping.mobilePhone, mapping.externalId, mapping.memberOf, mapping.accountControl].filter(Boolean);
+
+/** A filter an administrator typed, parsed (refused as the search step when it does not parse). */
+function parsedFilter(text: string): Filter {
+  try {
+    return FilterParser.parseString(text);
+  } catch (error) {
+    throw new DirectoryError('search', `the filter ${text} is not an LDAP filter`, { cause: error });
+  }
+}
+
+/** The user filter narrowed to one sign-in name (the value escaped by EqualityFilter). */
+export const userFilterFor = (settings: LdapSettings, username: string): Filter =>
+  new AndFilter({ filters: [parsedFilter(settings.userFilter), new EqualityFilter({ attribute: settings.mapping.username, value: username })] });
+
+/** An open, bound connection to the directory as its service account. */
+export class Directory {
+  private constructor(
+    private readonly client: Client,
+    private readonly target: DirectoryTarget,
+    private readonly connection: { url: string; servername: string | undefined },
+  ) {}
+
+  /** Connects (connect, TLS) and binds as the service account (bind). */
+  static async open(ctx: Ctx, target: DirectoryTarget): Promise<Directory> {
+    const connection = await checkedUrl(ctx, target.settings);
+    const client = await connected(connection, target.settings);
+    const directory = new Directory(client, target, connection);
+    if (!target.bindSecret) {
+      await directory.close();
+      throw new DirectoryError('bind', 'no bind secret is stored');
+    }
+    try {
+      await client.bind(target.settings.bindDn, target.bindSecret);
+    } catch (error) {
+      await directory.close();
+      throw failure(error, 'bind');
+    }
+    return directory;
+  }
+
+  /** Every person the user filter finds (paged), or just one sign-in name's. */
+  async people(username?: string): Promise<DirectoryPerson[]> {
+    const { settings } = this.target;
+    const filter = username === undefined ? parsedFilter(settings.userFilter) : userFilterFor(settings, username);
+    const entries = await this.search(filter, personAttributes(settings.mapping), settings.mapping.externalId === 'objectGUID' ? ['objectGUID'] : []);
+    return entries.map((entry) => personOf(entry, settings.mapping));
+  }
+
+  /** Each group's DN (lower case) by its members' DNs (lower case), from the group search. */
+  async groupsByMember(): Promise<Map<string, string[]>> {
+    const { settings } = this.target;
+    const byMember = new Map<string, string[]>();
+    if (!settings.groupFilter || !settings.mapping.groupMember) return byMember;
+    for (const group of await this.search(parsedFilter(settings.groupFilter), [settings.mapping.groupMember], [])) {
+      for (const member of valuesOf(group, settings.mapping.groupMember)) {
+        const key = member.toLowerCase();
+        byMember.set(key, [...(byMember.get(key) ?? []), group.dn.toLowerCase()]);
+      }
+    }
+    return byMember;
+  }
+
+  /** Whether `password` is `dn`'s, by a bind on a connection of its own. Never binds without a
+   *  password: an empty one would be an unauthenticated bind, which proves nothing (RFC 4513 §5.1.2). */
+  async passwordMatches(dn: string, password: string): Promise<boolean> {
+    if (password.length === 0) return false;
+    const client = await connected(this.connection, this.target.settings);
+    try {
+      await client.bind(dn, password);
+      return true;
+    } catch (error) {
+      if (error instanceof InvalidCredentialsError) return false;
+      throw failure(error, 'bind');
+    } finally {
+      await client.unbind().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.unbind().catch(() => undefined);
+  }
+
+  private async search(filter: Filter, attributes: string[], explicitBufferAttributes: string[]): Promise<Entry[]> {
+    try {
+      const { searchEntries } = await this.client.search(this.target.settings.baseDn, {
+        scope: 'sub',
+        filter,
+        attributes: attributes.length ? attributes : ['1.1'],
+        explicitBufferAttributes,
+        paged: { pageSize: PAGE_SIZE },
+      });
+      return searchEntries;
+    } catch (error) {
+      throw failure(error, 'search');
+    }
+  }
+}
+
+/** A client that reached the directory: connected, and through StartTLS when asked. */
+async function connected(connection: { url: string; servername: string | undefined }, settings: LdapSettings): Promise<Client> {
+  const secure = connection.url.startsWith('ldaps:');
+  // ldapts keeps the constructor's tlsOptions for ldaps:// only (given with StartTLS they break the
+  // upgrade) and writes into the object it is given: each use gets its own.
+  const client = new Client({
+    url: connection.url,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    timeout: OPERATION_TIMEOUT_MS,
+    ...(secure ? { tlsOptions: tlsOptionsOf(settings, connection.servername) } : {}),
+  });
+  if (!settings.startTls || secure) return client;
+  try {
+    await client.startTLS(tlsOptionsOf(settings, connection.servername));
+  } catch (error) {
+    await client.unbind().catch(() => undefined);
+    throw failure(error, 'tls');
+  }
+  return client;
+}

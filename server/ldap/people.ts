@@ -1,0 +1,133 @@
+// Keeps one directory person and the person here in step (a synchronisation, a first sign-in): a new
+// entry becomes a person of the connection's tenant, a linked one takes the directory's name, e-mail,
+// phone and state. Everything goes through the console's services (server/services/users.ts) with
+// the console's field rules and audit, as the directory's actor (server/ldap/actor.ts): disabling
+// goes through the one disable path, which ends the person's sessions and app grants. Someone here
+// who already has the username or e-mail and is not this connection's is a conflict: reported and
+// left alone, never merged.
+import * as v from 'valibot';
+import { createHash } from 'node:crypto';
+import type { Ctx } from '../context';
+import type { Actor, UserRow } from '../auth/actor';
+import type { LdapConflictEntry } from './report';
+import { Status } from '../../src/core/enums';
+import { userCreateBody, userUpdateBody } from '../../src/core/schemas/users';
+import { newSecret } from '../auth/secrets';
+import { usernameTaken } from '../auth/usernames';
+import { accountByIdentifier } from '../auth/contacts';
+import { ApiError } from '../http/errors';
+import * as users from '../services/users';
+import type { DirectoryPerson } from './directory';
+
+export interface LinkedPerson {
+  user: UserRow;
+  dn: string;
+}
+
+/** What this connection's people are linked by: the entry's stable id → the person here. */
+export async function linksOf(ctx: Ctx, connectionId: string): Promise<Map<string, LinkedPerson>> {
+  const rows = await ctx.db
+    .selectFrom('ldapUserLinks')
+    .innerJoin('users', 'users.id', 'ldapUserLinks.userId')
+    .selectAll('users')
+    .select(['ldapUserLinks.externalId', 'ldapUserLinks.dn'])
+    .where('ldapUserLinks.connectionId', '=', connectionId)
+    .execute();
+  return new Map(rows.map(({ externalId, dn, ...user }) => [externalId, { user, dn }]));
+}
+
+/** A password nobody knows, as a browser would send it (the create body's rule wants one). */
+const unknownPassword = () => createHash('sha256').update(newSecret()).digest('hex');
+/** What a directory's person keeps as a local password hash: not a hash, so no password verifies
+ *  against it (server/auth/kdf.ts), and no slow KDF runs for each of thousands of new people. */
+export const NO_LOCAL_PASSWORD = '!directory';
+
+const blank = (value: string) => value.trim();
+
+/** The console's rule that refused a directory value, as a conflict's detail. */
+function refusal(error: unknown): string {
+  if (error instanceof v.ValiError)
+    return error.issues.map((issue: v.BaseIssue<unknown>) => `${issue.path?.map((item) => String(item.key)).join('.') ?? ''}: ${issue.message}`).join('; ');
+  if (error instanceof ApiError) return `${error.message} ${JSON.stringify(error.data ?? '')}`;
+  throw error;
+}
+
+export type PersonOutcome = { kind: 'created' | 'updated' | 'unchanged'; user: UserRow } | { kind: 'conflict'; conflict: LdapConflictEntry };
+
+/** Creates the person of a new directory entry, unless someone here has the username or e-mail. */
+export async function createPerson(
+  ctx: Ctx,
+  actor: Actor,
+  connectionId: string,
+  tenantId: string,
+  person: DirectoryPerson,
+  ip: string,
+): Promise<PersonOutcome> {
+  const conflict = (field: LdapConflictEntry['field'], detail: string): PersonOutcome => ({
+    kind: 'conflict',
+    conflict: { dn: person.dn, username: person.username, field, detail },
+  });
+  if (!person.username) return conflict('invalid', 'the entry has no value for the username attribute');
+  if (await usernameTaken(ctx, person.username)) return conflict('username', 'someone here already has this username');
+  if (person.email && (await accountByIdentifier(ctx, 'email', person.email))) return conflict('email', 'someone here already has this e-mail');
+  try {
+    const input = v.parse(userCreateBody, {
+      username: person.username,
+      realName: blank(person.realName) || person.username,
+      email: blank(person.email),
+      mobilePhone: blank(person.mobilePhone),
+      availabilityStatus: person.disabled ? Status.Disabled : Status.Enable,
+      tenantId,
+      password: unknownPassword(),
+    });
+    const created = await ctx.audit.change(async () => {
+      const created = await users.createUser(ctx, actor, input, ip, { passwordHash: NO_LOCAL_PASSWORD });
+      await ctx.db.insertInto('ldapUserLinks').values({ connectionId, userId: created.id, externalId: person.externalId, dn: person.dn }).execute();
+      return created;
+    });
+    const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+    return { kind: 'created', user };
+  } catch (error) {
+    return conflict('invalid', refusal(error));
+  }
+}
+
+/** Brings a linked person in step with their entry (`present: false`: gone from the directory, so disabled). */
+export async function updatePerson(
+  ctx: Ctx,
+  actor: Actor,
+  connectionId: string,
+  linked: LinkedPerson,
+  person: DirectoryPerson | undefined,
+  ip: string,
+): Promise<PersonOutcome> {
+  const { user } = linked;
+  const wanted = person
+    ? {
+        realName: blank(person.realName) || user.realName,
+        email: blank(person.email),
+        mobilePhone: blank(person.mobilePhone),
+        availabilityStatus: person.disabled ? Status.Disabled : Status.Enable,
+      }
+    : { availabilityStatus: Status.Disabled };
+  const stored: Record<string, unknown> = {
+    realName: user.realName,
+    email: user.email ?? '',
+    mobilePhone: user.mobilePhone ?? '',
+    availabilityStatus: user.availabilityStatus,
+  };
+  const changed = Object.entries(wanted).some(([key, value]) => stored[key] !== value);
+  if (person && person.dn !== linked.dn) {
+    await ctx.audit.change(() =>
+      ctx.db.updateTable('ldapUserLinks').set({ dn: person.dn }).where('connectionId', '=', connectionId).where('userId', '=', user.id).execute(),
+    );
+  }
+  if (!changed) return { kind: 'unchanged', user };
+  try {
+    const input = v.parse(userUpdateBody, { ...wanted, version: user.version });
+    await users.updateUser(ctx, actor, user.id, input, ip);
+    return { kind: 'updated', user: await ctx.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow() };
+  } catch (error) {
+    return { kind: 'conflict', conflict: { dn: person?.dn ?? linked.dn, username: user.username, field: 'invalid', detail: refusal(error) } };
+  }
+}

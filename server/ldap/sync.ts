@@ -1,0 +1,150 @@
+// One synchronisation of a tenant's directory (on demand, or scheduled by server/ldap/scheduler.ts):
+// first the whole directory is read (people, then groups); only a complete read changes anything
+// here, so a directory that stops answering half-way changes nothing (a partial list would disable
+// everyone not read yet). Then each entry creates or updates its person (server/ldap/people.ts),
+// linked people gone from the directory are disabled, and the roles mapped to directory groups are
+// given and taken back (only those roles: roles granted here by hand stay). One process at a time
+// synchronises a connection (`claimed_until`). The report is stored (server/ldap/report.ts).
+import type { Ctx } from '../context';
+import type { LdapSyncReport, LdapSyncSummary } from '../../src/core/schemas/ldap';
+import type { UserRow } from '../auth/actor';
+import { ApiError } from '../http/errors';
+import { Status } from '../../src/core/enums';
+import { withFieldRules } from '../field-rules-scope';
+import { directoryActor } from './actor';
+import { Directory, DirectoryError, type DirectoryPerson } from './directory';
+import { settingsOf, type LdapConnectionRow } from './connections';
+import { createPerson, linksOf, updatePerson, type PersonOutcome } from './people';
+import { emptySummary, storeReport } from './report';
+
+/** How long a claim holds if its process dies mid-run (a run of 100,000 people stays well inside). */
+const CLAIM_MS = 30 * 60_000;
+
+export const SYNC_RUNNING = 'A synchronisation of this directory is already running';
+
+async function claim(ctx: Ctx, connectionId: string): Promise<boolean> {
+  const now = ctx.now();
+  const result = await ctx.db
+    .updateTable('ldapConnections')
+    .set({ claimedUntil: now + CLAIM_MS })
+    .where('id', '=', connectionId)
+    .where('claimedUntil', '<', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Reads every person and group of the directory, or throws a DirectoryError. */
+async function readDirectory(ctx: Ctx, row: LdapConnectionRow) {
+  const directory = await Directory.open(ctx, { settings: settingsOf(row), bindSecret: row.bindSecret });
+  try {
+    return { people: await directory.people(), groupsByMember: await directory.groupsByMember() };
+  } finally {
+    await directory.close();
+  }
+}
+
+/** The group DNs (lower case) of a person: memberOf on the entry and the groups listing them. */
+const groupsOf = (person: DirectoryPerson, byMember: Map<string, string[]>) => new Set([...person.groups, ...(byMember.get(person.dn.toLowerCase()) ?? [])]);
+
+export async function synchronise(ctx: Ctx, row: LdapConnectionRow, trigger: LdapSyncReport['trigger'], ip: string | null): Promise<LdapSyncReport> {
+  if (!(await claim(ctx, row.id))) throw new ApiError(409, SYNC_RUNNING);
+  const startedAt = ctx.now();
+  const summary = emptySummary();
+  try {
+    await withFieldRules(ctx, () => run(ctx, row, summary, ip));
+  } catch (error) {
+    if (!(error instanceof DirectoryError)) throw error;
+    summary.error = { step: error.step, message: error.message };
+  } finally {
+    await ctx.db.updateTable('ldapConnections').set({ claimedUntil: 0, lastSyncAt: startedAt }).where('id', '=', row.id).execute();
+  }
+  return storeReport(ctx, row.id, { trigger, startedAt, finishedAt: ctx.now(), outcome: summary.error ? 'failure' : 'success', summary });
+}
+
+async function run(ctx: Ctx, row: LdapConnectionRow, summary: LdapSyncSummary, ip: string | null): Promise<void> {
+  const { people, groupsByMember } = await readDirectory(ctx, row);
+  const tenant = await ctx.db.selectFrom('tenants').select('path').where('id', '=', row.tenantId).executeTakeFirstOrThrow();
+  const actor = directoryActor(row, tenant.path);
+  const address = ip ?? '';
+  const links = await linksOf(ctx, row.id);
+  const count = (outcome: PersonOutcome) => {
+    if (outcome.kind === 'conflict') summary.conflicts.push(outcome.conflict);
+    else if (outcome.kind !== 'unchanged') summary[outcome.kind] += 1;
+  };
+  const members = new Map<string, { user: UserRow; groups: Set<string> }>();
+  const seen = new Set<string>();
+  const unique = people.filter((person) => !seen.has(person.externalId) && seen.add(person.externalId));
+  await inChunks(ctx, unique, async (person) => {
+    summary.seen += 1;
+    const linked = links.get(person.externalId);
+    const outcome = linked
+      ? await updatePerson(ctx, actor, row.id, linked, person, address)
+      : await createPerson(ctx, actor, row.id, row.tenantId, person, address);
+    const disabledNow = outcome.kind === 'updated' && person.disabled && linked?.user.availabilityStatus === Status.Enable;
+    if (disabledNow) summary.disabled += 1;
+    else count(outcome);
+    if (outcome.kind !== 'conflict') members.set(outcome.user.id, { user: outcome.user, groups: groupsOf(person, groupsByMember) });
+  });
+  const gone = [...links].filter(([externalId]) => !seen.has(externalId)).map(([, linked]) => linked);
+  await inChunks(ctx, gone, async (linked) => {
+    const outcome = await updatePerson(ctx, actor, row.id, linked, undefined, address);
+    if (outcome.kind === 'updated') summary.disabled += 1;
+    else count(outcome);
+    members.set(linked.user.id, { user: linked.user, groups: new Set() });
+  });
+  summary.roleChanges = await applyGroupRoles(ctx, row, actor, members, address);
+}
+
+/** People per transaction: each person's change is a savepoint of it (a refused one is rolled back
+ *  alone), and thousands of people cost a few hundred commits, not thousands. */
+const CHUNK = 200;
+
+async function inChunks<T>(ctx: Ctx, items: T[], each: (item: T) => Promise<void>): Promise<void> {
+  for (let start = 0; start < items.length; start += CHUNK) {
+    await ctx.audit.change(async () => {
+      for (const item of items.slice(start, start + CHUNK)) await each(item);
+    });
+  }
+}
+
+/** Gives and takes back the roles mapped to directory groups; answers how many people changed. */
+async function applyGroupRoles(
+  ctx: Ctx,
+  row: LdapConnectionRow,
+  actor: ReturnType<typeof directoryActor>,
+  members: Map<string, { user: UserRow; groups: Set<string> }>,
+  ip: string,
+): Promise<number> {
+  const mapping = settingsOf(row).groupRoles;
+  const mappedRoles = [...new Set(mapping.map((entry) => entry.roleId))];
+  if (!mappedRoles.length) return 0;
+  const held = await ctx.db.selectFrom('roleMembers').select(['roleId', 'userId']).where('roleId', 'in', mappedRoles).execute();
+  const heldBy = new Map<string, Set<string>>();
+  for (const { roleId, userId } of held) heldBy.set(userId, (heldBy.get(userId) ?? new Set()).add(roleId));
+  let changed = 0;
+  await inChunks(ctx, [...members.values()], async ({ user, groups }) => {
+    const wanted = new Set(mapping.filter((entry) => groups.has(entry.groupDn.toLowerCase())).map((entry) => entry.roleId));
+    const current = heldBy.get(user.id) ?? new Set<string>();
+    const added = [...wanted].filter((role) => !current.has(role));
+    const removed = [...current].filter((role) => !wanted.has(role));
+    if (!added.length && !removed.length) return;
+    changed += 1;
+    await ctx.audit.change(async () => {
+      if (removed.length) await ctx.db.deleteFrom('roleMembers').where('userId', '=', user.id).where('roleId', 'in', removed).execute();
+      if (added.length)
+        await ctx.db
+          .insertInto('roleMembers')
+          .values(added.map((roleId) => ({ roleId, userId: user.id })))
+          .execute();
+      await ctx.audit.record({
+        action: 'user.update',
+        actor,
+        target: { type: 'user', id: user.id },
+        tenantId: user.tenantId,
+        ip,
+        detail: { rolesAdded: added, rolesRemoved: removed, from: 'directory groups' },
+      });
+    });
+  });
+  return changed;
+}

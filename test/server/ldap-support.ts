@@ -1,0 +1,51 @@
+// Shared by the directory tests: a slapd holding the read-only service account and its access rules
+// as docs/ldap.md's OpenLDAP steps set them up (read from the docs), and a tenant's connection saved
+// through the API.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { LDAP_PRESET_SETTINGS } from '../../src/core/ldap-presets';
+import type { LdapConnection, LdapSettings } from '../../src/core/schemas/ldap';
+import type { Client } from './harness';
+import { PEOPLE, READER, startSlapd, SUFFIX, type SlapdOptions } from './slapd';
+
+/** A fenced block of docs/ldap.md by its tag (```ldif openldap-reader): the tests run the docs' steps. */
+export function docsBlock(tag: string): string {
+  const match = new RegExp('```\\w+ ' + tag + '\\n([\\s\\S]*?)\\n```').exec(DOCS);
+  if (!match) throw new Error(`docs/ldap.md has no block tagged ${tag}`);
+  return match[1]!;
+}
+const DOCS = readFileSync(new URL('../../docs/ldap.md', import.meta.url), 'utf8');
+
+/** The read-only service account, and its access and paging limits, as docs/ldap.md sets them up. */
+export const READER_LDIF = docsBlock('openldap-reader');
+export const READER_CONFIG = docsBlock('openldap-access');
+
+export const startDirectory = (options: SlapdOptions = {}) =>
+  startSlapd({
+    ldif: [READER_LDIF, options.ldif ?? ''].filter(Boolean).join('\n\n'),
+    databaseConfig: [READER_CONFIG, options.databaseConfig ?? ''].join('\n'),
+  });
+
+export function openLdapSettings(url: string, caPem: string, overrides: Partial<LdapSettings> = {}): LdapSettings {
+  return {
+    url,
+    startTls: true,
+    caCertificate: caPem,
+    bindDn: READER.dn,
+    baseDn: SUFFIX,
+    ...LDAP_PRESET_SETTINGS.openLdap,
+    preset: 'openLdap',
+    groupRoles: [],
+    syncIntervalMinutes: 0,
+    allowLocalPasswords: true,
+    ...overrides,
+  };
+}
+
+export async function saveConnection(admin: Client, tenantId: string, settings: LdapSettings, bindSecret = READER.secret, name = 'corp-directory') {
+  const saved = await admin.put<LdapConnection>(`/api/tenants/${tenantId}/ldap`, { name, enabled: true, settings, bindSecret });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  return saved.body.data;
+}
+
+export { PEOPLE, READER, SUFFIX };

@@ -1,0 +1,221 @@
+// Synchronising a tenant with a real OpenLDAP (test/server/slapd.ts) of 5,000 people, read in pages
+// (this slapd refuses an unpaged search of more than 500): people created, changed, disabled by
+// Active Directory's userAccountControl bit 2 and by leaving the directory (through the one disable
+// path: the person's session ends); a group change between two syncs moves a mapped role;
+// conflicts with people who are not the directory's are reported and left alone; a directory that
+// drops the connection mid-read, or refuses the bind secret, fails the sync and changes nothing.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { startServer, transform, type Client, type TestServer } from './harness';
+import { createTenant } from './scim-support';
+import { GROUPS, groupLdif, personDn, personLdif, type Slapd } from './slapd';
+import { openLdapSettings, saveConnection, startDirectory } from './ldap-support';
+import type { LdapSettings, LdapSyncReport } from '../../src/core/schemas/ldap';
+import { Status } from '../../src/core/enums';
+
+const COUNT = 5000;
+const uid = (n: number) => `p${String(n).padStart(4, '0')}`;
+const STAFF = `cn=staff,${GROUPS}`;
+
+let server: TestServer;
+let slapd: Slapd;
+let admin: Client;
+let tenantId: string;
+let roleId: string;
+let settings: LdapSettings;
+
+function directoryLdif(): string {
+  const people = Array.from({ length: COUNT }, (_, n) =>
+    personLdif({
+      uid: uid(n),
+      cn: `Person ${n}`,
+      mail: `${uid(n)}@example.org`,
+      password: `${uid(n)}-pass`,
+      ad: { userAccountControl: n === 3 ? 514 : 512 },
+    }),
+  );
+  return [...people, groupLdif('staff', [personDn(uid(1)), personDn(uid(2))])].join('\n\n');
+}
+
+async function sync(): Promise<LdapSyncReport> {
+  const answer = await admin.post<LdapSyncReport>(`/api/tenants/${tenantId}/ldap/sync`);
+  assert.equal(answer.status, 200, JSON.stringify(answer.body).slice(0, 500));
+  return answer.body.data;
+}
+
+type Row = { id: string; username: string; realName: string; availabilityStatus: number };
+async function person(username: string): Promise<Row | undefined> {
+  const found = await admin.get<{ list: Row[] }>(`/api/user?searchProp=username&searchValue=${username}`);
+  return found.body.data.list.find((row) => row.username === username);
+}
+
+/** Every person of the tenant with their state and name (what a failed sync must not change). */
+const tenantPeople = async () =>
+  JSON.stringify(
+    await server.app.ctx.db
+      .selectFrom('users')
+      .select(['id', 'realName', 'availabilityStatus', 'version'])
+      .where('tenantId', '=', tenantId)
+      .orderBy('id')
+      .execute(),
+  );
+
+const roleHolders = async () => {
+  const members = await admin.get<{ username: string }[]>(`/api/apps/${appId}/roles/${roleId}/members`);
+  return members.body.data.map((member) => member.username).sort();
+};
+let appId: string;
+
+before(async () => {
+  const loaded = Date.now();
+  [server, slapd] = await Promise.all([startServer({ outboundAllow: ['127.0.0.1'] }), startDirectory({ ldif: directoryLdif() })]);
+  console.log(`slapd with ${COUNT} people and the server started in ${Date.now() - loaded} ms`);
+  admin = await server.admin();
+  // Directory names hold spaces ("Person 12"): the international field rules take them.
+  const login = await admin.get<{ version: number }>('/api/settings/login');
+  assert.equal((await admin.put('/api/settings/login', { version: login.body.data.version, fieldRules: 'international' })).status, 200);
+  tenantId = (await createTenant(admin, 'SyncTenant')).id;
+  appId = (await admin.post<{ id: string }>('/api/apps', { name: 'Directory_App' })).body.data.id;
+  roleId = (await admin.post<{ id: string }>(`/api/apps/${appId}/roles`, { name: 'Staff' })).body.data.id;
+  settings = openLdapSettings(slapd.url, slapd.caPem, {
+    userFilter: '(objectClass=adAccount)',
+    mapping: {
+      username: 'sAMAccountName',
+      realName: 'cn',
+      email: 'mail',
+      mobilePhone: 'mobile',
+      externalId: 'entryUUID',
+      memberOf: 'memberOf',
+      accountControl: 'userAccountControl',
+      groupMember: 'member',
+    },
+    groupRoles: [{ groupDn: STAFF, roleId }],
+  });
+  await saveConnection(admin, tenantId, settings);
+  // People here who are not the directory's: same username, same e-mail.
+  for (const [username, email] of [
+    [uid(7), 'someone@example.com'],
+    ['local-eight', `${uid(8)}@example.org`],
+  ] as const) {
+    const created = await admin.post('/api/user', { username, realName: 'Local', email, password: transform('Local123!'), tenantId, availabilityStatus: 1 });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+  }
+});
+
+after(async () => {
+  await Promise.all([server?.stop(), slapd?.destroy()]);
+});
+
+test('the first sync creates 5,000 people read in pages, reports the conflicts and leaves those people alone', async () => {
+  const started = Date.now();
+  const report = await sync();
+  console.log(`first sync of ${COUNT} people: ${Date.now() - started} ms`);
+  assert.equal(report.outcome, 'success', JSON.stringify(report.summary.error));
+  assert.equal(report.summary.seen, COUNT);
+  assert.equal(report.summary.created, COUNT - 2);
+  assert.deepEqual(report.summary.conflicts.map((conflict) => [conflict.username, conflict.field]).sort(), [
+    [uid(7), 'username'],
+    [uid(8), 'email'],
+  ]);
+  const local = await person(uid(7));
+  assert.equal(local?.realName, 'Local', 'the local person of the same username is untouched');
+  assert.equal((await person(uid(3)))?.availabilityStatus, Status.Disabled, 'userAccountControl bit 2: created disabled');
+  assert.equal((await person(uid(4)))?.availabilityStatus, Status.Enable);
+  assert.deepEqual(await roleHolders(), [uid(1), uid(2)]);
+  const reports = await admin.get<LdapSyncReport[]>(`/api/tenants/${tenantId}/ldap/reports`);
+  assert.equal(reports.body.data[0]?.id, report.id);
+});
+
+test('changes between two syncs: a name, a disabled account (its session ends), a removed entry, a group change', async () => {
+  const session = server.client();
+  const signedIn = await session.login(uid(5), `${uid(5)}-pass`, { directoryPassword: `${uid(5)}-pass` });
+  assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
+  assert.equal((await session.get('/api/cas/session')).status, 200);
+
+  await slapd.modify(`dn: ${personDn(uid(6))}
+changetype: modify
+replace: cn
+cn: Renamed Six
+
+dn: ${personDn(uid(5))}
+changetype: modify
+replace: userAccountControl
+userAccountControl: 514
+
+dn: ${personDn(uid(9))}
+changetype: delete
+
+dn: ${STAFF}
+changetype: modify
+delete: member
+member: ${personDn(uid(1))}
+-
+add: member
+member: ${personDn(uid(4))}
+`);
+  const report = await sync();
+  assert.equal(report.outcome, 'success');
+  assert.equal(report.summary.seen, COUNT - 1);
+  assert.equal(report.summary.created, 0);
+  assert.equal(report.summary.updated, 1);
+  assert.equal(report.summary.disabled, 2);
+  assert.equal(report.summary.roleChanges, 2);
+  assert.equal(report.summary.conflicts.length, 2, 'the conflicts are reported again, still left alone');
+  assert.equal((await person(uid(6)))?.realName, 'Renamed Six');
+  assert.equal((await person(uid(5)))?.availabilityStatus, Status.Disabled);
+  assert.equal((await person(uid(9)))?.availabilityStatus, Status.Disabled, 'gone from the directory: disabled, not deleted');
+  assert.equal((await session.get('/api/cas/session')).status, 401, "the disabled person's session ended");
+  assert.deepEqual(await roleHolders(), [uid(2), uid(4)]);
+  const audit = await admin.get<{ list: { actorName: string }[] }>(`/api/audit?actor=ldap:&size=100`);
+  assert.ok(audit.body.data.list.length > 0 && audit.body.data.list.every((row) => row.actorName === 'ldap:corp-directory'));
+});
+
+/** A TCP relay to slapd that drops both sides once `limit` bytes came back: the directory
+ *  "stopping" in the middle of the paged search. */
+async function cuttingRelay(limit: number): Promise<{ server: Server; port: number }> {
+  const sockets = new Set<Socket>();
+  const relay = createServer((client) => {
+    const upstream = connect(slapd.port, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    let received = 0;
+    client.on('data', (chunk) => upstream.write(chunk));
+    upstream.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) {
+        client.destroy();
+        upstream.destroy();
+      } else client.write(chunk);
+    });
+    for (const socket of [client, upstream]) socket.on('error', () => undefined).on('close', () => (client.destroy(), upstream.destroy()));
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  return { server: relay, port: (relay.address() as { port: number }).port };
+}
+
+test('a directory that stops mid-sync fails the sync and changes nothing', async () => {
+  const before = await tenantPeople();
+  const relay = await cuttingRelay(60_000);
+  try {
+    // Without StartTLS: ldapts notices a dropped TLS connection only at its operation timeout (15 s).
+    await saveConnection(admin, tenantId, { ...settings, url: `ldap://127.0.0.1:${relay.port}`, startTls: false }, '');
+    const report = await sync();
+    assert.equal(report.outcome, 'failure');
+    assert.equal(report.summary.error?.step, 'search', JSON.stringify(report.summary.error));
+    assert.deepEqual([report.summary.created, report.summary.updated, report.summary.disabled], [0, 0, 0]);
+  } finally {
+    relay.server.close();
+    await saveConnection(admin, tenantId, settings, '');
+  }
+  assert.equal(await tenantPeople(), before, 'nobody was changed or disabled by a partial read');
+});
+
+test('a wrong bind secret fails the sync at the bind step and changes nothing', async () => {
+  const before = await tenantPeople();
+  await saveConnection(admin, tenantId, settings, 'not-the-secret');
+  const report = await sync();
+  assert.equal(report.outcome, 'failure');
+  assert.equal(report.summary.error?.step, 'bind');
+  assert.equal(await tenantPeople(), before);
+  await saveConnection(admin, tenantId, settings, 'reader-secret-1');
+});
