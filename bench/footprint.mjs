@@ -14,7 +14,7 @@ const READY_DEADLINE_MS = 30_000;
 /** How long after ready the memory is read: the start's garbage collected, nothing else running. */
 const REST_MS = 3_000;
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -26,19 +26,22 @@ function freePort() {
 }
 
 /** The resident set of process `pid` in MiB (Linux's /proc). */
-const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+export const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
 /** The CPU time process `pid` used so far (user + system, all its threads), in ms: unlike the
  *  wall-clock time to ready, it hardly changes with other work on the machine. */
-function cpuMs(pid) {
+export function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
+/** The peak resident set of process `pid` so far in MiB (Linux's VmHWM). */
+export const peakRssMiB = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
 /** One start: resolves { readyMs, cpuMs, rssMiB }. */
-async function start(entry, dataDir, adminPassword) {
+export async function measureStart(entry, dataDir, adminPassword) {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [entry], {
@@ -70,9 +73,9 @@ async function start(entry, dataDir, adminPassword) {
 
 /** `starts` counted starts (after one uncounted) of the compiled server `entry` over `dataDir`. */
 export async function measureFootprint({ entry, dataDir, adminPassword, starts }) {
-  await start(entry, dataDir, adminPassword);
+  await measureStart(entry, dataDir, adminPassword);
   const samples = [];
-  for (let index = 0; index < starts; index++) samples.push(await start(entry, dataDir, adminPassword));
+  for (let index = 0; index < starts; index++) samples.push(await measureStart(entry, dataDir, adminPassword));
   return {
     readyMs: median(samples.map((sample) => sample.readyMs)),
     cpuMs: median(samples.map((sample) => sample.cpuMs)),

@@ -1,6 +1,8 @@
-// The bench itself (bench/run.mjs loads it): sizes of the bundle, cold loads in Chromium, and the
-// server under load on SQLite and PostgreSQL, each over freshly seeded data; one table on stdout
-// and bench/results.json. Bounded: fixed counts and durations, and a deadline for the whole run.
+// The bench itself (bench/run.mjs loads it). `npm run bench`: this tree's compiled server against a
+// baseline build, A B A B in one run (bench/compare.mjs). `--only=budgets`: sizes of the bundle, cold
+// loads in Chromium, and the server under load on SQLite and PostgreSQL, each over freshly seeded
+// data; one table on stdout and bench/results.json. Other `--only=` cases measure one part of it.
+// Bounded: fixed counts and durations, and a deadline for the whole run.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +24,7 @@ import { measureFootprint } from './footprint.mjs';
 import { formatTable, machine, writeResults } from './report.mjs';
 import { measureSso } from './sso.mjs';
 import { measureCsv } from './csv.mjs';
+import { compare } from './compare.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
@@ -671,13 +674,14 @@ async function main() {
 
 const only = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length);
 try {
-  if (only === 'settings') await settingsReadOnly();
+  if (only === undefined || only === 'compare') await compare(root, log);
+  else if (only === 'budgets') await main();
+  else if (only === 'settings') await settingsReadOnly();
   else if (only === 'footprint') await footprintOnly();
   else if (only === 'sso') await ssoOnly();
   else if (only === 'csv') await csvOnly();
   else if (only === 'cls') await layoutShiftOnly();
-  else if (only) throw new Error(`unknown bench case ${only} (known: settings, footprint, sso, csv, cls)`);
-  else await main();
+  else throw new Error(`unknown bench case ${only} (known: compare, budgets, settings, footprint, sso, csv, cls)`);
 } catch (error) {
   console.error(error);
   await stopAll();

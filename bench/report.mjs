@@ -16,15 +16,16 @@ export function machine() {
 
 const verdict = (pass) => (pass === undefined ? '' : pass ? 'pass' : 'FAIL');
 
-/** rows: { figure, value (text), budget (text, optional), pass (boolean, optional) }. */
-export function formatTable(rows) {
-  const header = { figure: 'Figure', value: 'Value', budget: 'Budget', result: 'Result' };
+/** rows: { figure, value (text), budget (text, optional), pass (boolean, optional) }; `titles`
+ *  renames columns. The budget and result columns are left out when no row has a budget. */
+export function formatTable(rows, titles = {}) {
+  const header = { figure: 'Figure', value: 'Value', budget: 'Budget', result: 'Result', ...titles };
   const lines = [header, ...rows.map((row) => ({ figure: row.figure, value: row.value, budget: row.budget ?? '', result: verdict(row.pass) }))];
+  const judged = rows.some((row) => row.budget !== undefined || row.pass !== undefined);
   const width = (key) => Math.max(...lines.map((line) => line[key].length));
-  const widths = { figure: width('figure'), value: width('value'), budget: width('budget'), result: width('result') };
   const format = (line) =>
-    `| ${line.figure.padEnd(widths.figure)} | ${line.value.padStart(widths.value)} | ${line.budget.padEnd(widths.budget)} | ${line.result.padEnd(widths.result)} |`;
-  const rule = `|${'-'.repeat(widths.figure + 2)}|${'-'.repeat(widths.value + 1)}:|${'-'.repeat(widths.budget + 2)}|${'-'.repeat(widths.result + 2)}|`;
+    `| ${line.figure.padEnd(width('figure'))} | ${line.value.padStart(width('value'))} |${judged ? ` ${line.budget.padEnd(width('budget'))} | ${line.result.padEnd(width('result'))} |` : ''}`;
+  const rule = `|${'-'.repeat(width('figure') + 2)}|${'-'.repeat(width('value') + 1)}:|${judged ? `${'-'.repeat(width('budget') + 2)}|${'-'.repeat(width('result') + 2)}|` : ''}`;
   return [format(lines[0]), rule, ...lines.slice(1).map(format)].join('\n');
 }
 

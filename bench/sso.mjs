@@ -13,7 +13,7 @@ const basic = (id, secret) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${
 
 /** Registers the bench app as an administrator would, with machine access and a privilege for its
  *  machine scope; answers the relying party and its Authorization header. */
-async function benchApp(base, adminCookie) {
+export async function benchApp(base, adminCookie) {
   const admin = new Client(base, base);
   admin.cookies.set(adminCookie.name, adminCookie.value);
   const app = await RelyingParty.register({ base }, admin, `BenchSso${Date.now() % 100000}`);
@@ -23,7 +23,7 @@ async function benchApp(base, adminCookie) {
 }
 
 /** `count` refresh token chains of the administrator (offline_access with prompt=consent). */
-async function refreshTokens(admin, app, count) {
+export async function refreshTokens(admin, app, count) {
   const tokens = [];
   for (let i = 0; i < count; i++) tokens.push((await app.signIn(admin, 'openid offline_access', { prompt: 'consent' })).refresh_token);
   return tokens;
@@ -53,7 +53,7 @@ function postForm(url, agent, headers, form) {
 }
 
 /** `workers` loops, each rotating its own refresh token for `seconds`: grants/s and failures. */
-async function refreshLoad({ tokenUrl, authorization }, chains, seconds) {
+export async function refreshLoad({ tokenUrl, authorization }, chains, seconds) {
   const deadline = performance.now() + seconds * 1000;
   const agent = new http.Agent({ keepAlive: true, maxSockets: chains.length });
   const latencies = [];

@@ -19,10 +19,14 @@ const KiB = 1024;
  * table can name entries before they exist). `firstLoad`: limit of the entry and its static
  * imports, and, when `firstVisit` names chunks, of the entry plus those chunks (the lazy chunks a
  * first visit fires at once; bench/main.mjs checks the same figure against what Chromium fetched).
- * `eachLazy`: limit of every dynamic import of the entry's graph, at any depth.
+ * `eachLazy`: limit of every dynamic import of the entry's graph, at any depth. `keepHeadroom`: the
+ * share of `firstLoad` the entry's own first load must leave free (so the next feature has room).
  */
 export const budgets = [
-  { label: '<iam-login> (login entry)', entry: 'login.js', firstLoad: 100 * KiB },
+  // The sign-in form itself; the rarely used steps (second factor, passkey, captcha, provider
+  // linking, expired password, …) load when needed, and the texts are looked up without a
+  // translation framework (src/core/i18n): 10% of the budget stays free.
+  { label: '<iam-login> (login entry)', entry: 'login.js', firstLoad: 100 * KiB, keepHeadroom: 0.1 },
   {
     label: 'console (elements entry)',
     entry: 'elements.js',
@@ -118,6 +122,12 @@ export function checkBundle(distDir = 'dist', srcDir = 'src') {
         `  ${ok ? 'ok  ' : 'OVER'} ${budget.label}, ${load.what}: ${kib(load.bytes)} of ${kib(budget.firstLoad)}, ${headroom(load.bytes, budget.firstLoad)} (${load.files} files)`,
       );
       if (!ok) problems.push(`${budget.label}, ${load.what}: ${kib(load.bytes)} exceeds ${kib(budget.firstLoad)}`);
+    }
+    const kept = budget.firstLoad * (1 - (budget.keepHeadroom ?? 0));
+    if (loads[0].bytes <= budget.firstLoad && loads[0].bytes > kept) {
+      problems.push(
+        `${budget.label}: ${kib(loads[0].bytes)} leaves less than ${budget.keepHeadroom * 100}% of ${kib(budget.firstLoad)} free (at most ${kib(kept)})`,
+      );
     }
     if (!budget.eachLazy) continue;
     console.log(`    lazy loads (what the browser fetches when the import fires, after the chain shown):`);

@@ -9,7 +9,17 @@
 // The machine has two cores and one node:test file keeps about one busy, so the node suites run
 // two files at once (every file starts its own server on a free port over its own temp dir or
 // PostgreSQL database), except the files that measure time or load the machine (`alone`), which
-// run one at a time after the others; the static checks run two at a time too.
+// run one at a time after the others; the static checks run two at a time too. The e2e files run
+// two at once as well: each starts its own server (free port, temp data dir) and its own Chromium;
+// so do the host files (each packs into and installs in temp folders of its own; npm mostly waits).
+//
+// The server suite runs on SQLite, then again on PostgreSQL, except the files in `sqliteOnly`. The
+// rule for that list: a file may run on one engine only when everything it checks is decided before
+// or beside the database — HTTP parsing and headers, the CSRF and Origin gates, redirects, static
+// files, logs, the KDF, translations, documents compared with the running server — and it reads or
+// writes nothing whose answer could depend on the engine. A file that touches SQL differences stays
+// on both: queries, transactions, locks, migrations, search, pagination, imports, the audit log,
+// counters and concurrency, hostile input that reaches a column (fuzzing), and any file not listed.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync, readFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,6 +63,33 @@ const runtimeFiles = [
 ];
 
 /**
+ * Server files that run in the SQLite pass only (the rule is in this file's header); each with why
+ * its outcome cannot depend on the database engine.
+ */
+const sqliteOnly = new Set(
+  [
+    ['answer-check', 'the response-schema check on answers, in the HTTP layer'],
+    ['bundle-serving', 'static files of the build, compression and cache headers'],
+    ['client-paths', "the client's source against the OpenAPI document"],
+    ['csrf', 'the Origin/Referer gate refuses before any handler runs'],
+    ['data-dir-owner-only', 'file modes of the SQLite data directory (nothing on PostgreSQL)'],
+    ['fault-sqlite', 'the SQLite file locked by another process'],
+    ['invisible-characters', 'input validation refuses before the database'],
+    ['logging', 'the log lines and what they leave out'],
+    ['messages-language', 'the translation of messages'],
+    ['oidc-cors', "CORS preflights answered from the apps' redirect origins"],
+    ['outbound-allow-list', 'the outbound address guard, a setting checked at start'],
+    ['outsider-headers', 'forged Origin, Host and X-Forwarded-* refused at the CSRF gate'],
+    ['perf-kdf', 'the KDF concurrency cap'],
+    ['requests-without-host', "Node's and Fastify's answer to a request without Host"],
+    ['request-hygiene', 'issuer, proxy headers and the redirect gate'],
+    ['security-headers', 'headers on every kind of answer'],
+    ['sso-discovery-docs', 'docs/sso.md against the discovery document'],
+    ['svg-paint-bounds', 'the SVG sanitiser'],
+  ].map(([name]) => `test/server/${name}.test.ts`),
+);
+
+/**
  * Files that run one at a time after the others: they time answers against each other, count
  * resources, hold locks or processes for seconds, or load the machine on purpose.
  */
@@ -66,7 +103,6 @@ const alone = new Set(
     'perf-session',
     'perf-statements',
     'outsider-bursts',
-    'outsider-round5',
     'concurrency-two-processes',
     'crash-kill9',
     'fault-sqlite',
@@ -79,12 +115,12 @@ const alone = new Set(
 );
 
 /** Node test files run at once within a suite (see above). */
-const concurrency = { unit: 2, server: 2, e2e: 1, hosts: 1 };
+const concurrency = { unit: 2, server: 2, e2e: 2, hosts: 2 };
 
 const allSuites = ['typecheck', 'lint', 'format', 'unit', 'server', 'runtime', 'browser', 'e2e', 'hosts'];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : allSuites;
 // A renamed or removed file must leave these lists too (else it would silently run with the others, or not at all).
-const listedMissing = [...runtimeFiles, ...alone].filter((path) => !existsSync(path));
+const listedMissing = [...runtimeFiles, ...alone, ...sqliteOnly].filter((path) => !existsSync(path));
 if (listedMissing.length) {
   console.error(`scripts/test.mjs names files that do not exist: ${listedMissing.join(', ')}`);
   process.exit(1);
@@ -174,9 +210,9 @@ async function nodeRun(files, { env = {}, node = process.execPath, concurrency =
   return { passed, failed: failed || (code === 0 ? 0 : 1) };
 }
 
-/** The node:test files under `paths`: the `alone` ones one at a time after the others, which run `concurrency` at once. */
-async function nodeTests(name, paths, { env, node, concurrency = 1 } = {}) {
-  const files = paths.flatMap((path) => filesUnder(path));
+/** The node:test files under `paths` but not in `except`: the `alone` ones one at a time after the others, which run `concurrency` at once. */
+async function nodeTests(name, paths, { env, node, concurrency = 1, except = new Set() } = {}) {
+  const files = paths.flatMap((path) => filesUnder(path)).filter((file) => !except.has(file));
   if (!files.length) {
     console.log(`\n=== ${name}: no test files under ${paths.join(' ')}`);
     return;
@@ -264,6 +300,7 @@ for (const suite of wanted.filter((suite) => !staticChecks[suite])) {
       await nodeTests('server (PostgreSQL)', ['test/server'], {
         env: { IAM_TEST_DB: 'postgres', IAM_TEST_DATABASE_URL: postgres.url },
         concurrency: concurrency.server,
+        except: sqliteOnly,
       });
     } finally {
       await postgres.stop();

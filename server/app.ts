@@ -137,6 +137,32 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     },
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
+  // A JSON answer is no document: it loads nothing, opens no window and is never rendered
+  // (nosniff), so the headers that only a page uses (opener and agent-cluster policies, DNS
+  // prefetch) or that only obsolete browsers read (IE's download options and XSS filter, Flash's
+  // cross-domain policies) are left out, and its policy drops the sources only a page loads (every
+  // directive as strict as the page's or stricter). About 300 bytes less on every API answer.
+  const apiSecurityHeaders = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        'default-src': ["'self'"],
+        'base-uri': ["'self'"],
+        'form-action': ["'self'"],
+        'frame-ancestors': ["'self'"],
+        'object-src': ["'none'"],
+      },
+    },
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  });
+  /** The API's JSON answers (not the provider's pages under /api/oidc/, which are documents). */
+  const answersJson = (url: string) => (url.startsWith('/api/') && !url.startsWith('/api/oidc/')) || url.startsWith('/scim/');
   // X-Forwarded-* count only when the socket's peer is one of the configured proxies. Answers
   // Fastify and Node give before our hooks run are the envelope with the security headers too.
   const app = Fastify({
@@ -177,7 +203,9 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   });
 
   await app.register(cookie);
-  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
+  app.addHook('onRequest', (request, reply, done) =>
+    (answersJson(request.url) ? apiSecurityHeaders : securityHeaders)(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
+  );
   // A NUL character has no use in any URL here, and PostgreSQL cannot store it: refused before
   // routing (after the security headers, which every answer carries).
   app.addHook('onRequest', (request, _reply, done) => done(/%00/.test(request.url) ? new ApiError(400, 'The URL contains a NUL character (%00)') : undefined));

@@ -5,7 +5,7 @@ import type { OwnedApp, SessionUser } from '../../src/core/types';
 import { Status, UserType } from '../../src/core/enums';
 import { Permission } from '../../src/core/permission-codes';
 import type { ResolvedSession } from './sessions';
-import { sessionUserFields } from '../services/user-answer';
+import { sessionUserAnswer } from '../services/user-answer';
 
 export type UserRow = Selectable<UserTable>;
 
@@ -65,11 +65,5 @@ export { parseExtraProp } from '../services/user-answer';
 
 /** session user info, as GET /cas/session answers it. */
 export function toSessionUser(actor: Actor, featureBlacklist: string[]): SessionUser {
-  return {
-    ...sessionUserFields(actor.user),
-    ownedApps: actor.ownedApps,
-    permissions: actor.permissions,
-    featureBlacklist,
-    sessionId: actor.sessionId,
-  };
+  return sessionUserAnswer(actor.user, { ownedApps: actor.ownedApps, permissions: actor.permissions, featureBlacklist, sessionId: actor.sessionId });
 }

@@ -47,6 +47,17 @@ function headerNameIn(config: IamConfig): string {
 
 type Credential = { secret: string; via: Actor['via'] };
 
+/**
+ * Whether one of the request's headers could be the token header. The setting may name any header
+ * but a reserved one (a reserved name saved earlier counts as `token`), so a request whose headers
+ * are all reserved (a browser's own: cookie, accept-*, sec-*, origin …) carries no token whatever
+ * the setting says, and needs no settings read to find its credential.
+ */
+function mayCarryTokenHeader(req: FastifyRequest): boolean {
+  for (const name in req.headers) if (!isReservedHeaderName(name)) return true;
+  return false;
+}
+
 function credentialIn(req: FastifyRequest, headerName: string): Credential | undefined {
   const header = req.headers[headerName];
   if (typeof header === 'string' && header) return { secret: header, via: 'token' };
@@ -90,6 +101,10 @@ export function createGate(ctx: Ctx): Gate {
     return found ? actorOf(found, credential.via) : null;
   }
   async function authenticate(req: FastifyRequest): Promise<Actor | null> {
+    if (!mayCarryTokenHeader(req)) {
+      const cookie = req.cookies[SESSION_COOKIE];
+      return cookie ? lookUp({ secret: cookie, via: 'cookie' }) : null;
+    }
     // Which header carries a token is a setting. Reading it first would cost every request a
     // settings version query; instead the session is looked up with the header name last read, and
     // that lookup reads the settings versions too (server/auth/sessions.ts), so the name is then

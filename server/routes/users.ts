@@ -75,6 +75,16 @@ export const userRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
   });
 
   defineRoute(app, gate, {
+    method: 'GET',
+    url: '/user/profile',
+    tags,
+    access: Permission.SelfService,
+    summary: "My own profile (the signed-in caller's basic info): the read a host page makes with iamFetch('/user/profile')",
+    response: basicInfo,
+    handler: async ({ actor }) => basicInfoAnswer(actor.user),
+  });
+
+  defineRoute(app, gate, {
     method: 'PUT',
     url: '/user/profile',
     tags,

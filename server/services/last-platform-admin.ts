@@ -2,7 +2,7 @@
 // checked and written in one transaction that holds the platform administrators' rows: two requests
 // removing the last two at once (or two administrators demoting each other) are run one after the
 // other, and the second sees the first's result and is refused. A check before the write, outside
-// it, let both pass on PostgreSQL (test/server/outsider-round3.test.ts).
+// it, let both pass on PostgreSQL (test/server/last-platform-admin-bulk-race.test.ts).
 import { sql, type Kysely } from 'kysely';
 import type { Ctx } from '../context';
 import type { Database } from '../db/tables';

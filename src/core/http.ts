@@ -17,7 +17,7 @@ import { notifyError } from './messages';
 import { randomHex } from './random';
 import { currentLocation, requestNavigation } from './navigation';
 import { LOGIN_PATH, pathOf, withRedirect } from './public-routes';
-import { clearSession } from './session-state';
+import { $session, clearSession } from './session-state';
 import type { Envelope, PagedList } from './types';
 
 export type AuthMode = 'cookie' | 'token';
@@ -39,6 +39,9 @@ let token: { value: string; header: string } | undefined;
 export function configureHttp(options: Partial<HttpConfig>): void {
   config = { ...config, ...options };
   config.apiBase = config.apiBase.replace(/\/+$/, '');
+  // Token mode: a session is only the token a sign-in of this page kept (a reload forgets it), so
+  // without one the visitor is anonymous; there is nothing to ask the server.
+  if (config.authMode === 'token' && !token && $session.get().status === 'unknown') clearSession();
 }
 
 export function httpConfig(): Readonly<HttpConfig> {

@@ -1,7 +1,8 @@
 // The elements on a host page of another origin, in Chromium: token mode with a `token-name` the
 // server does not use (the sign-in answer names the header), the host calling the API through
 // iamFetch and reading who signed in while the token stays out of the DOM, storage and URLs, the
-// captcha under a strict CSP (blob: images), each element's own locale and theme, the embedded
+// captcha under a strict CSP (blob: images), the token-mode snippets of README.md and
+// docs/deployment.md as written, each element's own locale and theme, the embedded
 // console as tall as its container, and anonymous visits without a console error.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { ADMIN, ApiClient, freePort, launchBrowser, startServer } from './harness';
+import { docBlock } from '../doc-blocks';
 
 /** A second origin serving the pages below, each under its own CSP. */
 const hostPort = await freePort();
@@ -16,10 +18,14 @@ const host = `http://127.0.0.1:${hostPort}`;
 const iam = await startServer({ IAM_CORS_ORIGINS: host });
 const browser = await launchBrowser();
 
+// Strict: scripts and calls to the IAM server only, images from here or blob: (the captcha).
+const tokenPageCsp = `default-src 'self'; script-src 'self' ${iam.url}; connect-src ${iam.url}; img-src 'self' blob:; style-src 'self'; base-uri 'none'; form-action 'self'`;
+/** A documented snippet as written, its example IAM origin replaced by the test server's. */
+const documented = (doc: string, language: string, marker: string) => docBlock(doc, language, marker).replaceAll('https://iam.example.com', iam.url);
+
 const pages: Record<string, { csp?: string; body: string; type?: string }> = {
   '/token.html': {
-    // Strict: scripts and calls to the IAM server only, images from here or blob: (the captcha).
-    csp: `default-src 'self'; script-src 'self' ${iam.url}; connect-src ${iam.url}; img-src 'self' blob:; style-src 'self'; base-uri 'none'; form-action 'self'`,
+    csp: tokenPageCsp,
     body: `<!doctype html><title>Shop</title>
 <iam-login api-base="${iam.url}/api" auth-mode="token" token-name="x-shop-token"></iam-login>
 <p id="who"></p><p id="profile"></p>
@@ -39,6 +45,16 @@ document.querySelector('iam-login').addEventListener('iam-login-success', async 
   document.querySelector('#profile').textContent = answer.data.user.username;
 });`,
   },
+  // README's token-mode page and host script, and docs/deployment.md's host script, on one page.
+  '/documented.html': {
+    csp: tokenPageCsp,
+    body: `<!doctype html><title>Shop</title>
+${documented('README.md', 'html', 'auth-mode="token"')}
+<script type="module" src="/readme-snippet.js"></script>
+<script type="module" src="/deployment-snippet.js"></script>`,
+  },
+  '/readme-snippet.js': { type: 'text/javascript', body: documented('README.md', 'js', "iamFetch('/user/profile')") },
+  '/deployment-snippet.js': { type: 'text/javascript', body: documented('docs/deployment.md', 'js', 'iamFetch') },
   '/form.html': {
     // The cross-site form of a hostile page: a POST without custom headers into a hidden frame.
     body: `<!doctype html><title>Form</title><iframe name="sink"></iframe>
@@ -169,6 +185,54 @@ test('token mode with token-name on another origin: sign-in, iamFetch and $sessi
     await second.context.close();
   }
 });
+
+test('the token-mode snippets of README.md and docs/deployment.md run as written: anonymous before the sign-in, then who signed in and the profile', async () => {
+  const { page, context, errors } = await watchedPage();
+  try {
+    const logged: string[] = [];
+    page.on('console', (message: ConsoleMessage) => {
+      if (message.type() === 'log') logged.push(message.text());
+    });
+    const profileAnswers: number[] = [];
+    page.on('response', (response) => {
+      if (response.url() === `${iam.url}/api/user/profile`) profileAnswers.push(response.status());
+    });
+    await page.goto(`${host}/documented.html`);
+    await page.getByLabel('Username').fill(ADMIN.username);
+    // docs/deployment.md's subscriber: the visitor is anonymous before anyone signs in (token mode).
+    await page.waitForFunction(() => document.querySelector('iam-login form') !== null);
+    await expectLogged(logged, (lines) => lines.includes('anonymous'), errors);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // README's listener logs the profile's name, docs/deployment.md's the session's username.
+    // (docs/deployment.md's listener logs before it reads the profile: both reads are waited for.)
+    await expectLogged(
+      logged,
+      (lines) =>
+        lines.some((line) => line.startsWith(`signed in as ${ADMIN.username} `)) &&
+        lines.includes(`signed in as ${ADMIN.username}`) &&
+        profileAnswers.length === 2,
+      errors,
+    );
+    assert.ok(!logged.some((line) => line.includes('undefined')), logged.join('\n'));
+    const statuses = logged.filter((line) => ['unknown', 'anonymous', 'authenticated'].includes(line));
+    assert.deepEqual(statuses.slice(-2), ['anonymous', 'authenticated'], logged.join('\n'));
+    assert.deepEqual(profileAnswers, [200, 200], 'both snippets read the profile');
+    assert.deepEqual(await violations(page), []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+/** Waits (at most 10 s) until the page's console lines satisfy `done`. */
+async function expectLogged(lines: string[], done: (lines: string[]) => boolean, errors: string[]) {
+  const deadline = Date.now() + 10_000;
+  while (!done(lines)) {
+    if (Date.now() > deadline) assert.fail(`the page logged:\n${lines.join('\n')}\nerrors:\n${errors.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 test('a cross-site form cannot use the token session', async () => {
   const { page, context } = await watchedPage();

@@ -1,4 +1,4 @@
-// The console in Chinese, through i18next's lazily loaded namespaces: a visitor whose saved locale
+// The console in Chinese, through its lazily loaded namespaces: a visitor whose saved locale
 // is zh signs in by the Chinese labels, the home page and the users screen speak Chinese, and each
 // page fetched only the locale files it shows (the sign-in page no administration texts).
 import { test } from 'node:test';

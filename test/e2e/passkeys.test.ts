@@ -250,3 +250,35 @@ test('a passkey as the second step, in Chinese, or a recovery code instead; the 
   await closeContext(unlisted.context, unlisted.errors);
   await closeContext(context, errors);
 });
+
+test('the personal center at an IP address says why passkeys cannot be added there and what to configure, in English and Chinese', async () => {
+  // A server as `npm start` runs it (no IAM_PUBLIC_URL), opened by its address: the browser would
+  // refuse 127.0.0.1 as the RP ID with its raw "invalid domain" error.
+  const byAddress = await startServer();
+  try {
+    for (const locale of ['en', 'zh'] as const) {
+      const { page, context } = await openPage(browser);
+      await context.addInitScript(choose, { locale, theme: 'light' as const });
+      try {
+        await page.goto(`${byAddress.url}/login`);
+        await page.getByLabel(text(locale, 'login:identifier.USERNAME_PASSWORD')).fill(ADMIN.username);
+        await page.getByLabel(text(locale, 'login:password'), { exact: true }).fill(ADMIN.password);
+        await page.getByRole('button', { name: text(locale, 'login:submit'), exact: true }).click();
+        await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+        await page.goto(`${byAddress.url}/profile/userInfo`);
+        const card = page.getByRole('region', { name: text(locale, 'account:passkeys.title') });
+        const host = new URL(byAddress.url).host;
+        await card
+          .getByRole('note')
+          .filter({ hasText: text(locale, 'account:passkeys.notHereIpAddress', { host }) })
+          .waitFor();
+        assert.equal(await card.getByRole('button', { name: text(locale, 'account:passkeys.add') }).count(), 0, 'no button that can only fail');
+        await assertAxeClean(page, `personal center at an IP address (${locale})`);
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await byAddress.stop();
+  }
+});

@@ -4,7 +4,7 @@
 // Node's node16/nodenext resolution and from a CommonJS module), builds with
 // Vite, and runs behind README's dev proxy under a strict CSP; its bundle holds React once. Also
 // reports what the host pays (min+gzip, first load) for `iam-console/login` and
-// `iam-console/elements` on top of its own React.
+// `iam-console/elements` on top of its own React, and holds README's figures to it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -217,6 +217,16 @@ test('what the host pays for iam-console/login and iam-console/elements on top o
   );
   assert.ok(login > 0 && login < 60 * 1024, `login costs ${login} bytes`);
   assert.ok(elements > 0 && elements < 120 * 1024, `elements cost ${elements} bytes`);
+  // README states both figures, rounded: they must follow the measurement (within 1 KiB).
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const stated = /a React host pays about (\d+) KiB\s+min\+gzip for `iam-console\/login` and (\d+) KiB for `iam-console\/elements`/.exec(readme);
+  assert.ok(stated, 'README.md states what a React host pays');
+  for (const [figure, bytes] of [
+    [stated[1], login],
+    [stated[2], elements],
+  ] as const) {
+    assert.ok(Math.abs(Number(figure) - bytes / 1024) <= 1, `README.md says ${figure} KiB, the host pays ${(bytes / 1024).toFixed(1)} KiB`);
+  }
 });
 
 test.after(async () => {

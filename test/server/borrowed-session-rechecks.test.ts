@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import { SoftwareAuthenticator } from './software-authenticator';
-import { authenticator, peopleMaker, setLogin as setLoginOf, codeSentTo } from './sign-in-support';
+import { authenticator, peopleMaker, setLogin as setLoginOf, codeSentTo, withAuthenticator } from './sign-in-support';
 import { createTenant } from './scim-support';
 
 const PASSWORD = 'Round7pass1';
@@ -191,4 +191,106 @@ test("an account whose username differs only in letter case does not share the v
     await setLogin({ maxFailures: 5, captchaAfterFailures: 3 });
     await server.app.ctx.db.deleteFrom('loginThrottle').execute();
   }
+});
+
+test('removing a passkey at an unlocked screen takes proof, like turning the authenticator app off', async () => {
+  const who = await person();
+  const browser = await signIn(who.username);
+  const passkey = await addPasskey(browser);
+  // The app cannot be turned off by someone at the unlocked screen (it takes a current code).
+  await withAuthenticator(server, browser, PASSWORD);
+  assert.equal((await browser.post('/api/user/totp/disable', {})).status, 400);
+  // The passkey, the stronger factor, goes with the session alone.
+  const removed = await browser.delete(`/api/user/passkeys/${passkey}`);
+  assert.equal(removed.status, 400, `removing a passkey without the password: ${JSON.stringify(removed.body)}`);
+  const left = await browser.get<unknown[]>('/api/user/passkeys');
+  assert.equal(left.body.data.length, 1, `a passkey was removed with the session alone (${removed.status}): no password, no passkey, no code`);
+});
+
+test("guessing the password at the personal center's re-checks (adding a passkey) counts towards the account's lockout", async () => {
+  // A borrowed or stolen session does not know the password; the password is what adding a
+  // passkey (a lasting way in) asks for. Its wrong guesses must not be free of the lockout.
+  const who = await person();
+  const browser = await signIn(who.username);
+  await setLogin({ maxFailures: 5, captchaAfterFailures: 0, captchaEnabled: false });
+  try {
+    const statuses: number[] = [];
+    for (let guess = 0; guess < 8; guess += 1) {
+      statuses.push((await browser.post('/api/user/passkeys/options', { password: transform(`Guess-${guess}-x1`) })).status);
+    }
+    const right = await browser.post('/api/user/passkeys/options', { password: transform(PASSWORD) });
+    const failures = await server.app.ctx.db.selectFrom('loginThrottle').select(['username', 'failures']).execute();
+    assert.equal(
+      right.status,
+      429,
+      `8 wrong passwords (maxFailures 5: ${statuses.join(',')}), then the right one is accepted: an unlimited password oracle for whoever holds a session (lockout rows: ${JSON.stringify(failures)})`,
+    );
+  } finally {
+    await setLogin({ maxFailures: 5, captchaAfterFailures: 3 });
+    await server.app.ctx.db.deleteFrom('loginThrottle').execute();
+  }
+});
+
+test("one person's sign-in does not clear the failure count of another person's identifier (a username equal to someone's phone number)", async () => {
+  const victim = await person();
+  // Anyone who picks their own username (a first-time third-party sign-in, a SCIM client, an
+  // administrator) may take the digits of someone's phone number.
+  const attackerPhone = '13900007962';
+  const attackerCreated = await admin.post('/api/user', {
+    username: victim.phone,
+    realName: 'R7_Mallory',
+    mobilePhone: attackerPhone,
+    password: transform(PASSWORD),
+  });
+  assert.equal(attackerCreated.status, 200, JSON.stringify(attackerCreated.body));
+  await setLogin({ loginMethod: 'PHONE_PASSWORD', maxFailures: 3, captchaAfterFailures: 0, captchaEnabled: false });
+  try {
+    const statuses: number[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      for (let guess = 0; guess < 2; guess += 1) statuses.push((await server.client().login(victim.phone, `Wrong${round}${guess}x1`)).status);
+      // The attacker's own sign-in clears the keys of the attacker's account, its username among them.
+      assert.equal((await server.client().login(attackerPhone, PASSWORD)).body.data?.loginSuccess, true);
+    }
+    const right = await server.client().login(victim.phone, PASSWORD);
+    assert.equal(
+      right.status,
+      429,
+      `6 wrong passwords for ${victim.phone} past maxFailures 3 (answers ${statuses.join(',')}), and the right one: the lockout was reset by another person's sign-in? ${JSON.stringify(right.body)}`,
+    );
+  } finally {
+    await setLogin({ loginMethod: 'USERNAME_PASSWORD', maxFailures: 5, captchaAfterFailures: 3 });
+    await server.app.ctx.db.deleteFrom('loginThrottle').execute();
+  }
+});
+
+test("a borrowed session alone (no password) cannot make the account's reset phone its own and take the account over", async () => {
+  const who = await person();
+  const session = await signIn(who.username);
+  const attackerPhone = '13900009696';
+  const steps: string[] = [];
+  // 1. The phone of the profile, to the attacker's: the code goes to the attacker's phone.
+  server.clock.advance(61_000);
+  let since = server.clock.now();
+  const profile = await session.put('/api/user/profile', { realName: 'R7_Victim', mobilePhone: attackerPhone });
+  steps.push(`profile ${profile.status}`);
+  const confirmCode = profile.status === 200 ? await codeSentTo(server, who.id, attackerPhone, since) : undefined;
+  const confirmed = confirmCode && (await session.post('/api/user/profile/contact/confirm', { channel: 'mobilePhone', code: confirmCode }));
+  steps.push(`confirm ${confirmed ? confirmed.status : '-'}`);
+  // 2. A password reset by SMS to that phone.
+  server.clock.advance(61_000);
+  since = server.clock.now();
+  const asked = await server.client().post('/api/user/password/reset-code', { identifier: attackerPhone });
+  steps.push(`reset-code ${asked.status}`);
+  const resetCode = await codeSentTo(server, who.id, attackerPhone, since);
+  const reset =
+    resetCode && (await server.client().put('/api/user/password', { identifier: attackerPhone, code: resetCode, password: transform('Attacker-owns-1') }));
+  steps.push(`reset ${reset ? reset.status : '-'}`);
+  // 3. The attacker signs in with their own password, for good.
+  const taken = await server.client().login(who.username, 'Attacker-owns-1');
+  assert.equal(
+    taken.status,
+    401,
+    `with the session alone (${steps.join(', ')}), the account's phone became the attacker's and its password was reset by SMS: no current password was asked (adding a passkey asks for it): ${JSON.stringify(taken.body)}`,
+  );
+  assert.notEqual(taken.body.data?.loginSuccess, true);
 });

@@ -1,6 +1,8 @@
 // What a page embedding the elements meets: the token header the server names in its sign-in
-// answer (and no other), cross-site forms against token sessions, the refused-Origin answer that
-// says how to allow the origin, and the anonymous session probe that answers 200.
+// answer (and no other), the profile read the documented host snippet makes, cross-site forms
+// against token sessions, the refused-Origin answer that says how to allow the origin, the
+// anonymous session probe that answers 200, and a token header name that is one of our own (never
+// a standard, hop-by-hop, forwarding or tracing header: src/core/validation/token-header.ts).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
@@ -44,6 +46,19 @@ describe('token mode: the header the server reads', () => {
     } finally {
       await setTokenName('token');
     }
+  });
+
+  test("the host page's documented read, GET /user/profile, answers the signed-in person's profile; without the token 401", async () => {
+    const { token, tokenName } = await tokenSignIn();
+    const portal = server.client({ origin: PORTAL });
+    const profile = await portal.get<Record<string, unknown>>('/api/user/profile', { [tokenName]: token });
+    assert.equal(profile.status, 200, JSON.stringify(profile.body));
+    assert.equal(profile.body.data.username, ADMIN.username);
+    assert.equal(typeof profile.body.data.id, 'string');
+    assert.equal(typeof profile.body.data.version, 'number');
+    assert.ok(!JSON.stringify(profile.body).includes('password'), 'no password field in the profile');
+    const anonymous = await portal.get('/api/user/profile');
+    assert.equal(anonymous.status, 401);
   });
 
   test('a token in a header the server does not read is no session', async () => {
@@ -116,5 +131,85 @@ describe('the anonymous session probe', () => {
     assert.equal(forged.status, 200);
     assert.equal(forged.body.data, null);
     assert.equal((await server.client().get('/api/cas/session')).status, 401);
+  });
+});
+
+/** The answer's data, once it is 200. */
+async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>, what: string): Promise<T> {
+  const { status, body } = await answer;
+  assert.equal(status, 200, `${what}: ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+describe('the token header name is one of our own', () => {
+  const save = async (tokenName: string, headers?: Record<string, string>) => {
+    const { version } = await ok(admin.get<{ version: number }>('/api/config'), 'config');
+    return admin.put('/api/config', { settings: { authConfig: { authType: 'token', tokenName } }, version }, headers);
+  };
+
+  test('standard, hop-by-hop, forwarding, tracing and request-id headers are refused with a field error', async () => {
+    const bad = [
+      'x-request-id',
+      'User-Agent',
+      'cookie',
+      'host',
+      'x-forwarded-for',
+      'X-Forwarded-Host',
+      'forwarded',
+      'traceparent',
+      'content-type',
+      'origin',
+      'referer',
+      'accept',
+      'accept-language',
+      'connection',
+      'content-length',
+      'sec-fetch-site',
+      'proxy-authorization',
+      'transfer-encoding',
+      'x-real-ip',
+    ];
+    for (const name of bad) {
+      const answer = await save(name);
+      assert.equal(answer.status, 400, name);
+      assert.deepEqual(
+        (answer.body.data as { fields: { field: string; rule: string }[] }).fields.map((field) => field.rule),
+        ['rule.tokenNameReserved'],
+        name,
+      );
+    }
+    for (const name of ['x token', 'x:token', '', 'x-tök']) assert.equal((await save(name)).status, 400, JSON.stringify(name));
+  });
+
+  test('custom names and authorization are allowed', async () => {
+    for (const name of ['x-iam-token', 'X-Shop-Token', 'authorization', 'token']) {
+      assert.equal((await save(name)).status, 200, name);
+    }
+    await ok(save('token'), 'back to the default');
+    const { version } = await ok(admin.get<{ version: number }>('/api/config'), 'config');
+    await ok(admin.put('/api/config', { settings: { authConfig: { authType: 'default', tokenName: 'token' } }, version }), 'cookie mode again');
+  });
+
+  test('a reserved name stored before the check is not used: the default header is', async () => {
+    await server.app.ctx.settings.update('config', (await server.app.ctx.settings.get('config')).version, (value) => ({
+      ...value,
+      settings: { ...value.settings, authConfig: { authType: 'token', tokenName: 'User-Agent' } },
+    }));
+    try {
+      const signedIn = await server.client({ origin: PORTAL }).login(ADMIN.username, ADMIN.password, {}, { 'x-iam-auth-mode': 'token' });
+      const { token, tokenName } = signedIn.body.data as { token: string; tokenName: string };
+      assert.equal(tokenName, 'token');
+      assert.equal(
+        (await server.client({ origin: PORTAL }).get('/api/cas/session', { 'user-agent': token })).status,
+        401,
+        'the token in User-Agent is no session',
+      );
+      assert.equal((await server.client({ origin: PORTAL }).get('/api/cas/session', { token })).status, 200);
+    } finally {
+      await server.app.ctx.settings.update('config', (await server.app.ctx.settings.get('config')).version, (value) => ({
+        ...value,
+        settings: { ...value.settings, authConfig: { authType: 'default', tokenName: 'token' } },
+      }));
+    }
   });
 });

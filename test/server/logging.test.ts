@@ -2,12 +2,14 @@
 // well-formed incoming X-Request-Id kept, a malformed one replaced, the id sent back in the answer)
 // and the trace ids of a W3C traceparent (what the console's tracing switch sends); and no secret
 // in any line after signing in (cookie and token mode), changing a password, resetting one with a
-// mailed code and following a link with a code in its path.
+// mailed code and following a link with a code in its path; no OIDC interaction id in any line
+// (server/observability/logging.ts).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { ADMIN, startServer, transform, type TestServer } from './harness';
 import { startSmtp, until, type SmtpReceiver } from './receivers';
+import { RelyingParty } from './oidc-rp';
 
 const SMTP = { user: 'mailer', password: 'smtp-pass-logged-never' };
 const PORTAL = 'http://portal.example';
@@ -144,4 +146,25 @@ test('no secret in any log line: sign-ins (cookie and token), a password change,
     JSON.stringify(urls.slice(-12)),
   );
   assert.ok(urls.some((req) => req!.url === '/api/user?page=[redacted]&size=[redacted]&searchProp=[redacted]&searchValue=[redacted]'));
+});
+
+test('a sign-in through the provider logs no interaction id', async () => {
+  const admin = await server.admin();
+  const rp = await RelyingParty.register(server, admin, 'Logged_App', 'http://127.0.0.1:9/logged-callback');
+  const browser = await server.admin();
+  const request = await rp.authorization();
+  const { url } = await rp.follow(browser, request.url);
+  const uid = url.searchParams.get('uid');
+  assert.ok(uid && uid.length >= 10, url.href);
+  const consent = await browser.post<{ redirectURL: string }>(`/api/sso/interactions/${uid}`, { allow: true });
+  assert.equal(consent.status, 200, JSON.stringify(consent.body));
+  const allowed = consent.body.data;
+  assert.match(allowed.redirectURL, new RegExp(`/auth/${uid}`));
+  const resumed = await rp.follow(browser, allowed.redirectURL);
+  assert.ok(resumed.response.headers.get('location')?.includes('code='), 'the provider resumed the sign-in');
+  await until(() => lines.some((line) => line.includes('/api/oidc/auth/[redacted]')), 'the resume request logged');
+  assert.deepEqual(
+    lines.filter((line) => line.includes(uid)),
+    [],
+  );
 });

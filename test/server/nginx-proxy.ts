@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './crash-process';
@@ -32,6 +33,23 @@ export function documentedNginxConfig(): string {
   const config = blocks.find((block) => block.includes('upstream iam'));
   if (!config) throw new Error('docs/deployment.md has no nginx block with `upstream iam`');
   return config;
+}
+
+/**
+ * Whether something accepts TCP connections on the loopback `port`. nginx is waited for this way,
+ * not with an HTTP request: a request while no server process listens yet would be refused by both,
+ * and `max_fails=1` would then keep both avoided for `fail_timeout`, so that the test's first request
+ * got nginx's 502 "no live upstreams" whenever the processes started within those seconds.
+ */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 export async function startNginx(upstreamPorts: number[]): Promise<NginxProxy> {
@@ -69,11 +87,7 @@ export async function startNginx(upstreamPorts: number[]): Promise<NginxProxy> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${stderr}\n${readLog()}`);
-    const answered = await fetch(`${base}/nginx-started`).then(
-      () => true,
-      () => false,
-    );
-    if (answered) break;
+    if (await accepts(port)) break;
     if (Date.now() > deadline) throw new Error(`nginx did not listen within 10 s: ${stderr}\n${readLog()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -71,6 +71,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/cas/sessions': 'self',
   'DELETE /api/cas/sessions': 'self',
   'DELETE /api/cas/sessions/{id}': 'self',
+  'GET /api/user/profile': 'self',
   'PUT /api/user/profile': 'self',
   'POST /api/user/profile/contact/confirm': 'self',
   'POST /api/file/upload': 'self',

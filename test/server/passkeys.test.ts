@@ -587,3 +587,17 @@ test('without IAM_PUBLIC_URL or IAM_WEBAUTHN_* on a loopback socket (npm start),
     await plain.stop();
   }
 });
+
+test('the limit of passkeys per person holds when several registrations were started before any finished', async () => {
+  const who = await person();
+  // 25 starts while the list is empty: each passes the count check of the start.
+  const started: Options[] = [];
+  for (let index = 0; index < 25; index += 1) started.push(await registrationOptions(who));
+  const statuses = [];
+  for (const [index, options] of started.entries()) {
+    statuses.push((await who.client.post('/api/user/passkeys', { name: `Key ${index}`, credential: who.authenticator.create(options) })).status);
+  }
+  const list = await who.client.get<unknown[]>('/api/user/passkeys');
+  assert.deepEqual(statuses, [...Array<number>(20).fill(200), ...Array<number>(5).fill(400)], 'the 21st and later registrations are refused with 400');
+  assert.ok(list.body.data.length <= 20, `${list.body.data.length} passkeys stored for one person, past the limit of 20 (${statuses.join(',')})`);
+});

@@ -1,6 +1,7 @@
 // Statements per request, counted where they reach the database driver (better-sqlite3's
 // statements, pg's client queries): a signed-in GET /cas/session is ONE statement (session, user,
-// tenant path and administered apps together), plus the idle-timestamp write at most once a minute.
+// tenant path and administered apps together), plus the idle-timestamp write at most once a minute;
+// an anonymous request that needs no database (GET /cas/login from a browser) runs none.
 // The actor that one statement yields is checked too: permissions, tenant scope and owned apps.
 // The user search's statements and their query plans over 20 000 users, on both engines: the count
 // reads the search index's range only; a page of a broad search walks the order's index (SQLite is
@@ -118,6 +119,32 @@ test('a session check is one statement; the idle timestamp adds one write at mos
   const sessionStatements = later.filter((text) => /"sessions"/.test(text));
   assert.equal(sessionStatements.length, 2, later.join('\n'));
   assert.match(sessionStatements[1]!, /^update "sessions" set "last_seen_at"/);
+});
+
+test("a request that needs no database runs no statement: an anonymous GET /api/cas/login, with or without a browser's headers", async () => {
+  const browserHeaders = { accept: 'application/json', 'accept-language': 'zh-CN', 'sec-fetch-mode': 'cors', 'user-agent': 'Bench/1', referer: server.base };
+  for (const headers of [{}, browserHeaders]) {
+    const run = await runStatements(async () => {
+      const answer = await fetch(`${server.base}/api/cas/login?redirect=%2Fusers`, { headers });
+      assert.equal(answer.status, 200);
+      assert.equal(((await answer.json()) as { data: { loginSuccess: boolean } }).data.loginSuccess, false);
+    });
+    assert.deepEqual(
+      run.map((statement) => statement.text),
+      [],
+      JSON.stringify(headers),
+    );
+  }
+  // A header that may be the token header (any name the setting could give) is looked up under the
+  // setting in force: the settings version query runs then, as it must.
+  const withToken = await statementsOf(async () => {
+    const answer = await fetch(`${server.base}/api/cas/login`, { headers: { token: 'not-a-session' } });
+    assert.equal(answer.status, 200);
+  });
+  assert.ok(
+    withToken.some((text) => /from "settings"/.test(text)),
+    withToken.join('\n'),
+  );
 });
 
 test('the one statement yields the whole actor: tenant administrator of a subtree, administrator of two apps', async () => {

@@ -54,107 +54,101 @@ describe('rolling restart behind nginx', { skip: onPostgres ? false : 'runs once
     await database?.drop();
   });
 
-  // TODO(issue 27): since this session's merges the first sign-in through nginx answers 502 (it passed
-  // on the deploy27 branch); kept running as a todo so that CI reports it, until the cause is found.
-  test(
-    'both processes restarted in turn under reads and writes: no client error, no lost write',
-    { todo: 'first sign-in through nginx answers 502 since the merges' },
-    async () => {
-      const admin = new Client(nginx!.base, nginx!.base);
-      assert.equal((await admin.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
-      const errors: string[] = [];
-      const acked = new Map<string, { id: string; realName: string }>();
-      let loading = true;
-      let answers = 0;
+  test('both processes restarted in turn under reads and writes: no client error, no lost write', async () => {
+    const admin = new Client(nginx!.base, nginx!.base);
+    assert.equal((await admin.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
+    const errors: string[] = [];
+    const acked = new Map<string, { id: string; realName: string }>();
+    let loading = true;
+    let answers = 0;
 
-      async function send<T>(method: string, path: string, body?: unknown) {
-        try {
-          const answer = await admin.request<T>(method, path, body);
-          answers += 1;
-          if (answer.status !== 200) errors.push(`${answer.status} ${method} ${path}: ${answer.body.message}`);
-          return answer.status === 200 ? answer : undefined;
-        } catch (error) {
-          errors.push(`${method} ${path}: ${String(error)}`);
-          return undefined;
-        }
-      }
-
-      const worker = async (index: number) => {
-        for (let n = 0; loading; n += 1) {
-          const username = `roll-${index}-${n}`;
-          const made = await send<{ id: string; version: number }>('POST', '/api/user', {
-            username,
-            realName: `Roll_${index}_${n}`,
-            password: transform('Secret123'),
-          });
-          if (!made) continue;
-          const user = { id: made.body.data.id, realName: `Roll_${index}_${n}` };
-          acked.set(username, user);
-          let version = made.body.data.version;
-          for (let edit = 0; edit < 2 && loading; edit += 1) {
-            const realName = `Edit_${index}_${n}_${edit}`;
-            const saved = await send<{ version: number }>('PUT', `/api/user/${user.id}`, { realName, version });
-            if (!saved) break;
-            version = saved.body.data.version;
-            user.realName = realName;
-            await send('GET', `/api/user/${user.id}`);
-          }
-        }
-      };
-
-      const roll = async () => {
-        while (acked.size < 8) await sleep(20);
-        for (const index of [0, 1]) {
-          // SIGTERM: not ready at once (in the envelope), still serving, every answer closing its connection.
-          servers[index]!.child.kill('SIGTERM');
-          const signalled = Date.now();
-          let ready = await fetch(`${servers[index]!.base}/health/ready`);
-          // The signal is handled on the process's next turn of its event loop.
-          while (ready.status === 200 && Date.now() - signalled < GRACE_MS / 2) ready = await fetch(`${servers[index]!.base}/health/ready`);
-          const body = (await ready.json()) as { code: number; data: { reason: string } };
-          assert.equal(ready.status, 503, 'not ready once SIGTERM arrived');
-          assert.equal(body.data.reason, 'shutting down');
-          assert.equal(body.code, 503);
-          assert.equal(ready.headers.get('connection'), 'close');
-          const live = await fetch(`${servers[index]!.base}/health/live`);
-          assert.equal(live.status, 200, 'still serving during the grace period');
-          await servers[index]!.stop();
-          assert.equal(servers[index]!.child.exitCode, 0, 'SIGTERM exits 0');
-          // Started again on its port; the next one waits until nginx may send to it again.
-          servers[index] = await spawnServer(database, { ...env, PORT: String(ports[index]) });
-          while ((await fetch(`${servers[index].base}/health/ready`)).status !== 200) await sleep(100);
-          await sleep(documentedFailTimeoutMs());
-        }
-      };
-
-      await Promise.all([
-        roll().finally(() => {
-          loading = false;
-        }),
-        ...Array.from({ length: WORKERS }, (_, index) => worker(index)),
-      ]);
-
-      const upstreamFailures = nginx!
-        .errorLog()
-        .split('\n')
-        .filter((line) => /upstream|no live/.test(line));
-      console.log(`rolling restart: ${answers} answers, ${acked.size} users created; nginx logged ${upstreamFailures.length} upstream failures (retried)`);
-      console.log(upstreamFailures.map((line) => line.replace(/^.*?\[error\] \S+ /, '').slice(0, 140)).join('\n'));
-      assert.deepEqual(errors, [], `no client error through nginx\n${upstreamFailures.join('\n')}`);
-
-      const db = await openDatabase({ dataDir: '', databaseUrl: database.options.databaseUrl });
+    async function send<T>(method: string, path: string, body?: unknown) {
       try {
-        const rows = await db.kysely.selectFrom('users').select(['username', 'realName']).where('username', 'like', 'roll-%').execute();
-        const stored = new Map(rows.map((row) => [row.username, row.realName]));
-        const lost = [...acked].flatMap(([username, user]) =>
-          stored.get(username) === user.realName ? [] : [`${username}: ${stored.get(username)}, acknowledged ${user.realName}`],
-        );
-        assert.deepEqual(lost, [], 'every acknowledged create and update is stored');
-      } finally {
-        await db.close();
+        const answer = await admin.request<T>(method, path, body);
+        answers += 1;
+        if (answer.status !== 200) errors.push(`${answer.status} ${method} ${path}: ${answer.body.message}`);
+        return answer.status === 200 ? answer : undefined;
+      } catch (error) {
+        errors.push(`${method} ${path}: ${String(error)}`);
+        return undefined;
       }
-    },
-  );
+    }
+
+    const worker = async (index: number) => {
+      for (let n = 0; loading; n += 1) {
+        const username = `roll-${index}-${n}`;
+        const made = await send<{ id: string; version: number }>('POST', '/api/user', {
+          username,
+          realName: `Roll_${index}_${n}`,
+          password: transform('Secret123'),
+        });
+        if (!made) continue;
+        const user = { id: made.body.data.id, realName: `Roll_${index}_${n}` };
+        acked.set(username, user);
+        let version = made.body.data.version;
+        for (let edit = 0; edit < 2 && loading; edit += 1) {
+          const realName = `Edit_${index}_${n}_${edit}`;
+          const saved = await send<{ version: number }>('PUT', `/api/user/${user.id}`, { realName, version });
+          if (!saved) break;
+          version = saved.body.data.version;
+          user.realName = realName;
+          await send('GET', `/api/user/${user.id}`);
+        }
+      }
+    };
+
+    const roll = async () => {
+      while (acked.size < 8) await sleep(20);
+      for (const index of [0, 1]) {
+        // SIGTERM: not ready at once (in the envelope), still serving, every answer closing its connection.
+        servers[index]!.child.kill('SIGTERM');
+        const signalled = Date.now();
+        let ready = await fetch(`${servers[index]!.base}/health/ready`);
+        // The signal is handled on the process's next turn of its event loop.
+        while (ready.status === 200 && Date.now() - signalled < GRACE_MS / 2) ready = await fetch(`${servers[index]!.base}/health/ready`);
+        const body = (await ready.json()) as { code: number; data: { reason: string } };
+        assert.equal(ready.status, 503, 'not ready once SIGTERM arrived');
+        assert.equal(body.data.reason, 'shutting down');
+        assert.equal(body.code, 503);
+        assert.equal(ready.headers.get('connection'), 'close');
+        const live = await fetch(`${servers[index]!.base}/health/live`);
+        assert.equal(live.status, 200, 'still serving during the grace period');
+        await servers[index]!.stop();
+        assert.equal(servers[index]!.child.exitCode, 0, 'SIGTERM exits 0');
+        // Started again on its port; the next one waits until nginx may send to it again.
+        servers[index] = await spawnServer(database, { ...env, PORT: String(ports[index]) });
+        while ((await fetch(`${servers[index].base}/health/ready`)).status !== 200) await sleep(100);
+        await sleep(documentedFailTimeoutMs());
+      }
+    };
+
+    await Promise.all([
+      roll().finally(() => {
+        loading = false;
+      }),
+      ...Array.from({ length: WORKERS }, (_, index) => worker(index)),
+    ]);
+
+    const upstreamFailures = nginx!
+      .errorLog()
+      .split('\n')
+      .filter((line) => /upstream|no live/.test(line));
+    console.log(`rolling restart: ${answers} answers, ${acked.size} users created; nginx logged ${upstreamFailures.length} upstream failures (retried)`);
+    console.log(upstreamFailures.map((line) => line.replace(/^.*?\[error\] \S+ /, '').slice(0, 140)).join('\n'));
+    assert.deepEqual(errors, [], `no client error through nginx\n${upstreamFailures.join('\n')}`);
+
+    const db = await openDatabase({ dataDir: '', databaseUrl: database.options.databaseUrl });
+    try {
+      const rows = await db.kysely.selectFrom('users').select(['username', 'realName']).where('username', 'like', 'roll-%').execute();
+      const stored = new Map(rows.map((row) => [row.username, row.realName]));
+      const lost = [...acked].flatMap(([username, user]) =>
+        stored.get(username) === user.realName ? [] : [`${username}: ${stored.get(username)}, acknowledged ${user.realName}`],
+      );
+      assert.deepEqual(lost, [], 'every acknowledged create and update is stored');
+    } finally {
+      await db.close();
+    }
+  });
 });
 
 describe('the readiness probes of docs/deployment.md', () => {

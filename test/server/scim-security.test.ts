@@ -228,3 +228,42 @@ describe('SCIM rate limit per token', () => {
     }
   });
 });
+
+test('a SCIM attribute list with an empty name (attributes=userName, or a trailing comma) is a SCIM 400, not a 500', async () => {
+  const { scim } = await provisionedTenant(server, admin, 'Scim_Attributes_Co');
+  const created = await scim<{ id: string }>('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'attributes_one', name: { formatted: 'Attr_One' } });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  for (const path of ['/Users?attributes=userName,', '/Users?excludedAttributes=,userName', `/Users/${created.body.id}?attributes=userName,,name`]) {
+    assertScimError(await scim('GET', path), 400);
+  }
+});
+
+test('a SCIM PATCH answered with an error changes nothing (no deactivation behind a 400)', async () => {
+  const { scim } = await provisionedTenant(server, admin, 'Scim_Patch_Co');
+  const created = await scim<{ id: string }>('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'patch_refused', name: { formatted: 'Patch_One' } });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const answer = await scim('PATCH', `/Users/${created.body.id}`, {
+    schemas: [PATCH_SCHEMA],
+    Operations: [{ op: 'replace', value: { active: false, externalId: 'x'.repeat(300) } }],
+  });
+  assertScimError(answer, 400);
+  const after = await scim<{ active: boolean }>('GET', `/Users/${created.body.id}`);
+  assert.equal(
+    after.body.active,
+    true,
+    'the PATCH was refused with 400, yet the person was deactivated (the client believes nothing changed and will not retry the rest)',
+  );
+});
+
+test('a SCIM create answered with an error creates nobody (a retry is not refused as a duplicate)', async () => {
+  const { scim } = await provisionedTenant(server, admin, 'Scim_Create_Co');
+  const refused = await scim('POST', '/Users', {
+    schemas: [USER_SCHEMA],
+    userName: 'create_refused',
+    name: { formatted: 'Create_One' },
+    externalId: 'x'.repeat(300),
+  });
+  assertScimError(refused, 400);
+  const retry = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'create_refused', name: { formatted: 'Create_One' }, externalId: 'ext-1' });
+  assert.equal(retry.status, 201, `the refused create left the person behind: ${JSON.stringify(retry.body)}`);
+});

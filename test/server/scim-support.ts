@@ -46,8 +46,9 @@ export const createTenant = async (admin: Client, name: string, parentId?: strin
     `tenant ${name}`,
   );
 
-export const createToken = async (admin: Client, tenantId: string, name = 'Entra provisioning') =>
-  data<{ token: { id: string; name: string }; secret: string }>(admin.post('/api/scim-tokens', { tenantId, name, ...ADMIN_PROOF }), `token ${name}`);
+/** A SCIM token of `tenantId` made by `admin`, who proves it is them with `proof` (their current password). */
+export const createToken = async (admin: Client, tenantId: string, name = 'Entra provisioning', proof = ADMIN_PROOF) =>
+  data<{ token: { id: string; name: string }; secret: string }>(admin.post('/api/scim-tokens', { tenantId, name, ...proof }), `token ${name}`);
 
 /** A tenant under the root and a SCIM client of it. */
 export async function provisionedTenant(server: TestServer, admin: Client, name: string) {

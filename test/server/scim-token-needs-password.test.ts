@@ -87,3 +87,28 @@ test("making a SCIM token takes the maker's current password: none or a wrong on
   assert.equal(made.status, 200, JSON.stringify(made.body));
   assert.equal((await tokensOf()).length, 1);
 });
+
+test('a SCIM token made by a tenant administrator stops working once that administrator is disabled (it does not outlive their rights)', async () => {
+  const tenant = await createTenant(admin, 'Leaving_Admin_Co');
+  const bossId = await person('leaving-boss', { tenantId: tenant.id, isAdmin: true, mobilePhone: '13900006604' });
+  const bossSession = server.client();
+  assert.equal((await bossSession.login('leaving-boss', PASSWORD)).body.data?.loginSuccess, true);
+  const made = await bossSession.post<{ secret: string }>('/api/scim-tokens', {
+    tenantId: tenant.id,
+    name: 'Leaving admin',
+    currentPassword: transform(PASSWORD),
+  });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  const scim = scimClient(server.base, made.body.data.secret);
+  assert.equal((await scim('GET', '/Users')).status, 200);
+  // The administrator leaves (or is caught): the platform administrator disables them.
+  const disabled = await admin.post<{ results: { ok: boolean }[] }>('/api/user/bulk', { action: 'disable', ids: [bossId] });
+  assert.equal(disabled.body.data?.results?.[0]?.ok, true, JSON.stringify(disabled.body));
+  assert.equal((await bossSession.get('/api/cas/session')).status, 401, 'their session ended');
+  const after = await scim('GET', '/Users');
+  assert.equal(
+    after.status,
+    401,
+    `the disabled administrator's token still acts as a tenant administrator (${after.status}): a credential outliving the person's rights`,
+  );
+});

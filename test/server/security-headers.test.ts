@@ -1,7 +1,8 @@
 // Security headers on every kind of answer: the console page, JSON, errors (400, 401, 404) and files;
 // and the answers Fastify and Node give themselves (bad URL encoding, malformed or too deeply
-// nested JSON, wrong content type, too large, unknown method, unparsable request) in the envelope.
-import { after, before, test } from 'node:test';
+// nested JSON, wrong content type, too large, unknown method, unparsable request) in the envelope;
+// private answers are never cached (Cache-Control: no-store), content-addressed files are.
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { startServer, type TestServer } from './harness';
@@ -34,6 +35,39 @@ test('every answer carries nosniff, a CSP, frame and referrer policies', async (
     assert.ok(answer.headers.get('x-frame-options'), `${path}: x-frame-options`);
     assert.ok(answer.headers.get('referrer-policy'), `${path}: referrer-policy`);
     assert.ok(!answer.headers.get('x-powered-by'), path);
+  }
+});
+
+test('JSON answers carry the headers a browser acts on for them, not those only a page uses', async () => {
+  const pageOnly = [
+    'cross-origin-opener-policy',
+    'origin-agent-cluster',
+    'x-dns-prefetch-control',
+    'x-download-options',
+    'x-xss-protection',
+    'x-permitted-cross-domain-policies',
+  ];
+  for (const path of ['/api/config', '/api/cas/session', '/api/cas/login']) {
+    const answer = await fetch(server.base + path);
+    assert.equal(answer.status, path === '/api/cas/session' ? 401 : 200, path);
+    for (const name of pageOnly) assert.equal(answer.headers.get(name), null, `${path}: ${name}`);
+    assert.equal(
+      answer.headers.get('content-security-policy'),
+      "default-src 'self';base-uri 'self';form-action 'self';frame-ancestors 'self';object-src 'none'",
+      path,
+    );
+    assert.equal(answer.headers.get('x-content-type-options'), 'nosniff', path);
+    assert.equal(answer.headers.get('x-frame-options'), 'SAMEORIGIN', path);
+    assert.equal(answer.headers.get('referrer-policy'), 'no-referrer', path);
+    assert.equal(answer.headers.get('cross-origin-resource-policy'), 'same-site', path);
+    assert.equal(answer.headers.get('cache-control'), 'no-store', path);
+  }
+  // The console page and the provider's pages (documents) keep every header.
+  for (const path of ['/', '/api/oidc/.well-known/openid-configuration']) {
+    const answer = await fetch(server.base + path);
+    assert.equal(answer.status, 200, path);
+    assert.equal(answer.headers.get('cross-origin-opener-policy'), 'same-origin', path);
+    assert.match(answer.headers.get('content-security-policy') ?? '', /script-src 'self'/, path);
   }
 });
 
@@ -101,4 +135,51 @@ test('a request Node cannot parse is answered in the envelope with the security 
   assert.match(head, /x-content-type-options: nosniff/i);
   assert.match(head, /content-security-policy: default-src 'self'/i);
   assert.deepEqual(JSON.parse(body), { code: 400, message: 'Bad Request', data: null });
+});
+
+/** The answer's data, once it is 200. */
+async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>, what: string): Promise<T> {
+  const { status, body } = await answer;
+  assert.equal(status, 200, `${what}: ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+describe('private API answers are not cached', () => {
+  test('authenticated reads answer Cache-Control: no-store; content-addressed files keep their public caching', async () => {
+    const admin = await server.admin();
+    const me = (await ok(admin.get<{ user: { id: string } }>('/api/cas/session'), 'session')).user.id;
+    for (const path of [
+      '/api/cas/session',
+      `/api/user/${me}`,
+      '/api/user',
+      '/api/cas/sessions',
+      `/api/user/${me}/sessions`,
+      '/api/audit',
+      '/api/settings/login',
+      '/api/config',
+      '/api/tenants/tree',
+      '/api/oidc/.well-known/openid-configuration',
+    ]) {
+      const answer = await admin.raw('GET', path);
+      await answer.body?.cancel();
+      assert.equal(answer.status, 200, path);
+      assert.equal(answer.headers.get('cache-control'), 'no-store', path);
+    }
+    const refused = await server.client().raw('GET', '/api/user');
+    await refused.body?.cancel();
+    assert.equal(refused.headers.get('cache-control'), 'no-store', 'a 401 too');
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')], {
+        type: 'image/png',
+      }),
+      'dot.png',
+    );
+    const uploaded = await ok(admin.post<{ url: string }>('/api/file/upload', form), 'upload');
+    const file = await admin.raw('GET', `/api/file/get/${uploaded.url}`);
+    await file.body?.cancel();
+    assert.equal(file.status, 200);
+    assert.match(file.headers.get('cache-control') ?? '', /public/);
+  });
 });

@@ -1,15 +1,18 @@
-// Translations through i18next, on an instance of this module's own (a host page's i18next, if
-// any, is never touched). Keys are `ns:key` (nested keys joined by dots, default namespace
-// `common`) and typed from the English files (src/core/i18n/resources.ts): a wrong key fails the
-// typecheck. Every namespace file is loaded on demand through the explicit import map below, so
-// that a bundler splits each file into its own chunk: the sign-in entry fetches `common` and
-// `login` only, the console's screens their own namespace. `common` starts loading as soon as
-// this module is imported, and every `loadNamespaces` waits for it too.
-import { createInstance, type BackendModule, type ReadCallback } from 'i18next';
+// Translations: the texts are the JSON files under locales/ (one file per locale and namespace), and
+// `{{name}}` placeholders are filled in by templite; looking a key up, plural forms and the English
+// fallback are this module's own (a few lines: the whole of what the UIs use, which a translation
+// framework would bring with some 15 KiB min+gzip of what they do not, on the sign-in entry's
+// first load). Keys are `ns:key` (nested keys joined by dots, default namespace `common`) and
+// typed from the English files (src/core/i18n/resources.ts): a wrong key fails the typecheck.
+// Every namespace file is loaded on demand through the explicit import map below, so that a
+// bundler splits each file into its own chunk: the sign-in entry fetches `common` and `login`
+// only, the console's screens their own namespace. `common` starts loading as soon as this module
+// is imported, and every `loadNamespaces` waits for it too.
+import fill from 'templite';
 import { atom } from 'nanostores';
 import { APP } from '../config';
 import { parseRuleMessage } from '../rule-message';
-import type { Namespace, Resources, TextKey, Translate } from './resources';
+import type { Namespace, Translate, TextKey } from './resources';
 
 export type { Namespace, TextKey, Translate } from './resources';
 export type Locale = 'en' | 'zh';
@@ -19,7 +22,7 @@ export const namespaces: readonly Namespace[] = ['common', 'login', 'console', '
 type Loader = () => Promise<{ default: unknown }>;
 
 /** Every locale file, as a dynamic import a bundler can split. */
-const loaders: Record<Locale, Partial<Record<Namespace, Loader>>> = {
+const loaders: Record<Locale, Record<Namespace, Loader>> = {
   en: {
     common: () => import('./locales/en/common.json', { with: { type: 'json' } }),
     login: () => import('./locales/en/login.json', { with: { type: 'json' } }),
@@ -46,37 +49,25 @@ export function isLocale(value: unknown): value is Locale {
 }
 const isNamespace = (value: string): value is Namespace => namespaces.some((ns) => ns === value);
 
-/** The i18next backend: reads a namespace file through the import map. */
-const importBackend: BackendModule = {
-  type: 'backend',
-  init() {},
-  read(language: string, ns: string, callback: ReadCallback) {
-    const loader = isLocale(language) && isNamespace(ns) ? loaders[language][ns] : undefined;
-    if (!loader) return callback(null, {});
-    loader().then(
-      (module) => callback(null, module.default as Resources[Namespace]),
-      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
-    );
-  },
-};
-
 const STORAGE_KEY = 'iam-locale';
 /** The locale an element shows when its `locale` attribute is unset. */
 export const defaultLocale = APP.defaultLocale as Locale;
+/** Where a text missing from a locale is looked up next (the key parity of the files is tested,
+ *  so in practice: a namespace not loaded yet in that locale). */
+const fallbackLocale: Locale = 'en';
 
-const i18n = createInstance();
-void i18n.use(importBackend).init({
-  lng: defaultLocale,
-  fallbackLng: 'en',
-  supportedLngs: [...locales],
-  ns: ['common'],
-  defaultNS: 'common',
-  // Start at once (the namespaces load in the background), so that `t` can be called right away.
-  initAsync: false,
-  // UIs render text as text (React escapes it).
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+/** A namespace file: texts, or groups of texts, by key. */
+interface Texts {
+  [key: string]: string | Texts;
+}
+
+/** The loaded files, by locale and namespace. */
+const loaded: Record<Locale, Partial<Record<Namespace, Texts>>> = { en: {}, zh: {} };
+/** The files being loaded or loaded, by `locale:namespace` (a failed load is forgotten, so that
+ *  the next ask tries again). */
+const loading = new Map<string, Promise<void>>();
+/** Every namespace the UI has asked for so far: a locale switch loads them all before it shows. */
+const asked = new Set<Namespace>(['common']);
 
 /** The current locale. Change it with `setLocale`, not directly. */
 export const $locale = atom<Locale>(defaultLocale);
@@ -84,12 +75,42 @@ export const $locale = atom<Locale>(defaultLocale);
 export const $i18nRevision = atom(0);
 
 const bump = () => $i18nRevision.set($i18nRevision.get() + 1);
-i18n.on('loaded', bump);
+
+/** The locales a text of `locale` is looked up in, in order. */
+const lookupOrder = (locale: Locale): Locale[] => (locale === fallbackLocale ? [locale] : [locale, fallbackLocale]);
+
+/** Loads one file once (every later ask waits for the same load). */
+function loadFile(locale: Locale, ns: Namespace): Promise<void> {
+  const id = `${locale}:${ns}`;
+  let pending = loading.get(id);
+  if (!pending) {
+    pending = loaders[locale][ns]().then(
+      (module) => {
+        loaded[locale][ns] = module.default as Texts;
+        bump();
+      },
+      (error: unknown) => {
+        loading.delete(id);
+        // The texts of this file show as their keys until a later ask loads it.
+        console.warn(`iam-console: the ${locale} texts of ${ns} did not load`, error);
+      },
+    );
+    loading.set(id, pending);
+  }
+  return pending;
+}
+
+/** Loads namespaces for `locale` and its fallback, and remembers them for later locale switches. */
+async function load(locale: Locale, ns: Iterable<Namespace>): Promise<void> {
+  const files = [...ns];
+  for (const name of files) asked.add(name);
+  await Promise.all(lookupOrder(locale).flatMap((code) => files.map((name) => loadFile(code, name))));
+}
 
 /** Loads `common` and the namespaces asked for, in the current locale (and remembers them for
  *  later locale switches). */
 export async function loadNamespaces(...ns: Namespace[]): Promise<void> {
-  await i18n.loadNamespaces(['common', ...ns]);
+  await load($locale.get(), ['common', ...ns]);
 }
 
 /** Loads namespaces (and `common`, which every text may use) for `locale` (an element's own),
@@ -102,13 +123,15 @@ export async function loadTexts(locale: Locale, ...ns: Namespace[]): Promise<voi
 /** Whether `common` and `ns` are already loaded for `locale`: a UI asking for texts that are
  *  there shows them in its first paint, not one frame later. */
 export function textsLoaded(locale: Locale, ...ns: Namespace[]): boolean {
-  return ['common', ...ns].every((name) => i18n.hasResourceBundle(locale, name));
+  return ['common' as const, ...ns].every((name) => loaded[locale][name] !== undefined);
 }
 
 /** Loads, for `locale`, every namespace the UI has asked for so far (before showing it). */
 export async function loadAskedTexts(locale: Locale): Promise<void> {
-  await i18n.loadLanguages(locale);
+  await load(locale, asked);
 }
+
+void loadNamespaces();
 
 let switchId = 0;
 
@@ -118,9 +141,8 @@ let switchId = 0;
 export async function setLocale(locale: Locale, { remember = true }: { remember?: boolean } = {}): Promise<void> {
   if (!locales.includes(locale)) throw new Error(`Unsupported locale: ${String(locale)}`);
   const id = ++switchId;
-  await i18n.loadLanguages(locale);
+  await loadAskedTexts(locale);
   if (id !== switchId) return;
-  await i18n.changeLanguage(locale);
   $locale.set(locale);
   bump();
   if (!remember) return;
@@ -141,9 +163,42 @@ export function storedLocale(): Locale | undefined {
   }
 }
 
-/** The lookup behind every translation: i18next, in `locale` or the current one. */
-const lookup = (locale: Locale | undefined, key: string, options?: Record<string, unknown>) =>
-  (i18n.t as unknown as (key: string, options?: Record<string, unknown>) => string)(key, locale ? { ...options, lng: locale } : options);
+/** A key's namespace and its path in that namespace's file (`common` when it names none). */
+function splitKey(key: string): { ns: Namespace; path: string } {
+  const at = key.indexOf(':');
+  const prefix = key.slice(0, at);
+  return at > 0 && isNamespace(prefix) ? { ns: prefix, path: key.slice(at + 1) } : { ns: 'common', path: key };
+}
+
+/** The text at `path` (nested keys joined by dots) of a loaded file; a group of texts is none. */
+function textAt(locale: Locale, ns: Namespace, path: string): string | undefined {
+  let node: string | Texts | undefined = loaded[locale][ns];
+  for (const part of path.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  return typeof node === 'string' ? node : undefined;
+}
+
+const pluralRules: Partial<Record<Locale, Intl.PluralRules>> = {};
+/** The plural form `count` takes in `locale` (`one`, `other`, …), the suffix of its key. */
+const pluralForm = (locale: Locale, count: number) => (pluralRules[locale] ??= new Intl.PluralRules(locale)).select(count);
+
+/** The text of `key` in `locale`, else in English: with a numeric `count`, its plural form
+ *  (`key_one`, `key_other`) first, then the key itself. */
+function findText(locale: Locale, key: string, count: unknown): string | undefined {
+  const { ns, path } = splitKey(key);
+  for (const code of lookupOrder(locale)) {
+    const text = (typeof count === 'number' ? textAt(code, ns, `${path}_${pluralForm(code, count)}`) : undefined) ?? textAt(code, ns, path);
+    if (text !== undefined) return text;
+  }
+  return undefined;
+}
+
+/** The lookup behind every translation, in `locale` or the current one: the text with its
+ *  `{{name}}` placeholders filled in from `options` (a missing one as nothing; not HTML-escaped:
+ *  UIs render text as text), else the key itself without its namespace. */
+function lookup(locale: Locale | undefined, key: string, options?: Record<string, unknown>): string {
+  const text = findText(locale ?? $locale.get(), key, options?.count);
+  return text === undefined ? splitKey(key).path : fill(text, options ?? {});
+}
 
 /** Translates a key (`ns:key`; the default namespace is `common`) in the current locale, else in
  *  English, else answers the key itself (without its namespace), filling in `{{name}}`
@@ -163,7 +218,7 @@ export function translate(locale: Locale, key: TextKey, options?: Record<string,
 /** A name that is data (a menu plan's item name, which may also be a text key): its translation
  *  when it is a key, else the name as written. */
 export function nameText(name: string, locale?: Locale): string {
-  return i18n.exists(name) ? lookup(locale, name) : name;
+  return findText(locale ?? $locale.get(), name, undefined) === undefined ? name : lookup(locale, name);
 }
 
 /** Translates a validation issue message (`rule.*`, possibly with parameters; see rule-message.ts).

@@ -29,8 +29,7 @@ type Leaves<T, Prefix extends string = ''> = {
 }[keyof T & string];
 
 /** Every key `t` accepts (`route.home`, `login:identifier.email`, …): each file's behind `ns:`,
- *  and `common`'s also without it. Our own type rather than i18next's module augmentation, so the
- *  published typings never change the typing of a host's own i18next. */
+ *  and `common`'s also without it. */
 export type TextKey = Leaves<Resources['common']> | { [N in Namespace]: `${N}:${Leaves<Resources[N]>}` }[Namespace];
 
 /** The type of `t`, for code that takes a translation function. */

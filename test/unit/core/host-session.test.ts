@@ -88,3 +88,18 @@ describe('the anonymous session probe', () => {
     assert.equal(server.requests.at(-1)?.headers.token, undefined, 'the stale token is forgotten');
   });
 });
+
+describe('token mode without a token', () => {
+  it('is an anonymous visitor at once, with no call to the server; cookie mode and a held token stay to be read', () => {
+    $session.set({ status: 'unknown' });
+    configureHttp({ authMode: 'cookie' });
+    assert.equal($session.get().status, 'unknown', 'cookie mode: the session cookie may be there, the server is asked');
+    setToken('held', 'token');
+    configureHttp({ authMode: 'token' });
+    assert.equal($session.get().status, 'unknown', 'a held token is a session to read');
+    setToken(undefined);
+    configureHttp({ authMode: 'token' });
+    assert.equal($session.get().status, 'anonymous');
+    assert.equal(server.requests.length, 0);
+  });
+});

@@ -5,7 +5,19 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { $i18nRevision, $locale, loadNamespaces, nameText, namespaces, setLocale, storedLocale, t, tRule } from '../../../src/core/i18n';
+import {
+  $i18nRevision,
+  $locale,
+  loadNamespaces,
+  nameText,
+  namespaces,
+  setLocale,
+  storedLocale,
+  t,
+  textsLoaded,
+  translate,
+  tRule,
+} from '../../../src/core/i18n';
 
 /** `t` for keys read from the files at run time (the typecheck cannot know them). */
 const tAny = t as unknown as (key: string, options?: Record<string, unknown>) => string;
@@ -153,6 +165,17 @@ describe('i18n runtime', () => {
   it('interpolates parameters without HTML escaping (UIs render text as text)', () => {
     assert.equal(t('rule.range', { min: '<1>', max: 5 }), 'Please enter an integer from <1> to 5');
     assert.equal(t('common:time.minutesAgo', { count: 3 }), '3 min ago');
+  });
+
+  it('a placeholder given no value shows nothing', () => {
+    assert.equal(t('rule.range', { min: 1 }), 'Please enter an integer from 1 to ');
+  });
+
+  it('a namespace not loaded in Chinese yet shows its English texts, not its keys', async () => {
+    assert.equal($locale.get(), 'en');
+    await loadNamespaces('webhooks');
+    assert.equal(textsLoaded('zh', 'webhooks'), false, 'loaded for the current locale (and English) only');
+    assert.equal(translate('zh', 'webhooks:create'), 'New webhook');
   });
 
   it('a key that is not in the files fails the typecheck, and answers itself (without namespace) at run time', () => {

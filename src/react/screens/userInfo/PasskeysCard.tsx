@@ -11,6 +11,8 @@ import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './UserInfoScreen.css';
 import { PasskeysFrame, PasskeysStandIn, passkeysSupported } from './PasskeysStandIn';
+import { usePublicLoginSettings } from '../../login/publicSettings';
+import { passkeysNotHere } from './passkeysHere';
 
 // The dialogs (and the dialog frame under them) load when first opened: the screen's chunk has a size budget.
 const AddPasskeyDialog = lazy(() => import('./PasskeyDialogs').then((module) => ({ default: module.AddPasskeyDialog })));
@@ -59,6 +61,9 @@ function PasskeyRow({ passkey, onEdit }: { passkey: PasskeyInfo; onEdit: (editin
 export default function PasskeysCard({ onChange }: { onChange: () => void }) {
   const t = useT();
   const list = useResource(myPasskeys, []);
+  // The server's RP ID for this page (null: it accepts no passkeys from here); unread: undefined.
+  const settings = usePublicLoginSettings('passkeys');
+  const notHere = passkeysNotHere(settings ? settings.passkeyRpId : undefined, location);
   const [editing, setEditing] = useState<Editing>();
   const close = (open: boolean) => !open && setEditing(undefined);
   const changed = () => {
@@ -68,7 +73,7 @@ export default function PasskeysCard({ onChange }: { onChange: () => void }) {
 
   if (!list.data && !list.failed) return <PasskeysStandIn />;
 
-  const action = passkeysSupported() && (
+  const action = passkeysSupported() && !notHere && (
     <button type="button" className={ui.button.primary} onClick={() => setEditing({ kind: 'add' })}>
       {t('account:passkeys.add')}
     </button>
@@ -76,6 +81,13 @@ export default function PasskeysCard({ onChange }: { onChange: () => void }) {
 
   return (
     <PasskeysFrame action={action}>
+      {notHere && (
+        <p className={styles.text} role="note">
+          {notHere.reason === 'ipAddress'
+            ? t('account:passkeys.notHereIpAddress', { host: notHere.host })
+            : t('account:passkeys.notHereOrigin', { origin: notHere.origin })}
+        </p>
+      )}
       {!list.data ? (
         <p className={ui.empty}>{t('console:unavailable')}</p>
       ) : list.data.length === 0 ? (
