@@ -1,6 +1,9 @@
-// One way to declare an API call: method, path, access rule, valibot schemas (the shared ones of
-// src/core/schemas) and a handler returning the envelope's data. The same schemas validate the
-// request (400 naming each field and its rule.* key) and describe the call in the OpenAPI document.
+// How a route file registers an API call: `route(app, gate, call, spec)` takes the call's one
+// declaration (src/core/contract: method, path, schemas) and adds what only the server knows (access
+// rule, summary, tags, rate limit, the handler, whose return type is the declared answer's). The
+// schemas validate the request (400 naming each field and its rule.* key), describe the call in the
+// OpenAPI document and cut the answer to what the contract declares (answer-cut.ts).
+// `defineRoute` is the same registration with method, url and schemas written in the spec itself.
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type * as v from 'valibot';
 import { toJsonSchema } from '@valibot/to-json-schema';
@@ -15,6 +18,8 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEPT_MS, idempotencyKeyOf, onceFor, REP
 import { Permission } from '../../src/core/permission-codes';
 import type { FieldRulesMode } from '../../src/core/validation/field-rules';
 import { underFieldRules } from '../field-rules-scope';
+import type { CallDeclaration, HandlerAnswer } from '../../src/core/contract/declare';
+import { cutTo } from './answer-cut';
 
 export type { Permission };
 
@@ -209,8 +214,35 @@ export function defineRoute<B extends Schema | undefined = undefined, Q extends 
         };
         const key = spec.idempotent ? idempotencyKeyOf(request) : undefined;
         // Keyed per caller: a signed-in person (an app's token has no key of its own here).
-        if (key !== undefined && actor) return onceFor(request.server.ctx, request, reply, actor.id, key, answer);
-        return answer();
+        const result = key !== undefined && actor ? await onceFor(request.server.ctx, request, reply, actor.id, key, answer) : await answer();
+        // Set once the answer succeeded (a replayed one included): only what the schema declares is written.
+        if (spec.response && !spec.raw) reply.serializer(cutTo(spec.response));
+        return result;
       }),
+  });
+}
+
+type Out2<C extends CallDeclaration> = [Out<C['body']>, Out<C['query']>, Out<C['params']>];
+type Answer<C extends CallDeclaration> = Promise<HandlerAnswer<C>>;
+
+/** What a route adds to its call's declaration: everything but method, path and schemas. The
+ *  handler must answer the declared response's input type. */
+export type CallSpec<C extends CallDeclaration> = Omit<BaseSpec<never, never, never>, 'method' | 'url' | 'body' | 'query' | 'params' | 'response'> &
+  (
+    | { access: 'public'; appToken?: undefined; handler(req: ApiRequest<Out2<C>[0], Out2<C>[1], Out2<C>[2]>, reply: FastifyReply): Answer<C> }
+    | { access: Permission; appToken?: undefined; handler(req: SignedInRequest<Out2<C>[0], Out2<C>[1], Out2<C>[2]>, reply: FastifyReply): Answer<C> }
+    | { access: Permission; appToken: true; handler(req: ApiRequest<Out2<C>[0], Out2<C>[1], Out2<C>[2]>, reply: FastifyReply): Answer<C> }
+  );
+
+/** Registers `call` (its declaration in src/core/contract) with what only the server knows. */
+export function route<C extends CallDeclaration>(app: FastifyInstance, gate: Gate, call: C, spec: CallSpec<C>): void {
+  defineRoute(app, gate, {
+    ...(spec as PublicSpec<Schema, Schema, Schema>),
+    method: call.method,
+    url: call.path,
+    params: call.params,
+    query: call.query,
+    body: call.body,
+    response: call.response,
   });
 }

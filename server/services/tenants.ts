@@ -6,7 +6,7 @@ import type { Ctx } from '../context';
 import { changeDetail, changedFields } from '../audit-changes';
 import type { TenantTable } from '../db/tables';
 import type { tenantMoveBody } from '../../src/core/schemas/admin';
-import type { tenantCreateBody, tenantListQuery, tenantUpdateBody } from '../../src/core/schemas/resources';
+import type { tenant, tenantCreateBody, tenantListQuery, tenantUpdateBody } from '../../src/core/schemas/resources';
 import { Scope, Status, UserType } from '../../src/core/enums';
 import type { Actor } from '../auth/actor';
 import { canManageTenantPath } from '../auth/scope';
@@ -20,7 +20,8 @@ import { MEMBER_COLUMNS } from './user-answer';
 type TenantRow = Selectable<TenantTable>;
 
 /** A tenant row as the API answers it (its materialised path stays inside). */
-export const toTenant = ({ path: _path, ...row }: TenantRow) => row;
+/** The answer of a tenant row (the path stays inside; the scope column holds a Scope code). */
+export const toTenant = ({ path: _path, ...row }: TenantRow): v.InferInput<typeof tenant> => ({ ...row, scope: row.scope as Scope });
 
 /** The tenant, when it lies in the actor's subtree (404 otherwise). */
 export async function manageableTenant(ctx: Ctx, actor: Actor, id: string): Promise<TenantRow> {

@@ -4,8 +4,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildApp, type App } from '../../server/app';
 import { createGate } from '../../server/auth/gate';
+import { cutTo } from '../../server/http/answer-cut';
 import { defineRoute } from '../../server/http/route';
 import { user } from '../../src/core/schemas/users';
 import { ADMIN, createTestDatabase, type TestDatabase } from './harness';
@@ -83,7 +86,7 @@ describe('the answer check', () => {
     });
   }
 
-  it('is off unless asked for (production answers are not parsed twice)', async () => {
+  it('is off unless asked for, and production still cuts what the schema does not declare', async () => {
     const plain = await buildApp({ ...database.options, adminUsername: ADMIN.username, adminPassword: ADMIN.password });
     defineRoute(plain, createGate(plain.ctx), {
       method: 'GET',
@@ -91,11 +94,30 @@ describe('the answer check', () => {
       summary: 'extra',
       tags: ['test'],
       access: 'public',
-      response: user,
-      handler: async () => ({ ...validUser, extra: 1 }),
+      response: v.array(user),
+      handler: async () => [{ ...validUser, passwordHash: 'secret', extraProp: { theme: 'dark' } }],
     });
     const answer = await plain.inject({ method: 'GET', url: '/drift/extra' });
     await plain.close();
     assert.equal(answer.statusCode, 200);
+    assert.doesNotMatch(answer.body, /passwordHash|secret/);
+    // What the schema declares is written as it is, a free-form record included.
+    assert.deepEqual(answer.json().data, [{ ...validUser, extraProp: { theme: 'dark' } }]);
+  });
+
+  it('every schema of the wire contract compiles its answer cut (one the cut cannot write fails here, not in production)', async () => {
+    const schemas: [string, v.GenericSchema][] = [];
+    for (const folder of ['schemas', 'contract']) {
+      const dir = join(import.meta.dirname, '../../src/core', folder);
+      for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts'))) {
+        for (const [name, value] of Object.entries(await import(join(dir, file)))) {
+          const schema = folder === 'contract' ? (value as { response?: v.GenericSchema }).response : value;
+          if (schema && typeof schema === 'object' && 'kind' in schema && schema.kind === 'schema')
+            schemas.push([`${folder}/${file} ${name}`, schema as v.GenericSchema]);
+        }
+      }
+    }
+    assert.ok(schemas.length > 100, `${schemas.length} schemas`);
+    for (const [where, schema] of schemas) assert.doesNotThrow(() => cutTo(schema), where);
   });
 });

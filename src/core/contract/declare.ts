@@ -1,0 +1,47 @@
+// One declaration per API call: its method, its path (`:name` marks a parameter) and the valibot
+// schemas of its parameters, query, body and answer (the `data` of the envelope). The server
+// registers the call from it (server/http/route.ts `route`: the handler's return type is the
+// answer's input type, the answer is cut to the schema before it leaves); the browser calls it
+// with `call` (src/core/api/call.ts: the input and the answer are typed from it, the path is built
+// from the parameters).
+//
+// A declaration is a plain object literal, `{ … } as const satisfies CallDeclaration`, not the
+// result of a helper function: rollup keeps only the properties a bundle reads from a literal
+// (the browser reads `method` and `path`), so the schemas stay out of the browser's bundles
+// unless a form uses them itself. A helper call would keep the whole object and every schema.
+import type * as v from 'valibot';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+type Schema = v.GenericSchema;
+
+export interface CallDeclaration {
+  readonly method: Method;
+  /** Relative to the API base (`/tenants/:id`); each `:name` is a key of `params`. */
+  readonly path: string;
+  readonly params?: Schema;
+  readonly query?: Schema;
+  readonly body?: Schema;
+  /** The envelope's `data` on success. */
+  readonly response: Schema;
+}
+
+type Input<S> = S extends Schema ? v.InferInput<S> : never;
+
+/** What a caller gives: the parameters, query and body its declaration names (and only those). */
+export type CallInput<C extends CallDeclaration> = (C['params'] extends Schema ? { params: Input<C['params']> } : unknown) &
+  (C['query'] extends Schema ? { query?: Input<C['query']> } : unknown) &
+  (C['body'] extends Schema ? { body: Input<C['body']> } : unknown);
+
+/** What the browser receives: the response schema's output. */
+export type CallAnswer<C extends CallDeclaration> = v.InferOutput<C['response']>;
+
+/** What a handler may return: the response schema's input (fields it does not name are cut); a
+ *  call answering null may return nothing (the envelope's data is then null). */
+export type HandlerAnswer<C extends CallDeclaration> =
+  null extends v.InferInput<C['response']> ? v.InferInput<C['response']> | void : v.InferInput<C['response']>;
+
+/** The path of a call with its parameters filled in, each encoded as one path segment. */
+export function fillPath(path: string, params: Record<string, unknown> | undefined): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params?.[name])));
+}
