@@ -15,6 +15,7 @@ import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
 import { childOf, NS, SamlError } from './xml';
 import { buildResponse, CLOCK_SKEW_MS, decodeMessage, headerOf, readRequest, type RequestHeader } from './messages';
+import type { ProtocolParams } from './bindings-query';
 import { verifiedRoot, verifyRedirectSignature, signElement } from './signatures';
 import { idpEndpoints, SAML_PATH, SAML_SIGN_IN_PAGE } from './endpoints';
 import { publishedKeys } from './keys';
@@ -45,8 +46,8 @@ export interface Incoming {
   binding: 'redirect' | 'post';
   message: string;
   relayState: string | null;
-  /** The raw query string (HTTP-Redirect: what its signature covers). */
-  rawQuery: string;
+  /** HTTP-Redirect: the query's protocol parameters, raw and decoded (what its signature covers). */
+  query?: ProtocolParams;
   /** SAMLResponse (an answer to our LogoutRequest) rather than SAMLRequest. */
   kind?: 'request' | 'response';
 }
@@ -61,12 +62,12 @@ export async function readFromSp(ctx: Ctx, incoming: Incoming, kind: 'AuthnReque
   let header: RequestHeader = readRequest(xml, kind);
   const sp = await spByEntityId(ctx, header.issuer);
   if (!sp) throw new SamlError('The issuer is not a registered app');
-  const signed = incoming.binding === 'redirect' ? /(^|&)Signature=/.test(incoming.rawQuery) : Boolean(childOf(header.root, NS.dsig, 'Signature'));
+  const signed = incoming.binding === 'redirect' ? Boolean(incoming.query?.Signature) : Boolean(childOf(header.root, NS.dsig, 'Signature'));
   if (sp.wantRequestsSigned || (signed && sp.signingCert)) {
     if (!sp.signingCert) throw new SamlError('The app has no signing certificate', 'RequestDenied');
     if (incoming.binding === 'redirect') {
       const param = kind === 'LogoutResponse' ? 'SAMLResponse' : 'SAMLRequest';
-      if (!verifyRedirectSignature(incoming.rawQuery, param, sp.signingCert)) return { sp, header, refused: 'The signature does not verify' };
+      if (!verifyRedirectSignature(incoming.query ?? {}, param, sp.signingCert)) return { sp, header, refused: 'The signature does not verify' };
     } else {
       try {
         header = headerOf(verifiedRoot(xml, sp.signingCert), kind);
