@@ -7,9 +7,9 @@
 //
 // What is refused, and how: a message that cannot be read, from an unknown issuer, or naming an
 // assertion consumer service that is not registered is refused here (never redirected: there is
-// no trustworthy place to send it); a readable request from a known app with a wrong destination,
-// an IssueInstant out of range, a replayed ID or a missing/bad signature is answered to the app's
-// registered service as a SAML Response with the error StatusCode.
+// no trustworthy place to send it); a readable request from a known app that is disabled, with a
+// wrong destination, an IssueInstant out of range, a replayed ID or a missing/bad signature is
+// answered to the app's registered service as a SAML Response with the error StatusCode.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
@@ -27,6 +27,7 @@ import { oidcDb } from '../oidc/tables';
 import { maySignIn } from '../oidc/read-ahead';
 import { ApiError, notFound } from '../http/errors';
 import type { SamlServiceProviderTable } from '../db/tables';
+import { Status } from '../../src/core/enums';
 
 /** How long a sign-in waits for the person. */
 const PENDING_TTL_MS = 10 * 60_000;
@@ -122,11 +123,17 @@ async function refusal(
   return { kind: 'post', post: { acsUrl, samlResponse: Buffer.from(signElement(xml, responseId, key!)).toString('base64'), relayState } };
 }
 
+/** A disabled app signs nobody in (as its OpenID Connect client is no client: server/oidc/clients.ts). */
+async function appEnabled(ctx: Ctx, appId: string): Promise<boolean> {
+  const app = await ctx.db.selectFrom('apps').select('status').where('id', '=', appId).executeTakeFirst();
+  return app?.status === Status.Enable;
+}
+
 export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming): Promise<Outcome> {
   const { sp, header, refused } = await readFromSp(ctx, incoming, 'AuthnRequest');
   const acsUrl = chosenAcs(sp, header.root);
   const deny = (second: string, code?: string) => refusal(ctx, sp, acsUrl, header.id, incoming.relayState, second, code);
-  if (refused) return deny('RequestDenied');
+  if (refused || !(await appEnabled(ctx, sp.appId))) return deny('RequestDenied');
   const now = ctx.now();
   if (header.destination && header.destination !== idpEndpoints(ctx).ssoUrl) return deny('RequestDenied');
   if (Math.abs(now - header.issueInstant) > CLOCK_SKEW_MS) return deny('RequestDenied');
@@ -152,7 +159,7 @@ export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming): Promise
 export async function launch(ctx: Ctx, appId: string): Promise<{ redirectURL: string }> {
   const sp = await ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', appId).executeTakeFirst();
   const acs = sp && acsList(sp)[0];
-  if (!sp || !acs) throw notFound('App');
+  if (!sp || !acs || !(await appEnabled(ctx, appId))) throw notFound('App');
   const id = randomBytes(24).toString('base64url');
   await ctx.db
     .insertInto('samlRequests')
@@ -219,7 +226,7 @@ export async function issueResponse(ctx: Ctx, actor: Actor, id: string, ip: stri
   const sp = await ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', row.appId).executeTakeFirst();
   if (!sp) throw notFound('App');
   const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', actor.id).executeTakeFirst();
-  if (row.answer !== 'allow' || !maySignIn(user)) {
+  if (row.answer !== 'allow' || !maySignIn(user) || !(await appEnabled(ctx, sp.appId))) {
     const outcome = await refusal(ctx, sp, row.acsUrl, row.requestId, row.relayState, 'RequestDenied', 'Responder');
     return (outcome as { post: PostToApp }).post;
   }
