@@ -13,7 +13,8 @@ export const SAML_BINDINGS = ['HTTP-POST', 'HTTP-Redirect'] as const;
 /** At most this many assertion consumer service URLs per app. */
 export const MAX_ACS_URLS = 10;
 
-const samlUrl = v.pipe(
+/** An absolute http(s) URL of the app (an ACS or SLO location, given or read from its metadata). */
+export const samlUrl = v.pipe(
   rules.url,
   v.maxLength(2000, 'rule.url'),
   v.check((url) => !url.includes('#'), 'rule.url'),
