@@ -19,7 +19,7 @@ import type { ProtocolParams } from './bindings-query';
 import { verifiedRoot, verifyRedirectSignature, signElement } from './signatures';
 import { idpEndpoints, SAML_PATH, SAML_SIGN_IN_PAGE } from './endpoints';
 import { publishedKeys } from './keys';
-import { NAME_ID_URNS } from './sp-metadata';
+import { indexOf, NAME_ID_URNS } from './sp-metadata';
 import { toSamlProvider } from '../services/saml-providers';
 import { rolesClaims, tenantClaims } from '../oidc/app-claims';
 import { isTrusted } from '../oidc/clients';
@@ -94,14 +94,23 @@ export async function firstUse(ctx: Ctx, issuer: string, id: string): Promise<bo
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-const acsList = (sp: SamlServiceProviderTable) => toSamlProvider(sp).acsUrls.filter((acs) => acs.binding === 'HTTP-POST');
+/** The app's HTTP-POST services, each with its index (the metadata's, else its position as given). */
+const acsList = (sp: SamlServiceProviderTable) =>
+  toSamlProvider(sp)
+    .acsUrls.map((acs, position) => ({ ...acs, index: acs.index ?? position }))
+    .filter((acs) => acs.binding === 'HTTP-POST');
 
-/** The registered service the request names (by URL or index), or the first one; never another. */
+/** The registered service the request names (by URL or metadata index), or the first one; never another. */
 function chosenAcs(sp: SamlServiceProviderTable, root: Element): string {
   const registered = acsList(sp);
   const url = root.getAttribute('AssertionConsumerServiceURL');
-  const index = root.getAttribute('AssertionConsumerServiceIndex');
-  const found = url ? registered.find((acs) => acs.url === url) : index !== null ? registered[Number(index)] : registered[0];
+  // (xmldom answers '' for an absent attribute: presence is asked with hasAttribute.)
+  const named = indexOf(root.getAttribute('AssertionConsumerServiceIndex'));
+  const found = url
+    ? registered.find((acs) => acs.url === url)
+    : root.hasAttribute('AssertionConsumerServiceIndex')
+      ? registered.find((acs) => named !== undefined && acs.index === named)
+      : registered[0];
   if (!found) throw new SamlError('The assertion consumer service is not registered for this app');
   const binding = root.getAttribute('ProtocolBinding');
   if (binding && binding !== 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST') throw new SamlError('Responses are sent with the HTTP-POST binding only');

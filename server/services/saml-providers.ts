@@ -11,7 +11,7 @@ import { canManageApp } from '../auth/scope';
 import { fieldError, notFound, type FieldError } from '../http/errors';
 import { assertOutboundUri } from '../http/outbound-field';
 import { outboundFetch, outboundPolicy } from '../http/outbound-address';
-import { readSpMetadata, type SpMetadata } from '../saml/sp-metadata';
+import { readSpMetadata, type AcsService, type SpMetadata } from '../saml/sp-metadata';
 import { toPem } from '../saml/certificates';
 import { SamlError, MAX_XML_BYTES } from '../saml/xml';
 import { idpEndpoints } from '../saml/endpoints';
@@ -26,7 +26,7 @@ async function manageableApp(ctx: Ctx, actor: Actor, appId: string) {
 export const toSamlProvider = (row: SamlServiceProviderTable) => ({
   appId: row.appId,
   entityId: row.entityId,
-  acsUrls: JSON.parse(row.acsUrls) as { url: string; binding: 'HTTP-POST' | 'HTTP-Redirect' }[],
+  acsUrls: JSON.parse(row.acsUrls) as AcsService[],
   sloUrl: row.sloUrl,
   nameIdFormat: row.nameIdFormat as NameIdFormat,
   signingCert: row.signingCert,
