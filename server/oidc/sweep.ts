@@ -4,10 +4,10 @@
 // deleting what another process already deleted does no harm.
 import type { Kysely } from 'kysely';
 import type { OidcDatabase } from './tables';
+import { PeriodicTask } from '../periodic-task';
 
 export const SWEEP_BATCH = 500;
 const SWEEP_EVERY_MS = 60_000;
-/** Batches per tick at most: a large backlog waits for the next tick instead of running on. */
 const BATCHES_PER_TICK = 20;
 
 /** Deletes up to `batch` records that expired at or before `now`; answers how many. */
@@ -20,35 +20,16 @@ export async function sweepExpired(db: Kysely<OidcDatabase>, now: number, batch 
   return Number(result.numDeletedRows);
 }
 
-export class ExpirySweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-
-  constructor(
-    private readonly db: Kysely<OidcDatabase>,
-    private readonly now: () => number,
-    private readonly log: (error: unknown) => void,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.tick()
-        .catch(this.log)
-        .finally(() => {
-          this.running = undefined;
-        });
-    }, SWEEP_EVERY_MS);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  private async tick(): Promise<void> {
-    for (let round = 0; round < BATCHES_PER_TICK; round++) {
-      if ((await sweepExpired(this.db, this.now())) < SWEEP_BATCH) return;
-    }
-  }
+/** The sweep every process runs each minute: batches until one comes back short, at most
+ *  BATCHES_PER_TICK of them (a large backlog waits for the next tick instead of running on). */
+export function expirySweepTask(db: Kysely<OidcDatabase>, now: () => number, log: (error: unknown) => void): PeriodicTask {
+  return new PeriodicTask(
+    SWEEP_EVERY_MS,
+    async () => {
+      for (let round = 0; round < BATCHES_PER_TICK; round++) {
+        if ((await sweepExpired(db, now())) < SWEEP_BATCH) return;
+      }
+    },
+    log,
+  );
 }

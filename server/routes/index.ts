@@ -33,7 +33,7 @@ import { webhookRoutes } from './webhooks';
 import { webhookFollower } from '../webhooks/queue';
 import { userImportRoutes } from './user-import';
 import { ldapRoutes } from './ldap';
-import { SyncScheduler } from '../ldap/scheduler';
+import { directorySyncTask } from '../ldap/scheduler';
 
 export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   void app.register(authRoutes, { gate, ctx });
@@ -72,7 +72,7 @@ export function apiRoutes(app: FastifyInstance, gate: Gate, ctx: Ctx): void {
   void app.register(scimTokenRoutes, { gate, ctx });
   // Directory connections, and their scheduled synchronisations while the server runs.
   void app.register(ldapRoutes, { gate, ctx });
-  const directorySync = new SyncScheduler(ctx, (error) => app.log.error({ err: error }, 'directory synchronisation'));
+  const directorySync = directorySyncTask(ctx, (error) => app.log.error({ err: error }, 'directory synchronisation'));
   app.addHook('onReady', async () => directorySync.start());
   app.addHook('onClose', () => directorySync.stop());
 }

@@ -15,7 +15,7 @@ import { withReadAhead } from '../oidc/read-ahead';
 import { introspection } from '../oidc/introspection';
 import { TEMPORARILY_UNAVAILABLE } from '../oidc/unavailable';
 import { databaseUnavailable, RETRY_AFTER_S } from '../db/availability';
-import { ExpirySweeper } from '../oidc/sweep';
+import { expirySweepTask } from '../oidc/sweep';
 import { postedFormAsQuery } from '../oidc/form-post-endpoints';
 import { safeRedirect } from '../http/redirect';
 import { Permission } from '../../src/core/permission-codes';
@@ -92,7 +92,7 @@ export const ssoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
   const oidc = OidcProvider.of(ctx);
   const db = oidcDb(ctx.db);
   mountProvider(app, ctx, oidc);
-  const sweeper = new ExpirySweeper(db, ctx.now, (error) => app.log.error({ err: error }, 'oidc expiry sweep'));
+  const sweeper = expirySweepTask(db, ctx.now, (error) => app.log.error({ err: error }, 'oidc expiry sweep'));
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', () => sweeper.stop());
 

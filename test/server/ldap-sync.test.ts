@@ -13,6 +13,7 @@ import { GROUPS, groupLdif, personDn, personLdif, type Slapd } from './slapd';
 import { openLdapSettings, saveConnection, startDirectory } from './ldap-support';
 import type { LdapSettings, LdapSyncReport } from '../../src/core/schemas/ldap';
 import { Status } from '../../src/core/enums';
+import { synchroniseDue } from '../../server/ldap/scheduler';
 
 const COUNT = 5000;
 const uid = (n: number) => `p${String(n).padStart(4, '0')}`;
@@ -218,4 +219,21 @@ test('a wrong bind secret fails the sync at the bind step and changes nothing', 
   assert.equal(report.summary.error?.step, 'bind');
   assert.equal(await tenantPeople(), before);
   await saveConnection(admin, tenantId, settings, 'reader-secret-1');
+});
+
+test('the scheduled tick synchronises a connection once its interval has passed, not before', async () => {
+  await saveConnection(admin, tenantId, { ...settings, syncIntervalMinutes: 60 }, 'reader-secret-1');
+  const triggers = async () =>
+    (await server.app.ctx.db.selectFrom('ldapSyncReports').select('trigger').orderBy('startedAt', 'desc').execute()).map((row) => row.trigger);
+  const logged: unknown[] = [];
+  const reportsBefore = (await triggers()).length;
+  // The last sync (above) ran a moment ago: not due yet.
+  await synchroniseDue(server.app.ctx, (error) => logged.push(error));
+  assert.equal((await triggers()).length, reportsBefore, 'not due within its interval');
+  server.clock.advance(61 * 60_000);
+  await synchroniseDue(server.app.ctx, (error) => logged.push(error));
+  const after = await triggers();
+  assert.equal(after.length, reportsBefore + 1);
+  assert.equal(after[0], 'schedule');
+  assert.deepEqual(logged, []);
 });
