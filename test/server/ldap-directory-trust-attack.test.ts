@@ -1,0 +1,154 @@
+// How far a tenant's directory is trusted, attacked from outside against a real OpenLDAP
+// (test/server/slapd.ts): the directory vouches for a password, never for more. A person an
+// administrator disabled here stays disabled whatever the directory says at sign-in; a person who is
+// no longer of the connection's tenant (made platform administrator) is not signed in by that
+// tenant's directory, whose owner can set any entry's password; the stored bind secret is not handed
+// to a new address nobody typed it for; the failure count of a name cannot be sidestepped by a form
+// of it that the directory matches as the same entry (fullwidth letters); a disabled directory
+// account and a directory entry named like the platform administrator open nothing.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Socket } from 'node:net';
+import { ADMIN, startServer, type Client, type TestServer } from './harness';
+import { createTenant } from './scim-support';
+import { personDn, personLdif, type Slapd } from './slapd';
+import { openLdapSettings, READER, saveConnection, startDirectory } from './ldap-support';
+import { LDAP_PRESET_SETTINGS } from '../../src/core/ldap-presets';
+import type { LdapTestAnswer } from '../../src/core/schemas/ldap';
+import { Status, UserType } from '../../src/core/enums';
+
+let server: TestServer;
+let slapd: Slapd;
+let admin: Client;
+let tenantId: string;
+/** The OpenLDAP preset, also reading Active Directory's disabled bit (this slapd knows the attribute). */
+const directorySettings = () =>
+  openLdapSettings(slapd.url, slapd.caPem, { mapping: { ...LDAP_PRESET_SETTINGS.openLdap.mapping, accountControl: 'userAccountControl' } });
+
+const PEOPLE = [
+  { uid: 'kate', cn: 'Kate', mail: 'kate@example.org', password: 'kate-pass-1' },
+  { uid: 'erin', cn: 'Erin', mail: 'erin@example.org', password: 'erin-pass-1' },
+  { uid: 'bob', cn: 'Bob', mail: 'bob@example.org', password: 'bob-pass-1' },
+  { uid: 'dora', cn: 'Dora', mail: 'dora@example.org', password: 'dora-pass-1', ad: { userAccountControl: 514 } },
+  // An entry named like the platform administrator, with a password the directory's owner chose.
+  { uid: ADMIN.username, cn: 'Not the admin', mail: 'not-admin@example.org', password: 'directory-admin-pass' },
+];
+
+before(async () => {
+  [server, slapd] = await Promise.all([startServer({ outboundAllow: ['127.0.0.1'] }), startDirectory({ ldif: PEOPLE.map(personLdif).join('\n\n') })]);
+  admin = await server.admin();
+  tenantId = (await createTenant(admin, 'TrustedDirectoryTenant')).id;
+  await saveConnection(admin, tenantId, directorySettings());
+  const settings = await admin.get<{ version: number }>('/api/settings/login');
+  const saved = await admin.put('/api/settings/login', {
+    version: settings.body.data.version,
+    maxFailures: 3,
+    captchaAfterFailures: 0,
+    fieldRules: 'international',
+  });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+});
+
+after(async () => {
+  await Promise.all([server?.stop(), slapd?.destroy()]);
+});
+
+const directoryLogin = (username: string, password: string, client = server.client()) => client.login(username, password, { directoryPassword: password });
+
+type Row = { id: string; username: string; version: number; availabilityStatus: number; tenantId: string };
+async function person(username: string): Promise<Row | undefined> {
+  const found = await admin.get<{ list: Row[] }>(`/api/user?searchProp=username&searchValue=${encodeURIComponent(username)}`);
+  return found.body.data.list.find((row) => row.username === username);
+}
+
+const setDirectoryPassword = (uid: string, password: string) =>
+  slapd.modify(`dn: ${personDn(uid)}\nchangetype: modify\nreplace: userPassword\nuserPassword: ${password}\n`);
+
+test('a person an administrator disabled here does not enable themselves again by signing in with the directory password', async () => {
+  assert.equal((await directoryLogin('kate', 'kate-pass-1')).status, 200);
+  const kate = (await person('kate'))!;
+  const disabled = await admin.put(`/api/user/${kate.id}`, { availabilityStatus: Status.Disabled, version: kate.version });
+  assert.equal(disabled.status, 200, JSON.stringify(disabled.body));
+  const again = await directoryLogin('kate', 'kate-pass-1');
+  assert.equal(again.status, 401, `a disabled person is refused: ${JSON.stringify(again.body)}`);
+  assert.notEqual(again.body.data && (again.body.data as { loginSuccess?: boolean }).loginSuccess, true);
+  assert.equal((await person('kate'))!.availabilityStatus, Status.Disabled, 'the sign-in left the administrator’s disable in place');
+});
+
+test("a person made platform administrator is no longer signed in by the tenant's directory (whose owner sets its passwords)", async () => {
+  assert.equal((await directoryLogin('erin', 'erin-pass-1')).status, 200);
+  const erin = (await person('erin'))!;
+  const root = (await admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree')).body.data.find((row) => row.parentId === null)!;
+  const promoted = await admin.put(`/api/user/${erin.id}`, {
+    tenantId: root.id,
+    isAdmin: true,
+    isMaster: true,
+    extraProp: { intProperty1: UserType.Platform },
+    version: erin.version,
+  });
+  assert.equal(promoted.status, 200, JSON.stringify(promoted.body));
+  // The tenant's directory is the tenant's: its owner can give erin's entry any password.
+  await setDirectoryPassword('erin', 'set-by-the-directory-owner');
+  const client = server.client();
+  const answer = await directoryLogin('erin', 'set-by-the-directory-owner', client);
+  assert.equal(answer.status, 401, `the tenant's directory signed in a platform administrator: ${JSON.stringify(answer.body)}`);
+  assert.equal((await client.get('/api/cas/session')).status, 401);
+});
+
+test('the stored bind secret is not sent to a new directory address unless it is typed again', async () => {
+  let received = Buffer.alloc(0);
+  const listener = createServer((socket: Socket) => {
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      socket.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const { port } = listener.address() as { port: number };
+  try {
+    // Someone who may change the connection but was never told its secret points it elsewhere.
+    const moved = await admin.put(`/api/tenants/${tenantId}/ldap`, {
+      name: 'corp-directory',
+      enabled: true,
+      settings: openLdapSettings(`ldap://127.0.0.1:${port}`, '', { startTls: false }),
+      bindSecret: '',
+    });
+    assert.ok(moved.status === 200 || moved.status === 400, JSON.stringify(moved.body));
+    const tested = await admin.post<LdapTestAnswer>(`/api/tenants/${tenantId}/ldap/test`);
+    assert.equal(tested.status, 200, JSON.stringify(tested.body));
+    assert.equal(received.includes(Buffer.from(READER.secret)), false, 'the stored bind secret was sent to the new address');
+  } finally {
+    listener.close();
+    await saveConnection(admin, tenantId, directorySettings());
+  }
+});
+
+test('the failure count of a directory name is not sidestepped by its fullwidth form, which the directory matches as the same entry', async () => {
+  for (let attempt = 0; attempt < 2; attempt++) assert.equal((await directoryLogin('bob', 'not-bobs-password')).status, 401);
+  assert.equal((await directoryLogin('bob', 'not-bobs-password')).status, 429, 'bob is locked');
+  // ｂｏｂ (U+FF42 U+FF4F U+FF42) is another name here, but slapd's matching rule folds it to bob.
+  const variant = await directoryLogin('ｂｏｂ', 'bob-pass-1');
+  assert.notEqual(variant.status, 200, `a locked name signed in by its fullwidth form: ${JSON.stringify(variant.body)}`);
+  assert.equal((await directoryLogin('bob', 'bob-pass-1')).status, 429, 'bob is still locked');
+});
+
+test('holds: a directory account disabled by userAccountControl is not signed in, and its first attempt leaves it disabled', async () => {
+  const answer = await directoryLogin('dora', 'dora-pass-1');
+  assert.equal(answer.status, 401, JSON.stringify(answer.body));
+  const dora = await person('dora');
+  assert.ok(!dora || dora.availabilityStatus === Status.Disabled, JSON.stringify(dora));
+});
+
+test('holds: a directory entry named like the platform administrator opens neither account', async () => {
+  const client = server.client();
+  const answer = await directoryLogin(ADMIN.username, 'directory-admin-pass', client);
+  assert.equal(answer.status, 401, JSON.stringify(answer.body));
+  assert.equal((await client.get('/api/cas/session')).status, 401);
+  const report = await admin.post<{ summary: { conflicts: { username: string; field: string }[] } }>(`/api/tenants/${tenantId}/ldap/sync`);
+  assert.equal(report.status, 200, JSON.stringify(report.body));
+  assert.ok(
+    report.body.data.summary.conflicts.some((conflict) => conflict.username === ADMIN.username && conflict.field === 'username'),
+    JSON.stringify(report.body.data.summary),
+  );
+  assert.equal((await server.client().login(ADMIN.username, ADMIN.password)).status, 200, 'the platform administrator still signs in');
+});
