@@ -5,11 +5,13 @@
 // tenant's directory, whose owner can set any entry's password; the stored bind secret is not handed
 // to a new address nobody typed it for; the failure count of a name cannot be sidestepped by a form
 // of it that the directory matches as the same entry (fullwidth letters); a disabled directory
-// account and a directory entry named like the platform administrator open nothing.
+// account and a directory entry named like the platform administrator open nothing. A person of one
+// tenant who types their e-mail in the username field does not hand their password to another
+// tenant's directory.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Socket } from 'node:net';
-import { ADMIN, startServer, type Client, type TestServer } from './harness';
+import { connect, createServer, type Socket } from 'node:net';
+import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { personDn, personLdif, type Slapd } from './slapd';
 import { openLdapSettings, READER, saveConnection, startDirectory } from './ldap-support';
@@ -130,6 +132,60 @@ test('the failure count of a directory name is not sidestepped by its fullwidth 
   const variant = await directoryLogin('ｂｏｂ', 'bob-pass-1');
   assert.notEqual(variant.status, 200, `a locked name signed in by its fullwidth form: ${JSON.stringify(variant.body)}`);
   assert.equal((await directoryLogin('bob', 'bob-pass-1')).status, 429, 'bob is still locked');
+});
+
+/** A TCP relay in front of slapd that keeps what clients send (a directory's owner sees its binds). */
+async function recordingRelay(target: number) {
+  let sent = Buffer.alloc(0);
+  const relay = createServer((client: Socket) => {
+    const upstream = connect(target, '127.0.0.1');
+    client.on('data', (chunk: Buffer) => (sent = Buffer.concat([sent, chunk])));
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  return { port: (relay.address() as { port: number }).port, sent: () => sent, close: () => new Promise((resolve) => relay.close(resolve)) };
+}
+
+test("a person who types their e-mail as the username does not hand their password to another tenant's directory", async () => {
+  const victimPassword = 'Victim-Pass-9';
+  const home = (await createTenant(admin, 'VictimHomeTenant')).id;
+  const created = await admin.post('/api/user', {
+    username: 'victim-local',
+    realName: 'Victim',
+    email: 'victim@corp.example',
+    password: transform(victimPassword),
+    tenantId: home,
+    availabilityStatus: Status.Enable,
+  });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  // Another tenant's administrator runs that tenant's directory: it signs people in by e-mail and
+  // holds an entry with this one.
+  await slapd.modify(
+    `dn: ${personDn('bait')}\nchangetype: add\nobjectClass: inetOrgPerson\nuid: bait\nmail: victim@corp.example\ncn: bait\nsn: bait\nuserPassword: bait-pass\n`,
+  );
+  const relay = await recordingRelay(slapd.port);
+  const rogue = (await createTenant(admin, 'RogueDirectoryTenant')).id;
+  await saveConnection(
+    admin,
+    rogue,
+    openLdapSettings(`ldap://127.0.0.1:${relay.port}`, '', {
+      startTls: false,
+      mapping: { ...LDAP_PRESET_SETTINGS.openLdap.mapping, username: 'mail' },
+    }),
+    READER.secret,
+    'rogue',
+  );
+  try {
+    // The sign-in form sends the typed password for the directory whenever any tenant has one.
+    const answer = await server.client().login('victim@corp.example', victimPassword, { directoryPassword: victimPassword });
+    assert.equal(answer.status, 401, JSON.stringify(answer.body));
+    assert.equal(relay.sent().includes(Buffer.from(victimPassword)), false, "the person's password was sent to another tenant's directory");
+  } finally {
+    assert.equal((await admin.delete(`/api/tenants/${rogue}/ldap`)).status, 200);
+    await relay.close();
+  }
 });
 
 test('holds: a directory account disabled by userAccountControl is not signed in, and its first attempt leaves it disabled', async () => {
