@@ -11,6 +11,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, createServer, type Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { personDn, personLdif, type Slapd } from './slapd';
@@ -36,8 +37,16 @@ const PEOPLE = [
   { uid: ADMIN.username, cn: 'Not the admin', mail: 'not-admin@example.org', password: 'directory-admin-pass' },
 ];
 
+/** The server's log, everything it wrote. */
+let log = '';
+
 before(async () => {
-  [server, slapd] = await Promise.all([startServer({ outboundAllow: ['127.0.0.1'] }), startDirectory({ ldif: PEOPLE.map(personLdif).join('\n\n') })]);
+  const logStream = new PassThrough();
+  logStream.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+  [server, slapd] = await Promise.all([
+    startServer({ outboundAllow: ['127.0.0.1'], logger: true, logStream }),
+    startDirectory({ ldif: PEOPLE.map(personLdif).join('\n\n') }),
+  ]);
   admin = await server.admin();
   tenantId = (await createTenant(admin, 'TrustedDirectoryTenant')).id;
   await saveConnection(admin, tenantId, directorySettings());
@@ -207,4 +216,17 @@ test('holds: a directory entry named like the platform administrator opens neith
     JSON.stringify(report.body.data.summary),
   );
   assert.equal((await server.client().login(ADMIN.username, ADMIN.password)).status, 200, 'the platform administrator still signs in');
+});
+
+test('holds: neither the bind secret nor a directory password is in the server log or the audit log', async () => {
+  // A failed bind of the service account and of a person, and a failed test, are logged paths too.
+  await saveConnection(admin, tenantId, directorySettings(), 'wrong-reader-secret-7');
+  assert.equal((await admin.post<LdapTestAnswer>(`/api/tenants/${tenantId}/ldap/test`)).body.data.failedStep, 'bind');
+  await saveConnection(admin, tenantId, directorySettings());
+  assert.equal((await directoryLogin('kate', 'not-kates-password-5')).status, 401);
+  const audit = JSON.stringify((await admin.get('/api/audit?size=200')).body);
+  for (const secret of [READER.secret, 'wrong-reader-secret-7', 'not-kates-password-5', 'kate-pass-1', 'erin-pass-1', 'Victim-Pass-9']) {
+    assert.equal(log.includes(secret), false, `${secret} is in the server log`);
+    assert.equal(audit.includes(secret), false, `${secret} is in the audit log`);
+  }
 });
