@@ -225,6 +225,8 @@ test('holds: neither the bind secret nor a directory password is in the server l
   await saveConnection(admin, tenantId, directorySettings());
   assert.equal((await directoryLogin('kate', 'not-kates-password-5')).status, 401);
   const audit = JSON.stringify((await admin.get('/api/audit?size=200')).body);
+  assert.match(log, /\/api\/authc\/login/, 'the log is read');
+  assert.match(audit, /login\.failure/, 'the audit log is read');
   for (const secret of [READER.secret, 'wrong-reader-secret-7', 'not-kates-password-5', 'kate-pass-1', 'erin-pass-1', 'Victim-Pass-9']) {
     assert.equal(log.includes(secret), false, `${secret} is in the server log`);
     assert.equal(audit.includes(secret), false, `${secret} is in the audit log`);
