@@ -32,6 +32,7 @@ const PEOPLE = [
   { uid: 'kate', cn: 'Kate', mail: 'kate@example.org', password: 'kate-pass-1' },
   { uid: 'erin', cn: 'Erin', mail: 'erin@example.org', password: 'erin-pass-1' },
   { uid: 'bob', cn: 'Bob', mail: 'bob@example.org', password: 'bob-pass-1' },
+  { uid: 'finn', cn: 'Finn', mail: 'finn@example.org', password: 'finn-pass-1' },
   { uid: 'dora', cn: 'Dora', mail: 'dora@example.org', password: 'dora-pass-1', ad: { userAccountControl: 514 } },
   // An entry named like the platform administrator, with a password the directory's owner chose.
   { uid: ADMIN.username, cn: 'Not the admin', mail: 'not-admin@example.org', password: 'directory-admin-pass' },
@@ -231,4 +232,20 @@ test('holds: neither the bind secret nor a directory password is in the server l
     assert.equal(log.includes(secret), false, `${secret} is in the server log`);
     assert.equal(audit.includes(secret), false, `${secret} is in the audit log`);
   }
+});
+
+// Last: it moves the test clock two days on (every session here idles out).
+test('a directory password does not expire here: past the local expiry a directory person still signs in', async () => {
+  const current = await admin.get<{ value: { passwordPolicy: Record<string, unknown> }; version: number }>('/api/settings/login');
+  const saved = await admin.put('/api/settings/login', {
+    passwordPolicy: { ...current.body.data.value.passwordPolicy, expiryDays: 1 },
+    version: current.body.data.version,
+  });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  assert.equal((await directoryLogin('finn', 'finn-pass-1')).body.data?.loginSuccess, true);
+  server.clock.advance(2 * 24 * 3_600_000);
+  // The directory checks and expires its own passwords; here finn has none to change.
+  const later = await directoryLogin('finn', 'finn-pass-1');
+  assert.equal(later.status, 200, JSON.stringify(later.body));
+  assert.equal(later.body.data.loginSuccess, true, `asked to change a local password the person does not have: ${JSON.stringify(later.body.data)}`);
 });
