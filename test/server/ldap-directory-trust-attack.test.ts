@@ -14,7 +14,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
-import { personDn, personLdif, type Slapd } from './slapd';
+import { personDn, personLdif, SUFFIX, type Slapd } from './slapd';
 import { openLdapSettings, READER, saveConnection, startDirectory } from './ldap-support';
 import { LDAP_PRESET_SETTINGS } from '../../src/core/ldap-presets';
 import type { LdapTestAnswer } from '../../src/core/schemas/ldap';
@@ -231,6 +231,62 @@ test('holds: neither the bind secret nor a directory password is in the server l
   for (const secret of [READER.secret, 'wrong-reader-secret-7', 'not-kates-password-5', 'kate-pass-1', 'erin-pass-1', 'Victim-Pass-9']) {
     assert.equal(log.includes(secret), false, `${secret} is in the server log`);
     assert.equal(audit.includes(secret), false, `${secret} is in the audit log`);
+  }
+});
+
+const BRANCH = `ou=branch,${SUFFIX}`;
+/** gwen's entry in the branch (`added`: as an ldapmodify change). */
+const gwenLdif = (password: string, added = false) =>
+  [
+    `dn: uid=gwen,${BRANCH}`,
+    ...(added ? ['changetype: add'] : []),
+    'objectClass: inetOrgPerson',
+    'uid: gwen',
+    'cn: Gwen',
+    'sn: gwen',
+    'mail: gwen@branch.example',
+    `userPassword: ${password}`,
+  ].join('\n');
+
+test('a tenant administrator who does not run the directory cannot sign in as an app administrator linked to it, by pointing the connection at a directory of their own', async () => {
+  // A branch tenant whose connection (set up by the platform administrator) links people by DN
+  // (an empty externalId mapping, as docs/ldap.md allows); gwen is synchronised in.
+  await slapd.modify(`dn: ${BRANCH}\nchangetype: add\nobjectClass: organizationalUnit\nou: branch\n`);
+  await slapd.modify(`${gwenLdif('gwen-pass-1', true)}\n`);
+  const branch = (await createTenant(admin, 'BranchTenant')).id;
+  const byDn = (url: string, caPem: string) =>
+    openLdapSettings(url, caPem, { baseDn: BRANCH, mapping: { ...LDAP_PRESET_SETTINGS.openLdap.mapping, externalId: '' } });
+  await saveConnection(admin, branch, byDn(slapd.url, slapd.caPem), READER.secret, 'branch-directory');
+  const synced = await admin.post<{ summary: { created: number } }>(`/api/tenants/${branch}/ldap/sync`);
+  assert.equal(synced.body.data.summary.created, 1, JSON.stringify(synced.body));
+  const gwen = (await person('gwen'))!;
+  // The platform administrator makes gwen an app administrator: more than a tenant administrator may act on.
+  const app = await admin.post<{ id: string }>('/api/apps', { name: 'Branch_Guarded_App' });
+  assert.equal(app.status, 200, JSON.stringify(app.body));
+  assert.equal((await admin.put(`/api/apps/${app.body.data.id}/admins`, { userIds: [gwen.id] })).status, 200);
+  // The branch's administrator, a local person, runs a directory of their own with an entry of the same DN.
+  const made = await admin.post('/api/user', { username: 'branch-boss', realName: 'Boss', password: transform('Boss1234!'), tenantId: branch, isAdmin: true });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  const boss = server.client();
+  assert.equal((await boss.login('branch-boss', 'Boss1234!')).body.data?.loginSuccess, true);
+  const own = await startDirectory({
+    ldif: [`dn: ${BRANCH}\nobjectClass: organizationalUnit\nou: branch`, gwenLdif('chosen-by-the-branch-admin')].join('\n\n'),
+  });
+  try {
+    const repointed = await boss.put(`/api/tenants/${branch}/ldap`, {
+      name: 'branch-directory',
+      enabled: true,
+      settings: byDn(own.url, own.caPem),
+      bindSecret: READER.secret,
+    });
+    assert.equal(repointed.status, 200, JSON.stringify(repointed.body));
+    const client = server.client();
+    const answer = await directoryLogin('gwen', 'chosen-by-the-branch-admin', client);
+    assert.equal(answer.status, 401, `the tenant administrator signed in as the app administrator: ${JSON.stringify(answer.body)}`);
+    assert.equal((await client.get('/api/cas/session')).status, 401);
+  } finally {
+    await admin.delete(`/api/tenants/${branch}/ldap`);
+    await own.destroy();
   }
 });
 
