@@ -7,7 +7,9 @@
 // of it that the directory matches as the same entry (fullwidth letters); a disabled directory
 // account and a directory entry named like the platform administrator open nothing. A person of one
 // tenant who types their e-mail in the username field does not hand their password to another
-// tenant's directory.
+// tenant's directory. A tenant administrator cannot sign in as someone they may not act on (an app
+// administrator) by pointing the connection at a directory of their own. Neither secret nor password
+// reaches a log; and the directory's passwords do not expire here.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, createServer, type Socket } from 'node:net';
