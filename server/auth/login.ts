@@ -257,6 +257,8 @@ async function attempt(
   }
 
   let user = await findUser(ctx, policy, body.username);
+  /** The directory checked the password: it keeps and expires it, there is none here to change. */
+  let vouchedByDirectory = false;
   if (byCode) {
     if (!body.code) throw fieldError([{ field: 'code', rule: 'rule.code' }]);
     if (!user || !(await consumeCode(ctx, user.id, 'phone-login', body.code))) return fail(CODE_LOGIN_FAILED);
@@ -267,8 +269,10 @@ async function attempt(
     const directory = await directoryFirstFactor(ctx, body.username, body.directoryPassword, user, lookUpUnknown, client.ip);
     if (directory.kind === 'unreachable') throw unreachableError();
     if (directory.kind === 'refused') return fail(LOGIN_FAILED, { reason: 'directory', detail: directory.reason });
-    if (directory.kind === 'passed') user = directory.user;
-    else {
+    if (directory.kind === 'passed') {
+      user = directory.user;
+      vouchedByDirectory = true;
+    } else {
       const passwordOk = await verifyPassword(user?.passwordHash, body.password);
       if (!user || !passwordOk) return fail(LOGIN_FAILED);
     }
@@ -285,7 +289,7 @@ async function attempt(
   }
 
   await slot.clear(keysOfUser(user));
-  if (!byCode && passwordExpired(policy.passwordPolicy, user, ctx.now())) {
+  if (!byCode && !vouchedByDirectory && passwordExpired(policy.passwordPolicy, user, ctx.now())) {
     const stepTicket = await ctx.audit.change(async () => {
       const stepTicket = await issueStepTicket(ctx, user.id, 'password-expired');
       await ctx.audit.record({

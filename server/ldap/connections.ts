@@ -57,6 +57,9 @@ async function checkGroupRoles(ctx: Ctx, actor: Actor, settings: LdapSettings): 
   await assertMayGrantRows(ctx, actor, 'roles', ids);
 }
 
+const secretDestinationChanged = (stored: LdapSettings, next: LdapSettings) =>
+  stored.url !== next.url || stored.bindDn !== next.bindDn || stored.startTls !== next.startTls || stored.caCertificate !== next.caCertificate;
+
 /** Creates or replaces the tenant's connection (audited; the secret never in the record). */
 export async function saveConnection(
   ctx: Ctx,
@@ -69,6 +72,11 @@ export async function saveConnection(
   await checkGroupRoles(ctx, actor, body.settings);
   const current = await connectionOfTenant(ctx, tenant.id);
   if (!current && !body.bindSecret) throw fieldError([{ field: 'bindSecret', rule: 'rule.required' }]);
+  // The stored secret goes only where it was typed for: a new address, bind DN, CA or StartTLS
+  // choice needs it typed again (whoever may edit the connection was never shown it).
+  if (current && !body.bindSecret && secretDestinationChanged(settingsOf(current), body.settings)) {
+    throw fieldError([{ field: 'bindSecret', rule: 'rule.ldapSecretAgain' }]);
+  }
   const now = ctx.now();
   const changes = {
     name: body.name,

@@ -17,6 +17,8 @@ import { usernameTaken } from '../auth/usernames';
 import { accountByIdentifier } from '../auth/contacts';
 import { ApiError } from '../http/errors';
 import * as users from '../services/users';
+import { canManageUser } from '../auth/scope';
+import { assertMayActOn } from '../auth/grants';
 import type { DirectoryPerson } from './directory';
 
 export interface LinkedPerson {
@@ -92,6 +94,23 @@ export async function createPerson(
   }
 }
 
+/**
+ * Why the directory may no longer change or vouch for this person (null when it may). A directory
+ * is its owner's: they can give any entry any password. So it speaks only for the people its
+ * connection's tenant administrator could change: someone who left the tenant's subtree, or was
+ * given more (administrator, platform rights, an app to administer), is no longer the directory's.
+ */
+export async function outsideDirectory(ctx: Ctx, actor: Actor, user: UserRow): Promise<string | null> {
+  if (!(await canManageUser(ctx, actor, user))) return "this person is no longer of the directory's tenant";
+  try {
+    await assertMayActOn(ctx, actor, user);
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError) return error.message;
+    throw error;
+  }
+}
+
 /** Brings a linked person in step with their entry (`present: false`: gone from the directory, so disabled). */
 export async function updatePerson(
   ctx: Ctx,
@@ -102,6 +121,8 @@ export async function updatePerson(
   ip: string,
 ): Promise<PersonOutcome> {
   const { user } = linked;
+  const outside = await outsideDirectory(ctx, actor, user);
+  if (outside) return { kind: 'conflict', conflict: { dn: person?.dn ?? linked.dn, username: user.username, field: 'invalid', detail: outside } };
   const wanted = person
     ? {
         realName: blank(person.realName) || user.realName,

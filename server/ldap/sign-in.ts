@@ -6,13 +6,15 @@
 // never reaches a bind: an unauthenticated bind succeeds without proving anything. The lockout,
 // captcha and rate limits of the sign-in apply around this, as for any password. A directory that
 // cannot be reached is no wrong password: the sign-in says so and the attempt does not count.
+import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import type { UserRow } from '../auth/actor';
 import { ApiError } from '../http/errors';
 import { directoryActor } from './actor';
 import { settingsOf, type LdapConnectionRow } from './connections';
 import { Directory, DirectoryError, type DirectoryPerson } from './directory';
-import { createPerson, updatePerson } from './people';
+import { createPerson, outsideDirectory, updatePerson } from './people';
+import { Status } from '../../src/core/enums';
 
 export type DirectoryVerdict =
   /** Not a directory's person: the local password decides. */
@@ -38,7 +40,10 @@ async function bindAs(
   const directory = await Directory.open(ctx, { settings: settingsOf(row), bindSecret: row.bindSecret });
   try {
     const found = await directory.people(username);
-    const person = externalId ? found.find((entry) => entry.externalId === externalId) : found.length === 1 ? found[0] : undefined;
+    // A directory's matching rule may take another spelling as the same name (fullwidth letters):
+    // only the entry of this very name counts, so no spelling gets a failure count of its own.
+    const named = found.filter((entry) => entry.username.toLowerCase() === username.toLowerCase());
+    const person = externalId ? found.find((entry) => entry.externalId === externalId) : named.length === 1 ? named[0] : undefined;
     if (!person) return 'absent';
     return (await directory.passwordMatches(person.dn, password)) ? person : 'wrong';
   } finally {
@@ -57,10 +62,15 @@ async function signInLinked(
   ip: string,
 ): Promise<DirectoryVerdict> {
   if (row.enabled !== 1) return { kind: 'refused', reason: 'directory connection disabled' };
+  // Disabled here: the directory's password cannot undo it (and is not even asked).
+  if (local.availabilityStatus !== Status.Enable) return { kind: 'refused', reason: 'disabled here' };
+  const actor = await actorOf(ctx, row);
+  // No longer the directory's to vouch for (server/ldap/people.ts): their local password decides.
+  if (await outsideDirectory(ctx, actor, local)) return { kind: 'local' };
   const person = await bindAs(ctx, row, local.username, password, externalId);
   if (person === 'absent') return { kind: 'refused', reason: 'not in the directory' };
   if (person === 'wrong') return { kind: 'refused', reason: 'directory password' };
-  const outcome = await updatePerson(ctx, await actorOf(ctx, row), row.id, { user: local, dn }, person, ip);
+  const outcome = await updatePerson(ctx, actor, row.id, { user: local, dn }, person, ip);
   return outcome.kind === 'conflict' ? { kind: 'refused', reason: outcome.conflict.detail } : { kind: 'passed', user: outcome.user };
 }
 
@@ -88,7 +98,9 @@ export async function directoryFirstFactor(
       const { externalId, dn, ...row } = link;
       return await signInLinked(ctx, row, local, externalId, dn, password, ip);
     }
-    if (!lookUpUnknown) return { kind: 'local' };
+    // A name nobody here has as a username may still be someone's e-mail or phone, typed in the
+    // username field: their password is not handed to any directory.
+    if (!lookUpUnknown || (await someonesContact(ctx, identifier))) return { kind: 'local' };
     const connections = await ctx.db.selectFrom('ldapConnections').selectAll().where('enabled', '=', 1).orderBy('createdAt').execute();
     let unreachable = false;
     for (const row of connections) {
@@ -113,6 +125,14 @@ export async function directoryFirstFactor(
     throw error;
   }
 }
+
+const someonesContact = async (ctx: Ctx, identifier: string) =>
+  (await ctx.db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb.or([eb(sql`lower(email)`, '=', sql`lower(${identifier})`), eb('mobilePhone', '=', identifier)]))
+    .limit(1)
+    .executeTakeFirst()) !== undefined;
 
 /** A tenant whose directory connection does not allow local passwords: its people without a
  *  directory entry here cannot sign in with one. */

@@ -199,14 +199,14 @@ test('a directory that stops mid-sync fails the sync and changes nothing', async
   const relay = await cuttingRelay(60_000);
   try {
     // Without StartTLS: ldapts notices a dropped TLS connection only at its operation timeout (15 s).
-    await saveConnection(admin, tenantId, { ...settings, url: `ldap://127.0.0.1:${relay.port}`, startTls: false }, '');
+    await saveConnection(admin, tenantId, { ...settings, url: `ldap://127.0.0.1:${relay.port}`, startTls: false });
     const report = await sync();
     assert.equal(report.outcome, 'failure');
     assert.equal(report.summary.error?.step, 'search', JSON.stringify(report.summary.error));
     assert.deepEqual([report.summary.created, report.summary.updated, report.summary.disabled], [0, 0, 0]);
   } finally {
     relay.server.close();
-    await saveConnection(admin, tenantId, settings, '');
+    await saveConnection(admin, tenantId, settings);
   }
   assert.equal(await tenantPeople(), before, 'nobody was changed or disabled by a partial read');
 });
