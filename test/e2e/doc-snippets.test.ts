@@ -11,6 +11,9 @@
 //   reads; those that start the server run (on a free port, over a temp data directory) until it
 //   answers; a block marked ```sh no-run: <reason>``` is not run, for the reason given;
 // - HTTP requests (a block that is a request line and headers) are replayed against one server;
+// - the bundle figures of README.md and docs/architecture.md are the build's (sizes measured in
+//   dist/ by scripts/bundle-graph.mjs, budgets of scripts/check-bundle.mjs; what a React host pays
+//   is measured and held to README by test/hosts/react-host.test.ts);
 // - the configuration blocks other tests run (nginx, HAProxy, Kubernetes, LDAP, CSV) are named in
 //   `readElsewhere` with the test that reads them; a block of any other kind fails this test.
 import { test } from 'node:test';
@@ -20,6 +23,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleGraph } from '../../scripts/bundle-graph.mjs';
+import { budgets } from '../../scripts/check-bundle.mjs';
 import { docBlocks, documentationPages, type DocBlock } from '../doc-blocks';
 import { ADMIN, freePort, startServer } from './harness';
 
@@ -261,4 +266,39 @@ test('the HTTP requests of the docs reach the route they name (replayed without 
   } finally {
     await server.stop();
   }
+});
+
+test("the bundle figures of the docs are the build's: budgets from scripts/check-bundle.mjs, sizes measured in dist/", () => {
+  const graph = bundleGraph(join(root, 'dist'));
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const architecture = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+  const kib = (bytes: number) => bytes / 1024;
+  const budget = (entry: string) => budgets.find((candidate) => candidate.entry === entry)!;
+  /** `stated` KiB (rounded in the text) against `bytes` measured: within 1 KiB. */
+  const about = (what: string, stated: string | undefined, bytes: number) =>
+    assert.ok(Math.abs(Number(stated) - kib(bytes)) <= 1, `${what}: the docs say ${stated} KiB, the build measures ${kib(bytes).toFixed(1)} KiB`);
+
+  const login = graph.firstVisit('login.js', []);
+  const sign = /the `login` entry: about (\d+) KiB min\+gzip in (\d+) files, held under (\d+) KiB\s+with (\d+)% of that kept free/.exec(readme);
+  assert.ok(sign, 'README.md states what the login entry loads');
+  about('README, the login entry', sign[1], login.bytes);
+  assert.equal(Number(sign[2]), login.files, 'README, the login entry: files');
+  assert.equal(Number(sign[3]) * 1024, budget('login.js').firstLoad, "README, the login entry's budget");
+  assert.equal(Number(sign[4]) / 100, budget('login.js').keepHeadroom, "README, the login entry's headroom");
+
+  // Token mode's page (README, docs/deployment.md): the login entry and the core entry together.
+  const tokenPage = [...new Set([...login.names, ...graph.firstVisit('core.js', []).names])];
+  const token = /With `\/dist\/core\.js` beside `\/dist\/login\.js` the page loads about (\d+) KiB min\+gzip in (\d+) files/.exec(readme);
+  assert.ok(token, "README.md states what token mode's page loads");
+  about("README, token mode's page", token[1], graph.sizeOf(tokenPage));
+  assert.equal(Number(token[2]), tokenPage.length, "README, token mode's page: files");
+
+  // The budget table of docs/architecture.md is the table of scripts/check-bundle.mjs.
+  const row = (start: string) => architecture.split('\n').find((line) => line.startsWith(start)) ?? '';
+  const loginRow = /≤ (\d+) KiB, with (\d+)% of it kept free \(≤ (\d+) KiB\)/.exec(row('| `<iam-login>`'));
+  assert.ok(loginRow, 'docs/architecture.md states the login budget');
+  const { firstLoad, keepHeadroom = 0 } = budget('login.js');
+  assert.deepEqual(loginRow.slice(1).map(Number), [kib(firstLoad), keepHeadroom * 100, kib(firstLoad * (1 - keepHeadroom))]);
+  assert.equal(Number(/≤ (\d+) KiB/.exec(row("| The console's first visit"))?.[1]) * 1024, budget('elements.js').firstLoad, 'first visit');
+  assert.equal(Number(/≤ (\d+) KiB/.exec(row('| Each lazily loaded chunk'))?.[1]) * 1024, budget('elements.js').eachLazy, 'lazy chunks');
 });
