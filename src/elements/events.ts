@@ -10,7 +10,7 @@ import type { PasswordChangedDetail, ProfileSavedDetail } from '../react/dialogs
 import type { ElementTag } from './attributes';
 
 /** The `detail` types by the name the package exports them under (the table names them by it). */
-export interface EventDetails {
+interface EventDetails {
   LoginSubmitDetail: LoginSubmitDetail;
   LoginSuccessDetail: LoginSuccessDetail;
   LoginErrorDetail: LoginErrorDetail;
@@ -24,7 +24,7 @@ export interface EventDetails {
 }
 
 /** One event of an element: its detail's type (a key of EventDetails) and what it means. */
-export interface EventSpec {
+interface EventSpec {
   readonly detail: keyof EventDetails;
   readonly description: string;
 }

@@ -19,7 +19,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,7 +90,10 @@ test('every block is run, checked here, or read by a named test', () => {
 
 test('the TypeScript, JavaScript, Vue and inline HTML snippets and a host written against the typings typecheck', () => {
   assert.ok(existsSync(join(types, 'elements/index.d.ts')), 'the build wrote the typings');
-  const dir = mkdtempSync(join(root, 'test/types/.snippets-'));
+  // Inside the repository (.tmp/, ignored by git, lint and format) so that the snippets' imports
+  // (vite, oauth4webapi, …) resolve from its node_modules.
+  mkdirSync(join(root, '.tmp'), { recursive: true });
+  const dir = mkdtempSync(join(root, '.tmp/doc-snippets-'));
   try {
     const files = typechecked.flatMap((block) =>
       sourcesOf(block).map(([extension, source], index) => {
@@ -104,7 +107,7 @@ test('the TypeScript, JavaScript, Vue and inline HTML snippets and a host writte
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
-        extends: '../tsconfig.json',
+        extends: '../../test/types/tsconfig.json',
         compilerOptions: {
           allowJs: true,
           checkJs: true,
@@ -118,12 +121,12 @@ test('the TypeScript, JavaScript, Vue and inline HTML snippets and a host writte
             ...Object.fromEntries(Object.entries(served).map(([url, file]) => [url, entry(file)])),
           },
         },
-        files: ['../consumer.tsx', ...files],
+        files: ['../../test/types/consumer.tsx', ...files],
       }),
     );
     const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: root, encoding: 'utf8' });
     // Each error names the page and line of its snippet (the file's first line says which).
-    const report = (tsc.stdout + tsc.stderr).replace(/test\/types\/\.snippets-\w+\/(\S+?)\((\d+),(\d+)\)/g, (_, file: string, line: string) => {
+    const report = (tsc.stdout + tsc.stderr).replace(/\.tmp\/doc-snippets-\w+\/(\S+?)\((\d+),(\d+)\)/g, (_, file: string, line: string) => {
       const origin = readFileSync(join(dir, file), 'utf8').split('\n', 1)[0]!.slice(3);
       return `${origin} (snippet line ${Number(line) - 1})`;
     });
