@@ -3,7 +3,7 @@
 // packages/server). Native addons, packages that read their own files and the libraries loaded on first
 // use stay external (installed by npm); the rest is bundled. What the server imports on first use
 // (server/lazy.ts, the PostgreSQL driver) is split into chunks of its own, loaded with it.
-import { cpSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'pg', 'oidc-provider', 'openid-client', 'nodemailer', 'svg-captcha', 'sanitize-html'];
@@ -58,4 +58,7 @@ await build({
   logLevel: 'warning',
 });
 cpSync(`${root}server/public`, `${root}dist-server/public`, { recursive: true });
+// The package's command (`bin`): executable, so that `npx iam-console-server` runs it from the workspace
+// as well as from an install (npm sets the mode only when it installs a package).
+chmodSync(`${root}dist-server/main.js`, 0o755);
 console.log(`esbuild: server → dist-server/main.js in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,6 +1,7 @@
 // Typings of scripts/manifest.mjs for the tests that import it.
 export interface Sources {
   elementAttributes: Record<string, Record<string, { property: string }>>;
+  elementEvents: Record<string, Record<string, { detail: string; description: string }>>;
   tokens: { name: string; description: string }[];
 }
 export const manifestFile: string;

@@ -1,8 +1,9 @@
 // custom-elements.json (Custom Elements Manifest, the `customElements` field of package.json):
-// the element classes' JSDoc (@tag, @fires, @csspart) read by @custom-elements-manifest/analyzer,
-// then every element's attributes from the attribute table of src/elements/attributes.ts and every
-// theme token of src/react/theme/tokens.ts, so that neither is written twice. Checked to list every
-// element with its attributes and events. `npm run build` calls it.
+// the element classes' JSDoc (@tag, @csspart) read by @custom-elements-manifest/analyzer, then every
+// element's attributes from the attribute table of src/elements/attributes.ts, its events from the
+// events table of src/elements/events.ts and every theme token of src/react/theme/tokens.ts, so that
+// none is written twice. Checked to list every element with its attributes and events. `npm run
+// build` calls it.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,25 +13,20 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = fileURLToPath(new URL('../node_modules/@custom-elements-manifest/analyzer/cem.js', import.meta.url));
 export const manifestFile = `${root}custom-elements.json`;
 
-/** Every published element with the events the manifest must carry (the attributes come from the table). */
-const expectedEvents = {
-  'iam-console': ['iam-navigate', 'iam-logout', 'iam-error'],
-  'iam-login': ['iam-login-submit', 'iam-login-success', 'iam-error'],
-  'iam-profile-dialog': ['iam-profile-saved', 'iam-close'],
-  'iam-password-dialog': ['iam-password-changed', 'iam-close'],
-  'iam-provider': [],
-};
-
 /** A TypeScript module that imports nothing, loaded through esbuild (Node runs no TypeScript). */
 async function loadTypeScript(path) {
   const { outputFiles } = await build({ entryPoints: [`${root}${path}`], bundle: true, write: false, format: 'esm', platform: 'neutral', logLevel: 'silent' });
   return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
 }
 
-/** The attribute table and the theme tokens, from their TypeScript sources. */
+/** The attribute table, the events table and the theme tokens, from their TypeScript sources. */
 export async function loadSources() {
-  const [{ elementAttributes }, { tokenList }] = await Promise.all([loadTypeScript('src/elements/attributes.ts'), loadTypeScript('src/react/theme/tokens.ts')]);
-  return { elementAttributes, tokens: tokenList() };
+  const [{ elementAttributes }, { elementEvents }, { tokenList }] = await Promise.all([
+    loadTypeScript('src/elements/attributes.ts'),
+    loadTypeScript('src/elements/events.ts'),
+    loadTypeScript('src/react/theme/tokens.ts'),
+  ]);
+  return { elementAttributes, elementEvents, tokens: tokenList() };
 }
 
 /** The manifest entry of one attribute of the table. */
@@ -44,18 +40,25 @@ function attributeEntry(name, spec) {
   };
 }
 
-/** `manifest` with each element's attributes from the table and every theme token (except on
- *  <iam-provider>, which draws nothing). Idempotent: applied to its own output it changes nothing. */
-export function withSources(manifest, { elementAttributes, tokens }) {
+/** The manifest entry of one event of the table. */
+function eventEntry(name, spec) {
+  return { name, type: { text: `CustomEvent<${spec.detail}>` }, description: spec.description };
+}
+
+/** `manifest` with each element's attributes and events from the tables and every theme token
+ *  (except on <iam-provider>, which draws nothing). Idempotent: applied to its own output it changes nothing. */
+export function withSources(manifest, { elementAttributes, elementEvents, tokens }) {
   const modules = manifest.modules.map((module) => ({
     ...module,
     declarations: (module.declarations ?? []).map((declaration) => {
       const table = declaration.tagName && elementAttributes[declaration.tagName];
       if (!table) return declaration;
-      const { attributes: _attributes, cssProperties: _cssProperties, ...rest } = declaration;
+      const { attributes: _attributes, events: _events, cssProperties: _cssProperties, ...rest } = declaration;
+      const events = Object.entries(elementEvents[declaration.tagName] ?? {}).map(([name, spec]) => eventEntry(name, spec));
       return {
         ...rest,
         attributes: Object.entries(table).map(([name, spec]) => attributeEntry(name, spec)),
+        ...(events.length ? { events } : {}),
         ...(declaration.tagName === 'iam-provider' ? {} : { cssProperties: tokens.map(({ name, description }) => ({ name, description })) }),
       };
     }),
@@ -64,10 +67,10 @@ export function withSources(manifest, { elementAttributes, tokens }) {
 }
 
 /** The problems of a manifest (none when complete). */
-export function problemsOf(manifest, { elementAttributes }) {
+export function problemsOf(manifest, { elementAttributes, elementEvents }) {
   const declarations = manifest.modules.flatMap((module) => module.declarations ?? []).filter((declaration) => declaration.tagName);
   const problems = [];
-  for (const [tag, events] of Object.entries(expectedEvents)) {
+  for (const tag of Object.keys(elementAttributes)) {
     const element = declarations.find((declaration) => declaration.tagName === tag);
     if (!element) {
       problems.push(`${tag} is missing`);
@@ -75,7 +78,7 @@ export function problemsOf(manifest, { elementAttributes }) {
     }
     const has = (list, name) => (list ?? []).some((entry) => entry.name === name);
     for (const name of Object.keys(elementAttributes[tag] ?? {})) if (!has(element.attributes, name)) problems.push(`${tag} lacks attribute ${name}`);
-    for (const name of events) if (!has(element.events, name)) problems.push(`${tag} lacks event ${name}`);
+    for (const name of Object.keys(elementEvents[tag] ?? {})) if (!has(element.events, name)) problems.push(`${tag} lacks event ${name}`);
   }
   return problems;
 }
@@ -92,7 +95,7 @@ export async function writeManifest() {
   writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
   const problems = problemsOf(manifest, sources);
   if (problems.length) console.error(`custom-elements.json is incomplete:\n  - ${problems.join('\n  - ')}`);
-  else console.log(`custom-elements.json: ${Object.keys(expectedEvents).join(', ')}`);
+  else console.log(`custom-elements.json: ${Object.keys(sources.elementAttributes).join(', ')}`);
   return problems.length === 0;
 }
 

@@ -55,9 +55,6 @@ export interface IamLoginElement extends PropertiesOf<'iam-login'> {}
  * instead"); on a page where passkeys are hidden the step asks for a recovery code straight away, so
  * such a person needs a listed origin or a recovery code there.
  * @tag iam-login
- * @fires {CustomEvent<LoginSubmitDetail>} iam-login-submit - The form was submitted (detail: username).
- * @fires {CustomEvent<LoginSuccessDetail>} iam-login-success - Signed in; cancelable (keeps `redirect` from navigating).
- * @fires {CustomEvent<LoginErrorDetail>} iam-error - The sign-in was refused (detail: message).
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class IamLoginElement extends Base {

@@ -1,11 +1,12 @@
-// Public typings of the elements: tag names, the iam-* events with their `detail`, and the
-// attributes for React 19 JSX (`<iam-login api-base="/api" />` in a React host), all derived from
-// the attribute table of ./attributes.ts. Every type docs/elements.md names is exported here.
+// Public typings of the elements: tag names, the iam-* events with their `detail` (from the events
+// table of ./events.ts), and the attributes for React 19 JSX (`<iam-login api-base="/api" />` in a
+// React host, from the attribute table of ./attributes.ts). Every type docs/elements.md names is exported here.
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type { LoginErrorDetail, LoginSubmitDetail, LoginSuccessDetail } from '../react/login/LoginForm';
 import type { ConsoleErrorDetail, LogoutDetail, NavigateDetail } from '../react/app/context';
 import type { PasswordChangedDetail, ProfileSavedDetail } from '../react/dialogs/elementApps';
 import type { AttributesOf, ElementTag, PropertiesOf } from './attributes';
+import type { IamEventMap, IamEventType } from './events';
 import type { IamConsoleElement } from './console/iam-console';
 import type { IamLoginElement } from './iam-login';
 import type { IamPasswordDialogElement } from './password-dialog/iam-password-dialog';
@@ -17,6 +18,8 @@ export type {
   ConsoleErrorDetail,
   ElementTag,
   IamConsoleElement,
+  IamEventMap,
+  IamEventType,
   IamLoginElement,
   IamPasswordDialogElement,
   IamProfileDialogElement,
@@ -51,20 +54,6 @@ export type JsxElementProps<Element extends HTMLElement, Attributes> = DetailedH
 
 /** The JSX props of every iam-* element, from the attribute table. */
 export type IamIntrinsicElements = { [Tag in ElementTag]: JsxElementProps<IamElementTagNameMap[Tag], AttributesOf<Tag>> };
-
-/** Every iam-* event by type, with its `detail`. */
-export interface IamEventMap {
-  'iam-login-submit': CustomEvent<LoginSubmitDetail>;
-  /** Cancelable: `preventDefault()` keeps <iam-login> from navigating to its `redirect`. */
-  'iam-login-success': CustomEvent<LoginSuccessDetail>;
-  /** A refused sign-in (<iam-login>) or a failed call (<iam-console>): `detail.message`. */
-  'iam-error': CustomEvent<LoginErrorDetail | ConsoleErrorDetail>;
-  'iam-navigate': CustomEvent<NavigateDetail>;
-  'iam-logout': CustomEvent<LogoutDetail>;
-  'iam-profile-saved': CustomEvent<ProfileSavedDetail>;
-  'iam-password-changed': CustomEvent<PasswordChangedDetail>;
-  'iam-close': CustomEvent<Record<string, never>>;
-}
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- adds the iam-* tags to the DOM's map

@@ -1,11 +1,13 @@
 // Every call the core's API client makes (src/core/api) is one the server documents: its method
 // and path template are in /api/openapi.json. The calls are read from the client's source, where
 // each is written `request('METHOD', path)`, `requestList(path)` (GET) or `apiUrl(path)` (GET, an
-// image or a page the browser loads), the path a literal or an apiPath`…` template.
+// image or a page the browser loads), the path a literal or an apiPath`…` template. And every
+// resource of the document has its row in docs/architecture.md's feature map.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { featureMap } from '../feature-map';
 import { startServer, type TestServer } from './harness';
 import { readOperations } from './security-support';
 
@@ -77,5 +79,16 @@ describe('the API client against the OpenAPI document', () => {
       path.endsWith('/') ? !documentedPaths.some((documentedPath) => documentedPath.startsWith(path)) : !documented.has(`${method} ${path}`),
     );
     assert.deepEqual(missing, [], 'client calls the server does not have');
+  });
+
+  it("gives every resource of /api/openapi.json (its path's first segment) a row in docs/architecture.md's feature map", () => {
+    const urls = featureMap().flatMap((row) => [...row.url.matchAll(/`(\/[^`/…]+)/g)].map((match) => match[1]));
+    const resources = [...new Set(documentedPaths.map((path) => `/${path.split('/')[1]}`))];
+    assert.ok(resources.length >= 20, resources.join(' '));
+    assert.deepEqual(
+      resources.filter((resource) => !urls.includes(resource)),
+      [],
+      'resources without a row in the feature map',
+    );
   });
 });

@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveConfig } from '../../server/config';
+import { docBlock } from '../doc-blocks';
 import { ADMIN, startServer, type TestServer } from './harness';
 
 /** The value of one series (`name{labels}`) in a Prometheus text answer; 0 when absent. */
@@ -117,6 +118,13 @@ describe('who may read the metrics', () => {
     const opened = await scrape(server.base, { authorization: `Bearer ${token}` });
     assert.equal(opened.status, 200);
     assert.match(opened.text, /iam_http_requests_total/);
+  });
+
+  test("docs/deployment.md's Prometheus job sends the token as that bearer token, to /metrics", () => {
+    const job = docBlock('docs/deployment.md', 'yaml', 'scrape_configs');
+    // Prometheus' `authorization` is of type Bearer unless it says otherwise, and it scrapes /metrics unless told another path.
+    assert.match(job, /authorization: \{ credentials_file: \S+ \}/);
+    assert.doesNotMatch(job, /\btype:|metrics_path/);
   });
 
   test("an allowed address (here loopback, the socket's peer) reads it", async () => {

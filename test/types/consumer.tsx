@@ -1,11 +1,13 @@
 // A host page's code written against the published typings (packages/iam-console/dist/types), as a
-// person who installed iam-console would write it. test/e2e/typings.test.ts compiles it after the
+// person who installed iam-console would write it. test/e2e/doc-snippets.test.ts compiles it after the
 // build; every line below must typecheck, and each `@ts-expect-error` must stay an error.
 import 'iam-console/elements';
 import type {
   ConsoleErrorDetail,
   IamConsoleAttributes,
   IamConsoleElement,
+  IamEventMap,
+  IamEventType,
   IamLoginAttributes,
   IamLoginElement,
   IamPasswordDialogElement,
@@ -86,3 +88,26 @@ console.log(provider, details, attributes, badRouting);
 // The host page calls the API with the elements' session and knows who signed in.
 export const profileAnswer: Promise<Response> = iamFetch('/user/profile');
 export const signedInName: string | undefined = $session.get().user?.username;
+
+// Every event of the events table (src/elements/events.ts) is typed alike on elements, the document
+// and the window, with the detail the table names.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type EverywhereAlike = {
+  [Type in IamEventType]: Same<HTMLElementEventMap[Type], IamEventMap[Type]> extends true
+    ? Same<DocumentEventMap[Type], IamEventMap[Type]> extends true
+      ? Same<WindowEventMap[Type], IamEventMap[Type]>
+      : false
+    : false;
+};
+export const everywhereAlike: EverywhereAlike = {
+  'iam-navigate': true,
+  'iam-logout': true,
+  'iam-error': true,
+  'iam-login-submit': true,
+  'iam-login-success': true,
+  'iam-profile-saved': true,
+  'iam-password-changed': true,
+  'iam-close': true,
+};
+export const errorDetail: Same<IamEventMap['iam-error'], CustomEvent<LoginErrorDetail | ConsoleErrorDetail>> = true;
+export const closeDetail: Same<WindowEventMap['iam-close'], CustomEvent<Record<string, never>>> = true;

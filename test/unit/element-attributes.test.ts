@@ -1,7 +1,7 @@
-// One attribute table per element (src/elements/attributes.ts) and one token list
-// (src/react/theme/tokens.ts) drive the r2wc props, the typings, custom-elements.json and
-// docs/elements.md: these tests fail when the committed manifest or docs drift from them, or when
-// an attribute or token is declared somewhere else again.
+// One attribute table per element (src/elements/attributes.ts), one events table
+// (src/elements/events.ts) and one token list (src/react/theme/tokens.ts) drive the r2wc props, the
+// typings, custom-elements.json and docs/elements.md: these tests fail when the committed manifest
+// or docs drift from them, or when an attribute, event or token is declared somewhere else again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { loadSources, manifestFile, problemsOf, withSources } from '../../scripts/manifest.mjs';
 import { booleanAttributes, reactProps } from '../../src/elements/attribute-spec';
 import { elementAttributes } from '../../src/elements/attributes';
+import { elementEvents } from '../../src/elements/events';
 import { tokenList } from '../../src/react/theme/tokens';
 
 const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
@@ -21,15 +22,21 @@ function files(dir: string): string[] {
   });
 }
 
-test('custom-elements.json carries exactly the attribute table and every theme token (run npm run build)', () => {
+test('custom-elements.json carries exactly the attribute table, the events table and every theme token (run npm run build)', () => {
   assert.deepEqual(withSources(manifest, sources), manifest);
   assert.deepEqual(problemsOf(manifest, sources), []);
   const declarations = manifest.modules.flatMap((module: { declarations?: { tagName?: string }[] }) => module.declarations ?? []);
   for (const tag of Object.keys(elementAttributes)) {
     const element = declarations.find((declaration: { tagName?: string }) => declaration.tagName === tag) as {
       attributes: { name: string; fieldName: string }[];
+      events?: { name: string; type: { text: string } }[];
       cssProperties?: { name: string }[];
     };
+    assert.deepEqual(
+      (element.events ?? []).map((e) => [e.name, e.type.text]),
+      Object.entries(elementEvents[tag as keyof typeof elementEvents]).map(([name, spec]) => [name, `CustomEvent<${spec.detail}>`]),
+      tag,
+    );
     assert.deepEqual(
       element.attributes.map((a) => [a.name, a.fieldName]),
       Object.entries(elementAttributes[tag as keyof typeof elementAttributes]).map(([name, spec]) => [name, spec.property]),
@@ -56,9 +63,9 @@ test('the theme has 24 tokens and the UI uses no --iam-* property outside them',
   );
 });
 
-test('no element declares an attribute or token outside the table (no @attr or @cssprop JSDoc)', () => {
+test('no element declares an attribute, event or token outside the tables (no @attr, @fires, @event or @cssprop JSDoc)', () => {
   for (const path of files('src/elements')) {
-    assert.doesNotMatch(readFileSync(path, 'utf8'), /@attr\b|@cssprop\b/, path);
+    assert.doesNotMatch(readFileSync(path, 'utf8'), /@attr\b|@fires\b|@event\b|@cssprop\b/, path);
   }
 });
 

@@ -33,9 +33,6 @@ export interface IamConsoleElement extends PropertiesOf<'iam-console'> {}
 /**
  * The whole console in an open shadow root.
  * @tag iam-console
- * @fires {CustomEvent<NavigateDetail>} iam-navigate - The console went to another route.
- * @fires {CustomEvent<LogoutDetail>} iam-logout - The person signed out.
- * @fires {CustomEvent<ConsoleErrorDetail>} iam-error - A call failed (detail: message).
  * @csspart header - The top bar.
  * @csspart sidebar - The side menu.
  * @csspart content - The screen area.

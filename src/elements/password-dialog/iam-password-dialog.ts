@@ -19,8 +19,6 @@ export interface IamPasswordDialogElement extends PropertiesOf<'iam-password-dia
 /**
  * The reset password dialog: the person's own (`mode="self"`) or a user's, by an administrator.
  * @tag iam-password-dialog
- * @fires {CustomEvent<PasswordChangedDetail>} iam-password-changed - The password was changed (detail: userId, mode).
- * @fires {CustomEvent<Record<string, never>>} iam-close - The dialog closed.
  * @csspart primary-button - Primary buttons.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above

@@ -18,8 +18,6 @@ export interface IamProfileDialogElement extends PropertiesOf<'iam-profile-dialo
 /**
  * The "edit personal information" dialog of the signed-in person.
  * @tag iam-profile-dialog
- * @fires {CustomEvent<ProfileSavedDetail>} iam-profile-saved - The profile was saved (detail: userId).
- * @fires {CustomEvent<Record<string, never>>} iam-close - The dialog closed.
  * @csspart primary-button - Primary buttons.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
