@@ -2,7 +2,7 @@
 // per model and id, so every server process sees the same codes, tokens, sessions and grants.
 // Clients are not stored here: they are the apps (see clients.ts).
 import type { Kysely } from 'kysely';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Adapter, AdapterPayload, KoaContextWithOIDC } from 'oidc-provider';
 import { oidcLibrary } from './library';
 import { couldBeStored, type OidcDatabase } from './tables';
 import { clientLookup } from './clients';
@@ -11,17 +11,75 @@ import type { Engine } from '../db/connect';
 import {
   forgetReadAhead,
   foundAsAccessToken,
+  holdWrite,
   noteAccessTokenRead,
   type PayloadRow,
+  type PayloadWrite,
   READ_AHEAD_MODELS,
   readWithGrant,
+  takeHeldWrites,
   takeReadAhead,
   tokenWithGrantStatement,
 } from './read-ahead';
 
-export function adapterFactory(db: Kysely<OidcDatabase>, engine: Engine) {
+/**
+ * The provider's storage: its adapter, and the middleware that writes a request's held token
+ * writes before its answer. An access or refresh token issued inside a provider request is not
+ * written when the provider saves it but with the request's other new tokens, in one statement,
+ * before the answer goes out (or before the request's next read or write through the adapter):
+ * a refresh grant writes its new refresh and access tokens in one commit instead of two. What is
+ * answered is only ever a token already stored. The consume that detects a reused refresh token
+ * or code is never held: it runs when the provider asks, as before.
+ */
+export function payloadStorage(db: Kysely<OidcDatabase>, engine: Engine) {
   const statements = payloadStatements(db, engine);
-  return (model: string): Adapter => (model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, statements, model));
+  const write = async (rows: PayloadWrite[]) => {
+    for (let first = 0; first < rows.length; first += MAX_ROWS_PER_WRITE) {
+      const chunk = rows.slice(first, first + MAX_ROWS_PER_WRITE);
+      await db.executeQuery(statements.upserts[chunk.length - 1]!(slotValues(chunk)));
+    }
+  };
+  const writeHeld = () => write(takeHeldWrites());
+  return {
+    adapter: (model: string): Adapter => (model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, statements, model, write, writeHeld)),
+    /** Provider middleware (the innermost of ours): the held writes go before the answer; when
+     *  they fail, the answer is the provider's server_error (a 503 when the database is away,
+     *  unavailable.ts) instead of tokens that were never stored. A request that threw answers no
+     *  token: its held writes are dropped. */
+    writeHeldBeforeAnswer: async (koa: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> => {
+      try {
+        await next();
+      } catch (error) {
+        takeHeldWrites();
+        throw error;
+      }
+      try {
+        await writeHeld();
+      } catch (error) {
+        koa.app.emit('server_error', koa, error);
+        koa.status = 500;
+        koa.type = 'json';
+        koa.body = { error: 'server_error', error_description: 'oops! something went wrong' };
+      }
+    },
+  };
+}
+
+/** The models whose writes wait for the request's answer: the tokens a grant issues. */
+const HELD_MODELS = new Set(['AccessToken', 'RefreshToken']);
+
+/** Rows per write statement (a refresh or code grant issues two tokens). */
+const MAX_ROWS_PER_WRITE = 2;
+
+const WRITTEN_COLUMNS = ['model', 'id', 'payload', 'grantId', 'accountId', 'uid', 'userCode', 'expiresAt'] as const;
+
+/** The values of a write of `rows`, by slot name (column and row index, see rowsUpsert). */
+function slotValues(rows: PayloadWrite[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  rows.forEach((row, index) => {
+    for (const column of WRITTEN_COLUMNS) values[`${column}${index}`] = row[column];
+  });
+  return values;
 }
 
 /** The provider's own clock is real time (the tokens it signs carry it), so expiry follows it too. */
@@ -29,16 +87,36 @@ const now = () => Date.now();
 
 const live = (row: PayloadRow | null | undefined): row is PayloadRow => row != null && (row.expiresAt === null || row.expiresAt > now());
 
-type Stored = {
-  model: string;
-  id: string;
-  payload: string;
-  grantId: string | null;
-  accountId: string | null;
-  uid: string | null;
-  userCode: string | null;
-  expiresAt: number | null;
-};
+/** An upsert of `count` rows by model and id in one statement (a replaced row keeps its consumedAt). */
+function rowsUpsert(db: Kysely<OidcDatabase>, count: number) {
+  return compiledStatement<Record<string, unknown>>({ preparedOnPostgres: true })((slot) =>
+    db
+      .insertInto('oidcPayloads')
+      .values(
+        Array.from({ length: count }, (_, index) => ({
+          model: slot(`model${index}`),
+          id: slot(`id${index}`),
+          payload: slot(`payload${index}`),
+          grantId: slot(`grantId${index}`),
+          accountId: slot(`accountId${index}`),
+          uid: slot(`uid${index}`),
+          userCode: slot(`userCode${index}`),
+          expiresAt: slot(`expiresAt${index}`),
+          consumedAt: null,
+        })),
+      )
+      .onConflict((conflict) =>
+        conflict.columns(['model', 'id']).doUpdateSet((eb) => ({
+          payload: eb.ref('excluded.payload'),
+          grantId: eb.ref('excluded.grantId'),
+          accountId: eb.ref('excluded.accountId'),
+          uid: eb.ref('excluded.uid'),
+          userCode: eb.ref('excluded.userCode'),
+          expiresAt: eb.ref('excluded.expiresAt'),
+        })),
+      ),
+  );
+}
 
 /** What runs on every token, grant and session read or write, built once for every model (the
  *  model is bound like any value); prepared on PostgreSQL. */
@@ -56,20 +134,8 @@ function payloadStatements(db: Kysely<OidcDatabase>, engine: Engine) {
   return {
     lookups: { id: lookup('id'), uid: lookup('uid'), userCode: lookup('userCode') },
     tokenWithGrant: tokenWithGrantStatement(db, engine),
-    upsert: compiledStatement<Stored>(prepared)((slot) => {
-      const row = {
-        payload: slot('payload'),
-        grantId: slot('grantId'),
-        accountId: slot('accountId'),
-        uid: slot('uid'),
-        userCode: slot('userCode'),
-        expiresAt: slot('expiresAt'),
-      };
-      return db
-        .insertInto('oidcPayloads')
-        .values({ model: slot('model'), id: slot('id'), consumedAt: null, ...row })
-        .onConflict((conflict) => conflict.columns(['model', 'id']).doUpdateSet(row));
-    }),
+    /** upserts[n - 1] writes n rows. */
+    upserts: Array.from({ length: MAX_ROWS_PER_WRITE }, (_, index) => rowsUpsert(db, index + 1)),
     // Only one request marks a code or refresh token consumed (see consume).
     consume: compiledStatement<{ model: string; id: string; at: number }>(prepared)((slot) =>
       db
@@ -87,25 +153,30 @@ class PayloadAdapter implements Adapter {
     private readonly db: Kysely<OidcDatabase>,
     private readonly statements: ReturnType<typeof payloadStatements>,
     private readonly model: string,
+    private readonly write: (rows: PayloadWrite[]) => Promise<void>,
+    /** Writes what this request holds (see payloadStorage): before any other read or write of it. */
+    private readonly writeHeld: () => Promise<void>,
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     forgetReadAhead();
-    await this.db.executeQuery(
-      this.statements.upsert({
-        model: this.model,
-        id,
-        payload: JSON.stringify(payload),
-        grantId: payload.grantId ?? null,
-        accountId: payload.accountId ?? null,
-        uid: payload.uid ?? null,
-        userCode: payload.userCode ?? null,
-        expiresAt: expiresIn ? now() + expiresIn * 1000 : null,
-      }),
-    );
+    const row: PayloadWrite = {
+      model: this.model,
+      id,
+      payload: JSON.stringify(payload),
+      grantId: payload.grantId ?? null,
+      accountId: payload.accountId ?? null,
+      uid: payload.uid ?? null,
+      userCode: payload.userCode ?? null,
+      expiresAt: expiresIn ? now() + expiresIn * 1000 : null,
+    };
+    if (HELD_MODELS.has(this.model) && holdWrite(row)) return;
+    await this.writeHeld();
+    await this.write([row]);
   }
 
   private async findBy(column: 'id' | 'uid' | 'userCode', value: string): Promise<AdapterPayload | undefined> {
+    await this.writeHeld();
     const row = await this.readOnce(column, value);
     if (!live(row)) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
@@ -148,6 +219,7 @@ class PayloadAdapter implements Adapter {
   /** Single use even under a parallel burst: only one request marks the code or refresh token
    *  consumed; any other that got this far is a reuse, which revokes the grant. */
   async consume(id: string): Promise<void> {
+    await this.writeHeld();
     forgetReadAhead();
     const marked = await this.db.executeQuery(this.statements.consume({ model: this.model, id, at: now() }));
     if (marked.numAffectedRows === 1n) return;
@@ -157,6 +229,7 @@ class PayloadAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
+    await this.writeHeld();
     forgetReadAhead();
     await this.db.deleteFrom('oidcPayloads').where('model', '=', this.model).where('id', '=', id).execute();
   }
@@ -164,6 +237,7 @@ class PayloadAdapter implements Adapter {
   /** The grant itself goes too (its own row carries no grant id): a token written by a request
    *  that was still running (the winner of a burst that a reuse just revoked) then leads nowhere. */
   async revokeByGrantId(grantId: string): Promise<void> {
+    await this.writeHeld();
     forgetReadAhead();
     await this.db
       .deleteFrom('oidcPayloads')

@@ -8,7 +8,7 @@ import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { oidcLibrary } from './library';
 import type { Ctx } from '../context';
-import { adapterFactory } from './adapter';
+import { payloadStorage } from './adapter';
 import { answerUnavailableDatabaseAs503 } from './unavailable';
 import { providerKeys } from './keys';
 import { oidcDb } from './tables';
@@ -89,12 +89,12 @@ function policy({ interactionPolicy }: Awaited<ReturnType<typeof oidcLibrary>>) 
   return checks;
 }
 
-async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLibrary>>): Promise<Configuration> {
+async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLibrary>>, storage: ReturnType<typeof payloadStorage>): Promise<Configuration> {
   const db = oidcDb(ctx.db);
   const { jwks, cookieKeys } = await providerKeys(db, ctx.now());
   const findAccount = accountFinder(ctx);
   return {
-    adapter: adapterFactory(db, ctx.engine),
+    adapter: storage.adapter,
     jwks,
     cookies: { keys: cookieKeys },
     // The app asking is the client of this request (the token endpoint's authenticated client, the
@@ -222,7 +222,8 @@ export class OidcProvider {
 
   private async build(): Promise<Provider> {
     const library = await oidcLibrary();
-    const provider = new library.default(this.ctx.site.issuer(), await configuration(this.ctx, library));
+    const storage = payloadStorage(oidcDb(this.ctx.db), this.ctx.engine);
+    const provider = new library.default(this.ctx.site.issuer(), await configuration(this.ctx, library, storage));
     provider.proxy = true;
     answerUnavailableDatabaseAs503(provider);
     provider.use(formPostPolicy);
@@ -231,6 +232,8 @@ export class OidcProvider {
     provider.use(noIntrospectionForPublicClients);
     provider.use(openEndpointsCORS(oidcDb(this.ctx.db)));
     provider.use(endConsoleSessionOnLogout(this.ctx));
+    // The innermost: a failed write of the held tokens is answered by the middlewares above.
+    provider.use(storage.writeHeldBeforeAnswer);
     sendProviderLogoutsThroughOutbox(provider, oidcDb(this.ctx.db));
     return provider;
   }

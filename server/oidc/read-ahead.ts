@@ -7,6 +7,7 @@
 // What is answered is the same rows a moment earlier, read together: a revoked grant, an ended
 // session or a disabled person is absent from that read just as from a later one. Any write
 // through the adapter empties the read-ahead, so a request never reads back older rows than it wrote.
+// The same request state holds the request's new tokens until its answer (adapter.ts, heldWrites).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import type { Engine } from '../db/connect';
@@ -16,6 +17,18 @@ import type { UserTable } from '../db/tables';
 import { Status } from '../../src/core/enums';
 
 export type PayloadRow = { payload: string; expiresAt: number | null; consumedAt: number | null };
+
+/** One row as the adapter writes it (an upsert by model and id). */
+export type PayloadWrite = {
+  model: string;
+  id: string;
+  payload: string;
+  grantId: string | null;
+  accountId: string | null;
+  uid: string | null;
+  userCode: string | null;
+  expiresAt: number | null;
+};
 
 /** The models whose rows carry a grant id and, some, a session uid. */
 export const READ_AHEAD_MODELS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']);
@@ -34,12 +47,15 @@ type ReadAhead = {
   /** Access token reads under way, by token value: whether the token was found. */
   accessTokens: Map<string, Promise<boolean>>;
   writes: number;
+  /** Token writes held until the request's answer, by model and id (the last write of a row wins). */
+  held: Map<string, PayloadWrite>;
 };
 
 const store = new AsyncLocalStorage<ReadAhead>();
 
 /** Runs `work` (one request to the provider) with its own read-ahead. */
-export const withReadAhead = <T>(work: () => T): T => store.run({ rows: new Map(), people: new Map(), accessTokens: new Map(), writes: 0 }, work);
+export const withReadAhead = <T>(work: () => T): T =>
+  store.run({ rows: new Map(), people: new Map(), accessTokens: new Map(), writes: 0, held: new Map() }, work);
 
 const keyOf = (model: string, column: string, value: string) => `${model}\u0000${column}\u0000${value}`;
 
@@ -85,6 +101,23 @@ export function noteAccessTokenRead(value: string, found: Promise<boolean>): voi
     value,
     found.catch(() => false),
   );
+}
+
+/** Holds `row` until the request's answer, when inside a provider request (answers whether it did). */
+export function holdWrite(row: PayloadWrite): boolean {
+  const held = store.getStore()?.held;
+  if (!held) return false;
+  held.set(keyOf(row.model, 'id', row.id), row);
+  return true;
+}
+
+/** The writes held so far in this request, in order; none are held any more. */
+export function takeHeldWrites(): PayloadWrite[] {
+  const held = store.getStore()?.held;
+  if (!held?.size) return [];
+  const rows = [...held.values()];
+  held.clear();
+  return rows;
 }
 
 /** After a write: nothing read before it is answered any more. */

@@ -203,7 +203,7 @@ function ssoStatement(text: string): string {
   return text;
 }
 
-test('single sign-on: an introspection is 2 statements (the grant, session and person come with the token), a refresh 5; prepared on PostgreSQL', async () => {
+test('single sign-on: an introspection is 2 statements (the grant, session and person come with the token), a refresh 4 (its two new tokens in one write); prepared on PostgreSQL', async () => {
   const app = await RelyingParty.register(server, admin, 'Stmt_Sso');
   const bound = await app.signIn(admin);
   const offline = await app.signIn(admin, 'openid offline_access', { prompt: 'consent' });
@@ -224,7 +224,11 @@ test('single sign-on: an introspection is 2 statements (the grant, session and p
     rotated = await app.refresh(offline.refresh_token!);
   });
   assert.ok(rotated && 'refresh_token' in rotated && rotated.refresh_token !== offline.refresh_token, JSON.stringify(rotated));
-  assert.deepEqual(refresh.map((statement) => ssoStatement(statement.text)).sort(), ['client', 'consume', 'token with grant and session', 'write', 'write']);
+  assert.deepEqual(refresh.map((statement) => ssoStatement(statement.text)).sort(), ['client', 'consume', 'token with grant and session', 'write']);
+  // The new refresh token and the access token, written together after the consume.
+  const write = refresh.find((statement) => ssoStatement(statement.text) === 'write')!;
+  assert.equal(write.text.match(/\), \(/g)?.length, 1, `two rows in one write: ${write.text}`);
+  assert.equal(ssoStatement(refresh.at(-1)!.text), 'write', 'the write comes last, after the consume');
   assert.ok(
     refresh.every((statement) => statement.prepared === postgres),
     'prepared on PostgreSQL',

@@ -164,6 +164,21 @@ describe('refresh tokens', () => {
     for (const tokens of won) await assertRevoked(wiki, tokens, 'a parallel reuse');
   });
 
+  test("a rotated-out token replayed while the current one rotates: the rotation's new tokens die with the grant", async () => {
+    // The rotation writes its new tokens just before its answer (oidc/adapter.ts); the replay's
+    // revocation may land before or after that write: either way nothing of the grant survives.
+    for (let round = 0; round < 3; round++) {
+      const { browser } = await person();
+      const first = await wiki.signIn(browser, 'openid offline_access', offline);
+      const current = (await wiki.refresh(first.refresh_token!)) as Tokens;
+      const [rotation, replay] = await Promise.all([wiki.refresh(current.refresh_token!), wiki.refresh(first.refresh_token!)]);
+      assert.deepEqual(replay, { error: 'invalid_grant' }, 'the replay is refused');
+      if ('access_token' in rotation) await assertRevoked(wiki, rotation, 'a replay during the rotation');
+      else assert.deepEqual(rotation, { error: 'invalid_grant' }, 'or the rotation came after the revocation');
+      await assertRevoked(wiki, current, 'a replay during the rotation');
+    }
+  });
+
   test('a parallel burst with one authorization code: at most one exchange succeeds, and the reuse revokes the grant', async () => {
     const { browser } = await person();
     const request = await wiki.authorization('openid offline_access', offline);
