@@ -64,7 +64,7 @@ async function startSp(name: string): Promise<{ url: string; entityId: string; a
           return response
             .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
             .end(
-              `<!doctype html><title>${name}</title><h1>Signed in to ${name}</h1><p data-testid="relay">${escapeHtml(form.get('RelayState') ?? '')}</p><dl>${rows.join('')}</dl>`,
+              `<!doctype html><title>${name}</title><link rel="icon" href="data:,"><h1>Signed in to ${name}</h1><p data-testid="relay">${escapeHtml(form.get('RelayState') ?? '')}</p><dl>${rows.join('')}</dl>`,
             );
         } catch (error) {
           return response.writeHead(400, { 'content-type': 'text/plain' }).end(`refused: ${(error as Error).message}`);
@@ -133,20 +133,29 @@ test('IdP-initiated from "Your apps": the SAML app opens by a sign-in button and
   await context.close();
 });
 
-async function adminAtSamlTab(appId: string, locale?: 'zh'): Promise<{ page: Page; close: () => Promise<void>; errors: string[] }> {
-  const { page, context, errors } = await openPage(browser, { expectedFailures: [/\/saml-provider$/] });
-  if (locale) await context.addInitScript((value) => localStorage.setItem('iam-locale', value), locale);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  const labels = locale ? { username: '用户名', password: '密码', submit: '登录' } : undefined;
-  await submitSignIn(page, server.url, ADMIN.username, ADMIN.password, labels);
-  await page.waitForURL(/\/home\/index$/);
-  await page.goto(`${server.url}/app/detail/${appId}`);
-  return { page, close: () => context.close(), errors };
+/** One administrator's page for the SAML tab tests (one sign-in for the file), opened on first use; the
+ *  browser closes it with the file. */
+let adminPage: Promise<{ page: Page; errors: string[] }> | undefined;
+function signedInAdmin() {
+  adminPage ??= (async () => {
+    const { page, context, errors } = await openPage(browser, { expectedFailures: [/\/saml-provider$/] });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await submitSignIn(page, server.url, ADMIN.username, ADMIN.password);
+    await page.waitForURL(/\/home\/index$/);
+    return { page, errors };
+  })();
+  return adminPage;
+}
+
+async function adminAtSamlTab(appId: string): Promise<{ page: Page; errors: string[] }> {
+  const opened = await signedInAdmin();
+  await opened.page.goto(`${server.url}/app/detail/${appId}`);
+  return opened;
 }
 
 test('the SAML tab: an administrator reads the metadata by URL, edits ACS rows and signing by labels, sees refusals per field, and removes the settings', async () => {
   const app = await admin.call<{ id: string }>('POST', '/apps', { name: 'Wiki_SAML', entrypoint: `${wiki.url}/`, callbackUrl: `${wiki.url}/cb` });
-  const { page, close, errors } = await adminAtSamlTab(app.id);
+  const { page, errors } = await adminAtSamlTab(app.id);
   await page.getByRole('tab', { name: 'SAML' }).click();
   const tab = page.getByRole('region', { name: 'Single sign-on (SAML 2.0)' });
   await tab.getByText('This app is not a SAML service provider yet').waitFor();
@@ -154,41 +163,41 @@ test('the SAML tab: an administrator reads the metadata by URL, edits ACS rows a
   // What to give the app: the metadata URL to copy, and the signing certificate.
   const metadataUrl = `${server.url}/api/saml/metadata`;
   await tab.getByText(metadataUrl, { exact: true }).waitFor();
-  await tab.getByRole('button', { name: 'Copy Identity provider metadata URL (entity ID)' }).click();
+  await tab.getByRole('button', { name: 'Copy Metadata URL of this identity provider (its entity ID)' }).click();
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), metadataUrl);
   assert.match((await tab.getByLabel('Signing certificate 1').textContent()) ?? '', /^-----BEGIN CERTIFICATE-----\n[\s\S]+-----END CERTIFICATE-----$/);
 
   // The app's metadata, fetched by the server from its URL, fills in the settings.
-  await tab.getByLabel('Metadata URL').fill(`${wiki.url}/metadata`);
+  await tab.getByLabel("App's metadata URL").fill(`${wiki.url}/metadata`);
   await tab.getByRole('button', { name: 'Read metadata' }).click();
   await tab.getByText('This app is registered as a SAML service provider.').waitFor();
-  assert.equal(await tab.getByLabel('Entity ID').inputValue(), wiki.entityId);
-  assert.equal(await tab.getByLabel('ACS URL 1').inputValue(), wiki.acsUrl);
+  assert.equal(await tab.getByLabel('Service provider entity ID').inputValue(), wiki.entityId);
+  assert.equal(await tab.getByLabel('ACS URL 1', { exact: true }).inputValue(), wiki.acsUrl);
   assert.equal(await tab.getByLabel('Binding of ACS URL 1').inputValue(), 'HTTP-POST');
 
   // A second ACS row, checked before sending: a bad URL is named under its own field.
   await tab.getByRole('button', { name: 'Add an ACS URL' }).click();
-  await tab.getByLabel('ACS URL 2').fill('not a url');
+  await tab.getByLabel('ACS URL 2', { exact: true }).fill('not a url');
   await tab.getByLabel('Binding of ACS URL 2').selectOption('HTTP-Redirect');
   await tab.getByRole('button', { name: 'Save' }).click();
-  const acs2 = tab.getByLabel('ACS URL 2');
+  const acs2 = tab.getByLabel('ACS URL 2', { exact: true });
   assert.equal(await acs2.getAttribute('aria-invalid'), 'true');
   await tab.getByText('Please enter a valid URL starting with http:// or https://').waitFor();
 
   // The server's refusal: an entity ID another app has, shown under Entity ID.
   await acs2.fill(`${wiki.url}/acs-redirect`);
-  await tab.getByLabel('Entity ID').fill(expense.entityId);
+  await tab.getByLabel('Service provider entity ID').fill(expense.entityId);
   await tab.getByRole('button', { name: 'Save' }).click();
   await tab.getByText('Another app already uses this entity ID').waitFor();
-  assert.equal(await tab.getByLabel('Entity ID').getAttribute('aria-invalid'), 'true');
+  assert.equal(await tab.getByLabel('Service provider entity ID').getAttribute('aria-invalid'), 'true');
   assert.equal(await acs2.getAttribute('aria-invalid'), null);
 
   // Fixed: NameID persistent, the assertion signed but not the response, saved.
-  await tab.getByLabel('Entity ID').fill(wiki.entityId);
+  await tab.getByLabel('Service provider entity ID').fill(wiki.entityId);
   await tab.getByLabel('NameID format').selectOption({ label: 'Persistent (an opaque id for this app)' });
   await tab.getByText('The app knows each person by an opaque id').waitFor();
   await tab.getByLabel('Sign the response').uncheck();
-  await tab.getByLabel('Single logout URL').fill(`${wiki.url}/slo`);
+  await tab.getByLabel("App's single logout URL").fill(`${wiki.url}/slo`);
   await tab.getByRole('button', { name: 'Save' }).click();
   await page.getByText('SAML settings saved').waitFor();
   const saved = await admin.call<{ provider: { acsUrls: unknown[]; nameIdFormat: string; signResponse: boolean; signAssertion: boolean; sloUrl: string } }>(
@@ -209,7 +218,7 @@ test('the SAML tab: an administrator reads the metadata by URL, edits ACS rows a
   // Removing a row by keyboard, then the settings themselves.
   await tab.getByRole('button', { name: 'Remove ACS URL 2' }).focus();
   await page.keyboard.press('Enter');
-  assert.equal(await tab.getByLabel('ACS URL 2').count(), 0);
+  assert.equal(await tab.getByLabel('ACS URL 2', { exact: true }).count(), 0);
   await tab.getByRole('button', { name: 'Remove SAML settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Remove the SAML settings?' });
   await dialog.getByRole('button', { name: 'Remove SAML settings' }).click();
@@ -217,20 +226,19 @@ test('the SAML tab: an administrator reads the metadata by URL, edits ACS rows a
   await tab.getByText('This app is not a SAML service provider yet').waitFor();
   assert.equal((await admin.call<{ provider: unknown }>('GET', `/apps/${app.id}/saml-provider`)).provider, null);
   assert.deepEqual(errors, []);
-  await close();
 });
 
 test('the SAML tab in Chinese: its labels and a refusal speak Chinese', async () => {
   const app = await admin.call<{ id: string }>('POST', '/apps', { name: 'Wiki_ZH', entrypoint: `${wiki.url}/`, callbackUrl: `${wiki.url}/cb` });
-  const { page, close, errors } = await adminAtSamlTab(app.id, 'zh');
+  const { page, errors } = await adminAtSamlTab(app.id);
+  await page.getByRole('button', { name: '中文' }).click();
   await page.getByRole('tab', { name: 'SAML' }).click();
   const tab = page.getByRole('region', { name: '单点登录（SAML 2.0）' });
-  await tab.getByLabel('实体 ID').fill('has a space');
-  await tab.getByLabel('ACS URL 1').fill(`${wiki.url}/acs`);
+  await tab.getByLabel('服务提供方实体 ID').fill('has a space');
+  await tab.getByLabel('ACS URL 1', { exact: true }).fill(`${wiki.url}/acs`);
   await tab.getByRole('button', { name: '保存' }).click();
-  assert.equal(await tab.getByLabel('实体 ID').getAttribute('aria-invalid'), 'true');
+  assert.equal(await tab.getByLabel('服务提供方实体 ID').getAttribute('aria-invalid'), 'true');
   assert.ok(await tab.getByLabel('NameID 格式').isVisible());
   assert.ok(await tab.getByRole('button', { name: '读取元数据' }).isVisible());
   assert.deepEqual(errors, []);
-  await close();
 });

@@ -40,6 +40,7 @@ export default function SamlPanel({ appId }: { appId: string }) {
       <p className={ui.hint} role="status">
         {t(provider ? 'admin:saml.registered' : 'admin:saml.notRegistered')}
       </p>
+      <p className={ui.hint}>{t('admin:saml.sharedWithOidc')}</p>
       <SamlIdpDetails idp={idp} />
       <div className={clientStyles.panel}>
         <SamlMetadataForm key={`metadata-${provider?.metadataUrl ?? ''}`} appId={appId} savedUrl={provider?.metadataUrl ?? null} onSaved={setSaved} />

@@ -235,14 +235,14 @@ export default function DirectoryPanel({ tenant }: { tenant: Tenant }) {
             {groupRoles.map((row, index) => (
               <div key={row.key} className={styles.toolbar}>
                 <PlainTextField
-                  label={t('admin:directory.groupDn')}
+                  label={t('admin:directory.groupDn', { n: index + 1 })}
                   required
                   value={row.groupDn}
                   onValue={(groupDn) => changeRow(row.key, { groupDn })}
                   error={errors.settings?.groupRoles?.[index]?.groupDn?.message}
                 />
                 <PlainTextField
-                  label={t('admin:directory.roleId')}
+                  label={t('admin:directory.roleId', { n: index + 1 })}
                   required
                   value={row.roleId}
                   onValue={(roleId) => changeRow(row.key, { roleId })}
@@ -251,7 +251,7 @@ export default function DirectoryPanel({ tenant }: { tenant: Tenant }) {
                 <button
                   type="button"
                   className={ui.button.ghost}
-                  aria-label={t('admin:directory.removeGroupRole', { group: row.groupDn || String(index + 1) })}
+                  aria-label={t('admin:directory.removeGroupRole', { n: index + 1 })}
                   onClick={() => setGroupRoles((rows) => rows.filter((other) => other.key !== row.key))}
                 >
                   ✕
