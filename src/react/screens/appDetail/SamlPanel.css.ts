@@ -22,3 +22,6 @@ export const certificate = style({
   whiteSpace: 'pre-wrap',
   overflowWrap: 'anywhere',
 });
+
+/** Whether the app is a service provider and what it shares with OpenID Connect, set off from the details below. */
+export const intro = style({ marginBottom: vars.space.md });

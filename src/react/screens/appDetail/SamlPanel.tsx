@@ -7,6 +7,7 @@ import { useT } from '../../i18n';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import * as clientStyles from './ClientPanel.css';
+import * as styles from './SamlPanel.css';
 import { SamlIdpDetails } from './SamlIdpDetails';
 import { SamlMetadataForm } from './SamlMetadataForm';
 import { SamlProviderForm } from './SamlProviderForm';
@@ -37,10 +38,12 @@ export default function SamlPanel({ appId }: { appId: string }) {
       <h3 id="iam-saml-title" className={clientStyles.title}>
         {t('admin:saml.title')}
       </h3>
-      <p className={ui.hint} role="status">
-        {t(provider ? 'admin:saml.registered' : 'admin:saml.notRegistered')}
-      </p>
-      <p className={ui.hint}>{t('admin:saml.sharedWithOidc')}</p>
+      <div className={styles.intro}>
+        <p className={ui.hint} role="status">
+          {t(provider ? 'admin:saml.registered' : 'admin:saml.notRegistered')}
+        </p>
+        <p className={ui.hint}>{t('admin:saml.sharedWithOidc')}</p>
+      </div>
       <SamlIdpDetails idp={idp} />
       <div className={clientStyles.panel}>
         <SamlMetadataForm key={`metadata-${provider?.metadataUrl ?? ''}`} appId={appId} savedUrl={provider?.metadataUrl ?? null} onSaved={setSaved} />
