@@ -136,7 +136,17 @@ export async function visibleMenus(ctx: Ctx, viewer: Viewer, appId: string | und
   let select = ctx.db
     .selectFrom('menuPlans')
     .leftJoin('apps', 'apps.id', 'menuPlans.appId')
-    .select(['menuPlans.id', 'menuPlans.appId', 'menuPlans.items', 'menuPlans.name', 'apps.name as appName', 'apps.entrypoint']);
+    // A SAML app is opened from the portal by IdP-initiated sign-in rather than by its entrypoint.
+    .leftJoin('samlServiceProviders', 'samlServiceProviders.appId', 'menuPlans.appId')
+    .select([
+      'menuPlans.id',
+      'menuPlans.appId',
+      'menuPlans.items',
+      'menuPlans.name',
+      'apps.name as appName',
+      'apps.entrypoint',
+      'samlServiceProviders.appId as samlAppId',
+    ]);
   if (appId) select = select.where('menuPlans.appId', '=', appId);
   const rows = await select.orderBy('apps.name').orderBy('menuPlans.name').orderBy('menuPlans.id').limit(500).execute();
   const held = await heldPrivileges(ctx, viewer);
@@ -146,6 +156,7 @@ export async function visibleMenus(ctx: Ctx, viewer: Viewer, appId: string | und
     planId: row.id,
     planName: row.name,
     entrypoint: row.entrypoint ?? null,
+    saml: row.samlAppId !== null,
     // The global plan never takes an administration screen away: the console's ACL decides who sees it.
     menus: visibleItems(row.appId === null ? withAdministration(itemsOf(row), viewer.permissions ?? []) : itemsOf(row), held),
   }));

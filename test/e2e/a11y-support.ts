@@ -173,6 +173,23 @@ export function consoleScreens(ids: SampleIds, locale: Locale): Screen[] {
     { name: 'app-detail', path: `/app/detail/${ids.app}`, then: (page) => page.getByRole('tabpanel').getByRole('textbox').first().waitFor() },
     { name: 'users', path: '/operate/user', then: (page) => page.getByRole('cell', { name: MEMBER, exact: true }).waitFor() },
     { name: 'tenants', path: '/operate/tenant/list', then: (page) => page.getByRole('treeitem').first().waitFor() },
+    {
+      name: 'app-saml',
+      path: `/app/detail/${ids.app}`,
+      then: async (page) => {
+        await page.getByRole('tab', { name: text(locale, 'admin:app.tab.saml') }).click();
+        await page.getByLabel(text(locale, 'admin:saml.idpCertificateNumbered', { n: '1' })).waitFor();
+      },
+    },
+    {
+      name: 'tenant-directory',
+      path: '/operate/tenant/list',
+      then: async (page) => {
+        await page.getByRole('treeitem', { name: /^Northwind\b/ }).click();
+        await page.getByRole('tab', { name: text(locale, 'admin:directory.tab') }).click();
+        await page.getByRole('form', { name: text(locale, 'admin:directory.title') }).waitFor();
+      },
+    },
     { name: 'login-settings', path: '/operate/setting' },
     { name: 'branding', path: '/operate/setting', then: tab(1) },
     { name: 'license', path: '/operate/setting', then: tab(2) },

@@ -1,8 +1,9 @@
 // What the production server loads on first use instead of at start (server/lazy.ts: the OIDC
-// provider, the captcha and its font, mail, SVG cleaning, the PostgreSQL driver on PostgreSQL)
-// works on that first use, in the compiled server (dist-server/main.js with its split chunks,
-// when it is built and fresh; the sources otherwise): the first OIDC discovery, the first captcha,
-// the first mail, the first SVG upload; and the server at rest is ready and answers its metrics.
+// provider, the captcha and its font, mail, SVG cleaning, the PostgreSQL driver on PostgreSQL, the
+// SAML signing certificate's library) works on that first use, in the compiled server
+// (dist-server/main.js with its split chunks, when it is built and fresh; the sources otherwise): the
+// first OIDC discovery, the first captcha, the first mail, the first SVG upload, the first SAML
+// metadata; and the server at rest is ready and answers its metrics.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, createTestDatabase, transform, type TestDatabase } from './harness';
@@ -40,6 +41,12 @@ test('the first OpenID Connect discovery builds the provider and answers its con
   const keys = await fetch(configuration.jwks_uri);
   assert.equal(keys.status, 200);
   assert.ok(((await keys.json()) as { keys: unknown[] }).keys.length > 0);
+});
+
+test('the first SAML metadata makes the signing key and publishes its certificate', async () => {
+  const answer = await fetch(`${server.base}/api/saml/metadata`);
+  assert.equal(answer.status, 200, server.output().slice(-2000));
+  assert.match(await answer.text(), /<ds:X509Certificate>[A-Za-z0-9+/=\s]{500,}<\/ds:X509Certificate>/);
 });
 
 test('the first captcha is an SVG image', async () => {

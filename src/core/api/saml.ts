@@ -36,3 +36,18 @@ export function saveSamlProvider(appId: string, changes: SamlProviderChanges): P
 export function removeSamlProvider(appId: string): Promise<SamlProviderAnswer> {
   return request<SamlProviderAnswer>('DELETE', apiPath`/apps/${appId}/saml-provider`);
 }
+
+const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
+
+/** The identity provider's published signing certificates as PEM (two during a key rotation), read
+ *  from its public metadata document: what an app that does not read metadata is given. */
+export async function idpSigningCertificates(metadataUrl: string): Promise<string[]> {
+  const answer = await fetch(metadataUrl, { credentials: 'omit' });
+  if (!answer.ok) throw new Error(`${answer.status} ${answer.statusText}`);
+  const document = new DOMParser().parseFromString(await answer.text(), 'application/xml');
+  return [...document.getElementsByTagNameNS(DSIG_NS, 'X509Certificate')].map((element) => {
+    const body = (element.textContent ?? '').replace(/\s+/g, '');
+    const lines = body.match(/.{1,64}/g) ?? [];
+    return ['-----BEGIN CERTIFICATE-----', ...lines, '-----END CERTIFICATE-----'].join('\n');
+  });
+}

@@ -70,6 +70,8 @@ export const appMenus = v.array(
     planId: v.string(),
     planName: v.string(),
     entrypoint: v.nullable(v.string()),
+    /** The app is a SAML service provider: the portal opens it by IdP-initiated sign-in. */
+    saml: v.boolean(),
     menus: v.array(planMenuItem),
   }),
 );

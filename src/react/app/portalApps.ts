@@ -31,16 +31,19 @@ export function globalPlanItems(menus: readonly AppMenu[] | undefined): AppMenu[
   return menus?.find((menu) => menu.appId === null)?.menus;
 }
 
+/** An app of the portal; `saml`: opened by IdP-initiated SAML sign-in rather than its entrypoint. */
+export type PortalApp = OwnedApp & { saml?: boolean };
+
 /** The apps the person may open: an app with a visible item in its plan. */
-export function appsFromMenus(menus: readonly AppMenu[] | undefined): OwnedApp[] {
+export function appsFromMenus(menus: readonly AppMenu[] | undefined): PortalApp[] {
   return (menus ?? []).flatMap((menu) =>
-    menu.appId && menu.menus.length ? [{ id: menu.appId, name: menu.appName, entrypoint: menu.entrypoint ?? undefined }] : [],
+    menu.appId && menu.menus.length ? [{ id: menu.appId, name: menu.appName, entrypoint: menu.entrypoint ?? undefined, saml: menu.saml }] : [],
   );
 }
 
 /** Each app once (the first occurrence wins), in order. */
-export function uniqueApps(...lists: readonly (readonly OwnedApp[])[]): OwnedApp[] {
-  const byId = new Map<string, OwnedApp>();
+export function uniqueApps(...lists: readonly (readonly PortalApp[])[]): PortalApp[] {
+  const byId = new Map<string, PortalApp>();
   for (const app of lists.flat()) if (!byId.has(app.id)) byId.set(app.id, app);
   return [...byId.values()];
 }

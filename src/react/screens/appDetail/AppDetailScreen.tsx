@@ -1,5 +1,6 @@
 // App details (app/detail/{id}, the app id from the route): basics, the privilege tree editor,
-// roles (privileges from the tree, members) and the app's administrators, one tab each.
+// the app as a SAML service provider, roles (privileges from the tree, members) and the app's
+// administrators, one tab each.
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import * as appApi from '../../../core/api/apps';
@@ -14,9 +15,10 @@ const BasicsPanel = lazy(() => import('./BasicsPanel'));
 const PrivilegesPanel = lazy(() => import('./PrivilegesPanel'));
 const RolesPanel = lazy(() => import('./RolesPanel'));
 const AdminsPanel = lazy(() => import('./AdminsPanel'));
+const SamlPanel = lazy(() => import('./SamlPanel'));
 
-type Tab = 'basics' | 'privileges' | 'roles' | 'admins';
-const tabKeys: Tab[] = ['basics', 'privileges', 'roles', 'admins'];
+type Tab = 'basics' | 'saml' | 'privileges' | 'roles' | 'admins';
+const tabKeys: Tab[] = ['basics', 'saml', 'privileges', 'roles', 'admins'];
 
 export default function AppDetailScreen({ params }: ScreenProps) {
   const t = useT();
@@ -46,6 +48,7 @@ export default function AppDetailScreen({ params }: ScreenProps) {
           <Tabs label={t('admin:app.sections')} tabs={tabKeys.map((key) => ({ key, label: t(`admin:app.tab.${key}`) }))} selected={tab} onSelect={setTab}>
             <Suspense fallback={<p role="status">{t('console:loading')}</p>}>
               {tab === 'basics' && <BasicsPanel app={app.data} onSaved={app.reload} />}
+              {tab === 'saml' && <SamlPanel appId={app.data.id} />}
               {tab === 'privileges' && <PrivilegesPanel appId={app.data.id} />}
               {tab === 'roles' && <RolesPanel appId={app.data.id} />}
               {tab === 'admins' && <AdminsPanel appId={app.data.id} />}

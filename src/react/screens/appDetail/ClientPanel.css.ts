@@ -7,7 +7,8 @@ export const title = style({ margin: `0 0 ${vars.space.sm}`, fontSize: '15px', f
 
 export const details = style({
   display: 'grid',
-  gridTemplateColumns: 'max-content 1fr',
+  // Labels take at most 40% of the row (long ones wrap) so that a value still has room on a phone.
+  gridTemplateColumns: 'fit-content(40%) minmax(0, 1fr)',
   gap: `${vars.space.sm} ${vars.space.md}`,
   margin: `0 0 ${vars.space.md}`,
 });

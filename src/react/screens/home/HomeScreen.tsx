@@ -1,5 +1,7 @@
-// The portal home (/home/index): who is signed in, the apps they may open (entrypoints), the admin
-// areas they are permitted, their unread messages and their recent sign-ins.
+// The portal home (/home/index): who is signed in, the apps they may open (entrypoints, or a SAML
+// app's IdP-initiated sign-in), the admin areas they are permitted, their unread messages and their
+// recent sign-ins.
+import { lazy, Suspense } from 'react';
 import { Link } from 'wouter';
 import { useStore } from '../../store';
 import type { MenuItem } from '../../../core/acl';
@@ -19,6 +21,9 @@ import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './HomeScreen.css';
 import type { TextKey } from '../../../core/i18n';
+
+// Loaded when the person has a SAML app: the portal's first visit does not grow.
+const SamlAppTile = lazy(() => import('./SamlAppTile'));
 
 /** What each administration area is for, by its path. */
 const areaTexts: Readonly<Partial<Record<string, TextKey>>> = {
@@ -84,7 +89,11 @@ function Apps({ administered }: { administered: readonly OwnedApp[] }) {
         );
         return (
           <li key={app.id}>
-            {href ? (
+            {app.saml ? (
+              <Suspense fallback={null}>
+                <SamlAppTile app={app} />
+              </Suspense>
+            ) : href ? (
               <a className={styles.tile} href={href} target="_blank" rel="noopener noreferrer">
                 {body}
               </a>

@@ -16,11 +16,15 @@ import { useAdminScope } from '../../widgets/admin/scope';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import * as styles from '../../widgets/admin/admin.css';
+import { Tabs } from '../../widgets/admin/Tabs';
 import { TenantAdmins } from './TenantAdmins';
 
 const TenantDialog = lazy(() => import('./TenantDialog'));
 const MoveDialog = lazy(() => import('./MoveDialog'));
 const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
+const DirectoryPanel = lazy(() => import('./DirectoryPanel'));
+
+type Section = 'admins' | 'directory';
 
 type Open = { kind: 'create' | 'edit' | 'move' | 'delete'; tenant: Tenant };
 const MAX_MATCHES = 20;
@@ -32,6 +36,7 @@ export default function TenantListScreen() {
   const [selectedId, setSelectedId] = useState<string>();
   const [search, setSearch] = useState('');
   const [open, setOpen] = useState<Open>();
+  const [section, setSection] = useState<Section>('admins');
   const tenants = useMemo(() => tree.data ?? [], [tree.data]);
   const selected = tenants.find((tenant) => tenant.id === selectedId) ?? tenants[0];
   const matches = useMemo(() => {
@@ -172,7 +177,23 @@ export default function TenantListScreen() {
                 )}
               </div>
             </section>
-            <TenantAdmins key={selected.id} tenant={selected} />
+            <Tabs
+              label={t('admin:directory.tabs')}
+              tabs={[
+                { key: 'admins', label: t('admin:directory.admins') },
+                { key: 'directory', label: t('admin:directory.tab') },
+              ]}
+              selected={section}
+              onSelect={setSection}
+            >
+              {section === 'admins' ? (
+                <TenantAdmins key={selected.id} tenant={selected} />
+              ) : (
+                <Suspense fallback={<p role="status">{t('console:loading')}</p>}>
+                  <DirectoryPanel key={selected.id} tenant={selected} />
+                </Suspense>
+              )}
+            </Tabs>
           </div>
         )}
       </div>
