@@ -13,7 +13,8 @@ import { LDAP_PRESET_SETTINGS } from '../../../core/ldap-presets';
 import { LDAP_PRESETS, ldapConnectionBody } from '../../../core/schemas/ldap';
 import { formatDate } from '../../../core/format';
 import { notifySuccess } from '../../../core/messages';
-import { useT } from '../../i18n';
+import { useT, useTRule } from '../../i18n';
+import { useInternationalRulesLink } from '../../widgets/admin/InternationalRulesHint';
 import { PasswordField, TextField } from '../../widgets/TextFields';
 import { CheckboxField, PlainTextField, SelectField, TextAreaField } from '../../widgets/admin/AdminFields';
 import { refusalOf } from '../../widgets/admin/serverErrors';
@@ -323,11 +324,27 @@ export default function DirectoryPanel({ tenant }: { tenant: Tenant }) {
   );
 }
 
+/** An invalid entry's refusal ("realName: rule.realName; email: …"), each rule in the reader's language. */
+const refusalText = (detail: string, tRule: (message: string) => string) =>
+  detail
+    .split('; ')
+    .map((part) => part.replace(/rule\.\S+/g, (message) => tRule(message)))
+    .join('; ');
+
+/** Names, usernames or phones refused by the default field rules: the international rules may take them. */
+const refusedByDefaultRules = (reports: LdapSyncReport[]) =>
+  reports.some((report) =>
+    report.summary.conflicts.some((conflict) => conflict.field === 'invalid' && /rule\.(realName|username|phone)\b/.test(conflict.detail)),
+  );
+
 function ReportTable({ reports }: { reports: LdapSyncReport[] }) {
   const t = useT();
+  const tRule = useTRule();
+  const rulesLink = useInternationalRulesLink();
   if (!reports.length) return <p className={ui.empty}>{t('admin:directory.noReports')}</p>;
   return (
     <div className={styles.tableWrap}>
+      {rulesLink && refusedByDefaultRules(reports) && <p className={ui.muted}>{rulesLink}</p>}
       <table className={styles.table} aria-label={t('admin:directory.reports')}>
         <thead>
           <tr>
@@ -353,7 +370,8 @@ function ReportTable({ reports }: { reports: LdapSyncReport[] }) {
                   <ul className={ui.list}>
                     {report.summary.conflicts.map((conflict) => (
                       <li key={`${conflict.dn}-${conflict.field}`}>
-                        {conflict.username} ({t(`admin:directory.conflictFields.${conflict.field}`)})
+                        {conflict.username} ({t(`admin:directory.conflictFields.${conflict.field}`)}
+                        {conflict.field === 'invalid' && `: ${refusalText(conflict.detail, tRule)}`})
                       </li>
                     ))}
                   </ul>

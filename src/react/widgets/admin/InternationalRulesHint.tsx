@@ -20,17 +20,25 @@ const internationalOnly: Record<string, RegExp> = {
   'rule.phone': /^\+/,
 };
 
-/** A field's hint for `(error, value)`: where the international rules are, or nothing. */
-export function useInternationalRulesHint(): (error: string | undefined, value: string | undefined) => ReactNode {
+/** Where the international rules are, for a platform administrator (who may open Login
+ *  settings); nothing for others. */
+export function useInternationalRulesLink(): ReactNode {
   const t = useT();
   const permissions = useStore($session).user?.permissions;
+  if (!permissions?.includes(Permission.Settings)) return undefined;
+  return (
+    <>
+      {t('admin:fieldRules.hint')} <Link href="/operate/setting">{t('admin:fieldRules.where')}</Link>
+    </>
+  );
+}
+
+/** A field's hint for `(error, value)`: where the international rules are, or nothing. */
+export function useInternationalRulesHint(): (error: string | undefined, value: string | undefined) => ReactNode {
+  const link = useInternationalRulesLink();
   return (error, value) => {
     const wanted = error && internationalOnly[parseRuleMessage(error).key];
-    if (!wanted || !value || !wanted.test(value.trim()) || !permissions?.includes(Permission.Settings)) return undefined;
-    return (
-      <>
-        {t('admin:fieldRules.hint')} <Link href="/operate/setting">{t('admin:fieldRules.where')}</Link>
-      </>
-    );
+    if (!wanted || !value || !wanted.test(value.trim())) return undefined;
+    return link;
   };
 }
