@@ -6,7 +6,17 @@
 import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
-const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'pg', 'oidc-provider', 'openid-client', 'nodemailer', 'svg-captcha', 'sanitize-html'];
+const EXTERNAL = [
+  'better-sqlite3',
+  'better-sqlite3-node22',
+  '@node-rs/argon2',
+  'pg',
+  'oidc-provider',
+  'openid-client',
+  'nodemailer',
+  'svg-captcha',
+  'sanitize-html',
+];
 // Fastify's own schema compilers (ajv, fast-json-stringify: about 370 KiB that every start would
 // parse) are required only when the application gives no compilers of its own; server/app.ts gives
 // its own (`descriptionOnlySchemas`), so they are left to node_modules and never loaded.

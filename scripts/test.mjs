@@ -26,7 +26,10 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { findChromium } from './chromium.mjs';
 import { nodeRuntime } from './node-runtime.mjs';
+import { requireSupportedNode } from './node-version.mjs';
 import { startPostgres } from './postgres.mjs';
+
+requireSupportedNode('npm test');
 
 /** The other Node.js majors the `runtime` files run on (this one runs everything). */
 const otherNodeMajors = [24];
