@@ -9,7 +9,18 @@ import { build } from 'esbuild';
 // @peculiar/x509 (the SAML signing certificates, server/saml/keys.ts) is CommonJS imported with
 // `import()`: bundled, esbuild hands it over as `default` only (no `cryptoProvider`, every SAML answer
 // failed), while Node's own loader gives its named exports.
-const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'pg', 'oidc-provider', 'openid-client', 'nodemailer', 'svg-captcha', 'sanitize-html', '@peculiar/x509'];
+const EXTERNAL = [
+  'better-sqlite3',
+  'better-sqlite3-node22',
+  '@node-rs/argon2',
+  'pg',
+  'oidc-provider',
+  'openid-client',
+  'nodemailer',
+  'svg-captcha',
+  'sanitize-html',
+  '@peculiar/x509',
+];
 // Fastify's own schema compilers (ajv, fast-json-stringify: about 370 KiB that every start would
 // parse) are required only when the application gives no compilers of its own; server/app.ts gives
 // its own (`descriptionOnlySchemas`), so they are left to node_modules and never loaded.

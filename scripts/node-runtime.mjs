@@ -1,19 +1,19 @@
 // Another Node.js for the test suites (scripts/test.mjs): `node@<major>` from the npm registry (the
-// `node` package installs the official binary), kept in node_modules/.cache, with the
-// better-sqlite3 that runs on it. The installed better-sqlite3 (12.x, what Node.js 20 needs) is
-// built against one Node.js version and, rebuilt for Node.js 24.19 and later, aborts the process
-// when a statement is collected (Node's ObjectWrap change); better-sqlite3 13 uses Node-API, ships
-// its builds in the package and runs on Node.js 22 and 24, but not on 20. The first run downloads
-// both (seconds); later runs reuse them.
-import { existsSync } from 'node:fs';
+// `node` package installs the official binary), kept in node_modules/.cache, with the SQLite driver
+// that runs on it. node_modules was installed by this Node.js, so it may lack that driver
+// (better-sqlite3 13, `better-sqlite3-node22` in packages/server, which npm skips on Node.js 20:
+// server/db/sqlite-driver.ts): it is installed beside that Node.js. The first run downloads both
+// (seconds); later runs reuse them.
+import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** The better-sqlite3 for Node.js 22 and later. */
-export const sqliteForNewerNode = 'better-sqlite3@^13.0.3';
+/** The better-sqlite3 for Node.js 22 and later, as packages/server declares it. */
+const serverManifest = JSON.parse(readFileSync(join(root, 'packages/server/package.json'), 'utf8'));
+export const sqliteForNewerNode = serverManifest.optionalDependencies['better-sqlite3-node22'].replace(/^npm:/, '');
 
 /**
  * Node.js `major` ready to run the suites: answers its binary, its version, and the environment

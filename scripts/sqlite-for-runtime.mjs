@@ -1,7 +1,8 @@
 // Loaded with `--import` (through NODE_OPTIONS, so server processes the tests spawn load it too)
-// when the tests run on a Node.js other than the one that installed node_modules: `better-sqlite3`
-// resolves to the copy scripts/node-runtime.mjs installed for that Node.js (its lib/index.js in
-// IAM_BETTER_SQLITE3), since a native module runs only on the Node.js versions it was built for.
+// when the tests run on a Node.js other than the one that installed node_modules: the SQLite driver
+// for Node.js 22 and later (`better-sqlite3-node22`, server/db/sqlite-driver.ts), which npm does not
+// install on Node.js 20, resolves to the copy scripts/node-runtime.mjs installed for that Node.js
+// (its lib/index.js in IAM_BETTER_SQLITE3).
 import { registerHooks } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
@@ -10,6 +11,6 @@ if (copy) {
   const url = pathToFileURL(copy).href;
   registerHooks({
     resolve: (specifier, context, nextResolve) =>
-      specifier === 'better-sqlite3' ? { url, format: 'commonjs', shortCircuit: true } : nextResolve(specifier, context),
+      specifier === 'better-sqlite3-node22' ? { url, format: 'commonjs', shortCircuit: true } : nextResolve(specifier, context),
   });
 }

@@ -4,6 +4,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { requireSupportedNode } from './node-version.mjs';
+
+requireSupportedNode('npm start');
 
 const root = new URL('..', import.meta.url).pathname;
 const at = (path) => join(root, path);

@@ -2,7 +2,7 @@
 // one summary line `N passed, N failed`.
 // Usage: node scripts/test.mjs [suite …]   suites: typecheck lint format unit server runtime browser
 // e2e hosts (no argument runs all); `runtime` runs the runtime-sensitive files (`runtimeFiles`) on
-// each of the other Node.js majors (`otherNodeMajors`), `runtime@22` on that one alone. Node suites use the node:test runner through tsx; the
+// Node.js 24 and a few (`runtimeFilesOn22`) on 22 (`otherNodeMajors`), `runtime@22` on that one alone. Node suites use the node:test runner through tsx; the
 // browser suite uses web-test-runner against the built bundle; e2e drives Debian's Chromium with
 // playwright-core; hosts packs the packages and builds fresh Vite host projects on them (test/hosts).
 //
@@ -26,10 +26,13 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { findChromium } from './chromium.mjs';
 import { nodeRuntime } from './node-runtime.mjs';
+import { requireSupportedNode } from './node-version.mjs';
 import { startPostgres } from './postgres.mjs';
 
+requireSupportedNode('npm test');
+
 /** The other Node.js majors the `runtime` files run on (this one runs everything). */
-const otherNodeMajors = [24];
+const otherNodeMajors = [24, 22];
 
 /**
  * What runs again on the other Node.js majors: what differs between Node.js versions, not the
@@ -61,6 +64,13 @@ const runtimeFiles = [
     'secrets',
   ].map((name) => `test/server/${name}.test.ts`),
 ];
+
+/**
+ * On Node.js 22, the LTS line between this one and 24, what tells a driver or addon that does not
+ * load or run there, in seconds: a sign-in (the SQLite driver, Argon2, sessions), passkeys
+ * (WebAuthn's crypto) and the engines check.
+ */
+const runtimeFilesOn22 = ['test/unit/engines.test.ts', 'test/server/smoke.test.ts', 'test/server/passkeys.test.ts'];
 
 /**
  * Server files that run in the SQLite pass only (the rule is in this file's header); each with why
@@ -122,7 +132,7 @@ const concurrency = { unit: 2, server: 2, e2e: 2, hosts: 2 };
 const allSuites = ['typecheck', 'lint', 'format', 'unit', 'server', 'runtime', 'browser', 'e2e', 'hosts'];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : allSuites;
 // A renamed or removed file must leave these lists too (else it would silently run with the others, or not at all).
-const listedMissing = [...runtimeFiles, ...alone, ...sqliteOnly].filter((path) => !existsSync(path));
+const listedMissing = [...runtimeFiles, ...runtimeFilesOn22, ...alone, ...sqliteOnly].filter((path) => !existsSync(path));
 if (listedMissing.length) {
   console.error(`scripts/test.mjs names files that do not exist: ${listedMissing.join(', ')}`);
   process.exit(1);
@@ -261,7 +271,7 @@ async function onOtherNodes(majors = otherNodeMajors) {
       count(`runtime (Node.js ${major})`, 0, 1, performance.now());
       continue;
     }
-    await nodeTests(`runtime files (Node.js ${runtime.version}, SQLite)`, runtimeFiles, {
+    await nodeTests(`runtime files (Node.js ${runtime.version}, SQLite)`, major === 22 ? runtimeFilesOn22 : runtimeFiles, {
       env: { IAM_TEST_DB: 'sqlite', ...runtime.env },
       node: runtime.node,
       concurrency: concurrency.server,

@@ -6,7 +6,7 @@
 // own tools (pg_dump -Fc; docs/deployment.md, "Backups").
 import { closeSync, existsSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from './db/sqlite-driver';
 
 export interface BackupResult {
   file: string;

@@ -36,6 +36,10 @@ export interface ServerOptions {
   publicUrl?: string;
   /** The OIDC issuer when it is not <publicUrl>/api/oidc. */
   oidcIssuer?: string;
+  /** The host the server listens on as it was named (server/main.ts: HOST, default localhost).
+   *  Without publicUrl, a name stands in the public origin as it was given (http://localhost:8080,
+   *  README's address), not the address it resolved to (127.0.0.1). */
+  listenHost?: string;
   rateLimits?: Partial<Record<'login' | 'captcha' | 'upload' | 'scim', RateLimit>>;
   /** Where the built bundle, console page and demo pages are served from. */
   staticRoots?: { dist?: string; demo?: string; publicDir?: string };
@@ -78,6 +82,7 @@ export interface ServerConfig {
   /** Origin only (no path); undefined: derived from the listening socket (never in production). */
   publicUrl: string | undefined;
   oidcIssuer: string | undefined;
+  listenHost: string | undefined;
   /** scim: per SCIM token, over every /scim/v2 call (server/scim/plugin.ts). */
   rateLimits: Record<'login' | 'captcha' | 'upload' | 'scim', RateLimit>;
   staticRoots: { dist: string; demo: string; publicDir: string };
@@ -268,6 +273,7 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     logStream: options.logStream,
     trustProxy: trustedProxies(options.trustProxy ?? listFromEnv(env.IAM_TRUST_PROXY)),
     ...addresses,
+    listenHost: options.listenHost,
     rateLimits: {
       login: { max: 30, timeWindow: minute, ...options.rateLimits?.login },
       captcha: { max: 60, timeWindow: minute, ...options.rateLimits?.captcha },

@@ -30,7 +30,7 @@ try {
 }
 // `iam-console-server backup <file>`: a copy of the running server's database instead of a server.
 if (process.argv[2] === 'backup') process.exit(backupCommand(process.argv.slice(3), config));
-const app = await buildApp(options).catch(cannotStart);
+const app = await buildApp({ ...options, listenHost: host }).catch(cannotStart);
 
 /** After it stops listening, how long the process waits for the request of a connection it has just accepted. */
 const IDLE_CLOSE_DELAY_MS = 1_000;

@@ -1,11 +1,12 @@
 // Opens the database: SQLite in the data dir (WAL, foreign keys) or PostgreSQL from a URL.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { LiteralLimitsPlugin } from './literal-limits';
 import type { Database } from './tables';
 import { migrate, pendingMigrations } from './migrations';
+import { SQLite } from './sqlite-driver';
 import { UnitOfWorkDialect, unitOfWork, type UnitOfWork } from './unit-of-work';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -44,8 +45,8 @@ const STATEMENT_CACHE_SIZE = 1_000;
  * because Kysely's SQLite driver runs one query at a time on its single connection and reads each
  * statement to the end before the next, so one statement is never in use twice at once.
  */
-export function reusingStatements(database: SQLite.Database, capacity = STATEMENT_CACHE_SIZE): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+export function reusingStatements(database: BetterSqlite3.Database, capacity = STATEMENT_CACHE_SIZE): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => database.close(),
     prepare(sql: string) {
@@ -105,7 +106,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
   let kysely: Kysely<Database>;
   let dialect: UnitOfWorkDialect;
   let engine: Engine;
-  let sqliteFile: SQLite.Database | undefined;
+  let sqliteFile: BetterSqlite3.Database | undefined;
   let reachable: Db['reachable'];
   if (options.databaseUrl) {
     engine = 'postgres';

@@ -282,3 +282,33 @@ test('the personal center at an IP address says why passkeys cannot be added the
     await byAddress.stop();
   }
 });
+
+test('after npm start (HOST localhost, nothing configured), a passkey is added in the personal center at http://localhost:<port>, as README says', async () => {
+  const asStarted = await startServer({ HOST: 'localhost' });
+  const { page, context, errors } = await openPage(browser);
+  try {
+    const authenticator = await virtualAuthenticator(context, page);
+    const readmeAddress = asStarted.url.replace('127.0.0.1', 'localhost');
+    await page.goto(`${readmeAddress}/login`);
+    await page.getByLabel('Username').fill(ADMIN.username);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await page.goto(`${readmeAddress}/profile/userInfo`);
+    const card = page.getByRole('region', { name: 'Passkeys' });
+    await card.getByRole('button', { name: 'Add a passkey' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a passkey' });
+    await dialog.getByLabel('Name').fill('Laptop');
+    await dialog.getByLabel('Current password', { exact: true }).fill(ADMIN.password);
+    await dialog.getByRole('button', { name: 'Add a passkey' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await card.getByText('Laptop', { exact: true }).waitFor();
+    assert.deepEqual(
+      (await authenticator.credentials()).map((credential) => credential.rpId),
+      ['localhost'],
+    );
+  } finally {
+    await closeContext(context, errors);
+    await asStarted.stop();
+  }
+});

@@ -109,6 +109,7 @@ test('the server package: its command, own dependencies, the console page and th
   const serverManifest = JSON.parse(readFileSync(join(serverPackage, 'package.json'), 'utf8')) as {
     bin: Record<string, string>;
     dependencies: Record<string, string>;
+    optionalDependencies: Record<string, string>;
   };
   const command = serverManifest.bin['iam-console-server'];
   assert.ok(command && files.has(command), 'the bin is in the package');
@@ -127,7 +128,9 @@ test('the server package: its command, own dependencies, the console page and th
     server.files.filter((path) => /\.map$|^dist\/demo\//.test(path)),
     [],
   );
-  for (const name of ['fastify', 'better-sqlite3', 'pg', 'oidc-provider']) assert.ok(serverManifest.dependencies[name], name);
+  for (const name of ['fastify', 'pg', 'oidc-provider']) assert.ok(serverManifest.dependencies[name], name);
+  // The SQLite driver for each Node.js (server/db/sqlite-driver.ts): npm installs the one whose engines fit.
+  for (const name of ['better-sqlite3', 'better-sqlite3-node22']) assert.ok(serverManifest.optionalDependencies[name], name);
   assert.equal(serverManifest.dependencies.react, undefined);
 });
 

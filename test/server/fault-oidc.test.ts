@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import pg from 'pg';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../../server/db/sqlite-driver';
 import { createTestDatabase, startServer, type TestDatabase, type TestServer } from './harness';
 
 const onPostgres = process.env.IAM_TEST_DB === 'postgres';

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../../server/db/sqlite-driver';
 import { ADMIN, Client, createTestDatabase, transform, type TestDatabase } from './harness';
 import { spawnServer, type ChildServer } from './crash-process';
 

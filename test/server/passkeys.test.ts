@@ -601,3 +601,26 @@ test('the limit of passkeys per person holds when several registrations were sta
   assert.deepEqual(statuses, [...Array<number>(20).fill(200), ...Array<number>(5).fill(400)], 'the 21st and later registrations are refused with 400');
   assert.ok(list.body.data.length <= 20, `${list.body.data.length} passkeys stored for one person, past the limit of 20 (${statuses.join(',')})`);
 });
+
+test('npm start listens on the name localhost: that name, not the address it resolves to, is the public origin, the issuer and the passkeys relying party', async () => {
+  const named = await startServer({ listenHost: 'localhost' });
+  try {
+    const page = named.base.replace('127.0.0.1', 'localhost');
+    const discovery = await fetch(`${named.base}/api/oidc/.well-known/openid-configuration`);
+    assert.equal(discovery.status, 200);
+    assert.equal(((await discovery.json()) as { issuer: string }).issuer, `${page}/api/oidc`);
+    const sameOrigin = await named.client().get<{ passkeyRpId: string | null }>('/api/settings/login/public');
+    assert.equal(sameOrigin.body.data.passkeyRpId, 'localhost');
+    const client = named.client({ origin: page });
+    assert.equal((await client.login(ADMIN.username, ADMIN.password)).body.data.loginSuccess, true);
+    const options = await client.post<Options>('/api/user/passkeys/options', { password: transform(ADMIN.password) });
+    assert.equal(options.status, 200, JSON.stringify(options.body));
+    const added = await client.post('/api/user/passkeys', {
+      name: 'Laptop',
+      credential: new SoftwareAuthenticator(page, 'localhost').create(options.body.data),
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+  } finally {
+    await named.stop();
+  }
+});

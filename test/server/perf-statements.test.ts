@@ -8,7 +8,8 @@
 // told to, PostgreSQL's planner finds it), a narrow one reads the search index.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { SQLite } from '../../server/db/sqlite-driver';
 import pg from 'pg';
 import { CompiledQuery } from 'kysely';
 import { startServer, transform, type Client, type TestServer } from './harness';
@@ -47,8 +48,8 @@ function observe<T extends object>(
 }
 
 const probe = new SQLite(':memory:');
-observe(Object.getPrototypeOf(probe.prepare('select 1')) as SQLite.Statement, ['all', 'get', 'run', 'iterate'], (self, [parameters]) => ({
-  text: (self as SQLite.Statement).source,
+observe(Object.getPrototypeOf(probe.prepare('select 1')) as BetterSqlite3.Statement, ['all', 'get', 'run', 'iterate'], (self, [parameters]) => ({
+  text: (self as BetterSqlite3.Statement).source,
   parameters,
 }));
 probe.close();

@@ -18,11 +18,6 @@ export async function resetPasswordWithCode(identifier: string, code: string, pa
   return request<void>('PUT', '/user/password', { body, silent: true, authRedirect: false });
 }
 
-/** POST /user/email/verification: mails the signed-in person a link to /verified/{code}. */
-export function sendVerificationLink(): Promise<void> {
-  return request<void>('POST', '/user/email/verification');
-}
-
 /** POST /verified/{code}: uses the link from the mail. A refusal's HttpError data carries
  *  `reason`: 'unknown', 'used' or 'expired'. */
 export function redeemVerificationLink(code: string): Promise<v.InferOutput<typeof verifiedAnswer>> {

@@ -13,4 +13,11 @@ export interface IamProvided {
 /** The provided attribute names, in one place. */
 export const providedAttributes = ['api-base', 'locale', 'theme'] as const satisfies readonly (keyof IamProvided)[];
 
-export const iamContext = createContext<IamProvided>(Symbol.for('iam-console.provider'));
+/**
+ * The context's type as @lit/context types one (its `Context<symbol, IamProvided>`), spelled out so
+ * that the package's typings name no @lit/context: a host needs it only to consume the context.
+ */
+export type IamContext = symbol & { __context__: IamProvided };
+
+/** What a host's own Lit element consumes to read what the nearest <iam-provider> passes down. */
+export const iamContext: IamContext = createContext<IamProvided, symbol>(Symbol.for('iam-console.provider'));

@@ -2,6 +2,6 @@
 import { defineIamProvider } from './iam-provider';
 
 export { IamProviderElement } from './iam-provider';
-export type { IamProvided } from './context';
+export { iamContext, type IamContext, type IamProvided } from './context';
 
 defineIamProvider();

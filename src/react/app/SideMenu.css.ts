@@ -67,13 +67,3 @@ globalStyle(`${flyout} ${label}`, { display: 'block' });
 globalStyle(`${flyout} ${entry}`, { justifyContent: 'flex-start', padding: '0 10px' });
 
 export const flyoutTitle = style({ margin: '2px 10px 6px', color: vars.color.textMuted, fontSize: vars.font.sizeSmall });
-
-export const footer = style({
-  flex: 'none',
-  display: 'flex',
-  justifyContent: 'flex-end',
-  padding: '6px',
-  borderTop: `1px solid ${vars.color.border}`,
-});
-
-export const footerCollapsed = style({ justifyContent: 'center' });
