@@ -10,7 +10,7 @@
 // The machine has two cores and one node:test file keeps about one busy, so the node suites run
 // two files at once (every file starts its own server on a free port over its own temp dir or
 // PostgreSQL database), except the files that measure time or load the machine (`alone`), which
-// run one at a time after the others; the static checks run two at a time too. The e2e files run
+// run one at a time after the others; the build and the static checks run two at a time too. The e2e files run
 // two at once as well: each starts its own server (free port, temp data dir) and its own Chromium;
 // so do the host files (each packs into and installs in temp folders of its own; npm mostly waits).
 //
@@ -312,15 +312,18 @@ const staticChecks = {
 };
 const totalStarted = performance.now();
 const needsBuild = wanted.some((suite) => builtSuites.includes(suite));
-const built = needsBuild && (await check('build', 'npm', ['run', 'build', '--silent']));
-const checks = wanted.flatMap((suite) => staticChecks[suite] ?? []);
+// The build and the static checks read the sources, and the build writes only what the checks skip
+// (dist/, dist-server/, packages/*/dist, custom-elements.json: see .prettierignore, eslint.config.js
+// and tsconfig.json), so they share the two places: the build first (the longest), the checks beside
+// it and after it. Each prints its output once it ends.
+let built = false;
+const buildAndChecks = [...(needsBuild ? [['build', 'npm', ['run', 'build', '--silent']]] : []), ...wanted.flatMap((suite) => staticChecks[suite] ?? [])];
 await atMost(
   2,
-  checks.map(
-    ([name, command, args]) =>
-      () =>
-        check(name, command, args, { quiet: true }),
-  ),
+  buildAndChecks.map(([name, command, args]) => async () => {
+    const ok = await check(name, command, args, { quiet: true });
+    if (name === 'build') built = ok;
+  }),
 );
 for (const suite of wanted.filter((suite) => !staticChecks[suite])) {
   const runtimeMajor = /^runtime(?:@(\d+))?$/.exec(suite);
