@@ -1,5 +1,6 @@
 // `npm test`: every check of the project, then a table of each suite's result and wall time, then
-// one summary line `N passed, N failed`.
+// one summary line `N passed, N failed`; each node suite also prints its slowest files with their wall
+// times (scripts/file-times-reporter.mjs).
 // Usage: node scripts/test.mjs [suite …]   suites: typecheck lint format unit server runtime browser
 // e2e hosts (no argument runs all); `runtime` runs the runtime-sensitive files (`runtimeFiles`) on
 // Node.js 24 and a few (`runtimeFilesOn22`) on 22 (`otherNodeMajors`), `runtime@22` on that one alone. Node suites use the node:test runner through tsx; the
@@ -9,7 +10,7 @@
 // The machine has two cores and one node:test file keeps about one busy, so the node suites run
 // two files at once (every file starts its own server on a free port over its own temp dir or
 // PostgreSQL database), except the files that measure time or load the machine (`alone`), which
-// run one at a time after the others; the static checks run two at a time too. The e2e files run
+// run one at a time after the others; the build and the static checks run two at a time too. The e2e files run
 // two at once as well: each starts its own server (free port, temp data dir) and its own Chromium;
 // so do the host files (each packs into and installs in temp folders of its own; npm mostly waits).
 //
@@ -22,7 +23,8 @@
 // counters and concurrency, hostile input that reaches a column (fuzzing), and any file not listed.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync, readFileSync, mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { findChromium } from './chromium.mjs';
 import { nodeRuntime } from './node-runtime.mjs';
@@ -198,9 +200,16 @@ async function atMost(limit, tasks) {
   );
 }
 
-/** node:test files at `concurrency` at once, on `node` (by default this Node.js): passed and failed, from a TAP copy of the run. */
+const fileTimesReporter = fileURLToPath(new URL('./file-times-reporter.mjs', import.meta.url));
+
+/**
+ * node:test files at `concurrency` at once, on `node` (by default this Node.js): passed and failed,
+ * from a TAP copy of the run, and each file's wall time (scripts/file-times-reporter.mjs).
+ */
 async function nodeRun(files, { env = {}, node = process.execPath, concurrency = 1 } = {}) {
-  const tap = join(mkdtempSync(join(tmpdir(), 'iam-test-')), 'report.tap');
+  const folder = mkdtempSync(join(tmpdir(), 'iam-test-'));
+  const tap = join(folder, 'report.tap');
+  const times = join(folder, 'file-times.jsonl');
   const { code } = await run(
     node,
     [
@@ -212,6 +221,8 @@ async function nodeRun(files, { env = {}, node = process.execPath, concurrency =
       '--test-reporter-destination=stdout',
       '--test-reporter=tap',
       `--test-reporter-destination=${tap}`,
+      `--test-reporter=${fileTimesReporter}`,
+      `--test-reporter-destination=${times}`,
       ...files,
     ],
     env,
@@ -219,7 +230,24 @@ async function nodeRun(files, { env = {}, node = process.execPath, concurrency =
   const report = readFileSync(tap, 'utf8');
   const passed = Number(/^# pass (\d+)/m.exec(report)?.[1] ?? 0);
   const failed = Number(/^# fail (\d+)/m.exec(report)?.[1] ?? 0) + Number(/^# cancelled (\d+)/m.exec(report)?.[1] ?? 0);
-  return { passed, failed: failed || (code === 0 ? 0 : 1) };
+  const fileTimes = existsSync(times)
+    ? readFileSync(times, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
+  return { passed, failed: failed || (code === 0 ? 0 : 1), fileTimes };
+}
+
+/** How many of a suite's slowest files it prints (with each file's wall time), for the CI log. */
+const slowestShown = 10;
+
+function printSlowest(name, fileTimes) {
+  if (!fileTimes.length) return;
+  const slowest = [...fileTimes].sort((a, b) => b.ms - a.ms).slice(0, slowestShown);
+  const total = fileTimes.reduce((sum, { ms }) => sum + ms, 0);
+  console.log(`\n[${name}] slowest ${slowest.length} of ${fileTimes.length} files (their wall times add up to ${(total / 1000).toFixed(0)} s):`);
+  for (const { file, ms } of slowest) console.log(`${(ms / 1000).toFixed(1).padStart(8)} s  ${relative(process.cwd(), file)}`);
 }
 
 /** The node:test files under `paths` but not in `except`: the `alone` ones one at a time after the others, which run `concurrency` at once. */
@@ -235,6 +263,7 @@ async function nodeTests(name, paths, { env, node, concurrency = 1, except = new
   console.log(`\n=== ${name}: ${files.length} files (${together.length} ${concurrency} at once, then ${separate.length} one at a time)`);
   let passed = 0;
   let failed = 0;
+  const fileTimes = [];
   for (const [batch, atOnce] of [
     [together, concurrency],
     [separate, 1],
@@ -243,7 +272,9 @@ async function nodeTests(name, paths, { env, node, concurrency = 1, except = new
     const result = await nodeRun(batch, { env, node, concurrency: atOnce });
     passed += result.passed;
     failed += result.failed;
+    fileTimes.push(...result.fileTimes);
   }
+  printSlowest(name, fileTimes);
   count(name, passed, failed, started);
 }
 
@@ -291,15 +322,18 @@ const staticChecks = {
 };
 const totalStarted = performance.now();
 const needsBuild = wanted.some((suite) => builtSuites.includes(suite));
-const built = needsBuild && (await check('build', 'npm', ['run', 'build', '--silent']));
-const checks = wanted.flatMap((suite) => staticChecks[suite] ?? []);
+// The build and the static checks read the sources, and the build writes only what the checks skip
+// (dist/, dist-server/, packages/*/dist, custom-elements.json: see .prettierignore, eslint.config.js
+// and tsconfig.json), so they share the two places: the build first (the longest), the checks beside
+// it and after it. Each prints its output once it ends.
+let built = false;
+const buildAndChecks = [...(needsBuild ? [['build', 'npm', ['run', 'build', '--silent']]] : []), ...wanted.flatMap((suite) => staticChecks[suite] ?? [])];
 await atMost(
   2,
-  checks.map(
-    ([name, command, args]) =>
-      () =>
-        check(name, command, args, { quiet: true }),
-  ),
+  buildAndChecks.map(([name, command, args]) => async () => {
+    const ok = await check(name, command, args, { quiet: true });
+    if (name === 'build') built = ok;
+  }),
 );
 for (const suite of wanted.filter((suite) => !staticChecks[suite])) {
   const runtimeMajor = /^runtime(?:@(\d+))?$/.exec(suite);

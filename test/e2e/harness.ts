@@ -53,6 +53,9 @@ export async function startServer(env: Record<string, string> | ((port: number) 
       IAM_ADMIN_USERNAME: ADMIN.username,
       IAM_ADMIN_PASSWORD: ADMIN.password,
       IAM_LOG: '0',
+      // No proxy moves away from a test's server: SIGTERM stops it at once (the default grace of
+      // 10 s would outlast stop()'s 5 s wait on every file).
+      IAM_SHUTDOWN_GRACE_MS: '0',
       ...(typeof env === 'function' ? env(port) : env),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -140,7 +140,15 @@ test("the server package run from a host's folder serves its own bundle, not the
   const port = await freePort();
   const child = spawn(process.execPath, [join(serverPackage, 'dist-server/main.js')], {
     cwd: host,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', IAM_DATA_DIR: dataDir, IAM_ADMIN_PASSWORD: 'Host-folder-2024', IAM_LOG: '0' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      IAM_DATA_DIR: dataDir,
+      IAM_ADMIN_PASSWORD: 'Host-folder-2024',
+      IAM_LOG: '0',
+      IAM_SHUTDOWN_GRACE_MS: '0',
+    },
     stdio: 'ignore',
   });
   try {
