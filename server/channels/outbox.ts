@@ -1,10 +1,11 @@
 // The outbox worker: delivers queued messages (sign-in codes, messages sent through a channel) and
-// the apps' back-channel logout tokens and the webhooks' events shortly after they are written, and retries failed ones. Every server process runs one; a
+// the apps' back-channel logout tokens (and SAML LogoutRequests) and the webhooks' events shortly after they are written, and retries failed ones. Every server process runs one; a
 // message is claimed atomically, so each is sent once even with several processes on PostgreSQL.
 import type { Ctx } from '../context';
 import { claim, deliver, dueMessages } from './deliver';
 import { databaseUnavailable } from '../db/availability';
 import { deliverDueLogouts } from '../oidc/backchannel';
+import { deliverDueSamlLogouts } from '../saml/back-channel';
 import { deliverDueWebhooks } from '../webhooks/deliver';
 
 const POLL_MS = 1_000;
@@ -66,6 +67,7 @@ export class Outbox {
   private async drain(): Promise<void> {
     await this.drainMessages();
     while ((await deliverDueLogouts(this.ctx, BATCH, () => this.stopped)) === BATCH && !this.stopped);
+    while ((await deliverDueSamlLogouts(this.ctx, BATCH, () => this.stopped)) === BATCH && !this.stopped);
     while ((await deliverDueWebhooks(this.ctx, BATCH, () => this.stopped)) === BATCH && !this.stopped);
   }
 

@@ -827,6 +827,48 @@ const ldapConnections: Migration = {
   },
 };
 
+/** SAML Single Logout to the apps, encrypted assertions and remembered consent (server/saml/):
+ *  the LogoutRequests to post to apps over the SOAP back-channel (queued when a person's session
+ *  ends, sent and retried by the outbox), the front-channel logouts a browser sign-out goes through
+ *  one app after the other (grouped by chain), the algorithm an app's assertions are encrypted with,
+ *  and the consent a person gave an app (with a fingerprint of what the app is told). */
+const samlLogoutAndConsent: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('saml_logout_deliveries')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+      .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('name_id', 'text', (c) => c.notNull())
+      .addColumn('session_index', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('next_attempt_at', 'bigint')
+      .addColumn('error', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('saml_front_logouts')
+      .addColumn('chain_id', 'text', (c) => c.notNull())
+      .addColumn('session_index', 'text', (c) => c.notNull())
+      .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+      .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('name_id', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('saml_front_logouts_pk', ['chain_id', 'session_index'])
+      .execute();
+    await db.schema.alterTable('saml_service_providers').addColumn('assertion_encryption', 'text').execute();
+    await db.schema
+      .createTable('saml_consents')
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+      .addColumn('fingerprint', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('saml_consents_pk', ['user_id', 'app_id'])
+      .execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -863,6 +905,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0034_import_job_runner': importJobRunner,
     '0040_saml_service_providers': samlServiceProviders,
     '0041_ldap_connections': ldapConnections,
+    '0042_saml_logout_and_consent': samlLogoutAndConsent,
   };
 }
 

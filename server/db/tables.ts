@@ -362,6 +362,9 @@ export interface Database {
   ldapConnections: LdapConnectionTable;
   ldapUserLinks: LdapUserLinkTable;
   ldapSyncReports: LdapSyncReportTable;
+  samlLogoutDeliveries: SamlLogoutDeliveryTable;
+  samlFrontLogouts: SamlFrontLogoutTable;
+  samlConsents: SamlConsentTable;
 }
 
 /** An app as a SAML service provider (migration 0040, server/saml/). `acsUrls` is JSON: [{ url, binding }]. */
@@ -380,6 +383,9 @@ export interface SamlServiceProviderTable {
   metadataUrl: string | null;
   createdAt: number;
   updatedAt: number;
+  /** 'aes256-gcm' or 'aes256-cbc' (the app's assertions are encrypted when it has an encryption
+   *  certificate; null: aes256-gcm; migration 0042). */
+  assertionEncryption: string | null;
 }
 
 /** The identity provider's signing keys: 'active' signs; 'next' or 'previous' is published beside it. */
@@ -542,4 +548,39 @@ export interface LdapSyncReportTable {
   finishedAt: number;
   outcome: string;
   summary: string;
+}
+
+/** A LogoutRequest to post to an app's SOAP Single Logout service (migration 0042,
+ *  server/saml/back-channel.ts); a delivered one's row is deleted. */
+export interface SamlLogoutDeliveryTable {
+  id: string;
+  appId: string;
+  userId: string;
+  nameId: string;
+  sessionIndex: string;
+  /** 'queued' or 'sending'. */
+  status: string;
+  attempts: Generated<number>;
+  nextAttemptAt: number | null;
+  error: string | null;
+  createdAt: number;
+}
+
+/** An app a browser signing out still has to visit (front-channel Single Logout, migration 0042,
+ *  server/saml/front-channel.ts), one row per app session, grouped by the sign-out's chain. */
+export interface SamlFrontLogoutTable {
+  chainId: string;
+  sessionIndex: string;
+  appId: string;
+  userId: string;
+  nameId: string;
+  expiresAt: number;
+}
+
+/** A person's consent to a SAML app, for what the app is told (fingerprint; migration 0042). */
+export interface SamlConsentTable {
+  userId: string;
+  appId: string;
+  fingerprint: string;
+  createdAt: number;
 }

@@ -14,11 +14,11 @@ import { outboundFetch, outboundPolicy } from '../http/outbound-address';
 
 const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 /** A claimed delivery may be taken over by another process when its post has not finished by then. */
-const CLAIM_LEASE_MS = 60_000;
+export const CLAIM_LEASE_MS = 60_000;
 const POST_TIMEOUT_MS = 5_000;
 export const LOGOUT_ATTEMPTS = 5;
 /** Waits before the next attempt: 10 s, 30 s, 90 s, 270 s. */
-const backoffMs = (attempts: number) => 10_000 * 3 ** (attempts - 1);
+export const backoffMs = (attempts: number) => 10_000 * 3 ** (attempts - 1);
 
 /** An app the person had a grant with, and the provider session (sid) of it, when known. */
 export interface LogoutTarget {

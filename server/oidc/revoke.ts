@@ -4,7 +4,9 @@
 // console sign-out. Sign-ins waiting for their second step end with it (server/auth/step-tickets.ts). A later refresh answers invalid_grant, the access token 401, and the browser's
 // next authorization request goes through the sign-in page again; re-enabling revives nothing.
 // The apps that registered a back-channel logout URI are told (backchannel.ts). The person's SAML
-// sessions end with their grants (server/saml/logout.ts).
+// sessions end with their grants, and the SAML apps are told (server/saml/sessions.ts); a browser
+// sign-out passes its chain (`samlFrontChannel`) so that the browser visits the SAML apps that
+// can be reached only through it.
 import type { Kysely } from 'kysely';
 import type { Ctx } from '../context';
 import type { Database } from '../db/tables';
@@ -13,7 +15,7 @@ import { logoutTargetsOf, queueBackchannelLogouts } from './backchannel';
 import { endPendingSignIns } from '../auth/step-tickets';
 import { endSamlSessions } from '../saml/sessions';
 
-export async function revokeAppGrants(database: Kysely<Database>, personId: string): Promise<void> {
+export async function revokeAppGrants(database: Kysely<Database>, personId: string, samlFrontChannel?: string): Promise<void> {
   const db = oidcDb(database);
   await queueBackchannelLogouts(db, personId, await logoutTargetsOf(db, personId));
   const grants = db.selectFrom('oidcPayloads').select('id').where('model', '=', 'Grant').where('accountId', '=', personId);
@@ -21,7 +23,7 @@ export async function revokeAppGrants(database: Kysely<Database>, personId: stri
     .deleteFrom('oidcPayloads')
     .where((eb) => eb.or([eb('accountId', '=', personId), eb('grantId', 'in', grants)]))
     .execute();
-  await endSamlSessions(database, personId);
+  await endSamlSessions(database, personId, samlFrontChannel);
 }
 
 /** Ends everything the person is signed in with: every console session (but `keepSessionId`), every

@@ -1,5 +1,6 @@
 // SAML 2.0 for the apps (server/saml/): the identity provider's protocol endpoints (metadata, SSO
-// and SLO in the HTTP-Redirect and HTTP-POST bindings), the SAML sign-in page's calls, the portal's
+// and SLO in the HTTP-Redirect and HTTP-POST bindings, a browser sign-out's steps through the apps'
+// Single Logout services), the SAML sign-in page's calls, the portal's
 // IdP-initiated sign-in, an app's service-provider settings and the signing keys' rotation.
 // The protocol endpoints receive cross-site posts from the apps: they are registered outside
 // defineRoute's CSRF check (like the OpenID Connect mount, server/routes/sso.ts) and take no session.
@@ -14,6 +15,7 @@ import { requirePlatform } from '../auth/scope';
 import * as providers from '../services/saml-providers';
 import { answerRequest, issueResponse, launch, receiveAuthnRequest, requestDetails, type Incoming } from '../saml/sign-in';
 import { receiveLogout } from '../saml/logout';
+import { nextStep } from '../saml/front-channel';
 import { sendPostPage } from '../saml/post-page';
 import { idpMetadata } from '../saml/idp-metadata';
 import { keyStates, publishedKeys, rotateKeys } from '../saml/keys';
@@ -65,14 +67,21 @@ function protocolEndpoints(ctx: Ctx): FastifyPluginAsync {
     };
     const slo = async (request: FastifyRequest, reply: FastifyReply) => {
       const outcome = await protocol(() => receiveLogout(ctx, incomingOf(request), request.ip));
-      if (outcome.kind === 'done') return reply.redirect('/login', 303);
+      if (outcome.kind === 'redirect') return reply.redirect(outcome.location, 303);
       return sendPostPage(request, reply, outcome.url, { SAMLResponse: outcome.message, RelayState: outcome.relayState });
+    };
+    // A browser sign-out's next app (front-channel Single Logout, server/saml/front-channel.ts).
+    const logoutStep = async (request: FastifyRequest<{ Params: { chain: string } }>, reply: FastifyReply) => {
+      const step = await nextStep(ctx, request.params.chain);
+      if (step.kind === 'post') return sendPostPage(request, reply, step.url, step.fields, 'Signing you out of the app');
+      return reply.header('cache-control', 'no-store').redirect(step.location, 303);
     };
     const hidden = { schema: { hide: true } };
     scope.get(`${SAML_MOUNT}/sso`, hidden, sso);
     scope.post(`${SAML_MOUNT}/sso`, hidden, sso);
     scope.get(`${SAML_MOUNT}/slo`, hidden, slo);
     scope.post(`${SAML_MOUNT}/slo`, hidden, slo);
+    scope.get(`${SAML_MOUNT}/logout/:chain`, hidden, logoutStep);
   };
 }
 
@@ -101,7 +110,7 @@ export const samlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     summary: 'Which app asks to sign the person in (the SAML sign-in page)',
     params: samlRequestParams,
     response: samlRequest,
-    handler: ({ params }) => requestDetails(ctx, params.id),
+    handler: ({ actor, params }) => requestDetails(ctx, actor, params.id),
   });
 
   defineRoute(app, gate, {
@@ -138,7 +147,7 @@ export const samlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     summary: 'Open a SAML app from the portal (IdP-initiated sign-in); answers the sign-in page',
     params: appParams,
     response: samlNext,
-    handler: ({ params }) => launch(ctx, params.appId),
+    handler: ({ actor, params }) => launch(ctx, actor, params.appId),
   });
 
   defineRoute(app, gate, {

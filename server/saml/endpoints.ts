@@ -9,7 +9,7 @@ export const SAML_SIGN_IN_PAGE = '/saml/authorize';
 
 /** The endpoints that answer a document (the HTTP-POST binding's page), not a JSON answer: they
  *  carry the page security headers (server/app.ts). */
-const DOCUMENT_PATHS = new RegExp(`^${SAML_PATH}/(?:sso|slo|requests/[^/?#]+/answer)(?:[?#]|$)`);
+const DOCUMENT_PATHS = new RegExp(`^${SAML_PATH}/(?:sso|slo|logout/[^/?#]+|requests/[^/?#]+/answer)(?:[?#]|$)`);
 export const answersSamlDocument = (url: string) => DOCUMENT_PATHS.test(url);
 
 export function idpEndpoints(ctx: Ctx) {

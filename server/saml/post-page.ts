@@ -11,7 +11,13 @@ const SUBMIT_HASH = `'sha256-${createHash('sha256').update(SUBMIT).digest('base6
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function sendPostPage(request: FastifyRequest, reply: FastifyReply, url: string, fields: Record<string, string | null>): FastifyReply {
+export function sendPostPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  url: string,
+  fields: Record<string, string | null>,
+  title = 'Signing you in to the app',
+): FastifyReply {
   const language = answerLanguage(request.headers['accept-language']);
   const text = (message: string) => escapeHtml(localizeMessage(message, language));
   const inputs = Object.entries(fields)
@@ -20,9 +26,9 @@ export function sendPostPage(request: FastifyRequest, reply: FastifyReply, url: 
     .join('');
   const page = `<!DOCTYPE html>
 <html lang="${language}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${text('Signing you in to the app')}</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${text(title)}</title></head>
 <body>
-<form method="post" action="${escapeHtml(url)}">${inputs}<p>${text('Signing you in to the app')}</p><noscript><button type="submit">${text('Continue')}</button></noscript></form>
+<form method="post" action="${escapeHtml(url)}">${inputs}<p>${text(title)}</p><noscript><button type="submit">${text('Continue')}</button></noscript></form>
 <script>${SUBMIT}</script>
 </body>
 </html>`;

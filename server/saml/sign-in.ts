@@ -28,6 +28,9 @@ import { maySignIn } from '../oidc/read-ahead';
 import { ApiError, notFound } from '../http/errors';
 import type { SamlServiceProviderTable } from '../db/tables';
 import { Status } from '../../src/core/enums';
+import { mayOpenFromPortal } from './app-access';
+import { encryptAssertion } from './encryption';
+import { consentFingerprint, consentRemembered, forgetConsent, rememberConsent } from './consent';
 
 /** How long a sign-in waits for the person. */
 const PENDING_TTL_MS = 10 * 60_000;
@@ -68,17 +71,19 @@ export async function readFromSp(ctx: Ctx, incoming: Incoming, kind: 'AuthnReque
     if (!sp.signingCert) throw new SamlError('The app has no signing certificate', 'RequestDenied');
     if (incoming.binding === 'redirect') {
       const param = kind === 'LogoutResponse' ? 'SAMLResponse' : 'SAMLRequest';
-      if (!verifyRedirectSignature(incoming.query ?? {}, param, sp.signingCert)) return { sp, header, refused: 'The signature does not verify' };
+      if (!verifyRedirectSignature(incoming.query ?? {}, param, sp.signingCert)) return { sp, header, refused: 'The signature does not verify', signed: false };
     } else {
       try {
         header = headerOf(verifiedRoot(xml, sp.signingCert), kind);
       } catch (error) {
-        if (error instanceof SamlError) return { sp, header, refused: error.message };
+        if (error instanceof SamlError) return { sp, header, refused: error.message, signed: false };
         throw error;
       }
     }
+    // `signed`: the message was verified against the app's certificate.
+    return { sp, header, refused: undefined, signed: true };
   }
-  return { sp, header, refused: undefined };
+  return { sp, header, refused: undefined, signed: false };
 }
 
 /** Each message ID of an SP is accepted once. */
@@ -165,14 +170,14 @@ export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming): Promise
 }
 
 /** IdP-initiated: the person opens the app from the portal; the app's first service gets the Response. */
-export async function launch(ctx: Ctx, appId: string): Promise<{ redirectURL: string }> {
+export async function launch(ctx: Ctx, actor: Actor, appId: string): Promise<{ redirectURL: string }> {
   const sp = await ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', appId).executeTakeFirst();
   const acs = sp && acsList(sp)[0];
-  if (!sp || !acs || !(await appEnabled(ctx, appId))) throw notFound('App');
+  if (!sp || !acs || !(await appEnabled(ctx, appId)) || !(await mayOpenFromPortal(ctx, actor, appId))) throw notFound('App');
   const id = randomBytes(24).toString('base64url');
   await ctx.db
     .insertInto('samlRequests')
-    .values({ id, appId, requestId: null, acsUrl: acs.url, relayState: null, answer: null, answeredBy: null, expiresAt: ctx.now() + PENDING_TTL_MS })
+    .values({ id, appId, requestId: null, acsUrl: acs.url, relayState: null, answer: null, answeredBy: actor.id, expiresAt: ctx.now() + PENDING_TTL_MS })
     .execute();
   return { redirectURL: `${SAML_SIGN_IN_PAGE}?request=${id}` };
 }
@@ -183,10 +188,20 @@ async function pending(ctx: Ctx, id: string) {
   return row;
 }
 
-export async function requestDetails(ctx: Ctx, id: string) {
+/** What the app would be told about the person (the remembered consent's fingerprint). */
+async function fingerprintFor(ctx: Ctx, actor: Actor, appId: string): Promise<string | undefined> {
+  const sp = await ctx.db.selectFrom('samlServiceProviders').select('nameIdFormat').where('appId', '=', appId).executeTakeFirst();
+  return sp && consentFingerprint(sp.nameIdFormat, await attributesOf(ctx, actor.user, appId));
+}
+
+/** The page's question; a trusted app, or one the person already allowed to be told the same
+ *  (remembered consent), is allowed without asking. */
+export async function requestDetails(ctx: Ctx, actor: Actor, id: string) {
   const row = await pending(ctx, id);
   const app = await ctx.db.selectFrom('apps').select('name').where('id', '=', row.appId).executeTakeFirstOrThrow();
-  return { appId: row.appId, appName: app.name, trusted: await isTrusted(oidcDb(ctx.db), row.appId) };
+  const fingerprint = await fingerprintFor(ctx, actor, row.appId);
+  const remembered = fingerprint !== undefined && (await consentRemembered(ctx, actor.id, row.appId, fingerprint));
+  return { appId: row.appId, appName: app.name, trusted: remembered || (await isTrusted(oidcDb(ctx.db), row.appId)), remembered };
 }
 
 /** Records the person's answer; the browser then opens the answer page (which posts to the app). */
@@ -198,6 +213,9 @@ export async function answerRequest(ctx: Ctx, actor: Actor, id: string, allow: b
     .set({ answer: allow ? 'allow' : 'deny', answeredBy: actor.id })
     .where('id', '=', id)
     .execute();
+  const fingerprint = await fingerprintFor(ctx, actor, row.appId);
+  if (allow && fingerprint) await rememberConsent(ctx, actor.id, row.appId, fingerprint);
+  else await forgetConsent(ctx, actor.id, row.appId);
   return { redirectURL: `${SAML_PATH}/requests/${id}/answer` };
 }
 
@@ -258,6 +276,7 @@ export async function issueResponse(ctx: Ctx, actor: Actor, id: string, ip: stri
   );
   const [key] = await publishedKeys(ctx.db, now);
   let signed = sp.signAssertion ? signElement(xml, assertionId!, key!) : xml;
+  if (sp.encryptionCert) signed = await encryptAssertion(signed, assertionId!, sp.encryptionCert, toSamlProvider(sp).assertionEncryption);
   if (sp.signResponse) signed = signElement(signed, responseId, key!);
   await ctx.audit.change(async () => {
     await ctx.db

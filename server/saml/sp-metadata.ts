@@ -1,9 +1,10 @@
 // A service provider's metadata (an EntityDescriptor with an SPSSODescriptor), read into the
 // settings of server/services/saml-providers.ts: entity ID, assertion consumer services (HTTP-POST
-// and HTTP-Redirect; others are left out), the Single Logout service, NameID format, certificates.
+// and HTTP-Redirect; others are left out), the Single Logout service (SOAP preferred, then the
+// browser bindings), NameID format, certificates.
 import { BINDINGS, childOf, childrenOf, NS, parseXml, SamlError, textOf } from './xml';
 import { toPem } from './certificates';
-import type { NameIdFormat } from '../../src/core/schemas/saml';
+import type { NameIdFormat, SloBinding } from '../../src/core/schemas/saml';
 
 export const NAME_ID_URNS: Record<NameIdFormat, string> = {
   email: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
@@ -31,6 +32,7 @@ export interface SpMetadata {
   entityId: string;
   acsUrls: AcsService[];
   sloUrl?: string;
+  sloBinding?: SloBinding;
   nameIdFormat?: NameIdFormat;
   signingCert?: string;
   encryptionCert?: string;
@@ -63,13 +65,16 @@ export function readSpMetadata(xml: string): SpMetadata {
       const index = indexOf(service.getAttribute('index'));
       return binding && url ? [{ url, binding, ...(index === undefined ? {} : { index }) }] : [];
     });
-  const slo = childrenOf(descriptor, NS.metadata, 'SingleLogoutService').find((service) => bindingName(service.getAttribute('Binding')));
+  // SOAP first: it reaches the app however the person's session ends; then the browser bindings.
+  const slos = childrenOf(descriptor, NS.metadata, 'SingleLogoutService');
+  const slo = slos.find((service) => service.getAttribute('Binding') === BINDINGS.soap) ?? slos.find((service) => bindingName(service.getAttribute('Binding')));
+  const sloBinding = slo && (slo.getAttribute('Binding') === BINDINGS.soap ? 'SOAP' : bindingName(slo.getAttribute('Binding')));
   const format = textOf(childOf(descriptor, NS.metadata, 'NameIDFormat'));
   const nameIdFormat = (Object.keys(NAME_ID_URNS) as NameIdFormat[]).find((key) => NAME_ID_URNS[key] === format);
   return {
     entityId,
     acsUrls,
-    ...(slo?.getAttribute('Location') ? { sloUrl: slo.getAttribute('Location')! } : {}),
+    ...(slo?.getAttribute('Location') && sloBinding ? { sloUrl: slo.getAttribute('Location')!, sloBinding } : {}),
     ...(nameIdFormat ? { nameIdFormat } : {}),
     ...optional('signingCert', certificateOf(descriptor, 'signing')),
     ...optional('encryptionCert', certificateOf(descriptor, 'encryption')),

@@ -14,6 +14,7 @@ export const NS = {
 export const BINDINGS = {
   redirect: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect',
   post: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST',
+  soap: 'urn:oasis:names:tc:SAML:2.0:bindings:SOAP',
 } as const;
 
 /** The largest SAML message (decoded XML) or SP metadata document read. */

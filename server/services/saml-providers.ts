@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
-import { samlUrl, type samlProviderBody, type NameIdFormat } from '../../src/core/schemas/saml';
+import { samlUrl, type samlProviderBody, type NameIdFormat, type SloBinding, type AssertionEncryption } from '../../src/core/schemas/saml';
 import type { SamlServiceProviderTable } from '../db/tables';
 import { canManageApp } from '../auth/scope';
 import { fieldError, notFound, type FieldError } from '../http/errors';
@@ -35,6 +35,8 @@ export const toSamlProvider = (row: SamlServiceProviderTable) => ({
   signResponse: row.signResponse === 1,
   signAssertion: row.signAssertion === 1,
   metadataUrl: row.metadataUrl,
+  sloBinding: row.sloUrl ? ((row.sloBinding ?? 'HTTP-Redirect') as SloBinding) : null,
+  assertionEncryption: (row.assertionEncryption ?? 'aes256-gcm') as AssertionEncryption,
 });
 
 export const providerRow = (ctx: Ctx, appId: string) => ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', appId).executeTakeFirst();
@@ -92,6 +94,9 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
   // javascript: or data: URL the post page would send the person's assertion to).
   if (acsUrls?.some((acs) => !v.is(samlUrl, acs.url))) fields.push({ field: 'acsUrls', rule: 'rule.url' });
   if (sloUrl !== null && !v.is(samlUrl, sloUrl)) fields.push({ field: 'sloUrl', rule: 'rule.url' });
+  const sloBinding = sloUrl === null ? null : (body.sloBinding ?? (body.sloUrl ? undefined : metadata?.sloBinding) ?? was?.sloBinding ?? 'HTTP-Redirect');
+  // The server itself posts to a SOAP service: a public address unless the operator allows more.
+  if (sloUrl !== null && sloBinding === 'SOAP' && !fields.some((f) => f.field === 'sloUrl')) await assertOutboundUri(ctx, 'sloUrl', sloUrl);
   if (entityId && entityId !== was?.entityId) {
     const taken = await ctx.db
       .selectFrom('samlServiceProviders')
@@ -111,7 +116,7 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
     entityId,
     acsUrls: JSON.stringify(acsUrls),
     sloUrl,
-    sloBinding: null,
+    sloBinding,
     nameIdFormat: body.nameIdFormat ?? metadata?.nameIdFormat ?? was?.nameIdFormat ?? 'email',
     signingCert: spCert,
     encryptionCert: encryptionCert === undefined ? (metadata?.encryptionCert ?? was?.encryptionCert ?? null) : encryptionCert,
@@ -121,6 +126,7 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
     metadataUrl: body.metadataUrl === '' ? null : (body.metadataUrl ?? was?.metadataUrl ?? null),
     createdAt: was?.createdAt ?? now,
     updatedAt: now,
+    assertionEncryption: body.assertionEncryption ?? was?.assertionEncryption ?? null,
   };
   if (!row.signResponse && !row.signAssertion) throw fieldError([{ field: 'signAssertion', rule: 'rule.samlSigned' }]);
   await ctx.audit.change(async () => {

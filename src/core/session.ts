@@ -159,19 +159,27 @@ export async function reload(options: { authCheck?: boolean } = {}): Promise<Ses
   return state;
 }
 
-/** Signs out (GET /cas/logout), forgets the session and goes to the answer's redirectURL or /login.
+/** Signs out (GET /cas/logout), forgets the session and goes to the answer's appLogoutURL (a full
+ *  page load through the SAML apps' sign-out), else its redirectURL or /login.
  *  Resolves to that target; the local session is cleared even when the call fails. */
 export async function logout(): Promise<string> {
   let target = LOGIN_PATH;
+  let appLogoutURL: string | undefined;
   try {
     const answer = await auth.casLogout();
     if (answer?.redirectURL) target = answer.redirectURL;
+    appLogoutURL = answer?.appLogoutURL;
   } catch {
     // Already reported by the HTTP client; signing out locally still goes on.
   } finally {
     pendingStep = undefined;
     clearSession();
     setToken(undefined);
+  }
+  // SAML apps reached only through the browser: the server's page visits each, then the sign-in page.
+  if (appLogoutURL && globalThis.location) {
+    globalThis.location.assign(appLogoutURL);
+    return appLogoutURL;
   }
   requestNavigation(target);
   return target;

@@ -88,7 +88,7 @@ test('signing keys: only the platform reads or rotates them; no private key is e
 });
 
 test("Single Logout: one app's LogoutRequest cannot end a session another app was given", async () => {
-  const victimApp = await ServiceProvider.register(server, admin, 'Slo_Victim_App');
+  const victimApp = await ServiceProvider.register(server, admin, 'Slo_Victim_App', { signRequests: true });
   const attackerApp = await ServiceProvider.register(server, admin, 'Slo_Attacker_App');
   const first = await victimApp.sendAuthnRequest(browser);
   const { form } = await consentAndAnswer(browser, first.headers.get('location')!);
@@ -98,9 +98,16 @@ test("Single Logout: one app's LogoutRequest cannot end a session another app wa
   const logout = `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_slo${Date.now()}" Version="2.0" IssueInstant="${new Date().toISOString()}"><saml:Issuer>${attackerApp.entityId}</saml:Issuer><saml:NameID>${nameId}</saml:NameID><samlp:SessionIndex>${sessionIndex}</samlp:SessionIndex></samlp:LogoutRequest>`;
   await server.client().raw('GET', `/api/saml/slo?SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(logout)).toString('base64'))}`);
   assert.equal((await browser.get('/api/saml/keys')).status, 403, 'the victim is still signed in (403, not 401)');
-  // Control: the same request from the app that holds the session does end it.
-  const own = logout.replace(attackerApp.entityId, victimApp.entityId).replace('ID="_slo', 'ID="_own');
-  await server.client().raw('GET', `/api/saml/slo?SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(own)).toString('base64'))}`);
+  // Control: the same request signed by the app that holds the session does end it (an unsigned
+  // one ends nothing: test/server/saml-single-logout.test.ts).
+  const own = new URL(
+    await victimApp.sp.getLogoutUrlAsync(
+      { nameID: nameId, nameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress', sessionIndex, issuer: victimApp.entityId },
+      'r',
+      {},
+    ),
+  );
+  await server.client().raw('GET', own.pathname + own.search);
   assert.equal((await browser.get('/api/saml/keys')).status, 401);
 });
 

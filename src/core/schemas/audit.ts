@@ -56,6 +56,7 @@ export const auditActions = [
   'webhook.update',
   'webhook.delete',
   'webhook.redeliver',
+  'app.sign_out',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

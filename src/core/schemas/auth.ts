@@ -110,7 +110,9 @@ export const sessionUser = v.object({
 export const sessionAnswer = v.object({ id: v.string(), user: sessionUser, administeredApps: v.array(ownedApp) });
 
 export const casLoginAnswer = v.object({ loginSuccess: v.boolean(), redirectURL: v.string(), message: v.string() });
-export const logoutAnswer = v.object({ redirectURL: v.string() });
+/** `appLogoutURL`: where the browser goes first to sign out of the SAML apps reached only through
+ *  it (front-channel Single Logout); the last of them brings it to the sign-in page. */
+export const logoutAnswer = v.object({ redirectURL: v.string(), appLogoutURL: v.optional(v.string()) });
 
 /** GET /user/sessions: the current user's sessions (public handles only). */
 export const sessionInfo = v.object({

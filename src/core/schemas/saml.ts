@@ -10,6 +10,17 @@ export type NameIdFormat = (typeof NAME_ID_FORMATS)[number];
 
 export const SAML_BINDINGS = ['HTTP-POST', 'HTTP-Redirect'] as const;
 
+/** How the app's Single Logout service is reached: through the browser (HTTP-Redirect, HTTP-POST)
+ *  or server to server (SOAP, the only one that reaches the app when no browser is there: an
+ *  administrator ending the person's sessions, disabling them, a password reset). */
+export const SLO_BINDINGS = ['HTTP-Redirect', 'HTTP-POST', 'SOAP'] as const;
+export type SloBinding = (typeof SLO_BINDINGS)[number];
+
+/** How an app's assertions are encrypted when it registered an encryption certificate (the key
+ *  travels with RSA-OAEP). AES-256-GCM unless the app can only read AES-256-CBC. */
+export const ASSERTION_ENCRYPTIONS = ['aes256-gcm', 'aes256-cbc'] as const;
+export type AssertionEncryption = (typeof ASSERTION_ENCRYPTIONS)[number];
+
 /** At most this many assertion consumer service URLs per app. */
 export const MAX_ACS_URLS = 10;
 
@@ -51,6 +62,8 @@ export const samlProviderBody = v.object({
   signAssertion: v.optional(v.boolean()),
   metadataXml: v.optional(v.pipe(v.string(), v.maxLength(64 * 1024, 'rule.samlMetadata'))),
   metadataUrl: v.optional(v.union([v.literal(''), samlUrl], 'rule.url')),
+  sloBinding: v.optional(v.picklist(SLO_BINDINGS, 'rule.sloBinding')),
+  assertionEncryption: v.optional(v.picklist(ASSERTION_ENCRYPTIONS, 'rule.assertionEncryption')),
 });
 
 /** This server as the identity provider: what an administrator gives the app. */
@@ -68,6 +81,8 @@ export const samlProvider = v.object({
   signResponse: v.boolean(),
   signAssertion: v.boolean(),
   metadataUrl: v.nullable(v.string()),
+  sloBinding: v.nullable(v.picklist(SLO_BINDINGS)),
+  assertionEncryption: v.picklist(ASSERTION_ENCRYPTIONS),
 });
 
 /** The app's SAML settings (null when it is not a service provider) and this identity provider. */
@@ -77,8 +92,9 @@ export const samlKeyList = v.array(v.object({ id: v.string(), state: v.picklist(
 
 export const samlRequestParams = v.object({ id: v.pipe(v.string('rule.required'), v.regex(/^[\w-]{10,100}$/, 'rule.uid')) });
 
-/** A sign-in to an app waiting for the person (the SAML sign-in page). */
-export const samlRequest = v.object({ appId: v.string(), appName: v.string(), trusted: v.boolean() });
+/** A sign-in to an app waiting for the person (the SAML sign-in page). `trusted`: allowed without
+ *  asking (a trusted app, or the person's consent to this app is remembered: `remembered`). */
+export const samlRequest = v.object({ appId: v.string(), appName: v.string(), trusted: v.boolean(), remembered: v.boolean() });
 
 /** Where the browser goes next: the page that posts the assertion to the app, or back to the app
  *  with a refusal. */

@@ -238,6 +238,21 @@ describe('session: logout', () => {
     assert.equal(await logout(), '/login');
     assert.equal($session.get().status, 'anonymous');
   });
+
+  it('with an appLogoutURL (SAML apps to sign out of in the browser): a full page load there', async () => {
+    const visited: string[] = [];
+    const page = globalThis as { location?: unknown };
+    page.location = { assign: (url: string) => visited.push(url) };
+    try {
+      server.handle('GET /cas/logout', ok({ redirectURL: '/login', appLogoutURL: 'http://iam.test/api/saml/logout/chain' }));
+      $session.set({ status: 'authenticated' });
+      assert.equal(await logout(), 'http://iam.test/api/saml/logout/chain');
+      assert.deepEqual(visited, ['http://iam.test/api/saml/logout/chain']);
+      assert.equal($session.get().status, 'anonymous');
+    } finally {
+      delete page.location;
+    }
+  });
 });
 
 describe('api modules', () => {

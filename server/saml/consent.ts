@@ -1,0 +1,37 @@
+// A person's consent to a SAML app, remembered as their OpenID Connect consent is: they are not
+// asked again while what the app is told about them stays the same (the fingerprint: the NameID
+// format and the names of the attributes it receives), until the consent is withdrawn: a denial,
+// or the end of their app access (signing out, disabling them, a password reset, an administrator
+// ending their sessions: server/saml/sessions.ts), when their OpenID Connect grants end too.
+import { createHash } from 'node:crypto';
+import type { Ctx } from '../context';
+
+/** What the app is told, as one value: a change asks the person again. */
+export const consentFingerprint = (nameIdFormat: string, attributes: Record<string, string[]>) =>
+  createHash('sha256')
+    .update(
+      JSON.stringify([
+        nameIdFormat,
+        Object.keys(attributes)
+          .filter((name) => attributes[name]!.length)
+          .sort(),
+      ]),
+    )
+    .digest('base64url');
+
+export async function consentRemembered(ctx: Ctx, userId: string, appId: string, fingerprint: string): Promise<boolean> {
+  const row = await ctx.db.selectFrom('samlConsents').select('fingerprint').where('userId', '=', userId).where('appId', '=', appId).executeTakeFirst();
+  return row?.fingerprint === fingerprint;
+}
+
+export async function rememberConsent(ctx: Ctx, userId: string, appId: string, fingerprint: string): Promise<void> {
+  await ctx.db
+    .insertInto('samlConsents')
+    .values({ userId, appId, fingerprint, createdAt: ctx.now() })
+    .onConflict((conflict) => conflict.columns(['userId', 'appId']).doUpdateSet({ fingerprint, createdAt: ctx.now() }))
+    .execute();
+}
+
+export async function forgetConsent(ctx: Ctx, userId: string, appId: string): Promise<void> {
+  await ctx.db.deleteFrom('samlConsents').where('userId', '=', userId).where('appId', '=', appId).execute();
+}

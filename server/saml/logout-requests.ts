@@ -1,0 +1,64 @@
+// The LogoutRequests this identity provider sends an app to end a session it gave it (its NameID
+// and SessionIndex), signed with the active key, in the binding the app registered: inside a SOAP
+// envelope (back-channel.ts), an HTTP-POST form, or an HTTP-Redirect query signed over its raw
+// parameters (front-channel.ts). Every request sent is recorded in the audit log ('app.sign_out').
+import { sign } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
+import type { Ctx } from '../context';
+import { buildLogoutRequest } from './messages';
+import { RSA_SHA256, signElement } from './signatures';
+import { idpEndpoints } from './endpoints';
+import { publishedKeys } from './keys';
+import { NAME_ID_URNS } from './sp-metadata';
+import type { NameIdFormat } from '../../src/core/schemas/saml';
+
+/** A session of an app to end, and where the app hears of it. */
+export interface LogoutTarget {
+  appId: string;
+  userId: string;
+  nameId: string;
+  sessionIndex: string;
+  sloUrl: string;
+}
+
+/** The LogoutRequest for the app's session (unsigned XML) and its ID. */
+async function unsignedRequest(ctx: Ctx, target: LogoutTarget) {
+  const sp = await ctx.db.selectFrom('samlServiceProviders').select('nameIdFormat').where('appId', '=', target.appId).executeTakeFirst();
+  const format = NAME_ID_URNS[(sp?.nameIdFormat ?? 'unspecified') as NameIdFormat];
+  return buildLogoutRequest(idpEndpoints(ctx).entityId, target.sloUrl, target.nameId, format, target.sessionIndex, ctx.now());
+}
+
+/** The signed LogoutRequest (XML, an enveloped signature: SOAP and HTTP-POST) and its ID. */
+export async function logoutRequestFor(ctx: Ctx, target: LogoutTarget): Promise<{ xml: string; id: string }> {
+  const { xml, id } = await unsignedRequest(ctx, target);
+  const [key] = await publishedKeys(ctx.db, ctx.now());
+  return { xml: signElement(xml, id, key!), id };
+}
+
+/** The HTTP-Redirect binding's URL (§3.4.4.1): the deflated request, RelayState and SigAlg, signed
+ *  over their encoded octets in that order. The XML itself carries no signature. */
+export async function redirectUrlFor(ctx: Ctx, target: LogoutTarget, relayState: string): Promise<string> {
+  const { xml } = await unsignedRequest(ctx, target);
+  const [key] = await publishedKeys(ctx.db, ctx.now());
+  const query = [
+    `SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`,
+    `RelayState=${encodeURIComponent(relayState)}`,
+    `SigAlg=${encodeURIComponent(RSA_SHA256)}`,
+  ].join('&');
+  const signature = sign('sha256', Buffer.from(query), key!.privateKey).toString('base64');
+  const url = new URL(target.sloUrl);
+  return `${url.origin}${url.pathname}?${url.search ? `${url.search.slice(1)}&` : ''}${query}&Signature=${encodeURIComponent(signature)}`;
+}
+
+/** The audit record of a LogoutRequest sent (or, over SOAP, given up after the last attempt). */
+export async function recordLogoutSent(ctx: Ctx, target: LogoutTarget, binding: string, delivered: boolean): Promise<void> {
+  const person = await ctx.db.selectFrom('users').select(['id', 'username', 'tenantId']).where('id', '=', target.userId).executeTakeFirst();
+  await ctx.audit.record({
+    action: 'app.sign_out',
+    actor: person ? { id: person.id, username: person.username } : null,
+    target: { type: 'app', id: target.appId },
+    tenantId: person?.tenantId ?? null,
+    success: delivered,
+    detail: { protocol: 'saml', binding },
+  });
+}

@@ -1,0 +1,69 @@
+// An app with an encryption certificate gets its assertion encrypted (node-saml decrypts it with its
+// key: AES-256-GCM, or AES-256-CBC when chosen); a person's consent is remembered until what the app
+// is told changes or the person signs out; the portal's IdP-initiated sign-in opens only the apps
+// the portal shows the person.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, transform, type Client, type TestServer } from './harness';
+import { consentAndAnswer, ok, ServiceProvider } from './saml-support';
+
+let server: TestServer;
+let admin: Client;
+let browser: Client;
+
+before(async () => {
+  server = await startServer();
+  admin = await server.admin();
+  await ok(admin.post('/api/user', { username: 'saml-enc', realName: 'Saml_Enc', email: 'saml-enc@example.test', password: transform('Secret123') }));
+  browser = server.client();
+  assert.equal((await browser.login('saml-enc', 'Secret123')).status, 200);
+});
+after(() => server.stop());
+
+for (const assertionEncryption of ['aes256-gcm', 'aes256-cbc'] as const) {
+  test(`an app with an encryption certificate gets an encrypted assertion (${assertionEncryption}) that only its key opens`, async () => {
+    const provider = await ServiceProvider.register(server, admin, `Encrypted_${assertionEncryption}`);
+    await ok(admin.put(`/api/apps/${provider.appId}/saml-provider`, { encryptionCert: provider.key.certificate, assertionEncryption }));
+    const first = await provider.sendAuthnRequest(browser);
+    const { form } = await consentAndAnswer(browser, first.headers.get('location')!);
+    const xml = Buffer.from(form.fields.SAMLResponse!, 'base64').toString();
+    assert.match(xml, /<saml:EncryptedAssertion/);
+    assert.doesNotMatch(xml, /saml-enc@example\.test|Saml_Enc/, 'the person is readable in the response');
+    assert.match(xml, new RegExp(assertionEncryption === 'aes256-gcm' ? 'xmlenc11#aes256-gcm' : 'xmlenc#aes256-cbc'));
+    const reader = ServiceProvider.library(server, provider.entityId, provider.acsUrl, [...(provider.sp.options.idpCert as string[])], provider.key, {
+      saml: { decryptionPvk: provider.key.privateKey, validateInResponseTo: 'never' as never },
+    });
+    const { profile } = await reader.validatePostResponseAsync({ SAMLResponse: form.fields.SAMLResponse! });
+    assert.equal(profile?.nameID, 'saml-enc@example.test');
+    await assert.rejects(provider.sp.validatePostResponseAsync({ SAMLResponse: form.fields.SAMLResponse! }));
+  });
+}
+
+test('consent is remembered until what the app is told changes, and ends with the sign-out', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Consent_App');
+  const ask = async () => {
+    const first = await provider.sendAuthnRequest(browser);
+    const id = new URL(first.headers.get('location')!, 'http://x').searchParams.get('request')!;
+    return ok(browser.get<{ trusted: boolean; remembered: boolean }>(`/api/saml/requests/${id}`));
+  };
+  assert.equal((await ask()).remembered, false);
+  await consentAndAnswer(browser, (await provider.sendAuthnRequest(browser)).headers.get('location')!);
+  const again = await ask();
+  assert.equal(again.remembered, true);
+  assert.equal(again.trusted, true, 'the page asks again');
+  await ok(admin.put(`/api/apps/${provider.appId}/saml-provider`, { nameIdFormat: 'persistent' }));
+  assert.equal((await ask()).remembered, false, 'the app is told something else: the person is asked again');
+  await consentAndAnswer(browser, (await provider.sendAuthnRequest(browser)).headers.get('location')!);
+  assert.equal((await ask()).remembered, true);
+  await ok(browser.get('/api/cas/logout'));
+  assert.equal((await browser.login('saml-enc', 'Secret123')).status, 200);
+  assert.equal((await ask()).remembered, false, 'the consent outlived the sign-out');
+});
+
+test('a signed-in person cannot open from the portal an app the portal does not show them (404)', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Hidden_Portal_App');
+  const launched = await browser.post(`/api/saml/apps/${provider.appId}/launch`, {});
+  assert.equal(launched.status, 404);
+  // Control: the platform administrator (who administers every app) may open it.
+  assert.equal((await admin.post(`/api/saml/apps/${provider.appId}/launch`, {})).status, 200);
+});

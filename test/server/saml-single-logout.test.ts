@@ -1,0 +1,194 @@
+// SAML Single Logout from this identity provider to the apps, checked by a service-provider library
+// the server does not use (node-saml): when a person's session ends without a browser (an
+// administrator ends it, the person is disabled) an app with a SOAP service is told server to
+// server; a browser sign-out visits the apps with a browser-only service (HTTP-Redirect, HTTP-POST)
+// one after the other and ends on the sign-in page; an audit record per LogoutRequest sent. Hostile:
+// an unsigned LogoutRequest ends nothing, a RelayState is never followed as an address.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { deflateRawSync } from 'node:zlib';
+import { startServer, transform, type Client, type TestServer } from './harness';
+import { consentAndAnswer, ok, postedForm, ServiceProvider } from './saml-support';
+import { Status } from '../../src/core/enums';
+
+let server: TestServer;
+let admin: Client;
+let receiver: Server;
+let receiverUrl: string;
+/** What the SOAP receiver got: each LogoutRequest as node-saml read it (or its error). */
+const received: { app: string; profile?: { nameID?: string; sessionIndex?: string }; error?: string }[] = [];
+const soapApps = new Map<string, ServiceProvider>();
+
+before(async () => {
+  server = await startServer({ outboundAllow: ['127.0.0.1'] });
+  admin = await server.admin();
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const app = decodeURIComponent(request.url!.split('/')[1]!);
+      const provider = soapApps.get(app)!;
+      const message = /<samlp:LogoutRequest[\s\S]*<\/samlp:LogoutRequest>/.exec(body)?.[0] ?? '';
+      provider.sp
+        .validatePostRequestAsync({ SAMLRequest: Buffer.from(message).toString('base64') })
+        .then(({ profile }) => {
+          received.push({ app, profile: profile ?? undefined });
+          const inResponseTo = profile?.ID ?? '';
+          response
+            .writeHead(200, { 'content-type': 'text/xml' })
+            .end(
+              `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${Date.now()}" Version="2.0" IssueInstant="${new Date().toISOString()}" InResponseTo="${inResponseTo}"><saml:Issuer>${provider.entityId}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status></samlp:LogoutResponse></soap:Body></soap:Envelope>`,
+            );
+        })
+        .catch((error: Error) => {
+          received.push({ app, error: error.message });
+          response.writeHead(500).end();
+        });
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+});
+after(async () => {
+  await server.stop();
+  receiver.close();
+});
+
+async function person(name: string): Promise<{ id: string; browser: Client }> {
+  const { id } = await ok(
+    admin.post<{ id: string }>('/api/user', { username: name, realName: name, email: `${name}@example.test`, password: transform('Secret123') }),
+  );
+  const browser = server.client();
+  assert.equal((await browser.login(name, 'Secret123')).status, 200);
+  return { id, browser };
+}
+
+/** An app whose Single Logout service is reached with `binding`. */
+async function app(name: string, binding: 'SOAP' | 'HTTP-Redirect' | 'HTTP-POST'): Promise<ServiceProvider> {
+  const provider = await ServiceProvider.register(server, admin, name, { signRequests: true });
+  const sloUrl = binding === 'SOAP' ? `${receiverUrl}/${name}` : `http://127.0.0.1:9/${name}/slo`;
+  await ok(admin.put(`/api/apps/${provider.appId}/saml-provider`, { sloUrl, sloBinding: binding }));
+  if (binding === 'SOAP') soapApps.set(name, provider);
+  return provider;
+}
+
+/** Signs the person in to the app; answers the NameID and SessionIndex the app was given. */
+async function signIn(provider: ServiceProvider, browser: Client) {
+  const first = await provider.sendAuthnRequest(browser);
+  const { form } = await consentAndAnswer(browser, first.headers.get('location')!);
+  const { profile } = await provider.sp.validatePostResponseAsync({ SAMLResponse: form.fields.SAMLResponse! });
+  return { nameID: profile!.nameID, sessionIndex: profile!.sessionIndex! };
+}
+
+async function until<T>(what: () => T | undefined, timeoutMs = 8_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = what();
+    if (value !== undefined) return value;
+    if (Date.now() > end) assert.fail('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function signOutRecords(appId: string) {
+  const audit = await ok(admin.get<{ list: { action: string; success: boolean; targetId: string | null }[] }>('/api/audit?action=app.sign_out'));
+  return audit.list.filter((entry) => entry.targetId === appId);
+}
+
+test('an administrator ending the sessions, and disabling the person: the SOAP app is told (node-saml reads a signed LogoutRequest)', async () => {
+  const provider = await app('Soap_App', 'SOAP');
+  const alice = await person('slo-alice');
+  const session = await signIn(provider, alice.browser);
+  await ok(admin.delete(`/api/user/${alice.id}/sessions`));
+  const told = await until(() => received.find((entry) => entry.profile?.sessionIndex === session.sessionIndex || entry.error));
+  assert.equal(told.error, undefined);
+  assert.equal(told.profile?.nameID, session.nameID);
+  assert.equal((await alice.browser.get('/api/cas/session')).status, 401);
+  // The audit record is written once the app answered.
+  for (let tries = 0; (await signOutRecords(provider.appId)).filter((entry) => entry.success).length !== 1; tries++) {
+    assert.ok(tries < 100, 'no audit record of the LogoutRequest sent');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  const bob = await person('slo-bob');
+  const bobSession = await signIn(provider, bob.browser);
+  const user = await ok(admin.get<{ version: number }>(`/api/user/${bob.id}`));
+  await ok(admin.put(`/api/user/${bob.id}`, { availabilityStatus: Status.Disabled, version: user.version }));
+  const toldBob = await until(() => received.find((entry) => entry.profile?.sessionIndex === bobSession.sessionIndex));
+  assert.equal(toldBob.profile?.nameID, bobSession.nameID);
+});
+
+test('a browser sign-out visits the HTTP-Redirect and HTTP-POST apps in turn (node-saml checks each signed LogoutRequest), then the sign-in page', async () => {
+  const redirectApp = await app('Redirect_Slo_App', 'HTTP-Redirect');
+  const postApp = await app('Post_Slo_App', 'HTTP-POST');
+  const carol = await person('slo-carol');
+  const sessions = { [redirectApp.appId]: await signIn(redirectApp, carol.browser), [postApp.appId]: await signIn(postApp, carol.browser) };
+  const answer = await ok(carol.browser.get<{ redirectURL: string; appLogoutURL?: string }>('/api/cas/logout'));
+  assert.ok(answer.appLogoutURL, 'no front-channel logout to go through');
+  const seen: string[] = [];
+  let next = new URL(answer.appLogoutURL).pathname;
+  for (let step = 0; step < 2; step++) {
+    const visit = await carol.browser.raw('GET', next);
+    let provider: ServiceProvider;
+    let relayState: string;
+    let profile: { nameID?: string; sessionIndex?: string } | null;
+    if (visit.status === 303) {
+      const location = new URL(visit.headers.get('location')!);
+      provider = redirectApp;
+      const query = Object.fromEntries(location.searchParams);
+      ({ profile } = await provider.sp.validateRedirectAsync(query, location.search.slice(1)));
+      relayState = query.RelayState!;
+    } else {
+      assert.equal(visit.status, 200);
+      const { action, fields } = postedForm(await visit.text());
+      provider = postApp;
+      assert.equal(action, 'http://127.0.0.1:9/Post_Slo_App/slo');
+      ({ profile } = await provider.sp.validatePostRequestAsync({ SAMLRequest: fields.SAMLRequest! }));
+      relayState = fields.RelayState!;
+    }
+    seen.push(provider.appId);
+    assert.equal(profile?.sessionIndex, sessions[provider.appId]!.sessionIndex);
+    assert.equal(profile?.nameID, sessions[provider.appId]!.nameID);
+    // The app answers with its signed LogoutResponse, carrying the RelayState back.
+    const back = new URL(await provider.sp.getLogoutResponseUrlAsync(profile as never, relayState, {}, true));
+    const returned = await carol.browser.raw('GET', back.pathname + back.search);
+    assert.equal(returned.status, 303);
+    next = returned.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '');
+  }
+  assert.deepEqual(seen.sort(), [redirectApp.appId, postApp.appId].sort());
+  assert.equal(next, '/login', 'the last app leads to the sign-in page');
+  assert.equal((await signOutRecords(redirectApp.appId)).length, 1);
+  assert.equal((await signOutRecords(postApp.appId)).length, 1);
+});
+
+test('RelayState on logout is never followed as an address (no open redirect)', async () => {
+  const provider = await app('Relay_Slo_App', 'HTTP-Redirect');
+  const forged = new URL(
+    await provider.sp.getLogoutResponseUrlAsync({ ID: '_x', issuer: 'x', nameID: 'n', nameIDFormat: 'f' }, 'https://evil.example/', {}, true),
+  );
+  const answer = await server.client().raw('GET', forged.pathname + forged.search);
+  assert.equal(answer.status, 303);
+  assert.equal(answer.headers.get('location'), '/login');
+  const step = await server.client().raw('GET', `/api/saml/logout/${encodeURIComponent('https://evil.example/')}`);
+  assert.equal(step.status, 303);
+  assert.equal(step.headers.get('location'), '/login');
+});
+
+test('an unsigned LogoutRequest, even from the app that holds the session, ends nothing (RequestDenied)', async () => {
+  const provider = await app('Unsigned_Slo_App', 'HTTP-POST');
+  const dave = await person('slo-dave');
+  const session = await signIn(provider, dave.browser);
+  const logout = `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_unsigned${Date.now()}" Version="2.0" IssueInstant="${new Date().toISOString()}"><saml:Issuer>${provider.entityId}</saml:Issuer><saml:NameID>${session.nameID}</saml:NameID><samlp:SessionIndex>${session.sessionIndex}</samlp:SessionIndex></samlp:LogoutRequest>`;
+  const answer = await server.client().raw('GET', `/api/saml/slo?SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(logout)).toString('base64'))}`);
+  assert.equal(answer.status, 200);
+  assert.match(Buffer.from(postedForm(await answer.text()).fields.SAMLResponse!, 'base64').toString(), /status:RequestDenied/);
+  assert.equal((await dave.browser.get('/api/cas/session')).status, 200, 'an unsigned LogoutRequest ended the session');
+  // Control: the same request signed by the app ends it.
+  const signed = new URL(
+    await provider.sp.getLogoutUrlAsync({ ...session, nameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress', issuer: 'x' }, 'r', {}),
+  );
+  await server.client().raw('GET', signed.pathname + signed.search);
+  assert.equal((await dave.browser.get('/api/cas/session')).status, 401);
+});
