@@ -5,7 +5,15 @@
 import { useState, type FormEvent } from 'react';
 import { saveSamlProvider, type SamlProviderAnswer, type SamlProviderChanges } from '../../../core/api/saml';
 import { notifySuccess } from '../../../core/messages';
-import { MAX_ACS_URLS, NAME_ID_FORMATS, SAML_BINDINGS, samlProviderBody, type NameIdFormat } from '../../../core/schemas/saml';
+import {
+  ASSERTION_ENCRYPTIONS,
+  MAX_ACS_URLS,
+  NAME_ID_FORMATS,
+  SAML_BINDINGS,
+  SLO_BINDINGS,
+  samlProviderBody,
+  type NameIdFormat,
+} from '../../../core/schemas/saml';
 import { validate } from '../../../core/validation';
 import { useT, useTRule } from '../../i18n';
 import { CheckboxField, PlainTextField, SelectField, TextAreaField } from '../../widgets/admin/AdminFields';
@@ -16,14 +24,18 @@ import * as styles from './SamlPanel.css';
 
 type Provider = NonNullable<SamlProviderAnswer['provider']>;
 type Binding = (typeof SAML_BINDINGS)[number];
+type SloBinding = (typeof SLO_BINDINGS)[number];
+type AssertionEncryption = (typeof ASSERTION_ENCRYPTIONS)[number];
 
 interface Draft {
   entityId: string;
   acsUrls: { url: string; binding: Binding }[];
   sloUrl: string;
+  sloBinding: SloBinding;
   nameIdFormat: NameIdFormat;
   signingCert: string;
   encryptionCert: string;
+  assertionEncryption: AssertionEncryption;
   wantRequestsSigned: boolean;
   signResponse: boolean;
   signAssertion: boolean;
@@ -33,9 +45,11 @@ const draftOf = (provider: Provider | null): Draft => ({
   entityId: provider?.entityId ?? '',
   acsUrls: provider?.acsUrls.length ? provider.acsUrls : [{ url: '', binding: 'HTTP-POST' }],
   sloUrl: provider?.sloUrl ?? '',
+  sloBinding: provider?.sloBinding ?? 'HTTP-Redirect',
   nameIdFormat: provider?.nameIdFormat ?? 'email',
   signingCert: provider?.signingCert ?? '',
   encryptionCert: provider?.encryptionCert ?? '',
+  assertionEncryption: provider?.assertionEncryption ?? 'aes256-gcm',
   wantRequestsSigned: provider?.wantRequestsSigned ?? false,
   signResponse: provider?.signResponse ?? true,
   signAssertion: provider?.signAssertion ?? true,
@@ -154,6 +168,19 @@ export function SamlProviderForm({ appId, provider, onSaved }: { appId: string; 
         onValue={(value) => change({ sloUrl: value })}
       />
       <SelectField
+        label={t('admin:saml.sloBinding')}
+        value={draft.sloBinding}
+        error={errors.sloBinding}
+        hint={t(`admin:saml.sloBindingHint.${draft.sloBinding}`)}
+        onChange={(event) => change({ sloBinding: event.currentTarget.value as SloBinding })}
+      >
+        {SLO_BINDINGS.map((binding) => (
+          <option key={binding} value={binding}>
+            {binding}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
         label={t('admin:saml.nameIdFormat')}
         value={draft.nameIdFormat}
         error={errors.nameIdFormat}
@@ -182,6 +209,21 @@ export function SamlProviderForm({ appId, provider, onSaved }: { appId: string; 
         error={errors.encryptionCert}
         onChange={(event) => change({ encryptionCert: event.currentTarget.value })}
       />
+      {draft.encryptionCert.trim() && (
+        <SelectField
+          label={t('admin:saml.assertionEncryption')}
+          value={draft.assertionEncryption}
+          error={errors.assertionEncryption}
+          hint={t(`admin:saml.assertionEncryptionHint.${draft.assertionEncryption}`)}
+          onChange={(event) => change({ assertionEncryption: event.currentTarget.value as AssertionEncryption })}
+        >
+          {ASSERTION_ENCRYPTIONS.map((algorithm) => (
+            <option key={algorithm} value={algorithm}>
+              {t(`admin:saml.encryptionAlgorithm.${algorithm}`)}
+            </option>
+          ))}
+        </SelectField>
+      )}
       <div className={ui.field}>
         <CheckboxField
           label={t('admin:saml.wantRequestsSigned')}
