@@ -122,7 +122,10 @@ test('a CSV import: the check lists the bad row, the import creates the others, 
   assert.deepEqual(await bodyRows(problems).first().locator('td').allTextContents(), ['3', 'csv-bad', 'email', 'Please enter a valid email address']);
   assert.deepEqual(await seriousViolations(page, 'import check'), []);
 
-  await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+  // The check done, "Import" is the next step and has the focus: Enter imports.
+  const importButton = dialog.getByRole('button', { name: 'Import', exact: true });
+  assert.equal(await importButton.evaluate((button) => (button.getRootNode() as Document | ShadowRoot).activeElement === button), true);
+  await page.keyboard.press('Enter');
   await dialog.getByRole('status').getByText('Import finished: 2 created, 0 updated, 0 unchanged, 1 refused.').waitFor();
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });

@@ -27,6 +27,7 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
   const [failure, setFailure] = useState<string>();
   const [template, setTemplate] = useState<string>();
   const alive = useRef(true);
+  const importButton = useRef<HTMLButtonElement>(null);
   useEffect(() => () => void (alive.current = false), []);
   useEffect(() => {
     const url = URL.createObjectURL(importTemplate());
@@ -65,7 +66,12 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
   const problemText = (problem: Problem) => (problem.rule.startsWith('rule.') ? tRule(problem.rule) : problem.rule);
   const counts = job && { created: job.created, updated: job.updated, unchanged: job.unchanged, failed: job.failed };
   const finished = job && job.status !== ImportStatus.Running;
-  const checked = finished && job.mode === 'check' && job.status === ImportStatus.Done;
+  // After a check with rows to import, "Import" is the next step: the primary button, and focused
+  // (the check button was disabled while it ran, which left the focus nowhere).
+  const checked = finished && job.mode === 'check' && job.status === ImportStatus.Done && job.created + job.updated > 0;
+  useEffect(() => {
+    if (checked) importButton.current?.focus();
+  }, [checked]);
 
   return (
     <DialogFrame open size="wide" onOpenChange={(open) => !open && !running && onClose()} title={t('admin:import.title')} description={t('admin:import.intro')}>
@@ -158,7 +164,13 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
           <button type="button" className={checked ? ui.button.secondary : ui.button.primary} disabled={running || !file} onClick={() => void run('check')}>
             {t('admin:import.check')}
           </button>
-          <button type="button" className={checked ? ui.button.primary : ui.button.secondary} disabled={running || !file} onClick={() => void run('apply')}>
+          <button
+            ref={importButton}
+            type="button"
+            className={checked ? ui.button.primary : ui.button.secondary}
+            disabled={running || !file}
+            onClick={() => void run('apply')}
+          >
             {t('admin:import.start')}
           </button>
         </div>
