@@ -20,6 +20,7 @@ import { reportUsernameTwins } from './auth/usernames';
 import { createGate } from './auth/gate';
 import { ApiError, tooMany, unavailable } from './http/errors';
 import { databaseUnavailable, RETRY_AFTER_S } from './db/availability';
+import { answersSamlDocument } from './saml/endpoints';
 import { healthRoutes } from './routes/health';
 import { metricsRoutes } from './observability/metrics';
 import { answerWithRequestId, loggingOptions } from './observability/logging';
@@ -161,8 +162,9 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     xPermittedCrossDomainPolicies: false,
     xXssProtection: false,
   });
-  /** The API's JSON answers (not the provider's pages under /api/oidc/, which are documents). */
-  const answersJson = (url: string) => (url.startsWith('/api/') && !url.startsWith('/api/oidc/')) || url.startsWith('/scim/');
+  /** The API's JSON answers (not the OpenID provider's pages under /api/oidc/ nor the SAML
+   *  endpoints that answer the HTTP-POST binding's page: documents). */
+  const answersJson = (url: string) => (url.startsWith('/api/') && !url.startsWith('/api/oidc/') && !answersSamlDocument(url)) || url.startsWith('/scim/');
   // X-Forwarded-* count only when the socket's peer is one of the configured proxies. Answers
   // Fastify and Node give before our hooks run are the envelope with the security headers too.
   const app = Fastify({

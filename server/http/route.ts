@@ -216,7 +216,8 @@ export function defineRoute<B extends Schema | undefined = undefined, Q extends 
         // Keyed per caller: a signed-in person (an app's token has no key of its own here).
         const result = key !== undefined && actor ? await onceFor(request.server.ctx, request, reply, actor.id, key, answer) : await answer();
         // Set once the answer succeeded (a replayed one included): only what the schema declares is written.
-        if (spec.response && !spec.raw) reply.serializer(cutTo(spec.response));
+        // A serializer of our own leaves the content type to us (Fastify sets it only for its own).
+        if (spec.response && !spec.raw) reply.serializer(cutTo(spec.response)).type('application/json; charset=utf-8');
         return result;
       }),
   });

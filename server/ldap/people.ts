@@ -63,13 +63,13 @@ export async function createPerson(
   person: DirectoryPerson,
   ip: string,
 ): Promise<PersonOutcome> {
-  const conflict = (field: LdapConflictEntry['field'], detail: string): PersonOutcome => ({
+  const conflictOver = (field: LdapConflictEntry['field'], detail: string): PersonOutcome => ({
     kind: 'conflict',
     conflict: { dn: person.dn, username: person.username, field, detail },
   });
-  if (!person.username) return conflict('invalid', 'the entry has no value for the username attribute');
-  if (await usernameTaken(ctx, person.username)) return conflict('username', 'someone here already has this username');
-  if (person.email && (await accountByIdentifier(ctx, 'email', person.email))) return conflict('email', 'someone here already has this e-mail');
+  if (!person.username) return conflictOver('invalid', 'the entry has no value for the username attribute');
+  if (await usernameTaken(ctx, person.username)) return conflictOver('username', 'someone here already has this username');
+  if (person.email && (await accountByIdentifier(ctx, 'email', person.email))) return conflictOver('email', 'someone here already has this e-mail');
   try {
     const input = v.parse(userCreateBody, {
       username: person.username,
@@ -88,7 +88,7 @@ export async function createPerson(
     const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
     return { kind: 'created', user };
   } catch (error) {
-    return conflict('invalid', refusal(error));
+    return conflictOver('invalid', refusal(error));
   }
 }
 

@@ -19,25 +19,26 @@ import { idpMetadata } from '../saml/idp-metadata';
 import { keyStates, publishedKeys, rotateKeys } from '../saml/keys';
 import { SAML_MOUNT } from '../saml/endpoints';
 import { SamlError } from '../saml/xml';
+import { protocolParams } from '../saml/bindings-query';
 
 const tags = ['SAML'];
 /** The largest form an app may post (a signed AuthnRequest or LogoutRequest is a few KiB). */
 const FORM_LIMIT_BYTES = 128 * 1024;
 
-/** The message of a request in either binding. */
+/** The message of a request in either binding, read from the same parameters the HTTP-Redirect
+ *  signature is checked over (server/saml/bindings-query.ts). */
 function incomingOf(request: FastifyRequest): Incoming {
-  const rawQuery = (request.raw.url ?? '').split('?')[1] ?? '';
-  const form = request.method === 'POST' ? (request.body as URLSearchParams | undefined) : undefined;
-  const params = form ?? new URLSearchParams(rawQuery);
-  const response = params.get('SAMLResponse');
-  const message = params.get('SAMLRequest') ?? response;
-  if (!message) throw new ApiError(400, 'The SAML message is missing');
+  const post = request.method === 'POST';
+  const params = protocolParams(post ? ((request.body as string | undefined) ?? '') : ((request.raw.url ?? '').split('?')[1] ?? ''));
+  if (params.SAMLRequest && params.SAMLResponse) throw new ApiError(400, 'A SAML parameter is given more than once');
+  const message = params.SAMLRequest ?? params.SAMLResponse;
+  if (!message?.value) throw new ApiError(400, 'The SAML message is missing');
   return {
-    binding: form ? 'post' : 'redirect',
-    message,
-    relayState: params.get('RelayState'),
-    rawQuery: form ? '' : rawQuery,
-    kind: response ? 'response' : 'request',
+    binding: post ? 'post' : 'redirect',
+    message: message.value,
+    relayState: params.RelayState?.value ?? null,
+    ...(post ? {} : { query: params }),
+    kind: params.SAMLResponse ? 'response' : 'request',
   };
 }
 
@@ -55,7 +56,7 @@ function protocolEndpoints(ctx: Ctx): FastifyPluginAsync {
   return async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) =>
-      done(null, new URLSearchParams(body as string)),
+      done(null, body),
     );
     const sso = async (request: FastifyRequest, reply: FastifyReply) => {
       const outcome = await protocol(() => receiveAuthnRequest(ctx, incomingOf(request)));

@@ -7,6 +7,11 @@ export const SAML_PATH = `/api${SAML_MOUNT}`;
 /** The console's page that asks the person (hidden route, src/core/routes.ts). */
 export const SAML_SIGN_IN_PAGE = '/saml/authorize';
 
+/** The endpoints that answer a document (the HTTP-POST binding's page), not a JSON answer: they
+ *  carry the page security headers (server/app.ts). */
+const DOCUMENT_PATHS = new RegExp(`^${SAML_PATH}/(?:sso|slo|requests/[^/?#]+/answer)(?:[?#]|$)`);
+export const answersSamlDocument = (url: string) => DOCUMENT_PATHS.test(url);
+
 export function idpEndpoints(ctx: Ctx) {
   const base = `${ctx.site.origin()}${SAML_PATH}`;
   return { entityId: `${base}/metadata`, metadataUrl: `${base}/metadata`, ssoUrl: `${base}/sso`, sloUrl: `${base}/slo` };

@@ -16,7 +16,7 @@ import { revokeAppGrants } from '../oidc/revoke';
 export type LogoutOutcome = { kind: 'post'; url: string; message: string; relayState: string | null } | { kind: 'done' };
 
 export async function receiveLogout(ctx: Ctx, incoming: Incoming, ip: string): Promise<LogoutOutcome> {
-  if (incoming.rawQuery.includes('SAMLResponse=') || incoming.kind === 'response') {
+  if (incoming.kind === 'response') {
     // The answer to a LogoutRequest we sent: checked, nothing left to do.
     await readFromSp(ctx, incoming, 'LogoutResponse');
     return { kind: 'done' };

@@ -7,18 +7,19 @@
 //
 // What is refused, and how: a message that cannot be read, from an unknown issuer, or naming an
 // assertion consumer service that is not registered is refused here (never redirected: there is
-// no trustworthy place to send it); a readable request from a known app with a wrong destination,
-// an IssueInstant out of range, a replayed ID or a missing/bad signature is answered to the app's
-// registered service as a SAML Response with the error StatusCode.
+// no trustworthy place to send it); a readable request from a known app that is disabled, with a
+// wrong destination, an IssueInstant out of range, a replayed ID or a missing/bad signature is
+// answered to the app's registered service as a SAML Response with the error StatusCode.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
 import { childOf, NS, SamlError } from './xml';
 import { buildResponse, CLOCK_SKEW_MS, decodeMessage, headerOf, readRequest, type RequestHeader } from './messages';
+import type { ProtocolParams } from './bindings-query';
 import { verifiedRoot, verifyRedirectSignature, signElement } from './signatures';
 import { idpEndpoints, SAML_PATH, SAML_SIGN_IN_PAGE } from './endpoints';
 import { publishedKeys } from './keys';
-import { NAME_ID_URNS } from './sp-metadata';
+import { indexOf, NAME_ID_URNS } from './sp-metadata';
 import { toSamlProvider } from '../services/saml-providers';
 import { rolesClaims, tenantClaims } from '../oidc/app-claims';
 import { isTrusted } from '../oidc/clients';
@@ -26,6 +27,7 @@ import { oidcDb } from '../oidc/tables';
 import { maySignIn } from '../oidc/read-ahead';
 import { ApiError, notFound } from '../http/errors';
 import type { SamlServiceProviderTable } from '../db/tables';
+import { Status } from '../../src/core/enums';
 
 /** How long a sign-in waits for the person. */
 const PENDING_TTL_MS = 10 * 60_000;
@@ -45,8 +47,8 @@ export interface Incoming {
   binding: 'redirect' | 'post';
   message: string;
   relayState: string | null;
-  /** The raw query string (HTTP-Redirect: what its signature covers). */
-  rawQuery: string;
+  /** HTTP-Redirect: the query's protocol parameters, raw and decoded (what its signature covers). */
+  query?: ProtocolParams;
   /** SAMLResponse (an answer to our LogoutRequest) rather than SAMLRequest. */
   kind?: 'request' | 'response';
 }
@@ -61,12 +63,12 @@ export async function readFromSp(ctx: Ctx, incoming: Incoming, kind: 'AuthnReque
   let header: RequestHeader = readRequest(xml, kind);
   const sp = await spByEntityId(ctx, header.issuer);
   if (!sp) throw new SamlError('The issuer is not a registered app');
-  const signed = incoming.binding === 'redirect' ? /(^|&)Signature=/.test(incoming.rawQuery) : Boolean(childOf(header.root, NS.dsig, 'Signature'));
+  const signed = incoming.binding === 'redirect' ? Boolean(incoming.query?.Signature) : Boolean(childOf(header.root, NS.dsig, 'Signature'));
   if (sp.wantRequestsSigned || (signed && sp.signingCert)) {
     if (!sp.signingCert) throw new SamlError('The app has no signing certificate', 'RequestDenied');
     if (incoming.binding === 'redirect') {
       const param = kind === 'LogoutResponse' ? 'SAMLResponse' : 'SAMLRequest';
-      if (!verifyRedirectSignature(incoming.rawQuery, param, sp.signingCert)) return { sp, header, refused: 'The signature does not verify' };
+      if (!verifyRedirectSignature(incoming.query ?? {}, param, sp.signingCert)) return { sp, header, refused: 'The signature does not verify' };
     } else {
       try {
         header = headerOf(verifiedRoot(xml, sp.signingCert), kind);
@@ -92,14 +94,23 @@ export async function firstUse(ctx: Ctx, issuer: string, id: string): Promise<bo
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-const acsList = (sp: SamlServiceProviderTable) => toSamlProvider(sp).acsUrls.filter((acs) => acs.binding === 'HTTP-POST');
+/** The app's HTTP-POST services, each with its index (the metadata's, else its position as given). */
+const acsList = (sp: SamlServiceProviderTable) =>
+  toSamlProvider(sp)
+    .acsUrls.map((acs, position) => ({ ...acs, index: acs.index ?? position }))
+    .filter((acs) => acs.binding === 'HTTP-POST');
 
-/** The registered service the request names (by URL or index), or the first one; never another. */
+/** The registered service the request names (by URL or metadata index), or the first one; never another. */
 function chosenAcs(sp: SamlServiceProviderTable, root: Element): string {
   const registered = acsList(sp);
   const url = root.getAttribute('AssertionConsumerServiceURL');
-  const index = root.getAttribute('AssertionConsumerServiceIndex');
-  const found = url ? registered.find((acs) => acs.url === url) : index !== null ? registered[Number(index)] : registered[0];
+  // (xmldom answers '' for an absent attribute: presence is asked with hasAttribute.)
+  const named = indexOf(root.getAttribute('AssertionConsumerServiceIndex'));
+  const found = url
+    ? registered.find((acs) => acs.url === url)
+    : root.hasAttribute('AssertionConsumerServiceIndex')
+      ? registered.find((acs) => named !== undefined && acs.index === named)
+      : registered[0];
   if (!found) throw new SamlError('The assertion consumer service is not registered for this app');
   const binding = root.getAttribute('ProtocolBinding');
   if (binding && binding !== 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST') throw new SamlError('Responses are sent with the HTTP-POST binding only');
@@ -121,11 +132,17 @@ async function refusal(
   return { kind: 'post', post: { acsUrl, samlResponse: Buffer.from(signElement(xml, responseId, key!)).toString('base64'), relayState } };
 }
 
+/** A disabled app signs nobody in (as its OpenID Connect client is no client: server/oidc/clients.ts). */
+async function appEnabled(ctx: Ctx, appId: string): Promise<boolean> {
+  const app = await ctx.db.selectFrom('apps').select('status').where('id', '=', appId).executeTakeFirst();
+  return app?.status === Status.Enable;
+}
+
 export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming): Promise<Outcome> {
   const { sp, header, refused } = await readFromSp(ctx, incoming, 'AuthnRequest');
   const acsUrl = chosenAcs(sp, header.root);
   const deny = (second: string, code?: string) => refusal(ctx, sp, acsUrl, header.id, incoming.relayState, second, code);
-  if (refused) return deny('RequestDenied');
+  if (refused || !(await appEnabled(ctx, sp.appId))) return deny('RequestDenied');
   const now = ctx.now();
   if (header.destination && header.destination !== idpEndpoints(ctx).ssoUrl) return deny('RequestDenied');
   if (Math.abs(now - header.issueInstant) > CLOCK_SKEW_MS) return deny('RequestDenied');
@@ -151,7 +168,7 @@ export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming): Promise
 export async function launch(ctx: Ctx, appId: string): Promise<{ redirectURL: string }> {
   const sp = await ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', appId).executeTakeFirst();
   const acs = sp && acsList(sp)[0];
-  if (!sp || !acs) throw notFound('App');
+  if (!sp || !acs || !(await appEnabled(ctx, appId))) throw notFound('App');
   const id = randomBytes(24).toString('base64url');
   await ctx.db
     .insertInto('samlRequests')
@@ -218,7 +235,7 @@ export async function issueResponse(ctx: Ctx, actor: Actor, id: string, ip: stri
   const sp = await ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', row.appId).executeTakeFirst();
   if (!sp) throw notFound('App');
   const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', actor.id).executeTakeFirst();
-  if (row.answer !== 'allow' || !maySignIn(user)) {
+  if (row.answer !== 'allow' || !maySignIn(user) || !(await appEnabled(ctx, sp.appId))) {
     const outcome = await refusal(ctx, sp, row.acsUrl, row.requestId, row.relayState, 'RequestDenied', 'Responder');
     return (outcome as { post: PostToApp }).post;
   }

@@ -6,6 +6,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
 import { childrenOf, NS, parseXml, SamlError } from './xml';
 import type { SigningKey } from './keys';
+import type { ProtocolParams } from './bindings-query';
 
 export const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
@@ -53,17 +54,14 @@ export function verifiedRoot(xml: string, certificate: string): Element {
   return parseXml(signed[0]!).documentElement;
 }
 
-/** HTTP-Redirect binding: the signature is over the query's own encoded parameters, in order. */
-export function verifyRedirectSignature(rawQuery: string, kind: 'SAMLRequest' | 'SAMLResponse', certificate: string): boolean {
-  const pairs = rawQuery.split('&').map((part) => [part.split('=')[0]!, part] as const);
-  const part = (name: string) => pairs.find(([key]) => key === name)?.[1];
-  const sigAlg = decodeURIComponent((part('SigAlg') ?? '').slice('SigAlg='.length).replace(/\+/g, ' '));
-  const signature = part('Signature');
-  if (!signature || sigAlg !== RSA_SHA256) return false;
-  const octets = [part(kind), part('RelayState'), part('SigAlg')].filter(Boolean).join('&');
-  const value = Buffer.from(decodeURIComponent(signature.slice('Signature='.length).replace(/\+/g, ' ')), 'base64');
+/** HTTP-Redirect binding: the signature is over the message, RelayState and SigAlg parameters as
+ *  received (their raw octets, in this order), which are the very parameters read. */
+export function verifyRedirectSignature(params: ProtocolParams, kind: 'SAMLRequest' | 'SAMLResponse', certificate: string): boolean {
+  const { [kind]: message, RelayState: relayState, SigAlg: sigAlg, Signature: signature } = params;
+  if (!message || !sigAlg || !signature || sigAlg.value !== RSA_SHA256) return false;
+  const octets = [message.raw, relayState?.raw, sigAlg.raw].filter(Boolean).join('&');
   try {
-    return verify('sha256', Buffer.from(octets), createPublicKey(certificate), value);
+    return verify('sha256', Buffer.from(octets), createPublicKey(certificate), Buffer.from(signature.value, 'base64'));
   } catch {
     return false;
   }

@@ -14,9 +14,22 @@ export const NAME_ID_URNS: Record<NameIdFormat, string> = {
 const bindingName = (urn: string | null): 'HTTP-POST' | 'HTTP-Redirect' | undefined =>
   urn === BINDINGS.post ? 'HTTP-POST' : urn === BINDINGS.redirect ? 'HTTP-Redirect' : undefined;
 
+/** An assertion consumer service; `index` is its metadata index (when absent: its position in the
+ *  list the administrator gave). */
+export interface AcsService {
+  url: string;
+  binding: 'HTTP-POST' | 'HTTP-Redirect';
+  index?: number;
+}
+
+/** An unsignedShort index attribute, or nothing. */
+export function indexOf(text: string | null): number | undefined {
+  return text !== null && /^\d{1,5}$/.test(text) && Number(text) <= 65535 ? Number(text) : undefined;
+}
+
 export interface SpMetadata {
   entityId: string;
-  acsUrls: { url: string; binding: 'HTTP-POST' | 'HTTP-Redirect' }[];
+  acsUrls: AcsService[];
   sloUrl?: string;
   nameIdFormat?: NameIdFormat;
   signingCert?: string;
@@ -40,12 +53,15 @@ export function readSpMetadata(xml: string): SpMetadata {
   const descriptor = childOf(root, NS.metadata, 'SPSSODescriptor');
   const entityId = root.getAttribute('entityID');
   if (!descriptor || !entityId) throw new SamlError('No SPSSODescriptor or entityID');
+  // Each service keeps its `index` (what an AuthnRequest's AssertionConsumerServiceIndex names);
+  // the default one goes first (used when a request names none).
   const acsUrls = childrenOf(descriptor, NS.metadata, 'AssertionConsumerService')
     .sort((a, b) => Number(b.getAttribute('isDefault') === 'true') - Number(a.getAttribute('isDefault') === 'true'))
     .flatMap((service) => {
       const binding = bindingName(service.getAttribute('Binding'));
       const url = service.getAttribute('Location');
-      return binding && url ? [{ url, binding }] : [];
+      const index = indexOf(service.getAttribute('index'));
+      return binding && url ? [{ url, binding, ...(index === undefined ? {} : { index }) }] : [];
     });
   const slo = childrenOf(descriptor, NS.metadata, 'SingleLogoutService').find((service) => bindingName(service.getAttribute('Binding')));
   const format = textOf(childOf(descriptor, NS.metadata, 'NameIDFormat'));

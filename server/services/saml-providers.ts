@@ -2,16 +2,16 @@
 // settings for those who may manage the app (the same rule as its OpenID Connect client,
 // server/services/app-clients.ts), read from fields and/or the SP's metadata (pasted, or fetched
 // through the outbound address guard), audited as an app change.
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
-import type { samlProviderBody, NameIdFormat } from '../../src/core/schemas/saml';
+import { samlUrl, type samlProviderBody, type NameIdFormat } from '../../src/core/schemas/saml';
 import type { SamlServiceProviderTable } from '../db/tables';
 import { canManageApp } from '../auth/scope';
 import { fieldError, notFound, type FieldError } from '../http/errors';
 import { assertOutboundUri } from '../http/outbound-field';
 import { outboundFetch, outboundPolicy } from '../http/outbound-address';
-import { readSpMetadata, type SpMetadata } from '../saml/sp-metadata';
+import { readSpMetadata, type AcsService, type SpMetadata } from '../saml/sp-metadata';
 import { toPem } from '../saml/certificates';
 import { SamlError, MAX_XML_BYTES } from '../saml/xml';
 import { idpEndpoints } from '../saml/endpoints';
@@ -26,7 +26,7 @@ async function manageableApp(ctx: Ctx, actor: Actor, appId: string) {
 export const toSamlProvider = (row: SamlServiceProviderTable) => ({
   appId: row.appId,
   entityId: row.entityId,
-  acsUrls: JSON.parse(row.acsUrls) as { url: string; binding: 'HTTP-POST' | 'HTTP-Redirect' }[],
+  acsUrls: JSON.parse(row.acsUrls) as AcsService[],
   sloUrl: row.sloUrl,
   nameIdFormat: row.nameIdFormat as NameIdFormat,
   signingCert: row.signingCert,
@@ -85,8 +85,13 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
   const encryptionCert = pemOrRefuse('encryptionCert', body.encryptionCert, fields);
   const entityId = body.entityId ?? metadata?.entityId ?? was?.entityId;
   const acsUrls = body.acsUrls ?? (metadata?.acsUrls.length ? metadata.acsUrls : undefined) ?? (was ? toSamlProvider(was).acsUrls : undefined);
+  const sloUrl = body.sloUrl === '' ? null : (body.sloUrl ?? metadata?.sloUrl ?? was?.sloUrl ?? null);
   if (!entityId) fields.push({ field: 'entityId', rule: 'rule.required' });
   if (!acsUrls?.length) fields.push({ field: 'acsUrls', rule: 'rule.required' });
+  // Locations read from metadata obey the rule of the fields: absolute http(s) URLs (never a
+  // javascript: or data: URL the post page would send the person's assertion to).
+  if (acsUrls?.some((acs) => !v.is(samlUrl, acs.url))) fields.push({ field: 'acsUrls', rule: 'rule.url' });
+  if (sloUrl !== null && !v.is(samlUrl, sloUrl)) fields.push({ field: 'sloUrl', rule: 'rule.url' });
   if (entityId && entityId !== was?.entityId) {
     const taken = await ctx.db
       .selectFrom('samlServiceProviders')
@@ -105,7 +110,7 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
     appId,
     entityId,
     acsUrls: JSON.stringify(acsUrls),
-    sloUrl: body.sloUrl === '' ? null : (body.sloUrl ?? metadata?.sloUrl ?? was?.sloUrl ?? null),
+    sloUrl,
     sloBinding: null,
     nameIdFormat: body.nameIdFormat ?? metadata?.nameIdFormat ?? was?.nameIdFormat ?? 'email',
     signingCert: spCert,

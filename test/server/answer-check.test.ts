@@ -100,6 +100,8 @@ describe('the answer check', () => {
     const answer = await plain.inject({ method: 'GET', url: '/drift/extra' });
     await plain.close();
     assert.equal(answer.statusCode, 200);
+    // A browser reads the envelope only from a JSON answer: the cut keeps the content type.
+    assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8');
     assert.doesNotMatch(answer.body, /passwordHash|secret/);
     // What the schema declares is written as it is, a free-form record included.
     assert.deepEqual(answer.json().data, [{ ...validUser, extraProp: { theme: 'dark' } }]);

@@ -203,7 +203,7 @@ async function send(client: Client, operation: Operation, attempt: Attempt) {
 }
 
 const isRaw = (operation: Operation) =>
-  operation.path.startsWith('/api/file/get/') || operation.path.startsWith('/api/captcha/') || operation.path.endsWith('/export');
+  operation.rawAnswer || operation.path.startsWith('/api/file/get/') || operation.path.startsWith('/api/captcha/') || operation.path.endsWith('/export');
 
 /** The stored data as it was before the current call (kept between calls that cannot change it). */
 let stored: Record<string, string> | undefined;

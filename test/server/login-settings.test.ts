@@ -58,6 +58,7 @@ test('the public sign-in policy is readable before sign-in and tells nothing abo
     'captchaEnabled',
     'captchaKind',
     'captchaLength',
+    'directorySignIn',
     'fieldRules',
     'loginMethod',
     'passkeyRpId',

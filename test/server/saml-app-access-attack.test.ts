@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import { startServer, transform, type Client, type TestServer } from './harness';
-import { consentAndAnswer, ok, ServiceProvider } from './saml-support';
+import { consentAndAnswer, ok, postedForm, ServiceProvider } from './saml-support';
 import { Status } from '../../src/core/enums';
 
 let server: TestServer;
@@ -39,6 +39,12 @@ test('a disabled app gets no SAML sign-in (SP-initiated)', async () => {
     const xml = Buffer.from(form.fields.SAMLResponse!, 'base64').toString();
     assert.ok(!xml.includes('<saml:Assertion'), 'a disabled app received an assertion');
   }
+  // The app is told: a RequestDenied Response posted to its registered service, no assertion.
+  assert.equal(first.status, 200);
+  const { fields } = postedForm(await first.text());
+  const refusal = Buffer.from(fields.SAMLResponse!, 'base64').toString();
+  assert.match(refusal, /status:RequestDenied/);
+  assert.doesNotMatch(refusal, /Assertion/);
 });
 
 test('a disabled app cannot be opened from the portal (IdP-initiated)', async () => {
@@ -50,6 +56,7 @@ test('a disabled app cannot be opened from the portal (IdP-initiated)', async ()
     const xml = Buffer.from(form.fields.SAMLResponse!, 'base64').toString();
     assert.ok(!xml.includes('<saml:Assertion'), 'a disabled app received an assertion');
   } else assert.equal(launched.status, 404);
+  assert.equal(launched.status, 404);
 });
 
 test("another person cannot collect or re-answer someone's pending sign-in", async () => {

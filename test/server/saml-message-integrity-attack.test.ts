@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import { startServer, transform, type Client, type TestServer } from './harness';
-import { ok, ServiceProvider } from './saml-support';
+import { ok, postedForm, ServiceProvider } from './saml-support';
 import { generateServiceProviderMetadata } from '@node-saml/node-saml';
 
 let server: TestServer;
@@ -95,4 +95,18 @@ test('HTTP-Redirect: a malformed percent-encoding in SigAlg or Signature is refu
     assert.ok(answer.status === 400 || answer.status === 200, `answered ${answer.status}: ${(await answer.text()).slice(0, 200)}`);
     assert.doesNotMatch(answer.headers.get('location') ?? '', /\/saml\/authorize/);
   }
+});
+
+test('HTTP-Redirect: a protocol parameter given twice, under any spelling, is refused (400); a re-spelt key is not what was signed', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Twice_Param_App', { signRequests: true });
+  const url = new URL(await provider.sp.getAuthorizeUrlAsync('relay', undefined, {}));
+  const query = url.search.slice(1);
+  for (const extra of ['RelayState=other', 'Relay%53tate=other', 'SigAlg=x', 'Signatur%65=AAAA', 'SAMLResponse=AAAA']) {
+    const answer = await browser.raw('GET', `${url.pathname}?${query}&${extra}`);
+    assert.equal(answer.status, 400, `${extra} was accepted next to the signed parameters`);
+  }
+  // The genuine parameters with the message's key re-spelt: read the same, but not the signed octets.
+  const respelt = await browser.raw('GET', `${url.pathname}?${query.replace(/^SAMLRequest=/, 'SAML%52equest=')}`);
+  assert.doesNotMatch(respelt.headers.get('location') ?? '', /\/saml\/authorize/);
+  assert.match(Buffer.from(postedForm(await respelt.text()).fields.SAMLResponse!, 'base64').toString(), /status:RequestDenied/);
 });

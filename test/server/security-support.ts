@@ -20,6 +20,8 @@ export interface Operation {
   bodyProps: string[];
   hasBody: boolean;
   multipart: boolean;
+  /** Its success answer is something other than the JSON envelope (a file, a page, XML metadata). */
+  rawAnswer: boolean;
 }
 
 interface OpenApiOperation {
@@ -28,6 +30,7 @@ interface OpenApiOperation {
   parameters?: { in: string; name: string }[];
   requestBody?: { content: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
   consumes?: string[];
+  responses?: Record<string, { content?: Record<string, unknown> }>;
 }
 
 /** Every operation `/api/openapi.json` lists. */
@@ -50,6 +53,7 @@ export async function readOperations(base: string): Promise<Operation[]> {
         bodyProps: Object.keys(content['application/json']?.schema?.properties ?? {}),
         hasBody: Object.keys(content).length > 0,
         multipart,
+        rawAnswer: Object.values(operation.responses ?? {}).some(({ content }) => content !== undefined && !('application/json' in content)),
       });
     }
   }

@@ -13,7 +13,8 @@ export const SAML_BINDINGS = ['HTTP-POST', 'HTTP-Redirect'] as const;
 /** At most this many assertion consumer service URLs per app. */
 export const MAX_ACS_URLS = 10;
 
-const samlUrl = v.pipe(
+/** An absolute http(s) URL of the app (an ACS or SLO location, given or read from its metadata). */
+export const samlUrl = v.pipe(
   rules.url,
   v.maxLength(2000, 'rule.url'),
   v.check((url) => !url.includes('#'), 'rule.url'),
@@ -31,7 +32,10 @@ const entityId = v.pipe(
 /** A certificate as PEM or bare base64 (checked to be X.509 by the server). */
 const certificate = v.pipe(v.string('rule.certificate'), v.maxLength(16_384, 'rule.certificate'));
 
-export const acsUrl = v.object({ url: samlUrl, binding: v.picklist(SAML_BINDINGS, 'rule.samlBinding') });
+/** An assertion consumer service; `index` is what an AuthnRequest's AssertionConsumerServiceIndex
+ *  names (read from SP metadata; when absent, the service's position in the list). */
+const acsIndex = v.optional(v.pipe(v.number('rule.url'), v.integer('rule.url'), v.minValue(0, 'rule.url'), v.maxValue(65535, 'rule.url')));
+export const acsUrl = v.object({ url: samlUrl, binding: v.picklist(SAML_BINDINGS, 'rule.samlBinding'), index: acsIndex });
 
 /** The settings an administrator gives; any left out are read from the SP metadata (pasted, or
  *  fetched from `metadataUrl`), and a field given wins over the metadata. */
@@ -55,7 +59,7 @@ export const samlIdpInfo = v.object({ entityId: v.string(), ssoUrl: v.string(), 
 export const samlProvider = v.object({
   appId: v.string(),
   entityId: v.string(),
-  acsUrls: v.array(v.object({ url: v.string(), binding: v.picklist(SAML_BINDINGS) })),
+  acsUrls: v.array(v.object({ url: v.string(), binding: v.picklist(SAML_BINDINGS), index: v.optional(v.number()) })),
   sloUrl: v.nullable(v.string()),
   nameIdFormat: v.picklist(NAME_ID_FORMATS),
   signingCert: v.nullable(v.string()),

@@ -76,6 +76,7 @@ describe('route table', () => {
       '/profile/messageHis': 'skipAcl',
       '/profile/userInfo': 'skipAcl',
       '/oauth/authorize': 'hidden skipAcl',
+      '/saml/authorize': 'hidden skipAcl',
     });
   });
 
