@@ -94,8 +94,7 @@ async function channelOf(ctx: Ctx, id: string): Promise<ChannelRow> {
 
 export const listChannels = (ctx: Ctx, query: PageQuery) => paginate(ctx.db.selectFrom('channels').selectAll().orderBy('name').orderBy('id'), query, toChannel);
 
-/** Enabled channels to send a message through (no settings). */
-/** The channels a message may be sent through besides the in-site inbox, which needs no channel:
+/** The enabled channels (no settings) a message may be sent through besides the in-site inbox, which needs no channel:
  *  an in-site channel delivers the same (POST /messages still takes one), and listed beside the
  *  inbox it read as the inbox twice. */
 export const channelOptions = (ctx: Ctx) =>

@@ -42,7 +42,7 @@ test("an administrator sees a person's sessions, ends one, and signs them out ev
   await sessions
     .getByRole('listitem')
     .first()
-    .getByRole('button', { name: /^End the session on .+, last active / })
+    .getByRole('button', { name: /^End session on .+, last active / })
     .click();
   await page.getByText(/^The session on .+ was ended; the other sessions go on\.$/).waitFor();
   await until(async () => (await sessions.getByRole('listitem').count()) === 1);

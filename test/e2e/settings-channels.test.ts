@@ -143,6 +143,8 @@ test('messages: an administrator sends in-site; the user reads, deletes, and fin
   await page.getByRole('button', { name: 'Send a message' }).click();
   const dialog = page.getByRole('dialog', { name: 'Send a message' });
   // The in-site inbox is offered once, whatever in-site channels exist.
+  // (allTextContents does not wait: the dialog's chunk and channel list load first.)
+  await dialog.getByLabel('Send through').getByRole('option', { name: 'In-site inbox' }).waitFor({ state: 'attached' });
   const through = (await dialog.getByLabel('Send through').locator('option').allTextContents()).filter((label) => /in-site/i.test(label));
   assert.deepEqual(through, ['In-site inbox']);
   await dialog.getByLabel('Title').fill('Maintenance window');

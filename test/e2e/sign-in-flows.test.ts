@@ -168,7 +168,10 @@ test('Forgot password: the code from the mail and a new password; the old passwo
   // The refused password is marked invalid for assistive technology and described by the failure.
   const password = page.getByLabel('Password', { exact: true });
   assert.equal(await password.getAttribute('aria-invalid'), 'true');
-  const describedBy = await password.evaluate((input) => document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent);
+  // (The form is in the element's shadow root: look the description up there, not in the document.)
+  const describedBy = await password.evaluate(
+    (input) => (input.getRootNode() as Document | ShadowRoot).getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent,
+  );
   assert.match(describedBy ?? '', /Invalid username or password/);
   await signInByForm(page, PERSON.username, 'After-2024');
   await page.getByRole('heading', { name: `Welcome back, ${PERSON.realName}` }).waitFor();

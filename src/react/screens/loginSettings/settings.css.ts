@@ -1,14 +1,17 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../theme/theme.css';
 import { tint } from '../../widgets/tint';
+import { sidewaysScrollCue } from '../../widgets/admin/admin.css';
 
-export const tabs = style({
-  display: 'flex',
-  gap: vars.space.xs,
-  margin: `0 0 ${vars.space.md}`,
-  borderBottom: `1px solid ${vars.color.border}`,
-  overflowX: 'auto',
-});
+export const tabs = style([
+  sidewaysScrollCue,
+  {
+    display: 'flex',
+    gap: vars.space.xs,
+    margin: `0 0 ${vars.space.md}`,
+    borderBottom: `1px solid ${vars.color.border}`,
+  },
+]);
 
 export const tab = style({
   padding: `${vars.space.sm} ${vars.space.md}`,

@@ -7,6 +7,7 @@ import { HttpError } from '../../../core/http';
 import { IMPORT_MAX_BYTES, MAX_LISTED_PROBLEMS, ImportStatus, type ImportJob, type ImportMode } from '../../../core/schemas/user-import';
 import type { FieldErrors } from '../../../core/types';
 import { DialogFrame } from '../../dialogs/DialogFrame';
+import { FileChooser } from '../../widgets/FileChooser';
 import { useT, useTRule } from '../../i18n';
 import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
@@ -83,29 +84,19 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
             {t('admin:import.template')}
           </a>
         )}
-        <div className={ui.field}>
-          <label className={ui.label} htmlFor={`${id}-file`}>
-            {t('admin:import.file')}
-          </label>
-          <input
-            id={`${id}-file`}
-            type="file"
-            accept=".csv,text/csv"
-            disabled={running}
-            aria-invalid={fileError ? true : undefined}
-            aria-describedby={fileError ? `${id}-file-error` : undefined}
-            onChange={(event) => {
-              setFile(event.currentTarget.files?.[0]);
-              setJob(undefined);
-              setFileError(undefined);
-            }}
-          />
-          {fileError && (
-            <p id={`${id}-file-error`} className={ui.fieldError}>
-              {tRule(fileError)}
-            </p>
-          )}
-        </div>
+        <FileChooser
+          label={t('admin:import.file')}
+          chooseText={t('admin:import.choose')}
+          noFileText={t('admin:import.noFile')}
+          accept=".csv,text/csv"
+          disabled={running}
+          error={fileError && tRule(fileError)}
+          onFile={(chosen) => {
+            setFile(chosen);
+            setJob(undefined);
+            setFileError(undefined);
+          }}
+        />
         {job && running && (
           <div className={styles.progress}>
             <span id={`${id}-progress`}>{t(job.mode === 'check' ? 'admin:import.checking' : 'admin:import.importing')}</span>

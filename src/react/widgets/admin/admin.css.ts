@@ -175,7 +175,22 @@ export const tag = style({
   whiteSpace: 'nowrap',
 });
 
-export const tabs = style({ display: 'flex', gap: '2px', borderBottom: `1px solid ${vars.color.border}`, marginBottom: vars.space.md, overflowX: 'auto' });
+/**
+ * A strip that scrolls sideways when narrow (tabs at 320 px) shows that it does: a shade at each
+ * edge with more behind it. The surface-coloured covers scroll with the content (`local`) and hide
+ * the shades (`scroll`, fixed to the box) at the end it has reached.
+ */
+export const sidewaysScrollCue = style({
+  overflowX: 'auto',
+  background: [
+    `linear-gradient(to right, ${vars.color.surface} 40%, transparent) left center / 32px 100% no-repeat local`,
+    `linear-gradient(to left, ${vars.color.surface} 40%, transparent) right center / 32px 100% no-repeat local`,
+    `radial-gradient(farthest-side at 0 50%, ${tint(vars.color.text, 35)}, transparent) left center / 14px 100% no-repeat scroll`,
+    `radial-gradient(farthest-side at 100% 50%, ${tint(vars.color.text, 35)}, transparent) right center / 14px 100% no-repeat scroll`,
+  ].join(', '),
+});
+
+export const tabs = style([sidewaysScrollCue, { display: 'flex', gap: '2px', borderBottom: `1px solid ${vars.color.border}`, marginBottom: vars.space.md }]);
 
 export const tab = style({
   padding: '8px 14px',
@@ -226,16 +241,19 @@ export const chipRemove = style({
 
 export const chipIcon = style({ width: '12px', height: '12px' });
 
-export const options = style({
+/** A framed list of choices, as long as its content: inside a dialog (whose body scrolls) a
+ *  second scroll box would trap the wheel and hide most of a privilege tree. */
+export const choiceBox = style({
   listStyle: 'none',
   margin: 0,
   padding: '4px',
-  maxHeight: '200px',
-  overflowY: 'auto',
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.base,
   background: vars.color.inputBackground,
 });
+
+/** A framed list of search matches under a field: a few rows high, scrolling. */
+export const options = style([choiceBox, { maxHeight: '200px', overflowY: 'auto' }]);
 
 export const checkRow = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, minHeight: '28px', cursor: 'pointer' });
 
