@@ -1,10 +1,11 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../theme/theme.css';
 import { tint } from '../../widgets/tint';
-import { sidewaysScrollCue } from '../../widgets/admin/admin.css';
+import { sidewaysScrollCue } from '../../widgets/scroll-cue';
 
 export const tabs = style([
-  sidewaysScrollCue,
+  // The login settings' tabs sit on the page, not on a card.
+  sidewaysScrollCue(vars.color.page),
   {
     display: 'flex',
     gap: vars.space.xs,

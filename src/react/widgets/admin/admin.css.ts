@@ -3,6 +3,7 @@
 import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
 import { vars } from '../../theme/theme.css';
 import { tint } from '../tint';
+import { sidewaysScrollCue } from '../scroll-cue';
 
 export const header = style({
   display: 'flex',
@@ -175,22 +176,10 @@ export const tag = style({
   whiteSpace: 'nowrap',
 });
 
-/**
- * A strip that scrolls sideways when narrow (tabs at 320 px) shows that it does: a shade at each
- * edge with more behind it. The surface-coloured covers scroll with the content (`local`) and hide
- * the shades (`scroll`, fixed to the box) at the end it has reached.
- */
-export const sidewaysScrollCue = style({
-  overflowX: 'auto',
-  background: [
-    `linear-gradient(to right, ${vars.color.surface} 40%, transparent) left center / 32px 100% no-repeat local`,
-    `linear-gradient(to left, ${vars.color.surface} 40%, transparent) right center / 32px 100% no-repeat local`,
-    `radial-gradient(farthest-side at 0 50%, ${tint(vars.color.text, 35)}, transparent) left center / 14px 100% no-repeat scroll`,
-    `radial-gradient(farthest-side at 100% 50%, ${tint(vars.color.text, 35)}, transparent) right center / 14px 100% no-repeat scroll`,
-  ].join(', '),
-});
-
-export const tabs = style([sidewaysScrollCue, { display: 'flex', gap: '2px', borderBottom: `1px solid ${vars.color.border}`, marginBottom: vars.space.md }]);
+export const tabs = style([
+  sidewaysScrollCue(vars.color.surface),
+  { display: 'flex', gap: '2px', borderBottom: `1px solid ${vars.color.border}`, marginBottom: vars.space.md },
+]);
 
 export const tab = style({
   padding: '8px 14px',
