@@ -150,7 +150,11 @@ export async function updateChannel(ctx: Ctx, actor: Actor, id: string, body: v.
       actor,
       target: { type: 'channel', id: current.id },
       ip,
-      detail: changeDetail(changedFields({ ...current, config: JSON.parse(current.config) as Settings }, { ...changes, config: settings })),
+      detail: changeDetail(
+        changedFields({ ...current, config: JSON.parse(current.config) as Settings }, { ...changes, config: settings }, undefined, [
+          ...[...secretNames(current.serviceType), ...secretNames(type)].map((name) => `config.${name}`),
+        ]),
+      ),
     });
   });
   return toChannel(await channelOf(ctx, current.id));
