@@ -80,7 +80,8 @@ function sessionBySecretQuery(db: Kysely<Database>, engine: Engine) {
           .innerJoin('apps', 'apps.id', 'appAdmins.appId')
           .select(['apps.id', 'apps.name', 'apps.entrypoint'])
           .whereRef('appAdmins.userId', '=', 'users.id')
-          .orderBy('apps.name');
+          .orderBy('apps.name')
+          .orderBy('apps.id');
         return (engine === 'postgres' ? postgresJsonArray(apps) : sqliteJsonArray(apps)).as('ownedApps');
       })
       // The settings documents' stored versions, read with the session (the same snapshot), so the
@@ -198,6 +199,7 @@ export class SessionService {
       .select(['id', 'authMode', 'ip', 'userAgent', 'createdAt', 'lastSeenAt', 'expiresAt'])
       .where('userId', '=', userId)
       .orderBy('lastSeenAt', 'desc')
+      .orderBy('id')
       .execute();
   }
 }

@@ -59,7 +59,7 @@ export async function listApps(ctx: Ctx, actor: Actor, query: v.InferOutput<type
   let select = ctx.db.selectFrom('apps').selectAll();
   if (!actor.platformAdmin) select = select.where('id', 'in', actor.ownedApps.length ? actor.ownedApps.map((owned) => owned.id) : ['-']);
   if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, query.searchProp, query.searchValue));
-  return paginate(select.orderBy('name'), query, toApp);
+  return paginate(select.orderBy('name').orderBy('id'), query, toApp);
 }
 
 export async function createApp(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof appCreateBody>, ip: string) {

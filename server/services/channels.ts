@@ -94,9 +94,19 @@ async function channelOf(ctx: Ctx, id: string): Promise<ChannelRow> {
 
 export const listChannels = (ctx: Ctx, query: PageQuery) => paginate(ctx.db.selectFrom('channels').selectAll().orderBy('name').orderBy('id'), query, toChannel);
 
-/** Enabled channels to send a message through (no settings). */
+/** The enabled channels (no settings) a message may be sent through besides the in-site inbox, which needs no channel:
+ *  an in-site channel delivers the same (POST /messages still takes one), and listed beside the
+ *  inbox it read as the inbox twice. */
 export const channelOptions = (ctx: Ctx) =>
-  ctx.db.selectFrom('channels').select(['id', 'name', 'serviceType', 'vendor']).where('enabled', '=', 1).orderBy('name').limit(200).execute();
+  ctx.db
+    .selectFrom('channels')
+    .select(['id', 'name', 'serviceType', 'vendor'])
+    .where('enabled', '=', 1)
+    .where('serviceType', '!=', MessageServiceType.SITE_MESSAGE)
+    .orderBy('name')
+    .orderBy('id')
+    .limit(200)
+    .execute();
 
 export async function createChannel(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof channelBody>, ip: string) {
   const now = ctx.now();
@@ -140,7 +150,11 @@ export async function updateChannel(ctx: Ctx, actor: Actor, id: string, body: v.
       actor,
       target: { type: 'channel', id: current.id },
       ip,
-      detail: changeDetail(changedFields({ ...current, config: JSON.parse(current.config) as Settings }, { ...changes, config: settings })),
+      detail: changeDetail(
+        changedFields({ ...current, config: JSON.parse(current.config) as Settings }, { ...changes, config: settings }, undefined, [
+          ...[...secretNames(current.serviceType), ...secretNames(type)].map((name) => `config.${name}`),
+        ]),
+      ),
     });
   });
   return toChannel(await channelOf(ctx, current.id));

@@ -40,13 +40,13 @@ const COLUMNS = ['code', 'name', 'type', 'config', 'enabled'] as const;
 
 /** The enabled providers (for the sign-in page). */
 export async function enabledIdps(ctx: Ctx) {
-  const rows = await ctx.db.selectFrom('idps').select(COLUMNS).where('enabled', '=', 1).orderBy('name').execute();
+  const rows = await ctx.db.selectFrom('idps').select(COLUMNS).where('enabled', '=', 1).orderBy('name').orderBy('id').execute();
   return rows.map(toIdpSummary);
 }
 
 /** Every provider, disabled ones too. */
 export async function allIdps(ctx: Ctx) {
-  const rows = await ctx.db.selectFrom('idps').select(COLUMNS).orderBy('name').orderBy('code').execute();
+  const rows = await ctx.db.selectFrom('idps').select(COLUMNS).orderBy('name').orderBy('code').orderBy('id').execute();
   return rows.map(toIdpDetail);
 }
 

@@ -23,7 +23,7 @@ const toPrivilege = (row: Selectable<PrivilegeTable>) => ({
 });
 
 async function tree(ctx: Ctx, appId: string) {
-  const rows = await ctx.db.selectFrom('privileges').selectAll().where('appId', '=', appId).orderBy('sort').orderBy('name').execute();
+  const rows = await ctx.db.selectFrom('privileges').selectAll().where('appId', '=', appId).orderBy('sort').orderBy('name').orderBy('id').execute();
   return rows.map(toPrivilege);
 }
 

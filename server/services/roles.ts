@@ -29,7 +29,7 @@ export async function listRoles(ctx: Ctx, actor: Actor, appId: string, query: v.
   const owner = await manageableApp(ctx, actor, appId);
   let select = ctx.db.selectFrom('roles').selectAll().where('appId', '=', owner.id);
   if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, query.searchProp, query.searchValue));
-  return paginate(select.orderBy('name'), query, (row) => row);
+  return paginate(select.orderBy('name').orderBy('id'), query, (row) => row);
 }
 
 export async function createRole(ctx: Ctx, actor: Actor, appId: string, body: v.InferOutput<typeof roleCreateBody>, ip: string) {

@@ -7,7 +7,7 @@ import type { Actor } from '../auth/actor';
 import { endEveryAccess } from '../oidc/revoke';
 import { manageableUser } from '../auth/scope';
 import { actionableUser } from '../auth/grants';
-import { forbidden } from '../http/errors';
+import { forbidden, notFound } from '../http/errors';
 
 export async function signOutEverywhere(
   ctx: Ctx,
@@ -42,4 +42,24 @@ export async function signUserOutEverywhere(ctx: Ctx, actor: Actor, id: string, 
   const target = await actionableUser(ctx, actor, id);
   if (target.id === actor.id) throw forbidden('Sign out your own sessions in the personal center');
   return { revoked: await signOutEverywhere(ctx, actor, target, ip) };
+}
+
+/** An administrator ends one console session of a person they may act on (a lost laptop): the
+ *  person's other sessions and app sign-ins go on. 404 for a session that is not the person's. */
+export async function endUserSession(ctx: Ctx, actor: Actor, id: string, sessionId: string, ip: string): Promise<null> {
+  const target = await actionableUser(ctx, actor, id);
+  if (target.id === actor.id) throw forbidden('Sign out your own sessions in the personal center');
+  if (!(await ctx.sessions.list(target.id)).some((row) => row.id === sessionId)) throw notFound('Session');
+  await ctx.audit.change(async () => {
+    await ctx.sessions.revoke(sessionId);
+    await ctx.audit.record({
+      action: 'session.revoke',
+      actor,
+      target: { type: 'user', id: target.id },
+      tenantId: target.tenantId,
+      ip,
+      detail: { session: sessionId },
+    });
+  });
+  return null;
 }

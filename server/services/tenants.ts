@@ -119,7 +119,7 @@ export async function listTenants(ctx: Ctx, actor: Actor, query: v.InferOutput<t
     .where('path', 'like', `${visiblePrefix(actor)}%`);
   if (query.parentId) select = select.where('parentId', '=', query.parentId);
   if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, query.searchProp, query.searchValue));
-  return paginate(select.orderBy('path'), query, toTenant);
+  return paginate(select.orderBy('path').orderBy('id'), query, toTenant);
 }
 
 /** All tenants of the actor's scope (flat, with parentId), for a tree. */
@@ -129,6 +129,7 @@ export async function tenantTree(ctx: Ctx, actor: Actor) {
     .selectAll()
     .where('path', 'like', `${visiblePrefix(actor)}%`)
     .orderBy('path')
+    .orderBy('id')
     .limit(5000)
     .execute();
   return rows.map(toTenant);

@@ -390,7 +390,7 @@ export async function appRolesOf(ctx: Ctx, actor: Actor, userId: string) {
   if (grantable?.length === 0) return [];
   let select = ctx.db.selectFrom('apps').select(['id', 'name']);
   if (grantable) select = select.where('id', 'in', grantable);
-  const apps = await select.orderBy('name').limit(200).execute();
+  const apps = await select.orderBy('name').orderBy('id').limit(200).execute();
   const roles = apps.length
     ? await ctx.db
         .selectFrom('roles')
@@ -401,6 +401,7 @@ export async function appRolesOf(ctx: Ctx, actor: Actor, userId: string) {
           apps.map((row) => row.id),
         )
         .orderBy('name')
+        .orderBy('id')
         .limit(5000)
         .execute()
     : [];

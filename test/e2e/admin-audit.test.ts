@@ -60,6 +60,24 @@ test('the platform administrator filters by event type, reads the details and ex
   assert.equal(lines[0], 'time,actor,event,success,target type,target,target name,tenant,ip,detail,id,part of');
   assert.equal(lines.length, 4);
   assert.ok(lines.slice(1).every((line) => line.includes(',user.create,')));
+
+  // The time range is typed in the console's own format, not the browser's mm/dd/yyyy: a date in
+  // another format is refused on its field, with the format to use; a range is applied.
+  const from = page.getByLabel('From', { exact: true });
+  await from.fill('11/29/2026');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByText('Write a date as 2026-11-29, or with a time as 2026-11-29 09:30').waitFor();
+  assert.equal(await from.getAttribute('aria-invalid'), 'true');
+  assert.equal(await exportLink.getAttribute('href'), href, 'a refused range is not applied');
+  await from.fill('2100-01-01');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByText('No events match these filters.').waitFor();
+  assert.equal(await from.getAttribute('aria-invalid'), null);
+  await from.fill('2000-01-01 00:00');
+  await page.getByLabel('To', { exact: true }).fill('2099-12-31');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await until(async () => (await columnTexts(table(page), 2)).length === 3);
+  assert.match((await exportLink.getAttribute('href')) ?? '', /[?&]from=\d+.*&to=\d+/);
   assert.deepEqual(await seriousViolations(page, 'audit log'), []);
   assert.deepEqual(errors, []);
 });
@@ -88,6 +106,9 @@ test('the audit log in Chinese', async () => {
   await page.getByRole('link', { name: text('zh', 'route.audit'), exact: true }).waitFor();
   await page.getByRole('button', { name: text('zh', 'admin:audit.apply') }).waitFor();
   await page.getByRole('link', { name: text('zh', 'admin:audit.export') }).waitFor();
+  // The time fields say their format in Chinese (the browser's date input would not).
+  assert.equal(await page.getByLabel(text('zh', 'admin:audit.from'), { exact: true }).getAttribute('placeholder'), text('zh', 'admin:audit.timePlaceholder'));
+  await page.getByText(text('zh', 'admin:audit.timeFormat')).first().waitFor();
   await bodyRows(table(page, text('zh', 'route.audit')))
     .getByText(text('zh', 'admin:audit.actions.user_create'))
     .first()

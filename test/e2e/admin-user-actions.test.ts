@@ -26,16 +26,32 @@ async function usersScreen(): Promise<{ page: Page; errors: string[] }> {
   return { page, errors };
 }
 
-test("an administrator sees a person's sessions and signs them out everywhere", async () => {
+test("an administrator sees a person's sessions, ends one, and signs them out everywhere", async () => {
   const bob = new ApiClient(server.url);
   await bob.signIn('crew-bob', PASSWORD);
+  const bobLostLaptop = new ApiClient(server.url);
+  await bobLostLaptop.signIn('crew-bob', PASSWORD);
   const { page, errors } = await usersScreen();
   await page.getByRole('button', { name: 'More actions for crew-bob' }).click();
   await page.getByRole('menuitem', { name: 'Sessions' }).click();
   const dialog = page.getByRole('dialog', { name: 'Sessions of crew-bob' });
   const sessions = dialog.getByRole('list', { name: 'Console sessions of crew-bob' });
   await sessions.getByRole('listitem').first().waitFor();
-  assert.equal(await sessions.getByRole('listitem').count(), 1);
+  assert.equal(await sessions.getByRole('listitem').count(), 2);
+  // One session ends (a lost laptop); the other goes on.
+  await sessions
+    .getByRole('listitem')
+    .first()
+    .getByRole('button', { name: /^End session on .+, last active / })
+    .click();
+  await page.getByText(/^The session on .+ was ended; the other sessions go on\.$/).waitFor();
+  await until(async () => (await sessions.getByRole('listitem').count()) === 1);
+  const signedIn = async (client: ApiClient) =>
+    client.call('GET', '/cas/session').then(
+      () => true,
+      () => false,
+    );
+  assert.equal(Number(await signedIn(bob)) + Number(await signedIn(bobLostLaptop)), 1, 'exactly one of the two sessions ended');
   await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
   const question = dialog.getByRole('group', { name: 'Sign out everywhere?' });
   await question.getByText('End every session of crew-bob').waitFor();
@@ -49,6 +65,7 @@ test("an administrator sees a person's sessions and signs them out everywhere", 
   await page.getByText('crew-bob was signed out everywhere (1 console sessions ended).').waitFor();
   await dialog.getByText('No active sessions.').waitFor();
   await assert.rejects(bob.call('GET', '/cas/session'), /401/);
+  await assert.rejects(bobLostLaptop.call('GET', '/cas/session'), /401/);
   assert.deepEqual(errors, []);
 });
 

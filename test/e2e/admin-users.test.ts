@@ -111,6 +111,14 @@ test('the users screen, step by step', async (t) => {
     await form.getByText('Use 2-20 letters, digits, underscores, hyphens or Chinese characters').waitFor();
     await form.getByText('Please enter a valid email address').waitFor();
     await form.getByText('Please enter a valid mobile phone number').waitFor();
+    // A name refused only for its space: the platform administrator is shown where the
+    // international field rules are, and the link leads there.
+    await form.getByLabel('Real name').fill('Tina Admin');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form
+      .getByText('Spaces, accented letters, e-mail usernames and international phone numbers are accepted under the international field rules:')
+      .waitFor();
+    assert.match((await form.getByRole('link', { name: 'Login settings → Field rules' }).getAttribute('href')) ?? '', /\/operate\/setting$/);
 
     // A taken username: the server says so under the field, and the other fields keep their values.
     await form.getByLabel('Username').fill('sales-01');

@@ -122,7 +122,10 @@ test('a CSV import: the check lists the bad row, the import creates the others, 
   assert.deepEqual(await bodyRows(problems).first().locator('td').allTextContents(), ['3', 'csv-bad', 'email', 'Please enter a valid email address']);
   assert.deepEqual(await seriousViolations(page, 'import check'), []);
 
-  await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+  // The check done, "Import" is the next step and has the focus: Enter imports.
+  const importButton = dialog.getByRole('button', { name: 'Import', exact: true });
+  assert.equal(await importButton.evaluate((button) => (button.getRootNode() as Document | ShadowRoot).activeElement === button), true);
+  await page.keyboard.press('Enter');
   await dialog.getByRole('status').getByText('Import finished: 2 created, 0 updated, 0 unchanged, 1 refused.').waitFor();
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
@@ -169,11 +172,15 @@ test('webhooks and the import dialog in Chinese, light theme', async () => {
   await page.goto(`${server.url}/operate/user`);
   await page.getByRole('button', { name: text('zh', 'admin:import.import'), exact: true }).click();
   const dialog = page.getByRole('dialog', { name: text('zh', 'admin:import.title') });
+  // The file field is the console's own, in the console's language (not the browser's "Choose File").
+  await dialog.getByRole('button', { name: text('zh', 'admin:import.choose') }).waitFor();
+  await dialog.getByText(text('zh', 'admin:import.noFile')).waitFor();
   await dialog.getByLabel(text('zh', 'admin:import.file')).setInputFiles({
     name: 'gbk.csv',
     mimeType: 'text/csv',
     buffer: Buffer.from([0x75, 0x73, 0x65, 0x72, 0x6e, 0x61, 0x6d, 0x65, 0x0a, 0xd5, 0xc5, 0xc8, 0xfd, 0x0a]),
   });
+  await dialog.getByText('gbk.csv', { exact: true }).waitFor();
   await dialog.getByRole('button', { name: text('zh', 'admin:import.check') }).click();
   await dialog.getByText(text('zh', 'rule.csvEncoding')).waitFor();
   assert.deepEqual(await seriousViolations(page, 'import dialog (zh, light)'), []);

@@ -69,7 +69,7 @@ test('the member signs in and sees only their own entries', async () => {
   const topMenu = page.getByRole('navigation', { name: 'Apps' });
   assert.equal(await topMenu.getByRole('link', { name: /^Wiki/ }).getAttribute('href'), 'https://wiki.example.com/');
   await page.getByText('You have no administration areas. Your personal pages are in the menu.').waitFor();
-  await page.getByText('regular tenant').first().waitFor();
+  await page.getByText('Member', { exact: true }).first().waitFor();
   const messages = page.getByRole('region', { name: 'Unread messages' });
   await messages.getByText('Welcome aboard').waitFor();
   // The browser is a new device after the other session's sign-in (server/auth/devices.ts).

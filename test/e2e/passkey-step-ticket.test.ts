@@ -137,6 +137,8 @@ test('console sign-in page: a phone code, then a cancelled prompt and a failing 
 
   await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
   await page.getByText('Enter one of your recovery codes.').waitFor();
+  // A recovery code is four groups of four letters and digits, not "4-8 digits".
+  assert.equal(await page.getByLabel('Verification code').getAttribute('placeholder'), 'xxxx-xxxx-xxxx-xxxx (letters and digits)');
   await page.getByLabel('Verification code').fill(who.codes[0]!);
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.getByRole('heading', { name: `Welcome back, ${who.realName}` }).waitFor();

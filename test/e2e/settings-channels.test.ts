@@ -137,8 +137,16 @@ test('channels: create, edit with a kept secret, send tests that arrive, the del
 test('messages: an administrator sends in-site; the user reads, deletes, and finds it in the history', async () => {
   const { page, errors } = await openPage(browser);
   await signIn(page, '/profile/message');
+  const admin = new ApiClient(server.url);
+  await admin.signIn(ADMIN.username, ADMIN.password);
+  await admin.call('POST', '/channels', { name: 'Site notices', serviceType: 'SITE_MESSAGE', vendor: 'site', config: {} });
   await page.getByRole('button', { name: 'Send a message' }).click();
   const dialog = page.getByRole('dialog', { name: 'Send a message' });
+  // The in-site inbox is offered once, whatever in-site channels exist.
+  // (allTextContents does not wait: the dialog's chunk and channel list load first.)
+  await dialog.getByLabel('Send through').getByRole('option', { name: 'In-site inbox' }).waitFor({ state: 'attached' });
+  const through = (await dialog.getByLabel('Send through').locator('option').allTextContents()).filter((label) => /in-site/i.test(label));
+  assert.deepEqual(through, ['In-site inbox']);
   await dialog.getByLabel('Title').fill('Maintenance window');
   await dialog.getByLabel('Content').fill('The console is read-only on Sunday 02:00-03:00.');
   await dialog.getByLabel('Find a person by username or name').fill('msg-');

@@ -106,6 +106,8 @@ test('PHONE_CAPTCHA: after the SMS code, a person with an authenticator app give
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('Enter the 6-digit code from your authenticator app, or one of your recovery codes.').waitFor();
     assert.equal(new URL(page.url()).pathname, '/login', 'not signed in with the SMS code alone');
+    // The field says what it takes: not the "4-8 digits" of a sent code.
+    assert.equal(await page.getByLabel('Verification code').getAttribute('placeholder'), '6 digits, or a recovery code');
     await page.getByLabel('Verification code').fill(await nextCode());
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('heading', { name: `Welcome back, ${holder.realName}` }).waitFor();
@@ -163,6 +165,14 @@ test('Forgot password: the code from the mail and a new password; the old passwo
   await page.getByText('Your password was changed. Sign in with the new password.').waitFor();
   await signInByForm(page, PERSON.username, PERSON.password);
   await page.getByRole('alert').filter({ hasText: 'Invalid username or password' }).first().waitFor();
+  // The refused password is marked invalid for assistive technology and described by the failure.
+  const password = page.getByLabel('Password', { exact: true });
+  assert.equal(await password.getAttribute('aria-invalid'), 'true');
+  // (The form is in the element's shadow root: look the description up there, not in the document.)
+  const describedBy = await password.evaluate(
+    (input) => (input.getRootNode() as Document | ShadowRoot).getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent,
+  );
+  assert.match(describedBy ?? '', /Invalid username or password/);
   await signInByForm(page, PERSON.username, 'After-2024');
   await page.getByRole('heading', { name: `Welcome back, ${PERSON.realName}` }).waitFor();
   assert.deepEqual(errors, []);

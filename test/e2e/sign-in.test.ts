@@ -24,6 +24,8 @@ test('the administrator signs in by labels and sees the home page', async () => 
   await page.getByRole('heading', { name: `Welcome back, ${ADMIN.username}` }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/home/index');
   assert.equal(await page.title(), 'Home – IAM Console');
+  // The badge names the person's role, not a kind of tenant.
+  await page.getByText('Platform administrator', { exact: true }).waitFor();
   const menu = page.getByRole('navigation', { name: 'Main menu' });
   await menu.getByRole('link', { name: 'Home' }).waitFor();
   assert.equal(await menu.getByRole('link', { name: 'Home' }).getAttribute('aria-current'), 'page');

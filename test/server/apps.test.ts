@@ -148,3 +148,15 @@ test('roles: CRUD, privileges of the same app, members, 409', async () => {
   assert.equal((await appAdmin.delete(`${base}/${roleId}`)).status, 200);
   assert.equal((await appAdmin.get(`${base}/${roleId}/members`)).status, 404);
 });
+
+test('rows with equal sort keys come back in one order: by id after the sort key', async () => {
+  const base = `/api/apps/${appTwo.id}/privileges`;
+  const twins: Privilege[] = [];
+  for (const key of ['twinD', 'twinB', 'twinA', 'twinC']) twins.push((await admin.post<Privilege>(base, { name: 'Twin', key, sort: 7 })).body.data);
+  const listed = (await admin.get<Privilege[]>(base)).body.data.filter((node) => node.key.startsWith('twin'));
+  assert.deepEqual(
+    listed.map((node) => node.id),
+    twins.map((node) => node.id).sort(),
+  );
+  for (const twin of twins) assert.equal((await admin.delete(`${base}/${twin.id}`)).status, 200);
+});

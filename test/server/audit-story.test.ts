@@ -60,3 +60,31 @@ test('a failed sign-in names the account it tried', async () => {
   const [failure] = await list('action=login.failure&actor=story-nobody');
   assert.equal(failure?.actorName, 'story-nobody');
 });
+
+test('a settings change lists only the settings it changed, old → new; a changed secret is named but never shown', async () => {
+  const current = await admin.get<{ value: { passwordPolicy: { minLength: number } }; version: number }>('/api/settings/login');
+  assert.equal(current.status, 200);
+  const policy = current.body.data.value.passwordPolicy;
+  const minLength = policy.minLength;
+  const saved = await admin.put('/api/settings/login', { passwordPolicy: { ...policy, minLength: minLength + 2 }, version: current.body.data.version });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  const [settings] = await list('action=settings.update');
+  assert.deepEqual(settings?.detail.changes, { 'passwordPolicy.minLength': { from: minLength, to: minLength + 2 } });
+
+  const created = await admin.post<{ id: string; version: number }>('/api/channels', {
+    name: 'Story robot',
+    serviceType: 'DING_TALK',
+    vendor: 'dingtalk',
+    config: { webhook: 'https://oapi.dingtalk.com/robot/send?access_token=story-token-1', secret: 'SEC-story-old' },
+  });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  // The robot's URL carries its access token under a plain name ("webhook"): masked as the channel's secret.
+  const updated = await admin.put(`/api/channels/${created.body.data.id}`, {
+    config: { webhook: 'https://oapi.dingtalk.com/robot/send?access_token=story-token-2', secret: 'SEC-story-new' },
+    version: created.body.data.version,
+  });
+  assert.equal(updated.status, 200, JSON.stringify(updated.body));
+  const [change] = await list('action=channel.update');
+  assert.deepEqual(change?.detail.changes, { 'config.webhook': { from: '••••••', to: '••••••' }, 'config.secret': { from: '••••••', to: '••••••' } });
+  assert.doesNotMatch(JSON.stringify(change), /SEC-story|story-token/, 'no secret is in the event');
+});

@@ -389,6 +389,13 @@ test('an in-site message through a channel: the delivery log names the recipient
   const entry = log.body.data.list.find((row) => row.title === 'Via channel')!;
   assert.equal(entry.recipientName, 'log-recipient', 'the recipient, not "—"');
   assert.equal(entry.attempts, 1, 'delivered into the inbox in one attempt, not 0');
+  // The console's "Send through" offers the in-site inbox once: in-site channels are not among the options.
+  const options = (await admin.get<{ id: string }[]>('/api/channels/options')).body.data;
+  assert.equal(
+    options.some((option) => option.id === channel.id),
+    false,
+    'an in-site channel beside the in-site inbox',
+  );
 
   // A code the console sends itself has no sender: the history shows "System" for it.
   assert.equal((await server.client().post('/api/user/password/reset-code', { identifier: 'recipient@example.com' })).status, 200);

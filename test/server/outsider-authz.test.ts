@@ -109,6 +109,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/user/{id}/roles': 'scoped',
   'GET /api/user/{id}/sessions': 'scoped',
   'DELETE /api/user/{id}/sessions': 'scoped',
+  'DELETE /api/user/{id}/sessions/{sessionId}': 'scoped',
   'POST /api/user/bulk': 'scoped',
   'GET /api/tenants': 'scoped',
   'POST /api/tenants': 'scoped',

@@ -87,3 +87,36 @@ test('the platform administrator signs anyone out everywhere', async () => {
   assert.ok(ended.body.data.revoked >= 1);
   assert.equal(await isSignedIn(userB), false);
 });
+
+test("an administrator ends one session of a person; the others live on; never another person's session, never across tenants", async () => {
+  const laptop = await signedIn('side-a-member');
+  const phone = await signedIn('side-a-member');
+  const memberId = await idOf('side-a-member');
+  const sessionIdOf = async (client: Client) =>
+    (await client.get<{ id: string; current: boolean }[]>('/api/cas/sessions')).body.data.find((row) => row.current)!.id;
+  const laptopSession = await sessionIdOf(laptop);
+  const userB = await signedIn('zeta-hidden-user');
+  const sessionOfB = await sessionIdOf(userB);
+
+  // Another person's session under the member's id, and B's session under B's id from tenant A: 404, B lives on.
+  assert.equal((await tenantAdminA.delete(`/api/user/${memberId}/sessions/${sessionOfB}`)).status, 404);
+  assert.equal((await tenantAdminA.delete(`/api/user/${sides.userB.id}/sessions/${sessionOfB}`)).status, 404);
+  assert.ok(await isSignedIn(userB), "B's session lives on");
+  // Not one's own session here (the personal center does that), and not by a member.
+  const adminSession = await sessionIdOf(tenantAdminA);
+  assert.equal((await tenantAdminA.delete(`/api/user/${await idOf('side-a-admin')}/sessions/${adminSession}`)).status, 403);
+  assert.equal((await laptop.delete(`/api/user/${memberId}/sessions/${laptopSession}`)).status, 403);
+
+  const before = (await server.app.ctx.db.selectFrom('auditLog').select('id').where('action', '=', 'session.revoke').execute()).length;
+  const ended = await tenantAdminA.delete(`/api/user/${memberId}/sessions/${laptopSession}`);
+  assert.equal(ended.status, 200);
+  assert.equal(await isSignedIn(laptop), false, 'the ended session is signed out');
+  assert.equal(await isSignedIn(phone), true, 'the other session goes on');
+  const listed = (await tenantAdminA.get<{ id: string }[]>(`/api/user/${memberId}/sessions`)).body.data.map((row) => row.id);
+  assert.equal(listed.includes(laptopSession), false);
+  const audit = await server.app.ctx.db.selectFrom('auditLog').selectAll().where('action', '=', 'session.revoke').orderBy('at', 'desc').execute();
+  assert.equal(audit.length, before + 1);
+  assert.equal(audit[0]!.targetId, memberId);
+  assert.deepEqual(JSON.parse(audit[0]!.detail), { session: laptopSession });
+  assert.equal((await tenantAdminA.delete(`/api/user/${memberId}/sessions/${laptopSession}`)).status, 404, 'already ended');
+});

@@ -70,6 +70,11 @@ export function signOutEverywhere(id: string): Promise<{ revoked: number }> {
   return request<{ revoked: number }>('DELETE', apiPath`/user/${id}/sessions`);
 }
 
+/** DELETE /user/{id}/sessions/{sessionId}: ends one console session of the user; the others go on. */
+export function endSession(id: string, sessionId: string): Promise<null> {
+  return request<null>('DELETE', apiPath`/user/${id}/sessions/${sessionId}`);
+}
+
 export type BulkUserResult = v.InferOutput<typeof bulkUserResult>;
 
 /** POST /user/bulk: one action on several users, each checked on its own; answers each user's outcome. */

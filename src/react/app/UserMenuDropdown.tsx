@@ -1,5 +1,5 @@
-// The user dropdown of the top bar: who is signed in and their role ('regular tenant' or
-// 'admin tenant'), then Profile, Reset password and Logout. Radix's menu and its positioning are
+// The user dropdown of the top bar: who is signed in and their role (platform administrator, tenant
+// administrator or member), then Profile, Reset password and Logout. Radix's menu and its positioning are
 // most of its weight, so UserMenu loads it when the person first reaches for the menu.
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import type { FocusEvent, KeyboardEvent } from 'react';

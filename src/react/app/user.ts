@@ -1,10 +1,11 @@
-// How the console names the signed-in person and their role (the profile menu shows
-// 'regular tenant' or 'admin tenant').
+// How the console names the signed-in person and their role (the home badge, the profile menu and
+// the profile's "Role": platform administrator, tenant administrator or member).
 import type { SessionUser } from '../../core/types';
 import type { TextKey } from '../../core/i18n';
 
-export function roleKey(user: Pick<SessionUser, 'isAdmin'>): TextKey {
-  return user.isAdmin ? 'userRole.adminTenant' : 'userRole.regularTenant';
+export function roleKey(user: Pick<SessionUser, 'isAdmin' | 'isMaster'>): TextKey {
+  if (!user.isAdmin) return 'userRole.member';
+  return user.isMaster ? 'userRole.platformAdmin' : 'userRole.tenantAdmin';
 }
 
 export function displayName(user: Pick<SessionUser, 'realName' | 'username'>): string {

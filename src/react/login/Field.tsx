@@ -11,9 +11,12 @@ export interface FieldProps {
   addon?: ReactNode;
   /** The addon overlays the input's right end (the password toggle) instead of following it. */
   overlay?: boolean;
+  /** The id of the form's failure message when the server refused this field's value (a wrong
+   *  password, a wrong code): the input is marked invalid and described by that message. */
+  failedBy?: string;
 }
 
-export function Field({ label, error, input, addon, overlay = false }: FieldProps) {
+export function Field({ label, error, input, addon, overlay = false, failedBy }: FieldProps) {
   const generatedId = useId();
   const id = input.id ?? generatedId;
   const errorId = `${id}-error`;
@@ -22,8 +25,8 @@ export function Field({ label, error, input, addon, overlay = false }: FieldProp
       {...input}
       id={id}
       className={`${styles.input}${overlay ? ` ${styles.inputWithOverlay}` : ''}`}
-      aria-invalid={error ? true : undefined}
-      aria-describedby={error ? errorId : undefined}
+      aria-invalid={error || failedBy ? true : undefined}
+      aria-describedby={error ? errorId : failedBy}
     />
   );
   return (

@@ -101,6 +101,10 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
   const [errors, setErrors] = useState<LoginFieldErrors>();
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string>();
+  /** The field whose value the server refused with `failure` (none when it asked for a captcha). */
+  const [failedOn, setFailedOn] = useState<'password' | 'code'>();
+  const failureId = useId();
+  const failedBy = (field: 'password' | 'code') => (failure !== undefined && failedOn === field ? failureId : undefined);
   /** Set while the server waits for the next step of a multi-step sign-in (with a passkey's options when one may answer it). */
   const [nextStep, setNextStep] = useState<string>();
   const [passkeyOptions, setPasskeyOptions] = useState<PasskeyRequestOptions>();
@@ -198,6 +202,7 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
   const failed = (error: unknown) => {
     const text = failureText(error, t);
     setFailure(text);
+    setFailedOn(error instanceof Error && error.message === String(LOGIN_SPECIAL_CODE) ? undefined : nextStep === undefined ? 'password' : 'code');
     onLoginError?.({ message: text });
     // A captcha is used up by every attempt: show a new one.
     setCaptchaKey(newCaptchaKey());
@@ -233,6 +238,7 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
         <Field
           label={t('login:password')}
           error={message('password')}
+          failedBy={failedBy('password')}
           input={{
             id: passwordId,
             name: 'password',
@@ -279,18 +285,21 @@ function SignInForm({ appName, apiBase, authMode, tokenName, onLoginSubmit, onLo
             <Field
               label={t('login:code')}
               error={message('code')}
+              failedBy={failedBy('code')}
               input={{
                 name: 'code',
                 type: 'text',
                 inputMode: nextStep === LoginStep.PHONE_CAPTCHA ? 'numeric' : 'text',
                 autoComplete: 'one-time-code',
-                placeholder: t('login:codePlaceholder'),
+                placeholder: t(
+                  nextStep === LoginStep.TOTP ? 'login:codePlaceholderTotp' : recoveryStep ? 'login:codePlaceholderRecovery' : 'login:codePlaceholder',
+                ),
               }}
             />
           </>
         )}
         {failure && (
-          <p role="alert" className={styles.formError}>
+          <p id={failureId} role="alert" className={styles.formError}>
             {failure}
           </p>
         )}

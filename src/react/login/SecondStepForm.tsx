@@ -72,7 +72,7 @@ export default function SecondStepForm({ answer, onSuccess, onError, onCancel }:
               autoComplete: 'one-time-code',
               autoCapitalize: 'none',
               spellCheck: false,
-              placeholder: t('login:codePlaceholder'),
+              placeholder: t(recoveryStep ? 'login:codePlaceholderRecovery' : 'login:codePlaceholderTotp'),
             }}
           />
         </>

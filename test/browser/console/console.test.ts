@@ -154,7 +154,7 @@ describe('<iam-console>', () => {
     trigger.click();
     const menu = await until(() => byRole(root, 'menu'), 'the user menu did not open');
     expect(allByRole(menu, 'menuitem').map(nameOf)).to.deep.equal(['Profile', 'Reset password', 'Sign out']);
-    expect(byText(menu, 'admin tenant')).to.not.equal(null);
+    expect(byText(menu, 'Platform administrator')).to.not.equal(null);
     byRole(menu, 'menuitem', 'Sign out').click();
     const dialog = await until(() => byRole(root, 'dialog', 'Sign out'), 'no confirmation');
     expect(byText(dialog, 'Sign out of the console? You will need to sign in again to continue.')).to.not.equal(null);

@@ -6,6 +6,7 @@ import * as tenantApi from '../../../core/api/tenants';
 import { auditExportUrl, listAudit, type AuditEntry, type AuditFilter, type AuditQuery } from '../../../core/api/audit';
 import { auditActions, type AuditAction } from '../../../core/schemas/audit';
 import { formatDate } from '../../../core/format';
+import { parseTimeText } from '../../../core/time-text';
 import { useT } from '../../i18n';
 import { AdminPage } from '../../widgets/admin/AdminPage';
 import type { Column } from '../../widgets/admin/DataTable';
@@ -82,9 +83,6 @@ type TargetType = keyof typeof TARGET_TYPES;
 
 type Query = Required<Pick<AuditQuery, 'page' | 'size'>> & AuditFilter;
 
-/** A datetime-local value (local time, minutes) as epoch ms, or undefined when empty. */
-const timeOf = (value: string) => (value ? new Date(value).getTime() : undefined);
-
 export default function AuditLogScreen() {
   const t = useT();
   const ids = { from: useId(), to: useId(), actor: useId(), target: useId() };
@@ -93,15 +91,20 @@ export default function AuditLogScreen() {
   const tenantNames = useMemo(() => new Map(tree.data?.map((tenant) => [tenant.id, tenant.name])), [tree.data]);
   const [draft, setDraft] = useState({ from: '', to: '', actor: '', target: '', action: '' });
   const [shown, setShown] = useState<AuditEntry>();
+  const [badTimes, setBadTimes] = useState<('from' | 'to')[]>([]);
   const { page: _page, size: _size, ...filter } = list.query;
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    // The end of the range includes its whole minute.
-    const to = timeOf(draft.to);
+    // The end of the range includes its whole day (a date) or minute (a date and time).
+    const from = parseTimeText(draft.from);
+    const to = parseTimeText(draft.to, true);
+    const bad = (['from', 'to'] as const).filter((name) => (name === 'from' ? from : to) === null);
+    setBadTimes(bad);
+    if (bad.length) return;
     list.refine({
-      from: timeOf(draft.from),
-      to: to === undefined ? undefined : to + 59_999,
+      from: from ?? undefined,
+      to: to ?? undefined,
       actor: draft.actor.trim() || undefined,
       target: draft.target.trim() || undefined,
       parentId: undefined,
@@ -113,22 +116,37 @@ export default function AuditLogScreen() {
   const actionName = (action: string) =>
     isKnownAction(action) ? t(`admin:audit.actions.${action.replace('.', '_') as TextKeyOfAction<AuditAction>}`) : action;
 
-  // The time range and the actor's name are typed first and applied together (Apply).
-  const draftInput = (name: 'from' | 'to' | 'actor' | 'target', type: 'datetime-local' | 'search') => (
-    <div className={styles.control}>
-      <label htmlFor={ids[name]} className={styles.controlLabel}>
-        {t(name === 'target' ? 'admin:audit.targetFilter' : `admin:audit.${name}`)}
-      </label>
-      <input
-        id={ids[name]}
-        type={type}
-        className={ui.input}
-        value={draft[name]}
-        maxLength={type === 'search' ? 100 : undefined}
-        onChange={(event) => setDraft({ ...draft, [name]: event.currentTarget.value })}
-      />
-    </div>
-  );
+  // The time range, actor and target are typed first and applied together (Apply). Times are
+  // typed as text in the format the hint shows (src/core/time-text.ts), not in the browser's date
+  // input, whose words and order follow the browser's language.
+  const draftInput = (name: 'from' | 'to' | 'actor' | 'target') => {
+    const time = name === 'from' || name === 'to';
+    const bad = time && badTimes.includes(name);
+    return (
+      <div className={styles.control}>
+        <label htmlFor={ids[name]} className={styles.controlLabel}>
+          {t(name === 'target' ? 'admin:audit.targetFilter' : `admin:audit.${name}`)}
+        </label>
+        <input
+          id={ids[name]}
+          type={time ? 'text' : 'search'}
+          className={ui.input}
+          value={draft[name]}
+          maxLength={time ? 16 : 100}
+          placeholder={time ? t('admin:audit.timePlaceholder') : undefined}
+          inputMode={time ? 'numeric' : undefined}
+          aria-invalid={bad || undefined}
+          aria-describedby={time ? `${ids[name]}-hint` : undefined}
+          onChange={(event) => setDraft({ ...draft, [name]: event.currentTarget.value })}
+        />
+        {time && (
+          <span id={`${ids[name]}-hint`} className={bad ? ui.fieldError : ui.hint}>
+            {t(bad ? 'admin:audit.timeRefused' : 'admin:audit.timeFormat')}
+          </span>
+        )}
+      </div>
+    );
+  };
 
   const columns: Column<AuditEntry>[] = [
     { id: 'at', header: t('admin:audit.time'), cell: (entry) => formatDate(entry.at) },
@@ -185,10 +203,10 @@ export default function AuditLogScreen() {
       }
     >
       <form className={styles.toolbar} onSubmit={apply} aria-label={t('admin:audit.filters')}>
-        {draftInput('from', 'datetime-local')}
-        {draftInput('to', 'datetime-local')}
-        {draftInput('actor', 'search')}
-        {draftInput('target', 'search')}
+        {draftInput('from')}
+        {draftInput('to')}
+        {draftInput('actor')}
+        {draftInput('target')}
         <FilterSelect
           label={t('admin:audit.action')}
           allLabel={t('admin:audit.allActions')}

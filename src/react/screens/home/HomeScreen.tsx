@@ -12,7 +12,7 @@ import { mySessions, unreadMessages } from '../../../core/api/account';
 import { appsFromMenus, uniqueApps, usePortalMenus } from '../../app/portalApps';
 import { displayName, roleKey } from '../../app/user';
 import { useMenu } from '../../app/useMenu';
-import { useNameText, useT } from '../../i18n';
+import { useLocale, useNameText, useT } from '../../i18n';
 import { Avatar } from '../../widgets/Avatar';
 import { Card } from '../../widgets/Card';
 import { Icon, isIconName } from '../../widgets/Icon';
@@ -177,7 +177,9 @@ export default function HomeScreen() {
 
 function UnreadMessages() {
   const t = useT();
-  const messages = useResource(() => unreadMessages(5), []);
+  // System messages are written in the reader's language: a language change asks again.
+  const locale = useLocale();
+  const messages = useResource(() => unreadMessages(5), [locale]);
   if (!messages.data) return <p className={ui.empty}>{t(messages.failed ? 'console:unavailable' : 'console:loading')}</p>;
   const { list, pager } = messages.data;
   return (

@@ -1,14 +1,18 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../theme/theme.css';
 import { tint } from '../../widgets/tint';
+import { sidewaysScrollCue } from '../../widgets/scroll-cue';
 
-export const tabs = style({
-  display: 'flex',
-  gap: vars.space.xs,
-  margin: `0 0 ${vars.space.md}`,
-  borderBottom: `1px solid ${vars.color.border}`,
-  overflowX: 'auto',
-});
+export const tabs = style([
+  // The login settings' tabs sit on the page, not on a card.
+  sidewaysScrollCue(vars.color.page),
+  {
+    display: 'flex',
+    gap: vars.space.xs,
+    margin: `0 0 ${vars.space.md}`,
+    borderBottom: `1px solid ${vars.color.border}`,
+  },
+]);
 
 export const tab = style({
   padding: `${vars.space.sm} ${vars.space.md}`,

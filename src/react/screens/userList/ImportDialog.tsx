@@ -7,6 +7,7 @@ import { HttpError } from '../../../core/http';
 import { IMPORT_MAX_BYTES, MAX_LISTED_PROBLEMS, ImportStatus, type ImportJob, type ImportMode } from '../../../core/schemas/user-import';
 import type { FieldErrors } from '../../../core/types';
 import { DialogFrame } from '../../dialogs/DialogFrame';
+import { FileChooser } from '../../widgets/FileChooser';
 import { useT, useTRule } from '../../i18n';
 import * as table from '../../widgets/admin/admin.css';
 import * as ui from '../../widgets/ui.css';
@@ -27,6 +28,7 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
   const [failure, setFailure] = useState<string>();
   const [template, setTemplate] = useState<string>();
   const alive = useRef(true);
+  const importButton = useRef<HTMLButtonElement>(null);
   useEffect(() => () => void (alive.current = false), []);
   useEffect(() => {
     const url = URL.createObjectURL(importTemplate());
@@ -65,7 +67,12 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
   const problemText = (problem: Problem) => (problem.rule.startsWith('rule.') ? tRule(problem.rule) : problem.rule);
   const counts = job && { created: job.created, updated: job.updated, unchanged: job.unchanged, failed: job.failed };
   const finished = job && job.status !== ImportStatus.Running;
-  const checked = finished && job.mode === 'check' && job.status === ImportStatus.Done;
+  // After a check with rows to import, "Import" is the next step: the primary button, and focused
+  // (the check button was disabled while it ran, which left the focus nowhere).
+  const checked = finished && job.mode === 'check' && job.status === ImportStatus.Done && job.created + job.updated > 0;
+  useEffect(() => {
+    if (checked) importButton.current?.focus();
+  }, [checked]);
 
   return (
     <DialogFrame open size="wide" onOpenChange={(open) => !open && !running && onClose()} title={t('admin:import.title')} description={t('admin:import.intro')}>
@@ -77,29 +84,19 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
             {t('admin:import.template')}
           </a>
         )}
-        <div className={ui.field}>
-          <label className={ui.label} htmlFor={`${id}-file`}>
-            {t('admin:import.file')}
-          </label>
-          <input
-            id={`${id}-file`}
-            type="file"
-            accept=".csv,text/csv"
-            disabled={running}
-            aria-invalid={fileError ? true : undefined}
-            aria-describedby={fileError ? `${id}-file-error` : undefined}
-            onChange={(event) => {
-              setFile(event.currentTarget.files?.[0]);
-              setJob(undefined);
-              setFileError(undefined);
-            }}
-          />
-          {fileError && (
-            <p id={`${id}-file-error`} className={ui.fieldError}>
-              {tRule(fileError)}
-            </p>
-          )}
-        </div>
+        <FileChooser
+          label={t('admin:import.file')}
+          chooseText={t('admin:import.choose')}
+          noFileText={t('admin:import.noFile')}
+          accept=".csv,text/csv"
+          disabled={running}
+          error={fileError && tRule(fileError)}
+          onFile={(chosen) => {
+            setFile(chosen);
+            setJob(undefined);
+            setFileError(undefined);
+          }}
+        />
         {job && running && (
           <div className={styles.progress}>
             <span id={`${id}-progress`}>{t(job.mode === 'check' ? 'admin:import.checking' : 'admin:import.importing')}</span>
@@ -158,7 +155,13 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
           <button type="button" className={checked ? ui.button.secondary : ui.button.primary} disabled={running || !file} onClick={() => void run('check')}>
             {t('admin:import.check')}
           </button>
-          <button type="button" className={checked ? ui.button.primary : ui.button.secondary} disabled={running || !file} onClick={() => void run('apply')}>
+          <button
+            ref={importButton}
+            type="button"
+            className={checked ? ui.button.primary : ui.button.secondary}
+            disabled={running || !file}
+            onClick={() => void run('apply')}
+          >
             {t('admin:import.start')}
           </button>
         </div>

@@ -1,8 +1,8 @@
 // A person's console sessions as their administrator sees them (device, address, when signed in,
-// last active), and "Sign out everywhere" after a question in place: every console session and
-// every app sign-in of the person ends.
+// last active), "End session" on one of them (a lost laptop: the others go on), and "Sign out
+// everywhere" after a question in place: every console session and every app sign-in of the person ends.
 import { useState } from 'react';
-import { signOutEverywhere, userSessions, type AdminUser } from '../../../core/api/user-admin';
+import { endSession, signOutEverywhere, userSessions, type AdminUser } from '../../../core/api/user-admin';
 import { formatDate, relativeTime } from '../../../core/format';
 import { notifySuccess } from '../../../core/messages';
 import { useT } from '../../i18n';
@@ -31,6 +31,19 @@ export default function SessionsDialog({ user, onClose }: { user: AdminUser; onC
     }
   };
 
+  const end = async (sessionId: string, device: string) => {
+    setBusy(true);
+    try {
+      await endSession(user.id, sessionId);
+      notifySuccess(t('admin:sessions.ended', { device }));
+      sessions.reload();
+    } catch {
+      // the HTTP client has shown why
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const list = sessions.data;
   return (
     <DialogFrame open onOpenChange={(open) => !open && onClose()} title={t('admin:sessions.title', { name: user.username })}>
@@ -44,15 +57,26 @@ export default function SessionsDialog({ user, onClose }: { user: AdminUser; onC
         <ul className={ui.list} aria-label={t('admin:sessions.listLabel', { name: user.username })}>
           {list.map((session) => {
             const agent = describeAgent(session.userAgent);
+            const device = [agent.browser, agent.system].filter(Boolean).join(' · ') || t('console:session.unknownDevice');
+            const lastSeen = relativeTime(session.lastSeenAt, Date.now(), t);
             return (
               <li key={session.id} className={ui.listItem}>
                 <div>
-                  <strong>{[agent.browser, agent.system].filter(Boolean).join(' · ') || t('console:session.unknownDevice')}</strong>
+                  <strong>{device}</strong>
                   <div className={ui.muted}>
                     {session.ip ?? t('console:session.unknownAddress')} · {t('console:session.signedIn', { time: formatDate(session.createdAt) })} ·{' '}
-                    {t('console:session.lastSeen', { time: relativeTime(session.lastSeenAt, Date.now(), t) })}
+                    {t('console:session.lastSeen', { time: lastSeen })}
                   </div>
                 </div>
+                <button
+                  type="button"
+                  className={ui.button.secondary}
+                  aria-label={t('admin:sessions.endLabel', { device, time: lastSeen })}
+                  disabled={busy}
+                  onClick={() => void end(session.id, device)}
+                >
+                  {t('admin:sessions.end')}
+                </button>
               </li>
             );
           })}

@@ -43,7 +43,7 @@ export function CheckTree<T extends TreeNode>({ label, nodes, labelOf, checked, 
     onChange(next);
   };
   return (
-    <fieldset className={styles.options} disabled={disabled}>
+    <fieldset className={styles.choiceBox} disabled={disabled}>
       <legend className={styles.legend}>{label}</legend>
       {hint && <p className={styles.controlLabel}>{hint}</p>}
       {rows.map(({ node, depth }) => {

@@ -3,6 +3,7 @@
 import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
 import { vars } from '../../theme/theme.css';
 import { tint } from '../tint';
+import { sidewaysScrollCue } from '../scroll-cue';
 
 export const header = style({
   display: 'flex',
@@ -175,7 +176,10 @@ export const tag = style({
   whiteSpace: 'nowrap',
 });
 
-export const tabs = style({ display: 'flex', gap: '2px', borderBottom: `1px solid ${vars.color.border}`, marginBottom: vars.space.md, overflowX: 'auto' });
+export const tabs = style([
+  sidewaysScrollCue(vars.color.surface),
+  { display: 'flex', gap: '2px', borderBottom: `1px solid ${vars.color.border}`, marginBottom: vars.space.md },
+]);
 
 export const tab = style({
   padding: '8px 14px',
@@ -226,16 +230,19 @@ export const chipRemove = style({
 
 export const chipIcon = style({ width: '12px', height: '12px' });
 
-export const options = style({
+/** A framed list of choices, as long as its content: inside a dialog (whose body scrolls) a
+ *  second scroll box would trap the wheel and hide most of a privilege tree. */
+export const choiceBox = style({
   listStyle: 'none',
   margin: 0,
   padding: '4px',
-  maxHeight: '200px',
-  overflowY: 'auto',
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.base,
   background: vars.color.inputBackground,
 });
+
+/** A framed list of search matches under a field: a few rows high, scrolling. */
+export const options = style([choiceBox, { maxHeight: '200px', overflowY: 'auto' }]);
 
 export const checkRow = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, minHeight: '28px', cursor: 'pointer' });
 

@@ -4,6 +4,7 @@ import { useCallback, useState } from 'react';
 import { PAGING } from '../../../core/config';
 import type { PagedList } from '../../../core/types';
 import { useResource, type Resource } from '../useResource';
+import { useLocale } from '../../i18n';
 
 export interface PageQuery {
   page: number;
@@ -19,7 +20,9 @@ export interface PagedListState<T, Q extends PageQuery> extends Resource<PagedLi
 
 export function usePagedList<T, Q extends PageQuery>(load: (query: Q) => Promise<PagedList<T>>, initial: Omit<Q, 'page' | 'size'>): PagedListState<T, Q> {
   const [query, setQuery] = useState<Q>(() => ({ page: PAGING.page, size: PAGING.size, ...initial }) as Q);
-  const resource = useResource(() => load(query), [query]);
+  // Answers may carry texts in the reader's language (system messages): a language change asks again.
+  const locale = useLocale();
+  const resource = useResource(() => load(query), [query, locale]);
   const refine = useCallback((changes: Partial<Omit<Q, 'page' | 'size'>>) => setQuery((current) => ({ ...current, ...changes, page: 1 })), []);
   const turn = useCallback((page: number, size: number) => setQuery((current) => ({ ...current, page, size })), []);
   return { ...resource, query, refine, turn };
