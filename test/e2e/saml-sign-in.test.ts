@@ -1,7 +1,7 @@
 // SAML 2.0 in Chromium against a service provider the server does not use itself
 // (@node-saml/node-saml), listening on a loopback port: SP-initiated sign-in (HTTP-Redirect) through
-// the real sign-in page and the consent page, landing on the SP with the NameID and attributes;
-// IdP-initiated from the portal's "Your apps"; and the app's SAML tab configured by an administrator
+// the real sign-in page and the consent page, landing on the SP with the NameID and attributes; then
+// by the HTTP-POST binding and IdP-initiated from the portal's "Your apps", the consent remembered; and the app's SAML tab configured by an administrator
 // by its labels (metadata fetched by URL, ACS rows, per-field refusals, removal), with one look in
 // Chinese.
 import { test } from 'node:test';
@@ -52,6 +52,9 @@ async function startSp(name: string): Promise<{ url: string; entityId: string; a
     void (async () => {
       if (request.url === '/metadata') return response.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(metadataXml);
       if (request.url === '/login') return response.writeHead(302, { location: await saml.getAuthorizeUrlAsync('sp-relay', undefined, {}) }).end();
+      // The HTTP-POST binding: a page whose form posts the AuthnRequest to the identity provider.
+      if (request.url === '/login-post')
+        return response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(await saml.getAuthorizeFormAsync('sp-post-relay', undefined, {}));
       if (request.url === '/acs' && request.method === 'POST') {
         let body = '';
         for await (const chunk of request) body += chunk;
@@ -117,7 +120,20 @@ test('SP-initiated (HTTP-Redirect): the person signs in on the sign-in page, all
   await context.close();
 });
 
-test('IdP-initiated from "Your apps": the SAML app opens by a sign-in button and lands in the app', async () => {
+test('SP-initiated (HTTP-POST), after a consent: the posted request signs the person in and the consent is not asked again', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(`${expense.url}/login-post`);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.getByLabel('Username').fill(person.username);
+  await page.getByLabel('Password', { exact: true }).fill(person.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // The person allowed the app in the test above: remembered, so no consent page this time.
+  await assertLandedOnExpense(page, 'sp-post-relay');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('IdP-initiated from "Your apps": the SAML app opens by a sign-in button and lands in the app (its consent remembered)', async () => {
   const { page, context, errors } = await openPage(browser);
   await submitSignIn(page, server.url, person.username, person.password);
   await page.waitForURL(/\/home\/index$/);
@@ -127,7 +143,6 @@ test('IdP-initiated from "Your apps": the SAML app opens by a sign-in button and
   assert.equal(await tile.getAttribute('aria-describedby').then((id) => page.locator(`[id="${id}"]`).textContent()), 'Sign in with SAML');
   await tile.focus();
   await page.keyboard.press('Enter');
-  await allowOnConsentPage(page);
   await assertLandedOnExpense(page, '');
   assert.deepEqual(errors, []);
   await context.close();
