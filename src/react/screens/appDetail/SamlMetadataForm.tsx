@@ -1,13 +1,10 @@
 // Registers the app from its own SAML metadata: pasted, or fetched by the server from a URL
 // (through its outbound address guard). What the metadata says fills the settings below it.
 import { useState, type FormEvent } from 'react';
-import { saveSamlProvider, type SamlProviderAnswer } from '../../../core/api/saml';
-import { notifySuccess } from '../../../core/messages';
-import { samlProviderBody } from '../../../core/schemas/saml';
-import { validate } from '../../../core/validation';
+import type { SamlProviderAnswer } from '../../../core/api/saml';
 import { useT } from '../../i18n';
 import { PlainTextField, TextAreaField } from '../../widgets/admin/AdminFields';
-import { refusalOf } from '../../widgets/admin/serverErrors';
+import { useSamlSave } from './useSamlSave';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './SamlPanel.css';
 
@@ -15,33 +12,13 @@ export function SamlMetadataForm({ appId, savedUrl, onSaved }: { appId: string; 
   const t = useT();
   const [metadataXml, setXml] = useState('');
   const [metadataUrl, setUrl] = useState(savedUrl ?? '');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { errors, failure, busy, save } = useSamlSave(appId, onSaved);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setFailure(undefined);
     // Pasted metadata wins over the URL: the server reads one document.
     const body = metadataXml.trim() ? { metadataXml: metadataXml.trim() } : { metadataUrl: metadataUrl.trim() };
-    const checked = validate(samlProviderBody, body);
-    if (!checked.success || (!body.metadataXml && !body.metadataUrl)) {
-      return setErrors(checked.success ? { metadataXml: 'rule.required' } : Object.fromEntries(checked.fields.map(({ field, rule }) => [field, rule])));
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      const answer = await saveSamlProvider(appId, body);
-      setXml('');
-      notifySuccess(t('admin:saml.metadataRead'));
-      onSaved(answer);
-    } catch (error) {
-      const refusal = refusalOf(error);
-      setErrors(Object.fromEntries(refusal.fields.map(({ field, message }) => [field, message])));
-      setFailure(refusal.message);
-    } finally {
-      setBusy(false);
-    }
+    if (await save(body, t('admin:saml.metadataRead'), !body.metadataXml && !body.metadataUrl ? 'metadataXml' : undefined)) setXml('');
   };
 
   return (

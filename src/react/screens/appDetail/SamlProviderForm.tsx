@@ -1,24 +1,13 @@
 // The app's settings as a SAML service provider, saved together: entity ID, assertion consumer
 // service URLs with their bindings (rows added and removed), Single Logout URL, NameID format, the
-// SP's certificates and what is signed. Checked with the server's own schema before sending; a
-// refusal is shown under the field it names (`acsUrls.1.url` under the second URL).
+// SP's certificates and what is signed (checked and sent by useSamlSave).
 import { useState, type FormEvent } from 'react';
-import { saveSamlProvider, type SamlProviderAnswer, type SamlProviderChanges } from '../../../core/api/saml';
-import { notifySuccess } from '../../../core/messages';
-import {
-  ASSERTION_ENCRYPTIONS,
-  MAX_ACS_URLS,
-  NAME_ID_FORMATS,
-  SAML_BINDINGS,
-  SLO_BINDINGS,
-  samlProviderBody,
-  type NameIdFormat,
-} from '../../../core/schemas/saml';
-import { validate } from '../../../core/validation';
+import type { SamlProviderAnswer, SamlProviderChanges } from '../../../core/api/saml';
+import { ASSERTION_ENCRYPTIONS, MAX_ACS_URLS, NAME_ID_FORMATS, SAML_BINDINGS, SLO_BINDINGS, type NameIdFormat } from '../../../core/schemas/saml';
 import { useT, useTRule } from '../../i18n';
 import { CheckboxField, PlainTextField, SelectField, TextAreaField } from '../../widgets/admin/AdminFields';
 import { SaveFooter } from '../../widgets/admin/SaveFooter';
-import { refusalOf } from '../../widgets/admin/serverErrors';
+import { useSamlSave } from './useSamlSave';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './SamlPanel.css';
 
@@ -68,32 +57,14 @@ export function SamlProviderForm({ appId, provider, onSaved }: { appId: string; 
   const t = useT();
   const tRule = useTRule();
   const [draft, setDraft] = useState(() => draftOf(provider));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { errors, failure, busy, save } = useSamlSave(appId, onSaved);
   const change = (changes: Partial<Draft>) => setDraft((current) => ({ ...current, ...changes }));
   const changeAcs = (index: number, changes: Partial<Draft['acsUrls'][number]>) =>
     change({ acsUrls: draft.acsUrls.map((row, at) => (at === index ? { ...row, ...changes } : row)) });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setFailure(undefined);
-    const body = bodyOf(draft);
-    const checked = validate(samlProviderBody, body);
-    if (!checked.success) return setErrors(Object.fromEntries(checked.fields.map(({ field, rule }) => [field, rule])));
-    setErrors({});
-    setBusy(true);
-    try {
-      const answer = await saveSamlProvider(appId, body);
-      notifySuccess(t('admin:saml.saved'));
-      onSaved(answer);
-    } catch (error) {
-      const refusal = refusalOf(error);
-      setErrors(Object.fromEntries(refusal.fields.map(({ field, message }) => [field, message])));
-      setFailure(refusal.message);
-    } finally {
-      setBusy(false);
-    }
+    await save(bodyOf(draft), t('admin:saml.saved'));
   };
 
   return (
