@@ -13,3 +13,7 @@ export function lazy<T>(load: () => Promise<T>): () => Promise<T> {
       throw error;
     }));
 }
+
+/** The reflect-metadata polyfill, which @peculiar/x509's container needs loaded before it (the SAML
+ *  keys, server/saml/keys.ts, and @simplewebauthn/server's certificate checks). */
+export const reflectMetadata = lazy(() => import('reflect-metadata'));

@@ -7,11 +7,11 @@
 import { randomUUID, webcrypto } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables';
-import { lazy } from '../lazy';
+import { lazy, reflectMetadata } from '../lazy';
 
 /** @peculiar/x509 (and the reflect-metadata its container wants), loaded when a key is first made. */
 const x509Library = lazy(async () => {
-  await import('reflect-metadata');
+  await reflectMetadata();
   return import('@peculiar/x509');
 });
 

@@ -7,12 +7,10 @@ import type * as v from 'valibot';
 import type { Ctx } from '../../context';
 import type { passkeyRequestOptions } from '../../../src/core/schemas/passkeys';
 import { ApiError } from '../../http/errors';
-import { lazy } from '../../lazy';
 import { issueChallenge } from './challenges';
 import { COUNTER_BACKWARDS, verifyAssertion, type AuthenticationCredential } from './ceremony';
 import { relyingParty } from './relying-party';
-
-const library = lazy(() => import('@simplewebauthn/server'));
+import { webauthnLibrary } from './library';
 
 export type PasskeyRequestOptions = v.InferOutput<typeof passkeyRequestOptions>;
 
@@ -26,7 +24,7 @@ async function requestOptions(
   userVerification: 'required' | 'discouraged',
   allowCredentials?: { id: string; transports: string[] }[],
 ): Promise<PasskeyRequestOptions> {
-  const { generateAuthenticationOptions } = await library();
+  const { generateAuthenticationOptions } = await webauthnLibrary();
   const options = await generateAuthenticationOptions({ rpID: relyingParty(ctx).id, challenge, userVerification, allowCredentials });
   return {
     challenge: options.challenge,

@@ -7,15 +7,11 @@ import { createHash } from 'node:crypto';
 import type * as v from 'valibot';
 import type { WebAuthnCredential } from '@simplewebauthn/server';
 import type { Ctx } from '../../context';
-import { lazy } from '../../lazy';
 import { ApiError } from '../../http/errors';
 import type { authenticationCredential, registrationCredential } from '../../../src/core/schemas/passkeys';
 import { takeChallenge, type ChallengeBinding, type ChallengePurpose } from './challenges';
 import { relyingParty, type RelyingParty } from './relying-party';
-
-/** Loaded on the first ceremony, not at start (server/lazy.ts). */
-const library = lazy(() => import('@simplewebauthn/server'));
-const helpers = lazy(() => import('@simplewebauthn/server/helpers'));
+import { webauthnHelpers, webauthnLibrary } from './library';
 
 export type RegistrationCredential = v.InferOutput<typeof registrationCredential>;
 export type AuthenticationCredential = v.InferOutput<typeof authenticationCredential>;
@@ -79,7 +75,7 @@ export interface NewCredential {
 export async function verifyRegistration(ctx: Ctx, credential: RegistrationCredential, binding: Required<ChallengeBinding>): Promise<NewCredential> {
   const party = relyingParty(ctx);
   const data = await checkClientData(ctx, party, credential.response.clientDataJSON, 'webauthn.create', 'register', binding);
-  const { decodeAttestationObject } = await helpers();
+  const { decodeAttestationObject } = await webauthnHelpers();
   let authData: Uint8Array | undefined;
   try {
     authData = decodeAttestationObject(Buffer.from(credential.response.attestationObject, 'base64url')).get('authData');
@@ -87,7 +83,7 @@ export async function verifyRegistration(ctx: Ctx, credential: RegistrationCrede
     throw refuse(UNREADABLE);
   }
   checkRpId(party, authData ?? new Uint8Array());
-  const { verifyRegistrationResponse } = await library();
+  const { verifyRegistrationResponse } = await webauthnLibrary();
   const result = await verifyRegistrationResponse({
     response: credential,
     expectedChallenge: data.challenge,
@@ -131,7 +127,7 @@ export async function verifyAssertion(
   const counter = authenticatorData.readUInt32BE(33);
   // An authenticator that counts never repeats or lowers its count; one that does not count says 0.
   if ((counter > 0 || stored.counter > 0) && counter <= stored.counter) throw refuse(COUNTER_BACKWARDS);
-  const { verifyAuthenticationResponse } = await library();
+  const { verifyAuthenticationResponse } = await webauthnLibrary();
   const webauthnCredential: WebAuthnCredential = {
     id: stored.credentialId,
     publicKey: Buffer.from(stored.publicKey, 'base64url'),

@@ -12,12 +12,10 @@ import { isUniqueViolation } from '../../db/errors';
 import { recheck, type RecheckProof } from '../recheck';
 import { dropCodesWithLastFactor } from '../strong-factor';
 import { newId } from '../secrets';
-import { lazy } from '../../lazy';
 import { issueChallenge } from './challenges';
 import { verifyRegistration } from './ceremony';
 import { relyingParty } from './relying-party';
-
-const library = lazy(() => import('@simplewebauthn/server'));
+import { webauthnLibrary } from './library';
 
 type PasskeyRow = Selectable<PasskeyTable>;
 type PasskeyInfo = v.InferOutput<typeof passkeyInfo>;
@@ -52,7 +50,7 @@ export async function registrationOptions(ctx: Ctx, actor: Actor, password: stri
   if (existing.length >= MAX_PASSKEYS) throw new ApiError(400, TOO_MANY);
   const { value: config } = await ctx.settings.get('config');
   const challenge = await issueChallenge(ctx, 'register', { userId: actor.id, sessionId: actor.sessionId });
-  const { generateRegistrationOptions } = await library();
+  const { generateRegistrationOptions } = await webauthnLibrary();
   return generateRegistrationOptions({
     rpName: config.system.appName,
     rpID: relyingParty(ctx).id,
