@@ -87,9 +87,9 @@ function dialogs(locale: Locale): { name: string; open: () => Promise<Locator> }
   const ofTenant = (action: string, name: string) => () => text(locale, 'admin:action.of', { action: text(locale, `admin:tenant.${action}`), name });
   const tenants = '/operate/tenant/list';
   const tree = () => page.getByRole('treeitem').first();
-  const appDetailTab = (index: number, name: string) => async () => {
+  const appDetailTab = (tab: string, name: string) => async () => {
     await visit(`/app/detail/${ids.app}`);
-    await page.getByRole('tab').nth(index).click();
+    await page.getByRole('tab', { name: text(locale, tab) }).click();
     const opener = page.getByRole('button', { name: text(locale, name), exact: true });
     await opener.click();
     return opener;
@@ -133,8 +133,8 @@ function dialogs(locale: Locale): { name: string; open: () => Promise<Locator> }
         () => text(locale, 'admin:app.create'),
       ),
     },
-    { name: 'new privilege', open: appDetailTab(1, 'admin:privilege.addTop') },
-    { name: 'new role', open: appDetailTab(2, 'admin:role.create') },
+    { name: 'new privilege', open: appDetailTab('admin:app.tab.privileges', 'admin:privilege.addTop') },
+    { name: 'new role', open: appDetailTab('admin:app.tab.roles', 'admin:role.create') },
     {
       name: 'new menu plan',
       open: byButton(
