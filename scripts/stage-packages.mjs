@@ -5,7 +5,10 @@
 // - packages/server: the compiled server (dist-server/, with the console page in public/), the
 //   self-contained browser bundle it serves (dist/, without the host demos and source maps) and
 //   LICENSE. The server finds both from its own location (server/config.ts).
-import { cpSync, rmSync } from 'node:fs';
+// Then the server package's command is linked in node_modules/.bin as an install links it: npm links
+// a workspace's `bin` only when its file exists, which in a fresh clone is after the first build, so
+// `npx iam-console-server` (packages/*/README.md) would not be found there.
+import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const fromRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
@@ -21,5 +24,14 @@ export function stagePackages() {
   copy('LICENSE', 'packages/server/LICENSE');
   copy('dist-server', 'packages/server/dist-server', (path) => !path.endsWith('.map'));
   copy('dist', 'packages/server/dist', (path) => !path.endsWith('.map') && path !== fromRoot('dist/demo'));
+  linkServerCommand();
   console.log('packages: packages/iam-console and packages/server staged');
+}
+
+function linkServerCommand() {
+  const link = fromRoot('node_modules/.bin/iam-console-server');
+  if (existsSync(link) || !existsSync(fromRoot('node_modules/iam-console-server'))) return;
+  mkdirSync(fromRoot('node_modules/.bin'), { recursive: true });
+  rmSync(link, { force: true }); // a dangling link left by an earlier install
+  symlinkSync('../iam-console-server/dist-server/main.js', link);
 }
