@@ -52,6 +52,16 @@ test('a saved captcha setting: the next visitor of the sign-in page must solve a
   await page.context().close();
 });
 
+/** Waits (at most 10 s) until the field labelled `label` shows `value`; fails with what it shows. */
+async function untilValue(page: Page, label: string, value: string): Promise<void> {
+  const field = page.getByLabel(label);
+  const deadline = Date.now() + 10_000;
+  while ((await field.inputValue()) !== value) {
+    if (Date.now() > deadline) assert.equal(await field.inputValue(), value, `${label} shows the other save`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 test('a save that lost a race keeps what was typed and saves after loading the latest version', async () => {
   const first = await openPage(browser);
   const second = await openPage(browser, { expectedFailures: [/\/api\/settings\/login$/] });
@@ -68,8 +78,9 @@ test('a save that lost a race keeps what was typed and saves after loading the l
   assert.equal(await second.page.getByLabel('Failed sign-ins before lockout').inputValue(), '9', 'nothing typed is lost');
 
   await second.page.getByRole('button', { name: 'Load the latest version' }).click();
+  // The latest version arrives after the click: wait for it, then check what was typed is kept.
+  await untilValue(second.page, 'Lockout duration (minutes)', '45');
   assert.equal(await second.page.getByLabel('Failed sign-ins before lockout').inputValue(), '9', 'still the typed value');
-  assert.equal(await second.page.getByLabel('Lockout duration (minutes)').inputValue(), '45', 'the other save is loaded');
   await second.page.getByRole('button', { name: 'Save' }).click();
   await second.page.getByText('Settings saved').waitFor();
 
