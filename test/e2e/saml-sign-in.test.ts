@@ -50,6 +50,8 @@ async function startSp(name: string): Promise<{ url: string; entityId: string; a
   });
   const sp = createServer((request, response) => {
     void (async () => {
+      // node-saml's form page (HTTP-POST) names no icon: the browser may ask for one before it posts.
+      if (request.url === '/favicon.ico') return response.writeHead(204).end();
       if (request.url === '/metadata') return response.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(metadataXml);
       if (request.url === '/login') return response.writeHead(302, { location: await saml.getAuthorizeUrlAsync('sp-relay', undefined, {}) }).end();
       // The HTTP-POST binding: a page whose form posts the AuthnRequest to the identity provider.
