@@ -36,19 +36,24 @@ export async function sessionsOfUser(ctx: Ctx, actor: Actor, id: string) {
   return ctx.sessions.list((await manageableUser(ctx, actor, id)).id);
 }
 
+/** A person the actor may act on, never the actor (their own sessions end in the personal center). */
+async function someoneElseToSignOut(ctx: Ctx, actor: Actor, id: string) {
+  const target = await actionableUser(ctx, actor, id);
+  if (target.id === actor.id) throw forbidden('Sign out your own sessions in the personal center');
+  return target;
+}
+
 /** An administrator signs a person they may act on out everywhere; never themselves (that is
  *  POST /cas/logout/everywhere, which can keep the current session). */
 export async function signUserOutEverywhere(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<{ revoked: number }> {
-  const target = await actionableUser(ctx, actor, id);
-  if (target.id === actor.id) throw forbidden('Sign out your own sessions in the personal center');
+  const target = await someoneElseToSignOut(ctx, actor, id);
   return { revoked: await signOutEverywhere(ctx, actor, target, ip) };
 }
 
 /** An administrator ends one console session of a person they may act on (a lost laptop): the
  *  person's other sessions and app sign-ins go on. 404 for a session that is not the person's. */
 export async function endUserSession(ctx: Ctx, actor: Actor, id: string, sessionId: string, ip: string): Promise<null> {
-  const target = await actionableUser(ctx, actor, id);
-  if (target.id === actor.id) throw forbidden('Sign out your own sessions in the personal center');
+  const target = await someoneElseToSignOut(ctx, actor, id);
   if (!(await ctx.sessions.list(target.id)).some((row) => row.id === sessionId)) throw notFound('Session');
   await ctx.audit.change(async () => {
     await ctx.sessions.revoke(sessionId);
