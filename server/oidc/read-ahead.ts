@@ -12,23 +12,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import type { Engine } from '../db/connect';
 import { compiledStatement } from '../db/statement';
-import type { OidcDatabase } from './tables';
+import type { OidcDatabase, OidcPayloadTable } from './tables';
 import type { UserTable } from '../db/tables';
 import { Status } from '../../src/core/enums';
 
 export type PayloadRow = { payload: string; expiresAt: number | null; consumedAt: number | null };
 
-/** One row as the adapter writes it (an upsert by model and id). */
-export type PayloadWrite = {
-  model: string;
-  id: string;
-  payload: string;
-  grantId: string | null;
-  accountId: string | null;
-  uid: string | null;
-  userCode: string | null;
-  expiresAt: number | null;
-};
+/** One row as the adapter writes it (an upsert by model and id): every column but the consume mark. */
+export type PayloadWrite = Omit<OidcPayloadTable, 'consumedAt'>;
 
 /** The models whose rows carry a grant id and, some, a session uid. */
 export const READ_AHEAD_MODELS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']);
