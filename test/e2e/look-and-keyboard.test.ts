@@ -194,7 +194,7 @@ describe('look and keyboard', { concurrency: 2 }, () => {
       // The badge on its own background; the handle on the hero's strongest tint (the primary colour
       // at 18 % over the page).
       const hero = page.getByRole('heading', { level: 1 }).locator('xpath=..');
-      const badge = hero.getByText(text('en', 'userRole.adminTenant'), { exact: true });
+      const badge = hero.getByText(text('en', 'userRole.platformAdmin'), { exact: true });
       const handle = hero.getByText(`@${ADMIN.username}`);
       const style = (element: Locator) =>
         element.evaluate((node) => ({ color: getComputedStyle(node).color, background: getComputedStyle(node).backgroundColor }));
