@@ -4,13 +4,18 @@
 // that LogoutRequest) before the browser sign-out goes on, and who may walk a browser sign-out's
 // chain (only the browser that signed out: not the first app that received the chain as RelayState,
 // which would read the person's NameID and SessionIndex at the other apps and could skip them).
+// Deleting a person (by an administrator, or SCIM deprovisioning, which deletes through the same
+// path) ends their SAML sessions: an app with a SOAP service is told, as when they are disabled.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, sign } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { deflateRawSync } from 'node:zlib';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import { consentAndAnswer, ok, postedForm, ServiceProvider } from './saml-support';
 import { createKey } from '../../server/saml/keys';
+import { Status } from '../../src/core/enums';
 
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -18,13 +23,36 @@ const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 let server: TestServer;
 let admin: Client;
 let strangerKey: { privateKey: string; certificate: string };
+let receiver: Server;
+let receiverUrl: string;
+/** The SessionIndex of every LogoutRequest the SOAP receiver got. */
+const toldSessions: string[] = [];
 
 before(async () => {
-  server = await startServer();
+  server = await startServer({ outboundAllow: ['127.0.0.1'] });
   admin = await server.admin();
   strangerKey = await createKey('Stranger', Date.now());
+  // A SOAP Single Logout service: notes the SessionIndex and answers Success to the request's ID.
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      toldSessions.push(/<samlp:SessionIndex>([^<]+)</.exec(body)?.[1] ?? '');
+      const id = /<samlp:LogoutRequest[^>]* ID="([^"]+)"/.exec(body)?.[1] ?? '';
+      response
+        .writeHead(200, { 'content-type': 'text/xml' })
+        .end(
+          `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_r${Date.now()}" Version="2.0" IssueInstant="${new Date().toISOString()}" InResponseTo="${id}"><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status></samlp:LogoutResponse></soap:Body></soap:Envelope>`,
+        );
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 });
-after(() => server.stop());
+after(async () => {
+  await server.stop();
+  receiver.close();
+});
 
 async function person(name: string): Promise<{ id: string; browser: Client }> {
   const { id } = await ok(
@@ -212,4 +240,35 @@ test('holds: the browser that signed out, with the right LogoutResponse, goes on
   const location = new URL(next.headers.get('location')!);
   const { profile } = await other.sp.validateRedirectAsync(Object.fromEntries(location.searchParams), location.search.slice(1));
   assert.equal(profile?.sessionIndex, sessions.get(other.entityId)!.sessionIndex);
+});
+
+/** Whether the SOAP receiver was told of `sessionIndex` within a few seconds (the outbox posts it). */
+async function soapTold(sessionIndex: string): Promise<boolean> {
+  for (const end = Date.now() + 6_000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    if (toldSessions.includes(sessionIndex)) return true;
+  }
+  return false;
+}
+
+async function soapApp(name: string): Promise<ServiceProvider> {
+  const provider = await ServiceProvider.register(server, admin, name, { signRequests: true });
+  await ok(admin.put(`/api/apps/${provider.appId}/saml-provider`, { sloUrl: `${receiverUrl}/${name}`, sloBinding: 'SOAP' }));
+  return provider;
+}
+
+test('deleting a person tells the SOAP app their SAML session ended (as disabling them does)', async () => {
+  const provider = await soapApp('Deleted_Person_App');
+  const ivy = await person('slo-deleted-ivy');
+  const session = await signIn(provider, ivy.browser);
+  assert.equal((await admin.delete(`/api/user/${ivy.id}`)).status, 200);
+  assert.equal(await soapTold(session.sessionIndex), true, "the app was never told that the deleted person's session ended");
+});
+
+test('holds: disabling a person tells the SOAP app', async () => {
+  const provider = await soapApp('Disabled_Person_App');
+  const jay = await person('slo-disabled-jay');
+  const session = await signIn(provider, jay.browser);
+  const user = await ok(admin.get<{ version: number }>(`/api/user/${jay.id}`));
+  await ok(admin.put(`/api/user/${jay.id}`, { availabilityStatus: Status.Disabled, version: user.version }));
+  assert.equal(await soapTold(session.sessionIndex), true);
 });
