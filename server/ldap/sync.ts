@@ -90,7 +90,9 @@ async function run(ctx: Ctx, row: LdapConnectionRow, summary: LdapSyncSummary, i
     const outcome = await updatePerson(ctx, actor, row.id, linked, undefined, address);
     if (outcome.kind === 'updated') summary.disabled += 1;
     else count(outcome);
-    members.set(linked.user.id, { user: linked.user, groups: new Set() });
+    // A person the directory no longer speaks for (a conflict: made an administrator here since)
+    // keeps the roles its groups gave, as one whose entry is still there does.
+    if (outcome.kind !== 'conflict') members.set(linked.user.id, { user: linked.user, groups: new Set() });
   });
   summary.roleChanges = await applyGroupRoles(ctx, row, actor, members, address);
 }
