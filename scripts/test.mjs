@@ -11,8 +11,9 @@
 // two files at once (every file starts its own server on a free port over its own temp dir or
 // PostgreSQL database), except the files that measure time or load the machine (`alone`), which
 // run one at a time after the others; the build and the static checks run two at a time too. The e2e files run
-// two at once as well: each starts its own server (free port, temp data dir) and its own Chromium;
-// so do the host files (each packs into and installs in temp folders of its own; npm mostly waits).
+// two at once as well, the longest first (`slowE2eFirst`) so that no long file runs on alone at the
+// end: each starts its own server (free port, temp data dir) and its own Chromium; so do the host
+// files (each packs into and installs in temp folders of its own; npm mostly waits).
 //
 // The server suite runs on SQLite, then again on PostgreSQL, except the files in `sqliteOnly`. The
 // rule for that list: a file may run on one engine only when everything it checks is decided before
@@ -128,13 +129,32 @@ const alone = new Set(
   ].map((name) => `test/server/${name}.test.ts`),
 );
 
+/**
+ * The e2e files that took longest in CI, longest first (their wall times in the last CI run beside
+ * them, in seconds). The e2e suite starts them first and then the others, largest file first: a
+ * long file started last would run on alone at the end while the other place stays idle. A new slow
+ * file belongs here; a stale entry only costs a little of that balance.
+ */
+const slowE2eFirst = [
+  ['a11y-screens', 269],
+  ['passkeys', 93],
+  ['a11y-focus', 72],
+  ['sso-idp', 68],
+  ['first-week', 59],
+  ['reflow', 59],
+  ['feedback-messages', 55],
+  ['settings-screenshots', 53],
+  ['elements-demos', 53],
+  ['settings-login', 52],
+].map(([name]) => `test/e2e/${name}.test.ts`);
+
 /** Node test files run at once within a suite (see above). */
 const concurrency = { unit: 2, server: 2, e2e: 2, hosts: 2 };
 
 const allSuites = ['typecheck', 'lint', 'format', 'unit', 'server', 'runtime', 'browser', 'e2e', 'hosts'];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : allSuites;
 // A renamed or removed file must leave these lists too (else it would silently run with the others, or not at all).
-const listedMissing = [...runtimeFiles, ...runtimeFilesOn22, ...alone, ...sqliteOnly].filter((path) => !existsSync(path));
+const listedMissing = [...runtimeFiles, ...runtimeFilesOn22, ...alone, ...sqliteOnly, ...slowE2eFirst].filter((path) => !existsSync(path));
 if (listedMissing.length) {
   console.error(`scripts/test.mjs names files that do not exist: ${listedMissing.join(', ')}`);
   process.exit(1);
@@ -206,11 +226,11 @@ const fileTimesReporter = fileURLToPath(new URL('./file-times-reporter.mjs', imp
  * node:test files at `concurrency` at once, on `node` (by default this Node.js): passed and failed,
  * from a TAP copy of the run, and each file's wall time (scripts/file-times-reporter.mjs).
  */
-async function nodeRun(files, { env = {}, node = process.execPath, concurrency = 1 } = {}) {
+async function nodeRun(files, { env = {}, node = process.execPath, concurrency = 1, quiet = false } = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'iam-test-'));
   const tap = join(folder, 'report.tap');
   const times = join(folder, 'file-times.jsonl');
-  const { code } = await run(
+  const { code, output } = await run(
     node,
     [
       '--import',
@@ -226,6 +246,7 @@ async function nodeRun(files, { env = {}, node = process.execPath, concurrency =
       ...files,
     ],
     env,
+    { quiet },
   );
   const report = readFileSync(tap, 'utf8');
   const passed = Number(/^# pass (\d+)/m.exec(report)?.[1] ?? 0);
@@ -236,7 +257,34 @@ async function nodeRun(files, { env = {}, node = process.execPath, concurrency =
         .filter(Boolean)
         .map((line) => JSON.parse(line))
     : [];
-  return { passed, failed: failed || (code === 0 ? 0 : 1), fileTimes };
+  return { passed, failed: failed || (code === 0 ? 0 : 1), fileTimes, output };
+}
+
+/**
+ * The files `concurrency` at once in the order given, each in a node:test run of its own (node:test
+ * sorts the files it is given by name), its output printed when it ends; the results summed.
+ */
+async function nodeRunInOrder(files, { env, node, concurrency }) {
+  const sum = { passed: 0, failed: 0, fileTimes: [] };
+  await atMost(
+    concurrency,
+    files.map((file) => async () => {
+      const result = await nodeRun([file], { env, node, quiet: true });
+      process.stdout.write(result.output);
+      sum.passed += result.passed;
+      sum.failed += result.failed;
+      sum.fileTimes.push(...result.fileTimes);
+    }),
+  );
+  return sum;
+}
+
+/** `files` with the known slow ones first (slowE2eFirst's order), then the others largest first. */
+function longestFirst(files) {
+  const rank = (file) => slowE2eFirst.indexOf(file);
+  const known = files.filter((file) => rank(file) >= 0).sort((a, b) => rank(a) - rank(b));
+  const others = files.filter((file) => rank(file) < 0).sort((a, b) => statSync(b).size - statSync(a).size);
+  return [...known, ...others];
 }
 
 /** How many of a suite's slowest files it prints (with each file's wall time), for the CI log. */
@@ -250,8 +298,11 @@ function printSlowest(name, fileTimes) {
   for (const { file, ms } of slowest) console.log(`${(ms / 1000).toFixed(1).padStart(8)} s  ${relative(process.cwd(), file)}`);
 }
 
-/** The node:test files under `paths` but not in `except`: the `alone` ones one at a time after the others, which run `concurrency` at once. */
-async function nodeTests(name, paths, { env, node, concurrency = 1, except = new Set() } = {}) {
+/**
+ * The node:test files under `paths` but not in `except`: the `alone` ones one at a time after the
+ * others, which run `concurrency` at once (with `inOrder`, longest first: see longestFirst).
+ */
+async function nodeTests(name, paths, { env, node, concurrency = 1, except = new Set(), inOrder = false } = {}) {
   const files = paths.flatMap((path) => filesUnder(path)).filter((file) => !except.has(file));
   if (!files.length) {
     console.log(`\n=== ${name}: no test files under ${paths.join(' ')}`);
@@ -269,7 +320,10 @@ async function nodeTests(name, paths, { env, node, concurrency = 1, except = new
     [separate, 1],
   ]) {
     if (!batch.length) continue;
-    const result = await nodeRun(batch, { env, node, concurrency: atOnce });
+    const result =
+      inOrder && atOnce > 1
+        ? await nodeRunInOrder(longestFirst(batch), { env, node, concurrency: atOnce })
+        : await nodeRun(batch, { env, node, concurrency: atOnce });
     passed += result.passed;
     failed += result.failed;
     fileTimes.push(...result.fileTimes);
@@ -356,7 +410,7 @@ for (const suite of wanted.filter((suite) => !staticChecks[suite])) {
       console.error(`The build failed: the ${suite} suite cannot run.`);
       count(suite, 0, 1, performance.now());
     } else if (suite === 'browser') await browserTests();
-    else await nodeTests(suite, [`test/${suite}`], { env: { CHROME_PATH: findChromium() }, concurrency: concurrency[suite] });
+    else await nodeTests(suite, [`test/${suite}`], { env: { CHROME_PATH: findChromium() }, concurrency: concurrency[suite], inOrder: suite === 'e2e' });
   } else {
     console.error(`unknown suite: ${suite} (known: ${allSuites.join(' ')} runtime@<major>)`);
     count(suite, 0, 1, performance.now());

@@ -206,3 +206,46 @@ export function consoleScreens(ids: SampleIds, locale: Locale): Screen[] {
     { name: 'only-sign-in', path: '/onlySignIn' },
   ];
 }
+
+/**
+ * Goes to `path` inside the console the way its own links do (the router follows the history), so
+ * the page is not loaded again (nor axe, which costs more than most checks): answers once the new
+ * screen has put up its own heading. A screen at the same path is already there.
+ */
+export async function navigateInApp(page: Page, path: string): Promise<void> {
+  if (new URL(page.url()).pathname === new URL(path, page.url()).pathname) return;
+  // The headings on screen now are marked, so the wait below can tell the next screen's apart.
+  await page.locator('iam-console').evaluate((host, to) => {
+    for (const heading of host.shadowRoot?.querySelectorAll('h1, h2') ?? []) heading.setAttribute('data-left', '');
+    history.pushState(null, '', to);
+  }, path);
+  await page.locator('iam-console :is(h1, h2):not([data-left])').first().waitFor();
+  await settled(page);
+}
+
+/**
+ * Switches the console on screen to `locale` and `theme` in place, as a host page does through the
+ * element's attributes, and answers once both show: the theme on the console's root, the texts in
+ * the new language (the document title is the route's name in it, and changes with all the texts at
+ * once), and no transition still running.
+ */
+export async function showAs(page: Page, { locale, theme }: { locale: Locale; theme: Theme }): Promise<void> {
+  const root = page.locator('iam-console').locator('[data-theme]').first();
+  const before = await root.evaluate((element) => ({ locale: element.getAttribute('lang'), title: document.title }));
+  await page.locator('iam-console').evaluate(
+    (host, chosen) => {
+      host.setAttribute('locale', chosen.locale);
+      host.setAttribute('theme', chosen.theme);
+    },
+    { locale, theme },
+  );
+  await page.waitForFunction(
+    ({ locale, theme, before }) => {
+      const element = document.querySelector('iam-console')?.shadowRoot?.querySelector('[data-theme]');
+      const textsSwitched = before.locale === locale || document.title !== before.title;
+      return element?.getAttribute('data-theme') === theme && element.getAttribute('lang') === locale && textsSwitched;
+    },
+    { locale, theme, before },
+  );
+  await settled(page);
+}
