@@ -371,7 +371,11 @@ const staticChecks = {
     ['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
     ['typecheck (browser tests)', 'npx', ['tsc', '--noEmit', '-p', 'test/browser/tsconfig.json']],
   ],
-  lint: [['lint', 'npx', ['eslint', '.', '--max-warnings=0']]],
+  lint: [
+    ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
+    // Unused files, exports and dependencies, and imports of undeclared ones (knip.json).
+    ['unused code and dependencies (knip)', 'npx', ['knip', '--no-progress']],
+  ],
   format: [['format', 'npx', ['prettier', '--check', '.']]],
 };
 const totalStarted = performance.now();

@@ -3,13 +3,13 @@
 // names ("passwordPolicy.minLength"). Used by the services' records; webhooks carry the same detail.
 
 /** A changed field: its value before and after (MASKED for a secret). */
-export interface FieldChange {
+interface FieldChange {
   from: unknown;
   to: unknown;
 }
 export type FieldChanges = Record<string, FieldChange>;
 
-export const MASKED = '••••••';
+const MASKED = '••••••';
 
 /** Names of fields whose values are secrets: recorded as changed, never with their values. Read
  *  on a field's own name, the last part of a dotted one: "smtp.password" is a secret,

@@ -49,7 +49,7 @@ export interface AuditFollower {
 }
 
 /** Thrown by `record` outside a change: an audited change writes its record in its own transaction. */
-export class RecordOutsideChange extends Error {
+class RecordOutsideChange extends Error {
   constructor(action: string) {
     super(
       `audit record ${action} outside a change: write the change and its record in audit.change(), or use audit.standalone() for an event that changes nothing`,

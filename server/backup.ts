@@ -8,13 +8,13 @@ import { closeSync, existsSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SQLite } from './db/sqlite-driver';
 
-export interface BackupResult {
+interface BackupResult {
   file: string;
   /** Files the server needs besides the database that exist in the data directory: keep them with the backup. */
   besides: string[];
 }
 
-export function backupSqlite(dataDir: string, target: string): BackupResult {
+function backupSqlite(dataDir: string, target: string): BackupResult {
   const source = join(dataDir, 'iam.sqlite');
   if (!existsSync(source)) throw new Error(`no database at ${source}: set IAM_DATA_DIR to the server's data directory`);
   const file = resolve(target);

@@ -11,7 +11,7 @@ export interface RateLimit {
   timeWindow: number;
 }
 
-export interface Clock {
+interface Clock {
   now(): number;
 }
 
@@ -147,7 +147,7 @@ function isProxyAddress(entry: string): boolean {
  * and one whose server is reachable directly would keep trusting forged headers. Only the operator
  * knows the proxy's address.
  */
-export function trustedProxies(entries: string[], source = 'IAM_TRUST_PROXY'): string[] {
+function trustedProxies(entries: string[], source = 'IAM_TRUST_PROXY'): string[] {
   if (entries.length === 1 && /^(1|true|yes|on)$/i.test(entries[0]!)) {
     throw new Error(
       `${source}=${entries[0]} would trust X-Forwarded-* headers from any client. Name the proxy instead: ` +
@@ -222,7 +222,7 @@ const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]
 
 /** Whether a page of `origin` may use passkeys of `rpId`: its host is the RP ID or below it
  *  (what browsers accept without a /.well-known/webauthn list of related origins). */
-export function originFitsRpId(origin: string, rpId: string): boolean {
+function originFitsRpId(origin: string, rpId: string): boolean {
   const { hostname } = new URL(origin);
   return hostname === rpId || hostname.endsWith(`.${rpId}`);
 }

@@ -34,7 +34,7 @@ export const isPlatformAdmin = (user: UserRow) =>
 export const isTenantAdmin = (user: UserRow) => user.userType === UserType.Tenant && user.isAdmin === 1 && user.tenantId !== null;
 
 /** The permission codes of a user (what each opens: the `Permission` map of src/core/permission-codes.ts). */
-export function permissionsOf(user: UserRow, ownedApps: OwnedApp[]): Permission[] {
+function permissionsOf(user: UserRow, ownedApps: OwnedApp[]): Permission[] {
   if (user.availabilityStatus !== Status.Enable) return [];
   const codes = new Set<Permission>([Permission.SelfService]);
   if (isPlatformAdmin(user)) [Permission.Apps, Permission.Users, Permission.Settings, Permission.Operations].forEach((code) => codes.add(code));
@@ -60,8 +60,6 @@ export function actorOf(session: ResolvedSession, via: Actor['via']): Actor {
     ownedApps,
   };
 }
-
-export { parseExtraProp } from '../services/user-answer';
 
 /** session user info, as GET /cas/session answers it. */
 export function toSessionUser(actor: Actor, featureBlacklist: string[]): SessionUser {

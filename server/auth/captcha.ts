@@ -11,7 +11,7 @@ import { digest, newId, newSecret, sameDigest } from './secrets';
 const svgCaptcha = lazy(() => import('svg-captcha').then((module) => module.default));
 
 const CLIENT_COOKIE = 'iam_cid';
-export const CAPTCHA_TTL_MS = 2 * 60_000;
+const CAPTCHA_TTL_MS = 2 * 60_000;
 export const CAPTCHA_IMAGE_URL = '/api/captcha/image/display';
 
 const DIGITS = '23456789';

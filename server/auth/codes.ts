@@ -15,7 +15,7 @@ import { digest, newId, newSecret, sameDigest } from './secrets';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, tooMany } from '../http/errors';
 
-export type CodePurpose = 'second-step' | 'phone-login' | 'password-reset' | 'email-change' | 'phone-change' | 'email-verify';
+type CodePurpose = 'second-step' | 'phone-login' | 'password-reset' | 'email-change' | 'phone-change' | 'email-verify';
 /** Codes a person types (six digits). */
 export type TypedCodePurpose = Exclude<CodePurpose, 'email-verify'>;
 export type CodeChannel = typeof MessageServiceType.SMS | typeof MessageServiceType.EMAIL;
@@ -69,7 +69,7 @@ interface CodeSendTable {
 
 const codesDb = (ctx: Ctx) => outboxDb(ctx.db).withTables<{ oneTimeCodes: CodeTable; codeSends: CodeSendTable }>();
 
-export const addressOf = (user: UserRow, via: CodeChannel) => (via === MessageServiceType.SMS ? user.mobilePhone : user.email);
+const addressOf = (user: UserRow, via: CodeChannel) => (via === MessageServiceType.SMS ? user.mobilePhone : user.email);
 
 /** Takes one send from the person's allowance for `purpose`, in one statement, so that parallel
  *  requests cannot send more than it; false when nothing is left. */

@@ -19,7 +19,7 @@ import { answerLanguage } from '../http/language';
 import { digest, newId, newSecret } from './secrets';
 import { newDeviceNotice, noticeFacts } from './new-device-notice';
 
-export const DEVICE_COOKIE = 'iam_device';
+const DEVICE_COOKIE = 'iam_device';
 /** Browsers cap a cookie's lifetime at 400 days; every sign-in renews it. */
 const DEVICE_COOKIE_SECONDS = 400 * 24 * 3600;
 const DEVICE_ID = /^[\w-]{43}$/;

@@ -17,7 +17,7 @@ import { askSecondStep, passSecondStep, refuse, startSession, strongStepOf, USER
 import { keysOfUser, throttleKey, withFailureSlot } from './throttle';
 import { issueStepTicket, tryStepTicket, useStepTicket, type FirstFactor, type TicketStep } from './step-tickets';
 
-export const STEP_EXPIRED = 'This sign-in has expired or was already used; sign in again';
+const STEP_EXPIRED = 'This sign-in has expired or was already used; sign in again';
 
 /** After a third-party provider vouched for `user` (refused when the person is disabled): the second step (with a step ticket) when the
  *  person has an authenticator app or, as an administrator under adminStrongFactor, must set one

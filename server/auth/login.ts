@@ -49,11 +49,11 @@ import { directoryFirstFactor, unreachableError } from '../ldap/sign-in';
 
 type LoginBody = v.InferOutput<typeof loginBody>;
 
-export const LOGIN_FAILED = 'Invalid username or password';
+const LOGIN_FAILED = 'Invalid username or password';
 const CODE_LOGIN_FAILED = 'Invalid phone number or code';
 export const USER_DISABLED = 'User is disabled';
 /** The envelope code that the console treats specially: here, "show (a new) captcha". */
-export const CAPTCHA_CODE = 1001;
+const CAPTCHA_CODE = 1001;
 
 const identifierColumn = {
   [LoginMethod.USERNAME_PASSWORD]: 'username',
@@ -93,7 +93,7 @@ const EXPIRED_ANSWER: LoginAnswer = {
   loginSuccess: false,
   message: 'Your password has expired; choose a new one',
 };
-export const NO_SECOND_FACTOR = 'Two-step sign-in needs an authenticator app or a mobile phone number; ask an administrator to set one up for you';
+const NO_SECOND_FACTOR = 'Two-step sign-in needs an authenticator app or a mobile phone number; ask an administrator to set one up for you';
 
 export interface SecondStep {
   kind: 'totp' | 'totp-setup' | 'code' | 'passkey';
@@ -102,7 +102,7 @@ export interface SecondStep {
 }
 
 /** Which second step `user` takes under `policy` (none: undefined). */
-export async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Promise<SecondStep | undefined> {
+async function secondStepOf(ctx: Ctx, policy: LoginSettings, user: UserRow): Promise<SecondStep | undefined> {
   const totp = await totpEnabled(ctx, user.id);
   const strongRequired = policy.adminStrongFactor && (await isAdministrator(ctx, user));
   if (!totp && !strongRequired && policy.secondAuth === null) return undefined;

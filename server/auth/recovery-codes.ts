@@ -14,7 +14,7 @@ import { PostgresAdapter } from 'kysely';
 import { newId, sameDigest } from './secrets';
 import { RECOVERY_CODE } from '../../src/core/validation/login';
 
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 /** Crockford's base 32 (no i, l, o, u): 16 characters are 80 bits. */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const GROUPS = 4;

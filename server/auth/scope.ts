@@ -14,7 +14,7 @@ export async function tenantPathOf(ctx: Ctx, tenantId: string | null): Promise<s
   return row?.path ?? null;
 }
 
-export const inSubtree = (actor: Actor, path: string | null) => actor.tenantPath !== null && path !== null && path.startsWith(actor.tenantPath);
+const inSubtree = (actor: Actor, path: string | null) => actor.tenantPath !== null && path !== null && path.startsWith(actor.tenantPath);
 
 /** May the actor administer this tenant (tenant path)? */
 export function canManageTenantPath(actor: Actor, path: string | null): boolean {

@@ -38,7 +38,7 @@ export interface StepTicket {
 /** Long enough to set up an authenticator app (TOTP_SETUP), short enough not to linger. */
 const TTL_MS = 10 * 60_000;
 /** Codes tried with one ticket, right or wrong (the sign-in failure count bounds them too). */
-export const MAX_TRIES = 5;
+const MAX_TRIES = 5;
 
 /** Records that `userId` passed `step`; answers the ticket (given to this client only). */
 export async function issueStepTicket(ctx: Ctx, userId: string, step: TicketStep): Promise<string> {

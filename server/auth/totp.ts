@@ -23,7 +23,7 @@ export interface UserTotpTable {
 
 const PERIOD_S = 30;
 /** At most this many wrong codes per person in FAILURE_WINDOW_MS (a million codes, three valid at a time). */
-export const MAX_TOTP_FAILURES = 5;
+const MAX_TOTP_FAILURES = 5;
 const FAILURE_WINDOW_MS = 15 * 60_000;
 
 const totpDb = (db: Kysely<Database>) => db.withTables<{ userTotp: UserTotpTable }>();

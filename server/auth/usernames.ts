@@ -24,7 +24,7 @@ import type { UserRow } from './actor';
 export const usernameKey = (username: string) => username.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 
 /** "users.username is `username` in any letter case", answered from the index of lower(username). */
-export function sameUsername(engine: Engine, username: string): RawBuilder<SqlBool> {
+function sameUsername(engine: Engine, username: string): RawBuilder<SqlBool> {
   const value = engine === 'postgres' ? sql`lower(cast(${username} as text) collate "C")` : sql`lower(${username})`;
   return sql<SqlBool>`${loweredUserColumn(engine, 'username')} = ${value}`;
 }
@@ -41,7 +41,7 @@ export async function accountByUsername(ctx: Ctx, username: string): Promise<Use
 }
 
 /** The usernames that differ only in letter case, in groups (each group one folded name, oldest first). */
-export async function usernameTwins(db: Kysely<Database>, engine: Engine): Promise<string[][]> {
+async function usernameTwins(db: Kysely<Database>, engine: Engine): Promise<string[][]> {
   const folded = loweredUserColumn(engine, 'username');
   const rows = await db
     .selectFrom('users')

@@ -26,7 +26,7 @@ const senders: Record<OutgoingType, Sender> = {
 
 /** A claimed message may be retried by another process when its sender has not finished by then. */
 export const CLAIM_LEASE_MS = 2 * 60_000;
-export const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 3;
 /** Waits before the 2nd and 3rd attempts. */
 const backoffMs = (attempts: number) => 10_000 * 3 ** (attempts - 1);
 

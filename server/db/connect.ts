@@ -45,7 +45,7 @@ const STATEMENT_CACHE_SIZE = 1_000;
  * because Kysely's SQLite driver runs one query at a time on its single connection and reads each
  * statement to the end before the next, so one statement is never in use twice at once.
  */
-export function reusingStatements(database: BetterSqlite3.Database, capacity = STATEMENT_CACHE_SIZE): SqliteDatabase {
+function reusingStatements(database: BetterSqlite3.Database, capacity = STATEMENT_CACHE_SIZE): SqliteDatabase {
   const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => database.close(),

@@ -9,7 +9,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 
 const major = Number(process.versions.node.split('.')[0]);
 /** The package name of the driver for this Node.js. */
-export const sqliteDriverName = major >= 22 ? 'better-sqlite3-node22' : 'better-sqlite3';
+const sqliteDriverName = major >= 22 ? 'better-sqlite3-node22' : 'better-sqlite3';
 
 function load(): typeof BetterSqlite3 {
   try {

@@ -101,7 +101,7 @@ export interface MenuPlanTable {
   updatedAt: number;
 }
 
-export interface SettingTable {
+interface SettingTable {
   key: string;
   value: string;
   version: number;
@@ -142,7 +142,7 @@ export interface MessageTable {
   notice: string | null;
 }
 
-export interface FileTable {
+interface FileTable {
   /** SHA-256 of the stored bytes (content addressing) plus the extension. */
   id: string;
   kind: string;
@@ -153,7 +153,7 @@ export interface FileTable {
   createdAt: number;
 }
 
-export interface SessionTable {
+interface SessionTable {
   /** Public handle (SessionUser.sessionId). */
   id: string;
   /** SHA-256 of the secret the client holds (cookie or token); the secret is never stored. */
@@ -167,14 +167,14 @@ export interface SessionTable {
   expiresAt: number;
 }
 
-export interface CaptchaTable {
+interface CaptchaTable {
   id: string;
   clientHash: string;
   answerHash: string;
   expiresAt: number;
 }
 
-export interface LoginThrottleTable {
+interface LoginThrottleTable {
   /** The normalised username typed at sign-in, known or not (so answers do not reveal which). */
   username: string;
   failures: number;
@@ -182,14 +182,14 @@ export interface LoginThrottleTable {
   updatedAt: number;
 }
 
-export interface RateLimitTable {
+interface RateLimitTable {
   /** Route (method and URL) and client address. */
   key: string;
   hits: number;
   windowEnds: number;
 }
 
-export interface LoginChallengeTable {
+interface LoginChallengeTable {
   id: string;
   userId: string;
   step: string;
@@ -220,7 +220,7 @@ export interface IdpTicketTable {
   browserHash: string | null;
 }
 
-export interface IdpLinkTable {
+interface IdpLinkTable {
   idpCode: string;
   subject: string;
   userId: string;
@@ -259,12 +259,12 @@ export interface ScimTokenTable {
 }
 
 /** The externalId a tenant's (scopeId) provisioning client gave a user or a group. */
-export interface ScimUserLinkTable {
+interface ScimUserLinkTable {
   scopeId: string;
   userId: string;
   externalId: string;
 }
-export interface ScimGroupLinkTable {
+interface ScimGroupLinkTable {
   scopeId: string;
   groupId: string;
   externalId: string;
@@ -290,7 +290,7 @@ export interface PasskeyTable {
   lastUsedAt: number | null;
 }
 
-export interface WebauthnChallengeTable {
+interface WebauthnChallengeTable {
   /** The base64url challenge itself (what the authenticator signs). */
   challenge: string;
   /** 'register' | 'login' | 'second-step': a challenge is only good for the ceremony it was issued for. */
@@ -303,7 +303,7 @@ export interface WebauthnChallengeTable {
 }
 
 /** A person's recovery codes (migration 0026): keyed digests, each used once. */
-export interface RecoveryCodeTable {
+interface RecoveryCodeTable {
   id: string;
   userId: string;
   codeHash: string;
@@ -312,7 +312,7 @@ export interface RecoveryCodeTable {
 }
 
 /** The devices a person signed in from (migration 0026): the digest of the device cookie's id. */
-export interface KnownDeviceTable {
+interface KnownDeviceTable {
   userId: string;
   deviceHash: string;
   firstSeenAt: number;
@@ -389,7 +389,7 @@ export interface SamlServiceProviderTable {
 }
 
 /** The identity provider's signing keys: 'active' signs; 'next' or 'previous' is published beside it. */
-export interface SamlIdpKeyTable {
+interface SamlIdpKeyTable {
   id: string;
   state: string;
   privateKey: string;
@@ -398,7 +398,7 @@ export interface SamlIdpKeyTable {
 }
 
 /** A sign-in to an app waiting for the person (SP- or IdP-initiated). */
-export interface SamlRequestTable {
+interface SamlRequestTable {
   id: string;
   appId: string;
   requestId: string | null;
@@ -411,13 +411,13 @@ export interface SamlRequestTable {
 }
 
 /** A message id already used (an AuthnRequest's or LogoutRequest's, keyed with its issuer). */
-export interface SamlMessageIdTable {
+interface SamlMessageIdTable {
   id: string;
   expiresAt: number;
 }
 
 /** A session an app was given by an assertion (its SessionIndex), ended by Single Logout. */
-export interface SamlSessionTable {
+interface SamlSessionTable {
   sessionIndex: string;
   appId: string;
   userId: string;
@@ -427,7 +427,7 @@ export interface SamlSessionTable {
 }
 
 /** The first answer to a create sent with an Idempotency-Key (migration 0030, server/http/idempotency.ts). */
-export interface IdempotencyKeyTable {
+interface IdempotencyKeyTable {
   /** Whose key: the signed-in user's id, or `scim:<token id>`. */
   caller: string;
   key: string;
@@ -532,7 +532,7 @@ export interface LdapConnectionTable {
 }
 
 /** A person a directory connection created, by the entry's stable id (and its DN, to bind as). */
-export interface LdapUserLinkTable {
+interface LdapUserLinkTable {
   connectionId: string;
   userId: string;
   externalId: string;
@@ -540,7 +540,7 @@ export interface LdapUserLinkTable {
 }
 
 /** One synchronisation: `summary` is the JSON of its LdapSyncSummary (counts, conflicts, error). */
-export interface LdapSyncReportTable {
+interface LdapSyncReportTable {
   id: string;
   connectionId: string;
   trigger: string;
@@ -552,7 +552,7 @@ export interface LdapSyncReportTable {
 
 /** A LogoutRequest to post to an app's SOAP Single Logout service (migration 0042,
  *  server/saml/back-channel.ts); a delivered one's row is deleted. */
-export interface SamlLogoutDeliveryTable {
+interface SamlLogoutDeliveryTable {
   id: string;
   appId: string;
   userId: string;
@@ -568,7 +568,7 @@ export interface SamlLogoutDeliveryTable {
 
 /** An app a browser signing out still has to visit (front-channel Single Logout, migration 0042,
  *  server/saml/front-channel.ts), one row per app session, grouped by the sign-out's chain. */
-export interface SamlFrontLogoutTable {
+interface SamlFrontLogoutTable {
   chainId: string;
   sessionIndex: string;
   appId: string;
@@ -578,7 +578,7 @@ export interface SamlFrontLogoutTable {
 }
 
 /** A person's consent to a SAML app, for what the app is told (fingerprint; migration 0042). */
-export interface SamlConsentTable {
+interface SamlConsentTable {
   userId: string;
   appId: string;
   fingerprint: string;

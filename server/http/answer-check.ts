@@ -26,7 +26,7 @@ function undocumentedKeys(answer: unknown, parsed: unknown, path: string): strin
 }
 
 /** The drifts of `data` from `schema`: each failing field with its issue, and each key the schema does not name. */
-export function answerDrifts(schema: v.GenericSchema, data: unknown): string[] {
+function answerDrifts(schema: v.GenericSchema, data: unknown): string[] {
   const result = v.safeParse(schema, data);
   if (!result.success) return result.issues.map((issue) => `data.${v.getDotPath(issue) ?? ''}: ${issue.message}`);
   return undocumentedKeys(data, result.output, 'data').map((path) => `${path}: not in the response schema`);

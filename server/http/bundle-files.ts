@@ -13,13 +13,13 @@ import type { Readable } from 'node:stream';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
-export const hashedFileCaching = 'public, max-age=31536000, immutable';
-export const entryFileCaching = 'no-cache';
+const hashedFileCaching = 'public, max-age=31536000, immutable';
+const entryFileCaching = 'no-cache';
 
 type Encoding = 'br' | 'gzip';
 
 /** The encoding to send: br when accepted, else gzip, else none (q=0 refuses one). */
-export function acceptedEncoding(header: string | string[] | undefined): Encoding | undefined {
+function acceptedEncoding(header: string | string[] | undefined): Encoding | undefined {
   const accepted = new Set(
     String(header ?? '')
       .toLowerCase()

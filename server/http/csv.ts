@@ -5,7 +5,7 @@
 // it back (fromCsvCell) takes off only the one the export added: the round trip is exact.
 const FORMULA_START = /^'*[=+\-@\t\r]/;
 
-export function csvCell(value: string | number | null | undefined): string {
+function csvCell(value: string | number | null | undefined): string {
   let text = value === null || value === undefined ? '' : String(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

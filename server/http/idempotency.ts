@@ -17,9 +17,9 @@ export const IDEMPOTENCY_KEPT_MS = 24 * 60 * 60 * 1000;
 /** Visible ASCII, as a UUID or any client's token fits. */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-export const KEY_MALFORMED = 'The Idempotency-Key header must be 1 to 255 visible ASCII characters';
-export const KEY_REUSED = 'This Idempotency-Key was used with a different request; use a new key for a new request';
-export const KEY_IN_FLIGHT = 'A request with this Idempotency-Key is still running; try again in a moment';
+const KEY_MALFORMED = 'The Idempotency-Key header must be 1 to 255 visible ASCII characters';
+const KEY_REUSED = 'This Idempotency-Key was used with a different request; use a new key for a new request';
+const KEY_IN_FLIGHT = 'A request with this Idempotency-Key is still running; try again in a moment';
 
 /** The key the request carries, or undefined; a malformed one answers 400. */
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {

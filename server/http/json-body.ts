@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors';
 
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 const QUOTE = 34;
 const BACKSLASH = 92;
@@ -15,7 +15,7 @@ const [OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT] = [91, 93, 123, 125];
 
 /** What makes a JSON text unacceptable before it is parsed: arrays and objects nested deeper than
  *  `limit` (brackets inside strings do not count), or a NUL character escaped in a string. */
-export function jsonTextProblem(text: string, limit: number): 'depth' | 'nul' | undefined {
+function jsonTextProblem(text: string, limit: number): 'depth' | 'nul' | undefined {
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index += 1) {

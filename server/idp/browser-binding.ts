@@ -9,7 +9,7 @@ import { forbidden } from '../http/errors';
 
 export const FLOW_COOKIE = 'iam_idp_flow';
 
-export const STARTED_ELSEWHERE = 'This sign-in was started in another browser; start again';
+const STARTED_ELSEWHERE = 'This sign-in was started in another browser; start again';
 
 const cookieOptions = (req: FastifyRequest, code: string) => ({
   path: `/api/interaction/idp/${encodeURIComponent(code)}/authorize`,

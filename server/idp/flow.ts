@@ -16,7 +16,7 @@ import { bindBrowser, checkBrowser } from './browser-binding';
 const FLOW_TTL_MS = 10 * 60_000;
 
 /** Our callback, registered at the provider as the redirect URI. */
-export const callbackPath = (code: string) => `/api/interaction/idp/${encodeURIComponent(code)}/authorize/callback`;
+const callbackPath = (code: string) => `/api/interaction/idp/${encodeURIComponent(code)}/authorize/callback`;
 
 export async function startFlow(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, code: string, redirect: string | undefined): Promise<string> {
   const provider = await identityProvider(ctx, code);

@@ -20,7 +20,7 @@ export interface IdentityProviderConfig {
 /** Plain http is accepted only for a provider on this machine (development and tests). */
 const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 
-export function readConfig(text: string): IdentityProviderConfig | undefined {
+function readConfig(text: string): IdentityProviderConfig | undefined {
   const config = JSON.parse(text) as Record<string, unknown>;
   const field = (name: string) => (typeof config[name] === 'string' ? config[name] : '');
   if (!field('issuer') || !field('clientId')) return undefined;

@@ -32,8 +32,7 @@ const toConnection = (row: LdapConnectionRow): LdapConnection => ({
   version: row.version,
 });
 
-export const connectionOfTenant = (ctx: Ctx, tenantId: string) =>
-  ctx.db.selectFrom('ldapConnections').selectAll().where('tenantId', '=', tenantId).executeTakeFirst();
+const connectionOfTenant = (ctx: Ctx, tenantId: string) => ctx.db.selectFrom('ldapConnections').selectAll().where('tenantId', '=', tenantId).executeTakeFirst();
 
 /** The connection of a tenant of the actor's scope (404 for a tenant outside it). */
 export async function readConnection(ctx: Ctx, actor: Actor, tenantId: string): Promise<LdapConnection | null> {

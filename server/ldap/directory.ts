@@ -14,7 +14,7 @@ import { checkOutboundUrl, OutboundAddressError, outboundPolicy } from '../http/
 const CONNECT_TIMEOUT_MS = 5_000;
 const OPERATION_TIMEOUT_MS = 15_000;
 /** Entries per page of a search (Active Directory answers at most 1,000 a page, OpenLDAP 500 by default). */
-export const PAGE_SIZE = 500;
+const PAGE_SIZE = 500;
 
 export class DirectoryError extends Error {
   constructor(
@@ -103,7 +103,7 @@ function valuesOf(entry: Entry, attribute: string): string[] {
 /** Active Directory's userAccountControl ACCOUNTDISABLE bit. */
 const ACCOUNT_DISABLE = 2;
 
-export function personOf(entry: Entry, mapping: LdapMapping): DirectoryPerson {
+function personOf(entry: Entry, mapping: LdapMapping): DirectoryPerson {
   const control = Number(valueOf(entry, mapping.accountControl));
   return {
     dn: entry.dn,
@@ -130,7 +130,7 @@ function parsedFilter(text: string): Filter {
 }
 
 /** The user filter narrowed to one sign-in name (the value escaped by EqualityFilter). */
-export const userFilterFor = (settings: LdapSettings, username: string): Filter =>
+const userFilterFor = (settings: LdapSettings, username: string): Filter =>
   new AndFilter({ filters: [parsedFilter(settings.userFilter), new EqualityFilter({ attribute: settings.mapping.username, value: username })] });
 
 /** An open, bound connection to the directory as its service account. */

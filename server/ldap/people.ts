@@ -42,7 +42,7 @@ export async function linksOf(ctx: Ctx, connectionId: string): Promise<Map<strin
 const unknownPassword = () => createHash('sha256').update(newSecret()).digest('hex');
 /** What a directory's person keeps as a local password hash: not a hash, so no password verifies
  *  against it (server/auth/kdf.ts), and no slow KDF runs for each of thousands of new people. */
-export const NO_LOCAL_PASSWORD = '!directory';
+const NO_LOCAL_PASSWORD = '!directory';
 
 const blank = (value: string) => value.trim();
 

@@ -9,7 +9,7 @@ export type LdapConflictEntry = v.InferOutput<typeof ldapConflict>;
 
 const REPORTS_KEPT = 50;
 /** Conflicts listed in one report at most (the count stays exact in `seen`). */
-export const CONFLICTS_LISTED = 500;
+const CONFLICTS_LISTED = 500;
 
 export const emptySummary = (): LdapSyncSummary => ({ seen: 0, created: 0, updated: 0, disabled: 0, roleChanges: 0, conflicts: [], error: null });
 

@@ -20,7 +20,7 @@ export type DirectoryVerdict =
   /** Not a directory's person: the local password decides. */
   { kind: 'local' } | { kind: 'passed'; user: UserRow } | { kind: 'refused'; reason: string } | { kind: 'unreachable' };
 
-export const DIRECTORY_UNREACHABLE = 'The directory that checks your password cannot be reached; try again later or tell your administrator';
+const DIRECTORY_UNREACHABLE = 'The directory that checks your password cannot be reached; try again later or tell your administrator';
 
 export const unreachableError = () => new ApiError(503, DIRECTORY_UNREACHABLE);
 

@@ -20,7 +20,7 @@ import { emptySummary, storeReport } from './report';
 /** How long a claim holds if its process dies mid-run (a run of 100,000 people stays well inside). */
 const CLAIM_MS = 30 * 60_000;
 
-export const SYNC_RUNNING = 'A synchronisation of this directory is already running';
+const SYNC_RUNNING = 'A synchronisation of this directory is already running';
 
 async function claim(ctx: Ctx, connectionId: string): Promise<boolean> {
   const now = ctx.now();

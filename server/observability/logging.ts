@@ -19,15 +19,15 @@ const MASK = '[redacted]';
  *  and any /interaction(s)/<id> (the identity-provider routes' literal `idp` segment excepted). */
 const SECRET_SEGMENT = /(\/oidc\/(?:auth|device)\/|\/interactions?\/)(?!idp(?:\/|$))(?!auth$)[^/]+/g;
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 
-export function requestId(raw: IncomingMessage): string {
+function requestId(raw: IncomingMessage): string {
   const given = raw.headers[REQUEST_ID_HEADER];
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 /** The trace and parent span ids of a valid traceparent header (all-zero ids are invalid). */
-export function traceOf(header: string | string[] | undefined): { traceId: string; spanId: string } | undefined {
+function traceOf(header: string | string[] | undefined): { traceId: string; spanId: string } | undefined {
   const match = typeof header === 'string' ? TRACEPARENT.exec(header) : null;
   if (!match || /^0+$/.test(match[1]!) || /^0+$/.test(match[2]!)) return undefined;
   return { traceId: match[1]!, spanId: match[2]! };

@@ -20,7 +20,7 @@ export const appResource = (appId: string) => `urn:iam-console:app:${appId}`;
 const isMachineRequest = (koa: KoaContextWithOIDC) => koa.oidc.route === 'token' && koa.oidc.params?.grant_type === 'client_credentials';
 
 /** JWT access tokens live this long: they cannot be revoked, so their life is short. */
-export const JWT_ACCESS_TOKEN_TTL = 300;
+const JWT_ACCESS_TOKEN_TTL = 300;
 
 export function machineResources(db: Kysely<OidcDatabase>) {
   // Read on every client_credentials grant: compiled once (prepared on PostgreSQL).

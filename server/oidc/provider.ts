@@ -31,7 +31,7 @@ import { maySignIn, PERSON_COLUMNS, takePersonReadAhead } from './read-ahead';
 export const OIDC_MOUNT = '/oidc';
 export const OIDC_PATH = `/api${OIDC_MOUNT}`;
 /** The console's consent page (oauth/authorize, hidden, no ACL check). */
-export const CONSENT_PAGE = '/oauth/authorize';
+const CONSENT_PAGE = '/oauth/authorize';
 
 const hour = 3600;
 

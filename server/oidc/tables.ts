@@ -19,7 +19,7 @@ export interface OidcPayloadTable {
   consumedAt: number | null;
 }
 
-export interface OidcKeyTable {
+interface OidcKeyTable {
   id: string;
   /** 'signing' (a private JWK) or 'cookie' (a random secret). */
   kind: string;
@@ -27,7 +27,7 @@ export interface OidcKeyTable {
   createdAt: number;
 }
 
-export interface OidcClientTable {
+interface OidcClientTable {
   appId: string;
   /** The client secret: oidc-provider compares it (and HS256 uses it as a key), so it is kept as
    *  is; it is answered once, when generated, and never again. Null: none (a public client, or a
@@ -51,7 +51,7 @@ export interface OidcClientTable {
 }
 
 /** A logout token to post to an app (signed when sent, retried by the outbox). */
-export interface OidcLogoutDeliveryTable {
+interface OidcLogoutDeliveryTable {
   id: string;
   appId: string;
   /** The person (the token's `sub`). */

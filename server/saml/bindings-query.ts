@@ -6,11 +6,11 @@
 // the signature could be checked over one copy while another is read.
 import { ApiError } from '../http/errors';
 
-export const PROTOCOL_PARAMS = ['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg', 'Signature'] as const;
-export type ProtocolParam = (typeof PROTOCOL_PARAMS)[number];
+const PROTOCOL_PARAMS = ['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg', 'Signature'] as const;
+type ProtocolParam = (typeof PROTOCOL_PARAMS)[number];
 
 /** A parameter: its value decoded, and its `key=value` as received (what a signature covers). */
-export interface QueryParam {
+interface QueryParam {
   value: string;
   raw: string;
 }

@@ -5,14 +5,14 @@ import { inflateRawSync } from 'node:zlib';
 import { childOf, NS, parseXml, SamlError, textOf, XmlWriter, MAX_XML_BYTES } from './xml';
 
 /** The largest SAMLRequest parameter read (base64, before inflating). */
-export const MAX_ENCODED_BYTES = 96 * 1024;
+const MAX_ENCODED_BYTES = 96 * 1024;
 /** How far a message's IssueInstant may be from our clock. */
 export const CLOCK_SKEW_MS = 3 * 60_000;
 /** How long an assertion may be presented (NotOnOrAfter of its conditions). */
-export const ASSERTION_TTL_MS = 5 * 60_000;
+const ASSERTION_TTL_MS = 5 * 60_000;
 
-export const newId = () => `_${randomBytes(20).toString('hex')}`;
-export const instant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const newId = () => `_${randomBytes(20).toString('hex')}`;
+const instant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** The XML of a SAMLRequest/SAMLResponse parameter: deflated for HTTP-Redirect, plain for HTTP-POST
  *  (some SPs, node-saml's default among them, deflate in HTTP-POST too: read either). */

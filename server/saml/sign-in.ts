@@ -56,8 +56,7 @@ export interface Incoming {
   kind?: 'request' | 'response';
 }
 
-export const spByEntityId = (ctx: Ctx, entityId: string) =>
-  ctx.db.selectFrom('samlServiceProviders').selectAll().where('entityId', '=', entityId).executeTakeFirst();
+const spByEntityId = (ctx: Ctx, entityId: string) => ctx.db.selectFrom('samlServiceProviders').selectAll().where('entityId', '=', entityId).executeTakeFirst();
 
 /** Reads a protocol message from an SP: its header, checked against the SP's certificate when the
  *  SP signs (always when it asked to: wantRequestsSigned). Answers the SP and the (signed) header. */
@@ -221,7 +220,7 @@ export async function answerRequest(ctx: Ctx, actor: Actor, id: string, allow: b
 
 /** The person's attributes in this app: the same names, e-mail, tenant, roles and privileges its
  *  OpenID Connect tokens carry (server/oidc/app-claims.ts). Names are the table of docs/saml.md. */
-export async function attributesOf(ctx: Ctx, user: Actor['user'], appId: string): Promise<Record<string, string[]>> {
+async function attributesOf(ctx: Ctx, user: Actor['user'], appId: string): Promise<Record<string, string[]>> {
   const { roles, privileges } = await rolesClaims(ctx.db, user.id, appId);
   const { tenant, user_type } = await tenantClaims(ctx.db, user);
   return {

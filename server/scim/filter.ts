@@ -19,7 +19,7 @@ type Condition = RawBuilder<SqlBool>;
 const TRUE: Condition = sql<SqlBool>`1 = 1`;
 
 /** How one attribute path (lower case, e.g. `emails.value`) is compared. */
-export type FilterAttribute =
+type FilterAttribute =
   /** Text in a column; `caseExact`: compared as stored (ids, externalId). */
   | { kind: 'text'; column: string; caseExact?: boolean }
   /** A time (epoch ms) in a column, compared with an ISO 8601 value. */

@@ -4,7 +4,7 @@ import type { Random } from './random';
 import { WeightedPicker } from './random';
 
 /** Common surnames with their pinyin and a rough share of the population (per mille). */
-export const SURNAMES: readonly (readonly [string, string, number])[] = [
+const SURNAMES: readonly (readonly [string, string, number])[] = [
   ['王', 'wang', 71],
   ['李', 'li', 70],
   ['张', 'zhang', 67],
@@ -93,7 +93,7 @@ export const SURNAMES: readonly (readonly [string, string, number])[] = [
 ];
 
 /** Characters of given names with their pinyin. */
-export const GIVEN_NAME_CHARS: readonly (readonly [string, string])[] = [
+const GIVEN_NAME_CHARS: readonly (readonly [string, string])[] = [
   ['伟', 'wei'],
   ['芳', 'fang'],
   ['娜', 'na'],

@@ -112,7 +112,7 @@ export interface Workplace {
   domain: string;
 }
 
-export interface SeededOrganisation {
+interface SeededOrganisation {
   /** The organisation's own tenant (its administrators sit here). */
   tenantId: string;
   domain: string;
@@ -180,7 +180,7 @@ const PRIVILEGES: PrivilegeSpec[] = [
 ];
 
 /** Role name → the privilege keys it grants ('*' = all). */
-export const ROLES = {
+const ROLES = {
   管理员: ['*'],
   普通用户: ['dashboard', 'records', 'records.view', 'reports'],
   审计员: ['dashboard', 'records.view', 'audit'],

@@ -12,14 +12,14 @@ import { rotateClientSecret, updateClient } from '../oidc/clients';
 import { resolveConfig } from '../config';
 import { openDatabase } from '../db/connect';
 
-export const PAYROLL_APP = 'Payroll';
+const PAYROLL_APP = 'Payroll';
 const PRIVILEGES = [
   { key: 'payslips_view', name: 'View payslips', path: '/payslips' },
   { key: 'payslips_approve', name: 'Approve payslips', path: '/approvals' },
   { key: 'salaries_edit', name: 'Edit salaries', path: '/salaries' },
 ] as const;
 type Key = (typeof PRIVILEGES)[number]['key'];
-export const PAYROLL_ROLES: Record<string, readonly Key[]> = {
+const PAYROLL_ROLES: Record<string, readonly Key[]> = {
   'Payroll clerk': ['payslips_view'],
   'Payroll manager': ['payslips_view', 'payslips_approve', 'salaries_edit'],
 };

@@ -25,7 +25,7 @@ export type AppRow = Selectable<AppTable>;
 export const toApp = (row: AppRow) => ({ ...row, isMaster: row.isMaster === 1 });
 
 /** '' clears an optional text column. */
-export const blank = (value: string | null | undefined) => (value === undefined ? undefined : value || null);
+const blank = (value: string | null | undefined) => (value === undefined ? undefined : value || null);
 
 /** Runs `write`; a unique-constraint violation becomes a 'rule.duplicate' field error on `field`. */
 export async function unique<T>(field: string, write: () => Promise<T>): Promise<T> {

@@ -10,7 +10,7 @@ import type { UserRow } from '../auth/actor';
 import { Status, UserType } from '../../src/core/enums';
 import { forbidden } from '../http/errors';
 
-export const isPlatformAdminRow = (row: UserRow) => row.isAdmin === 1 && row.isMaster === 1 && row.userType !== UserType.Tenant;
+const isPlatformAdminRow = (row: UserRow) => row.isAdmin === 1 && row.isMaster === 1 && row.userType !== UserType.Tenant;
 
 /** The enabled platform administrators, their rows locked until the transaction ends. PostgreSQL:
  *  FOR UPDATE, in id order (two lockers never wait on each other crosswise). SQLite: a first write

@@ -39,7 +39,7 @@ export const toSamlProvider = (row: SamlServiceProviderTable) => ({
   assertionEncryption: (row.assertionEncryption ?? 'aes256-gcm') as AssertionEncryption,
 });
 
-export const providerRow = (ctx: Ctx, appId: string) => ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', appId).executeTakeFirst();
+const providerRow = (ctx: Ctx, appId: string) => ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', appId).executeTakeFirst();
 
 export async function providerOf(ctx: Ctx, actor: Actor, appId: string) {
   await manageableApp(ctx, actor, appId);

@@ -7,7 +7,7 @@ import type { sessionUser } from '../../src/core/schemas/auth';
 import type { User, UserExtraProp } from '../../src/core/types';
 
 /** The extra properties of a user, with the user type as `intProperty1`. */
-export function parseExtraProp(row: UserRow): UserExtraProp {
+function parseExtraProp(row: UserRow): UserExtraProp {
   // A freshly parsed object: set in place rather than copied into another.
   const extra = JSON.parse(row.extraProp) as UserExtraProp;
   extra.intProperty1 = row.userType as UserExtraProp['intProperty1'];

@@ -16,12 +16,12 @@ import { signatureHeaders } from './sign';
 
 export const WEBHOOK_ATTEMPTS = 8;
 /** Waits before the next attempt: 10 s × 3^(n−1), at most 6 hours. */
-export const webhookBackoffMs = (attempts: number) => Math.min(10_000 * 3 ** (attempts - 1), 6 * 60 * 60_000);
+const webhookBackoffMs = (attempts: number) => Math.min(10_000 * 3 ** (attempts - 1), 6 * 60 * 60_000);
 /** A claimed delivery may be taken over by another process when its post has not ended by then. */
 const CLAIM_LEASE_MS = 60_000;
 const POST_TIMEOUT_MS = 10_000;
 /** How much of an answer the log keeps. */
-export const ANSWER_EXCERPT_CHARS = 1_000;
+const ANSWER_EXCERPT_CHARS = 1_000;
 const DELIVERY_LOG_DAYS = 30;
 const PRUNE_EVERY_MS = 10 * 60_000;
 /** Posts at once (one slow endpoint does not hold up the others). */

@@ -20,7 +20,7 @@ type DeliveryRow = Insertable<WebhookDeliveryTable>;
 const INSERT_CHUNK = 500;
 
 /** The webhook-id of a message: unique, the same on each of its attempts. */
-export const newMessageId = () => `msg_${randomUUID().replaceAll('-', '')}`;
+const newMessageId = () => `msg_${randomUUID().replaceAll('-', '')}`;
 
 /** The tenants whose subtree holds each of `tenantIds` (the ids of its materialised path). */
 async function ancestorsOf(ctx: Ctx, tenantIds: string[]): Promise<Map<string, Set<string>>> {

@@ -2,7 +2,7 @@
 // element classes derive from a table at run time: r2wc props and boolean attributes. Imports
 // nothing, so that an entry bundles only the tables of its own elements.
 
-export interface AttributeSpec {
+interface AttributeSpec {
   /** The element property (camelCase) the attribute drives. */
   readonly property: string;
   readonly type: 'string' | 'boolean';
@@ -31,14 +31,14 @@ export const theme = {
   elementOnly: true,
   description: "Colour theme of this element; unset means dark, whatever the page's other elements use.",
 } as const;
-export const authMode = {
+const authMode = {
   property: 'authMode',
   type: 'string',
   values: ['cookie', 'token'],
   default: 'cookie',
   description: "`token` for pages on another origin: the session token stays in the bundle's memory (see iamFetch in docs/deployment.md).",
 } as const;
-export const tokenName = {
+const tokenName = {
   property: 'tokenName',
   type: 'string',
   default: 'token',

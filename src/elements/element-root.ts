@@ -16,7 +16,7 @@ import type { R2WCRenderer } from '@r2wc/core';
 const listeningMarks = (document: Document): string[] => Object.keys(document).filter((key) => key.startsWith('_reactListening'));
 
 /** `createRoot(container)`, without leaving React's listening mark on the document. */
-export function createElementRoot(container: Element | DocumentFragment): Root {
+function createElementRoot(container: Element | DocumentFragment): Root {
   const document = container.ownerDocument;
   const before = new Set(listeningMarks(document));
   const root = createRoot(container);

@@ -13,7 +13,7 @@ export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const browserPackage = join(root, 'packages/iam-console');
 
 /** The policy README.md promises the elements work under. */
-export const strictCsp = "default-src 'self'; script-src 'self'; style-src 'self'";
+const strictCsp = "default-src 'self'; script-src 'self'; style-src 'self'";
 
 /** The version ranges of the repository's own tooling, so a host installs what the cache holds. */
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };

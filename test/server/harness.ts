@@ -47,7 +47,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 /** A clock the tests can move forward (session timeouts, lockout expiry, license expiry). */
-export class TestClock {
+class TestClock {
   offset = 0;
   now = () => Date.now() + this.offset;
   advance(ms: number) {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { LDAP_PRESET_SETTINGS } from '../../src/core/ldap-presets';
 import type { LdapConnection, LdapSettings } from '../../src/core/schemas/ldap';
 import type { Client } from './harness';
-import { PEOPLE, READER, startSlapd, SUFFIX, type SlapdOptions } from './slapd';
+import { READER, startSlapd, SUFFIX, type SlapdOptions } from './slapd';
 
 /** A fenced block of docs/ldap.md by its tag (```ldif openldap-reader): the tests run the docs' steps. */
 export function docsBlock(tag: string): string {
@@ -17,8 +17,8 @@ export function docsBlock(tag: string): string {
 const DOCS = readFileSync(new URL('../../docs/ldap.md', import.meta.url), 'utf8');
 
 /** The read-only service account, and its access and paging limits, as docs/ldap.md sets them up. */
-export const READER_LDIF = docsBlock('openldap-reader');
-export const READER_CONFIG = docsBlock('openldap-access');
+const READER_LDIF = docsBlock('openldap-reader');
+const READER_CONFIG = docsBlock('openldap-access');
 
 export const startDirectory = (options: SlapdOptions = {}) =>
   startSlapd({
@@ -48,4 +48,4 @@ export async function saveConnection(admin: Client, tenantId: string, settings: 
   return saved.body.data;
 }
 
-export { PEOPLE, READER, SUFFIX };
+export { READER };

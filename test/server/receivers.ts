@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-export interface Mail {
+interface Mail {
   from: string;
   to: string[];
   user: string | undefined;
@@ -50,7 +50,7 @@ export async function startSmtp(user: string, password: string): Promise<SmtpRec
   return { port, mails, stop: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-export interface HttpCall {
+interface HttpCall {
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage['headers'];

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { ADMIN_PROOF, type Client, type TestServer } from './harness';
 
-export const SCIM_JSON = 'application/scim+json';
+const SCIM_JSON = 'application/scim+json';
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';

@@ -16,7 +16,7 @@ const SLAPD = '/usr/sbin/slapd';
 const SLAPADD = '/usr/sbin/slapadd';
 
 export const SUFFIX = 'dc=example,dc=org';
-export const PEOPLE = `ou=people,${SUFFIX}`;
+const PEOPLE = `ou=people,${SUFFIX}`;
 export const GROUPS = `ou=groups,${SUFFIX}`;
 /** The read-only service account a connection binds as (docs/ldap.md, OpenLDAP steps). */
 export const READER = { dn: `cn=iam-reader,${SUFFIX}`, secret: 'reader-secret-1' };

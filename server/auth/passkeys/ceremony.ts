@@ -16,7 +16,7 @@ import { webauthnHelpers, webauthnLibrary } from './library';
 export type RegistrationCredential = v.InferOutput<typeof registrationCredential>;
 export type AuthenticationCredential = v.InferOutput<typeof authenticationCredential>;
 
-export const UNREADABLE = 'The passkey answer could not be read; please try again';
+const UNREADABLE = 'The passkey answer could not be read; please try again';
 export const WRONG_ORIGIN = 'The passkey was used on a page this server does not accept passkeys from';
 export const WRONG_RP_ID = 'The passkey was made for another site';
 export const COUNTER_BACKWARDS = "The passkey's use counter went backwards: it may have been copied. Remove it and add a new one";

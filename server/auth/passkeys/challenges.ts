@@ -10,7 +10,7 @@ import { ApiError } from '../../http/errors';
 export type ChallengePurpose = 'register' | 'login' | 'second-step';
 
 /** Long enough to find a passkey and touch it; short enough that a captured one is soon useless. */
-export const CHALLENGE_TTL_MS = 5 * 60_000;
+const CHALLENGE_TTL_MS = 5 * 60_000;
 
 export interface ChallengeBinding {
   userId?: string;

@@ -21,7 +21,7 @@ type PasskeyRow = Selectable<PasskeyTable>;
 type PasskeyInfo = v.InferOutput<typeof passkeyInfo>;
 
 /** A person has few passkeys (one per device or password manager); this keeps the list readable. */
-export const MAX_PASSKEYS = 20;
+const MAX_PASSKEYS = 20;
 const TOO_MANY = `At most ${MAX_PASSKEYS} passkeys per person; remove one first`;
 export const ALREADY_YOURS = 'This passkey is already in your list';
 export const ANOTHER_ACCOUNT = 'This passkey is registered to another account';

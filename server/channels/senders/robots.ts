@@ -6,12 +6,12 @@ import { DeliveryErrorCode } from '../../../src/core/schemas/delivery-error';
 import { DeliveryError, type Sender } from './types';
 
 /** DingTalk's signature: base64(HMAC-SHA256(secret, "<timestamp>\n<secret>")), URL-encoded. */
-export function dingTalkSign(secret: string, timestamp: string): string {
+function dingTalkSign(secret: string, timestamp: string): string {
   return encodeURIComponent(createHmac('sha256', secret).update(`${timestamp}\n${secret}`).digest('base64'));
 }
 
 /** The webhook URL with timestamp and sign appended when the robot has a signing secret. */
-export function dingTalkUrl(webhook: string, secret: string | undefined, timestamp: string): string {
+function dingTalkUrl(webhook: string, secret: string | undefined, timestamp: string): string {
   if (!secret) return webhook;
   return `${webhook}${webhook.includes('?') ? '&' : '?'}timestamp=${timestamp}&sign=${dingTalkSign(secret, timestamp)}`;
 }

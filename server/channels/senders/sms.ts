@@ -10,7 +10,7 @@ import { DeliveryError, type Sender } from './types';
 
 const fill = (template: string, values: Record<string, string>) => template.replace(/\{\{(\w+)\}\}/g, (_match, name: string) => values[name] ?? '');
 
-export function smsSignature(secret: string, timestamp: string, body: string): string {
+function smsSignature(secret: string, timestamp: string, body: string): string {
   return createHmac('sha256', secret).update(`${timestamp}\n${body}`).digest('base64');
 }
 

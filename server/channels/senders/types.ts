@@ -3,7 +3,7 @@ import type { OutboundOptions } from '../../http/outbound-address';
 import type { DeliveryErrorCode } from '../../../src/core/schemas/delivery-error';
 
 /** A message on its way out. */
-export interface Outgoing {
+interface Outgoing {
   title: string;
   content: string;
   /** Email address or mobile number (SMS; a robot's @mention); null for a robot without one. */

@@ -8,7 +8,7 @@ import type settings from './locales/en/settings.json';
 import type account from './locales/en/account.json';
 import type webhooks from './locales/en/webhooks.json';
 
-export interface Resources {
+interface Resources {
   common: typeof common;
   login: typeof login;
   console: typeof consoleTexts;

@@ -18,7 +18,7 @@ import { rules } from '../validation';
 import { FieldRules, type FieldRulesMode } from './field-rules-modes';
 import { visibleCharactersOnly } from './visible-text';
 
-export { FieldRules, fieldRulesModes, type FieldRulesMode } from './field-rules-modes';
+export { FieldRules, type FieldRulesMode } from './field-rules-modes';
 
 /** A name in any script: a letter first, then letters, combining marks, digits and single spaces,
  *  apostrophes (' and ’), periods and hyphens between ("José O'Neil-Ünal", "J. R. R. Tolkien"). */
@@ -89,9 +89,6 @@ let modeInForce: () => FieldRulesMode = () => FieldRules.Default;
 export function followFieldRules(source: () => FieldRulesMode): void {
   modeInForce = source;
 }
-
-/** The mode the `fieldRule` schemas apply now. */
-export const fieldRulesInForce = (): FieldRulesMode => modeInForce();
 
 // Typed as taking a string (what a form field holds); any input is checked at run time.
 type RuleSchema = v.GenericSchema<string, string>;

@@ -1,6 +1,4 @@
 // Registers <iam-password-dialog> when imported.
 import { defineIamPasswordDialog } from './iam-password-dialog';
 
-export { IamPasswordDialogElement } from './iam-password-dialog';
-
 defineIamPasswordDialog();

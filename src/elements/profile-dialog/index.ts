@@ -1,6 +1,4 @@
 // Registers <iam-profile-dialog> when imported.
 import { defineIamProfileDialog } from './iam-profile-dialog';
 
-export { IamProfileDialogElement } from './iam-profile-dialog';
-
 defineIamProfileDialog();

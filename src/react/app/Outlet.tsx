@@ -19,7 +19,7 @@ import { ScreenBoundary } from './ScreenBoundary';
 import { screens } from './screens';
 import * as styles from './shell.css';
 
-export function Loading() {
+function Loading() {
   const t = useT();
   return (
     <div className={styles.loading} role="status">

@@ -14,7 +14,7 @@ function subscribeToMobile(onChange: () => void): () => void {
 
 const isMobile = () => globalThis.matchMedia?.(MOBILE_QUERY).matches ?? false;
 
-export function useIsMobile(): boolean {
+function useIsMobile(): boolean {
   return useSyncExternalStore(subscribeToMobile, isMobile, () => false);
 }
 

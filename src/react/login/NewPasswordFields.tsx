@@ -9,7 +9,7 @@ import { Field } from './Field';
 import type { RuleErrors } from './flowSupport';
 
 export const NEW_PASSWORD = 'newPassword';
-export const CONFIRM_PASSWORD = 'confirmPassword';
+const CONFIRM_PASSWORD = 'confirmPassword';
 
 /** The rules of both inputs, for `checkFields`; the confirmation must equal the new password. */
 export function newPasswordRules(policy: PasswordPolicy | undefined, form: HTMLFormElement) {

@@ -9,7 +9,7 @@ export interface LoginValues {
   captcha?: string;
   code?: string;
 }
-export type LoginFieldName = keyof LoginValues;
+type LoginFieldName = keyof LoginValues;
 
 /** A `rule.*` message per invalid field. */
 export type LoginFieldErrors = Partial<Record<LoginFieldName, string>>;

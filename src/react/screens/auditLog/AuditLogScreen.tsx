@@ -33,7 +33,7 @@ const targetPaths: Record<string, (id: string) => string> = {
 };
 
 /** "user alice": the target's kind and its name when recorded, linked to its screen when it has one. */
-export function AuditTarget({ entry }: { entry: AuditEntry }) {
+function AuditTarget({ entry }: { entry: AuditEntry }) {
   const t = useT();
   const navigate = useNavigate();
   if (!entry.targetType) return <>—</>;

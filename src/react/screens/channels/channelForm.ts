@@ -14,7 +14,7 @@ export interface ChannelFormValues {
 }
 
 /** The vendor of an in-site channel: the console itself. */
-export const SITE_VENDOR = 'site';
+const SITE_VENDOR = 'site';
 
 /** Whether the form asks for a vendor (every service type but in-site messages). */
 export const hasVendor = (type: MessageServiceType) => type !== MessageServiceType.SITE_MESSAGE;

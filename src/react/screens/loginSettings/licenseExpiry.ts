@@ -1,7 +1,7 @@
 // When the license deserves a banner: it has expired, or it expires within WARN_DAYS.
 import type { LicenseStatus } from '../../../core/types';
 
-export const WARN_DAYS = 30;
+const WARN_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 export type ExpiryNotice = { kind: 'expired'; date: string } | { kind: 'soon'; date: string; days: number } | undefined;

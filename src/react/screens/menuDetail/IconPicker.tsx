@@ -11,7 +11,7 @@ import * as ui from '../../widgets/ui.css';
 import * as styles from './IconPicker.css';
 
 /** The console's icons an item may show (those the side menu can draw). */
-export const MENU_ICONS = [
+const MENU_ICONS = [
   'home',
   'operate',
   'app',
@@ -33,7 +33,7 @@ export const MENU_ICONS = [
 
 /** The translated name of an icon ('' is "no icon"). */
 const isMenuIcon = (icon: string): icon is (typeof MENU_ICONS)[number] => (MENU_ICONS as readonly string[]).includes(icon);
-export const iconNameKey = (icon: string): TextKey => (isMenuIcon(icon) ? `admin:icon.${icon}` : 'admin:menu.noIcon');
+const iconNameKey = (icon: string): TextKey => (isMenuIcon(icon) ? `admin:icon.${icon}` : 'admin:menu.noIcon');
 
 /** Options in the grid's first row (the row length follows the width). */
 function columnsOf(grid: HTMLElement | null): number {

@@ -7,7 +7,7 @@ import * as ui from '../ui.css';
 import * as styles from './admin.css';
 import { useOverflowing } from './useOverflowing';
 
-export type Order = 'asc' | 'desc';
+type Order = 'asc' | 'desc';
 export interface Sort<K extends string = string> {
   key: K;
   order: Order;

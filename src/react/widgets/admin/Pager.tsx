@@ -4,7 +4,7 @@ import { useT } from '../../i18n';
 import * as ui from '../ui.css';
 import * as styles from './admin.css';
 
-export const PAGE_SIZES = [10, 20, 50, 100] as const;
+const PAGE_SIZES = [10, 20, 50, 100] as const;
 
 export interface PagerProps {
   page: number;

@@ -308,7 +308,7 @@ export const plainFieldset = style({ minWidth: 0, margin: 0, padding: 0, border:
 
 export const nowrap = style({ whiteSpace: 'nowrap' });
 
-export const clip = style({
+const clip = style({
   display: 'inline-block',
   maxWidth: '200px',
   overflow: 'hidden',

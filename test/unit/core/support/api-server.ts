@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   query: URLSearchParams;
@@ -22,7 +22,7 @@ export interface Reply {
   delayMs?: number;
 }
 
-export type Handler = (request: RecordedRequest) => Reply;
+type Handler = (request: RecordedRequest) => Reply;
 
 export interface ApiServer {
   /** The API base, e.g. http://127.0.0.1:12345/api */
