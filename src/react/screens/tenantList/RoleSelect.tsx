@@ -26,7 +26,7 @@ export function RoleSelect({
   const matches = (appName: string, roleName: string) => !wanted || `${appName} ${roleName}`.toLowerCase().includes(wanted);
   const known = apps.some((app) => app.roles.some((role) => role.id === value));
   return (
-    <SelectField label={label} required value={value} error={error} onChange={(event) => onValue(event.currentTarget.value)}>
+    <SelectField label={label} required aria-required value={value} error={error} onChange={(event) => onValue(event.currentTarget.value)}>
       <option value="">{t('admin:roleChoice.choose')}</option>
       {value && !known && <option value={value}>{t('admin:roleChoice.unknown', { id: value })}</option>}
       {apps.map((app) => {
