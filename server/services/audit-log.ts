@@ -38,25 +38,50 @@ async function matching(ctx: Ctx, actor: Actor, filter: AuditFilter) {
   return select;
 }
 
+/** The kinds of target the console opens by address, each with the table it lives in: the log says
+ *  when one is gone, so the console names it as deleted instead of linking to nothing. */
+const linkedTargets = { user: 'users', tenant: 'tenants', app: 'apps', menu: 'menuPlans' } as const;
+
 /** An audit row as the API answers it. */
-const toEntry = (row: Selectable<AuditTable> & { children: number | string | bigint | null }) => ({
+const toEntry = (row: Selectable<AuditTable> & { children: number | string | bigint | null; targetGone: number | string | bigint | null }) => ({
   ...row,
   id: Number(row.id),
   parentId: row.parentId === null ? null : Number(row.parentId),
   children: Number(row.children ?? 0),
+  targetGone: Number(row.targetGone ?? 0) === 1,
   success: row.success === 1,
   detail: JSON.parse(row.detail) as Record<string, unknown>,
 });
 
 /** The matching events, newest first, paged. */
 export async function listEvents(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof auditListQuery>) {
-  let select = (await matching(ctx, actor, query)).selectAll('auditLog').select((eb) =>
-    eb
-      .selectFrom('auditLog as row')
-      .select((inner) => inner.fn.countAll<number>().as('count'))
-      .whereRef('row.parentId', '=', 'auditLog.id')
-      .as('children'),
-  );
+  let select = (await matching(ctx, actor, query))
+    .selectAll('auditLog')
+    .select((eb) =>
+      eb
+        .selectFrom('auditLog as row')
+        .select((inner) => inner.fn.countAll<number>().as('count'))
+        .whereRef('row.parentId', '=', 'auditLog.id')
+        .as('children'),
+    )
+    .select((eb) =>
+      eb
+        .case()
+        .when(
+          eb.or(
+            Object.entries(linkedTargets).map(([type, table]) =>
+              eb.and([
+                eb('auditLog.targetType', '=', type),
+                eb.not(eb.exists(eb.selectFrom(table).select(eb.lit(1).as('one')).whereRef(`${table}.id`, '=', 'auditLog.targetId'))),
+              ]),
+            ),
+          ),
+        )
+        .then(1)
+        .else(0)
+        .end()
+        .as('targetGone'),
+    );
   if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, query.searchProp, query.searchValue));
   return paginate(select.orderBy('at', 'desc').orderBy('id', 'desc'), query, toEntry);
 }

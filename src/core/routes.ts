@@ -343,3 +343,12 @@ export function guard(input: GuardInput): GuardDecision {
   if (accessOf(route, input) !== 'allowed') return { kind: 'redirect', to: withRedirect(FORBIDDEN_PATH, location) };
   return render(match);
 }
+
+/** The query parameter by which a list screen opens one of its records (the audit log links there). */
+export const RECORD_PARAM = { user: 'user', tenant: 'tenant' } as const;
+
+/** The people list showing one person. */
+export const userAddress = (id: string): string => `/operate/user?${new URLSearchParams({ [RECORD_PARAM.user]: id })}`;
+
+/** The tenant screen with one tenant chosen. */
+export const tenantAddress = (id: string): string => `/operate/tenant/list?${new URLSearchParams({ [RECORD_PARAM.tenant]: id })}`;

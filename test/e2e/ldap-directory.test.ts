@@ -81,7 +81,7 @@ test('a tenant connects its directory, tests it and synchronises from the consol
     // A group mapping row, numbered in its labels, added and removed again by the keyboard.
     await form.getByRole('button', { name: 'Add a group mapping' }).click();
     await form.getByLabel('Group DN 1').fill(`cn=staff,${SUFFIX}`);
-    assert.equal(await form.getByLabel('Role id for group 1').getAttribute('aria-required'), 'true');
+    assert.equal(await form.getByLabel('Role for group 1').getAttribute('aria-required'), 'true');
     await form.getByRole('button', { name: 'Remove group mapping 1' }).focus();
     await page.keyboard.press('Enter');
     assert.equal(await form.getByLabel('Group DN 1').count(), 0);

@@ -88,3 +88,24 @@ test('a settings change lists only the settings it changed, old → new; a chang
   assert.deepEqual(change?.detail.changes, { 'config.webhook': { from: '••••••', to: '••••••' }, 'config.secret': { from: '••••••', to: '••••••' } });
   assert.doesNotMatch(JSON.stringify(change), /SEC-story|story-token/, 'no secret is in the event');
 });
+
+test('an event names its target as gone once the person or tenant it was about is deleted, and as there while it is', async () => {
+  const root = (await admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree')).body.data.find((row) => row.parentId === null)!;
+  const tenant = await admin.post<{ id: string }>('/api/tenants', { name: 'StoryGoneTenant', type: 'company', parentId: root.id });
+  assert.equal(tenant.status, 200, JSON.stringify(tenant.body));
+  const person = await admin.post<{ id: string }>('/api/user', { username: 'story-gone', realName: 'Story_Gone', password: transform('Story1234') });
+  assert.equal(person.status, 200);
+  const gone = async (targetId: string) => (await list(`target=${targetId}`)).map((row) => [row.action, (row as Entry & { targetGone: boolean }).targetGone]);
+  assert.deepEqual(await gone(person.body.data.id), [['user.create', false]]);
+  assert.deepEqual(await gone(tenant.body.data.id), [['tenant.create', false]]);
+  assert.equal((await admin.delete(`/api/user/${person.body.data.id}`)).status, 200);
+  assert.equal((await admin.delete(`/api/tenants/${tenant.body.data.id}`)).status, 200);
+  assert.deepEqual(await gone(person.body.data.id), [
+    ['user.delete', true],
+    ['user.create', true],
+  ]);
+  assert.deepEqual(await gone(tenant.body.data.id), [
+    ['tenant.delete', true],
+    ['tenant.create', true],
+  ]);
+});

@@ -95,6 +95,8 @@ export const auditEntry = v.object({
   targetId: v.nullable(v.string()),
   /** The target's name when the event was recorded. */
   targetName: v.nullable(v.string()),
+  /** The target (a person, tenant, app or menu plan) no longer exists: named as deleted, never linked. */
+  targetGone: v.boolean(),
   /** The bulk action's or import's own event, for one of its rows. */
   parentId: v.nullable(v.number()),
   /** How many row events a bulk action or import has beneath it. */

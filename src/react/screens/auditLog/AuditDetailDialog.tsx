@@ -1,8 +1,10 @@
 // One audit event in full: when, who, what, on which record, from where, and the event's details.
+import type { ReactNode } from 'react';
 import type { AuditEntry } from '../../../core/api/audit';
 import { formatDate } from '../../../core/format';
 import { useT } from '../../i18n';
 import { DialogFrame } from '../../dialogs/DialogFrame';
+import { AuditTarget } from './AuditTarget';
 import * as styles from './auditLog.css';
 
 export default function AuditDetailDialog({
@@ -17,12 +19,12 @@ export default function AuditDetailDialog({
   onClose: () => void;
 }) {
   const t = useT();
-  const rows: [string, string][] = [
+  const rows: [string, ReactNode][] = [
     [t('admin:audit.time'), formatDate(entry.at)],
     [t('admin:audit.actor'), entry.actorName ?? '—'],
     [t('admin:audit.action'), actionName],
     [t('admin:audit.result'), t(entry.success ? 'admin:audit.succeeded' : 'admin:audit.failed')],
-    [t('admin:audit.target'), entry.targetType ? `${entry.targetType} ${entry.targetName ?? entry.targetId ?? ''}`.trim() : '—'],
+    [t('admin:audit.target'), <AuditTarget entry={entry} />],
     ...(entry.parentId !== null ? [[t('admin:audit.partOf', { id: entry.parentId }), `#${entry.parentId}`] as [string, string]] : []),
     [t('admin:user.tenant'), tenantName ?? entry.tenantId ?? '—'],
     [t('admin:audit.ip'), entry.ip ?? '—'],

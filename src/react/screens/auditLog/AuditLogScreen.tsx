@@ -16,7 +16,7 @@ import { RowActions } from '../../widgets/admin/RowActions';
 import { TenantFilter } from '../../widgets/admin/TenantFilter';
 import { usePagedList } from '../../widgets/admin/usePagedList';
 import { useResource } from '../../widgets/useResource';
-import { useNavigate } from '../../app/router';
+import { AuditTarget } from './AuditTarget';
 import * as ui from '../../widgets/ui.css';
 import * as styles from '../../widgets/admin/admin.css';
 
@@ -25,61 +25,6 @@ type TextKeyOfAction<A extends string> = A extends `${infer Head}.${infer Tail}`
 const isKnownAction = (action: string): action is AuditAction => (auditActions as readonly string[]).includes(action);
 
 const AuditDetailDialog = lazy(() => import('./AuditDetailDialog'));
-
-/** Where a target's screen is, for the kinds of target that have one. */
-const targetPaths: Record<string, (id: string) => string> = {
-  app: (id) => `/app/detail/${id}`,
-  menu: (id) => `/menu/detail/${id}`,
-};
-
-/** "user alice": the target's kind and its name when recorded, linked to its screen when it has one. */
-function AuditTarget({ entry }: { entry: AuditEntry }) {
-  const t = useT();
-  const navigate = useNavigate();
-  if (!entry.targetType) return <>—</>;
-  const kind = entry.targetType in TARGET_TYPES ? t(`admin:audit.targetTypes.${entry.targetType as TargetType}`) : entry.targetType;
-  const name = entry.targetName ?? entry.targetId ?? '';
-  const path = entry.targetId ? targetPaths[entry.targetType]?.(entry.targetId) : undefined;
-  return (
-    <span>
-      {kind}{' '}
-      {path ? (
-        <a
-          href={path}
-          onClick={(event) => {
-            event.preventDefault();
-            navigate(path);
-          }}
-        >
-          {name}
-        </a>
-      ) : (
-        <strong>{name}</strong>
-      )}
-    </span>
-  );
-}
-
-const TARGET_TYPES = {
-  user: 1,
-  tenant: 1,
-  app: 1,
-  role: 1,
-  menu: 1,
-  channel: 1,
-  webhook: 1,
-  privilege: 1,
-  scim_token: 1,
-  passkey: 1,
-  settings: 1,
-  session: 1,
-  import: 1,
-  idp: 1,
-  file: 1,
-  license: 1,
-  message: 1,
-} as const;
-type TargetType = keyof typeof TARGET_TYPES;
 
 type Query = Required<Pick<AuditQuery, 'page' | 'size'>> & AuditFilter;
 

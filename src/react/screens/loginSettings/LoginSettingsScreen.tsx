@@ -10,7 +10,7 @@ import * as ui from '../../widgets/ui.css';
 import type { ScreenProps } from '../types';
 import { expiryNotice } from './licenseExpiry';
 import * as styles from './settings.css';
-import { Tabs } from './Tabs';
+import { Tabs } from '../../widgets/admin/Tabs';
 import type { LicenseStatus } from '../../../core/types';
 
 // Each tab is its own chunk: the forms together would pass a lazy screen's size budget.
@@ -36,12 +36,14 @@ function ExpiryBanner({ status }: { status: LicenseStatus | undefined }) {
   );
 }
 
+type SettingsTab = 'signIn' | 'branding' | 'license' | 'thirdParty';
+
 const lazyPanel = (panel: ReactNode) => <Suspense fallback={<Loading failed={false} />}>{panel}</Suspense>;
 
 export default function LoginSettingsScreen({ route }: ScreenProps) {
   const t = useT();
   const ready = useTexts(undefined, 'settings');
-  const [tab, setTab] = useState('signIn');
+  const [tab, setTab] = useState<SettingsTab>('signIn');
   const policy = useResource(settings.loginSettings, []);
   const config = useResource(settings.screenConfig, []);
   const licenseStatus = useResource(license.status, []);
@@ -57,21 +59,34 @@ export default function LoginSettingsScreen({ route }: ScreenProps) {
         label={t(route.name)}
         selected={tab}
         onSelect={setTab}
+        onPage
         tabs={[
-          {
-            id: 'signIn',
-            label: t('settings:tab.signIn'),
-            panel: () => lazyPanel(policy.data ? <SignInPolicyForm initial={policy.data} /> : <Loading failed={policy.failed} />),
-          },
-          {
-            id: 'branding',
-            label: t('settings:tab.branding'),
-            panel: () => lazyPanel(config.data ? <BrandingForm initial={config.data} /> : <Loading failed={config.failed} />),
-          },
-          { id: 'license', label: t('settings:tab.license'), panel: () => lazyPanel(<LicensePanel status={status} onChange={setActivated} />) },
-          { id: 'thirdParty', label: t('settings:tab.thirdParty'), panel: () => lazyPanel(<IdpPanel />) },
+          { key: 'signIn', label: t('settings:tab.signIn') },
+          { key: 'branding', label: t('settings:tab.branding') },
+          { key: 'license', label: t('settings:tab.license') },
+          { key: 'thirdParty', label: t('settings:tab.thirdParty') },
         ]}
-      />
+      >
+        {lazyPanel(
+          tab === 'signIn' ? (
+            policy.data ? (
+              <SignInPolicyForm initial={policy.data} />
+            ) : (
+              <Loading failed={policy.failed} />
+            )
+          ) : tab === 'branding' ? (
+            config.data ? (
+              <BrandingForm initial={config.data} />
+            ) : (
+              <Loading failed={config.failed} />
+            )
+          ) : tab === 'license' ? (
+            <LicensePanel status={status} onChange={setActivated} />
+          ) : (
+            <IdpPanel />
+          ),
+        )}
+      </Tabs>
     </div>
   );
 }

@@ -1,36 +1,6 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../theme/theme.css';
 import { tint } from '../../widgets/tint';
-import { sidewaysScrollCue } from '../../widgets/scroll-cue';
-
-export const tabs = style([
-  // The login settings' tabs sit on the page, not on a card.
-  sidewaysScrollCue(vars.color.page),
-  {
-    display: 'flex',
-    gap: vars.space.xs,
-    margin: `0 0 ${vars.space.md}`,
-    borderBottom: `1px solid ${vars.color.border}`,
-  },
-]);
-
-export const tab = style({
-  padding: `${vars.space.sm} ${vars.space.md}`,
-  background: 'transparent',
-  color: vars.color.textMuted,
-  border: 'none',
-  borderBottom: '2px solid transparent',
-  marginBottom: '-1px',
-  font: 'inherit',
-  fontWeight: 500,
-  cursor: 'pointer',
-  whiteSpace: 'nowrap',
-  selectors: {
-    '&:hover': { color: vars.color.text },
-    '&[aria-selected="true"]': { color: vars.color.primary, borderBottomColor: vars.color.primary },
-    '&:focus-visible': { outline: `2px solid ${vars.color.primary}`, outlineOffset: '-2px' },
-  },
-});
 
 export const section = style({
   margin: `0 0 ${vars.space.md}`,

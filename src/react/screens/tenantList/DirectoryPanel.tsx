@@ -7,6 +7,7 @@ import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as v from 'valibot';
 import * as ldapApi from '../../../core/api/ldap';
+import { appRoles, type UserAppRoles } from '../../../core/api/user-admin';
 import type { LdapConnection, LdapSyncReport, LdapTestAnswer } from '../../../core/api/ldap';
 import type { Tenant } from '../../../core/api/tenants';
 import { LDAP_PRESET_SETTINGS } from '../../../core/ldap-presets';
@@ -18,6 +19,8 @@ import { useInternationalRulesLink } from '../../widgets/admin/InternationalRule
 import { PasswordField, TextField } from '../../widgets/TextFields';
 import { CheckboxField, PlainTextField, SelectField, TextAreaField } from '../../widgets/admin/AdminFields';
 import { refusalOf } from '../../widgets/admin/serverErrors';
+import { useAdminScope } from '../../widgets/admin/scope';
+import { RoleSelect } from './RoleSelect';
 import * as ui from '../../widgets/ui.css';
 import * as styles from '../../widgets/admin/admin.css';
 
@@ -64,6 +67,22 @@ export default function DirectoryPanel({ tenant }: { tenant: Tenant }) {
   // The group → role rows live in component state (react-hook-form's field arrays would grow the
   // form library chunk every dialog shares); they join the values when the form is submitted.
   const [groupRoles, setGroupRoles] = useState<GroupRoleRow[]>([]);
+  // The roles a group may map to: those of every app whose roles I may grant (the server checks the
+  // same on save), read as the role list of my own account.
+  const { userId, grantsAppRoles } = useAdminScope();
+  const [grantable, setGrantable] = useState<UserAppRoles[]>([]);
+  const [roleFilter, setRoleFilter] = useState('');
+  useEffect(() => {
+    let live = true;
+    if (userId && grantsAppRoles)
+      appRoles(userId).then(
+        (apps) => live && setGrantable(apps),
+        () => undefined, // shown by the HTTP client
+      );
+    return () => {
+      live = false;
+    };
+  }, [userId, grantsAppRoles]);
   const { errors, isSubmitting } = formState;
 
   useEffect(() => {
@@ -233,6 +252,9 @@ export default function DirectoryPanel({ tenant }: { tenant: Tenant }) {
           </fieldset>
           <fieldset className={ui.form}>
             <legend className={ui.label}>{t('admin:directory.groupRolesTitle')}</legend>
+            {groupRoles.length > 0 && (
+              <PlainTextField label={t('admin:roleChoice.find')} hint={t('admin:roleChoice.findHint')} value={roleFilter} onValue={setRoleFilter} />
+            )}
             {groupRoles.map((row, index) => (
               <div key={row.key} className={styles.toolbar}>
                 <PlainTextField
@@ -242,9 +264,10 @@ export default function DirectoryPanel({ tenant }: { tenant: Tenant }) {
                   onValue={(groupDn) => changeRow(row.key, { groupDn })}
                   error={errors.settings?.groupRoles?.[index]?.groupDn?.message}
                 />
-                <PlainTextField
-                  label={t('admin:directory.roleId', { n: index + 1 })}
-                  required
+                <RoleSelect
+                  label={t('admin:roleChoice.label', { n: index + 1 })}
+                  apps={grantable}
+                  filter={roleFilter}
                   value={row.roleId}
                   onValue={(roleId) => changeRow(row.key, { roleId })}
                   error={errors.settings?.groupRoles?.[index]?.roleId?.message}

@@ -1,13 +1,15 @@
 // Tenants (operate/tenant/list): the tenant tree of my scope with the type labels; the chosen
 // tenant's details, its sub-tenant creation, rename, move, delete (refused with a clear message
 // while it has sub-tenants or users) and its administrators.
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useSearch } from 'wouter';
 import * as tenantApi from '../../../core/api/tenants';
 import type { Tenant } from '../../../core/api/tenants';
 import { HttpError, showInline } from '../../../core/http';
 import { notifyError, notifySuccess } from '../../../core/messages';
 import { formatDate } from '../../../core/format';
 import { TenantType } from '../../../core/enums';
+import { RECORD_PARAM } from '../../../core/routes';
 import { useT } from '../../i18n';
 import { AdminPage } from '../../widgets/admin/AdminPage';
 import { SearchBar } from '../../widgets/admin/SearchBar';
@@ -33,12 +35,18 @@ export default function TenantListScreen() {
   const t = useT();
   const scope = useAdminScope();
   const tree = useResource(tenantApi.tree, []);
-  const [selectedId, setSelectedId] = useState<string>();
+  // `?tenant=<id>` (the audit log's links) chooses that tenant.
+  const linkedId = new URLSearchParams(useSearch()).get(RECORD_PARAM.tenant) ?? undefined;
+  const [selectedId, setSelectedId] = useState<string | undefined>(linkedId);
+  useEffect(() => {
+    if (linkedId) setSelectedId(linkedId);
+  }, [linkedId]);
   const [search, setSearch] = useState('');
   const [open, setOpen] = useState<Open>();
   const [section, setSection] = useState<Section>('admins');
   const tenants = useMemo(() => tree.data ?? [], [tree.data]);
   const selected = tenants.find((tenant) => tenant.id === selectedId) ?? tenants[0];
+  const linkedGone = Boolean(linkedId && tree.data && !tenants.some((tenant) => tenant.id === linkedId));
   const matches = useMemo(() => {
     const wanted = search.toLowerCase();
     return wanted ? tenants.filter((tenant) => tenant.name.toLowerCase().includes(wanted)).slice(0, MAX_MATCHES) : [];
@@ -89,6 +97,11 @@ export default function TenantListScreen() {
         </ul>
       )}
       {search && !matches.length && tree.data && <p className={ui.empty}>{t('admin:tenant.noMatch')}</p>}
+      {linkedGone && (
+        <p role="status" className={ui.empty}>
+          {t('admin:recordLinks.tenantGone')}
+        </p>
+      )}
       <div className={styles.split}>
         <section className={ui.card} aria-labelledby="iam-tenant-tree">
           <h2 id="iam-tenant-tree" className={styles.panelTitle}>

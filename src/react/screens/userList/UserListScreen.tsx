@@ -4,12 +4,15 @@
 // I administer; without any, no roles button), see and end a person's sessions, and bulk actions
 // on the selected users of the page; import from and export to CSV (CsvActions).
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useSearch } from 'wouter';
 import * as users from '../../../core/api/users';
 import * as tenantApi from '../../../core/api/tenants';
 import { listUsers, setStatus, type AdminUser, type UserQuery, type UserSearchProp } from '../../../core/api/user-admin';
 import { formatDate } from '../../../core/format';
 import { notifySuccess } from '../../../core/messages';
 import { Status } from '../../../core/enums';
+import { RECORD_PARAM } from '../../../core/routes';
+import { HttpError } from '../../../core/http';
 import type { UserSortProp } from '../../../core/schemas/admin';
 import { useT } from '../../i18n';
 import { AdminPage } from '../../widgets/admin/AdminPage';
@@ -23,6 +26,7 @@ import { useAdminScope } from '../../widgets/admin/scope';
 import { BulkActions } from './BulkActions';
 import { CsvActions } from './CsvActions';
 import { useResource } from '../../widgets/useResource';
+import { useNavigate } from '../../app/router';
 import * as ui from '../../widgets/ui.css';
 import * as styles from '../../widgets/admin/admin.css';
 
@@ -39,10 +43,35 @@ type RowAction = 'edit' | 'roles';
 
 const searchFields: UserSearchProp[] = ['username', 'realName', 'email', 'mobilePhone'];
 
+/** The person a link names (`?user=<id>`, from the audit log): shown alone, or said to be gone. */
+function useLinkedUser(id: string | undefined) {
+  const [state, setState] = useState<{ id: string; user?: AdminUser; gone: boolean }>();
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    if (!id) return setState(undefined);
+    let current = true;
+    users.get(id).then(
+      (user) => current && setState({ id, user, gone: false }),
+      (error: unknown) => current && setState({ id, gone: error instanceof HttpError && error.status === 404 }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [id, round]);
+  const answer = state?.id === id ? state : undefined;
+  return { id, user: answer?.user, gone: answer?.gone ?? false, reload: () => setRound((value) => value + 1) };
+}
+
 export default function UserListScreen() {
   const t = useT();
   const scope = useAdminScope();
+  const navigate = useNavigate();
+  const linked = useLinkedUser(new URLSearchParams(useSearch()).get(RECORD_PARAM.user) ?? undefined);
   const list = usePagedList<AdminUser, Query>(listUsers, { sort: 'createdAt', order: 'desc' });
+  const reload = () => {
+    list.reload();
+    linked.reload();
+  };
   const tree = useResource(tenantApi.tree, []);
   const tenantNames = useMemo(() => new Map(tree.data?.map((tenant) => [tenant.id, tenant.name])), [tree.data]);
   const [open, setOpen] = useState<Open>();
@@ -50,7 +79,13 @@ export default function UserListScreen() {
   // The selection of the bulk actions: users of the page shown (a new page starts with none).
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   useEffect(() => setPicked(new Set()), [list.data]);
-  const selectable = (list.data?.list ?? []).filter((user) => user.id !== scope.userId);
+  const rows = linked.id ? (linked.user ? [linked.user] : linked.gone ? [] : undefined) : list.data?.list;
+  // Searching or filtering leaves the one linked person for the whole list.
+  const refine = (changes: Parameters<typeof list.refine>[0]) => {
+    if (linked.id) navigate('/operate/user');
+    list.refine(changes);
+  };
+  const selectable = (rows ?? []).filter((user) => user.id !== scope.userId);
   const selected = selectable.filter((user) => picked.has(user.id));
   const toggle = (id: string, on: boolean) =>
     setPicked((current) => {
@@ -67,7 +102,7 @@ export default function UserListScreen() {
       return; // the HTTP client has shown why
     }
     notifySuccess(done);
-    list.reload();
+    reload();
   };
   const named = (action: RowAction, user: AdminUser) => t('admin:action.of', { action: t(`admin:action.${action}`), name: user.username });
   const rowButton = (action: RowAction, user: AdminUser, onClick: () => void) => (
@@ -219,30 +254,38 @@ export default function UserListScreen() {
       <div className={styles.toolbar}>
         <SearchBar
           fields={searchFields.map((field) => ({ value: field, label: t(`admin:user.${field}`) }))}
-          onSearch={(searchProp, searchValue) => list.refine({ searchProp, searchValue })}
+          onSearch={(searchProp, searchValue) => refine({ searchProp, searchValue })}
         />
-        <TenantFilter tenants={tree.data ?? []} value={list.query.tenantId} onChange={(tenantId) => list.refine({ tenantId })} />
+        <TenantFilter tenants={tree.data ?? []} value={list.query.tenantId} onChange={(tenantId) => refine({ tenantId })} />
       </div>
-      <BulkActions selected={selected} onClear={() => setPicked(new Set())} onDone={list.reload} />
+      {linked.id && (
+        <p role="status" className={styles.toolbar}>
+          {linked.gone ? t('admin:recordLinks.personGone') : linked.user && t('admin:recordLinks.personShown', { name: linked.user.username })}{' '}
+          <button type="button" className={ui.button.secondary} onClick={() => navigate('/operate/user')}>
+            {t('admin:recordLinks.everyone')}
+          </button>
+        </p>
+      )}
+      <BulkActions selected={selected} onClear={() => setPicked(new Set())} onDone={reload} />
       <DataTable
         caption={t('route.user')}
         columns={columns}
-        rows={list.data?.list}
+        rows={rows}
         rowKey={(user) => user.id}
-        loading={list.loading}
-        failed={list.failed && !list.data}
-        onRetry={list.reload}
-        emptyText={t(list.query.searchValue || list.query.tenantId ? 'admin:user.noMatch' : 'admin:user.empty')}
+        loading={linked.id ? !rows : list.loading}
+        failed={!linked.id && list.failed && !list.data}
+        onRetry={reload}
+        emptyText={t(linked.gone ? 'admin:recordLinks.personGone' : list.query.searchValue || list.query.tenantId ? 'admin:user.noMatch' : 'admin:user.empty')}
         sort={sort}
         onSort={(next) => list.refine({ sort: next.key, order: next.order })}
         stackOnPhone
         stickyActions
       />
-      {list.data && <Pager page={list.query.page} size={list.query.size} total={list.data.pager.total} onChange={list.turn} />}
+      {list.data && !linked.id && <Pager page={list.query.page} size={list.query.size} total={list.data.pager.total} onChange={list.turn} />}
 
       <Suspense fallback={null}>
         {open?.kind === 'create' && <UserDialog tenants={tree.data ?? []} onClose={close} onSaved={list.reload} />}
-        {open?.kind === 'edit' && <UserDialog user={open.user} tenants={tree.data ?? []} onClose={close} onSaved={list.reload} />}
+        {open?.kind === 'edit' && <UserDialog user={open.user} tenants={tree.data ?? []} onClose={close} onSaved={reload} />}
         {open?.kind === 'roles' && <RolesDialog user={open.user} onClose={close} />}
         {open?.kind === 'sessions' && <SessionsDialog user={open.user} onClose={close} />}
         {open?.kind === 'password' && (

@@ -1,4 +1,6 @@
-// Tabs (WAI-ARIA tabs pattern): a tab list with arrow-key movement and the selected tab's panel.
+// Tabs (the WAI-ARIA tabs pattern): a tab list where the arrow keys move and select (wrapping), Home
+// and End go to the first and last tab, and only the selected tab is in the Tab order; the selected
+// tab's panel. One component for every tab strip of the console (app details, tenants, login settings).
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import * as styles from './admin.css';
 
@@ -7,25 +9,28 @@ export interface TabsProps<K extends string> {
   tabs: readonly { key: K; label: string }[];
   selected: K;
   onSelect: (key: K) => void;
+  /** The strip sits on the page rather than on a card (its sideways-scroll cue takes the page's colour). */
+  onPage?: boolean;
   children: ReactNode;
 }
 
-export function Tabs<K extends string>({ label, tabs, selected, onSelect, children }: TabsProps<K>) {
+export function Tabs<K extends string>({ label, tabs, selected, onSelect, onPage, children }: TabsProps<K>) {
   const id = useId();
   const refs = useRef(new Map<K, HTMLButtonElement>());
-  const onKeyDown = (event: KeyboardEvent, index: number) => {
-    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-    if (!step) return;
+  const onKeyDown = (event: KeyboardEvent) => {
+    const at = tabs.findIndex((tab) => tab.key === selected);
+    const target = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[event.key];
+    if (target === undefined) return;
     event.preventDefault();
-    const next = tabs[(index + step + tabs.length) % tabs.length];
+    const next = tabs[(target + tabs.length) % tabs.length];
     if (!next) return;
     onSelect(next.key);
     refs.current.get(next.key)?.focus();
   };
   return (
     <>
-      <div role="tablist" aria-label={label} className={styles.tabs}>
-        {tabs.map((tab, index) => (
+      <div role="tablist" aria-label={label} className={onPage ? styles.tabsOnPage : styles.tabs} onKeyDown={onKeyDown}>
+        {tabs.map((tab) => (
           <button
             key={tab.key}
             ref={(element) => {
@@ -39,7 +44,6 @@ export function Tabs<K extends string>({ label, tabs, selected, onSelect, childr
             tabIndex={tab.key === selected ? 0 : -1}
             className={styles.tab}
             onClick={() => onSelect(tab.key)}
-            onKeyDown={(event) => onKeyDown(event, index)}
           >
             {tab.label}
           </button>

@@ -181,6 +181,12 @@ export const tabs = style([
   { display: 'flex', gap: '2px', borderBottom: `1px solid ${vars.color.border}`, marginBottom: vars.space.md },
 ]);
 
+/** A tab strip on the page (login settings) rather than on a card. */
+export const tabsOnPage = style([
+  sidewaysScrollCue(vars.color.page),
+  { display: 'flex', gap: '2px', borderBottom: `1px solid ${vars.color.border}`, marginBottom: vars.space.md },
+]);
+
 export const tab = style({
   padding: '8px 14px',
   background: 'none',
