@@ -135,7 +135,7 @@ test(
       await promisify(execFile)('sh', ['-c', 'umask 077 && "$0" -Fc --no-owner -d "$1" -f "$2"', join(bin, 'pg_dump'), url, file]);
     });
     assert.equal(statSync(file).mode & 0o777, 0o600, 'readable by its owner only (umask 077)');
-    const restored = await createTestDatabase();
+    const restored = await createTestDatabase({ empty: true });
     try {
       await promisify(execFile)(join(bin, 'pg_restore'), ['--no-owner', '-d', restored.options.databaseUrl!, file]);
       await assertRestored(restored, expected);

@@ -46,7 +46,7 @@ async function raceEdits(path: string, version: number, body: (n: number) => Rec
 }
 
 test('processes starting together on a fresh database all start, with one root tenant and one administrator', async () => {
-  const fresh = await createTestDatabase();
+  const fresh = await createTestDatabase({ empty: true });
   const started = await Promise.allSettled([spawnServer(fresh), spawnServer(fresh), spawnServer(fresh)]);
   try {
     const failures = started.flatMap((result) => (result.status === 'rejected' ? [String(result.reason).slice(0, 400)] : []));

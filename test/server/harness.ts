@@ -1,12 +1,13 @@
 // Test harness: a real server on 127.0.0.1 over its own database (a temp SQLite dir, or a fresh
-// PostgreSQL database when IAM_TEST_DB=postgres), and a small HTTP client that behaves like a
+// PostgreSQL database, a copy of the migrated template, when IAM_TEST_DB=postgres), and a small HTTP client that behaves like a
 // browser (keeps cookies, sends Origin on state-changing calls).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { buildApp, type App } from '../../server/app';
+import { openDatabase } from '../../server/db/connect';
 import type { ServerOptions } from '../../server/config';
 import type { Envelope } from '../../src/core/types';
 
@@ -21,19 +22,22 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A test database: a temp SQLite dir, or on PostgreSQL a new database copied from the migrated
+ * template (`empty`: a database without tables, for what must run the migrations itself).
+ */
+export async function createTestDatabase({ empty = false }: { empty?: boolean } = {}): Promise<TestDatabase> {
   if (process.env.IAM_TEST_DB === 'postgres') {
     const adminUrl = process.env.IAM_TEST_DATABASE_URL;
     if (!adminUrl) throw new Error('IAM_TEST_DATABASE_URL is not set');
+    const copyOf = empty ? '' : await migratedTemplate(adminUrl);
     const name = `iam_${randomBytes(6).toString('hex')}`;
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name}${copyOf}`);
     await client.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
     return {
-      options: { databaseUrl: url.href },
+      options: { databaseUrl: databaseUrl(adminUrl, name) },
       async drop() {
         const dropper = new pg.Client({ connectionString: adminUrl });
         await dropper.connect();
@@ -44,6 +48,53 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'iam-server-test-'));
   return { options: { dataDir: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+/** This process's clause copying the template (migratedTemplate), made once. */
+let template: Promise<string> | undefined;
+
+/**
+ * The PostgreSQL database every test database is copied from (CREATE DATABASE … TEMPLATE): all the
+ * migrations run once on the cluster instead of once per server, which cost most of a PostgreSQL
+ * server's start. Named by a digest of server/db/migrations.ts, so a changed migration gets a new
+ * template (older ones stay on a long-lived cluster, unused). The first process builds it under an
+ * advisory lock while the others wait; it is built under another name and renamed when complete,
+ * then closed to connections (a copy fails while anyone is connected to its template). Answers the
+ * clause that copies it: by its files (PostgreSQL 15's default, WAL_LOG, wrote every block through
+ * the WAL and cost the cluster about twice the CPU per copy; older versions only copy files).
+ */
+function migratedTemplate(adminUrl: string): Promise<string> {
+  template ??= (async () => {
+    const migrations = readFileSync(new URL('../../server/db/migrations.ts', import.meta.url));
+    const name = `iam_template_${createHash('sha256').update(migrations).digest('hex').slice(0, 16)}`;
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    let version: number;
+    try {
+      version = Number((await client.query<{ server_version_num: string }>('SHOW server_version_num')).rows[0]!.server_version_num);
+      await client.query(`SELECT pg_advisory_lock(hashtext('iam test template'))`);
+      const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (!found.rowCount) {
+        const building = `${name}_building`;
+        await client.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+        await client.query(`CREATE DATABASE ${building}`);
+        const db = await openDatabase({ dataDir: '', databaseUrl: databaseUrl(adminUrl, building) });
+        await db.close();
+        await client.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+        await client.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+      }
+    } finally {
+      await client.end();
+    }
+    return ` TEMPLATE ${name}${version >= 150_000 ? ' STRATEGY FILE_COPY' : ''}`;
+  })();
+  return template;
 }
 
 /** A clock the tests can move forward (session timeouts, lockout expiry, license expiry). */
