@@ -118,6 +118,30 @@ function hideOthersAcrossShadowRoots() {
   };
 }
 
+/**
+ * A call declaration (src/core/contract) names the schemas of its call, but a browser bundle reads
+ * only its method and path. Each import of a schema module by a declaration goes through a
+ * side-effect-free proxy of that module, so unless a bundle reads a schema through the declaration
+ * (none does), the declaration does not reach the schema module: the sign-in entry, which calls
+ * /authc/login, neither loads the schemas of the whole sign-in nor shares a chunk with the screens
+ * that validate with them. Other imports of the schema modules are left as they are.
+ */
+function declarationsReachSchemasOnlyWhenRead() {
+  const contractDir = fromRoot('./src/core/contract/');
+  const prefix = '\0contract-schema:';
+  return {
+    name: 'declarations-reach-schemas-only-when-read',
+    async resolveId(source, importer, options) {
+      if (!importer?.startsWith(contractDir) || !source.startsWith('../schemas/')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved && { id: prefix + resolved.id, moduleSideEffects: false };
+    },
+    load(id) {
+      return id.startsWith(prefix) ? { code: `export * from ${JSON.stringify(id.slice(prefix.length))};\n`, map: { mappings: '' } } : null;
+    },
+  };
+}
+
 /** One build of the entries into `dir`; `external` names the imports left to the host.
  *  `browserOnly`: the self-contained bundle, which only a browser loads (a <script> tag), so
  *  src/elements/define.ts's check for a DOM (a host's server render imports the package's
@@ -145,6 +169,7 @@ function bundleConfig({ dir, sourcemap, external, browserOnly = false }) {
     external,
     treeshake: { manualPureFunctions: pureFunctions },
     plugins: [
+      declarationsReachSchemasOnlyWhenRead(),
       hideOthersAcrossShadowRoots(),
       adoptedCss(),
       cspSafeStyleSingleton(),

@@ -228,7 +228,10 @@ type Answer<C extends CallDeclaration> = Promise<HandlerAnswer<C>>;
 
 /** What a route adds to its call's declaration: everything but method, path and schemas. The
  *  handler must answer the declared response's input type. */
-export type CallSpec<C extends CallDeclaration> = Omit<BaseSpec<never, never, never>, 'method' | 'url' | 'body' | 'query' | 'params' | 'response'> &
+export type CallSpec<C extends CallDeclaration> = Omit<
+  BaseSpec<never, never, never>,
+  'method' | 'url' | 'body' | 'query' | 'params' | 'response' | 'multipart'
+> &
   (
     | { access: 'public'; appToken?: undefined; handler(req: ApiRequest<Out2<C>[0], Out2<C>[1], Out2<C>[2]>, reply: FastifyReply): Answer<C> }
     | { access: Permission; appToken?: undefined; handler(req: SignedInRequest<Out2<C>[0], Out2<C>[1], Out2<C>[2]>, reply: FastifyReply): Answer<C> }
@@ -245,5 +248,6 @@ export function route<C extends CallDeclaration>(app: FastifyInstance, gate: Gat
     query: call.query,
     body: call.body,
     response: call.response,
+    multipart: call.multipart,
   });
 }

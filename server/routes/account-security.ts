@@ -2,9 +2,9 @@
 // authenticator app; a new set needs the current password) and signing themselves out everywhere
 // (every console session, optionally but this one, and every app grant).
 import type { FastifyPluginAsync } from 'fastify';
-import { defineRoute, type RouteOptions } from '../http/route';
+import { route, type RouteOptions } from '../http/route';
+import * as calls from '../../src/core/contract/account-security';
 import { Permission } from '../../src/core/permission-codes';
-import { recoveryCodes, recoveryCodesBody, recoveryCodeStatus, signedOutEverywhere, signOutEverywhereBody } from '../../src/core/schemas/account-security';
 import { generateRecoveryCodes, recoveryCodeStatus as statusOf } from '../auth/recovery-codes';
 import { hasStrongFactor } from '../auth/strong-factor';
 import { recheck } from '../auth/recheck';
@@ -15,24 +15,17 @@ import { clearSessionCookie } from '../auth/gate';
 const access = Permission.SelfService;
 
 export const accountSecurityRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/user/recovery-codes',
+  route(app, gate, calls.getUserRecoveryCodes, {
     tags: ['Authenticator app'],
     access,
     summary: 'How many of my recovery codes are left (never the codes)',
-    response: recoveryCodeStatus,
     handler: async ({ actor }) => ({ available: await hasStrongFactor(ctx, actor.id), ...(await statusOf(ctx, actor.id)) }),
   });
 
-  defineRoute(app, gate, {
-    method: 'POST',
-    url: '/user/recovery-codes',
+  route(app, gate, calls.postUserRecoveryCodes, {
     tags: ['Authenticator app'],
     access,
     summary: 'A new set of ten recovery codes, shown this once (the old set stops working); needs my password and a passkey or an authenticator app',
-    body: recoveryCodesBody,
-    response: recoveryCodes,
     rateLimit: ctx.config.rateLimits.login,
     handler: async ({ actor, body, raw }) => {
       await recheck(ctx, actor, body, raw.ip);
@@ -54,14 +47,10 @@ export const accountSecurityRoutes: FastifyPluginAsync<RouteOptions> = async (ap
     },
   });
 
-  defineRoute(app, gate, {
-    method: 'POST',
-    url: '/cas/logout/everywhere',
+  route(app, gate, calls.postCasLogoutEverywhere, {
     tags: ['Authentication'],
     access,
     summary: 'Sign me out everywhere: every console session (but this one with keepCurrent) and every app grant end (audited)',
-    body: signOutEverywhereBody,
-    response: signedOutEverywhere,
     handler: async ({ actor, body, raw }, reply) => {
       const revoked = await signOutEverywhere(ctx, actor, actor.user, raw.ip, body.keepCurrent ? actor.sessionId : undefined);
       if (!body.keepCurrent) clearSessionCookie(raw, reply);

@@ -3,9 +3,10 @@
 // server/services/audit-log.ts.
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
-import { defineRoute, type RouteOptions } from '../http/route';
+import { defineRoute, route, type RouteOptions } from '../http/route';
+import * as calls from '../../src/core/contract/audit';
+import { auditExportQuery } from '../../src/core/schemas/audit';
 import { Permission } from '../../src/core/permission-codes';
-import { auditExportQuery, auditList, auditListQuery } from '../../src/core/schemas/audit';
 import { EXPORT_LIMIT, exportLines, listEvents } from '../services/audit-log';
 
 const tags = ['Audit'];
@@ -13,15 +14,11 @@ const access = Permission.Operations;
 const CSV_HEADERS = { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="audit-log.csv"', 'cache-control': 'no-store' };
 
 export const auditRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/audit',
+  route(app, gate, calls.getAudit, {
     tags,
     access,
     summary:
       'Security events, newest first, filtered by time (from/to, epoch ms), actor (username contains), event type and tenant (its subtree); a tenant administrator sees their subtree’s',
-    query: auditListQuery,
-    response: auditList,
     handler: ({ actor, query }) => listEvents(ctx, actor, query),
   });
 

@@ -4,19 +4,14 @@
 import * as v from 'valibot';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
-import { defineRoute, type RouteOptions } from '../http/route';
-import { UPLOAD_RULES, type UploadPurpose } from '../../src/core/upload';
+import { defineRoute, route, type RouteOptions } from '../http/route';
+import * as calls from '../../src/core/contract/files';
 import { FILE_ID } from '../../src/core/file-id';
 import { fieldError } from '../http/errors';
 import { Permission } from '../../src/core/permission-codes';
-import { uploadAnswer } from '../../src/core/schemas/files';
 import { storedFile, uploadFile } from '../services/files';
 
 const tags = ['Files'];
-
-const uploadQuery = v.object({
-  purpose: v.optional(v.picklist(Object.keys(UPLOAD_RULES) as UploadPurpose[], 'rule.purpose'), 'image'),
-});
 
 /** A stored file is served so that it cannot run script or be sniffed as another type, from any
  *  origin (an icon on a host page), and cached for good: its name is its content's hash. */
@@ -35,15 +30,10 @@ async function uploadedBytes(request: FastifyRequest): Promise<Uint8Array> {
 }
 
 export const fileRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
-  defineRoute(app, gate, {
-    method: 'POST',
-    url: '/file/upload',
+  route(app, gate, calls.postFileUpload, {
     tags,
     access: Permission.SelfService,
     summary: 'Upload an image (multipart field `file`); answers data.url, shown from /api/file/get/{url}',
-    query: uploadQuery,
-    multipart: true,
-    response: uploadAnswer,
     rateLimit: ctx.config.rateLimits.upload,
     handler: async ({ actor, query, raw }) => ({ url: await uploadFile(ctx, actor, await uploadedBytes(raw), query.purpose, raw.ip) }),
   });

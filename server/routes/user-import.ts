@@ -2,10 +2,10 @@
 // each a job whose progress is polled) and the export of the list as it is filtered.
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
-import { defineRoute, type RouteOptions } from '../http/route';
+import { defineRoute, route, type RouteOptions } from '../http/route';
+import * as calls from '../../src/core/contract/user-import';
+import { IMPORT_MAX_BYTES, userExportQuery } from '../../src/core/schemas/user-import';
 import { Permission } from '../../src/core/permission-codes';
-import { idParams } from '../../src/core/schemas/common';
-import { importJob, importQuery, IMPORT_MAX_BYTES, userExportQuery } from '../../src/core/schemas/user-import';
 import { fieldError } from '../http/errors';
 import { answerLanguage } from '../http/language';
 import { readImportFile } from '../services/user-import-file';
@@ -17,16 +17,11 @@ const tags = ['Users'];
 const MiB = 1024 * 1024;
 
 export const userImportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
-  defineRoute(app, gate, {
-    method: 'POST',
-    url: '/user/import',
+  route(app, gate, calls.postUserImport, {
     tags,
     access: Permission.Users,
-    multipart: true,
     rateLimit: ctx.config.rateLimits.upload,
     summary: `Check (mode=check, writes nothing) or import (mode=apply) a CSV of users (multipart field \`file\`: UTF-8, a header row, any number of rows, at most ${IMPORT_MAX_BYTES / MiB} MiB: an export of 100 000+ people imports back in one file; read streamed, applied 500 rows at a time). Answers the job at once; GET /user/import/{id} tells its progress and each refused row's problems. People are matched by username: existing ones of my scope are updated, others created`,
-    query: importQuery,
-    response: importJob,
     handler: async ({ actor, query, raw }) => {
       const part = raw.isMultipart() ? await raw.file({ limits: { fileSize: IMPORT_MAX_BYTES } }) : undefined;
       if (!part || part.fieldname !== 'file') throw fieldError([{ field: 'file', rule: 'rule.required' }]);
@@ -50,14 +45,10 @@ export const userImportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
     },
   });
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/user/import/:id',
+  route(app, gate, calls.getUserImportById, {
     tags,
     access: Permission.Users,
     summary: 'One of my user import jobs: its progress, counts and refused rows',
-    params: idParams,
-    response: importJob,
     handler: ({ actor, params }) => importJobOf(ctx, actor, params.id),
   });
 

@@ -1,11 +1,12 @@
 // The audit log: the list (paged on the server, filtered) and the address of its CSV export.
-import type * as v from 'valibot';
 import { PAGING } from '../config';
-import { apiUrl, requestList } from '../http';
-import type { AuditAction, auditEntry } from '../schemas/audit';
-import type { PagedList } from '../types';
+import { getAudit } from '../contract/audit';
+import type { CallAnswer } from '../contract/declare';
+import { apiUrl } from '../http';
+import type { AuditAction } from '../schemas/audit';
+import { callList } from './call';
 
-export type AuditEntry = v.InferOutput<typeof auditEntry>;
+export type AuditEntry = CallAnswer<typeof getAudit>['list'][number];
 
 export interface AuditFilter {
   /** Events at or after this time (epoch ms). */
@@ -29,8 +30,8 @@ export interface AuditQuery extends AuditFilter {
 }
 
 /** GET /audit, newest first; empty values are not sent. */
-export function listAudit(query: AuditQuery = {}): Promise<PagedList<AuditEntry>> {
-  return requestList<AuditEntry>('/audit', { page: PAGING.page, size: PAGING.size, ...query });
+export function listAudit(query: AuditQuery = {}): Promise<CallAnswer<typeof getAudit>> {
+  return callList(getAudit, { query: { page: PAGING.page, size: PAGING.size, ...query } });
 }
 
 /** GET /audit/export: the filtered events as a CSV file (a link the browser downloads, with the session cookie). */

@@ -1,8 +1,9 @@
 // file upload and display.
-import { apiUrl, request } from '../http';
-import type { UploadAnswer } from '../types';
+import { postFileUpload } from '../contract/files';
+import { apiUrl } from '../http';
 import type { UploadPurpose } from '../upload';
 import { FILE_ID } from '../file-id';
+import { call } from './call';
 
 /** POST /file/upload?purpose=… (multipart, field `file`): the server applies the rules of the
  *  purpose (an icon's 150 KB, a favicon's 20 KB and squareness …); answers the stored file's `url`.
@@ -10,7 +11,7 @@ import { FILE_ID } from '../file-id';
 export async function upload(file: Blob, name?: string, purpose: UploadPurpose = 'image'): Promise<string> {
   const form = new FormData();
   form.append('file', file, name);
-  const answer = await request<UploadAnswer>('POST', '/file/upload', { query: { purpose }, body: form });
+  const answer = await call(postFileUpload, { query: { purpose }, body: form });
   return answer.url;
 }
 

@@ -1,17 +1,18 @@
 // license calls.
-import { request } from '../http';
-import type { LicenseStatus } from '../types';
+import type { CallAnswer } from '../contract/declare';
+import { getLicenseAuth, getLicenseStatus, postLicenseAuth } from '../contract/license';
+import { call } from './call';
 
-export function status(): Promise<LicenseStatus> {
-  return request<LicenseStatus>('GET', '/license/status');
+export function status(): Promise<CallAnswer<typeof getLicenseStatus>> {
+  return call(getLicenseStatus);
 }
 
 /** GET /license/auth: the request code to send to the vendor. */
 export function requestCode(): Promise<string> {
-  return request<string>('GET', '/license/auth');
+  return call(getLicenseAuth);
 }
 
 /** POST /license/auth: activates `newLicense`; answers the new status. */
-export function activate(newLicense: string): Promise<LicenseStatus> {
-  return request<LicenseStatus>('POST', '/license/auth', { body: { newLicense } });
+export function activate(newLicense: string): Promise<CallAnswer<typeof postLicenseAuth>> {
+  return call(postLicenseAuth, { body: { newLicense } });
 }

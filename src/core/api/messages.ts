@@ -1,24 +1,31 @@
 // Messages: my inbox, my history, the unread count; administrators send.
 import { atom } from 'nanostores';
 import { PAGING } from '../config';
-import { request, requestList } from '../http';
-import type { Message, MessageSendInput } from '../schemas/messaging';
-import type { PagedList } from '../types';
-import { apiPath } from './path';
+import type { CallAnswer, CallInput } from '../contract/declare';
+import {
+  deleteMessagesById,
+  getMessages,
+  getMessagesHistory,
+  getMessagesUnreadCount,
+  postMessages,
+  putMessagesByIdRead,
+  putMessagesRead,
+} from '../contract/messages';
+import { call, callList } from './call';
 
 export type InboxFilter = 'unread' | 'read' | 'all';
 
-export function inbox(status: InboxFilter = 'all', page: number = PAGING.page, size: number = PAGING.size): Promise<PagedList<Message>> {
-  return requestList<Message>('/messages', { status, page, size });
+export function inbox(status: InboxFilter = 'all', page: number = PAGING.page, size: number = PAGING.size): Promise<CallAnswer<typeof getMessages>> {
+  return callList(getMessages, { query: { status, page, size } });
 }
 
-export function history(page: number = PAGING.page, size: number = PAGING.size): Promise<PagedList<Message>> {
-  return requestList<Message>('/messages/history', { page, size });
+export function history(page: number = PAGING.page, size: number = PAGING.size): Promise<CallAnswer<typeof getMessagesHistory>> {
+  return callList(getMessagesHistory, { query: { page, size } });
 }
 
 /** The number of unread in-site messages (silent: a badge must not raise errors). */
 export async function unreadCount(): Promise<number> {
-  return (await request<{ count: number }>('GET', '/messages/unread/count', { silent: true })).count;
+  return (await call(getMessagesUnreadCount, {}, { silent: true })).count;
 }
 
 /** The signed-in person's unread count as last read (the top bar badge); undefined before the first read. */
@@ -41,18 +48,18 @@ async function changingInbox<T>(change: Promise<T>): Promise<T> {
 }
 
 export function markRead(id: string): Promise<null> {
-  return changingInbox(request<null>('PUT', apiPath`/messages/${id}/read`));
+  return changingInbox(call(putMessagesByIdRead, { params: { id } }));
 }
 
 export async function markAllRead(): Promise<number> {
-  return (await changingInbox(request<{ count: number }>('PUT', '/messages/read'))).count;
+  return (await changingInbox(call(putMessagesRead))).count;
 }
 
 export function remove(id: string): Promise<null> {
-  return changingInbox(request<null>('DELETE', apiPath`/messages/${id}`));
+  return changingInbox(call(deleteMessagesById, { params: { id } }));
 }
 
 /** Sends to users and/or a tenant: in-site without a channel, else queued for the channel. */
-export function send(message: MessageSendInput): Promise<{ count: number; skipped: number }> {
-  return request<{ count: number; skipped: number }>('POST', '/messages', { body: message, silent: true });
+export function send(message: CallInput<typeof postMessages>['body']): Promise<CallAnswer<typeof postMessages>> {
+  return call(postMessages, { body: message }, { silent: true });
 }

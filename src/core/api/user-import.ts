@@ -1,20 +1,21 @@
 // Users as CSV: the import (a check, then the import, each a job polled for its progress), the
 // export of the list as filtered, and the template.
-import { apiUrl, request } from '../http';
+import { getUserImportById, postUserImport } from '../contract/user-import';
+import { apiUrl } from '../http';
 import { importColumns, type ImportJob, type ImportMode } from '../schemas/user-import';
-import { apiPath } from './path';
+import { call } from './call';
 import type { UserQuery } from './user-admin';
 
 /** Sends the file; answers its job at once (running). Silent: the dialog shows what went wrong. */
 export function startImport(file: Blob, mode: ImportMode): Promise<ImportJob> {
   const form = new FormData();
   form.append('file', file, 'users.csv');
-  return request<ImportJob>('POST', '/user/import', { query: { mode }, body: form, silent: true });
+  return call(postUserImport, { query: { mode }, body: form }, { silent: true });
 }
 
 /** A job's progress (silent: polled). */
 export function importJob(id: string): Promise<ImportJob> {
-  return request<ImportJob>('GET', apiPath`/user/import/${id}`, { silent: true });
+  return call(getUserImportById, { params: { id } }, { silent: true });
 }
 
 /** GET /user/export: the list's filters and order as a CSV file (a link the browser downloads, with the session cookie). */

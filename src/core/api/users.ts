@@ -1,17 +1,29 @@
 // user calls.
 import { PAGING } from '../config';
-import { request, requestList, type Query } from '../http';
+import { deleteAuthcUserLoginUnlock } from '../contract/auth';
+import type { CallAnswer, CallInput } from '../contract/declare';
+import {
+  deleteUserById,
+  getUser,
+  getUserBasicInfo,
+  getUserById,
+  postUser,
+  postUserPassword,
+  postUserProfileContactConfirm,
+  putUserBasicInfo,
+  putUserPassword,
+  putUserProfile,
+} from '../contract/users';
+import type { Query } from '../http';
 import { transformNewPassword, transformPassword } from '../password';
-import type * as v from 'valibot';
-import type { basicInfo as basicInfoAnswer, profileAnswer } from '../schemas/users';
-import type { AdminResetPayload, PagedList, SelfPasswordPayload, User, UserExtraProp } from '../types';
-import { apiPath } from './path';
+import type { AdminResetPayload, SelfPasswordPayload, User, UserExtraProp } from '../types';
+import { call, callList } from './call';
 
 export interface UserListQuery {
   page?: number;
   size?: number;
   /** The field searched (e.g. 'username'); with `searchValue` it becomes a field filter. */
-  searchProp?: string;
+  searchProp?: NonNullable<CallInput<typeof getUser>['query']>['searchProp'];
   searchValue?: string;
 }
 
@@ -19,14 +31,14 @@ const LIST_PARAMS = new Set(['page', 'size', 'searchProp', 'searchValue']);
 
 /** GET /user: page, size, and searchProp/searchValue also sent as the field filter `<searchProp>=<searchValue>`;
  *  empty values are removed. A non-array `list` fails with 'Invalid list result'. */
-export function list(query: UserListQuery = {}): Promise<PagedList<User>> {
+export function list(query: UserListQuery = {}): Promise<CallAnswer<typeof getUser>> {
   const { page = PAGING.page, size = PAGING.size, searchProp, searchValue } = query;
   const filter: Query = searchProp && !LIST_PARAMS.has(searchProp) ? { [searchProp]: searchValue } : {};
-  return requestList<User>('/user', { page, size, searchProp, searchValue, ...filter });
+  return callList(getUser, { query: { page, size, searchProp, searchValue, ...filter } });
 }
 
-export function get(id: string): Promise<User> {
-  return request<User>('GET', apiPath`/user/${id}`);
+export function get(id: string): Promise<CallAnswer<typeof getUserById>> {
+  return call(getUserById, { params: { id } });
 }
 
 /** The fields of a user that a form edits. */
@@ -37,33 +49,33 @@ export type UserFields = Partial<
 };
 
 /** What a person may see and change about themselves (GET /user/{id}/basic_info). */
-export type BasicInfo = v.InferOutput<typeof basicInfoAnswer>;
+export type BasicInfo = CallAnswer<typeof getUserBasicInfo>;
 
 /** The answer of PUT /user/profile and basic_info: a new email address or mobile phone is pending
  *  (a code was sent to it) until confirmed with `confirmContact`. */
-export type ProfileAnswer = v.InferOutput<typeof profileAnswer>;
+export type ProfileAnswer = CallAnswer<typeof putUserProfile>;
 
 export function basicInfo(id: string): Promise<BasicInfo> {
-  return request<BasicInfo>('GET', apiPath`/user/${id}/basic_info`);
+  return call(getUserBasicInfo, { params: { id } });
 }
 
 /** PUT /user/{id}/basic_info. A change of the phone or email also takes the caller's own current
  *  password, transformed (transformPassword), as `currentPassword`. */
-export function updateBasicInfo(id: string, fields: UserFields & { currentPassword?: string }): Promise<ProfileAnswer> {
-  return request<ProfileAnswer>('PUT', apiPath`/user/${id}/basic_info`, { body: fields });
+export function updateBasicInfo(id: string, fields: CallInput<typeof putUserBasicInfo>['body']): Promise<ProfileAnswer> {
+  return call(putUserBasicInfo, { params: { id }, body: fields });
 }
 export type ContactChannel = 'email' | 'mobilePhone';
 
 /** PUT /user/profile: the signed-in user's own profile. */
 export function updateProfile(
-  profile: Pick<UserFields, 'realName' | 'avatar' | 'mobilePhone' | 'email'> & { currentPassword?: string },
+  profile: Pick<CallInput<typeof putUserProfile>['body'], 'realName' | 'avatar' | 'mobilePhone' | 'email' | 'currentPassword'>,
 ): Promise<ProfileAnswer> {
-  return request<ProfileAnswer>('PUT', '/user/profile', { body: profile });
+  return call(putUserProfile, { body: profile });
 }
 
 /** POST /user/profile/contact/confirm: applies my pending address of `channel` with the code sent to it. */
 export function confirmContact(channel: ContactChannel, code: string): Promise<BasicInfo> {
-  return request<BasicInfo>('POST', '/user/profile/contact/confirm', { body: { channel, code } });
+  return call(postUserProfileContactConfirm, { body: { channel, code } });
 }
 
 export interface NewUser extends UserFields {
@@ -79,18 +91,18 @@ function withoutEmpty<T extends object>(value: T): Partial<T> {
 }
 
 /** POST /user: empty fields removed, `extraProp` added (empty unless given), password transformed. */
-export async function create(user: NewUser): Promise<User> {
+export async function create(user: NewUser): Promise<CallAnswer<typeof postUser>> {
   const password = await transformNewPassword(user.password);
-  return request<User>('POST', '/user', { body: { ...withoutEmpty(user), password, extraProp: user.extraProp ?? {} } });
+  return call(postUser, { body: { ...withoutEmpty(user), username: user.username, realName: user.realName, password, extraProp: user.extraProp ?? {} } });
 }
 
-export function remove(id: string): Promise<void> {
-  return request<void>('DELETE', apiPath`/user/${id}`);
+export async function remove(id: string): Promise<void> {
+  await call(deleteUserById, { params: { id } });
 }
 
 /** POST /user/{id}/password with a payload whose passwords are already transformed. */
-export function resetPassword(id: string, payload: AdminResetPayload | SelfPasswordPayload): Promise<void> {
-  return request<void>('POST', apiPath`/user/${id}/password`, { body: payload });
+export async function resetPassword(id: string, payload: AdminResetPayload | SelfPasswordPayload): Promise<void> {
+  await call(postUserPassword, { params: { id }, body: payload });
 }
 
 /** An administrator resets another user's password with their own password. Plain passwords in. */
@@ -106,11 +118,11 @@ export async function resetOwnPassword(input: { userId: string; oldPassword: str
 }
 
 /** PUT /user/password (a body of our own design): the self payload. */
-export function updatePassword(payload: SelfPasswordPayload): Promise<void> {
-  return request<void>('PUT', '/user/password', { body: payload });
+export async function updatePassword(payload: SelfPasswordPayload): Promise<void> {
+  await call(putUserPassword, { body: payload });
 }
 
 /** DELETE /authc/user/{id}/login/unlock: unlocks a user locked after failed sign-ins. */
-export function unlock(id: string): Promise<void> {
-  return request<void>('DELETE', apiPath`/authc/user/${id}/login/unlock`);
+export async function unlock(id: string): Promise<void> {
+  await call(deleteAuthcUserLoginUnlock, { params: { id } });
 }

@@ -22,6 +22,9 @@ export interface CallDeclaration {
   readonly params?: Schema;
   readonly query?: Schema;
   readonly body?: Schema;
+  /** The body is multipart/form-data (an upload): the browser sends a FormData, the handler reads
+   *  its parts itself (no `body` schema then). */
+  readonly multipart?: true;
   /** The envelope's `data` on success. */
   readonly response: Schema;
 }
@@ -31,7 +34,8 @@ type Input<S> = S extends Schema ? v.InferInput<S> : never;
 /** What a caller gives: the parameters, query and body its declaration names (and only those). */
 export type CallInput<C extends CallDeclaration> = (C['params'] extends Schema ? { params: Input<C['params']> } : unknown) &
   (C['query'] extends Schema ? { query?: Input<C['query']> } : unknown) &
-  (C['body'] extends Schema ? { body: Input<C['body']> } : unknown);
+  (C['body'] extends Schema ? { body: Input<C['body']> } : unknown) &
+  (C['multipart'] extends true ? { body: FormData } : unknown);
 
 /** What the browser receives: the response schema's output. */
 export type CallAnswer<C extends CallDeclaration> = v.InferOutput<C['response']>;

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { loginCaptcha, secondStepCode } from '../validation/login';
 import { visibleCharactersOnly } from '../validation/visible-text';
-import { transformedPassword } from './common';
+import { id, transformedPassword } from './common';
 import { totpEnrolment } from './totp';
 import { authenticationCredential, passkeyRequestOptions } from './passkeys';
 
@@ -125,3 +125,9 @@ export const sessionInfo = v.object({
   lastSeenAt: v.number(),
   expiresAt: v.number(),
 });
+
+/** GET /user/{id}/sessions: a user's sessions as an administrator sees them (none is "current"). */
+export const userSession = v.omit(sessionInfo, ['current']);
+
+/** DELETE /user/{id}/sessions/{sessionId}. */
+export const userSessionParams = v.object({ id, sessionId: id });

@@ -8,3 +8,8 @@ export const licenseStatus = v.object({
   userLimit: v.optional(v.number()),
   users: v.optional(v.number()),
 });
+
+/** POST /license/auth: the license text to activate. */
+export const licenseActivateBody = v.object({
+  newLicense: v.pipe(v.string('rule.required'), v.trim(), v.nonEmpty('rule.required'), v.maxLength(8000, 'rule.license')),
+});
