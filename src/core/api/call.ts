@@ -4,7 +4,7 @@ import { fillPath, type CallAnswer, type CallDeclaration, type CallInput } from 
 import { request, requestList, type Query, type RequestOptions } from '../http';
 
 /** How a call reacts (silent, timeout, headers…); what it sends comes from its input. */
-export type CallOptions = Omit<RequestOptions, 'query' | 'body'>;
+type CallOptions = Omit<RequestOptions, 'query' | 'body'>;
 
 /** The input is optional when the declaration needs none. */
 type Args<C extends CallDeclaration> =

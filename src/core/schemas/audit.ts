@@ -85,7 +85,7 @@ export const auditListQuery = v.object({
 });
 export const auditExportQuery = v.object(auditFilterFields);
 
-export const auditEntry = v.object({
+const auditEntry = v.object({
   id: v.number(),
   at: v.number(),
   actorId: v.nullable(v.string()),
