@@ -3,8 +3,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
-import { defineRoute, type RouteOptions } from '../http/route';
-import { appMenus, appMenusQuery } from '../../src/core/schemas/menu-plans';
+import { route, type RouteOptions } from '../http/route';
+import * as calls from '../../src/core/contract/app-menus';
 import { Permission } from '../../src/core/permission-codes';
 import type { Viewer } from '../menus/visibility';
 import { appTokenHolder, presentedToken } from '../oidc/bearer';
@@ -28,17 +28,13 @@ async function viewerOf(
 }
 
 export const appMenuRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
-  defineRoute(app, gate, {
+  route(app, gate, calls.getAppMenus, {
     // Signed in to the console (Permission.SelfService), or an app with a person's access token from our provider.
-    method: 'GET',
-    url: '/menu/app/assignment/public/multi_app_menu/list',
     tags: ['Menus'],
     access: Permission.SelfService,
     appToken: true,
     summary:
       "The menus of every app (and the global menu), with only the items the caller may see; with an app's access token (Authorization: Bearer, or DPoP with a proof), that app's menu for its person",
-    query: appMenusQuery,
-    response: appMenus,
     handler: async ({ actor, query, raw }) => {
       const { viewer, appId } = await viewerOf(ctx, actor, query.appId, raw);
       return visibleMenus(ctx, viewer, appId);

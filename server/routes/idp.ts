@@ -4,15 +4,10 @@
 // a live session unless the person confirmed the switch. The provider is a first factor: a person
 // with an authenticator app (or an administrator under adminStrongFactor) then takes that second
 // step (server/auth/login-step.ts).
-import * as v from 'valibot';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Ctx } from '../context';
-import { defineRoute, type ApiRequest, type RouteOptions } from '../http/route';
-import { okAnswer } from '../../src/core/schemas/common';
-import { loginAnswer } from '../../src/core/schemas/auth';
-import { accessInfo, accessInfoParams, accessTicketQuery, idpCodeParams, idpCreateBody, idpDetail, idpSummary, linkBody } from '../../src/core/schemas/idp';
-import { complementBody } from '../../src/core/schemas/idp-complement';
-import { complementAnswer, idpUpdateBody } from '../../src/core/schemas/idp-login';
+import { route, type ApiRequest, type RouteOptions } from '../http/route';
+import * as calls from '../../src/core/contract/idp';
 import { findTicket, linkTicket, redeemTicket } from '../auth/third-party';
 import type { ContactField } from '../auth/contacts';
 import type { SecondStep } from '../auth/login';
@@ -53,29 +48,18 @@ async function signInWithTicket(
 }
 
 export const idpRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/interaction/idp/:idpCode/authorize/user/access/info/:token',
+  route(app, gate, calls.getProviderAccessInfo, {
     tags,
     access: 'public',
     summary: 'What the provider told us about the user, and whether they must complete their data',
-    params: accessInfoParams,
-    query: accessTicketQuery,
-    response: accessInfo,
     handler: async ({ params, query, raw }) =>
       idps.ticketInfo(ctx, await findTicket(ctx, raw, params.idpCode, query.access_ticket, params.token), query.access_ticket),
   });
 
-  defineRoute(app, gate, {
-    method: 'POST',
-    url: '/interaction/idp/:idpCode/authorize/after/user/complement',
+  route(app, gate, calls.postProviderComplement, {
     tags,
     access: 'public',
     summary: 'Complete the data of a first-time third-party user (if needed) and sign in',
-    params: idpCodeParams,
-    query: accessTicketQuery,
-    body: complementBody,
-    response: complementAnswer,
     rateLimit: ctx.config.rateLimits.login,
     handler: async (req, reply) => {
       let toProve: ContactField[] = [];
@@ -90,74 +74,49 @@ export const idpRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
     },
   });
 
-  defineRoute(app, gate, {
-    method: 'POST',
-    url: '/interaction/idp/:idpCode/authorize/after/user/link',
+  route(app, gate, calls.postProviderLink, {
     tags,
     access: 'public',
     summary:
       "Link the provider's account to the existing account with its email (that account's password, and its authenticator code if it has one), then sign in",
-    params: idpCodeParams,
-    query: accessTicketQuery,
-    body: linkBody,
-    response: loginAnswer,
     rateLimit: ctx.config.rateLimits.login,
     // Linking takes the account's authenticator code when it has one (linkTicket).
     handler: (req, reply) => signInWithTicket(ctx, req, reply, (ticket) => linkTicket(ctx, ticket, req.body), 'totp'),
   });
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/idps',
+  route(app, gate, calls.getIdps, {
     tags,
     access: 'public',
     summary: 'Enabled identity providers (for the sign-in page)',
-    response: v.array(idpSummary),
     handler: () => idps.enabledIdps(ctx),
   });
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/idps/all',
+  route(app, gate, calls.getIdpsAll, {
     tags,
     access: Permission.Settings,
     summary: 'Every identity provider, disabled ones too, with its settings but never its client secret',
-    response: v.array(idpDetail),
     handler: () => idps.allIdps(ctx),
   });
 
-  defineRoute(app, gate, {
-    method: 'POST',
-    url: '/idps',
+  route(app, gate, calls.postIdps, {
     idempotent: true,
     tags,
     access: Permission.Settings,
     summary: 'Add an identity provider (its client secret is never answered back)',
-    body: idpCreateBody,
-    response: idpSummary,
     handler: ({ actor, body, raw }) => idps.createIdp(ctx, actor, body, raw.ip),
   });
 
-  defineRoute(app, gate, {
-    method: 'PUT',
-    url: '/idps/:idpCode',
+  route(app, gate, calls.putIdpsByIdpCode, {
     tags,
     access: Permission.Settings,
     summary: 'Update an identity provider (blank config values keep the stored ones)',
-    params: idpCodeParams,
-    body: idpUpdateBody,
-    response: idpSummary,
     handler: ({ actor, params, body, raw }) => idps.updateIdp(ctx, actor, params.idpCode, body, raw.ip),
   });
 
-  defineRoute(app, gate, {
-    method: 'DELETE',
-    url: '/idps/:idpCode',
+  route(app, gate, calls.deleteIdpsByIdpCode, {
     tags,
     access: Permission.Settings,
     summary: 'Remove an identity provider',
-    params: idpCodeParams,
-    response: okAnswer,
     handler: ({ actor, params, raw }) => idps.deleteIdp(ctx, actor, params.idpCode, raw.ip),
   });
 };

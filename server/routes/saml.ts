@@ -6,11 +6,11 @@
 // defineRoute's CSRF check (like the OpenID Connect mount, server/routes/sso.ts) and take no session.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
-import { defineRoute, type RouteOptions } from '../http/route';
+import { defineRoute, route, type RouteOptions } from '../http/route';
+import * as calls from '../../src/core/contract/saml';
 import { ApiError } from '../http/errors';
 import { Permission } from '../../src/core/permission-codes';
-import { appParams } from '../../src/core/schemas/resources';
-import { samlConsentBody, samlKeyList, samlNext, samlProviderAnswer, samlProviderBody, samlRequest, samlRequestParams } from '../../src/core/schemas/saml';
+import { samlRequestParams } from '../../src/core/schemas/saml';
 import { requirePlatform } from '../auth/scope';
 import * as providers from '../services/saml-providers';
 import { answerRequest, issueResponse, launch, receiveAuthnRequest, requestDetails, type Incoming } from '../saml/sign-in';
@@ -102,26 +102,17 @@ export const samlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
         .send(await idpMetadata(ctx)),
   });
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: `${SAML_MOUNT}/requests/:id`,
+  route(app, gate, calls.getSamlRequestsById, {
     tags,
     access: Permission.SelfService,
     summary: 'Which app asks to sign the person in (the SAML sign-in page)',
-    params: samlRequestParams,
-    response: samlRequest,
     handler: ({ actor, params }) => requestDetails(ctx, actor, params.id),
   });
 
-  defineRoute(app, gate, {
-    method: 'POST',
-    url: `${SAML_MOUNT}/requests/:id`,
+  route(app, gate, calls.postSamlRequestsById, {
     tags,
     access: Permission.SelfService,
     summary: 'Allow or deny the app; answers the page that posts the answer to the app',
-    params: samlRequestParams,
-    body: samlConsentBody,
-    response: samlNext,
     handler: ({ actor, params, body }) => answerRequest(ctx, actor, params.id, body.allow),
   });
 
@@ -139,58 +130,38 @@ export const samlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     },
   });
 
-  defineRoute(app, gate, {
-    method: 'POST',
-    url: `${SAML_MOUNT}/apps/:appId/launch`,
+  route(app, gate, calls.postSamlAppsLaunch, {
     tags,
     access: Permission.SelfService,
     summary: 'Open a SAML app from the portal (IdP-initiated sign-in); answers the sign-in page',
-    params: appParams,
-    response: samlNext,
     handler: ({ actor, params }) => launch(ctx, actor, params.appId),
   });
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/apps/:appId/saml-provider',
+  route(app, gate, calls.getAppsSamlProvider, {
     tags,
     access: Permission.Apps,
     summary: 'The app as a SAML service provider (null when it is not one) and this identity provider',
-    params: appParams,
-    response: samlProviderAnswer,
     handler: ({ actor, params }) => providers.providerOf(ctx, actor, params.appId),
   });
 
-  defineRoute(app, gate, {
-    method: 'PUT',
-    url: '/apps/:appId/saml-provider',
+  route(app, gate, calls.putAppsSamlProvider, {
     tags,
     access: Permission.Apps,
     summary: 'Register or change the app as a SAML service provider: fields, or SP metadata pasted or fetched by URL',
-    params: appParams,
-    body: samlProviderBody,
-    response: samlProviderAnswer,
     handler: ({ actor, params, body, raw }) => providers.saveProvider(ctx, actor, params.appId, body, raw.ip),
   });
 
-  defineRoute(app, gate, {
-    method: 'DELETE',
-    url: '/apps/:appId/saml-provider',
+  route(app, gate, calls.deleteAppsSamlProvider, {
     tags,
     access: Permission.Apps,
     summary: 'The app stops being a SAML service provider',
-    params: appParams,
-    response: samlProviderAnswer,
     handler: ({ actor, params, raw }) => providers.removeProvider(ctx, actor, params.appId, raw.ip),
   });
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: `${SAML_MOUNT}/keys`,
+  route(app, gate, calls.getSamlKeys, {
     tags,
     access: Permission.Apps,
     summary: "The identity provider's signing keys and their states (platform administrator)",
-    response: samlKeyList,
     handler: async ({ actor }) => {
       requirePlatform(actor);
       await publishedKeys(ctx.db, ctx.now());
@@ -198,19 +169,16 @@ export const samlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     },
   });
 
-  defineRoute(app, gate, {
-    method: 'POST',
-    url: `${SAML_MOUNT}/keys/rotate`,
+  route(app, gate, calls.postSamlKeysRotate, {
     tags,
     access: Permission.Apps,
     summary: 'One step of the signing key rotation: publish the next key, or make it the signing one (platform administrator)',
-    response: samlKeyList,
     handler: async ({ actor, raw }) => {
       requirePlatform(actor);
       return ctx.audit.change(async () => {
         const states = await rotateKeys(ctx.db, ctx.now());
         await ctx.audit.record({ action: 'settings.update', actor, ip: raw.ip, detail: { samlKeys: states.map(({ id, state }) => ({ id, state })) } });
-        return states as { id: string; state: 'active' | 'next' | 'previous'; createdAt: number }[];
+        return states;
       });
     },
   });

@@ -5,9 +5,8 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Ctx } from '../context';
-import { defineRoute, type RouteOptions } from '../http/route';
-import { appParams } from '../../src/core/schemas/resources';
-import { clientSecretAnswer, clientStatus, consentAnswer, consentBody, interaction, interactionParams, oidcClientBody } from '../../src/core/schemas/sso';
+import { route, type RouteOptions } from '../http/route';
+import * as calls from '../../src/core/contract/sso';
 import { OIDC_MOUNT, OIDC_PATH, OidcProvider } from '../oidc/provider';
 import { consoleSignIn, finishInteraction, interactionDetails } from '../oidc/interactions';
 import { oidcDb } from '../oidc/tables';
@@ -96,26 +95,17 @@ export const ssoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', () => sweeper.stop());
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/sso/interactions/:uid',
+  route(app, gate, calls.getSsoInteractionsByUid, {
     tags,
     access: Permission.SelfService,
     summary: 'What an app asks of the signed-in user (the consent page)',
-    params: interactionParams,
-    response: interaction,
     handler: async ({ actor, params }) => interactionDetails(await oidc.get(), db, params.uid, await consoleSignIn(ctx, actor.sessionId, actor.user.id)),
   });
 
-  defineRoute(app, gate, {
-    method: 'POST',
-    url: '/sso/interactions/:uid',
+  route(app, gate, calls.postSsoInteractionsByUid, {
     tags,
     access: Permission.SelfService,
     summary: 'Allow or deny the app; answers where the browser goes next',
-    params: interactionParams,
-    body: consentBody,
-    response: consentAnswer,
     handler: async ({ actor, params, body, raw }) => ({
       redirectURL: safeRedirect(
         ctx,
@@ -125,38 +115,25 @@ export const ssoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
     }),
   });
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/apps/:appId/oidc-client',
+  route(app, gate, calls.getAppsOidcClient, {
     tags,
     access: Permission.Apps,
     summary: 'The app as an OpenID Connect client (never its secret)',
-    params: appParams,
-    response: clientStatus,
     handler: ({ actor, params }) => clients.clientOf(ctx, actor, params.appId),
   });
 
-  defineRoute(app, gate, {
-    method: 'PUT',
-    url: '/apps/:appId/oidc-client',
+  route(app, gate, calls.putAppsOidcClient, {
     tags,
     access: Permission.Apps,
     summary:
       "Change the app's client: post-logout and back-channel logout URIs, the client_credentials grant, JWT access tokens, trusted (no consent page; platform administrator only)",
-    params: appParams,
-    body: oidcClientBody,
-    response: clientStatus,
     handler: ({ actor, params, body, raw }) => clients.changeClient(ctx, actor, params.appId, body, raw.ip),
   });
 
-  defineRoute(app, gate, {
-    method: 'POST',
-    url: '/apps/:appId/oidc-client/secret',
+  route(app, gate, calls.postAppsOidcClientSecret, {
     tags,
     access: Permission.Apps,
     summary: "Generate (or rotate) the app's client secret: shown in this answer only",
-    params: appParams,
-    response: clientSecretAnswer,
     handler: ({ actor, params, raw }) => clients.rotateSecret(ctx, actor, params.appId, raw.ip),
   });
 };

@@ -7,6 +7,7 @@
 import { randomUUID, webcrypto } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables';
+import type { SamlKeyState } from '../../src/core/schemas/saml';
 import { lazy, reflectMetadata } from '../lazy';
 
 /** @peculiar/x509 (and the reflect-metadata its container wants), loaded when a key is first made. */
@@ -60,7 +61,7 @@ export async function publishedKeys(db: Kysely<Database>, now: number): Promise<
 }
 
 /** One rotation step (see above); answers the states after it. */
-export async function rotateKeys(db: Kysely<Database>, now: number): Promise<{ id: string; state: string; createdAt: number }[]> {
+export async function rotateKeys(db: Kysely<Database>, now: number): Promise<{ id: string; state: SamlKeyState; createdAt: number }[]> {
   const [active, other] = await publishedKeys(db, now);
   if (other?.id && (await db.selectFrom('samlIdpKeys').select('state').where('id', '=', other.id).executeTakeFirst())?.state === 'next') {
     await db.updateTable('samlIdpKeys').set({ state: 'previous' }).where('id', '=', active!.id).execute();
@@ -75,4 +76,5 @@ export async function rotateKeys(db: Kysely<Database>, now: number): Promise<{ i
   return keyStates(db);
 }
 
-export const keyStates = (db: Kysely<Database>) => db.selectFrom('samlIdpKeys').select(['id', 'state', 'createdAt']).orderBy('createdAt').execute();
+export const keyStates = (db: Kysely<Database>) =>
+  db.selectFrom('samlIdpKeys').select(['id', 'state', 'createdAt']).orderBy('createdAt').$narrowType<{ state: SamlKeyState }>().execute();

@@ -106,6 +106,7 @@ export const channelOptions = (ctx: Ctx) =>
     .orderBy('name')
     .orderBy('id')
     .limit(200)
+    .$narrowType<{ serviceType: MessageServiceType }>()
     .execute();
 
 export async function createChannel(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof channelBody>, ip: string) {

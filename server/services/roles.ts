@@ -1,7 +1,9 @@
 // Roles of the apps: the queries and audit records behind /apps/{appId}/roles, with each role's
 // privileges and members.
 import type * as v from 'valibot';
+import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import type { RoleTable } from '../db/tables';
 import { changeDetail, changedFields } from '../audit-changes';
 import type { roleCreateBody, roleListQuery, roleUpdateBody } from '../../src/core/schemas/resources';
 import type { Actor } from '../auth/actor';
@@ -29,7 +31,7 @@ export async function listRoles(ctx: Ctx, actor: Actor, appId: string, query: v.
   const owner = await manageableApp(ctx, actor, appId);
   let select = ctx.db.selectFrom('roles').selectAll().where('appId', '=', owner.id);
   if (query.searchProp && query.searchValue) select = select.where(contains(ctx.engine, query.searchProp, query.searchValue));
-  return paginate(select.orderBy('name').orderBy('id'), query, (row) => row);
+  return paginate(select.orderBy('name').orderBy('id'), query, (row: Selectable<RoleTable>) => row);
 }
 
 export async function createRole(ctx: Ctx, actor: Actor, appId: string, body: v.InferOutput<typeof roleCreateBody>, ip: string) {

@@ -1,8 +1,11 @@
 // Every call the core's API client makes (src/core/api) is one the server documents: its method
-// and path template are in /api/openapi.json. The calls are read from the client's source, where
-// each is written `request('METHOD', path)`, `requestList(path)` (GET) or `apiUrl(path)` (GET, an
-// image or a page the browser loads), the path a literal or an apiPath`…` template. And every
-// resource of the document has its row in docs/architecture.md's feature map.
+// and path template are in /api/openapi.json. Most calls go through `call`/`callList` with a
+// declaration of src/core/contract, which the server registers itself (route()): each declaration
+// must be one the document has (a declaration no route registers would answer 404). The calls
+// still written by hand are read from the client's source, where each is written
+// `request('METHOD', path)`, `requestList(path)` (GET) or `apiUrl(path)` (GET, an image or a page
+// the browser loads), the path a literal or an apiPath`…` template. And every resource of the
+// document has its row in docs/architecture.md's feature map.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,6 +15,7 @@ import { startServer, type TestServer } from './harness';
 import { readOperations } from './security-support';
 
 const API_DIR = join(import.meta.dirname, '../../src/core/api');
+const CONTRACT_DIR = join(import.meta.dirname, '../../src/core/contract');
 
 interface ClientCall {
   where: string;
@@ -31,13 +35,18 @@ const ANY_CALL = /\b(?:request|requestList|apiUrl)\b(?:<[^(]*?>)?\(/g;
 
 const template = (path: string) => path.replace(/\$\{[^}]*\}/g, '{}');
 
-function clientCalls(): { calls: ClientCall[]; unread: string[] } {
+/** The client's sources by file name. call.ts sends what a declaration says (checked below). */
+const apiSources = () =>
+  new Map(
+    readdirSync(API_DIR)
+      .filter((name) => name.endsWith('.ts') && name !== 'call.ts')
+      .map((name) => [name, readFileSync(join(API_DIR, name), 'utf8')]),
+  );
+
+function clientCalls(sources = apiSources()): { calls: ClientCall[]; unread: string[] } {
   const calls: ClientCall[] = [];
   const unread: string[] = [];
-  // call.ts sends what a declaration of src/core/contract says: the server registers the same
-  // declaration (route()), so its method and path cannot drift from the document.
-  for (const file of readdirSync(API_DIR).filter((name) => name.endsWith('.ts') && name !== 'call.ts')) {
-    const source = readFileSync(join(API_DIR, file), 'utf8');
+  for (const [file, source] of sources) {
     const read = new Set<number>();
     for (const { pattern, method } of CALL_FORMS) {
       for (const match of source.matchAll(pattern)) {
@@ -54,6 +63,19 @@ function clientCalls(): { calls: ClientCall[]; unread: string[] } {
   return { calls, unread };
 }
 
+/** Every declaration of src/core/contract: its method and path with each parameter as {}. */
+async function declaredCalls(): Promise<ClientCall[]> {
+  const declared: ClientCall[] = [];
+  for (const file of readdirSync(CONTRACT_DIR).filter((name) => name.endsWith('.ts') && name !== 'declare.ts')) {
+    const module = (await import(join(CONTRACT_DIR, file))) as Record<string, { method?: unknown; path?: unknown }>;
+    for (const [name, declaration] of Object.entries(module)) {
+      if (typeof declaration.method === 'string' && typeof declaration.path === 'string')
+        declared.push({ where: `${file} ${name}`, method: declaration.method, path: declaration.path.replace(/:\w+/g, '{}') });
+    }
+  }
+  return declared;
+}
+
 describe('the API client against the OpenAPI document', () => {
   let server: TestServer;
   let documented: Set<string>;
@@ -68,17 +90,37 @@ describe('the API client against the OpenAPI document', () => {
   });
   after(() => server.stop());
 
-  it('reads every call of src/core/api (none written in another form)', () => {
-    const { calls, unread } = clientCalls();
-    assert.deepEqual(unread, [], 'calls this test cannot read: write them as request(…)/requestList(…)/apiUrl(…) with a literal or apiPath path');
-    assert.ok(calls.length >= 40, `only ${calls.length} calls found`);
-  });
-
-  it('finds each call, method and path template, in /api/openapi.json', () => {
-    const missing = clientCalls().calls.filter(({ method, path }) =>
+  const undocumented = (calls: ClientCall[]) =>
+    calls.filter(({ method, path }) =>
       path.endsWith('/') ? !documentedPaths.some((documentedPath) => documentedPath.startsWith(path)) : !documented.has(`${method} ${path}`),
     );
-    assert.deepEqual(missing, [], 'client calls the server does not have');
+
+  it('reads every hand-written call of src/core/api (none written in another form)', () => {
+    const { calls, unread } = clientCalls();
+    assert.deepEqual(
+      unread,
+      [],
+      'calls this test cannot read: write them as call(…) with a declaration, or request(…)/requestList(…)/apiUrl(…) with a literal or apiPath path',
+    );
+    assert.ok(calls.length > 0, 'no hand-written call found: the reader no longer matches the client');
+  });
+
+  it('finds each hand-written call, method and path template, in /api/openapi.json', () => {
+    assert.deepEqual(undocumented(clientCalls().calls), [], 'client calls the server does not have');
+  });
+
+  it('refuses a hand-written call to a path the server does not have', () => {
+    const made = clientCalls(new Map([['made-up.ts', "request<void>('GET', apiPath`/no-such-resource/${id}`);\nrequestList('/apps/');"]]));
+    assert.deepEqual(
+      undocumented(made.calls).map(({ method, path }) => `${method} ${path}`),
+      ['GET /no-such-resource/{}'],
+    );
+  });
+
+  it('finds each declaration of src/core/contract, method and path template, in /api/openapi.json', async () => {
+    const declared = await declaredCalls();
+    assert.ok(declared.length >= 60, `only ${declared.length} declarations found`);
+    assert.deepEqual(undocumented(declared), [], 'declarations no route registers');
   });
 
   it("gives every resource of /api/openapi.json (its path's first segment) a row in docs/architecture.md's feature map", () => {

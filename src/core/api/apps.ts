@@ -2,11 +2,11 @@
 // privileges and members, and the user lookup of member pickers.
 import type * as v from 'valibot';
 import { PAGING } from '../config';
-import { request, requestList } from '../http';
+import * as calls from '../contract/apps';
+import type { CallAnswer } from '../contract/declare';
 import type { app, appCreateBody, memberUser, role } from '../schemas/resources';
 import type { privilege, privilegeBody } from '../schemas/privileges';
-import type { PagedList } from '../types';
-import { apiPath } from './path';
+import { call, callList, type CallBody } from './call';
 
 export type App = v.InferOutput<typeof app>;
 export type AppFields = v.InferInput<typeof appCreateBody>;
@@ -21,90 +21,96 @@ export interface ListQuery {
   searchValue?: string;
 }
 
+const byName = ({ page = PAGING.page, size = PAGING.size, searchValue }: ListQuery) => ({
+  page,
+  size,
+  ...(searchValue ? { searchProp: 'name' as const, searchValue } : {}),
+});
+
 /** GET /apps: the apps I may manage, paged, searched by name. */
-export function list({ page = PAGING.page, size = PAGING.size, searchValue }: ListQuery = {}): Promise<PagedList<App>> {
-  return requestList<App>('/apps', { page, size, ...(searchValue ? { searchProp: 'name', searchValue } : {}) });
+export function list(query: ListQuery = {}): Promise<CallAnswer<typeof calls.getApps>> {
+  return callList(calls.getApps, { query: byName(query) });
 }
 
 export function get(id: string): Promise<App> {
-  return request<App>('GET', apiPath`/apps/${id}`);
+  return call(calls.getAppsById, { params: { id } });
 }
 
 /** Silent: the form shows field errors (a duplicate name) itself. */
-export function create(fields: AppFields): Promise<App> {
-  return request<App>('POST', '/apps', { body: fields, silent: true });
+export function create(fields: CallBody<typeof calls.postApps>): Promise<App> {
+  return call(calls.postApps, { body: fields }, { silent: true });
 }
 
-export function update(id: string, fields: Partial<AppFields> & { version: number }): Promise<App> {
-  return request<App>('PUT', apiPath`/apps/${id}`, { body: fields, silent: true });
+export function update(id: string, fields: CallBody<typeof calls.putAppsById>): Promise<App> {
+  return call(calls.putAppsById, { params: { id }, body: fields }, { silent: true });
 }
 
-export function remove(id: string): Promise<void> {
-  return request<void>('DELETE', apiPath`/apps/${id}`);
+export function remove(id: string): Promise<null> {
+  return call(calls.deleteAppsById, { params: { id } });
 }
 
 export function admins(id: string): Promise<Member[]> {
-  return request<Member[]>('GET', apiPath`/apps/${id}/admins`);
+  return call(calls.getAppsAdmins, { params: { id } });
 }
 
 export function setAdmins(id: string, userIds: string[]): Promise<Member[]> {
-  return request<Member[]>('PUT', apiPath`/apps/${id}/admins`, { body: { userIds } });
+  return call(calls.putAppsAdmins, { params: { id }, body: { userIds } });
 }
 
 /** A few enabled users whose username or real name contains `text`. */
 export function lookupMembers(appId: string, text: string): Promise<Member[]> {
-  return request<Member[]>('GET', apiPath`/apps/${appId}/member-lookup`, { query: { searchValue: text }, silent: true });
+  return call(calls.getAppsMemberLookup, { params: { appId }, query: { searchValue: text } }, { silent: true });
 }
 
 export function privileges(appId: string): Promise<Privilege[]> {
-  return request<Privilege[]>('GET', apiPath`/apps/${appId}/privileges`);
+  return call(calls.getAppsPrivileges, { params: { appId } });
 }
 
-export function addPrivilege(appId: string, fields: PrivilegeFields): Promise<Privilege> {
-  return request<Privilege>('POST', apiPath`/apps/${appId}/privileges`, { body: fields, silent: true });
+export function addPrivilege(appId: string, fields: CallBody<typeof calls.postAppsPrivileges>): Promise<Privilege> {
+  return call(calls.postAppsPrivileges, { params: { appId }, body: fields }, { silent: true });
 }
 
-export function updatePrivilege(appId: string, id: string, fields: Partial<PrivilegeFields>): Promise<Privilege> {
-  return request<Privilege>('PUT', apiPath`/apps/${appId}/privileges/${id}`, { body: fields, silent: true });
+export function updatePrivilege(appId: string, id: string, fields: CallBody<typeof calls.putAppsPrivilegesById>): Promise<Privilege> {
+  return call(calls.putAppsPrivilegesById, { params: { appId, id }, body: fields }, { silent: true });
 }
 
-export function removePrivilege(appId: string, id: string): Promise<void> {
-  return request<void>('DELETE', apiPath`/apps/${appId}/privileges/${id}`);
+export function removePrivilege(appId: string, id: string): Promise<null> {
+  return call(calls.deleteAppsPrivilegesById, { params: { appId, id } });
 }
 
 /** Puts the children of `parentId` (null: the top level) in the order of `ids`. */
 export function orderPrivileges(appId: string, parentId: string | null, ids: string[]): Promise<Privilege[]> {
-  return request<Privilege[]>('PUT', apiPath`/apps/${appId}/privileges/order`, { body: { parentId, ids } });
+  return call(calls.putAppsPrivilegesOrder, { params: { appId }, body: { parentId, ids } });
 }
 
-export function roles(appId: string, { page = PAGING.page, size = PAGING.size, searchValue }: ListQuery = {}): Promise<PagedList<Role>> {
-  return requestList<Role>(apiPath`/apps/${appId}/roles`, { page, size, ...(searchValue ? { searchProp: 'name', searchValue } : {}) });
+export function roles(appId: string, query: ListQuery = {}): Promise<CallAnswer<typeof calls.getAppsRoles>> {
+  return callList(calls.getAppsRoles, { params: { appId }, query: byName(query) });
 }
 
-export function createRole(appId: string, fields: { name: string; description?: string }): Promise<Role> {
-  return request<Role>('POST', apiPath`/apps/${appId}/roles`, { body: fields, silent: true });
+export function createRole(appId: string, fields: CallBody<typeof calls.postAppsRoles>): Promise<Role> {
+  return call(calls.postAppsRoles, { params: { appId }, body: fields }, { silent: true });
 }
 
-export function updateRole(appId: string, id: string, fields: { name?: string; description?: string; version: number }): Promise<Role> {
-  return request<Role>('PUT', apiPath`/apps/${appId}/roles/${id}`, { body: fields, silent: true });
+export function updateRole(appId: string, id: string, fields: CallBody<typeof calls.putAppsRolesById>): Promise<Role> {
+  return call(calls.putAppsRolesById, { params: { appId, id }, body: fields }, { silent: true });
 }
 
-export function removeRole(appId: string, id: string): Promise<void> {
-  return request<void>('DELETE', apiPath`/apps/${appId}/roles/${id}`);
+export function removeRole(appId: string, id: string): Promise<null> {
+  return call(calls.deleteAppsRolesById, { params: { appId, id } });
 }
 
 export function rolePrivileges(appId: string, id: string): Promise<string[]> {
-  return request<string[]>('GET', apiPath`/apps/${appId}/roles/${id}/privileges`);
+  return call(calls.getAppsRolesPrivileges, { params: { appId, id } });
 }
 
 export function setRolePrivileges(appId: string, id: string, privilegeIds: string[]): Promise<string[]> {
-  return request<string[]>('PUT', apiPath`/apps/${appId}/roles/${id}/privileges`, { body: { privilegeIds } });
+  return call(calls.putAppsRolesPrivileges, { params: { appId, id }, body: { privilegeIds } });
 }
 
 export function roleMembers(appId: string, id: string): Promise<Member[]> {
-  return request<Member[]>('GET', apiPath`/apps/${appId}/roles/${id}/members`);
+  return call(calls.getAppsRolesMembers, { params: { appId, id } });
 }
 
 export function setRoleMembers(appId: string, id: string, userIds: string[]): Promise<Member[]> {
-  return request<Member[]>('PUT', apiPath`/apps/${appId}/roles/${id}/members`, { body: { userIds } });
+  return call(calls.putAppsRolesMembers, { params: { appId, id }, body: { userIds } });
 }

@@ -6,6 +6,9 @@ import { request, requestList, type Query, type RequestOptions } from '../http';
 /** How a call reacts (silent, timeout, headers…); what it sends comes from its input. */
 type CallOptions = Omit<RequestOptions, 'query' | 'body'>;
 
+/** The body of a call's input, for a function that passes its caller's body on. */
+export type CallBody<C extends CallDeclaration> = CallInput<C> extends { body: infer B } ? B : never;
+
 /** The input is optional when the declaration needs none. */
 type Args<C extends CallDeclaration> =
   object extends CallInput<C> ? [input?: CallInput<C>, options?: CallOptions] : [input: CallInput<C>, options?: CallOptions];

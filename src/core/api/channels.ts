@@ -1,44 +1,39 @@
 // Message channels, their send test and the delivery log.
 import { PAGING } from '../config';
-import { request, requestList } from '../http';
-import type { Channel, ChannelInput, ChannelOption, Delivery, DeliveryStatus } from '../schemas/messaging';
-import type { PagedList } from '../types';
-import { apiPath } from './path';
+import * as calls from '../contract/channels';
+import type { CallAnswer, CallInput } from '../contract/declare';
+import type { Channel, ChannelOption, Delivery } from '../schemas/messaging';
+import { call, callList, type CallBody } from './call';
 
-export function list(page: number = PAGING.page, size: number = PAGING.size): Promise<PagedList<Channel>> {
-  return requestList<Channel>('/channels', { page, size });
+export function list(page: number = PAGING.page, size: number = PAGING.size): Promise<CallAnswer<typeof calls.getChannels>> {
+  return callList(calls.getChannels, { query: { page, size } });
 }
 
 /** Enabled channels to send a message through (for administrators with the operations permission). */
 export function options(): Promise<ChannelOption[]> {
-  return request<ChannelOption[]>('GET', '/channels/options');
+  return call(calls.getChannelsOptions);
 }
 
 /** Secrets left out of `config` (or sent as the mask) keep their stored values. */
-export function create(channel: ChannelInput): Promise<Channel> {
-  return request<Channel>('POST', '/channels', { body: channel, silent: true });
+export function create(channel: CallBody<typeof calls.postChannels>): Promise<Channel> {
+  return call(calls.postChannels, { body: channel }, { silent: true });
 }
 
-export function update(id: string, changes: Partial<ChannelInput> & { version: number }): Promise<Channel> {
-  return request<Channel>('PUT', apiPath`/channels/${id}`, { body: changes, silent: true });
+export function update(id: string, changes: CallBody<typeof calls.putChannelsById>): Promise<Channel> {
+  return call(calls.putChannelsById, { params: { id }, body: changes }, { silent: true });
 }
 
 export function remove(id: string): Promise<null> {
-  return request<null>('DELETE', apiPath`/channels/${id}`);
+  return call(calls.deleteChannelsById, { params: { id } });
 }
 
 /** Sends a test now (to `address`: an email address or mobile number; none for robots and the inbox). */
 export function sendTest(id: string, address?: string): Promise<Delivery> {
-  return request<Delivery>('POST', apiPath`/channels/${id}/test`, { body: address ? { address } : {} });
+  return call(calls.postChannelsTest, { params: { id }, body: address ? { address } : {} });
 }
 
-export interface DeliveryQuery {
-  page?: number;
-  size?: number;
-  channelId?: string;
-  status?: DeliveryStatus;
-}
+export type DeliveryQuery = NonNullable<CallInput<typeof calls.getChannelsDeliveries>['query']>;
 
-export function deliveries(query: DeliveryQuery = {}): Promise<PagedList<Delivery>> {
-  return requestList<Delivery>('/channels/deliveries', { page: PAGING.page, size: PAGING.size, ...query });
+export function deliveries(query: DeliveryQuery = {}): Promise<CallAnswer<typeof calls.getChannelsDeliveries>> {
+  return callList(calls.getChannelsDeliveries, { query: { page: PAGING.page, size: PAGING.size, ...query } });
 }

@@ -1,40 +1,35 @@
 // A tenant's directory connection (LDAP or Active Directory, docs/ldap.md): read, save (the bind
 // secret write-only: empty keeps the stored one), remove, test, synchronise now, and its reports.
-import { request } from '../http';
+import * as calls from '../contract/ldap';
 import type { LdapConnection, LdapSettings, LdapSyncReport, LdapTestAnswer } from '../schemas/ldap';
-import { apiPath } from './path';
+import { call, type CallBody } from './call';
 
 export type { LdapConnection, LdapSettings, LdapSyncReport, LdapTestAnswer };
 
-export interface LdapConnectionBody {
-  name: string;
-  enabled: boolean;
-  settings: LdapSettings;
-  bindSecret: string;
-}
+export type LdapConnectionBody = CallBody<typeof calls.putTenantsLdap>;
 
 export function get(tenantId: string): Promise<LdapConnection | null> {
-  return request<LdapConnection | null>('GET', apiPath`/tenants/${tenantId}/ldap`);
+  return call(calls.getTenantsLdap, { params: { id: tenantId } });
 }
 
 /** Silent: the form shows field errors itself. */
 export function save(tenantId: string, body: LdapConnectionBody): Promise<LdapConnection> {
-  return request<LdapConnection>('PUT', apiPath`/tenants/${tenantId}/ldap`, { body, silent: true });
+  return call(calls.putTenantsLdap, { params: { id: tenantId }, body }, { silent: true });
 }
 
-export function remove(tenantId: string): Promise<void> {
-  return request<void>('DELETE', apiPath`/tenants/${tenantId}/ldap`);
+export function remove(tenantId: string): Promise<null> {
+  return call(calls.deleteTenantsLdap, { params: { id: tenantId } });
 }
 
 /** Tests the stored connection; the answer names the step that failed. */
 export function test(tenantId: string): Promise<LdapTestAnswer> {
-  return request<LdapTestAnswer>('POST', apiPath`/tenants/${tenantId}/ldap/test`);
+  return call(calls.postTenantsLdapTest, { params: { id: tenantId } });
 }
 
 export function synchronise(tenantId: string): Promise<LdapSyncReport> {
-  return request<LdapSyncReport>('POST', apiPath`/tenants/${tenantId}/ldap/sync`);
+  return call(calls.postTenantsLdapSync, { params: { id: tenantId } });
 }
 
 export function reports(tenantId: string): Promise<LdapSyncReport[]> {
-  return request<LdapSyncReport[]>('GET', apiPath`/tenants/${tenantId}/ldap/reports`);
+  return call(calls.getTenantsLdapReports, { params: { id: tenantId } });
 }

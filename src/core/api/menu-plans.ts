@@ -2,11 +2,13 @@
 // its items are bound to, and saving it.
 import type * as v from 'valibot';
 import type { MenuItem } from '../acl';
-import { request } from '../http';
+import * as calls from '../contract/menu-plans';
+import { getAppMenus } from '../contract/app-menus';
+import type { CallInput } from '../contract/declare';
 import { GLOBAL_MENU, type appMenus, type plan, type PlanMenuItem } from '../schemas/menu-plans';
 import type { Locale } from '../i18n';
 import type { Privilege } from './apps';
-import { apiPath } from './path';
+import { call, type CallBody } from './call';
 
 export type { PlanMenuItem };
 export type Plan = v.InferOutput<typeof plan>;
@@ -15,8 +17,8 @@ export { GLOBAL_MENU };
 
 /** GET /menu/app/assignment/public/multi_app_menu/list: every plan, with the items the caller may see.
  *  Silent: the console's menu falls back to the route table, and the list screen shows its own state. */
-export function appMenuList(query: { appId?: string } = {}): Promise<AppMenu[]> {
-  return request<AppMenu[]>('GET', '/menu/app/assignment/public/multi_app_menu/list', { query, silent: true });
+export function appMenuList(query: CallInput<typeof getAppMenus>['query'] = {}): Promise<AppMenu[]> {
+  return call(getAppMenus, { query }, { silent: true });
 }
 
 /**
@@ -65,28 +67,28 @@ export function consoleMenu(items: readonly PlanMenuItem[], permitted: readonly 
 /** GET /menu-plans: every plan with all its items (the administration's view; a console has a
  *  handful of plans, one per app at most). */
 export async function plans(): Promise<Plan[]> {
-  return (await request<{ list: Plan[] }>('GET', '/menu-plans', { query: { size: 100 } })).list;
+  return (await call(calls.getMenuPlans, { query: { size: 100 } })).list;
 }
 
 /** GET /menu-plans/{id}/privileges: the privileges the plan's items are bound to. */
 export function boundPrivileges(planId: string): Promise<Privilege[]> {
-  return request<Privilege[]>('GET', apiPath`/menu-plans/${planId}/privileges`);
+  return call(calls.getMenuPlansPrivileges, { params: { id: planId } });
 }
 
 /** The plan of an app, or of the global menu (`GLOBAL_MENU`); null when there is none yet. */
 export function planFor(appId: string): Promise<Plan | null> {
-  return request<Plan | null>('GET', apiPath`/menu-plans/for/${appId}`);
+  return call(calls.getMenuPlansForApp, { params: { appId } });
 }
 
 /** Creates the plan of `appId` (null: the global one). Silent: the screen shows field errors. */
-export function create(fields: { appId: string | null; name: string; items: PlanMenuItem[] }): Promise<Plan> {
-  return request<Plan>('POST', '/menu-plans', { body: fields, silent: true });
+export function create(fields: CallBody<typeof calls.postMenuPlans>): Promise<Plan> {
+  return call(calls.postMenuPlans, { body: fields }, { silent: true });
 }
 
-export function update(id: string, fields: { name?: string; items?: PlanMenuItem[]; version: number }): Promise<Plan> {
-  return request<Plan>('PUT', apiPath`/menu-plans/${id}`, { body: fields, silent: true });
+export function update(id: string, fields: CallBody<typeof calls.putMenuPlansById>): Promise<Plan> {
+  return call(calls.putMenuPlansById, { params: { id }, body: fields }, { silent: true });
 }
 
-export function remove(id: string): Promise<void> {
-  return request<void>('DELETE', apiPath`/menu-plans/${id}`);
+export function remove(id: string): Promise<null> {
+  return call(calls.deleteMenuPlansById, { params: { id } });
 }

@@ -1,9 +1,9 @@
 // SAML 2.0 for the apps: the SAML sign-in page's calls, the portal's IdP-initiated sign-in and an
 // app's service-provider settings.
 import type * as v from 'valibot';
-import { request } from '../http';
+import * as calls from '../contract/saml';
 import type { samlNext, samlProviderAnswer, samlProviderBody, samlRequest } from '../schemas/saml';
-import { apiPath } from './path';
+import { call } from './call';
 
 export type SamlRequest = v.InferOutput<typeof samlRequest>;
 export type SamlProviderAnswer = v.InferOutput<typeof samlProviderAnswer>;
@@ -12,29 +12,29 @@ type SamlNext = v.InferOutput<typeof samlNext>;
 
 /** GET /saml/requests/{id}: which app asks to sign the person in. */
 export function samlSignInRequest(id: string): Promise<SamlRequest> {
-  return request<SamlRequest>('GET', apiPath`/saml/requests/${id}`);
+  return call(calls.getSamlRequestsById, { params: { id } });
 }
 
 /** POST /saml/requests/{id}: allow or deny; answers the page that posts the answer to the app. */
 export function answerSamlSignIn(id: string, allow: boolean): Promise<SamlNext> {
-  return request<SamlNext>('POST', apiPath`/saml/requests/${id}`, { body: { allow } });
+  return call(calls.postSamlRequestsById, { params: { id }, body: { allow } });
 }
 
 /** POST /saml/apps/{appId}/launch: open a SAML app from the portal. */
 export function launchSamlApp(appId: string): Promise<SamlNext> {
-  return request<SamlNext>('POST', apiPath`/saml/apps/${appId}/launch`);
+  return call(calls.postSamlAppsLaunch, { params: { appId } });
 }
 
 export function samlProviderOf(appId: string): Promise<SamlProviderAnswer> {
-  return request<SamlProviderAnswer>('GET', apiPath`/apps/${appId}/saml-provider`);
+  return call(calls.getAppsSamlProvider, { params: { appId } });
 }
 
 export function saveSamlProvider(appId: string, changes: SamlProviderChanges): Promise<SamlProviderAnswer> {
-  return request<SamlProviderAnswer>('PUT', apiPath`/apps/${appId}/saml-provider`, { body: changes });
+  return call(calls.putAppsSamlProvider, { params: { appId }, body: changes });
 }
 
 export function removeSamlProvider(appId: string): Promise<SamlProviderAnswer> {
-  return request<SamlProviderAnswer>('DELETE', apiPath`/apps/${appId}/saml-provider`);
+  return call(calls.deleteAppsSamlProvider, { params: { appId } });
 }
 
 const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';

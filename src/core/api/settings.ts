@@ -1,8 +1,9 @@
 // Login settings (the sign-in policy) and the console configuration / branding. The sign-in form's
 // own read is ./public-settings.ts (the sign-in entry carries that module only).
 import type { IamConfig } from '../config';
-import { request } from '../http';
+import * as calls from '../contract/settings';
 import type { LoginSettings } from '../schemas/settings';
+import { call } from './call';
 import { sharedWhileInFlight } from './public-settings';
 
 /** A settings document with the version its next update must carry (409 when it is stale). */
@@ -12,12 +13,12 @@ export interface Versioned<T> {
 }
 
 export function loginSettings(): Promise<Versioned<LoginSettings>> {
-  return request<Versioned<LoginSettings>>('GET', '/settings/login');
+  return call(calls.getSettingsLogin);
 }
 
 /** PUT /settings/login; silent, because the caller explains a 409 (stale version) itself. */
 export function saveLoginSettings(changes: Partial<LoginSettings>, version: number): Promise<Versioned<LoginSettings>> {
-  return request<Versioned<LoginSettings>>('PUT', '/settings/login', { body: { ...changes, version }, silent: true });
+  return call(calls.putSettingsLogin, { body: { ...changes, version } }, { silent: true });
 }
 
 /** The answer the console's start read (its branding) and when, until a screen takes it. */
@@ -27,7 +28,7 @@ const START_ANSWER_MS = 10_000;
 
 /** The console configuration and branding; public (the sign-in page shows the branding). Silent:
  *  each caller says a failure its own way (the settings screen in place, the branding not at all). */
-export const config = sharedWhileInFlight(() => request<Versioned<IamConfig>>('GET', '/config', { silent: true, authRedirect: false }));
+export const config = sharedWhileInFlight(() => call(calls.getConfig, {}, { silent: true, authRedirect: false }));
 
 /** The console's start: reads the configuration and keeps the answer for the first screen that
  *  needs it moments later (the settings screen opened by the page's address). */
@@ -50,5 +51,5 @@ export function saveConfig(
   changes: { system?: Partial<IamConfig['system']>; settings?: Partial<IamConfig['settings']> },
   version: number,
 ): Promise<Versioned<IamConfig>> {
-  return request<Versioned<IamConfig>>('PUT', '/config', { body: { ...changes, version }, silent: true });
+  return call(calls.putConfig, { body: { ...changes, version } }, { silent: true });
 }

@@ -1,8 +1,9 @@
 // Single sign-on for the apps: the consent page's calls and the apps' client secrets.
 import type * as v from 'valibot';
-import { request } from '../http';
-import type { clientSecretAnswer, clientStatus, consentAnswer, interaction, oidcClientBody } from '../schemas/sso';
-import { apiPath } from './path';
+import * as calls from '../contract/sso';
+import type { CallAnswer } from '../contract/declare';
+import type { clientSecretAnswer, clientStatus, interaction, oidcClientBody } from '../schemas/sso';
+import { call } from './call';
 
 export type SsoInteraction = v.InferOutput<typeof interaction>;
 export type OidcClientStatus = v.InferOutput<typeof clientStatus>;
@@ -11,25 +12,25 @@ export type OidcClientChanges = v.InferOutput<typeof oidcClientBody>;
 
 /** GET /sso/interactions/{uid}: what the app asks of the signed-in person. */
 export function ssoInteraction(uid: string): Promise<SsoInteraction> {
-  return request<SsoInteraction>('GET', apiPath`/sso/interactions/${uid}`);
+  return call(calls.getSsoInteractionsByUid, { params: { uid } });
 }
 
 /** POST /sso/interactions/{uid}: allow or deny; answers where the browser goes next. */
-export function answerSsoInteraction(uid: string, allow: boolean): Promise<v.InferOutput<typeof consentAnswer>> {
-  return request('POST', apiPath`/sso/interactions/${uid}`, { body: { allow } });
+export function answerSsoInteraction(uid: string, allow: boolean): Promise<CallAnswer<typeof calls.postSsoInteractionsByUid>> {
+  return call(calls.postSsoInteractionsByUid, { params: { uid }, body: { allow } });
 }
 
 export function oidcClientStatus(appId: string): Promise<OidcClientStatus> {
-  return request<OidcClientStatus>('GET', apiPath`/apps/${appId}/oidc-client`);
+  return call(calls.getAppsOidcClient, { params: { appId } });
 }
 
 /** Generates or rotates the app's client secret: this answer is the only one that carries it. */
 export function rotateOidcClientSecret(appId: string): Promise<OidcClientSecret> {
-  return request<OidcClientSecret>('POST', apiPath`/apps/${appId}/oidc-client/secret`);
+  return call(calls.postAppsOidcClientSecret, { params: { appId } });
 }
 
 /** PUT /apps/{appId}/oidc-client: changes the given settings of the app's client (the app needs a
  *  secret first): post-logout redirect URIs, the client_credentials grant, trusted. */
 export function updateOidcClient(appId: string, changes: OidcClientChanges): Promise<OidcClientStatus> {
-  return request<OidcClientStatus>('PUT', apiPath`/apps/${appId}/oidc-client`, { body: changes });
+  return call(calls.putAppsOidcClient, { params: { appId }, body: changes });
 }

@@ -1,23 +1,18 @@
 // third-party (identity provider) login calls.
-import { request } from '../http';
+import * as calls from '../contract/idp';
 import { transformPassword } from '../password-transform';
-import type { LoginAnswer, ThirdPartyAccessInfo } from '../types';
-import { apiPath } from './path';
+import type { ComplementAnswer, LoginAnswer, ThirdPartyAccessInfo } from '../types';
+import { call, type CallBody } from './call';
 
 /** GET /interaction/idp/{idpCode}/authorize/user/access/info/{token}?access_ticket=… */
 export function accessInfo(idpCode: string, token: string, accessTicket: string): Promise<ThirdPartyAccessInfo> {
-  return request<ThirdPartyAccessInfo>('GET', apiPath`/interaction/idp/${idpCode}/authorize/user/access/info/${token}`, {
-    query: { access_ticket: accessTicket },
-  });
+  return call(calls.getProviderAccessInfo, { params: { idpCode, token }, query: { access_ticket: accessTicket } });
 }
 
 /** POST /interaction/idp/{idpCode}/authorize/after/user/complement?access_ticket=… with the complement
  *  data (and `switchAccount: true` once the person confirmed replacing the browser's current session). */
-export function complement<T = unknown>(idpCode: string, accessTicket: string, data: Record<string, unknown>): Promise<T> {
-  return request<T>('POST', apiPath`/interaction/idp/${idpCode}/authorize/after/user/complement`, {
-    query: { access_ticket: accessTicket },
-    body: data,
-  });
+export function complement(idpCode: string, accessTicket: string, data: CallBody<typeof calls.postProviderComplement>): Promise<ComplementAnswer> {
+  return call(calls.postProviderComplement, { params: { idpCode }, query: { access_ticket: accessTicket }, body: data });
 }
 
 /** POST /interaction/idp/{idpCode}/authorize/after/user/link?access_ticket=…: links the provider's
@@ -29,7 +24,8 @@ export async function linkAccount(
   accessTicket: string,
   proof: { password: string; code?: string; switchAccount?: boolean },
 ): Promise<LoginAnswer> {
-  return request<LoginAnswer>('POST', apiPath`/interaction/idp/${idpCode}/authorize/after/user/link`, {
+  return call(calls.postProviderLink, {
+    params: { idpCode },
     query: { access_ticket: accessTicket },
     body: {
       password: await transformPassword(proof.password),

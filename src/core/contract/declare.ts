@@ -9,6 +9,8 @@
 // result of a helper function: rollup keeps only the properties a bundle reads from a literal
 // (the browser reads `method` and `path`), so the schemas stay out of the browser's bundles
 // unless a form uses them itself. A helper call would keep the whole object and every schema.
+// The schemas' modules still load with a declaration's unless rollup knows they have no side
+// effects (rollup.config.mjs `declarationsOnly` lists those a sign-in or dialog call reaches).
 import type * as v from 'valibot';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';

@@ -88,7 +88,9 @@ export const samlProvider = v.object({
 /** The app's SAML settings (null when it is not a service provider) and this identity provider. */
 export const samlProviderAnswer = v.object({ provider: v.nullable(samlProvider), idp: samlIdpInfo });
 
-export const samlKeyList = v.array(v.object({ id: v.string(), state: v.picklist(['active', 'next', 'previous']), createdAt: v.number() }));
+export const samlKeyState = v.picklist(['active', 'next', 'previous']);
+export type SamlKeyState = v.InferOutput<typeof samlKeyState>;
+export const samlKeyList = v.array(v.object({ id: v.string(), state: samlKeyState, createdAt: v.number() }));
 
 export const samlRequestParams = v.object({ id: v.pipe(v.string('rule.required'), v.regex(/^[\w-]{10,100}$/, 'rule.uid')) });
 

@@ -183,6 +183,13 @@ export const otherSettings = v.object({
   business: v.object({ skywalkingSwitch: yesNo, aclSwitch: yesNo }),
 });
 
+/** A settings document with the version its next update must carry (409 when it is stale). The
+ *  annotation lets a bundle that reads no answer schema drop the call (../contract/declare.ts). */
+/* @__NO_SIDE_EFFECTS__ */
+export function versioned<T extends v.GenericSchema>(schema: T) {
+  return v.object({ value: schema, version: v.number() });
+}
+
 /** GET/PUT /config: the whole console configuration (IamConfig of ../config) plus its version. */
 export const iamConfig = v.object({ system: systemConfig, settings: otherSettings });
 export const iamConfigUpdate = v.object({

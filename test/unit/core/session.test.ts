@@ -364,8 +364,8 @@ describe('api modules', () => {
   it('menus: the multi-app menu list with query params; auth: cas login', async () => {
     server.handle('GET /menu/app/assignment/public/multi_app_menu/list', ok([{ appId: 'a1' }]));
     server.handle('GET /cas/login', ok({ loginSuccess: false, redirectURL: '/login', message: 'session expired' }));
-    assert.deepEqual(await api.menus.multiAppMenuList({ appIds: 'a1,a2', empty: '' }), [{ appId: 'a1' }]);
-    assert.equal(server.requests[0]?.query.toString(), 'appIds=a1%2Ca2');
+    assert.deepEqual(await api.menus.multiAppMenuList({ appId: 'a1' }), [{ appId: 'a1' }]);
+    assert.equal(server.requests[0]?.query.toString(), 'appId=a1');
     assert.equal((await api.auth.casLogin({ redirect: '/x' })).message, 'session expired');
   });
 });

@@ -98,7 +98,7 @@ export default function InfoCompleteScreen() {
   const proceed = useCallback(
     async (known: ThirdPartyAccessInfo, confirmed: boolean) => {
       if (!known.needComplement) {
-        signedIn(await complement<ComplementAnswer>(idpCode, accessTicket, confirmed ? { switchAccount: true } : {}));
+        signedIn(await complement(idpCode, accessTicket, confirmed ? { switchAccount: true } : {}));
         return;
       }
       // What the provider told about the person fills the form (the names are the providers').
@@ -135,7 +135,7 @@ export default function InfoCompleteScreen() {
   const onSubmit = handleSubmit(async (values) => {
     let answer: ComplementAnswer;
     try {
-      answer = await complement<ComplementAnswer>(idpCode, accessTicket, switchAccount ? { ...values, switchAccount: true } : values);
+      answer = await complement(idpCode, accessTicket, switchAccount ? { ...values, switchAccount: true } : values);
     } catch (error) {
       showServerFieldErrors(error, fields, setError);
       return;

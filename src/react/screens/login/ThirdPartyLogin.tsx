@@ -1,10 +1,11 @@
 // Third-party sign-in buttons (supportThirdLogin 'Y'): one per enabled identity provider
 // (GET /idps, public), with the provider's icon when one is configured. A button starts the provider's flow on the server, which comes back to
 // /infoComplete (first-time users complete their data) or signs the person in.
-import type * as v from 'valibot';
+import { call } from '../../../core/api/call';
 import { fileUrl } from '../../../core/api/files';
-import { apiUrl, request } from '../../../core/http';
-import type { idpSummary } from '../../../core/schemas/idp';
+import { getIdps } from '../../../core/contract/idp';
+import type { CallAnswer } from '../../../core/contract/declare';
+import { apiUrl } from '../../../core/http';
 import { apiPath } from '../../../core/api/path';
 import { useT } from '../../i18n';
 import { Icon } from '../../widgets/Icon';
@@ -12,10 +13,8 @@ import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './LoginScreen.css';
 
-type IdentityProvider = v.InferOutput<typeof idpSummary>;
-
-function enabledProviders(): Promise<IdentityProvider[]> {
-  return request<IdentityProvider[]>('GET', '/idps', { silent: true, authRedirect: false });
+function enabledProviders(): Promise<CallAnswer<typeof getIdps>> {
+  return call(getIdps, {}, { silent: true, authRedirect: false });
 }
 
 /** Where a provider's sign-in starts (the server redirects to the provider). */

@@ -1,0 +1,60 @@
+// Calls of server/routes/saml.ts (one declaration each: src/core/contract/declare.ts).
+import type { CallDeclaration } from './declare';
+import { appParams } from '../schemas/resources';
+import { samlConsentBody, samlKeyList, samlNext, samlProviderAnswer, samlProviderBody, samlRequest, samlRequestParams } from '../schemas/saml';
+
+/** GET /saml/requests/:id */
+export const getSamlRequestsById = {
+  method: 'GET',
+  path: '/saml/requests/:id',
+  params: samlRequestParams,
+  response: samlRequest,
+} as const satisfies CallDeclaration;
+
+/** POST /saml/requests/:id */
+export const postSamlRequestsById = {
+  method: 'POST',
+  path: '/saml/requests/:id',
+  params: samlRequestParams,
+  body: samlConsentBody,
+  response: samlNext,
+} as const satisfies CallDeclaration;
+
+/** POST /saml/apps/:appId/launch */
+export const postSamlAppsLaunch = {
+  method: 'POST',
+  path: '/saml/apps/:appId/launch',
+  params: appParams,
+  response: samlNext,
+} as const satisfies CallDeclaration;
+
+/** GET /apps/:appId/saml-provider */
+export const getAppsSamlProvider = {
+  method: 'GET',
+  path: '/apps/:appId/saml-provider',
+  params: appParams,
+  response: samlProviderAnswer,
+} as const satisfies CallDeclaration;
+
+/** PUT /apps/:appId/saml-provider */
+export const putAppsSamlProvider = {
+  method: 'PUT',
+  path: '/apps/:appId/saml-provider',
+  params: appParams,
+  body: samlProviderBody,
+  response: samlProviderAnswer,
+} as const satisfies CallDeclaration;
+
+/** DELETE /apps/:appId/saml-provider */
+export const deleteAppsSamlProvider = {
+  method: 'DELETE',
+  path: '/apps/:appId/saml-provider',
+  params: appParams,
+  response: samlProviderAnswer,
+} as const satisfies CallDeclaration;
+
+/** GET /saml/keys */
+export const getSamlKeys = { method: 'GET', path: '/saml/keys', response: samlKeyList } as const satisfies CallDeclaration;
+
+/** POST /saml/keys/rotate */
+export const postSamlKeysRotate = { method: 'POST', path: '/saml/keys/rotate', response: samlKeyList } as const satisfies CallDeclaration;
