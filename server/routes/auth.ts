@@ -12,7 +12,8 @@ import { issueCaptcha } from '../auth/captcha';
 import { clearSessionCookie, credentialOf } from '../auth/gate';
 import { notFound } from '../http/errors';
 import { revokeAppGrants } from '../oidc/revoke';
-import { chainUrl, newChainId } from '../saml/front-channel';
+import { chainUrl } from '../saml/front-channel';
+import { bindChainToBrowser, newChain } from '../saml/chain-browser';
 import { sessionAnswerOf } from '../services/session';
 import { unlockUser } from '../services/users';
 import { Permission } from '../../src/core/permission-codes';
@@ -77,16 +78,18 @@ export const authRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     summary: 'Sign out of this session',
     handler: async ({ actor, raw }, reply) => {
       const credential = await credentialOf(ctx, raw);
-      // The SAML apps reached only through the browser are visited next (server/saml/front-channel.ts).
-      const chain = newChainId();
+      // The SAML apps reached only through the browser are visited next, by this browser only
+      // (server/saml/front-channel.ts, chain-browser.ts).
+      const chain = newChain();
       await ctx.audit.change(async () => {
         if (credential) await ctx.sessions.revokeSecret(credential.secret);
-        if (actor) await revokeAppGrants(ctx.db, actor.id, chain);
+        if (actor) await revokeAppGrants(ctx.db, actor.id, chain.id);
         if (actor)
           await ctx.audit.record({ action: 'logout', actor, target: { type: 'session', id: actor.sessionId }, tenantId: actor.user.tenantId, ip: raw.ip });
       });
       clearSessionCookie(raw, reply);
-      const appLogoutURL = actor ? await chainUrl(ctx, chain) : undefined;
+      const appLogoutURL = actor ? await chainUrl(ctx, chain.id) : undefined;
+      if (appLogoutURL) bindChainToBrowser(raw, reply, chain);
       return { redirectURL: '/login', ...(appLogoutURL ? { appLogoutURL } : {}) };
     },
   });

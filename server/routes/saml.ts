@@ -16,6 +16,7 @@ import * as providers from '../services/saml-providers';
 import { answerRequest, issueResponse, launch, receiveAuthnRequest, requestDetails, type Incoming } from '../saml/sign-in';
 import { receiveLogout } from '../saml/logout';
 import { nextStep } from '../saml/front-channel';
+import { browserOwnsChain, releaseChain } from '../saml/chain-browser';
 import { sendPostPage } from '../saml/post-page';
 import { idpMetadata } from '../saml/idp-metadata';
 import { keyStates, publishedKeys, rotateKeys } from '../saml/keys';
@@ -70,10 +71,13 @@ function protocolEndpoints(ctx: Ctx): FastifyPluginAsync {
       if (outcome.kind === 'redirect') return reply.redirect(outcome.location, 303);
       return sendPostPage(request, reply, outcome.url, { SAMLResponse: outcome.message, RelayState: outcome.relayState });
     };
-    // A browser sign-out's next app (front-channel Single Logout, server/saml/front-channel.ts).
+    // A browser sign-out's next app (front-channel Single Logout, server/saml/front-channel.ts), for
+    // the browser that signed out only (server/saml/chain-browser.ts).
     const logoutStep = async (request: FastifyRequest<{ Params: { chain: string } }>, reply: FastifyReply) => {
-      const step = await nextStep(ctx, request.params.chain);
+      const { chain } = request.params;
+      const step = await nextStep(ctx, chain, browserOwnsChain(request, chain));
       if (step.kind === 'post') return sendPostPage(request, reply, step.url, step.fields, 'Signing you out of the app');
+      if (step.kind === 'done') releaseChain(request, reply, chain);
       return reply.header('cache-control', 'no-store').redirect(step.location, 303);
     };
     const hidden = { schema: { hide: true } };

@@ -21,24 +21,24 @@ export interface LogoutTarget {
   sloUrl: string;
 }
 
-/** The LogoutRequest for the app's session (unsigned XML) and its ID. */
-async function unsignedRequest(ctx: Ctx, target: LogoutTarget) {
+/** The LogoutRequest for the app's session (unsigned XML) and its ID (`requestId`, else a new one). */
+async function unsignedRequest(ctx: Ctx, target: LogoutTarget, requestId?: string) {
   const sp = await ctx.db.selectFrom('samlServiceProviders').select('nameIdFormat').where('appId', '=', target.appId).executeTakeFirst();
   const format = NAME_ID_URNS[(sp?.nameIdFormat ?? 'unspecified') as NameIdFormat];
-  return buildLogoutRequest(idpEndpoints(ctx).entityId, target.sloUrl, target.nameId, format, target.sessionIndex, ctx.now());
+  return buildLogoutRequest(idpEndpoints(ctx).entityId, target.sloUrl, target.nameId, format, target.sessionIndex, ctx.now(), requestId);
 }
 
 /** The signed LogoutRequest (XML, an enveloped signature: SOAP and HTTP-POST) and its ID. */
-export async function logoutRequestFor(ctx: Ctx, target: LogoutTarget): Promise<{ xml: string; id: string }> {
-  const { xml, id } = await unsignedRequest(ctx, target);
+export async function logoutRequestFor(ctx: Ctx, target: LogoutTarget, requestId?: string): Promise<{ xml: string; id: string }> {
+  const { xml, id } = await unsignedRequest(ctx, target, requestId);
   const [key] = await publishedKeys(ctx.db, ctx.now());
   return { xml: signElement(xml, id, key!), id };
 }
 
 /** The HTTP-Redirect binding's URL (§3.4.4.1): the deflated request, RelayState and SigAlg, signed
  *  over their encoded octets in that order. The XML itself carries no signature. */
-export async function redirectUrlFor(ctx: Ctx, target: LogoutTarget, relayState: string): Promise<string> {
-  const { xml } = await unsignedRequest(ctx, target);
+export async function redirectUrlFor(ctx: Ctx, target: LogoutTarget, relayState: string, requestId: string): Promise<string> {
+  const { xml } = await unsignedRequest(ctx, target, requestId);
   const [key] = await publishedKeys(ctx.db, ctx.now());
   const query = [
     `SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`,

@@ -2,35 +2,37 @@
 // gave it (NameID and SessionIndex) ends that console session and, as the OpenID Connect logout
 // does, the person's app access (server/oidc/revoke.ts, which also ends their other SAML sessions
 // and tells those apps: sessions.ts); the app gets a signed LogoutResponse. A LogoutRequest must be
-// signed by the app (SAML profiles §4.4.4.1: the requester authenticates itself): an unsigned one,
-// or one from an app without a signing certificate, is answered RequestDenied and ends nothing.
+// signed by the app (SAML profiles §4.4.4.1: the requester authenticates itself), name this server's
+// Single Logout service as its Destination (required of a signed message: bindings §3.4.5.2,
+// §3.5.5.2), be issued within the allowed clock skew and not be past its NotOnOrAfter; its ID is
+// accepted once (remembered longer than any IssueInstant accepted). Otherwise it is answered
+// RequestDenied and ends nothing.
 // An app's LogoutResponse answers a LogoutRequest a browser sign-out carried to it
-// (front-channel.ts): its RelayState names the sign-out's chain, which goes on to the next app.
+// (front-channel.ts): signed by the app, sent to this server just now, it must answer the very
+// request the chain named by its RelayState sent that app; only then does the chain go on. Anything
+// else is refused (400) and moves nothing.
 import type { Ctx } from '../context';
-import { childrenOf, NS, textOf } from './xml';
-import { buildLogoutResponse } from './messages';
+import { childrenOf, NS, SamlError, textOf } from './xml';
+import { buildLogoutResponse, issuedNow, sentTo } from './messages';
 import { signElement } from './signatures';
 import { idpEndpoints } from './endpoints';
 import { publishedKeys } from './keys';
 import { firstUse, readFromSp, type Incoming } from './sign-in';
 import { revokeAppGrants } from '../oidc/revoke';
-import { chainUrl, SIGNED_OUT_PAGE } from './front-channel';
+import { SIGNED_OUT_PAGE, stepAnswered } from './front-channel';
 
 export type LogoutOutcome = { kind: 'post'; url: string; message: string; relayState: string | null } | { kind: 'redirect'; location: string };
 
 export async function receiveLogout(ctx: Ctx, incoming: Incoming, ip: string): Promise<LogoutOutcome> {
-  if (incoming.kind === 'response') {
-    // The answer to a LogoutRequest a browser sign-out carried: on to the chain's next app.
-    await readFromSp(ctx, incoming, 'LogoutResponse');
-    const next = incoming.relayState ? await chainUrl(ctx, incoming.relayState) : undefined;
-    return { kind: 'redirect', location: next ?? SIGNED_OUT_PAGE };
-  }
+  if (incoming.kind === 'response') return { kind: 'redirect', location: await receiveLogoutResponse(ctx, incoming) };
   const { sp, header, refused, signed } = await readFromSp(ctx, incoming, 'LogoutRequest');
   const nameId = textOf(childrenOf(header.root, NS.assertion, 'NameID')[0]);
   const indexes = childrenOf(header.root, NS.protocol, 'SessionIndex').map((element) => textOf(element) ?? '');
+  const now = ctx.now();
   let status = 'Success';
-  if (refused || !signed || !(await firstUse(ctx, sp.entityId, header.id))) status = 'RequestDenied';
-  else if (header.destination && header.destination !== idpEndpoints(ctx).sloUrl) status = 'RequestDenied';
+  if (refused || !signed || !sentTo(header, signed, idpEndpoints(ctx).sloUrl)) status = 'RequestDenied';
+  else if (!issuedNow(header, now) || !beforeNotOnOrAfter(header.root, now)) status = 'RequestDenied';
+  else if (!(await firstUse(ctx, sp.entityId, header.id))) status = 'RequestDenied';
   else if (nameId && indexes.length) {
     const sessions = await ctx.db
       .selectFrom('samlSessions')
@@ -62,4 +64,22 @@ export async function receiveLogout(ctx: Ctx, incoming: Incoming, ip: string): P
   const [key] = await publishedKeys(ctx.db, ctx.now());
   const { xml, id } = buildLogoutResponse(idpEndpoints(ctx).entityId, sp.sloUrl, header.id, ctx.now(), status);
   return { kind: 'post', url: sp.sloUrl, message: Buffer.from(signElement(xml, id, key!)).toString('base64'), relayState: incoming.relayState };
+}
+
+/** A LogoutRequest's NotOnOrAfter, when it carries one, is still ahead of `now`. */
+function beforeNotOnOrAfter(root: Element, now: number): boolean {
+  if (!root.hasAttribute('NotOnOrAfter')) return true;
+  const until = Date.parse(root.getAttribute('NotOnOrAfter') ?? '');
+  return !Number.isNaN(until) && now < until;
+}
+
+/** The app's LogoutResponse to a browser sign-out's step: answers where the browser goes next. */
+async function receiveLogoutResponse(ctx: Ctx, incoming: Incoming): Promise<string> {
+  const { sp, header, refused, signed } = await readFromSp(ctx, incoming, 'LogoutResponse');
+  if (refused || !signed) throw new SamlError('The LogoutResponse must be signed by the app', 'RequestDenied');
+  if (!sentTo(header, signed, idpEndpoints(ctx).sloUrl))
+    throw new SamlError("The LogoutResponse must name this identity provider's Single Logout service as its Destination");
+  if (!issuedNow(header, ctx.now())) throw new SamlError("The LogoutResponse's IssueInstant is out of the allowed range");
+  if (!incoming.relayState) return SIGNED_OUT_PAGE;
+  return stepAnswered(ctx, incoming.relayState, sp.appId, header.root.getAttribute('InResponseTo') ?? '');
 }

@@ -48,8 +48,17 @@ export function headerOf(root: Element, expected: 'AuthnRequest' | 'LogoutReques
   const issuer = textOf(childOf(root, NS.assertion, 'Issuer'));
   const issueInstant = Date.parse(root.getAttribute('IssueInstant') ?? '');
   if (!id || !issuer || Number.isNaN(issueInstant)) throw new SamlError('ID, Issuer and IssueInstant are required');
-  return { root, id, issuer, issueInstant, destination: root.getAttribute('Destination') };
+  // (xmldom answers '' for an absent attribute: presence is asked with hasAttribute.)
+  return { root, id, issuer, issueInstant, destination: root.hasAttribute('Destination') ? root.getAttribute('Destination') : null };
 }
+
+/** Whether the message was sent to `endpoint`: its Destination names it; a signed message must
+ *  carry one (bindings §3.4.5.2, §3.5.5.2), an unsigned one may leave it out. */
+export const sentTo = (header: RequestHeader, signed: boolean, endpoint: string): boolean =>
+  header.destination === endpoint || (!signed && header.destination === null);
+
+/** Whether the message's IssueInstant is within the allowed clock skew of `now`. */
+export const issuedNow = (header: RequestHeader, now: number): boolean => Math.abs(now - header.issueInstant) <= CLOCK_SKEW_MS;
 
 export interface AssertionInput {
   issuer: string;
@@ -140,8 +149,7 @@ export function buildLogoutResponse(issuer: string, destination: string, inRespo
   return { xml: w.toString(), id };
 }
 
-export function buildLogoutRequest(issuer: string, destination: string, nameId: string, nameIdFormat: string, sessionIndex: string, now: number) {
-  const id = newId();
+export function buildLogoutRequest(issuer: string, destination: string, nameId: string, nameIdFormat: string, sessionIndex: string, now: number, id = newId()) {
   const w = new XmlWriter(NS.protocol, 'samlp:LogoutRequest', {
     'xmlns:saml': NS.assertion,
     ID: id,

@@ -1,12 +1,13 @@
 // The sessions apps were given by SAML assertions (their SessionIndex), ended with the person's
-// other app access (server/oidc/revoke.ts: signing out, disabling, a password reset, an
-// administrator ending their sessions, Single Logout from an app). Each app that registered a
+// other app access (server/oidc/revoke.ts: signing out, disabling, deleting (before the delete,
+// which cascades these rows), a password reset, an administrator ending their sessions, Single
+// Logout from an app). Each app that registered a
 // Single Logout service is told, as OpenID Connect apps are by the back-channel logout:
 // - an app with a SOAP service: a signed LogoutRequest is queued for the outbox (back-channel.ts),
 //   which reaches the app whether or not a browser is there;
 // - an app with a browser-only service (HTTP-Redirect, HTTP-POST) is told only when the person
-//   signs out in a browser (`frontChannel`, the sign-out's chain): the browser then visits each
-//   such app (front-channel.ts). Ended any other way, such an app is not told; its own session
+//   signs out in a browser (`frontChannel`, the id of the sign-out's chain, bound to that browser:
+//   chain-browser.ts): the browser then visits each such app (front-channel.ts). Ended any other way, such an app is not told; its own session
 //   lasts until it expires, and its next AuthnRequest finds the person signed out (docs/saml.md).
 // The person's remembered consents end too, as their OpenID Connect grants do.
 import { randomUUID } from 'node:crypto';

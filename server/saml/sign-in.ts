@@ -14,7 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
 import { childOf, NS, SamlError } from './xml';
-import { buildResponse, CLOCK_SKEW_MS, decodeMessage, headerOf, readRequest, type RequestHeader } from './messages';
+import { buildResponse, CLOCK_SKEW_MS, decodeMessage, headerOf, readRequest, sentTo, type RequestHeader } from './messages';
 import type { ProtocolParams } from './bindings-query';
 import { verifiedRoot, verifyRedirectSignature, signElement } from './signatures';
 import { idpEndpoints, SAML_PATH, SAML_SIGN_IN_PAGE } from './endpoints';
@@ -143,12 +143,12 @@ async function appEnabled(ctx: Ctx, appId: string): Promise<boolean> {
 }
 
 export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming): Promise<Outcome> {
-  const { sp, header, refused } = await readFromSp(ctx, incoming, 'AuthnRequest');
+  const { sp, header, refused, signed } = await readFromSp(ctx, incoming, 'AuthnRequest');
   const acsUrl = chosenAcs(sp, header.root);
   const deny = (second: string, code?: string) => refusal(ctx, sp, acsUrl, header.id, incoming.relayState, second, code);
   if (refused || !(await appEnabled(ctx, sp.appId))) return deny('RequestDenied');
   const now = ctx.now();
-  if (header.destination && header.destination !== idpEndpoints(ctx).ssoUrl) return deny('RequestDenied');
+  if (!sentTo(header, signed, idpEndpoints(ctx).ssoUrl)) return deny('RequestDenied');
   if (Math.abs(now - header.issueInstant) > CLOCK_SKEW_MS) return deny('RequestDenied');
   if (!(await firstUse(ctx, sp.entityId, header.id))) return deny('RequestDenied');
   const id = randomBytes(24).toString('base64url');

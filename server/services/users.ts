@@ -240,8 +240,9 @@ export async function deleteUser(ctx: Ctx, actor: Actor, id: string, ip: string)
   if (id === actor.id) throw forbidden('You cannot delete yourself');
   const target = await actionableUser(ctx, actor, id);
   await ctx.audit.change(async () => {
-    await keepingOnePlatformAdmin(ctx, target, true, (db) => db.deleteFrom('users').where('id', '=', target.id).execute());
+    // Before the delete: it cascades the person's SAML sessions, which the apps are told of first.
     await revokeAppGrants(ctx.db, target.id);
+    await keepingOnePlatformAdmin(ctx, target, true, (db) => db.deleteFrom('users').where('id', '=', target.id).execute());
     await ctx.audit.record({
       action: 'user.delete',
       actor,

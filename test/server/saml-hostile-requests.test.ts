@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { startServer, transform, type Client, type TestServer } from './harness';
-import { consentAndAnswer, idpCertificates, ok, postedForm, ServiceProvider } from './saml-support';
+import { consentAndAnswer, idpCertificates, ok, postedForm, ServiceProvider, signedRedirectQuery } from './saml-support';
 
 let server: TestServer;
 let admin: Client;
@@ -26,8 +26,11 @@ before(async () => {
 });
 after(() => server.stop());
 
-const authnRequest = (issuer: string, fields: { id?: string; acs?: string; instant?: string; issuerXml?: string; prolog?: string } = {}) =>
-  `${fields.prolog ?? ''}<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${fields.id ?? `_r${Math.random().toString(16).slice(2)}`}" Version="2.0" IssueInstant="${fields.instant ?? new Date().toISOString()}"${fields.acs ? ` AssertionConsumerServiceURL="${fields.acs}"` : ''}><saml:Issuer>${fields.issuerXml ?? issuer}</saml:Issuer></samlp:AuthnRequest>`;
+const authnRequest = (
+  issuer: string,
+  fields: { id?: string; acs?: string; instant?: string; issuerXml?: string; prolog?: string; destination?: string } = {},
+) =>
+  `${fields.prolog ?? ''}<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${fields.id ?? `_r${Math.random().toString(16).slice(2)}`}" Version="2.0" IssueInstant="${fields.instant ?? new Date().toISOString()}"${fields.acs ? ` AssertionConsumerServiceURL="${fields.acs}"` : ''}${fields.destination ? ` Destination="${fields.destination}"` : ''}><saml:Issuer>${fields.issuerXml ?? issuer}</saml:Issuer></samlp:AuthnRequest>`;
 
 const viaRedirect = (xml: string) => browser.raw('GET', `/api/saml/sso?SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`);
 const viaPost = (xml: string) =>
@@ -98,6 +101,15 @@ test('a stale or future AuthnRequest is answered RequestDenied', async () => {
 
 test('an app that signs its requests: an unsigned one is answered RequestDenied', async () => {
   await answeredWithError(await viaPost(authnRequest(signing.entityId)), signing, /RequestDenied/);
+});
+
+test('a signed AuthnRequest without Destination is answered RequestDenied (bindings §3.4.5.2: a signed message names where it was sent)', async () => {
+  const viaSignedRedirect = (xml: string) => browser.raw('GET', `/api/saml/sso?${signedRedirectQuery('SAMLRequest', xml, signing.key.privateKey)}`);
+  await answeredWithError(await viaSignedRedirect(authnRequest(signing.entityId)), signing, /status:RequestDenied/);
+  // The same request naming this identity provider's SSO service goes on to the sign-in page.
+  const addressed = await viaSignedRedirect(authnRequest(signing.entityId, { destination: `${server.base}/api/saml/sso` }));
+  assert.equal(addressed.status, 303);
+  assert.match(addressed.headers.get('location') ?? '', /^\/saml\/authorize\?request=/);
 });
 
 test('signature wrapping: a signed request moved inside a forged one is answered RequestDenied', async () => {

@@ -264,6 +264,18 @@ test('deleting a person tells the SOAP app their SAML session ended (as disablin
   assert.equal(await soapTold(session.sessionIndex), true, "the app was never told that the deleted person's session ended");
 });
 
+test('deleting people in bulk tells the SOAP app too (the path SCIM deprovisioning shares)', async () => {
+  const provider = await soapApp('Bulk_Deleted_App');
+  const kim = await person('slo-bulk-kim');
+  const session = await signIn(provider, kim.browser);
+  const { results } = await ok(admin.post<{ results: { ok: boolean }[] }>('/api/user/bulk', { action: 'delete', ids: [kim.id] }));
+  assert.deepEqual(
+    results.map((result) => result.ok),
+    [true],
+  );
+  assert.equal(await soapTold(session.sessionIndex), true, "the app was never told that the person's session ended");
+});
+
 test('holds: disabling a person tells the SOAP app', async () => {
   const provider = await soapApp('Disabled_Person_App');
   const jay = await person('slo-disabled-jay');

@@ -2,6 +2,8 @@
 // not use (it is built on xml-crypto and @xmldom/xmldom directly), registered through the console's
 // API with the SP metadata node-saml generates, and a signed-in browser going through the sign-in.
 import assert from 'node:assert/strict';
+import { sign } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import { SAML, generateServiceProviderMetadata, type SamlConfig } from '@node-saml/node-saml';
 import type { Client, TestServer } from './harness';
 import { createKey } from '../../server/saml/keys';
@@ -21,6 +23,17 @@ export function postedForm(html: string): { action: string; fields: Record<strin
   const fields: Record<string, string> = {};
   for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) fields[unescapeHtml(name!)] = unescapeHtml(value!);
   return { action: unescapeHtml(action), fields };
+}
+
+/** An HTTP-Redirect query carrying `xml` as `kind`, signed (bindings §3.4.4.1, RSA-SHA256) with
+ *  `privateKey` over its encoded parameters. */
+export function signedRedirectQuery(kind: 'SAMLRequest' | 'SAMLResponse', xml: string, privateKey: string, relayState?: string): string {
+  const query = [
+    `${kind}=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`,
+    ...(relayState ? [`RelayState=${encodeURIComponent(relayState)}`] : []),
+    `SigAlg=${encodeURIComponent('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256')}`,
+  ].join('&');
+  return `${query}&Signature=${encodeURIComponent(sign('sha256', Buffer.from(query), privateKey).toString('base64'))}`;
 }
 
 /** The IdP's published signing certificates, from its metadata. */
