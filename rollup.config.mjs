@@ -105,22 +105,6 @@ function signInValibot() {
  */
 const pureFunctions = ['__name'];
 
-/**
- * A call declaration (src/core/contract) names its schemas, and rollup loads an imported module
- * whenever it may have side effects, used or not; it cannot tell that a schema module has none (a
- * schema built from another's `.entries` reads a property, which might run a getter). So the
- * sign-in form's one declaration (GET /settings/login/public) loaded src/core/schemas/settings.ts
- * with everything the console reads of it, and the validation it imports (+5 KiB of the sign-in
- * entry), the console's menu call those of menu plans and privileges into its first visit, and
- * the tenant calls (the tenant filter of the send-message and SCIM token dialogs) those of users,
- * tenants and resources with the user and field-rule validation they import (+3 KiB of each
- * dialog, over the lazy budget). Those modules only define values: declared free of side effects, they load only where
- * something reads them. (All of src/core/schemas declared so moved shared schemas out of the
- * console entry into every dialog's chain, over the lazy budget: hence the list.)
- */
-const declarationsOnly = /[\\/]src[\\/]core[\\/](?:contract[\\/][^\\/]+|schemas[\\/](?:settings|menu-plans|privileges|admin|resources|users))\.ts$/;
-const moduleSideEffects = (id) => !declarationsOnly.test(id);
-
 /** Radix's `aria-hidden` import resolved to src/react/dialogs/hide-others.ts, which walks shadow
  *  roots too (an element inside a host's shadow root keeps its open dialog in the accessibility
  *  tree); that module itself imports the real package. */
@@ -183,7 +167,7 @@ function bundleConfig({ dir, sourcemap, external, browserOnly = false }) {
       throw new Error(`rollup: ${warning.message}`);
     },
     external,
-    treeshake: { manualPureFunctions: pureFunctions, moduleSideEffects },
+    treeshake: { manualPureFunctions: pureFunctions },
     plugins: [
       declarationsReachSchemasOnlyWhenRead(),
       hideOthersAcrossShadowRoots(),

@@ -9,7 +9,7 @@ import { digest, newSecret, sameDigest } from '../auth/secrets';
 import { SAML_PATH } from './endpoints';
 import { FRONT_CHANNEL_TTL_MS } from './sessions';
 
-export const CHAIN_COOKIE = 'iam_saml_logout';
+const CHAIN_COOKIE = 'iam_saml_logout';
 const CHAIN_ID = /^[0-9a-f]{64}$/;
 
 export const isChainId = (value: string): boolean => CHAIN_ID.test(value);

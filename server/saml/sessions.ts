@@ -15,7 +15,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables';
 
 /** How long a browser sign-out may take to visit the apps. */
-const FRONT_CHANNEL_TTL_MS = 10 * 60_000;
+export const FRONT_CHANNEL_TTL_MS = 10 * 60_000;
 
 export async function endSamlSessions(db: Kysely<Database>, personId: string, frontChannel?: string): Promise<void> {
   const sessions = await db

@@ -9,9 +9,9 @@ import type { privilege, privilegeBody } from '../schemas/privileges';
 import { call, callList, type CallBody } from './call';
 
 export type App = v.InferOutput<typeof app>;
-export type AppFields = v.InferInput<typeof appCreateBody>;
+type AppFields = v.InferInput<typeof appCreateBody>;
 export type Privilege = v.InferOutput<typeof privilege>;
-export type PrivilegeFields = v.InferInput<typeof privilegeBody>;
+type PrivilegeFields = v.InferInput<typeof privilegeBody>;
 export type Role = v.InferOutput<typeof role>;
 export type Member = v.InferOutput<typeof memberUser>;
 
