@@ -869,6 +869,14 @@ const samlLogoutAndConsent: Migration = {
   },
 };
 
+/** SAML sign-in requests that ask for a fresh sign-in (ForceAuthn, server/saml/sign-in.ts): the
+ *  moment the app asked; only a console sign-in at or after it answers the request. */
+const samlFreshSignIn: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('saml_requests').addColumn('fresh_after', 'bigint').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -906,6 +914,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0040_saml_service_providers': samlServiceProviders,
     '0041_ldap_connections': ldapConnections,
     '0042_saml_logout_and_consent': samlLogoutAndConsent,
+    '0045_samlidp_fresh_sign_in': samlFreshSignIn,
   };
 }
 

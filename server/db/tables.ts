@@ -408,6 +408,8 @@ interface SamlRequestTable {
   answer: string | null;
   answeredBy: string | null;
   expiresAt: number;
+  /** ForceAuthn: only a console sign-in at or after this moment answers (migration 0045). */
+  freshAfter: number | null;
 }
 
 /** A message id already used (an AuthnRequest's or LogoutRequest's, keyed with its issuer). */

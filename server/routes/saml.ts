@@ -23,6 +23,8 @@ import { keyStates, publishedKeys, rotateKeys } from '../saml/keys';
 import { SAML_MOUNT } from '../saml/endpoints';
 import { SamlError } from '../saml/xml';
 import { protocolParams } from '../saml/bindings-query';
+import { SESSION_COOKIE } from '../auth/gate';
+import { actorOf } from '../auth/actor';
 
 const tags = ['SAML'];
 /** The largest form an app may post (a signed AuthnRequest or LogoutRequest is a few KiB). */
@@ -55,6 +57,14 @@ async function protocol<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Who is signed in to the console in this browser (its session cookie), if anyone: a passive
+ *  AuthnRequest is answered from it. */
+async function browserPerson(ctx: Ctx, request: FastifyRequest) {
+  const secret = request.cookies[SESSION_COOKIE];
+  const session = secret ? await ctx.sessions.resolve(secret, 'cookie') : undefined;
+  return session && actorOf(session, 'cookie');
+}
+
 function protocolEndpoints(ctx: Ctx): FastifyPluginAsync {
   return async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -62,7 +72,7 @@ function protocolEndpoints(ctx: Ctx): FastifyPluginAsync {
       done(null, body),
     );
     const sso = async (request: FastifyRequest, reply: FastifyReply) => {
-      const outcome = await protocol(() => receiveAuthnRequest(ctx, incomingOf(request)));
+      const outcome = await protocol(async () => receiveAuthnRequest(ctx, incomingOf(request), await browserPerson(ctx, request), request.ip));
       if (outcome.kind === 'page') return reply.redirect(outcome.location, 303);
       return sendPostPage(request, reply, outcome.post.acsUrl, { SAMLResponse: outcome.post.samlResponse, RelayState: outcome.post.relayState });
     };

@@ -16,3 +16,7 @@ export function toPem(text: string): string {
   }
   return pem;
 }
+
+/** Whether the certificate's key is RSA: an assertion's key is transported with RSA-OAEP
+ *  (encryption.ts), which no other key type can do. */
+export const hasRsaKey = (pem: string) => new X509Certificate(pem).publicKey.asymmetricKeyType === 'rsa';

@@ -1,16 +1,18 @@
 // A person's consent to a SAML app, remembered as their OpenID Connect consent is: they are not
-// asked again while what the app is told about them stays the same (the fingerprint: the NameID
-// format and the names of the attributes it receives), until the consent is withdrawn: a denial,
+// asked again while what the app is told about them, and which service provider is told it, stay
+// the same (the fingerprint: the SP's entity ID, the NameID format and the names of the attributes
+// it receives), until the consent is withdrawn: a denial, the app's SAML settings removed,
 // or the end of their app access (signing out, disabling them, a password reset, an administrator
 // ending their sessions: server/saml/sessions.ts), when their OpenID Connect grants end too.
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../context';
 
-/** What the app is told, as one value: a change asks the person again. */
-export const consentFingerprint = (nameIdFormat: string, attributes: Record<string, string[]>) =>
+/** What the app is told and who receives it, as one value: a change asks the person again. */
+export const consentFingerprint = (entityId: string, nameIdFormat: string, attributes: Record<string, string[]>) =>
   createHash('sha256')
     .update(
       JSON.stringify([
+        entityId,
         nameIdFormat,
         Object.keys(attributes)
           .filter((name) => attributes[name]!.length)

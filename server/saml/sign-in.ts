@@ -5,6 +5,12 @@
 // the app's registered assertion consumer service. IdP-initiated sign-in (the portal's "Your apps")
 // makes the same pending sign-in without a request.
 //
+// What the request demands (SAML core §3.4.1.1), as OpenID Connect's prompt does
+// (server/oidc/interactions.ts): ForceAuthn="true" is answered only from a console sign-in made
+// after the request (allowing from an older session ends it, and the sign-in page brings the person
+// back); IsPassive="true" never shows a page: the browser signed in, with the app trusted or its
+// consent remembered, is answered at once, anything else with the NoPassive status.
+//
 // What is refused, and how: a message that cannot be read, from an unknown issuer, or naming an
 // assertion consumer service that is not registered is refused here (never redirected: there is
 // no trustworthy place to send it); a readable request from a known app that is disabled, with a
@@ -26,6 +32,7 @@ import { isTrusted } from '../oidc/clients';
 import { oidcDb } from '../oidc/tables';
 import { maySignIn } from '../oidc/read-ahead';
 import { ApiError, notFound } from '../http/errors';
+import { SIGN_IN_AGAIN } from '../oidc/interactions';
 import type { SamlServiceProviderTable } from '../db/tables';
 import { Status } from '../../src/core/enums';
 import { mayOpenFromPortal } from './app-access';
@@ -128,7 +135,7 @@ async function refusal(
   acsUrl: string,
   inResponseTo: string | null,
   relayState: string | null,
-  second: string,
+  second: string | undefined,
   code = 'Requester',
 ): Promise<Outcome> {
   const [key] = await publishedKeys(ctx.db, ctx.now());
@@ -142,7 +149,22 @@ async function appEnabled(ctx: Ctx, appId: string): Promise<boolean> {
   return app?.status === Status.Enable;
 }
 
-export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming): Promise<Outcome> {
+/** An xs:boolean attribute of the request ("true" or "1"). */
+const flag = (root: Element, name: string) => ['true', '1'].includes(root.getAttribute(name)?.trim() ?? '');
+
+/** Whether the console session `sessionId` began at or after `moment` (a sign-in that late). */
+async function signedInSince(ctx: Ctx, sessionId: string, moment: number): Promise<boolean> {
+  const session = await ctx.db.selectFrom('sessions').select('createdAt').where('id', '=', sessionId).executeTakeFirst();
+  return session !== undefined && session.createdAt >= moment;
+}
+
+/** Whether a ForceAuthn request still waits for the person to sign in again. */
+const needsFreshSignIn = async (ctx: Ctx, actor: Actor, row: { freshAfter: number | null }) =>
+  row.freshAfter !== null && !(await signedInSince(ctx, actor.sessionId, row.freshAfter));
+
+/** `person`: who is signed in to the console in this browser, if anyone (a passive request is
+ *  answered from it); `ip`: the browser's address, for the audit record of such an answer. */
+export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming, person: Actor | undefined, ip: string): Promise<Outcome> {
   const { sp, header, refused, signed } = await readFromSp(ctx, incoming, 'AuthnRequest');
   const acsUrl = chosenAcs(sp, header.root);
   const deny = (second: string, code?: string) => refusal(ctx, sp, acsUrl, header.id, incoming.relayState, second, code);
@@ -151,6 +173,10 @@ export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming): Promise
   if (!sentTo(header, signed, idpEndpoints(ctx).ssoUrl)) return deny('RequestDenied');
   if (Math.abs(now - header.issueInstant) > CLOCK_SKEW_MS) return deny('RequestDenied');
   if (!(await firstUse(ctx, sp.entityId, header.id))) return deny('RequestDenied');
+  const forceAuthn = flag(header.root, 'ForceAuthn');
+  // Passive: no page may be shown, so nobody to sign in (again) and no consent to ask.
+  const passive = flag(header.root, 'IsPassive');
+  if (passive && (!person || forceAuthn || !(await allowedWithoutAsking(ctx, person, sp.appId)))) return deny('NoPassive', 'Responder');
   const id = randomBytes(24).toString('base64url');
   await ctx.db
     .insertInto('samlRequests')
@@ -160,11 +186,13 @@ export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming): Promise
       requestId: header.id,
       acsUrl,
       relayState: incoming.relayState,
-      answer: null,
-      answeredBy: null,
+      answer: passive ? 'allow' : null,
+      answeredBy: passive ? person!.id : null,
       expiresAt: now + PENDING_TTL_MS,
+      freshAfter: forceAuthn ? now : null,
     })
     .execute();
+  if (passive) return { kind: 'post', post: await issueResponse(ctx, person!, id, ip) };
   return { kind: 'page', location: `${SAML_SIGN_IN_PAGE}?request=${id}` };
 }
 
@@ -176,7 +204,17 @@ export async function launch(ctx: Ctx, actor: Actor, appId: string): Promise<{ r
   const id = randomBytes(24).toString('base64url');
   await ctx.db
     .insertInto('samlRequests')
-    .values({ id, appId, requestId: null, acsUrl: acs.url, relayState: null, answer: null, answeredBy: actor.id, expiresAt: ctx.now() + PENDING_TTL_MS })
+    .values({
+      id,
+      appId,
+      requestId: null,
+      acsUrl: acs.url,
+      relayState: null,
+      answer: null,
+      answeredBy: actor.id,
+      expiresAt: ctx.now() + PENDING_TTL_MS,
+      freshAfter: null,
+    })
     .execute();
   return { redirectURL: `${SAML_SIGN_IN_PAGE}?request=${id}` };
 }
@@ -189,24 +227,45 @@ async function pending(ctx: Ctx, id: string) {
 
 /** What the app would be told about the person (the remembered consent's fingerprint). */
 async function fingerprintFor(ctx: Ctx, actor: Actor, appId: string): Promise<string | undefined> {
-  const sp = await ctx.db.selectFrom('samlServiceProviders').select('nameIdFormat').where('appId', '=', appId).executeTakeFirst();
-  return sp && consentFingerprint(sp.nameIdFormat, await attributesOf(ctx, actor.user, appId));
+  const sp = await ctx.db.selectFrom('samlServiceProviders').select(['entityId', 'nameIdFormat']).where('appId', '=', appId).executeTakeFirst();
+  return sp && consentFingerprint(sp.entityId, sp.nameIdFormat, await attributesOf(ctx, actor.user, appId));
 }
 
-/** The page's question; a trusted app, or one the person already allowed to be told the same
- *  (remembered consent), is allowed without asking. */
+/** Whether the person already allowed the app to be told the same (remembered consent). */
+async function consentStands(ctx: Ctx, actor: Actor, appId: string): Promise<boolean> {
+  const fingerprint = await fingerprintFor(ctx, actor, appId);
+  return fingerprint !== undefined && (await consentRemembered(ctx, actor.id, appId, fingerprint));
+}
+
+/** A trusted app, or one whose consent stands, is allowed without asking. */
+const allowedWithoutAsking = async (ctx: Ctx, actor: Actor, appId: string) =>
+  (await consentStands(ctx, actor, appId)) || (await isTrusted(oidcDb(ctx.db), appId));
+
+/** The page's question: allowed without asking (`trusted`), and whether the app asks for a fresh
+ *  sign-in first (`signInAgain`: the page offers "Sign in again"). */
 export async function requestDetails(ctx: Ctx, actor: Actor, id: string) {
   const row = await pending(ctx, id);
   const app = await ctx.db.selectFrom('apps').select('name').where('id', '=', row.appId).executeTakeFirstOrThrow();
-  const fingerprint = await fingerprintFor(ctx, actor, row.appId);
-  const remembered = fingerprint !== undefined && (await consentRemembered(ctx, actor.id, row.appId, fingerprint));
-  return { appId: row.appId, appName: app.name, trusted: remembered || (await isTrusted(oidcDb(ctx.db), row.appId)), remembered };
+  const remembered = await consentStands(ctx, actor, row.appId);
+  return {
+    appId: row.appId,
+    appName: app.name,
+    trusted: remembered || (await isTrusted(oidcDb(ctx.db), row.appId)),
+    remembered,
+    signInAgain: await needsFreshSignIn(ctx, actor, row),
+  };
 }
 
-/** Records the person's answer; the browser then opens the answer page (which posts to the app). */
+/** Records the person's answer; the browser then opens the answer page (which posts to the app).
+ *  Allowing a ForceAuthn request from a session older than it ends that session and answers 401
+ *  (sign in again), as OpenID Connect's prompt=login does. */
 export async function answerRequest(ctx: Ctx, actor: Actor, id: string, allow: boolean) {
   const row = await pending(ctx, id);
   if (row.answeredBy && row.answeredBy !== actor.id) throw notFound('Sign-in request');
+  if (allow && (await needsFreshSignIn(ctx, actor, row))) {
+    await ctx.sessions.revoke(actor.sessionId);
+    throw new ApiError(401, SIGN_IN_AGAIN);
+  }
   await ctx.db
     .updateTable('samlRequests')
     .set({ answer: allow ? 'allow' : 'deny', answeredBy: actor.id })
@@ -243,23 +302,75 @@ function nameIdOf(sp: SamlServiceProviderTable, user: Actor['user']): string | u
   return user.username;
 }
 
-/** The answer page's Response: the pending sign-in is used once; a sign-in recorded in the audit log. */
+/** The answer page's Response: the pending sign-in is used once; a sign-in recorded in the audit
+ *  log. The Response is built before the pending sign-in is used up; if it cannot be built (an
+ *  encryption certificate stored before such keys were refused, say), the app is told with the
+ *  Responder status and the failure is audited, instead of the request vanishing behind a 500. */
 export async function issueResponse(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<PostToApp> {
   const row = await pending(ctx, id);
   if (row.answeredBy !== actor.id) throw new ApiError(409, 'Answer the sign-in request first');
-  const taken = await ctx.db.deleteFrom('samlRequests').where('id', '=', id).executeTakeFirst();
-  if (Number(taken.numDeletedRows) !== 1) throw notFound('Sign-in request');
+  // Allowed, then opened from an older session of the same person: a ForceAuthn request still waits.
+  if (row.answer === 'allow' && (await needsFreshSignIn(ctx, actor, row))) throw new ApiError(401, SIGN_IN_AGAIN);
   const sp = await ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', row.appId).executeTakeFirst();
   if (!sp) throw notFound('App');
+  const refuse = async (second: string | undefined, code: string) => {
+    await useUp(ctx, id);
+    return ((await refusal(ctx, sp, row.acsUrl, row.requestId, row.relayState, second, code)) as { post: PostToApp }).post;
+  };
   const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', actor.id).executeTakeFirst();
-  if (row.answer !== 'allow' || !maySignIn(user) || !(await appEnabled(ctx, sp.appId))) {
-    const outcome = await refusal(ctx, sp, row.acsUrl, row.requestId, row.relayState, 'RequestDenied', 'Responder');
-    return (outcome as { post: PostToApp }).post;
-  }
+  if (row.answer !== 'allow' || !maySignIn(user) || !(await appEnabled(ctx, sp.appId))) return refuse('RequestDenied', 'Responder');
   const nameId = nameIdOf(sp, actor.user);
-  if (!nameId) return ((await refusal(ctx, sp, row.acsUrl, row.requestId, row.relayState, 'InvalidNameIDPolicy', 'Requester')) as { post: PostToApp }).post;
+  if (!nameId) return refuse('InvalidNameIDPolicy', 'Requester');
   const now = ctx.now();
   const sessionIndex = `_${randomBytes(20).toString('hex')}`;
+  let samlResponse: string;
+  try {
+    samlResponse = await signedAssertion(ctx, actor, sp, row, nameId, sessionIndex);
+  } catch (error) {
+    console.error('SAML response for app', sp.appId, error);
+    await ctx.audit.standalone({
+      action: 'app.sign_in',
+      actor,
+      target: { type: 'app', id: sp.appId },
+      ip,
+      success: false,
+      detail: { protocol: 'saml', reason: 'response_failed' },
+    });
+    return refuse(undefined, 'Responder');
+  }
+  await ctx.audit.change(async () => {
+    await useUp(ctx, id);
+    await ctx.db
+      .insertInto('samlSessions')
+      .values({ sessionIndex, appId: sp.appId, userId: actor.id, nameId, consoleSessionId: actor.sessionId, createdAt: now })
+      .execute();
+    await ctx.audit.record({
+      action: 'app.sign_in',
+      actor,
+      target: { type: 'app', id: sp.appId },
+      ip,
+      detail: { protocol: 'saml', initiatedBy: row.requestId ? 'app' : 'portal' },
+    });
+  });
+  return { acsUrl: row.acsUrl, samlResponse, relayState: row.relayState };
+}
+
+/** Takes the pending sign-in `id` (once: a second answer page finds none). */
+async function useUp(ctx: Ctx, id: string): Promise<void> {
+  const taken = await ctx.db.deleteFrom('samlRequests').where('id', '=', id).executeTakeFirst();
+  if (Number(taken.numDeletedRows) !== 1) throw notFound('Sign-in request');
+}
+
+/** The Success Response for the person, signed (and encrypted) as the app is registered, base64. */
+async function signedAssertion(
+  ctx: Ctx,
+  actor: Actor,
+  sp: SamlServiceProviderTable,
+  row: { acsUrl: string; requestId: string | null },
+  nameId: string,
+  sessionIndex: string,
+): Promise<string> {
+  const now = ctx.now();
   const session = await ctx.db.selectFrom('sessions').select('createdAt').where('id', '=', actor.sessionId).executeTakeFirst();
   const { xml, responseId, assertionId } = buildResponse(
     { issuer: idpEndpoints(ctx).entityId, recipient: row.acsUrl, inResponseTo: row.requestId, now },
@@ -277,18 +388,5 @@ export async function issueResponse(ctx: Ctx, actor: Actor, id: string, ip: stri
   let signed = sp.signAssertion ? signElement(xml, assertionId!, key!) : xml;
   if (sp.encryptionCert) signed = await encryptAssertion(signed, assertionId!, sp.encryptionCert, toSamlProvider(sp).assertionEncryption);
   if (sp.signResponse) signed = signElement(signed, responseId, key!);
-  await ctx.audit.change(async () => {
-    await ctx.db
-      .insertInto('samlSessions')
-      .values({ sessionIndex, appId: sp.appId, userId: actor.id, nameId, consoleSessionId: actor.sessionId, createdAt: now })
-      .execute();
-    await ctx.audit.record({
-      action: 'app.sign_in',
-      actor,
-      target: { type: 'app', id: sp.appId },
-      ip,
-      detail: { protocol: 'saml', initiatedBy: row.requestId ? 'app' : 'portal' },
-    });
-  });
-  return { acsUrl: row.acsUrl, samlResponse: Buffer.from(signed).toString('base64'), relayState: row.relayState };
+  return Buffer.from(signed).toString('base64');
 }

@@ -12,7 +12,7 @@ import { fieldError, notFound, type FieldError } from '../http/errors';
 import { assertOutboundUri } from '../http/outbound-field';
 import { outboundFetch, outboundPolicy } from '../http/outbound-address';
 import { readSpMetadata, type AcsService, type SpMetadata } from '../saml/sp-metadata';
-import { toPem } from '../saml/certificates';
+import { hasRsaKey, toPem } from '../saml/certificates';
 import { SamlError, MAX_XML_BYTES } from '../saml/xml';
 import { idpEndpoints } from '../saml/endpoints';
 
@@ -47,10 +47,13 @@ export async function providerOf(ctx: Ctx, actor: Actor, appId: string) {
   return { provider: row ? toSamlProvider(row) : null, idp: idpEndpoints(ctx) };
 }
 
+/** The field the body's metadata came from. */
+const metadataFieldOf = (body: Body) => (body.metadataXml ? 'metadataXml' : 'metadataUrl');
+
 /** The metadata of the body: pasted, or fetched from its URL (a public address unless the operator
  *  allows more); a document that cannot be read answers 400 on the field it came from. */
 async function metadataOf(ctx: Ctx, body: Body): Promise<SpMetadata | undefined> {
-  const field = body.metadataXml ? 'metadataXml' : 'metadataUrl';
+  const field = metadataFieldOf(body);
   let xml = body.metadataXml;
   if (!xml && body.metadataUrl) {
     await assertOutboundUri(ctx, 'metadataUrl', body.metadataUrl);
@@ -106,6 +109,9 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
       .executeTakeFirst();
     if (taken) fields.push({ field: 'entityId', rule: 'rule.samlEntityIdTaken' });
   }
+  if (encryptionCert && !hasRsaKey(encryptionCert)) fields.push({ field: 'encryptionCert', rule: 'rule.encryptionCertRsa' });
+  else if (encryptionCert === undefined && metadata?.encryptionCert && !hasRsaKey(metadata.encryptionCert))
+    fields.push({ field: metadataFieldOf(body), rule: 'rule.encryptionCertRsa' });
   const wantRequestsSigned = body.wantRequestsSigned ?? metadata?.wantRequestsSigned ?? was?.wantRequestsSigned === 1;
   const spCert = signingCert === undefined ? (metadata?.signingCert ?? was?.signingCert ?? null) : signingCert;
   if (wantRequestsSigned && !spCert) fields.push({ field: 'signingCert', rule: 'rule.required' });
@@ -138,12 +144,14 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
   return { provider: toSamlProvider(row), idp: idpEndpoints(ctx) };
 }
 
-/** The app stops being a service provider (its SAML sessions end with it). */
+/** The app stops being a service provider (its SAML sessions and remembered consents end with it:
+ *  a service provider registered on the app later is asked about afresh). */
 export async function removeProvider(ctx: Ctx, actor: Actor, appId: string, ip: string) {
   await manageableApp(ctx, actor, appId);
   await ctx.audit.change(async () => {
     await ctx.db.deleteFrom('samlServiceProviders').where('appId', '=', appId).execute();
     await ctx.db.deleteFrom('samlSessions').where('appId', '=', appId).execute();
+    await ctx.db.deleteFrom('samlConsents').where('appId', '=', appId).execute();
     await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { saml: null } });
   });
   return { provider: null, idp: idpEndpoints(ctx) };

@@ -96,7 +96,8 @@ export const samlRequestParams = v.object({ id: v.pipe(v.string('rule.required')
 
 /** A sign-in to an app waiting for the person (the SAML sign-in page). `trusted`: allowed without
  *  asking (a trusted app, or the person's consent to this app is remembered: `remembered`). */
-export const samlRequest = v.object({ appId: v.string(), appName: v.string(), trusted: v.boolean(), remembered: v.boolean() });
+/** `signInAgain`: the app asked for a fresh sign-in (ForceAuthn) and this session is older. */
+export const samlRequest = v.object({ appId: v.string(), appName: v.string(), trusted: v.boolean(), remembered: v.boolean(), signInAgain: v.boolean() });
 
 /** Where the browser goes next: the page that posts the assertion to the app, or back to the app
  *  with a refusal. */
