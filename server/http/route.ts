@@ -21,11 +21,9 @@ import { underFieldRules } from '../field-rules-scope';
 import type { CallDeclaration, HandlerAnswer } from '../../src/core/contract/declare';
 import { cutTo } from './answer-cut';
 
-export type { Permission };
-
 /** public: anyone; otherwise a signed-in, enabled user holding the permission code (see the
  *  `Permission` map of src/core/permission-codes.ts). */
-export type Access = 'public' | Permission;
+type Access = 'public' | Permission;
 
 type Schema = v.GenericSchema;
 type Out<S> = S extends Schema ? v.InferOutput<S> : undefined;
@@ -38,7 +36,7 @@ export interface ApiRequest<B, Q, P> {
   raw: FastifyRequest;
 }
 
-export interface SignedInRequest<B, Q, P> extends ApiRequest<B, Q, P> {
+interface SignedInRequest<B, Q, P> extends ApiRequest<B, Q, P> {
   actor: Actor;
 }
 

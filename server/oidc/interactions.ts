@@ -54,7 +54,7 @@ export function freshEnough(interaction: Interaction, signIn: ConsoleSignIn, now
   return maxAge === undefined || afterRequest || now - signIn.signedInAt <= maxAge * 1000;
 }
 
-const SIGN_IN_AGAIN = 'This app asks you to sign in again';
+export const SIGN_IN_AGAIN = 'This app asks you to sign in again';
 
 export async function interactionDetails(provider: Provider, db: Kysely<OidcDatabase>, uid: string, signIn: ConsoleSignIn) {
   const interaction = await interactionOf(provider, uid);

@@ -21,7 +21,7 @@ import * as idps from '../services/idps';
 
 const tags = ['Third-party sign-in'];
 /** The complement's answer when a code was sent to a typed email or phone (server/auth/third-party.ts). */
-export const CONFIRM_TYPED_CONTACTS = 'Signed in. A code was sent to the email or phone number you entered: it becomes your address once you confirm that code';
+const CONFIRM_TYPED_CONTACTS = 'Signed in. A code was sent to the email or phone number you entered: it becomes your address once you confirm that code';
 
 /** A third-party sign-in opened over someone's live session (the person's own, or a victim's who
  *  followed a link) goes on only once the person confirmed the switch (`switchAccount`). */

@@ -1,10 +1,10 @@
 // A tenant's directory connection (LDAP or Active Directory, docs/ldap.md): read, save (the bind
-// secret write-only: empty keeps the stored one), remove, test, synchronise now, and its reports.
+// secret write-only: empty keeps the stored one), test, synchronise now, and its reports.
 import * as calls from '../contract/ldap';
-import type { LdapConnection, LdapSettings, LdapSyncReport, LdapTestAnswer } from '../schemas/ldap';
+import type { LdapConnection, LdapSyncReport, LdapTestAnswer } from '../schemas/ldap';
 import { call, type CallBody } from './call';
 
-export type { LdapConnection, LdapSettings, LdapSyncReport, LdapTestAnswer };
+export type { LdapConnection, LdapSyncReport, LdapTestAnswer };
 
 export type LdapConnectionBody = CallBody<typeof calls.putTenantsLdap>;
 
@@ -15,10 +15,6 @@ export function get(tenantId: string): Promise<LdapConnection | null> {
 /** Silent: the form shows field errors itself. */
 export function save(tenantId: string, body: LdapConnectionBody): Promise<LdapConnection> {
   return call(calls.putTenantsLdap, { params: { id: tenantId }, body }, { silent: true });
-}
-
-export function remove(tenantId: string): Promise<null> {
-  return call(calls.deleteTenantsLdap, { params: { id: tenantId } });
 }
 
 /** Tests the stored connection; the answer names the step that failed. */

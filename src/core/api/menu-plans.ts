@@ -26,7 +26,7 @@ export function appMenuList(query: CallInput<typeof getAppMenus>['query'] = {}):
  * screen's own name (`route`'s text key) rather than English; otherwise the name as written (a
  * text key also works, see nameText in src/core/i18n).
  */
-export function itemName(item: Pick<PlanMenuItem, 'name' | 'nameZh'>, locale: Locale, route?: MenuItem): string {
+function itemName(item: Pick<PlanMenuItem, 'name' | 'nameZh'>, locale: Locale, route?: MenuItem): string {
   if (locale !== 'zh') return item.name;
   return item.nameZh || route?.name || item.name;
 }

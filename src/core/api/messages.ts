@@ -24,7 +24,7 @@ export function history(page: number = PAGING.page, size: number = PAGING.size):
 }
 
 /** The number of unread in-site messages (silent: a badge must not raise errors). */
-export async function unreadCount(): Promise<number> {
+async function unreadCount(): Promise<number> {
   return (await call(getMessagesUnreadCount, {}, { silent: true })).count;
 }
 

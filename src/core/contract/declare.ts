@@ -13,7 +13,7 @@
 // effects (rollup.config.mjs `declarationsOnly` lists those a sign-in or dialog call reaches).
 import type * as v from 'valibot';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 type Schema = v.GenericSchema;
 

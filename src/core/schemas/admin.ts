@@ -6,9 +6,9 @@ import { id, pagedList, version } from './common';
 import { user, userListQuery } from './users';
 
 /** Columns a user list can be sorted by (each has an index). */
-export const userSortProps = ['username', 'realName', 'createdAt'] as const;
+const userSortProps = ['username', 'realName', 'createdAt'] as const;
 export type UserSortProp = (typeof userSortProps)[number];
-export const sortOrders = ['asc', 'desc'] as const;
+const sortOrders = ['asc', 'desc'] as const;
 export type SortOrder = (typeof sortOrders)[number];
 
 /** GET /user: paging and search, plus sorting and the tenant filter (subtree by default, or that tenant only). */
@@ -21,7 +21,7 @@ export const adminUserListQuery = v.object({
 export const adminUserList = pagedList(user);
 
 /** The roles of one app as one user holds them. */
-export const userAppRoles = v.object({
+const userAppRoles = v.object({
   appId: v.string(),
   appName: v.string(),
   roles: v.array(v.object({ id: v.string(), name: v.string(), assigned: v.boolean() })),

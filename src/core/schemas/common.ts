@@ -6,7 +6,7 @@ import { rules } from '../validation';
 import { idRule, uploadedImage } from '../validation/stored';
 
 /** The paging cap: a list never answers more than this many rows at once. */
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 
 /** A positive integer given as text (query strings), as a number. */
 const positiveIntegerText = (fallback: number) =>

@@ -31,7 +31,7 @@ export const linkBody = v.object({
 });
 
 /** A provider's button icon (see uploadedImage). */
-export const idpIcon = uploadedImage;
+const idpIcon = uploadedImage;
 
 /** Scope names (space or comma separated; 'openid' is always asked). */
 const scopes = v.pipe(v.string('rule.scopes'), v.maxLength(500, 'rule.maxLength?max=500'), v.regex(/^[\w:./, -]*$/, 'rule.scopes'));

@@ -18,7 +18,7 @@ const required = (max: number) => v.pipe(line(max), v.minLength(1, 'rule.require
 const attribute = v.pipe(v.string('rule.required'), v.regex(/^(?:[A-Za-z][\w-]{0,63})?$/, 'rule.ldapAttribute'));
 
 /** Which directory attribute fills which field of a person here. */
-export const ldapMapping = v.object({
+const ldapMapping = v.object({
   /** The sign-in name (sAMAccountName, userPrincipalName, uid). */
   username: v.pipe(attribute, v.minLength(1, 'rule.required')),
   realName: attribute,
@@ -36,9 +36,9 @@ export const ldapMapping = v.object({
 export type LdapMapping = v.InferOutput<typeof ldapMapping>;
 
 /** A directory group (its DN) whose members hold a role here. */
-export const ldapGroupRole = v.object({ groupDn: required(1024), roleId: id });
+const ldapGroupRole = v.object({ groupDn: required(1024), roleId: id });
 
-export const ldapSettings = v.object({
+const ldapSettings = v.object({
   /** ldap://host[:port] or ldaps://host[:port]. */
   url: v.pipe(required(512), v.regex(/^ldaps?:\/\/[A-Za-z0-9.[\]:-]+(?::\d{1,5})?\/?$/i, 'rule.ldapUrl')),
   /** Upgrade an ldap:// connection with StartTLS before binding. */

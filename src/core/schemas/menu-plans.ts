@@ -25,7 +25,7 @@ const menuPath = v.pipe(
   v.check((value) => patterns.path.test(value) || patterns.url.test(value), 'rule.path'),
 );
 
-export const planMenuItem: v.GenericSchema<PlanMenuItem> = v.object({
+const planMenuItem: v.GenericSchema<PlanMenuItem> = v.object({
   name: v.pipe(v.string('rule.required'), v.trim(), v.nonEmpty('rule.required'), v.maxLength(60, 'rule.maxLength?max=60')),
   nameZh: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(60, 'rule.maxLength?max=60'))),
   path: menuPath,

@@ -17,7 +17,7 @@ export const InboxStatus = { Unread: 'unread', Read: 'read' } as const;
 /** What the answer shows instead of a stored secret; sending it back (or leaving the setting out) keeps the secret. */
 export const SECRET_MASK = '********';
 
-export type ChannelFieldKind = 'text' | 'url' | 'port' | 'email' | 'select' | 'json';
+type ChannelFieldKind = 'text' | 'url' | 'port' | 'email' | 'select' | 'json';
 
 /** The settings a channel may have (their labels are texts of the console, checked by the typecheck). */
 export type ChannelSettingName =
@@ -73,7 +73,7 @@ export const channelFields: Record<MessageServiceType, readonly ChannelField[]> 
 };
 
 export const serviceTypes = Object.values(MessageServiceType);
-export const serviceType = v.picklist(serviceTypes, 'rule.serviceType');
+const serviceType = v.picklist(serviceTypes, 'rule.serviceType');
 
 /** A JSON object whose values are texts (SMS template parameters with {{title}}/{{content}} placeholders). */
 const isStringMap = (value: string) => {
@@ -114,7 +114,7 @@ export function channelConfigSchema(type: MessageServiceType) {
   return v.object(entries, 'rule.required');
 }
 
-export const channelConfig = v.record(v.pipe(v.string(), v.maxLength(60)), v.pipe(v.string('rule.required'), v.maxLength(2000, 'rule.maxLength?max=2000')));
+const channelConfig = v.record(v.pipe(v.string(), v.maxLength(60)), v.pipe(v.string('rule.required'), v.maxLength(2000, 'rule.maxLength?max=2000')));
 const vendor = v.pipe(v.string('rule.required'), v.nonEmpty('rule.required'), v.maxLength(60, 'rule.maxLength?max=60'));
 
 export const channelBody = v.object({ name: rules.resourceName, serviceType, vendor, config: channelConfig, enabled: v.optional(v.boolean('rule.required')) });
@@ -192,12 +192,11 @@ export const messageSendBody = v.pipe(
     ['userIds'],
   ),
 );
-export type MessageSendInput = v.InferInput<typeof messageSendBody>;
 export const sendAnswer = v.object({ count: v.number(), skipped: v.number() });
 
 /** A message of mine: the inbox shows in-site ones; the history every kind (text only for in-site ones).
  *  `sender` is the name of the person who sent it; null: the console itself ("System"). */
-export const message = v.object({
+const message = v.object({
   id: v.string(),
   serviceType: v.string(),
   vendor: v.nullable(v.string()),

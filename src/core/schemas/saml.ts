@@ -46,7 +46,7 @@ const certificate = v.pipe(v.string('rule.certificate'), v.maxLength(16_384, 'ru
 /** An assertion consumer service; `index` is what an AuthnRequest's AssertionConsumerServiceIndex
  *  names (read from SP metadata; when absent, the service's position in the list). */
 const acsIndex = v.optional(v.pipe(v.number('rule.url'), v.integer('rule.url'), v.minValue(0, 'rule.url'), v.maxValue(65535, 'rule.url')));
-export const acsUrl = v.object({ url: samlUrl, binding: v.picklist(SAML_BINDINGS, 'rule.samlBinding'), index: acsIndex });
+const acsUrl = v.object({ url: samlUrl, binding: v.picklist(SAML_BINDINGS, 'rule.samlBinding'), index: acsIndex });
 
 /** The settings an administrator gives; any left out are read from the SP metadata (pasted, or
  *  fetched from `metadataUrl`), and a field given wins over the metadata. */
@@ -67,9 +67,9 @@ export const samlProviderBody = v.object({
 });
 
 /** This server as the identity provider: what an administrator gives the app. */
-export const samlIdpInfo = v.object({ entityId: v.string(), ssoUrl: v.string(), sloUrl: v.string(), metadataUrl: v.string() });
+const samlIdpInfo = v.object({ entityId: v.string(), ssoUrl: v.string(), sloUrl: v.string(), metadataUrl: v.string() });
 
-export const samlProvider = v.object({
+const samlProvider = v.object({
   appId: v.string(),
   entityId: v.string(),
   acsUrls: v.array(v.object({ url: v.string(), binding: v.picklist(SAML_BINDINGS), index: v.optional(v.number()) })),
@@ -88,7 +88,7 @@ export const samlProvider = v.object({
 /** The app's SAML settings (null when it is not a service provider) and this identity provider. */
 export const samlProviderAnswer = v.object({ provider: v.nullable(samlProvider), idp: samlIdpInfo });
 
-export const samlKeyState = v.picklist(['active', 'next', 'previous']);
+const samlKeyState = v.picklist(['active', 'next', 'previous']);
 export type SamlKeyState = v.InferOutput<typeof samlKeyState>;
 export const samlKeyList = v.array(v.object({ id: v.string(), state: samlKeyState, createdAt: v.number() }));
 

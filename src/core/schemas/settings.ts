@@ -14,7 +14,7 @@ const between = (min: number, max: number) => rules.range(min, max);
 /** Password rules on top (which always asks for a digit and a non-digit): the length within
  *  the bounds, further character classes, how many earlier passwords may not be reused, and
  *  after how many days a password expires (0: never). */
-export const passwordPolicy = v.pipe(
+const passwordPolicy = v.pipe(
   v.object({
     minLength: between(PASSWORD.minLength, PASSWORD.maxLength),
     maxLength: between(PASSWORD.minLength, PASSWORD.maxLength),
@@ -166,7 +166,7 @@ export const systemConfig = v.object({
 });
 
 /** Other settings. */
-export const otherSettings = v.object({
+const otherSettings = v.object({
   showSettings: v.boolean('rule.required'),
   fixedHeader: v.boolean('rule.required'),
   sidebarLogo: v.boolean('rule.required'),

@@ -65,7 +65,7 @@ export const clientStatus = v.object({
 export const clientSecretAnswer = v.object({ clientId: v.string(), clientSecret: v.string(), issuer: v.string() });
 
 /** At most this many post-logout redirect URIs per app. */
-export const MAX_POST_LOGOUT_URIS = 10;
+const MAX_POST_LOGOUT_URIS = 10;
 
 /** A logout URI: an http(s) URL like the callback URLs, without a fragment. */
 const logoutUri = v.pipe(

@@ -7,14 +7,14 @@ export const bulkUserActions = ['enable', 'disable', 'unlock', 'delete'] as cons
 export type BulkUserAction = (typeof bulkUserActions)[number];
 
 /** At most this many users per call (a page of the list holds at most 100). */
-export const MAX_BULK_USERS = 100;
+const MAX_BULK_USERS = 100;
 
 export const bulkUserBody = v.object({
   action: v.picklist(bulkUserActions, 'rule.ids'),
   ids: v.pipe(v.array(id, 'rule.userIds'), v.minLength(1, 'rule.required'), v.maxLength(MAX_BULK_USERS, `rule.maxLength?max=${MAX_BULK_USERS}`)),
 });
 
-export const bulkUserResult = v.object({
+const bulkUserResult = v.object({
   id: v.string(),
   ok: v.boolean(),
   /** The HTTP status the same action on this user alone would answer (200 when it worked). */

@@ -43,7 +43,7 @@ export const importRow = v.object({
 });
 export type ImportRow = v.InferOutput<typeof importRow>;
 
-export const importModes = ['check', 'apply'] as const;
+const importModes = ['check', 'apply'] as const;
 export type ImportMode = (typeof importModes)[number];
 export const importQuery = v.object({ mode: v.optional(v.picklist(importModes, 'rule.importMode'), 'check') });
 
@@ -52,13 +52,13 @@ export type ImportStatus = (typeof ImportStatus)[keyof typeof ImportStatus];
 
 /** A refused row: its number in the file (the header is row 1), the username when readable, the
  *  field and its rule (a `rule.*` key, as in a form's field errors). */
-export const importProblem = v.object({ row: v.number(), username: v.string(), field: v.string(), rule: v.string() });
+const importProblem = v.object({ row: v.number(), username: v.string(), field: v.string(), rule: v.string() });
 export type ImportProblem = v.InferOutput<typeof importProblem>;
 
 /** The problems an answer lists at most (`failed` counts every refused row). */
 export const MAX_LISTED_PROBLEMS = 1_000;
 
-export const importErrors = ['restarted', 'unexpected'] as const;
+const importErrors = ['restarted', 'unexpected'] as const;
 
 export const importJob = v.object({
   id: v.string(),

@@ -4,7 +4,7 @@ import { loginCode } from '../validation';
 import { availabilityStatus, profileFields, userExtraProp, userFields } from '../validation/user';
 import { fieldRule } from '../validation/field-rules';
 import { keptText } from '../validation/changed-fields';
-import { id, pageQueryFields, pagedList, transformedPassword, version } from './common';
+import { id, pageQueryFields, transformedPassword, version } from './common';
 
 /** Columns a user list can be searched by (each has an index). */
 export const userSearchProps = ['username', 'realName', 'email', 'mobilePhone'] as const;
@@ -94,8 +94,6 @@ export const user = v.object({
   locked: v.boolean(),
   createdAt: v.number(),
 });
-
-export const userList = pagedList(user);
 
 /** POST /user/{id}/password: an administrator's reset (id, username, the administrator's own
  *  password) or a self reset (loginUserId, the old password). */

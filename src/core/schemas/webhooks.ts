@@ -38,11 +38,11 @@ export const WEBHOOK_TEST_EVENT = 'webhook.test';
 export const WebhookDeliveryStatus = { Queued: 'queued', Sending: 'sending', Delivered: 'delivered', Failed: 'failed' } as const;
 export type WebhookDeliveryStatus = (typeof WebhookDeliveryStatus)[keyof typeof WebhookDeliveryStatus];
 
-export const WEBHOOK_URL_MAX = 2000;
+const WEBHOOK_URL_MAX = 2000;
 
 /** An http(s) URL without credentials or fragment; whether its address may be reached is the
  *  server's check (server/http/outbound-address.ts), at save and at send time. */
-export const webhookUrl = v.pipe(
+const webhookUrl = v.pipe(
   rules.url,
   v.maxLength(WEBHOOK_URL_MAX, `rule.maxLength?max=${WEBHOOK_URL_MAX}`),
   v.check((value) => {
@@ -105,7 +105,7 @@ export const webhookListQuery = v.object({ ...pageQueryFields, tenantId: v.optio
 export const webhookWithSecret = v.object({ ...webhook.entries, secret: v.string() });
 export const webhookSecret = v.object({ secret: v.string(), previousSecretUntil: v.number() });
 
-export const webhookAttempt = v.object({
+const webhookAttempt = v.object({
   at: v.number(),
   durationMs: v.number(),
   /** The receiver's HTTP status; null when no answer came (refused address, network, timeout). */

@@ -18,7 +18,7 @@ function enabledProviders(): Promise<CallAnswer<typeof getIdps>> {
 }
 
 /** Where a provider's sign-in starts (the server redirects to the provider). */
-export function providerStartUrl(code: string, redirect: string | undefined): string {
+function providerStartUrl(code: string, redirect: string | undefined): string {
   return apiUrl(apiPath`/interaction/idp/${code}/authorize`, { redirect });
 }
 
