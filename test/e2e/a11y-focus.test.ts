@@ -4,13 +4,14 @@
 // Shift+Tab pressed more times than it has controls never leave it, it is aria-modal and the rest
 // of the console is inert while it is open, Escape closes it and the focus goes back to its opener.
 // An open menu and the narrow screen's menu drawer keep Tab inside too. After a route change the focus is on the new page's heading;
-// a failed sign-in keeps the focus on the form and announces the error once.
+// a failed sign-in keeps the focus on the form and announces the error once. A dialog opened from a
+// menu gives the focus back to the menu's button on every opening, after moves in place too.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { ADMIN, openPage, type WatchedPage, startServerAndBrowser } from './harness';
 import { until } from './admin-support';
-import { CHANNEL, choose, MEMBER, seedSample, text, type Locale } from './a11y-support';
+import { CHANNEL, choose, MEMBER, navigateInApp, seedSample, text, type Locale } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser();
 
@@ -229,6 +230,35 @@ for (const locale of ['en', 'zh'] as const) {
     });
   });
 }
+
+// A menu's item opens a dialog in the commit that removes the menu, focused item and all, once the
+// dialog's code is loaded (its second opening on a page): the console walked in place from the
+// settings screen to home and opened each account dialog twice, as an administrator does.
+test('an account dialog opened from the account menu gives the focus back to the menu button, every time, after moving in place', async () => {
+  await withPage('en', async ({ page }) => {
+    await signIn(page, 'en');
+    await navigateInApp(page, '/operate/setting');
+    await navigateInApp(page, '/home/index');
+    const accountMenu = page.getByRole('button', { name: text('en', 'console:user.menu', { name: ADMIN.username }) });
+    for (const round of [1, 2]) {
+      for (const item of ['console:user.profile', 'console:user.resetPassword', 'console:user.logout']) {
+        const where = `${text('en', item)} (opening ${round})`;
+        await accountMenu.focus();
+        await accountMenu.press('Enter');
+        await page.getByRole('menu').waitFor();
+        await pressUntil(page, 'ArrowDown', (element) => element.role === 'menuitem' && element.text.includes(text('en', item)), item, 8);
+        await page.keyboard.press('Enter');
+        const dialog = page.getByRole('dialog').or(page.getByRole('alertdialog'));
+        await dialog.waitFor();
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
+        await until(() => isFocused(accountMenu), 3000).catch(async () =>
+          assert.fail(`${where}: the focus did not go back to the account menu button but to ${JSON.stringify(await focused(page))}`),
+        );
+      }
+    }
+  });
+});
 
 test('the side menu drawer of a narrow screen keeps the focus inside and gives it back', async () => {
   const watched = await openPage(browser, { viewport: { width: 800, height: 800 } });

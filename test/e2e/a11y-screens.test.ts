@@ -91,17 +91,8 @@ const where = (name: string) => `${shown.locale}/${shown.theme} ${name}`;
 function dialogs(combination: Combination): { name: string; open: () => Promise<Locator> }[] {
   const { locale } = combination;
   const accountMenu = () => page.getByRole('button', { name: text(locale, 'console:user.menu', { name: ADMIN.username }) });
-  /** Dialogs opened one after another on the same screen share one load of it (Escape keeps it). */
-  // Each screen a dialog opens on is loaded afresh (then shown in the combination): after the console
-  // has moved in place from the settings screen to home, its account dialogs no longer give the
-  // focus back to the account menu, a fault of the console that walking in place would add here.
-  const visit = async (path: string) => {
-    if (new URL(page.url()).pathname === path) return;
-    await page.goto(`${server.url}${path}`);
-    await settled(page);
-    shown = zhLight;
-    await show(combination);
-  };
+  /** Moves in place to the screen a dialog opens on (dialogs on the same screen share it: Escape keeps it). */
+  const visit = (path: string) => navigateInApp(page, path);
   const fromAccountMenu = (item: string) => async () => {
     await visit('/home/index');
     await accountMenu().click();

@@ -84,6 +84,13 @@ function openerOf(focused: HTMLElement | null): HTMLElement | null {
 export function useShadowModal(overlayClass: string, fields?: { current: Element | null }) {
   const opener = useRef<HTMLElement | null>(null);
   const [content, setContent] = useState<HTMLDivElement | null>(null);
+  // The opener is also read while the dialog is not up yet, in the render that opens it: that
+  // render comes before the commit that opens it, which may also remove a menu (and its focused
+  // item) the dialog was opened from, so by onOpenAutoFocus the focus can already be on nothing (a
+  // dialog whose code is loaded mounts in that same commit; one still loading mounts later, after
+  // the menu gave the focus back to its button).
+  const beforeOpening = useRef<HTMLElement | null>(null);
+  if (!content) beforeOpening.current = openerOf(deepActiveElement());
   const returnFocus = () => {
     if (opener.current?.isConnected) opener.current.focus();
   };
@@ -103,7 +110,8 @@ export function useShadowModal(overlayClass: string, fields?: { current: Element
     'aria-modal': true,
     onOpenAutoFocus: (event: Event) => {
       event.preventDefault();
-      opener.current = openerOf(deepActiveElement());
+      const focused = openerOf(deepActiveElement());
+      opener.current = focused && focused !== document.body ? focused : beforeOpening.current;
       const container = event.currentTarget as HTMLElement;
       focusInitial(container, fields?.current ?? container);
     },
