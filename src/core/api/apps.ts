@@ -4,14 +4,12 @@ import type * as v from 'valibot';
 import { PAGING } from '../config';
 import * as calls from '../contract/apps';
 import type { CallAnswer } from '../contract/declare';
-import type { app, appCreateBody, memberUser, role } from '../schemas/resources';
-import type { privilege, privilegeBody } from '../schemas/privileges';
+import type { app, memberUser, role } from '../schemas/resources';
+import type { privilege } from '../schemas/privileges';
 import { call, callList, type CallBody } from './call';
 
 export type App = v.InferOutput<typeof app>;
-type AppFields = v.InferInput<typeof appCreateBody>;
 export type Privilege = v.InferOutput<typeof privilege>;
-type PrivilegeFields = v.InferInput<typeof privilegeBody>;
 export type Role = v.InferOutput<typeof role>;
 export type Member = v.InferOutput<typeof memberUser>;
 
