@@ -33,7 +33,9 @@ after(() => {
 /** Starts the server with `env` (over a clean environment) and resolves when it exits. */
 async function start(env: Record<string, string>, options: { uid?: number; gid?: number } = {}) {
   const [command, args] = serverCommand();
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(IAM_|DATABASE_URL$|PORT$|HOST$)/.test(name)));
+  // The server's settings are left out; IAM_BETTER_SQLITE3 is not one: it names the SQLite driver
+  // built for the Node.js the suite runs on (scripts/node-runtime.mjs).
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(IAM_(?!BETTER_SQLITE3$)|DATABASE_URL$|PORT$|HOST$)/.test(name)));
   const childEnv = { ...clean, IAM_LOG: '0', HOST: '127.0.0.1', PORT: String(await freePort()), IAM_ADMIN_PASSWORD: 'Start-failure-1', ...env };
   return promisify(command, args, childEnv, options);
 }
