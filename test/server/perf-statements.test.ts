@@ -18,12 +18,12 @@ import { Permission } from '../../src/core/permission-codes';
 import { RelyingParty } from './oidc-rp';
 
 /** Every statement (SQL text and parameters) the drivers run while `recording` is on (the server runs in this process), but
- *  the outbox workers' polls (messages, back-channel logouts, webhook deliveries and their clean-up),
+ *  the outbox workers' polls (messages, OIDC and SAML back-channel logouts, webhook deliveries and their clean-up),
  *  the provider's expiry sweep and the directory sync's minutely look for due connections (their
  *  own timers, which on a loaded machine tick inside a measured request). The settings version query counts: a
  *  signed-in request has it answered by its session lookup. */
 const BACKGROUND =
-  /from "messages" where "status"|from "oidc_logout_deliveries" where "status"|from "webhook_deliveries" where "(status|finished_at)"|delete from "oidc_payloads" where \("model", "id"\) in|from "ldap_connections" where "enabled"/;
+  /from "messages" where "status"|from "oidc_logout_deliveries" where "status"|from "saml_logout_deliveries" where|from "webhook_deliveries" where "(status|finished_at)"|delete from "oidc_payloads" where \("model", "id"\) in|from "ldap_connections" where "enabled"/;
 const statements: { text: string; parameters: unknown[]; prepared: boolean }[] = [];
 let recording = false;
 
