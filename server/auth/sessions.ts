@@ -106,6 +106,11 @@ function toOwnedApps(column: OwnedAppJson[] | string): OwnedApp[] {
   return apps.map(({ id, name, entrypoint }) => ({ id, name, ...(entrypoint ? { entrypoint } : {}) }));
 }
 
+/** When the session `sessionId` began (its sign-in), on the console's clock; undefined once it ended. */
+export async function sessionCreatedAt(db: Kysely<Database>, sessionId: string): Promise<number | undefined> {
+  return (await db.selectFrom('sessions').select('createdAt').where('id', '=', sessionId).executeTakeFirst())?.createdAt;
+}
+
 export class SessionService {
   private readonly sessionBySecret: SessionBySecret;
 

@@ -20,6 +20,7 @@ import { appResource } from './machine';
 import type { OidcDatabase } from './tables';
 import type { Database } from '../db/tables';
 import type { Ctx } from '../context';
+import { sessionCreatedAt } from '../auth/sessions';
 
 const scopesOf = (scope: unknown): string[] => (typeof scope === 'string' ? scope.split(' ').filter(Boolean) : []);
 
@@ -40,8 +41,8 @@ export interface ConsoleSignIn {
 /** The console session `sessionId` as the signed-in person `accountId` answering an interaction.
  *  The session's age is taken on the console's clock (ctx.now), the moment on the provider's. */
 export async function consoleSignIn(ctx: Ctx, sessionId: string, accountId: string): Promise<ConsoleSignIn> {
-  const session = await ctx.db.selectFrom('sessions').select('createdAt').where('id', '=', sessionId).executeTakeFirst();
-  return { sessionId, accountId, signedInAt: session ? Date.now() - (ctx.now() - session.createdAt) : 0 };
+  const createdAt = await sessionCreatedAt(ctx.db, sessionId);
+  return { sessionId, accountId, signedInAt: createdAt === undefined ? 0 : Date.now() - (ctx.now() - createdAt) };
 }
 
 /** Whether the sign-in is as fresh as the app asked: after the app's request with prompt=login,

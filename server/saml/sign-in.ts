@@ -38,6 +38,7 @@ import { Status } from '../../src/core/enums';
 import { mayOpenFromPortal } from './app-access';
 import { encryptAssertion } from './encryption';
 import { consentFingerprint, consentRemembered, forgetConsent, rememberConsent } from './consent';
+import { sessionCreatedAt } from '../auth/sessions';
 
 /** How long a sign-in waits for the person. */
 const PENDING_TTL_MS = 10 * 60_000;
@@ -154,8 +155,8 @@ const flag = (root: Element, name: string) => ['true', '1'].includes(root.getAtt
 
 /** Whether the console session `sessionId` began at or after `moment` (a sign-in that late). */
 async function signedInSince(ctx: Ctx, sessionId: string, moment: number): Promise<boolean> {
-  const session = await ctx.db.selectFrom('sessions').select('createdAt').where('id', '=', sessionId).executeTakeFirst();
-  return session !== undefined && session.createdAt >= moment;
+  const createdAt = await sessionCreatedAt(ctx.db, sessionId);
+  return createdAt !== undefined && createdAt >= moment;
 }
 
 /** Whether a ForceAuthn request still waits for the person to sign in again. */
