@@ -22,13 +22,18 @@ const CLAIM_MS = 30 * 60_000;
 
 const SYNC_RUNNING = 'A synchronisation of this directory is already running';
 
-async function claim(ctx: Ctx, connectionId: string): Promise<boolean> {
+/**
+ * Claims the connection for one run, only if no run holds it and none has finished since `row` was
+ * read: a burst of "Synchronise now", or one racing the scheduled tick, runs once.
+ */
+async function claim(ctx: Ctx, row: LdapConnectionRow): Promise<boolean> {
   const now = ctx.now();
   const result = await ctx.db
     .updateTable('ldapConnections')
     .set({ claimedUntil: now + CLAIM_MS })
-    .where('id', '=', connectionId)
+    .where('id', '=', row.id)
     .where('claimedUntil', '<', now)
+    .where((where) => (row.lastSyncAt === null ? where('lastSyncAt', 'is', null) : where('lastSyncAt', '=', row.lastSyncAt)))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -47,7 +52,7 @@ async function readDirectory(ctx: Ctx, row: LdapConnectionRow) {
 const groupsOf = (person: DirectoryPerson, byMember: Map<string, string[]>) => new Set([...person.groups, ...(byMember.get(person.dn.toLowerCase()) ?? [])]);
 
 export async function synchronise(ctx: Ctx, row: LdapConnectionRow, trigger: LdapSyncReport['trigger'], ip: string | null): Promise<LdapSyncReport> {
-  if (!(await claim(ctx, row.id))) throw new ApiError(409, SYNC_RUNNING);
+  if (!(await claim(ctx, row))) throw new ApiError(409, SYNC_RUNNING);
   const startedAt = ctx.now();
   const summary = emptySummary();
   try {

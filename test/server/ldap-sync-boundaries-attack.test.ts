@@ -12,6 +12,8 @@ import { GROUPS, groupLdif, personDn, personLdif, type Slapd } from './slapd';
 import { openLdapSettings, saveConnection, startDirectory } from './ldap-support';
 import type { LdapSettings, LdapSyncReport } from '../../src/core/schemas/ldap';
 import { synchroniseDue } from '../../server/ldap/scheduler';
+import { synchronise } from '../../server/ldap/sync';
+import { ApiError } from '../../server/http/errors';
 
 const STAFF = `cn=staff,${GROUPS}`;
 const PEOPLE_UIDS = ['dana', 'eli', 'finn'];
@@ -89,6 +91,15 @@ test('holds: Synchronise now in a burst, racing the scheduled tick, runs once (t
   const ran = (await reports()).length - before;
   assert.equal(ran, 1, `${ran} synchronisations ran at once`);
   assert.ok(statuses.filter((status) => status === 200).length <= 1);
+});
+
+test('holds: a scheduled run that read the connection before a manual run finished does not run it again', async () => {
+  await server.app.ctx.db.updateTable('ldapConnections').set({ lastSyncAt: 0 }).where('tenantId', '=', tenantId).execute();
+  const readByTheTick = await server.app.ctx.db.selectFrom('ldapConnections').selectAll().where('tenantId', '=', tenantId).executeTakeFirstOrThrow();
+  const before = (await reports()).length;
+  assert.equal((await admin.post(`/api/tenants/${tenantId}/ldap/sync`)).status, 200);
+  await assert.rejects(synchronise(server.app.ctx, readByTheTick, 'schedule', null), (error: unknown) => error instanceof ApiError && error.status === 409);
+  assert.equal((await reports()).length - before, 1);
 });
 
 test("holds: another tenant's administrator reaches neither the connection, its reports, its sync nor its test (404)", async () => {
