@@ -4,7 +4,7 @@
 // published typings (tsconfig.types.json → packages/iam-console/dist/types), the host demos
 // (scripts/demo-build.mjs), the server build, the Brotli and gzip copies of dist/
 // (scripts/precompress.mjs), and finally the two packages' folders (scripts/stage-packages.mjs).
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import { buildDemos } from './demo-build.mjs';
 import { writeManifest } from './manifest.mjs';
 import { precompress } from './precompress.mjs';
 import { stagePackages } from './stage-packages.mjs';
-import { addTypingExtensions, declareTexts } from './typings-extensions.mjs';
+import { addTypingExtensions, declareTexts, pruneUnreachableTypings } from './typings-extensions.mjs';
 
 async function buildBrowserBundle(options) {
   const started = Date.now();
@@ -35,7 +35,7 @@ async function buildBrowserBundle(options) {
   return true;
 }
 
-/** The .d.ts files package.json's exports name (`types`), emitted by tsc from the entries. */
+/** The .d.ts files package.json's exports name (`types`), emitted by tsc from the entries, and those they import. */
 function buildTypes() {
   const started = Date.now();
   const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
@@ -45,6 +45,11 @@ function buildTypes() {
   const types = fileURLToPath(new URL('../packages/iam-console/dist/types', import.meta.url));
   declareTexts(fileURLToPath(new URL('../src/core/i18n/locales/en', import.meta.url)), join(types, 'core/i18n/locales/en'));
   addTypingExtensions(types);
+  const entries = JSON.parse(readFileSync(new URL('../tsconfig.types.json', import.meta.url), 'utf8')).files.map((file) =>
+    file.replace(/^src\//, '').replace(/\.ts$/, '.d.ts'),
+  );
+  const removed = pruneUnreachableTypings(types, entries);
+  console.log(`typings: ${removed} .d.ts files no entry reaches left out`);
   console.log(`tsc: typings → packages/iam-console/dist/types/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return true;
 }

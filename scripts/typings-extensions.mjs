@@ -6,7 +6,7 @@
 // JSON, which a host could only read with `resolveJsonModule`: the typings get a declaration of
 // each file's shape instead (`./locales/en/login.json` becomes `./locales/en/login.js`).
 // test/hosts/react-host.test.ts checks a host under each resolution.
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const relativeImport = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.\.?\/[^'"]*)\2/g;
@@ -52,4 +52,30 @@ export function addTypingExtensions(folder) {
     }
   }
   return changed;
+}
+
+/**
+ * Deletes every .d.ts under `folder` that no entry reaches through its imports. tsc declares each
+ * module the entries import at run time (the typed call contract, the schemas behind it), though
+ * the public types name only some of them; a host never reads the rest.
+ */
+export function pruneUnreachableTypings(folder, entries) {
+  const reached = new Set();
+  const pending = entries.map((entry) => join(folder, entry));
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (reached.has(file)) continue;
+    reached.add(file);
+    for (const [, , , specifier] of readFileSync(file, 'utf8').matchAll(relativeImport)) {
+      pending.push(join(dirname(file), specifier.replace(/\.js$/, '.d.ts')));
+    }
+  }
+  let removed = 0;
+  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
+    const file = join(entry.parentPath, entry.name);
+    if (!entry.isFile() || !entry.name.endsWith('.d.ts') || reached.has(file)) continue;
+    rmSync(file);
+    removed += 1;
+  }
+  return removed;
 }
