@@ -11,9 +11,8 @@ import { useT } from '../../i18n';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import * as styles from './ClientPanel.css';
-import { PostLogoutUrisForm } from './PostLogoutUrisForm';
+import { ClientUrlsForm, backchannelLogoutUri, postLogoutUris } from './ClientUrlsForm';
 import { ClientSwitches } from './ClientSwitches';
-import { BackchannelLogoutForm } from './BackchannelLogoutForm';
 import { ClientTypeField } from './ClientTypeField';
 
 const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
@@ -99,15 +98,22 @@ export function ClientPanel({ app }: { app: App }) {
           )}
           {isClient && <ClientSwitches appId={app.id} client={client} onSaved={() => status.reload()} />}
           {isClient && (
-            <PostLogoutUrisForm
+            <ClientUrlsForm
               key={client.postLogoutRedirectUris.join('\n')}
               appId={app.id}
-              saved={client.postLogoutRedirectUris}
+              setting={postLogoutUris}
+              saved={client.postLogoutRedirectUris.join('\n')}
               onSaved={() => status.reload()}
             />
           )}
           {isClient && (
-            <BackchannelLogoutForm key={client.backchannelLogoutUri ?? ''} appId={app.id} saved={client.backchannelLogoutUri} onSaved={() => status.reload()} />
+            <ClientUrlsForm
+              key={client.backchannelLogoutUri ?? ''}
+              appId={app.id}
+              setting={backchannelLogoutUri}
+              saved={client.backchannelLogoutUri ?? ''}
+              onSaved={() => status.reload()}
+            />
           )}
         </>
       )}
