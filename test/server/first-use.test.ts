@@ -18,7 +18,10 @@ let smtp: SmtpReceiver;
 
 before(async () => {
   database = await createTestDatabase();
-  [server, smtp] = await Promise.all([spawnServer(database), startSmtp(SMTP.user, SMTP.password)]);
+  // One after the other: were they awaited together, a server that fails to start would leave the
+  // receiver started but never assigned, and its open socket would keep the run from ending.
+  smtp = await startSmtp(SMTP.user, SMTP.password);
+  server = await spawnServer(database);
 });
 after(async () => {
   await server?.stop();
