@@ -183,3 +183,37 @@ test('a refresh racing the console sign-out: nothing it returns outlives the sig
     await assertDead(wiki, tokens, 'a sign-out during the refresh');
   }
 });
+
+for (const [how, end] of [
+  [
+    'disabled',
+    async (app: RelyingParty) => {
+      const { version } = (await admin.get<{ version: number }>(`/api/apps/${app.appId}`)).body.data;
+      assert.equal((await admin.put(`/api/apps/${app.appId}`, { status: 2, version })).status, 200);
+    },
+  ],
+  ['deleted', async (app: RelyingParty) => assert.equal((await admin.delete(`/api/apps/${app.appId}`)).status, 200)],
+] as const) {
+  test(`an app ${how}: its refresh and access tokens stop working, and it introspects nothing`, async () => {
+    const app = await RelyingParty.register(server, admin, `FamilyEnded${++serial}`, 'http://127.0.0.1:9/ended-callback');
+    const { browser } = await person();
+    const tokens = await app.signIn(browser, 'openid offline_access', offline);
+    await end(app);
+    const refreshed = await oauth.refreshTokenGrantRequest(app.as, app.client, oauth.ClientSecretBasic(app.secret!), tokens.refresh_token!, insecure);
+    assert.equal(refreshed.status, 401, `refresh of a ${how} app's token`);
+    assert.equal((await app.userinfo(tokens.access_token)).status, 401);
+    assert.equal((await app.introspectionResponse(tokens.access_token)).status, 401);
+    assert.equal((await app.introspectionResponse(tokens.access_token, undefined, { secretInBody: true })).status, 401);
+  });
+}
+
+test('a trusted app asking offline_access with prompt=consent gets no refresh token unless the person consented on the page', async () => {
+  const app = await RelyingParty.register(server, admin, `FamilyTrusted${++serial}`, 'http://127.0.0.1:9/trusted-callback');
+  assert.equal((await admin.put(`/api/apps/${app.appId}/oidc-client`, { trusted: true })).status, 200);
+  const { browser } = await person();
+  const request = await app.authorization('openid offline_access', offline);
+  const { url } = await app.follow(browser, request.url);
+  if (url.pathname === '/oauth/authorize') return; // the consent page was shown: the person decides
+  const tokens = await app.exchange(url, request.verifier, request.state);
+  assert.equal(tokens.refresh_token, undefined, 'a 14-day refresh token was issued for prompt=consent without any consent page');
+});
