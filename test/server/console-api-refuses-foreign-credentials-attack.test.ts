@@ -1,7 +1,7 @@
 // An outside attacker's view of the console API's administration calls (audit log and its export,
 // settings, menu plans, user import, people): every credential that is not an administrator's
 // console session — a SCIM token, an app's access, refresh or machine token, as a bearer token or in
-// the session token header, and a member's own session — is refused (401 or 403), never answered.
+// the session token header, and an app administrator's or a member's own session — is refused (401 or 403), never answered.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer } from './harness';
@@ -26,6 +26,11 @@ before(async () => {
   const member = server.client();
   assert.equal((await member.login('foreign-member', 'Member123!')).body.data?.loginSuccess, true);
   const app = await RelyingParty.register(server, admin, 'ForeignApp');
+  // An app's own administrator (no console administration rights).
+  const owner = await ok(admin.post<{ id: string }>('/api/user', { username: 'foreign-owner', realName: 'Owner', password: transform('Owner123!') }));
+  await ok(admin.put(`/api/apps/${app.appId}/admins`, { userIds: [owner.id] }));
+  const appAdmin = server.client();
+  assert.equal((await appAdmin.login('foreign-owner', 'Owner123!')).body.data?.loginSuccess, true);
   assert.equal((await admin.put(`/api/apps/${app.appId}/oidc-client`, { clientCredentials: true })).status, 200);
   // The administrator's own app tokens: an app holding them must still not act as the administrator.
   const tokens = await app.signIn(admin, 'openid offline_access', { prompt: 'consent' });
@@ -39,6 +44,7 @@ before(async () => {
     credentials.push([`${name} as Bearer`, { authorization: `Bearer ${value}` }]);
     credentials.push([`${name} in the token header`, { token: value }]);
   }
+  credentials.push(["an app administrator's session", { cookie: [...appAdmin.cookies].map(([key, value]) => `${key}=${value}`).join('; ') }]);
   credentials.push(["a member's session", { cookie: [...member.cookies].map(([key, value]) => `${key}=${value}`).join('; ') }]);
 });
 after(() => server.stop());
