@@ -217,3 +217,20 @@ test('a trusted app asking offline_access with prompt=consent gets no refresh to
   const tokens = await app.exchange(url, request.verifier, request.state);
   assert.equal(tokens.refresh_token, undefined, 'a 14-day refresh token was issued for prompt=consent without any consent page');
 });
+
+test("a role taken away: the next refresh's ID token and userinfo no longer name it, nor its privileges", async () => {
+  const app = await RelyingParty.register(server, admin, `FamilyRoles${++serial}`, 'http://127.0.0.1:9/roles-callback');
+  const role = (await admin.post<{ id: string }>(`/api/apps/${app.appId}/roles`, { name: 'Approver' })).body.data;
+  const privilege = (await admin.post<{ id: string }>(`/api/apps/${app.appId}/privileges`, { name: 'Approve', key: 'approve', parentId: null })).body.data;
+  assert.equal((await admin.put(`/api/apps/${app.appId}/roles/${role.id}/privileges`, { privilegeIds: [privilege.id] })).status, 200);
+  const { user, browser } = await person();
+  assert.equal((await admin.put(`/api/apps/${app.appId}/roles/${role.id}/members`, { userIds: [user.id] })).status, 200);
+  const tokens = await app.signIn(browser, 'openid roles offline_access', offline);
+  assert.deepEqual((await app.userinfo(tokens.access_token)).body.roles, ['Approver'], 'the role is named while held');
+  assert.equal((await admin.put(`/api/apps/${app.appId}/roles/${role.id}/members`, { userIds: [] })).status, 200);
+  const refreshed = (await app.refresh(tokens.refresh_token!)) as Tokens;
+  const idClaims = JSON.parse(Buffer.from(refreshed.id_token!.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+  assert.deepEqual([idClaims.roles ?? [], idClaims.privileges ?? []], [[], []], 'the refreshed ID token');
+  const info = (await app.userinfo(refreshed.access_token)).body;
+  assert.deepEqual([info.roles ?? [], info.privileges ?? []], [[], []], 'userinfo');
+});
