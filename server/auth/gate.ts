@@ -6,7 +6,7 @@ import type { Ctx } from '../context';
 import { ApiError, forbidden } from '../http/errors';
 import type { Gate } from '../http/route';
 import { actorOf, type Actor } from './actor';
-import { isReservedHeaderName } from '../../src/core/validation/token-header';
+import { isTokenHeaderName } from '../../src/core/validation/token-header';
 import type { IamConfig } from '../../src/core/config';
 import { fieldRulesOf } from '../field-rules-scope';
 
@@ -34,27 +34,27 @@ export function isAllowedOrigin(ctx: Ctx, origin: string): boolean {
   return ctx.site.isOwn(origin) || ctx.config.corsOrigins.includes(origin);
 }
 
-/** The header that carries the token in token mode (authConfig.tokenName). A reserved name saved
- *  before names were checked (src/core/validation/token-header.ts) counts as the default `token`. */
+/** The header that carries the token in token mode (authConfig.tokenName). A name saved before
+ *  names were checked as now (src/core/validation/token-header.ts) counts as the default `token`. */
 export async function tokenHeaderName(ctx: Ctx): Promise<string> {
   return headerNameIn((await ctx.settings.get('config')).value);
 }
 
 function headerNameIn(config: IamConfig): string {
   const name = config.settings.authConfig.tokenName.toLowerCase();
-  return isReservedHeaderName(name) ? 'token' : name;
+  return isTokenHeaderName(name) ? name : 'token';
 }
 
 type Credential = { secret: string; via: Actor['via'] };
 
 /**
- * Whether one of the request's headers could be the token header. The setting may name any header
- * but a reserved one (a reserved name saved earlier counts as `token`), so a request whose headers
- * are all reserved (a browser's own: cookie, accept-*, sec-*, origin …) carries no token whatever
- * the setting says, and needs no settings read to find its credential.
+ * Whether one of the request's headers could be the token header. The setting names only a header
+ * that says it carries a credential and is not reserved (another name saved earlier counts as
+ * `token`), so a request with no such header (a browser's own: cookie, accept-*, sec-*, origin …)
+ * carries no token whatever the setting says, and needs no settings read to find its credential.
  */
 function mayCarryTokenHeader(req: FastifyRequest): boolean {
-  for (const name in req.headers) if (!isReservedHeaderName(name)) return true;
+  for (const name in req.headers) if (isTokenHeaderName(name)) return true;
   return false;
 }
 

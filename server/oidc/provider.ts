@@ -154,13 +154,18 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
       return grantId ? oidc.provider.Grant.find(grantId) : undefined;
     },
     // A trusted app's request, from a browser signed in to the console, is allowed at once: the
-    // browser goes straight back to the provider instead of the consent page.
+    // browser goes straight back to the provider instead of the consent page. Unless the app asks
+    // prompt=consent (as a refresh token needs): the person then allows it on the page (OpenID
+    // Connect Core 3.1.2.1).
     interactions: {
       policy: policy(library),
       url: async (koa, interaction) => {
         const live = await consolePerson(ctx, koa);
         const page = `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}`;
-        if (!live || !(await isTrusted(db, String(interaction.params.client_id ?? '')))) return page;
+        const asksConsent = String(interaction.params.prompt ?? '')
+          .split(' ')
+          .includes('consent');
+        if (!live || asksConsent || !(await isTrusted(db, String(interaction.params.client_id ?? '')))) return page;
         const signIn = await consoleSignIn(ctx, live.sessionId, live.user.id);
         // An app asking for a fresh sign-in goes through the page, which asks for one.
         return freshEnough(interaction, signIn, Date.now()) ? finishInteraction(koa.oidc.provider, ctx.db, interaction.uid, signIn, true) : page;

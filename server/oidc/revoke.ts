@@ -36,3 +36,32 @@ export async function endEveryAccess(ctx: Ctx, personId: string, keepSessionId?:
   ]);
   return revoked;
 }
+
+/**
+ * Ends every grant the app `clientId` holds and what was issued under them (codes, access and
+ * refresh tokens); answers how many grants ended. Called when a confidential app becomes public: the
+ * refresh tokens its secret guarded would otherwise refresh with no client authentication at all.
+ * Its people sign in to it (and allow it) again.
+ */
+export async function endClientGrants(database: Kysely<Database>, clientId: string): Promise<number> {
+  const db = oidcDb(database);
+  // A grant's client is inside its JSON payload: the LIKE narrows the rows, the parse decides.
+  const candidates = await db
+    .selectFrom('oidcPayloads')
+    .select(['id', 'payload'])
+    .where('model', '=', 'Grant')
+    .where('payload', 'like', `%${JSON.stringify(clientId)}%`)
+    .execute();
+  const grantIds = candidates.filter((row) => (JSON.parse(row.payload) as { clientId?: string }).clientId === clientId).map((row) => row.id);
+  for (let start = 0; start < grantIds.length; start += GRANTS_PER_DELETE) {
+    const some = grantIds.slice(start, start + GRANTS_PER_DELETE);
+    await db
+      .deleteFrom('oidcPayloads')
+      .where((eb) => eb.or([eb('grantId', 'in', some), eb.and([eb('model', '=', 'Grant'), eb('id', 'in', some)])]))
+      .execute();
+  }
+  return grantIds.length;
+}
+
+/** Grants per DELETE statement: each is a bound parameter, twice. */
+const GRANTS_PER_DELETE = 1000;

@@ -8,6 +8,7 @@ import type { oidcClientBody } from '../../src/core/schemas/sso';
 import { OidcProvider } from '../oidc/provider';
 import { callbackUrls, clientStatus, rotateClientSecret, setClientType, updateClient } from '../oidc/clients';
 import { oidcDb } from '../oidc/tables';
+import { endClientGrants } from '../oidc/revoke';
 import { canManageApp } from '../auth/scope';
 import { assertMayTrustApps } from '../auth/grants';
 import { ApiError, notFound, type FieldError } from '../http/errors';
@@ -60,12 +61,17 @@ export async function changeClient(ctx: Ctx, actor: Actor, appId: string, body: 
     ...(body.postLogoutRedirectUris ? { postLogoutRedirectUris: [...new Set(body.postLogoutRedirectUris)] } : {}),
     ...(body.backchannelLogoutUri !== undefined ? { backchannelLogoutUri: body.backchannelLogoutUri || null } : {}),
   };
-  // The type first: switching to public makes the client (it needs no secret) and revokes the secret.
+  // The type first: switching to public makes the client (it needs no secret), revokes the secret
+  // and ends the app's grants.
   await ctx.audit.change(async () => {
-    if (clientType && clientType !== was) await setClientType(db, appId, clientType);
+    let switched = {};
+    if (clientType && clientType !== was) {
+      await setClientType(db, appId, clientType);
+      const revoked = { clientSecret: 'revoked', clientCredentials: false, trusted: false };
+      // Its grants end too: the refresh tokens the secret guarded would refresh with none.
+      switched = clientType === ClientType.Public ? { clientType, ...revoked, grantsEnded: await endClientGrants(ctx.db, appId) } : { clientType };
+    }
     if (!(await updateClient(db, appId, changes))) throw new ApiError(409, 'Generate a client secret first');
-    const revoked = { clientSecret: 'revoked', clientCredentials: false, trusted: false };
-    const switched = clientType && clientType !== was ? { clientType, ...(clientType === ClientType.Public ? revoked : {}) } : {};
     await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { ...changes, ...switched } });
   });
   return clientView(ctx, appId, callbackUrl);

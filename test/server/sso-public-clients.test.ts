@@ -95,7 +95,7 @@ describe('switching the client type', () => {
     assert.match(secret.body.message, /public client has no secret/);
   });
 
-  test('to public revokes the secret and machine access and trust, audited; back to confidential needs a new secret', async () => {
+  test('to public revokes the secret, machine access and trust and ends its grants, audited; back to confidential needs a new secret', async () => {
     const app = await RelyingParty.register(server, admin, `Switched`, 'https://switched.example/callback');
     assert.equal((await put(app.appId, { clientCredentials: true, trusted: true })).status, 200);
     assert.ok('access_token' in (await app.machineToken()), 'machine access while confidential');
@@ -119,7 +119,7 @@ describe('switching the client type', () => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
     assert.equal(audit.actorName, 'admin');
-    assert.deepEqual(JSON.parse(audit.detail), { clientType: 'public', clientSecret: 'revoked', clientCredentials: false, trusted: false });
+    assert.deepEqual(JSON.parse(audit.detail), { clientType: 'public', clientSecret: 'revoked', clientCredentials: false, trusted: false, grantsEnded: 0 });
 
     const back = await put(app.appId, { clientType: 'confidential' });
     assert.deepEqual([back.body.data.clientType, back.body.data.hasSecret], ['confidential', false]);
