@@ -139,7 +139,7 @@ async function prepare(build, seeded, workDir, adminPassword, runs) {
     .map((user) => user.username);
   if (users.length < SIGN_IN_BURST * runs) throw new Error(`${build.label}: only ${users.length} users who may sign in`);
   const { admin: adminClient, app, authorization } = await benchApp(server.base, admin);
-  const chains = await refreshTokens(adminClient, app, REFRESH_CHAINS * (runs + 1));
+  const chains = await refreshTokens(adminClient, app, REFRESH_CHAINS);
   return { build, server, admin, users, refresh: { tokenUrl: app.as.token_endpoint, authorization }, chains };
 }
 
@@ -149,8 +149,10 @@ const CASES = {
   anonymous: (target, seconds) => cannon(target.server, { path: '/api/cas/login' }, seconds),
   refresh: (target, seconds) =>
     onServer(target.server, async () => {
-      const result = await refreshLoad(target.refresh, target.chains.splice(0, REFRESH_CHAINS), seconds);
+      // Each run goes on rotating the chains the previous one left.
+      const { chains, ...result } = await refreshLoad(target.refresh, target.chains, seconds);
       if (result.failures) throw new Error(`${target.build.label}: ${result.failures} refresh grants failed`);
+      target.chains = chains;
       return result;
     }),
   signIn: (target) =>
@@ -234,7 +236,7 @@ export async function compare(root, log) {
     const busyRounds = (runsOf) => {
       const all = runsOf[0].map((_, round) => round);
       const busy = all.filter((round) => runsOf.every((samples) => samples[round].busy >= MIN_BUSY_CORES));
-      return busy.length ? busy : all;
+      return busy.length ? busy : Object.assign(all, { noneBusy: true });
     };
     const counted = Object.fromEntries(keys.map((key) => [key, key === 'signIn' ? results[key][0].map((_, round) => round) : busyRounds(results[key])]));
     const figures = {};
@@ -262,8 +264,8 @@ export async function compare(root, log) {
     const ratio = (now, before) => `${(now / before).toFixed(2)}×`;
     /** A ratio read round by round (its two terms measured back to back): the median, the range
      *  over the rounds (how far one round alone could mislead) and how many rounds counted. */
-    const pairedRatio = (ratios) =>
-      `${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}, ${ratios.length} of ${runs} rounds)`;
+    const pairedRatio = (ratios, rounds) =>
+      `${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}, ${rounds.noneBusy ? `no round with the server busy: all ${runs}` : `${rounds.length} of ${runs} rounds`})`;
     /** now[round][nowField] ÷ before[round][beforeField] over `rounds`. */
     const roundRatios = (rounds, [now, nowField], [before, beforeField]) => rounds.map((round) => now[round][nowField] / before[round][beforeField]);
     for (const key of keys) {
@@ -276,7 +278,7 @@ export async function compare(root, log) {
           figure: `${LABELS[key]}: ${label}`,
           baseline: Math.round(f[b][field]),
           current: Math.round(f[c][field]),
-          ratio: pairedRatio(roundRatios(counted[key], [results[key][c], field], [results[key][b], field])),
+          ratio: pairedRatio(roundRatios(counted[key], [results[key][c], field], [results[key][b], field]), counted[key]),
         });
       }
     }
@@ -286,14 +288,19 @@ export async function compare(root, log) {
       const toFloor = (index, field, invert) => {
         const [session, floor] = [results.session[index], results.floor[index]];
         const rounds = busyRounds([session, floor]);
-        return invert ? roundRatios(rounds, [floor, field], [session, field]) : roundRatios(rounds, [session, field], [floor, field]);
+        return { rounds, ratios: invert ? roundRatios(rounds, [floor, field], [session, field]) : roundRatios(rounds, [session, field], [floor, field]) };
       };
       for (const [figure, field, invert] of [
         ['session check ÷ no-database floor, req/s (same build, same round)', 'perSecond', false],
         ['floor CPU ÷ session check CPU (same build, same round)', 'cpuPerRequest', true],
       ]) {
         const [before, now] = [toFloor(b, field, invert), toFloor(c, field, invert)];
-        rows.push({ figure, baseline: pairedRatio(before), current: pairedRatio(now), ratio: ratio(median(now), median(before)) });
+        rows.push({
+          figure,
+          baseline: pairedRatio(before.ratios, before.rounds),
+          current: pairedRatio(now.ratios, now.rounds),
+          ratio: ratio(median(now.ratios), median(before.ratios)),
+        });
       }
     }
     rows.push({ figure: 'session answer: status line + header bytes', baseline: headers[b], current: headers[c], ratio: ratio(headers[c], headers[b]) });
