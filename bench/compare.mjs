@@ -265,7 +265,7 @@ export async function compare(root, log) {
     /** A ratio read round by round (its two terms measured back to back): the median, the range
      *  over the rounds (how far one round alone could mislead) and how many rounds counted. */
     const pairedRatio = (ratios, rounds) =>
-      `${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}, ${rounds.noneBusy ? `no round with the server busy: all ${runs}` : `${rounds.length} of ${runs} rounds`})`;
+      `${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}, ${rounds.noneBusy ? `none busy: all ${runs} rounds` : `${rounds.length} of ${runs} rounds`})`;
     /** now[round][nowField] ÷ before[round][beforeField] over `rounds`. */
     const roundRatios = (rounds, [now, nowField], [before, beforeField]) => rounds.map((round) => now[round][nowField] / before[round][beforeField]);
     for (const key of keys) {
