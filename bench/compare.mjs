@@ -13,9 +13,16 @@
 // bytes, the server's peak resident memory after the load, and its cold start (spawn until
 // /health/ready, over an existing database) and memory at rest.
 //
+// Ratios are read round by round: each round runs every case once per build, back to back, the
+// builds taking turns going first; a ratio is the median over the rounds of the ratio within each
+// round, shown with its range. Many short rounds rather than a few long ones: on this machine the
+// same build's CPU per request moves by up to 2× over tens of seconds with the other work, and only
+// measurements taken seconds apart share those conditions.
+//
 // Options: --baseline=REF (default: the last tag, else where this branch left main), --seconds=N
-// per run (default 5), --runs=N (default 3), --users=N seeded (default 100 000), --starts=N (cold
-// starts per build, default 5), --cases=session,refresh (only those; the floor always runs).
+// per run (default 3), --runs=N rounds (default 7), --warmup=N s per case and build before the
+// rounds (default 3), --users=N seeded (default 100 000), --starts=N (cold starts per build,
+// default 5), --cases=session,refresh (only those; the floor always runs).
 // IAM_BENCH_CPU_PROF=DIR writes the current build's CPU profile there (with --cases=refresh: where a
 // grant's time goes).
 import { spawn } from 'node:child_process';
@@ -38,6 +45,8 @@ import { formatTable, machine, writeResults } from './report.mjs';
 const READY_DEADLINE_MS = 60_000;
 const CONNECTIONS = 10;
 const REFRESH_CHAINS = 10;
+/** A run counts when the server used at least this many cores of CPU through it (see onServer). */
+const MIN_BUSY_CORES = 0.6;
 /** Sign-ins per burst: the server allows 30 per minute from one address, the administrator's included. */
 const SIGN_IN_BURST = 6;
 
@@ -96,13 +105,27 @@ function headerBytes(url, cookie) {
   });
 }
 
-async function cannon(server, { path, cookie }, seconds) {
+/**
+ * Runs `work` (answering { requests, … }) against `server`: adds the server's CPU per request and
+ * how busy it was, in cores (its CPU time ÷ the wall time). A saturating load keeps the server near
+ * one core; far below that, the machine's other work was starving it, and its CPU per request is
+ * inflated too (its timers and wake-ups spread over few requests, no batching of ready sockets).
+ */
+async function onServer(server, work) {
   const before = server.cpuMicros();
-  const result = await autocannon({ url: server.base + path, connections: CONNECTIONS, duration: seconds, headers: cookie ? { cookie } : {} });
+  const started = performance.now();
+  const result = await work();
   const cpu = server.cpuMicros() - before;
-  if (result.non2xx || result.errors || result.timeouts)
-    throw new Error(`${path}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return { perSecond: result.requests.average, requests: result.requests.total, cpuPerRequest: cpu / result.requests.total, p99: result.latency.p99 };
+  return { ...result, cpuPerRequest: cpu / result.requests, busy: cpu / ((performance.now() - started) * 1000) };
+}
+
+function cannon(server, { path, cookie }, seconds) {
+  return onServer(server, async () => {
+    const result = await autocannon({ url: server.base + path, connections: CONNECTIONS, duration: seconds, headers: cookie ? { cookie } : {} });
+    if (result.non2xx || result.errors || result.timeouts)
+      throw new Error(`${path}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+    return { perSecond: result.requests.average, requests: result.requests.total, p99: result.latency.p99 };
+  });
 }
 
 /** One server per build, over its own copy of the seeded database, with what each case needs. */
@@ -116,7 +139,7 @@ async function prepare(build, seeded, workDir, adminPassword, runs) {
     .map((user) => user.username);
   if (users.length < SIGN_IN_BURST * runs) throw new Error(`${build.label}: only ${users.length} users who may sign in`);
   const { admin: adminClient, app, authorization } = await benchApp(server.base, admin);
-  const chains = await refreshTokens(adminClient, app, REFRESH_CHAINS * (runs + 1));
+  const chains = await refreshTokens(adminClient, app, REFRESH_CHAINS);
   return { build, server, admin, users, refresh: { tokenUrl: app.as.token_endpoint, authorization }, chains };
 }
 
@@ -124,17 +147,19 @@ const CASES = {
   floor: (target, seconds) => cannon(target.server, { path: '/health/live' }, seconds),
   session: (target, seconds) => cannon(target.server, { path: '/api/cas/session', cookie: target.admin.header }, seconds),
   anonymous: (target, seconds) => cannon(target.server, { path: '/api/cas/login' }, seconds),
-  refresh: async (target, seconds) => {
-    const before = target.server.cpuMicros();
-    const result = await refreshLoad(target.refresh, target.chains.splice(0, REFRESH_CHAINS), seconds);
-    if (result.failures) throw new Error(`${target.build.label}: ${result.failures} refresh grants failed`);
-    return { ...result, cpuPerRequest: (target.server.cpuMicros() - before) / result.requests };
-  },
-  signIn: async (target) => {
-    const before = target.server.cpuMicros();
-    const result = await loginBurst(target.server.base, target.users.splice(0, SIGN_IN_BURST), DEFAULT_SEED_PASSWORD);
-    return { perSecond: result.perSecond, requests: result.signIns, cpuPerRequest: (target.server.cpuMicros() - before) / result.signIns };
-  },
+  refresh: (target, seconds) =>
+    onServer(target.server, async () => {
+      // Each run goes on rotating the chains the previous one left.
+      const { chains, ...result } = await refreshLoad(target.refresh, target.chains, seconds);
+      if (result.failures) throw new Error(`${target.build.label}: ${result.failures} refresh grants failed`);
+      target.chains = chains;
+      return result;
+    }),
+  signIn: (target) =>
+    onServer(target.server, async () => {
+      const result = await loginBurst(target.server.base, target.users.splice(0, SIGN_IN_BURST), DEFAULT_SEED_PASSWORD);
+      return { perSecond: result.perSecond, requests: result.signIns };
+    }),
 };
 const LABELS = {
   floor: 'no-database floor GET /health/live',
@@ -145,8 +170,9 @@ const LABELS = {
 };
 
 export async function compare(root, log) {
-  const runs = Number(option('runs', 3));
-  const seconds = Number(option('seconds', 5));
+  const runs = Number(option('runs', 7));
+  const seconds = Number(option('seconds', 3));
+  const warmup = Number(option('warmup', 3));
   const users = Number(option('users', 100_000));
   const starts = Number(option('starts', 5));
   const ref = option('baseline', defaultBaselineRef(root));
@@ -190,24 +216,39 @@ export async function compare(root, log) {
     const headers = await Promise.all(targets.map((target) => headerBytes(`${target.server.base}/api/cas/session`, target.admin.header)));
 
     const results = Object.fromEntries(keys.map((key) => [key, targets.map(() => [])]));
-    log('warm-up');
-    for (const target of targets) for (const key of ['floor', 'session', 'anonymous'].filter((key) => keys.includes(key))) await CASES[key](target, 1);
-    if (keys.includes('refresh')) for (const target of targets) await CASES.refresh(target, 1);
+    // Each case runs `warmup` s per build first: the provider's pipeline is still being optimised
+    // by V8 after 1 s of grants, which made a build's first timed round its slowest.
+    log(`warm-up: ${warmup} s per case and build`);
+    for (const key of keys.filter((key) => key !== 'signIn')) for (const target of targets) await CASES[key](target, warmup);
     for (let round = 0; round < runs; round++) {
       log(`round ${round + 1} of ${runs} (load average ${machine().loadAverage1m})`);
-      for (const key of keys) for (const [index, target] of targets.entries()) results[key][index].push(await CASES[key](target, seconds));
+      // The builds take turns going first (A B, then B A), so that a drift in the machine's other
+      // work during a round weighs on both alike instead of always on the second.
+      const order = round % 2 ? [...targets.entries()].reverse() : [...targets.entries()];
+      for (const key of keys) for (const [index, target] of order) results[key][index].push(await CASES[key](target, seconds));
     }
     const peaks = targets.map((target) => target.server.peakRssMiB());
     const endedAt = machine();
 
+    // The rounds a figure is read from: those where every run it compares kept its server busy
+    // (see onServer; sign-in bursts are not a saturating load and always count). When no round
+    // qualifies (a machine loaded throughout), all of them, and the row says so by its count.
+    const busyRounds = (runsOf) => {
+      const all = runsOf[0].map((_, round) => round);
+      const busy = all.filter((round) => runsOf.every((samples) => samples[round].busy >= MIN_BUSY_CORES));
+      return busy.length ? busy : Object.assign(all, { noneBusy: true });
+    };
+    const counted = Object.fromEntries(keys.map((key) => [key, key === 'signIn' ? results[key][0].map((_, round) => round) : busyRounds(results[key])]));
     const figures = {};
     for (const [key, perBuild] of Object.entries(results)) {
       figures[key] = perBuild.map((samples) => ({
-        perSecond: median(samples.map((sample) => sample.perSecond)),
-        cpuPerRequest: median(samples.map((sample) => sample.cpuPerRequest)),
+        perSecond: median(counted[key].map((round) => samples[round].perSecond)),
+        cpuPerRequest: median(counted[key].map((round) => samples[round].cpuPerRequest)),
+        rounds: counted[key].length,
         runs: samples.map((sample) => ({
           perSecond: Math.round(sample.perSecond),
           cpuPerRequest: Math.round(sample.cpuPerRequest),
+          busyCores: Number(sample.busy.toFixed(2)),
           requests: sample.requests,
         })),
       }));
@@ -221,36 +262,46 @@ export async function compare(root, log) {
     const rows = [];
     const [b, c] = [0, 1];
     const ratio = (now, before) => `${(now / before).toFixed(2)}×`;
+    /** A ratio read round by round (its two terms measured back to back): the median, the range
+     *  over the rounds (how far one round alone could mislead) and how many rounds counted. */
+    const pairedRatio = (ratios, rounds) =>
+      `${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}, ${rounds.noneBusy ? `none busy: all ${runs} rounds` : `${rounds.length} of ${runs} rounds`})`;
+    /** now[round][nowField] ÷ before[round][beforeField] over `rounds`. */
+    const roundRatios = (rounds, [now, nowField], [before, beforeField]) => rounds.map((round) => now[round][nowField] / before[round][beforeField]);
     for (const key of keys) {
       const f = figures[key];
-      rows.push({
-        figure: `${LABELS[key]}: per second`,
-        baseline: Math.round(f[b].perSecond),
-        current: Math.round(f[c].perSecond),
-        ratio: ratio(f[c].perSecond, f[b].perSecond),
-      });
-      rows.push({
-        figure: `${LABELS[key]}: server CPU per request (µs)`,
-        baseline: Math.round(f[b].cpuPerRequest),
-        current: Math.round(f[c].cpuPerRequest),
-        ratio: ratio(f[c].cpuPerRequest, f[b].cpuPerRequest),
-      });
+      for (const [field, label] of [
+        ['perSecond', 'per second'],
+        ['cpuPerRequest', 'server CPU per request (µs)'],
+      ]) {
+        rows.push({
+          figure: `${LABELS[key]}: ${label}`,
+          baseline: Math.round(f[b][field]),
+          current: Math.round(f[c][field]),
+          ratio: pairedRatio(roundRatios(counted[key], [results[key][c], field], [results[key][b], field]), counted[key]),
+        });
+      }
     }
     if (figures.session) {
-      const toFloor = (index) => figures.session[index].perSecond / figures.floor[index].perSecond;
-      rows.push({
-        figure: 'session check ÷ no-database floor, req/s (same build, same run)',
-        baseline: toFloor(b).toFixed(2),
-        current: toFloor(c).toFixed(2),
-        ratio: ratio(toFloor(c), toFloor(b)),
-      });
-      const cpuToFloor = (index) => figures.floor[index].cpuPerRequest / figures.session[index].cpuPerRequest;
-      rows.push({
-        figure: 'floor CPU ÷ session check CPU (same build, same run)',
-        baseline: cpuToFloor(b).toFixed(2),
-        current: cpuToFloor(c).toFixed(2),
-        ratio: ratio(cpuToFloor(c), cpuToFloor(b)),
-      });
+      // Per build, the session check's run and the floor's run of the same round, over the rounds
+      // where both kept that build's server busy.
+      const toFloor = (index, field, invert) => {
+        const [session, floor] = [results.session[index], results.floor[index]];
+        const rounds = busyRounds([session, floor]);
+        return { rounds, ratios: invert ? roundRatios(rounds, [floor, field], [session, field]) : roundRatios(rounds, [session, field], [floor, field]) };
+      };
+      for (const [figure, field, invert] of [
+        ['session check ÷ no-database floor, req/s (same build, same round)', 'perSecond', false],
+        ['floor CPU ÷ session check CPU (same build, same round)', 'cpuPerRequest', true],
+      ]) {
+        const [before, now] = [toFloor(b, field, invert), toFloor(c, field, invert)];
+        rows.push({
+          figure,
+          baseline: pairedRatio(before.ratios, before.rounds),
+          current: pairedRatio(now.ratios, now.rounds),
+          ratio: ratio(median(now.ratios), median(before.ratios)),
+        });
+      }
     }
     rows.push({ figure: 'session answer: status line + header bytes', baseline: headers[b], current: headers[c], ratio: ratio(headers[c], headers[b]) });
     rows.push({
@@ -287,7 +338,7 @@ export async function compare(root, log) {
       loadAverage: { start: startedAt.loadAverage1m, end: endedAt.loadAverage1m },
       baseline: { ref, commit: baseline.commit },
       current: { commit: current.commit },
-      plan: { runs, seconds, users, starts, connections: CONNECTIONS, refreshChains: REFRESH_CHAINS, signInBurst: SIGN_IN_BURST },
+      plan: { runs, seconds, warmup, users, starts, connections: CONNECTIONS, refreshChains: REFRESH_CHAINS, signInBurst: SIGN_IN_BURST },
       rows,
       details: { figures, headerBytes: headers, peakRssMiB: peaks, starts: startFigures },
     };

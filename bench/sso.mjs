@@ -52,15 +52,17 @@ function postForm(url, agent, headers, form) {
   });
 }
 
-/** `workers` loops, each rotating its own refresh token for `seconds`: grants/s and failures. */
+/** `workers` loops, each rotating its own refresh token for `seconds`: grants/s, failures, and
+ *  each chain's last refresh token (`chains`), which the next run may go on rotating. */
 export async function refreshLoad({ tokenUrl, authorization }, chains, seconds) {
   const deadline = performance.now() + seconds * 1000;
   const agent = new http.Agent({ keepAlive: true, maxSockets: chains.length });
   const latencies = [];
   let failures = 0;
   const started = performance.now();
+  const last = [...chains];
   await Promise.all(
-    chains.map(async (first) => {
+    chains.map(async (first, chain) => {
       let token = first;
       while (performance.now() < deadline) {
         const at = performance.now();
@@ -71,14 +73,20 @@ export async function refreshLoad({ tokenUrl, authorization }, chains, seconds) 
           failures++;
           return;
         }
-        token = body.refresh_token;
+        token = last[chain] = body.refresh_token;
       }
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { perSecond: latencies.length / elapsed, requests: latencies.length, failures, p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0 };
+  return {
+    perSecond: latencies.length / elapsed,
+    requests: latencies.length,
+    failures,
+    p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
+    chains: last,
+  };
 }
 
 async function cannon({ url, authorization, body }, { connections, seconds }) {

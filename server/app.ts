@@ -49,6 +49,11 @@ declare module 'fastify' {
 
 export type App = FastifyInstance;
 
+const PROVIDER_TOKEN_PATH = '/api/oidc/token';
+/** The provider's token endpoint and those under it (/token/introspection, /token/revocation). */
+const answersProviderTokens = (url: string) =>
+  url.startsWith(PROVIDER_TOKEN_PATH) && (url.length === PROVIDER_TOKEN_PATH.length || '/?'.includes(url[PROVIDER_TOKEN_PATH.length]!));
+
 function errorEnvelope(error: FastifyError | ApiError, request: FastifyRequest) {
   const language = answerLanguage(request.headers['accept-language']);
   if (databaseUnavailable(error)) {
@@ -163,8 +168,10 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     xXssProtection: false,
   });
   /** The API's JSON answers (not the OpenID provider's pages under /api/oidc/ nor the SAML
-   *  endpoints that answer the HTTP-POST binding's page: documents). */
-  const answersJson = (url: string) => (url.startsWith('/api/') && !url.startsWith('/api/oidc/') && !answersSamlDocument(url)) || url.startsWith('/scim/');
+   *  endpoints that answer the HTTP-POST binding's page: documents), and the provider's token
+   *  endpoints (grants, introspection, revocation), which only ever answer JSON to an app. */
+  const answersJson = (url: string) =>
+    (url.startsWith('/api/') && !url.startsWith('/api/oidc/') && !answersSamlDocument(url)) || url.startsWith('/scim/') || answersProviderTokens(url);
   // X-Forwarded-* count only when the socket's peer is one of the configured proxies. Answers
   // Fastify and Node give before our hooks run are the envelope with the security headers too.
   const app = Fastify({

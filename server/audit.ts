@@ -5,11 +5,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './db/tables';
 import type { AuditAction } from '../src/core/schemas/audit';
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ScopedValue } from './async-scope';
 import { afterCommit, inUnitOfWork, type UnitOfWork } from './db/unit-of-work';
 
 /** The event of the bulk action or import whose rows are being recorded now. */
-const parents = new AsyncLocalStorage<number>();
+const parents = new ScopedValue<number>('audit parent');
 
 /** Where a target's display name is found, by target type: table and column. */
 const NAMED_TARGETS = {

@@ -1,11 +1,11 @@
 // The field rules in force on the server (src/core/validation/field-rules.ts): each API request,
 // SCIM call and the import job it starts validates with the rules of the login settings as that
 // request read them. Outside a request (seeding, start-up) the default rules apply.
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ScopedValue } from './async-scope';
 import type { Ctx } from './context';
 import { FieldRules, followFieldRules, type FieldRulesMode } from '../src/core/validation/field-rules';
 
-const scope = new AsyncLocalStorage<FieldRulesMode>();
+const scope = new ScopedValue<FieldRulesMode>('field rules');
 followFieldRules(() => scope.getStore() ?? FieldRules.Default);
 
 /** The mode the login settings choose now. */

@@ -1,6 +1,6 @@
 // Settings kept as JSON documents in the `settings` table (login policy, console config, the
 // installation id, the license), each with a version for optimistic concurrency.
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ScopedValue } from './async-scope';
 import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Database } from './db/tables';
 import { preparedOnPostgres } from './db/connect';
@@ -37,7 +37,7 @@ function parse<K extends keyof Documents>(key: K, row: { value: string; version:
 type Versions = Map<string, number>;
 
 /** The stored versions one request has seen: read at its first settings read, shared by the rest. */
-const requestScope = new AsyncLocalStorage<{ versions?: Promise<Versions> }>();
+const requestScope = new ScopedValue<{ versions?: Promise<Versions> }>('settings snapshot');
 
 /** Runs one API request's work: its settings reads check the stored versions once, at the first. */
 export function withSettingsSnapshot<T>(work: () => Promise<T>): Promise<T> {

@@ -5,7 +5,7 @@
 // connection. So a change, its audit record and the webhook deliveries derived from it (server/audit.ts)
 // commit together or not at all, without threading a transaction through every helper. Work to do
 // once the data is committed (waking the outbox) waits for the commit and is dropped on a rollback.
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ScopedValue } from '../async-scope';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -27,7 +27,7 @@ interface Unit {
   afterCommit: (() => void)[];
 }
 
-const units = new AsyncLocalStorage<Unit>();
+const units = new ScopedValue<Unit>('unit of work');
 
 /** The unit's connection, handed to each query of the unit; a transaction begun on it is a savepoint. */
 class UnitConnection implements DatabaseConnection {

@@ -2,13 +2,13 @@
 // access token, refresh token or authorization code, oidc-provider reads its Grant (by id), for a
 // token that ends with the provider session that Session (by uid), and the person (findAccount,
 // provider.ts: whether they may still sign in), one statement each. Here one statement answers all
-// four; the other rows wait in the request's own read-ahead (an AsyncLocalStorage that the
+// four; the other rows wait in the request's own read-ahead (a value scoped to the request, server/async-scope.ts, that the
 // provider's mount opens for each request, routes/sso.ts) for the provider to ask for them, once.
 // What is answered is the same rows a moment earlier, read together: a revoked grant, an ended
 // session or a disabled person is absent from that read just as from a later one. Any write
 // through the adapter empties the read-ahead, so a request never reads back older rows than it wrote.
 // The same request state holds the request's new tokens until its answer (adapter.ts, heldWrites).
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ScopedValue } from '../async-scope';
 import { sql, type CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import type { Engine } from '../db/connect';
 import { compiledStatement } from '../db/statement';
@@ -42,7 +42,7 @@ type ReadAhead = {
   held: Map<string, PayloadWrite>;
 };
 
-const store = new AsyncLocalStorage<ReadAhead>();
+const store = new ScopedValue<ReadAhead>('provider read-ahead');
 
 /** Runs `work` (one request to the provider) with its own read-ahead. */
 export const withReadAhead = <T>(work: () => T): T =>
