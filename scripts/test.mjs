@@ -10,10 +10,12 @@
 // The machine has two cores and one node:test file keeps about one busy, so the node suites run
 // two files at once (every file starts its own server on a free port over its own temp dir or
 // PostgreSQL database), except the files that measure time or load the machine (`alone`), which
-// run one at a time after the others; the build and the static checks run two at a time too. The e2e files run
-// two at once as well, the longest first (`slowE2eFirst`) so that no long file runs on alone at the
-// end: each starts its own server (free port, temp data dir) and its own Chromium; so do the host
-// files (each packs into and installs in temp folders of its own; npm mostly waits).
+// run one at a time after the others; the build and the static checks run two at a time too. The e2e
+// and host files run two at once as well, the longest first (`slowFirst`) so that no long file runs
+// on alone at the end: each starts its own server (free port, temp data dir) and its own Chromium;
+// the host files also pack into and install in temp folders of their own. Not three at once: an e2e
+// file keeps a core busy for about its wall time (its server, its Chromium and the test process:
+// reflow took ~90 s of CPU for its 63 s of CI), so two files already fill both cores.
 //
 // The server suite runs on SQLite on Node.js 24 (`sqliteNodeMajor`), then again on PostgreSQL on
 // this Node.js (20, the lowest supported), except the files in `sqliteOnly`; so every server file runs
@@ -122,23 +124,26 @@ const alone = new Set(
 );
 
 /**
- * The e2e files that took longest in CI, longest first (their wall times in the last CI run beside
- * them, in seconds). The e2e suite starts them first and then the others, largest file first: a
- * long file started last would run on alone at the end while the other place stays idle. A new slow
- * file belongs here; a stale entry only costs a little of that balance.
+ * The e2e and host files that took longest in CI, longest first (their wall times in the last CI
+ * run beside them, in seconds). The e2e and host suites start them first and then the others,
+ * largest file first: a long file started last would run on alone at the end while the other place
+ * stays idle (the host files in name order ran the 87 s React host after the 18 s package check,
+ * beside the 97 s document hosts: 128 s where 118 s do). A new slow file belongs here; a stale entry
+ * only costs a little of that balance.
  */
-const slowE2eFirst = [
-  ['a11y-screens', 269],
-  ['passkeys', 93],
-  ['a11y-focus', 72],
-  ['sso-idp', 68],
-  ['first-week', 59],
-  ['reflow', 59],
-  ['feedback-messages', 55],
-  ['settings-screenshots', 53],
-  ['elements-demos', 53],
-  ['settings-login', 52],
-].map(([name]) => `test/e2e/${name}.test.ts`);
+const slowFirst = [
+  ['e2e/a11y-screens', 107],
+  ['e2e/a11y-focus', 89],
+  ['e2e/passkeys', 86],
+  ['e2e/sso-idp', 82],
+  ['e2e/elements-demos', 56],
+  ['e2e/sign-in-flows', 54],
+  ['e2e/settings-screenshots', 54],
+  ['e2e/settings-login', 52],
+  ['e2e/first-week', 52],
+  ['hosts/document-hydrating-hosts', 97],
+  ['hosts/react-host', 87],
+].map(([name]) => `test/${name}.test.ts`);
 
 /** Node test files run at once within a suite (see above). */
 const concurrency = { unit: 2, server: 2, e2e: 2, hosts: 2 };
@@ -146,7 +151,7 @@ const concurrency = { unit: 2, server: 2, e2e: 2, hosts: 2 };
 const allSuites = ['typecheck', 'lint', 'format', 'unit', 'server', 'runtime', 'browser', 'e2e', 'hosts'];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : allSuites;
 // A renamed or removed file must leave these lists too (else it would silently run with the others, or not at all).
-const listedMissing = [...runtimeFiles, ...runtimeFilesOn22, ...sqliteOnThisNode, ...alone, ...sqliteOnly, ...slowE2eFirst].filter((path) => !existsSync(path));
+const listedMissing = [...runtimeFiles, ...runtimeFilesOn22, ...sqliteOnThisNode, ...alone, ...sqliteOnly, ...slowFirst].filter((path) => !existsSync(path));
 if (listedMissing.length) {
   console.error(`scripts/test.mjs names files that do not exist: ${listedMissing.join(', ')}`);
   process.exit(1);
@@ -271,9 +276,9 @@ async function nodeRunInOrder(files, { env, node, concurrency }) {
   return sum;
 }
 
-/** `files` with the known slow ones first (slowE2eFirst's order), then the others largest first. */
+/** `files` with the known slow ones first (slowFirst's order), then the others largest first. */
 function longestFirst(files) {
-  const rank = (file) => slowE2eFirst.indexOf(file);
+  const rank = (file) => slowFirst.indexOf(file);
   const known = files.filter((file) => rank(file) >= 0).sort((a, b) => rank(a) - rank(b));
   const others = files.filter((file) => rank(file) < 0).sort((a, b) => statSync(b).size - statSync(a).size);
   return [...known, ...others];
@@ -423,7 +428,7 @@ for (const suite of wanted.filter((suite) => !staticChecks[suite])) {
       console.error(`The build failed: the ${suite} suite cannot run.`);
       count(suite, 0, 1, performance.now());
     } else if (suite === 'browser') await browserTests();
-    else await nodeTests(suite, [`test/${suite}`], { env: { CHROME_PATH: findChromium() }, concurrency: concurrency[suite], inOrder: suite === 'e2e' });
+    else await nodeTests(suite, [`test/${suite}`], { env: { CHROME_PATH: findChromium() }, concurrency: concurrency[suite], inOrder: true });
   } else {
     console.error(`unknown suite: ${suite} (known: ${allSuites.join(' ')} runtime@<major>)`);
     count(suite, 0, 1, performance.now());

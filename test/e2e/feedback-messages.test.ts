@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser, type WatchedPage } from './harness';
-import { choose, text, type Locale } from './a11y-support';
+import { choose, navigateInApp, settled, text, type Locale } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser();
 const admin = new ApiClient(server.url);
@@ -25,6 +25,7 @@ async function signedIn(locale: Locale, username: string, password: string, expe
   await page.getByLabel(text(locale, 'login:password'), { exact: true }).fill(password);
   await page.getByRole('button', { name: text(locale, 'login:submit') }).click();
   await page.waitForURL((url) => url.pathname !== '/login');
+  await settled(page);
   return watched;
 }
 
@@ -36,7 +37,7 @@ describe('feedback and messages', { concurrency: 2 }, () => {
   test('a refused form says it once, inline; success says what happened', async () => {
     const { page, context, errors } = await signedIn('en', ADMIN.username, ADMIN.password, [/\/api\/user$/]);
     try {
-      await page.goto(`${server.url}/operate/user`);
+      await navigateInApp(page, `/operate/user`);
       await page.getByRole('button', { name: 'New user', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'New user' });
       await dialog.getByLabel('Username').fill(ADMIN.username);
@@ -55,7 +56,7 @@ describe('feedback and messages', { concurrency: 2 }, () => {
 
       // A privilege key that breaks the rule: the error says what is wrong with it.
       const app = await admin.call<{ id: string }>('POST', '/apps', { name: 'Feedback_App', detail: '', entrypoint: '', callbackUrl: '' });
-      await page.goto(`${server.url}/app/detail/${app.id}`);
+      await navigateInApp(page, `/app/detail/${app.id}`);
       await page.getByRole('tab', { name: 'Privileges' }).click();
       await page.getByRole('button', { name: 'Add privilege' }).click();
       const privilege = page.getByRole('dialog', { name: 'New privilege' });
@@ -90,7 +91,7 @@ describe('feedback and messages', { concurrency: 2 }, () => {
     await admin.createUser({ username: 'feedback-bo', realName: 'Feedback_Bo', password: PASSWORD });
     const { page, context, errors } = await signedIn('en', 'feedback-bo', PASSWORD);
     try {
-      await page.goto(`${server.url}/profile/userInfo`);
+      await navigateInApp(page, `/profile/userInfo`);
       await page.getByRole('button', { name: 'Change password' }).click();
       const dialog = page.getByRole('dialog', { name: 'Reset password' });
       await dialog.getByLabel('Old password', { exact: true }).fill(PASSWORD);
@@ -109,7 +110,7 @@ describe('feedback and messages', { concurrency: 2 }, () => {
     const memberId = await admin.createUser({ username: 'feedback-li', realName: 'Feedback_Li', password: PASSWORD });
     const sender = await signedIn('en', ADMIN.username, ADMIN.password);
     try {
-      await sender.page.goto(`${server.url}/profile/message`);
+      await navigateInApp(sender.page, `/profile/message`);
       await sender.page.getByRole('button', { name: 'Send a message' }).click();
       const dialog = sender.page.getByRole('dialog', { name: 'Send a message' });
       await dialog.getByLabel('Title').fill('季度访问审查');
@@ -129,7 +130,7 @@ describe('feedback and messages', { concurrency: 2 }, () => {
 
     const { page, context, errors } = await signedIn('zh', 'feedback-li', PASSWORD);
     try {
-      await page.goto(`${server.url}/profile/message`);
+      await navigateInApp(page, `/profile/message`);
       const badge = (name: string) => page.getByRole('banner').getByRole('link', { name, exact: true });
       await badge('消息，1 条未读').waitFor();
       const item = page.getByRole('listitem').filter({ hasText: '季度访问审查' });
@@ -143,7 +144,7 @@ describe('feedback and messages', { concurrency: 2 }, () => {
       await item.getByText(text('zh', 'settings:messageStatus.unread'), { exact: true }).waitFor({ state: 'detached' });
 
       // A code the console sent itself reads "System" in the history.
-      await page.goto(`${server.url}/profile/messageHis`);
+      await navigateInApp(page, `/profile/messageHis`);
       await page.getByRole('row').filter({ hasText: '季度访问审查' }).getByRole('cell', { name: ADMIN.username, exact: true }).waitFor();
       assert.deepEqual(errors, []);
     } finally {
@@ -155,7 +156,7 @@ describe('feedback and messages', { concurrency: 2 }, () => {
     const readerId = await admin.createUser({ username: 'feedback-kai', realName: 'Feedback_Kai', password: PASSWORD });
     const { page, context, errors } = await signedIn('en', ADMIN.username, ADMIN.password);
     try {
-      await page.goto(`${server.url}/operate/tunnel`);
+      await navigateInApp(page, `/operate/tunnel`);
       await page.getByRole('button', { name: 'New channel' }).click();
       const dialog = page.getByRole('dialog', { name: 'New channel' });
       await dialog.getByLabel('Service type').selectOption('SITE_MESSAGE');

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser, submitSignIn, type WatchedPage } from './harness';
-import { choose, seriousViolations, settled, text, type Locale, type Theme } from './a11y-support';
+import { choose, navigateInApp, seriousViolations, settled, text, type Locale, type Theme } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser({ IAM_OUTBOUND_ALLOW_PRIVATE: '1' });
 const admin = new ApiClient(server.url);
@@ -25,6 +25,7 @@ async function signedIn(locale: Locale, theme: Theme, expectedFailures: RegExp[]
     submit: text(locale, 'login:submit'),
   });
   await watched.page.waitForURL((url) => url.pathname !== '/login');
+  await settled(watched.page);
   return watched;
 }
 
@@ -62,7 +63,7 @@ describe('a first week with the console', { concurrency: 2 }, () => {
     ] as const) {
       const { page, context, errors } = await signedIn(locale, theme);
       try {
-        await page.goto(`${server.url}/operate/user`);
+        await navigateInApp(page, `/operate/user`);
         await settled(page);
         const buttons = [
           page.getByRole('button', { name: text(locale, 'admin:import.import'), exact: true }),
@@ -75,7 +76,7 @@ describe('a first week with the console', { concurrency: 2 }, () => {
           assert.ok(gap >= 0 && gap <= 16, `${locale}: header button ${index + 1} sits next to the one before it (gap ${gap} px)`);
         }
 
-        await page.goto(`${server.url}/home/index`);
+        await navigateInApp(page, `/home/index`);
         await settled(page);
         for (const area of ['audit', 'scim', 'webhooks']) {
           const tile = page.getByRole('link', { name: text(locale, `route.${area}`) });
@@ -91,10 +92,10 @@ describe('a first week with the console', { concurrency: 2 }, () => {
   test('empty lists say how to fill them; a failed delivery shows its error in full', async () => {
     const { page, context, errors } = await signedIn('en', 'dark');
     try {
-      await page.goto(`${server.url}/operate/scim`);
+      await navigateInApp(page, `/operate/scim`);
       await page.getByText(text('en', 'admin:scim.empty'), { exact: true }).waitFor();
       assert.match(text('en', 'admin:scim.empty'), /Create token/);
-      await page.goto(`${server.url}/operate/webhooks`);
+      await navigateInApp(page, `/operate/webhooks`);
       await page.getByText(text('en', 'webhooks:empty'), { exact: true }).waitFor();
       assert.match(text('en', 'webhooks:empty'), /New webhook/);
 
@@ -139,7 +140,7 @@ describe('a first week with the console', { concurrency: 2 }, () => {
 
       const file = join(tmpdir(), `first-week-${process.pid}.csv`);
       writeFileSync(file, 'username,realName,email\nfirst-week-ok,Ok!!,ok@example.com\nbad name,,not-an-email\n');
-      await page.goto(`${server.url}/operate/user`);
+      await navigateInApp(page, `/operate/user`);
       await settled(page);
       await page.getByRole('button', { name: text('zh', 'admin:import.import'), exact: true }).click();
       const dialog = page.getByRole('dialog', { name: text('zh', 'admin:import.title') });
@@ -158,7 +159,7 @@ describe('a first week with the console', { concurrency: 2 }, () => {
         .click();
 
       // Saving twice says so once: the second toast takes the place of the first.
-      await page.goto(`${server.url}/operate/setting`);
+      await navigateInApp(page, `/operate/setting`);
       await settled(page);
       const saved = page.getByRole('status').filter({ hasText: text('zh', 'settings:done.settingsSaved') });
       for (const round of [1, 2]) {

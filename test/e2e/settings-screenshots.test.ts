@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer } from './harness';
 import { startHttpReceiver, startSmtp, until, type HttpReceiver, type SmtpReceiver } from '../server/receivers';
 import { transform } from '../server/harness';
+import { navigateInApp } from './a11y-support';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = process.env.IAM_SHOTS_DIR ?? '/tmp/shots';
@@ -159,7 +160,7 @@ for (const theme of ['dark', 'light'] as const) {
     await page.getByRole('region', { name: 'License' }).getByText('ACME Corp').waitFor();
     await shot('license');
 
-    await page.goto(`${server.url}/operate/tunnel`);
+    await navigateInApp(page, '/operate/tunnel');
     await page.getByRole('row').filter({ hasText: 'Company mail' }).first().waitFor();
     await page.getByRole('region', { name: 'Delivery log' }).getByRole('row').filter({ hasText: 'SMS gateway' }).getByText('Failed').waitFor();
     await shot('channels');
@@ -174,7 +175,7 @@ for (const theme of ['dark', 'light'] as const) {
     await shot('test-dialog');
     await page.keyboard.press('Escape');
 
-    await page.goto(`${server.url}/profile/message`);
+    await navigateInApp(page, '/profile/message');
     await page.getByRole('listitem').filter({ hasText: 'Quarterly access review' }).waitFor();
     await shot('messages');
     await page.getByRole('button', { name: 'Send a message' }).click();
@@ -182,7 +183,7 @@ for (const theme of ['dark', 'light'] as const) {
     await shot('send-dialog');
     await page.keyboard.press('Escape');
 
-    await page.goto(`${server.url}/profile/messageHis`);
+    await navigateInApp(page, '/profile/messageHis');
     await page.getByRole('row').filter({ hasText: 'Password policy updated' }).waitFor();
     await shot('history');
 
