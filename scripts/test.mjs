@@ -106,8 +106,8 @@ const sqliteOnly = new Set(
 );
 
 /**
- * Server files that run each in a process of their own where the others share one (`together` in
- * nodeTests: scripts/test-files-together.mjs), each with what it needs a fresh process for.
+ * Server files that run each in a process of their own where the others share one (`shareProcesses`
+ * in nodeTests: scripts/test-files-together.mjs), each with what it needs a fresh process for.
  */
 const ownProcess = new Set([].map(([name]) => `test/server/${name}.test.ts`));
 
@@ -364,10 +364,10 @@ function printSlowest(name, fileTimes) {
 /**
  * The node:test files under `paths` but not in `except`: the `alone` ones one at a time after the
  * others, which run `concurrency` at once (with `inOrder`, longest first: see longestFirst; with
- * `together`, in `concurrency` processes that each run their share one after another, but for
+ * `shareProcesses`, in `concurrency` processes that each run their share one after another, but for
  * `ownProcess`: see nodeRunTogether).
  */
-async function nodeTests(name, paths, { env, node, concurrency = 1, except = new Set(), inOrder = false, together = false } = {}) {
+async function nodeTests(name, paths, { env, node, concurrency = 1, except = new Set(), inOrder = false, shareProcesses = false } = {}) {
   const files = paths.flatMap((path) => filesUnder(path)).filter((file) => !except.has(file));
   if (!files.length) {
     console.log(`\n=== ${name}: no test files under ${paths.join(' ')}`);
@@ -386,7 +386,7 @@ async function nodeTests(name, paths, { env, node, concurrency = 1, except = new
   ]) {
     if (!batch.length) continue;
     const result =
-      together && atOnce > 1
+      shareProcesses && atOnce > 1
         ? await nodeRunTogether(batch, { env, node, processes: atOnce })
         : inOrder && atOnce > 1
           ? await nodeRunInOrder(longestFirst(batch), { env, node, concurrency: atOnce })
@@ -438,7 +438,7 @@ async function onOtherNodes(majors = otherNodeMajors) {
 
 /**
  * The server suite: SQLite on `sqliteNodeMajor` (and `sqliteOnThisNode` here), then PostgreSQL on
- * `postgresNodeMajor`; the files share `concurrency.server` processes (`together` in nodeTests).
+ * `postgresNodeMajor`; the files share `concurrency.server` processes (`shareProcesses` in nodeTests).
  */
 async function serverTests() {
   const runtime = preparedNode(sqliteNodeMajor, `server (SQLite, Node.js ${sqliteNodeMajor})`);
@@ -447,7 +447,7 @@ async function serverTests() {
       env: { IAM_TEST_DB: 'sqlite', ...runtime.env },
       node: runtime.node,
       concurrency: concurrency.server,
-      together: true,
+      shareProcesses: true,
     });
   }
   await nodeTests(`server (SQLite, Node.js ${process.version})`, sqliteOnThisNode, { env: { IAM_TEST_DB: 'sqlite' }, concurrency: concurrency.server });
@@ -460,7 +460,7 @@ async function serverTests() {
       node: postgresNode.node,
       concurrency: concurrency.server,
       except: sqliteOnly,
-      together: true,
+      shareProcesses: true,
     });
   } finally {
     await postgres.stop();
