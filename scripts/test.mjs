@@ -13,8 +13,7 @@
 // run one at a time after the others; the build and the static checks run two at a time too. The
 // server files run in two processes that each run their share one after another
 // (scripts/test-files-together.mjs): a process of its own cost each file 2.5-4 s of CPU to load the
-// server through tsx before its first test, over half of a small file's time (`ownProcess` lists
-// the files that still need one). The e2e files run
+// server through tsx before its first test; the `alone` files still run each in a process of its own. The e2e files run
 // two at once as well, the longest first (`slowE2eFirst`) so that no long file runs on alone at the
 // end: each starts its own server (free port, temp data dir) and its own Chromium; so do the host
 // files (each packs into and installs in temp folders of its own; npm mostly waits).
@@ -104,12 +103,6 @@ const sqliteOnly = new Set(
     ['svg-paint-bounds', 'the SVG sanitiser'],
   ].map(([name]) => `test/server/${name}.test.ts`),
 );
-
-/**
- * Server files that run each in a process of their own where the others share one (`shareProcesses`
- * in nodeTests: scripts/test-files-together.mjs), each with what it needs a fresh process for.
- */
-const ownProcess = new Set([].map(([name]) => `test/server/${name}.test.ts`));
 
 /**
  * Files that run one at a time after the others: they time answers against each other, count
@@ -304,8 +297,7 @@ function balanced(files, count) {
 
 /**
  * The files in `processes` processes, each running its share one after another (nodeRun's
- * `together`), then the `ownProcess` ones each in a process of its own, `processes` at once; each
- * process's output printed when it ends, the results summed. A process that ends before all its
+ * `together`), its output printed when it ends; the results summed. A process that ends before all its
  * files did (a crash, an exit) counts as one failure naming the file it ended in, and its unfinished
  * files run again, each in a process of its own.
  */
@@ -317,13 +309,9 @@ async function nodeRunTogether(files, { env, node, processes }) {
     sum.failed += result.failed;
     sum.fileTimes.push(...result.fileTimes);
   };
-  const shares = balanced(
-    files.filter((file) => !ownProcess.has(file)),
+  await atMost(
     processes,
-  );
-  const ownFiles = files.filter((file) => ownProcess.has(file));
-  await atMost(processes, [
-    ...shares.map((share) => async () => {
+    balanced(files, processes).map((share) => async () => {
       const result = await nodeRun(share, { env, node, quiet: true, together: true });
       add(result);
       const finished = new Set(result.fileTimes.map(({ file }) => file));
@@ -335,8 +323,7 @@ async function nodeRunTogether(files, { env, node, processes }) {
       sum.failed += 1;
       for (const file of unfinished) add(await nodeRun([file], { env, node, quiet: true }));
     }),
-    ...ownFiles.map((file) => async () => add(await nodeRun([file], { env, node, quiet: true }))),
-  ]);
+  );
   return sum;
 }
 
@@ -364,8 +351,8 @@ function printSlowest(name, fileTimes) {
 /**
  * The node:test files under `paths` but not in `except`: the `alone` ones one at a time after the
  * others, which run `concurrency` at once (with `inOrder`, longest first: see longestFirst; with
- * `shareProcesses`, in `concurrency` processes that each run their share one after another, but for
- * `ownProcess`: see nodeRunTogether).
+ * `shareProcesses`, in `concurrency` processes that each run their share one after another: see
+ * nodeRunTogether).
  */
 async function nodeTests(name, paths, { env, node, concurrency = 1, except = new Set(), inOrder = false, shareProcesses = false } = {}) {
   const files = paths.flatMap((path) => filesUnder(path)).filter((file) => !except.has(file));
