@@ -10,17 +10,21 @@
 // The machine has two cores and one node:test file keeps about one busy, so the node suites run
 // two files at once (every file starts its own server on a free port over its own temp dir or
 // PostgreSQL database), except the files that measure time or load the machine (`alone`), which
-// run one at a time after the others; the build and the static checks run two at a time too. The e2e
-// and host files run two at once as well, the longest first (`slowFirst`) so that no long file runs
-// on alone at the end: each starts its own server (free port, temp data dir) and its own Chromium;
-// the host files also pack into and install in temp folders of their own. Not three at once: an e2e
-// file keeps a core busy for about its wall time (its server, its Chromium and the test process:
-// reflow took ~90 s of CPU for its 63 s of CI), so two files already fill both cores.
+// run one at a time after the others; the build and the static checks run two at a time too. The
+// server files run in two processes that each run their share one after another
+// (scripts/test-files-together.mjs): a process of its own cost each file 2.5-4 s of CPU to load the
+// server through tsx before its first test; the `alone` files still run each in a process of its
+// own. The e2e and host files run two at once, the longest first (`slowFirst`) so that no long file
+// runs on alone at the end: each starts its own server (free port, temp data dir) and its own
+// Chromium; the host files also pack into and install in temp folders of their own. Not three at
+// once: an e2e file keeps a core busy for about its wall time (its server, its Chromium and the test
+// process: reflow took ~90 s of CPU for its 63 s of CI), so two files already fill both cores.
 //
 // The server suite runs on SQLite on Node.js 24 (`sqliteNodeMajor`), then again on PostgreSQL on
-// this Node.js (20, the lowest supported), except the files in `sqliteOnly`; so every server file runs
-// on both Node.js lines without running twice on one engine, and a few (`sqliteOnThisNode`) run on
-// SQLite on this Node.js too, for its own SQLite driver. The
+// Node.js 22 (`postgresNodeMajor`), except the files in `sqliteOnly`; so every server file runs on
+// two Node.js lines without running twice on one engine, and a few (`sqliteOnThisNode`) run on
+// SQLite on this Node.js (20, the lowest supported, which the e2e and host suites' compiled server
+// runs on) too, for its own SQLite driver. The
 // rule for that list: a file may run on one engine only when everything it checks is decided before
 // or beside the database — HTTP parsing and headers, the CSRF and Origin gates, redirects, static
 // files, logs, the KDF, translations, documents compared with the running server — and it reads or
@@ -29,7 +33,7 @@
 // counters and concurrency, hostile input that reaches a column (fuzzing), and any file not listed.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync, readFileSync, mkdtempSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { findChromium } from './chromium.mjs';
@@ -39,18 +43,25 @@ import { startPostgres } from './postgres.mjs';
 
 requireSupportedNode('npm test');
 
-/** The other Node.js majors the `runtime` files run on (this one runs everything but `sqliteOnly`). */
+/** The other Node.js majors the `runtime` files run on (this one runs the unit, e2e and host suites and `sqliteOnThisNode`). */
 const otherNodeMajors = [24, 22];
 
 /**
  * The Node.js the server suite's SQLite pass runs on: the newest LTS line, with its own SQLite driver
  * (better-sqlite3 13; 12 aborted on Node.js 24.19 when a statement was collected), crypto (Argon2,
  * WebAuthn, JWT, the OIDC provider), fetch and streams, child processes and garbage collector (the
- * load test's heap check failed there once). The PostgreSQL pass, the e2e and host suites (the
- * compiled server) run on this Node.js, so the product's logic is checked on both lines, each server
- * file once per engine.
+ * load test's heap check failed there once). The e2e and host suites (the compiled server) run on
+ * this Node.js, so the product is checked on all three lines, each server file once per engine.
  */
 const sqliteNodeMajor = 24;
+
+/**
+ * The Node.js the server suite's PostgreSQL pass runs on: the LTS line between this one and 24. Not
+ * this one: Node.js 20 cannot run test files together in one process with their hooks kept per file
+ * (scripts/test-files-together.mjs), and 22 runs every server file there (passkeys' WebAuthn crypto,
+ * Argon2, the OIDC provider).
+ */
+const postgresNodeMajor = 22;
 
 /**
  * Server files that also run on SQLite on this Node.js, whose SQLite driver (better-sqlite3 12) the
@@ -63,11 +74,10 @@ const sqliteOnThisNode = ['smoke', 'fault-sqlite', 'backup-restore'].map((name) 
 const runtimeFiles = ['test/unit'];
 
 /**
- * On Node.js 22, the LTS line between this one and 24, what tells a driver or addon that does not
- * load or run there, in seconds: a sign-in (the SQLite driver, Argon2, sessions), passkeys
- * (WebAuthn's crypto) and the engines check.
+ * On Node.js 22 (where the PostgreSQL pass runs every server file), what that pass does not load, in
+ * seconds: a sign-in on SQLite (the SQLite driver for Node.js 22 and later) and the engines check.
  */
-const runtimeFilesOn22 = ['test/unit/engines.test.ts', 'test/server/smoke.test.ts', 'test/server/passkeys.test.ts'];
+const runtimeFilesOn22 = ['test/unit/engines.test.ts', 'test/server/smoke.test.ts'];
 
 /**
  * Server files that run in the SQLite pass only (the rule is in this file's header); each with why
@@ -218,12 +228,15 @@ async function atMost(limit, tasks) {
 }
 
 const fileTimesReporter = fileURLToPath(new URL('./file-times-reporter.mjs', import.meta.url));
+const testFilesTogether = fileURLToPath(new URL('./test-files-together.mjs', import.meta.url));
 
 /**
- * node:test files at `concurrency` at once, on `node` (by default this Node.js): passed and failed,
- * from a TAP copy of the run, and each file's wall time (scripts/file-times-reporter.mjs).
+ * node:test files at `concurrency` at once, on `node` (by default this Node.js), each in a process of
+ * its own, or with `together` all in this one process, one after another
+ * (scripts/test-files-together.mjs): passed and failed, from a TAP copy of the run, and each file's
+ * wall time and outcome (scripts/file-times-reporter.mjs).
  */
-async function nodeRun(files, { env = {}, node = process.execPath, concurrency = 1, quiet = false } = {}) {
+async function nodeRun(files, { env = {}, node = process.execPath, concurrency = 1, quiet = false, together = false } = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'iam-test-'));
   const tap = join(folder, 'report.tap');
   const times = join(folder, 'file-times.jsonl');
@@ -232,20 +245,20 @@ async function nodeRun(files, { env = {}, node = process.execPath, concurrency =
     [
       '--import',
       'tsx',
-      '--test',
-      `--test-concurrency=${concurrency}`,
+      ...(together ? [] : ['--test', `--test-concurrency=${concurrency}`]),
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       '--test-reporter=tap',
       `--test-reporter-destination=${tap}`,
       `--test-reporter=${fileTimesReporter}`,
       `--test-reporter-destination=${times}`,
+      ...(together ? [testFilesTogether] : []),
       ...files,
     ],
     env,
     { quiet },
   );
-  const report = readFileSync(tap, 'utf8');
+  const report = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
   const passed = Number(/^# pass (\d+)/m.exec(report)?.[1] ?? 0);
   const failed = Number(/^# fail (\d+)/m.exec(report)?.[1] ?? 0) + Number(/^# cancelled (\d+)/m.exec(report)?.[1] ?? 0);
   const fileTimes = existsSync(times)
@@ -276,6 +289,49 @@ async function nodeRunInOrder(files, { env, node, concurrency }) {
   return sum;
 }
 
+/** `files` split into `count` lists of about the same size in bytes (the files' sizes follow their times). */
+function balanced(files, count) {
+  const shards = Array.from({ length: count }, () => ({ files: [], bytes: 0 }));
+  for (const file of [...files].sort((a, b) => statSync(b).size - statSync(a).size)) {
+    const smallest = shards.reduce((min, shard) => (shard.bytes < min.bytes ? shard : min));
+    smallest.files.push(file);
+    smallest.bytes += statSync(file).size;
+  }
+  return shards.map((shard) => shard.files.sort()).filter((shard) => shard.length);
+}
+
+/**
+ * The files in `processes` processes, each running its share one after another (nodeRun's
+ * `together`), its output printed when it ends; the results summed. A process that ends before all its
+ * files did (a crash, an exit) counts as one failure naming the file it ended in, and its unfinished
+ * files run again, each in a process of its own.
+ */
+async function nodeRunTogether(files, { env, node, processes }) {
+  const sum = { passed: 0, failed: 0, fileTimes: [] };
+  const add = (result) => {
+    process.stdout.write(result.output);
+    sum.passed += result.passed;
+    sum.failed += result.failed;
+    sum.fileTimes.push(...result.fileTimes);
+  };
+  await atMost(
+    processes,
+    balanced(files, processes).map((share) => async () => {
+      const result = await nodeRun(share, { env, node, quiet: true, together: true });
+      add(result);
+      const finished = new Set(result.fileTimes.map(({ file }) => file));
+      const unfinished = share.filter((file) => !finished.has(resolve(file)));
+      if (!unfinished.length) return;
+      console.error(
+        `\nThe process running ${share.length} files together ended in ${unfinished[0]}; each unfinished file runs again alone: ${unfinished.join(' ')}`,
+      );
+      sum.failed += 1;
+      for (const file of unfinished) add(await nodeRun([file], { env, node, quiet: true }));
+    }),
+  );
+  return sum;
+}
+
 /** `files` with the known slow ones first (slowFirst's order), then the others largest first. */
 function longestFirst(files) {
   const rank = (file) => slowFirst.indexOf(file);
@@ -289,6 +345,8 @@ const slowestShown = 10;
 
 function printSlowest(name, fileTimes) {
   if (!fileTimes.length) return;
+  const failedFiles = fileTimes.filter(({ passed }) => passed === false).map(({ file }) => relative(process.cwd(), file));
+  if (failedFiles.length) console.log(`\n[${name}] failed files: ${failedFiles.join(' ')}`);
   const slowest = [...fileTimes].sort((a, b) => b.ms - a.ms).slice(0, slowestShown);
   const total = fileTimes.reduce((sum, { ms }) => sum + ms, 0);
   console.log(`\n[${name}] slowest ${slowest.length} of ${fileTimes.length} files (their wall times add up to ${(total / 1000).toFixed(0)} s):`);
@@ -297,9 +355,11 @@ function printSlowest(name, fileTimes) {
 
 /**
  * The node:test files under `paths` but not in `except`: the `alone` ones one at a time after the
- * others, which run `concurrency` at once (with `inOrder`, longest first: see longestFirst).
+ * others, which run `concurrency` at once (with `inOrder`, longest first: see longestFirst; with
+ * `shareProcesses`, in `concurrency` processes that each run their share one after another: see
+ * nodeRunTogether).
  */
-async function nodeTests(name, paths, { env, node, concurrency = 1, except = new Set(), inOrder = false } = {}) {
+async function nodeTests(name, paths, { env, node, concurrency = 1, except = new Set(), inOrder = false, shareProcesses = false } = {}) {
   const files = paths.flatMap((path) => filesUnder(path)).filter((file) => !except.has(file));
   if (!files.length) {
     console.log(`\n=== ${name}: no test files under ${paths.join(' ')}`);
@@ -318,9 +378,11 @@ async function nodeTests(name, paths, { env, node, concurrency = 1, except = new
   ]) {
     if (!batch.length) continue;
     const result =
-      inOrder && atOnce > 1
-        ? await nodeRunInOrder(longestFirst(batch), { env, node, concurrency: atOnce })
-        : await nodeRun(batch, { env, node, concurrency: atOnce });
+      shareProcesses && atOnce > 1
+        ? await nodeRunTogether(batch, { env, node, processes: atOnce })
+        : inOrder && atOnce > 1
+          ? await nodeRunInOrder(longestFirst(batch), { env, node, concurrency: atOnce })
+          : await nodeRun(batch, { env, node, concurrency: atOnce });
     passed += result.passed;
     failed += result.failed;
     fileTimes.push(...result.fileTimes);
@@ -366,7 +428,10 @@ async function onOtherNodes(majors = otherNodeMajors) {
   }
 }
 
-/** The server suite: SQLite on `sqliteNodeMajor` (and `sqliteOnThisNode` here), then PostgreSQL on this Node.js. */
+/**
+ * The server suite: SQLite on `sqliteNodeMajor` (and `sqliteOnThisNode` here), then PostgreSQL on
+ * `postgresNodeMajor`; the files share `concurrency.server` processes (`shareProcesses` in nodeTests).
+ */
 async function serverTests() {
   const runtime = preparedNode(sqliteNodeMajor, `server (SQLite, Node.js ${sqliteNodeMajor})`);
   if (runtime) {
@@ -374,15 +439,20 @@ async function serverTests() {
       env: { IAM_TEST_DB: 'sqlite', ...runtime.env },
       node: runtime.node,
       concurrency: concurrency.server,
+      shareProcesses: true,
     });
   }
   await nodeTests(`server (SQLite, Node.js ${process.version})`, sqliteOnThisNode, { env: { IAM_TEST_DB: 'sqlite' }, concurrency: concurrency.server });
+  const postgresNode = preparedNode(postgresNodeMajor, `server (PostgreSQL, Node.js ${postgresNodeMajor})`);
+  if (!postgresNode) return;
   const postgres = await startPostgres();
   try {
-    await nodeTests(`server (PostgreSQL, Node.js ${process.version})`, ['test/server'], {
-      env: { IAM_TEST_DB: 'postgres', IAM_TEST_DATABASE_URL: postgres.url },
+    await nodeTests(`server (PostgreSQL, Node.js ${postgresNode.version})`, ['test/server'], {
+      env: { IAM_TEST_DB: 'postgres', IAM_TEST_DATABASE_URL: postgres.url, ...postgresNode.env },
+      node: postgresNode.node,
       concurrency: concurrency.server,
       except: sqliteOnly,
+      shareProcesses: true,
     });
   } finally {
     await postgres.stop();
