@@ -9,7 +9,7 @@ import { createIdpTicket, TICKET_TTL_MS } from '../auth/third-party';
 import { digest } from '../auth/secrets';
 import { safeRedirect } from '../http/redirect';
 import { linkPath } from '../http/link-path';
-import { getProviderCallback } from '../../src/core/contract/idp-login';
+import { getProviderCallback } from '../../src/core/contract/idp';
 import { ApiError } from '../http/errors';
 import { discover, identityProvider, openidClient, scopeOf } from './provider-config';
 import { idpFlowDb } from './tables';

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
 import { linkRoute, type RouteOptions } from '../http/route';
-import * as calls from '../../src/core/contract/idp-login';
+import * as calls from '../../src/core/contract/idp';
 import { finishFlow, startFlow } from '../idp/flow';
 import { ApiError } from '../http/errors';
 import { safeRedirect } from '../http/redirect';

@@ -3,8 +3,7 @@
 // /infoComplete (first-time users complete their data) or signs the person in.
 import { call, urlOf } from '../../../core/api/call';
 import { fileUrl } from '../../../core/api/files';
-import { getIdps } from '../../../core/contract/idp';
-import { getProviderStart } from '../../../core/contract/idp-login';
+import { getIdps, getProviderStart } from '../../../core/contract/idp';
 import type { CallAnswer } from '../../../core/contract/declare';
 import { useT } from '../../i18n';
 import { Icon } from '../../widgets/Icon';

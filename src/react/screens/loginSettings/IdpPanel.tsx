@@ -4,7 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import * as idps from '../../../core/api/idps';
 import { fileUrl } from '../../../core/api/files';
 import { urlOf } from '../../../core/api/call';
-import { getProviderCallback } from '../../../core/contract/idp-login';
+import { getProviderCallback } from '../../../core/contract/idp';
 import { notifySuccess } from '../../../core/messages';
 import { useT, useTexts } from '../../i18n';
 import { DataTable, type Column } from '../../widgets/admin/DataTable';
