@@ -116,6 +116,25 @@ export default tseslint.config(
     rules: restrict([...uiPackages, '**/react/**', '**/elements/**', '**/react', '**/elements'], 'src/core is framework-agnostic: no React, no UI code'),
   },
   {
+    // Every API call of the browser is a declaration of src/core/contract, sent with call/callList or
+    // addressed with urlOf (src/core/api/call.ts): no path and no answer type written by hand.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/core/api/call.ts', 'src/core/http.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportSpecifier[imported.name=/^(request|requestList|apiUrl)$/]',
+          message: 'declare the call in src/core/contract and use call, callList or urlOf (src/core/api/call.ts)',
+        },
+        {
+          selector: 'ImportDeclaration[source.value=/(^|\\/)http$/] > ImportNamespaceSpecifier',
+          message: 'import what you need from the HTTP client by name: its request, requestList and apiUrl are for src/core/api/call.ts only',
+        },
+      ],
+    },
+  },
+  {
     files: ['server/**/*.ts'],
     rules: restrict([...uiPackages, '**/src/react/**', '**/src/elements/**', '**/react/**', '**/elements/**'], 'the server never imports browser code'),
   },

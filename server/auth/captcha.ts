@@ -6,13 +6,15 @@ import { lazy } from '../lazy';
 import type { Ctx } from '../context';
 import { CaptchaKind } from '../../src/core/enums';
 import { digest, newId, newSecret, sameDigest } from './secrets';
+import { linkPath } from '../http/link-path';
+import { getCaptchaImage } from '../../src/core/contract/auth';
 
 /** svg-captcha loads its font when imported: on the first captcha, not at start. */
 const svgCaptcha = lazy(() => import('svg-captcha').then((module) => module.default));
 
 const CLIENT_COOKIE = 'iam_cid';
 const CAPTCHA_TTL_MS = 2 * 60_000;
-export const CAPTCHA_IMAGE_URL = '/api/captcha/image/display';
+export const CAPTCHA_IMAGE_URL = linkPath(getCaptchaImage);
 
 const DIGITS = '23456789';
 const LETTERS = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ';

@@ -3,6 +3,9 @@
 // rule, summary, tags, rate limit, the handler, whose return type is the declared answer's). The
 // schemas validate the request (400 naming each field and its rule.* key), describe the call in the
 // OpenAPI document and cut the answer to what the contract declares (answer-cut.ts).
+// `linkRoute(app, gate, link, spec)` registers a link (a GET answering a redirect, a download, an
+// image or a page instead of the envelope) the same way; its handler sends the answer itself, whose
+// media type the declaration names for the OpenAPI document.
 // `defineRoute` is the same registration with method, url and schemas written in the spec itself.
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type * as v from 'valibot';
@@ -18,7 +21,7 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEPT_MS, idempotencyKeyOf, onceFor, REP
 import { Permission } from '../../src/core/permission-codes';
 import type { FieldRulesMode } from '../../src/core/validation/field-rules';
 import { underFieldRules } from '../field-rules-scope';
-import type { CallDeclaration, HandlerAnswer } from '../../src/core/contract/declare';
+import type { CallDeclaration, HandlerAnswer, LinkAnswer, LinkDeclaration } from '../../src/core/contract/declare';
 import { cutTo } from './answer-cut';
 
 /** public: anyone; otherwise a signed-in, enabled user holding the permission code (see the
@@ -53,8 +56,8 @@ interface BaseSpec<B, Q, P> {
   /** The schema of the envelope's `data`: documented, and checked in tests (http/answer-check.ts). */
   response?: Schema;
   rateLimit?: RateLimit;
-  /** Handlers that answer something other than JSON (images, files) send it themselves. */
-  raw?: { contentType: string };
+  /** Handlers that answer something other than JSON (a redirect, images, files) send it themselves. */
+  answers?: LinkAnswer;
   /** multipart/form-data upload (documented as such; the handler reads the parts). */
   multipart?: boolean;
   /** A create that honours an `Idempotency-Key` header (server/http/idempotency.ts). Not for calls
@@ -150,11 +153,14 @@ function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Acc
     };
   }
   if (spec.params) schema.params = toDoc(spec.params as Schema);
-  const success = spec.raw
-    ? { description: spec.raw.contentType, content: { [spec.raw.contentType]: { schema: { type: 'string', format: 'binary' } } } }
-    : { description: 'Success', ...envelopeDoc(spec.response ? toDoc(spec.response) : {}) };
+  const success =
+    spec.answers === 'redirect'
+      ? { 302: { description: 'A redirect: the Location header says where', type: 'null', headers: { Location: { type: 'string' } } } }
+      : spec.answers
+        ? { 200: { description: spec.answers, content: { [spec.answers]: { schema: { type: 'string', format: 'binary' } } } } }
+        : { 200: { description: 'Success', ...envelopeDoc(spec.response ? toDoc(spec.response) : {}) } };
   schema.response = {
-    200: success,
+    ...success,
     400: errorDoc('Invalid input: data.fields names each field and its rule.* key'),
     ...(spec.access === 'public' ? {} : { 401: errorDoc('Not signed in'), 403: errorDoc('Not permitted') }),
     ...(spec.idempotent
@@ -208,14 +214,14 @@ export function defineRoute<B extends Schema | undefined = undefined, Q extends 
         };
         const answer = async () => {
           const data = mode ? await underFieldRules(mode, work) : await work();
-          return spec.raw ? reply : ok(data ?? null);
+          return spec.answers ? reply : ok(data ?? null);
         };
         const key = spec.idempotent ? idempotencyKeyOf(request) : undefined;
         // Keyed per caller: a signed-in person (an app's token has no key of its own here).
         const result = key !== undefined && actor ? await onceFor(request.server.ctx, request, reply, actor.id, key, answer) : await answer();
         // Set once the answer succeeded (a replayed one included): only what the schema declares is written.
         // A serializer of our own leaves the content type to us (Fastify sets it only for its own).
-        if (spec.response && !spec.raw) reply.serializer(cutTo(spec.response)).type('application/json; charset=utf-8');
+        if (spec.response && !spec.answers) reply.serializer(cutTo(spec.response)).type('application/json; charset=utf-8');
         return result;
       }),
   });
@@ -247,5 +253,25 @@ export function route<C extends CallDeclaration>(app: FastifyInstance, gate: Gat
     body: call.body,
     response: call.response,
     multipart: call.multipart,
+  });
+}
+
+/** What a route adds to its link's declaration: access, summary, tags, rate limit, and the handler,
+ *  which sends the answer (a redirect, a file, an image, a page) itself. */
+export type LinkSpec<L extends LinkDeclaration> = Pick<BaseSpec<never, never, never>, 'summary' | 'tags' | 'rateLimit'> &
+  (
+    | { access: 'public'; handler(req: ApiRequest<undefined, Out<L['query']>, Out<L['params']>>, reply: FastifyReply): Promise<unknown> }
+    | { access: Permission; handler(req: SignedInRequest<undefined, Out<L['query']>, Out<L['params']>>, reply: FastifyReply): Promise<unknown> }
+  );
+
+/** Registers `link` (its declaration in src/core/contract) with what only the server knows. */
+export function linkRoute<L extends LinkDeclaration>(app: FastifyInstance, gate: Gate, link: L, spec: LinkSpec<L>): void {
+  defineRoute(app, gate, {
+    ...(spec as PublicSpec<undefined, Schema, Schema>),
+    method: link.method,
+    url: link.path,
+    params: link.params,
+    query: link.query,
+    answers: link.answers,
   });
 }

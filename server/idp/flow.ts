@@ -8,6 +8,8 @@ import type { Ctx } from '../context';
 import { createIdpTicket, TICKET_TTL_MS } from '../auth/third-party';
 import { digest } from '../auth/secrets';
 import { safeRedirect } from '../http/redirect';
+import { linkPath } from '../http/link-path';
+import { getProviderCallback } from '../../src/core/contract/idp';
 import { ApiError } from '../http/errors';
 import { discover, identityProvider, openidClient, scopeOf } from './provider-config';
 import { idpFlowDb } from './tables';
@@ -16,7 +18,7 @@ import { bindBrowser, checkBrowser } from './browser-binding';
 const FLOW_TTL_MS = 10 * 60_000;
 
 /** Our callback, registered at the provider as the redirect URI. */
-const callbackPath = (code: string) => `/api/interaction/idp/${encodeURIComponent(code)}/authorize/callback`;
+const callbackPath = (code: string) => linkPath(getProviderCallback, { params: { idpCode: code } });
 
 export async function startFlow(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, code: string, redirect: string | undefined): Promise<string> {
   const provider = await identityProvider(ctx, code);

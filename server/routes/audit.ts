@@ -3,9 +3,8 @@
 // server/services/audit-log.ts.
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
-import { defineRoute, route, type RouteOptions } from '../http/route';
+import { linkRoute, route, type RouteOptions } from '../http/route';
 import * as calls from '../../src/core/contract/audit';
-import { auditExportQuery } from '../../src/core/schemas/audit';
 import { Permission } from '../../src/core/permission-codes';
 import { EXPORT_LIMIT, exportLines, listEvents } from '../services/audit-log';
 
@@ -22,14 +21,10 @@ export const auditRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate,
     handler: ({ actor, query }) => listEvents(ctx, actor, query),
   });
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/audit/export',
+  linkRoute(app, gate, calls.getAuditExport, {
     tags,
     access,
-    raw: { contentType: 'text/csv' },
     summary: `The events of the same filters as CSV (UTF-8), newest first, at most ${EXPORT_LIMIT} rows; cells that a spreadsheet would run as a formula are prefixed with '`,
-    query: auditExportQuery,
     handler: async ({ actor, query }, reply) => {
       reply.headers(CSV_HEADERS).send(Readable.from(exportLines(ctx, actor, query)));
     },

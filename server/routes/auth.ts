@@ -2,9 +2,8 @@
 // the unlock call; the sign-in code of the PHONE_CAPTCHA method, the second step after a step
 // ticket and the change of an expired password; plus the current user's sessions (list, sign out one or all others).
 import type { FastifyPluginAsync } from 'fastify';
-import { defineRoute, route, type RouteOptions } from '../http/route';
+import { linkRoute, route, type RouteOptions } from '../http/route';
 import * as calls from '../../src/core/contract/auth';
-import { captchaQuery } from '../../src/core/schemas/auth';
 import { changeExpiredPassword, login, sendLoginCode } from '../auth/login';
 import { continueSignIn } from '../auth/login-step';
 import { safeRedirect } from '../http/redirect';
@@ -94,14 +93,10 @@ export const authRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     },
   });
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/captcha/image/display',
+  linkRoute(app, gate, calls.getCaptchaImage, {
     tags,
     access: 'public',
     summary: 'A new captcha image (SVG) for this client; single use, valid 2 minutes',
-    query: captchaQuery,
-    raw: { contentType: 'image/svg+xml' },
     rateLimit: ctx.config.rateLimits.captcha,
     handler: async ({ query, raw }, reply) => {
       const svg = await issueCaptcha(ctx, raw, reply, query.key);

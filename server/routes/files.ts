@@ -1,12 +1,10 @@
 // /api/file/upload (multipart, field `file`; query `purpose` picks the rules) and
 // /api/file/get/{url}, served so that no upload can run script (own CSP, nosniff, sandbox). The
 // files are checked, stored and read by server/services/files.ts.
-import * as v from 'valibot';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
-import { defineRoute, route, type RouteOptions } from '../http/route';
+import { linkRoute, route, type RouteOptions } from '../http/route';
 import * as calls from '../../src/core/contract/files';
-import { FILE_ID } from '../../src/core/file-id';
 import { fieldError } from '../http/errors';
 import { Permission } from '../../src/core/permission-codes';
 import { storedFile, uploadFile } from '../services/files';
@@ -38,14 +36,10 @@ export const fileRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     handler: async ({ actor, query, raw }) => ({ url: await uploadFile(ctx, actor, await uploadedBytes(raw), query.purpose, raw.ip) }),
   });
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/file/get/:name',
+  linkRoute(app, gate, calls.getStoredFile, {
     tags,
     access: 'public',
     summary: 'An uploaded file, by its content address',
-    params: v.object({ name: v.pipe(v.string(), v.regex(FILE_ID, 'rule.fileName')) }),
-    raw: { contentType: 'image/*' },
     handler: async ({ params }, reply) => {
       const file = await storedFile(ctx, params.name);
       reply

@@ -3,15 +3,13 @@
 // themselves are configured through server/routes/idp.ts.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
-import { defineRoute, type RouteOptions } from '../http/route';
-import { idpCodeParams } from '../../src/core/schemas/idp';
-import { providerStartQuery } from '../../src/core/schemas/idp-login';
+import { linkRoute, type RouteOptions } from '../http/route';
+import * as calls from '../../src/core/contract/idp';
 import { finishFlow, startFlow } from '../idp/flow';
 import { ApiError } from '../http/errors';
 import { safeRedirect } from '../http/redirect';
 
 const tags = ['Third-party sign-in'];
-const redirectDoc = { contentType: 'text/plain' };
 
 /** Where the provider's redirect back sends the browser: on with a provider ticket, or, when the
  *  sign-in cannot go on, to the console's page that says so (no ticket) and offers the sign-in page. */
@@ -25,27 +23,18 @@ async function afterCallback(ctx: Ctx, request: FastifyRequest, idpCode: string)
 }
 
 export const idpLoginRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/interaction/idp/:idpCode/authorize',
+  linkRoute(app, gate, calls.getProviderStart, {
     tags,
     access: 'public',
-    raw: redirectDoc,
     summary: 'Start signing in with the provider (redirects to it with PKCE, state and nonce)',
-    params: idpCodeParams,
-    query: providerStartQuery,
     rateLimit: ctx.config.rateLimits.login,
     handler: async ({ params, query, raw }, reply) => reply.redirect(await startFlow(ctx, raw, reply, params.idpCode, query.redirect), 302),
   });
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/interaction/idp/:idpCode/authorize/callback',
+  linkRoute(app, gate, calls.getProviderCallback, {
     tags,
     access: 'public',
-    raw: redirectDoc,
     summary: "The provider's redirect back (redirects to /infoComplete with a provider ticket)",
-    params: idpCodeParams,
     rateLimit: ctx.config.rateLimits.login,
     handler: async ({ params, raw }, reply) => reply.redirect(await afterCallback(ctx, raw, params.idpCode), 302),
   });

@@ -6,11 +6,10 @@
 // defineRoute's CSRF check (like the OpenID Connect mount, server/routes/sso.ts) and take no session.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
-import { defineRoute, route, type RouteOptions } from '../http/route';
+import { linkRoute, route, type RouteOptions } from '../http/route';
 import * as calls from '../../src/core/contract/saml';
 import { ApiError } from '../http/errors';
 import { Permission } from '../../src/core/permission-codes';
-import { samlRequestParams } from '../../src/core/schemas/saml';
 import { requirePlatform } from '../auth/scope';
 import * as providers from '../services/saml-providers';
 import { answerRequest, issueResponse, launch, receiveAuthnRequest, requestDetails, type Incoming } from '../saml/sign-in';
@@ -102,13 +101,10 @@ function protocolEndpoints(ctx: Ctx): FastifyPluginAsync {
 export const samlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
   void app.register(protocolEndpoints(ctx));
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: `${SAML_MOUNT}/metadata`,
+  linkRoute(app, gate, calls.getSamlMetadata, {
     tags,
     access: 'public',
     summary: "This identity provider's SAML metadata (its entity ID is this URL): signing certificates, SSO and SLO services",
-    raw: { contentType: 'application/samlmetadata+xml' },
     handler: async (_request, reply) =>
       reply
         .type('application/samlmetadata+xml; charset=utf-8')
@@ -130,14 +126,10 @@ export const samlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     handler: ({ actor, params, body }) => answerRequest(ctx, actor, params.id, body.allow),
   });
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: `${SAML_MOUNT}/requests/:id/answer`,
+  linkRoute(app, gate, calls.getSamlRequestAnswer, {
     tags,
     access: Permission.SelfService,
     summary: "The page that posts the signed SAML Response to the app's assertion consumer service (once)",
-    params: samlRequestParams,
-    raw: { contentType: 'text/html' },
     handler: async ({ actor, params, raw }, reply) => {
       const post = await issueResponse(ctx, actor, params.id, raw.ip);
       return sendPostPage(raw, reply, post.acsUrl, { SAMLResponse: post.samlResponse, RelayState: post.relayState });

@@ -2,9 +2,9 @@
 // each a job whose progress is polled) and the export of the list as it is filtered.
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
-import { defineRoute, route, type RouteOptions } from '../http/route';
+import { linkRoute, route, type RouteOptions } from '../http/route';
 import * as calls from '../../src/core/contract/user-import';
-import { IMPORT_MAX_BYTES, userExportQuery } from '../../src/core/schemas/user-import';
+import { IMPORT_MAX_BYTES } from '../../src/core/schemas/user-import';
 import { Permission } from '../../src/core/permission-codes';
 import { fieldError } from '../http/errors';
 import { answerLanguage } from '../http/language';
@@ -52,15 +52,11 @@ export const userImportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
     handler: ({ actor, params }) => importJobOf(ctx, actor, params.id),
   });
 
-  defineRoute(app, gate, {
-    method: 'GET',
-    url: '/user/export',
+  linkRoute(app, gate, calls.getUserExport, {
     tags,
     access: Permission.Users,
-    raw: { contentType: 'text/csv' },
     summary:
       "The users of my scope that the list's search and tenant filter select, in its order, as CSV (UTF-8; the import's columns first); cells that a spreadsheet would run as a formula are prefixed with '",
-    query: userExportQuery,
     handler: async ({ actor, query }, reply) => {
       reply
         .header('content-type', 'text/csv; charset=utf-8')

@@ -23,7 +23,9 @@ import { childOf, NS, SamlError } from './xml';
 import { buildResponse, CLOCK_SKEW_MS, decodeMessage, headerOf, readRequest, sentTo, type RequestHeader } from './messages';
 import type { ProtocolParams } from './bindings-query';
 import { verifiedRoot, verifyRedirectSignature, signElement } from './signatures';
-import { idpEndpoints, SAML_PATH, SAML_SIGN_IN_PAGE } from './endpoints';
+import { idpEndpoints, SAML_SIGN_IN_PAGE } from './endpoints';
+import { linkPath } from '../http/link-path';
+import { getSamlRequestAnswer } from '../../src/core/contract/saml';
 import { publishedKeys } from './keys';
 import { indexOf, NAME_ID_URNS } from './sp-metadata';
 import { toSamlProvider } from '../services/saml-providers';
@@ -275,7 +277,7 @@ export async function answerRequest(ctx: Ctx, actor: Actor, id: string, allow: b
   const fingerprint = await fingerprintFor(ctx, actor, row.appId);
   if (allow && fingerprint) await rememberConsent(ctx, actor.id, row.appId, fingerprint);
   else await forgetConsent(ctx, actor.id, row.appId);
-  return { redirectURL: `${SAML_PATH}/requests/${id}/answer` };
+  return { redirectURL: linkPath(getSamlRequestAnswer, { params: { id } }) };
 }
 
 /** The person's attributes in this app: the same names, e-mail, tenant, roles and privileges its

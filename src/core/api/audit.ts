@@ -1,10 +1,9 @@
 // The audit log: the list (paged on the server, filtered) and the address of its CSV export.
 import { PAGING } from '../config';
-import { getAudit } from '../contract/audit';
+import { getAudit, getAuditExport } from '../contract/audit';
 import type { CallAnswer } from '../contract/declare';
-import { apiUrl } from '../http';
 import type { AuditAction } from '../schemas/audit';
-import { callList } from './call';
+import { callList, urlOf } from './call';
 
 export type AuditEntry = CallAnswer<typeof getAudit>['list'][number];
 
@@ -36,5 +35,5 @@ export function listAudit(query: AuditQuery = {}): Promise<CallAnswer<typeof get
 
 /** GET /audit/export: the filtered events as a CSV file (a link the browser downloads, with the session cookie). */
 export function auditExportUrl(filter: AuditFilter): string {
-  return apiUrl('/audit/export', { ...filter });
+  return urlOf(getAuditExport, { query: filter });
 }

@@ -1,7 +1,9 @@
 // The browser's side of a call declaration (../contract): the input and the answer are typed from
-// it and its path is built from the parameters, so no call writes its answer type or path by hand.
-import { fillPath, type CallAnswer, type CallDeclaration, type CallInput } from '../contract/declare';
-import { request, requestList, type Query, type RequestOptions } from '../http';
+// it and its path is built from the parameters, so no call writes its answer type or path by hand;
+// a link declaration's address (an image, a download, a redirect) is built the same way (urlOf).
+// The only module besides ../http that names an API path (eslint.config.js refuses the others).
+import { fillPath, type CallAnswer, type CallDeclaration, type CallInput, type LinkDeclaration, type LinkInput } from '../contract/declare';
+import { apiUrl, request, requestList, type Query, type RequestOptions } from '../http';
 
 /** How a call reacts (silent, timeout, headers…); what it sends comes from its input. */
 type CallOptions = Omit<RequestOptions, 'query' | 'body'>;
@@ -29,4 +31,11 @@ export function call<C extends CallDeclaration>(def: C, ...[input, options]: Arg
 export function callList<C extends CallDeclaration>(def: C, ...[input, options]: Args<C>): Promise<CallAnswer<C>> {
   const given: Given = input ?? {};
   return requestList(fillPath(def.path, given.params), given.query, options);
+}
+
+/** The address of a link (an image's `src`, a download's `href`, a redirect to go to) under the
+ *  API base, its parameters filled in and its non-empty query values added. */
+export function urlOf<L extends LinkDeclaration>(def: L, ...[input]: object extends LinkInput<L> ? [input?: LinkInput<L>] : [input: LinkInput<L>]): string {
+  const given: Given = input ?? {};
+  return apiUrl(fillPath(def.path, given.params), given.query);
 }

@@ -1,9 +1,8 @@
 // file upload and display.
-import { postFileUpload } from '../contract/files';
-import { apiUrl } from '../http';
+import { getStoredFile, postFileUpload } from '../contract/files';
 import type { UploadPurpose } from '../upload';
 import { FILE_ID } from '../file-id';
-import { call } from './call';
+import { call, urlOf } from './call';
 
 /** POST /file/upload?purpose=… (multipart, field `file`): the server applies the rules of the
  *  purpose (an icon's 150 KB, a favicon's 20 KB and squareness …); answers the stored file's `url`.
@@ -20,6 +19,8 @@ export async function upload(file: Blob, name?: string, purpose: UploadPurpose =
  *  make the browser request another address (a "../../cas/logout" avatar signed viewers out). */
 export function fileUrl(url: string): string {
   if (/^(?:data|blob):/.test(url)) return url;
-  const id = url.startsWith(apiUrl('/file/get/')) ? url.slice(apiUrl('/file/get/').length) : url;
-  return FILE_ID.test(id) ? apiUrl(`/file/get/${id}`) : '';
+  // A value stored as the file's whole address (…/file/get/{id}) is read as its id.
+  const prefix = urlOf(getStoredFile, { params: { name: '' } });
+  const id = url.startsWith(prefix) ? url.slice(prefix.length) : url;
+  return FILE_ID.test(id) ? urlOf(getStoredFile, { params: { name: id } }) : '';
 }

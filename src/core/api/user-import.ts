@@ -1,9 +1,8 @@
 // Users as CSV: the import (a check, then the import, each a job polled for its progress), the
 // export of the list as filtered, and the template.
-import { getUserImportById, postUserImport } from '../contract/user-import';
-import { apiUrl } from '../http';
+import { getUserExport, getUserImportById, postUserImport } from '../contract/user-import';
 import { importColumns, type ImportJob, type ImportMode } from '../schemas/user-import';
-import { call } from './call';
+import { call, urlOf } from './call';
 import type { UserQuery } from './user-admin';
 
 /** Sends the file; answers its job at once (running). Silent: the dialog shows what went wrong. */
@@ -20,7 +19,7 @@ export function importJob(id: string): Promise<ImportJob> {
 
 /** GET /user/export: the list's filters and order as a CSV file (a link the browser downloads, with the session cookie). */
 export function userExportUrl(query: Omit<UserQuery, 'page' | 'size'>): string {
-  return apiUrl('/user/export', { ...query });
+  return urlOf(getUserExport, { query });
 }
 
 /** The template: the header row and one example (UTF-8 with a byte order mark, for spreadsheets). */

@@ -1,7 +1,8 @@
 // Calls of server/routes/auth.ts (one declaration each: src/core/contract/declare.ts).
-import type { CallDeclaration } from './declare';
+import type { CallDeclaration, LinkDeclaration } from './declare';
 import * as v from 'valibot';
 import {
+  captchaQuery,
   casLoginAnswer,
   expiredPasswordBody,
   loginAnswer,
@@ -70,3 +71,11 @@ export const deleteCasSessionsById = { method: 'DELETE', path: '/cas/sessions/:i
 
 /** DELETE /cas/sessions */
 export const deleteCasSessions = { method: 'DELETE', path: '/cas/sessions', response: v.object({ revoked: v.number() }) } as const satisfies CallDeclaration;
+
+/** GET /captcha/image/display (an image's `src`) */
+export const getCaptchaImage = {
+  method: 'GET',
+  path: '/captcha/image/display',
+  query: captchaQuery,
+  answers: 'image/svg+xml',
+} as const satisfies LinkDeclaration;

@@ -1,5 +1,7 @@
 // One declaration per API call: its method, its path (`:name` marks a parameter) and the valibot
-// schemas of its parameters, query, body and answer (the `data` of the envelope). The server
+// schemas of its parameters, query, body and answer (the `data` of the envelope). A GET that does
+// not answer the envelope (a redirect, a download, an image, a page) is a link declaration: what it
+// answers is named instead of a schema, and the browser builds its address with `urlOf`. The server
 // registers the call from it (server/http/route.ts `route`: the handler's return type is the
 // answer's input type, the answer is cut to the schema before it leaves); the browser calls it
 // with `call` (src/core/api/call.ts: the input and the answer are typed from it, the path is built
@@ -31,6 +33,20 @@ export interface CallDeclaration {
   readonly response: Schema;
 }
 
+/** What a link answers: a redirect (302, its Location on this site), or a body of this media type. */
+export type LinkAnswer = 'redirect' | 'text/csv' | 'image/svg+xml' | 'image/*' | 'text/html' | 'application/samlmetadata+xml';
+
+/** A GET whose address the browser goes to or loads (a link, an image's `src`, a redirect, a
+ *  download) or another party fetches (metadata): not the JSON envelope, so no `response`. */
+export interface LinkDeclaration {
+  readonly method: 'GET';
+  /** Relative to the API base, as a call's. */
+  readonly path: string;
+  readonly params?: Schema;
+  readonly query?: Schema;
+  readonly answers: LinkAnswer;
+}
+
 type Input<S> = S extends Schema ? v.InferInput<S> : never;
 
 /** What a caller gives: the parameters, query and body its declaration names (and only those). */
@@ -38,6 +54,10 @@ export type CallInput<C extends CallDeclaration> = (C['params'] extends Schema ?
   (C['query'] extends Schema ? { query?: Input<C['query']> } : unknown) &
   (C['body'] extends Schema ? { body: Input<C['body']> } : unknown) &
   (C['multipart'] extends true ? { body: FormData } : unknown);
+
+/** What a link's address is built from: its parameters and query, as a call's input. */
+export type LinkInput<L extends LinkDeclaration> = (L['params'] extends Schema ? { params: Input<L['params']> } : unknown) &
+  (L['query'] extends Schema ? { query?: Input<L['query']> } : unknown);
 
 /** What the browser receives: the response schema's output. */
 export type CallAnswer<C extends CallDeclaration> = v.InferOutput<C['response']>;

@@ -1,6 +1,6 @@
 // Calls of server/routes/files.ts (one declaration each: src/core/contract/declare.ts).
-import type { CallDeclaration } from './declare';
-import { uploadAnswer, uploadQuery } from '../schemas/files';
+import type { CallDeclaration, LinkDeclaration } from './declare';
+import { storedFileParams, uploadAnswer, uploadQuery } from '../schemas/files';
 
 /** POST /file/upload */
 export const postFileUpload = {
@@ -10,3 +10,6 @@ export const postFileUpload = {
   query: uploadQuery,
   response: uploadAnswer,
 } as const satisfies CallDeclaration;
+
+/** GET /file/get/:name (an image's `src`) */
+export const getStoredFile = { method: 'GET', path: '/file/get/:name', params: storedFileParams, answers: 'image/*' } as const satisfies LinkDeclaration;

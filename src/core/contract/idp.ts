@@ -1,11 +1,14 @@
-// Calls of server/routes/idp.ts (one declaration each: src/core/contract/declare.ts).
-import type { CallDeclaration } from './declare';
+// Calls of server/routes/idp.ts, and the links of server/routes/idp-login.ts (the third-party
+// sign-in's redirects), one declaration each (src/core/contract/declare.ts). The links live here
+// rather than in a module of their own: the sign-in page and the providers' settings read both, and
+// a second module would be a chunk of its own (one more file on the console's first visit).
+import type { CallDeclaration, LinkDeclaration } from './declare';
 import * as v from 'valibot';
 import { okAnswer } from '../schemas/common';
 import { loginAnswer } from '../schemas/auth';
 import { accessInfo, accessInfoParams, accessTicketQuery, idpCodeParams, idpCreateBody, idpDetail, idpSummary, linkBody } from '../schemas/idp';
 import { complementBody } from '../schemas/idp-complement';
-import { complementAnswer, idpUpdateBody } from '../schemas/idp-login';
+import { complementAnswer, idpUpdateBody, providerStartQuery } from '../schemas/idp-login';
 
 /** GET /interaction/idp/:idpCode/authorize/user/access/info/:token */
 export const getProviderAccessInfo = {
@@ -56,3 +59,20 @@ export const putIdpsByIdpCode = {
 
 /** DELETE /idps/:idpCode */
 export const deleteIdpsByIdpCode = { method: 'DELETE', path: '/idps/:idpCode', params: idpCodeParams, response: okAnswer } as const satisfies CallDeclaration;
+
+/** GET /interaction/idp/:idpCode/authorize (a sign-in button's `href`) */
+export const getProviderStart = {
+  method: 'GET',
+  path: '/interaction/idp/:idpCode/authorize',
+  params: idpCodeParams,
+  query: providerStartQuery,
+  answers: 'redirect',
+} as const satisfies LinkDeclaration;
+
+/** GET /interaction/idp/:idpCode/authorize/callback (the redirect URI registered at the provider) */
+export const getProviderCallback = {
+  method: 'GET',
+  path: '/interaction/idp/:idpCode/authorize/callback',
+  params: idpCodeParams,
+  answers: 'redirect',
+} as const satisfies LinkDeclaration;

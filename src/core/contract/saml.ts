@@ -1,5 +1,5 @@
 // Calls of server/routes/saml.ts (one declaration each: src/core/contract/declare.ts).
-import type { CallDeclaration } from './declare';
+import type { CallDeclaration, LinkDeclaration } from './declare';
 import { appParams } from '../schemas/resources';
 import { samlConsentBody, samlKeyList, samlNext, samlProviderAnswer, samlProviderBody, samlRequest, samlRequestParams } from '../schemas/saml';
 
@@ -58,3 +58,14 @@ export const getSamlKeys = { method: 'GET', path: '/saml/keys', response: samlKe
 
 /** POST /saml/keys/rotate */
 export const postSamlKeysRotate = { method: 'POST', path: '/saml/keys/rotate', response: samlKeyList } as const satisfies CallDeclaration;
+
+/** GET /saml/metadata (fetched by the apps: this identity provider's metadata) */
+export const getSamlMetadata = { method: 'GET', path: '/saml/metadata', answers: 'application/samlmetadata+xml' } as const satisfies LinkDeclaration;
+
+/** GET /saml/requests/:id/answer (the browser goes there: a page that posts the SAML Response to the app) */
+export const getSamlRequestAnswer = {
+  method: 'GET',
+  path: '/saml/requests/:id/answer',
+  params: samlRequestParams,
+  answers: 'text/html',
+} as const satisfies LinkDeclaration;

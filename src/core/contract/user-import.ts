@@ -1,7 +1,7 @@
 // Calls of server/routes/user-import.ts (one declaration each: src/core/contract/declare.ts).
-import type { CallDeclaration } from './declare';
+import type { CallDeclaration, LinkDeclaration } from './declare';
 import { idParams } from '../schemas/common';
-import { importJob, importQuery } from '../schemas/user-import';
+import { importJob, importQuery, userExportQuery } from '../schemas/user-import';
 
 /** POST /user/import */
 export const postUserImport = {
@@ -14,3 +14,6 @@ export const postUserImport = {
 
 /** GET /user/import/:id */
 export const getUserImportById = { method: 'GET', path: '/user/import/:id', params: idParams, response: importJob } as const satisfies CallDeclaration;
+
+/** GET /user/export (a download) */
+export const getUserExport = { method: 'GET', path: '/user/export', query: userExportQuery, answers: 'text/csv' } as const satisfies LinkDeclaration;

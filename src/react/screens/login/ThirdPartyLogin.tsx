@@ -1,12 +1,10 @@
 // Third-party sign-in buttons (supportThirdLogin 'Y'): one per enabled identity provider
 // (GET /idps, public), with the provider's icon when one is configured. A button starts the provider's flow on the server, which comes back to
 // /infoComplete (first-time users complete their data) or signs the person in.
-import { call } from '../../../core/api/call';
+import { call, urlOf } from '../../../core/api/call';
 import { fileUrl } from '../../../core/api/files';
-import { getIdps } from '../../../core/contract/idp';
+import { getIdps, getProviderStart } from '../../../core/contract/idp';
 import type { CallAnswer } from '../../../core/contract/declare';
-import { apiUrl } from '../../../core/http';
-import { apiPath } from '../../../core/api/path';
 import { useT } from '../../i18n';
 import { Icon } from '../../widgets/Icon';
 import { useResource } from '../../widgets/useResource';
@@ -19,7 +17,7 @@ function enabledProviders(): Promise<CallAnswer<typeof getIdps>> {
 
 /** Where a provider's sign-in starts (the server redirects to the provider). */
 function providerStartUrl(code: string, redirect: string | undefined): string {
-  return apiUrl(apiPath`/interaction/idp/${code}/authorize`, { redirect });
+  return urlOf(getProviderStart, { params: { idpCode: code }, query: { redirect } });
 }
 
 export function ThirdPartyLogin({ redirect }: { redirect?: string }) {

@@ -3,7 +3,8 @@
 import { lazy, Suspense, useState } from 'react';
 import * as idps from '../../../core/api/idps';
 import { fileUrl } from '../../../core/api/files';
-import { apiUrl } from '../../../core/http';
+import { urlOf } from '../../../core/api/call';
+import { getProviderCallback } from '../../../core/contract/idp';
 import { notifySuccess } from '../../../core/messages';
 import { useT, useTexts } from '../../i18n';
 import { DataTable, type Column } from '../../widgets/admin/DataTable';
@@ -18,7 +19,11 @@ const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));
 type Editing = { provider?: idps.IdpDetail } | undefined;
 
 /** The redirect URI to register at a provider, with the code left as a placeholder. */
-const callbackPattern = () => `${new URL(apiUrl('/interaction/idp/'), globalThis.location.href).href}<code>/authorize/callback`;
+const callbackPattern = () => {
+  const code = '<code>';
+  const url = new URL(urlOf(getProviderCallback, { params: { idpCode: code } }), globalThis.location.href).href;
+  return url.replace(encodeURIComponent(code), code);
+};
 
 export function IdpPanel() {
   const t = useT();
