@@ -76,7 +76,7 @@ const logoutUri = v.pipe(
 
 /** Post-logout redirect URIs: http(s) URLs like the callback URLs, without a fragment (nor a comma,
  *  which separates stored URLs). */
-export const postLogoutUrisBody = v.object({
+const postLogoutUrisBody = v.object({
   postLogoutRedirectUris: v.pipe(v.array(logoutUri, 'rule.required'), v.maxLength(MAX_POST_LOGOUT_URIS, 'rule.url')),
 });
 
