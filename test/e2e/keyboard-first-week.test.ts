@@ -17,7 +17,8 @@ import { ADMIN, openPage, startServerAndBrowser } from './harness';
 import { until } from './admin-support';
 import { choose, seriousViolations, settled, text, type Locale, type Theme } from './a11y-support';
 
-const { server, browser } = await startServerAndBrowser();
+// (The webhook's endpoint is a local port: the server is told to allow it.)
+const { server, browser } = await startServerAndBrowser({ IAM_OUTBOUND_ALLOW_PRIVATE: '1' });
 const shots = process.env.IAM_WALK_SHOTS;
 if (shots) mkdirSync(shots, { recursive: true });
 
@@ -273,10 +274,15 @@ async function walk(locale: Locale, theme: Theme, viewport: { width: number; hei
   const newHook = page.getByRole('button', { name: w.t('webhooks:create'), exact: true });
   await w.press(newHook, 'New webhook');
   const hookDialog = page.getByRole('dialog', { name: w.t('webhooks:createTitle') });
-  await w.type(hookDialog.getByLabel(w.t('webhooks:url')), 'endpoint', `https://hooks.example.com/${suffix}`);
+  const endpoint = hookDialog.getByLabel(w.t('webhooks:url'));
+  const saveHook = hookDialog.getByRole('button', { name: w.t('console:action.save'), exact: true });
   await w.press(hookDialog.getByLabel(w.t('webhooks:eventNames.user_created')), 'the User created event', 'Space');
+  // Saved without an endpoint: refused, and the focus goes up to the field that says why.
+  await w.press(saveHook, 'Save');
+  await w.focusOn(endpoint, 'the refused endpoint field');
+  await page.keyboard.type(`http://127.0.0.1:9/${suffix}`);
   await w.check('webhook-dialog');
-  await w.press(hookDialog.getByRole('button', { name: w.t('console:action.save'), exact: true }), 'Save');
+  await w.press(saveHook, 'Save');
   const secret = page.getByRole('dialog', { name: w.t('webhooks:secretTitle') });
   await w.check('webhook-secret');
   await w.press(secret.getByRole('button', { name: w.t('webhooks:done') }), 'Done');
