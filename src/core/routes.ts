@@ -350,5 +350,8 @@ export const RECORD_PARAM = { user: 'user', tenant: 'tenant' } as const;
 /** The people list showing one person. */
 export const userAddress = (id: string): string => `/operate/user?${new URLSearchParams({ [RECORD_PARAM.user]: id })}`;
 
+/** The menu plan of one app, or the global one (`GLOBAL_MENU`): route menu/detail/{id}. */
+export const menuDetailPath = (appId: string): string => `/menu/detail/${encodeURIComponent(appId)}`;
+
 /** The tenant screen with one tenant chosen. */
 export const tenantAddress = (id: string): string => `/operate/tenant/list?${new URLSearchParams({ [RECORD_PARAM.tenant]: id })}`;

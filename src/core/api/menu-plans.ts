@@ -70,6 +70,12 @@ export async function plans(): Promise<Plan[]> {
   return (await call(calls.getMenuPlans, { query: { size: 100 } })).list;
 }
 
+/** GET /menu-plans/{id}: one plan by its own id (an audit event names a plan by it). Silent: a
+ *  plan deleted since is shown as a name without a link. */
+export function planById(id: string): Promise<Plan> {
+  return call(calls.getMenuPlansById, { params: { id } }, { silent: true });
+}
+
 /** GET /menu-plans/{id}/privileges: the privileges the plan's items are bound to. */
 export function boundPrivileges(planId: string): Promise<Privilege[]> {
   return call(calls.getMenuPlansPrivileges, { params: { id: planId } });

@@ -83,7 +83,9 @@ function useFocusHeadingOnRouteChange(path: string): void {
     const focusedBefore = deepActiveElement();
     const focusHeading = (): boolean => {
       const heading = shownHeading(root);
-      if (!heading) return false;
+      // Not while a modal (the narrow screen's menu drawer a link was followed from) still makes the
+      // page inert: it cannot take the focus yet; the modal gives it back as it closes.
+      if (!heading || heading.closest('[inert]')) return false;
       const active = document.activeElement;
       const focusedNow = deepActiveElement();
       // Not when the person has moved on while the screen loaded.
@@ -99,7 +101,7 @@ function useFocusHeadingOnRouteChange(path: string): void {
     const observer = new MutationObserver(() => {
       if (focusHeading()) observer.disconnect();
     });
-    observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['style', 'hidden'] });
+    observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['style', 'hidden', 'inert'] });
     const timer = setTimeout(() => observer.disconnect(), 10_000);
     return () => {
       observer.disconnect();

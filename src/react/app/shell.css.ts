@@ -5,6 +5,7 @@ import { LAYOUT } from '../../core/config';
 import { vars } from '../theme/theme.css';
 import { pageMinHeight } from '../theme/page.css';
 import { tint } from '../widgets/tint';
+import { name as logoName } from '../widgets/LogoBlock.css';
 
 const px = (value: number) => `${value}px`;
 const mobile = `screen and (max-width: ${LAYOUT.mobileBreakpoint - 0.02}px)`;
@@ -92,6 +93,14 @@ export const topBarBrand = style({
   minWidth: px(LAYOUT.sidebarWidthOpen),
   maxWidth: 'min(320px, 35vw)',
   '@media': { [mobile]: { minWidth: 0, maxWidth: 'none', flex: '0 1 auto', paddingInlineStart: vars.space.xs } },
+});
+
+// Below 360 px the top bar's tools leave the console's name a few letters' room ("IAM …"): the logo
+// stands alone there, as in the collapsed menu, and the name is kept for screen readers.
+globalStyle(`${topBarBrand} ${logoName}`, {
+  '@media': {
+    '(max-width: 359px)': { position: 'absolute', width: '1px', height: '1px', margin: '-1px', padding: 0, border: 0, clip: 'rect(0 0 0 0)' },
+  },
 });
 
 export const topBarBrandCollapsed = style({

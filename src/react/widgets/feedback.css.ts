@@ -1,5 +1,6 @@
 // Toasts and the progress bar: fixed to the console's viewport, above everything else.
 import { keyframes, style, styleVariants } from '@vanilla-extract/css';
+import { LAYOUT } from '../../core/config';
 import { vars } from '../theme/theme.css';
 import { tint } from './tint';
 
@@ -37,6 +38,9 @@ export const toasts = style({
   width: 'min(92vw, 420px)',
   transform: 'translateX(-50%)',
   pointerEvents: 'none',
+  // Beside the side menu, centred they would cover the breadcrumb's last step: at the right end of
+  // its row, which a breadcrumb leaves empty.
+  '@media': { [`screen and (min-width: ${LAYOUT.mobileBreakpoint}px)`]: { left: 'auto', right: vars.space.lg, transform: 'none' } },
 });
 
 const toastBase = style({

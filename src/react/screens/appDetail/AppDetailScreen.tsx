@@ -6,6 +6,7 @@ import { Link } from 'wouter';
 import * as appApi from '../../../core/api/apps';
 import { useT } from '../../i18n';
 import { AdminPage } from '../../widgets/admin/AdminPage';
+import { missingSaidInPlace } from '../../widgets/admin/serverErrors';
 import { Tabs } from '../../widgets/admin/Tabs';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
@@ -23,7 +24,7 @@ const tabKeys: Tab[] = ['basics', 'saml', 'privileges', 'roles', 'admins'];
 export default function AppDetailScreen({ params }: ScreenProps) {
   const t = useT();
   const appId = params.id ?? '';
-  const app = useResource(() => appApi.get(appId), [appId]);
+  const app = useResource(() => missingSaidInPlace(appApi.get(appId)), [appId]);
   const [tab, setTab] = useState<Tab>('basics');
 
   return (

@@ -121,7 +121,7 @@ export default function AuditLogScreen() {
                   {
                     key: 'rows',
                     label: t('admin:audit.rows', { count: entry.children }),
-                    name: t('admin:audit.rowsOf', { action: actionName(entry.action), time: formatDate(entry.at) }),
+                    name: t('admin:audit.rowsOf', { count: entry.children, action: actionName(entry.action), time: formatDate(entry.at) }),
                     onSelect: () => list.refine({ parentId: entry.id }),
                   },
                 ]

@@ -2,17 +2,42 @@
 // (a person, a tenant, an app, a menu plan), or marked as deleted when the server says it is gone.
 import { Link } from 'wouter';
 import type { AuditEntry } from '../../../core/api/audit';
-import { tenantAddress, userAddress } from '../../../core/routes';
+import { GLOBAL_MENU, planById } from '../../../core/api/menu-plans';
+import { menuDetailPath, tenantAddress, userAddress } from '../../../core/routes';
 import { useT } from '../../i18n';
+import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 
-/** Where a target's screen is, for the kinds of target that have one. */
+/** Where a target's screen is, for the kinds of target whose id is the screen's address. */
 const targetPaths: Record<string, (id: string) => string> = {
   user: userAddress,
   tenant: tenantAddress,
   app: (id) => `/app/detail/${encodeURIComponent(id)}`,
-  menu: (id) => `/menu/detail/${encodeURIComponent(id)}`,
 };
+
+/** The menu plan screens are addressed by the plan's app (or the global menu), not by the plan's
+ *  id the event names: one read of each plan a page of the log shows, shared by its rows. */
+const planApps = new Map<string, Promise<string>>();
+const planPath = (id: string) => {
+  if (!planApps.has(id)) {
+    const path = planById(id).then((found) => menuDetailPath(found.appId ?? GLOBAL_MENU));
+    // A failed read is asked again by the next page that shows the plan.
+    path.catch(() => planApps.delete(id));
+    planApps.set(id, path);
+  }
+  return planApps.get(id)!;
+};
+
+function TargetLink({ type, id, name }: { type: string; id: string; name: string }) {
+  const menu = useResource(() => (type === 'menu' ? planPath(id) : Promise.resolve(targetPaths[type]?.(id))), [type, id]);
+  return menu.data ? (
+    <Link href={menu.data} className={ui.link}>
+      {name}
+    </Link>
+  ) : (
+    <strong>{name}</strong>
+  );
+}
 
 const TARGET_TYPES = {
   user: 1,
@@ -41,14 +66,11 @@ export function AuditTarget({ entry }: { entry: AuditEntry }) {
   if (!entry.targetType) return <>—</>;
   const kind = entry.targetType in TARGET_TYPES ? t(`admin:audit.targetTypes.${entry.targetType as TargetType}`) : entry.targetType;
   const name = entry.targetName ?? entry.targetId ?? '';
-  const path = entry.targetId && !entry.targetGone ? targetPaths[entry.targetType]?.(entry.targetId) : undefined;
   return (
     <span>
       {kind}{' '}
-      {path ? (
-        <Link href={path} className={ui.link}>
-          {name}
-        </Link>
+      {entry.targetId && !entry.targetGone ? (
+        <TargetLink type={entry.targetType} id={entry.targetId} name={name} />
       ) : entry.targetGone ? (
         <strong>{t('admin:recordLinks.deleted', { name })}</strong>
       ) : (

@@ -12,7 +12,7 @@ import { useT } from '../../i18n';
 import { Icon, isIconName } from '../../widgets/Icon';
 import { AdminPage } from '../../widgets/admin/AdminPage';
 import { PlainTextField } from '../../widgets/admin/AdminFields';
-import { refusalOf } from '../../widgets/admin/serverErrors';
+import { missingSaidInPlace, refusalOf } from '../../widgets/admin/serverErrors';
 import { useAdminScope } from '../../widgets/admin/scope';
 import { TreeView } from '../../widgets/admin/TreeView';
 import { useResource } from '../../widgets/useResource';
@@ -47,7 +47,10 @@ export default function MenuDetailScreen({ params }: ScreenProps) {
   const plan = useResource(() => menuApi.planFor(appId), [appId]);
   // Only platform administrators edit plans; they also read the apps and their privileges. Other
   // readers get the names of what the plan's items are bound to.
-  const app = useResource(() => (scope.platform && appId !== GLOBAL_MENU ? appApi.get(appId) : Promise.resolve(undefined)), [appId, scope.platform]);
+  const app = useResource(
+    () => (scope.platform && appId !== GLOBAL_MENU ? missingSaidInPlace(appApi.get(appId)) : Promise.resolve(undefined)),
+    [appId, scope.platform],
+  );
   const groups = useResource(
     async () => (scope.platform ? privilegeGroups(appId) : plan.data ? [{ app: '', privileges: await menuApi.boundPrivileges(plan.data.id) }] : []),
     [appId, scope.platform, plan.data?.id],

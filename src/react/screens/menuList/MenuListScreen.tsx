@@ -14,7 +14,7 @@ import { useAdminScope } from '../../widgets/admin/scope';
 import { useResource } from '../../widgets/useResource';
 import * as ui from '../../widgets/ui.css';
 import * as styles from '../../widgets/admin/admin.css';
-import { menuDetailPath } from './paths';
+import { menuDetailPath } from '../../../core/routes';
 
 const NewPlanDialog = lazy(() => import('./NewPlanDialog'));
 const ConfirmDialog = lazy(() => import('../../dialogs/ConfirmDialog'));

@@ -9,7 +9,7 @@ import { useNavigate } from '../../app/router';
 import { useT } from '../../i18n';
 import { SelectField } from '../../widgets/admin/AdminFields';
 import * as ui from '../../widgets/ui.css';
-import { menuDetailPath } from './paths';
+import { menuDetailPath } from '../../../core/routes';
 
 /** How many apps the choice offers (a console has a handful; the list is paged on the server). */
 const APP_CHOICES = 100;

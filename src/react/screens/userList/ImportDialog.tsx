@@ -29,6 +29,8 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
   const [template, setTemplate] = useState<string>();
   const alive = useRef(true);
   const importButton = useRef<HTMLButtonElement>(null);
+  const checkButton = useRef<HTMLButtonElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
   useEffect(() => () => void (alive.current = false), []);
   useEffect(() => {
     const url = URL.createObjectURL(importTemplate());
@@ -67,12 +69,15 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
   const problemText = (problem: Problem) => (problem.rule.startsWith('rule.') ? tRule(problem.rule) : problem.rule);
   const counts = job && { created: job.created, updated: job.updated, unchanged: job.unchanged, failed: job.failed };
   const finished = job && job.status !== ImportStatus.Running;
-  // After a check with rows to import, "Import" is the next step: the primary button, and focused
-  // (the check button was disabled while it ran, which left the focus nowhere).
+  // The button that ran was disabled while it ran, which left the focus nowhere: it goes to the next
+  // step, which is also the primary button. After a check with rows to import, "Import"; after an
+  // import, "Close"; otherwise (nothing to import, a failure) "Check the file" again.
   const checked = finished && job.mode === 'check' && job.status === ImportStatus.Done && job.created + job.updated > 0;
+  const imported = finished && job.mode === 'apply' && job.status === ImportStatus.Done;
+  const next = checked ? importButton : imported ? closeButton : checkButton;
   useEffect(() => {
-    if (checked) importButton.current?.focus();
-  }, [checked]);
+    if (finished) next.current?.focus();
+  }, [finished, next]);
 
   return (
     <DialogFrame open size="wide" onOpenChange={(open) => !open && !running && onClose()} title={t('admin:import.title')} description={t('admin:import.intro')}>
@@ -149,16 +154,28 @@ export default function ImportDialog({ onClose, onImported }: { onClose: () => v
           </p>
         )}
         <div className={ui.actions}>
-          <button type="button" className={ui.button.secondary} disabled={running} onClick={onClose}>
+          <button
+            ref={closeButton}
+            type="button"
+            className={next === closeButton ? ui.button.primary : ui.button.secondary}
+            disabled={running}
+            onClick={onClose}
+          >
             {t('admin:import.close')}
           </button>
-          <button type="button" className={checked ? ui.button.secondary : ui.button.primary} disabled={running || !file} onClick={() => void run('check')}>
+          <button
+            ref={checkButton}
+            type="button"
+            className={next === checkButton ? ui.button.primary : ui.button.secondary}
+            disabled={running || !file}
+            onClick={() => void run('check')}
+          >
             {t('admin:import.check')}
           </button>
           <button
             ref={importButton}
             type="button"
-            className={checked ? ui.button.primary : ui.button.secondary}
+            className={next === importButton ? ui.button.primary : ui.button.secondary}
             disabled={running || !file}
             onClick={() => void run('apply')}
           >

@@ -22,6 +22,7 @@ import { RowMenu, type RowMenuItem } from '../../widgets/admin/RowMenu';
 import { SearchBar } from '../../widgets/admin/SearchBar';
 import { TenantFilter } from '../../widgets/admin/TenantFilter';
 import { usePagedList } from '../../widgets/admin/usePagedList';
+import { missingSaidInPlace } from '../../widgets/admin/serverErrors';
 import { useAdminScope } from '../../widgets/admin/scope';
 import { BulkActions } from './BulkActions';
 import { CsvActions } from './CsvActions';
@@ -50,7 +51,7 @@ function useLinkedUser(id: string | undefined) {
   useEffect(() => {
     if (!id) return setState(undefined);
     let current = true;
-    users.get(id).then(
+    missingSaidInPlace(users.get(id)).then(
       (user) => current && setState({ id, user, gone: false }),
       (error: unknown) => current && setState({ id, gone: error instanceof HttpError && error.status === 404 }),
     );
@@ -67,7 +68,8 @@ export default function UserListScreen() {
   const scope = useAdminScope();
   const navigate = useNavigate();
   const linked = useLinkedUser(new URLSearchParams(useSearch()).get(RECORD_PARAM.user) ?? undefined);
-  const list = usePagedList<AdminUser, Query>(listUsers, { sort: 'createdAt', order: 'desc' });
+  // The list is not read while a link shows one person (a search or filter leaves the link).
+  const list = usePagedList<AdminUser, Query>(listUsers, { sort: 'createdAt', order: 'desc' }, !!linked.id);
   const reload = () => {
     list.reload();
     linked.reload();

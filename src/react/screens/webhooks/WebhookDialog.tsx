@@ -1,7 +1,7 @@
 // Create or edit a webhook endpoint: URL, description, the events it receives, enabled, and (new
 // ones) the tenant whose subtree's events it gets. A new endpoint's signing secret is shown once,
 // in the same dialog, after saving.
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import * as webhooks from '../../../core/api/webhooks';
 import { notifySuccess } from '../../../core/messages';
 import { webhookEvents, type Webhook, type WebhookEvent } from '../../../core/schemas/webhooks';
@@ -40,6 +40,15 @@ export default function WebhookDialog({ webhook, tenants, platform, onClose, onS
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // A refused save: the focus goes to the first field the server named (on a phone it is scrolled
+  // out of sight at the top), or back to Save, which was disabled while it ran.
+  const form = useRef<HTMLFormElement>(null);
+  const [refused, setRefused] = useState(0);
+  useEffect(() => {
+    if (!refused) return;
+    const target = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form.current?.querySelector<HTMLElement>('[type="submit"]');
+    target?.focus();
+  }, [refused]);
   const [created, setCreated] = useState<{ url: string; secret: string }>();
 
   const toggle = (event: string, on: boolean) =>
@@ -67,6 +76,7 @@ export default function WebhookDialog({ webhook, tenants, platform, onClose, onS
       setErrors(Object.fromEntries(refusal.fields.map(({ field, message }) => [field.split('.')[0] ?? field, message])));
       if (refusal.stale) setFailure(t('admin:user.stale'));
       else if (refusal.message) setFailure(refusal.message);
+      setRefused((count) => count + 1);
       return;
     } finally {
       setBusy(false);
@@ -98,7 +108,7 @@ export default function WebhookDialog({ webhook, tenants, platform, onClose, onS
       title={t(webhook ? 'webhooks:editTitle' : 'webhooks:createTitle')}
       description={t('webhooks:intro')}
     >
-      <form className={ui.form} noValidate onSubmit={(event) => void save(event)}>
+      <form ref={form} className={ui.form} noValidate onSubmit={(event) => void save(event)}>
         <div className={table.formGrid}>
           <div className={table.full}>
             <PlainTextField label={t('webhooks:url')} required hint={t('webhooks:urlHint')} error={errors.url} value={url} onValue={setUrl} />

@@ -36,3 +36,12 @@ export function refusalOf(error: unknown): Refusal {
   const fields = reported.map(({ field, rule }) => ({ field, message: ADMIN_RULES.has(rule.split('?')[0] ?? '') ? `admin:${rule}` : rule }));
   return { fields, stale: false, ...(fields.length ? {} : { message: error.message }) };
 }
+
+/** A read whose "not found" the screen says in place (a person, app or plan that is gone): the
+ *  HTTP client's toast would say it a second time. Other failures keep their toast. */
+export function missingSaidInPlace<T>(read: Promise<T>): Promise<T> {
+  return read.catch((error: unknown) => {
+    if (error instanceof HttpError && error.status === 404) showInline(error);
+    throw error;
+  });
+}

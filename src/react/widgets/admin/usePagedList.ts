@@ -18,12 +18,17 @@ export interface PagedListState<T, Q extends PageQuery> extends Resource<PagedLi
   turn: (page: number, size: number) => void;
 }
 
-export function usePagedList<T, Q extends PageQuery>(load: (query: Q) => Promise<PagedList<T>>, initial: Omit<Q, 'page' | 'size'>): PagedListState<T, Q> {
+/** `paused`: nothing is read meanwhile (the screen shows something else in the list's place). */
+export function usePagedList<T, Q extends PageQuery>(
+  load: (query: Q) => Promise<PagedList<T>>,
+  initial: Omit<Q, 'page' | 'size'>,
+  paused = false,
+): PagedListState<T, Q> {
   const [query, setQuery] = useState<Q>(() => ({ page: PAGING.page, size: PAGING.size, ...initial }) as Q);
   // Answers may carry texts in the reader's language (system messages): a language change asks again.
   const locale = useLocale();
-  const resource = useResource(() => load(query), [query, locale]);
+  const resource = useResource<PagedList<T> | undefined>(() => (paused ? Promise.resolve(undefined) : load(query)), [query, locale, paused]);
   const refine = useCallback((changes: Partial<Omit<Q, 'page' | 'size'>>) => setQuery((current) => ({ ...current, ...changes, page: 1 })), []);
   const turn = useCallback((page: number, size: number) => setQuery((current) => ({ ...current, page, size })), []);
-  return { ...resource, query, refine, turn };
+  return { ...resource, data: resource.data, query, refine, turn };
 }
