@@ -145,6 +145,7 @@ const slowFirst = [
   ['e2e/a11y-screens', 107],
   ['e2e/a11y-focus', 89],
   ['e2e/passkeys', 86],
+  ['e2e/keyboard-first-week', 86],
   ['e2e/sso-idp', 82],
   ['e2e/elements-demos', 56],
   ['e2e/sign-in-flows', 54],
