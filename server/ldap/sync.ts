@@ -55,15 +55,18 @@ export async function synchronise(ctx: Ctx, row: LdapConnectionRow, trigger: Lda
   if (!(await claim(ctx, row))) throw new ApiError(409, SYNC_RUNNING);
   const startedAt = ctx.now();
   const summary = emptySummary();
+  let finishedAt = startedAt;
   try {
     await withFieldRules(ctx, () => run(ctx, row, summary, ip));
   } catch (error) {
     if (!(error instanceof DirectoryError)) throw error;
     summary.error = { step: error.step, message: error.message };
   } finally {
+    // Taken before the claim is released, so that the next run's report starts after this one's ends.
+    finishedAt = ctx.now();
     await ctx.db.updateTable('ldapConnections').set({ claimedUntil: 0, lastSyncAt: startedAt }).where('id', '=', row.id).execute();
   }
-  return storeReport(ctx, row.id, { trigger, startedAt, finishedAt: ctx.now(), outcome: summary.error ? 'failure' : 'success', summary });
+  return storeReport(ctx, row.id, { trigger, startedAt, finishedAt, outcome: summary.error ? 'failure' : 'success', summary });
 }
 
 async function run(ctx: Ctx, row: LdapConnectionRow, summary: LdapSyncSummary, ip: string | null): Promise<void> {
