@@ -9,7 +9,8 @@ import pg from 'pg';
 import { buildApp, type App } from '../../server/app';
 import { openDatabase } from '../../server/db/connect';
 import type { ServerOptions } from '../../server/config';
-import type { Envelope } from '../../src/core/types';
+import assert from 'node:assert/strict';
+import type { Envelope, User } from '../../src/core/types';
 
 export const ADMIN = { username: 'admin', password: 'Admin123!' };
 
@@ -150,6 +151,19 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     },
   };
   return server;
+}
+
+/** A person the administrator `admin` creates, signed in from a browser-like client of their own. */
+export async function signedInPerson(
+  server: TestServer,
+  admin: Client,
+  { username, realName, password = 'Secret123' }: { username: string; realName: string; password?: string },
+) {
+  const created = await admin.post<User>('/api/user', { username, realName, password: transform(password) });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const browser = server.client();
+  assert.equal((await browser.login(username, password)).body.data?.loginSuccess, true);
+  return { user: created.body.data, browser, username };
 }
 
 export interface Answer<T = unknown> {

@@ -6,9 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, type Client, type TestServer, signedInPerson } from './harness';
 import { RelyingParty } from './oidc-rp';
-import type { User } from '../../src/core/types';
 
 let server: TestServer;
 let admin: Client;
@@ -25,12 +24,7 @@ after(async () => {
 });
 
 async function person(): Promise<Client> {
-  const username = `methods-${++serial}`;
-  const created = await admin.post<User>('/api/user', { username, realName: 'Methods_Person', password: transform('Secret123') });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  const browser = server.client();
-  assert.equal((await browser.login(username, 'Secret123')).body.data?.loginSuccess, true);
-  return browser;
+  return (await signedInPerson(server, admin, { username: `methods-${++serial}`, realName: 'Methods_Person' })).browser;
 }
 
 /** The browser's authorization request by POST; the callback URL it lands on after consenting. */

@@ -5,9 +5,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, type Client, type TestServer, signedInPerson } from './harness';
 import { RelyingParty, type Tokens } from './oidc-rp';
-import type { User } from '../../src/core/types';
 
 let server: TestServer;
 let admin: Client;
@@ -27,13 +26,8 @@ after(async () => {
   await server.stop();
 });
 
-async function person() {
-  const username = `family-${++serial}`;
-  const created = await admin.post<User>('/api/user', { username, realName: 'Family', password: transform('Secret123') });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  const browser = server.client();
-  assert.equal((await browser.login(username, 'Secret123')).body.data?.loginSuccess, true);
-  return { user: created.body.data, browser };
+function person() {
+  return signedInPerson(server, admin, { username: `family-${++serial}`, realName: 'Family' });
 }
 
 const won = (answers: (Tokens | { error: string })[]) => answers.filter((answer): answer is Tokens => 'access_token' in answer);

@@ -4,11 +4,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, type Client, type TestServer, signedInPerson } from './harness';
 import { RelyingParty } from './oidc-rp';
 import { oidcDb } from '../../server/oidc/tables';
 import { OidcProvider } from '../../server/oidc/provider';
-import type { User } from '../../src/core/types';
 
 let server: TestServer;
 let admin: Client;
@@ -27,13 +26,8 @@ after(async () => {
   await server.stop();
 });
 
-async function person() {
-  const username = `introspected-${++serial}`;
-  const created = await admin.post<User>('/api/user', { username, realName: 'Introspected', password: transform('Secret123') });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  const browser = server.client();
-  assert.equal((await browser.login(username, 'Secret123')).body.data?.loginSuccess, true);
-  return { user: created.body.data, browser };
+function person() {
+  return signedInPerson(server, admin, { username: `introspected-${++serial}`, realName: 'Introspected' });
 }
 
 test('discovery advertises the introspection endpoint', () => {

@@ -4,10 +4,9 @@
 // another app's menu.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, type Client, type TestServer, signedInPerson } from './harness';
 import { RelyingParty } from './oidc-rp';
 import { oidcDb } from '../../server/oidc/tables';
-import type { User } from '../../src/core/types';
 
 const MENU = '/api/menu/app/assignment/public/multi_app_menu/list';
 interface AppMenu {
@@ -47,13 +46,8 @@ after(async () => {
   await server.stop();
 });
 
-async function person() {
-  const username = `menu-person-${++serial}`;
-  const created = await admin.post<User>('/api/user', { username, realName: 'Menu_Person', password: transform('Secret123') });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  const browser = server.client();
-  assert.equal((await browser.login(username, 'Secret123')).body.data?.loginSuccess, true);
-  return { user: created.body.data, browser };
+function person() {
+  return signedInPerson(server, admin, { username: `menu-person-${++serial}`, realName: 'Menu_Person' });
 }
 
 /** The menu list asked with only a bearer token (no console session). */

@@ -4,11 +4,10 @@
 // records are swept in bounded batches.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
+import { ADMIN, startServer, type Client, type TestServer, signedInPerson } from './harness';
 import { RelyingParty } from './oidc-rp';
 import { oidcDb } from '../../server/oidc/tables';
 import { SWEEP_BATCH, sweepExpired } from '../../server/oidc/sweep';
-import type { User } from '../../src/core/types';
 
 let server: TestServer;
 let admin: Client;
@@ -26,12 +25,7 @@ after(async () => {
 });
 
 async function person() {
-  const username = `provider-person-${++serial}`;
-  const created = await admin.post<User>('/api/user', { username, realName: 'Provider_Person', password: transform('Secret123') });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  const browser = server.client();
-  assert.equal((await browser.login(username, 'Secret123')).body.data?.loginSuccess, true);
-  return browser;
+  return (await signedInPerson(server, admin, { username: `provider-person-${++serial}`, realName: 'Provider_Person' })).browser;
 }
 
 const directives = (response: Response) => (response.headers.get('content-security-policy') ?? '').split(';').map((part) => part.trim());

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, type Client, type TestServer, signedInPerson } from './harness';
 import { RelyingParty } from './oidc-rp';
 import { oidcDb } from '../../server/oidc/tables';
 import { PUBLIC_REFRESH_TOKEN_TTL } from '../../server/oidc/public-clients';
@@ -33,12 +33,7 @@ after(async () => {
 
 /** A person signed in to the console in a browser of their own. */
 async function person(): Promise<Client> {
-  const username = `spa-person-${++serial}`;
-  const created = await admin.post('/api/user', { username, realName: 'Spa_Person', password: transform('Secret123') });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  const browser = server.client();
-  assert.equal((await browser.login(username, 'Secret123')).body.data?.loginSuccess, true);
-  return browser;
+  return (await signedInPerson(server, admin, { username: `spa-person-${++serial}`, realName: 'Spa_Person' })).browser;
 }
 
 interface ClientStatus {

@@ -5,7 +5,7 @@
 // asks for one.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
+import { ADMIN, startServer, transform, type Client, type TestServer, signedInPerson } from './harness';
 import { RelyingParty, type Tokens } from './oidc-rp';
 import type { User } from '../../src/core/types';
 
@@ -28,13 +28,8 @@ after(async () => {
 });
 
 /** A new person, signed in to the console in a fresh browser. */
-async function person(password = 'Secret123') {
-  const username = `sso-person-${++serial}`;
-  const created = await admin.post<User>('/api/user', { username, realName: 'Sso_Person', password: transform(password) });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  const browser = server.client();
-  assert.equal((await browser.login(username, password)).body.data?.loginSuccess, true);
-  return { user: created.body.data, browser, username };
+function person(password = 'Secret123') {
+  return signedInPerson(server, admin, { username: `sso-person-${++serial}`, realName: 'Sso_Person', password: password });
 }
 
 async function setStatus(user: User, availabilityStatus: number) {

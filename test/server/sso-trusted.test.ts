@@ -3,9 +3,8 @@
 // the consent page; other apps still ask.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, type Client, type TestServer, signedInPerson } from './harness';
 import { RelyingParty } from './oidc-rp';
-import type { User } from '../../src/core/types';
 
 let server: TestServer;
 let admin: Client;
@@ -14,13 +13,8 @@ let wiki: RelyingParty;
 let appAdmin: Client;
 let serial = 0;
 
-async function person() {
-  const username = `trusting-${++serial}`;
-  const created = await admin.post<User>('/api/user', { username, realName: 'Trusting', password: transform('Secret123') });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  const browser = server.client();
-  assert.equal((await browser.login(username, 'Secret123')).body.data?.loginSuccess, true);
-  return { user: created.body.data, browser, username };
+function person() {
+  return signedInPerson(server, admin, { username: `trusting-${++serial}`, realName: 'Trusting' });
 }
 
 before(async () => {
