@@ -5,7 +5,7 @@
 // the caller stay the caller's to change. Hostile: it failed on the code before its fix.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
 import { snapshot } from './security-support';
 import { Status } from '../../src/core/enums';
 
@@ -13,12 +13,6 @@ const PASSWORD = 'Act-on-weaker-1';
 
 let server: TestServer;
 let admin: Client;
-
-async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>, what: string): Promise<T> {
-  const { status, body } = await answer;
-  assert.equal(status, 200, `${what}: ${JSON.stringify(body)}`);
-  return body.data;
-}
 
 async function signIn(target: TestServer, username: string, password = PASSWORD): Promise<Client> {
   const client = target.client();

@@ -3,7 +3,7 @@
 // to privileges (who sees which item) — each with what the three kinds of administrator may do.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
 import type { PagedList, User } from '../../src/core/types';
 import { Permission } from '../../src/core/permission-codes';
 
@@ -40,12 +40,6 @@ type Fields = { fields: { field: string; rule: string }[] };
 let server: TestServer;
 let admin: Client;
 let rootId: string;
-
-async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>): Promise<T> {
-  const { status, body } = await answer;
-  assert.equal(status, 200, JSON.stringify(body));
-  return body.data;
-}
 
 const makeTenant = (parentId: string, name: string, as = admin) => ok(as.post<Tenant>('/api/tenants', { parentId, name, type: 'company' }));
 const makeUser = (fields: Record<string, unknown>, as = admin) =>

@@ -3,7 +3,7 @@
 // and hostile names reaching a spreadsheet as formulas. Every test asserts the secure behaviour.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
 
 let server: TestServer;
 let admin: Client;
@@ -19,12 +19,6 @@ interface Entry {
   tenantId: string | null;
   action: string;
   detail: Record<string, unknown>;
-}
-
-async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>): Promise<T> {
-  const { status, body } = await answer;
-  assert.equal(status, 200, JSON.stringify(body));
-  return body.data;
 }
 
 before(async () => {

@@ -4,18 +4,12 @@
 // the session token header, and an app administrator's or a member's own session — is refused (401 or 403), never answered.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
 import { RelyingParty, type Tokens } from './oidc-rp';
 
 let server: TestServer;
 let admin: Client;
 const credentials: [string, Record<string, string>][] = [];
-
-async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>): Promise<T> {
-  const { status, body } = await answer;
-  assert.equal(status, 200, JSON.stringify(body));
-  return body.data;
-}
 
 before(async () => {
   server = await startServer();

@@ -5,7 +5,7 @@
 // a standard, hop-by-hop, forwarding or tracing header: src/core/validation/token-header.ts).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
+import { ADMIN, startServer, transform, type Client, type TestServer, ok } from './harness';
 
 let server: TestServer;
 let admin: Client;
@@ -135,12 +135,6 @@ describe('the anonymous session probe', () => {
 });
 
 /** The answer's data, once it is 200. */
-async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>, what: string): Promise<T> {
-  const { status, body } = await answer;
-  assert.equal(status, 200, `${what}: ${JSON.stringify(body)}`);
-  return body.data;
-}
-
 describe('the token header name is one of our own', () => {
   const save = async (tokenName: string, headers?: Record<string, string>) => {
     const { version } = await ok(admin.get<{ version: number }>('/api/config'), 'config');

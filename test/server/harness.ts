@@ -153,6 +153,13 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   return server;
 }
 
+/** The data of a 200 answer; anything else fails the test with the answer (after `what`, if given). */
+export async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>, what?: string): Promise<T> {
+  const { status, body } = await answer;
+  assert.equal(status, 200, what ? `${what}: ${JSON.stringify(body)}` : JSON.stringify(body));
+  return body.data;
+}
+
 /** A person the administrator `admin` creates, signed in from a browser-like client of their own. */
 export async function signedInPerson(
   server: TestServer,

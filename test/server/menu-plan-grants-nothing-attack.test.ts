@@ -4,7 +4,7 @@
 // item shown to someone grants nothing the server checks, and an app's token reads its own menu only.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
 import { RelyingParty } from './oidc-rp';
 
 interface Item {
@@ -21,12 +21,6 @@ let appAdmin: Client;
 let member: Client;
 let shopId = '';
 let privilegeId = '';
-
-async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>): Promise<T> {
-  const { status, body } = await answer;
-  assert.equal(status, 200, JSON.stringify(body));
-  return body.data;
-}
 
 const paths = (items: Item[]): string[] => items.flatMap((item) => [item.path, ...paths(item.children ?? [])]);
 

@@ -5,7 +5,7 @@
 // tenant administrator cannot save a global plan at all.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
 import { ADMINISTRATION_SCREENS, administrationOf } from '../../src/core/administration-menu';
 import { Permission } from '../../src/core/permission-codes';
 
@@ -20,12 +20,6 @@ let server: TestServer;
 let admin: Client;
 let tenantAdmin: Client;
 let privilegeId = '';
-
-async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>): Promise<T> {
-  const { status, body } = await answer;
-  assert.equal(status, 200, JSON.stringify(body));
-  return body.data;
-}
 
 const paths = (items: Item[]): string[] => items.flatMap((item) => [item.path, ...paths(item.children ?? [])]);
 

@@ -14,7 +14,7 @@
 //    and no administrator takes over (password, e-mail, phone) an account holding more than it does.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_PROOF, transform, startServer, type Client, type TestServer } from './harness';
+import { ADMIN_PROOF, transform, startServer, type Client, type TestServer, ok } from './harness';
 import {
   changesState,
   fillPath,
@@ -239,12 +239,6 @@ const callers = {} as Record<CallerName, Caller>;
 /** App X's own role, privilege and menu plan; tenant B's administrator. */
 const x = { role: '', privilege: '', plan: '', planVersion: 0 };
 let tenantAdminBId = '';
-
-async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>, what: string): Promise<T> {
-  const { status, body } = await answer;
-  assert.equal(status, 200, `${what}: ${JSON.stringify(body)}`);
-  return body.data;
-}
 
 async function signIn(username: string, password: string): Promise<Client> {
   const client = server.client();

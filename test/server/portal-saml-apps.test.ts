@@ -3,8 +3,8 @@
 // the app's SAML settings as they are registered and removed.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
-import { ok } from './saml-support';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
+import {} from './saml-support';
 
 let server: TestServer;
 let admin: Client;

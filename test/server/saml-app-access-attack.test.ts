@@ -4,8 +4,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { startServer, transform, type Client, type TestServer } from './harness';
-import { consentAndAnswer, ok, postedForm, ServiceProvider } from './saml-support';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
+import { consentAndAnswer, postedForm, ServiceProvider } from './saml-support';
 import { Status } from '../../src/core/enums';
 
 let server: TestServer;

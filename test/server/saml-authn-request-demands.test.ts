@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { webcrypto } from 'node:crypto';
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
-import { startServer, transform, type Client, type TestServer } from './harness';
-import { consentAndAnswer, ok, postedForm, ServiceProvider } from './saml-support';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
+import { consentAndAnswer, postedForm, ServiceProvider } from './saml-support';
 
 let server: TestServer;
 let admin: Client;

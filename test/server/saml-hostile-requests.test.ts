@@ -6,8 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { startServer, transform, type Client, type TestServer } from './harness';
-import { consentAndAnswer, idpCertificates, ok, postedForm, ServiceProvider, signedRedirectQuery } from './saml-support';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
+import { consentAndAnswer, idpCertificates, postedForm, ServiceProvider, signedRedirectQuery } from './saml-support';
 
 let server: TestServer;
 let admin: Client;

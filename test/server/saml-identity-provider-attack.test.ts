@@ -18,8 +18,8 @@ import type { AddressInfo } from 'node:net';
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { generateServiceProviderMetadata } from '@node-saml/node-saml';
-import { startServer, transform, type Client, type TestServer } from './harness';
-import { consentAndAnswer, ok, postedForm, ServiceProvider } from './saml-support';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
+import { consentAndAnswer, postedForm, ServiceProvider } from './saml-support';
 import { createKey } from '../../server/saml/keys';
 
 let server: TestServer;

@@ -3,8 +3,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { startServer, transform, type Client, type TestServer } from './harness';
-import { ok, postedForm, ServiceProvider } from './saml-support';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
+import { postedForm, ServiceProvider } from './saml-support';
 import { generateServiceProviderMetadata } from '@node-saml/node-saml';
 
 let server: TestServer;

@@ -3,8 +3,8 @@
 // app posts is read strictly (no DOCTYPE/entities, no comment cutting a value short).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
-import { consentAndAnswer, ok, ServiceProvider } from './saml-support';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
+import { consentAndAnswer, ServiceProvider } from './saml-support';
 
 let server: TestServer;
 let admin: Client;

@@ -5,8 +5,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startServer, transform, type Client, type TestServer } from './harness';
-import { consentAndAnswer, ok, ServiceProvider } from './saml-support';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
+import { consentAndAnswer, ServiceProvider } from './saml-support';
 
 let server: TestServer;
 let admin: Client;

@@ -12,8 +12,8 @@ import { randomBytes, sign } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateRawSync } from 'node:zlib';
-import { startServer, transform, type Client, type TestServer } from './harness';
-import { consentAndAnswer, ok, postedForm, ServiceProvider } from './saml-support';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
+import { consentAndAnswer, postedForm, ServiceProvider } from './saml-support';
 import { createKey } from '../../server/saml/keys';
 import { Status } from '../../src/core/enums';
 

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateRawSync } from 'node:zlib';
-import { startServer, transform, type Client, type TestServer } from './harness';
-import { consentAndAnswer, ok, postedForm, ServiceProvider } from './saml-support';
+import { startServer, transform, type Client, type TestServer, ok } from './harness';
+import { consentAndAnswer, postedForm, ServiceProvider } from './saml-support';
 import { Status } from '../../src/core/enums';
 
 let server: TestServer;

@@ -5,14 +5,8 @@ import assert from 'node:assert/strict';
 import { sign } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { SAML, generateServiceProviderMetadata, type SamlConfig } from '@node-saml/node-saml';
-import type { Client, TestServer } from './harness';
+import { ok, type Client, type TestServer } from './harness';
 import { createKey } from '../../server/saml/keys';
-
-export async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>): Promise<T> {
-  const { status, body } = await answer;
-  assert.equal(status, 200, JSON.stringify(body));
-  return body.data;
-}
 
 const unescapeHtml = (text: string) => text.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
 

@@ -8,7 +8,7 @@
 // (as the administrator, as the user, signed out), except the one answer that hands it over.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, Client, createTestDatabase, transform, type TestDatabase } from './harness';
+import { ADMIN, Client, createTestDatabase, transform, type TestDatabase, ok } from './harness';
 import { spawnServer, type ChildServer } from './crash-process';
 import { startHttpReceiver, startSmtp, until, type HttpReceiver, type SmtpReceiver } from './receivers';
 import { fillPath, readOperations } from './security-support';
@@ -29,12 +29,6 @@ let user: Client;
 const secrets: Record<string, string> = {};
 /** Ids of what was made, to fill the GET paths with real records. */
 const made: Record<string, string> = {};
-
-async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>, what: string): Promise<T> {
-  const { status, body } = await answer;
-  assert.equal(status, 200, `${what}: ${JSON.stringify(body)}`);
-  return body.data;
-}
 
 async function signIn(username: string, password: string): Promise<Client> {
   const client = new Client(server.base, server.base);
