@@ -1,20 +1,26 @@
 // SCIM clients send in bursts: Entra ID and Okta run several workers, retry on a timeout, and put
 // one person in two groups from two jobs at once. Whatever the interleaving, each answer must be
 // true of what is stored: a person is a member of at most one group (a tenant), so two PATCHes
-// adding them to two groups cannot both answer success; a burst of one POST /Users creates one person.
+// adding them to two groups cannot both answer success; a burst of one POST /Users creates one person;
+// a request answered with an error changed nothing (the client does not retry what it thinks failed
+// half-way, and has no way to know).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type Client, type TestServer } from './harness';
+import { startServer, transform, type Client, type TestServer } from './harness';
 import { GROUP_SCHEMA, PATCH_SCHEMA, provisionedTenant, USER_SCHEMA, type Scim } from './scim-support';
 
 let server: TestServer;
 let admin: Client;
 let scim: Scim;
+let tokenTenantId: string;
 
 before(async () => {
   server = await startServer();
   admin = await server.admin();
-  ({ scim } = await provisionedTenant(server, admin, 'Scim_Burst_Co'));
+  ({
+    scim,
+    tenant: { id: tokenTenantId },
+  } = await provisionedTenant(server, admin, 'Scim_Burst_Co'));
 });
 after(async () => {
   await server.stop();
@@ -57,4 +63,33 @@ test('a burst of the same POST /Users (a client retrying on a timeout): one pers
   );
   const rows = await server.app.ctx.db.selectFrom('users').select('id').where('username', '=', 'burst_user').execute();
   assert.equal(rows.length, 1);
+});
+
+test('a DELETE of a group answered 409 (someone the console placed there keeps the tenant) leaves its members in it', async () => {
+  const member = await scim<{ id: string }>('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'kept_member', name: { formatted: 'Kept_Member' } });
+  assert.equal(member.status, 201, JSON.stringify(member.body));
+  const group = await scim<{ id: string }>('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'Kept_Group', members: [{ value: member.body.id }] });
+  assert.equal(group.status, 201, JSON.stringify(group.body));
+  // A platform-type account an administrator placed in that tenant in the console: no SCIM member, but it keeps the tenant.
+  const placed = await admin.post('/api/user', {
+    username: 'console_placed',
+    realName: 'Console_Placed',
+    password: transform('Secret123'),
+    tenantId: group.body.id,
+    extraProp: { intProperty1: 2 },
+  });
+  assert.equal(placed.status, 200, JSON.stringify(placed.body));
+  const deleted = await scim('DELETE', `/Groups/${group.body.id}`);
+  assert.equal(deleted.status, 409, JSON.stringify(deleted.body));
+  const { tenantId } = await server.app.ctx.db.selectFrom('users').select('tenantId').where('id', '=', member.body.id).executeTakeFirstOrThrow();
+  assert.equal(
+    tenantId,
+    group.body.id,
+    `the DELETE answered 409, yet its member was moved out of the group${tenantId === tokenTenantId ? " (into the token's tenant)" : ''}: the client still lists them as a member`,
+  );
+  const listed = await scim<{ members?: { value: string }[] }>('GET', `/Groups/${group.body.id}`);
+  assert.deepEqual(
+    listed.body.members?.map(({ value }) => value),
+    [member.body.id],
+  );
 });
