@@ -11,6 +11,7 @@ import type { User } from '../../src/core/types';
 import { GROUP_SCHEMA, PATCH_SCHEMA, provisionedTenant, USER_SCHEMA, type Scim } from './scim-support';
 import { startSmtp, until, type SmtpReceiver } from './receivers';
 import { RelyingParty } from './oidc-rp';
+import { ServiceProvider } from './saml-support';
 
 const SMTP = { user: 'mailer', password: 'smtp-pass-42' };
 
@@ -141,6 +142,34 @@ describe("a person's own changes", () => {
       await auditSince(since),
       "the person's consent to the app",
       (row) => row.actorId === user.id && (row.targetId === app.appId || row.detail.includes(app.appId)),
+    );
+  });
+
+  test('allowing a SAML app on its sign-in page (the consent is remembered for next time): recorded when it is stored, naming the person and the app', async () => {
+    const provider = await ServiceProvider.register(server, admin, `Audit_Saml_App_${++serial}`);
+    const username = `audited-${++serial}`;
+    const made = await admin.post<User>('/api/user', {
+      username,
+      realName: 'Audited_Person',
+      email: `${username}@example.test`,
+      password: transform('Secret123'),
+    });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const browser = server.client();
+    assert.equal((await browser.login(username, 'Secret123')).body.data?.loginSuccess, true);
+    const first = await provider.sendAuthnRequest(browser);
+    assert.equal(first.status, 303, await first.clone().text());
+    const id = new URL(first.headers.get('location')!, server.base).searchParams.get('request')!;
+    const since = await lastAuditId();
+    // The person allows; the page that posts the answer to the app is not fetched (the tab is closed).
+    const allowed = await browser.post(`/api/saml/requests/${id}`, { allow: true });
+    assert.equal(allowed.status, 200, JSON.stringify(allowed.body));
+    const consent = await server.app.ctx.db.selectFrom('samlConsents').select('appId').where('userId', '=', made.body.data.id).executeTakeFirst();
+    assert.equal(consent?.appId, provider.appId, 'the consent is stored');
+    assertRecorded(
+      await auditSince(since),
+      "the person's consent to the SAML app",
+      (row) => row.actorId === made.body.data.id && (row.targetId === provider.appId || row.detail.includes(provider.appId)),
     );
   });
 
