@@ -3,9 +3,22 @@
 // instead of waiting for its progress to go stale. Several processes may share one database: a
 // runner on another host is never judged gone from here.
 import { randomUUID } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 
-const HOST = hostname();
+/** The PID namespace of this process (Linux), so that two containers of one pod, which share a host
+ *  name and may share a temporary directory but not their pids (both may be pid 1), are two hosts
+ *  here. Elsewhere, none. */
+function pidNamespace(): string {
+  try {
+    return `#${readlinkSync('/proc/self/ns/pid')}`;
+  } catch {
+    return '';
+  }
+}
+
+/** Where pids mean the same process: the host name and the PID namespace. */
+const HOST = `${hostname()}${pidNamespace()}`;
 
 /** This process: host, pid and a random id (a container restarts with the same pid). */
 export const thisProcess = `${HOST}/${process.pid}/${randomUUID()}`;

@@ -11,14 +11,19 @@
 // max_age the session is older than) is not allowed from an older session: the page asks the
 // person to sign in again, and allowing it ends that session, so the console's sign-in page
 // comes next and brings them back here.
+//
+// Both are changes with their audit record: a consent that adds to what the app may read
+// (`app.consent`, not recorded when the app already had it all) and a session ended for being too
+// old (`logout`).
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import type { Kysely } from 'kysely';
+import type { Grant } from 'oidc-provider';
 import { ApiError, notFound } from '../http/errors';
 import { isTrusted } from './clients';
 import { appResource } from './machine';
 import type { OidcDatabase } from './tables';
-import type { Database } from '../db/tables';
+import type { UserRow } from '../auth/actor';
 import type { Ctx } from '../context';
 import { sessionCreatedAt } from '../auth/sessions';
 
@@ -34,15 +39,16 @@ async function interactionOf(provider: Provider, uid: string) {
  *  provider's clock). */
 export interface ConsoleSignIn {
   sessionId: string;
-  accountId: string;
+  /** The signed-in person (the grant's account), as audit records name them. */
+  person: Pick<UserRow, 'id' | 'username' | 'tenantId'>;
   signedInAt: number;
 }
 
-/** The console session `sessionId` as the signed-in person `accountId` answering an interaction.
- *  The session's age is taken on the console's clock (ctx.now), the moment on the provider's. */
-export async function consoleSignIn(ctx: Ctx, sessionId: string, accountId: string): Promise<ConsoleSignIn> {
+/** The console session `sessionId` of `person` answering an interaction. The session's age is
+ *  taken on the console's clock (ctx.now), the moment on the provider's. */
+export async function consoleSignIn(ctx: Ctx, sessionId: string, person: ConsoleSignIn['person']): Promise<ConsoleSignIn> {
   const createdAt = await sessionCreatedAt(ctx.db, sessionId);
-  return { sessionId, accountId, signedInAt: createdAt === undefined ? 0 : Date.now() - (ctx.now() - createdAt) };
+  return { sessionId, person, signedInAt: createdAt === undefined ? 0 : Date.now() - (ctx.now() - createdAt) };
 }
 
 /** Whether the sign-in is as fresh as the app asked: after the app's request with prompt=login,
@@ -73,27 +79,46 @@ export async function interactionDetails(provider: Provider, db: Kysely<OidcData
   };
 }
 
+/** What a grant lets its app read: OpenID scopes, claims and the app's own API scopes. */
+const grantedOf = (grant: Grant | undefined) => ({
+  scopes: scopesOf(grant?.getOIDCScope()),
+  claims: grant?.getOIDCClaims() ?? [],
+  apiScopes: grant ? scopesOf(grant.getResourceScope(appResource(String(grant.clientId)))) : [],
+});
+
 /** Records the user's answer; answers where the browser goes next (back to the provider). Allowing
  *  from a session older than the app asked ends that session and answers 401 (sign in again). */
-export async function finishInteraction(provider: Provider, db: Kysely<Database>, uid: string, signIn: ConsoleSignIn, allow: boolean): Promise<string> {
+export async function finishInteraction(provider: Provider, ctx: Ctx, uid: string, signIn: ConsoleSignIn, allow: boolean, ip: string): Promise<string> {
   const interaction = await interactionOf(provider, uid);
-  const { accountId } = signIn;
+  const { person } = signIn;
+  const clientId = String(interaction.params.client_id ?? '');
   if (allow && !freshEnough(interaction, signIn, Date.now())) {
-    await db.deleteFrom('sessions').where('id', '=', signIn.sessionId).execute();
+    await ctx.audit.change(async () => {
+      await ctx.db.deleteFrom('sessions').where('id', '=', signIn.sessionId).execute();
+      await ctx.audit.record({
+        action: 'logout',
+        actor: person,
+        target: { type: 'session', id: signIn.sessionId },
+        tenantId: person.tenantId,
+        ip,
+        detail: { via: 'oidc', reason: 'app_asked_fresh_sign_in', app: clientId },
+      });
+    });
     throw new ApiError(401, SIGN_IN_AGAIN);
   }
   if (!allow) {
     interaction.result = { error: 'access_denied', error_description: 'The user denied the request' };
   } else {
-    const clientId = String(interaction.params.client_id ?? '');
     const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
     // A grant belongs to one account: another user signing in starts a fresh one.
-    const grant = existing && existing.accountId === accountId ? existing : new provider.Grant({ accountId, clientId });
+    const kept = existing && existing.accountId === person.id ? existing : undefined;
+    const before = grantedOf(kept);
+    const grant = kept ?? new provider.Grant({ accountId: person.id, clientId });
     grant.addOIDCScope(scopesOf(interaction.params.scope).join(' '));
     const details = interaction.prompt.details as { missingOIDCClaims?: string[] };
     if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
     if (interaction.params.resource === appResource(clientId)) {
-      const keys = new Set((await db.selectFrom('privileges').select('key').where('appId', '=', clientId).execute()).map((row) => row.key));
+      const keys = new Set((await ctx.db.selectFrom('privileges').select('key').where('appId', '=', clientId).execute()).map((row) => row.key));
       grant.addResourceScope(
         appResource(clientId),
         scopesOf(interaction.params.scope)
@@ -101,8 +126,20 @@ export async function finishInteraction(provider: Provider, db: Kysely<Database>
           .join(' '),
       );
     }
-    const grantId = await grant.save();
-    interaction.result = { login: { accountId, ts: Math.floor(signIn.signedInAt / 1000) }, consent: { grantId } };
+    const after = grantedOf(grant);
+    const added = {
+      scopes: after.scopes.filter((scope) => !before.scopes.includes(scope)),
+      claims: after.claims.filter((claim) => !before.claims.includes(claim)),
+      apiScopes: after.apiScopes.filter((scope) => !before.apiScopes.includes(scope)),
+    };
+    const grantId = await ctx.audit.change(async () => {
+      const saved = await grant.save();
+      if (added.scopes.length || added.claims.length || added.apiScopes.length) {
+        await ctx.audit.record({ action: 'app.consent', actor: person, target: { type: 'app', id: clientId }, tenantId: person.tenantId, ip, detail: { protocol: 'oidc', ...added } });
+      }
+      return saved;
+    });
+    interaction.result = { login: { accountId: person.id, ts: Math.floor(signIn.signedInAt / 1000) }, consent: { grantId } };
   }
   await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
   return interaction.returnTo;

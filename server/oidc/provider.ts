@@ -166,9 +166,9 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
           .split(' ')
           .includes('consent');
         if (!live || asksConsent || !(await isTrusted(db, String(interaction.params.client_id ?? '')))) return page;
-        const signIn = await consoleSignIn(ctx, live.sessionId, live.user.id);
+        const signIn = await consoleSignIn(ctx, live.sessionId, live.user);
         // An app asking for a fresh sign-in goes through the page, which asks for one.
-        return freshEnough(interaction, signIn, Date.now()) ? finishInteraction(koa.oidc.provider, ctx.db, interaction.uid, signIn, true) : page;
+        return freshEnough(interaction, signIn, Date.now()) ? finishInteraction(koa.oidc.provider, ctx, interaction.uid, signIn, true, koa.ip) : page;
       },
     },
     // A refresh token only when the app asked for offline_access and the person allowed it (the

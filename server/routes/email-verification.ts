@@ -23,6 +23,6 @@ export const emailVerificationRoutes: FastifyPluginAsync<RouteOptions> = async (
     access: 'public',
     summary: 'Use an email verification link (once)',
     rateLimit: ctx.config.rateLimits.login,
-    handler: ({ params }) => verifyEmail(ctx, params.code),
+    handler: ({ params, raw }) => verifyEmail(ctx, params.code, raw.ip),
   });
 };

@@ -52,7 +52,7 @@ export const messageRoutes: FastifyPluginAsync<RouteOptions & { outbox: Outbox }
     tags,
     access,
     summary: 'Delete one of my in-site messages',
-    handler: ({ actor, params }) => messages.deleteMessage(ctx, actor, params.id),
+    handler: ({ actor, params, raw }) => messages.deleteMessage(ctx, actor, params.id, raw.ip),
   });
 
   route(app, gate, calls.postMessages, {

@@ -123,7 +123,7 @@ export const samlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     tags,
     access: Permission.SelfService,
     summary: 'Allow or deny the app; answers the page that posts the answer to the app',
-    handler: ({ actor, params, body }) => answerRequest(ctx, actor, params.id, body.allow),
+    handler: ({ actor, params, body, raw }) => answerRequest(ctx, actor, params.id, body.allow, raw.ip),
   });
 
   linkRoute(app, gate, calls.getSamlRequestAnswer, {

@@ -99,7 +99,7 @@ export const ssoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
     tags,
     access: Permission.SelfService,
     summary: 'What an app asks of the signed-in user (the consent page)',
-    handler: async ({ actor, params }) => interactionDetails(await oidc.get(), db, params.uid, await consoleSignIn(ctx, actor.sessionId, actor.user.id)),
+    handler: async ({ actor, params }) => interactionDetails(await oidc.get(), db, params.uid, await consoleSignIn(ctx, actor.sessionId, actor.user)),
   });
 
   route(app, gate, calls.postSsoInteractionsByUid, {
@@ -110,7 +110,7 @@ export const ssoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, c
       redirectURL: safeRedirect(
         ctx,
         raw,
-        await finishInteraction(await oidc.get(), ctx.db, params.uid, await consoleSignIn(ctx, actor.sessionId, actor.user.id), body.allow),
+        await finishInteraction(await oidc.get(), ctx, params.uid, await consoleSignIn(ctx, actor.sessionId, actor.user), body.allow, raw.ip),
       ),
     }),
   });

@@ -262,21 +262,34 @@ export async function requestDetails(ctx: Ctx, actor: Actor, id: string) {
 /** Records the person's answer; the browser then opens the answer page (which posts to the app).
  *  Allowing a ForceAuthn request from a session older than it ends that session and answers 401
  *  (sign in again), as OpenID Connect's prompt=login does. */
-export async function answerRequest(ctx: Ctx, actor: Actor, id: string, allow: boolean) {
+export async function answerRequest(ctx: Ctx, actor: Actor, id: string, allow: boolean, ip: string) {
   const row = await pending(ctx, id);
   if (row.answeredBy && row.answeredBy !== actor.id) throw notFound('Sign-in request');
   if (allow && (await needsFreshSignIn(ctx, actor, row))) {
-    await ctx.sessions.revoke(actor.sessionId);
+    await ctx.audit.change(async () => {
+      await ctx.sessions.revoke(actor.sessionId);
+      await ctx.audit.record({
+        action: 'logout',
+        actor,
+        target: { type: 'session', id: actor.sessionId },
+        tenantId: actor.user.tenantId,
+        ip,
+        detail: { via: 'saml', reason: 'app_asked_fresh_sign_in', app: row.appId },
+      });
+    });
     throw new ApiError(401, SIGN_IN_AGAIN);
   }
-  await ctx.db
-    .updateTable('samlRequests')
-    .set({ answer: allow ? 'allow' : 'deny', answeredBy: actor.id })
-    .where('id', '=', id)
-    .execute();
   const fingerprint = await fingerprintFor(ctx, actor, row.appId);
-  if (allow && fingerprint) await rememberConsent(ctx, actor.id, row.appId, fingerprint);
-  else await forgetConsent(ctx, actor.id, row.appId);
+  await ctx.audit.change(async () => {
+    await ctx.db
+      .updateTable('samlRequests')
+      .set({ answer: allow ? 'allow' : 'deny', answeredBy: actor.id })
+      .where('id', '=', id)
+      .execute();
+    const audited = { actor, app: row.appId, ip };
+    if (allow && fingerprint) await rememberConsent(ctx, audited, fingerprint);
+    else await forgetConsent(ctx, audited);
+  });
   return { redirectURL: linkPath(getSamlRequestAnswer, { params: { id } }) };
 }
 

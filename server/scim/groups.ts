@@ -169,22 +169,28 @@ export async function createGroup(ctx: Ctx, caller: ScimCaller, body: unknown, q
   const group = incoming(SCIMMY.Schemas.Group, body);
   const externalId = externalIdOf(group);
   const input = checked(tenantCreateBody, { parentId: caller.tenantId, name: group.displayName, type: TenantType.Department });
-  const moves = await memberMoves(ctx, caller, null, memberIdsOf(group));
-  const created = await tenants.createTenant(ctx, caller.actor, input, caller.ip);
-  await setExternalId(ctx, caller, 'group', created.id, externalId);
-  await moveMembers(ctx, caller, created.id, moves);
+  const created = await ctx.audit.change(async () => {
+    const moves = await memberMoves(ctx, caller, null, memberIdsOf(group));
+    const tenant = await tenants.createTenant(ctx, caller.actor, input, caller.ip);
+    await setExternalId(ctx, caller, 'group', tenant.id, externalId);
+    await moveMembers(ctx, caller, tenant.id, moves);
+    return tenant;
+  });
   return answer(ctx, await rowOf(ctx, caller, created.id), query.projection);
 }
 
-/** Writes a whole group (PUT, or the result of a PATCH) over `current`. */
+/** Writes a whole group (PUT, or the result of a PATCH) over `current`: one change (its name, its
+ *  link and every member's move, with their records), so a refusal half-way leaves nothing moved. */
 async function writeGroup(ctx: Ctx, caller: ScimCaller, current: Row, group: ScimGroup): Promise<void> {
   const externalId = externalIdOf(group);
-  const moves = await memberMoves(ctx, caller, current.id, memberIdsOf(group));
-  if (group.displayName !== current.name) {
-    await tenants.updateTenant(ctx, caller.actor, current.id, checked(tenantUpdateBody, { name: group.displayName, version: current.version }), caller.ip);
-  }
-  await setExternalId(ctx, caller, 'group', current.id, externalId);
-  await moveMembers(ctx, caller, current.id, moves);
+  await ctx.audit.change(async () => {
+    const moves = await memberMoves(ctx, caller, current.id, memberIdsOf(group));
+    if (group.displayName !== current.name) {
+      await tenants.updateTenant(ctx, caller.actor, current.id, checked(tenantUpdateBody, { name: group.displayName, version: current.version }), caller.ip);
+    }
+    await setExternalId(ctx, caller, 'group', current.id, externalId);
+    await moveMembers(ctx, caller, current.id, moves);
+  });
 }
 
 export async function replaceGroup(ctx: Ctx, caller: ScimCaller, id: string, body: unknown, query: ReadQuery) {
@@ -207,6 +213,9 @@ export async function deleteGroup(ctx: Ctx, caller: ScimCaller, id: string): Pro
   const current = await rowOf(ctx, caller, id);
   const child = await ctx.db.selectFrom('tenants').select('id').where('parentId', '=', current.id).limit(1).executeTakeFirst();
   if (child) throw new ScimError(409, undefined, 'The group has groups (sub-tenants) below it: delete or move them first');
-  await moveMembers(ctx, caller, current.id, await memberMoves(ctx, caller, current.id, []));
-  await tenants.deleteTenant(ctx, caller.actor, current.id, caller.ip);
+  // One change: a refused delete (the tenant still has people the client did not provision) moves nobody.
+  await ctx.audit.change(async () => {
+    await moveMembers(ctx, caller, current.id, await memberMoves(ctx, caller, current.id, []));
+    await tenants.deleteTenant(ctx, caller.actor, current.id, caller.ip);
+  });
 }

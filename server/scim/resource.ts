@@ -52,18 +52,23 @@ export function externalIdOf(resource: { externalId?: unknown }): string | undef
   return externalId || undefined;
 }
 
-/** Keeps (or, undefined, forgets) the externalId the caller's client gave user or group `id`. */
+/** Keeps (or, undefined, forgets) the externalId the caller's client gave user or group `id`, with
+ *  a `scim.link` record when it changes (part of the change running now). */
 export async function setExternalId(ctx: Ctx, caller: ScimCaller, kind: 'user' | 'group', id: string, externalId: string | undefined): Promise<void> {
   const db = ctx.db;
+  const links = kind === 'user' ? ('scimUserLinks' as const) : ('scimGroupLinks' as const);
+  const idColumn = kind === 'user' ? ('userId' as const) : ('groupId' as const);
+  const stored = await db
+    .selectFrom(links)
+    .select('externalId')
+    .where('scopeId', '=', caller.tenantId)
+    .where(idColumn, '=', id)
+    .executeTakeFirst();
+  if (stored?.externalId === externalId) return;
   if (!externalId) {
-    await (
-      kind === 'user'
-        ? db.deleteFrom('scimUserLinks').where('scopeId', '=', caller.tenantId).where('userId', '=', id)
-        : db.deleteFrom('scimGroupLinks').where('scopeId', '=', caller.tenantId).where('groupId', '=', id)
-    ).execute();
-    return;
-  }
-  if (kind === 'user') {
+    if (!stored) return;
+    await db.deleteFrom(links).where('scopeId', '=', caller.tenantId).where(idColumn, '=', id).execute();
+  } else if (kind === 'user') {
     await db
       .insertInto('scimUserLinks')
       .values({ scopeId: caller.tenantId, userId: id, externalId })
@@ -76,6 +81,14 @@ export async function setExternalId(ctx: Ctx, caller: ScimCaller, kind: 'user' |
       .onConflict((oc) => oc.columns(['scopeId', 'groupId']).doUpdateSet({ externalId }))
       .execute();
   }
+  await ctx.audit.record({
+    action: 'scim.link',
+    actor: caller.actor,
+    target: { type: kind === 'user' ? 'user' : 'tenant', id },
+    tenantId: caller.tenantId,
+    ip: caller.ip,
+    detail: { externalId: { from: stored?.externalId ?? null, to: externalId ?? null } },
+  });
 }
 
 /** An ISO time of an epoch-ms column (meta.created, meta.lastModified). */

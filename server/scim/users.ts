@@ -18,6 +18,7 @@ import { withFieldRules } from '../field-rules-scope';
 import type { UserRow } from '../auth/actor';
 import { scopeUsers } from '../auth/scope';
 import { newSecret } from '../auth/secrets';
+import { hashPassword } from '../auth/kdf';
 import * as users from '../services/users';
 import type { ScimCaller } from './caller';
 import { ScimError, scimNotFound } from './errors';
@@ -147,13 +148,22 @@ export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, qu
       password: initialPassword(password),
     }),
   );
-  const created = await users.createUser(ctx, caller.actor, input, caller.ip);
-  await setExternalId(ctx, caller, 'user', created.id, externalId);
+  // The password is hashed before the change: its transaction holds SQLite's write lock.
+  const passwordHash = await hashPassword(input.password);
+  const created = await ctx.audit.change(async () => {
+    const user = await users.createUser(ctx, caller.actor, input, caller.ip, { passwordHash });
+    await setExternalId(ctx, caller, 'user', user.id, externalId);
+    return user;
+  });
   return answer(ctx, caller, await rowOf(ctx, caller, created.id), query.projection);
 }
 
-/** Writes a whole user (PUT, or the result of a PATCH) over `current`. */
-async function writeUser(ctx: Ctx, caller: ScimCaller, current: UserRow, user: ScimUser): Promise<void> {
+/** Writes a whole user (PUT, or the result of a PATCH) over `current`: one change, its records with it. */
+function writeUser(ctx: Ctx, caller: ScimCaller, current: UserRow, user: ScimUser): Promise<void> {
+  return ctx.audit.change(() => writeUserFields(ctx, caller, current, user));
+}
+
+async function writeUserFields(ctx: Ctx, caller: ScimCaller, current: UserRow, user: ScimUser): Promise<void> {
   const externalId = externalIdOf(user);
   const fields = fieldsOf(user);
   if (typeof fields.username !== 'string' || fields.username.toLowerCase() !== current.username.toLowerCase()) {

@@ -19,18 +19,32 @@ export async function mailVerificationLink(ctx: Ctx, actor: Actor): Promise<void
   await sendVerificationLink(ctx, { ...actor.user, email }, ctx.site.origin());
 }
 
-/** Uses a link (once): its person's current address becomes verified. */
-export async function verifyEmail(ctx: Ctx, code: string): Promise<{ username: string; email: string }> {
-  const outcome = await consumeVerificationLink(ctx, code);
-  if ('refused' in outcome) throw linkRefused[outcome.refused]();
-  const user = await ctx.db.selectFrom('users').select(['id', 'username', 'email', 'extraProp']).where('id', '=', outcome.userId).executeTakeFirst();
-  if (!user?.email) throw linkRefused.unknown();
-  // The verified address is kept: a later change of address is unverified again.
-  const extraProp = { ...(JSON.parse(user.extraProp) as Record<string, unknown>), emailVerified: user.email, emailVerifiedAt: ctx.now() };
-  await ctx.db
-    .updateTable('users')
-    .set({ extraProp: JSON.stringify(extraProp) })
-    .where('id', '=', user.id)
-    .execute();
-  return { username: user.username, email: user.email };
+/** Uses a link (once): its person's current address becomes verified, recorded with the change. */
+export async function verifyEmail(ctx: Ctx, code: string, ip: string): Promise<{ username: string; email: string }> {
+  return ctx.audit.change(async () => {
+    const outcome = await consumeVerificationLink(ctx, code);
+    if ('refused' in outcome) throw linkRefused[outcome.refused]();
+    const user = await ctx.db
+      .selectFrom('users')
+      .select(['id', 'username', 'email', 'tenantId', 'extraProp'])
+      .where('id', '=', outcome.userId)
+      .executeTakeFirst();
+    if (!user?.email) throw linkRefused.unknown();
+    // The verified address is kept: a later change of address is unverified again.
+    const extraProp = { ...(JSON.parse(user.extraProp) as Record<string, unknown>), emailVerified: user.email, emailVerifiedAt: ctx.now() };
+    await ctx.db
+      .updateTable('users')
+      .set({ extraProp: JSON.stringify(extraProp) })
+      .where('id', '=', user.id)
+      .execute();
+    await ctx.audit.record({
+      action: 'email.verify',
+      actor: user,
+      target: { type: 'user', id: user.id },
+      tenantId: user.tenantId,
+      ip,
+      detail: { email: user.email },
+    });
+    return { username: user.username, email: user.email };
+  });
 }

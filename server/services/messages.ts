@@ -94,12 +94,23 @@ export async function markAllRead(ctx: Ctx, actor: Actor) {
   return { count: Number(updated.numUpdatedRows) };
 }
 
-export async function deleteMessage(ctx: Ctx, actor: Actor, id: string): Promise<null> {
-  const deleted = await ctx.db
-    .deleteFrom('messages')
-    .where((eb) => eb.and(inSite(actor, id)))
-    .executeTakeFirst();
-  if (Number(deleted.numDeletedRows) === 0) throw notFound('Message');
+/** Deletes a message from the actor's inbox, recorded with the change (its title names it). */
+export async function deleteMessage(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<null> {
+  await ctx.audit.change(async () => {
+    const deleted = await ctx.db
+      .deleteFrom('messages')
+      .where((eb) => eb.and(inSite(actor, id)))
+      .returning('title')
+      .executeTakeFirst();
+    if (!deleted) throw notFound('Message');
+    await ctx.audit.record({
+      action: 'message.delete',
+      actor,
+      target: { type: 'message', id, name: deleted.title },
+      tenantId: actor.user.tenantId,
+      ip,
+    });
+  });
   return null;
 }
 

@@ -57,6 +57,11 @@ export const auditActions = [
   'webhook.delete',
   'webhook.redeliver',
   'app.sign_out',
+  'app.consent',
+  'app.consent_withdraw',
+  'email.verify',
+  'message.delete',
+  'scim.link',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -8,7 +8,8 @@
 // complete, so the name must also say what it carries: it contains `token`, `auth`, `session`,
 // `jwt`, `key` or `credential` (`x-iam-token`, `Authorization`, `X-Api-Key`), which the headers
 // browsers set on their own never do; the families identity-aware proxies set (Cloudflare Access,
-// AWS ALB, Google IAP, Azure App Service, oauth2-proxy, Pomerium, authentik …) stay reserved.
+// AWS ALB, Google IAP, Azure App Service, oauth2-proxy, Pomerium, authentik …) and the credential
+// headers API gateways add (Kong, WSO2, Vercel, SigV4 proxies) stay reserved.
 // Only a plain token name (letters, digits and '-', a letter first; a subset of RFC 7230's token).
 import * as v from 'valibot';
 
@@ -60,6 +61,13 @@ const RESERVED = new Set([
   'idempotency-key',
   'dpop',
   'x-iam-auth-mode',
+  // Set by API gateways on the requests they forward (Kong's key-auth and jwt plugins, kong-oidc,
+  // WSO2 API Manager, AWS SigV4 signing proxies).
+  'x-credential-identifier',
+  'x-access-token',
+  'x-id-token',
+  'x-jwt-assertion',
+  'x-userinfo',
   // Set by browsers and the web platform on their own.
   'last-event-id',
   'service-worker',
@@ -86,6 +94,11 @@ const RESERVED_PREFIXES = [
   'x-pomerium-',
   'x-authentik-',
   'x-vouch-',
+  'x-consumer-',
+  'x-kong-',
+  'x-amz-',
+  'x-vercel-',
+  'x-wso2-',
   'service-worker-',
 ];
 
