@@ -6,7 +6,10 @@
 // An open menu and the narrow screen's menu drawer keep Tab inside too. After a route change the focus is on the new page's heading;
 // a failed sign-in keeps the focus on the form and announces the error once. A dialog opened from a
 // menu gives the focus back to the menu's button on every opening, after moves in place too.
-import { before, test } from 'node:test';
+//
+// The signed-in tests share one page per language, each test moving in place to where it begins
+// (see signedIn); the failed sign-in has a page of its own.
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { ADMIN, openPage, type WatchedPage, startServerAndBrowser } from './harness';
@@ -161,6 +164,30 @@ async function signIn(page: Page, locale: Locale): Promise<void> {
   await page.waitForURL((url) => url.pathname !== '/login');
 }
 
+/**
+ * One signed-in page per language for the file's tests (a context, a page load and a sign-in per
+ * test cost more than most of the tests): each test moves in place to where it begins.
+ */
+const signedInPages = new Map<Locale, WatchedPage>();
+
+after(async () => {
+  for (const watched of signedInPages.values()) await watched.context.close();
+});
+
+/** Runs `body` on the file's signed-in page in `locale` (dark theme); no console error on it after. */
+async function signedIn(locale: Locale, body: (page: Page) => Promise<void>): Promise<void> {
+  let watched = signedInPages.get(locale);
+  if (!watched) {
+    watched = await openPage(browser);
+    await watched.context.addInitScript(choose, { locale, theme: 'dark' as const });
+    await signIn(watched.page, locale);
+    signedInPages.set(locale, watched);
+  }
+  await body(watched.page);
+  assert.deepEqual(watched.errors, []);
+}
+
+/** Runs `body` on a page of its own (signed out), in `locale`, dark theme; no console error on it. */
 async function withPage(locale: Locale, body: (watched: WatchedPage) => Promise<void>, expectedFailures: RegExp[] = []): Promise<void> {
   const watched = await openPage(browser, { expectedFailures });
   try {
@@ -174,8 +201,7 @@ async function withPage(locale: Locale, body: (watched: WatchedPage) => Promise<
 
 for (const locale of ['en', 'zh'] as const) {
   test(`every kind of dialog keeps the focus inside, is modal, and gives the focus back (${locale})`, async () => {
-    await withPage(locale, async ({ page }) => {
-      await signIn(page, locale);
+    await signedIn(locale, async (page) => {
       for (const { name, open, initial } of dialogCases(locale)) {
         const where = `${locale} ${name}`;
         const opener = await open(page);
@@ -205,8 +231,7 @@ for (const locale of ['en', 'zh'] as const) {
   });
 
   test(`an open menu keeps Tab and Shift+Tab inside (${locale})`, async () => {
-    await withPage(locale, async ({ page }) => {
-      await signIn(page, locale);
+    await signedIn(locale, async (page) => {
       const menus = [
         { name: 'account menu', opener: page.getByRole('button', { name: text(locale, 'console:user.menu', { name: ADMIN.username }) }) },
         { name: 'row menu', opener: page.getByRole('button', { name: text(locale, 'admin:action.moreOf', { name: MEMBER }) }), path: '/operate/user' },
@@ -233,11 +258,10 @@ for (const locale of ['en', 'zh'] as const) {
 }
 
 // A menu's item opens a dialog in the commit that removes the menu, focused item and all, once the
-// dialog's code is loaded (its second opening on a page): the console walked in place from the
-// settings screen to home and opened each account dialog twice, as an administrator does.
+// dialog's code is loaded (on its second opening on a page, and each after): the console walked in
+// place from the settings screen to home and opened each account dialog twice, as an administrator does.
 test('an account dialog opened from the account menu gives the focus back to the menu button, every time, after moving in place', async () => {
-  await withPage('en', async ({ page }) => {
-    await signIn(page, 'en');
+  await signedIn('en', async (page) => {
     await navigateInApp(page, '/operate/setting');
     await navigateInApp(page, '/home/index');
     const accountMenu = page.getByRole('button', { name: text('en', 'console:user.menu', { name: ADMIN.username }) });
@@ -262,37 +286,36 @@ test('an account dialog opened from the account menu gives the focus back to the
 });
 
 test('the side menu drawer of a narrow screen keeps the focus inside and gives it back', async () => {
-  const watched = await openPage(browser, { viewport: { width: 800, height: 800 } });
-  try {
-    const { page } = watched;
-    await watched.context.addInitScript(choose, { locale: 'en' as const, theme: 'dark' as const });
-    await signIn(page, 'en');
-    const opener = page.getByRole('button', { name: text('en', 'console:menu.open') });
-    await opener.focus();
-    await opener.press('Enter');
-    const drawer = page.getByRole('dialog', { name: text('en', 'console:menu.label') });
-    await drawer.waitFor();
-    await until(async () => (await focused(page)).inDialog, 3000).catch(async () =>
-      assert.fail(`the drawer does not have the focus, ${JSON.stringify(await focused(page))} has`),
-    );
-    const state = await modality(page);
-    assert.equal(state.ariaModal, 'true');
-    assert.ok(state.mainInert, 'the screen behind the drawer is inert');
-    await tabAround(page, state.tabStops + 2, (element) => element.inDialog, 'menu drawer');
-    await page.keyboard.press('Escape');
-    await drawer.waitFor({ state: 'detached' });
-    await until(() => isFocused(opener), 3000).catch(async () =>
-      assert.fail(`the focus went to ${JSON.stringify(await focused(page))}, not back to the menu button`),
-    );
-    assert.deepEqual(watched.errors, []);
-  } finally {
-    await watched.context.close();
-  }
+  await signedIn('en', async (page) => {
+    await page.setViewportSize({ width: 800, height: 800 });
+    try {
+      const opener = page.getByRole('button', { name: text('en', 'console:menu.open') });
+      await opener.waitFor();
+      await opener.focus();
+      await opener.press('Enter');
+      const drawer = page.getByRole('dialog', { name: text('en', 'console:menu.label') });
+      await drawer.waitFor();
+      await until(async () => (await focused(page)).inDialog, 3000).catch(async () =>
+        assert.fail(`the drawer does not have the focus, ${JSON.stringify(await focused(page))} has`),
+      );
+      const state = await modality(page);
+      assert.equal(state.ariaModal, 'true');
+      assert.ok(state.mainInert, 'the screen behind the drawer is inert');
+      await tabAround(page, state.tabStops + 2, (element) => element.inDialog, 'menu drawer');
+      await page.keyboard.press('Escape');
+      await drawer.waitFor({ state: 'detached' });
+      await until(() => isFocused(opener), 3000).catch(async () =>
+        assert.fail(`the focus went to ${JSON.stringify(await focused(page))}, not back to the menu button`),
+      );
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
 });
 
 test('after a route change the focus is on the new page heading', async () => {
-  await withPage('en', async ({ page }) => {
-    await signIn(page, 'en');
+  await signedIn('en', async (page) => {
+    await navigateInApp(page, '/home/index');
     const home = page.getByRole('heading', { level: 1, name: /^Welcome back/ });
     await home.waitFor();
     // A home card link, followed with Enter: the link goes away with the home screen.

@@ -4,7 +4,10 @@
 // third-party complement form (reached through a real OpenID Connect provider) in English/dark and
 // Chinese/light (a rotation that covers each locale and each theme once). Fails on any serious or
 // critical violation, colour contrast included. Also: `lang` on the console root follows the locale,
-// and each dialog gives focus back to its opener when it closes.
+// and each dialog gives focus back to its opener when it closes. And reflow (WCAG 1.4.10): at 320 CSS
+// pixels wide nothing scrolls sideways on the sign-in page and every screen, in English and in
+// Chinese (light theme): the page's scrolling element is no wider than the viewport, and the top
+// bar's account button is inside it (each screen's visit runs both checks).
 //
 // One page for the whole file. The sign-in page opens in the person's stored choice; each screen is
 // reached the way the console's links go (no page load, and axe injected once), and shown in the
@@ -87,6 +90,58 @@ async function show(combination: Combination): Promise<void> {
 
 const where = (name: string) => `${shown.locale}/${shown.theme} ${name}`;
 
+/** The page's width: axe runs at 1280 px, reflow is checked at 320 px. */
+const WIDE = { width: 1280, height: 800 };
+const NARROW = { width: 320, height: 640 };
+let width = WIDE.width;
+
+async function setWidth(size: { width: number; height: number }): Promise<void> {
+  if (width === size.width) return;
+  await page.setViewportSize(size);
+  width = size.width;
+  await page.waitForFunction((wanted) => window.innerWidth === wanted, size.width);
+  // The console's narrow layout follows a media query: let it draw a frame in the new width.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await settled(page);
+}
+
+/** How far the page scrolls sideways, and the account button's right edge against the viewport. */
+function overflow(): Promise<{ scrollWidth: number; clientWidth: number; account: number | null }> {
+  return page.evaluate(() => {
+    const scroller = document.scrollingElement!;
+    const shadow = document.querySelector('iam-console')?.shadowRoot;
+    const account = shadow?.querySelector('[part="header"] button[aria-haspopup="menu"]')?.getBoundingClientRect().right ?? null;
+    return { scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth, account };
+  });
+}
+
+/** Reflow at 320 px of what is on screen, in the language shown: the problems found. */
+async function reflowProblems(name: string): Promise<string[]> {
+  await setWidth(NARROW);
+  const { scrollWidth, clientWidth, account } = await overflow();
+  const problems: string[] = [];
+  if (scrollWidth > clientWidth) problems.push(`${where(name)} at 320 px: scrollWidth ${scrollWidth} > clientWidth ${clientWidth}`);
+  if (account !== null && account > clientWidth) problems.push(`${where(name)} at 320 px: the account button ends at ${account}, past ${clientWidth}`);
+  return problems;
+}
+
+/**
+ * What is on screen in the four combinations, in `order` (a light one first and last): axe at
+ * 1280 px in each, reflow at 320 px in the first and the last (so in both languages). The reflow
+ * of the first is checked before widening, that of the last after axe: the next screen is reached
+ * and checked at 320 px first, so each screen costs one change of width each way.
+ */
+async function checkAllCombinations(name: string, order: Combination[], found: string[], reflow: string[]): Promise<void> {
+  for (const [index, combination] of order.entries()) {
+    await show(combination);
+    if (index === 0) reflow.push(...(await reflowProblems(name)));
+    await setWidth(WIDE);
+    found.push(...(await seriousViolations(page, where(name))));
+    if (index === order.length - 1) reflow.push(...(await reflowProblems(name)));
+  }
+}
+
+/** Every dialog: how to open it, answering the element that must have the focus after it closes. */
 /** Every dialog: how to open it, answering the element that must have the focus after it closes. */
 function dialogs(combination: Combination): { name: string; open: () => Promise<Locator> }[] {
   const { locale } = combination;
@@ -192,7 +247,7 @@ function dialogs(combination: Combination): { name: string; open: () => Promise<
   ];
 }
 
-test('axe finds no serious or critical violation on the sign-in page (both languages, both themes) and the complement form', async () => {
+test('axe finds no serious or critical violation on the sign-in page (both languages, both themes) and the complement form; nothing scrolls sideways at 320 px', async () => {
   // One page for the whole file: the locale and theme the person chose are kept the console's way.
   watched = await openPage(browser);
   page = watched.page;
@@ -201,10 +256,9 @@ test('axe finds no serious or critical violation on the sign-in page (both langu
   await page.getByRole('heading', { name: text(shown.locale, 'login:title') }).waitFor();
   await settled(page);
   const found: string[] = [];
-  for (const combination of combinations) {
-    await show(combination);
-    found.push(...(await seriousViolations(page, where('sign-in'))));
-  }
+  const reflow: string[] = [];
+  await checkAllCombinations('sign-in', combinations, found, reflow);
+  await setWidth(WIDE);
 
   // Signing in through the provider as a person new here ends on the complement form (/infoComplete),
   // a page load of its own: in the stored choice again.
@@ -217,13 +271,15 @@ test('axe finds no serious or critical violation on the sign-in page (both langu
     found.push(...(await seriousViolations(page, where('third-party complement form'))));
   }
   assert.deepEqual(found, [], `accessibility problems:\n${found.join('\n')}`);
+  assert.deepEqual(reflow, [], `sideways scrolling at 320 px:\n${reflow.join('\n')}`);
   assert.deepEqual(watched.errors, []);
 });
 
-test('axe finds no serious or critical violation on any screen (both languages, both themes)', async () => {
+test('axe finds no serious or critical violation on any screen (both languages, both themes); nothing scrolls sideways at 320 px (en, zh)', async () => {
   await signIn(page, server.url, ADMIN.username, ADMIN.password);
   await settled(page);
   const found: string[] = [];
+  const reflow: string[] = [];
   const count = consoleScreens(ids, 'en').length;
   for (let index = 0; index < count; index++) {
     // The parts a screen shows on request are brought up by their names in the language on screen.
@@ -234,12 +290,11 @@ test('axe finds no serious or critical violation on any screen (both languages, 
       await screen.then(page);
       await settled(page);
     }
-    for (const combination of index % 2 ? [...combinations].reverse() : combinations) {
-      await show(combination);
-      found.push(...(await seriousViolations(page, where(screen.name))));
-    }
+    await checkAllCombinations(screen.name, index % 2 ? [...combinations].reverse() : combinations, found, reflow);
   }
+  await setWidth(WIDE);
   assert.deepEqual(found, [], `accessibility problems:\n${found.join('\n')}`);
+  assert.deepEqual(reflow, [], `sideways scrolling at 320 px:\n${reflow.join('\n')}`);
   assert.deepEqual(watched.errors, []);
 });
 

@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser, submitSignIn, type WatchedPage } from './harness';
-import { choose, seriousViolations, settled, text } from './a11y-support';
+import { choose, navigateInApp, seriousViolations, settled, text } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser({ IAM_OUTBOUND_ALLOW_PRIVATE: '1' });
 const admin = new ApiClient(server.url);
@@ -33,6 +33,7 @@ async function signedIn(): Promise<WatchedPage> {
     submit: text('zh', 'login:submit'),
   });
   await watched.page.waitForURL((url) => url.pathname !== '/login');
+  await settled(watched.page);
   return watched;
 }
 
@@ -40,8 +41,7 @@ describe('a walk in Chinese on a phone, dark theme', { concurrency: 2 }, () => {
   test('a failed webhook test says why in Chinese; its deliveries open with Enter and close with Escape', async () => {
     const { page, context, errors } = await signedIn();
     try {
-      await page.goto(`${server.url}/operate/webhooks`);
-      await settled(page);
+      await navigateInApp(page, '/operate/webhooks');
       const send = page.getByRole('button', { name: text('zh', 'webhooks:testOf', { url: HOOK }) });
       await send.focus();
       await page.keyboard.press('Enter');
@@ -68,17 +68,16 @@ describe('a walk in Chinese on a phone, dark theme', { concurrency: 2 }, () => {
   test('the delivery log says why in Chinese; message history and channels fit a phone, keyboard-reachable', async () => {
     const { page, context, errors } = await signedIn();
     try {
-      await page.goto(`${server.url}/operate/tunnel`);
-      await settled(page);
+      await navigateInApp(page, '/operate/tunnel');
       const log = page.getByRole('table', { name: text('zh', 'settings:log.heading') });
       await log
         .getByText(new RegExp(`^${unreachable}`))
         .first()
         .waitFor();
       assert.equal(await log.getByText(/could not be reached/).count(), 0, 'no English reason in the Chinese console');
+      // Moved to in place, as the console's links go (the channels screen is there already).
       for (const path of ['/operate/tunnel', '/profile/messageHis']) {
-        await page.goto(`${server.url}${path}`);
-        await settled(page);
+        await navigateInApp(page, path);
         await page.locator('iam-console tbody tr').first().waitFor();
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         assert.equal(overflow, 0, `${path}: nothing sticks out of the phone's width`);
