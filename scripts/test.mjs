@@ -17,8 +17,8 @@
 // own. The e2e and host files run two at once, the longest first (`slowFirst`) so that no long file
 // runs on alone at the end: each starts its own server (free port, temp data dir) and its own
 // Chromium; the host files also pack into and install in temp folders of their own. Not three at
-// once: an e2e file keeps a core busy for about its wall time (its server, its Chromium and the test
-// process: a11y-screens takes about as much CPU as its wall time), so two files already fill both cores.
+// once: on a quiet machine an e2e file keeps about a core busy while it runs (its server, its Chromium
+// and the test process together), so two files already fill both cores.
 //
 // The server suite runs on SQLite on Node.js 24 (`sqliteNodeMajor`), then again on PostgreSQL on
 // Node.js 22 (`postgresNodeMajor`), except the files in `sqliteOnly`; so every server file runs on
