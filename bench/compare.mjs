@@ -22,7 +22,10 @@
 // Options: --baseline=REF (default: the last tag, else where this branch left main), --seconds=N
 // per run (default 3), --runs=N rounds (default 7), --warmup=N s per case and build before the
 // rounds (default 3), --users=N seeded (default 100 000), --starts=N (cold starts per build,
-// default 5), --cases=session,refresh (only those; the floor always runs).
+// default 5), --cases=session,refresh (only those; the floor always runs), --node=N (the Node.js
+// major the servers run on, default the active LTS, bench/server-node.mjs; the load generators stay
+// on this one), --baseline-node=N (the baseline's, default --node's: `--baseline=HEAD
+// --baseline-node=20` compares two Node.js lines on the same code).
 // IAM_BENCH_CPU_PROF=DIR writes the current build's CPU profile there (with --cases=refresh: where a
 // grant's time goes).
 import { spawn } from 'node:child_process';
@@ -37,6 +40,7 @@ import autocannon from 'autocannon';
 import { DEFAULT_SEED_PASSWORD, seed } from '../server/seed/seed.ts';
 import { buildBaseline, buildCurrent, defaultBaselineRef } from './baseline.mjs';
 import { cpuMs, freePort, measureStart, peakRssMiB } from './footprint.mjs';
+import { ACTIVE_LTS_MAJOR, serverNode } from './server-node.mjs';
 import { loginBurst, sampleUsers, signIn } from './load.mjs';
 import { benchApp, refreshLoad, refreshTokens } from './sso.mjs';
 import { median } from './stats.mjs';
@@ -55,12 +59,22 @@ function option(name, fallback) {
   return given ? given.slice(name.length + 3) : fallback;
 }
 
-/** Starts a compiled server over `dataDir` (logging off, as a bench should not measure its terminal). */
+/** Starts a compiled server on its build's Node.js over `dataDir` (logging off, as a bench should not measure its terminal). */
 async function startCompiled(build, dataDir, adminPassword) {
+  const { runtime } = build;
   const port = await freePort();
   const profile = build.label === 'current' && process.env.IAM_BENCH_CPU_PROF;
-  const child = spawn(process.execPath, [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), build.entry], {
-    env: { ...process.env, IAM_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', IAM_ADMIN_PASSWORD: adminPassword, IAM_LOG: '0', DATABASE_URL: '' },
+  const child = spawn(runtime.node, [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), build.entry], {
+    env: {
+      ...process.env,
+      ...runtime.env,
+      IAM_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      IAM_ADMIN_PASSWORD: adminPassword,
+      IAM_LOG: '0',
+      DATABASE_URL: '',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -177,12 +191,16 @@ export async function compare(root, log) {
   const starts = Number(option('starts', 5));
   const ref = option('baseline', defaultBaselineRef(root));
   const chosen = option('cases', undefined)?.split(',');
+  const node = Number(option('node', ACTIVE_LTS_MAJOR));
+  const runtimes = { current: serverNode(node), baseline: serverNode(Number(option('baseline-node', node))) };
+  const onNode =
+    runtimes.baseline.version === runtimes.current.version ? runtimes.current.version : `${runtimes.baseline.version} → ${runtimes.current.version}`;
   const keys = Object.keys(CASES).filter((key) => !chosen || key === 'floor' || chosen.includes(key));
   const startedAt = machine();
-  log(`A/B against ${ref}: ${runs} runs of ${seconds} s per case, ${users} users; load average ${startedAt.loadAverage1m}`);
+  log(`A/B against ${ref} on Node.js ${onNode}: ${runs} runs of ${seconds} s per case, ${users} users; load average ${startedAt.loadAverage1m}`);
 
-  const current = buildCurrent(root, log);
-  const baseline = buildBaseline(root, ref, log);
+  const current = { ...buildCurrent(root, log), runtime: runtimes.current };
+  const baseline = { ...buildBaseline(root, ref, log), runtime: runtimes.baseline };
   const builds = [baseline, current];
 
   const workDir = mkdtempSync(join(tmpdir(), 'iam-bench-ab-'));
@@ -199,12 +217,12 @@ export async function compare(root, log) {
     for (const build of builds.filter(() => starts > 0)) {
       const dir = join(workDir, `start-${build.label}`);
       cpSync(seeded, dir, { recursive: true });
-      await measureStart(build.entry, dir, adminPassword); // uncounted: the first start of a copy
+      await measureStart(build.entry, dir, adminPassword, build.runtime); // uncounted: the first start of a copy
     }
     log(`cold starts: ${starts} per build, alternating`);
     for (let round = 0; round < starts; round++)
       for (const [index, build] of builds.entries())
-        footprints[index].push(await measureStart(build.entry, join(workDir, `start-${build.label}`), adminPassword));
+        footprints[index].push(await measureStart(build.entry, join(workDir, `start-${build.label}`), adminPassword, build.runtime));
 
     log('starting both servers, registering the bench app, issuing refresh token chains');
     const targets = [];
@@ -333,7 +351,10 @@ export async function compare(root, log) {
 
     const record = {
       date: new Date().toISOString(),
-      node: process.version,
+      // The servers' Node.js; the bench itself (seeding, load generators) ran on `benchNode`.
+      node: runtimes.current.version,
+      ...(runtimes.baseline.version !== runtimes.current.version ? { baselineNode: runtimes.baseline.version } : {}),
+      benchNode: process.version,
       machine: { ...startedAt, loadAverage1m: undefined },
       loadAverage: { start: startedAt.loadAverage1m, end: endedAt.loadAverage1m },
       baseline: { ref, commit: baseline.commit },
@@ -349,7 +370,7 @@ export async function compare(root, log) {
     console.log(
       formatTable(
         rows.map((row) => ({ figure: row.figure, value: `${row.baseline} → ${row.current} (${row.ratio})` })),
-        { value: `baseline ${baseline.commit} → current ${current.commit} (ratio)` },
+        { value: `baseline ${baseline.commit} → current ${current.commit} (ratio), servers on Node.js ${onNode}` },
       ),
     );
     console.log(

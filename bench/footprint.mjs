@@ -40,12 +40,15 @@ export function cpuMs(pid) {
 /** The peak resident set of process `pid` so far in MiB (Linux's VmHWM). */
 export const peakRssMiB = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
-/** One start: resolves { readyMs, cpuMs, rssMiB }. */
-export async function measureStart(entry, dataDir, adminPassword) {
+/** This process's Node.js, as bench/server-node.mjs describes a runtime. */
+const thisNode = { node: process.execPath, env: {} };
+
+/** One start on `runtime` (bench/server-node.mjs; default this Node.js): resolves { readyMs, cpuMs, rssMiB }. */
+export async function measureStart(entry, dataDir, adminPassword, runtime = thisNode) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [entry], {
-    env: { ...process.env, IAM_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', IAM_ADMIN_PASSWORD: adminPassword, DATABASE_URL: '' },
+  const child = spawn(runtime.node, [entry], {
+    env: { ...process.env, ...runtime.env, IAM_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', IAM_ADMIN_PASSWORD: adminPassword, DATABASE_URL: '' },
     stdio: 'ignore',
   });
   try {

@@ -205,7 +205,7 @@ function ssoStatement(text: string): string {
   return text;
 }
 
-test('single sign-on: an introspection is 2 statements (the grant, session and person come with the token), a refresh 4 (its two new tokens in one write); prepared on PostgreSQL', async () => {
+test('single sign-on: an introspection is 2 statements (the grant, session and person come with the token), a refresh 4 (its two new tokens in one write); prepared on PostgreSQL; the uid index holds no token', async () => {
   const app = await RelyingParty.register(server, admin, 'Stmt_Sso');
   const bound = await app.signIn(admin);
   const offline = await app.signIn(admin, 'openid offline_access', { prompt: 'consent' });
@@ -241,6 +241,21 @@ test('single sign-on: an introspection is 2 statements (the grant, session and p
       [...introspection, ...refresh].map((statement) => statement.text).filter((text) => /limit \?/i.test(text)),
       [],
     );
+
+  // The uid index holds only the rows that have a uid (sessions, interactions): a token's write
+  // adds no entry to it, and the session joined to a token is still found through it.
+  const { db } = server.app.ctx;
+  const definition = postgres
+    ? await db.executeQuery<{ sql: string }>(CompiledQuery.raw("select indexdef as sql from pg_indexes where indexname = 'oidc_payloads_uid'"))
+    : await db.executeQuery<{ sql: string }>(CompiledQuery.raw("select sql from sqlite_master where name = 'oidc_payloads_uid'"));
+  assert.match(definition.rows[0]?.sql ?? '', /where \(?"?uid"? is not null\)?$/i);
+  // SQLite's plans do not depend on the table's size (PostgreSQL's would: a table of a few rows is read whole).
+  if (!postgres) {
+    const joined = refresh.find((statement) => ssoStatement(statement.text) === 'token with grant and session')!;
+    assert.match(await planOf(joined), /SEARCH s USING INDEX oidc_payloads_uid \(uid=\?\)/);
+    const byUid = { text: 'select "payload" from "oidc_payloads" where "model" = ? and "uid" = ? limit 1', parameters: ['Session', 'x'] };
+    assert.match(await planOf(byUid), /USING INDEX oidc_payloads_uid \(uid=\?\)/);
+  }
 });
 
 test('SQLite: a whole-number LIMIT is written into the statement, anything else stays bound (PostgreSQL binds every limit)', () => {
