@@ -23,7 +23,7 @@
 // per run (default 3), --runs=N rounds (default 7), --warmup=N s per case and build before the
 // rounds (default 3), --users=N seeded (default 100 000), --starts=N (cold starts per build,
 // default 5), --cases=session,refresh (only those; the floor always runs), --node=N (the Node.js
-// major the servers run on, default the active LTS, bench/server-node.mjs; the load generators stay
+// major the servers run on, default the production line, bench/server-node.mjs; the load generators stay
 // on this one), --baseline-node=N (the baseline's, default --node's: `--baseline=HEAD
 // --baseline-node=20` compares two Node.js lines on the same code).
 // IAM_BENCH_CPU_PROF=DIR writes the current build's CPU profile there (with --cases=refresh: where a
@@ -40,7 +40,7 @@ import autocannon from 'autocannon';
 import { DEFAULT_SEED_PASSWORD, seed } from '../server/seed/seed.ts';
 import { buildBaseline, buildCurrent, defaultBaselineRef } from './baseline.mjs';
 import { cpuMs, freePort, measureStart, peakRssMiB } from './footprint.mjs';
-import { ACTIVE_LTS_MAJOR, serverNode } from './server-node.mjs';
+import { PRODUCTION_NODE_MAJOR, serverNode } from './server-node.mjs';
 import { loginBurst, sampleUsers, signIn } from './load.mjs';
 import { benchApp, refreshLoad, refreshTokens } from './sso.mjs';
 import { median } from './stats.mjs';
@@ -191,7 +191,7 @@ export async function compare(root, log) {
   const starts = Number(option('starts', 5));
   const ref = option('baseline', defaultBaselineRef(root));
   const chosen = option('cases', undefined)?.split(',');
-  const node = Number(option('node', ACTIVE_LTS_MAJOR));
+  const node = Number(option('node', PRODUCTION_NODE_MAJOR));
   const runtimes = { current: serverNode(node), baseline: serverNode(Number(option('baseline-node', node))) };
   const onNode =
     runtimes.baseline.version === runtimes.current.version ? runtimes.current.version : `${runtimes.baseline.version} → ${runtimes.current.version}`;
