@@ -4,10 +4,10 @@
 // not marked dev). A dependency update that needs a newer Node (cookie@2, i18next@27) fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 
@@ -84,6 +84,18 @@ test('npm installs better-sqlite3 12 on Node.js 20 only, and better-sqlite3 13 o
   assert.ok(!semver.satisfies('20.19.0', engines(thirteen)) && semver.satisfies('22.13.0', engines(thirteen)) && semver.satisfies('24.0.0', engines(thirteen)));
 });
 
+/**
+ * npm's own script (npm-cli.js), found through the `npm` on PATH without running it: that `npm` runs
+ * on the Node.js first on PATH, which may not be this one (scripts/node-runtime.mjs).
+ */
+function npmCliPath(): string {
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    const found = join(folder, 'npm');
+    if (existsSync(found)) return realpathSync(found);
+  }
+  throw new Error('npm is not on PATH');
+}
+
 test("on a Node.js the engines refuse, npm install stops with npm's EBADENGINE naming the supported versions (.npmrc engine-strict)", () => {
   // The repository's .npmrc and engines in a folder of their own (npm refuses before it resolves
   // anything, so the dependencies are left out), npm run on a Node.js that says it is 18.
@@ -92,7 +104,7 @@ test("on a Node.js the engines refuse, npm install stops with npm's EBADENGINE n
     const { engines } = read('package.json') as { engines: { node: string } };
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'iam-console-workspace', version: '0.1.0', private: true, engines }));
     copyFileSync(fileURLToPath(new URL('../../.npmrc', import.meta.url)), join(folder, '.npmrc'));
-    const npmCli = join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm/bin/npm-cli.js');
+    const npmCli = npmCliPath();
     const run = spawnSync(process.execPath, ['--import', pretend18, npmCli, 'install', '--offline', '--no-audit', '--no-fund'], {
       cwd: folder,
       encoding: 'utf8',
