@@ -130,7 +130,7 @@ test('the server package: its command, own dependencies, the console page and th
   );
   for (const name of ['fastify', 'pg', 'oidc-provider']) assert.ok(serverManifest.dependencies[name], name);
   // The SQLite driver for each Node.js (server/db/sqlite-driver.ts): npm installs the one whose engines fit.
-  for (const name of ['better-sqlite3', 'better-sqlite3-node22']) assert.ok(serverManifest.optionalDependencies[name], name);
+  for (const name of ['iam-console-sqlite-node20', 'better-sqlite3-node22']) assert.ok(serverManifest.optionalDependencies[name], name);
   assert.equal(serverManifest.dependencies.react, undefined);
 });
 
