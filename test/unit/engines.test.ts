@@ -4,10 +4,10 @@
 // not marked dev). A dependency update that needs a newer Node (cookie@2, i18next@27) fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 
@@ -130,5 +130,32 @@ test('on a Node.js the engines refuse, npm start and npm test stop with one line
     assert.equal(run.status, 1, run.stderr);
     assert.equal(run.stdout, '');
     assert.match(run.stderr, new RegExp(`^${command} needs Node\\.js \\^20\\.19\\.0, \\^22\\.13\\.0, >=24; this is v18\\.20\\.0\\. .+\\n$`));
+  }
+});
+
+test('in a clean clone on a Node.js the engines refuse (npm install stopped, no node_modules), npm start and npm test say the same', () => {
+  // The scripts and package.json in a folder of their own, run as npm runs them (npm_execpath): the
+  // check takes semver from that npm.
+  const folder = mkdtempSync(join(tmpdir(), 'iam-clean-clone-'));
+  try {
+    const scripts = ['node-version', 'start', 'test', 'chromium', 'node-runtime', 'postgres'].map((name) => `scripts/${name}.mjs`);
+    for (const path of ['package.json', 'packages/server/package.json', ...scripts]) {
+      mkdirSync(dirname(join(folder, path)), { recursive: true });
+      copyFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), join(folder, path));
+    }
+    for (const [script, command] of [
+      ['scripts/start.mjs', 'npm start'],
+      ['scripts/test.mjs', 'npm test'],
+    ] as const) {
+      const run = spawnSync(process.execPath, ['--import', pretend18, join(folder, script)], {
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, npm_execpath: npmCliPath() },
+      });
+      assert.equal(run.status, 1, run.stderr);
+      assert.match(run.stderr, new RegExp(`^${command} needs Node\\.js \\^20\\.19\\.0, \\^22\\.13\\.0, >=24; this is v18\\.20\\.0\\. .+\\n$`));
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
 });
