@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 // `import()`: bundled, esbuild hands it over as `default` only (no `cryptoProvider`, every SAML answer
 // failed), while Node's own loader gives its named exports.
 const EXTERNAL = [
-  'better-sqlite3',
+  'iam-console-sqlite-node20',
   'better-sqlite3-node22',
   '@node-rs/argon2',
   'pg',

@@ -5,7 +5,7 @@ import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_pro
 import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after } from 'node:test';
 
@@ -70,10 +70,19 @@ export function createProject(prefix: string, files: Record<string, string>): st
   return folder;
 }
 
-/** `createProject` without blocking: several hosts install at once (npm mostly waits on I/O). */
-export async function createProjectAsync(prefix: string, files: Record<string, string>): Promise<string> {
+/**
+ * `createProject` without blocking: several hosts install at once (npm mostly waits on I/O). `node`:
+ * the Node.js npm and the packages' install scripts run on (first on PATH), this one by default;
+ * `env`: more of npm's environment.
+ */
+export async function createProjectAsync(
+  prefix: string,
+  files: Record<string, string>,
+  { node = process.execPath, env = {} }: { node?: string; env?: Record<string, string> } = {},
+): Promise<string> {
   const folder = writeProject(prefix, files);
-  await promisify(execFile)('npm', installArgs, { cwd: folder, env: npmEnv });
+  const path = `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`;
+  await promisify(execFile)('npm', installArgs, { cwd: folder, env: { ...npmEnv, ...env, PATH: path } });
   return folder;
 }
 
@@ -100,15 +109,16 @@ export function preview(folder: string, port: number): Promise<string> {
 }
 
 /** A Node server of the project (`script` and its arguments, run in `folder`) that listens on
- *  `port`; resolves with its URL once it answers, stopped after the file. */
+ *  `port`; resolves with its URL once it answers, stopped after the file. `node`: the Node.js it runs
+ *  on (this one by default); `env`: its environment beside this process's (`undefined` removes one). */
 export async function serve(
   folder: string,
   [script, ...args]: string[],
   port: number,
-  { env = {}, within = 30_000 }: { env?: Record<string, string>; within?: number } = {},
+  { env = {}, within = 30_000, node = process.execPath }: { env?: Record<string, string | undefined>; within?: number; node?: string } = {},
 ): Promise<string> {
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [join(folder, script!), ...args], {
+  const child: ChildProcess = spawn(node, [join(folder, script!), ...args], {
     cwd: folder,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

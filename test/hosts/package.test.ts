@@ -1,20 +1,25 @@
-// The two packages as npm would publish them (after `npm run build`): the browser package is lean
+// The packages as npm would publish them (after `npm run build`): the browser package is lean
 // (no source maps, no demos, nothing of the server, LICENSE, README links that resolve, React as a
 // peer), a front-end install of it brings React, nanostores and valibot and nothing else, and the server package carries
 // its command, the console page and the self-contained bundle, which it serves from its own
 // folder whatever the working directory. Every entry imports in Node without a DOM (server renders).
+// The server tarball, with the SQLite driver package for Node.js 20 (packages/sqlite-node20), is
+// installed and started on Node.js 20 and 24 as an operator would.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../e2e/harness';
-import { browserPackage, createProject, pack, root, tempFolder } from './harness';
+import { transformPassword } from '../../src/core/password';
+import { nodeRuntime } from '../../scripts/node-runtime.mjs';
+import { browserPackage, createProject, createProjectAsync, pack, root, serve, tempFolder } from './harness';
 
 const serverPackage = join(root, 'packages/server');
 const packed = tempFolder('iam-packed-');
 const browser = pack(browserPackage, packed);
 const server = pack(serverPackage, packed);
+const sqliteNode20 = pack(join(root, 'packages/sqlite-node20'), packed);
 const manifest = JSON.parse(readFileSync(join(browserPackage, 'package.json'), 'utf8')) as {
   exports: Record<string, string | Record<string, string>>;
   dependencies?: Record<string, string>;
@@ -130,37 +135,95 @@ test('the server package: its command, own dependencies, the console page and th
   );
   for (const name of ['fastify', 'pg', 'oidc-provider']) assert.ok(serverManifest.dependencies[name], name);
   // The SQLite driver for each Node.js (server/db/sqlite-driver.ts): npm installs the one whose engines fit.
-  for (const name of ['better-sqlite3', 'better-sqlite3-node22']) assert.ok(serverManifest.optionalDependencies[name], name);
+  for (const name of ['iam-console-sqlite-node20', 'better-sqlite3-node22']) assert.ok(serverManifest.optionalDependencies[name], name);
   assert.equal(serverManifest.dependencies.react, undefined);
 });
 
-test("the server package run from a host's folder serves its own bundle, not the folder's dist/", async () => {
-  const host = tempFolder('iam-host-cwd-');
-  const dataDir = tempFolder('iam-host-data-');
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(serverPackage, 'dist-server/main.js')], {
-    cwd: host,
-    env: {
-      ...process.env,
+/** The Node.js of `major`: this one, or the one the npm registry's `node` package installs (scripts/node-runtime.mjs). */
+const nodeOf = (major: number) => (Number(process.versions.node.split('.')[0]) === major ? process.execPath : nodeRuntime(major).node);
+
+/**
+ * better-sqlite3 12 for this Node.js as its maintainers publish it prebuilt (a tarball of
+ * build/Release/better_sqlite3.node named by version, Node ABI, platform and architecture), made from
+ * the repository's own install of it. A user's install downloads it from GitHub, which this network
+ * cannot reach: prebuild-install takes it from a local folder instead
+ * (npm_config_better_sqlite3_local_prebuilds), where the install would otherwise compile it for
+ * minutes. Only on Node.js 20, where the repository's install built it.
+ */
+function prebuiltSqliteForNode20(): Record<string, string> {
+  const installed = join(root, 'node_modules/better-sqlite3');
+  const binary = join(installed, 'build/Release/better_sqlite3.node');
+  if (nodeOf(20) !== process.execPath || !existsSync(binary)) return {};
+  const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string };
+  const folder = tempFolder('iam-prebuilds-');
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', join(folder, name), '-C', installed, 'build/Release/better_sqlite3.node']);
+  return { npm_config_better_sqlite3_local_prebuilds: folder };
+}
+
+/**
+ * The server tarball installed as an operator installs it, with npm on Node.js `major`. The registry
+ * would bring iam-console-sqlite-node20 at the exact version the server names; its tarball stands
+ * in, declared optional beside the server as the server declares it, so that npm decides it by its
+ * engines as it would the registry's copy.
+ */
+async function installServer(major: number): Promise<{ folder: string; node: string; seconds: number }> {
+  const node = nodeOf(major);
+  const started = Date.now();
+  const folder = await createProjectAsync(
+    `iam-server-node${major}-`,
+    {
+      'package.json': JSON.stringify({
+        name: 'operator',
+        private: true,
+        dependencies: { 'iam-console-server': `file:${server.tarball}` },
+        optionalDependencies: { 'iam-console-sqlite-node20': `file:${sqliteNode20.tarball}` },
+      }),
+    },
+    { node, env: prebuiltSqliteForNode20() },
+  );
+  return { folder, node, seconds: (Date.now() - started) / 1000 };
+}
+
+const installedVersion = (folder: string, name: string) =>
+  existsSync(join(folder, 'node_modules', name, 'package.json'))
+    ? (JSON.parse(readFileSync(join(folder, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
+    : undefined;
+
+test('the server tarball installed on Node.js 20 and 24 brings the SQLite driver of each, starts from any folder on SQLite, serves its own bundle and signs the administrator in', async () => {
+  const installs = await Promise.all([20, 24].map(installServer));
+  for (const [major, { folder, node, seconds }] of [20, 24].map((major, index) => [major, installs[index]!] as const)) {
+    // Node.js 20: better-sqlite3 12 through iam-console-sqlite-node20; 22 and later: 13 as
+    // better-sqlite3-node22, and neither the Node.js 20 package nor better-sqlite3 12 (no compile).
+    const drivers = ['iam-console-sqlite-node20', 'better-sqlite3', 'better-sqlite3-node22'].map((name) => installedVersion(folder, name)?.split('.')[0]);
+    assert.deepEqual(drivers, major === 20 ? ['0', '12', undefined] : [undefined, undefined, '13'], `Node.js ${major}: ${drivers.join(', ')}`);
+    const dataDir = tempFolder('iam-server-data-');
+    const port = await freePort();
+    const env = {
       PORT: String(port),
       HOST: '127.0.0.1',
       IAM_DATA_DIR: dataDir,
       IAM_ADMIN_PASSWORD: 'Host-folder-2024',
       IAM_LOG: '0',
       IAM_SHUTDOWN_GRACE_MS: '0',
-    },
-    stdio: 'ignore',
-  });
-  try {
-    let answer: Response | undefined;
-    for (const deadline = Date.now() + 30_000; !answer && Date.now() < deadline;) {
-      answer = await fetch(`http://127.0.0.1:${port}/dist/elements.js`).catch(() => undefined);
-      if (!answer) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.equal(answer?.status, 200);
-    assert.equal(await answer?.text(), readFileSync(join(serverPackage, 'dist/elements.js'), 'utf8'));
-    assert.ok(!existsSync(join(host, 'data')), 'nothing written to the working directory');
-  } finally {
-    child.kill('SIGTERM');
+      // The server as an operator runs it: none of this test run's loader hooks.
+      NODE_OPTIONS: undefined,
+      IAM_BETTER_SQLITE3: undefined,
+    };
+    const url = await serve(folder, ['node_modules/.bin/iam-console-server'], port, { env, node });
+    // Its own bundle, not the working directory's, and nothing written there.
+    const bundle = await fetch(`${url}/dist/elements.js`);
+    assert.equal(bundle.status, 200);
+    assert.equal(await bundle.text(), readFileSync(join(folder, 'node_modules/iam-console-server/dist/elements.js'), 'utf8'));
+    assert.ok(!existsSync(join(folder, 'data')), 'nothing written to the working directory');
+    const login = await fetch(`${url}/api/authc/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url },
+      body: JSON.stringify({ username: 'admin', password: await transformPassword('Host-folder-2024') }),
+    });
+    assert.equal(login.status, 200, await login.clone().text());
+    assert.equal(((await login.json()) as { data?: { loginSuccess?: boolean } }).data?.loginSuccess, true);
+    assert.ok(existsSync(join(dataDir, 'iam.sqlite')), 'on SQLite in IAM_DATA_DIR');
+    console.log(`server tarball on Node.js ${major}: installed in ${seconds.toFixed(0)} s, drivers ${drivers.join(', ')}`);
   }
 });

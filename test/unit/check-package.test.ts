@@ -40,3 +40,38 @@ for (const name of ['iam-console', 'server']) {
     }
   });
 }
+
+// The packages are released together under one version; the server names its SQLite driver for
+// Node.js 20 (packages/sqlite-node20) by that exact version, so a server installed from the registry
+// gets the driver of its own release.
+test('a package out of step with the others (its version, or the version it names of a sibling) is not packed', () => {
+  const versions = ['iam-console', 'server', 'sqlite-node20'].map((name) => {
+    const manifest = JSON.parse(manifestOf(name)) as { version: string; scripts?: Record<string, string> };
+    assert.equal(manifest.scripts?.prepack, 'node ../../scripts/check-package.mjs', `packages/${name}: npm pack runs the check`);
+    return manifest.version;
+  });
+  assert.equal(new Set(versions).size, 1, `one version: ${versions.join(', ')}`);
+  const server = JSON.parse(manifestOf('server')) as { version: string; optionalDependencies: Record<string, string> };
+  assert.equal(server.optionalDependencies['iam-console-sqlite-node20'], server.version);
+  const packOf = (manifest: object) => {
+    const folder = mkdtempSync(join(tmpdir(), 'iam-prepack-'));
+    try {
+      writeFileSync(join(folder, 'package.json'), JSON.stringify({ ...manifest, files: [], bin: undefined }));
+      return spawnSync(process.execPath, [script], { cwd: folder, encoding: 'utf8' });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  };
+  assert.equal(packOf(server).status, 0, 'in step, it packs');
+  const otherPin = packOf({ ...server, optionalDependencies: { ...server.optionalDependencies, 'iam-console-sqlite-node20': '^0.0.9' } });
+  assert.equal(otherPin.status, 1);
+  assert.match(
+    otherPin.stderr,
+    new RegExp(
+      `^iam-console-server is out of step with the packages released beside it: optionalDependencies names iam-console-sqlite-node20@\\^0\\.0\\.9, not its version ${server.version}\\.`,
+    ),
+  );
+  const otherVersion = packOf({ ...server, version: '9.9.9' });
+  assert.equal(otherVersion.status, 1);
+  assert.match(otherVersion.stderr, /its version 9\.9\.9 is not iam-console's .* Give packages\/\* one version\./);
+});
