@@ -40,28 +40,9 @@ import { findChromium } from './chromium.mjs';
 import { nodeRuntime } from './node-runtime.mjs';
 import { requireSupportedNode } from './node-version.mjs';
 import { startPostgres } from './postgres.mjs';
+import { otherNodeMajors, postgresNodeMajor, signInOnlyNodeMajor, sqliteNodeMajor } from './test-node-lines.mjs';
 
 requireSupportedNode('npm test');
-
-/** The other Node.js majors the `runtime` files run on (this one runs the unit, e2e and host suites and `sqliteOnThisNode`). */
-const otherNodeMajors = [24, 22];
-
-/**
- * The Node.js the server suite's SQLite pass runs on: the newest LTS line, with its own SQLite driver
- * (better-sqlite3 13; 12 aborted on Node.js 24.19 when a statement was collected), crypto (Argon2,
- * WebAuthn, JWT, the OIDC provider), fetch and streams, child processes and garbage collector (the
- * load test's heap check failed there once). The e2e and host suites (the compiled server) run on
- * this Node.js, so the product is checked on all three lines, each server file once per engine.
- */
-const sqliteNodeMajor = 24;
-
-/**
- * The Node.js the server suite's PostgreSQL pass runs on: the LTS line between this one and 24. Not
- * this one: Node.js 20 cannot run test files together in one process with their hooks kept per file
- * (scripts/test-files-together.mjs), and 22 runs every server file there (passkeys' WebAuthn crypto,
- * Argon2, the OIDC provider).
- */
-const postgresNodeMajor = 22;
 
 /**
  * Server files that also run on SQLite on this Node.js, whose SQLite driver (better-sqlite3 12) the
@@ -421,7 +402,7 @@ async function onOtherNodes(majors = otherNodeMajors) {
     if (Number(process.versions.node.split('.')[0]) === major) continue;
     const runtime = preparedNode(major, `runtime (Node.js ${major})`);
     if (!runtime) continue;
-    await nodeTests(`runtime files (Node.js ${runtime.version}, SQLite)`, major === 22 ? runtimeFilesOn22 : runtimeFiles, {
+    await nodeTests(`runtime files (Node.js ${runtime.version}, SQLite)`, major === signInOnlyNodeMajor ? runtimeFilesOn22 : runtimeFiles, {
       env: { IAM_TEST_DB: 'sqlite', ...runtime.env },
       node: runtime.node,
       concurrency: concurrency.server,

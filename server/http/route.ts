@@ -6,6 +6,9 @@
 // `linkRoute(app, gate, link, spec)` registers a link (a GET answering a redirect, a download, an
 // image or a page instead of the envelope) the same way; its handler sends the answer itself, whose
 // media type the declaration names for the OpenAPI document.
+// `bindingRoute(app, gate, binding, spec)` registers a protocol binding's endpoint (a GET or a form
+// POST another site's page sends the browser to): no session from the gate, no CSRF check, its
+// parameters documented and read by the handler as sent.
 // `defineRoute` is the same registration with method, url and schemas written in the spec itself.
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type * as v from 'valibot';
@@ -21,7 +24,7 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEPT_MS, idempotencyKeyOf, onceFor, REP
 import { Permission } from '../../src/core/permission-codes';
 import type { FieldRulesMode } from '../../src/core/validation/field-rules';
 import { underFieldRules } from '../field-rules-scope';
-import type { CallDeclaration, HandlerAnswer, LinkAnswer, LinkDeclaration } from '../../src/core/contract/declare';
+import type { BindingDeclaration, CallDeclaration, HandlerAnswer, LinkAnswer, LinkDeclaration } from '../../src/core/contract/declare';
 import { cutTo } from './answer-cut';
 
 /** public: anyone; otherwise a signed-in, enabled user holding the permission code (see the
@@ -57,7 +60,11 @@ interface BaseSpec<B, Q, P> {
   response?: Schema;
   rateLimit?: RateLimit;
   /** Handlers that answer something other than JSON (a redirect, images, files) send it themselves. */
-  answers?: LinkAnswer;
+  answers?: LinkAnswer | readonly LinkAnswer[];
+  /** A protocol binding's endpoint (BindingDeclaration): its parameters in the query (GET) or a posted
+   *  form (POST), documented only (the handler reads them as sent); no session from the gate and no
+   *  CSRF check (another site's page sends the browser here by design). */
+  binding?: { fields?: Schema };
   /** multipart/form-data upload (documented as such; the handler reads the parts). */
   multipart?: boolean;
   /** A create that honours an `Idempotency-Key` header (server/http/idempotency.ts). Not for calls
@@ -127,8 +134,9 @@ function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Acc
   const schema: Record<string, unknown> = {
     summary: spec.summary,
     tags: spec.tags,
-    description:
-      spec.access === 'public'
+    description: spec.binding
+      ? `${CROSS_SITE_DOC} No session, no CSRF check: what the request carries (a signed message, a sign-out chain's cookie) is checked.`
+      : spec.access === 'public'
         ? 'No sign-in needed.'
         : `Needs permission code ${spec.access} (${permissionName(spec.access)})${spec.appToken ? ", or an app's access token (Authorization: Bearer, or DPoP with a proof)" : ''}.`,
     ...(spec.access === 'public' ? {} : { security: [{ sessionCookie: [] }, { sessionToken: [] }] }),
@@ -139,6 +147,12 @@ function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Acc
     schema.body = { type: 'object', properties: { file: { type: 'string', format: 'binary' }, kind: { type: 'string' } } };
   }
   if (spec.query) schema.querystring = toDoc(spec.query as Schema);
+  const fields = spec.binding?.fields;
+  if (fields && spec.method === 'GET') schema.querystring = toDoc(fields);
+  if (fields && spec.method !== 'GET') {
+    schema.consumes = ['application/x-www-form-urlencoded'];
+    schema.body = toDoc(fields);
+  }
   if (spec.idempotent) {
     schema.headers = {
       type: 'object',
@@ -153,12 +167,15 @@ function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Acc
     };
   }
   if (spec.params) schema.params = toDoc(spec.params as Schema);
-  const success =
-    spec.answers === 'redirect'
-      ? { 302: { description: 'A redirect: the Location header says where', type: 'null', headers: { Location: { type: 'string' } } } }
-      : spec.answers
-        ? { 200: { description: spec.answers, content: { [spec.answers]: { schema: { type: 'string', format: 'binary' } } } } }
-        : { 200: { description: 'Success', ...envelopeDoc(spec.response ? toDoc(spec.response) : {}) } };
+  const answers = spec.answers === undefined ? [] : typeof spec.answers === 'string' ? [spec.answers] : spec.answers;
+  const redirect = answers.includes('redirect') && {
+    // A protocol binding answers 303 (See Other: a posted form is not posted again), a link 302.
+    [spec.binding ? 303 : 302]: { description: 'A redirect: the Location header says where', type: 'null', headers: { Location: { type: 'string' } } },
+  };
+  const media = answers.find((answer) => answer !== 'redirect');
+  const success = answers.length
+    ? { ...redirect, ...(media && { 200: { description: media, content: { [media]: { schema: { type: 'string', format: 'binary' } } } } }) }
+    : { 200: { description: 'Success', ...envelopeDoc(spec.response ? toDoc(spec.response) : {}) } };
   schema.response = {
     ...success,
     400: errorDoc('Invalid input: data.fields names each field and its rule.* key'),
@@ -171,6 +188,10 @@ function documentation(spec: BaseSpec<unknown, unknown, unknown> & { access: Acc
 }
 
 const permissionDenied = () => new ApiError(403, 'No Authenticated');
+
+/** How the OpenAPI document marks a protocol binding's endpoint, which other sites' pages reach by
+ *  design (the CSRF tests read it). */
+export const CROSS_SITE_DOC = 'Cross-site by design (a protocol binding).';
 
 export function defineRoute<B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
   app: FastifyInstance,
@@ -193,8 +214,9 @@ export function defineRoute<B extends Schema | undefined = undefined, Q extends 
     },
     handler: (request, reply) =>
       withSettingsSnapshot(async () => {
-        const actor = await gate.authenticate(request);
-        gate.checkCsrf(request, actor);
+        // A protocol binding takes no session from the gate and is reached from other sites by design.
+        const actor = spec.binding ? null : await gate.authenticate(request);
+        if (!spec.binding) gate.checkCsrf(request, actor);
         if (spec.access !== 'public' && !(spec.appToken && carriesBearer(request))) {
           if (!actor) throw new ApiError(401, 'Authorization Error');
           if (!actor.permissions.includes(spec.access)) throw permissionDenied();
@@ -273,5 +295,24 @@ export function linkRoute<L extends LinkDeclaration>(app: FastifyInstance, gate:
     params: link.params,
     query: link.query,
     answers: link.answers,
+  });
+}
+
+/** What a route adds to its binding's declaration: summary, tags, rate limit, and the handler, which
+ *  reads the protocol's parameters as sent and answers (a redirect or a page) itself. */
+export type BindingSpec<B extends BindingDeclaration> = Pick<BaseSpec<never, never, never>, 'summary' | 'tags' | 'rateLimit'> & {
+  handler(req: ApiRequest<undefined, undefined, Out<B['params']>>, reply: FastifyReply): Promise<unknown>;
+};
+
+/** Registers `binding` (its declaration in src/core/contract) with what only the server knows. */
+export function bindingRoute<B extends BindingDeclaration>(app: FastifyInstance, gate: Gate, binding: B, spec: BindingSpec<B>): void {
+  defineRoute(app, gate, {
+    ...(spec as unknown as PublicSpec<undefined, undefined, Schema>),
+    access: 'public',
+    method: binding.method,
+    url: binding.path,
+    params: binding.params,
+    answers: binding.answers,
+    binding: { fields: binding.fields },
   });
 }

@@ -2,11 +2,11 @@
 // and SLO in the HTTP-Redirect and HTTP-POST bindings, a browser sign-out's steps through the apps'
 // Single Logout services), the SAML sign-in page's calls, the portal's
 // IdP-initiated sign-in, an app's service-provider settings and the signing keys' rotation.
-// The protocol endpoints receive cross-site posts from the apps: they are registered outside
-// defineRoute's CSRF check (like the OpenID Connect mount, server/routes/sso.ts) and take no session.
+// The protocol endpoints receive cross-site posts from the apps: they are bindings (bindingRoute: no
+// CSRF check, no session from the gate), in a scope of their own that reads a posted form as sent.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
-import { linkRoute, route, type RouteOptions } from '../http/route';
+import { bindingRoute, linkRoute, route, type Gate, type RouteOptions } from '../http/route';
 import * as calls from '../../src/core/contract/saml';
 import { ApiError } from '../http/errors';
 import { Permission } from '../../src/core/permission-codes';
@@ -19,7 +19,6 @@ import { browserOwnsChain, releaseChain } from '../saml/chain-browser';
 import { sendPostPage } from '../saml/post-page';
 import { idpMetadata } from '../saml/idp-metadata';
 import { keyStates, publishedKeys, rotateKeys } from '../saml/keys';
-import { SAML_MOUNT } from '../saml/endpoints';
 import { SamlError } from '../saml/xml';
 import { protocolParams } from '../saml/bindings-query';
 import { SESSION_COOKIE } from '../auth/gate';
@@ -64,42 +63,47 @@ async function browserPerson(ctx: Ctx, request: FastifyRequest) {
   return session && actorOf(session, 'cookie');
 }
 
-function protocolEndpoints(ctx: Ctx): FastifyPluginAsync {
+function protocolEndpoints(ctx: Ctx, gate: Gate): FastifyPluginAsync {
   return async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) =>
       done(null, body),
     );
-    const sso = async (request: FastifyRequest, reply: FastifyReply) => {
+    const sso = async ({ raw: request }: { raw: FastifyRequest }, reply: FastifyReply) => {
       const outcome = await protocol(async () => receiveAuthnRequest(ctx, incomingOf(request), await browserPerson(ctx, request), request.ip));
       if (outcome.kind === 'page') return reply.redirect(outcome.location, 303);
       return sendPostPage(request, reply, outcome.post.acsUrl, { SAMLResponse: outcome.post.samlResponse, RelayState: outcome.post.relayState });
     };
-    const slo = async (request: FastifyRequest, reply: FastifyReply) => {
+    const slo = async ({ raw: request }: { raw: FastifyRequest }, reply: FastifyReply) => {
       const outcome = await protocol(() => receiveLogout(ctx, incomingOf(request), request.ip));
       if (outcome.kind === 'redirect') return reply.redirect(outcome.location, 303);
       return sendPostPage(request, reply, outcome.url, { SAMLResponse: outcome.message, RelayState: outcome.relayState });
     };
     // A browser sign-out's next app (front-channel Single Logout, server/saml/front-channel.ts), for
     // the browser that signed out only (server/saml/chain-browser.ts).
-    const logoutStep = async (request: FastifyRequest<{ Params: { chain: string } }>, reply: FastifyReply) => {
-      const { chain } = request.params;
+    const logoutStep = async ({ raw: request, params: { chain } }: { raw: FastifyRequest; params: { chain: string } }, reply: FastifyReply) => {
       const step = await nextStep(ctx, chain, browserOwnsChain(request, chain));
       if (step.kind === 'post') return sendPostPage(request, reply, step.url, step.fields, 'Signing you out of the app');
       if (step.kind === 'done') releaseChain(request, reply, chain);
       return reply.header('cache-control', 'no-store').redirect(step.location, 303);
     };
-    const hidden = { schema: { hide: true } };
-    scope.get(`${SAML_MOUNT}/sso`, hidden, sso);
-    scope.post(`${SAML_MOUNT}/sso`, hidden, sso);
-    scope.get(`${SAML_MOUNT}/slo`, hidden, slo);
-    scope.post(`${SAML_MOUNT}/slo`, hidden, slo);
-    scope.get(`${SAML_MOUNT}/logout/:chain`, hidden, logoutStep);
+    const ssoSummary = "An app's AuthnRequest: redirects to the SAML sign-in page, or answers the page that posts the signed Response to the app";
+    bindingRoute(scope, gate, calls.getSamlSso, { tags, summary: `${ssoSummary} (HTTP-Redirect binding)`, handler: sso });
+    bindingRoute(scope, gate, calls.postSamlSso, { tags, summary: `${ssoSummary} (HTTP-POST binding)`, handler: sso });
+    const sloSummary =
+      "An app's LogoutRequest (the person's sessions end, the other apps are told) or LogoutResponse: answered by a redirect or a posting page";
+    bindingRoute(scope, gate, calls.getSamlSlo, { tags, summary: `${sloSummary} (HTTP-Redirect binding)`, handler: slo });
+    bindingRoute(scope, gate, calls.postSamlSlo, { tags, summary: `${sloSummary} (HTTP-POST binding)`, handler: slo });
+    bindingRoute(scope, gate, calls.getSamlLogoutStep, {
+      tags,
+      summary: "A browser sign-out's next app (for the browser that signed out): the page that posts its LogoutRequest, or a redirect on",
+      handler: logoutStep,
+    });
   };
 }
 
 export const samlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
-  void app.register(protocolEndpoints(ctx));
+  void app.register(protocolEndpoints(ctx, gate));
 
   linkRoute(app, gate, calls.getSamlMetadata, {
     tags,

@@ -120,6 +120,33 @@ test('the menu plans, step by step', async (t) => {
     );
   });
 
+  await t.test('at 320 px in both themes, saving with the keyboard leaves the focus, visible, on the new Save button, not on the body', async () => {
+    /** The focused element, looked for through shadow roots; `old` marks the Save button of before the save. */
+    const focused = () =>
+      page.evaluate(() => {
+        let element: Element | null = document.activeElement;
+        while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+        return {
+          tag: element?.tagName.toLowerCase(),
+          text: element?.textContent?.trim(),
+          old: element?.hasAttribute('data-old'),
+          ring: !!element?.matches(':focus-visible'),
+        };
+      });
+    for (const nextTheme of ['Switch to the light theme', 'Switch to the dark theme']) {
+      await page.setViewportSize({ width: 320, height: 640 });
+      const save = page.getByRole('button', { name: 'Save menu plan' });
+      await save.evaluate((button) => button.setAttribute('data-old', ''));
+      await save.focus();
+      await page.keyboard.press('Enter');
+      // The saved version's editor replaces the old one; before the fix the focus fell to the body.
+      await until(async () => (await focused()).old === false);
+      assert.deepEqual(await focused(), { tag: 'button', text: 'Save menu plan', old: false, ring: true });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.getByRole('button', { name: nextTheme }).click();
+    }
+  });
+
   await t.test('people see exactly the items their roles allow', async () => {
     const clerk = await menusOf('shop-clerk');
     assert.deepEqual(

@@ -62,7 +62,7 @@ test("an administrator sees a person's sessions, ends one, and signs them out ev
   );
   assert.deepEqual(await seriousViolations(page, 'sessions dialog'), []);
   await question.getByRole('button', { name: 'Sign out everywhere' }).click();
-  await page.getByText('crew-bob was signed out everywhere (1 console sessions ended).').waitFor();
+  await page.getByText('crew-bob was signed out everywhere (1 console session ended).').waitFor();
   await dialog.getByText('No active sessions.').waitFor();
   await assert.rejects(bob.call('GET', '/cas/session'), /401/);
   await assert.rejects(bobLostLaptop.call('GET', '/cas/session'), /401/);

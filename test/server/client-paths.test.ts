@@ -11,7 +11,9 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { featureMap } from '../feature-map';
 import { startServer, type TestServer } from './harness';
-import { readOperations } from './security-support';
+import { readOperations, type Operation } from './security-support';
+import * as saml from '../../src/core/contract/saml';
+import { samlBindingFields } from '../../src/core/schemas/saml';
 
 const CONTRACT_DIR = join(import.meta.dirname, '../../src/core/contract');
 
@@ -41,10 +43,11 @@ describe('the API client against the OpenAPI document', () => {
   let server: TestServer;
   let documented: Set<string>;
   let documentedPaths: string[];
+  let operations: Operation[];
 
   before(async () => {
     server = await startServer();
-    const operations = await readOperations(server.base);
+    operations = await readOperations(server.base);
     const relative = (path: string) => template(path.replace(/^\/api/, '').replace(/\{[^}]+\}/g, '${}'));
     documented = new Set(operations.map((operation) => `${operation.method} ${relative(operation.path)}`));
     documentedPaths = operations.map((operation) => relative(operation.path));
@@ -68,6 +71,22 @@ describe('the API client against the OpenAPI document', () => {
       [],
       'operations registered without a declaration',
     );
+  });
+
+  it('documents the SAML protocol bindings with their parameters (query or posted form, the chain), as cross-site, answering a redirect or a page', () => {
+    const operation = (method: string, path: string) =>
+      operations.find((each) => each.method === method && each.path === `/api${path.replace(/:(\w+)/g, '{$1}')}`);
+    const fields = Object.keys(samlBindingFields.entries);
+    for (const binding of [saml.getSamlSso, saml.getSamlSlo, saml.postSamlSso, saml.postSamlSlo, saml.getSamlLogoutStep]) {
+      const documented = operation(binding.method, binding.path);
+      const where = `${binding.method} ${binding.path}`;
+      assert.ok(documented, where);
+      assert.equal(documented.crossSite, true, where);
+      assert.equal(documented.rawAnswer, true, where);
+      if (binding.path === saml.getSamlLogoutStep.path) assert.deepEqual(documented.params, ['chain'], where);
+      else if (binding.method === 'GET') assert.deepEqual(documented.query, fields, where);
+      else assert.equal(documented.hasBody, true, where);
+    }
   });
 
   it("gives every resource of /api/openapi.json (its path's first segment) a row in docs/architecture.md's feature map", () => {

@@ -153,6 +153,12 @@ const RULES: Record<string, Rule> = {
   'POST /api/saml/apps/{appId}/launch': 'self',
   'GET /api/saml/keys': 'platform',
   'POST /api/saml/keys/rotate': 'platform',
+  // The identity provider's protocol endpoints (bindings: other sites' pages send the browser there).
+  'GET /api/saml/sso': 'public',
+  'POST /api/saml/sso': 'public',
+  'GET /api/saml/slo': 'public',
+  'POST /api/saml/slo': 'public',
+  'GET /api/saml/logout/{chain}': 'public',
   // Directory connections (server/routes/ldap.ts): of tenants in the caller's scope.
   'GET /api/tenants/{id}/ldap': 'scoped',
   'PUT /api/tenants/{id}/ldap': 'scoped',

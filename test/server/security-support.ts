@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { sql } from 'kysely';
 import type { App } from '../../server/app';
+import { CROSS_SITE_DOC } from '../../server/http/route';
 import { ADMIN_PROOF, transform, type Client, type TestServer } from './harness';
 
 export interface Operation {
@@ -22,6 +23,8 @@ export interface Operation {
   multipart: boolean;
   /** Its success answer is something other than the JSON envelope (a file, a page, XML metadata). */
   rawAnswer: boolean;
+  /** A protocol binding other sites' pages reach by design (server/http/route.ts bindingRoute): no CSRF check. */
+  crossSite: boolean;
 }
 
 interface OpenApiOperation {
@@ -54,6 +57,7 @@ export async function readOperations(base: string): Promise<Operation[]> {
         hasBody: Object.keys(content).length > 0,
         multipart,
         rawAnswer: Object.values(operation.responses ?? {}).some(({ content }) => content !== undefined && !('application/json' in content)),
+        crossSite: (operation.description ?? '').startsWith(CROSS_SITE_DOC),
       });
     }
   }

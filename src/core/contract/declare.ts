@@ -47,6 +47,22 @@ export interface LinkDeclaration {
   readonly answers: LinkAnswer;
 }
 
+/** An endpoint of a protocol binding that another site's page sends the browser to (SAML's
+ *  HTTP-Redirect and HTTP-POST bindings, and the steps of a sign-out through the apps): its
+ *  protocol parameters come in the query (GET) or in a posted application/x-www-form-urlencoded
+ *  form (POST), and it answers a redirect or a page that posts the answer on. The handler reads the
+ *  parameters as sent (a signature covers their raw octets), so `fields` documents them and the
+ *  route does not parse them. Cross-site by design: no session from the gate and no CSRF check;
+ *  what the message carries (its signature, its issuer) is checked instead. */
+export interface BindingDeclaration {
+  readonly method: 'GET' | 'POST';
+  /** Relative to the API base, as a call's. */
+  readonly path: string;
+  readonly params?: Schema;
+  readonly fields?: Schema;
+  readonly answers: readonly LinkAnswer[];
+}
+
 type Input<S> = S extends Schema ? v.InferInput<S> : never;
 
 /** What a caller gives: the parameters, query and body its declaration names (and only those). */

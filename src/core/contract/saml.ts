@@ -1,7 +1,17 @@
 // Calls of server/routes/saml.ts (one declaration each: src/core/contract/declare.ts).
-import type { CallDeclaration, LinkDeclaration } from './declare';
+import type { BindingDeclaration, CallDeclaration, LinkDeclaration } from './declare';
 import { appParams } from '../schemas/resources';
-import { samlConsentBody, samlKeyList, samlNext, samlProviderAnswer, samlProviderBody, samlRequest, samlRequestParams } from '../schemas/saml';
+import {
+  samlBindingFields,
+  samlConsentBody,
+  samlKeyList,
+  samlLogoutChainParams,
+  samlNext,
+  samlProviderAnswer,
+  samlProviderBody,
+  samlRequest,
+  samlRequestParams,
+} from '../schemas/saml';
 
 /** GET /saml/requests/:id */
 export const getSamlRequestsById = {
@@ -69,3 +79,47 @@ export const getSamlRequestAnswer = {
   params: samlRequestParams,
   answers: 'text/html',
 } as const satisfies LinkDeclaration;
+
+// The identity provider's protocol endpoints (the apps send the browser there: BindingDeclaration).
+// An AuthnRequest answers a redirect to the sign-in page or a page posting the Response to the app;
+// a LogoutRequest or LogoutResponse answers a redirect or a page posting the answer.
+
+/** GET /saml/sso (SSO, HTTP-Redirect binding) */
+export const getSamlSso = {
+  method: 'GET',
+  path: '/saml/sso',
+  fields: samlBindingFields,
+  answers: ['redirect', 'text/html'],
+} as const satisfies BindingDeclaration;
+
+/** POST /saml/sso (SSO, HTTP-POST binding) */
+export const postSamlSso = {
+  method: 'POST',
+  path: '/saml/sso',
+  fields: samlBindingFields,
+  answers: ['redirect', 'text/html'],
+} as const satisfies BindingDeclaration;
+
+/** GET /saml/slo (Single Logout, HTTP-Redirect binding) */
+export const getSamlSlo = {
+  method: 'GET',
+  path: '/saml/slo',
+  fields: samlBindingFields,
+  answers: ['redirect', 'text/html'],
+} as const satisfies BindingDeclaration;
+
+/** POST /saml/slo (Single Logout, HTTP-POST binding) */
+export const postSamlSlo = {
+  method: 'POST',
+  path: '/saml/slo',
+  fields: samlBindingFields,
+  answers: ['redirect', 'text/html'],
+} as const satisfies BindingDeclaration;
+
+/** GET /saml/logout/:chain (a browser sign-out's next app: a page posting its LogoutRequest, or a redirect) */
+export const getSamlLogoutStep = {
+  method: 'GET',
+  path: '/saml/logout/:chain',
+  params: samlLogoutChainParams,
+  answers: ['redirect', 'text/html'],
+} as const satisfies BindingDeclaration;

@@ -231,5 +231,6 @@ export function tRule(message: string): string {
 /** `tRule` in a given locale. */
 export function translateRule(locale: Locale, message: string): string {
   const { key, params } = parseRuleMessage(message);
-  return lookup(locale, key, params);
+  // Parameters come as text; a count picks the plural form as a number.
+  return lookup(locale, key, params.count === undefined ? params : { ...params, count: Number(params.count) });
 }

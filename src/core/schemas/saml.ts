@@ -103,3 +103,17 @@ export const samlRequest = v.object({ appId: v.string(), appName: v.string(), tr
  *  with a refusal. */
 export const samlNext = v.object({ redirectURL: v.string() });
 export const samlConsentBody = v.object({ allow: v.boolean('rule.required') });
+
+/** The parameters of the SAML bindings (HTTP-Redirect: the query; HTTP-POST: the posted form), as
+ *  documented for the protocol endpoints: read as sent by server/saml/bindings-query.ts, each at
+ *  most once, a request or a response. */
+export const samlBindingFields = v.object({
+  SAMLRequest: v.optional(v.pipe(v.string(), v.description('An AuthnRequest or LogoutRequest: base64 (HTTP-POST) or DEFLATE and base64 (HTTP-Redirect)'))),
+  SAMLResponse: v.optional(v.pipe(v.string(), v.description("An app's LogoutResponse, in the same encodings"))),
+  RelayState: v.optional(v.pipe(v.string(), v.description('Returned to the app as given'))),
+  SigAlg: v.optional(v.pipe(v.string(), v.description('HTTP-Redirect: the algorithm of Signature'))),
+  Signature: v.optional(v.pipe(v.string(), v.description('HTTP-Redirect: the signature over SAMLRequest or SAMLResponse, RelayState and SigAlg as sent'))),
+});
+
+/** A browser sign-out's chain (the step URL the sign-out answers as `appLogoutURL`). */
+export const samlLogoutChainParams = v.object({ chain: v.string('rule.required') });

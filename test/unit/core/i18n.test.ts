@@ -106,6 +106,26 @@ describe('i18n runtime', () => {
     await setLocale('en');
   });
 
+  it("counted texts that can be 1 are singular then: the audit log's rows, sessions ended, bulk questions, people found, days left, reused passwords", async () => {
+    await loadNamespaces('admin', 'settings');
+    assert.equal(t('admin:audit.rows', { count: 1 }), '1 row');
+    assert.equal(t('admin:audit.rows', { count: 2 }), '2 rows');
+    assert.equal(t('admin:audit.rowsOf', { count: 1, action: 'Users imported', time: 'now' }), '1 row of Users imported at now');
+    assert.equal(t('admin:sessions.signedOut', { name: 'li', count: 1 }), 'li was signed out everywhere (1 console session ended).');
+    assert.equal(t('admin:bulk.question.delete', { count: 1, names: 'li' }), 'Delete 1 user: li? This cannot be undone.');
+    assert.equal(t('admin:bulk.question.delete', { count: 2, names: 'li, wang' }), 'Delete 2 users: li, wang? This cannot be undone.');
+    assert.equal(t('admin:directory.testOk', { count: 1 }), 'Connection works: 1 person found');
+    assert.match(t('settings:license.expiringBanner', { date: 'D', count: 1 }), /\(in 1 day\)/);
+    assert.match(t('settings:license.expiringBanner', { date: 'D', count: 20 }), /\(in 20 days\)/);
+    // A rule's parameters come as text (`rule.passwordReused?count=1`): the count still picks the form.
+    assert.equal(tRule('rule.passwordReused?count=1'), 'This password was used recently: the last password cannot be used again');
+    assert.equal(tRule('rule.passwordReused?count=5'), 'This password was used recently: the last 5 passwords cannot be used again');
+    await setLocale('zh');
+    assert.equal(t('admin:audit.rows', { count: 1 }), t('admin:audit.rows', { count: 2 }).replace('2', '1'));
+    assert.match(tRule('rule.passwordReused?count=1'), /最近 1 次/);
+    await setLocale('en');
+  });
+
   it('common loads by itself (loadNamespaces waits for it); other namespaces are not loaded', async () => {
     assert.equal($locale.get(), 'en');
     await loadNamespaces();

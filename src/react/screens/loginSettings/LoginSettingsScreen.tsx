@@ -31,7 +31,7 @@ function ExpiryBanner({ status }: { status: LicenseStatus | undefined }) {
   const date = formatDate(notice.date, 'YYYY-MM-DD');
   return (
     <div role="status" className={`${styles.banner} ${notice.kind === 'expired' ? styles.bannerError : ''}`}>
-      {notice.kind === 'expired' ? t('settings:license.expiredBanner', { date }) : t('settings:license.expiringBanner', { date, days: notice.days })}
+      {notice.kind === 'expired' ? t('settings:license.expiredBanner', { date }) : t('settings:license.expiringBanner', { date, count: notice.days })}
     </div>
   );
 }

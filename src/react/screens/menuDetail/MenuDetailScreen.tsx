@@ -2,7 +2,7 @@
 // menu that the console's own side menu follows). A tree of items, each with a name, a path, an
 // icon and optionally a privilege that people must hold to see it, in order. Platform
 // administrators edit and save it (the server validates every item); others only look.
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import * as appApi from '../../../core/api/apps';
 import * as menuApi from '../../../core/api/menu-plans';
 import { GLOBAL_MENU, type Plan } from '../../../core/api/menu-plans';
@@ -56,6 +56,9 @@ export default function MenuDetailScreen({ params }: ScreenProps) {
     [appId, scope.platform, plan.data?.id],
   );
   const title = appId === GLOBAL_MENU ? t('admin:menu.global') : (app.data?.name ?? plan.data?.name ?? '');
+  // A save reloads the plan, and the editor of its new version starts afresh: its Save button takes
+  // the focus the old one had, so a keyboard user goes on from where they were.
+  const [saved, setSaved] = useState(false);
 
   return (
     <AdminPage title="route.menuDetail">
@@ -73,7 +76,11 @@ export default function MenuDetailScreen({ params }: ScreenProps) {
           plan={plan.data}
           groups={groups.data ?? []}
           readOnly={!scope.platform}
-          onSaved={plan.reload}
+          focusSave={saved}
+          onSaved={() => {
+            setSaved(true);
+            plan.reload();
+          }}
         />
       )}
     </AdminPage>
@@ -86,10 +93,12 @@ interface MenuEditorProps {
   plan: Plan | null;
   groups: PrivilegeGroup[];
   readOnly: boolean;
+  /** The plan was just saved: the Save button takes the focus. */
+  focusSave: boolean;
   onSaved: () => void;
 }
 
-function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEditorProps) {
+function MenuEditor({ appId, title, plan, groups, readOnly, focusSave, onSaved }: MenuEditorProps) {
   const t = useT();
   const navigate = useNavigate();
   const [nodes, setNodes] = useState<EditorItem[]>(() => toEditor(plan?.items ?? []));
@@ -100,6 +109,7 @@ function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEdito
   const [failure, setFailure] = useState<string>();
   const [saving, setSaving] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const saveButton = useRef<HTMLButtonElement>(null);
   const selected = nodes.find((node) => node.id === selectedId);
   const privileges = useMemo(() => new Map(groups.flatMap((group) => group.privileges.map((each) => [each.id, each]))), [groups]);
   const privilegeName = (id: string) => privileges.get(id)?.name;
@@ -113,6 +123,9 @@ function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEdito
   };
 
   useEffect(() => setName((current) => current || title), [title]);
+  useEffect(() => {
+    if (focusSave) saveButton.current?.focus();
+  }, [focusSave]);
 
   const change = (next: EditorItem[]) => {
     setNodes(next);
@@ -125,6 +138,7 @@ function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEdito
   };
 
   const save = async () => {
+    if (saving) return;
     setSaving(true);
     setFailure(undefined);
     setErrors({});
@@ -215,7 +229,8 @@ function MenuEditor({ appId, title, plan, groups, readOnly, onSaved }: MenuEdito
                 {t('admin:menu.deletePlan')}
               </button>
             )}
-            <button type="button" className={ui.button.primary} disabled={saving} onClick={() => void save()}>
+            {/* aria-disabled, not disabled: a disabled button loses the focus to the page's body. */}
+            <button ref={saveButton} type="button" className={ui.button.primary} aria-disabled={saving} onClick={() => void save()}>
               {t('admin:menu.save')}
             </button>
           </div>
