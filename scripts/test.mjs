@@ -15,8 +15,11 @@
 // (scripts/test-files-together.mjs): a process of its own cost each file 2.5-4 s of CPU to load the
 // server through tsx before its first test; the `alone` files still run each in a process of its
 // own. The e2e and host files run two at once, the longest first (`slowFirst`) so that no long file
-// runs on alone at the end: each starts its own server (free port, temp data dir) and its own
-// Chromium; the host files also pack into and install in temp folders of their own. Not three at
+// runs on alone at the end: each starts its own server (free port, temp data dir); the host files
+// each their own Chromium and pack into and install in temp folders of their own. The e2e files run
+// like the server files, in two processes that each run their share one after another (e2eTests),
+// and each process keeps one Chromium for its files (every file's pages in contexts of its own): a
+// process and a Chromium of its own cost each file 4-6 s of CPU before its first test. Not three at
 // once: on a quiet machine an e2e file keeps about a core busy while it runs (its server, its Chromium
 // and the test process together), so two files already fill both cores.
 //
@@ -122,20 +125,25 @@ const alone = new Set(
  * beside the 97 s document hosts: 128 s where 118 s do). A new slow file belongs here; a stale entry
  * only costs a little of that balance.
  */
-const slowFirst = [
-  ['e2e/a11y-screens', 107],
-  ['e2e/a11y-focus', 89],
-  ['e2e/passkeys', 86],
-  ['e2e/keyboard-first-week', 86],
-  ['e2e/sso-idp', 82],
-  ['e2e/elements-demos', 56],
-  ['e2e/sign-in-flows', 54],
-  ['e2e/settings-screenshots', 54],
-  ['e2e/settings-login', 52],
-  ['e2e/first-week', 52],
-  ['hosts/document-hydrating-hosts', 97],
-  ['hosts/react-host', 87],
-].map(([name]) => `test/${name}.test.ts`);
+const slowFirstSeconds = new Map(
+  [
+    ['e2e/keyboard-first-week', 146],
+    ['e2e/a11y-screens', 144],
+    ['e2e/passkeys', 108],
+    ['e2e/a11y-focus', 96],
+    ['e2e/sso-idp', 77],
+    ['e2e/elements-demos', 56],
+    ['e2e/sign-in-flows', 54],
+    ['e2e/settings-screenshots', 54],
+    ['e2e/settings-login', 52],
+    ['e2e/first-week', 52],
+    ['hosts/document-hydrating-hosts', 97],
+    ['hosts/react-host', 87],
+    // Not yet timed in CI: two installs of the server tarball (Node.js 20 and 24) at once, about 60 s at load 18 each.
+    ['hosts/package', 80],
+  ].map(([name, seconds]) => [`test/${name}.test.ts`, seconds]),
+);
+const slowFirst = [...slowFirstSeconds.keys()];
 
 /** Node test files run at once within a suite (see above). */
 const concurrency = { unit: 2, server: 2, e2e: 2, hosts: 2 };
@@ -218,13 +226,14 @@ const testFilesTogether = fileURLToPath(new URL('./test-files-together.mjs', imp
  * (scripts/test-files-together.mjs): passed and failed, from a TAP copy of the run, and each file's
  * wall time and outcome (scripts/file-times-reporter.mjs).
  */
-async function nodeRun(files, { env = {}, node = process.execPath, concurrency = 1, quiet = false, together = false } = {}) {
+async function nodeRun(files, { env = {}, node = process.execPath, nodeArgs = [], concurrency = 1, quiet = false, together = false } = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'iam-test-'));
   const tap = join(folder, 'report.tap');
   const times = join(folder, 'file-times.jsonl');
   const { code, output } = await run(
     node,
     [
+      ...nodeArgs,
       '--import',
       'tsx',
       ...(together ? [] : ['--test', `--test-concurrency=${concurrency}`]),
@@ -271,15 +280,18 @@ async function nodeRunInOrder(files, { env, node, concurrency }) {
   return sum;
 }
 
-/** `files` split into `count` lists of about the same size in bytes (the files' sizes follow their times). */
-function balanced(files, count) {
-  const shards = Array.from({ length: count }, () => ({ files: [], bytes: 0 }));
-  for (const file of [...files].sort((a, b) => statSync(b).size - statSync(a).size)) {
-    const smallest = shards.reduce((min, shard) => (shard.bytes < min.bytes ? shard : min));
-    smallest.files.push(file);
-    smallest.bytes += statSync(file).size;
+/**
+ * `files` split into `count` lists of about the same `weight` (by default the size in bytes: the
+ * server files' sizes follow their times), each in name order or, with `inOrder`, longest first.
+ */
+function balanced(files, count, { weight = (file) => statSync(file).size, inOrder = false } = {}) {
+  const shards = Array.from({ length: count }, () => ({ files: [], weight: 0 }));
+  for (const file of [...files].sort((a, b) => weight(b) - weight(a))) {
+    const lightest = shards.reduce((min, shard) => (shard.weight < min.weight ? shard : min));
+    lightest.files.push(file);
+    lightest.weight += weight(file);
   }
-  return shards.map((shard) => shard.files.sort()).filter((shard) => shard.length);
+  return shards.map((shard) => (inOrder ? shard.files : shard.files.sort())).filter((shard) => shard.length);
 }
 
 /**
@@ -288,7 +300,7 @@ function balanced(files, count) {
  * files did (a crash, an exit) counts as one failure naming the file it ended in, and its unfinished
  * files run again, each in a process of its own.
  */
-async function nodeRunTogether(files, { env, node, processes }) {
+async function nodeRunTogether(files, { env, node, nodeArgs, processes, weight, inOrder }) {
   const sum = { passed: 0, failed: 0, fileTimes: [] };
   const add = (result) => {
     process.stdout.write(result.output);
@@ -298,8 +310,8 @@ async function nodeRunTogether(files, { env, node, processes }) {
   };
   await atMost(
     processes,
-    balanced(files, processes).map((share) => async () => {
-      const result = await nodeRun(share, { env, node, quiet: true, together: true });
+    balanced(files, processes, { weight, inOrder }).map((share) => async () => {
+      const result = await nodeRun(share, { env, node, nodeArgs, quiet: true, together: true });
       add(result);
       const finished = new Set(result.fileTimes.map(({ file }) => file));
       const unfinished = share.filter((file) => !finished.has(resolve(file)));
@@ -308,10 +320,25 @@ async function nodeRunTogether(files, { env, node, processes }) {
         `\nThe process running ${share.length} files together ended in ${unfinished[0]}; each unfinished file runs again alone: ${unfinished.join(' ')}`,
       );
       sum.failed += 1;
-      for (const file of unfinished) add(await nodeRun([file], { env, node, quiet: true }));
+      for (const file of unfinished) add(await nodeRun([file], { env, node, nodeArgs, quiet: true }));
     }),
   );
   return sum;
+}
+
+/**
+ * A file's expected wall time in seconds: slowFirst's, else from its size at the rate of the listed
+ * files of its suite (in that suite's files, `files`); for balancing shares (nodeRunTogether).
+ */
+function expectedSeconds(files) {
+  const listed = files.filter((file) => slowFirstSeconds.has(file));
+  const perByte =
+    listed.reduce((sum, file) => sum + slowFirstSeconds.get(file), 0) /
+    Math.max(
+      1,
+      listed.reduce((sum, file) => sum + statSync(file).size, 0),
+    );
+  return (file) => slowFirstSeconds.get(file) ?? statSync(file).size * perByte;
 }
 
 /** `files` with the known slow ones first (slowFirst's order), then the others largest first. */
@@ -341,7 +368,7 @@ function printSlowest(name, fileTimes) {
  * `shareProcesses`, in `concurrency` processes that each run their share one after another: see
  * nodeRunTogether).
  */
-async function nodeTests(name, paths, { env, node, concurrency = 1, except = new Set(), inOrder = false, shareProcesses = false } = {}) {
+async function nodeTests(name, paths, { env, node, nodeArgs, concurrency = 1, except = new Set(), inOrder = false, shareProcesses = false } = {}) {
   const files = paths.flatMap((path) => filesUnder(path)).filter((file) => !except.has(file));
   if (!files.length) {
     console.log(`\n=== ${name}: no test files under ${paths.join(' ')}`);
@@ -361,7 +388,7 @@ async function nodeTests(name, paths, { env, node, concurrency = 1, except = new
     if (!batch.length) continue;
     const result =
       shareProcesses && atOnce > 1
-        ? await nodeRunTogether(batch, { env, node, processes: atOnce })
+        ? await nodeRunTogether(batch, { env, node, nodeArgs, processes: atOnce, ...(inOrder ? { weight: expectedSeconds(batch), inOrder } : {}) })
         : inOrder && atOnce > 1
           ? await nodeRunInOrder(longestFirst(batch), { env, node, concurrency: atOnce })
           : await nodeRun(batch, { env, node, concurrency: atOnce });
@@ -441,6 +468,28 @@ async function serverTests() {
   }
 }
 
+/**
+ * The e2e suite: the files on `sqliteNodeMajor` in `concurrency.e2e` processes that each run their
+ * share one after another, longest first (nodeTests' `shareProcesses` and `inOrder`), each process
+ * with one Chromium for its files (test/e2e/harness.ts); the compiled server every file starts runs
+ * on this Node.js (IAM_E2E_SERVER_NODE), the lowest supported line. Node.js 20 cannot run files
+ * together with their hooks and tests kept per file (a file's tests declared after its top-level
+ * await land outside its suite). The SQLite driver hook goes on the test processes' command line,
+ * not in NODE_OPTIONS: the Node.js 20 processes they spawn (the server, npm) could not load it.
+ */
+async function e2eTests() {
+  const runtime = preparedNode(sqliteNodeMajor, `e2e (Node.js ${sqliteNodeMajor})`);
+  if (!runtime) return;
+  await nodeTests(`e2e (files on Node.js ${runtime.version}, server on ${process.version})`, ['test/e2e'], {
+    env: { CHROME_PATH: findChromium(), IAM_E2E_SERVER_NODE: process.execPath, IAM_BETTER_SQLITE3: runtime.env.IAM_BETTER_SQLITE3 },
+    node: runtime.node,
+    nodeArgs: runtime.args,
+    concurrency: concurrency.e2e,
+    inOrder: true,
+    shareProcesses: true,
+  });
+}
+
 // Only the browser, end-to-end and host suites need the build; the others run whatever it says.
 const builtSuites = ['browser', 'e2e', 'hosts'];
 const staticChecks = {
@@ -480,6 +529,7 @@ for (const suite of wanted.filter((suite) => !staticChecks[suite])) {
       console.error(`The build failed: the ${suite} suite cannot run.`);
       count(suite, 0, 1, performance.now());
     } else if (suite === 'browser') await browserTests();
+    else if (suite === 'e2e') await e2eTests();
     else await nodeTests(suite, [`test/${suite}`], { env: { CHROME_PATH: findChromium() }, concurrency: concurrency[suite], inOrder: true });
   } else {
     console.error(`unknown suite: ${suite} (known: ${allSuites.join(' ')} runtime@<major>)`);

@@ -219,8 +219,11 @@ test("the administrator's console, step by step", async (t) => {
     await openUserMenu();
     await page.getByRole('menuitem', { name: 'Profile' }).click();
     await dialog.waitFor();
-    await dialog.getByLabel('Email').waitFor();
-    assert.equal(await dialog.getByLabel('Email').inputValue(), 'ada@example.com');
+    // The form fills once the saved values arrive: wait for them, then hold them to the saved ones.
+    const email = dialog.getByLabel('Email');
+    await email.waitFor();
+    await page.waitForFunction((field) => (field as HTMLInputElement).value !== '', await email.elementHandle(), { timeout: 10_000 }).catch(() => undefined);
+    assert.equal(await email.inputValue(), 'ada@example.com');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });

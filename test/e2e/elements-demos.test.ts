@@ -19,11 +19,11 @@ let thirdParty: { url: string; stop: () => Promise<void> };
 let browser: Browser;
 
 before(async () => {
+  const launched = launchBrowser();
   thirdParty = await startThirdPartyServer({ apiOrigin: () => server.url });
   // The IAM server accepts the third-party origin (CORS, token mode).
-  process.env.IAM_CORS_ORIGINS = thirdParty.url;
-  server = await startServer();
-  browser = await launchBrowser();
+  server = await startServer({ IAM_CORS_ORIGINS: thirdParty.url });
+  browser = await launched;
   mkdirSync(SHOTS, { recursive: true });
 });
 

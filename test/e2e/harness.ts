@@ -3,7 +3,10 @@
 // (to create the ordinary users a test needs). Pages collect console errors and page errors.
 //
 // IAM_E2E_CWD runs the server from another directory (its ./dist is the bundle served), e.g. a
-// private build; by default the repository root (what `npm run build` made).
+// private build; by default the repository root (what `npm run build` made). IAM_E2E_SERVER_NODE
+// names the Node.js that runs the server, by default this one: scripts/test.mjs runs the e2e files
+// on a newer Node.js, several to a process (scripts/test-files-together.mjs), and their servers on
+// the lowest supported line.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,7 +46,7 @@ export async function startServer(env: Record<string, string> | ((port: number) 
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'iam-e2e-'));
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'dist-server/main.js')], {
+  const child: ChildProcess = spawn(process.env.IAM_E2E_SERVER_NODE || process.execPath, [join(root, 'dist-server/main.js')], {
     cwd: process.env.IAM_E2E_CWD || root,
     env: {
       ...process.env,
@@ -87,8 +90,90 @@ export async function startServer(env: Record<string, string> | ((port: number) 
   throw new Error(`the server did not answer within 30 s:\n${output}`);
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromiumArgs });
+/** Whether this process runs several test files one after another (scripts/test-files-together.mjs). */
+const filesTogether = /test-files-together\.mjs$/.test(process.argv[1] ?? '');
+
+/**
+ * How long the process's Chromium stays open after the last file let it go, for the next file of
+ * the process to take it (launching one costs 1-2 s of CPU, and a fresh one's first page 2-3 s
+ * more than a page in a new context of a running one).
+ */
+const keptForNextFileMs = 5000;
+
+/** The Chromium of this process while some file holds it (or the next file may). */
+interface SharedBrowser {
+  browser: Promise<Browser>;
+  holders: number;
+  closing?: NodeJS.Timeout;
+}
+let shared: SharedBrowser | undefined;
+
+/**
+ * Chromium for one test file, which closes it with `close()` when it is done. Files that run in one
+ * process share one Chromium (each file's pages in contexts of their own, as in a process of its own):
+ * the file gets a view of it whose `contexts()` are the file's, and whose `close()` closes them and
+ * lets the Chromium go, to close once no file holds it (at once when the process runs one file).
+ */
+export async function launchBrowser(): Promise<Browser> {
+  if (!shared) {
+    const launched = chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromiumArgs });
+    const entry: SharedBrowser = { browser: launched, holders: 0 };
+    shared = entry;
+    launched.then(
+      (browser) => browser.on('disconnected', () => shared === entry && (shared = undefined)),
+      () => shared === entry && (shared = undefined),
+    );
+  }
+  const entry = shared;
+  clearTimeout(entry.closing);
+  entry.holders += 1;
+  const release = (browser: Browser) => {
+    entry.holders -= 1;
+    if (entry.holders > 0) return;
+    const close = () => {
+      if (shared === entry) shared = undefined;
+      return browser.close();
+    };
+    if (filesTogether) entry.closing = setTimeout(() => void close(), keptForNextFileMs);
+    else return close();
+  };
+  const browser = await entry.browser.catch((error: unknown) => {
+    entry.holders -= 1;
+    throw error;
+  });
+  return fileView(browser, () => release(browser));
+}
+
+/** `browser` as one file sees it: the contexts it opens, closed (and the browser let go) by its `close()`. */
+function fileView(browser: Browser, release: () => Promise<void> | void): Browser {
+  const contexts = new Set<BrowserContext>();
+  const own = (context: BrowserContext) => {
+    contexts.add(context);
+    context.once('close', () => contexts.delete(context));
+    return context;
+  };
+  let closed: Promise<void> | undefined;
+  const overrides: Partial<Browser> = {
+    newContext: async (options) => own(await browser.newContext(options)),
+    newPage: async (options) => {
+      const page = await browser.newPage(options);
+      own(page.context());
+      return page;
+    },
+    contexts: () => [...contexts],
+    close: () =>
+      (closed ??= (async () => {
+        await Promise.all([...contexts].map((context) => context.close()));
+        await release();
+      })()),
+  };
+  return new Proxy(browser, {
+    get(target, key) {
+      if (Object.hasOwn(overrides, key)) return overrides[key as keyof Browser];
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /**
@@ -96,16 +181,17 @@ export function launchBrowser(): Promise<Browser> {
  * after its tests. (Node 20 does not wait for one root `before` hook before running the next.)
  */
 export async function startServerAndBrowser(env: Record<string, string> = {}): Promise<{ server: RunningServer; browser: Browser }> {
-  const server = await startServer(env);
-  const browser = await launchBrowser().catch(async (error: unknown) => {
-    await server.stop();
-    throw error;
-  });
+  const [server, browser] = await Promise.allSettled([startServer(env), launchBrowser()]);
+  if (server.status === 'rejected' || browser.status === 'rejected') {
+    if (server.status === 'fulfilled') await server.value.stop();
+    if (browser.status === 'fulfilled') await browser.value.close();
+    throw server.status === 'rejected' ? server.reason : (browser as PromiseRejectedResult).reason;
+  }
   after(async () => {
-    await browser.close();
-    await server.stop();
+    await browser.value.close();
+    await server.value.stop();
   });
-  return { server, browser };
+  return { server: server.value, browser: browser.value };
 }
 
 /**

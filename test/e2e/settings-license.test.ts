@@ -21,9 +21,7 @@ const licenseTool = (...args: string[]) => execFileSync('npm', ['run', '--silent
 before(async () => {
   licenseTool('keygen', '--out', keys);
   // The server (a child process) takes the vendor's public key from its environment.
-  process.env.IAM_LICENSE_PUBLIC_KEY = join(keys, 'vendor-public.pem');
-  server = await startServer();
-  browser = await launchBrowser();
+  [server, browser] = await Promise.all([startServer({ IAM_LICENSE_PUBLIC_KEY: join(keys, 'vendor-public.pem') }), launchBrowser()]);
 });
 
 after(async () => {

@@ -105,13 +105,12 @@ async function seed(): Promise<void> {
 before(async () => {
   mkdirSync(outDir, { recursive: true });
   licenseTool('keygen', '--out', keys);
-  process.env.IAM_LICENSE_PUBLIC_KEY = join(keys, 'vendor-public.pem');
-  [server, smtp, http] = await Promise.all([
-    startServer({ IAM_OUTBOUND_ALLOW_PRIVATE: '1' }),
+  [server, smtp, http, browser] = await Promise.all([
+    startServer({ IAM_OUTBOUND_ALLOW_PRIVATE: '1', IAM_LICENSE_PUBLIC_KEY: join(keys, 'vendor-public.pem') }),
     startSmtp('relay', 'relay-pass'),
     startHttpReceiver({ robotToken: 'shot-token', dingTalkSecret: 'SEC-shot' }),
+    launchBrowser(),
   ]);
-  browser = await launchBrowser();
   await seed();
 });
 
