@@ -135,7 +135,14 @@ export async function finishInteraction(provider: Provider, ctx: Ctx, uid: strin
     const grantId = await ctx.audit.change(async () => {
       const saved = await grant.save();
       if (added.scopes.length || added.claims.length || added.apiScopes.length) {
-        await ctx.audit.record({ action: 'app.consent', actor: person, target: { type: 'app', id: clientId }, tenantId: person.tenantId, ip, detail: { protocol: 'oidc', ...added } });
+        await ctx.audit.record({
+          action: 'app.consent',
+          actor: person,
+          target: { type: 'app', id: clientId },
+          tenantId: person.tenantId,
+          ip,
+          detail: { protocol: 'oidc', ...added },
+        });
       }
       return saved;
     });

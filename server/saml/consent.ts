@@ -50,5 +50,12 @@ export async function rememberConsent(ctx: Ctx, { actor, app, ip }: ConsentAnswe
 export async function forgetConsent(ctx: Ctx, { actor, app, ip }: ConsentAnswer): Promise<void> {
   const deleted = await ctx.db.deleteFrom('samlConsents').where('userId', '=', actor.id).where('appId', '=', app).executeTakeFirst();
   if (Number(deleted.numDeletedRows) === 0) return;
-  await ctx.audit.record({ action: 'app.consent_withdraw', actor, target: { type: 'app', id: app }, tenantId: actor.user.tenantId, ip, detail: { protocol: 'saml' } });
+  await ctx.audit.record({
+    action: 'app.consent_withdraw',
+    actor,
+    target: { type: 'app', id: app },
+    tenantId: actor.user.tenantId,
+    ip,
+    detail: { protocol: 'saml' },
+  });
 }

@@ -2,7 +2,7 @@
 // metadata URL (the public origin comes from configuration, see server/http/public-origin.ts).
 import type { Ctx } from '../context';
 
-export const SAML_MOUNT = '/saml';
+const SAML_MOUNT = '/saml';
 export const SAML_PATH = `/api${SAML_MOUNT}`;
 /** The console's page that asks the person (hidden route, src/core/routes.ts). */
 export const SAML_SIGN_IN_PAGE = '/saml/authorize';

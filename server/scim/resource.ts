@@ -58,12 +58,7 @@ export async function setExternalId(ctx: Ctx, caller: ScimCaller, kind: 'user' |
   const db = ctx.db;
   const links = kind === 'user' ? ('scimUserLinks' as const) : ('scimGroupLinks' as const);
   const idColumn = kind === 'user' ? ('userId' as const) : ('groupId' as const);
-  const stored = await db
-    .selectFrom(links)
-    .select('externalId')
-    .where('scopeId', '=', caller.tenantId)
-    .where(idColumn, '=', id)
-    .executeTakeFirst();
+  const stored = await db.selectFrom(links).select('externalId').where('scopeId', '=', caller.tenantId).where(idColumn, '=', id).executeTakeFirst();
   if (stored?.externalId === externalId) return;
   if (!externalId) {
     if (!stored) return;
