@@ -26,7 +26,10 @@ export function nodeRuntime(major) {
   const node = join(runtime, 'node_modules/node/bin/node');
   const sqlite = join(runtime, 'node_modules/better-sqlite3/lib/index.js');
   if (!existsSync(node) || !existsSync(sqlite)) {
-    execFileSync('npm', ['install', '--prefix', runtime, '--no-save', '--no-audit', '--no-fund', '--prefer-offline', `node@${major}`, sqliteForNewerNode], {
+    // Not engine-strict (the repository's .npmrc is): these packages are for Node.js `major`, not
+    // for the Node.js running npm here (better-sqlite3 13 needs 22, and this may be 20).
+    const install = ['install', '--prefix', runtime, '--no-save', '--no-audit', '--no-fund', '--prefer-offline', '--engine-strict=false'];
+    execFileSync('npm', [...install, `node@${major}`, sqliteForNewerNode], {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit'],
     });
