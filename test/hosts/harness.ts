@@ -27,7 +27,14 @@ export function versions(...names: string[]): Record<string, string> {
   );
 }
 
-const npmEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+/** npm's environment in a host project: the user's defaults, not the settings `npm test` hands its
+ *  scripts from this repository's .npmrc (npm_config_*: its engine-strict among them). */
+const npmEnv = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_config_'))),
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
 const installArgs = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 
 function npm(args: string[], cwd: string): string {
