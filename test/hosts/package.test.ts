@@ -180,7 +180,8 @@ async function installServer(major: number): Promise<{ folder: string; node: str
         optionalDependencies: { 'iam-console-sqlite-node20': `file:${sqliteNode20.tarball}` },
       }),
     },
-    { node, env: prebuiltSqliteForNode20() },
+    // engine-strict, as an operator may set it: every package installed on this line accepts it.
+    { node, env: { ...prebuiltSqliteForNode20(), npm_config_engine_strict: 'true' } },
   );
   return { folder, node, seconds: (Date.now() - started) / 1000 };
 }
