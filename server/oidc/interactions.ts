@@ -63,6 +63,27 @@ export function freshEnough(interaction: Interaction, signIn: ConsoleSignIn, now
 
 export const SIGN_IN_AGAIN = 'This app asks you to sign in again';
 
+/** An app (OpenID Connect or SAML) asked for a fresher sign-in than `sessionId`'s, and its person
+ *  allowed it: the session ends, recorded as a `logout`, and the answer is 401 (sign in again). */
+export async function endSessionForFreshSignIn(
+  ctx: Ctx,
+  ended: { person: ConsoleSignIn['person']; sessionId: string; ip: string; via: 'oidc' | 'saml'; app: string },
+): Promise<never> {
+  const { person, sessionId, ip, via, app } = ended;
+  await ctx.audit.change(async () => {
+    await ctx.sessions.revoke(sessionId);
+    await ctx.audit.record({
+      action: 'logout',
+      actor: person,
+      target: { type: 'session', id: sessionId },
+      tenantId: person.tenantId,
+      ip,
+      detail: { via, reason: 'app_asked_fresh_sign_in', app },
+    });
+  });
+  throw new ApiError(401, SIGN_IN_AGAIN);
+}
+
 export async function interactionDetails(provider: Provider, db: Kysely<OidcDatabase>, uid: string, signIn: ConsoleSignIn) {
   const interaction = await interactionOf(provider, uid);
   const clientId = String(interaction.params.client_id ?? '');
@@ -93,18 +114,7 @@ export async function finishInteraction(provider: Provider, ctx: Ctx, uid: strin
   const { person } = signIn;
   const clientId = String(interaction.params.client_id ?? '');
   if (allow && !freshEnough(interaction, signIn, Date.now())) {
-    await ctx.audit.change(async () => {
-      await ctx.db.deleteFrom('sessions').where('id', '=', signIn.sessionId).execute();
-      await ctx.audit.record({
-        action: 'logout',
-        actor: person,
-        target: { type: 'session', id: signIn.sessionId },
-        tenantId: person.tenantId,
-        ip,
-        detail: { via: 'oidc', reason: 'app_asked_fresh_sign_in', app: clientId },
-      });
-    });
-    throw new ApiError(401, SIGN_IN_AGAIN);
+    await endSessionForFreshSignIn(ctx, { person, sessionId: signIn.sessionId, ip, via: 'oidc', app: clientId });
   }
   if (!allow) {
     interaction.result = { error: 'access_denied', error_description: 'The user denied the request' };

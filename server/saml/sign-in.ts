@@ -34,7 +34,7 @@ import { isTrusted } from '../oidc/clients';
 import { oidcDb } from '../oidc/tables';
 import { maySignIn } from '../oidc/read-ahead';
 import { ApiError, notFound } from '../http/errors';
-import { SIGN_IN_AGAIN } from '../oidc/interactions';
+import { endSessionForFreshSignIn, SIGN_IN_AGAIN } from '../oidc/interactions';
 import type { SamlServiceProviderTable } from '../db/tables';
 import { Status } from '../../src/core/enums';
 import { mayOpenFromPortal } from './app-access';
@@ -266,18 +266,7 @@ export async function answerRequest(ctx: Ctx, actor: Actor, id: string, allow: b
   const row = await pending(ctx, id);
   if (row.answeredBy && row.answeredBy !== actor.id) throw notFound('Sign-in request');
   if (allow && (await needsFreshSignIn(ctx, actor, row))) {
-    await ctx.audit.change(async () => {
-      await ctx.sessions.revoke(actor.sessionId);
-      await ctx.audit.record({
-        action: 'logout',
-        actor,
-        target: { type: 'session', id: actor.sessionId },
-        tenantId: actor.user.tenantId,
-        ip,
-        detail: { via: 'saml', reason: 'app_asked_fresh_sign_in', app: row.appId },
-      });
-    });
-    throw new ApiError(401, SIGN_IN_AGAIN);
+    await endSessionForFreshSignIn(ctx, { person: actor.user, sessionId: actor.sessionId, ip, via: 'saml', app: row.appId });
   }
   const fingerprint = await fingerprintFor(ctx, actor, row.appId);
   await ctx.audit.change(async () => {
