@@ -22,6 +22,10 @@ import {
   tokenWithGrantStatement,
 } from './read-ahead';
 
+/** Stores a new authorization code (`write`) together with whatever else that sign-in to an app
+ *  records, in one transaction (app-sign-in-record.ts). */
+export type CodeWriter = (code: PayloadWrite, write: () => Promise<void>) => Promise<void>;
+
 /**
  * The provider's storage: its adapter, and the middleware that writes a request's held token
  * writes before its answer. An access or refresh token issued inside a provider request is not
@@ -31,7 +35,7 @@ import {
  * answered is only ever a token already stored. The consume that detects a reused refresh token
  * or code is never held: it runs when the provider asks, as before.
  */
-export function payloadStorage(db: Kysely<OidcDatabase>, engine: Engine) {
+export function payloadStorage(db: Kysely<OidcDatabase>, engine: Engine, writeCode: CodeWriter) {
   const statements = payloadStatements(db, engine);
   const write = async (rows: PayloadWrite[]) => {
     for (let first = 0; first < rows.length; first += MAX_ROWS_PER_WRITE) {
@@ -41,7 +45,7 @@ export function payloadStorage(db: Kysely<OidcDatabase>, engine: Engine) {
   };
   const writeHeld = () => write(takeHeldWrites());
   return {
-    adapter: (model: string): Adapter => (model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, statements, model, write, writeHeld)),
+    adapter: (model: string): Adapter => (model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, statements, model, write, writeHeld, writeCode)),
     /** Provider middleware (the innermost of ours): the held writes go before the answer; when
      *  they fail, the answer is the provider's server_error (a 503 when the database is away,
      *  unavailable.ts) instead of tokens that were never stored. A request that threw answers no
@@ -156,6 +160,7 @@ class PayloadAdapter implements Adapter {
     private readonly write: (rows: PayloadWrite[]) => Promise<void>,
     /** Writes what this request holds (see payloadStorage): before any other read or write of it. */
     private readonly writeHeld: () => Promise<void>,
+    private readonly writeCode: CodeWriter,
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
@@ -172,6 +177,8 @@ class PayloadAdapter implements Adapter {
     };
     if (HELD_MODELS.has(this.model) && holdWrite(row)) return;
     await this.writeHeld();
+    // A code is issued only at the end of a person's sign-in to an app, never rewritten.
+    if (this.model === 'AuthorizationCode') return this.writeCode(row, () => this.write([row]));
     await this.write([row]);
   }
 

@@ -9,6 +9,7 @@ import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { oidcLibrary } from './library';
 import type { Ctx } from '../context';
 import { payloadStorage } from './adapter';
+import { recordingAppSignIns } from './app-sign-in-record';
 import { answerUnavailableDatabaseAs503 } from './unavailable';
 import { providerKeys } from './keys';
 import { oidcDb } from './tables';
@@ -227,7 +228,11 @@ export class OidcProvider {
 
   private async build(): Promise<Provider> {
     const library = await oidcLibrary();
-    const storage = payloadStorage(oidcDb(this.ctx.db), this.ctx.engine);
+    const storage = payloadStorage(
+      oidcDb(this.ctx.db),
+      this.ctx.engine,
+      recordingAppSignIns(this.ctx, () => library.default.ctx),
+    );
     const provider = new library.default(this.ctx.site.issuer(), await configuration(this.ctx, library, storage));
     provider.proxy = true;
     answerUnavailableDatabaseAs503(provider);
