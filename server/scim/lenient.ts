@@ -4,6 +4,10 @@
 //    (and other booleans) unless its SCIM-compliance feature flag is on ("Known issues and
 //    resolutions with SCIM 2.0 protocol compliance of the Microsoft Entra user provisioning
 //    service"). Any letter case is read, wherever the schema declares a boolean;
+//  - a reference written as its bare id: Entra's default mapping of the enterprise extension's
+//    `manager` sends `"value": "<manager's id>"` in a PATCH, where the schema declares a complex
+//    `{value, $ref, displayName}`. Text given for a complex attribute with a `value` sub-attribute
+//    is read as that `value`;
 //  - an `add` or `replace` of `emails[type eq "work"].value` (or `phoneNumbers[type eq "mobile"]…`)
 //    on a person who has no such value yet: Entra and Okta set a first e-mail or phone this way. The
 //    value filter names the value to make (`{type: "work", value: …}`), server/scim/patch.ts adds it.
@@ -31,14 +35,16 @@ function childOf(parent: Definition | Attribute, name: string): Definition | Att
   return parent.subAttributes?.find((sub) => sub.name.toLowerCase() === name.toLowerCase());
 }
 
-/** `value` with every text boolean ("True", "false", …) where `node` declares a boolean made a boolean. */
-export function withBooleans(node: Definition | Attribute | undefined, value: unknown): unknown {
+/** `value` as the client meant it where `node` declares it: every text boolean ("True", "false", …)
+ *  made a boolean, text for a complex attribute with a `value` sub-attribute made `{value}`. */
+export function asMeant(node: Definition | Attribute | undefined, value: unknown): unknown {
   if (!node || value === null || value === undefined) return value;
-  if (Array.isArray(value)) return value.map((entry) => withBooleans(node, entry));
+  if (Array.isArray(value)) return value.map((entry) => asMeant(node, entry));
   if (!isDefinition(node) && String(node.type) === 'boolean')
     return typeof value === 'string' && TEXT_BOOLEAN.test(value) ? value.toLowerCase() === 'true' : value;
+  if (!isDefinition(node) && String(node.type) === 'complex' && typeof value === 'string' && childOf(node, 'value')) return { value };
   if (typeof value !== 'object' || (!isDefinition(node) && String(node.type) !== 'complex')) return value;
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, field]) => [key, withBooleans(childOf(node, key), field)]));
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, field]) => [key, asMeant(childOf(node, key), field)]));
 }
 
 /** The attribute a PATCH path names, its [value filters] left out (`emails[type eq "work"].value` → emails.value). */

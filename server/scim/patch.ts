@@ -4,7 +4,7 @@
 // read as clients mean them first (server/scim/lenient.ts: "False", a first e-mail by a filtered path).
 import SCIMMY from 'scimmy';
 import { coerced, ScimError } from './errors';
-import { attributeAt, namedElement, withBooleans } from './lenient';
+import { attributeAt, namedElement, asMeant } from './lenient';
 
 const MAX_OPERATIONS = 100;
 const MAX_PATH_LENGTH = 300;
@@ -35,7 +35,7 @@ function operationsOf(body: unknown, definition: SCIMMY.Types.SchemaDefinition):
     const path = typeof operation.path === 'string' ? operation.path : undefined;
     if (path && path.length > MAX_PATH_LENGTH) throw new ScimError(400, 'invalidPath', `A path is longer than ${MAX_PATH_LENGTH} characters`);
     if (!('value' in operation)) return operation;
-    return { ...operation, value: withBooleans(path ? attributeAt(definition, path) : definition, withoutNulls(operation.value)) };
+    return { ...operation, value: asMeant(path ? attributeAt(definition, path) : definition, withoutNulls(operation.value)) };
   });
 }
 

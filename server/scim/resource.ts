@@ -7,7 +7,7 @@ import { validate } from '../../src/core/validation';
 import { fieldError } from '../http/errors';
 import type { ScimCaller } from './caller';
 import { coerced, invalidValue } from './errors';
-import { withBooleans } from './lenient';
+import { asMeant } from './lenient';
 import type { ReadQuery } from './listing';
 import { SCIM_BASE } from './base';
 
@@ -38,7 +38,7 @@ export function present(schema: SchemaClass, data: { id: string }, location: str
  *  booleans written as text are read as booleans, server/scim/lenient.ts). */
 export function incoming<S extends SchemaClass>(schema: S, body: unknown): InstanceType<S> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new SCIMMY.Types.Error(400, 'invalidSyntax', 'The body must be one JSON object');
-  return coerced(() => new schema(withBooleans(schema.definition, body) as object, 'in')) as InstanceType<S>;
+  return coerced(() => new schema(asMeant(schema.definition, body) as object, 'in')) as InstanceType<S>;
 }
 
 /** The externalId of a client's body, checked (absent or empty: none). Read before anything is

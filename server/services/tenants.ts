@@ -42,7 +42,7 @@ const visiblePrefix = (actor: Actor) => (actor.platformAdmin ? '/' : (actor.tena
  * of disjoint tenants can still close a cycle through their subtrees). SQLite: the change already
  * began with BEGIN IMMEDIATE, which holds the database's write lock.
  */
-async function lockTenantTree(ctx: Ctx): Promise<void> {
+export async function lockTenantTree(ctx: Ctx): Promise<void> {
   if (ctx.engine === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('iam-console tenant tree'))`.execute(ctx.db);
 }
 
