@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser, submitSignIn } from './harness';
 import { choose, seriousViolations, text } from './a11y-support';
 import { authenticator, turnOnAuthenticator } from './totp-support';
+import { signIn as signInAs } from './admin-support';
 
 const PASSWORD = 'Member-acct-1';
 
@@ -34,7 +35,7 @@ test('recovery codes in the personal center, a sign-in with one, and signing out
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.getByRole('heading', { name: 'Welcome back, Rita_Recovery' }).waitFor();
 
-  await page.goto(`${server.url}/profile/userInfo`);
+  await page.getByRole('link', { name: 'Personal center' }).click();
   const card = page.getByRole('region', { name: 'Recovery codes' });
   await card.getByText('No recovery codes yet.').waitFor();
   await card.getByRole('button', { name: 'Generate codes' }).click();
@@ -68,7 +69,7 @@ test('recovery codes in the personal center, a sign-in with one, and signing out
   await page.getByLabel('Verification code').fill(codes[3]!);
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.getByRole('heading', { name: 'Welcome back, Rita_Recovery' }).waitFor();
-  await page.goto(`${server.url}/profile/userInfo`);
+  await page.getByRole('link', { name: 'Personal center' }).click();
   await card.getByText('Unused codes left: 9').waitFor();
 
   // Sign out everywhere, this device included: the other session (the API client) ends too.
@@ -96,12 +97,8 @@ test('in Chinese: the administrator policy is ticked on the settings screen; an 
 
   const settings = await openPage(browser);
   await settings.context.addInitScript(choose, { locale: 'zh' as const, theme: 'dark' as const });
-  await settings.page.goto(`${server.url}/login`);
-  await settings.page.getByLabel(labels.username).fill(ADMIN.username);
-  await settings.page.getByLabel(labels.password, { exact: true }).fill(ADMIN.password);
-  await settings.page.getByRole('button', { name: labels.submit }).click();
-  await settings.page.getByRole('button', { name: zh('console:user.menu', { name: ADMIN.username }) }).waitFor();
-  await settings.page.goto(`${server.url}/operate/setting`);
+  // Signed in through the API: the form in Chinese is the next part's (alma's) subject.
+  await signInAs(settings.page, server.url, ADMIN.username, ADMIN.password, '/operate/setting');
   const policy = settings.page.getByLabel(zh('settings:signIn.adminStrongFactor'));
   await policy.check();
   await settings.page.getByText(zh('settings:signIn.adminStrongFactorHint')).waitFor();

@@ -59,9 +59,10 @@ export class Seeder extends ApiClient {
  * Opens the console signed in as `username`: the sign-in call goes through the page's own context
  * (its cookie jar and user agent, as the form would send it), then the page opens where the answer
  * says. A test whose subject is the sign-in form uses submitSignIn; this is for tests that start
- * signed in (loading and filling /login costs each of them seconds of the e2e suite).
+ * signed in (loading and filling /login costs each of them seconds of the e2e suite). `path` opens
+ * that page instead (a test that starts on one screen skips the home screen's load).
  */
-export async function signIn(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+export async function signIn(page: Page, baseUrl: string, username: string, password: string, path?: string): Promise<void> {
   const answer = await page.context().request.post(`${baseUrl}/api/authc/login`, {
     headers: { origin: baseUrl },
     data: { username, password: await transformPassword(password) },
@@ -70,7 +71,7 @@ export async function signIn(page: Page, baseUrl: string, username: string, pass
   if (!answer.ok() || envelope.code !== 0 || !envelope.data?.loginSuccess || envelope.data.hasNextStep) {
     throw new Error(`signIn(${username}): ${answer.status()} ${envelope.message} (a sign-in with a next step goes through submitSignIn and its screens)`);
   }
-  await page.goto(new URL(envelope.data.redirectURL || '/', baseUrl).href);
+  await page.goto(new URL(path ?? (envelope.data.redirectURL || '/'), baseUrl).href);
   await page.waitForURL((url) => url.pathname !== '/login');
 }
 

@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ADMIN, ApiClient, freePort, launchBrowser, openPage, startServer } from './harness';
+import { signIn } from './admin-support';
 import { choose, seriousViolations, text } from './a11y-support';
 import { addPasskeyByApi, virtualAuthenticator } from './passkey-support';
 import { transformPassword } from '../../src/core/password';
@@ -67,9 +68,8 @@ async function assertAxeClean(page: Page, where: string, selector?: string) {
   assert.deepEqual(await seriousViolations(page, where, selector), []);
 }
 
-/** The member adds a passkey named `name` in the personal center (through the dialog). */
+/** The member, on the personal center, adds a passkey named `name` (through the dialog). */
 async function addPasskey(page: Page, name: string) {
-  await page.goto(`${iam}/profile/userInfo`);
   const card = page.getByRole('region', { name: 'Passkeys' });
   await card.getByText('You have no passkeys yet.').waitFor();
   await card.getByRole('button', { name: 'Add a passkey' }).click();
@@ -101,8 +101,8 @@ async function closeContext(context: BrowserContext, errors: string[]) {
 
 test('add, rename and use a passkey: autofill and the button on the console page, <iam-login> in token mode on another origin', async () => {
   const { username, realName, page, context, errors, credentials, take, give } = await member();
-  await signInWithPassword(page, username);
-  await page.waitForURL(/\/home\/index$/);
+  // Signed in through the API: this test is about passkeys, not the password form.
+  await signIn(page, iam, username, PASSWORD, '/profile/userInfo');
   await addPasskey(page, 'Laptop');
   const [credential] = await credentials();
   assert.equal(credential?.rpId, RP_ID);
@@ -122,7 +122,7 @@ test('add, rename and use a passkey: autofill and the button on the console page
   // authenticator picks it at once, so the sign-in happens without a click.
   await signOut(page, realName);
   await page.waitForURL(/\/home\/index$/);
-  await page.goto(`${iam}/profile/userInfo`);
+  await page.getByRole('link', { name: text('en', 'common:route.userInfo') }).click();
   await card.getByText(/ · last used /).waitFor();
 
   // The button: the autofill request finds nothing (the credential is held back), the button then signs in.
@@ -231,7 +231,7 @@ test('a passkey as the second step, in Chinese, or a recovery code instead; the 
     await give([phone]);
     await page.getByRole('button', { name: text('zh', 'account:passkeySignIn.useStep') }).click();
     await page.waitForURL(/\/home\/index$/);
-    await page.goto(`${iam}/profile/userInfo`);
+    await page.getByRole('link', { name: text('zh', 'common:route.userInfo') }).click();
     await page
       .getByRole('region', { name: text('zh', 'account:passkeys.title') })
       .getByText('Phone', { exact: true })
@@ -260,12 +260,7 @@ test('the personal center at an IP address says why passkeys cannot be added the
       const { page, context } = await openPage(browser);
       await context.addInitScript(choose, { locale, theme: 'light' as const });
       try {
-        await page.goto(`${byAddress.url}/login`);
-        await page.getByLabel(text(locale, 'login:identifier.USERNAME_PASSWORD')).fill(ADMIN.username);
-        await page.getByLabel(text(locale, 'login:password'), { exact: true }).fill(ADMIN.password);
-        await page.getByRole('button', { name: text(locale, 'login:submit'), exact: true }).click();
-        await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-        await page.goto(`${byAddress.url}/profile/userInfo`);
+        await signIn(page, byAddress.url, ADMIN.username, ADMIN.password, '/profile/userInfo');
         const card = page.getByRole('region', { name: text(locale, 'account:passkeys.title') });
         const host = new URL(byAddress.url).host;
         await card
@@ -289,12 +284,7 @@ test('after npm start (HOST localhost, nothing configured), a passkey is added i
   try {
     const authenticator = await virtualAuthenticator(context, page);
     const readmeAddress = asStarted.url.replace('127.0.0.1', 'localhost');
-    await page.goto(`${readmeAddress}/login`);
-    await page.getByLabel('Username').fill(ADMIN.username);
-    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-    await page.goto(`${readmeAddress}/profile/userInfo`);
+    await signIn(page, readmeAddress, ADMIN.username, ADMIN.password, '/profile/userInfo');
     const card = page.getByRole('region', { name: 'Passkeys' });
     await card.getByRole('button', { name: 'Add a passkey' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a passkey' });

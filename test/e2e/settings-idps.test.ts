@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { choose, seriousViolations, settled, text } from './a11y-support';
 import { startIdentityProvider } from '../server/identity-provider';
+import { signIn } from './admin-support';
 
 const { server, browser } = await startServerAndBrowser({ IAM_OUTBOUND_ALLOW: '127.0.0.1' });
 const idp = await startIdentityProvider(`${server.url}/api/interaction/idp/corp/authorize/callback`, {
@@ -23,11 +24,9 @@ await api.signIn(ADMIN.username, ADMIN.password);
 const { version } = await api.call<{ version: number }>('GET', '/config');
 await api.call('PUT', '/config', { system: { supportThirdLogin: 'Y' }, version });
 
+/** The settings screen's third-party tab, signed in through the API (the sign-in form is not this file's subject). */
 async function openTab(page: Page, locale: 'en' | 'zh'): Promise<void> {
-  await page.goto(`${server.url}/operate/setting`);
-  await page.getByLabel(text(locale, 'login:identifier.USERNAME_PASSWORD')).fill(ADMIN.username);
-  await page.getByLabel(text(locale, 'login:password'), { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: text(locale, 'login:submit') }).click();
+  await signIn(page, server.url, ADMIN.username, ADMIN.password, '/operate/setting');
   await page.getByRole('tab', { name: text(locale, 'settings:tab.thirdParty') }).click();
 }
 

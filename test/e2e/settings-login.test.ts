@@ -5,18 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, openPage, startServerAndBrowser } from './harness';
+import { signIn } from './admin-support';
 
 const { server, browser } = await startServerAndBrowser();
 
-async function signIn(page: Page, next: string): Promise<void> {
-  await page.goto(`${server.url}${next}`);
-  await page.getByLabel('Username').fill(ADMIN.username);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
+/** Opens the screen signed in through the API (sign-in-flows types into the form on its way there). */
 async function openSettings(page: Page): Promise<void> {
-  await signIn(page, '/operate/setting');
+  await signIn(page, server.url, ADMIN.username, ADMIN.password, '/operate/setting');
   await page.getByRole('heading', { name: 'Login settings' }).waitFor();
   await page.getByRole('tab', { name: 'Login management', selected: true }).waitFor();
   await page.getByLabel('Failed sign-ins before lockout').waitFor();

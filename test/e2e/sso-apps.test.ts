@@ -182,7 +182,9 @@ test('an app asking for a fresh sign-in (prompt=login): "Sign in again", the sig
   ).claims()!.auth_time!;
 
   // Later, before a payment, the app wants the person at the keyboard: the console session is not enough.
-  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  // auth_time counts whole seconds: the second sign-in waits for the next one (server and test share the clock).
+  const nextSecond = (firstSignIn + 1) * 1000 - Date.now();
+  if (nextSecond > 0) await new Promise((resolve) => setTimeout(resolve, nextSecond));
   const fresh = await authorize({ prompt: 'login', max_age: '3600' });
   await page.goto(fresh.url.href);
   await page.getByText('Payments asks you to sign in again before it goes on.').waitFor();
