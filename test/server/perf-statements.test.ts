@@ -78,6 +78,16 @@ async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
   return (await runStatements(work)).map((statement) => statement.text);
 }
 
+/**
+ * The equalities of `text`'s conditions whose bound value is a bare parameter (`x = ?`, `x in (?)`):
+ * SQLite 3.54 re-prepares a joined statement with one on every run (server/db/literal-limits.ts).
+ * An UPDATE's assignments (`set x = ?`) are no condition.
+ */
+function bareEqualities(text: string): string[] {
+  const conditions = text.replace(/^update .*? set .*? where /, 'where ');
+  return conditions.match(/(?:=|\bis) \?|\bin \(\?\)/g) ?? [];
+}
+
 async function sessionOf(client: Client) {
   const answer = await client.get<SessionAnswer>('/api/cas/session');
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
@@ -102,6 +112,8 @@ test('a session check is one statement; the idle timestamp adds one write at mos
     // SQLite runs on the event loop: its commits must not wait for an fsync (WAL, synchronous NORMAL = 1).
     const { rows } = await server.app.ctx.db.executeQuery(CompiledQuery.raw('pragma synchronous'));
     assert.deepEqual(rows, [{ synchronous: 1 }]);
+    // Compiled once and kept compiled: its secret digest is bound as `+?`, not `?`.
+    assert.deepEqual(bareEqualities(checks[0]!.text), [], checks[0]!.text);
   }
 
   const tenSeconds = await statementsOf(async () => {
@@ -235,10 +247,11 @@ test('single sign-on: an introspection is 2 statements (the grant, session and p
     refresh.every((statement) => statement.prepared === postgres),
     'prepared on PostgreSQL',
   );
-  // SQLite re-prepares a statement whose LIMIT is bound on every run (server/db/literal-limits.ts).
+  // SQLite re-prepares a statement whose LIMIT is bound, or (3.54, Node.js 22 and later) a joined
+  // one with an equality on a bare parameter, on every run (server/db/literal-limits.ts).
   if (!postgres)
     assert.deepEqual(
-      [...introspection, ...refresh].map((statement) => statement.text).filter((text) => /limit \?/i.test(text)),
+      [...introspection, ...refresh].map((statement) => statement.text).filter((text) => /limit \?/i.test(text) || bareEqualities(text).length),
       [],
     );
 
@@ -271,6 +284,34 @@ test('SQLite: a whole-number LIMIT is written into the statement, anything else 
     assert.match(fraction.sql, /limit \?$/);
   }
   assert.deepEqual(fraction.parameters, [2.5]);
+});
+
+test('SQLite: an equality with a bound value is written `+?` (never re-prepared on a run), other comparisons and assignments keep `?`', () => {
+  const { db, engine } = server.app.ctx;
+  const select = db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.userId')
+    .select('users.id')
+    .where('sessions.secretHash', '=', 'digest')
+    .where('users.id', 'in', ['one'])
+    .where('users.tenantId', 'in', ['a', 'b'])
+    .where('users.username', 'like', 'ad%')
+    .where('users.createdAt', '>', 5)
+    .where('users.email', 'is', null)
+    .compile();
+  const update = db.updateTable('sessions').set({ lastSeenAt: 7 }).where('id', '=', 'x').compile();
+  if (engine === 'postgres') {
+    assert.match(select.sql, /"secret_hash" = \$1 and "users"\."id" in \(\$2\) and "users"\."tenant_id" in \(\$3, \$4\) and "users"\."username" like \$5/);
+  } else {
+    assert.match(
+      select.sql,
+      /"secret_hash" = \+\? and "users"\."id" in \(\+\?\) and "users"\."tenant_id" in \(\?, \?\) and "users"\."username" like \? and "users"\."created_at" > \? and "users"\."email" is null$/,
+    );
+    assert.match(update.sql, /set "last_seen_at" = \? where "id" = \+\?$/);
+  }
+  // The same values, bound in the same order, whatever the text.
+  assert.deepEqual(select.parameters, ['digest', 'one', 'a', 'b', 'ad%', 5]);
+  assert.deepEqual(update.parameters, [7, 'x']);
 });
 
 const BULK = 20_000;
