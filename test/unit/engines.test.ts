@@ -64,7 +64,7 @@ test('package.json (the repository, dev tools included): every LTS version its e
 // build cannot be downloaded it compiles for minutes. npm decides an optional dependency by that
 // package's own engines, and 12's accept 20 to 26: it comes through iam-console-sqlite-node20
 // (packages/sqlite-node20), whose engines accept Node.js 20 only, so that npm neither installs nor
-// builds it on 22 and 24.
+// builds it on 22 and later.
 test('npm installs better-sqlite3 12 on Node.js 20 only, and better-sqlite3 13 on 22 and later only', () => {
   const engines = (entry: LockEntry | undefined) => (entry?.engines && !Array.isArray(entry.engines) ? entry.engines.node : undefined) ?? '*';
   const twelve = lock.packages['node_modules/better-sqlite3'];
