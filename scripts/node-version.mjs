@@ -29,7 +29,7 @@ export function requireSupportedNode(command) {
   const supported = `Node.js ${engines.node.replaceAll(' || ', ', ')}`;
   console.error(
     semver
-      ? `${command} needs ${supported}; this is ${process.version}. Install a supported Node.js (22 or 24, the LTS lines), then run npm install again.`
+      ? `${command} needs ${supported}; this is ${process.version}. Install a supported Node.js (22, 24 or 26, the LTS lines), then run npm install again.`
       : `${command} needs ${supported} and the dependencies: run npm install first.`,
   );
   process.exit(1);

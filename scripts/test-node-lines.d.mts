@@ -1,5 +1,5 @@
 // Types of scripts/test-node-lines.mjs for the TypeScript tests that read it.
 export const otherNodeMajors: number[];
-export const signInOnlyNodeMajor: number;
+export const signInOnlyNodeMajors: number[];
 export const sqliteNodeMajor: number;
 export const postgresNodeMajor: number;
