@@ -104,10 +104,11 @@ test("holds: one app's id_token_hint with another app's post-logout URI is refus
   const { browser } = await person();
   const tokens = await wiki.signIn(browser, 'openid');
   const mailSignedOut = 'http://127.0.0.1:9/mail/signed-out';
-  for (const query of [
+  const queries: Record<string, string>[] = [
     { id_token_hint: tokens.id_token!, post_logout_redirect_uri: mailSignedOut },
     { id_token_hint: tokens.id_token!, client_id: mail.appId, post_logout_redirect_uri: mailSignedOut },
-  ]) {
+  ];
+  for (const query of queries) {
     const answer = await browser.raw('GET', `/api/oidc/session/end?${new URLSearchParams(query)}`);
     assert.equal(answer.status, 400, `${JSON.stringify(Object.keys(query))}: ${answer.status}`);
     assert.equal(answer.headers.get('location'), null);
