@@ -2,13 +2,14 @@
 // sentence, which test/e2e/doc-snippets.test.ts holds to these constants.
 
 /** The other Node.js majors the `runtime` files run on (this one runs the unit, e2e and host suites and `sqliteOnThisNode`). */
-export const otherNodeMajors = [24, 22];
+export const otherNodeMajors = [24, 22, 26];
 
 /**
- * The one of `otherNodeMajors` that runs only `runtimeFilesOn22` (a sign-in on SQLite and the engines
- * check: its PostgreSQL pass already runs every server file); the others run the unit tests.
+ * The ones of `otherNodeMajors` that run only `signInFiles` (a sign-in on SQLite and the engines
+ * check), in seconds: 22, whose PostgreSQL pass already runs every server file, and 26, the newest
+ * LTS line, which `engines` accept and no other suite runs on; the others run the unit tests.
  */
-export const signInOnlyNodeMajor = 22;
+export const signInOnlyNodeMajors = [22, 26];
 
 /**
  * The Node.js the server suite's SQLite pass runs on: the newest LTS line, with its own SQLite driver

@@ -3,7 +3,7 @@
 // times (scripts/file-times-reporter.mjs).
 // Usage: node scripts/test.mjs [suite …]   suites: typecheck lint format unit server runtime browser
 // e2e hosts (no argument runs all); `runtime` runs the unit tests on Node.js 24 and a few files
-// (`runtimeFilesOn22`) on 22 (`otherNodeMajors`), `runtime@22` on that one alone. Node suites use the node:test runner through tsx; the
+// (`signInFiles`) on 22 and 26 (`otherNodeMajors`), `runtime@26` on that one alone. Node suites use the node:test runner through tsx; the
 // browser suite uses web-test-runner against the built bundle; e2e drives Debian's Chromium with
 // playwright-core; hosts packs the packages and builds fresh Vite host projects on them (test/hosts).
 //
@@ -43,7 +43,7 @@ import { findChromium } from './chromium.mjs';
 import { nodeRuntime } from './node-runtime.mjs';
 import { requireSupportedNode } from './node-version.mjs';
 import { startPostgres } from './postgres.mjs';
-import { otherNodeMajors, postgresNodeMajor, signInOnlyNodeMajor, sqliteNodeMajor } from './test-node-lines.mjs';
+import { otherNodeMajors, postgresNodeMajor, signInOnlyNodeMajors, sqliteNodeMajor } from './test-node-lines.mjs';
 
 requireSupportedNode('npm test');
 
@@ -58,10 +58,11 @@ const sqliteOnThisNode = ['smoke', 'fault-sqlite', 'backup-restore'].map((name) 
 const runtimeFiles = ['test/unit'];
 
 /**
- * On Node.js 22 (where the PostgreSQL pass runs every server file), what that pass does not load, in
- * seconds: a sign-in on SQLite (the SQLite driver for Node.js 22 and later) and the engines check.
+ * On Node.js 22 (where the PostgreSQL pass runs every server file) and 26 (`signInOnlyNodeMajors`),
+ * in seconds: a sign-in on SQLite (the SQLite driver for Node.js 22 and later, Argon2, the session)
+ * and the engines check (npm and the one message on an unsupported Node.js, run by this line).
  */
-const runtimeFilesOn22 = ['test/unit/engines.test.ts', 'test/server/smoke.test.ts'];
+const signInFiles = ['test/unit/engines.test.ts', 'test/server/smoke.test.ts'];
 
 /**
  * Server files that run in the SQLite pass only (the rule is in this file's header); each with why
@@ -151,7 +152,7 @@ const concurrency = { unit: 2, server: 2, e2e: 2, hosts: 2 };
 const allSuites = ['typecheck', 'lint', 'format', 'unit', 'server', 'runtime', 'browser', 'e2e', 'hosts'];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : allSuites;
 // A renamed or removed file must leave these lists too (else it would silently run with the others, or not at all).
-const listedMissing = [...runtimeFiles, ...runtimeFilesOn22, ...sqliteOnThisNode, ...alone, ...sqliteOnly, ...slowFirst].filter((path) => !existsSync(path));
+const listedMissing = [...runtimeFiles, ...signInFiles, ...sqliteOnThisNode, ...alone, ...sqliteOnly, ...slowFirst].filter((path) => !existsSync(path));
 if (listedMissing.length) {
   console.error(`scripts/test.mjs names files that do not exist: ${listedMissing.join(', ')}`);
   process.exit(1);
@@ -429,7 +430,7 @@ async function onOtherNodes(majors = otherNodeMajors) {
     if (Number(process.versions.node.split('.')[0]) === major) continue;
     const runtime = preparedNode(major, `runtime (Node.js ${major})`);
     if (!runtime) continue;
-    await nodeTests(`runtime files (Node.js ${runtime.version}, SQLite)`, major === signInOnlyNodeMajor ? runtimeFilesOn22 : runtimeFiles, {
+    await nodeTests(`runtime files (Node.js ${runtime.version}, SQLite)`, signInOnlyNodeMajors.includes(major) ? signInFiles : runtimeFiles, {
       env: { IAM_TEST_DB: 'sqlite', ...runtime.env },
       node: runtime.node,
       concurrency: concurrency.server,
