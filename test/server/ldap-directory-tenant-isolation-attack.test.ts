@@ -1,0 +1,177 @@
+// One tenant's directory against another's, attacked from outside with a real OpenLDAP
+// (test/server/slapd.ts). A tenant administrator may point their tenant's connection at any
+// directory the operator allows, and that directory's owner sees every bind it receives. A person of
+// another tenant's directory who signs in for the first time (nobody here has their username yet)
+// must not hand their password to it, and a directory that never answers must not hold the other
+// tenants' first sign-ins for the length of its timeouts.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { startServer, transform, type Client, type TestServer } from './harness';
+import { createTenant } from './scim-support';
+import { SUFFIX, type Slapd } from './slapd';
+import { openLdapSettings, READER, startDirectory } from './ldap-support';
+import type { LdapSettings } from '../../src/core/schemas/ldap';
+
+const PEOPLE = `ou=people,${SUFFIX}`;
+const ROGUE = `ou=rogue,${SUFFIX}`;
+const entry = (uid: string, ou: string, password: string) =>
+  [`dn: uid=${uid},${ou}`, 'objectClass: inetOrgPerson', `uid: ${uid}`, `cn: ${uid}`, `sn: ${uid}`, `userPassword: ${password}`].join('\n');
+
+let server: TestServer;
+let slapd: Slapd;
+let admin: Client;
+
+before(async () => {
+  [server, slapd] = await Promise.all([
+    startServer({ outboundAllow: ['127.0.0.1'] }),
+    startDirectory({
+      ldif: [
+        // The victim tenant's people.
+        entry('nora', PEOPLE, 'Nora-Own-Pass-1'),
+        entry('omar', PEOPLE, 'Omar-Own-Pass-1'),
+        // What the rogue tenant's administrator put in the directory they run: entries named like
+        // people of other tenants, with passwords of their choosing.
+        `dn: ${ROGUE}\nobjectClass: organizationalUnit\nou: rogue`,
+        entry('nora', ROGUE, 'rogue-chosen-1'),
+      ].join('\n\n'),
+    }),
+  ]);
+  admin = await server.admin();
+});
+
+after(async () => {
+  await Promise.all([server?.stop(), slapd?.destroy()]);
+});
+
+/** A tenant with its own administrator (not the platform administrator), signed in. */
+async function tenantWithAdministrator(name: string): Promise<{ tenantId: string; administrator: Client }> {
+  const tenantId = (await createTenant(admin, name)).id;
+  const username = `${name.toLowerCase()}-admin`;
+  const created = await admin.post('/api/user', { username, realName: name, password: transform('Secret123'), tenantId, isAdmin: true });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const administrator = server.client();
+  assert.equal((await administrator.login(username, 'Secret123')).status, 200);
+  return { tenantId, administrator };
+}
+
+async function saveAs(client: Client, tenantId: string, settings: LdapSettings, name: string) {
+  const saved = await client.put(`/api/tenants/${tenantId}/ldap`, { name, enabled: true, settings, bindSecret: READER.secret });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+}
+
+/** A TCP relay in front of slapd that keeps what clients send (the directory's owner sees its binds). */
+async function recordingRelay(target: number) {
+  let sent = Buffer.alloc(0);
+  const sockets = new Set<Socket>();
+  const relay = createServer((client: Socket) => {
+    const upstream = connect(target, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    client.on('data', (chunk: Buffer) => (sent = Buffer.concat([sent, chunk])));
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await listen(relay);
+  const stop = () => {
+    for (const socket of sockets) socket.destroy();
+    return close(relay);
+  };
+  return { port: (relay.address() as { port: number }).port, sent: () => sent, close: stop };
+}
+
+/** A "directory" that accepts connections and never answers a byte (a slow or hostile one). */
+async function silentDirectory() {
+  const sockets = new Set<Socket>();
+  const silent = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+  });
+  await listen(silent);
+  return {
+    port: (silent.address() as { port: number }).port,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return close(silent);
+    },
+  };
+}
+
+const listen = (listener: Server) => new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+const close = (listener: Server) => new Promise<void>((resolve) => listener.close(() => resolve()));
+
+const sessionTenant = async (client: Client) => (await client.get<{ tenantId?: string; user?: { tenantId?: string } }>('/api/cas/session')).body;
+
+test("a person signing in for the first time does not hand their password to another tenant's directory that claims their username", async () => {
+  // The rogue tenant's administrator saves their connection first: their directory is asked first.
+  const rogue = await tenantWithAdministrator('RogueDir');
+  const relay = await recordingRelay(slapd.port);
+  try {
+    await saveAs(rogue.administrator, rogue.tenantId, openLdapSettings(`ldap://127.0.0.1:${relay.port}`, '', { startTls: false, baseDn: ROGUE }), 'rogue');
+    const victim = await tenantWithAdministrator('VictimDir');
+    await saveAs(victim.administrator, victim.tenantId, openLdapSettings(slapd.url, slapd.caPem, { baseDn: PEOPLE }), 'victim-corp');
+
+    const nora = server.client();
+    const started = Date.now();
+    const answer = await nora.login('nora', 'Nora-Own-Pass-1', { directoryPassword: 'Nora-Own-Pass-1' });
+    assert.equal(
+      relay.sent().includes(Buffer.from('Nora-Own-Pass-1')),
+      false,
+      `the victim tenant's person's password was sent to the rogue tenant's directory (sign-in answered ${answer.status} after ${Date.now() - started} ms)`,
+    );
+    // (Now: the rogue directory's bind fails, the sign-in is refused 401 and the victim's own
+    // directory is never asked: nora cannot sign in at all while the rogue connection exists.)
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.match(JSON.stringify(await sessionTenant(nora)), new RegExp(victim.tenantId));
+  } finally {
+    await relay.close();
+  }
+});
+
+test("a directory that never answers, in another tenant, does not hold a directory person's first sign-in for its timeouts", async () => {
+  const silent = await silentDirectory();
+  const slow = await tenantWithAdministrator('SilentDir');
+  try {
+    // Saved before the other tenants' connections are asked? Connections are asked oldest first;
+    // delete and re-save the earlier ones so the silent one is first in line.
+    await saveAs(slow.administrator, slow.tenantId, openLdapSettings(`ldap://127.0.0.1:${silent.port}`, '', { startTls: false }), 'silent');
+    const tenants = (await admin.get<{ id: string; name: string }[]>('/api/tenants/tree')).body.data;
+    for (const name of ['RogueDir', 'VictimDir']) {
+      const tenant = tenants.find((row) => row.name === name);
+      if (tenant) assert.equal((await admin.delete(`/api/tenants/${tenant.id}/ldap`)).status, 200);
+    }
+    const victim = tenants.find((row) => row.name === 'VictimDir')!;
+    await saveAs(admin, victim.id, openLdapSettings(slapd.url, slapd.caPem, { baseDn: PEOPLE }), 'victim-corp');
+
+    const started = Date.now();
+    const answer = await server.client().login('omar', 'Omar-Own-Pass-1', { directoryPassword: 'Omar-Own-Pass-1' });
+    const elapsed = Date.now() - started;
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.ok(elapsed < 6_000, `omar's sign-in waited ${elapsed} ms on another tenant's silent directory`);
+  } finally {
+    await silent.close();
+    assert.equal((await admin.delete(`/api/tenants/${slow.tenantId}/ldap`)).status, 200);
+  }
+});
+
+test('a directory that cannot be reached, in any tenant, does not tell an anonymous caller which usernames exist here', async () => {
+  // A tenant whose directory is down (or whose administrator points it at a closed port).
+  const closed = await silentDirectory();
+  const port = closed.port;
+  await closed.close();
+  const down = await tenantWithAdministrator('DownDir');
+  await saveAs(down.administrator, down.tenantId, openLdapSettings(`ldap://127.0.0.1:${port}`, '', { startTls: false }), 'down');
+  try {
+    // The same wrong password for a name that exists here (a local person) and one that does not.
+    const existing = await server.client().login('downdir-admin', 'Wrong-Pass-1', { directoryPassword: 'Wrong-Pass-1' });
+    const unknown = await server.client().login('nobody-has-this-name', 'Wrong-Pass-1', { directoryPassword: 'Wrong-Pass-1' });
+    assert.equal(existing.status, 401, JSON.stringify(existing.body));
+    assert.equal(
+      unknown.status,
+      existing.status,
+      `an unknown name answers ${unknown.status}, an existing one ${existing.status}: ${JSON.stringify(unknown.body)}`,
+    );
+  } finally {
+    assert.equal((await admin.delete(`/api/tenants/${down.tenantId}/ldap`)).status, 200);
+  }
+});
