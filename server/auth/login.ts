@@ -268,7 +268,7 @@ async function attempt(
     const lookUpUnknown = policy.loginMethod === LoginMethod.USERNAME_PASSWORD;
     const directory = await directoryFirstFactor(ctx, body.username, body.directoryPassword, user, lookUpUnknown, client.ip);
     if (directory.kind === 'unreachable') throw unreachableError();
-    if (directory.kind === 'refused') return fail(LOGIN_FAILED, { reason: 'directory', detail: directory.reason });
+    if (directory.kind === 'refused') return fail(LOGIN_FAILED, directory.audit ?? { reason: 'directory', detail: directory.reason });
     if (directory.kind === 'passed') {
       user = directory.user;
       vouchedByDirectory = true;

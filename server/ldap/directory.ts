@@ -11,8 +11,12 @@ import type { Ctx } from '../context';
 import type { LdapMapping, LdapSettings, LdapStep } from '../../src/core/schemas/ldap';
 import { checkOutboundUrl, OutboundAddressError, outboundPolicy } from '../http/outbound-address';
 
-const CONNECT_TIMEOUT_MS = 5_000;
-const OPERATION_TIMEOUT_MS = 15_000;
+/** How long each step may take: a synchronisation's defaults, shorter for a sign-in's lookup. */
+export interface DirectoryTimeouts {
+  connectMs: number;
+  operationMs: number;
+}
+const DEFAULT_TIMEOUTS: DirectoryTimeouts = { connectMs: 5_000, operationMs: 15_000 };
 /** Entries per page of a search (Active Directory answers at most 1,000 a page, OpenLDAP 500 by default). */
 const PAGE_SIZE = 500;
 
@@ -139,13 +143,14 @@ export class Directory {
     private readonly client: Client,
     private readonly target: DirectoryTarget,
     private readonly connection: { url: string; servername: string | undefined },
+    private readonly timeouts: DirectoryTimeouts,
   ) {}
 
   /** Connects (connect, TLS) and binds as the service account (bind). */
-  static async open(ctx: Ctx, target: DirectoryTarget): Promise<Directory> {
+  static async open(ctx: Ctx, target: DirectoryTarget, timeouts = DEFAULT_TIMEOUTS): Promise<Directory> {
     const connection = await checkedUrl(ctx, target.settings);
-    const client = await connected(connection, target.settings);
-    const directory = new Directory(client, target, connection);
+    const client = await connected(connection, target.settings, timeouts);
+    const directory = new Directory(client, target, connection, timeouts);
     if (!target.bindSecret) {
       await directory.close();
       throw new DirectoryError('bind', 'no bind secret is stored');
@@ -185,7 +190,7 @@ export class Directory {
    *  password: an empty one would be an unauthenticated bind, which proves nothing (RFC 4513 §5.1.2). */
   async passwordMatches(dn: string, password: string): Promise<boolean> {
     if (password.length === 0) return false;
-    const client = await connected(this.connection, this.target.settings);
+    const client = await connected(this.connection, this.target.settings, this.timeouts);
     try {
       await client.bind(dn, password);
       return true;
@@ -218,14 +223,14 @@ export class Directory {
 }
 
 /** A client that reached the directory: connected, and through StartTLS when asked. */
-async function connected(connection: { url: string; servername: string | undefined }, settings: LdapSettings): Promise<Client> {
+async function connected(connection: { url: string; servername: string | undefined }, settings: LdapSettings, timeouts: DirectoryTimeouts): Promise<Client> {
   const secure = connection.url.startsWith('ldaps:');
   // ldapts keeps the constructor's tlsOptions for ldaps:// only (given with StartTLS they break the
   // upgrade) and writes into the object it is given: each use gets its own.
   const client = new Client({
     url: connection.url,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    timeout: OPERATION_TIMEOUT_MS,
+    connectTimeout: timeouts.connectMs,
+    timeout: timeouts.operationMs,
     ...(secure ? { tlsOptions: tlsOptionsOf(settings, connection.servername) } : {}),
   });
   if (!settings.startTls || secure) return client;

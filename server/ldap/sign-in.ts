@@ -1,8 +1,8 @@
 // The directory as a first factor of POST /authc/login (server/auth/login.ts asks here before the
 // local password): a person a tenant's directory connection created signs in with the directory's
 // password, checked by a bind as their entry (the password is never stored here); a username
-// nobody here has is looked up in each enabled directory and, found and bound, becomes a person of
-// that connection's tenant (or is brought in step when they were created before). An empty password
+// nobody here has is searched for in every enabled directory at once (server/ldap/lookup.ts) and,
+// held by exactly one and bound there, becomes a person of that connection's tenant. An empty password
 // never reaches a bind: an unauthenticated bind succeeds without proving anything. The lockout,
 // captcha and rate limits of the sign-in apply around this, as for any password. A directory that
 // cannot be reached is no wrong password: the sign-in says so and the attempt does not count.
@@ -13,12 +13,17 @@ import { ApiError } from '../http/errors';
 import { directoryActor } from './actor';
 import { settingsOf, type LdapConnectionRow } from './connections';
 import { Directory, DirectoryError, type DirectoryPerson } from './directory';
+import { closeAll, holdersOf } from './lookup';
 import { createPerson, outsideDirectory, updatePerson } from './people';
 import { Status } from '../../src/core/enums';
 
 export type DirectoryVerdict =
   /** Not a directory's person: the local password decides. */
-  { kind: 'local' } | { kind: 'passed'; user: UserRow } | { kind: 'refused'; reason: string } | { kind: 'unreachable' };
+  | { kind: 'local' }
+  | { kind: 'passed'; user: UserRow }
+  /** `audit`: what the failed sign-in's record says instead of the reason (for administrators to act on). */
+  | { kind: 'refused'; reason: string; audit?: Record<string, unknown> }
+  | { kind: 'unreachable' };
 
 const DIRECTORY_UNREACHABLE = 'The directory that checks your password cannot be reached; try again later or tell your administrator';
 
@@ -29,25 +34,44 @@ const actorOf = async (ctx: Ctx, row: LdapConnectionRow) => {
   return directoryActor(row, tenant.path);
 };
 
-/** Finds `username` in the directory and binds as the entry with `password`. */
-async function bindAs(
+/** Finds the linked entry (by its stable id) and binds as it with `password`. */
+async function bindAsLinked(
   ctx: Ctx,
   row: LdapConnectionRow,
   username: string,
   password: string,
-  externalId?: string,
+  externalId: string,
 ): Promise<DirectoryPerson | 'absent' | 'wrong'> {
   const directory = await Directory.open(ctx, { settings: settingsOf(row), bindSecret: row.bindSecret });
   try {
-    const found = await directory.people(username);
-    // A directory's matching rule may take another spelling as the same name (fullwidth letters):
-    // only the entry of this very name counts, so no spelling gets a failure count of its own.
-    const named = found.filter((entry) => entry.username.toLowerCase() === username.toLowerCase());
-    const person = externalId ? found.find((entry) => entry.externalId === externalId) : named.length === 1 ? named[0] : undefined;
+    const person = (await directory.people(username)).find((entry) => entry.externalId === externalId);
     if (!person) return 'absent';
     return (await directory.passwordMatches(person.dn, password)) ? person : 'wrong';
   } finally {
     await directory.close();
+  }
+}
+
+/** A name nobody here has: the one directory that holds it checks the password, and the person is
+ *  created in its tenant (server/ldap/lookup.ts). Held by several, the password goes to none. */
+async function signInNew(ctx: Ctx, username: string, password: string, ip: string): Promise<DirectoryVerdict> {
+  const holders = await holdersOf(ctx, username);
+  try {
+    if (holders.length === 0) return { kind: 'local' };
+    const [holder] = holders;
+    if (holders.length > 1 || holder!.entries.length > 1) {
+      // For administrators to resolve: a synchronisation by the right tenant creates the person,
+      // whose own directory then decides.
+      const directories = holders.map(({ row }) => ({ connection: row.name, tenantId: row.tenantId }));
+      return { kind: 'refused', reason: 'several directories hold this name', audit: { reason: 'directory_ambiguous', directories } };
+    }
+    const { row, directory, entries } = holder!;
+    const person = entries[0]!;
+    if (!(await directory.passwordMatches(person.dn, password))) return { kind: 'refused', reason: 'directory password' };
+    const outcome = await createPerson(ctx, await actorOf(ctx, row), row.id, row.tenantId, person, ip);
+    return outcome.kind === 'conflict' ? { kind: 'refused', reason: `conflict: ${outcome.conflict.detail}` } : { kind: 'passed', user: outcome.user };
+  } finally {
+    await closeAll(holders);
   }
 }
 
@@ -67,7 +91,7 @@ async function signInLinked(
   const actor = await actorOf(ctx, row);
   // No longer the directory's to vouch for (server/ldap/people.ts): their local password decides.
   if (await outsideDirectory(ctx, actor, local)) return { kind: 'local' };
-  const person = await bindAs(ctx, row, local.username, password, externalId);
+  const person = await bindAsLinked(ctx, row, local.username, password, externalId);
   if (person === 'absent') return { kind: 'refused', reason: 'not in the directory' };
   if (person === 'wrong') return { kind: 'refused', reason: 'directory password' };
   const outcome = await updatePerson(ctx, actor, row.id, { user: local, dn }, person, ip);
@@ -101,25 +125,12 @@ export async function directoryFirstFactor(
     // A name nobody here has as a username may still be someone's e-mail or phone, typed in the
     // username field: their password is not handed to any directory.
     if (!lookUpUnknown || (await someonesContact(ctx, identifier))) return { kind: 'local' };
-    const connections = await ctx.db.selectFrom('ldapConnections').selectAll().where('enabled', '=', 1).orderBy('createdAt').execute();
-    let unreachable = false;
-    for (const row of connections) {
-      let person: Awaited<ReturnType<typeof bindAs>>;
-      try {
-        // Without a password nothing is bound (and nobody is looked up: the answer is the same).
-        if (!password) return { kind: 'refused', reason: 'empty directory password' };
-        person = await bindAs(ctx, row, identifier, password);
-      } catch (error) {
-        if (!(error instanceof DirectoryError)) throw error;
-        unreachable = true;
-        continue;
-      }
-      if (person === 'absent') continue;
-      if (person === 'wrong') return { kind: 'refused', reason: 'directory password' };
-      const outcome = await createPerson(ctx, await actorOf(ctx, row), row.id, row.tenantId, person, ip);
-      return outcome.kind === 'conflict' ? { kind: 'refused', reason: `conflict: ${outcome.conflict.detail}` } : { kind: 'passed', user: outcome.user };
+    if (!password) {
+      // Without a password nothing is bound and nobody is looked up (the answer is the same).
+      const anyDirectory = await ctx.db.selectFrom('ldapConnections').select('id').where('enabled', '=', 1).limit(1).executeTakeFirst();
+      return anyDirectory ? { kind: 'refused', reason: 'empty directory password' } : { kind: 'local' };
     }
-    return unreachable ? { kind: 'unreachable' } : { kind: 'local' };
+    return await signInNew(ctx, identifier, password, ip);
   } catch (error) {
     if (error instanceof DirectoryError) return { kind: 'unreachable' };
     throw error;

@@ -4,6 +4,13 @@
 // another tenant's directory who signs in for the first time (nobody here has their username yet)
 // must not hand their password to it, and a directory that never answers must not hold the other
 // tenants' first sign-ins for the length of its timeouts.
+//
+// The design (docs/ldap.md, "What a directory vouches for"; server/ldap/lookup.ts): every directory
+// is first asked, at once and by its own reader account, whether it holds an entry of exactly the
+// typed name; only a name held by exactly one directory has its password sent, there. A name held
+// by several is refused like a wrong password and audited as directory_ambiguous, until the right
+// tenant's synchronisation creates the person. A directory that does not answer within the bound
+// is left out (and left out of the next sign-ins for a while).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -14,6 +21,7 @@ import { openLdapSettings, READER, startDirectory } from './ldap-support';
 import type { LdapSettings } from '../../src/core/schemas/ldap';
 
 const PEOPLE = `ou=people,${SUFFIX}`;
+const STAFF = `ou=staff,${SUFFIX}`;
 const ROGUE = `ou=rogue,${SUFFIX}`;
 const entry = (uid: string, ou: string, password: string) =>
   [`dn: uid=${uid},${ou}`, 'objectClass: inetOrgPerson', `uid: ${uid}`, `cn: ${uid}`, `sn: ${uid}`, `userPassword: ${password}`].join('\n');
@@ -29,7 +37,8 @@ before(async () => {
       ldif: [
         // The victim tenant's people.
         entry('nora', PEOPLE, 'Nora-Own-Pass-1'),
-        entry('omar', PEOPLE, 'Omar-Own-Pass-1'),
+        `dn: ${STAFF}\nobjectClass: organizationalUnit\nou: staff`,
+        entry('omar', STAFF, 'Omar-Own-Pass-1'),
         // What the rogue tenant's administrator put in the directory they run: entries named like
         // people of other tenants, with passwords of their choosing.
         `dn: ${ROGUE}\nobjectClass: organizationalUnit\nou: rogue`,
@@ -83,13 +92,16 @@ async function recordingRelay(target: number) {
 /** A "directory" that accepts connections and never answers a byte (a slow or hostile one). */
 async function silentDirectory() {
   const sockets = new Set<Socket>();
+  let accepted = 0;
   const silent = createServer((socket) => {
+    accepted += 1;
     sockets.add(socket);
     socket.on('error', () => undefined);
   });
   await listen(silent);
   return {
     port: (silent.address() as { port: number }).port,
+    accepted: () => accepted,
     close: () => {
       for (const socket of sockets) socket.destroy();
       return close(silent);
@@ -119,10 +131,23 @@ test("a person signing in for the first time does not hand their password to ano
       false,
       `the victim tenant's person's password was sent to the rogue tenant's directory (sign-in answered ${answer.status} after ${Date.now() - started} ms)`,
     );
-    // (Now: the rogue directory's bind fails, the sign-in is refused 401 and the victim's own
-    // directory is never asked: nora cannot sign in at all while the rogue connection exists.)
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    // Both directories hold a "nora": the password goes to neither and the sign-in is refused like
+    // a wrong password (the attack test first expected the victim's directory to be bound; which
+    // directory is nora's is not for a sign-in to guess: the rogue's entry is as real as hers).
+    assert.equal(answer.status, 401, JSON.stringify(answer.body));
+    const failures = await admin.get<{ list: { detail: { username?: string; reason?: string; directories?: { connection: string; tenantId: string }[] } }[] }>(
+      '/api/audit?action=login.failure&size=20',
+    );
+    const ambiguous = failures.body.data.list.find((row) => row.detail.username === 'nora');
+    assert.equal(ambiguous?.detail.reason, 'directory_ambiguous', JSON.stringify(failures.body.data.list.slice(0, 3)));
+    assert.deepEqual(ambiguous?.detail.directories?.map((row) => row.tenantId).sort(), [rogue.tenantId, victim.tenantId].sort());
+    // The victim tenant's synchronisation makes nora theirs: from then on her own directory decides.
+    const synced = await victim.administrator.post(`/api/tenants/${victim.tenantId}/ldap/sync`);
+    assert.equal(synced.status, 200, JSON.stringify(synced.body));
+    const again = await nora.login('nora', 'Nora-Own-Pass-1', { directoryPassword: 'Nora-Own-Pass-1' });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
     assert.match(JSON.stringify(await sessionTenant(nora)), new RegExp(victim.tenantId));
+    assert.equal(relay.sent().includes(Buffer.from('Nora-Own-Pass-1')), false, "nora's password reached the rogue directory after the sync");
   } finally {
     await relay.close();
   }
@@ -141,13 +166,25 @@ test("a directory that never answers, in another tenant, does not hold a directo
       if (tenant) assert.equal((await admin.delete(`/api/tenants/${tenant.id}/ldap`)).status, 200);
     }
     const victim = tenants.find((row) => row.name === 'VictimDir')!;
-    await saveAs(admin, victim.id, openLdapSettings(slapd.url, slapd.caPem, { baseDn: PEOPLE }), 'victim-corp');
+    await saveAs(admin, victim.id, openLdapSettings(slapd.url, slapd.caPem, { baseDn: STAFF }), 'victim-corp');
 
     const started = Date.now();
     const answer = await server.client().login('omar', 'Omar-Own-Pass-1', { directoryPassword: 'Omar-Own-Pass-1' });
     const elapsed = Date.now() - started;
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.ok(elapsed < 6_000, `omar's sign-in waited ${elapsed} ms on another tenant's silent directory`);
+    // The silent directory ran out its bound once: it is left out of the next first sign-ins (not
+    // even connected to), so an unknown name answers as a known name's wrong password does, without
+    // waiting for it.
+    const refusedAs = async (username: string) => {
+      const refused = await server.client().login(username, 'Wrong-Pass-1', { directoryPassword: 'Wrong-Pass-1' });
+      return { status: refused.status, message: refused.body.message };
+    };
+    const connectionsBefore = silent.accepted();
+    const unknown = await refusedAs('nobody-signed-in-yet');
+    assert.equal(silent.accepted(), connectionsBefore, 'the silent directory was asked again (and waited for)');
+    assert.deepEqual(unknown, await refusedAs('omar'));
+    assert.equal(unknown.status, 401);
   } finally {
     await silent.close();
     assert.equal((await admin.delete(`/api/tenants/${slow.tenantId}/ldap`)).status, 200);
@@ -171,6 +208,7 @@ test('a directory that cannot be reached, in any tenant, does not tell an anonym
       existing.status,
       `an unknown name answers ${unknown.status}, an existing one ${existing.status}: ${JSON.stringify(unknown.body)}`,
     );
+    assert.deepEqual(unknown.body, existing.body);
   } finally {
     assert.equal((await admin.delete(`/api/tenants/${down.tenantId}/ldap`)).status, 200);
   }
