@@ -13,8 +13,9 @@ import type { LdapConflictEntry } from './report';
 import { Status } from '../../src/core/enums';
 import { userCreateBody, userUpdateBody } from '../../src/core/schemas/users';
 import { newSecret } from '../auth/secrets';
-import { usernameTaken } from '../auth/usernames';
-import { accountByIdentifier } from '../auth/contacts';
+import { usernameKey } from '../auth/usernames';
+import { heldContactKey, heldContacts } from '../auth/contacts';
+import { loweredUserColumn } from '../db/search';
 import { ApiError } from '../http/errors';
 import * as users from '../services/users';
 import { canManageUser } from '../auth/scope';
@@ -65,33 +66,106 @@ export async function createPerson(
   person: DirectoryPerson,
   ip: string,
 ): Promise<PersonOutcome> {
-  const conflictOver = (field: LdapConflictEntry['field'], detail: string): PersonOutcome => ({
-    kind: 'conflict',
-    conflict: { dn: person.dn, username: person.username, field, detail },
-  });
-  if (!person.username) return conflictOver('invalid', 'the entry has no value for the username attribute');
-  if (await usernameTaken(ctx, person.username)) return conflictOver('username', 'someone here already has this username');
-  if (person.email && (await accountByIdentifier(ctx, 'email', person.email))) return conflictOver('email', 'someone here already has this e-mail');
-  try {
-    const input = v.parse(userCreateBody, {
-      username: person.username,
-      realName: blank(person.realName) || person.username,
-      email: blank(person.email),
-      mobilePhone: blank(person.mobilePhone),
-      availabilityStatus: person.disabled ? Status.Disabled : Status.Enable,
-      tenantId,
-      password: unknownPassword(),
+  return (await createPeople(ctx, actor, connectionId, tenantId, [person], ip))[0]!;
+}
+
+/**
+ * Creates the people of new directory entries (a synchronisation's chunk, or one at a first
+ * sign-in), each unless someone here, or an entry before it, has the username or e-mail: the
+ * checks read the whole list in a few queries and the people are written together with their links
+ * and audit records (users.createUsers), in one change. Answers each entry's outcome, in order.
+ */
+export async function createPeople(
+  ctx: Ctx,
+  actor: Actor,
+  connectionId: string,
+  tenantId: string,
+  people: readonly DirectoryPerson[],
+  ip: string,
+): Promise<PersonOutcome[]> {
+  if (!people.length) return [];
+  const named = people.filter((person) => person.username);
+  const usernames = new Set(
+    named.length
+      ? (
+          await ctx.db
+            .selectFrom('users')
+            .select('username')
+            .where(loweredUserColumn(ctx.engine, 'username'), 'in', [...new Set(named.map((person) => usernameKey(person.username)))])
+            .execute()
+        ).map((row) => usernameKey(row.username))
+      : [],
+  );
+  const emails = await heldContacts(
+    ctx,
+    named.map((person) => ({ email: person.email })),
+  );
+  const outcomes: PersonOutcome[] = [];
+  const valid: { at: number; person: DirectoryPerson; input: v.InferOutput<typeof userCreateBody> }[] = [];
+  for (const person of people) {
+    const conflictOver = (field: LdapConflictEntry['field'], detail: string): PersonOutcome => ({
+      kind: 'conflict',
+      conflict: { dn: person.dn, username: person.username, field, detail },
     });
-    const created = await ctx.audit.change(async () => {
-      const created = await users.createUser(ctx, actor, input, ip, { passwordHash: NO_LOCAL_PASSWORD });
-      await ctx.db.insertInto('ldapUserLinks').values({ connectionId, userId: created.id, externalId: person.externalId, dn: person.dn }).execute();
-      return created;
-    });
-    const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
-    return { kind: 'created', user };
-  } catch (error) {
-    return conflictOver('invalid', refusal(error));
+    if (!person.username) outcomes.push(conflictOver('invalid', 'the entry has no value for the username attribute'));
+    else if (usernames.has(usernameKey(person.username))) outcomes.push(conflictOver('username', TAKEN_DETAIL.username));
+    else if (person.email && emails.has(heldContactKey('email', person.email))) outcomes.push(conflictOver('email', TAKEN_DETAIL.email));
+    else {
+      try {
+        const input = v.parse(userCreateBody, {
+          username: person.username,
+          realName: blank(person.realName) || person.username,
+          email: blank(person.email),
+          mobilePhone: blank(person.mobilePhone),
+          availabilityStatus: person.disabled ? Status.Disabled : Status.Enable,
+          tenantId,
+          password: unknownPassword(),
+        });
+        valid.push({ at: outcomes.length, person, input });
+        outcomes.push(conflictOver('invalid', 'not created'));
+      } catch (error) {
+        outcomes.push(conflictOver('invalid', refusal(error)));
+      }
+    }
   }
+  await ctx.audit.change(async () => {
+    const created = await users.createUsers(
+      ctx,
+      actor,
+      valid.map(({ input }) => input),
+      ip,
+      NO_LOCAL_PASSWORD,
+    );
+    const links: { connectionId: string; userId: string; externalId: string; dn: string }[] = [];
+    valid.forEach(({ at, person }, index) => {
+      const answer = created[index]!;
+      if (answer instanceof ApiError) {
+        // An entry before it in this list took the username or e-mail: the same conflict as with someone here.
+        const field = takenField(answer);
+        outcomes[at] = {
+          kind: 'conflict',
+          conflict: { dn: person.dn, username: person.username, field: field ?? 'invalid', detail: field ? TAKEN_DETAIL[field] : refusal(answer) },
+        };
+        return;
+      }
+      links.push({ connectionId, userId: answer.id, externalId: person.externalId, dn: person.dn });
+      outcomes[at] = { kind: 'created', user: answer };
+    });
+    if (links.length) await ctx.db.insertInto('ldapUserLinks').values(links).execute();
+  });
+  return outcomes;
+}
+
+const TAKEN_DETAIL = { username: 'someone here already has this username', email: 'someone here already has this e-mail' } as const;
+
+/** The one field a refusal says is taken, when that is all it says. */
+function takenField(error: ApiError): keyof typeof TAKEN_DETAIL | undefined {
+  const fields = (error.data as { fields?: { field: string; rule: string }[] } | null)?.fields ?? [];
+  if (fields.length !== 1) return undefined;
+  const [{ field, rule }] = fields as [{ field: string; rule: string }];
+  if (field === 'username' && rule === 'rule.usernameTaken') return 'username';
+  if (field === 'email' && rule === 'rule.emailTaken') return 'email';
+  return undefined;
 }
 
 /**
@@ -111,7 +185,33 @@ export async function outsideDirectory(ctx: Ctx, actor: Actor, user: UserRow): P
   }
 }
 
-/** Brings a linked person in step with their entry (`present: false`: gone from the directory, so disabled). */
+/**
+ * outsideDirectory for each of `people` (a synchronisation's chunk), keyed by id: whether the actor
+ * may manage a person depends only on their tenant and type, so it is asked once for each pair; and
+ * when the actor may act on all of them together (as a rule), nobody is asked alone.
+ */
+export async function outsideDirectoryAll(ctx: Ctx, actor: Actor, people: readonly UserRow[]): Promise<Map<string, string | null>> {
+  const manageable = new Map<string, boolean>();
+  const managed: UserRow[] = [];
+  const answers = new Map<string, string | null>();
+  for (const user of people) {
+    const kind = `${user.userType}:${user.tenantId}`;
+    if (!manageable.has(kind)) manageable.set(kind, await canManageUser(ctx, actor, user));
+    if (manageable.get(kind)) managed.push(user);
+    else answers.set(user.id, "this person is no longer of the directory's tenant");
+  }
+  const together = managed.length
+    ? await assertMayActOn(ctx, actor, managed).then(
+        () => true,
+        (error: unknown) => (error instanceof ApiError ? false : Promise.reject(error)),
+      )
+    : true;
+  for (const user of managed) answers.set(user.id, together ? null : await outsideDirectory(ctx, actor, user));
+  return answers;
+}
+
+/** Brings a linked person in step with their entry (`present: false`: gone from the directory, so
+ *  disabled); `outside`: outsideDirectory's answer for them when the caller asked it already. */
 export async function updatePerson(
   ctx: Ctx,
   actor: Actor,
@@ -119,9 +219,10 @@ export async function updatePerson(
   linked: LinkedPerson,
   person: DirectoryPerson | undefined,
   ip: string,
+  outside?: string | null,
 ): Promise<PersonOutcome> {
   const { user } = linked;
-  const outside = await outsideDirectory(ctx, actor, user);
+  if (outside === undefined) outside = await outsideDirectory(ctx, actor, user);
   if (outside) return { kind: 'conflict', conflict: { dn: person?.dn ?? linked.dn, username: user.username, field: 'invalid', detail: outside } };
   const wanted = person
     ? {

@@ -14,7 +14,7 @@ import { withFieldRules } from '../field-rules-scope';
 import { directoryActor } from './actor';
 import { Directory, DirectoryError, type DirectoryPerson } from './directory';
 import { settingsOf, type LdapConnectionRow } from './connections';
-import { createPerson, linksOf, updatePerson, type PersonOutcome } from './people';
+import { createPeople, linksOf, outsideDirectoryAll, updatePerson, type PersonOutcome } from './people';
 import { emptySummary, storeReport } from './report';
 
 /** How long a claim holds if its process dies mid-run (a run of 100,000 people stays well inside). */
@@ -82,39 +82,56 @@ async function run(ctx: Ctx, row: LdapConnectionRow, summary: LdapSyncSummary, i
   const members = new Map<string, { user: UserRow; groups: Set<string> }>();
   const seen = new Set<string>();
   const unique = people.filter((person) => !seen.has(person.externalId) && seen.add(person.externalId));
-  await inChunks(ctx, unique, async (person) => {
-    summary.seen += 1;
-    const linked = links.get(person.externalId);
-    const outcome = linked
-      ? await updatePerson(ctx, actor, row.id, linked, person, address)
-      : await createPerson(ctx, actor, row.id, row.tenantId, person, address);
-    const disabledNow = outcome.kind === 'updated' && person.disabled && linked?.user.availabilityStatus === Status.Enable;
-    if (disabledNow) summary.disabled += 1;
-    else count(outcome);
-    if (outcome.kind !== 'conflict') members.set(outcome.user.id, { user: outcome.user, groups: groupsOf(person, groupsByMember) });
+  summary.seen = unique.length;
+  await inChunks(ctx, unique, async (chunk) => {
+    const outside = await outsideDirectoryAll(
+      ctx,
+      actor,
+      chunk.flatMap((person) => links.get(person.externalId)?.user ?? []),
+    );
+    for (const person of chunk) {
+      const linked = links.get(person.externalId);
+      if (!linked) continue;
+      const outcome = await updatePerson(ctx, actor, row.id, linked, person, address, outside.get(linked.user.id));
+      const disabledNow = outcome.kind === 'updated' && person.disabled && linked.user.availabilityStatus === Status.Enable;
+      if (disabledNow) summary.disabled += 1;
+      else count(outcome);
+      if (outcome.kind !== 'conflict') members.set(outcome.user.id, { user: outcome.user, groups: groupsOf(person, groupsByMember) });
+    }
+    // The new entries of the chunk together: a few queries and one insert (createPeople).
+    const fresh = chunk.filter((person) => !links.has(person.externalId));
+    const outcomes = await createPeople(ctx, actor, row.id, row.tenantId, fresh, address);
+    outcomes.forEach((outcome, index) => {
+      count(outcome);
+      if (outcome.kind !== 'conflict') members.set(outcome.user.id, { user: outcome.user, groups: groupsOf(fresh[index]!, groupsByMember) });
+    });
   });
   const gone = [...links].filter(([externalId]) => !seen.has(externalId)).map(([, linked]) => linked);
-  await inChunks(ctx, gone, async (linked) => {
-    const outcome = await updatePerson(ctx, actor, row.id, linked, undefined, address);
-    if (outcome.kind === 'updated') summary.disabled += 1;
-    else count(outcome);
-    // A person the directory no longer speaks for (a conflict: made an administrator here since)
-    // keeps the roles its groups gave, as one whose entry is still there does.
-    if (outcome.kind !== 'conflict') members.set(linked.user.id, { user: linked.user, groups: new Set() });
+  await inChunks(ctx, gone, async (chunk) => {
+    const outside = await outsideDirectoryAll(
+      ctx,
+      actor,
+      chunk.map((linked) => linked.user),
+    );
+    for (const linked of chunk) {
+      const outcome = await updatePerson(ctx, actor, row.id, linked, undefined, address, outside.get(linked.user.id));
+      if (outcome.kind === 'updated') summary.disabled += 1;
+      else count(outcome);
+      // A person the directory no longer speaks for (a conflict: made an administrator here since)
+      // keeps the roles its groups gave, as one whose entry is still there does.
+      if (outcome.kind !== 'conflict') members.set(linked.user.id, { user: linked.user, groups: new Set() });
+    }
   });
   summary.roleChanges = await applyGroupRoles(ctx, row, actor, members, address);
 }
 
-/** People per transaction: each person's change is a savepoint of it (a refused one is rolled back
- *  alone), and thousands of people cost a few hundred commits, not thousands. */
+/** People per transaction: each changed person's change is a savepoint of it (a refused one is
+ *  rolled back alone), the chunk's new people are written together (createPeople), and thousands of
+ *  people cost a few dozen commits, not thousands. */
 const CHUNK = 200;
 
-async function inChunks<T>(ctx: Ctx, items: T[], each: (item: T) => Promise<void>): Promise<void> {
-  for (let start = 0; start < items.length; start += CHUNK) {
-    await ctx.audit.change(async () => {
-      for (const item of items.slice(start, start + CHUNK)) await each(item);
-    });
-  }
+async function inChunks<T>(ctx: Ctx, items: T[], work: (chunk: T[]) => Promise<void>): Promise<void> {
+  for (let start = 0; start < items.length; start += CHUNK) await ctx.audit.change(() => work(items.slice(start, start + CHUNK)));
 }
 
 /** Gives and takes back the roles mapped to directory groups; answers how many people changed. */
@@ -132,7 +149,12 @@ async function applyGroupRoles(
   const heldBy = new Map<string, Set<string>>();
   for (const { roleId, userId } of held) heldBy.set(userId, (heldBy.get(userId) ?? new Set()).add(roleId));
   let changed = 0;
-  await inChunks(ctx, [...members.values()], async ({ user, groups }) => {
+  await inChunks(ctx, [...members.values()], async (chunk) => {
+    for (const { user, groups } of chunk) await giveAndTakeBack(user, groups);
+  });
+  return changed;
+
+  async function giveAndTakeBack(user: UserRow, groups: Set<string>) {
     const wanted = new Set(mapping.filter((entry) => groups.has(entry.groupDn.toLowerCase())).map((entry) => entry.roleId));
     const current = heldBy.get(user.id) ?? new Set<string>();
     const added = [...wanted].filter((role) => !current.has(role));
@@ -155,6 +177,5 @@ async function applyGroupRoles(
         detail: { rolesAdded: added, rolesRemoved: removed, from: 'directory groups' },
       });
     });
-  });
-  return changed;
+  }
 }

@@ -6,12 +6,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables';
 import type { Ctx } from '../context';
 import { changeDetail, changedFields } from '../audit-changes';
+import type { AuditEvent } from '../audit';
 import type { basicInfoBody, userCreateBody, userUpdateBody, passwordBody } from '../../src/core/schemas/users';
 import type { adminUserListQuery } from '../../src/core/schemas/admin';
 import { Status, UserType } from '../../src/core/enums';
 import { Permission } from '../../src/core/permission-codes';
 import type { ContactField } from '../auth/contacts';
-import { usernameTaken } from '../auth/usernames';
+import { usernameKey, usernameTaken } from '../auth/usernames';
 import type { Actor, UserRow } from '../auth/actor';
 import { manageableUser, scopeUsers, tenantPathOf } from '../auth/scope';
 import { actionableUser, assertMayActOn, assertMayGrantInApp, assertMayGrantRows, assertMayPlace, grantableApps } from '../auth/grants';
@@ -21,10 +22,21 @@ import { recheck } from '../auth/recheck';
 import { assertContactChangeProved } from '../auth/contact-change';
 import { newId } from '../auth/secrets';
 import { storeNewPassword } from '../auth/password-policy';
-import { applyContactChange, assertContactsFree, checkContactCode, contactsToConfirm, requestContactChanges, writingContacts } from '../auth/contacts';
+import {
+  applyContactChange,
+  assertContactsFree,
+  checkContactCode,
+  CONTACT_FIELDS,
+  contactsTakenError,
+  contactsToConfirm,
+  heldContactKey,
+  heldContacts,
+  requestContactChanges,
+  writingContacts,
+} from '../auth/contacts';
 import { paginate } from '../http/paging';
-import { searchPlan, userStartsWith, type SearchPlan } from '../db/search';
-import { fieldError, forbidden, notFound } from '../http/errors';
+import { loweredUserColumn, searchPlan, userStartsWith, type SearchPlan } from '../db/search';
+import { ApiError, fieldError, forbidden, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
 import { endEveryAccess, revokeAppGrants } from '../oidc/revoke';
@@ -136,20 +148,10 @@ async function assertUsernameFree(ctx: Ctx, username: string): Promise<void> {
   if (await usernameTaken(ctx, username)) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
 }
 
-/** `passwordHash`: stored as given instead of the body's password hashed (a directory's person,
- *  server/ldap/people.ts, has no local password: a marker no password verifies against). */
-export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string, options: { passwordHash?: string } = {}): Promise<User> {
-  await assertUsernameFree(ctx, body.username);
-  await assertContactsFree(ctx, { email: body.email, mobilePhone: body.mobilePhone });
-  const place = await placement(ctx, actor, {
-    tenantId: body.tenantId,
-    userType: body.extraProp?.intProperty1,
-    isAdmin: body.isAdmin,
-    isMaster: body.isMaster,
-  });
+/** The stored row of a new person (createUser, createUsers). */
+function newUserRow(body: CreateBody, place: Placement, passwordHash: string, now: number): UserRow {
   const { intProperty1: _type, ...extra } = body.extraProp ?? {};
-  const now = ctx.now();
-  const row: UserRow = {
+  return {
     id: newId(),
     username: body.username,
     realName: body.realName,
@@ -160,30 +162,120 @@ export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: s
     availabilityStatus: body.availabilityStatus ?? Status.Enable,
     extraProp: JSON.stringify(extra),
     ...place,
-    passwordHash: options.passwordHash ?? (await hashPassword(body.password)),
+    passwordHash,
     passwordChangedAt: now,
     version: 1,
     createdAt: now,
     updatedAt: now,
   };
+}
+
+type Placement = Awaited<ReturnType<typeof placement>>;
+
+const placementOf = (ctx: Ctx, actor: Actor, body: CreateBody) =>
+  placement(ctx, actor, { tenantId: body.tenantId, userType: body.extraProp?.intProperty1, isAdmin: body.isAdmin, isMaster: body.isMaster });
+
+const createdEvent = (actor: Actor, row: UserRow, ip: string): AuditEvent => ({
+  action: 'user.create',
+  actor,
+  target: { type: 'user', id: row.id },
+  tenantId: row.tenantId,
+  ip,
+  detail: { username: row.username },
+});
+
+/** `passwordHash`: stored as given instead of the body's password hashed (a directory's person,
+ *  server/ldap/people.ts, has no local password: a marker no password verifies against). */
+export async function createUser(ctx: Ctx, actor: Actor, body: CreateBody, ip: string, options: { passwordHash?: string } = {}): Promise<User> {
+  await assertUsernameFree(ctx, body.username);
+  await assertContactsFree(ctx, { email: body.email, mobilePhone: body.mobilePhone });
+  const place = await placementOf(ctx, actor, body);
+  const row = newUserRow(body, place, options.passwordHash ?? (await hashPassword(body.password)), ctx.now());
   await ctx.audit.change(async () => {
-    try {
-      await writingContacts(() => ctx.db.insertInto('users').values(row).execute());
-    } catch (error) {
-      // A parallel create took the username (writingContacts answered a lost race for an address).
-      if (isUniqueViolation(error)) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
-      throw error;
-    }
-    await ctx.audit.record({
-      action: 'user.create',
-      actor,
-      target: { type: 'user', id: row.id },
-      tenantId: row.tenantId,
-      ip,
-      detail: { username: row.username },
-    });
+    await insertUser(ctx, row);
+    await ctx.audit.record(createdEvent(actor, row, ip));
   });
   return userAnswer(row, false);
+}
+
+async function insertUser(ctx: Ctx, row: UserRow): Promise<void> {
+  try {
+    await writingContacts(() => ctx.db.insertInto('users').values(row).execute());
+  } catch (error) {
+    // A parallel create took the username (writingContacts answered a lost race for an address).
+    if (isUniqueViolation(error)) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+    throw error;
+  }
+}
+
+/**
+ * Creates the people of `bodies` as createUser creates each (the same checks and refusals: a
+ * username or an address someone here holds, or an earlier body took; a place out of the actor's
+ * powers), for a caller that creates thousands (a directory synchronisation): the checks read the
+ * whole list in a few queries, and the accepted rows are written by one insert with their audit
+ * records in one statement, all in one change. Every one gets `passwordHash` (server/ldap/people.ts:
+ * no local password). Answers, in the order of `bodies`, each stored row or the error that refused it.
+ */
+export async function createUsers(ctx: Ctx, actor: Actor, bodies: readonly CreateBody[], ip: string, passwordHash: string): Promise<(UserRow | ApiError)[]> {
+  if (!bodies.length) return [];
+  const usernames = new Set(
+    (
+      await ctx.db
+        .selectFrom('users')
+        .select('username')
+        .where(loweredUserColumn(ctx.engine, 'username'), 'in', [...new Set(bodies.map((body) => usernameKey(body.username)))])
+        .execute()
+    ).map((row) => usernameKey(row.username)),
+  );
+  const contacts = await heldContacts(ctx, bodies);
+  const places = new Map<string, Promise<Placement>>();
+  const now = ctx.now();
+  const answers: (UserRow | ApiError)[] = [];
+  for (const body of bodies) {
+    try {
+      if (usernames.has(usernameKey(body.username))) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+      const taken = CONTACT_FIELDS.filter((field) => body[field] && contacts.has(heldContactKey(field, body[field])));
+      if (taken.length) throw contactsTakenError(taken);
+      const wanted = JSON.stringify([body.tenantId, body.extraProp?.intProperty1, body.isAdmin, body.isMaster]);
+      if (!places.has(wanted)) places.set(wanted, placementOf(ctx, actor, body));
+      const row = newUserRow(body, await places.get(wanted)!, passwordHash, now);
+      usernames.add(usernameKey(row.username));
+      for (const field of CONTACT_FIELDS) if (row[field]) contacts.add(heldContactKey(field, row[field]));
+      answers.push(row);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      answers.push(error);
+    }
+  }
+  return ctx.audit.change(async () => {
+    const rows = answers.filter((answer): answer is UserRow => !(answer instanceof ApiError));
+    const refused = await insertUsers(ctx, rows);
+    const written = answers.map((answer) => (answer instanceof ApiError ? answer : (refused.get(answer) ?? answer)));
+    await ctx.audit.recordAll(written.filter((answer): answer is UserRow => !(answer instanceof ApiError)).map((row) => createdEvent(actor, row, ip)));
+    return written;
+  });
+}
+
+/** Inserts `rows` at once; when a parallel write took a username or an address meanwhile, one at a
+ *  time (a savepoint each), so that only the rows concerned are refused (mapped to their refusal). */
+async function insertUsers(ctx: Ctx, rows: UserRow[]): Promise<Map<UserRow, ApiError>> {
+  const refused = new Map<UserRow, ApiError>();
+  if (!rows.length) return refused;
+  try {
+    await ctx.db.transaction().execute((trx) => trx.insertInto('users').values(rows).execute());
+    return refused;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  for (const row of rows) {
+    try {
+      await ctx.db.transaction().execute(() => insertUser(ctx, row));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      refused.set(row, error);
+    }
+  }
+  return refused;
 }
 
 /** `body` with its name and phone checked by the field rules in force where they differ from the

@@ -20,7 +20,7 @@ import {
   readOperations,
   seedTwoSides,
   snapshot,
-  snapshotOf,
+  snapshots,
   type Operation,
   type TwoSides,
 } from './security-support';
@@ -112,15 +112,15 @@ async function keepSignedIn(caller: Caller): Promise<void> {
 async function probe(caller: Caller, operation: Operation): Promise<void> {
   const path = fillPath(operation.path, (name) => otherSideParam(sides, operation.path, name)) + otherSideQuery(operation);
   const body = operation.multipart ? new FormData() : changesState(operation) ? otherSideBody(sides, operation, PROBE_PASSWORD) : undefined;
-  const whole = await snapshot(server.app);
-  const theirs = await snapshotOf(server.app, otherIds);
+  const before = await snapshots(server.app, otherIds);
   const response = await caller.client.raw(operation.method, path, body);
   const text = await response.text();
   tally.calls += 1;
   const where = `${caller.name}: ${operation.method} ${operation.path} → ${response.status} ${text.slice(0, 300)}`;
   if (response.status >= 500) tally.serverErrors += 1;
   for (const marker of sides.markers) assert.ok(!text.includes(marker), `the other side's data (${marker}) in the answer: ${where}`);
-  assert.equal(await snapshotOf(server.app, otherIds), theirs, `the other side's records changed: ${where}`);
+  const after = await snapshots(server.app, otherIds);
+  assert.equal(after.theirs, before.theirs, `the other side's records changed: ${where}`);
 
   if (!caller.permissions.includes(operation.permission)) {
     assert.equal(response.status, 403, `needs code ${operation.permission}: ${where}`);
@@ -135,7 +135,7 @@ async function probe(caller: Caller, operation: Operation): Promise<void> {
     assert.ok(response.status >= 400 && response.status < 500, where);
     tally[response.status === 400 ? 'refused400' : response.status === 404 ? 'refused404' : 'refused403'] += 1;
   }
-  if (response.status >= 300 && changesState(operation)) assert.deepEqual(await snapshot(server.app), whole, `a refused call changed stored data: ${where}`);
+  if (response.status >= 300 && changesState(operation)) assert.deepEqual(after.whole, before.whole, `a refused call changed stored data: ${where}`);
   await keepSignedIn(caller);
 }
 

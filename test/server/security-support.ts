@@ -76,20 +76,47 @@ export function fillPath(path: string, value: (name: string) => string): string 
 const VOLATILE =
   /^(sessions|captchas|login_throttle|login_challenges|rate_limits|audit_log|webhook_deliveries|webhook_attempts|oidc_payloads|oidc_keys|kysely_)/;
 
-/** One digest per table of everything stored (rows sorted, so engines' row order does not matter). */
-export async function snapshot(app: App): Promise<Record<string, string>> {
-  const db = app.ctx.db;
-  const tables = (await db.introspection.getTables())
-    .map((table) => table.name)
-    .filter((name) => !VOLATILE.test(name))
-    .sort();
-  const digests: Record<string, string> = {};
-  for (const table of tables) {
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
-    const lines = rows.map((row) => JSON.stringify(row, (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('hex') : value))).sort();
-    digests[table] = `${rows.length}:${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
+/** The tables a snapshot reads, per server: its schema does not change while it runs, so it is
+ *  introspected once, not before every read of the rows. */
+const tablesOf = new WeakMap<App, Promise<string[]>>();
+
+function storedTables(app: App): Promise<string[]> {
+  let tables = tablesOf.get(app);
+  if (!tables) {
+    tables = app.ctx.db.introspection.getTables().then((found) =>
+      found
+        .map((table) => table.name)
+        .filter((name) => !VOLATILE.test(name))
+        .sort(),
+    );
+    tablesOf.set(app, tables);
   }
-  return digests;
+  return tables;
+}
+
+/** Every stored row, table by table, as JSON lines in a sorted order (engines' row order does not matter). */
+async function storedLines(app: App): Promise<[string, string[]][]> {
+  const lines: [string, string[]][] = [];
+  for (const table of await storedTables(app)) {
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(app.ctx.db);
+    lines.push([table, rows.map((row) => JSON.stringify(row, (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('hex') : value))).sort()]);
+  }
+  return lines;
+}
+
+const digestOf = (lines: [string, string[]][]): Record<string, string> =>
+  Object.fromEntries(lines.map(([table, rows]) => [table, `${rows.length}:${createHash('sha256').update(rows.join('\n')).digest('hex')}`]));
+
+/** The digest of the rows that mention one of `ids`. */
+function digestOfMentions(lines: [string, string[]][], ids: string[]): string {
+  const hash = createHash('sha256');
+  for (const [table, rows] of lines) hash.update(`${table}\n${rows.filter((line) => ids.some((id) => line.includes(id))).join('\n')}\n`);
+  return hash.digest('hex');
+}
+
+/** One digest per table of everything stored. */
+export async function snapshot(app: App): Promise<Record<string, string>> {
+  return digestOf(await storedLines(app));
 }
 
 /** The ids of every stored record the caller may want to address (users, tenants, apps …). */
@@ -107,21 +134,13 @@ export async function storedIds(app: App): Promise<string[]> {
 /** Digest of every stored row that mentions one of `ids` (a refused or self-service call must
  *  leave the other side's records exactly as they were). */
 export async function snapshotOf(app: App, ids: string[]): Promise<string> {
-  const db = app.ctx.db;
-  const tables = (await db.introspection.getTables())
-    .map((table) => table.name)
-    .filter((name) => !VOLATILE.test(name))
-    .sort();
-  const hash = createHash('sha256');
-  for (const table of tables) {
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
-    const lines = rows
-      .map((row) => JSON.stringify(row, (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('hex') : value)))
-      .filter((line) => ids.some((id) => line.includes(id)))
-      .sort();
-    hash.update(`${table}\n${lines.join('\n')}\n`);
-  }
-  return hash.digest('hex');
+  return digestOfMentions(await storedLines(app), ids);
+}
+
+/** snapshot and snapshotOf from one read of the stored rows (a probe takes both before and after its call). */
+export async function snapshots(app: App, ids: string[]): Promise<{ whole: Record<string, string>; theirs: string }> {
+  const lines = await storedLines(app);
+  return { whole: digestOf(lines), theirs: digestOfMentions(lines, ids) };
 }
 
 export const PROBE_PASSWORD = 'Probe1234';
