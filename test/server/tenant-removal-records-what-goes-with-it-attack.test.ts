@@ -71,7 +71,7 @@ test('a tenant deleted while a person is created in it (console and SCIM, 6 roun
       admin.post('/api/user', { username: `removal-race-${serial}`, realName: 'Removal_Race', password: transform('Secret123'), tenantId: tenant.id }),
       scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: `removal_scim_${serial}`, name: { formatted: 'Removal_Scim' } }),
     ]);
-    const statuses = `delete ${removed.status}, console create ${created.status}, SCIM create ${provisioned.status}`;
+    const statuses = `delete ${removed.status}, console create ${created.status} ${JSON.stringify(created.body)}, SCIM create ${provisioned.status} ${JSON.stringify(provisioned.body)}`;
     for (const status of [removed.status, created.status, provisioned.status]) assert.ok(status < 500, statuses);
     const orphans = await server.app.ctx.db
       .selectFrom('users')
