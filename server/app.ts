@@ -18,7 +18,8 @@ import { AuditLog } from './audit';
 import { SessionService } from './auth/sessions';
 import { reportUsernameTwins } from './auth/usernames';
 import { createGate } from './auth/gate';
-import { ApiError, tooMany, unavailable } from './http/errors';
+import { ApiError, referenceGone, tooMany, unavailable } from './http/errors';
+import { isForeignKeyViolation } from './db/errors';
 import { databaseUnavailable, RETRY_AFTER_S } from './db/availability';
 import { answersSamlDocument } from './saml/endpoints';
 import { healthRoutes } from './routes/health';
@@ -60,6 +61,7 @@ function errorEnvelope(error: FastifyError | ApiError, request: FastifyRequest) 
     request.log.warn({ err: error }, 'database unavailable');
     error = unavailable();
   }
+  if (isForeignKeyViolation(error)) error = referenceGone();
   if (error instanceof ApiError) {
     return { status: error.status, body: failure(error.code, localizeMessage(error.message, language), error.data) };
   }

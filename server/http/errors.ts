@@ -20,6 +20,8 @@ export const unauthorized = (message = 'Authorization Error') => new ApiError(40
 export const forbidden = (message = 'No Authenticated') => new ApiError(403, message);
 export const notFound = (what = 'Resource') => new ApiError(404, `${what} not found`);
 export const conflict = (message = 'The record was changed by someone else; reload and try again') => new ApiError(409, message);
+/** A row the change refers to was removed by another change meanwhile (a database foreign-key violation). */
+export const referenceGone = () => new ApiError(409, 'Something this change refers to was removed meanwhile; reload and try again');
 export const tooMany = (message: string) => new ApiError(429, message);
 /** The database cannot be reached right now (restart, failover, busy file): answered with Retry-After. */
 export const unavailable = () => new ApiError(503, 'The database is unavailable; try again in a few seconds');

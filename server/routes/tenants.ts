@@ -5,6 +5,7 @@ import { route, type RouteOptions } from '../http/route';
 import * as calls from '../../src/core/contract/tenants';
 import { Permission } from '../../src/core/permission-codes';
 import * as tenants from '../services/tenants';
+import { deleteTenant } from '../services/tenant-removal';
 
 const tags = ['Tenants'];
 const access = Permission.Operations;
@@ -50,7 +51,7 @@ export const tenantRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate
     tags,
     access,
     summary: 'Delete an empty tenant of my scope (not my own, not the root)',
-    handler: ({ actor, params, raw }) => tenants.deleteTenant(ctx, actor, params.id, raw.ip),
+    handler: ({ actor, params, raw }) => deleteTenant(ctx, actor, params.id, raw.ip),
   });
 
   route(app, gate, calls.putTenantsParent, {

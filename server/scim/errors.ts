@@ -4,7 +4,8 @@
 // console enforces reads the same through SCIM: a taken username is a 409 "uniqueness", a field
 // refused by its rule a 400 "invalidValue" naming the SCIM attribute and the rule.
 import type { FastifyError } from 'fastify';
-import { ApiError, type FieldError } from '../http/errors';
+import { ApiError, referenceGone, type FieldError } from '../http/errors';
+import { isForeignKeyViolation } from '../db/errors';
 import { databaseUnavailable } from '../db/availability';
 
 const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
@@ -77,6 +78,7 @@ function fromFrameworkError(error: FastifyError): ScimError | undefined {
 export function scimErrorOf(error: unknown): ScimError | undefined {
   if (error instanceof ScimError) return error;
   if (databaseUnavailable(error)) return new ScimError(503, undefined, 'The database is unavailable; try again in a few seconds');
+  if (isForeignKeyViolation(error)) return fromApiError(referenceGone());
   if (error instanceof ApiError) return fromApiError(error);
   return fromFrameworkError(error as FastifyError);
 }

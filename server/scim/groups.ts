@@ -13,6 +13,7 @@ import { TenantType, UserType } from '../../src/core/enums';
 import { tenantCreateBody, tenantUpdateBody } from '../../src/core/schemas/resources';
 import { scopeUsers } from '../auth/scope';
 import * as tenants from '../services/tenants';
+import { deleteTenant } from '../services/tenant-removal';
 import * as users from '../services/users';
 import type { ScimCaller } from './caller';
 import { invalidValue, ScimError, scimNotFound } from './errors';
@@ -229,6 +230,6 @@ export async function deleteGroup(ctx: Ctx, caller: ScimCaller, id: string): Pro
   // One change: a refused delete (the tenant still has people the client did not provision) moves nobody.
   await ctx.audit.change(async () => {
     await moveMembers(ctx, caller, current.id, await memberMoves(ctx, caller, current.id, []));
-    await tenants.deleteTenant(ctx, caller.actor, current.id, caller.ip);
+    await deleteTenant(ctx, caller.actor, current.id, caller.ip);
   });
 }

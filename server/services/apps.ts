@@ -17,6 +17,7 @@ import { contains, paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
+import { removedOnce } from '../db/removal';
 import { MEMBER_COLUMNS } from './user-answer';
 
 export type AppRow = Selectable<AppTable>;
@@ -106,7 +107,7 @@ export async function deleteApp(ctx: Ctx, actor: Actor, id: string, ip: string):
   requirePlatform(actor);
   const current = await manageableApp(ctx, actor, id);
   await ctx.audit.change(async () => {
-    await ctx.db.deleteFrom('apps').where('id', '=', current.id).execute();
+    await removedOnce(ctx.db.deleteFrom('apps').where('id', '=', current.id).executeTakeFirst(), 'App');
     await ctx.audit.record({ action: 'app.delete', actor, target: { type: 'app', id: current.id }, ip, detail: { name: current.name } });
   });
 }

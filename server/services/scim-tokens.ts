@@ -72,26 +72,46 @@ export async function createScimToken(ctx: Ctx, actor: Actor, body: v.InferOutpu
   return { token: toToken({ ...row, tenantName: tenant.name, tenantPath: tenant.path }), secret, endpoint: `${ctx.site.origin()}${SCIM_BASE}` };
 }
 
-/** Revokes a token of the actor's scope (404 outside it); its next call answers 401. */
+/** Revokes a token of the actor's scope (404 outside it); its next call answers 401. A token already
+ *  revoked (by a call before, or one running at once) answers as it is, with no second record. */
 export async function revokeScimToken(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<ScimToken> {
   const row = await tokensWithTenant(ctx).where('scimTokens.id', '=', id).executeTakeFirst();
   if (!row || !canManageTenantPath(actor, row.tenantPath)) throw notFound('SCIM token');
-  if (row.revokedAt === null) {
-    const revokedAt = ctx.now();
-    await ctx.audit.change(async () => {
-      await ctx.db.updateTable('scimTokens').set({ revokedAt }).where('id', '=', row.id).where('revokedAt', 'is', null).execute();
-      await ctx.audit.record({
-        action: 'scim_token.revoke',
-        actor,
-        target: { type: 'scim_token', id: row.id },
-        tenantId: row.tenantId,
-        ip,
-        detail: { name: row.name },
-      });
-    });
-    return toToken({ ...row, revokedAt });
-  }
-  return toToken(row);
+  if (row.revokedAt !== null) return toToken(row);
+  const revokedAt = await ctx.audit.change(() => revokeToken(ctx, actor, row, ip));
+  if (revokedAt !== undefined) return toToken({ ...row, revokedAt });
+  const stored = await tokensWithTenant(ctx).where('scimTokens.id', '=', id).executeTakeFirst();
+  if (!stored) throw notFound('SCIM token');
+  return toToken(stored);
+}
+
+/** Inside a change: revokes the token and records it when this call revoked it (answers when);
+ *  undefined when another change revoked or removed it first (its record is that change's). */
+async function revokeToken(ctx: Ctx, actor: Actor, row: ScimTokenRow, ip: string): Promise<number | undefined> {
+  const revokedAt = ctx.now();
+  const { numUpdatedRows } = await ctx.db
+    .updateTable('scimTokens')
+    .set({ revokedAt })
+    .where('id', '=', row.id)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
+  if (numUpdatedRows === 0n) return undefined;
+  await ctx.audit.record({
+    action: 'scim_token.revoke',
+    actor,
+    target: { type: 'scim_token', id: row.id },
+    tenantId: row.tenantId,
+    ip,
+    detail: { name: row.name },
+  });
+  return revokedAt;
+}
+
+/** Inside a tenant's removal (its change, after its row is locked): each live token of the tenant is
+ *  revoked with its own record before the cascade removes it, not silently. */
+export async function revokeTenantScimTokens(ctx: Ctx, actor: Actor, tenantId: string, ip: string): Promise<void> {
+  const live = await ctx.db.selectFrom('scimTokens').selectAll().where('tenantId', '=', tenantId).where('revokedAt', 'is', null).orderBy('id').execute();
+  for (const row of live) await revokeToken(ctx, actor, row, ip);
 }
 
 /** Whether the administrator who created a token could still create it: enabled, and a platform

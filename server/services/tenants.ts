@@ -13,7 +13,7 @@ import { canManageTenantPath } from '../auth/scope';
 import { assertMayAppointTenantAdmins, assertMayChangeMembers } from '../auth/grants';
 import { newId } from '../auth/secrets';
 import { contains, paginate } from '../http/paging';
-import { conflict, fieldError, forbidden, notFound } from '../http/errors';
+import { fieldError, forbidden, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { MEMBER_COLUMNS } from './user-answer';
 
@@ -179,26 +179,6 @@ export async function updateTenant(ctx: Ctx, actor: Actor, id: string, body: v.I
     });
   });
   return toTenant(await manageableTenant(ctx, actor, current.id));
-}
-
-/** Deletes an empty tenant of the actor's scope (not their own, not the root). */
-export async function deleteTenant(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
-  const current = await manageableTenant(ctx, actor, id);
-  if (current.parentId === null || current.path === actor.tenantPath) throw forbidden('This tenant cannot be deleted');
-  const child = await ctx.db.selectFrom('tenants').select('id').where('parentId', '=', current.id).limit(1).executeTakeFirst();
-  const member = await ctx.db.selectFrom('users').select('id').where('tenantId', '=', current.id).limit(1).executeTakeFirst();
-  if (child || member) throw conflict('The tenant still has sub-tenants or users');
-  await ctx.audit.change(async () => {
-    await ctx.db.deleteFrom('tenants').where('id', '=', current.id).execute();
-    await ctx.audit.record({
-      action: 'tenant.delete',
-      actor,
-      target: { type: 'tenant', id: current.id },
-      tenantId: current.parentId,
-      ip,
-      detail: { name: current.name },
-    });
-  });
 }
 
 /** Moves a tenant of the actor's scope (with its subtree) under another parent of their scope. */

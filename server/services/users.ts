@@ -39,6 +39,7 @@ import { loweredUserColumn, searchPlan, userStartsWith, type SearchPlan } from '
 import { ApiError, fieldError, forbidden, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
+import { removedOnce } from '../db/removal';
 import { endEveryAccess, revokeAppGrants } from '../oidc/revoke';
 import { basicInfoAnswer, userAnswer } from './user-answer';
 import { keepingOnePlatformAdmin } from './last-platform-admin';
@@ -334,7 +335,7 @@ export async function deleteUser(ctx: Ctx, actor: Actor, id: string, ip: string)
   await ctx.audit.change(async () => {
     // Before the delete: it cascades the person's SAML sessions, which the apps are told of first.
     await revokeAppGrants(ctx.db, target.id);
-    await keepingOnePlatformAdmin(ctx, target, true, (db) => db.deleteFrom('users').where('id', '=', target.id).execute());
+    await keepingOnePlatformAdmin(ctx, target, true, (db) => removedOnce(db.deleteFrom('users').where('id', '=', target.id).executeTakeFirst(), 'User'));
     await ctx.audit.record({
       action: 'user.delete',
       actor,

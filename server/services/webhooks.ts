@@ -16,6 +16,7 @@ import { newId } from '../auth/secrets';
 import { paginate } from '../http/paging';
 import { notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
+import { removedOnce } from '../db/removal';
 import { newWebhookSecret, PREVIOUS_SECRET_MS } from '../webhooks/sign';
 import { assertOutboundUri } from '../http/outbound-field';
 import { deliveryRow } from '../webhooks/queue';
@@ -140,9 +141,22 @@ export async function updateWebhook(ctx: Ctx, actor: Actor, id: string, body: Up
 export async function deleteWebhook(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
   const current = await manageableWebhook(ctx, actor, id);
   await ctx.audit.change(async () => {
-    await ctx.db.deleteFrom('webhooks').where('id', '=', current.id).execute();
-    await audit(ctx, actor, 'webhook.delete', current, ip, { url: new URL(current.url).host });
+    await removeWebhook(ctx, actor, current, ip);
   });
+}
+
+/** Deletes an endpoint (with its deliveries) and records it, inside the running change; 404 when a
+ *  parallel removal deleted it first. */
+async function removeWebhook(ctx: Ctx, actor: Actor, row: WebhookRow, ip: string): Promise<void> {
+  await removedOnce(ctx.db.deleteFrom('webhooks').where('id', '=', row.id).executeTakeFirst(), 'Webhook');
+  await audit(ctx, actor, 'webhook.delete', row, ip, { url: hostOf(row.url) });
+}
+
+/** Inside a tenant's removal (its change, after its row is locked): each of the tenant's endpoints
+ *  goes with its own webhook.delete record, as if removed one by one, not silently by the cascade. */
+export async function removeTenantWebhooks(ctx: Ctx, actor: Actor, tenantId: string, ip: string): Promise<void> {
+  const rows = await ctx.db.selectFrom('webhooks').selectAll().where('tenantId', '=', tenantId).orderBy('id').execute();
+  for (const row of rows) await removeWebhook(ctx, actor, row, ip);
 }
 
 /** A new signing secret, answered once; the replaced one keeps signing for PREVIOUS_SECRET_MS. */
@@ -152,11 +166,15 @@ export async function rotateSecret(ctx: Ctx, actor: Actor, id: string, ip: strin
   const secret = newWebhookSecret();
   const previousSecretUntil = now + PREVIOUS_SECRET_MS;
   await ctx.audit.change(async () => {
-    await ctx.db
+    // The replaced secret is the one stored when the update runs, not the one read before: of two
+    // rotations at once the second waits for the first's row and keeps its secret as the previous
+    // one, so both answered secrets sign (a copy of the read one left the first's signing nothing).
+    const { numUpdatedRows } = await ctx.db
       .updateTable('webhooks')
-      .set((eb) => ({ secret, secretRotatedAt: now, previousSecret: current.secret, previousSecretUntil, version: eb('version', '+', 1), updatedAt: now }))
-      .where('id', '=', id)
-      .execute();
+      .set((eb) => ({ secret, secretRotatedAt: now, previousSecret: eb.ref('secret'), previousSecretUntil, version: eb('version', '+', 1), updatedAt: now }))
+      .where('id', '=', current.id)
+      .executeTakeFirst();
+    if (numUpdatedRows === 0n) throw notFound('Webhook');
     await audit(ctx, actor, 'webhook.update', current, ip, { secret: 'rotated' });
   });
   return { secret, previousSecretUntil };
