@@ -182,8 +182,10 @@ export class SessionService {
     return { sessionId, user, tenantPath, ownedApps: toOwnedApps(ownedApps) };
   }
 
-  async revoke(id: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('id', '=', id).execute();
+  /** Ends one session; answers whether this call ended it (a parallel one may have). */
+  async revoke(id: string): Promise<boolean> {
+    const { numDeletedRows } = await this.db.deleteFrom('sessions').where('id', '=', id).executeTakeFirst();
+    return numDeletedRows > 0n;
   }
 
   async revokeSecret(secret: string): Promise<void> {

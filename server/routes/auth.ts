@@ -134,7 +134,7 @@ export const authRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
       const mine = (await ctx.sessions.list(actor.id)).some((row) => row.id === params.id);
       if (!mine) throw notFound('Session');
       await ctx.audit.change(async () => {
-        await ctx.sessions.revoke(params.id);
+        if (!(await ctx.sessions.revoke(params.id))) throw notFound('Session');
         await ctx.audit.record({ action: 'session.revoke', actor, target: { type: 'session', id: params.id }, tenantId: actor.user.tenantId, ip: raw.ip });
       });
       return null;

@@ -2,7 +2,7 @@
 // and the menus the apps read (server/routes/app-menus.ts). One plan per app, one global plan (appId
 // null); its items are kept as JSON and bound to privileges of that app.
 import type * as v from 'valibot';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Ctx } from '../context';
 import { changeDetail, changedFields } from '../audit-changes';
 import type { MenuPlanTable } from '../db/tables';
@@ -14,6 +14,7 @@ import { newId } from '../auth/secrets';
 import { contains, paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
+import { removedOnce } from '../db/removal';
 import { withAdministration } from '../../src/core/administration-menu';
 
 type MenuRow = Selectable<MenuPlanTable>;
@@ -67,7 +68,6 @@ export async function createPlan(ctx: Ctx, actor: Actor, body: v.InferOutput<typ
   assertMayBindMenus(actor);
   const appId = body.appId ?? null;
   await assertAppExists(ctx, appId);
-  if (await planFor(ctx, appId)) throw fieldError([{ field: 'appId', rule: 'rule.duplicate' }]);
   await assertPrivilegesExist(ctx, appId, body.items);
   const now = ctx.now();
   const row: MenuRow = {
@@ -81,6 +81,10 @@ export async function createPlan(ctx: Ctx, actor: Actor, body: v.InferOutput<typ
     updatedAt: now,
   };
   await ctx.audit.change(async () => {
+    // One plan per app, also under a burst of creates: checked under a lock (SQLite's write
+    // transaction is one already).
+    if (ctx.engine === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('iam-console menu plans'))`.execute(ctx.db);
+    if (await planFor(ctx, appId)) throw fieldError([{ field: 'appId', rule: 'rule.duplicate' }]);
     await ctx.db.insertInto('menuPlans').values(row).execute();
     await ctx.audit.record({ action: 'menu.create', actor, target: { type: 'menu', id: row.id }, ip, detail: { name: row.name } });
   });
@@ -110,7 +114,7 @@ export async function deletePlan(ctx: Ctx, actor: Actor, id: string, ip: string)
   assertMayBindMenus(actor);
   const current = await planOf(ctx, id);
   await ctx.audit.change(async () => {
-    await ctx.db.deleteFrom('menuPlans').where('id', '=', current.id).execute();
+    await removedOnce(ctx.db.deleteFrom('menuPlans').where('id', '=', current.id).executeTakeFirst(), 'Menu plan');
     await ctx.audit.record({ action: 'menu.delete', actor, target: { type: 'menu', id: current.id }, ip, detail: { name: current.name } });
   });
 }

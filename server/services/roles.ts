@@ -3,6 +3,7 @@
 import type * as v from 'valibot';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import { removedOnce } from '../db/removal';
 import type { RoleTable } from '../db/tables';
 import { changeDetail, changedFields } from '../audit-changes';
 import type { roleCreateBody, roleListQuery, roleUpdateBody } from '../../src/core/schemas/resources';
@@ -68,7 +69,7 @@ export async function updateRole(ctx: Ctx, actor: Actor, appId: string, id: stri
 export async function deleteRole(ctx: Ctx, actor: Actor, appId: string, id: string, ip: string): Promise<void> {
   const current = await manageableRole(ctx, actor, appId, id);
   await ctx.audit.change(async () => {
-    await ctx.db.deleteFrom('roles').where('id', '=', current.id).execute();
+    await removedOnce(ctx.db.deleteFrom('roles').where('id', '=', current.id).executeTakeFirst(), 'Role');
     await ctx.audit.record({ action: 'role.delete', actor, target: { type: 'role', id: current.id }, ip, detail: { name: current.name } });
   });
 }

@@ -56,7 +56,7 @@ export async function endUserSession(ctx: Ctx, actor: Actor, id: string, session
   const target = await someoneElseToSignOut(ctx, actor, id);
   if (!(await ctx.sessions.list(target.id)).some((row) => row.id === sessionId)) throw notFound('Session');
   await ctx.audit.change(async () => {
-    await ctx.sessions.revoke(sessionId);
+    if (!(await ctx.sessions.revoke(sessionId))) throw notFound('Session');
     await ctx.audit.record({
       action: 'session.revoke',
       actor,

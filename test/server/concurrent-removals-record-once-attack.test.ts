@@ -95,6 +95,47 @@ describe(`a burst of ${BURST} removals of one thing`, () => {
   });
 });
 
+describe(`a burst of ${BURST} removals of one thing (more kinds)`, () => {
+  test('DELETE /api/apps/{appId}/roles/{id}: one 200, one role.delete record', async () => {
+    const app = await ok(admin.post<{ id: string }>('/api/apps', { name: `Removal_Roles_${++serial}`, entrypoint: '/roles' }));
+    const role = await ok(admin.post<{ id: string }>(`/api/apps/${app.id}/roles`, { name: `Removal_Role_${serial}`, description: 'Removal role' }));
+    const answers = await burst((client) => client.delete(`/api/apps/${app.id}/roles/${role.id}`));
+    assertOneRemoval(answers, await recordsOf('role.delete', role.id), 'role');
+  });
+
+  test('DELETE /api/menu-plans/{id}: one 200, one menu.delete record', async () => {
+    const app = await ok(admin.post<{ id: string }>('/api/apps', { name: `Removal_Menu_${++serial}`, entrypoint: '/menu' }));
+    const plan = await ok(admin.post<{ id: string }>('/api/menu-plans', { appId: app.id, name: `Removal menu ${serial}`, items: [] }));
+    const answers = await burst((client) => client.delete(`/api/menu-plans/${plan.id}`));
+    assertOneRemoval(answers, await recordsOf('menu.delete', plan.id), 'menu plan');
+  });
+
+  test('DELETE /api/cas/sessions/{id} (a person ends one of their other sessions): one 200, one session.revoke record', async () => {
+    const username = `removal-sessions-${++serial}`;
+    await ok(admin.post('/api/user', { username, realName: 'Removal_Sessions', password: transform('Secret123') }));
+    const [mine, other] = [server.client(), server.client()];
+    await mine.login(username, 'Secret123');
+    await other.login(username, 'Secret123');
+    const target = (await ok(mine.get<{ id: string; current: boolean }[]>('/api/cas/sessions'))).find((session) => !session.current)!;
+    const answers = await Promise.all(Array.from({ length: BURST }, () => mine.delete(`/api/cas/sessions/${target.id}`)));
+    assertOneRemoval(answers, await recordsOf('session.revoke', target.id), 'session');
+  });
+});
+
+describe(`a burst of ${BURST} creates of what there is one of`, () => {
+  test('POST /api/menu-plans for one app: one plan (the others 400 rule.duplicate), one menu.create record', async () => {
+    const app = await ok(admin.post<{ id: string }>('/api/apps', { name: `Burst_Menu_${++serial}`, entrypoint: '/burst' }));
+    const answers = await burst((client) => client.post('/api/menu-plans', { appId: app.id, name: `Burst menu ${serial}`, items: [] }));
+    const plans = await server.app.ctx.db.selectFrom('menuPlans').select('id').where('appId', '=', app.id).execute();
+    assert.equal(
+      plans.length,
+      1,
+      `${plans.length} menu plans for one app (answers ${answers.map((answer) => answer.status).join(',')}): which one the app gets is left to chance`,
+    );
+    assert.ok(answers.every((answer) => answer.status === 200 || answer.status === 400));
+  });
+});
+
 describe('two secret rotations at once', () => {
   test('POST /api/webhooks/{id}/secret twice at once: each answered secret still signs (current or previous)', async () => {
     const hook = await ok(admin.post<{ id: string }>('/api/webhooks', { url: `${receiver.url}/rotated-${++serial}`, events: ['user.created'] }));
