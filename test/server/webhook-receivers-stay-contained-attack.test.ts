@@ -127,6 +127,28 @@ describe('a receiver that never answers', () => {
       await tarpit.stop();
     }
   });
+
+  test("a tenant's sixteen endpoints that never answer get four posts under way at once, and a platform endpoint still gets its events", async () => {
+    const tarpit = await startTarpit();
+    try {
+      const tenant = await createTenant(admin, `Hook_Tarpit_${++serial}`);
+      const boss = await tenantAdministrator(tenant.id);
+      // As many endpoints as the process has posts under way at once: without a cap per tenant they would take them all.
+      for (let at = 1; at <= 16; at++) await ok(boss.post('/api/webhooks', { url: `${tarpit.url}/s${at}`, events: ['user.created'] }), `endpoint ${at}`);
+      await ok(admin.post('/api/webhooks', { url: `${receiver.url}/slots-${serial}`, events: ['user.created'] }), 'platform endpoint');
+      await ok(boss.post('/api/user', { username: `hook-member-${++serial}`, realName: 'Hook_Member', password: transform(PASSWORD) }), 'member');
+      await until(() => tarpit.held.length >= 4, 'four posts reach the tarpit');
+      const other = await ok(
+        admin.post<{ id: string }>('/api/user', { username: `hook-other-${++serial}`, realName: 'Hook_Other', password: transform(PASSWORD) }),
+        'other',
+      );
+      const got = await until(() => receiver.posts.find((post) => post.body.includes(other.id)), 'the platform delivery', 4_000).catch(() => undefined);
+      assert.ok(got, `the platform endpoint got nothing within 4 s about ${other.id}: one tenant's sixteen hanging receivers took every post slot`);
+      assert.equal(tarpit.held.length, 4, 'posts under way to one tenant’s endpoints');
+    } finally {
+      await tarpit.stop();
+    }
+  });
 });
 
 describe('redirects', () => {
