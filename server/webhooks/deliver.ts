@@ -1,5 +1,5 @@
-// Posts queued webhook deliveries (the outbox worker, server/channels/outbox.ts, calls
-// deliverDueWebhooks): each claimed atomically (one process posts it), signed, sent through
+// Posts queued webhook deliveries (dispatch.ts picks the due ones for the outbox worker,
+// server/channels/outbox.ts): each claimed atomically (one process posts it), signed, sent through
 // server/http/outbound-address.ts (a refused address is not retried), and each attempt logged with
 // its status code and the start of the answer. A failure waits longer before each next attempt
 // (10 s, 30 s, 90 s … capped at 6 h) until the delivery's attempts run out. Finished deliveries
@@ -24,8 +24,6 @@ const POST_TIMEOUT_MS = 10_000;
 const ANSWER_EXCERPT_CHARS = 1_000;
 const DELIVERY_LOG_DAYS = 30;
 const PRUNE_EVERY_MS = 10 * 60_000;
-/** Posts at once (one slow endpoint does not hold up the others). */
-const PARALLEL_POSTS = 4;
 
 type DeliveryRow = Selectable<WebhookDeliveryTable>;
 
@@ -136,7 +134,7 @@ export async function attempt(ctx: Ctx, row: DeliveryRow): Promise<void> {
 const lastPrune = new WeakMap<Ctx, number>();
 
 /** Drops finished deliveries older than the log keeps (at most every PRUNE_EVERY_MS per process). */
-async function prune(ctx: Ctx): Promise<void> {
+export async function prune(ctx: Ctx): Promise<void> {
   const now = ctx.now();
   if (now - (lastPrune.get(ctx) ?? 0) < PRUNE_EVERY_MS) return;
   lastPrune.set(ctx, now);
@@ -144,29 +142,4 @@ async function prune(ctx: Ctx): Promise<void> {
     .deleteFrom('webhookDeliveries')
     .where('finishedAt', '<', now - DELIVERY_LOG_DAYS * 24 * 60 * 60_000)
     .execute();
-}
-
-/** Posts up to `limit` due deliveries; answers how many were due (the outbox calls again while a
- *  full batch was due). */
-export async function deliverDueWebhooks(ctx: Ctx, limit: number, stopped: () => boolean): Promise<number> {
-  await prune(ctx);
-  const now = ctx.now();
-  const due = await ctx.db
-    .selectFrom('webhookDeliveries')
-    .select('id')
-    .where('status', 'in', [WebhookDeliveryStatus.Queued, WebhookDeliveryStatus.Sending])
-    .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]))
-    .where('webhookId', 'in', enabledEndpoints(ctx))
-    .orderBy('createdAt')
-    .limit(limit)
-    .execute();
-  for (let start = 0; start < due.length && !stopped(); start += PARALLEL_POSTS) {
-    await Promise.all(
-      due.slice(start, start + PARALLEL_POSTS).map(async ({ id }) => {
-        const row = await claim(ctx, id);
-        if (row) await attempt(ctx, row);
-      }),
-    );
-  }
-  return due.length;
 }
