@@ -27,6 +27,10 @@ import { actorOf } from '../auth/actor';
 const tags = ['SAML'];
 /** The largest form an app may post (a signed AuthnRequest or LogoutRequest is a few KiB). */
 const FORM_LIMIT_BYTES = 128 * 1024;
+/** The longest RelayState kept with a pending sign-in. The bindings allow an app 80 bytes; apps that
+ *  put a return URL there send more, so this is lenient, but an anonymous request cannot park
+ *  the whole form in the database for the sign-in's 10 minutes. */
+const RELAY_STATE_LIMIT_BYTES = 2048;
 
 /** The message of a request in either binding, read from the same parameters the HTTP-Redirect
  *  signature is checked over (server/saml/bindings-query.ts). */
@@ -36,6 +40,7 @@ function incomingOf(request: FastifyRequest): Incoming {
   if (params.SAMLRequest && params.SAMLResponse) throw new ApiError(400, 'A SAML parameter is given more than once');
   const message = params.SAMLRequest ?? params.SAMLResponse;
   if (!message?.value) throw new ApiError(400, 'The SAML message is missing');
+  if (Buffer.byteLength(params.RelayState?.value ?? '') > RELAY_STATE_LIMIT_BYTES) throw new ApiError(400, 'The RelayState is longer than 2048 bytes');
   return {
     binding: post ? 'post' : 'redirect',
     message: message.value,
