@@ -12,7 +12,7 @@ import { settingsOf, type LdapConnectionRow } from './connections';
 import { Directory, DirectoryError, type DirectoryPerson, type DirectoryTimeouts } from './directory';
 
 /** How long a first sign-in waits for each directory (connect, TLS, bind and search together). */
-export const LOOKUP_BOUND_MS = 3_000;
+const LOOKUP_BOUND_MS = 3_000;
 const LOOKUP_TIMEOUTS: DirectoryTimeouts = { connectMs: LOOKUP_BOUND_MS, operationMs: LOOKUP_BOUND_MS };
 /** How long a directory that let a lookup run out its bound is left out of first sign-ins. */
 const QUIET_FOR_MS = 60_000;
