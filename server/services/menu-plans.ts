@@ -2,7 +2,7 @@
 // and the menus the apps read (server/routes/app-menus.ts). One plan per app, one global plan (appId
 // null); its items are kept as JSON and bound to privileges of that app.
 import type * as v from 'valibot';
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
 import { changeDetail, changedFields } from '../audit-changes';
 import type { MenuPlanTable } from '../db/tables';
@@ -15,6 +15,7 @@ import { contains, paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { removedOnce } from '../db/removal';
+import { lockByName } from '../db/named-lock';
 import { withAdministration } from '../../src/core/administration-menu';
 
 type MenuRow = Selectable<MenuPlanTable>;
@@ -81,9 +82,8 @@ export async function createPlan(ctx: Ctx, actor: Actor, body: v.InferOutput<typ
     updatedAt: now,
   };
   await ctx.audit.change(async () => {
-    // One plan per app, also under a burst of creates: checked under a lock (SQLite's write
-    // transaction is one already).
-    if (ctx.engine === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('iam-console menu plans'))`.execute(ctx.db);
+    // One plan per app, also under a burst of creates: checked under a lock.
+    await lockByName(ctx, 'menu plans');
     if (await planFor(ctx, appId)) throw fieldError([{ field: 'appId', rule: 'rule.duplicate' }]);
     await ctx.db.insertInto('menuPlans').values(row).execute();
     await ctx.audit.record({ action: 'menu.create', actor, target: { type: 'menu', id: row.id }, ip, detail: { name: row.name } });

@@ -3,6 +3,7 @@
 import type * as v from 'valibot';
 import { sql, type Selectable } from 'kysely';
 import type { Ctx } from '../context';
+import { lockByName } from '../db/named-lock';
 import { changeDetail, changedFields } from '../audit-changes';
 import type { TenantTable } from '../db/tables';
 import type { tenantMoveBody } from '../../src/core/schemas/admin';
@@ -43,7 +44,7 @@ const visiblePrefix = (actor: Actor) => (actor.platformAdmin ? '/' : (actor.tena
  * began with BEGIN IMMEDIATE, which holds the database's write lock.
  */
 export async function lockTenantTree(ctx: Ctx): Promise<void> {
-  if (ctx.engine === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('iam-console tenant tree'))`.execute(ctx.db);
+  await lockByName(ctx, 'tenant tree');
 }
 
 /** Moves `current` and its subtree under `parent`: one path rewrite for the whole subtree, guarded by the version. */
