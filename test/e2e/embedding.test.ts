@@ -284,7 +284,8 @@ test('the embedded console and its sign-in page are as tall as the container, no
   const { page, context } = await watchedPage();
   try {
     await page.goto(`${host}/locales.html`);
-    await page.locator('#english').getByRole('button', { name: 'Sign in' }).waitFor();
+    // Both consoles are measured, so both sign-in pages must have rendered.
+    for (const id of ['#english', '#unset']) await page.locator(id).getByRole('button', { name: 'Sign in' }).waitFor();
     const heights = await page.evaluate(() => ['english', 'unset'].map((id) => Math.round(document.getElementById(id)!.getBoundingClientRect().height)));
     // The .box is 420 px high inside its border; the viewport is 900 px.
     assert.deepEqual(heights, [420, 420]);
