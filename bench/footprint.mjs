@@ -49,7 +49,7 @@ export async function measureStart(entry, dataDir, adminPassword, runtime = this
   const started = performance.now();
   const child = spawn(runtime.node, [entry], {
     env: { ...process.env, ...runtime.env, IAM_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', IAM_ADMIN_PASSWORD: adminPassword, DATABASE_URL: '' },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
     let readyMs;
