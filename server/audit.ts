@@ -23,6 +23,7 @@ const NAMED_TARGETS = {
   scim_token: ['scimTokens', 'name'],
   passkey: ['passkeys', 'name'],
 } as const;
+type NamedTarget = keyof typeof NAMED_TARGETS;
 
 /** Sign-in events name the account the attempt named, when no actor is known (a failed sign-in). */
 const attemptedAccount = (event: AuditEvent) =>
@@ -116,25 +117,35 @@ export class AuditLog {
     await this.change(() => this.write([event]));
   }
 
+  /** The items of a record's detail named as its target is: each id with its display name
+   *  (a role's members, the privileges granted), read in the change's transaction. */
+  async named(type: NamedTarget, ids: readonly string[]): Promise<{ id: string; name: string | null }[]> {
+    const found = ids.length ? await this.namesOf(type, ids) : new Map<string, string>();
+    return ids.map((id) => ({ id, name: found.get(id) ?? null }));
+  }
+
+  /** The display names of `ids`, rows of one target type (one query). */
+  private async namesOf(type: NamedTarget, ids: Iterable<string>): Promise<Map<string, string>> {
+    const [table, column] = NAMED_TARGETS[type];
+    const rows = (await this.db
+      .selectFrom(table)
+      .select(['id', `${column} as name`] as never)
+      .where('id', 'in', [...ids])
+      .execute()) as unknown as { id: string; name: string }[];
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
   /** The display names of the events' targets that did not bring one: looked up in the change's
    *  transaction (one query per target type), else the name the detail gives (a deleted row's). */
   private async targetNames(events: readonly AuditEvent[]): Promise<(string | null)[]> {
-    const wanted = new Map<keyof typeof NAMED_TARGETS, Set<string>>();
+    const wanted = new Map<NamedTarget, Set<string>>();
     for (const { target } of events) {
       if (!target?.id || target.name !== undefined || !(target.type in NAMED_TARGETS)) continue;
-      const type = target.type as keyof typeof NAMED_TARGETS;
+      const type = target.type as NamedTarget;
       wanted.set(type, (wanted.get(type) ?? new Set()).add(target.id));
     }
     const found = new Map<string, string>();
-    for (const [type, ids] of wanted) {
-      const [table, column] = NAMED_TARGETS[type];
-      const rows = (await this.db
-        .selectFrom(table)
-        .select(['id', `${column} as name`] as never)
-        .where('id', 'in', [...ids])
-        .execute()) as unknown as { id: string; name: string }[];
-      for (const row of rows) found.set(`${type}:${row.id}`, row.name);
-    }
+    for (const [type, ids] of wanted) for (const [id, name] of await this.namesOf(type, ids)) found.set(`${type}:${id}`, name);
     return events.map(({ target, detail }) => {
       if (!target) return null;
       if (target.name !== undefined) return target.name;

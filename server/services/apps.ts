@@ -19,7 +19,7 @@ import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
 import { removedOnce } from '../db/removal';
 import { MEMBER_COLUMNS } from './user-answer';
-import { saveJoinList } from './list-save';
+import { changed, namedChange, saveJoinList } from './list-save';
 
 export type AppRow = Selectable<AppTable>;
 
@@ -129,8 +129,10 @@ export async function setAppAdmins(ctx: Ctx, actor: Actor, id: string, userIds: 
   await checkUsers(ctx, actor, userIds);
   await ctx.audit.change(async () => {
     const list = { table: 'appAdmins', owner: { column: 'appId', id: current.id }, item: 'userId', lock: `app ${current.id} administrators` } as const;
-    await saveJoinList(ctx, list, [...new Set(userIds)]);
-    await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: current.id }, ip, detail: { admins: userIds } });
+    const change = await saveJoinList(ctx, list, [...new Set(userIds)]);
+    if (!changed(change)) return;
+    const detail = { admins: await namedChange(ctx, 'user', change) };
+    await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: current.id }, ip, detail });
   });
   return members(ctx, 'appAdmins', 'appId', current.id);
 }

@@ -3,7 +3,8 @@
 // changes, the items added and the items removed, read and written under a lock held to the end of
 // the change: two saves of one list at once (a double click on Save, a client's retry, two
 // administrators) run one after the other, and the second finds the first's rows instead of
-// inserting them again (a unique violation, 500, on PostgreSQL).
+// inserting them again (a unique violation, 500, on PostgreSQL). Its audit record names the items
+// added and removed (namedChange): who was given a role or lost it, which privileges a role gained.
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Ctx } from '../context';
 import type { Database } from '../db/tables';
@@ -13,6 +14,16 @@ import { lockByName } from '../db/named-lock';
 export interface ListChange {
   added: string[];
   removed: string[];
+}
+
+/** Whether a save changed its list: a save that changes nothing is not recorded (nor told to
+ *  webhooks as a change of anyone's rights). */
+export const changed = (change: ListChange) => change.added.length + change.removed.length > 0;
+
+/** A change as its audit record names it, each item as a record names its target: its id and
+ *  its display name (a person's username, a role's name, a privilege's key) as it was then. */
+export async function namedChange(ctx: Ctx, type: 'user' | 'role' | 'privilege', change: ListChange) {
+  return { added: await ctx.audit.named(type, change.added), removed: await ctx.audit.named(type, change.removed) };
 }
 
 /** What saving `wanted` over `held` changes. */

@@ -14,7 +14,7 @@ import { contains, paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { manageableApp, members, unique } from './apps';
-import { roleMembersLock, saveJoinList } from './list-save';
+import { changed, namedChange, roleMembersLock, saveJoinList } from './list-save';
 
 /** The role `id` of an app the actor manages. */
 async function manageableRole(ctx: Ctx, actor: Actor, appId: string, id: string) {
@@ -90,12 +90,14 @@ export async function setRolePrivileges(ctx: Ctx, actor: Actor, appId: string, i
   const known = ids.length ? await ctx.db.selectFrom('privileges').select('id').where('appId', '=', current.appId).where('id', 'in', ids).execute() : [];
   if (known.length !== ids.length) throw fieldError([{ field: 'privilegeIds', rule: 'rule.privilegeIds' }]);
   await ctx.audit.change(async () => {
-    await saveJoinList(
+    const change = await saveJoinList(
       ctx,
       { table: 'rolePrivileges', owner: { column: 'roleId', id: current.id }, item: 'privilegeId', lock: `role ${current.id} privileges` },
       ids,
     );
-    await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail: { privileges: ids.length } });
+    if (!changed(change)) return;
+    const detail = { privileges: await namedChange(ctx, 'privilege', change) };
+    await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail });
   });
   return ids;
 }
@@ -111,13 +113,15 @@ export async function setRoleMembers(ctx: Ctx, actor: Actor, appId: string, id: 
   const rows = ids.length ? await ctx.db.selectFrom('users').select('id').where('id', 'in', ids).execute() : [];
   if (rows.length !== ids.length) throw fieldError([{ field: 'userIds', rule: 'rule.userIds' }]);
   await ctx.audit.change(async () => {
-    await saveJoinList(
+    const change = await saveJoinList(
       ctx,
       { table: 'roleMembers', owner: { column: 'roleId', id: current.id }, item: 'userId', lock: roleMembersLock(current.appId) },
       ids,
       (held) => assertMayChangeMembers(ctx, actor, held, ids),
     );
-    await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail: { members: ids.length } });
+    if (!changed(change)) return;
+    const detail = { members: await namedChange(ctx, 'user', change) };
+    await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail });
   });
   return members(ctx, 'roleMembers', 'roleId', current.id);
 }

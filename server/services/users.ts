@@ -43,7 +43,7 @@ import { removedOnce } from '../db/removal';
 import { endEveryAccess, revokeAppGrants } from '../oidc/revoke';
 import { basicInfoAnswer, userAnswer } from './user-answer';
 import { keepingOnePlatformAdmin } from './last-platform-admin';
-import { roleMembersLock, saveJoinList } from './list-save';
+import { changed, namedChange, roleMembersLock, saveJoinList } from './list-save';
 import type { User } from '../../src/core/types';
 import { changesFollowRules } from '../../src/core/validation/changed-fields';
 import { ruledUserFields } from '../../src/core/validation/user';
@@ -518,7 +518,7 @@ export async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId
   const known = ids.length ? await ctx.db.selectFrom('roles').select('id').where('appId', '=', owner.id).where('id', 'in', ids).execute() : [];
   if (known.length !== ids.length) throw fieldError([{ field: 'roleIds', rule: 'rule.roleIds' }]);
   await ctx.audit.change(async () => {
-    await saveJoinList(
+    const change = await saveJoinList(
       ctx,
       {
         table: 'roleMembers',
@@ -529,13 +529,14 @@ export async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId
       },
       ids,
     );
+    if (!changed(change)) return;
     await ctx.audit.record({
       action: 'user.update',
       actor,
       target: { type: 'user', id: target.id },
       tenantId: target.tenantId,
       ip,
-      detail: { appId: owner.id, roles: ids.length },
+      detail: { appId: owner.id, roles: await namedChange(ctx, 'role', change) },
     });
   });
 }
