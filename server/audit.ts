@@ -101,9 +101,27 @@ export class AuditLog {
     return this.write(events);
   }
 
-  /** A bulk action: `event` (the action itself) and, beneath it, the events `work` records, in one change. */
-  group<T>(event: AuditEvent, work: () => Promise<T>): Promise<T> {
-    return this.change(async () => parents.run(await this.record(event), work));
+  /**
+   * A bulk action: `event` (the action itself) and, beneath it, the events `work` records, in one
+   * change. The event's row is written first (the rows beneath name it as their parent) and
+   * completed once the work is done by `outcome`: its success and detail (what was done and what
+   * was refused: a bulk action refused for everyone is no success). Followers and listeners see
+   * the completed event.
+   */
+  group<T>(event: AuditEvent, work: () => Promise<T>, outcome: (result: T) => Required<Pick<AuditEvent, 'success' | 'detail'>>): Promise<T> {
+    return this.change(async () => {
+      const at = this.now();
+      const [id] = await this.insert([event], at);
+      const result = await parents.run(id!, work);
+      const done = { ...event, ...outcome(result) };
+      await this.db
+        .updateTable('auditLog')
+        .set({ success: done.success ? 1 : 0, detail: JSON.stringify(done.detail) })
+        .where('id', '=', id!)
+        .execute();
+      await this.followed([done], at);
+      return result;
+    });
   }
 
   /** Records the events of `work` beneath the event `parentId` (an import's, recorded earlier). */
@@ -156,6 +174,13 @@ export class AuditLog {
 
   private async write(events: readonly AuditEvent[]): Promise<number[]> {
     const at = this.now();
+    const ids = await this.insert(events, at);
+    await this.followed(events, at);
+    return ids;
+  }
+
+  /** The events' rows (beneath the event being recorded now, if any); answers their ids. */
+  private async insert(events: readonly AuditEvent[], at: number): Promise<number[]> {
     const names = await this.targetNames(events);
     const parentId = parents.getStore() ?? null;
     const rows = events.map((event, index) => ({
@@ -172,7 +197,11 @@ export class AuditLog {
       success: event.success === false ? 0 : 1,
       detail: JSON.stringify(event.detail ?? {}),
     }));
-    const ids = (await this.db.insertInto('auditLog').values(rows).returning('id').execute()).map((row) => Number(row.id));
+    return (await this.db.insertInto('auditLog').values(rows).returning('id').execute()).map((row) => Number(row.id));
+  }
+
+  /** What the followers derive from the events, written now; the listeners told after the commit. */
+  private async followed(events: readonly AuditEvent[], at: number): Promise<void> {
     for (const follower of this.followers) {
       const write = await follower.derive(events, at);
       if (!write) continue;
@@ -182,6 +211,5 @@ export class AuditLog {
     afterCommit(() => {
       for (const event of events) for (const listener of this.listeners) listener(event);
     });
-    return ids;
   }
 }
