@@ -14,6 +14,7 @@ import { newId } from '../auth/secrets';
 import { assertMayGrantRows } from '../auth/grants';
 import { fieldError, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
+import { lockByName } from '../db/named-lock';
 import { manageableTenant } from '../services/tenants';
 import { Directory, DirectoryError } from './directory';
 
@@ -59,7 +60,9 @@ async function checkGroupRoles(ctx: Ctx, actor: Actor, settings: LdapSettings): 
 const secretDestinationChanged = (stored: LdapSettings, next: LdapSettings) =>
   stored.url !== next.url || stored.bindDn !== next.bindDn || stored.startTls !== next.startTls || stored.caCertificate !== next.caCertificate;
 
-/** Creates or replaces the tenant's connection (audited; the secret never in the record). */
+/** Creates or replaces the tenant's connection (audited; the secret never in the record). The
+ *  stored connection is read under the tenant's lock of it, to the end of the change: a burst of
+ *  first saves makes one connection and replaces it (an insert each answered 500 on PostgreSQL). */
 export async function saveConnection(
   ctx: Ctx,
   actor: Actor,
@@ -69,13 +72,6 @@ export async function saveConnection(
 ): Promise<LdapConnection> {
   const tenant = await manageableTenant(ctx, actor, tenantId);
   await checkGroupRoles(ctx, actor, body.settings);
-  const current = await connectionOfTenant(ctx, tenant.id);
-  if (!current && !body.bindSecret) throw fieldError([{ field: 'bindSecret', rule: 'rule.required' }]);
-  // The stored secret goes only where it was typed for: a new address, bind DN, CA or StartTLS
-  // choice needs it typed again (whoever may edit the connection was never shown it).
-  if (current && !body.bindSecret && secretDestinationChanged(settingsOf(current), body.settings)) {
-    throw fieldError([{ field: 'bindSecret', rule: 'rule.ldapSecretAgain' }]);
-  }
   const now = ctx.now();
   const changes = {
     name: body.name,
@@ -84,6 +80,14 @@ export async function saveConnection(
     ...(body.bindSecret ? { bindSecret: body.bindSecret } : {}),
   };
   const id = await ctx.audit.change(async () => {
+    await lockByName(ctx, `tenant ${tenant.id} directory connection`);
+    const current = await connectionOfTenant(ctx, tenant.id);
+    if (!current && !body.bindSecret) throw fieldError([{ field: 'bindSecret', rule: 'rule.required' }]);
+    // The stored secret goes only where it was typed for: a new address, bind DN, CA or StartTLS
+    // choice needs it typed again (whoever may edit the connection was never shown it).
+    if (current && !body.bindSecret && secretDestinationChanged(settingsOf(current), body.settings)) {
+      throw fieldError([{ field: 'bindSecret', rule: 'rule.ldapSecretAgain' }]);
+    }
     let id: string;
     if (current) {
       await updateVersioned(ctx.db, 'ldapConnections', current.id, current.version, changes, now);
