@@ -8,7 +8,7 @@ import { changeExpiredPassword, login, sendLoginCode } from '../auth/login';
 import { continueSignIn } from '../auth/login-step';
 import { safeRedirect } from '../http/redirect';
 import { issueCaptcha } from '../auth/captcha';
-import { clearSessionCookie, credentialOf } from '../auth/gate';
+import { checkCookieGetFromOwnSite, clearSessionCookie, credentialOf } from '../auth/gate';
 import { notFound } from '../http/errors';
 import { revokeAppGrants } from '../oidc/revoke';
 import { chainUrl } from '../saml/front-channel';
@@ -76,6 +76,7 @@ export const authRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     access: 'public',
     summary: 'Sign out of this session',
     handler: async ({ actor, raw }, reply) => {
+      checkCookieGetFromOwnSite(ctx, raw);
       const credential = await credentialOf(ctx, raw);
       // The SAML apps reached only through the browser are visited next, by this browser only
       // (server/saml/front-channel.ts, chain-browser.ts).
