@@ -11,7 +11,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook as Verifier } from 'standardwebhooks';
-import { ADMIN_PROOF, ok, startServer, transform, type Answer, type Client, type TestServer } from './harness';
+import { ADMIN_PROOF, lastAuditId, ok, startServer, transform, type Answer, type Client, type TestServer } from './harness';
 import { startWebhookReceiver, until, type WebhookReceiver } from './receivers';
 import { createTenant, rootTenantId } from './scim-support';
 import { openLdapSettings } from './ldap-support';
@@ -286,22 +286,13 @@ const REMOVALS: { what: string; repeatable?: true; prepare: () => Promise<Ready>
 /** The audit records of `action` about `targetId` written after the record `since`. */
 const recordsSince = (since: number, action: string, targetId: string) =>
   server.app.ctx.db.selectFrom('auditLog').select('id').where('id', '>', since).where('action', '=', action).where('targetId', '=', targetId).execute();
-const lastRecord = async () =>
-  Number(
-    (
-      await server.app.ctx.db
-        .selectFrom('auditLog')
-        .select((eb) => eb.fn.max('id').as('last'))
-        .executeTakeFirstOrThrow()
-    ).last ?? 0,
-  );
 
 describe(`a burst of ${BURST} of every other DELETE: one 200 (or 200 to all where asking again is no error), one record, one webhook event`, () => {
   for (const removal of REMOVALS) {
     test(removal.what, async () => {
       const ready = await removal.prepare();
       const callers = ready.callers ?? [admin, second];
-      const since = await lastRecord();
+      const since = await lastAuditId(server);
       const delivered = ready.event ? (await deliveriesAbout(ready.event, ready.targetId)).length : 0;
       const answers = await Promise.all(Array.from({ length: BURST }, (_, at) => ready.call(callers[at % callers.length]!)));
       const deliveries = ready.event ? (await deliveriesAbout(ready.event, ready.targetId)).slice(delivered) : undefined;
