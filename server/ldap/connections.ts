@@ -13,6 +13,7 @@ import { LDAP_STEPS } from '../../src/core/schemas/ldap';
 import { newId } from '../auth/secrets';
 import { assertMayGrantRows } from '../auth/grants';
 import { fieldError, notFound } from '../http/errors';
+import { removedOnce } from '../db/removal';
 import { updateVersioned } from '../db/versioned';
 import { manageableTenant } from '../services/tenants';
 import { Directory, DirectoryError } from './directory';
@@ -111,7 +112,7 @@ export async function saveConnection(
 export async function deleteConnection(ctx: Ctx, actor: Actor, tenantId: string, ip: string): Promise<void> {
   const row = await manageableConnection(ctx, actor, tenantId);
   await ctx.audit.change(async () => {
-    await ctx.db.deleteFrom('ldapConnections').where('id', '=', row.id).execute();
+    await removedOnce(ctx.db.deleteFrom('ldapConnections').where('id', '=', row.id).executeTakeFirst(), 'Directory connection');
     await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'ldap_connection', id: row.id }, tenantId, ip, detail: { deleted: true } });
   });
 }

@@ -13,7 +13,7 @@ import { ApiError } from '../http/errors';
 import { directoryActor } from './actor';
 import { settingsOf, type LdapConnectionRow } from './connections';
 import { Directory, DirectoryError, type DirectoryPerson } from './directory';
-import { closeAll, holdersOf } from './lookup';
+import { closeAll, holdersOf, type Holder } from './lookup';
 import { createPerson, outsideDirectory, updatePerson } from './people';
 import { Status } from '../../src/core/enums';
 
@@ -52,6 +52,26 @@ async function bindAsLinked(
   }
 }
 
+/**
+ * Tells each holding tenant's administrators that a first sign-in of `username` was refused because
+ * several directories hold it: one `ldap.sign_in_ambiguous` record per holding tenant, about its own
+ * connection, so that it is in that tenant's audit log (the failed sign-in's own record, naming every
+ * directory, belongs to no tenant yet and only the platform's administrators read it). A record
+ * names the tenant's own connection and how many other directories hold the name, never another
+ * tenant's connection or tenant.
+ */
+async function recordAmbiguity(ctx: Ctx, holders: Holder[], username: string, ip: string): Promise<void> {
+  const events = holders.map(({ row, entries }) => ({
+    action: 'ldap.sign_in_ambiguous' as const,
+    target: { type: 'ldap_connection', id: row.id, name: row.name },
+    tenantId: row.tenantId,
+    ip,
+    success: false,
+    detail: { username, entries: entries.length, otherDirectories: holders.length - 1 },
+  }));
+  await ctx.audit.change(() => ctx.audit.recordAll(events));
+}
+
 /** A name nobody here has: the one directory that holds it checks the password, and the person is
  *  created in its tenant (server/ldap/lookup.ts). Held by several, the password goes to none. */
 async function signInNew(ctx: Ctx, username: string, password: string, ip: string): Promise<DirectoryVerdict> {
@@ -63,6 +83,7 @@ async function signInNew(ctx: Ctx, username: string, password: string, ip: strin
       // For administrators to resolve: a synchronisation by the right tenant creates the person,
       // whose own directory then decides.
       const directories = holders.map(({ row }) => ({ connection: row.name, tenantId: row.tenantId }));
+      await recordAmbiguity(ctx, holders, username, ip);
       return { kind: 'refused', reason: 'several directories hold this name', audit: { reason: 'directory_ambiguous', directories } };
     }
     const { row, directory, entries } = holder!;

@@ -27,6 +27,7 @@ import { sendProviderLogoutsThroughOutbox } from './backchannel';
 import { DPOP_ALGORITHMS } from './dpop';
 import { spendCodeOnFailedExchange } from './spent-codes';
 import { maySignIn, PERSON_COLUMNS, takePersonReadAhead } from './read-ahead';
+import { isEmailVerified } from '../auth/verified-email';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -55,7 +56,7 @@ function accountFinder(ctx: Ctx) {
           sub: user.id,
           preferred_username: user.username,
           name: user.realName,
-          ...(user.email ? { email: user.email } : {}),
+          ...(user.email ? { email: user.email, email_verified: isEmailVerified(user) } : {}),
           ...(user.mobilePhone ? { phone_number: user.mobilePhone } : {}),
           ...(user.avatar ? { picture: user.avatar } : {}),
           ...(scopes.has('roles') && clientId ? await rolesClaims(ctx.db, user.id, clientId) : {}),
@@ -104,7 +105,7 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
     claims: {
       openid: ['sub'],
       profile: ['name', 'preferred_username', 'picture'],
-      email: ['email'],
+      email: ['email', 'email_verified'],
       phone: ['phone_number'],
       ...APP_SCOPES,
     },

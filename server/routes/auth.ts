@@ -149,14 +149,16 @@ export const authRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     handler: async ({ actor, raw }) => {
       const revoked = await ctx.audit.change(async () => {
         const revoked = await ctx.sessions.revokeUser(actor.id, actor.sessionId);
-        await endPendingSignIns(ctx.db, actor.id);
+        const pendingSignIns = await endPendingSignIns(ctx.db, actor.id);
+        // Nothing ended (no other session): no event, no record (as signOutEverywhere).
+        if (revoked + pendingSignIns === 0) return 0;
         await ctx.audit.record({
           action: 'session.revoke',
           actor,
           target: { type: 'user', id: actor.id },
           tenantId: actor.user.tenantId,
           ip: raw.ip,
-          detail: { others: revoked },
+          detail: { others: revoked, pendingSignIns },
         });
         return revoked;
       });

@@ -11,6 +11,7 @@ import { existingAccountOf } from '../auth/third-party';
 import { newId } from '../auth/secrets';
 import { fieldError, notFound } from '../http/errors';
 import { isUniqueViolation } from '../db/errors';
+import { removedOnce } from '../db/removal';
 import { checkIcon, configWithIcon, iconOf } from '../idp/provider-config';
 
 type IdpRow = Pick<IdpTable, 'code' | 'name' | 'type' | 'config' | 'enabled'>;
@@ -95,8 +96,7 @@ export async function updateIdp(ctx: Ctx, actor: Actor, code: string, body: v.In
 
 export async function deleteIdp(ctx: Ctx, actor: Actor, code: string, ip: string): Promise<void> {
   await ctx.audit.change(async () => {
-    const deleted = await ctx.db.deleteFrom('idps').where('code', '=', code).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) throw notFound('Identity provider');
+    await removedOnce(ctx.db.deleteFrom('idps').where('code', '=', code).executeTakeFirst(), 'Identity provider');
     await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: code }, ip, detail: { deleted: true } });
   });
 }

@@ -8,8 +8,9 @@
 // The design (docs/ldap.md, "What a directory vouches for"; server/ldap/lookup.ts): every directory
 // is first asked, at once and by its own reader account, whether it holds an entry of exactly the
 // typed name; only a name held by exactly one directory has its password sent, there. A name held
-// by several is refused like a wrong password and audited as directory_ambiguous, until the right
-// tenant's synchronisation creates the person. A directory that does not answer within the bound
+// by several is refused like a wrong password and audited as directory_ambiguous (for the platform)
+// and as ldap.sign_in_ambiguous in each holding tenant's own audit log, until the right tenant's
+// synchronisation creates the person. A directory that does not answer within the bound
 // is left out (and left out of the next sign-ins for a while).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -141,6 +142,23 @@ test("a person signing in for the first time does not hand their password to ano
     const ambiguous = failures.body.data.list.find((row) => row.detail.username === 'nora');
     assert.equal(ambiguous?.detail.reason, 'directory_ambiguous', JSON.stringify(failures.body.data.list.slice(0, 3)));
     assert.deepEqual(ambiguous?.detail.directories?.map((row) => row.tenantId).sort(), [rogue.tenantId, victim.tenantId].sort());
+    // Each holding tenant's administrators read it in their own audit log, about their own
+    // connection: the victim's learn to synchronise; neither learns the other tenant's connection.
+    for (const [holder, connection, other] of [
+      [victim, 'victim-corp', rogue],
+      [rogue, 'rogue', victim],
+    ] as const) {
+      const seen = await holder.administrator.get<{ list: { tenantId: string; targetName: string; success: boolean; detail: Record<string, unknown> }[] }>(
+        '/api/audit?action=ldap.sign_in_ambiguous',
+      );
+      assert.equal(seen.status, 200, JSON.stringify(seen.body));
+      assert.deepEqual(
+        seen.body.data.list.map(({ tenantId, targetName, success, detail }) => ({ tenantId, targetName, success, detail })),
+        [{ tenantId: holder.tenantId, targetName: connection, success: false, detail: { username: 'nora', entries: 1, otherDirectories: 1 } }],
+        `what ${connection}'s tenant administrator reads`,
+      );
+      assert.ok(!JSON.stringify(seen.body).includes(other.tenantId), "another tenant's id in a tenant administrator's audit log");
+    }
     // The victim tenant's synchronisation makes nora theirs: from then on her own directory decides.
     const synced = await victim.administrator.post(`/api/tenants/${victim.tenantId}/ldap/sync`);
     assert.equal(synced.status, 200, JSON.stringify(synced.body));

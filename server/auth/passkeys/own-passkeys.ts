@@ -9,6 +9,7 @@ import type { PasskeyTable } from '../../db/tables';
 import type { passkeyAddBody, passkeyCreationOptions, passkeyInfo } from '../../../src/core/schemas/passkeys';
 import { ApiError, notFound } from '../../http/errors';
 import { isUniqueViolation } from '../../db/errors';
+import { removedOnce } from '../../db/removal';
 import { recheck, type RecheckProof } from '../recheck';
 import { dropCodesWithLastFactor } from '../strong-factor';
 import { newId } from '../secrets';
@@ -142,7 +143,7 @@ export async function deletePasskey(ctx: Ctx, actor: Actor, id: string, proof: R
   const row = await ownPasskey(ctx, actor, id);
   await recheck(ctx, actor, proof, ip);
   await ctx.audit.change(async () => {
-    await ctx.db.deleteFrom('passkeys').where('id', '=', id).where('userId', '=', actor.id).execute();
+    await removedOnce(ctx.db.deleteFrom('passkeys').where('id', '=', id).where('userId', '=', actor.id).executeTakeFirst(), 'Passkey');
     await ctx.audit.record({ action: 'passkey.delete', actor, target: { type: 'passkey', id }, tenantId: actor.user.tenantId, ip, detail: { name: row.name } });
     await dropCodesWithLastFactor(ctx, actor, 'passkey', ip);
   });
