@@ -378,19 +378,20 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, changed:
   await assertContactsFree(ctx, contacts, target.id);
   await requestContactChanges(ctx, target, pending);
   const saved = await ctx.audit.change(async () => {
-    const saved = await saveVersioned(ctx, ctx.db, target.id, body.version, {
+    const changes = {
       realName: body.realName,
       ...(body.avatar !== undefined ? { avatar: blankToNull(body.avatar) } : {}),
       ...contacts,
       ...(body.description !== undefined ? { description: blankToNull(body.description) } : {}),
-    });
+    };
+    const saved = await saveVersioned(ctx, ctx.db, target.id, body.version, changes);
     await ctx.audit.record({
       action: 'user.update',
       actor,
       target: { type: 'user', id: target.id },
       tenantId: target.tenantId,
       ip,
-      detail: { basicInfo: true, pending: Object.keys(pending) },
+      detail: { basicInfo: true, ...changeDetail(changedFields(target, saved, Object.keys(changes))), pending: Object.keys(pending) },
     });
     return saved;
   });
