@@ -5,6 +5,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Locator, Page } from 'playwright-core';
 import { ADMIN, freePort, launchBrowser, openPage, startServer } from './harness';
 
 const hostPort = await freePort();
@@ -110,7 +111,16 @@ test('an api-base changed after the sign-in does not carry the token to the new 
   }
 });
 
-test('token mode: the audit log’s Export CSV downloads the log with the session, not a refusal', async () => {
+/** The first line of the file a click on `link` downloads. */
+async function downloadedHeader(page: Page, link: Locator): Promise<string> {
+  const download = page.waitForEvent('download');
+  await link.click();
+  let text = '';
+  for await (const chunk of await (await download).createReadStream()) text += String(chunk);
+  return text.replace(/^\uFEFF/, '').split('\r\n')[0] ?? '';
+}
+
+test('token mode: the audit log’s Export CSV downloads the log with the session, not a refusal; so does the user list’s Export', async () => {
   const { page, context } = await openPage(browser, { expectedFailures: [/.*/] });
   try {
     await page.goto(`${host}/console.html`);
@@ -119,9 +129,12 @@ test('token mode: the audit log’s Export CSV downloads the log with the sessio
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: 'Audit log' }).first().click();
     const exported = page.waitForRequest((request) => request.url().includes('/api/audit/export'));
-    await page.getByRole('link', { name: 'Export CSV' }).click();
+    const header = downloadedHeader(page, page.getByRole('link', { name: 'Export CSV' }));
     const response = await (await exported).response();
     assert.equal(response?.status(), 200, `the export answered ${response?.status()}: ${await response?.text().catch(() => '')}`);
+    assert.match(await header, /^time,actor,event,/, 'the file saved is the log');
+    await page.getByRole('link', { name: 'Users' }).first().click();
+    assert.match(await downloadedHeader(page, page.getByRole('link', { name: 'Export', exact: true })), /^username,realName,/);
   } finally {
     await context.close();
   }

@@ -26,7 +26,10 @@ function ShownCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) 
   const { copy, manual } = useCopy();
   const text = codes.join('\n');
   const download = () =>
-    saveFile(new Blob([`${t('account:recovery.fileHeader', { username })}\n\n${text}\n`], { type: 'text/plain;charset=utf-8' }), `recovery-codes-${username}.txt`);
+    saveFile(
+      new Blob([`${t('account:recovery.fileHeader', { username })}\n\n${text}\n`], { type: 'text/plain;charset=utf-8' }),
+      `recovery-codes-${username}.txt`,
+    );
   return (
     <div className={styles.steps}>
       <ol ref={list} className={styles.codes} aria-label={t('account:recovery.listLabel')}>

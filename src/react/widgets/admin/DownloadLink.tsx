@@ -10,7 +10,10 @@ export function DownloadLink({ href, fileName, fetchFile, children }: { href: st
   const download = (event: MouseEvent) => {
     event.preventDefault();
     // A failure was reported by the HTTP client already.
-    fetchFile().then((file) => saveFile(file, fileName), () => undefined);
+    fetchFile().then(
+      (file) => saveFile(file, fileName),
+      () => undefined,
+    );
   };
   return (
     <a className={ui.button.secondary} href={href} download={fileName} onClick={download}>
