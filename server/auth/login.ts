@@ -269,7 +269,8 @@ async function attempt(
     const directory = await directoryFirstFactor(ctx, body.username, body.directoryPassword, user, lookUpUnknown, client.ip);
     if (directory.kind === 'unreachable') {
       // No wrong password: the attempt does not count toward a lockout.
-      if (directory.audit) await ctx.audit.standalone({ action: 'login.failure', ip: client.ip, detail: { username: body.username, ...directory.audit }, success: false });
+      if (directory.audit)
+        await ctx.audit.standalone({ action: 'login.failure', ip: client.ip, detail: { username: body.username, ...directory.audit }, success: false });
       throw new ApiError(503, directory.message);
     }
     if (directory.kind === 'refused') return fail(LOGIN_FAILED, directory.audit ?? { reason: 'directory', detail: directory.reason });
