@@ -1,11 +1,12 @@
 // Which directories hold a sign-in name nobody here has yet (server/ldap/sign-in.ts): every enabled
-// connection the platform administrator allowed for first sign-ins is asked at once, by a search with its own service account (never the person's
-// password), each within a short bound. A directory's owner can put any entry in it, so a directory
-// earns the password only by showing an entry of exactly the typed name, and only when no other
-// directory shows one too (the caller decides that from the answer). A directory that does not
-// answer within the bound is left out of the sign-in, and left out of the next ones for a while, so
-// a silent directory of one tenant neither holds every tenant's first sign-ins nor makes an unknown
-// name answer slower than a known one. Those left out are answered too: the name may be theirs.
+// connection the platform administrator allowed for first sign-ins is asked at once, by a search
+// with its own service account (never the person's password), each within a short bound. A
+// directory's owner can put any entry in it, so a directory earns the password only by showing an
+// entry of exactly the typed name, and only when no other directory shows one too (the caller
+// decides that from the answer). A directory that does not answer within the bound is left out of
+// the sign-in, and left out of the next ones for a while, so a silent directory neither holds every
+// first sign-in nor makes an unknown name answer slower than a known one. The answer names those
+// left out too: the name may be theirs.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Ctx } from '../context';
 import { settingsOf, type LdapConnectionRow } from './connections';
