@@ -2,7 +2,8 @@
 // the bind secret is write-only like an identity provider's client secret (server/services/idps.ts):
 // stored, never answered, an empty one keeps the stored secret. Mapping groups to roles is granting
 // those roles: the caller must be allowed to grant them (server/auth/grants.ts), since every later
-// synchronisation hands them out in the caller's stead.
+// synchronisation hands them out in the caller's stead. Whether the connection is asked at first
+// sign-ins is the platform administrator's choice alone (firstSignInOf).
 import type * as v from 'valibot';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
@@ -11,7 +12,7 @@ import type { Actor } from '../auth/actor';
 import type { LdapConnection, LdapSettings, LdapTestAnswer, ldapConnectionBody } from '../../src/core/schemas/ldap';
 import { LDAP_STEPS } from '../../src/core/schemas/ldap';
 import { newId } from '../auth/secrets';
-import { assertMayGrantRows } from '../auth/grants';
+import { assertMayAllowFirstSignIns, assertMayGrantRows } from '../auth/grants';
 import { fieldError, notFound } from '../http/errors';
 import { removedOnce } from '../db/removal';
 import { updateVersioned } from '../db/versioned';
@@ -27,6 +28,7 @@ const toConnection = (row: LdapConnectionRow): LdapConnection => ({
   tenantId: row.tenantId,
   name: row.name,
   enabled: row.enabled === 1,
+  firstSignIn: row.firstSignIn === 1,
   settings: settingsOf(row),
   hasBindSecret: row.bindSecret !== '',
   lastSyncAt: row.lastSyncAt,
@@ -57,8 +59,22 @@ async function checkGroupRoles(ctx: Ctx, actor: Actor, settings: LdapSettings): 
   await assertMayGrantRows(ctx, actor, 'roles', ids);
 }
 
-const secretDestinationChanged = (stored: LdapSettings, next: LdapSettings) =>
-  stored.url !== next.url || stored.bindDn !== next.bindDn || stored.startTls !== next.startTls || stored.caCertificate !== next.caCertificate;
+/** Another directory may answer: a new address, or a new way of telling it is the one. */
+const directoryMoved = (stored: LdapSettings, next: LdapSettings) =>
+  stored.url !== next.url || stored.startTls !== next.startTls || stored.caCertificate !== next.caCertificate;
+
+const secretDestinationChanged = (stored: LdapSettings, next: LdapSettings) => directoryMoved(stored, next) || stored.bindDn !== next.bindDn;
+
+/** Whether the saved connection is asked at first sign-ins: left out of the body, the stored choice
+ *  stays (off for a new connection); a change is the platform administrator's (403 for anyone
+ *  else). A save by anyone else that moves the connection to another directory switches it off: the
+ *  platform allowed the directory it saw, not whichever one the connection points at next. */
+function firstSignInOf(actor: Actor, current: LdapConnectionRow | undefined, body: v.InferOutput<typeof ldapConnectionBody>): boolean {
+  const stored = current?.firstSignIn === 1;
+  if (body.firstSignIn !== undefined && body.firstSignIn !== stored) assertMayAllowFirstSignIns(actor);
+  const moved = current !== undefined && directoryMoved(settingsOf(current), body.settings);
+  return (body.firstSignIn ?? stored) && (actor.platformAdmin || !moved);
+}
 
 /** Creates or replaces the tenant's connection (audited; the secret never in the record). */
 export async function saveConnection(
@@ -77,10 +93,12 @@ export async function saveConnection(
   if (current && !body.bindSecret && secretDestinationChanged(settingsOf(current), body.settings)) {
     throw fieldError([{ field: 'bindSecret', rule: 'rule.ldapSecretAgain' }]);
   }
+  const firstSignIn = firstSignInOf(actor, current, body);
   const now = ctx.now();
   const changes = {
     name: body.name,
     enabled: body.enabled ? 1 : 0,
+    firstSignIn: firstSignIn ? 1 : 0,
     settings: JSON.stringify(body.settings),
     ...(body.bindSecret ? { bindSecret: body.bindSecret } : {}),
   };
@@ -102,7 +120,7 @@ export async function saveConnection(
       target: { type: 'ldap_connection', id },
       tenantId: tenant.id,
       ip,
-      detail: { name: body.name, url: body.settings.url, enabled: body.enabled, ...(body.bindSecret ? { bindSecret: 'changed' } : {}) },
+      detail: { name: body.name, url: body.settings.url, enabled: body.enabled, firstSignIn, ...(body.bindSecret ? { bindSecret: 'changed' } : {}) },
     });
     return id;
   });

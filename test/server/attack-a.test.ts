@@ -786,19 +786,23 @@ describe('LDAP first sign-in while a directory cannot be asked', () => {
     const rogue = await createTenant(admin, `Rogue_Dir_${++serial}`);
     const victim = await createTenant(admin, `Victim_Dir_${serial}`);
     const rogueBoss = await tenantAdministrator(rogue.id);
-    const save = (client: Client, tenantId: string, url: string, baseDn: string, enabled = true) =>
+    const save = (client: Client, tenantId: string, url: string, baseDn: string, enabled = true, firstSignIn?: boolean) =>
       ok(
         client.put(`/api/tenants/${tenantId}/ldap`, {
           name: `dir-${tenantId.slice(0, 8)}`,
           enabled,
+          ...(firstSignIn === undefined ? {} : { firstSignIn }),
           settings: openLdapSettings(url, '', { startTls: false, baseDn }),
           bindSecret: READER.secret,
         }),
       );
     try {
       await save(rogueBoss, rogue.id, `ldap://127.0.0.1:${relay.port}`, ROGUE);
+      // The platform administrator lets both directories take part in first sign-ins (one it did
+      // not allow is not asked at all), the rogue tenant's among them.
+      await save(admin, rogue.id, `ldap://127.0.0.1:${relay.port}`, ROGUE, true, true);
       // The victim tenant's directory (which holds nadia) is down for maintenance right now.
-      await save(admin, victim.id, `ldap://127.0.0.1:${await closedPort()}`, `ou=people,${SUFFIX}`);
+      await save(admin, victim.id, `ldap://127.0.0.1:${await closedPort()}`, `ou=people,${SUFFIX}`, true, true);
       const answer = await server.client().login('nadia', 'Nadia-Own-Pass-1', { directoryPassword: 'Nadia-Own-Pass-1' });
       assert.equal(
         relay.sent().includes(Buffer.from('Nadia-Own-Pass-1')),
