@@ -14,7 +14,7 @@ import { recheck, type RecheckProof } from '../recheck';
 import { dropCodesWithLastFactor } from '../strong-factor';
 import { newId } from '../secrets';
 import { issueChallenge } from './challenges';
-import { verifyRegistration } from './ceremony';
+import { passkeyAlgorithms, verifyRegistration } from './ceremony';
 import { relyingParty } from './relying-party';
 import { webauthnLibrary } from './library';
 
@@ -63,6 +63,7 @@ export async function registrationOptions(ctx: Ctx, actor: Actor, password: stri
     attestationType: 'none',
     excludeCredentials: existing.map((row) => ({ id: row.credentialId, transports: JSON.parse(row.transports) as string[] })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    supportedAlgorithmIDs: passkeyAlgorithms,
   });
 }
 
