@@ -16,6 +16,7 @@ import { assertMayAllowFirstSignIns, assertMayGrantRows } from '../auth/grants';
 import { fieldError, notFound } from '../http/errors';
 import { removedOnce } from '../db/removal';
 import { updateVersioned } from '../db/versioned';
+import { lockByName } from '../db/named-lock';
 import { manageableTenant } from '../services/tenants';
 import { Directory, DirectoryError } from './directory';
 
@@ -76,7 +77,9 @@ function firstSignInOf(actor: Actor, current: LdapConnectionRow | undefined, bod
   return (body.firstSignIn ?? stored) && (actor.platformAdmin || !moved);
 }
 
-/** Creates or replaces the tenant's connection (audited; the secret never in the record). */
+/** Creates or replaces the tenant's connection (audited; the secret never in the record). The
+ *  stored connection is read under the tenant's lock of it, to the end of the change: a burst of
+ *  first saves makes one connection and replaces it (an insert each answered 500 on PostgreSQL). */
 export async function saveConnection(
   ctx: Ctx,
   actor: Actor,
@@ -86,23 +89,24 @@ export async function saveConnection(
 ): Promise<LdapConnection> {
   const tenant = await manageableTenant(ctx, actor, tenantId);
   await checkGroupRoles(ctx, actor, body.settings);
-  const current = await connectionOfTenant(ctx, tenant.id);
-  if (!current && !body.bindSecret) throw fieldError([{ field: 'bindSecret', rule: 'rule.required' }]);
-  // The stored secret goes only where it was typed for: a new address, bind DN, CA or StartTLS
-  // choice needs it typed again (whoever may edit the connection was never shown it).
-  if (current && !body.bindSecret && secretDestinationChanged(settingsOf(current), body.settings)) {
-    throw fieldError([{ field: 'bindSecret', rule: 'rule.ldapSecretAgain' }]);
-  }
-  const firstSignIn = firstSignInOf(actor, current, body);
   const now = ctx.now();
-  const changes = {
-    name: body.name,
-    enabled: body.enabled ? 1 : 0,
-    firstSignIn: firstSignIn ? 1 : 0,
-    settings: JSON.stringify(body.settings),
-    ...(body.bindSecret ? { bindSecret: body.bindSecret } : {}),
-  };
   const id = await ctx.audit.change(async () => {
+    await lockByName(ctx, `tenant ${tenant.id} directory connection`);
+    const current = await connectionOfTenant(ctx, tenant.id);
+    if (!current && !body.bindSecret) throw fieldError([{ field: 'bindSecret', rule: 'rule.required' }]);
+    // The stored secret goes only where it was typed for: a new address, bind DN, CA or StartTLS
+    // choice needs it typed again (whoever may edit the connection was never shown it).
+    if (current && !body.bindSecret && secretDestinationChanged(settingsOf(current), body.settings)) {
+      throw fieldError([{ field: 'bindSecret', rule: 'rule.ldapSecretAgain' }]);
+    }
+    const firstSignIn = firstSignInOf(actor, current, body);
+    const changes = {
+      name: body.name,
+      enabled: body.enabled ? 1 : 0,
+      firstSignIn: firstSignIn ? 1 : 0,
+      settings: JSON.stringify(body.settings),
+      ...(body.bindSecret ? { bindSecret: body.bindSecret } : {}),
+    };
     let id: string;
     if (current) {
       await updateVersioned(ctx.db, 'ldapConnections', current.id, current.version, changes, now);

@@ -43,6 +43,7 @@ import { removedOnce } from '../db/removal';
 import { endEveryAccess, revokeAppGrants } from '../oidc/revoke';
 import { basicInfoAnswer, userAnswer } from './user-answer';
 import { keepingOnePlatformAdmin } from './last-platform-admin';
+import { changed, namedChange, roleMembersLock, saveJoinList } from './list-save';
 import type { User } from '../../src/core/types';
 import { changesFollowRules } from '../../src/core/validation/changed-fields';
 import { ruledUserFields } from '../../src/core/validation/user';
@@ -518,23 +519,25 @@ export async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId
   const known = ids.length ? await ctx.db.selectFrom('roles').select('id').where('appId', '=', owner.id).where('id', 'in', ids).execute() : [];
   if (known.length !== ids.length) throw fieldError([{ field: 'roleIds', rule: 'rule.roleIds' }]);
   await ctx.audit.change(async () => {
-    await ctx.db
-      .deleteFrom('roleMembers')
-      .where('userId', '=', target.id)
-      .where((eb) => eb('roleId', 'in', eb.selectFrom('roles').select('roles.id').where('roles.appId', '=', owner.id)))
-      .execute();
-    if (ids.length)
-      await ctx.db
-        .insertInto('roleMembers')
-        .values(ids.map((roleId) => ({ roleId, userId: target.id })))
-        .execute();
+    const change = await saveJoinList(
+      ctx,
+      {
+        table: 'roleMembers',
+        owner: { column: 'userId', id: target.id },
+        item: 'roleId',
+        among: ctx.db.selectFrom('roles').select('roles.id').where('roles.appId', '=', owner.id),
+        lock: roleMembersLock(owner.id),
+      },
+      ids,
+    );
+    if (!changed(change)) return;
     await ctx.audit.record({
       action: 'user.update',
       actor,
       target: { type: 'user', id: target.id },
       tenantId: target.tenantId,
       ip,
-      detail: { appId: owner.id, roles: ids.length },
+      detail: { appId: owner.id, roles: await namedChange(ctx, 'role', change) },
     });
   });
 }
