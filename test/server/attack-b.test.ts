@@ -1,13 +1,11 @@
 // An outside attacker against the browser-facing protocols: the OpenID Connect consent page, the
 // SAML sign-in page, sign-in steps and redirects, driven over HTTP as a hostile page or a second
 // browser would. Every test asserts the secure behaviour, so a test that fails shows a fault.
-import { after, before, describe, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
-import svgCaptcha from 'svg-captcha';
 import { startServer, signedInPerson, transform, type Client, type TestServer } from './harness';
 import { RelyingParty } from './oidc-rp';
-import { setLogin } from './sign-in-support';
 import { oidcDb } from '../../server/oidc/tables';
 
 let server: TestServer;
@@ -68,78 +66,6 @@ test('holds: a trusted app: the victim merely opening the attacker’s consent l
   const details = await victim.browser.get<{ trusted: boolean }>(`/api/sso/interactions/${started.uid}`);
   if (details.status === 200 && details.body.data.trusted) await victim.browser.post(`/api/sso/interactions/${started.uid}`, { allow: true });
   assert.notEqual(await attackerResumes(trusted, started), victim.user.id, 'the attacker’s browser was handed a code for the victim’s account');
-});
-
-/** A captcha reader any attacker can write: svg-captcha draws each character as its font's glyph
- *  outline, moved into place and its points jittered by at most 0.1 px, so the outline's shape
- *  (its path commands, relative to its first point) names the character. The font and size are
- *  the library's own (public), the reading order is left to right. */
-function readCaptcha(svg: string): string {
-  type Command = { type: string; points: number[] };
-  const commands = (d: string): Command[] =>
-    [...d.matchAll(/([MLQCZ])([^MLQCZ]*)/g)].map((m) => ({ type: m[1]!, points: (m[2]!.match(/-?\d*\.?\d+(?:e-?\d+)?/g) ?? []).map(Number) }));
-  const relative = (path: Command[]): Command[] => {
-    const [x, y] = path[0]!.points;
-    return path.map((command) => ({ type: command.type, points: command.points.map((value, at) => value - (at % 2 ? y! : x!)) }));
-  };
-  const distance = (a: Command[], b: Command[]) =>
-    a.length !== b.length || a.some((command, at) => command.type !== b[at]!.type || command.points.length !== b[at]!.points.length)
-      ? Infinity
-      : a.reduce((sum, command, at) => sum + command.points.reduce((part, value, index) => part + Math.abs(value - b[at]!.points[index]!), 0), 0);
-  const { font, fontSize } = (
-    svgCaptcha as unknown as {
-      options: { font: { charToGlyph(ch: string): { getPath(x: number, y: number, size: number): { toPathData(): string } } }; fontSize: number };
-    }
-  ).options;
-  const glyphs = [...'0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((ch) => ({
-    ch,
-    shape: relative(commands(font.charToGlyph(ch).getPath(0, 0, fontSize).toPathData())),
-  }));
-  return [...svg.matchAll(/<path fill="[^"]*" d="([^"]+)"\/>/g)]
-    .map((match) => commands(match[1]!))
-    .sort((a, b) => a[0]!.points[0]! - b[0]!.points[0]!)
-    .map((path) => {
-      const shape = relative(path);
-      return glyphs.reduce((best, glyph) => (distance(shape, glyph.shape) < distance(shape, best.shape) ? glyph : best)).ch;
-    })
-    .join('');
-}
-
-test('the sign-in captcha is not read by a program: a script reading the SVG’s glyph outlines does not pass it', async () => {
-  await setLogin(admin, { captchaEnabled: true, captchaKind: 'NUMBER_LETTER', captchaLength: 6 });
-  try {
-    const username = `captcha-${++serial}`;
-    const created = await admin.post('/api/user', { username, realName: `captcha_${serial}`, password: transform('Secret123') });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    let passed = 0;
-    for (let round = 0; round < 5; round += 1) {
-      const bot = server.client();
-      const image = await bot.raw('GET', '/api/captcha/image/display');
-      assert.equal(image.status, 200);
-      const answer = await bot.login(username, 'Secret123', { captcha: readCaptcha(await image.text()) });
-      if (answer.body.data?.loginSuccess === true) passed += 1;
-    }
-    assert.ok(passed <= 1, `a program passed ${passed} of 5 captchas`);
-  } finally {
-    await setLogin(admin, { captchaEnabled: false });
-  }
-});
-
-describe('prompt=none from a browser signed in to the console (silent sign-in, as oidc-client-ts signinSilent asks)', () => {
-  test('a trusted app gets a code, not login_required, on the first request of that browser', async () => {
-    const trusted = await RelyingParty.register(server, admin, 'AttackSilent', 'http://127.0.0.1:9/silent');
-    assert.equal((await admin.put(`/api/apps/${trusted.appId}/oidc-client`, { trusted: true })).status, 200);
-    const { browser } = await person();
-    const { url } = await trusted.follow(browser, (await trusted.authorization('openid', { prompt: 'none' })).url);
-    assert.equal(url.searchParams.get('error'), null, `the app was told ${url.searchParams.get('error')}: ${url.searchParams.get('error_description')}`);
-    assert.ok(url.searchParams.get('code'));
-  });
-
-  test('an app the person never allowed is told consent_required (the person is signed in), not login_required', async () => {
-    const { browser } = await person();
-    const { url } = await wiki.follow(browser, (await wiki.authorization('openid', { prompt: 'none' })).url);
-    assert.equal(url.searchParams.get('error'), 'consent_required', url.href);
-  });
 });
 
 test('a hostile page sending the browser to /api/cas/logout (a cross-site link or redirect) ends neither the console session nor the person’s app grants', async () => {
