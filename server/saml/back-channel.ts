@@ -2,8 +2,8 @@
 // app without a browser. The LogoutRequests queued when a person's sessions end (sessions.ts) are
 // signed here, posted by the outbox worker (server/channels/outbox.ts) to the app's registered SOAP
 // service through the outbound address guard, without waiting on each post, and retried with a
-// growing wait like the OpenID Connect logout tokens (server/oidc/backchannel.ts). Each request sent (delivered, or given up
-// after the last attempt) is recorded in the audit log.
+// growing wait like the OpenID Connect logout tokens (server/oidc/backchannel.ts). Each request
+// sent (delivered, or given up after the last attempt) is recorded in the audit log.
 import type { Ctx } from '../context';
 import { outboundFetch, outboundPolicy } from '../http/outbound-address';
 import { backoffMs, CLAIM_LEASE_MS, LOGOUT_ATTEMPTS, logoutDispatcher } from '../oidc/backchannel';

@@ -38,8 +38,7 @@ async function due(ctx: Ctx, noSlot: NoSlot) {
   if (noSlot.owners.includes(PLATFORM)) query = query.where('webhooks.tenantId', 'is not', null);
   if (noSlot.othersFull) query = query.where('webhooks.tenantId', 'is', null);
   // A full tenant's subtree: the paths under its own.
-  for (const tenant of fullTenants)
-    query = query.where((eb) => eb.or([eb('webhooks.tenantId', 'is', null), eb('tenants.path', 'not like', `/${tenant}/%`)]));
+  for (const tenant of fullTenants) query = query.where((eb) => eb.or([eb('webhooks.tenantId', 'is', null), eb('tenants.path', 'not like', `/${tenant}/%`)]));
   const rows = await query.orderBy('webhookDeliveries.createdAt').orderBy('webhookDeliveries.id').limit(LOOKAHEAD).execute();
   return rows.map((row) => ({ id: row.id, key: row.webhookId, owner: row.path ? topLevelOf(row.path) : (row.tenantId ?? PLATFORM) }));
 }

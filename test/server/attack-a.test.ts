@@ -382,9 +382,7 @@ describe('the outbox lanes: one tenant cannot hold up what others wait for', () 
       await until(() => tarpit.held.length >= 1, 'a logout token reaches the hanging receiver');
       const browser = await signedIn(victim, 'victim-logout');
       assert.equal((await browser.get('/api/cas/logout')).status, 200);
-      const got = await until(() => receiver.posts.find((post) => post.path === victimPath), "the victim app's logout token", 4_000).catch(
-        () => undefined,
-      );
+      const got = await until(() => receiver.posts.find((post) => post.path === victimPath), "the victim app's logout token", 4_000).catch(() => undefined);
       assert.ok(
         got,
         `the victim app got no logout token within 4 s: its person's sign-out waits behind the hanging app's receivers (${tarpit.held.length} posts held, 5 s each, one after the other)`,
