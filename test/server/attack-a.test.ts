@@ -14,7 +14,10 @@ import { useRecoveryCode } from '../../server/auth/recovery-codes';
 import { rotateClientSecret, storedClientSecret } from '../../server/oidc/clients';
 import { oidcDb } from '../../server/oidc/tables';
 import { connect, createServer as createTcpServer, type Socket } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { startWebhookReceiver, until, type WebhookReceiver } from './receivers';
 
 const BURST = 8;
 const RP_ID = 'localhost';
@@ -263,6 +266,171 @@ async function tenantAdministrator(tenantId: string): Promise<Client> {
   return client;
 }
 const PASSWORD = 'Attack-pass-1';
+
+/** An SMTP relay that takes `delayMs` to accept each mail (as a real relay does, with its checks),
+ *  keeping the recipients of each mail in the order they arrived. */
+async function startSlowSmtp(delayMs: number) {
+  const arrived: string[][] = [];
+  const relay = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      stream.resume();
+      stream.on('end', () =>
+        setTimeout(() => {
+          arrived.push(session.envelope.rcptTo.map((rcpt) => rcpt.address));
+          callback();
+        }, delayMs),
+      );
+    },
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (relay.server.address() as AddressInfo).port,
+    arrived,
+    stop: () => new Promise<void>((resolve) => relay.close(() => resolve())),
+  };
+}
+
+/** A receiver that takes each post and never answers (until stopped). */
+async function startTarpit() {
+  const held: ServerResponse[] = [];
+  const tarpit = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    held.push(res);
+  });
+  await new Promise<void>((resolve) => tarpit.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(tarpit.address() as AddressInfo).port}`,
+    held,
+    async stop() {
+      for (const res of held) res.destroy();
+      tarpit.closeAllConnections();
+      await new Promise((resolve) => tarpit.close(resolve));
+    },
+  };
+}
+
+describe('the outbox lanes: one tenant cannot hold up what others wait for', () => {
+  test("a tenant administrator's bulk e-mail through the platform's channel does not queue another tenant's password-reset code behind all of it", async () => {
+    const relay = await startSlowSmtp(40);
+    const channel = await ok(
+      admin.post<{ id: string }>('/api/channels', {
+        name: `Bulk relay ${++serial}`,
+        serviceType: 'EMAIL',
+        vendor: 'smtp',
+        config: { host: '127.0.0.1', port: String(relay.port), security: 'none', from: 'iam@example.com' },
+      }),
+    );
+    try {
+      const tenant = await createTenant(admin, `Bulk_Sender_${serial}`);
+      const boss = await tenantAdministrator(tenant.id);
+      for (let at = 0; at < 4; at++) {
+        await ok(
+          admin.post('/api/user', {
+            username: `bulk-member-${serial}-${at}`,
+            realName: 'Bulk_Member',
+            password: transform(PASSWORD),
+            email: `bulk-${serial}-${at}@example.com`,
+            tenantId: tenant.id,
+          }),
+        );
+      }
+      // Six newsletters to the tenant's four people with an address: 24 mails queued.
+      let queued = 0;
+      for (let at = 0; at < 6; at++) {
+        queued += (
+          await ok(boss.post<{ count: number }>('/api/messages', { title: `News ${at}`, content: 'Hello', tenantId: tenant.id, channelId: channel.id }))
+        ).count;
+      }
+      const victim = `reset-victim-${serial}@example.com`;
+      await ok(admin.post('/api/user', { username: `reset-victim-${serial}`, realName: 'Reset_Victim', password: transform(PASSWORD), email: victim }));
+      assert.equal((await server.client().post('/api/user/password/reset-code', { identifier: victim })).status, 200);
+      const before = relay.arrived.length;
+      await until(() => relay.arrived.some((to) => to.includes(victim)), 'the reset code', 15_000);
+      const ahead = relay.arrived.findIndex((to) => to.includes(victim));
+      assert.ok(
+        ahead < queued,
+        `the reset code went out after all ${ahead} of the other tenant's ${queued} newsletter mails (${before} had gone when it was asked for): a person waiting for a code waits behind any tenant's bulk mail`,
+      );
+    } finally {
+      await ok(admin.delete(`/api/channels/${channel.id}`));
+      await relay.stop();
+    }
+  });
+
+  test("an app whose back-channel logout receiver accepts and hangs does not hold up another app's logout tokens", async () => {
+    const tarpit = await startTarpit();
+    const receiver: WebhookReceiver = await startWebhookReceiver();
+    try {
+      const hanging = await RelyingParty.register(server, admin, `Hanging_Logout_${++serial}`);
+      const victim = await RelyingParty.register(server, admin, `Victim_Logout_${serial}`);
+      await ok(admin.put(`/api/apps/${hanging.appId}/oidc-client`, { backchannelLogoutUri: `${tarpit.url}/logout` }));
+      const victimPath = `/logout-${serial}`;
+      await ok(admin.put(`/api/apps/${victim.appId}/oidc-client`, { backchannelLogoutUri: `${receiver.url}${victimPath}` }));
+      const signedIn = async (app: RelyingParty, label: string) => {
+        const username = `${label}-${++serial}`;
+        await ok(admin.post('/api/user', { username, realName: 'Logout_Person', password: transform(PASSWORD) }));
+        const browser = server.client();
+        assert.equal((await browser.login(username, PASSWORD)).body.data?.loginSuccess, true);
+        await app.signIn(browser);
+        return browser;
+      };
+      // Three people of the hanging app sign out: three logout tokens for a receiver that never answers.
+      for (const browser of await Promise.all([0, 1, 2].map(() => signedIn(hanging, 'hang-logout'))))
+        assert.equal((await browser.get('/api/cas/logout')).status, 200);
+      await until(() => tarpit.held.length >= 1, 'a logout token reaches the hanging receiver');
+      const browser = await signedIn(victim, 'victim-logout');
+      assert.equal((await browser.get('/api/cas/logout')).status, 200);
+      const got = await until(() => receiver.posts.find((post) => post.path === victimPath), "the victim app's logout token", 4_000).catch(() => undefined);
+      assert.ok(
+        got,
+        `the victim app got no logout token within 4 s: its person's sign-out waits behind the hanging app's receivers (${tarpit.held.length} posts held, 5 s each, one after the other)`,
+      );
+    } finally {
+      await tarpit.stop();
+      await new Promise((resolve) => receiver.server.close(resolve));
+    }
+  });
+
+  test("a tenant administrator's endpoints spread over sub-tenants they create do not take every webhook post slot: a platform endpoint still gets its events", async () => {
+    const tarpit = await startTarpit();
+    const receiver: WebhookReceiver = await startWebhookReceiver();
+    try {
+      const tenant = await createTenant(admin, `Hook_Spread_${++serial}`);
+      const boss = await tenantAdministrator(tenant.id);
+      // A chain of sub-tenants the administrator makes: each is an "owner" of its own four posts.
+      const owners = [tenant.id];
+      for (let depth = 1; depth < 4; depth++) {
+        const made = await boss.post<{ id: string }>('/api/tenants', { parentId: owners.at(-1), name: `Hook_Spread_${serial}_${depth}`, type: 'department' });
+        assert.equal(made.status, 200, `a tenant administrator makes a sub-tenant: ${JSON.stringify(made.body)}`);
+        owners.push(made.body.data.id);
+      }
+      for (const owner of owners) {
+        for (let at = 1; at <= 4; at++) {
+          await ok(boss.post('/api/webhooks', { url: `${tarpit.url}/${owner}/${at}`, events: ['user.created'], tenantId: owner }), `endpoint ${at}`);
+        }
+      }
+      await ok(admin.post('/api/webhooks', { url: `${receiver.url}/platform-${serial}`, events: ['user.created'] }), 'platform endpoint');
+      // One person in the deepest sub-tenant: an event for all sixteen endpoints (every ancestor's).
+      await ok(boss.post('/api/user', { username: `hook-spread-${serial}`, realName: 'Hook_Spread', password: transform(PASSWORD), tenantId: owners.at(-1) }));
+      // Their subtree's share: four posts under way at once, however many sub-tenants hold the endpoints.
+      await until(() => tarpit.held.length >= 4, 'posts reach the tarpit');
+      const other = await ok(
+        admin.post<{ id: string }>('/api/user', { username: `hook-other-${serial}`, realName: 'Hook_Other', password: transform(PASSWORD) }),
+      );
+      const got = await until(() => receiver.posts.find((post) => post.body.includes(other.id)), 'the platform delivery', 4_000).catch(() => undefined);
+      assert.ok(
+        got,
+        `the platform endpoint got nothing within 4 s about ${other.id}: ${tarpit.held.length} posts hang on one tenant administrator's endpoints (${owners.length} sub-tenants of four each), the process's sixteen`,
+      );
+      assert.equal(tarpit.held.length, 4, "posts under way to one tenant administrator's subtree");
+    } finally {
+      await tarpit.stop();
+      await new Promise((resolve) => receiver.server.close(resolve));
+    }
+  });
+});
 
 const person = (label: string, extra: Record<string, unknown> = {}) =>
   ok(
