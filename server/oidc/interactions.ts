@@ -109,24 +109,36 @@ const grantedOf = (grant: Grant | undefined) => ({
   apiScopes: grant ? scopesOf(grant.getResourceScope(appResource(String(grant.clientId)))) : [],
 });
 
-/** The answer that allows `interaction`: the grant, saved with its `app.consent` record when it
- *  adds to what the app may read. */
-async function allowedResult(provider: Provider, ctx: Ctx, interaction: Interaction, signIn: ConsoleSignIn, ip: string): Promise<Interaction['result']> {
-  const { person } = signIn;
-  const clientId = String(interaction.params.client_id ?? '');
-  const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+/** What the person allows an app: the OpenID scopes and the app's own API scopes its request
+ *  asks (`scope`, `resource`), and the `claims` it asks beyond them. */
+export interface Allowed {
+  clientId: string;
+  params: Interaction['params'];
+  claims: string[];
+}
+
+/** Allows `allowed` to `person` in the grant `existing` (theirs) or a new one, saved with its
+ *  `app.consent` record when it adds to what the app may read; answers the grant's id. */
+export async function allowApp(
+  provider: Provider,
+  ctx: Ctx,
+  allowed: Allowed,
+  existing: Grant | undefined,
+  person: ConsoleSignIn['person'],
+  ip: string,
+): Promise<string> {
+  const { clientId, params } = allowed;
   // A grant belongs to one account: another user signing in starts a fresh one.
   const kept = existing && existing.accountId === person.id ? existing : undefined;
   const before = grantedOf(kept);
   const grant = kept ?? new provider.Grant({ accountId: person.id, clientId });
-  grant.addOIDCScope(scopesOf(interaction.params.scope).join(' '));
-  const details = interaction.prompt.details as { missingOIDCClaims?: string[] };
-  if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
-  if (interaction.params.resource === appResource(clientId)) {
+  grant.addOIDCScope(scopesOf(params.scope).join(' '));
+  if (allowed.claims.length) grant.addOIDCClaims(allowed.claims);
+  if (params.resource === appResource(clientId)) {
     const keys = new Set((await ctx.db.selectFrom('privileges').select('key').where('appId', '=', clientId).execute()).map((row) => row.key));
     grant.addResourceScope(
       appResource(clientId),
-      scopesOf(interaction.params.scope)
+      scopesOf(params.scope)
         .filter((scope) => keys.has(scope))
         .join(' '),
     );
@@ -137,8 +149,11 @@ async function allowedResult(provider: Provider, ctx: Ctx, interaction: Interact
     claims: after.claims.filter((claim) => !before.claims.includes(claim)),
     apiScopes: after.apiScopes.filter((scope) => !before.apiScopes.includes(scope)),
   };
+  const adds = added.scopes.length || added.claims.length || added.apiScopes.length;
+  // Nothing new (a trusted app's silent sign-in, again): the grant stays as it is.
+  if (kept && !adds) return kept.jti;
   const grantId = await grant.save();
-  if (added.scopes.length || added.claims.length || added.apiScopes.length) {
+  if (adds) {
     await ctx.audit.record({
       action: 'app.consent',
       actor: person,
@@ -148,7 +163,16 @@ async function allowedResult(provider: Provider, ctx: Ctx, interaction: Interact
       detail: { protocol: 'oidc', ...added },
     });
   }
-  return { login: { accountId: person.id, ts: Math.floor(signIn.signedInAt / 1000) }, consent: { grantId } };
+  return grantId;
+}
+
+/** The answer that allows `interaction`: its grant (allowApp) and the console sign-in as the login. */
+async function allowedResult(provider: Provider, ctx: Ctx, interaction: Interaction, signIn: ConsoleSignIn, ip: string): Promise<Interaction['result']> {
+  const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+  const details = interaction.prompt.details as { missingOIDCClaims?: string[] };
+  const allowed = { clientId: String(interaction.params.client_id ?? ''), params: interaction.params, claims: details.missingOIDCClaims ?? [] };
+  const grantId = await allowApp(provider, ctx, allowed, existing, signIn.person, ip);
+  return { login: { accountId: signIn.person.id, ts: Math.floor(signIn.signedInAt / 1000) }, consent: { grantId } };
 }
 
 /** Records the user's answer; answers where the browser goes next (back to the provider). Allowing

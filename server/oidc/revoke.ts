@@ -14,6 +14,7 @@ import { oidcDb } from './tables';
 import { logoutTargetsOf, queueBackchannelLogouts } from './backchannel';
 import { endPendingSignIns } from '../auth/step-tickets';
 import { endSamlSessions } from '../saml/sessions';
+import { clientGrantIds } from './client-grants';
 
 /** Ends the person's app access (above); answers how many app sign-ins ended: OpenID Connect grants
  *  (one per app the person allowed) and SAML sessions. */
@@ -59,14 +60,7 @@ export async function endEveryAccess(ctx: Ctx, personId: string, keepSessionId?:
  */
 export async function endClientGrants(database: Kysely<Database>, clientId: string): Promise<number> {
   const db = oidcDb(database);
-  // A grant's client is inside its JSON payload: the LIKE narrows the rows, the parse decides.
-  const candidates = await db
-    .selectFrom('oidcPayloads')
-    .select(['id', 'payload'])
-    .where('model', '=', 'Grant')
-    .where('payload', 'like', `%${JSON.stringify(clientId)}%`)
-    .execute();
-  const grantIds = candidates.filter((row) => (JSON.parse(row.payload) as { clientId?: string }).clientId === clientId).map((row) => row.id);
+  const grantIds = await clientGrantIds(db, clientId);
   for (let start = 0; start < grantIds.length; start += GRANTS_PER_DELETE) {
     const some = grantIds.slice(start, start + GRANTS_PER_DELETE);
     await db
