@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ok, startServer, transform, type Answer, type Client, type TestServer } from './harness';
-import { GROUP_SCHEMA, createTenant, provisionedTenant, USER_SCHEMA, type Scim } from './scim-support';
+import { GROUP_SCHEMA, PATCH_SCHEMA, createTenant, provisionedTenant, USER_SCHEMA, type Scim } from './scim-support';
 import { SoftwareAuthenticator } from './software-authenticator';
 import { openLdapSettings, READER, startDirectory } from './ldap-support';
 import { SUFFIX } from './slapd';
@@ -667,6 +667,32 @@ describe(`a burst of ${BURST} identical saves of a list (a double click on Save,
 });
 
 describe('SCIM user PATCHes as Entra ID and Okta send them', () => {
+  const newScimUser = async (label: string) => {
+    const user = await scim<{ id: string }>('POST', '/Users', {
+      schemas: [USER_SCHEMA],
+      userName: `${label}_${++serial}`,
+      displayName: 'Old_Name',
+      name: { formatted: 'Old_Name', givenName: 'Old', familyName: 'Name' },
+    });
+    assert.equal(user.status, 201, JSON.stringify(user.body));
+    return user.body.id;
+  };
+
+  test("Entra's `Replace` of displayName (its default mapping of the display name): answered 200, and the new name is kept", async () => {
+    const id = await newScimUser('entra_rename');
+    const patched = await scim<{ displayName?: string }>('PATCH', `/Users/${id}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: 'Replace', path: 'displayName', value: 'New_Name' }],
+    });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    const stored = await scim<{ displayName?: string; name?: { formatted?: string } }>('GET', `/Users/${id}`);
+    assert.equal(
+      stored.body.displayName,
+      'New_Name',
+      `the PATCH was answered ${patched.status} (displayName ${patched.body.displayName}) and the name is still ${stored.body.displayName}`,
+    );
+  });
+
   test('a page asked for with a huge count or startIndex: an answer (capped), never a 5xx', async () => {
     for (const query of ['count=2147483648', 'count=99999999999999999999', 'startIndex=9007199254740993', 'startIndex=-5&count=-1', 'count=1e3', 'count=%00']) {
       const listed = await scim<{ Resources?: unknown[]; itemsPerPage?: number }>('GET', `/Users?${query}`);

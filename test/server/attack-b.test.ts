@@ -1,7 +1,7 @@
 // An outside attacker against the browser-facing protocols: the OpenID Connect consent page, the
 // SAML sign-in page, sign-in steps and redirects, driven over HTTP as a hostile page or a second
 // browser would. Every test asserts the secure behaviour, so a test that fails shows a fault.
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
 import { startServer, signedInPerson, transform, type Client, type TestServer } from './harness';
@@ -66,6 +66,23 @@ test('holds: a trusted app: the victim merely opening the attacker’s consent l
   const details = await victim.browser.get<{ trusted: boolean }>(`/api/sso/interactions/${started.uid}`);
   if (details.status === 200 && details.body.data.trusted) await victim.browser.post(`/api/sso/interactions/${started.uid}`, { allow: true });
   assert.notEqual(await attackerResumes(trusted, started), victim.user.id, 'the attacker’s browser was handed a code for the victim’s account');
+});
+
+describe('prompt=none from a browser signed in to the console (silent sign-in, as oidc-client-ts signinSilent asks)', () => {
+  test('a trusted app gets a code, not login_required, on the first request of that browser', async () => {
+    const trusted = await RelyingParty.register(server, admin, 'AttackSilent', 'http://127.0.0.1:9/silent');
+    assert.equal((await admin.put(`/api/apps/${trusted.appId}/oidc-client`, { trusted: true })).status, 200);
+    const { browser } = await person();
+    const { url } = await trusted.follow(browser, (await trusted.authorization('openid', { prompt: 'none' })).url);
+    assert.equal(url.searchParams.get('error'), null, `the app was told ${url.searchParams.get('error')}: ${url.searchParams.get('error_description')}`);
+    assert.ok(url.searchParams.get('code'));
+  });
+
+  test('an app the person never allowed is told consent_required (the person is signed in), not login_required', async () => {
+    const { browser } = await person();
+    const { url } = await wiki.follow(browser, (await wiki.authorization('openid', { prompt: 'none' })).url);
+    assert.equal(url.searchParams.get('error'), 'consent_required', url.href);
+  });
 });
 
 test('a hostile page sending the browser to /api/cas/logout (a cross-site link or redirect) ends neither the console session nor the person’s app grants', async () => {
