@@ -9,6 +9,7 @@ import { samlUrl, type samlProviderBody, type NameIdFormat, type SloBinding, typ
 import type { SamlServiceProviderTable } from '../db/tables';
 import { canManageApp } from '../auth/scope';
 import { fieldError, notFound, type FieldError } from '../http/errors';
+import { removedOnce } from '../db/removal';
 import { assertOutboundUri } from '../http/outbound-field';
 import { outboundFetch, outboundPolicy } from '../http/outbound-address';
 import { readSpMetadata, type AcsService, type SpMetadata } from '../saml/sp-metadata';
@@ -155,7 +156,7 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
 export async function removeProvider(ctx: Ctx, actor: Actor, appId: string, ip: string) {
   await manageableApp(ctx, actor, appId);
   await ctx.audit.change(async () => {
-    await ctx.db.deleteFrom('samlServiceProviders').where('appId', '=', appId).execute();
+    await removedOnce(ctx.db.deleteFrom('samlServiceProviders').where('appId', '=', appId).executeTakeFirst(), 'SAML service provider');
     await ctx.db.deleteFrom('samlSessions').where('appId', '=', appId).execute();
     await ctx.db.deleteFrom('samlConsents').where('appId', '=', appId).execute();
     await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { saml: null } });

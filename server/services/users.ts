@@ -379,19 +379,20 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, changed:
   await assertContactsFree(ctx, contacts, target.id);
   await requestContactChanges(ctx, target, pending);
   const saved = await ctx.audit.change(async () => {
-    const saved = await saveVersioned(ctx, ctx.db, target.id, body.version, {
+    const changes = {
       realName: body.realName,
       ...(body.avatar !== undefined ? { avatar: blankToNull(body.avatar) } : {}),
       ...contacts,
       ...(body.description !== undefined ? { description: blankToNull(body.description) } : {}),
-    });
+    };
+    const saved = await saveVersioned(ctx, ctx.db, target.id, body.version, changes);
     await ctx.audit.record({
       action: 'user.update',
       actor,
       target: { type: 'user', id: target.id },
       tenantId: target.tenantId,
       ip,
-      detail: { basicInfo: true, pending: Object.keys(pending) },
+      detail: { basicInfo: true, ...changeDetail(changedFields(target, saved, Object.keys(changes))), pending: Object.keys(pending) },
     });
     return saved;
   });
@@ -543,12 +544,13 @@ export async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId
 
 /** Clears the failed sign-ins that lock a user of the actor's scope (also a bulk action). Never
  *  one's own: the personal center's re-checks count towards that lock (server/auth/recheck.ts), and
- *  a session unlocking itself could guess its password without end. */
+ *  a session unlocking itself could guess its password without end. A user with no failure counted
+ *  (never locked, or unlocked by a parallel call first) is unlocked already: no event, no record. */
 export async function unlockUser(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
   if (id === actor.id) throw forbidden('You cannot unlock your own account');
   const user = await actionableUser(ctx, actor, id);
   await ctx.audit.change(async () => {
-    await clearFailures(ctx, keysOfUser(user));
+    if ((await clearFailures(ctx, keysOfUser(user))) === 0) return;
     await ctx.audit.record({ action: 'user.unlock', actor, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip });
   });
 }
