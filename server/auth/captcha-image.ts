@@ -27,7 +27,7 @@ const resvg = lazy(() => import('@resvg/resvg-js'));
 
 /** Where the characters go (CSS pixels): each in a slot of its own, between margins. `zoom` is
  *  device pixels per CSS pixel: sharp on high-density screens. */
-export const captchaLayout = { slot: 38, margin: 18, height: 64, fontSize: 62, zoom: 2 } as const;
+export const captchaLayout = { slot: 36, margin: 14, height: 54, fontSize: 62, zoom: 2 } as const;
 const { slot: SLOT, margin: MARGIN, height: HEIGHT, fontSize: FONT_SIZE, zoom: ZOOM } = captchaLayout;
 
 type Point = [number, number];
@@ -41,7 +41,7 @@ const ink = () => hsl(between(0, 360), Math.round(between(55, 90)), Math.round(b
 /** The bend over the whole image: each point moves along two sine waves of random phase. */
 function warp(width: number): (point: Point) => Point {
   const across = { amplitude: between(2.5, 4), period: between(38, 56), phase: between(0, 2 * Math.PI) };
-  const down = { amplitude: between(3, 6), period: between(width / 2.5, width / 1.5), phase: between(0, 2 * Math.PI) };
+  const down = { amplitude: between(2.5, 4.5), period: between(width / 2.5, width / 1.5), phase: between(0, 2 * Math.PI) };
   return ([x, y]) => [
     x + across.amplitude * Math.sin((2 * Math.PI * y) / across.period + across.phase),
     y + down.amplitude * Math.sin((2 * Math.PI * x) / down.period + down.phase),
@@ -123,7 +123,7 @@ export function captchaSvg(glyphFont: Font, text: string): string {
   const width = MARGIN * 2 + SLOT * text.length;
   const bend = warp(width);
   const characters = [...text].map((ch, at) => {
-    const centre: Point = [MARGIN + SLOT * (at + 0.5) + between(-4, 4), HEIGHT / 2 + between(-4, 4)];
+    const centre: Point = [MARGIN + SLOT * (at + 0.5) + between(-4, 4), HEIGHT / 2 + between(-3, 3)];
     return `<path fill="${ink()}" d="${glyphPath(glyphFont, ch, centre, bend)}"/>`;
   });
   const curves = [
