@@ -122,8 +122,8 @@ function background(width: number): string {
   return `<rect width="100%" height="100%" fill="${hsl(between(0, 360), 60, 93)}"/>${blots.join('')}${specks.join('')}`;
 }
 
-/** The captcha's SVG before rasterising: exported for the tests' look at the layout. */
-export function captchaSvg(glyphFont: Font, text: string): string {
+/** The captcha's SVG, before rasterising. */
+function captchaSvg(glyphFont: Font, text: string): string {
   const width = MARGIN * 2 + SLOT * text.length;
   const bend = warp(width);
   const characters = [...text].map((ch, at) => {
