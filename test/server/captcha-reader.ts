@@ -73,27 +73,51 @@ function template(ch: string, image: Grey): Template {
   return { ch, width: image.width, height: image.height, centred, norm: Math.sqrt(centred.reduce((sum, value) => sum + value * value, 0)) };
 }
 
-/** The correlation of `t` with the image window whose middle is (x, y). */
-function correlation(image: Grey, t: Template, x: number, y: number): number {
-  const left = Math.round(x - t.width / 2);
-  const top = Math.round(y - t.height / 2);
-  let [sum, squares, dot] = [0, 0, 0];
-  for (let row = 0; row < t.height; row += 1) {
-    for (let column = 0; column < t.width; column += 1) {
-      const [ix, iy] = [left + column, top + row];
-      const value = ix < 0 || iy < 0 || ix >= image.width || iy >= image.height ? 0 : image.dark[iy * image.width + ix]!;
+/** The captcha's darkness with a white border (no window falls off it) and its summed-area tables
+ *  (a window's sum and sum of squares in four reads). */
+type Page = Grey & { sums: Float64Array; squares: Float64Array };
+const BORDER = 64;
+
+function page(image: Grey): Page {
+  const [width, height] = [image.width + 2 * BORDER, image.height + 2 * BORDER];
+  const dark = new Float64Array(width * height);
+  for (let row = 0; row < image.height; row += 1) dark.set(image.dark.subarray(row * image.width, (row + 1) * image.width), (row + BORDER) * width + BORDER);
+  const sums = new Float64Array((width + 1) * (height + 1));
+  const squares = new Float64Array((width + 1) * (height + 1));
+  for (let row = 0; row < height; row += 1) {
+    let [sum, square] = [0, 0];
+    for (let column = 0; column < width; column += 1) {
+      const value = dark[row * width + column]!;
       sum += value;
-      squares += value * value;
-      dot += value * t.centred[row * t.width + column]!;
+      square += value * value;
+      const at = (row + 1) * (width + 1) + column + 1;
+      sums[at] = sums[at - width - 1]! + sum;
+      squares[at] = squares[at - width - 1]! + square;
     }
   }
-  const count = t.width * t.height;
-  const spread = Math.sqrt(Math.max(squares - (sum * sum) / count, 1e-9));
+  return { width, height, dark, sums, squares };
+}
+
+/** The correlation of `t` with the window of `image` whose middle is (x, y), in the captcha's pixels. */
+function correlation(image: Page, t: Template, x: number, y: number): number {
+  const left = Math.round(x - t.width / 2) + BORDER;
+  const top = Math.round(y - t.height / 2) + BORDER;
+  const area = (table: Float64Array) => {
+    const [a, b] = [top * (image.width + 1), (top + t.height) * (image.width + 1)];
+    return table[b + left + t.width]! - table[b + left]! - table[a + left + t.width]! + table[a + left]!;
+  };
+  let dot = 0;
+  for (let row = 0; row < t.height; row += 1) {
+    const from = (top + row) * image.width + left;
+    for (let column = 0; column < t.width; column += 1) dot += image.dark[from + column]! * t.centred[row * t.width + column]!;
+  }
+  const sum = area(image.sums);
+  const spread = Math.sqrt(Math.max(area(image.squares) - (sum * sum) / (t.width * t.height), 1e-9));
   return dot / (spread * t.norm);
 }
 
 /** The best correlation of `t` around (x, y): on a coarse grid, then finely around the best. */
-function bestPlace(image: Grey, t: Template, x: number, y: number): number {
+function bestPlace(image: Page, t: Template, x: number, y: number): number {
   let best = { score: -Infinity, dx: 0, dy: 0 };
   for (let dx = -REACH; dx <= REACH; dx += 2 * STEP) {
     for (let dy = -REACH; dy <= REACH; dy += 2 * STEP) {
@@ -118,7 +142,7 @@ export function captchaReader(charset: string): (png: Buffer, length: number) =>
       `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${tall}"><image width="${width}" height="${tall}" href="data:image/png;base64,${png.toString('base64')}"/></svg>`,
       NO_FONTS,
     ).render();
-    const image = grey(decoded.pixels, decoded.width, decoded.height);
+    const image = page(grey(decoded.pixels, decoded.width, decoded.height));
     let text = '';
     for (let at = 0; at < length; at += 1) {
       const [x, y] = [margin + slot * (at + 0.5), height / 2];
