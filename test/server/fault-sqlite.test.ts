@@ -34,14 +34,13 @@ after(async () => {
 async function holdingWriteLock<T>(ms: number, during: () => Promise<T>): Promise<T> {
   const other = new SQLite(join(database.options.dataDir!, 'iam.sqlite'));
   other.exec('BEGIN IMMEDIATE');
-  let timer: NodeJS.Timeout | undefined;
   const release = () => {
     clearTimeout(timer);
     if (!other.open) return;
     other.exec('COMMIT');
     other.close();
   };
-  timer = setTimeout(release, ms);
+  const timer = setTimeout(release, ms);
   try {
     return await during();
   } finally {
