@@ -13,9 +13,10 @@
 // run one at a time after the others; the build and the static checks run two at a time too. The
 // server files run in two processes that each run their share one after another
 // (scripts/test-files-together.mjs): a process of its own cost each file 2.5-4 s of CPU to load the
-// server through tsx before its first test; the `alone` files still run each in a process of its
-// own. The e2e and host files run two at once, the longest first (`slowFirst`) so that no long file
-// runs on alone at the end: each starts its own server (free port, temp data dir); the host files
+// server through tsx before its first test; the `alone` files, after them, share a process of
+// their own likewise (one file at a time: nothing runs beside it). The e2e and host files run two
+// at once, the longest first (`slowFirst`) so that no long file runs on alone at the end: each
+// starts its own server (free port, temp data dir); the host files
 // each their own Chromium and pack into and install in temp folders of their own. The e2e files run
 // like the server files, in two processes that each run their share one after another (e2eTests),
 // and each process keeps one Chromium for its files (every file's pages in contexts of its own): a
@@ -368,8 +369,8 @@ function printSlowest(name, fileTimes) {
 /**
  * The node:test files under `paths` but not in `except`: the `alone` ones one at a time after the
  * others, which run `concurrency` at once (with `inOrder`, longest first: see longestFirst; with
- * `shareProcesses`, in `concurrency` processes that each run their share one after another: see
- * nodeRunTogether).
+ * `shareProcesses`, in `concurrency` processes that each run their share one after another, and the
+ * `alone` ones after them in one process: see nodeRunTogether).
  */
 async function nodeTests(name, paths, { env, node, nodeArgs, concurrency = 1, except = new Set(), inOrder = false, shareProcesses = false } = {}) {
   const files = paths.flatMap((path) => filesUnder(path)).filter((file) => !except.has(file));
@@ -389,12 +390,11 @@ async function nodeTests(name, paths, { env, node, nodeArgs, concurrency = 1, ex
     [separate, 1],
   ]) {
     if (!batch.length) continue;
-    const result =
-      shareProcesses && atOnce > 1
-        ? await nodeRunTogether(batch, { env, node, nodeArgs, processes: atOnce, ...(inOrder ? { weight: expectedSeconds(batch), inOrder } : {}) })
-        : inOrder && atOnce > 1
-          ? await nodeRunInOrder(longestFirst(batch), { env, node, concurrency: atOnce })
-          : await nodeRun(batch, { env, node, concurrency: atOnce });
+    const result = shareProcesses
+      ? await nodeRunTogether(batch, { env, node, nodeArgs, processes: atOnce, ...(inOrder ? { weight: expectedSeconds(batch), inOrder } : {}) })
+      : inOrder && atOnce > 1
+        ? await nodeRunInOrder(longestFirst(batch), { env, node, concurrency: atOnce })
+        : await nodeRun(batch, { env, node, concurrency: atOnce });
     passed += result.passed;
     failed += result.failed;
     fileTimes.push(...result.fileTimes);
