@@ -131,20 +131,20 @@ const alone = new Set(
  */
 const slowFirstSeconds = new Map(
   [
-    ['e2e/keyboard-first-week', 146],
-    ['e2e/a11y-screens', 144],
-    ['e2e/passkeys', 108],
-    ['e2e/a11y-focus', 96],
-    ['e2e/sso-idp', 77],
-    ['e2e/elements-demos', 56],
-    ['e2e/sign-in-flows', 54],
-    ['e2e/settings-screenshots', 54],
-    ['e2e/settings-login', 52],
-    ['e2e/first-week', 52],
-    ['hosts/document-hydrating-hosts', 97],
-    ['hosts/react-host', 87],
-    // Not yet timed in CI: two installs of the server tarball (Node.js 20 and 24) at once, about 60 s at load 18 each.
-    ['hosts/package', 80],
+    ['e2e/a11y-screens', 93],
+    ['e2e/keyboard-first-week', 83],
+    ['e2e/sso-idp', 76],
+    ['e2e/passkeys', 71],
+    ['e2e/elements-demos', 60],
+    ['e2e/settings-login', 56],
+    ['e2e/a11y-focus', 49],
+    ['e2e/sign-in-flows', 46],
+    ['e2e/feedback-messages', 46],
+    ['e2e/xss', 45],
+    ['hosts/document-hydrating-hosts', 88],
+    ['hosts/react-host', 86],
+    ['hosts/vue-host', 45],
+    ['hosts/package', 39],
   ].map(([name, seconds]) => [`test/${name}.test.ts`, seconds]),
 );
 const slowFirst = [...slowFirstSeconds.keys()];
