@@ -18,8 +18,7 @@ export const sqliteForNewerNode = serverManifest.optionalDependencies['better-sq
 /**
  * Node.js `major` ready to run the suites: answers its binary, its version, and the environment
  * that makes it load the better-sqlite3 installed beside it (scripts/sqlite-for-runtime.mjs), for
- * it and the Node.js processes it starts; `args` load that hook on its command line instead, for
- * it alone (with IAM_BETTER_SQLITE3 from `env`), when it starts processes of another Node.js.
+ * it and the Node.js processes it starts (a Node.js 20 among them ignores it).
  */
 export function nodeRuntime(major) {
   const runtime = join(root, 'node_modules/.cache', `iam-node-${major}`);
@@ -39,6 +38,5 @@ export function nodeRuntime(major) {
     node,
     version: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
     env: { IAM_BETTER_SQLITE3: sqlite, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${hook}`.trim() },
-    args: [`--import=${hook}`],
   };
 }

@@ -1,7 +1,7 @@
 // Which Node.js line runs which part of `npm test` (scripts/test.mjs). README.md says it in one
 // sentence, which test/e2e/doc-snippets.test.ts holds to these constants.
 
-/** The other Node.js majors the `runtime` files run on (this one runs the unit, e2e and host suites and `sqliteOnThisNode`). */
+/** The other Node.js majors the `runtime` files run on (this one runs the unit and host suites and `sqliteOnThisNode`). */
 export const otherNodeMajors = [24, 22, 26];
 
 /**
@@ -15,8 +15,9 @@ export const signInOnlyNodeMajors = [22, 26];
  * The Node.js the server suite's SQLite pass runs on: the newest LTS line, with its own SQLite driver
  * (better-sqlite3 13; 12 aborted on Node.js 24.19 when a statement was collected), crypto (Argon2,
  * WebAuthn, JWT, the OIDC provider), fetch and streams, child processes and garbage collector (the
- * load test's heap check failed there once). The e2e and host suites (the compiled server) run on
- * this Node.js, so the product is checked on all three lines, each server file once per engine.
+ * load test's heap check failed there once). The e2e suite (its test files and the compiled server
+ * they start) runs on it too; the host suite's compiled server runs on this Node.js: so the product
+ * is checked on all three lines, each server file once per engine.
  */
 export const sqliteNodeMajor = 24;
 

@@ -27,8 +27,8 @@
 // The server suite runs on SQLite on Node.js 24 (`sqliteNodeMajor`), then again on PostgreSQL on
 // Node.js 22 (`postgresNodeMajor`), except the files in `sqliteOnly`; so every server file runs on
 // two Node.js lines without running twice on one engine, and a few (`sqliteOnThisNode`) run on
-// SQLite on this Node.js (20, the lowest supported, which the e2e and host suites' compiled server
-// runs on) too, for its own SQLite driver. The
+// SQLite on this Node.js (20, the lowest supported, which the host suite's compiled server runs on;
+// the e2e suite's runs on 24) too, for its own SQLite driver. The
 // rule for that list: a file may run on one engine only when everything it checks is decided before
 // or beside the database — HTTP parsing and headers, the CSRF and Origin gates, redirects, static
 // files, logs, the KDF, translations, documents compared with the running server — and it reads or
@@ -230,14 +230,13 @@ const testFilesTogether = fileURLToPath(new URL('./test-files-together.mjs', imp
  * (scripts/test-files-together.mjs): passed and failed, from a TAP copy of the run, and each file's
  * wall time and outcome (scripts/file-times-reporter.mjs).
  */
-async function nodeRun(files, { env = {}, node = process.execPath, nodeArgs = [], concurrency = 1, quiet = false, together = false } = {}) {
+async function nodeRun(files, { env = {}, node = process.execPath, concurrency = 1, quiet = false, together = false } = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'iam-test-'));
   const tap = join(folder, 'report.tap');
   const times = join(folder, 'file-times.jsonl');
   const { code, output } = await run(
     node,
     [
-      ...nodeArgs,
       '--import',
       'tsx',
       ...(together ? [] : ['--test', `--test-concurrency=${concurrency}`]),
@@ -304,7 +303,7 @@ function balanced(files, count, { weight = (file) => statSync(file).size, inOrde
  * files did (a crash, an exit) counts as one failure naming the file it ended in, and its unfinished
  * files run again, each in a process of its own.
  */
-async function nodeRunTogether(files, { env, node, nodeArgs, processes, weight, inOrder }) {
+async function nodeRunTogether(files, { env, node, processes, weight, inOrder }) {
   const sum = { passed: 0, failed: 0, fileTimes: [] };
   const add = (result) => {
     process.stdout.write(result.output);
@@ -315,7 +314,7 @@ async function nodeRunTogether(files, { env, node, nodeArgs, processes, weight, 
   await atMost(
     processes,
     balanced(files, processes, { weight, inOrder }).map((share) => async () => {
-      const result = await nodeRun(share, { env, node, nodeArgs, quiet: true, together: true });
+      const result = await nodeRun(share, { env, node, quiet: true, together: true });
       add(result);
       const finished = new Set(result.fileTimes.map(({ file }) => file));
       const unfinished = share.filter((file) => !finished.has(resolve(file)));
@@ -324,7 +323,7 @@ async function nodeRunTogether(files, { env, node, nodeArgs, processes, weight, 
         `\nThe process running ${share.length} files together ended in ${unfinished[0]}; each unfinished file runs again alone: ${unfinished.join(' ')}`,
       );
       sum.failed += 1;
-      for (const file of unfinished) add(await nodeRun([file], { env, node, nodeArgs, quiet: true }));
+      for (const file of unfinished) add(await nodeRun([file], { env, node, quiet: true }));
     }),
   );
   return sum;
@@ -372,7 +371,7 @@ function printSlowest(name, fileTimes) {
  * `shareProcesses`, in `concurrency` processes that each run their share one after another, and the
  * `alone` ones after them in one process: see nodeRunTogether).
  */
-async function nodeTests(name, paths, { env, node, nodeArgs, concurrency = 1, except = new Set(), inOrder = false, shareProcesses = false } = {}) {
+async function nodeTests(name, paths, { env, node, concurrency = 1, except = new Set(), inOrder = false, shareProcesses = false } = {}) {
   const files = paths.flatMap((path) => filesUnder(path)).filter((file) => !except.has(file));
   if (!files.length) {
     console.log(`\n=== ${name}: no test files under ${paths.join(' ')}`);
@@ -391,7 +390,7 @@ async function nodeTests(name, paths, { env, node, nodeArgs, concurrency = 1, ex
   ]) {
     if (!batch.length) continue;
     const result = shareProcesses
-      ? await nodeRunTogether(batch, { env, node, nodeArgs, processes: atOnce, ...(inOrder ? { weight: expectedSeconds(batch), inOrder } : {}) })
+      ? await nodeRunTogether(batch, { env, node, processes: atOnce, ...(inOrder ? { weight: expectedSeconds(batch), inOrder } : {}) })
       : inOrder && atOnce > 1
         ? await nodeRunInOrder(longestFirst(batch), { env, node, concurrency: atOnce })
         : await nodeRun(batch, { env, node, concurrency: atOnce });
@@ -475,18 +474,17 @@ async function serverTests() {
  * The e2e suite: the files on `sqliteNodeMajor` in `concurrency.e2e` processes that each run their
  * share one after another, longest first (nodeTests' `shareProcesses` and `inOrder`), each process
  * with one Chromium for its files (test/e2e/harness.ts); the compiled server every file starts runs
- * on this Node.js (IAM_E2E_SERVER_NODE), the lowest supported line. Node.js 20 cannot run files
- * together with their hooks and tests kept per file (a file's tests declared after its top-level
- * await land outside its suite). The SQLite driver hook goes on the test processes' command line,
- * not in NODE_OPTIONS: the Node.js 20 processes they spawn (the server, npm) could not load it.
+ * on that Node.js too, the line production runs (a browser's passkey failed there alone: Chromium
+ * took the ML-DSA-44 key the library offered on 24 only). Node.js 20 cannot run files together with
+ * their hooks and tests kept per file (a file's tests declared after its top-level await land
+ * outside its suite); the compiled server on 20 is the host suite's.
  */
 async function e2eTests() {
   const runtime = preparedNode(sqliteNodeMajor, `e2e (Node.js ${sqliteNodeMajor})`);
   if (!runtime) return;
-  await nodeTests(`e2e (files on Node.js ${runtime.version}, server on ${process.version})`, ['test/e2e'], {
-    env: { CHROME_PATH: findChromium(), IAM_E2E_SERVER_NODE: process.execPath, IAM_BETTER_SQLITE3: runtime.env.IAM_BETTER_SQLITE3 },
+  await nodeTests(`e2e (files and server on Node.js ${runtime.version})`, ['test/e2e'], {
+    env: { CHROME_PATH: findChromium(), ...runtime.env },
     node: runtime.node,
-    nodeArgs: runtime.args,
     concurrency: concurrency.e2e,
     inOrder: true,
     shareProcesses: true,

@@ -23,6 +23,7 @@ const NAMED_TARGETS = {
   scim_token: ['scimTokens', 'name'],
   passkey: ['passkeys', 'name'],
 } as const;
+type NamedTarget = keyof typeof NAMED_TARGETS;
 
 /** Sign-in events name the account the attempt named, when no actor is known (a failed sign-in). */
 const attemptedAccount = (event: AuditEvent) =>
@@ -100,9 +101,27 @@ export class AuditLog {
     return this.write(events);
   }
 
-  /** A bulk action: `event` (the action itself) and, beneath it, the events `work` records, in one change. */
-  group<T>(event: AuditEvent, work: () => Promise<T>): Promise<T> {
-    return this.change(async () => parents.run(await this.record(event), work));
+  /**
+   * A bulk action: `event` (the action itself) and, beneath it, the events `work` records, in one
+   * change. The event's row is written first (the rows beneath name it as their parent) and
+   * completed once the work is done by `outcome`: its success and detail (what was done and what
+   * was refused: a bulk action refused for everyone is no success). Followers and listeners see
+   * the completed event.
+   */
+  group<T>(event: AuditEvent, work: () => Promise<T>, outcome: (result: T) => Required<Pick<AuditEvent, 'success' | 'detail'>>): Promise<T> {
+    return this.change(async () => {
+      const at = this.now();
+      const [id] = await this.insert([event], at);
+      const result = await parents.run(id!, work);
+      const done = { ...event, ...outcome(result) };
+      await this.db
+        .updateTable('auditLog')
+        .set({ success: done.success ? 1 : 0, detail: JSON.stringify(done.detail) })
+        .where('id', '=', id!)
+        .execute();
+      await this.followed([done], at);
+      return result;
+    });
   }
 
   /** Records the events of `work` beneath the event `parentId` (an import's, recorded earlier). */
@@ -116,25 +135,35 @@ export class AuditLog {
     await this.change(() => this.write([event]));
   }
 
+  /** The items of a record's detail named as its target is: each id with its display name
+   *  (a role's members, the privileges granted), read in the change's transaction. */
+  async named(type: NamedTarget, ids: readonly string[]): Promise<{ id: string; name: string | null }[]> {
+    const found = ids.length ? await this.namesOf(type, ids) : new Map<string, string>();
+    return ids.map((id) => ({ id, name: found.get(id) ?? null }));
+  }
+
+  /** The display names of `ids`, rows of one target type (one query). */
+  private async namesOf(type: NamedTarget, ids: Iterable<string>): Promise<Map<string, string>> {
+    const [table, column] = NAMED_TARGETS[type];
+    const rows = (await this.db
+      .selectFrom(table)
+      .select(['id', `${column} as name`] as never)
+      .where('id', 'in', [...ids])
+      .execute()) as unknown as { id: string; name: string }[];
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
   /** The display names of the events' targets that did not bring one: looked up in the change's
    *  transaction (one query per target type), else the name the detail gives (a deleted row's). */
   private async targetNames(events: readonly AuditEvent[]): Promise<(string | null)[]> {
-    const wanted = new Map<keyof typeof NAMED_TARGETS, Set<string>>();
+    const wanted = new Map<NamedTarget, Set<string>>();
     for (const { target } of events) {
       if (!target?.id || target.name !== undefined || !(target.type in NAMED_TARGETS)) continue;
-      const type = target.type as keyof typeof NAMED_TARGETS;
+      const type = target.type as NamedTarget;
       wanted.set(type, (wanted.get(type) ?? new Set()).add(target.id));
     }
     const found = new Map<string, string>();
-    for (const [type, ids] of wanted) {
-      const [table, column] = NAMED_TARGETS[type];
-      const rows = (await this.db
-        .selectFrom(table)
-        .select(['id', `${column} as name`] as never)
-        .where('id', 'in', [...ids])
-        .execute()) as unknown as { id: string; name: string }[];
-      for (const row of rows) found.set(`${type}:${row.id}`, row.name);
-    }
+    for (const [type, ids] of wanted) for (const [id, name] of await this.namesOf(type, ids)) found.set(`${type}:${id}`, name);
     return events.map(({ target, detail }) => {
       if (!target) return null;
       if (target.name !== undefined) return target.name;
@@ -145,6 +174,13 @@ export class AuditLog {
 
   private async write(events: readonly AuditEvent[]): Promise<number[]> {
     const at = this.now();
+    const ids = await this.insert(events, at);
+    await this.followed(events, at);
+    return ids;
+  }
+
+  /** The events' rows (beneath the event being recorded now, if any); answers their ids. */
+  private async insert(events: readonly AuditEvent[], at: number): Promise<number[]> {
     const names = await this.targetNames(events);
     const parentId = parents.getStore() ?? null;
     const rows = events.map((event, index) => ({
@@ -161,7 +197,11 @@ export class AuditLog {
       success: event.success === false ? 0 : 1,
       detail: JSON.stringify(event.detail ?? {}),
     }));
-    const ids = (await this.db.insertInto('auditLog').values(rows).returning('id').execute()).map((row) => Number(row.id));
+    return (await this.db.insertInto('auditLog').values(rows).returning('id').execute()).map((row) => Number(row.id));
+  }
+
+  /** What the followers derive from the events, written now; the listeners told after the commit. */
+  private async followed(events: readonly AuditEvent[], at: number): Promise<void> {
     for (const follower of this.followers) {
       const write = await follower.derive(events, at);
       if (!write) continue;
@@ -171,6 +211,5 @@ export class AuditLog {
     afterCommit(() => {
       for (const event of events) for (const listener of this.listeners) listener(event);
     });
-    return ids;
   }
 }

@@ -15,6 +15,7 @@ import { isUniqueViolation } from '../db/errors';
 import { updateVersioned } from '../db/versioned';
 import { checkCodeSentTo, liveCodeSentTo, sendCode, useCode } from './codes';
 import { accountByUsername } from './usernames';
+import { markEmailVerified } from './verified-email';
 
 export type ContactField = 'email' | 'mobilePhone';
 export type Contacts = Partial<Record<ContactField, string | null>>;
@@ -144,11 +145,8 @@ export async function applyContactChange(ctx: Ctx, user: UserRow, field: Contact
   const { id, address } = proof;
   await assertContactsFree(ctx, { [field]: address }, user.id);
   if (!(await useCode(ctx, id))) throw wrongCode();
-  // The code proved the mailbox: the new email address counts as verified (see email-verification.ts).
-  const extraProp =
-    field === 'email'
-      ? { extraProp: JSON.stringify({ ...(JSON.parse(user.extraProp) as Record<string, unknown>), emailVerified: address, emailVerifiedAt: ctx.now() }) }
-      : {};
+  // The code proved the mailbox: the new email address counts as verified (verified-email.ts).
+  const extraProp = field === 'email' ? { extraProp: markEmailVerified(user.extraProp, address, ctx.now()) } : {};
   await writingContacts(() => updateVersioned(ctx.db, 'users', user.id, undefined, { [field]: address, ...extraProp }, ctx.now()));
   return ctx.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
 }

@@ -95,6 +95,23 @@ function originRefused(origin: string): ApiError {
   );
 }
 
+/**
+ * The spec's sign-out is a GET, which a browser sends with the SameSite=Lax session cookie on
+ * another site's link, image or redirect too. Such a request is refused: it must come from an
+ * allowed origin (Origin or Referer), or say it is not cross-site (`Sec-Fetch-Site`: the console's
+ * own fetch, a typed address; the console's pages send no Referer) or come from no browser at all.
+ */
+export function checkCookieGetFromOwnSite(ctx: Ctx, req: FastifyRequest): void {
+  if (!req.cookies[SESSION_COOKIE]) return;
+  const origin = originOf(req);
+  if (origin !== undefined) {
+    if (!isAllowedOrigin(ctx, origin)) throw originRefused(origin);
+    return;
+  }
+  const site = req.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') throw forbidden('Cross-site request refused (no Origin)');
+}
+
 export function createGate(ctx: Ctx): Gate {
   async function lookUp(credential: Credential): Promise<Actor | null> {
     const found = await ctx.sessions.resolve(credential.secret, credential.via);

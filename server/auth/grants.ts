@@ -86,6 +86,12 @@ export function assertMayTrustApps(actor: Actor): void {
   if (!actor.platformAdmin) throw forbidden('Only the platform administrator marks apps trusted');
 }
 
+/** A directory asked at first sign-ins receives the passwords of people nobody here knows yet, of
+ *  any tenant (server/ldap/lookup.ts): only the platform administrator decides which directories. */
+export function assertMayAllowFirstSignIns(actor: Actor): void {
+  if (!actor.platformAdmin) throw forbidden('Only the platform administrator decides which directories are asked at first sign-ins');
+}
+
 export function assertMayBindMenus(actor: Actor): void {
   if (!actor.platformAdmin) throw forbidden('Only the platform administrator changes menu plans');
 }

@@ -45,7 +45,7 @@ import { passwordExpired, storeNewPassword } from './password-policy';
 import { endEveryAccess } from '../oidc/revoke';
 import { hasPasskey } from './passkeys/has-passkey';
 import { secondStepOptions, storedPasskey, usePasskey, NOT_YOURS } from './passkeys/assertion';
-import { directoryFirstFactor, unreachableError } from '../ldap/sign-in';
+import { directoryFirstFactor } from '../ldap/sign-in';
 
 type LoginBody = v.InferOutput<typeof loginBody>;
 
@@ -267,7 +267,12 @@ async function attempt(
     // A directory's person signs in with the directory's password (server/ldap/sign-in.ts).
     const lookUpUnknown = policy.loginMethod === LoginMethod.USERNAME_PASSWORD;
     const directory = await directoryFirstFactor(ctx, body.username, body.directoryPassword, user, lookUpUnknown, client.ip);
-    if (directory.kind === 'unreachable') throw unreachableError();
+    if (directory.kind === 'unreachable') {
+      // No wrong password: the attempt does not count toward a lockout.
+      if (directory.audit)
+        await ctx.audit.standalone({ action: 'login.failure', ip: client.ip, detail: { username: body.username, ...directory.audit }, success: false });
+      throw new ApiError(503, directory.message);
+    }
     if (directory.kind === 'refused') return fail(LOGIN_FAILED, directory.audit ?? { reason: 'directory', detail: directory.reason });
     if (directory.kind === 'passed') {
       user = directory.user;

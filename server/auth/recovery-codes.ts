@@ -32,19 +32,28 @@ function newCode(): string {
   return groups.join('-');
 }
 
-/** A new set of codes for the person (the old set stops working); answers the codes in clear, once. */
-export async function generateRecoveryCodes(ctx: Ctx, userId: string): Promise<string[]> {
+/** Which set of codes the person has now (null: none), to say which set a new one replaces. */
+export async function currentRecoveryCodeSet(db: Kysely<Database>, userId: string): Promise<string | null> {
+  const row = await db.selectFrom('recoveryCodes').select('id').where('userId', '=', userId).orderBy('id').limit(1).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** A new set of codes for the person (the old set stops working), made only if the set they have
+ *  is still `replacing` (what the caller read before): of two requests at once only one answers
+ *  codes, the set that works; undefined for the other. Answers the codes in clear, once. */
+export async function generateRecoveryCodes(ctx: Ctx, userId: string, replacing: string | null): Promise<string[] | undefined> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
   const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockPerson(trx, userId);
+    if ((await currentRecoveryCodeSet(trx, userId)) !== replacing) return undefined;
     await trx.deleteFrom('recoveryCodes').where('userId', '=', userId).execute();
     await trx
       .insertInto('recoveryCodes')
       .values(codes.map((code) => ({ id: newId(), userId, codeHash: codeDigest(userId, code), usedAt: null, createdAt: now })))
       .execute();
+    return codes;
   });
-  return codes;
 }
 
 /** Two parallel regenerations must not leave both sets: on PostgreSQL the person's row is locked

@@ -75,7 +75,8 @@ export async function useStepTicket(ctx: Ctx, id: string): Promise<boolean> {
   return Number(used.numDeletedRows) === 1;
 }
 
-/** Ends every pending ticket of `userId` (their access is being ended). */
-export async function endPendingSignIns(db: Kysely<Database>, userId: string): Promise<void> {
-  await db.deleteFrom('loginChallenges').where('userId', '=', userId).execute();
+/** Ends every pending ticket of `userId` (their access is being ended); answers how many ended. */
+export async function endPendingSignIns(db: Kysely<Database>, userId: string): Promise<number> {
+  const { numDeletedRows } = await db.deleteFrom('loginChallenges').where('userId', '=', userId).executeTakeFirst();
+  return Number(numDeletedRows);
 }

@@ -141,8 +141,11 @@ export async function withFailureSlot<T>(
   }
 }
 
-export async function clearFailures(ctx: Ctx, keys: string[]): Promise<void> {
-  if (keys.length) await ctx.db.deleteFrom('loginThrottle').where('username', 'in', keys).execute();
+/** Forgets the failure counts (and locks) of `keys`; answers how many names had one. */
+export async function clearFailures(ctx: Ctx, keys: string[]): Promise<number> {
+  if (!keys.length) return 0;
+  const { numDeletedRows } = await ctx.db.deleteFrom('loginThrottle').where('username', 'in', keys).executeTakeFirst();
+  return Number(numDeletedRows);
 }
 
 /** Every identifier a user can sign in with (username, email, mobile phone), as throttle keys. */

@@ -133,14 +133,18 @@ export async function claim(ctx: Ctx, id: string): Promise<MessageRow | undefine
   return db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Ids of messages due for an attempt, oldest first. */
-export async function dueMessages(ctx: Ctx, limit: number): Promise<string[]> {
+/** Who wrote a message: the console itself (codes, notices: senderId null) or a person (senderId set). */
+export type MessageSource = 'console' | 'people';
+
+/** Ids of the source's messages due for an attempt, oldest first. */
+export async function dueMessages(ctx: Ctx, source: MessageSource, limit: number): Promise<string[]> {
   const now = ctx.now();
   const rows = await outboxDb(ctx.db)
     .selectFrom('messages')
     .select('id')
     .where('status', 'in', [DeliveryStatus.Queued, DeliveryStatus.Sending])
     .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]))
+    .where('senderId', source === 'console' ? 'is' : 'is not', null)
     .orderBy('pushTime')
     .limit(limit)
     .execute();

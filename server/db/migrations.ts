@@ -889,6 +889,19 @@ const oidcUidPartialIndex: Migration = {
   },
 };
 
+/** Whether a directory connection is asked at first sign-ins (server/ldap/lookup.ts): the platform
+ *  administrator's choice. Existing connections are not: a connection a tenant administrator
+ *  pointed at a directory of their own would otherwise keep receiving other tenants' people's
+ *  passwords; their people are still created by their tenant's synchronisations. */
+const ldapFirstSignIn: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('ldap_connections')
+      .addColumn('first_sign_in', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -928,6 +941,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0042_saml_logout_and_consent': samlLogoutAndConsent,
     '0045_samlidp_fresh_sign_in': samlFreshSignIn,
     '0047_perf33d_oidc_uid_partial': oidcUidPartialIndex,
+    '0048_fixldap2_ldap_first_sign_in': ldapFirstSignIn,
   };
 }
 

@@ -525,6 +525,8 @@ export interface LdapConnectionTable {
   settings: string;
   bindSecret: string;
   enabled: number;
+  /** Asked at first sign-ins (1), as only the platform administrator decides (migration 0048). */
+  firstSignIn: number;
   /** Until when one process synchronises it (0: nobody). */
   claimedUntil: Generated<number>;
   lastSyncAt: number | null;

@@ -2,7 +2,8 @@
 // the bind secret is write-only like an identity provider's client secret (server/services/idps.ts):
 // stored, never answered, an empty one keeps the stored secret. Mapping groups to roles is granting
 // those roles: the caller must be allowed to grant them (server/auth/grants.ts), since every later
-// synchronisation hands them out in the caller's stead.
+// synchronisation hands them out in the caller's stead. Whether the connection is asked at first
+// sign-ins is the platform administrator's choice alone (firstSignInOf).
 import type * as v from 'valibot';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../context';
@@ -11,9 +12,11 @@ import type { Actor } from '../auth/actor';
 import type { LdapConnection, LdapSettings, LdapTestAnswer, ldapConnectionBody } from '../../src/core/schemas/ldap';
 import { LDAP_STEPS } from '../../src/core/schemas/ldap';
 import { newId } from '../auth/secrets';
-import { assertMayGrantRows } from '../auth/grants';
+import { assertMayAllowFirstSignIns, assertMayGrantRows } from '../auth/grants';
 import { fieldError, notFound } from '../http/errors';
+import { removedOnce } from '../db/removal';
 import { updateVersioned } from '../db/versioned';
+import { lockByName } from '../db/named-lock';
 import { manageableTenant } from '../services/tenants';
 import { Directory, DirectoryError } from './directory';
 
@@ -26,6 +29,7 @@ const toConnection = (row: LdapConnectionRow): LdapConnection => ({
   tenantId: row.tenantId,
   name: row.name,
   enabled: row.enabled === 1,
+  firstSignIn: row.firstSignIn === 1,
   settings: settingsOf(row),
   hasBindSecret: row.bindSecret !== '',
   lastSyncAt: row.lastSyncAt,
@@ -56,10 +60,26 @@ async function checkGroupRoles(ctx: Ctx, actor: Actor, settings: LdapSettings): 
   await assertMayGrantRows(ctx, actor, 'roles', ids);
 }
 
-const secretDestinationChanged = (stored: LdapSettings, next: LdapSettings) =>
-  stored.url !== next.url || stored.bindDn !== next.bindDn || stored.startTls !== next.startTls || stored.caCertificate !== next.caCertificate;
+/** Another directory may answer: a new address, or a new way of telling it is the one. */
+const directoryMoved = (stored: LdapSettings, next: LdapSettings) =>
+  stored.url !== next.url || stored.startTls !== next.startTls || stored.caCertificate !== next.caCertificate;
 
-/** Creates or replaces the tenant's connection (audited; the secret never in the record). */
+const secretDestinationChanged = (stored: LdapSettings, next: LdapSettings) => directoryMoved(stored, next) || stored.bindDn !== next.bindDn;
+
+/** Whether the saved connection is asked at first sign-ins: left out of the body, the stored choice
+ *  stays (off for a new connection); a change is the platform administrator's (403 for anyone
+ *  else). A save by anyone else that moves the connection to another directory switches it off: the
+ *  platform allowed the directory it saw, not whichever one the connection points at next. */
+function firstSignInOf(actor: Actor, current: LdapConnectionRow | undefined, body: v.InferOutput<typeof ldapConnectionBody>): boolean {
+  const stored = current?.firstSignIn === 1;
+  if (body.firstSignIn !== undefined && body.firstSignIn !== stored) assertMayAllowFirstSignIns(actor);
+  const moved = current !== undefined && directoryMoved(settingsOf(current), body.settings);
+  return (body.firstSignIn ?? stored) && (actor.platformAdmin || !moved);
+}
+
+/** Creates or replaces the tenant's connection (audited; the secret never in the record). The
+ *  stored connection is read under the tenant's lock of it, to the end of the change: a burst of
+ *  first saves makes one connection and replaces it (an insert each answered 500 on PostgreSQL). */
 export async function saveConnection(
   ctx: Ctx,
   actor: Actor,
@@ -69,21 +89,24 @@ export async function saveConnection(
 ): Promise<LdapConnection> {
   const tenant = await manageableTenant(ctx, actor, tenantId);
   await checkGroupRoles(ctx, actor, body.settings);
-  const current = await connectionOfTenant(ctx, tenant.id);
-  if (!current && !body.bindSecret) throw fieldError([{ field: 'bindSecret', rule: 'rule.required' }]);
-  // The stored secret goes only where it was typed for: a new address, bind DN, CA or StartTLS
-  // choice needs it typed again (whoever may edit the connection was never shown it).
-  if (current && !body.bindSecret && secretDestinationChanged(settingsOf(current), body.settings)) {
-    throw fieldError([{ field: 'bindSecret', rule: 'rule.ldapSecretAgain' }]);
-  }
   const now = ctx.now();
-  const changes = {
-    name: body.name,
-    enabled: body.enabled ? 1 : 0,
-    settings: JSON.stringify(body.settings),
-    ...(body.bindSecret ? { bindSecret: body.bindSecret } : {}),
-  };
   const id = await ctx.audit.change(async () => {
+    await lockByName(ctx, `tenant ${tenant.id} directory connection`);
+    const current = await connectionOfTenant(ctx, tenant.id);
+    if (!current && !body.bindSecret) throw fieldError([{ field: 'bindSecret', rule: 'rule.required' }]);
+    // The stored secret goes only where it was typed for: a new address, bind DN, CA or StartTLS
+    // choice needs it typed again (whoever may edit the connection was never shown it).
+    if (current && !body.bindSecret && secretDestinationChanged(settingsOf(current), body.settings)) {
+      throw fieldError([{ field: 'bindSecret', rule: 'rule.ldapSecretAgain' }]);
+    }
+    const firstSignIn = firstSignInOf(actor, current, body);
+    const changes = {
+      name: body.name,
+      enabled: body.enabled ? 1 : 0,
+      firstSignIn: firstSignIn ? 1 : 0,
+      settings: JSON.stringify(body.settings),
+      ...(body.bindSecret ? { bindSecret: body.bindSecret } : {}),
+    };
     let id: string;
     if (current) {
       await updateVersioned(ctx.db, 'ldapConnections', current.id, current.version, changes, now);
@@ -101,7 +124,7 @@ export async function saveConnection(
       target: { type: 'ldap_connection', id },
       tenantId: tenant.id,
       ip,
-      detail: { name: body.name, url: body.settings.url, enabled: body.enabled, ...(body.bindSecret ? { bindSecret: 'changed' } : {}) },
+      detail: { name: body.name, url: body.settings.url, enabled: body.enabled, firstSignIn, ...(body.bindSecret ? { bindSecret: 'changed' } : {}) },
     });
     return id;
   });
@@ -111,7 +134,7 @@ export async function saveConnection(
 export async function deleteConnection(ctx: Ctx, actor: Actor, tenantId: string, ip: string): Promise<void> {
   const row = await manageableConnection(ctx, actor, tenantId);
   await ctx.audit.change(async () => {
-    await ctx.db.deleteFrom('ldapConnections').where('id', '=', row.id).execute();
+    await removedOnce(ctx.db.deleteFrom('ldapConnections').where('id', '=', row.id).executeTakeFirst(), 'Directory connection');
     await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'ldap_connection', id: row.id }, tenantId, ip, detail: { deleted: true } });
   });
 }

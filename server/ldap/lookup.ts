@@ -1,11 +1,12 @@
 // Which directories hold a sign-in name nobody here has yet (server/ldap/sign-in.ts): every enabled
-// connection is asked at once, by a search with its own service account (never the person's
-// password), each within a short bound. A directory's owner can put any entry in it, so a directory
-// earns the password only by showing an entry of exactly the typed name, and only when no other
-// directory shows one too (the caller decides that from the answer). A directory that does not
-// answer within the bound is left out of the sign-in, and left out of the next ones for a while, so
-// a silent directory of one tenant neither holds every tenant's first sign-ins nor makes an unknown
-// name answer slower than a known one.
+// connection the platform administrator allowed for first sign-ins is asked at once, by a search
+// with its own service account (never the person's password), each within a short bound. A
+// directory's owner can put any entry in it, so a directory earns the password only by showing an
+// entry of exactly the typed name, and only when no other directory shows one too (the caller
+// decides that from the answer). A directory that does not answer within the bound is left out of
+// the sign-in, and left out of the next ones for a while, so a silent directory neither holds every
+// first sign-in nor makes an unknown name answer slower than a known one. The answer names those
+// left out too: the name may be theirs.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Ctx } from '../context';
 import { settingsOf, type LdapConnectionRow } from './connections';
@@ -69,19 +70,28 @@ async function holderIn(ctx: Ctx, row: LdapConnectionRow, username: string): Pro
   }
 }
 
-/** The enabled directories (quiet ones left out) that hold `username`, asked at once; every
- *  holder's connection is open and the caller closes them. */
-export async function holdersOf(ctx: Ctx, username: string): Promise<Holder[]> {
+/** What the directories asked at first sign-ins said of a name: those that hold it (each holder's
+ *  connection is open and the caller closes them), and those that could not be asked (failed, ran
+ *  out the bound, or quiet since they last did). */
+export interface Lookup {
+  holders: Holder[];
+  unasked: LdapConnectionRow[];
+}
+
+/** The enabled directories allowed for first sign-ins that hold `username`, asked at once. */
+export async function holdersOf(ctx: Ctx, username: string): Promise<Lookup> {
   const now = Date.now();
-  const connections = (await ctx.db.selectFrom('ldapConnections').selectAll().where('enabled', '=', 1).execute()).filter((row) => !isQuiet(row, now));
+  const rows = await ctx.db.selectFrom('ldapConnections').selectAll().where('enabled', '=', 1).where('firstSignIn', '=', 1).execute();
+  const unasked = rows.filter((row) => isQuiet(row, now));
+  const connections = rows.filter((row) => !unasked.includes(row));
   const answers = await Promise.all(connections.map((row) => holderIn(ctx, row, username)));
   const holders: Holder[] = [];
-  for (const answer of answers) {
-    if (!answer) continue;
-    if (answer.entries.length > 0) holders.push(answer);
+  for (const [at, answer] of answers.entries()) {
+    if (!answer) unasked.push(connections[at]!);
+    else if (answer.entries.length > 0) holders.push(answer);
     else await answer.directory.close();
   }
-  return holders;
+  return { holders, unasked };
 }
 
 export const closeAll = (holders: Holder[]) => Promise.all(holders.map((holder) => holder.directory.close()));

@@ -1,19 +1,19 @@
 // The directory as a first factor of POST /authc/login (server/auth/login.ts asks here before the
 // local password): a person a tenant's directory connection created signs in with the directory's
 // password, checked by a bind as their entry (the password is never stored here); a username
-// nobody here has is searched for in every enabled directory at once (server/ldap/lookup.ts) and,
-// held by exactly one and bound there, becomes a person of that connection's tenant. An empty password
-// never reaches a bind: an unauthenticated bind succeeds without proving anything. The lockout,
-// captcha and rate limits of the sign-in apply around this, as for any password. A directory that
-// cannot be reached is no wrong password: the sign-in says so and the attempt does not count.
+// nobody here has is searched for at once in every enabled directory the platform administrator
+// allowed for first sign-ins (server/ldap/lookup.ts) and, held by exactly one and bound there,
+// becomes a person of that connection's tenant. An empty password never reaches a bind: an
+// unauthenticated bind succeeds without proving anything. The lockout, captcha and rate limits of
+// the sign-in apply around this, as for any password. A directory that cannot be reached is no
+// wrong password: the sign-in says so and the attempt does not count.
 import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import type { UserRow } from '../auth/actor';
-import { ApiError } from '../http/errors';
 import { directoryActor } from './actor';
 import { settingsOf, type LdapConnectionRow } from './connections';
 import { Directory, DirectoryError, type DirectoryPerson } from './directory';
-import { closeAll, holdersOf } from './lookup';
+import { closeAll, holdersOf, type Holder } from './lookup';
 import { createPerson, outsideDirectory, updatePerson } from './people';
 import { Status } from '../../src/core/enums';
 
@@ -23,11 +23,13 @@ export type DirectoryVerdict =
   | { kind: 'passed'; user: UserRow }
   /** `audit`: what the failed sign-in's record says instead of the reason (for administrators to act on). */
   | { kind: 'refused'; reason: string; audit?: Record<string, unknown> }
-  | { kind: 'unreachable' };
+  /** 503 with `message`, not counted toward a lockout; `audit`: the failed sign-in's record, if any. */
+  | { kind: 'unreachable'; message: string; audit?: Record<string, unknown> };
 
-const DIRECTORY_UNREACHABLE = 'The directory that checks your password cannot be reached; try again later or tell your administrator';
-
-export const unreachableError = () => new ApiError(503, DIRECTORY_UNREACHABLE);
+const unreachable: DirectoryVerdict = {
+  kind: 'unreachable',
+  message: 'The directory that checks your password cannot be reached; try again later or tell your administrator',
+};
 
 const actorOf = async (ctx: Ctx, row: LdapConnectionRow) => {
   const tenant = await ctx.db.selectFrom('tenants').select('path').where('id', '=', row.tenantId).executeTakeFirstOrThrow();
@@ -52,10 +54,31 @@ async function bindAsLinked(
   }
 }
 
+/**
+ * Tells each holding tenant's administrators that a first sign-in of `username` was refused because
+ * several directories hold it: one `ldap.sign_in_ambiguous` record per holding tenant, about its own
+ * connection, so that it is in that tenant's audit log (the failed sign-in's own record, naming every
+ * directory, belongs to no tenant yet and only the platform's administrators read it). A record
+ * names the tenant's own connection and how many other directories hold the name, never another
+ * tenant's connection or tenant.
+ */
+async function recordAmbiguity(ctx: Ctx, holders: Holder[], username: string, ip: string): Promise<void> {
+  const events = holders.map(({ row, entries }) => ({
+    action: 'ldap.sign_in_ambiguous' as const,
+    target: { type: 'ldap_connection', id: row.id, name: row.name },
+    tenantId: row.tenantId,
+    ip,
+    success: false,
+    detail: { username, entries: entries.length, otherDirectories: holders.length - 1 },
+  }));
+  await ctx.audit.change(() => ctx.audit.recordAll(events));
+}
+
 /** A name nobody here has: the one directory that holds it checks the password, and the person is
- *  created in its tenant (server/ldap/lookup.ts). Held by several, the password goes to none. */
+ *  created in its tenant (server/ldap/lookup.ts). Held by several, the password goes to none; nor
+ *  while another directory that may be the person's own could not be asked. */
 async function signInNew(ctx: Ctx, username: string, password: string, ip: string): Promise<DirectoryVerdict> {
-  const holders = await holdersOf(ctx, username);
+  const { holders, unasked } = await holdersOf(ctx, username);
   try {
     if (holders.length === 0) return { kind: 'local' };
     const [holder] = holders;
@@ -63,9 +86,20 @@ async function signInNew(ctx: Ctx, username: string, password: string, ip: strin
       // For administrators to resolve: a synchronisation by the right tenant creates the person,
       // whose own directory then decides.
       const directories = holders.map(({ row }) => ({ connection: row.name, tenantId: row.tenantId }));
+      await recordAmbiguity(ctx, holders, username, ip);
       return { kind: 'refused', reason: 'several directories hold this name', audit: { reason: 'directory_ambiguous', directories } };
     }
     const { row, directory, entries } = holder!;
+    // The platform chose every directory asked: one of them being out is the platform's to fix, not
+    // a reason to hand the password to the only one that answered for the name.
+    if (unasked.length > 0) {
+      const unaskedDirectories = unasked.map((other) => ({ connection: other.name, tenantId: other.tenantId }));
+      return {
+        kind: 'unreachable',
+        message: 'A directory could not be asked whether it holds this name; try again shortly',
+        audit: { reason: 'directory_unasked', holder: { connection: row.name, tenantId: row.tenantId }, unasked: unaskedDirectories },
+      };
+    }
     const person = entries[0]!;
     if (!(await directory.passwordMatches(person.dn, password))) return { kind: 'refused', reason: 'directory password' };
     const outcome = await createPerson(ctx, await actorOf(ctx, row), row.id, row.tenantId, person, ip);
@@ -132,7 +166,7 @@ export async function directoryFirstFactor(
     }
     return await signInNew(ctx, identifier, password, ip);
   } catch (error) {
-    if (error instanceof DirectoryError) return { kind: 'unreachable' };
+    if (error instanceof DirectoryError) return unreachable;
     throw error;
   }
 }

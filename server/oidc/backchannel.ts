@@ -3,7 +3,8 @@
 // registered a back-channel logout URI is told so, server to server, with a logout token signed by
 // the provider's keys (the app verifies it against the JWKS). What to send is queued in the
 // database in the same call that ends the grants; the outbox worker (channels/outbox.ts) signs and
-// posts each one, and retries a failed post with a growing wait.
+// posts each one, not waiting on it (one app's hanging receiver holds up no other app's logouts),
+// and retries a failed post with a growing wait.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type Provider from 'oidc-provider';
@@ -11,6 +12,7 @@ import type { Ctx } from '../context';
 import { oidcDb, type OidcDatabase } from './tables';
 import { OidcProvider } from './provider';
 import { outboundFetch, outboundPolicy } from '../http/outbound-address';
+import { Dispatcher, type Deliveries } from '../channels/dispatcher';
 
 const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 /** A claimed delivery may be taken over by another process when its post has not finished by then. */
@@ -19,6 +21,8 @@ const POST_TIMEOUT_MS = 5_000;
 export const LOGOUT_ATTEMPTS = 5;
 /** Waits before the next attempt: 10 s, 30 s, 90 s, 270 s. */
 export const backoffMs = (attempts: number) => 10_000 * 3 ** (attempts - 1);
+/** Apps whose receivers are being posted to at once in this process. */
+const APPS_AT_ONCE = 16;
 
 /** An app the person had a grant with, and the provider session (sid) of it, when known. */
 export interface LogoutTarget {
@@ -146,22 +150,37 @@ async function deliver(ctx: Ctx, db: Kysely<OidcDatabase>, id: string): Promise<
   }
 }
 
-/** Delivers up to `limit` due logout tokens; answers how many were due (the outbox calls it again
- *  while a full batch was due). */
-export async function deliverDueLogouts(ctx: Ctx, limit: number, stopped: () => boolean): Promise<number> {
+/** Due deliveries looked at per query (a query that starts none ends the round). */
+const LOOKAHEAD = 100;
+
+/** Posts logouts as the webhooks' are (server/channels/dispatcher.ts), not waiting on each: one post
+ *  at a time per app (to its receiver), to at most APPS_AT_ONCE apps at once, so an app whose
+ *  receiver hangs holds up only its own logouts. `due` answers the due deliveries of the apps not
+ *  in `busyApps`, oldest first. */
+export function logoutDispatcher(
+  due: (busyApps: string[], limit: number) => Promise<{ id: string; appId: string }[]>,
+  send: (id: string) => Promise<void>,
+  finished: () => void,
+): Dispatcher {
+  const deliveries: Deliveries = {
+    due: async ({ keys }) => (await due(keys, LOOKAHEAD)).map(({ id, appId }) => ({ id, key: appId, owner: appId })),
+    send,
+  };
+  return new Dispatcher(deliveries, { total: APPS_AT_ONCE, perOwner: 1 }, finished);
+}
+
+/** The dispatcher of the logout tokens; `finished` is told when a post ends (its app may have more due). */
+export function logoutTokenDispatcher(ctx: Ctx, finished: () => void): Dispatcher {
   const db = oidcDb(ctx.db);
-  const now = ctx.now();
-  const due = await db
-    .selectFrom('oidcLogoutDeliveries')
-    .select('id')
-    .where('status', 'in', ['queued', 'sending'])
-    .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]))
-    .orderBy('createdAt')
-    .limit(limit)
-    .execute();
-  for (const { id } of due) {
-    if (stopped()) break;
-    await deliver(ctx, db, id);
-  }
-  return due.length;
+  const due = async (busyApps: string[], limit: number) => {
+    const now = ctx.now();
+    let query = db
+      .selectFrom('oidcLogoutDeliveries')
+      .select(['id', 'appId'])
+      .where('status', 'in', ['queued', 'sending'])
+      .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]));
+    if (busyApps.length) query = query.where('appId', 'not in', busyApps);
+    return query.orderBy('createdAt').orderBy('id').limit(limit).execute();
+  };
+  return logoutDispatcher(due, (id) => deliver(ctx, db, id), finished);
 }

@@ -68,16 +68,38 @@ function clientMetadata(row: ClientRow | undefined): AdapterPayload | undefined 
   };
 }
 
-/** A new secret for the app (the first one, or a replacement: the old one stops working at once);
- *  undefined for a public client, which never has one (checked in the same statement). */
-export async function rotateClientSecret(db: Kysely<OidcDatabase>, appId: string, now: number): Promise<string | undefined> {
+/** The app's stored client secret: null when it has none (or no client row yet). */
+export async function storedClientSecret(db: Kysely<OidcDatabase>, appId: string): Promise<string | null> {
+  const row = await db.selectFrom('oidcClients').select('secret').where('appId', '=', appId).executeTakeFirst();
+  return row?.secret ?? null;
+}
+
+/** A new secret for the app (the first one, or a replacement: the old one stops working at once),
+ *  made only if the stored one is still `replacing` (what the caller read: null for none), so that
+ *  of two rotations that read the same secret only one answers a secret, the one that works;
+ *  `public` for a public client, which never has one, `raced` when another rotation came first
+ *  (both checked in the same statement). */
+export async function rotateClientSecret(
+  db: Kysely<OidcDatabase>,
+  appId: string,
+  now: number,
+  replacing: string | null,
+): Promise<{ secret: string } | 'public' | 'raced'> {
   const secret = newSecret();
   const result = await db
     .insertInto('oidcClients')
     .values({ appId, secret, rotatedAt: now })
-    .onConflict((conflict) => conflict.column('appId').doUpdateSet({ secret, rotatedAt: now }).where('oidcClients.clientType', '=', ClientType.Confidential))
+    .onConflict((conflict) =>
+      conflict
+        .column('appId')
+        .doUpdateSet({ secret, rotatedAt: now })
+        .where('oidcClients.clientType', '=', ClientType.Confidential)
+        .where((eb) => (replacing === null ? eb('oidcClients.secret', 'is', null) : eb('oidcClients.secret', '=', replacing))),
+    )
     .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows) === 1 ? secret : undefined;
+  if (Number(result.numInsertedOrUpdatedRows) === 1) return { secret };
+  const { clientType } = await db.selectFrom('oidcClients').select('clientType').where('appId', '=', appId).executeTakeFirstOrThrow();
+  return clientType === ClientType.Public ? 'public' : 'raced';
 }
 
 /** Switches the client's type. To public: the secret is revoked in the same statement, with the

@@ -12,7 +12,8 @@
 // person to sign in again, and allowing it ends that session, so the console's sign-in page
 // comes next and brings them back here.
 //
-// Both are changes with their audit record: a consent that adds to what the app may read
+// An interaction is answered once (a second answer goes where the first went). Both are changes
+// with their audit record: a consent that adds to what the app may read
 // (`app.consent`, not recorded when the app already had it all) and a session ended for being too
 // old (`logout`).
 import type Provider from 'oidc-provider';
@@ -26,6 +27,7 @@ import type { OidcDatabase } from './tables';
 import type { UserRow } from '../auth/actor';
 import type { Ctx } from '../context';
 import { sessionCreatedAt } from '../auth/sessions';
+import { lockByName } from '../db/named-lock';
 
 const scopesOf = (scope: unknown): string[] => (typeof scope === 'string' ? scope.split(' ').filter(Boolean) : []);
 
@@ -107,57 +109,91 @@ const grantedOf = (grant: Grant | undefined) => ({
   apiScopes: grant ? scopesOf(grant.getResourceScope(appResource(String(grant.clientId)))) : [],
 });
 
-/** Records the user's answer; answers where the browser goes next (back to the provider). Allowing
- *  from a session older than the app asked ends that session and answers 401 (sign in again). */
-export async function finishInteraction(provider: Provider, ctx: Ctx, uid: string, signIn: ConsoleSignIn, allow: boolean, ip: string): Promise<string> {
-  const interaction = await interactionOf(provider, uid);
-  const { person } = signIn;
-  const clientId = String(interaction.params.client_id ?? '');
-  if (allow && !freshEnough(interaction, signIn, Date.now())) {
-    await endSessionForFreshSignIn(ctx, { person, sessionId: signIn.sessionId, ip, via: 'oidc', app: clientId });
+/** What the person allows an app: the OpenID scopes and the app's own API scopes its request
+ *  asks (`scope`, `resource`), and the `claims` it asks beyond them. */
+export interface Allowed {
+  clientId: string;
+  params: Interaction['params'];
+  claims: string[];
+}
+
+/** Allows `allowed` to `person` in the grant `existing` (theirs) or a new one, saved with its
+ *  `app.consent` record when it adds to what the app may read; answers the grant's id. */
+export async function allowApp(
+  provider: Provider,
+  ctx: Ctx,
+  allowed: Allowed,
+  existing: Grant | undefined,
+  person: ConsoleSignIn['person'],
+  ip: string,
+): Promise<string> {
+  const { clientId, params } = allowed;
+  // A grant belongs to one account: another user signing in starts a fresh one.
+  const kept = existing && existing.accountId === person.id ? existing : undefined;
+  const before = grantedOf(kept);
+  const grant = kept ?? new provider.Grant({ accountId: person.id, clientId });
+  grant.addOIDCScope(scopesOf(params.scope).join(' '));
+  if (allowed.claims.length) grant.addOIDCClaims(allowed.claims);
+  if (params.resource === appResource(clientId)) {
+    const keys = new Set((await ctx.db.selectFrom('privileges').select('key').where('appId', '=', clientId).execute()).map((row) => row.key));
+    grant.addResourceScope(
+      appResource(clientId),
+      scopesOf(params.scope)
+        .filter((scope) => keys.has(scope))
+        .join(' '),
+    );
   }
-  if (!allow) {
-    interaction.result = { error: 'access_denied', error_description: 'The user denied the request' };
-  } else {
-    const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
-    // A grant belongs to one account: another user signing in starts a fresh one.
-    const kept = existing && existing.accountId === person.id ? existing : undefined;
-    const before = grantedOf(kept);
-    const grant = kept ?? new provider.Grant({ accountId: person.id, clientId });
-    grant.addOIDCScope(scopesOf(interaction.params.scope).join(' '));
-    const details = interaction.prompt.details as { missingOIDCClaims?: string[] };
-    if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
-    if (interaction.params.resource === appResource(clientId)) {
-      const keys = new Set((await ctx.db.selectFrom('privileges').select('key').where('appId', '=', clientId).execute()).map((row) => row.key));
-      grant.addResourceScope(
-        appResource(clientId),
-        scopesOf(interaction.params.scope)
-          .filter((scope) => keys.has(scope))
-          .join(' '),
-      );
-    }
-    const after = grantedOf(grant);
-    const added = {
-      scopes: after.scopes.filter((scope) => !before.scopes.includes(scope)),
-      claims: after.claims.filter((claim) => !before.claims.includes(claim)),
-      apiScopes: after.apiScopes.filter((scope) => !before.apiScopes.includes(scope)),
-    };
-    const grantId = await ctx.audit.change(async () => {
-      const saved = await grant.save();
-      if (added.scopes.length || added.claims.length || added.apiScopes.length) {
-        await ctx.audit.record({
-          action: 'app.consent',
-          actor: person,
-          target: { type: 'app', id: clientId },
-          tenantId: person.tenantId,
-          ip,
-          detail: { protocol: 'oidc', ...added },
-        });
-      }
-      return saved;
+  const after = grantedOf(grant);
+  const added = {
+    scopes: after.scopes.filter((scope) => !before.scopes.includes(scope)),
+    claims: after.claims.filter((claim) => !before.claims.includes(claim)),
+    apiScopes: after.apiScopes.filter((scope) => !before.apiScopes.includes(scope)),
+  };
+  const adds = added.scopes.length || added.claims.length || added.apiScopes.length;
+  // Nothing new (a trusted app's silent sign-in, again): the grant stays as it is.
+  if (kept && !adds) return kept.jti;
+  const grantId = await grant.save();
+  if (adds) {
+    await ctx.audit.record({
+      action: 'app.consent',
+      actor: person,
+      target: { type: 'app', id: clientId },
+      tenantId: person.tenantId,
+      ip,
+      detail: { protocol: 'oidc', ...added },
     });
-    interaction.result = { login: { accountId: person.id, ts: Math.floor(signIn.signedInAt / 1000) }, consent: { grantId } };
   }
-  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
-  return interaction.returnTo;
+  return grantId;
+}
+
+/** The answer that allows `interaction`: its grant (allowApp) and the console sign-in as the login. */
+async function allowedResult(provider: Provider, ctx: Ctx, interaction: Interaction, signIn: ConsoleSignIn, ip: string): Promise<Interaction['result']> {
+  const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+  const details = interaction.prompt.details as { missingOIDCClaims?: string[] };
+  const allowed = { clientId: String(interaction.params.client_id ?? ''), params: interaction.params, claims: details.missingOIDCClaims ?? [] };
+  const grantId = await allowApp(provider, ctx, allowed, existing, signIn.person, ip);
+  return { login: { accountId: signIn.person.id, ts: Math.floor(signIn.signedInAt / 1000) }, consent: { grantId } };
+}
+
+/** Records the user's answer; answers where the browser goes next (back to the provider). Allowing
+ *  from a session older than the app asked ends that session and answers 401 (sign in again). An
+ *  interaction is answered once: a second answer (a double click, a retrying client, a burst)
+ *  changes nothing and goes where the first went. */
+export async function finishInteraction(provider: Provider, ctx: Ctx, uid: string, signIn: ConsoleSignIn, allow: boolean, ip: string): Promise<string> {
+  const asked = await interactionOf(provider, uid);
+  if (allow && !asked.result && !freshEnough(asked, signIn, Date.now())) {
+    const app = String(asked.params.client_id ?? '');
+    await endSessionForFreshSignIn(ctx, { person: signIn.person, sessionId: signIn.sessionId, ip, via: 'oidc', app });
+  }
+  return ctx.audit.change(async () => {
+    // Read again under the lock, in the change: another answer may have come first.
+    await lockByName(ctx, `oidc interaction ${uid}`);
+    const interaction = await interactionOf(provider, uid);
+    if (interaction.result) return interaction.returnTo;
+    interaction.result = allow
+      ? await allowedResult(provider, ctx, interaction, signIn, ip)
+      : { error: 'access_denied', error_description: 'The user denied the request' };
+    await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+    return interaction.returnTo;
+  });
 }

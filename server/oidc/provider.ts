@@ -3,7 +3,8 @@
 // logout, introspection of an app's own tokens, client_credentials for the apps that switch it on,
 // no consent page for trusted apps; public clients (single-page and native apps) without a secret,
 // called from the browser by their redirect URIs' origins (cors.ts, public-clients.ts). Signing in and consent happen in the console (the hidden
-// oauth/authorize route) with our own session. What ends an app's access: see revoke.ts.
+// oauth/authorize route) with our own session, which counts as the provider's login
+// (console-login.ts: silent sign-in). What ends an app's access: see revoke.ts.
 import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { oidcLibrary } from './library';
@@ -14,7 +15,6 @@ import { answerUnavailableDatabaseAs503 } from './unavailable';
 import { providerKeys } from './keys';
 import { oidcDb } from './tables';
 import { compiledStatement } from '../db/statement';
-import { SESSION_COOKIE } from '../auth/gate';
 import { formPostPolicy } from './form-post-policy';
 import { APP_SCOPES, rolesClaims, tenantClaims } from './app-claims';
 import { endConsoleSessionOnLogout, logoutSource } from './logout';
@@ -23,10 +23,12 @@ import { isTrusted } from './clients';
 import { clientBasedCORS, openEndpointsCORS } from './cors';
 import { noIntrospectionForPublicClients, refreshTokenTTL } from './public-clients';
 import { consoleSignIn, finishInteraction, freshEnough } from './interactions';
+import { consolePerson, existingGrant, signInFromConsole } from './console-login';
 import { sendProviderLogoutsThroughOutbox } from './backchannel';
 import { DPOP_ALGORITHMS } from './dpop';
 import { spendCodeOnFailedExchange } from './spent-codes';
 import { maySignIn, PERSON_COLUMNS, takePersonReadAhead } from './read-ahead';
+import { isEmailVerified } from '../auth/verified-email';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -55,7 +57,7 @@ function accountFinder(ctx: Ctx) {
           sub: user.id,
           preferred_username: user.username,
           name: user.realName,
-          ...(user.email ? { email: user.email } : {}),
+          ...(user.email ? { email: user.email, email_verified: isEmailVerified(user) } : {}),
           ...(user.mobilePhone ? { phone_number: user.mobilePhone } : {}),
           ...(user.avatar ? { picture: user.avatar } : {}),
           ...(scopes.has('roles') && clientId ? await rolesClaims(ctx.db, user.id, clientId) : {}),
@@ -64,12 +66,6 @@ function accountFinder(ctx: Ctx) {
       },
     };
   };
-}
-
-/** The person signed in to the console in this browser (its session cookie), if any. */
-async function consolePerson(ctx: Ctx, koa: KoaContextWithOIDC) {
-  const secret = koa.cookies.get(SESSION_COOKIE, { signed: false });
-  return secret ? ctx.sessions.resolve(secret, 'cookie') : undefined;
 }
 
 /** The default policy, plus: a provider session whose person can no longer sign in (disabled or
@@ -104,7 +100,7 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
     claims: {
       openid: ['sub'],
       profile: ['name', 'preferred_username', 'picture'],
-      email: ['email'],
+      email: ['email', 'email_verified'],
       phone: ['phone_number'],
       ...APP_SCOPES,
     },
@@ -145,15 +141,8 @@ async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLi
       // The logout tokens go through the outbox, with retries (backchannel.ts).
       backchannelLogout: { enabled: true },
     },
-    // An earlier consent counts only while the same person is signed in to the console: after a
-    // sign-out (or as someone else) the app's request goes through the sign-in and consent page again.
-    loadExistingGrant: async (koa) => {
-      const { oidc } = koa;
-      const live = await consolePerson(ctx, koa);
-      if (!live || !oidc.session || !oidc.client || live.user.id !== oidc.session.accountId) return undefined;
-      const grantId = (oidc.result?.consent as { grantId?: string } | undefined)?.grantId ?? oidc.session.grantIdFor(oidc.client.clientId);
-      return grantId ? oidc.provider.Grant.find(grantId) : undefined;
-    },
+    // The grant of this provider session or the person's standing one (console-login.ts).
+    loadExistingGrant: existingGrant(ctx),
     // A trusted app's request, from a browser signed in to the console, is allowed at once: the
     // browser goes straight back to the provider instead of the consent page. Unless the app asks
     // prompt=consent (as a refresh token needs): the person then allows it on the page (OpenID
@@ -235,6 +224,7 @@ export class OidcProvider {
     );
     const provider = new library.default(this.ctx.site.issuer(), await configuration(this.ctx, library, storage));
     provider.proxy = true;
+    signInFromConsole(provider, this.ctx);
     answerUnavailableDatabaseAs503(provider);
     provider.use(formPostPolicy);
     provider.use(unauthorizedGrantType);

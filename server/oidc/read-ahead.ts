@@ -24,8 +24,19 @@ export type PayloadWrite = Omit<OidcPayloadTable, 'consumedAt'>;
 /** The models whose rows carry a grant id and, some, a session uid. */
 export const READ_AHEAD_MODELS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']);
 
-/** The person's columns the provider's findAccount uses (provider.ts). */
-export const PERSON_COLUMNS = ['id', 'username', 'realName', 'email', 'mobilePhone', 'avatar', 'availabilityStatus', 'tenantId', 'userType'] as const;
+/** The person's columns the provider's findAccount uses (provider.ts; extraProp says whether the email is verified). */
+export const PERSON_COLUMNS = [
+  'id',
+  'username',
+  'realName',
+  'email',
+  'extraProp',
+  'mobilePhone',
+  'avatar',
+  'availabilityStatus',
+  'tenantId',
+  'userType',
+] as const;
 
 type PersonColumn = (typeof PERSON_COLUMNS)[number];
 /** The person's columns in the joined row (camelCase: the database's CamelCasePlugin maps names). */

@@ -14,27 +14,42 @@ import { oidcDb } from './tables';
 import { logoutTargetsOf, queueBackchannelLogouts } from './backchannel';
 import { endPendingSignIns } from '../auth/step-tickets';
 import { endSamlSessions } from '../saml/sessions';
+import { clientGrantIds } from './client-grants';
 
-export async function revokeAppGrants(database: Kysely<Database>, personId: string, samlFrontChannel?: string): Promise<void> {
+/** Ends the person's app access (above); answers how many app sign-ins ended: OpenID Connect grants
+ *  (one per app the person allowed) and SAML sessions. */
+export async function revokeAppGrants(database: Kysely<Database>, personId: string, samlFrontChannel?: string): Promise<number> {
   const db = oidcDb(database);
   await queueBackchannelLogouts(db, personId, await logoutTargetsOf(db, personId));
   const grants = db.selectFrom('oidcPayloads').select('id').where('model', '=', 'Grant').where('accountId', '=', personId);
-  await db
+  const ended = await db
     .deleteFrom('oidcPayloads')
     .where((eb) => eb.or([eb('accountId', '=', personId), eb('grantId', 'in', grants)]))
+    .returning('model')
     .execute();
-  await endSamlSessions(database, personId, samlFrontChannel);
+  const samlSessions = await endSamlSessions(database, personId, samlFrontChannel);
+  return ended.filter((row) => row.model === 'Grant').length + samlSessions;
+}
+
+/** What ending a person's access ended (see endEveryAccess). */
+export interface EndedAccess {
+  /** Console sessions. */
+  sessions: number;
+  /** OpenID Connect grants and SAML sessions. */
+  appSignIns: number;
+  /** Sign-ins waiting for their next step. */
+  pendingSignIns: number;
 }
 
 /** Ends everything the person is signed in with: every console session (but `keepSessionId`), every
- *  app grant and every sign-in waiting for its next step. Answers how many console sessions ended. */
-export async function endEveryAccess(ctx: Ctx, personId: string, keepSessionId?: string): Promise<number> {
-  const [revoked] = await Promise.all([
+ *  app grant and every sign-in waiting for its next step. Answers how many of each ended. */
+export async function endEveryAccess(ctx: Ctx, personId: string, keepSessionId?: string): Promise<EndedAccess> {
+  const [sessions, appSignIns, pendingSignIns] = await Promise.all([
     ctx.sessions.revokeUser(personId, keepSessionId),
     revokeAppGrants(ctx.db, personId),
     endPendingSignIns(ctx.db, personId),
   ]);
-  return revoked;
+  return { sessions, appSignIns, pendingSignIns };
 }
 
 /**
@@ -45,14 +60,7 @@ export async function endEveryAccess(ctx: Ctx, personId: string, keepSessionId?:
  */
 export async function endClientGrants(database: Kysely<Database>, clientId: string): Promise<number> {
   const db = oidcDb(database);
-  // A grant's client is inside its JSON payload: the LIKE narrows the rows, the parse decides.
-  const candidates = await db
-    .selectFrom('oidcPayloads')
-    .select(['id', 'payload'])
-    .where('model', '=', 'Grant')
-    .where('payload', 'like', `%${JSON.stringify(clientId)}%`)
-    .execute();
-  const grantIds = candidates.filter((row) => (JSON.parse(row.payload) as { clientId?: string }).clientId === clientId).map((row) => row.id);
+  const grantIds = await clientGrantIds(db, clientId);
   for (let start = 0; start < grantIds.length; start += GRANTS_PER_DELETE) {
     const some = grantIds.slice(start, start + GRANTS_PER_DELETE);
     await db

@@ -5,7 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { route, type RouteOptions } from '../http/route';
 import * as calls from '../../src/core/contract/account-security';
 import { Permission } from '../../src/core/permission-codes';
-import { generateRecoveryCodes, recoveryCodeStatus as statusOf } from '../auth/recovery-codes';
+import { currentRecoveryCodeSet, generateRecoveryCodes, recoveryCodeStatus as statusOf } from '../auth/recovery-codes';
 import { hasStrongFactor } from '../auth/strong-factor';
 import { recheck } from '../auth/recheck';
 import { ApiError } from '../http/errors';
@@ -28,11 +28,13 @@ export const accountSecurityRoutes: FastifyPluginAsync<RouteOptions> = async (ap
     summary: 'A new set of ten recovery codes, shown this once (the old set stops working); needs my password and a passkey or an authenticator app',
     rateLimit: ctx.config.rateLimits.login,
     handler: async ({ actor, body, raw }) => {
+      const replacing = await currentRecoveryCodeSet(ctx.db, actor.id);
       await recheck(ctx, actor, body, raw.ip);
       if (!(await hasStrongFactor(ctx, actor.id)))
         throw new ApiError(400, 'Recovery codes are for people with a passkey or an authenticator app: set one up first');
       const codes = await ctx.audit.change(async () => {
-        const codes = await generateRecoveryCodes(ctx, actor.id);
+        const codes = await generateRecoveryCodes(ctx, actor.id, replacing);
+        if (!codes) throw new ApiError(409, 'Another request made a new set of recovery codes at the same moment: the set it showed is the one in force');
         await ctx.audit.record({
           action: 'recovery.generate',
           actor,

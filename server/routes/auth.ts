@@ -8,7 +8,7 @@ import { changeExpiredPassword, login, sendLoginCode } from '../auth/login';
 import { continueSignIn } from '../auth/login-step';
 import { safeRedirect } from '../http/redirect';
 import { issueCaptcha } from '../auth/captcha';
-import { clearSessionCookie, credentialOf } from '../auth/gate';
+import { checkCookieGetFromOwnSite, clearSessionCookie, credentialOf } from '../auth/gate';
 import { notFound } from '../http/errors';
 import { revokeAppGrants } from '../oidc/revoke';
 import { chainUrl } from '../saml/front-channel';
@@ -76,6 +76,7 @@ export const authRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     access: 'public',
     summary: 'Sign out of this session',
     handler: async ({ actor, raw }, reply) => {
+      checkCookieGetFromOwnSite(ctx, raw);
       const credential = await credentialOf(ctx, raw);
       // The SAML apps reached only through the browser are visited next, by this browser only
       // (server/saml/front-channel.ts, chain-browser.ts).
@@ -148,14 +149,16 @@ export const authRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
     handler: async ({ actor, raw }) => {
       const revoked = await ctx.audit.change(async () => {
         const revoked = await ctx.sessions.revokeUser(actor.id, actor.sessionId);
-        await endPendingSignIns(ctx.db, actor.id);
+        const pendingSignIns = await endPendingSignIns(ctx.db, actor.id);
+        // Nothing ended (no other session): no event, no record (as signOutEverywhere).
+        if (revoked + pendingSignIns === 0) return 0;
         await ctx.audit.record({
           action: 'session.revoke',
           actor,
           target: { type: 'user', id: actor.id },
           tenantId: actor.user.tenantId,
           ip: raw.ip,
-          detail: { others: revoked },
+          detail: { others: revoked, pendingSignIns },
         });
         return revoked;
       });

@@ -1,12 +1,13 @@
 // SAML Single Logout over the SOAP binding (SAML bindings §3.2): the back-channel that reaches an
 // app without a browser. The LogoutRequests queued when a person's sessions end (sessions.ts) are
 // signed here, posted by the outbox worker (server/channels/outbox.ts) to the app's registered SOAP
-// service through the outbound address guard, and retried with a growing wait like the OpenID
-// Connect logout tokens (server/oidc/backchannel.ts). Each request sent (delivered, or given up
-// after the last attempt) is recorded in the audit log.
+// service through the outbound address guard, without waiting on each post, and retried with a
+// growing wait like the OpenID Connect logout tokens (server/oidc/backchannel.ts). Each request
+// sent (delivered, or given up after the last attempt) is recorded in the audit log.
 import type { Ctx } from '../context';
 import { outboundFetch, outboundPolicy } from '../http/outbound-address';
-import { backoffMs, CLAIM_LEASE_MS, LOGOUT_ATTEMPTS } from '../oidc/backchannel';
+import { backoffMs, CLAIM_LEASE_MS, LOGOUT_ATTEMPTS, logoutDispatcher } from '../oidc/backchannel';
+import type { Dispatcher } from '../channels/dispatcher';
 import { childOf, NS, parseXml, SamlError } from './xml';
 import { logoutRequestFor, recordLogoutSent, type LogoutTarget } from './logout-requests';
 
@@ -99,19 +100,17 @@ async function deliver(ctx: Ctx, id: string): Promise<void> {
   }
 }
 
-/** Delivers up to `limit` due LogoutRequests; answers how many were due. */
-export async function deliverDueSamlLogouts(ctx: Ctx, limit: number, stopped: () => boolean): Promise<number> {
-  const now = ctx.now();
-  const due = await ctx.db
-    .selectFrom('samlLogoutDeliveries')
-    .select('id')
-    .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]))
-    .orderBy('createdAt')
-    .limit(limit)
-    .execute();
-  for (const { id } of due) {
-    if (stopped()) break;
-    await deliver(ctx, id);
-  }
-  return due.length;
+/** The dispatcher of the LogoutRequests, one post at a time per app as for the logout tokens;
+ *  `finished` is told when a post ends (its app may have more due). */
+export function samlLogoutDispatcher(ctx: Ctx, finished: () => void): Dispatcher {
+  const due = async (busyApps: string[], limit: number) => {
+    const now = ctx.now();
+    let query = ctx.db
+      .selectFrom('samlLogoutDeliveries')
+      .select(['id', 'appId'])
+      .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]));
+    if (busyApps.length) query = query.where('appId', 'not in', busyApps);
+    return query.orderBy('createdAt').orderBy('id').limit(limit).execute();
+  };
+  return logoutDispatcher(due, (id) => deliver(ctx, id), finished);
 }

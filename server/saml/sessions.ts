@@ -17,7 +17,8 @@ import type { Database } from '../db/tables';
 /** How long a browser sign-out may take to visit the apps. */
 export const FRONT_CHANNEL_TTL_MS = 10 * 60_000;
 
-export async function endSamlSessions(db: Kysely<Database>, personId: string, frontChannel?: string): Promise<void> {
+/** Ends the person's SAML sessions (the apps told as above) and consents; answers how many sessions ended. */
+export async function endSamlSessions(db: Kysely<Database>, personId: string, frontChannel?: string): Promise<number> {
   const sessions = await db
     .selectFrom('samlSessions')
     .innerJoin('samlServiceProviders', 'samlServiceProviders.appId', 'samlSessions.appId')
@@ -59,6 +60,7 @@ export async function endSamlSessions(db: Kysely<Database>, personId: string, fr
         })),
       )
       .execute();
-  await db.deleteFrom('samlSessions').where('userId', '=', personId).execute();
+  const { numDeletedRows } = await db.deleteFrom('samlSessions').where('userId', '=', personId).executeTakeFirst();
   await db.deleteFrom('samlConsents').where('userId', '=', personId).execute();
+  return Number(numDeletedRows);
 }

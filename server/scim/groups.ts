@@ -167,13 +167,14 @@ async function moveMembers(ctx: Ctx, caller: ScimCaller, groupId: string, { join
 }
 
 /** Entra ID and Okta find a group by its displayName before they create or rename one, so a name
- *  is one group for a client (letters compared without case): a second group of that name is
- *  refused (409 uniqueness), checked under the tenant tree's lock, so a burst of one POST makes one
- *  group. (The console itself allows departments of one name in different places.) */
-async function refuseTakenName(ctx: Ctx, caller: ScimCaller, name: string, except?: string): Promise<void> {
-  await tenants.lockTenantTree(ctx);
-  let named = reachable(ctx, caller).where(sql<string>`lower(tenants.name)`, '=', name.toLowerCase());
-  if (except) named = named.where('tenants.id', '!=', except);
+ *  is one group for a client (letters compared without case): a group of that name other than
+ *  `except` is refused (409 uniqueness). The caller holds the tenant tree's lock (taken once per
+ *  change), so a burst of one POST makes one group. (The console itself allows departments of one
+ *  name in different places.) */
+async function refuseTakenName(ctx: Ctx, caller: ScimCaller, name: string, except: string): Promise<void> {
+  const named = reachable(ctx, caller)
+    .where(sql<string>`lower(tenants.name)`, '=', name.toLowerCase())
+    .where('tenants.id', '!=', except);
   if (await named.executeTakeFirst()) throw new ScimError(409, 'uniqueness', `displayName: a group named ${name} exists`);
 }
 
@@ -182,9 +183,11 @@ export async function createGroup(ctx: Ctx, caller: ScimCaller, body: unknown, q
   const externalId = externalIdOf(group);
   const input = checked(tenantCreateBody, { parentId: caller.tenantId, name: group.displayName, type: TenantType.Department });
   const created = await ctx.audit.change(async () => {
-    await refuseTakenName(ctx, caller, group.displayName);
-    const moves = await memberMoves(ctx, caller, null, memberIdsOf(group));
+    // createTenant takes the tenant tree's lock, held until this change commits: the name and the
+    // members are checked under it, against every group committed before (the new one excepted).
     const tenant = await tenants.createTenant(ctx, caller.actor, input, caller.ip);
+    await refuseTakenName(ctx, caller, group.displayName, tenant.id);
+    const moves = await memberMoves(ctx, caller, null, memberIdsOf(group));
     await setExternalId(ctx, caller, 'group', tenant.id, externalId);
     await moveMembers(ctx, caller, tenant.id, moves);
     return tenant;
@@ -199,6 +202,7 @@ async function writeGroup(ctx: Ctx, caller: ScimCaller, current: Row, group: Sci
   await ctx.audit.change(async () => {
     const moves = await memberMoves(ctx, caller, current.id, memberIdsOf(group));
     if (group.displayName !== current.name) {
+      await tenants.lockTenantTree(ctx);
       await refuseTakenName(ctx, caller, group.displayName, current.id);
       await tenants.updateTenant(ctx, caller.actor, current.id, checked(tenantUpdateBody, { name: group.displayName, version: current.version }), caller.ip);
     }

@@ -97,12 +97,22 @@ function mobilePhoneOf(value: string): string {
   return /^\+?\d+$/.test(digits) ? digits : value;
 }
 
-/** Our fields of a SCIM user. */
-function fieldsOf(user: ScimUser) {
+/** The real name of a SCIM user: name.formatted, else displayName, else "givenName familyName".
+ *  Over a stored user (its real name `stored`), the first of name.formatted and displayName that
+ *  differs from it wins: we answer both with the real name, so a PATCH replacing displayName alone
+ *  (Entra ID's default mapping) leaves the old name in name.formatted, which would otherwise win. */
+function realNameOf(user: ScimUser, stored?: string): string {
   const given = [user.name?.givenName, user.name?.familyName].filter(Boolean).join(' ');
+  const names = [user.name?.formatted, user.displayName];
+  const changed = stored === undefined ? undefined : names.find((name) => name && name !== stored);
+  return changed ?? user.name?.formatted ?? user.displayName ?? given;
+}
+
+/** Our fields of a SCIM user (over a stored one with the real name `storedName`, see realNameOf). */
+function fieldsOf(user: ScimUser, storedName?: string) {
   return {
     username: user.userName,
-    realName: user.name?.formatted ?? user.displayName ?? given,
+    realName: realNameOf(user, storedName),
     email: single(user.emails),
     mobilePhone: mobilePhoneOf(single(user.phoneNumbers, 'mobile')),
     /** Left out (a PUT without `active`): unchanged, see writeUser. */
@@ -165,7 +175,7 @@ function writeUser(ctx: Ctx, caller: ScimCaller, current: UserRow, user: ScimUse
 
 async function writeUserFields(ctx: Ctx, caller: ScimCaller, current: UserRow, user: ScimUser): Promise<void> {
   const externalId = externalIdOf(user);
-  const fields = fieldsOf(user);
+  const fields = fieldsOf(user, current.realName);
   if (typeof fields.username !== 'string' || fields.username.toLowerCase() !== current.username.toLowerCase()) {
     throw new ScimError(400, 'mutability', 'userName does not change once the user exists (as in the console)');
   }

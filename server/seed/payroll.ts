@@ -8,7 +8,7 @@ import type { Database } from '../db/tables';
 import { Status } from '../../src/core/enums';
 import { newId } from '../auth/secrets';
 import { oidcDb } from '../oidc/tables';
-import { rotateClientSecret, updateClient } from '../oidc/clients';
+import { rotateClientSecret, storedClientSecret, updateClient } from '../oidc/clients';
 import { resolveConfig } from '../config';
 import { openDatabase } from '../db/connect';
 
@@ -103,8 +103,9 @@ export async function registerPayroll(db: Kysely<Database>, origin: string, admi
       .execute();
   }
   const clients = oidcDb(db);
-  const clientSecret = await rotateClientSecret(clients, appId, now);
-  if (clientSecret === undefined) throw new Error(`The payroll demo app ${appId} was switched to a public client: it needs a secret`);
+  const made = await rotateClientSecret(clients, appId, now, await storedClientSecret(clients, appId));
+  if (typeof made === 'string') throw new Error(`The payroll demo app ${appId}'s secret could not be made (${made}): it needs a confidential client`);
+  const clientSecret = made.secret;
   // The demo is the console's own first-party app: trusted, so people are not asked to consent.
   await updateClient(clients, appId, { postLogoutRedirectUris: [`${origin}/`], backchannelLogoutUri: `${origin}/backchannel-logout`, trusted: true });
   return { clientId: appId, clientSecret };

@@ -6,7 +6,7 @@ import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
 import type { oidcClientBody } from '../../src/core/schemas/sso';
 import { OidcProvider } from '../oidc/provider';
-import { callbackUrls, clientStatus, rotateClientSecret, setClientType, updateClient } from '../oidc/clients';
+import { callbackUrls, clientStatus, rotateClientSecret, setClientType, storedClientSecret, updateClient } from '../oidc/clients';
 import { oidcDb } from '../oidc/tables';
 import { endClientGrants } from '../oidc/revoke';
 import { canManageApp } from '../auth/scope';
@@ -80,11 +80,15 @@ export async function changeClient(ctx: Ctx, actor: Actor, appId: string, body: 
 /** Makes (or replaces) the client's secret: this answer is the only place it is shown. */
 export async function rotateSecret(ctx: Ctx, actor: Actor, appId: string, ip: string) {
   await manageableApp(ctx, actor, appId);
+  const db = oidcDb(ctx.db);
+  const replacing = await storedClientSecret(db, appId);
   const clientSecret = await ctx.audit.change(async () => {
-    const clientSecret = await rotateClientSecret(oidcDb(ctx.db), appId, ctx.now());
-    if (clientSecret === undefined) throw new ApiError(409, 'A public client has no secret: switch the app to confidential first');
+    const made = await rotateClientSecret(db, appId, ctx.now(), replacing);
+    if (made === 'public') throw new ApiError(409, 'A public client has no secret: switch the app to confidential first');
+    if (made === 'raced')
+      throw new ApiError(409, 'Another request generated a new client secret at the same moment: the secret it answered is the one in force');
     await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { clientSecret: 'rotated' } });
-    return clientSecret;
+    return made.secret;
   });
   return { clientId: appId, clientSecret, issuer: await issuerOf(ctx) };
 }

@@ -19,6 +19,7 @@ import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
 import { removedOnce } from '../db/removal';
 import { MEMBER_COLUMNS } from './user-answer';
+import { changed, namedChange, saveJoinList } from './list-save';
 
 export type AppRow = Selectable<AppTable>;
 
@@ -127,15 +128,11 @@ export async function setAppAdmins(ctx: Ctx, actor: Actor, id: string, userIds: 
   const current = await manageableApp(ctx, actor, id);
   await checkUsers(ctx, actor, userIds);
   await ctx.audit.change(async () => {
-    await ctx.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('appAdmins').where('appId', '=', current.id).execute();
-      if (userIds.length)
-        await trx
-          .insertInto('appAdmins')
-          .values([...new Set(userIds)].map((userId) => ({ appId: current.id, userId })))
-          .execute();
-    });
-    await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: current.id }, ip, detail: { admins: userIds } });
+    const list = { table: 'appAdmins', owner: { column: 'appId', id: current.id }, item: 'userId', lock: `app ${current.id} administrators` } as const;
+    const change = await saveJoinList(ctx, list, [...new Set(userIds)]);
+    if (!changed(change)) return;
+    const detail = { admins: await namedChange(ctx, 'user', change) };
+    await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: current.id }, ip, detail });
   });
   return members(ctx, 'appAdmins', 'appId', current.id);
 }

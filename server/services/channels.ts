@@ -16,6 +16,7 @@ import { validate } from '../../src/core/validation';
 import { newId } from '../auth/secrets';
 import { paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
+import { removedOnce } from '../db/removal';
 import { updateVersioned } from '../db/versioned';
 import { CLAIM_LEASE_MS, deliver } from '../channels/deliver';
 import { freshMessage, outboxDb } from '../channels/tables';
@@ -164,7 +165,7 @@ export async function updateChannel(ctx: Ctx, actor: Actor, id: string, body: v.
 export async function deleteChannel(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<null> {
   const current = await channelOf(ctx, id);
   await ctx.audit.change(async () => {
-    await ctx.db.deleteFrom('channels').where('id', '=', current.id).execute();
+    await removedOnce(ctx.db.deleteFrom('channels').where('id', '=', current.id).executeTakeFirst(), 'Channel');
     await ctx.audit.record({ action: 'channel.delete', actor, target: { type: 'channel', id: current.id }, ip, detail: { name: current.name } });
   });
   return null;

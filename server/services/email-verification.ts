@@ -4,6 +4,7 @@ import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
 import { consumeVerificationLink, sendVerificationLink } from '../auth/codes';
 import { ApiError, fieldError } from '../http/errors';
+import { markEmailVerified } from '../auth/verified-email';
 
 /** Why a link is refused; `data.reason` lets the /verified page say it in the reader's language. */
 const linkRefused = {
@@ -31,10 +32,9 @@ export async function verifyEmail(ctx: Ctx, code: string, ip: string): Promise<{
       .executeTakeFirst();
     if (!user?.email) throw linkRefused.unknown();
     // The verified address is kept: a later change of address is unverified again.
-    const extraProp = { ...(JSON.parse(user.extraProp) as Record<string, unknown>), emailVerified: user.email, emailVerifiedAt: ctx.now() };
     await ctx.db
       .updateTable('users')
-      .set({ extraProp: JSON.stringify(extraProp) })
+      .set({ extraProp: markEmailVerified(user.extraProp, user.email, ctx.now()) })
       .where('id', '=', user.id)
       .execute();
     await ctx.audit.record({

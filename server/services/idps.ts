@@ -11,7 +11,9 @@ import { existingAccountOf } from '../auth/third-party';
 import { newId } from '../auth/secrets';
 import { fieldError, notFound } from '../http/errors';
 import { isUniqueViolation } from '../db/errors';
+import { removedOnce } from '../db/removal';
 import { checkIcon, configWithIcon, iconOf } from '../idp/provider-config';
+import { changeDetail, changedFields } from '../audit-changes';
 
 type IdpRow = Pick<IdpTable, 'code' | 'name' | 'type' | 'config' | 'enabled'>;
 
@@ -37,6 +39,9 @@ const toIdpDetail = (row: IdpRow) => {
 };
 
 const COLUMNS = ['code', 'name', 'type', 'config', 'enabled'] as const;
+
+/** A provider's settings as its update record compares them: the config's fields one by one. */
+const recordedSettings = ({ name, type, config, enabled }: Omit<IdpRow, 'code'>) => ({ name, type, enabled, config: JSON.parse(config) as object });
 
 /** The enabled providers (for the sign-in page). */
 export async function enabledIdps(ctx: Ctx) {
@@ -88,15 +93,17 @@ export async function updateIdp(ctx: Ctx, actor: Actor, code: string, body: v.In
   };
   await ctx.audit.change(async () => {
     await ctx.db.updateTable('idps').set(next).where('id', '=', row.id).execute();
-    await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: code }, ip });
+    // Which settings changed (a provider moved to another issuer is who vouches for every linked
+    // account); the client secret only as changed, never its value.
+    const changes = changedFields(recordedSettings(row), recordedSettings(next));
+    await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: code }, ip, detail: changeDetail(changes) });
   });
   return toIdpSummary({ ...row, ...next });
 }
 
 export async function deleteIdp(ctx: Ctx, actor: Actor, code: string, ip: string): Promise<void> {
   await ctx.audit.change(async () => {
-    const deleted = await ctx.db.deleteFrom('idps').where('code', '=', code).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) throw notFound('Identity provider');
+    await removedOnce(ctx.db.deleteFrom('idps').where('code', '=', code).executeTakeFirst(), 'Identity provider');
     await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'idp', id: code }, ip, detail: { deleted: true } });
   });
 }

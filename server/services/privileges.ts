@@ -9,6 +9,7 @@ import type { privilegeOrderBody } from '../../src/core/schemas/admin';
 import type { Actor } from '../auth/actor';
 import { newId } from '../auth/secrets';
 import { fieldError, notFound } from '../http/errors';
+import { removedOnce } from '../db/removal';
 import { manageableApp, unique } from './apps';
 
 /** A privilege row as the API answers it. */
@@ -91,8 +92,7 @@ export async function updatePrivilege(ctx: Ctx, actor: Actor, appId: string, id:
 export async function deletePrivilege(ctx: Ctx, actor: Actor, appId: string, id: string, ip: string): Promise<void> {
   const owner = await manageableApp(ctx, actor, appId);
   await ctx.audit.change(async () => {
-    const deleted = await ctx.db.deleteFrom('privileges').where('id', '=', id).where('appId', '=', owner.id).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) throw notFound('Privilege');
+    await removedOnce(ctx.db.deleteFrom('privileges').where('id', '=', id).where('appId', '=', owner.id).executeTakeFirst(), 'Privilege');
     await ctx.audit.record({ action: 'privilege.delete', actor, target: { type: 'privilege', id }, ip, detail: { appId: owner.id } });
   });
 }

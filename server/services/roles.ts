@@ -14,6 +14,7 @@ import { contains, paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { manageableApp, members, unique } from './apps';
+import { changed, namedChange, roleMembersLock, saveJoinList } from './list-save';
 
 /** The role `id` of an app the actor manages. */
 async function manageableRole(ctx: Ctx, actor: Actor, appId: string, id: string) {
@@ -89,15 +90,14 @@ export async function setRolePrivileges(ctx: Ctx, actor: Actor, appId: string, i
   const known = ids.length ? await ctx.db.selectFrom('privileges').select('id').where('appId', '=', current.appId).where('id', 'in', ids).execute() : [];
   if (known.length !== ids.length) throw fieldError([{ field: 'privilegeIds', rule: 'rule.privilegeIds' }]);
   await ctx.audit.change(async () => {
-    await ctx.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('rolePrivileges').where('roleId', '=', current.id).execute();
-      if (ids.length)
-        await trx
-          .insertInto('rolePrivileges')
-          .values(ids.map((privilegeId) => ({ roleId: current.id, privilegeId })))
-          .execute();
-    });
-    await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail: { privileges: ids.length } });
+    const change = await saveJoinList(
+      ctx,
+      { table: 'rolePrivileges', owner: { column: 'roleId', id: current.id }, item: 'privilegeId', lock: `role ${current.id} privileges` },
+      ids,
+    );
+    if (!changed(change)) return;
+    const detail = { privileges: await namedChange(ctx, 'privilege', change) };
+    await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail });
   });
   return ids;
 }
@@ -112,23 +112,16 @@ export async function setRoleMembers(ctx: Ctx, actor: Actor, appId: string, id: 
   const ids = [...new Set(userIds)];
   const rows = ids.length ? await ctx.db.selectFrom('users').select('id').where('id', 'in', ids).execute() : [];
   if (rows.length !== ids.length) throw fieldError([{ field: 'userIds', rule: 'rule.userIds' }]);
-  const held = await ctx.db.selectFrom('roleMembers').select('userId').where('roleId', '=', current.id).execute();
-  await assertMayChangeMembers(
-    ctx,
-    actor,
-    held.map((row) => row.userId),
-    ids,
-  );
   await ctx.audit.change(async () => {
-    await ctx.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('roleMembers').where('roleId', '=', current.id).execute();
-      if (ids.length)
-        await trx
-          .insertInto('roleMembers')
-          .values(ids.map((userId) => ({ roleId: current.id, userId })))
-          .execute();
-    });
-    await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail: { members: ids.length } });
+    const change = await saveJoinList(
+      ctx,
+      { table: 'roleMembers', owner: { column: 'roleId', id: current.id }, item: 'userId', lock: roleMembersLock(current.appId) },
+      ids,
+      (held) => assertMayChangeMembers(ctx, actor, held, ids),
+    );
+    if (!changed(change)) return;
+    const detail = { members: await namedChange(ctx, 'user', change) };
+    await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail });
   });
   return members(ctx, 'roleMembers', 'roleId', current.id);
 }

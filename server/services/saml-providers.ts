@@ -9,12 +9,14 @@ import { samlUrl, type samlProviderBody, type NameIdFormat, type SloBinding, typ
 import type { SamlServiceProviderTable } from '../db/tables';
 import { canManageApp } from '../auth/scope';
 import { fieldError, notFound, type FieldError } from '../http/errors';
+import { removedOnce } from '../db/removal';
 import { assertOutboundUri } from '../http/outbound-field';
 import { outboundFetch, outboundPolicy } from '../http/outbound-address';
 import { readSpMetadata, type AcsService, type SpMetadata } from '../saml/sp-metadata';
 import { hasRsaKey, toPem } from '../saml/certificates';
 import { SamlError, MAX_XML_BYTES } from '../saml/xml';
 import { idpEndpoints } from '../saml/endpoints';
+import { lockByName } from '../db/named-lock';
 
 type Body = v.InferOutput<typeof samlProviderBody>;
 
@@ -136,7 +138,12 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
   };
   if (!row.signResponse && !row.signAssertion) throw fieldError([{ field: 'signAssertion', rule: 'rule.samlSigned' }]);
   await ctx.audit.change(async () => {
-    if (was) await ctx.db.updateTable('samlServiceProviders').set(row).where('appId', '=', appId).execute();
+    // Under the app's lock of its provider, to the end of the change, whether one is stored is
+    // asked again: a burst of first saves registers one and then replaces it (each inserted it,
+    // and all but one answered 500 on PostgreSQL).
+    await lockByName(ctx, `app ${appId} saml provider`);
+    const { createdAt: _created, ...replacing } = row;
+    if (await providerRow(ctx, appId)) await ctx.db.updateTable('samlServiceProviders').set(replacing).where('appId', '=', appId).execute();
     else await ctx.db.insertInto('samlServiceProviders').values(row).execute();
     const { signingCert: _s, encryptionCert: _e, ...detail } = toSamlProvider(row);
     await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { saml: detail } });
@@ -149,7 +156,7 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
 export async function removeProvider(ctx: Ctx, actor: Actor, appId: string, ip: string) {
   await manageableApp(ctx, actor, appId);
   await ctx.audit.change(async () => {
-    await ctx.db.deleteFrom('samlServiceProviders').where('appId', '=', appId).execute();
+    await removedOnce(ctx.db.deleteFrom('samlServiceProviders').where('appId', '=', appId).executeTakeFirst(), 'SAML service provider');
     await ctx.db.deleteFrom('samlSessions').where('appId', '=', appId).execute();
     await ctx.db.deleteFrom('samlConsents').where('appId', '=', appId).execute();
     await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { saml: null } });

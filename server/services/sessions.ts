@@ -9,6 +9,10 @@ import { manageableUser } from '../auth/scope';
 import { actionableUser } from '../auth/grants';
 import { forbidden, notFound } from '../http/errors';
 
+/** Ends the target's access (endEveryAccess) and records what ended; answers how many console sessions
+ *  ended. A sign-out that ended nothing (the person was signed in nowhere, or a parallel one ended it
+ *  all first) is no event and writes no record: the answer's `revoked: 0` says so to the caller, as
+ *  a repeated revoke of a SCIM token answers with no second record (server/services/scim-tokens.ts). */
 export async function signOutEverywhere(
   ctx: Ctx,
   actor: Actor,
@@ -16,19 +20,20 @@ export async function signOutEverywhere(
   ip: string,
   keepSessionId?: string,
 ): Promise<number> {
-  const sessions = await ctx.audit.change(async () => {
-    const sessions = await endEveryAccess(ctx, target.id, keepSessionId);
+  const ended = await ctx.audit.change(async () => {
+    const ended = await endEveryAccess(ctx, target.id, keepSessionId);
+    if (ended.sessions + ended.appSignIns + ended.pendingSignIns === 0) return ended;
     await ctx.audit.record({
       action: 'session.revoke',
       actor,
       target: { type: 'user', id: target.id },
       tenantId: target.tenantId,
       ip,
-      detail: { everywhere: true, sessions, ...(keepSessionId ? { keptCurrent: true } : {}) },
+      detail: { everywhere: true, ...ended, ...(keepSessionId ? { keptCurrent: true } : {}) },
     });
-    return sessions;
+    return ended;
   });
-  return sessions;
+  return ended.sessions;
 }
 
 /** The console sessions of a person of the actor's user scope (404 for anyone else), most recently active first. */

@@ -17,6 +17,7 @@ import { contains, paginate } from '../http/paging';
 import { fieldError, forbidden, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { MEMBER_COLUMNS } from './user-answer';
+import { changed, listChange, namedChange, type ListChange } from './list-save';
 
 type TenantRow = Selectable<TenantTable>;
 
@@ -70,8 +71,10 @@ const tenantAdmins = (ctx: Ctx, tenantId: string) =>
     .limit(500)
     .execute();
 
-/** Makes exactly `userIds` (tenant users of this very tenant) its administrators. */
-async function replaceTenantAdmins(ctx: Ctx, actor: Actor, tenant: TenantRow, userIds: string[]): Promise<void> {
+/** Makes exactly `userIds` (tenant users of this very tenant) its administrators, read and written
+ *  under the tenant's lock of its administrators (as a list save, list-save.ts); answers who was
+ *  appointed and who stepped down. */
+async function replaceTenantAdmins(ctx: Ctx, actor: Actor, tenant: TenantRow, userIds: string[]): Promise<ListChange> {
   assertMayAppointTenantAdmins(actor, tenant.path);
   const ids = [...new Set(userIds)];
   const members = ids.length
@@ -79,38 +82,26 @@ async function replaceTenantAdmins(ctx: Ctx, actor: Actor, tenant: TenantRow, us
     : [];
   if (members.length !== ids.length) throw fieldError([{ field: 'userIds', rule: 'rule.userIds' }]);
   if (actor.user.tenantId === tenant.id && actor.tenantAdmin && !ids.includes(actor.id)) throw forbidden('You cannot remove your own administrator rights');
-  const held = await ctx.db
-    .selectFrom('users')
-    .select('id')
-    .where('tenantId', '=', tenant.id)
-    .where('userType', '=', UserType.Tenant)
-    .where('isAdmin', '=', 1)
-    .execute();
-  await assertMayChangeMembers(
-    ctx,
-    actor,
-    held.map((row) => row.id),
-    ids,
-  );
-  const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    const bump = { version: sql<number>`version + 1`, updatedAt: now };
-    let revoke = trx
+  await lockByName(ctx, `tenant ${tenant.id} administrators`);
+  const held = (
+    await ctx.db.selectFrom('users').select('id').where('tenantId', '=', tenant.id).where('userType', '=', UserType.Tenant).where('isAdmin', '=', 1).execute()
+  ).map((row) => row.id);
+  await assertMayChangeMembers(ctx, actor, held, ids);
+  const change = listChange(held, ids);
+  const bump = { version: sql<number>`version + 1`, updatedAt: ctx.now() };
+  if (change.removed.length)
+    await ctx.db
       .updateTable('users')
       .set({ isAdmin: 0, ...bump })
-      .where('tenantId', '=', tenant.id)
-      .where('userType', '=', UserType.Tenant)
-      .where('isAdmin', '=', 1);
-    if (ids.length) revoke = revoke.where('id', 'not in', ids);
-    await revoke.execute();
-    if (ids.length)
-      await trx
-        .updateTable('users')
-        .set({ isAdmin: 1, ...bump })
-        .where('id', 'in', ids)
-        .where('isAdmin', '=', 0)
-        .execute();
-  });
+      .where('id', 'in', change.removed)
+      .execute();
+  if (change.added.length)
+    await ctx.db
+      .updateTable('users')
+      .set({ isAdmin: 1, ...bump })
+      .where('id', 'in', change.added)
+      .execute();
+  return change;
 }
 
 export async function listTenants(ctx: Ctx, actor: Actor, query: v.InferOutput<typeof tenantListQuery>) {
@@ -210,14 +201,15 @@ export const administratorsOf = async (ctx: Ctx, actor: Actor, id: string) => te
 export async function setTenantAdmins(ctx: Ctx, actor: Actor, id: string, userIds: string[], ip: string) {
   const current = await manageableTenant(ctx, actor, id);
   await ctx.audit.change(async () => {
-    await replaceTenantAdmins(ctx, actor, current, userIds);
+    const change = await replaceTenantAdmins(ctx, actor, current, userIds);
+    if (!changed(change)) return;
     await ctx.audit.record({
       action: 'tenant.update',
       actor,
       target: { type: 'tenant', id: current.id },
       tenantId: current.id,
       ip,
-      detail: { admins: userIds.length },
+      detail: { admins: await namedChange(ctx, 'user', change) },
     });
   });
   return tenantAdmins(ctx, current.id);

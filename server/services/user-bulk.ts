@@ -22,23 +22,36 @@ async function actOn(ctx: Ctx, actor: Actor, action: BulkUserAction, id: string,
   await updateUser(ctx, actor, id, { availabilityStatus: action === 'enable' ? Status.Enable : Status.Disabled, version }, ip);
 }
 
+type Outcome = { id: string; ok: boolean; status: number; message: string };
+
 /** Each user's outcome, its refusal in the caller's language; an error that is no answer (a fault) fails the whole call. */
+async function actOnEach(ctx: Ctx, actor: Actor, action: BulkUserAction, ids: Iterable<string>, ip: string, language: AnswerLanguage): Promise<Outcome[]> {
+  const results: Outcome[] = [];
+  for (const id of ids) {
+    try {
+      await actOn(ctx, actor, action, id, ip);
+      results.push({ id, ok: true, status: 200, message: '' });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      results.push({ id, ok: false, status: error.status, message: localizeMessage(error.message, language) });
+    }
+  }
+  return results;
+}
+
 export async function actOnUsers(ctx: Ctx, actor: Actor, body: v.InferOutput<typeof bulkUserBody>, ip: string, language: AnswerLanguage) {
-  const results: { id: string; ok: boolean; status: number; message: string }[] = [];
   const ids = new Set(body.ids);
   // One change: the bulk action's own event with each user's event beneath it; each user's change a
-  // savepoint of it (a refused user leaves the others), a fault none at all.
+  // savepoint of it (a refused user leaves the others), a fault none at all. The bulk event says how
+  // many were done and refused, and is a success only when someone was done.
   const bulk = { action: 'user.bulk', actor, tenantId: actor.user.tenantId, ip, detail: { action: body.action, users: ids.size } } as const;
-  await ctx.audit.group(bulk, async () => {
-    for (const id of ids) {
-      try {
-        await actOn(ctx, actor, body.action, id, ip);
-        results.push({ id, ok: true, status: 200, message: '' });
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        results.push({ id, ok: false, status: error.status, message: localizeMessage(error.message, language) });
-      }
-    }
-  });
+  const results = await ctx.audit.group(
+    bulk,
+    () => actOnEach(ctx, actor, body.action, ids, ip, language),
+    (outcomes) => {
+      const done = outcomes.filter((outcome) => outcome.ok).length;
+      return { success: done > 0, detail: { ...bulk.detail, done, refused: outcomes.length - done } };
+    },
+  );
   return { results };
 }

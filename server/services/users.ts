@@ -43,6 +43,7 @@ import { removedOnce } from '../db/removal';
 import { endEveryAccess, revokeAppGrants } from '../oidc/revoke';
 import { basicInfoAnswer, userAnswer } from './user-answer';
 import { keepingOnePlatformAdmin } from './last-platform-admin';
+import { changed, namedChange, roleMembersLock, saveJoinList } from './list-save';
 import type { User } from '../../src/core/types';
 import { changesFollowRules } from '../../src/core/validation/changed-fields';
 import { ruledUserFields } from '../../src/core/validation/user';
@@ -378,19 +379,20 @@ async function updateBasicInfo(ctx: Ctx, actor: Actor, target: UserRow, changed:
   await assertContactsFree(ctx, contacts, target.id);
   await requestContactChanges(ctx, target, pending);
   const saved = await ctx.audit.change(async () => {
-    const saved = await saveVersioned(ctx, ctx.db, target.id, body.version, {
+    const changes = {
       realName: body.realName,
       ...(body.avatar !== undefined ? { avatar: blankToNull(body.avatar) } : {}),
       ...contacts,
       ...(body.description !== undefined ? { description: blankToNull(body.description) } : {}),
-    });
+    };
+    const saved = await saveVersioned(ctx, ctx.db, target.id, body.version, changes);
     await ctx.audit.record({
       action: 'user.update',
       actor,
       target: { type: 'user', id: target.id },
       tenantId: target.tenantId,
       ip,
-      detail: { basicInfo: true, pending: Object.keys(pending) },
+      detail: { basicInfo: true, ...changeDetail(changedFields(target, saved, Object.keys(changes))), pending: Object.keys(pending) },
     });
     return saved;
   });
@@ -517,35 +519,38 @@ export async function setAppRoles(ctx: Ctx, actor: Actor, target: UserRow, appId
   const known = ids.length ? await ctx.db.selectFrom('roles').select('id').where('appId', '=', owner.id).where('id', 'in', ids).execute() : [];
   if (known.length !== ids.length) throw fieldError([{ field: 'roleIds', rule: 'rule.roleIds' }]);
   await ctx.audit.change(async () => {
-    await ctx.db
-      .deleteFrom('roleMembers')
-      .where('userId', '=', target.id)
-      .where((eb) => eb('roleId', 'in', eb.selectFrom('roles').select('roles.id').where('roles.appId', '=', owner.id)))
-      .execute();
-    if (ids.length)
-      await ctx.db
-        .insertInto('roleMembers')
-        .values(ids.map((roleId) => ({ roleId, userId: target.id })))
-        .execute();
+    const change = await saveJoinList(
+      ctx,
+      {
+        table: 'roleMembers',
+        owner: { column: 'userId', id: target.id },
+        item: 'roleId',
+        among: ctx.db.selectFrom('roles').select('roles.id').where('roles.appId', '=', owner.id),
+        lock: roleMembersLock(owner.id),
+      },
+      ids,
+    );
+    if (!changed(change)) return;
     await ctx.audit.record({
       action: 'user.update',
       actor,
       target: { type: 'user', id: target.id },
       tenantId: target.tenantId,
       ip,
-      detail: { appId: owner.id, roles: ids.length },
+      detail: { appId: owner.id, roles: await namedChange(ctx, 'role', change) },
     });
   });
 }
 
 /** Clears the failed sign-ins that lock a user of the actor's scope (also a bulk action). Never
  *  one's own: the personal center's re-checks count towards that lock (server/auth/recheck.ts), and
- *  a session unlocking itself could guess its password without end. */
+ *  a session unlocking itself could guess its password without end. A user with no failure counted
+ *  (never locked, or unlocked by a parallel call first) is unlocked already: no event, no record. */
 export async function unlockUser(ctx: Ctx, actor: Actor, id: string, ip: string): Promise<void> {
   if (id === actor.id) throw forbidden('You cannot unlock your own account');
   const user = await actionableUser(ctx, actor, id);
   await ctx.audit.change(async () => {
-    await clearFailures(ctx, keysOfUser(user));
+    if ((await clearFailures(ctx, keysOfUser(user))) === 0) return;
     await ctx.audit.record({ action: 'user.unlock', actor, target: { type: 'user', id: user.id }, tenantId: user.tenantId, ip });
   });
 }

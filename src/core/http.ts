@@ -8,7 +8,9 @@
 //   The toast waits for the caller's `catch` (a macrotask): a form that shows the failure inline
 //   says so with showInline(error), and the failure is then said once, not twice.
 // - Auth modes: 'cookie' (HttpOnly session cookie; credentials are included only when the API is on
-//   another origin) or 'token' (kept in memory only, sent in the header named `tokenName`).
+//   another origin) or 'token' (kept in memory only, sent in the header named `tokenName`, and only
+//   to the origin of the API that issued it).
+// - Addresses resolve as fetch resolves them: against the document's base URL (`<base href>`).
 import { atom } from 'nanostores';
 import { HTTP, TOAST } from './config';
 import { $config } from './config-store';
@@ -32,13 +34,35 @@ export interface HttpConfig {
 export const AUTH_MODE_HEADER = 'x-iam-auth-mode';
 
 let config: HttpConfig = { apiBase: HTTP.apiBase, authMode: 'cookie', tokenName: 'token' };
-/** Token mode: the session token and the header the server reads it from. Module state only: it is
- *  never written to storage, an attribute, an event, a URL, or answered by any export. */
-let token: { value: string; header: string } | undefined;
+/** Token mode: the session token, the header the server reads it from, and the origin of the API
+ *  that issued it, the only one it is ever sent to. Module state only: it is never written to
+ *  storage, an attribute, an event, a URL, or answered by any export. */
+let token: { value: string; header: string; origin: string } | undefined;
 
+/** What fetch resolves a relative address against: the document's base URL (a `<base href>` moves
+ *  it), else the page's address. */
+const pageBase = (): string => globalThis.document?.baseURI ?? globalThis.location?.href ?? 'http://localhost/';
+
+/** The origin of the configured API as fetch resolves its base ('' for a base that is no URL). */
+function apiOrigin(): string {
+  try {
+    return new URL(`${config.apiBase}/`, pageBase()).origin;
+  } catch {
+    return '';
+  }
+}
+
+/** Points the client at an API. The client is page-wide (every element shares it, and the session):
+ *  a token is kept only while the API stays on the origin that issued it. */
 export function configureHttp(options: Partial<HttpConfig>): void {
   config = { ...config, ...options };
   config.apiBase = config.apiBase.replace(/\/+$/, '');
+  // Another element's api-base, or a changed one, on another origin: that API has no session here.
+  // The token is dropped rather than sent there, and the person is signed out.
+  if (token && token.origin !== apiOrigin()) {
+    setToken(undefined);
+    clearSession();
+  }
   // Token mode: a session is only the token a sign-in of this page kept (a reload forgets it), so
   // without one the visitor is anonymous; there is nothing to ask the server.
   if (config.authMode === 'token' && !token && $session.get().status === 'unknown') clearSession();
@@ -49,9 +73,10 @@ export function httpConfig(): Readonly<HttpConfig> {
 }
 
 /** Token mode: keeps the session token of a sign-in answer, for the header the answer names (the
- *  one the server reads), else the configured `tokenName`. */
+ *  one the server reads), else the configured `tokenName`, bound to the origin of the API it came
+ *  from (the configured one: `request` drops an answer that arrives after the API moved). */
 export function setToken(value: string | undefined, header?: string): void {
-  token = value ? { value, header: header || config.tokenName } : undefined;
+  token = value ? { value, header: header || config.tokenName, origin: apiOrigin() } : undefined;
 }
 
 export function hasToken(): boolean {
@@ -74,9 +99,13 @@ export interface RequestOptions {
   /** false: a 401 is only thrown, without clearing the session and going to sign-in (login, session read). */
   authRedirect?: boolean;
   headers?: Record<string, string>;
+  /** The answer is a file (a download): a success resolves to its body as a Blob. */
+  file?: boolean;
 }
 
-export type HttpErrorReason = 'http' | 'timeout' | 'network' | 'invalid';
+/** 'moved': the API base moved to another origin while the call was under way; its answer, from an
+ *  API no longer configured, is dropped. */
+export type HttpErrorReason = 'http' | 'timeout' | 'network' | 'invalid' | 'moved';
 
 export class HttpError extends Error {
   override readonly name = 'HttpError';
@@ -114,36 +143,40 @@ function queryString(query: Query | undefined): string {
   return text ? `?${text}` : '';
 }
 
-/** The URL of an API path (`/user`) under the configured base, with the non-empty query values.
- *  A path that would leave the API (`//host`, `@host`, `/../`) throws: the session goes only there. */
-export function apiUrl(path: string, query?: Query): string {
-  const url = `${config.apiBase}${path}`;
-  const page = globalThis.location?.href ?? 'http://localhost/';
-  const base = new URL(`${config.apiBase}/`, page);
-  const target = new URL(url, page);
+/** An API path (`/user`) under the configured base, with the non-empty query values: `url` as
+ *  written (relative when the base is), `target` resolved as fetch resolves it, which is what is
+ *  checked and what is fetched. A path that would leave the API (`//host`, `@host`, `/../`)
+ *  throws: the session goes only there. */
+function apiAddress(path: string, query?: Query): { url: string; target: URL } {
+  const url = `${config.apiBase}${path}${queryString(query)}`;
+  const base = new URL(`${config.apiBase}/`, pageBase());
+  const target = new URL(url, pageBase());
   if (!path.startsWith('/') || path.startsWith('//') || target.origin !== base.origin || !`${target.pathname}/`.startsWith(base.pathname)) {
     throw new Error(`Not a path of the API: ${path}`);
   }
-  return `${url}${queryString(query)}`;
+  return { url, target };
+}
+
+/** The URL of an API path (`/user`) under the configured base, with the non-empty query values.
+ *  A path that would leave the API (`//host`, `@host`, `/../`) throws: the session goes only there. */
+export function apiUrl(path: string, query?: Query): string {
+  return apiAddress(path, query).url;
 }
 
 /** Whether the API is on another origin than the page. */
 export function apiIsCrossOrigin(): boolean {
-  const page = globalThis.location;
-  try {
-    return new URL(config.apiBase, page?.href).origin !== page?.origin;
-  } catch {
-    return false;
-  }
+  const origin = apiOrigin();
+  return origin !== '' && origin !== globalThis.location?.origin;
 }
 
 function credentials(): RequestCredentials {
   return config.authMode === 'cookie' && apiIsCrossOrigin() ? 'include' : 'same-origin';
 }
 
-function authHeaders(): Record<string, string> {
+/** The headers of token mode for a call to `origin`: the token only when that API issued it. */
+function authHeaders(origin: string): Record<string, string> {
   if (config.authMode !== 'token') return {};
-  return { [AUTH_MODE_HEADER]: 'token', ...(token ? { [token.header]: token.value } : {}) };
+  return { [AUTH_MODE_HEADER]: 'token', ...(token?.origin === origin ? { [token.header]: token.value } : {}) };
 }
 
 async function readEnvelope(response: Response): Promise<Envelope | undefined> {
@@ -182,9 +215,10 @@ function report(error: HttpError, options: RequestOptions): void {
 
 /** Fire-and-forget report of one call to the trace collector (only with the tracing switch on). */
 function trace(span: { traceId: string; method: string; path: string; status: number; durationMs: number }): void {
-  void fetch(apiUrl('/trace'), {
+  const { target } = apiAddress('/trace');
+  void fetch(target, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...authHeaders() },
+    headers: { 'content-type': 'application/json', ...authHeaders(target.origin) },
     body: JSON.stringify(span),
     credentials: credentials(),
     keepalive: true,
@@ -197,16 +231,16 @@ function trace(span: { traceId: string; method: string; path: string; status: nu
  * never handed out; a path that would leave the API is refused. Answers the raw Response.
  */
 export function iamFetch(path: string, init: RequestInit = {}): Promise<Response> {
-  const url = apiUrl(path);
+  const { target } = apiAddress(path);
   const headers = new Headers(init.headers);
-  for (const [name, value] of Object.entries(authHeaders())) headers.set(name, value);
-  return fetch(url, { ...init, headers, credentials: credentials() });
+  for (const [name, value] of Object.entries(authHeaders(target.origin))) headers.set(name, value);
+  return fetch(target, { ...init, headers, credentials: credentials() });
 }
 
 /** Calls the API; resolves to the envelope's `data`, or throws an HttpError after the reaction. */
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const { body, silent = false, timeout = HTTP.timeoutMs } = options;
-  const url = apiUrl(path, options.query);
+  const { target } = apiAddress(path, options.query);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeout);
   // The tracing switch (business.skywalkingSwitch 'Y') reports each call to the collector at /trace.
@@ -218,7 +252,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   try {
     let response: Response;
     try {
-      response = await fetch(url, {
+      response = await fetch(target, {
         method,
         headers: {
           accept: 'application/json',
@@ -226,7 +260,7 @@ export async function request<T>(method: string, path: string, options: RequestO
           'accept-language': $locale.get(),
           ...(body !== undefined && !multipart ? { 'content-type': 'application/json' } : {}),
           ...(traceId ? { traceparent: `00-${traceId}-${randomHex(8)}-01` } : {}),
-          ...authHeaders(),
+          ...authHeaders(target.origin),
           ...options.headers,
         },
         body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
@@ -239,8 +273,13 @@ export async function request<T>(method: string, path: string, options: RequestO
         : new HttpError(0, -1, t('message.networkError'), null, 'network');
     }
     status = response.status;
-    const envelope = await readEnvelope(response);
+    // A file is the body itself; a refusal of it is an envelope as any call's.
+    const file = response.ok && options.file ? await response.blob() : undefined;
+    const envelope = file ? undefined : await readEnvelope(response);
     if (controller.signal.aborted) throw new HttpError(0, -1, t('message.requestTimeout'), null, 'timeout');
+    // The answer of an API the page has since left (a token in it would be bound to the new one).
+    if (apiOrigin() !== target.origin) throw new HttpError(0, -1, t('message.requestFailed'), null, 'moved');
+    if (file) return file as T;
     if (response.ok && (!envelope || envelope.code === 0)) return envelope?.data as T;
     throw new HttpError(status, envelope?.code ?? status, envelope?.message || defaultMessage(status), envelope?.data ?? null);
   } catch (error) {

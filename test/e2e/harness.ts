@@ -3,10 +3,9 @@
 // (to create the ordinary users a test needs). Pages collect console errors and page errors.
 //
 // IAM_E2E_CWD runs the server from another directory (its ./dist is the bundle served), e.g. a
-// private build; by default the repository root (what `npm run build` made). IAM_E2E_SERVER_NODE
-// names the Node.js that runs the server, by default this one: scripts/test.mjs runs the e2e files
-// on a newer Node.js, several to a process (scripts/test-files-together.mjs), and their servers on
-// the lowest supported line.
+// private build; by default the repository root (what `npm run build` made). The server runs on
+// the Node.js that runs the test (scripts/test.mjs: 24 for the e2e files, several to a process,
+// scripts/test-files-together.mjs; this one for the host files).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -46,7 +45,7 @@ export async function startServer(env: Record<string, string> | ((port: number) 
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'iam-e2e-'));
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.env.IAM_E2E_SERVER_NODE || process.execPath, [join(root, 'dist-server/main.js')], {
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'dist-server/main.js')], {
     cwd: process.env.IAM_E2E_CWD || root,
     env: {
       ...process.env,

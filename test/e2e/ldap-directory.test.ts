@@ -1,13 +1,15 @@
 // A tenant's "Directory" tab against the real server and a real slapd (test/server/slapd.ts): the
 // connection form filled by its labels (the preset filling the attribute mapping), "Test connection"
 // naming the step that failed (a wrong bind secret), the secret kept when left empty, "Synchronise
-// now" and its report with the counts and a conflict, and the tab in Chinese.
+// now" and its report with the counts and a conflict, the tab in Chinese, and "Asked at first
+// sign-ins": a checkbox for the platform administrator, shown but not changeable for a tenant
+// administrator, whose save keeps it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ADMIN, openPage, startServerAndBrowser } from './harness';
-import { openFromMenu, Seeder, signIn } from './admin-support';
+import { openFromMenu, PASSWORD, Seeder, signIn } from './admin-support';
 import { personLdif, READER, SUFFIX } from '../server/slapd';
 import { startDirectory } from '../server/ldap-support';
 
@@ -134,6 +136,31 @@ test('a tenant connects its directory, tests it and synchronises from the consol
     if (shotDir) await page.screenshot({ path: join(shotDir, 'tenant-directory-zh.png'), fullPage: true });
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('tab', { name: 'Directory' }).waitFor();
+  });
+
+  await t.test('the platform administrator lets the directory take part in first sign-ins; a tenant administrator sees it, and saves keep it', async () => {
+    const firstSignIn = () => form.getByRole('checkbox', { name: 'Asked at first sign-ins' });
+    const stored = async () => (await api.call<{ firstSignIn: boolean }>('GET', `/tenants/${acme.id}/ldap`)).firstSignIn;
+    assert.equal(await firstSignIn().isChecked(), false, 'a new connection is not asked at first sign-ins');
+    await firstSignIn().check();
+    await save();
+    assert.equal(await stored(), true);
+
+    await api.user({ username: 'acme-admin', realName: 'Acme Admin', tenantId: acme.id, isAdmin: true });
+    await signIn(page, server.url, 'acme-admin', PASSWORD);
+    await openFromMenu(page, 'Tenants');
+    await page
+      .getByRole('tree', { name: 'Tenant tree' })
+      .getByRole('treeitem', { name: /^Acme\b/ })
+      .click();
+    await page.getByRole('tab', { name: 'Directory' }).click();
+    await firstSignIn().waitFor();
+    assert.equal(await firstSignIn().isChecked(), true);
+    assert.equal(await firstSignIn().isDisabled(), true, "a tenant administrator cannot change the platform's choice");
+    await form.getByText('Only the platform administrator decides which directories are asked.', { exact: false }).waitFor();
+    await form.getByLabel('Connection name').fill('corp-directory-3');
+    await save();
+    assert.equal(await stored(), true, "a tenant administrator's save keeps the platform's choice");
     assert.deepEqual(watched.errors, []);
   });
 });

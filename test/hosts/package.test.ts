@@ -143,23 +143,27 @@ test('the server package: its command, own dependencies, the console page and th
 const nodeOf = (major: number) => (Number(process.versions.node.split('.')[0]) === major ? process.execPath : nodeRuntime(major).node);
 
 /**
- * better-sqlite3 12 for this Node.js as its maintainers publish it prebuilt (a tarball of
+ * better-sqlite3 12 for Node.js 20 as its maintainers publish it prebuilt (a tarball of
  * build/Release/better_sqlite3.node named by version, Node ABI, platform and architecture), made from
  * the repository's own install of it. A user's install downloads it from GitHub, which this network
  * cannot reach: prebuild-install takes it from a local folder instead
  * (npm_config_better_sqlite3_local_prebuilds), where the install would otherwise compile it for
- * minutes. Only on Node.js 20, where the repository's install built it.
+ * minutes (nine at a load of 18, on every run). The repository has it when npm installed it on
+ * Node.js 20 (the only line that brings better-sqlite3 12), whichever Node.js runs this file (`npm
+ * test` launched by 24): the tarball is named by Node.js 20's ABI, not this one's.
  */
 function prebuiltSqliteForNode20(): Record<string, string> {
   const installed = join(root, 'node_modules/better-sqlite3');
   const binary = join(installed, 'build/Release/better_sqlite3.node');
-  if (nodeOf(20) !== process.execPath || !existsSync(binary)) return {};
+  if (!existsSync(binary)) return {};
   const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string };
+  const abi = execFileSync(nodeOf(20), ['-p', 'process.versions.modules'], { encoding: 'utf8' }).trim();
   const folder = tempFolder('iam-prebuilds-');
-  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  const name = `better-sqlite3-v${version}-node-v${abi}-${process.platform}-${process.arch}.tar.gz`;
   execFileSync('tar', ['-czf', join(folder, name), '-C', installed, 'build/Release/better_sqlite3.node']);
   return { npm_config_better_sqlite3_local_prebuilds: folder };
 }
+const sqliteForNode20 = prebuiltSqliteForNode20();
 
 /**
  * The server tarball installed as an operator installs it, with npm on Node.js `major`. The registry
@@ -181,7 +185,7 @@ async function installServer(major: number): Promise<{ folder: string; node: str
       }),
     },
     // engine-strict, as an operator may set it: every package installed on this line accepts it.
-    { node, env: { ...prebuiltSqliteForNode20(), npm_config_engine_strict: 'true' } },
+    { node, env: { ...sqliteForNode20, npm_config_engine_strict: 'true' } },
   );
   return { folder, node, seconds: (Date.now() - started) / 1000 };
 }
@@ -198,6 +202,9 @@ test('the server tarball installed on Node.js 20 and 24 brings the SQLite driver
     // better-sqlite3-node22, and neither the Node.js 20 package nor better-sqlite3 12 (no compile).
     const drivers = ['iam-console-sqlite-node20', 'better-sqlite3', 'better-sqlite3-node22'].map((name) => installedVersion(folder, name)?.split('.')[0]);
     assert.deepEqual(drivers, major === 20 ? ['0', '12', undefined] : [undefined, undefined, '13'], `Node.js ${major}: ${drivers.join(', ')}`);
+    // A compile leaves its objects beside the binary; the prebuilt tarball holds the binary alone.
+    if (major === 20 && sqliteForNode20.npm_config_better_sqlite3_local_prebuilds)
+      assert.ok(!existsSync(join(folder, 'node_modules/better-sqlite3/build/Release/obj.target')), 'better-sqlite3 12 taken prebuilt, not compiled');
     const dataDir = tempFolder('iam-server-data-');
     const port = await freePort();
     const env = {

@@ -206,8 +206,8 @@ test('signing oneself out everywhere: every other console session and every app 
   assert.deepEqual(
     audit.map((entry) => JSON.parse(entry.detail) as Record<string, unknown>).sort((a, b) => keptFirst(a) - keptFirst(b)),
     [
-      { everywhere: true, sessions: 2, keptCurrent: true },
-      { everywhere: true, sessions: 2 },
+      { everywhere: true, sessions: 2, appSignIns: 1, pendingSignIns: 0, keptCurrent: true },
+      { everywhere: true, sessions: 2, appSignIns: 0, pendingSignIns: 0 },
     ],
   );
   assert.ok(audit.every((entry) => entry.actorId === who.id));

@@ -21,7 +21,8 @@ interface Entry {
   targetName: string | null;
   parentId: number | null;
   children: number;
-  detail: { fields?: string[]; changes?: Record<string, { from: unknown; to: unknown }> };
+  success: boolean;
+  detail: { fields?: string[]; changes?: Record<string, { from: unknown; to: unknown }>; done?: number; refused?: number };
 }
 
 const list = async (query: string) => {
@@ -30,8 +31,8 @@ const list = async (query: string) => {
   return answer.body.data.list;
 };
 
-test('a bulk disable is one event with each user beneath it, each naming only the field it changed, old → new', async () => {
-  const ids: string[] = [];
+test('a bulk disable is one event with each user beneath it, each naming only the field it changed, old → new; the event counts who was done and who refused', async () => {
+  const ids = ['00000000-0000-4000-8000-00000000b0b1'];
   for (const username of ['story-ann', 'story-bob']) {
     const made = await admin.post<{ id: string }>('/api/user', { username, realName: 'Story_User', password: transform('Story1234') });
     assert.equal(made.status, 200);
@@ -41,6 +42,7 @@ test('a bulk disable is one event with each user beneath it, each naming only th
   const [bulk] = await list('action=user.bulk');
   assert.ok(bulk, 'the bulk action has its own event');
   assert.equal(bulk.children, 2);
+  assert.deepEqual([bulk.success, bulk.detail.done, bulk.detail.refused], [true, 2, 1], 'two disabled, one nobody (404)');
   const rows = await list(`parentId=${bulk.id}`);
   assert.deepEqual(rows.map((row) => row.targetName).sort(), ['story-ann', 'story-bob'], 'targets by name');
   for (const row of rows) {

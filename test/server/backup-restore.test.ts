@@ -3,6 +3,9 @@
 // the administrator sign in, keeps the sessions that existed, publishes the same OIDC signing key
 // and holds every write acknowledged before the backup began. On PostgreSQL the command refuses
 // in one line and names pg_dump, and the documented pg_dump -Fc / pg_restore does the same.
+// A restore is the database as it was at the backup, credentials included (docs/deployment.md,
+// "What a restore brings back"): a session ended and a SCIM token revoked after the backup work
+// again on the restored copy until they are revoked again, as the page tells the operator to.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -13,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ADMIN, Client, createTestDatabase, transform, type TestDatabase } from './harness';
 import { serverCommand, spawnServer, type ChildServer } from './crash-process';
+import { createToken, rootTenantId, scimClient } from './scim-support';
 
 /** Debian's PostgreSQL client programs (the newest installed version). */
 function postgresBin(): string {
@@ -54,12 +58,22 @@ async function backup(file: string) {
 
 const jwks = async (base: string) => (await fetch(`${base}/api/oidc/jwks`)).json();
 
-/** Signs in, records the signing key, and runs `takeBackup` while three clients create users;
- *  resolves to what the restored copy must hold. */
-async function backupUnderWrites(takeBackup: () => Promise<void>) {
-  const admin = new Client(server.base, server.base);
+const signedInAdmin = async (base: string) => {
+  const admin = new Client(base, base);
   assert.equal((await admin.login(ADMIN.username, ADMIN.password)).body.data?.loginSuccess, true);
+  return admin;
+};
+const scimStatus = async (base: string, secret: string) => (await scimClient(base, secret)('GET', '/Users?count=1')).status;
+
+/** Signs in, records the signing key, and runs `takeBackup` while three clients create users; then
+ *  ends a session and revokes a SCIM token that the backup holds live. Resolves to what the restored
+ *  copy must hold. */
+async function backupUnderWrites(takeBackup: () => Promise<void>) {
+  const admin = await signedInAdmin(server.base);
   const keys = await jwks(server.base);
+  const laptop = await signedInAdmin(server.base);
+  const laptopSession = (await laptop.get<{ id: string; current: boolean }[]>('/api/cas/sessions')).body.data.find((row) => row.current)!.id;
+  const scim = await createToken(admin, await rootTenantId(admin));
   const acknowledged: string[] = [];
   let writing = true;
   const writer = async (index: number) => {
@@ -79,7 +93,12 @@ async function backupUnderWrites(takeBackup: () => Promise<void>) {
     writing = false;
     await Promise.all(writers);
   }
-  return { keys, cookies: admin.cookies, before };
+  // Revoked after the backup: on the running server they stop working.
+  assert.equal((await admin.delete(`/api/cas/sessions/${laptopSession}`)).status, 200);
+  assert.equal((await admin.delete(`/api/scim-tokens/${scim.token.id}`)).status, 200);
+  assert.equal((await laptop.get('/api/cas/session')).status, 401);
+  assert.equal(await scimStatus(server.base, scim.secret), 401);
+  return { keys, cookies: admin.cookies, before, revokedSince: { laptop: { cookies: laptop.cookies, session: laptopSession }, scim } };
 }
 
 /** A server on the restored database: the same signing key, the old session, a fresh sign-in, every write acknowledged before the backup. */
@@ -100,6 +119,17 @@ async function assertRestored(restored: TestDatabase, expected: Awaited<ReturnTy
       if (!found.body.data.list.some((user) => user.username === username)) missing.push(username);
     }
     assert.deepEqual(missing, [], `every write acknowledged before the backup (${expected.before.length}, the last ${expected.before.at(-1)}) is in it`);
+
+    // What docs/deployment.md says of a restore: credentials revoked after the backup work again
+    // (the copy is the database as it was), until the operator revokes them again.
+    const { laptop, scim } = expected.revokedSince;
+    const laptopAgain = Object.assign(new Client(started.base, started.base), { cookies: laptop.cookies });
+    assert.equal((await laptopAgain.get('/api/cas/session')).status, 200, 'the session ended after the backup is live on the restored copy');
+    assert.equal(await scimStatus(started.base, scim.secret), 200, 'the SCIM token revoked after the backup is live on the restored copy');
+    assert.equal((await fresh.delete(`/api/cas/sessions/${laptop.session}`)).status, 200);
+    assert.equal((await fresh.delete(`/api/scim-tokens/${scim.token.id}`)).status, 200);
+    assert.equal((await laptopAgain.get('/api/cas/session')).status, 401, 'ended again');
+    assert.equal(await scimStatus(started.base, scim.secret), 401, 'revoked again');
   } finally {
     await started.stop();
   }

@@ -6,7 +6,7 @@
 // with it that names the actor and the target.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, signedInPerson, transform, type Client, type TestServer } from './harness';
+import { lastAuditId, startServer, signedInPerson, transform, type Client, type TestServer } from './harness';
 import type { User } from '../../src/core/types';
 import { GROUP_SCHEMA, PATCH_SCHEMA, provisionedTenant, USER_SCHEMA, type Scim } from './scim-support';
 import { startSmtp, until, type SmtpReceiver } from './receivers';
@@ -48,16 +48,6 @@ interface AuditRow {
   detail: string;
 }
 
-/** The newest audit record's id: what is recorded after it belongs to the step under test. */
-const lastAuditId = async () =>
-  Number(
-    (
-      await server.app.ctx.db
-        .selectFrom('auditLog')
-        .select((eb) => eb.fn.max('id').as('id'))
-        .executeTakeFirst()
-    )?.id ?? 0,
-  );
 const auditSince = async (id: number) =>
   (await server.app.ctx.db.selectFrom('auditLog').selectAll().where('id', '>', id).orderBy('id').execute()) as unknown as AuditRow[];
 
@@ -79,7 +69,7 @@ describe('SCIM changes a client makes', () => {
       name: { formatted: 'Ext_User' },
     });
     assert.equal(user.status, 201, JSON.stringify(user.body));
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const patched = await scim('PATCH', `/Users/${user.body.id}`, {
       schemas: [PATCH_SCHEMA],
       Operations: [{ op: 'Replace', path: 'externalId', value: 'entra-object-2' }],
@@ -93,7 +83,7 @@ describe('SCIM changes a client makes', () => {
   test("a PATCH removing a group's externalId: the link is gone and recorded", async () => {
     const group = await scim<{ id: string }>('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'Audit_Ext_Group', externalId: 'entra-group-1' });
     assert.equal(group.status, 201, JSON.stringify(group.body));
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const patched = await scim('PATCH', `/Groups/${group.body.id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'remove', path: 'externalId' }] });
     assert.equal(patched.status, 204, JSON.stringify(patched.body));
     const stored = await scim<{ externalId?: string }>('GET', `/Groups/${group.body.id}`);
@@ -125,7 +115,7 @@ describe("a person's own changes", () => {
       'the mail',
     );
     const code = /\/verified\/([\w-]+)/.exec(mail.raw.replace(/=\r?\n/g, ''))![1]!;
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     assert.equal((await server.client().post(`/api/verified/${code}`)).status, 200);
     const row = await server.app.ctx.db.selectFrom('users').select('extraProp').where('id', '=', user.id).executeTakeFirstOrThrow();
     assert.equal((JSON.parse(row.extraProp) as { emailVerified?: string }).emailVerified, `${user.username}@example.com`);
@@ -135,7 +125,7 @@ describe("a person's own changes", () => {
   test('allowing an OpenID Connect app on the consent page (a grant of profile data to the app): recorded, naming the person and the app', async () => {
     const app = await RelyingParty.register(server, admin, `Audit_Consent_App_${++serial}`);
     const { user, browser } = await person();
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const tokens = await app.signIn(browser, 'openid profile email');
     assert.ok(tokens.access_token, 'the app got its tokens');
     assertRecorded(
@@ -160,7 +150,7 @@ describe("a person's own changes", () => {
     const first = await provider.sendAuthnRequest(browser);
     assert.equal(first.status, 303, await first.clone().text());
     const id = new URL(first.headers.get('location')!, server.base).searchParams.get('request')!;
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     // The person allows; the page that posts the answer to the app is not fetched (the tab is closed).
     const allowed = await browser.post(`/api/saml/requests/${id}`, { allow: true });
     assert.equal(allowed.status, 200, JSON.stringify(allowed.body));
@@ -179,7 +169,7 @@ describe("a person's own changes", () => {
     server.clock.advance(5_000);
     const { url } = await app.follow(browser, (await app.authorization('openid', { max_age: '1' })).url);
     assert.equal(url.pathname, '/oauth/authorize', url.href);
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const allowed = await browser.post(`/api/sso/interactions/${url.searchParams.get('uid')}`, { allow: true });
     assert.equal(allowed.status, 401, JSON.stringify(allowed.body));
     assert.equal((await browser.get('/api/cas/session')).status, 401, 'the console session ended');
@@ -193,7 +183,7 @@ describe("a person's own changes", () => {
     const inbox = await browser.get<{ list: { id: string; title: string }[] }>('/api/messages');
     const message = inbox.body.data.list.find((entry) => entry.title === 'Audit notice');
     assert.ok(message, JSON.stringify(inbox.body));
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     assert.equal((await browser.delete(`/api/messages/${message.id}`)).status, 200);
     const left = await server.app.ctx.db.selectFrom('messages').select('id').where('id', '=', message.id).executeTakeFirst();
     assert.equal(left, undefined, 'the message is gone');

@@ -153,6 +153,15 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   return server;
 }
 
+/** The newest audit record's id: what is recorded after it belongs to the step under test. */
+export async function lastAuditId(server: TestServer): Promise<number> {
+  const { last } = await server.app.ctx.db
+    .selectFrom('auditLog')
+    .select((eb) => eb.fn.max('id').as('last'))
+    .executeTakeFirstOrThrow();
+  return Number(last ?? 0);
+}
+
 /** The data of a 200 answer; anything else fails the test with the answer (after `what`, if given). */
 export async function ok<T>(answer: Promise<{ status: number; body: { data: T } }>, what?: string): Promise<T> {
   const { status, body } = await answer;

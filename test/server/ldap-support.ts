@@ -1,6 +1,6 @@
 // Shared by the directory tests: a slapd holding the read-only service account and its access rules
 // as docs/ldap.md's OpenLDAP steps set them up (read from the docs), and a tenant's connection saved
-// through the API.
+// through the API by the platform administrator.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { LDAP_PRESET_SETTINGS } from '../../src/core/ldap-presets';
@@ -42,8 +42,9 @@ export function openLdapSettings(url: string, caPem: string, overrides: Partial<
   };
 }
 
+/** Saved by the platform administrator `admin`, asked at first sign-ins. */
 export async function saveConnection(admin: Client, tenantId: string, settings: LdapSettings, bindSecret = READER.secret, name = 'corp-directory') {
-  const saved = await admin.put<LdapConnection>(`/api/tenants/${tenantId}/ldap`, { name, enabled: true, settings, bindSecret });
+  const saved = await admin.put<LdapConnection>(`/api/tenants/${tenantId}/ldap`, { name, enabled: true, firstSignIn: true, settings, bindSecret });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
   return saved.body.data;
 }

@@ -58,7 +58,7 @@ async function person(): Promise<Person> {
   return { id: created.body.data.id, username, client, authenticator: new SoftwareAuthenticator(PAGE, RP_ID) };
 }
 
-type Options = { challenge: string; rp: { id?: string }; user: { id: string } };
+type Options = { challenge: string; rp: { id?: string }; user: { id: string }; pubKeyCredParams: { alg: number }[] };
 
 async function registrationOptions(who: Person): Promise<Options> {
   const answer = await who.client.post<Options>('/api/user/passkeys/options', { password: transform(PASSWORD) });
@@ -270,6 +270,21 @@ describe('the personal center', () => {
     const garbage = ann.authenticator.create(await registrationOptions(ann));
     garbage.response.clientDataJSON = Buffer.from('not json').toString('base64url');
     assert.equal((await ann.client.post('/api/user/passkeys', { name: 'Garbage', credential: garbage })).status, 400);
+  });
+
+  test('the options offer the key algorithms every supported Node.js verifies (EdDSA, ES256, RS256); an ML-DSA-44 key is refused', async () => {
+    const ann = await person();
+    const options = await registrationOptions(ann);
+    // On Node.js 24 the library's default would put ML-DSA-44 (-48) first, and Chromium would take it.
+    assert.deepEqual(
+      options.pubKeyCredParams.map(({ alg }) => alg),
+      [-8, -7, -257],
+    );
+    const postQuantum = ann.authenticator.create(options, { mlDsa44: true });
+    const answer = await ann.client.post('/api/user/passkeys', { name: 'Post-quantum', credential: postQuantum });
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.message, NOT_VERIFIED);
+    assert.equal(await hasPasskey(server.app.ctx.db, ann.id), false);
   });
 });
 

@@ -8,68 +8,12 @@
 // told to, PostgreSQL's planner finds it), a narrow one reads the search index.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type BetterSqlite3 from 'better-sqlite3';
-import { SQLite } from '../../server/db/sqlite-driver';
-import pg from 'pg';
 import { CompiledQuery } from 'kysely';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import type { SessionAnswer } from '../../src/core/types';
 import { Permission } from '../../src/core/permission-codes';
 import { RelyingParty } from './oidc-rp';
-
-/** Every statement (SQL text and parameters) the drivers run while `recording` is on (the server runs in this process), but
- *  the outbox workers' polls (messages, OIDC and SAML back-channel logouts, webhook deliveries and their clean-up),
- *  the provider's expiry sweep and the directory sync's minutely look for due connections (their
- *  own timers, which on a loaded machine tick inside a measured request). The settings version query counts: a
- *  signed-in request has it answered by its session lookup. */
-const BACKGROUND =
-  /from "messages" where "status"|from "oidc_logout_deliveries" where "status"|from "saml_logout_deliveries" where|from "webhook_deliveries" where "(status|finished_at)"|delete from "oidc_payloads" where \("model", "id"\) in|from "ldap_connections" where "enabled"/;
-const statements: { text: string; parameters: unknown[]; prepared: boolean }[] = [];
-let recording = false;
-
-function observe<T extends object>(
-  prototype: T,
-  methods: (keyof T)[],
-  statementOf: (self: unknown, args: unknown[]) => { text: unknown; parameters: unknown; prepared?: boolean },
-) {
-  for (const name of methods) {
-    const original = prototype[name] as (...args: unknown[]) => unknown;
-    Object.defineProperty(prototype, name, {
-      configurable: true,
-      writable: true,
-      value(this: unknown, ...args: unknown[]) {
-        const statement = recording ? statementOf(this, args) : undefined;
-        const text = String(statement?.text ?? '');
-        if (statement && !BACKGROUND.test(text))
-          statements.push({ text, parameters: Array.isArray(statement.parameters) ? statement.parameters : [], prepared: statement.prepared ?? false });
-        return original.apply(this, args);
-      },
-    });
-  }
-}
-
-const probe = new SQLite(':memory:');
-observe(Object.getPrototypeOf(probe.prepare('select 1')) as BetterSqlite3.Statement, ['all', 'get', 'run', 'iterate'], (self, [parameters]) => ({
-  text: (self as BetterSqlite3.Statement).source,
-  parameters,
-}));
-probe.close();
-observe(pg.Client.prototype, ['query'], (_self, [query, parameters]) => {
-  if (typeof query === 'string') return { text: query, parameters };
-  const { text, values, name } = query as { text?: string; values?: unknown; name?: string };
-  return { text, parameters: values, prepared: Boolean(name) };
-});
-
-async function runStatements(work: () => Promise<unknown>) {
-  statements.length = 0;
-  recording = true;
-  try {
-    await work();
-  } finally {
-    recording = false;
-  }
-  return [...statements];
-}
+import { runStatements } from './driver-statements';
 
 let server: TestServer;
 let admin: Client;

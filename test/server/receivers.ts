@@ -109,6 +109,14 @@ export const smsChannel = (receiver: HttpReceiver) => ({
   config: { url: `${receiver.base}/sms`, templateId: 'TPL_001', signName: 'ACME', accessKeyId: 'key-1', accessSecret: 'sms-secret' },
 });
 
+/** A channel (POST /api/channels body) that sends e-mail through the SMTP receiver, signing in as `user`. */
+export const smtpChannel = (receiver: SmtpReceiver, user: string, password: string) => ({
+  name: 'Mail relay',
+  serviceType: 'EMAIL',
+  vendor: 'smtp',
+  config: { host: '127.0.0.1', port: String(receiver.port), security: 'none', username: user, password, from: 'iam@example.com' },
+});
+
 /** Waits until `check` answers something truthy (the outbox delivers within about a second). */
 export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;

@@ -3,11 +3,13 @@
 // `add` with no path and a value object, a member removed by a filter path, multi-valued attributes
 // whose `primary` is the text "True", enterprise extension attributes named by their full URN path,
 // paging edges, and two clients (two tokens) racing on one person. Each test asserts what the
-// client expects of a compliant service provider (RFC 7643/7644) and that nothing else changes.
+// client expects of a compliant service provider (RFC 7643/7644) and that nothing else changes;
+// a group's name is checked under the tenant tree's lock, taken once per change.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type Client, type TestServer } from './harness';
 import { createToken, GROUP_SCHEMA, PATCH_SCHEMA, provisionedTenant, scimClient, USER_SCHEMA, type Scim } from './scim-support';
+import { runStatements } from './driver-statements';
 
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 
@@ -263,6 +265,29 @@ describe('bursts and two clients', () => {
     assert.equal(answers.filter((answer) => answer.status === 201).length, 1);
     assert.ok(answers.every((answer) => answer.status === 201 || answer.status === 409));
   });
+
+  test(
+    "a group's create and its rename each take the tenant tree's lock once (one advisory lock statement)",
+    { skip: process.env.IAM_TEST_DB !== 'postgres' && "PostgreSQL's advisory lock (SQLite's write transaction holds the whole database)" },
+    async () => {
+      const treeLocks = async (work: () => Promise<unknown>) =>
+        (await runStatements(work)).filter(
+          (statement) => statement.text.includes('pg_advisory_xact_lock') && statement.parameters.includes('iam-console tenant tree'),
+        ).length;
+      let group: ScimGroupBody | undefined;
+      assert.equal(
+        await treeLocks(async () => {
+          group = await newGroup();
+        }),
+        1,
+        'POST /Groups',
+      );
+      const renamed = await treeLocks(async () =>
+        assert.equal((await patch(`/Groups/${group!.id}`, [{ op: 'replace', path: 'displayName', value: `Shape_Locked_${++serial}` }])).status, 204),
+      );
+      assert.equal(renamed, 1, 'PATCH /Groups/{id} renaming it');
+    },
+  );
 
   test('a user deleted by one token while another token patches it: the patch answers 404 and nothing comes back', async () => {
     const { secret } = await createToken(admin, tenantId, 'Second client');

@@ -49,6 +49,17 @@ function newCredential(userHandle: string): Credential {
   return { id: randomBytes(16), key: privateKey, publicKey: cose, userHandle, counter: 0 };
 }
 
+/** A COSE_Key of kty AKP, alg ML-DSA-44 (-48), as an authenticator that supports post-quantum keys
+ *  registers one: random bytes of the key's length stand in (a 'none' registration signs nothing). */
+const mlDsa44PublicKey = () =>
+  cbor(
+    new Map<number, unknown>([
+      [1, 7],
+      [3, -48],
+      [-1, randomBytes(1312)],
+    ]),
+  );
+
 const FLAG_UP = 0x01;
 const FLAG_UV = 0x04;
 const FLAG_AT = 0x40;
@@ -77,6 +88,8 @@ export interface Bend {
   counter?: number;
   /** Without user verification (a touch only). */
   noUserVerification?: boolean;
+  /** Registers an ML-DSA-44 public key (mlDsa44PublicKey), which this authenticator cannot sign with. */
+  mlDsa44?: boolean;
 }
 
 export class SoftwareAuthenticator {
@@ -97,7 +110,7 @@ export class SoftwareAuthenticator {
     if (!bend.reuse) this.credentials.push(credential);
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(credential.id.length);
-    const attested = Buffer.concat([Buffer.alloc(16), idLength, credential.id, credential.publicKey]);
+    const attested = Buffer.concat([Buffer.alloc(16), idLength, credential.id, bend.mlDsa44 ? mlDsa44PublicKey() : credential.publicKey]);
     const flags = FLAG_UP | FLAG_AT | (bend.noUserVerification ? 0 : FLAG_UV);
     const authData = authenticatorData(bend.rpId ?? options.rp.id ?? this.rpId, flags, bend.counter ?? 0, attested);
     const attestationObject = cbor(

@@ -1,14 +1,18 @@
 // Claims about the person for the app that asks: with the roles scope their roles and privilege
 // keys in that app (never another app's), with the tenant scope their tenant and user type; in the
-// ID token and at userinfo, bounded in size.
+// ID token and at userinfo, bounded in size. With the email scope the address and whether it was
+// verified in this product (email_verified, OpenID Connect Core §5.1): a relying party may trust
+// the address for account linking only when it is true.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { ADMIN_PROOF, startServer, transform, type Client, type TestServer } from './harness';
 import { RelyingParty } from './oidc-rp';
+import { smtpChannel, startSmtp, until, type SmtpReceiver } from './receivers';
 import { MAX_ROLES } from '../../server/oidc/app-claims';
 import type { User } from '../../src/core/types';
 
 let server: TestServer;
+let smtp: SmtpReceiver;
 let admin: Client;
 let wiki: RelyingParty;
 let mail: RelyingParty;
@@ -38,8 +42,9 @@ async function roleWith(app: RelyingParty, name: string, keys: string[]) {
 }
 
 before(async () => {
-  server = await startServer();
+  [server, smtp] = await Promise.all([startServer(), startSmtp('mailer', 'smtp-pass-42')]);
   admin = await server.admin();
+  await ok(admin.post('/api/channels', smtpChannel(smtp, 'mailer', 'smtp-pass-42')));
   wiki = await RelyingParty.register(server, admin, 'Wiki');
   mail = await RelyingParty.register(server, admin, 'Mail', 'http://127.0.0.1:9/mail-callback');
   const root = (await ok(admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree'))).find((row) => row.parentId === null)!;
@@ -66,7 +71,7 @@ before(async () => {
   assert.equal((await browser.login('claims-person', 'Secret123')).body.data?.loginSuccess, true);
 });
 after(async () => {
-  await server.stop();
+  await Promise.all([server.stop(), smtp.stop()]);
 });
 
 const idTokenClaims = (idToken: string) => JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
@@ -112,4 +117,32 @@ test('the roles claim is bounded', async () => {
   await ok(admin.put(`/api/user/${person.id}/roles/${wiki.appId}`, { roleIds }));
   const tokens = await wiki.signIn(browser, 'openid roles');
   assert.equal((idTokenClaims(tokens.id_token!).roles as string[]).length, MAX_ROLES);
+});
+
+test('the email scope: the address and email_verified, true only while the address is the one verified in this product', async () => {
+  const username = 'claims-mail';
+  const email = 'claims-mail@example.com';
+  const made = await ok(admin.post<User>('/api/user', { username, realName: 'Claims_Mail', email, password: transform('Secret123') }));
+  const mailer = server.client();
+  assert.equal((await mailer.login(username, 'Secret123')).body.data?.loginSuccess, true);
+  const claimsNow = async () => {
+    const tokens = await wiki.signIn(mailer, 'openid email');
+    return [idTokenClaims(tokens.id_token!), (await wiki.userinfo(tokens.access_token)).body].map((claims) => ({
+      email: claims.email,
+      email_verified: claims.email_verified,
+    }));
+  };
+  // Typed in by an administrator: nobody proved the mailbox.
+  assert.deepEqual(await claimsNow(), Array(2).fill({ email, email_verified: false }));
+
+  await ok(mailer.post('/api/user/email/verification'));
+  const mail = await until(() => smtp.mails.find((entry) => entry.to.includes(email) && entry.raw.includes('/verified/')), 'the verification mail');
+  await ok(server.client().post(`/api/verified/${/\/verified\/([\w-]+)/.exec(mail.raw.replace(/=\r?\n/g, ''))![1]!}`));
+  assert.deepEqual(await claimsNow(), Array(2).fill({ email, email_verified: true }));
+
+  // Another address, set by an administrator: unverified again.
+  const changed = 'claims-mail-new@example.com';
+  await ok(admin.put(`/api/user/${made.id}`, { email: changed, version: (await ok(admin.get<User>(`/api/user/${made.id}`))).version, ...ADMIN_PROOF }));
+  assert.deepEqual(await claimsNow(), Array(2).fill({ email: changed, email_verified: false }));
+  assert.ok(wiki.as.claims_supported?.includes('email_verified'));
 });

@@ -77,7 +77,46 @@ test("a tenant administrator sees and ends the sessions of their tenant's people
   assert.equal(audit[0]!.actorName, 'side-a-admin');
   assert.equal(audit[0]!.targetId, memberId);
   assert.equal(audit[0]!.tenantId, sides.tenantA.id);
-  assert.deepEqual(JSON.parse(audit[0]!.detail), { everywhere: true, sessions: sessions.body.data.length });
+  assert.deepEqual(JSON.parse(audit[0]!.detail), { everywhere: true, sessions: sessions.body.data.length, appSignIns: 0, pendingSignIns: 0 });
+});
+
+test('a sign-out everywhere that ends nothing writes no record: a burst of 8 ends the sessions once, with one record', async () => {
+  const memberId = await idOf('side-a-member');
+  await signedIn('side-a-member');
+  await signedIn('side-a-member');
+  const live = (await tenantAdminA.get<unknown[]>(`/api/user/${memberId}/sessions`)).body.data.length;
+  const records = async () =>
+    (
+      await server.app.ctx.db
+        .selectFrom('auditLog')
+        .select('detail')
+        .where('action', '=', 'session.revoke')
+        .where('targetId', '=', memberId)
+        .orderBy('id')
+        .execute()
+    ).map((row) => JSON.parse(row.detail) as Record<string, unknown>);
+  const before = (await records()).length;
+  const burst = await Promise.all(Array.from({ length: 8 }, () => tenantAdminA.delete<{ revoked: number }>(`/api/user/${memberId}/sessions`)));
+  assert.deepEqual(
+    burst.map((answer) => answer.status),
+    Array(8).fill(200),
+  );
+  assert.equal(
+    burst.reduce((sum, answer) => sum + answer.body.data.revoked, 0),
+    live,
+    'each session ended once',
+  );
+  const recorded = await records();
+  assert.equal(
+    recorded.length,
+    before + 1,
+    `${recorded.length - before} session.revoke records of one sign-out (answers revoked ${burst.map((answer) => answer.body.data.revoked).join(',')})`,
+  );
+  assert.equal(recorded.at(-1)!.sessions, live);
+
+  const nothing = await tenantAdminA.delete<{ revoked: number }>(`/api/user/${memberId}/sessions`);
+  assert.deepEqual([nothing.status, nothing.body.data.revoked], [200, 0]);
+  assert.equal((await records()).length, before + 1, 'a record of a sign-out that ended nothing');
 });
 
 test('the platform administrator signs anyone out everywhere', async () => {

@@ -178,6 +178,32 @@ describe('signed deliveries', () => {
     await until(() => postsAbout('/off', user.id).find((post) => post.body.includes('"user.deleted"')), 'user.deleted');
   });
 
+  test("a person's roles set: user.roles_changed names the roles added and removed; a save that changes nothing is no event", async () => {
+    const hook = await createHook(admin, { url: `${receiver.url}/roles`, events: ['user.roles_changed'] });
+    const app = await ok(admin.post<{ id: string }>('/api/apps', { name: `Hook_Roles_${++serial}`, entrypoint: `/hook-roles-${serial}` }), 'app');
+    const role = (name: string) => ok(admin.post<{ id: string; name: string }>(`/api/apps/${app.id}/roles`, { name }), name);
+    const reader = await role('Hook_Reader');
+    const writer = await role('Hook_Writer');
+    const user = await createUser(rootId);
+    for (const roles of [[reader], [writer], [writer], []]) {
+      await ok(admin.put(`/api/user/${user.id}/roles/${app.id}`, { roleIds: roles.map((held) => held.id) }), 'set roles');
+    }
+    // The deliveries are queued with the records: the third save (nothing changed) queued none.
+    assert.equal((await deliveries(admin, hook.id)).length, 3);
+    const posts = await until(() => (postsAbout('/roles', user.id).length === 3 ? postsAbout('/roles', user.id) : undefined), 'three posts');
+    const named = ({ id, name }: { id: string; name: string }) => ({ id, name });
+    // Compared in any order (deliveries queued in one millisecond go out in id order).
+    const sorted = (changes: unknown[]) => changes.map((change) => JSON.stringify(change)).sort();
+    assert.deepEqual(
+      sorted(posts.map((post) => (JSON.parse(post.body) as { data: { detail: { roles: unknown } } }).data.detail.roles)),
+      sorted([
+        { added: [named(reader)], removed: [] },
+        { added: [named(writer)], removed: [named(reader)] },
+        { added: [], removed: [named(writer)] },
+      ]),
+    );
+  });
+
   test('bad input is a 400 naming the field', async () => {
     for (const [body, field] of [
       [{ url: 'ftp://example.com/x', events: ['user.created'] }, 'url'],

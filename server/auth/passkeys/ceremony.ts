@@ -24,6 +24,15 @@ export const NOT_VERIFIED = 'The passkey could not be verified';
 
 const refuse = (message: string) => new ApiError(400, message);
 
+/**
+ * The key algorithms a passkey may use (COSE: EdDSA, ES256, RS256), offered at registration and
+ * the only ones it accepts, on every Node.js line alike. @simplewebauthn/server's default puts
+ * ML-DSA-44 first where the runtime's WebCrypto verifies it (Node.js 24, experimental there), and
+ * an authenticator that supports it takes it (Chromium's does): such a passkey, added on 24, would
+ * not sign in on 20 or 22, nor (its 2,420-byte signatures are past the sign-in's cap) on 24.
+ */
+export const passkeyAlgorithms = [-8, -7, -257];
+
 interface ClientData {
   type: string;
   challenge: string;
@@ -90,6 +99,7 @@ export async function verifyRegistration(ctx: Ctx, credential: RegistrationCrede
     expectedOrigin: party.origins,
     expectedRPID: party.id,
     requireUserVerification: true,
+    supportedAlgorithmIDs: passkeyAlgorithms,
   }).catch(() => ({ verified: false as const }));
   if (!result.verified) throw refuse(NOT_VERIFIED);
   const { credential: made, credentialDeviceType, credentialBackedUp } = result.registrationInfo;

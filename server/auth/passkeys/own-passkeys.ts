@@ -9,11 +9,12 @@ import type { PasskeyTable } from '../../db/tables';
 import type { passkeyAddBody, passkeyCreationOptions, passkeyInfo } from '../../../src/core/schemas/passkeys';
 import { ApiError, notFound } from '../../http/errors';
 import { isUniqueViolation } from '../../db/errors';
+import { removedOnce } from '../../db/removal';
 import { recheck, type RecheckProof } from '../recheck';
 import { dropCodesWithLastFactor } from '../strong-factor';
 import { newId } from '../secrets';
 import { issueChallenge } from './challenges';
-import { verifyRegistration } from './ceremony';
+import { passkeyAlgorithms, verifyRegistration } from './ceremony';
 import { relyingParty } from './relying-party';
 import { webauthnLibrary } from './library';
 
@@ -62,6 +63,7 @@ export async function registrationOptions(ctx: Ctx, actor: Actor, password: stri
     attestationType: 'none',
     excludeCredentials: existing.map((row) => ({ id: row.credentialId, transports: JSON.parse(row.transports) as string[] })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    supportedAlgorithmIDs: passkeyAlgorithms,
   });
 }
 
@@ -142,7 +144,7 @@ export async function deletePasskey(ctx: Ctx, actor: Actor, id: string, proof: R
   const row = await ownPasskey(ctx, actor, id);
   await recheck(ctx, actor, proof, ip);
   await ctx.audit.change(async () => {
-    await ctx.db.deleteFrom('passkeys').where('id', '=', id).where('userId', '=', actor.id).execute();
+    await removedOnce(ctx.db.deleteFrom('passkeys').where('id', '=', id).where('userId', '=', actor.id).executeTakeFirst(), 'Passkey');
     await ctx.audit.record({ action: 'passkey.delete', actor, target: { type: 'passkey', id }, tenantId: actor.user.tenantId, ip, detail: { name: row.name } });
     await dropCodesWithLastFactor(ctx, actor, 'passkey', ip);
   });

@@ -1,9 +1,9 @@
-// The audit log: the list (paged on the server, filtered) and the address of its CSV export.
+// The audit log: the list (paged on the server, filtered) and its CSV export (its address, its file).
 import { PAGING } from '../config';
 import { getAudit, getAuditExport } from '../contract/audit';
 import type { CallAnswer } from '../contract/declare';
 import type { AuditAction } from '../schemas/audit';
-import { callList, urlOf } from './call';
+import { callList, fileOf, urlOf } from './call';
 
 export type AuditEntry = CallAnswer<typeof getAudit>['list'][number];
 
@@ -33,7 +33,12 @@ export function listAudit(query: AuditQuery = {}): Promise<CallAnswer<typeof get
   return callList(getAudit, { query: { page: PAGING.page, size: PAGING.size, ...query } });
 }
 
-/** GET /audit/export: the filtered events as a CSV file (a link the browser downloads, with the session cookie). */
+/** GET /audit/export: the address of the filtered events as a CSV file. */
 export function auditExportUrl(filter: AuditFilter): string {
   return urlOf(getAuditExport, { query: filter });
+}
+
+/** The same CSV file, fetched with the session (the cookie, or the token header). */
+export function exportAudit(filter: AuditFilter): Promise<Blob> {
+  return fileOf(getAuditExport, { query: filter });
 }

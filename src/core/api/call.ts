@@ -1,6 +1,7 @@
 // The browser's side of a call declaration (../contract): the input and the answer are typed from
 // it and its path is built from the parameters, so no call writes its answer type or path by hand;
-// a link declaration's address (an image, a download, a redirect) is built the same way (urlOf).
+// a link declaration's address (an image, a download, a redirect) is built the same way (urlOf), and
+// a download can be fetched with the session (fileOf).
 // The only module besides ../http that names an API path (eslint.config.js refuses the others).
 import { fillPath, type CallAnswer, type CallDeclaration, type CallInput, type LinkDeclaration, type LinkInput } from '../contract/declare';
 import { apiUrl, request, requestList, type Query, type RequestOptions } from '../http';
@@ -14,6 +15,9 @@ export type CallBody<C extends CallDeclaration> = CallInput<C> extends { body: i
 /** The input is optional when the declaration needs none. */
 type Args<C extends CallDeclaration> =
   object extends CallInput<C> ? [input?: CallInput<C>, options?: CallOptions] : [input: CallInput<C>, options?: CallOptions];
+
+/** A link's parameters and query, optional when the declaration needs none. */
+type LinkArgs<L extends LinkDeclaration> = object extends LinkInput<L> ? [input?: LinkInput<L>] : [input: LinkInput<L>];
 
 interface Given {
   params?: Record<string, unknown>;
@@ -35,7 +39,14 @@ export function callList<C extends CallDeclaration>(def: C, ...[input, options]:
 
 /** The address of a link (an image's `src`, a download's `href`, a redirect to go to) under the
  *  API base, its parameters filled in and its non-empty query values added. */
-export function urlOf<L extends LinkDeclaration>(def: L, ...[input]: object extends LinkInput<L> ? [input?: LinkInput<L>] : [input: LinkInput<L>]): string {
+export function urlOf<L extends LinkDeclaration>(def: L, ...[input]: LinkArgs<L>): string {
   const given: Given = input ?? {};
   return apiUrl(fillPath(def.path, given.params), given.query);
+}
+
+/** The file a link answers (a download), fetched with the session: a plain link cannot carry the
+ *  token header of token mode. A refusal throws an HttpError after the reaction, as a call's. */
+export function fileOf<L extends LinkDeclaration>(def: L, ...[input]: LinkArgs<L>): Promise<Blob> {
+  const given: Given = input ?? {};
+  return request('GET', fillPath(def.path, given.params), { query: given.query, file: true });
 }

@@ -2,7 +2,7 @@
 // export of the list as filtered, and the template.
 import { getUserExport, getUserImportById, postUserImport } from '../contract/user-import';
 import { importColumns, type ImportJob, type ImportMode } from '../schemas/user-import';
-import { call, urlOf } from './call';
+import { call, fileOf, urlOf } from './call';
 import type { UserQuery } from './user-admin';
 
 /** Sends the file; answers its job at once (running). Silent: the dialog shows what went wrong. */
@@ -17,9 +17,14 @@ export function importJob(id: string): Promise<ImportJob> {
   return call(getUserImportById, { params: { id } }, { silent: true });
 }
 
-/** GET /user/export: the list's filters and order as a CSV file (a link the browser downloads, with the session cookie). */
+/** GET /user/export: the address of the list, as filtered and ordered, as a CSV file. */
 export function userExportUrl(query: Omit<UserQuery, 'page' | 'size'>): string {
   return urlOf(getUserExport, { query });
+}
+
+/** The same CSV file, fetched with the session (the cookie, or the token header). */
+export function exportUsers(query: Omit<UserQuery, 'page' | 'size'>): Promise<Blob> {
+  return fileOf(getUserExport, { query });
 }
 
 /** The template: the header row and one example (UTF-8 with a byte order mark, for spreadsheets). */

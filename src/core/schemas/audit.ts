@@ -62,6 +62,7 @@ export const auditActions = [
   'email.verify',
   'message.delete',
   'scim.link',
+  'ldap.sign_in_ambiguous',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -70,12 +70,17 @@ export type LdapSettings = v.InferOutput<typeof ldapSettings>;
 
 const connectionName = v.pipe(required(50), v.regex(/^\S(?:.*\S)?$/, 'rule.scimTokenName'));
 
-/** PUT /tenants/:id/ldap: `bindSecret` empty keeps the stored one (required the first time). */
+const FIRST_SIGN_IN =
+  'Whether this directory is asked at first sign-ins (a username nobody here has yet, docs/ldap.md): only a platform administrator changes it';
+
+/** PUT /tenants/:id/ldap: `bindSecret` empty keeps the stored one (required the first time);
+ *  `firstSignIn` left out keeps the stored choice (off for a new connection). */
 export const ldapConnectionBody = v.object({
   name: connectionName,
   enabled: v.boolean('rule.required'),
   settings: v.object(ldapSettings.entries, 'rule.required'),
   bindSecret: v.pipe(v.string('rule.required'), v.maxLength(1024, 'rule.maxLength?max=1024')),
+  firstSignIn: v.optional(v.pipe(v.boolean('rule.required'), v.description(FIRST_SIGN_IN))),
 });
 
 export const ldapConnection = v.object({
@@ -83,6 +88,7 @@ export const ldapConnection = v.object({
   tenantId: v.string(),
   name: v.string(),
   enabled: v.boolean(),
+  firstSignIn: v.pipe(v.boolean(), v.description(FIRST_SIGN_IN)),
   settings: ldapSettings,
   hasBindSecret: v.boolean(),
   lastSyncAt: v.nullable(v.number()),

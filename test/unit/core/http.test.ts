@@ -1,10 +1,11 @@
 // Every rule for the HTTP client, against a real node:http server on 127.0.0.1.
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { $progress, HttpError, apiUrl, configureHttp, request, requestList, setToken, showInline } from '../../../src/core/http';
+import { $progress, HttpError, apiUrl, configureHttp, hasToken, iamFetch, request, requestList, setToken, showInline } from '../../../src/core/http';
 import { $messages, dismissMessage, notifySuccess, pushMessage } from '../../../src/core/messages';
 import { $navigationRequest, setCurrentLocation } from '../../../src/core/navigation';
 import { $session } from '../../../src/core/session-state';
+import { login } from '../../../src/core/session';
 import { HTTP, TIMING } from '../../../src/core/config';
 import { setConfig } from '../../../src/core/config-store';
 import { delay, fail, ok, startApiServer, type ApiServer } from './support/api-server';
@@ -54,6 +55,17 @@ describe('requests', () => {
     await request('POST', '/upload', { body: form });
     assert.match(String(server.requests[0]?.headers['content-type']), /^multipart\/form-data; boundary=/);
     assert.match(server.requests[0]?.body ?? '', /filename="hello.txt"[\s\S]*hello/);
+  });
+
+  it('a file (a download) resolves to its body; its refusal is an HttpError as any call’s', async () => {
+    server.handle('GET /export', { raw: 'a,b\r\n1,2\r\n', contentType: 'text/csv' });
+    const file = await request<Blob>('GET', '/export', { query: { q: 'x' }, file: true });
+    assert.equal(await file.text(), 'a,b\r\n1,2\r\n');
+    assert.equal(server.requests[0]?.query.get('q'), 'x');
+    server.handle('GET /export', fail(403, 'Not yours'));
+    const error = await request('GET', '/export', { file: true, silent: true }).catch((e: unknown) => e);
+    assert.ok(error instanceof HttpError);
+    assert.deepEqual([error.status, error.message], [403, 'Not yours']);
   });
 
   it('answers without an envelope (204) resolve to undefined', async () => {
@@ -286,5 +298,82 @@ describe('messages store', () => {
     notifySuccess('Settings saved');
     assert.deepEqual(await texts(), ['success:Other:5000', 'success:Settings saved:5000']);
     $messages.get().forEach((message) => dismissMessage(message.id));
+  });
+});
+
+describe('token mode: the token goes only to the API origin that issued it', () => {
+  let other: ApiServer;
+  const token = (sent: { headers: Record<string, unknown> } | undefined) => sent?.headers.token;
+  before(async () => {
+    other = await startApiServer();
+  });
+  after(() => other.close());
+  beforeEach(() => {
+    other.reset();
+    configureHttp({ authMode: 'token' });
+    server.handle('GET /me', ok(null));
+    other.handle('GET /me', ok(null));
+  });
+  afterEach(() => {
+    Reflect.deleteProperty(globalThis, 'location');
+    Reflect.deleteProperty(globalThis, 'document');
+    configureHttp({ authMode: 'cookie' });
+  });
+
+  it('an api-base on another origin (another element, a changed attribute) drops the token and signs out; back again, it stays dropped', async () => {
+    setToken('secret-a');
+    $session.set({ status: 'authenticated' });
+    configureHttp({ apiBase: other.apiBase });
+    assert.equal($session.get().status, 'anonymous', 'signed out: that API has no session');
+    assert.equal(hasToken(), false);
+    await request('GET', '/me');
+    await iamFetch('/me');
+    assert.deepEqual(other.requests.map(token), [undefined, undefined]);
+    assert.equal(other.requests[0]?.headers['x-iam-auth-mode'], 'token', 'it asks for token mode, as a sign-in there would');
+    configureHttp({ apiBase: server.apiBase });
+    await request('GET', '/me');
+    assert.equal(token(server.requests[0]), undefined, 'dropped, not kept aside');
+  });
+
+  it('the same origin however it is written keeps the token: a relative api-base, a second element with the same one', async () => {
+    Object.defineProperty(globalThis, 'location', { value: new URL(`${server.origin}/shop/`), configurable: true });
+    setToken('secret-b');
+    $session.set({ status: 'authenticated' });
+    configureHttp({ apiBase: '/api' });
+    configureHttp({ apiBase: `${server.origin}/api/` });
+    configureHttp({ apiBase: '/api' });
+    await request('GET', '/me');
+    assert.equal(token(server.requests[0]), 'secret-b');
+    assert.equal($session.get().status, 'authenticated');
+  });
+
+  it('a <base href> that moves a relative api-base elsewhere: the call goes where fetch sends it, without the token', async () => {
+    Object.defineProperty(globalThis, 'location', { value: new URL(`${server.origin}/shop/`), configurable: true });
+    const document = { baseURI: `${server.origin}/shop/` };
+    Object.defineProperty(globalThis, 'document', { value: document, configurable: true });
+    configureHttp({ apiBase: '/api' });
+    setToken('secret-c');
+    await request('GET', '/me');
+    assert.equal(token(server.requests[0]), 'secret-c');
+    document.baseURI = `${other.origin}/`; // markup injected: <base href="http://other/">
+    await request('GET', '/me', { silent: true }).catch(() => undefined);
+    await iamFetch('/me');
+    assert.equal(other.requests.length, 2, 'the address was resolved against the base, as fetch does');
+    assert.deepEqual(other.requests.map(token), [undefined, undefined]);
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('a sign-in answered after the api-base moved to another origin is dropped: its token is kept for no API', async () => {
+    configureHttp({ apiBase: server.apiBase });
+    server.handle('POST /authc/login', { ...ok({ hasNextStep: false, loginSuccess: true, token: 'secret-d', tokenName: 'token' }), delayMs: 200 });
+    const signingIn = login({ username: 'alice', password: 'Alice-2024!' });
+    while (!server.requests.length) await delay(5);
+    configureHttp({ apiBase: other.apiBase });
+    const error = await signingIn.catch((e: unknown) => e);
+    assert.ok(error instanceof HttpError);
+    assert.equal(error.reason, 'moved');
+    assert.equal(hasToken(), false);
+    await request('GET', '/me');
+    assert.equal(token(other.requests[0]), undefined);
   });
 });

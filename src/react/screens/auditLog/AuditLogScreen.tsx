@@ -3,12 +3,13 @@
 // tenant; each event's details in a dialog; the filtered events exported as CSV by the server.
 import { lazy, Suspense, useId, useMemo, useState, type FormEvent } from 'react';
 import * as tenantApi from '../../../core/api/tenants';
-import { auditExportUrl, listAudit, type AuditEntry, type AuditFilter, type AuditQuery } from '../../../core/api/audit';
+import { auditExportUrl, exportAudit, listAudit, type AuditEntry, type AuditFilter, type AuditQuery } from '../../../core/api/audit';
 import { auditActions, type AuditAction } from '../../../core/schemas/audit';
 import { formatDate } from '../../../core/format';
 import { parseTimeText } from '../../../core/time-text';
 import { useT } from '../../i18n';
 import { AdminPage } from '../../widgets/admin/AdminPage';
+import { DownloadLink } from '../../widgets/admin/DownloadLink';
 import type { Column } from '../../widgets/admin/DataTable';
 import { FilterSelect } from '../../widgets/admin/FilterSelect';
 import { PagedTable } from '../../widgets/admin/PagedTable';
@@ -142,9 +143,9 @@ export default function AuditLogScreen() {
     <AdminPage
       title="route.audit"
       actions={
-        <a className={ui.button.secondary} href={auditExportUrl(filter)} download="audit-log.csv">
+        <DownloadLink href={auditExportUrl(filter)} fileName="audit-log.csv" fetchFile={() => exportAudit(filter)}>
           {t('admin:audit.export')}
-        </a>
+        </DownloadLink>
       }
     >
       <form className={styles.toolbar} onSubmit={apply} aria-label={t('admin:audit.filters')}>

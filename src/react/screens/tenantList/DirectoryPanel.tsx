@@ -1,7 +1,8 @@
 // A tenant's directory connection (LDAP / Active Directory, docs/ldap.md): the connection form
 // (the bind secret is write-only: empty keeps the stored one; a preset fills the filters and the
 // attribute mapping), "Test connection" naming the step that failed, "Synchronise now" and the
-// synchronisation reports. Loaded lazily with the tenant's "Directory" tab.
+// synchronisation reports. Whether the directory is asked at first sign-ins is the platform
+// administrator's to change; others see it. Loaded lazily with the tenant's "Directory" tab.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { valibotResolver } from '@hookform/resolvers/valibot';
@@ -46,9 +47,12 @@ const blank: Values = {
     syncIntervalMinutes: 0,
     allowLocalPasswords: true,
   },
+  firstSignIn: false,
 };
 const valuesOf = (connection: LdapConnection | null): Values =>
-  connection ? { name: connection.name, enabled: connection.enabled, settings: connection.settings, bindSecret: '' } : blank;
+  connection
+    ? { name: connection.name, enabled: connection.enabled, firstSignIn: connection.firstSignIn, settings: connection.settings, bindSecret: '' }
+    : blank;
 
 /** A field's path as the server names it (`settings.bindDn`) when it is one of this form's. */
 const formPath = (field: string) => field as Parameters<ReturnType<typeof useForm<Values>>['setError']>[0];
@@ -69,7 +73,7 @@ export default function DirectoryPanel({ tenant }: { tenant: Tenant }) {
   const [groupRoles, setGroupRoles] = useState<GroupRoleRow[]>([]);
   // The roles a group may map to: those of every app whose roles I may grant (the server checks the
   // same on save), read as the role list of my own account.
-  const { userId, grantsAppRoles } = useAdminScope();
+  const { userId, grantsAppRoles, platform } = useAdminScope();
   const [grantable, setGrantable] = useState<UserAppRoles[]>([]);
   const [roleFilter, setRoleFilter] = useState('');
   useEffect(() => {
@@ -117,7 +121,8 @@ export default function DirectoryPanel({ tenant }: { tenant: Tenant }) {
     setFailure(undefined);
     let saved: LdapConnection;
     try {
-      saved = await ldapApi.save(tenant.id, values);
+      // Left out, the first-sign-in choice stays as stored: only the platform administrator sends it.
+      saved = await ldapApi.save(tenant.id, platform ? values : { ...values, firstSignIn: undefined });
     } catch (error) {
       const refusal = refusalOf(error);
       refusal.fields.forEach(({ field, message }) => setError(formPath(field), { type: 'server', message }));
@@ -303,6 +308,12 @@ export default function DirectoryPanel({ tenant }: { tenant: Tenant }) {
           />
           <CheckboxField label={t('admin:directory.enabled')} registration={register('enabled')} />
           <CheckboxField label={t('admin:directory.allowLocalPasswords')} registration={register('settings.allowLocalPasswords')} />
+          {platform ? (
+            <CheckboxField label={t('admin:directory.firstSignIn')} registration={register('firstSignIn')} />
+          ) : (
+            <CheckboxField label={t('admin:directory.firstSignIn')} checked={connection?.firstSignIn ?? false} disabled />
+          )}
+          <p className={ui.muted}>{t('admin:directory.firstSignInHint')}</p>
           {failure && (
             <p role="alert" className={ui.formError}>
               {failure}

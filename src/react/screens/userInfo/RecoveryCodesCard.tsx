@@ -10,6 +10,7 @@ import { useT } from '../../i18n';
 import { Card } from '../../widgets/Card';
 import { useCopy } from '../../widgets/useCopy';
 import { useResource } from '../../widgets/useResource';
+import { saveFile } from '../../widgets/saveFile';
 import * as ui from '../../widgets/ui.css';
 import { RecoveryStatusStandIn } from './RecoveryCodesStandIn';
 import * as styles from './UserInfoScreen.css';
@@ -24,14 +25,11 @@ function ShownCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) 
   const list = useRef<HTMLOListElement>(null);
   const { copy, manual } = useCopy();
   const text = codes.join('\n');
-  const download = () => {
-    const file = new Blob([`${t('account:recovery.fileHeader', { username })}\n\n${text}\n`], { type: 'text/plain;charset=utf-8' });
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(file);
-    link.download = `recovery-codes-${username}.txt`;
-    link.click();
-    URL.revokeObjectURL(link.href);
-  };
+  const download = () =>
+    saveFile(
+      new Blob([`${t('account:recovery.fileHeader', { username })}\n\n${text}\n`], { type: 'text/plain;charset=utf-8' }),
+      `recovery-codes-${username}.txt`,
+    );
   return (
     <div className={styles.steps}>
       <ol ref={list} className={styles.codes} aria-label={t('account:recovery.listLabel')}>

@@ -1,9 +1,10 @@
 // The user list's CSV actions: import a file (a dialog, loaded when opened) and export the list as
-// it is filtered and sorted (a download from the server, with the session cookie).
+// it is filtered and sorted (a download from the server, with the session).
 import { lazy, Suspense, useState } from 'react';
-import { userExportUrl } from '../../../core/api/user-import';
+import { exportUsers, userExportUrl } from '../../../core/api/user-import';
 import type { UserQuery } from '../../../core/api/user-admin';
 import { useT } from '../../i18n';
+import { DownloadLink } from '../../widgets/admin/DownloadLink';
 import * as ui from '../../widgets/ui.css';
 
 const ImportDialog = lazy(() => import('./ImportDialog'));
@@ -16,9 +17,9 @@ export function CsvActions({ query, onImported }: { query: Omit<UserQuery, 'page
       <button type="button" className={ui.button.secondary} onClick={() => setImporting(true)}>
         {t('admin:import.import')}
       </button>
-      <a className={ui.button.secondary} href={userExportUrl(query)} download="users.csv">
+      <DownloadLink href={userExportUrl(query)} fileName="users.csv" fetchFile={() => exportUsers(query)}>
         {t('admin:import.export')}
-      </a>
+      </DownloadLink>
       <Suspense fallback={null}>{importing && <ImportDialog onClose={() => setImporting(false)} onImported={onImported} />}</Suspense>
     </>
   );
