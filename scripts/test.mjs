@@ -195,9 +195,11 @@ function filesUnder(path, pattern = /\.test\.(ts|mjs|js)$/) {
     .sort();
 }
 
-function count(name, passed, failed, started) {
+/** Records a suite's result; `failures` name what failed (files, tests), repeated at the end of the
+ *  output so that the tail of a CI log says it. */
+function count(name, passed, failed, started, failures = []) {
   const seconds = (performance.now() - started) / 1000;
-  results.push({ name, passed, failed, seconds });
+  results.push({ name, passed, failed, seconds, failures });
   console.log(`\n[${name}] ${passed} passed, ${failed} failed (${seconds.toFixed(0)} s)\n`);
 }
 
@@ -355,10 +357,15 @@ function longestFirst(files) {
 /** How many of a suite's slowest files it prints (with each file's wall time), for the CI log. */
 const slowestShown = 10;
 
+/** The files of `fileTimes` that failed, relative to the repository. */
+function failedFiles(fileTimes) {
+  return fileTimes.filter(({ passed }) => passed === false).map(({ file }) => relative(process.cwd(), file));
+}
+
 function printSlowest(name, fileTimes) {
   if (!fileTimes.length) return;
-  const failedFiles = fileTimes.filter(({ passed }) => passed === false).map(({ file }) => relative(process.cwd(), file));
-  if (failedFiles.length) console.log(`\n[${name}] failed files: ${failedFiles.join(' ')}`);
+  const failed = failedFiles(fileTimes);
+  if (failed.length) console.log(`\n[${name}] failed files: ${failed.join(' ')}`);
   const slowest = [...fileTimes].sort((a, b) => b.ms - a.ms).slice(0, slowestShown);
   const total = fileTimes.reduce((sum, { ms }) => sum + ms, 0);
   console.log(`\n[${name}] slowest ${slowest.length} of ${fileTimes.length} files (their wall times add up to ${(total / 1000).toFixed(0)} s):`);
@@ -399,10 +406,11 @@ async function nodeTests(name, paths, { env, node, concurrency = 1, except = new
     fileTimes.push(...result.fileTimes);
   }
   printSlowest(name, fileTimes);
-  count(name, passed, failed, started);
+  count(name, passed, failed, started, failedFiles(fileTimes));
 }
 
-/** web-test-runner against the built bundle; it prints "N passed, N failed". */
+/** web-test-runner against the built bundle; it prints "N passed, N failed" and a `failed:` line per
+ *  failed test or file (web-test-runner.config.mjs). */
 async function browserTests() {
   if (!filesUnder('test/browser', /\.test\.(js|ts)$/).length) return;
   const started = performance.now();
@@ -411,7 +419,8 @@ async function browserTests() {
   const match = [...output.matchAll(/(\d+) passed, (\d+) failed/g)].pop();
   const passed = Number(match?.[1] ?? 0);
   const failed = Number(match?.[2] ?? 0);
-  count('browser', passed, failed || (code === 0 ? 0 : 1), started);
+  const failures = [...output.matchAll(/^failed: (.*)$/gm)].map(([, what]) => what);
+  count('browser', passed, failed || (code === 0 ? 0 : 1), started, failures);
 }
 
 /** Node.js `major` ready to run tests (scripts/node-runtime.mjs), or undefined after counting a failed `suite`. */
@@ -558,7 +567,8 @@ console.log('\nsuite                                        passed  failed  wall
 for (const { name, passed, failed, seconds } of results)
   console.log(`${name.padEnd(44)} ${String(passed).padStart(6)}  ${String(failed).padStart(6)}  ${seconds.toFixed(0).padStart(6)} s`);
 console.log(`${'total'.padEnd(44)} ${''.padStart(6)}  ${''.padStart(6)}  ${((performance.now() - totalStarted) / 1000).toFixed(0).padStart(6)} s`);
-const failures = results.filter(({ failed }) => failed).map(({ name }) => name);
-if (failures.length) console.log(`failed suites: ${failures.join(', ')}`);
+const failedSuites = results.filter(({ failed }) => failed);
+if (failedSuites.length) console.log(`failed suites: ${failedSuites.map(({ name }) => name).join(', ')}`);
+for (const { name, failures } of failedSuites) for (const what of failures) console.log(`  ${name}: ${what}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed ? 1 : 0);
