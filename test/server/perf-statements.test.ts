@@ -23,7 +23,7 @@ import { RelyingParty } from './oidc-rp';
  *  own timers, which on a loaded machine tick inside a measured request). The settings version query counts: a
  *  signed-in request has it answered by its session lookup. */
 const BACKGROUND =
-  /from "messages" where "status"|from "oidc_logout_deliveries" where "status"|from "saml_logout_deliveries" where|from "webhook_deliveries" where "(status|finished_at)"|delete from "oidc_payloads" where \("model", "id"\) in|from "ldap_connections" where "enabled"/;
+  /from "messages" where "status"|from "oidc_logout_deliveries" where "status"|from "saml_logout_deliveries" where|from "webhook_deliveries" (inner join "webhooks" .*?)?where "(webhook_deliveries"\.")?(status|finished_at)"|delete from "oidc_payloads" where \("model", "id"\) in|from "ldap_connections" where "enabled"/;
 const statements: { text: string; parameters: unknown[]; prepared: boolean }[] = [];
 let recording = false;
 
