@@ -8,7 +8,7 @@ import type { SettingsStore } from '../settings';
 import { digest, newId, newSecret } from './secrets';
 import type { UserRow } from './actor';
 import type { OwnedApp } from '../../src/core/types';
-import { preparedOnPostgres, type Engine } from '../db/connect';
+import { preparedOnPostgres, type Db, type Engine } from '../db/connect';
 import { Status } from '../../src/core/enums';
 
 export type AuthMode = 'cookie' | 'token';
@@ -34,7 +34,7 @@ const TOUCH_EVERY_MS = 60_000;
 
 /**
  * The user's columns as the session statement answers them and as its actor holds them. The
- * statement runs without the camel-case plugin (see resolve): each column comes back under its SQL
+ * statement's rows come as the driver answers them (Db.readRows): each column under its SQL
  * name, and this builds the user in one object literal, where the plugin's generic key-by-key copy
  * of all 26 columns and then a rest copy leaving out the session's cost every signed-in request
  * two objects built one property at a time.
@@ -130,7 +130,7 @@ type SessionBySecret = ReturnType<typeof sessionBySecretQuery>;
 
 /** `camelCase` as SQL names it (`snake_case`): the camel-case plugin's mapping, as a type. */
 type SqlName<S extends string> = S extends `${infer Head}${infer Tail}` ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SqlName<Tail>}` : S;
-/** A row of the session statement under its columns' SQL names (it runs without the camel-case plugin). */
+/** A row of the session statement under its columns' SQL names (Db.readRows maps no names). */
 type SessionRow = { [K in keyof InferRow<SessionBySecret> as SqlName<K & string>]: InferRow<SessionBySecret>[K] };
 type InferRow<Q> = Q extends CompiledQuery<infer R> ? R : never;
 
@@ -149,17 +149,16 @@ export async function sessionCreatedAt(db: Kysely<Database>, sessionId: string):
 
 export class SessionService {
   private readonly sessionBySecret: SessionBySecret;
-  /** The same database without the camel-case plugin: the session statement's rows as the driver answers them. */
-  private readonly asAnswered: Kysely<Database>;
 
   constructor(
     private readonly db: Kysely<Database>,
     engine: Engine,
     private readonly settings: SettingsStore,
     private readonly now: () => number,
+    /** The session statement's rows as the driver answers them (see Db.readRows). */
+    private readonly readRows: Db['readRows'],
   ) {
     this.sessionBySecret = sessionBySecretQuery(db, engine);
-    this.asAnswered = db.withoutPlugins();
     preparedOnPostgres(this.sessionBySecret.sql);
   }
 
@@ -190,7 +189,7 @@ export class SessionService {
    *  user disabled); dead sessions are deleted on sight. */
   async resolve(secret: string, mode: AuthMode): Promise<ResolvedSession | undefined> {
     const bound = { ...this.sessionBySecret, parameters: [digest(secret)] } as unknown as CompiledQuery<SessionRow>;
-    const [row] = (await this.asAnswered.executeQuery(bound)).rows;
+    const [row] = await this.readRows(bound);
     if (!row) return undefined;
     this.settings.adoptVersions({ login: row.login_settings_version, config: row.config_settings_version });
     if (row.auth_mode !== mode) return undefined;
