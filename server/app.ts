@@ -119,7 +119,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     settings,
     now,
     audit: new AuditLog(db.kysely, now, db.unitOfWork),
-    sessions: new SessionService(db.kysely, db.engine, settings, now),
+    sessions: new SessionService(db.kysely, db.engine, settings, now, db.readRows),
     site: new PublicOrigin(
       config,
       () => app.server.address(),

@@ -105,6 +105,31 @@ test("a request that needs no database runs no statement: an anonymous GET /api/
   );
 });
 
+test('the session statement, read at once on SQLite while the connection is free, waits for a change in progress: it never sees what the change wrote and then rolled back', async () => {
+  const { ctx } = server.app;
+  const secret = admin.cookies.get('iam_session')!;
+  const { id } = (await sessionOf(admin)).user;
+  let wrote!: () => void;
+  const written = new Promise<void>((resolve) => (wrote = resolve));
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const change = ctx.audit
+    .change(async () => {
+      await ctx.db.updateTable('users').set({ availabilityStatus: 0 }).where('id', '=', id).execute();
+      wrote();
+      await held;
+      throw new Error('rolled back');
+    })
+    .catch((error: Error) => error.message);
+  await written;
+  // Asked while the change holds the connection with the person disabled, answered once it rolled back.
+  const during = ctx.sessions.resolve(secret, 'cookie');
+  release();
+  assert.equal(await change, 'rolled back');
+  assert.equal((await during)?.user.id, id, 'the session stands: its person was never disabled');
+  assert.equal((await admin.get('/api/cas/session')).status, 200);
+});
+
 test('the one statement yields the whole actor: tenant administrator of a subtree, administrator of two apps', async () => {
   const tree = await admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree');
   const rootId = tree.body.data.find((row) => row.parentId === null)!.id;
