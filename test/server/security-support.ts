@@ -72,9 +72,18 @@ export function fillPath(path: string, value: (name: string) => string): string 
 }
 
 /** Tables whose rows change on any call, refused or not: sessions touched, failures and rate-limit
- *  hits counted, captchas issued, the audit trail (and the webhook deliveries derived from it), provider state. */
+ *  hits counted, captchas issued, the audit trail (and the webhook deliveries derived from it), provider
+ *  state, and the outbox's posts of logouts (their attempts go on in the background). */
 const VOLATILE =
-  /^(sessions|captchas|login_throttle|login_challenges|rate_limits|audit_log|webhook_deliveries|webhook_attempts|oidc_payloads|oidc_keys|kysely_)/;
+  /^(sessions|captchas|login_throttle|login_challenges|rate_limits|audit_log|webhook_deliveries|webhook_attempts|oidc_logout_deliveries|saml_logout_deliveries|oidc_payloads|oidc_keys|kysely_)/;
+
+/** Columns the outbox changes in the background while a message is being delivered (a retry of a
+ *  message queued before a probe lands during it): a snapshot leaves them out. Who a message is to,
+ *  what it says and whether it was read stay in. */
+const DELIVERY_STATE: Record<string, string[]> = {
+  messages: ['status', 'attempts', 'next_attempt_at', 'sent_at', 'error', 'error_code', 'channel_id', 'service_type', 'vendor', 'address'],
+};
+const camel = (column: string) => column.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
 
 /** The tables a snapshot reads, per server: its schema does not change while it runs, so it is
  *  introspected once, not before every read of the rows. */
@@ -105,7 +114,12 @@ async function storedLines(app: App): Promise<[string, string[]][]> {
   const byTable = new Map<string, string[]>(tables.map((table) => [table, []]));
   if (app.ctx.engine === 'postgres') {
     const everyRow = sql.join(
-      tables.map((table) => sql`select ${sql.lit(table)} as stored_in, stored_row::text as line from ${sql.table(table)} as stored_row`),
+      tables.map((table) => {
+        const line = DELIVERY_STATE[table]
+          ? sql`(to_jsonb(stored_row) - ${sql.lit(`{${DELIVERY_STATE[table].join(',')}}`)}::text[])::text`
+          : sql`stored_row::text`;
+        return sql`select ${sql.lit(table)} as stored_in, ${line} as line from ${sql.table(table)} as stored_row`;
+      }),
       sql` union all `,
     );
     const { rows } = await sql<{ storedIn: string; line: string }>`${everyRow}`.execute(app.ctx.db);
@@ -113,6 +127,7 @@ async function storedLines(app: App): Promise<[string, string[]][]> {
   } else {
     for (const table of tables) {
       const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(app.ctx.db);
+      for (const column of DELIVERY_STATE[table] ?? []) for (const row of rows) delete row[camel(column)];
       byTable.set(
         table,
         rows.map((row) => JSON.stringify(row, (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('hex') : value))),
