@@ -9,12 +9,14 @@ import { lastAuditId, signedInPerson, startServer, type Client, type TestServer 
 import { RelyingParty } from './oidc-rp';
 import { oidcDb } from '../../server/oidc/tables';
 import { Status } from '../../src/core/enums';
+import { GROUP_SCHEMA, PATCH_SCHEMA, provisionedTenant, USER_SCHEMA, type Scim } from './scim-support';
 
 let server: TestServer;
 let admin: Client;
 let trusted: RelyingParty;
 let wiki: RelyingParty;
 let serial = 0;
+let scim: Scim;
 
 before(async () => {
   server = await startServer();
@@ -22,6 +24,7 @@ before(async () => {
   trusted = await RelyingParty.register(server, admin, 'AttackC_Trusted', 'http://127.0.0.1:9/c-trusted');
   assert.equal((await admin.put(`/api/apps/${trusted.appId}/oidc-client`, { trusted: true })).status, 200);
   wiki = await RelyingParty.register(server, admin, 'AttackC_Wiki', 'http://127.0.0.1:9/c-wiki');
+  ({ scim } = await provisionedTenant(server, admin, 'AttackC_Scim_Co'));
 });
 after(async () => {
   await server.stop();
@@ -148,6 +151,17 @@ describe('silent sign-in (prompt=none) from the console session', () => {
     assert.equal((await silently(trusted, later, { max_age: '2' })).error, 'login_required');
   });
 
+  test('holds: a silent request for offline_access gets no refresh token (it needs prompt=consent), trusted app or standing grant', async () => {
+    const victim = await person();
+    for (const app of [trusted, wiki]) {
+      if (app === wiki) await wiki.signIn(victim.browser, 'openid');
+      const silent = await silently(app, victim.browser, {}, 'openid offline_access');
+      assert.ok(silent.code, `${silent.error}`);
+      const tokens = await app.exchange(silent.url, silent.request.verifier, silent.request.state);
+      assert.equal(tokens.refresh_token, undefined, 'a refresh token without the consent page');
+    }
+  });
+
   test('holds: the audit trail names one app.sign_in per silent code, none for a refusal', async () => {
     const victim = await person();
     const before = await lastAuditId(server);
@@ -164,5 +178,117 @@ describe('silent sign-in (prompt=none) from the console session', () => {
       signIns.map((row) => row.targetId),
       [trusted.appId],
     );
+  });
+});
+
+interface ScimUserBody {
+  id: string;
+  userName: string;
+  displayName?: string;
+  active?: boolean;
+  emails?: { value: string; type?: string; primary?: boolean }[];
+  phoneNumbers?: { value: string; type?: string }[];
+}
+
+async function scimUser(extra: Record<string, unknown> = {}): Promise<ScimUserBody> {
+  const name = `c_scim_${++serial}`;
+  const answer = await scim<ScimUserBody>('POST', '/Users', { schemas: [USER_SCHEMA], userName: name, name: { formatted: 'Scim Person' }, ...extra });
+  assert.equal(answer.status, 201, JSON.stringify(answer.body));
+  return answer.body;
+}
+
+const patchOf = (path: string, operations: unknown[]) => scim('PATCH', path, { schemas: [PATCH_SCHEMA], Operations: operations });
+
+async function stored(userId: string) {
+  return server.app.ctx.db
+    .selectFrom('users')
+    .select(['realName', 'email', 'mobilePhone', 'availabilityStatus', 'tenantId'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+}
+
+describe('SCIM as Entra ID and Okta send it', () => {
+  // Entra ID's and Okta's people have Latin names and E.164 numbers: the international field rules.
+  before(async () => {
+    const login = await admin.get<{ version: number }>('/api/settings/login');
+    assert.equal((await admin.put('/api/settings/login', { version: login.body.data.version, fieldRules: 'international' })).status, 200);
+  });
+
+  test("Okta's group push: 8 PATCHes at once, each adding a different member to one group, all answered 204: all 8 are members", async () => {
+    const people = await Promise.all(Array.from({ length: 8 }, () => scimUser()));
+    const group = await scim<{ id: string }>('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: `C_Push_${++serial}` });
+    assert.equal(group.status, 201, JSON.stringify(group.body));
+    const answers = await Promise.all(people.map((user) => patchOf(`/Groups/${group.body.id}`, [{ op: 'add', path: 'members', value: [{ value: user.id }] }])));
+    const acknowledged = people.filter((_, index) => answers[index]!.status === 204).map((user) => user.id);
+    for (const answer of answers) assert.ok([204, 409].includes(answer.status), `${answer.status} ${JSON.stringify(answer.body)}`);
+    const members = ((await scim<{ members?: { value: string }[] }>('GET', `/Groups/${group.body.id}`)).body.members ?? []).map((member) => member.value);
+    const lost = acknowledged.filter((id) => !members.includes(id));
+    assert.deepEqual(lost, [], `${lost.length} of ${acknowledged.length} acknowledged additions are not members (a lost write)`);
+  });
+
+  test('8 PATCHes at once, each removing a different member by members[value eq "…"]: every acknowledged removal is kept', async () => {
+    const people = await Promise.all(Array.from({ length: 8 }, () => scimUser()));
+    const group = await scim<{ id: string }>('POST', '/Groups', {
+      schemas: [GROUP_SCHEMA],
+      displayName: `C_Pull_${++serial}`,
+      members: people.map((user) => ({ value: user.id })),
+    });
+    assert.equal(group.status, 201, JSON.stringify(group.body));
+    const answers = await Promise.all(people.map((user) => patchOf(`/Groups/${group.body.id}`, [{ op: 'Remove', path: `members[value eq "${user.id}"]` }])));
+    const acknowledged = people.filter((_, index) => answers[index]!.status === 204).map((user) => user.id);
+    const members = ((await scim<{ members?: { value: string }[] }>('GET', `/Groups/${group.body.id}`)).body.members ?? []).map((member) => member.value);
+    const lost = acknowledged.filter((id) => members.includes(id));
+    assert.deepEqual(lost, [], `${lost.length} of ${acknowledged.length} acknowledged removals are still members (a lost write)`);
+  });
+
+  test('Entra\'s telephoneNumber mapping: a person created with a work phone only, then Replace phoneNumbers[type eq "work"].value: answered 200 and the new number is kept', async () => {
+    const user = await scimUser({ phoneNumbers: [{ type: 'work', value: '+44 20 7946 0958' }] });
+    assert.equal((await stored(user.id)).mobilePhone, '+442079460958');
+    const answer = await patchOf(`/Users/${user.id}`, [{ op: 'Replace', path: 'phoneNumbers[type eq "work"].value', value: '+44 20 7946 0999' }]);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal((await stored(user.id)).mobilePhone, '+442079460999', 'the PATCH answered 200 and the number stayed the old one');
+  });
+
+  test('an e-mail of type "other": Replace emails[type eq "other"].value answered 200 and the new address is kept', async () => {
+    const user = await scimUser({ emails: [{ type: 'other', value: 'c-old@corp.example' }] });
+    assert.equal((await stored(user.id)).email, 'c-old@corp.example');
+    const answer = await patchOf(`/Users/${user.id}`, [{ op: 'Replace', path: 'emails[type eq "other"].value', value: 'c-new@corp.example' }]);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal((await stored(user.id)).email, 'c-new@corp.example', 'the PATCH answered 200 and the address stayed the old one');
+  });
+
+  test('an Add of emails (no filter) with a new primary address over an existing one: the new primary is kept', async () => {
+    const user = await scimUser({ emails: [{ type: 'work', value: 'c-first@corp.example', primary: true }] });
+    const answer = await patchOf(`/Users/${user.id}`, [
+      { op: 'Add', path: 'emails', value: [{ type: 'work', value: 'c-second@corp.example', primary: 'True' }] },
+    ]);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal((await stored(user.id)).email, 'c-second@corp.example', 'the PATCH answered 200 and the address stayed the old one');
+  });
+
+  test('a Replace of name.givenName and name.familyName (a mapping without name.formatted): the real name follows', async () => {
+    const user = await scimUser({ name: { givenName: 'Ada', familyName: 'Lovelace' } });
+    assert.equal((await stored(user.id)).realName, 'Ada Lovelace');
+    const answer = await patchOf(`/Users/${user.id}`, [
+      { op: 'Replace', path: 'name.givenName', value: 'Augusta' },
+      { op: 'Replace', path: 'name.familyName', value: 'King' },
+    ]);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal((await stored(user.id)).realName, 'Augusta King', 'the PATCH answered 200 and the name stayed the old one');
+  });
+
+  test('two PATCHes of one person at once (active off, a new e-mail): each answered 200 is kept', async () => {
+    for (let round = 0; round < 3; round++) {
+      const user = await scimUser({ emails: [{ type: 'work', value: `c-race-${serial}@corp.example`, primary: true }] });
+      const address = `c-raced-${serial}@corp.example`;
+      const [disabled, moved] = await Promise.all([
+        patchOf(`/Users/${user.id}`, [{ op: 'Replace', path: 'active', value: 'False' }]),
+        patchOf(`/Users/${user.id}`, [{ op: 'Replace', path: 'emails[type eq "work"].value', value: address }]),
+      ]);
+      const row = await stored(user.id);
+      if (disabled.status === 200) assert.equal(row.availabilityStatus, Status.Disabled, `round ${round}: the disable answered 200 and was lost`);
+      if (moved.status === 200) assert.equal(row.email, address, `round ${round}: the e-mail answered 200 and was lost`);
+      for (const answer of [disabled, moved]) assert.ok([200, 409, 412].includes(answer.status), `${answer.status} ${JSON.stringify(answer.body)}`);
+    }
   });
 });
