@@ -31,7 +31,7 @@ after(async () => {
 });
 
 function person(label = 'c-victim') {
-  return signedInPerson(server, admin, { username: `${label}-${++serial}`, realName: `${label}_${serial}` });
+  return signedInPerson(server, admin, { username: `${label}-${++serial}`, realName: 'Attack-Person' });
 }
 
 /** The app's silent request (prompt=none) in `browser`: the callback's code or error. */
@@ -290,5 +290,61 @@ describe('SCIM as Entra ID and Okta send it', () => {
       if (moved.status === 200) assert.equal(row.email, address, `round ${round}: the e-mail answered 200 and was lost`);
       for (const answer of [disabled, moved]) assert.ok([200, 409, 412].includes(answer.status), `${answer.status} ${JSON.stringify(answer.body)}`);
     }
+  });
+});
+
+describe('the audit trail of what the protocols change', () => {
+  async function recordsSince(from: number) {
+    return server.app.ctx.db
+      .selectFrom('auditLog')
+      .select(['action', 'actorId', 'targetId', 'detail', 'success'])
+      .where('id', '>', from)
+      .orderBy('id')
+      .execute();
+  }
+
+  test('a refresh token replayed (a stolen copy): the whole grant ends, and that security change is recorded naming the person and the app', async () => {
+    const victim = await person();
+    const tokens = await wiki.signIn(victim.browser, 'openid offline_access', { prompt: 'consent' });
+    const rotated = await wiki.refresh(tokens.refresh_token!);
+    assert.ok('access_token' in rotated);
+    const from = await lastAuditId(server);
+    assert.deepEqual(await wiki.refresh(tokens.refresh_token!), { error: 'invalid_grant' });
+    assert.deepEqual(await wiki.refresh((rotated as { refresh_token: string }).refresh_token), { error: 'invalid_grant' }, 'the grant did not end');
+    const records = (await recordsSince(from)).filter((row) => row.targetId === wiki.appId || row.detail.includes(wiki.appId));
+    assert.ok(
+      records.some((row) => row.detail.includes(victim.user.id) || row.actorId === victim.user.id),
+      `no record of the grant ended by a replayed refresh token: ${JSON.stringify(await recordsSince(from))}`,
+    );
+  });
+
+  test("an app revoking a person's grant at the revocation endpoint: recorded, naming the person and the app", async () => {
+    const victim = await person();
+    const tokens = await wiki.signIn(victim.browser, 'openid offline_access', { prompt: 'consent' });
+    const from = await lastAuditId(server);
+    const response = await oauth.revocationRequest(wiki.as, wiki.client, oauth.ClientSecretBasic(wiki.secret!), tokens.refresh_token!, {
+      [oauth.allowInsecureRequests]: true,
+    });
+    await oauth.processRevocationResponse(response);
+    assert.deepEqual(await wiki.refresh(tokens.refresh_token!), { error: 'invalid_grant' });
+    const records = await recordsSince(from);
+    assert.ok(
+      records.some(
+        (row) => (row.targetId === wiki.appId || row.detail.includes(wiki.appId)) && (row.actorId === victim.user.id || row.detail.includes(victim.user.id)),
+      ),
+      `no record of the ended grant: ${JSON.stringify(records)}`,
+    );
+  });
+
+  test('holds: a SCIM PATCH of an e-mail: one user.update record naming the field, the SCIM create record carries no password', async () => {
+    const from = await lastAuditId(server);
+    const user = await scimUser({ password: 'Plain-Text-Secret-9' });
+    const address = `c-audited-${serial}@corp.example`;
+    assert.equal((await patchOf(`/Users/${user.id}`, [{ op: 'replace', path: 'emails[type eq "work"].value', value: address }])).status, 200);
+    const records = await recordsSince(from);
+    assert.ok(!JSON.stringify(records).includes('Plain-Text-Secret-9'), 'the password reached the audit log');
+    const updates = records.filter((row) => row.action === 'user.update' && row.targetId === user.id);
+    assert.equal(updates.length, 1, JSON.stringify(records));
+    assert.ok(updates[0]!.detail.includes('email'), updates[0]!.detail);
   });
 });
