@@ -348,3 +348,32 @@ describe('the audit trail of what the protocols change', () => {
     assert.ok(updates[0]!.detail.includes('email'), updates[0]!.detail);
   });
 });
+
+describe('SCIM lookups as Entra ID and Okta send them', () => {
+  test('userName eq / externalId eq / displayName eq with a value holding quotes and a backslash (JSON-escaped, as RFC 7644 §3.4.2.2 says) find exactly the one match', async () => {
+    const externalId = `ext "quoted" \\ back-${++serial}`;
+    const user = await scimUser({ externalId });
+    const find = async (path: string, filter: string) =>
+      scim<{ totalResults: number; Resources?: { id: string }[] }>('GET', `${path}?filter=${encodeURIComponent(filter)}`);
+    const quoted = (text: string) => JSON.stringify(text);
+    for (const filter of [`userName eq ${quoted(user.userName.toUpperCase())}`, `externalId eq ${quoted(externalId)}`]) {
+      const answer = await find('/Users', filter);
+      assert.equal(answer.status, 200, `${filter}: ${JSON.stringify(answer.body)}`);
+      assert.deepEqual(
+        answer.body.Resources?.map((row) => row.id),
+        [user.id],
+        filter,
+      );
+    }
+    const displayName = `C Group "Quoted" ${String.fromCharCode(65 + (serial % 26))}`;
+    const group = await scim<{ id: string }>('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName });
+    if (group.status === 201) {
+      const answer = await find('/Groups', `displayName eq ${quoted(displayName)}`);
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.deepEqual(
+        answer.body.Resources?.map((row) => row.id),
+        [group.body.id],
+      );
+    } else assert.ok(group.status >= 400 && group.status < 500, JSON.stringify(group.body));
+  });
+});
