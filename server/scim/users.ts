@@ -21,7 +21,7 @@ import { newSecret } from '../auth/secrets';
 import { hashPassword } from '../auth/kdf';
 import * as users from '../services/users';
 import type { ScimCaller } from './caller';
-import { invalidValue, ScimError, scimNotFound } from './errors';
+import { ScimError, scimNotFound } from './errors';
 import { filterCondition, type FilterAttributes } from './filter';
 import { listResponse, pageOf, type ReadQuery } from './listing';
 import { applyPatch } from './patch';
@@ -86,21 +86,17 @@ const answer = (ctx: Ctx, caller: ScimCaller, row: Row, projection?: ReadQuery['
  *  Over a stored user (its real name `stored`), the first of name.formatted and displayName that
  *  differs from it wins: we answer both with the real name, so a PATCH replacing displayName alone
  *  (Entra ID's default mapping) leaves the old name in name.formatted, which would otherwise win.
- *  Else, after a PATCH (`patched`), the givenName and familyName it set (we answer neither, so any
- *  there are the PATCH's: a mapping without name.formatted), both at once: one alone cannot be
- *  joined to a part the product does not keep. */
+ *  Else, after a PATCH (`patched`) that set both givenName and familyName (we answer neither, so
+ *  any there are the PATCH's: a mapping without name.formatted), those two. One alone changes
+ *  nothing: the other part is not kept, and a mapping with name.formatted sends that when the name
+ *  changes (Entra ID's documented sample replaces familyName alone beside a formatted name). */
 function realNameOf(user: ScimUser, stored?: string, patched = false): string {
   const parts = [user.name?.givenName, user.name?.familyName];
   const given = parts.filter(Boolean).join(' ');
   const names = [user.name?.formatted, user.displayName];
   const changed = stored === undefined ? undefined : names.find((name) => name && name !== stored);
   if (changed) return changed;
-  if (patched && given) {
-    if (!parts.every(Boolean)) {
-      throw invalidValue('name.givenName and name.familyName make one real name: a PATCH sets both together (or name.formatted)');
-    }
-    return given;
-  }
+  if (patched && parts.every(Boolean)) return given;
   return user.name?.formatted ?? user.displayName ?? given;
 }
 
