@@ -37,7 +37,8 @@ const sameKey = (kind: Kind, value: string) => (kind === 'emails' ? value.toLowe
 
 function typeOf(kind: Kind, entry: Valued): string | null {
   if (entry.type === undefined || entry.type === null || entry.type === '') return null;
-  if (typeof entry.type !== 'string' || entry.type.length > MAX_TYPE_LENGTH) throw invalidValue(`${kind}.type must be a text of at most ${MAX_TYPE_LENGTH} characters`);
+  if (typeof entry.type !== 'string' || entry.type.length > MAX_TYPE_LENGTH)
+    throw invalidValue(`${kind}.type must be a text of at most ${MAX_TYPE_LENGTH} characters`);
   return entry.type;
 }
 

@@ -280,7 +280,12 @@ describe('a person has one e-mail and one phone (docs/scim.md): kept under the t
     const find = async (filter: string) =>
       (await scim<ListResponse>('GET', `/Users?filter=${encodeURIComponent(filter)}`)).body.Resources.map((found) => found.id).includes(user.id);
     assert.deepEqual(
-      [await find('emails[type eq "HOME"]'), await find('emails[type eq "work"]'), await find('phoneNumbers[type eq "work"]'), await find('emails.type ne "home"')],
+      [
+        await find('emails[type eq "HOME"]'),
+        await find('emails[type eq "work"]'),
+        await find('phoneNumbers[type eq "work"]'),
+        await find('emails.type ne "home"'),
+      ],
       [true, false, true, false],
     );
     const moved = await patchOf(user.id, [{ op: 'Replace', path: 'phoneNumbers[type eq "work"].value', value: '138-0000-7002' }]);
