@@ -902,6 +902,21 @@ const ldapFirstSignIn: Migration = {
   },
 };
 
+/** The `type` a SCIM client gave a person's one e-mail and one phone ("work", "other", "mobile",
+ *  …), answered back under it so that its filtered paths (`emails[type eq "other"].value`) name the
+ *  value held (server/scim/user-contacts.ts). None: the defaults, "work" and "mobile". Per person,
+ *  not per client: it describes the one value every client reads. */
+const scimContactTypes: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('scim_contact_types')
+      .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+      .addColumn('email_type', 'text')
+      .addColumn('phone_type', 'text')
+      .execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -942,6 +957,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0045_samlidp_fresh_sign_in': samlFreshSignIn,
     '0047_perf33d_oidc_uid_partial': oidcUidPartialIndex,
     '0048_fixldap2_ldap_first_sign_in': ldapFirstSignIn,
+    '0049_scim_contact_types': scimContactTypes,
   };
 }
 

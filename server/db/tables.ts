@@ -264,6 +264,11 @@ interface ScimUserLinkTable {
   userId: string;
   externalId: string;
 }
+interface ScimContactTypeTable {
+  userId: string;
+  emailType: string | null;
+  phoneType: string | null;
+}
 interface ScimGroupLinkTable {
   scopeId: string;
   groupId: string;
@@ -344,6 +349,7 @@ export interface Database {
   auditLog: AuditTable;
   scimTokens: ScimTokenTable;
   scimUserLinks: ScimUserLinkTable;
+  scimContactTypes: ScimContactTypeTable;
   scimGroupLinks: ScimGroupLinkTable;
   passkeys: PasskeyTable;
   webauthnChallenges: WebauthnChallengeTable;

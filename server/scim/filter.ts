@@ -26,8 +26,8 @@ type FilterAttribute =
   | { kind: 'time'; column: string }
   /** A boolean held as `column = trueValue`. */
   | { kind: 'flag'; column: string; trueValue: number }
-  /** The fixed `type` of a value we hold at most one of (emails are "work"): present when the column is. */
-  | { kind: 'tag'; column: string; tag: string }
+  /** The `type` of a value we hold at most one of (in `column`), kept in `typeColumn`, else `tag`. */
+  | { kind: 'tag'; column: string; typeColumn: string; tag: string }
   /** A condition of its own (a group's members), for `eq` only; `present`: there is at least one. */
   | { kind: 'equals'; condition: (value: string) => Condition; present: Condition };
 
@@ -103,12 +103,13 @@ function flagCondition(attribute: { column: string; trueValue: number }, { opera
   return holds ? sql<SqlBool>`${sql.ref(attribute.column)} = ${attribute.trueValue}` : sql<SqlBool>`${sql.ref(attribute.column)} <> ${attribute.trueValue}`;
 }
 
-function tagCondition(attribute: { column: string; tag: string }, { operator, value, path }: Comparison): Condition {
+function tagCondition(attribute: { column: string; typeColumn: string; tag: string }, { operator, value, path }: Comparison): Condition {
   const present = sql<SqlBool>`coalesce(${sql.ref(attribute.column)}, '') <> ''`;
   if (operator === 'pr') return present;
   if (typeof value !== 'string' || (operator !== 'eq' && operator !== 'ne')) throw invalidFilter(`${path} takes eq or ne with a type`);
-  const same = value.toLowerCase() === attribute.tag;
-  return same === (operator === 'eq') ? present : sql<SqlBool>`not (${present})`;
+  // Types compare without letter case (RFC 7643 §4.1.2: caseExact false).
+  const same = sql<SqlBool>`lower(coalesce(${sql.ref(attribute.typeColumn)}, ${attribute.tag})) = ${value.toLowerCase()}`;
+  return operator === 'eq' ? sql<SqlBool>`(${present} and ${same})` : sql<SqlBool>`(${present} and not (${same}))`;
 }
 
 function attributeOf(attributes: FilterAttributes, path: string): FilterAttribute {
@@ -174,12 +175,43 @@ function conditionOf(node: Filter, walk: Walk, depth: number, within?: string): 
   }
 }
 
+/** A quoted value of a filter: a JSON string (its escapes included). */
+const QUOTED = /"(?:[^"\\]|\\.)*"/g;
+
+/** `node` with the placeholders of parseFilter replaced by their values. */
+function restored(node: Filter, values: string[]): Filter {
+  switch (node.op) {
+    case 'and':
+    case 'or':
+      return { ...node, filters: node.filters.map((child) => restored(child, values)) };
+    case 'not':
+      return { ...node, filter: restored(node.filter, values) };
+    case '[]':
+      return { ...node, valFilter: restored(node.valFilter, values) };
+    case 'pr':
+      return node;
+    default:
+      return typeof node.compValue === 'string' ? { ...node, compValue: values[Number(node.compValue)]! } : node;
+  }
+}
+
+/** The tree of a filter expression, its quoted values read by JSON's string rules as RFC 7644
+ *  §3.4.2.2 says (`"a\\b"` is a\b, `"\u00e9"` is é). scim2-parse-filter reads `\"` alone as an
+ *  escape (`\\` stays two backslashes, a value ending in one is not read at all), so it is handed
+ *  each quoted value as a placeholder ("0", "1", …) and the values, read by JSON.parse, are put
+ *  back. Throws on an expression the grammar does not allow. */
+export function parseFilter(expression: string): Filter {
+  const values: string[] = [];
+  const placeheld = expression.replace(QUOTED, (quoted) => `"${values.push(JSON.parse(quoted) as string) - 1}"`);
+  return restored(parse(placeheld), values);
+}
+
 /** The SQL condition of a SCIM filter over `attributes`. */
 export function filterCondition(expression: string, attributes: FilterAttributes): Condition {
   if (expression.length > MAX_FILTER_LENGTH) throw invalidFilter(`The filter is longer than ${MAX_FILTER_LENGTH} characters`);
   let tree: Filter;
   try {
-    tree = parse(expression);
+    tree = parseFilter(expression);
   } catch (error) {
     // e.g. `active eq True` (the grammar's true and false are lower case), `emails[type eq "work"] pr`.
     throw invalidFilter(`The filter cannot be read (RFC 7644 §3.4.2.2): ${error instanceof Error ? error.message : String(error)}`);

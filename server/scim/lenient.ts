@@ -12,7 +12,8 @@
 //    on a person who has no such value yet: Entra and Okta set a first e-mail or phone this way. The
 //    value filter names the value to make (`{type: "work", value: …}`), server/scim/patch.ts adds it.
 import type SCIMMY from 'scimmy';
-import { parse, type Filter } from 'scim2-parse-filter';
+import type { Filter } from 'scim2-parse-filter';
+import { parseFilter } from './filter';
 
 type Definition = SCIMMY.Types.SchemaDefinition;
 type Attribute = SCIMMY.Types.Attribute;
@@ -59,7 +60,7 @@ export function namedElement(path: string): { attribute: string; element: Record
   if (!match) return undefined;
   let tree: Filter;
   try {
-    tree = parse(match[2]!);
+    tree = parseFilter(match[2]!);
   } catch {
     return undefined;
   }

@@ -4,7 +4,7 @@
 // userUpdateBody of src/core/schemas/users.ts) and audit. The mapping (docs/scim.md):
 //   userName ↔ username (never changes once created, as in the console)
 //   name.formatted (else displayName, else givenName familyName) ↔ realName
-//   emails (the primary, else the first) ↔ email;  phoneNumbers (mobile, else primary, else first) ↔ mobilePhone
+//   emails ↔ email;  phoneNumbers ↔ mobilePhone: one value each, under the type given (server/scim/user-contacts.ts)
 //   active ↔ enabled / disabled;  externalId ↔ kept per token's tenant;  groups ← the user's tenant when it is a group
 //   password: on create only (else a random one: the person signs in through SSO or resets it)
 // Other attributes are accepted and not kept.
@@ -27,9 +27,10 @@ import { filterCondition, type FilterAttributes } from './filter';
 import { listResponse, pageOf, type ReadQuery } from './listing';
 import { applyPatch } from './patch';
 import { checked, externalIdOf, incoming, isoTime, locationOf, present, setExternalId } from './resource';
+import { answeredContact, CONTACT_TYPE_FILTERS, keepContactTypes, mobilePhoneOf, oneContact } from './user-contacts';
 
 type ScimUser = InstanceType<typeof SCIMMY.Schemas.User>;
-type Row = UserRow & { externalId: string | null; tenantName: string | null };
+type Row = UserRow & { externalId: string | null; tenantName: string | null; emailType: string | null; phoneType: string | null };
 
 const FILTERS: FilterAttributes = {
   id: { kind: 'text', column: 'users.id', caseExact: true },
@@ -39,21 +40,22 @@ const FILTERS: FilterAttributes = {
   'name.formatted': { kind: 'text', column: 'users.realName' },
   emails: { kind: 'text', column: 'users.email' },
   'emails.value': { kind: 'text', column: 'users.email' },
-  'emails.type': { kind: 'tag', column: 'users.email', tag: 'work' },
   phonenumbers: { kind: 'text', column: 'users.mobilePhone' },
   'phonenumbers.value': { kind: 'text', column: 'users.mobilePhone' },
-  'phonenumbers.type': { kind: 'tag', column: 'users.mobilePhone', tag: 'mobile' },
   active: { kind: 'flag', column: 'users.availabilityStatus', trueValue: Status.Enable },
   'meta.created': { kind: 'time', column: 'users.createdAt' },
   'meta.lastmodified': { kind: 'time', column: 'users.updatedAt' },
+  ...CONTACT_TYPE_FILTERS,
 };
 
-/** The users a caller reaches, with the externalId its client gave them and their tenant's name. */
+/** The users a caller reaches, with the externalId its client gave them, the types of their e-mail
+ *  and phone, and their tenant's name. */
 function reachable(ctx: Ctx, caller: ScimCaller) {
   return scopeUsers(caller.actor, ctx.db.selectFrom('users').selectAll('users'))
     .leftJoin('scimUserLinks', (join) => join.onRef('scimUserLinks.userId', '=', 'users.id').on('scimUserLinks.scopeId', '=', caller.tenantId))
     .leftJoin('tenants', 'tenants.id', 'users.tenantId')
-    .select(['scimUserLinks.externalId', 'tenants.name as tenantName']);
+    .leftJoin('scimContactTypes', 'scimContactTypes.userId', 'users.id')
+    .select(['scimUserLinks.externalId', 'tenants.name as tenantName', 'scimContactTypes.emailType', 'scimContactTypes.phoneType']);
 }
 
 function scimUserOf(ctx: Ctx, caller: ScimCaller, row: Row) {
@@ -65,8 +67,8 @@ function scimUserOf(ctx: Ctx, caller: ScimCaller, row: Row) {
     name: { formatted: row.realName },
     displayName: row.realName,
     active: row.availabilityStatus === Status.Enable,
-    ...(row.email ? { emails: [{ value: row.email, type: 'work', primary: true }] } : {}),
-    ...(row.mobilePhone ? { phoneNumbers: [{ value: row.mobilePhone, type: 'mobile', primary: true }] } : {}),
+    emails: answeredContact('emails', row.email, row.emailType),
+    phoneNumbers: answeredContact('phoneNumbers', row.mobilePhone, row.phoneType),
     ...(inGroup ? { groups: [{ value: row.tenantId, display: row.tenantName ?? '', $ref: `${locationOf(ctx, '/Groups')}/${row.tenantId}` }] } : {}),
     meta: { resourceType: 'User', created: isoTime(row.createdAt), lastModified: isoTime(row.updatedAt) },
   };
@@ -81,41 +83,36 @@ async function rowOf(ctx: Ctx, caller: ScimCaller, id: string): Promise<Row> {
 const answer = (ctx: Ctx, caller: ScimCaller, row: Row, projection?: ReadQuery['projection']) =>
   present(SCIMMY.Schemas.User, scimUserOf(ctx, caller, row), locationOf(ctx, '/Users'), projection);
 
-type Valued = { value?: unknown; type?: unknown; primary?: unknown };
-/** The value of a multi-valued attribute we hold one of: of `type`, else the primary, else the first. */
-function single(values: Valued[] | undefined, type?: string): string {
-  const list = values ?? [];
-  const chosen = (type ? list.find((entry) => entry.type === type) : undefined) ?? list.find((entry) => entry.primary === true) ?? list[0];
-  return typeof chosen?.value === 'string' ? chosen.value : '';
-}
-
-/** A phone number as the console keeps it, without separators: a mainland one without its country
- *  code ("+86 138-0000-0000" → "13800000000"), another in E.164 ("+44 20 7946 0958" →
- *  "+442079460958", so that the stored number sent back formatted is no change); anything else is
- *  left for the field rule to refuse. */
-function mobilePhoneOf(value: string): string {
-  const digits = value.replace(/[\s().-]/g, '').replace(/^(?:\+|00)86/, '');
-  return /^\+?\d+$/.test(digits) ? digits : value;
-}
-
 /** The real name of a SCIM user: name.formatted, else displayName, else "givenName familyName".
  *  Over a stored user (its real name `stored`), the first of name.formatted and displayName that
  *  differs from it wins: we answer both with the real name, so a PATCH replacing displayName alone
- *  (Entra ID's default mapping) leaves the old name in name.formatted, which would otherwise win. */
-function realNameOf(user: ScimUser, stored?: string): string {
-  const given = [user.name?.givenName, user.name?.familyName].filter(Boolean).join(' ');
+ *  (Entra ID's default mapping) leaves the old name in name.formatted, which would otherwise win.
+ *  Else, after a PATCH (`patched`) that set both givenName and familyName (we answer neither, so
+ *  any there are the PATCH's: a mapping without name.formatted), those two. One alone changes
+ *  nothing: the other part is not kept, and a mapping with name.formatted sends that when the name
+ *  changes (Entra ID's documented sample replaces familyName alone beside a formatted name). */
+function realNameOf(user: ScimUser, stored?: string, patched = false): string {
+  const parts = [user.name?.givenName, user.name?.familyName];
+  const given = parts.filter(Boolean).join(' ');
   const names = [user.name?.formatted, user.displayName];
   const changed = stored === undefined ? undefined : names.find((name) => name && name !== stored);
-  return changed ?? user.name?.formatted ?? user.displayName ?? given;
+  if (changed) return changed;
+  if (patched && parts.every(Boolean)) return given;
+  return user.name?.formatted ?? user.displayName ?? given;
 }
 
-/** Our fields of a SCIM user (over a stored one with the real name `storedName`, see realNameOf). */
-function fieldsOf(user: ScimUser, storedName?: string) {
+/** Our fields of a SCIM user; over a stored one (`current`), and whether they are the result of a
+ *  PATCH of it (see realNameOf and oneContact). */
+function fieldsOf(user: ScimUser, current?: UserRow, patched = false) {
+  const email = oneContact('emails', user.emails, patched ? (current?.email ?? undefined) : undefined);
+  const phone = oneContact('phoneNumbers', user.phoneNumbers, patched ? (current?.mobilePhone ?? undefined) : undefined);
   return {
     username: user.userName,
-    realName: realNameOf(user, storedName),
-    email: single(user.emails),
-    mobilePhone: mobilePhoneOf(single(user.phoneNumbers, 'mobile')),
+    realName: realNameOf(user, current?.realName, patched),
+    email: email?.value ?? '',
+    mobilePhone: mobilePhoneOf(phone?.value ?? ''),
+    emailType: email?.type ?? null,
+    phoneType: phone?.type ?? null,
     /** Left out (a PUT without `active`): unchanged, see writeUser. */
     availabilityStatus: user.active === undefined ? undefined : user.active ? Status.Enable : Status.Disabled,
   };
@@ -149,7 +146,7 @@ export async function getUser(ctx: Ctx, caller: ScimCaller, id: string, query: R
 export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, query: ReadQuery) {
   const user = incoming(SCIMMY.Schemas.User, body);
   const externalId = externalIdOf(user);
-  const fields = fieldsOf(user);
+  const { emailType, phoneType, ...fields } = fieldsOf(user);
   const password = (user as { password?: unknown }).password;
   const input = await withFieldRules(ctx, () =>
     checked(userCreateBody, {
@@ -164,30 +161,31 @@ export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, qu
   const created = await ctx.audit.change(async () => {
     const user = await users.createUser(ctx, caller.actor, input, caller.ip, { passwordHash });
     await setExternalId(ctx, caller, 'user', user.id, externalId);
+    await keepContactTypes(ctx, user.id, { emailType, phoneType });
     return user;
   });
   return answer(ctx, caller, await rowOf(ctx, caller, created.id), query.projection);
 }
 
 /**
- * Writes a whole user (PUT, or the result of a PATCH: `wanted` makes it from the stored user) over
- * the user `id`: one change, its records with it; answers the user as the change left it. SCIM
- * sends no version (no ETags: discovery.ts), so the stored user is read in the change with its row
- * locked: writes of one user run one after the other, each over what the one before wrote (a PATCH
- * of one attribute keeps the others'), never refused for a version the client did not send.
+ * Writes a whole user (PUT, or the result of a PATCH: `patched`; `wanted` makes it from the stored
+ * user) over the user `id`: one change, its records with it; answers the user as the change left it.
+ * SCIM sends no version (no ETags: discovery.ts), so the stored user is read in the change with its
+ * row locked: writes of one user run one after the other, each over what the one before wrote (a
+ * PATCH of one attribute keeps the others'), never refused for a version the client did not send.
  */
-function writeUser(ctx: Ctx, caller: ScimCaller, id: string, wanted: (current: Row) => ScimUser | Promise<ScimUser>): Promise<Row> {
+function writeUser(ctx: Ctx, caller: ScimCaller, id: string, wanted: (current: Row) => ScimUser | Promise<ScimUser>, patched = false): Promise<Row> {
   return ctx.audit.change(async () => {
     await lockUsers(ctx, (eb) => eb('id', '=', id));
     const current = await rowOf(ctx, caller, id);
-    await writeFields(ctx, caller, current, await wanted(current));
+    await writeFields(ctx, caller, current, await wanted(current), patched);
     return rowOf(ctx, caller, id);
   });
 }
 
-async function writeFields(ctx: Ctx, caller: ScimCaller, current: UserRow, user: ScimUser): Promise<void> {
+async function writeFields(ctx: Ctx, caller: ScimCaller, current: UserRow, user: ScimUser, patched: boolean): Promise<void> {
   const externalId = externalIdOf(user);
-  const fields = fieldsOf(user, current.realName);
+  const { emailType, phoneType, ...fields } = fieldsOf(user, current, patched);
   if (typeof fields.username !== 'string' || fields.username.toLowerCase() !== current.username.toLowerCase()) {
     throw new ScimError(400, 'mutability', 'userName does not change once the user exists (as in the console)');
   }
@@ -216,6 +214,7 @@ async function writeFields(ctx: Ctx, caller: ScimCaller, current: UserRow, user:
     );
   }
   await setExternalId(ctx, caller, 'user', current.id, externalId);
+  await keepContactTypes(ctx, current.id, { emailType, phoneType }, { actor: caller.actor, person: current });
 }
 
 export async function replaceUser(ctx: Ctx, caller: ScimCaller, id: string, body: unknown, query: ReadQuery) {
@@ -224,8 +223,12 @@ export async function replaceUser(ctx: Ctx, caller: ScimCaller, id: string, body
 }
 
 export async function patchUser(ctx: Ctx, caller: ScimCaller, id: string, body: unknown, query: ReadQuery) {
-  const patched = await writeUser(ctx, caller, id, (current) =>
-    applyPatch(body, new SCIMMY.Schemas.User(scimUserOf(ctx, caller, current), 'out', locationOf(ctx, '/Users'))),
+  const patched = await writeUser(
+    ctx,
+    caller,
+    id,
+    (current) => applyPatch(body, new SCIMMY.Schemas.User(scimUserOf(ctx, caller, current), 'out', locationOf(ctx, '/Users'))),
+    true,
   );
   return answer(ctx, caller, patched, query.projection);
 }

@@ -31,7 +31,7 @@ type ScimUser = {
   name?: { formatted?: string };
   active?: boolean;
   emails?: { value: string; type?: string; primary?: boolean }[];
-  phoneNumbers?: { value: string }[];
+  phoneNumbers?: { value: string; type?: string; primary?: boolean }[];
   meta: { resourceType: string; created: string; lastModified: string; location: string };
   schemas: string[];
 };
@@ -230,9 +230,13 @@ describe('SCIM Users (RFC 7644 §3)', () => {
       added.body.emails?.map((email) => email.value),
       ['babs_patch@jensen.org'],
     );
+    // The one address is the "home" one: a "work" one beside it cannot be kept (refused, nothing changes).
+    const second = [{ op: 'replace', path: 'emails[type eq "work"].value', value: 'work_patch@jensen.org' }];
+    assertScimError(await patch([{ op: 'replace', path: 'name.formatted', value: 'Babs_Patched' }, ...second]), 400, 'invalidValue');
+    assert.deepEqual((await scim<ScimUser>('GET', `/Users/${user.id}`)).body.emails, [{ value: 'babs_patch@jensen.org', type: 'home', primary: true }]);
     const replaced = await patch([
       { op: 'replace', path: 'name.formatted', value: 'Babs_Patched' },
-      { op: 'replace', path: 'emails[type eq "work"].value', value: 'work_patch@jensen.org' },
+      { op: 'replace', path: 'emails[type eq "home"].value', value: 'work_patch@jensen.org' },
     ]);
     assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
     assert.equal(replaced.body.name?.formatted, 'Babs_Patched');
@@ -258,5 +262,82 @@ describe('SCIM Users (RFC 7644 §3)', () => {
     assertScimError(await scim('GET', `/Users/${user.id}`), 404);
     assertScimError(await scim('DELETE', `/Users/${user.id}`), 404);
     assert.equal((await admin.get(`/api/user/${user.id}`)).status, 404);
+  });
+});
+
+describe('a person has one e-mail and one phone (docs/scim.md): kept under the type given, or refused', () => {
+  const patchOf = (id: string, Operations: unknown[]) => scim<ScimUser>('PATCH', `/Users/${id}`, { schemas: [PATCH_SCHEMA], Operations });
+  const stored = (id: string) => server.app.ctx.db.selectFrom('users').select(['email', 'mobilePhone']).where('id', '=', id).executeTakeFirstOrThrow();
+
+  test('the type given is answered back and filtered by; its filtered path replaces the value held', async () => {
+    const user = await created({
+      ...bjensen('_typed'),
+      emails: [{ value: 'typed@home.example', type: 'home' }],
+      phoneNumbers: [{ value: '138-0000-7001', type: 'work', primary: 'True' }],
+    });
+    assert.deepEqual(user.emails, [{ value: 'typed@home.example', type: 'home', primary: true }]);
+    assert.deepEqual(user.phoneNumbers, [{ value: '13800007001', type: 'work', primary: true }]);
+    const find = async (filter: string) =>
+      (await scim<ListResponse>('GET', `/Users?filter=${encodeURIComponent(filter)}`)).body.Resources.map((found) => found.id).includes(user.id);
+    assert.deepEqual(
+      [
+        await find('emails[type eq "HOME"]'),
+        await find('emails[type eq "work"]'),
+        await find('phoneNumbers[type eq "work"]'),
+        await find('emails.type ne "home"'),
+      ],
+      [true, false, true, false],
+    );
+    const moved = await patchOf(user.id, [{ op: 'Replace', path: 'phoneNumbers[type eq "work"].value', value: '138-0000-7002' }]);
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    assert.equal((await stored(user.id)).mobilePhone, '13800007002');
+  });
+
+  test('a list that does not say which value is the one: 400 invalidValue, nothing kept', async () => {
+    // Entra ID's default mapping sends telephoneNumber as "work" and mobile as "mobile", neither primary.
+    const twoPhones = await scim('POST', '/Users', {
+      ...bjensen('_two_phones'),
+      phoneNumbers: [
+        { value: '138-0000-7101', type: 'work' },
+        { value: '138-0000-7102', type: 'mobile' },
+      ],
+    });
+    assertScimError(twoPhones, 400, 'invalidValue');
+    assert.equal(await server.app.ctx.db.selectFrom('users').select('id').where('username', '=', 'bjensen_two_phones').executeTakeFirst(), undefined);
+    const twoPrimaries = await scim('POST', '/Users', {
+      ...bjensen('_two_primaries'),
+      emails: [
+        { value: 'one@corp.example', primary: 'True' },
+        { value: 'two@corp.example', primary: 'true' },
+      ],
+    });
+    assertScimError(twoPrimaries, 400, 'invalidValue');
+    const user = await created({ ...bjensen('_held'), phoneNumbers: [{ value: '138-0000-7103', type: 'work' }] });
+    // A second phone beside the held one, not marked primary: refused, not answered 200 and dropped.
+    assertScimError(await patchOf(user.id, [{ op: 'Add', path: 'phoneNumbers[type eq "mobile"].value', value: '138-0000-7104' }]), 400, 'invalidValue');
+    assertScimError(await patchOf(user.id, [{ op: 'Add', path: 'emails', value: [{ value: 'second@corp.example', type: 'home' }] }]), 400, 'invalidValue');
+    assert.deepEqual(await stored(user.id), { email: 'bjensen_held@example.com', mobilePhone: '13800007103' });
+    // A new primary replaces the held one (RFC 7644 §3.5.2: it turns the others' primary off).
+    const replaced = await patchOf(user.id, [{ op: 'Add', path: 'phoneNumbers', value: [{ value: '138-0000-7105', type: 'mobile', primary: 'True' }] }]);
+    assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
+    assert.deepEqual(replaced.body.phoneNumbers, [{ value: '13800007105', type: 'mobile', primary: true }]);
+  });
+
+  test('filter values are JSON strings (RFC 7644 §3.4.2.2): escaped backslashes, quotes and \\u escapes, a value ending in a backslash', async () => {
+    for (const [suffix, externalId] of [
+      ['_esc1', 'dir\\bjensen "b" é'],
+      ['_esc2', 'ends-with\\'],
+    ] as const) {
+      const user = await created({ ...bjensen(suffix), externalId });
+      const filter = `externalId eq ${JSON.stringify(externalId).replace('é', '\\u00e9')}`;
+      const answer = await scim<ListResponse>('GET', `/Users?filter=${encodeURIComponent(filter)}`);
+      assert.equal(answer.status, 200, `${filter}: ${JSON.stringify(answer.body)}`);
+      assert.deepEqual(
+        answer.body.Resources.map((found) => found.id),
+        [user.id],
+        filter,
+      );
+    }
+    assertScimError(await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "bad \\x escape"')}`), 400, 'invalidFilter');
   });
 });
