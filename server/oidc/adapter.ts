@@ -56,7 +56,8 @@ export function payloadStorage(db: Kysely<OidcDatabase>, engine: Engine, writeCo
   };
   const writeHeld = () => write(takeHeldWrites());
   return {
-    adapter: (model: string): Adapter => (model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, statements, model, write, writeHeld, writeCode, endGrant)),
+    adapter: (model: string): Adapter =>
+      model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, statements, model, write, writeHeld, writeCode, endGrant),
     /** Provider middleware (the innermost of ours): the held writes go before the answer; when
      *  they fail, the answer is the provider's server_error (a 503 when the database is away,
      *  unavailable.ts) instead of tokens that were never stored. A request that threw answers no
