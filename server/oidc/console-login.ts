@@ -78,12 +78,12 @@ async function standingGrant(provider: Provider, ctx: Ctx, personId: string, cli
 /** Claims every ID token has: a request naming them asks for nothing to allow (as the provider's consent check). */
 const ALWAYS = new Set(['sub', 'sid', 'auth_time', 'acr', 'amr', 'iss']);
 
-/** Whether the provider's login prompt asks for a sign-in: its checks, run as its policy runs them
- *  (oidc-provider's actions/authorization/interactions.js), on the request as it stands when its
- *  grant is loaded (the session, account, id_token_hint and claims are read by then). */
+/** Whether the provider's login prompt asks for a sign-in: any of its checks asks, as its policy
+ *  runs them (oidc-provider's actions/authorization/interactions.js), on the request as it stands
+ *  when its grant is loaded (the session, account, id_token_hint and claims are read by then). */
 async function asksSignIn(login: interactionPolicy.Prompt, koa: KoaContextWithOIDC): Promise<boolean> {
-  const asked = await Promise.all([...login.checks].map((check) => check.check(koa)));
-  return asked.some(Boolean);
+  for (const check of login.checks) if (await check.check(koa)) return true;
+  return false;
 }
 
 /**
