@@ -27,7 +27,7 @@ import {
 export type CodeWriter = (code: PayloadWrite, write: () => Promise<void>) => Promise<void>;
 
 /** The person and app of a grant that ended. */
-export interface EndedGrant {
+interface EndedGrant {
   accountId: string;
   clientId: string;
 }

@@ -11,7 +11,7 @@ import type { Ctx } from '../context';
 import type { GrantEnder } from './adapter';
 
 /** Why a grant ended, when the adapter's caller does not say it (its reuse detection does). */
-export type GrantEndReason = 'refresh_token_reused' | 'code_reused' | 'revoked_by_app' | 'logout' | 'revoked';
+type GrantEndReason = 'refresh_token_reused' | 'code_reused' | 'revoked_by_app' | 'logout' | 'revoked';
 
 /** The reason of a grant's end, by the provider's request that ended it. */
 function reasonOf(request: typeof Provider.ctx | undefined): GrantEndReason {
