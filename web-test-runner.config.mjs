@@ -3,6 +3,7 @@
 // The API is the real server (dist-server/, started through the e2e harness on a free port with a
 // fresh database) behind this dev server's /api/, so the page and the API share one origin.
 import { request } from 'node:http';
+import { relative } from 'node:path';
 import { defaultReporter } from '@web/test-runner';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
@@ -52,26 +53,35 @@ function proxyApi(target) {
   };
 }
 
-/** Counts every test of every session; a test file that failed to load counts as one failure. */
-function countTests(sessions) {
+/**
+ * Counts every test of every session, and names each failure: `file > suite > test: message` for a
+ * failed test, `file: message` for a file that failed as a whole (it did not load, or did not finish
+ * within testsFinishTimeout), which counts as one failure.
+ */
+function outcome(sessions) {
   let passed = 0;
-  let failed = 0;
-  const walk = (suite) => {
-    for (const test of suite.tests) {
-      if (test.passed) passed += 1;
-      else if (!test.skipped) failed += 1;
-    }
-    suite.suites.forEach(walk);
-  };
+  const failures = [];
   for (const session of sessions) {
-    const before = failed;
-    if (session.testResults) walk(session.testResults);
-    if (!session.passed && failed === before) failed += 1;
+    const file = relative(process.cwd(), session.testFile);
+    const before = failures.length;
+    const walk = (suite, path) => {
+      for (const test of suite.tests) {
+        if (test.passed) passed += 1;
+        else if (!test.skipped) failures.push(`${[file, ...path, test.name].join(' > ')}: ${test.error?.message ?? 'failed'}`);
+      }
+      for (const child of suite.suites) walk(child, [...path, child.name]);
+    };
+    if (session.testResults) walk(session.testResults, []);
+    if (!session.passed && failures.length === before) {
+      const errors = (session.errors ?? []).map((error) => error.message).join('; ');
+      failures.push(`${file}: ${errors || 'failed'}`);
+    }
   }
-  return { passed, failed };
+  return { passed, failures };
 }
 
-/** Ends the output with one plain `N passed, N failed` line (no colours), which scripts/test.mjs reads. */
+/** Ends the output with a plain `failed: …` line per failure (see outcome) and one `N passed, N
+ *  failed` line (no colours), which scripts/test.mjs reads and repeats at the end of its output. */
 function summaryLine() {
   let args;
   return {
@@ -79,9 +89,12 @@ function summaryLine() {
       args = startArgs;
     },
     stop() {
-      const { passed, failed } = countTests([...args.sessions.all()]);
-      // After the default reporter's last progress output, so it is the last such line.
-      process.once('exit', () => console.log(`${passed} passed, ${failed} failed`));
+      const { passed, failures } = outcome([...args.sessions.all()]);
+      // After the default reporter's last progress output, so that these are the last lines.
+      process.once('exit', () => {
+        for (const failure of failures) console.log(`failed: ${failure.replace(/\s+/g, ' ').slice(0, 400)}`);
+        console.log(`${passed} passed, ${failures.length} failed`);
+      });
     },
   };
 }
@@ -94,10 +107,14 @@ export default {
   nodeResolve: { exportConditions: ['production'] },
   port,
   concurrency: 1,
-  // Seven files one at a time took 154 s on a loaded 2-core machine: the whole run may take 5 minutes.
+  // Per file: its tests are bounded by mocha's timeout (10 s each), so this only ends a page that
+  // stopped answering. A file whose report never arrived counts as one failure and its tests as
+  // not run: a failed assertion on a DOM node used to do that (test/browser/failure-report.ts).
   testsFinishTimeout: 300_000,
   testFramework: { config: { timeout: 10_000 } },
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), api],
+  // TypeScript only: the bundle's own .js files are served as built (a `target` would have esbuild
+  // compile every .js file again, dist/ included, on its first request).
+  plugins: [esbuildPlugin({ ts: true }), api],
   middleware: [proxyApi(api.url)],
   browsers: [
     chromeLauncher({

@@ -2,11 +2,14 @@
 // dist-server/ by scripts/build-server.mjs, and a baseline's, built from a git ref in a temporary
 // `git worktree` (removed once built). The baseline's build is kept under the system's temp folder by
 // commit, so the next run against the same ref does not build it again; it finds its packages
-// through a link to this tree's node_modules.
+// through a link to this tree's node_modules. Beside it, the baseline's own seed (server/seed/seed.ts,
+// bundled): a server refuses a database that ran migrations it does not know, so when the
+// baseline's migrations differ from this tree's, its copy of the database is seeded by its own code.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildSync } from 'esbuild';
 
 const git = (root, ...args) => {
   const { status, stdout, stderr } = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
@@ -44,12 +47,16 @@ export function buildCurrent(root, log) {
   };
 }
 
-/** The baseline's compiled server for `ref`: { label, commit, entry }. */
+/**
+ * The baseline's compiled server for `ref`: { label, commit, entry, seed }, `seed` being the path of
+ * its own bundled seed module when its migrations (server/db/migrations.ts) differ from this tree's.
+ */
 export function buildBaseline(root, ref, log) {
   const commit = git(root, 'rev-parse', '--short', `${ref}^{commit}`);
   const home = join(tmpdir(), 'iam-bench-baseline', commit);
   const entry = join(home, 'dist-server/main.js');
-  if (!existsSync(entry)) {
+  const seed = join(home, 'seed.mjs');
+  if (!existsSync(entry) || !existsSync(seed)) {
     log(`baseline ${ref} (${commit}): building in a temporary git worktree`);
     const tree = mkdtempSync(join(tmpdir(), 'iam-bench-worktree-'));
     git(root, 'worktree', 'add', '--detach', tree, commit);
@@ -59,6 +66,15 @@ export function buildBaseline(root, ref, log) {
       rmSync(home, { recursive: true, force: true });
       mkdirSync(home, { recursive: true });
       cpSync(join(tree, 'dist-server'), join(home, 'dist-server'), { recursive: true });
+      buildSync({
+        entryPoints: [join(tree, 'server/seed/seed.ts')],
+        outfile: seed,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        packages: 'external',
+        logLevel: 'warning',
+      });
       symlinkSync(join(root, 'node_modules'), join(home, 'node_modules'), 'dir');
     } finally {
       // The link first, so that removing the worktree cannot reach this tree's packages.
@@ -66,5 +82,6 @@ export function buildBaseline(root, ref, log) {
       git(root, 'worktree', 'remove', '--force', tree);
     }
   } else log(`baseline ${ref} (${commit}): built before, in ${home}`);
-  return { label: 'baseline', ref, commit, entry };
+  const sameMigrations = spawnSync('git', ['diff', '--quiet', commit, '--', 'server/db/migrations.ts'], { cwd: root }).status === 0;
+  return { label: 'baseline', ref, commit, entry, ...(sameMigrations ? {} : { seed }) };
 }

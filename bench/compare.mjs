@@ -1,5 +1,6 @@
 // `npm run bench`: this tree's compiled server against a baseline's (bench/baseline.mjs), both over
-// copies of one seeded SQLite database, each case run A B A B … in the same run so that the other
+// copies of one seeded SQLite database (a baseline with other migrations over one its own seed made,
+// same users and passwords), each case run A B A B … in the same run so that the other
 // work on this shared machine weighs on both alike. Reports medians and ratios (current ÷
 // baseline, and the session check ÷ the no-database floor of the same build), never pass/fail:
 // absolute figures on a shared 2-core machine say more about the machine than about the code.
@@ -30,11 +31,12 @@
 // grant's time goes).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { DEFAULT_SEED_PASSWORD, seed } from '../server/seed/seed.ts';
@@ -142,10 +144,10 @@ function cannon(server, { path, cookie }, seconds) {
   });
 }
 
-/** One server per build, over its own copy of the seeded database, with what each case needs. */
-async function prepare(build, seeded, workDir, adminPassword, runs) {
+/** One server per build, over its own copy of its seeded database, with what each case needs. */
+async function prepare(build, workDir, adminPassword, runs) {
   const dataDir = join(workDir, build.label);
-  cpSync(seeded, dataDir, { recursive: true });
+  cpSync(build.seeded, dataDir, { recursive: true });
   const server = await startCompiled(build, dataDir, adminPassword);
   const admin = await signIn(server.base, 'admin', adminPassword);
   const users = (await sampleUsers(server.base, admin, 1))
@@ -207,16 +209,25 @@ export async function compare(root, log) {
   const stops = [];
   try {
     const adminPassword = `${randomBytes(12).toString('base64url')}1a`;
-    const seeded = join(workDir, 'seeded');
-    mkdirSync(seeded);
+    const seeding = { users, password: DEFAULT_SEED_PASSWORD, adminPassword };
+    current.seeded = join(workDir, 'seeded');
     log(`seeding ${users} users into SQLite`);
-    await seed({ users, password: DEFAULT_SEED_PASSWORD, adminPassword, dataDir: seeded });
+    await seed({ ...seeding, dataDir: current.seeded });
+    baseline.seeded = current.seeded;
+    if (baseline.seed) {
+      // Its migrations differ (bench/baseline.mjs): it would refuse this tree's schema, so its copy
+      // is made by its own seed, with the same users and passwords.
+      log(`seeding ${users} users with the baseline's own seed (its migrations differ)`);
+      baseline.seeded = join(workDir, 'seeded-baseline');
+      const { seed: seedBaseline } = await import(pathToFileURL(baseline.seed).href);
+      await seedBaseline({ ...seeding, dataDir: baseline.seeded });
+    }
 
     // Cold start and memory at rest first, nothing else running: starts alternate between builds.
     const footprints = builds.map(() => []);
     for (const build of builds.filter(() => starts > 0)) {
       const dir = join(workDir, `start-${build.label}`);
-      cpSync(seeded, dir, { recursive: true });
+      cpSync(build.seeded, dir, { recursive: true });
       await measureStart(build.entry, dir, adminPassword, build.runtime); // uncounted: the first start of a copy
     }
     log(`cold starts: ${starts} per build, alternating`);
@@ -227,7 +238,7 @@ export async function compare(root, log) {
     log('starting both servers, registering the bench app, issuing refresh token chains');
     const targets = [];
     for (const build of builds) {
-      const target = await prepare(build, seeded, workDir, adminPassword, runs);
+      const target = await prepare(build, workDir, adminPassword, runs);
       stops.push(() => target.server.stop());
       targets.push(target);
     }

@@ -18,6 +18,7 @@ const EXTERNAL = [
   'openid-client',
   'nodemailer',
   'svg-captcha',
+  '@resvg/resvg-js',
   'sanitize-html',
   '@peculiar/x509',
 ];

@@ -13,9 +13,10 @@
 // run one at a time after the others; the build and the static checks run two at a time too. The
 // server files run in two processes that each run their share one after another
 // (scripts/test-files-together.mjs): a process of its own cost each file 2.5-4 s of CPU to load the
-// server through tsx before its first test; the `alone` files still run each in a process of its
-// own. The e2e and host files run two at once, the longest first (`slowFirst`) so that no long file
-// runs on alone at the end: each starts its own server (free port, temp data dir); the host files
+// server through tsx before its first test; the `alone` files, after them, share a process of
+// their own likewise (one file at a time: nothing runs beside it). The e2e and host files run two
+// at once, the longest first (`slowFirst`) so that no long file runs on alone at the end: each
+// starts its own server (free port, temp data dir); the host files
 // each their own Chromium and pack into and install in temp folders of their own. The e2e files run
 // like the server files, in two processes that each run their share one after another (e2eTests),
 // and each process keeps one Chromium for its files (every file's pages in contexts of its own): a
@@ -130,20 +131,20 @@ const alone = new Set(
  */
 const slowFirstSeconds = new Map(
   [
-    ['e2e/keyboard-first-week', 146],
-    ['e2e/a11y-screens', 144],
-    ['e2e/passkeys', 108],
-    ['e2e/a11y-focus', 96],
-    ['e2e/sso-idp', 77],
-    ['e2e/elements-demos', 56],
-    ['e2e/sign-in-flows', 54],
-    ['e2e/settings-screenshots', 54],
-    ['e2e/settings-login', 52],
-    ['e2e/first-week', 52],
-    ['hosts/document-hydrating-hosts', 97],
-    ['hosts/react-host', 87],
-    // Not yet timed in CI: two installs of the server tarball (Node.js 20 and 24) at once, about 60 s at load 18 each.
-    ['hosts/package', 80],
+    ['e2e/a11y-screens', 93],
+    ['e2e/keyboard-first-week', 83],
+    ['e2e/sso-idp', 76],
+    ['e2e/passkeys', 71],
+    ['e2e/elements-demos', 60],
+    ['e2e/settings-login', 56],
+    ['e2e/a11y-focus', 49],
+    ['e2e/sign-in-flows', 46],
+    ['e2e/feedback-messages', 46],
+    ['e2e/xss', 45],
+    ['hosts/document-hydrating-hosts', 88],
+    ['hosts/react-host', 86],
+    ['hosts/vue-host', 45],
+    ['hosts/package', 39],
   ].map(([name, seconds]) => [`test/${name}.test.ts`, seconds]),
 );
 const slowFirst = [...slowFirstSeconds.keys()];
@@ -194,9 +195,11 @@ function filesUnder(path, pattern = /\.test\.(ts|mjs|js)$/) {
     .sort();
 }
 
-function count(name, passed, failed, started) {
+/** Records a suite's result; `failures` name what failed (files, tests), repeated at the end of the
+ *  output so that the tail of a CI log says it. */
+function count(name, passed, failed, started, failures = []) {
   const seconds = (performance.now() - started) / 1000;
-  results.push({ name, passed, failed, seconds });
+  results.push({ name, passed, failed, seconds, failures });
   console.log(`\n[${name}] ${passed} passed, ${failed} failed (${seconds.toFixed(0)} s)\n`);
 }
 
@@ -354,10 +357,15 @@ function longestFirst(files) {
 /** How many of a suite's slowest files it prints (with each file's wall time), for the CI log. */
 const slowestShown = 10;
 
+/** The files of `fileTimes` that failed, relative to the repository. */
+function failedFiles(fileTimes) {
+  return fileTimes.filter(({ passed }) => passed === false).map(({ file }) => relative(process.cwd(), file));
+}
+
 function printSlowest(name, fileTimes) {
   if (!fileTimes.length) return;
-  const failedFiles = fileTimes.filter(({ passed }) => passed === false).map(({ file }) => relative(process.cwd(), file));
-  if (failedFiles.length) console.log(`\n[${name}] failed files: ${failedFiles.join(' ')}`);
+  const failed = failedFiles(fileTimes);
+  if (failed.length) console.log(`\n[${name}] failed files: ${failed.join(' ')}`);
   const slowest = [...fileTimes].sort((a, b) => b.ms - a.ms).slice(0, slowestShown);
   const total = fileTimes.reduce((sum, { ms }) => sum + ms, 0);
   console.log(`\n[${name}] slowest ${slowest.length} of ${fileTimes.length} files (their wall times add up to ${(total / 1000).toFixed(0)} s):`);
@@ -367,8 +375,8 @@ function printSlowest(name, fileTimes) {
 /**
  * The node:test files under `paths` but not in `except`: the `alone` ones one at a time after the
  * others, which run `concurrency` at once (with `inOrder`, longest first: see longestFirst; with
- * `shareProcesses`, in `concurrency` processes that each run their share one after another: see
- * nodeRunTogether).
+ * `shareProcesses`, in `concurrency` processes that each run their share one after another, and the
+ * `alone` ones after them in one process: see nodeRunTogether).
  */
 async function nodeTests(name, paths, { env, node, concurrency = 1, except = new Set(), inOrder = false, shareProcesses = false } = {}) {
   const files = paths.flatMap((path) => filesUnder(path)).filter((file) => !except.has(file));
@@ -388,21 +396,21 @@ async function nodeTests(name, paths, { env, node, concurrency = 1, except = new
     [separate, 1],
   ]) {
     if (!batch.length) continue;
-    const result =
-      shareProcesses && atOnce > 1
-        ? await nodeRunTogether(batch, { env, node, processes: atOnce, ...(inOrder ? { weight: expectedSeconds(batch), inOrder } : {}) })
-        : inOrder && atOnce > 1
-          ? await nodeRunInOrder(longestFirst(batch), { env, node, concurrency: atOnce })
-          : await nodeRun(batch, { env, node, concurrency: atOnce });
+    const result = shareProcesses
+      ? await nodeRunTogether(batch, { env, node, processes: atOnce, ...(inOrder ? { weight: expectedSeconds(batch), inOrder } : {}) })
+      : inOrder && atOnce > 1
+        ? await nodeRunInOrder(longestFirst(batch), { env, node, concurrency: atOnce })
+        : await nodeRun(batch, { env, node, concurrency: atOnce });
     passed += result.passed;
     failed += result.failed;
     fileTimes.push(...result.fileTimes);
   }
   printSlowest(name, fileTimes);
-  count(name, passed, failed, started);
+  count(name, passed, failed, started, failedFiles(fileTimes));
 }
 
-/** web-test-runner against the built bundle; it prints "N passed, N failed". */
+/** web-test-runner against the built bundle; it prints "N passed, N failed" and a `failed:` line per
+ *  failed test or file (web-test-runner.config.mjs). */
 async function browserTests() {
   if (!filesUnder('test/browser', /\.test\.(js|ts)$/).length) return;
   const started = performance.now();
@@ -411,7 +419,8 @@ async function browserTests() {
   const match = [...output.matchAll(/(\d+) passed, (\d+) failed/g)].pop();
   const passed = Number(match?.[1] ?? 0);
   const failed = Number(match?.[2] ?? 0);
-  count('browser', passed, failed || (code === 0 ? 0 : 1), started);
+  const failures = [...output.matchAll(/^failed: (.*)$/gm)].map(([, what]) => what);
+  count('browser', passed, failed || (code === 0 ? 0 : 1), started, failures);
 }
 
 /** Node.js `major` ready to run tests (scripts/node-runtime.mjs), or undefined after counting a failed `suite`. */
@@ -558,7 +567,8 @@ console.log('\nsuite                                        passed  failed  wall
 for (const { name, passed, failed, seconds } of results)
   console.log(`${name.padEnd(44)} ${String(passed).padStart(6)}  ${String(failed).padStart(6)}  ${seconds.toFixed(0).padStart(6)} s`);
 console.log(`${'total'.padEnd(44)} ${''.padStart(6)}  ${''.padStart(6)}  ${((performance.now() - totalStarted) / 1000).toFixed(0).padStart(6)} s`);
-const failures = results.filter(({ failed }) => failed).map(({ name }) => name);
-if (failures.length) console.log(`failed suites: ${failures.join(', ')}`);
+const failedSuites = results.filter(({ failed }) => failed);
+if (failedSuites.length) console.log(`failed suites: ${failedSuites.map(({ name }) => name).join(', ')}`);
+for (const { name, failures } of failedSuites) for (const what of failures) console.log(`  ${name}: ${what}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed ? 1 : 0);

@@ -8,7 +8,6 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
-import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { resolveConfig, type ServerOptions } from './config';
 import { openDatabase } from './db/connect';
@@ -34,7 +33,6 @@ import { closeConnectionsWhileDraining, type Lifecycle } from './http/draining';
 import { clientErrorAnswer, frameworkErrorAnswer } from './http/framework-errors';
 import type { Ctx } from './context';
 import { apiRoutes } from './routes';
-import { MAX_UPLOAD_BYTES } from './files/limits';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { checkAnswers } from './http/answer-check';
 import { scimPlugin } from './scim/plugin';
@@ -119,7 +117,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     settings,
     now,
     audit: new AuditLog(db.kysely, now, db.unitOfWork),
-    sessions: new SessionService(db.kysely, db.engine, settings, now),
+    sessions: new SessionService(db.kysely, db.engine, settings, now, db.readRows),
     site: new PublicOrigin(
       config,
       () => app.server.address(),
@@ -235,7 +233,6 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
     store: databaseRateLimitStore(db.kysely, now),
     errorResponseBuilder: (_request, context) => tooMany(`Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`),
   });
-  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 5 } });
   const openApi = openApiDocument(app, {
     openapi: {
       openapi: '3.0.3',

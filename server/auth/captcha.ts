@@ -1,16 +1,15 @@
-// Captcha images (svg-captcha): single use, short-lived, bound to the client by an HttpOnly
-// cookie or, for pages on another site, by the random key the client puts in the image URL.
+// Captchas: a PNG of random characters (captcha-image.ts), single use, short-lived, bound to the
+// client by an HttpOnly cookie or, for pages on another site, by the random key the client puts in
+// the image URL. A speed bump against scripted guessing; the lockout and rate limits are the defence.
+import { randomInt } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/cookie';
-import { lazy } from '../lazy';
 import type { Ctx } from '../context';
 import { CaptchaKind } from '../../src/core/enums';
 import { digest, newId, newSecret, sameDigest } from './secrets';
 import { linkPath } from '../http/link-path';
 import { getCaptchaImage } from '../../src/core/contract/auth';
-
-/** svg-captcha loads its font when imported: on the first captcha, not at start. */
-const svgCaptcha = lazy(() => import('svg-captcha').then((module) => module.default));
+import { drawCaptcha } from './captcha-image';
 
 const CLIENT_COOKIE = 'iam_cid';
 const CAPTCHA_TTL_MS = 2 * 60_000;
@@ -18,7 +17,8 @@ export const CAPTCHA_IMAGE_URL = linkPath(getCaptchaImage);
 
 const DIGITS = '23456789';
 const LETTERS = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ';
-const presets: Record<CaptchaKind, string> = {
+/** The characters of each captcha kind: none that read as another (0 O o, 1 I l i). */
+export const captchaCharacters: Record<CaptchaKind, string> = {
   [CaptchaKind.NUMBER]: DIGITS,
   [CaptchaKind.LETTER]: LETTERS,
   [CaptchaKind.NUMBER_LETTER]: DIGITS + LETTERS,
@@ -32,8 +32,11 @@ function clientHash(req: FastifyRequest, key: string | undefined): string | unde
 
 const normalise = (answer: string) => answer.trim().toLowerCase();
 
-/** Makes a new captcha for this client (replacing its previous one) and answers its SVG. */
-export async function issueCaptcha(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, key: string | undefined): Promise<string> {
+/** The answer: drawn with the system's cryptographic generator, so no captcha tells the next. */
+const randomText = (charset: string, length: number) => Array.from({ length }, () => charset[randomInt(charset.length)]).join('');
+
+/** Makes a new captcha for this client (replacing its previous one) and answers its PNG. */
+export async function issueCaptcha(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, key: string | undefined): Promise<Buffer> {
   let client = clientHash(req, key);
   if (!client) {
     const cookie = newSecret();
@@ -41,7 +44,8 @@ export async function issueCaptcha(ctx: Ctx, req: FastifyRequest, reply: Fastify
     client = digest(`cookie:${cookie}`);
   }
   const { value: policy } = await ctx.settings.get('login');
-  const captcha = (await svgCaptcha()).create({ size: policy.captchaLength, charPreset: presets[policy.captchaKind], noise: 2, color: true });
+  const text = randomText(captchaCharacters[policy.captchaKind], policy.captchaLength);
+  const image = await drawCaptcha(text);
   const now = ctx.now();
   await ctx.db
     .deleteFrom('captchas')
@@ -52,11 +56,11 @@ export async function issueCaptcha(ctx: Ctx, req: FastifyRequest, reply: Fastify
     .values({
       id: newId(),
       clientHash: client,
-      answerHash: digest(normalise(captcha.text)),
+      answerHash: digest(normalise(text)),
       expiresAt: now + CAPTCHA_TTL_MS,
     })
     .execute();
-  return captcha.data;
+  return image;
 }
 
 /** True when `answer` solves this client's live captcha. The captcha is used up either way. */

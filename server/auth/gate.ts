@@ -15,7 +15,6 @@ export const SESSION_COOKIE = 'iam_session';
 export const AUTH_MODE_HEADER = 'x-iam-auth-mode';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const actors = new WeakMap<FastifyRequest, Promise<Actor | null>>();
 
 function originOf(req: FastifyRequest): string | undefined {
   const origin = req.headers.origin;
@@ -135,14 +134,7 @@ export function createGate(ctx: Ctx): Gate {
     return lookUp(credential);
   }
   return {
-    authenticate(req) {
-      let actor = actors.get(req);
-      if (!actor) {
-        actor = authenticate(req);
-        actors.set(req, actor);
-      }
-      return actor;
-    },
+    authenticate,
     checkCsrf(req) {
       if (SAFE_METHODS.has(req.method)) return;
       const origin = originOf(req);

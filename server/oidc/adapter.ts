@@ -17,6 +17,7 @@ import {
   type PayloadWrite,
   READ_AHEAD_MODELS,
   readWithGrant,
+  takeClientReadAhead,
   takeHeldWrites,
   takeReadAhead,
   tokenWithGrantStatement,
@@ -58,6 +59,8 @@ export function payloadStorage(db: Kysely<OidcDatabase>, engine: Engine, writeCo
   return {
     adapter: (model: string): Adapter =>
       model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, statements, model, write, writeHeld, writeCode, endGrant),
+    /** Writes what this request holds now (a grant answered without the provider's pipeline: refresh-grant.ts). */
+    writeHeld,
     /** Provider middleware (the innermost of ours): the held writes go before the answer; when
      *  they fail, the answer is the provider's server_error (a 503 when the database is away,
      *  unavailable.ts) instead of tokens that were never stored. A request that threw answers no
@@ -281,11 +284,13 @@ class PayloadAdapter implements Adapter {
   }
 }
 
-/** Clients are read-only here: an enabled app with a generated secret is a client. */
+/** Clients are read-only here: an enabled app with a generated secret is a client. One read with
+ *  the token of its request (the refresh grant's, refresh-grant.ts) is not read again. */
 function clientAdapter(db: Kysely<OidcDatabase>): Adapter {
   const readOnly = async () => undefined;
+  const lookup = clientLookup(db);
   return {
-    find: clientLookup(db),
+    find: async (id) => takeClientReadAhead(id) ?? lookup(id),
     findByUid: readOnly,
     findByUserCode: readOnly,
     upsert: readOnly,

@@ -18,24 +18,25 @@ import { newSecret } from '../auth/secrets';
 /** Callback URLs are kept as one text: several may be given, separated by commas or white space. */
 export const callbackUrls = (text: string | null): string[] => (text ?? '').split(/[\s,]+/).filter((url) => /^https?:\/\//i.test(url));
 
+/** The columns of the apps and their client settings that make an app's client (clientMetadata). */
+export const clientRows = (db: Kysely<OidcDatabase>) =>
+  db
+    .selectFrom('apps')
+    .innerJoin('oidcClients', 'oidcClients.appId', 'apps.id')
+    .select([
+      'apps.id',
+      'apps.name',
+      'apps.callbackUrl',
+      'apps.status',
+      'oidcClients.secret',
+      'oidcClients.clientType',
+      'oidcClients.postLogoutRedirectUris',
+      'oidcClients.clientCredentials',
+      'oidcClients.backchannelLogoutUri',
+    ]);
+
 const clientQuery = (db: Kysely<OidcDatabase>) =>
-  compiledStatement<{ appId: string }>({ preparedOnPostgres: true })((slot) =>
-    db
-      .selectFrom('apps')
-      .innerJoin('oidcClients', 'oidcClients.appId', 'apps.id')
-      .select([
-        'apps.id',
-        'apps.name',
-        'apps.callbackUrl',
-        'apps.status',
-        'oidcClients.secret',
-        'oidcClients.clientType',
-        'oidcClients.postLogoutRedirectUris',
-        'oidcClients.clientCredentials',
-        'oidcClients.backchannelLogoutUri',
-      ])
-      .where('apps.id', '=', slot('appId')),
-  );
+  compiledStatement<{ appId: string }>({ preparedOnPostgres: true })((slot) => clientRows(db).where('apps.id', '=', slot('appId')));
 type ClientRow = ReturnType<ReturnType<typeof clientQuery>> extends CompiledQuery<infer Row> ? Row : never;
 
 /** The client of an app, read on every call that authenticates one: its statement is compiled once
@@ -48,7 +49,7 @@ export function clientLookup(db: Kysely<OidcDatabase>): (appId: string) => Promi
 /** A confidential client without a secret (switched back from public, no new secret yet) is no
  *  client at all until it gets one. Stored switches that need a secret (machine access, trust) never
  *  count for a public client, whatever the row says. */
-function clientMetadata(row: ClientRow | undefined): AdapterPayload | undefined {
+export function clientMetadata(row: ClientRow | undefined): AdapterPayload | undefined {
   const redirectUris = callbackUrls(row?.callbackUrl ?? null);
   if (!row || row.status !== Status.Enable || !redirectUris.length) return undefined;
   const isPublic = row.clientType === ClientType.Public;

@@ -15,12 +15,10 @@ import type { Kysely } from 'kysely';
 import type { AdapterPayload } from 'oidc-provider';
 import type { Engine } from '../db/connect';
 import { clientLookup } from './clients';
-import { digest, sameDigest } from '../auth/secrets';
+import { basicFromServer, secretMatches } from './client-basic';
+import { readBody } from './request-body';
 import { type JoinedRow, maySignIn, personOf, tokenWithGrantStatement } from './read-ahead';
 import { couldBeStored, type OidcDatabase } from './tables';
-
-/** The provider's own limit for a request body. */
-const BODY_LIMIT = 56 * 1024;
 
 type Answer = { status: number; body: Record<string, unknown> };
 type Payload = Record<string, unknown>;
@@ -34,23 +32,6 @@ const TOKEN_TYPE_URN = 'urn:ietf:params:oauth:token-type:';
 
 const invalidRequest = (description: string): Answer => ({ status: 400, body: { error: 'invalid_request', error_description: description } });
 const inactive: Answer = { status: 200, body: { active: false } };
-
-/** The client id and secret of a well-formed `Basic` header (RFC 6749 2.3.1: each form-encoded), or undefined. */
-function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
-  const [scheme, encoded, extra] = (header ?? '').split(' ');
-  if (scheme?.toLowerCase() !== 'basic' || !encoded || extra !== undefined || !/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4) return undefined;
-  const basic = Buffer.from(encoded, 'base64').toString('utf8');
-  const colon = basic.indexOf(':');
-  try {
-    const decode = (part: string) => decodeURIComponent(part.replace(/\+/g, '%20'));
-    const [id, secret] = [decode(basic.slice(0, colon)), decode(basic.slice(colon + 1))];
-    // Visible ASCII only, as the provider requires.
-    if (colon < 1 || !secret || /[^\x20-\x7E]/.test(id + secret)) return undefined;
-    return { id, secret };
-  } catch {
-    return undefined;
-  }
-}
 
 /** What the provider's `Params` sees: a parameter given empty is absent. */
 const param = (body: ParsedUrlQuery, name: string) => body[name] || undefined;
@@ -77,17 +58,6 @@ function structured(token: string): boolean {
   }
 }
 
-async function readBody(request: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of request) {
-    received += (chunk as Buffer).length;
-    if (received > BODY_LIMIT) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 const epochNow = () => Math.floor(Date.now() / 1000);
 const parsed = (json: string | null): Payload | undefined => (json === null ? undefined : (JSON.parse(json) as Payload));
 /** A stored row is found only while its expiry is ahead (the adapter's rule). */
@@ -100,13 +70,10 @@ export function introspection(db: Kysely<OidcDatabase>, engine: Engine, issuer: 
   /** The app of a request this module answers: a client_secret_basic header with the right
    *  secret, from no browser. Undefined: the provider answers the request. */
   async function authenticate(headers: IncomingHttpHeaders): Promise<AdapterPayload | undefined> {
-    if (headers.origin !== undefined) return undefined;
-    const credentials = basicCredentials(headers.authorization);
+    const credentials = basicFromServer(headers);
     if (!credentials) return undefined;
     const client = await findClient(credentials.id);
-    const secret = client?.client_secret;
-    // Their digests compared: constant time whatever the lengths.
-    return typeof secret === 'string' && secret && sameDigest(digest(secret), digest(credentials.secret)) ? client : undefined;
+    return secretMatches(client, credentials.secret) ? client : undefined;
   }
 
   /** The token's answer for `client`, looked for as each kind in turn (a value is one kind only). */
@@ -170,7 +137,7 @@ export function introspection(db: Kysely<OidcDatabase>, engine: Engine, issuer: 
       return invalidRequest(`only application/x-www-form-urlencoded content-type bodies are supported on POST /token/introspection`);
     const text = await readBody(request);
     if (text === undefined) return invalidRequest('failed to parse the request body');
-    const body = parseQuery(text);
+    const body = parseQuery(text.toString('utf8'));
     const clientParamsTwice = givenTwice(body, ['client_id', 'client_secret']);
     if (clientParamsTwice) return clientParamsTwice;
     if (param(body, 'client_secret') !== undefined) return invalidRequest('client authentication must only be provided using one mechanism');

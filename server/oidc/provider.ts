@@ -30,6 +30,7 @@ import { DPOP_ALGORITHMS } from './dpop';
 import { spendCodeOnFailedExchange } from './spent-codes';
 import { maySignIn, PERSON_COLUMNS, takePersonReadAhead } from './read-ahead';
 import { isEmailVerified } from '../auth/verified-email';
+import { refreshGrants } from './refresh-grant';
 
 /** Where the provider is mounted under the API (the issuer is <origin>/api/oidc). */
 export const OIDC_MOUNT = '/oidc';
@@ -88,10 +89,16 @@ function policy({ interactionPolicy }: Awaited<ReturnType<typeof oidcLibrary>>, 
   return checks;
 }
 
-async function configuration(ctx: Ctx, library: Awaited<ReturnType<typeof oidcLibrary>>, storage: ReturnType<typeof payloadStorage>): Promise<Configuration> {
+type FindAccount = ReturnType<typeof accountFinder>;
+
+async function configuration(
+  ctx: Ctx,
+  library: Awaited<ReturnType<typeof oidcLibrary>>,
+  storage: ReturnType<typeof payloadStorage>,
+  findAccount: FindAccount,
+): Promise<Configuration> {
   const db = oidcDb(ctx.db);
   const { jwks, cookieKeys } = await providerKeys(db, ctx.now());
-  const findAccount = accountFinder(ctx);
   const interactionPolicy = policy(library, ctx);
   return {
     adapter: storage.adapter,
@@ -205,29 +212,40 @@ export class OidcProvider {
     return provider;
   }
 
-  private provider: Promise<Provider> | undefined;
+  private built: Promise<{ provider: Provider; refreshGrants: ReturnType<typeof refreshGrants> }> | undefined;
 
   private constructor(private readonly ctx: Ctx) {}
 
-  get(): Promise<Provider> {
+  private build(): Promise<{ provider: Provider; refreshGrants: ReturnType<typeof refreshGrants> }> {
     // A build that failed (the database was away at the first request) is not kept: the next
     // request builds again.
-    this.provider ??= this.build().catch((error: unknown) => {
-      this.provider = undefined;
+    this.built ??= this.buildProvider().catch((error: unknown) => {
+      this.built = undefined;
       throw error;
     });
-    return this.provider;
+    return this.built;
   }
 
-  private async build(): Promise<Provider> {
+  async get(): Promise<Provider> {
+    return (await this.build()).provider;
+  }
+
+  /** The refresh grants answered without the provider's pipeline (refresh-grant.ts). */
+  async refreshGrants(): Promise<ReturnType<typeof refreshGrants>> {
+    return (await this.build()).refreshGrants;
+  }
+
+  private async buildProvider() {
     const library = await oidcLibrary();
+    const db = oidcDb(this.ctx.db);
     const storage = payloadStorage(
-      oidcDb(this.ctx.db),
+      db,
       this.ctx.engine,
       recordingAppSignIns(this.ctx, () => library.default.ctx),
       recordingGrantEnds(this.ctx, () => library.default.ctx),
     );
-    const provider = new library.default(this.ctx.site.issuer(), await configuration(this.ctx, library, storage));
+    const findAccount = accountFinder(this.ctx);
+    const provider = new library.default(this.ctx.site.issuer(), await configuration(this.ctx, library, storage, findAccount));
     provider.proxy = true;
     signInFromConsole(provider, this.ctx);
     answerUnavailableDatabaseAs503(provider);
@@ -240,6 +258,8 @@ export class OidcProvider {
     // The innermost: a failed write of the held tokens is answered by the middlewares above.
     provider.use(storage.writeHeldBeforeAnswer);
     sendProviderLogoutsThroughOutbox(provider, oidcDb(this.ctx.db));
-    return provider;
+    const { engine } = this.ctx;
+    const { writeHeld } = storage;
+    return { provider, refreshGrants: refreshGrants({ db, engine, provider, findAccount, writeHeld, InvalidGrant: library.errors.InvalidGrant }) };
   }
 }

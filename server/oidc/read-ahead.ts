@@ -10,10 +10,12 @@
 // The same request state holds the request's new tokens until its answer (adapter.ts, heldWrites).
 import { ScopedValue } from '../async-scope';
 import { sql, type CompiledQuery, type Kysely, type Selectable } from 'kysely';
+import type { AdapterPayload } from 'oidc-provider';
 import type { Engine } from '../db/connect';
 import { compiledStatement } from '../db/statement';
 import type { OidcDatabase, OidcPayloadTable } from './tables';
 import type { UserTable } from '../db/tables';
+import { clientMetadata, clientRows } from './clients';
 import { Status } from '../../src/core/enums';
 
 export type PayloadRow = { payload: string; expiresAt: number | null; consumedAt: number | null };
@@ -46,6 +48,8 @@ const personAlias = <C extends PersonColumn>(column: C) => `person${column[0]!.t
 type ReadAhead = {
   rows: Map<string, PayloadRow | null>;
   people: Map<string, PersonRow | null>;
+  /** Clients read with the token their request presents, by client id (clientWithTokenStatement). */
+  clients: Map<string, AdapterPayload>;
   /** Access token reads under way, by token value: whether the token was found. */
   accessTokens: Map<string, Promise<boolean>>;
   writes: number;
@@ -57,7 +61,7 @@ const store = new ScopedValue<ReadAhead>('provider read-ahead');
 
 /** Runs `work` (one request to the provider) with its own read-ahead. */
 export const withReadAhead = <T>(work: () => T): T =>
-  store.run({ rows: new Map(), people: new Map(), accessTokens: new Map(), writes: 0, held: new Map() }, work);
+  store.run({ rows: new Map(), people: new Map(), clients: new Map(), accessTokens: new Map(), writes: 0, held: new Map() }, work);
 
 const keyOf = (model: string, column: string, value: string) => `${model}\u0000${column}\u0000${value}`;
 
@@ -80,6 +84,14 @@ export function takePersonReadAhead(id: string): PersonRow | null | undefined {
   const person = people.get(id)!;
   people.delete(id);
   return person;
+}
+
+/** The client read ahead with the token of this request, once: undefined when none was read ahead. */
+export function takeClientReadAhead(id: string): AdapterPayload | undefined {
+  const clients = store.getStore()?.clients;
+  const client = clients?.get(id);
+  clients?.delete(id);
+  return client;
 }
 
 /**
@@ -131,11 +143,11 @@ export function forgetReadAhead(): void {
   ahead.writes++;
 }
 
-/** The token with its grant, its session (matched by the uid in the token's payload) and its person. */
-export function tokenWithGrantStatement(db: Kysely<OidcDatabase>, engine: Engine) {
+/** The token `model` `id` with its grant, its session (matched by the uid in the token's payload) and its person. */
+function tokenWithGrant(db: Kysely<OidcDatabase>, engine: Engine, model: string, id: string) {
   const sessionUid =
     engine === 'postgres' ? sql<string | null>`(t.payload::json ->> 'sessionUid')` : sql<string | null>`json_extract(t.payload, '$.sessionUid')`;
-  return compiledStatement<{ model: string; id: string }>({ preparedOnPostgres: true })((slot) =>
+  return (
     db
       .selectFrom('oidcPayloads as t')
       .leftJoin('oidcPayloads as g', (join) => join.on('g.model', '=', 'Grant').onRef('g.id', '=', 't.grantId'))
@@ -147,13 +159,31 @@ export function tokenWithGrantStatement(db: Kysely<OidcDatabase>, engine: Engine
       .select(['s.payload as sessionPayload', 's.expiresAt as sessionExpiresAt', 's.consumedAt as sessionConsumedAt'])
       // u.id null: no such person (the token's person was deleted).
       .select(PERSON_COLUMNS.map((column) => `u.${column} as ${personAlias(column)}` as const))
-      .where('t.model', '=', slot('model'))
-      .where('t.id', '=', slot('id'))
-      .limit(1),
+      .where('t.model', '=', model)
+      .where('t.id', '=', id)
+      .limit(1)
   );
 }
 
+/** The token with its grant, its session and its person, by model and id. */
+export function tokenWithGrantStatement(db: Kysely<OidcDatabase>, engine: Engine) {
+  return compiledStatement<{ model: string; id: string }>({ preparedOnPostgres: true })((slot) => tokenWithGrant(db, engine, slot('model'), slot('id')));
+}
+
 export type JoinedRow = ReturnType<ReturnType<typeof tokenWithGrantStatement>> extends CompiledQuery<infer Row> ? Row : never;
+
+/** An app's client (clients.ts) with a token its request presents, that token's grant, session and
+ *  person (the token's columns null when there is no such token; no row when there is no such client). */
+export function clientWithTokenStatement(db: Kysely<OidcDatabase>, engine: Engine) {
+  return compiledStatement<{ appId: string; model: string; id: string }>({ preparedOnPostgres: true })((slot) =>
+    clientRows(db)
+      .leftJoin(tokenWithGrant(db, engine, slot('model'), slot('id')).as('token'), (join) => join.onTrue())
+      .selectAll('token')
+      .where('apps.id', '=', slot('appId')),
+  );
+}
+
+type ClientWithToken = ReturnType<ReturnType<typeof clientWithTokenStatement>> extends CompiledQuery<infer Row> ? Row : never;
 export type PersonRow = Pick<Selectable<UserTable>, PersonColumn>;
 
 /** Whether the person may still use what they were given (the provider's findAccount, provider.ts). */
@@ -165,6 +195,15 @@ export function personOf(row: JoinedRow): PersonRow | null {
   return Object.fromEntries(PERSON_COLUMNS.map((column) => [column, row[personAlias(column)]])) as PersonRow;
 }
 
+/** Keeps the grant, session and person of a token's joined row for the request's next lookups. */
+function keepJoined(ahead: ReadAhead, row: JoinedRow): void {
+  const keep = (key: string, payload: string | null, expiresAt: number | null, consumedAt: number | null) =>
+    ahead.rows.set(key, payload === null ? null : { payload, expiresAt, consumedAt });
+  if (row.grantId) keep(keyOf('Grant', 'id', row.grantId), row.grantPayload, row.grantExpiresAt, row.grantConsumedAt);
+  if (row.sessionUid) keep(keyOf('Session', 'uid', row.sessionUid), row.sessionPayload, row.sessionExpiresAt, row.sessionConsumedAt);
+  if (row.accountId) ahead.people.set(row.accountId, personOf(row));
+}
+
 /** Inside a provider request, runs the joined `read` and keeps the grant and session of its row for
  *  the request's next lookups (unless a write of the request came in between); answers the token's
  *  row. Outside one, answers undefined: the caller reads the token alone. */
@@ -174,12 +213,26 @@ export async function readWithGrant(read: () => Promise<JoinedRow | undefined>):
   const writes = ahead.writes;
   const row = await read();
   if (!row) return { row: undefined };
-  if (ahead.writes === writes) {
-    const keep = (key: string, payload: string | null, expiresAt: number | null, consumedAt: number | null) =>
-      ahead.rows.set(key, payload === null ? null : { payload, expiresAt, consumedAt });
-    if (row.grantId) keep(keyOf('Grant', 'id', row.grantId), row.grantPayload, row.grantExpiresAt, row.grantConsumedAt);
-    if (row.sessionUid) keep(keyOf('Session', 'uid', row.sessionUid), row.sessionPayload, row.sessionExpiresAt, row.sessionConsumedAt);
-    if (row.accountId) ahead.people.set(row.accountId, personOf(row));
-  }
+  if (ahead.writes === writes) keepJoined(ahead, row);
   return { row: { payload: row.payload, expiresAt: row.expiresAt, consumedAt: row.consumedAt } };
+}
+
+/** Inside a provider request, runs the joined `read` of a client with the token `model` `id` that its
+ *  request presents (clientWithTokenStatement), and keeps the client, the token, its grant, session
+ *  and person for the request's next lookups; answers the client as the provider sees it (clients.ts),
+ *  undefined when there is no such client. */
+export async function readClientWithToken(model: string, id: string, read: () => Promise<ClientWithToken | undefined>): Promise<AdapterPayload | undefined> {
+  const ahead = store.getStore();
+  if (!ahead) throw new Error('readClientWithToken: outside a provider request');
+  const writes = ahead.writes;
+  const row = await read();
+  const client = clientMetadata(row);
+  if (!row || !client || ahead.writes !== writes) return client;
+  ahead.clients.set(row.id, client);
+  if (row.payload === null) ahead.rows.set(keyOf(model, 'id', id), null);
+  else {
+    ahead.rows.set(keyOf(model, 'id', id), { payload: row.payload, expiresAt: row.expiresAt, consumedAt: row.consumedAt });
+    keepJoined(ahead, row as JoinedRow);
+  }
+  return client;
 }

@@ -97,16 +97,16 @@ export const authRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
   linkRoute(app, gate, calls.getCaptchaImage, {
     tags,
     access: 'public',
-    summary: 'A new captcha image (SVG) for this client; single use, valid 2 minutes',
+    summary: 'A new captcha image (PNG) for this client; single use, valid 2 minutes',
     rateLimit: ctx.config.rateLimits.captcha,
     handler: async ({ query, raw }, reply) => {
-      const svg = await issueCaptcha(ctx, raw, reply, query.key);
+      const png = await issueCaptcha(ctx, raw, reply, query.key);
       reply
-        .header('content-type', 'image/svg+xml')
+        .header('content-type', 'image/png')
         .header('cache-control', 'no-store')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .header('content-security-policy', "default-src 'none'; sandbox")
         .header('cross-origin-resource-policy', 'cross-origin')
-        .send(svg);
+        .send(png);
     },
   });
 

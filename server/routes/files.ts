@@ -8,6 +8,7 @@ import * as calls from '../../src/core/contract/files';
 import { fieldError } from '../http/errors';
 import { Permission } from '../../src/core/permission-codes';
 import { storedFile, uploadFile } from '../services/files';
+import { acceptUploads } from '../http/uploads';
 
 const tags = ['Files'];
 
@@ -28,6 +29,7 @@ async function uploadedBytes(request: FastifyRequest): Promise<Uint8Array> {
 }
 
 export const fileRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
+  await acceptUploads(app);
   route(app, gate, calls.postFileUpload, {
     tags,
     access: Permission.SelfService,

@@ -11,6 +11,7 @@ import { OIDC_MOUNT, OIDC_PATH, OidcProvider } from '../oidc/provider';
 import { consoleSignIn, finishInteraction, interactionDetails } from '../oidc/interactions';
 import { oidcDb } from '../oidc/tables';
 import { withReadAhead } from '../oidc/read-ahead';
+import { readBody, withBodyAgain } from '../oidc/request-body';
 import { introspection } from '../oidc/introspection';
 import { TEMPORARILY_UNAVAILABLE } from '../oidc/unavailable';
 import { databaseUnavailable, RETRY_AFTER_S } from '../db/availability';
@@ -49,9 +50,9 @@ function mountProvider(app: FastifyInstance, ctx: Ctx, oidc: OidcProvider): void
       if (!handler) handlers.set(provider, (handler = provider.callback()));
       return handler;
     };
-    const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    /** Hands the request to the provider: `raw`, or the request again when this read its body. */
+    const handle = async (request: FastifyRequest, reply: FastifyReply, raw: IncomingMessage & { originalUrl?: string } = request.raw) => {
       const provider = await oidc.get();
-      const raw = request.raw as IncomingMessage & { originalUrl?: string };
       // The provider builds its endpoints' URLs from the request: it sees our public origin, and
       // the client address Fastify believed (a forwarded one only from a trusted proxy).
       const { host, protocol } = site(ctx.site.origin());
@@ -66,7 +67,28 @@ function mountProvider(app: FastifyInstance, ctx: Ctx, oidc: OidcProvider): void
       reply.hijack();
       await withReadAhead(() => handlerOf(provider)(raw, reply.raw));
     };
-    scope.all(`${OIDC_MOUNT}/*`, { schema: { hide: true } }, handle);
+    scope.all(`${OIDC_MOUNT}/*`, { schema: { hide: true } }, (request, reply) => handle(request, reply));
+    // A confidential app's refresh grant is answered without the provider's pipeline
+    // (oidc/refresh-grant.ts); any other token request goes to the provider, with its body again
+    // when it was read to tell.
+    scope.post(`${OIDC_MOUNT}/token`, { schema: { hide: true } }, async (request, reply) => {
+      const grants = await oidc.refreshGrants();
+      const credentials = grants.accepts(request.headers);
+      if (!credentials) return handle(request, reply);
+      // Within the provider's limit (`accepts` checked the length), so read whole.
+      const body = (await readBody(request.raw)) ?? Buffer.alloc(0);
+      const answer = await withReadAhead(() => grants.answer(credentials, body)).catch(unlessUnavailable);
+      if (answer === undefined) return handle(request, reply, withBodyAgain(request.raw, body));
+      // The provider's token answer: no cache, and the same CORS headers it gives a request without Origin.
+      reply
+        .header('cache-control', 'no-store')
+        .header('vary', 'Origin')
+        .header('access-control-allow-origin', '*')
+        .header('access-control-expose-headers', 'WWW-Authenticate')
+        .type('application/json; charset=utf-8');
+      if (!answer) return reply.code(503).header('retry-after', String(RETRY_AFTER_S)).send(JSON.stringify(TEMPORARILY_UNAVAILABLE));
+      return reply.code(answer.status).send(JSON.stringify(answer.body));
+    });
     // An app's introspection with its secret in the Authorization header is answered without the
     // provider's pipeline (oidc/introspection.ts); any other goes to the provider.
     const introspect = introspection(oidcDb(ctx.db), ctx.engine, () => ctx.site.issuer());

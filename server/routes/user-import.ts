@@ -12,11 +12,13 @@ import { readImportFile } from '../services/user-import-file';
 import { spoolUpload, type SpooledUpload } from '../services/user-import-upload';
 import { importJobOf, startImport } from '../services/user-import';
 import { userExportLines } from '../services/user-export';
+import { acceptUploads } from '../http/uploads';
 
 const tags = ['Users'];
 const MiB = 1024 * 1024;
 
 export const userImportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, ctx }) => {
+  await acceptUploads(app);
   route(app, gate, calls.postUserImport, {
     tags,
     access: Permission.Users,

@@ -15,6 +15,7 @@ import { scopeUsers } from '../auth/scope';
 import * as tenants from '../services/tenants';
 import { deleteTenant } from '../services/tenant-removal';
 import * as users from '../services/users';
+import { lockByName, lockUsers } from '../db/named-lock';
 import type { ScimCaller } from './caller';
 import { invalidValue, ScimError, scimNotFound } from './errors';
 import { filterCondition, type FilterAttributes } from './filter';
@@ -126,6 +127,14 @@ interface MemberMoves {
  *  when one of them administers a tenant: a move would carry the administrator flag into another
  *  tenant (out of a group: over the token's whole tenant), and a token grants no administrator right. */
 async function memberMoves(ctx: Ctx, caller: ScimCaller, groupId: string | null, wanted: string[]): Promise<MemberMoves> {
+  // Who is where is read with their rows locked: two groups' PATCHes adding one person at once both
+  // found them in no group and moved them twice (the second silently out of the first group).
+  await lockUsers(ctx, (eb) =>
+    eb.or([
+      ...(wanted.length ? [eb('id', 'in', wanted)] : []),
+      ...(groupId === null ? [] : [eb.and([eb('tenantId', '=', groupId), eb('userType', '=', UserType.Tenant)])]),
+    ]),
+  );
   const current =
     groupId === null
       ? []
@@ -195,34 +204,49 @@ export async function createGroup(ctx: Ctx, caller: ScimCaller, body: unknown, q
   return answer(ctx, await rowOf(ctx, caller, created.id), query.projection);
 }
 
-/** Writes a whole group (PUT, or the result of a PATCH) over `current`: one change (its name, its
- *  link and every member's move, with their records), so a refusal half-way leaves nothing moved. */
-async function writeGroup(ctx: Ctx, caller: ScimCaller, current: Row, group: ScimGroup): Promise<void> {
-  const externalId = externalIdOf(group);
-  await ctx.audit.change(async () => {
+/** The group's lock to the end of the change: its writes and its removal run one after the other. */
+const lockGroup = (ctx: Ctx, id: string) => lockByName(ctx, `scim group ${id}`);
+
+/**
+ * Writes a whole group (PUT, or the result of a PATCH: `wanted` makes it from the stored group) over
+ * the group `id`: one change (its name, its link and every member's move, with their records), so a
+ * refusal half-way leaves nothing moved. The group is read in the change under its lock: writes of
+ * one group run one after the other, each over the members the one before left (Okta pushes each
+ * membership change as a PATCH of its own, several at once: one made from members read before
+ * another's commit put that one's member back out).
+ */
+async function writeGroup(ctx: Ctx, caller: ScimCaller, id: string, wanted: (current: Row) => ScimGroup | Promise<ScimGroup>): Promise<Row> {
+  return ctx.audit.change(async () => {
+    await lockGroup(ctx, id);
+    const current = await rowOf(ctx, caller, id);
+    const group = await wanted(current);
+    const externalId = externalIdOf(group);
+    const renamed = group.displayName !== current.name;
+    // The tenant tree's lock before the members' rows, in createGroup's order (else a rename adding
+    // someone and a new group with them would wait on each other).
+    if (renamed) await tenants.lockTenantTree(ctx);
     const moves = await memberMoves(ctx, caller, current.id, memberIdsOf(group));
-    if (group.displayName !== current.name) {
-      await tenants.lockTenantTree(ctx);
+    if (renamed) {
       await refuseTakenName(ctx, caller, group.displayName, current.id);
       await tenants.updateTenant(ctx, caller.actor, current.id, checked(tenantUpdateBody, { name: group.displayName, version: current.version }), caller.ip);
     }
     await setExternalId(ctx, caller, 'group', current.id, externalId);
     await moveMembers(ctx, caller, current.id, moves);
+    return rowOf(ctx, caller, id);
   });
 }
 
 export async function replaceGroup(ctx: Ctx, caller: ScimCaller, id: string, body: unknown, query: ReadQuery) {
-  const current = await rowOf(ctx, caller, id);
-  await writeGroup(ctx, caller, current, incoming(SCIMMY.Schemas.Group, body));
-  return answer(ctx, await rowOf(ctx, caller, id), query.projection);
+  const replaced = await writeGroup(ctx, caller, id, () => incoming(SCIMMY.Schemas.Group, body));
+  return answer(ctx, replaced, query.projection);
 }
 
 /** PATCH answers 204 No Content, as Entra ID expects of groups (a body would list every member). */
 export async function patchGroup(ctx: Ctx, caller: ScimCaller, id: string, body: unknown): Promise<void> {
-  const current = await rowOf(ctx, caller, id);
-  const members = (await membersOf(ctx, [id])).get(id);
-  const resource = new SCIMMY.Schemas.Group(scimGroupOf(current, members), 'out', locationOf(ctx, '/Groups'));
-  await writeGroup(ctx, caller, current, await applyPatch(body, resource));
+  await writeGroup(ctx, caller, id, async (current) => {
+    const members = (await membersOf(ctx, [id])).get(id);
+    return applyPatch(body, new SCIMMY.Schemas.Group(scimGroupOf(current, members), 'out', locationOf(ctx, '/Groups')));
+  });
 }
 
 /** Deletes the group's tenant; its members move back to the token's tenant first (a group with
@@ -233,6 +257,7 @@ export async function deleteGroup(ctx: Ctx, caller: ScimCaller, id: string): Pro
   if (child) throw new ScimError(409, undefined, 'The group has groups (sub-tenants) below it: delete or move them first');
   // One change: a refused delete (the tenant still has people the client did not provision) moves nobody.
   await ctx.audit.change(async () => {
+    await lockGroup(ctx, id);
     await moveMembers(ctx, caller, current.id, await memberMoves(ctx, caller, current.id, []));
     await deleteTenant(ctx, caller.actor, current.id, caller.ip);
   });

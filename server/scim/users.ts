@@ -17,6 +17,7 @@ import { userCreateBody, userUpdateBody } from '../../src/core/schemas/users';
 import { withFieldRules } from '../field-rules-scope';
 import type { UserRow } from '../auth/actor';
 import { scopeUsers } from '../auth/scope';
+import { lockUsers } from '../db/named-lock';
 import { newSecret } from '../auth/secrets';
 import { hashPassword } from '../auth/kdf';
 import * as users from '../services/users';
@@ -168,12 +169,23 @@ export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, qu
   return answer(ctx, caller, await rowOf(ctx, caller, created.id), query.projection);
 }
 
-/** Writes a whole user (PUT, or the result of a PATCH) over `current`: one change, its records with it. */
-function writeUser(ctx: Ctx, caller: ScimCaller, current: UserRow, user: ScimUser): Promise<void> {
-  return ctx.audit.change(() => writeUserFields(ctx, caller, current, user));
+/**
+ * Writes a whole user (PUT, or the result of a PATCH: `wanted` makes it from the stored user) over
+ * the user `id`: one change, its records with it; answers the user as the change left it. SCIM
+ * sends no version (no ETags: discovery.ts), so the stored user is read in the change with its row
+ * locked: writes of one user run one after the other, each over what the one before wrote (a PATCH
+ * of one attribute keeps the others'), never refused for a version the client did not send.
+ */
+function writeUser(ctx: Ctx, caller: ScimCaller, id: string, wanted: (current: Row) => ScimUser | Promise<ScimUser>): Promise<Row> {
+  return ctx.audit.change(async () => {
+    await lockUsers(ctx, (eb) => eb('id', '=', id));
+    const current = await rowOf(ctx, caller, id);
+    await writeFields(ctx, caller, current, await wanted(current));
+    return rowOf(ctx, caller, id);
+  });
 }
 
-async function writeUserFields(ctx: Ctx, caller: ScimCaller, current: UserRow, user: ScimUser): Promise<void> {
+async function writeFields(ctx: Ctx, caller: ScimCaller, current: UserRow, user: ScimUser): Promise<void> {
   const externalId = externalIdOf(user);
   const fields = fieldsOf(user, current.realName);
   if (typeof fields.username !== 'string' || fields.username.toLowerCase() !== current.username.toLowerCase()) {
@@ -207,16 +219,15 @@ async function writeUserFields(ctx: Ctx, caller: ScimCaller, current: UserRow, u
 }
 
 export async function replaceUser(ctx: Ctx, caller: ScimCaller, id: string, body: unknown, query: ReadQuery) {
-  const current = await rowOf(ctx, caller, id);
-  await writeUser(ctx, caller, current, incoming(SCIMMY.Schemas.User, body));
-  return answer(ctx, caller, await rowOf(ctx, caller, id), query.projection);
+  const replaced = await writeUser(ctx, caller, id, () => incoming(SCIMMY.Schemas.User, body));
+  return answer(ctx, caller, replaced, query.projection);
 }
 
 export async function patchUser(ctx: Ctx, caller: ScimCaller, id: string, body: unknown, query: ReadQuery) {
-  const current = await rowOf(ctx, caller, id);
-  const resource = new SCIMMY.Schemas.User(scimUserOf(ctx, caller, current), 'out', locationOf(ctx, '/Users'));
-  await writeUser(ctx, caller, current, await applyPatch(body, resource));
-  return answer(ctx, caller, await rowOf(ctx, caller, id), query.projection);
+  const patched = await writeUser(ctx, caller, id, (current) =>
+    applyPatch(body, new SCIMMY.Schemas.User(scimUserOf(ctx, caller, current), 'out', locationOf(ctx, '/Users'))),
+  );
+  return answer(ctx, caller, patched, query.projection);
 }
 
 export async function deleteUser(ctx: Ctx, caller: ScimCaller, id: string): Promise<void> {

@@ -29,12 +29,12 @@ export const toApp = (row: AppRow) => ({ ...row, isMaster: row.isMaster === 1 })
 /** '' clears an optional text column. */
 const blank = (value: string | null | undefined) => (value === undefined ? undefined : value || null);
 
-/** Runs `write`; a unique-constraint violation becomes a 'rule.duplicate' field error on `field`. */
-export async function unique<T>(field: string, write: () => Promise<T>): Promise<T> {
+/** Runs `write`; a unique-constraint violation becomes a field error on `field` (`rule`: what is taken). */
+export async function unique<T>(field: string, write: () => Promise<T>, rule = 'rule.duplicate'): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw fieldError([{ field, rule: 'rule.duplicate' }]);
+    if (isUniqueViolation(error)) throw fieldError([{ field, rule }]);
     throw error;
   }
 }

@@ -17,6 +17,7 @@ import { hasRsaKey, toPem } from '../saml/certificates';
 import { SamlError, MAX_XML_BYTES } from '../saml/xml';
 import { idpEndpoints } from '../saml/endpoints';
 import { lockByName } from '../db/named-lock';
+import { unique } from './apps';
 
 type Body = v.InferOutput<typeof samlProviderBody>;
 
@@ -143,8 +144,16 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
     // and all but one answered 500 on PostgreSQL).
     await lockByName(ctx, `app ${appId} saml provider`);
     const { createdAt: _created, ...replacing } = row;
-    if (await providerRow(ctx, appId)) await ctx.db.updateTable('samlServiceProviders').set(replacing).where('appId', '=', appId).execute();
-    else await ctx.db.insertInto('samlServiceProviders').values(row).execute();
+    // The entity ID checked above may be taken meanwhile by another app's save (its own lock): the
+    // column's uniqueness refuses the second as the check would have (on PostgreSQL it answered 500).
+    await unique(
+      'entityId',
+      async () => {
+        if (await providerRow(ctx, appId)) await ctx.db.updateTable('samlServiceProviders').set(replacing).where('appId', '=', appId).execute();
+        else await ctx.db.insertInto('samlServiceProviders').values(row).execute();
+      },
+      'rule.samlEntityIdTaken',
+    );
     const { signingCert: _s, encryptionCert: _e, ...detail } = toSamlProvider(row);
     await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: appId }, ip, detail: { saml: detail } });
   });

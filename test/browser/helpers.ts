@@ -2,6 +2,7 @@
 // asynchronous render.
 import { waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
+import './failure-report.js';
 
 const normalise = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim();
 

@@ -1,6 +1,7 @@
 // <iam-login> from the built bundle (dist/login.js), in headless Chromium.
-import { expect, fixture, fixtureCleanup, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, fixtureCleanup, html } from '@open-wc/testing';
 import '../../dist/login.js';
+import { until } from './console/helpers.js';
 import { adminCredentials, byLabel, byRole, byText, rendered, type, type Dispatched, type IamElement } from './helpers.js';
 
 afterEach(() => fixtureCleanup());
@@ -34,28 +35,28 @@ describe('<iam-login>', () => {
   it('shows both login messages in English, then in Chinese after locale="zh"', async () => {
     const element = await loginForm();
     byRole(element, 'button', 'Sign in').click();
-    await waitUntil(() => byText(element, 'Please enter the correct user name'), 'no username message');
+    await until(() => byText(element, 'Please enter the correct user name'), 'no username message');
     expect(byText(element, 'The password can not be less than 6 digits')).to.not.equal(null);
     expect(byLabel(element, 'Username').getAttribute('aria-invalid')).to.equal('true');
 
     element.setAttribute('locale', 'zh');
-    await waitUntil(() => byText(element, '请输入正确的用户名'), 'no Chinese username message');
+    await until(() => byText(element, '请输入正确的用户名'), 'no Chinese username message');
     expect(byText(element, '密码不能少于6位')).to.not.equal(null);
     expect(byLabel(element, '用户名')).to.not.equal(null);
     expect(byRole(element, 'button', '登录')).to.not.equal(null);
 
     // Back to English, live.
     element.setAttribute('locale', 'en');
-    await waitUntil(() => byLabel(element, 'Username'), 'the locale did not switch back');
+    await until(() => byLabel(element, 'Username'), 'the locale did not switch back');
   });
 
   it('clears a message once the field is corrected', async () => {
     const element = await loginForm(html`<iam-login locale="en"></iam-login>`);
     type(byLabel(element, 'Password'), '12345');
     byRole(element, 'button', 'Sign in').click();
-    await waitUntil(() => byText(element, 'The password can not be less than 6 digits'), 'no password message');
+    await until(() => byText(element, 'The password can not be less than 6 digits'), 'no password message');
     type(byLabel(element, 'Password'), '123456');
-    await waitUntil(() => !byText(element, 'The password can not be less than 6 digits'), 'the password message stayed');
+    await until(() => !byText(element, 'The password can not be less than 6 digits'), 'the password message stayed');
     expect(byText(element, 'Please enter the correct user name')).to.not.equal(null);
   });
 
@@ -63,9 +64,9 @@ describe('<iam-login>', () => {
     const element = await loginForm();
     const password = byLabel(element, 'Password');
     byRole(element, 'button', 'Show password').click();
-    await waitUntil(() => password.type === 'text', 'the password stayed hidden');
+    await until(() => password.type === 'text', 'the password stayed hidden');
     byRole(element, 'button', 'Hide password').click();
-    await waitUntil(() => password.type === 'password', 'the password stayed shown');
+    await until(() => password.type === 'password', 'the password stayed shown');
   });
 
   it('switches between the dark and the light theme, and lets the host override a colour', async () => {
@@ -135,7 +136,7 @@ describe('<iam-login>', () => {
     const event = await failed;
     expect(event.detail).to.deep.equal({ message: 'Invalid username or password' });
     expect(event.bubbles && event.composed).to.equal(true);
-    await waitUntil(() => byRole(element, 'alert'), 'no alert');
+    await until(() => byRole(element, 'alert'), 'no alert');
     expect(byRole(element, 'alert').textContent).to.equal('Invalid username or password');
     expect(byRole(element, 'button', 'Sign in').disabled).to.equal(false);
   });
@@ -150,31 +151,31 @@ describe('<iam-login>', () => {
       const failed = new Promise((resolve) => element.addEventListener('iam-error', resolve, { once: true }));
       byRole(element, 'button', 'Sign in').click();
       await failed;
-      await waitUntil(() => byRole(element, 'button', 'Sign in'), 'the form stayed busy');
+      await until(() => byRole(element, 'button', 'Sign in'), 'the form stayed busy');
     }
-    await waitUntil(() => byLabel(element, 'Captcha'), 'no captcha field');
+    await until(() => byLabel(element, 'Captcha'), 'no captcha field');
     const image = element.querySelector<HTMLImageElement>('img[alt="Captcha image"]');
-    await waitUntil(() => image.complete && image.naturalWidth > 0, 'the captcha image did not load');
+    await until(() => image.complete && image.naturalWidth > 0, 'the captcha image did not load');
     expect(new URL(image.src).pathname).to.equal('/api/captcha/image/display');
     byRole(element, 'button', 'Sign in').click();
-    await waitUntil(() => byText(element, 'Please enter the characters shown in the image'), 'no captcha message');
+    await until(() => byText(element, 'Please enter the characters shown in the image'), 'no captcha message');
   });
 
   it('opens "Forgot password?" as a lazily loaded form, checks the identifier, and goes back', async () => {
     const element = await loginForm();
     byRole(element, 'button', 'Forgot password?').click();
-    await waitUntil(() => byRole(element, 'heading', 'Reset your password'), 'the reset form did not load');
+    await until(() => byRole(element, 'heading', 'Reset your password'), 'the reset form did not load');
     expect(byLabel(element, 'Username')).to.equal(null, 'in place of the sign-in form');
     type(byLabel(element, 'Email or mobile phone'), 'not-an-address');
     byRole(element, 'button', 'Send code').click();
-    await waitUntil(() => byText(element, 'Enter your email address or mobile phone number'), 'no identifier message');
+    await until(() => byText(element, 'Enter your email address or mobile phone number'), 'no identifier message');
     type(byLabel(element, 'Email or mobile phone'), `nobody-${Date.now()}@example.com`);
     byRole(element, 'button', 'Send code').click();
     // Unknown addresses get the same answer: the form goes on to the code.
-    await waitUntil(() => byLabel(element, 'New password'), 'no code step');
+    await until(() => byLabel(element, 'New password'), 'no code step');
     expect(byRole(element, 'button', 'Send code')).to.equal(null, 'the cool-down replaced it');
     byRole(element, 'button', 'Back to sign in').click();
-    await waitUntil(() => byLabel(element, 'Username'), 'not back at the sign-in form');
+    await until(() => byLabel(element, 'Username'), 'not back at the sign-in form');
   });
 
   it('can be defined twice (a second copy of the bundle, and the elements entry)', async () => {

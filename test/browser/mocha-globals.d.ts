@@ -6,7 +6,11 @@ declare global {
   function before(body: MochaBody): void;
   function after(body: MochaBody): void;
   function beforeEach(body: MochaBody): void;
-  function afterEach(body: MochaBody): void;
+  /** A hook's `this`: the test that just ran, with its error when it failed (failure-report.ts). */
+  interface MochaHookContext {
+    currentTest?: { err?: Error & { actual?: unknown; expected?: unknown } };
+  }
+  function afterEach(body: (this: MochaHookContext) => Promise<unknown> | void): void;
 }
 
 export {};

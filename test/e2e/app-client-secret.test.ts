@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser, type WatchedPage } from './harness';
+import { signIn } from './admin-support';
 
 const CALLBACK = 'https://wiki.example.com/oauth/callback';
 
@@ -25,12 +26,7 @@ async function adminAtNewApp(withSecret: boolean): Promise<{ watched: WatchedPag
   const watched = await openPage(browser);
   const { page } = watched;
   await watched.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Username').fill(ADMIN.username);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/home\/index$/);
-  await page.goto(`${server.url}/app/detail/${appId}`);
+  await signIn(page, server.url, ADMIN.username, ADMIN.password, `/app/detail/${appId}`);
   return { watched, page, appId };
 }
 

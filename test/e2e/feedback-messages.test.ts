@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser, type WatchedPage } from './harness';
+import { signIn } from './admin-support';
 import { choose, navigateInApp, settled, text, type Locale } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser();
@@ -19,13 +20,9 @@ const PASSWORD = 'Polish-feedback-1';
 async function signedIn(locale: Locale, username: string, password: string, expectedFailures: RegExp[] = []): Promise<WatchedPage> {
   const watched = await openPage(browser, { expectedFailures });
   await watched.context.addInitScript(choose, { locale, theme: 'dark' as const });
-  const { page } = watched;
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(text(locale, 'login:identifier.USERNAME_PASSWORD')).fill(username);
-  await page.getByLabel(text(locale, 'login:password'), { exact: true }).fill(password);
-  await page.getByRole('button', { name: text(locale, 'login:submit') }).click();
-  await page.waitForURL((url) => url.pathname !== '/login');
-  await settled(page);
+  // Through the API: what the console says after signing in is the subject here, not the form.
+  await signIn(watched.page, server.url, username, password);
+  await settled(watched.page);
   return watched;
 }
 

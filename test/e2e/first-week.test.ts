@@ -9,22 +9,19 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { ADMIN, ApiClient, openPage, startServerAndBrowser, submitSignIn, type WatchedPage } from './harness';
+import { ADMIN, ApiClient, openPage, startServerAndBrowser, type WatchedPage } from './harness';
+import { signIn } from './admin-support';
 import { choose, navigateInApp, seriousViolations, settled, text, type Locale, type Theme } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser({ IAM_OUTBOUND_ALLOW_PRIVATE: '1' });
 const admin = new ApiClient(server.url);
 await admin.signIn(ADMIN.username, ADMIN.password);
 
-async function signedIn(locale: Locale, theme: Theme, expectedFailures: RegExp[] = []): Promise<WatchedPage> {
-  const watched = await openPage(browser, { expectedFailures });
+/** A page signed in as the administrator (through the API: no test here is about the form) on `path`. */
+async function signedIn(locale: Locale, theme: Theme, path: string): Promise<WatchedPage> {
+  const watched = await openPage(browser);
   await watched.context.addInitScript(choose, { locale, theme });
-  await submitSignIn(watched.page, server.url, ADMIN.username, ADMIN.password, {
-    username: text(locale, 'login:identifier.USERNAME_PASSWORD'),
-    password: text(locale, 'login:password'),
-    submit: text(locale, 'login:submit'),
-  });
-  await watched.page.waitForURL((url) => url.pathname !== '/login');
+  await signIn(watched.page, server.url, ADMIN.username, ADMIN.password, path);
   await settled(watched.page);
   return watched;
 }
@@ -61,10 +58,8 @@ describe('a first week with the console', { concurrency: 2 }, () => {
       ['en', 'dark'],
       ['zh', 'light'],
     ] as const) {
-      const { page, context, errors } = await signedIn(locale, theme);
+      const { page, context, errors } = await signedIn(locale, theme, '/operate/user');
       try {
-        await navigateInApp(page, `/operate/user`);
-        await settled(page);
         const buttons = [
           page.getByRole('button', { name: text(locale, 'admin:import.import'), exact: true }),
           page.getByRole('link', { name: text(locale, 'admin:import.export'), exact: true }),
@@ -90,9 +85,8 @@ describe('a first week with the console', { concurrency: 2 }, () => {
   });
 
   test('empty lists say how to fill them; a failed delivery shows its error in full', async () => {
-    const { page, context, errors } = await signedIn('en', 'dark');
+    const { page, context, errors } = await signedIn('en', 'dark', '/operate/scim');
     try {
-      await navigateInApp(page, `/operate/scim`);
       await page.getByText(text('en', 'admin:scim.empty'), { exact: true }).waitFor();
       assert.match(text('en', 'admin:scim.empty'), /Create token/);
       await navigateInApp(page, `/operate/webhooks`);
@@ -120,11 +114,10 @@ describe('a first week with the console', { concurrency: 2 }, () => {
   });
 
   test('the CSV import lists refused rows without breaking column names; saving twice shows one toast; the phone top bar fits (zh, light)', async () => {
-    const { page, context, errors } = await signedIn('zh', 'light');
+    const me = await admin.call<{ user: { id: string } }>('GET', '/cas/session');
+    await admin.call('POST', '/messages', { title: '请在本周五之前检查您所管理的全部应用的管理员名单', content: '季度访问审查', userIds: [me.user.id] });
+    const { page, context, errors } = await signedIn('zh', 'light', '/home/index');
     try {
-      const me = await admin.call<{ user: { id: string } }>('GET', '/cas/session');
-      await admin.call('POST', '/messages', { title: '请在本周五之前检查您所管理的全部应用的管理员名单', content: '季度访问审查', userIds: [me.user.id] });
-      await page.reload();
       // On a phone the switch to English is "EN" (still named English): the console's name fits.
       await page.setViewportSize({ width: 390, height: 844 });
       await settled(page);

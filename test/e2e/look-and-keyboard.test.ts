@@ -10,6 +10,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser, type WatchedPage } from './harness';
+import { signIn } from './admin-support';
 import { choose, seedSample, text, type Locale, type SampleIds, type Theme } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser();
@@ -27,15 +28,11 @@ before(async () => {
   await admin.call('PUT', '/config', { system: { appName: 'Acme Identity', appLogo }, version });
 });
 
+/** A page opened at `next`, signed in as the administrator through the API (the sign-in page is the last test's, typed into there). */
 async function signedIn(locale: Locale, theme: Theme, options: { viewport?: { width: number; height: number }; next?: string } = {}): Promise<WatchedPage> {
   const watched = await openPage(browser, { viewport: options.viewport });
   await watched.context.addInitScript(choose, { locale, theme });
-  const { page } = watched;
-  await page.goto(`${server.url}${options.next ?? '/login'}`);
-  await page.getByLabel(text(locale, 'login:identifier.USERNAME_PASSWORD')).fill(ADMIN.username);
-  await page.getByLabel(text(locale, 'login:password'), { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: text(locale, 'login:submit') }).click();
-  await page.waitForURL((url) => url.pathname !== '/login');
+  await signIn(watched.page, server.url, ADMIN.username, ADMIN.password, options.next);
   return watched;
 }
 
@@ -158,8 +155,7 @@ describe('look and keyboard', { concurrency: 2 }, () => {
   test('a skip link is the first Tab stop and moves the focus to the content', async () => {
     const { page, context, errors } = await signedIn('en', 'dark', { next: '/operate/user' });
     try {
-      // A fresh load: nothing has the focus yet (after a route change the heading would).
-      await page.reload();
+      // A fresh load (the sign-in opened this page): nothing has the focus yet (after a route change the heading would).
       await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
       await page.keyboard.press('Tab');
       const skip = page.getByRole('link', { name: 'Skip to content' });

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, type WatchedPage, startServerAndBrowser } from './harness';
+import { signIn } from './admin-support';
 import { tinyPng } from './images';
 
 const PASSWORD = 'Member-e2e-1';
@@ -29,8 +30,9 @@ interface Member {
   otherSession: ApiClient;
 }
 
-/** Each test's own fixture: a new member with one unread message, signed in on a page of their own. */
-async function signedInMember(): Promise<Member> {
+/** Each test's own fixture: a new member with one unread message, signed in on a page of their own
+ *  (through the sign-in form, or through the API where the test is about what comes after). */
+async function signedInMember(through: 'form' | 'api' = 'api'): Promise<Member> {
   members += 1;
   const username = `mia-${members}`;
   const realName = `Mia_${members}`;
@@ -40,10 +42,13 @@ async function signedInMember(): Promise<Member> {
   await otherSession.signIn(username, PASSWORD);
   const watched = await openPage(browser);
   const { page } = watched;
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (through === 'api') await signIn(page, server.url, username, PASSWORD);
+  else {
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
   await page.getByRole('heading', { name: `Welcome back, ${realName}` }).waitFor();
   return { username, realName, watched, page, otherSession };
 }
@@ -51,7 +56,7 @@ async function signedInMember(): Promise<Member> {
 const mainMenu = (page: Page) => page.getByRole('navigation', { name: 'Main menu' });
 
 test('the member signs in and sees only their own entries', async () => {
-  const { watched, page } = await signedInMember();
+  const { watched, page } = await signedInMember('form');
   assert.equal(new URL(page.url()).pathname, '/home/index');
 
   await mainMenu(page).getByRole('button', { name: 'Personal' }).click();

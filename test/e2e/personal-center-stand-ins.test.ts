@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { Page, Route } from 'playwright-core';
 import { ADMIN, openPage, startServerAndBrowser } from './harness';
 import { seriousViolations } from './a11y-support';
+import { signIn } from './admin-support';
 
 const { server, browser } = await startServerAndBrowser();
 
@@ -40,15 +41,10 @@ for (const [device, viewport] of [
   test(`the recovery codes card keeps the size of its stand-in as it loads (${device})`, async () => {
     const { page, context, errors } = await openPage(browser, { viewport });
     try {
-      await page.goto(`${server.url}/login`);
-      await page.getByLabel('Username').fill(ADMIN.username);
-      await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL((url) => url.pathname !== '/login');
-
       const chunk = await holdBack(page, /\/chunks\/RecoveryCodesCard-[\w-]+\.js$/);
       const status = await holdBack(page, /\/api\/user\/recovery-codes$/);
-      await page.goto(`${server.url}/profile/userInfo`);
+      // Signed in through the API (the subject is the card, not the form), straight onto the page.
+      await signIn(page, server.url, ADMIN.username, ADMIN.password, '/profile/userInfo');
       const card = page.getByRole('region', { name: 'Recovery codes' });
       const sessions = page.getByRole('region', { name: 'Active sessions' });
       // Everything else has arrived: the details, the authenticator app's status, the sessions.

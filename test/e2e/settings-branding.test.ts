@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, openPage, startServerAndBrowser } from './harness';
+import { signIn } from './admin-support';
 
 const { server, browser } = await startServerAndBrowser();
 
@@ -13,10 +14,7 @@ const favicon = Buffer.from(
 
 test('the app name, favicon and sign-in slogan apply at once', async () => {
   const { page, errors } = await openPage(browser);
-  await page.goto(`${server.url}/operate/setting`);
-  await page.getByLabel('Username').fill(ADMIN.username);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signIn(page, server.url, ADMIN.username, ADMIN.password, '/operate/setting');
   await page.getByRole('tab', { name: 'Branding' }).click();
   await page.getByLabel('Application name').waitFor();
   assert.equal(await page.title(), 'Login settings – IAM Console');

@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ADMIN, ApiClient, launchBrowser, openPage, startServer, type RunningServer } from './harness';
 import { startHttpReceiver, startSmtp, type HttpReceiver, type SmtpReceiver } from '../server/receivers';
 import { transform } from '../server/harness';
+import { signIn as signInAs } from './admin-support';
 
 const SMTP = { user: 'relay-user', password: 'relay-secret-77' };
 const ROBOT = { token: 'e2e-robot-token', secret: 'SEC-e2e-signing' };
@@ -36,11 +37,9 @@ after(async () => {
   await Promise.all([server?.stop(), smtp?.stop(), http?.stop()]);
 });
 
-async function signIn(page: Page, next: string, user: { username: string; password: string } = ADMIN): Promise<void> {
-  await page.goto(`${server.url}${next}`);
-  await page.getByLabel('Username').fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+/** Opens `next` signed in as `user` through the API (no test here is about the sign-in form). */
+function signIn(page: Page, next: string, user: { username: string; password: string } = ADMIN): Promise<void> {
+  return signInAs(page, server.url, user.username, user.password, next);
 }
 
 test('channels: create, edit with a kept secret, send tests that arrive, the delivery log', async () => {

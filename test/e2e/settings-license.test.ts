@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { ADMIN, launchBrowser, openPage, startServer, type RunningServer } from './harness';
+import { signIn } from './admin-support';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const keys = mkdtempSync(join(tmpdir(), 'iam-license-keys-'));
@@ -33,10 +34,7 @@ after(async () => {
 test('copy the request code, activate the issued license, see its status and the expiry banner', async () => {
   const { page, context, errors } = await openPage(browser, { expectedFailures: [/\/api\/license\/auth$/] });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  await page.goto(`${server.url}/operate/setting`);
-  await page.getByLabel('Username').fill(ADMIN.username);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signIn(page, server.url, ADMIN.username, ADMIN.password, '/operate/setting');
   await page.getByRole('tab', { name: 'License' }).click();
   const status = page.getByRole('region', { name: 'License' });
   await status.getByText('Not activated').first().waitFor();

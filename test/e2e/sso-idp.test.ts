@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { startIdentityProvider, type IdentityProvider } from '../server/identity-provider';
 import { turnOnAuthenticator } from './totp-support';
+import { signIn } from './admin-support';
 import { seriousViolations } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser({ IAM_OUTBOUND_ALLOW: '127.0.0.1' });
@@ -55,11 +56,9 @@ before(async () => {
   await api.call('PUT', '/config', { system: { supportThirdLogin: 'Y' }, version });
 });
 
+/** Bob on the home screen, signed in through the API (the tests that start so are about what follows). */
 async function signInAsBob(page: Page): Promise<void> {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Username').fill(BOB.username);
-  await page.getByLabel('Password', { exact: true }).fill(BOB.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signIn(page, server.url, BOB.username, BOB.password);
   await page.getByRole('heading', { name: 'Welcome back, Bob' }).waitFor();
 }
 

@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
+import { signIn } from './admin-support';
 
 const { server, browser } = await startServerAndBrowser();
 const library = readFileSync(join(dirname(createRequire(import.meta.url).resolve('oidc-client-ts/package.json')), 'dist/browser/oidc-client-ts.min.js'));
@@ -97,12 +98,8 @@ after(() => {
 test('a single-page app on another origin signs in with oidc-client-ts, calls userinfo, refreshes and signs out', async () => {
   // The provider's sign-out page (a plain page of the server) has no icon: Chromium asks for /favicon.ico.
   const { page: tab, errors } = await openPage(browser, { expectedFailures: [/\/favicon\.ico$/] });
-  await tab.goto(`${server.url}/login`);
-  await tab.getByLabel('Username').fill(ADMIN.username);
-  await tab.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await tab.getByRole('button', { name: 'Sign in' }).click();
-  await tab.waitForURL(/\/home\/index$/);
-  await tab.goto(`${server.url}/app/detail/${clientId}`);
+  // Signed in through the API (the subject is the app's sign-in, not the console's form).
+  await signIn(tab, server.url, ADMIN.username, ADMIN.password, `/app/detail/${clientId}`);
   const sso = tab.getByRole('region', { name: 'Single sign-on (OpenID Connect)' });
   assert.equal(await withSecret(secret), 'invalid_grant', 'the secret works while confidential');
   await sso.getByLabel('Client type').selectOption({ label: 'Public (single-page or native app)' });

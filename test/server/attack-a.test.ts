@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ok, startServer, transform, type Answer, type Client, type TestServer } from './harness';
-import { GROUP_SCHEMA, PATCH_SCHEMA, createTenant, provisionedTenant, USER_SCHEMA, type Scim } from './scim-support';
+import { GROUP_SCHEMA, PATCH_SCHEMA, assertScimError, createTenant, provisionedTenant, USER_SCHEMA, type Scim } from './scim-support';
 import { SoftwareAuthenticator } from './software-authenticator';
 import { openLdapSettings, READER, startDirectory } from './ldap-support';
 import { SUFFIX } from './slapd';
@@ -621,6 +621,32 @@ describe(`a burst of ${BURST} creates of one unique name`, () => {
     );
   });
 
+  test('PUT /api/apps/{id}/saml-provider of two apps with one entity ID at once: one is saved, the other refused 400 (the entity ID is taken), never 500', async () => {
+    const apps = [await newApp('Burst_Entity'), await newApp('Burst_Entity')];
+    const entityId = `https://sp.example.test/same-${serial}`;
+    const answers = await Promise.all(
+      apps.map((app, at) =>
+        (at ? second : admin).put(`/api/apps/${app.id}/saml-provider`, {
+          entityId,
+          acsUrls: [{ url: `http://127.0.0.1:9/same-${at}/acs`, binding: 'HTTP-POST', index: 0 }],
+        }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((answer) => answer.status).sort(),
+      [200, 400],
+      `answers ${statuses(answers)}: ${JSON.stringify(answers.map((answer) => answer.body))}`,
+    );
+    assert.deepEqual(answers.find((answer) => answer.status === 400)!.body.data, {
+      fields: [{ field: 'entityId', rule: 'rule.samlEntityIdTaken' }],
+    });
+    const rows = await server.app.ctx.db.selectFrom('samlServiceProviders').select('appId').where('entityId', '=', entityId).execute();
+    assert.deepEqual(
+      rows.map((row) => row.appId),
+      [apps[answers.findIndex((answer) => answer.status === 200)]!.id],
+    );
+  });
+
   test('POST /api/apps/{appId}/privileges with one key: never 500', async () => {
     const app = await newApp('Burst_Key');
     const answers = await burst((client) => client.post(`/api/apps/${app.id}/privileges`, { name: 'Burst_Key', key: `burst.key${serial}` }));
@@ -693,11 +719,98 @@ describe('SCIM user PATCHes as Entra ID and Okta send them', () => {
     );
   });
 
+  test(`four PATCHes at once to one user, each changing another attribute (a client's workers): each answered 200 is kept, none refused for a version it never sent`, async () => {
+    const id = await newScimUser('parallel_patch');
+    const operations = [
+      { op: 'replace', path: 'active', value: false },
+      { op: 'replace', path: 'phoneNumbers[type eq "mobile"].value', value: '13900001111' },
+      { op: 'replace', path: 'emails[type eq "work"].value', value: `parallel-${serial}@example.com` },
+      { op: 'replace', path: 'externalId', value: `ext-${serial}` },
+    ];
+    const answers = await Promise.all(operations.map((operation) => scim('PATCH', `/Users/${id}`, { schemas: [PATCH_SCHEMA], Operations: [operation] })));
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      operations.map(() => 200),
+      `answers ${statuses(answers)}: ${JSON.stringify(answers.find((answer) => answer.status !== 200)?.body)}`,
+    );
+    const stored = await scim<{ active?: boolean; phoneNumbers?: { value: string }[]; emails?: { value: string }[]; externalId?: string }>(
+      'GET',
+      `/Users/${id}`,
+    );
+    assert.deepEqual(
+      [stored.body.active, stored.body.phoneNumbers?.[0]?.value, stored.body.emails?.[0]?.value, stored.body.externalId],
+      [false, '13900001111', `parallel-${serial}@example.com`, `ext-${serial}`],
+    );
+  });
+
   test('a page asked for with a huge count or startIndex: an answer (capped), never a 5xx', async () => {
     for (const query of ['count=2147483648', 'count=99999999999999999999', 'startIndex=9007199254740993', 'startIndex=-5&count=-1', 'count=1e3', 'count=%00']) {
       const listed = await scim<{ Resources?: unknown[]; itemsPerPage?: number }>('GET', `/Users?${query}`);
       assert.ok(listed.status < 500, `${query}: ${listed.status} ${JSON.stringify(listed.body)}`);
     }
+  });
+});
+
+describe('SCIM group PATCHes as Okta pushes them (one PATCH per membership change, several at once)', () => {
+  const newMember = async () => {
+    const user = await scim<{ id: string }>('POST', '/Users', { schemas: [USER_SCHEMA], userName: `okta_member_${++serial}`, displayName: 'Okta_Member' });
+    assert.equal(user.status, 201, JSON.stringify(user.body));
+    return user.body.id;
+  };
+  const newGroup = async (members: string[] = []) => {
+    const group = await scim<{ id: string }>('POST', '/Groups', {
+      schemas: [GROUP_SCHEMA],
+      displayName: `Okta_Push_Group_${++serial}`,
+      members: members.map((value) => ({ value })),
+    });
+    assert.equal(group.status, 201, JSON.stringify(group.body));
+    return group.body.id;
+  };
+  const membersOf = async (groupId: string) =>
+    ((await scim<{ members?: { value: string }[] }>('GET', `/Groups/${groupId}`)).body.members ?? []).map((member) => member.value).sort();
+  const patchGroup = (groupId: string, operation: Record<string, unknown>) =>
+    scim('PATCH', `/Groups/${groupId}`, { schemas: [PATCH_SCHEMA], Operations: [operation] });
+
+  test('PATCHes of one group at once, each adding or removing another member: each answered 204 is kept', async () => {
+    const [staying, leaving] = [await newMember(), await newMember()];
+    const joining = await Promise.all(Array.from({ length: BURST }, newMember));
+    const groupId = await newGroup([staying, leaving]);
+    const operations = [
+      { op: 'remove', path: `members[value eq "${leaving}"]` },
+      ...joining.map((id) => ({ op: 'add', path: 'members', value: [{ value: id }] })),
+    ];
+    // Sent as a client's workers send them, each a moment after the one before (a round trip of a
+    // read): one arrives while another is being written.
+    const sent: Promise<{ status: number; body: unknown }>[] = [];
+    for (const operation of operations) {
+      sent.push(patchGroup(groupId, operation));
+      await scim('GET', `/Groups/${groupId}`);
+    }
+    const answers = await Promise.all(sent);
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      operations.map(() => 204),
+      `answers ${statuses(answers)}: ${JSON.stringify(answers.find((answer) => answer.status !== 204)?.body)}`,
+    );
+    assert.deepEqual(await membersOf(groupId), [staying, ...joining].sort());
+  });
+
+  test("two groups' PATCHes adding one person at once: one is kept, the other is refused 409 uniqueness (a person is in one group), never both answered 204", async () => {
+    const person = await newMember();
+    const groupIds = [await newGroup(), await newGroup()];
+    const answers = await Promise.all(groupIds.map((groupId) => patchGroup(groupId, { op: 'add', path: 'members', value: [{ value: person }] })));
+    assert.deepEqual(
+      answers.map((answer) => answer.status).sort(),
+      [204, 409],
+      `answers ${statuses(answers)}: ${JSON.stringify(answers.map((answer) => answer.body))}`,
+    );
+    const refused = answers.find((answer) => answer.status === 409)!;
+    assertScimError(refused, 409, 'uniqueness');
+    const kept = groupIds[answers.findIndex((answer) => answer.status === 204)];
+    assert.deepEqual(
+      await Promise.all(groupIds.map(membersOf)),
+      groupIds.map((groupId) => (groupId === kept ? [person] : [])),
+    );
   });
 });
 

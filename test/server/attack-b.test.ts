@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
 import { startServer, signedInPerson, transform, type Client, type TestServer } from './harness';
 import { RelyingParty } from './oidc-rp';
+import { setLogin } from './sign-in-support';
+import { captchaReader, plainCaptcha } from './captcha-reader';
+import { captchaCharacters } from '../../server/auth/captcha';
 import { oidcDb } from '../../server/oidc/tables';
 
 let server: TestServer;
@@ -66,6 +69,30 @@ test('holds: a trusted app: the victim merely opening the attacker’s consent l
   const details = await victim.browser.get<{ trusted: boolean }>(`/api/sso/interactions/${started.uid}`);
   if (details.status === 200 && details.body.data.trusted) await victim.browser.post(`/api/sso/interactions/${started.uid}`, { allow: true });
   assert.notEqual(await attackerResumes(trusted, started), victim.user.id, 'the attacker’s browser was handed a code for the victim’s account');
+});
+
+test('the sign-in captcha is not read by a program: glyph templates of its public font, correlated slot by slot with the PNG’s pixels, do not pass it', async () => {
+  await setLogin(admin, { captchaEnabled: true, captchaKind: 'NUMBER_LETTER', captchaLength: 6 });
+  try {
+    const read = captchaReader(captchaCharacters.NUMBER_LETTER);
+    // The reader is good enough to matter: the same text, undistorted, it reads.
+    for (const text of ['a7Kp3x', 'Hb4nZw']) assert.equal(read(plainCaptcha(text), 6), text);
+    const username = `captcha-${++serial}`;
+    const created = await admin.post('/api/user', { username, realName: `captcha_${serial}`, password: transform('Secret123') });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    let passed = 0;
+    for (let round = 0; round < 5; round += 1) {
+      const bot = server.client();
+      const image = await bot.raw('GET', '/api/captcha/image/display');
+      assert.equal(image.status, 200);
+      assert.equal(image.headers.get('content-type'), 'image/png');
+      const answer = await bot.login(username, 'Secret123', { captcha: read(Buffer.from(await image.arrayBuffer()), 6) });
+      if (answer.body.data?.loginSuccess === true) passed += 1;
+    }
+    assert.ok(passed <= 1, `a program passed ${passed} of 5 captchas`);
+  } finally {
+    await setLogin(admin, { captchaEnabled: false });
+  }
 });
 
 describe('prompt=none from a browser signed in to the console (silent sign-in, as oidc-client-ts signinSilent asks)', () => {

@@ -217,9 +217,11 @@ describe('captcha', () => {
 
     const image = await client.raw('GET', '/api/captcha/image/display?r=1');
     assert.equal(image.status, 200);
-    assert.equal(image.headers.get('content-type'), 'image/svg+xml');
+    assert.equal(image.headers.get('content-type'), 'image/png');
+    assert.equal(image.headers.get('cache-control'), 'no-store', 'every load is a new captcha: never from a cache');
     assert.match(image.headers.get('content-security-policy') ?? '', /sandbox/);
-    assert.match(await image.text(), /^<svg/);
+    // A raster image (pixels, not outlines a program reads: attack-b.test.ts).
+    assert.deepEqual([...new Uint8Array(await image.arrayBuffer()).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const answer = await solveCaptcha();
 
     const stranger = server.client();

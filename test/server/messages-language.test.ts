@@ -68,3 +68,16 @@ test('a missing API route answers 404 in the requested language', async () => {
   assert.equal(answer.status, 404);
   assert.equal(answer.body.message, '未找到');
 });
+
+test('a body of a media type the call does not take answers 415 in the requested language (a form upload only where a file is taken)', async () => {
+  const form = '--B\r\nContent-Disposition: form-data; name="username"\r\n\r\nadmin\r\n--B--\r\n';
+  for (const type of ['application/xml', 'multipart/form-data; boundary=B']) {
+    const answer = await fetch(`${server.base}/api/authc/login`, {
+      method: 'POST',
+      headers: { 'content-type': type, origin: server.base, 'accept-language': 'zh-CN' },
+      body: type.startsWith('multipart') ? form : '<login/>',
+    });
+    assert.equal(answer.status, 415, type);
+    assert.equal(((await answer.json()) as { message: string }).message, '不支持此内容类型', type);
+  }
+});

@@ -118,29 +118,48 @@ export class RelyingParty {
       }));
     }
     assert.equal(url.origin + url.pathname, this.callback, `landed on ${url.href}`);
-    return this.exchange(url, request.verifier, request.state, tokenParameters, dpop);
+    return this.exchange(url, request.verifier, request.state, tokenParameters, dpop, extra.nonce);
   }
 
-  /** The code exchange; with `dpop`, the tokens are bound to its key (RFC 9449). */
-  async exchange(callbackUrl: URL, verifier: string, state: string, tokenParameters: Record<string, string> = {}, dpop?: oauth.DPoPHandle): Promise<Tokens> {
+  /** The code exchange; with `dpop`, the tokens are bound to its key (RFC 9449); `nonce`: the one the
+   *  authorization request sent, which the ID token must carry. */
+  async exchange(
+    callbackUrl: URL,
+    verifier: string,
+    state: string,
+    tokenParameters: Record<string, string> = {},
+    dpop?: oauth.DPoPHandle,
+    nonce?: string,
+  ): Promise<Tokens> {
     const params = oauth.validateAuthResponse(this.as, this.client, callbackUrl, state);
     const response = await oauth.authorizationCodeGrantRequest(this.as, this.client, this.auth, params, this.callback, verifier, {
       ...insecure,
       additionalParameters: tokenParameters,
       ...(dpop ? { DPoP: dpop } : {}),
     });
-    return oauth.processAuthorizationCodeResponse(this.as, this.client, response);
+    return oauth.processAuthorizationCodeResponse(this.as, this.client, response, nonce === undefined ? undefined : { expectedNonce: nonce });
   }
 
   /** The refresh grant: the new tokens, or the provider's error code. */
   async refresh(refreshToken: string): Promise<Tokens | { error: string }> {
-    const response = await oauth.refreshTokenGrantRequest(this.as, this.client, this.auth, refreshToken, insecure);
+    const response = await this.refreshResponse(refreshToken);
     try {
       return await oauth.processRefreshTokenResponse(this.as, this.client, response);
     } catch (error) {
       if (error instanceof oauth.ResponseBodyError) return { error: error.error };
       throw error;
     }
+  }
+
+  /** The refresh grant's HTTP answer; with `secretInBody`, the client authenticates with
+   *  client_secret_post (answered by oidc-provider itself) instead of the Authorization header
+   *  (answered by the server, server/oidc/refresh-grant.ts). */
+  refreshResponse(
+    refreshToken: string,
+    { secretInBody = false, parameters = {} }: { secretInBody?: boolean; parameters?: Record<string, string> } = {},
+  ): Promise<Response> {
+    const auth = secretInBody && this.secret !== undefined ? oauth.ClientSecretPost(this.secret) : this.auth;
+    return oauth.refreshTokenGrantRequest(this.as, this.client, auth, refreshToken, { ...insecure, additionalParameters: parameters });
   }
 
   /** The client_credentials grant (the app's machine, no person): the token, or the provider's error code. */

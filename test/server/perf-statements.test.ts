@@ -105,6 +105,31 @@ test("a request that needs no database runs no statement: an anonymous GET /api/
   );
 });
 
+test('the session statement, read at once on SQLite while the connection is free, waits for a change in progress: it never sees what the change wrote and then rolled back', async () => {
+  const { ctx } = server.app;
+  const secret = admin.cookies.get('iam_session')!;
+  const { id } = (await sessionOf(admin)).user;
+  let wrote!: () => void;
+  const written = new Promise<void>((resolve) => (wrote = resolve));
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const change = ctx.audit
+    .change(async () => {
+      await ctx.db.updateTable('users').set({ availabilityStatus: 0 }).where('id', '=', id).execute();
+      wrote();
+      await held;
+      throw new Error('rolled back');
+    })
+    .catch((error: Error) => error.message);
+  await written;
+  // Asked while the change holds the connection with the person disabled, answered once it rolled back.
+  const during = ctx.sessions.resolve(secret, 'cookie');
+  release();
+  assert.equal(await change, 'rolled back');
+  assert.equal((await during)?.user.id, id, 'the session stands: its person was never disabled');
+  assert.equal((await admin.get('/api/cas/session')).status, 200);
+});
+
 test('the one statement yields the whole actor: tenant administrator of a subtree, administrator of two apps', async () => {
   const tree = await admin.get<{ id: string; parentId: string | null }[]>('/api/tenants/tree');
   const rootId = tree.body.data.find((row) => row.parentId === null)!.id;
@@ -152,6 +177,8 @@ test('the one statement yields the whole actor: tenant administrator of a subtre
 
 /** What each statement of the provider's storage is, by its text. */
 function ssoStatement(text: string): string {
+  if (/from "apps" inner join "oidc_clients" .* left join \(select .* from "oidc_payloads" as "t" left join "oidc_payloads" as "g"/.test(text))
+    return 'client with token';
   if (/from "apps" inner join "oidc_clients"/.test(text)) return 'client';
   if (/from "oidc_payloads" as "t" left join "oidc_payloads" as "g"/.test(text)) return 'token with grant and session';
   if (/^select .* from "oidc_payloads" where "model" = \S+ and "id" = /.test(text)) return 'token alone';
@@ -161,7 +188,7 @@ function ssoStatement(text: string): string {
   return text;
 }
 
-test('single sign-on: an introspection is 2 statements (the grant, session and person come with the token), a refresh 4 (its two new tokens in one write); prepared on PostgreSQL; the uid index holds no token', async () => {
+test('single sign-on: an introspection is 2 statements (the grant, session and person come with the token), a refresh 3 (the client read with the token, its two new tokens in one write); prepared on PostgreSQL; the uid index holds no token', async () => {
   const app = await RelyingParty.register(server, admin, 'Stmt_Sso');
   const bound = await app.signIn(admin);
   const offline = await app.signIn(admin, 'openid offline_access', { prompt: 'consent' });
@@ -182,7 +209,12 @@ test('single sign-on: an introspection is 2 statements (the grant, session and p
     rotated = await app.refresh(offline.refresh_token!);
   });
   assert.ok(rotated && 'refresh_token' in rotated && rotated.refresh_token !== offline.refresh_token, JSON.stringify(rotated));
-  assert.deepEqual(refresh.map((statement) => ssoStatement(statement.text)).sort(), ['client', 'consume', 'token with grant and session', 'write']);
+  // The server's own refresh grant (server/oidc/refresh-grant.ts): the client with the token, its
+  // grant, session and person; the consume; the write.
+  assert.deepEqual(
+    refresh.map((statement) => ssoStatement(statement.text)),
+    ['client with token', 'consume', 'write'],
+  );
   // The new refresh token and the access token, written together after the consume.
   const write = refresh.find((statement) => ssoStatement(statement.text) === 'write')!;
   assert.equal(write.text.match(/\), \(/g)?.length, 1, `two rows in one write: ${write.text}`);
@@ -208,8 +240,10 @@ test('single sign-on: an introspection is 2 statements (the grant, session and p
   assert.match(definition.rows[0]?.sql ?? '', /where \(?"?uid"? is not null\)?$/i);
   // SQLite's plans do not depend on the table's size (PostgreSQL's would: a table of a few rows is read whole).
   if (!postgres) {
-    const joined = refresh.find((statement) => ssoStatement(statement.text) === 'token with grant and session')!;
-    assert.match(await planOf(joined), /SEARCH s USING INDEX oidc_payloads_uid \(uid=\?\)/);
+    for (const kind of ['token with grant and session', 'client with token']) {
+      const joined = [...introspection, ...refresh].find((statement) => ssoStatement(statement.text) === kind)!;
+      assert.match(await planOf(joined), /SEARCH s USING INDEX oidc_payloads_uid \(uid=\?\)/, kind);
+    }
     const byUid = { text: 'select "payload" from "oidc_payloads" where "model" = ? and "uid" = ? limit 1', parameters: ['Session', 'x'] };
     assert.match(await planOf(byUid), /USING INDEX oidc_payloads_uid \(uid=\?\)/);
   }

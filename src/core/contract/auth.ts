@@ -77,5 +77,5 @@ export const getCaptchaImage = {
   method: 'GET',
   path: '/captcha/image/display',
   query: captchaQuery,
-  answers: 'image/svg+xml',
+  answers: 'image/png',
 } as const satisfies LinkDeclaration;

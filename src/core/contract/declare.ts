@@ -34,7 +34,7 @@ export interface CallDeclaration {
 }
 
 /** What a link answers: a redirect (302, its Location on this site), or a body of this media type. */
-export type LinkAnswer = 'redirect' | 'text/csv' | 'image/svg+xml' | 'image/*' | 'text/html' | 'application/samlmetadata+xml';
+export type LinkAnswer = 'redirect' | 'text/csv' | 'image/png' | 'image/*' | 'text/html' | 'application/samlmetadata+xml';
 
 /** A GET whose address the browser goes to or loads (a link, an image's `src`, a redirect, a
  *  download) or another party fetches (metadata): not the JSON envelope, so no `response`. */

@@ -2,6 +2,7 @@
 // element's shadow root (the console's dialogs and menus render there too), typing the way React
 // sees it, and calls to the real API behind the test server's /api/ (same origin).
 import { waitUntil } from '@open-wc/testing';
+import '../failure-report.js';
 
 const normalise = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim();
 
