@@ -27,6 +27,17 @@ import {
  *  records, in one transaction (app-sign-in-record.ts). */
 export type CodeWriter = (code: PayloadWrite, write: () => Promise<void>) => Promise<void>;
 
+/** The person and app of a grant that ended. */
+interface EndedGrant {
+  accountId: string;
+  clientId: string;
+}
+
+/** Ends a grant (`remove`: deletes it with everything issued under it, answering the grant when its
+ *  row was still there) together with the audit record of its end, in one transaction; `reason`
+ *  when the caller knows it (grant-end-record.ts). */
+export type GrantEnder = (remove: () => Promise<EndedGrant | undefined>, reason?: 'refresh_token_reused' | 'code_reused') => Promise<void>;
+
 /**
  * The provider's storage: its adapter, and the middleware that writes a request's held token
  * writes before its answer. An access or refresh token issued inside a provider request is not
@@ -36,7 +47,7 @@ export type CodeWriter = (code: PayloadWrite, write: () => Promise<void>) => Pro
  * answered is only ever a token already stored. The consume that detects a reused refresh token
  * or code is never held: it runs when the provider asks, as before.
  */
-export function payloadStorage(db: Kysely<OidcDatabase>, engine: Engine, writeCode: CodeWriter) {
+export function payloadStorage(db: Kysely<OidcDatabase>, engine: Engine, writeCode: CodeWriter, endGrant: GrantEnder) {
   const statements = payloadStatements(db, engine);
   const write = async (rows: PayloadWrite[]) => {
     for (let first = 0; first < rows.length; first += MAX_ROWS_PER_WRITE) {
@@ -46,7 +57,8 @@ export function payloadStorage(db: Kysely<OidcDatabase>, engine: Engine, writeCo
   };
   const writeHeld = () => write(takeHeldWrites());
   return {
-    adapter: (model: string): Adapter => (model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, statements, model, write, writeHeld, writeCode)),
+    adapter: (model: string): Adapter =>
+      model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, statements, model, write, writeHeld, writeCode, endGrant),
     /** Writes what this request holds now (a grant answered without the provider's pipeline: refresh-grant.ts). */
     writeHeld,
     /** Provider middleware (the innermost of ours): the held writes go before the answer; when
@@ -164,6 +176,7 @@ class PayloadAdapter implements Adapter {
     /** Writes what this request holds (see payloadStorage): before any other read or write of it. */
     private readonly writeHeld: () => Promise<void>,
     private readonly writeCode: CodeWriter,
+    private readonly endGrant: GrantEnder,
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
@@ -234,11 +247,14 @@ class PayloadAdapter implements Adapter {
     const marked = await this.db.executeQuery(this.statements.consume({ model: this.model, id, at: now() }));
     if (marked.numAffectedRows === 1n) return;
     const row = await this.db.selectFrom('oidcPayloads').select('grantId').where('model', '=', this.model).where('id', '=', id).executeTakeFirst();
-    if (row?.grantId) await this.revokeByGrantId(row.grantId);
+    if (row?.grantId) await this.revokeGrant(row.grantId, this.model === 'RefreshToken' ? 'refresh_token_reused' : 'code_reused');
     throw new (await oidcLibrary()).errors.InvalidGrant('already used');
   }
 
+  /** A grant's destroy ends it as revokeByGrantId does (the provider destroys a grant only while
+   *  revoking it, with its tokens). */
   async destroy(id: string): Promise<void> {
+    if (this.model === 'Grant') return this.revokeGrant(id);
     await this.writeHeld();
     forgetReadAhead();
     await this.db.deleteFrom('oidcPayloads').where('model', '=', this.model).where('id', '=', id).execute();
@@ -246,13 +262,25 @@ class PayloadAdapter implements Adapter {
 
   /** The grant itself goes too (its own row carries no grant id): a token written by a request
    *  that was still running (the winner of a burst that a reuse just revoked) then leads nowhere. */
-  async revokeByGrantId(grantId: string): Promise<void> {
+  revokeByGrantId(grantId: string): Promise<void> {
+    return this.revokeGrant(grantId);
+  }
+
+  /** Deletes the grant and everything issued under it, with the audit record of its end written by
+   *  whichever call deletes the grant's own row (the provider revokes through every token model at
+   *  once, and destroys the grant besides). */
+  private async revokeGrant(grantId: string, reason?: Parameters<GrantEnder>[1]): Promise<void> {
     await this.writeHeld();
     forgetReadAhead();
-    await this.db
-      .deleteFrom('oidcPayloads')
-      .where((eb) => eb.or([eb('grantId', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])]))
-      .execute();
+    await this.endGrant(async () => {
+      const removed = await this.db
+        .deleteFrom('oidcPayloads')
+        .where((eb) => eb.or([eb('grantId', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])]))
+        .returning(['model', 'payload'])
+        .execute();
+      const grant = removed.find((row) => row.model === 'Grant');
+      return grant ? (JSON.parse(grant.payload) as EndedGrant) : undefined;
+    }, reason);
   }
 }
 

@@ -11,6 +11,7 @@ import { oidcLibrary } from './library';
 import type { Ctx } from '../context';
 import { payloadStorage } from './adapter';
 import { recordingAppSignIns } from './app-sign-in-record';
+import { recordingGrantEnds } from './grant-end-record';
 import { answerUnavailableDatabaseAs503 } from './unavailable';
 import { providerKeys } from './keys';
 import { oidcDb } from './tables';
@@ -23,7 +24,7 @@ import { isTrusted } from './clients';
 import { clientBasedCORS, openEndpointsCORS } from './cors';
 import { noIntrospectionForPublicClients, refreshTokenTTL } from './public-clients';
 import { consoleSignIn, finishInteraction, freshEnough } from './interactions';
-import { consolePerson, existingGrant, signInFromConsole } from './console-login';
+import { consolePerson, existingGrant, signedOutOfConsole, signInFromConsole } from './console-login';
 import { sendProviderLogoutsThroughOutbox } from './backchannel';
 import { DPOP_ALGORITHMS } from './dpop';
 import { spendCodeOnFailedExchange } from './spent-codes';
@@ -70,20 +71,21 @@ function accountFinder(ctx: Ctx) {
 }
 
 /** The default policy, plus: a provider session whose person can no longer sign in (disabled or
- *  deleted) asks for a sign-in again (login_required with prompt=none), instead of carrying on
- *  without an account. */
-function policy({ interactionPolicy }: Awaited<ReturnType<typeof oidcLibrary>>) {
+ *  deleted), or who is no longer signed in to the console in this browser (console-login.ts), asks
+ *  for a sign-in again (login_required with prompt=none), instead of carrying on without an account
+ *  or with a console session that ended. */
+function policy({ interactionPolicy }: Awaited<ReturnType<typeof oidcLibrary>>, ctx: Ctx) {
   const checks = interactionPolicy.base();
-  checks
-    .get('login')!
-    .checks.add(
-      new interactionPolicy.Check(
-        'account_unavailable',
-        'the signed-in person can no longer sign in',
-        'login_required',
-        (koa) => Boolean(koa.oidc.session?.accountId) && !koa.oidc.account,
-      ),
-    );
+  const login = checks.get('login')!;
+  login.checks.add(
+    new interactionPolicy.Check(
+      'account_unavailable',
+      'the signed-in person can no longer sign in',
+      'login_required',
+      (koa) => Boolean(koa.oidc.session?.accountId) && !koa.oidc.account,
+    ),
+  );
+  login.checks.add(signedOutOfConsole(ctx, interactionPolicy.Check));
   return checks;
 }
 
@@ -97,6 +99,7 @@ async function configuration(
 ): Promise<Configuration> {
   const db = oidcDb(ctx.db);
   const { jwks, cookieKeys } = await providerKeys(db, ctx.now());
+  const interactionPolicy = policy(library, ctx);
   return {
     adapter: storage.adapter,
     jwks,
@@ -148,14 +151,15 @@ async function configuration(
       // The logout tokens go through the outbox, with retries (backchannel.ts).
       backchannelLogout: { enabled: true },
     },
-    // The grant of this provider session or the person's standing one (console-login.ts).
-    loadExistingGrant: existingGrant(ctx),
+    // The grant of this provider session or the person's standing one (console-login.ts), decided
+    // after the login prompt's checks.
+    loadExistingGrant: existingGrant(ctx, interactionPolicy.get('login')!),
     // A trusted app's request, from a browser signed in to the console, is allowed at once: the
     // browser goes straight back to the provider instead of the consent page. Unless the app asks
     // prompt=consent (as a refresh token needs): the person then allows it on the page (OpenID
     // Connect Core 3.1.2.1).
     interactions: {
-      policy: policy(library),
+      policy: interactionPolicy,
       url: async (koa, interaction) => {
         const live = await consolePerson(ctx, koa);
         const page = `${CONSENT_PAGE}?uid=${encodeURIComponent(interaction.uid)}`;
@@ -238,6 +242,7 @@ export class OidcProvider {
       db,
       this.ctx.engine,
       recordingAppSignIns(this.ctx, () => library.default.ctx),
+      recordingGrantEnds(this.ctx, () => library.default.ctx),
     );
     const findAccount = accountFinder(this.ctx);
     const provider = new library.default(this.ctx.site.issuer(), await configuration(this.ctx, library, storage, findAccount));

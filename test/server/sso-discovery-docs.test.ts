@@ -88,6 +88,20 @@ test('revoking one access token at the revocation endpoint ends its whole grant,
   });
   await oauth.processRevocationResponse(revoked);
   assert.deepEqual(await app.refresh(tokens.refresh_token), { error: 'invalid_grant' });
+  // Audited once, about the app, naming the person (the app revoked it: no actor).
+  const records = await server.app.ctx.db
+    .selectFrom('auditLog')
+    .select(['actorId', 'detail'])
+    .where('action', '=', 'app.grant_revoke')
+    .where('targetId', '=', app.appId)
+    .execute();
+  assert.deepEqual(
+    records.map((row) => {
+      const detail = JSON.parse(row.detail) as { reason: string; person: { username: string } };
+      return { actor: row.actorId, reason: detail.reason, person: detail.person.username };
+    }),
+    [{ actor: null, reason: 'revoked_by_app', person: 'revoke-person' }],
+  );
 });
 
 test('callback URLs as docs/sso.md says: several separated by commas become redirect URIs; spaces and line breaks are refused', async () => {

@@ -1,11 +1,11 @@
 // What ends an app's access: a person who no longer qualifies never gets a 500 from the provider
 // (the sign-in page, or login_required); a password reset or change, disabling or deleting the
 // person, and console sign-out revoke every grant of that person (refresh and access tokens);
-// refresh tokens rotate on every use, a reused one revokes its grant, and only offline_access
-// asks for one.
+// refresh tokens rotate on every use, a reused one (or code) revokes its grant, recorded once in the
+// audit log, and only offline_access asks for one.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, startServer, transform, type Client, type TestServer, signedInPerson } from './harness';
+import { ADMIN, lastAuditId, startServer, transform, type Client, type TestServer, signedInPerson } from './harness';
 import { RelyingParty, type Tokens } from './oidc-rp';
 import type { User } from '../../src/core/types';
 
@@ -42,6 +42,22 @@ async function setStatus(user: User, availabilityStatus: number) {
 async function assertRevoked(app: RelyingParty, tokens: Tokens, why: string) {
   assert.deepEqual(await app.refresh(tokens.refresh_token!), { error: 'invalid_grant' }, `refresh after ${why}`);
   assert.equal((await app.userinfo(tokens.access_token)).status, 401, `access token after ${why}`);
+}
+
+/** The grant ends the provider recorded since the audit id `from` (app.grant_revoke): the app, the
+ *  person and the reason of each, and whether a person was named as the actor. */
+async function grantEndsSince(from: number) {
+  const rows = await server.app.ctx.db
+    .selectFrom('auditLog')
+    .select(['actorId', 'targetId', 'detail'])
+    .where('id', '>', from)
+    .where('action', '=', 'app.grant_revoke')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => {
+    const detail = JSON.parse(row.detail) as { reason: string; person: { id: string } };
+    return { actor: row.actorId, app: row.targetId, person: detail.person.id, reason: detail.reason };
+  });
 }
 
 async function assertAlive(app: RelyingParty, tokens: Tokens, why: string) {
@@ -137,8 +153,9 @@ describe('events that revoke every grant of the person', () => {
 
 describe('refresh tokens', () => {
   test('rotate on every use; a reused one revokes the grant (every token of it)', async () => {
-    const { browser } = await person();
+    const { browser, user } = await person();
     const first = await wiki.signIn(browser, 'openid offline_access', offline);
+    const from = await lastAuditId(server);
     const second = await wiki.refresh(first.refresh_token!);
     assert.ok('refresh_token' in second && second.refresh_token && second.refresh_token !== first.refresh_token, 'a new refresh token on the first use');
     const third = (await wiki.refresh(second.refresh_token)) as Tokens;
@@ -147,16 +164,24 @@ describe('refresh tokens', () => {
     // The rotated-out token comes back (stolen): the whole grant dies, the current token too.
     assert.deepEqual(await wiki.refresh(first.refresh_token!), { error: 'invalid_grant' });
     await assertRevoked(wiki, third, 'reuse of a rotated refresh token');
+    // Recorded once (the rotations are not), with no actor: the provider ended it, not the person.
+    assert.deepEqual(await grantEndsSince(from), [{ actor: null, app: wiki.appId, person: user.id, reason: 'refresh_token_reused' }]);
   });
 
   test('a parallel burst with one refresh token: at most one succeeds, and the reuse revokes the grant', async () => {
-    const { browser } = await person();
+    const { browser, user } = await person();
     const tokens = await wiki.signIn(browser, 'openid offline_access', offline);
+    const from = await lastAuditId(server);
     const answers = await Promise.all(Array.from({ length: 8 }, () => wiki.refresh(tokens.refresh_token!)));
     const won = answers.filter((answer): answer is Tokens => 'access_token' in answer);
     assert.ok(won.length <= 1, `${won.length} refreshes succeeded with one token`);
     for (const answer of answers) if ('error' in answer) assert.equal(answer.error, 'invalid_grant');
     for (const tokens of won) await assertRevoked(wiki, tokens, 'a parallel reuse');
+    assert.deepEqual(
+      await grantEndsSince(from),
+      [{ actor: null, app: wiki.appId, person: user.id, reason: 'refresh_token_reused' }],
+      'one record of the grant ended',
+    );
   });
 
   test("a rotated-out token replayed while the current one rotates: the rotation's new tokens die with the grant", async () => {
@@ -175,15 +200,17 @@ describe('refresh tokens', () => {
   });
 
   test('a parallel burst with one authorization code: at most one exchange succeeds, and the reuse revokes the grant', async () => {
-    const { browser } = await person();
+    const { browser, user } = await person();
     const request = await wiki.authorization('openid offline_access', offline);
     const { url } = await wiki.follow(browser, request.url);
     const allowed = await browser.post<{ redirectURL: string }>(`/api/sso/interactions/${url.searchParams.get('uid')}`, { allow: true });
     const landed = await wiki.follow(browser, allowed.body.data.redirectURL);
+    const from = await lastAuditId(server);
     const answers = await Promise.allSettled(Array.from({ length: 8 }, () => wiki.exchange(landed.url, request.verifier, request.state)));
     const won = answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []));
     assert.ok(won.length <= 1, `${won.length} exchanges succeeded with one code`);
     for (const tokens of won) await assertRevoked(wiki, tokens, 'a parallel reuse of the code');
+    assert.deepEqual(await grantEndsSince(from), [{ actor: null, app: wiki.appId, person: user.id, reason: 'code_reused' }], 'one record of the grant ended');
   });
 
   test('only offline_access asks for a refresh token', async () => {

@@ -59,6 +59,7 @@ export const auditActions = [
   'app.sign_out',
   'app.consent',
   'app.consent_withdraw',
+  'app.grant_revoke',
   'email.verify',
   'message.delete',
   'scim.link',
