@@ -6,10 +6,9 @@
 // standing grant, from any browser), `consent_required` for any other app, and `login_required`
 // without a console session, also where the browser still has a provider session (an app used
 // earlier) whose console session ended or went idle (signedOutOfConsole). The provider's own checks
-// stay as they were: a sign-in older
-// than max_age or an id_token_hint of someone else (login_required, or the sign-in page),
-// prompt=login (the page), a person who can no longer sign in (provider.ts), another person's
-// provider session in this browser (the provider signs it out first).
+// stay as they were: a sign-in older than max_age or an id_token_hint of someone else
+// (login_required, or the sign-in page), prompt=login (the page), a person who can no longer sign in
+// (provider.ts), another person's provider session in this browser (the provider signs it out first).
 import type Provider from 'oidc-provider';
 import type { Grant, interactionPolicy, KoaContextWithOIDC } from 'oidc-provider';
 import type { Ctx } from '../context';
