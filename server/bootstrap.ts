@@ -71,7 +71,9 @@ export async function bootstrap(db: Kysely<Database>, config: ServerConfig, now:
       createdAt: now,
       updatedAt: now,
     })
-    .onConflict((oc) => oc.column('username').doNothing())
+    // No conflict target: the name is unique by two indexes (as written, and folded to lower case),
+    // and a target names only one of them; which one another process's insert meets first varies.
+    .onConflict((oc) => oc.doNothing())
     .executeTakeFirst();
   // Another process starting at the same time may have made the administrator first.
   if (generated && Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) config.onAdminPasswordGenerated(config.adminUsername, password);

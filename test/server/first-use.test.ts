@@ -1,5 +1,5 @@
 // What the production server loads on first use instead of at start (server/lazy.ts: the OIDC
-// provider, the captcha and its font, mail, SVG cleaning, the PostgreSQL driver on PostgreSQL, the
+// provider, the captcha, its font and its PNG renderer, mail, SVG cleaning, the PostgreSQL driver on PostgreSQL, the
 // SAML signing certificate's library) works on that first use, in the compiled server
 // (dist-server/main.js with its split chunks, when it is built and fresh; the sources otherwise): the
 // first OIDC discovery, the first captcha, the first mail, the first SVG upload, the first SAML
@@ -52,11 +52,13 @@ test('the first SAML metadata makes the signing key and publishes its certificat
   assert.match(await answer.text(), /<ds:X509Certificate>[A-Za-z0-9+/=\s]{500,}<\/ds:X509Certificate>/);
 });
 
-test('the first captcha is an SVG image', async () => {
+test('the first captcha is a PNG image (its renderer, a native module, loads in the compiled server)', async () => {
   const answer = await fetch(`${server.base}/api/captcha/image/display`);
   assert.equal(answer.status, 200, server.output().slice(-2000));
-  assert.match(answer.headers.get('content-type') ?? '', /image\/svg\+xml/);
-  assert.match(await answer.text(), /^<svg[\s\S]*<path/);
+  assert.equal(answer.headers.get('content-type'), 'image/png');
+  const image = Buffer.from(await answer.arrayBuffer());
+  assert.deepEqual([...image.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.ok(image.length > 1000, `a ${image.length}-byte image`);
 });
 
 test('the first mail is delivered, and the first SVG upload is cleaned', async () => {
