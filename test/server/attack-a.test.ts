@@ -14,10 +14,9 @@ import { useRecoveryCode } from '../../server/auth/recovery-codes';
 import { rotateClientSecret, storedClientSecret } from '../../server/oidc/clients';
 import { oidcDb } from '../../server/oidc/tables';
 import { connect, createServer as createTcpServer, type Socket } from 'node:net';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { startWebhookReceiver, until, type WebhookReceiver } from './receivers';
+import { startTarpit, startWebhookReceiver, until, type WebhookReceiver } from './receivers';
 
 const BURST = 8;
 const RP_ID = 'localhost';
@@ -289,25 +288,6 @@ async function startSlowSmtp(delayMs: number) {
     port: (relay.server.address() as AddressInfo).port,
     arrived,
     stop: () => new Promise<void>((resolve) => relay.close(() => resolve())),
-  };
-}
-
-/** A receiver that takes each post and never answers (until stopped). */
-async function startTarpit() {
-  const held: ServerResponse[] = [];
-  const tarpit = createServer((req: IncomingMessage, res: ServerResponse) => {
-    req.resume();
-    held.push(res);
-  });
-  await new Promise<void>((resolve) => tarpit.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(tarpit.address() as AddressInfo).port}`,
-    held,
-    async stop() {
-      for (const res of held) res.destroy();
-      tarpit.closeAllConnections();
-      await new Promise((resolve) => tarpit.close(resolve));
-    },
   };
 }
 

@@ -1,7 +1,7 @@
 // Real receivers on 127.0.0.1 for the channel tests: an SMTP server that captures mail (with
 // password authentication), one HTTP server standing in for an SMS vendor, a DingTalk robot
 // (checking DingTalk's signature like the real one) and a WeCom robot, and a webhook endpoint.
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -153,4 +153,23 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`;
   return receiver;
+}
+
+/** A receiver that takes each post and never answers (until stopped): `held` are the posts it holds. */
+export async function startTarpit(): Promise<{ url: string; held: ServerResponse[]; stop(): Promise<void> }> {
+  const held: ServerResponse[] = [];
+  const tarpit = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    held.push(res);
+  });
+  await new Promise<void>((resolve) => tarpit.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(tarpit.address() as AddressInfo).port}`,
+    held,
+    async stop() {
+      for (const res of held) res.destroy();
+      tarpit.closeAllConnections();
+      await new Promise((resolve) => tarpit.close(resolve));
+    },
+  };
 }

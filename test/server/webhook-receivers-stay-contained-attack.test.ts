@@ -6,10 +6,10 @@
 // the audit log or a delivery's payload. Real receivers on 127.0.0.1 (private targets allowed).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_PROOF, ok, startServer, transform, type Client, type TestServer } from './harness';
-import { smsChannel, startHttpReceiver, startWebhookReceiver, until, type HttpReceiver, type WebhookReceiver } from './receivers';
+import { smsChannel, startHttpReceiver, startTarpit, startWebhookReceiver, until, type HttpReceiver, type WebhookReceiver } from './receivers';
 import { createTenant } from './scim-support';
 
 const PASSWORD = 'Hooks1234';
@@ -31,26 +31,6 @@ before(async () => {
 after(async () => {
   await Promise.all([server.stop(), sms.stop(), new Promise((resolve) => receiver.server.close(resolve))]);
 });
-
-/** A receiver that takes each post and never answers (until stopped). */
-async function startTarpit(): Promise<{ url: string; held: ServerResponse[]; stop(): Promise<void>; server: Server }> {
-  const held: ServerResponse[] = [];
-  const tarpit = createServer((req: IncomingMessage, res: ServerResponse) => {
-    req.resume();
-    held.push(res);
-  });
-  await new Promise<void>((resolve) => tarpit.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(tarpit.address() as AddressInfo).port}`,
-    held,
-    server: tarpit,
-    async stop() {
-      for (const res of held) res.destroy();
-      tarpit.closeAllConnections();
-      await new Promise((resolve) => tarpit.close(resolve));
-    },
-  };
-}
 
 async function tenantAdministrator(tenantId: string): Promise<Client> {
   const username = `hook-boss-${++serial}`;
