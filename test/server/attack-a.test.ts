@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import { ok, startServer, transform, type Answer, type Client, type TestServer } from './harness';
 import { GROUP_SCHEMA, PATCH_SCHEMA, assertScimError, createTenant, provisionedTenant, USER_SCHEMA, type Scim } from './scim-support';
 import { SoftwareAuthenticator } from './software-authenticator';
-import { openLdapSettings, READER, startDirectory } from './ldap-support';
+import { openLdapSettings, READER, recordingRelay, startDirectory } from './ldap-support';
 import { SUFFIX } from './slapd';
 import { RelyingParty } from './oidc-rp';
 import { withAuthenticator } from './sign-in-support';
 import { useRecoveryCode } from '../../server/auth/recovery-codes';
 import { rotateClientSecret, storedClientSecret } from '../../server/oidc/clients';
 import { oidcDb } from '../../server/oidc/tables';
-import { connect, createServer as createTcpServer, type Socket } from 'node:net';
+import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { startTarpit, startWebhookReceiver, until, type WebhookReceiver } from './receivers';
@@ -793,29 +793,6 @@ describe('SCIM group PATCHes as Okta pushes them (one PATCH per membership chang
     );
   });
 });
-
-/** A TCP relay in front of a directory that keeps what clients send (the directory's owner sees its binds). */
-async function recordingRelay(target: number) {
-  let sent = Buffer.alloc(0);
-  const sockets = new Set<Socket>();
-  const relay = createTcpServer((client: Socket) => {
-    const upstream = connect(target, '127.0.0.1');
-    sockets.add(client).add(upstream);
-    client.on('data', (chunk: Buffer) => (sent = Buffer.concat([sent, chunk])));
-    client.pipe(upstream).pipe(client);
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (relay.address() as AddressInfo).port,
-    sent: () => sent,
-    close: () => {
-      for (const socket of sockets) socket.destroy();
-      return new Promise<void>((resolve) => relay.close(() => resolve()));
-    },
-  };
-}
 
 /** A port nothing listens on (a directory down for maintenance). */
 async function closedPort(): Promise<number> {

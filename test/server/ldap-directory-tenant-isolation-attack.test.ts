@@ -18,11 +18,11 @@
 // silent one may be the person's own.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { startServer, transform, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { SUFFIX, type Slapd } from './slapd';
-import { openLdapSettings, READER, startDirectory } from './ldap-support';
+import { openLdapSettings, READER, recordingRelay, startDirectory } from './ldap-support';
 import type { LdapConnection, LdapSettings } from '../../src/core/schemas/ldap';
 
 const PEOPLE = `ou=people,${SUFFIX}`;
@@ -124,26 +124,6 @@ interface LoginFailure {
 }
 const lastLoginFailureOf = async (username: string) =>
   (await admin.get<{ list: LoginFailure[] }>('/api/audit?action=login.failure&size=20')).body.data.list.find((row) => row.detail.username === username);
-
-/** A TCP relay in front of slapd that keeps what clients send (the directory's owner sees its binds). */
-async function recordingRelay(target: number) {
-  let sent = Buffer.alloc(0);
-  const sockets = new Set<Socket>();
-  const relay = createServer((client: Socket) => {
-    const upstream = connect(target, '127.0.0.1');
-    sockets.add(client).add(upstream);
-    client.on('data', (chunk: Buffer) => (sent = Buffer.concat([sent, chunk])));
-    client.pipe(upstream).pipe(client);
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-  });
-  await listen(relay);
-  const stop = () => {
-    for (const socket of sockets) socket.destroy();
-    return close(relay);
-  };
-  return { port: (relay.address() as { port: number }).port, sent: () => sent, close: stop };
-}
 
 /** A "directory" that accepts connections and never answers a byte (a slow or hostile one). */
 async function silentDirectory() {

@@ -3,6 +3,7 @@
 // through the API by the platform administrator.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { LDAP_PRESET_SETTINGS } from '../../src/core/ldap-presets';
 import type { LdapConnection, LdapSettings } from '../../src/core/schemas/ldap';
 import type { Client } from './harness';
@@ -50,3 +51,26 @@ export async function saveConnection(admin: Client, tenantId: string, settings: 
 }
 
 export { READER };
+
+/** A TCP relay in front of a directory that keeps what clients send (the directory's owner sees its binds). */
+export async function recordingRelay(target: number) {
+  let sent = Buffer.alloc(0);
+  const sockets = new Set<Socket>();
+  const relay = createServer((client: Socket) => {
+    const upstream = connect(target, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    client.on('data', (chunk: Buffer) => (sent = Buffer.concat([sent, chunk])));
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (relay.address() as AddressInfo).port,
+    sent: () => sent,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => relay.close(() => resolve()));
+    },
+  };
+}
