@@ -49,18 +49,34 @@ export type GrantEnder = (remove: () => Promise<EndedGrant | undefined>, reason?
  */
 export function payloadStorage(db: Kysely<OidcDatabase>, engine: Engine, writeCode: CodeWriter, endGrant: GrantEnder) {
   const statements = payloadStatements(db, engine);
-  const write = async (rows: PayloadWrite[]) => {
+  const writeOn = async (runner: Pick<Kysely<OidcDatabase>, 'executeQuery'>, rows: PayloadWrite[]) => {
     for (let first = 0; first < rows.length; first += MAX_ROWS_PER_WRITE) {
       const chunk = rows.slice(first, first + MAX_ROWS_PER_WRITE);
-      await db.executeQuery(statements.upserts[chunk.length - 1]!(slotValues(chunk)));
+      await runner.executeQuery(statements.upserts[chunk.length - 1]!(slotValues(chunk)));
     }
   };
+  const write = (rows: PayloadWrite[]) => writeOn(db, rows);
   const writeHeld = () => write(takeHeldWrites());
   return {
     adapter: (model: string): Adapter =>
       model === 'Client' ? clientAdapter(db) : new PayloadAdapter(db, statements, model, write, writeHeld, writeCode, endGrant),
-    /** Writes what this request holds now (a grant answered without the provider's pipeline: refresh-grant.ts). */
-    writeHeld,
+    /**
+     * A refresh grant answered without the provider's pipeline (refresh-grant.ts): consumes the
+     * presented token and writes the tokens this request holds in one transaction, one commit
+     * instead of two. The consume is the same single conditional UPDATE as the adapter's: when
+     * another request consumed the token first, this writes nothing and answers false (the caller
+     * then takes the adapter's consume, which finds the reuse and revokes the grant).
+     */
+    consumeWritingHeld: async (model: string, id: string): Promise<boolean> => {
+      const rows = takeHeldWrites();
+      forgetReadAhead();
+      return db.transaction().execute(async (transaction) => {
+        const marked = await transaction.executeQuery(statements.consume({ model, id, at: now() }));
+        if (marked.numAffectedRows !== 1n) return false;
+        await writeOn(transaction, rows);
+        return true;
+      });
+    },
     /** Provider middleware (the innermost of ours): the held writes go before the answer; when
      *  they fail, the answer is the provider's server_error (a 503 when the database is away,
      *  unavailable.ts) instead of tokens that were never stored. A request that threw answers no

@@ -259,7 +259,7 @@ export class OidcProvider {
     provider.use(storage.writeHeldBeforeAnswer);
     sendProviderLogoutsThroughOutbox(provider, oidcDb(this.ctx.db));
     const { engine } = this.ctx;
-    const { writeHeld } = storage;
-    return { provider, refreshGrants: refreshGrants({ db, engine, provider, findAccount, writeHeld, InvalidGrant: library.errors.InvalidGrant }) };
+    const { consumeWritingHeld } = storage;
+    return { provider, refreshGrants: refreshGrants({ db, engine, provider, findAccount, consumeWritingHeld, InvalidGrant: library.errors.InvalidGrant }) };
   }
 }

@@ -16,8 +16,9 @@
 // in — goes to the provider before anything is written, and the provider answers it as before
 // (errors, and a reused token revoking its grant). A token used twice at once is consumed by one
 // request only (the adapter's consume); the other's refusal (and the grant's revocation) is the
-// provider's, as before. One statement reads the client with the token, its grant, session and
-// person (read-ahead.ts); the consume, then the two new tokens in one write, follow.
+// provider's, as before; the winner's new tokens are committed with its consume, so that revocation
+// deletes them too. One statement reads the client with the token, its grant, session and
+// person (read-ahead.ts); the consume and the two new tokens' write follow in one transaction.
 import type { IncomingHttpHeaders } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Kysely } from 'kysely';
@@ -41,8 +42,9 @@ export interface RefreshGrantDeps {
   provider: Provider;
   /** The provider's findAccount (provider.ts): the person while they may sign in, with their claims for the client. */
   findAccount: (accountId: string, clientId: string) => Promise<Account | undefined>;
-  /** The adapter's held token writes, written now (adapter.ts). */
-  writeHeld: () => Promise<void>;
+  /** The adapter's consume of a token with the request's held token writes, in one transaction;
+   *  false when another request consumed it first (adapter.ts). */
+  consumeWritingHeld: (model: string, id: string) => Promise<boolean>;
   /** oidc-provider's InvalidGrant: the adapter's refusal of a token consumed by another request. */
   InvalidGrant: new (...args: never[]) => Error;
 }
@@ -50,7 +52,7 @@ export interface RefreshGrantDeps {
 /** The media type of a form, in UTF-8 (the provider decodes other charsets itself). */
 const isForm = (type: string | undefined) => /^application\/x-www-form-urlencoded\s*(;\s*charset="?utf-8"?\s*)?$/i.test(type ?? '');
 
-export function refreshGrants({ db, engine, provider, findAccount, writeHeld, InvalidGrant }: RefreshGrantDeps) {
+export function refreshGrants({ db, engine, provider, findAccount, consumeWritingHeld, InvalidGrant }: RefreshGrantDeps) {
   const clientWithToken = clientWithTokenStatement(db, engine);
 
   /** The client's credentials when a request with these headers may be one answered here (its body
@@ -108,12 +110,9 @@ export function refreshGrants({ db, engine, provider, findAccount, writeHeld, In
     const account = await findAccount(refreshToken.accountId, client.clientId);
     if (!account || refreshToken.accountId !== grant.accountId || refreshToken.consumed) return undefined;
 
-    try {
-      await refreshToken.consume();
-    } catch (error) {
-      if (error instanceof InvalidGrant) return undefined;
-      throw error;
-    }
+    // The new tokens are built (their writes held) and the ID token signed first; then the consume
+    // and the two writes are one commit (consumeWritingHeld): nothing is stored unless this request
+    // consumed the token.
     const rotated = new provider.RefreshToken({
       accountId: refreshToken.accountId,
       acr: refreshToken.acr,
@@ -163,7 +162,17 @@ export function refreshGrants({ db, engine, provider, findAccount, writeHeld, In
       scope: rotated.scope ? accessToken.scope : accessToken.scope || undefined,
       token_type: accessToken.tokenType,
     };
-    await writeHeld();
+    if (!(await consumeWritingHeld('RefreshToken', request.token))) {
+      // Consumed by another request meanwhile: the adapter's consume finds the reuse, revokes the
+      // grant and refuses; the provider then answers the request as before.
+      try {
+        await refreshToken.consume();
+      } catch (error) {
+        if (error instanceof InvalidGrant) return undefined;
+        throw error;
+      }
+      return undefined;
+    }
     return { status: 200, body: Object.fromEntries(Object.entries(tokens).filter(([, value]) => value !== undefined)) };
 
     /** helpers/grant_common.js issueIdToken, for a token without a claims request (so an empty mask). */

@@ -10,6 +10,7 @@ import { ok, signedInPerson, startServer, transform, type Client, type TestServe
 import { RelyingParty } from './oidc-rp';
 import { oidcDb } from '../../server/oidc/tables';
 import { OidcProvider } from '../../server/oidc/provider';
+import { withReadAhead } from '../../server/oidc/read-ahead';
 import type { User } from '../../src/core/types';
 
 let server: TestServer;
@@ -477,4 +478,34 @@ test("A/B: other shapes of request (scope narrowed or widened, parameters twice 
     }),
   );
   assert.deepEqual([json.status, json.read], [400, false]);
+});
+
+test('one refresh token in two grants at once: both pass their reads, one rotates, the other finds the reuse and the grant is revoked', async () => {
+  // In process, so that both requests read the token before either consumes it (the consume comes
+  // after the ID token's signature, on libuv's pool): the loser is refused at the consume itself.
+  // The winner's new tokens are committed with its consume, so the loser's revocation deletes them
+  // (they used to be written after it, leaving the access token's row behind).
+  const tokens = await ledger.signIn(browser, scope, { prompt: 'consent' });
+  const body = Buffer.from(refreshForm(tokens.refresh_token!).toString());
+  const headers = { ...ledgerBasic(), 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length) };
+  const grants = await OidcProvider.of(server.app.ctx).refreshGrants();
+  const credentials = grants.accepts(headers);
+  assert.ok(credentials, 'a request of the shape the server answers');
+  const answers = await Promise.all([0, 1].map(() => withReadAhead(() => grants.answer(credentials, body))));
+  const rotated = answers.filter((answer) => answer !== undefined);
+  assert.deepEqual(
+    rotated.map((answer) => answer.status),
+    [200],
+    'one rotates; the other is left to the provider (which finds the token gone with its grant)',
+  );
+  const winner = rotated[0]!.body as { refresh_token: string; access_token: string };
+  const again = await refreshed(ledger, winner.refresh_token);
+  assert.deepEqual([again.status, again.body.error], [400, 'invalid_grant'], "the winner's refresh token died with the grant");
+  const access = await oidcDb(server.app.ctx.db)
+    .selectFrom('oidcPayloads')
+    .select('id')
+    .where('model', '=', 'AccessToken')
+    .where('id', '=', winner.access_token)
+    .executeTakeFirst();
+  assert.equal(access, undefined, "the winner's access token too");
 });
