@@ -455,3 +455,26 @@ describe("Entra ID's default attribute mapping, every attribute read back", () =
     assert.equal(removed[ENTERPRISE].department, 'Finance');
   });
 });
+
+describe('attributes no advertised schema declares', () => {
+  test('in a POST (a custom extension Entra ID was mapped to, an unknown attribute): created, they are not answered; a PATCH naming one: 400 invalidPath', async () => {
+    const custom = 'urn:ietf:params:scim:schemas:extension:custom:2.0:User';
+    const created = await entra(
+      'POST',
+      '/Users',
+      `{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User","${custom}"],"userName":"custom@contoso.com","active":true,"favouriteColour":"blue","name":{"formatted":"Custom Person"},"${custom}":{"worksiteId":"180"}}`,
+    );
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const read = (await entra('GET', `/Users/${created.body.id}`)).body;
+    assert.deepEqual([read.favouriteColour, read[custom], read.schemas], [undefined, undefined, ['urn:ietf:params:scim:schemas:core:2.0:User']]);
+    for (const path of ['favouriteColour', `${custom}:worksiteId`]) {
+      const patched = await entra(
+        'PATCH',
+        `/Users/${created.body.id}`,
+        `{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],"Operations":[{"op":"Replace","path":"${path}","value":"x"}]}`,
+      );
+      assert.equal(patched.status, 400, `${path}: ${JSON.stringify(patched.body)}`);
+      assert.equal(patched.body.scimType, 'invalidPath', path);
+    }
+  });
+});
