@@ -19,8 +19,7 @@ const MAPPED = ['schemas', 'id', 'meta', 'externalId', 'userName', 'displayName'
 /** A person's attributes beside their console fields stay small: a directory's profile, not a store. */
 const MAX_ATTRIBUTES_LENGTH = 16 * 1024;
 
-const isEmpty = (value: unknown) =>
-  value === undefined || value === null || (typeof value === 'object' && Object.keys(value as object).length === 0);
+const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === 'object' && Object.keys(value).length === 0);
 
 /** The attributes of a SCIM user (as scimmy read it) that no console field holds; name.formatted is the real name. */
 export function unmappedAttributes(user: InstanceType<typeof SCIMMY.Schemas.User>): Attributes {

@@ -67,7 +67,13 @@ function reachable(ctx: Ctx, caller: ScimCaller) {
     .leftJoin('tenants', 'tenants.id', 'users.tenantId')
     .leftJoin('scimContactTypes', 'scimContactTypes.userId', 'users.id')
     .leftJoin('scimUserAttributes', 'scimUserAttributes.userId', 'users.id')
-    .select(['scimUserLinks.externalId', 'tenants.name as tenantName', 'scimContactTypes.emailType', 'scimContactTypes.phoneType', 'scimUserAttributes.attributes']);
+    .select([
+      'scimUserLinks.externalId',
+      'tenants.name as tenantName',
+      'scimContactTypes.emailType',
+      'scimContactTypes.phoneType',
+      'scimUserAttributes.attributes',
+    ]);
 }
 
 function scimUserOf(ctx: Ctx, caller: ScimCaller, row: Row) {
@@ -178,8 +184,7 @@ export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, qu
   const password = (user as { password?: unknown }).password;
   // A taken userName is said first (409), whatever else the field rules refuse: Okta's recreate of
   // a user it already made expects the 409.
-  if (typeof fields.username === 'string' && (await usernameTaken(ctx, fields.username)))
-    throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+  if (typeof fields.username === 'string' && (await usernameTaken(ctx, fields.username))) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
   const input = await withFieldRules(ctx, () =>
     checked(userCreateBody, {
       ...fields,

@@ -426,7 +426,15 @@ describe("Entra ID's default attribute mapping, every attribute read back", () =
     const kept = (await entra('GET', `/Users/${id}`)).body;
     assert.ok(kept.schemas.includes(ENTERPRISE), JSON.stringify(kept.schemas));
     assert.deepEqual(
-      [kept.title, kept.preferredLanguage, kept.name.givenName, kept.name.familyName, kept.addresses[0].locality, kept[ENTERPRISE].employeeNumber, kept[ENTERPRISE].department],
+      [
+        kept.title,
+        kept.preferredLanguage,
+        kept.name.givenName,
+        kept.name.familyName,
+        kept.addresses[0].locality,
+        kept[ENTERPRISE].employeeNumber,
+        kept[ENTERPRISE].department,
+      ],
       ['Engineer', 'en-GB', 'Alice', 'Smith', 'London', '1042', 'Research'],
     );
 
@@ -438,14 +446,26 @@ describe("Entra ID's default attribute mapping, every attribute read back", () =
       {"op":"Add","path":"${ENTERPRISE}:manager","value":"${manager.body.id}"},
       {"op":"Replace","path":"${ENTERPRISE}:department","value":"Finance"}]`);
     assert.equal(byPath.status, 200, JSON.stringify(byPath.body));
-    const several = await patch(`[{"op":"Replace","value":{"name.givenName":"Alicia","name.formatted":"Alicia Smith","displayName":"Alicia Smith","emails[type eq \\"work\\"].value":"alicia@contoso.com","${ENTERPRISE}:employeeNumber":"2042"}}]`);
+    const several = await patch(
+      `[{"op":"Replace","value":{"name.givenName":"Alicia","name.formatted":"Alicia Smith","displayName":"Alicia Smith","emails[type eq \\"work\\"].value":"alicia@contoso.com","${ENTERPRISE}:employeeNumber":"2042"}}]`,
+    );
     assert.equal(several.status, 200, JSON.stringify(several.body));
     const read = (await entra('GET', `/Users/${id}`)).body;
     assert.deepEqual(
-      [read.title, read.addresses[0].locality, read.addresses[0].streetAddress, read[ENTERPRISE].manager.value, read[ENTERPRISE].department, read[ENTERPRISE].employeeNumber],
+      [
+        read.title,
+        read.addresses[0].locality,
+        read.addresses[0].streetAddress,
+        read[ENTERPRISE].manager.value,
+        read[ENTERPRISE].department,
+        read[ENTERPRISE].employeeNumber,
+      ],
       ['Lead Engineer', 'Paris', '1 Main St', manager.body.id, 'Finance', '2042'],
     );
-    assert.deepEqual([read.name.givenName, read.name.familyName, read.name.formatted, read.emails[0].value], ['Alicia', 'Smith', 'Alicia Smith', 'alicia@contoso.com']);
+    assert.deepEqual(
+      [read.name.givenName, read.name.familyName, read.name.formatted, read.emails[0].value],
+      ['Alicia', 'Smith', 'Alicia Smith', 'alicia@contoso.com'],
+    );
     const inConsole = (await admin.get<{ realName: string; email: string; mobilePhone: string }>(`/api/user/${id}`)).body.data;
     assert.deepEqual([inConsole.realName, inConsole.email, inConsole.mobilePhone], ['Alicia Smith', 'alicia@contoso.com', '+447700900123']);
 

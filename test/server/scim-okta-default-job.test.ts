@@ -143,12 +143,18 @@ describe("Okta's SCIM 2.0 spec test, in order", () => {
   const spec = async (method: string, path: string, json?: string, authorization = `Bearer ${specToken}`) => {
     const response = await fetch(`${server.base}/scim/v2${path}`, {
       method,
-      headers: { authorization, accept: 'application/scim+json', 'accept-charset': 'utf-8', 'user-agent': 'OKTA SCIM Integration', ...(json ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization,
+        accept: 'application/scim+json',
+        'accept-charset': 'utf-8',
+        'user-agent': 'OKTA SCIM Integration',
+        ...(json ? { 'content-type': 'application/json' } : {}),
+      },
       body: json,
     });
     const text = await response.text();
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any };
+    // Okta's answers are read as the untyped JSON they are (JSON.parse's any).
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
   };
   const realistic = (email: string) =>
     `{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"runscope0417@atko.example","name":{"givenName":"Mireille","familyName":"Dubois-Ng"},"emails":[{"primary":true,"value":"${email}","type":"work"}],"displayName":"Mireille Dubois-Ng","active":true}`;
@@ -176,11 +182,17 @@ describe("Okta's SCIM 2.0 spec test, in order", () => {
     assert.ok(listed.body.schemas.includes('urn:ietf:params:scim:api:messages:2.0:ListResponse'));
     for (const number of ['itemsPerPage', 'startIndex', 'totalResults']) assert.equal(typeof listed.body[number], 'number', number);
     const [first] = listed.body.Resources;
-    assert.deepEqual([first.id, first.name.familyName, first.name.givenName, first.userName, first.active, first.emails[0].value], [id, 'Dubois-Ng', 'Mireille', 'runscope0417@atko.example', true, 'mireille@atko.example']);
+    assert.deepEqual(
+      [first.id, first.name.familyName, first.name.givenName, first.userName, first.active, first.emails[0].value],
+      [id, 'Dubois-Ng', 'Mireille', 'runscope0417@atko.example', true, 'mireille@atko.example'],
+    );
 
     const got = await spec('GET', `/Users/${id}`);
     assert.equal(got.status, 200);
-    assert.deepEqual([got.body.id, got.body.name.familyName, got.body.name.givenName, got.body.userName], [id, 'Dubois-Ng', 'Mireille', 'runscope0417@atko.example']);
+    assert.deepEqual(
+      [got.body.id, got.body.name.familyName, got.body.name.givenName, got.body.userName],
+      [id, 'Dubois-Ng', 'Mireille', 'runscope0417@atko.example'],
+    );
 
     for (const userName of ['invalid-user@atko.example', 'mireille@atko.example']) {
       const none = await spec('GET', `/Users?filter=userName eq "${userName}"`);
