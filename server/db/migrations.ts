@@ -917,6 +917,19 @@ const scimContactTypes: Migration = {
   },
 };
 
+/** The SCIM attributes of a person that no console field holds (name.givenName, title, addresses,
+ *  the enterprise extension's department, …), as the JSON object a client last wrote, answered back
+ *  beside the mapped ones (server/scim/user-attributes.ts). Per person, like their contact types. */
+const scimUserAttributes: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('scim_user_attributes')
+      .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+      .addColumn('attributes', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -958,6 +971,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0047_perf33d_oidc_uid_partial': oidcUidPartialIndex,
     '0048_fixldap2_ldap_first_sign_in': ldapFirstSignIn,
     '0049_scim_contact_types': scimContactTypes,
+    '0050_scim_user_attributes': scimUserAttributes,
   };
 }
 

@@ -269,6 +269,11 @@ interface ScimContactTypeTable {
   emailType: string | null;
   phoneType: string | null;
 }
+interface ScimUserAttributeTable {
+  userId: string;
+  /** A JSON object. */
+  attributes: string;
+}
 interface ScimGroupLinkTable {
   scopeId: string;
   groupId: string;
@@ -350,6 +355,7 @@ export interface Database {
   scimTokens: ScimTokenTable;
   scimUserLinks: ScimUserLinkTable;
   scimContactTypes: ScimContactTypeTable;
+  scimUserAttributes: ScimUserAttributeTable;
   scimGroupLinks: ScimGroupLinkTable;
   passkeys: PasskeyTable;
   webauthnChallenges: WebauthnChallengeTable;

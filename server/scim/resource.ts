@@ -26,12 +26,14 @@ export const locationOf = (ctx: Ctx, endpoint: '/Users' | '/Groups') => `${ctx.s
 type SchemaClass = typeof SCIMMY.Schemas.User | typeof SCIMMY.Schemas.Group;
 const resourceOf = (schema: SchemaClass) => (schema === SCIMMY.Schemas.User ? SCIMMY.Resources.User : SCIMMY.Resources.Group);
 
-/** `data` as answered, cut to the asked attributes; `id` and `schemas` are always returned. */
+/** `data` as answered, cut to the asked attributes; `id` and `schemas` (the resource's, and each
+ *  extension's whose attributes are answered, by its URN) are always returned. */
 export function present(schema: SchemaClass, data: { id: string }, location: string, projection: ReadQuery['projection'] = {}): Record<string, unknown> {
   const Resource = resourceOf(schema);
   const attributes = coerced(() => new Resource(undefined, projection).attributes);
   const out = coerced(() => new schema(data, 'out', location, attributes)) as unknown as Record<string, unknown>;
-  return { ...out, schemas: [schema.id], id: data.id };
+  const extensions = Object.keys(out).filter((key) => key.startsWith('urn:') && out[key] !== undefined);
+  return { ...out, schemas: [schema.id, ...extensions], id: data.id };
 }
 
 /** A client's body read through scimmy's schema (400 invalidValue when a value has the wrong type;

@@ -7,7 +7,8 @@
 //   emails ↔ email;  phoneNumbers ↔ mobilePhone: one value each, under the type given (server/scim/user-contacts.ts)
 //   active ↔ enabled / disabled;  externalId ↔ kept per token's tenant;  groups ← the user's tenant when it is a group
 //   password: on create only (else a random one: the person signs in through SSO or resets it)
-// Other attributes are accepted and not kept.
+// The schema's other attributes (name.givenName, title, addresses, the enterprise extension, …) are
+// kept as the client wrote them (server/scim/user-attributes.ts).
 import SCIMMY from 'scimmy';
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../context';
@@ -28,9 +29,19 @@ import { listResponse, pageOf, type ReadQuery } from './listing';
 import { applyPatch } from './patch';
 import { checked, externalIdOf, incoming, isoTime, locationOf, present, setExternalId } from './resource';
 import { answeredContact, CONTACT_TYPE_FILTERS, keepContactTypes, mobilePhoneOf, oneContact } from './user-contacts';
+import { keepAttributes, storedAttributes, unmappedAttributes } from './user-attributes';
+import { usernameTaken } from '../auth/usernames';
+import { fieldError } from '../http/errors';
 
 type ScimUser = InstanceType<typeof SCIMMY.Schemas.User>;
-type Row = UserRow & { externalId: string | null; tenantName: string | null; emailType: string | null; phoneType: string | null };
+type Row = UserRow & {
+  externalId: string | null;
+  tenantName: string | null;
+  emailType: string | null;
+  phoneType: string | null;
+  /** The SCIM attributes no console field holds, a JSON object (null: none). */
+  attributes: string | null;
+};
 
 const FILTERS: FilterAttributes = {
   id: { kind: 'text', column: 'users.id', caseExact: true },
@@ -49,22 +60,31 @@ const FILTERS: FilterAttributes = {
 };
 
 /** The users a caller reaches, with the externalId its client gave them, the types of their e-mail
- *  and phone, and their tenant's name. */
+ *  and phone, their other SCIM attributes, and their tenant's name. */
 function reachable(ctx: Ctx, caller: ScimCaller) {
   return scopeUsers(caller.actor, ctx.db.selectFrom('users').selectAll('users'))
     .leftJoin('scimUserLinks', (join) => join.onRef('scimUserLinks.userId', '=', 'users.id').on('scimUserLinks.scopeId', '=', caller.tenantId))
     .leftJoin('tenants', 'tenants.id', 'users.tenantId')
     .leftJoin('scimContactTypes', 'scimContactTypes.userId', 'users.id')
-    .select(['scimUserLinks.externalId', 'tenants.name as tenantName', 'scimContactTypes.emailType', 'scimContactTypes.phoneType']);
+    .leftJoin('scimUserAttributes', 'scimUserAttributes.userId', 'users.id')
+    .select([
+      'scimUserLinks.externalId',
+      'tenants.name as tenantName',
+      'scimContactTypes.emailType',
+      'scimContactTypes.phoneType',
+      'scimUserAttributes.attributes',
+    ]);
 }
 
 function scimUserOf(ctx: Ctx, caller: ScimCaller, row: Row) {
   const inGroup = row.tenantId !== null && row.tenantId !== caller.tenantId;
+  const attributes = storedAttributes(row.attributes);
   return {
+    ...attributes,
     id: row.id,
     userName: row.username,
     ...(row.externalId ? { externalId: row.externalId } : {}),
-    name: { formatted: row.realName },
+    name: { ...(attributes.name as object | undefined), formatted: row.realName },
     displayName: row.realName,
     active: row.availabilityStatus === Status.Enable,
     emails: answeredContact('emails', row.email, row.emailType),
@@ -83,32 +103,45 @@ async function rowOf(ctx: Ctx, caller: ScimCaller, id: string): Promise<Row> {
 const answer = (ctx: Ctx, caller: ScimCaller, row: Row, projection?: ReadQuery['projection']) =>
   present(SCIMMY.Schemas.User, scimUserOf(ctx, caller, row), locationOf(ctx, '/Users'), projection);
 
+/** A stored person as a write starts from: their fields, and their name's parts as last written. */
+type Stored = { row: UserRow; parts: (string | undefined)[] };
+
+const joined = (parts: (string | undefined)[]) => parts.filter(Boolean).join(' ');
+
 /** The real name of a SCIM user: name.formatted, else displayName, else "givenName familyName".
- *  Over a stored user (its real name `stored`), the first of name.formatted and displayName that
- *  differs from it wins: we answer both with the real name, so a PATCH replacing displayName alone
- *  (Entra ID's default mapping) leaves the old name in name.formatted, which would otherwise win.
- *  Else, after a PATCH (`patched`) that set both givenName and familyName (we answer neither, so
- *  any there are the PATCH's: a mapping without name.formatted), those two. One alone changes
- *  nothing: the other part is not kept, and a mapping with name.formatted sends that when the name
- *  changes (Entra ID's documented sample replaces familyName alone beside a formatted name). */
-function realNameOf(user: ScimUser, stored?: string, patched = false): string {
+ *  Over a stored user, the first of name.formatted and displayName that differs from the real name
+ *  wins: we answer both with the real name, so a PATCH replacing displayName alone (Entra ID's
+ *  default mapping) leaves the old name in name.formatted, which would otherwise win. Else, after a
+ *  PATCH (`patched`) that changed givenName or familyName (a mapping without name.formatted), the
+ *  new "givenName familyName" when both parts changed or the real name was made of the old parts;
+ *  a real name of its own (Entra ID's documented sample replaces familyName alone beside a
+ *  formatted name of another form) stays. */
+function realNameOf(user: ScimUser, stored?: Stored, patched = false): string {
   const parts = [user.name?.givenName, user.name?.familyName];
-  const given = parts.filter(Boolean).join(' ');
   const names = [user.name?.formatted, user.displayName];
-  const changed = stored === undefined ? undefined : names.find((name) => name && name !== stored);
+  const changed = stored && names.find((name) => name && name !== stored.row.realName);
   if (changed) return changed;
-  if (patched && parts.every(Boolean)) return given;
-  return user.name?.formatted ?? user.displayName ?? given;
+  if (patched && stored && parts.every(Boolean)) {
+    const moved = parts.map((part, at) => part !== stored.parts[at]);
+    if (moved.every(Boolean) || (moved.some(Boolean) && stored.row.realName === joined(stored.parts))) return joined(parts);
+  }
+  return user.name?.formatted ?? user.displayName ?? joined(parts);
+}
+
+/** The name parts a stored person's attributes hold. */
+function storedParts(row: Row): (string | undefined)[] {
+  const name = storedAttributes(row.attributes).name as { givenName?: string; familyName?: string } | undefined;
+  return [name?.givenName, name?.familyName];
 }
 
 /** Our fields of a SCIM user; over a stored one (`current`), and whether they are the result of a
  *  PATCH of it (see realNameOf and oneContact). */
-function fieldsOf(user: ScimUser, current?: UserRow, patched = false) {
+function fieldsOf(user: ScimUser, current?: Row, patched = false) {
   const email = oneContact('emails', user.emails, patched ? (current?.email ?? undefined) : undefined);
   const phone = oneContact('phoneNumbers', user.phoneNumbers, patched ? (current?.mobilePhone ?? undefined) : undefined);
   return {
     username: user.userName,
-    realName: realNameOf(user, current?.realName, patched),
+    realName: realNameOf(user, current && { row: current, parts: storedParts(current) }, patched),
     email: email?.value ?? '',
     mobilePhone: mobilePhoneOf(phone?.value ?? ''),
     emailType: email?.type ?? null,
@@ -146,8 +179,12 @@ export async function getUser(ctx: Ctx, caller: ScimCaller, id: string, query: R
 export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, query: ReadQuery) {
   const user = incoming(SCIMMY.Schemas.User, body);
   const externalId = externalIdOf(user);
+  const attributes = unmappedAttributes(user);
   const { emailType, phoneType, ...fields } = fieldsOf(user);
   const password = (user as { password?: unknown }).password;
+  // A taken userName is said first (409), whatever else the field rules refuse: Okta's recreate of
+  // a user it already made expects the 409.
+  if (typeof fields.username === 'string' && (await usernameTaken(ctx, fields.username))) throw fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
   const input = await withFieldRules(ctx, () =>
     checked(userCreateBody, {
       ...fields,
@@ -162,6 +199,7 @@ export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, qu
     const user = await users.createUser(ctx, caller.actor, input, caller.ip, { passwordHash });
     await setExternalId(ctx, caller, 'user', user.id, externalId);
     await keepContactTypes(ctx, user.id, { emailType, phoneType });
+    await keepAttributes(ctx, caller, user.id, attributes, null);
     return user;
   });
   return answer(ctx, caller, await rowOf(ctx, caller, created.id), query.projection);
@@ -183,8 +221,9 @@ function writeUser(ctx: Ctx, caller: ScimCaller, id: string, wanted: (current: R
   });
 }
 
-async function writeFields(ctx: Ctx, caller: ScimCaller, current: UserRow, user: ScimUser, patched: boolean): Promise<void> {
+async function writeFields(ctx: Ctx, caller: ScimCaller, current: Row, user: ScimUser, patched: boolean): Promise<void> {
   const externalId = externalIdOf(user);
+  const attributes = unmappedAttributes(user);
   const { emailType, phoneType, ...fields } = fieldsOf(user, current, patched);
   if (typeof fields.username !== 'string' || fields.username.toLowerCase() !== current.username.toLowerCase()) {
     throw new ScimError(400, 'mutability', 'userName does not change once the user exists (as in the console)');
@@ -215,6 +254,7 @@ async function writeFields(ctx: Ctx, caller: ScimCaller, current: UserRow, user:
   }
   await setExternalId(ctx, caller, 'user', current.id, externalId);
   await keepContactTypes(ctx, current.id, { emailType, phoneType }, { actor: caller.actor, person: current });
+  await keepAttributes(ctx, caller, current.id, attributes, current.attributes, current);
 }
 
 export async function replaceUser(ctx: Ctx, caller: ScimCaller, id: string, body: unknown, query: ReadQuery) {

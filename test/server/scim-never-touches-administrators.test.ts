@@ -115,6 +115,17 @@ describe('a SCIM token cannot take over an administrator', () => {
     assert.equal(deleted.status, 403, JSON.stringify(deleted.body));
   });
 
+  test("an administrator's SCIM-only attributes (title, the enterprise department) are theirs too: a PATCH of them is refused (403) and nothing is kept", async () => {
+    const groupAdmin = await consoleAdmin(groupId);
+    const patched = await patchUser(groupAdmin.id, [
+      { op: 'Replace', path: 'title', value: 'Attacker' },
+      { op: 'Add', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department', value: 'Attackers' },
+    ]);
+    assert.equal(patched.status, 403, JSON.stringify(patched.body));
+    const read = await scim<Record<string, unknown>>('GET', `/Users/${groupAdmin.id}`);
+    assert.deepEqual([read.body.title, read.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']], [undefined, undefined]);
+  });
+
   test("a token of the root tenant cannot move the e-mail of any company's administrator (403)", async () => {
     const company = await createTenant(admin, 'Takeover_Company');
     const companyAdmin = await consoleAdmin(company.id);

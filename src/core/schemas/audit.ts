@@ -63,6 +63,7 @@ export const auditActions = [
   'email.verify',
   'message.delete',
   'scim.link',
+  'scim.attributes',
   'ldap.sign_in_ambiguous',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
