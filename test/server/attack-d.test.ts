@@ -157,7 +157,7 @@ async function mellonSignIn(sp: PySp) {
   assert.equal(first.status, 303, `the IdP refused the request: ${await refusalStatus(first)}`);
   const { form } = await consentAndAnswer(browser, first.headers.get('location')!);
   assert.equal(form.action, `${sp.base}/postResponse`);
-  return pysaml2<Parsed>(sp, 'mellon_response', { saml_response: form.fields.SAMLResponse, request_id: request.id });
+  return pysaml2<Parsed & { session?: string }>(sp, 'mellon_response', { saml_response: form.fields.SAMLResponse, request_id: request.id });
 }
 
 test('mod_auth_mellon (Lasso) signing with RSA-SHA256: Lasso accepts the Response', async () => {
@@ -171,4 +171,31 @@ test('Lasso with its library default signature method (RSA-SHA1, as Lasso-based 
   const sp = await pysaml2App('Mellon_Default', {}, 'mellon_metadata');
   const parsed = await mellonSignIn(sp);
   assert.equal(parsed.error, undefined);
+});
+
+test("mod_auth_mellon's Single Logout (its metadata's only SingleLogoutService is HTTP-Redirect): the LogoutResponse comes back by HTTP-Redirect and Lasso accepts it", async () => {
+  const sp = await pysaml2App('Mellon_Logout', { signature_method: 4 }, 'mellon_metadata');
+  const person = server.client();
+  assert.equal((await person.login('py-person', 'Secret123')).status, 200);
+  const saved = browser;
+  browser = person;
+  let signedIn: Parsed & { session?: string };
+  try {
+    signedIn = await mellonSignIn(sp);
+  } finally {
+    browser = saved;
+  }
+  assert.equal(signedIn.error, undefined);
+  const request = await pysaml2<{ url: string }>(sp, 'mellon_logout', { session: signedIn.session });
+  const url = new URL(request.url);
+  const answer = await person.raw('GET', url.pathname + url.search);
+  assert.equal((await person.get('/api/cas/session')).status, 401, 'the console session ended');
+  // mod_auth_mellon reads a LogoutResponse from the query of its HTTP-Redirect endpoint only
+  // (am_handle_logout): a page posting it there is not read, and the person is left on an error.
+  assert.equal(answer.status, 303, `answered ${answer.status}: ${(await answer.clone().text()).slice(0, 200)}`);
+  const back = new URL(answer.headers.get('location')!);
+  assert.equal(back.origin + back.pathname, `${sp.base}/logout`);
+  const parsed = await pysaml2<{ error?: string; status?: string }>(sp, 'mellon_logout_response', { session: signedIn.session, query: back.search.slice(1) });
+  assert.equal(parsed.error, undefined);
+  assert.equal(parsed.status, 'urn:oasis:names:tc:SAML:2.0:status:Success');
 });

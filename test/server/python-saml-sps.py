@@ -104,7 +104,25 @@ def handle(args):
         except Exception as error:
             out({"error": type(error).__name__ + ": " + str(error)})
             return
-        out({"name_id": login.nameIdentifier.content, "name_id_format": login.nameIdentifier.format})
+        out({"name_id": login.nameIdentifier.content, "name_id_format": login.nameIdentifier.format, "session": login.session.dump()})
+    elif cmd == "mellon_logout":
+        # mod_auth_mellon's /logout (am_init_logout_request): a signed HTTP-Redirect LogoutRequest.
+        logout = lasso.Logout(mellon_server(args))
+        logout.setSessionFromDump(args["session"])
+        logout.initRequest(None, lasso.HTTP_METHOD_REDIRECT)
+        logout.msgRelayState = "https://app.example.test/after-logout"
+        logout.buildRequestMsg()
+        out({"url": logout.msgUrl, "session": args["session"]})
+    elif cmd == "mellon_logout_response":
+        # What mod_auth_mellon reads at its HTTP-Redirect SingleLogoutService: the query.
+        logout = lasso.Logout(mellon_server(args))
+        logout.setSessionFromDump(args["session"])
+        try:
+            logout.processResponseMsg(args["query"])
+        except Exception as error:
+            out({"error": type(error).__name__ + ": " + str(error)})
+            return
+        out({"status": logout.response.status.statusCode.value})
     else:
         out({"error": "unknown command " + cmd})
 
