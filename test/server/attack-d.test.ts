@@ -199,3 +199,24 @@ test("mod_auth_mellon's Single Logout (its metadata's only SingleLogoutService i
   assert.equal(parsed.error, undefined);
   assert.equal(parsed.status, 'urn:oasis:names:tc:SAML:2.0:status:Success');
 });
+
+test('pysaml2 with allow_unsolicited: an IdP-initiated sign-in from the portal is accepted', async () => {
+  const sp = await pysaml2App('Py_Unsolicited', { allow_unsolicited: true });
+  // The portal shows the app to everyone once its menu plan has a visible item.
+  await ok(admin.post('/api/menu-plans', { appId: sp.appId, name: 'Menu', items: [{ name: 'Start', path: '/start' }] }));
+  const launched = await browser.post<{ redirectURL: string }>(`/api/saml/apps/${sp.appId}/launch`);
+  assert.equal(launched.status, 200, JSON.stringify(launched.body));
+  const { form } = await consentAndAnswer(browser, launched.body.data.redirectURL);
+  const parsed = await pysaml2<Parsed>(sp, 'response', { saml_response: form.fields.SAMLResponse, outstanding: {} });
+  assert.equal(parsed.error, undefined);
+  assert.equal(parsed.name_id, 'py.person@example.test');
+});
+
+test('a pysaml2 AuthnRequest replayed (the same signed URL twice) is refused the second time', async () => {
+  const sp = await pysaml2App('Py_Replay');
+  const request = await pysaml2<{ id: string; url: string }>(sp, 'authn', { sigalg: SHA256 });
+  const url = new URL(request.url);
+  assert.equal((await browser.raw('GET', url.pathname + url.search)).status, 303);
+  const again = await server.client().raw('GET', url.pathname + url.search);
+  assert.match(await refusalStatus(again), /RequestDenied/);
+});
