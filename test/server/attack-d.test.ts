@@ -38,6 +38,11 @@ before(async () => {
   python = spawn('/usr/bin/python3', [SP_SCRIPT]);
   python.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   createInterface({ input: python.stdout }).on('line', (line) => waiting.shift()?.(line));
+  // Without python3-pysaml2, python3-lasso or xmlsec1 the process ends: each step fails, saying so.
+  python.on('exit', (code) => {
+    for (const answer of waiting.splice(0))
+      answer(JSON.stringify({ crash: `python3 exited (${code}): apt-get install python3-pysaml2 python3-lasso xmlsec1` }));
+  });
 });
 after(async () => {
   python.stdin.end();
