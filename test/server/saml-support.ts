@@ -47,7 +47,8 @@ export function signedRedirectQuery(
 }
 
 /** `xml` (a message whose root has an ID) with an enveloped signature over its root, RSA with
- *  `hash` (xml-crypto, given RSA-SHA384, which it does not know, by node:crypto), after its Issuer. */
+ *  `hash` (xml-crypto, given RSA-SHA384, which it does not know, by node:crypto), after its Issuer.
+ *  Its digest is SHA-1 with RSA-SHA1 (as pysaml2 and Lasso sign by default), else SHA-256. */
 export function signedXmlMessage(xml: string, privateKey: string, hash: RsaHash): string {
   const id = /\bID="([^"]+)"/.exec(xml)![1]!;
   const signer = new SignedXml({ privateKey, signatureAlgorithm: RSA_SIGNATURES[hash], canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#' });
@@ -59,7 +60,7 @@ export function signedXmlMessage(xml: string, privateKey: string, hash: RsaHash)
   signer.addReference({
     xpath: `//*[@ID='${id}']`,
     transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
-    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+    digestAlgorithm: hash === 'sha1' ? 'http://www.w3.org/2000/09/xmldsig#sha1' : 'http://www.w3.org/2001/04/xmlenc#sha256',
   });
   signer.computeSignature(xml, { location: { reference: `//*[@ID='${id}']/*[local-name()='Issuer']`, action: 'after' } });
   return signer.getSignedXml();
