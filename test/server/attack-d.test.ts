@@ -1,6 +1,6 @@
 // Outside attack D: where a customer's own systems meet the product, configured their way. First the
 // SAML identity provider against pysaml2 (Debian's python3-pysaml2 7, xmlsec1), a service-provider
-// library none of the other tests use, configured as its docs' example SP is (test/server/pysaml2-sp.py):
+// library none of the other tests use, configured as its docs' example SP is (test/server/python-saml-sps.py):
 // signed AuthnRequests with its default algorithms, want_assertions_signed, an encryption key in
 // its metadata, the metadata it produces imported as an administrator would.
 import { after, before, test } from 'node:test';
