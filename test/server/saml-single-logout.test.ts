@@ -183,7 +183,9 @@ test('an unsigned LogoutRequest, even from the app that holds the session, ends 
   const logout = `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_unsigned${Date.now()}" Version="2.0" IssueInstant="${new Date().toISOString()}"><saml:Issuer>${provider.entityId}</saml:Issuer><saml:NameID>${session.nameID}</saml:NameID><samlp:SessionIndex>${session.sessionIndex}</samlp:SessionIndex></samlp:LogoutRequest>`;
   const answer = await server.client().raw('GET', `/api/saml/slo?SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(logout)).toString('base64'))}`);
   assert.equal(answer.status, 200);
-  assert.match(Buffer.from(postedForm(await answer.text()).fields.SAMLResponse!, 'base64').toString(), /status:RequestDenied/);
+  const refusal = Buffer.from(postedForm(await answer.text()).fields.SAMLResponse!, 'base64').toString();
+  assert.match(refusal, /status:RequestDenied/);
+  assert.match(refusal, /<samlp:StatusMessage>The message must be signed \(its Signature and SigAlg parameters\)</, 'the app is told why');
   assert.equal((await dave.browser.get('/api/cas/session')).status, 200, 'an unsigned LogoutRequest ended the session');
   // Control: the same request signed by the app ends it.
   const signed = new URL(
