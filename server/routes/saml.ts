@@ -31,6 +31,8 @@ const FORM_LIMIT_BYTES = 128 * 1024;
  *  put a return URL there send more, so this is lenient, but an anonymous request cannot park
  *  the whole form in the database for the sign-in's 10 minutes. */
 const RELAY_STATE_LIMIT_BYTES = 2048;
+/** The title of a page that posts a logout message to an app. */
+const SIGNING_OUT = 'Signing you out of the app';
 
 /** The message of a request in either binding, read from the same parameters the HTTP-Redirect
  *  signature is checked over (server/saml/bindings-query.ts). */
@@ -82,13 +84,13 @@ function protocolEndpoints(ctx: Ctx, gate: Gate): FastifyPluginAsync {
     const slo = async ({ raw: request }: { raw: FastifyRequest }, reply: FastifyReply) => {
       const outcome = await protocol(() => receiveLogout(ctx, incomingOf(request), request.ip));
       if (outcome.kind === 'redirect') return reply.redirect(outcome.location, 303);
-      return sendPostPage(request, reply, outcome.url, { SAMLResponse: outcome.message, RelayState: outcome.relayState });
+      return sendPostPage(request, reply, outcome.url, { SAMLResponse: outcome.message, RelayState: outcome.relayState }, SIGNING_OUT);
     };
     // A browser sign-out's next app (front-channel Single Logout, server/saml/front-channel.ts), for
     // the browser that signed out only (server/saml/chain-browser.ts).
     const logoutStep = async ({ raw: request, params: { chain } }: { raw: FastifyRequest; params: { chain: string } }, reply: FastifyReply) => {
       const step = await nextStep(ctx, chain, browserOwnsChain(request, chain));
-      if (step.kind === 'post') return sendPostPage(request, reply, step.url, step.fields, 'Signing you out of the app');
+      if (step.kind === 'post') return sendPostPage(request, reply, step.url, step.fields, SIGNING_OUT);
       if (step.kind === 'done') releaseChain(request, reply, chain);
       return reply.header('cache-control', 'no-store').redirect(step.location, 303);
     };

@@ -2,11 +2,10 @@
 // and SessionIndex), signed with the active key, in the binding the app registered: inside a SOAP
 // envelope (back-channel.ts), an HTTP-POST form, or an HTTP-Redirect query signed over its raw
 // parameters (front-channel.ts). Every request sent is recorded in the audit log ('app.sign_out').
-import { sign } from 'node:crypto';
-import { deflateRawSync } from 'node:zlib';
 import type { Ctx } from '../context';
 import { buildLogoutRequest } from './messages';
-import { RSA_SHA256, signElement } from './signatures';
+import { signElement } from './signatures';
+import { signedRedirectUrl } from './redirect-binding';
 import { idpEndpoints } from './endpoints';
 import { publishedKeys } from './keys';
 import { NAME_ID_URNS } from './sp-metadata';
@@ -35,19 +34,11 @@ export async function logoutRequestFor(ctx: Ctx, target: LogoutTarget, requestId
   return { xml: signElement(xml, id, key!), id };
 }
 
-/** The HTTP-Redirect binding's URL (§3.4.4.1): the deflated request, RelayState and SigAlg, signed
- *  over their encoded octets in that order. The XML itself carries no signature. */
+/** The HTTP-Redirect binding's URL for the request (redirect-binding.ts), RelayState `relayState`. */
 export async function redirectUrlFor(ctx: Ctx, target: LogoutTarget, relayState: string, requestId: string): Promise<string> {
   const { xml } = await unsignedRequest(ctx, target, requestId);
   const [key] = await publishedKeys(ctx.db, ctx.now());
-  const query = [
-    `SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`,
-    `RelayState=${encodeURIComponent(relayState)}`,
-    `SigAlg=${encodeURIComponent(RSA_SHA256)}`,
-  ].join('&');
-  const signature = sign('sha256', Buffer.from(query), key!.privateKey).toString('base64');
-  const url = new URL(target.sloUrl);
-  return `${url.origin}${url.pathname}?${url.search ? `${url.search.slice(1)}&` : ''}${query}&Signature=${encodeURIComponent(signature)}`;
+  return signedRedirectUrl(target.sloUrl, 'SAMLRequest', xml, relayState, key!);
 }
 
 /** The audit record of a LogoutRequest sent (or, over SOAP, given up after the last attempt). */

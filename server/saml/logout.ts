@@ -1,7 +1,8 @@
 // Single Logout. An app's LogoutRequest (HTTP-Redirect or HTTP-POST) naming a session this server
 // gave it (NameID and SessionIndex) ends that console session and, as the OpenID Connect logout
 // does, the person's app access (server/oidc/revoke.ts, which also ends their other SAML sessions
-// and tells those apps: sessions.ts); the app gets a signed LogoutResponse. A LogoutRequest must be
+// and tells those apps: sessions.ts); the app gets a signed LogoutResponse in the binding of its
+// Single Logout service (a redirect with a signed query, else a posting page). A LogoutRequest must be
 // signed by the app (SAML profiles §4.4.4.1: the requester authenticates itself), name this server's
 // Single Logout service as its Destination (required of a signed message: bindings §3.4.5.2,
 // §3.5.5.2), be issued within the allowed clock skew and not be past its NotOnOrAfter; its ID is
@@ -15,6 +16,7 @@ import type { Ctx } from '../context';
 import { childrenOf, NS, SamlError, textOf } from './xml';
 import { buildLogoutResponse, issuedNow, sentTo } from './messages';
 import { signElement } from './signatures';
+import { signedRedirectUrl } from './redirect-binding';
 import { idpEndpoints } from './endpoints';
 import { publishedKeys } from './keys';
 import { firstUse, readFromSp, type Incoming } from './sign-in';
@@ -62,7 +64,10 @@ export async function receiveLogout(ctx: Ctx, incoming: Incoming, ip: string): P
   } else status = 'Requester';
   if (!sp.sloUrl) return { kind: 'redirect', location: SIGNED_OUT_PAGE };
   const [key] = await publishedKeys(ctx.db, ctx.now());
-  const { xml, id } = buildLogoutResponse(idpEndpoints(ctx).entityId, sp.sloUrl, header.id, ctx.now(), status);
+  const { xml, id } = buildLogoutResponse(idpEndpoints(ctx).entityId, sp.sloUrl, header.id, ctx.now(), status, refused);
+  // In the binding of the app's Single Logout service: an HTTP-Redirect one (mod_auth_mellon's)
+  // reads the LogoutResponse from its query only.
+  if (sp.sloBinding === 'HTTP-Redirect') return { kind: 'redirect', location: signedRedirectUrl(sp.sloUrl, 'SAMLResponse', xml, incoming.relayState, key!) };
   return { kind: 'post', url: sp.sloUrl, message: Buffer.from(signElement(xml, id, key!)).toString('base64'), relayState: incoming.relayState };
 }
 
@@ -76,7 +81,8 @@ function beforeNotOnOrAfter(root: Element, now: number): boolean {
 /** The app's LogoutResponse to a browser sign-out's step: answers where the browser goes next. */
 async function receiveLogoutResponse(ctx: Ctx, incoming: Incoming): Promise<string> {
   const { sp, header, refused, signed } = await readFromSp(ctx, incoming, 'LogoutResponse');
-  if (refused || !signed) throw new SamlError('The LogoutResponse must be signed by the app', 'RequestDenied');
+  if (refused) throw new SamlError(refused, 'RequestDenied');
+  if (!signed) throw new SamlError('The LogoutResponse must be signed by the app', 'RequestDenied');
   if (!sentTo(header, signed, idpEndpoints(ctx).sloUrl))
     throw new SamlError("The LogoutResponse must name this identity provider's Single Logout service as its Destination");
   if (!issuedNow(header, ctx.now())) throw new SamlError("The LogoutResponse's IssueInstant is out of the allowed range");

@@ -76,7 +76,7 @@ export interface AssertionInput {
 /** A Response with `status`; with an assertion only for Success. Answers the XML and the ids to sign. */
 export function buildResponse(
   input: Omit<AssertionInput, 'nameId' | 'nameIdFormat' | 'sessionIndex' | 'authnInstant' | 'attributes' | 'audience'>,
-  status: { code: string; second?: string },
+  status: { code: string; second?: string; message?: string },
   assertion?: Omit<AssertionInput, 'issuer' | 'recipient' | 'inResponseTo' | 'now'>,
 ) {
   const responseId = newId();
@@ -94,6 +94,7 @@ export function buildResponse(
   const statusElement = w.add(w.root, NS.protocol, 'samlp:Status');
   const code = w.add(statusElement, NS.protocol, 'samlp:StatusCode', { Value: `urn:oasis:names:tc:SAML:2.0:status:${status.code}` });
   if (status.second) w.add(code, NS.protocol, 'samlp:StatusCode', { Value: `urn:oasis:names:tc:SAML:2.0:status:${status.second}` });
+  if (status.message) w.add(statusElement, NS.protocol, 'samlp:StatusMessage', {}, status.message);
   if (!assertion) return { xml: w.toString(), responseId, assertionId: undefined };
   const a = w.add(w.root, NS.assertion, 'saml:Assertion', {
     'xmlns:xsi': NS.xsi,
@@ -133,8 +134,8 @@ export function buildResponse(
   return { xml: w.toString(), responseId, assertionId };
 }
 
-/** A LogoutResponse (to an SP's LogoutRequest) or a LogoutRequest (to end an SP's session). */
-export function buildLogoutResponse(issuer: string, destination: string, inResponseTo: string, now: number, code = 'Success') {
+/** A LogoutResponse (to an SP's LogoutRequest; `message`: why it is refused) or a LogoutRequest (to end an SP's session). */
+export function buildLogoutResponse(issuer: string, destination: string, inResponseTo: string, now: number, code = 'Success', message?: string) {
   const id = newId();
   const w = new XmlWriter(NS.protocol, 'samlp:LogoutResponse', {
     'xmlns:saml': NS.assertion,
@@ -145,7 +146,9 @@ export function buildLogoutResponse(issuer: string, destination: string, inRespo
     InResponseTo: inResponseTo,
   });
   w.add(w.root, NS.assertion, 'saml:Issuer', {}, issuer);
-  w.add(w.add(w.root, NS.protocol, 'samlp:Status'), NS.protocol, 'samlp:StatusCode', { Value: `urn:oasis:names:tc:SAML:2.0:status:${code}` });
+  const status = w.add(w.root, NS.protocol, 'samlp:Status');
+  w.add(status, NS.protocol, 'samlp:StatusCode', { Value: `urn:oasis:names:tc:SAML:2.0:status:${code}` });
+  if (message) w.add(status, NS.protocol, 'samlp:StatusMessage', {}, message);
   return { xml: w.toString(), id };
 }
 

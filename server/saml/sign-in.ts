@@ -78,16 +78,14 @@ export async function readFromSp(ctx: Ctx, incoming: Incoming, kind: 'AuthnReque
   const signed = incoming.binding === 'redirect' ? Boolean(incoming.query?.Signature) : Boolean(childOf(header.root, NS.dsig, 'Signature'));
   if (sp.wantRequestsSigned || (signed && sp.signingCert)) {
     if (!sp.signingCert) throw new SamlError('The app has no signing certificate', 'RequestDenied');
-    if (incoming.binding === 'redirect') {
-      const param = kind === 'LogoutResponse' ? 'SAMLResponse' : 'SAMLRequest';
-      if (!verifyRedirectSignature(incoming.query ?? {}, param, sp.signingCert)) return { sp, header, refused: 'The signature does not verify', signed: false };
-    } else {
-      try {
-        header = headerOf(verifiedRoot(xml, sp.signingCert), kind);
-      } catch (error) {
-        if (error instanceof SamlError) return { sp, header, refused: error.message, signed: false };
-        throw error;
-      }
+    try {
+      if (incoming.binding === 'redirect')
+        verifyRedirectSignature(incoming.query ?? {}, kind === 'LogoutResponse' ? 'SAMLResponse' : 'SAMLRequest', sp.signingCert);
+      else header = headerOf(verifiedRoot(xml, sp.signingCert), kind);
+    } catch (error) {
+      // `refused`: why, told to the app in the StatusMessage of its answer.
+      if (error instanceof SamlError) return { sp, header, refused: error.message, signed: false };
+      throw error;
     }
     // `signed`: the message was verified against the app's certificate.
     return { sp, header, refused: undefined, signed: true };
@@ -131,7 +129,7 @@ function chosenAcs(sp: SamlServiceProviderTable, root: Element): string {
   return found.url;
 }
 
-/** A signed error Response for the app (what it can be told). */
+/** A signed error Response for the app (what it can be told: the status and, `message`, why). */
 async function refusal(
   ctx: Ctx,
   sp: SamlServiceProviderTable,
@@ -140,9 +138,10 @@ async function refusal(
   relayState: string | null,
   second: string | undefined,
   code = 'Requester',
+  message?: string,
 ): Promise<Outcome> {
   const [key] = await publishedKeys(ctx.db, ctx.now());
-  const { xml, responseId } = buildResponse({ issuer: idpEndpoints(ctx).entityId, recipient: acsUrl, inResponseTo, now: ctx.now() }, { code, second });
+  const { xml, responseId } = buildResponse({ issuer: idpEndpoints(ctx).entityId, recipient: acsUrl, inResponseTo, now: ctx.now() }, { code, second, message });
   return { kind: 'post', post: { acsUrl, samlResponse: Buffer.from(signElement(xml, responseId, key!)).toString('base64'), relayState } };
 }
 
@@ -170,8 +169,9 @@ const needsFreshSignIn = async (ctx: Ctx, actor: Actor, row: { freshAfter: numbe
 export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming, person: Actor | undefined, ip: string): Promise<Outcome> {
   const { sp, header, refused, signed } = await readFromSp(ctx, incoming, 'AuthnRequest');
   const acsUrl = chosenAcs(sp, header.root);
-  const deny = (second: string, code?: string) => refusal(ctx, sp, acsUrl, header.id, incoming.relayState, second, code);
-  if (refused || !(await appEnabled(ctx, sp.appId))) return deny('RequestDenied');
+  const deny = (second: string, code?: string, message?: string) => refusal(ctx, sp, acsUrl, header.id, incoming.relayState, second, code, message);
+  if (refused) return deny('RequestDenied', 'Requester', refused);
+  if (!(await appEnabled(ctx, sp.appId))) return deny('RequestDenied');
   const now = ctx.now();
   if (!sentTo(header, signed, idpEndpoints(ctx).ssoUrl)) return deny('RequestDenied');
   if (Math.abs(now - header.issueInstant) > CLOCK_SKEW_MS) return deny('RequestDenied');

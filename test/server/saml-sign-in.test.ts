@@ -5,8 +5,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { inflateRawSync } from 'node:zlib';
 import { startServer, transform, type Client, type TestServer, ok } from './harness';
-import { consentAndAnswer, ServiceProvider } from './saml-support';
+import { consentAndAnswer, postedForm, RSA_SIGNATURES, ServiceProvider, signedRedirectQuery, signedXmlMessage, type RsaHash } from './saml-support';
 
 let server: TestServer;
 let admin: Client;
@@ -53,6 +54,58 @@ test('HTTP-POST AuthnRequest, signed by the SP that asked to sign: accepted', as
   const provider = await ServiceProvider.register(server, admin, 'Post_App', { binding: 'HTTP-POST', signRequests: true });
   const { profile } = await signIn(provider, 'post-relay');
   assert.equal(profile?.nameID, 'saml.person@example.test');
+});
+
+test('AuthnRequests signed with RSA-SHA512 by node-saml, in either binding: accepted', async () => {
+  for (const binding of ['HTTP-Redirect', 'HTTP-POST'] as const) {
+    const provider = await ServiceProvider.register(server, admin, `Sha512_${binding}_App`, {
+      binding,
+      signRequests: true,
+      saml: { signatureAlgorithm: 'sha512' },
+    });
+    const { profile } = await signIn(provider);
+    assert.equal(profile?.nameID, 'saml.person@example.test', binding);
+  }
+});
+
+test('a signed AuthnRequest: RSA-SHA1, RSA-SHA256, RSA-SHA384 and RSA-SHA512 go to the sign-in page in either binding; another algorithm is answered RequestDenied, saying which are accepted', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Sig_Alg_App', { signRequests: true });
+  // node-saml's AuthnRequest (with its Destination) unsigned, to be signed here with each hash.
+  const unsigned = ServiceProvider.library(server, provider.entityId, provider.acsUrl, [], provider.key, { binding: 'HTTP-POST' });
+  const authnRequest = async () => {
+    const message = (await unsigned.getAuthorizeMessageAsync('relay', undefined, {})) as Record<string, string>;
+    return inflateRawSync(Buffer.from(message.SAMLRequest!, 'base64')).toString(); // node-saml deflates it in either binding
+  };
+  // `algorithm`: named (SigAlg, SignatureMethod) in place of the one signed with.
+  const send = {
+    'HTTP-Redirect': async (hash: RsaHash, algorithm?: string) => {
+      let query = signedRedirectQuery('SAMLRequest', await authnRequest(), provider.key.privateKey, 'relay', hash);
+      if (algorithm) query = query.replace(encodeURIComponent(RSA_SIGNATURES[hash]), encodeURIComponent(algorithm));
+      return browser.raw('GET', `/api/saml/sso?${query}`);
+    },
+    'HTTP-POST': async (hash: RsaHash, algorithm?: string) => {
+      let signed = signedXmlMessage(await authnRequest(), provider.key.privateKey, hash);
+      if (algorithm) signed = signed.replace(`Algorithm="${RSA_SIGNATURES[hash]}"`, `Algorithm="${algorithm}"`);
+      return browser.raw('POST', '/api/saml/sso', new URLSearchParams({ SAMLRequest: Buffer.from(signed).toString('base64') }), {
+        origin: 'http://127.0.0.1:9',
+      });
+    },
+  };
+  for (const [binding, sent] of Object.entries(send)) {
+    for (const hash of ['sha1', 'sha256', 'sha384', 'sha512'] as const) {
+      const answer = await sent(hash);
+      assert.equal(answer.status, 303, `${binding} ${hash}: ${await answer.text()}`);
+      assert.match(answer.headers.get('location') ?? '', /^\/saml\/authorize\?request=/, `${binding} ${hash}`);
+    }
+    const md5 = await sent('sha256', 'http://www.w3.org/2001/04/xmldsig-more#rsa-md5');
+    assert.equal(md5.status, 200, binding);
+    const { action, fields } = postedForm(await md5.text());
+    assert.equal(action, provider.acsUrl, binding);
+    const response = Buffer.from(fields.SAMLResponse!, 'base64').toString();
+    assert.match(response, /status:RequestDenied/, binding);
+    assert.match(response, /<samlp:StatusMessage>The signature algorithm is not supported: sign with RSA-SHA1, RSA-SHA256, RSA-SHA384 or RSA-SHA512</, binding);
+    assert.doesNotMatch(response, /Assertion/, binding);
+  }
 });
 
 test("IdP-initiated from the portal: the app's roles and privileges, an audit record per sign-in", async () => {

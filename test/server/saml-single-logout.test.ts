@@ -183,7 +183,9 @@ test('an unsigned LogoutRequest, even from the app that holds the session, ends 
   const logout = `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_unsigned${Date.now()}" Version="2.0" IssueInstant="${new Date().toISOString()}"><saml:Issuer>${provider.entityId}</saml:Issuer><saml:NameID>${session.nameID}</saml:NameID><samlp:SessionIndex>${session.sessionIndex}</samlp:SessionIndex></samlp:LogoutRequest>`;
   const answer = await server.client().raw('GET', `/api/saml/slo?SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(logout)).toString('base64'))}`);
   assert.equal(answer.status, 200);
-  assert.match(Buffer.from(postedForm(await answer.text()).fields.SAMLResponse!, 'base64').toString(), /status:RequestDenied/);
+  const refusal = Buffer.from(postedForm(await answer.text()).fields.SAMLResponse!, 'base64').toString();
+  assert.match(refusal, /status:RequestDenied/);
+  assert.match(refusal, /<samlp:StatusMessage>The message must be signed \(its Signature and SigAlg parameters\)</, 'the app is told why');
   assert.equal((await dave.browser.get('/api/cas/session')).status, 200, 'an unsigned LogoutRequest ended the session');
   // Control: the same request signed by the app ends it.
   const signed = new URL(
@@ -191,4 +193,34 @@ test('an unsigned LogoutRequest, even from the app that holds the session, ends 
   );
   await server.client().raw('GET', signed.pathname + signed.search);
   assert.equal((await dave.browser.get('/api/cas/session')).status, 401);
+});
+
+test("an app's own LogoutRequest is answered in its Single Logout service's binding: a signed redirect (node-saml reads it), or a sign-out page posting it", async () => {
+  for (const binding of ['HTTP-Redirect', 'HTTP-POST'] as const) {
+    const name = binding === 'HTTP-POST' ? 'Own_Logout_Post' : 'Own_Logout_Redirect';
+    const provider = await app(name, binding);
+    const frank = await person(`slo-frank-${binding === 'HTTP-POST' ? 'post' : 'redirect'}`);
+    const session = await signIn(provider, frank.browser);
+    const request = new URL(
+      await provider.sp.getLogoutUrlAsync({ ...session, nameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress', issuer: 'x' }, 'back', {}),
+    );
+    const answer = await frank.browser.raw('GET', request.pathname + request.search, undefined, { 'accept-language': 'zh' });
+    assert.equal((await frank.browser.get('/api/cas/session')).status, 401, binding);
+    if (binding === 'HTTP-Redirect') {
+      assert.equal(answer.status, 303);
+      const location = new URL(answer.headers.get('location')!);
+      assert.equal(location.origin + location.pathname, `http://127.0.0.1:9/${name}/slo`);
+      const query = Object.fromEntries(location.searchParams);
+      assert.equal(query.RelayState, 'back');
+      const { loggedOut } = await provider.sp.validateRedirectAsync(query, location.search.slice(1));
+      assert.equal(loggedOut, true, 'node-saml read a successful LogoutResponse');
+    } else {
+      assert.equal(answer.status, 200);
+      const html = await answer.text();
+      assert.match(html, /<title>正在退出应用<\/title>/, 'a sign-out page, in the browser’s language');
+      const { action, fields } = postedForm(html);
+      assert.equal(action, `http://127.0.0.1:9/${name}/slo`);
+      assert.match(Buffer.from(fields.SAMLResponse!, 'base64').toString(), /status:Success/);
+    }
+  }
 });

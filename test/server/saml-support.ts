@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { sign } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { SAML, generateServiceProviderMetadata, type SamlConfig } from '@node-saml/node-saml';
+import { SignedXml } from 'xml-crypto';
 import { ok, type Client, type TestServer } from './harness';
 import { createKey } from '../../server/saml/keys';
 
@@ -19,15 +20,50 @@ export function postedForm(html: string): { action: string; fields: Record<strin
   return { action: unescapeHtml(action), fields };
 }
 
-/** An HTTP-Redirect query carrying `xml` as `kind`, signed (bindings §3.4.4.1, RSA-SHA256) with
- *  `privateKey` over its encoded parameters. */
-export function signedRedirectQuery(kind: 'SAMLRequest' | 'SAMLResponse', xml: string, privateKey: string, relayState?: string): string {
+/** The RSA signature algorithms by their hash, as SigAlg and an XML SignatureMethod name them. */
+export const RSA_SIGNATURES = {
+  sha1: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1',
+  sha256: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+  sha384: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha384',
+  sha512: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512',
+} as const;
+export type RsaHash = keyof typeof RSA_SIGNATURES;
+
+/** An HTTP-Redirect query carrying `xml` as `kind`, signed (bindings §3.4.4.1, RSA with `hash`)
+ *  with `privateKey` over its encoded parameters. */
+export function signedRedirectQuery(
+  kind: 'SAMLRequest' | 'SAMLResponse',
+  xml: string,
+  privateKey: string,
+  relayState?: string,
+  hash: RsaHash = 'sha256',
+): string {
   const query = [
     `${kind}=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`,
     ...(relayState ? [`RelayState=${encodeURIComponent(relayState)}`] : []),
-    `SigAlg=${encodeURIComponent('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256')}`,
+    `SigAlg=${encodeURIComponent(RSA_SIGNATURES[hash])}`,
   ].join('&');
-  return `${query}&Signature=${encodeURIComponent(sign('sha256', Buffer.from(query), privateKey).toString('base64'))}`;
+  return `${query}&Signature=${encodeURIComponent(sign(hash, Buffer.from(query), privateKey).toString('base64'))}`;
+}
+
+/** `xml` (a message whose root has an ID) with an enveloped signature over its root, RSA with
+ *  `hash` (xml-crypto, given RSA-SHA384, which it does not know, by node:crypto), after its Issuer.
+ *  Its digest is SHA-1 with RSA-SHA1 (as pysaml2 and Lasso sign by default), else SHA-256. */
+export function signedXmlMessage(xml: string, privateKey: string, hash: RsaHash): string {
+  const id = /\bID="([^"]+)"/.exec(xml)![1]!;
+  const signer = new SignedXml({ privateKey, signatureAlgorithm: RSA_SIGNATURES[hash], canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#' });
+  signer.SignatureAlgorithms[RSA_SIGNATURES.sha384] = class {
+    getAlgorithmName = () => RSA_SIGNATURES.sha384;
+    getSignature = (signedInfo: string, key: string) => sign('sha384', Buffer.from(signedInfo), key).toString('base64');
+    verifySignature = () => false;
+  };
+  signer.addReference({
+    xpath: `//*[@ID='${id}']`,
+    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
+    digestAlgorithm: hash === 'sha1' ? 'http://www.w3.org/2000/09/xmldsig#sha1' : 'http://www.w3.org/2001/04/xmlenc#sha256',
+  });
+  signer.computeSignature(xml, { location: { reference: `//*[@ID='${id}']/*[local-name()='Issuer']`, action: 'after' } });
+  return signer.getSignedXml();
 }
 
 /** The IdP's published signing certificates, from its metadata. */
