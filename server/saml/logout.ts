@@ -14,7 +14,7 @@
 // else is refused (400) and moves nothing.
 import type { Ctx } from '../context';
 import { childrenOf, NS, SamlError, textOf } from './xml';
-import { buildLogoutResponse, issuedNow, sentTo } from './messages';
+import { buildLogoutResponse, issuedNow, sentTo, type SamlStatus } from './messages';
 import { signElement } from './signatures';
 import { signedRedirectUrl } from './redirect-binding';
 import { idpEndpoints } from './endpoints';
@@ -31,10 +31,11 @@ export async function receiveLogout(ctx: Ctx, incoming: Incoming, ip: string): P
   const nameId = textOf(childrenOf(header.root, NS.assertion, 'NameID')[0]);
   const indexes = childrenOf(header.root, NS.protocol, 'SessionIndex').map((element) => textOf(element) ?? '');
   const now = ctx.now();
-  let status = 'Success';
-  if (refused || !signed || !sentTo(header, signed, idpEndpoints(ctx).sloUrl)) status = 'RequestDenied';
-  else if (!issuedNow(header, now) || !beforeNotOnOrAfter(header.root, now)) status = 'RequestDenied';
-  else if (!(await firstUse(ctx, sp.entityId, header.id))) status = 'RequestDenied';
+  const denied: SamlStatus = { code: 'Requester', second: 'RequestDenied', message: refused };
+  let status: SamlStatus = { code: 'Success' };
+  if (refused || !signed || !sentTo(header, signed, idpEndpoints(ctx).sloUrl)) status = denied;
+  else if (!issuedNow(header, now) || !beforeNotOnOrAfter(header.root, now)) status = denied;
+  else if (!(await firstUse(ctx, sp.entityId, header.id))) status = denied;
   else if (nameId && indexes.length) {
     const sessions = await ctx.db
       .selectFrom('samlSessions')
@@ -61,10 +62,10 @@ export async function receiveLogout(ctx: Ctx, incoming: Incoming, ip: string): P
           });
       });
     }
-  } else status = 'Requester';
+  } else status = { code: 'Requester' };
   if (!sp.sloUrl) return { kind: 'redirect', location: SIGNED_OUT_PAGE };
   const [key] = await publishedKeys(ctx.db, ctx.now());
-  const { xml, id } = buildLogoutResponse(idpEndpoints(ctx).entityId, sp.sloUrl, header.id, ctx.now(), status, refused);
+  const { xml, id } = buildLogoutResponse(idpEndpoints(ctx).entityId, sp.sloUrl, header.id, ctx.now(), status);
   // In the binding of the app's Single Logout service: an HTTP-Redirect one (mod_auth_mellon's)
   // reads the LogoutResponse from its query only.
   if (sp.sloBinding === 'HTTP-Redirect') return { kind: 'redirect', location: signedRedirectUrl(sp.sloUrl, 'SAMLResponse', xml, incoming.relayState, key!) };

@@ -73,10 +73,25 @@ export interface AssertionInput {
   attributes: Record<string, string[]>;
 }
 
+/** A message's status: a top-level code (Success, Requester, Responder or VersionMismatch: SAML core
+ *  §3.2.2.2), the second-level one that says more (e.g. RequestDenied), and a message for people. */
+export interface SamlStatus {
+  code: 'Success' | 'Requester' | 'Responder' | 'VersionMismatch';
+  second?: string;
+  message?: string;
+}
+
+function addStatus(w: XmlWriter, status: SamlStatus) {
+  const element = w.add(w.root, NS.protocol, 'samlp:Status');
+  const code = w.add(element, NS.protocol, 'samlp:StatusCode', { Value: `urn:oasis:names:tc:SAML:2.0:status:${status.code}` });
+  if (status.second) w.add(code, NS.protocol, 'samlp:StatusCode', { Value: `urn:oasis:names:tc:SAML:2.0:status:${status.second}` });
+  if (status.message) w.add(element, NS.protocol, 'samlp:StatusMessage', {}, status.message);
+}
+
 /** A Response with `status`; with an assertion only for Success. Answers the XML and the ids to sign. */
 export function buildResponse(
   input: Omit<AssertionInput, 'nameId' | 'nameIdFormat' | 'sessionIndex' | 'authnInstant' | 'attributes' | 'audience'>,
-  status: { code: string; second?: string; message?: string },
+  status: SamlStatus,
   assertion?: Omit<AssertionInput, 'issuer' | 'recipient' | 'inResponseTo' | 'now'>,
 ) {
   const responseId = newId();
@@ -91,10 +106,7 @@ export function buildResponse(
     InResponseTo: input.inResponseTo ?? undefined,
   });
   w.add(w.root, NS.assertion, 'saml:Issuer', {}, input.issuer);
-  const statusElement = w.add(w.root, NS.protocol, 'samlp:Status');
-  const code = w.add(statusElement, NS.protocol, 'samlp:StatusCode', { Value: `urn:oasis:names:tc:SAML:2.0:status:${status.code}` });
-  if (status.second) w.add(code, NS.protocol, 'samlp:StatusCode', { Value: `urn:oasis:names:tc:SAML:2.0:status:${status.second}` });
-  if (status.message) w.add(statusElement, NS.protocol, 'samlp:StatusMessage', {}, status.message);
+  addStatus(w, status);
   if (!assertion) return { xml: w.toString(), responseId, assertionId: undefined };
   const a = w.add(w.root, NS.assertion, 'saml:Assertion', {
     'xmlns:xsi': NS.xsi,
@@ -135,7 +147,7 @@ export function buildResponse(
 }
 
 /** A LogoutResponse (to an SP's LogoutRequest; `message`: why it is refused) or a LogoutRequest (to end an SP's session). */
-export function buildLogoutResponse(issuer: string, destination: string, inResponseTo: string, now: number, code = 'Success', message?: string) {
+export function buildLogoutResponse(issuer: string, destination: string, inResponseTo: string, now: number, status: SamlStatus = { code: 'Success' }) {
   const id = newId();
   const w = new XmlWriter(NS.protocol, 'samlp:LogoutResponse', {
     'xmlns:saml': NS.assertion,
@@ -146,9 +158,7 @@ export function buildLogoutResponse(issuer: string, destination: string, inRespo
     InResponseTo: inResponseTo,
   });
   w.add(w.root, NS.assertion, 'saml:Issuer', {}, issuer);
-  const status = w.add(w.root, NS.protocol, 'samlp:Status');
-  w.add(status, NS.protocol, 'samlp:StatusCode', { Value: `urn:oasis:names:tc:SAML:2.0:status:${code}` });
-  if (message) w.add(status, NS.protocol, 'samlp:StatusMessage', {}, message);
+  addStatus(w, status);
   return { xml: w.toString(), id };
 }
 

@@ -20,7 +20,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Ctx } from '../context';
 import type { Actor } from '../auth/actor';
 import { childOf, NS, SamlError } from './xml';
-import { buildResponse, CLOCK_SKEW_MS, decodeMessage, headerOf, readRequest, sentTo, type RequestHeader } from './messages';
+import { buildResponse, CLOCK_SKEW_MS, decodeMessage, headerOf, readRequest, sentTo, type RequestHeader, type SamlStatus } from './messages';
 import type { ProtocolParams } from './bindings-query';
 import { verifiedRoot, verifyRedirectSignature, signElement } from './signatures';
 import { idpEndpoints, SAML_SIGN_IN_PAGE } from './endpoints';
@@ -137,7 +137,7 @@ async function refusal(
   inResponseTo: string | null,
   relayState: string | null,
   second: string | undefined,
-  code = 'Requester',
+  code: SamlStatus['code'] = 'Requester',
   message?: string,
 ): Promise<Outcome> {
   const [key] = await publishedKeys(ctx.db, ctx.now());
@@ -169,7 +169,7 @@ const needsFreshSignIn = async (ctx: Ctx, actor: Actor, row: { freshAfter: numbe
 export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming, person: Actor | undefined, ip: string): Promise<Outcome> {
   const { sp, header, refused, signed } = await readFromSp(ctx, incoming, 'AuthnRequest');
   const acsUrl = chosenAcs(sp, header.root);
-  const deny = (second: string, code?: string, message?: string) => refusal(ctx, sp, acsUrl, header.id, incoming.relayState, second, code, message);
+  const deny = (second: string, code?: SamlStatus['code'], message?: string) => refusal(ctx, sp, acsUrl, header.id, incoming.relayState, second, code, message);
   if (refused) return deny('RequestDenied', 'Requester', refused);
   if (!(await appEnabled(ctx, sp.appId))) return deny('RequestDenied');
   const now = ctx.now();
@@ -318,7 +318,7 @@ export async function issueResponse(ctx: Ctx, actor: Actor, id: string, ip: stri
   if (row.answer === 'allow' && (await needsFreshSignIn(ctx, actor, row))) throw new ApiError(401, SIGN_IN_AGAIN);
   const sp = await ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', row.appId).executeTakeFirst();
   if (!sp) throw notFound('App');
-  const refuse = async (second: string | undefined, code: string) => {
+  const refuse = async (second: string | undefined, code: SamlStatus['code']) => {
     await useUp(ctx, id);
     return ((await refusal(ctx, sp, row.acsUrl, row.requestId, row.relayState, second, code)) as { post: PostToApp }).post;
   };
