@@ -21,7 +21,7 @@ export function postedForm(html: string): { action: string; fields: Record<strin
 }
 
 /** The RSA signature algorithms by their hash, as SigAlg and an XML SignatureMethod name them. */
-export const RSA_SIGNATURES = {
+const RSA_SIGNATURES = {
   sha1: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1',
   sha256: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
   sha384: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha384',
