@@ -971,7 +971,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0047_perf33d_oidc_uid_partial': oidcUidPartialIndex,
     '0048_fixldap2_ldap_first_sign_in': ldapFirstSignIn,
     '0049_scim_contact_types': scimContactTypes,
-    '0050_noticedd_saml_encrypt_assertions': samlEncryptAssertions,
+    '0051_noticedd_saml_encrypt_assertions': samlEncryptAssertions,
   };
 }
 

@@ -392,7 +392,7 @@ export interface SamlServiceProviderTable {
   /** 'aes256-gcm' or 'aes256-cbc' (null: aes256-gcm; migration 0042). */
   assertionEncryption: string | null;
   /** 1: the app's assertions are encrypted for its encryption certificate (its administrator's
-   *  choice; migration 0050 turned it on for the apps that had a certificate). */
+   *  choice; migration 0051 turned it on for the apps that had a certificate). */
   encryptAssertions: number;
 }
 

@@ -1,7 +1,7 @@
 // An app whose administrator turned encryption on gets its assertion encrypted for its certificate
 // (node-saml decrypts it with its key: AES-256-GCM, or AES-256-CBC when chosen), and only then: a
 // key in its metadata is no request for it (apps registered before keep what they got: migration
-// 0050); a person's consent is remembered until what the app
+// 0051); a person's consent is remembered until what the app
 // is told changes or the person signs out; the portal's IdP-initiated sign-in opens only the apps
 // the portal shows the person.
 import { after, before, test } from 'node:test';
@@ -83,13 +83,13 @@ test('turning encryption on for an app without an encryption certificate is refu
   assert.equal((await encryptionOf(provider.appId)).encryptAssertions, false);
 });
 
-test('migration 0050: an app registered with an encryption certificate before keeps its encrypted assertions; one without stays plain', async () => {
+test('migration 0051: an app registered with an encryption certificate before keeps its encrypted assertions; one without stays plain', async () => {
   const withKey = await ServiceProvider.register(server, admin, 'Old_Encrypted_App', { encryptionKeyInMetadata: true });
   const withoutKey = await ServiceProvider.register(server, admin, 'Old_Plain_App');
   const db = server.app.ctx.db;
   // The table as it was before the setting: encrypted whenever a certificate was stored.
   await sql`alter table saml_service_providers drop column encrypt_assertions`.execute(db);
-  await sql`delete from kysely_migration where name = '0050_noticedd_saml_encrypt_assertions'`.execute(db);
+  await sql`delete from kysely_migration where name = '0051_noticedd_saml_encrypt_assertions'`.execute(db);
   await migrate(db as never, server.app.ctx.engine);
   assert.equal((await encryptionOf(withKey.appId)).encryptAssertions, true);
   assert.equal((await encryptionOf(withoutKey.appId)).encryptAssertions, false);
