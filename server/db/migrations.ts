@@ -930,6 +930,19 @@ const scimUserAttributes: Migration = {
   },
 };
 
+/** Whether an app's assertions are encrypted is its administrator's choice (`encrypt_assertions`,
+ *  off for a new app): before, any encryption certificate did it, one read from the app's metadata
+ *  included. Apps already registered with a certificate keep what they got. */
+const samlEncryptAssertions: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('saml_service_providers')
+      .addColumn('encrypt_assertions', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await sql`update saml_service_providers set encrypt_assertions = 1 where encryption_cert is not null`.execute(db);
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -972,6 +985,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0048_fixldap2_ldap_first_sign_in': ldapFirstSignIn,
     '0049_scim_contact_types': scimContactTypes,
     '0050_scim_user_attributes': scimUserAttributes,
+    '0051_saml_encrypt_assertions': samlEncryptAssertions,
   };
 }
 

@@ -395,9 +395,11 @@ export interface SamlServiceProviderTable {
   metadataUrl: string | null;
   createdAt: number;
   updatedAt: number;
-  /** 'aes256-gcm' or 'aes256-cbc' (the app's assertions are encrypted when it has an encryption
-   *  certificate; null: aes256-gcm; migration 0042). */
+  /** 'aes256-gcm' or 'aes256-cbc' (null: aes256-gcm; migration 0042). */
   assertionEncryption: string | null;
+  /** 1: the app's assertions are encrypted for its encryption certificate (its administrator's
+   *  choice; migration 0051 turned it on for the apps that had a certificate). */
+  encryptAssertions: number;
 }
 
 /** The identity provider's signing keys: 'active' signs; 'next' or 'previous' is published beside it. */

@@ -391,7 +391,8 @@ async function signedAssertion(
   );
   const [key] = await publishedKeys(ctx.db, now);
   let signed = sp.signAssertion ? signElement(xml, assertionId!, key!) : xml;
-  if (sp.encryptionCert) signed = await encryptAssertion(signed, assertionId!, sp.encryptionCert, toSamlProvider(sp).assertionEncryption);
+  if (sp.encryptAssertions && sp.encryptionCert)
+    signed = await encryptAssertion(signed, assertionId!, sp.encryptionCert, toSamlProvider(sp).assertionEncryption);
   if (sp.signResponse) signed = signElement(signed, responseId, key!);
   return Buffer.from(signed).toString('base64');
 }

@@ -40,6 +40,7 @@ export const toSamlProvider = (row: SamlServiceProviderTable) => ({
   metadataUrl: row.metadataUrl,
   sloBinding: row.sloUrl ? ((row.sloBinding ?? 'HTTP-Redirect') as SloBinding) : null,
   assertionEncryption: (row.assertionEncryption ?? 'aes256-gcm') as AssertionEncryption,
+  encryptAssertions: row.encryptAssertions === 1,
 });
 
 const providerRow = (ctx: Ctx, appId: string) => ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', appId).executeTakeFirst();
@@ -112,9 +113,14 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
       .executeTakeFirst();
     if (taken) fields.push({ field: 'entityId', rule: 'rule.samlEntityIdTaken' });
   }
+  // Encryption is the administrator's choice (a key in the metadata is no request for it), and
+  // takes a certificate with an RSA key; one given as the field must have one, used or not yet.
+  const encryptAssertions = body.encryptAssertions ?? was?.encryptAssertions === 1;
+  const encryptingCert = encryptionCert === undefined ? (metadata?.encryptionCert ?? was?.encryptionCert ?? null) : encryptionCert;
   if (encryptionCert && !hasRsaKey(encryptionCert)) fields.push({ field: 'encryptionCert', rule: 'rule.encryptionCertRsa' });
-  else if (encryptionCert === undefined && metadata?.encryptionCert && !hasRsaKey(metadata.encryptionCert))
-    fields.push({ field: metadataFieldOf(body), rule: 'rule.encryptionCertRsa' });
+  else if (encryptAssertions && !encryptingCert) fields.push({ field: 'encryptionCert', rule: 'rule.required' });
+  else if (encryptAssertions && !hasRsaKey(encryptingCert!))
+    fields.push({ field: encryptionCert === undefined && metadata?.encryptionCert ? metadataFieldOf(body) : 'encryptionCert', rule: 'rule.encryptionCertRsa' });
   const wantRequestsSigned = body.wantRequestsSigned ?? metadata?.wantRequestsSigned ?? was?.wantRequestsSigned === 1;
   const spCert = signingCert === undefined ? (metadata?.signingCert ?? was?.signingCert ?? null) : signingCert;
   if (wantRequestsSigned && !spCert) fields.push({ field: 'signingCert', rule: 'rule.required' });
@@ -128,7 +134,7 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
     sloBinding,
     nameIdFormat: body.nameIdFormat ?? metadata?.nameIdFormat ?? was?.nameIdFormat ?? 'email',
     signingCert: spCert,
-    encryptionCert: encryptionCert === undefined ? (metadata?.encryptionCert ?? was?.encryptionCert ?? null) : encryptionCert,
+    encryptionCert: encryptingCert,
     wantRequestsSigned: Number(wantRequestsSigned),
     signResponse: Number(body.signResponse ?? (was ? was.signResponse === 1 : true)),
     signAssertion: Number(body.signAssertion ?? metadata?.wantAssertionsSigned ?? (was ? was.signAssertion === 1 : true)),
@@ -136,6 +142,7 @@ export async function saveProvider(ctx: Ctx, actor: Actor, appId: string, body: 
     createdAt: was?.createdAt ?? now,
     updatedAt: now,
     assertionEncryption: body.assertionEncryption ?? was?.assertionEncryption ?? null,
+    encryptAssertions: Number(encryptAssertions),
   };
   if (!row.signResponse && !row.signAssertion) throw fieldError([{ field: 'signAssertion', rule: 'rule.samlSigned' }]);
   await ctx.audit.change(async () => {

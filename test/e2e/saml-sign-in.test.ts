@@ -209,6 +209,17 @@ test('the SAML tab: an administrator reads the metadata by URL, edits ACS rows a
   assert.equal(await tab.getByLabel('Service provider entity ID').getAttribute('aria-invalid'), 'true');
   assert.equal(await acs2.getAttribute('aria-invalid'), null);
 
+  // Encryption is off until asked for; asked for without the app's encryption certificate, it is
+  // refused under that field, and left off.
+  const encrypt = tab.getByLabel('Encrypt assertions');
+  assert.equal(await encrypt.isChecked(), false);
+  await encrypt.check();
+  await tab.getByLabel('Assertion encryption').waitFor();
+  await tab.getByRole('button', { name: 'Save' }).click();
+  await tab.getByText('This field is required').waitFor();
+  assert.equal(await tab.getByLabel('Service provider encryption certificate').getAttribute('aria-invalid'), 'true');
+  await encrypt.uncheck();
+
   // Fixed: NameID persistent, the assertion signed but not the response, saved.
   await tab.getByLabel('Service provider entity ID').fill(wiki.entityId);
   await tab.getByLabel('NameID format').selectOption({ label: 'Persistent (an opaque id for this app)' });
@@ -217,10 +228,9 @@ test('the SAML tab: an administrator reads the metadata by URL, edits ACS rows a
   await tab.getByLabel("App's single logout URL").fill(`${wiki.url}/slo`);
   await tab.getByRole('button', { name: 'Save' }).click();
   await page.getByText('SAML settings saved').waitFor();
-  const saved = await admin.call<{ provider: { acsUrls: unknown[]; nameIdFormat: string; signResponse: boolean; signAssertion: boolean; sloUrl: string } }>(
-    'GET',
-    `/apps/${app.id}/saml-provider`,
-  );
+  const saved = await admin.call<{
+    provider: { acsUrls: unknown[]; nameIdFormat: string; signResponse: boolean; signAssertion: boolean; sloUrl: string; encryptAssertions: boolean };
+  }>('GET', `/apps/${app.id}/saml-provider`);
   assert.deepEqual(saved.provider.acsUrls, [
     { url: wiki.acsUrl, binding: 'HTTP-POST' },
     { url: `${wiki.url}/acs-redirect`, binding: 'HTTP-Redirect' },
@@ -229,6 +239,7 @@ test('the SAML tab: an administrator reads the metadata by URL, edits ACS rows a
   assert.equal(saved.provider.signResponse, false);
   assert.equal(saved.provider.signAssertion, true);
   assert.equal(saved.provider.sloUrl, `${wiki.url}/slo`);
+  assert.equal(saved.provider.encryptAssertions, false);
 
   await page.screenshot({ path: process.env.IAM_SAML_SHOT ?? '/tmp/saml-tab.png', fullPage: true });
 

@@ -3,7 +3,8 @@
 // real IAM product promises; a failing test is a finding.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ok, startServer, transform, type Answer, type Client, type TestServer } from './harness';
+import { lastAuditId, ok, startServer, transform, type Answer, type Client, type TestServer } from './harness';
+import { auditSince, type AuditRow } from './audit-rows';
 import { GROUP_SCHEMA, PATCH_SCHEMA, assertScimError, createTenant, provisionedTenant, USER_SCHEMA, type Scim } from './scim-support';
 import { SoftwareAuthenticator } from './software-authenticator';
 import { openLdapSettings, READER, recordingRelay, startDirectory } from './ldap-support';
@@ -38,29 +39,6 @@ after(async () => {
   await server.stop();
 });
 
-interface AuditRow {
-  id: number;
-  action: string;
-  actorId: string | null;
-  actorName: string | null;
-  targetType: string | null;
-  targetId: string | null;
-  tenantId: string | null;
-  success: number;
-  detail: string;
-}
-
-const lastAuditId = async () =>
-  Number(
-    (
-      await server.app.ctx.db
-        .selectFrom('auditLog')
-        .select((eb) => eb.fn.max('id').as('id'))
-        .executeTakeFirst()
-    )?.id ?? 0,
-  );
-const auditSince = async (id: number) =>
-  (await server.app.ctx.db.selectFrom('auditLog').selectAll().where('id', '>', id).orderBy('id').execute()) as unknown as AuditRow[];
 const brief = (rows: AuditRow[]) =>
   JSON.stringify(rows.map(({ action, actorName, targetType, targetId, detail }) => ({ action, actorName, targetType, targetId, detail })));
 
@@ -91,11 +69,11 @@ describe(`a burst of ${BURST} removals of one thing (kinds not covered before)`,
         config: { host: '127.0.0.1', port: '9', security: 'none', username: 'u', password: 'p', from: 'iam@example.com' },
       }),
     );
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const answers = await burst((client) => client.delete(`/api/channels/${channel.id}`));
     assertRemovedOnce(
       answers,
-      (await auditSince(since)).filter((row) => row.action === 'channel.delete'),
+      (await auditSince(server, since)).filter((row) => row.action === 'channel.delete'),
       'channel',
     );
   });
@@ -110,11 +88,11 @@ describe(`a burst of ${BURST} removals of one thing (kinds not covered before)`,
         bindSecret: READER.secret,
       }),
     );
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const answers = await burst((client) => client.delete(`/api/tenants/${tenant.id}/ldap`));
     assertRemovedOnce(
       answers,
-      (await auditSince(since)).filter((row) => row.targetType === 'ldap_connection'),
+      (await auditSince(server, since)).filter((row) => row.targetType === 'ldap_connection'),
       'directory connection',
     );
   });
@@ -128,20 +106,20 @@ describe(`a burst of ${BURST} removals of one thing (kinds not covered before)`,
       }),
     );
     const provider = { appId: app.id };
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const answers = await burst((client) => client.delete(`/api/apps/${provider.appId}/saml-provider`));
     assertRemovedOnce(
       answers,
-      (await auditSince(since)).filter((row) => row.targetId === provider.appId),
+      (await auditSince(server, since)).filter((row) => row.targetId === provider.appId),
       'SAML service provider',
     );
   });
 
   test('DELETE /api/apps/{id}/saml-provider of an app that has none: 404, and no record of a removal that removed nothing', async () => {
     const app = await newApp('No_Saml');
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const answer = await admin.delete(`/api/apps/${app.id}/saml-provider`);
-    const records = await auditSince(since);
+    const records = await auditSince(server, since);
     assert.deepEqual(records, [], `an app that never was a service provider: answered ${answer.status}, recorded ${brief(records)}`);
     assert.equal(answer.status, 404, JSON.stringify(answer.body));
   });
@@ -149,11 +127,11 @@ describe(`a burst of ${BURST} removals of one thing (kinds not covered before)`,
   test('DELETE /api/idps/{code}: one 200, one record', async () => {
     const code = `gone${++serial}`;
     await ok(admin.post('/api/idps', { code, name: `Gone ${serial}`, type: 'OIDC', config: { issuer: 'https://sso.example.com', clientSecret: 'hidden' } }));
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const answers = await burst((client) => client.delete(`/api/idps/${code}`));
     assertRemovedOnce(
       answers,
-      (await auditSince(since)).filter((row) => row.targetId === code),
+      (await auditSince(server, since)).filter((row) => row.targetId === code),
       'identity provider',
     );
   });
@@ -161,11 +139,11 @@ describe(`a burst of ${BURST} removals of one thing (kinds not covered before)`,
   test('DELETE /api/apps/{appId}/privileges/{id}: one 200, one privilege.delete record', async () => {
     const app = await newApp('Removal_Privileges');
     const privilege = await ok(admin.post<{ id: string }>(`/api/apps/${app.id}/privileges`, { name: `Removal_Privilege`, key: `removal.${serial}` }));
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const answers = await burst((client) => client.delete(`/api/apps/${app.id}/privileges/${privilege.id}`));
     assertRemovedOnce(
       answers,
-      (await auditSince(since)).filter((row) => row.action === 'privilege.delete'),
+      (await auditSince(server, since)).filter((row) => row.action === 'privilege.delete'),
       'privilege',
     );
   });
@@ -179,13 +157,13 @@ describe(`a burst of ${BURST} removals of one thing (kinds not covered before)`,
     const authenticator = new SoftwareAuthenticator(PAGE, RP_ID);
     const options = await ok(browser.post<Parameters<SoftwareAuthenticator['create']>[0]>('/api/user/passkeys/options', { password: transform(password) }));
     const passkey = await ok(browser.post<{ id: string }>('/api/user/passkeys', { name: 'Laptop', credential: authenticator.create(options) }));
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const answers = await Promise.all(
       Array.from({ length: BURST }, () => browser.request('DELETE', `/api/user/passkeys/${passkey.id}`, { password: transform(password) })),
     );
     assertRemovedOnce(
       answers,
-      (await auditSince(since)).filter((row) => row.action === 'passkey.delete'),
+      (await auditSince(server, since)).filter((row) => row.action === 'passkey.delete'),
       'passkey',
       200,
       // The re-check holds at most five places in the sign-in failure count at once (429 beyond).
@@ -196,11 +174,11 @@ describe(`a burst of ${BURST} removals of one thing (kinds not covered before)`,
   test('SCIM DELETE /Users/{id}: one 204, one user.delete record', async () => {
     const user = await scim<{ id: string }>('POST', '/Users', { schemas: [USER_SCHEMA], userName: `scim_gone_${++serial}`, name: { formatted: 'Scim_Gone' } });
     assert.equal(user.status, 201, JSON.stringify(user.body));
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const answers = await Promise.all(Array.from({ length: BURST }, () => scim('DELETE', `/Users/${user.body.id}`)));
     assertRemovedOnce(
       answers,
-      (await auditSince(since)).filter((row) => row.action === 'user.delete'),
+      (await auditSince(server, since)).filter((row) => row.action === 'user.delete'),
       'SCIM user',
       204,
     );
@@ -209,11 +187,11 @@ describe(`a burst of ${BURST} removals of one thing (kinds not covered before)`,
   test('SCIM DELETE /Groups/{id}: one 204, one tenant.delete record', async () => {
     const group = await scim<{ id: string }>('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: `Scim_Gone_Group_${++serial}` });
     assert.equal(group.status, 201, JSON.stringify(group.body));
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const answers = await Promise.all(Array.from({ length: BURST }, () => scim('DELETE', `/Groups/${group.body.id}`)));
     assertRemovedOnce(
       answers,
-      (await auditSince(since)).filter((row) => row.action === 'tenant.delete'),
+      (await auditSince(server, since)).filter((row) => row.action === 'tenant.delete'),
       'SCIM group',
       204,
     );
@@ -430,18 +408,18 @@ describe('a grant of rights is recorded with whom it went to and what it granted
     const app = await newApp('Grant_Members');
     const role = await ok(admin.post<{ id: string }>(`/api/apps/${app.id}/roles`, { name: `Grant_Role_${serial}` }));
     const member = await person('role-member');
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     await ok(admin.put(`/api/apps/${app.id}/roles/${role.id}/members`, { userIds: [member.id] }));
-    const records = await auditSince(since);
+    const records = await auditSince(server, since);
     assert.ok(naming(records, member.id).length > 0, `no record names ${member.id}, who was given the role: ${brief(records)}`);
   });
 
   test('PUT /api/tenants/{id}/admins: a record names the person made administrator of the tenant', async () => {
     const tenant = await createTenant(admin, `Grant_Admins_${++serial}`);
     const member = await person('tenant-admin', { tenantId: tenant.id });
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     await ok(admin.put(`/api/tenants/${tenant.id}/admins`, { userIds: [member.id] }));
-    const records = await auditSince(since);
+    const records = await auditSince(server, since);
     assert.ok(naming(records, member.id).length > 0, `no record names ${member.id}, who now administers the tenant: ${brief(records)}`);
   });
 
@@ -449,9 +427,9 @@ describe('a grant of rights is recorded with whom it went to and what it granted
     const app = await newApp('Grant_User_Roles');
     const role = await ok(admin.post<{ id: string }>(`/api/apps/${app.id}/roles`, { name: `Grant_User_Role_${serial}` }));
     const member = await person('user-roles');
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     await ok(admin.put(`/api/user/${member.id}/roles/${app.id}`, { roleIds: [role.id] }));
-    const records = await auditSince(since);
+    const records = await auditSince(server, since);
     assert.ok(naming(records, role.id).length > 0, `no record names the role ${role.id} granted to ${member.id}: ${brief(records)}`);
   });
 
@@ -459,9 +437,9 @@ describe('a grant of rights is recorded with whom it went to and what it granted
     const app = await newApp('Grant_Privileges');
     const role = await ok(admin.post<{ id: string }>(`/api/apps/${app.id}/roles`, { name: `Grant_Privilege_Role_${serial}` }));
     const privilege = await ok(admin.post<{ id: string }>(`/api/apps/${app.id}/privileges`, { name: 'Grant_Privilege', key: `grant.${serial}` }));
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     await ok(admin.put(`/api/apps/${app.id}/roles/${role.id}/privileges`, { privilegeIds: [privilege.id] }));
-    const records = await auditSince(since);
+    const records = await auditSince(server, since);
     assert.ok(naming(records, privilege.id).length > 0, `no record names the privilege ${privilege.id} given to the role: ${brief(records)}`);
   });
 });
@@ -469,7 +447,7 @@ describe('a grant of rights is recorded with whom it went to and what it granted
 describe("a change of a person's addresses (where their reset codes go) is recorded with what changed", () => {
   test("PUT /api/user/{id}/basic_info by an administrator moving someone's e-mail and phone: the record names the fields changed", async () => {
     const member = await person('basic-info', { email: `basic-${serial}@example.com`, mobilePhone: `1390000${String(serial).padStart(4, '0')}` });
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const moved = await admin.put(`/api/user/${member.id}/basic_info`, {
       realName: 'Attack_Person',
       email: `taken-over-${serial}@example.com`,
@@ -479,7 +457,7 @@ describe("a change of a person's addresses (where their reset codes go) is recor
     assert.equal(moved.status, 200, JSON.stringify(moved.body));
     const stored = await server.app.ctx.db.selectFrom('users').select(['email', 'mobilePhone']).where('id', '=', member.id).executeTakeFirstOrThrow();
     assert.equal(stored.email, `taken-over-${serial}@example.com`, 'the administrator set the address at once');
-    const records = naming(await auditSince(since), member.id);
+    const records = naming(await auditSince(server, since), member.id);
     const detail = records.map((row) => row.detail).join(' ');
     assert.ok(
       detail.includes('email') && detail.includes('mobilePhone'),
@@ -499,9 +477,9 @@ describe('a change of who vouches for sign-ins is recorded with what changed', (
         config: { issuer: 'https://sso.example.com', clientId: 'corp', clientSecret: 'first-secret-1' },
       }),
     );
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     await ok(admin.put(`/api/idps/${code}`, { config: { issuer: 'https://attacker.example.net', clientSecret: 'second-secret-2' } }));
-    const records = naming(await auditSince(since), code);
+    const records = naming(await auditSince(server, since), code);
     const text = JSON.stringify(records);
     assert.ok(!text.includes('second-secret-2') && !text.includes('first-secret-1'), `a client secret in the audit log: ${text}`);
     assert.ok(
@@ -567,13 +545,13 @@ describe('two sets of recovery codes asked for at once (a double click on "New c
 describe('a refused change leaves no record claiming success', () => {
   test('POST /api/user/bulk where every user is refused (404): no user.bulk record claims the action was done', async () => {
     const missing = ['00000000-0000-4000-8000-00000000aaa1', '00000000-0000-4000-8000-00000000aaa2'];
-    const since = await lastAuditId();
+    const since = await lastAuditId(server);
     const answer = await ok(admin.post<{ results: { ok: boolean; status: number }[] }>('/api/user/bulk', { action: 'delete', ids: missing }));
     assert.deepEqual(
       answer.results.map((result) => result.status),
       [404, 404],
     );
-    const claims = (await auditSince(since)).filter((row) => row.success === 1);
+    const claims = (await auditSince(server, since)).filter((row) => row.success === 1);
     assert.deepEqual(
       claims.map((row) => ({ action: row.action, detail: JSON.parse(row.detail) as unknown })),
       [],

@@ -8,6 +8,7 @@ import { startServer, transform, type Client, type TestServer } from './harness'
 import { SoftwareAuthenticator } from './software-authenticator';
 import { authenticator, peopleMaker, setLogin as setLoginOf, codeSentTo, withAuthenticator } from './sign-in-support';
 import { createTenant } from './scim-support';
+import { throttleKey } from '../../server/auth/throttle';
 
 const PASSWORD = 'Round7pass1';
 const RP_ID = 'localhost';
@@ -158,6 +159,64 @@ test("a tenant administrator's borrowed session cannot lift the re-check's locko
       200,
       `15 wrong passwords at the re-check with a lockout after 5, then the right one is accepted (${statuses.join(',')}): the session unlocks its own account between rounds`,
     );
+  } finally {
+    await setLogin({ maxFailures: 5, captchaAfterFailures: 3 });
+    await server.app.ctx.db.deleteFrom('loginThrottle').execute();
+  }
+});
+
+/** The audit records of failed re-checks of `userId` (server/auth/recheck.ts). */
+const recheckFailures = (userId: string) =>
+  server.app.ctx.db.selectFrom('auditLog').select('action').where('targetId', '=', userId).where('action', 'in', ['login.failure', 'login.locked']).execute();
+const BURST = 16;
+
+test('a burst of re-checks with the RIGHT password (a double-click, a retrying client) counts no failure and locks nothing', async () => {
+  const tenant = await createTenant(admin, 'Round7Burst');
+  const boss = await person({ tenantId: tenant.id, isAdmin: true });
+  const session = await signIn(boss.username);
+  await setLogin({ maxFailures: 5, captchaAfterFailures: 0, captchaEnabled: false });
+  try {
+    const password = transform(PASSWORD);
+    const rechecks: Record<string, (at: number) => Promise<{ status: number }>> = {
+      'a SCIM token': (at) => session.post('/api/scim-tokens', { tenantId: tenant.id, name: `Burst ${at}`, currentPassword: password }),
+      'an authenticator app': () => session.post('/api/user/totp', { password }),
+      'a passkey': () => session.post('/api/user/passkeys/options', { password }),
+    };
+    for (const [what, call] of Object.entries(rechecks)) {
+      const answers = await Promise.all(Array.from({ length: BURST }, (_, at) => call(at)));
+      assert.equal(
+        answers.map((answer) => answer.status).join(),
+        Array<number>(BURST).fill(200).join(),
+        `${BURST} re-checks for ${what} at once, all with the right password (lockout after 5)`,
+      );
+    }
+    assert.deepEqual(await recheckFailures(boss.id), [], 'right passwords were recorded as failed sign-ins');
+    assert.equal((await server.client().login(boss.username, PASSWORD)).body.data?.loginSuccess, true, 'the account is locked');
+  } finally {
+    await setLogin({ maxFailures: 5, captchaAfterFailures: 3 });
+    await server.app.ctx.db.deleteFrom('loginThrottle').execute();
+  }
+});
+
+test(`a burst of ${BURST} re-checks with WRONG passwords counts exactly ${BURST} failures`, async () => {
+  const tenant = await createTenant(admin, 'Round7WrongBurst');
+  const boss = await person({ tenantId: tenant.id, isAdmin: true });
+  const session = await signIn(boss.username);
+  await setLogin({ maxFailures: 50, captchaAfterFailures: 0, captchaEnabled: false });
+  try {
+    const answers = await Promise.all(
+      Array.from({ length: BURST }, (_, at) =>
+        session.post('/api/scim-tokens', { tenantId: tenant.id, name: `Wrong ${at}`, currentPassword: transform(`Wrong-${at}-x1`) }),
+      ),
+    );
+    assert.equal(answers.map((answer) => answer.status).join(), Array<number>(BURST).fill(400).join());
+    const count = await server.app.ctx.db
+      .selectFrom('loginThrottle')
+      .select('failures')
+      .where('username', '=', throttleKey('username', boss.username))
+      .executeTakeFirst();
+    assert.equal(count?.failures, BURST, 'failures counted');
+    assert.equal((await recheckFailures(boss.id)).length, BURST, 'failures recorded');
   } finally {
     await setLogin({ maxFailures: 5, captchaAfterFailures: 3 });
     await server.app.ctx.db.deleteFrom('loginThrottle').execute();

@@ -12,6 +12,7 @@ import { GROUP_SCHEMA, PATCH_SCHEMA, provisionedTenant, USER_SCHEMA, type Scim }
 import { startSmtp, until, type SmtpReceiver } from './receivers';
 import { RelyingParty } from './oidc-rp';
 import { ServiceProvider } from './saml-support';
+import { auditSince, type AuditRow } from './audit-rows';
 
 const SMTP = { user: 'mailer', password: 'smtp-pass-42' };
 
@@ -36,20 +37,6 @@ before(async () => {
 after(async () => {
   await Promise.all([server.stop(), smtp.stop()]);
 });
-
-interface AuditRow {
-  id: number;
-  action: string;
-  actorId: string | null;
-  actorName: string | null;
-  targetType: string | null;
-  targetId: string | null;
-  tenantId: string | null;
-  detail: string;
-}
-
-const auditSince = async (id: number) =>
-  (await server.app.ctx.db.selectFrom('auditLog').selectAll().where('id', '>', id).orderBy('id').execute()) as unknown as AuditRow[];
 
 function assertRecorded(rows: AuditRow[], what: string, matches: (row: AuditRow) => boolean) {
   assert.ok(
@@ -77,7 +64,11 @@ describe('SCIM changes a client makes', () => {
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     const stored = await scim<{ externalId?: string }>('GET', `/Users/${user.body.id}`);
     assert.equal(stored.body.externalId, 'entra-object-2', 'the PATCH changed the externalId');
-    assertRecorded(await auditSince(since), "the user's new externalId", (row) => row.targetId === user.body.id && row.actorName === 'scim:Entra provisioning');
+    assertRecorded(
+      await auditSince(server, since),
+      "the user's new externalId",
+      (row) => row.targetId === user.body.id && row.actorName === 'scim:Entra provisioning',
+    );
   });
 
   test("a PATCH removing a group's externalId: the link is gone and recorded", async () => {
@@ -89,7 +80,7 @@ describe('SCIM changes a client makes', () => {
     const stored = await scim<{ externalId?: string }>('GET', `/Groups/${group.body.id}`);
     assert.equal(stored.body.externalId, undefined, 'the PATCH removed the externalId');
     assertRecorded(
-      await auditSince(since),
+      await auditSince(server, since),
       "the group's removed externalId",
       (row) => row.targetId === group.body.id && row.actorName === 'scim:Entra provisioning',
     );
@@ -119,7 +110,7 @@ describe("a person's own changes", () => {
     assert.equal((await server.client().post(`/api/verified/${code}`)).status, 200);
     const row = await server.app.ctx.db.selectFrom('users').select('extraProp').where('id', '=', user.id).executeTakeFirstOrThrow();
     assert.equal((JSON.parse(row.extraProp) as { emailVerified?: string }).emailVerified, `${user.username}@example.com`);
-    assertRecorded(await auditSince(since), 'the verified email address', (row) => row.targetId === user.id);
+    assertRecorded(await auditSince(server, since), 'the verified email address', (row) => row.targetId === user.id);
   });
 
   test('allowing an OpenID Connect app on the consent page (a grant of profile data to the app): recorded, naming the person and the app', async () => {
@@ -129,7 +120,7 @@ describe("a person's own changes", () => {
     const tokens = await app.signIn(browser, 'openid profile email');
     assert.ok(tokens.access_token, 'the app got its tokens');
     assertRecorded(
-      await auditSince(since),
+      await auditSince(server, since),
       "the person's consent to the app",
       (row) => row.actorId === user.id && (row.targetId === app.appId || row.detail.includes(app.appId)),
     );
@@ -157,7 +148,7 @@ describe("a person's own changes", () => {
     const consent = await server.app.ctx.db.selectFrom('samlConsents').select('appId').where('userId', '=', made.body.data.id).executeTakeFirst();
     assert.equal(consent?.appId, provider.appId, 'the consent is stored');
     assertRecorded(
-      await auditSince(since),
+      await auditSince(server, since),
       "the person's consent to the SAML app",
       (row) => row.actorId === made.body.data.id && (row.targetId === provider.appId || row.detail.includes(provider.appId)),
     );
@@ -173,7 +164,7 @@ describe("a person's own changes", () => {
     const allowed = await browser.post(`/api/sso/interactions/${url.searchParams.get('uid')}`, { allow: true });
     assert.equal(allowed.status, 401, JSON.stringify(allowed.body));
     assert.equal((await browser.get('/api/cas/session')).status, 401, 'the console session ended');
-    assertRecorded(await auditSince(since), 'the ended console session', (row) => row.actorId === user.id || row.targetId === user.id);
+    assertRecorded(await auditSince(server, since), 'the ended console session', (row) => row.actorId === user.id || row.targetId === user.id);
   });
 
   test('deleting a message from my inbox: recorded', async () => {
@@ -187,6 +178,6 @@ describe("a person's own changes", () => {
     assert.equal((await browser.delete(`/api/messages/${message.id}`)).status, 200);
     const left = await server.app.ctx.db.selectFrom('messages').select('id').where('id', '=', message.id).executeTakeFirst();
     assert.equal(left, undefined, 'the message is gone');
-    assertRecorded(await auditSince(since), 'the deleted message', (row) => row.actorId === user.id);
+    assertRecorded(await auditSince(server, since), 'the deleted message', (row) => row.actorId === user.id);
   });
 });

@@ -88,7 +88,7 @@ test('an answer that cannot be built tells the app Responder and is audited (no 
   // Stored before such certificates were refused (the settings call answers 400 now).
   await server.app.ctx.db
     .updateTable('samlServiceProviders')
-    .set({ encryptionCert: certificate.toString('pem') })
+    .set({ encryptionCert: certificate.toString('pem'), encryptAssertions: 1 })
     .where('appId', '=', provider.appId)
     .execute();
   const browser = await person('broken-enc');

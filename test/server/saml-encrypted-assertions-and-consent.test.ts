@@ -1,10 +1,14 @@
-// An app with an encryption certificate gets its assertion encrypted (node-saml decrypts it with its
-// key: AES-256-GCM, or AES-256-CBC when chosen); a person's consent is remembered until what the app
+// An app whose administrator turned encryption on gets its assertion encrypted for its certificate
+// (node-saml decrypts it with its key: AES-256-GCM, or AES-256-CBC when chosen), and only then: a
+// key in its metadata is no request for it (apps registered before keep what they got: migration
+// 0051); a person's consent is remembered until what the app
 // is told changes or the person signs out; the portal's IdP-initiated sign-in opens only the apps
 // the portal shows the person.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { startServer, transform, type Client, type TestServer, ok } from './harness';
+import { migrate } from '../../server/db/migrations';
 import { consentAndAnswer, ServiceProvider } from './saml-support';
 
 let server: TestServer;
@@ -21,9 +25,11 @@ before(async () => {
 after(() => server.stop());
 
 for (const assertionEncryption of ['aes256-gcm', 'aes256-cbc'] as const) {
-  test(`an app with an encryption certificate gets an encrypted assertion (${assertionEncryption}) that only its key opens`, async () => {
+  test(`an app with encryption on gets an encrypted assertion (${assertionEncryption}) that only its key opens`, async () => {
     const provider = await ServiceProvider.register(server, admin, `Encrypted_${assertionEncryption}`);
-    await ok(admin.put(`/api/apps/${provider.appId}/saml-provider`, { encryptionCert: provider.key.certificate, assertionEncryption }));
+    await ok(
+      admin.put(`/api/apps/${provider.appId}/saml-provider`, { encryptionCert: provider.key.certificate, assertionEncryption, encryptAssertions: true }),
+    );
     const first = await provider.sendAuthnRequest(browser);
     const { form } = await consentAndAnswer(browser, first.headers.get('location')!);
     const xml = Buffer.from(form.fields.SAMLResponse!, 'base64').toString();
@@ -38,6 +44,58 @@ for (const assertionEncryption of ['aes256-gcm', 'aes256-cbc'] as const) {
     await assert.rejects(provider.sp.validatePostResponseAsync({ SAMLResponse: form.fields.SAMLResponse! }));
   });
 }
+
+/** The app's next assertion, as posted to it: whether it came encrypted, and the person it names
+ *  (read by node-saml, with the app's key to decrypt). */
+async function nextAssertion(provider: ServiceProvider) {
+  const first = await provider.sendAuthnRequest(browser);
+  const { form } = await consentAndAnswer(browser, first.headers.get('location')!);
+  const xml = Buffer.from(form.fields.SAMLResponse!, 'base64').toString();
+  const reader = ServiceProvider.library(server, provider.entityId, provider.acsUrl, [...(provider.sp.options.idpCert as string[])], provider.key, {
+    saml: { decryptionPvk: provider.key.privateKey, validateInResponseTo: 'never' as never },
+  });
+  const { profile } = await reader.validatePostResponseAsync({ SAMLResponse: form.fields.SAMLResponse! });
+  return { encrypted: /<saml:EncryptedAssertion/.test(xml), nameId: profile?.nameID };
+}
+
+const encryptionOf = async (appId: string) =>
+  (await ok(admin.get<{ provider: { encryptAssertions: boolean; encryptionCert: string | null } }>(`/api/apps/${appId}/saml-provider`))).provider;
+
+test('an app whose metadata names an encryption key gets plain assertions until its administrator turns encryption on, and again once turned off', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Metadata_Key_App', { encryptionKeyInMetadata: true });
+  const registered = await encryptionOf(provider.appId);
+  assert.ok(registered.encryptionCert, 'the encryption certificate is read from the metadata');
+  assert.equal(registered.encryptAssertions, false);
+  assert.deepEqual(await nextAssertion(provider), { encrypted: false, nameId: 'saml-enc@example.test' });
+  await ok(admin.put(`/api/apps/${provider.appId}/saml-provider`, { encryptAssertions: true }));
+  assert.deepEqual(await nextAssertion(provider), { encrypted: true, nameId: 'saml-enc@example.test' });
+  await ok(admin.put(`/api/apps/${provider.appId}/saml-provider`, { nameIdFormat: 'email' }));
+  assert.equal((await encryptionOf(provider.appId)).encryptAssertions, true, 'a save that does not name it keeps it');
+  await ok(admin.put(`/api/apps/${provider.appId}/saml-provider`, { encryptAssertions: false }));
+  assert.deepEqual(await nextAssertion(provider), { encrypted: false, nameId: 'saml-enc@example.test' });
+});
+
+test('turning encryption on for an app without an encryption certificate is refused (400 on encryptionCert)', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'No_Key_App');
+  const refused = await admin.put<{ fields?: { field: string; rule: string }[] }>(`/api/apps/${provider.appId}/saml-provider`, { encryptAssertions: true });
+  assert.equal(refused.status, 400, JSON.stringify(refused.body));
+  assert.deepEqual(refused.body.data?.fields, [{ field: 'encryptionCert', rule: 'rule.required' }]);
+  assert.equal((await encryptionOf(provider.appId)).encryptAssertions, false);
+});
+
+test('migration 0051: an app registered with an encryption certificate before keeps its encrypted assertions; one without stays plain', async () => {
+  const withKey = await ServiceProvider.register(server, admin, 'Old_Encrypted_App', { encryptionKeyInMetadata: true });
+  const withoutKey = await ServiceProvider.register(server, admin, 'Old_Plain_App');
+  const db = server.app.ctx.db;
+  // The table as it was before the setting: encrypted whenever a certificate was stored.
+  await sql`alter table saml_service_providers drop column encrypt_assertions`.execute(db);
+  await sql`delete from kysely_migration where name = '0051_saml_encrypt_assertions'`.execute(db);
+  await migrate(db as never, server.app.ctx.engine);
+  assert.equal((await encryptionOf(withKey.appId)).encryptAssertions, true);
+  assert.equal((await encryptionOf(withoutKey.appId)).encryptAssertions, false);
+  assert.deepEqual(await nextAssertion(withKey), { encrypted: true, nameId: 'saml-enc@example.test' });
+  assert.deepEqual(await nextAssertion(withoutKey), { encrypted: false, nameId: 'saml-enc@example.test' });
+});
 
 test('consent is remembered until what the app is told changes, and ends with the sign-out', async () => {
   const provider = await ServiceProvider.register(server, admin, 'Consent_App');

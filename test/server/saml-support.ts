@@ -78,6 +78,8 @@ export interface SpOptions {
   binding?: 'HTTP-Redirect' | 'HTTP-POST';
   acsUrl?: string;
   nameIdFormat?: 'email' | 'persistent' | 'unspecified';
+  /** The SP's metadata also names its key for encryption (a KeyDescriptor use="encryption"). */
+  encryptionKeyInMetadata?: boolean;
   saml?: Partial<SamlConfig>;
 }
 
@@ -105,6 +107,7 @@ export class ServiceProvider {
       wantAssertionsSigned: true,
       publicCerts: key.certificate,
       ...(options.signRequests ? { privateKey: key.privateKey, signatureAlgorithm: 'sha256' as const } : {}),
+      ...(options.encryptionKeyInMetadata ? { decryptionPvk: key.privateKey, decryptionCert: key.certificate } : {}),
     });
     await ok(
       admin.put(`/api/apps/${app.id}/saml-provider`, {

@@ -16,8 +16,9 @@ export const SAML_BINDINGS = ['HTTP-POST', 'HTTP-Redirect'] as const;
 export const SLO_BINDINGS = ['HTTP-Redirect', 'HTTP-POST', 'SOAP'] as const;
 export type SloBinding = (typeof SLO_BINDINGS)[number];
 
-/** How an app's assertions are encrypted when it registered an encryption certificate (the key
- *  travels with RSA-OAEP). AES-256-GCM unless the app can only read AES-256-CBC. */
+/** How an app's assertions are encrypted when its administrator turned encryption on (the key
+ *  travels with RSA-OAEP, under the app's encryption certificate). AES-256-GCM unless the app can
+ *  only read AES-256-CBC. */
 export const ASSERTION_ENCRYPTIONS = ['aes256-gcm', 'aes256-cbc'] as const;
 export type AssertionEncryption = (typeof ASSERTION_ENCRYPTIONS)[number];
 
@@ -64,6 +65,9 @@ export const samlProviderBody = v.object({
   metadataUrl: v.optional(v.union([v.literal(''), samlUrl], 'rule.url')),
   sloBinding: v.optional(v.picklist(SLO_BINDINGS, 'rule.sloBinding')),
   assertionEncryption: v.optional(v.picklist(ASSERTION_ENCRYPTIONS, 'rule.assertionEncryption')),
+  /** Encrypt the app's assertions for its encryption certificate (given, or read from its
+   *  metadata): off until asked for, as a certificate in the metadata is no request for it. */
+  encryptAssertions: v.optional(v.boolean()),
 });
 
 /** This server as the identity provider: what an administrator gives the app. */
@@ -83,6 +87,7 @@ const samlProvider = v.object({
   metadataUrl: v.nullable(v.string()),
   sloBinding: v.nullable(v.picklist(SLO_BINDINGS)),
   assertionEncryption: v.picklist(ASSERTION_ENCRYPTIONS),
+  encryptAssertions: v.boolean(),
 });
 
 /** The app's SAML settings (null when it is not a service provider) and this identity provider. */

@@ -1,6 +1,7 @@
 // The app's settings as a SAML service provider, saved together: entity ID, assertion consumer
 // service URLs with their bindings (rows added and removed), Single Logout URL, NameID format, the
-// SP's certificates and what is signed (checked and sent by useSamlSave).
+// SP's certificates, whether assertions are encrypted and what is signed (checked and sent by
+// useSamlSave).
 import { useState, type FormEvent } from 'react';
 import type { SamlProviderAnswer, SamlProviderChanges } from '../../../core/api/saml';
 import { ASSERTION_ENCRYPTIONS, MAX_ACS_URLS, NAME_ID_FORMATS, SAML_BINDINGS, SLO_BINDINGS, type NameIdFormat } from '../../../core/schemas/saml';
@@ -25,6 +26,7 @@ interface Draft {
   signingCert: string;
   encryptionCert: string;
   assertionEncryption: AssertionEncryption;
+  encryptAssertions: boolean;
   wantRequestsSigned: boolean;
   signResponse: boolean;
   signAssertion: boolean;
@@ -39,6 +41,7 @@ const draftOf = (provider: Provider | null): Draft => ({
   signingCert: provider?.signingCert ?? '',
   encryptionCert: provider?.encryptionCert ?? '',
   assertionEncryption: provider?.assertionEncryption ?? 'aes256-gcm',
+  encryptAssertions: provider?.encryptAssertions ?? false,
   wantRequestsSigned: provider?.wantRequestsSigned ?? false,
   signResponse: provider?.signResponse ?? true,
   signAssertion: provider?.signAssertion ?? true,
@@ -180,7 +183,15 @@ export function SamlProviderForm({ appId, provider, onSaved }: { appId: string; 
         error={errors.encryptionCert}
         onChange={(event) => change({ encryptionCert: event.currentTarget.value })}
       />
-      {draft.encryptionCert.trim() && (
+      <div className={ui.field}>
+        <CheckboxField
+          label={t('admin:saml.encryptAssertions')}
+          checked={draft.encryptAssertions}
+          onChange={(encryptAssertions) => change({ encryptAssertions })}
+        />
+        <p className={ui.hint}>{t('admin:saml.encryptAssertionsHint')}</p>
+      </div>
+      {draft.encryptAssertions && (
         <SelectField
           label={t('admin:saml.assertionEncryption')}
           value={draft.assertionEncryption}
