@@ -72,7 +72,7 @@ async function pysaml2<T>(sp: Omit<PySp, 'appId'>, cmd: string, extra: Record<st
 
 /** An app registered with the metadata pysaml2 (or, `mellon`, mod_auth_mellon) makes for itself,
  *  as an administrator pastes it. */
-async function pysaml2App(name: string, options: Record<string, unknown> = {}, metadataCommand = 'metadata'): Promise<PySp> {
+async function pysaml2App(name: string, options: Record<string, unknown> = {}, metadataCommand = 'metadata', settings: Record<string, unknown> = {}): Promise<PySp> {
   const app = await ok(admin.post<{ id: string }>('/api/apps', { name, entrypoint: 'http://127.0.0.1:9/', callbackUrl: 'http://127.0.0.1:9/callback' }));
   const key = await createKey(`${name} SP`, Date.now());
   const keyFile = join(dir, `${name}.key`);
@@ -81,7 +81,7 @@ async function pysaml2App(name: string, options: Record<string, unknown> = {}, m
   writeFileSync(certFile, key.certificate);
   const sp = { base: `http://127.0.0.1:9/${name}`, key: keyFile, cert: certFile, options };
   const { metadata } = await pysaml2<{ metadata: string }>(sp, metadataCommand);
-  const saved = await admin.put(`/api/apps/${app.id}/saml-provider`, { metadataXml: metadata });
+  const saved = await admin.put(`/api/apps/${app.id}/saml-provider`, { metadataXml: metadata, ...settings });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
   return { ...sp, appId: app.id };
 }
@@ -137,7 +137,8 @@ test('pysaml2, its default configuration (AuthnRequest signed with its default a
 });
 
 test('pysaml2 signing with RSA-SHA256 (HTTP-Redirect): the encrypted, signed assertion is accepted by pysaml2', async () => {
-  const sp = await pysaml2App('Py_Sha256');
+  // Its metadata carries an encryption key; the administrator turns encryption on (off by default).
+  const sp = await pysaml2App('Py_Sha256', {}, 'metadata', { encryptAssertions: true });
   const { parsed, form } = await spInitiated(sp, { sigalg: SHA256 });
   assert.equal(parsed.error, undefined);
   assert.equal(parsed.name_id, 'py.person@example.test');
