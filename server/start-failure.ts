@@ -2,6 +2,8 @@
 // it after "Cannot start: "): an unreachable PostgreSQL, a data directory it may not write, a port
 // in use. Secrets in DATABASE_URL (the password) are never repeated.
 
+import { NewerDatabaseError } from './db/migrations';
+
 export interface StartSettings {
   databaseUrl: string | undefined;
   dataDir: string;
@@ -39,6 +41,9 @@ function databaseAddress(url: string): string {
 
 export function startFailure(error: unknown, settings: StartSettings): string {
   const links = chain(error);
+  // A downgrade says so as it is, on either engine: the database is fine, the version is not.
+  const newer = links.find((link) => link instanceof NewerDatabaseError);
+  if (newer) return String(newer.message);
   const code = (predicate: (code: string) => boolean) => links.find((link) => typeof link.code === 'string' && predicate(link.code));
   const listening = links.find((link) => link.syscall === 'listen');
   if (listening?.code === 'EADDRINUSE') {

@@ -10,6 +10,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { openDatabase } from '../../server/db/connect';
 import { freePort, serverCommand } from './crash-process';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -82,6 +84,15 @@ describe(
     test('a port in use: PORT', async () => {
       const answer = await start({ IAM_DATA_DIR: mkdtempSync(join(work, 'data-')), PORT: String(heldPort) });
       assertOneLine(answer, 'PORT', new RegExp(`port ${heldPort} on 127\\.0\\.0\\.1 is already in use`));
+    });
+
+    test('a database a newer server migrated (a downgrade): refused, naming the migrations it does not know', async () => {
+      const data = mkdtempSync(join(work, 'data-'));
+      const db = await openDatabase({ dataDir: data, databaseUrl: undefined });
+      await sql`insert into kysely_migration (name, timestamp) values ('0999_from_a_newer_server', '2099-01-01T00:00:00.000Z')`.execute(db.kysely);
+      await db.close();
+      const answer = await start({ IAM_DATA_DIR: data });
+      assertOneLine(answer, 'newer', /does not know \(0999_from_a_newer_server\).*restore the backup taken before the upgrade/);
     });
 
     test('a bad setting: the setting and what it takes', async () => {
