@@ -183,6 +183,18 @@ function metricsAccess(options: ServerOptions, env: NodeJS.ProcessEnv): ServerCo
 }
 
 /** An http(s) URL reduced to its origin; a path, query or other scheme stops the start. */
+/**
+ * The server is not served under a sub-path (https://intranet.example/iam/): the console page, the
+ * bundle, the API, the session cookie and the redirects all live at the root of its origin. An
+ * IAM_PUBLIC_URL with a path is where an operator meets that first, so it says so.
+ */
+function underSubPath(url: URL): string {
+  return (
+    `IAM_PUBLIC_URL=${url.href} has a path (${url.pathname}): serving the server under a sub-path is not supported. ` +
+    `Give it an origin of its own (e.g. https://iam.${url.hostname}) whose / the proxy sends to the server's /, and set IAM_PUBLIC_URL to that origin (docs/deployment.md, "nginx in front")`
+  );
+}
+
 function originOf(value: string, name: string, allowPath = false): string {
   let url: URL;
   try {
@@ -190,6 +202,7 @@ function originOf(value: string, name: string, allowPath = false): string {
   } catch {
     throw new Error(`${name} is not a URL: ${value}`);
   }
+  if (name === 'IAM_PUBLIC_URL' && /^https?:$/.test(url.protocol) && url.pathname !== '/') throw new Error(underSubPath(url));
   if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || (!allowPath && url.pathname !== '/')) {
     throw new Error(`${name} must be an http(s) ${allowPath ? 'URL' : 'origin such as https://iam.example.com (no path)'}: ${value}`);
   }
