@@ -102,3 +102,17 @@ describe(
     });
   },
 );
+
+describe(
+  "a DATABASE_URL asking for TLS that PostgreSQL does not offer (libpq's sslmode=prefer is verify-full to node-postgres)",
+  { skip: process.env.IAM_TEST_DB !== 'postgres' && 'the PostgreSQL pass: its cluster has no TLS' },
+  () => {
+    test('one line naming the sslmode to write', async () => {
+      const url = new URL(process.env.IAM_TEST_DATABASE_URL!);
+      // verify-full: node-postgres warns on stderr about prefer, require and verify-ca (its own words, not one line).
+      url.searchParams.set('sslmode', 'verify-full');
+      const answer = await start({ DATABASE_URL: url.href });
+      assertOneLine(answer, 'sslmode=disable', /disagree on TLS \(The server does not support SSL connections\)/);
+    });
+  },
+);
