@@ -73,6 +73,9 @@ export interface ServerOptions {
 export interface ServerConfig {
   dataDir: string;
   databaseUrl: string | undefined;
+  /** libpq's PG* variables set without DATABASE_URL: they choose nothing, the server runs on SQLite
+   *  (server/app.ts says so in the log). */
+  unusedPgVariables: string[];
   adminUsername: string;
   adminPassword: string | undefined;
   corsOrigins: string[];
@@ -99,6 +102,9 @@ export interface ServerConfig {
 }
 
 const minute = 60_000;
+
+/** The libpq variables node-postgres reads where DATABASE_URL leaves a part out. */
+const PG_VARIABLES = /^PG(HOST|HOSTADDR|PORT|DATABASE|USER|PASSWORD|SERVICE|SSLMODE)$/;
 
 function listFromEnv(value: string | undefined): string[] {
   return (value ?? '')
@@ -276,9 +282,11 @@ const besideServer = (path: string) => fileURLToPath(new URL(path, import.meta.u
 export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = resolve(options.dataDir ?? env.IAM_DATA_DIR ?? './data');
   const addresses = publicAddresses(options, env);
+  const databaseUrl = options.databaseUrl ?? (options.dataDir ? undefined : env.DATABASE_URL || undefined);
   return {
     dataDir,
-    databaseUrl: options.databaseUrl ?? (options.dataDir ? undefined : env.DATABASE_URL || undefined),
+    databaseUrl,
+    unusedPgVariables: databaseUrl ? [] : Object.keys(env).filter((name) => PG_VARIABLES.test(name) && env[name]),
     adminUsername: options.adminUsername ?? env.IAM_ADMIN_USERNAME ?? 'admin',
     adminPassword: options.adminPassword ?? (env.IAM_ADMIN_PASSWORD || undefined),
     corsOrigins: options.corsOrigins ?? listFromEnv(env.IAM_CORS_ORIGINS),

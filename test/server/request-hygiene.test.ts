@@ -97,6 +97,12 @@ describe('start-up refuses what it cannot trust', () => {
     assert.throws(() => resolveConfig({}, { IAM_PUBLIC_URL: 'javascript:alert(1)' }), /IAM_PUBLIC_URL/);
   });
 
+  test("libpq's PG* variables without DATABASE_URL choose nothing: named for the start's warning (the server runs on SQLite)", () => {
+    const env = { PGHOST: '/var/run/postgresql', PGDATABASE: 'iam', PGAPPNAME: 'x' };
+    assert.deepEqual(resolveConfig({}, env).unusedPgVariables, ['PGHOST', 'PGDATABASE']);
+    assert.deepEqual(resolveConfig({}, { ...env, DATABASE_URL: 'postgres://' }).unusedPgVariables, []);
+  });
+
   test('the server itself exits at once with that one-line error, before touching a database', () => {
     for (const [env, expected] of [
       [{ NODE_ENV: 'production' }, /^Cannot start: IAM_PUBLIC_URL is not set/m],
