@@ -29,6 +29,7 @@ import { answerLanguage, localizeMessage } from './http/language';
 import { PublicOrigin } from './http/public-origin';
 import { bundleFiles } from './http/bundle-files';
 import { guardJsonBodies } from './http/json-body';
+import { warnOfUnfollowedProxyHeaders } from './http/proxy-warnings';
 import { closeConnectionsWhileDraining, type Lifecycle } from './http/draining';
 import { clientErrorAnswer, frameworkErrorAnswer } from './http/framework-errors';
 import type { Ctx } from './context';
@@ -196,7 +197,13 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   const lifecycle: Lifecycle = { draining: false };
   app.decorate('lifecycle', lifecycle);
   closeConnectionsWhileDraining(app, lifecycle);
+  warnOfUnfollowedProxyHeaders(app);
   // The private targets the server may call (server/http/outbound-address.ts), said once at start.
+  if (config.unusedPgVariables.length) {
+    app.log.warn(
+      `${config.unusedPgVariables.join(', ')} set without DATABASE_URL: this server runs on SQLite (${config.dataDir}/iam.sqlite); set DATABASE_URL=postgres:// to use PostgreSQL with them (docs/deployment.md, "DATABASE_URL")`,
+    );
+  }
   if (config.outboundAllow.length) app.log.info(`outbound requests may reach these private targets: ${config.outboundAllow.join(', ')} (IAM_OUTBOUND_ALLOW)`);
   if (config.outboundAllowPrivate) {
     app.log.warn('IAM_OUTBOUND_ALLOW_PRIVATE=1 is deprecated: every loopback and private address may be called; list them in IAM_OUTBOUND_ALLOW instead');

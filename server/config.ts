@@ -73,6 +73,9 @@ export interface ServerOptions {
 export interface ServerConfig {
   dataDir: string;
   databaseUrl: string | undefined;
+  /** libpq's PG* variables set without DATABASE_URL: they choose nothing, the server runs on SQLite
+   *  (server/app.ts says so in the log). */
+  unusedPgVariables: string[];
   adminUsername: string;
   adminPassword: string | undefined;
   corsOrigins: string[];
@@ -99,6 +102,9 @@ export interface ServerConfig {
 }
 
 const minute = 60_000;
+
+/** The libpq variables node-postgres reads where DATABASE_URL leaves a part out. */
+const PG_VARIABLES = /^PG(HOST|HOSTADDR|PORT|DATABASE|USER|PASSWORD|SERVICE|SSLMODE)$/;
 
 function listFromEnv(value: string | undefined): string[] {
   return (value ?? '')
@@ -183,6 +189,18 @@ function metricsAccess(options: ServerOptions, env: NodeJS.ProcessEnv): ServerCo
 }
 
 /** An http(s) URL reduced to its origin; a path, query or other scheme stops the start. */
+/**
+ * The server is not served under a sub-path (https://intranet.example/iam/): the console page, the
+ * bundle, the API, the session cookie and the redirects all live at the root of its origin. An
+ * IAM_PUBLIC_URL with a path is where an operator meets that first, so it says so.
+ */
+function underSubPath(url: URL): string {
+  return (
+    `IAM_PUBLIC_URL=${url.href} has a path (${url.pathname}): serving the server under a sub-path is not supported. ` +
+    `Give it an origin of its own (e.g. https://iam.${url.hostname}) whose / the proxy sends to the server's /, and set IAM_PUBLIC_URL to that origin (docs/deployment.md, "nginx in front")`
+  );
+}
+
 function originOf(value: string, name: string, allowPath = false): string {
   let url: URL;
   try {
@@ -190,6 +208,7 @@ function originOf(value: string, name: string, allowPath = false): string {
   } catch {
     throw new Error(`${name} is not a URL: ${value}`);
   }
+  if (name === 'IAM_PUBLIC_URL' && /^https?:$/.test(url.protocol) && url.pathname !== '/') throw new Error(underSubPath(url));
   if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || (!allowPath && url.pathname !== '/')) {
     throw new Error(`${name} must be an http(s) ${allowPath ? 'URL' : 'origin such as https://iam.example.com (no path)'}: ${value}`);
   }
@@ -263,9 +282,11 @@ const besideServer = (path: string) => fileURLToPath(new URL(path, import.meta.u
 export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = resolve(options.dataDir ?? env.IAM_DATA_DIR ?? './data');
   const addresses = publicAddresses(options, env);
+  const databaseUrl = options.databaseUrl ?? (options.dataDir ? undefined : env.DATABASE_URL || undefined);
   return {
     dataDir,
-    databaseUrl: options.databaseUrl ?? (options.dataDir ? undefined : env.DATABASE_URL || undefined),
+    databaseUrl,
+    unusedPgVariables: databaseUrl ? [] : Object.keys(env).filter((name) => PG_VARIABLES.test(name) && env[name]),
     adminUsername: options.adminUsername ?? env.IAM_ADMIN_USERNAME ?? 'admin',
     adminPassword: options.adminPassword ?? (env.IAM_ADMIN_PASSWORD || undefined),
     corsOrigins: options.corsOrigins ?? listFromEnv(env.IAM_CORS_ORIGINS),

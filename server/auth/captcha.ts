@@ -10,6 +10,7 @@ import { digest, newId, newSecret, sameDigest } from './secrets';
 import { linkPath } from '../http/link-path';
 import { getCaptchaImage } from '../../src/core/contract/auth';
 import { drawCaptcha } from './captcha-image';
+import { reachedOverHttps } from '../http/public-origin';
 
 const CLIENT_COOKIE = 'iam_cid';
 const CAPTCHA_TTL_MS = 2 * 60_000;
@@ -40,7 +41,7 @@ export async function issueCaptcha(ctx: Ctx, req: FastifyRequest, reply: Fastify
   let client = clientHash(req, key);
   if (!client) {
     const cookie = newSecret();
-    reply.setCookie(CLIENT_COOKIE, cookie, { path: '/api', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
+    reply.setCookie(CLIENT_COOKIE, cookie, { path: '/api', httpOnly: true, sameSite: 'lax', secure: reachedOverHttps(req) });
     client = digest(`cookie:${cookie}`);
   }
   const { value: policy } = await ctx.settings.get('login');

@@ -18,6 +18,7 @@ import { freshMessage, outboxDb, type OutboxDatabase } from '../channels/tables'
 import { answerLanguage } from '../http/language';
 import { digest, newId, newSecret } from './secrets';
 import { newDeviceNotice, noticeFacts } from './new-device-notice';
+import { reachedOverHttps } from '../http/public-origin';
 
 const DEVICE_COOKIE = 'iam_device';
 /** Browsers cap a cookie's lifetime at 400 days; every sign-in renews it. */
@@ -35,7 +36,7 @@ function deviceOf(req: FastifyRequest, reply: FastifyReply, tokenMode: boolean, 
   if (tokenMode) return digest(`agent:${client.userAgent ?? ''} ${client.ip}`);
   const cookie = req.cookies[DEVICE_COOKIE];
   const id = cookie && DEVICE_ID.test(cookie) ? cookie : newSecret();
-  reply.setCookie(DEVICE_COOKIE, id, { path: '/api', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https', maxAge: DEVICE_COOKIE_SECONDS });
+  reply.setCookie(DEVICE_COOKIE, id, { path: '/api', httpOnly: true, sameSite: 'lax', secure: reachedOverHttps(req), maxAge: DEVICE_COOKIE_SECONDS });
   return digest(`cookie:${id}`);
 }
 

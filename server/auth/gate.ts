@@ -9,6 +9,7 @@ import { actorOf, type Actor } from './actor';
 import { isTokenHeaderName } from '../../src/core/validation/token-header';
 import type { IamConfig } from '../../src/core/config';
 import { fieldRulesOf } from '../field-rules-scope';
+import { reachedOverHttps } from '../http/public-origin';
 
 export const SESSION_COOKIE = 'iam_session';
 /** The header with which a client asks for token mode at sign-in. */
@@ -75,13 +76,13 @@ export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, secre
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: req.protocol === 'https',
+    secure: reachedOverHttps(req),
     maxAge: Math.max(0, Math.floor((expiresAt - now) / 1000)),
   });
 }
 
 export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: reachedOverHttps(req) });
 }
 
 /** The answer to a page on an origin the server does not know: it says how to allow that origin

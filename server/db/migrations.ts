@@ -1000,11 +1000,32 @@ function migrator(db: Kysely<unknown>, engine: Engine): Migrator {
   });
 }
 
-/** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
+/**
+ * The database was migrated by a newer server: it ran migrations this one does not know. Running
+ * on it would read and write a schema this code was not written for (a downgrade), so the start
+ * stops instead, naming them (server/start-failure.ts prints the message as it is).
+ */
+export class NewerDatabaseError extends Error {
+  constructor(readonly unknown: string[]) {
+    super(
+      `the database was upgraded by a newer iam-console-server: it ran migrations this version does not know (${unknown.join(', ')}). ` +
+        'Start the newer version again, or restore the backup taken before the upgrade (docs/deployment.md, "Upgrades")',
+    );
+    this.name = 'NewerDatabaseError';
+  }
+}
+
+/** Brings the schema up to date; safe to run from several processes at once (Kysely's lock).
+ *  Refuses a database a newer server migrated (NewerDatabaseError). */
 export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  // Undefined on a new database (no migration table yet).
+  const executed = await executedMigrations(db).catch(() => undefined);
+  const known = migrationsOf(engine);
+  const unknown = executed?.filter((name) => !(name in known)) ?? [];
+  if (unknown.length) throw new NewerDatabaseError(unknown);
   // Nothing to run (every start but the first after an upgrade): Kysely's migrator is skipped, which
   // reads the whole schema first.
-  if ((await pendingMigrations(db, engine).catch(() => undefined))?.length === 0) return;
+  if (executed && Object.keys(known).every((name) => executed.includes(name))) return;
   const { error, results } = await migrator(db, engine).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
@@ -1012,10 +1033,14 @@ export async function migrate(db: Kysely<unknown>, engine: Engine): Promise<void
   }
 }
 
+async function executedMigrations(db: Kysely<unknown>): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
+  return rows.map((row) => row.name);
+}
+
 /** The names of this server's migrations the database has not run (the readiness check). */
 export async function pendingMigrations(db: Kysely<unknown>, engine: Engine): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
-  const executed = new Set(rows.map((row) => row.name));
+  const executed = new Set(await executedMigrations(db));
   return Object.keys(migrationsOf(engine)).filter((name) => !executed.has(name));
 }
 

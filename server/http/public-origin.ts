@@ -5,6 +5,7 @@
 // configuration (development, tests; production refuses to start) the listening socket stands in,
 // by the host name it was asked to listen on when it was given one (`npm start`: localhost).
 import { isIP, type AddressInfo } from 'node:net';
+import type { FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../config';
 import { OIDC_PATH } from '../oidc/provider';
 
@@ -56,4 +57,15 @@ export class PublicOrigin {
     );
     return this.fallback;
   }
+}
+
+/**
+ * Whether the browser reached us over https, so that the cookies of the answer are `Secure`: the
+ * public origin is https (TLS ends at a proxy, which may not say so: Apache's ProxyPass sends no
+ * X-Forwarded-Proto, a `Forwarded: proto=https` is not read), or a trusted proxy's
+ * X-Forwarded-Proto says https.
+ */
+export function reachedOverHttps(request: FastifyRequest): boolean {
+  // The configured origin only: the listening socket that stands in without one is http.
+  return request.protocol === 'https' || (request.server.ctx.config.publicUrl?.startsWith('https:') ?? false);
 }

@@ -6,6 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { digest, newSecret, sameDigest } from '../auth/secrets';
 import { forbidden } from '../http/errors';
+import { reachedOverHttps } from '../http/public-origin';
 
 export const FLOW_COOKIE = 'iam_idp_flow';
 
@@ -15,7 +16,7 @@ const cookieOptions = (req: FastifyRequest, code: string) => ({
   path: `/api/interaction/idp/${encodeURIComponent(code)}/authorize`,
   httpOnly: true,
   sameSite: 'lax' as const,
-  secure: req.protocol === 'https',
+  secure: reachedOverHttps(req),
 });
 
 /** Gives the browser a new binding secret for a sign-in with provider `code`, living `ttlMs`;

@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { digest, newSecret, sameDigest } from '../auth/secrets';
 import { SAML_PATH } from './endpoints';
 import { FRONT_CHANNEL_TTL_MS } from './sessions';
+import { reachedOverHttps } from '../http/public-origin';
 
 const CHAIN_COOKIE = 'iam_saml_logout';
 const CHAIN_ID = /^[0-9a-f]{64}$/;
@@ -21,7 +22,7 @@ const cookieOptions = (req: FastifyRequest, chainId: string) => ({
   path: chainPath(chainId),
   httpOnly: true,
   sameSite: 'lax' as const,
-  secure: req.protocol === 'https',
+  secure: reachedOverHttps(req),
 });
 
 /** A new chain: its id (what its steps are kept under) and the secret its browser gets. */

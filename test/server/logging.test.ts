@@ -76,6 +76,26 @@ test("a W3C traceparent (the console's tracing switch) is logged with its reques
   }
 });
 
+test('what a proxy sends that the server does not follow is logged once: a sub-path (X-Forwarded-Prefix), a Forwarded header without X-Forwarded-For', async () => {
+  const warned = (header: string) => parsed().filter((line) => line.level === 40 && String(line.msg).includes(header));
+  // A Forwarded beside X-Forwarded-For (a proxy that sends both) says nothing.
+  await completed(
+    (await server.client().get('/health/live', { forwarded: 'for=198.51.100.1', 'x-forwarded-for': '198.51.100.1' })).headers.get('x-request-id')!,
+  );
+  assert.equal(warned('Forwarded:').length, 0);
+  for (let i = 0; i < 2; i += 1) {
+    for (const headers of [{ 'x-forwarded-prefix': '/iam' }, { forwarded: 'for=203.0.113.7;proto=https;host=intranet.example' }] as Record<string, string>[]) {
+      await completed((await server.client().get('/health/live', headers)).headers.get('x-request-id')!);
+    }
+  }
+  const prefix = warned('(X-Forwarded-Prefix)');
+  assert.equal(prefix.length, 1, 'once');
+  assert.match(String(prefix[0]!.msg), /under the sub-path \/iam .*not supported.*an origin of its own/);
+  const forwarded = warned('Forwarded: for=203.0.113.7');
+  assert.equal(forwarded.length, 1, 'once');
+  assert.match(String(forwarded[0]!.msg), /reads X-Forwarded-For and X-Forwarded-Proto only/);
+});
+
 test('no secret in any log line: sign-ins (cookie and token), a password change, a reset by mailed code, a code in a path, query values', async () => {
   const admin = await server.admin();
   const channel = await admin.post('/api/channels', {

@@ -74,6 +74,14 @@ describe('IAM_PUBLIC_URL names the issuer and our origin', () => {
     const fromSocket = await admin.post('/api/apps', { name: 'refused-app', callbackUrl: 'http://127.0.0.1:9/cb' }, { origin: server.base });
     assert.equal(fromSocket.status, 403);
   });
+
+  test('TLS ended at a proxy that does not say so (Apache ProxyPass: no X-Forwarded-Proto): the session cookie is Secure, an https public origin says it', async () => {
+    const browser = server.client({ origin: 'https://iam.example.com' });
+    const signIn = await browser.login(ADMIN.username, ADMIN.password);
+    assert.equal(signIn.status, 200);
+    const session = signIn.headers.getSetCookie().find((line) => line.startsWith('iam_session='));
+    assert.match(session ?? '', /; Secure/i, String(session));
+  });
 });
 
 describe('start-up refuses what it cannot trust', () => {
@@ -81,8 +89,18 @@ describe('start-up refuses what it cannot trust', () => {
     assert.throws(() => resolveConfig({}, { NODE_ENV: 'production' }), /IAM_PUBLIC_URL/);
     assert.equal(resolveConfig({}, { NODE_ENV: 'production', IAM_PUBLIC_URL: 'https://iam.example.com/' }).publicUrl, 'https://iam.example.com');
     assert.equal(resolveConfig({}, { NODE_ENV: 'production', IAM_OIDC_ISSUER: 'https://sso.example.com/oidc' }).publicUrl, 'https://sso.example.com');
-    assert.throws(() => resolveConfig({}, { IAM_PUBLIC_URL: 'https://iam.example.com/console' }), /IAM_PUBLIC_URL/);
+    // A sub-path is not served: the refusal says so and what to do instead.
+    assert.throws(
+      () => resolveConfig({}, { IAM_PUBLIC_URL: 'https://intranet.example/iam/' }),
+      /IAM_PUBLIC_URL=https:\/\/intranet\.example\/iam\/ has a path \(\/iam\/\): serving the server under a sub-path is not supported\. Give it an origin of its own \(e\.g\. https:\/\/iam\.intranet\.example\)/,
+    );
     assert.throws(() => resolveConfig({}, { IAM_PUBLIC_URL: 'javascript:alert(1)' }), /IAM_PUBLIC_URL/);
+  });
+
+  test("libpq's PG* variables without DATABASE_URL choose nothing: named for the start's warning (the server runs on SQLite)", () => {
+    const env = { PGHOST: '/var/run/postgresql', PGDATABASE: 'iam', PGAPPNAME: 'x' };
+    assert.deepEqual(resolveConfig({}, env).unusedPgVariables, ['PGHOST', 'PGDATABASE']);
+    assert.deepEqual(resolveConfig({}, { ...env, DATABASE_URL: 'postgres://' }).unusedPgVariables, []);
   });
 
   test('the server itself exits at once with that one-line error, before touching a database', () => {

@@ -10,6 +10,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { openDatabase } from '../../server/db/connect';
 import { freePort, serverCommand } from './crash-process';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -84,10 +86,33 @@ describe(
       assertOneLine(answer, 'PORT', new RegExp(`port ${heldPort} on 127\\.0\\.0\\.1 is already in use`));
     });
 
+    test('a database a newer server migrated (a downgrade): refused, naming the migrations it does not know', async () => {
+      const data = mkdtempSync(join(work, 'data-'));
+      const db = await openDatabase({ dataDir: data, databaseUrl: undefined });
+      await sql`insert into kysely_migration (name, timestamp) values ('0999_from_a_newer_server', '2099-01-01T00:00:00.000Z')`.execute(db.kysely);
+      await db.close();
+      const answer = await start({ IAM_DATA_DIR: data });
+      assertOneLine(answer, 'newer', /does not know \(0999_from_a_newer_server\).*restore the backup taken before the upgrade/);
+    });
+
     test('a bad setting: the setting and what it takes', async () => {
       const data = mkdtempSync(join(work, 'data-'));
       assertOneLine(await start({ IAM_DATA_DIR: data, IAM_SHUTDOWN_GRACE_MS: 'ten seconds' }), 'IAM_SHUTDOWN_GRACE_MS', /milliseconds/);
       assertOneLine(await start({ IAM_DATA_DIR: data, PORT: 'http' }), 'PORT', /not a port number/);
+    });
+  },
+);
+
+describe(
+  "a DATABASE_URL asking for TLS that PostgreSQL does not offer (libpq's sslmode=prefer is verify-full to node-postgres)",
+  { skip: process.env.IAM_TEST_DB !== 'postgres' && 'the PostgreSQL pass: its cluster has no TLS' },
+  () => {
+    test('one line naming the sslmode to write', async () => {
+      const url = new URL(process.env.IAM_TEST_DATABASE_URL!);
+      // verify-full: node-postgres warns on stderr about prefer, require and verify-ca (its own words, not one line).
+      url.searchParams.set('sslmode', 'verify-full');
+      const answer = await start({ DATABASE_URL: url.href });
+      assertOneLine(answer, 'sslmode=disable', /disagree on TLS \(The server does not support SSL connections\)/);
     });
   },
 );
