@@ -30,6 +30,7 @@ function table(title, headers, rows) {
 const triedWith = [
   "SvelteKit 2.70 (Svelte 5.57, `sv create` minimal template, server rendering on, `vite preview` with adapter-node built): svelte-check with the README's `src/app.d.ts` (attributes and `oniam-*` / `on:iam-*` events typed), sign-in, host handlers after hydration, the profile dialog (focus inside, Escape, focus back), `kit.csp` strict with no violation (test/hosts/svelte-host.test.ts).",
   "Angular 22.2 (`ng new --ssr` defaults: standalone, zoneless, prerendering with hydration, strict templates; the Express server it writes, `/api` forwarded there): `CUSTOM_ELEMENTS_SCHEMA`, `[locale]`, `[open]`, `[attr.theme]`, `(iam-login-success)`, `(iam-navigate)` and `(iam-close)` with a typed `$event`, `ng build` (its prerender imports the elements under Angular's server DOM: test/hosts/package.test.ts), sign-in, host handlers after hydration, the profile dialog (focus inside, Escape, focus back), `style-src 'self'` with no violation.",
+  "Astro 7.3 (static output, its default; `security: { csp: true }`, whose policy hashes its scripts): the elements in the page's markup, `import 'iam-console/elements'` and the listeners in a plain `<script>`, `astro check` (the events' `detail` typed), sign-in, the profile dialog (focus inside, Escape, focus back), no violation.",
 ];
 
 /** The Markdown reference of every element the manifest declares. */
