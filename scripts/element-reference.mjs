@@ -22,6 +22,18 @@ function table(title, headers, rows) {
   ];
 }
 
+/**
+ * Frameworks the packed package was tried in as an outsider would (a fresh project of the framework's
+ * own template, its defaults, the package's README), each with what was checked; the host suite
+ * (test/hosts) repeats what it names on every run.
+ */
+const triedWith = [
+  "SvelteKit 2.70 (Svelte 5.57, `sv create` minimal template, server rendering on, `vite preview` with adapter-node built): svelte-check with the README's `src/app.d.ts` (attributes and `oniam-*` / `on:iam-*` events typed), sign-in, host handlers after hydration, the profile dialog (focus inside, Escape, focus back), `kit.csp` strict with no violation (test/hosts/svelte-host.test.ts).",
+  "Angular 22.2 (`ng new --ssr` defaults: standalone, zoneless, prerendering with hydration, strict templates; the Express server it writes, `/api` forwarded there): `CUSTOM_ELEMENTS_SCHEMA`, `[locale]`, `[open]`, `[attr.theme]`, `(iam-login-success)`, `(iam-navigate)` and `(iam-close)` with a typed `$event`, `ng build` (its prerender imports the elements under Angular's server DOM: test/hosts/package.test.ts), sign-in, host handlers after hydration, the profile dialog (focus inside, Escape, focus back), `style-src 'self'` with no violation.",
+  "Astro 7.3 (static output, its default; `security: { csp: true }`, whose policy hashes its scripts): the elements in the page's markup, `import 'iam-console/elements'` and the listeners in a plain `<script>`, `astro check` (the events' `detail` typed), sign-in, the profile dialog (focus inside, Escape, focus back), no violation.",
+  "Preact 10.29 (Vite 8, @preact/preset-vite 2.10 with `reactAliasesEnabled: false` as the README says; with its default alias to preact/compat the sign-in form's two fields got one id): the README's JSX typing under strict tsc, `oniam-*` events, sign-in, the profile dialog (focus inside, Escape, focus back), `vite preview` under `default-src 'self'; script-src 'self'; style-src 'self'` with no violation.",
+];
+
 /** The Markdown reference of every element the manifest declares. */
 export function elementReference(manifest) {
   const elements = manifest.modules
@@ -73,6 +85,7 @@ export function elementReference(manifest) {
       ),
     );
   }
+  lines.push('## Tried with', '', ...triedWith.map((line) => `- ${line}`), '');
   return `${lines
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')

@@ -143,6 +143,7 @@ const slowFirstSeconds = new Map(
     ['e2e/xss', 45],
     ['hosts/document-hydrating-hosts', 88],
     ['hosts/react-host', 86],
+    ['hosts/svelte-host', 60],
     ['hosts/vue-host', 45],
     ['hosts/package', 39],
   ].map(([name, seconds]) => [`test/${name}.test.ts`, seconds]),

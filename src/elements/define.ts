@@ -6,9 +6,11 @@ import { elementRenderer } from './element-root';
 /**
  * False where there is no DOM: a host's server render (Next.js, Nuxt, SvelteKit, Angular SSR)
  * imports the page's modules in Node. Importing an entry there must neither throw nor define
- * anything; the browser defines the elements when it loads the same modules.
+ * anything; the browser defines the elements when it loads the same modules. The registry decides,
+ * not HTMLElement alone: Angular's server platform puts domino's HTMLElement on globalThis, without
+ * `customElements`.
  */
-const dom = typeof HTMLElement == 'function';
+export const dom = typeof HTMLElement == 'function' && typeof customElements == 'object';
 
 /** Defines `name` unless it already is (two copies of the bundle, or both entries on one page), or
  *  there is no DOM (a server render). */

@@ -94,7 +94,7 @@ export async function createProjectAsync(
 }
 
 /** The package that installs a command, where its name differs. */
-const toolPackages: Record<string, string> = { tsc: 'typescript', 'react-router': '@react-router/dev', next: 'next' };
+const toolPackages: Record<string, string> = { tsc: 'typescript', 'react-router': '@react-router/dev', next: 'next', 'svelte-kit': '@sveltejs/kit' };
 
 /** Runs a tool installed in the project (`tsc`, `vite`) and answers its output; throws with it on failure. */
 export function runTool(folder: string, tool: string, args: string[]): string {

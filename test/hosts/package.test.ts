@@ -100,6 +100,16 @@ console.log(names.join(' '), typeof HTMLElement, typeof customElements);`,
     ],
     { cwd: project, encoding: 'utf8' },
   );
+  // Angular's server platform assigns domino's DOM classes to globalThis (HTMLElement among them)
+  // but no custom element registry: still nothing defined, nothing thrown (ng build's prerender once
+  // failed with "customElements is not defined").
+  const imports = `for (const entry of ['elements', 'login', 'core', 'react']) await import('iam-console/' + entry);`;
+  const withServerDom = execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', `globalThis.HTMLElement = class HTMLElement {}; ${imports} console.log(typeof customElements);`],
+    { cwd: project, encoding: 'utf8' },
+  );
+  assert.equal(withServerDom, 'undefined\n');
   // A CommonJS module requires it (Node.js 20.19 and later load ES modules with require).
   const required = execFileSync(process.execPath, ['-e', `console.log(typeof require('iam-console/core').iamFetch)`], { cwd: project, encoding: 'utf8' });
   assert.equal(required, 'function\n');

@@ -2,12 +2,12 @@
 // element inside it, in the light DOM or inside other elements' shadow roots (@lit/context's
 // composed `context-request` events). An element's own attribute wins over the provider's.
 import { ContextProvider } from '@lit/context';
-import { defineElement, upgradeProperties } from '../define';
+import { defineElement, dom, upgradeProperties } from '../define';
 import { iamContext, providedAttributes, type IamProvided } from './context';
 
 /** HTMLElement, or a stand-in where there is no DOM: a host's server render imports the entries in
  *  Node (see src/elements/define.ts). */
-const ElementBase = (typeof HTMLElement == 'function' ? HTMLElement : Object) as typeof HTMLElement;
+const ElementBase = (dom ? HTMLElement : Object) as typeof HTMLElement;
 
 /**
  * Optional context root: passes its attributes to every iam-* element inside it.
