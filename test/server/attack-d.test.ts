@@ -72,7 +72,12 @@ async function pysaml2<T>(sp: Omit<PySp, 'appId'>, cmd: string, extra: Record<st
 
 /** An app registered with the metadata pysaml2 (or, `mellon`, mod_auth_mellon) makes for itself,
  *  as an administrator pastes it. */
-async function pysaml2App(name: string, options: Record<string, unknown> = {}, metadataCommand = 'metadata', settings: Record<string, unknown> = {}): Promise<PySp> {
+async function pysaml2App(
+  name: string,
+  options: Record<string, unknown> = {},
+  metadataCommand = 'metadata',
+  settings: Record<string, unknown> = {},
+): Promise<PySp> {
   const app = await ok(admin.post<{ id: string }>('/api/apps', { name, entrypoint: 'http://127.0.0.1:9/', callbackUrl: 'http://127.0.0.1:9/callback' }));
   const key = await createKey(`${name} SP`, Date.now());
   const keyFile = join(dir, `${name}.key`);
