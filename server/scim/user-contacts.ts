@@ -2,7 +2,8 @@
 // §4.1.2), both ways. The console holds one value of each (users.email, users.mobilePhone: where a
 // password reset goes); a client may send several (Entra ID's default mapping sends a work, a mobile
 // and a fax number). The console's one is the value marked primary, else the one of the default type
-// (`work` e-mail, `mobile` phone), else the first; its `type` is kept (table scim_contact_types) and it
+// (`work` e-mail, `mobile` phone), else the only one; several of other types give the console none (a
+// fax is no phone to send a reset code to). Its `type` is kept (table scim_contact_types) and it
 // is answered first, primary. The others are kept beside it as the client sent them (type, value,
 // primary) with the SCIM attributes no console field holds (server/scim/user-attributes.ts) and
 // answered after it, so that filtered paths (`phoneNumbers[type eq "fax"].value`) name each value.
@@ -59,17 +60,18 @@ function typeOf(kind: Kind, entry: Valued): string | null {
   return entry.type;
 }
 
-/** The entry of `entries` (several values) that is the console's: the one marked primary, else the
- *  first of the default type, else the first. `heldKey` is the value a PATCH started from (answered
+/** The entry of `entries` that is the console's: the one marked primary, else the first of the
+ *  default type, else the only value (none: several of other types). `heldKey` is the value a PATCH started from (answered
  *  as primary): a new primary beside it turns it off (RFC 7644 §3.5.2). */
-function consolesEntry(kind: Kind, entries: Entry[], heldKey: string | undefined): Entry {
+function consolesEntry(kind: Kind, entries: Entry[], heldKey: string | undefined): Entry | undefined {
   const marked = entries.filter((entry) => entry.primary === true);
   const primaries = new Set(marked.map((entry) => sameKey(kind, entry.value)));
   if (primaries.size > 1 && heldKey !== undefined) primaries.delete(heldKey);
   if (primaries.size > 1) throw invalidValue(`${kind}: more than one ${NOUN[kind]} is marked primary; mark one (the console keeps it as the person's)`);
   const [key] = primaries;
   if (key !== undefined) return marked.find((entry) => sameKey(kind, entry.value) === key)!;
-  return entries.find((entry) => typeof entry.type === 'string' && entry.type.toLowerCase() === DEFAULT_TYPE[kind]) ?? entries[0]!;
+  const ofDefaultType = entries.find((entry) => typeof entry.type === 'string' && entry.type.toLowerCase() === DEFAULT_TYPE[kind]);
+  return ofDefaultType ?? (new Set(entries.map((entry) => sameKey(kind, entry.value))).size === 1 ? entries[0] : undefined);
 }
 
 /** A value kept beside the console's, checked by the caps; a primary turned off by a new one is no longer primary. */
@@ -90,9 +92,9 @@ export function contactsOf(kind: Kind, values: Valued[] | undefined, held?: stri
   if (entries.length > MAX_VALUES) throw invalidValue(`${kind}: at most ${MAX_VALUES} values`);
   if (entries.length === 0) return { others: [] };
   const chosen = consolesEntry(kind, entries, held ? sameKey(kind, held) : undefined);
-  const key = sameKey(kind, chosen.value);
+  const key = chosen && sameKey(kind, chosen.value);
   return {
-    held: { value: chosen.value, type: typeOf(kind, chosen) },
+    ...(chosen ? { held: { value: chosen.value, type: typeOf(kind, chosen) } } : {}),
     others: entries.filter((entry) => sameKey(kind, entry.value) !== key).map((entry) => keptOf(kind, entry)),
   };
 }

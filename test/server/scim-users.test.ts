@@ -395,13 +395,13 @@ describe("several phone numbers and e-mails (Entra ID's default mappings, Okta's
   test("Entra ID's PATCHes by each path change that number alone; meta.lastModified moves with each", async () => {
     const user = await created({ ...bjensen('_entra_patch'), phoneNumbers: [{ type: 'mobile', value: '138-0000-7311' }] });
     let lastModified = user.meta.lastModified;
-    const step = async (Operations: unknown[], phones: unknown[], consoleHeld: string) => {
+    const step = async (Operations: unknown[], phones: unknown[], consoleHeld: string | null) => {
       server.clock.advance(2000);
       const answer = await patchOf(user.id, Operations);
       assert.equal(answer.status, 200, `${JSON.stringify(Operations)}: ${JSON.stringify(answer.body)}`);
       assert.deepEqual(answer.body.phoneNumbers, phones, JSON.stringify(Operations));
       assert.deepEqual(await phonesOf(user.id), phones, JSON.stringify(Operations));
-      assert.equal((await consolePhone(user.id)).mobilePhone, consoleHeld, JSON.stringify(Operations));
+      assert.equal((await consolePhone(user.id)).mobilePhone ?? null, consoleHeld, JSON.stringify(Operations));
       assert.ok(Date.parse(answer.body.meta.lastModified) > Date.parse(lastModified), `lastModified moves: ${JSON.stringify(Operations)}`);
       lastModified = answer.body.meta.lastModified;
     };
@@ -434,9 +434,21 @@ describe("several phone numbers and e-mails (Entra ID's default mappings, Okta's
       ],
       '13900007312',
     );
+    // Entra ID clears the mobile: the work and fax numbers left are no mobile one, the console's phone is cleared.
+    await step(
+      [
+        { op: 'Add', path: 'phoneNumbers[type eq "fax"].value', value: FAX },
+        { op: 'Remove', path: 'phoneNumbers[type eq "mobile"]' },
+      ],
+      [
+        { type: 'work', value: WORK },
+        { type: 'fax', value: FAX },
+      ],
+      null,
+    );
     assert.deepEqual(
       (await attributeRecords(user.id)).map((record) => record.attributes),
-      [['name'], ['phoneNumbers'], ['phoneNumbers'], ['phoneNumbers'], ['phoneNumbers']],
+      [['name'], ['phoneNumbers'], ['phoneNumbers'], ['phoneNumbers'], ['phoneNumbers'], ['phoneNumbers']],
     );
   });
 
