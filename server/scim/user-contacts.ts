@@ -30,13 +30,13 @@ const MAX_KEPT_LENGTH: Record<Kind, number> = { emails: 254, phoneNumbers: 64 };
 const INVISIBLE = /\p{C}/u;
 
 /** One value as the product holds it, with the type it was given (null: none given). */
-export interface Contact {
+interface Contact {
   value: string;
   type: string | null;
 }
 
 /** A client's list as kept: the console's value (none for an empty list) and the others. */
-export interface Contacts {
+interface Contacts {
   held?: Contact;
   others: Kept[];
 }

@@ -269,7 +269,7 @@ describe('SCIM Users (RFC 7644 §3)', () => {
   });
 });
 
-describe('a person has one e-mail and one phone (docs/scim.md): kept under the type given, or refused', () => {
+describe("the console's e-mail and phone (docs/scim.md): kept under the type given; two primaries or a value beyond the caps refused", () => {
   const patchOf = (id: string, Operations: unknown[]) => scim<ScimUser>('PATCH', `/Users/${id}`, { schemas: [PATCH_SCHEMA], Operations });
   const stored = (id: string) => server.app.ctx.db.selectFrom('users').select(['email', 'mobilePhone']).where('id', '=', id).executeTakeFirstOrThrow();
 
