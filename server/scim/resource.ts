@@ -55,15 +55,15 @@ export function externalIdOf(resource: { externalId?: unknown }): string | undef
 }
 
 /** Keeps (or, undefined, forgets) the externalId the caller's client gave user or group `id`, with
- *  a `scim.link` record when it changes (part of the change running now). */
-export async function setExternalId(ctx: Ctx, caller: ScimCaller, kind: 'user' | 'group', id: string, externalId: string | undefined): Promise<void> {
+ *  a `scim.link` record when it changes (part of the change running now); true when it changed. */
+export async function setExternalId(ctx: Ctx, caller: ScimCaller, kind: 'user' | 'group', id: string, externalId: string | undefined): Promise<boolean> {
   const db = ctx.db;
   const links = kind === 'user' ? ('scimUserLinks' as const) : ('scimGroupLinks' as const);
   const idColumn = kind === 'user' ? ('userId' as const) : ('groupId' as const);
   const stored = await db.selectFrom(links).select('externalId').where('scopeId', '=', caller.tenantId).where(idColumn, '=', id).executeTakeFirst();
-  if (stored?.externalId === externalId) return;
+  if (stored?.externalId === externalId) return false;
   if (!externalId) {
-    if (!stored) return;
+    if (!stored) return false;
     await db.deleteFrom(links).where('scopeId', '=', caller.tenantId).where(idColumn, '=', id).execute();
   } else if (kind === 'user') {
     await db
@@ -86,6 +86,7 @@ export async function setExternalId(ctx: Ctx, caller: ScimCaller, kind: 'user' |
     ip: caller.ip,
     detail: { externalId: { from: stored?.externalId ?? null, to: externalId ?? null } },
   });
+  return true;
 }
 
 /** An ISO time of an epoch-ms column (meta.created, meta.lastModified). */

@@ -40,7 +40,7 @@ function changedNames(before: Attributes, after: Attributes): string[] {
 }
 
 /** Keeps `attributes` as person `userId`'s (part of the change running now) when they changed from
- *  `stored`, with a `scim.attributes` record naming the attributes (not their values). Over a stored
+ *  `stored` (true then), with a `scim.attributes` record naming the attributes (not their values). Over a stored
  *  person (`over`) a change of them is a change of the person: refused (403) where the caller may
  *  not act (an administrator), as a change of any other field. */
 export async function keepAttributes(
@@ -50,9 +50,9 @@ export async function keepAttributes(
   attributes: Attributes,
   stored: string | null,
   over?: UserRow,
-): Promise<void> {
+): Promise<boolean> {
   const json = JSON.stringify(attributes);
-  if (json === (stored ?? '{}')) return;
+  if (json === (stored ?? '{}')) return false;
   if (json.length > MAX_ATTRIBUTES_LENGTH) throw invalidValue(`The attributes beside the console's fields take at most ${MAX_ATTRIBUTES_LENGTH} characters`);
   if (over) await assertMayActOn(ctx, caller.actor, over);
   if (json === '{}') {
@@ -72,4 +72,5 @@ export async function keepAttributes(
     ip: caller.ip,
     detail: { attributes: changedNames(storedAttributes(stored), attributes) },
   });
+  return true;
 }

@@ -1,9 +1,13 @@
-// A person's one e-mail and one phone as SCIM's multi-valued `emails` and `phoneNumbers` (RFC 7643
-// §4.1.2), both ways. The product holds one value of each: a client's list is read as that one
-// value, and a list that does not say which one it is (several values and none marked primary, two
-// primaries, a PATCH adding a second value beside the one held) is refused 400, never answered 200
-// with a value dropped. The `type` the client gave the value is kept (table scim_contact_types) and
-// answered back, so that its filtered paths (`emails[type eq "other"].value`) name the value held.
+// A person's e-mails and phone numbers as SCIM's multi-valued `emails` and `phoneNumbers` (RFC 7643
+// §4.1.2), both ways. The console holds one value of each (users.email, users.mobilePhone: where a
+// password reset goes); a client may send several (Entra ID's default mapping sends a work, a mobile
+// and a fax number). The console's one is the value marked primary, else the one of the default type
+// (`work` e-mail, `mobile` phone), else the only one; several of other types give the console none (a
+// fax is no phone to send a reset code to). Its `type` is kept (table scim_contact_types) and it
+// is answered first, primary. The others are kept beside it as the client sent them (type, value,
+// primary) with the SCIM attributes no console field holds (server/scim/user-attributes.ts) and
+// answered after it, so that filtered paths (`phoneNumbers[type eq "fax"].value`) name each value.
+// Only a list that cannot say which value is the console's (two marked primary) is refused 400.
 import type { Ctx } from '../context';
 import type { Actor, UserRow } from '../auth/actor';
 import { assertMayActOn } from '../auth/grants';
@@ -12,15 +16,29 @@ import type { FilterAttributes } from './filter';
 
 type Valued = { value?: unknown; type?: unknown; primary?: unknown };
 type Kind = 'emails' | 'phoneNumbers';
+type Entry = Valued & { value: string };
+/** A value kept beside the console's one, as the client sent it. */
+type Kept = Record<string, unknown>;
 
 const DEFAULT_TYPE: Record<Kind, string> = { emails: 'work', phoneNumbers: 'mobile' };
 const NOUN: Record<Kind, string> = { emails: 'e-mail address', phoneNumbers: 'phone number' };
 const MAX_TYPE_LENGTH = 64;
+/** The values kept beside the console's one are no field of its: no field rule checks them, these caps do. */
+const MAX_VALUES = 10;
+const MAX_KEPT_LENGTH: Record<Kind, number> = { emails: 254, phoneNumbers: 64 };
+/** Control, format (bidi, zero-width), private-use and unassigned characters. */
+const INVISIBLE = /\p{C}/u;
 
 /** One value as the product holds it, with the type it was given (null: none given). */
-export interface Contact {
+interface Contact {
   value: string;
   type: string | null;
+}
+
+/** A client's list as kept: the console's value (none for an empty list) and the others. */
+interface Contacts {
+  held?: Contact;
+  others: Kept[];
 }
 
 /** A phone number as the console keeps it, without separators: a mainland one without its country
@@ -42,59 +60,87 @@ function typeOf(kind: Kind, entry: Valued): string | null {
   return entry.type;
 }
 
-/**
- * The one value of `values` (a client's emails or phoneNumbers, booleans already read as meant),
- * undefined for none. One value (however many entries repeat it): that one. Several: the one marked
- * primary. `held` is the value a PATCH started from (answered as primary): a new primary beside it
- * turns it off (RFC 7644 §3.5.2), but a new value beside it without `primary` is refused, as is a
- * list with no primary or two.
- */
-export function oneContact(kind: Kind, values: Valued[] | undefined, held?: string): Contact | undefined {
-  const entries = (values ?? []).filter((entry): entry is Valued & { value: string } => typeof entry.value === 'string' && entry.value !== '');
-  const keys = new Set(entries.map((entry) => sameKey(kind, entry.value)));
-  if (keys.size === 0) return undefined;
-  const chosenOf = (entry: Valued & { value: string }): Contact => ({ value: entry.value, type: typeOf(kind, entry) });
-  if (keys.size === 1) return chosenOf(entries.find((entry) => entry.primary === true) ?? entries[0]!);
-  const heldKey = held ? sameKey(kind, held) : undefined;
+/** The entry of `entries` that is the console's: the one marked primary, else the first of the
+ *  default type, else the only value (none: several of other types). `heldKey` is the value a PATCH started from (answered
+ *  as primary): a new primary beside it turns it off (RFC 7644 §3.5.2). */
+function consolesEntry(kind: Kind, entries: Entry[], heldKey: string | undefined): Entry | undefined {
   const marked = entries.filter((entry) => entry.primary === true);
   const primaries = new Set(marked.map((entry) => sameKey(kind, entry.value)));
   if (primaries.size > 1 && heldKey !== undefined) primaries.delete(heldKey);
-  const noun = NOUN[kind];
-  if (primaries.size > 1) throw invalidValue(`${kind}: more than one ${noun} is marked primary; a person has one ${noun}, send only the one to keep`);
-  if (primaries.size === 0) throw invalidValue(`${kind}: ${keys.size} values and none marked primary; a person has one ${noun}, send only the one to keep`);
+  if (primaries.size > 1) throw invalidValue(`${kind}: more than one ${NOUN[kind]} is marked primary; mark one (the console keeps it as the person's)`);
   const [key] = primaries;
-  if (key === heldKey) {
-    throw invalidValue(`${kind}: this would add a second ${noun} beside the one held; a person has one ${noun}: replace it, or mark the new one primary`);
+  if (key !== undefined) return marked.find((entry) => sameKey(kind, entry.value) === key)!;
+  const ofDefaultType = entries.find((entry) => typeof entry.type === 'string' && entry.type.toLowerCase() === DEFAULT_TYPE[kind]);
+  return ofDefaultType ?? (new Set(entries.map((entry) => sameKey(kind, entry.value))).size === 1 ? entries[0] : undefined);
+}
+
+/** A value kept beside the console's, checked by the caps; a primary turned off by a new one is no longer primary. */
+function keptOf(kind: Kind, entry: Entry): Kept {
+  typeOf(kind, entry);
+  if (entry.value.length > MAX_KEPT_LENGTH[kind] || INVISIBLE.test(entry.value)) {
+    throw invalidValue(`${kind}: a ${NOUN[kind]} is a text of at most ${MAX_KEPT_LENGTH[kind]} characters, without control or invisible characters`);
   }
-  return chosenOf(marked.find((entry) => sameKey(kind, entry.value) === key)!);
+  return entry.primary === true ? { ...entry, primary: false } : { ...entry };
 }
 
-/** The stored value as answered: under the type it was given (else the default), primary. */
-export function answeredContact(kind: Kind, value: string | null, type: string | null) {
-  return value ? [{ value, type: type ?? DEFAULT_TYPE[kind], primary: true }] : undefined;
+/**
+ * A client's emails or phoneNumbers (booleans already read as meant) as kept: the console's value
+ * and the others (repeats of the console's value left out). `held` is the value a PATCH started from.
+ */
+export function contactsOf(kind: Kind, values: Valued[] | undefined, held?: string): Contacts {
+  const entries = (values ?? []).filter((entry): entry is Entry => typeof entry.value === 'string' && entry.value !== '');
+  if (entries.length > MAX_VALUES) throw invalidValue(`${kind}: at most ${MAX_VALUES} values`);
+  if (entries.length === 0) return { others: [] };
+  const chosen = consolesEntry(kind, entries, held ? sameKey(kind, held) : undefined);
+  const key = chosen && sameKey(kind, chosen.value);
+  return {
+    ...(chosen ? { held: { value: chosen.value, type: typeOf(kind, chosen) } } : {}),
+    others: entries.filter((entry) => sameKey(kind, entry.value) !== key).map((entry) => keptOf(kind, entry)),
+  };
 }
 
-/** Keeps the types of person `userId`'s e-mail and phone (part of the change running now). Over a
- *  stored person (`over`) a change of them is a change of the person: refused (403) as any other
- *  where the actor may not act (an administrator). */
+/** The values as answered: the console's first, under the type it was given (else the default),
+ *  primary; then the others as kept (one the console now holds too, changed there, left out). */
+export function answeredContacts(kind: Kind, value: string | null, type: string | null, others: Kept[] = []) {
+  const beside = value ? others.filter((other) => typeof other.value !== 'string' || sameKey(kind, other.value) !== sameKey(kind, value)) : others;
+  const all = [...(value ? [{ value, type: type ?? DEFAULT_TYPE[kind], primary: true }] : []), ...beside];
+  return all.length > 0 ? all : undefined;
+}
+
+/** The values kept beside the console's, as SCIM attributes (kept with the others no console field holds). */
+export const keptBeside = (emails: Contacts, phoneNumbers: Contacts) => ({
+  ...(emails.others.length > 0 ? { emails: emails.others } : {}),
+  ...(phoneNumbers.others.length > 0 ? { phoneNumbers: phoneNumbers.others } : {}),
+});
+
+/** Stored SCIM attributes split into the values kept beside the console's e-mail and phone and the rest. */
+export function besideOf(attributes: Record<string, unknown>): { emails?: Kept[]; phoneNumbers?: Kept[]; rest: Record<string, unknown> } {
+  const { emails, phoneNumbers, ...rest } = attributes;
+  return { emails: emails as Kept[] | undefined, phoneNumbers: phoneNumbers as Kept[] | undefined, rest };
+}
+
+/** Keeps the types of person `userId`'s e-mail and phone (part of the change running now); true when
+ *  they changed. Over a stored person (`over`) a change of them is a change of the person: refused
+ *  (403) as any other where the actor may not act (an administrator). */
 export async function keepContactTypes(
   ctx: Ctx,
   userId: string,
   { emailType, phoneType }: { emailType: string | null; phoneType: string | null },
   over?: { actor: Actor; person: UserRow },
-): Promise<void> {
+): Promise<boolean> {
   const stored = await ctx.db.selectFrom('scimContactTypes').select(['emailType', 'phoneType']).where('userId', '=', userId).executeTakeFirst();
-  if ((stored?.emailType ?? null) === emailType && (stored?.phoneType ?? null) === phoneType) return;
+  if ((stored?.emailType ?? null) === emailType && (stored?.phoneType ?? null) === phoneType) return false;
   if (over) await assertMayActOn(ctx, over.actor, over.person);
   if (emailType === null && phoneType === null) {
     await ctx.db.deleteFrom('scimContactTypes').where('userId', '=', userId).execute();
-    return;
+    return true;
   }
   await ctx.db
     .insertInto('scimContactTypes')
     .values({ userId, emailType, phoneType })
     .onConflict((oc) => oc.column('userId').doUpdateSet({ emailType, phoneType }))
     .execute();
+  return true;
 }
 
 /** Filters on the types (`emails[type eq "other"]`): a value is there and its type, or the default, matches. */

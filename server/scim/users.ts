@@ -4,7 +4,8 @@
 // userUpdateBody of src/core/schemas/users.ts) and audit. The mapping (docs/scim.md):
 //   userName ↔ username (never changes once created, as in the console)
 //   name.formatted (else displayName, else givenName familyName) ↔ realName
-//   emails ↔ email;  phoneNumbers ↔ mobilePhone: one value each, under the type given (server/scim/user-contacts.ts)
+//   emails ↔ email;  phoneNumbers ↔ mobilePhone: the primary (else work e-mail, mobile phone), under
+//     the type given; the others kept beside it as sent (server/scim/user-contacts.ts)
 //   active ↔ enabled / disabled;  externalId ↔ kept per token's tenant;  groups ← the user's tenant when it is a group
 //   password: on create only (else a random one: the person signs in through SSO or resets it)
 // The schema's other attributes (name.givenName, title, addresses, the enterprise extension, …) are
@@ -28,7 +29,7 @@ import { filterCondition, type FilterAttributes } from './filter';
 import { listResponse, pageOf, type ReadQuery } from './listing';
 import { applyPatch } from './patch';
 import { checked, externalIdOf, incoming, isoTime, locationOf, present, setExternalId } from './resource';
-import { answeredContact, CONTACT_TYPE_FILTERS, keepContactTypes, mobilePhoneOf, oneContact } from './user-contacts';
+import { answeredContacts, besideOf, CONTACT_TYPE_FILTERS, contactsOf, keepContactTypes, keptBeside, mobilePhoneOf } from './user-contacts';
 import { keepAttributes, storedAttributes, unmappedAttributes } from './user-attributes';
 import { usernameTaken } from '../auth/usernames';
 import { fieldError } from '../http/errors';
@@ -78,7 +79,7 @@ function reachable(ctx: Ctx, caller: ScimCaller) {
 
 function scimUserOf(ctx: Ctx, caller: ScimCaller, row: Row) {
   const inGroup = row.tenantId !== null && row.tenantId !== caller.tenantId;
-  const attributes = storedAttributes(row.attributes);
+  const { emails, phoneNumbers, rest: attributes } = besideOf(storedAttributes(row.attributes));
   return {
     ...attributes,
     id: row.id,
@@ -87,8 +88,8 @@ function scimUserOf(ctx: Ctx, caller: ScimCaller, row: Row) {
     name: { ...(attributes.name as object | undefined), formatted: row.realName },
     displayName: row.realName,
     active: row.availabilityStatus === Status.Enable,
-    emails: answeredContact('emails', row.email, row.emailType),
-    phoneNumbers: answeredContact('phoneNumbers', row.mobilePhone, row.phoneType),
+    emails: answeredContacts('emails', row.email, row.emailType, emails),
+    phoneNumbers: answeredContacts('phoneNumbers', row.mobilePhone, row.phoneType, phoneNumbers),
     ...(inGroup ? { groups: [{ value: row.tenantId, display: row.tenantName ?? '', $ref: `${locationOf(ctx, '/Groups')}/${row.tenantId}` }] } : {}),
     meta: { resourceType: 'User', created: isoTime(row.createdAt), lastModified: isoTime(row.updatedAt) },
   };
@@ -135,11 +136,14 @@ function storedParts(row: Row): (string | undefined)[] {
 }
 
 /** Our fields of a SCIM user; over a stored one (`current`), and whether they are the result of a
- *  PATCH of it (see realNameOf and oneContact). */
+ *  PATCH of it (see realNameOf and contactsOf). `attributes`: the SCIM attributes no console field
+ *  holds, with the e-mails and phone numbers kept beside the console's. */
 function fieldsOf(user: ScimUser, current?: Row, patched = false) {
-  const email = oneContact('emails', user.emails, patched ? (current?.email ?? undefined) : undefined);
-  const phone = oneContact('phoneNumbers', user.phoneNumbers, patched ? (current?.mobilePhone ?? undefined) : undefined);
+  const emails = contactsOf('emails', user.emails, patched ? (current?.email ?? undefined) : undefined);
+  const phones = contactsOf('phoneNumbers', user.phoneNumbers, patched ? (current?.mobilePhone ?? undefined) : undefined);
+  const [email, phone] = [emails.held, phones.held];
   return {
+    attributes: { ...unmappedAttributes(user), ...keptBeside(emails, phones) },
     username: user.userName,
     realName: realNameOf(user, current && { row: current, parts: storedParts(current) }, patched),
     email: email?.value ?? '',
@@ -179,8 +183,7 @@ export async function getUser(ctx: Ctx, caller: ScimCaller, id: string, query: R
 export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, query: ReadQuery) {
   const user = incoming(SCIMMY.Schemas.User, body);
   const externalId = externalIdOf(user);
-  const attributes = unmappedAttributes(user);
-  const { emailType, phoneType, ...fields } = fieldsOf(user);
+  const { emailType, phoneType, attributes, ...fields } = fieldsOf(user);
   const password = (user as { password?: unknown }).password;
   // A taken userName is said first (409), whatever else the field rules refuse: Okta's recreate of
   // a user it already made expects the 409.
@@ -223,8 +226,7 @@ function writeUser(ctx: Ctx, caller: ScimCaller, id: string, wanted: (current: R
 
 async function writeFields(ctx: Ctx, caller: ScimCaller, current: Row, user: ScimUser, patched: boolean): Promise<void> {
   const externalId = externalIdOf(user);
-  const attributes = unmappedAttributes(user);
-  const { emailType, phoneType, ...fields } = fieldsOf(user, current, patched);
+  const { emailType, phoneType, attributes, ...fields } = fieldsOf(user, current, patched);
   if (typeof fields.username !== 'string' || fields.username.toLowerCase() !== current.username.toLowerCase()) {
     throw new ScimError(400, 'mutability', 'userName does not change once the user exists (as in the console)');
   }
@@ -245,16 +247,21 @@ async function writeFields(ctx: Ctx, caller: ScimCaller, current: Row, user: Sci
     mobilePhone: current.mobilePhone ?? '',
     availabilityStatus: current.availabilityStatus,
   };
-  if (JSON.stringify(changes) !== JSON.stringify(stored)) {
+  const updated = JSON.stringify(changes) !== JSON.stringify(stored);
+  if (updated) {
     // Only the fields that change are checked by the field rules in force (users.updateUser): a
     // person stored under other rules can still be disabled.
     await withFieldRules(ctx, () =>
       users.updateUser(ctx, caller.actor, current.id, checked(userUpdateBody, { ...changes, version: current.version }), caller.ip),
     );
   }
-  await setExternalId(ctx, caller, 'user', current.id, externalId);
-  await keepContactTypes(ctx, current.id, { emailType, phoneType }, { actor: caller.actor, person: current });
-  await keepAttributes(ctx, caller, current.id, attributes, current.attributes, current);
+  const linked = await setExternalId(ctx, caller, 'user', current.id, externalId);
+  const typed = await keepContactTypes(ctx, current.id, { emailType, phoneType }, { actor: caller.actor, person: current });
+  const kept = await keepAttributes(ctx, caller, current.id, attributes, current.attributes, current);
+  // meta.lastModified is the person's updatedAt: it moves with a change of what SCIM holds beside
+  // the console's fields too (clients read it to see a change). The console's version stays: its
+  // forms hold none of these.
+  if (!updated && (linked || typed || kept)) await ctx.db.updateTable('users').set({ updatedAt: ctx.now() }).where('id', '=', current.id).execute();
 }
 
 export async function replaceUser(ctx: Ctx, caller: ScimCaller, id: string, body: unknown, query: ReadQuery) {

@@ -230,10 +230,14 @@ describe('SCIM Users (RFC 7644 §3)', () => {
       added.body.emails?.map((email) => email.value),
       ['babs_patch@jensen.org'],
     );
-    // The one address is the "home" one: a "work" one beside it cannot be kept (refused, nothing changes).
-    const second = [{ op: 'replace', path: 'emails[type eq "work"].value', value: 'work_patch@jensen.org' }];
-    assertScimError(await patch([{ op: 'replace', path: 'name.formatted', value: 'Babs_Patched' }, ...second]), 400, 'invalidValue');
-    assert.deepEqual((await scim<ScimUser>('GET', `/Users/${user.id}`)).body.emails, [{ value: 'babs_patch@jensen.org', type: 'home', primary: true }]);
+    // The console's address is the "home" one: a "work" one beside it is kept beside it (docs/scim.md).
+    const second = await patch([{ op: 'replace', path: 'emails[type eq "work"].value', value: 'work_patch@jensen.org' }]);
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    assert.deepEqual((await scim<ScimUser>('GET', `/Users/${user.id}`)).body.emails, [
+      { value: 'babs_patch@jensen.org', type: 'home', primary: true },
+      { value: 'work_patch@jensen.org', type: 'work' },
+    ]);
+    assert.equal((await admin.get<{ email: string }>(`/api/user/${user.id}`)).body.data.email, 'babs_patch@jensen.org');
     const replaced = await patch([
       { op: 'replace', path: 'name.formatted', value: 'Babs_Patched' },
       { op: 'replace', path: 'emails[type eq "home"].value', value: 'work_patch@jensen.org' },
@@ -265,7 +269,7 @@ describe('SCIM Users (RFC 7644 §3)', () => {
   });
 });
 
-describe('a person has one e-mail and one phone (docs/scim.md): kept under the type given, or refused', () => {
+describe("the console's e-mail and phone (docs/scim.md): kept under the type given; two primaries or a value beyond the caps refused", () => {
   const patchOf = (id: string, Operations: unknown[]) => scim<ScimUser>('PATCH', `/Users/${id}`, { schemas: [PATCH_SCHEMA], Operations });
   const stored = (id: string) => server.app.ctx.db.selectFrom('users').select(['email', 'mobilePhone']).where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -293,17 +297,7 @@ describe('a person has one e-mail and one phone (docs/scim.md): kept under the t
     assert.equal((await stored(user.id)).mobilePhone, '13800007002');
   });
 
-  test('a list that does not say which value is the one: 400 invalidValue, nothing kept', async () => {
-    // Entra ID's default mapping sends telephoneNumber as "work" and mobile as "mobile", neither primary.
-    const twoPhones = await scim('POST', '/Users', {
-      ...bjensen('_two_phones'),
-      phoneNumbers: [
-        { value: '138-0000-7101', type: 'work' },
-        { value: '138-0000-7102', type: 'mobile' },
-      ],
-    });
-    assertScimError(twoPhones, 400, 'invalidValue');
-    assert.equal(await server.app.ctx.db.selectFrom('users').select('id').where('username', '=', 'bjensen_two_phones').executeTakeFirst(), undefined);
+  test('two primaries, a value beyond the caps: 400 invalidValue, nothing kept', async () => {
     const twoPrimaries = await scim('POST', '/Users', {
       ...bjensen('_two_primaries'),
       emails: [
@@ -312,17 +306,34 @@ describe('a person has one e-mail and one phone (docs/scim.md): kept under the t
       ],
     });
     assertScimError(twoPrimaries, 400, 'invalidValue');
-    const user = await created({ ...bjensen('_held'), phoneNumbers: [{ value: '138-0000-7103', type: 'work' }] });
-    // A second phone beside the held one, not marked primary: refused, not answered 200 and dropped.
-    assertScimError(await patchOf(user.id, [{ op: 'Add', path: 'phoneNumbers[type eq "mobile"].value', value: '138-0000-7104' }]), 400, 'invalidValue');
-    assertScimError(await patchOf(user.id, [{ op: 'Add', path: 'emails', value: [{ value: 'second@corp.example', type: 'home' }] }]), 400, 'invalidValue');
-    assert.deepEqual(await stored(user.id), { email: 'bjensen_held@example.com', mobilePhone: '13800007103' });
-    // A new primary replaces the held one (RFC 7644 §3.5.2: it turns the others' primary off).
-    const replaced = await patchOf(user.id, [{ op: 'Add', path: 'phoneNumbers', value: [{ value: '138-0000-7105', type: 'mobile', primary: 'True' }] }]);
-    assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
-    assert.deepEqual(replaced.body.phoneNumbers, [{ value: '13800007105', type: 'mobile', primary: true }]);
+    const longFax = await scim('POST', '/Users', {
+      ...bjensen('_long_fax'),
+      phoneNumbers: [
+        { value: '138-0000-7101', type: 'mobile' },
+        { value: '1'.repeat(101), type: 'fax' },
+      ],
+    });
+    assertScimError(longFax, 400, 'invalidValue');
+    const many = await scim('POST', '/Users', {
+      ...bjensen('_many_phones'),
+      phoneNumbers: Array.from({ length: 11 }, (_, at) => ({ value: `+44 20 7946 ${String(at).padStart(4, '0')}`, type: 'other' })),
+    });
+    assertScimError(many, 400, 'invalidValue');
+    for (const username of ['bjensen_two_primaries', 'bjensen_long_fax', 'bjensen_many_phones']) {
+      assert.equal(await server.app.ctx.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst(), undefined, username);
+    }
   });
 
+  test('a new primary beside the held value replaces it in the console; the old one is kept beside it, no longer primary', async () => {
+    const user = await created({ ...bjensen('_held'), phoneNumbers: [{ value: '138-0000-7103', type: 'work' }] });
+    const replaced = await patchOf(user.id, [{ op: 'Add', path: 'phoneNumbers', value: [{ value: '138-0000-7105', type: 'mobile', primary: 'True' }] }]);
+    assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
+    assert.deepEqual(replaced.body.phoneNumbers, [
+      { value: '13800007105', type: 'mobile', primary: true },
+      { value: '13800007103', type: 'work', primary: false },
+    ]);
+    assert.equal((await stored(user.id)).mobilePhone, '13800007105');
+  });
   test('filter values are JSON strings (RFC 7644 §3.4.2.2): escaped backslashes, quotes and \\u escapes, a value ending in a backslash', async () => {
     for (const [suffix, externalId] of [
       ['_esc1', 'dir\\bjensen "b" é'],
@@ -339,5 +350,145 @@ describe('a person has one e-mail and one phone (docs/scim.md): kept under the t
       );
     }
     assertScimError(await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "bad \\x escape"')}`), 400, 'invalidFilter');
+  });
+});
+
+describe("several phone numbers and e-mails (Entra ID's default mappings, Okta's): the console holds one, the others are kept beside it", () => {
+  const patchOf = (id: string, Operations: unknown[]) => scim<ScimUser>('PATCH', `/Users/${id}`, { schemas: [PATCH_SCHEMA], Operations });
+  const consolePhone = async (id: string) => (await admin.get<{ mobilePhone: string | null; email: string | null }>(`/api/user/${id}`)).body.data;
+  const phonesOf = async (id: string) => {
+    const answer = await scim<ScimUser>('GET', `/Users/${id}`);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    return answer.body.phoneNumbers;
+  };
+  const attributeRecords = async (id: string) =>
+    (
+      await server.app.ctx.db.selectFrom('auditLog').select('detail').where('action', '=', 'scim.attributes').where('targetId', '=', id).orderBy('id').execute()
+    ).map((row) => JSON.parse(row.detail) as { attributes: string[] });
+  const WORK = '+86 10 6552 9988';
+  const FAX = '+86 10 6552 9989';
+
+  test("Entra ID's default create (work, mobile, fax, none primary): the mobile is the console's phone, work and fax answered as sent everywhere", async () => {
+    const answer = await scim<ScimUser>('POST', '/Users', {
+      ...bjensen('_entra3'),
+      phoneNumbers: [
+        { type: 'work', value: WORK },
+        { type: 'mobile', value: '138-0000-7301' },
+        { type: 'fax', value: FAX },
+      ],
+    });
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
+    const expected = [
+      { value: '13800007301', type: 'mobile', primary: true },
+      { value: WORK, type: 'work' },
+      { value: FAX, type: 'fax' },
+    ];
+    assert.deepEqual(answer.body.phoneNumbers, expected);
+    assert.deepEqual(await phonesOf(answer.body.id), expected);
+    const found = await scim<ListResponse>('GET', `/Users?filter=${encodeURIComponent('userName eq "bjensen_entra3"')}`);
+    assert.deepEqual(found.body.Resources[0]?.phoneNumbers, expected);
+    assert.equal((await consolePhone(answer.body.id)).mobilePhone, '13800007301');
+    // The audit record names what changed beside the console's fields (name: its givenName and familyName).
+    assert.deepEqual(await attributeRecords(answer.body.id), [{ attributes: ['name', 'phoneNumbers'] }]);
+  });
+
+  test("Entra ID's PATCHes by each path change that number alone; meta.lastModified moves with each", async () => {
+    const user = await created({ ...bjensen('_entra_patch'), phoneNumbers: [{ type: 'mobile', value: '138-0000-7311' }] });
+    let lastModified = user.meta.lastModified;
+    const step = async (Operations: unknown[], phones: unknown[], consoleHeld: string | null) => {
+      server.clock.advance(2000);
+      const answer = await patchOf(user.id, Operations);
+      assert.equal(answer.status, 200, `${JSON.stringify(Operations)}: ${JSON.stringify(answer.body)}`);
+      assert.deepEqual(answer.body.phoneNumbers, phones, JSON.stringify(Operations));
+      assert.deepEqual(await phonesOf(user.id), phones, JSON.stringify(Operations));
+      assert.equal((await consolePhone(user.id)).mobilePhone ?? null, consoleHeld, JSON.stringify(Operations));
+      assert.ok(Date.parse(answer.body.meta.lastModified) > Date.parse(lastModified), `lastModified moves: ${JSON.stringify(Operations)}`);
+      lastModified = answer.body.meta.lastModified;
+    };
+    const mobile = { value: '13800007311', type: 'mobile', primary: true };
+    await step([{ op: 'Add', path: 'phoneNumbers[type eq "work"].value', value: WORK }], [mobile, { type: 'work', value: WORK }], '13800007311');
+    await step(
+      [{ op: 'Add', path: 'phoneNumbers[type eq "fax"].value', value: FAX }],
+      [mobile, { type: 'work', value: WORK }, { type: 'fax', value: FAX }],
+      '13800007311',
+    );
+    await step(
+      [{ op: 'Replace', path: 'phoneNumbers[type eq "fax"].value', value: '+86 10 6552 0000' }],
+      [mobile, { type: 'work', value: WORK }, { type: 'fax', value: '+86 10 6552 0000' }],
+      '13800007311',
+    );
+    await step(
+      [{ op: 'Replace', path: 'phoneNumbers[type eq "mobile"].value', value: '139-0000-7312' }],
+      [
+        { value: '13900007312', type: 'mobile', primary: true },
+        { type: 'work', value: WORK },
+        { type: 'fax', value: '+86 10 6552 0000' },
+      ],
+      '13900007312',
+    );
+    await step(
+      [{ op: 'Remove', path: 'phoneNumbers[type eq "fax"]' }],
+      [
+        { value: '13900007312', type: 'mobile', primary: true },
+        { type: 'work', value: WORK },
+      ],
+      '13900007312',
+    );
+    // Entra ID clears the mobile: the work and fax numbers left are no mobile one, the console's phone is cleared.
+    await step(
+      [
+        { op: 'Add', path: 'phoneNumbers[type eq "fax"].value', value: FAX },
+        { op: 'Remove', path: 'phoneNumbers[type eq "mobile"]' },
+      ],
+      [
+        { type: 'work', value: WORK },
+        { type: 'fax', value: FAX },
+      ],
+      null,
+    );
+    assert.deepEqual(
+      (await attributeRecords(user.id)).map((record) => record.attributes),
+      [['name'], ['phoneNumbers'], ['phoneNumbers'], ['phoneNumbers'], ['phoneNumbers'], ['phoneNumbers']],
+    );
+  });
+
+  test("Okta's PUT with two numbers (one primary) and two e-mails (none): each replaces the whole list", async () => {
+    const user = await created({ ...bjensen('_okta_put'), phoneNumbers: [{ type: 'mobile', value: '138-0000-7321' }] });
+    const put = (phoneNumbers: unknown[], emails: unknown[]) => scim<ScimUser>('PUT', `/Users/${user.id}`, { ...bjensen('_okta_put'), phoneNumbers, emails });
+    const both = await put(
+      [
+        { value: '139-0000-7322', type: 'mobile' },
+        { value: '138-0000-7323', type: 'work', primary: true },
+      ],
+      [
+        { value: 'okta_put@home.example', type: 'home' },
+        { value: 'okta_put@corp.example', type: 'work' },
+      ],
+    );
+    assert.equal(both.status, 200, JSON.stringify(both.body));
+    assert.deepEqual(both.body.phoneNumbers, [
+      { value: '13800007323', type: 'work', primary: true },
+      { value: '139-0000-7322', type: 'mobile' },
+    ]);
+    assert.deepEqual(both.body.emails, [
+      { value: 'okta_put@corp.example', type: 'work', primary: true },
+      { value: 'okta_put@home.example', type: 'home' },
+    ]);
+    const held = await consolePhone(user.id);
+    assert.deepEqual([held.mobilePhone, held.email], ['13800007323', 'okta_put@corp.example']);
+    const one = await put([{ value: '139-0000-7322', type: 'mobile' }], [{ value: 'okta_put@corp.example', type: 'work' }]);
+    assert.equal(one.status, 200, JSON.stringify(one.body));
+    assert.deepEqual(one.body.phoneNumbers, [{ value: '13900007322', type: 'mobile', primary: true }]);
+    assert.deepEqual(one.body.emails, [{ value: 'okta_put@corp.example', type: 'work', primary: true }]);
+    assert.equal((await consolePhone(user.id)).mobilePhone, '13900007322');
+  });
+
+  test('meta.lastModified moves when only an attribute beside the console fields changes', async () => {
+    const user = await created(bjensen('_touch'));
+    server.clock.advance(2000);
+    const answer = await patchOf(user.id, [{ op: 'replace', path: 'title', value: 'Tour Guide' }]);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.ok(Date.parse(answer.body.meta.lastModified) > Date.parse(user.meta.lastModified), JSON.stringify([user.meta, answer.body.meta]));
+    assert.equal((await scim<ScimUser>('GET', `/Users/${user.id}`)).body.meta.lastModified, answer.body.meta.lastModified);
   });
 });
