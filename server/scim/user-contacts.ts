@@ -86,12 +86,16 @@ function keptOf(kind: Kind, entry: Entry): Kept {
 /**
  * A client's emails or phoneNumbers (booleans already read as meant) as kept: the console's value
  * and the others (repeats of the console's value left out). `held` is the value a PATCH started from.
+ * `fits`: whether a value can be the console's (a phone number its field rule refuses, e.g. a
+ * landline or a foreign number under the default mainland-mobile rule, is kept beside instead of
+ * refusing the person: Entra ID sends every business phone it knows).
  */
-export function contactsOf(kind: Kind, values: Valued[] | undefined, held?: string): Contacts {
+export function contactsOf(kind: Kind, values: Valued[] | undefined, held?: string, fits: (value: string) => boolean = () => true): Contacts {
   const entries = (values ?? []).filter((entry): entry is Entry => typeof entry.value === 'string' && entry.value !== '');
   if (entries.length > MAX_VALUES) throw invalidValue(`${kind}: at most ${MAX_VALUES} values`);
   if (entries.length === 0) return { others: [] };
-  const chosen = consolesEntry(kind, entries, held ? sameKey(kind, held) : undefined);
+  const candidate = consolesEntry(kind, entries, held ? sameKey(kind, held) : undefined);
+  const chosen = candidate && fits(candidate.value) ? candidate : undefined;
   const key = chosen && sameKey(kind, chosen.value);
   return {
     ...(chosen ? { held: { value: chosen.value, type: typeOf(kind, chosen) } } : {}),

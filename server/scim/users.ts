@@ -5,7 +5,8 @@
 //   userName ↔ username (never changes once created, as in the console)
 //   name.formatted (else displayName, else givenName familyName) ↔ realName
 //   emails ↔ email;  phoneNumbers ↔ mobilePhone: the primary (else work e-mail, mobile phone), under
-//     the type given; the others kept beside it as sent (server/scim/user-contacts.ts)
+//     the type given (a phone number only when the console's field rule takes it); the others kept
+//     beside it as sent (server/scim/user-contacts.ts)
 //   active ↔ enabled / disabled;  externalId ↔ kept per token's tenant;  groups ← the user's tenant when it is a group
 //   password: on create only (else a random one: the person signs in through SSO or resets it)
 // The schema's other attributes (name.givenName, title, addresses, the enterprise extension, …) are
@@ -16,7 +17,9 @@ import type { Ctx } from '../context';
 import { Status } from '../../src/core/enums';
 import { rules } from '../../src/core/validation';
 import { userCreateBody, userUpdateBody } from '../../src/core/schemas/users';
-import { withFieldRules } from '../field-rules-scope';
+import * as v from 'valibot';
+import { fieldRules, type FieldRulesMode } from '../../src/core/validation/field-rules';
+import { fieldRulesOf, withFieldRules } from '../field-rules-scope';
 import type { UserRow } from '../auth/actor';
 import { scopeUsers } from '../auth/scope';
 import { lockUsers } from '../db/named-lock';
@@ -138,9 +141,10 @@ function storedParts(row: Row): (string | undefined)[] {
 /** Our fields of a SCIM user; over a stored one (`current`), and whether they are the result of a
  *  PATCH of it (see realNameOf and contactsOf). `attributes`: the SCIM attributes no console field
  *  holds, with the e-mails and phone numbers kept beside the console's. */
-function fieldsOf(user: ScimUser, current?: Row, patched = false) {
+function fieldsOf(user: ScimUser, rulesMode: FieldRulesMode, current?: Row, patched = false) {
   const emails = contactsOf('emails', user.emails, patched ? (current?.email ?? undefined) : undefined);
-  const phones = contactsOf('phoneNumbers', user.phoneNumbers, patched ? (current?.mobilePhone ?? undefined) : undefined);
+  const phoneFits = (value: string) => v.is(fieldRules(rulesMode).mobilePhone, mobilePhoneOf(value));
+  const phones = contactsOf('phoneNumbers', user.phoneNumbers, patched ? (current?.mobilePhone ?? undefined) : undefined, phoneFits);
   const [email, phone] = [emails.held, phones.held];
   return {
     attributes: { ...unmappedAttributes(user), ...keptBeside(emails, phones) },
@@ -183,7 +187,7 @@ export async function getUser(ctx: Ctx, caller: ScimCaller, id: string, query: R
 export async function createUser(ctx: Ctx, caller: ScimCaller, body: unknown, query: ReadQuery) {
   const user = incoming(SCIMMY.Schemas.User, body);
   const externalId = externalIdOf(user);
-  const { emailType, phoneType, attributes, ...fields } = fieldsOf(user);
+  const { emailType, phoneType, attributes, ...fields } = fieldsOf(user, await fieldRulesOf(ctx));
   const password = (user as { password?: unknown }).password;
   // A taken userName is said first (409), whatever else the field rules refuse: Okta's recreate of
   // a user it already made expects the 409.
@@ -226,7 +230,7 @@ function writeUser(ctx: Ctx, caller: ScimCaller, id: string, wanted: (current: R
 
 async function writeFields(ctx: Ctx, caller: ScimCaller, current: Row, user: ScimUser, patched: boolean): Promise<void> {
   const externalId = externalIdOf(user);
-  const { emailType, phoneType, attributes, ...fields } = fieldsOf(user, current, patched);
+  const { emailType, phoneType, attributes, ...fields } = fieldsOf(user, await fieldRulesOf(ctx), current, patched);
   if (typeof fields.username !== 'string' || fields.username.toLowerCase() !== current.username.toLowerCase()) {
     throw new ScimError(400, 'mutability', 'userName does not change once the user exists (as in the console)');
   }

@@ -392,6 +392,26 @@ describe("several phone numbers and e-mails (Entra ID's default mappings, Okta's
     assert.deepEqual(await attributeRecords(answer.body.id), [{ attributes: ['name', 'phoneNumbers'] }]);
   });
 
+  test("numbers the console's phone rule refuses (a business phone and a foreign mobile under the default rules) are kept beside it, not refused", async () => {
+    // Entra ID sends every number its directory holds; the default rule takes mainland mobiles only.
+    const sent = [
+      { type: 'work', value: '+1 425 555 0100' },
+      { type: 'mobile', value: '+1 425 555 0101' },
+    ];
+    const answer = await scim<ScimUser>('POST', '/Users', { ...bjensen('_abroad'), phoneNumbers: sent });
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
+    assert.deepEqual(await phonesOf(answer.body.id), sent);
+    assert.equal((await consolePhone(answer.body.id)).mobilePhone ?? '', '', 'the console holds no number its rule refuses');
+    // A mainland mobile sent later by its path becomes the console's; the others stay as sent.
+    const patched = await scim<ScimUser>('PATCH', `/Users/${answer.body.id}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: 'Replace', path: 'phoneNumbers[type eq "mobile"].value', value: '13800007399' }],
+    });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal((await consolePhone(answer.body.id)).mobilePhone, '13800007399');
+    assert.deepEqual(await phonesOf(answer.body.id), [{ value: '13800007399', type: 'mobile', primary: true }, sent[0]]);
+  });
+
   test("Entra ID's PATCHes by each path change that number alone; meta.lastModified moves with each", async () => {
     const user = await created({ ...bjensen('_entra_patch'), phoneNumbers: [{ type: 'mobile', value: '138-0000-7311' }] });
     let lastModified = user.meta.lastModified;
