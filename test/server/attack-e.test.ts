@@ -1,0 +1,127 @@
+// Outside attack E: the audit trail as an auditor reads it, and a company's directory (Debian's
+// slapd shaped like Active Directory: sAMAccountName, userAccountControl, memberOf, nested groups)
+// as it changes between synchronisations. Each test asserts what a real IAM product promises; a
+// failing one is a finding (see the report of attack E).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lastAuditId, startServer, transform, type Client, type TestServer } from './harness';
+import { createTenant } from './scim-support';
+import { GROUPS, groupLdif, personDn, personLdif, type Slapd } from './slapd';
+import { openLdapSettings, saveConnection, startDirectory } from './ldap-support';
+import type { LdapSettings, LdapSyncReport } from '../../src/core/schemas/ldap';
+
+const STAFF = `cn=staff,${GROUPS}`;
+const ENGINEERING = `cn=engineering,${GROUPS}`;
+
+let server: TestServer;
+let slapd: Slapd;
+let admin: Client;
+let tenantId: string;
+let appId: string;
+let staffRole: string;
+let settings: LdapSettings;
+
+interface AuditRow {
+  id: number;
+  action: string;
+  actorId: string | null;
+  actorName: string | null;
+  targetType: string | null;
+  targetId: string | null;
+  tenantId: string | null;
+  success: number;
+  detail: string;
+}
+
+const auditSince = async (id: number) =>
+  (await server.app.ctx.db.selectFrom('auditLog').selectAll().where('id', '>', id).orderBy('id').execute()) as unknown as AuditRow[];
+
+const summary = (rows: AuditRow[]) => JSON.stringify(rows.map(({ action, actorName, targetType, success, detail }) => ({ action, actorName, targetType, success, detail })));
+
+const usersNamed = (realName: string) =>
+  server.app.ctx.db.selectFrom('users').select(['id', 'username', 'availabilityStatus']).where('realName', '=', realName).where('tenantId', '=', tenantId).execute();
+
+async function sync(): Promise<LdapSyncReport> {
+  const answer = await admin.post<LdapSyncReport>(`/api/tenants/${tenantId}/ldap/sync`);
+  assert.equal(answer.status, 200, JSON.stringify(answer.body).slice(0, 500));
+  return answer.body.data;
+}
+
+const roleHolders = async () => {
+  const members = await admin.get<{ username: string }[]>(`/api/apps/${appId}/roles/${staffRole}/members`);
+  assert.equal(members.status, 200, JSON.stringify(members.body));
+  return members.body.data.map((member) => member.username).sort();
+};
+
+function directoryLdif(): string {
+  const person = (uid: string, cn: string, memberOf: string[] = []) =>
+    personLdif({ uid, cn, mail: `${uid}@corp.example`, password: `${uid}-pass`, ad: { userAccountControl: 512, memberOf } });
+  return [
+    person('erin', 'Erin_Renamed'),
+    person('nora', 'Nora_Nested', [ENGINEERING]),
+    person('dana', 'Dana_Direct', [STAFF]),
+    person('mona', 'Mona_Mover'),
+    // Active Directory's nesting: engineering is a member of staff.
+    groupLdif('engineering', [personDn('nora')]),
+    groupLdif('staff', [personDn('dana'), ENGINEERING]),
+  ].join('\n\n');
+}
+
+before(async () => {
+  [server, slapd] = await Promise.all([startServer({ outboundAllow: ['127.0.0.1'] }), startDirectory({ ldif: directoryLdif() })]);
+  admin = await server.admin();
+  tenantId = (await createTenant(admin, 'Corp_AD')).id;
+  appId = (await admin.post<{ id: string }>('/api/apps', { name: 'Corp_App' })).body.data.id;
+  staffRole = (await admin.post<{ id: string }>(`/api/apps/${appId}/roles`, { name: 'Staff' })).body.data.id;
+  settings = openLdapSettings(slapd.url, slapd.caPem, {
+    userFilter: '(objectClass=adAccount)',
+    mapping: {
+      username: 'sAMAccountName',
+      realName: 'cn',
+      email: 'mail',
+      mobilePhone: 'mobile',
+      externalId: 'entryUUID',
+      memberOf: 'memberOf',
+      accountControl: 'userAccountControl',
+      groupMember: 'member',
+    },
+    groupRoles: [{ groupDn: STAFF, roleId: staffRole }],
+  });
+  await saveConnection(admin, tenantId, settings);
+  await sync();
+});
+
+after(async () => {
+  await Promise.all([server?.stop(), slapd?.destroy()]);
+});
+
+describe('a company directory between synchronisations', () => {
+  test('a person renamed in the directory (same entry, new sAMAccountName) signs in with the new name as the same person after the next sync', async () => {
+    const [before] = await usersNamed('Erin_Renamed');
+    assert.ok(before, 'the first sync created erin');
+    await slapd.modify(`dn: ${personDn('erin')}\nchangetype: modify\nreplace: sAMAccountName\nsAMAccountName: erin.new\n`);
+    const report = await sync();
+    const browser = server.client();
+    const signIn = await browser.login('erin.new', 'erin-pass');
+    const oldName = await server.client().login('erin', 'erin-pass');
+    assert.notEqual(signIn.status, 500, `a renamed person's sign-in answers 500: ${JSON.stringify(signIn.body)}`);
+    assert.equal(
+      signIn.body.data?.loginSuccess,
+      true,
+      `the renamed person cannot sign in with the new name (${signIn.status} ${JSON.stringify(signIn.body)}), nor the old (${oldName.status}); the sync said ${JSON.stringify(report.summary)}; here: ${JSON.stringify(await usersNamed('Erin_Renamed'))}`,
+    );
+    const accounts = await usersNamed('Erin_Renamed');
+    assert.deepEqual(
+      accounts.map((row) => [row.id, row.username]),
+      [[before.id, 'erin.new']],
+      'one directory entry is one account here, named as the directory names it',
+    );
+  });
+
+  test("a person in a group nested in a mapped group (Active Directory's nesting) is given the mapped role", async () => {
+    await sync();
+    const holders = await roleHolders();
+    assert.ok(holders.includes('dana'), `the direct member holds the role: ${JSON.stringify(holders)}`);
+    assert.ok(holders.includes('nora'), `nora is in engineering, a member of staff, and does not hold staff's role: ${JSON.stringify(holders)}`);
+  });
+});
