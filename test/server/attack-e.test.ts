@@ -125,3 +125,36 @@ describe('a company directory between synchronisations', () => {
     assert.ok(holders.includes('nora'), `nora is in engineering, a member of staff, and does not hold staff's role: ${JSON.stringify(holders)}`);
   });
 });
+
+describe('what the audit log records of the directory', () => {
+  test("a connection save names the settings it changed (TLS turned off, a group mapped to a role, local passwords), old → new", async () => {
+    const since = await lastAuditId(server);
+    const changed: LdapSettings = {
+      ...settings,
+      startTls: false,
+      allowLocalPasswords: false,
+      groupRoles: [...settings.groupRoles, { groupDn: ENGINEERING, roleId: staffRole }],
+    };
+    const saved = await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings: changed, bindSecret: '' });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    // Put back for the other tests.
+    assert.equal((await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings, bindSecret: '' })).status, 200);
+    const [record] = (await auditSince(since)).filter((row) => row.targetType === 'ldap_connection');
+    assert.ok(record, 'the save is recorded');
+    for (const setting of ['startTls', 'allowLocalPasswords', 'groupRoles'])
+      assert.ok(record.detail.includes(setting), `the record of the save does not name the changed setting ${setting}: ${record.detail}`);
+  });
+
+  test('holds: a sync names the directory as the actor and the changed fields of each person (a new e-mail, a disabled account)', async () => {
+    await slapd.modify(
+      `dn: ${personDn('dana')}\nchangetype: modify\nreplace: mail\nmail: dana.new@corp.example\n-\nreplace: userAccountControl\nuserAccountControl: 514\n`,
+    );
+    const since = await lastAuditId(server);
+    await sync();
+    const [dana] = await usersNamed('Dana_Direct');
+    const rows = (await auditSince(since)).filter((row) => row.targetId === dana!.id && row.action === 'user.update');
+    assert.ok(rows.some((row) => row.detail.includes('email') && row.detail.includes('dana.new@corp.example')), summary(rows));
+    assert.ok(rows.some((row) => row.detail.includes('availabilityStatus')), summary(rows));
+    assert.ok(rows.every((row) => row.tenantId === tenantId && row.actorName), summary(rows));
+  });
+});
