@@ -158,3 +158,94 @@ describe('what the audit log records of the directory', () => {
     assert.ok(rows.every((row) => row.tenantId === tenantId && row.actorName), summary(rows));
   });
 });
+
+describe('no secret in the audit log', () => {
+  test('holds: after secret-bearing changes, neither the stored records, their webhook payloads, nor the CSV export hold a secret', async () => {
+    const secrets: Record<string, string> = {};
+    const password = 'Auditable-Pass-9';
+    const person = await admin.post<{ id: string }>('/api/user', { username: 'secret-auditee', realName: 'Secret_Auditee', password: transform(password), tenantId });
+    assert.equal(person.status, 200, JSON.stringify(person.body));
+    secrets['new user password (as sent)'] = transform(password);
+    const webhook = await admin.post<{ id: string; secret: string }>('/api/webhooks', { url: 'http://127.0.0.1:9/in/path-secret-771', events: ['user.updated'] });
+    assert.equal(webhook.status, 200, JSON.stringify(webhook.body));
+    secrets['webhook secret'] = webhook.body.data.secret;
+    secrets['webhook URL path'] = 'path-secret-771';
+    const rotated = await admin.post<{ secret: string }>(`/api/webhooks/${webhook.body.data.id}/secret`);
+    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+    secrets['rotated webhook secret'] = rotated.body.data.secret;
+    const reset = transform('Reset-By-Admin-7');
+    const resetAnswer = await admin.post(`/api/user/${person.body.data.id}/password`, {
+      id: person.body.data.id,
+      password: reset,
+      opUserPassword: transform('Admin123!'),
+    });
+    assert.equal(resetAnswer.status, 200, JSON.stringify(resetAnswer.body));
+    secrets['reset password (as sent)'] = reset;
+    const token = await admin.post<{ secret: string }>('/api/scim-tokens', { tenantId, name: 'Okta push', currentPassword: transform('Admin123!') });
+    assert.equal(token.status, 200, JSON.stringify(token.body));
+    secrets['SCIM token'] = token.body.data.secret;
+    const bind = 'new-bind-secret-4242';
+    assert.equal((await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings, bindSecret: bind })).status, 200);
+    secrets['LDAP bind secret'] = bind;
+    const clientSecret = await admin.post<{ clientSecret: string }>(`/api/apps/${appId}/oidc-client/secret`);
+    assert.equal(clientSecret.status, 200, JSON.stringify(clientSecret.body));
+    secrets['OIDC client secret'] = clientSecret.body.data.clientSecret;
+    const idp = await admin.post('/api/idps', {
+      code: 'auditcorp',
+      name: 'Audit SSO',
+      type: 'OIDC',
+      config: { issuer: 'https://sso.example.com', clientId: 'iam', clientSecret: 'idp-secret-audit-5150' },
+    });
+    assert.equal(idp.status, 200, JSON.stringify(idp.body));
+    secrets['IdP client secret'] = 'idp-secret-audit-5150';
+    const channel = await admin.post('/api/channels', {
+      name: 'Audit relay',
+      serviceType: 'EMAIL',
+      vendor: 'smtp',
+      config: { host: '127.0.0.1', port: '2525', security: 'none', username: 'mailer', password: 'smtp-secret-audit-31', from: 'iam@example.com' },
+    });
+    assert.equal(channel.status, 200, JSON.stringify(channel.body));
+    secrets['SMTP password'] = 'smtp-secret-audit-31';
+
+    const rows = await server.app.ctx.db.selectFrom('auditLog').selectAll().execute();
+    const deliveries = JSON.stringify(await server.app.ctx.db.selectFrom('webhookDeliveries').selectAll().execute());
+    const exported = await (await admin.raw('GET', '/api/audit/export')).text();
+    const leaks = Object.entries(secrets).flatMap(([what, value]) =>
+      [
+        ['audit rows', JSON.stringify(rows)],
+        ['webhook deliveries', deliveries],
+        ['CSV export', exported],
+      ]
+        .filter(([, text]) => text!.includes(value))
+        .map(([where]) => `${what} in ${where}`),
+    );
+    assert.deepEqual(leaks, []);
+  });
+});
+
+describe("a person's history in the audit log", () => {
+  test("rights given to a tenant's person from the app's pages (a role's members, the app's administrators) are in that person's history and their tenant's log", async () => {
+    const person = await admin.post<{ id: string }>('/api/user', { username: 'granted-one', realName: 'Granted_One', password: transform('Granted-1x'), tenantId });
+    assert.equal(person.status, 200, JSON.stringify(person.body));
+    const id = person.body.data.id;
+    assert.equal((await admin.put(`/api/apps/${appId}/roles/${staffRole}/members`, { userIds: [...(await roleIds()), id] })).status, 200);
+    assert.equal((await admin.put(`/api/apps/${appId}/admins`, { userIds: [id] })).status, 200);
+    const history = await admin.get<{ list: AuditRow[] }>(`/api/audit?target=${id}&size=50`);
+    assert.equal(history.status, 200, JSON.stringify(history.body));
+    const tenantLog = await admin.get<{ list: AuditRow[] }>(`/api/audit?tenantId=${tenantId}&size=100`);
+    const about = (rows: AuditRow[]) => rows.filter((row) => row.action !== 'user.create');
+    assert.ok(
+      about(history.body.data.list).length >= 2,
+      `the person's history (the log filtered to them) shows neither the role nor the app given to them: ${summary(history.body.data.list)}`,
+    );
+    assert.ok(
+      tenantLog.body.data.list.some((row) => JSON.stringify(row.detail).includes(id) && row.action !== 'user.create'),
+      "their tenant's log (what its administrator reads) does not show the rights given to its person",
+    );
+  });
+});
+
+const roleIds = async () => {
+  const members = await admin.get<{ id: string }[]>(`/api/apps/${appId}/roles/${staffRole}/members`);
+  return members.body.data.map((member) => member.id);
+};
