@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { lastAuditId, startServer, transform, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { GROUPS, groupLdif, personDn, personLdif, type Slapd } from './slapd';
-import { openLdapSettings, saveConnection, startDirectory } from './ldap-support';
+import { openLdapSettings, READER, saveConnection, startDirectory } from './ldap-support';
 import type { LdapSettings, LdapSyncReport } from '../../src/core/schemas/ldap';
 
 const STAFF = `cn=staff,${GROUPS}`;
@@ -40,6 +40,8 @@ const summary = (rows: AuditRow[]) => JSON.stringify(rows.map(({ action, actorNa
 
 const usersNamed = (realName: string) =>
   server.app.ctx.db.selectFrom('users').select(['id', 'username', 'availabilityStatus']).where('realName', '=', realName).where('tenantId', '=', tenantId).execute();
+
+const directoryLogin = (username: string, password: string) => server.client().login(username, password, { directoryPassword: password });
 
 async function sync(): Promise<LdapSyncReport> {
   const answer = await admin.post<LdapSyncReport>(`/api/tenants/${tenantId}/ldap/sync`);
@@ -99,11 +101,12 @@ describe('a company directory between synchronisations', () => {
   test('a person renamed in the directory (same entry, new sAMAccountName) signs in with the new name as the same person after the next sync', async () => {
     const [before] = await usersNamed('Erin_Renamed');
     assert.ok(before, 'the first sync created erin');
+    const first = await directoryLogin('erin', 'erin-pass');
+    assert.equal(first.body.data?.loginSuccess, true, `erin signs in before the rename: ${first.status} ${JSON.stringify(first.body)}`);
     await slapd.modify(`dn: ${personDn('erin')}\nchangetype: modify\nreplace: sAMAccountName\nsAMAccountName: erin.new\n`);
     const report = await sync();
-    const browser = server.client();
-    const signIn = await browser.login('erin.new', 'erin-pass');
-    const oldName = await server.client().login('erin', 'erin-pass');
+    const signIn = await directoryLogin('erin.new', 'erin-pass');
+    const oldName = await directoryLogin('erin', 'erin-pass');
     assert.notEqual(signIn.status, 500, `a renamed person's sign-in answers 500: ${JSON.stringify(signIn.body)}`);
     assert.equal(
       signIn.body.data?.loginSuccess,
@@ -116,6 +119,19 @@ describe('a company directory between synchronisations', () => {
       [[before.id, 'erin.new']],
       'one directory entry is one account here, named as the directory names it',
     );
+  });
+
+  test('a person moved in the directory (new DN, same entry and sign-in name) still signs in before and after the next sync', async () => {
+    const first = await directoryLogin('mona', 'mona-pass');
+    assert.equal(first.body.data?.loginSuccess, true, `mona signs in before the move: ${first.status} ${JSON.stringify(first.body)}`);
+    await slapd.modify(`dn: ${personDn('mona')}\nchangetype: modrdn\nnewrdn: uid=mona.moved\ndeleteoldrdn: 1\n`);
+    const before = await directoryLogin('mona', 'mona-pass');
+    const report = await sync();
+    const after = await directoryLogin('mona', 'mona-pass');
+    const said = `before the sync ${before.status} ${JSON.stringify(before.body)}; after it ${after.status} ${JSON.stringify(after.body)}; the sync: ${JSON.stringify(report.summary)}`;
+    assert.equal(before.body.data?.loginSuccess, true, said);
+    assert.equal(after.body.data?.loginSuccess, true, said);
+    assert.equal((await usersNamed('Mona_Mover')).length, 1);
   });
 
   test("a person in a group nested in a mapped group (Active Directory's nesting) is given the mapped role", async () => {
@@ -135,14 +151,24 @@ describe('what the audit log records of the directory', () => {
       allowLocalPasswords: false,
       groupRoles: [...settings.groupRoles, { groupDn: ENGINEERING, roleId: staffRole }],
     };
-    const saved = await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings: changed, bindSecret: '' });
+    const saved = await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings: changed, bindSecret: READER.secret });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     // Put back for the other tests.
-    assert.equal((await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings, bindSecret: '' })).status, 200);
+    assert.equal((await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings, bindSecret: READER.secret })).status, 200);
     const [record] = (await auditSince(since)).filter((row) => row.targetType === 'ldap_connection');
     assert.ok(record, 'the save is recorded');
     for (const setting of ['startTls', 'allowLocalPasswords', 'groupRoles'])
       assert.ok(record.detail.includes(setting), `the record of the save does not name the changed setting ${setting}: ${record.detail}`);
+  });
+
+  test('"Synchronise now" is recorded naming the administrator who ran it (the changes it makes name the directory)', async () => {
+    const since = await lastAuditId(server);
+    await sync();
+    const rows = await auditSince(since);
+    assert.ok(
+      rows.some((row) => row.actorName === 'admin' && row.tenantId === tenantId),
+      `no record says that admin ran the synchronisation: ${summary(rows)}`,
+    );
   });
 
   test('holds: a sync names the directory as the actor and the changed fields of each person (a new e-mail, a disabled account)', async () => {
