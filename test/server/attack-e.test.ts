@@ -142,6 +142,21 @@ describe('a company directory between synchronisations', () => {
   });
 });
 
+describe('group mappings as administrators type them', () => {
+  test('a group DN typed with spaces after its commas (as Active Directory tools show DNs) is the same group', async () => {
+    const spaced: LdapSettings = { ...settings, groupRoles: [{ groupDn: STAFF.replace(/,/g, ', '), roleId: staffRole }] };
+    const saved = await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings: spaced, bindSecret: READER.secret });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    try {
+      await sync();
+      assert.ok((await roleHolders()).includes('dana'), `the mapping "${spaced.groupRoles[0]!.groupDn}" does not match the group ${STAFF}: dana lost the role`);
+    } finally {
+      await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings, bindSecret: READER.secret });
+      await sync();
+    }
+  });
+});
+
 describe('what the audit log records of the directory', () => {
   test("a connection save names the settings it changed (TLS turned off, a group mapped to a role, local passwords), old → new", async () => {
     const since = await lastAuditId(server);
