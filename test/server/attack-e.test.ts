@@ -36,10 +36,16 @@ interface AuditRow {
 const auditSince = async (id: number) =>
   (await server.app.ctx.db.selectFrom('auditLog').selectAll().where('id', '>', id).orderBy('id').execute()) as unknown as AuditRow[];
 
-const summary = (rows: AuditRow[]) => JSON.stringify(rows.map(({ action, actorName, targetType, success, detail }) => ({ action, actorName, targetType, success, detail })));
+const summary = (rows: AuditRow[]) =>
+  JSON.stringify(rows.map(({ action, actorName, targetType, success, detail }) => ({ action, actorName, targetType, success, detail })));
 
 const usersNamed = (realName: string) =>
-  server.app.ctx.db.selectFrom('users').select(['id', 'username', 'availabilityStatus']).where('realName', '=', realName).where('tenantId', '=', tenantId).execute();
+  server.app.ctx.db
+    .selectFrom('users')
+    .select(['id', 'username', 'availabilityStatus'])
+    .where('realName', '=', realName)
+    .where('tenantId', '=', tenantId)
+    .execute();
 
 const directoryLogin = (username: string, password: string) => server.client().login(username, password, { directoryPassword: password });
 
@@ -145,7 +151,13 @@ describe('a company directory between synchronisations', () => {
 describe('group mappings as administrators type them', () => {
   test('a group DN typed with spaces after its commas (as Active Directory tools show DNs) is the same group', async () => {
     const spaced: LdapSettings = { ...settings, groupRoles: [{ groupDn: STAFF.replace(/,/g, ', '), roleId: staffRole }] };
-    const saved = await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings: spaced, bindSecret: READER.secret });
+    const saved = await admin.put(`/api/tenants/${tenantId}/ldap`, {
+      name: 'corp-directory',
+      enabled: true,
+      firstSignIn: true,
+      settings: spaced,
+      bindSecret: READER.secret,
+    });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     try {
       await sync();
@@ -158,7 +170,7 @@ describe('group mappings as administrators type them', () => {
 });
 
 describe('what the audit log records of the directory', () => {
-  test("a connection save names the settings it changed (TLS turned off, a group mapped to a role, local passwords), old → new", async () => {
+  test('a connection save names the settings it changed (TLS turned off, a group mapped to a role, local passwords), old → new', async () => {
     const since = await lastAuditId(server);
     const changed: LdapSettings = {
       ...settings,
@@ -166,10 +178,20 @@ describe('what the audit log records of the directory', () => {
       allowLocalPasswords: false,
       groupRoles: [...settings.groupRoles, { groupDn: ENGINEERING, roleId: staffRole }],
     };
-    const saved = await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings: changed, bindSecret: READER.secret });
+    const saved = await admin.put(`/api/tenants/${tenantId}/ldap`, {
+      name: 'corp-directory',
+      enabled: true,
+      firstSignIn: true,
+      settings: changed,
+      bindSecret: READER.secret,
+    });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     // Put back for the other tests.
-    assert.equal((await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings, bindSecret: READER.secret })).status, 200);
+    assert.equal(
+      (await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings, bindSecret: READER.secret }))
+        .status,
+      200,
+    );
     const [record] = (await auditSince(since)).filter((row) => row.targetType === 'ldap_connection');
     assert.ok(record, 'the save is recorded');
     for (const setting of ['startTls', 'allowLocalPasswords', 'groupRoles'])
@@ -194,9 +216,18 @@ describe('what the audit log records of the directory', () => {
     await sync();
     const [dana] = await usersNamed('Dana_Direct');
     const rows = (await auditSince(since)).filter((row) => row.targetId === dana!.id && row.action === 'user.update');
-    assert.ok(rows.some((row) => row.detail.includes('email') && row.detail.includes('dana.new@corp.example')), summary(rows));
-    assert.ok(rows.some((row) => row.detail.includes('availabilityStatus')), summary(rows));
-    assert.ok(rows.every((row) => row.tenantId === tenantId && row.actorName), summary(rows));
+    assert.ok(
+      rows.some((row) => row.detail.includes('email') && row.detail.includes('dana.new@corp.example')),
+      summary(rows),
+    );
+    assert.ok(
+      rows.some((row) => row.detail.includes('availabilityStatus')),
+      summary(rows),
+    );
+    assert.ok(
+      rows.every((row) => row.tenantId === tenantId && row.actorName),
+      summary(rows),
+    );
   });
 });
 
@@ -204,10 +235,18 @@ describe('no secret in the audit log', () => {
   test('holds: after secret-bearing changes, neither the stored records, their webhook payloads, nor the CSV export hold a secret', async () => {
     const secrets: Record<string, string> = {};
     const password = 'Auditable-Pass-9';
-    const person = await admin.post<{ id: string }>('/api/user', { username: 'secret-auditee', realName: 'Secret_Auditee', password: transform(password), tenantId });
+    const person = await admin.post<{ id: string }>('/api/user', {
+      username: 'secret-auditee',
+      realName: 'Secret_Auditee',
+      password: transform(password),
+      tenantId,
+    });
     assert.equal(person.status, 200, JSON.stringify(person.body));
     secrets['new user password (as sent)'] = transform(password);
-    const webhook = await admin.post<{ id: string; secret: string }>('/api/webhooks', { url: 'http://127.0.0.1:9/in/path-secret-771', events: ['user.updated'] });
+    const webhook = await admin.post<{ id: string; secret: string }>('/api/webhooks', {
+      url: 'http://127.0.0.1:9/in/path-secret-771',
+      events: ['user.updated'],
+    });
     assert.equal(webhook.status, 200, JSON.stringify(webhook.body));
     secrets['webhook secret'] = webhook.body.data.secret;
     secrets['webhook URL path'] = 'path-secret-771';
@@ -226,7 +265,10 @@ describe('no secret in the audit log', () => {
     assert.equal(token.status, 200, JSON.stringify(token.body));
     secrets['SCIM token'] = token.body.data.secret;
     const bind = 'new-bind-secret-4242';
-    assert.equal((await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings, bindSecret: bind })).status, 200);
+    assert.equal(
+      (await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings, bindSecret: bind })).status,
+      200,
+    );
     secrets['LDAP bind secret'] = bind;
     const clientSecret = await admin.post<{ clientSecret: string }>(`/api/apps/${appId}/oidc-client/secret`);
     assert.equal(clientSecret.status, 200, JSON.stringify(clientSecret.body));
@@ -266,7 +308,12 @@ describe('no secret in the audit log', () => {
 
 describe("a person's history in the audit log", () => {
   test("rights given to a tenant's person from the app's pages (a role's members, the app's administrators) are in that person's history and their tenant's log", async () => {
-    const person = await admin.post<{ id: string }>('/api/user', { username: 'granted-one', realName: 'Granted_One', password: transform('Granted-1x'), tenantId });
+    const person = await admin.post<{ id: string }>('/api/user', {
+      username: 'granted-one',
+      realName: 'Granted_One',
+      password: transform('Granted-1x'),
+      tenantId,
+    });
     assert.equal(person.status, 200, JSON.stringify(person.body));
     const id = person.body.data.id;
     assert.equal((await admin.put(`/api/apps/${appId}/roles/${staffRole}/members`, { userIds: [...(await roleIds()), id] })).status, 200);
