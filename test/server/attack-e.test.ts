@@ -148,6 +148,41 @@ describe('a company directory between synchronisations', () => {
   });
 });
 
+describe('first sign-in in a burst', () => {
+  test('12 sign-ins at once of a directory person new here: no 5xx, one account, one user.create record, and the right password is never counted as a failure nor locks the person out', async () => {
+    // Hired after the last synchronisation.
+    await slapd.modify(
+      `${personLdif({ uid: 'pat', cn: 'Pat_Parallel', mail: 'pat@corp.example', password: 'pat-pass', ad: { userAccountControl: 512 } })}\nchangetype: add\n`
+        .replace(/^(dn: .*)$/m, '$1\nchangetype: add')
+        .replace(/\nchangetype: add\n$/, '\n'),
+    );
+    const since = await lastAuditId(server);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => directoryLogin('pat', 'pat-pass')));
+    const statuses = answers.map((answer) => `${answer.status}:${answer.body.data?.loginSuccess === true ? 'in' : answer.body.message}`);
+    assert.ok(
+      answers.every((answer) => answer.status < 500),
+      `a first sign-in answered 5xx: ${statuses.join(', ')}`,
+    );
+    const accounts = await usersNamed('Pat_Parallel');
+    assert.equal(accounts.length, 1, `${JSON.stringify(accounts)} ${statuses.join(', ')}`);
+    const rows = await auditSince(since);
+    const created = rows.filter((row) => row.action === 'user.create');
+    assert.equal(created.length, 1, summary(created));
+    const later = await directoryLogin('pat', 'pat-pass');
+    assert.equal(
+      later.body.data?.loginSuccess,
+      true,
+      `after the burst the person is shut out with the right password: ${later.status} ${JSON.stringify(later.body)} (the burst: ${statuses.join(', ')})`,
+    );
+    const failures = rows.filter((row) => row.action === 'login.failure' || row.action === 'login.locked');
+    assert.deepEqual(
+      failures.map((row) => row.action),
+      [],
+      `the right password was counted as failures while the account was being created: ${statuses.join(', ')}`,
+    );
+  });
+});
+
 describe('group mappings as administrators type them', () => {
   test('a group DN typed with spaces after its commas (as Active Directory tools show DNs) is the same group', async () => {
     const spaced: LdapSettings = { ...settings, groupRoles: [{ groupDn: STAFF.replace(/,/g, ', '), roleId: staffRole }] };
