@@ -372,3 +372,24 @@ const roleIds = async () => {
   const members = await admin.get<{ id: string }[]>(`/api/apps/${appId}/roles/${staffRole}/members`);
   return members.body.data.map((member) => member.id);
 };
+
+describe("a tenant's log when its person leaves", () => {
+  test("moving a person to another tenant is in the log of the tenant they left (its administrator's view), not only in the one they joined", async () => {
+    const [left, joined] = [await createTenant(admin, 'Left_Co'), await createTenant(admin, 'Joined_Co')];
+    const person = await admin.post<{ id: string; version: number }>('/api/user', {
+      username: 'moving-one',
+      realName: 'Moving_One',
+      password: transform('Moving-1x'),
+      tenantId: left.id,
+    });
+    assert.equal(person.status, 200, JSON.stringify(person.body));
+    const moved = await admin.put(`/api/user/${person.body.data.id}`, { tenantId: joined.id, version: person.body.data.version });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    const leftLog = await admin.get<{ list: AuditRow[] }>(`/api/audit?tenantId=${left.id}&target=${person.body.data.id}&size=50`);
+    assert.equal(leftLog.status, 200, JSON.stringify(leftLog.body));
+    assert.ok(
+      leftLog.body.data.list.some((row) => row.action === 'user.update'),
+      `the log of the tenant the person left shows only: ${summary(leftLog.body.data.list)}`,
+    );
+  });
+});
