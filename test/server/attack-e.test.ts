@@ -393,3 +393,37 @@ describe("a tenant's log when its person leaves", () => {
     );
   });
 });
+
+describe('bursts of one write', () => {
+  test('holds: 12 edits of one person at once with the same version: one acknowledged, one user.update record', async () => {
+    const person = await admin.post<{ id: string; version: number }>('/api/user', {
+      username: 'burst-edit',
+      realName: 'Burst_Edit',
+      password: transform('Burst-1x'),
+      tenantId,
+    });
+    assert.equal(person.status, 200, JSON.stringify(person.body));
+    const since = await lastAuditId(server);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, n) => admin.put(`/api/user/${person.body.data.id}`, { description: `edit ${n}`, version: person.body.data.version })),
+    );
+    const acknowledged = answers.filter((answer) => answer.status === 200).length;
+    const records = (await auditSince(since)).filter((row) => row.action === 'user.update' && row.targetId === person.body.data.id);
+    assert.equal(acknowledged, 1, answers.map((answer) => answer.status).join(','));
+    assert.equal(records.length, acknowledged, summary(records));
+  });
+
+  test('holds: 12 saves of the login settings at once with the same version: one acknowledged, one settings.update record', async () => {
+    const current = await admin.get<{ version: number }>('/api/settings/login');
+    const since = await lastAuditId(server);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, n) =>
+        admin.put('/api/settings/login', { version: current.body.data.version, fieldRules: n % 2 ? 'international' : 'standard' }),
+      ),
+    );
+    const acknowledged = answers.filter((answer) => answer.status === 200).length;
+    const records = (await auditSince(since)).filter((row) => row.action === 'settings.update');
+    assert.equal(acknowledged, 1, answers.map((answer) => `${answer.status} ${answer.body.message}`).join(','));
+    assert.ok(records.length <= acknowledged, summary(records));
+  });
+});
