@@ -414,16 +414,46 @@ describe('bursts of one write', () => {
   });
 
   test('holds: 12 saves of the login settings at once with the same version: one acknowledged, one settings.update record', async () => {
-    const current = await admin.get<{ version: number }>('/api/settings/login');
+    const current = await admin.get<{ version: number; fieldRules: string }>('/api/settings/login');
     const since = await lastAuditId(server);
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, n) =>
-        admin.put('/api/settings/login', { version: current.body.data.version, fieldRules: n % 2 ? 'international' : 'standard' }),
+        admin.put('/api/settings/login', { version: current.body.data.version, fieldRules: n % 2 ? 'international' : 'default' }),
       ),
     );
     const acknowledged = answers.filter((answer) => answer.status === 200).length;
     const records = (await auditSince(since)).filter((row) => row.action === 'settings.update');
     assert.equal(acknowledged, 1, answers.map((answer) => `${answer.status} ${answer.body.message}`).join(','));
+    const now = await admin.get<{ version: number }>('/api/settings/login');
+    assert.equal((await admin.put('/api/settings/login', { version: now.body.data.version, fieldRules: current.body.data.fieldRules })).status, 200);
     assert.ok(records.length <= acknowledged, summary(records));
+  });
+});
+
+describe("a tenant's log of its people's sign-ins", () => {
+  test("a lockout of a tenant's person (five wrong passwords) is one login.locked record in that tenant's log, naming the person", async () => {
+    const person = await admin.post<{ id: string }>('/api/user', {
+      username: 'locked-one',
+      realName: 'Locked_One',
+      password: transform('Locked-1x'),
+      tenantId,
+    });
+    assert.equal(person.status, 200, JSON.stringify(person.body));
+    const policy = await admin.get<{ version: number; captchaAfterFailures: number }>('/api/settings/login');
+    const noCaptcha = await admin.put<{ version: number }>('/api/settings/login', { version: policy.body.data.version, captchaAfterFailures: 0 });
+    assert.equal(noCaptcha.status, 200, JSON.stringify(noCaptcha.body));
+    const since = await lastAuditId(server);
+    const browser = server.client();
+    for (let n = 0; n < 5; n++) await browser.login('locked-one', `wrong-${n}`);
+    const restored = await admin.get<{ version: number }>('/api/settings/login');
+    await admin.put('/api/settings/login', { version: restored.body.data.version, captchaAfterFailures: policy.body.data.captchaAfterFailures });
+    const locked = (await auditSince(since)).filter((row) => row.action === 'login.locked');
+    assert.equal(locked.length, 1, summary(locked));
+    const tenantLog = await admin.get<{ list: AuditRow[] }>(`/api/audit?tenantId=${tenantId}&action=login.locked&size=50`);
+    assert.equal(tenantLog.status, 200, JSON.stringify(tenantLog.body));
+    assert.ok(
+      tenantLog.body.data.list.some((row) => row.targetId === person.body.data.id),
+      `the lockout of the tenant's person is not in the tenant's log (its administrator, who unlocks people, does not see it): ${summary(locked)}`,
+    );
   });
 });
