@@ -457,3 +457,26 @@ describe("a tenant's log of its people's sign-ins", () => {
     );
   });
 });
+
+describe('refused security actions leave a record of the attempt', () => {
+  test("wrong codes typed to reset a person's password (forgot password) are recorded as failed, naming the person", async () => {
+    const person = await admin.post<{ id: string }>('/api/user', {
+      username: 'reset-target',
+      realName: 'Reset_Target',
+      email: 'reset-target@corp.example',
+      password: transform('Reset-1x'),
+      tenantId,
+    });
+    assert.equal(person.status, 200, JSON.stringify(person.body));
+    const since = await lastAuditId(server);
+    for (const code of ['000000', '111111', '222222']) {
+      const answer = await server.client().put('/api/user/password', { identifier: 'reset-target@corp.example', code, password: transform('Taken-Over-9') });
+      assert.equal(answer.status, 400, JSON.stringify(answer.body));
+    }
+    const rows = await auditSince(since);
+    assert.ok(
+      rows.some((row) => row.success === 0 && (row.targetId === person.body.data.id || row.detail.includes('reset-target'))),
+      `three wrong reset codes for the person left no record: ${summary(rows)}`,
+    );
+  });
+});
