@@ -68,10 +68,11 @@ function directoryLdif(): string {
     person('erin', 'Erin_Renamed'),
     person('nora', 'Nora_Nested', [ENGINEERING]),
     person('dana', 'Dana_Direct', [STAFF]),
+    person('gus', 'Gus_Leaver', [STAFF]),
     person('mona', 'Mona_Mover'),
     // Active Directory's nesting: engineering is a member of staff.
     groupLdif('engineering', [personDn('nora')]),
-    groupLdif('staff', [personDn('dana'), ENGINEERING]),
+    groupLdif('staff', [personDn('dana'), personDn('gus'), ENGINEERING]),
   ].join('\n\n');
 }
 
@@ -145,6 +146,18 @@ describe('a company directory between synchronisations', () => {
     const holders = await roleHolders();
     assert.ok(holders.includes('dana'), `the direct member holds the role: ${JSON.stringify(holders)}`);
     assert.ok(holders.includes('nora'), `nora is in engineering, a member of staff, and does not hold staff's role: ${JSON.stringify(holders)}`);
+  });
+});
+
+describe('rights a sign-in brings in step', () => {
+  test("a person taken out of a mapped group in the directory no longer holds the group's role once they sign in (the sign-in brings them in step with the entry)", async () => {
+    assert.ok((await roleHolders()).includes('gus'), 'the first sync gave gus the role');
+    await slapd.modify(
+      `dn: ${personDn('gus')}\nchangetype: modify\ndelete: memberOf\n\ndn: ${STAFF}\nchangetype: modify\ndelete: member\nmember: ${personDn('gus')}\n`,
+    );
+    const signIn = await directoryLogin('gus', 'gus-pass');
+    assert.equal(signIn.body.data?.loginSuccess, true, JSON.stringify(signIn.body));
+    assert.ok(!(await roleHolders()).includes('gus'), "gus left the staff group in the directory, signed in, and still holds staff's role here");
   });
 });
 
