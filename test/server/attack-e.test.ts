@@ -141,6 +141,19 @@ describe('a company directory between synchronisations', () => {
     assert.equal((await usersNamed('Mona_Mover')).length, 1);
   });
 
+  test("holds: a sAMAccountName given to someone new (the old entry deleted) does not open the old person's account", async () => {
+    const [old] = await usersNamed('Mona_Mover');
+    assert.ok(old);
+    const newcomer = personLdif({ uid: 'mona.rehired', cn: 'Someone_Else', password: 'newcomer-pass', ad: { userAccountControl: 512 } }).replace(
+      'sAMAccountName: mona.rehired',
+      'sAMAccountName: mona',
+    );
+    await slapd.modify(`dn: ${personDn('mona.moved')}\nchangetype: delete\n\n${newcomer.replace(/^(dn: .*)$/m, '$1\nchangetype: add')}\n`);
+    const signIn = await directoryLogin('mona', 'newcomer-pass');
+    assert.notEqual(signIn.body.data?.loginSuccess, true, "the newcomer signed in to the old person's account");
+    assert.equal(signIn.status, 401, JSON.stringify(signIn.body));
+  });
+
   test("a person in a group nested in a mapped group (Active Directory's nesting) is given the mapped role", async () => {
     await sync();
     const holders = await roleHolders();
