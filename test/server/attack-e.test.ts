@@ -506,3 +506,22 @@ describe('refused security actions leave a record of the attempt', () => {
     );
   });
 });
+
+describe("a tenant's log of bulk actions on its people", () => {
+  test("a platform administrator's bulk disable of a tenant's person shows in that tenant's log as the screen lists it (top-level events)", async () => {
+    const person = await admin.post<{ id: string }>('/api/user', {
+      username: 'bulk-target',
+      realName: 'Bulk_Target',
+      password: transform('Bulk-1x'),
+      tenantId,
+    });
+    assert.equal(person.status, 200, JSON.stringify(person.body));
+    const bulk = await admin.post('/api/user/bulk', { action: 'disable', ids: [person.body.data.id] });
+    assert.equal(bulk.status, 200, JSON.stringify(bulk.body));
+    const tenantLog = await admin.get<{ list: AuditRow[] }>(`/api/audit?tenantId=${tenantId}&size=100`);
+    assert.ok(
+      tenantLog.body.data.list.some((row) => row.action === 'user.bulk' || (row.action === 'user.update' && row.targetId === person.body.data.id)),
+      `the tenant's log (its first page, as its administrator's screen lists it) shows nothing of the bulk disable of its person: ${summary(tenantLog.body.data.list.slice(0, 5))}`,
+    );
+  });
+});
