@@ -190,6 +190,15 @@ export class Directory {
     return byMember;
   }
 
+  /** The DNs of `wanted` that no group of the group search has (compared as dnKey writes them);
+   *  none without a group search. */
+  async unknownGroups(wanted: string[]): Promise<string[]> {
+    const { groupFilter } = this.target.settings;
+    if (!wanted.length || !groupFilter) return [];
+    const known = new Set((await this.search(parsedFilter(groupFilter), [], [])).map((group) => dnKey(group.dn)));
+    return wanted.filter((dn) => !known.has(dnKey(dn)));
+  }
+
   /**
    * The groups (as dnKey writes them) one person is in, directly or through groups in groups: their
    * memberOf, then one search a level for the groups listing the level's people or groups as
