@@ -70,8 +70,7 @@ function refusal(error: unknown): string {
 /** `conflict` beside a person: the part of the entry that was not followed (a new sign-in name
  *  someone here has), reported while the rest was. */
 export type PersonOutcome =
-  | { kind: 'created' | 'updated' | 'unchanged'; user: UserRow; conflict?: LdapConflictEntry }
-  | { kind: 'conflict'; conflict: LdapConflictEntry };
+  { kind: 'created' | 'updated' | 'unchanged'; user: UserRow; conflict?: LdapConflictEntry } | { kind: 'conflict'; conflict: LdapConflictEntry };
 
 /** Creates the person of a new directory entry, unless someone here has the username or e-mail. */
 export async function createPerson(
@@ -157,7 +156,6 @@ export async function createPeople(
       const answer = created[index]!;
       if (answer instanceof ApiError) {
         // An entry before it in this list took the username or e-mail: the same conflict as with someone here.
-        const field = takenField(answer);
         outcomes[at] = { kind: 'conflict', conflict: refusedEntry(person, answer) };
         return;
       }
@@ -278,13 +276,7 @@ export async function updatePerson(
 
 /** The person takes the entry's new sign-in name; a name someone else has here (or the field rules
  *  refuse) is a conflict of the report, never a merge: the person keeps their name. */
-async function followRename(
-  ctx: Ctx,
-  actor: Actor,
-  outcome: PersonOutcome & { user: UserRow },
-  person: DirectoryPerson,
-  ip: string,
-): Promise<PersonOutcome> {
+async function followRename(ctx: Ctx, actor: Actor, outcome: PersonOutcome & { user: UserRow }, person: DirectoryPerson, ip: string): Promise<PersonOutcome> {
   try {
     v.parse(fieldRule.username, person.username);
     return { kind: 'updated', user: await users.renameUser(ctx, actor, outcome.user.id, person.username, ip) };

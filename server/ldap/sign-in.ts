@@ -127,9 +127,7 @@ async function signInNew(ctx: Ctx, username: string, password: string, ip: strin
     // A parallel first sign-in of the same entry created the person a moment ago: this one, whose
     // password the directory accepted too, continues as that person (not a failure to count).
     const created = await linkOf(ctx, row.id, person.externalId);
-    return created
-      ? await signInLinked(ctx, row, created, ip, async () => checked)
-      : { kind: 'refused', reason: `conflict: ${outcome.conflict.detail}` };
+    return created ? await signInLinked(ctx, row, created, ip, async () => checked) : { kind: 'refused', reason: `conflict: ${outcome.conflict.detail}` };
   } finally {
     await closeAll(holders);
   }

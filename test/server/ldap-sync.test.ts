@@ -216,7 +216,13 @@ member: cn=loop,${GROUPS}
 
   const typed = `CN=Staff, OU=Groups, DC=example, DC=org`;
   const missing = `cn=no-such-group,${GROUPS}`;
-  await saveConnection(admin, tenantId, { ...settings, groupRoles: [{ groupDn: typed, roleId }, { groupDn: missing, roleId }] });
+  await saveConnection(admin, tenantId, {
+    ...settings,
+    groupRoles: [
+      { groupDn: typed, roleId },
+      { groupDn: missing, roleId },
+    ],
+  });
   try {
     const tested = await admin.post<LdapTestAnswer>(`/api/tenants/${tenantId}/ldap/test`);
     assert.equal(tested.status, 200, JSON.stringify(tested.body));
