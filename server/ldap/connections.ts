@@ -139,8 +139,9 @@ export async function deleteConnection(ctx: Ctx, actor: Actor, tenantId: string,
   });
 }
 
-/** "Test connection": connect, TLS, bind and one search page of the user filter with the stored
- *  settings; the answer names the step that failed. Changes nothing. */
+/** "Test connection": connect, TLS, bind and a search of the user filter with the stored settings;
+ *  the answer names the step that failed, and the mapped groups the directory does not have.
+ *  Changes nothing. */
 export async function testConnection(ctx: Ctx, actor: Actor, tenantId: string): Promise<LdapTestAnswer> {
   const row = await manageableConnection(ctx, actor, tenantId);
   const settings = settingsOf(row);
@@ -149,10 +150,11 @@ export async function testConnection(ctx: Ctx, actor: Actor, tenantId: string): 
   try {
     directory = await Directory.open(ctx, { settings, bindSecret: row.bindSecret });
     const found = (await directory.people()).length;
-    return { ok: true, passed: [...steps], failedStep: null, message: 'Connected, bound and searched', found };
+    const unknownGroups = await directory.unknownGroups(settings.groupRoles.map((entry) => entry.groupDn));
+    return { ok: true, passed: [...steps], failedStep: null, message: 'Connected, bound and searched', found, unknownGroups };
   } catch (error) {
     if (!(error instanceof DirectoryError)) throw error;
-    return { ok: false, passed: steps.slice(0, steps.indexOf(error.step)), failedStep: error.step, message: error.message, found: null };
+    return { ok: false, passed: steps.slice(0, steps.indexOf(error.step)), failedStep: error.step, message: error.message, found: null, unknownGroups: [] };
   } finally {
     await directory?.close();
   }

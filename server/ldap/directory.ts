@@ -6,10 +6,11 @@
 // Filters are built from ldapts's filter classes (values escaped as RFC 4515 says), never by
 // pasting text.
 import type { ConnectionOptions } from 'node:tls';
-import { AndFilter, Client, EqualityFilter, type Entry, type Filter, FilterParser, InvalidCredentialsError } from 'ldapts';
+import { AndFilter, Client, EqualityFilter, OrFilter, type Entry, type Filter, FilterParser, InvalidCredentialsError } from 'ldapts';
 import type { Ctx } from '../context';
 import type { LdapMapping, LdapSettings, LdapStep } from '../../src/core/schemas/ldap';
 import { checkOutboundUrl, OutboundAddressError, outboundPolicy } from '../http/outbound-address';
+import { dnKey } from './dn';
 
 /** How long each step may take: a synchronisation's defaults, shorter for a sign-in's lookup. */
 export interface DirectoryTimeouts {
@@ -19,6 +20,8 @@ export interface DirectoryTimeouts {
 const DEFAULT_TIMEOUTS: DirectoryTimeouts = { connectMs: 5_000, operationMs: 15_000 };
 /** Entries per page of a search (Active Directory answers at most 1,000 a page, OpenLDAP 500 by default). */
 const PAGE_SIZE = 500;
+/** Levels of groups in groups followed at most (Active Directory's own tools stop far sooner in practice). */
+export const MAX_NESTING = 10;
 
 export class DirectoryError extends Error {
   constructor(
@@ -40,7 +43,7 @@ export interface DirectoryPerson {
   email: string;
   mobilePhone: string;
   disabled: boolean;
-  /** The DNs of the groups the entry is in (lower case), from memberOf. */
+  /** The DNs of the groups the entry is in, from memberOf (as the directory spells them). */
   groups: string[];
 }
 
@@ -117,7 +120,7 @@ function personOf(entry: Entry, mapping: LdapMapping): DirectoryPerson {
     email: valueOf(entry, mapping.email),
     mobilePhone: valueOf(entry, mapping.mobilePhone),
     disabled: Number.isInteger(control) && (control & ACCOUNT_DISABLE) !== 0,
-    groups: valuesOf(entry, mapping.memberOf).map((dn) => dn.toLowerCase()),
+    groups: valuesOf(entry, mapping.memberOf),
   };
 }
 
@@ -172,18 +175,47 @@ export class Directory {
     return entries.map((entry) => personOf(entry, settings.mapping));
   }
 
-  /** Each group's DN (lower case) by its members' DNs (lower case), from the group search. */
+  /** Each group's DN by its members' DNs (both as dnKey writes them), from the group search: a
+   *  member may be a group, so the map also says which groups a group is in. */
   async groupsByMember(): Promise<Map<string, string[]>> {
     const { settings } = this.target;
     const byMember = new Map<string, string[]>();
     if (!settings.groupFilter || !settings.mapping.groupMember) return byMember;
     for (const group of await this.search(parsedFilter(settings.groupFilter), [settings.mapping.groupMember], [])) {
       for (const member of valuesOf(group, settings.mapping.groupMember)) {
-        const key = member.toLowerCase();
-        byMember.set(key, [...(byMember.get(key) ?? []), group.dn.toLowerCase()]);
+        const key = dnKey(member);
+        byMember.set(key, [...(byMember.get(key) ?? []), dnKey(group.dn)]);
       }
     }
     return byMember;
+  }
+
+  /** The DNs of `wanted` that no group of the group search has (compared as dnKey writes them);
+   *  none without a group search. */
+  async unknownGroups(wanted: string[]): Promise<string[]> {
+    const { groupFilter } = this.target.settings;
+    if (!wanted.length || !groupFilter) return [];
+    const known = new Set((await this.search(parsedFilter(groupFilter), [], [])).map((group) => dnKey(group.dn)));
+    return wanted.filter((dn) => !known.has(dnKey(dn)));
+  }
+
+  /**
+   * The groups (as dnKey writes them) one person is in, directly or through groups in groups: their
+   * memberOf, then one search a level for the groups listing the level's people or groups as
+   * members (breadth-first, each group once, at most MAX_NESTING levels). A sign-in's counterpart of
+   * a synchronisation's groupsByMember, which reads every group at once.
+   */
+  async groupsOf(person: DirectoryPerson): Promise<Set<string>> {
+    const { groupFilter, mapping } = this.target.settings;
+    const found = new Set(person.groups.map(dnKey));
+    if (!groupFilter || !mapping.groupMember) return found;
+    let level = [person.dn, ...person.groups];
+    for (let depth = 0; level.length > 0 && depth < MAX_NESTING; depth++) {
+      const members = new OrFilter({ filters: level.map((dn) => new EqualityFilter({ attribute: mapping.groupMember, value: dn })) });
+      const groups = await this.search(new AndFilter({ filters: [parsedFilter(groupFilter), members] }), [], []);
+      level = groups.map((group) => group.dn).filter((dn) => !found.has(dnKey(dn)) && found.add(dnKey(dn)));
+    }
+    return found;
   }
 
   /** Whether `password` is `dn`'s, by a bind on a connection of its own. Never binds without a

@@ -1,6 +1,7 @@
 // Keeps one directory person and the person here in step (a synchronisation, a first sign-in): a new
 // entry becomes a person of the connection's tenant, a linked one takes the directory's name, e-mail,
-// phone and state. Everything goes through the console's services (server/services/users.ts) with
+// phone and state, and its sign-in name when the entry was renamed (the link is the entry's stable
+// id, not its name). Everything goes through the console's services (server/services/users.ts) with
 // the console's field rules and audit, as the directory's actor (server/ldap/actor.ts): disabling
 // goes through the one disable path, which ends the person's sessions and app grants. Someone here
 // who already has the username or e-mail and is not this connection's is a conflict: reported and
@@ -12,6 +13,7 @@ import type { Actor, UserRow } from '../auth/actor';
 import type { LdapConflictEntry } from './report';
 import { Status } from '../../src/core/enums';
 import { userCreateBody, userUpdateBody } from '../../src/core/schemas/users';
+import { fieldRule } from '../../src/core/validation/field-rules';
 import { newSecret } from '../auth/secrets';
 import { usernameKey } from '../auth/usernames';
 import { heldContactKey, heldContacts } from '../auth/contacts';
@@ -27,16 +29,26 @@ export interface LinkedPerson {
   dn: string;
 }
 
-/** What this connection's people are linked by: the entry's stable id → the person here. */
-export async function linksOf(ctx: Ctx, connectionId: string): Promise<Map<string, LinkedPerson>> {
-  const rows = await ctx.db
+const linksQuery = (ctx: Ctx, connectionId: string) =>
+  ctx.db
     .selectFrom('ldapUserLinks')
     .innerJoin('users', 'users.id', 'ldapUserLinks.userId')
     .selectAll('users')
     .select(['ldapUserLinks.externalId', 'ldapUserLinks.dn'])
-    .where('ldapUserLinks.connectionId', '=', connectionId)
-    .execute();
+    .where('ldapUserLinks.connectionId', '=', connectionId);
+
+/** What this connection's people are linked by: the entry's stable id → the person here. */
+export async function linksOf(ctx: Ctx, connectionId: string): Promise<Map<string, LinkedPerson>> {
+  const rows = await linksQuery(ctx, connectionId).execute();
   return new Map(rows.map(({ externalId, dn, ...user }) => [externalId, { user, dn }]));
+}
+
+/** The person here linked to one entry of the connection (by its stable id), if any. */
+export async function linkOf(ctx: Ctx, connectionId: string, externalId: string): Promise<LinkedPerson | undefined> {
+  const row = await linksQuery(ctx, connectionId).where('ldapUserLinks.externalId', '=', externalId).executeTakeFirst();
+  if (!row) return undefined;
+  const { externalId: _id, dn, ...user } = row;
+  return { user, dn };
 }
 
 /** A password nobody knows, as a browser would send it (the create body's rule wants one). */
@@ -55,7 +67,10 @@ function refusal(error: unknown): string {
   throw error;
 }
 
-export type PersonOutcome = { kind: 'created' | 'updated' | 'unchanged'; user: UserRow } | { kind: 'conflict'; conflict: LdapConflictEntry };
+/** `conflict` beside a person: the part of the entry that was not followed (a new sign-in name
+ *  someone here has), reported while the rest was. */
+export type PersonOutcome =
+  { kind: 'created' | 'updated' | 'unchanged'; user: UserRow; conflict?: LdapConflictEntry } | { kind: 'conflict'; conflict: LdapConflictEntry };
 
 /** Creates the person of a new directory entry, unless someone here has the username or e-mail. */
 export async function createPerson(
@@ -141,11 +156,7 @@ export async function createPeople(
       const answer = created[index]!;
       if (answer instanceof ApiError) {
         // An entry before it in this list took the username or e-mail: the same conflict as with someone here.
-        const field = takenField(answer);
-        outcomes[at] = {
-          kind: 'conflict',
-          conflict: { dn: person.dn, username: person.username, field: field ?? 'invalid', detail: field ? TAKEN_DETAIL[field] : refusal(answer) },
-        };
+        outcomes[at] = { kind: 'conflict', conflict: refusedEntry(person, answer) };
         return;
       }
       links.push({ connectionId, userId: answer.id, externalId: person.externalId, dn: person.dn });
@@ -157,6 +168,12 @@ export async function createPeople(
 }
 
 const TAKEN_DETAIL = { username: 'someone here already has this username', email: 'someone here already has this e-mail' } as const;
+
+/** The conflict of an entry whose value the console refused: taken by someone here, or against a rule. */
+function refusedEntry(person: DirectoryPerson, error: unknown): LdapConflictEntry {
+  const field = error instanceof ApiError ? takenField(error) : undefined;
+  return { dn: person.dn, username: person.username, field: field ?? 'invalid', detail: field ? TAKEN_DETAIL[field] : refusal(error) };
+}
 
 /** The one field a refusal says is taken, when that is all it says. */
 function takenField(error: ApiError): keyof typeof TAKEN_DETAIL | undefined {
@@ -244,12 +261,26 @@ export async function updatePerson(
       ctx.db.updateTable('ldapUserLinks').set({ dn: person.dn }).where('connectionId', '=', connectionId).where('userId', '=', user.id).execute(),
     );
   }
-  if (!changed) return { kind: 'unchanged', user };
+  let outcome: PersonOutcome = { kind: 'unchanged', user };
+  if (changed) {
+    try {
+      const input = v.parse(userUpdateBody, { ...wanted, version: user.version });
+      await users.updateUser(ctx, actor, user.id, input, ip);
+      outcome = { kind: 'updated', user: await ctx.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow() };
+    } catch (error) {
+      return { kind: 'conflict', conflict: { dn: person?.dn ?? linked.dn, username: user.username, field: 'invalid', detail: refusal(error) } };
+    }
+  }
+  return person?.username && person.username !== user.username ? followRename(ctx, actor, outcome, person, ip) : outcome;
+}
+
+/** The person takes the entry's new sign-in name; a name someone else has here (or the field rules
+ *  refuse) is a conflict of the report, never a merge: the person keeps their name. */
+async function followRename(ctx: Ctx, actor: Actor, outcome: PersonOutcome & { user: UserRow }, person: DirectoryPerson, ip: string): Promise<PersonOutcome> {
   try {
-    const input = v.parse(userUpdateBody, { ...wanted, version: user.version });
-    await users.updateUser(ctx, actor, user.id, input, ip);
-    return { kind: 'updated', user: await ctx.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow() };
+    v.parse(fieldRule.username, person.username);
+    return { kind: 'updated', user: await users.renameUser(ctx, actor, outcome.user.id, person.username, ip) };
   } catch (error) {
-    return { kind: 'conflict', conflict: { dn: person?.dn ?? linked.dn, username: user.username, field: 'invalid', detail: refusal(error) } };
+    return { ...outcome, conflict: refusedEntry(person, error) };
   }
 }

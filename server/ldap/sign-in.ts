@@ -3,7 +3,10 @@
 // password, checked by a bind as their entry (the password is never stored here); a username
 // nobody here has is searched for at once in every enabled directory the platform administrator
 // allowed for first sign-ins (server/ldap/lookup.ts) and, held by exactly one and bound there,
-// becomes a person of that connection's tenant. An empty password never reaches a bind: an
+// becomes a person of that connection's tenant. Either way the sign-in brings the person in step with
+// their entry (name, e-mail, state, sign-in name, the roles of mapped groups) as a synchronisation
+// would. An entry already linked to someone here (renamed in the directory since, or created by a
+// parallel first sign-in a moment ago) signs in as that person. An empty password never reaches a bind: an
 // unauthenticated bind succeeds without proving anything. The lockout, captcha and rate limits of
 // the sign-in apply around this, as for any password. A directory that cannot be reached is no
 // wrong password: the sign-in says so and the attempt does not count.
@@ -14,7 +17,8 @@ import { directoryActor } from './actor';
 import { settingsOf, type LdapConnectionRow } from './connections';
 import { Directory, DirectoryError, type DirectoryPerson } from './directory';
 import { closeAll, holdersOf, type Holder } from './lookup';
-import { createPerson, outsideDirectory, updatePerson } from './people';
+import { createPerson, linkOf, outsideDirectory, updatePerson, type LinkedPerson } from './people';
+import { applyGroupRoles } from './group-roles';
 import { Status } from '../../src/core/enums';
 
 export type DirectoryVerdict =
@@ -36,19 +40,26 @@ const actorOf = async (ctx: Ctx, row: LdapConnectionRow) => {
   return directoryActor(row, tenant.path);
 };
 
+/** What the directory said of a sign-in: the entry and its groups (nesting included) when the
+ *  password is the entry's. */
+type Checked = Verified | 'absent' | 'wrong';
+interface Verified {
+  person: DirectoryPerson;
+  groups: Set<string>;
+}
+
+/** Binds as `person` with `password`; the entry's groups are read only when some are mapped to roles. */
+async function checkedAs(directory: Directory, row: LdapConnectionRow, person: DirectoryPerson, password: string): Promise<Verified | 'wrong'> {
+  if (!(await directory.passwordMatches(person.dn, password))) return 'wrong';
+  return { person, groups: settingsOf(row).groupRoles.length ? await directory.groupsOf(person) : new Set() };
+}
+
 /** Finds the linked entry (by its stable id) and binds as it with `password`. */
-async function bindAsLinked(
-  ctx: Ctx,
-  row: LdapConnectionRow,
-  username: string,
-  password: string,
-  externalId: string,
-): Promise<DirectoryPerson | 'absent' | 'wrong'> {
+async function bindAsLinked(ctx: Ctx, row: LdapConnectionRow, username: string, password: string, externalId: string): Promise<Checked> {
   const directory = await Directory.open(ctx, { settings: settingsOf(row), bindSecret: row.bindSecret });
   try {
     const person = (await directory.people(username)).find((entry) => entry.externalId === externalId);
-    if (!person) return 'absent';
-    return (await directory.passwordMatches(person.dn, password)) ? person : 'wrong';
+    return person ? await checkedAs(directory, row, person, password) : 'absent';
   } finally {
     await directory.close();
   }
@@ -90,6 +101,11 @@ async function signInNew(ctx: Ctx, username: string, password: string, ip: strin
       return { kind: 'refused', reason: 'several directories hold this name', audit: { reason: 'directory_ambiguous', directories } };
     }
     const { row, directory, entries } = holder!;
+    const person = entries[0]!;
+    // Renamed in the directory since the last synchronisation: the entry is someone's here already,
+    // and its own directory (the one that holds it) checks the password.
+    const linked = await linkOf(ctx, row.id, person.externalId);
+    if (linked) return await signInLinked(ctx, row, linked, ip, () => checkedAs(directory, row, person, password));
     // The platform chose every directory asked: one of them being out is the platform's to fix, not
     // a reason to hand the password to the only one that answered for the name.
     if (unasked.length > 0) {
@@ -100,36 +116,40 @@ async function signInNew(ctx: Ctx, username: string, password: string, ip: strin
         audit: { reason: 'directory_unasked', holder: { connection: row.name, tenantId: row.tenantId }, unasked: unaskedDirectories },
       };
     }
-    const person = entries[0]!;
-    if (!(await directory.passwordMatches(person.dn, password))) return { kind: 'refused', reason: 'directory password' };
-    const outcome = await createPerson(ctx, await actorOf(ctx, row), row.id, row.tenantId, person, ip);
-    return outcome.kind === 'conflict' ? { kind: 'refused', reason: `conflict: ${outcome.conflict.detail}` } : { kind: 'passed', user: outcome.user };
+    const checked = await checkedAs(directory, row, person, password);
+    if (checked === 'wrong') return { kind: 'refused', reason: 'directory password' };
+    const actor = await actorOf(ctx, row);
+    const outcome = await createPerson(ctx, actor, row.id, row.tenantId, person, ip);
+    if (outcome.kind !== 'conflict') {
+      await applyGroupRoles(ctx, settingsOf(row), actor, [{ user: outcome.user, groups: checked.groups }], ip);
+      return { kind: 'passed', user: outcome.user };
+    }
+    // A parallel first sign-in of the same entry created the person a moment ago: this one, whose
+    // password the directory accepted too, continues as that person (not a failure to count).
+    const created = await linkOf(ctx, row.id, person.externalId);
+    return created ? await signInLinked(ctx, row, created, ip, async () => checked) : { kind: 'refused', reason: `conflict: ${outcome.conflict.detail}` };
   } finally {
     await closeAll(holders);
   }
 }
 
-/** The person a linked sign-in continues as (brought in step with the entry first). */
-async function signInLinked(
-  ctx: Ctx,
-  row: LdapConnectionRow,
-  local: UserRow,
-  externalId: string,
-  dn: string,
-  password: string,
-  ip: string,
-): Promise<DirectoryVerdict> {
+/** The person a linked sign-in continues as (brought in step with the entry first, its mapped
+ *  groups' roles too); `check` asks the directory for the password. */
+async function signInLinked(ctx: Ctx, row: LdapConnectionRow, linked: LinkedPerson, ip: string, check: () => Promise<Checked>): Promise<DirectoryVerdict> {
+  const local = linked.user;
   if (row.enabled !== 1) return { kind: 'refused', reason: 'directory connection disabled' };
   // Disabled here: the directory's password cannot undo it (and is not even asked).
   if (local.availabilityStatus !== Status.Enable) return { kind: 'refused', reason: 'disabled here' };
   const actor = await actorOf(ctx, row);
   // No longer the directory's to vouch for (server/ldap/people.ts): their local password decides.
   if (await outsideDirectory(ctx, actor, local)) return { kind: 'local' };
-  const person = await bindAsLinked(ctx, row, local.username, password, externalId);
-  if (person === 'absent') return { kind: 'refused', reason: 'not in the directory' };
-  if (person === 'wrong') return { kind: 'refused', reason: 'directory password' };
-  const outcome = await updatePerson(ctx, actor, row.id, { user: local, dn }, person, ip);
-  return outcome.kind === 'conflict' ? { kind: 'refused', reason: outcome.conflict.detail } : { kind: 'passed', user: outcome.user };
+  const checked = await check();
+  if (checked === 'absent') return { kind: 'refused', reason: 'not in the directory' };
+  if (checked === 'wrong') return { kind: 'refused', reason: 'directory password' };
+  const outcome = await updatePerson(ctx, actor, row.id, linked, checked.person, ip);
+  if (outcome.kind === 'conflict') return { kind: 'refused', reason: outcome.conflict.detail };
+  await applyGroupRoles(ctx, settingsOf(row), actor, [{ user: outcome.user, groups: checked.groups }], ip);
+  return { kind: 'passed', user: outcome.user };
 }
 
 /** Whether a directory vouches for this sign-in (`lookUpUnknown`: a username nobody here has is
@@ -154,7 +174,7 @@ export async function directoryFirstFactor(
       if (!link) return (await localPasswordsRefused(ctx, local)) ? { kind: 'refused', reason: 'local passwords not allowed' } : { kind: 'local' };
       if (!password) return { kind: 'refused', reason: 'empty directory password' };
       const { externalId, dn, ...row } = link;
-      return await signInLinked(ctx, row, local, externalId, dn, password, ip);
+      return await signInLinked(ctx, row, { user: local, dn }, ip, () => bindAsLinked(ctx, row, local.username, password, externalId));
     }
     // A name nobody here has as a username may still be someone's e-mail or phone, typed in the
     // username field: their password is not handed to any directory.

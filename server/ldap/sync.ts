@@ -3,11 +3,10 @@
 // here, so a directory that stops answering half-way changes nothing (a partial list would disable
 // everyone not read yet). Then each entry creates or updates its person (server/ldap/people.ts),
 // linked people gone from the directory are disabled, and the roles mapped to directory groups are
-// given and taken back (only those roles: roles granted here by hand stay). One process at a time
+// given and taken back (server/ldap/group-roles.ts). One process at a time
 // synchronises a connection (`claimed_until`). The report is stored (server/ldap/report.ts).
 import type { Ctx } from '../context';
 import type { LdapSyncReport, LdapSyncSummary } from '../../src/core/schemas/ldap';
-import type { UserRow } from '../auth/actor';
 import { ApiError } from '../http/errors';
 import { Status } from '../../src/core/enums';
 import { withFieldRules } from '../field-rules-scope';
@@ -15,6 +14,8 @@ import { directoryActor } from './actor';
 import { Directory, DirectoryError, type DirectoryPerson } from './directory';
 import { settingsOf, type LdapConnectionRow } from './connections';
 import { createPeople, linksOf, outsideDirectoryAll, updatePerson, type PersonOutcome } from './people';
+import { dnKey } from './dn';
+import { applyGroupRoles, nestedGroups, type GroupMember } from './group-roles';
 import { emptySummary, storeReport } from './report';
 
 /** How long a claim holds if its process dies mid-run (a run of 100,000 people stays well inside). */
@@ -48,8 +49,9 @@ async function readDirectory(ctx: Ctx, row: LdapConnectionRow) {
   }
 }
 
-/** The group DNs (lower case) of a person: memberOf on the entry and the groups listing them. */
-const groupsOf = (person: DirectoryPerson, byMember: Map<string, string[]>) => new Set([...person.groups, ...(byMember.get(person.dn.toLowerCase()) ?? [])]);
+/** The groups of a person: memberOf on the entry and the groups listing them, and the groups those are in. */
+const groupsOf = (person: DirectoryPerson, byMember: Map<string, string[]>) =>
+  nestedGroups([...person.groups.map(dnKey), ...(byMember.get(dnKey(person.dn)) ?? [])], byMember);
 
 export async function synchronise(ctx: Ctx, row: LdapConnectionRow, trigger: LdapSyncReport['trigger'], ip: string | null): Promise<LdapSyncReport> {
   if (!(await claim(ctx, row))) throw new ApiError(409, SYNC_RUNNING);
@@ -75,11 +77,13 @@ async function run(ctx: Ctx, row: LdapConnectionRow, summary: LdapSyncSummary, i
   const actor = directoryActor(row, tenant.path);
   const address = ip ?? '';
   const links = await linksOf(ctx, row.id);
-  const count = (outcome: PersonOutcome) => {
-    if (outcome.kind === 'conflict') summary.conflicts.push(outcome.conflict);
-    else if (outcome.kind !== 'unchanged') summary[outcome.kind] += 1;
+  // A conflict of a person otherwise brought in step (a new name someone here has) is reported too.
+  const count = (outcome: PersonOutcome, disabledNow = false) => {
+    if (outcome.conflict) summary.conflicts.push(outcome.conflict);
+    if (disabledNow) summary.disabled += 1;
+    else if (outcome.kind !== 'conflict' && outcome.kind !== 'unchanged') summary[outcome.kind] += 1;
   };
-  const members = new Map<string, { user: UserRow; groups: Set<string> }>();
+  const members = new Map<string, GroupMember>();
   const seen = new Set<string>();
   const unique = people.filter((person) => !seen.has(person.externalId) && seen.add(person.externalId));
   summary.seen = unique.length;
@@ -93,9 +97,7 @@ async function run(ctx: Ctx, row: LdapConnectionRow, summary: LdapSyncSummary, i
       const linked = links.get(person.externalId);
       if (!linked) continue;
       const outcome = await updatePerson(ctx, actor, row.id, linked, person, address, outside.get(linked.user.id));
-      const disabledNow = outcome.kind === 'updated' && person.disabled && linked.user.availabilityStatus === Status.Enable;
-      if (disabledNow) summary.disabled += 1;
-      else count(outcome);
+      count(outcome, outcome.kind === 'updated' && person.disabled && linked.user.availabilityStatus === Status.Enable);
       if (outcome.kind !== 'conflict') members.set(outcome.user.id, { user: outcome.user, groups: groupsOf(person, groupsByMember) });
     }
     // The new entries of the chunk together: a few queries and one insert (createPeople).
@@ -115,14 +117,13 @@ async function run(ctx: Ctx, row: LdapConnectionRow, summary: LdapSyncSummary, i
     );
     for (const linked of chunk) {
       const outcome = await updatePerson(ctx, actor, row.id, linked, undefined, address, outside.get(linked.user.id));
-      if (outcome.kind === 'updated') summary.disabled += 1;
-      else count(outcome);
+      count(outcome, outcome.kind === 'updated');
       // A person the directory no longer speaks for (a conflict: made an administrator here since)
       // keeps the roles its groups gave, as one whose entry is still there does.
       if (outcome.kind !== 'conflict') members.set(linked.user.id, { user: linked.user, groups: new Set() });
     }
   });
-  summary.roleChanges = await applyGroupRoles(ctx, row, actor, members, address);
+  summary.roleChanges = await applyGroupRoles(ctx, settingsOf(row), actor, [...members.values()], address, (items, work) => inChunks(ctx, items, work));
 }
 
 /** People per transaction: each changed person's change is a savepoint of it (a refused one is
@@ -132,50 +133,4 @@ const CHUNK = 200;
 
 async function inChunks<T>(ctx: Ctx, items: T[], work: (chunk: T[]) => Promise<void>): Promise<void> {
   for (let start = 0; start < items.length; start += CHUNK) await ctx.audit.change(() => work(items.slice(start, start + CHUNK)));
-}
-
-/** Gives and takes back the roles mapped to directory groups; answers how many people changed. */
-async function applyGroupRoles(
-  ctx: Ctx,
-  row: LdapConnectionRow,
-  actor: ReturnType<typeof directoryActor>,
-  members: Map<string, { user: UserRow; groups: Set<string> }>,
-  ip: string,
-): Promise<number> {
-  const mapping = settingsOf(row).groupRoles;
-  const mappedRoles = [...new Set(mapping.map((entry) => entry.roleId))];
-  if (!mappedRoles.length) return 0;
-  const held = await ctx.db.selectFrom('roleMembers').select(['roleId', 'userId']).where('roleId', 'in', mappedRoles).execute();
-  const heldBy = new Map<string, Set<string>>();
-  for (const { roleId, userId } of held) heldBy.set(userId, (heldBy.get(userId) ?? new Set()).add(roleId));
-  let changed = 0;
-  await inChunks(ctx, [...members.values()], async (chunk) => {
-    for (const { user, groups } of chunk) await giveAndTakeBack(user, groups);
-  });
-  return changed;
-
-  async function giveAndTakeBack(user: UserRow, groups: Set<string>) {
-    const wanted = new Set(mapping.filter((entry) => groups.has(entry.groupDn.toLowerCase())).map((entry) => entry.roleId));
-    const current = heldBy.get(user.id) ?? new Set<string>();
-    const added = [...wanted].filter((role) => !current.has(role));
-    const removed = [...current].filter((role) => !wanted.has(role));
-    if (!added.length && !removed.length) return;
-    changed += 1;
-    await ctx.audit.change(async () => {
-      if (removed.length) await ctx.db.deleteFrom('roleMembers').where('userId', '=', user.id).where('roleId', 'in', removed).execute();
-      if (added.length)
-        await ctx.db
-          .insertInto('roleMembers')
-          .values(added.map((roleId) => ({ roleId, userId: user.id })))
-          .execute();
-      await ctx.audit.record({
-        action: 'user.update',
-        actor,
-        target: { type: 'user', id: user.id },
-        tenantId: user.tenantId,
-        ip,
-        detail: { rolesAdded: added, rolesRemoved: removed, from: 'directory groups' },
-      });
-    });
-  }
 }

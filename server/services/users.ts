@@ -350,6 +350,32 @@ export async function deleteUser(ctx: Ctx, actor: Actor, id: string, ip: string)
 
 /** Writes `changes` when `version` is current (409 otherwise) and answers the new row; an address
  *  another account took meanwhile answers 400 on its field. */
+/**
+ * A directory's rename of its person (server/ldap/people.ts): usernames never change in the console
+ * or by SCIM, but a directory entry keeps its stable id when its sign-in name changes, and the
+ * person here follows it. Refused (rule.usernameTaken) when someone else has the name in any letter
+ * case, also when a parallel write took it (the unique index, as insertUser).
+ */
+export async function renameUser(ctx: Ctx, actor: Actor, id: string, username: string, ip: string): Promise<UserRow> {
+  const current = await actionableUser(ctx, actor, id);
+  const taken = fieldError([{ field: 'username', rule: 'rule.usernameTaken' }]);
+  if (usernameKey(username) !== usernameKey(current.username) && (await usernameTaken(ctx, username))) throw taken;
+  return ctx.audit.change(async () => {
+    const saved = await saveVersioned(ctx, ctx.db, id, current.version, { username }).catch((error: unknown) => {
+      throw isUniqueViolation(error) ? taken : error;
+    });
+    await ctx.audit.record({
+      action: 'user.update',
+      actor,
+      target: { type: 'user', id },
+      tenantId: saved.tenantId,
+      ip,
+      detail: changeDetail(changedFields(current, saved, ['username'])),
+    });
+    return saved;
+  });
+}
+
 async function saveVersioned(ctx: Ctx, db: Kysely<Database>, id: string, version: number | undefined, changes: Partial<UserRow>): Promise<UserRow> {
   await writingContacts(() => updateVersioned(db, 'users', id, version, changes, ctx.now()));
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

@@ -7,11 +7,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { lastAuditId, startServer, transform, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { GROUPS, groupLdif, personDn, personLdif, type Slapd } from './slapd';
 import { openLdapSettings, saveConnection, startDirectory } from './ldap-support';
-import type { LdapSettings, LdapSyncReport } from '../../src/core/schemas/ldap';
+import type { LdapSettings, LdapSyncReport, LdapTestAnswer } from '../../src/core/schemas/ldap';
 import { Status } from '../../src/core/enums';
 import { synchroniseDue } from '../../server/ldap/scheduler';
 
@@ -170,6 +170,66 @@ member: ${personDn(uid(4))}
   assert.deepEqual(await roleHolders(), [uid(2), uid(4)]);
   const audit = await admin.get<{ list: { actorName: string }[] }>(`/api/audit?actor=ldap:&size=100`);
   assert.ok(audit.body.data.list.length > 0 && audit.body.data.list.every((row) => row.actorName === 'ldap:corp-directory'));
+});
+
+test('a renamed entry renames its person (a name someone here has is a conflict, never a merge); a cycle of groups in groups ends; Test connection names a mapped group the directory lacks', async () => {
+  await slapd.modify(`dn: ${personDn(uid(10))}
+changetype: modify
+replace: sAMAccountName
+sAMAccountName: p0010-renamed
+
+dn: ${personDn(uid(11))}
+changetype: modify
+replace: sAMAccountName
+sAMAccountName: local-eight
+
+dn: cn=loop,${GROUPS}
+changetype: add
+objectClass: groupOfNames
+cn: loop
+member: ${STAFF}
+member: ${personDn(uid(12))}
+
+dn: ${STAFF}
+changetype: modify
+add: member
+member: cn=loop,${GROUPS}
+`);
+  const renamed = (await person(uid(10)))!;
+  const since = await lastAuditId(server);
+  const report = await sync();
+  assert.equal(report.outcome, 'success', JSON.stringify(report.summary.error));
+  assert.deepEqual(report.summary.conflicts.map((conflict) => [conflict.username, conflict.field]).sort(), [
+    ['local-eight', 'username'],
+    [uid(7), 'username'],
+    [uid(8), 'email'],
+  ]);
+  assert.equal((await person('p0010-renamed'))?.id, renamed.id, 'the same person, under the new name');
+  assert.ok(await person(uid(11)), 'the clash leaves the person under their old name');
+  assert.equal((await person('local-eight'))?.realName, 'Local', 'and the local person alone');
+  const records = await server.app.ctx.db.selectFrom('auditLog').selectAll().where('id', '>', since).where('targetId', '=', renamed.id).execute();
+  assert.deepEqual(
+    records.map((row) => [row.action, row.actorName, JSON.parse(row.detail).changes]),
+    [['user.update', 'ldap:corp-directory', { username: { from: uid(10), to: 'p0010-renamed' } }]],
+  );
+  assert.deepEqual(await roleHolders(), [uid(2), uid(4), uid(12)], 'p0012 is in loop, a member of staff (and staff of loop)');
+
+  const typed = `CN=Staff, OU=Groups, DC=example, DC=org`;
+  const missing = `cn=no-such-group,${GROUPS}`;
+  await saveConnection(admin, tenantId, {
+    ...settings,
+    groupRoles: [
+      { groupDn: typed, roleId },
+      { groupDn: missing, roleId },
+    ],
+  });
+  try {
+    const tested = await admin.post<LdapTestAnswer>(`/api/tenants/${tenantId}/ldap/test`);
+    assert.equal(tested.status, 200, JSON.stringify(tested.body));
+    assert.deepEqual(tested.body.data.unknownGroups, [missing], 'the group typed with spaces and capitals is known; the missing one is named');
+  } finally {
+    await saveConnection(admin, tenantId, settings);
+  }
 });
 
 /** A TCP relay to slapd that drops both sides once `limit` bytes came back: the directory

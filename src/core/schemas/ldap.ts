@@ -107,6 +107,8 @@ export const ldapTestAnswer = v.object({
   message: v.string(),
   /** How many entries the user filter found (up to the first page), when the search ran. */
   found: v.nullable(v.number()),
+  /** The mapped group DNs (groupRoles) the group search does not find: a typo, or a group since deleted. */
+  unknownGroups: v.array(v.string()),
 });
 export type LdapTestAnswer = v.InferOutput<typeof ldapTestAnswer>;
 

@@ -352,6 +352,11 @@ export default function DirectoryPanel({ tenant }: { tenant: Tenant }) {
                 })}
           </p>
         )}
+        {testAnswer && testAnswer.unknownGroups.length > 0 && (
+          <p role="alert" className={ui.formError}>
+            {t('admin:directory.unknownGroups', { groups: testAnswer.unknownGroups.join('; ') })}
+          </p>
+        )}
         <ReportTable reports={reports} />
       </section>
     </div>
