@@ -37,6 +37,8 @@ export interface AuditEvent {
   /** What the event is about; its `name` is looked up when not given (see targetNames). */
   target?: { type: string; id: string | null; name?: string | null } | null;
   tenantId?: string | null;
+  /** The tenant the target left, when the event moved it to `tenantId`: read in both tenants' logs. */
+  formerTenantId?: string | null;
   ip?: string | null;
   success?: boolean;
   detail?: Record<string, unknown>;
@@ -193,6 +195,7 @@ export class AuditLog {
       targetName: names[index] ?? null,
       parentId,
       tenantId: event.tenantId ?? null,
+      formerTenantId: event.formerTenantId ?? null,
       ip: event.ip ?? null,
       success: event.success === false ? 0 : 1,
       detail: JSON.stringify(event.detail ?? {}),

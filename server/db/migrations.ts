@@ -943,6 +943,15 @@ const samlEncryptAssertions: Migration = {
   },
 };
 
+/** An event that moves its target to another tenant (a person moved) names the tenant it left
+ *  (`former_tenant_id`): the administrators of both read it (server/services/audit-log.ts). */
+const auditFormerTenant: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('audit_log').addColumn('former_tenant_id', 'text').execute();
+    await db.schema.createIndex('audit_log_former_tenant_id').on('audit_log').column('former_tenant_id').execute();
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -986,6 +995,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0049_scim_contact_types': scimContactTypes,
     '0050_scim_user_attributes': scimUserAttributes,
     '0051_saml_encrypt_assertions': samlEncryptAssertions,
+    '0052_audit_former_tenant': auditFormerTenant,
   };
 }
 

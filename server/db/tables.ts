@@ -237,6 +237,9 @@ export interface AuditTable {
   targetId: string | null;
   /** Tenant of the target (or actor): lets a tenant administrator read their subtree's events. */
   tenantId: string | null;
+  /** The tenant the target left, when the event moved it to `tenantId` (migration
+   *  0052_audit_former_tenant): that tenant's administrators read the event too. */
+  formerTenantId: string | null;
   ip: string | null;
   success: number;
   detail: string;

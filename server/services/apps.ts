@@ -19,7 +19,7 @@ import { updateVersioned } from '../db/versioned';
 import { isUniqueViolation } from '../db/errors';
 import { removedOnce } from '../db/removal';
 import { MEMBER_COLUMNS } from './user-answer';
-import { changed, namedChange, saveJoinList } from './list-save';
+import { changed, namedChange, recordEachPerson, saveJoinList } from './list-save';
 
 export type AppRow = Selectable<AppTable>;
 
@@ -132,7 +132,11 @@ export async function setAppAdmins(ctx: Ctx, actor: Actor, id: string, userIds: 
     const change = await saveJoinList(ctx, list, [...new Set(userIds)]);
     if (!changed(change)) return;
     const detail = { admins: await namedChange(ctx, 'user', change) };
-    await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: current.id }, ip, detail });
+    const recorded = await ctx.audit.record({ action: 'app.update', actor, target: { type: 'app', id: current.id }, ip, detail });
+    await recordEachPerson(ctx, recorded, change, { actor, ip }, (added) => ({
+      appId: current.id,
+      ...changeDetail({ appAdmin: { from: !added, to: added } }),
+    }));
   });
   return members(ctx, 'appAdmins', 'appId', current.id);
 }

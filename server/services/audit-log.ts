@@ -2,10 +2,10 @@
 // event type and tenant, paged, and the same selection as CSV lines read in batches. A tenant
 // administrator reads only the events of their tenant's subtree, the platform administrator all.
 // (Events are written by server/audit.ts.)
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type * as v from 'valibot';
 import type { Ctx } from '../context';
-import type { AuditTable } from '../db/tables';
+import type { AuditTable, Database } from '../db/tables';
 import type { Actor } from '../auth/actor';
 import type { auditFilterFields, auditListQuery } from '../../src/core/schemas/audit';
 import { contains, paginate } from '../http/paging';
@@ -18,12 +18,31 @@ type AuditFilter = v.InferOutput<v.ObjectSchema<typeof auditFilterFields, undefi
 const EXPORT_BATCH = 500;
 export const EXPORT_LIMIT = 100_000;
 
+/** The tenant subtrees (materialised paths) an event must concern to be read: the tenant
+ *  administrator's own and the tenant filter's; none for the platform administrator unfiltered. */
+async function subtreesRead(ctx: Ctx, actor: Actor, filter: AuditFilter): Promise<string[]> {
+  const paths: string[] = [];
+  if (!actor.platformAdmin) paths.push(actor.tenantPath ?? '/-none-/');
+  if (filter.tenantId) paths.push((await tenantPathOf(ctx, filter.tenantId)) ?? '/-none-/');
+  return paths;
+}
+
+/** Whether the event `row` concerns a tenant in each of `paths`: its tenant, or the tenant its
+ *  target left (a person moved to another tenant is in the logs of both). */
+const concerns =
+  (ctx: Ctx, row: 'auditLog' | 'parent', paths: readonly string[]) => (eb: ExpressionBuilder<Database & { parent: AuditTable }, 'auditLog' | 'parent'>) =>
+    eb.and(
+      paths.map((path) => {
+        const under = ctx.db.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${path}%`);
+        return eb.or([eb(`${row}.tenantId`, 'in', under), eb(`${row}.formerTenantId`, 'in', under)]);
+      }),
+    );
+
 /** The events the actor may read that match the filter (no order, no columns chosen). */
 async function matching(ctx: Ctx, actor: Actor, filter: AuditFilter) {
   let select = ctx.db.selectFrom('auditLog');
-  const tenantsUnder = (path: string) => ctx.db.selectFrom('tenants').select('tenants.id').where('tenants.path', 'like', `${path}%`);
-  if (!actor.platformAdmin) select = select.where('auditLog.tenantId', 'in', tenantsUnder(actor.tenantPath ?? '/-none-/'));
-  if (filter.tenantId) select = select.where('auditLog.tenantId', 'in', tenantsUnder((await tenantPathOf(ctx, filter.tenantId)) ?? '/-none-/'));
+  const paths = await subtreesRead(ctx, actor, filter);
+  if (paths.length) select = select.where((eb) => concerns(ctx, 'auditLog', paths)(eb));
   if (filter.from !== undefined) select = select.where('auditLog.at', '>=', filter.from);
   if (filter.to !== undefined) select = select.where('auditLog.at', '<=', filter.to);
   if (filter.actor) select = select.where(contains(ctx.engine, 'auditLog.actorName', filter.actor));
@@ -32,8 +51,27 @@ async function matching(ctx: Ctx, actor: Actor, filter: AuditFilter) {
     select = select.where((eb) => eb.or([contains(ctx.engine, 'auditLog.targetName', target), eb('auditLog.targetId', '=', target)]));
   }
   // A bulk action's or import's rows are read beneath it (parentId), or found by a filter on them.
+  // A row whose parent this reader does not see (a platform administrator's bulk action, read in
+  // the log of a tenant whose people it changed) is listed on its own: else that tenant's log
+  // would show nothing of what was done to its people.
   if (filter.parentId !== undefined) select = select.where('auditLog.parentId', '=', filter.parentId);
-  else if (!filter.actor && !filter.target && !filter.action) select = select.where('auditLog.parentId', 'is', null);
+  else if (!filter.actor && !filter.target && !filter.action)
+    select = select.where((eb) =>
+      paths.length
+        ? eb.or([
+            eb('auditLog.parentId', 'is', null),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('auditLog as parent')
+                  .select(eb.lit(1).as('one'))
+                  .whereRef('parent.id', '=', 'auditLog.parentId')
+                  .where((inner) => concerns(ctx, 'parent', paths)(inner)),
+              ),
+            ),
+          ])
+        : eb('auditLog.parentId', 'is', null),
+    );
   if (filter.action) select = select.where('auditLog.action', '=', filter.action);
   return select;
 }
@@ -43,7 +81,10 @@ async function matching(ctx: Ctx, actor: Actor, filter: AuditFilter) {
 const linkedTargets = { user: 'users', tenant: 'tenants', app: 'apps', menu: 'menuPlans' } as const;
 
 /** An audit row as the API answers it. */
-const toEntry = (row: Selectable<AuditTable> & { children: number | string | bigint | null; targetGone: number | string | bigint | null }) => ({
+const toEntry = ({
+  formerTenantId: _formerTenantId,
+  ...row
+}: Selectable<AuditTable> & { children: number | string | bigint | null; targetGone: number | string | bigint | null }) => ({
   ...row,
   id: Number(row.id),
   parentId: row.parentId === null ? null : Number(row.parentId),

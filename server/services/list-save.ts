@@ -4,9 +4,11 @@
 // the change: two saves of one list at once (a double click on Save, a client's retry, two
 // administrators) run one after the other, and the second finds the first's rows instead of
 // inserting them again (a unique violation, 500, on PostgreSQL). Its audit record names the items
-// added and removed (namedChange): who was given a role or lost it, which privileges a role gained.
+// added and removed (namedChange): who was given a role or lost it, which privileges a role gained;
+// a list of people also records each of them (recordEachPerson).
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Ctx } from '../context';
+import type { AuditEvent } from '../audit';
 import type { Database } from '../db/tables';
 import { lockByName } from '../db/named-lock';
 
@@ -24,6 +26,41 @@ export const changed = (change: ListChange) => change.added.length + change.remo
  *  its display name (a person's username, a role's name, a privilege's key) as it was then. */
 export async function namedChange(ctx: Ctx, type: 'user' | 'role' | 'privilege', change: ListChange) {
   return { added: await ctx.audit.named(type, change.added), removed: await ctx.audit.named(type, change.removed) };
+}
+
+/** Rows per statement of recordEachPerson: well below the engines' limits on bound values. */
+const PEOPLE_PER_STATEMENT = 500;
+
+/**
+ * Records, beneath the list's own record `parentId` (a role's members, an app's administrators),
+ * each person the save gave the right to or took it from: a `user.update` about them in their
+ * tenant, as their own page's save records it, so their history (the log filtered to them) and
+ * their tenant's log show it. `detail` says what the person gained (`added`) or lost.
+ */
+export async function recordEachPerson(
+  ctx: Ctx,
+  parentId: number,
+  change: ListChange,
+  by: Pick<AuditEvent, 'actor' | 'ip'>,
+  detail: (added: boolean) => Record<string, unknown>,
+): Promise<void> {
+  const people = [...change.added, ...change.removed];
+  await ctx.audit.under(parentId, async () => {
+    for (let start = 0; start < people.length; start += PEOPLE_PER_STATEMENT) {
+      const ids = people.slice(start, start + PEOPLE_PER_STATEMENT);
+      const rows = await ctx.db.selectFrom('users').select(['id', 'tenantId']).where('id', 'in', ids).execute();
+      const tenantOf = new Map(rows.map((row) => [row.id, row.tenantId]));
+      await ctx.audit.recordAll(
+        ids.map((id, index) => ({
+          action: 'user.update',
+          ...by,
+          target: { type: 'user', id },
+          tenantId: tenantOf.get(id) ?? null,
+          detail: detail(start + index < change.added.length),
+        })),
+      );
+    }
+  });
 }
 
 /** What saving `wanted` over `held` changes. */

@@ -14,7 +14,7 @@ import { contains, paginate } from '../http/paging';
 import { fieldError, notFound } from '../http/errors';
 import { updateVersioned } from '../db/versioned';
 import { manageableApp, members, unique } from './apps';
-import { changed, namedChange, roleMembersLock, saveJoinList } from './list-save';
+import { changed, namedChange, recordEachPerson, roleMembersLock, saveJoinList } from './list-save';
 
 /** The role `id` of an app the actor manages. */
 async function manageableRole(ctx: Ctx, actor: Actor, appId: string, id: string) {
@@ -121,7 +121,12 @@ export async function setRoleMembers(ctx: Ctx, actor: Actor, appId: string, id: 
     );
     if (!changed(change)) return;
     const detail = { members: await namedChange(ctx, 'user', change) };
-    await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail });
+    const recorded = await ctx.audit.record({ action: 'role.update', actor, target: { type: 'role', id: current.id }, ip, detail });
+    const [role] = await ctx.audit.named('role', [current.id]);
+    await recordEachPerson(ctx, recorded, change, { actor, ip }, (added) => ({
+      appId: current.appId,
+      roles: added ? { added: [role], removed: [] } : { added: [], removed: [role] },
+    }));
   });
   return members(ctx, 'roleMembers', 'roleId', current.id);
 }

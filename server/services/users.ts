@@ -322,6 +322,7 @@ export async function updateUser(ctx: Ctx, actor: Actor, id: string, changed: Up
       actor,
       target: { type: 'user', id },
       tenantId: saved.tenantId,
+      formerTenantId: saved.tenantId === current.tenantId ? null : current.tenantId,
       ip,
       detail: { ...changeDetail(changedFields(current, saved, Object.keys(changes))), ...(disabled ? { disabled } : {}) },
     });

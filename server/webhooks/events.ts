@@ -26,16 +26,16 @@ const DIRECT: Partial<Record<AuditAction, WebhookEvent>> = {
 };
 
 /** The webhook events of one audit record (none for most: settings, files, messages …). The
- *  services say in the record's detail what a user or role update was: `roles` (a person's roles
- *  in one app, server/services/users.ts), `members` (a role's members, server/services/roles.ts),
- *  `disabled` (an update that disabled the person). */
+ *  services say in the record's detail what a user update was: `roles` (a person's roles in one
+ *  app, from their page or a role's members saved: server/services/list-save.ts records each
+ *  person), `disabled` (an update that disabled the person). */
 export function webhookEventsOf(event: AuditEvent): WebhookEvent[] {
   const detail = event.detail ?? {};
   if (event.action === 'user.update') {
     if ('roles' in detail) return ['user.roles_changed'];
     return detail.disabled === true ? ['user.updated', 'user.disabled'] : ['user.updated'];
   }
-  if (event.action === 'role.update') return 'members' in detail ? ['role.updated', 'user.roles_changed'] : ['role.updated'];
+  if (event.action === 'role.update') return ['role.updated'];
   const direct = DIRECT[event.action];
   return direct ? [direct] : [];
 }

@@ -388,7 +388,7 @@ describe("a person's history in the audit log", () => {
       `the person's history (the log filtered to them) shows neither the role nor the app given to them: ${summary(history.body.data.list)}`,
     );
     assert.ok(
-      tenantLog.body.data.list.some((row) => JSON.stringify(row.detail).includes(id) && row.action !== 'user.create'),
+      tenantLog.body.data.list.some((row) => (row.targetId === id || JSON.stringify(row.detail).includes(id)) && row.action !== 'user.create'),
       "their tenant's log (what its administrator reads) does not show the rights given to its person",
     );
   });

@@ -97,3 +97,66 @@ test('nonsense time ranges answer 200 or 400, never a 500', async () => {
     assert.ok([200, 400].includes(response.status), `export ${query}: ${response.status}`);
   }
 });
+
+test("what a platform administrator's bulk action and role-member save did to a tenant's people is at the top level of that tenant's log, and nothing of another tenant's", async () => {
+  const person = async (username: string, tenantId: string) =>
+    (await ok(admin.post<{ id: string }>('/api/user', { username, realName: username.replace(/-/g, '_'), password: transform('Secret123'), tenantId }))).id;
+  const [ofA, ofB] = [await person('audit-bulk-a', tenantA), await person('audit-bulk-b', tenantB)];
+  await ok(admin.post('/api/user/bulk', { action: 'disable', ids: [ofA, ofB] }));
+  const appId = (await ok(admin.post<{ id: string }>('/api/apps', { name: 'Audit_App' }))).id;
+  const roleId = (await ok(admin.post<{ id: string }>(`/api/apps/${appId}/roles`, { name: 'Auditors' }))).id;
+  await ok(admin.put(`/api/apps/${appId}/roles/${roleId}/members`, { userIds: [ofA, ofB] }));
+  await ok(admin.put(`/api/apps/${appId}/admins`, { userIds: [ofA] }));
+
+  const seenByA = (await list(adminOfA, '')).list as (Entry & { parentId: number | null })[];
+  const aboutA = seenByA.filter((entry) => entry.targetId === ofA && entry.action === 'user.update');
+  assert.equal(aboutA.length, 3, `the disable, the role and the app's administration: ${JSON.stringify(aboutA)}`);
+  assert.ok(
+    aboutA.every((entry) => entry.parentId !== null && entry.tenantId === tenantA),
+    'rows of actions recorded elsewhere, in their tenant',
+  );
+  const details = aboutA.map((entry) => entry.detail as { appId?: string; changes?: Record<string, { to: unknown }>; roles?: { added: { id: string }[] } });
+  assert.ok(
+    details.some((detail) => detail.changes?.availabilityStatus),
+    'the disable',
+  );
+  assert.ok(
+    details.some((detail) => detail.appId === appId && detail.roles?.added[0]?.id === roleId),
+    'the role given, named',
+  );
+  assert.ok(
+    details.some((detail) => detail.appId === appId && detail.changes?.appAdmin?.to === true),
+    "the app's administration given",
+  );
+  assert.deepEqual(mentions(JSON.stringify(seenByA), [ofB, 'audit-bulk-b']), [], "tenant B's person is not in tenant A's log");
+
+  // The platform administrator's own log keeps each action whole: one event, its rows beneath it.
+  const top = (await list(admin, '')).list as (Entry & { parentId: number | null; children: number })[];
+  assert.ok(top.some((entry) => entry.action === 'user.bulk' && entry.children === 2));
+  assert.ok(top.some((entry) => entry.action === 'role.update' && entry.targetId === roleId && entry.children === 2));
+  assert.ok(top.every((entry) => entry.parentId === null));
+});
+
+test('a person moved to another tenant: the move is in the log of the tenant they left, what happens to them afterwards is not', async () => {
+  const id = (
+    await ok(
+      admin.post<{ id: string; version: number }>('/api/user', {
+        username: 'audit-mover',
+        realName: 'Mover',
+        password: transform('Secret123'),
+        tenantId: tenantA,
+      }),
+    )
+  ).id;
+  const { version } = await ok(admin.get<{ version: number }>(`/api/user/${id}`));
+  const moved = await ok(admin.put<{ version: number }>(`/api/user/${id}`, { tenantId: tenantB, version }));
+  await ok(admin.put(`/api/user/${id}`, { realName: 'Mover_In_B', version: moved.version }));
+
+  const updates = async (client: Client, query: string) =>
+    (await list(client, `target=${id}&action=user.update&${query}`)).list.map((entry) => Object.keys(entry.detail.changes ?? {}));
+  assert.deepEqual(await updates(adminOfA, ''), [['tenantId']], "tenant A's administrator reads the move and nothing after it");
+  assert.deepEqual(await updates(admin, `tenantId=${tenantA}`), [['tenantId']]);
+  assert.deepEqual(await updates(admin, `tenantId=${tenantB}`), [['realName'], ['tenantId']], 'the tenant they joined reads both');
+  const csv = await exported(adminOfA, `target=${id}`);
+  assert.ok(csv.includes('user.update') && !csv.includes('Mover_In_B'), csv);
+});
