@@ -7,10 +7,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { createHash } from 'node:crypto';
+import { lastAuditId, startServer, transform, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { GROUPS, groupLdif, personDn, personLdif, type Slapd } from './slapd';
-import { openLdapSettings, saveConnection, startDirectory } from './ldap-support';
+import { openLdapSettings, READER, saveConnection, startDirectory } from './ldap-support';
 import type { LdapSettings, LdapSyncReport } from '../../src/core/schemas/ldap';
 import { Status } from '../../src/core/enums';
 import { synchroniseDue } from '../../server/ldap/scheduler';
@@ -236,4 +237,43 @@ test('the scheduled tick synchronises a connection once its interval has passed,
   assert.equal(after.length, reportsBefore + 1);
   assert.equal(after[0], 'schedule');
   assert.deepEqual(logged, []);
+});
+
+test('a connection save records the settings it changed, old → new: the bind secret only as changed, and only when it did; the CA by its digest', async () => {
+  // The clock moved past the session's life above: a fresh sign-in.
+  const saver = await server.admin();
+  await saveConnection(saver, tenantId, settings, READER.secret);
+  const since = await lastAuditId(server);
+  await saveConnection(saver, tenantId, settings, READER.secret);
+  await saveConnection(saver, tenantId, { ...settings, syncIntervalMinutes: 30, caCertificate: '' }, 'another-secret-7');
+  await saveConnection(saver, tenantId, settings, READER.secret);
+  const records = await server.app.ctx.db
+    .selectFrom('auditLog')
+    .select(['targetName', 'detail'])
+    .where('id', '>', since)
+    .where('targetType', '=', 'ldap_connection')
+    .orderBy('id')
+    .execute();
+  const ca = `sha256:${createHash('sha256').update(settings.caCertificate).digest('hex')}`;
+  const masked = { from: '••••••', to: '••••••' };
+  assert.deepEqual(
+    records.map((record) => ({ ...record, detail: JSON.parse(record.detail) as unknown })),
+    [
+      { targetName: 'corp-directory', detail: { fields: [], changes: {} } },
+      {
+        targetName: 'corp-directory',
+        detail: {
+          fields: ['settings.caCertificate', 'settings.syncIntervalMinutes', 'bindSecret'],
+          changes: { 'settings.caCertificate': { from: ca, to: null }, 'settings.syncIntervalMinutes': { from: 0, to: 30 }, bindSecret: masked },
+        },
+      },
+      {
+        targetName: 'corp-directory',
+        detail: {
+          fields: ['settings.caCertificate', 'settings.syncIntervalMinutes', 'bindSecret'],
+          changes: { 'settings.caCertificate': { from: null, to: ca }, 'settings.syncIntervalMinutes': { from: 30, to: 0 }, bindSecret: masked },
+        },
+      },
+    ],
+  );
 });
