@@ -13,7 +13,7 @@ import type { loginStepBody } from '../../src/core/schemas/auth';
 import { Status } from '../../src/core/enums';
 import { ApiError } from '../http/errors';
 import type { UserRow } from './actor';
-import { askSecondStep, passSecondStep, refuse, startSession, strongStepOf, USER_DISABLED, type SecondStep } from './login';
+import { askSecondStep, attemptOn, passSecondStep, refuse, startSession, strongStepOf, USER_DISABLED, type SecondStep } from './login';
 import { keysOfUser, throttleKey, withFailureSlot } from './throttle';
 import { issueStepTicket, tryStepTicket, useStepTicket, type FirstFactor, type TicketStep } from './step-tickets';
 
@@ -32,7 +32,13 @@ export async function signInAfterProvider(
   proven?: SecondStep['kind'],
 ): Promise<LoginAnswer> {
   if (user.availabilityStatus !== Status.Enable) {
-    await ctx.audit.standalone({ action: 'login.failure', ip: req.ip, success: false, detail: { username: user.username, idp: idpCode, reason: 'disabled' } });
+    await ctx.audit.standalone({
+      action: 'login.failure',
+      ip: req.ip,
+      success: false,
+      detail: { username: user.username, idp: idpCode, reason: 'disabled' },
+      ...attemptOn(user),
+    });
     throw new ApiError(401, USER_DISABLED);
   }
   const { value: policy } = await ctx.settings.get('login');
@@ -71,21 +77,22 @@ export async function continueSignIn(
   const user = firstFactor && (await ctx.db.selectFrom('users').selectAll().where('id', '=', ticket.userId).executeTakeFirst());
   if (!firstFactor || !user) throw new ApiError(401, STEP_EXPIRED);
   const detail = { username: user.username, firstFactor };
+  const attempt = { ip: req.ip, ...attemptOn(user) };
   return withFailureSlot(
     ctx,
     countOf(user, firstFactor),
     policy,
     async (slot) => {
-      if (user.availabilityStatus !== Status.Enable) return refuse(ctx, policy, slot, { ip: req.ip, detail: { ...detail, reason: 'disabled' } }, USER_DISABLED);
+      if (user.availabilityStatus !== Status.Enable) return refuse(ctx, policy, slot, { ...attempt, detail: { ...detail, reason: 'disabled' } }, USER_DISABLED);
       const step = await strongStepOf(ctx, policy, user);
       if (step) {
         const { passed, message } = await passSecondStep(ctx, user, step, body, req.ip);
-        if (!passed) return refuse(ctx, policy, slot, { ip: req.ip, detail: { ...detail, reason: 'second_step' } }, message ?? 'Invalid verification code');
+        if (!passed) return refuse(ctx, policy, slot, { ...attempt, detail: { ...detail, reason: 'second_step' } }, message ?? 'Invalid verification code');
       }
       if (!(await useStepTicket(ctx, ticket.id))) throw new ApiError(401, STEP_EXPIRED);
       await slot.clear(keysOfUser(user));
       return startSession(ctx, req, reply, user, redirect, firstFactor === 'phone' ? 'login.success' : 'login.third_party');
     },
-    () => ctx.audit.standalone({ action: 'login.locked', ip: req.ip, success: false, detail }),
+    () => ctx.audit.standalone({ action: 'login.locked', ...attempt, success: false, detail }),
   );
 }

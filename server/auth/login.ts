@@ -200,6 +200,13 @@ export async function askSecondStep(ctx: Ctx, step: SecondStep, user: UserRow, i
  *  the attempt named it for certain (a passkey names its own). */
 export type FailedAttempt = Pick<AuditEvent, 'actor' | 'target' | 'tenantId'> & { ip: string; detail: Record<string, unknown> };
 
+/** The account an attempt named, when it exists, as the record's target: the record is then in the
+ *  person's history and their tenant's log (whose administrators unlock them). A name nobody has
+ *  gives neither, so no tenant's log tells which names exist elsewhere. Who typed it is not known:
+ *  the record has no actor. */
+export const attemptOn = (user: UserRow | undefined): Pick<FailedAttempt, 'target' | 'tenantId'> =>
+  user ? { target: { type: 'user', id: user.id, name: user.username }, tenantId: user.tenantId } : {};
+
 /** A failed attempt keeps its place in the failure count (audited); the one taking the last place
  *  answers "locked". */
 export async function refuse(
@@ -223,7 +230,14 @@ export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, 
     throttleKey(identifierColumn[policy.loginMethod], body.username),
     policy,
     (slot) => attempt(ctx, req, reply, body, redirect, policy, slot),
-    () => ctx.audit.standalone({ action: 'login.locked', ip: req.ip, success: false, detail: { username: body.username } }),
+    async () =>
+      ctx.audit.standalone({
+        action: 'login.locked',
+        ip: req.ip,
+        success: false,
+        detail: { username: body.username },
+        ...attemptOn(await findUser(ctx, policy, body.username)),
+      }),
   );
 }
 
@@ -239,12 +253,13 @@ async function attempt(
 ): Promise<LoginAnswer> {
   const byCode = policy.loginMethod === LoginMethod.PHONE_CAPTCHA;
   const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
+  let user = await findUser(ctx, policy, body.username);
   const fail = (message: string, extra: Record<string, unknown> = {}) =>
     refuse(
       ctx,
       policy,
       slot,
-      { ip: client.ip, detail: { username: body.username, ...extra } },
+      { ip: client.ip, detail: { username: body.username, ...extra }, ...attemptOn(user) },
       message,
       !byCode && needsCaptcha(policy, slot.before + 1) ? { captchaImageUrl: CAPTCHA_IMAGE_URL } : null,
     );
@@ -256,7 +271,6 @@ async function attempt(
     if (!(await consumeCaptcha(ctx, req, body.captcha, body.captchaKey))) await fail('Wrong captcha', { reason: 'captcha' });
   }
 
-  let user = await findUser(ctx, policy, body.username);
   /** The directory checked the password: it keeps and expires it, there is none here to change. */
   let vouchedByDirectory = false;
   if (byCode) {
@@ -270,7 +284,13 @@ async function attempt(
     if (directory.kind === 'unreachable') {
       // No wrong password: the attempt does not count toward a lockout.
       if (directory.audit)
-        await ctx.audit.standalone({ action: 'login.failure', ip: client.ip, detail: { username: body.username, ...directory.audit }, success: false });
+        await ctx.audit.standalone({
+          action: 'login.failure',
+          ip: client.ip,
+          detail: { username: body.username, ...directory.audit },
+          success: false,
+          ...attemptOn(user),
+        });
       throw new ApiError(503, directory.message);
     }
     if (directory.kind === 'refused') return fail(LOGIN_FAILED, directory.audit ?? { reason: 'directory', detail: directory.reason });

@@ -15,6 +15,7 @@ import { digest, newId, newSecret } from './secrets';
 import { usernameTaken as usernameHeld } from './usernames';
 import { hashPassword, verifyPassword } from './kdf';
 import { type FailureSlot, keysOfUser, lockedError, throttleKey, withFailureSlot } from './throttle';
+import { attemptOn } from './login';
 import { totpEnabled, verifyTotp } from './totp';
 import { fieldError, notFound } from '../http/errors';
 import { isUniqueViolation } from '../db/errors';
@@ -130,6 +131,7 @@ async function proveAccount(
       action: slot.locks ? 'login.locked' : 'login.failure',
       success: false,
       detail: { username: user.username, idp: idpCode, reason: 'link' },
+      ...attemptOn(user),
     });
     throw slot.locks ? lockedError(policy) : fieldError([{ field, rule }]);
   };

@@ -11,7 +11,8 @@ import type { LdapConnectionTable } from '../db/tables';
 import type { Actor } from '../auth/actor';
 import type { LdapConnection, LdapSettings, LdapTestAnswer, ldapConnectionBody } from '../../src/core/schemas/ldap';
 import { LDAP_STEPS } from '../../src/core/schemas/ldap';
-import { newId } from '../auth/secrets';
+import { digest, newId } from '../auth/secrets';
+import { changeDetail, changedFields } from '../audit-changes';
 import { assertMayAllowFirstSignIns, assertMayGrantRows } from '../auth/grants';
 import { fieldError, notFound } from '../http/errors';
 import { removedOnce } from '../db/removal';
@@ -35,6 +36,19 @@ const toConnection = (row: LdapConnectionRow): LdapConnection => ({
   lastSyncAt: row.lastSyncAt,
   version: row.version,
 });
+
+/** A connection as its audit record compares it, old → new: the settings as saved (the bind secret
+ *  is masked by its name; the CA certificate, up to 64 KB of PEM, by the SHA-256 of its text). */
+const recorded = (connection: { name: string; enabled: number; firstSignIn: number; settings: string; bindSecret: string }) => {
+  const settings = JSON.parse(connection.settings) as LdapSettings;
+  return {
+    name: connection.name,
+    enabled: connection.enabled === 1,
+    firstSignIn: connection.firstSignIn === 1,
+    settings: { ...settings, caCertificate: settings.caCertificate && `sha256:${digest(settings.caCertificate)}` },
+    bindSecret: connection.bindSecret,
+  };
+};
 
 const connectionOfTenant = (ctx: Ctx, tenantId: string) => ctx.db.selectFrom('ldapConnections').selectAll().where('tenantId', '=', tenantId).executeTakeFirst();
 
@@ -77,7 +91,8 @@ function firstSignInOf(actor: Actor, current: LdapConnectionRow | undefined, bod
   return (body.firstSignIn ?? stored) && (actor.platformAdmin || !moved);
 }
 
-/** Creates or replaces the tenant's connection (audited; the secret never in the record). The
+/** Creates or replaces the tenant's connection, audited with the settings it changed, old → new
+ *  (the bind secret only as changed, when it did: never its value). The
  *  stored connection is read under the tenant's lock of it, to the end of the change: a burst of
  *  first saves makes one connection and replaces it (an insert each answered 500 on PostgreSQL). */
 export async function saveConnection(
@@ -118,13 +133,14 @@ export async function saveConnection(
         .values({ id, tenantId: tenant.id, bindSecret: '', ...changes, lastSyncAt: null, version: 1, createdAt: now, updatedAt: now })
         .execute();
     }
+    const saved = { ...changes, bindSecret: body.bindSecret || (current?.bindSecret ?? '') };
     await ctx.audit.record({
       action: 'settings.update',
       actor,
-      target: { type: 'ldap_connection', id },
+      target: { type: 'ldap_connection', id, name: body.name },
       tenantId: tenant.id,
       ip,
-      detail: { name: body.name, url: body.settings.url, enabled: body.enabled, firstSignIn, ...(body.bindSecret ? { bindSecret: 'changed' } : {}) },
+      detail: changeDetail(changedFields(current ? recorded(current) : {}, recorded(saved))),
     });
     return id;
   });
@@ -135,7 +151,14 @@ export async function deleteConnection(ctx: Ctx, actor: Actor, tenantId: string,
   const row = await manageableConnection(ctx, actor, tenantId);
   await ctx.audit.change(async () => {
     await removedOnce(ctx.db.deleteFrom('ldapConnections').where('id', '=', row.id).executeTakeFirst(), 'Directory connection');
-    await ctx.audit.record({ action: 'settings.update', actor, target: { type: 'ldap_connection', id: row.id }, tenantId, ip, detail: { deleted: true } });
+    await ctx.audit.record({
+      action: 'settings.update',
+      actor,
+      target: { type: 'ldap_connection', id: row.id, name: row.name },
+      tenantId,
+      ip,
+      detail: { deleted: true },
+    });
   });
 }
 

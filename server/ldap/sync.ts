@@ -7,6 +7,7 @@
 // synchronises a connection (`claimed_until`). The report is stored (server/ldap/report.ts).
 import type { Ctx } from '../context';
 import type { LdapSyncReport, LdapSyncSummary } from '../../src/core/schemas/ldap';
+import type { Actor, UserRow } from '../auth/actor';
 import { ApiError } from '../http/errors';
 import { Status } from '../../src/core/enums';
 import { withFieldRules } from '../field-rules-scope';
@@ -16,7 +17,7 @@ import { settingsOf, type LdapConnectionRow } from './connections';
 import { createPeople, linksOf, outsideDirectoryAll, updatePerson, type PersonOutcome } from './people';
 import { dnKey } from './dn';
 import { applyGroupRoles, nestedGroups, type GroupMember } from './group-roles';
-import { emptySummary, storeReport } from './report';
+import { emptySummary, runRecord, storeReport } from './report';
 
 /** How long a claim holds if its process dies mid-run (a run of 100,000 people stays well inside). */
 const CLAIM_MS = 30 * 60_000;
@@ -53,7 +54,14 @@ async function readDirectory(ctx: Ctx, row: LdapConnectionRow) {
 const groupsOf = (person: DirectoryPerson, byMember: Map<string, string[]>) =>
   nestedGroups([...person.groups.map(dnKey), ...(byMember.get(dnKey(person.dn)) ?? [])], byMember);
 
-export async function synchronise(ctx: Ctx, row: LdapConnectionRow, trigger: LdapSyncReport['trigger'], ip: string | null): Promise<LdapSyncReport> {
+/** One run; `ranBy`: the administrator who asked for it ("Synchronise now"), recorded with its report. */
+export async function synchronise(
+  ctx: Ctx,
+  row: LdapConnectionRow,
+  trigger: LdapSyncReport['trigger'],
+  ip: string | null,
+  ranBy?: Actor,
+): Promise<LdapSyncReport> {
   if (!(await claim(ctx, row))) throw new ApiError(409, SYNC_RUNNING);
   const startedAt = ctx.now();
   const summary = emptySummary();
@@ -68,7 +76,8 @@ export async function synchronise(ctx: Ctx, row: LdapConnectionRow, trigger: Lda
     finishedAt = ctx.now();
     await ctx.db.updateTable('ldapConnections').set({ claimedUntil: 0, lastSyncAt: startedAt }).where('id', '=', row.id).execute();
   }
-  return storeReport(ctx, row.id, { trigger, startedAt, finishedAt, outcome: summary.error ? 'failure' : 'success', summary });
+  const report: Omit<LdapSyncReport, 'id'> = { trigger, startedAt, finishedAt, outcome: summary.error ? 'failure' : 'success', summary };
+  return storeReport(ctx, row.id, report, ranBy && ((stored) => runRecord(row, ranBy, ip, stored)));
 }
 
 async function run(ctx: Ctx, row: LdapConnectionRow, summary: LdapSyncSummary, ip: string | null): Promise<void> {

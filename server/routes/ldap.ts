@@ -46,8 +46,8 @@ export const ldapRoutes: FastifyPluginAsync<RouteOptions> = async (app, { gate, 
   route(app, gate, calls.postTenantsLdapSync, {
     tags,
     access: Permission.Operations,
-    summary: 'Synchronise the tenant with its directory now and answer the report',
-    handler: async ({ actor, params, raw }) => synchronise(ctx, await connections.manageableConnection(ctx, actor, params.id), 'manual', raw.ip),
+    summary: 'Synchronise the tenant with its directory now and answer the report (audited as ldap.sync, naming the caller)',
+    handler: async ({ actor, params, raw }) => synchronise(ctx, await connections.manageableConnection(ctx, actor, params.id), 'manual', raw.ip, actor),
   });
 
   route(app, gate, calls.getTenantsLdapReports, {

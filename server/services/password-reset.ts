@@ -25,12 +25,25 @@ export async function sendResetCode(ctx: Ctx, log: FastifyBaseLogger, identifier
 }
 
 /** The new password when the code is the account's live reset code; it signs the person out
- *  everywhere. A password refused by the policy's history does not use up the code. */
+ *  everywhere. A password refused by the policy's history does not use up the code. A wrong code
+ *  for an existing account is recorded as a failed reset of that person (someone may be guessing
+ *  their code), in their tenant's log; an address nobody has leaves no record (nothing to guess). */
 export async function resetPasswordWithCode(ctx: Ctx, body: v.InferOutput<typeof passwordResetBody>, ip: string): Promise<null> {
   const wrongCode = fieldError([{ field: 'code', rule: 'rule.code' }]);
   const user = await accountOf(ctx, body.identifier);
-  const codeId = user && (await checkCode(ctx, user.id, 'password-reset', body.code));
-  if (!user || !codeId) throw wrongCode;
+  if (!user) throw wrongCode;
+  const codeId = await checkCode(ctx, user.id, 'password-reset', body.code);
+  if (!codeId) {
+    await ctx.audit.standalone({
+      action: 'password.reset',
+      target: { type: 'user', id: user.id, name: user.username },
+      tenantId: user.tenantId,
+      ip,
+      success: false,
+      detail: { via: 'code', reason: 'wrong_code' },
+    });
+    throw wrongCode;
+  }
   const stored = await storeNewPassword(
     ctx,
     user,

@@ -25,11 +25,16 @@ const DIRECT: Partial<Record<AuditAction, WebhookEvent>> = {
   'role.delete': 'role.deleted',
 };
 
+/** A failed record changed nothing: it is a webhook event only when it reports the failure itself
+ *  (a failed sign-in, a lockout); a refused password reset is no "password changed". */
+const FAILURE_ACTIONS: readonly AuditAction[] = ['login.failure', 'login.locked'];
+
 /** The webhook events of one audit record (none for most: settings, files, messages …). The
  *  services say in the record's detail what a user update was: `roles` (a person's roles in one
  *  app, from their page or a role's members saved: server/services/list-save.ts records each
  *  person), `disabled` (an update that disabled the person). */
 export function webhookEventsOf(event: AuditEvent): WebhookEvent[] {
+  if (event.success === false && !FAILURE_ACTIONS.includes(event.action)) return [];
   const detail = event.detail ?? {};
   if (event.action === 'user.update') {
     if ('roles' in detail) return ['user.roles_changed'];

@@ -160,3 +160,41 @@ test('a person moved to another tenant: the move is in the log of the tenant the
   const csv = await exported(adminOfA, `target=${id}`);
   assert.ok(csv.includes('user.update') && !csv.includes('Mover_In_B'), csv);
 });
+
+test("a failed or locked sign-in names an existing account in its tenant's log; a name nobody has names no account and no tenant", async () => {
+  const lockedId = (
+    await ok(admin.post<{ id: string }>('/api/user', { username: 'audit-locked-b', realName: 'Locked_B', password: transform('Secret123'), tenantId: tenantB }))
+  ).id;
+  const policy = await ok(admin.get<{ version: number; maxFailures: number; captchaAfterFailures: number }>('/api/settings/login'));
+  const { version } = await ok(admin.put<{ version: number }>('/api/settings/login', { version: policy.version, maxFailures: 1, captchaAfterFailures: 0 }));
+  try {
+    // The first wrong password locks the name, the second is refused as locked: two login.locked records.
+    for (const username of ['audit-locked-b', 'audit-locked-b', 'audit-locked-nobody', 'audit-locked-nobody'])
+      assert.equal((await server.client().login(username, 'Wrong1234')).status, 429);
+  } finally {
+    await ok(admin.put('/api/settings/login', { version, maxFailures: policy.maxFailures, captchaAfterFailures: policy.captchaAfterFailures }));
+  }
+  const records = (await list(admin, 'action=login.locked')).list.map(({ actorName, targetId, tenantId }) => ({ actorName, targetId, tenantId }));
+  assert.deepEqual(
+    records.filter((row) => row.actorName === 'audit-locked-b'),
+    [
+      { actorName: 'audit-locked-b', targetId: lockedId, tenantId: tenantB },
+      { actorName: 'audit-locked-b', targetId: lockedId, tenantId: tenantB },
+    ],
+  );
+  assert.deepEqual(
+    records.filter((row) => row.actorName === 'audit-locked-nobody'),
+    [
+      { actorName: 'audit-locked-nobody', targetId: null, tenantId: null },
+      { actorName: 'audit-locked-nobody', targetId: null, tenantId: null },
+    ],
+  );
+  const failures = (await list(admin, 'action=login.failure')).list.filter((row) => ['audit-bob-b', 'audit-nobody-here'].includes(row.actorName ?? ''));
+  assert.deepEqual(
+    failures.map(({ actorName, targetId, tenantId }) => ({ actorName, targetId, tenantId })).sort((a, b) => a.actorName!.localeCompare(b.actorName!)),
+    [
+      { actorName: 'audit-bob-b', targetId: bobId, tenantId: tenantB },
+      { actorName: 'audit-nobody-here', targetId: null, tenantId: null },
+    ],
+  );
+});

@@ -3,7 +3,7 @@
 // links to /verified/{code}.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Client, type TestServer } from './harness';
+import { lastAuditId, startServer, transform, type Client, type TestServer } from './harness';
 import { startHttpReceiver, startSmtp, until, type HttpReceiver, type SmtpReceiver } from './receivers';
 
 const SMTP = { user: 'mailer', password: 'smtp-pass-42' };
@@ -107,6 +107,28 @@ test('a code dies after five wrong tries and after its ten minutes', async () =>
   const third = await until(() => resetMails()[2], 'a third mail');
   server.clock.advance(10 * 60_000 + 1);
   assert.equal((await reset(/reset code is (\d{6})/.exec(third.raw)![1]!, 'Late1234')).status, 400, 'expired');
+});
+
+test("wrong reset codes are failed resets in the person's record (no webhook says the password changed); an address nobody has leaves none", async () => {
+  const [person] = await server.app.ctx.db.selectFrom('users').select(['id', 'tenantId']).where('username', '=', 'forgetful').execute();
+  const webhook = await admin.post<{ id: string }>('/api/webhooks', { url: `${http.base}/hooks`, events: ['user.password_changed'] });
+  assert.equal(webhook.status, 200, JSON.stringify(webhook.body));
+  const since = await lastAuditId(server);
+  for (const code of ['000000', '111111']) assert.equal((await reset(code, 'Guess1234')).status, 400);
+  assert.equal((await reset('000000', 'Guess1234', 'nobody-here@example.com')).status, 400);
+  const rows = await server.app.ctx.db.selectFrom('auditLog').selectAll().where('id', '>', since).execute();
+  assert.deepEqual(
+    rows.map(({ action, targetId, tenantId, success, detail }) => ({ action, targetId, tenantId, success, detail: JSON.parse(detail) as unknown })),
+    Array.from({ length: 2 }, () => ({
+      action: 'password.reset',
+      targetId: person!.id,
+      tenantId: person!.tenantId,
+      success: 0,
+      detail: { via: 'code', reason: 'wrong_code' },
+    })),
+  );
+  assert.equal((await server.app.ctx.db.selectFrom('webhookDeliveries').select('id').where('webhookId', '=', webhook.body.data.id).execute()).length, 0);
+  assert.equal((await admin.delete(`/api/webhooks/${webhook.body.data.id}`)).status, 200);
 });
 
 test('an email verification link lands on /verified/{code} and works once', async () => {

@@ -7,10 +7,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { createHash } from 'node:crypto';
 import { lastAuditId, startServer, transform, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { GROUPS, groupLdif, personDn, personLdif, type Slapd } from './slapd';
-import { openLdapSettings, saveConnection, startDirectory } from './ldap-support';
+import { openLdapSettings, READER, saveConnection, startDirectory } from './ldap-support';
 import type { LdapSettings, LdapSyncReport, LdapTestAnswer } from '../../src/core/schemas/ldap';
 import { Status } from '../../src/core/enums';
 import { synchroniseDue } from '../../server/ldap/scheduler';
@@ -155,6 +156,7 @@ member: ${personDn(uid(1))}
 add: member
 member: ${personDn(uid(4))}
 `);
+  const since = await lastAuditId(server);
   const report = await sync();
   assert.equal(report.outcome, 'success');
   assert.equal(report.summary.seen, COUNT - 1);
@@ -170,6 +172,15 @@ member: ${personDn(uid(4))}
   assert.deepEqual(await roleHolders(), [uid(2), uid(4)]);
   const audit = await admin.get<{ list: { actorName: string }[] }>(`/api/audit?actor=ldap:&size=100`);
   assert.ok(audit.body.data.list.length > 0 && audit.body.data.list.every((row) => row.actorName === 'ldap:corp-directory'));
+  assert.deepEqual(await runRecords(since), [
+    {
+      actorName: 'admin',
+      targetName: 'corp-directory',
+      tenantId,
+      success: 1,
+      detail: { report: report.id, seen: COUNT - 1, created: 0, updated: 1, disabled: 2, roleChanges: 2, conflicts: 2 },
+    },
+  ]);
 });
 
 test('a renamed entry renames its person (a name someone here has is a conflict, never a merge); a cycle of groups in groups ends; Test connection names a mapped group the directory lacks', async () => {
@@ -232,6 +243,17 @@ member: cn=loop,${GROUPS}
   }
 });
 
+/** The records of "Synchronise now" runs since the audit id `since`. */
+const runRecords = async (since: number) =>
+  (
+    await server.app.ctx.db
+      .selectFrom('auditLog')
+      .select(['actorName', 'targetName', 'tenantId', 'success', 'detail'])
+      .where('id', '>', since)
+      .where('action', '=', 'ldap.sync')
+      .execute()
+  ).map((row) => ({ ...row, detail: JSON.parse(row.detail) as unknown }));
+
 /** A TCP relay to slapd that drops both sides once `limit` bytes came back: the directory
  *  "stopping" in the middle of the paged search. */
 async function cuttingRelay(limit: number): Promise<{ server: Server; port: number }> {
@@ -274,9 +296,12 @@ test('a directory that stops mid-sync fails the sync and changes nothing', async
 test('a wrong bind secret fails the sync at the bind step and changes nothing', async () => {
   const before = await tenantPeople();
   await saveConnection(admin, tenantId, settings, 'not-the-secret');
+  const since = await lastAuditId(server);
   const report = await sync();
   assert.equal(report.outcome, 'failure');
   assert.equal(report.summary.error?.step, 'bind');
+  const [record] = await runRecords(since);
+  assert.deepEqual([record?.actorName, record?.success, (record?.detail as { error?: { step: string } }).error?.step], ['admin', 0, 'bind']);
   assert.equal(await tenantPeople(), before);
   await saveConnection(admin, tenantId, settings, 'reader-secret-1');
 });
@@ -287,6 +312,7 @@ test('the scheduled tick synchronises a connection once its interval has passed,
     (await server.app.ctx.db.selectFrom('ldapSyncReports').select('trigger').orderBy('startedAt', 'desc').execute()).map((row) => row.trigger);
   const logged: unknown[] = [];
   const reportsBefore = (await triggers()).length;
+  const since = await lastAuditId(server);
   // The last sync (above) ran a moment ago: not due yet.
   await synchroniseDue(server.app.ctx, (error) => logged.push(error));
   assert.equal((await triggers()).length, reportsBefore, 'not due within its interval');
@@ -296,4 +322,44 @@ test('the scheduled tick synchronises a connection once its interval has passed,
   assert.equal(after.length, reportsBefore + 1);
   assert.equal(after[0], 'schedule');
   assert.deepEqual(logged, []);
+  assert.deepEqual(await runRecords(since), [], 'a scheduled run is nobody\'s "Synchronise now"');
+});
+
+test('a connection save records the settings it changed, old → new: the bind secret only as changed, and only when it did; the CA by its digest', async () => {
+  // The clock moved past the session's life above: a fresh sign-in.
+  const saver = await server.admin();
+  await saveConnection(saver, tenantId, settings, READER.secret);
+  const since = await lastAuditId(server);
+  await saveConnection(saver, tenantId, settings, READER.secret);
+  await saveConnection(saver, tenantId, { ...settings, syncIntervalMinutes: 30, caCertificate: '' }, 'another-secret-7');
+  await saveConnection(saver, tenantId, settings, READER.secret);
+  const records = await server.app.ctx.db
+    .selectFrom('auditLog')
+    .select(['targetName', 'detail'])
+    .where('id', '>', since)
+    .where('targetType', '=', 'ldap_connection')
+    .orderBy('id')
+    .execute();
+  const ca = `sha256:${createHash('sha256').update(settings.caCertificate).digest('hex')}`;
+  const masked = { from: '••••••', to: '••••••' };
+  assert.deepEqual(
+    records.map((record) => ({ ...record, detail: JSON.parse(record.detail) as unknown })),
+    [
+      { targetName: 'corp-directory', detail: { fields: [], changes: {} } },
+      {
+        targetName: 'corp-directory',
+        detail: {
+          fields: ['settings.caCertificate', 'settings.syncIntervalMinutes', 'bindSecret'],
+          changes: { 'settings.caCertificate': { from: ca, to: null }, 'settings.syncIntervalMinutes': { from: 0, to: 30 }, bindSecret: masked },
+        },
+      },
+      {
+        targetName: 'corp-directory',
+        detail: {
+          fields: ['settings.caCertificate', 'settings.syncIntervalMinutes', 'bindSecret'],
+          changes: { 'settings.caCertificate': { from: null, to: ca }, 'settings.syncIntervalMinutes': { from: 30, to: 0 }, bindSecret: masked },
+        },
+      },
+    ],
+  );
 });

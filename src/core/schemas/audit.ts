@@ -65,6 +65,7 @@ export const auditActions = [
   'scim.link',
   'scim.attributes',
   'ldap.sign_in_ambiguous',
+  'ldap.sync',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
