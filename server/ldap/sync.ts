@@ -7,7 +7,7 @@
 // synchronises a connection (`claimed_until`). The report is stored (server/ldap/report.ts).
 import type { Ctx } from '../context';
 import type { LdapSyncReport, LdapSyncSummary } from '../../src/core/schemas/ldap';
-import type { Actor, UserRow } from '../auth/actor';
+import type { Actor } from '../auth/actor';
 import { ApiError } from '../http/errors';
 import { Status } from '../../src/core/enums';
 import { withFieldRules } from '../field-rules-scope';
