@@ -4,10 +4,11 @@
 // failing one is a finding (see the report of attack E).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { auditSince as auditRowsSince, type AuditRow } from './audit-rows';
 import { lastAuditId, startServer, transform, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { GROUPS, groupLdif, personDn, personLdif, type Slapd } from './slapd';
-import { openLdapSettings, READER, saveConnection, startDirectory } from './ldap-support';
+import { AD_ACCOUNTS, openLdapSettings, READER, saveConnection, startDirectory } from './ldap-support';
 import type { LdapSettings, LdapSyncReport } from '../../src/core/schemas/ldap';
 
 const STAFF = `cn=staff,${GROUPS}`;
@@ -21,20 +22,7 @@ let appId: string;
 let staffRole: string;
 let settings: LdapSettings;
 
-interface AuditRow {
-  id: number;
-  action: string;
-  actorId: string | null;
-  actorName: string | null;
-  targetType: string | null;
-  targetId: string | null;
-  tenantId: string | null;
-  success: number;
-  detail: string;
-}
-
-const auditSince = async (id: number) =>
-  (await server.app.ctx.db.selectFrom('auditLog').selectAll().where('id', '>', id).orderBy('id').execute()) as unknown as AuditRow[];
+const auditSince = (id: number) => auditRowsSince(server, id);
 
 const summary = (rows: AuditRow[]) =>
   JSON.stringify(rows.map(({ action, actorName, targetType, success, detail }) => ({ action, actorName, targetType, success, detail })));
@@ -83,17 +71,7 @@ before(async () => {
   appId = (await admin.post<{ id: string }>('/api/apps', { name: 'Corp_App' })).body.data.id;
   staffRole = (await admin.post<{ id: string }>(`/api/apps/${appId}/roles`, { name: 'Staff' })).body.data.id;
   settings = openLdapSettings(slapd.url, slapd.caPem, {
-    userFilter: '(objectClass=adAccount)',
-    mapping: {
-      username: 'sAMAccountName',
-      realName: 'cn',
-      email: 'mail',
-      mobilePhone: 'mobile',
-      externalId: 'entryUUID',
-      memberOf: 'memberOf',
-      accountControl: 'userAccountControl',
-      groupMember: 'member',
-    },
+    ...AD_ACCOUNTS,
     groupRoles: [{ groupDn: STAFF, roleId: staffRole }],
   });
   await saveConnection(admin, tenantId, settings);

@@ -17,6 +17,22 @@ export function docsBlock(tag: string): string {
 }
 const DOCS = readFileSync(new URL('../../docs/ldap.md', import.meta.url), 'utf8');
 
+/** The test directory's Active Directory-shaped people (objectClass adAccount: sAMAccountName,
+ *  memberOf, userAccountControl) as a connection reads them. */
+export const AD_ACCOUNTS = {
+  userFilter: '(objectClass=adAccount)',
+  mapping: {
+    username: 'sAMAccountName',
+    realName: 'cn',
+    email: 'mail',
+    mobilePhone: 'mobile',
+    externalId: 'entryUUID',
+    memberOf: 'memberOf',
+    accountControl: 'userAccountControl',
+    groupMember: 'member',
+  },
+} satisfies Partial<LdapSettings>;
+
 /** The read-only service account, and its access and paging limits, as docs/ldap.md sets them up. */
 const READER_LDIF = docsBlock('openldap-reader');
 const READER_CONFIG = docsBlock('openldap-access');

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { lastAuditId, startServer, transform, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { GROUPS, groupLdif, personDn, personLdif, type Slapd } from './slapd';
-import { openLdapSettings, READER, saveConnection, startDirectory } from './ldap-support';
+import { AD_ACCOUNTS, openLdapSettings, READER, saveConnection, startDirectory } from './ldap-support';
 import type { LdapSettings, LdapSyncReport, LdapTestAnswer } from '../../src/core/schemas/ldap';
 import { Status } from '../../src/core/enums';
 import { synchroniseDue } from '../../server/ldap/scheduler';
@@ -81,17 +81,7 @@ before(async () => {
   appId = (await admin.post<{ id: string }>('/api/apps', { name: 'Directory_App' })).body.data.id;
   roleId = (await admin.post<{ id: string }>(`/api/apps/${appId}/roles`, { name: 'Staff' })).body.data.id;
   settings = openLdapSettings(slapd.url, slapd.caPem, {
-    userFilter: '(objectClass=adAccount)',
-    mapping: {
-      username: 'sAMAccountName',
-      realName: 'cn',
-      email: 'mail',
-      mobilePhone: 'mobile',
-      externalId: 'entryUUID',
-      memberOf: 'memberOf',
-      accountControl: 'userAccountControl',
-      groupMember: 'member',
-    },
+    ...AD_ACCOUNTS,
     groupRoles: [{ groupDn: STAFF, roleId }],
   });
   await saveConnection(admin, tenantId, settings);
