@@ -9,23 +9,15 @@
 // the account as wrong sign-ins do, parallel guesses included; a right answer clears the counts as
 // a sign-in does. Wrong answers are audited as sign-in failures with reason 'recheck'.
 //
-// A person's re-checks run one after another in this process: a burst of them with the right
-// password (a double-click, a client retrying) held a place each at once, the place that reached
-// the lockout locked the account while the others were still being checked, and the rest were
-// answered 429 and recorded as locked sign-ins. In turn, each right one clears the count before the
-// next takes its place; each wrong one still counts (16 wrong answers count 16). A burst spread
-// over several server processes runs one re-check per process at a time: it locks only when it
-// reaches the lockout with as many processes.
+// A person's re-checks run one after another in this process, like every attempt on one name
+// (withFailureSlot): a burst of them with the right password (a double-click, a client retrying)
+// never locks the account; each wrong one still counts (16 wrong answers count 16).
 import type { Ctx } from '../context';
 import type { Actor } from './actor';
 import { verifyPassword } from './kdf';
 import { keysOfUser, lockedError, throttleKey, withFailureSlot } from './throttle';
 import { totpEnabled, verifyTotp } from './totp';
 import { fieldError } from '../http/errors';
-import { InTurn } from './in-turn';
-
-/** Each person's re-checks, one at a time (by user id). */
-const rechecksInTurn = new InTurn();
 
 /** What the person gave: their current (transformed) password, or a code of their authenticator app. */
 export interface RecheckProof {
@@ -50,22 +42,20 @@ export async function recheck(ctx: Ctx, actor: Actor, proof: RecheckProof, ip: s
       success: false,
       detail: { username: user.username, reason: 'recheck', method: byCode ? 'totp' : 'password' },
     });
-  await rechecksInTurn.run(user.id, () =>
-    withFailureSlot(
-      ctx,
-      throttleKey('username', user.username),
-      policy,
-      async (slot) => {
-        const right = byCode
-          ? (await totpEnabled(ctx, user.id)) && (await verifyTotp(ctx, user.id, proof.code!))
-          : await verifyPassword(user.passwordHash, proof.password!);
-        if (right) return slot.clear(keysOfUser(user));
-        slot.keep();
-        await failure(slot.locks);
-        if (slot.locks) throw lockedError(policy);
-        throw fieldError(byCode ? [{ field: 'code', rule: 'rule.totpCode' }] : [{ field: passwordField, rule: 'rule.wrongPassword' }]);
-      },
-      () => failure(true),
-    ),
+  await withFailureSlot(
+    ctx,
+    throttleKey('username', user.username),
+    policy,
+    async (slot) => {
+      const right = byCode
+        ? (await totpEnabled(ctx, user.id)) && (await verifyTotp(ctx, user.id, proof.code!))
+        : await verifyPassword(user.passwordHash, proof.password!);
+      if (right) return slot.clear(keysOfUser(user));
+      slot.keep();
+      await failure(slot.locks);
+      if (slot.locks) throw lockedError(policy);
+      throw fieldError(byCode ? [{ field: 'code', rule: 'rule.totpCode' }] : [{ field: passwordField, rule: 'rule.wrongPassword' }]);
+    },
+    () => failure(true),
   );
 }

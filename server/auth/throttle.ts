@@ -25,6 +25,7 @@ import type { LoginSettings } from '../../src/core/schemas/settings';
 import type { UserRow } from './actor';
 import { tooMany } from '../http/errors';
 import { usernameKey } from './usernames';
+import { InTurn } from './in-turn';
 
 /** The columns a sign-in identifier is compared with, and the prefix of each one's counts. */
 const KIND_PREFIX = { username: 'username', email: 'email', mobilePhone: 'phone' } as const;
@@ -120,25 +121,35 @@ async function reserveFailure(ctx: Ctx, key: string, policy: LoginSettings): Pro
   return row && new FailureSlot(ctx, key, policy, row.failures - 1, row.lockedUntil !== null);
 }
 
+/** Each identifier's attempts, one at a time in this process (by throttle key). */
+const attemptsInTurn = new InTurn();
+
 /** Runs `attempt` holding a place in `key`'s failure count (reserveFailure) and gives the place back
- *  afterwards unless the attempt kept or cleared it. A locked name runs `onLocked`, then is refused. */
-export async function withFailureSlot<T>(
+ *  afterwards unless the attempt kept or cleared it. A locked name runs `onLocked`, then is refused.
+ *  Attempts on one key run one after another: held at once, a burst's places reached the lockout
+ *  before any was decided, so a burst of right passwords (a double-click, a retrying client, a
+ *  directory person's first sign-ins) locked the account; in turn, each right one clears the count
+ *  before the next reserves. Across processes places are still held at once (at most one per
+ *  process). */
+export function withFailureSlot<T>(
   ctx: Ctx,
   key: string,
   policy: LoginSettings,
   attempt: (slot: FailureSlot) => Promise<T>,
   onLocked?: () => Promise<void>,
 ): Promise<T> {
-  const slot = await reserveFailure(ctx, key, policy);
-  if (!slot) {
-    await onLocked?.();
-    throw lockedError(policy);
-  }
-  try {
-    return await attempt(slot);
-  } finally {
-    await slot.release();
-  }
+  return attemptsInTurn.run(key, async () => {
+    const slot = await reserveFailure(ctx, key, policy);
+    if (!slot) {
+      await onLocked?.();
+      throw lockedError(policy);
+    }
+    try {
+      return await attempt(slot);
+    } finally {
+      await slot.release();
+    }
+  });
 }
 
 /** Forgets the failure counts (and locks) of `keys`; answers how many names had one. */

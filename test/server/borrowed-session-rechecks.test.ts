@@ -198,6 +198,24 @@ test('a burst of re-checks with the RIGHT password (a double-click, a retrying c
   }
 });
 
+test(`a burst of ${BURST} sign-ins with the RIGHT password (a double-click, a retrying client) all sign in and lock nothing`, async () => {
+  const tenant = await createTenant(admin, 'Round7SignInBurst');
+  const member = await person({ tenantId: tenant.id });
+  await setLogin({ maxFailures: 5, captchaAfterFailures: 0, captchaEnabled: false });
+  try {
+    const answers = await Promise.all(Array.from({ length: BURST }, () => server.client().login(member.username, PASSWORD)));
+    assert.equal(
+      answers.map((answer) => (answer.body.data?.loginSuccess ? 'in' : `${answer.status}`)).join(),
+      Array<string>(BURST).fill('in').join(),
+      'every sign-in of the burst succeeds (lockout after 5)',
+    );
+    assert.deepEqual(await recheckFailures(member.id), [], 'right passwords were recorded as failed sign-ins');
+  } finally {
+    await setLogin({ maxFailures: 5, captchaAfterFailures: 3 });
+    await server.app.ctx.db.deleteFrom('loginThrottle').execute();
+  }
+});
+
 test(`a burst of ${BURST} re-checks with WRONG passwords counts exactly ${BURST} failures`, async () => {
   const tenant = await createTenant(admin, 'Round7WrongBurst');
   const boss = await person({ tenantId: tenant.id, isAdmin: true });
