@@ -8,8 +8,8 @@
 // with nothing logged). One sign-in through <iam-login> and one click of the host's button each.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, freePort, launchBrowser, openPage, startServer } from '../e2e/harness';
-import { browserPackage, createProjectAsync, pack, runTool, serve, tempFolder, versions } from './harness';
+import { freePort, launchBrowser, openPage, startServer } from '../e2e/harness';
+import { browserPackage, createProjectAsync, pack, runTool, serve, signInThroughLogin, tempFolder, versions } from './harness';
 
 const reactRouterPort = await freePort();
 const nextPort = await freePort();
@@ -126,14 +126,7 @@ const browser = await launchBrowser();
 async function signInAndClick(url: string): Promise<void> {
   const { page, errors } = await openPage(browser, { expectedFailures: [/\/favicon\.ico$/] });
   await page.goto(url);
-  const form = page.locator('iam-login');
-  await form.getByLabel('Username').fill(ADMIN.username);
-  await form.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await form.getByRole('button', { name: 'Sign in' }).click();
-  await page
-    .locator('iam-console')
-    .getByRole('heading', { name: `Welcome back, ${ADMIN.username}` })
-    .waitFor();
+  await signInThroughLogin(page);
   await page.getByRole('button', { name: 'Host button' }).click();
   await page.getByRole('status').filter({ hasText: 'Host clicks: 1' }).waitFor({ timeout: 5000 });
   assert.deepEqual(errors, []);

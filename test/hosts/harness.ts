@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after } from 'node:test';
+import type { Page } from 'playwright-core';
+import { ADMIN } from '../e2e/harness';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const browserPackage = join(root, 'packages/iam-console');
@@ -108,6 +110,30 @@ export function runTool(folder: string, tool: string, args: string[]): string {
     const failed = error as { stdout?: string; stderr?: string };
     throw new Error(`${tool} ${args.join(' ')} failed:\n${failed.stdout ?? ''}${failed.stderr ?? ''}`);
   }
+}
+
+/** What a check (`runTool`) printed when it failed, '' when it passed: run while the file sets up,
+ *  asserted by a test of its own. */
+export function failureOf(folder: string, tool: string, args: string[]): string {
+  try {
+    runTool(folder, tool, args);
+    return '';
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** Signs the built-in administrator in through the page's `<iam-login>`; resolves once the embedded
+ *  console welcomes them. */
+export async function signInThroughLogin(page: Page): Promise<void> {
+  const form = page.locator('iam-login');
+  await form.getByLabel('Username').fill(ADMIN.username);
+  await form.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await page
+    .locator('iam-console')
+    .getByRole('heading', { name: `Welcome back, ${ADMIN.username}` })
+    .waitFor();
 }
 
 /** `vite preview` of the built project on `port`; resolves once it answers, stopped after the file. */

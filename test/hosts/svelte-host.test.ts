@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { docBlock } from '../doc-blocks';
 import { ADMIN, freePort, launchBrowser, openPage, startServer } from '../e2e/harness';
-import { browserPackage, createProject, pack, preview, root, runTool, tempFolder, versions } from './harness';
+import { browserPackage, createProject, failureOf, pack, preview, root, runTool, signInThroughLogin, tempFolder, versions } from './harness';
 
 const previewPort = await freePort();
 const api = await startServer({ IAM_CORS_ORIGINS: `http://127.0.0.1:${previewPort}` });
@@ -85,14 +85,7 @@ export default defineConfig({ plugins: [sveltekit()], server: { proxy: { '/api':
 });
 
 runTool(project, 'svelte-kit', ['sync']);
-const typecheck = (() => {
-  try {
-    runTool(project, 'svelte-check', ['--tsconfig', './tsconfig.json', '--fail-on-warnings']);
-    return '';
-  } catch (error) {
-    return (error as Error).message;
-  }
-})();
+const typecheck = failureOf(project, 'svelte-check', ['--tsconfig', './tsconfig.json', '--fail-on-warnings']);
 runTool(project, 'vite', ['build', '--logLevel', 'warn']);
 const hostUrl = await preview(project, previewPort);
 const browser = await launchBrowser();
@@ -114,14 +107,7 @@ test('the server-rendered SvelteKit page signs in under its strict policy; both 
   assert.match(answer?.headers()['content-security-policy'] ?? '', /default-src 'self'; script-src 'self' 'nonce-[^']+'; style-src 'self'/);
   await page.getByRole('button', { name: 'Host button' }).click();
   await page.getByRole('status').filter({ hasText: 'Host clicks: 1' }).waitFor({ timeout: 5000 });
-  const form = page.locator('iam-login');
-  await form.getByLabel('Username').fill(ADMIN.username);
-  await form.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await form.getByRole('button', { name: 'Sign in' }).click();
-  await page
-    .locator('iam-console')
-    .getByRole('heading', { name: `Welcome back, ${ADMIN.username}` })
-    .waitFor();
+  await signInThroughLogin(page);
   await page.getByText(`Signed in: ${ADMIN.username}`).waitFor();
   await page.getByText('Console at: /home/index').waitFor();
   await page.getByRole('button', { name: 'Host button' }).click();

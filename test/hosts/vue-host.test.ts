@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, freePort, launchBrowser, openPage, startServer } from '../e2e/harness';
-import { browserPackage, createProject, hostTsconfig, pack, preview, runTool, tempFolder, versions, viteServerOptions } from './harness';
+import { browserPackage, createProject, failureOf, hostTsconfig, pack, preview, runTool, tempFolder, versions, viteServerOptions } from './harness';
 
 const previewPort = await freePort();
 const api = await startServer({ IAM_CORS_ORIGINS: `http://127.0.0.1:${previewPort}` });
@@ -56,14 +56,7 @@ document.querySelector('iam-login')?.addEventListener('iam-login-success', (even
 `,
 });
 
-const typecheck = (() => {
-  try {
-    runTool(project, 'tsc', ['--noEmit', '-p', 'tsconfig.json']);
-    return '';
-  } catch (error) {
-    return (error as Error).message;
-  }
-})();
+const typecheck = failureOf(project, 'tsc', ['--noEmit', '-p', 'tsconfig.json']);
 runTool(project, 'vite', ['build', '--logLevel', 'warn']);
 const hostUrl = await preview(project, previewPort);
 const browser = await launchBrowser();
