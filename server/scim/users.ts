@@ -143,7 +143,8 @@ function storedParts(row: Row): (string | undefined)[] {
  *  holds, with the e-mails and phone numbers kept beside the console's. */
 function fieldsOf(user: ScimUser, rulesMode: FieldRulesMode, current?: Row, patched = false) {
   const emails = contactsOf('emails', user.emails, patched ? (current?.email ?? undefined) : undefined);
-  const phoneFits = (value: string) => v.is(fieldRules(rulesMode).mobilePhone, mobilePhoneOf(value));
+  // The number held now stays held (the rules check only what a request changes).
+  const phoneFits = (value: string) => mobilePhoneOf(value) === current?.mobilePhone || v.is(fieldRules(rulesMode).mobilePhone, mobilePhoneOf(value));
   const phones = contactsOf('phoneNumbers', user.phoneNumbers, patched ? (current?.mobilePhone ?? undefined) : undefined, phoneFits);
   const [email, phone] = [emails.held, phones.held];
   return {

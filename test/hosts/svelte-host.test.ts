@@ -1,5 +1,5 @@
 // A fresh SvelteKit 2 app (Svelte 5, server rendering on as by default) on the packed `iam-console`:
-// packages/iam-console/README.md's `src/app.d.ts` as written types the elements' attributes and
+// packages/iam-console/README.md's SvelteKit typing (its `app.d.ts`) as written types the elements' attributes and
 // events for svelte-check, in a runes component (`oniam-login-success`) and in a legacy-mode one
 // (`on:iam-navigate`, which the README's typing once left out: svelte-check refused it). Built with
 // Vite and served by `vite preview` (the server render, `/api` forwarded by README's dev proxy) under
