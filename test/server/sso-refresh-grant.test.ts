@@ -499,6 +499,17 @@ test('one refresh token in two grants at once: both pass their reads, one rotate
     'one rotates; the other is left to the provider (which finds the token gone with its grant)',
   );
   const winner = rotated[0]!.body as { refresh_token: string; access_token: string };
+  // Under load the other request may read the token only after the winner's commit: it then finds
+  // it consumed and, as in the server, leaves the request to the provider, whose reuse detection
+  // revokes the grant. That request goes on to the provider here (over HTTP). When both passed their
+  // reads, the loser revoked the grant at its consume, and the replay finds it gone.
+  const presentedStillStored = await oidcDb(server.app.ctx.db)
+    .selectFrom('oidcPayloads')
+    .select('id')
+    .where('model', '=', 'RefreshToken')
+    .where('id', '=', tokens.refresh_token!)
+    .executeTakeFirst();
+  if (presentedStillStored) assert.equal((await refreshed(ledger, tokens.refresh_token!)).body.error, 'invalid_grant', 'the replay is refused');
   const again = await refreshed(ledger, winner.refresh_token);
   assert.deepEqual([again.status, again.body.error], [400, 'invalid_grant'], "the winner's refresh token died with the grant");
   const access = await oidcDb(server.app.ctx.db)
