@@ -81,7 +81,12 @@ export function buildBaseline(root, ref, log) {
       rmSync(join(tree, 'node_modules'), { force: true });
       git(root, 'worktree', 'remove', '--force', tree);
     }
-  } else log(`baseline ${ref} (${commit}): built before, in ${home}`);
+  } else {
+    log(`baseline ${ref} (${commit}): built before, in ${home}`);
+    // Its packages are this tree's: the link may name a tree that is gone (another worktree built it).
+    rmSync(join(home, 'node_modules'), { force: true });
+    symlinkSync(join(root, 'node_modules'), join(home, 'node_modules'), 'dir');
+  }
   const sameMigrations = spawnSync('git', ['diff', '--quiet', commit, '--', 'server/db/migrations.ts'], { cwd: root }).status === 0;
   return { label: 'baseline', ref, commit, entry, ...(sameMigrations ? {} : { seed }) };
 }
