@@ -11,6 +11,7 @@ import { MessageServiceType } from '../../src/core/enums';
 import { checkCode, sendCodeAfterAnswer, useCode } from '../auth/codes';
 import { storeNewPassword } from '../auth/password-policy';
 import { fieldError } from '../http/errors';
+import { attemptOn } from '../auth/login';
 import { endEveryAccess } from '../oidc/revoke';
 
 /** The one account with this email address or mobile phone number. */
@@ -36,8 +37,7 @@ export async function resetPasswordWithCode(ctx: Ctx, body: v.InferOutput<typeof
   if (!codeId) {
     await ctx.audit.standalone({
       action: 'password.reset',
-      target: { type: 'user', id: user.id, name: user.username },
-      tenantId: user.tenantId,
+      ...attemptOn(user),
       ip,
       success: false,
       detail: { via: 'code', reason: 'wrong_code' },
