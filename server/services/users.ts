@@ -349,8 +349,6 @@ export async function deleteUser(ctx: Ctx, actor: Actor, id: string, ip: string)
   });
 }
 
-/** Writes `changes` when `version` is current (409 otherwise) and answers the new row; an address
- *  another account took meanwhile answers 400 on its field. */
 /**
  * A directory's rename of its person (server/ldap/people.ts): usernames never change in the console
  * or by SCIM, but a directory entry keeps its stable id when its sign-in name changes, and the
@@ -377,6 +375,8 @@ export async function renameUser(ctx: Ctx, actor: Actor, id: string, username: s
   });
 }
 
+/** Writes `changes` when `version` is current (409 otherwise) and answers the new row; an address
+ *  another account took meanwhile answers 400 on its field. */
 async function saveVersioned(ctx: Ctx, db: Kysely<Database>, id: string, version: number | undefined, changes: Partial<UserRow>): Promise<UserRow> {
   await writingContacts(() => updateVersioned(db, 'users', id, version, changes, ctx.now()));
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
