@@ -10,6 +10,8 @@ import { createTenant } from './scim-support';
 import { GROUPS, groupLdif, personDn, personLdif, type Slapd } from './slapd';
 import { AD_ACCOUNTS, openLdapSettings, READER, saveConnection, startDirectory } from './ldap-support';
 import type { LdapSettings, LdapSyncReport } from '../../src/core/schemas/ldap';
+import type { LoginSettings } from '../../src/core/schemas/settings';
+import type { Versioned } from '../../server/settings';
 
 const STAFF = `cn=staff,${GROUPS}`;
 const ENGINEERING = `cn=engineering,${GROUPS}`;
@@ -418,7 +420,7 @@ describe('bursts of one write', () => {
   });
 
   test('holds: 12 saves of the login settings at once with the same version: one acknowledged, one settings.update record', async () => {
-    const current = await admin.get<{ version: number; fieldRules: string }>('/api/settings/login');
+    const current = await admin.get<Versioned<LoginSettings>>('/api/settings/login');
     const since = await lastAuditId(server);
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, n) =>
@@ -429,7 +431,11 @@ describe('bursts of one write', () => {
     const records = (await auditSince(since)).filter((row) => row.action === 'settings.update');
     assert.equal(acknowledged, 1, answers.map((answer) => `${answer.status} ${answer.body.message}`).join(','));
     const now = await admin.get<{ version: number }>('/api/settings/login');
-    assert.equal((await admin.put('/api/settings/login', { version: now.body.data.version, fieldRules: current.body.data.fieldRules })).status, 200);
+    const restored = await admin.put<Versioned<LoginSettings>>('/api/settings/login', {
+      version: now.body.data.version,
+      fieldRules: current.body.data.value.fieldRules,
+    });
+    assert.equal(restored.body.data.value.fieldRules, current.body.data.value.fieldRules, 'the field rules are back as they were for the tests after this one');
     assert.ok(records.length <= acknowledged, summary(records));
   });
 });
@@ -443,14 +449,14 @@ describe("a tenant's log of its people's sign-ins", () => {
       tenantId,
     });
     assert.equal(person.status, 200, JSON.stringify(person.body));
-    const policy = await admin.get<{ version: number; captchaAfterFailures: number }>('/api/settings/login');
+    const policy = await admin.get<Versioned<LoginSettings>>('/api/settings/login');
     const noCaptcha = await admin.put<{ version: number }>('/api/settings/login', { version: policy.body.data.version, captchaAfterFailures: 0 });
     assert.equal(noCaptcha.status, 200, JSON.stringify(noCaptcha.body));
     const since = await lastAuditId(server);
     const browser = server.client();
     for (let n = 0; n < 5; n++) await browser.login('locked-one', `wrong-${n}`);
     const restored = await admin.get<{ version: number }>('/api/settings/login');
-    await admin.put('/api/settings/login', { version: restored.body.data.version, captchaAfterFailures: policy.body.data.captchaAfterFailures });
+    await admin.put('/api/settings/login', { version: restored.body.data.version, captchaAfterFailures: policy.body.data.value.captchaAfterFailures });
     const locked = (await auditSince(since)).filter((row) => row.action === 'login.locked');
     assert.equal(locked.length, 1, summary(locked));
     const tenantLog = await admin.get<{ list: AuditRow[] }>(`/api/audit?tenantId=${tenantId}&action=login.locked&size=50`);

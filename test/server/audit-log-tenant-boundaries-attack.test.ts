@@ -4,6 +4,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Client, type TestServer, ok } from './harness';
+import type { LoginSettings } from '../../src/core/schemas/settings';
+import type { Versioned } from '../../server/settings';
 
 let server: TestServer;
 let admin: Client;
@@ -165,14 +167,14 @@ test("a failed or locked sign-in names an existing account in its tenant's log; 
   const lockedId = (
     await ok(admin.post<{ id: string }>('/api/user', { username: 'audit-locked-b', realName: 'Locked_B', password: transform('Secret123'), tenantId: tenantB }))
   ).id;
-  const policy = await ok(admin.get<{ version: number; maxFailures: number; captchaAfterFailures: number }>('/api/settings/login'));
+  const policy = await ok(admin.get<Versioned<LoginSettings>>('/api/settings/login'));
   const { version } = await ok(admin.put<{ version: number }>('/api/settings/login', { version: policy.version, maxFailures: 1, captchaAfterFailures: 0 }));
   try {
     // The first wrong password locks the name, the second is refused as locked: two login.locked records.
     for (const username of ['audit-locked-b', 'audit-locked-b', 'audit-locked-nobody', 'audit-locked-nobody'])
       assert.equal((await server.client().login(username, 'Wrong1234')).status, 429);
   } finally {
-    await ok(admin.put('/api/settings/login', { version, maxFailures: policy.maxFailures, captchaAfterFailures: policy.captchaAfterFailures }));
+    await ok(admin.put('/api/settings/login', { version, maxFailures: policy.value.maxFailures, captchaAfterFailures: policy.value.captchaAfterFailures }));
   }
   const records = (await list(admin, 'action=login.locked')).list.map(({ actorName, targetId, tenantId }) => ({ actorName, targetId, tenantId }));
   assert.deepEqual(

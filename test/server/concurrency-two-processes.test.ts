@@ -113,8 +113,8 @@ async function solveLatestCaptcha(): Promise<string> {
 }
 
 async function setLoginPolicy(changes: Record<string, unknown>) {
-  const current = await admins[0]!.get<Record<string, unknown> & { version: number }>('/api/settings/login');
-  const saved = await admins[0]!.put('/api/settings/login', { ...current.body.data, ...changes });
+  const current = await admins[0]!.get<{ version: number }>('/api/settings/login');
+  const saved = await admins[0]!.put('/api/settings/login', { version: current.body.data.version, ...changes });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
 }
 
