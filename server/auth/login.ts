@@ -230,15 +230,13 @@ export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, 
     throttleKey(identifierColumn[policy.loginMethod], body.username),
     policy,
     (slot) => attempt(ctx, req, reply, body, redirect, policy, slot),
-    async () =>
-      ctx.audit.standalone({
-        action: 'login.locked',
-        ip: req.ip,
-        success: false,
-        detail: { username: body.username },
-        ...attemptOn(await findUser(ctx, policy, body.username)),
-      }),
+    () => recordLockedOut(ctx, policy, body.username, req.ip),
   );
+}
+
+/** The record of an attempt refused because its name is locked, naming the account when it exists. */
+async function recordLockedOut(ctx: Ctx, policy: LoginSettings, username: string, ip: string): Promise<void> {
+  await ctx.audit.standalone({ action: 'login.locked', ip, success: false, detail: { username }, ...attemptOn(await findUser(ctx, policy, username)) });
 }
 
 /** One sign-in attempt holding its place in the failure count (kept when it fails). */
@@ -360,8 +358,12 @@ export async function changeExpiredPassword(
   redirect: string | undefined,
 ): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
-  const user = await withFailureSlot(ctx, throttleKey(identifierColumn[policy.loginMethod], body.username), policy, (slot) =>
-    storeExpiredChange(ctx, policy, body, slot, req.ip),
+  const user = await withFailureSlot(
+    ctx,
+    throttleKey(identifierColumn[policy.loginMethod], body.username),
+    policy,
+    (slot) => storeExpiredChange(ctx, policy, body, slot, req.ip),
+    () => recordLockedOut(ctx, policy, body.username, req.ip),
   );
   return startSession(ctx, req, reply, user, redirect, 'login.success');
 }
@@ -376,9 +378,9 @@ async function storeExpiredChange(
 ): Promise<UserRow> {
   const user = await findUser(ctx, policy, body.username);
   const passwordOk = await verifyPassword(user?.passwordHash, body.password);
+  // A wrong old password is a failed sign-in, recorded as the sign-in form's are.
   if (!user || !passwordOk) {
-    slot.keep();
-    throw slot.locks ? lockedError(policy) : new ApiError(401, LOGIN_FAILED);
+    return refuse(ctx, policy, slot, { ip, detail: { username: body.username, step: 'password-expired' }, ...attemptOn(user) }, LOGIN_FAILED);
   }
   // The grant is the ticket the sign-in answered (to the client that passed every factor).
   const ticket = await tryStepTicket(ctx, body.stepTicket);

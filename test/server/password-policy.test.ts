@@ -5,7 +5,8 @@
 // and opens the session.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
+import { ADMIN, lastAuditId, startServer, transform, type Client, type TestServer } from './harness';
+import { auditSince } from './audit-rows';
 import { startSmtp, until, type SmtpReceiver } from './receivers';
 import type { LoginSettings } from '../../src/core/schemas/settings';
 
@@ -112,7 +113,10 @@ test('expiry: an old password signs in only into a forced change, which opens th
       password: transform(password),
       newPassword: transform(newPassword),
     });
+  const beforeWrongOld = await lastAuditId(server);
   assert.equal((await change('Wrong1234', 'Seventh123')).status, 401, 'the old password is checked');
+  const refused = (await auditSince(server, beforeWrongOld)).map(({ action, targetId, success }) => ({ action, targetId, success }));
+  assert.deepEqual(refused, [{ action: 'login.failure', targetId: userId, success: 0 }], 'a wrong old password is a failed sign-in of the person, on record');
   const reused = await change('Fifth123', 'Fifth123');
   assert.equal(reused.status, 400, 'the history applies');
   const done = await change('Fifth123', 'Seventh123');
