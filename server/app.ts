@@ -16,7 +16,7 @@ import { SettingsStore } from './settings';
 import { AuditLog } from './audit';
 import { SessionService } from './auth/sessions';
 import { reportUsernameTwins } from './auth/usernames';
-import { createGate } from './auth/gate';
+import { createGate, sessionCookieName } from './auth/gate';
 import { ApiError, referenceGone, tooMany, unavailable } from './http/errors';
 import { isForeignKeyViolation } from './db/errors';
 import { databaseUnavailable, RETRY_AFTER_S } from './db/availability';
@@ -37,6 +37,8 @@ import { apiRoutes } from './routes';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { checkAnswers } from './http/answer-check';
 import { scimPlugin } from './scim/plugin';
+import { keepNoCopies } from './http/no-store';
+import { forwardedForWithoutPorts } from './http/forwarded-for';
 import { descriptionOnlySchemas, openApiDocument } from './http/openapi';
 
 declare module 'fastify' {
@@ -198,6 +200,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   app.decorate('lifecycle', lifecycle);
   closeConnectionsWhileDraining(app, lifecycle);
   warnOfUnfollowedProxyHeaders(app);
+  if (config.trustProxy.length) forwardedForWithoutPorts(app);
   // The private targets the server may call (server/http/outbound-address.ts), said once at start.
   if (config.unusedPgVariables.length) {
     app.log.warn(
@@ -246,7 +249,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
       info: { title: 'iam-console API', version: '1.0.0', description: 'Every answer is the envelope {code, message, data}; code 0 on success.' },
       components: {
         securitySchemes: {
-          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'iam_session' },
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: sessionCookieName(config) },
           sessionToken: { type: 'apiKey', in: 'header', name: 'token' },
         },
       },
@@ -258,14 +261,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<App> {
   const gate = createGate(ctx);
   await app.register(
     async (api) => {
-      // API answers are about a person or a session: no browser or proxy keeps them (a shared computer's
-      // back button, a proxy's cache). Set on the socket's answer, so the OIDC provider's answers (which
-      // bypass Fastify's reply) carry it too; a route whose answer is public (an uploaded file by its
-      // content address) sets its own.
-      api.addHook('onRequest', (_request, reply, done) => {
-        reply.raw.setHeader('cache-control', 'no-store');
-        done();
-      });
+      keepNoCopies(api);
       apiRoutes(api, gate, ctx);
       void api.register(healthRoutes, { db, lifecycle });
       api.get('/openapi.json', { schema: { hide: true } }, openApi);

@@ -10,8 +10,21 @@ import { isTokenHeaderName } from '../../src/core/validation/token-header';
 import type { IamConfig } from '../../src/core/config';
 import { fieldRulesOf } from '../field-rules-scope';
 import { reachedOverHttps } from '../http/public-origin';
+import type { ServerConfig } from '../config';
 
-export const SESSION_COOKIE = 'iam_session';
+/**
+ * The session cookie's name. Over https (IAM_PUBLIC_URL) it carries the `__Host-` prefix, which
+ * browsers accept only from this host, Secure, with `Path=/` and no Domain: a sibling host of the
+ * site (files.example.com beside iam.example.com) cannot plant a cookie of that name, whereas an
+ * `iam_session` it set for the whole site with a longer path would be sent first and taken, so
+ * that the console here ran as the sibling's chosen session. Plain over http, where browsers
+ * refuse the prefix (development).
+ */
+export const sessionCookieName = (config: Pick<ServerConfig, 'publicUrl'>): string =>
+  config.publicUrl?.startsWith('https:') ? '__Host-iam_session' : 'iam_session';
+
+/** The session cookie this request carries, under the name this server gives it. */
+export const sessionCookieOf = (req: FastifyRequest): string | undefined => req.cookies[sessionCookieName(req.server.ctx.config)];
 /** The header with which a client asks for token mode at sign-in. */
 export const AUTH_MODE_HEADER = 'x-iam-auth-mode';
 
@@ -61,7 +74,7 @@ function mayCarryTokenHeader(req: FastifyRequest): boolean {
 function credentialIn(req: FastifyRequest, headerName: string): Credential | undefined {
   const header = req.headers[headerName];
   if (typeof header === 'string' && header) return { secret: header, via: 'token' };
-  const cookie = req.cookies[SESSION_COOKIE];
+  const cookie = sessionCookieOf(req);
   if (cookie) return { secret: cookie, via: 'cookie' };
   return undefined;
 }
@@ -72,7 +85,7 @@ export async function credentialOf(ctx: Ctx, req: FastifyRequest): Promise<Crede
 }
 
 export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, secret: string, expiresAt: number, now: number): void {
-  reply.setCookie(SESSION_COOKIE, secret, {
+  reply.setCookie(sessionCookieName(req.server.ctx.config), secret, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
@@ -82,7 +95,7 @@ export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, secre
 }
 
 export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: reachedOverHttps(req) });
+  reply.clearCookie(sessionCookieName(req.server.ctx.config), { path: '/', httpOnly: true, sameSite: 'lax', secure: reachedOverHttps(req) });
 }
 
 /** The answer to a page on an origin the server does not know: it says how to allow that origin
@@ -102,7 +115,7 @@ function originRefused(origin: string): ApiError {
  * own fetch, a typed address; the console's pages send no Referer) or come from no browser at all.
  */
 export function checkCookieGetFromOwnSite(ctx: Ctx, req: FastifyRequest): void {
-  if (!req.cookies[SESSION_COOKIE]) return;
+  if (!sessionCookieOf(req)) return;
   const origin = originOf(req);
   if (origin !== undefined) {
     if (!isAllowedOrigin(ctx, origin)) throw originRefused(origin);
@@ -119,7 +132,7 @@ export function createGate(ctx: Ctx): Gate {
   }
   async function authenticate(req: FastifyRequest): Promise<Actor | null> {
     if (!mayCarryTokenHeader(req)) {
-      const cookie = req.cookies[SESSION_COOKIE];
+      const cookie = sessionCookieOf(req);
       return cookie ? lookUp({ secret: cookie, via: 'cookie' }) : null;
     }
     // Which header carries a token is a setting. Reading it first would cost every request a
@@ -142,7 +155,7 @@ export function createGate(ctx: Ctx): Gate {
       // Browsers send Origin on every cross-origin and same-origin state-changing fetch. A request
       // without Origin/Referer is not a browser's, unless it rides on our cookie: refuse that.
       if (origin === undefined) {
-        if (req.cookies[SESSION_COOKIE]) throw forbidden('Cross-site request refused (no Origin)');
+        if (sessionCookieOf(req)) throw forbidden('Cross-site request refused (no Origin)');
         return;
       }
       if (!isAllowedOrigin(ctx, origin)) throw originRefused(origin);

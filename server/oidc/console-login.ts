@@ -13,7 +13,7 @@ import type Provider from 'oidc-provider';
 import type { Grant, interactionPolicy, KoaContextWithOIDC } from 'oidc-provider';
 import type { Ctx } from '../context';
 import type { ResolvedSession } from '../auth/sessions';
-import { SESSION_COOKIE } from '../auth/gate';
+import { sessionCookieName } from '../auth/gate';
 import { lockByName } from '../db/named-lock';
 import { clientGrantIds } from './client-grants';
 import { isTrusted } from './clients';
@@ -26,7 +26,7 @@ const people = new WeakMap<object, Promise<ResolvedSession | undefined>>();
 export function consolePerson(ctx: Ctx, koa: KoaContextWithOIDC): Promise<ResolvedSession | undefined> {
   let person = people.get(koa);
   if (!person) {
-    const secret = koa.cookies.get(SESSION_COOKIE, { signed: false });
+    const secret = koa.cookies.get(sessionCookieName(ctx.config), { signed: false });
     person = secret ? ctx.sessions.resolve(secret, 'cookie') : Promise.resolve(undefined);
     people.set(koa, person);
   }

@@ -6,7 +6,8 @@
 // out of the console, and the person who just signed in stays signed in.
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Ctx } from '../context';
-import { SESSION_COOKIE } from '../auth/gate';
+import fastifyCookie from '@fastify/cookie';
+import { sessionCookieName } from '../auth/gate';
 import { answerLanguage, localizeMessage } from '../http/language';
 import { revokeAppGrants } from './revoke';
 
@@ -35,12 +36,24 @@ export function endConsoleSessionOnLogout(ctx: Ctx) {
     await next();
     const { oidc } = koa;
     const confirmed = oidc?.route === 'end_session_confirm' && koa.status === 303 && Boolean(oidc.params?.logout) && oidc.session?.state?.[ASKED] === true;
-    const secret = confirmed ? koa.cookies.get(SESSION_COOKIE, { signed: false }) : undefined;
+    const cookie = sessionCookieName(ctx.config);
+    const secret = confirmed ? koa.cookies.get(cookie, { signed: false }) : undefined;
     if (!secret) return;
     const live = await ctx.sessions.resolve(secret, 'cookie');
     await ctx.audit.change(async () => {
       await ctx.sessions.revokeSecret(secret);
-      koa.cookies.set(SESSION_COOKIE, null, { path: '/', httpOnly: true, sameSite: 'lax', secure: koa.secure, signed: false, overwrite: true });
+      // Cleared as it was set (server/auth/gate.ts): Secure for a __Host- cookie, whatever the
+      // proxy told Koa (its cookie jar refuses to write a Secure cookie on a request it thinks is http).
+      koa.append(
+        'Set-Cookie',
+        fastifyCookie.serialize(cookie, '', {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: koa.secure || cookie.startsWith('__Host-'),
+          expires: new Date(0),
+        }),
+      );
       if (!live) return;
       await revokeAppGrants(ctx.db, live.user.id);
       await ctx.audit.record({

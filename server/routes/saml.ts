@@ -21,7 +21,7 @@ import { idpMetadata } from '../saml/idp-metadata';
 import { keyStates, publishedKeys, rotateKeys } from '../saml/keys';
 import { SamlError } from '../saml/xml';
 import { protocolParams } from '../saml/bindings-query';
-import { SESSION_COOKIE } from '../auth/gate';
+import { sessionCookieOf } from '../auth/gate';
 import { actorOf } from '../auth/actor';
 
 const tags = ['SAML'];
@@ -65,7 +65,7 @@ async function protocol<T>(work: () => Promise<T>): Promise<T> {
 /** Who is signed in to the console in this browser (its session cookie), if anyone: a passive
  *  AuthnRequest is answered from it. */
 async function browserPerson(ctx: Ctx, request: FastifyRequest) {
-  const secret = request.cookies[SESSION_COOKIE];
+  const secret = sessionCookieOf(request);
   const session = secret ? await ctx.sessions.resolve(secret, 'cookie') : undefined;
   return session && actorOf(session, 'cookie');
 }

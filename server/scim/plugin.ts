@@ -6,6 +6,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
 import { addGuardedJsonParser } from '../http/json-body';
+import { keepNoCopies } from '../http/no-store';
 import { RETRY_AFTER_S } from '../db/availability';
 import { scimTokenOf } from '../services/scim-tokens';
 import { scimCaller, type ScimCaller } from './caller';
@@ -52,6 +53,8 @@ export const scimPlugin: FastifyPluginAsync<{ ctx: Ctx }> = async (app, { ctx })
   addGuardedJsonParser(app, 'application/scim+json');
   addGuardedJsonParser(app, 'application/json');
   app.decorateRequest('scim', null);
+  // People, groups and their addresses, and errors about them: kept by no cache.
+  keepNoCopies(app);
 
   app.setErrorHandler((error, request, reply) => {
     const known = scimErrorOf(error);

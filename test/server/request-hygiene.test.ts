@@ -79,7 +79,7 @@ describe('IAM_PUBLIC_URL names the issuer and our origin', () => {
     const browser = server.client({ origin: 'https://iam.example.com' });
     const signIn = await browser.login(ADMIN.username, ADMIN.password);
     assert.equal(signIn.status, 200);
-    const session = signIn.headers.getSetCookie().find((line) => line.startsWith('iam_session='));
+    const session = signIn.headers.getSetCookie().find((line) => line.startsWith('__Host-iam_session='));
     assert.match(session ?? '', /; Secure/i, String(session));
   });
 });

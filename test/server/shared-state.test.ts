@@ -48,7 +48,7 @@ test('failure counters are shared: failures spread over both processes bring the
   assert.equal(fourth.body.code, 1001);
 });
 
-test('behind https (X-Forwarded-Proto from a trusted proxy) the session cookie is Secure', async () => {
+test('behind https (X-Forwarded-Proto from a trusted proxy) the session cookie is a Secure __Host- cookie', async () => {
   // A third process as deployed behind a TLS proxy on this machine: its public origin configured.
   const proxied = await buildApp({ ...database.options, trustProxy: ['127.0.0.1'], publicUrl: 'https://iam.example.test' });
   apps.push(proxied);
@@ -66,6 +66,9 @@ test('behind https (X-Forwarded-Proto from a trusted proxy) the session cookie i
     },
   );
   assert.equal(response.status, 200, await response.clone().text());
-  const cookie = response.headers.getSetCookie().find((line) => line.startsWith('iam_session='));
-  assert.match(cookie ?? '', /;\s*Secure/i);
+  // Over https the cookie is a __Host- one: Secure, Path=/ and no Domain, or a browser drops it.
+  const cookie = response.headers.getSetCookie().find((line) => line.startsWith('__Host-iam_session='));
+  assert.match(cookie ?? '', /;\s*Secure/i, String(cookie));
+  assert.match(cookie ?? '', /;\s*Path=\/(;|$)/i, String(cookie));
+  assert.doesNotMatch(cookie ?? '', /Domain=/i, String(cookie));
 });

@@ -118,6 +118,12 @@ describe('post-logout redirect URIs and RP-initiated logout', () => {
     const confirmed = await browser.raw('POST', action.pathname, new URLSearchParams({ xsrf, logout: 'yes' }));
     assert.equal(confirmed.status, 303);
     assert.equal(confirmed.headers.get('location'), `${afterLogout}?state=bye`);
+    const cleared = confirmed.headers.getSetCookie().find((line) => line.startsWith('iam_session='));
+    assert.match(
+      cleared ?? '',
+      /^iam_session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/,
+      'the browser drops its session cookie',
+    );
     assert.equal((await browser.get('/api/cas/session')).status, 401, 'the console session ended');
     assert.deepEqual(await wiki.refresh(tokens.refresh_token!), { error: 'invalid_grant' });
     assert.equal((await wiki.userinfo(tokens.access_token)).status, 401);
