@@ -288,11 +288,13 @@ async function attempt(
     const directory = await directoryFirstFactor(ctx, name, body.directoryPassword, user, lookUpUnknown, client.ip);
     // No wrong password: the attempt does not count toward a lockout (its place is given back).
     const uncounted = async (status: number, message: string, audit: Record<string, unknown> | undefined, on = user) => {
-      if (audit) await ctx.audit.standalone({ action: 'login.failure', ip: client.ip, detail: { username: body.username, ...audit }, success: false, ...attemptOn(on) });
+      if (audit)
+        await ctx.audit.standalone({ action: 'login.failure', ip: client.ip, detail: { username: body.username, ...audit }, success: false, ...attemptOn(on) });
       throw new ApiError(status, message);
     };
     if (directory.kind === 'unreachable') return uncounted(503, directory.message, directory.audit);
-    if (directory.kind === 'blocked') return uncounted(403, directory.message, { reason: 'directory_account_state', state: directory.state }, directory.user ?? user);
+    if (directory.kind === 'blocked')
+      return uncounted(403, directory.message, { reason: 'directory_account_state', state: directory.state }, directory.user ?? user);
     if (directory.kind === 'refused') return fail(LOGIN_FAILED, directory.audit ?? { reason: 'directory', detail: directory.reason });
     if (directory.kind === 'passed') {
       user = directory.user;

@@ -959,7 +959,10 @@ const auditFormerTenant: Migration = {
  *  Directory's, none for OpenLDAP's). */
 const ldapPrincipalNames: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('ldap_user_links').addColumn('principal_name', 'text', (c) => c.notNull().defaultTo('')).execute();
+    await db.schema
+      .alterTable('ldap_user_links')
+      .addColumn('principal_name', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
     await db.schema.createIndex('ldap_user_links_principal_name').on('ldap_user_links').column('principal_name').execute();
     const rows = await sql<{ id: string; settings: string }>`select id, settings from ldap_connections`.execute(db);
     for (const row of rows.rows) {

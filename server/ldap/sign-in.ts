@@ -70,7 +70,12 @@ async function checkedAs(directory: Directory, row: LdapConnectionRow, person: D
   return { person, groups: settingsOf(row).groupRoles.length ? await directory.groupsOf(person) : new Set() };
 }
 
-const blocked = (state: AccountState, user?: UserRow): DirectoryVerdict => ({ kind: 'blocked', state, message: STATE_MESSAGES[state], ...(user ? { user } : {}) });
+const blocked = (state: AccountState, user?: UserRow): DirectoryVerdict => ({
+  kind: 'blocked',
+  state,
+  message: STATE_MESSAGES[state],
+  ...(user ? { user } : {}),
+});
 
 /** Finds the linked entry (by its stable id) and binds as it with `password`. */
 async function bindAsLinked(ctx: Ctx, row: LdapConnectionRow, username: string, password: string, externalId: string): Promise<Checked> {

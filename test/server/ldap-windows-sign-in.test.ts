@@ -55,10 +55,9 @@ const PEOPLE: Person[] = [
 ];
 /** Another tenant's directory (an OU of its own) that holds a second `ann`, with the domain EVIL. */
 const EVIL_OU = `ou=evil,${SUFFIX}`;
-const EVIL_LDIF = [
-  `dn: ${EVIL_OU}\nobjectClass: organizationalUnit\nou: evil`,
-  personLdif(ad('ann')).replace(personDn('ann'), `uid=ann,${EVIL_OU}`),
-].join('\n\n');
+const EVIL_LDIF = [`dn: ${EVIL_OU}\nobjectClass: organizationalUnit\nou: evil`, personLdif(ad('ann')).replace(personDn('ann'), `uid=ann,${EVIL_OU}`)].join(
+  '\n\n',
+);
 
 before(async () => {
   [server, slapd] = await Promise.all([
@@ -73,7 +72,12 @@ before(async () => {
   await saveConnection(admin, corpTenant, adSettings(`ou=people,${SUFFIX}`, 'CORP'), undefined, 'corp-ad');
   await saveConnection(admin, evilTenant, adSettings(EVIL_OU, 'EVIL'), undefined, 'evil-ad');
   const settings = await admin.get<{ version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', { version: settings.body.data.version, maxFailures: 3, captchaAfterFailures: 0, fieldRules: 'international' });
+  const saved = await admin.put('/api/settings/login', {
+    version: settings.body.data.version,
+    maxFailures: 3,
+    captchaAfterFailures: 0,
+    fieldRules: 'international',
+  });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
 });
 
@@ -220,6 +224,6 @@ test('a synchronisation disables here the disabled and expired accounts only', a
   assert.deepEqual(
     await Promise.all(['dis', 'exp', 'lock', 'fresh', 'later', 'forever'].map(status)),
     [Status.Disabled, Status.Disabled, Status.Enable, Status.Enable, Status.Enable, Status.Enable],
-    'disabled: dis, exp; the others stay enabled (their states are the person\'s to clear in Windows)',
+    "disabled: dis, exp; the others stay enabled (their states are the person's to clear in Windows)",
   );
 });
