@@ -46,6 +46,7 @@ import { endEveryAccess } from '../oidc/revoke';
 import { hasPasskey } from './passkeys/has-passkey';
 import { secondStepOptions, storedPasskey, usePasskey, NOT_YOURS } from './passkeys/assertion';
 import { directoryFirstFactor } from '../ldap/sign-in';
+import { signInNameOf, type SignInName } from '../ldap/sign-in-name';
 
 type LoginBody = v.InferOutput<typeof loginBody>;
 
@@ -225,18 +226,23 @@ export async function refuse(
 
 export async function login(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, body: LoginBody, redirect: string | undefined): Promise<LoginAnswer> {
   const { value: policy } = await ctx.settings.get('login');
+  // A username as Windows people type it (`CORP\jdoe`, `jdoe@corp.example`) is the person it
+  // names: every spelling of one person counts against one lockout (server/ldap/sign-in-name.ts).
+  const name: SignInName = policy.loginMethod === LoginMethod.USERNAME_PASSWORD ? await signInNameOf(ctx, body.username) : { username: body.username };
   return withFailureSlot(
     ctx,
-    throttleKey(identifierColumn[policy.loginMethod], body.username),
+    throttleKey(identifierColumn[policy.loginMethod], name.username),
     policy,
-    (slot) => attempt(ctx, req, reply, body, redirect, policy, slot),
-    () => recordLockedOut(ctx, policy, body.username, req.ip),
+    (slot) => attempt(ctx, req, reply, body, name, redirect, policy, slot),
+    () => recordLockedOut(ctx, policy, { typed: body.username, username: name.username }, req.ip),
   );
 }
 
-/** The record of an attempt refused because its name is locked, naming the account when it exists. */
-async function recordLockedOut(ctx: Ctx, policy: LoginSettings, username: string, ip: string): Promise<void> {
-  await ctx.audit.standalone({ action: 'login.locked', ip, success: false, detail: { username }, ...attemptOn(await findUser(ctx, policy, username)) });
+/** The record of an attempt refused because its name is locked: the name as typed, and the account
+ *  it names (`username`, as sign-in-name.ts resolved it) when that exists. */
+async function recordLockedOut(ctx: Ctx, policy: LoginSettings, name: { typed: string; username: string }, ip: string): Promise<void> {
+  const account = attemptOn(await findUser(ctx, policy, name.username));
+  await ctx.audit.standalone({ action: 'login.locked', ip, success: false, detail: { username: name.typed }, ...account });
 }
 
 /** One sign-in attempt holding its place in the failure count (kept when it fails). */
@@ -245,13 +251,14 @@ async function attempt(
   req: FastifyRequest,
   reply: FastifyReply,
   body: LoginBody,
+  name: SignInName,
   redirect: string | undefined,
   policy: LoginSettings,
   slot: FailureSlot,
 ): Promise<LoginAnswer> {
   const byCode = policy.loginMethod === LoginMethod.PHONE_CAPTCHA;
   const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
-  let user = await findUser(ctx, policy, body.username);
+  let user = await findUser(ctx, policy, name.username);
   const fail = (message: string, extra: Record<string, unknown> = {}) =>
     refuse(
       ctx,
@@ -278,19 +285,16 @@ async function attempt(
     if (!body.password) throw fieldError([{ field: 'password', rule: 'rule.loginPassword' }]);
     // A directory's person signs in with the directory's password (server/ldap/sign-in.ts).
     const lookUpUnknown = policy.loginMethod === LoginMethod.USERNAME_PASSWORD;
-    const directory = await directoryFirstFactor(ctx, body.username, body.directoryPassword, user, lookUpUnknown, client.ip);
-    if (directory.kind === 'unreachable') {
-      // No wrong password: the attempt does not count toward a lockout.
-      if (directory.audit)
-        await ctx.audit.standalone({
-          action: 'login.failure',
-          ip: client.ip,
-          detail: { username: body.username, ...directory.audit },
-          success: false,
-          ...attemptOn(user),
-        });
-      throw new ApiError(503, directory.message);
-    }
+    const directory = await directoryFirstFactor(ctx, name, body.directoryPassword, user, lookUpUnknown, client.ip);
+    // No wrong password: the attempt does not count toward a lockout (its place is given back).
+    const uncounted = async (status: number, message: string, audit: Record<string, unknown> | undefined, on = user) => {
+      if (audit)
+        await ctx.audit.standalone({ action: 'login.failure', ip: client.ip, detail: { username: body.username, ...audit }, success: false, ...attemptOn(on) });
+      throw new ApiError(status, message);
+    };
+    if (directory.kind === 'unreachable') return uncounted(503, directory.message, directory.audit);
+    if (directory.kind === 'blocked')
+      return uncounted(403, directory.message, { reason: 'directory_account_state', state: directory.state }, directory.user ?? user);
     if (directory.kind === 'refused') return fail(LOGIN_FAILED, directory.audit ?? { reason: 'directory', detail: directory.reason });
     if (directory.kind === 'passed') {
       user = directory.user;
@@ -363,7 +367,7 @@ export async function changeExpiredPassword(
     throttleKey(identifierColumn[policy.loginMethod], body.username),
     policy,
     (slot) => storeExpiredChange(ctx, policy, body, slot, req.ip),
-    () => recordLockedOut(ctx, policy, body.username, req.ip),
+    () => recordLockedOut(ctx, policy, { typed: body.username, username: body.username }, req.ip),
   );
   return startSession(ctx, req, reply, user, redirect, 'login.success');
 }

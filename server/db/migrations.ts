@@ -952,6 +952,28 @@ const auditFormerTenant: Migration = {
   },
 };
 
+/** Sign-in names as Windows people type them (server/ldap/sign-in-name.ts): each directory link
+ *  keeps its entry's principal name (userPrincipalName, lower case; filled by the next
+ *  synchronisation or sign-in), and the stored connections get the two new settings: no NetBIOS
+ *  domain, and the principal name attribute of their preset (userPrincipalName for Active
+ *  Directory's, none for OpenLDAP's). */
+const ldapPrincipalNames: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('ldap_user_links')
+      .addColumn('principal_name', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
+    await db.schema.createIndex('ldap_user_links_principal_name').on('ldap_user_links').column('principal_name').execute();
+    const rows = await sql<{ id: string; settings: string }>`select id, settings from ldap_connections`.execute(db);
+    for (const row of rows.rows) {
+      const settings = JSON.parse(row.settings) as { preset?: string; netbiosDomain?: string; mapping?: Record<string, string> };
+      const principalName = settings.preset === 'activeDirectory' ? 'userPrincipalName' : '';
+      const upgraded = { ...settings, netbiosDomain: settings.netbiosDomain ?? '', mapping: { principalName, ...settings.mapping } };
+      await sql`update ldap_connections set settings = ${JSON.stringify(upgraded)} where id = ${row.id}`.execute(db);
+    }
+  },
+};
+
 /** Every migration of this server, by name. */
 function migrationsOf(engine: Engine): Record<string, Migration> {
   return {
@@ -996,6 +1018,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0050_scim_user_attributes': scimUserAttributes,
     '0051_saml_encrypt_assertions': samlEncryptAssertions,
     '0052_audit_former_tenant': auditFormerTenant,
+    '0054_ldap_principal_names': ldapPrincipalNames,
   };
 }
 

@@ -558,6 +558,8 @@ interface LdapUserLinkTable {
   userId: string;
   externalId: string;
   dn: string;
+  /** The entry's principal name (userPrincipalName) in lower case, '' when none (migration 0054). */
+  principalName: Generated<string>;
 }
 
 /** One synchronisation: `summary` is the JSON of its LdapSyncSummary (counts, conflicts, error). */

@@ -11,6 +11,7 @@ import type { Ctx } from '../context';
 import type { LdapMapping, LdapSettings, LdapStep } from '../../src/core/schemas/ldap';
 import { checkOutboundUrl, OutboundAddressError, outboundPolicy } from '../http/outbound-address';
 import { dnKey } from './dn';
+import { type AccountState, disablesHere, STATE_ATTRIBUTES, stateOfBindRefusal, stateOfEntry } from './account-state';
 
 /** How long each step may take: a synchronisation's defaults, shorter for a sign-in's lookup. */
 export interface DirectoryTimeouts {
@@ -39,10 +40,15 @@ export interface DirectoryPerson {
   dn: string;
   externalId: string;
   username: string;
+  /** The second sign-in name (userPrincipalName), when the mapping names one. */
+  principalName: string;
   realName: string;
   email: string;
   mobilePhone: string;
+  /** Disabled here: disabled or expired in the directory (account-state.ts). */
   disabled: boolean;
+  /** The state that keeps the person from signing in, if any (account-state.ts). */
+  state: AccountState | null;
   /** The DNs of the groups the entry is in, from memberOf (as the directory spells them). */
   groups: string[];
 }
@@ -107,25 +113,36 @@ function valuesOf(entry: Entry, attribute: string): string[] {
   return list.map((value) => (Buffer.isBuffer(value) ? value.toString('hex') : value));
 }
 
-/** Active Directory's userAccountControl ACCOUNTDISABLE bit. */
-const ACCOUNT_DISABLE = 2;
-
-function personOf(entry: Entry, mapping: LdapMapping): DirectoryPerson {
-  const control = Number(valueOf(entry, mapping.accountControl));
+function personOf(entry: Entry, mapping: LdapMapping, now: number): DirectoryPerson {
+  // Without an account control attribute the directory tells no state (OpenLDAP's preset).
+  const state = mapping.accountControl
+    ? stateOfEntry(
+        {
+          accountControl: valueOf(entry, mapping.accountControl),
+          accountExpires: valueOf(entry, 'accountExpires'),
+          pwdLastSet: valueOf(entry, 'pwdLastSet'),
+        },
+        now,
+      )
+    : null;
   return {
     dn: entry.dn,
     externalId: (mapping.externalId && valueOf(entry, mapping.externalId)) || entry.dn.toLowerCase(),
     username: valueOf(entry, mapping.username),
+    principalName: valueOf(entry, mapping.principalName),
     realName: valueOf(entry, mapping.realName),
     email: valueOf(entry, mapping.email),
     mobilePhone: valueOf(entry, mapping.mobilePhone),
-    disabled: Number.isInteger(control) && (control & ACCOUNT_DISABLE) !== 0,
+    disabled: disablesHere(state),
+    state,
     groups: valuesOf(entry, mapping.memberOf),
   };
 }
 
-const personAttributes = (mapping: LdapMapping) =>
-  [mapping.username, mapping.realName, mapping.email, mapping.mobilePhone, mapping.externalId, mapping.memberOf, mapping.accountControl].filter(Boolean);
+const personAttributes = (mapping: LdapMapping) => [
+  ...[mapping.username, mapping.principalName, mapping.realName, mapping.email, mapping.mobilePhone, mapping.externalId, mapping.memberOf].filter(Boolean),
+  ...(mapping.accountControl ? [mapping.accountControl, ...STATE_ATTRIBUTES] : []),
+];
 
 /** A filter an administrator typed, parsed (refused as the search step when it does not parse). */
 function parsedFilter(text: string): Filter {
@@ -136,9 +153,19 @@ function parsedFilter(text: string): Filter {
   }
 }
 
-/** The user filter narrowed to one sign-in name (the value escaped by EqualityFilter). */
-const userFilterFor = (settings: LdapSettings, username: string): Filter =>
-  new AndFilter({ filters: [parsedFilter(settings.userFilter), new EqualityFilter({ attribute: settings.mapping.username, value: username })] });
+/** The user filter narrowed to one sign-in name (the value escaped by EqualityFilter): a name with
+ *  an `@` may be the username or the principal name (userPrincipalName), when one is mapped. */
+function userFilterFor(settings: LdapSettings, username: string): Filter {
+  const { mapping } = settings;
+  const attributes = [mapping.username, ...(mapping.principalName && username.includes('@') ? [mapping.principalName] : [])];
+  const names = attributes.map((attribute) => new EqualityFilter({ attribute, value: username }));
+  return new AndFilter({ filters: [parsedFilter(settings.userFilter), names.length === 1 ? names[0]! : new OrFilter({ filters: names })] });
+}
+
+/** Whether an entry is of exactly the typed name (letters compared without case: a matching rule
+ *  may take other spellings, fullwidth letters, as the same name). */
+export const isNamed = (person: DirectoryPerson, name: string) =>
+  [person.username, person.principalName].some((own) => own !== '' && own.toLowerCase() === name.toLowerCase());
 
 /** An open, bound connection to the directory as its service account. */
 export class Directory {
@@ -147,13 +174,14 @@ export class Directory {
     private readonly target: DirectoryTarget,
     private readonly connection: { url: string; servername: string | undefined },
     private readonly timeouts: DirectoryTimeouts,
+    private readonly now: () => number,
   ) {}
 
   /** Connects (connect, TLS) and binds as the service account (bind). */
   static async open(ctx: Ctx, target: DirectoryTarget, timeouts = DEFAULT_TIMEOUTS): Promise<Directory> {
     const connection = await checkedUrl(ctx, target.settings);
     const client = await connected(connection, target.settings, timeouts);
-    const directory = new Directory(client, target, connection, timeouts);
+    const directory = new Directory(client, target, connection, timeouts, () => ctx.now());
     if (!target.bindSecret) {
       await directory.close();
       throw new DirectoryError('bind', 'no bind secret is stored');
@@ -172,7 +200,8 @@ export class Directory {
     const { settings } = this.target;
     const filter = username === undefined ? parsedFilter(settings.userFilter) : userFilterFor(settings, username);
     const entries = await this.search(filter, personAttributes(settings.mapping), settings.mapping.externalId === 'objectGUID' ? ['objectGUID'] : []);
-    return entries.map((entry) => personOf(entry, settings.mapping));
+    const now = this.now();
+    return entries.map((entry) => personOf(entry, settings.mapping, now));
   }
 
   /** Each group's DN by its members' DNs (both as dnKey writes them), from the group search: a
@@ -218,16 +247,17 @@ export class Directory {
     return found;
   }
 
-  /** Whether `password` is `dn`'s, by a bind on a connection of its own. Never binds without a
+  /** Whether `password` is `dn`'s, by a bind on a connection of its own: 'match', 'wrong', or the
+   *  account state Active Directory named instead (account-state.ts). Never binds without a
    *  password: an empty one would be an unauthenticated bind, which proves nothing (RFC 4513 §5.1.2). */
-  async passwordMatches(dn: string, password: string): Promise<boolean> {
-    if (password.length === 0) return false;
+  async checkPassword(dn: string, password: string): Promise<'match' | 'wrong' | AccountState> {
+    if (password.length === 0) return 'wrong';
     const client = await connected(this.connection, this.target.settings, this.timeouts);
     try {
       await client.bind(dn, password);
-      return true;
+      return 'match';
     } catch (error) {
-      if (error instanceof InvalidCredentialsError) return false;
+      if (error instanceof InvalidCredentialsError) return stateOfBindRefusal(error.message) ?? 'wrong';
       throw failure(error, 'bind');
     } finally {
       await client.unbind().catch(() => undefined);

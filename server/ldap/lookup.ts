@@ -10,7 +10,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Ctx } from '../context';
 import { settingsOf, type LdapConnectionRow } from './connections';
-import { Directory, DirectoryError, type DirectoryPerson, type DirectoryTimeouts } from './directory';
+import { Directory, DirectoryError, isNamed, type DirectoryPerson, type DirectoryTimeouts } from './directory';
 
 /** How long a first sign-in waits for each directory (connect, TLS, bind and search together). */
 const LOOKUP_BOUND_MS = 3_000;
@@ -31,7 +31,7 @@ function isQuiet(row: LdapConnectionRow, now: number): boolean {
 }
 
 /** A directory that holds the name: its bound connection (the caller closes it) and the entries of
- *  exactly that name (letters compared without case; a matching rule may take other spellings). */
+ *  exactly that name, as username or principal name (directory.ts, isNamed). */
 export interface Holder {
   row: LdapConnectionRow;
   directory: Directory;
@@ -44,7 +44,7 @@ async function holderIn(ctx: Ctx, row: LdapConnectionRow, username: string): Pro
     const directory = await Directory.open(ctx, { settings: settingsOf(row), bindSecret: row.bindSecret }, LOOKUP_TIMEOUTS);
     try {
       const found = await directory.people(username);
-      return { row, directory, entries: found.filter((entry) => entry.username.toLowerCase() === username.toLowerCase()) };
+      return { row, directory, entries: found.filter((entry) => isNamed(entry, username)) };
     } catch (error) {
       await directory.close();
       throw error;

@@ -23,10 +23,13 @@ import * as users from '../services/users';
 import { canManageUser } from '../auth/scope';
 import { assertMayActOn } from '../auth/grants';
 import type { DirectoryPerson } from './directory';
+import { principalKey } from './sign-in-name';
 
 export interface LinkedPerson {
   user: UserRow;
   dn: string;
+  /** The entry's principal name as last seen, as principalKey keeps it ('' when none). */
+  principalName: string;
 }
 
 const linksQuery = (ctx: Ctx, connectionId: string) =>
@@ -34,21 +37,21 @@ const linksQuery = (ctx: Ctx, connectionId: string) =>
     .selectFrom('ldapUserLinks')
     .innerJoin('users', 'users.id', 'ldapUserLinks.userId')
     .selectAll('users')
-    .select(['ldapUserLinks.externalId', 'ldapUserLinks.dn'])
+    .select(['ldapUserLinks.externalId', 'ldapUserLinks.dn', 'ldapUserLinks.principalName'])
     .where('ldapUserLinks.connectionId', '=', connectionId);
 
 /** What this connection's people are linked by: the entry's stable id → the person here. */
 export async function linksOf(ctx: Ctx, connectionId: string): Promise<Map<string, LinkedPerson>> {
   const rows = await linksQuery(ctx, connectionId).execute();
-  return new Map(rows.map(({ externalId, dn, ...user }) => [externalId, { user, dn }]));
+  return new Map(rows.map(({ externalId, dn, principalName, ...user }) => [externalId, { user, dn, principalName }]));
 }
 
 /** The person here linked to one entry of the connection (by its stable id), if any. */
 export async function linkOf(ctx: Ctx, connectionId: string, externalId: string): Promise<LinkedPerson | undefined> {
   const row = await linksQuery(ctx, connectionId).where('ldapUserLinks.externalId', '=', externalId).executeTakeFirst();
   if (!row) return undefined;
-  const { externalId: _id, dn, ...user } = row;
-  return { user, dn };
+  const { externalId: _id, dn, principalName, ...user } = row;
+  return { user, dn, principalName };
 }
 
 /** A password nobody knows, as a browser would send it (the create body's rule wants one). */
@@ -151,7 +154,7 @@ export async function createPeople(
       ip,
       NO_LOCAL_PASSWORD,
     );
-    const links: { connectionId: string; userId: string; externalId: string; dn: string }[] = [];
+    const links: { connectionId: string; userId: string; externalId: string; dn: string; principalName: string }[] = [];
     valid.forEach(({ at, person }, index) => {
       const answer = created[index]!;
       if (answer instanceof ApiError) {
@@ -159,7 +162,7 @@ export async function createPeople(
         outcomes[at] = { kind: 'conflict', conflict: refusedEntry(person, answer) };
         return;
       }
-      links.push({ connectionId, userId: answer.id, externalId: person.externalId, dn: person.dn });
+      links.push({ connectionId, userId: answer.id, externalId: person.externalId, dn: person.dn, principalName: principalKey(person.principalName) });
       outcomes[at] = { kind: 'created', user: answer };
     });
     if (links.length) await ctx.db.insertInto('ldapUserLinks').values(links).execute();
@@ -256,9 +259,12 @@ export async function updatePerson(
     availabilityStatus: user.availabilityStatus,
   };
   const changed = Object.entries(wanted).some(([key, value]) => stored[key] !== value);
-  if (person && person.dn !== linked.dn) {
+  // The entry's DN and principal name as the directory has them now (a sign-in by the principal
+  // name finds the person by the link's, server/ldap/sign-in-name.ts).
+  const link = person && { dn: person.dn, principalName: principalKey(person.principalName) };
+  if (link && (link.dn !== linked.dn || link.principalName !== linked.principalName)) {
     await ctx.audit.change(() =>
-      ctx.db.updateTable('ldapUserLinks').set({ dn: person.dn }).where('connectionId', '=', connectionId).where('userId', '=', user.id).execute(),
+      ctx.db.updateTable('ldapUserLinks').set(link).where('connectionId', '=', connectionId).where('userId', '=', user.id).execute(),
     );
   }
   let outcome: PersonOutcome = { kind: 'unchanged', user };

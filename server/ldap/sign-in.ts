@@ -9,13 +9,18 @@
 // parallel first sign-in a moment ago) signs in as that person. An empty password never reaches a bind: an
 // unauthenticated bind succeeds without proving anything. The lockout, captcha and rate limits of
 // the sign-in apply around this, as for any password. A directory that cannot be reached is no
-// wrong password: the sign-in says so and the attempt does not count.
+// wrong password: the sign-in says so and the attempt does not count. Nor is an account state that
+// keeps a person out with the right password (disabled, expired or locked in Windows, a password
+// to change there first: server/ldap/account-state.ts): the sign-in says which and what to do. A
+// name typed as `DOMAIN\name` is checked only by that domain's connection (server/ldap/sign-in-name.ts).
 import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import type { UserRow } from '../auth/actor';
 import { directoryActor } from './actor';
 import { settingsOf, type LdapConnectionRow } from './connections';
 import { Directory, DirectoryError, type DirectoryPerson } from './directory';
+import { STATE_MESSAGES, type AccountState } from './account-state';
+import type { SignInName } from './sign-in-name';
 import { closeAll, holdersOf, type Holder } from './lookup';
 import { createPerson, linkOf, outsideDirectory, updatePerson, type LinkedPerson } from './people';
 import { applyGroupRoles } from './group-roles';
@@ -28,7 +33,10 @@ export type DirectoryVerdict =
   /** `audit`: what the failed sign-in's record says instead of the reason (for administrators to act on). */
   | { kind: 'refused'; reason: string; audit?: Record<string, unknown> }
   /** 503 with `message`, not counted toward a lockout; `audit`: the failed sign-in's record, if any. */
-  | { kind: 'unreachable'; message: string; audit?: Record<string, unknown> };
+  | { kind: 'unreachable'; message: string; audit?: Record<string, unknown> }
+  /** The right password, but the account's `state` keeps the person out: 403 with `message`, not
+   *  counted toward a lockout; `user`: the person here, if they are one yet. */
+  | { kind: 'blocked'; state: AccountState; message: string; user?: UserRow };
 
 const unreachable: DirectoryVerdict = {
   kind: 'unreachable',
@@ -41,18 +49,33 @@ const actorOf = async (ctx: Ctx, row: LdapConnectionRow) => {
 };
 
 /** What the directory said of a sign-in: the entry and its groups (nesting included) when the
- *  password is the entry's. */
-type Checked = Verified | 'absent' | 'wrong';
+ *  password is the entry's, or the account state that keeps it out. */
+type Checked = Verified | Blocked | 'absent' | 'wrong';
 interface Verified {
   person: DirectoryPerson;
   groups: Set<string>;
 }
+interface Blocked {
+  person: DirectoryPerson;
+  state: AccountState;
+}
 
-/** Binds as `person` with `password`; the entry's groups are read only when some are mapped to roles. */
-async function checkedAs(directory: Directory, row: LdapConnectionRow, person: DirectoryPerson, password: string): Promise<Verified | 'wrong'> {
-  if (!(await directory.passwordMatches(person.dn, password))) return 'wrong';
+/** Binds as `person` with `password`: the state the bind or the entry names once the password is
+ *  known right; else the entry's groups, read only when some are mapped to roles. */
+async function checkedAs(directory: Directory, row: LdapConnectionRow, person: DirectoryPerson, password: string): Promise<Verified | Blocked | 'wrong'> {
+  const answer = await directory.checkPassword(person.dn, password);
+  if (answer === 'wrong') return 'wrong';
+  const state = answer === 'match' ? person.state : answer;
+  if (state) return { person, state };
   return { person, groups: settingsOf(row).groupRoles.length ? await directory.groupsOf(person) : new Set() };
 }
+
+const blocked = (state: AccountState, user?: UserRow): DirectoryVerdict => ({
+  kind: 'blocked',
+  state,
+  message: STATE_MESSAGES[state],
+  ...(user ? { user } : {}),
+});
 
 /** Finds the linked entry (by its stable id) and binds as it with `password`. */
 async function bindAsLinked(ctx: Ctx, row: LdapConnectionRow, username: string, password: string, externalId: string): Promise<Checked> {
@@ -87,12 +110,17 @@ async function recordAmbiguity(ctx: Ctx, holders: Holder[], username: string, ip
 
 /** A name nobody here has: the one directory that holds it checks the password, and the person is
  *  created in its tenant (server/ldap/lookup.ts). Held by several, the password goes to none; nor
- *  while another directory that may be the person's own could not be asked. */
-async function signInNew(ctx: Ctx, username: string, password: string, ip: string): Promise<DirectoryVerdict> {
+ *  while another directory that may be the person's own could not be asked; nor (`domainOf`: typed
+ *  as `DOMAIN\name`) when the one that holds it is not that domain's. */
+async function signInNew(ctx: Ctx, username: string, password: string, ip: string, domainOf?: string): Promise<DirectoryVerdict> {
   const { holders, unasked } = await holdersOf(ctx, username);
   try {
     if (holders.length === 0) return { kind: 'local' };
     const [holder] = holders;
+    if (domainOf !== undefined && holders.some(({ row }) => row.id !== domainOf)) {
+      const directories = holders.map(({ row }) => ({ connection: row.name, tenantId: row.tenantId }));
+      return { kind: 'refused', reason: "held by a directory other than the typed domain's", audit: { reason: 'directory_other_domain', directories } };
+    }
     if (holders.length > 1 || holder!.entries.length > 1) {
       // For administrators to resolve: a synchronisation by the right tenant creates the person,
       // whose own directory then decides.
@@ -118,6 +146,8 @@ async function signInNew(ctx: Ctx, username: string, password: string, ip: strin
     }
     const checked = await checkedAs(directory, row, person, password);
     if (checked === 'wrong') return { kind: 'refused', reason: 'directory password' };
+    // Nobody is created for an account that cannot sign in yet (a synchronisation still brings it).
+    if ('state' in checked) return blocked(checked.state);
     const actor = await actorOf(ctx, row);
     const outcome = await createPerson(ctx, actor, row.id, row.tenantId, person, ip);
     if (outcome.kind !== 'conflict') {
@@ -147,34 +177,43 @@ async function signInLinked(ctx: Ctx, row: LdapConnectionRow, linked: LinkedPers
   if (checked === 'absent') return { kind: 'refused', reason: 'not in the directory' };
   if (checked === 'wrong') return { kind: 'refused', reason: 'directory password' };
   const outcome = await updatePerson(ctx, actor, row.id, linked, checked.person, ip);
+  // Brought in step first, as a synchronisation would (disabled or expired there: disabled here).
+  if ('state' in checked) return blocked(checked.state, outcome.kind === 'conflict' ? local : outcome.user);
   if (outcome.kind === 'conflict') return { kind: 'refused', reason: outcome.conflict.detail };
   await applyGroupRoles(ctx, settingsOf(row), actor, [{ user: outcome.user, groups: checked.groups }], ip);
   return { kind: 'passed', user: outcome.user };
 }
 
-/** Whether a directory vouches for this sign-in (`lookUpUnknown`: a username nobody here has is
- *  searched for in the enabled directories). */
+const OTHER_DOMAIN: DirectoryVerdict = { kind: 'refused', reason: 'not of the typed Windows domain', audit: { reason: 'directory_other_domain' } };
+
+/** Whether a directory vouches for this sign-in of `name` (server/ldap/sign-in-name.ts;
+ *  `lookUpUnknown`: a username nobody here has is searched for in the enabled directories). */
 export async function directoryFirstFactor(
   ctx: Ctx,
-  identifier: string,
+  name: SignInName,
   password: string | undefined,
   local: UserRow | undefined,
   lookUpUnknown: boolean,
   ip: string,
 ): Promise<DirectoryVerdict> {
+  const { username: identifier, domainConnectionId: domainOf } = name;
+  // `DOMAIN\name` of a domain no connection (or several) names: no directory checks it.
+  if (domainOf === null) return { kind: 'refused', reason: 'no directory of the typed Windows domain', audit: { reason: 'directory_domain_unknown' } };
   try {
     if (local) {
       const link = await ctx.db
         .selectFrom('ldapUserLinks')
         .innerJoin('ldapConnections', 'ldapConnections.id', 'ldapUserLinks.connectionId')
         .selectAll('ldapConnections')
-        .select(['ldapUserLinks.externalId', 'ldapUserLinks.dn'])
+        .select(['ldapUserLinks.externalId', 'ldapUserLinks.dn', 'ldapUserLinks.principalName'])
         .where('ldapUserLinks.userId', '=', local.id)
         .executeTakeFirst();
+      // Typed with a domain: only that domain's person, never a local one or another directory's.
+      if (domainOf !== undefined && link?.id !== domainOf) return OTHER_DOMAIN;
       if (!link) return (await localPasswordsRefused(ctx, local)) ? { kind: 'refused', reason: 'local passwords not allowed' } : { kind: 'local' };
       if (!password) return { kind: 'refused', reason: 'empty directory password' };
-      const { externalId, dn, ...row } = link;
-      return await signInLinked(ctx, row, { user: local, dn }, ip, () => bindAsLinked(ctx, row, local.username, password, externalId));
+      const { externalId, dn, principalName, ...row } = link;
+      return await signInLinked(ctx, row, { user: local, dn, principalName }, ip, () => bindAsLinked(ctx, row, local.username, password, externalId));
     }
     // A name nobody here has as a username may still be someone's e-mail or phone, typed in the
     // username field: their password is not handed to any directory.
@@ -184,7 +223,9 @@ export async function directoryFirstFactor(
       const anyDirectory = await ctx.db.selectFrom('ldapConnections').select('id').where('enabled', '=', 1).limit(1).executeTakeFirst();
       return anyDirectory ? { kind: 'refused', reason: 'empty directory password' } : { kind: 'local' };
     }
-    return await signInNew(ctx, identifier, password, ip);
+    const verdict = await signInNew(ctx, identifier, password, ip, domainOf);
+    // Typed with a domain, a name no directory holds is nobody's (no local password decides).
+    return domainOf !== undefined && verdict.kind === 'local' ? OTHER_DOMAIN : verdict;
   } catch (error) {
     if (error instanceof DirectoryError) return unreachable;
     throw error;

@@ -10,6 +10,7 @@ export const LDAP_PRESET_SETTINGS: Record<LdapPreset, LdapPresetSettings> = {
     groupFilter: '(objectClass=group)',
     mapping: {
       username: 'sAMAccountName',
+      principalName: 'userPrincipalName',
       realName: 'displayName',
       email: 'mail',
       mobilePhone: 'mobile',
@@ -24,6 +25,7 @@ export const LDAP_PRESET_SETTINGS: Record<LdapPreset, LdapPresetSettings> = {
     groupFilter: '(objectClass=groupOfNames)',
     mapping: {
       username: 'uid',
+      principalName: '',
       realName: 'cn',
       email: 'mail',
       mobilePhone: 'mobile',

@@ -2,7 +2,9 @@
 // Directory connection example is a valid save of that preset, and its OpenLDAP steps (the service
 // account, its access rules and paging limit, a connection with the OpenLDAP preset over StartTLS)
 // are carried out against a real slapd: Test connection passes, a sync creates the people, a person
-// signs in with the directory password.
+// signs in with the directory password. Its table of the names people may type is signed in with
+// against an Active Directory-shaped entry, and its table of account states is the states, answers
+// and synchronisation effects of server/ldap/account-state.ts.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -12,7 +14,8 @@ import { ldapConnectionBody, type LdapSyncReport, type LdapTestAnswer } from '..
 import { startServer, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { personLdif, type Slapd } from './slapd';
-import { docsBlock, openLdapSettings, saveConnection, startDirectory } from './ldap-support';
+import { AD_ACCOUNTS, docsBlock, openLdapSettings, saveConnection, startDirectory } from './ldap-support';
+import { disablesHere, STATE_MESSAGES, type AccountState } from '../../server/ldap/account-state';
 
 const DOCS = readFileSync(new URL('../../docs/ldap.md', import.meta.url), 'utf8');
 
@@ -21,7 +24,7 @@ function presetTable(heading: string): Record<string, string> {
   const section = DOCS.slice(DOCS.indexOf(`### ${heading}\n`));
   const rows = section.split('\n').filter((line) => /^\| \w+ \| /.test(line) && !line.startsWith('| Setting'));
   const table: Record<string, string> = {};
-  for (const line of rows.slice(0, 10)) {
+  for (const line of rows.slice(0, Object.keys(flatPreset('openLdap')).length)) {
     const [, name, value] = /^\| (\w+) \| (.*) \|$/.exec(line)!;
     table[name!] = value!.startsWith('(empty') ? '' : value!.replace(/^`(.*)`$/, '$1');
   }
@@ -44,12 +47,49 @@ test("the docs' Active Directory connection is a valid save of the Active Direct
   assert.deepEqual({ userFilter, groupFilter, ...mapping }, flatPreset('activeDirectory'));
 });
 
+/** The rows of the first table under a `## heading` whose first cell is a code span, as cells. */
+function tableOf(heading: string): string[][] {
+  const start = DOCS.indexOf(`## ${heading}\n`);
+  const end = DOCS.indexOf('\n## ', start + 1);
+  return DOCS.slice(start, end === -1 ? undefined : end)
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => line.slice(2, -2).split(' | '));
+}
+const unwrapped = (cell: string) => cell.replace(/^`(.*)`$/, '$1');
+
+test("the docs' table of account states is the states honoured, their answers and what a synchronisation does", () => {
+  const rows = tableOf('Active Directory account states');
+  assert.deepEqual(rows.map(([state]) => unwrapped(state!)).sort(), Object.keys(STATE_MESSAGES).sort());
+  for (const [state, , answer, sync] of rows) {
+    const name = unwrapped(state!) as AccountState;
+    assert.equal(answer, STATE_MESSAGES[name], name);
+    assert.equal(sync, disablesHere(name) ? 'disabled here' : 'unchanged', name);
+  }
+});
+
+const WINDOWS_OU = 'ou=windows,dc=example,dc=org';
+const WINDOWS_PERSON = [
+  `dn: cn=jdoe,${WINDOWS_OU}`,
+  'objectClass: person',
+  'objectClass: adAccount',
+  'cn: jdoe',
+  'sn: Doe',
+  'sAMAccountName: jdoe',
+  'userPrincipalName: jdoe@corp.example',
+  'userAccountControl: 512',
+  'userPassword: jdoe-directory-pass',
+].join('\n');
+
 let server: TestServer;
 let slapd: Slapd;
 let admin: Client;
 
 before(async () => {
   const people = ['ada', 'grace'].map((uid) => personLdif({ uid, cn: uid, mail: `${uid}@example.org`, password: `${uid}-directory-pass` }));
+  // The person of the docs' table of typed names: an Active Directory-shaped entry only (not an
+  // inetOrgPerson, so the OpenLDAP steps' connection does not hold it).
+  people.push(`dn: ${WINDOWS_OU}\nobjectClass: organizationalUnit\nou: windows`, WINDOWS_PERSON);
   // startDirectory loads the docs' service account and access rules (test/server/ldap-support.ts).
   [server, slapd] = await Promise.all([startServer({ outboundAllow: ['127.0.0.1'] }), startDirectory({ ldif: people.join('\n\n') })]);
   admin = await server.admin();
@@ -71,4 +111,26 @@ test("the docs' OpenLDAP steps: Test connection passes, a sync creates the peopl
   assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
   // The access rules of the docs keep passwords from the service account.
   assert.ok(!JSON.stringify(synced.body).includes('directory-pass'));
+});
+
+test("the docs' table of names people may type: each signs in as the one person", async () => {
+  const tenantId = (await createTenant(admin, 'WindowsTenant')).id;
+  await saveConnection(
+    admin,
+    tenantId,
+    openLdapSettings(slapd.url, slapd.caPem, { ...AD_ACCOUNTS, baseDn: WINDOWS_OU, netbiosDomain: 'CORP', preset: 'activeDirectory' }),
+    undefined,
+    'windows-directory',
+  );
+  const typed = tableOf('Names people may type').map(([name]) => unwrapped(name!));
+  assert.deepEqual(typed, ['jdoe', 'CORP\\jdoe', 'jdoe@corp.example']);
+  for (const name of [...typed, ...typed.map((name) => ` ${name.toUpperCase()} `)]) {
+    const signedIn = await server.client().login(name, 'jdoe-directory-pass', { directoryPassword: 'jdoe-directory-pass' });
+    assert.equal(signedIn.status, 200, `${name}: ${JSON.stringify(signedIn.body)}`);
+  }
+  const found = await admin.get<{ list: { username: string; tenantId: string }[] }>('/api/user?searchProp=username&searchValue=jdoe');
+  assert.deepEqual(
+    found.body.data.list.map((row) => [row.username, row.tenantId]),
+    [['jdoe', tenantId]],
+  );
 });

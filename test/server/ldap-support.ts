@@ -18,11 +18,13 @@ export function docsBlock(tag: string): string {
 const DOCS = readFileSync(new URL('../../docs/ldap.md', import.meta.url), 'utf8');
 
 /** The test directory's Active Directory-shaped people (objectClass adAccount: sAMAccountName,
- *  memberOf, userAccountControl) as a connection reads them. */
+ *  userPrincipalName, memberOf, userAccountControl, accountExpires, pwdLastSet) as a connection
+ *  reads them. */
 export const AD_ACCOUNTS = {
   userFilter: '(objectClass=adAccount)',
   mapping: {
     username: 'sAMAccountName',
+    principalName: 'userPrincipalName',
     realName: 'cn',
     email: 'mail',
     mobilePhone: 'mobile',
@@ -50,6 +52,7 @@ export function openLdapSettings(url: string, caPem: string, overrides: Partial<
     caCertificate: caPem,
     bindDn: READER.dn,
     baseDn: SUFFIX,
+    netbiosDomain: '',
     ...LDAP_PRESET_SETTINGS.openLdap,
     preset: 'openLdap',
     groupRoles: [],

@@ -2,8 +2,9 @@
 // its own slapd.conf, schema and mdb database in a temp dir, loaded with slapadd before it starts
 // (thousands of entries in a second), listening on a free loopback port, with StartTLS from a CA and
 // server certificate made here by the openssl CLI. Besides inetOrgPerson and groupOfNames it knows
-// Active Directory's sAMAccountName, userAccountControl and memberOf (a small auxiliary class), so
-// the Active Directory preset's attributes are tested against a real server too.
+// Active Directory's sAMAccountName, userPrincipalName, userAccountControl, accountExpires,
+// pwdLastSet and memberOf (a small auxiliary class), so the Active Directory preset's attributes
+// and account states are tested against a real server too.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile, mkdir, readFile } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
@@ -28,7 +29,9 @@ attributetype ( 1.3.6.1.4.1.55555.1.1 NAME 'sAMAccountName' EQUALITY caseIgnoreM
 attributetype ( 1.3.6.1.4.1.55555.1.2 NAME 'userAccountControl' EQUALITY integerMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.27 SINGLE-VALUE )
 attributetype ( 1.3.6.1.4.1.55555.1.3 NAME 'memberOf' EQUALITY distinguishedNameMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.12 )
 attributetype ( 1.3.6.1.4.1.55555.1.4 NAME 'userPrincipalName' EQUALITY caseIgnoreMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 SINGLE-VALUE )
-objectclass ( 1.3.6.1.4.1.55555.2.1 NAME 'adAccount' AUXILIARY MAY ( sAMAccountName $ userAccountControl $ memberOf $ userPrincipalName ) )
+attributetype ( 1.3.6.1.4.1.55555.1.5 NAME 'accountExpires' EQUALITY integerMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.27 SINGLE-VALUE )
+attributetype ( 1.3.6.1.4.1.55555.1.6 NAME 'pwdLastSet' EQUALITY integerMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.27 SINGLE-VALUE )
+objectclass ( 1.3.6.1.4.1.55555.2.1 NAME 'adAccount' AUXILIARY MAY ( sAMAccountName $ userAccountControl $ memberOf $ userPrincipalName $ accountExpires $ pwdLastSet ) )
 `;
 
 export interface Person {
@@ -36,8 +39,9 @@ export interface Person {
   cn?: string;
   mail?: string;
   password?: string;
-  /** AD-shaped entry: sAMAccountName = uid, userAccountControl, memberOf. */
-  ad?: { userAccountControl: number; memberOf?: string[] };
+  /** AD-shaped entry: sAMAccountName = uid, userAccountControl, memberOf, and when given
+   *  userPrincipalName, accountExpires (a FILETIME) and pwdLastSet. */
+  ad?: { userAccountControl: number; memberOf?: string[]; userPrincipalName?: string; accountExpires?: string; pwdLastSet?: string };
 }
 
 export const personDn = (uid: string) => `uid=${uid},${PEOPLE}`;
@@ -53,7 +57,12 @@ export function personLdif(person: Person): string {
     ...(person.mail ? [`mail: ${person.mail}`] : []),
     ...(person.password ? [`userPassword: ${person.password}`] : []),
     ...(person.ad
-      ? [`sAMAccountName: ${person.uid}`, `userAccountControl: ${person.ad.userAccountControl}`, ...(person.ad.memberOf ?? []).map((dn) => `memberOf: ${dn}`)]
+      ? [
+          `sAMAccountName: ${person.uid}`,
+          `userAccountControl: ${person.ad.userAccountControl}`,
+          ...(person.ad.memberOf ?? []).map((dn) => `memberOf: ${dn}`),
+          ...(['userPrincipalName', 'accountExpires', 'pwdLastSet'] as const).flatMap((name) => (person.ad![name] ? [`${name}: ${person.ad![name]}`] : [])),
+        ]
       : []),
   ];
   return lines.join('\n');
@@ -174,7 +183,7 @@ suffix "${SUFFIX}"
 rootdn "${ROOT.dn}"
 rootpw ${ROOT.secret}
 directory ${data}
-index objectClass,uid,sAMAccountName eq
+index objectClass,uid,sAMAccountName,userPrincipalName eq
 ${options.databaseConfig ?? ''}
 `,
   );

@@ -15,12 +15,17 @@ export type LdapStep = (typeof LDAP_STEPS)[number];
 const line = (max: number) =>
   v.pipe(v.string('rule.required'), v.maxLength(max, `rule.ldapLine?max=${max}`), v.regex(/^[^\r\n\0]*$/, `rule.ldapLine?max=${max}`));
 const required = (max: number) => v.pipe(line(max), v.minLength(1, 'rule.required'));
+/** A NetBIOS domain name: up to 15 characters, none of those Windows forbids in it. */
+const NETBIOS_DOMAIN = /^(?:[A-Za-z0-9][A-Za-z0-9!#$%&'().^_{}~-]{0,14})?$/;
 const attribute = v.pipe(v.string('rule.required'), v.regex(/^(?:[A-Za-z][\w-]{0,63})?$/, 'rule.ldapAttribute'));
 
 /** Which directory attribute fills which field of a person here. */
 const ldapMapping = v.object({
   /** The sign-in name (sAMAccountName, userPrincipalName, uid). */
   username: v.pipe(attribute, v.minLength(1, 'rule.required')),
+  /** A second sign-in name of the `name@suffix` form (Active Directory's userPrincipalName): a
+   *  typed name with an `@` is looked up by it too. Empty (or left out): none. */
+  principalName: v.optional(attribute, ''),
   realName: attribute,
   email: attribute,
   mobilePhone: attribute,
@@ -28,7 +33,8 @@ const ldapMapping = v.object({
   externalId: attribute,
   /** The groups the entry is in, on the entry itself (memberOf); empty: found by the group search. */
   memberOf: attribute,
-  /** Active Directory's userAccountControl: bit 2 (ACCOUNTDISABLE) set = disabled. Empty: none. */
+  /** Active Directory's userAccountControl (its disabled, locked and password bits, with
+   *  accountExpires and pwdLastSet beside it: server/ldap/account-state.ts). Empty: none. */
   accountControl: attribute,
   /** The group attribute that lists its members' DNs (member for groupOfNames). */
   groupMember: attribute,
@@ -51,6 +57,9 @@ const ldapSettings = v.object({
   ),
   bindDn: required(1024),
   baseDn: required(1024),
+  /** The Windows (NetBIOS) domain name people type before a backslash (`CORP` of `CORP\jdoe`):
+   *  such a name signs in only against this connection. Empty (or left out): none. */
+  netbiosDomain: v.optional(v.pipe(v.string('rule.required'), v.regex(NETBIOS_DOMAIN, 'rule.ldapNetbiosDomain')), ''),
   userFilter: required(2048),
   groupFilter: line(2048),
   preset: v.picklist(LDAP_PRESETS, 'rule.required'),

@@ -29,7 +29,7 @@ type Values = v.InferInput<typeof ldapConnectionBody>;
 type GroupRoleRow = { key: number; groupDn: string; roleId: string };
 let nextRowKey = 0;
 const rowsOf = (values: Values): GroupRoleRow[] => values.settings.groupRoles.map((entry) => ({ key: nextRowKey++, ...entry }));
-const MAPPING_FIELDS = ['username', 'realName', 'email', 'mobilePhone', 'externalId', 'memberOf', 'accountControl', 'groupMember'] as const;
+const MAPPING_FIELDS = ['username', 'principalName', 'realName', 'email', 'mobilePhone', 'externalId', 'memberOf', 'accountControl', 'groupMember'] as const;
 
 const blank: Values = {
   name: 'directory',
@@ -41,6 +41,7 @@ const blank: Values = {
     caCertificate: '',
     bindDn: '',
     baseDn: '',
+    netbiosDomain: '',
     preset: 'openLdap',
     ...LDAP_PRESET_SETTINGS.openLdap,
     groupRoles: [],
@@ -216,6 +217,13 @@ export default function DirectoryPanel({ tenant }: { tenant: Tenant }) {
             autoComplete="off"
             error={errors.settings?.baseDn?.message}
             registration={register('settings.baseDn')}
+          />
+          <TextField
+            label={t('admin:directory.netbiosDomain')}
+            hint={t('admin:directory.netbiosDomainHint')}
+            autoComplete="off"
+            error={errors.settings?.netbiosDomain?.message}
+            registration={register('settings.netbiosDomain')}
           />
           <SelectField label={t('admin:directory.preset')} registration={register('settings.preset')}>
             {LDAP_PRESETS.map((preset) => (
