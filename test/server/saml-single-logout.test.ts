@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateRawSync } from 'node:zlib';
 import { startServer, transform, type Client, type TestServer, ok } from './harness';
-import { consentAndAnswer, postedForm, ServiceProvider } from './saml-support';
+import { consentAndAnswer, postedForm, ServiceProvider, type SpOptions } from './saml-support';
 import { Status } from '../../src/core/enums';
 
 let server: TestServer;
@@ -18,7 +18,7 @@ let admin: Client;
 let receiver: Server;
 let receiverUrl: string;
 /** What the SOAP receiver got: each LogoutRequest as node-saml read it (or its error). */
-const received: { app: string; profile?: { nameID?: string; sessionIndex?: string }; error?: string }[] = [];
+const received: { app: string; profile?: { nameID?: string; nameIDFormat?: string; sessionIndex?: string }; error?: string }[] = [];
 const soapApps = new Map<string, ServiceProvider>();
 
 before(async () => {
@@ -65,9 +65,9 @@ async function person(name: string): Promise<{ id: string; browser: Client }> {
   return { id, browser };
 }
 
-/** An app whose Single Logout service is reached with `binding`. */
-async function app(name: string, binding: 'SOAP' | 'HTTP-Redirect' | 'HTTP-POST'): Promise<ServiceProvider> {
-  const provider = await ServiceProvider.register(server, admin, name, { signRequests: true });
+/** An app whose Single Logout service is reached with `binding` (node-saml set up with `saml`). */
+async function app(name: string, binding: 'SOAP' | 'HTTP-Redirect' | 'HTTP-POST', saml: SpOptions['saml'] = {}): Promise<ServiceProvider> {
+  const provider = await ServiceProvider.register(server, admin, name, { signRequests: true, saml });
   const sloUrl = binding === 'SOAP' ? `${receiverUrl}/${name}` : `http://127.0.0.1:9/${name}/slo`;
   await ok(admin.put(`/api/apps/${provider.appId}/saml-provider`, { sloUrl, sloBinding: binding }));
   if (binding === 'SOAP') soapApps.set(name, provider);
@@ -79,7 +79,7 @@ async function signIn(provider: ServiceProvider, browser: Client) {
   const first = await provider.sendAuthnRequest(browser);
   const { form } = await consentAndAnswer(browser, first.headers.get('location')!);
   const { profile } = await provider.sp.validatePostResponseAsync({ SAMLResponse: form.fields.SAMLResponse! });
-  return { nameID: profile!.nameID, sessionIndex: profile!.sessionIndex! };
+  return { nameID: profile!.nameID, nameIDFormat: profile!.nameIDFormat, sessionIndex: profile!.sessionIndex! };
 }
 
 async function until<T>(what: () => T | undefined, timeoutMs = 8_000): Promise<T> {
@@ -118,6 +118,25 @@ test('an administrator ending the sessions, and disabling the person: the SOAP a
   await ok(admin.put(`/api/user/${bob.id}`, { availabilityStatus: Status.Disabled, version: user.version }));
   const toldBob = await until(() => received.find((entry) => entry.profile?.sessionIndex === bobSession.sessionIndex));
   assert.equal(toldBob.profile?.nameID, bobSession.nameID);
+});
+
+test('an app asking for transient NameIDs: each session is told by its own transient NameID (SOAP), and the app ends a session by it', async () => {
+  const transient = 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
+  const provider = await app('Transient_Soap_App', 'SOAP', { identifierFormat: transient });
+  const erin = await person('slo-erin');
+  const session = await signIn(provider, erin.browser);
+  assert.equal(session.nameIDFormat, transient);
+  await ok(admin.delete(`/api/user/${erin.id}/sessions`));
+  const told = await until(() => received.find((entry) => entry.profile?.sessionIndex === session.sessionIndex || entry.error));
+  assert.equal(told.error, undefined);
+  assert.deepEqual([told.profile?.nameID, told.profile?.nameIDFormat], [session.nameID, transient]);
+
+  const frank = await person('slo-frank');
+  const frankSession = await signIn(provider, frank.browser);
+  assert.notEqual(frankSession.nameID, session.nameID);
+  const own = new URL(await provider.sp.getLogoutUrlAsync({ ...frankSession, nameIDFormat: transient, issuer: provider.entityId }, 'r', {}));
+  await server.client().raw('GET', own.pathname + own.search);
+  assert.equal((await frank.browser.get('/api/cas/session')).status, 401, "the app's LogoutRequest naming the transient NameID ended the session");
 });
 
 test('a browser sign-out visits the HTTP-Redirect and HTTP-POST apps in turn (node-saml checks each signed LogoutRequest), then the sign-in page', async () => {
