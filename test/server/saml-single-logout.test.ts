@@ -3,12 +3,13 @@
 // administrator ends it, the person is disabled) an app with a SOAP service is told server to
 // server; a browser sign-out visits the apps with a browser-only service (HTTP-Redirect, HTTP-POST)
 // one after the other and ends on the sign-in page; an audit record per LogoutRequest sent. Hostile:
-// an unsigned LogoutRequest ends nothing, a RelayState is never followed as an address.
+// an unsigned LogoutRequest ends nothing (from an app that registered no signing certificate, only
+// the sessions of the browser carrying it), a RelayState is never followed as an address.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { startServer, transform, type Client, type TestServer, ok } from './harness';
 import { consentAndAnswer, postedForm, ServiceProvider, type SpOptions } from './saml-support';
 import { Status } from '../../src/core/enums';
@@ -195,7 +196,7 @@ test('RelayState on logout is never followed as an address (no open redirect)', 
   assert.equal(step.headers.get('location'), '/login');
 });
 
-test('an unsigned LogoutRequest, even from the app that holds the session, ends nothing (RequestDenied)', async () => {
+test('an unsigned LogoutRequest from an app with a signing certificate, even the app that holds the session, ends nothing (RequestDenied)', async () => {
   const provider = await app('Unsigned_Slo_App', 'HTTP-POST');
   const dave = await person('slo-dave');
   const session = await signIn(provider, dave.browser);
@@ -212,6 +213,31 @@ test('an unsigned LogoutRequest, even from the app that holds the session, ends 
   );
   await server.client().raw('GET', signed.pathname + signed.search);
   assert.equal((await dave.browser.get('/api/cas/session')).status, 401);
+});
+
+test('an app with no signing certificate: its unsigned LogoutRequest ends the session only from the browser that session belongs to', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Keyless_Slo_App');
+  await ok(
+    admin.put(`/api/apps/${provider.appId}/saml-provider`, { signingCert: '', sloUrl: 'http://127.0.0.1:9/Keyless_Slo_App/slo', sloBinding: 'HTTP-Redirect' }),
+  );
+  const gina = await person('slo-gina');
+  const session = await signIn(provider, gina.browser);
+  const send = async (browser: Client) => {
+    const logout = `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_keyless${Date.now()}${Math.random()}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${server.base}/api/saml/slo"><saml:Issuer>${provider.entityId}</saml:Issuer><saml:NameID>${session.nameID}</saml:NameID><samlp:SessionIndex>${session.sessionIndex}</samlp:SessionIndex></samlp:LogoutRequest>`;
+    const answer = await browser.raw('GET', `/api/saml/slo?SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(logout)).toString('base64'))}`);
+    assert.equal(answer.status, 303);
+    const response = new URL(answer.headers.get('location')!).searchParams.get('SAMLResponse')!;
+    return inflateRawSync(Buffer.from(response, 'base64')).toString();
+  };
+  // Another browser (no session, or someone else's) knowing the NameID and SessionIndex: nothing ends.
+  for (const other of [server.client(), (await person('slo-henry')).browser]) {
+    const refused = await send(other);
+    assert.match(refused, /status:RequestDenied/);
+    assert.match(refused, /ends only the sessions of the browser that carries it/);
+    assert.equal((await gina.browser.get('/api/cas/session')).status, 200, 'an unsigned LogoutRequest from another browser ended the session');
+  }
+  assert.match(await send(gina.browser), /status:Success/);
+  assert.equal((await gina.browser.get('/api/cas/session')).status, 401);
 });
 
 test("an app's own LogoutRequest is answered in its Single Logout service's binding: a signed redirect (node-saml reads it), or a sign-out page posting it", async () => {
