@@ -952,6 +952,17 @@ const auditFormerTenant: Migration = {
   },
 };
 
+/** The NameID format an app's AuthnRequest asks for (its NameIDPolicy, server/saml/name-id.ts),
+ *  kept with the pending sign-in, and the format each session was given (a transient NameID is new
+ *  for each assertion), carried to the LogoutRequests that end it. Null: the app's setting, as
+ *  before. */
+const samlNameIdPolicy: Migration = {
+  async up(db: Kysely<unknown>) {
+    for (const table of ['saml_requests', 'saml_sessions', 'saml_logout_deliveries', 'saml_front_logouts'])
+      await db.schema.alterTable(table).addColumn('name_id_format', 'text').execute();
+  },
+};
+
 /** Sign-in names as Windows people type them (server/ldap/sign-in-name.ts): each directory link
  *  keeps its entry's principal name (userPrincipalName, lower case; filled by the next
  *  synchronisation or sign-in), and the stored connections get the two new settings: no NetBIOS
@@ -1018,6 +1029,7 @@ function migrationsOf(engine: Engine): Record<string, Migration> {
     '0050_scim_user_attributes': scimUserAttributes,
     '0051_saml_encrypt_assertions': samlEncryptAssertions,
     '0052_audit_former_tenant': auditFormerTenant,
+    '0053_saml_name_id_policy': samlNameIdPolicy,
     '0054_ldap_principal_names': ldapPrincipalNames,
   };
 }

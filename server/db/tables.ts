@@ -427,6 +427,8 @@ interface SamlRequestTable {
   expiresAt: number;
   /** ForceAuthn: only a console sign-in at or after this moment answers (migration 0045). */
   freshAfter: number | null;
+  /** The NameID format the request asked for (NameIdFormat); null: the app's setting (migration 0053). */
+  nameIdFormat: string | null;
 }
 
 /** A message id already used (an AuthnRequest's or LogoutRequest's, keyed with its issuer). */
@@ -441,6 +443,8 @@ interface SamlSessionTable {
   appId: string;
   userId: string;
   nameId: string;
+  /** The NameID's format (NameIdFormat); null, for sessions given before migration 0053: the app's setting. */
+  nameIdFormat: string | null;
   consoleSessionId: string | null;
   createdAt: number;
 }
@@ -580,6 +584,8 @@ interface SamlLogoutDeliveryTable {
   appId: string;
   userId: string;
   nameId: string;
+  /** As the session's (SamlSessionTable). */
+  nameIdFormat: string | null;
   sessionIndex: string;
   /** 'queued' or 'sending'. */
   status: string;
@@ -597,6 +603,8 @@ interface SamlFrontLogoutTable {
   appId: string;
   userId: string;
   nameId: string;
+  /** As the session's (SamlSessionTable). */
+  nameIdFormat: string | null;
   expiresAt: number;
 }
 

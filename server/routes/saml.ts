@@ -82,7 +82,7 @@ function protocolEndpoints(ctx: Ctx, gate: Gate): FastifyPluginAsync {
       return sendPostPage(request, reply, outcome.post.acsUrl, { SAMLResponse: outcome.post.samlResponse, RelayState: outcome.post.relayState });
     };
     const slo = async ({ raw: request }: { raw: FastifyRequest }, reply: FastifyReply) => {
-      const outcome = await protocol(() => receiveLogout(ctx, incomingOf(request), request.ip));
+      const outcome = await protocol(async () => receiveLogout(ctx, incomingOf(request), request.ip, (await browserPerson(ctx, request))?.sessionId));
       if (outcome.kind === 'redirect') return reply.redirect(outcome.location, 303);
       return sendPostPage(request, reply, outcome.url, { SAMLResponse: outcome.message, RelayState: outcome.relayState }, SIGNING_OUT);
     };

@@ -60,6 +60,7 @@ async function claim(ctx: Ctx, id: string, now: number) {
       'samlLogoutDeliveries.appId',
       'userId',
       'nameId',
+      'samlLogoutDeliveries.nameIdFormat',
       'sessionIndex',
       'attempts',
       'samlServiceProviders.sloUrl',
@@ -76,7 +77,7 @@ async function deliver(ctx: Ctx, id: string): Promise<void> {
   if (!row) return;
   const remove = () => ctx.db.deleteFrom('samlLogoutDeliveries').where('id', '=', row.id).execute();
   if (!row.sloUrl || row.sloBinding !== 'SOAP') return void (await remove());
-  const target: LogoutTarget = { appId: row.appId, userId: row.userId, nameId: row.nameId, sessionIndex: row.sessionIndex, sloUrl: row.sloUrl };
+  const target: LogoutTarget = { ...row, sloUrl: row.sloUrl };
   try {
     await post(ctx, target);
     await ctx.audit.change(async () => {

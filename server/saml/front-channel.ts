@@ -30,7 +30,7 @@ const currentStep = (ctx: Ctx, chainId: string) =>
   ctx.db
     .selectFrom('samlFrontLogouts')
     .innerJoin('samlServiceProviders', 'samlServiceProviders.appId', 'samlFrontLogouts.appId')
-    .select(['samlFrontLogouts.sessionIndex', 'samlFrontLogouts.appId', 'userId', 'nameId', 'sloUrl', 'sloBinding'])
+    .select(['samlFrontLogouts.sessionIndex', 'samlFrontLogouts.appId', 'userId', 'nameId', 'samlFrontLogouts.nameIdFormat', 'sloUrl', 'sloBinding'])
     .where('chainId', '=', chainId)
     .where('expiresAt', '>', ctx.now())
     .orderBy('samlFrontLogouts.sessionIndex')
@@ -59,7 +59,7 @@ export async function nextStep(ctx: Ctx, chainId: string, owned: boolean): Promi
       await removeStep(ctx, chainId, row.sessionIndex);
       continue;
     }
-    const target: LogoutTarget = { appId: row.appId, userId: row.userId, nameId: row.nameId, sessionIndex: row.sessionIndex, sloUrl: row.sloUrl };
+    const target: LogoutTarget = { ...row, sloUrl: row.sloUrl };
     const binding = row.sloBinding === 'HTTP-POST' ? 'HTTP-POST' : 'HTTP-Redirect';
     const requestId = stepRequestId(chainId, row.sessionIndex);
     await ctx.audit.change(() => recordLogoutSent(ctx, target, binding, true));

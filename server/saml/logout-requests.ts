@@ -16,6 +16,8 @@ export interface LogoutTarget {
   appId: string;
   userId: string;
   nameId: string;
+  /** The format the session's NameID was given in (null: the app's setting). */
+  nameIdFormat: string | null;
   sessionIndex: string;
   sloUrl: string;
 }
@@ -23,7 +25,7 @@ export interface LogoutTarget {
 /** The LogoutRequest for the app's session (unsigned XML) and its ID (`requestId`, else a new one). */
 async function unsignedRequest(ctx: Ctx, target: LogoutTarget, requestId?: string) {
   const sp = await ctx.db.selectFrom('samlServiceProviders').select('nameIdFormat').where('appId', '=', target.appId).executeTakeFirst();
-  const format = NAME_ID_URNS[(sp?.nameIdFormat ?? 'unspecified') as NameIdFormat];
+  const format = NAME_ID_URNS[(target.nameIdFormat ?? sp?.nameIdFormat ?? 'unspecified') as NameIdFormat];
   return buildLogoutRequest(idpEndpoints(ctx).entityId, target.sloUrl, target.nameId, format, target.sessionIndex, ctx.now(), requestId);
 }
 

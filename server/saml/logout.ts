@@ -8,6 +8,12 @@
 // §3.5.5.2), be issued within the allowed clock skew and not be past its NotOnOrAfter; its ID is
 // accepted once (remembered longer than any IssueInstant accepted). Otherwise it is answered
 // RequestDenied and ends nothing.
+// One exception to the signature: an app that registered no signing certificate cannot sign
+// (OneLogin's python3-saml, by default, sends its LogoutRequest unsigned). Its unsigned request
+// authenticates itself by the browser that carries it (HTTP-Redirect or HTTP-POST, with the
+// console's cookie) and by what it names: it ends only sessions that browser's console session was
+// given, named by their NameID and SessionIndex (a random value only that app and that browser saw),
+// which is what that browser could end by signing out anyway. Anything else unsigned is denied.
 // An app's LogoutResponse answers a LogoutRequest a browser sign-out carried to it
 // (front-channel.ts): signed by the app, sent to this server just now, it must answer the very
 // request the chain named by its RelayState sent that app; only then does the chain go on. Anything
@@ -25,7 +31,8 @@ import { SIGNED_OUT_PAGE, stepAnswered } from './front-channel';
 
 export type LogoutOutcome = { kind: 'post'; url: string; message: string; relayState: string | null } | { kind: 'redirect'; location: string };
 
-export async function receiveLogout(ctx: Ctx, incoming: Incoming, ip: string): Promise<LogoutOutcome> {
+/** `browserSession`: the console session of the browser that carried the request, if any. */
+export async function receiveLogout(ctx: Ctx, incoming: Incoming, ip: string, browserSession: string | undefined): Promise<LogoutOutcome> {
   if (incoming.kind === 'response') return { kind: 'redirect', location: await receiveLogoutResponse(ctx, incoming) };
   const { sp, header, refused, signed } = await readFromSp(ctx, incoming, 'LogoutRequest');
   const nameId = textOf(childrenOf(header.root, NS.assertion, 'NameID')[0]);
@@ -33,7 +40,9 @@ export async function receiveLogout(ctx: Ctx, incoming: Incoming, ip: string): P
   const now = ctx.now();
   const denied: SamlStatus = { code: 'Requester', second: 'RequestDenied', message: refused };
   let status: SamlStatus = { code: 'Success' };
-  if (refused || !signed || !sentTo(header, signed, idpEndpoints(ctx).sloUrl)) status = denied;
+  // Unsigned: only from an app that cannot sign, for this browser's own sessions (checked below).
+  const fromBrowser = !signed && !sp.signingCert;
+  if (refused || (!signed && !fromBrowser) || !sentTo(header, signed, idpEndpoints(ctx).sloUrl)) status = denied;
   else if (!issuedNow(header, now) || !beforeNotOnOrAfter(header.root, now)) status = denied;
   else if (!(await firstUse(ctx, sp.entityId, header.id))) status = denied;
   else if (nameId && indexes.length) {
@@ -44,24 +53,27 @@ export async function receiveLogout(ctx: Ctx, incoming: Incoming, ip: string): P
       .where('nameId', '=', nameId)
       .where('sessionIndex', 'in', indexes)
       .execute();
-    for (const session of sessions) {
-      const user = await ctx.db.selectFrom('users').select(['id', 'username', 'tenantId']).where('id', '=', session.userId).executeTakeFirst();
-      await ctx.audit.change(async () => {
-        // The app that asked is not told again (its session is the one ending).
-        await ctx.db.deleteFrom('samlSessions').where('appId', '=', sp.appId).where('sessionIndex', 'in', indexes).execute();
-        if (session.consoleSessionId) await ctx.sessions.revoke(session.consoleSessionId);
-        await revokeAppGrants(ctx.db, session.userId);
-        if (user)
-          await ctx.audit.record({
-            action: 'logout',
-            actor: user,
-            target: { type: 'session', id: session.consoleSessionId },
-            tenantId: user.tenantId,
-            ip,
-            detail: { via: 'saml', app: sp.appId },
-          });
-      });
-    }
+    const browserOwns = sessions.length > 0 && sessions.every((session) => session.consoleSessionId === browserSession);
+    if (fromBrowser && !browserOwns) status = { ...denied, message: 'An unsigned LogoutRequest ends only the sessions of the browser that carries it' };
+    else
+      for (const session of sessions) {
+        const user = await ctx.db.selectFrom('users').select(['id', 'username', 'tenantId']).where('id', '=', session.userId).executeTakeFirst();
+        await ctx.audit.change(async () => {
+          // The app that asked is not told again (its session is the one ending).
+          await ctx.db.deleteFrom('samlSessions').where('appId', '=', sp.appId).where('sessionIndex', 'in', indexes).execute();
+          if (session.consoleSessionId) await ctx.sessions.revoke(session.consoleSessionId);
+          await revokeAppGrants(ctx.db, session.userId);
+          if (user)
+            await ctx.audit.record({
+              action: 'logout',
+              actor: user,
+              target: { type: 'session', id: session.consoleSessionId },
+              tenantId: user.tenantId,
+              ip,
+              detail: { via: 'saml', app: sp.appId },
+            });
+        });
+      }
   } else status = { code: 'Requester' };
   if (!sp.sloUrl) return { kind: 'redirect', location: SIGNED_OUT_PAGE };
   const [key] = await publishedKeys(ctx.db, ctx.now());

@@ -22,7 +22,14 @@ export async function endSamlSessions(db: Kysely<Database>, personId: string, fr
   const sessions = await db
     .selectFrom('samlSessions')
     .innerJoin('samlServiceProviders', 'samlServiceProviders.appId', 'samlSessions.appId')
-    .select(['samlSessions.sessionIndex', 'samlSessions.appId', 'samlSessions.nameId', 'samlServiceProviders.sloUrl', 'samlServiceProviders.sloBinding'])
+    .select([
+      'samlSessions.sessionIndex',
+      'samlSessions.appId',
+      'samlSessions.nameId',
+      'samlSessions.nameIdFormat',
+      'samlServiceProviders.sloUrl',
+      'samlServiceProviders.sloBinding',
+    ])
     .where('samlSessions.userId', '=', personId)
     .execute();
   const now = Date.now();
@@ -38,6 +45,7 @@ export async function endSamlSessions(db: Kysely<Database>, personId: string, fr
           appId: session.appId,
           userId: personId,
           nameId: session.nameId,
+          nameIdFormat: session.nameIdFormat,
           sessionIndex: session.sessionIndex,
           status: 'queued',
           nextAttemptAt: null,
@@ -56,6 +64,7 @@ export async function endSamlSessions(db: Kysely<Database>, personId: string, fr
           appId: session.appId,
           userId: personId,
           nameId: session.nameId,
+          nameIdFormat: session.nameIdFormat,
           expiresAt: now + FRONT_CHANNEL_TTL_MS,
         })),
       )

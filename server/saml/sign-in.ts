@@ -9,7 +9,9 @@
 // (server/oidc/interactions.ts): ForceAuthn="true" is answered only from a console sign-in made
 // after the request (allowing from an older session ends it, and the sign-in page brings the person
 // back); IsPassive="true" never shows a page: the browser signed in, with the app trusted or its
-// consent remembered, is answered at once, anything else with the NoPassive status.
+// consent remembered, is answered at once, anything else with the NoPassive status. Its
+// NameIDPolicy's Format is given when this server can give it, else answered InvalidNameIDPolicy
+// (name-id.ts).
 //
 // What is refused, and how: a message that cannot be read, from an unknown issuer, or naming an
 // assertion consumer service that is not registered is refused here (never redirected: there is
@@ -28,6 +30,8 @@ import { linkPath } from '../http/link-path';
 import { getSamlRequestAnswer } from '../../src/core/contract/saml';
 import { publishedKeys } from './keys';
 import { indexOf, NAME_ID_URNS } from './sp-metadata';
+import { nameIdIn, requestedFormat } from './name-id';
+import type { NameIdFormat } from '../../src/core/schemas/saml';
 import { toSamlProvider } from '../services/saml-providers';
 import { rolesClaims, tenantClaims } from '../oidc/app-claims';
 import { isTrusted } from '../oidc/clients';
@@ -176,6 +180,8 @@ export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming, person: 
   if (!sentTo(header, signed, idpEndpoints(ctx).ssoUrl)) return deny('RequestDenied');
   if (Math.abs(now - header.issueInstant) > CLOCK_SKEW_MS) return deny('RequestDenied');
   if (!(await firstUse(ctx, sp.entityId, header.id))) return deny('RequestDenied');
+  const nameIdPolicy = requestedFormat(header.root);
+  if (nameIdPolicy.refused) return deny('InvalidNameIDPolicy', 'Requester', nameIdPolicy.refused);
   const forceAuthn = flag(header.root, 'ForceAuthn');
   // Passive: no page may be shown, so nobody to sign in (again) and no consent to ask.
   const passive = flag(header.root, 'IsPassive');
@@ -193,6 +199,7 @@ export async function receiveAuthnRequest(ctx: Ctx, incoming: Incoming, person: 
       answeredBy: passive ? person!.id : null,
       expiresAt: now + PENDING_TTL_MS,
       freshAfter: forceAuthn ? now : null,
+      nameIdFormat: nameIdPolicy.format,
     })
     .execute();
   if (passive) return { kind: 'post', post: await issueResponse(ctx, person!, id, ip) };
@@ -217,6 +224,7 @@ export async function launch(ctx: Ctx, actor: Actor, appId: string): Promise<{ r
       answeredBy: actor.id,
       expiresAt: ctx.now() + PENDING_TTL_MS,
       freshAfter: null,
+      nameIdFormat: null,
     })
     .execute();
   return { redirectURL: `${SAML_SIGN_IN_PAGE}?request=${id}` };
@@ -301,12 +309,6 @@ async function attributesOf(ctx: Ctx, user: Actor['user'], appId: string): Promi
   };
 }
 
-function nameIdOf(sp: SamlServiceProviderTable, user: Actor['user']): string | undefined {
-  if (sp.nameIdFormat === 'email') return user.email ?? undefined;
-  if (sp.nameIdFormat === 'persistent') return createHash('sha256').update(`${sp.appId}\n${user.id}`).digest('base64url');
-  return user.username;
-}
-
 /** The answer page's Response: the pending sign-in is used once; a sign-in recorded in the audit
  *  log. The Response is built before the pending sign-in is used up; if it cannot be built (an
  *  encryption certificate stored before such keys were refused, say), the app is told with the
@@ -318,19 +320,22 @@ export async function issueResponse(ctx: Ctx, actor: Actor, id: string, ip: stri
   if (row.answer === 'allow' && (await needsFreshSignIn(ctx, actor, row))) throw new ApiError(401, SIGN_IN_AGAIN);
   const sp = await ctx.db.selectFrom('samlServiceProviders').selectAll().where('appId', '=', row.appId).executeTakeFirst();
   if (!sp) throw notFound('App');
-  const refuse = async (second: string | undefined, code: SamlStatus['code']) => {
+  const refuse = async (second: string | undefined, code: SamlStatus['code'], message?: string) => {
     await useUp(ctx, id);
-    return ((await refusal(ctx, sp, row.acsUrl, row.requestId, row.relayState, second, code)) as { post: PostToApp }).post;
+    return ((await refusal(ctx, sp, row.acsUrl, row.requestId, row.relayState, second, code, message)) as { post: PostToApp }).post;
   };
   const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', actor.id).executeTakeFirst();
   if (row.answer !== 'allow' || !maySignIn(user) || !(await appEnabled(ctx, sp.appId))) return refuse('RequestDenied', 'Responder');
-  const nameId = nameIdOf(sp, actor.user);
-  if (!nameId) return refuse('InvalidNameIDPolicy', 'Requester');
+  // The format the request asked for, else the app's setting.
+  const format = (row.nameIdFormat ?? sp.nameIdFormat) as NameIdFormat;
+  const given = nameIdIn(format, sp.appId, actor.user);
+  if ('refused' in given) return refuse('InvalidNameIDPolicy', 'Requester', given.refused);
+  const { nameId } = given;
   const now = ctx.now();
   const sessionIndex = `_${randomBytes(20).toString('hex')}`;
   let samlResponse: string;
   try {
-    samlResponse = await signedAssertion(ctx, actor, sp, row, nameId, sessionIndex);
+    samlResponse = await signedAssertion(ctx, actor, sp, row, { nameId, nameIdFormat: NAME_ID_URNS[format] }, sessionIndex);
   } catch (error) {
     console.error('SAML response for app', sp.appId, error);
     await ctx.audit.standalone({
@@ -347,7 +352,7 @@ export async function issueResponse(ctx: Ctx, actor: Actor, id: string, ip: stri
     await useUp(ctx, id);
     await ctx.db
       .insertInto('samlSessions')
-      .values({ sessionIndex, appId: sp.appId, userId: actor.id, nameId, consoleSessionId: actor.sessionId, createdAt: now })
+      .values({ sessionIndex, appId: sp.appId, userId: actor.id, nameId, nameIdFormat: format, consoleSessionId: actor.sessionId, createdAt: now })
       .execute();
     await ctx.audit.record({
       action: 'app.sign_in',
@@ -372,7 +377,7 @@ async function signedAssertion(
   actor: Actor,
   sp: SamlServiceProviderTable,
   row: { acsUrl: string; requestId: string | null },
-  nameId: string,
+  subject: { nameId: string; nameIdFormat: string },
   sessionIndex: string,
 ): Promise<string> {
   const now = ctx.now();
@@ -382,8 +387,7 @@ async function signedAssertion(
     { code: 'Success' },
     {
       audience: sp.entityId,
-      nameId,
-      nameIdFormat: NAME_ID_URNS[sp.nameIdFormat as keyof typeof NAME_ID_URNS],
+      ...subject,
       sessionIndex,
       authnInstant: session?.createdAt ?? now,
       attributes: await attributesOf(ctx, actor.user, sp.appId),

@@ -9,6 +9,7 @@ import type { NameIdFormat, SloBinding } from '../../src/core/schemas/saml';
 export const NAME_ID_URNS: Record<NameIdFormat, string> = {
   email: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
   persistent: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+  transient: 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient',
   unspecified: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
 };
 

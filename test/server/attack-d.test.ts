@@ -2,7 +2,8 @@
 // SAML identity provider against pysaml2 (Debian's python3-pysaml2 7, xmlsec1), a service-provider
 // library none of the other tests use, configured as its docs' example SP is (test/server/python-saml-sps.py):
 // signed AuthnRequests with its default algorithms, want_assertions_signed, an encryption key in
-// its metadata, the metadata it produces imported as an administrator would.
+// its metadata, the metadata it produces imported as an administrator would. Then Lasso as
+// mod_auth_mellon drives it, and OneLogin's python3-saml with its default settings (the end).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -41,7 +42,7 @@ before(async () => {
   // Without python3-pysaml2, python3-lasso or xmlsec1 the process ends: each step fails, saying so.
   python.on('exit', (code) => {
     for (const answer of waiting.splice(0))
-      answer(JSON.stringify({ crash: `python3 exited (${code}): apt-get install python3-pysaml2 python3-lasso xmlsec1` }));
+      answer(JSON.stringify({ crash: `python3 exited (${code}): apt-get install python3-pysaml2 python3-lasso python3-onelogin-saml2 xmlsec1` }));
   });
 });
 after(async () => {
@@ -230,4 +231,41 @@ test('a pysaml2 AuthnRequest replayed (the same signed URL twice) is refused the
   assert.equal((await browser.raw('GET', url.pathname + url.search)).status, 303);
   const again = await server.client().raw('GET', url.pathname + url.search);
   assert.match(await refusalStatus(again), /RequestDenied/);
+});
+
+// OneLogin's python3-saml (Debian's python3-onelogin-saml2) with its default settings: strict
+// (Destination, InResponseTo, audience, Recipient, NotOnOrAfter, a signed Response or assertion),
+// nothing signed by the SP, its AuthnRequest (HTTP-Redirect) asking for the first NameID format of
+// the IdP's metadata, its LogoutRequest unsigned (HTTP-Redirect), from the person's browser.
+
+test('python3-saml, its default settings: SP-initiated sign-in validates, and its Single Logout ends the session and is answered', async () => {
+  const sp = await pysaml2App('OneLogin_Default', {}, 'onelogin_metadata');
+  const person = server.client();
+  assert.equal((await person.login('py-person', 'Secret123')).status, 200);
+  const request = await pysaml2<{ id: string; url: string }>(sp, 'onelogin_authn');
+  const url = new URL(request.url);
+  assert.equal(url.origin, server.base);
+  const first = await person.raw('GET', url.pathname + url.search);
+  assert.equal(first.status, 303, `the IdP refused the request: ${await refusalStatus(first)}`);
+  const { form } = await consentAndAnswer(person, first.headers.get('location')!);
+  assert.equal(form.action, `${sp.base}/?acs`);
+  const parsed = await pysaml2<Parsed>(sp, 'onelogin_response', { saml_response: form.fields.SAMLResponse, request_id: request.id });
+  assert.equal(parsed.error, undefined);
+  assert.equal(parsed.name_id, 'py.person@example.test');
+  assert.deepEqual(parsed.ava?.username, ['py-person']);
+
+  const logout = await pysaml2<{ id: string; url: string }>(sp, 'onelogin_logout', {
+    name_id: parsed.name_id,
+    name_id_format: parsed.name_id_format,
+    session_index: parsed.session_index,
+  });
+  const sent = new URL(logout.url);
+  const answer = await person.raw('GET', sent.pathname + sent.search);
+  assert.equal((await person.get('/api/cas/session')).status, 401, 'the console session ended');
+  assert.equal(answer.status, 303, `answered ${answer.status}: ${(await answer.clone().text()).slice(0, 200)}`);
+  const back = new URL(answer.headers.get('location')!);
+  assert.equal(back.origin + back.pathname, `${sp.base}/`);
+  const read = await pysaml2<{ error?: string; status?: string }>(sp, 'onelogin_logout_response', { query: back.search.slice(1), request_id: logout.id });
+  assert.equal(read.error, undefined);
+  assert.equal(read.status, 'Success');
 });

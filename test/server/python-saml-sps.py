@@ -1,12 +1,17 @@
-# Two SAML service providers for test/server/attack-d.test.ts: pysaml2 (Debian's python3-pysaml2,
-# xmlsec1), configured as the pysaml2 docs' example SP is, and Lasso (python3-lasso, the library
+# Three SAML service providers for test/server/attack-d.test.ts: pysaml2 (Debian's python3-pysaml2,
+# xmlsec1), configured as the pysaml2 docs' example SP is; Lasso (python3-lasso, the library
 # behind Apache mod_auth_mellon), driven as mod_auth_mellon drives it with the metadata
-# mellon_create_metadata.sh writes. One process per test file: a JSON
+# mellon_create_metadata.sh writes; and OneLogin's python3-saml (python3-onelogin-saml2) with its
+# default settings, the IdP read from its metadata as its README does. One process per test file: a JSON
 # command per line on stdin, a JSON answer per line on stdout; the test keeps the state between
 # steps (outstanding request IDs).
 import json
 import sys
 import lasso
+from onelogin.saml2.auth import OneLogin_Saml2_Auth
+from onelogin.saml2.idp_metadata_parser import OneLogin_Saml2_IdPMetadataParser
+from onelogin.saml2.settings import OneLogin_Saml2_Settings
+from urllib.parse import parse_qs, urlparse
 from saml2 import BINDING_HTTP_POST, BINDING_HTTP_REDIRECT
 from saml2.client import Saml2Client
 from saml2.config import SPConfig
@@ -123,8 +128,61 @@ def handle(args):
             out({"error": type(error).__name__ + ": " + str(error)})
             return
         out({"status": logout.response.status.statusCode.value})
+    elif cmd.startswith("onelogin_"):
+        onelogin(cmd, args)
     else:
         out({"error": "unknown command " + cmd})
+
+
+def onelogin_settings(args):
+    # Only what python3-saml requires (its defaults for the rest: strict, nothing signed by the SP,
+    # a signed Response or assertion wanted), the IdP merged in from its metadata.
+    base = args["base"]
+    settings = {
+        "sp": {
+            "entityId": base + "/metadata/",
+            "assertionConsumerService": {"url": base + "/?acs", "binding": "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"},
+            "singleLogoutService": {"url": base + "/?sls", "binding": "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"},
+        },
+    }
+    return OneLogin_Saml2_IdPMetadataParser.merge_settings(settings, OneLogin_Saml2_IdPMetadataParser.parse(args["idp_metadata"]))
+
+
+def onelogin_auth(args, url, get=None, post=None):
+    # The request the SP's web framework would hand it: where it was received, and its parameters.
+    where = urlparse(url)
+    request = {"https": "off", "http_host": where.netloc, "script_name": where.path, "get_data": get or {}, "post_data": post or {}}
+    return OneLogin_Saml2_Auth(request, onelogin_settings(args))
+
+
+def onelogin(cmd, args):
+    base = args["base"]
+    if cmd == "onelogin_metadata":
+        out({"metadata": OneLogin_Saml2_Settings(onelogin_settings(args), sp_validation_only=True).get_sp_metadata()})
+    elif cmd == "onelogin_authn":
+        auth = onelogin_auth(args, base + "/")
+        url = auth.login(return_to=args.get("relay", base + "/attrs"))
+        out({"id": auth.get_last_request_id(), "url": url})
+    elif cmd == "onelogin_response":
+        auth = onelogin_auth(args, base + "/", post={"SAMLResponse": args["saml_response"]})
+        auth.process_response(request_id=args["request_id"])
+        if auth.get_errors():
+            out({"error": ", ".join(auth.get_errors()) + ": " + str(auth.get_last_error_reason())})
+            return
+        out({"name_id": auth.get_nameid(), "name_id_format": auth.get_nameid_format(), "session_index": auth.get_session_index(), "ava": auth.get_attributes()})
+    elif cmd == "onelogin_logout":
+        auth = onelogin_auth(args, base + "/")
+        url = auth.logout(return_to=base + "/", name_id=args["name_id"], session_index=args["session_index"], name_id_format=args["name_id_format"])
+        out({"id": auth.get_last_request_id(), "url": url})
+    elif cmd == "onelogin_logout_response":
+        # What its single logout service (?sls) reads: the query of the redirect.
+        query = {key: values[0] for key, values in parse_qs(args["query"]).items()}
+        auth = onelogin_auth(args, base + "/", get=dict(query, sls=""))
+        auth.process_slo(keep_local_session=True, request_id=args["request_id"])
+        if auth.get_errors():
+            out({"error": ", ".join(auth.get_errors()) + ": " + str(auth.get_last_error_reason())})
+            return
+        out({"status": "Success"})
 
 
 def mellon_metadata(args):

@@ -2,7 +2,9 @@
 // answered after the person signs in again, with that sign-in's AuthnInstant; IsPassive is answered
 // at once from a session whose consent stands, NoPassive when consent would have to be asked; an
 // answer that cannot be built (an encryption certificate stored before non-RSA keys were refused)
-// tells the app Responder and is audited, never a 500 that loses the pending sign-in.
+// tells the app Responder and is audited, never a 500 that loses the pending sign-in. The
+// NameIDPolicy's Format is given when this server can give it (transient, persistent, emailAddress;
+// unspecified or none: the app's setting), else answered InvalidNameIDPolicy with a StatusMessage.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { webcrypto } from 'node:crypto';
@@ -25,8 +27,8 @@ after(async () => {
 const decoded = (samlResponse: string) => Buffer.from(samlResponse, 'base64').toString();
 const statusOf = (samlResponse: string) => /StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:(\w+)"/.exec(decoded(samlResponse))?.[1];
 
-async function person(username: string): Promise<Client> {
-  await ok(admin.post('/api/user', { username, realName: username, email: `${username}@example.test`, password: transform('Secret123') }));
+async function person(username: string, email: string | null = `${username}@example.test`): Promise<Client> {
+  await ok(admin.post('/api/user', { username, realName: username, ...(email ? { email } : {}), password: transform('Secret123') }));
   const browser = server.client();
   assert.equal((await browser.login(username, 'Secret123')).status, 200);
   return browser;
@@ -106,4 +108,79 @@ test('an answer that cannot be built tells the app Responder and is audited (no 
     failed.map((row) => Number(row.success)),
     [0],
   );
+});
+
+const FORMAT = {
+  email: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+  persistent: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+  transient: 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient',
+  unspecified: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
+};
+
+/** node-saml asking the app's IdP for NameIDPolicy Format `format` (null: no Format) through
+ *  `browser`: answers the NameID and format it read from the signed Response, or the refusal's
+ *  status, StatusMessage and whether the refusal is signed. */
+async function signInAsking(provider: ServiceProvider, browser: Client, format: string | null) {
+  const sp = ServiceProvider.library(server, provider.entityId, provider.acsUrl, [...(provider.sp.options.idpCert as string[])], provider.key, {
+    saml: { identifierFormat: format },
+  });
+  const url = new URL(await sp.getAuthorizeUrlAsync('relay-n', undefined, {}));
+  const first = await browser.raw('GET', url.pathname + url.search);
+  const form = first.status === 303 ? (await consentAndAnswer(browser, first.headers.get('location')!)).form : postedForm(await first.text());
+  const xml = decoded(form.fields.SAMLResponse!);
+  if (statusOf(form.fields.SAMLResponse!) !== 'Success')
+    return {
+      status: [...xml.matchAll(/StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:(\w+)"/g)].map((m) => m[1]).join('/'),
+      message: /<samlp:StatusMessage>([^<]*)</.exec(xml)?.[1],
+      signed: xml.includes('<ds:SignatureValue>'),
+    };
+  const { profile } = await sp.validatePostResponseAsync({ SAMLResponse: form.fields.SAMLResponse! });
+  return { status: 'Success', nameID: profile!.nameID, nameIDFormat: profile!.nameIDFormat };
+}
+
+test("NameIDPolicy: transient, persistent and emailAddress are given as asked; unspecified or no Format gets the app's setting", async () => {
+  const browser = await person('policy-saml');
+  const emailApp = await ServiceProvider.register(server, admin, 'Policy_Email_App');
+  const transient = [await signInAsking(emailApp, browser, FORMAT.transient), await signInAsking(emailApp, browser, FORMAT.transient)];
+  for (const answer of transient) {
+    assert.equal(answer.nameIDFormat, FORMAT.transient);
+    assert.doesNotMatch(answer.nameID, /policy-saml/, 'a transient NameID tells nothing about the person');
+  }
+  assert.notEqual(transient[0]!.nameID, transient[1]!.nameID, 'a new transient NameID for each assertion');
+  const persistent = [await signInAsking(emailApp, browser, FORMAT.persistent), await signInAsking(emailApp, browser, FORMAT.persistent)];
+  assert.equal(persistent[0]!.nameIDFormat, FORMAT.persistent);
+  assert.equal(persistent[0]!.nameID, persistent[1]!.nameID, 'the persistent NameID stays the same');
+  assert.deepEqual(await signInAsking(emailApp, browser, FORMAT.unspecified), {
+    status: 'Success',
+    nameID: 'policy-saml@example.test',
+    nameIDFormat: FORMAT.email,
+  });
+  assert.deepEqual(await signInAsking(emailApp, browser, null), { status: 'Success', nameID: 'policy-saml@example.test', nameIDFormat: FORMAT.email });
+
+  const persistentApp = await ServiceProvider.register(server, admin, 'Policy_Persistent_App', { nameIdFormat: 'persistent' });
+  assert.deepEqual(await signInAsking(persistentApp, browser, FORMAT.email), {
+    status: 'Success',
+    nameID: 'policy-saml@example.test',
+    nameIDFormat: FORMAT.email,
+  });
+  assert.equal((await signInAsking(persistentApp, browser, null)).nameIDFormat, FORMAT.persistent);
+});
+
+test('NameIDPolicy: a format this server cannot give is answered Requester/InvalidNameIDPolicy, signed, saying why', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Policy_Refused_App', { nameIdFormat: 'persistent' });
+  const browser = await person('policy-no-mail', null);
+  // Known at once: answered without a page.
+  const kerberos = await signInAsking(provider, browser, 'urn:oasis:names:tc:SAML:2.0:nameid-format:kerberos');
+  assert.equal(kerberos.status, 'Requester/InvalidNameIDPolicy');
+  assert.equal(kerberos.signed, true);
+  assert.match(kerberos.message!, /nameid-format:kerberos is not one this identity provider gives/);
+  // Known once the person signed in: they have no e-mail address.
+  const email = await signInAsking(provider, browser, FORMAT.email);
+  assert.deepEqual(email, {
+    status: 'Requester/InvalidNameIDPolicy',
+    message: 'The person has no e-mail address to give as an emailAddress NameID',
+    signed: true,
+  });
+  // What the app's setting gives is still given to them.
+  assert.equal((await signInAsking(provider, browser, null)).nameIDFormat, FORMAT.persistent);
 });

@@ -12,6 +12,8 @@ import * as validator from '@authenio/samlify-xmllint-wasm';
 import { startServer, transform, ok, type Client, type TestServer } from './harness';
 import { consentAndAnswer, postedForm } from './saml-support';
 import { createKey } from '../../server/saml/keys';
+import { NAME_ID_URNS } from '../../server/saml/sp-metadata';
+import type { NameIdFormat } from '../../src/core/schemas/saml';
 
 samlify.setSchemaValidator(validator);
 
@@ -40,7 +42,8 @@ after(() => server.stop());
 
 interface Options {
   signRequests?: boolean;
-  nameIdFormat?: 'email' | 'persistent' | 'unspecified';
+  /** The app's NameID format, which samlify asks for too (its metadata and NameIDPolicy). */
+  nameIdFormat?: NameIdFormat;
 }
 
 /** An app registered with samlify's own SP metadata. */
@@ -58,7 +61,7 @@ async function samlifyApp(name: string, options: Options = {}) {
     signingCert: signing.certificate,
     // An enveloped signature after the AuthnRequest's Issuer (samlify's default place is a Response's).
     signatureConfig: { prefix: 'ds', location: { reference: "/*[local-name(.)='AuthnRequest']/*[local-name(.)='Issuer']", action: 'after' } },
-    nameIDFormat: ['urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'],
+    nameIDFormat: [NAME_ID_URNS[options.nameIdFormat ?? 'email']],
     assertionConsumerService: [{ Binding: samlify.Constants.namespace.binding.post, Location: `http://127.0.0.1:9/${name}/acs` }],
     singleLogoutService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: `http://127.0.0.1:9/${name}/slo` }],
   });

@@ -3,14 +3,15 @@
 // administrator ends it, the person is disabled) an app with a SOAP service is told server to
 // server; a browser sign-out visits the apps with a browser-only service (HTTP-Redirect, HTTP-POST)
 // one after the other and ends on the sign-in page; an audit record per LogoutRequest sent. Hostile:
-// an unsigned LogoutRequest ends nothing, a RelayState is never followed as an address.
+// an unsigned LogoutRequest ends nothing (from an app that registered no signing certificate, only
+// the sessions of the browser carrying it), a RelayState is never followed as an address.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { startServer, transform, type Client, type TestServer, ok } from './harness';
-import { consentAndAnswer, postedForm, ServiceProvider } from './saml-support';
+import { consentAndAnswer, postedForm, ServiceProvider, type SpOptions } from './saml-support';
 import { Status } from '../../src/core/enums';
 
 let server: TestServer;
@@ -18,7 +19,7 @@ let admin: Client;
 let receiver: Server;
 let receiverUrl: string;
 /** What the SOAP receiver got: each LogoutRequest as node-saml read it (or its error). */
-const received: { app: string; profile?: { nameID?: string; sessionIndex?: string }; error?: string }[] = [];
+const received: { app: string; profile?: { nameID?: string; nameIDFormat?: string; sessionIndex?: string }; error?: string }[] = [];
 const soapApps = new Map<string, ServiceProvider>();
 
 before(async () => {
@@ -65,9 +66,9 @@ async function person(name: string): Promise<{ id: string; browser: Client }> {
   return { id, browser };
 }
 
-/** An app whose Single Logout service is reached with `binding`. */
-async function app(name: string, binding: 'SOAP' | 'HTTP-Redirect' | 'HTTP-POST'): Promise<ServiceProvider> {
-  const provider = await ServiceProvider.register(server, admin, name, { signRequests: true });
+/** An app whose Single Logout service is reached with `binding` (node-saml set up with `saml`). */
+async function app(name: string, binding: 'SOAP' | 'HTTP-Redirect' | 'HTTP-POST', saml: SpOptions['saml'] = {}): Promise<ServiceProvider> {
+  const provider = await ServiceProvider.register(server, admin, name, { signRequests: true, saml });
   const sloUrl = binding === 'SOAP' ? `${receiverUrl}/${name}` : `http://127.0.0.1:9/${name}/slo`;
   await ok(admin.put(`/api/apps/${provider.appId}/saml-provider`, { sloUrl, sloBinding: binding }));
   if (binding === 'SOAP') soapApps.set(name, provider);
@@ -79,7 +80,7 @@ async function signIn(provider: ServiceProvider, browser: Client) {
   const first = await provider.sendAuthnRequest(browser);
   const { form } = await consentAndAnswer(browser, first.headers.get('location')!);
   const { profile } = await provider.sp.validatePostResponseAsync({ SAMLResponse: form.fields.SAMLResponse! });
-  return { nameID: profile!.nameID, sessionIndex: profile!.sessionIndex! };
+  return { nameID: profile!.nameID, nameIDFormat: profile!.nameIDFormat, sessionIndex: profile!.sessionIndex! };
 }
 
 async function until<T>(what: () => T | undefined, timeoutMs = 8_000): Promise<T> {
@@ -118,6 +119,25 @@ test('an administrator ending the sessions, and disabling the person: the SOAP a
   await ok(admin.put(`/api/user/${bob.id}`, { availabilityStatus: Status.Disabled, version: user.version }));
   const toldBob = await until(() => received.find((entry) => entry.profile?.sessionIndex === bobSession.sessionIndex));
   assert.equal(toldBob.profile?.nameID, bobSession.nameID);
+});
+
+test('an app asking for transient NameIDs: each session is told by its own transient NameID (SOAP), and the app ends a session by it', async () => {
+  const transient = 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
+  const provider = await app('Transient_Soap_App', 'SOAP', { identifierFormat: transient });
+  const erin = await person('slo-erin');
+  const session = await signIn(provider, erin.browser);
+  assert.equal(session.nameIDFormat, transient);
+  await ok(admin.delete(`/api/user/${erin.id}/sessions`));
+  const told = await until(() => received.find((entry) => entry.profile?.sessionIndex === session.sessionIndex || entry.error));
+  assert.equal(told.error, undefined);
+  assert.deepEqual([told.profile?.nameID, told.profile?.nameIDFormat], [session.nameID, transient]);
+
+  const frank = await person('slo-frank');
+  const frankSession = await signIn(provider, frank.browser);
+  assert.notEqual(frankSession.nameID, session.nameID);
+  const own = new URL(await provider.sp.getLogoutUrlAsync({ ...frankSession, nameIDFormat: transient, issuer: provider.entityId }, 'r', {}));
+  await server.client().raw('GET', own.pathname + own.search);
+  assert.equal((await frank.browser.get('/api/cas/session')).status, 401, "the app's LogoutRequest naming the transient NameID ended the session");
 });
 
 test('a browser sign-out visits the HTTP-Redirect and HTTP-POST apps in turn (node-saml checks each signed LogoutRequest), then the sign-in page', async () => {
@@ -176,7 +196,7 @@ test('RelayState on logout is never followed as an address (no open redirect)', 
   assert.equal(step.headers.get('location'), '/login');
 });
 
-test('an unsigned LogoutRequest, even from the app that holds the session, ends nothing (RequestDenied)', async () => {
+test('an unsigned LogoutRequest from an app with a signing certificate, even the app that holds the session, ends nothing (RequestDenied)', async () => {
   const provider = await app('Unsigned_Slo_App', 'HTTP-POST');
   const dave = await person('slo-dave');
   const session = await signIn(provider, dave.browser);
@@ -193,6 +213,31 @@ test('an unsigned LogoutRequest, even from the app that holds the session, ends 
   );
   await server.client().raw('GET', signed.pathname + signed.search);
   assert.equal((await dave.browser.get('/api/cas/session')).status, 401);
+});
+
+test('an app with no signing certificate: its unsigned LogoutRequest ends the session only from the browser that session belongs to', async () => {
+  const provider = await ServiceProvider.register(server, admin, 'Keyless_Slo_App');
+  await ok(
+    admin.put(`/api/apps/${provider.appId}/saml-provider`, { signingCert: '', sloUrl: 'http://127.0.0.1:9/Keyless_Slo_App/slo', sloBinding: 'HTTP-Redirect' }),
+  );
+  const gina = await person('slo-gina');
+  const session = await signIn(provider, gina.browser);
+  const send = async (browser: Client) => {
+    const logout = `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_keyless${Date.now()}${Math.random()}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${server.base}/api/saml/slo"><saml:Issuer>${provider.entityId}</saml:Issuer><saml:NameID>${session.nameID}</saml:NameID><samlp:SessionIndex>${session.sessionIndex}</samlp:SessionIndex></samlp:LogoutRequest>`;
+    const answer = await browser.raw('GET', `/api/saml/slo?SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(logout)).toString('base64'))}`);
+    assert.equal(answer.status, 303);
+    const response = new URL(answer.headers.get('location')!).searchParams.get('SAMLResponse')!;
+    return inflateRawSync(Buffer.from(response, 'base64')).toString();
+  };
+  // Another browser (no session, or someone else's) knowing the NameID and SessionIndex: nothing ends.
+  for (const other of [server.client(), (await person('slo-henry')).browser]) {
+    const refused = await send(other);
+    assert.match(refused, /status:RequestDenied/);
+    assert.match(refused, /ends only the sessions of the browser that carries it/);
+    assert.equal((await gina.browser.get('/api/cas/session')).status, 200, 'an unsigned LogoutRequest from another browser ended the session');
+  }
+  assert.match(await send(gina.browser), /status:Success/);
+  assert.equal((await gina.browser.get('/api/cas/session')).status, 401);
 });
 
 test("an app's own LogoutRequest is answered in its Single Logout service's binding: a signed redirect (node-saml reads it), or a sign-out page posting it", async () => {

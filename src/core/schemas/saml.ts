@@ -4,8 +4,9 @@ import * as v from 'valibot';
 import { rules } from '../validation';
 
 /** What the NameID of an assertion carries: the e-mail, an opaque id stable for this app
- *  (persistent), or the username (unspecified). */
-export const NAME_ID_FORMATS = ['email', 'persistent', 'unspecified'] as const;
+ *  (persistent), a new opaque id for each assertion (transient), or the username (unspecified).
+ *  The app's setting is the default: an AuthnRequest may ask for another (server/saml/name-id.ts). */
+export const NAME_ID_FORMATS = ['email', 'persistent', 'transient', 'unspecified'] as const;
 export type NameIdFormat = (typeof NAME_ID_FORMATS)[number];
 
 export const SAML_BINDINGS = ['HTTP-POST', 'HTTP-Redirect'] as const;
