@@ -45,6 +45,7 @@ import { nodeRuntime } from './node-runtime.mjs';
 import { requireSupportedNode } from './node-version.mjs';
 import { startPostgres } from './postgres.mjs';
 import { otherNodeMajors, postgresNodeMajor, signInOnlyNodeMajors, sqliteNodeMajor } from './test-node-lines.mjs';
+import { ensureSystemPackages } from './system-packages.mjs';
 
 requireSupportedNode('npm test');
 
@@ -516,6 +517,8 @@ const staticChecks = {
   format: [['format', 'npx', ['prettier', '--check', '.']]],
 };
 const totalStarted = performance.now();
+// The real parts the test suites drive (Chromium, PostgreSQL, nginx, slapd, SAML libraries …).
+if (wanted.some((suite) => !staticChecks[suite])) ensureSystemPackages();
 const needsBuild = wanted.some((suite) => builtSuites.includes(suite));
 /**
  * The build's and the static checks' wall times in the last CI run, in seconds: they start longest
