@@ -155,8 +155,8 @@ test('iam-* tags in the snippets use only the attributes of their element', () =
         continue;
       }
       for (const [, name = ''] of list.matchAll(/\s+([^\s>/=]+)/g)) {
-        // Framework syntax: Vue's @event and :prop, Angular's (event), [prop] and [attr.name], Svelte's onevent, React's ref and key.
-        const attribute = name.replace(/^(?:@|:|\[attr\.|\[|\()/, '').replace(/[\])]$/, '');
+        // Framework syntax: Vue's @event and :prop, Angular's (event), [prop] and [attr.name], Svelte's onevent, Solid's attr:name and on:event, React's ref and key.
+        const attribute = name.replace(/^(?:@|:|attr:|on:|\[attr\.|\[|\()/, '').replace(/[\])]$/, '');
         if (/^(?:iam-|oniam-)/.test(attribute) || ['ref', 'key', 'id', 'class', 'slot'].includes(attribute)) continue;
         if (!known.has(attribute)) problems.push(`${where(block)}: <${tag}> has no attribute ${attribute}`);
       }

@@ -4,7 +4,10 @@
 // Node's node16/nodenext resolution and from a CommonJS module), builds with
 // Vite, and runs behind README's dev proxy under a strict CSP; its bundle holds React once. Also
 // reports what the host pays (min+gzip, first load) for `iam-console/login` and
-// `iam-console/elements` on top of its own React, and holds README's figures to it.
+// `iam-console/elements` on top of its own React, and holds README's figures to it. One more page of
+// the same build is a host component in plain TypeScript with a closed shadow root (README's
+// "Inside a closed shadow root"): the elements inside it sign in, keep the focus of the open dialog
+// (Tab once left the password dialog there: the page's document.activeElement stops at a closed root).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -66,7 +69,7 @@ export default defineConfig({
   build: {
     sourcemap: true,
     manifest: true,
-    rollupOptions: { input: { index: 'index.html', baseline: 'baseline.html', login: 'login.html', elements: 'elements.html' } },
+    rollupOptions: { input: { index: 'index.html', baseline: 'baseline.html', login: 'login.html', elements: 'elements.html', closed: 'closed.html' } },
   },
 });
 `,
@@ -74,6 +77,31 @@ export default defineConfig({
   'baseline.html': page('baseline'),
   'login.html': page('with-login'),
   'elements.html': page('with-elements'),
+  // A host component without a framework: plain TypeScript, a closed shadow root (the page's code
+  // cannot look in: document.activeElement stops at it) with its own modal <dialog> holding the
+  // sign-in form, its own button, and the password dialog element.
+  'closed.html': `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>closed</title></head>\n<body><account-panel></account-panel><button type="button">Page button</button><script type="module" src="/src/closed-host.ts"></script></body></html>\n`,
+  'src/closed-host.ts': `import 'iam-console/elements';
+class AccountPanel extends HTMLElement {
+  readonly #root = this.attachShadow({ mode: 'closed' });
+  #clicks = 0;
+  connectedCallback(): void {
+    this.#root.innerHTML = \`<button type="button" id="count">Host button</button>
+      <p role="status" id="clicks">Host clicks: 0</p>
+      <button type="button" id="sign-in">Sign in…</button>
+      <dialog id="account" aria-labelledby="account-title"><h2 id="account-title">Your account</h2><iam-login api-base="/api" locale="en"></iam-login></dialog>
+      <button type="button" id="password">Change password</button>
+      <iam-password-dialog api-base="/api" locale="en"></iam-password-dialog>\`;
+    const byId = (id: string) => this.#root.getElementById(id)!;
+    const account = byId('account') as HTMLDialogElement;
+    byId('count').addEventListener('click', () => (byId('clicks').textContent = \`Host clicks: \${++this.#clicks}\`));
+    byId('sign-in').addEventListener('click', () => account.showModal());
+    account.addEventListener('iam-login-success', () => account.close());
+    byId('password').addEventListener('click', () => this.#root.querySelector('iam-password-dialog')!.setAttribute('open', ''));
+  }
+}
+customElements.define('account-panel', AccountPanel);
+`,
   'src/baseline.tsx': bare(''),
   'src/with-login.tsx': bare(`import 'iam-console/login';\n`),
   'src/with-elements.tsx': bare(`import 'iam-console/elements';\n`),
@@ -165,6 +193,84 @@ test("LoginForm renders in the host's React tree and signs in; the console follo
   assert.equal(new URL(tab.url()).pathname, '/', 'routing="memory" leaves the host URL alone');
   assert.deepEqual(errors, []);
   assert.deepEqual(violations, []);
+  await tab.context().close();
+});
+
+test('a plain TypeScript component with a closed shadow root: sign-in in its own modal dialog, its button, the password dialog keeping the focus, named, under a strict CSP', async () => {
+  const { page: tab, errors } = await openPage(browser, { expectedFailures: [/\/favicon\.ico$/] });
+  // The test's handle on the closed root (Playwright's locators do not enter one); the page's own
+  // code still finds it closed.
+  await tab.addInitScript(() => {
+    const attach = Element.prototype.attachShadow;
+    Element.prototype.attachShadow = function (init) {
+      const root = attach.call(this, init);
+      if (init.mode === 'closed') (window as unknown as { closedRoot: ShadowRoot }).closedRoot = root;
+      return root;
+    };
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.sourceFile}`));
+  });
+  await tab.goto(`${hostUrl}/closed.html`);
+  const root = await tab.waitForFunction(() => (window as unknown as { closedRoot?: ShadowRoot }).closedRoot);
+  /** The control of the closed root with this role and name (buttons by text, fields by label). */
+  const control = async (role: 'button' | 'field', name: string) => {
+    const handle = await root.evaluateHandle(
+      (tree, [role, name]) =>
+        role === 'button'
+          ? [...(tree as ShadowRoot).querySelectorAll('button')].find((button) => button.textContent?.trim() === name)
+          : [...(tree as ShadowRoot).querySelectorAll('label')].find((label) => label.textContent?.trim() === name)?.control,
+      [role, name] as const,
+    );
+    const element = handle.asElement();
+    if (!element) throw new Error(`no ${role} "${name}" in the closed root`);
+    return element;
+  };
+  /** Whether the focus is inside the element `selector` of the closed root (through its shadow root). */
+  const focusInside = (selector: string) =>
+    root.evaluate((tree, selector) => {
+      const container = (tree as ShadowRoot).querySelector(selector)!;
+      const focused = (tree as ShadowRoot).activeElement;
+      return !!focused && (focused === container ? !!container.shadowRoot?.activeElement : container.contains(focused));
+    }, selector);
+  const until = async (check: () => Promise<boolean>, message: string) => {
+    const deadline = Date.now() + 10_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(message);
+      await tab.waitForTimeout(50);
+    }
+  };
+
+  await (await control('button', 'Sign in…')).click();
+  await (await control('field', 'Username')).fill(ADMIN.username);
+  assert.equal(await focusInside('#account'), true, "the host's dialog keeps the focus once the form rendered");
+  await (await control('field', 'Password')).fill(ADMIN.password);
+  await (await control('button', 'Sign in')).click();
+  await until(
+    async () => !(await root.evaluate((tree) => (tree as ShadowRoot).querySelector('dialog')!.open)),
+    'the host did not close its dialog on iam-login-success',
+  );
+  await (await control('button', 'Host button')).click();
+  await until(
+    async () => (await root.evaluate((tree) => (tree as ShadowRoot).getElementById('clicks')!.textContent)) === 'Host clicks: 1',
+    'the host handler did not run',
+  );
+
+  await (await control('button', 'Change password')).click();
+  await until(() => focusInside('iam-password-dialog'), 'the password dialog did not take the focus');
+  for (let i = 0; i < 12; i += 1) await tab.keyboard.press('Tab');
+  assert.equal(await focusInside('iam-password-dialog'), true, 'Tab stays inside the open dialog');
+  const cdp = await tab.context().newCDPSession(tab);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  const dialogs = nodes.filter((node) => !node.ignored && node.role?.value === 'dialog').map((node) => node.name?.value);
+  assert.deepEqual(dialogs, ['Reset password'], 'the open dialog, named, in the accessibility tree');
+  await tab.keyboard.press('Escape');
+  await until(
+    async () => (await root.evaluate((tree) => (tree as ShadowRoot).activeElement?.id)) === 'password',
+    "the focus did not go back to the host's button",
+  );
+  assert.deepEqual(await tab.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), []);
+  assert.deepEqual(errors, []);
   await tab.context().close();
 });
 

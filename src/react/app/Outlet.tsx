@@ -80,17 +80,19 @@ function useFocusHeadingOnRouteChange(path: string): void {
     previous.current = path;
     const root = portalContainer?.getRootNode();
     if (!(root instanceof ShadowRoot)) return;
-    const focusedBefore = deepActiveElement();
+    const focusedBefore = deepActiveElement(root);
     const focusHeading = (): boolean => {
       const heading = shownHeading(root);
       // Not while a modal (the narrow screen's menu drawer a link was followed from) still makes the
       // page inert: it cannot take the focus yet; the modal gives it back as it closes.
       if (!heading || heading.closest('[inert]')) return false;
-      const active = document.activeElement;
-      const focusedNow = deepActiveElement();
+      const focusedNow = deepActiveElement(root);
       // Not when the person has moved on while the screen loaded.
       const unmoved = focusedNow === focusedBefore || focusedNow === document.body || !focusedBefore?.isConnected;
-      if (unmoved && (active === document.body || active === root.host)) {
+      // Asked of the console's own root: the page's document.activeElement stops at the outermost
+      // shadow host, which is a host component's, not the console, when it renders the console.
+      const inConsoleOrNowhere = focusedNow === document.body || focusedNow === root.host || root.activeElement !== null;
+      if (unmoved && inConsoleOrNowhere) {
         heading.tabIndex = -1;
         heading.focus();
       }

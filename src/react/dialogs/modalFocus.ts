@@ -4,6 +4,7 @@
 // dialog), and it takes its own first field for "nothing focused" (so it focuses the dialog box).
 // These helpers look through shadow roots instead; useShadowModal puts them on a Dialog.Content.
 import { useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useConsole } from '../app/context';
 import { deepActiveElement } from '../widgets/focus';
 
 const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
@@ -23,7 +24,7 @@ function tabbables(container: HTMLElement): HTMLElement[] {
 function keepTabInside(event: KeyboardEvent, container: HTMLElement): void {
   if (event.defaultPrevented || event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
   const stops = tabbables(container);
-  const focused = deepActiveElement();
+  const focused = deepActiveElement(container);
   const first = stops[0];
   const last = stops[stops.length - 1];
   const wrapTo =
@@ -82,6 +83,9 @@ function openerOf(focused: HTMLElement | null): HTMLElement | null {
  * the rest of the root inert except the scrim (`overlayClass`).
  */
 export function useShadowModal(overlayClass: string, fields?: { current: Element | null }) {
+  // Where the dialog renders: the focus is looked for through the shadow roots around it (a host
+  // component's closed one too).
+  const { portalContainer } = useConsole();
   const opener = useRef<HTMLElement | null>(null);
   const [content, setContent] = useState<HTMLDivElement | null>(null);
   // The opener is also read while the dialog is not up yet, in the render that opens it: that
@@ -90,7 +94,7 @@ export function useShadowModal(overlayClass: string, fields?: { current: Element
   // dialog whose code is loaded mounts in that same commit; one still loading mounts later, after
   // the menu gave the focus back to its button).
   const beforeOpening = useRef<HTMLElement | null>(null);
-  if (!content) beforeOpening.current = openerOf(deepActiveElement());
+  if (!content) beforeOpening.current = openerOf(deepActiveElement(portalContainer));
   const returnFocus = () => {
     if (opener.current?.isConnected) opener.current.focus();
   };
@@ -101,7 +105,7 @@ export function useShadowModal(overlayClass: string, fields?: { current: Element
     const undoInert = inertOutside(content, (element) => element.classList.contains(overlayClass));
     return () => {
       undoInert();
-      const focused = deepActiveElement();
+      const focused = deepActiveElement(content);
       if (!focused || focused === document.body || content.contains(focused)) returnFocus();
     };
   }, [content, overlayClass]);
@@ -110,14 +114,14 @@ export function useShadowModal(overlayClass: string, fields?: { current: Element
     'aria-modal': true,
     onOpenAutoFocus: (event: Event) => {
       event.preventDefault();
-      const focused = openerOf(deepActiveElement());
+      const focused = openerOf(deepActiveElement(portalContainer));
       opener.current = focused && focused !== document.body ? focused : beforeOpening.current;
       const container = event.currentTarget as HTMLElement;
       focusInitial(container, fields?.current ?? container);
     },
     onCloseAutoFocus: (event: Event) => {
       event.preventDefault();
-      if (deepActiveElement() === document.body) returnFocus();
+      if (deepActiveElement(portalContainer) === document.body) returnFocus();
     },
     onKeyDown: (event: ReactKeyboardEvent<HTMLDivElement>) => keepTabInside(event.nativeEvent, event.currentTarget),
   };

@@ -2,7 +2,7 @@
 // API server: its sign-in page, memory routing and events, the side menu (ACL entries, unique-open,
 // collapse kept in localStorage, 160/54 px, a drawer below 992 px), the theme switch and logout.
 import { expect, fixture, fixtureCleanup, html, oneEvent } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
 import '../../../dist/elements.js';
 import { adminCredentials, type Credentials } from '../helpers.js';
 import { allByRole, api, byLabel, byRole, byText, nameOf, type, until } from './helpers.js';
@@ -66,6 +66,20 @@ describe('<iam-console>', () => {
     element.setAttribute('route', '/no/such/page');
     await until(() => byRole(root, 'heading', 'Error: Page Not Found!'), 'no 404 page');
     expect(element.getAttribute('route')).to.equal('/404');
+  });
+
+  it('inside a host component’s closed shadow root, following a side menu entry puts the focus on the new page’s heading', async () => {
+    // The page's document.activeElement stops at the host component, whose root is closed.
+    const appRoot = (await fixture(html`<div></div>`)).attachShadow({ mode: 'closed' });
+    const element = Object.assign(document.createElement('iam-console'), { routing: 'memory', route: '/profile/userInfo' });
+    appRoot.append(element);
+    const root = element.shadowRoot;
+    await until(() => byRole(root, 'heading', 'Personal center'), 'no personal center');
+    const home = await until(() => menuOf(root) && byRole(menuOf(root), 'link', 'Home'), 'no Home entry');
+    home.focus();
+    await sendKeys({ press: 'Enter' });
+    const heading = await until(() => byRole(root, 'heading', `Welcome back, ${admin.username}`), 'no home page');
+    await until(() => root.activeElement === heading, 'the focus did not go to the new heading');
   });
 
   it('the side menu: the permitted entries, one parent open at a time, collapse kept (160/54 px)', async () => {

@@ -205,4 +205,38 @@ describe('a dialog element inside a host app’s shadow root (a Lit app)', () =>
       console.error = consoleError;
     }
   });
+
+  it('in a closed shadow root: the focus stays inside the open dialog and goes back to the host’s button, named, nothing logged', async () => {
+    // A host component whose root the page cannot see (document.activeElement stops at its host, and
+    // `shadowRoot` is null); a control of the page after it, where Tab would otherwise go.
+    const page = await fixture(html`<div><my-closed-host></my-closed-host><button type="button">Page button</button></div>`);
+    const appRoot = page.querySelector('my-closed-host').attachShadow({ mode: 'closed' });
+    appRoot.innerHTML = '<button type="button">Change password</button><iam-password-dialog></iam-password-dialog>';
+    const opener = appRoot.querySelector('button');
+    const element = appRoot.querySelector('iam-password-dialog');
+    opener.addEventListener('click', () => element.setAttribute('open', ''));
+    const errors: unknown[][] = [];
+    const consoleError = console.error;
+    console.error = (...parts: unknown[]) => errors.push(parts);
+    try {
+      opener.focus();
+      await sendKeys({ press: 'Enter' });
+      const dialog = await openDialog(element, 'Reset password');
+      const focusInDialog = () => appRoot.activeElement === element && dialog.contains(element.shadowRoot.activeElement);
+      await until(focusInDialog, 'the dialog did not take the focus');
+      expect(hiddenOnTheWay(dialog), 'nothing that contains the dialog is aria-hidden').to.equal(false);
+      expect(opener.getAttribute('aria-hidden'), 'the host’s own controls behind the dialog').to.equal('true');
+      // Tab from the last control comes back into the dialog, not to the page's button.
+      for (let i = 0; i < 12; i += 1) await sendKeys({ press: 'Tab' });
+      expect(focusInDialog(), 'focus stayed inside').to.equal(true);
+
+      const closed = oneEvent(element, 'iam-close');
+      await sendKeys({ press: 'Escape' });
+      await closed;
+      await until(() => appRoot.activeElement === opener, 'the focus did not go back to the host’s button');
+      expect(errors).to.deep.equal([]);
+    } finally {
+      console.error = consoleError;
+    }
+  });
 });
