@@ -75,10 +75,11 @@ export class FailureSlot {
     this.settled = true;
   }
 
-  /** The attempt signed in: the counts of every name of the person start afresh. */
+  /** The attempt signed in: the counts of every name of the person start afresh, the one this
+   *  attempt was counted under too (a spelling that is none of them: `CORP\name`, a principal name). */
   async clear(keys: string[]): Promise<void> {
     this.settled = true;
-    await clearFailures(this.ctx, keys);
+    await clearFailures(this.ctx, [...new Set([this.key, ...keys])]);
   }
 
   /** Unless kept or cleared (the attempt was refused before its check, or passed a step without

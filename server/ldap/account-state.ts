@@ -54,13 +54,15 @@ export function stateOfEntry(attributes: StateAttributes, now: number): AccountS
 }
 
 /** Active Directory's reasons for refusing a bind with the account's own password (the `data`
- *  code of its invalidCredentials message); 52e, a wrong password, is none of them. */
+ *  code of its invalidCredentials message), which it gives only when the password was right; 52e,
+ *  a wrong password, is none of them. Not 775 (locked out): Active Directory answers it whatever
+ *  the password, so read as a state it would tell anyone, without counting their tries, which
+ *  names exist and are locked; it counts as a wrong password. */
 const BIND_REFUSALS: Record<string, AccountState> = {
   '532': 'passwordExpired',
   '533': 'disabled',
   '701': 'accountExpired',
   '773': 'mustChangePassword',
-  '775': 'locked',
 };
 
 /** The state a refused bind's message names (null: a wrong password, or any other refusal). */

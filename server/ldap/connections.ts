@@ -91,6 +91,21 @@ function firstSignInOf(actor: Actor, current: LdapConnectionRow | undefined, bod
   return (body.firstSignIn ?? stored) && (actor.platformAdmin || !moved);
 }
 
+/**
+ * A Windows domain names one directory (`CORP\\jdoe` goes to it alone, server/ldap/sign-in-name.ts):
+ * a domain another tenant's connection names already is refused, or that tenant's people could no
+ * longer sign in by it (two connections of one domain sign nobody in). Checked under one lock for
+ * every tenant, so two saves at once cannot both claim it.
+ */
+async function checkDomainUnclaimed(ctx: Ctx, tenantId: string, netbiosDomain: string): Promise<void> {
+  if (!netbiosDomain) return;
+  await lockByName(ctx, 'directory Windows domains');
+  const others = await ctx.db.selectFrom('ldapConnections').selectAll().where('tenantId', '!=', tenantId).execute();
+  if (others.some((row) => settingsOf(row).netbiosDomain.toLowerCase() === netbiosDomain.toLowerCase())) {
+    throw fieldError([{ field: 'settings.netbiosDomain', rule: 'rule.ldapNetbiosDomainTaken' }]);
+  }
+}
+
 /** Creates or replaces the tenant's connection, audited with the settings it changed, old → new
  *  (the bind secret only as changed, when it did: never its value). The
  *  stored connection is read under the tenant's lock of it, to the end of the change: a burst of
@@ -114,6 +129,7 @@ export async function saveConnection(
     if (current && !body.bindSecret && secretDestinationChanged(settingsOf(current), body.settings)) {
       throw fieldError([{ field: 'bindSecret', rule: 'rule.ldapSecretAgain' }]);
     }
+    await checkDomainUnclaimed(ctx, tenant.id, body.settings.netbiosDomain);
     const firstSignIn = firstSignInOf(actor, current, body);
     const changes = {
       name: body.name,

@@ -8,8 +8,9 @@
 //   check its password (server/ldap/sign-in.ts). A domain no connection names, or several do,
 //   signs nobody in: a connection cannot claim another's domain to receive its people's passwords.
 // - `name@suffix` is the person here whose directory entry has that principal name (recorded at
-//   each synchronisation and directory sign-in, server/ldap/people.ts), unless someone here has it
-//   as their username; nobody here yet: the directories are asked for it (server/ldap/lookup.ts).
+//   each synchronisation and directory sign-in, server/ldap/people.ts) in a directory trusted with
+//   first sign-ins, unless someone here has it as their username; nobody here yet: those
+//   directories are asked for it (server/ldap/lookup.ts).
 // - Anything else is a username, as typed.
 import { sql } from 'kysely';
 import type { Ctx } from '../context';
@@ -30,21 +31,28 @@ export const principalKey = (principalName: string) => principalName.toLowerCase
 async function downLevelName(ctx: Ctx, typed: string, slash: number): Promise<SignInName> {
   const domain = typed.slice(0, slash).trim().toLowerCase();
   const name = typed.slice(slash + 1).trim();
-  if (!domain || !name || name.includes('\\')) return { username: typed, domainConnectionId: null };
+  // `CORP\\jdoe@corp.example` is no Windows spelling: read as a principal name it would be counted
+  // apart from jdoe's own failures while its password still went to jdoe's entry.
+  if (!domain || !name || name.includes('\\') || name.includes('@')) return { username: typed, domainConnectionId: null };
   const rows = await ctx.db.selectFrom('ldapConnections').selectAll().where('enabled', '=', 1).execute();
   const ofDomain = rows.filter((row) => settingsOf(row).netbiosDomain.toLowerCase() === domain);
   return ofDomain.length === 1 ? { username: name, domainConnectionId: ofDomain[0]!.id } : { username: typed, domainConnectionId: null };
 }
 
 /** The username of the one person here whose directory entry has `typed` as its principal name,
- *  unless it is someone else's e-mail here too (whose password goes to no directory). */
+ *  unless it is someone else's e-mail here too (whose password goes to no directory). Only entries
+ *  of directories the platform administrator trusts with first sign-ins count: any tenant's
+ *  administrator can give an entry of their own directory any principal name, and the password
+ *  typed with it would go to that directory. */
 async function principalOwner(ctx: Ctx, typed: string): Promise<string | undefined> {
   if (await accountByUsername(ctx, typed)) return undefined;
   const owners = await ctx.db
     .selectFrom('ldapUserLinks')
     .innerJoin('users', 'users.id', 'ldapUserLinks.userId')
+    .innerJoin('ldapConnections', 'ldapConnections.id', 'ldapUserLinks.connectionId')
     .select(['users.id', 'users.username'])
     .distinct()
+    .where('ldapConnections.firstSignIn', '=', 1)
     .where('ldapUserLinks.principalName', '=', principalKey(typed))
     .limit(2)
     .execute();

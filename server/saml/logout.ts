@@ -60,7 +60,9 @@ export async function receiveLogout(ctx: Ctx, incoming: Incoming, ip: string, br
         const user = await ctx.db.selectFrom('users').select(['id', 'username', 'tenantId']).where('id', '=', session.userId).executeTakeFirst();
         await ctx.audit.change(async () => {
           // The app that asked is not told again (its session is the one ending).
-          await ctx.db.deleteFrom('samlSessions').where('appId', '=', sp.appId).where('sessionIndex', 'in', indexes).execute();
+          // Only the sessions found above: the NameID as well as the indexes (another person's
+          // session index beside the request's own names nothing of theirs).
+          await ctx.db.deleteFrom('samlSessions').where('appId', '=', sp.appId).where('nameId', '=', nameId).where('sessionIndex', 'in', indexes).execute();
           if (session.consoleSessionId) await ctx.sessions.revoke(session.consoleSessionId);
           await revokeAppGrants(ctx.db, session.userId);
           if (user)

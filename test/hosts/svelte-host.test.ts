@@ -65,8 +65,13 @@ export default defineConfig({ plugins: [sveltekit()], server: { proxy: { '/api':
   import LegacyConsole from '$lib/LegacyConsole.svelte';
   let clicks = $state(0);
   let user = $state('');
+  let hydrated = $state(false);
+  $effect(() => {
+    hydrated = true;
+  });
 </script>
 
+<p>Rendered {hydrated ? 'and hydrated in the browser' : 'on the server'}</p>
 <button type="button" onclick={() => clicks++}>Host button</button>
 <p role="status">Host clicks: {clicks}</p>
 <p>Signed in: {user}</p>
@@ -105,6 +110,9 @@ test('the server-rendered SvelteKit page signs in under its strict policy; both 
   });
   const answer = await page.goto(hostUrl);
   assert.match(answer?.headers()['content-security-policy'] ?? '', /default-src 'self'; script-src 'self' 'nonce-[^']+'; style-src 'self'/);
+  assert.match(rendered, /Rendered on the server/);
+  // A click before hydration lands on the server's button, which has no handler yet.
+  await page.getByText('Rendered and hydrated in the browser').waitFor();
   await page.getByRole('button', { name: 'Host button' }).click();
   await page.getByRole('status').filter({ hasText: 'Host clicks: 1' }).waitFor({ timeout: 5000 });
   await signInThroughLogin(page);

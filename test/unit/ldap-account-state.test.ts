@@ -8,14 +8,15 @@ import { stateOfBindRefusal, stateOfEntry } from '../../server/ldap/account-stat
 /** Active Directory's invalidCredentials message with a reason code, as Windows Server sends it. */
 const refusal = (code: string) => `80090308: LdapErr: DSID-0C09044E, comment: AcceptSecurityContext error, data ${code}, v4563`;
 
-test("a refused bind's data code names the account state; a wrong password (52e) or anything else names none", () => {
+test("a refused bind's data code names the account state; a wrong password (52e), a lockout (775, answered to any password) or anything else names none", () => {
   const states = Object.fromEntries(['532', '533', '701', '773', '775', '52e', '525', '530'].map((code) => [code, stateOfBindRefusal(refusal(code))]));
   assert.deepEqual(states, {
     '532': 'passwordExpired',
     '533': 'disabled',
     '701': 'accountExpired',
     '773': 'mustChangePassword',
-    '775': 'locked',
+    // Answered whatever the password: a wrong password, counted, tells nobody the account is locked.
+    '775': null,
     '52e': null,
     '525': null,
     '530': null,
