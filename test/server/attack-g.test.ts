@@ -9,7 +9,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { ok, startServer, transform, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { personDn, personLdif, SUFFIX, type Person, type Slapd } from './slapd';
-import { AD_ACCOUNTS, openLdapSettings, READER, recordingRelay, saveConnection, startDirectory } from './ldap-support';
+import { AD_ACCOUNTS, openLdapSettings, READER, recordingRelay, saveConnection, startDirectory, directoryLoginPolicy } from './ldap-support';
 import type { LdapSettings, LdapSyncReport } from '../../src/core/schemas/ldap';
 import { consentAndAnswer, postedForm, ServiceProvider } from './saml-support';
 
@@ -49,14 +49,7 @@ before(async () => {
   corpTenant = (await createTenant(admin, 'AttackG_Corp')).id;
   malloryTenant = (await createTenant(admin, 'AttackG_Mallory')).id;
   await saveConnection(admin, corpTenant, adSettings(slapd.url, `ou=people,${SUFFIX}`, 'CORP'), undefined, 'corp-ad');
-  const settings = await admin.get<{ version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', {
-    version: settings.body.data.version,
-    maxFailures: 3,
-    captchaAfterFailures: 0,
-    fieldRules: 'international',
-  });
-  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  await directoryLoginPolicy(admin);
   // Mallory is the tenant administrator of her own tenant: nothing more.
   const created = await admin.post('/api/user', {
     username: 'attackg-mallory',

@@ -17,7 +17,7 @@ import { PassThrough } from 'node:stream';
 import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { personDn, personLdif, SUFFIX, type Slapd } from './slapd';
-import { openLdapSettings, READER, saveConnection, startDirectory } from './ldap-support';
+import { openLdapSettings, READER, saveConnection, startDirectory, directoryLoginPolicy } from './ldap-support';
 import { LDAP_PRESET_SETTINGS } from '../../src/core/ldap-presets';
 import type { LdapTestAnswer } from '../../src/core/schemas/ldap';
 import { Status, UserType } from '../../src/core/enums';
@@ -53,14 +53,7 @@ before(async () => {
   admin = await server.admin();
   tenantId = (await createTenant(admin, 'TrustedDirectoryTenant')).id;
   await saveConnection(admin, tenantId, directorySettings());
-  const settings = await admin.get<{ version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', {
-    version: settings.body.data.version,
-    maxFailures: 3,
-    captchaAfterFailures: 0,
-    fieldRules: 'international',
-  });
-  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  await directoryLoginPolicy(admin);
 });
 
 after(async () => {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { ADMIN, startServer, transform, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { personDn, personLdif, type Slapd } from './slapd';
-import { openLdapSettings, READER, saveConnection, startDirectory } from './ldap-support';
+import { openLdapSettings, READER, saveConnection, startDirectory, directoryLoginPolicy } from './ldap-support';
 import type { LdapTestAnswer } from '../../src/core/schemas/ldap';
 
 let server: TestServer;
@@ -29,14 +29,7 @@ before(async () => {
   admin = await server.admin();
   tenantId = (await createTenant(admin, 'DirectoryTenant')).id;
   await saveConnection(admin, tenantId, openLdapSettings(slapd.url, slapd.caPem));
-  const settings = await admin.get<{ version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', {
-    version: settings.body.data.version,
-    maxFailures: 3,
-    captchaAfterFailures: 0,
-    fieldRules: 'international',
-  });
-  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  await directoryLoginPolicy(admin);
 });
 
 after(async () => {

@@ -69,6 +69,19 @@ export async function saveConnection(admin: Client, tenantId: string, settings: 
   return saved.body.data;
 }
 
+/** The login policy the directory sign-in files test under: a lockout after 3 wrong passwords, no
+ *  captcha in the way, and the international field rules (directory names with spaces, UPNs). */
+export async function directoryLoginPolicy(admin: Client): Promise<void> {
+  const settings = await admin.get<{ version: number }>('/api/settings/login');
+  const saved = await admin.put('/api/settings/login', {
+    version: settings.body.data.version,
+    maxFailures: 3,
+    captchaAfterFailures: 0,
+    fieldRules: 'international',
+  });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+}
+
 export { READER };
 
 /** A TCP relay in front of a directory that keeps what clients send (the directory's owner sees its binds). */

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { startServer, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { personDn, personLdif, SUFFIX, type Person, type Slapd } from './slapd';
-import { AD_ACCOUNTS, openLdapSettings, saveConnection, startDirectory } from './ldap-support';
+import { AD_ACCOUNTS, openLdapSettings, saveConnection, startDirectory, directoryLoginPolicy } from './ldap-support';
 import type { LdapSyncReport } from '../../src/core/schemas/ldap';
 import { Status } from '../../src/core/enums';
 
@@ -71,14 +71,7 @@ before(async () => {
     openLdapSettings(slapd.url, slapd.caPem, { ...AD_ACCOUNTS, baseDn, netbiosDomain, preset: 'activeDirectory' });
   await saveConnection(admin, corpTenant, adSettings(`ou=people,${SUFFIX}`, 'CORP'), undefined, 'corp-ad');
   await saveConnection(admin, evilTenant, adSettings(EVIL_OU, 'EVIL'), undefined, 'evil-ad');
-  const settings = await admin.get<{ version: number }>('/api/settings/login');
-  const saved = await admin.put('/api/settings/login', {
-    version: settings.body.data.version,
-    maxFailures: 3,
-    captchaAfterFailures: 0,
-    fieldRules: 'international',
-  });
-  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  await directoryLoginPolicy(admin);
 });
 
 after(async () => {
