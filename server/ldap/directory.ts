@@ -12,6 +12,7 @@ import type { LdapMapping, LdapSettings, LdapStep } from '../../src/core/schemas
 import { checkOutboundUrl, OutboundAddressError, outboundPolicy } from '../http/outbound-address';
 import { dnKey } from './dn';
 import { type AccountState, disablesHere, STATE_ATTRIBUTES, stateOfBindRefusal, stateOfEntry } from './account-state';
+import { PRIMARY_GROUP_ATTRIBUTES, primaryGroupSid } from './primary-group';
 
 /** How long each step may take: a synchronisation's defaults, shorter for a sign-in's lookup. */
 export interface DirectoryTimeouts {
@@ -51,6 +52,16 @@ export interface DirectoryPerson {
   state: AccountState | null;
   /** The DNs of the groups the entry is in, from memberOf (as the directory spells them). */
   groups: string[];
+  /** The SID (hex) of Active Directory's primary group of the entry, which memberOf leaves out
+   *  (primary-group.ts); '' when the directory names none. */
+  primaryGroup: string;
+}
+
+/** The groups of the group search: each group's DN by its members' DNs, and by its SID (hex: an
+ *  entry's primary group, primary-group.ts), all DNs as dnKey writes them. */
+export interface DirectoryGroups {
+  byMember: Map<string, string[]>;
+  bySid: Map<string, string>;
 }
 
 export interface DirectoryTarget {
@@ -136,13 +147,19 @@ function personOf(entry: Entry, mapping: LdapMapping, now: number): DirectoryPer
     disabled: disablesHere(state),
     state,
     groups: valuesOf(entry, mapping.memberOf),
+    primaryGroup: mapping.memberOf ? primaryGroupSid(valueOf(entry, 'objectSid'), valueOf(entry, 'primaryGroupID')) : '',
   };
 }
 
 const personAttributes = (mapping: LdapMapping) => [
   ...[mapping.username, mapping.principalName, mapping.realName, mapping.email, mapping.mobilePhone, mapping.externalId, mapping.memberOf].filter(Boolean),
   ...(mapping.accountControl ? [mapping.accountControl, ...STATE_ATTRIBUTES] : []),
+  // Memberships kept on the entry (Active Directory): its primary group is named apart.
+  ...(mapping.memberOf ? PRIMARY_GROUP_ATTRIBUTES : []),
 ];
+
+/** Binary attributes, read as Buffers (valuesOf writes them as hex). */
+const binaryAttributes = (mapping: LdapMapping) => [...(mapping.externalId === 'objectGUID' ? ['objectGUID'] : []), 'objectSid'];
 
 /** A filter an administrator typed, parsed (refused as the search step when it does not parse). */
 function parsedFilter(text: string): Filter {
@@ -199,24 +216,26 @@ export class Directory {
   async people(username?: string): Promise<DirectoryPerson[]> {
     const { settings } = this.target;
     const filter = username === undefined ? parsedFilter(settings.userFilter) : userFilterFor(settings, username);
-    const entries = await this.search(filter, personAttributes(settings.mapping), settings.mapping.externalId === 'objectGUID' ? ['objectGUID'] : []);
+    const entries = await this.search(filter, personAttributes(settings.mapping), binaryAttributes(settings.mapping));
     const now = this.now();
     return entries.map((entry) => personOf(entry, settings.mapping, now));
   }
 
-  /** Each group's DN by its members' DNs (both as dnKey writes them), from the group search: a
-   *  member may be a group, so the map also says which groups a group is in. */
-  async groupsByMember(): Promise<Map<string, string[]>> {
+  /** Every group of the group search by its members and by its SID: a member may be a group, so
+   *  `byMember` also says which groups a group is in. */
+  async groups(): Promise<DirectoryGroups> {
     const { settings } = this.target;
-    const byMember = new Map<string, string[]>();
-    if (!settings.groupFilter || !settings.mapping.groupMember) return byMember;
-    for (const group of await this.search(parsedFilter(settings.groupFilter), [settings.mapping.groupMember], [])) {
+    const found: DirectoryGroups = { byMember: new Map(), bySid: new Map() };
+    if (!settings.groupFilter || !settings.mapping.groupMember) return found;
+    for (const group of await this.search(parsedFilter(settings.groupFilter), [settings.mapping.groupMember, 'objectSid'], ['objectSid'])) {
       for (const member of valuesOf(group, settings.mapping.groupMember)) {
         const key = dnKey(member);
-        byMember.set(key, [...(byMember.get(key) ?? []), dnKey(group.dn)]);
+        found.byMember.set(key, [...(found.byMember.get(key) ?? []), dnKey(group.dn)]);
       }
+      const sid = valueOf(group, 'objectSid');
+      if (sid) found.bySid.set(sid, dnKey(group.dn));
     }
-    return byMember;
+    return found;
   }
 
   /** The DNs of `wanted` that no group of the group search has (compared as dnKey writes them);
@@ -230,15 +249,23 @@ export class Directory {
 
   /**
    * The groups (as dnKey writes them) one person is in, directly or through groups in groups: their
-   * memberOf, then one search a level for the groups listing the level's people or groups as
-   * members (breadth-first, each group once, at most MAX_NESTING levels). A sign-in's counterpart of
-   * a synchronisation's groupsByMember, which reads every group at once.
+   * memberOf and primary group, then one search a level for the groups listing the level's people
+   * or groups as members (breadth-first, each group once, at most MAX_NESTING levels). A sign-in's
+   * counterpart of a synchronisation's groups(), which reads every group at once.
    */
   async groupsOf(person: DirectoryPerson): Promise<Set<string>> {
     const { groupFilter, mapping } = this.target.settings;
     const found = new Set(person.groups.map(dnKey));
     if (!groupFilter || !mapping.groupMember) return found;
-    let level = [person.dn, ...person.groups];
+    const primary = person.primaryGroup
+      ? await this.search(
+          new AndFilter({ filters: [parsedFilter(groupFilter), new EqualityFilter({ attribute: 'objectSid', value: Buffer.from(person.primaryGroup, 'hex') })] }),
+          [],
+          [],
+        )
+      : [];
+    for (const group of primary) found.add(dnKey(group.dn));
+    let level = [person.dn, ...person.groups, ...primary.map((group) => group.dn)];
     for (let depth = 0; level.length > 0 && depth < MAX_NESTING; depth++) {
       const members = new OrFilter({ filters: level.map((dn) => new EqualityFilter({ attribute: mapping.groupMember, value: dn })) });
       const groups = await this.search(new AndFilter({ filters: [parsedFilter(groupFilter), members] }), [], []);

@@ -17,7 +17,7 @@ export interface GroupMember {
 
 /**
  * The groups (dnKey) of a person whose direct groups are `direct`, through `byMember` (group by
- * member, as Directory.groupsByMember reads it): breadth-first, each group once (a cycle ends),
+ * member, as Directory.groups reads it): breadth-first, each group once (a cycle ends),
  * at most MAX_NESTING levels.
  */
 export function nestedGroups(direct: Iterable<string>, byMember: Map<string, string[]>): Set<string> {

@@ -12,7 +12,7 @@ import { ApiError } from '../http/errors';
 import { Status } from '../../src/core/enums';
 import { withFieldRules } from '../field-rules-scope';
 import { directoryActor } from './actor';
-import { Directory, DirectoryError, type DirectoryPerson } from './directory';
+import { Directory, DirectoryError, type DirectoryGroups, type DirectoryPerson } from './directory';
 import { settingsOf, type LdapConnectionRow } from './connections';
 import { createPeople, linksOf, outsideDirectoryAll, updatePerson, type PersonOutcome } from './people';
 import { dnKey } from './dn';
@@ -44,15 +44,18 @@ async function claim(ctx: Ctx, row: LdapConnectionRow): Promise<boolean> {
 async function readDirectory(ctx: Ctx, row: LdapConnectionRow) {
   const directory = await Directory.open(ctx, { settings: settingsOf(row), bindSecret: row.bindSecret });
   try {
-    return { people: await directory.people(), groupsByMember: await directory.groupsByMember() };
+    return { people: await directory.people(), groups: await directory.groups() };
   } finally {
     await directory.close();
   }
 }
 
-/** The groups of a person: memberOf on the entry and the groups listing them, and the groups those are in. */
-const groupsOf = (person: DirectoryPerson, byMember: Map<string, string[]>) =>
-  nestedGroups([...person.groups.map(dnKey), ...(byMember.get(dnKey(person.dn)) ?? [])], byMember);
+/** The groups of a person: memberOf on the entry, their primary group, the groups listing them, and
+ *  the groups those are in. */
+function groupsOf(person: DirectoryPerson, { byMember, bySid }: DirectoryGroups): Set<string> {
+  const primary = bySid.get(person.primaryGroup);
+  return nestedGroups([...person.groups.map(dnKey), ...(primary ? [primary] : []), ...(byMember.get(dnKey(person.dn)) ?? [])], byMember);
+}
 
 /** One run; `ranBy`: the administrator who asked for it ("Synchronise now"), recorded with its report. */
 export async function synchronise(
@@ -81,7 +84,7 @@ export async function synchronise(
 }
 
 async function run(ctx: Ctx, row: LdapConnectionRow, summary: LdapSyncSummary, ip: string | null): Promise<void> {
-  const { people, groupsByMember } = await readDirectory(ctx, row);
+  const { people, groups } = await readDirectory(ctx, row);
   const tenant = await ctx.db.selectFrom('tenants').select('path').where('id', '=', row.tenantId).executeTakeFirstOrThrow();
   const actor = directoryActor(row, tenant.path);
   const address = ip ?? '';
@@ -107,14 +110,14 @@ async function run(ctx: Ctx, row: LdapConnectionRow, summary: LdapSyncSummary, i
       if (!linked) continue;
       const outcome = await updatePerson(ctx, actor, row.id, linked, person, address, outside.get(linked.user.id));
       count(outcome, outcome.kind === 'updated' && person.disabled && linked.user.availabilityStatus === Status.Enable);
-      if (outcome.kind !== 'conflict') members.set(outcome.user.id, { user: outcome.user, groups: groupsOf(person, groupsByMember) });
+      if (outcome.kind !== 'conflict') members.set(outcome.user.id, { user: outcome.user, groups: groupsOf(person, groups) });
     }
     // The new entries of the chunk together: a few queries and one insert (createPeople).
     const fresh = chunk.filter((person) => !links.has(person.externalId));
     const outcomes = await createPeople(ctx, actor, row.id, row.tenantId, fresh, address);
     outcomes.forEach((outcome, index) => {
       count(outcome);
-      if (outcome.kind !== 'conflict') members.set(outcome.user.id, { user: outcome.user, groups: groupsOf(fresh[index]!, groupsByMember) });
+      if (outcome.kind !== 'conflict') members.set(outcome.user.id, { user: outcome.user, groups: groupsOf(fresh[index]!, groups) });
     });
   });
   const gone = [...links].filter(([externalId]) => !seen.has(externalId)).map(([, linked]) => linked);
