@@ -259,7 +259,9 @@ export class Directory {
     if (!groupFilter || !mapping.groupMember) return found;
     const primary = person.primaryGroup
       ? await this.search(
-          new AndFilter({ filters: [parsedFilter(groupFilter), new EqualityFilter({ attribute: 'objectSid', value: Buffer.from(person.primaryGroup, 'hex') })] }),
+          new AndFilter({
+            filters: [parsedFilter(groupFilter), new EqualityFilter({ attribute: 'objectSid', value: Buffer.from(person.primaryGroup, 'hex') })],
+          }),
           [],
           [],
         )

@@ -11,15 +11,16 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
-import { personDn, personLdif, SUFFIX, type Person, type Slapd } from './slapd';
+import { personDn, personLdif, sidLdif, SUFFIX, type Person, type Slapd } from './slapd';
 import { AD_ACCOUNTS, openLdapSettings, saveConnection, startDirectory, directoryLoginPolicy } from './ldap-support';
-import type { LdapSyncReport } from '../../src/core/schemas/ldap';
+import type { LdapSettings, LdapSyncReport } from '../../src/core/schemas/ldap';
 import { Status } from '../../src/core/enums';
 
 let server: TestServer;
 let slapd: Slapd;
 let admin: Client;
 let corpTenant: string;
+let corpSettings: LdapSettings;
 
 /** A Windows FILETIME (100 ns steps since 1601) of a Unix time in ms. */
 const filetime = (ms: number) => String((BigInt(ms) + 11_644_473_600_000n) * 10_000n);
@@ -29,6 +30,7 @@ const LOCKED = 512 | 0x10;
 const PASSWORD_EXPIRED = 512 | 0x80_0000;
 const DONT_EXPIRE_PASSWORD = 512 | 0x1_0000;
 
+const DOMAIN_SID = 'S-1-5-21-1004336348-1177238915-682003330';
 const ad = (uid: string, extra: Partial<NonNullable<Person['ad']>> = {}, mail = `${uid}@corp.example`): Person => ({
   uid,
   mail,
@@ -52,7 +54,23 @@ const PEOPLE: Person[] = [
   ad('never', { accountExpires: '9223372036854775807' }),
   ad('zero', { accountExpires: '0' }),
   ad('later', { accountExpires: filetime(Date.UTC(2200, 0, 1)) }),
+  // In Domain Users (RID 513) only as their primary group, as Active Directory keeps every account:
+  // neither the group's member nor their memberOf lists it. prim3's primary group is Domain Guests.
+  ad('prim1', { objectSid: `${DOMAIN_SID}-1201`, primaryGroupID: 513 }),
+  ad('prim2', { objectSid: `${DOMAIN_SID}-1202`, primaryGroupID: 513 }),
+  ad('prim3', { objectSid: `${DOMAIN_SID}-1203`, primaryGroupID: 514 }),
 ];
+/** Domain Users: a group of the domain by its SID, listing only kim as a member. */
+const DOMAIN_USERS = `cn=Domain Users,ou=people,${SUFFIX}`;
+const DOMAIN_USERS_LDIF = [
+  `dn: ${DOMAIN_USERS}`,
+  'objectClass: groupOfNames',
+  'objectClass: adGroup',
+  'cn: Domain Users',
+  `member: ${personDn('kim')}`,
+  sidLdif(`${DOMAIN_SID}-513`),
+].join('\n');
+
 /** Another tenant's directory (an OU of its own) that holds a second `ann`, with the domain EVIL. */
 const EVIL_OU = `ou=evil,${SUFFIX}`;
 const EVIL_LDIF = [`dn: ${EVIL_OU}\nobjectClass: organizationalUnit\nou: evil`, personLdif(ad('ann')).replace(personDn('ann'), `uid=ann,${EVIL_OU}`)].join(
@@ -62,14 +80,15 @@ const EVIL_LDIF = [`dn: ${EVIL_OU}\nobjectClass: organizationalUnit\nou: evil`, 
 before(async () => {
   [server, slapd] = await Promise.all([
     startServer({ outboundAllow: ['127.0.0.1'] }),
-    startDirectory({ ldif: [...PEOPLE.map(personLdif), EVIL_LDIF].join('\n\n') }),
+    startDirectory({ ldif: [...PEOPLE.map(personLdif), DOMAIN_USERS_LDIF, EVIL_LDIF].join('\n\n') }),
   ]);
   admin = await server.admin();
   corpTenant = (await createTenant(admin, 'CorpTenant')).id;
   const evilTenant = (await createTenant(admin, 'EvilTenant')).id;
   const adSettings = (baseDn: string, netbiosDomain: string) =>
     openLdapSettings(slapd.url, slapd.caPem, { ...AD_ACCOUNTS, baseDn, netbiosDomain, preset: 'activeDirectory' });
-  await saveConnection(admin, corpTenant, adSettings(`ou=people,${SUFFIX}`, 'CORP'), undefined, 'corp-ad');
+  corpSettings = adSettings(`ou=people,${SUFFIX}`, 'CORP');
+  await saveConnection(admin, corpTenant, corpSettings, undefined, 'corp-ad');
   await saveConnection(admin, evilTenant, adSettings(EVIL_OU, 'EVIL'), undefined, 'evil-ad');
   await directoryLoginPolicy(admin);
 });
@@ -218,5 +237,22 @@ test('a synchronisation disables here the disabled and expired accounts only', a
     await Promise.all(['dis', 'exp', 'lock', 'fresh', 'later', 'forever'].map(status)),
     [Status.Disabled, Status.Disabled, Status.Enable, Status.Enable, Status.Enable, Status.Enable],
     "disabled: dis, exp; the others stay enabled (their states are the person's to clear in Windows)",
+  );
+});
+
+test("Active Directory's primary group (Domain Users, listed in no member or memberOf) gives its mapped role at sign-in and synchronisation", async () => {
+  const appId = (await admin.post<{ id: string }>('/api/apps', { name: 'Windows_App' })).body.data.id;
+  const roleId = (await admin.post<{ id: string }>(`/api/apps/${appId}/roles`, { name: 'Everyone' })).body.data.id;
+  await saveConnection(admin, corpTenant, { ...corpSettings, groupRoles: [{ groupDn: DOMAIN_USERS, roleId }] }, undefined, 'corp-ad');
+  const holders = async () =>
+    (await admin.get<{ username: string }[]>(`/api/apps/${appId}/roles/${roleId}/members`)).body.data.map((member) => member.username).sort();
+  assert.equal((await signIn('prim1', 'prim1-pass-1')).status, 200);
+  assert.deepEqual(await holders(), ['prim1'], 'a sign-in finds the primary group by its SID');
+  const synced = await admin.post<LdapSyncReport>(`/api/tenants/${corpTenant}/ldap/sync`);
+  assert.equal(synced.body.data.outcome, 'success', JSON.stringify(synced.body.data));
+  assert.deepEqual(
+    await holders(),
+    ['kim', 'prim1', 'prim2'],
+    'a synchronisation: the member and the two whose primary group it is, not prim3 (Domain Guests)',
   );
 });

@@ -3,8 +3,9 @@
 // (thousands of entries in a second), listening on a free loopback port, with StartTLS from a CA and
 // server certificate made here by the openssl CLI. Besides inetOrgPerson and groupOfNames it knows
 // Active Directory's sAMAccountName, userPrincipalName, userAccountControl, accountExpires,
-// pwdLastSet and memberOf (a small auxiliary class), so the Active Directory preset's attributes
-// and account states are tested against a real server too.
+// pwdLastSet, memberOf, objectSid and primaryGroupID (small auxiliary classes), so the Active
+// Directory preset's attributes, account states and primary groups are tested against a real
+// server too.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile, mkdir, readFile } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
@@ -31,7 +32,10 @@ attributetype ( 1.3.6.1.4.1.55555.1.3 NAME 'memberOf' EQUALITY distinguishedName
 attributetype ( 1.3.6.1.4.1.55555.1.4 NAME 'userPrincipalName' EQUALITY caseIgnoreMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 SINGLE-VALUE )
 attributetype ( 1.3.6.1.4.1.55555.1.5 NAME 'accountExpires' EQUALITY integerMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.27 SINGLE-VALUE )
 attributetype ( 1.3.6.1.4.1.55555.1.6 NAME 'pwdLastSet' EQUALITY integerMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.27 SINGLE-VALUE )
-objectclass ( 1.3.6.1.4.1.55555.2.1 NAME 'adAccount' AUXILIARY MAY ( sAMAccountName $ userAccountControl $ memberOf $ userPrincipalName $ accountExpires $ pwdLastSet ) )
+attributetype ( 1.3.6.1.4.1.55555.1.7 NAME 'objectSid' EQUALITY octetStringMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.40 SINGLE-VALUE )
+attributetype ( 1.3.6.1.4.1.55555.1.8 NAME 'primaryGroupID' EQUALITY integerMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.27 SINGLE-VALUE )
+objectclass ( 1.3.6.1.4.1.55555.2.1 NAME 'adAccount' AUXILIARY MAY ( sAMAccountName $ userAccountControl $ memberOf $ userPrincipalName $ accountExpires $ pwdLastSet $ objectSid $ primaryGroupID ) )
+objectclass ( 1.3.6.1.4.1.55555.2.2 NAME 'adGroup' AUXILIARY MAY objectSid )
 `;
 
 export interface Person {
@@ -40,8 +44,29 @@ export interface Person {
   mail?: string;
   password?: string;
   /** AD-shaped entry: sAMAccountName = uid, userAccountControl, memberOf, and when given
-   *  userPrincipalName, accountExpires (a FILETIME) and pwdLastSet. */
-  ad?: { userAccountControl: number; memberOf?: string[]; userPrincipalName?: string; accountExpires?: string; pwdLastSet?: string };
+   *  userPrincipalName, accountExpires (a FILETIME), pwdLastSet, objectSid (`S-1-5-21-…`) and
+   *  primaryGroupID. */
+  ad?: {
+    userAccountControl: number;
+    memberOf?: string[];
+    userPrincipalName?: string;
+    accountExpires?: string;
+    pwdLastSet?: string;
+    objectSid?: string;
+    primaryGroupID?: number;
+  };
+}
+
+/** An objectSid line: the SID `S-1-5-21-…` in Active Directory's binary form (revision, count of
+ *  sub-authorities, 6-byte authority, sub-authorities little endian), base64 as LDIF writes binary. */
+export function sidLdif(sid: string): string {
+  const [revision, authority, ...parts] = sid.split('-').slice(1).map(Number);
+  const bytes = Buffer.alloc(8 + 4 * parts.length);
+  bytes.writeUInt8(revision!, 0);
+  bytes.writeUInt8(parts.length, 1);
+  bytes.writeUIntBE(authority!, 2, 6);
+  parts.forEach((part, index) => bytes.writeUInt32LE(part, 8 + 4 * index));
+  return `objectSid:: ${bytes.toString('base64')}`;
 }
 
 export const personDn = (uid: string) => `uid=${uid},${PEOPLE}`;
@@ -61,7 +86,10 @@ export function personLdif(person: Person): string {
           `sAMAccountName: ${person.uid}`,
           `userAccountControl: ${person.ad.userAccountControl}`,
           ...(person.ad.memberOf ?? []).map((dn) => `memberOf: ${dn}`),
-          ...(['userPrincipalName', 'accountExpires', 'pwdLastSet'] as const).flatMap((name) => (person.ad![name] ? [`${name}: ${person.ad![name]}`] : [])),
+          ...(['userPrincipalName', 'accountExpires', 'pwdLastSet', 'primaryGroupID'] as const).flatMap((name) =>
+            person.ad![name] ? [`${name}: ${person.ad![name]}`] : [],
+          ),
+          ...(person.ad.objectSid ? [sidLdif(person.ad.objectSid)] : []),
         ]
       : []),
   ];
