@@ -6,7 +6,7 @@ export type LdapPresetSettings = Pick<LdapSettings, 'userFilter' | 'groupFilter'
 
 export const LDAP_PRESET_SETTINGS: Record<LdapPreset, LdapPresetSettings> = {
   activeDirectory: {
-    userFilter: '(&(objectCategory=person)(objectClass=user))',
+    userFilter: '(&(objectCategory=person)(objectClass=user)(!(isCriticalSystemObject=TRUE)))',
     groupFilter: '(objectClass=group)',
     mapping: {
       username: 'sAMAccountName',

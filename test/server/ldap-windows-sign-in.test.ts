@@ -12,8 +12,9 @@ import assert from 'node:assert/strict';
 import { startServer, type Client, type TestServer } from './harness';
 import { createTenant } from './scim-support';
 import { personDn, personLdif, sidLdif, SUFFIX, type Person, type Slapd } from './slapd';
-import { AD_ACCOUNTS, openLdapSettings, saveConnection, startDirectory, directoryLoginPolicy } from './ldap-support';
-import type { LdapSettings, LdapSyncReport } from '../../src/core/schemas/ldap';
+import { AD_ACCOUNTS, openLdapSettings, READER, saveConnection, startDirectory, directoryLoginPolicy } from './ldap-support';
+import { LDAP_PRESET_SETTINGS } from '../../src/core/ldap-presets';
+import type { LdapSettings, LdapSyncReport, LdapTestAnswer } from '../../src/core/schemas/ldap';
 import { Status } from '../../src/core/enums';
 
 let server: TestServer;
@@ -71,6 +72,20 @@ const DOMAIN_USERS_LDIF = [
   sidLdif(`${DOMAIN_SID}-513`),
 ].join('\n');
 
+/** Two accounts as Active Directory keeps them (objectClass user, objectCategory person): a person,
+ *  and the built-in Administrator, a critical system object. */
+const WINDOWS_ACCOUNTS_LDIF = [
+  ['winuser', 'FALSE'],
+  ['Administrator', 'TRUE'],
+]
+  .map(([uid, critical]) =>
+    personLdif(ad(uid!)).replace(
+      'objectClass: adAccount',
+      `objectClass: adAccount\nobjectClass: user\nobjectCategory: person\nisCriticalSystemObject: ${critical}`,
+    ),
+  )
+  .join('\n\n');
+
 /** Another tenant's directory (an OU of its own) that holds a second `ann`, with the domain EVIL. */
 const EVIL_OU = `ou=evil,${SUFFIX}`;
 const EVIL_LDIF = [`dn: ${EVIL_OU}\nobjectClass: organizationalUnit\nou: evil`, personLdif(ad('ann')).replace(personDn('ann'), `uid=ann,${EVIL_OU}`)].join(
@@ -80,7 +95,7 @@ const EVIL_LDIF = [`dn: ${EVIL_OU}\nobjectClass: organizationalUnit\nou: evil`, 
 before(async () => {
   [server, slapd] = await Promise.all([
     startServer({ outboundAllow: ['127.0.0.1'] }),
-    startDirectory({ ldif: [...PEOPLE.map(personLdif), DOMAIN_USERS_LDIF, EVIL_LDIF].join('\n\n') }),
+    startDirectory({ ldif: [...PEOPLE.map(personLdif), DOMAIN_USERS_LDIF, WINDOWS_ACCOUNTS_LDIF, EVIL_LDIF].join('\n\n') }),
   ]);
   admin = await server.admin();
   corpTenant = (await createTenant(admin, 'CorpTenant')).id;
@@ -255,4 +270,20 @@ test("Active Directory's primary group (Domain Users, listed in no member or mem
     ['kim', 'prim1', 'prim2'],
     'a synchronisation: the member and the two whose primary group it is, not prim3 (Domain Guests)',
   );
+});
+
+test("the Active Directory preset's user filter finds people, not the domain's built-in Administrator", async () => {
+  const tenantId = (await createTenant(admin, 'PresetTenant')).id;
+  const { userFilter } = LDAP_PRESET_SETTINGS.activeDirectory;
+  const saved = await admin.put(`/api/tenants/${tenantId}/ldap`, {
+    name: 'preset-ad',
+    enabled: true,
+    firstSignIn: false,
+    settings: { ...corpSettings, userFilter, netbiosDomain: 'PRESET' },
+    bindSecret: READER.secret,
+  });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  const tested = await admin.post<LdapTestAnswer>(`/api/tenants/${tenantId}/ldap/test`);
+  assert.equal(tested.body.data.ok, true, JSON.stringify(tested.body.data));
+  assert.equal(tested.body.data.found, 1, 'winuser only');
 });

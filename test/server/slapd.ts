@@ -3,9 +3,11 @@
 // (thousands of entries in a second), listening on a free loopback port, with StartTLS from a CA and
 // server certificate made here by the openssl CLI. Besides inetOrgPerson and groupOfNames it knows
 // Active Directory's sAMAccountName, userPrincipalName, userAccountControl, accountExpires,
-// pwdLastSet, memberOf, objectSid and primaryGroupID (small auxiliary classes), so the Active
-// Directory preset's attributes, account states and primary groups are tested against a real
-// server too.
+// pwdLastSet, memberOf, objectSid, primaryGroupID, and the class user with objectCategory and
+// isCriticalSystemObject (small auxiliary classes; objectCategory is a plain string here, a DN that
+// `objectCategory=person` matches by its class's name in Active Directory), so the Active Directory
+// preset's filter, attributes, account states and primary groups are tested against a real server
+// too.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile, mkdir, readFile } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
@@ -36,6 +38,9 @@ attributetype ( 1.3.6.1.4.1.55555.1.7 NAME 'objectSid' EQUALITY octetStringMatch
 attributetype ( 1.3.6.1.4.1.55555.1.8 NAME 'primaryGroupID' EQUALITY integerMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.27 SINGLE-VALUE )
 objectclass ( 1.3.6.1.4.1.55555.2.1 NAME 'adAccount' AUXILIARY MAY ( sAMAccountName $ userAccountControl $ memberOf $ userPrincipalName $ accountExpires $ pwdLastSet $ objectSid $ primaryGroupID ) )
 objectclass ( 1.3.6.1.4.1.55555.2.2 NAME 'adGroup' AUXILIARY MAY objectSid )
+attributetype ( 1.3.6.1.4.1.55555.1.9 NAME 'objectCategory' EQUALITY caseIgnoreMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 SINGLE-VALUE )
+attributetype ( 1.3.6.1.4.1.55555.1.10 NAME 'isCriticalSystemObject' EQUALITY booleanMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.7 SINGLE-VALUE )
+objectclass ( 1.3.6.1.4.1.55555.2.3 NAME 'user' AUXILIARY MAY ( objectCategory $ isCriticalSystemObject ) )
 `;
 
 export interface Person {
