@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, openPage, type WatchedPage, startServerAndBrowser } from './harness';
+import { until } from './admin-support';
 import { choose, text, type Theme } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser();
@@ -16,6 +17,8 @@ interface Focused {
   name: string;
   role: string | null;
   ring: boolean;
+  /** Inside an open dialog (role dialog or alertdialog). */
+  inDialog: boolean;
 }
 
 /** The element that has the focus, looked for through shadow roots: what it is and whether it shows it. */
@@ -31,6 +34,7 @@ function focused(page: Page): Promise<Focused | null> {
       name: (element.getAttribute('aria-label') ?? label ?? element.textContent ?? '').trim(),
       role: element.getAttribute('role'),
       ring: (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none',
+      inDialog: !!element.closest('[role="dialog"], [role="alertdialog"]'),
     };
   });
 }
@@ -78,11 +82,16 @@ async function walk(theme: Theme, watched: WatchedPage): Promise<void> {
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Edit personal information' });
   await dialog.getByLabel('Real name').waitFor();
-  const inDialog = await focused(page);
-  assert.ok(inDialog?.ring, 'the dialog has the focus, visibly');
+  // The dialog takes the focus once it has drawn (an effect after the render that shows it).
+  await until(async () => !!(await focused(page))?.inDialog, 3000).catch(async () =>
+    assert.fail(`the dialog did not take the focus; ${JSON.stringify(await focused(page))} has it`),
+  );
+  assert.ok((await focused(page))?.ring, 'the dialog has the focus, visibly');
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
-  assert.equal((await focused(page))?.name, accountMenu, 'the focus went back to the account menu button');
+  await until(async () => (await focused(page))?.name === accountMenu, 3000).catch(async () =>
+    assert.fail(`the focus did not go back to the account menu button but to ${JSON.stringify(await focused(page))}`),
+  );
 
   // Through the side menu to the users screen: open Operations with Space, follow Users with Enter.
   const operations = await pressUntil(page, 'Tab', named('Operations'), 'the Operations entry of the side menu');

@@ -126,7 +126,7 @@ test('in Chinese: the administrator policy is ticked on the settings screen; an 
   await step.getByLabel(zh('account:totpSetup.code')).fill(await nextCode());
   await step.getByRole('button', { name: zh('account:totpSetup.submit') }).click();
   await page.getByRole('button', { name: zh('console:user.menu', { name: 'Alma_Admin' }) }).waitFor();
-  assert.equal(new URL(page.url()).pathname, '/home/index');
+  await page.waitForURL((url) => url.pathname === '/home/index');
   assert.deepEqual(errors, []);
   await context.close();
   await admin.call('PUT', '/settings/login', { adminStrongFactor: false, version: (await admin.call<{ version: number }>('GET', '/settings/login')).version });

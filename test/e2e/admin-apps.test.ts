@@ -182,7 +182,8 @@ test('the apps screens, step by step', async (t) => {
     await page.getByRole('button', { name: 'Add crm-admin' }).click();
     const save = page.getByRole('button', { name: 'Save administrators' });
     await save.click();
-    // Saved: nothing is left to save.
+    // Saved (the toast follows the answer; the button is disabled while the request runs too): nothing is left to save.
+    await page.getByRole('status').filter({ hasText: 'Administrators saved' }).waitFor();
     await until(() => save.isDisabled());
     const person = new ApiClient(server.url);
     await person.signIn('crm-admin', PASSWORD);

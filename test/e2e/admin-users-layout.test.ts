@@ -65,7 +65,9 @@ test('at 1280 px the table fits, Actions in view, the More menu inside the windo
     await insideViewport(page, `More for ${username}`, await page.getByRole('button', { name: `More actions for ${username}` }).boundingBox());
   }
   await page.getByRole('button', { name: 'More actions for evangeline-harrison' }).click();
-  await insideViewport(page, 'the More menu', await page.getByRole('menu', { name: 'More actions for evangeline-harrison' }).boundingBox());
+  const menu = page.getByRole('menu', { name: 'More actions for evangeline-harrison' });
+  await menu.waitFor();
+  await insideViewport(page, 'the More menu', await menu.boundingBox());
   await page.getByRole('menuitem', { name: 'Unlock' }).click();
   const question = page.getByRole('dialog', { name: 'Unlock user' });
   await question.getByText('Unlock evangeline-harrison?').waitFor();

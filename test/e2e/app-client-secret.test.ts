@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser, type WatchedPage } from './harness';
-import { signIn } from './admin-support';
+import { signIn, until } from './admin-support';
 
 const CALLBACK = 'https://wiki.example.com/oauth/callback';
 
@@ -51,7 +51,9 @@ async function takeSecretFromDialog(page: Page): Promise<string> {
   assert.ok(secret.length >= 32, `a long secret (${secret.length})`);
   await dialog.getByText('This secret will not be shown again. Copy it now and keep it safe.').waitFor();
   await field.getByRole('button', { name: 'Copy Client secret' }).click();
-  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
+  // The clipboard's write is asynchronous (after a rotation it still holds the previous secret a moment).
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  await until(async () => (await clipboard()) === secret).catch(async () => assert.equal(await clipboard(), secret));
   await dialog.getByRole('button', { name: 'Done' }).click();
   await dialog.waitFor({ state: 'detached' });
   return secret;
@@ -110,6 +112,8 @@ test('post-logout redirect URIs are edited in the SSO section, checked like redi
   await field.fill('https://wiki.example.com/signed-out\nhttps://wiki.example.com/bye');
   await panel(page).getByRole('button', { name: 'Save post-logout URIs' }).click();
   await panel(page).getByRole('alert').waitFor({ state: 'detached' });
+  // The error goes when the save starts; the reload waits for its answer.
+  await page.getByRole('status').filter({ hasText: 'Post-logout redirect URIs saved' }).waitFor();
   await page.reload();
   assert.equal(
     await panel(page).getByRole('textbox', { name: 'Post-logout redirect URIs' }).inputValue(),
@@ -129,7 +133,7 @@ test('machine access (client_credentials) and, for the platform administrator, t
   await page.waitForFunction(async (id) => (await (await fetch(`/api/apps/${id}/oidc-client`)).json()).data.clientCredentials === true, appId);
   await panel(page).getByRole('checkbox', { name: 'Allow machine access (client_credentials grant)', checked: true }).waitFor();
   await page.reload();
-  assert.equal(await panel(page).getByRole('checkbox', { name: 'Allow machine access (client_credentials grant)' }).isChecked(), true);
+  await panel(page).getByRole('checkbox', { name: 'Allow machine access (client_credentials grant)', checked: true }).waitFor();
   const trusted = panel(page).getByRole('checkbox', { name: 'Trusted app (no consent page)' });
   assert.equal(await trusted.isChecked(), false);
   await trusted.click();

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ADMIN, openPage, startServerAndBrowser } from './harness';
-import { bodyRows, openFromMenu, Seeder, signIn } from './admin-support';
+import { bodyRows, openFromMenu, Seeder, signIn, until } from './admin-support';
 
 const { server, browser } = await startServerAndBrowser();
 const api = await Seeder.as(server.url);
@@ -39,7 +39,9 @@ test('an audit row links to the person and to the tenant it names, Back returns 
   await page.getByText('Showing one person, from a link: linked-person.').waitFor();
   const people = page.getByRole('table', { name: 'Users' });
   await bodyRows(people).filter({ hasText: 'linked-person' }).first().waitFor();
-  assert.equal(await bodyRows(people).count(), 1, 'only the linked person, not every username starting with theirs');
+  await until(async () => (await bodyRows(people).count()) === 1).catch(async () =>
+    assert.equal(await bodyRows(people).count(), 1, 'only the linked person, not every username starting with theirs'),
+  );
   await page.goBack();
   await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
 
@@ -85,10 +87,11 @@ test('a directory group maps to a role found and chosen by its name', async () =
   await form.getByLabel('Group DN 1').fill('cn=auditors,dc=example,dc=org');
   const role = form.getByLabel('Role for group 1');
   await form.getByLabel('Find a role').fill('audit');
-  // Narrowed by name: the auditor's role is offered, the clerk's is not.
-  assert.deepEqual(
-    (await role.locator('option').allTextContents()).filter((label) => label.includes('Ledger_Links')),
-    ['Auditor (Ledger_Links)'],
+  // Narrowed by name: the auditor's role is offered, the clerk's is not (the roles come from a
+  // request of their own: wait for them).
+  const offered = async () => (await role.locator('option').allTextContents()).filter((label) => label.includes('Ledger_Links'));
+  await until(async () => JSON.stringify(await offered()) === '["Auditor (Ledger_Links)"]').catch(async () =>
+    assert.deepEqual(await offered(), ['Auditor (Ledger_Links)']),
   );
   await role.focus();
   await role.selectOption({ label: 'Auditor (Ledger_Links)' });

@@ -18,7 +18,8 @@ test('a visitor with the zh locale signs in and administers in Chinese; namespac
 
   await page.goto(`${server.url}/`);
   await page.getByRole('heading', { name: '登录' }).waitFor();
-  assert.equal(await page.title(), '登录 – IAM Console');
+  // The console sets the document title in an effect, after the screen has drawn.
+  await page.waitForFunction((title) => document.title === title, '登录 – IAM Console');
   assert.ok(localeFiles.includes('locale-zh-common') && localeFiles.includes('locale-zh-login'), localeFiles.join(', '));
   assert.deepEqual(
     localeFiles.filter((file) => /admin|settings/.test(file)),

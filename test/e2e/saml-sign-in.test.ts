@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { SAML, generateServiceProviderMetadata } from '@node-saml/node-saml';
 import { ADMIN, ApiClient, freePort, openPage, startServerAndBrowser, submitSignIn } from './harness';
+import { until } from './admin-support';
 
 // The SP's metadata is fetched by the server from a loopback address: allowed for this run only.
 const { server, browser } = await startServerAndBrowser({ IAM_OUTBOUND_ALLOW: '127.0.0.1' });
@@ -181,7 +182,9 @@ test('the SAML tab: an administrator reads the metadata by URL, edits ACS rows a
   const metadataUrl = `${server.url}/api/saml/metadata`;
   await tab.getByText(metadataUrl, { exact: true }).waitFor();
   await tab.getByRole('button', { name: 'Copy Metadata URL of this identity provider (its entity ID)' }).click();
-  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), metadataUrl);
+  // The clipboard's write is asynchronous.
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  await until(async () => (await clipboard()) === metadataUrl).catch(async () => assert.equal(await clipboard(), metadataUrl));
   assert.match((await tab.getByLabel('Signing certificate 1').textContent()) ?? '', /^-----BEGIN CERTIFICATE-----\n[\s\S]+-----END CERTIFICATE-----$/);
 
   // The app's metadata, fetched by the server from its URL, fills in the settings.
@@ -198,8 +201,9 @@ test('the SAML tab: an administrator reads the metadata by URL, edits ACS rows a
   await tab.getByLabel('Binding of ACS URL 2').selectOption('HTTP-Redirect');
   await tab.getByRole('button', { name: 'Save' }).click();
   const acs2 = tab.getByLabel('ACS URL 2', { exact: true });
-  assert.equal(await acs2.getAttribute('aria-invalid'), 'true');
+  // The form's check runs asynchronously: its message first, then the field it marks.
   await tab.getByText('Please enter a valid URL starting with http:// or https://').waitFor();
+  assert.equal(await acs2.getAttribute('aria-invalid'), 'true');
 
   // The server's refusal: an entity ID another app has, shown under Entity ID.
   await acs2.fill(`${wiki.url}/acs-redirect`);
@@ -265,7 +269,11 @@ test('the SAML tab in Chinese: its labels and a refusal speak Chinese', async ()
   await tab.getByLabel('服务提供方实体 ID').fill('has a space');
   await tab.getByLabel('ACS URL 1', { exact: true }).fill(`${wiki.url}/acs`);
   await tab.getByRole('button', { name: '保存' }).click();
-  assert.equal(await tab.getByLabel('服务提供方实体 ID').getAttribute('aria-invalid'), 'true');
+  // The form's check runs asynchronously after the click.
+  const entityId = tab.getByLabel('服务提供方实体 ID');
+  await until(async () => (await entityId.getAttribute('aria-invalid')) === 'true').catch(async () =>
+    assert.equal(await entityId.getAttribute('aria-invalid'), 'true'),
+  );
   assert.ok(await tab.getByLabel('NameID 格式').isVisible());
   assert.ok(await tab.getByRole('button', { name: '读取元数据' }).isVisible());
   assert.deepEqual(errors, []);

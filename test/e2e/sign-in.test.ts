@@ -15,7 +15,8 @@ test('the administrator signs in by labels and sees the home page', async () => 
   // Not signed in: the guard sends the person to the sign-in page, remembering where they were.
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   assert.match(new URL(page.url()).pathname, /^\/login$/);
-  assert.equal(await page.title(), 'Sign in – IAM Console');
+  // The console sets the document title in an effect, after the screen has drawn.
+  await page.waitForFunction(() => document.title === 'Sign in – IAM Console');
 
   await page.getByLabel('Username').fill(ADMIN.username);
   await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
@@ -23,7 +24,7 @@ test('the administrator signs in by labels and sees the home page', async () => 
 
   await page.getByRole('heading', { name: `Welcome back, ${ADMIN.username}` }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/home/index');
-  assert.equal(await page.title(), 'Home – IAM Console');
+  await page.waitForFunction(() => document.title === 'Home – IAM Console');
   // The badge names the person's role, not a kind of tenant.
   await page.getByText('Platform administrator', { exact: true }).waitFor();
   const menu = page.getByRole('navigation', { name: 'Main menu' });

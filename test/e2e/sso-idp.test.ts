@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { ADMIN, ApiClient, openPage, startServerAndBrowser } from './harness';
 import { startIdentityProvider, type IdentityProvider } from '../server/identity-provider';
 import { turnOnAuthenticator } from './totp-support';
-import { signIn } from './admin-support';
+import { signIn, until } from './admin-support';
 import { seriousViolations } from './a11y-support';
 
 const { server, browser } = await startServerAndBrowser({ IAM_OUTBOUND_ALLOW: '127.0.0.1' });
@@ -74,7 +74,8 @@ test('a first-time person completes their details after the provider, then comes
   const icon = page.getByRole('link', { name: 'Sign in with Corp SSO' }).locator('img');
   await icon.waitFor();
   assert.equal(await icon.getAttribute('alt'), '');
-  assert.ok(await icon.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0), 'the icon loaded');
+  // (An image shows before its file has loaded.)
+  await until(() => icon.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).catch(() => assert.fail('the icon loaded'));
   assert.equal(await page.getByRole('link', { name: 'Sign in with Partner SSO' }).locator('img').count(), 0, 'no icon: none drawn');
   await page.getByRole('link', { name: 'Sign in with Corp SSO' }).click();
 

@@ -80,6 +80,8 @@ test('set up in the personal center: QR code, the key once, confirmed with a cod
 
   const qr = card(page).getByRole('img', { name: 'QR code for your authenticator app' });
   await qr.waitFor();
+  // Drawn in an effect after the canvas shows, which sizes it square (a fresh canvas is 300 × 150).
+  await page.waitForFunction((canvas) => (canvas as HTMLCanvasElement).width === (canvas as HTMLCanvasElement).height, await qr.elementHandle());
   // A drawn code: square, with both dark and light modules.
   const drawn = await qr.evaluate((canvas: HTMLCanvasElement) => {
     const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
