@@ -6,7 +6,18 @@
 // Filters are built from ldapts's filter classes (values escaped as RFC 4515 says), never by
 // pasting text.
 import type { ConnectionOptions } from 'node:tls';
-import { AndFilter, Client, EqualityFilter, OrFilter, type Entry, type Filter, FilterParser, InvalidCredentialsError } from 'ldapts';
+import {
+  AndFilter,
+  Client,
+  ConfidentialityRequiredError,
+  EqualityFilter,
+  OrFilter,
+  type Entry,
+  type Filter,
+  FilterParser,
+  InvalidCredentialsError,
+  StrongAuthRequiredError,
+} from 'ldapts';
 import type { Ctx } from '../context';
 import type { LdapMapping, LdapSettings, LdapStep } from '../../src/core/schemas/ldap';
 import { checkOutboundUrl, OutboundAddressError, outboundPolicy } from '../http/outbound-address';
@@ -79,12 +90,20 @@ function stepOf(error: unknown, during: LdapStep): LdapStep {
   return during;
 }
 
+/** What the administrator is told of a failure: what to do where the directory's text does not say. */
+function messageOf(error: unknown): string {
+  if (error instanceof InvalidCredentialsError) return 'the directory refused the bind DN or its secret';
+  // Active Directory's default (Samba: "Transport encryption required", code 8) and OpenLDAP's
+  // `security simple_bind` (code 13) refuse a password sent over a plain connection.
+  if (error instanceof StrongAuthRequiredError || error instanceof ConfidentialityRequiredError) {
+    return `the directory takes a password only over an encrypted connection: use an ldaps:// URL or turn on StartTLS (it said: ${error.message})`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 function failure(error: unknown, during: LdapStep): DirectoryError {
   if (error instanceof DirectoryError) return error;
-  const step = stepOf(error, during);
-  const message =
-    error instanceof InvalidCredentialsError ? 'the directory refused the bind DN or its secret' : error instanceof Error ? error.message : String(error);
-  return new DirectoryError(step, message, { cause: error });
+  return new DirectoryError(stepOf(error, during), messageOf(error), { cause: error });
 }
 
 /** The URL to connect to: the address the outbound guard checked, never a second lookup. */

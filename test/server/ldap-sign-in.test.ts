@@ -155,6 +155,24 @@ test('Test connection passes every step, and names the step that fails', async (
   assert.equal((await admin.delete(`/api/tenants/${other}/ldap`)).status, 200);
 });
 
+test("a directory that takes passwords only over TLS (Active Directory's default) says to use ldaps:// or StartTLS", async () => {
+  // OpenLDAP's counterpart of Active Directory's refusal of a simple bind on a plain connection.
+  const strict = await startDirectory({ databaseConfig: 'security simple_bind=64' });
+  const other = (await createTenant(admin, 'StrictTenant')).id;
+  try {
+    await saveConnection(admin, other, openLdapSettings(strict.url, strict.caPem, { startTls: false }), READER.secret, 'strict');
+    const plain = await admin.post<LdapTestAnswer>(`/api/tenants/${other}/ldap/test`);
+    assert.equal(plain.status, 200);
+    assert.equal(plain.body.data.failedStep, 'bind', JSON.stringify(plain.body.data));
+    assert.match(plain.body.data.message, /only over an encrypted connection: use an ldaps:\/\/ URL or turn on StartTLS/);
+    await saveConnection(admin, other, openLdapSettings(strict.url, strict.caPem), READER.secret, 'strict');
+    const encrypted = await admin.post<LdapTestAnswer>(`/api/tenants/${other}/ldap/test`);
+    assert.deepEqual(encrypted.body.data.passed, ['connect', 'tls', 'bind', 'search'], JSON.stringify(encrypted.body.data));
+  } finally {
+    await strict.destroy();
+  }
+});
+
 test('the bind secret is never answered, and an empty one keeps the stored secret', async () => {
   const read = await admin.get<Record<string, unknown>>(`/api/tenants/${tenantId}/ldap`);
   assert.equal(read.status, 200);
