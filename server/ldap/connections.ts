@@ -39,16 +39,30 @@ const toConnection = (row: LdapConnectionRow): LdapConnection => ({
 
 /** A connection as its audit record compares it, old → new: the settings as saved (the bind secret
  *  is masked by its name; the CA certificate, up to 64 KB of PEM, by the SHA-256 of its text). */
-const recorded = (connection: { name: string; enabled: number; firstSignIn: number; settings: string; bindSecret: string }) => {
+type RecordedConnection = { name: string; enabled: number; firstSignIn: number; settings: string; bindSecret: string };
+
+/** A connection as its audit record shows it: the CA certificate by its digest, and each group's
+ *  role with its name beside its id (`roleNames`), so that an auditor reads which role. */
+const recorded = (connection: RecordedConnection, roleNames: Map<string, string | null>) => {
   const settings = JSON.parse(connection.settings) as LdapSettings;
   return {
     name: connection.name,
     enabled: connection.enabled === 1,
     firstSignIn: connection.firstSignIn === 1,
-    settings: { ...settings, caCertificate: settings.caCertificate && `sha256:${digest(settings.caCertificate)}` },
+    settings: {
+      ...settings,
+      caCertificate: settings.caCertificate && `sha256:${digest(settings.caCertificate)}`,
+      groupRoles: settings.groupRoles.map((entry) => ({ ...entry, role: roleNames.get(entry.roleId) ?? null })),
+    },
     bindSecret: connection.bindSecret,
   };
 };
+
+/** The names of the roles the connections' group mappings give (read in the change's transaction). */
+async function roleNamesOf(ctx: Ctx, connections: RecordedConnection[]): Promise<Map<string, string | null>> {
+  const ids = new Set(connections.flatMap((connection) => (JSON.parse(connection.settings) as LdapSettings).groupRoles.map((entry) => entry.roleId)));
+  return new Map((await ctx.audit.named('role', [...ids])).map(({ id, name }) => [id, name]));
+}
 
 const connectionOfTenant = (ctx: Ctx, tenantId: string) => ctx.db.selectFrom('ldapConnections').selectAll().where('tenantId', '=', tenantId).executeTakeFirst();
 
@@ -150,13 +164,14 @@ export async function saveConnection(
         .execute();
     }
     const saved = { ...changes, bindSecret: body.bindSecret || (current?.bindSecret ?? '') };
+    const roleNames = await roleNamesOf(ctx, current ? [current, saved] : [saved]);
     await ctx.audit.record({
       action: 'settings.update',
       actor,
       target: { type: 'ldap_connection', id, name: body.name },
       tenantId: tenant.id,
       ip,
-      detail: changeDetail(changedFields(current ? recorded(current) : {}, recorded(saved))),
+      detail: changeDetail(changedFields(current ? recorded(current, roleNames) : {}, recorded(saved, roleNames))),
     });
     return id;
   });

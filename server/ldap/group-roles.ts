@@ -7,6 +7,7 @@ import type { Ctx } from '../context';
 import type { Actor, UserRow } from '../auth/actor';
 import type { LdapSettings } from '../../src/core/schemas/ldap';
 import { dnKey } from './dn';
+import { namedChange } from '../services/list-save';
 import { MAX_NESTING } from './directory';
 
 export interface GroupMember {
@@ -76,7 +77,7 @@ export async function applyGroupRoles(
         target: { type: 'user', id: user.id },
         tenantId: user.tenantId,
         ip,
-        detail: { rolesAdded: added, rolesRemoved: removed, from: 'directory groups' },
+        detail: { roles: await namedChange(ctx, 'role', { added, removed }), from: 'directory groups' },
       });
     });
     return true;

@@ -160,6 +160,15 @@ member: ${personDn(uid(4))}
   assert.equal((await person(uid(9)))?.availabilityStatus, Status.Disabled, 'gone from the directory: disabled, not deleted');
   assert.equal((await session.get('/api/cas/session')).status, 401, "the disabled person's session ended");
   assert.deepEqual(await roleHolders(), [uid(2), uid(4)]);
+  // Each person's role change names the role, not only its id.
+  const staff = [{ id: roleId, name: 'Staff' }];
+  assert.deepEqual(
+    (await recordsSince(since, 'user.update')).filter((row) => row.detail.from === 'directory groups').map((row) => row.detail.roles),
+    [
+      { added: [], removed: staff },
+      { added: staff, removed: [] },
+    ],
+  );
   const audit = await admin.get<{ list: { actorName: string }[] }>(`/api/audit?actor=ldap:&size=100`);
   assert.ok(audit.body.data.list.length > 0 && audit.body.data.list.every((row) => row.actorName === 'ldap:corp-directory'));
   assert.deepEqual(await runRecords(since), [
@@ -233,16 +242,20 @@ member: cn=loop,${GROUPS}
   }
 });
 
-/** The records of "Synchronise now" runs since the audit id `since`. */
-const runRecords = async (since: number) =>
+/** The records of `action` since the audit id `since`. */
+const recordsSince = async (since: number, action: string) =>
   (
     await server.app.ctx.db
       .selectFrom('auditLog')
       .select(['actorName', 'targetName', 'tenantId', 'success', 'detail'])
       .where('id', '>', since)
-      .where('action', '=', 'ldap.sync')
+      .where('action', '=', action)
+      .orderBy('id')
       .execute()
-  ).map((row) => ({ ...row, detail: JSON.parse(row.detail) as unknown }));
+  ).map((row) => ({ ...row, detail: JSON.parse(row.detail) as Record<string, unknown> }));
+
+/** The records of "Synchronise now" runs since the audit id `since`. */
+const runRecords = (since: number) => recordsSince(since, 'ldap.sync');
 
 /** A TCP relay to slapd that drops both sides once `limit` bytes came back: the directory
  *  "stopping" in the middle of the paged search. */
@@ -323,6 +336,8 @@ test('a connection save records the settings it changed, old → new: the bind s
   await saveConnection(saver, tenantId, settings, READER.secret);
   await saveConnection(saver, tenantId, { ...settings, syncIntervalMinutes: 30, caCertificate: '' }, 'another-secret-7');
   await saveConnection(saver, tenantId, settings, READER.secret);
+  await saveConnection(saver, tenantId, { ...settings, groupRoles: [] }, READER.secret);
+  await saveConnection(saver, tenantId, settings, READER.secret);
   const records = await server.app.ctx.db
     .selectFrom('auditLog')
     .select(['targetName', 'detail'])
@@ -332,6 +347,7 @@ test('a connection save records the settings it changed, old → new: the bind s
     .execute();
   const ca = `sha256:${createHash('sha256').update(settings.caCertificate).digest('hex')}`;
   const masked = { from: '••••••', to: '••••••' };
+  const staffMapping = [{ groupDn: STAFF, roleId, role: 'Staff' }];
   assert.deepEqual(
     records.map((record) => ({ ...record, detail: JSON.parse(record.detail) as unknown })),
     [
@@ -350,6 +366,9 @@ test('a connection save records the settings it changed, old → new: the bind s
           changes: { 'settings.caCertificate': { from: null, to: ca }, 'settings.syncIntervalMinutes': { from: 30, to: 0 }, bindSecret: masked },
         },
       },
+      // A group's role is named, not only its id.
+      { targetName: 'corp-directory', detail: { fields: ['settings.groupRoles'], changes: { 'settings.groupRoles': { from: staffMapping, to: [] } } } },
+      { targetName: 'corp-directory', detail: { fields: ['settings.groupRoles'], changes: { 'settings.groupRoles': { from: [], to: staffMapping } } } },
     ],
   );
 });
