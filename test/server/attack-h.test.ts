@@ -5,9 +5,10 @@
 // Each test asserts the correct behaviour: one that fails shows a fault of today's code.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, lastAuditId, ok, signedInPerson, startServer, transform, type Client, type TestServer } from './harness';
+import { ADMIN, Client, lastAuditId, ok, signedInPerson, startServer, transform, type TestServer } from './harness';
 import { auditSince } from './audit-rows';
 import { RelyingParty } from './oidc-rp';
+import { startProcessPair } from './crash-process';
 import type { User } from '../../src/core/types';
 
 let server: TestServer;
@@ -210,5 +211,53 @@ test('lowering the absolute session life ends the sessions already older than th
     admin = await server.admin();
     const now = (await admin.get<{ version: number }>('/api/settings/login')).body.data.version;
     await ok(admin.put('/api/settings/login', { sessionAbsoluteHours: policy.sessionAbsoluteHours, version: now }));
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Two processes on one database: what one process changes holds on the other's very next request,
+// a signed-in one (whose settings versions come with its session lookup: settings.ts adoptVersions)
+// and an anonymous one.
+
+test("a policy or a person changed through one process holds on the other's very next request, signed-in or anonymous", async () => {
+  const pair = await startProcessPair();
+  try {
+    const [adminA, adminB] = pair.admins as [Client, Client];
+    const anonymousB = new Client(pair.servers[1]!.base, pair.servers[1]!.base);
+    const switchTo = async (fieldRules: string) => {
+      const { version } = (await adminA.get<{ version: number }>('/api/settings/login')).body.data;
+      assert.equal((await adminA.put('/api/settings/login', { fieldRules, version })).status, 200);
+    };
+    const resetCode = () => anonymousB.post('/api/user/password/reset-code', { identifier: '+44 20 7946 0958' });
+    // B has read the default rules, signed in and anonymously.
+    assert.equal((await adminB.get('/api/settings/login')).status, 200);
+    assert.equal((await resetCode()).status, 400, 'a +44 number under the default rules');
+    await switchTo('international');
+    const created = await adminB.post<User>('/api/user', {
+      username: 'jose@contoso.com',
+      realName: "José O'Neil-Ünal",
+      mobilePhone: '+44 20 7946 0958',
+      password: transform('Secret123'),
+    });
+    assert.equal(created.status, 200, `signed in on B, right after the switch on A: ${JSON.stringify(created.body)}`);
+    assert.notEqual((await resetCode()).status, 400, 'anonymous on B, right after the switch on A');
+    await switchTo('default');
+    const refused = await adminB.post('/api/user', { username: 'ana@contoso.com', realName: 'Ana Lima', password: transform('Secret123') });
+    assert.equal(refused.status, 400, 'the default rules again on B');
+    assert.equal((await resetCode()).status, 400, 'anonymous on B: the default rules again');
+
+    // The person signed in on B, disabled (then signed out everywhere) through A.
+    const personB = new Client(pair.servers[1]!.base, pair.servers[1]!.base);
+    assert.equal((await personB.login('jose@contoso.com', 'Secret123')).body.data?.loginSuccess, true);
+    assert.equal((await personB.get('/api/cas/session')).status, 200);
+    const personA = new Client(pair.servers[0]!.base, pair.servers[0]!.base);
+    assert.equal((await personA.login('jose@contoso.com', 'Secret123')).body.data?.loginSuccess, true);
+    assert.equal((await personA.post('/api/cas/logout/everywhere', { keepCurrent: true })).status, 200);
+    assert.equal((await personB.get('/api/cas/session')).status, 401, 'signed out everywhere through A');
+    assert.equal((await personB.login('jose@contoso.com', 'Secret123')).body.data?.loginSuccess, true);
+    await pair.db.kysely.updateTable('users').set({ availabilityStatus: 0 }).where('id', '=', created.body.data.id).execute();
+    assert.equal((await personB.get('/api/cas/session')).status, 401, 'disabled');
+  } finally {
+    await pair.stop();
   }
 });
