@@ -9,6 +9,7 @@ import { ADMIN, Client, lastAuditId, ok, signedInPerson, startServer, transform,
 import { auditSince } from './audit-rows';
 import { RelyingParty } from './oidc-rp';
 import { startProcessPair } from './crash-process';
+import { OidcProvider } from '../../server/oidc/provider';
 import type { User } from '../../src/core/types';
 
 let server: TestServer;
@@ -74,6 +75,41 @@ test('a burst of 16 uses of one refresh token: one rotates, the family dies, and
   // provider's own path records it (grant-end-record.ts: served?.ip).
   const row = await server.app.ctx.db.selectFrom('auditLog').select('ip').where('id', '=', ended[0]!.id).executeTakeFirstOrThrow();
   assert.equal(row.ip, '127.0.0.1', 'the reuse record carries the address of the request that found the reuse');
+});
+
+test('two uses of one refresh token that both pass their reads over HTTP: the record of the reuse names the address it came from', async () => {
+  // Both requests are held after their joined read until both have read the token (as they are
+  // when they arrive together), so the loser finds the reuse at its consume (refresh-grant.ts), the
+  // fast path's own branch, not the provider's.
+  const { browser } = await newPerson();
+  const tokens = await ledger.signIn(browser, scope, { prompt: 'consent' });
+  const provider = await OidcProvider.of(server.app.ctx).get();
+  const find = provider.RefreshToken.find.bind(provider.RefreshToken);
+  let waiting = 0;
+  let both!: () => void;
+  const bothRead = new Promise<void>((resolve) => (both = resolve));
+  provider.RefreshToken.find = (async (...args: Parameters<typeof find>) => {
+    if (args[0] === tokens.refresh_token && waiting < 2) {
+      waiting += 1;
+      if (waiting === 2) both();
+      await Promise.race([bothRead, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    }
+    return find(...args);
+  }) as typeof find;
+  const since = await lastAuditId(server);
+  try {
+    const answers = await Promise.all(
+      [0, 1].map(() => answerOf(tokenRequest(refreshForm(tokens.refresh_token!), { authorization: basicOf(ledger.appId, ledger.secret!) }))),
+    );
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 400], JSON.stringify(answers));
+  } finally {
+    provider.RefreshToken.find = find;
+  }
+  const ended = (await auditSince(server, since)).filter((row) => row.action === 'app.grant_revoke');
+  assert.equal(ended.length, 1, 'one record of the grant ending');
+  assert.equal(JSON.parse(ended[0]!.detail).reason, 'refresh_token_reused');
+  const row = await server.app.ctx.db.selectFrom('auditLog').select('ip').where('id', '=', ended[0]!.id).executeTakeFirstOrThrow();
+  assert.equal(row.ip, '127.0.0.1', 'the address of the request that replayed the token');
 });
 
 test("the Basic header's scheme in any case, percent-encoded credentials (RFC 6749 2.3.1), extra spaces: the same answer as the provider gives", async () => {
