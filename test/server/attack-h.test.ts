@@ -84,18 +84,19 @@ test('two uses of one refresh token that both pass their reads over HTTP: the re
   const { browser } = await newPerson();
   const tokens = await ledger.signIn(browser, scope, { prompt: 'consent' });
   const provider = await OidcProvider.of(server.app.ctx).get();
-  const find = provider.RefreshToken.find.bind(provider.RefreshToken);
+  const model = provider.RefreshToken as unknown as { find: (id: string, options?: object) => Promise<unknown> };
+  const find = model.find.bind(model);
   let waiting = 0;
   let both!: () => void;
   const bothRead = new Promise<void>((resolve) => (both = resolve));
-  provider.RefreshToken.find = (async (...args: Parameters<typeof find>) => {
+  model.find = async (...args: Parameters<typeof find>) => {
     if (args[0] === tokens.refresh_token && waiting < 2) {
       waiting += 1;
       if (waiting === 2) both();
       await Promise.race([bothRead, new Promise((resolve) => setTimeout(resolve, 5_000))]);
     }
     return find(...args);
-  }) as typeof find;
+  };
   const since = await lastAuditId(server);
   try {
     const answers = await Promise.all(
@@ -103,7 +104,7 @@ test('two uses of one refresh token that both pass their reads over HTTP: the re
     );
     assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 400], JSON.stringify(answers));
   } finally {
-    provider.RefreshToken.find = find;
+    model.find = find;
   }
   const ended = (await auditSince(server, since)).filter((row) => row.action === 'app.grant_revoke');
   assert.equal(ended.length, 1, 'one record of the grant ending');
@@ -128,7 +129,11 @@ test("the Basic header's scheme in any case, percent-encoded credentials (RFC 67
     const [mine, theirs] = [await ledger.signIn(browser, scope, { prompt: 'consent' }), await ledger.signIn(browser, scope, { prompt: 'consent' })];
     const fast = await answerOf(tokenRequest(refreshForm(mine.refresh_token!), { authorization }));
     const pipeline = await answerOf(tokenRequest(refreshForm(theirs.refresh_token!, { scope }), { authorization }));
-    assert.deepEqual([fast.status, fast.body.error], [pipeline.status, pipeline.body.error], `${name}: ${JSON.stringify(fast.body)} / ${JSON.stringify(pipeline.body)}`);
+    assert.deepEqual(
+      [fast.status, fast.body.error],
+      [pipeline.status, pipeline.body.error],
+      `${name}: ${JSON.stringify(fast.body)} / ${JSON.stringify(pipeline.body)}`,
+    );
   }
 });
 
@@ -153,7 +158,7 @@ test("a refresh after the person's roles and details changed: the new ID token s
   assert.equal(fast.status, 200, JSON.stringify(fast.body));
   assert.equal(pipeline.status, 200, JSON.stringify(pipeline.body));
   const strip = (jwt: string) => {
-    const { iat, exp, sid, auth_time, ...rest } = claimsOf(jwt);
+    const { iat: _iat, exp: _exp, sid: _sid, auth_time: _authTime, ...rest } = claimsOf(jwt);
     return rest;
   };
   assert.deepEqual(strip(fast.body.id_token as string), strip(pipeline.body.id_token as string));
