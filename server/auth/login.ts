@@ -43,6 +43,7 @@ import { consumeCode, sendCodeAfterAnswer, sendCodeOnce } from './codes';
 import { issueStepTicket, tryStepTicket, useStepTicket } from './step-tickets';
 import { passwordExpired, storeNewPassword } from './password-policy';
 import { endEveryAccess } from '../oidc/revoke';
+import { lockUsers } from '../db/named-lock';
 import { hasPasskey } from './passkeys/has-passkey';
 import { secondStepOptions, storedPasskey, usePasskey, NOT_YOURS } from './passkeys/assertion';
 import { directoryFirstFactor } from '../ldap/sign-in';
@@ -53,6 +54,7 @@ type LoginBody = v.InferOutput<typeof loginBody>;
 const LOGIN_FAILED = 'Invalid username or password';
 const CODE_LOGIN_FAILED = 'Invalid phone number or code';
 export const USER_DISABLED = 'User is disabled';
+const CHANGED_WHILE_SIGNING_IN = 'Your account changed while you were signing in (a new password, or it was disabled): sign in again';
 /** The envelope code that the console treats specially: here, "show (a new) captcha". */
 const CAPTCHA_CODE = 1001;
 
@@ -400,10 +402,26 @@ async function storeExpiredChange(
       detail: { expired: true },
     });
   };
-  if (!granted || !(await storeNewPassword(ctx, user, body.newPassword, () => useStepTicket(ctx, ticket.id), along))) {
-    throw new ApiError(401, 'Sign in again to change your expired password');
-  }
-  return user;
+  const stored = granted && (await storeNewPassword(ctx, user, body.newPassword, () => useStepTicket(ctx, ticket.id), along));
+  if (!stored) throw new ApiError(401, 'Sign in again to change your expired password');
+  // The session opens with the new password (startSession checks it is still the stored one).
+  return { ...user, passwordHash: stored };
+}
+
+/**
+ * Holds the sign-in to the person's row as the sign-in read it: the password it checked is still the
+ * stored one and the person still enabled, read under the row's lock (PostgreSQL; SQLite's write
+ * transaction holds the database) in the transaction that writes the session. Otherwise a reset,
+ * change or disable committed while the password was being checked (the KDF takes tens of
+ * milliseconds) would leave a session opened with the replaced password: the session check
+ * compares the password's change time with the session's start, both on the same clock reading at
+ * worst. With the lock, the reset either commits first (read here: refused) or waits for this
+ * transaction and then deletes the new session with the others.
+ */
+async function assertStillAsChecked(ctx: Ctx, user: UserRow): Promise<void> {
+  await lockUsers(ctx, (eb) => eb('id', '=', user.id));
+  const now = await ctx.db.selectFrom('users').select(['passwordHash', 'availabilityStatus']).where('id', '=', user.id).executeTakeFirst();
+  if (now?.passwordHash !== user.passwordHash || now.availabilityStatus !== Status.Enable) throw new ApiError(401, CHANGED_WHILE_SIGNING_IN);
 }
 
 /** Opens a session for `user` after a successful sign-in (password, passkey or third party): the old
@@ -423,6 +441,7 @@ export async function startSession(
   const origin = req.headers.origin;
   const tokenMode = req.headers[AUTH_MODE_HEADER] === 'token' && origin !== undefined && ctx.config.corsOrigins.includes(origin);
   const session = await ctx.audit.change(async () => {
+    await assertStillAsChecked(ctx, user);
     const session = await ctx.sessions.create(user.id, tokenMode ? 'token' : 'cookie', client);
     if (!tokenMode) setSessionCookie(req, reply, session.secret, session.expiresAt, ctx.now());
     await noteSignInDevice(ctx, req, reply, user, tokenMode, client);

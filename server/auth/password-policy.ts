@@ -45,23 +45,24 @@ async function assertNotReused(ctx: Ctx, user: UserRow, transformed: string, pol
 }
 
 /** Sets `transformed` as the user's password under the current policy (400 on reuse) and keeps
- *  the replaced hash in the history. `claim` runs once the password is acceptable (e.g. uses up
- *  the reset code, which a refused password therefore does not cost); false stops the change.
- *  Sessions and audit are the caller's: `along` writes them in the same change (server/audit.ts). */
+ *  the replaced hash in the history; answers the stored hash. `claim` runs once the password is
+ *  acceptable (e.g. uses up the reset code, which a refused password therefore does not cost);
+ *  false stops the change (answered null). Sessions and audit are the caller's: `along` writes
+ *  them in the same change (server/audit.ts). */
 export async function storeNewPassword(
   ctx: Ctx,
   user: UserRow,
   transformed: string,
   claim?: () => Promise<boolean>,
   along?: () => Promise<void>,
-): Promise<boolean> {
+): Promise<string | null> {
   const { value: settings } = await ctx.settings.get('login');
   await assertNotReused(ctx, user, transformed, settings.passwordPolicy);
   // Hashed before the change begins: the change's transaction holds SQLite's write lock.
   const passwordHash = await hashPassword(transformed);
   const now = ctx.now();
   return ctx.audit.change(async () => {
-    if (claim && !(await claim())) return false;
+    if (claim && !(await claim())) return null;
     const trx = ctx.db;
     await trx
       .updateTable('users')
@@ -81,6 +82,6 @@ export async function storeNewPassword(
       )
       .execute();
     await along?.();
-    return true;
+    return passwordHash;
   });
 }

@@ -196,9 +196,11 @@ export class SessionService {
     const { value: policy } = await this.settings.get('login');
     const now = this.now();
     const idle = now - row.last_seen_at > policy.sessionIdleMinutes * 60_000;
+    // The absolute life as the policy says now: a limit lowered (an incident) ends older sessions too.
+    const pastLife = now >= row.expires_at || now - row.session_created_at >= policy.sessionAbsoluteHours * 3_600_000;
     // A password change after the session began ends it (revocation also deletes the rows).
     const stale = row.password_changed_at > row.session_created_at;
-    if (now >= row.expires_at || idle || stale || row.availability_status !== Status.Enable) {
+    if (pastLife || idle || stale || row.availability_status !== Status.Enable) {
       await this.revoke(row.session_id);
       return undefined;
     }

@@ -9,6 +9,11 @@
 import type Provider from 'oidc-provider';
 import type { Ctx } from '../context';
 import type { GrantEnder } from './adapter';
+import { ScopedValue } from '../async-scope';
+
+/** The requester's address where the provider serves no request of its own: the refresh grant it
+ *  answers without its pipeline (refresh-grant.ts), whose reuse detection ends a grant too. */
+export const requesterAddress = new ScopedValue<string>('grant end requester address');
 
 /** Why a grant ended, when the adapter's caller does not say it (its reuse detection does). */
 type GrantEndReason = 'refresh_token_reused' | 'code_reused' | 'revoked_by_app' | 'logout' | 'revoked';
@@ -38,7 +43,7 @@ export function recordingGrantEnds(ctx: Ctx, request: () => typeof Provider.ctx)
         actor: null,
         target: { type: 'app', id: grant.clientId },
         tenantId: person?.tenantId ?? null,
-        ip: served?.ip ?? null,
+        ip: served?.ip ?? requesterAddress.getStore() ?? null,
         detail: { protocol: 'oidc', reason: reason ?? reasonOf(served), person: { id: grant.accountId, username: person?.username ?? null } },
       });
     });

@@ -29,6 +29,7 @@ import { type BasicCredentials, basicFromServer, secretMatches } from './client-
 import { clientWithTokenStatement, readClientWithToken } from './read-ahead';
 import { PROVIDER_BODY_LIMIT } from './request-body';
 import { couldBeStored, type OidcDatabase } from './tables';
+import { requesterAddress } from './grant-end-record';
 
 const GRANT_TYPE = 'refresh_token';
 /** The only parameters of a request answered here (client_id may repeat the header's). */
@@ -88,7 +89,8 @@ export function refreshGrants({ db, engine, provider, findAccount, consumeWritin
    * (this wrote nothing, or only what the adapter's consume writes when another request consumed the
    * token first: the grant's revocation).
    */
-  async function answer(credentials: BasicCredentials, body: Buffer): Promise<RefreshGrantAnswer | undefined> {
+  /** `ip`: the requester's address, for the record of a grant this request's reuse ends. */
+  async function answer(credentials: BasicCredentials, body: Buffer, ip: string): Promise<RefreshGrantAnswer | undefined> {
     const request = presented(credentials, body);
     if (!request) return undefined;
     const metadata = await readClientWithToken('RefreshToken', request.token, async () => {
@@ -166,7 +168,7 @@ export function refreshGrants({ db, engine, provider, findAccount, consumeWritin
       // Consumed by another request meanwhile: the adapter's consume finds the reuse, revokes the
       // grant and refuses; the provider then answers the request as before.
       try {
-        await refreshToken.consume();
+        await requesterAddress.run(ip, () => refreshToken.consume());
       } catch (error) {
         if (error instanceof InvalidGrant) return undefined;
         throw error;

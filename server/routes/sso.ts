@@ -77,7 +77,7 @@ function mountProvider(app: FastifyInstance, ctx: Ctx, oidc: OidcProvider): void
       if (!credentials) return handle(request, reply);
       // Within the provider's limit (`accepts` checked the length), so read whole.
       const body = (await readBody(request.raw)) ?? Buffer.alloc(0);
-      const answer = await withReadAhead(() => grants.answer(credentials, body)).catch(unlessUnavailable);
+      const answer = await withReadAhead(() => grants.answer(credentials, body, request.ip)).catch(unlessUnavailable);
       if (answer === undefined) return handle(request, reply, withBodyAgain(request.raw, body));
       // The provider's token answer: no cache, and the same CORS headers it gives a request without Origin.
       reply

@@ -491,7 +491,7 @@ test('one refresh token in two grants at once: both pass their reads, one rotate
   const grants = await OidcProvider.of(server.app.ctx).refreshGrants();
   const credentials = grants.accepts(headers);
   assert.ok(credentials, 'a request of the shape the server answers');
-  const answers = await Promise.all([0, 1].map(() => withReadAhead(() => grants.answer(credentials, body))));
+  const answers = await Promise.all([0, 1].map(() => withReadAhead(() => grants.answer(credentials, body, '127.0.0.1'))));
   const rotated = answers.filter((answer) => answer !== undefined);
   assert.deepEqual(
     rotated.map((answer) => answer.status),
