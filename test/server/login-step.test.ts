@@ -5,7 +5,7 @@
 // lockout. Hostile cases run on PostgreSQL too (IAM_TEST_DB=postgres).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Answer, type Client, type TestServer } from './harness';
+import { startServer, transform, type Client, type TestServer } from './harness';
 import { authenticator, peopleMaker, registeredProvider, setLogin, signInByPhone, withAuthenticator } from './sign-in-support';
 
 const PASSWORD = 'StepTicket1';
