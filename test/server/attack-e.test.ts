@@ -204,7 +204,14 @@ describe('group mappings as administrators type them', () => {
       await sync();
       assert.ok((await roleHolders()).includes('dana'), `the mapping "${spaced.groupRoles[0]!.groupDn}" does not match the group ${STAFF}: dana lost the role`);
     } finally {
-      await admin.put(`/api/tenants/${tenantId}/ldap`, { name: 'corp-directory', enabled: true, firstSignIn: true, settings, bindSecret: READER.secret });
+      const restored = await admin.put(`/api/tenants/${tenantId}/ldap`, {
+        name: 'corp-directory',
+        enabled: true,
+        firstSignIn: true,
+        settings,
+        bindSecret: READER.secret,
+      });
+      assert.equal(restored.status, 200, `the directory's own settings back for the next tests: ${JSON.stringify(restored.body)}`);
       await sync();
     }
   });

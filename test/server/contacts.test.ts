@@ -75,7 +75,8 @@ async function withLoginMethod(loginMethod: string, run: () => Promise<void>) {
     await run();
   } finally {
     const now = await admin.get<{ version: number }>('/api/settings/login');
-    await admin.put('/api/settings/login', { loginMethod: current.body.data.value.loginMethod, version: now.body.data.version });
+    const restored = await admin.put('/api/settings/login', { loginMethod: current.body.data.value.loginMethod, version: now.body.data.version });
+    assert.equal(restored.status, 200, `the sign-in method back for the next tests: ${JSON.stringify(restored.body)}`);
   }
 }
 

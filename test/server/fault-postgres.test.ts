@@ -74,11 +74,15 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
     try {
       await db.kysely.connection().execute(async (connection) => {
         const pid = await backendPid(connection);
+        // Sleeps on this backend only (its retry on a fresh one answers at once), long enough to be
+        // terminated while it runs however slow the machine is.
         const slowRead = connection
-          .selectNoFrom((eb) => [eb.fn('pg_sleep', [eb.val(0.5)]).as('slept'), eb.fn<number>('pg_backend_pid').as('pid')])
+          .selectNoFrom((eb) => [
+            sql<number>`pg_sleep(case when pg_backend_pid() = ${pid} then 60 else 0 end)`.as('slept'),
+            eb.fn<number>('pg_backend_pid').as('pid'),
+          ])
           .executeTakeFirstOrThrow();
-        await sleep(150);
-        await asSuperuser(`select pg_terminate_backend(${pid})`);
+        await terminateWhenSleeping(pid);
         const answered = await slowRead;
         assert.notEqual(Number(answered.pid), pid, 'answered by a fresh connection');
       });
@@ -86,14 +90,13 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
         const pid = await backendPid(connection);
         const slowWrite = connection
           .insertInto('captchas')
-          .values({ id: 'fault-in-flight', clientHash: 'x', answerHash: sql<string>`(select 'x' from pg_sleep(0.5))`, expiresAt: Date.now() + 60_000 })
+          .values({ id: 'fault-in-flight', clientHash: 'x', answerHash: sql<string>`(select 'x' from pg_sleep(60))`, expiresAt: Date.now() + 60_000 })
           .execute()
           .then(
             () => undefined,
             (error: unknown) => error,
           );
-        await sleep(150);
-        await asSuperuser(`select pg_terminate_backend(${pid})`);
+        await terminateWhenSleeping(pid);
         const error = await slowWrite;
         assert.ok(error, 'the write may have been applied: it is not repeated');
         assert.ok(databaseUnavailable(error), String(error));
@@ -296,13 +299,32 @@ describe('PostgreSQL faults', { skip: onPostgres ? false : 'runs in the PostgreS
   });
 });
 
-/** Has the database terminate the connection `connection` runs on, and waits until the client saw it. */
+/** Has the database terminate the connection `connection` runs on, and waits until the client saw it:
+ *  the backend sends its FATAL error before it leaves pg_stat_activity, and the client marks itself
+ *  unqueryable as that message is read (during the polls' own network waits). */
 async function terminateOwnConnection(connection: Db['kysely']): Promise<number> {
   const pid = await backendPid(connection);
   const { rows } = await asSuperuser(`select pg_terminate_backend(${pid}) as done`);
   assert.equal(rows[0]?.done, true);
-  await sleep(200);
+  await backendState(pid, (state) => state === undefined, 'to end');
   return pid;
+}
+
+/** Terminates backend `pid` once it is inside pg_sleep (a statement in flight, whatever the load). */
+async function terminateWhenSleeping(pid: number): Promise<void> {
+  await backendState(pid, (state) => state === 'PgSleep', 'to sleep');
+  await asSuperuser(`select pg_terminate_backend(${pid})`);
+}
+
+/** Polls pg_stat_activity until backend `pid`'s wait event (undefined: gone) satisfies `wanted`. */
+async function backendState(pid: number, wanted: (waitEvent: string | null | undefined) => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { rows } = await asSuperuser(`select wait_event from pg_stat_activity where pid = ${pid}`);
+    if (wanted((rows[0] as { wait_event: string | null } | undefined)?.wait_event)) return;
+    assert.ok(Date.now() < deadline, `backend ${pid} waited 30 s ${what}`);
+    await sleep(20);
+  }
 }
 
 /** The id of the PostgreSQL backend serving `connection` (a SELECT). */

@@ -5,8 +5,8 @@
 // lockout. Hostile cases run on PostgreSQL too (IAM_TEST_DB=postgres).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, transform, type Answer, type Client, type TestServer } from './harness';
-import { authenticator, peopleMaker, registeredProvider, setLogin, withAuthenticator } from './sign-in-support';
+import { startServer, transform, type Client, type TestServer } from './harness';
+import { authenticator, peopleMaker, registeredProvider, setLogin, signInByPhone, withAuthenticator } from './sign-in-support';
 
 const PASSWORD = 'StepTicket1';
 
@@ -41,26 +41,9 @@ async function withApp(who: { username: string }): Promise<{ code: () => string;
   return { code: await withAuthenticator(server, browser, PASSWORD), browser };
 }
 
-const messagesTo = (userId: string) =>
-  server.app.ctx.db.selectFrom('messages').select(['content', 'createdAt']).where('recipientId', '=', userId).orderBy('createdAt', 'desc').execute();
+const messagesTo = (userId: string) => server.app.ctx.db.selectFrom('messages').select('id').where('recipientId', '=', userId).execute();
 
-/** Asks for a phone sign-in code for `who` (a minute after the last one) and answers it. */
-async function phoneCode(who: { id: string; phone: string }): Promise<string> {
-  server.clock.advance(61_000);
-  const asked = server.clock.now();
-  assert.equal((await server.client().post('/api/authc/login/code', { phone: who.phone })).status, 200);
-  for (let tries = 0; tries < 50; tries += 1) {
-    const [message] = await messagesTo(who.id);
-    if (message && message.createdAt >= asked) return /(\d{6})/.exec(message.content)![1]!;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('no code was sent');
-}
-
-/** The first factor by phone: the sign-in's answer, in `browser`. */
-async function byPhone(who: { id: string; phone: string }, browser = server.client()): Promise<Answer<LoginAnswer>> {
-  return browser.post<LoginAnswer>('/api/authc/login', { username: who.phone, code: await phoneCode(who) });
-}
+const byPhone = (who: { id: string; phone: string }, browser?: Client) => signInByPhone<LoginAnswer>(server, who, browser);
 
 const step = (browser: Client, stepTicket: string | undefined, code: string) => browser.post<LoginAnswer>('/api/authc/login/step', { stepTicket, code });
 const signedIn = async (browser: Client) => (await browser.get('/api/cas/session')).status === 200;

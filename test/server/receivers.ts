@@ -5,6 +5,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import assert from 'node:assert/strict';
 
 interface Mail {
   from: string;
@@ -155,21 +156,47 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   return receiver;
 }
 
-/** A receiver that takes each post and never answers (until stopped): `held` are the posts it holds. */
-export async function startTarpit(): Promise<{ url: string; held: ServerResponse[]; stop(): Promise<void> }> {
+/** A receiver that takes each post and never answers (until stopped): `held` are the posts it holds;
+ *  `abandoned()` counts those whose sender gave up (closed the connection: its timeout), so a test
+ *  can tell "delivered while the held posts still hang" from "delivered once they timed out"
+ *  without a deadline of its own. */
+export interface Tarpit {
+  url: string;
+  held: ServerResponse[];
+  abandoned(): number;
+  stop(): Promise<void>;
+}
+
+export async function startTarpit(): Promise<Tarpit> {
   const held: ServerResponse[] = [];
+  let abandoned = 0;
+  let stopping = false;
   const tarpit = createServer((req: IncomingMessage, res: ServerResponse) => {
     req.resume();
     held.push(res);
+    res.on('close', () => {
+      if (!stopping) abandoned += 1;
+    });
   });
   await new Promise<void>((resolve) => tarpit.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(tarpit.address() as AddressInfo).port}`,
     held,
+    abandoned: () => abandoned,
     async stop() {
+      stopping = true;
       for (const res of held) res.destroy();
       tarpit.closeAllConnections();
       await new Promise((resolve) => tarpit.close(resolve));
     },
   };
+}
+
+/** Waits for `check` (a delivery the tarpit's posts must not hold up), then asserts it came while
+ *  every post `tarpit` holds still hung, not once their sender's timeout freed it: `failure` says
+ *  what a late one means. No deadline of the test's own, so a loaded machine cannot fail it. */
+export async function arrivesWhileHeld<T>(tarpit: Tarpit, check: () => T, what: string, failure: string): Promise<NonNullable<T>> {
+  const value = await until(check, what, 60_000);
+  assert.equal(tarpit.abandoned(), 0, `${what} came only after ${tarpit.abandoned()} of ${tarpit.held.length} held posts timed out: ${failure}`);
+  return value;
 }

@@ -16,6 +16,7 @@ import { startServer, transform, type Client, type TestServer, ok } from './harn
 import { consentAndAnswer, postedForm, ServiceProvider } from './saml-support';
 import { createKey } from '../../server/saml/keys';
 import { Status } from '../../src/core/enums';
+import { until } from './receivers';
 
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -246,13 +247,12 @@ test('holds: the browser that signed out, with the right LogoutResponse, goes on
   assert.equal(profile?.sessionIndex, sessions.get(other.entityId)!.sessionIndex);
 });
 
-/** Whether the SOAP receiver was told of `sessionIndex` within a few seconds (the outbox posts it). */
-async function soapTold(sessionIndex: string): Promise<boolean> {
-  for (const end = Date.now() + 6_000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    if (toldSessions.includes(sessionIndex)) return true;
-  }
-  return false;
-}
+/** Whether the SOAP receiver was told of `sessionIndex` (the outbox posts it, soon after). */
+const soapTold = (sessionIndex: string): Promise<boolean> =>
+  until(() => toldSessions.includes(sessionIndex), `the SOAP app told of ${sessionIndex}`).then(
+    () => true,
+    () => false,
+  );
 
 async function soapApp(name: string): Promise<ServiceProvider> {
   const provider = await ServiceProvider.register(server, admin, name, { signRequests: true });

@@ -13,6 +13,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { startServer, transform, type Client, type TestServer, ok } from './harness';
 import { consentAndAnswer, postedForm, ServiceProvider, type SpOptions } from './saml-support';
 import { Status } from '../../src/core/enums';
+import { until } from './receivers';
 
 let server: TestServer;
 let admin: Client;
@@ -83,16 +84,6 @@ async function signIn(provider: ServiceProvider, browser: Client) {
   return { nameID: profile!.nameID, nameIDFormat: profile!.nameIDFormat, sessionIndex: profile!.sessionIndex! };
 }
 
-async function until<T>(what: () => T | undefined, timeoutMs = 8_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = what();
-    if (value !== undefined) return value;
-    if (Date.now() > end) assert.fail('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 async function signOutRecords(appId: string) {
   const audit = await ok(admin.get<{ list: { action: string; success: boolean; targetId: string | null }[] }>('/api/audit?action=app.sign_out'));
   return audit.list.filter((entry) => entry.targetId === appId);
@@ -103,21 +94,21 @@ test('an administrator ending the sessions, and disabling the person: the SOAP a
   const alice = await person('slo-alice');
   const session = await signIn(provider, alice.browser);
   await ok(admin.delete(`/api/user/${alice.id}/sessions`));
-  const told = await until(() => received.find((entry) => entry.profile?.sessionIndex === session.sessionIndex || entry.error));
+  const told = await until(
+    () => received.find((entry) => entry.profile?.sessionIndex === session.sessionIndex || entry.error),
+    'the LogoutRequest at the SOAP app',
+  );
   assert.equal(told.error, undefined);
   assert.equal(told.profile?.nameID, session.nameID);
   assert.equal((await alice.browser.get('/api/cas/session')).status, 401);
   // The audit record is written once the app answered.
-  for (let tries = 0; (await signOutRecords(provider.appId)).filter((entry) => entry.success).length !== 1; tries++) {
-    assert.ok(tries < 100, 'no audit record of the LogoutRequest sent');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(async () => (await signOutRecords(provider.appId)).filter((entry) => entry.success).length === 1, 'the audit record of the LogoutRequest sent');
 
   const bob = await person('slo-bob');
   const bobSession = await signIn(provider, bob.browser);
   const user = await ok(admin.get<{ version: number }>(`/api/user/${bob.id}`));
   await ok(admin.put(`/api/user/${bob.id}`, { availabilityStatus: Status.Disabled, version: user.version }));
-  const toldBob = await until(() => received.find((entry) => entry.profile?.sessionIndex === bobSession.sessionIndex));
+  const toldBob = await until(() => received.find((entry) => entry.profile?.sessionIndex === bobSession.sessionIndex), 'the LogoutRequest at the SOAP app');
   assert.equal(toldBob.profile?.nameID, bobSession.nameID);
 });
 
@@ -128,7 +119,10 @@ test('an app asking for transient NameIDs: each session is told by its own trans
   const session = await signIn(provider, erin.browser);
   assert.equal(session.nameIDFormat, transient);
   await ok(admin.delete(`/api/user/${erin.id}/sessions`));
-  const told = await until(() => received.find((entry) => entry.profile?.sessionIndex === session.sessionIndex || entry.error));
+  const told = await until(
+    () => received.find((entry) => entry.profile?.sessionIndex === session.sessionIndex || entry.error),
+    'the LogoutRequest at the SOAP app',
+  );
   assert.equal(told.error, undefined);
   assert.deepEqual([told.profile?.nameID, told.profile?.nameIDFormat], [session.nameID, transient]);
 

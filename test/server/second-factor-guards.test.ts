@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, transform, type Answer, type Client, type TestServer } from './harness';
-import { codeSentTo, peopleMaker, setLogin as setLoginOf, withAuthenticator as turnOnAuthenticator } from './sign-in-support';
+import { peopleMaker, signInByPhone, setLogin as setLoginOf, withAuthenticator as turnOnAuthenticator } from './sign-in-support';
 
 const PASSWORD = 'Second-factor-1';
 
@@ -41,18 +41,7 @@ async function signIn(username: string): Promise<Client> {
 
 const withAuthenticator = (browser: Client) => turnOnAuthenticator(server, browser, PASSWORD);
 
-/** Asks for a phone sign-in code for `who` (a minute after the last one, on the test clock) and answers it. */
-async function phoneCode(who: { id: string; phone: string }): Promise<string> {
-  server.clock.advance(61_000);
-  const asked = server.clock.now();
-  assert.equal((await server.client().post('/api/authc/login/code', { phone: who.phone })).status, 200);
-  const code = await codeSentTo(server, who.id, who.phone, asked);
-  assert.ok(code, 'no code was sent');
-  return code;
-}
-
-const byPhone = async (who: { id: string; phone: string }, browser = server.client()): Promise<Answer<LoginAnswer>> =>
-  browser.post<LoginAnswer>('/api/authc/login', { username: who.phone, code: await phoneCode(who) });
+const byPhone = (who: { id: string; phone: string }, browser?: Client) => signInByPhone<LoginAnswer>(server, who, browser);
 const step = (browser: Client, stepTicket: string | undefined, code: string) => browser.post<LoginAnswer>('/api/authc/login/step', { stepTicket, code });
 
 const bulk = async (action: 'disable' | 'enable', id: string) => {

@@ -55,7 +55,8 @@ describe('PostgreSQL statement and lock timeouts', { skip: onPostgres ? false : 
       for (const { answer, ms } of others) {
         assert.equal(answer.status, 200, JSON.stringify(answer.body));
         // At worst it waits for the first connection the lock timeout (3 s) frees; before, 10 s and 503.
-        assert.ok(ms < 4_000, `a request that needs no locked table answered after ${ms} ms`);
+        // Bounded by the lock's release, not by 3 s plus a margin a loaded machine can use up.
+        assert.ok(ms < LOCK_HELD_MS - 1_000, `a request that needs no locked table answered after ${ms} ms, once the lock was about to be released`);
       }
       for (const { answer, ms } of await Promise.all(signedIn)) {
         assert.equal(answer.status, 503, JSON.stringify(answer.body));
@@ -83,13 +84,14 @@ describe('PostgreSQL statement and lock timeouts', { skip: onPostgres ? false : 
       }>`select current_setting('statement_timeout') as statement_timeout, current_setting('lock_timeout') as lock_timeout`.execute(db.kysely);
       assert.deepEqual(settings.rows[0], { statementTimeout: '5s', lockTimeout: '3s' });
       const started = Date.now();
-      const error = await sql`select pg_sleep(8)`.execute(db.kysely).then(
+      // Far longer than the 5 s timeout, so a slow machine's own delays cannot pass for the cancel.
+      const error = await sql`select pg_sleep(30)`.execute(db.kysely).then(
         () => undefined,
         (failure: unknown) => failure,
       );
       assert.equal((error as { code?: string } | undefined)?.code, '57014', String(error));
       assert.ok(databaseUnavailable(error), 'answered as 503');
-      assert.ok(Date.now() - started < 7_000, 'cancelled at the statement timeout');
+      assert.ok(Date.now() - started < 20_000, 'cancelled at the statement timeout');
     } finally {
       await db.close();
     }
