@@ -1,0 +1,151 @@
+// Attack I: today's changes seen from outside: the sign-in that writes its session only while the
+// password it checked is still the stored one and the person still enabled (server/auth/login.ts
+// assertStillAsChecked), a lowered absolute session life, the requester's address in a refresh-token
+// reuse record. Each test asserts the correct behaviour: one that fails shows a fault of today's code.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ADMIN, type Client, lastAuditId, ok, signedInPerson, startServer, transform, type TestServer } from './harness';
+import { auditSince } from './audit-rows';
+import { Status } from '../../src/core/enums';
+import type { User } from '../../src/core/types';
+
+let server: TestServer;
+let admin: Client;
+let people = 0;
+
+before(async () => {
+  server = await startServer();
+  admin = await server.admin();
+});
+after(async () => {
+  await server.stop();
+});
+
+const newPerson = () => signedInPerson(server, admin, { username: `attack-i-${++people}`, realName: `Attack_I_${people}` });
+const resetPassword = (id: string, password: string) =>
+  ok(admin.post(`/api/user/${id}/password`, { id, password: transform(password), opUserPassword: transform(ADMIN.password) }));
+
+/** Holds a sign-in that carries the cookie `marker` at its last step before the session's
+ *  transaction (the replaced cookie's revocation), as the KDF's time holds it in production. */
+function holdSignInAt(marker: string) {
+  const sessions = server.app.ctx.sessions;
+  const revokeSecret = sessions.revokeSecret.bind(sessions);
+  let reached!: () => void;
+  const atSession = new Promise<void>((resolve) => (reached = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  sessions.revokeSecret = async (secret) => {
+    if (secret === marker) {
+      reached();
+      await released;
+    }
+    return revokeSecret(secret);
+  };
+  return {
+    atSession,
+    release,
+    restore: () => {
+      release();
+      sessions.revokeSecret = revokeSecret;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A sign-in refused because the person changed while it ran
+
+test('a sign-in refused because the password was reset while it ran is in the audit log as a failed sign-in of that person', async () => {
+  const { user, username } = await newPerson();
+  const hold = holdSignInAt('held-i-1');
+  try {
+    const attacker = server.client();
+    attacker.cookies.set('iam_session', 'held-i-1');
+    const since = await lastAuditId(server);
+    const signingIn = attacker.login(username, 'Secret123');
+    await Promise.race([hold.atSession, signingIn.then((answer) => assert.fail(`the sign-in ended first: ${JSON.stringify(answer.body)}`))]);
+    await resetPassword(user.id, 'Changed123');
+    hold.release();
+    const signIn = await signingIn;
+    assert.equal(signIn.status, 401, JSON.stringify(signIn.body));
+    // Every other refused sign-in (wrong password, disabled, second step) leaves a login.failure
+    // naming the person: an administrator looking at a takeover attempt (the old password used
+    // while the owner reset it) must see this one too.
+    const rows = (await auditSince(server, since)).filter((row) => row.targetId === user.id && row.action.startsWith('login.'));
+    assert.ok(
+      rows.some((row) => row.action === 'login.failure' && row.success === 0),
+      `a failed sign-in record of the person; records: ${JSON.stringify(rows.map((row) => row.action))}`,
+    );
+  } finally {
+    hold.restore();
+  }
+});
+
+test('a sign-in refused because the person was disabled while it ran: 401 and a failed sign-in record', async () => {
+  const { user, username } = await newPerson();
+  const hold = holdSignInAt('held-i-2');
+  try {
+    const attacker = server.client();
+    attacker.cookies.set('iam_session', 'held-i-2');
+    const since = await lastAuditId(server);
+    const signingIn = attacker.login(username, 'Secret123');
+    await Promise.race([hold.atSession, signingIn.then((answer) => assert.fail(`the sign-in ended first: ${JSON.stringify(answer.body)}`))]);
+    const current = await ok(admin.get<User & { version: number }>(`/api/user/${user.id}`));
+    await ok(admin.put(`/api/user/${user.id}`, { availabilityStatus: Status.Disabled, version: current.version }));
+    hold.release();
+    const signIn = await signingIn;
+    assert.equal(signIn.status, 401, JSON.stringify(signIn.body));
+    assert.equal((await attacker.get('/api/cas/session')).status, 401, 'no live session');
+    const rows = (await auditSince(server, since)).filter((row) => row.targetId === user.id && row.action.startsWith('login.'));
+    assert.ok(
+      rows.some((row) => row.action === 'login.failure' && row.success === 0),
+      `a failed sign-in record of the person; records: ${JSON.stringify(rows.map((row) => row.action))}`,
+    );
+  } finally {
+    hold.restore();
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Bursts of one person's sign-ins with a reset or a disable racing them
+
+for (const change of ['reset', 'disable'] as const) {
+  test(`16 parallel sign-ins of one person with a ${change} racing them: no 500, and no session outlives the ${change}`, async () => {
+    const { user, username } = await newPerson();
+    const browsers = Array.from({ length: 16 }, () => server.client());
+    const signIns = Promise.all(browsers.map((browser) => browser.login(username, 'Secret123')));
+    const changed =
+      change === 'reset'
+        ? resetPassword(user.id, 'Changed123')
+        : admin
+            .get<User & { version: number }>(`/api/user/${user.id}`)
+            .then((current) => ok(admin.put(`/api/user/${user.id}`, { availabilityStatus: Status.Disabled, version: current.body.data.version })));
+    const [answers] = await Promise.all([signIns, changed]);
+    const statuses = answers.map((answer) => answer.status);
+    // Refusals: the change, a wrong (replaced) password, disabled; past the failures' threshold the
+    // captcha (attempts in flight count).
+    const refusal = (answer: (typeof answers)[number]) => answer.status === 401 || (answer.status === 400 && /captcha/i.test(answer.body.message ?? ''));
+    assert.ok(
+      answers.every((answer) => answer.status === 200 || refusal(answer)),
+      `only sessions or refusals: ${JSON.stringify(answers.filter((answer) => answer.status !== 200).map((answer) => [answer.status, answer.body.message]))}`,
+    );
+    const live = await Promise.all(browsers.map((browser) => browser.get('/api/cas/session').then((answer) => answer.status)));
+    assert.deepEqual(
+      live.filter((status) => status !== 401),
+      [],
+      `every session ended by the ${change} (sign-in answers ${statuses.join(',')})`,
+    );
+  });
+}
+
+test('16 parallel sign-ins of one person, nothing racing: every one opens its session', async () => {
+  const { username } = await newPerson();
+  const browsers = Array.from({ length: 16 }, () => server.client());
+  const answers = await Promise.all(browsers.map((browser) => browser.login(username, 'Secret123')));
+  assert.deepEqual(
+    answers.map((answer) => answer.status),
+    answers.map(() => 200),
+    JSON.stringify(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body)),
+  );
+  const live = await Promise.all(browsers.map((browser) => browser.get('/api/cas/session').then((answer) => answer.status)));
+  assert.deepEqual(live, live.map(() => 200));
+});
