@@ -8,14 +8,17 @@ import { ADMIN, type Client, lastAuditId, ok, signedInPerson, startServer, trans
 import { auditSince } from './audit-rows';
 import { Status } from '../../src/core/enums';
 import type { User } from '../../src/core/types';
+import { RelyingParty } from './oidc-rp';
 
 let server: TestServer;
 let admin: Client;
 let people = 0;
+let ledger: RelyingParty;
 
 before(async () => {
   server = await startServer();
   admin = await server.admin();
+  ledger = await RelyingParty.register(server, admin, 'Ledger_I');
 });
 after(async () => {
   await server.stop();
@@ -147,5 +150,58 @@ test('16 parallel sign-ins of one person, nothing racing: every one opens its se
     JSON.stringify(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body)),
   );
   const live = await Promise.all(browsers.map((browser) => browser.get('/api/cas/session').then((answer) => answer.status)));
-  assert.deepEqual(live, live.map(() => 200));
+  assert.deepEqual(
+    live,
+    live.map(() => 200),
+  );
+});
+
+// ---------------------------------------------------------------------------------------------
+// A lowered absolute session life, at its edge (test clock)
+
+test('a lowered absolute session life: a session a minute younger than the new limit lives, past the limit it ends', async () => {
+  const { value: policy } = (await admin.get<{ value: { sessionAbsoluteHours: number } }>('/api/settings/login')).body.data;
+  const { browser } = await newPerson();
+  // Two hours less a minute of use (the test clock runs on real time: a minute's margin), a request every 20 minutes (within the idle timeout).
+  for (const step of [20, 20, 20, 20, 20, 19]) {
+    server.clock.advance(step * 60_000);
+    assert.equal((await browser.get('/api/cas/session')).status, 200);
+  }
+  admin = await server.admin();
+  const version = (await admin.get<{ version: number }>('/api/settings/login')).body.data.version;
+  await ok(admin.put('/api/settings/login', { sessionAbsoluteHours: 2, version }));
+  try {
+    assert.equal((await browser.get('/api/cas/session')).status, 200, 'a minute younger than the new limit');
+    server.clock.advance(60_000);
+    assert.equal((await browser.get('/api/cas/session')).status, 401, 'past the new limit');
+  } finally {
+    admin = await server.admin();
+    const now = (await admin.get<{ version: number }>('/api/settings/login')).body.data.version;
+    await ok(admin.put('/api/settings/login', { sessionAbsoluteHours: policy.sessionAbsoluteHours, version: now }));
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// The refresh-token reuse record's address
+
+test('a refresh-token reuse with a forged X-Forwarded-For (no trusted proxy): the record names the real address, not the forged one', async () => {
+  const { browser } = await newPerson();
+  const tokens = await ledger.signIn(browser, 'openid offline_access profile', { prompt: 'consent' });
+  const since = await lastAuditId(server);
+  const basic = `Basic ${Buffer.from(`${ledger.appId}:${ledger.secret!}`).toString('base64')}`;
+  const form = String(new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }));
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, (_, index) =>
+      fetch(ledger.as.token_endpoint!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic, 'x-forwarded-for': `203.0.113.${index + 1}` },
+        body: form,
+      }).then((answer) => answer.status),
+    ),
+  );
+  assert.equal(answers.filter((status) => status === 200).length, 1, answers.join(','));
+  const ended = (await auditSince(server, since)).filter((row) => row.action === 'app.grant_revoke');
+  assert.equal(ended.length, 1, 'one record of the grant ending');
+  const row = await server.app.ctx.db.selectFrom('auditLog').select('ip').where('id', '=', ended[0]!.id).executeTakeFirstOrThrow();
+  assert.equal(row.ip, '127.0.0.1');
 });
