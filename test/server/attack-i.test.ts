@@ -9,19 +9,61 @@ import { auditSince } from './audit-rows';
 import { Status } from '../../src/core/enums';
 import type { User } from '../../src/core/types';
 import { RelyingParty } from './oidc-rp';
+import { createTenant } from './scim-support';
+import { personDn, personLdif, sidLdif, SUFFIX, type Person, type Slapd } from './slapd';
+import { AD_ACCOUNTS, openLdapSettings, saveConnection, startDirectory } from './ldap-support';
+import type { LdapSyncReport } from '../../src/core/schemas/ldap';
 
 let server: TestServer;
 let admin: Client;
 let people = 0;
 let ledger: RelyingParty;
+let slapd: Slapd;
+
+// Hostile Active Directory data: primary groups (server/ldap/primary-group.ts) of people whose
+// objectSid is malformed, oversized, another domain's, or names a group whose SID two groups share.
+const DOMAIN_SID = 'S-1-5-21-1111111111-2222222222-3333333333';
+const OTHER_DOMAIN_SID = 'S-1-5-21-4000000000-555555555-666666666';
+const sidBytes = (sid: string) => Buffer.from(sidLdif(sid).slice('objectSid:: '.length), 'base64');
+const adPerson = (uid: string, primaryGroupID: number | string, objectSid?: string | Buffer): string => {
+  const person: Person = {
+    uid,
+    mail: `${uid}@corp.example`,
+    password: `${uid}-pass-1`,
+    ad: { userAccountControl: 512, userPrincipalName: `${uid}@corp.example` },
+  };
+  const sid = objectSid === undefined ? [] : [`objectSid:: ${(typeof objectSid === 'string' ? sidBytes(objectSid) : objectSid).toString('base64')}`];
+  return [personLdif(person), `primaryGroupID: ${primaryGroupID}`, ...sid].join('\n');
+};
+const adGroup = (cn: string, sid: string) =>
+  [`dn: cn=${cn},ou=people,${SUFFIX}`, 'objectClass: groupOfNames', 'objectClass: adGroup', `cn: ${cn}`, `member: ${personDn('nobody')}`, sidLdif(sid)].join(
+    '\n',
+  );
+const fifteen = `${DOMAIN_SID}-${Array.from({ length: 11 }, (_, index) => index + 1).join('-')}`;
+const DIRECTORY = [
+  adGroup('Domain Users', `${DOMAIN_SID}-513`),
+  adGroup('Domain Admins', `${DOMAIN_SID}-512`),
+  // Two groups of one SID (a copy restored beside its original, a hostile directory).
+  adGroup('Twin Mapped', `${DOMAIN_SID}-600`),
+  adGroup('Twin Plain', `${DOMAIN_SID}-600`),
+  adPerson('plain', 513, `${DOMAIN_SID}-1301`),
+  adPerson('foreign', 512, `${OTHER_DOMAIN_SID}-1302`),
+  adPerson('garbage', 512, Buffer.from([1, 5, 0])),
+  adPerson('liar', 512, Buffer.concat([sidBytes(`${DOMAIN_SID}-1304`), Buffer.alloc(4)])),
+  adPerson('longsid', 512, sidBytes(fifteen)),
+  adPerson('hugegid', '99999999999999999999', `${DOMAIN_SID}-1306`),
+  adPerson('twin', 600, `${DOMAIN_SID}-1307`),
+].join('\n\n');
+let corpTenant: string;
 
 before(async () => {
-  server = await startServer();
+  [server, slapd] = await Promise.all([startServer({ outboundAllow: ['127.0.0.1'] }), startDirectory({ ldif: DIRECTORY })]);
   admin = await server.admin();
+  corpTenant = (await createTenant(admin, 'AttackICorp')).id;
   ledger = await RelyingParty.register(server, admin, 'Ledger_I');
 });
 after(async () => {
-  await server.stop();
+  await Promise.all([server?.stop(), slapd?.destroy()]);
 });
 
 const newPerson = () => signedInPerson(server, admin, { username: `attack-i-${++people}`, realName: `Attack_I_${people}` });
@@ -204,4 +246,40 @@ test('a refresh-token reuse with a forged X-Forwarded-For (no trusted proxy): th
   assert.equal(ended.length, 1, 'one record of the grant ending');
   const row = await server.app.ctx.db.selectFrom('auditLog').select('ip').where('id', '=', ended[0]!.id).executeTakeFirstOrThrow();
   assert.equal(row.ip, '127.0.0.1');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Active Directory primary groups from hostile directory data
+
+test('primary groups from hostile objectSid/primaryGroupID: only the real domain member gets a mapped role, no sign-in or sync fails, and sign-in and sync agree', async () => {
+  const appId = (await admin.post<{ id: string }>('/api/apps', { name: 'Attack_I_Windows' })).body.data.id;
+  const role = async (name: string) => (await admin.post<{ id: string }>(`/api/apps/${appId}/roles`, { name })).body.data.id;
+  const [everyone, admins, twins] = [await role('Everyone'), await role('Admins'), await role('Twins')];
+  const settings = openLdapSettings(slapd.url, slapd.caPem, {
+    ...AD_ACCOUNTS,
+    baseDn: `ou=people,${SUFFIX}`,
+    netbiosDomain: 'ATTACKI',
+    preset: 'activeDirectory',
+    groupRoles: [
+      { groupDn: `cn=Domain Users,ou=people,${SUFFIX}`, roleId: everyone },
+      { groupDn: `cn=Domain Admins,ou=people,${SUFFIX}`, roleId: admins },
+      { groupDn: `cn=Twin Mapped,ou=people,${SUFFIX}`, roleId: twins },
+    ],
+  });
+  await saveConnection(admin, corpTenant, settings, undefined, 'attack-i-ad');
+  const holders = async (roleId: string) =>
+    (await admin.get<{ username: string }[]>(`/api/apps/${appId}/roles/${roleId}/members`)).body.data.map((member) => member.username).sort();
+  const people = ['plain', 'foreign', 'garbage', 'liar', 'longsid', 'hugegid', 'twin'];
+  for (const uid of people) {
+    const answer = await server.client().login(uid, `${uid}-pass-1`, { directoryPassword: `${uid}-pass-1` });
+    assert.equal(answer.status, 200, `${uid}: ${JSON.stringify(answer.body)}`);
+  }
+  const atSignIn = { everyone: await holders(everyone), admins: await holders(admins), twins: await holders(twins) };
+  assert.deepEqual(atSignIn.everyone, ['plain'], 'Domain Users: the one whose domain SID is this domain');
+  assert.deepEqual(atSignIn.admins, [], 'Domain Admins: nobody (another domain, malformed or oversized SIDs)');
+  const synced = await admin.post<LdapSyncReport>(`/api/tenants/${corpTenant}/ldap/sync`);
+  assert.equal(synced.status, 200, JSON.stringify(synced.body));
+  assert.equal(synced.body.data.outcome, 'success', JSON.stringify(synced.body.data));
+  const afterSync = { everyone: await holders(everyone), admins: await holders(admins), twins: await holders(twins) };
+  assert.deepEqual(afterSync, atSignIn, 'a synchronisation gives what the sign-ins gave');
 });
