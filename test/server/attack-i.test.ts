@@ -46,6 +46,7 @@ const DIRECTORY = [
   // Two groups of one SID (a copy restored beside its original, a hostile directory).
   adGroup('Twin Mapped', `${DOMAIN_SID}-600`),
   adGroup('Twin Plain', `${DOMAIN_SID}-600`),
+  adPerson('burst', 513, `${DOMAIN_SID}-1310`),
   adPerson('plain', 513, `${DOMAIN_SID}-1301`),
   adPerson('foreign', 512, `${OTHER_DOMAIN_SID}-1302`),
   adPerson('garbage', 512, Buffer.from([1, 5, 0])),
@@ -251,22 +252,30 @@ test('a refresh-token reuse with a forged X-Forwarded-For (no trusted proxy): th
 // ---------------------------------------------------------------------------------------------
 // Active Directory primary groups from hostile directory data
 
+/** The AD-shaped connection of the corp tenant, its groups mapped to three roles of one app (saved once). */
+let connection: Promise<{ appId: string; everyone: string; admins: string; twins: string }> | undefined;
+const directoryConnection = () =>
+  (connection ??= (async () => {
+    const appId = (await admin.post<{ id: string }>('/api/apps', { name: 'Attack_I_Windows' })).body.data.id;
+    const role = async (name: string) => (await admin.post<{ id: string }>(`/api/apps/${appId}/roles`, { name })).body.data.id;
+    const [everyone, admins, twins] = [await role('Everyone'), await role('Admins'), await role('Twins')];
+    const settings = openLdapSettings(slapd.url, slapd.caPem, {
+      ...AD_ACCOUNTS,
+      baseDn: `ou=people,${SUFFIX}`,
+      netbiosDomain: 'ATTACKI',
+      preset: 'activeDirectory',
+      groupRoles: [
+        { groupDn: `cn=Domain Users,ou=people,${SUFFIX}`, roleId: everyone },
+        { groupDn: `cn=Domain Admins,ou=people,${SUFFIX}`, roleId: admins },
+        { groupDn: `cn=Twin Mapped,ou=people,${SUFFIX}`, roleId: twins },
+      ],
+    });
+    await saveConnection(admin, corpTenant, settings, undefined, 'attack-i-ad');
+    return { appId, everyone, admins, twins };
+  })());
+
 test('primary groups from hostile objectSid/primaryGroupID: only the real domain member gets a mapped role, no sign-in or sync fails, and sign-in and sync agree', async () => {
-  const appId = (await admin.post<{ id: string }>('/api/apps', { name: 'Attack_I_Windows' })).body.data.id;
-  const role = async (name: string) => (await admin.post<{ id: string }>(`/api/apps/${appId}/roles`, { name })).body.data.id;
-  const [everyone, admins, twins] = [await role('Everyone'), await role('Admins'), await role('Twins')];
-  const settings = openLdapSettings(slapd.url, slapd.caPem, {
-    ...AD_ACCOUNTS,
-    baseDn: `ou=people,${SUFFIX}`,
-    netbiosDomain: 'ATTACKI',
-    preset: 'activeDirectory',
-    groupRoles: [
-      { groupDn: `cn=Domain Users,ou=people,${SUFFIX}`, roleId: everyone },
-      { groupDn: `cn=Domain Admins,ou=people,${SUFFIX}`, roleId: admins },
-      { groupDn: `cn=Twin Mapped,ou=people,${SUFFIX}`, roleId: twins },
-    ],
-  });
-  await saveConnection(admin, corpTenant, settings, undefined, 'attack-i-ad');
+  const { appId, everyone, admins, twins } = await directoryConnection();
   const holders = async (roleId: string) =>
     (await admin.get<{ username: string }[]>(`/api/apps/${appId}/roles/${roleId}/members`)).body.data.map((member) => member.username).sort();
   const people = ['plain', 'foreign', 'garbage', 'liar', 'longsid', 'hugegid', 'twin'];
@@ -282,4 +291,21 @@ test('primary groups from hostile objectSid/primaryGroupID: only the real domain
   assert.equal(synced.body.data.outcome, 'success', JSON.stringify(synced.body.data));
   const afterSync = { everyone: await holders(everyone), admins: await holders(admins), twins: await holders(twins) };
   assert.deepEqual(afterSync, atSignIn, 'a synchronisation gives what the sign-ins gave');
+});
+
+test("8 parallel sign-ins of a directory person whose stored details differ from the directory's (each sign-in updates the row): every one signs in", async () => {
+  await directoryConnection();
+  const signIn = () => server.client().login('burst', 'burst-pass-1', { directoryPassword: 'burst-pass-1' });
+  const first = await signIn();
+  assert.equal(first.status, 200, JSON.stringify(first.body));
+  // An administrator changed the person's name here: the next sign-in takes the directory's back.
+  const found = await admin.get<{ list: (User & { version: number })[] }>('/api/user?searchProp=username&searchValue=burst');
+  const person = found.body.data.list.find((row) => row.username === 'burst')!;
+  await ok(admin.put(`/api/user/${person.id}`, { realName: 'Renamed_Here', version: person.version }));
+  const answers = await Promise.all(Array.from({ length: 8 }, signIn));
+  assert.deepEqual(
+    answers.map((answer) => answer.status),
+    answers.map(() => 200),
+    JSON.stringify(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body.message)),
+  );
 });
