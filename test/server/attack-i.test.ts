@@ -224,6 +224,29 @@ test('a lowered absolute session life: a session a minute younger than the new l
   }
 });
 
+test("a lowered absolute session life ends the apps' silent sign-in too: prompt=none answers login_required, not a code", async () => {
+  const { value: policy } = (await admin.get<{ value: { sessionAbsoluteHours: number } }>('/api/settings/login')).body.data;
+  const { browser } = await newPerson();
+  await ledger.signIn(browser, 'openid', { prompt: 'consent' });
+  for (let step = 0; step < 9; step += 1) {
+    server.clock.advance(20 * 60_000);
+    assert.equal((await browser.get('/api/cas/session')).status, 200);
+  }
+  admin = await server.admin();
+  const version = (await admin.get<{ version: number }>('/api/settings/login')).body.data.version;
+  await ok(admin.put('/api/settings/login', { sessionAbsoluteHours: 2, version }));
+  try {
+    const silent = await ledger.authorization('openid', { prompt: 'none' });
+    const { url } = await ledger.follow(browser, silent.url);
+    assert.equal(url.origin + url.pathname, ledger.callback, `landed on ${url.href}`);
+    assert.deepEqual([url.searchParams.get('error'), url.searchParams.get('code')], ['login_required', null], url.href);
+  } finally {
+    admin = await server.admin();
+    const now = (await admin.get<{ version: number }>('/api/settings/login')).body.data.version;
+    await ok(admin.put('/api/settings/login', { sessionAbsoluteHours: policy.sessionAbsoluteHours, version: now }));
+  }
+});
+
 // ---------------------------------------------------------------------------------------------
 // The refresh-token reuse record's address
 
