@@ -317,13 +317,19 @@ test('primary groups from hostile objectSid/primaryGroupID: only the real domain
 });
 
 test("8 parallel sign-ins of a directory person whose stored details differ from the directory's (each sign-in updates the row): every one signs in", async () => {
-  await directoryConnection();
+  const { everyone } = await directoryConnection();
   const signIn = () => server.client().login('burst', 'burst-pass-1', { directoryPassword: 'burst-pass-1' });
   const first = await signIn();
   assert.equal(first.status, 200, JSON.stringify(first.body));
-  // An administrator changed the person's name here: the next sign-in takes the directory's back.
   const found = await admin.get<{ list: (User & { version: number })[] }>('/api/user?searchProp=username&searchValue=burst');
   const person = found.body.data.list.find((row) => row.username === 'burst')!;
+  // The role the directory gave (at this sign-in or an earlier synchronisation) is recorded by id and name, and nothing of the connection with it.
+  const given = (await auditSince(server, 0)).filter(
+    (row) => row.action === 'user.update' && row.targetId === person.id && row.detail.includes('directory groups'),
+  );
+  assert.equal(given.length, 1, JSON.stringify(given));
+  assert.deepEqual(JSON.parse(given[0]!.detail), { roles: { added: [{ id: everyone, name: 'Everyone' }], removed: [] }, from: 'directory groups' });
+  // An administrator changed the person's name here: the next sign-in takes the directory's back.
   await ok(admin.put(`/api/user/${person.id}`, { realName: 'Renamed_Here', version: person.version }));
   const answers = await Promise.all(Array.from({ length: 8 }, signIn));
   assert.deepEqual(
