@@ -404,24 +404,24 @@ async function storeExpiredChange(
   };
   const stored = granted && (await storeNewPassword(ctx, user, body.newPassword, () => useStepTicket(ctx, ticket.id), along));
   if (!stored) throw new ApiError(401, 'Sign in again to change your expired password');
-  // The session opens with the new password (startSession checks it is still the stored one).
+  // The session opens with the new password (startSession checks it is still the stored one: stillAsChecked).
   return { ...user, passwordHash: stored };
 }
 
 /**
- * Holds the sign-in to the person's row as the sign-in read it: the password it checked is still the
- * stored one and the person still enabled, read under the row's lock (PostgreSQL; SQLite's write
+ * Whether the person's row is still as the sign-in read it: the password it checked still the stored
+ * one and the person still enabled, read under the row's lock (PostgreSQL; SQLite's write
  * transaction holds the database) in the transaction that writes the session. Otherwise a reset,
  * change or disable committed while the password was being checked (the KDF takes tens of
  * milliseconds) would leave a session opened with the replaced password: the session check
  * compares the password's change time with the session's start, both on the same clock reading at
- * worst. With the lock, the reset either commits first (read here: refused) or waits for this
+ * worst. With the lock, the reset either commits first (read here: no session) or waits for this
  * transaction and then deletes the new session with the others.
  */
-async function assertStillAsChecked(ctx: Ctx, user: UserRow): Promise<void> {
+async function stillAsChecked(ctx: Ctx, user: UserRow): Promise<boolean> {
   await lockUsers(ctx, (eb) => eb('id', '=', user.id));
   const now = await ctx.db.selectFrom('users').select(['passwordHash', 'availabilityStatus']).where('id', '=', user.id).executeTakeFirst();
-  if (now?.passwordHash !== user.passwordHash || now.availabilityStatus !== Status.Enable) throw new ApiError(401, CHANGED_WHILE_SIGNING_IN);
+  return now?.passwordHash === user.passwordHash && now.availabilityStatus === Status.Enable;
 }
 
 /** Opens a session for `user` after a successful sign-in (password, passkey or third party): the old
@@ -441,7 +441,7 @@ export async function startSession(
   const origin = req.headers.origin;
   const tokenMode = req.headers[AUTH_MODE_HEADER] === 'token' && origin !== undefined && ctx.config.corsOrigins.includes(origin);
   const session = await ctx.audit.change(async () => {
-    await assertStillAsChecked(ctx, user);
+    if (!(await stillAsChecked(ctx, user))) return undefined;
     const session = await ctx.sessions.create(user.id, tokenMode ? 'token' : 'cookie', client);
     if (!tokenMode) setSessionCookie(req, reply, session.secret, session.expiresAt, ctx.now());
     await noteSignInDevice(ctx, req, reply, user, tokenMode, client);
@@ -455,6 +455,18 @@ export async function startSession(
     });
     return session;
   });
+  if (!session) {
+    // Not counted towards a lockout (the password was right when checked), but seen: it may be
+    // someone signing in with a password its owner was replacing.
+    await ctx.audit.standalone({
+      action: 'login.failure',
+      ip: client.ip,
+      success: false,
+      detail: { username: user.username, reason: 'changed_while_signing_in' },
+      ...attemptOn(user),
+    });
+    throw new ApiError(401, CHANGED_WHILE_SIGNING_IN);
+  }
   return {
     hasNextStep: false,
     loginSuccess: true,

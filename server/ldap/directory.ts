@@ -69,10 +69,11 @@ export interface DirectoryPerson {
 }
 
 /** The groups of the group search: each group's DN by its members' DNs, and by its SID (hex: an
- *  entry's primary group, primary-group.ts), all DNs as dnKey writes them. */
+ *  entry's primary group, primary-group.ts; null for a SID that more than one group holds, which
+ *  names no primary group), all DNs as dnKey writes them. */
 export interface DirectoryGroups {
   byMember: Map<string, string[]>;
-  bySid: Map<string, string>;
+  bySid: Map<string, string | null>;
 }
 
 export interface DirectoryTarget {
@@ -252,7 +253,7 @@ export class Directory {
         found.byMember.set(key, [...(found.byMember.get(key) ?? []), dnKey(group.dn)]);
       }
       const sid = valueOf(group, 'objectSid');
-      if (sid) found.bySid.set(sid, dnKey(group.dn));
+      if (sid) found.bySid.set(sid, found.bySid.has(sid) ? null : dnKey(group.dn));
     }
     return found;
   }
@@ -285,8 +286,10 @@ export class Directory {
           [],
         )
       : [];
-    for (const group of primary) found.add(dnKey(group.dn));
-    let level = [person.dn, ...person.groups, ...primary.map((group) => group.dn)];
+    // A SID two groups hold names neither, as in a synchronisation (groups()).
+    const primaryGroups = primary.length === 1 ? primary : [];
+    for (const group of primaryGroups) found.add(dnKey(group.dn));
+    let level = [person.dn, ...person.groups, ...primaryGroups.map((group) => group.dn)];
     for (let depth = 0; level.length > 0 && depth < MAX_NESTING; depth++) {
       const members = new OrFilter({ filters: level.map((dn) => new EqualityFilter({ attribute: mapping.groupMember, value: dn })) });
       const groups = await this.search(new AndFilter({ filters: [parsedFilter(groupFilter), members] }), [], []);
