@@ -9,6 +9,7 @@ import { ADMIN, Client, lastAuditId, ok, signedInPerson, startServer, transform,
 import { auditSince } from './audit-rows';
 import { RelyingParty } from './oidc-rp';
 import { startProcessPair } from './crash-process';
+import { signInOvertakenBy } from './sign-in-support';
 import { OidcProvider } from '../../server/oidc/provider';
 import type { User } from '../../src/core/types';
 
@@ -185,38 +186,12 @@ test("a refresh after the person's password change or sign-out everywhere: refus
 
 test('a sign-in with the old password that is still running when an administrator resets the password leaves no live session', async () => {
   const { user, username } = await newPerson();
-  // The sign-in has read the person and checked the old password (the KDF takes tens of
-  // milliseconds) when the reset commits; its session is written after. Held here at that point
-  // (the replaced cookie's revocation, just before the session is written, outside its
-  // transaction), as the KDF's time holds it in production, so that the interleaving is certain.
-  const sessions = server.app.ctx.sessions;
-  const revokeSecret = sessions.revokeSecret.bind(sessions);
-  let reached!: () => void;
-  const atSession = new Promise<void>((resolve) => (reached = resolve));
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  sessions.revokeSecret = async (secret) => {
-    if (secret === 'left-from-before') {
-      reached();
-      await released;
-    }
-    return revokeSecret(secret);
-  };
-  try {
-    const attacker = server.client();
-    attacker.cookies.set('iam_session', 'left-from-before');
-    const signingIn = attacker.login(username, 'Secret123');
-    await Promise.race([atSession, signingIn.then((answer) => assert.fail(`the sign-in ended first: ${JSON.stringify(answer.body)}`))]);
-    await ok(admin.post(`/api/user/${user.id}/password`, { id: user.id, password: transform('Changed123'), opUserPassword: transform(ADMIN.password) }));
-    release();
-    const signIn = await signingIn;
-    // Refusing the sign-in, or ending its session at once, both hold; a live session does not.
-    const session = signIn.body.data?.loginSuccess ? (await attacker.get('/api/cas/session')).status : 401;
-    assert.equal(session, 401, 'a session opened with the replaced password must not outlive the reset');
-  } finally {
-    release();
-    sessions.revokeSecret = revokeSecret;
-  }
+  const { answer, browser } = await signInOvertakenBy(server, username, 'Secret123', () =>
+    ok(admin.post(`/api/user/${user.id}/password`, { id: user.id, password: transform('Changed123'), opUserPassword: transform(ADMIN.password) })),
+  );
+  // Refusing the sign-in, or ending its session at once, both hold; a live session does not.
+  const session = answer.body.data?.loginSuccess ? (await browser.get('/api/cas/session')).status : 401;
+  assert.equal(session, 401, 'a session opened with the replaced password must not outlive the reset');
 });
 
 test('the idle timeout holds at its edge (test clock)', async () => {

@@ -12,6 +12,7 @@ import { RelyingParty } from './oidc-rp';
 import { createTenant } from './scim-support';
 import { personDn, personLdif, sidLdif, SUFFIX, type Person, type Slapd } from './slapd';
 import { AD_ACCOUNTS, openLdapSettings, saveConnection, startDirectory } from './ldap-support';
+import { signInOvertakenBy } from './sign-in-support';
 import type { LdapSyncReport } from '../../src/core/schemas/ldap';
 
 let server: TestServer;
@@ -71,85 +72,36 @@ const newPerson = () => signedInPerson(server, admin, { username: `attack-i-${++
 const resetPassword = (id: string, password: string) =>
   ok(admin.post(`/api/user/${id}/password`, { id, password: transform(password), opUserPassword: transform(ADMIN.password) }));
 
-/** Holds a sign-in that carries the cookie `marker` at its last step before the session's
- *  transaction (the replaced cookie's revocation), as the KDF's time holds it in production. */
-function holdSignInAt(marker: string) {
-  const sessions = server.app.ctx.sessions;
-  const revokeSecret = sessions.revokeSecret.bind(sessions);
-  let reached!: () => void;
-  const atSession = new Promise<void>((resolve) => (reached = resolve));
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  sessions.revokeSecret = async (secret) => {
-    if (secret === marker) {
-      reached();
-      await released;
-    }
-    return revokeSecret(secret);
-  };
-  return {
-    atSession,
-    release,
-    restore: () => {
-      release();
-      sessions.revokeSecret = revokeSecret;
-    },
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // A sign-in refused because the person changed while it ran
 
-test('a sign-in refused because the password was reset while it ran is in the audit log as a failed sign-in of that person', async () => {
-  const { user, username } = await newPerson();
-  const hold = holdSignInAt('held-i-1');
-  try {
-    const attacker = server.client();
-    attacker.cookies.set('iam_session', 'held-i-1');
+// Every other refused sign-in (wrong password, disabled, second step) leaves a login.failure naming
+// the person: an administrator looking at a takeover attempt (the old password used while the owner
+// reset it) must see this one too.
+const overtaken: [string, (user: User) => Promise<unknown>][] = [
+  ['the password was reset', (user) => resetPassword(user.id, 'Changed123')],
+  [
+    'the person was disabled',
+    async (user) => {
+      const current = await ok(admin.get<User & { version: number }>(`/api/user/${user.id}`));
+      await ok(admin.put(`/api/user/${user.id}`, { availabilityStatus: Status.Disabled, version: current.version }));
+    },
+  ],
+];
+for (const [what, change] of overtaken) {
+  test(`a sign-in refused because ${what} while it ran: 401, no live session, and a failed sign-in record of that person`, async () => {
+    const { user, username } = await newPerson();
     const since = await lastAuditId(server);
-    const signingIn = attacker.login(username, 'Secret123');
-    await Promise.race([hold.atSession, signingIn.then((answer) => assert.fail(`the sign-in ended first: ${JSON.stringify(answer.body)}`))]);
-    await resetPassword(user.id, 'Changed123');
-    hold.release();
-    const signIn = await signingIn;
-    assert.equal(signIn.status, 401, JSON.stringify(signIn.body));
-    // Every other refused sign-in (wrong password, disabled, second step) leaves a login.failure
-    // naming the person: an administrator looking at a takeover attempt (the old password used
-    // while the owner reset it) must see this one too.
+    const { answer, browser } = await signInOvertakenBy(server, username, 'Secret123', () => change(user));
+    assert.equal(answer.status, 401, JSON.stringify(answer.body));
+    assert.equal((await browser.get('/api/cas/session')).status, 401, 'no live session');
     const rows = (await auditSince(server, since)).filter((row) => row.targetId === user.id && row.action.startsWith('login.'));
     assert.ok(
       rows.some((row) => row.action === 'login.failure' && row.success === 0),
       `a failed sign-in record of the person; records: ${JSON.stringify(rows.map((row) => row.action))}`,
     );
-  } finally {
-    hold.restore();
-  }
-});
-
-test('a sign-in refused because the person was disabled while it ran: 401 and a failed sign-in record', async () => {
-  const { user, username } = await newPerson();
-  const hold = holdSignInAt('held-i-2');
-  try {
-    const attacker = server.client();
-    attacker.cookies.set('iam_session', 'held-i-2');
-    const since = await lastAuditId(server);
-    const signingIn = attacker.login(username, 'Secret123');
-    await Promise.race([hold.atSession, signingIn.then((answer) => assert.fail(`the sign-in ended first: ${JSON.stringify(answer.body)}`))]);
-    const current = await ok(admin.get<User & { version: number }>(`/api/user/${user.id}`));
-    await ok(admin.put(`/api/user/${user.id}`, { availabilityStatus: Status.Disabled, version: current.version }));
-    hold.release();
-    const signIn = await signingIn;
-    assert.equal(signIn.status, 401, JSON.stringify(signIn.body));
-    assert.equal((await attacker.get('/api/cas/session')).status, 401, 'no live session');
-    const rows = (await auditSince(server, since)).filter((row) => row.targetId === user.id && row.action.startsWith('login.'));
-    assert.ok(
-      rows.some((row) => row.action === 'login.failure' && row.success === 0),
-      `a failed sign-in record of the person; records: ${JSON.stringify(rows.map((row) => row.action))}`,
-    );
-  } finally {
-    hold.restore();
-  }
-});
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // Bursts of one person's sign-ins with a reset or a disable racing them

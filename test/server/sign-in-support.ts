@@ -1,6 +1,7 @@
 // Shared by the server tests of sign-in steps: the login settings, a person's authenticator app (codes of the test
 // server's clock) and a third-party provider registered for a test, with one trip through it.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { ADMIN, transform, type Answer, type Client, type TestServer } from './harness';
 import { signInAtProvider, startIdentityProvider, type IdentityProvider, type Person } from './identity-provider';
@@ -130,4 +131,39 @@ async function phoneSignInCode(server: TestServer, who: { id: string; phone: str
 /** The first factor by phone, in `browser`: the sign-in's answer. */
 export async function signInByPhone<T>(server: TestServer, who: { id: string; phone: string }, browser = server.client()): Promise<Answer<T>> {
   return browser.post<T>('/api/authc/login', { username: who.phone, code: await phoneSignInCode(server, who) });
+}
+
+/**
+ * A password sign-in of `username` overtaken by `meanwhile`: held at its last step before the
+ * session's transaction (the replaced cookie's revocation), where the KDF's time holds it in
+ * production, so that `meanwhile` (a reset, a disable) commits between the password check and the
+ * session's write for certain. Answers the sign-in's answer and its browser.
+ */
+export async function signInOvertakenBy(server: TestServer, username: string, password: string, meanwhile: () => Promise<unknown>) {
+  const marker = `held-${randomUUID()}`;
+  const sessions = server.app.ctx.sessions;
+  const revokeSecret = sessions.revokeSecret.bind(sessions);
+  let reached!: () => void;
+  const atSession = new Promise<void>((resolve) => (reached = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  sessions.revokeSecret = async (secret) => {
+    if (secret === marker) {
+      reached();
+      await released;
+    }
+    return revokeSecret(secret);
+  };
+  try {
+    const browser = server.client();
+    browser.cookies.set('iam_session', marker);
+    const signingIn = browser.login(username, password);
+    await Promise.race([atSession, signingIn.then((answer) => assert.fail(`the sign-in ended first: ${JSON.stringify(answer.body)}`))]);
+    await meanwhile();
+    release();
+    return { answer: await signingIn, browser };
+  } finally {
+    release();
+    sessions.revokeSecret = revokeSecret;
+  }
 }
