@@ -37,12 +37,11 @@ const toConnection = (row: LdapConnectionRow): LdapConnection => ({
   version: row.version,
 });
 
-/** A connection as its audit record compares it, old → new: the settings as saved (the bind secret
- *  is masked by its name; the CA certificate, up to 64 KB of PEM, by the SHA-256 of its text). */
 type RecordedConnection = { name: string; enabled: number; firstSignIn: number; settings: string; bindSecret: string };
 
-/** A connection as its audit record shows it: the CA certificate by its digest, and each group's
- *  role with its name beside its id (`roleNames`), so that an auditor reads which role. */
+/** A connection as its audit record compares it, old → new: the settings as saved (the bind secret
+ *  is masked by its name; the CA certificate, up to 64 KB of PEM, by the SHA-256 of its text), each
+ *  group's role with its name beside its id (`roleNames`), so that an auditor reads which role. */
 const recorded = (connection: RecordedConnection, roleNames: Map<string, string | null>) => {
   const settings = JSON.parse(connection.settings) as LdapSettings;
   return {

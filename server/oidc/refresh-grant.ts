@@ -87,9 +87,9 @@ export function refreshGrants({ db, engine, provider, findAccount, consumeWritin
    * The answer to a request whose headers `accepts` took, with these `credentials`, and whose body is
    * `body`: the new tokens, written before this resolves. Undefined: the provider answers the request
    * (this wrote nothing, or only what the adapter's consume writes when another request consumed the
-   * token first: the grant's revocation).
+   * token first: the grant's revocation). `ip`: the requester's address, for the record of a grant
+   * this request's reuse ends.
    */
-  /** `ip`: the requester's address, for the record of a grant this request's reuse ends. */
   async function answer(credentials: BasicCredentials, body: Buffer, ip: string): Promise<RefreshGrantAnswer | undefined> {
     const request = presented(credentials, body);
     if (!request) return undefined;
