@@ -74,8 +74,7 @@ test('a burst of 16 uses of one refresh token: one rotates, the family dies, and
   assert.equal(JSON.parse(ended[0]!.detail).reason, 'refresh_token_reused');
   // Who replayed a stolen token is the one thing the record can tell: its address, as the
   // provider's own path records it (grant-end-record.ts: served?.ip).
-  const row = await server.app.ctx.db.selectFrom('auditLog').select('ip').where('id', '=', ended[0]!.id).executeTakeFirstOrThrow();
-  assert.equal(row.ip, '127.0.0.1', 'the reuse record carries the address of the request that found the reuse');
+  assert.equal(ended[0]!.ip, '127.0.0.1', 'the reuse record carries the address of the request that found the reuse');
 });
 
 test('two uses of one refresh token that both pass their reads over HTTP: the record of the reuse names the address it came from', async () => {
@@ -110,8 +109,7 @@ test('two uses of one refresh token that both pass their reads over HTTP: the re
   const ended = (await auditSince(server, since)).filter((row) => row.action === 'app.grant_revoke');
   assert.equal(ended.length, 1, 'one record of the grant ending');
   assert.equal(JSON.parse(ended[0]!.detail).reason, 'refresh_token_reused');
-  const row = await server.app.ctx.db.selectFrom('auditLog').select('ip').where('id', '=', ended[0]!.id).executeTakeFirstOrThrow();
-  assert.equal(row.ip, '127.0.0.1', 'the address of the request that replayed the token');
+  assert.equal(ended[0]!.ip, '127.0.0.1', 'the address of the request that replayed the token');
 });
 
 test("the Basic header's scheme in any case, percent-encoded credentials (RFC 6749 2.3.1), extra spaces: the same answer as the provider gives", async () => {

@@ -220,8 +220,7 @@ test('a refresh-token reuse with a forged X-Forwarded-For (no trusted proxy): th
   assert.equal(answers.filter((status) => status === 200).length, 1, answers.join(','));
   const ended = (await auditSince(server, since)).filter((row) => row.action === 'app.grant_revoke');
   assert.equal(ended.length, 1, 'one record of the grant ending');
-  const row = await server.app.ctx.db.selectFrom('auditLog').select('ip').where('id', '=', ended[0]!.id).executeTakeFirstOrThrow();
-  assert.equal(row.ip, '127.0.0.1');
+  assert.equal(ended[0]!.ip, '127.0.0.1');
 });
 
 // ---------------------------------------------------------------------------------------------

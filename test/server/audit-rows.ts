@@ -11,6 +11,7 @@ export interface AuditRow {
   targetId: string | null;
   tenantId: string | null;
   success: number;
+  ip: string | null;
   detail: string;
 }
 
