@@ -277,22 +277,17 @@ export class Directory {
     const { groupFilter, mapping } = this.target.settings;
     const found = new Set(person.groups.map(dnKey));
     if (!groupFilter || !mapping.groupMember) return found;
+    const isGroup = parsedFilter(groupFilter);
+    const groupsWhere = (condition: Filter) => this.search(new AndFilter({ filters: [isGroup, condition] }), [], []);
     const primary = person.primaryGroup
-      ? await this.search(
-          new AndFilter({
-            filters: [parsedFilter(groupFilter), new EqualityFilter({ attribute: 'objectSid', value: Buffer.from(person.primaryGroup, 'hex') })],
-          }),
-          [],
-          [],
-        )
+      ? await groupsWhere(new EqualityFilter({ attribute: 'objectSid', value: Buffer.from(person.primaryGroup, 'hex') }))
       : [];
     // A SID two groups hold names neither, as in a synchronisation (groups()).
     const primaryGroups = primary.length === 1 ? primary : [];
     for (const group of primaryGroups) found.add(dnKey(group.dn));
     let level = [person.dn, ...person.groups, ...primaryGroups.map((group) => group.dn)];
     for (let depth = 0; level.length > 0 && depth < MAX_NESTING; depth++) {
-      const members = new OrFilter({ filters: level.map((dn) => new EqualityFilter({ attribute: mapping.groupMember, value: dn })) });
-      const groups = await this.search(new AndFilter({ filters: [parsedFilter(groupFilter), members] }), [], []);
+      const groups = await groupsWhere(new OrFilter({ filters: level.map((dn) => new EqualityFilter({ attribute: mapping.groupMember, value: dn })) }));
       level = groups.map((group) => group.dn).filter((dn) => !found.has(dnKey(dn)) && found.add(dnKey(dn)));
     }
     return found;
